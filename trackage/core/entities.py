@@ -1,0 +1,305 @@
+"""Players, private companies, corporations, share certificates and their holders."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from .money import CashHolder
+
+
+class ShareHolder:
+    """Holds certificates, kept per corporation in arrival order (order matters)."""
+
+    __slots__ = ()
+    shares_by_corp: dict
+
+    def shares_of(self, corp) -> list:
+        return self.shares_by_corp.get(corp, [])
+
+    def percent_of(self, corp) -> int:
+        return sum(s.percent for s in self.shares_by_corp.get(corp, ()))
+
+    def num_shares_of(self, corp) -> int:
+        return math.ceil(self.percent_of(corp) / corp.share_percent)
+
+    def all_shares(self) -> list:
+        return [s for lst in self.shares_by_corp.values() for s in lst]
+
+    def _add_share(self, share) -> None:
+        self.shares_by_corp.setdefault(share.corporation, []).append(share)
+
+    def _remove_share(self, share) -> None:
+        self.shares_by_corp[share.corporation].remove(share)
+
+    is_player = False
+    is_corporation = False
+    is_pool = False
+    is_company = False
+    is_minor = False
+
+
+class Player(CashHolder, ShareHolder):
+    __slots__ = ("id", "name", "cash", "shares_by_corp", "companies", "bankrupt", "passed", "penalty")
+    is_player = True
+
+    def __init__(self, pid, name: str):
+        self.id = pid
+        self.name = name
+        self.cash = 0
+        self.shares_by_corp = {}
+        self.companies: list = []
+        self.bankrupt = False
+        self.passed = False
+        self.penalty = 0
+
+    @property
+    def player(self):
+        return self
+
+    @property
+    def owner(self):
+        return self
+
+    def __repr__(self) -> str:
+        return f"<Player {self.name}>"
+
+
+class SharePoolHolder(ShareHolder):
+    """The open market (bank pool) as a certificate holder."""
+
+    __slots__ = ("shares_by_corp",)
+    is_pool = True
+    name = "Market"
+    id = "pool"
+    cash = 0
+    owner = None
+    player = None
+
+    def __init__(self):
+        self.shares_by_corp = {}
+
+
+class Company:
+    """A private company (or any certificate-like company card)."""
+
+    __slots__ = ("sym", "name", "value", "revenue", "owner", "closed", "abilities", "min_price", "max_price", "data")
+    is_company = True
+    is_player = False
+    is_corporation = False
+    is_minor = False
+    is_pool = False
+
+    def __init__(self, sym: str, name: str, value: int, revenue: int, abilities=None, data=None):
+        self.sym = sym
+        self.name = name
+        self.value = value
+        self.revenue = revenue
+        self.owner = None
+        self.closed = False
+        self.abilities = list(abilities or [])
+        self.data = data or {}
+
+    @property
+    def id(self) -> str:
+        return self.sym
+
+    @property
+    def player(self):
+        o = self.owner
+        return o if o is not None and o.is_player else None
+
+    def close(self) -> None:
+        if self.owner is not None and hasattr(self.owner, "companies") and self in self.owner.companies:
+            self.owner.companies.remove(self)
+        self.owner = None
+        self.closed = True
+        self.abilities = []
+
+    def __repr__(self) -> str:
+        return f"<Company {self.sym}>"
+
+
+class Share:
+    __slots__ = ("corporation", "index", "percent", "president", "owner", "buyable", "counts_for_limit")
+
+    def __init__(self, corporation, index: int, percent: int, president: bool):
+        self.corporation = corporation
+        self.index = index
+        self.percent = percent
+        self.president = president
+        self.owner = None
+        self.buyable = True
+        self.counts_for_limit = True
+
+    @property
+    def id(self) -> str:
+        return f"{self.corporation.id}_{self.index}"
+
+    def price_per_share(self) -> int:
+        corp = self.corporation
+        sp = corp.par_price if self.owner is corp.ipo_owner else corp.share_price
+        return sp.price if sp is not None else 0
+
+    def price(self) -> int:
+        return math.ceil(self.price_per_share() * self.percent / self.corporation.share_percent)
+
+    def __repr__(self) -> str:
+        return f"<Share {self.id} {self.percent}%>"
+
+
+@dataclass
+class ShareBundle:
+    """Certificates of one corporation and owner sold or bought together.
+
+    ``percent`` may be less than the certificates' sum when a president's
+    certificate is split (the surplus goes back to the seller).
+    """
+
+    shares: list
+    percent: int = 0
+    share_price: int | None = None  # per-share price override
+
+    def __post_init__(self):
+        if not self.percent:
+            self.percent = sum(s.percent for s in self.shares)
+
+    @property
+    def corporation(self):
+        return self.shares[0].corporation
+
+    @property
+    def owner(self):
+        return self.shares[0].owner
+
+    @property
+    def presidents_share(self):
+        for s in self.shares:
+            if s.president:
+                return s
+        return None
+
+    @property
+    def partial(self) -> bool:
+        return self.percent != sum(s.percent for s in self.shares)
+
+    def num_shares(self) -> float:
+        return self.percent / self.corporation.share_percent
+
+    def price_per_share(self) -> int:
+        if self.share_price:
+            return self.share_price
+        return self.shares[0].price_per_share()
+
+    def price(self) -> int:
+        return math.ceil(self.price_per_share() * self.percent / self.corporation.share_percent)
+
+
+class Corporation(CashHolder, ShareHolder):
+    """A share-issuing company: majors, and minors modelled as corporations."""
+
+    is_corporation = True
+
+    def __init__(self, sym: str, name: str, *, share_percents: list[int], tokens: list[int],
+                 coordinates=None, city=None, float_percent: int = 60, max_ownership_percent: int = 60,
+                 type_: str = "major", capitalization: str = "full", data: dict | None = None):
+        self.sym = sym
+        self.name = name
+        self.cash = 0
+        self.shares_by_corp: dict = {}
+        self.type = type_
+        self.capitalization = capitalization
+        self.float_percent = float_percent
+        self.max_ownership_percent = max_ownership_percent
+        self.coordinates = coordinates
+        self.city = city
+        self.data = data or {}
+        self.owner = None
+        self.ipoed = False
+        self._floated = False
+        self.floatable = True
+        self.closed = False
+        self.par_price = None
+        self.share_price = None
+        self.trains: list = []
+        self.companies: list = []
+        self.operating_history: dict = {}
+        self.share_holders: dict = {}
+        self.token_prices = list(tokens)
+        self.tokens: list = []  # filled by the game with Token objects
+        self.shares = [Share(self, i, p, i == 0) for i, p in enumerate(share_percents)]
+        self.presidents_share = self.shares[0]
+        self.share_percent = share_percents[1] if len(share_percents) > 1 else share_percents[0] // 2 or share_percents[0]
+        for s in self.shares:
+            s.owner = self
+            self._add_share(s)
+        self.share_holders[self] = sum(share_percents)
+
+    @property
+    def id(self) -> str:
+        return self.sym
+
+    @property
+    def ipo_owner(self):
+        return self
+
+    @property
+    def player(self):
+        o = self.owner
+        return o if o is not None and o.is_player else None
+
+    @property
+    def presidents_percent(self) -> int:
+        return self.presidents_share.percent
+
+    @property
+    def total_shares(self) -> int:
+        return 100 // self.share_percent
+
+    def num_ipo_shares(self) -> int:
+        return self.num_shares_of(self)
+
+    def ipo_shares(self) -> list:
+        return list(self.shares_of(self))
+
+    def num_market_shares(self, pool) -> int:
+        return pool.percent_of(self) // self.share_percent
+
+    def floated(self) -> bool:
+        if not self.floatable:
+            return False
+        if not self._floated:
+            self._floated = self.percent_of(self) <= 100 - self.float_percent
+        return self._floated
+
+    def receivership(self) -> bool:
+        return self.owner is not None and self.owner.is_pool
+
+    def holding_ok(self, holder, extra_percent: int = 0) -> bool:
+        if holder is self:
+            return True
+        if self.share_price is not None and self.share_price.type in ("multiple_buy", "unlimited"):
+            return True
+        return holder.percent_of(self) + extra_percent <= self.max_ownership_percent
+
+    def player_share_holders(self) -> dict:
+        return {h: p for h, p in self.share_holders.items() if h.is_player and p > 0}
+
+    def operated(self) -> bool:
+        return bool(self.operating_history)
+
+    def tokens_placed(self) -> int:
+        return sum(1 for t in self.tokens if t.used)
+
+    def unused_tokens(self) -> list:
+        return [t for t in self.tokens if not t.used]
+
+    def __repr__(self) -> str:
+        return f"<Corporation {self.sym}>"
+
+
+@dataclass
+class OperatingInfo:
+    routes: list = field(default_factory=list)
+    revenue: int = 0
+    kind: str = "withhold"

@@ -1,0 +1,554 @@
+"""The game object: state container, action pipeline, round flow, end and score.
+
+A title subclasses :class:`Game` once, sets its constants and overrides the
+small hooks named below (``build_data``, ``stock_round``, ``operating_round``,
+``operating_order`` ...). Actions are plain dicts in the 18xx.games log shape.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .entities import Company, Corporation, Player, SharePoolHolder
+from .errors import ActionFormatError, GameError, GameOverError
+from .market import StockMarket
+from .money import Bank, spend
+from .rng import Rng
+from .round import OperatingRound, StockRound
+from .shares import ShareMarket
+from .trains import Depot, PhaseTrack
+
+END_TIMING_PRIORITY = ["immediate", "current_round", "current_or", "full_or", "one_more_full_or_set"]
+
+# action types that never change state (besides the log)
+NO_OP_TYPES = {"message", "program_share_pass", "program_buy_shares", "program_merger_pass", "program_disable",
+               "program_auction_bid", "program_independent_mines", "program_harzbahn_draft_pass"}
+
+
+class Game:
+    TITLE = "base"
+    BANK_CASH = 12_000
+    CAPITALIZATION = "full"
+    SELL_AFTER = "first"
+    SELL_MOVEMENT = "down_share"
+    SELL_BUY_ORDER = "sell_buy_or_buy_sell"
+    SOLD_OUT_INCREASE = True
+    POOL_SHARE_DROP = "none"
+    MARKET_SHARE_LIMIT = 50
+    PRESIDENT_SALES_TO_MARKET = False
+    HOME_TOKEN_TIMING = "operate"
+    MUST_BUY_TRAIN = "route"
+    GAME_END_CHECK: dict = {"bankrupt": "immediate", "bank": "full_or"}
+    GAME_END_LOCK_FIRST_TRIGGER = False
+    NEXT_SR_PLAYER_ORDER = "after_last_to_act"
+    CERT_LIMIT_INCLUDES_PRIVATES = True
+    TILE_LAYS = [{"lay": True, "upgrade": True, "cost": 0}]
+    IMPASSABLE_HEX_COLORS = ("blue", "gray", "red")
+    TRAIN_PRICE_MIN = 1
+    TRAIN_PRICE_MULTIPLE = 1
+    BANK_CAN_BREAK = True
+
+    def __init__(self, players: list, optional_rules: list[str] | None = None, seed: int = 0, game_id=None):
+        if not players:
+            raise GameError("a game needs players", rule="bad-setup")
+        self.game_id = game_id
+        self.seed = seed
+        self.rng = Rng(seed)
+        self.players = [Player(p["id"], p["name"]) if isinstance(p, dict) else Player(p[0], p[1]) for p in players]
+        self.finished = False
+        self.game_end_reason = None
+        self.end_trigger = None
+        self.final_turn = None
+        self.turn = 1
+        self.round_counter = 0
+        self.operating_rounds_in_set = 1
+        self.log: list[str] = []
+        self.actions: list[dict] = []
+        self.raw_options = list(optional_rules or [])
+        self.optional_rules = self.init_optional_rules(self.raw_options)
+        self.data = self.build_data()
+        self.bank = Bank(self.bank_cash_start(), can_break=self.BANK_CAN_BREAK)
+        self.pool = SharePoolHolder()
+        self.share_market = ShareMarket(self, self.pool, allow_president_sale=self.PRESIDENT_SALES_TO_MARKET)
+        self.stock_market = StockMarket(self.data["market"])
+        self.companies = self.init_companies()
+        self.corporations = self.init_corporations()
+        self.minors: list = []
+        self.phase = PhaseTrack(self.data["phases"])
+        self.depot = Depot(self.data["trains"], self.phase.available)
+        self.cert_limit_value = self.init_cert_limit()
+        self.init_starting_cash()
+        self.init_map()
+        self._index_entities()
+        self.round = self.init_round()
+        self.setup()
+        self.round.setup()
+
+    # ------------------------------------------------------------------ hooks
+    def init_optional_rules(self, rules: list[str]) -> list[str]:
+        return rules
+
+    def build_data(self) -> dict:
+        raise NotImplementedError
+
+    def bank_cash_start(self) -> int:
+        return self.BANK_CASH
+
+    def init_companies(self) -> list:
+        return [Company(c["sym"], c["name"], c["value"], c.get("revenue", 0), c.get("abilities"), c)
+                for c in self.data.get("companies", [])]
+
+    def init_corporations(self) -> list:
+        from .tokens import Token  # noqa: WPS433 (tile model module)
+
+        out = []
+        for c in self.data.get("corporations", []):
+            corp = Corporation(c["sym"], c.get("name", c["sym"]), share_percents=c.get("shares", [20] + [10] * 8),
+                               tokens=c.get("tokens", []), coordinates=c.get("coordinates"), city=c.get("city"),
+                               float_percent=c.get("float_percent", 60),
+                               max_ownership_percent=c.get("max_ownership_percent", 60),
+                               type_=c.get("type", "major"), capitalization=c.get("capitalization", self.CAPITALIZATION),
+                               data=c)
+            corp.tokens = [Token(corp, price=p) for p in corp.token_prices]
+            out.append(corp)
+        return out
+
+    def init_cert_limit(self) -> int:
+        return 99
+
+    def init_starting_cash(self) -> None:
+        pass
+
+    def init_map(self) -> None:
+        pass
+
+    def setup(self) -> None:
+        pass
+
+    def init_round(self):
+        return self.new_stock_round()
+
+    def stock_round(self):
+        raise NotImplementedError
+
+    def operating_round(self, round_num: int):
+        raise NotImplementedError
+
+    def operating_order(self) -> list:
+        floated = [c for c in self.corporations if c.floated() and not c.closed]
+        return sorted(floated, key=self._market_sort_key)
+
+    def _market_sort_key(self, c):
+        sp = c.share_price
+        idx = sp.corporations.index(c) if c in sp.corporations else 0
+        return (-sp.price, -sp.column, sp.row, idx, c.name)
+
+    def start_operating_hook(self, round_, entity) -> None:
+        if self.HOME_TOKEN_TIMING == "operate":
+            self.place_home_token(entity)
+
+    def after_end_of_operating_turn(self, operator) -> None:
+        pass
+
+    def stock_round_finished(self, round_) -> None:
+        """Stock-round end price moves (sold out up, pool drop)."""
+        for corp in self.corporations:
+            if not corp.floated() or corp.type == "minor" or corp.share_price is None:
+                continue
+            if self.SOLD_OUT_INCREASE and self.sold_out(corp):
+                self.stock_market.move_up(corp)
+            if self.POOL_SHARE_DROP != "none" and corp.num_market_shares(self.pool) > 0:
+                self.stock_market.move_down(corp)
+
+    def sold_out(self, corp) -> bool:
+        return sum(p for h, p in corp.share_holders.items() if h.is_player) >= 100
+
+    def payout_companies(self) -> None:
+        comps = [c for c in self.companies if c.owner is not None and not c.closed and c.revenue > 0
+                 and c.owner is not self.bank]
+
+        def key(c):
+            if c.owner.is_player:
+                return (0, self.players.index(c.owner), c.revenue, c.name)
+            return (1, 0, c.revenue, c.name)
+        for c in sorted(comps, key=key):
+            spend(self.bank, c.owner, c.revenue)
+
+    def place_home_token(self, corp) -> None:
+        pass
+
+    def float_corporation(self, corp) -> None:
+        if corp.capitalization in ("incremental", "none"):
+            return
+        spend(self.bank, corp, corp.par_price.price * corp.total_shares)
+
+    def after_par(self, corp) -> None:
+        if self.HOME_TOKEN_TIMING == "par":
+            self.place_home_token(corp)
+
+    def can_par(self, corp, player) -> bool:
+        return not corp.ipoed and not corp.closed
+
+    def par_prices(self, corp) -> list:
+        return list(self.stock_market.par_prices)
+
+    def buying_power(self, entity) -> int:
+        return entity.cash
+
+    def num_certs(self, player) -> int:
+        n = 0
+        for corp, shares in player.shares_by_corp.items():
+            sp = corp.share_price
+            if sp is not None and not sp.counts_for_limit():
+                continue
+            for s in shares:
+                if s.counts_for_limit:
+                    n += 1
+        if self.CERT_LIMIT_INCLUDES_PRIVATES:
+            n += len(player.companies)
+        return n
+
+    def cert_limit(self, player=None) -> int:
+        return self.cert_limit_value
+
+    def check_sale_timing(self, entity, bundle) -> bool:
+        if self.SELL_AFTER == "first":
+            return self.turn > 1 or self.round.is_operating()
+        if self.SELL_AFTER == "operate":
+            return bundle.corporation.operated()
+        return True
+
+    def market_share_limit(self, corp) -> int:
+        return self.MARKET_SHARE_LIMIT
+
+    def sell_shares_and_change_price(self, bundle) -> None:
+        corp = bundle.corporation
+        self.share_market.sell_shares(bundle)
+        mv = self.SELL_MOVEMENT
+        n = int(bundle.num_shares())
+        if mv == "down_share":
+            for _ in range(n):
+                self.stock_market.move_down(corp)
+        elif mv == "down_block":
+            self.stock_market.move_down(corp)
+        elif mv == "left_block":
+            self.stock_market.move_left(corp)
+        elif mv == "left_share":
+            for _ in range(n):
+                self.stock_market.move_left(corp)
+
+    # ------------------------------------------------------------- lookups
+    def _index_entities(self) -> None:
+        self._players_by_id = {str(p.id): p for p in self.players}
+        self._corps_by_id = {c.id: c for c in self.corporations}
+        self._companies_by_id = {c.sym: c for c in self.companies}
+        self._minors_by_id = {m.id: m for m in self.minors}
+
+    def player_by_id(self, pid):
+        return self._players_by_id.get(str(pid))
+
+    def corporation_by_id(self, cid):
+        return self._corps_by_id.get(cid)
+
+    def company_by_id(self, cid):
+        return self._companies_by_id.get(cid)
+
+    def minor_by_id(self, mid):
+        return self._minors_by_id.get(mid)
+
+    def share_by_id(self, sid: str):
+        if not isinstance(sid, str) or "_" not in sid:
+            return None
+        cid, _, idx = sid.rpartition("_")
+        corp = self.corporation_by_id(cid)
+        if corp is None or not idx.isdigit() or int(idx) >= len(corp.shares):
+            return None
+        return corp.shares[int(idx)]
+
+    def train_by_id(self, tid):
+        return self.depot.train_by_id(tid)
+
+    def entity_name(self, e) -> str:
+        return getattr(e, "name", str(e))
+
+    def resolve_entity(self, action: dict):
+        etype = action.get("entity_type")
+        eid = action.get("entity")
+        if eid is None:
+            raise ActionFormatError("action has no entity", action)
+        if etype == "player" or (etype is None and isinstance(eid, int)):
+            e = self.player_by_id(eid)
+        elif etype == "corporation":
+            e = self.corporation_by_id(eid)
+        elif etype == "company":
+            e = self.company_by_id(eid)
+        elif etype == "minor":
+            e = self.minor_by_id(eid)
+        else:
+            e = self.corporation_by_id(eid) or self.company_by_id(eid) or self.minor_by_id(eid)
+        if e is None:
+            raise ActionFormatError(f"unknown entity {eid!r} ({etype})", action)
+        return e
+
+    # ------------------------------------------------------------- pipeline
+    def process(self, action: dict) -> None:
+        """Apply one action (with its embedded ``auto_actions``).
+
+        On any error the game is restored exactly as it was and the error is
+        re-raised with the action attached.
+        """
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise ActionFormatError("an action is an object with a string 'type'", action if isinstance(action, dict) else None)
+        try:
+            self._apply(action)
+        except GameError as e:
+            self._restore()
+            raise e.with_action(action)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+            self._restore()
+            raise ActionFormatError(f"malformed or impossible action: {type(e).__name__}: {e}", action) from e
+
+    def _restore(self) -> None:
+        """Rebuild this game from its own action list (the state before the failed action)."""
+        fresh = type(self)([{"id": p.id, "name": p.name} for p in self._initial_players()], self.raw_options,
+                           self.seed, self.game_id)
+        for a in self.actions:
+            fresh._apply(a, record=True)
+        self.__dict__.clear()
+        self.__dict__.update(fresh.__dict__)
+
+    def _initial_players(self):
+        return self._seat_order if hasattr(self, "_seat_order") else self.players
+
+    def _apply(self, action: dict, record: bool = True) -> None:
+        if not hasattr(self, "_seat_order"):
+            self._seat_order = list(self.players)
+        atype = action["type"]
+        if atype in ("undo", "redo"):
+            raise ActionFormatError("undo/redo are log filters, not game actions; use Game.undo()", action)
+        if self.finished and atype != "message":
+            raise GameOverError(action=action)
+        self._process_single(action)
+        for auto in action.get("auto_actions") or []:
+            self._process_single(auto)
+        if record:
+            self.actions.append(action)
+
+    def _process_single(self, action: dict) -> None:
+        atype = action["type"]
+        if atype in NO_OP_TYPES:
+            if atype != "message":
+                self.resolve_entity(action)
+            return
+        if atype == "end_game":
+            self.end_game("manually_ended")
+            return
+        entity = self.resolve_entity(action)
+        self.preprocess_action(action, entity)
+        self.round.process(action, entity)
+        self.action_processed(action)
+        reason, timing = self.game_end_check()
+        if timing == "immediate":
+            self.end_game(reason)
+        while not self.finished and self.round.finished():
+            for e in self.round.entities:
+                if hasattr(e, "passed"):
+                    e.passed = False
+            if self.end_now(timing):
+                self.end_game(reason)
+            elif self.turn >= 100:
+                self.end_game("dnf")
+            else:
+                self.next_round()
+                if self.finished:
+                    break
+                self.round.setup()
+
+    def preprocess_action(self, action, entity) -> None:
+        pass
+
+    def action_processed(self, action) -> None:
+        pass
+
+    # ------------------------------------------------------------- rounds
+    def new_stock_round(self):
+        self.round_counter += 1
+        return self.stock_round()
+
+    def new_operating_round(self, round_num: int = 1):
+        self.round_counter += 1
+        return self.operating_round(round_num)
+
+    def next_round(self) -> None:
+        r = self.round
+        if isinstance(r, StockRound):
+            self.operating_rounds_in_set = self.phase.operating_rounds
+            self.reorder_players()
+            self.round = self.new_operating_round(1)
+        elif isinstance(r, OperatingRound):
+            if r.round_num < self.operating_rounds_in_set:
+                self.or_round_finished()
+                self.round = self.new_operating_round(r.round_num + 1)
+            else:
+                self.turn += 1
+                self.or_round_finished()
+                self.or_set_finished()
+                self.round = self.new_stock_round()
+        else:
+            self.reorder_players()
+            self.round = self.new_stock_round()
+
+    def or_round_finished(self) -> None:
+        pass
+
+    def or_set_finished(self) -> None:
+        pass
+
+    def reorder_players(self) -> None:
+        if self.NEXT_SR_PLAYER_ORDER == "after_last_to_act":
+            active = [p for p in self.players if not p.bankrupt]
+            if not active:
+                return
+            player = active[self.round.entity_index % len(active)]
+            i = self.players.index(player)
+            self.players = self.players[i:] + self.players[:i]
+
+    # ------------------------------------------------------------- trains
+    def train_limit(self, entity) -> int:
+        return self.phase.train_limit(entity)
+
+    def remove_train(self, train) -> None:
+        owner = train.owner
+        if owner is None:
+            return
+        if owner is self.depot:
+            self.depot.remove_train(train)
+        elif train in owner.trains:
+            owner.trains.remove(train)
+
+    def buy_train(self, operator, train, price: int | None = None) -> None:
+        price = train.price if price is None else price
+        seller = train.owner
+        if price > 0:
+            spend(operator, self.bank if seller is self.depot else seller, price)
+        self.remove_train(train)
+        train.owner = operator
+        operator.trains.append(train)
+
+    def phase_buying_train(self, entity, train) -> None:
+        while train.id in self.phase.next_on() or train.sym in self.phase.next_on():
+            self.phase.index += 1
+            self.on_phase_change(self.phase.name)
+        self.rust_trains(train, entity)
+        self.depot.clear_cache()
+        events = train.events
+        train.events = []
+        for ev in events:
+            self.on_train_event(ev, train)
+        self.after_buying_train(train)
+
+    def on_phase_change(self, name: str) -> None:
+        pass
+
+    def on_train_event(self, event: dict, train) -> None:
+        pass
+
+    def after_buying_train(self, train) -> None:
+        pass
+
+    def all_trains(self) -> list:
+        return self.depot.trains
+
+    def rust_trains(self, bought, entity) -> None:
+        for t in self.all_trains():
+            if not t.obsolete and t.obsoletes_with(bought):
+                t.obsolete = True
+        for t in list(self.all_trains()):
+            if t.rusted or not t.rusts_with(bought):
+                continue
+            self.rust(t)
+
+    def rust(self, train) -> None:
+        train.rusted = True
+        self.remove_train(train)
+        train.owner = None
+
+    # ------------------------------------------------------------- end
+    def end_check_value(self, reason: str) -> bool:
+        if reason == "bank":
+            return self.bank.broken
+        if reason == "stock_market":
+            return self.stock_market.max_reached
+        if reason == "final_phase":
+            return self.phase.index == len(self.phase.phases) - 1
+        if reason == "final_train":
+            return not self.depot.depot_trains()
+        if reason == "bankrupt":
+            return any(p.bankrupt for p in self.players)
+        return False
+
+    def game_end_check(self):
+        if self.GAME_END_LOCK_FIRST_TRIGGER and self.end_trigger:
+            return self.end_trigger
+        for reason, timing in self.GAME_END_CHECK.items():
+            if not self.end_check_value(reason):
+                continue
+            if self.end_trigger and END_TIMING_PRIORITY.index(timing) >= END_TIMING_PRIORITY.index(self.end_trigger[1]):
+                continue
+            self.end_trigger = (reason, timing)
+            if self.GAME_END_LOCK_FIRST_TRIGGER:
+                break
+        if self.end_trigger:
+            self.game_end_set_final_turn(*self.end_trigger)
+            return self.end_trigger
+        return (None, None)
+
+    def game_end_set_final_turn(self, reason, timing) -> None:
+        if timing == "one_more_full_or_set" and self.final_turn is None:
+            self.final_turn = self.turn + 1
+
+    def end_now(self, timing) -> bool:
+        if not timing:
+            return False
+        if timing in ("immediate", "current_round"):
+            return True
+        if not isinstance(self.round, OperatingRound):
+            return False
+        if timing == "current_or":
+            return True
+        final_or = self.round.round_num == self.operating_rounds_in_set
+        if final_or and timing == "one_more_full_or_set":
+            return self.turn == self.final_turn
+        return final_or
+
+    def end_game(self, reason: str) -> None:
+        if self.finished:
+            return
+        self.finished = True
+        self.game_end_reason = reason
+
+    def player_value(self, player) -> int:
+        v = player.cash
+        for corp, shares in player.shares_by_corp.items():
+            if not corp.ipoed:
+                continue
+            for s in shares:
+                v += s.price()
+        v += sum(c.value for c in player.companies)
+        return v - player.penalty
+
+    def result(self) -> dict:
+        vals = [(p.id, self.player_value(p)) for p in self.players]
+        vals.sort(key=lambda kv: kv[1], reverse=True)
+        return {str(k): v for k, v in vals}
+
+    # ------------------------------------------------------------- queries
+    def current_entity(self):
+        return self.round.current_entity
+
+    def total_cash(self) -> int:
+        return (self.bank.cash + sum(p.cash for p in self.players) + sum(c.cash for c in self.corporations)
+                + sum(m.cash for m in self.minors))
+
+    def ceil_div(self, a, b) -> int:
+        return math.ceil(a / b)

@@ -1,0 +1,136 @@
+"""The stock market: a grid of share prices (one row = 1-D market)."""
+
+from __future__ import annotations
+
+PAR_TYPES = ("par", "par_overlap", "par_1", "par_2", "par_3")
+LETTER_TYPES = {
+    "p": "par", "e": "endgame", "c": "close", "b": "multiple_buy", "o": "unlimited",
+    "y": "no_cert_limit", "l": "liquidation", "a": "acquisition", "r": "repar",
+    "i": "ignore_one_sale", "j": "ignore_two_sales", "s": "safe_par", "P": "par_overlap",
+    "x": "par_1", "z": "par_2", "w": "par_3", "C": "convert_range", "m": "max_price",
+    "n": "max_price_1", "u": "phase_limited", "t": "type_limited", "B": "pays_bonus",
+    "W": "pays_bonus_1", "X": "pays_bonus_2", "Y": "pays_bonus_3", "Z": "pays_bonus_4",
+    "S": "share_split", "f": "only_president",
+}
+
+
+class SharePrice:
+    __slots__ = ("price", "row", "column", "types", "corporations")
+
+    def __init__(self, price: int, row: int, column: int, types: list[str]):
+        self.price = price
+        self.row = row
+        self.column = column
+        self.types = list(types)
+        self.corporations: list = []
+
+    @property
+    def type(self) -> str | None:
+        return self.types[0] if self.types else None
+
+    @property
+    def id(self) -> str:
+        return f"{self.price},{self.row},{self.column}"
+
+    @property
+    def coordinates(self) -> tuple[int, int]:
+        return (self.row, self.column)
+
+    def can_par(self) -> bool:
+        return self.type in PAR_TYPES
+
+    def counts_for_limit(self) -> bool:
+        return not any(t in ("multiple_buy", "unlimited", "no_cert_limit") for t in self.types)
+
+    def __repr__(self) -> str:
+        return f"<SharePrice {self.id}>"
+
+
+def parse_cell(cell, row: int, col: int) -> SharePrice | None:
+    """A market cell from our data: ``{"price": 67, "types": ["par"]}`` or None."""
+    if cell is None:
+        return None
+    return SharePrice(int(cell["price"]), row, col, cell.get("types", []))
+
+
+class StockMarket:
+    def __init__(self, rows: list[list]):
+        self.market = [[parse_cell(c, r, i) for i, c in enumerate(row)] for r, row in enumerate(rows)]
+        self.one_d = len(self.market) == 1
+        pars = [sp for row in self.market for sp in row if sp is not None and sp.can_par()]
+        pars.sort(key=lambda p: (p.price, p.column, p.row), reverse=True)
+        self.par_prices = pars
+        self.max_reached = False
+        self._by_id = {sp.id: sp for row in self.market for sp in row if sp is not None}
+
+    def by_id(self, sid: str) -> SharePrice | None:
+        return self._by_id.get(sid)
+
+    def cell(self, row: int, col: int) -> SharePrice | None:
+        if row < 0 or col < 0 or row >= len(self.market) or col >= len(self.market[row]):
+            return None
+        return self.market[row][col]
+
+    def all_prices(self):
+        return [sp for row in self.market for sp in row if sp is not None]
+
+    # -- movement (coordinates -> coordinates); titles may wrap these
+    def left_of(self, corp, rc):
+        r, c = rc
+        if self.one_d:
+            return (r, c - 1) if c - 1 >= 0 else (r, c)
+        if c > 0 and self.cell(r, c - 1) is not None:
+            return (r, c - 1)
+        return self.down_of(corp, rc)
+
+    def right_of(self, corp, rc):
+        r, c = rc
+        if self.one_d:
+            return (r, c + 1) if c + 1 < len(self.market[r]) else (r, c)
+        if c + 1 >= len(self.market[r]):
+            return self.up_of(corp, rc)
+        return (r, c + 1)
+
+    def down_of(self, corp, rc):
+        if self.one_d:
+            return self.left_of(corp, rc)
+        r, c = rc
+        return (r + 1, c) if r + 1 < len(self.market) else (r, c)
+
+    def up_of(self, corp, rc):
+        if self.one_d:
+            return self.right_of(corp, rc)
+        r, c = rc
+        return (r - 1, c) if r - 1 >= 0 else (r, c)
+
+    def set_par(self, corp, sp: SharePrice) -> None:
+        sp.corporations.append(corp)
+        corp.share_price = sp
+        corp.par_price = sp
+
+    def move(self, corp, rc) -> None:
+        sp = self.cell(*rc)
+        if sp is None or sp is corp.share_price or sp.type == "liquidation":
+            return
+        if corp.share_price is not None and corp in corp.share_price.corporations:
+            corp.share_price.corporations.remove(corp)
+        corp.share_price = sp
+        if sp.type == "endgame":
+            self.max_reached = True
+        sp.corporations.append(corp)
+
+    def move_left(self, corp):
+        self.move(corp, self.left_of(corp, corp.share_price.coordinates))
+
+    def move_right(self, corp):
+        self.move(corp, self.right_of(corp, corp.share_price.coordinates))
+
+    def move_up(self, corp):
+        self.move(corp, self.up_of(corp, corp.share_price.coordinates))
+
+    def move_down(self, corp):
+        self.move(corp, self.down_of(corp, corp.share_price.coordinates))
+
+    def remove(self, corp) -> None:
+        if corp.share_price is not None and corp in corp.share_price.corporations:
+            corp.share_price.corporations.remove(corp)

@@ -1,0 +1,57 @@
+"""Cash holders and the one way money moves between them."""
+
+from __future__ import annotations
+
+from .errors import GameError
+
+
+class CashHolder:
+    """Anything with a treasury: bank, players, corporations, minors."""
+
+    __slots__ = ()
+    cash: int
+
+    def is_bank(self) -> bool:
+        return False
+
+
+class Bank(CashHolder):
+    __slots__ = ("cash", "broken", "can_break")
+
+    def __init__(self, cash: int, can_break: bool = True):
+        self.cash = cash
+        self.broken = False
+        self.can_break = can_break
+
+    id = "bank"
+    name = "Bank"
+
+    def is_bank(self) -> bool:
+        return True
+
+    def break_(self) -> None:
+        self.broken = True
+
+    def __repr__(self) -> str:
+        return "<Bank>"
+
+
+def spend(payer, receiver, amount: int, *, rule: str = "insufficient-cash") -> None:
+    """Move ``amount`` from ``payer`` to ``receiver``.
+
+    Only the bank may go below zero (that breaks it when the title allows it).
+    Amounts must be positive; callers skip zero amounts, like the reference.
+    """
+    if amount <= 0:
+        raise GameError(f"{getattr(payer, 'name', payer)} cannot spend {amount}", rule="non-positive-amount")
+    if isinstance(payer, Bank):
+        payer.cash -= amount
+        if payer.cash < 0 and payer.can_break:
+            payer.broken = True
+    else:
+        if payer.cash < amount:
+            raise GameError(
+                f"{payer.name} has {payer.cash} and cannot pay {amount}", rule=rule
+            )
+        payer.cash -= amount
+    receiver.cash += amount

@@ -1,0 +1,322 @@
+"""Rounds: an ordered list of steps over an ordered list of entities.
+
+An action goes to the first active step that is blocking or accepts its type;
+after it, blocking steps with nothing to do are skipped (their ``skip`` may have
+side effects, e.g. a withheld dividend), then the round moves on.
+"""
+
+from __future__ import annotations
+
+from .errors import GameError, OutOfTurnError
+
+
+class Step:
+    """A unit of a round. Subclasses fill ``HANDLERS``: action type -> method name."""
+
+    HANDLERS: dict[str, str] = {}
+    BLOCKS = True
+
+    def __init__(self, game, round_, **opts):
+        self.game = game
+        self.round = round_
+        self.opts = opts
+        self.passed = False
+        self.acted = False
+
+    # --- state
+    def round_state(self) -> dict:
+        return {}
+
+    def setup(self) -> None:
+        pass
+
+    def active(self) -> bool:
+        return not self.passed
+
+    def pass_(self) -> None:
+        self.passed = True
+
+    def unpass(self) -> None:
+        self.passed = False
+        self.acted = False
+
+    def blocks(self) -> bool:
+        return self.opts.get("blocks", self.BLOCKS)
+
+    def current_entity(self):
+        return self.round.current_entity_of_round()
+
+    def active_entities(self) -> list:
+        e = self.current_entity()
+        return [e] if e is not None else []
+
+    def current_actions(self) -> list[str]:
+        e = self.current_entity()
+        if e is None or getattr(e, "closed", False):
+            return []
+        return self.actions(e)
+
+    def blocking(self) -> bool:
+        return self.blocks() and bool(self.current_actions())
+
+    def actions(self, entity) -> list[str]:
+        return []
+
+    def skip(self) -> None:
+        self.pass_()
+
+    def process_pass(self, action) -> None:
+        self.pass_()
+
+    def description(self) -> str:
+        return type(self).__name__
+
+    def legal_actions(self, entity) -> list[dict]:
+        """Concrete legal actions for ``entity`` (for bots and the CLI)."""
+        out = []
+        if "pass" in self.actions(entity):
+            out.append({"type": "pass"})
+        return out
+
+
+class Round:
+    NAME = "Round"
+
+    def __init__(self, game, step_classes: list, round_num: int = 1):
+        self.game = game
+        self.round_num = round_num
+        self.entity_index = 0
+        self.entities = self.select_entities()
+        self.last_to_act = None
+        self.pass_order: list = []
+        self.steps: list[Step] = []
+        for sc in step_classes:
+            if isinstance(sc, tuple):
+                cls, opts = sc
+            else:
+                cls, opts = sc, {}
+            step = cls(game, self, **opts)
+            for k, v in step.round_state().items():
+                setattr(self, k, v)
+            step.setup()
+            self.steps.append(step)
+
+    @property
+    def name(self) -> str:
+        return self.NAME
+
+    def select_entities(self) -> list:
+        return []
+
+    def current_entity_of_round(self):
+        if not self.entities or self.entity_index >= len(self.entities):
+            return None
+        return self.entities[self.entity_index]
+
+    def active_step(self, entity=None):
+        for s in self.steps:
+            if not s.active():
+                continue
+            if entity is not None:
+                if (getattr(entity, "is_company", False) or s.blocking()) and s.actions(entity):
+                    return s
+            elif s.blocking():
+                return s
+        return None
+
+    @property
+    def current_entity(self):
+        s = self.active_step()
+        if s is None:
+            return None
+        ents = s.active_entities()
+        return ents[0] if ents else None
+
+    def active_entities(self) -> list:
+        s = self.active_step()
+        return s.active_entities() if s else []
+
+    def finished(self) -> bool:
+        return self.active_step() is None
+
+    def actions_for(self, entity) -> list[str]:
+        out: list[str] = []
+        for s in self.steps:
+            if not s.active():
+                continue
+            for a in s.actions(entity):
+                if a not in out:
+                    out.append(a)
+            if s.blocking():
+                break
+        return out
+
+    def process(self, action: dict, entity) -> None:
+        atype = action["type"]
+        chosen = None
+        for s in self.steps:
+            if not s.active():
+                continue
+            accepts = atype in s.actions(entity)
+            blocking = s.blocking()
+            if blocking and not accepts:
+                cur = self.current_entity
+                if cur is not None and cur is not entity and atype in s.actions(cur):
+                    raise OutOfTurnError(f"it is {self.game.entity_name(cur)}'s turn, not {self.game.entity_name(entity)}'s")
+                raise GameError(f"{s.description()} cannot process {atype} by {self.game.entity_name(entity)}",
+                                rule="no-such-action-now")
+            if blocking or accepts:
+                chosen = s
+                break
+        if chosen is None:
+            raise GameError(f"no step accepts {atype} now", rule="no-such-action-now")
+        handler = chosen.HANDLERS.get(atype)
+        if handler is None:
+            raise GameError(f"{chosen.description()} has no handler for {atype}", rule="no-such-action-now")
+        chosen.acted = True
+        getattr(chosen, handler)(action, entity)
+        self.after_process_before_skip(action)
+        self.skip_steps()
+        self.after_process(action, entity)
+
+    def after_process_before_skip(self, action) -> None:
+        pass
+
+    def after_process(self, action, entity) -> None:
+        pass
+
+    def skip_steps(self) -> None:
+        cur = self.current_entity_of_round()
+        for s in self.steps:
+            if not s.active() or not s.blocks() or (cur is not None and getattr(cur, "closed", False)):
+                continue
+            if s.blocking():
+                break
+            s.skip()
+
+    def setup(self) -> None:
+        pass
+
+    def next_entity_index(self) -> None:
+        if self.entities:
+            self.entity_index = (self.entity_index + 1) % len(self.entities)
+
+    def is_stock(self) -> bool:
+        return False
+
+    def is_operating(self) -> bool:
+        return False
+
+
+class StockRound(Round):
+    NAME = "Stock Round"
+
+    def select_entities(self):
+        return [p for p in self.game.players if not p.bankrupt]
+
+    def is_stock(self) -> bool:
+        return True
+
+    def setup(self):
+        self.skip_steps()
+        if not self.active_step():
+            self.next_entity()
+
+    def after_process(self, action, entity):
+        if self.active_step():
+            return
+        self.next_entity()
+
+    def finished(self) -> bool:
+        return self.game.finished or all(p.passed for p in self.entities)
+
+    def next_entity(self):
+        while True:
+            if self.finished():
+                self.next_entity_index()
+                self.finish_round()
+                return
+            self.next_entity_index()
+            for s in self.steps:
+                s.unpass()
+            for s in self.steps:
+                s.setup()
+            self.skip_steps()
+            if self.active_step():
+                return
+
+    def finish_round(self):
+        self.game.stock_round_finished(self)
+
+
+class OperatingRound(Round):
+    NAME = "Operating Round"
+
+    def select_entities(self):
+        return self.game.operating_order()
+
+    def is_operating(self) -> bool:
+        return True
+
+    def setup(self):
+        self.current_operator = None
+        self.game.payout_companies()
+        if self.game.HOME_TOKEN_TIMING == "operating_round":
+            for c in self.entities:
+                self.game.place_home_token(c)
+        for e in self.entities:
+            for t in e.trains:
+                t.operated = False
+        if self.any_to_act():
+            self.start_operating()
+
+    def any_to_act(self) -> bool:
+        return any(not self.skip_entity(e) for e in self.entities)
+
+    def skip_entity(self, entity) -> bool:
+        return entity.closed
+
+    def finished(self) -> bool:
+        return self.game.finished or self.active_step() is None or not self.any_to_act()
+
+    def after_process(self, action, entity):
+        if action["type"] == "message":
+            return
+        if self.active_step() is not None:
+            e = self.entities[self.entity_index]
+            if (e.owner is not None and e.owner.is_player) or e.receivership():
+                return
+        self.game.after_end_of_operating_turn(self.current_operator)
+        if not self.game.finished:
+            self.next_entity()
+
+    def next_entity(self):
+        while True:
+            if self.entity_index == len(self.entities) - 1:
+                return
+            self.next_entity_index()
+            if self.skip_entity(self.entities[self.entity_index]):
+                continue
+            for s in self.steps:
+                s.unpass()
+            for s in self.steps:
+                s.setup()
+            if self.start_operating(chain=False):
+                return
+
+    def start_operating(self, chain: bool = True) -> bool:
+        """Begin the current entity's turn; returns True if it has something to do."""
+        entity = self.entities[self.entity_index]
+        if self.skip_entity(entity):
+            if chain:
+                self.next_entity()
+            return False
+        self.current_operator = entity
+        self.game.start_operating_hook(self, entity)
+        self.skip_steps()
+        if self.active_step() is None:
+            self.game.after_end_of_operating_turn(entity)
+            if chain:
+                self.next_entity()
+            return False
+        return True

@@ -1,0 +1,203 @@
+"""Share transfers: buying, selling, presidency changes and receivership."""
+
+from __future__ import annotations
+
+from .entities import ShareBundle
+from .errors import GameError
+from .money import spend
+
+
+class ShareMarket:
+    """Moves certificates between holders and keeps presidencies right.
+
+    ``allow_president_sale``: the president's certificate may go to the pool,
+    putting the corporation in receivership (1825).
+    """
+
+    def __init__(self, game, pool, *, allow_president_sale: bool = False):
+        self.game = game
+        self.pool = pool
+        self.allow_president_sale = allow_president_sale
+
+    # ---------------------------------------------------------------- helpers
+    def _move_share(self, share, to) -> None:
+        corp = share.corporation
+        owner = share.owner
+        owner._remove_share(share)
+        to._add_share(share)
+        share.owner = to
+        corp.share_holders[owner] = corp.share_holders.get(owner, 0) - share.percent
+        corp.share_holders[to] = corp.share_holders.get(to, 0) + share.percent
+
+    def distance(self, a, b) -> int:
+        players = [p for p in self.game.players]
+        if a is None or b is None or a not in players or b not in players:
+            return 0
+        ia, ib = players.index(a), players.index(b)
+        return (ib - ia) % len(players)
+
+    # ---------------------------------------------------------------- buying
+    def buy_shares(self, entity, bundle: ShareBundle, *, exchange=False, allow_president_change=True) -> None:
+        corp = bundle.corporation
+        if self.allow_president_sale and bundle.presidents_share is not None and bundle.owner is self.pool:
+            bundle = ShareBundle(bundle.shares, corp.share_percent)
+        if bundle.presidents_share is not None or (corp.owner is not None and corp.owner.is_player):
+            corp.ipoed = True
+        floated_before = corp.floated()
+        price = 0 if exchange else bundle.price()
+        owner = bundle.owner
+        if owner.is_corporation and corp.capitalization == "incremental":
+            receiver = owner
+        elif owner.is_corporation and owner is not corp:
+            receiver = owner
+        elif owner.is_player:
+            receiver = owner
+        else:
+            receiver = self.game.bank
+        self.transfer(bundle, entity, spender=entity, receiver=receiver, price=price,
+                      allow_president_change=allow_president_change)
+        if corp.floatable and floated_before != corp.floated():
+            self.game.float_corporation(corp)
+
+    # ---------------------------------------------------------------- selling
+    def sell_shares(self, bundle: ShareBundle, *, allow_president_change=True) -> None:
+        price = bundle.price()
+        self.transfer(bundle, self.pool, spender=self.game.bank, receiver=bundle.owner, price=price,
+                      allow_president_change=allow_president_change)
+
+    # ---------------------------------------------------------------- core
+    def transfer(self, bundle: ShareBundle, to, *, spender=None, receiver=None, price=0,
+                 allow_president_change=True) -> None:
+        corp = bundle.corporation
+        owner = bundle.owner
+        previous_president = corp.owner
+        if spender is not None and receiver is not None and price > 0:
+            spend(spender, receiver, price)
+        for s in list(bundle.shares):
+            self._move_share(s, to)
+        if not allow_president_change:
+            return
+        holders = corp.player_share_holders()
+        max_pct = max(holders.values()) if holders else 0
+        pres_share = bundle.presidents_share
+        if self.allow_president_sale and max_pct < corp.presidents_percent and pres_share is not None and to is self.pool:
+            corp.owner = self.pool
+            if bundle.partial:
+                self._handle_partial(bundle, self.pool, owner)
+            return
+        if self.allow_president_sale and owner is self.pool and pres_share is not None:
+            corp.owner = to
+            self._handle_partial(bundle, to, self.pool)
+            return
+        if self.allow_president_sale and max_pct < corp.presidents_percent:
+            return
+        majority = [p for p, pct in holders.items() if pct == max_pct]
+        if any(p is previous_president for p in majority):
+            return
+        president = None
+        if previous_president is None:
+            for p in majority:
+                if p is corp.presidents_share.owner:
+                    president = p
+                    break
+        if president is None:
+            cands = [p for p in majority if p.percent_of(corp) >= corp.presidents_percent]
+            if cands:
+                if previous_president is self.pool:
+                    president = cands[0]
+                else:
+                    president = min(cands, key=lambda p: self.distance(previous_president, p))
+        if president is None:
+            return
+        corp.owner = president
+        if to is president and previous_president is owner and pres_share is not None and not bundle.partial:
+            return
+        if owner is corp and pres_share is None:
+            previous_president = previous_president or corp
+        if owner is president or previous_president is None:
+            return
+        presidents_share = pres_share or next((s for s in previous_president.shares_of(corp) if s.president), None)
+        if presidents_share is None:
+            return
+        if owner.is_player and to.is_player and pres_share is not None:
+            transfer_to = to
+            swap_to = to
+        else:
+            transfer_to = self.pool
+            swap_to = previous_president if previous_president.percent_of(corp) >= presidents_share.percent else transfer_to
+        self._change_president(presidents_share, swap_to, president)
+        if bundle.partial:
+            self._handle_partial(bundle, transfer_to, owner)
+
+    def _handle_partial(self, bundle, frm, to) -> None:
+        corp = bundle.corporation
+        diff = sum(s.percent for s in bundle.shares) - bundle.percent
+        for _ in range(diff // corp.share_percent):
+            self._move_share(frm.shares_of(corp)[0], to)
+
+    def _change_president(self, presidents_share, swap_to, president) -> None:
+        corp = presidents_share.corporation
+        num = presidents_share.percent // corp.share_percent
+        moved = 0
+        for s in list(president.shares_of(corp)):
+            if moved >= num:
+                break
+            if s.president:
+                continue
+            self._move_share(s, swap_to)
+            moved += s.percent // corp.share_percent
+        self._move_share(presidents_share, president)
+
+    # ---------------------------------------------------------------- bundles
+    def bundles_for(self, holder, corp) -> list[ShareBundle]:
+        """Every sellable bundle of ``holder``'s certificates of ``corp``, smallest first."""
+        if not corp.ipoed:
+            return []
+        shares = list(holder.shares_of(corp))
+        if not shares:
+            return []
+        shares.sort(key=lambda s: (1 if s.president else 0, s.percent))
+        out = []
+        acc = []
+        pct = 0
+        for s in shares:
+            acc.append(s)
+            pct += s.percent
+            out.append(ShareBundle(list(acc), pct))
+        if shares[-1].president:
+            normal = corp.share_percent
+            diff = corp.presidents_percent - normal
+            for n in range(1, diff // normal + 1):
+                out.append(ShareBundle(list(acc), pct - normal * n))
+        out.sort(key=lambda b: b.percent)
+        return out
+
+    def can_dump(self, entity, bundle) -> bool:
+        if bundle.presidents_share is None:
+            return True
+        corp = bundle.corporation
+        others = [p for h, p in corp.share_holders.items() if h is not entity and (h.is_player or (h.is_corporation and h is not corp)) and p > 0]
+        return (max(others) if others else 0) >= bundle.presidents_share.percent
+
+    def fit_in_pool(self, bundle, limit: int) -> bool:
+        return bundle.percent + self.pool.percent_of(bundle.corporation) <= limit
+
+
+def bundle_from_ids(game, share_ids: list[str], percent: int | None = None, share_price=None) -> ShareBundle:
+    if not share_ids:
+        raise GameError("no shares named", rule="malformed-action")
+    shares = []
+    for sid in share_ids:
+        s = game.share_by_id(sid)
+        if s is None:
+            raise GameError(f"unknown share {sid}", rule="unknown-entity")
+        shares.append(s)
+    corps = {s.corporation for s in shares}
+    owners = {id(s.owner) for s in shares}
+    if len(corps) != 1 or len(owners) != 1:
+        raise GameError("a bundle's shares must share one corporation and one owner", rule="bad-bundle")
+    total = sum(s.percent for s in shares)
+    pct = percent or total
+    if pct > total or pct <= 0:
+        raise GameError(f"bundle percent {pct} does not fit its certificates ({total}%)", rule="bad-bundle")
+    return ShareBundle(shares, pct, share_price or None)

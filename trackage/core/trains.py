@@ -1,0 +1,197 @@
+"""Trains, the depot (train supply) and the phase track."""
+
+from __future__ import annotations
+
+
+class Train:
+    """One train card. ``id`` keeps the base name even when bought as a variant."""
+
+    __slots__ = ("base", "index", "name", "distance", "price", "rusts_on", "obsolete_on", "available_on",
+                 "multiplier", "events", "variants", "owner", "operated", "obsolete", "rusted", "buyable",
+                 "reserved", "unlimited", "spec")
+
+    def __init__(self, spec: dict, index: int):
+        self.spec = spec
+        self.base = spec["name"]
+        self.index = index
+        self.events = [dict(e) for e in spec.get("events", [])] if index == spec.get("event_index", 0) else []
+        self.variants = {spec["name"]: spec}
+        for v in spec.get("variants", []):
+            merged = {**spec, **v}
+            merged.pop("variants", None)
+            self.variants[v["name"]] = merged
+        self.unlimited = spec.get("num") == "unlimited"
+        self.owner = None
+        self.operated = False
+        self.obsolete = False
+        self.rusted = False
+        self.buyable = True
+        self.reserved = False
+        self.set_variant(spec["name"])
+
+    def set_variant(self, name: str) -> None:
+        v = self.variants[name]
+        self.name = v["name"]
+        self.distance = v["distance"]
+        self.price = v["price"]
+        self.rusts_on = v.get("rusts_on")
+        self.obsolete_on = v.get("obsolete_on")
+        self.available_on = v.get("available_on")
+        self.multiplier = v.get("multiplier", 1)
+
+    @property
+    def id(self) -> str:
+        return f"{self.base}-{self.index}"
+
+    @property
+    def sym(self) -> str:
+        return self.base
+
+    def rusts_with(self, bought: "Train") -> bool:
+        r = self.rusts_on
+        if r is None:
+            return False
+        if isinstance(r, list):
+            return bought.sym in r or bought.id in r
+        return r == bought.sym or r == bought.id
+
+    def obsoletes_with(self, bought: "Train") -> bool:
+        o = self.obsolete_on
+        if o is None:
+            return False
+        if isinstance(o, list):
+            return bought.sym in o or bought.id in o
+        return o == bought.sym or o == bought.id
+
+    def __repr__(self) -> str:
+        return f"<Train {self.id} {self.name}>"
+
+
+class Depot:
+    """All trains in definition order; ``upcoming`` are the ones not yet sold."""
+
+    name = "The Depot"
+    id = "depot"
+    is_player = False
+    is_corporation = False
+    is_pool = False
+    is_minor = False
+    is_company = False
+    is_depot = True
+    owner = None
+    player = None
+
+    def __init__(self, specs: list[dict], phase_available):
+        self.trains: list[Train] = []
+        for spec in specs:
+            n = spec.get("num", 1)
+            count = 1 if n == "unlimited" else int(n)
+            for i in range(count):
+                t = Train(spec, i)
+                t.owner = self
+                self.trains.append(t)
+        self.upcoming: list[Train] = list(self.trains)
+        self.discarded: list[Train] = []
+        self._phase_available = phase_available
+        self._cache: list | None = None
+
+    def clear_cache(self) -> None:
+        self._cache = None
+
+    def depot_trains(self) -> list[Train]:
+        if self._cache is None:
+            seen = set()
+            out = []
+            cands = ([self.upcoming[0]] if self.upcoming else []) + [
+                t for t in self.upcoming if self._phase_available(t.available_on)
+            ]
+            for t in cands:
+                if t.name not in seen:
+                    seen.add(t.name)
+                    out.append(t)
+            seen = set()
+            for t in self.discarded:
+                if t.name not in seen:
+                    seen.add(t.name)
+                    out.append(t)
+            self._cache = out
+        return self._cache
+
+    def remove_train(self, train: Train) -> None:
+        if train in self.upcoming:
+            idx = self.upcoming.index(train)
+            self.upcoming.remove(train)
+            if train.unlimited and not (idx < len(self.upcoming) and self.upcoming[idx].name == train.name):
+                clone = Train(train.spec, max(t.index for t in self.trains if t.base == train.base) + 1)
+                clone.owner = self
+                self.trains.append(clone)
+                self.upcoming.insert(idx, clone)
+        if train in self.discarded:
+            self.discarded.remove(train)
+        self._cache = None
+
+    def reclaim(self, train: Train, discard: bool = True) -> None:
+        train.owner = self
+        if discard and not train.obsolete:
+            self.discarded.append(train)
+        self._cache = None
+
+    def train_by_id(self, tid: str) -> Train | None:
+        for t in self.trains:
+            if t.id == tid:
+                return t
+        return None
+
+    def other_trains(self, corporation) -> list[Train]:
+        return [t for t in self.trains
+                if t.owner is not None and t.owner is not self and t.owner is not corporation
+                and not t.obsolete and not t.rusted and getattr(t.owner, "is_corporation", False)
+                and t.buyable]
+
+
+class PhaseTrack:
+    """The phases of a title and the current one."""
+
+    def __init__(self, phases: list[dict]):
+        self.phases = phases
+        self.index = 0
+        self._names = [p["name"] for p in phases]
+
+    @property
+    def current(self) -> dict:
+        return self.phases[self.index]
+
+    @property
+    def name(self) -> str:
+        return self.current["name"]
+
+    @property
+    def tiles(self) -> list[str]:
+        return list(self.current.get("tiles", []))
+
+    @property
+    def operating_rounds(self) -> int:
+        return self.current.get("operating_rounds", 1)
+
+    @property
+    def status(self) -> list[str]:
+        return self.current.get("status", [])
+
+    def train_limit(self, entity) -> int:
+        tl = self.current.get("train_limit", 99)
+        if isinstance(tl, dict):
+            return tl.get(getattr(entity, "type", ""), 0)
+        return tl
+
+    def available(self, phase_name) -> bool:
+        if not phase_name or phase_name not in self._names:
+            return False
+        return self._names.index(phase_name) <= self.index
+
+    def next_on(self) -> list[str]:
+        if self.index + 1 >= len(self.phases):
+            return []
+        on = self.phases[self.index + 1].get("on")
+        if on is None:
+            return []
+        return on if isinstance(on, list) else [on]
