@@ -45,10 +45,6 @@ def load(name: str) -> dict[str, Any]:
         return json.load(f)
 
 
-def _fresh(name: str) -> dict[str, Any]:
-    return copy.deepcopy(load(name))
-
-
 @dataclass(frozen=True)
 class Options:
     """Normalised 1825 options.
@@ -110,12 +106,12 @@ def _default_rules(num_players: int) -> list[str]:
     return list(defaults.get(str(num_players), defaults["other"]))
 
 
-def _player_range(units: set[int], regionals: set[int]) -> list[int]:
+def _player_range(units: set[int], regionals: set[int]) -> tuple[int, int]:
     ranges = load("options")["player_range_by_units"]
     key = "".join(str(u) for u in sorted(units))
-    if key in ranges and key != "123":
-        return ranges[key]
-    return ranges["123_regionals"] if regionals else ranges["123"]
+    if key not in ("1", "2", "3", "12", "23"):
+        key = "123_regionals" if regionals else "123"
+    return ranges[key][0], ranges[key][-1]
 
 
 def _min_players(units: set[int]) -> int:
@@ -159,7 +155,7 @@ def normalize_options(optional_rules: list[str], num_players: int) -> Options:
     fail_if(3 not in units and "db3" in rules, "Variant DB3 is for Unit 3")
     fail_if("unit_4" in rules and 3 not in units, "Unit 4 requires Unit 3")
 
-    low, high = _player_range(units, regionals)[0], _player_range(units, regionals)[-1]
+    low, high = _player_range(units, regionals)
     fail_if(num_players > 0 and not low <= num_players <= high,
             "Invalid option(s) for number of players")
 
@@ -193,8 +189,8 @@ def normalize_options(optional_rules: list[str], num_players: int) -> Options:
 
 
 def market(options: Options) -> list[list[dict[str, Any] | None]]:
-    markets = _fresh("game")["markets"]
-    return markets["large"] if 2 in options.units else markets["small"]
+    markets = load("game")["markets"]
+    return copy.deepcopy(markets["large"] if 2 in options.units else markets["small"])
 
 
 def _phase_names(options: Options) -> list[str]:
@@ -202,18 +198,18 @@ def _phase_names(options: Options) -> list[str]:
 
 
 def phases(options: Options) -> list[dict[str, Any]]:
-    table = _fresh("game")["phases"]
+    table = load("game")["phases"]
     result = list(table["common"])
     if 2 in options.units and not options.kit(3):
         result += table["unit2_no_k3"]
     if options.kit(3):
         result += table["k3"]
-    return result
+    return copy.deepcopy(result)
 
 
 def trains(options: Options) -> list[dict[str, Any]]:
     """The train list in the reference's order (every type, counts may be 0)."""
-    game = _fresh("game")
+    game = load("game")
     specs = game["trains"]["k3" if options.kit(3) else "normal"]
     by_name: dict[str, dict[str, Any]] = {}
     for name in game["train_order"]:
@@ -431,7 +427,7 @@ def _blocks(*hexes_: str) -> dict[str, Any]:
 
 
 def _raw_corporations(options: Options) -> list[dict[str, Any]]:
-    sets = _fresh("entities")["corporation_sets"]
+    sets = copy.deepcopy(load("entities")["corporation_sets"])
     corps: list[dict[str, Any]] = []
 
     def find(sym: str) -> dict[str, Any]:
@@ -503,7 +499,7 @@ def corporations(options: Options) -> list[dict[str, Any]]:
             "shares": list(shares),
             "float_percent": raw.get("float_percent", 60),
             "max_ownership_percent": raw.get("max_ownership_percent", 60),
-            "price_percent": raw.get("price_percent", shares[1] if len(shares) > 1 else shares[0] // 2),
+            "price_percent": raw.get("price_percent", shares[1] if shares[1:] else shares[0] // 2),
             "capitalization": raw.get("capitalization", load("game")["capitalization"]),
             "par": pars.get(raw["sym"]) if major else None,
             "required_train": None if major else required.get(raw["sym"]),
@@ -565,22 +561,33 @@ def cert_limit_table(options: Options) -> dict[int, int]:
 
 
 def build(options: Options, num_players: int) -> dict[str, Any]:
-    """All data of a 1825 game with these options, as plain JSON-like values."""
-    game = _fresh("game")
+    """All data of a 1825 game with these options, as plain JSON-like values.
+
+    The result shares nothing with the loaded data files, so callers may modify it.
+    """
+    game = load("game")
     map_data = load("map")
-    tile_data = _fresh("tile_sets")
+    tile_data = load("tile_sets")
     entities = load("entities")
     supply = tiles(options)
+    constants = {key: copy.deepcopy(game[key]) for key in (
+        "company_sale_fee", "train_price_min", "train_price_multiple", "tile_lays",
+        "game_end_check", "capitalization", "currency_format", "must_sell_in_blocks",
+        "sell_movement", "sell_buy_order", "sold_out_increase", "president_sales_to_market",
+        "market_share_limit", "home_token_timing", "track_restriction")}
     return {
         "title": TITLE,
-        "options": options,
+        "rules": list(options.rules),
+        "units": sorted(options.units),
+        "kits": sorted(options.kits),
+        "regionals": sorted(options.regionals),
         "num_players": num_players,
         "layout": map_data["layout"],
         "axes": dict(map_data["axes"]),
         "market": market(options),
         "phases": phases(options),
         "trains": trains(options),
-        "dummy_trains": game["dummy_trains"],
+        "dummy_trains": copy.deepcopy(game["dummy_trains"]),
         "hexes": hexes(options),
         "location_names": location_names(options),
         "tiles": supply,
@@ -594,24 +601,12 @@ def build(options: Options, num_players: int) -> dict[str, Any]:
         "bank_cash_initial": game["bank_cash_initial"],
         "starting_cash": starting_cash_table(options).get(num_players),
         "cert_limit": cert_limit_table(options).get(num_players),
-        "extra_upgrades": tile_data["extra_upgrades"],
-        "illegal_upgrades": tile_data["illegal_upgrades"],
+        "starting_cash_by_players": starting_cash_table(options),
+        "cert_limit_by_players": cert_limit_table(options),
+        "extra_upgrades": copy.deepcopy(tile_data["extra_upgrades"]),
+        "illegal_upgrades": copy.deepcopy(tile_data["illegal_upgrades"]),
         "tile_200": tile_data["tile_200"],
         "tile200_hexes": list(map_data["tile200_hexes"]),
         "impassable_hex_colors": list(map_data["impassable_hex_colors"]),
-        "company_sale_fee": game["company_sale_fee"],
-        "train_price_min": game["train_price_min"],
-        "train_price_multiple": game["train_price_multiple"],
-        "tile_lays": game["tile_lays"],
-        "game_end_check": game["game_end_check"],
-        "capitalization": game["capitalization"],
-        "currency_format": game["currency_format"],
-        "must_sell_in_blocks": game["must_sell_in_blocks"],
-        "sell_movement": game["sell_movement"],
-        "sell_buy_order": game["sell_buy_order"],
-        "sold_out_increase": game["sold_out_increase"],
-        "president_sales_to_market": game["president_sales_to_market"],
-        "market_share_limit": game["market_share_limit"],
-        "home_token_timing": game["home_token_timing"],
-        "track_restriction": game["track_restriction"],
+        **constants,
     }
