@@ -125,6 +125,10 @@ def normalize_options(optional_rules: list[str], num_players: int) -> Options:
 
     Raises :class:`OptionError` for every combination the reference rejects, with the
     reference's message. Unknown rule names are kept, as the reference keeps them.
+
+    Unlike most titles, 1825 replaces the generic step that drops rules whose ``players``
+    list excludes the player count: such a rule stays, and the player-count check rejects
+    the game instead (e.g. ``unit_2`` with 5 players).
     """
     rules = [str(r) for r in (optional_rules or [])]
     if not rules:
