@@ -1,0 +1,1671 @@
+"""Tiles: parsed specifications, tile objects, nodes, paths and upgrade legality.
+
+Layers
+------
+* :class:`TileSpec` -- the immutable parse of one part list (see ``docs/data-format.md``).
+  Shared by every tile built from the same parts; it precomputes, for each of the six
+  rotations, the exits, the path end points and what the upgrade checks need.
+* :class:`Tile` -- one physical tile (a supply copy or a preprinted map hex). It owns its
+  node objects (cities carry tokens and reservations), icons, borders and labels. Its
+  :class:`Path` objects are built lazily once per rotation and cached, so ``tile.rotate(r)``
+  costs nothing.
+* Node classes :class:`City`, :class:`Pass`, :class:`Town`, :class:`Halt`,
+  :class:`Offboard` (revenue centres) and :class:`Junction` (Lawson centre point).
+
+Indexes
+-------
+Every part keeps its *part index*: its position in the part list, where a ``lanes:n`` path
+counts as ``n`` consecutive parts. City ids are ``f"{tile.id}-{index}"`` and route node
+signatures ``f"{hex.id}-{index}"``. Node references inside paths (``"_N"``) count only
+node-like parts (city, town, offboard, junction, halt, pass) -- their *ordinal*.
+
+For the graph walker
+--------------------
+* ``tile.paths`` -- paths in the current rotation (part order); ``tile.paths_at(edge)`` --
+  the paths that leave through a (rotated) edge, i.e. what a walker arriving on that edge
+  from the neighbour can continue on.
+* ``node.paths`` / ``junction.paths`` -- paths touching the node in the current rotation.
+* ``path.a``/``path.b`` -- :class:`Edge` (``num`` rotated, ``lanes``) or a node;
+  ``path.edges``, ``path.exits``, ``path.nodes``, ``path.junction``, ``path.terminal``,
+  ``path.exit_lanes[num]``; ``tile.converging_exit(num)``; :func:`lane_match`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Callable, Iterable, Sequence
+
+try:  # the project-wide error type, when available
+    from trackage.core.errors import GameError
+except Exception:  # pragma: no cover - fallback for isolated use
+    class GameError(Exception):
+        pass
+
+__all__ = [
+    "COLORS", "REVENUE_PHASES", "ALL_EDGES", "NODE_TYPES", "GameError",
+    "Edge", "Upgrade", "Border", "Icon", "FutureLabel", "Stub", "Partition", "Frame", "Stripes",
+    "TileSpec", "Tile", "Path", "NodeBase", "RevenueCenter", "City", "Pass", "Town", "Halt",
+    "Offboard", "Junction", "TileLibrary", "standard_tiles", "lane_match", "tracks_match",
+    "path_le", "paths_are_subset_of", "upgrades_to", "upgrades_to_correct_color",
+    "upgrades_to_correct_label", "upgrades_to_correct_city_town", "legal_rotation",
+    "legal_rotations", "old_paths_maintained", "city_sizes_maintained",
+]
+
+COLORS: tuple[str, ...] = (
+    "white", "yellow", "green", "brown", "gray", "blue", "sepia", "greenbrown", "browngray",
+    "brownsepia", "none", "pink", "red", "purple", "orange", "gray60", "gray50", "gray40",
+    "salmon", "navy",
+)
+"""Colour order of the reference. A plain upgrade goes to the colour right after the old one."""
+
+REVENUE_PHASES: tuple[str, ...] = ("yellow", "green", "brown", "gray", "diesel")
+"""Colours a plain integer revenue is defined for (phase lookups only see these keys)."""
+
+ALL_EDGES: tuple[int, ...] = (0, 1, 2, 3, 4, 5)
+
+NODE_TYPES = frozenset({"city", "town", "offboard", "junction", "halt", "pass"})
+
+_BROAD_OK = frozenset({"broad", "dual"})
+_NARROW_OK = frozenset({"narrow", "dual"})
+
+
+def _flag(v) -> bool:
+    """Flag parameters are set when present (the reference treats any given value as true)."""
+    return v is not None and v is not False
+
+
+def _int(v, default=None):
+    if v is None:
+        return default
+    if isinstance(v, bool):
+        return int(v)
+    if isinstance(v, (int, float)):
+        return int(v)
+    s = str(v).strip()
+    try:
+        return int(s)
+    except ValueError:
+        try:
+            return int(float(s))
+        except ValueError:
+            return default
+
+
+def _lane_spec(v) -> tuple[int, int]:
+    """``"2.1"`` -> (width 2, index 1); absent -> (1, 0)."""
+    if v is None:
+        return (1, 0)
+    f = float(v)
+    w = int(f)
+    return (w, int(round((f - w) * 10)))
+
+
+def _parse_revenue(rev) -> dict:
+    """Revenue parameter -> {colour: value}. Integers fill :data:`REVENUE_PHASES`."""
+    if rev is None:
+        rev = 0
+    if isinstance(rev, dict):
+        return {str(k): int(v) for k, v in rev.items()}
+    if isinstance(rev, str) and "|" in rev:
+        out = {}
+        for item in rev.split("|"):
+            c, _, r = item.partition("_")
+            out[c] = int(r)
+        return out
+    v = _int(rev, 0)
+    return {c: v for c in REVENUE_PHASES}
+
+
+def _groups(v) -> list:
+    if v is None or v == "":
+        return []
+    if isinstance(v, str):
+        return v.split("|")
+    return [str(g) for g in v]
+
+
+# --------------------------------------------------------------------------------------
+# small immutable parts
+
+
+class Edge:
+    """One end of a path on a hex edge. ``num`` is the rotated edge number (0-5);
+    ``lanes`` is ``(width, index)`` of the track at that edge. Immutable and shared.
+    A walker can key an edge crossing by ``(hex.id, num, lanes[1])`` like the reference."""
+
+    __slots__ = ("num", "lanes")
+    is_edge = True
+    kind = "edge"
+
+    def __init__(self, num: int, lanes: tuple[int, int] = (1, 0)):
+        self.num = num
+        self.lanes = lanes
+
+    def __repr__(self) -> str:
+        return f"Edge({self.num})"
+
+
+class Upgrade:
+    """Terrain cost printed on a hex: ``cost``, ``terrains`` (tuple of str), ``size``, ``loc``."""
+
+    __slots__ = ("index", "cost", "terrains", "size", "loc")
+
+    def __init__(self, index, cost=0, terrains=(), size=None, loc=None):
+        self.index = index
+        self.cost = _int(cost, 0)
+        if isinstance(terrains, str):
+            terrains = terrains.split("|")
+        self.terrains = tuple(terrains or ())
+        self.size = _int(size)
+        self.loc = loc
+
+    @property
+    def mountain(self) -> bool:
+        return "mountain" in self.terrains
+
+    @property
+    def water(self) -> bool:
+        return "water" in self.terrains
+
+    def __repr__(self) -> str:
+        return f"Upgrade(cost={self.cost}, terrains={list(self.terrains)})"
+
+
+class Border:
+    """A hex-side border: ``edge`` (unrotated, borders belong to the hex), ``type``
+    (None, "mountain", "water", "impassable", ...), ``cost``, ``color``. Equality ignores
+    the part index, like the reference."""
+
+    __slots__ = ("index", "edge", "type", "cost", "color")
+
+    def __init__(self, edge, type=None, cost=None, color=None, index=None):
+        self.index = index
+        self.edge = _int(edge)
+        self.type = type
+        self.cost = _int(cost)
+        self.color = color
+
+    def __eq__(self, other):
+        return (isinstance(other, Border) and other.edge == self.edge and other.type == self.type
+                and other.cost == self.cost and other.color == self.color)
+
+    def __hash__(self):
+        return hash((self.edge, self.type, self.cost, self.color))
+
+    def __repr__(self) -> str:
+        return f"Border(edge={self.edge}, type={self.type!r}, cost={self.cost})"
+
+
+class Icon:
+    """An icon on a tile. ``preprinted`` is False for icons carried over from a previous
+    tile (sticky icons) or placed by hex tokens; ``owner`` is free for titles to use."""
+
+    __slots__ = ("index", "image", "name", "sticky", "blocks_lay", "preprinted", "large", "loc", "owner")
+
+    def __init__(self, image="", name=None, sticky=True, blocks_lay=None, preprinted=True,
+                 large=False, loc=None, owner=None, index=None):
+        self.index = index
+        self.image = image or ""
+        self.name = name if name is not None else (self.image.split("/")[-1] if self.image else "")
+        self.sticky = bool(sticky)
+        self.blocks_lay = bool(blocks_lay)
+        self.preprinted = preprinted
+        self.large = bool(large)
+        self.loc = loc
+        self.owner = owner
+
+    def copy(self, preprinted=None) -> "Icon":
+        return Icon(self.image, self.name, self.sticky, self.blocks_lay,
+                    self.preprinted if preprinted is None else preprinted,
+                    self.large, self.loc, self.owner, self.index)
+
+    def __repr__(self) -> str:
+        return f"Icon({self.name!r})"
+
+
+class FutureLabel:
+    """A label the hex takes when a tile of ``color`` is laid. ``sticker`` tracks the
+    label a laid tile brought itself (see :meth:`trackage.core.hexmap.Hex.lay`)."""
+
+    __slots__ = ("index", "label", "color", "sticker")
+
+    def __init__(self, label=None, color=None, index=None):
+        self.index = index
+        self.label = label
+        self.color = color
+        self.sticker = None
+
+
+class Stub:
+    __slots__ = ("index", "edge", "track")
+
+    def __init__(self, edge, track="broad", index=None):
+        self.index = index
+        self.edge = _int(edge)
+        self.track = track
+
+
+class Partition:
+    """Interior divider; ``a``/``b`` vertices, ``type``, ``restrict``, ``inner``/``outer``
+    edge lists, ``blockers`` (companies that must be owned to cross)."""
+
+    __slots__ = ("index", "a", "a_sign", "b", "b_sign", "type", "restrict", "length",
+                 "blockers", "inner", "outer")
+
+    _SIGN = {"-": -1, "": 0, "+": 1}
+
+    def __init__(self, a, b, type=None, restrict=None, length=None, index=None):
+        self.index = index
+        sa, sb = str(a), str(b)
+        self.a = int(sa[0])
+        self.a_sign = self._SIGN.get(sa[1:2], 0)
+        self.b = int(sb[0])
+        self.b_sign = self._SIGN.get(sb[1:2], 0)
+        self.type = type
+        self.restrict = restrict
+        self.length = float(length) if length is not None else None
+        self.blockers: list = []
+        lo, hi = sorted((self.a, self.b))
+        span = list(range(lo, hi))
+        self.inner = [] if restrict == "outer" else span
+        self.outer = [] if restrict == "inner" else [e for e in range(6) if e not in span]
+
+    def add_blocker(self, company) -> None:
+        self.blockers.append(company)
+
+
+class Frame:
+    __slots__ = ("index", "color", "color2")
+
+    def __init__(self, color=None, color2=None, index=None):
+        self.index = index
+        self.color = color
+        self.color2 = color2
+
+
+class Stripes:
+    __slots__ = ("index", "color")
+
+    def __init__(self, color=None, index=None):
+        self.index = index
+        self.color = color
+
+
+# --------------------------------------------------------------------------------------
+# specification
+
+
+class _NodeDef:
+    __slots__ = ("kind", "index", "ordinal", "params", "revenue")
+
+    def __init__(self, kind, index, ordinal, params):
+        self.kind = kind
+        self.index = index
+        self.ordinal = ordinal
+        self.params = params
+        self.revenue = None if kind == "junction" else _parse_revenue(
+            params.get("revenue", 0 if kind == "halt" else None))
+
+
+class _PathDef:
+    """One (expanded) path. ``a``/``b``: ("e", edge) or ("n", node ordinal)."""
+
+    __slots__ = ("index", "group", "a", "b", "lanes", "terminal", "track", "ignore",
+                 "ignore_gauge_walk", "ignore_gauge_compare")
+
+    def __init__(self, index, group, a, b, lanes, terminal, track, ignore, igw, igc):
+        self.index = index
+        self.group = group
+        self.a = a
+        self.b = b
+        self.lanes = lanes
+        self.terminal = terminal
+        self.track = track
+        self.ignore = ignore
+        self.ignore_gauge_walk = igw
+        self.ignore_gauge_compare = igc
+
+
+class _Rot:
+    """Per-rotation precomputation of a spec."""
+
+    __slots__ = ("ends", "exits", "exit_count", "sig_ends", "ct_edges")
+
+    def __init__(self, ends, exits, exit_count, sig_ends, ct_edges):
+        self.ends = ends            # per path: (end_a, end_b); Edge or node ordinal (int)
+        self.exits = exits          # tuple of rotated exits, first-appearance order
+        self.exit_count = exit_count  # {edge: number of edge end points on it}
+        self.sig_ends = sig_ends    # per path: tuple of comparable ends (junctions expanded)
+        self.ct_edges = ct_edges    # tuple of (node ordinal, tuple of edges) for cities/towns
+
+
+def _end_ref(v, n_nodes):
+    if isinstance(v, bool):
+        raise ValueError(f"bad path end {v!r}")
+    if isinstance(v, int):
+        return ("e", v % 6)
+    s = str(v)
+    if s.startswith("_"):
+        return ("n", int(s[1:]))
+    return ("e", int(s) % 6)
+
+
+class TileSpec:
+    """Immutable parse of a part list; shared between tiles. Use :meth:`get` (cached).
+
+    Attributes: ``parts`` (the raw list), ``n_parts`` (expanded part count), ``node_defs``
+    (node-like parts by ordinal), ``path_defs``, ``future_path_defs``, ``labels``
+    (tuple of (index, str)), ``upgrades``, ``borders``, ``icon_defs``, ``stubs``,
+    ``partitions``, ``frame``, ``stripes``, ``future_label``, ``path_node_ordinals`` (nodes
+    reached by paths, reference order), ``edge_count``, ``blocks_lay``, ``has_junction``.
+    """
+
+    _cache: dict = {}
+
+    @classmethod
+    def get(cls, parts: Sequence[dict]) -> "TileSpec":
+        key = json.dumps(parts, sort_keys=True, separators=(",", ":"))
+        spec = cls._cache.get(key)
+        if spec is None:
+            spec = cls(parts)
+            cls._cache[key] = spec
+        return spec
+
+    def __init__(self, parts: Sequence[dict]):
+        self.parts = tuple(parts)
+        node_defs: list[_NodeDef] = []
+        raw_paths = []
+        labels = []
+        upgrades = []
+        borders = []
+        icon_defs = []
+        stubs = []
+        partitions = []
+        frame = stripes = future_label = None
+        part_kinds: list[str] = []
+        idx = 0
+        for group, part in enumerate(self.parts):
+            t = part["t"]
+            if t == "path":
+                lanes = part.get("lanes")
+                n = _int(lanes) if lanes is not None else None
+                raw_paths.append((idx, group, part, n))
+                count = n if n else 1
+                part_kinds.extend(["path"] * count)
+                idx += count
+                continue
+            if t in NODE_TYPES:
+                node_defs.append(_NodeDef(t, idx, len(node_defs), part))
+            elif t == "label":
+                labels.append((idx, str(part.get("label", ""))))
+            elif t == "upgrade":
+                upgrades.append(Upgrade(idx, part.get("cost", 0), part.get("terrain") or (),
+                                        part.get("size"), part.get("loc")))
+            elif t == "border":
+                borders.append(Border(part.get("edge"), part.get("type"), part.get("cost"),
+                                      part.get("color"), index=idx))
+            elif t == "icon":
+                icon_defs.append((idx, part))
+            elif t == "stub":
+                stubs.append(Stub(part.get("edge"), part.get("track", "broad"), index=idx))
+            elif t == "partition":
+                partitions.append((idx, part))
+            elif t == "frame":
+                frame = Frame(part.get("color"), part.get("color2"), index=idx)
+            elif t == "stripes":
+                stripes = Stripes(part.get("color"), index=idx)
+            elif t == "future_label":
+                future_label = (idx, part.get("label"), part.get("color"))
+            else:
+                raise ValueError(f"unknown tile part type {t!r}")
+            part_kinds.append(t)
+            idx += 1
+
+        n_nodes = len(node_defs)
+        path_defs: list[_PathDef] = []
+        future_path_defs: list[_PathDef] = []
+        edge_count = 0
+        for pidx, group, part, n in raw_paths:
+            a = _end_ref(part["a"], n_nodes)
+            b = _end_ref(part["b"], n_nodes)
+            for end in (a, b):
+                if end[0] == "n" and not 0 <= end[1] < n_nodes:
+                    raise ValueError(f"path refers to missing node {end[1]}: {part}")
+                if end[0] == "e":
+                    edge_count += 1
+            track = part.get("track") or "broad"
+            terminal = part.get("terminal")
+            terminal = (_int(terminal, 1) or 1) if _flag(terminal) else None
+            ignore = _flag(part.get("ignore"))
+            igw = _flag(part.get("ignore_gauge_walk"))
+            igc = _flag(part.get("ignore_gauge_compare"))
+            if n:
+                for i in range(n):
+                    la = (n, i)
+                    lb = (n, n - i - 1) if a[0] == "e" and b[0] == "e" else la
+                    pd = _PathDef(pidx + i, group, a, b, (la, lb), terminal, track, ignore, igw, igc)
+                    (future_path_defs if track == "future" else path_defs).append(pd)
+            else:
+                lanes = (_lane_spec(part.get("a_lane")), _lane_spec(part.get("b_lane")))
+                pd = _PathDef(pidx, group, a, b, lanes, terminal, track, ignore, igw, igc)
+                (future_path_defs if track == "future" else path_defs).append(pd)
+
+        self.n_parts = idx
+        self.part_kinds = tuple(part_kinds)
+        self.node_defs = tuple(node_defs)
+        self.path_defs = tuple(path_defs)
+        self.future_path_defs = tuple(future_path_defs)
+        self.labels = tuple(labels)
+        self.upgrades = tuple(upgrades)
+        self.borders = tuple(borders)
+        self.icon_defs = tuple(icon_defs)
+        self.stubs = tuple(stubs)
+        self.partition_defs = tuple(partitions)
+        self.frame = frame
+        self.stripes = stripes
+        self.future_label = future_label
+        self.edge_count = edge_count
+        self.blocks_lay = any(_flag(p.get("blocks_lay")) for _, p in icon_defs)
+        self.has_junction = any(d.kind == "junction" for d in node_defs)
+        seen = []
+        for pd in path_defs:
+            for end in (pd.a, pd.b):
+                if end[0] == "n" and node_defs[end[1]].kind != "junction" and end[1] not in seen:
+                    seen.append(end[1])
+        self.path_node_ordinals = tuple(seen)
+        self._rots: list = [None] * 6
+        self._multi_path_nodes = sum(
+            1 for pd in path_defs
+            if pd.a[0] == "n" and pd.b[0] == "n"
+            and node_defs[pd.a[1]].kind != "junction" and node_defs[pd.b[1]].kind != "junction"
+        )
+
+    # -- per rotation ------------------------------------------------------------------
+
+    def rot(self, r: int) -> _Rot:
+        """Precomputed data for rotation ``r`` (0-5)."""
+        data = self._rots[r]
+        if data is None:
+            data = self._rots[r] = self._compute_rot(r)
+        return data
+
+    def _compute_rot(self, r: int) -> _Rot:
+        node_defs = self.node_defs
+        ends = []
+        exits: list[int] = []
+        exit_count: dict[int, int] = {}
+        counted = set()
+        for pd in self.path_defs:
+            pair = []
+            for which, (kind, val) in enumerate((pd.a, pd.b)):
+                if kind == "e":
+                    num = (val + r) % 6
+                    pair.append(Edge(num, pd.lanes[which]))
+                    if num not in exits:
+                        exits.append(num)
+                    key = (pd.group, which)
+                    if key not in counted:  # lanes copies share one edge end point
+                        counted.add(key)
+                        exit_count[num] = exit_count.get(num, 0) + 1
+                else:
+                    pair.append(val)
+            ends.append(tuple(pair))
+
+        # comparable ends for path subset checks: ("e", num) / (kind, to_city) ; junctions expanded
+        def comparable(end):
+            if isinstance(end, Edge):
+                return ("e", end.num)
+            d = node_defs[end]
+            return (d.kind, _flag(d.params.get("to_city")))
+
+        junction_paths: dict[int, list[int]] = {}
+        for i, pair in enumerate(ends):
+            for end in pair:
+                if not isinstance(end, Edge) and node_defs[end].kind == "junction":
+                    junction_paths.setdefault(end, []).append(i)
+        sig_ends = []
+        for i, pair in enumerate(ends):
+            out = []
+            for end in pair:
+                if not isinstance(end, Edge) and node_defs[end].kind == "junction":
+                    for j in junction_paths.get(end, ()):
+                        if j == i:
+                            continue
+                        for e2 in ends[j]:
+                            if isinstance(e2, Edge) or node_defs[e2].kind != "junction":
+                                out.append(comparable(e2))
+                else:
+                    out.append(comparable(end))
+            sig_ends.append(tuple(out))
+
+        # city/town edges: for each path with a city (else town) end, its exits
+        ct: dict[int, list[int]] = {}
+        for pair in ends:
+            city = town = None
+            for end in pair:
+                if isinstance(end, Edge):
+                    continue
+                k = node_defs[end].kind
+                if k in ("city", "pass"):
+                    city = end
+                elif k in ("town", "halt"):
+                    town = end
+            node = city if city is not None else town
+            if node is None:
+                continue
+            for end in pair:
+                if isinstance(end, Edge):
+                    ct.setdefault(node, []).append(end.num)
+        ct_edges = tuple((o, tuple(e)) for o, e in ct.items())
+        return _Rot(tuple(ends), tuple(exits), exit_count, tuple(sig_ends), ct_edges)
+
+    def exits(self, r: int = 0) -> tuple[int, ...]:
+        return self.rot(r).exits
+
+    @property
+    def ambiguous_connection(self) -> bool:
+        """More than one path joins two nodes inside the tile."""
+        return self._multi_path_nodes > 1
+
+
+# --------------------------------------------------------------------------------------
+# nodes
+
+
+class NodeBase:
+    """Common base of node-like parts. ``tile``, ``index`` (part index), ``ordinal``
+    (position among node-like parts, the ``_N`` of path references), ``kind``."""
+
+    __slots__ = ("tile", "index", "ordinal", "_id")
+    kind = "node"
+    is_edge = False
+    is_city = False
+    is_town = False
+    is_offboard = False
+    is_junction = False
+    is_halt = False
+    is_pass = False
+    is_stop = False
+
+    def __init__(self, tile, index, ordinal):
+        self.tile = tile
+        self.index = index
+        self.ordinal = ordinal
+        self._id = None
+
+    @property
+    def id(self) -> str:
+        """``"<tile id>-<part index>"`` (the reference's part id, e.g. city ids)."""
+        i = self._id
+        if i is None:
+            i = self._id = f"{self.tile.id}-{self.index}"
+        return i
+
+    @property
+    def hex(self):
+        return self.tile.hex if self.tile is not None else None
+
+    @property
+    def signature(self) -> str:
+        """``"<hex id>-<part index>"``, as in logged route node lists."""
+        h = self.hex
+        return f"{h.id if h is not None else None}-{self.index}"
+
+    @property
+    def paths(self) -> tuple:
+        """Paths of the tile (current rotation) that touch this node."""
+        return self.tile._view().node_paths.get(self.ordinal, ())
+
+    @property
+    def exits(self) -> tuple:
+        """Exits of those paths (with repeats, like the reference)."""
+        return self.tile._view().node_exits.get(self.ordinal, ())
+
+    @property
+    def visit_cost(self) -> int:
+        return 0
+
+    def blocks(self, corporation) -> bool:
+        return False
+
+    def tokened_by(self, corporation, types=()) -> bool:
+        return False
+
+    def tokenable(self, corporation, **kwargs) -> bool:
+        return False
+
+    def __repr__(self) -> str:
+        h = self.hex
+        return f"<{type(self).__name__} {self.tile.id if self.tile else None}-{self.index} hex={h.id if h else None}>"
+
+
+class Junction(NodeBase):
+    """Centre point of a Lawson-style tile. Not a stop; paths reach each other through it."""
+
+    __slots__ = ()
+    kind = "junction"
+    is_junction = True
+
+    @property
+    def paths(self) -> tuple:
+        return self.tile._view().junction_paths.get(self.ordinal, ())
+
+    @property
+    def exits(self) -> tuple:
+        return tuple(e for p in self.paths for e in p.exits)
+
+
+class RevenueCenter(NodeBase):
+    """A stop: ``revenue`` ({colour: value}), ``groups`` (list), ``hide``, ``visit_cost``
+    (default 1), ``route`` ("mandatory"/"optional"/"never"), ``loc``, ``format``, ``rows``."""
+
+    __slots__ = ("revenue", "groups", "hide", "_visit_cost", "route", "loc", "format", "rows", "params")
+    default_route = "mandatory"
+    is_stop = True
+
+    def __init__(self, tile, nd: _NodeDef):
+        super().__init__(tile, nd.index, nd.ordinal)
+        p = nd.params
+        self.params = p
+        self.revenue = nd.revenue
+        self.groups = _groups(p.get("groups"))
+        self.hide = _flag(p.get("hide"))
+        self._visit_cost = _int(p.get("visit_cost"), 1)
+        self.route = str(p.get("route") or self.default_route)
+        self.loc = p.get("loc")
+        self.format = p.get("format")
+        self.rows = _int(p.get("rows"), 1)
+
+    @property
+    def visit_cost(self) -> int:
+        return self._visit_cost
+
+    @visit_cost.setter
+    def visit_cost(self, v: int) -> None:
+        self._visit_cost = v
+
+    def set_revenue(self, revenue) -> None:
+        """Replace the revenue (int, ``"yellow_30|green_40"`` or a colour dict)."""
+        self.revenue = _parse_revenue(revenue)
+
+    def revenue_for(self, colors: Sequence[str], train_name: str | None = None) -> int:
+        """Revenue for the phase whose available tile colours are ``colors``: the value of
+        the last listed colour that this revenue defines (0 if none). ``D`` trains use a
+        ``diesel`` value when there is one."""
+        rev = self.revenue
+        if train_name is not None and str(train_name).upper() == "D" and "diesel" in rev:
+            return rev["diesel"]
+        for c in reversed(colors):
+            v = rev.get(c)
+            if v is not None:
+                return v
+        return 0
+
+    @property
+    def max_revenue(self) -> int:
+        return max(self.revenue.values()) if self.revenue else 0
+
+    @property
+    def uniq_revenues(self) -> list:
+        return list(dict.fromkeys(self.revenue.values()))
+
+
+class City(RevenueCenter):
+    """A city: ``slots`` (current slot count), ``normal_slots`` (printed), ``tokens`` (list,
+    None = free slot), ``extra_tokens`` (tokens outside slots), ``reservations`` (list by
+    slot, entity or None; may be longer than ``tokens``), ``boom``, ``outline``.
+    ``error`` holds the reason of the last failed :meth:`tokenable` check."""
+
+    __slots__ = ("normal_slots", "tokens", "extra_tokens", "reservations", "boom", "outline",
+                 "slot_icons", "error")
+    kind = "city"
+    is_city = True
+
+    def __init__(self, tile, nd: _NodeDef):
+        super().__init__(tile, nd)
+        p = nd.params
+        self.normal_slots = _int(p.get("slots"), 1)
+        self.tokens: list = [None] * self.normal_slots
+        self.extra_tokens: list = []
+        self.reservations: list = []
+        self.boom = p.get("boom")
+        self.outline = p.get("outline")
+        self.slot_icons: dict = {}
+        self.error = None
+
+    # -- slots / tokens ----------------------------------------------------------------
+
+    @property
+    def slots(self) -> int:
+        return len(self.tokens)
+
+    def slot_count(self, all: bool = False) -> int:
+        return len(self.tokens) + (len(self.extra_tokens) if all else 0)
+
+    @property
+    def tokened(self) -> bool:
+        return any(t is not None for t in self.tokens)
+
+    def tokened_by(self, corporation, types=()) -> bool:
+        """Has ``corporation`` a token here (in a slot or extra); with ``types``, one of those types."""
+        for lst in (self.tokens, self.extra_tokens):
+            for t in lst:
+                if t is not None and t.corporation is corporation and (not types or t.type in types):
+                    return True
+        return False
+
+    def blocks(self, corporation) -> bool:
+        """True when every slot holds a token of another corporation (a free slot, the
+        corporation's own token or a neutral token unblocks)."""
+        if corporation is None:
+            return False
+        if self.tokened_by(corporation):
+            return False
+        tokens = self.tokens
+        if None in tokens:
+            return False
+        for t in tokens:
+            if t.type == "neutral":
+                return False
+        return True
+
+    def remove_tokens(self) -> None:
+        self.tokens = [None] * len(self.tokens)
+        self.extra_tokens = []
+
+    def reset(self) -> None:
+        """Drop all tokens and restore the printed number of slots."""
+        self.extra_tokens = []
+        self.tokens = [None] * self.normal_slots
+
+    def delete_token(self, token, remove_slot: bool = False) -> None:
+        if remove_slot:
+            for pos, t in enumerate(self.tokens):
+                if t is token:
+                    del self.tokens[pos]
+                    if pos < len(self.reservations):
+                        del self.reservations[pos]
+                    self.reservations.append(None)
+                    break
+        else:
+            self.tokens = [None if t is token else t for t in self.tokens]
+
+    # -- reservations ------------------------------------------------------------------
+
+    def find_reservation(self, corporation) -> int | None:
+        for i, r in enumerate(self.reservations):
+            if r is not None and (r is corporation or getattr(r, "owner", None) is corporation):
+                return i
+        return None
+
+    def reserved_by(self, corporation) -> bool:
+        return self.find_reservation(corporation) is not None
+
+    def add_reservation(self, entity, slot: int | None = None) -> None:
+        """Reserve: appended, or inserted at ``slot`` (padding with None like an array insert)."""
+        res = self.reservations
+        if slot is None:
+            res.append(entity)
+        else:
+            if slot > len(res):
+                res.extend([None] * (slot - len(res)))
+            res.insert(slot, entity)
+
+    def remove_reservation(self, entity) -> None:
+        for i, r in enumerate(self.reservations):
+            if r is entity:
+                self.reservations[i] = None
+                return
+
+    def remove_all_reservations(self) -> None:
+        self.reservations.clear()
+
+    @property
+    def available_slots(self) -> int:
+        """Free slots that are not reserved."""
+        res = self.reservations
+        n = 0
+        for i, t in enumerate(self.tokens):
+            if t is None and (i >= len(res) or res[i] is None):
+                n += 1
+        return n
+
+    def get_slot(self, corporation, cheater=False) -> int | None:
+        """Slot a token of ``corporation`` would take: its reservation, else the first free
+        unreserved slot. With ``cheater`` (any value but None/False, even 0) the first free
+        unreserved slot, else a new one."""
+        res = self.reservations
+        open_slot = None
+        for i, t in enumerate(self.tokens):
+            if t is None and (i >= len(res) or res[i] is None):
+                open_slot = i
+                break
+        if _flag(cheater):
+            return open_slot if open_slot is not None else len(self.tokens)
+        reservation = self.find_reservation(corporation)
+        return reservation if reservation is not None else open_slot
+
+    def tokenable(self, corporation, free: bool = False, tokens=None, cheater=False,
+                  extra_slot: bool = False, spender=None, same_hex_allowed: bool = False) -> bool:
+        """Could ``corporation`` place one of ``tokens`` here (default: its unused tokens, one
+        per type)? Checks slot, cash (unless ``free``), another token on the same tile, and
+        tile-level reservations."""
+        if tokens is None:
+            tokens = _unused_tokens_by_type(corporation)
+        elif not isinstance(tokens, (list, tuple)):
+            tokens = [tokens]
+        self.error = "generic"
+        if not extra_slot and not tokens:
+            self.error = "no_tokens"
+            return False
+        tile = self.tile
+        for t in tokens:
+            if not extra_slot and self.get_slot(t.corporation, cheater=cheater) is None:
+                self.error = "no_slots"
+                continue
+            if not free and t.price > getattr(spender if spender is not None else corporation, "cash", 0):
+                self.error = "no_money"
+                continue
+            if not same_hex_allowed and any(c.tokened_by(t.corporation) for c in tile.cities):
+                self.error = "existing_token"
+                continue
+            if self.reserved_by(corporation):
+                return True
+            if tile.token_blocked_by_reservation(corporation) and not _flag(cheater):
+                self.error = "blocked_reservation"
+                continue
+            return True
+        return False
+
+    _ERRORS = {
+        "no_tokens": "{c} cannot lay token - has no tokens left",
+        "existing_token": "{c} cannot lay token - already has a token on {h}",
+        "blocked_reservation": "{c} cannot lay token - remaining token slots are reserved on {h}",
+        "no_money": "{c} cannot lay token - cannot afford token on {h}",
+        "no_slots": "{c} cannot lay token - no token slots available on {h}",
+    }
+
+    def place_token(self, corporation, token, free: bool = False, check_tokenable: bool = True,
+                    cheater=False, extra_slot: bool = False, spender=None,
+                    same_hex_allowed: bool = False) -> None:
+        """Place ``token``: into the slot reserved for the corporation, else the first free
+        unreserved slot (``cheater``: a new slot if none is free; ``extra_slot``: outside
+        the slots). Clears the corporation's reservations on this city and tile."""
+        if check_tokenable and not self.tokenable(
+                corporation, free=free, tokens=[token], cheater=cheater, extra_slot=extra_slot,
+                spender=spender, same_hex_allowed=same_hex_allowed):
+            h = self.hex.id if self.hex is not None else None
+            name = getattr(corporation, "name", corporation)
+            msg = self._ERRORS.get(self.error, "{c} cannot lay token on {i} {h}")
+            raise GameError(msg.format(c=name, h=h, i=self.id), rule="token")
+        self.exchange_token(token, cheater=cheater, extra_slot=extra_slot)
+        tres = self.tile.reservations
+        if corporation in tres:
+            self.tile.reservations = [r for r in tres if r is not corporation]
+        self.remove_reservation(corporation)
+
+    def exchange_token(self, token, cheater=False, extra_slot: bool = False) -> None:
+        """Put ``token`` into this city without checks (slot chosen as in :meth:`get_slot`)."""
+        token.place(self, extra=extra_slot, cheater=cheater)
+        if extra_slot:
+            self.extra_tokens.append(token)
+            return
+        slot = self.get_slot(token.corporation, cheater=cheater)
+        # two reservations on a one-slot city (1858 private railways): the company tokening
+        # takes slot 0 and the other keeps its claim for the second slot of a later tile
+        if slot == 1 and self.normal_slots == 1 and sum(1 for r in self.reservations if r is not None) == 2:
+            slot = 0
+            self.reservations.reverse()
+        if slot is None:
+            raise GameError(f"no slot for token of {getattr(token.corporation, 'name', token.corporation)} in {self.id}",
+                            rule="token")
+        if slot >= len(self.tokens):
+            self.tokens.extend([None] * (slot + 1 - len(self.tokens)))
+        self.tokens[slot] = token
+
+
+class Pass(City):
+    """A mountain pass: city-like with slots; ``route`` defaults to "never"."""
+
+    __slots__ = ("color", "size")
+    kind = "pass"
+    is_pass = True
+    default_route = "never"
+
+    def __init__(self, tile, nd: _NodeDef):
+        super().__init__(tile, nd)
+        self.color = nd.params.get("color") or "gray"
+        self.size = _int(nd.params.get("size"), 1)
+
+
+class Town(RevenueCenter):
+    """A town: ``style``, ``to_city`` (counts as a city for upgrades), ``boom``."""
+
+    __slots__ = ("style", "to_city", "boom")
+    kind = "town"
+    is_town = True
+
+    def __init__(self, tile, nd: _NodeDef):
+        super().__init__(tile, nd)
+        self.style = nd.params.get("style")
+        self.to_city = nd.params.get("to_city")
+        self.boom = nd.params.get("boom")
+
+    @property
+    def hidden(self) -> bool:
+        return self.style == "hidden"
+
+
+class Halt(Town):
+    """A halt (town-like, ``route`` defaults to "optional", revenue defaults to 0)."""
+
+    __slots__ = ("symbol",)
+    kind = "halt"
+    is_halt = True
+    default_route = "optional"
+
+    def __init__(self, tile, nd: _NodeDef):
+        super().__init__(tile, nd)
+        self.symbol = nd.params.get("symbol")
+
+
+class Offboard(RevenueCenter):
+    """An off-board area. Always ends a walk (:meth:`blocks` is True)."""
+
+    __slots__ = ()
+    kind = "offboard"
+    is_offboard = True
+
+    def blocks(self, corporation) -> bool:
+        return True
+
+
+_NODE_CLASSES = {"city": City, "pass": Pass, "town": Town, "halt": Halt, "offboard": Offboard}
+
+
+def _unused_tokens_by_type(corporation) -> list:
+    f = getattr(corporation, "tokens_by_type", None)
+    if f is not None:
+        return list(f() if callable(f) else f)
+    out, seen = [], set()
+    for t in getattr(corporation, "tokens", ()):
+        if not t.used and t.type not in seen:
+            seen.add(t.type)
+            out.append(t)
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# paths
+
+
+class Path:
+    """Track inside a tile in one rotation.
+
+    ``a``/``b`` are :class:`Edge` or node objects; ``edges`` (Edge tuple), ``exits``
+    (edge numbers), ``nodes`` (stops on the ends: city/town/offboard), ``stops``,
+    ``city``/``town``/``offboard``/``junction`` (the end of that kind or None),
+    ``terminal`` (None or 1/2), ``track`` ("broad"/"narrow"/"dual"/...), ``lanes``
+    (((width, index) at a), ((width, index) at b)), ``exit_lanes`` {edge num: lane},
+    ``ignore``, ``ignore_gauge_walk``, ``ignore_gauge_compare``, ``index`` (part index),
+    ``tile``, ``rotation``. Created by the tile; identity is stable per tile and rotation."""
+
+    __slots__ = ("tile", "index", "rotation", "a", "b", "edges", "exits", "exit_lanes", "nodes",
+                 "stops", "city", "town", "offboard", "junction", "terminal", "track", "lanes",
+                 "ignore", "ignore_gauge_walk", "ignore_gauge_compare", "_sig")
+    is_edge = False
+
+    def __init__(self, tile, pd: _PathDef, rotation, a, b, sig_ends, igw=None, igc=None):
+        self.tile = tile
+        self.index = pd.index
+        self.rotation = rotation
+        self.a = a
+        self.b = b
+        self.terminal = pd.terminal
+        self.track = pd.track
+        self.lanes = pd.lanes
+        self.ignore = pd.ignore
+        self.ignore_gauge_walk = pd.ignore_gauge_walk if igw is None else igw
+        self.ignore_gauge_compare = pd.ignore_gauge_compare if igc is None else igc
+        self._sig = sig_ends
+        edges = []
+        nodes = []
+        exit_lanes = {}
+        city = town = offboard = junction = None
+        for end, lane in ((a, pd.lanes[0]), (b, pd.lanes[1])):
+            if end.is_edge:
+                edges.append(end)
+                exit_lanes[end.num] = lane
+            elif end.is_junction:
+                junction = end
+            else:
+                nodes.append(end)
+                if end.is_offboard:
+                    offboard = end
+                elif end.is_city:
+                    city = end
+                elif end.is_town:
+                    town = end
+        self.edges = tuple(edges)
+        self.exits = tuple(e.num for e in edges)
+        self.exit_lanes = exit_lanes
+        self.nodes = tuple(nodes)
+        self.stops = self.nodes
+        self.city = city
+        self.town = town
+        self.offboard = offboard
+        self.junction = junction
+
+    @property
+    def hex(self):
+        return self.tile.hex
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.terminal is not None
+
+    @property
+    def single(self) -> bool:
+        return self.lanes[0][0] == 1 and self.lanes[1][0] == 1
+
+    @property
+    def ends(self) -> tuple:
+        """Comparable end descriptors used by :func:`path_le` (junctions expanded)."""
+        return self._sig
+
+    def tracks_match(self, other: "Path", dual_ok: bool = False) -> bool:
+        return tracks_match(self.track, other.track, dual_ok)
+
+    def __le__(self, other: "Path") -> bool:
+        return path_le(self, other)
+
+    def __repr__(self) -> str:
+        h = self.tile.hex if self.tile is not None else None
+        return f"<Path {self.tile.id if self.tile else None}#{self.index} r{self.rotation} exits={list(self.exits)} hex={h.id if h else None}>"
+
+
+def tracks_match(track: str, other_track: str, dual_ok: bool = False) -> bool:
+    """Gauge compatibility of ``track`` with ``other_track`` (reference semantics)."""
+    if track == "broad":
+        return other_track in _BROAD_OK
+    if track == "narrow":
+        return other_track in _NARROW_OK
+    if track == "dual":
+        return dual_ok or other_track == "dual"
+    return False
+
+
+def lane_match(lanes0, lanes1) -> bool:
+    """Do two facing exits (``(width, index)`` each) line up, taking lanes into account?"""
+    if not lanes0 or not lanes1:
+        return False
+    if lanes0[0] == lanes1[0]:
+        return lanes1[1] == lanes0[0] - lanes0[1] - 1
+    small, big = sorted((tuple(lanes0), tuple(lanes1)))
+    delta = (big[0] - small[0]) // 2
+    return small[1] + delta == big[0] - big[1] - 1
+
+
+def _end_le(t, o) -> bool:
+    if t[0] == "e":
+        return o[0] == "e" and o[1] == t[1]
+    ok = o[0]
+    if ok == "e":
+        return False
+    kind = t[0]
+    if kind == "halt" and ok in ("town", "halt"):
+        return True
+    if t[1] and kind in ("town", "halt") and ok in ("city", "pass"):
+        return True
+    return kind == ok
+
+
+def _sig_le(ends, track, igc, other_ends, other_track) -> bool:
+    for t in ends:
+        for o in other_ends:
+            if _end_le(t, o):
+                break
+        else:
+            return False
+    return igc or tracks_match(track, other_track)
+
+
+def path_le(p: Path, other: Path) -> bool:
+    """``p`` is contained in ``other``: every end of ``p`` matches an end of ``other`` (same
+    edge, or a node of the same kind; a ``to_city`` town matches a city; a halt any town)
+    and the gauges are compatible (unless ``p.ignore_gauge_compare``)."""
+    return _sig_le(p._sig, p.track, p.ignore_gauge_compare, other._sig, other.track)
+
+
+# --------------------------------------------------------------------------------------
+# tile
+
+
+class _View:
+    __slots__ = ("paths", "by_edge", "node_paths", "node_exits", "junction_paths")
+
+    def __init__(self, paths, by_edge, node_paths, node_exits, junction_paths):
+        self.paths = paths
+        self.by_edge = by_edge
+        self.node_paths = node_paths
+        self.node_exits = node_exits
+        self.junction_paths = junction_paths
+
+
+_EMPTY: tuple = ()
+
+
+class Tile:
+    """One tile. ``id`` = ``f"{name}-{index}"``.
+
+    Attributes: ``spec``, ``name``, ``index``, ``color``, ``rotation``, ``hex`` (None in the
+    supply), ``preprinted``, ``unlimited``, ``hidden``, ``location_name``, ``cities``
+    (cities and passes, part order), ``towns`` (towns and halts), ``halts``, ``offboards``,
+    ``city_towns``, ``junction``, ``all_nodes`` (every node-like part by ordinal),
+    ``nodes`` (nodes reached by paths), ``stops``, ``labels`` (list of str; ``label`` is the
+    last), ``upgrades``, ``borders`` (list, move with the hex), ``original_borders``,
+    ``icons``, ``stubs``, ``partitions``, ``frame``, ``stripes``, ``future_label``,
+    ``reservations`` (tile-level), ``blockers``, ``hidden_blockers``, ``legal_rotations``,
+    ``reservation_blocks`` ("never"/"always"/"single_slot_cities"), ``blocks_lay``.
+    Rotation-dependent: ``paths``, ``exits``, ``paths_at(edge)``, ``exit_count``,
+    ``city_town_edges``.
+    """
+
+    __slots__ = (
+        "spec", "name", "index", "id", "color", "rotation", "hex", "preprinted", "unlimited",
+        "hidden", "location_name", "reservation_blocks", "all_nodes", "cities", "towns", "halts",
+        "offboards", "city_towns", "junction", "nodes", "stops", "labels", "upgrades", "borders",
+        "original_borders", "icons", "stubs", "partitions", "frame", "stripes", "future_label",
+        "reservations", "blockers", "hidden_blockers", "legal_rotations", "blocks_lay", "opposite",
+        "_views", "_igw", "_igc", "__weakref__",
+    )
+
+    def __init__(self, spec: TileSpec, name: str, color: str, index: int = 0, rotation: int = 0,
+                 preprinted: bool = False, unlimited: bool = False, hidden: bool = False,
+                 location_name: str | None = None, reservation_blocks: str = "never"):
+        self.spec = spec
+        self.name = str(name)
+        self.index = index
+        self.id = f"{self.name}-{index}"
+        self.color = color
+        self.rotation = rotation % 6
+        self.hex = None
+        self.preprinted = preprinted
+        self.unlimited = unlimited
+        self.hidden = hidden
+        self.location_name = location_name
+        self.reservation_blocks = reservation_blocks or "never"
+        nodes = []
+        for nd in spec.node_defs:
+            if nd.kind == "junction":
+                nodes.append(Junction(self, nd.index, nd.ordinal))
+            else:
+                nodes.append(_NODE_CLASSES[nd.kind](self, nd))
+        self.all_nodes = tuple(nodes)
+        self.cities = [n for n in nodes if n.is_city]
+        self.towns = [n for n in nodes if n.is_town]
+        self.halts = [n for n in nodes if n.is_halt]
+        self.offboards = [n for n in nodes if n.is_offboard]
+        self.city_towns = [n for n in nodes if n.is_city or n.is_town]
+        junctions = [n for n in nodes if n.is_junction]
+        self.junction = junctions[-1] if junctions else None
+        self.nodes = tuple(nodes[o] for o in spec.path_node_ordinals)
+        self.stops = self.nodes
+        self.labels = [lab for _, lab in spec.labels]
+        self.upgrades = list(spec.upgrades)
+        self.borders = list(spec.borders)
+        self.original_borders = list(spec.borders)
+        self.icons = [Icon(p.get("image", ""), p.get("name"), _flag(p.get("sticky")),
+                           _flag(p.get("blocks_lay")), True, _flag(p.get("large")), p.get("loc"),
+                           index=i) for i, p in spec.icon_defs]
+        self.stubs = list(spec.stubs)
+        self.partitions = [Partition(p.get("a"), p.get("b"), p.get("type"), p.get("restrict"),
+                                     p.get("length"), index=i) for i, p in spec.partition_defs]
+        self.frame = spec.frame
+        self.stripes = spec.stripes
+        fl = spec.future_label
+        self.future_label = FutureLabel(fl[1], fl[2], index=fl[0]) if fl else None
+        self.reservations: list = []
+        self.blockers: list = []
+        self.hidden_blockers: list = []
+        self.legal_rotations: list = []
+        self.blocks_lay = spec.blocks_lay
+        self.opposite = None
+        self._views: list = [None] * 6
+        self._igw = None
+        self._igc = None
+
+    # -- construction helpers ----------------------------------------------------------
+
+    @classmethod
+    def from_parts(cls, name: str, color: str, parts: Sequence[dict], **kwargs) -> "Tile":
+        return cls(TileSpec.get(parts), name, color, **kwargs)
+
+    def copy(self, index: int | None = None) -> "Tile":
+        """A fresh tile of the same kind (default: next index), rotation kept, no tokens."""
+        return Tile(self.spec, self.name, self.color, self.index + 1 if index is None else index,
+                    self.rotation, self.preprinted, self.unlimited, self.hidden,
+                    self.location_name, self.reservation_blocks)
+
+    # -- rotation ----------------------------------------------------------------------
+
+    def rotate(self, rotation: int | None = None) -> "Tile":
+        """Set the rotation (0-5). Without argument, step to the next legal rotation."""
+        if rotation is None:
+            lr = self.legal_rotations
+            nxt = [r for r in lr if r > self.rotation]
+            rotation = nxt[0] if nxt else (lr[0] if lr else self.rotation)
+        self.rotation = rotation % 6
+        return self
+
+    def _view(self) -> _View:
+        r = self.rotation
+        v = self._views[r]
+        if v is None:
+            v = self._views[r] = self._build_view(r)
+        return v
+
+    def _build_view(self, r: int) -> _View:
+        rot = self.spec.rot(r)
+        nodes = self.all_nodes
+        paths = []
+        igw, igc = self._igw, self._igc
+        for pd, (ea, eb), sig in zip(self.spec.path_defs, rot.ends, rot.sig_ends):
+            a = ea if isinstance(ea, Edge) else nodes[ea]
+            b = eb if isinstance(eb, Edge) else nodes[eb]
+            paths.append(Path(self, pd, r, a, b, sig, igw, igc))
+        paths = tuple(paths)
+        by_edge: dict[int, list] = {}
+        node_paths: dict[int, list] = {}
+        junction_paths: dict[int, list] = {}
+        for p in paths:
+            for e in p.exits:
+                lst = by_edge.setdefault(e, [])
+                if not lst or lst[-1] is not p:
+                    lst.append(p)
+            for n in p.nodes:
+                lst = node_paths.setdefault(n.ordinal, [])
+                if not lst or lst[-1] is not p:
+                    lst.append(p)
+            if p.junction is not None:
+                junction_paths.setdefault(p.junction.ordinal, []).append(p)
+        node_exits = {o: tuple(e for p in ps for e in p.exits) for o, ps in node_paths.items()}
+        return _View(paths,
+                     {k: tuple(v) for k, v in by_edge.items()},
+                     {k: tuple(v) for k, v in node_paths.items()},
+                     node_exits,
+                     {k: tuple(v) for k, v in junction_paths.items()})
+
+    @property
+    def paths(self) -> tuple:
+        """Paths in the current rotation, in part order."""
+        return self._view().paths
+
+    def paths_at(self, edge: int) -> tuple:
+        """Paths leaving through (rotated) ``edge``."""
+        return self._view().by_edge.get(edge, _EMPTY)
+
+    @property
+    def paths_by_edge(self) -> dict:
+        """{edge: tuple of paths} in the current rotation."""
+        return self._view().by_edge
+
+    @property
+    def exits(self) -> tuple:
+        """Rotated exits, unique, in first-appearance order."""
+        return self.spec.rot(self.rotation).exits
+
+    @property
+    def exit_count(self) -> dict:
+        return self.spec.rot(self.rotation).exit_count
+
+    def converging_exit(self, num: int) -> bool:
+        """More than one track end point meets at edge ``num``."""
+        return self.spec.rot(self.rotation).exit_count.get(num, 0) > 1
+
+    @property
+    def city_town_edges(self) -> list:
+        """For each city/town with exits (first path order), its list of exits."""
+        return [list(e) for _, e in self.spec.rot(self.rotation).ct_edges]
+
+    def city_town_edges_are_subset_of(self, other_cte: Sequence[Sequence[int]]) -> bool:
+        cte = self.spec.rot(self.rotation).ct_edges
+        for r in ALL_EDGES:
+            if all(any(all((e + r) % 6 in oc for e in ce) for oc in other_cte) for _, ce in cte):
+                return True
+        return False
+
+    @property
+    def edges(self) -> int:
+        """Number of track end points on edges (the reference's ``edges.size``)."""
+        return self.spec.edge_count
+
+    def set_ignore_gauge_walk(self, val) -> None:
+        self._igw = val
+        self._views = [None] * 6
+
+    def set_ignore_gauge_compare(self, val) -> None:
+        self._igc = val
+        self._views = [None] * 6
+
+    # -- misc ------------------------------------------------------------------------------
+
+    @property
+    def label(self) -> str | None:
+        return self.labels[-1] if self.labels else None
+
+    @label.setter
+    def label(self, value: str | None) -> None:
+        self.labels = [value] if value else []
+
+    @property
+    def terrain(self) -> list:
+        out = []
+        for u in self.upgrades:
+            for t in u.terrains:
+                if t not in out:
+                    out.append(t)
+        return out
+
+    @property
+    def ambiguous_connection(self) -> bool:
+        return self.spec.ambiguous_connection
+
+    @property
+    def preprinted_hex(self) -> bool:
+        return self.preprinted
+
+    def city_by_index(self, index: int):
+        """The city whose part index is ``index`` (None if no such city)."""
+        for c in self.cities:
+            if c.index == index:
+                return c
+        return None
+
+    def node_by_index(self, index: int):
+        for n in self.all_nodes:
+            if n.index == index:
+                return n
+        return None
+
+    def paths_are_subset_of(self, other_paths: Sequence[Path]) -> bool:
+        return paths_are_subset_of(self, other_paths)
+
+    # reservations / blockers
+
+    def reserved_by(self, corporation) -> bool:
+        return any(r is corporation or getattr(r, "owner", None) is corporation for r in self.reservations)
+
+    def add_reservation(self, entity, city: int | None = None, slot: int | None = None,
+                        reserve_city: bool = True) -> None:
+        """Reserve a slot of city number ``city`` (position in ``cities``); with a single city
+        and ``reserve_city`` that city is used. Falls back to a tile-level reservation."""
+        if len(self.cities) == 1 and reserve_city:
+            city = 0
+        if city is not None and slot is None:
+            slot = self.cities[city].get_slot(entity)
+        if city is not None and slot is not None:
+            self.cities[city].add_reservation(entity, slot)
+        else:
+            self.reservations.append(entity)
+
+    def remove_reservation(self, entity) -> None:
+        for c in self.cities:
+            if c.reserved_by(entity):
+                c.remove_reservation(entity)
+                return
+        self.reservations = [r for r in self.reservations if r is not entity]
+
+    def token_blocked_by_reservation(self, corporation) -> bool:
+        res = self.reservations
+        if not res:
+            return False
+        rb = self.reservation_blocks
+        if rb == "always" or (rb == "single_slot_cities" and any(c.slots == 1 for c in self.cities)):
+            return corporation not in res
+        return sum(1 for r in res if r is not corporation) >= sum(c.available_slots for c in self.cities)
+
+    def available_slot(self) -> bool:
+        return sum(c.available_slots for c in self.cities) > 0
+
+    def add_blocker(self, entity, hidden: bool = False) -> None:
+        self.blockers.append(entity)
+        if hidden:
+            self.hidden_blockers.append(entity)
+
+    def remove_blocker(self, entity) -> None:
+        self.blockers = [b for b in self.blockers if b is not entity]
+        self.hidden_blockers = [b for b in self.hidden_blockers if b is not entity]
+
+    def __repr__(self) -> str:
+        return f"<Tile {self.id} {self.color} r{self.rotation} hex={self.hex.id if self.hex else None}>"
+
+
+# --------------------------------------------------------------------------------------
+# standard tiles
+
+
+class TileLibrary:
+    """Named tile definitions (``{colour: {name: parts}}``), parsed lazily.
+
+    ``get(name)`` -> ``(color, TileSpec)`` or None; ``tile(name, index=0, **kw)`` builds a
+    :class:`Tile`. Colour ``"none"`` is listed in the data but not reachable by name, like
+    the reference's ``Tile.for``."""
+
+    LOOKUP_SKIP = ("none",)
+
+    def __init__(self, data: dict):
+        self._raw: dict[str, tuple[str, list]] = {}
+        for color, tiles in data.items():
+            if color in self.LOOKUP_SKIP:
+                continue
+            for name, parts in tiles.items():
+                self._raw.setdefault(name, (color, parts))
+        self._specs: dict[str, tuple[str, TileSpec]] = {}
+
+    def __contains__(self, name) -> bool:
+        return name in self._raw
+
+    def names(self) -> list:
+        return list(self._raw)
+
+    def parts(self, name: str) -> list | None:
+        e = self._raw.get(name)
+        return e[1] if e else None
+
+    def get(self, name: str):
+        e = self._specs.get(name)
+        if e is None:
+            raw = self._raw.get(name)
+            if raw is None:
+                return None
+            e = self._specs[name] = (raw[0], TileSpec.get(raw[1]))
+        return e
+
+    def __call__(self, name: str):
+        return self.get(name)
+
+    def tile(self, name: str, index: int = 0, **kwargs) -> Tile:
+        e = self.get(name)
+        if e is None:
+            raise KeyError(f"tile {name!r} not found")
+        return Tile(e[1], name, e[0], index=index, **kwargs)
+
+
+_STANDARD: TileLibrary | None = None
+
+
+def standard_tiles() -> TileLibrary:
+    """The standard tiles of ``trackage/data/tiles.json`` (loaded once)."""
+    global _STANDARD
+    if _STANDARD is None:
+        path = os.path.join(os.path.dirname(os.path.dirname(__file__)), "data", "tiles.json")
+        with open(path, encoding="utf-8") as f:
+            _STANDARD = TileLibrary(json.load(f))
+    return _STANDARD
+
+
+# --------------------------------------------------------------------------------------
+# upgrade legality
+
+
+def paths_are_subset_of(from_tile: Tile, other_paths: Sequence[Path]) -> bool:
+    """Under some rotation, every path of ``from_tile`` is contained in a path of
+    ``other_paths``. Lawson to Lawson compares exits only."""
+    if from_tile.junction is not None and any(p.junction is not None for p in other_paths):
+        other_exits = {e for p in other_paths for e in p.exits}
+        mine = from_tile.exits
+        return any(all(((e - t) % 6) in other_exits for e in mine) for t in ALL_EDGES)
+    spec = from_tile.spec
+    others = [(p._sig, p.track) for p in other_paths]
+    igc_tile = from_tile._igc
+    for ticks in ALL_EDGES:
+        rot = spec.rot(ticks)
+        ok = True
+        for pd, sig in zip(spec.path_defs, rot.sig_ends):
+            igc = pd.ignore_gauge_compare if igc_tile is None else igc_tile
+            if not any(_sig_le(sig, pd.track, igc, o_sig, o_track) for o_sig, o_track in others):
+                ok = False
+                break
+        if ok:
+            return True
+    return False
+
+
+def upgrades_to_correct_color(from_tile: Tile, to_tile: Tile, colors_order: Sequence[str] = COLORS) -> bool:
+    """``to_tile`` is the colour right after ``from_tile``'s in ``colors_order``."""
+    try:
+        return colors_order.index(to_tile.color) == colors_order.index(from_tile.color) + 1
+    except ValueError:
+        return False
+
+
+def upgrades_to_correct_label(from_tile: Tile, to_tile: Tile) -> bool:
+    """Same label; a future label applies when ``to_tile`` has its colour."""
+    fl = from_tile.future_label
+    if fl is not None and to_tile.color == fl.color:
+        return fl.label == to_tile.label
+    return from_tile.label == to_tile.label
+
+
+def upgrades_to_correct_city_town(from_tile: Tile, to_tile: Tile, ignore_num_cities: bool = False) -> bool:
+    """Town counts equal; city counts equal unless labelled (or ``ignore_num_cities``);
+    multi-city edge groups kept; a labelled city tile keeps at least one city; a white OO
+    hex needs a two-city tile."""
+    if len(from_tile.towns) != len(to_tile.towns):
+        return False
+    label = from_tile.label
+    if not label and len(from_tile.cities) != len(to_tile.cities) and not ignore_num_cities:
+        return False
+    if (len(from_tile.cities) > 1 and len(to_tile.cities) > 1
+            and not from_tile.city_town_edges_are_subset_of(to_tile.city_town_edges)):
+        return False
+    if label and from_tile.cities and not to_tile.cities:
+        return False
+    if from_tile.color == "white" and label == "OO" and len(from_tile.cities) != len(to_tile.cities):
+        return False
+    return True
+
+
+def upgrades_to(from_tile: Tile, to_tile: Tile, special: bool = False,
+                colors_order: Sequence[str] = COLORS,
+                color_check: Callable[[Tile, Tile], bool] | None = None,
+                label_check: Callable[[Tile, Tile], bool] | None = None,
+                city_town_check: Callable[[Tile, Tile], bool] | None = None,
+                ignore_num_cities: bool = False) -> bool:
+    """Generic upgrade legality of ``from_tile`` (on the map) to ``to_tile`` in its current
+    rotation-independent sense: colour order, old track kept under some rotation, then
+    (unless ``special``, e.g. a private company's lay) label and city/town rules.
+    The ``*_check`` callables replace the corresponding default rule (title hooks)."""
+    if color_check is not None:
+        if not color_check(from_tile, to_tile):
+            return False
+    elif not upgrades_to_correct_color(from_tile, to_tile, colors_order):
+        return False
+    if not paths_are_subset_of(from_tile, to_tile.paths):
+        return False
+    if special:
+        return True
+    if not (label_check or upgrades_to_correct_label)(from_tile, to_tile):
+        return False
+    if city_town_check is not None:
+        return bool(city_town_check(from_tile, to_tile))
+    return upgrades_to_correct_city_town(from_tile, to_tile, ignore_num_cities)
+
+
+def old_paths_maintained(old_tile: Tile, new_tile: Tile) -> bool:
+    """Every path of the old tile is contained in some path of the new tile, as rotated."""
+    new_paths = new_tile.paths
+    return all(any(path_le(p, q) for q in new_paths) for p in old_tile.paths)
+
+
+def city_sizes_maintained(hex, tile: Tile) -> bool:
+    """When the old tile mixes city sizes, no city may lose slots."""
+    old = hex.tile
+    if len({c.normal_slots for c in old.cities}) <= 1:
+        return True
+    for old_c, new_c in hex.city_map_for(tile).items():
+        if new_c is None or new_c.normal_slots < old_c.normal_slots:
+            return False
+    return True
+
+
+def legal_rotation(hex, tile: Tile, connected_edges: Iterable[int] | None = None,
+                   neighbor_exists: Callable | None = None,
+                   extra_check: Callable | None = None) -> bool:
+    """Is ``tile`` in its current rotation a legal lay on ``hex``?
+
+    * every new exit leads to a linked neighbour (``hex.neighbors``; or
+      ``neighbor_exists(hex, edge)``), so not off-map, into impassable hexes or borders;
+    * ``connected_edges``: the edges of ``hex`` the laying entity reaches (from its
+      graph); at least one new exit must be among them. ``None`` skips this check
+      (replay/loading mode);
+    * old paths are kept, no unexpected new cities, every old city maps to exactly one
+      new city on multi-city upgrades, city sizes kept;
+    * ``extra_check(hex, tile)`` is a title hook (the game's own rotation rule)."""
+    if extra_check is not None and not extra_check(hex, tile):
+        return False
+    old = hex.tile
+    old_ct = [list(e) for _, e in old.spec.rot(old.rotation).ct_edges]
+    new_exits = tile.exits
+    new_ct = [list(e) for _, e in tile.spec.rot(tile.rotation).ct_edges]
+    added = max(0, len(new_ct) - len(old_ct))
+    multi = len(tile.cities) > 1 and len(old.cities) > 1
+
+    if neighbor_exists is None:
+        nb = hex.neighbors
+        if not all(e in nb for e in new_exits):
+            return False
+    elif not all(neighbor_exists(hex, e) for e in new_exits):
+        return False
+    if connected_edges is not None:
+        ce = set(connected_edges)
+        if not any(e in ce for e in new_exits):
+            return False
+    if not old_paths_maintained(old, tile):
+        return False
+    fresh = sum(1 for n in new_ct if all(not (set(n) & set(o)) for o in old_ct))
+    if added < fresh:
+        return False
+    if multi:
+        for o in old_ct:
+            uniq = list(dict.fromkeys(o))
+            if sum(1 for n in new_ct if [e for e in uniq if e in n] == o) != 1:
+                return False
+    return city_sizes_maintained(hex, tile)
+
+
+def legal_rotations(hex, tile: Tile, **kwargs) -> list[int]:
+    """Rotations (0-5) in which :func:`legal_rotation` holds; the tile's rotation is restored.
+    Keyword arguments are passed on."""
+    keep = tile.rotation
+    out = []
+    try:
+        for r in ALL_EDGES:
+            tile.rotation = r
+            if legal_rotation(hex, tile, **kwargs):
+                out.append(r)
+    finally:
+        tile.rotation = keep
+    return out
