@@ -139,7 +139,7 @@ class Share:
     def price_per_share(self) -> int:
         corp = self.corporation
         sp = corp.par_price if self.owner is corp.ipo_owner else corp.share_price
-        return sp.price if sp is not None else 0
+        return sp.price * corp.price_multiplier if sp is not None else (corp.min_price or 0)
 
     def price(self) -> int:
         return math.ceil(self.price_per_share() * self.percent / self.corporation.share_percent)
@@ -220,6 +220,7 @@ class Corporation(CashHolder, ShareHolder):
         self.floatable = True
         self.closed = False
         self.par_price = None
+        self.min_price = None
         self.share_price = None
         self.trains: list = []
         self.companies: list = []
@@ -230,6 +231,8 @@ class Corporation(CashHolder, ShareHolder):
         self.shares = [Share(self, i, p, i == 0) for i, p in enumerate(share_percents)]
         self.presidents_share = self.shares[0]
         self.share_percent = share_percents[1] if len(share_percents) > 1 else share_percents[0] // 2 or share_percents[0]
+        price_percent = self.data.get("price_percent") or self.share_percent
+        self.price_multiplier = self.share_percent // price_percent
         for s in self.shares:
             s.owner = self
             self._add_share(s)

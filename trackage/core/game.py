@@ -55,6 +55,7 @@ class Game:
         self.seed = seed
         self.rng = Rng(seed)
         self.players = [Player(p["id"], p["name"]) if isinstance(p, dict) else Player(p[0], p[1]) for p in players]
+        self.seats = list(self.players)
         self.finished = False
         self.game_end_reason = None
         self.end_trigger = None
@@ -63,6 +64,10 @@ class Game:
         self.round_counter = 0
         self.operating_rounds_in_set = 1
         self.log: list[str] = []
+        self.loading = False
+        self.strict = False
+        self.warnings: list[str] = []
+        self.board = None
         self.actions: list[dict] = []
         self.raw_options = list(optional_rules or [])
         self.optional_rules = self.init_optional_rules(self.raw_options)
@@ -110,6 +115,7 @@ class Game:
                                type_=c.get("type", "major"), capitalization=c.get("capitalization", self.CAPITALIZATION),
                                data=c)
             corp.tokens = [Token(corp, price=p) for p in corp.token_prices]
+            corp.min_price = min((p.price for p in self.stock_market.par_prices), default=None)
             out.append(corp)
         return out
 
@@ -120,7 +126,14 @@ class Game:
         pass
 
     def init_map(self) -> None:
-        pass
+        if "hexes" not in self.data:
+            return
+        from .board import Board
+
+        map_data = {"layout": self.data.get("layout", "flat"), "axes": self.data.get("axes"),
+                    "location_names": self.data.get("location_names", {}), "hexes": self.data["hexes"]}
+        self.board = Board(self, map_data, self.data.get("tiles", {}), self.IMPASSABLE_HEX_COLORS)
+        self.board.reserve_homes(self.corporations)
 
     def setup(self) -> None:
         pass
@@ -237,6 +250,166 @@ class Game:
             for _ in range(n):
                 self.stock_market.move_left(corp)
 
+    # ------------------------------------------------------------- board
+    def hex_by_id(self, hid):
+        return self.board.hex_by_id(hid)
+
+    def tile_by_id(self, tid):
+        return self.board.tile_by_id(tid)
+
+    def city_by_id(self, cid):
+        return self.board.city_by_id(cid)
+
+    @property
+    def hexmap(self):
+        return self.board.hexmap
+
+    @property
+    def graph(self):
+        return self.board.graph
+
+    def graph_options(self) -> dict:
+        return {}
+
+    def graph_changed(self) -> None:
+        self.board.changed()
+
+    def on_board_changed(self) -> None:
+        pass
+
+    def tile_lays(self, entity) -> list:
+        return self.TILE_LAYS
+
+    def tile_valid_for_phase(self, tile) -> bool:
+        return tile.color in self.phase.tiles
+
+    def upgrades_to(self, old_tile, new_tile) -> bool:
+        from .tiles import upgrades_to
+
+        return upgrades_to(old_tile, new_tile)
+
+    def upgrade_cost(self, old_tile, hex_, entity) -> int:
+        return sum(u.cost for u in old_tile.upgrades)
+
+    def legal_tile_rotation(self, entity, hex_, tile) -> bool:
+        return self.board.legal_tile_rotation(entity, hex_, tile)
+
+    def lay_tile(self, entity, hex_, tile, rotation, extra_cost=0, pay=None):
+        return self.board.lay_tile(entity, hex_, tile, rotation, extra_cost=extra_cost, pay=pay)
+
+    def place_token(self, entity, city, token, pay=None, check_connected=True, free=False):
+        self.board.place_token(entity, city, token, pay=pay, check_connected=check_connected, free=free)
+
+    def can_token(self, entity) -> bool:
+        return self.graph.can_token(entity)
+
+    def tokenable_cities(self, entity) -> list:
+        out = []
+        for node in self.graph.connected_nodes(entity):
+            if getattr(node, "is_city", False) and node.tokenable(entity) and not any(
+                    c.tokened_by(entity) for c in node.tile.cities):
+                out.append(node)
+        return out
+
+    def route_available(self, entity) -> bool:
+        return self.graph.route_info(entity).get("route_available", False)
+
+    def can_run_route(self, entity) -> bool:
+        return self.route_available(entity)
+
+    def route_trains(self, entity) -> list:
+        return list(entity.trains)
+
+    def evaluate_routes(self, entity, routes: list, action: dict) -> list:
+        """Compute each route's revenue and compare it with what the action claims.
+
+        While replaying a log, a stored revenue that differs from ours is reported
+        as a warning (an error with ``strict``); in live play a claimed revenue
+        must equal the computed one.
+        """
+        out = []
+        trains = {t.id: t for t in self.route_trains(entity)}
+        computed = None
+        try:
+            computed = self.compute_route_revenues(entity, routes, trains)
+        except GameError as e:
+            if not self.loading or self.strict:
+                raise
+            self.warnings.append(f"action {action.get('id')}: cannot verify routes: {e}")
+        for i, r in enumerate(routes):
+            if r.get("train") not in trains:
+                raise GameError(f"{entity.name} has no train {r.get('train')!r}", rule="unknown-train")
+            claimed = r.get("revenue")
+            ours = computed[i] if computed is not None else None
+            if ours is not None and claimed is not None and ours != claimed:
+                msg = f"action {action.get('id')}: route of train {r['train']} earns {ours}, log says {claimed}"
+                if self.strict or not self.loading:
+                    raise GameError(msg, rule="wrong-revenue")
+                self.warnings.append(msg)
+            if ours is None and claimed is None:
+                raise GameError(f"cannot compute the revenue of train {r['train']}'s route", rule="bad-route")
+            revenue = claimed if (self.loading and claimed is not None) else ours
+            out.append({"train": r["train"], "revenue": revenue, "route": r})
+        return out
+
+    def compute_route_revenues(self, entity, routes: list, trains: dict) -> list:
+        """Revenue of each logged route, computed from its geometry (title rules apply)."""
+        from . import routes as routemod
+
+        return routemod.revenues_for_action(self, entity, routes, trains)
+
+    def suggest_routes(self, entity) -> list:
+        from . import routes as routemod
+
+        try:
+            return routemod.suggest_routes(self, entity, self.route_trains(entity))
+        except Exception:  # a bot's helper: an empty run is always legal
+            return []
+
+    def legal_tile_lays(self, entity) -> list[dict]:
+        """Every (hex, tile, rotation) the entity could lay now (generic rules)."""
+        from .tiles import legal_rotations
+
+        out = []
+        connected = self.graph.connected_hexes(entity)
+        seen_names = {}
+        for t in self.board.supply.tiles:
+            if t.name not in seen_names and self.tile_valid_for_phase(t):
+                seen_names[t.name] = t
+        for hex_, edges in connected.items():
+            old = hex_.tile
+            for t in seen_names.values():
+                if not self.upgrades_to(old, t):
+                    continue
+                for r in legal_rotations(hex_, t, connected_edges=edges):
+                    t.rotate(r)
+                    if self.upgrades_to(old, t):
+                        out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
+        return out
+
+    def place_home_token(self, corp) -> None:
+        """Put the corporation's first token in its home city (reserved one first)."""
+        if not corp.tokens or corp.tokens[0].used or not corp.coordinates:
+            return
+        coords = corp.coordinates if isinstance(corp.coordinates, list) else [corp.coordinates]
+        for coord in coords:
+            hex_ = self.hex_by_id(coord)
+            if hex_ is None:
+                continue
+            cities = hex_.tile.cities
+            city = next((c for c in cities if c.reserved_by(corp)), cities[0] if cities else None)
+            if city is None:
+                continue
+            token = next((t for t in corp.tokens if not t.used), None)
+            if token is None:
+                return
+            city.place_token(corp, token, free=True, check_tokenable=False)
+        self.graph_changed()
+
+    def discard_train(self, train) -> None:
+        self.remove_train(train)
+        self.depot.reclaim(train)
+
     # ------------------------------------------------------------- lookups
     def _index_entities(self) -> None:
         self._players_by_id = {str(p.id): p for p in self.players}
@@ -312,17 +485,21 @@ class Game:
         """Rebuild this game from its own action list (the state before the failed action)."""
         fresh = type(self)([{"id": p.id, "name": p.name} for p in self._initial_players()], self.raw_options,
                            self.seed, self.game_id)
+        fresh.loading = True
         for a in self.actions:
             fresh._apply(a, record=True)
+        fresh.loading = self.loading
         self.__dict__.clear()
         self.__dict__.update(fresh.__dict__)
 
     def _initial_players(self):
-        return self._seat_order if hasattr(self, "_seat_order") else self.players
+        return self.seats
+
+    def seat_order(self) -> list:
+        """Players in their seating order as given at creation (log order)."""
+        return self.seats
 
     def _apply(self, action: dict, record: bool = True) -> None:
-        if not hasattr(self, "_seat_order"):
-            self._seat_order = list(self.players)
         atype = action["type"]
         if atype in ("undo", "redo"):
             raise ActionFormatError("undo/redo are log filters, not game actions; use Game.undo()", action)

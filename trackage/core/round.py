@@ -65,7 +65,7 @@ class Step:
     def skip(self) -> None:
         self.pass_()
 
-    def process_pass(self, action) -> None:
+    def process_pass(self, action, entity) -> None:
         self.pass_()
 
     def description(self) -> str:

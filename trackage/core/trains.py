@@ -37,7 +37,7 @@ class Train:
         self.rusts_on = v.get("rusts_on")
         self.obsolete_on = v.get("obsolete_on")
         self.available_on = v.get("available_on")
-        self.multiplier = v.get("multiplier", 1)
+        self.multiplier = v.get("multiplier") or 1
 
     @property
     def id(self) -> str:

@@ -1,0 +1,24 @@
+"""The registry of supported titles: name -> game class (imported lazily)."""
+
+from __future__ import annotations
+
+import importlib
+
+from ..core.errors import GameError
+
+TITLES = {
+    "1825": ("trackage.titles.t1825.game", "Game1825"),
+}
+
+
+def game_class(title: str):
+    try:
+        module, cls = TITLES[str(title)]
+    except KeyError:
+        raise GameError(f"unsupported title {title!r}; supported: {', '.join(sorted(TITLES))}",
+                        rule="unknown-title") from None
+    return getattr(importlib.import_module(module), cls)
+
+
+def new_game(title: str, players: list, optional_rules=None, seed: int = 0, game_id=None):
+    return game_class(title)(players, optional_rules or [], seed, game_id)

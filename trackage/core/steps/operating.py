@@ -1,0 +1,247 @@
+"""Generic operating-round steps: routes, dividends, train buying, discards, home tokens."""
+
+from __future__ import annotations
+
+import math
+
+from ..entities import OperatingInfo
+from ..errors import GameError
+from ..money import spend
+from ..round import Step
+
+
+class RunRoutes(Step):
+    """The operator names its routes; the engine computes what they earn."""
+
+    HANDLERS = {"run_routes": "process_run_routes"}
+
+    def round_state(self):
+        return {"routes": [], "extra_revenue": 0}
+
+    def description(self):
+        return "Run Routes"
+
+    def actions(self, entity):
+        if entity is not self.current_entity() or not getattr(entity, "is_corporation", False):
+            return []
+        if not self.game.route_trains(entity):
+            return []
+        if not self.game.can_run_route(entity):
+            return []
+        return ["run_routes"]
+
+    def process_run_routes(self, action, entity):
+        routes = action.get("routes")
+        if not isinstance(routes, list):
+            raise GameError("run_routes needs a list of routes", rule="malformed-action")
+        self.round.routes = self.game.evaluate_routes(entity, routes, action)
+        self.round.extra_revenue = int(action.get("extra_revenue") or 0)
+        self.pass_()
+
+    def legal_actions(self, entity):
+        if "run_routes" not in self.actions(entity):
+            return []
+        return [{"type": "run_routes", "routes": self.game.suggest_routes(entity)}]
+
+
+class Dividend(Step):
+    HANDLERS = {"dividend": "process_dividend"}
+    KINDS = ("payout", "withhold")
+
+    def description(self):
+        return "Pay or Withhold Dividends"
+
+    def actions(self, entity):
+        if entity is not self.current_entity() or getattr(entity, "is_company", False):
+            return []
+        if self.total_revenue() == 0:
+            return []
+        return ["dividend"]
+
+    def total_revenue(self) -> int:
+        return sum(r["revenue"] for r in self.round.routes) + (self.round.extra_revenue or 0)
+
+    def skip(self):
+        self.do_dividend(self.current_entity(), "withhold")
+
+    def process_dividend(self, action, entity):
+        kind = action.get("kind")
+        if kind not in self.KINDS:
+            raise GameError(f"dividend kind must be one of {', '.join(self.KINDS)}", rule="bad-dividend-kind")
+        self.do_dividend(entity, kind)
+
+    # --- the money
+    def payout_amounts(self, entity, kind: str, revenue: int) -> tuple[int, int]:
+        """(kept by the corporation, distributed to shareholders)."""
+        if kind == "withhold":
+            return revenue, 0
+        if kind == "half":
+            half = (revenue // 2 // entity.total_shares) * entity.total_shares
+            return revenue - half, half
+        return 0, revenue
+
+    def do_dividend(self, entity, kind: str):
+        revenue = self.total_revenue()
+        kept, paid = self.payout_amounts(entity, kind, revenue)
+        entity.operating_history[(self.game.turn, self.round.round_num)] = OperatingInfo(self.round.routes, revenue, kind)
+        for t in entity.trains:
+            t.operated = True
+        self.rust_obsolete(entity)
+        self.round.routes = []
+        self.round.extra_revenue = 0
+        if kept > 0:
+            spend(self.game.bank, entity, kept)
+        if paid > 0:
+            self.pay_shareholders(entity, paid)
+        self.move_price(entity, revenue, kept, paid)
+        self.after_dividend(entity)
+        self.pass_()
+
+    def rust_obsolete(self, entity):
+        for t in [t for t in entity.trains if t.obsolete]:
+            self.game.rust(t)
+
+    def per_share(self, entity, amount: int) -> float:
+        return amount / float(entity.total_shares)
+
+    def dividends_for(self, entity, holder, per_share: float) -> int:
+        return math.ceil(holder.percent_of(entity) / entity.share_percent * per_share)
+
+    def corporation_dividends(self, entity, per_share: float) -> int:
+        holder = entity if entity.capitalization == "incremental" else self.game.pool
+        return self.dividends_for(entity, holder, per_share)
+
+    def pay_shareholders(self, entity, amount: int):
+        ps = self.per_share(entity, amount)
+        for payee in list(self.game.players) + list(self.game.corporations):
+            if payee is entity:
+                amt = self.corporation_dividends(entity, ps)
+            else:
+                amt = self.dividends_for(entity, payee, ps)
+            if amt > 0:
+                spend(self.game.bank, payee, amt)
+
+    def move_price(self, entity, revenue, kept, paid):
+        if entity.share_price is None:
+            return
+        if paid > 0:
+            self.game.stock_market.move_right(entity)
+        else:
+            self.game.stock_market.move_left(entity)
+
+    def after_dividend(self, entity):
+        pass
+
+
+class DiscardTrain(Step):
+    HANDLERS = {"discard_train": "process_discard_train"}
+
+    def description(self):
+        return "Discard Train"
+
+    def crowded(self) -> list:
+        return [c for c in self.game.corporations + self.game.minors
+                if sum(1 for t in c.trains if not t.obsolete) > self.game.train_limit(c)]
+
+    def current_entity(self):
+        c = self.crowded()
+        return c[0] if c else None
+
+    def active(self):
+        return bool(self.crowded())
+
+    def actions(self, entity):
+        return ["discard_train"] if entity is self.current_entity() else []
+
+    def process_discard_train(self, action, entity):
+        train = self.game.train_by_id(action.get("train"))
+        if train is None or train.owner is not entity:
+            raise GameError(f"{entity.name} does not own train {action.get('train')!r}", rule="not-owner")
+        self.game.discard_train(train)
+
+    def legal_actions(self, entity):
+        if entity is not self.current_entity():
+            return []
+        seen = set()
+        out = []
+        for t in entity.trains:
+            if t.name not in seen:
+                seen.add(t.name)
+                out.append({"type": "discard_train", "train": t.id})
+        return out
+
+
+class BuyTrain(Step):
+    HANDLERS = {"buy_train": "process_buy_train", "pass": "process_pass"}
+
+    def description(self):
+        return "Buy Trains"
+
+    def room(self, entity) -> bool:
+        return sum(1 for t in entity.trains if not t.obsolete) < self.game.train_limit(entity)
+
+    def buyable_trains(self, entity) -> list:
+        depot = [t for t in self.game.depot.depot_trains() if t.price <= entity.cash]
+        others = self.game.depot.other_trains(entity) if entity.cash >= self.game.TRAIN_PRICE_MIN else []
+        return depot + others
+
+    def can_buy_train(self, entity) -> bool:
+        return self.room(entity) and bool(self.buyable_trains(entity))
+
+    def actions(self, entity):
+        if entity is not self.current_entity() or not getattr(entity, "is_corporation", False):
+            return []
+        if self.can_buy_train(entity):
+            return ["buy_train", "pass"]
+        return []
+
+    def check_buy(self, entity, train, price: int, action) -> None:
+        if train is None:
+            raise GameError(f"unknown train {action.get('train')!r}", rule="unknown-entity")
+        if not self.room(entity):
+            raise GameError(f"{entity.name} is at its train limit", rule="train-limit")
+        if train.owner is self.game.depot:
+            if train not in self.game.depot.depot_trains():
+                raise GameError(f"train {train.id} is not available yet", rule="train-not-available")
+            if price != train.price:
+                raise GameError(f"train {train.id} costs {train.price}, not {price}", rule="wrong-price")
+        else:
+            if not getattr(train.owner, "is_corporation", False) or train.owner is entity or train.rusted:
+                raise GameError(f"train {train.id} is not for sale", rule="train-not-available")
+            if price < self.game.TRAIN_PRICE_MIN or price % self.game.TRAIN_PRICE_MULTIPLE:
+                raise GameError(f"a train between companies costs at least {self.game.TRAIN_PRICE_MIN} "
+                                f"in steps of {self.game.TRAIN_PRICE_MULTIPLE}", rule="wrong-price")
+        if price > entity.cash:
+            raise GameError(f"{entity.name} has {entity.cash}, the train costs {price}", rule="insufficient-cash")
+
+    def process_buy_train(self, action, entity):
+        train = self.game.train_by_id(action.get("train"))
+        if train is not None and action.get("variant") and train.owner is self.game.depot:
+            if action["variant"] not in train.variants:
+                raise GameError(f"train {train.id} has no variant {action['variant']}", rule="bad-variant")
+            train.set_variant(action["variant"])
+        price = int(action.get("price", train.price if train else 0))
+        self.check_buy(entity, train, price, action)
+        self.buy(entity, train, price)
+        if not self.can_buy_train(entity):
+            self.pass_()
+
+    def buy(self, entity, train, price):
+        from_depot = train.owner is self.game.depot
+        self.game.buy_train(entity, train, price)
+        if from_depot:
+            self.game.phase_buying_train(entity, train)
+
+    def legal_actions(self, entity):
+        if "buy_train" not in self.actions(entity):
+            return []
+        out = []
+        for t in self.buyable_trains(entity):
+            if t.owner is self.game.depot:
+                out.append({"type": "buy_train", "train": t.id, "price": t.price, "variant": t.name})
+            else:
+                lo = self.game.TRAIN_PRICE_MIN
+                out.append({"type": "buy_train", "train": t.id, "price": lo, "price_range": [lo, entity.cash],
+                            "price_step": self.game.TRAIN_PRICE_MULTIPLE})
+        out.append({"type": "pass"})
+        return out

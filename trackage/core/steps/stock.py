@@ -1,0 +1,375 @@
+"""The stock-round step: buy, sell and par shares; buy and sell private companies."""
+
+from __future__ import annotations
+
+from ..errors import GameError
+from ..round import Step
+from ..shares import bundle_from_ids
+
+PURCHASES = ("buy_shares", "par", "buy_company")
+
+
+class BuySellParShares(Step):
+    HANDLERS = {"buy_shares": "process_buy_shares", "sell_shares": "process_sell_shares", "par": "process_par",
+                "buy_company": "process_buy_company", "sell_company": "process_sell_company", "pass": "process_pass"}
+    COMPANIES = True  # players may buy companies from the bank and sell them back
+
+    def round_state(self):
+        return {"players_sold": {}, "players_bought": {}, "current_actions": []}
+
+    def setup(self):
+        for sold in self.round.players_sold.values():
+            for k in sold:
+                sold[k] = "prev"
+        self.round.current_actions = []
+
+    def description(self):
+        return "Buy/Sell/Par"
+
+    # ------------------------------------------------------------ availability
+    def actions(self, entity):
+        if entity is not self.current_entity():
+            return []
+        if self.must_sell(entity):
+            out = ["sell_shares"]
+            if self.COMPANIES and self.can_sell_any_companies(entity):
+                out.append("sell_company")
+            return out
+        out = []
+        if self.can_buy_any(entity):
+            out.append("buy_shares")
+        if self.can_ipo_any(entity):
+            out.append("par")
+        if self.COMPANIES and self.can_buy_any_companies(entity):
+            out.append("buy_company")
+        if self.can_sell_any(entity):
+            out.append("sell_shares")
+        if self.COMPANIES and self.can_sell_any_companies(entity):
+            out.append("sell_company")
+        if out:
+            out.append("pass")
+        return out
+
+    def bought(self) -> bool:
+        return any(a["type"] in PURCHASES for a in self.round.current_actions)
+
+    def sold_now(self, player, thing) -> object:
+        return self.round.players_sold.get(player, {}).get(thing)
+
+    def must_sell(self, entity) -> bool:
+        if not self.can_sell_any(entity):
+            return False
+        if self.game.num_certs(entity) > self.game.cert_limit(entity):
+            return True
+        return any(not c.holding_ok(entity) and self.can_sell_any_of(entity, c) for c in self.game.corporations)
+
+    def can_gain(self, entity, bundle) -> bool:
+        corp = bundle.corporation
+        if bundle.owner.is_player:
+            return False
+        counts = corp.share_price is None or corp.share_price.counts_for_limit()
+        return corp.holding_ok(entity, bundle.percent) and (
+            not counts or self.game.num_certs(entity) < self.game.cert_limit(entity))
+
+    def can_buy_multiple(self, entity, corp) -> bool:
+        sp = corp.share_price
+        if sp is None or "multiple_buy" not in sp.types:
+            return False
+        for a in self.round.current_actions:
+            if a["type"] == "par":
+                return False
+            if a["type"] == "buy_shares" and a["_corp"] is not corp:
+                return False
+        return True
+
+    def can_buy(self, entity, bundle) -> bool:
+        if bundle is None or not all(s.buyable for s in bundle.shares) or bundle.owner is entity:
+            return False
+        corp = bundle.corporation
+        if entity.cash < bundle.price() or self.sold_now(entity, corp):
+            return False
+        if self.bought() and not self.can_buy_multiple(entity, corp):
+            return False
+        if not self.can_gain(entity, bundle):
+            return False
+        if self.game.PRESIDENT_SALES_TO_MARKET and bundle.owner is self.game.pool \
+                and bundle.percent == corp.presidents_percent:
+            needed = (bundle.percent - corp.share_percent) // corp.share_percent
+            if entity.percent_of(corp) <= needed:
+                return False
+        return True
+
+    def buyable_bundles(self, entity) -> list:
+        """Single-certificate bundles the player could buy now (IPO and pool)."""
+        from ..entities import ShareBundle
+
+        out = []
+        for corp in self.game.corporations:
+            if not corp.ipoed or corp.closed:
+                continue
+            for holder in (corp, self.game.pool):
+                seen = set()
+                for s in holder.shares_of(corp):
+                    key = (s.percent, s.president)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    b = ShareBundle([s])
+                    if self.can_buy(entity, b):
+                        out.append(b)
+        return out
+
+    def can_buy_any(self, entity) -> bool:
+        from ..entities import ShareBundle
+
+        for corp in self.game.corporations:
+            if not corp.ipoed or corp.closed:
+                continue
+            for holder in (corp, self.game.pool):
+                shares = holder.shares_of(corp)
+                if not shares:
+                    continue
+                smallest = min((s for s in shares if s.buyable), key=lambda s: s.percent, default=None)
+                if smallest is not None and self.can_buy(entity, ShareBundle([smallest])):
+                    return True
+        return False
+
+    def can_ipo_any(self, entity) -> bool:
+        from ..entities import ShareBundle
+
+        if self.bought():
+            return False
+        for c in self.game.corporations:
+            if not self.game.can_par(c, entity):
+                continue
+            own = c.shares_of(c)
+            if own and self.can_buy(entity, ShareBundle([own[0]])):
+                return True
+        return False
+
+    def can_par_corp(self, entity, corp) -> bool:
+        from ..entities import ShareBundle
+
+        if not self.game.can_par(corp, entity):
+            return False
+        prices = self.par_prices(entity, corp)
+        if not prices:
+            return False
+        pres = corp.presidents_share
+        return self.can_gain(entity, ShareBundle([pres])) and entity.cash >= min(
+            p.price for p in prices) * pres.percent // corp.share_percent
+
+    def par_prices(self, entity, corp) -> list:
+        return [p for p in self.game.par_prices(corp) if p.price * 2 <= entity.cash]
+
+    def can_sell_order(self) -> bool:
+        order = self.game.SELL_BUY_ORDER
+        if order == "sell_buy":
+            return not self.bought()
+        if order == "sell_buy_sell":
+            return True
+        types = {a["type"] for a in self.round.current_actions}
+        return not (len(types) == 2 and self.round.current_actions[-1]["type"] in PURCHASES)
+
+    def can_dump(self, entity, bundle) -> bool:
+        corp = bundle.corporation
+        if self.game.PRESIDENT_SALES_TO_MARKET:
+            if bundle.presidents_share is None or bundle.percent >= corp.presidents_percent:
+                return True
+            others = [p for h, p in corp.player_share_holders().items() if h is not entity]
+            if (max(others) if others else 0) > 10:
+                return True
+            return self.game.pool.percent_of(corp) > 0
+        return self.game.share_market.can_dump(entity, bundle)
+
+    def can_sell(self, entity, bundle) -> bool:
+        if bundle is None or bundle.owner is not entity:
+            return False
+        if not self.game.check_sale_timing(entity, bundle):
+            return False
+        if self.just_bought(bundle.corporation):
+            return False
+        return (self.can_sell_order()
+                and self.game.share_market.fit_in_pool(bundle, self.game.market_share_limit(bundle.corporation))
+                and self.can_dump(entity, bundle))
+
+    def just_bought(self, corp) -> bool:
+        return False
+
+    def can_sell_any_of(self, entity, corp) -> bool:
+        return any(self.can_sell(entity, b) for b in self.game.share_market.bundles_for(entity, corp))
+
+    def can_sell_any(self, entity) -> bool:
+        return any(self.can_sell_any_of(entity, c) for c in self.game.corporations if entity.shares_of(c))
+
+    # companies
+    def can_buy_any_companies(self, entity) -> bool:
+        if self.bought() or entity.cash <= 0 or self.game.num_certs(entity) >= self.game.cert_limit(entity):
+            return False
+        return any(self._company_buyable(entity, c) for c in self.game.buyable_bank_companies())
+
+    def _company_buyable(self, entity, company) -> bool:
+        return not self.sold_now(entity, company) and entity.cash >= company.value
+
+    def can_sell_any_companies(self, entity) -> bool:
+        return not self.bought() and self.game.turn > 1 and bool(entity.companies)
+
+    # ------------------------------------------------------------ processing
+    def _track(self, action, entity, thing, corp=None):
+        rec = {"type": action["type"], "_corp": corp}
+        self.round.current_actions.append(rec)
+        self.round.last_to_act = entity
+
+    def process_buy_shares(self, action, entity):
+        bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"), action.get("share_price"))
+        corp = bundle.corporation
+        if not self.can_buy(entity, bundle):
+            raise GameError(f"{entity.name} cannot buy {', '.join(s.id for s in bundle.shares)} now",
+                            rule=self._why_not_buy(entity, bundle))
+        bought = self.round.players_bought.setdefault(entity, {})
+        bought[corp] = bought.get(corp, 0) + bundle.percent
+        self.game.share_market.buy_shares(entity, bundle)
+        self._track(action, entity, corp, corp)
+        self.game.after_buy_shares(entity, corp)
+
+    def _why_not_buy(self, entity, bundle) -> str:
+        corp = bundle.corporation
+        if bundle.owner is entity:
+            return "already-owned"
+        if not bundle.owner.is_pool and bundle.owner is not corp:
+            return "not-for-sale"
+        if entity.cash < bundle.price():
+            return "insufficient-cash"
+        if self.sold_now(entity, corp):
+            return "no-buy-after-sell"
+        if self.bought():
+            return "one-purchase-per-turn"
+        if not corp.holding_ok(entity, bundle.percent):
+            return "holding-limit"
+        return "certificate-limit"
+
+    def process_sell_shares(self, action, entity):
+        bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"), action.get("share_price"))
+        if not self.can_sell(entity, bundle):
+            raise GameError(f"{entity.name} cannot sell {bundle.percent}% of {bundle.corporation.name} now",
+                            rule="illegal-sale")
+        self.round.players_sold.setdefault(entity, {})[bundle.corporation] = "now"
+        self.game.sell_shares_and_change_price(bundle)
+        self._track(action, entity, bundle.corporation, bundle.corporation)
+        self.game.after_sell_shares(entity, bundle.corporation)
+
+    def process_par(self, action, entity):
+        corp = self.game.corporation_by_id(action.get("corporation"))
+        if corp is None:
+            raise GameError(f"unknown corporation {action.get('corporation')!r}", rule="unknown-entity")
+        sp = self.game.stock_market.by_id(str(action.get("share_price")))
+        if sp is None:
+            raise GameError(f"unknown share price {action.get('share_price')!r}", rule="unknown-price")
+        if self.bought():
+            raise GameError("only one purchase per turn", rule="one-purchase-per-turn")
+        if not self.game.can_par(corp, entity):
+            raise GameError(f"{corp.name} cannot be parred", rule="cannot-par")
+        if sp not in self.game.par_prices(corp):
+            raise GameError(f"{sp.price} is not a par price for {corp.name}", rule="bad-par-price")
+        from ..entities import ShareBundle
+        pres = corp.presidents_share
+        cost = sp.price * pres.percent // corp.share_percent
+        if entity.cash < cost:
+            raise GameError(f"{entity.name} cannot afford {cost} for {corp.name}", rule="insufficient-cash")
+        if not self.can_gain(entity, ShareBundle([pres])):
+            raise GameError("over the certificate limit", rule="certificate-limit")
+        self.game.stock_market.set_par(corp, sp)
+        bought = self.round.players_bought.setdefault(entity, {})
+        bought[corp] = bought.get(corp, 0) + pres.percent
+        self.game.share_market.buy_shares(entity, ShareBundle([pres]))
+        self.game.after_par(corp)
+        self._track(action, entity, corp, corp)
+        self.game.after_buy_shares(entity, corp)
+
+    def process_buy_company(self, action, entity):
+        company = self.game.company_by_id(action.get("company"))
+        if company is None:
+            raise GameError(f"unknown company {action.get('company')!r}", rule="unknown-entity")
+        price = int(action.get("price", company.value))
+        if company not in self.game.buyable_bank_companies():
+            raise GameError(f"{company.name} cannot be bought from the bank now", rule="company-not-for-sale")
+        if self.bought():
+            raise GameError("only one purchase per turn", rule="one-purchase-per-turn")
+        if self.sold_now(entity, company):
+            raise GameError(f"{entity.name} sold {company.name} this round", rule="no-buy-after-sell")
+        if price != company.value:
+            raise GameError(f"{company.name} costs {company.value}, not {price}", rule="wrong-price")
+        if entity.cash < price:
+            raise GameError(f"{entity.name} cannot afford {company.name}", rule="insufficient-cash")
+        if self.game.num_certs(entity) >= self.game.cert_limit(entity):
+            raise GameError("over the certificate limit", rule="certificate-limit")
+        self.game.transfer_company(company, entity, price)
+        self._track(action, entity, company)
+        self.game.after_buy_company(entity, company)
+
+    def process_sell_company(self, action, entity):
+        company = self.game.company_by_id(action.get("company"))
+        if company is None or company.owner is not entity:
+            raise GameError(f"{entity.name} does not own {action.get('company')!r}", rule="not-owner")
+        if self.bought() and not self.must_sell(entity):
+            raise GameError("cannot sell a company after buying this turn", rule="illegal-sale")
+        if self.game.turn <= 1:
+            raise GameError("companies cannot be sold in the first stock round", rule="illegal-sale")
+        price = int(action.get("price", 0))
+        expected = self.game.company_sale_price(company)
+        if price != expected:
+            raise GameError(f"{company.name} sells for {expected}, not {price}", rule="wrong-price")
+        self.game.sell_company_to_bank(entity, company, price)
+        self.round.players_sold.setdefault(entity, {})[company] = "now"
+        self._track(action, entity, company)
+        self.game.after_sell_company(entity, company)
+
+    def process_pass(self, action, entity):
+        self.pass_()
+
+    def pass_(self):
+        super().pass_()
+        cur = self.current_entity()
+        if cur is None:
+            return
+        if self.round.current_actions and self.pass_keeps_active():
+            if cur in self.round.pass_order:
+                self.round.pass_order.remove(cur)
+            cur.passed = False
+        else:
+            if cur not in self.round.pass_order:
+                self.round.pass_order.append(cur)
+            cur.passed = True
+
+    def pass_keeps_active(self) -> bool:
+        return True
+
+    # ------------------------------------------------------------ enumeration
+    def legal_actions(self, entity) -> list[dict]:
+        acts = self.actions(entity)
+        out: list[dict] = []
+        if "buy_shares" in acts:
+            for b in self.buyable_bundles(entity):
+                out.append({"type": "buy_shares", "shares": [s.id for s in b.shares], "percent": b.percent})
+        if "par" in acts:
+            for corp in self.game.corporations:
+                if self.can_par_corp(entity, corp):
+                    for p in self.par_prices(entity, corp):
+                        cost = p.price * corp.presidents_percent // corp.share_percent
+                        if cost <= entity.cash:
+                            out.append({"type": "par", "corporation": corp.id, "share_price": p.id})
+        if "buy_company" in acts:
+            for c in self.game.buyable_bank_companies():
+                if self._company_buyable(entity, c):
+                    out.append({"type": "buy_company", "company": c.sym, "price": c.value})
+        if "sell_shares" in acts:
+            for corp in self.game.corporations:
+                for b in self.game.share_market.bundles_for(entity, corp):
+                    if self.can_sell(entity, b):
+                        out.append({"type": "sell_shares", "shares": [s.id for s in b.shares], "percent": b.percent})
+        if "sell_company" in acts:
+            for c in entity.companies:
+                out.append({"type": "sell_company", "company": c.sym, "price": self.game.company_sale_price(c)})
+        if "pass" in acts:
+            out.append({"type": "pass"})
+        return out

@@ -1,0 +1,165 @@
+"""Laying track and placing station tokens (separately or in one combined step)."""
+
+from __future__ import annotations
+
+from ..errors import GameError
+from ..money import spend
+from ..round import Step
+
+
+class TrackAndTokenStep(Step):
+    """Tile lays per ``game.TILE_LAYS`` plus at most one token, in any order.
+
+    Titles hook in through ``check_lay`` / ``after_lay`` / ``pay``.
+    """
+
+    HANDLERS = {"lay_tile": "process_lay_tile", "place_token": "process_place_token", "pass": "process_pass"}
+    WITH_TOKEN = True
+
+    def round_state(self):
+        return {"num_laid_track": 0, "upgraded_track": False, "laid_hexes": [], "tokened": False}
+
+    def setup(self):
+        self.round.num_laid_track = 0
+        self.round.upgraded_track = False
+        self.round.laid_hexes = []
+        self.round.tokened = False
+
+    def description(self):
+        return "Place a Token or Lay Track"
+
+    def actions(self, entity):
+        if entity is not self.current_entity():
+            return []
+        out = []
+        if self.can_lay_tile(entity):
+            out.append("lay_tile")
+        if self.WITH_TOKEN and self.can_place_token(entity):
+            out.append("place_token")
+        if out:
+            out.append("pass")
+        return out
+
+    # ------------------------------------------------------------ tile lays
+    def tile_lay(self, entity) -> dict | None:
+        lays = self.game.tile_lays(entity)
+        i = self.round.num_laid_track
+        if i >= len(lays):
+            return None
+        lay = dict(lays[i])
+        for k in ("lay", "upgrade"):
+            if lay.get(k) == "not_if_upgraded":
+                lay[k] = not self.round.upgraded_track
+        lay.setdefault("cost", 0)
+        lay.setdefault("upgrade_cost", lay["cost"])
+        lay.setdefault("cannot_reuse_same_hex", False)
+        return lay
+
+    def buying_power(self, entity) -> int:
+        return entity.cash
+
+    def can_lay_tile(self, entity) -> bool:
+        lay = self.tile_lay(entity)
+        if lay is None or not entity.tokens:
+            return False
+        return self.buying_power(entity) >= lay["cost"] and bool(lay["lay"] or lay["upgrade"])
+
+    def is_upgrade(self, old_tile, new_tile) -> bool:
+        return old_tile.color != "white" and not (old_tile.color == "yellow" and old_tile.preprinted)
+
+    def pay(self, entity, cost: int):
+        if cost > 0:
+            spend(entity, self.game.bank, cost)
+
+    def check_lay(self, entity, hex_, old_tile, tile, rotation) -> None:
+        """Title hook: extra legality checks before a lay."""
+
+    def after_lay(self, entity, hex_, old_tile, tile) -> None:
+        """Title hook: bookkeeping after a lay."""
+
+    def process_lay_tile(self, action, entity):
+        game = self.game
+        hex_ = game.hex_by_id(action.get("hex"))
+        if hex_ is None:
+            raise GameError(f"unknown hex {action.get('hex')!r}", rule="unknown-hex")
+        tile = game.tile_by_id(action.get("tile"))
+        if tile is None:
+            raise GameError(f"unknown or unavailable tile {action.get('tile')!r}", rule="tile-not-available")
+        rotation = action.get("rotation", 0)
+        if not isinstance(rotation, int) or not 0 <= rotation <= 5:
+            raise GameError(f"rotation must be 0-5, not {rotation!r}", rule="bad-rotation")
+        old_tile = hex_.tile
+        lay = self.tile_lay(entity)
+        if lay is None:
+            raise GameError("no more tile lays this turn", rule="tile-lay-limit")
+        upgrade = self.is_upgrade(old_tile, tile)
+        if upgrade and not lay["upgrade"]:
+            raise GameError("cannot upgrade now", rule="tile-lay-limit")
+        if not upgrade and not lay["lay"]:
+            raise GameError("cannot lay a tile now", rule="tile-lay-limit")
+        if lay["cannot_reuse_same_hex"] and hex_ in self.round.laid_hexes:
+            raise GameError(f"{hex_.id} was already laid this turn", rule="same-hex")
+        self.check_lay(entity, hex_, old_tile, tile, rotation)
+        extra = lay["cost"] if tile.color == "yellow" else lay["upgrade_cost"]
+        game.lay_tile(entity, hex_, tile, rotation, extra_cost=extra, pay=lambda c: self.pay(entity, c))
+        if upgrade:
+            self.round.upgraded_track = True
+        self.round.num_laid_track += 1
+        self.round.laid_hexes.append(hex_)
+        self.after_lay(entity, hex_, old_tile, tile)
+        if not self.can_lay_tile(entity) and (self.round.tokened or not self.WITH_TOKEN):
+            self.pass_()
+
+    # ------------------------------------------------------------ tokens
+    def available_tokens(self, entity) -> list:
+        return [t for t in entity.tokens if not t.used]
+
+    def can_place_token(self, entity) -> bool:
+        if self.round.tokened:
+            return False
+        toks = self.available_tokens(entity)
+        if not toks or min(t.price for t in toks) > self.buying_power(entity):
+            return False
+        return self.game.can_token(entity)
+
+    def process_place_token(self, action, entity):
+        game = self.game
+        if self.round.tokened:
+            raise GameError("a token was already placed this turn", rule="one-token-per-turn")
+        city = game.city_by_id(action.get("city"))
+        if city is None:
+            raise GameError(f"unknown city {action.get('city')!r}", rule="unknown-city")
+        toks = self.available_tokens(entity)
+        if not toks:
+            raise GameError(f"{entity.name} has no tokens left", rule="no-tokens")
+        token = toks[0]
+        game.place_token(entity, city, token, pay=lambda c: self.pay(entity, c), check_connected=True)
+        self.round.tokened = True
+        if not self.can_lay_tile(entity):
+            self.pass_()
+
+    # ------------------------------------------------------------ enumeration
+    def legal_actions(self, entity):
+        acts = self.actions(entity)
+        out: list[dict] = []
+        if "lay_tile" in acts:
+            lay = self.tile_lay(entity)
+            for cand in self.game.legal_tile_lays(entity):
+                old = self.game.hex_by_id(cand["hex"]).tile
+                tile = self.game.tile_by_id(cand["tile"])
+                up = self.is_upgrade(old, tile)
+                if (up and not lay["upgrade"]) or (not up and not lay["lay"]):
+                    continue
+                if lay["cannot_reuse_same_hex"] and self.game.hex_by_id(cand["hex"]) in self.round.laid_hexes:
+                    continue
+                try:
+                    self.check_lay(entity, self.game.hex_by_id(cand["hex"]), old, tile, cand["rotation"])
+                except GameError:
+                    continue
+                out.append({"type": "lay_tile", **cand})
+        if "place_token" in acts:
+            for city in self.game.tokenable_cities(entity):
+                out.append({"type": "place_token", "city": city.id, "slot": city.get_slot(entity) or 0})
+        if "pass" in acts:
+            out.append({"type": "pass"})
+        return out

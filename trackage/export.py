@@ -1,0 +1,26 @@
+"""Writing games in the 18xx.games log format, so they load there and here."""
+
+from __future__ import annotations
+
+import time
+
+
+def game_to_log(game, game_id=None) -> dict:
+    actions = []
+    for i, a in enumerate(game.actions, start=1):
+        a = dict(a)
+        a.setdefault("id", i)
+        actions.append(a)
+    log = {
+        "id": game_id if game_id is not None else (game.game_id if game.game_id is not None else "trackage"),
+        "title": game.TITLE,
+        "players": [{"id": p.id, "name": p.name} for p in game.seat_order()],
+        "settings": {"seed": game.seed, "optional_rules": list(game.raw_options)},
+        "actions": actions,
+        "status": "finished" if game.finished else "active",
+        "created_at": int(time.time()),
+    }
+    if game.finished:
+        log["result"] = game.result()
+        log["game_end_reason"] = game.game_end_reason
+    return log

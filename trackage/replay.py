@@ -1,0 +1,65 @@
+"""Replaying 18xx.games logs and comparing with their recorded end."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from .core.errors import GameError, TrackageError
+from .core.log import filter_actions, load_log
+from .core.rng import seed_for
+from .core.state import trace_line
+from .titles import new_game
+
+
+@dataclass
+class ReplayOutcome:
+    game: object = None
+    applied: int = 0
+    error: Exception | None = None
+    failed_action: dict | None = None
+    result: dict = field(default_factory=dict)
+    expected: dict | None = None
+    warnings: list = field(default_factory=list)
+
+    @property
+    def finished(self) -> bool:
+        return self.game is not None and self.game.finished
+
+    @property
+    def matches(self) -> bool:
+        return self.error is None and self.expected is not None and self.result == self.expected
+
+
+def game_from_log(data: dict):
+    settings = data.get("settings") or {}
+    return new_game(data["title"], data["players"], settings.get("optional_rules") or [],
+                    seed_for(data.get("id"), settings), data.get("id"))
+
+
+def replay_data(data: dict, trace=None, strict: bool = False) -> ReplayOutcome:
+    out = ReplayOutcome(expected={str(k): v for k, v in data["result"].items()} if data.get("result") else None)
+    game = game_from_log(data)
+    game.strict = strict
+    game.loading = True
+    out.game = game
+    for action in filter_actions(data["actions"]):
+        try:
+            game._apply(action)
+        except (GameError, TrackageError) as e:
+            out.error, out.failed_action = e, action
+            break
+        except Exception as e:  # an engine bug: report it with the action, never hide it
+            out.error, out.failed_action = e, action
+            break
+        out.applied += 1
+        if trace is not None:
+            trace.write(json.dumps(trace_line(game, action), separators=(",", ":")) + "\n")
+    game.loading = False
+    out.warnings = list(getattr(game, "warnings", []))
+    out.result = game.result()
+    return out
+
+
+def replay_file(path, trace=None, strict: bool = False) -> ReplayOutcome:
+    return replay_data(load_log(path), trace=trace, strict=strict)

@@ -1,0 +1,328 @@
+"""1825: Units 1-3 with kits and regionals. Rules on top of the core; data in ``data/``."""
+
+from __future__ import annotations
+
+from ...core.errors import GameError
+from ...core.game import Game
+from ...core.money import spend
+from ...core.round import OperatingRound, StockRound
+from ...core.steps.operating import DiscardTrain
+from . import config
+from .steps import BuySellParShares1825, BuyTrain1825, Dividend1825, HomeToken, Route1825, TrackAndToken1825
+
+
+class Game1825(Game):
+    TITLE = "1825"
+    CAPITALIZATION = "full"
+    SELL_MOVEMENT = "none"
+    SELL_BUY_ORDER = "sell_buy_sell"
+    SOLD_OUT_INCREASE = False
+    PRESIDENT_SALES_TO_MARKET = True
+    MARKET_SHARE_LIMIT = 100
+    HOME_TOKEN_TIMING = "operating_round"
+    GAME_END_CHECK = {"bank": "current_or", "stock_market": "immediate"}
+    TILE_LAYS = [{"lay": True, "upgrade": True}, {"lay": "not_if_upgraded", "upgrade": False}]
+    IMPASSABLE_HEX_COLORS = ("blue", "sepia", "red")
+    TRAIN_PRICE_MIN = 10
+    TRAIN_PRICE_MULTIPLE = 10
+    COMPANY_SALE_FEE = 30
+    BANK_CAN_BREAK = False
+    TRACK_RESTRICTION = "station_restrictive"
+
+    # ------------------------------------------------------------ set-up
+    def init_optional_rules(self, rules):
+        self.options = config.normalize_options(rules, len(self.players))
+        self.units = self.options.units
+        self.kits = self.options.kits
+        self.regionals = self.options.regionals
+        return list(self.options.rules)
+
+    def build_data(self):
+        return config.build(self.options, len(self.players))
+
+    def bank_cash_start(self):
+        return self.data["bank_cash_initial"]
+
+    def init_cert_limit(self):
+        return self.data["cert_limit"]
+
+    def init_starting_cash(self):
+        for p in self.players:
+            spend(self.bank, p, self.data["starting_cash"])
+
+    def setup(self):
+        self.formed: list = []
+        self.par_by_corp = dict(self.data["par_by_corporation"])
+        self.required_train = dict(self.data["required_train"])
+        pars = sorted({self.par_by_corp[c.id] for c in self.corporations if c.id in self.par_by_corp}, reverse=True)
+        self.layer_by_corp = {c: pars.index(self.par_by_corp[c.id]) + 1
+                              for c in self.corporations if c.id in self.par_by_corp}
+        self.minor_trigger_layer = (pars.index(71) + 2) if 71 in pars else (pars.index(76) + 2)
+        self.max_layers = max(self.layer_by_corp.values())
+        if 3 in self.units or self.data["num_minors"] > 0:
+            self.max_layers = max(self.max_layers, self.minor_trigger_layer)
+        companies = sorted(self.companies, key=lambda c: c.value)
+        lnwr = self.corporation_by_id("LNWR")
+        for idx, player in enumerate(self.players):
+            if idx < len(self.companies):
+                company = companies[idx]
+                spend(player, self.bank, company.value)
+                player.companies.append(company)
+                company.owner = player
+            elif idx == len(self.companies):
+                price = self.par_prices(lnwr)[0]
+                self.stock_market.set_par(lnwr, price)
+                from ...core.entities import ShareBundle
+                self.share_market.buy_shares(player, ShareBundle([lnwr.shares_of(lnwr)[0]]))
+                self.after_par(lnwr)
+            else:
+                from ...core.entities import ShareBundle
+                share = next(s for s in lnwr.shares_of(lnwr))
+                self.share_market.buy_shares(player, ShareBundle([share]))
+        self.highest_layer = 1 if not self.unbought_companies() else 0
+        self.minor_trains: list = []
+        for corp in self.corporations:
+            name = self.required_train.get(corp.id)
+            if not name:
+                continue
+            t = next((t for t in self.depot.upcoming if t.name == name), None)
+            if t is None:
+                raise GameError(f"no {name} train for minor {corp.id}", rule="bad-setup")
+            t.buyable = False
+            t.reserved = True
+            self.minor_trains.append(t)
+            self.depot.remove_train(t)
+
+        self.hex_blockers = {}
+        for corp in self.corporations:
+            for ab in corp.data.get("abilities") or []:
+                if ab.get("type") == "blocks_hexes":
+                    self.hex_blockers.setdefault(corp, []).append(set(ab.get("hexes", [])))
+
+    # ------------------------------------------------------------ map rules
+    def remove_blocks_hexes_ability(self, corp, hex_):
+        sets = self.hex_blockers.get(corp)
+        if sets:
+            self.hex_blockers[corp] = [hs for hs in sets if hex_.id not in hs]
+
+    def hex_blocked_for(self, corp, hex_) -> bool:
+        return any(hex_.id in hs for owner, sets in self.hex_blockers.items() if owner is not corp for hs in sets)
+
+    def tile_valid_for_phase(self, tile) -> bool:
+        colors = self.phase.tiles
+        if tile.name == "119" and "brown" not in colors:
+            return False
+        if tile.name == "166" and "gray" not in colors:
+            return False
+        return tile.color in colors
+
+    def upgrades_to(self, old_tile, new_tile) -> bool:
+        extra = self.data["extra_upgrades"].get(old_tile.name)
+        if extra is not None and new_tile.name in extra:
+            return True
+        illegal = self.data["illegal_upgrades"].get(old_tile.name)
+        if illegal is not None and new_tile.name in illegal:
+            return False
+        if old_tile.name == "119" and new_tile.color == "brown":
+            return False
+        if old_tile.name in ("166", "200"):
+            return False
+        if new_tile.name == "200" and old_tile.color != "sepia":
+            return False
+        if new_tile.name == "200" and old_tile.hex is not None and old_tile.hex.id in self.data["tile200_hexes"]:
+            return True
+        return super().upgrades_to(old_tile, new_tile)
+
+    def can_place_home_token(self, corp) -> bool:
+        if not self.minor(corp):
+            return True
+        coords = corp.coordinates if isinstance(corp.coordinates, str) else corp.coordinates[0]
+        hex_ = self.hex_by_id(coords)
+        if hex_ is None:
+            raise GameError(f"cannot find home hex for {corp.name}", rule="bad-setup")
+        return bool(hex_.tile.paths) and bool(hex_.tile.cities)
+
+    def place_home_token(self, corp) -> None:
+        if corp.tokens and corp.tokens[0].used:
+            return
+        if not self.can_place_home_token(corp):
+            return
+        super().place_home_token(corp)
+
+    # ------------------------------------------------------------ rounds
+    def stock_round(self):
+        return StockRound(self, [DiscardTrain, BuySellParShares1825])
+
+    def operating_round(self, round_num):
+        return OperatingRound1825(self, [HomeToken, TrackAndToken1825, Route1825, Dividend1825, DiscardTrain,
+                                         BuyTrain1825], round_num=round_num)
+
+    # ------------------------------------------------------------ companies, pars, layers
+    def unbought_companies(self):
+        return [c for c in self.companies if not c.closed and c.owner is None]
+
+    def buyable_bank_companies(self):
+        unbought = self.unbought_companies()
+        if not unbought:
+            return [c for c in self.companies if not c.closed and (c.owner is None or c.owner is self.bank)]
+        return [min(unbought, key=lambda c: c.value)]
+
+    def transfer_company(self, company, player, price):
+        company.owner = player
+        player.companies.append(company)
+        spend(player, self.bank, price)
+
+    def company_sale_price(self, company):
+        return company.value - self.COMPANY_SALE_FEE
+
+    def sell_company_to_bank(self, player, company, price):
+        company.owner = self.bank
+        player.companies.remove(company)
+        if price > 0:
+            spend(self.bank, player, price)
+
+    def after_buy_company(self, player, company):
+        self.check_new_layer()
+
+    def after_sell_company(self, player, company):
+        self.check_bank_broken()
+
+    def after_buy_shares(self, player, corp):
+        self.check_new_layer()
+        self.check_formation(corp)
+
+    def after_sell_shares(self, player, corp):
+        self.check_bank_broken()
+
+    def major(self, corp) -> bool:
+        return corp.is_corporation and corp.presidents_share.percent == 20
+
+    def minor(self, corp) -> bool:
+        return corp.is_corporation and corp.presidents_share.percent != 20
+
+    def minor_required_train(self, corp):
+        name = self.required_train.get(corp.id)
+        return next((t for t in self.depot.trains if t.name == name), None)
+
+    def par_prices(self, corp):
+        if self.major(corp):
+            price = self.par_by_corp.get(corp.id)
+            return [p for p in self.stock_market.par_prices if p.price == price]
+        train = self.minor_required_train(corp)
+        return [p for p in self.stock_market.market[0] if p is not None and p.price * 10 > train.price
+                and p.type != "endgame"]
+
+    def current_layer(self) -> int:
+        if any(c.owner is None and not c.abilities for c in self.companies):
+            return 0
+        layers = [lay for c, lay in self.layer_by_corp.items() if c.num_ipo_shares() == 0]
+        return min(max(layers) + 1, self.max_layers) if layers else 1
+
+    def check_new_layer(self):
+        self.highest_layer = self.current_layer()
+
+    def can_ipo(self, corp) -> bool:
+        layer = self.layer_by_corp.get(corp, self.minor_trigger_layer)
+        return layer <= self.current_layer()
+
+    def formed_(self, corp) -> bool:
+        return corp in self.formed
+
+    def check_formation(self, corp):
+        if corp in self.formed:
+            return
+        if self.major(corp) and corp.floated():
+            self.formed.append(corp)
+        elif self.minor(corp):
+            train = self.minor_required_train(corp)
+            if train is not None and corp.cash >= train.price:
+                self.formed.append(corp)
+                t = next(t for t in self.minor_trains if t.name == self.required_train[corp.id])
+                self.minor_trains.remove(t)
+                corp.trains.append(t)
+                t.owner = corp
+                spend(corp, self.bank, t.price)
+
+    def operating_order(self):
+        formed = [c for c in self.corporations if c in self.formed]
+        formed.sort(key=lambda c: (-c.par_price.price, self.formed.index(c)))
+        return [c for c in formed if self.major(c)] + [c for c in formed if not self.major(c)]
+
+    # ------------------------------------------------------------ money/end
+    def real_bank_cash(self) -> int:
+        return self.data["bank_cash"] - sum(p.cash for p in self.players)
+
+    def check_bank_broken(self):
+        if self.real_bank_cash() < 0:
+            self.bank.broken = True
+
+    def check_bankrupt(self, corp):
+        if corp.share_price is not None and corp.share_price.type == "close":
+            self.close_corporation(corp)
+
+    def close_corporation(self, corp):
+        for hex_ in self.hexmap.hexes:
+            for city in hex_.tile.cities:
+                for i, tok in enumerate(city.tokens):
+                    if tok is not None and tok.corporation is corp:
+                        tok.remove()
+                if corp in city.reservations:
+                    city.reservations[city.reservations.index(corp)] = None
+        if corp.cash > 0:
+            spend(corp, self.bank, corp.cash)
+        for t in corp.trains:
+            t.buyable = False
+        self.stock_market.remove(corp)
+        for holder in [self.pool] + self.players + [corp]:
+            for s in list(holder.shares_of(corp)):
+                pass
+        corp.closed = True
+        corp.owner = None
+        if corp in self.formed:
+            self.formed.remove(corp)
+        self.graph_changed()
+
+    def can_par(self, corp, player) -> bool:
+        return not corp.ipoed and not corp.closed
+
+    # ------------------------------------------------------------ receivership
+    def director(self, player) -> bool:
+        return any(c.owner is player for c in self.corporations)
+
+    def acting_for_entity(self, entity):
+        if entity is None:
+            return None
+        if entity.is_player:
+            return entity
+        if entity.owner is not None and entity.owner.is_player:
+            return entity.owner
+        return next((p for p in self.players if not self.director(p)), self.players[0])
+
+    def silent_receivership(self, corp) -> bool:
+        return corp.is_corporation and corp.receivership() and self.minor(corp) and (1 in self.units or 2 in self.units)
+
+    def can_run_route(self, corp) -> bool:
+        return self.route_available(corp) and not self.silent_receivership(corp)
+
+    def minor_deferred_token(self, corp) -> bool:
+        return self.minor(corp) and not (corp.tokens and corp.tokens[0].used)
+
+    def start_operating_hook(self, round_, entity):
+        for t in entity.trains:
+            t.operated = False
+        if self.minor_deferred_token(entity):
+            self.place_home_token(entity)
+
+    def route_trains(self, corp):
+        trains = [t for t in corp.trains if not t.operated or True]
+        leased = getattr(self.round, "leased_train", None)
+        return trains + ([leased] if leased is not None else [])
+
+    def resolve_entity(self, action):
+        return super().resolve_entity(action)
+
+
+class OperatingRound1825(OperatingRound):
+    pass
+
+

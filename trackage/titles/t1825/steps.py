@@ -1,0 +1,295 @@
+"""1825's steps: certificates round, track-and-token, leasing, dividends, receivership buys."""
+
+from __future__ import annotations
+
+from ...core.errors import GameError
+from ...core.money import spend
+from ...core.round import Step
+from ...core.steps.operating import BuyTrain, Dividend, RunRoutes
+from ...core.steps.stock import BuySellParShares
+from ...core.steps.track import TrackAndTokenStep
+
+LEASE_COST = 10
+
+
+class BuySellParShares1825(BuySellParShares):
+    def actions(self, entity):
+        if entity is not self.current_entity():
+            return []
+        return super().actions(entity)
+
+    def pass_keeps_active(self) -> bool:
+        return self.bought()
+
+    def can_buy_any_companies(self, entity) -> bool:
+        if self.bought() or entity.cash <= 0 or self.game.num_certs(entity) >= self.game.cert_limit(entity):
+            return False
+        return any((c.owner is None or c.owner is self.game.bank) and not self.sold_now(entity, c)
+                   for c in self.game.companies if not c.closed)
+
+    def par_prices(self, entity, corp):
+        prices = self.game.par_prices(corp)
+        if self.game.minor(corp):
+            return [p for p in prices if p.price * 4 <= entity.cash]
+        return prices
+
+    def can_par_corp(self, entity, corp) -> bool:
+        return self.game.can_ipo(corp) and super().can_par_corp(entity, corp)
+
+    def just_bought(self, corp) -> bool:
+        acts = self.round.current_actions
+        return bool(acts) and acts[-1]["type"] in ("par", "buy_shares") and acts[-1]["_corp"] is corp
+
+
+def _receivership_pay(step, entity, cost: int):
+    """A corporation in receivership pays what it can; the rest is a loan on its revenue."""
+    if entity.cash >= cost:
+        if cost > 0:
+            spend(entity, step.game.bank, cost)
+    else:
+        diff = cost - entity.cash
+        if entity.cash > 0:
+            spend(entity, step.game.bank, entity.cash)
+        step.round.receivership_loan += diff
+
+
+class LeaseMixin:
+    def can_lease(self, entity) -> bool:
+        return (entity.receivership() and getattr(self.round, "leased_train", None) is None
+                and bool(self.game.depot.depot_trains()))
+
+    def process_special_buy(self, action, entity):
+        if not self.can_lease(entity):
+            raise GameError(f"{entity.name} cannot lease a train now", rule="no-lease")
+        desc = action.get("description")
+        train = next((t for t in self.game.depot.depot_trains() if t.name == desc), None) or self.game.depot.upcoming[0]
+        self.round.leased_train = train
+        _receivership_pay(self, entity, LEASE_COST)
+
+    def lease_actions(self, entity) -> list[dict]:
+        return [{"type": "special_buy", "description": t.name, "cost": LEASE_COST}
+                for t in self.game.depot.depot_trains()]
+
+
+class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
+    HANDLERS = {**TrackAndTokenStep.HANDLERS, "special_buy": "process_special_buy"}
+
+    def round_state(self):
+        return {**super().round_state(), "receivership_loan": 0}
+
+    def setup(self):
+        self.round.receivership_loan = 0
+        super().setup()
+
+    def actions(self, entity):
+        if self.game.silent_receivership(entity) or entity is not self.current_entity():
+            return []
+        out = []
+        if self.can_lay_tile(entity):
+            out.append("lay_tile")
+            if self.can_lease(entity):
+                out.append("special_buy")
+        if self.can_place_token(entity):
+            out.append("place_token")
+        if out:
+            out.append("pass")
+        return out
+
+    def buying_power(self, entity) -> int:
+        return entity.cash + (200 if entity.receivership() else 0)
+
+    def is_upgrade(self, old_tile, new_tile) -> bool:
+        return old_tile.color != "white" and not (old_tile.color == "yellow" and old_tile.preprinted)
+
+    def check_lay(self, entity, hex_, old_tile, tile, rotation):
+        if tile.name in ("887", "888") and hex_.id == "Q13" and entity.id != "NS":
+            raise GameError("only the NS may place tiles 887/888 on Q13", rule="tile-reserved")
+        if self.round.num_laid_track > 0:
+            for h in self.round.laid_hexes:
+                if hex_.distance(h) == 1:
+                    raise GameError("cannot lay tiles in adjacent hexes", rule="adjacent-lays")
+
+    def after_lay(self, entity, hex_, old_tile, tile):
+        self.update_tile_reservation(tile)
+        game = self.game
+        if game.minor_deferred_token(entity) and game.can_place_home_token(entity):
+            game.place_home_token(entity)
+        game.remove_blocks_hexes_ability(entity, hex_)
+
+    def update_tile_reservation(self, tile):
+        if len(tile.reservations) != 1 or not tile.cities:
+            return
+        corp = tile.reservations[0]
+        ok = [c for c in tile.cities if c.tokenable(corp)]
+        if len(ok) != 1:
+            return
+        slot = ok[0].get_slot(corp)
+        if slot is None:
+            return
+        ok[0].add_reservation(corp, slot)
+        tile.reservations.remove(corp)
+
+    def pay(self, entity, cost: int):
+        if entity.receivership():
+            _receivership_pay(self, entity, cost)
+        elif cost > 0:
+            spend(entity, self.game.bank, cost)
+
+    def legal_actions(self, entity):
+        out = super().legal_actions(entity)
+        if "special_buy" in self.actions(entity):
+            out.extend(self.lease_actions(entity))
+        return out
+
+
+class Route1825(LeaseMixin, RunRoutes):
+    HANDLERS = {**RunRoutes.HANDLERS, "special_buy": "process_special_buy"}
+
+    def round_state(self):
+        return {**super().round_state(), "leased_train": None}
+
+    def setup(self):
+        self.round.leased_train = None
+
+    def actions(self, entity):
+        if entity is not self.current_entity() or not getattr(entity, "is_corporation", False):
+            return []
+        if not entity.trains and not entity.receivership():
+            return []
+        if not self.game.can_run_route(entity):
+            return []
+        if entity.receivership() and self.round.leased_train is None and self.game.depot.depot_trains():
+            return ["run_routes", "special_buy"]
+        return ["run_routes"]
+
+    def process_run_routes(self, action, entity):
+        super().process_run_routes(action, entity)
+        revenue = sum(r["revenue"] for r in self.round.routes)
+        if revenue < self.round.receivership_loan:
+            raise GameError(f"revenue {revenue} does not cover {self.round.receivership_loan} in costs",
+                            rule="receivership-loan")
+
+    def legal_actions(self, entity):
+        out = super().legal_actions(entity)
+        if "special_buy" in self.actions(entity):
+            out.extend(self.lease_actions(entity))
+        return out
+
+
+class Dividend1825(Dividend):
+    def actions(self, entity):
+        if getattr(entity, "is_corporation", False) and entity.receivership():
+            return []
+        return super().actions(entity)
+
+    def total_revenue(self) -> int:
+        return super().total_revenue()
+
+    def skip(self):
+        self.do_dividend(self.current_entity(), "withhold")
+
+    def do_dividend(self, entity, kind):
+        loan = self.round.receivership_loan or 0
+        if loan > 0:
+            self.round.extra_revenue = (self.round.extra_revenue or 0) - loan
+        self.round.receivership_loan = 0
+        super().do_dividend(entity, kind)
+
+    def corporation_dividends(self, entity, per_share):
+        return 0
+
+    def move_price(self, entity, revenue, kept, paid):
+        price = entity.share_price.price
+        times = 0
+        if paid <= 0:
+            self.game.stock_market.move_left(entity)
+            return
+        if paid <= price // 2:
+            times = 0
+        elif paid < 2 * price:
+            times = 1
+        elif paid < 3 * price:
+            times = 2
+        elif paid < 4 * price:
+            times = 3
+        else:
+            times = 4
+        for _ in range(times):
+            self.game.stock_market.move_right(entity)
+
+    def after_dividend(self, entity):
+        self.game.check_bank_broken()
+        self.game.check_bankrupt(entity)
+
+
+class BuyTrain1825(BuyTrain):
+    def buyable_trains(self, entity):
+        depot = [t for t in self.game.depot.depot_trains() if entity.cash >= t.price]
+        others = self.game.depot.other_trains(entity)
+        if entity.cash < self.game.TRAIN_PRICE_MIN or entity.receivership():
+            others = []
+        return depot + others
+
+    def buyable_depot_trains(self, entity):
+        return [t for t in self.game.depot.depot_trains() if entity.cash >= t.price]
+
+    def receivership_skip(self, entity) -> bool:
+        return (entity.receivership() and (len(self.buyable_depot_trains(entity)) < 2
+                                           or not self.game.can_run_route(entity)
+                                           or not self.room(entity) or self.game.silent_receivership(entity)))
+
+    def actions(self, entity):
+        if entity is not self.current_entity() or not getattr(entity, "is_corporation", False):
+            return []
+        if self.receivership_skip(entity):
+            return []
+        if entity.receivership():
+            return ["buy_train"]
+        return super().actions(entity)
+
+    def skip(self):
+        entity = self.current_entity()
+        if entity is not None and entity.receivership() and not self.game.silent_receivership(entity):
+            self.pass_()
+            trains = self.buyable_depot_trains(entity)
+            if trains and self.game.can_run_route(entity) and self.room(entity):
+                if len(trains) > 1:
+                    raise GameError("multiple trains available for receivership purchase", rule="receivership")
+                self.buy(entity, trains[0], trains[0].price)
+            return
+        super().skip()
+
+    def process_buy_train(self, action, entity):
+        super().process_buy_train(action, entity)
+
+
+class HomeToken(Step):
+    """Asks an operator to choose a city for a home token when that is ambiguous."""
+
+    HANDLERS = {"place_token": "process_place_token"}
+
+    def round_state(self):
+        return {"pending_tokens": []}
+
+    def pending(self):
+        return self.round.pending_tokens[0] if self.round.pending_tokens else None
+
+    def active(self):
+        return self.pending() is not None
+
+    def current_entity(self):
+        p = self.pending()
+        return p["entity"] if p else None
+
+    def actions(self, entity):
+        p = self.pending()
+        return ["place_token"] if p and entity is p["entity"] else []
+
+    def process_place_token(self, action, entity):
+        p = self.pending()
+        city = self.game.city_by_id(action.get("city"))
+        if city is None or city.hex not in p["hexes"]:
+            raise GameError(f"cannot place the home token in {action.get('city')!r}", rule="bad-home-token")
+        city.place_token(p["token"].corporation, p["token"], free=True, check_tokenable=False)
+        self.round.pending_tokens.pop(0)
+        self.game.graph_changed()
