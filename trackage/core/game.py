@@ -354,8 +354,10 @@ class Game:
 
     def compute_route_revenues(self, entity, routes: list, trains: dict) -> list:
         """Revenue of each logged route, computed from its geometry (title rules apply)."""
-        from . import routes as routemod
-
+        try:
+            from . import routes as routemod
+        except ImportError as e:
+            raise GameError(f"route module unavailable: {e}", rule="no-route-module") from e
         return routemod.revenues_for_action(self, entity, routes, trains)
 
     def suggest_routes(self, entity) -> list:
@@ -396,6 +398,13 @@ class Game:
             hex_ = self.hex_by_id(coord)
             if hex_ is None:
                 continue
+            if hex_.tile.reserved_by(corp) and hex_.tile.paths and len(coords) == 1:
+                pending = getattr(self.round, "pending_tokens", None)
+                if pending is None:
+                    return
+                if not any(p["entity"] is corp for p in pending):
+                    pending.append({"entity": corp, "hexes": [hex_], "token": corp.tokens[0]})
+                return
             cities = hex_.tile.cities
             city = next((c for c in cities if c.reserved_by(corp)), cities[0] if cities else None)
             if city is None:

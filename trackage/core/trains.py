@@ -143,10 +143,16 @@ class Depot:
         return None
 
     def other_trains(self, corporation) -> list[Train]:
+        """Trains other operators own that ``corporation`` could buy."""
         return [t for t in self.trains
                 if t.owner is not None and t.owner is not self and t.owner is not corporation
-                and not t.obsolete and not t.rusted and getattr(t.owner, "is_corporation", False)
-                and t.buyable]
+                and t.buyable and not t.obsolete]
+
+    def min_price(self, corporation) -> int | None:
+        prices = [min(v["price"] for v in t.variants.values()) for t in self.depot_trains()]
+        if self.other_trains(corporation):
+            prices.append(1)
+        return min(prices) if prices else None
 
 
 class PhaseTrack:

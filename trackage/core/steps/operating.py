@@ -186,7 +186,10 @@ class BuyTrain(Step):
         return depot + others
 
     def can_buy_train(self, entity) -> bool:
-        return self.room(entity) and bool(self.buyable_trains(entity))
+        if not self.room(entity):
+            return False
+        lo = self.game.depot.min_price(entity)
+        return lo is not None and self.game.buying_power(entity) >= lo
 
     def actions(self, entity):
         if entity is not self.current_entity() or not getattr(entity, "is_corporation", False):
