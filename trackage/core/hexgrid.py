@@ -6,8 +6,10 @@ Coordinates are strings made of letters and a number (``"S13"``, ``"AA4"``, ``"a
 * The letter axis counts ``A``..``Z``, ``AA``..``AZ`` from 0; lower-case letters are negative
   (``a`` = -1, ``b`` = -2, ...).
 * The number axis is ``number - 1`` (so ``B0`` has number value -1).
-* ``axes`` says which of the two is ``x`` and which ``y``. The default is
-  ``{"x": "letter", "y": "number"}``; some titles swap them (``{"x": "number", "y": "letter"}``).
+* ``axes`` says which of the two is ``x`` and which ``y``. Without an explicit setting the
+  default depends on the layout, as in the reference: ``flat`` -> ``{"x": "letter", "y":
+  "number"}`` (letters are columns), ``pointy`` -> ``{"x": "number", "y": "letter"}``
+  (letters are rows). Titles may set either explicitly.
 
 Edges are numbered 0-5. Which neighbour lies behind each edge depends on the layout
 (``"flat"`` or ``"pointy"``); :data:`DIRECTIONS` gives the ``(dx, dy)`` offset of each edge
@@ -20,7 +22,8 @@ import re
 from functools import lru_cache
 
 __all__ = [
-    "LETTERS", "NEGATIVE_LETTERS", "DIRECTIONS", "OFFSETS", "DEFAULT_AXES", "LAYOUTS",
+    "LETTERS", "NEGATIVE_LETTERS", "DIRECTIONS", "OFFSETS", "DEFAULT_AXES", "LAYOUT_AXES", "LAYOUTS",
+    "default_axes", "coord_column_row",
     "invert", "normalize_axes", "parse_coord", "format_coord", "HexGrid", "neighbor",
     "direction_between", "distance",
 ]
@@ -51,6 +54,10 @@ OFFSETS: dict[str, tuple[tuple[int, int], ...]] = {
 """layout -> tuple indexed by edge of the ``(dx, dy)`` offset of the neighbour behind it."""
 
 DEFAULT_AXES = {"x": "letter", "y": "number"}
+"""Axes used when neither axes nor a layout is known (module-level helpers)."""
+
+LAYOUT_AXES = {"flat": ("letter", "number"), "pointy": ("number", "letter")}
+"""Default axes per layout when a title does not set them."""
 
 _COORD_LETTER = re.compile(r"([A-Za-z]+)")
 _COORD_NUMBER = re.compile(r"(-?[0-9]+)")
@@ -61,10 +68,16 @@ def invert(edge: int) -> int:
     return (edge + 3) % 6
 
 
-def normalize_axes(axes) -> tuple[str, str]:
-    """``axes`` (dict like ``{"x": "letter", "y": "number"}``, a tuple, or None) -> (x, y) kinds."""
+def default_axes(layout: str) -> tuple[str, str]:
+    """Axes the reference uses for ``layout`` when the title sets none."""
+    return LAYOUT_AXES[layout]
+
+
+def normalize_axes(axes, layout: str | None = None) -> tuple[str, str]:
+    """``axes`` (dict like ``{"x": "letter", "y": "number"}``, a tuple, or None) -> (x, y)
+    kinds. None means the default of ``layout`` (x letter / y number without a layout)."""
     if axes is None:
-        return ("letter", "number")
+        return LAYOUT_AXES[layout] if layout is not None else ("letter", "number")
     if isinstance(axes, dict):
         return (str(axes.get("x", "letter")), str(axes.get("y", "number")))
     x, y = axes
@@ -141,7 +154,7 @@ class HexGrid:
         if layout not in DIRECTIONS:
             raise ValueError(f"unknown layout {layout!r}")
         self.layout = layout
-        self.axes = normalize_axes(axes)
+        self.axes = normalize_axes(axes, layout)
         self._offsets = OFFSETS[layout]
 
     def parse(self, coord: str) -> tuple[int, int]:
@@ -176,5 +189,6 @@ class HexGrid:
 
 
 def neighbor(coord: str, edge: int, layout: str = "flat", axes=None) -> str:
-    """Coordinate of the hex behind ``edge`` of ``coord`` for the given layout and axes."""
+    """Coordinate of the hex behind ``edge`` of ``coord`` for the given layout and axes
+    (default axes of the layout when None)."""
     return HexGrid(layout, axes).neighbor(coord, edge)
