@@ -1,0 +1,31 @@
+"""Checks that must hold after every action of every game."""
+
+from __future__ import annotations
+
+BUYS = ("buy_shares", "par", "buy_company")
+
+
+class InvariantError(AssertionError):
+    pass
+
+
+def check(game, start_total: int | None = None, action: dict | None = None) -> None:
+    """Raise InvariantError if money leaked, certificates don't add up to 100% or a
+    player's purchase took them over the certificate limit."""
+    if start_total is not None:
+        total = game.total_cash()
+        if total != start_total:
+            raise InvariantError(f"money not conserved: {total} != {start_total}")
+    holders = list(game.players) + [game.pool] + list(game.corporations)
+    for corp in game.corporations:
+        pct = sum(h.percent_of(corp) for h in holders)
+        if pct != 100:
+            raise InvariantError(f"{corp.id}: certificates add up to {pct}%")
+        for s in corp.shares:
+            if s not in s.owner.shares_of(corp):
+                raise InvariantError(f"{s.id}: owner does not hold it")
+    if action is not None and action.get("type") in BUYS and action.get("entity_type", "player") == "player":
+        p = game.player_by_id(action.get("entity"))
+        if p is not None and game.num_certs(p) > game.cert_limit(p):
+            raise InvariantError(f"{p.name} bought over the certificate limit "
+                                 f"({game.num_certs(p)} > {game.cert_limit(p)}) at action {action.get('id')}")
