@@ -4,7 +4,7 @@ import pytest
 
 from trackage.core.hexgrid import HexGrid, invert, neighbor, parse_coord, format_coord
 from trackage.core.hexmap import HexMap, TileSupply
-from trackage.core.tiles import GameError, legal_rotations, standard_tiles, upgrades_to
+from trackage.core.tiles import GameError, Tile, legal_rotations, standard_tiles, upgrades_to
 from trackage.core.tokens import Token
 
 LIB = standard_tiles()
@@ -334,3 +334,22 @@ def test_supply_returns_replaced_tiles():
     assert upgrades_to(t7, t18)
     m.lay_tile("C3", t18, rotation=5)
     assert [t.id for t in s] == ["7-0"] and t7.hex is None
+
+
+def test_future_label_moves_to_laid_tile():
+    m = HexMap.build({"layout": "flat", "hexes": {"white": [
+        {"coords": ["C5"], "parts": [{"t": "city", "revenue": 0},
+                                     {"t": "future_label", "label": "T", "color": "green"}]}]}})
+    h = m["C5"]
+    fl = h.tile.future_label
+    t57 = LIB.tile("57")
+    old = h.lay(t57)
+    assert t57.future_label is fl and old.future_label is None
+    green_t = Tile.from_parts("XT", "green", [
+        {"t": "city", "revenue": 40, "slots": 2}, {"t": "label", "label": "T"}]
+        + [{"t": "path", "a": e, "b": "_0"} for e in (0, 1, 3, 4)])
+    assert upgrades_to(t57, green_t)
+    assert not upgrades_to(t57, LIB.tile("14"))
+    old = h.lay(green_t)
+    assert green_t.future_label is None  # same colour: the label is used up
+    assert old.future_label is None

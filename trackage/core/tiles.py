@@ -429,12 +429,12 @@ class TileSpec:
         for pidx, group, part, n in raw_paths:
             a = _end_ref(part["a"], n_nodes)
             b = _end_ref(part["b"], n_nodes)
+            track = part.get("track") or "broad"
             for end in (a, b):
                 if end[0] == "n" and not 0 <= end[1] < n_nodes:
                     raise ValueError(f"path refers to missing node {end[1]}: {part}")
-                if end[0] == "e":
+                if end[0] == "e" and track != "future":
                     edge_count += 1
-            track = part.get("track") or "broad"
             terminal = part.get("terminal")
             terminal = (_int(terminal, 1) or 1) if _flag(terminal) else None
             ignore = _flag(part.get("ignore"))
