@@ -1,0 +1,668 @@
+"""Track connectivity: walking track and the per-corporation graph.
+
+The walkers follow the reference's rules exactly because step availability (can a
+corporation token, does it have a route, which hexes may it build in) depends on them:
+
+* a *path walk* follows track from one path across hex edges (and through Lawson
+  junctions) without stopping at nodes. Within one walk an edge crossing, identified by
+  ``(hex id, edge number, lane index)``, is used at most once and a junction at most
+  twice (in and out). Paths already on the walk are skipped. Gauge and lanes must match
+  at each crossing;
+* a *node walk* starts at a node, path-walks every path of that node and continues from
+  every node reached (not through terminal paths, not into nodes that block the walking
+  corporation: full cities of others, offboards);
+* ``converging``: the reference keeps a path (or node) marked as visited after its walk
+  returns unless some track junction upstream let several paths meet at one tile exit.
+  Only then are marks removed again, so the same piece of track may be reached through
+  another branch. Graph computations start non-converging; chain searches for routes and
+  the distance graph walk converging from the start.
+
+:class:`TrackGraph` caches, per corporation, what a walk from all its tokens reaches;
+:meth:`TrackGraph.clear` drops everything when a tile or token changes.
+:class:`DistanceGraph` records the smallest number of stops needed to reach every node.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Callable, Iterable
+
+__all__ = [
+    "ABORT", "walk_path", "walk_node", "TrackGraph", "DistanceGraph", "map_hexes",
+    "hex_lookup",
+]
+
+if sys.getrecursionlimit() < 20000:
+    # walks recurse once per path and node on the way; long lines of track are deep
+    sys.setrecursionlimit(20000)
+
+ABORT = object()
+"""Returned by a node-walk visitor to stop the walk from going beyond that path."""
+
+_NO_LANE = (1, 0)
+
+
+# --------------------------------------------------------------------------------------
+# map access
+
+
+def map_hexes(hexmap) -> list:
+    """All hexes of ``hexmap`` in map order (accepts a map object, a dict or a list)."""
+    hexes = getattr(hexmap, "hexes", hexmap)
+    if callable(hexes):
+        hexes = hexes()
+    if isinstance(hexes, dict):
+        return list(hexes.values())
+    return list(hexes)
+
+
+def hex_lookup(hexmap) -> Callable:
+    """A function hex id -> Hex (None when unknown) for ``hexmap``."""
+    f = getattr(hexmap, "hex_by_id", None)
+    if callable(f):
+        return f
+    by_id = getattr(hexmap, "hexes_by_id", None)
+    if by_id is None:
+        by_id = {h.id: h for h in map_hexes(hexmap)}
+    return by_id.get
+
+
+# --------------------------------------------------------------------------------------
+# walkers
+
+
+def _lanes_ok(l0, l1) -> bool:
+    if l0 is None or l1 is None:
+        return False
+    w0 = l0[0]
+    if w0 == l1[0]:
+        return l1[1] == w0 - l0[1] - 1
+    small, big = (l0, l1) if tuple(l0) < tuple(l1) else (l1, l0)
+    return small[1] + (big[0] - small[0]) // 2 == big[0] - big[1] - 1
+
+
+def _gauge_ok(track, other) -> bool:
+    if track == "broad":
+        return other == "broad" or other == "dual"
+    if track == "narrow":
+        return other == "narrow" or other == "dual"
+    return track == "dual"
+
+
+def walk_path(path, visit: Callable, *, visited: dict | None = None, counter: dict | None = None,
+              skip_paths=None, skip_track=None, converging: bool = True, skip=None, jskip=None) -> None:
+    """Path walk from ``path``; ``visit(path, visited, counter, converging)`` is called for
+    every path reached (``visited`` is the dict of paths on the current walk, in walk order,
+    when ``converging``)."""
+    _walk_path(path, skip, jskip, {} if visited is None else visited, skip_paths,
+               {} if counter is None else counter, skip_track, converging, visit)
+
+
+def _walk_path(path, skip, jskip, visited, skip_paths, counter, skip_track, converging, visit):
+    if path in visited:
+        return
+    if skip_paths and path in skip_paths:
+        return
+    junction = path.junction
+    if junction is not None and (path.terminal or counter.get(junction, 0) > 1):
+        return
+    if path.track == skip_track:
+        return
+    tile = path.tile
+    hx = tile.hex
+    hid = hx.id
+    edges = path.edges
+    for e in edges:
+        if counter.get((hid, e.num, e.lanes[1]), 0) > 0:
+            return
+
+    visited[path] = True
+    if junction is not None:
+        counter[junction] = counter.get(junction, 0) + 1
+
+    visit(path, visited, counter, converging)
+
+    if junction is not None and junction is not jskip:
+        for jp in junction.paths:
+            _walk_path(jp, None, junction, visited, skip_paths, counter, skip_track, converging, visit)
+
+    if edges:
+        neighbors = hx.neighbors
+        for e in edges:
+            num = e.num
+            if num == skip:
+                continue
+            nb = neighbors.get(num)
+            if nb is None:
+                continue
+            key = (hid, num, e.lanes[1])
+            counter[key] = counter.get(key, 0) + 1
+            np_edge = (num + 3) % 6
+            conv = converging or tile.converging_exit(num)
+            lanes = e.lanes
+            track = path.track
+            gauge_free = path.ignore_gauge_walk
+            for np in nb.tile.paths_at(np_edge):
+                if lanes != _NO_LANE or np.exit_lanes.get(np_edge) != _NO_LANE:
+                    if not _lanes_ok(lanes, np.exit_lanes.get(np_edge)):
+                        continue
+                if not gauge_free and not _gauge_ok(track, np.track):
+                    continue
+                _walk_path(np, np_edge, None, visited, skip_paths, counter, skip_track, conv, visit)
+            counter[key] -= 1
+
+    if converging:
+        visited.pop(path, None)
+    if junction is not None:
+        counter[junction] -= 1
+
+
+def walk_node(node, visit: Callable, *, visited: dict | None = None, corporation=None,
+              visited_paths: dict | None = None, skip_paths=None, counter: dict | None = None,
+              skip_track=None, converging: bool = True) -> None:
+    """Node walk from ``node``: ``visit(path, visited_paths, visited_nodes)`` for every path
+    reached; returning :data:`ABORT` stops the walk beyond that path. With ``corporation``,
+    nodes that block it are not entered."""
+    _walk_node(node, {} if visited is None else visited, corporation,
+               {} if visited_paths is None else visited_paths, skip_paths,
+               {} if counter is None else counter, skip_track, converging, visit)
+
+
+def _walk_node(node, visited, corp, visited_paths, skip_paths, counter, skip_track, converging, visit):
+    if node in visited:
+        return
+    visited[node] = True
+
+    def on_path(path, vp, ct, conv):
+        if visit(path, vp, visited) is ABORT:
+            return
+        if path.terminal:
+            return
+        for nxt in path.nodes:
+            if nxt is node:
+                continue
+            if corp is not None and nxt.blocks(corp):
+                continue
+            _walk_node(nxt, visited, corp, vp, skip_paths, ct, skip_track, converging or conv, visit)
+
+    for node_path in node.paths:
+        if node_path.track == skip_track or node_path.ignore:
+            continue
+        _walk_path(node_path, None, None, visited_paths, skip_paths, counter, skip_track, converging, on_path)
+
+    if converging:
+        visited.pop(node, None)
+
+
+# --------------------------------------------------------------------------------------
+# the corporation graph
+
+
+class TrackGraph:
+    """What each corporation reaches from its tokens; cached per corporation until
+    :meth:`clear`.
+
+    Options (reference semantics): ``skip_track`` (a gauge not walked, e.g. "narrow"),
+    ``check_tokens`` (consult ``skip_token``), ``home_as_token`` (home hexes/cities count as
+    tokens), ``no_blocking`` (full cities do not stop walks).
+
+    Hooks (all optional callables; the defaults are the base game's):
+
+    * ``city_tokened_by(city, corp)`` -- does the corporation start from this city
+      (default ``city.tokened_by(corp)``);
+    * ``for_graph_city_tokened_by(city, corp, graph)`` -- extra start cities (default none);
+    * ``skip_token(graph, corp, city)`` -- ignore a token (only with ``check_tokens``);
+    * ``skip_paths(corp)`` -- a container of paths never walked (default none);
+    * ``home_hexes(corp)`` -> {hex: [edges]} and ``home_nodes(corp)`` -> iterable of nodes,
+      used with ``home_as_token`` (default: ``corp.coordinates`` and ``corp.city``);
+    * ``token_ability_nodes(corp)`` -> nodes a token ability may teleport to (added as
+      connected and offered to :meth:`can_token`);
+    * ``teleports(corp)`` -> iterable of ``(hex, used)``: teleport abilities; the hex counts
+      as connected on all sides and its cities as connected nodes (offered to
+      :meth:`can_token` when ``used``).
+    """
+
+    def __init__(self, hexmap, *, skip_track=None, check_tokens: bool = False, home_as_token=False,
+                 no_blocking: bool = False, city_tokened_by: Callable | None = None,
+                 for_graph_city_tokened_by: Callable | None = None, skip_token: Callable | None = None,
+                 skip_paths: Callable | None = None, home_hexes: Callable | None = None,
+                 home_nodes: Callable | None = None, token_ability_nodes: Callable | None = None,
+                 teleports: Callable | None = None):
+        self.hexmap = hexmap
+        self.skip_track = skip_track
+        self.check_tokens = bool(check_tokens)
+        self.home_as_token = home_as_token
+        self.no_blocking = bool(no_blocking)
+        self._city_tokened_by = city_tokened_by
+        self._for_graph = for_graph_city_tokened_by
+        self._skip_token = skip_token
+        self._skip_paths = skip_paths
+        self._home_hexes = home_hexes
+        self._home_nodes = home_nodes
+        self._token_ability_nodes = token_ability_nodes
+        self._teleports = teleports
+        self._hex_by_id = None
+        self._connected_hexes: dict = {}
+        self._connected_nodes: dict = {}
+        self._connected_paths: dict = {}
+        self._reachable_hexes: dict = {}
+        self._offered: dict = {}
+        self._tokenable_cities: dict = {}
+        self._can_token: dict = {}
+        self._routes: dict = {}
+        self._by_token: dict = {}
+
+    # -- cache control ---------------------------------------------------------------
+
+    def clear(self) -> None:
+        """Forget all results (a tile or token changed). Like the reference, a corporation's
+        route information is kept once it is known to have a train-purchase route."""
+        self._connected_hexes.clear()
+        self._connected_nodes.clear()
+        self._connected_paths.clear()
+        self._reachable_hexes.clear()
+        self._offered.clear()
+        self._tokenable_cities.clear()
+        self._can_token.clear()
+        self._by_token.clear()
+        self._routes = {c: r for c, r in self._routes.items() if r.get("route_train_purchase")}
+
+    def clear_graph_for(self, corporation) -> None:
+        """:meth:`clear`, and forget that corporation's route information too."""
+        self.clear()
+        self._routes.pop(corporation, None)
+
+    def clear_all(self) -> None:
+        self.clear()
+        self._routes.clear()
+
+    clear_graph_for_all = clear_all
+
+    # -- queries ---------------------------------------------------------------------
+
+    def connected_hexes(self, corporation) -> dict:
+        """{hex: [edges]}: hexes where the corporation may lay or upgrade track and the
+        edges through which it reaches them."""
+        r = self._connected_hexes.get(corporation)
+        if r is None:
+            self._compute(corporation)
+            r = self._connected_hexes[corporation]
+        return r
+
+    def connected_nodes(self, corporation) -> dict:
+        """{node: True}: nodes the corporation reaches (where it could token)."""
+        r = self._connected_nodes.get(corporation)
+        if r is None:
+            self._compute(corporation)
+            r = self._connected_nodes[corporation]
+        return r
+
+    def connected_paths(self, corporation) -> dict:
+        """{path: True}: track the corporation reaches."""
+        r = self._connected_paths.get(corporation)
+        if r is None:
+            self._compute(corporation)
+            r = self._connected_paths[corporation]
+        return r
+
+    def reachable_hexes(self, corporation) -> dict:
+        """{hex: True}: hexes holding track the corporation reaches (where it can run)."""
+        r = self._reachable_hexes.get(corporation)
+        if r is None:
+            self._compute(corporation)
+            r = self._reachable_hexes[corporation]
+        return r
+
+    def route_info(self, corporation) -> dict:
+        """``{"route_available": bool, "route_train_purchase": bool}`` (keys may be missing
+        = False). Available: from one token at least two mandatory stops, or one mandatory
+        and one optional, are reachable; train purchase: two mandatory stops."""
+        r = self._routes.get(corporation)
+        if r is None:
+            self._compute(corporation)
+            r = self._routes.get(corporation, {})
+        return r
+
+    def route_available(self, corporation) -> bool:
+        return bool(self.route_info(corporation).get("route_available"))
+
+    def route_train_purchase(self, corporation) -> bool:
+        return bool(self.route_info(corporation).get("route_train_purchase"))
+
+    def can_token(self, corporation, cheater: bool = False, same_hex_allowed: bool = False,
+                  tokens=None) -> bool:
+        """Is there a reached city where the corporation could place a token (for free)?
+        Like the reference, the answer is cached per corporation (and ``cheater``)."""
+        key = (corporation, bool(cheater))
+        r = self._can_token.get(key)
+        if r is not None:
+            return r
+        offered = self._offered_nodes(corporation)
+        r = False
+        for node in offered:
+            if node.is_city and node.tokenable(corporation, free=True, tokens=tokens, cheater=cheater,
+                                               same_hex_allowed=same_hex_allowed):
+                r = True
+                break
+        self._can_token[key] = r
+        return r
+
+    def tokenable_cities(self, corporation) -> list:
+        """Reached cities where the corporation could place a token (free), in walk order."""
+        r = self._tokenable_cities.get(corporation)
+        if r is not None:
+            return r
+        out = [n for n in self._offered_nodes(corporation)
+               if n.is_city and n.tokenable(corporation, free=True)]
+        if out:
+            self._tokenable_cities[corporation] = out
+        return out
+
+    def connected_hexes_by_token(self, corporation, token_city) -> dict:
+        return self._token_result(corporation, token_city)[0]
+
+    def connected_nodes_by_token(self, corporation, token_city) -> dict:
+        return self._token_result(corporation, token_city)[1]
+
+    def connected_paths_by_token(self, corporation, token_city) -> dict:
+        return self._token_result(corporation, token_city)[2]
+
+    # -- computation -----------------------------------------------------------------
+
+    def _offered_nodes(self, corporation) -> list:
+        r = self._offered.get(corporation)
+        if r is None:
+            self._compute(corporation)
+            r = self._offered[corporation]
+        return r
+
+    def _token_result(self, corporation, token_city):
+        per = self._by_token.get(corporation)
+        if per is None or token_city not in per:
+            self._compute(corporation)
+            per = self._by_token.setdefault(corporation, {})
+            for city in self._start_cities(corporation):
+                if city not in per:
+                    per[city] = self._compute(corporation, one_token=city)
+        return per.get(token_city, ({}, {}, {}))
+
+    def _tokened(self, city, corporation) -> bool:
+        if self._city_tokened_by is not None:
+            if self._city_tokened_by(city, corporation):
+                return True
+        elif city.tokened_by(corporation):
+            return True
+        return self._for_graph is not None and bool(self._for_graph(city, corporation, self))
+
+    def _start_cities(self, corporation, one_token=None) -> list:
+        out = []
+        check = self.check_tokens and self._skip_token is not None
+        for hx in map_hexes(self.hexmap):
+            tile = hx.tile
+            if tile is None:
+                continue
+            for city in tile.cities:
+                if one_token is not None and city is not one_token:
+                    continue
+                if not self._tokened(city, corporation):
+                    continue
+                if check and self._skip_token(self, corporation, city):
+                    continue
+                out.append(city)
+        return out
+
+    def _default_home(self, corporation):
+        coords = getattr(corporation, "coordinates", None)
+        if not coords:
+            return [], []
+        if isinstance(coords, str):
+            coords = [coords]
+        if self._hex_by_id is None:
+            self._hex_by_id = hex_lookup(self.hexmap)
+        hexes = [h for h in (self._hex_by_id(c) for c in coords) if h is not None]
+        idx = getattr(corporation, "city", None)
+        nodes = []
+        for hx in hexes:
+            if idx is not None:
+                cities = hx.tile.cities
+                for i in (idx if isinstance(idx, (list, tuple)) else [idx]):
+                    if 0 <= i < len(cities):
+                        nodes.append(cities[i])
+            else:
+                nodes.extend(hx.tile.city_towns)
+        return hexes, nodes
+
+    def _compute(self, corporation, one_token=None):
+        hexes: dict = {}
+        nodes: dict = {}
+        paths: dict = {}
+        offered: list = []
+
+        for city in self._start_cities(corporation, one_token):
+            hx = city.tile.hex
+            hexes.setdefault(hx, {}).update(dict.fromkeys(hx.neighbors, True))
+            nodes[city] = True
+
+        if self.home_as_token and getattr(corporation, "coordinates", None):
+            if self._home_hexes is not None or self._home_nodes is not None:
+                hh = self._home_hexes(corporation) if self._home_hexes is not None else {}
+                for hx, edges in hh.items():
+                    hexes[hx] = dict.fromkeys(edges, True)
+                hn = self._home_nodes(corporation) if self._home_nodes is not None else ()
+            else:
+                hhexes, hn = self._default_home(corporation)
+                for hx in hhexes:
+                    hexes[hx] = dict.fromkeys(hx.neighbors, True)
+            for n in hn:
+                nodes[n] = True
+
+        starts = list(nodes)
+
+        if self._token_ability_nodes is not None:
+            for n in self._token_ability_nodes(corporation) or ():
+                nodes[n] = True
+                offered.append(n)
+        if self._teleports is not None:
+            for hx, used in self._teleports(corporation) or ():
+                hexes.setdefault(hx, {}).update(dict.fromkeys(hx.neighbors, True))
+                for n in hx.tile.cities:
+                    nodes[n] = True
+                    if used:
+                        offered.append(n)
+
+        routes = self._routes.get(corporation)
+        if routes is None:
+            routes = {}
+        walk_corp = None if self.no_blocking else corporation
+        skip_paths = self._skip_paths(corporation) if self._skip_paths is not None else None
+        skip_track = self.skip_track
+        start_set = dict.fromkeys(starts, True)
+
+        for start in starts:
+            visited = dict(start_set)
+            del visited[start]
+            local: dict = {}
+
+            def visit(path, _vp, _vn, paths=paths, nodes=nodes, local=local, hexes=hexes):
+                if path in paths:
+                    return None
+                paths[path] = True
+                for n in path.nodes:
+                    nodes[n] = True
+                    local[n] = True
+                    offered.append(n)
+                hx = path.tile.hex
+                mine = hexes.get(hx)
+                if mine is None:
+                    mine = hexes[hx] = {}
+                nbs = hx.neighbors
+                for e in path.exits:
+                    mine[e] = True
+                    nb = nbs.get(e)
+                    if nb is not None:
+                        other = hexes.get(nb)
+                        if other is None:
+                            other = hexes[nb] = {}
+                        other[(e + 3) % 6] = True
+                return None
+
+            _walk_node(start, visited, walk_corp, {}, skip_paths, {}, skip_track, False, visit)
+
+            if routes.get("route_train_purchase"):
+                continue
+            mandatory = optional = 0
+            for n in local:
+                kind = getattr(n, "route", None)
+                if kind == "mandatory":
+                    mandatory += 1
+                elif kind == "optional":
+                    optional += 1
+            if mandatory > 1:
+                routes["route_available"] = True
+                routes["route_train_purchase"] = True
+                self._routes[corporation] = routes
+            elif mandatory == 1 and optional > 0:
+                routes["route_available"] = True
+
+        result_hexes = {hx: list(edges) for hx, edges in hexes.items()}
+        if one_token is not None:
+            return result_hexes, nodes, paths
+
+        self._routes[corporation] = routes
+        self._connected_hexes[corporation] = result_hexes
+        self._connected_nodes[corporation] = nodes
+        self._connected_paths[corporation] = paths
+        reach: dict = {}
+        for p in paths:
+            reach[p.tile.hex] = True
+        self._reachable_hexes[corporation] = reach
+        self._offered[corporation] = offered
+        return result_hexes, nodes, paths
+
+
+# --------------------------------------------------------------------------------------
+# distances
+
+
+class DistanceGraph:
+    """Fewest stops needed to reach nodes, paths and hexes from a corporation's tokens.
+
+    A stop counts when its ``visit_cost`` is positive. With ``separate_node_types`` the
+    counts are ``{"city": n, "town": m}`` (halts count as neither), else ``{"node": n}``.
+    Distances are per-key minima over all walks (the start token counts as one).
+    """
+
+    def __init__(self, hexmap, *, separate_node_types: bool = False,
+                 city_tokened_by: Callable | None = None):
+        self.hexmap = hexmap
+        self.separate_node_types = bool(separate_node_types)
+        self._city_tokened_by = city_tokened_by
+        self._node: dict = {}
+        self._path: dict = {}
+        self._hex: dict = {}
+
+    def clear(self) -> None:
+        self._node.clear()
+        self._path.clear()
+        self._hex.clear()
+
+    def node_distances(self, corporation) -> dict:
+        if corporation not in self._node:
+            self._compute(corporation)
+        return self._node[corporation]
+
+    def path_distances(self, corporation) -> dict:
+        if corporation not in self._path:
+            self._compute(corporation)
+        return self._path[corporation]
+
+    def hex_distances(self, corporation) -> dict:
+        if corporation not in self._hex:
+            self._compute(corporation)
+        return self._hex[corporation]
+
+    def token_cities(self, corporation) -> list:
+        out = []
+        tb = self._city_tokened_by
+        for hx in map_hexes(self.hexmap):
+            tile = hx.tile
+            if tile is None:
+                continue
+            for city in tile.cities:
+                if tb(city, corporation) if tb is not None else city.tokened_by(corporation):
+                    out.append(city)
+        return out
+
+    get_token_cities = token_cities
+
+    @staticmethod
+    def _merge(store: dict, key, dist: dict) -> None:
+        cur = store.get(key)
+        if cur is None:
+            store[key] = dict(dist)
+        else:
+            for k, v in cur.items():
+                d = dist[k]
+                if d < v:
+                    cur[k] = d
+
+    @staticmethod
+    def _le(known, dist) -> bool:
+        if known is None:
+            return False
+        for k, v in known.items():
+            if v > dist[k]:
+                return False
+        return True
+
+    def _kind_key(self, node):
+        if not self.separate_node_types:
+            return "node"
+        if node.is_city:
+            return "city"
+        if node.is_town and not node.is_halt:
+            return "town"
+        return None
+
+    def _compute(self, corporation) -> None:
+        n_d: dict = {}
+        p_d: dict = {}
+        h_d: dict = {}
+        for city in self.token_cities(corporation):
+            dist = {"city": 0, "town": 0} if self.separate_node_types else {"node": 0}
+            self._walk(city, dist, n_d, p_d, {}, {}, corporation, {}, h_d)
+        self._node[corporation] = n_d
+        self._path[corporation] = p_d
+        self._hex[corporation] = h_d
+
+    def _walk(self, node, dist, n_d, p_d, a_d, b_d, corp, counter, h_d) -> None:
+        merge = self._merge
+        merge(n_d, node, dist)
+        if corp is not None and node.blocks(corp):
+            return
+        key = self._kind_key(node)
+        count = 1 if node.visit_cost > 0 else 0
+        if key is not None:
+            dist[key] += count
+
+        le = self._le
+
+        def on_path(path, _vp, ct, _conv):
+            merge(p_d, path, dist)
+            merge(h_d, path.tile.hex, dist)
+            if path.terminal:
+                return
+            for nxt in path.nodes:
+                if nxt is node:
+                    continue
+                side = a_d if path.a is nxt else b_d
+                if le(side.get(path), dist):
+                    continue
+                merge(side, path, dist)
+                self._walk(nxt, dist, n_d, p_d, a_d, b_d, corp, ct, h_d)
+
+        for node_path in node.paths:
+            _walk_path(node_path, None, None, {}, None, counter, None, True, on_path)
+
+        if key is not None:
+            dist[key] -= count

@@ -1,0 +1,1198 @@
+"""Train routes: rebuilding logged routes, legality, revenue and a simple route finder.
+
+A logged route (``run_routes``) names its track as ``connections``: one list of hex ids per
+segment between two consecutive stops, in walking order. :class:`Route` turns that back into
+concrete paths and stops the way the reference does:
+
+* for every segment, all node pairs (a node on the first hex, another on the last) are
+  tried; a walk from the first node that reaches the second gives a *chain* (its paths in
+  walk order) and the chain's hex-id list must equal the logged one;
+* a one-segment route takes the first (shortest) chain touching a city tokened by the
+  corporation and not sharing track with the other routes of the run;
+* longer routes pair chains of consecutive segments sharing exactly one node and no track;
+  several fitting pairs are decided by the logged ``nodes`` signatures;
+* ``["local", hex]`` is a one-city run of a local train; ``"H21 0.1"`` names the track
+  between nodes 0 and 1 inside hex H21.
+
+Rules (checks, stop choice, revenue) are methods of :class:`RouteRules`; a title subclasses
+it and overrides what its rules change. Nothing is silently repaired: an illegal route raises
+:class:`RouteError`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+import weakref
+from typing import Callable, Iterable, Sequence
+
+from .errors import GameError
+from .graph import ABORT, hex_lookup, map_hexes, walk_path
+
+__all__ = [
+    "RouteError", "RouteTooShort", "RouteTooLong", "NoToken", "ReusesCity",
+    "Chain", "Segment", "Route", "RouteRules", "routes_from_log", "routes_revenue",
+    "preferred_city_town_edges", "track_keys", "chain_id", "best_routes", "rules_for",
+    "revenues_for_action", "suggest_routes",
+]
+
+
+# --------------------------------------------------------------------------------------
+# errors
+
+
+class RouteError(GameError):
+    """A route breaks a rule (too short, too long, no token, reused track, ...)."""
+
+    def __init__(self, message: str, rule: str = "route", action: dict | None = None):
+        super().__init__(message, rule=rule, action=action)
+
+
+class RouteTooShort(RouteError):
+    def __init__(self, message: str = "Route must have at least 2 stops"):
+        super().__init__(message, rule="route-too-short")
+
+
+class RouteTooLong(RouteError):
+    def __init__(self, message: str = "Route has too many stops"):
+        super().__init__(message, rule="route-too-long")
+
+
+class NoToken(RouteError):
+    def __init__(self, message: str = "Route must contain token"):
+        super().__init__(message, rule="route-no-token")
+
+
+class ReusesCity(RouteError):
+    def __init__(self, message: str):
+        super().__init__(message, rule="route-reuses-city")
+
+
+# --------------------------------------------------------------------------------------
+# chains and segments
+
+
+class Chain:
+    """Track between two nodes: ``nodes`` (start, end) or None for a one-node local run,
+    ``paths`` in walk order from the start, ``id`` (hex-id list as logged)."""
+
+    __slots__ = ("nodes", "paths", "id", "_pset")
+
+    def __init__(self, nodes, paths, id_):
+        self.nodes = nodes
+        self.paths = paths
+        self.id = id_
+        self._pset = None
+
+    @property
+    def path_set(self) -> frozenset:
+        s = self._pset
+        if s is None:
+            s = self._pset = frozenset(self.paths)
+        return s
+
+    @property
+    def hexes(self) -> list:
+        return [p.tile.hex for p in self.paths]
+
+    def __repr__(self) -> str:
+        return f"<Chain {self.id}>"
+
+
+class Segment:
+    """One stop-to-stop part of a route: ``left`` and ``right`` node and its ``chain``."""
+
+    __slots__ = ("left", "right", "chain")
+
+    def __init__(self, left, right, chain: Chain):
+        self.left = left
+        self.right = right
+        self.chain = chain
+
+    def __repr__(self) -> str:
+        return f"<Segment {self.left!r} -> {self.right!r}>"
+
+
+_EMPTY_CHAIN_ID = None
+
+
+def chain_id(paths: Sequence) -> list:
+    """Hex-id list naming ``paths`` in a log (intra-tile paths of ambiguous tiles become
+    ``"<hex> <i>.<j>"``; a Lawson hex is listed once)."""
+    if len(paths) == 1 and paths[0].tile.ambiguous_connection:
+        p = paths[0]
+        i, j = sorted(n.index for n in p.nodes)
+        return [f"{p.tile.hex.id} {i}.{j}"]
+    seen_junctions = set()
+    out = []
+    for p in paths:
+        a, b = p.a, p.b
+        if a not in seen_junctions and b not in seen_junctions:
+            out.append(p.tile.hex.id)
+        if a.is_junction:
+            seen_junctions.add(a)
+        if b.is_junction:
+            seen_junctions.add(b)
+    return out
+
+
+def node_chains(start, end, skip_track=None) -> list:
+    """All chains from ``start`` to ``end`` (shortest first)."""
+    found = []
+
+    def visit(path, visited, _counter, _conv):
+        if end in path.nodes:
+            paths = list(visited)
+            found.append(Chain((start, end), paths, chain_id(paths)))
+
+    for sp in start.paths:
+        walk_path(sp, visit, skip_track=skip_track)
+    found.sort(key=lambda c: len(c.paths))
+    return found
+
+
+# --------------------------------------------------------------------------------------
+# tile geometry helper (where a town sits on its tile)
+
+
+_CT_EDGES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _compute_loc(tile, loc):
+    if loc is None or loc is False or loc == "center":
+        return None
+    return (float(loc) + tile.rotation) % 6
+
+
+def preferred_city_town_edges(tile) -> dict:
+    """{city/town: edge number (or None = centre)}: where the reference draws each city and
+    town of ``tile`` in its current rotation. Route overlap checks treat an off-centre
+    town as a point of track that two routes may not share."""
+    entry = _CT_EDGES.get(tile)
+    key = (tile.rotation, tile.hex)
+    if entry is not None and entry[0] == key:
+        return entry[1]
+    result = _city_town_edges(tile)
+    _CT_EDGES[tile] = (key, result)
+    return result
+
+
+def _city_town_edges(tile) -> dict:
+    paths = tile.paths
+    cities = tile.cities
+    towns = tile.towns
+    city_towns = tile.city_towns
+    if not paths and len(cities) == 2 and len(towns) == 2:
+        out = {}
+        for i, c in enumerate(cities):
+            out[c] = i * 3
+        for i, t in enumerate(towns):
+            out[t] = i * 3
+        return out
+    if not paths and len(cities) >= 2:
+        div = 6 // len(cities)
+        return {c: i * div for i, c in enumerate(cities)}
+    if len(cities) == 1 and not towns and _compute_loc(tile, cities[0].loc) is None:
+        return {cities[0]: None}
+    if not cities and len(towns) == 1 and len(towns[0].exits) != 2 and _compute_loc(tile, towns[0].loc) is None:
+        return {towns[0]: None}
+
+    count: dict = {}
+
+    def bump(e, by):
+        count[e] = count.get(e, 0) + by
+
+    bump(0, 0.1)
+    ct_edges: dict = {}
+    for p in paths:
+        ct = p.city if p.city is not None else p.town
+        if ct is None:
+            continue
+        for e in p.exits:
+            ct_edges.setdefault(ct, []).append(e)
+            bump(e, 1)
+            bump((e + 1) % 6, 0.1)
+            bump((e - 1) % 6, 0.1)
+    ordered = sorted(((ct, sorted(es)) for ct, es in ct_edges.items()), key=lambda x: x[1])
+    out: dict = {}
+    for ct, es in ordered:
+        if ct.loc is not None:
+            edge = _compute_loc(tile, ct.loc)
+        else:
+            edge = min(es, key=lambda e: count.get(e, 0))
+            bump(edge, 1)
+            bump((edge + 1) % 6, 0.1)
+            bump((edge - 1) % 6, 0.1)
+        out[ct] = edge
+    pathless = [ct for ct in city_towns if not ct.paths]
+    if len(pathless) == 1 and len(city_towns) == 2:
+        first = next(iter(out.values()), None)
+        if first is not None:
+            out[pathless[0]] = (first + 3) % 6
+    for ct in city_towns:
+        if not ct.exits and ct.loc is not None:
+            out[ct] = _compute_loc(tile, ct.loc)
+    return out
+
+
+def track_keys(paths: Iterable) -> list:
+    """The pieces of track a list of paths occupies, as compared by overlap checks:
+    ``(hex, edge, lane)`` for every edge end, ``(hex, town, lane)`` for the track stub of an
+    off-centre town and ``(hex, path)`` for a path joining two nodes inside a tile."""
+    out = []
+    for p in paths:
+        hx = p.tile.hex
+        a, b = p.a, p.b
+        la, lb = p.lanes
+        if a.is_edge:
+            out.append((hx, a.num, la[1]))
+        if b.is_edge:
+            out.append((hx, b.num, lb[1]))
+        if b.is_edge and a.is_town:
+            ne = preferred_city_town_edges(a.tile).get(a)
+            if ne is not None and ne != b.num:
+                out.append((hx, a, la[1]))
+        if a.is_edge and b.is_town:
+            ne = preferred_city_town_edges(b.tile).get(b)
+            if ne is not None and ne != a.num:
+                out.append((hx, b, lb[1]))
+        if len(p.nodes) > 1:
+            out.append((hx, p))
+    return out
+
+
+def _connects_to(path, other, corporation) -> bool:
+    hx = path.tile.hex
+    for part in (path.a, path.b):
+        if part.is_edge:
+            nb = hx.neighbors.get(part.num)
+            if nb is not None and nb is other.tile.hex:
+                inv = (part.num + 3) % 6
+                if any(e.num == inv for e in other.edges):
+                    return True
+        elif part.is_junction:
+            if other.junction is part:
+                return True
+        elif part in other.nodes and not part.blocks(corporation):
+            return True
+    return False
+
+
+# --------------------------------------------------------------------------------------
+# rules
+
+
+class RouteRules:
+    """The base game's route rules. Titles subclass and override.
+
+    ``game`` is duck-typed: ``hex_by_id(id)`` (or ``hexmap``), ``phase`` (with ``tiles``, the
+    colours whose revenues apply). Every method below is a hook named after the reference:
+
+    * stops: ``visited_stops``, ``revenue_stops``, ``compute_stops``, ``stop_type``;
+    * revenue: ``stop_revenue`` (one stop for a route), ``route_base_revenue``,
+      ``revenue_multiplier``, ``revenue_for`` (a route, given its stops), ``routes_revenue``,
+      ``extra_revenue``, ``revenue_str``, ``subsidy_for`` (None = no subsidies);
+    * checks: ``check_distance``, ``check_route_token``, ``check_other``,
+      ``check_route_combination``, ``check_overlap``, ``check_connected``, ``check_cycles``,
+      ``check_terminals``, ``check_groups``, ``check_min_stops``;
+    * context: ``train_owner``, ``city_tokened_by``, ``skip_route_track_type``,
+      ``local_length``, ``is_local``, ``requires_token``, ``compute_other_paths``,
+      ``route_distance``, ``phase_colors``.
+    """
+
+    def __init__(self, game=None, *, hex_by_id: Callable | None = None, phase=None):
+        self.game = game
+        self._hex_by_id = hex_by_id
+        self._phase = phase
+
+    # -- context -----------------------------------------------------------------------
+
+    def hex_by_id(self, hex_id):
+        f = self._hex_by_id
+        if f is None:
+            g = self.game
+            f = getattr(g, "hex_by_id", None)
+            if f is None:
+                f = hex_lookup(getattr(g, "hexmap", g))
+            self._hex_by_id = f
+        return f(hex_id)
+
+    @property
+    def phase(self):
+        return self._phase if self._phase is not None else getattr(self.game, "phase", None)
+
+    def phase_colors(self, route) -> Sequence[str]:
+        phase = route.phase if route.phase is not None else self.phase
+        if phase is None:
+            return ()
+        colors = getattr(phase, "tiles", phase)
+        return colors() if callable(colors) else colors
+
+    def train_owner(self, train):
+        f = getattr(self.game, "train_owner", None)
+        if f is not None:
+            return f(train)
+        return train.owner
+
+    def city_tokened_by(self, city, corporation) -> bool:
+        return city.tokened_by(corporation)
+
+    def skip_route_track_type(self, train):
+        return None
+
+    def local_length(self) -> int:
+        return 2
+
+    def is_local(self, train) -> bool:
+        loc = getattr(train, "local", None)
+        if loc is not None and not callable(loc):
+            return bool(loc)
+        spec = getattr(train, "spec", None) or {}
+        if spec.get("no_local"):
+            return False
+        d = train.distance
+        if isinstance(d, (int, float)):
+            return d == 1
+        for row in d:
+            if "city" in row.get("nodes", ()):
+                return row.get("visit") == 1
+        return False
+
+    def requires_token(self, train) -> bool:
+        spec = getattr(train, "spec", None) or {}
+        v = spec.get("requires_token")
+        return True if v is None else bool(v)
+
+    def compute_other_paths(self, routes, route) -> list:
+        out = []
+        for r in routes:
+            if r is not route:
+                out.extend(r.paths)
+        return out
+
+    # -- stops -------------------------------------------------------------------------
+
+    def visited_stops(self, route) -> list:
+        out = []
+        seen = set()
+        for seg in route.connection_data:
+            for n in (seg.left, seg.right):
+                if n is not None and n not in seen:
+                    seen.add(n)
+                    out.append(n)
+        return out
+
+    def revenue_stops(self, route) -> list:
+        return self.visited_stops(route)
+
+    def stop_type(self, stop, train) -> str:
+        return stop.kind
+
+    def compute_stops(self, route, train=None) -> list:
+        """The stops that pay: every visited stop for a numeric distance; for typed
+        distances the best-paying legal subset, trying the most stops first."""
+        train = train if train is not None else route.train
+        visits = self.revenue_stops(route)
+        distance = train.distance
+        if isinstance(distance, (int, float)):
+            return visits
+        if not visits:
+            return []
+        rows = sorted(distance, key=lambda h: len(h["nodes"]))
+        max_stops = min(sum(int(h.get("pay") or 0) for h in rows), len(visits))
+        corp = route.corporation
+        need_token = self.requires_token(train)
+        types = [self.stop_type(s, train) for s in visits]
+        for n in range(max_stops, 0, -1):
+            best = None
+            best_rev = None
+            for combo in itertools.combinations(range(len(visits)), n):
+                stops = [visits[i] for i in combo]
+                if need_token and not any(s.tokened_by(corp) for s in stops):
+                    continue
+                used = [0] * len(rows)
+                ok = True
+                for i in combo:
+                    t = types[i]
+                    for ri, h in enumerate(rows):
+                        if t in h["nodes"] and used[ri] < h["pay"]:
+                            used[ri] += 1
+                            break
+                    else:
+                        ok = False
+                        break
+                if not ok:
+                    continue
+                rev = self.revenue_for(route, stops)
+                if best_rev is None or rev > best_rev:
+                    best, best_rev = stops, rev
+            if best_rev is not None and best_rev > 0:
+                return best
+        return []
+
+    # -- revenue -----------------------------------------------------------------------
+
+    def route_base_revenue(self, stop, route) -> int:
+        return stop.revenue_for(self.phase_colors(route), route.train.name)
+
+    def revenue_multiplier(self, stop, train) -> int:
+        base = getattr(train, "multiplier", None) or 1
+        d = train.distance
+        if isinstance(d, (int, float)):
+            return base
+        for row in d:
+            if stop.kind in row.get("nodes", ()):
+                return row.get("multiplier", base)
+        return base
+
+    def stop_revenue(self, stop, route) -> int:
+        return self.revenue_multiplier(stop, route.train) * self.route_base_revenue(stop, route)
+
+    def revenue_for(self, route, stops) -> int:
+        return sum(self.stop_revenue(s, route) for s in stops)
+
+    def routes_revenue(self, routes) -> int:
+        return sum(r.revenue() for r in routes)
+
+    def extra_revenue(self, entity, routes) -> int:
+        return 0
+
+    def revenue_str(self, route) -> str:
+        return "-".join(h.id for h in route.hexes)
+
+    def subsidy_for(self, route, stops):
+        return None
+
+    def route_distance(self, route) -> int:
+        return sum(s.visit_cost for s in route.visited_stops)
+
+    def route_distance_str(self, route) -> str:
+        return str(self.route_distance(route))
+
+    # -- checks ------------------------------------------------------------------------
+
+    def check_min_stops(self, route, visited) -> None:
+        if route.connection_data and len(visited) < 2 and not self.is_local(route.train):
+            raise RouteTooShort("Route must have at least 2 stops")
+
+    def check_route_token(self, route, token) -> None:
+        if token is None:
+            raise NoToken("Route must contain token")
+
+    def check_groups(self, route, visited) -> None:
+        counts: dict = {}
+        for s in visited:
+            for g in s.groups:
+                counts[g] = counts.get(g, 0) + 1
+        for g, n in counts.items():
+            if n > 1:
+                raise RouteError(f"Cannot use group {g} more than once", rule="route-group")
+
+    def check_terminals(self, route) -> None:
+        op = route.ordered_paths
+        if len(route.paths) < 3:
+            return
+        for p in op[1:-1]:
+            if p.terminal:
+                raise RouteError("Route cannot pass through terminal", rule="route-terminal")
+
+    def check_other(self, route) -> None:
+        pass
+
+    def check_route_combination(self, routes) -> None:
+        pass
+
+    def check_cycles(self, route) -> None:
+        cd = route.connection_data
+        if self.is_local(route.train) and len(cd) == 1 and cd[0].left is cd[0].right:
+            return
+        seen = set()
+        for seg in cd:
+            seen.add(seg.left)
+            if seg.right in seen:
+                raise ReusesCity(f"Cannot use {seg.right.tile.hex.id} twice")
+            seen.add(seg.right)
+
+    def check_distance(self, route, visits, train=None) -> None:
+        train = train if train is not None else route.train
+        distance = train.distance
+        if isinstance(distance, (int, float)):
+            used = sum(v.visit_cost for v in visits)
+            if distance < used:
+                raise RouteTooLong(f"{used} is too many stops for {distance} train")
+            return
+        type_info: dict = {}
+        for h in distance:
+            pay = h.get("pay")
+            visit = h.get("visit")
+            info = {"visit": pay if visit is None else visit}
+            for t in h["nodes"]:
+                type_info.setdefault(t, []).append(info)
+        grouped: dict = {}
+        for v in visits:
+            grouped.setdefault(self.stop_type(v, train), []).append(v)
+        for t, group in sorted(grouped.items(), key=lambda kv: len(type_info.get(kv[0], ()))):
+            num = sum(v.visit_cost for v in group)
+            for info in type_info.get(t, ()):
+                if not info["visit"] > 0:
+                    continue
+                if num <= info["visit"]:
+                    info["visit"] -= num
+                    num = 0
+                else:
+                    num -= info["visit"]
+                    info["visit"] = 0
+                if not num > 0:
+                    break
+            if num > 0:
+                raise RouteTooLong("Route has too many stops")
+
+    def check_overlap(self, routes) -> None:
+        seen = set()
+        for r in routes:
+            for key in track_keys(r.paths):
+                if key in seen:
+                    raise RouteError(f"Route cannot reuse track on {key[0].id}", rule="route-overlap")
+                seen.add(key)
+
+    def check_connected(self, route, corporation) -> None:
+        op = route.ordered_paths
+        for a, b in zip(op, op[1:]):
+            if not _connects_to(a, b, corporation):
+                raise RouteError("Route is not connected", rule="route-not-connected")
+
+    # -- the whole evaluation ----------------------------------------------------------
+
+    def route_revenue(self, route, suppress_route_token_check: bool = False,
+                      suppress_check_route_combination: bool = False) -> int:
+        """Check ``route`` (against its sibling routes too) and return its revenue."""
+        visited = route.visited_stops
+        self.check_min_stops(route, visited)
+        corp = route.corporation
+        token = next((s for s in visited if self.city_tokened_by(s, corp)), None)
+        if not suppress_route_token_check:
+            self.check_route_token(route, token)
+        self.check_groups(route, visited)
+        self.check_terminals(route)
+        self.check_other(route)
+        if not suppress_check_route_combination:
+            self.check_route_combination(route.routes)
+        self.check_cycles(route)
+        self.check_distance(route, visited)
+        self.check_overlap(route.routes)
+        self.check_connected(route, corp)
+        return self.revenue_for(route, route.stops)
+
+
+def rules_for(game) -> RouteRules:
+    """The route rules of ``game``: its ``route_rules`` attribute, else the base rules."""
+    r = getattr(game, "route_rules", None)
+    if callable(r) and not isinstance(r, RouteRules):
+        r = r()
+    if isinstance(r, RouteRules):
+        return r
+    return RouteRules(game)
+
+
+# --------------------------------------------------------------------------------------
+# routes
+
+
+class Route:
+    """One train's route in a run. ``routes`` is the list of all routes of the run (this one
+    included): sibling routes matter for track reuse and for some titles' revenues.
+
+    Logged values (``hexes``, ``revenue``, ``revenue_str``, ``subsidy``) are returned as
+    given, like the reference; :meth:`revenue` with ``recompute=True`` checks and computes.
+    """
+
+    def __init__(self, rules: RouteRules, train, *, routes: list | None = None, connections=None,
+                 hexes=None, nodes=None, revenue=None, revenue_str=None, subsidy=None, halts=None,
+                 abilities=None, phase=None, connection_data: list | None = None,
+                 chain_cache: dict | None = None):
+        self.rules = rules
+        self.train = train
+        self.routes = routes if routes is not None else [self]
+        self.connections = connections
+        self._logged_hexes = hexes
+        self.node_signatures_logged = list(nodes) if nodes is not None else None
+        self._node_sigs = self.node_signatures_logged
+        self._revenue = revenue
+        self._revenue_str = revenue_str
+        self._subsidy = subsidy
+        self.halts = halts
+        self.abilities = abilities
+        self.phase = phase
+        self._cd = connection_data
+        self._resolving = False
+        self._chains = chain_cache if chain_cache is not None else {}
+        self._paths = None
+        self._visited = None
+        self._stops = None
+        self._hexes = None
+        self._ordered = None
+
+    def __repr__(self) -> str:
+        return f"<Route {getattr(self.train, 'id', self.train)} {self.connections}>"
+
+    @classmethod
+    def from_log(cls, rules: RouteRules, data: dict, train, *, routes: list | None = None,
+                 phase=None, chain_cache: dict | None = None) -> "Route":
+        hexes = data.get("hexes")
+        if hexes is not None:
+            hexes = [rules.hex_by_id(h) for h in hexes]
+        return cls(rules, train, routes=routes, connections=data.get("connections"), hexes=hexes,
+                   nodes=data.get("nodes"), revenue=data.get("revenue"),
+                   revenue_str=data.get("revenue_str"), subsidy=data.get("subsidy"),
+                   halts=data.get("halts"), abilities=data.get("abilities"), phase=phase,
+                   chain_cache=chain_cache)
+
+    # -- basics ------------------------------------------------------------------------
+
+    @property
+    def corporation(self):
+        return self.rules.train_owner(self.train)
+
+    def clear_cache(self, all: bool = False) -> None:
+        """Forget computed values (``all``: also the resolved track)."""
+        self._revenue = None
+        self._revenue_str = None
+        self._visited = None
+        self._stops = None
+        self._hexes = None
+        self._ordered = None
+        self._paths = None
+        self._subsidy = None
+        if all:
+            self._cd = None
+            self._logged_hexes = None
+
+    # -- resolving logged connections --------------------------------------------------
+
+    def _node_chains(self, start, end) -> list:
+        skip_track = self.rules.skip_route_track_type(self.train)
+        key = (start, end, skip_track)
+        r = self._chains.get(key)
+        if r is None:
+            r = self._chains[key] = node_chains(start, end, skip_track)
+        return r
+
+    def _matching_chains(self, hex_ids) -> list:
+        if not hex_ids:
+            return []
+        start_hex = self.rules.hex_by_id(str(hex_ids[0]).split()[0])
+        end_hex = self.rules.hex_by_id(str(hex_ids[-1]).split()[0])
+        if start_hex is None or end_hex is None:
+            return []
+        want = list(hex_ids)
+        out = []
+        for sn in start_hex.tile.nodes:
+            for en in end_hex.tile.nodes:
+                if sn is en:
+                    continue
+                for ch in self._node_chains(sn, en):
+                    if ch.id == want:
+                        out.append(ch)
+        return out
+
+    def _pairwise(self, chains_a, chains_b, other: set):
+        chains_a = [a for a in chains_a if other.isdisjoint(a.paths)]
+        chains_b = [b for b in chains_b if other.isdisjoint(b.paths)]
+        cands = []
+        for a in chains_a:
+            an = a.nodes
+            for b in chains_b:
+                bn = b.nodes
+                middle = [n for n in an if n in bn]
+                if not middle:
+                    continue
+                if not a.path_set.isdisjoint(b.paths):
+                    continue
+                if len(middle) != 1:
+                    continue
+                m = middle[0]
+                left = next(n for n in an if n is not m)
+                right = next(n for n in bn if n is not m)
+                cands.append((a, b, left, right, m))
+        if not cands:
+            return None
+        if len(cands) == 1 or not self._node_sigs:
+            return cands[0]
+        sigs = set(self._node_sigs)
+        best = None
+        best_n = -1
+        for c in cands:
+            n = sum(1 for x in (c[2], c[3], c[4]) if x.signature in sigs)
+            if n > best_n:
+                best, best_n = c, n
+        return best
+
+    @property
+    def connection_data(self) -> list:
+        """The route's segments (resolved from the logged connections on first use)."""
+        cd = self._cd
+        if cd is not None:
+            return cd
+        cd = self._cd = []
+        conns = self.connections
+        if not conns:
+            return cd
+        self._resolving = True
+        try:
+            self._resolve(cd, conns)
+        finally:
+            self._resolving = False
+            self._node_sigs = None
+            self._paths = None
+        return cd
+
+    def _resolve(self, cd: list, conns) -> None:
+        rules = self.rules
+        corp = self.corporation
+        if len(conns) == 1 and "local" in conns[0]:
+            if rules.is_local(self.train):
+                hx = rules.hex_by_id(conns[0][1])
+                if hx is not None:
+                    for n in hx.tile.nodes:
+                        if rules.city_tokened_by(n, corp):
+                            cd.append(Segment(n, n, Chain(None, [], None)))
+                            return
+            conns = []
+        possibilities = [self._matching_chains(h) for h in conns]
+        other = set(rules.compute_other_paths(self.routes, self))
+        if len(possibilities) == 1:
+            for ch in possibilities[0]:
+                if any(rules.city_tokened_by(n, corp) for n in ch.nodes) and other.isdisjoint(ch.paths):
+                    cd.append(Segment(ch.nodes[0], ch.nodes[1], ch))
+                    return
+            return
+        for i in range(len(possibilities) - 1):
+            found = self._pairwise(possibilities[i], possibilities[i + 1], other)
+            if found is None:
+                cd.clear()
+                return
+            a, b, left, right, middle = found
+            if i == 0:
+                cd.append(Segment(left, middle, a))
+            cd.append(Segment(middle, right, b))
+            other.update(a.paths)
+
+    # -- derived -----------------------------------------------------------------------
+
+    @property
+    def chains(self) -> list:
+        return [s.chain for s in self.connection_data]
+
+    @property
+    def paths(self) -> list:
+        p = self._paths
+        if p is None:
+            cd = self.connection_data
+            p = [x for s in cd for x in s.chain.paths]
+            if self._resolving:
+                return p
+            self._paths = p
+        return p
+
+    @property
+    def ordered_paths(self) -> list:
+        op = self._ordered
+        if op is None:
+            op = []
+            for s in self.connection_data:
+                cp = s.chain.paths
+                if not cp:
+                    continue
+                if s.left in cp[0].nodes:
+                    op.extend(cp)
+                else:
+                    op.extend(reversed(cp))
+            self._ordered = op
+        return op
+
+    @property
+    def ordered_hexes(self) -> list:
+        out = []
+        for p in self.ordered_paths:
+            h = p.tile.hex
+            if not out or out[-1] is not h:
+                out.append(h)
+        return out
+
+    @property
+    def all_hexes(self) -> list:
+        return list(dict.fromkeys(p.tile.hex for p in self.paths))
+
+    @property
+    def visited_stops(self) -> list:
+        v = self._visited
+        if v is None:
+            v = self._visited = self.rules.visited_stops(self)
+        return v
+
+    @property
+    def stops(self) -> list:
+        s = self._stops
+        if s is None:
+            s = self._stops = self.rules.compute_stops(self)
+        return s
+
+    @property
+    def hexes(self) -> list:
+        if self._logged_hexes is not None:
+            return self._logged_hexes
+        h = self._hexes
+        if h is None:
+            seq = []
+            for s in self.connection_data:
+                for n in (s.left, s.right):
+                    if not seq or seq[-1] is not n:
+                        seq.append(n)
+            h = self._hexes = [n.tile.hex for n in seq if n is not None]
+        return h
+
+    @property
+    def node_signatures(self) -> list:
+        if self._node_sigs is not None:
+            return self._node_sigs
+        seen = []
+        for ch in self.chains:
+            for n in ch.nodes or ():
+                if n is not None and n not in seen:
+                    seen.append(n)
+        return [n.signature for n in seen]
+
+    @property
+    def connection_hexes(self) -> list:
+        cd = self.connection_data
+        if self.rules.is_local(self.train) and len(cd) == 1 and not cd[0].chain.paths:
+            return [["local", cd[0].left.tile.hex.id]]
+        return [chain_id(s.chain.paths) for s in cd]
+
+    @property
+    def distance(self) -> int:
+        return self.rules.route_distance(self)
+
+    # -- revenue -----------------------------------------------------------------------
+
+    def revenue(self, recompute: bool = False, suppress_route_token_check: bool = False,
+                suppress_check_route_combination: bool = False) -> int:
+        """The logged revenue if there is one (unless ``recompute``), else the checked,
+        computed revenue. Raises :class:`RouteError` for illegal routes."""
+        if self._revenue is not None and not recompute:
+            return self._revenue
+        rev = self.rules.route_revenue(self, suppress_route_token_check, suppress_check_route_combination)
+        self._revenue = rev
+        return rev
+
+    @property
+    def revenue_str(self) -> str:
+        if self._revenue_str is None:
+            self._revenue_str = self.rules.revenue_str(self)
+        return self._revenue_str
+
+    @property
+    def subsidy(self):
+        if self._subsidy is None:
+            self._subsidy = self.rules.subsidy_for(self, self.stops)
+        return self._subsidy
+
+    def to_log(self) -> dict:
+        """The route as a ``run_routes`` entry."""
+        d = {
+            "train": self.train.id,
+            "connections": self.connection_hexes,
+            "hexes": [h.id for h in self.hexes],
+            "revenue": self.revenue(),
+            "revenue_str": self.revenue_str,
+            "nodes": self.node_signatures,
+        }
+        sub = self.subsidy
+        if sub is not None:
+            d["subsidy"] = sub
+        if self.halts is not None:
+            d["halts"] = self.halts
+        if self.abilities is not None:
+            d["abilities"] = self.abilities
+        return d
+
+
+def routes_from_log(rules: RouteRules, route_dicts: Sequence[dict], train_by_id: Callable | dict, *,
+                    phase=None) -> list:
+    """Build the :class:`Route` objects of one ``run_routes`` action (siblings share a list)."""
+    lookup = train_by_id.get if isinstance(train_by_id, dict) else train_by_id
+    routes: list = []
+    cache: dict = {}
+    for d in route_dicts:
+        train = lookup(d.get("train"))
+        if train is None:
+            raise RouteError(f"unknown train {d.get('train')!r}", rule="unknown-train")
+        routes.append(Route.from_log(rules, d, train, routes=routes, phase=phase, chain_cache=cache))
+    return routes
+
+
+def routes_revenue(routes: Sequence[Route], rules: RouteRules | None = None) -> int:
+    """Total revenue of a run (through the rules' ``routes_revenue`` hook)."""
+    if not routes:
+        return 0
+    rules = rules if rules is not None else routes[0].rules
+    return rules.routes_revenue(routes)
+
+
+# --------------------------------------------------------------------------------------
+# game-facing helpers
+
+
+def revenues_for_action(game, entity, route_dicts: list, trains: dict) -> list:
+    """Checked revenue of every route of a ``run_routes`` action (in order)."""
+    rules = rules_for(game)
+    routes = routes_from_log(rules, route_dicts, trains)
+    for r in routes:
+        r._revenue = None
+    return [r.revenue(recompute=True) for r in routes]
+
+
+def suggest_routes(game, entity, trains, **kwargs) -> list:
+    """A legal (not necessarily best) set of routes for ``entity``'s ``trains``."""
+    return best_routes(entity, trains, getattr(game, "graph", None), rules_for(game),
+                       hexmap=getattr(game, "hexmap", None), **kwargs)
+
+
+# --------------------------------------------------------------------------------------
+# route finder
+
+
+def _visit_capacity(train) -> int:
+    d = train.distance
+    if isinstance(d, (int, float)):
+        return int(d)
+    total = 0
+    for row in d:
+        v = row.get("visit")
+        total += int(row.get("pay") or 0) if v is None else int(v)
+    return total
+
+
+class _Finder:
+    def __init__(self, corp, rules: RouteRules, hexmap, graph, deadline: float, per_train: int,
+                 max_segments: int):
+        self.corp = corp
+        self.rules = rules
+        self.hexmap = hexmap
+        self.graph = graph
+        self.deadline = deadline
+        self.per_train = per_train
+        self.max_segments = max_segments
+        self._segments: dict = {}
+        self.chain_cache: dict = {}
+
+    def token_nodes(self) -> list:
+        rules = self.rules
+        corp = self.corp
+        out = []
+        for hx in map_hexes(self.hexmap):
+            for c in hx.tile.cities:
+                if rules.city_tokened_by(c, corp):
+                    out.append(c)
+        return out
+
+    def segments(self, node, skip_track) -> list:
+        """(end node, paths from ``node``, track keys) for every track leaving ``node``."""
+        key = (node, skip_track)
+        r = self._segments.get(key)
+        if r is not None:
+            return r
+        out = []
+        cap = self.max_segments
+
+        def visit(path, visited, _c, _v):
+            if len(out) >= cap:
+                return
+            for n in path.nodes:
+                if n is not node:
+                    paths = list(visited)
+                    out.append((n, paths, frozenset(track_keys(paths))))
+
+        for sp in node.paths:
+            if sp.ignore or sp.track == skip_track:
+                continue
+            walk_path(sp, visit, skip_track=skip_track)
+        self._segments[key] = out
+        return out
+
+    def extend(self, seq_nodes, seq_segs, used_keys, used_nodes, end, capacity, cost, skip_track, out):
+        """Depth-first extension from ``end``; every sequence of >= 2 nodes is reported as
+        (nodes, segments) with segment i = (its start node, its paths from that node)."""
+        if time.monotonic() > self.deadline or len(out) >= self.per_train:
+            return
+        corp = self.corp
+        inner = len(seq_nodes) > 1
+        for n, paths, keys in self.segments(end, skip_track):
+            if n in used_nodes or not used_keys.isdisjoint(keys):
+                continue
+            if any(p.terminal for p in paths[1:-1]) or (inner and paths[0].terminal):
+                continue
+            c = cost + n.visit_cost
+            if c > capacity:
+                continue
+            seq_nodes.append(n)
+            seq_segs.append((end, paths))
+            used_nodes.add(n)
+            out.append((list(seq_nodes), list(seq_segs)))
+            if not (n.blocks(corp) or paths[-1].terminal):
+                self.extend(seq_nodes, seq_segs, used_keys | keys, used_nodes, n, capacity, c,
+                            skip_track, out)
+            used_nodes.discard(n)
+            seq_nodes.pop()
+            seq_segs.pop()
+            if len(out) >= self.per_train or time.monotonic() > self.deadline:
+                return
+
+    def candidates(self, train) -> list:
+        rules = self.rules
+        skip_track = rules.skip_route_track_type(train)
+        capacity = _visit_capacity(train)
+        raw = []
+        for t in self.token_nodes():
+            if t.visit_cost > capacity:
+                continue
+            if rules.is_local(train):
+                raw.append(([t], []))
+            halves: list = []
+            self.extend([t], [], frozenset(), {t}, t, capacity, t.visit_cost, skip_track, halves)
+            raw.extend(halves)
+            # routes with the token in the middle: extend the other way from the token and
+            # put that half, reversed, in front
+            for nodes_, segs in halves:
+                if time.monotonic() > self.deadline or len(raw) >= self.per_train:
+                    break
+                used_keys = frozenset().union(*(track_keys(p) for _, p in segs))
+                cost = sum(n.visit_cost for n in nodes_)
+                other: list = []
+                self.extend([t], [], used_keys, set(nodes_), t, capacity, cost, skip_track, other)
+                for n2, s2 in other:
+                    front_nodes = n2[::-1]
+                    front_segs = [(n2[i + 1], s2[i][1][::-1]) for i in range(len(s2) - 1, -1, -1)]
+                    raw.append((front_nodes + nodes_[1:], front_segs + segs))
+            if len(raw) >= self.per_train or time.monotonic() > self.deadline:
+                break
+        return raw
+
+
+def _route_from_seq(rules, train, nodes_, segs, phase, chain_cache) -> Route:
+    if not segs:
+        cd = [Segment(nodes_[0], nodes_[0], Chain(None, [], None))]
+    else:
+        cd = []
+        for (start, paths), end in zip(segs, nodes_[1:]):
+            cd.append(Segment(start, end, Chain((start, end), paths, chain_id(paths))))
+    return Route(rules, train, connection_data=cd, phase=phase, chain_cache=chain_cache)
+
+
+def best_routes(corporation, trains, graph, rules: RouteRules | None = None, *, hexmap=None,
+                limit: int = 400, time_limit: float = 1.0, max_segments: int = 200,
+                phase=None) -> list:
+    """Legal routes for ``corporation``'s ``trains`` as logged-route dicts (``train``,
+    ``connections``, ``hexes``, ``nodes``, ``revenue``, ``revenue_str``).
+
+    Enumerates up to ``limit`` candidate routes per train from the corporation's tokens
+    (within ``time_limit`` seconds overall), keeps the legal ones, assigns them greedily
+    without shared track, and checks the final set exactly as a logged run would be
+    checked (every returned route re-resolves from its own log entry). Trains without a
+    route are left out.
+    """
+    rules = rules if rules is not None else RouteRules()
+    if hexmap is None:
+        hexmap = getattr(graph, "hexmap", None)
+    trains = list(trains)
+    if not trains or hexmap is None:
+        return []
+    if rules.game is None and rules._hex_by_id is None:
+        rules._hex_by_id = hex_lookup(hexmap)
+    deadline = time.monotonic() + time_limit
+    finder = _Finder(corporation, rules, hexmap, graph, deadline, limit, max_segments)
+
+    # candidates per distinct train kind
+    per_kind: dict = {}
+    scored: dict = {}
+    for train in trains:
+        kind = (train.name, repr(train.distance), getattr(train, "multiplier", 1))
+        if kind in per_kind:
+            scored[train] = per_kind[kind]
+            continue
+        options = []
+        seen = set()
+        for nodes_, segs in finder.candidates(train):
+            sig = (frozenset(nodes_), frozenset(p for _, ps in segs for p in ps))
+            if sig in seen:
+                continue
+            seen.add(sig)
+            r = _route_from_seq(rules, train, nodes_, segs, phase, finder.chain_cache)
+            try:
+                rev = r.revenue(recompute=True)
+            except GameError:
+                continue
+            keys = frozenset(track_keys(r.paths))
+            options.append((rev, keys, nodes_, segs))
+        options.sort(key=lambda o: -o[0])
+        per_kind[kind] = options
+        scored[train] = options
+
+    order = sorted(trains, key=lambda t: -(scored[t][0][0] if scored[t] else 0))
+
+    def greedy(first_choice):
+        used: set = set()
+        picked = {}
+        for i, train in enumerate(order):
+            opts = scored[train]
+            if i == 0 and first_choice is not None:
+                opts = [first_choice]
+            for rev, keys, nodes_, segs in opts:
+                if rev <= 0:
+                    break
+                if used.isdisjoint(keys):
+                    picked[train] = (rev, keys, nodes_, segs)
+                    used |= keys
+                    break
+        return picked
+
+    best = {}
+    best_total = -1
+    firsts = scored[order[0]][:8] if order and scored[order[0]] else [None]
+    for fc in firsts:
+        picked = greedy(fc)
+        total = sum(v[0] for v in picked.values())
+        if total > best_total:
+            best, best_total = picked, total
+
+    # exact verification of the whole run, dropping offenders until it is legal
+    chosen = [t for t in trains if t in best]
+    while chosen:
+        dicts = []
+        for t in chosen:
+            _, _, nodes_, segs = best[t]
+            r = _route_from_seq(rules, t, nodes_, segs, phase, finder.chain_cache)
+            dicts.append(r.to_log())
+        bad = _verify(rules, dicts, {t.id: t for t in chosen}, phase)
+        if bad is None:
+            return dicts
+        chosen = [t for t in chosen if t.id != bad]
+    return []
+
+
+def _verify(rules, dicts, trains, phase):
+    """None if the logged entries rebuild to the same legal routes and revenues, else the
+    train id of a failing route."""
+    stripped = [{k: v for k, v in d.items() if k not in ("revenue", "revenue_str", "hexes")} for d in dicts]
+    try:
+        routes = routes_from_log(rules, stripped, trains, phase=phase)
+    except GameError:
+        return dicts[0]["train"]
+    for d, r in zip(dicts, routes):
+        try:
+            rev = r.revenue(recompute=True)
+        except GameError:
+            return d["train"]
+        if rev != d["revenue"] or [h.id for h in r.hexes] != d["hexes"]:
+            return d["train"]
+    return None
