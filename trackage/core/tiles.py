@@ -136,6 +136,7 @@ class Edge:
 
     __slots__ = ("num", "lanes")
     is_edge = True
+    is_junction = is_city = is_town = is_offboard = is_halt = is_pass = is_stop = False
     kind = "edge"
 
     def __init__(self, num: int, lanes: tuple[int, int] = (1, 0)):
