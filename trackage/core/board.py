@@ -100,6 +100,18 @@ class Board:
             nb.tile.borders = [x for x in nb.tile.borders if x.edge != inv]
         return total
 
+    def lay_cost_preview(self, hex_, tile, entity) -> int:
+        """What laying ``tile`` (already rotated) would cost, without laying it."""
+        cost = self.game.upgrade_cost(hex_.tile, hex_, entity)
+        exits = set(tile.exits)
+        for b in hex_.tile.borders:
+            if not getattr(b, "cost", None) or b.edge not in exits:
+                continue
+            nb = hex_.neighbors.get(b.edge)
+            if nb is not None and ((b.edge + 3) % 6) in set(nb.tile.exits):
+                cost += b.cost
+        return cost
+
     def legal_tile_rotation(self, entity, hex_, tile) -> bool:
         edges = self.graph.connected_hexes(entity).get(hex_)
         if edges is None:

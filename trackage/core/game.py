@@ -78,7 +78,7 @@ class Game:
         self.stock_market = StockMarket(self.data["market"])
         self.companies = self.init_companies()
         self.corporations = self.init_corporations()
-        self.minors: list = []
+        self.minors: list = self.init_minors()
         self.phase = PhaseTrack(self.data["phases"])
         self.depot = Depot(self.data["trains"], self.phase.available)
         self.cert_limit_value = self.init_cert_limit()
@@ -118,6 +118,10 @@ class Game:
             corp.min_price = min((p.price for p in self.stock_market.par_prices), default=None)
             out.append(corp)
         return out
+
+    def init_minors(self) -> list:
+        """Operators without shares (:class:`~trackage.core.entities.Minor`); none by default."""
+        return []
 
     def init_cert_limit(self) -> int:
         return 99
@@ -354,6 +358,8 @@ class Game:
 
     def compute_route_revenues(self, entity, routes: list, trains: dict) -> list:
         """Revenue of each logged route, computed from its geometry (title rules apply)."""
+        if not routes:
+            return []
         try:
             from . import routes as routemod
         except ImportError as e:
@@ -361,9 +367,9 @@ class Game:
         return routemod.revenues_for_action(self, entity, routes, trains)
 
     def suggest_routes(self, entity) -> list:
-        from . import routes as routemod
-
         try:
+            from . import routes as routemod
+
             return routemod.suggest_routes(self, entity, self.route_trains(entity))
         except Exception:  # a bot's helper: an empty run is always legal
             return []
@@ -483,6 +489,7 @@ class Game:
             raise ActionFormatError("an action is an object with a string 'type'", action if isinstance(action, dict) else None)
         try:
             self._apply(action)
+            self.redo_stack = []
         except GameError as e:
             self._restore()
             raise e.with_action(action)
@@ -727,6 +734,62 @@ class Game:
         vals = [(p.id, self.player_value(p)) for p in self.players]
         vals.sort(key=lambda kv: kv[1], reverse=True)
         return {str(k): v for k, v in vals}
+
+    # ------------------------------------------------------------- play API
+    def entity_type(self, e) -> str:
+        if e.is_player:
+            return "player"
+        if e.is_company:
+            return "company"
+        if getattr(e, "is_minor", False):
+            return "minor"
+        return "corporation"
+
+    def entity_ref(self, e) -> dict:
+        return {"entity": e.id, "entity_type": self.entity_type(e)}
+
+    def acting_entities(self) -> list:
+        return [e for e in self.round.active_entities() if e is not None]
+
+    def legal_actions(self, entity=None) -> list[dict]:
+        """Every legal action now, as action dicts ready for :meth:`process`.
+
+        A price chosen freely within a range (e.g. a train bought from another
+        company) is given at its minimum with ``price_range`` and ``price_step``.
+        """
+        if self.finished:
+            return []
+        entities = [entity] if entity is not None else self.acting_entities()
+        out: list[dict] = []
+        for e in entities:
+            for s in self.round.steps:
+                if not s.active():
+                    continue
+                if s.actions(e):
+                    for a in s.legal_actions(e):
+                        out.append({**a, **self.entity_ref(e)})
+                if s.blocking():
+                    break
+        return out
+
+    def undo(self) -> dict:
+        """Take back the last action; returns it (it can be redone with :meth:`redo`)."""
+        if not self.actions:
+            raise GameError("nothing to undo", rule="nothing-to-undo")
+        redo = getattr(self, "redo_stack", [])
+        last = self.actions[-1]
+        self.actions = self.actions[:-1]
+        self._restore()
+        self.redo_stack = redo + [last]
+        return last
+
+    def redo(self) -> None:
+        redo = getattr(self, "redo_stack", [])
+        if not redo:
+            raise GameError("nothing to redo", rule="nothing-to-redo")
+        action = redo[-1]
+        self.process(action)
+        self.redo_stack = redo[:-1]
 
     # ------------------------------------------------------------- queries
     def current_entity(self):

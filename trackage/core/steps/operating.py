@@ -64,6 +64,11 @@ class Dividend(Step):
     def skip(self):
         self.do_dividend(self.current_entity(), "withhold")
 
+    def legal_actions(self, entity):
+        if "dividend" not in self.actions(entity):
+            return []
+        return [{"type": "dividend", "kind": k} for k in self.KINDS]
+
     def process_dividend(self, action, entity):
         kind = action.get("kind")
         if kind not in self.KINDS:
@@ -246,5 +251,6 @@ class BuyTrain(Step):
                 lo = self.game.TRAIN_PRICE_MIN
                 out.append({"type": "buy_train", "train": t.id, "price": lo, "price_range": [lo, entity.cash],
                             "price_step": self.game.TRAIN_PRICE_MULTIPLE})
-        out.append({"type": "pass"})
+        if "pass" in self.actions(entity):
+            out.append({"type": "pass"})
         return out

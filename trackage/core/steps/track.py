@@ -152,9 +152,14 @@ class TrackAndTokenStep(Step):
                     continue
                 if lay["cannot_reuse_same_hex"] and self.game.hex_by_id(cand["hex"]) in self.round.laid_hexes:
                     continue
+                hex_ = self.game.hex_by_id(cand["hex"])
                 try:
-                    self.check_lay(entity, self.game.hex_by_id(cand["hex"]), old, tile, cand["rotation"])
+                    self.check_lay(entity, hex_, old, tile, cand["rotation"])
                 except GameError:
+                    continue
+                tile.rotate(cand["rotation"])
+                extra = lay["cost"] if tile.color == "yellow" else lay["upgrade_cost"]
+                if self.game.board.lay_cost_preview(hex_, tile, entity) + extra > self.buying_power(entity):
                     continue
                 out.append({"type": "lay_tile", **cand})
         if "place_token" in acts:

@@ -139,7 +139,21 @@ class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
         out = super().legal_actions(entity)
         if "special_buy" in self.actions(entity):
             out.extend(self.lease_actions(entity))
+        if entity.receivership():
+            # costs beyond the treasury become a loan the route revenue must cover; offering
+            # only what the treasury pays keeps random play out of dead ends
+            out = [a for a in out if self._cost_of(entity, a) <= entity.cash]
         return out
+
+    def _cost_of(self, entity, a) -> int:
+        if a["type"] == "lay_tile":
+            return sum(u.cost for u in self.game.hex_by_id(a["hex"]).tile.upgrades)
+        if a["type"] == "place_token":
+            toks = self.available_tokens(entity)
+            return toks[0].price if toks else 0
+        if a["type"] == "special_buy":
+            return LEASE_COST
+        return 0
 
 
 class Route1825(LeaseMixin, RunRoutes):
@@ -171,7 +185,7 @@ class Route1825(LeaseMixin, RunRoutes):
 
     def legal_actions(self, entity):
         out = super().legal_actions(entity)
-        if "special_buy" in self.actions(entity):
+        if "special_buy" in self.actions(entity) and entity.cash >= LEASE_COST:
             out.extend(self.lease_actions(entity))
         return out
 
@@ -284,6 +298,14 @@ class HomeToken(Step):
     def actions(self, entity):
         p = self.pending()
         return ["place_token"] if p and entity is p["entity"] else []
+
+    def legal_actions(self, entity):
+        p = self.pending()
+        if not p or entity is not p["entity"]:
+            return []
+        corp = p["token"].corporation
+        return [{"type": "place_token", "city": c.id, "slot": c.get_slot(corp) or 0}
+                for h in p["hexes"] for c in h.tile.cities if c.tokenable(corp, free=True)]
 
     def process_place_token(self, action, entity):
         p = self.pending()
