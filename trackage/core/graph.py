@@ -25,7 +25,7 @@ corporation token, does it have a route, which hexes may it build in) depends on
 from __future__ import annotations
 
 import sys
-from typing import Callable, Iterable
+from typing import Callable
 
 __all__ = [
     "ABORT", "walk_path", "walk_node", "TrackGraph", "DistanceGraph", "map_hexes",

@@ -27,7 +27,7 @@ import weakref
 from typing import Callable, Iterable, Sequence
 
 from .errors import GameError
-from .graph import ABORT, hex_lookup, map_hexes, walk_path
+from .graph import hex_lookup, map_hexes, walk_path
 
 __all__ = [
     "RouteError", "RouteTooShort", "RouteTooLong", "NoToken", "ReusesCity",
@@ -112,8 +112,6 @@ class Segment:
     def __repr__(self) -> str:
         return f"<Segment {self.left!r} -> {self.right!r}>"
 
-
-_EMPTY_CHAIN_ID = None
 
 
 def chain_id(paths: Sequence) -> list:
@@ -455,6 +453,9 @@ class RouteRules:
         return sum(r.revenue() for r in routes)
 
     def extra_revenue(self, entity, routes) -> int:
+        return 0
+
+    def routes_subsidy(self, routes) -> int:
         return 0
 
     def revenue_str(self, route) -> str:
@@ -973,6 +974,10 @@ def _visit_capacity(train) -> int:
     return total
 
 
+class _StopWalk(Exception):
+    pass
+
+
 class _Finder:
     def __init__(self, corp, rules: RouteRules, hexmap, graph, deadline: float, per_train: int,
                  max_segments: int):
@@ -1004,19 +1009,23 @@ class _Finder:
             return r
         out = []
         cap = self.max_segments
+        deadline = self.deadline
 
         def visit(path, visited, _c, _v):
-            if len(out) >= cap:
-                return
             for n in path.nodes:
                 if n is not node:
                     paths = list(visited)
                     out.append((n, paths, frozenset(track_keys(paths))))
+            if len(out) >= cap or (len(visited) > 8 and time.monotonic() > deadline):
+                raise _StopWalk
 
-        for sp in node.paths:
-            if sp.ignore or sp.track == skip_track:
-                continue
-            walk_path(sp, visit, skip_track=skip_track)
+        try:
+            for sp in node.paths:
+                if sp.ignore or sp.track == skip_track:
+                    continue
+                walk_path(sp, visit, skip_track=skip_track)
+        except _StopWalk:
+            pass
         self._segments[key] = out
         return out
 
