@@ -113,7 +113,6 @@ class Segment:
         return f"<Segment {self.left!r} -> {self.right!r}>"
 
 
-
 def chain_id(paths: Sequence) -> list:
     """Hex-id list naming ``paths`` in a log (intra-tile paths of ambiguous tiles become
     ``"<hex> <i>.<j>"``; a Lawson hex is listed once)."""
@@ -133,7 +132,6 @@ def chain_id(paths: Sequence) -> list:
             seen_junctions.add(b)
     return out
 
-
 def node_chains(start, end, skip_track=None) -> list:
     """All chains from ``start`` to ``end`` (shortest first)."""
     found = []
@@ -148,19 +146,15 @@ def node_chains(start, end, skip_track=None) -> list:
     found.sort(key=lambda c: len(c.paths))
     return found
 
-
 # --------------------------------------------------------------------------------------
 # tile geometry helper (where a town sits on its tile)
 
-
 _CT_EDGES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-
 
 def _compute_loc(tile, loc):
     if loc is None or loc is False or loc == "center":
         return None
     return (float(loc) + tile.rotation) % 6
-
 
 def preferred_city_town_edges(tile) -> dict:
     """{city/town: edge number (or None = centre)}: where the reference draws each city and
@@ -173,7 +167,6 @@ def preferred_city_town_edges(tile) -> dict:
     result = _city_town_edges(tile)
     _CT_EDGES[tile] = (key, result)
     return result
-
 
 def _city_town_edges(tile) -> dict:
     paths = tile.paths
@@ -232,7 +225,6 @@ def _city_town_edges(tile) -> dict:
             out[ct] = _compute_loc(tile, ct.loc)
     return out
 
-
 def track_keys(paths: Iterable) -> list:
     """The pieces of track a list of paths occupies, as compared by overlap checks:
     ``(hex, edge, lane)`` for every edge end, ``(hex, town, lane)`` for the track stub of an
@@ -258,7 +250,6 @@ def track_keys(paths: Iterable) -> list:
             out.append((hx, p))
     return out
 
-
 def _connects_to(path, other, corporation) -> bool:
     hx = path.tile.hex
     for part in (path.a, path.b):
@@ -275,10 +266,8 @@ def _connects_to(path, other, corporation) -> bool:
             return True
     return False
 
-
 # --------------------------------------------------------------------------------------
 # rules
-
 
 class RouteRules:
     """The base game's route rules. Titles subclass and override.
@@ -584,7 +573,6 @@ class RouteRules:
         self.check_connected(route, corp)
         return self.revenue_for(route, route.stops)
 
-
 def rules_for(game) -> RouteRules:
     """The route rules of ``game``: its ``route_rules`` attribute, else the base rules."""
     r = getattr(game, "route_rules", None)
@@ -594,10 +582,8 @@ def rules_for(game) -> RouteRules:
         return r
     return RouteRules(game)
 
-
 # --------------------------------------------------------------------------------------
 # routes
-
 
 class Route:
     """One train's route in a run. ``routes`` is the list of all routes of the run (this one
@@ -917,7 +903,6 @@ class Route:
             d["abilities"] = self.abilities
         return d
 
-
 def routes_from_log(rules: RouteRules, route_dicts: Sequence[dict], train_by_id: Callable | dict, *,
                     phase=None) -> list:
     """Build the :class:`Route` objects of one ``run_routes`` action (siblings share a list)."""
@@ -931,7 +916,6 @@ def routes_from_log(rules: RouteRules, route_dicts: Sequence[dict], train_by_id:
         routes.append(Route.from_log(rules, d, train, routes=routes, phase=phase, chain_cache=cache))
     return routes
 
-
 def routes_revenue(routes: Sequence[Route], rules: RouteRules | None = None) -> int:
     """Total revenue of a run (through the rules' ``routes_revenue`` hook)."""
     if not routes:
@@ -939,10 +923,8 @@ def routes_revenue(routes: Sequence[Route], rules: RouteRules | None = None) -> 
     rules = rules if rules is not None else routes[0].rules
     return rules.routes_revenue(routes)
 
-
 # --------------------------------------------------------------------------------------
 # game-facing helpers
-
 
 def revenues_for_action(game, entity, route_dicts: list, trains: dict) -> list:
     """Checked revenue of every route of a ``run_routes`` action (in order)."""
@@ -952,16 +934,13 @@ def revenues_for_action(game, entity, route_dicts: list, trains: dict) -> list:
         r._revenue = None
     return [r.revenue(recompute=True) for r in routes]
 
-
 def suggest_routes(game, entity, trains, **kwargs) -> list:
     """A legal (not necessarily best) set of routes for ``entity``'s ``trains``."""
     return best_routes(entity, trains, getattr(game, "graph", None), rules_for(game),
                        hexmap=getattr(game, "hexmap", None), **kwargs)
 
-
 # --------------------------------------------------------------------------------------
 # route finder
-
 
 def _visit_capacity(train) -> int:
     d = train.distance
@@ -973,10 +952,8 @@ def _visit_capacity(train) -> int:
         total += int(row.get("pay") or 0) if v is None else int(v)
     return total
 
-
 class _StopWalk(Exception):
     pass
-
 
 class _Finder:
     def __init__(self, corp, rules: RouteRules, hexmap, graph, deadline: float, per_train: int,
@@ -1087,7 +1064,6 @@ class _Finder:
                 break
         return raw
 
-
 def _route_from_seq(rules, train, nodes_, segs, phase, chain_cache) -> Route:
     if not segs:
         cd = [Segment(nodes_[0], nodes_[0], Chain(None, [], None))]
@@ -1096,7 +1072,6 @@ def _route_from_seq(rules, train, nodes_, segs, phase, chain_cache) -> Route:
         for (start, paths), end in zip(segs, nodes_[1:]):
             cd.append(Segment(start, end, Chain((start, end), paths, chain_id(paths))))
     return Route(rules, train, connection_data=cd, phase=phase, chain_cache=chain_cache)
-
 
 def best_routes(corporation, trains, graph, rules: RouteRules | None = None, *, hexmap=None,
                 limit: int = 400, time_limit: float = 1.0, max_segments: int = 200,
@@ -1187,7 +1162,6 @@ def best_routes(corporation, trains, graph, rules: RouteRules | None = None, *, 
             return dicts
         chosen = [t for t in chosen if t.id != bad]
     return []
-
 
 def _verify(rules, dicts, trains, phase):
     """None if the logged entries rebuild to the same legal routes and revenues, else the
