@@ -314,12 +314,20 @@ class Game1825(Game):
             self.place_home_token(entity)
 
     def route_trains(self, corp):
-        trains = [t for t in corp.trains if not t.operated or True]
+        trains = list(corp.trains)
         leased = getattr(self.round, "leased_train", None)
         return trains + ([leased] if leased is not None else [])
 
-    def resolve_entity(self, action):
-        return super().resolve_entity(action)
+    def route_rules(self):
+        rules = self.__dict__.get("_route_rules")
+        if rules is None:
+            from .routes import RouteRules1825
+
+            rules = self._route_rules = RouteRules1825(self)
+        return rules
+
+    def train_owner(self, train):
+        return self.round.current_entity_of_round() if train.owner is self.depot else train.owner
 
 
 class OperatingRound1825(OperatingRound):
