@@ -8,6 +8,8 @@ from ..core.errors import GameError
 
 TITLES = {
     "1825": ("trackage.titles.t1825.game", "Game1825"),
+    "1893": ("trackage.titles.t1893.game", "Game1893"),
+    "1867": ("trackage.titles.t1867.game", "Game1867"),
 }
 
 

@@ -1,0 +1,49 @@
+"""1867 data: the JSON files of ``data/`` turned into the dict the game class reads."""
+
+from __future__ import annotations
+
+import copy
+import json
+from functools import lru_cache
+from pathlib import Path
+
+DATA = Path(__file__).parent / "data"
+
+
+@lru_cache(maxsize=None)
+def _load(directory: str, name: str) -> dict:
+    with open(Path(directory) / f"{name}.json", encoding="utf-8") as f:
+        return json.load(f)
+
+
+def load(name: str, directory: Path = DATA) -> dict:
+    return copy.deepcopy(_load(str(directory), name))
+
+
+def build(rules: list[str], num_players: int, directory: Path = DATA, grid_default: bool = False) -> dict:
+    """All data of a game on this map with these options (fresh copies)."""
+    game = load("game", directory)
+    map_data = load("map", directory)
+    entities = load("entities", directory)
+    tiles = load("tiles", directory)
+    if grid_default:
+        grid = "column_market" not in rules
+    else:
+        grid = "grid_market" in rules
+    return {
+        "layout": map_data["layout"],
+        "axes": map_data["axes"],
+        "location_names": map_data["location_names"],
+        "hexes": map_data["hexes"],
+        "tiles": tiles,
+        "market": game["grid_market"] if grid else game["column_market"],
+        "phases": game["phases"],
+        "trains": game["trains"],
+        "companies": entities["companies"],
+        "corporations": entities["corporations"],
+        "cert_limit": game["cert_limit"][str(num_players)],
+        "starting_cash": game["starting_cash"][str(num_players)],
+        "national_reservations": game["national_reservations"],
+        "trains_remove_2_player": game["trains_remove_2_player"],
+        "tile_lays": game["tile_lays"],
+    }

@@ -1,0 +1,729 @@
+"""1867: The Railways of Canada. Rules on top of the core; data in ``data/``.
+
+Minors are corporations with one 100% certificate (two "shares" for prices), majors have
+ten shares and incremental capitalisation. The Canadian National (CN) only holds tokens
+and nationalised privates; it is kept outside the list of corporations.
+"""
+
+from __future__ import annotations
+
+from ...core.entities import Corporation, ShareBundle
+from ...core.errors import GameError
+from ...core.game import Game
+from ...core.money import spend
+from ...core.round import OperatingRound, Round, StockRound
+from ...core.steps.operating import DiscardTrain
+from ...core.tokens import Token
+from . import config
+from .routes import RouteRules1867
+
+END_PRIORITY = ["immediate", "current_round", "one_more_full_or_set", "current_or", "full_or"]
+LOAN_VALUE = 50
+LOAN_NET = 45
+NUM_LOANS = 72
+INTEREST_RATE = 5
+
+
+class Corporation1867(Corporation):
+    """A corporation whose treasury shares sell at the market price (``always_market_price``)."""
+
+    def __init__(self, *args, **kwargs):
+        self._par_price = None
+        super().__init__(*args, **kwargs)
+        self.always_market_price = bool(self.data.get("always_market_price"))
+        self.loans = 0
+
+    @property
+    def par_price(self):
+        if self.closed:
+            return None
+        return self.share_price if self.always_market_price else self._par_price
+
+    @par_price.setter
+    def par_price(self, value):
+        self._par_price = value
+
+    @property
+    def original_par(self):
+        return self._par_price
+
+
+class AuctionRound(Round):
+    NAME = "Auction Round"
+
+    def select_entities(self):
+        return list(self.game.players)
+
+    def finished(self) -> bool:
+        return self.game.finished or self.active_step() is None
+
+    def goto_entity(self, entity):
+        self.entity_index = self.entities.index(entity)
+
+
+class StockRound1867(StockRound):
+    def goto_entity(self, entity):
+        self.entity_index = self.entities.index(entity)
+
+
+class OperatingRound1867(OperatingRound):
+    def skip_entity(self, entity) -> bool:
+        return entity.closed or not entity.floated() or entity not in self.game.corporations
+
+    def force_next_entity(self):
+        """The current operator was nationalised: its turn ends now."""
+        for s in self.steps:
+            s.pass_()
+        self.forced = True
+
+
+class MergerRound(Round):
+    NAME = "Merger Round"
+
+    def __init__(self, game, step_classes, round_num=1):
+        self.converted = None
+        super().__init__(game, step_classes, round_num)
+
+    def select_entities(self):
+        ents = [c for c in self.game.corporations if c.floated() and c.type == "minor"]
+        return sorted(ents, key=self.game._market_sort_key)
+
+    def current_entity_of_round(self):
+        ents = self.game.players if self.converted is not None else self.entities
+        if not ents or self.entity_index >= len(ents):
+            return None
+        return ents[self.entity_index]
+
+    def setup(self):
+        self.skip_steps()
+        if self.finished():
+            self.next_entity()
+
+    def finished(self) -> bool:
+        return self.game.finished or self.active_step() is None
+
+    def after_process(self, action, entity):
+        if action["type"] == "message":
+            return
+        if self.active_step() is not None:
+            return
+        self.converted = None
+        for p in self.game.players:
+            p.passed = False
+        self.next_entity()
+
+    def next_entity(self):
+        if self.entities:
+            self.entity_index = (self.entity_index + 1) % len(self.entities)
+        if self.entity_index == 0:
+            return
+        for s in self.steps:
+            s.unpass()
+        for s in self.steps:
+            s.setup()
+        self.skip_steps()
+        if self.finished():
+            self.next_entity()
+
+    def goto_entity(self, entity):
+        self.entity_index = self.entities.index(entity)
+
+    def force_next_entity(self):
+        pass
+
+
+class Game1867(Game):
+    TITLE = "1867"
+    DATA_DIR = config.DATA
+    GRID_DEFAULT = False
+    BANK_CASH = 15_000
+    CAPITALIZATION = "incremental"
+    SELL_AFTER = "operate"
+    SELL_BUY_ORDER = "sell_buy"
+    SELL_MOVEMENT = "down_block_pres"
+    SOLD_OUT_INCREASE = True
+    POOL_SHARE_DROP = "none"
+    MARKET_SHARE_LIMIT = 50
+    HOME_TOKEN_TIMING = "par"
+    MUST_BUY_TRAIN = "always"
+    GAME_END_CHECK = {"bank": "current_or", "final_phase": "one_more_full_or_set"}
+    TILE_LAYS = [{"lay": True, "upgrade": True},
+                 {"lay": True, "upgrade": "not_if_upgraded", "cost": 20, "cannot_reuse_same_hex": True}]
+    TRAIN_PRICE_MIN = 1
+    MIN_BID_INCREMENT = 5
+    MINIMUM_MINOR_PRICE = 50
+    LIMIT_TOKENS_AFTER_MERGER = 2
+    BONUS_CAPITALS = ("F16", "L12", "O7")
+    BONUS_REVENUE = "D2"
+    GREEN_CORPORATIONS = ("BBG", "LPS", "QLS", "SLA", "TGB", "THB")
+    CERT_LIMIT_INCLUDES_PRIVATES = True
+    EXPORT_TRAINS = True
+
+    # ------------------------------------------------------------ set-up
+    def build_data(self):
+        return config.build(self.raw_options, len(self.players), self.DATA_DIR, self.GRID_DEFAULT)
+
+    def init_companies(self):
+        comps = super().init_companies()
+        self.company_discount = {c.sym: c.data.get("discount", 0) for c in comps}
+        for c in comps:
+            c.min_price = 1
+            c.max_price = c.value
+        return comps
+
+    def min_bid(self, company) -> int:
+        return company.value - self.company_discount.get(company.sym, 0)
+
+    def init_corporations(self):
+        major_min = min((p.price for p in self.stock_market.par_prices), default=None)
+        out = []
+        for c in self.data["corporations"]:
+            out.append(self.new_corporation(c, major_min))
+        return out
+
+    def new_corporation(self, c, major_min=None):
+        if major_min is None:
+            major_min = min((p.price for p in self.stock_market.par_prices), default=None)
+        corp = Corporation1867(c["sym"], c.get("name", c["sym"]), share_percents=c.get("shares", [20] + [10] * 8),
+                               tokens=c.get("tokens", []), coordinates=c.get("coordinates"), city=c.get("city"),
+                               float_percent=c.get("float_percent", 60),
+                               max_ownership_percent=c.get("max_ownership_percent", 60),
+                               type_=c.get("type", "major"), capitalization=self.CAPITALIZATION, data=c)
+        corp.tokens = [Token(corp, price=p) for p in corp.token_prices]
+        corp.min_price = major_min if corp.type == "major" else self.MINIMUM_MINOR_PRICE
+        if len(self.players) == 2 and corp.max_ownership_percent == 60:
+            corp.max_ownership_percent = 70
+        return corp
+
+    def init_cert_limit(self):
+        return self.data["cert_limit"]
+
+    def init_starting_cash(self):
+        for p in self.players:
+            spend(self.bank, p, self.data["starting_cash"])
+
+    @property
+    def route_rules(self):
+        return RouteRules1867(self)
+
+    def setup(self):
+        self.interest = {}
+        self.interest_paid = {}
+        self.loan_pool = NUM_LOANS
+        self.final_operating_rounds = None
+        self.trainless_major: list = []
+        self.trainless_nationalization = False
+        self.hidden_company = self.company_by_id("3")
+        self.all_corporations = list(self.corporations)
+        self.national = next(c for c in self.corporations if c.type == "national")
+        self.national.ipoed = True
+        self.national._floated = True
+        for s in list(self.national.shares_of(self.national)):
+            self.national._remove_share(s)
+        self.national.shares = []
+        self.national.share_holders = {}
+        self.national_reservations = list(self.data["national_reservations"])
+        self.corporations = [c for c in self.corporations if c is not self.national]
+        self.add_neutral_tokens()
+        self.future_corporations = [c for c in self.corporations
+                                    if not (c.type == "minor" and c.id not in self.GREEN_CORPORATIONS)]
+        self.corporations = [c for c in self.corporations if c not in self.future_corporations]
+        self.show_majors = False
+        if len(self.players) == 2:
+            self.setup_for_2_players()
+
+    def setup_for_2_players(self):
+        for name, count in self.data["trains_remove_2_player"].items():
+            trains = [t for t in self.depot.upcoming if t.name == name][::-1][:count]
+            for t in trains:
+                self.depot.remove_train(t)
+                self.depot.trains.remove(t)
+        cands = [c for c in self.companies if c.sym != "3"]
+        removal = self.rng.shuffle(cands)[:2]
+        for c in removal:
+            self.companies.remove(c)
+
+    def add_neutral_tokens(self):
+        self.green_tokens = []
+        for hex_ in self.hexmap.hexes:
+            if hex_.id == "D2":
+                tok = Token(self.national, price=0, type="neutral")
+                hex_.tile.cities[0].exchange_token(tok)
+                self.green_tokens.append(tok)
+            elif hex_.id == "L12":
+                tok = Token(self.national, price=0, type="neutral")
+                hex_.tile.cities[-1].exchange_token(tok)
+                self.green_tokens.append(tok)
+            elif hex_.id == "F16":
+                hex_.tile.cities[0].exchange_token(self.national.tokens[0])
+
+    def init_round(self):
+        from .steps import SingleItemAuction
+
+        self.round_counter += 1
+        return AuctionRound(self, [SingleItemAuction])
+
+    # ------------------------------------------------------------ lookups
+    def corporation_by_id(self, cid):
+        c = self._corps_by_id.get(cid)
+        return c
+
+    def minor(self, corp) -> bool:
+        return getattr(corp, "type", None) == "minor"
+
+    def major(self, corp) -> bool:
+        return getattr(corp, "type", None) == "major"
+
+    # ------------------------------------------------------------ rounds
+    def stock_round(self):
+        from .steps import BuySellParShares1867, HomeToken1867, MajorTrainless
+
+        return StockRound1867(self, [MajorTrainless, DiscardTrain, HomeToken1867, BuySellParShares1867])
+
+    def operating_round(self, round_num):
+        from .steps import (BuyCompany1867, BuyCompanyPreloan, BuyTrain1867, Dividend1867, LoanOperations,
+                            MajorTrainless, RedeemShares, Route1867, Token1867, Track1867)
+
+        self.calculate_interest()
+        return OperatingRound1867(self, [MajorTrainless, BuyCompany1867, RedeemShares, Track1867, Token1867,
+                                         Route1867, Dividend1867, (BuyCompanyPreloan, {"blocks": True}),
+                                         LoanOperations, DiscardTrain, BuyTrain1867,
+                                         (BuyCompany1867, {"blocks": True})], round_num=round_num)
+
+    def merger_round(self, round_num):
+        from .merger import Merge, PostMergerShares, ReduceTokens
+        from .steps import MajorTrainless
+
+        self.round_counter += 1
+        return MergerRound(self, [MajorTrainless, ReduceTokens, PostMergerShares, DiscardTrain, Merge],
+                           round_num=round_num)
+
+    def next_round(self) -> None:
+        self.interest_paid.clear()
+        r = self.round
+        if isinstance(r, StockRound):
+            self.operating_rounds_in_set = self.final_operating_rounds or self.phase.operating_rounds
+            self.reorder_players()
+            self.round = self.new_operating_round(1)
+        elif isinstance(r, OperatingRound):
+            self.or_round_finished()
+            num = int(self.phase.name)
+            if num < 3 or num >= 8:
+                self.new_or()
+            else:
+                self.round = self.merger_round(r.round_num)
+        elif isinstance(r, MergerRound):
+            self.new_or()
+        else:
+            self.reorder_players()
+            self.round = self.new_stock_round()
+
+    def new_or(self):
+        if self.round.round_num < self.operating_rounds_in_set:
+            self.round = self.new_operating_round(self.round.round_num + 1)
+        else:
+            self.turn += 1
+            self.or_set_finished()
+            self.round = self.new_stock_round()
+
+    def or_round_finished(self):
+        if not self.EXPORT_TRAINS or "export_train" not in self.phase.status:
+            return
+        train = self.depot.upcoming[0]
+        self.depot.remove_train(train)
+        train.owner = None
+        self.phase_buying_train(None, train)
+        self.post_train_buy()
+        self.game_end_check()
+
+    def stock_round_finished(self, round_):
+        corps = [c for c in self.corporations if c.floated() and c.type != "minor"]
+        for corp in sorted(corps, key=self._market_sort_key):
+            if corp.share_price is None:
+                continue
+            if self.sold_out(corp):
+                self.stock_market.move_up(corp)
+
+    def sold_out(self, corp) -> bool:
+        return corp.type == "major" and sum(p for h, p in corp.share_holders.items() if h.is_player) == 100
+
+    def operating_order(self):
+        floated = sorted([c for c in self.corporations if c.floated()], key=self._market_sort_key)
+        return [c for c in floated if c.type == "minor"] + [c for c in floated if c.type != "minor"]
+
+    # ------------------------------------------------------------ end of game
+    def game_end_check(self):
+        for reason, timing in self.GAME_END_CHECK.items():
+            if not self.end_check_value(reason):
+                continue
+            if self.end_trigger and END_PRIORITY.index(timing) >= END_PRIORITY.index(self.end_trigger[1]):
+                continue
+            self.end_trigger = (reason, timing)
+        if self.end_trigger:
+            self.game_end_set_final_turn(*self.end_trigger)
+            return self.end_trigger
+        return (None, None)
+
+    def game_end_set_final_turn(self, reason, timing):
+        self.final_operating_rounds = 3
+        if self.final_turn is None:
+            self.final_turn = self.turn + 1
+
+    def end_game(self, reason):
+        if self.finished:
+            return
+        for corp in self.corporations:
+            while corp.loans > 0:
+                self.stock_market.move_left(corp)
+                corp.loans -= 1
+                self.loan_pool += 1
+        super().end_game(reason)
+
+    def loan_price(self, corp):
+        sp = corp.share_price
+        rc = sp.coordinates
+        for _ in range(corp.loans):
+            rc = self.stock_market.left_of(corp, rc)
+        return self.stock_market.cell(*rc).price
+
+    def player_value(self, player) -> int:
+        v = player.cash + sum(c.value for c in player.companies)
+        for corp, shares in player.shares_by_corp.items():
+            if not corp.ipoed or not shares or corp.share_price is None:
+                continue
+            price = corp.share_price.price if not corp.loans else self.loan_price(corp)
+            for s in shares:
+                v += price * s.percent // corp.share_percent
+        return v
+
+    # ------------------------------------------------------------ money, loans
+    def maximum_loans(self, entity) -> int:
+        return 5 if entity.type == "major" else 2
+
+    def can_take_loan(self, entity) -> bool:
+        return (getattr(entity, "is_corporation", False) and entity.loans < self.maximum_loans(entity)
+                and self.loan_pool > 0)
+
+    def take_loan(self, entity):
+        if not self.can_take_loan(entity):
+            raise GameError(f"{entity.name} cannot take more than {self.maximum_loans(entity)} loans",
+                            rule="loan-limit")
+        spend(self.bank, entity, LOAN_NET)
+        entity.loans += 1
+        self.loan_pool -= 1
+
+    def repay_loan(self, entity):
+        spend(entity, self.bank, LOAN_VALUE)
+        entity.loans -= 1
+        self.loan_pool += 1
+
+    def buying_power(self, entity, full: bool = False) -> int:
+        if not full or not getattr(entity, "is_corporation", False):
+            return entity.cash
+        return entity.cash + (self.maximum_loans(entity) - entity.loans) * LOAN_NET
+
+    def calculate_interest(self):
+        self.interest = {}
+        for c in self.corporations:
+            self.interest[c] = c.loans
+        self.interest[self.national] = self.national.loans
+
+    def interest_owed(self, entity) -> int:
+        return INTEREST_RATE * self.interest.get(entity, 0)
+
+    def pay_interest(self, entity):
+        """Pay this OR's interest, taking loans if needed; returns what is still owed (or None)."""
+        owed = self.interest_owed(entity)
+        self.interest_paid[entity] = owed
+        while owed > entity.cash and self.loan_pool > 0 and entity.loans < self.maximum_loans(entity):
+            self.take_loan(entity)
+            owed = self.interest_owed(entity)
+        if owed <= entity.cash:
+            if owed > 0:
+                spend(entity, self.bank, owed)
+            return None
+        return owed
+
+    # ------------------------------------------------------------ shares, pars
+    def can_par(self, corp, player) -> bool:
+        return not corp.ipoed and not corp.closed
+
+    def par_prices_for(self, corp) -> list:
+        types = ("par_2", "par") if corp.type == "major" else ("par_1", "par")
+        return self.share_prices_with_types(types)
+
+    def share_prices_with_types(self, types) -> list:
+        cells = [sp for sp in self.stock_market.all_prices() if any(t in sp.types for t in types)]
+        # descending price; ties keep the reverse of the grid order like the reference
+        cells = sorted(cells, key=lambda sp: sp.price)
+        return cells[::-1]
+
+    def par_prices(self, corp):
+        return self.par_prices_for(corp)
+
+    def check_sale_timing(self, entity, bundle) -> bool:
+        return bundle.corporation.operated()
+
+    def sell_shares_and_change_price(self, bundle) -> None:
+        corp = bundle.corporation
+        was_president = corp.owner is bundle.owner
+        self.share_market.sell_shares(bundle)
+        if was_president:
+            self.stock_market.move_down(corp)
+
+    def after_buy_shares(self, player, corp):
+        pass
+
+    def after_sell_shares(self, player, corp):
+        pass
+
+    def buyable_bank_companies(self):
+        return []
+
+    def redeemable_bundles(self, corp) -> list:
+        if not getattr(corp, "is_corporation", False) or corp.type != "major":
+            return []
+        return [b for b in self.share_market.bundles_for(self.pool, corp) if corp.cash >= b.price()]
+
+    # ------------------------------------------------------------ home tokens
+    def home_token_locations(self, corp) -> list:
+        out = []
+        for hex_ in self.hexmap.hexes:
+            cities = hex_.tile.cities
+            if not cities:
+                continue
+            if corp.type == "minor":
+                if any(c.tokenable(corp, free=True) and not any(t is not None for t in c.tokens) for c in cities):
+                    out.append(hex_)
+            else:
+                if any(c.tokenable(corp, free=True) for c in cities) and all(
+                        not any(t is not None and t.type == "normal" for t in c.tokens) for c in cities):
+                    out.append(hex_)
+        if corp.type == "minor":
+            return out
+        unconnected = [h for h in out if not self._hex_connected(h)]
+        return unconnected or out
+
+    def _hex_connected(self, hex_) -> bool:
+        from ...core.graph import walk_path
+
+        for city in hex_.tile.cities:
+            for path in city.paths:
+                found = []
+
+                def visit(p, *_args, path=path, found=found):
+                    if p is path:
+                        return None
+                    for end in (p.a, p.b):
+                        if getattr(end, "is_node", False) or getattr(end, "is_city", False) or \
+                                getattr(end, "kind", None) in ("city", "town", "offboard", "junction", "halt"):
+                            if end is not city:
+                                found.append(end)
+                    return None
+                walk_path(path, visit)
+                if found:
+                    return True
+        return False
+
+    def place_home_token(self, corp) -> None:
+        if not corp.tokens or corp.tokens[0].used:
+            return
+        pending = getattr(self.round, "pending_tokens", None)
+        if pending is None:
+            return
+        if any(p["entity"] is corp for p in pending):
+            return
+        hexes = self.home_token_locations(corp)
+        pending.append({"entity": corp, "hexes": hexes, "token": corp.tokens[0]})
+
+    # ------------------------------------------------------------ trains
+    def post_train_buy(self):
+        if self.trainless_nationalization:
+            self.postevent_trainless_nationalization()
+
+    def on_train_event(self, event, train):
+        name = event.get("type")
+        handler = getattr(self, f"event_{name}", None)
+        if handler is None:
+            raise GameError(f"unknown event {name}", rule="bad-setup")
+        handler()
+
+    def event_green_minors_available(self):
+        if self.hidden_company is not None:
+            self.hidden_company.close()
+        for tok in self.green_tokens:
+            tok.remove()
+        self.corporations = self.corporations + self.future_corporations
+        self.future_corporations = []
+        self.graph_changed()
+
+    def event_majors_can_ipo(self):
+        self.show_majors = True
+
+    def event_train_trade_allowed(self):
+        pass
+
+    def event_minors_cannot_start(self):
+        keep, removed = [], []
+        for c in self.corporations:
+            (keep if (c.owner is not None and c.owner.is_player) or c.type != "minor" else removed).append(c)
+        self.corporations = keep
+        for hex_ in self.hexmap.hexes:
+            for city in hex_.tile.cities:
+                city.reservations = [r for r in city.reservations if r not in removed]
+
+    def event_minors_nationalized(self):
+        keep = [c for c in self.corporations if c.type != "minor"]
+        removed = [c for c in self.corporations if c.type == "minor"]
+        for c in sorted(removed, key=self._sort_key):
+            self.nationalize(c)
+        self.corporations = keep
+
+    def event_trainless_nationalization(self):
+        self.trainless_nationalization = True
+
+    def postevent_trainless_nationalization(self):
+        trainless = sorted([c for c in self.corporations if c.operated() and not c.trains], key=self._sort_key)
+        self.trainless_major = []
+        for c in trainless:
+            if c.type == "major":
+                self.trainless_major.append(c)
+            elif c.type == "minor":
+                self.nationalize(c)
+        self.trainless_major.sort(key=self._sort_key)
+        self.trainless_nationalization = False
+
+    def event_nationalize_companies(self):
+        for company in self.companies:
+            if company.owner is self.national or company is self.hidden_company or company.closed:
+                continue
+            owner = company.owner
+            if owner is None:
+                continue
+            spend(self.bank, owner, company.value)
+            owner.companies.remove(company)
+            company.owner = self.national
+            self.national.companies.append(company)
+
+    def _sort_key(self, c):
+        """The reference's corporation order: by share price like the operating order,
+        corporations without a price first."""
+        if c.share_price is None:
+            return (0, 0, 0, 0, 0, c.name)
+        return (1,) + self._market_sort_key(c)
+
+    # ------------------------------------------------------------ nationalisation
+    def nationalize(self, corp):
+        if not corp.floated() or corp not in self.corporations:
+            return
+        while corp.cash >= LOAN_VALUE and corp.loans > 0:
+            self.repay_loan(corp)
+        self.stock_market.move_left(corp)
+        for _ in range(corp.loans):
+            self.stock_market.move_left(corp)
+            self.stock_market.move_left(corp)
+        self.nationalization_transfer_assets(corp)
+        per_share = corp.share_price.price
+        for player in self.players:
+            amount = player.num_shares_of(corp) * per_share
+            if amount:
+                spend(self.bank, player, amount)
+        used = [t for t in corp.tokens if t.used]
+        used.sort(key=lambda t: (t.city.max_revenue, t.city.hex.id))
+        for token in reversed(used):
+            city = token.city
+            token.remove()
+            if any(t is not None and t.corporation is self.national and t.type != "neutral"
+                   for c in city.tile.cities for t in c.tokens):
+                continue
+            new_token = next((t for t in self.national.tokens if not t.used), None)
+            if new_token is None:
+                continue
+            for c in city.tile.cities:
+                c.remove_reservation(self.national)
+            if city.hex.id in self.national_reservations:
+                self.national_reservations.remove(city.hex.id)
+            elif sum(1 for t in self.national.tokens if not t.used) == len(self.national_reservations):
+                continue
+            city.place_token(self.national, new_token, check_tokenable=False)
+        if corp.type == "minor":
+            self.close_corporation(corp)
+        else:
+            self.reset_corporation(corp)
+            if self.round.current_entity is corp and hasattr(self.round, "force_next_entity"):
+                self.round.force_next_entity()
+        self.graph_changed()
+
+    def nationalization_transfer_assets(self, corp):
+        if corp.cash > 0:
+            spend(corp, self.bank, corp.cash)
+
+    def close_corporation(self, corp):
+        for hex_ in self.hexmap.hexes:
+            for city in hex_.tile.cities:
+                for tok in list(city.tokens) + list(city.extra_tokens):
+                    if tok is not None and tok.corporation is corp:
+                        tok.remove()
+                if city.reserved_by(corp):
+                    city.reservations = [r for r in city.reservations if r is not corp]
+            if corp in hex_.tile.reservations:
+                hex_.tile.reservations = [r for r in hex_.tile.reservations if r is not corp]
+        if corp.cash > 0:
+            spend(corp, self.bank, corp.cash)
+        for t in corp.trains:
+            t.buyable = False
+        for c in list(corp.companies):
+            c.close()
+        if self.round is not None and self.round.current_entity is corp and hasattr(self.round, "force_next_entity"):
+            self.round.force_next_entity()
+        for holder in list(corp.share_holders):
+            if hasattr(holder, "shares_by_corp"):
+                holder.shares_by_corp.pop(corp, None)
+        self.pool.shares_by_corp.pop(corp, None)
+        self.stock_market.remove(corp)
+        if corp in self.corporations:
+            self.corporations.remove(corp)
+        corp.closed = True
+        corp.owner = None
+        self.graph_changed()
+
+    def reset_corporation(self, corp):
+        for holder in list(corp.share_holders):
+            if hasattr(holder, "shares_by_corp"):
+                holder.shares_by_corp.pop(corp, None)
+        self.pool.shares_by_corp.pop(corp, None)
+        for c in list(corp.companies):
+            c.close()
+        self.stock_market.remove(corp)
+        fresh = self.new_corporation(corp.data)
+        self.corporations = [fresh if c is corp else c for c in self.corporations]
+        self.all_corporations = [fresh if c is corp else c for c in self.all_corporations]
+        self._corps_by_id[fresh.id] = fresh
+        # trains of the old object stay where they are (the reference forgets them)
+        return fresh
+
+    def fix_token_count(self, corp):
+        if len(corp.tokens) == 3:
+            return
+        corp.tokens.append(Token(corp, price=40))
+
+    def place_639_token(self, tile):
+        if not self.national_reservations:
+            return
+        if any(c.tokened_by(self.national) for c in tile.cities):
+            return
+        new_token = next((t for t in self.national.tokens if not t.used), None)
+        if new_token is None:
+            return
+        if tile.hex.id in self.national_reservations:
+            self.national_reservations.remove(tile.hex.id)
+        tile.cities[0].place_token(self.national, new_token, check_tokenable=False)
+        self.graph_changed()
+
+    # ------------------------------------------------------------ companies
+    def purchasable_companies(self, entity) -> list:
+        return [c for c in self.companies if not c.closed and c.owner is not None and c.owner.is_player
+                and c.owner is not entity]
+
+    def total_cash(self) -> int:
+        return super().total_cash() + (self.national.cash if self.national not in self.corporations else 0)

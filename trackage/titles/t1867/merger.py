@@ -1,0 +1,447 @@
+"""The 1867 merger round: converting a minor into a major, merging connected minors into
+a major, the share purchases that follow, and token reduction."""
+
+from __future__ import annotations
+
+from ...core.entities import ShareBundle
+from ...core.errors import GameError
+from ...core.money import spend
+from ...core.round import Step
+from ...core.tokens import Token
+
+LIMIT_OWNED_BY_ONE_ENTITY = 6
+LIMIT_MERGE = 10
+
+
+def _treasury(corp) -> list:
+    return corp.shares_of(corp)
+
+
+def _used_hexes(corp) -> list:
+    return [t.city.hex for t in corp.tokens if t.used and t.city is not None]
+
+
+def tokens_above_limits(game, surviving, others) -> bool:
+    hexes = _used_hexes(surviving)
+    if len(set(hexes)) != len(hexes):
+        return True
+    other_hexes = {t.city.hex for o in others for t in o.tokens if t.used and t.city is not None}
+    if set(hexes) & other_hexes:
+        return True
+    used = sum(1 for t in surviving.tokens if t.used) + sum(1 for o in others for t in o.tokens if t.used)
+    return used > game.LIMIT_TOKENS_AFTER_MERGER
+
+
+class Merge(Step):
+    HANDLERS = {"merge": "process_merge", "convert": "process_convert", "pass": "process_pass"}
+
+    def __init__(self, game, round_, **opts):
+        super().__init__(game, round_, **opts)
+        self.converting = None
+        self.merge_major = False
+        self.merging = None
+
+    def round_state(self):
+        return {"converted": None, "merge_type": None, "converts": [], "share_dealing_players": [],
+                "share_dealing_multiple": []}
+
+    def description(self):
+        return "Convert or Merge Minor Corporation"
+
+    def actions(self, entity):
+        if not getattr(entity, "is_corporation", False) or entity is not self.current_entity():
+            return []
+        if self.round.converted is not None:
+            return []
+        if self.converting is not None or self.merge_major:
+            return ["merge"]
+        out = ["merge"]
+        if self.merging is None and self.can_convert(entity):
+            out.append("convert")
+        out.append("pass")
+        return out
+
+    def can_convert(self, entity) -> bool:
+        return entity.type == "minor" and entity.share_price is not None and "convert_range" in entity.share_price.types
+
+    # ------------------------------------------------------------ candidates
+    def connected_cities(self, corp) -> list:
+        return [n for n in self.game.graph.connected_nodes(corp) if getattr(n, "is_city", False)]
+
+    def mergeable_candidates(self, corp) -> list:
+        mergeable = self.merging if self.merging is not None else [corp]
+        if len(mergeable) >= LIMIT_MERGE:
+            return []
+        counts = {}
+        for c in mergeable:
+            counts[id(c.owner)] = counts.get(id(c.owner), 0) + 1
+        at_limit = {k for k, v in counts.items() if v >= LIMIT_OWNED_BY_ONE_ENTITY}
+        available = []
+        for c in mergeable:
+            for city in self.connected_cities(c):
+                for t in city.tokens:
+                    if t is None:
+                        continue
+                    oc = t.corporation
+                    if oc not in mergeable and oc not in available:
+                        available.append(oc)
+        return [c for c in available if getattr(c, "type", None) == "minor" and id(c.owner) not in at_limit
+                and not c.closed]
+
+    def mergeable(self, corp) -> list:
+        if self.converting is not None or self.merge_major:
+            return [c for c in self.game.corporations if c.type == "major" and not c.floated() and not c.ipoed]
+        return self.mergeable_candidates(corp)
+
+    def new_par(self, price_limit):
+        return next(sp for sp in self.game.share_prices_with_types(("par", "par_2")) if sp.price <= price_limit)
+
+    # ------------------------------------------------------------ processing
+    def process_convert(self, action, entity):
+        if self.merging is not None or not self.can_convert(entity):
+            raise GameError(f"{entity.name} cannot convert", rule="cannot-convert")
+        self.converting = entity
+
+    def process_pass(self, action, entity):
+        if self.merging is not None:
+            self.merge_major = True
+        else:
+            self.pass_()
+
+    def process_merge(self, action, entity):
+        if self.converting is not None:
+            return self.finish_convert(action, entity)
+        if self.merge_major:
+            return self.finish_merge_to_major(action, entity)
+        other = self.game.corporation_by_id(action.get("corporation"))
+        if other is None:
+            raise GameError(f"unknown corporation {action.get('corporation')!r}", rule="unknown-entity")
+        if other not in self.mergeable_candidates(entity):
+            raise GameError(f"{entity.name} cannot merge with {other.name}", rule="illegal-merge")
+        if self.merging is None:
+            self.merging = [entity]
+        self.merging.append(other)
+        if not self.mergeable_candidates(entity):
+            self.merge_major = True
+
+    def target_from(self, action, corp):
+        target = self.game.corporation_by_id(action.get("corporation"))
+        if target is None or target not in self.mergeable(corp):
+            raise GameError(f"choose a major corporation to merge {corp.name} into", rule="illegal-merge")
+        return target
+
+    def move_tokens(self, frm, to):
+        for token in list(frm.tokens):
+            city = token.city
+            if city is None:
+                continue
+            new_token = next((t for t in to.tokens if not t.used), None)
+            if new_token is None:
+                new_token = Token(to)
+                to.tokens.append(new_token)
+            token.remove()
+            city.place_token(to, new_token, check_tokenable=False)
+
+    def move_assets(self, frm, to):
+        if frm.cash > 0:
+            spend(frm, to, frm.cash)
+        for c in list(frm.companies):
+            frm.companies.remove(c)
+            c.owner = to
+            to.companies.append(c)
+        to.loans += frm.loans
+        frm.loans = 0
+        for t in list(frm.trains):
+            t.owner = to
+            to.trains.append(t)
+        frm.trains = []
+
+    def finish_convert(self, action, corp):
+        target = self.target_from(action, corp)
+        game = self.game
+        new_price = self.new_par(corp.share_price.price)
+        game.stock_market.set_par(target, new_price)
+        owner = corp.owner
+        self.converting = None
+        game.share_market.buy_shares(owner, ShareBundle([_treasury(target)[0]]), exchange=True)
+        self.move_tokens(corp, target)
+        self.move_assets(corp, target)
+        game.close_corporation(corp)
+        self.round.entities[self.round.entity_index] = target
+        self.round.converted = target
+        self.round.converts.append(target)
+        self.round.merge_type = "convert"
+        players = game.players
+        i = players.index(target.owner)
+        self.round.share_dealing_players = players[i:] + players[:i]
+        self.round.share_dealing_multiple = [owner]
+        game.graph_changed()
+
+    def finish_merge_to_major(self, action, corp):
+        game = self.game
+        target = self.target_from(action, corp)
+        merging = sorted(self.merging, key=game._market_sort_key)
+        prices = [c.share_price.price for c in merging]
+        new_price = min(200, max(100, max(prices) + min(prices)))
+        par = self.new_par(new_price)
+        owners = [c.owner for c in merging]
+        players = [p for p in game.players if p in owners]
+        i = players.index(owners[0])
+        players = players[i:] + players[:i]
+        if not any(p.cash >= par.price or owners.count(p) >= 2 for p in players):
+            raise GameError("merge impossible, no player can become president", rule="illegal-merge")
+        game.stock_market.set_par(target, par)
+        self.round.entities[self.round.entity_index] = target
+        self.merge_major = False
+        target.ipoed = True
+        sm = game.share_market
+        for minor in merging:
+            owner = minor.owner
+            treasury = _treasury(target)
+            if treasury and treasury[0].president and owner.percent_of(target) == 10:
+                presidency = treasury[0]
+                sm._move_share(owner.shares_of(target)[0], target)
+                sm.buy_shares(owner, ShareBundle([presidency]), exchange=True)
+            else:
+                sm.buy_shares(owner, ShareBundle([treasury[-1]]), exchange=True)
+            self.remove_duplicate_tokens(target, self.merging)
+            self.move_tokens(minor, target)
+            self.move_assets(minor, target)
+            game.close_corporation(minor)
+            if minor in self.round.entities:
+                self.round.entities.remove(minor)
+        if tokens_above_limits(game, target, self.merging):
+            self.round.corporations_removing_tokens = [target] + self.merging
+        else:
+            game.fix_token_count(target)
+        if self.round.entities:
+            self.round.goto_entity(target)
+        self.merging = None
+        self.round.converted = target
+        self.round.converts.append(target)
+        self.round.merge_type = "merge"
+        self.round.share_dealing_players = list(players)
+        self.round.share_dealing_multiple = list(players)
+        game.graph_changed()
+
+    def remove_duplicate_tokens(self, surviving, others):
+        cities = [t.city for o in others for t in o.tokens if t.city is not None]
+        for token in surviving.tokens:
+            if token.city is not None and token.city in cities:
+                token.remove()
+
+    def legal_actions(self, entity):
+        acts = self.actions(entity)
+        out = []
+        if "merge" in acts:
+            for c in self.mergeable(entity):
+                out.append({"type": "merge", "corporation": c.id})
+        if "convert" in acts:
+            out.append({"type": "convert"})
+        if "pass" in acts:
+            out.append({"type": "pass"})
+        return out
+
+
+class PostMergerShares(Step):
+    HANDLERS = {"buy_shares": "process_buy_shares", "pass": "process_pass"}
+
+    def description(self):
+        return "Buy Shares Post Merge"
+
+    def corporation(self):
+        return self.round.converted
+
+    def active(self):
+        return self.corporation() is not None
+
+    def skip(self):
+        pass
+
+    def can_gain(self, entity, share) -> bool:
+        corp = share.corporation
+        return corp.holding_ok(entity, share.percent) and self.game.num_certs(entity) < self.game.cert_limit(entity)
+
+    def can_buy(self, entity, share) -> bool:
+        if share is None:
+            return False
+        corp = self.corporation()
+        return (share.corporation is corp and share.percent == 10 and share.owner is not self.game.pool
+                and entity.cash >= ShareBundle([share]).price() and self.can_gain(entity, share))
+
+    def can_buy_any(self, entity) -> bool:
+        t = _treasury(self.corporation())
+        return self.can_buy(entity, t[0] if t else None) or self.can_buy(entity, t[1] if len(t) > 1 else None)
+
+    def eligible_players(self) -> list:
+        return [p for p in self.round.share_dealing_players if not p.passed and self.can_buy_any(p)]
+
+    def check_merge(self):
+        if self.eligible_players():
+            return
+        corp = self.corporation()
+        t = _treasury(corp)
+        if t and t[0].president:
+            self.broken = True
+        elif self.round.merge_type == "merge" and self.round.share_dealing_multiple:
+            for p in self.round.share_dealing_players:
+                p.passed = False
+            players = self.game.players
+            i = players.index(corp.owner)
+            self.round.share_dealing_players = players[i:] + players[:i]
+            self.round.share_dealing_multiple = []
+
+    def current_entity(self):
+        if self.corporation() is None:
+            return None
+        if getattr(self, "broken", False):
+            return self.game.players[0]
+        players = self.eligible_players()
+        if not players:
+            self.check_merge()
+            players = self.eligible_players()
+        return players[0] if players else None
+
+    def actions(self, entity):
+        if not getattr(entity, "is_player", False) or self.corporation() is None:
+            return []
+        out = []
+        if self.can_buy_any(entity):
+            out.append("buy_shares")
+        if out:
+            out.append("pass")
+        return out
+
+    def process_buy_shares(self, action, entity):
+        from ...core.shares import bundle_from_ids
+
+        bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"), action.get("share_price"))
+        target = bundle.corporation
+        if entity is not self.current_entity():
+            raise GameError(f"it is not {entity.name}'s turn to buy", rule="out-of-turn")
+        if target is not self.corporation() or len(bundle.shares) != 1 or not self.can_buy(entity, bundle.shares[0]):
+            raise GameError(f"{entity.name} cannot buy {bundle.shares[0].id}", rule="illegal-buy")
+        sm = self.game.share_market
+        t = _treasury(target)
+        if t and t[0].president and entity.percent_of(target) == 10:
+            presidency = t[0]
+            sm._move_share(entity.shares_of(target)[0], target)
+            sm.buy_shares(entity, bundle)
+            sm._move_share(entity.shares_of(target)[0], target)
+            sm.buy_shares(entity, ShareBundle([presidency]), exchange=True)
+        else:
+            sm.buy_shares(entity, bundle)
+        if entity not in self.round.share_dealing_multiple or not self.can_buy_any(entity):
+            entity.passed = True
+        self.check_merge()
+
+    def process_pass(self, action, entity):
+        entity.passed = True
+        self.check_merge()
+        if self.current_entity() is entity and entity in self.round.share_dealing_players:
+            self.round.share_dealing_players.remove(entity)
+
+    def legal_actions(self, entity):
+        if "buy_shares" not in self.actions(entity):
+            return []
+        t = _treasury(self.corporation())
+        out = []
+        for s in t[:2]:
+            if self.can_buy(entity, s):
+                out.append({"type": "buy_shares", "shares": [s.id], "percent": 10})
+                break
+        return out + [{"type": "pass"}]
+
+
+class ReduceTokens(Step):
+    HANDLERS = {"remove_token": "process_remove_token"}
+
+    def round_state(self):
+        return {"corporations_removing_tokens": None}
+
+    def active(self):
+        return bool(self.round.corporations_removing_tokens)
+
+    def skip(self):
+        pass
+
+    def surviving(self):
+        crt = self.round.corporations_removing_tokens
+        return crt[0] if crt else None
+
+    def current_entity(self):
+        return self.surviving()
+
+    def acquired(self):
+        return (self.round.corporations_removing_tokens or [])[1:]
+
+    def actions(self, entity):
+        return ["remove_token"] if entity is self.surviving() and entity is not None else []
+
+    def available_hex(self, entity, hex_) -> bool:
+        if entity is not self.surviving():
+            return False
+        own = [t for t in entity.tokens if t.used and t.city is not None and t.city.hex is hex_]
+        if len(own) > 1:
+            return True
+        others = [t for o in self.acquired() for t in o.tokens if t.used and t.city is not None and t.city.hex is hex_]
+        same_hex = bool(set(_used_hexes(entity)) & {t.city.hex for o in self.acquired() for t in o.tokens
+                                                   if t.used and t.city is not None})
+        if same_hex:
+            return bool(own) and bool(others)
+        return bool(own) or bool(others)
+
+    def token_hex_count(self, corp) -> int:
+        return len(set(_used_hexes(corp)))
+
+    def process_remove_token(self, action, entity):
+        game = self.game
+        city = game.city_by_id(action.get("city"))
+        slot = action.get("slot")
+        if city is None or not isinstance(slot, int):
+            raise GameError("remove_token needs a city and a slot", rule="malformed-action")
+        n = len(city.tokens)
+        token = city.tokens[slot] if slot < n else (city.extra_tokens[slot - n] if slot - n < len(city.extra_tokens) else None)
+        if token is None:
+            raise GameError(f"no token in slot {slot} of {city.id}", rule="no-token")
+        if not self.available_hex(entity, city.hex):
+            raise GameError(f"cannot remove the {token.corporation.name} token", rule="illegal-token-removal")
+        hexes_before = self.token_hex_count(entity)
+        token.remove()
+        game.graph_changed()
+        if tokens_above_limits(game, entity, self.acquired()):
+            return
+        self.move_tokens_to_surviving(entity, self.acquired())
+        self.round.corporations_removing_tokens = None
+        if hexes_before == 1 or self.token_hex_count(entity) > 1:
+            return
+        raise GameError(f"{entity.id} must have two tokens in different hexes", rule="token-hexes")
+
+    def move_tokens_to_surviving(self, surviving, others):
+        for o in others:
+            o.tokens = [t for t in o.tokens if t.city is not None]
+        used = [t for t in surviving.tokens if t.used]
+        unused = [t for t in surviving.tokens if not t.used]
+        for o in others:
+            for tok in o.tokens:
+                new = Token(surviving, price=0)
+                if tok.city is not None:
+                    used.append(new)
+                    tok.swap(new, check_tokenable=True)
+                else:
+                    unused.append(new)
+        if len(used) > self.game.LIMIT_TOKENS_AFTER_MERGER:
+            raise GameError("used tokens above the limit", rule="token-limit")
+        unused.sort(key=lambda t: t.price)
+        surviving.tokens = (used + unused)[:self.game.LIMIT_TOKENS_AFTER_MERGER]
+        self.game.fix_token_count(surviving)
+        self.game.graph_changed()
+
+    def legal_actions(self, entity):
+        if entity is not self.surviving():
+            return []
+        out = []
+        for t in entity.tokens:
+            if t.used and t.city is not None and self.available_hex(entity, t.city.hex):
+                out.append({"type": "remove_token", "city": t.city.id, "slot": t.city.tokens.index(t)})
+        return out

@@ -1,0 +1,57 @@
+"""1867 route rules: cities-or-offboards pay, towns fill unused length, bonuses."""
+
+from __future__ import annotations
+
+import itertools
+
+from ...core.routes import RouteError, RouteRules
+
+
+class RouteRules1867(RouteRules):
+    def compute_stops(self, route, train=None):
+        train = train if train is not None else route.train
+        visits = self.visited_stops(route)
+        if not visits:
+            return []
+        distance = train.distance
+        if isinstance(distance, (int, float)):
+            return visits
+        paying = next(d for d in distance if (d.get("pay") or 0) > 0)
+        mandatory = [s for s in visits if s.kind in paying["nodes"]]
+        optional = [s for s in visits if s.kind not in paying["nodes"]]
+        if len(mandatory) == paying["pay"]:
+            return mandatory
+        corp = route.corporation
+        need_token = not any(s.tokened_by(corp) for s in mandatory)
+        remaining = paying["pay"] - len(mandatory)
+        combos = [list(c) for c in itertools.combinations(optional, remaining)] if remaining >= 0 else []
+        if not combos:
+            combos = [optional]
+        best, best_rev = None, None
+        for combo in combos:
+            if need_token and not any(s.tokened_by(corp) for s in combo):
+                continue
+            stops = mandatory + combo
+            rev = self.revenue_for(route, stops)
+            if best_rev is None or rev > best_rev:
+                best, best_rev = stops, rev
+        if best_rev is not None and best_rev > 0:
+            return best
+        return []
+
+    def revenue_for(self, route, stops):
+        revenue = super().revenue_for(route, stops)
+        hex_ids = [h.id for h in route.hexes]
+        if len(hex_ids) != len(set(hex_ids)):
+            raise RouteError("Route visits same hex twice")
+        stop_hexes = list(dict.fromkeys(s.hex.id for s in stops))
+        for company in getattr(route.corporation, "companies", []):
+            for ab in company.abilities:
+                if ab.get("type") == "hex_bonus":
+                    revenue += sum(ab["amount"] for h in stop_hexes if h in ab["hexes"])
+        game = self.game
+        capitals = any(s.hex.id in game.BONUS_CAPITALS for s in stops)
+        timmins = any(s.hex.id == game.BONUS_REVENUE for s in stops)
+        if capitals and timmins:
+            revenue += 40 * (getattr(route.train, "multiplier", None) or 1)
+        return revenue

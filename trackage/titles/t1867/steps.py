@@ -1,0 +1,809 @@
+"""1867's steps: private auction, minor auctions in the stock round, home tokens, loans,
+track/token with automatic loans, dividends (minors split 50/50), train buying."""
+
+from __future__ import annotations
+
+from ...core.entities import ShareBundle
+from ...core.errors import GameError
+from ...core.money import spend
+from ...core.round import Step
+from ...core.shares import bundle_from_ids
+from ...core.steps.operating import BuyTrain, Dividend, RunRoutes
+from ...core.steps.stock import BuySellParShares
+from ...core.steps.track import TrackAndTokenStep
+
+
+
+
+# ---------------------------------------------------------------------------- auctions
+class SingleItemAuction(Step):
+    """Privates one at a time, cheapest first; unsold ones get cheaper by 5 (dutch mode)."""
+
+    HANDLERS = {"bid": "process_bid", "pass": "process_pass"}
+
+    def __init__(self, game, round_, **opts):
+        super().__init__(game, round_, **opts)
+        self.bids: list = []  # (player, price) for the item on offer
+        self.auctioning = None
+        self.active_bidders: list = []
+        self.declined: list = []
+        self.dutch_mode = False
+        self.companies = sorted([c for c in game.companies if c.sym != "3" and not (c.owner and c.owner.is_player)],
+                                key=lambda c: c.value)
+        if self.companies:
+            self.start_item(self.companies[0])
+
+    def description(self):
+        return "Bid on Companies"
+
+    def active(self):
+        return not self.passed
+
+    def actions(self, entity):
+        if not self.companies:
+            return []
+        return ["bid", "pass"] if entity is self.current_entity() else []
+
+    def highest(self):
+        return max(self.bids, key=lambda b: b[1]) if self.bids else None
+
+    def current_entity(self):
+        if not self.active_bidders:
+            return None
+        win = self.highest()
+        if win is not None:
+            i = self.active_bidders.index(win[0])
+            return self.active_bidders[(i + 1) % len(self.active_bidders)]
+        rest = [e for e in self.active_bidders if e not in self.declined]
+        return rest[0] if rest else None
+
+    def active_entities(self):
+        e = self.current_entity()
+        return [e] if e is not None else []
+
+    def min_bid(self, company) -> int:
+        if self.dutch_mode or not self.bids:
+            return self.game.min_bid(company)
+        return self.highest()[1] + self.game.MIN_BID_INCREMENT
+
+    def start_item(self, company):
+        self.dutch_mode = False
+        self.declined = []
+        self.open_auction(company)
+
+    def open_auction(self, company):
+        self.auctioning = company
+        lo = self.min_bid(company)
+        ents = self.round.entities
+        order = ents[self.round.entity_index:] + ents[:self.round.entity_index]
+        self.active_bidders = [p for p in order if p.cash >= lo]
+        self.resolve()
+
+    def add_bid(self, entity, price):
+        company = self.auctioning
+        if self.dutch_mode:
+            self.active_bidders = [e for e in self.active_bidders if e is entity]
+        lo = self.min_bid(company)
+        if price < lo:
+            raise GameError(f"minimum bid is {lo} for {company.name}", rule="bid-too-low")
+        if (price - lo) % self.game.MIN_BID_INCREMENT:
+            raise GameError(f"bids rise in steps of {self.game.MIN_BID_INCREMENT}", rule="bid-increment")
+        if price > entity.cash:
+            raise GameError(f"{entity.name} cannot afford a bid of {price}", rule="insufficient-cash")
+        self.bids = [b for b in self.bids if b[0] is not entity] + [(entity, price)]
+        lo = self.min_bid(company)
+        for p in [p for p in self.active_bidders if p is not entity and p.cash < lo]:
+            self.remove_bidder(p)
+        self.resolve()
+
+    def remove_bidder(self, entity):
+        if entity in self.active_bidders:
+            self.active_bidders.remove(entity)
+        self.bids = [b for b in self.bids if b[0] is not entity]
+        self.resolve()
+
+    def process_bid(self, action, entity):
+        company = self.game.company_by_id(action.get("company"))
+        if company is None or company is not self.auctioning:
+            raise GameError(f"{action.get('company')!r} is not up for auction", rule="not-for-auction")
+        self.declined = []
+        self.add_bid(entity, int(action.get("price", 0)))
+
+    def process_pass(self, action, entity):
+        if self.highest() is not None or self.dutch_mode:
+            self.remove_bidder(entity)
+        else:
+            self.declined.append(entity)
+            if len(self.declined) == len(self.active_bidders):
+                self.enter_dutch(self.auctioning)
+                self.declined = []
+        self.resolve()
+
+    def enter_dutch(self, company):
+        self.game.company_discount[company.sym] = self.game.company_discount.get(company.sym, 0) + 5
+        self.dutch_mode = True
+
+    def resolve(self):
+        company = self.auctioning
+        if company is None:
+            return
+        winner = None
+        if not self.active_bidders:
+            self.enter_dutch(company)
+        else:
+            if len(self.active_bidders) != 1 or not self.bids:
+                return
+            winner = self.bids[0]
+            self.win(winner, company)
+        self.bids = []
+        self.active_bidders = []
+        self.auctioning = None
+        self.post_win(winner, company)
+
+    def win(self, winner, company):
+        player, price = winner
+        company.owner = player
+        player.companies.append(company)
+        if price > 0:
+            spend(player, self.game.bank, price)
+        self.companies.remove(company)
+
+    def post_win(self, winner, company):
+        if winner is not None:
+            self.round.goto_entity(winner[0])
+            self.round.next_entity_index()
+            if self.companies:
+                self.start_item(self.companies[0])
+            else:
+                self.pass_()
+        else:
+            self.open_auction(company)
+            if self.game.min_bid(company) == 0 and self.active_bidders:
+                self.add_bid(self.active_bidders[0], 0)
+            self.resolve()
+
+    def legal_actions(self, entity):
+        if entity is not self.current_entity() or self.auctioning is None:
+            return []
+        lo = self.min_bid(self.auctioning)
+        out = [{"type": "pass"}]
+        if entity.cash >= lo:
+            out.append({"type": "bid", "company": self.auctioning.sym, "price": lo})
+        return out
+
+
+class BuySellParShares1867(BuySellParShares):
+    """Shares and pars (majors from phase 4); minors are started by auction (``bid``)."""
+
+    HANDLERS = {**BuySellParShares.HANDLERS, "bid": "process_bid"}
+    COMPANIES = False
+    MIN_BID = 100
+    MAX_MINOR_PAR = 135
+    MAJOR_PHASE = 4
+
+    def setup(self):
+        super().setup()
+        self.bids = []
+        self.auctioning = None
+        self.active_bidders = []
+        self.triggerer = None
+
+    # ------------------------------------------------------------ auction state
+    def highest(self):
+        return max(self.bids, key=lambda b: b[1]) if self.bids else None
+
+    def current_entity(self):
+        if self.auctioning is not None and self.bids:
+            win = self.highest()
+            i = self.active_bidders.index(win[0])
+            return self.active_bidders[(i + 1) % len(self.active_bidders)]
+        return self.round.current_entity_of_round()
+
+    def actions(self, entity):
+        if entity is not self.current_entity():
+            return []
+        if self.auctioning is not None:
+            return ["bid", "pass"]
+        out = super().actions(entity)
+        if not self.bought() and self.can_bid_any(entity):
+            out.append("bid")
+        if out and "pass" not in out and not self.must_sell(entity):
+            out.append("pass")
+        return out
+
+    def max_bid(self, player, corp=None) -> int:
+        if corp is not None and not self.can_gain(player, ShareBundle([corp.shares[0]])):
+            return 0
+        return player.cash
+
+    def can_bid_any(self, entity) -> bool:
+        if self.max_bid(entity) < self.MIN_BID or self.bought():
+            return False
+        return any(self.game.can_par(c, entity) and c.type == "minor" and self.can_buy(entity, ShareBundle([c.shares[0]]))
+                   for c in self.game.corporations)
+
+    def can_ipo_any(self, entity) -> bool:
+        if int(self.game.phase.name) < self.MAJOR_PHASE or self.bought():
+            return False
+        return any(self.game.can_par(c, entity) and c.type == "major" and self.can_buy(entity, ShareBundle([c.shares[0]]))
+                   for c in self.game.corporations)
+
+    def can_par_corp(self, entity, corp) -> bool:
+        return corp.type == "major" and int(self.game.phase.name) >= self.MAJOR_PHASE and super().can_par_corp(entity, corp)
+
+    def par_prices(self, entity, corp):
+        return [p for p in self.game.par_prices_for(corp) if p.price * 2 <= entity.cash]
+
+    def min_bid(self, corp) -> int:
+        if self.auctioning is None:
+            return self.MIN_BID
+        return self.highest()[1] + self.game.MIN_BID_INCREMENT
+
+    # ------------------------------------------------------------ processing
+    def process_par(self, action, entity):
+        corp = self.game.corporation_by_id(action.get("corporation"))
+        if corp is not None and corp.type != "major":
+            raise GameError(f"{corp.name} is a minor and is started by auction", rule="minor-by-auction")
+        if int(self.game.phase.name) < self.MAJOR_PHASE:
+            raise GameError(f"majors cannot start before phase {self.MAJOR_PHASE}", rule="majors-not-yet")
+        if corp is not None and corp not in self.game.corporations:
+            raise GameError(f"{corp.name} is not available", rule="cannot-par")
+        super().process_par(action, entity)
+
+    def process_bid(self, action, entity):
+        corp = self.game.corporation_by_id(action.get("corporation"))
+        if corp is None:
+            raise GameError(f"unknown corporation {action.get('corporation')!r}", rule="unknown-entity")
+        price = action.get("price")
+        if not isinstance(price, int):
+            raise GameError("a bid needs an integer price", rule="malformed-action")
+        if self.auctioning is not None:
+            if corp is not self.auctioning:
+                raise GameError(f"{self.auctioning.name} is being auctioned", rule="not-for-auction")
+            self.add_bid(entity, corp, price)
+            return
+        if self.bought():
+            raise GameError("only one purchase per turn", rule="one-purchase-per-turn")
+        if corp.type != "minor" or corp not in self.game.corporations or not self.game.can_par(corp, entity):
+            raise GameError(f"{corp.name} cannot be auctioned", rule="cannot-par")
+        if not self.can_buy(entity, ShareBundle([corp.shares[0]])):
+            raise GameError(f"{entity.name} cannot start {corp.name}", rule="certificate-limit")
+        self.add_bid(entity, corp, price, selection=True)
+        self.triggerer = entity
+        self.auctioning = corp
+        lo = self.min_bid(corp)
+        self.active_bidders = [p for p in self.round.entities if p is entity or self.max_bid(p, corp) >= lo]
+        self.resolve()
+
+    def add_bid(self, entity, corp, price, selection=False):
+        lo = self.min_bid(corp) if not selection else self.MIN_BID
+        if price < lo:
+            raise GameError(f"minimum bid is {lo} for {corp.name}", rule="bid-too-low")
+        if price > self.max_bid(entity, corp):
+            raise GameError(f"{entity.name} cannot bid {price}; maximum is {self.max_bid(entity, corp)}",
+                            rule="insufficient-cash")
+        if selection:
+            self.game.place_home_token(corp)
+        self.bids = [b for b in self.bids if b[0] is not entity] + [(entity, price)]
+        if self.auctioning is not None:
+            lo = self.min_bid(self.auctioning)
+            for p in [p for p in self.active_bidders if p is not entity and self.max_bid(p, self.auctioning) < lo]:
+                self.remove_bidder(p)
+        self.resolve()
+
+    def remove_bidder(self, entity):
+        if entity in self.active_bidders:
+            self.active_bidders.remove(entity)
+        self.bids = [b for b in self.bids if b[0] is not entity]
+        self.resolve()
+
+    def resolve(self):
+        corp = self.auctioning
+        if corp is None:
+            return
+        if not self.active_bidders:
+            winner = None
+        else:
+            if len(self.active_bidders) != 1 or not self.bids:
+                return
+            winner = self.bids[0]
+        self.bids = []
+        self.active_bidders = []
+        self.auctioning = None
+        if winner is not None:
+            self.win_bid(winner, corp)
+
+    def win_bid(self, winner, corp):
+        player, price = winner
+        par_limit = min(price // 2, self.MAX_MINOR_PAR)
+        share_price = next(sp for sp in self.game.par_prices_for(corp) if sp.price <= par_limit)
+        spend(self.game.bank, player, share_price.price * 2)
+        self.game.stock_market.set_par(corp, share_price)
+        pres = corp.presidents_share
+        bought = self.round.players_bought.setdefault(player, {})
+        bought[corp] = bought.get(corp, 0) + pres.percent
+        self.game.share_market.buy_shares(player, ShareBundle([pres]))
+        self.game.after_par(corp)
+        self._track({"type": "par"}, player, corp, corp)
+        if corp.cash > 0:
+            spend(corp, self.game.bank, corp.cash)
+        spend(player, corp, price)
+        self.round.goto_entity(player)
+        self.pass_()
+
+    def process_pass(self, action, entity):
+        if self.auctioning is not None:
+            self.remove_bidder(self.current_entity())
+            self.resolve()
+            return
+        self.pass_()
+
+    def legal_actions(self, entity):
+        if self.auctioning is not None:
+            if entity is not self.current_entity():
+                return []
+            out = [{"type": "pass"}]
+            lo = self.min_bid(self.auctioning)
+            if self.max_bid(entity, self.auctioning) >= lo:
+                out.append({"type": "bid", "corporation": self.auctioning.id, "price": lo})
+            return out
+        out = super().legal_actions(entity)
+        if "bid" in self.actions(entity):
+            for c in self.game.corporations:
+                if (c.type == "minor" and self.game.can_par(c, entity)
+                        and self.can_buy(entity, ShareBundle([c.shares[0]]))
+                        and self.game.home_token_locations(c)):
+                    out.append({"type": "bid", "corporation": c.id, "price": self.MIN_BID})
+        return out
+
+
+class HomeToken1867(Step):
+    """The player places the home token of the minor/major just started, in a free city."""
+
+    HANDLERS = {"place_token": "process_place_token"}
+
+    def round_state(self):
+        return {"pending_tokens": []}
+
+    def pending(self):
+        return self.round.pending_tokens[0] if self.round.pending_tokens else None
+
+    def active(self):
+        return self.pending() is not None
+
+    def skip(self):
+        pass
+
+    def current_entity(self):
+        p = self.pending()
+        return p["entity"] if p else None
+
+    def actions(self, entity):
+        p = self.pending()
+        return ["place_token"] if p and entity is p["entity"] else []
+
+    def process_place_token(self, action, entity):
+        p = self.pending()
+        city = self.game.city_by_id(action.get("city"))
+        if city is None or city.hex not in p["hexes"]:
+            raise GameError(f"cannot place the home token in {action.get('city')!r}", rule="bad-home-token")
+        corp = p["token"].corporation
+        if any(c.tokened_by(corp) for c in city.tile.cities) or not city.tokenable(corp, free=True):
+            raise GameError(f"no free slot for {corp.name} in {city.id}", rule="city-full")
+        city.place_token(corp, p["token"], free=True)
+        self.round.pending_tokens.pop(0)
+        self.game.graph_changed()
+
+    def legal_actions(self, entity):
+        p = self.pending()
+        if not p or entity is not p["entity"]:
+            return []
+        out = []
+        for h in p["hexes"]:
+            for c in h.tile.cities:
+                if c.tokenable(entity, free=True):
+                    out.append({"type": "place_token", "city": c.id, "slot": c.get_slot(entity) or 0})
+        return out
+
+
+class MajorTrainless(Step):
+    HANDLERS = {"pass": "process_pass", "choose": "process_choose"}
+
+    def active(self):
+        return bool(self.game.trainless_major)
+
+    def skip(self):
+        pass
+
+    def current_entity(self):
+        tm = self.game.trainless_major
+        return tm[0] if tm else None
+
+    def actions(self, entity):
+        return ["pass", "choose"] if entity in self.game.trainless_major else []
+
+    def process_pass(self, action, entity):
+        self.game.trainless_major.remove(entity)
+
+    def process_choose(self, action, entity):
+        if action.get("choice") != "nationalize":
+            raise GameError("the only choice is 'nationalize'", rule="bad-choice")
+        self.game.trainless_major.remove(entity)
+        self.game.nationalize(entity)
+
+    def legal_actions(self, entity):
+        if entity not in self.game.trainless_major:
+            return []
+        return [{"type": "pass"}, {"type": "choose", "choice": "nationalize"}]
+
+
+# ---------------------------------------------------------------------------- operating round
+class BuyCompany1867(Step):
+    HANDLERS = {"buy_company": "process_buy_company", "pass": "process_pass"}
+    BLOCKS = False
+
+    def can_buy_company(self, entity) -> bool:
+        comps = self.game.purchasable_companies(entity)
+        return (entity is self.current_entity() and "can_buy_companies" in self.game.phase.status
+                and bool(comps) and min(c.min_price for c in comps) <= entity.cash)
+
+    def actions(self, entity):
+        if not getattr(entity, "is_corporation", False):
+            return []
+        if self.can_buy_company(entity):
+            return ["buy_company", "pass"] if self.blocks() else ["buy_company"]
+        return []
+
+    def process_buy_company(self, action, entity):
+        company = self.game.company_by_id(action.get("company"))
+        if company is None or company not in self.game.purchasable_companies(entity):
+            raise GameError(f"{action.get('company')!r} cannot be bought", rule="company-not-for-sale")
+        if "can_buy_companies" not in self.game.phase.status:
+            raise GameError("companies cannot be bought in this phase", rule="company-not-for-sale")
+        price = action.get("price")
+        if not isinstance(price, int) or not company.min_price <= price <= company.max_price:
+            raise GameError(f"price must be between {company.min_price} and {company.max_price}", rule="wrong-price")
+        owner = company.owner
+        owner.companies.remove(company)
+        company.owner = entity
+        entity.companies.append(company)
+        spend(entity, owner, price)
+
+    def legal_actions(self, entity):
+        acts = self.actions(entity)
+        out = []
+        if "buy_company" in acts:
+            for c in self.game.purchasable_companies(entity):
+                for price in sorted({c.min_price, min(c.max_price, entity.cash)}):
+                    if price <= entity.cash:
+                        out.append({"type": "buy_company", "company": c.sym, "price": price})
+        if "pass" in acts:
+            out.append({"type": "pass"})
+        return out
+
+
+class BuyCompanyPreloan(BuyCompany1867):
+    pass
+
+
+class RedeemShares(Step):
+    HANDLERS = {"buy_shares": "process_buy_shares", "pass": "process_pass"}
+
+    def actions(self, entity):
+        if not getattr(entity, "is_corporation", False) or entity is not self.current_entity():
+            return []
+        if self.game.redeemable_bundles(entity):
+            return ["buy_shares", "pass"]
+        return []
+
+    def process_buy_shares(self, action, entity):
+        bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"), action.get("share_price"))
+        if bundle.corporation is not entity or bundle.owner is not self.game.pool or entity.cash < bundle.price():
+            raise GameError(f"{entity.name} cannot redeem these shares", rule="illegal-redeem")
+        self.game.share_market.buy_shares(entity, bundle)
+        self.pass_()
+
+    def legal_actions(self, entity):
+        if "buy_shares" not in self.actions(entity):
+            return []
+        return [{"type": "buy_shares", "shares": [s.id for s in b.shares], "percent": b.percent}
+                for b in self.game.redeemable_bundles(entity)] + [{"type": "pass"}]
+
+
+def take_loans_for(game, entity, cost):
+    while entity.cash < cost and game.can_take_loan(entity):
+        game.take_loan(entity)
+
+
+class Track1867(TrackAndTokenStep):
+    WITH_TOKEN = False
+
+    def description(self):
+        return "Lay Track"
+
+    def buying_power(self, entity) -> int:
+        return self.game.buying_power(entity, full=True)
+
+    def is_upgrade(self, old_tile, new_tile) -> bool:
+        return old_tile.color != "white"
+
+    def pay(self, entity, cost):
+        if cost > 0:
+            if cost > entity.cash:
+                take_loans_for(self.game, entity, cost)
+            spend(entity, self.game.bank, cost)
+
+    def after_lay(self, entity, hex_, old_tile, tile):
+        if tile.name == "639":
+            self.game.place_639_token(tile)
+
+
+class Token1867(Step):
+    HANDLERS = {"place_token": "process_place_token", "pass": "process_pass"}
+
+    def round_state(self):
+        return {"tokened": False}
+
+    def setup(self):
+        self.round.tokened = False
+
+    def description(self):
+        return "Place a Token"
+
+    def available_tokens(self, entity):
+        return [t for t in entity.tokens if not t.used]
+
+    def can_place_token(self, entity) -> bool:
+        if entity is not self.current_entity() or self.round.tokened:
+            return False
+        toks = self.available_tokens(entity)
+        if not toks or min(t.price for t in toks) > entity.cash:
+            return False
+        return self.game.can_token(entity)
+
+    def actions(self, entity):
+        if not getattr(entity, "is_corporation", False):
+            return []
+        return ["place_token", "pass"] if self.can_place_token(entity) else []
+
+    def token_price(self, entity, token, hex_) -> int:
+        used = [t.city.hex for t in entity.tokens if t.used and t.city is not None]
+        if not used:
+            return token.price
+        return token.price * min(h.distance(hex_) for h in used)
+
+    def process_place_token(self, action, entity):
+        if self.round.tokened:
+            raise GameError("a token was already placed this turn", rule="one-token-per-turn")
+        city = self.game.city_by_id(action.get("city"))
+        if city is None:
+            raise GameError(f"unknown city {action.get('city')!r}", rule="unknown-city")
+        toks = self.available_tokens(entity)
+        if not toks:
+            raise GameError(f"{entity.name} has no tokens left", rule="no-tokens")
+        token = toks[0]
+        price = self.token_price(entity, token, city.hex)
+        if price > entity.cash:
+            raise GameError(f"{entity.name} cannot afford a token for {price}", rule="insufficient-cash")
+        token.price = price
+        self.game.place_token(entity, city, token, pay=lambda c: spend(entity, self.game.bank, c),
+                              check_connected=True)
+        self.round.tokened = True
+        self.pass_()
+
+    def legal_actions(self, entity):
+        if "place_token" not in self.actions(entity):
+            return []
+        out = []
+        toks = self.available_tokens(entity)
+        for city in self.game.tokenable_cities(entity):
+            if self.token_price(entity, toks[0], city.hex) <= entity.cash:
+                out.append({"type": "place_token", "city": city.id, "slot": city.get_slot(entity) or 0})
+        return out + [{"type": "pass"}]
+
+
+class Route1867(RunRoutes):
+    pass
+
+
+class Dividend1867(Dividend):
+    KINDS = ("payout", "half", "withhold")
+
+    def actions(self, entity):
+        if not getattr(entity, "is_corporation", False) or entity.type == "minor":
+            return []
+        return super().actions(entity)
+
+    def skip(self):
+        entity = self.current_entity()
+        if entity.type == "minor":
+            self.do_dividend(entity, "payout" if self.total_revenue() > 0 else "withhold")
+        else:
+            self.do_dividend(entity, "withhold")
+
+    def payout_amounts(self, entity, kind, revenue):
+        if kind == "withhold":
+            return revenue, 0
+        if entity.type == "minor":
+            return revenue // 2, revenue - revenue // 2
+        if kind == "half":
+            n = entity.total_shares
+            withheld = (revenue // 2 // n) * n
+            return withheld, revenue - withheld
+        return 0, revenue
+
+    def pay_shareholders(self, entity, amount):
+        if entity.type == "minor":
+            if amount > 0 and entity.owner is not None:
+                spend(self.game.bank, entity.owner, amount)
+            return
+        super().pay_shareholders(entity, amount)
+
+    def move_price(self, entity, revenue, kept, paid):
+        if entity.share_price is None:
+            return
+        sm = self.game.stock_market
+        if entity.type == "minor":
+            if paid > 0:
+                sm.move_right(entity)
+            else:
+                sm.move_left(entity)
+            return
+        if paid <= 0:
+            sm.move_left(entity)
+        elif paid >= entity.share_price.price:
+            sm.move_right(entity)
+
+    def legal_actions(self, entity):
+        if "dividend" not in self.actions(entity):
+            return []
+        return [{"type": "dividend", "kind": k} for k in self.KINDS]
+
+
+class LoanOperations(Step):
+    """Interest, automatic loans for it, repayment; nationalisation if it cannot pay."""
+
+    def actions(self, entity):
+        return []
+
+    def skip(self):
+        self.pass_()
+        entity = self.current_entity()
+        if entity is None or not getattr(entity, "is_corporation", False):
+            return
+        owed = self.game.pay_interest(entity)
+        if owed is not None:
+            self.game.nationalize(entity)
+            return
+        while entity.loans > 0 and entity.cash >= 50:
+            self.game.repay_loan(entity)
+        self.game.interest[entity] = entity.loans
+
+
+class BuyTrain1867(BuyTrain):
+    def must_buy_train(self, entity) -> bool:
+        depot = self.game.depot
+        if entity.trains or not depot.depot_trains():
+            return False
+        return self.game.buying_power(entity, full=True) >= self.min_depot_price()
+
+    def min_depot_price(self) -> int:
+        trains = self.game.depot.depot_trains()
+        if not trains:
+            return 0
+        t = min(trains, key=lambda t: t.price)
+        return min(v["price"] for v in t.variants.values())
+
+    def buying_power_for(self, entity) -> int:
+        return self.game.buying_power(entity, full=self.must_buy_train(entity))
+
+    def discountable(self, entity) -> list:
+        out = []
+        for train in entity.trains:
+            for dt in self.game.depot.depot_trains():
+                disc = dt.spec.get("discount")
+                if not disc or train.name not in disc:
+                    continue
+                price = dt.price - disc[train.name]
+                if dt.price > price:
+                    out.append((train, dt, dt.name, price))
+        return out
+
+    def can_buy_train(self, entity) -> bool:
+        bp = self.buying_power_for(entity)
+        if self.room(entity):
+            lo = self.game.depot.min_price(entity)
+            if lo is not None and bp >= lo:
+                return True
+        if int(self.game.phase.name) == 8:
+            return any(bp >= d[3] for d in self.discountable(entity))
+        return False
+
+    def actions(self, entity):
+        if entity is not self.current_entity() or not getattr(entity, "is_corporation", False):
+            return []
+        if self.must_buy_train(entity):
+            return ["buy_train"]
+        if self.can_buy_train(entity):
+            return ["buy_train", "pass"]
+        return []
+
+    def pass_(self):
+        super().pass_()
+        entity = self.current_entity()
+        if entity is not None and not entity.trains:
+            self.game.nationalize(entity)
+
+    def process_buy_train(self, action, entity):
+        game = self.game
+        train = game.train_by_id(action.get("train"))
+        if train is None:
+            raise GameError(f"unknown train {action.get('train')!r}", rule="unknown-entity")
+        from_depot = train.owner is game.depot
+        exchange = None
+        if action.get("exchange"):
+            exchange = game.train_by_id(action["exchange"])
+            if exchange is None or exchange.owner is not entity:
+                raise GameError(f"{entity.name} does not own {action['exchange']!r}", rule="not-owner")
+        if from_depot and action.get("variant"):
+            if action["variant"] not in train.variants:
+                raise GameError(f"train {train.id} has no variant {action['variant']}", rule="bad-variant")
+            train.set_variant(action["variant"])
+        price = int(action.get("price", train.price))
+        if from_depot:
+            if train not in game.depot.depot_trains():
+                raise GameError(f"train {train.id} is not available yet", rule="train-not-available")
+            expected = train.price
+            if exchange is not None:
+                disc = train.spec.get("discount") or {}
+                if exchange.name not in disc or int(game.phase.name) != 8:
+                    raise GameError(f"{exchange.name} cannot be traded in for {train.name}", rule="no-trade-in")
+                expected = train.price - disc[exchange.name]
+            if price != expected:
+                raise GameError(f"train {train.id} costs {expected}, not {price}", rule="wrong-price")
+            if exchange is None and not self.room(entity):
+                raise GameError(f"{entity.name} is at its train limit", rule="train-limit")
+        else:
+            if not getattr(train.owner, "is_corporation", False) or train.owner is entity or not train.buyable:
+                raise GameError(f"train {train.id} is not for sale", rule="train-not-available")
+            if price < 1:
+                raise GameError("a train costs at least 1", rule="wrong-price")
+            if not self.room(entity):
+                raise GameError(f"{entity.name} is at its train limit", rule="train-limit")
+        must = self.must_buy_train(entity)
+        if price > entity.cash:
+            if must and from_depot:
+                take_loans_for(game, entity, price)
+            else:
+                raise GameError(f"{entity.name} has {entity.cash}, the train costs {price}", rule="insufficient-cash")
+        if price > entity.cash:
+            raise GameError(f"{entity.name} cannot raise {price}", rule="insufficient-cash")
+        if exchange is not None:
+            game.remove_train(exchange)
+            game.depot.reclaim(exchange)
+        self.buy(entity, train, price)
+        if not self.can_buy_train(entity):
+            self.pass_()
+        game.post_train_buy()
+
+    def legal_actions(self, entity):
+        acts = self.actions(entity)
+        if "buy_train" not in acts:
+            return []
+        bp = self.buying_power_for(entity)
+        out = []
+        if self.room(entity):
+            for t in self.game.depot.depot_trains():
+                if t.price <= bp:
+                    out.append({"type": "buy_train", "train": t.id, "price": t.price, "variant": t.name})
+            if not self.must_buy_train(entity):
+                for t in self.game.depot.other_trains(entity):
+                    out.append({"type": "buy_train", "train": t.id, "price": 1, "price_range": [1, entity.cash]})
+        if int(self.game.phase.name) == 8:
+            for old, dt, name, price in self.discountable(entity):
+                if price <= bp:
+                    out.append({"type": "buy_train", "train": dt.id, "price": price, "variant": name,
+                                "exchange": old.id})
+        if "pass" in acts:
+            out.append({"type": "pass"})
+        return out
