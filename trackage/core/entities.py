@@ -306,3 +306,70 @@ class OperatingInfo:
     routes: list = field(default_factory=list)
     revenue: int = 0
     kind: str = "withhold"
+
+
+class Minor(CashHolder):
+    """An operator without shares (a "minor" in the reference): one owner, a treasury,
+    trains and station tokens. It floats when the title says so (``float_``)."""
+
+    is_minor = True
+    is_player = False
+    is_corporation = False
+    is_company = False
+    is_pool = False
+    share_price = None
+    par_price = None
+
+    def __init__(self, sym: str, name: str, *, coordinates=None, city=None, type_: str = "minor",
+                 data: dict | None = None):
+        self.sym = sym
+        self.name = name
+        self.cash = 0
+        self.owner = None
+        self.coordinates = coordinates
+        self.city = city
+        self.type = type_
+        self.data = data or {}
+        self.trains: list = []
+        self.tokens: list = []  # filled by the game with Token objects
+        self.companies: list = []
+        self.operating_history: dict = {}
+        self.closed = False
+        self._floated = False
+
+    @property
+    def id(self) -> str:
+        return self.sym
+
+    @property
+    def player(self):
+        o = self.owner
+        return o if o is not None and o.is_player else None
+
+    def floated(self) -> bool:
+        return self._floated and not self.closed
+
+    def float_(self) -> None:
+        self._floated = True
+
+    def operated(self) -> bool:
+        return bool(self.operating_history)
+
+    def receivership(self) -> bool:
+        return False
+
+    def percent_of(self, corp) -> int:
+        return 0
+
+    def shares_of(self, corp) -> list:
+        return []
+
+    def unused_tokens(self) -> list:
+        return [t for t in self.tokens if not t.used]
+
+    def close(self) -> None:
+        self.closed = True
+        self.owner = None
+
+    def __repr__(self) -> str:
+        return f"<Minor {self.sym}>"

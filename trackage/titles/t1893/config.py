@@ -1,0 +1,86 @@
+"""1893 option handling and game-data selection.
+
+The title has three optional rules (the reference offers all of them at every player count):
+
+* ``optional_2_train`` -- an eighth 2-train;
+* ``optional_grey_phase`` -- the Köln tiles KV201/KV269/KV255/KV333 replace K201/K269/K255 and the
+  gray KV259 is added;
+* ``optional_existing_track`` -- Solingen (D7) and Grevenbroich (E2) start as yellow cities and
+  the S upgrades KV619/KV63 are added.
+
+Only data selection happens here; the rules that use the data live in ``game.py``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from functools import cache
+from pathlib import Path
+
+DATA_DIR = Path(__file__).parent / "data"
+OPTIONAL_RULES = ("optional_2_train", "optional_grey_phase", "optional_existing_track")
+GREY_PHASE_TILES = ("KV201", "KV269", "KV255", "KV333", "KV259")
+GREY_PHASE_REPLACED = ("K201", "K269", "K255")
+EXISTING_TRACK_TILES = ("KV619", "KV63")
+
+
+@cache
+def load(name: str) -> dict:
+    with open(DATA_DIR / f"{name}.json", encoding="utf-8") as f:
+        return json.load(f)
+
+
+def normalize_options(rules) -> list[str]:
+    """Known optional rules in the reference's order; unknown names are dropped."""
+    given = {str(r) for r in rules or []}
+    return [r for r in OPTIONAL_RULES if r in given]
+
+
+def build(rules: list[str], num_players: int) -> dict:
+    """The game data for these (normalised) rules and player count."""
+    game = copy.deepcopy(load("game"))
+    mp = load("map")
+    n = str(num_players)
+    if n not in game["starting_cash"]:
+        raise ValueError(f"1893 is for 2-4 players, not {num_players}")
+    data = dict(game)
+    data["starting_cash"] = game["starting_cash"][n]
+    data["cert_limit"] = game["cert_limit"][n]
+
+    for t in data["trains"]:
+        if t["name"] == "2":
+            t["num"] = 8 if "optional_2_train" in rules else 7
+
+    tiles = dict(game["tiles"])
+    if "optional_grey_phase" in rules:
+        for name in GREY_PHASE_REPLACED:
+            tiles.pop(name, None)
+    else:
+        for name in GREY_PHASE_TILES:
+            tiles.pop(name, None)
+    if "optional_existing_track" not in rules:
+        for name in EXISTING_TRACK_TILES:
+            tiles.pop(name, None)
+    data["tiles"] = tiles
+
+    existing = "optional_existing_track" in rules
+    hexes = {}
+    for color, groups in mp["hexes"].items():
+        out = []
+        for g in groups:
+            coords = g["coords"]
+            if coords == "SIMPLE":
+                coords = list(mp["simple_cities"]) + ([] if existing else list(mp["optional_simple_cities"]))
+            elif coords == "OPT_D7":
+                coords = ["D7"] if existing else []
+            elif coords == "OPT_E2":
+                coords = ["E2"] if existing else []
+            if coords:
+                out.append({"coords": coords, "parts": g["parts"]})
+        hexes[color] = out
+    data["layout"] = mp["layout"]
+    data["axes"] = mp["axes"]
+    data["location_names"] = mp["location_names"]
+    data["hexes"] = hexes
+    return data

@@ -1,0 +1,641 @@
+"""1893: Cologne. Rules on top of the core; data in ``data/``.
+
+The title's own pieces: a starting-package draft (and a forced auction for what is left), the
+ten city bonds traded like companies in stock rounds, five real minors that pay half to their
+owner, the AGV and HGK formed from minors after a shareholders' vote in merger rounds, the
+Rhine (two crossings closed in phase 2), train trade-ins and the president paying for a forced
+train purchase.
+"""
+
+from __future__ import annotations
+
+from ...core.entities import Corporation, Minor, ShareBundle
+from ...core.errors import GameError
+from ...core.game import Game
+from ...core.money import spend
+from ...core.round import OperatingRound, Round, StockRound
+from ...core.shares import ShareMarket
+from ...core.steps.operating import DiscardTrain
+from ...core.tokens import Token
+from . import config
+from .steps import (BuyCompany1893, BuySellParShares1893, BuyTrain1893, Dividend1893, MergerVote,
+                    PotentialDiscardTrainsAfterMerge, Route1893, StartingPackageForcedAuction,
+                    StartingPackageInitialAuction, Token1893, Track1893)
+
+MERGED = ("AGV", "HGK")
+PRIVATES = ("FdSD", "EVA", "HdSK")
+MINOR_PROXIES = ("EKB", "KFBE", "KSZ", "KBE", "BKB")
+
+
+class Corporation1893(Corporation):
+    """A corporation whose float counts only the shares players hold (the market excluded)."""
+
+    pool = None
+
+    def floated(self) -> bool:
+        if not self.floatable:
+            return False
+        if not self._floated:
+            market = self.pool.percent_of(self) if self.pool is not None else 0
+            self._floated = self.percent_of(self) <= 100 - self.float_percent - market
+        return self._floated
+
+
+class ShareMarket1893(ShareMarket):
+    """Presidency swaps hand back a 20% certificate when the new president holds one and at
+    most two certificates; otherwise the first two 10% certificates."""
+
+    def _change_president(self, presidents_share, swap_to, president) -> None:
+        corp = presidents_share.corporation
+        mine = [s for s in president.shares_of(corp) if not s.president]
+        for s in swap_shares(mine):
+            self._move_share(s, swap_to)
+        self._move_share(presidents_share, president)
+
+
+def swap_shares(shares: list) -> list:
+    double = next((s for s in shares if s.percent == 20), None)
+    if double is None:
+        return shares[:2]
+    if len(shares) <= 2:
+        return [double]
+    return [s for s in shares if s is not double][:2]
+
+
+class NeutralCorp:
+    """Owner of the neutral token in Köln-Deutz (H5): the city stays passable, never blocked."""
+
+    id = sym = "N"
+    name = "Neutral"
+    is_player = is_corporation = is_minor = is_company = is_pool = False
+    owner = None
+    cash = 0
+    coordinates = None
+
+    def __init__(self):
+        self.tokens = []
+
+
+class DraftRound(Round):
+    NAME = "Draft Round"
+
+    def select_entities(self):
+        return list(self.game.players)
+
+    def is_stock(self) -> bool:
+        return False
+
+
+class MergerRound(Round):
+    """Votes on forming the AGV / HGK, then optional train discards of a formed company.
+
+    The reference models it as a stock round, so the trace names it "Stock Round"."""
+
+    NAME = "Stock Round"
+
+    def __init__(self, game, step_classes, count: int):
+        self.count = count
+        super().__init__(game, step_classes, round_num=1)
+
+    def select_entities(self):
+        game = self.game
+        self.offering: list = []
+        self.voters: list = []
+        self.votes: dict = {}
+        self.yes = 0
+        self.no = 0
+        self.done = False
+        if game.agv_auto_found:
+            game.found(game.agv)
+        elif game.agv_mergable:
+            self._add_offer(game.agv)
+        if game.hgk_auto_found:
+            game.found(game.hgk)
+        elif game.hgk_mergable:
+            self._add_offer(game.hgk)
+        if not self.offering:
+            return list(game.players)
+        self.no = 100 - sum(self.votes.values())
+        return self.voters
+
+    def _add_offer(self, corp):
+        self.offering.append(corp)
+        for info in self.game.exchanges[corp.id]:
+            holder = info["minor"] if info.get("minor") is not None else info["company"]
+            self._add_vote(holder.owner, info["share"].percent)
+        for p in self.game.players:
+            pct = p.percent_of(corp)
+            if pct > 0:
+                self._add_vote(p, pct)
+
+    def _add_vote(self, player, percent):
+        if player is None:
+            return
+        if player in self.voters:
+            self.votes[player] += percent
+        else:
+            self.voters.append(player)
+            self.votes[player] = percent
+
+    @property
+    def merge_target(self):
+        return self.offering[0] if self.offering else None
+
+    def candidates_for(self, player) -> list:
+        target = self.merge_target
+        if target is None:
+            return []
+        out = []
+        for info in self.game.exchanges[target.id]:
+            holder = info["minor"] if info.get("minor") is not None else info["company"]
+            if holder.owner is player:
+                out.append(holder)
+        return out
+
+    def has_say(self, player) -> bool:
+        target = self.merge_target
+        if target is None or player is None:
+            return False
+        return bool(self.candidates_for(player)) or player.percent_of(target) > 0
+
+    def handle_vote(self, player, choice: str):
+        percent = self.votes.get(player, 0)
+        if choice == "yes":
+            self.yes += percent
+            self.done = self.yes >= 50
+            if self.done:
+                self.game.found(self.merge_target)
+                self.offering.pop(0)
+        else:
+            self.no += percent
+            self.done = self.no > 50
+            if self.done:
+                self.offering.pop(0)
+
+    def setup(self):
+        self.skip_steps()
+        if self.offering and not self.candidates_for(self.current_entity_of_round()):
+            self.next_voter()
+
+    def next_voter(self):
+        if self.entities:
+            self.entity_index = (self.entity_index + 1) % len(self.entities)
+
+    def after_process(self, action, entity):
+        pass
+
+    def finished(self) -> bool:
+        return self.game.finished or (not self.offering and not self.game.potential_discard_trains)
+
+
+class OperatingRound1893(OperatingRound):
+    def skip_entity(self, entity) -> bool:
+        return entity.closed
+
+
+class Game1893(Game):
+    TITLE = "1893"
+    BANK_CASH = 7200
+    CAPITALIZATION = "full"
+    SELL_AFTER = "operate"
+    SELL_MOVEMENT = "down_block"
+    SELL_BUY_ORDER = "sell_buy"
+    SOLD_OUT_INCREASE = True
+    MARKET_SHARE_LIMIT = 50
+    HOME_TOKEN_TIMING = "operate"
+    MUST_BUY_TRAIN = "route"
+    GAME_END_CHECK = {"bankrupt": "immediate", "bank": "full_or"}
+    TILE_LAYS = [{"lay": True, "upgrade": True, "cost": 0}]
+    BANK_CAN_BREAK = True
+    CERT_LIMIT_INCLUDES_PRIVATES = True
+
+    # ------------------------------------------------------------ set-up
+    def init_optional_rules(self, rules):
+        return config.normalize_options(rules)
+
+    def build_data(self):
+        try:
+            return config.build(self.optional_rules, len(self.players))
+        except ValueError as e:
+            raise GameError(str(e), rule="bad-setup") from e
+
+    def init_cert_limit(self):
+        return self.data["cert_limit"]
+
+    def init_starting_cash(self):
+        for p in self.players:
+            spend(self.bank, p, self.data["starting_cash"])
+
+    def init_corporations(self):
+        corps = super().init_corporations()
+        for c in corps:
+            c.__class__ = Corporation1893
+            c.pool = self.pool
+            if c.id in MERGED:
+                c.floatable = False
+        return corps
+
+    def init_minors(self):
+        out = []
+        for m in self.data["minors"]:
+            minor = Minor(m["sym"], m["name"], coordinates=m["coordinates"], city=m.get("city", 0), data=m)
+            minor.tokens = [Token(minor, price=p) for p in m.get("tokens", [0])]
+            out.append(minor)
+        return out
+
+    def setup(self):
+        self.share_market = ShareMarket1893(self, self.pool, allow_president_sale=False)
+        self.agv = self.corporation_by_id("AGV")
+        self.hgk = self.corporation_by_id("HGK")
+        self.rag = self.corporation_by_id("RAG")
+        self.fdsd = self.company_by_id("FdSD")
+        self.eva = self.company_by_id("EVA")
+        self.hdsk = self.company_by_id("HdSK")
+        self.exchanges = {}
+        for corp_id, infos in self.data["exchanges"].items():
+            corp = self.corporation_by_id(corp_id)
+            self.exchanges[corp_id] = [{"share": corp.shares[i["share"]],
+                                        "minor": self.minor_by_id(i["minor"]) if i.get("minor") else None,
+                                        "company": self.company_by_id(i["company"])} for i in infos]
+            for info in self.exchanges[corp_id]:
+                info["share"].buyable = False
+        for c in self.companies:
+            c.owner = self.bank
+        for minor in self.minors:
+            city = self.hex_by_id(minor.coordinates).tile.cities[0]
+            city.place_token(minor, minor.tokens[0], free=True, check_tokenable=False)
+        self.neutral = NeutralCorp()
+        neutral_token = Token(self.neutral, price=0, type="neutral")
+        self.neutral.tokens = [neutral_token]
+        self.city_by_id(self.data["neutral_city"]).place_token(self.neutral, neutral_token, free=True,
+                                                               check_tokenable=False)
+        hgk_token = self.hgk.tokens[0]
+        self.city_by_id(self.data["hgk_start_city"]).place_token(self.hgk, hgk_token, free=True,
+                                                                 check_tokenable=False)
+        self.tile_blocked = set(self.data["tile_block"])
+        self.passers_first_stock_round: list = []
+        self.after_merger_round = None
+        self.agv_mergable = False
+        self.hgk_mergable = False
+        self.agv_auto_found = False
+        self.hgk_auto_found = False
+        self.fdsd_to_close = False
+        self.potential_discard_trains: list = []
+        self.graph_changed()
+
+    # ------------------------------------------------------------ companies
+    def bond(self, company) -> bool:
+        return company.sym.startswith("AdSK")
+
+    def private(self, company) -> bool:
+        return company.sym in PRIVATES
+
+    def minor_proxy(self, company) -> bool:
+        return company.sym in MINOR_PROXIES
+
+    def buyable_bank_companies(self) -> list:
+        """Bank-owned non-bond companies and the first bank-owned bond."""
+        mine = [c for c in self.companies if not c.closed and c.owner is self.bank]
+        non_bonds = [c for c in mine if not self.bond(c)]
+        bonds = [c for c in mine if self.bond(c)]
+        return non_bonds + bonds[:1]
+
+    def draftables(self) -> list:
+        rest = [c for c in self.buyable_bank_companies() if not self.bond(c)]
+        privates = [c for c in rest if self.private(c)]
+        proxies = [c for c in rest if self.minor_proxy(c)]
+        return privates + proxies[:2]
+
+    def draft_object(self, company, player, price: int) -> None:
+        """A player takes a starting-package card (or a bond); a minor's card floats the minor."""
+        if price > 0:
+            spend(player, self.bank, price)
+        if company.owner is not None and company.owner is not self.bank and company in getattr(
+                company.owner, "companies", []):
+            company.owner.companies.remove(company)
+        company.owner = player
+        player.companies.append(company)
+        if self.minor_proxy(company):
+            minor = self.minor_by_id(company.sym)
+            minor.owner = player
+            minor.float_()
+            spend(self.bank, minor, max(price, 100))
+
+    def purchasable_companies(self, player) -> list:
+        """EVA is the one private that changes hands between players."""
+        eva = self.eva
+        if eva.closed or eva.owner is self.bank or eva.owner is None or eva.owner is player:
+            return []
+        return [eva]
+
+    def close_fdsd(self):
+        if not self.fdsd.closed:
+            self.fdsd.close()
+        self.fdsd_to_close = False
+
+    # ------------------------------------------------------------ corporations
+    def merged(self, corp) -> bool:
+        return corp.id in MERGED
+
+    def buyable_corp(self, corp) -> bool:
+        """AGV and HGK shares cannot be bought before their phase ("no buy" ability)."""
+        if corp is self.agv:
+            return self.agv.ipoed
+        if corp is self.hgk:
+            return self.hgk.ipoed
+        return True
+
+    def par_prices(self, corp):
+        return [p for p in self.stock_market.par_prices if p.price != 120]
+
+    def can_par(self, corp, player) -> bool:
+        if self.merged(corp):
+            return False
+        if corp is self.rag and not self.fdsd.closed and self.fdsd.owner is player:
+            return not corp.ipoed and not corp.closed
+        if player.cash < 120:
+            return False
+        return not corp.ipoed and not corp.closed
+
+    def move_buyable_shares_to_market(self, corp) -> None:
+        for s in list(corp.shares):
+            if s.buyable and s.owner is corp:
+                self.share_market.transfer(ShareBundle([s]), self.pool, allow_president_change=False)
+
+    def float_corporation(self, corp) -> None:
+        spend(self.bank, corp, corp.par_price.price * corp.total_shares)
+
+    def sell_shares_and_change_price(self, bundle) -> None:
+        corp = bundle.corporation
+        allow = corp.presidents_share.buyable
+        self.share_market.transfer(bundle, self.pool, spender=self.bank, receiver=bundle.owner,
+                                   price=bundle.price(), allow_president_change=allow)
+        self.stock_market.move_down(corp)
+
+    def stock_round_finished(self, round_) -> None:
+        corps = [c for c in self.corporations if c.floated() and c.share_price is not None]
+        for corp in sorted(corps, key=self._market_sort_key):
+            if self.sold_out(corp):
+                self.stock_market.move_up(corp)
+
+    def sold_out(self, corp) -> bool:
+        return sum(p for h, p in corp.share_holders.items() if h.is_player) == 100
+
+    def after_buy_shares(self, player, corp) -> None:
+        pass
+
+    def after_sell_shares(self, player, corp) -> None:
+        pass
+
+    def check_sale_timing(self, entity, bundle) -> bool:
+        return bundle.corporation.operated()
+
+    def num_certs(self, player) -> int:
+        return sum(1 for s in player.all_shares() if s.counts_for_limit) + len(player.companies)
+
+    # ------------------------------------------------------------ merging
+    def found(self, corp) -> None:
+        """Form the AGV or HGK: 400M from the bank, minors and exchange privates traded in."""
+        if corp is self.agv:
+            self.agv_mergable = False
+            self.agv_auto_found = False
+        else:
+            self.hgk_mergable = False
+            self.hgk_auto_found = False
+        spend(self.bank, corp, 400)
+        corp.floatable = True
+        priority = []
+        president_share = None
+        for info in self.exchanges[corp.id]:
+            share, company, minor = info["share"], info["company"], info["minor"]
+            player = company.owner
+            if share.president:
+                president_share = share
+            share.buyable = True
+            self.share_market.transfer(ShareBundle([share]), player, allow_president_change=False)
+            priority.append(player)
+            company.close()
+            if minor is None:
+                continue
+            if minor.cash > 0:
+                spend(minor, corp, minor.cash)
+            for t in list(minor.trains):
+                minor.trains.remove(t)
+                t.owner = corp
+                corp.trains.append(t)
+            token = minor.tokens[0]
+            city = token.city
+            city.remove_reservation(minor)
+            token.remove()
+            new = next(t for t in corp.tokens if not t.used)
+            city.place_token(corp, new, free=True, check_tokenable=False)
+            minor.close()
+        holders = corp.player_share_holders()
+        top = max(holders.values())
+        majority = [p for p, pct in holders.items() if pct == top]
+        if president_share.owner in majority:
+            president = president_share.owner
+        else:
+            majority.sort(key=lambda p: priority.index(p) if p in priority else len(priority))
+            president = majority[0]
+        if president_share.owner is not president:
+            old = president_share.owner
+            mine = [s for s in president.shares_of(corp) if not s.president]
+            for s in swap_shares(mine):
+                self.share_market._move_share(s, old)
+            self.share_market._move_share(president_share, president)
+        corp.owner = president
+        corp.ipoed = True
+        self.graph_changed()
+        if corp.trains:
+            self.potential_discard_trains.append(corp)
+
+    # ------------------------------------------------------------ events
+    def on_train_event(self, event: dict, train) -> None:
+        kind = event.get("type")
+        if kind == "remove_tile_block":
+            self.tile_blocked = set()
+        elif kind == "agv_buyable":
+            self.make_buyable(self.agv, self.stock_market.par_prices)
+            self.agv_mergable = True
+        elif kind == "hgk_buyable":
+            self.make_buyable(self.hgk, list(reversed(self.stock_market.par_prices)))
+            self.hgk_mergable = True
+        elif kind == "agv_founded":
+            self.agv_mergable = False
+            if not self.agv.presidents_share.buyable:
+                self.agv_auto_found = True
+        elif kind == "hgk_founded":
+            self.hgk_mergable = False
+            if not self.hgk.presidents_share.buyable:
+                self.hgk_auto_found = True
+        elif kind == "fdsd_closed":
+            if not self.fdsd.closed:
+                self.fdsd_to_close = True
+        elif kind == "eva_closed":
+            self.eva.close()
+
+    def make_buyable(self, corp, prices) -> None:
+        price = next(p for p in prices if p.price == 120)
+        self.stock_market.set_par(corp, price)
+        self.move_buyable_shares_to_market(corp)
+        corp.ipoed = True
+
+    # ------------------------------------------------------------ map
+    def upgrades_to(self, old_tile, new_tile) -> bool:
+        lev = self.data["leverkusen"]
+        hex_ = old_tile.hex
+        if hex_ is not None and old_tile.color == "yellow" and hex_.id == lev["hex"]:
+            return new_tile.name == lev["green"]
+        if hex_ is not None and hex_.id in self.tile_blocked:
+            raise GameError(f"cannot place a tile in {hex_.id} until the green phase", rule="tile-blocked")
+        return super().upgrades_to(old_tile, new_tile)
+
+    def rhine_blocks(self, hex_, tile) -> bool:
+        """In phase 2 no tile may cross the Rhine at the closed passages (L5, S6)."""
+        if self.phase.name != "2" or hex_.id not in self.data["rhine_passage"]:
+            return False
+        water = {b.edge for b in hex_.tile.borders if b.type == "water"}
+        return bool(water & set(tile.exits))
+
+    def legal_tile_rotation(self, entity, hex_, tile) -> bool:
+        lev = self.data["leverkusen"]
+        if hex_.id == lev["hex"] and tile.name == lev["green"]:
+            return True
+        stubs = [s.edge for s in getattr(hex_.tile, "stubs", [])]
+        if stubs and not set(stubs) <= set(tile.exits):
+            return False
+        if self.rhine_blocks(hex_, tile):
+            return False
+        return super().legal_tile_rotation(entity, hex_, tile)
+
+    # ------------------------------------------------------------ rounds
+    def init_round(self):
+        return DraftRound(self, [StartingPackageInitialAuction])
+
+    def new_auction_round(self):
+        self.round_counter += 1
+        return DraftRound(self, [StartingPackageForcedAuction])
+
+    def stock_round(self):
+        return StockRound(self, [DiscardTrain, BuySellParShares1893])
+
+    def operating_round(self, round_num):
+        return OperatingRound1893(self, [DiscardTrain, BuyCompany1893, Track1893, Token1893, Route1893,
+                                         Dividend1893, BuyTrain1893], round_num=round_num)
+
+    def new_operating_round(self, round_num: int = 1):
+        self.passers_first_stock_round = []
+        return super().new_operating_round(round_num)
+
+    def new_merger_round(self, count: int):
+        self.round_counter += 1
+        return MergerRound(self, [PotentialDiscardTrainsAfterMerge, MergerVote], count)
+
+    def operating_order(self) -> list:
+        minors = [m for m in self.minors if m.floated() and not m.closed]
+        corps = [c for c in self.corporations if c.floated() and not c.closed]
+        return minors + sorted(corps, key=self._market_sort_key)
+
+    def next_round(self) -> None:
+        r = self.round
+        hgk_floated = self.hgk.floated()
+        if isinstance(r, MergerRound):
+            after = self.after_merger_round
+            if after == "or1":
+                self.round = self.new_operating_round(1)
+            elif after == "or2":
+                self.round = self.new_operating_round(2)
+            elif after == "sr":
+                self.turn += 1
+                self.round = self.new_stock_round()
+            else:
+                self.turn += 1
+                self.round = self.new_auction_round()
+        elif isinstance(r, StockRound):
+            self.operating_rounds_in_set = self.phase.operating_rounds
+            self.reorder_players()
+            if hgk_floated:
+                self.round = self.new_operating_round(1)
+            else:
+                self.after_merger_round = "or1"
+                self.round = self.new_merger_round(1)
+        elif isinstance(r, OperatingRound):
+            self.or_round_finished()
+            if hgk_floated and r.round_num < self.operating_rounds_in_set:
+                self.round = self.new_operating_round(r.round_num + 1)
+            elif r.round_num < self.operating_rounds_in_set:
+                self.after_merger_round = "or2"
+                self.round = self.new_merger_round(2)
+            elif hgk_floated:
+                self.turn += 1
+                self.round = self.new_stock_round()
+            else:
+                self.or_set_finished()
+                self.after_merger_round = "sr" if not self.draftables() else "auction"
+                self.round = self.new_merger_round(3)
+        else:
+            self.reorder_player_pass_order()
+            if sum(1 for c in self.buyable_bank_companies() if not self.bond(c)) <= 1:
+                self.round = self.new_stock_round()
+            else:
+                self.round = self.new_operating_round(1)
+
+    def reorder_player_pass_order(self) -> None:
+        if len(self.passers_first_stock_round) < len(self.players):
+            self.reorder_players()
+            return
+        first = self.passers_first_stock_round[0]
+        i = self.players.index(first)
+        self.players = self.players[i:] + self.players[:i]
+
+    def end_now(self, timing) -> bool:
+        if timing == "full_or" and isinstance(self.round, OperatingRound):
+            return self.round.round_num == self.operating_rounds_in_set
+        return super().end_now(timing)
+
+    # ------------------------------------------------------------ trains
+    def train_limit(self, entity) -> int:
+        return self.phase.train_limit(entity)
+
+    def must_buy_train(self, entity) -> bool:
+        if getattr(entity, "is_minor", False):
+            return False
+        return (not entity.trains and bool(self.depot.depot_trains())
+                and self.graph.route_train_purchase(entity))
+
+    def discount_price(self, new_train, old_train):
+        """Price of ``new_train`` (from the depot) with ``old_train`` traded in, or None."""
+        disc = (new_train.spec.get("discount") or {}).get(old_train.name)
+        if not disc:
+            return None
+        return new_train.price - disc
+
+    def discountable_trains_for(self, entity) -> list:
+        out = []
+        cands = [t for t in self.depot.depot_trains() if t.spec.get("discount")]
+        for old in entity.trains:
+            for new in cands:
+                price = self.discount_price(new, old)
+                if price is not None and price < new.price:
+                    out.append((old, new, price))
+        return out
+
+    def can_buy_from_others(self) -> bool:
+        return "can_buy_trains" in self.phase.status
+
+    # ------------------------------------------------------------ end / value
+    def player_value(self, player) -> int:
+        v = player.cash
+        for corp, shares in player.shares_by_corp.items():
+            if not corp.ipoed:
+                continue
+            for s in shares:
+                v += s.price()
+        v += sum(c.value for c in player.companies)
+        return v - player.penalty
+
+    def result(self) -> dict:
+        vals = [(p.id, self.player_value(p)) for p in self.players]
+        vals.sort(key=lambda kv: kv[1], reverse=True)
+        return {str(k): v for k, v in vals}

@@ -1,0 +1,891 @@
+"""1893's steps: the starting package, stock round rules, merger votes, minors' operations,
+train trade-ins and the president's help with a forced train purchase."""
+
+from __future__ import annotations
+
+from ...core.entities import ShareBundle
+from ...core.errors import GameError
+from ...core.money import spend
+from ...core.round import Step
+from ...core.shares import bundle_from_ids
+from ...core.steps.operating import BuyTrain, Dividend, DiscardTrain, RunRoutes
+from ...core.steps.stock import BuySellParShares
+from ...core.steps.track import TrackAndTokenStep
+
+
+def _company(game, action):
+    c = game.company_by_id(action.get("company"))
+    if c is None:
+        raise GameError(f"unknown company {action.get('company')!r}", rule="unknown-entity")
+    return c
+
+
+# ============================================================== starting package
+class StartingPackageInitialAuction(Step):
+    """Players in turn take a private or one of the two lowest minors at its price, or pass
+    (and are out of the draft and the first stock round). Ends when one card is left."""
+
+    HANDLERS = {"bid": "process_bid", "pass": "process_pass"}
+
+    def description(self):
+        return "Initial Drafting of Privates/Minors"
+
+    def finished(self) -> bool:
+        g = self.game
+        return len(g.draftables()) == 1 or len(g.passers_first_stock_round) == len(g.players)
+
+    def active(self):
+        return not self.finished()
+
+    def actions(self, entity):
+        if self.finished() or entity is not self.current_entity():
+            return []
+        return ["bid", "pass"]
+
+    def process_bid(self, action, entity):
+        game = self.game
+        company = _company(game, action)
+        if company not in game.draftables():
+            raise GameError(f"{company.name} cannot be taken now", rule="company-not-for-sale")
+        price = int(action.get("price", company.value))
+        if price != company.value:
+            if not game.loading:
+                raise GameError(f"{company.name} costs {company.value}, not {price}", rule="wrong-price")
+            game.warnings.append(f"action {action.get('id')}: {company.sym} price {price}, ours {company.value}")
+        if entity.cash < price:
+            raise GameError(f"{entity.name} cannot afford {company.name}", rule="insufficient-cash")
+        game.draft_object(company, entity, price)
+        self._finalize()
+
+    def process_pass(self, action, entity):
+        self.game.passers_first_stock_round.append(entity)
+        self._finalize()
+
+    def _finalize(self):
+        r = self.round
+        for _ in range(len(r.entities) + 1):
+            r.next_entity_index()
+            if self.finished():
+                return
+            if r.entities[r.entity_index] not in self.game.passers_first_stock_round:
+                return
+
+    def legal_actions(self, entity):
+        if "bid" not in self.actions(entity):
+            return []
+        out = [{"type": "bid", "company": c.sym, "price": c.value}
+               for c in self.game.draftables() if c.value <= entity.cash]
+        return out + [{"type": "pass"}]
+
+
+class StartingPackageForcedAuction(Step):
+    """What is left of the starting package: a player picks a card, then in turn everyone may
+    buy it at its price or pass; when all pass its price drops by 10M (down to half its value,
+    then the player who picked it must buy it)."""
+
+    HANDLERS = {"bid": "process_bid", "pass": "process_pass"}
+    REDUCTION = 10
+
+    def setup(self):
+        if getattr(self, "_ready", False):
+            return
+        self._ready = True
+        self.auctioning = None
+        self.triggerer = None
+        self.discount = {}
+        self.passed_players: set = set()
+        self.green_train_holder = self.game.players[0]
+
+    def description(self):
+        return "Drafting Auction for remaining Starting Package Certificates"
+
+    def available(self) -> list:
+        return [self.auctioning] if self.auctioning else self.game.draftables()
+
+    def active(self):
+        return bool(self.available())
+
+    def min_bid(self, company) -> int:
+        return company.value - self.discount.get(company, 0)
+
+    def actions(self, entity):
+        if not self.available() or entity is not self.current_entity():
+            return []
+        if self.auctioning is None:
+            return ["bid"]
+        if self.min_bid(self.auctioning) > entity.cash:
+            return []
+        return ["bid", "pass"]
+
+    def process_bid(self, action, entity):
+        game = self.game
+        company = _company(game, action)
+        if company not in self.available():
+            raise GameError(f"{company.name} is not offered now", rule="company-not-for-sale")
+        if self.auctioning is None:
+            self.triggerer = entity
+            self.auctioning = company
+            self.next_entity()
+            return
+        price = int(action.get("price", self.min_bid(company)))
+        if price != self.min_bid(company):
+            raise GameError(f"{company.name} costs {self.min_bid(company)}, not {price}", rule="wrong-price")
+        if entity.cash < price:
+            raise GameError(f"{entity.name} cannot afford {company.name}", rule="insufficient-cash")
+        game.draft_object(company, entity, price)
+        self.reset_auction(company)
+
+    def process_pass(self, action, entity):
+        if self.auctioning is None:
+            raise GameError("choose a card to offer first", rule="no-such-action-now")
+        self.passed_players.add(entity)
+        if self.all_passed():
+            return
+        self.next_entity()
+
+    def all_passed(self) -> bool:
+        target = self.auctioning
+        if target is None:
+            return True
+        if not all(p in self.passed_players for p in self.round.entities):
+            return False
+        if target.value // 2 >= self.min_bid(target):
+            self.force_purchase(target)
+        else:
+            self.discount[target] = self.discount.get(target, 0) + self.REDUCTION
+            self.passed_players = set()
+            self.next_entity()
+        return True
+
+    def force_purchase(self, target):
+        price = self.min_bid(target)
+        ents = self.round.entities
+        buyer = self.triggerer
+        if price > buyer.cash:
+            i = ents.index(buyer)
+            for k in range(1, len(ents)):
+                cand = ents[(i + k) % len(ents)]
+                if cand.cash >= price:
+                    buyer = cand
+                    break
+            else:
+                price = self.triggerer.cash
+        self.game.draft_object(target, buyer, price)
+        self.reset_auction(target)
+
+    def reset_auction(self, target):
+        self.auctioning = None
+        self.passed_players = set()
+        r = self.round
+        if not self.available():
+            players = self.game.players
+            i = players.index(self.green_train_holder)
+            self.game.players = players[i:] + players[:i]
+            r.entity_index = 0
+        else:
+            r.entity_index = r.entities.index(self.triggerer)
+            self.triggerer = None
+            self.next_entity()
+
+    def next_entity(self):
+        r = self.round
+        for _ in range(len(r.entities) + 1):
+            r.next_entity_index()
+            entity = r.entities[r.entity_index]
+            if self.auctioning is None:
+                return
+            if self.all_passed_check():
+                return
+            if entity not in self.passed_players and self.actions(entity):
+                return
+            self.passed_players.add(entity)
+        self.all_passed()
+
+    def all_passed_check(self) -> bool:
+        return all(p in self.passed_players for p in self.round.entities) and self.all_passed()
+
+    def legal_actions(self, entity):
+        acts = self.actions(entity)
+        if not acts:
+            return []
+        if self.auctioning is None:
+            return [{"type": "bid", "company": c.sym, "price": self.min_bid(c)} for c in self.available()]
+        return [{"type": "bid", "company": self.auctioning.sym, "price": self.min_bid(self.auctioning)},
+                {"type": "pass"}]
+
+
+# ============================================================== stock round
+class BuySellParShares1893(BuySellParShares):
+    HANDLERS = {**BuySellParShares.HANDLERS, "assign": "process_assign"}
+
+    def setup(self):
+        super().setup()
+        self.par_rag = None
+
+    # ---------------------------------------------------------- availability
+    def first_sr_passed(self, entity) -> bool:
+        return self.game.turn == 1 and entity in self.game.passers_first_stock_round
+
+    def actions(self, entity):
+        game = self.game
+        if getattr(entity, "is_company", False):
+            if entity is game.fdsd and game.rag.ipoed and self.can_exchange(entity.owner) \
+                    and entity.owner is self.current_entity():
+                return ["buy_shares", "pass"]
+            return []
+        if entity is not self.current_entity() or not entity.is_player:
+            return []
+        if self.par_rag is not None:
+            return ["assign", "pass"]
+        if self.first_sr_passed(entity):
+            return []
+        out = super().actions(entity)
+        if "buy_company" in out and not self.can_buy_any_bank_company(entity):
+            if [a for a in out if a not in ("buy_company", "pass")]:
+                pass
+            else:
+                out = []
+        if self.can_exchange(entity) and "buy_shares" not in out:
+            out.insert(0, "buy_shares")
+            if "pass" not in out:
+                out.append("pass")
+        return out
+
+    def can_buy_any_companies(self, entity) -> bool:
+        return self.can_buy_any_bank_company(entity) or bool(self.game.purchasable_companies(entity))
+
+    def can_buy_any_bank_company(self, entity) -> bool:
+        if self.first_sr_passed(entity) or self.game.num_certs(entity) >= self.game.cert_limit(entity):
+            return False
+        return any(self._company_buyable(entity, c) for c in self.game.buyable_bank_companies())
+
+    def _company_buyable(self, entity, company) -> bool:
+        if self.first_sr_passed(entity) or self.bought():
+            return False
+        if self.game.bond(company) and self.sold_now(entity, "bond"):
+            return False
+        return entity.cash >= company.value
+
+    def can_sell_any_companies(self, entity) -> bool:
+        if self.first_sr_passed(entity) or self.game.turn <= 1 or self.bought():
+            return False
+        return any(self.game.bond(c) for c in entity.companies)
+
+    def can_buy(self, entity, bundle) -> bool:
+        if self.first_sr_passed(entity) or bundle is None:
+            return False
+        if not self.game.buyable_corp(bundle.corporation):
+            return False
+        return super().can_buy(entity, bundle)
+
+    def can_sell(self, entity, bundle) -> bool:
+        if self.first_sr_passed(entity) or bundle is None or self.game.turn == 1:
+            return False
+        return super().can_sell(entity, bundle) and self.game.buyable_corp(bundle.corporation)
+
+    def can_exchange(self, player) -> bool:
+        game = self.game
+        if player is None or not player.is_player or self.first_sr_passed(player) or self.bought():
+            return False
+        return self.owns_fdsd(player) and game.rag.ipoed and game.pool.percent_of(game.rag) > 0
+
+    def owns_fdsd(self, player) -> bool:
+        f = self.game.fdsd
+        return f is not None and not f.closed and f.owner is player
+
+    def par_prices(self, entity, corp):
+        prices = self.game.par_prices(corp)
+        if corp is self.game.rag and self.owns_fdsd(entity):
+            return prices
+        return [p for p in prices if p.price * 2 <= entity.cash]
+
+    def can_par_corp(self, entity, corp) -> bool:
+        if not self.game.can_par(corp, entity) or self.bought():
+            return False
+        return bool(self.par_prices(entity, corp))
+
+    def can_ipo_any(self, entity) -> bool:
+        return any(self.can_par_corp(entity, c) for c in self.game.corporations)
+
+    # ---------------------------------------------------------- processing
+    def process_buy_shares(self, action, entity):
+        game = self.game
+        if getattr(entity, "is_company", False):
+            return self.exchange_for_rag(action, entity)
+        bundle = bundle_from_ids(game, action.get("shares") or [], action.get("percent"), action.get("share_price"))
+        corp = bundle.corporation
+        if not self.can_buy(entity, bundle):
+            raise GameError(f"{entity.name} cannot buy {', '.join(s.id for s in bundle.shares)} now",
+                            rule=self._why_not_buy(entity, bundle))
+        bought = self.round.players_bought.setdefault(entity, {})
+        bought[corp] = bought.get(corp, 0) + bundle.percent
+        game.share_market.buy_shares(entity, bundle, allow_president_change=corp.presidents_share.buyable)
+        self._track(action, entity, corp, corp)
+        if game.fdsd_to_close and game.fdsd.owner is entity:
+            game.close_fdsd()
+
+    def exchange_for_rag(self, action, company):
+        game = self.game
+        player = company.owner
+        if company is not game.fdsd or not self.can_exchange(player) or player is not self.current_entity():
+            raise GameError(f"{company.name} cannot be exchanged now", rule="no-exchange")
+        rag = game.rag
+        bundle = bundle_from_ids(game, action.get("shares") or [], action.get("percent"))
+        if bundle.corporation is not rag or bundle.owner is not game.pool:
+            raise GameError(f"{company.name} is exchanged for RAG shares from the market", rule="no-exchange")
+        market = [s for s in game.pool.shares_of(rag)]
+        if len(market) > 1:
+            market.sort(key=lambda s: (1 if s.president else 0, s.percent))
+            acc, pct = [], 0
+            for s in market:
+                acc.append(s)
+                pct += s.percent
+                if pct // rag.share_percent >= 2:
+                    break
+            if pct // rag.share_percent == 2:
+                bundle = ShareBundle(list(acc), pct)
+        game.close_fdsd()
+        game.share_market.buy_shares(player, bundle, exchange=True)
+        self._track(action, player, rag, rag)
+
+    def process_par(self, action, entity):
+        game = self.game
+        corp = game.corporation_by_id(action.get("corporation"))
+        if corp is None:
+            raise GameError(f"unknown corporation {action.get('corporation')!r}", rule="unknown-entity")
+        sp = game.stock_market.by_id(str(action.get("share_price")))
+        if sp is None or sp not in game.par_prices(corp):
+            raise GameError(f"{action.get('share_price')!r} is not a par price for {corp.name}", rule="bad-par-price")
+        if self.bought():
+            raise GameError("only one purchase per turn", rule="one-purchase-per-turn")
+        if not game.can_par(corp, entity):
+            raise GameError(f"{corp.name} cannot be parred", rule="cannot-par")
+        if corp is game.rag and self.owns_fdsd(entity):
+            self.par_rag = {"action": action, "corp": corp, "price": sp, "player": entity}
+            if entity.cash < sp.price * 2:
+                self.process_assign(None, entity)
+            return
+        self.par_corporation(entity, corp, sp, action)
+
+    def par_corporation(self, entity, corp, sp, action):
+        game = self.game
+        cost = sp.price * corp.presidents_percent // corp.share_percent
+        if entity.cash < cost:
+            raise GameError(f"{entity.name} cannot afford {cost} for {corp.name}", rule="insufficient-cash")
+        pres = corp.presidents_share
+        if not self.can_gain(entity, ShareBundle([pres])):
+            raise GameError("over the certificate limit", rule="certificate-limit")
+        game.stock_market.set_par(corp, sp)
+        bought = self.round.players_bought.setdefault(entity, {})
+        bought[corp] = bought.get(corp, 0) + pres.percent
+        game.share_market.buy_shares(entity, ShareBundle([pres]))
+        game.after_par(corp)
+        self._track(action, entity, corp, corp)
+        game.move_buyable_shares_to_market(corp)
+        self.par_rag = None
+
+    def process_assign(self, action, entity):
+        pr = self.par_rag
+        if pr is None or pr["player"] is not entity:
+            raise GameError("nothing to exchange", rule="no-such-action-now")
+        game = self.game
+        game.close_fdsd()
+        spend(game.bank, entity, pr["price"].price * 2)
+        self.par_corporation(entity, pr["corp"], pr["price"], pr["action"])
+
+    def process_buy_company(self, action, entity):
+        game = self.game
+        company = _company(game, action)
+        if company is game.eva and company.owner is not game.bank and company.owner is not entity:
+            return self.buy_eva(action, entity, company)
+        if company not in game.buyable_bank_companies():
+            raise GameError(f"{company.name} cannot be bought from the bank now", rule="company-not-for-sale")
+        if not self._company_buyable(entity, company):
+            rule = "one-purchase-per-turn" if self.bought() else "insufficient-cash"
+            if game.bond(company) and self.sold_now(entity, "bond"):
+                rule = "no-buy-after-sell"
+            raise GameError(f"{entity.name} cannot buy {company.name} now", rule=rule)
+        if game.num_certs(entity) >= game.cert_limit(entity):
+            raise GameError("over the certificate limit", rule="certificate-limit")
+        price = int(action.get("price", company.value))
+        if price != company.value:
+            raise GameError(f"{company.name} costs {company.value}, not {price}", rule="wrong-price")
+        game.draft_object(company, entity, price)
+        self._track(action, entity, company)
+
+    def buy_eva(self, action, entity, company):
+        if self.bought():
+            raise GameError("only one purchase per turn", rule="one-purchase-per-turn")
+        price = int(action.get("price", 0))
+        if not 1 <= price <= entity.cash:
+            raise GameError(f"EVA's price must be between 1 and {entity.cash}", rule="wrong-price")
+        seller = company.owner
+        spend(entity, seller, price)
+        seller.companies.remove(company)
+        company.owner = entity
+        entity.companies.append(company)
+        self._track(action, entity, company)
+
+    def process_sell_company(self, action, entity):
+        game = self.game
+        company = _company(game, action)
+        if company.owner is not entity:
+            raise GameError(f"{entity.name} does not own {company.sym}", rule="not-owner")
+        if not game.bond(company):
+            raise GameError(f"{company.name} cannot be sold", rule="illegal-sale")
+        if not self.can_sell_any_companies(entity):
+            raise GameError(f"{entity.name} cannot sell {company.name} now", rule="illegal-sale")
+        price = int(action.get("price", company.value))
+        if price != company.value:
+            raise GameError(f"{company.name} sells for {company.value}, not {price}", rule="wrong-price")
+        spend(game.bank, entity, price)
+        company.owner = game.bank
+        entity.companies.remove(company)
+        self.round.players_sold.setdefault(entity, {})["bond"] = "now"
+        self.round.last_to_act = entity
+        self.round.current_actions.append({"type": "sell_company", "_corp": None})
+
+    def process_sell_shares(self, action, entity):
+        bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"), action.get("share_price"))
+        if not self.can_sell(entity, bundle):
+            rule = "illegal-sale"
+            if self.game.turn == 1:
+                rule = "no-sale-first-stock-round"
+            elif not bundle.corporation.operated():
+                rule = "no-sale-before-operating"
+            raise GameError(f"{entity.name} cannot sell {bundle.percent}% of {bundle.corporation.name} now", rule=rule)
+        self.round.players_sold.setdefault(entity, {})[bundle.corporation] = "now"
+        self.game.sell_shares_and_change_price(bundle)
+        self._track(action, entity, bundle.corporation, bundle.corporation)
+
+    def process_pass(self, action, entity):
+        game = self.game
+        if self.par_rag is not None:
+            pr = self.par_rag
+            self.par_corporation(entity, pr["corp"], pr["price"], pr["action"])
+            return
+        if getattr(entity, "is_company", False):
+            return
+        if game.turn == 1 and entity not in game.passers_first_stock_round:
+            game.passers_first_stock_round.append(entity)
+        self.pass_()
+
+    def legal_actions(self, entity):
+        out = []
+        acts = self.actions(entity)
+        if self.par_rag is not None:
+            return [{"type": "assign"}, {"type": "pass"}] if acts else []
+        base = super().legal_actions(entity)
+        for a in base:
+            if a["type"] == "buy_company":
+                continue
+            out.append(a)
+        if "buy_company" in acts:
+            extra = [{"type": "buy_company", "company": c.sym, "price": c.value}
+                     for c in self.game.buyable_bank_companies() if self._company_buyable(entity, c)]
+            out = [a for a in out if a["type"] != "pass"] + extra + [a for a in out if a["type"] == "pass"]
+        return out
+
+
+# ============================================================== merger round
+class MergerVote(Step):
+    """Holders of the exchange certificates and of bought shares vote on forming the company."""
+
+    HANDLERS = {"special_buy": "process_special_buy"}
+
+    def active(self):
+        return bool(self.round.offering)
+
+    def description(self):
+        target = self.round.merge_target
+        return f"Merge of {target.name}" if target else "Merge"
+
+    def current_entity(self):
+        r = self.round
+        if not r.entities or r.entity_index >= len(r.entities):
+            return None
+        return r.entities[r.entity_index]
+
+    def actions(self, entity):
+        if not self.active() or entity is not self.current_entity():
+            return []
+        if not self.round.has_say(entity):
+            return []
+        return ["special_buy"]
+
+    def skip(self):
+        if self.active():
+            self.round.next_voter()
+
+    def process_special_buy(self, action, entity):
+        choice = action.get("description")
+        if choice not in ("yes", "no"):
+            raise GameError("a merger vote is 'yes' or 'no'", rule="bad-vote")
+        if int(action.get("cost") or 0) != 0:
+            raise GameError("a vote costs nothing", rule="bad-vote")
+        self.round.handle_vote(entity, choice)
+        if self.round.offering:
+            self.round.next_voter()
+            for _ in range(len(self.round.entities)):
+                if self.round.has_say(self.current_entity()):
+                    break
+                self.round.next_voter()
+
+    def legal_actions(self, entity):
+        if not self.actions(entity):
+            return []
+        return [{"type": "special_buy", "description": d, "cost": 0} for d in ("yes", "no")]
+
+
+class PotentialDiscardTrainsAfterMerge(DiscardTrain):
+    """The president of a newly formed company may discard any of its trains."""
+
+    HANDLERS = {"discard_train": "process_discard_train", "pass": "process_pass"}
+
+    def description(self):
+        return "Optional Discard of Any Trains"
+
+    def current_entity(self):
+        p = self.game.potential_discard_trains
+        return p[0] if p else None
+
+    def active(self):
+        return bool(self.game.potential_discard_trains)
+
+    def actions(self, entity):
+        if entity is not self.current_entity():
+            return []
+        if len(entity.trains) > self.game.train_limit(entity):
+            return ["discard_train"]
+        return ["discard_train", "pass"]
+
+    def process_discard_train(self, action, entity):
+        train = self.game.train_by_id(action.get("train"))
+        if train is None or train.owner is not entity:
+            raise GameError(f"{entity.name} does not own train {action.get('train')!r}", rule="not-owner")
+        self.game.discard_train(train)
+        if not entity.trains:
+            self.game.potential_discard_trains.pop(0)
+
+    def process_pass(self, action, entity):
+        if len(entity.trains) > self.game.train_limit(entity):
+            raise GameError(f"{entity.name} exceeds its train limit", rule="train-limit")
+        self.game.potential_discard_trains.pop(0)
+
+    def legal_actions(self, entity):
+        out = super().legal_actions(entity)
+        if "pass" in self.actions(entity):
+            out.append({"type": "pass"})
+        return out
+
+
+# ============================================================== operating round
+class BuyCompany1893(Step):
+    """During its turn an operator's president may buy EVA from another player."""
+
+    HANDLERS = {"buy_company": "process_buy_company"}
+    BLOCKS = False
+
+    def actions(self, entity):
+        if entity is not self.current_entity() or getattr(entity, "is_company", False):
+            return []
+        player = entity.player
+        if player is None or not self.game.purchasable_companies(player):
+            return []
+        return ["buy_company"]
+
+    def process_buy_company(self, action, entity):
+        game = self.game
+        company = _company(game, action)
+        player = entity.player
+        if company not in game.purchasable_companies(player):
+            raise GameError(f"{company.name} cannot be bought", rule="company-not-for-sale")
+        price = int(action.get("price", 0))
+        if not 1 <= price <= player.cash:
+            raise GameError(f"the price must be between 1 and {player.cash}", rule="wrong-price")
+        seller = company.owner
+        spend(player, seller, price)
+        seller.companies.remove(company)
+        company.owner = player
+        player.companies.append(company)
+
+    def legal_actions(self, entity):
+        if not self.actions(entity):
+            return []
+        p = entity.player
+        return [{"type": "buy_company", "company": c.sym, "price": 1, "price_range": [1, p.cash]}
+                for c in self.game.purchasable_companies(p)]
+
+
+class Track1893(TrackAndTokenStep):
+    """One yellow lay or one upgrade; the Rhine may not be crossed at L5/S6 in phase 2."""
+
+    HANDLERS = {"lay_tile": "process_lay_tile", "pass": "process_pass"}
+    WITH_TOKEN = False
+
+    def description(self):
+        return "Lay Track"
+
+    def check_lay(self, entity, hex_, old_tile, tile, rotation) -> None:
+        tile.rotate(rotation)
+        if self.game.rhine_blocks(hex_, tile):
+            raise GameError(f"the Rhine cannot be crossed at {hex_.id} before the first 3-train",
+                            rule="rhine-impassable")
+
+
+class Token1893(TrackAndTokenStep):
+    HANDLERS = {"place_token": "process_place_token", "pass": "process_pass"}
+
+    def description(self):
+        return "Place a Token"
+
+    def setup(self):
+        self.round.tokened = False
+
+    def can_lay_tile(self, entity) -> bool:
+        return False
+
+
+class Route1893(RunRoutes):
+    def actions(self, entity):
+        if entity is not self.current_entity() or getattr(entity, "is_company", False):
+            return []
+        if not self.game.route_trains(entity) or not self.game.can_run_route(entity):
+            return []
+        return ["run_routes"]
+
+
+class Dividend1893(Dividend):
+    """Minors pay half to their owner and keep half; market shares pay nobody."""
+
+    def actions(self, entity):
+        if getattr(entity, "is_minor", False):
+            return []
+        return super().actions(entity)
+
+    def skip(self):
+        entity = self.current_entity()
+        if getattr(entity, "is_minor", False):
+            if not self.round.routes:
+                self.pass_()
+                return
+            self.do_dividend(entity, "payout" if self.total_revenue() > 0 else "withhold")
+            return
+        super().skip()
+
+    def payout_amounts(self, entity, kind, revenue):
+        if getattr(entity, "is_minor", False):
+            if kind == "withhold":
+                return revenue, 0
+            half = revenue // 2
+            return half, (revenue - half if half > 0 else 0)
+        return super().payout_amounts(entity, kind, revenue)
+
+    def pay_shareholders(self, entity, amount):
+        if getattr(entity, "is_minor", False):
+            spend(self.game.bank, entity.owner, amount)
+            return
+        super().pay_shareholders(entity, amount)
+
+    def corporation_dividends(self, entity, per_share):
+        return 0
+
+
+class BuyTrain1893(BuyTrain):
+    """Minors may buy trains too; one train may be traded in per turn for a discount; a
+    corporation that must buy gets the rest from its president (who may sell shares first);
+    a minor's owner pays what its first train lacks."""
+
+    HANDLERS = {**BuyTrain.HANDLERS, "sell_shares": "process_sell_shares", "bankrupt": "process_bankrupt"}
+
+    def round_state(self):
+        return {"exchanged_by": []}
+
+    def setup(self):
+        self.round.exchanged_by = []
+
+    def operator(self):
+        return super().current_entity()
+
+    def exchange_allowed(self, entity) -> bool:
+        return entity not in self.round.exchanged_by
+
+    def can_buy_train(self, entity) -> bool:
+        lo = self.game.depot.min_price(entity)
+        if self.room(entity) and lo is not None and entity.cash >= lo:
+            return True
+        return self.exchange_allowed(entity) and any(
+            entity.cash >= price for _, _, price in self.game.discountable_trains_for(entity))
+
+    def must_buy(self, entity) -> bool:
+        return self.game.must_buy_train(entity)
+
+    def actions(self, entity):
+        op = self.operator()
+        if op is None:
+            return []
+        if entity is not op:
+            if entity is op.owner and getattr(entity, "is_player", False) and self.must_buy(op) \
+                    and self.needs_emergency(op):
+                return ["sell_shares", "bankrupt"] if self.can_go_bankrupt(op) else ["sell_shares"]
+            return []
+        if self.must_buy(entity):
+            return ["buy_train"]
+        if self.can_buy_train(entity):
+            return ["buy_train", "pass"]
+        return []
+
+    def cheapest_depot_price(self) -> int:
+        prices = [t.price for t in self.game.depot.depot_trains()]
+        return min(prices) if prices else 0
+
+    def needs_emergency(self, corp) -> bool:
+        return corp.cash + corp.owner.cash < self.cheapest_depot_price()
+
+    def sellable_bundles(self, player) -> list:
+        sm = self.game.share_market
+        out = []
+        for corp in self.game.corporations:
+            for b in sm.bundles_for(player, corp):
+                if self.can_emergency_sell(player, b):
+                    out.append(b)
+        return out
+
+    def can_emergency_sell(self, player, bundle) -> bool:
+        corp = bundle.corporation
+        if not corp.operated() or not self.game.buyable_corp(corp):
+            return False
+        if not self.game.share_market.fit_in_pool(bundle, self.game.market_share_limit(corp)):
+            return False
+        if corp is self.operator() and bundle.presidents_share is not None:
+            return False
+        return self.game.share_market.can_dump(player, bundle)
+
+    def can_go_bankrupt(self, corp) -> bool:
+        player = corp.owner
+        best = 0
+        by_corp = {}
+        for b in self.sellable_bundles(player):
+            by_corp[b.corporation] = max(by_corp.get(b.corporation, 0), b.price())
+        best = sum(by_corp.values())
+        return corp.cash + player.cash + best < self.cheapest_depot_price()
+
+    def buyable_trains(self, entity) -> list:
+        depot = list(self.game.depot.depot_trains())
+        others = []
+        if self.game.can_buy_from_others():
+            others = [t for t in self.game.depot.other_trains(entity)
+                      if not (getattr(entity, "is_corporation", False) and getattr(t.owner, "is_minor", False))]
+        return depot + others
+
+    def process_buy_train(self, action, entity):
+        game = self.game
+        train = game.train_by_id(action.get("train"))
+        if train is None:
+            raise GameError(f"unknown train {action.get('train')!r}", rule="unknown-entity")
+        if action.get("variant") and train.owner is game.depot:
+            if action["variant"] not in train.variants:
+                raise GameError(f"train {train.id} has no variant {action['variant']}", rule="bad-variant")
+            train.set_variant(action["variant"])
+        exchange = None
+        if action.get("exchange"):
+            exchange = game.train_by_id(action.get("exchange"))
+            if exchange is None or exchange.owner is not entity:
+                raise GameError(f"{entity.name} does not own train {action.get('exchange')!r}", rule="not-owner")
+        from_depot = train.owner is game.depot
+        if exchange is not None:
+            if not self.exchange_allowed(entity):
+                raise GameError(f"{entity.name} has already traded a train in this turn", rule="one-trade-in-per-turn")
+            if not from_depot or train not in game.depot.depot_trains():
+                raise GameError("only a train from the depot can be bought with a trade-in", rule="no-trade-in")
+            expected = game.discount_price(train, exchange)
+            if expected is None:
+                raise GameError(f"a {exchange.name} train cannot be traded in for a {train.name}", rule="no-trade-in")
+        else:
+            if train not in self.buyable_trains(entity):
+                raise GameError(f"train {train.id} is not for sale to {entity.name}", rule="train-not-available")
+            if not self.room(entity):
+                raise GameError(f"{entity.name} is at its train limit", rule="train-limit")
+            expected = train.price if from_depot else None
+        price = int(action.get("price", expected if expected is not None else 0))
+        if expected is not None and price != expected:
+            if not game.loading:
+                raise GameError(f"train {train.id} costs {expected}, not {price}", rule="wrong-price")
+            game.warnings.append(f"action {action.get('id')}: train {train.id} price {price}, ours {expected}")
+        if not from_depot and not 1 <= price:
+            raise GameError("a train between companies costs at least 1", rule="wrong-price")
+        if train.owner is entity:
+            raise GameError("a company cannot buy its own train", rule="train-not-available")
+        self.assist(entity, train, price, exchange)
+        if price > entity.cash:
+            raise GameError(f"{entity.name} has {entity.cash}, the train costs {price}", rule="insufficient-cash")
+        if exchange is not None:
+            game.discard_train(exchange)
+            self.round.exchanged_by.append(entity)
+        self.buy(entity, train, price)
+        if not self.can_buy_train(entity):
+            self.pass_()
+
+    def assist(self, entity, train, price, exchange):
+        """Money a president or minor owner adds before the purchase."""
+        game = self.game
+        if price <= entity.cash:
+            return
+        player = entity.owner
+        if getattr(entity, "is_minor", False):
+            if entity.trains or player.cash + entity.cash < price:
+                return
+            need = price - entity.cash
+            spend(player, game.bank, need)
+            spend(game.bank, entity, need)
+            return
+        if not self.must_buy(entity):
+            return
+        if exchange is not None:
+            raise GameError("cannot contribute funds when trading a train in", rule="no-assist-with-trade-in")
+        if train.owner is game.depot and price > train.price:
+            raise GameError("cannot buy for more than cost", rule="wrong-price")
+        need = price - entity.cash
+        if player.cash < need:
+            raise GameError(f"{player.name} must raise {need - player.cash} more by selling shares",
+                            rule="insufficient-cash")
+        spend(player, entity, need)
+
+    def process_sell_shares(self, action, entity):
+        op = self.operator()
+        bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"))
+        if "sell_shares" not in self.actions(entity) or bundle.owner is not entity \
+                or not self.can_emergency_sell(entity, bundle):
+            raise GameError(f"{entity.name} cannot sell these shares now", rule="illegal-sale")
+        self.game.sell_shares_and_change_price(bundle)
+        if op.owner is not entity:
+            pass
+
+    def process_bankrupt(self, action, entity):
+        if "bankrupt" not in self.actions(entity):
+            raise GameError(f"{entity.name} can still raise the money", rule="not-bankrupt")
+        entity.bankrupt = True
+
+    def legal_actions(self, entity):
+        acts = self.actions(entity)
+        out = []
+        if "sell_shares" in acts:
+            for b in self.sellable_bundles(entity):
+                out.append({"type": "sell_shares", "shares": [s.id for s in b.shares], "percent": b.percent})
+        if "bankrupt" in acts:
+            out.append({"type": "bankrupt"})
+        if "buy_train" in acts:
+            for t in self.buyable_trains(entity):
+                if t.owner is self.game.depot:
+                    if self.room(entity):
+                        out.append({"type": "buy_train", "train": t.id, "price": t.price, "variant": t.name})
+                else:
+                    out.append({"type": "buy_train", "train": t.id, "price": 1,
+                                "price_range": [1, max(1, entity.cash)], "price_step": 1})
+            if self.exchange_allowed(entity):
+                for old, new, price in self.game.discountable_trains_for(entity):
+                    out.append({"type": "buy_train", "train": new.id, "price": price, "variant": new.name,
+                                "exchange": old.id})
+        if "pass" in acts:
+            out.append({"type": "pass"})
+        return out
