@@ -278,6 +278,8 @@ class BuySellParShares(Step):
             raise GameError(f"{entity.name} cannot afford {cost} for {corp.name}", rule="insufficient-cash")
         if not self.can_gain(entity, ShareBundle([pres])):
             raise GameError("over the certificate limit", rule="certificate-limit")
+        if not self.can_par_corp(entity, corp):
+            raise GameError(f"{corp.name} is not available to start now", rule="cannot-par")
         self.game.stock_market.set_par(corp, sp)
         bought = self.round.players_bought.setdefault(entity, {})
         bought[corp] = bought.get(corp, 0) + pres.percent

@@ -1,0 +1,235 @@
+"""Bad input gets a clear error naming the action and the rule, and changes nothing."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from trackage.core.errors import ActionFormatError, GameError, LogFormatError, OutOfTurnError
+from trackage.core.log import load_log
+from trackage.core.state import snapshot
+from trackage.titles import new_game
+
+from conftest import FIXTURES
+
+PLAYERS = [{"id": i, "name": f"P{i}"} for i in range(1, 5)]
+
+
+def state(g):
+    return json.dumps(snapshot(g), sort_keys=True, default=str), len(g.actions), g.total_cash()
+
+
+def rejected(g, action, error=GameError, rule=None):
+    before = state(g)
+    with pytest.raises(error) as exc:
+        g.process(action)
+    assert state(g) == before, "a rejected action changed the game"
+    assert exc.value.action is action
+    if rule is not None:
+        assert exc.value.rule == rule, str(exc.value)
+    assert str(action.get("id", "")) in str(exc.value) or action.get("type") in str(exc.value)
+    return exc.value
+
+
+def ref(g, e=None):
+    return g.entity_ref(e or g.current_entity())
+
+
+@pytest.fixture
+def game():
+    return new_game("1825", PLAYERS, ["unit_1"], seed=3)
+
+
+@pytest.fixture
+def operating_game():
+    """Unit 1, LNWR floated and operating, GWR floated."""
+    g = new_game("1825", PLAYERS, ["unit_1"], seed=3)
+    g.process({"type": "par", **ref(g), "corporation": "LNWR", "share_price": "100,0,15"})
+    for i in range(1, 9):
+        g.process({"type": "buy_shares", **ref(g), "shares": [f"LNWR_{i}"], "percent": 10})
+    g.process({"type": "par", **ref(g), "corporation": "GWR", "share_price": "90,0,14"})
+    for i in range(1, 5):
+        g.process({"type": "buy_shares", **ref(g), "shares": [f"GWR_{i}"], "percent": 10})
+    while g.round.name == "Stock Round":
+        g.process({"type": "pass", **ref(g)})
+    assert g.current_entity().id == "LNWR"
+    return g
+
+
+def test_malformed_json_log(tmp_path):
+    p = tmp_path / "bad.json"
+    p.write_text('{"title": "1825", "players": [')
+    with pytest.raises(LogFormatError, match="not valid JSON"):
+        load_log(p)
+    r = subprocess.run([sys.executable, "-m", "trackage", "replay", str(p)], capture_output=True, text=True)
+    assert r.returncode == 2 and "not valid JSON" in r.stderr
+
+
+def test_log_missing_fields(tmp_path):
+    p = tmp_path / "bad.json"
+    p.write_text(json.dumps({"title": "1825", "players": []}))
+    with pytest.raises(LogFormatError, match="missing field 'actions'"):
+        load_log(p)
+
+
+def test_unknown_title():
+    with pytest.raises(GameError, match="unsupported title"):
+        new_game("1830x", PLAYERS)
+
+
+def test_bad_option_combination():
+    with pytest.raises(ValueError, match="Unit"):
+        new_game("1825", PLAYERS, ["unit_1", "unit_3"])
+
+
+def test_unknown_action_type(game):
+    rejected(game, {"type": "teleport_everything", **ref(game), "id": 7})
+
+
+def test_action_without_type(game):
+    with pytest.raises(ActionFormatError):
+        game.process({"entity": 1, "entity_type": "player"})
+
+
+def test_unknown_entity(game):
+    rejected(game, {"type": "pass", "entity": 999, "entity_type": "player", "id": 3}, ActionFormatError,
+             "malformed-action")
+    rejected(game, {"type": "pass", "entity": "XYZ", "entity_type": "corporation"}, ActionFormatError)
+
+
+def test_out_of_turn(game):
+    other = next(p for p in game.players if p is not game.current_entity())
+    rejected(game, {"type": "pass", **game.entity_ref(other), "id": 1}, OutOfTurnError, "out-of-turn")
+
+
+def test_corporation_not_yet_available(game):
+    # par bands: the GWR opens only when the LNWR is sold out
+    rejected(game, {"type": "par", **ref(game), "corporation": "GWR", "share_price": "90,0,14"},
+             rule="cannot-par")
+
+
+def test_buying_anothers_certificate(game):
+    game.process({"type": "par", **ref(game), "corporation": "LNWR", "share_price": "100,0,15"})
+    rejected(game, {"type": "buy_shares", **ref(game), "shares": ["LNWR_0"], "percent": 20},
+             rule="not-for-sale")
+
+
+def test_wrong_par_price(game):
+    rejected(game, {"type": "par", **ref(game), "corporation": "LNWR", "share_price": "90,0,14"},
+             rule="bad-par-price")
+
+
+def test_unknown_share(game):
+    game.process({"type": "par", **ref(game), "corporation": "LNWR", "share_price": "100,0,15"})
+    rejected(game, {"type": "buy_shares", **ref(game), "shares": ["LNWR_99"], "percent": 10},
+             rule="unknown-entity")
+
+
+def test_buy_from_unparred_corporation(game):
+    rejected(game, {"type": "buy_shares", **ref(game), "shares": ["GWR_3"], "percent": 10})
+
+
+def test_no_selling_in_first_stock_round(operating_game):
+    g = operating_game
+    # back to a stock round is far; selling in OR is not a stock action at all
+    rejected(g, {"type": "sell_shares", **g.entity_ref(g.players[0]), "shares": ["LNWR_1"], "percent": 10})
+
+
+def test_illegal_tile_lays(operating_game):
+    g = operating_game
+    rejected(g, {"type": "lay_tile", **ref(g), "hex": "A1", "tile": "8-0", "rotation": 0}, rule="unknown-hex")
+    rejected(g, {"type": "lay_tile", **ref(g), "hex": "T14", "tile": "nope-0", "rotation": 0},
+             rule="tile-not-available")
+    rejected(g, {"type": "lay_tile", **ref(g), "hex": "T14", "tile": "8-0", "rotation": 9}, rule="bad-rotation")
+    # a green tile in phase 1
+    rejected(g, {"type": "lay_tile", **ref(g), "hex": "T14", "tile": "14-0", "rotation": 0}, rule="tile-colour")
+    # yellow track far from the LNWR's network
+    rejected(g, {"type": "lay_tile", **ref(g), "hex": "N2", "tile": "8-0", "rotation": 0}, GameError)
+    # a rotation that does not connect
+    rejected(g, {"type": "lay_tile", **ref(g), "hex": "T14", "tile": "8-0", "rotation": 5}, rule="illegal-rotation")
+
+
+def test_adjacent_second_lay(operating_game):
+    g = operating_game
+    g.process({"type": "lay_tile", **ref(g), "hex": "T14", "tile": "8-0", "rotation": 2})
+    rejected(g, {"type": "lay_tile", **ref(g), "hex": "U15", "tile": "9-0", "rotation": 0})
+
+
+def test_illegal_tokens(operating_game):
+    g = operating_game
+    # no city is reachable yet: placing a token is not an action now
+    rejected(g, {"type": "place_token", **ref(g), "city": "S13-0-2", "slot": 0}, rule="no-such-action-now")
+    g.process({"type": "lay_tile", **ref(g), "hex": "T14", "tile": "8-0", "rotation": 2})
+    rejected(g, {"type": "place_token", **ref(g), "city": "NOPE-0-0", "slot": 0}, rule="unknown-city")
+    # London is not connected
+    rejected(g, {"type": "place_token", **ref(g), "city": "V20-0-1", "slot": 0}, rule="token-not-connected")
+    # a second token on the home hex
+    rejected(g, {"type": "place_token", **ref(g), "city": "T16-0-0", "slot": 0})
+
+
+def test_illegal_train_purchases(operating_game):
+    g = operating_game
+    g.process({"type": "pass", **ref(g)})  # track and token
+    rejected(g, {"type": "buy_train", **ref(g), "train": "3-0", "price": 300}, rule="train-not-available")
+    rejected(g, {"type": "buy_train", **ref(g), "train": "2-0", "price": 100}, rule="wrong-price")
+    rejected(g, {"type": "buy_train", **ref(g), "train": "9-9", "price": 100}, rule="unknown-entity")
+
+
+def test_forged_route_revenue(operating_game):
+    g = operating_game
+    g.process({"type": "lay_tile", **ref(g), "hex": "T14", "tile": "8-0", "rotation": 2})
+    g.process({"type": "pass", **ref(g)})
+    g.process({"type": "buy_train", **ref(g), "train": "2-0", "price": 180})
+    while g.current_entity().id == "LNWR":
+        g.process({"type": "pass", **ref(g)})
+    while g.current_entity() is not None and g.current_entity().id != "LNWR":
+        acts = g.legal_actions()
+        g.process(next(a for a in acts if a["type"] == "pass") if any(a["type"] == "pass" for a in acts) else acts[0])
+    # now the LNWR (with a 2-train) runs T16-S13: 50, not 500
+    while g.current_entity().id == "LNWR" and "run_routes" not in g.round.actions_for(g.current_entity()):
+        g.process({"type": "pass", **ref(g)})
+    rejected(g, {"type": "run_routes", **ref(g), "routes": [
+        {"train": "2-0", "connections": [["T16", "T14", "S13"]], "revenue": 500}]}, rule="wrong-revenue")
+
+
+def test_truncated_log(tmp_path):
+    src = FIXTURES / "1825" / "1825_game_end_bank.json"
+    if not src.exists():
+        pytest.skip(f"NO FIXTURES: {src} is absent")
+    data = json.loads(src.read_text())
+    data["actions"] = data["actions"][:200]
+    p = tmp_path / "short.json"
+    p.write_text(json.dumps(data))
+    r = subprocess.run([sys.executable, "-m", "trackage", "replay", str(p)], capture_output=True, text=True)
+    assert r.returncode == 1 and "did not finish" in r.stderr
+    p.write_text(src.read_text()[:5000])
+    r = subprocess.run([sys.executable, "-m", "trackage", "replay", str(p)], capture_output=True, text=True)
+    assert r.returncode == 2 and "not valid JSON" in r.stderr
+
+
+def test_failing_action_in_log(tmp_path):
+    src = FIXTURES / "1825" / "1825_game_end_bank.json"
+    if not src.exists():
+        pytest.skip(f"NO FIXTURES: {src} is absent")
+    data = json.loads(src.read_text())
+    data["actions"][2]["share_price"] = "55,0,8"  # not a par price
+    p = tmp_path / "bad.json"
+    p.write_text(json.dumps(data))
+    r = subprocess.run([sys.executable, "-m", "trackage", "replay", str(p)], capture_output=True, text=True)
+    assert r.returncode == 2
+    assert "action 3 (par)" in r.stderr and "par price" in r.stderr
+
+
+def test_mismatching_result(tmp_path):
+    src = FIXTURES / "1825" / "1825_game_end_bank.json"
+    if not src.exists():
+        pytest.skip(f"NO FIXTURES: {src} is absent")
+    data = json.loads(src.read_text())
+    data["result"]["19143"] += 1
+    p = tmp_path / "bad.json"
+    p.write_text(json.dumps(data))
+    r = subprocess.run([sys.executable, "-m", "trackage", "replay", str(p)], capture_output=True, text=True)
+    assert r.returncode == 1 and "player 19143" in r.stderr
