@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import random
+import time
+from pathlib import Path
 
 from .core.errors import GameError
+from .export import game_to_log
+from .invariants import check
+from .replay import replay_data
 from .titles import new_game
 
 # a little bias so random games move on: passing is legal almost always
@@ -43,3 +49,40 @@ def random_playout(title: str, num_players: int, options: list[str], seed: int, 
         if on_action is not None:
             on_action(game, action)
     return game
+
+
+# (players, options) combinations per title, cycled by seed
+COMBOS = {
+    "1825": [
+        (4, ["unit_1"]), (2, ["unit_1", "r1"]), (3, ["unit_2"]), (2, ["unit_3"]), (5, ["unit_1", "k7"]),
+        (6, ["unit_1", "unit_2"]), (3, ["unit_2", "unit_3"]), (4, ["unit_2", "k5"]), (2, ["unit_2", "k3"]),
+        (8, ["unit_1", "unit_2", "unit_3"]), (4, ["unit_1", "r1", "r2", "r3", "db2"]),
+        (6, ["unit_1", "unit_2", "unit_3", "r1", "r2", "r3", "k1", "k3", "k5", "k6", "k7", "u3p", "db1", "db2", "db3"]),
+        (5, ["unit_1", "unit_2", "k2", "k3"]), (4, ["unit_1", "d1"]), (7, ["unit_1", "unit_2", "big_bank"]),
+        (2, ["unit_3", "db3", "u3p"]), (5, ["unit_2", "unit_3", "db1"]), (9, ["unit_1", "unit_2", "unit_3", "r1", "r2", "r3"]),
+    ],
+}
+
+
+def run_one(title: str, seed: int, max_actions: int = 20000, out_dir=None):
+    """Play seed's game, check invariants after every action, export and replay it."""
+
+    players, options = COMBOS[title][seed % len(COMBOS[title])]
+    start = {}
+
+    def on_action(game, action):
+        if "total" not in start:
+            start["total"] = game.total_cash()  # nothing is created or destroyed after set-up
+        check(game, start["total"], action)
+
+    t = time.perf_counter()
+    game = random_playout(title, players, options, seed, max_actions=max_actions, on_action=on_action)
+    played = time.perf_counter() - t
+    log = game_to_log(game, game_id=f"playout-{title}-{seed}")
+    if out_dir:
+        (Path(out_dir) / f"{title}-{seed}.json").write_text(json.dumps(log))
+    t = time.perf_counter()
+    rep = replay_data(json.loads(json.dumps(log)))
+    replayed = time.perf_counter() - t
+    ok = game.finished and rep.error is None and rep.result == game.result() and rep.game.finished
+    return ok, game, players, options, played, replayed, rep
