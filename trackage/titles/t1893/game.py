@@ -76,6 +76,25 @@ class NeutralCorp:
         self.tokens = []
 
 
+class ExplainRefusal:
+    """When the dispatcher refuses an action, let the steps name the rule it breaks."""
+
+    def process(self, action, entity):
+        try:
+            super().process(action, entity)
+        except GameError as e:
+            if e.rule in ("no-such-action-now", "out-of-turn"):
+                for s in self.steps:
+                    why = getattr(s, "why_not", None)
+                    if why is not None and s.active():
+                        why(action, entity)
+            raise
+
+
+class StockRound1893(ExplainRefusal, StockRound):
+    pass
+
+
 class DraftRound(Round):
     NAME = "Draft Round"
 
@@ -86,7 +105,7 @@ class DraftRound(Round):
         return False
 
 
-class MergerRound(Round):
+class MergerRound(ExplainRefusal, Round):
     """Votes on forming the AGV / HGK, then optional train discards of a formed company.
 
     The reference models it as a stock round, so the trace names it "Stock Round"."""
@@ -321,6 +340,9 @@ class Game1893(Game):
             minor.float_()
             spend(self.bank, minor, max(price, 100))
 
+    def company_sale_price(self, company) -> int:
+        return company.value
+
     def purchasable_companies(self, player) -> list:
         """EVA is the one private that changes hands between players."""
         eva = self.eva
@@ -488,8 +510,18 @@ class Game1893(Game):
         if hex_ is not None and old_tile.color == "yellow" and hex_.id == lev["hex"]:
             return new_tile.name == lev["green"]
         if hex_ is not None and hex_.id in self.tile_blocked:
-            raise GameError(f"cannot place a tile in {hex_.id} until the green phase", rule="tile-blocked")
+            return False
         return super().upgrades_to(old_tile, new_tile)
+
+    def legal_tile_lays(self, entity) -> list[dict]:
+        out = []
+        for cand in super().legal_tile_lays(entity):
+            hex_ = self.hex_by_id(cand["hex"])
+            tile = self.tile_by_id(cand["tile"])
+            tile.rotate(cand["rotation"])
+            if self.legal_tile_rotation(entity, hex_, tile):
+                out.append(cand)
+        return out
 
     def rhine_blocks(self, hex_, tile) -> bool:
         """In phase 2 no tile may cross the Rhine at the closed passages (L5, S6)."""
@@ -518,7 +550,7 @@ class Game1893(Game):
         return DraftRound(self, [StartingPackageForcedAuction])
 
     def stock_round(self):
-        return StockRound(self, [DiscardTrain, BuySellParShares1893])
+        return StockRound1893(self, [DiscardTrain, BuySellParShares1893])
 
     def operating_round(self, round_num):
         return OperatingRound1893(self, [DiscardTrain, BuyCompany1893, Track1893, Token1893, Route1893,

@@ -262,6 +262,8 @@ class BuySellParShares1893(BuySellParShares):
     def _company_buyable(self, entity, company) -> bool:
         if self.first_sr_passed(entity) or self.bought():
             return False
+        if self.game.num_certs(entity) >= self.game.cert_limit(entity):
+            return False
         if self.game.bond(company) and self.sold_now(entity, "bond"):
             return False
         return entity.cash >= company.value
@@ -301,6 +303,8 @@ class BuySellParShares1893(BuySellParShares):
 
     def can_par_corp(self, entity, corp) -> bool:
         if not self.game.can_par(corp, entity) or self.bought():
+            return False
+        if not self.can_gain(entity, ShareBundle([corp.presidents_share])):
             return False
         return bool(self.par_prices(entity, corp))
 
@@ -445,6 +449,17 @@ class BuySellParShares1893(BuySellParShares):
         self.round.last_to_act = entity
         self.round.current_actions.append({"type": "sell_company", "_corp": None})
 
+    def why_not(self, action, entity) -> None:
+        """Name the rule a refused stock-round action breaks (raises when it knows)."""
+        if action.get("type") != "sell_shares" or not getattr(entity, "is_player", False):
+            return
+        bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"), action.get("share_price"))
+        if self.game.turn == 1:
+            raise GameError("no shares may be sold in the first stock round", rule="no-sale-first-stock-round")
+        if not bundle.corporation.operated():
+            raise GameError(f"{bundle.corporation.name} has not operated yet; its shares cannot be sold",
+                            rule="no-sale-before-operating")
+
     def process_sell_shares(self, action, entity):
         bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"), action.get("share_price"))
         if not self.can_sell(entity, bundle):
@@ -478,6 +493,8 @@ class BuySellParShares1893(BuySellParShares):
         base = super().legal_actions(entity)
         for a in base:
             if a["type"] == "buy_company":
+                continue
+            if a["type"] == "sell_company" and not self.game.bond(self.game.company_by_id(a["company"])):
                 continue
             out.append(a)
         if "buy_company" in acts:
@@ -516,6 +533,13 @@ class MergerVote(Step):
     def skip(self):
         if self.active():
             self.round.next_voter()
+
+    def why_not(self, action, entity) -> None:
+        if action.get("type") == "special_buy" and getattr(entity, "is_player", False) \
+                and not self.round.has_say(entity):
+            target = self.round.merge_target
+            raise GameError(f"{entity.name} holds nothing of {target.name if target else 'the merger'} and "
+                            "has no vote", rule="no-say-in-merger")
 
     def process_special_buy(self, action, entity):
         choice = action.get("description")
@@ -590,7 +614,7 @@ class BuyCompany1893(Step):
         if entity is not self.current_entity() or getattr(entity, "is_company", False):
             return []
         player = entity.player
-        if player is None or not self.game.purchasable_companies(player):
+        if player is None or player.cash < 1 or not self.game.purchasable_companies(player):
             return []
         return ["buy_company"]
 
@@ -627,6 +651,8 @@ class Track1893(TrackAndTokenStep):
         return "Lay Track"
 
     def check_lay(self, entity, hex_, old_tile, tile, rotation) -> None:
+        if hex_.id in self.game.tile_blocked:
+            raise GameError(f"no tile may be placed in {hex_.id} before the first 3-train", rule="tile-blocked")
         tile.rotate(rotation)
         if self.game.rhine_blocks(hex_, tile):
             raise GameError(f"the Rhine cannot be crossed at {hex_.id} before the first 3-train",
@@ -706,6 +732,14 @@ class BuyTrain1893(BuyTrain):
 
     def operator(self):
         return super().current_entity()
+
+    def active_entities(self) -> list:
+        op = self.operator()
+        if op is None:
+            return []
+        if self.must_buy(op) and op.owner is not None and self.needs_emergency(op):
+            return [op, op.owner]
+        return [op]
 
     def exchange_allowed(self, entity) -> bool:
         return entity not in self.round.exchanged_by
@@ -845,11 +879,26 @@ class BuyTrain1893(BuyTrain):
             raise GameError("cannot contribute funds when trading a train in", rule="no-assist-with-trade-in")
         if train.owner is game.depot and price > train.price:
             raise GameError("cannot buy for more than cost", rule="wrong-price")
+        cheapest = self.cheapest_depot_price()
+        if train.owner is game.depot and train.price > cheapest:
+            raise GameError(f"with the president's help only the cheapest train ({cheapest}) may be bought",
+                            rule="must-buy-cheapest")
         need = price - entity.cash
         if player.cash < need:
             raise GameError(f"{player.name} must raise {need - player.cash} more by selling shares",
                             rule="insufficient-cash")
         spend(player, entity, need)
+
+    def affordable(self, entity, price) -> bool:
+        """Could ``entity`` pay ``price`` for a depot train now (with its owner's help)?"""
+        if price <= entity.cash:
+            return True
+        if not getattr(entity, "is_minor", False) and price > self.cheapest_depot_price():
+            return False
+        owner = entity.owner
+        if getattr(entity, "is_minor", False):
+            return not entity.trains and owner is not None and owner.cash + entity.cash >= price
+        return self.must_buy(entity) and owner is not None and owner.cash + entity.cash >= price
 
     def process_sell_shares(self, action, entity):
         op = self.operator()
@@ -877,15 +926,16 @@ class BuyTrain1893(BuyTrain):
         if "buy_train" in acts:
             for t in self.buyable_trains(entity):
                 if t.owner is self.game.depot:
-                    if self.room(entity):
+                    if self.room(entity) and self.affordable(entity, t.price):
                         out.append({"type": "buy_train", "train": t.id, "price": t.price, "variant": t.name})
-                else:
+                elif self.room(entity) and entity.cash >= 1:
                     out.append({"type": "buy_train", "train": t.id, "price": 1,
                                 "price_range": [1, max(1, entity.cash)], "price_step": 1})
             if self.exchange_allowed(entity):
                 for old, new, price in self.game.discountable_trains_for(entity):
-                    out.append({"type": "buy_train", "train": new.id, "price": price, "variant": new.name,
-                                "exchange": old.id})
+                    if price <= entity.cash:
+                            out.append({"type": "buy_train", "train": new.id, "price": price, "variant": new.name,
+                                    "exchange": old.id})
         if "pass" in acts:
             out.append({"type": "pass"})
         return out
