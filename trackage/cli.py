@@ -117,6 +117,7 @@ def show(file: str, at_id: int | None) -> None:
     try:
         data = load_log(file)
         game = game_from_log(data)
+        game.loading = True
         for a in filter_actions(data["actions"]):
             if at_id is not None and a.get("id") is not None and a["id"] > at_id:
                 break
@@ -124,6 +125,7 @@ def show(file: str, at_id: int | None) -> None:
     except (GameError, TrackageError) as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(2)
+    game.loading = False
     render(game)
 
 

@@ -113,7 +113,7 @@ class Board:
         return cost
 
     def legal_tile_rotation(self, entity, hex_, tile) -> bool:
-        edges = self.graph.connected_hexes(entity).get(hex_)
+        edges = self.game.connected_edges(entity, hex_)
         if edges is None:
             return False
         return tilemod.legal_rotation(hex_, tile, connected_edges=edges)

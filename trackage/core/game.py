@@ -304,6 +304,14 @@ class Game:
     def place_token(self, entity, city, token, pay=None, check_connected=True, free=False):
         self.board.place_token(entity, city, token, pay=pay, check_connected=check_connected, free=free)
 
+    def connected_edges(self, entity, hex_):
+        """The edges of ``hex_`` through which ``entity`` may lay track (None: not connected)."""
+        return self.graph.connected_hexes(entity).get(hex_)
+
+    def layable_hexes(self, entity) -> dict:
+        """hex -> connected edges, for every hex the entity may lay or upgrade on."""
+        return dict(self.graph.connected_hexes(entity))
+
     def can_token(self, entity) -> bool:
         return self.graph.can_token(entity)
 
@@ -376,10 +384,8 @@ class Game:
 
     def legal_tile_lays(self, entity) -> list[dict]:
         """Every (hex, tile, rotation) the entity could lay now (generic rules)."""
-        from .tiles import legal_rotations
-
         out = []
-        connected = self.graph.connected_hexes(entity)
+        connected = self.layable_hexes(entity)
         seen_names = {}
         for t in self.board.supply.tiles:
             if t.name not in seen_names and self.tile_valid_for_phase(t):
@@ -389,9 +395,9 @@ class Game:
             for t in seen_names.values():
                 if not self.upgrades_to(old, t):
                     continue
-                for r in legal_rotations(hex_, t, connected_edges=edges):
+                for r in range(6):
                     t.rotate(r)
-                    if self.upgrades_to(old, t):
+                    if self.upgrades_to(old, t) and self.legal_tile_rotation(entity, hex_, t):
                         out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
         return out
 

@@ -133,6 +133,50 @@ class Game1825(Game):
             return True
         return super().upgrades_to(old_tile, new_tile)
 
+    def force_upgrade(self, old_tile, new_tile) -> bool:
+        extra = self.data["extra_upgrades"].get(old_tile.name)
+        return extra is not None and new_tile.name in extra
+
+    def _home_hex_id(self, corp):
+        return corp.coordinates if isinstance(corp.coordinates, str) else corp.coordinates[0]
+
+    def connected_edges(self, entity, hex_):
+        if self.minor_deferred_token(entity) and hex_.id == self._home_hex_id(entity):
+            return list(hex_.neighbors)
+        return super().connected_edges(entity, hex_)
+
+    def layable_hexes(self, entity):
+        out = super().layable_hexes(entity)
+        if self.minor_deferred_token(entity):
+            home = self.hex_by_id(self._home_hex_id(entity))
+            out[home] = list(home.neighbors)
+        return out
+
+    def legal_tile_rotation(self, entity, hex_, tile) -> bool:
+        if not self.force_upgrade(hex_.tile, tile):
+            return super().legal_tile_rotation(entity, hex_, tile)
+        edges = self.connected_edges(entity, hex_)
+        if edges is None:
+            return False
+        exits = tile.exits
+        if not all(e in hex_.neighbors for e in exits) or not set(exits) & set(edges):
+            return False
+
+        def end_ok(new_end, old_end):
+            if getattr(new_end, "is_city", False) or getattr(new_end, "is_town", False):
+                return getattr(old_end, "is_city", False) or getattr(old_end, "is_town", False)
+            return getattr(new_end, "num", None) is not None and getattr(new_end, "num", None) == getattr(old_end, "num", -1)
+
+        for old_path in hex_.tile.paths:
+            old_ends = (old_path.a, old_path.b)
+            if not any(all(any(end_ok(t, o) for o in old_ends) for t in (p.a, p.b)) for p in tile.paths):
+                return False
+        old_ct = [set(e) for e in hex_.tile.city_town_edges]
+        new_ct = [set(e) for e in tile.city_town_edges]
+        if len(new_ct) > 1 and len(old_ct) > 1:
+            return all(sum(1 for n in new_ct if o <= n) == 1 for o in old_ct)
+        return True
+
     def can_place_home_token(self, corp) -> bool:
         if not self.minor(corp):
             return True
