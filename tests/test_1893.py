@@ -1,0 +1,235 @@
+"""1893: the shared fixture against its reference trace, the optional rules, and bad input
+(each refused with a clear GameError, the game left exactly as it was)."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from trackage.core.errors import GameError
+from trackage.core.log import filter_actions, load_log
+from trackage.core.money import spend
+from trackage.core.state import snapshot, trace_line
+from trackage.replay import game_from_log, replay_file
+from trackage.titles import new_game
+
+from conftest import FIXTURES, TRACES
+
+FIXTURE = FIXTURES / "1893" / "1893_game_end_bank.json"
+TRACE = TRACES / "1893" / "1893_game_end_bank.jsonl"
+needs_fixture = pytest.mark.skipif(not FIXTURE.exists(), reason=f"NO FIXTURE: {FIXTURE} is absent (set TRACKAGE_FIXTURES)")
+
+
+def state(game) -> str:
+    return json.dumps(snapshot(game), sort_keys=True) + json.dumps(trace_line(game, {}), sort_keys=True)
+
+
+def refused(game, action: dict, rule: str) -> GameError:
+    before = state(game)
+    n = len(game.actions)
+    with pytest.raises(GameError) as err:
+        game.process(action)
+    assert err.value.rule == rule, str(err.value)
+    assert state(game) == before and len(game.actions) == n
+    return err.value
+
+
+def act(game, type_, who=None, **kw):
+    e = game.current_entity()
+    if who is not None:
+        assert who in (e.name, e.id), f"expected {who} to act, not {e.name}"
+    game.process({"type": type_, **game.entity_ref(e), **kw})
+
+
+# ----------------------------------------------------------------- fixture
+@needs_fixture
+def test_fixture_matches_reference_trace():
+    trace = io.StringIO()
+    out = replay_file(FIXTURE, trace=trace)
+    assert out.error is None, out.error
+    assert out.game.finished and out.game.game_end_reason == "bank"
+    assert out.result == {str(k): v for k, v in load_log(FIXTURE)["result"].items()}
+    assert out.warnings == []
+    if TRACE.exists():
+        ours = trace.getvalue().splitlines()
+        theirs = TRACE.read_text().splitlines()
+        assert len(ours) == len(theirs)
+        for i, (a, b) in enumerate(zip(ours, theirs)):
+            assert a == b, f"line {i + 1} differs:\n ours {a[:300]}\n ref  {b[:300]}"
+
+
+def fixture_game_until(last_id: int):
+    data = load_log(FIXTURE)
+    game = game_from_log(data)
+    game.loading = True
+    for a in filter_actions(data["actions"]):
+        if a.get("id") is not None and a["id"] > last_id:
+            break
+        game._apply(a)
+    game.loading = False
+    return game
+
+
+@needs_fixture
+def test_vote_by_a_player_without_a_say():
+    game = fixture_game_until(54)  # the first merger round: the AGV is offered
+    assert game.round.offering == [game.agv]
+    assert [p.id for p in game.round.voters] == [18536, 16856]
+    err = refused(game, {"type": "special_buy", "entity": 45, "entity_type": "player", "description": "yes",
+                         "cost": 0}, "no-say-in-merger")
+    assert "no vote" in err.message
+    # a voter with a say, out of turn
+    refused(game, {"type": "special_buy", "entity": 16856, "entity_type": "player", "description": "yes",
+                   "cost": 0}, "out-of-turn")
+    refused(game, {"type": "special_buy", "entity": 18536, "entity_type": "player", "description": "maybe",
+                   "cost": 0}, "bad-vote")
+
+
+@needs_fixture
+def test_selling_shares_of_a_company_that_has_not_operated():
+    game = fixture_game_until(64)  # SR 2: the RSE was parred this round and has not operated
+    p = game.player_by_id(18536)
+    assert game.current_entity() is p and game.turn == 2
+    refused(game, {"type": "sell_shares", "entity": 18536, "entity_type": "player", "shares": ["RSE_1"],
+                   "percent": 10}, "no-sale-before-operating")
+
+
+# ----------------------------------------------------------------- scripted games
+DRAFT_2P = [("A", "EKB", 210), ("B", "KFBE", 200), ("A", "FdSD", 180), ("B", "EVA", 150), ("A", "KSZ", 100),
+            ("B", "HdSK", 100), ("A", "KBE", 220)]
+
+
+def two_player_game():
+    """Draft, then B starts the RSE at 70 and A and B buy until it floats at 50%."""
+    g = new_game("1893", [{"id": 1, "name": "A"}, {"id": 2, "name": "B"}])
+    for who, company, price in DRAFT_2P:
+        act(g, "bid", who, company=company, price=price)
+    assert g.round.name == "Stock Round" and g.current_entity().name == "B"
+    act(g, "par", "B", corporation="RSE", share_price="70,4,2")
+    return g
+
+
+def test_draft_and_float():
+    g = two_player_game()
+    a, b = g.player_by_id(1), g.player_by_id(2)
+    assert (a.cash, b.cash) == (190, 450 - 140)
+    assert [c.sym for c in a.companies] == ["EKB", "FdSD", "KSZ", "KBE"]
+    assert g.minor_by_id("KBE").cash == 220 and g.minor_by_id("KBE").owner is a
+    assert g.pool.percent_of(g.corporation_by_id("RSE")) == 80  # the rest goes to the market
+    act(g, "buy_shares", "A", shares=["RSE_1"], percent=10)
+    act(g, "buy_company", "B", company="BKB", price=180)
+    act(g, "buy_shares", "A", shares=["RSE_2"], percent=10)
+    rse = g.corporation_by_id("RSE")
+    assert not rse.floated()
+    act(g, "buy_shares", "B", shares=["RSE_3"], percent=10)
+    assert rse.floated() and rse.cash == 700
+
+
+def test_no_selling_in_the_first_stock_round():
+    g = two_player_game()
+    act(g, "buy_shares", "A", shares=["RSE_1"], percent=10)
+    refused(g, {"type": "sell_shares", "entity": 2, "entity_type": "player", "shares": ["RSE_2"], "percent": 10},
+            "no-sale-first-stock-round")  # B holds no RSE_2 yet: the round rule is named first
+    act(g, "buy_shares", "B", shares=["RSE_2"], percent=10)
+    refused(g, {"type": "sell_shares", "entity": 1, "entity_type": "player", "shares": ["RSE_1"], "percent": 10},
+            "no-sale-first-stock-round")
+
+
+def first_operating_round(stop_at=None):
+    g = two_player_game()
+    act(g, "buy_shares", "A", shares=["RSE_1"], percent=10)
+    act(g, "buy_company", "B", company="BKB", price=180)
+    act(g, "buy_shares", "A", shares=["RSE_2"], percent=10)
+    act(g, "buy_shares", "B", shares=["RSE_3"], percent=10)
+    while g.round.name == "Stock Round":
+        act(g, "pass")
+    assert [e.id for e in g.round.entities] == ["EKB", "KFBE", "KSZ", "KBE", "BKB", "RSE"]
+    for minor, trains in (("EKB", ["2-0", "2-1"]), ("KFBE", ["2-2", "2-3"]), ("KSZ", []), ("KBE", ["2-4"]),
+                          ("BKB", [])):
+        if minor == stop_at:
+            return g
+        act(g, "pass", minor)  # no track
+        for t in trains:
+            act(g, "buy_train", minor, train=t, price=80)
+        if g.current_entity().id == minor:
+            act(g, "pass", minor)
+    assert g.current_entity().id == "RSE"
+    return g
+
+
+def test_illegal_rhine_crossing():
+    g = first_operating_round()
+    assert g.phase.name == "2"
+    # S6 (Bonn) is a closed passage in phase 2: its water edge faces Beuel (R7)
+    refused(g, {"type": "lay_tile", "entity": "RSE", "entity_type": "corporation", "hex": "S6", "tile": "K57-0",
+                "rotation": 1}, "rhine-impassable")
+    # N5 stays blocked until the first 3-train
+    refused(g, {"type": "lay_tile", "entity": "RSE", "entity_type": "corporation", "hex": "N5", "tile": "9-0",
+                "rotation": 1}, "tile-blocked")
+    act(g, "lay_tile", "RSE", hex="R7", tile="57-0", rotation=0)
+    assert g.hex_by_id("R7").tile.name == "57"
+
+
+def test_second_trade_in_in_one_turn():
+    g = first_operating_round()
+    act(g, "pass", "RSE")  # no track
+    act(g, "buy_train", "RSE", train="2-5", price=80)
+    act(g, "buy_train", "RSE", train="2-6", price=80)
+    assert g.phase.name == "2"
+    act(g, "buy_train", "RSE", train="3-0", price=140, variant="3", exchange="2-5")  # half of 80 off
+    rse = g.corporation_by_id("RSE")
+    assert g.phase.name == "3" and rse.cash == 700 - 160 - 140
+    assert sorted(t.name for t in rse.trains) == ["2", "3"]
+    assert g.train_by_id("2-5") in g.depot.discarded
+    refused(g, {"type": "buy_train", "entity": "RSE", "entity_type": "corporation", "train": "3-1", "price": 140,
+                "variant": "3", "exchange": "2-6"}, "one-trade-in-per-turn")
+    rse = g.corporation_by_id("RSE")  # the refusal rebuilt the game: fresh objects
+    assert g.round.exchanged_by == [rse]
+    refused(g, {"type": "buy_train", "entity": "RSE", "entity_type": "corporation", "train": "3-1", "price": 150,
+                "variant": "3"}, "wrong-price")
+    act(g, "buy_train", "RSE", train="3-1", price=180, variant="3")
+    rse = g.corporation_by_id("RSE")
+    assert rse.cash == 400 - 180 and len(rse.trains) == 3
+
+
+def test_minor_owner_pays_missing_money_for_first_train():
+    g = first_operating_round(stop_at="KSZ")
+    ksz, owner = g.minor_by_id("KSZ"), g.player_by_id(1)
+    # what-if on a throwaway game: the trainless KSZ has only 20M left of its treasury
+    spend(ksz, g.bank, 80)
+    cash = owner.cash
+    act(g, "pass", "KSZ")  # no track
+    act(g, "buy_train", "KSZ", train="2-4", price=80)
+    assert ksz.cash == 0 and owner.cash == cash - 60 and [t.id for t in ksz.trains] == ["2-4"]
+
+
+# ----------------------------------------------------------------- options
+@pytest.mark.parametrize("rules,twos", [([], 7), (["optional_2_train"], 8)])
+def test_eighth_2_train(rules, twos):
+    g = new_game("1893", [{"id": 1, "name": "A"}, {"id": 2, "name": "B"}, {"id": 3, "name": "C"}], rules)
+    assert sum(1 for t in g.depot.trains if t.name == "2") == twos
+
+
+def test_grey_phase_and_existing_track():
+    players = [{"id": 1, "name": "A"}, {"id": 2, "name": "B"}]
+    base = new_game("1893", players)
+    names = {t.name for t in base.board.supply.tiles}
+    assert {"K201", "K269", "K255"} <= names and not names & {"KV201", "KV259", "KV619", "KV63"}
+    assert base.hex_by_id("D7").tile.color == "white"
+    g = new_game("1893", players, ["optional_grey_phase", "optional_existing_track"])
+    names = {t.name for t in g.board.supply.tiles}
+    assert {"KV201", "KV269", "KV255", "KV333", "KV259", "KV619", "KV63"} <= names
+    assert not names & {"K201", "K269", "K255"}
+    assert g.hex_by_id("D7").tile.color == "yellow" and g.hex_by_id("E2").tile.color == "yellow"
+    assert g.optional_rules == ["optional_grey_phase", "optional_existing_track"]
+
+
+def test_player_counts():
+    for n, cash, limit in ((2, 900, 18), (3, 600, 12), (4, 450, 9)):
+        g = new_game("1893", [{"id": i, "name": f"P{i}"} for i in range(n)])
+        assert all(p.cash == cash for p in g.players) and g.cert_limit() == limit
+        assert g.bank.cash == 7200 - n * cash
+    with pytest.raises(GameError):
+        new_game("1893", [{"id": i, "name": f"P{i}"} for i in range(5)])
