@@ -279,6 +279,8 @@ class BuySellParShares1867(BuySellParShares):
         lo = self.min_bid(corp) if not selection else self.MIN_BID
         if price < lo:
             raise GameError(f"minimum bid is {lo} for {corp.name}", rule="bid-too-low")
+        if (price - lo) % self.game.MIN_BID_INCREMENT:
+            raise GameError(f"bids rise in steps of {self.game.MIN_BID_INCREMENT}", rule="bid-increment")
         if price > self.max_bid(entity, corp):
             raise GameError(f"{entity.name} cannot bid {price}; maximum is {self.max_bid(entity, corp)}",
                             rule="insufficient-cash")
@@ -385,11 +387,13 @@ class HomeToken1867(Step):
     def process_place_token(self, action, entity):
         p = self.pending()
         city = self.game.city_by_id(action.get("city"))
-        if city is None or city.hex not in p["hexes"]:
-            raise GameError(f"cannot place the home token in {action.get('city')!r}", rule="bad-home-token")
+        if city is None:
+            raise GameError(f"unknown city {action.get('city')!r}", rule="unknown-city")
         corp = p["token"].corporation
         if any(c.tokened_by(corp) for c in city.tile.cities) or not city.tokenable(corp, free=True):
             raise GameError(f"no free slot for {corp.name} in {city.id}", rule="city-full")
+        if city.hex not in p["hexes"]:
+            raise GameError(f"{city.hex.id} is not a home location for {corp.name}", rule="bad-home-token")
         city.place_token(corp, p["token"], free=True)
         self.round.pending_tokens.pop(0)
         self.game.graph_changed()

@@ -1,0 +1,235 @@
+"""1867 rules that the fixtures never break: an illegal action raises a clear GameError
+(naming the rule) and leaves the game exactly as it was."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from trackage.core.errors import GameError
+from trackage.core.state import snapshot
+from trackage.titles import new_game
+
+from test_1867_worked_example import PLAYERS, act, auction, others_until_s1
+
+
+def state(g):
+    return json.dumps(snapshot(g), sort_keys=True, default=str), len(g.actions)
+
+
+def refused(g, rule, type_, entity=None, **kw):
+    """The action fails with ``rule``; the game is rebuilt as it was (fetch objects anew)."""
+    before = state(g)
+    e = entity if entity is not None else g.current_entity()
+    with pytest.raises(GameError) as err:
+        g.process({"type": type_, **g.entity_ref(e), **kw})
+    assert err.value.rule == rule, (err.value.rule, str(err.value))
+    assert state(g) == before
+    return err.value
+
+
+def privates_done(g):
+    for comp, who in [("C&SL", "S3"), ("NFB", "S3"), ("MB", "S4"), ("QB", "S2"), ("SCT", "S2")]:
+        company = g.company_by_id(comp)
+        while company.owner is None:
+            if g.current_entity().name == who and g.min_bid(company) <= 5:
+                act(g, "bid", company=comp, price=g.min_bid(company))
+            else:
+                act(g, "pass")
+
+
+@pytest.fixture
+def sr1():
+    g = new_game("1867", PLAYERS, [], seed=1)
+    privates_done(g)
+    assert g.round.name == "Stock Round" and g.current_entity().name == "S3"
+    return g
+
+
+# ------------------------------------------------------------------ auctions
+def test_private_bid_below_minimum():
+    g = new_game("1867", PLAYERS, [], seed=1)
+    assert g.current_entity().name == "S1"
+    refused(g, "bid-too-low", "bid", company="C&SL", price=15)   # minimum 30 - 10 = 20
+    refused(g, "bid-increment", "bid", company="C&SL", price=22)
+    refused(g, "not-for-auction", "bid", company="SCT", price=100)  # cheapest first
+    act(g, "bid", company="C&SL", price=20)
+    refused(g, "bid-too-low", "bid", company="C&SL", price=20)   # next bid at least 25
+
+
+def test_minor_bid_below_minimum(sr1):
+    g = sr1
+    refused(g, "bid-too-low", "bid", corporation="KP", price=95)
+    refused(g, "bid-increment", "bid", corporation="KP", price=102)
+    refused(g, "insufficient-cash", "bid", corporation="KP", price=400)
+    act(g, "bid", corporation="KP", price=100)
+    # the home token comes first; then the next bidder must beat 100 by a multiple of 5
+    act(g, "place_token", entity=g.corporation_by_id("KP"), city="F8-1-0", slot=0)
+    assert g.current_entity().name == "S4"
+    refused(g, "bid-too-low", "bid", corporation="KP", price=100)
+    act(g, "bid", corporation="KP", price=105)
+    assert g.current_entity().name == "S1"
+
+
+def test_minor_starts_at_half_the_bid(sr1):
+    g = sr1
+    auction(g, "S3", "KP", 245, "F8-1-0")
+    kp = g.corporation_by_id("KP")
+    assert (kp.cash, kp.share_price.price, kp.owner.name, kp.owner.percent_of(kp)) == (245, 120, "S3", 100)
+    auction(g, "S4", "OP", 300, "D8-0-0")  # capped at the highest minor par, 135
+    assert g.corporation_by_id("OP").share_price.price == 135
+
+
+def test_majors_wait_for_phase_4(sr1):
+    g = sr1
+    # before phase 4 nobody may par at all
+    err = refused(g, "no-such-action-now", "par", corporation="GWR", share_price="100,0,10")
+    assert "par" in str(err)
+
+
+# ------------------------------------------------------------------ tokens
+def test_home_token_in_full_city(sr1):
+    g = sr1
+    act(g, "bid", corporation="KP", price=100)
+    kp = g.corporation_by_id("KP")
+    # Toronto's first city holds the CN's token; Montreal's third a neutral token
+    refused(g, "city-full", "place_token", entity=kp, city="F16-0-0", slot=0)
+    refused(g, "city-full", "place_token", entity=kp, city="L12-0-2", slot=0)
+    kp = g.corporation_by_id("KP")
+    act(g, "place_token", entity=kp, city="F16-0-1", slot=0)
+    while kp.owner is None:
+        act(g, "pass")
+    act(g, "bid", corporation="OP", price=100)
+    refused(g, "city-full", "place_token", entity=g.corporation_by_id("OP"), city="F16-0-1", slot=0)
+
+
+# ------------------------------------------------------------------ loans
+def test_loans_limit_and_automatic_loans(sr1):
+    g = sr1
+    kp = g.corporation_by_id("KP")
+    auction(g, "S3", "KP", 100, "F8-1-0")
+    assert g.maximum_loans(kp) == 2
+    g.take_loan(kp)
+    g.take_loan(kp)
+    assert (kp.cash, kp.loans) == (190, 2)
+    with pytest.raises(GameError) as err:
+        g.take_loan(kp)
+    assert err.value.rule == "loan-limit"
+    assert (kp.cash, kp.loans) == (190, 2)
+
+
+def test_buying_power_counts_loans_left():
+    g = new_game("1867", PLAYERS, [], seed=1)
+    kp = g.corporation_by_id("KP")
+    gwr = g.corporation_by_id("GWR")
+    assert g.buying_power(kp, full=True) == 0 + 2 * 45
+    assert g.buying_power(gwr, full=True) == 0 + 5 * 45
+
+
+def test_no_loan_for_an_optional_train():
+    """Loans are only taken for a train the company must buy; a second train needs cash."""
+    g = new_game("1867", PLAYERS, [], seed=1)
+    privates_done(g)
+    plan = {"S3": [("KP", 150, "F8-1-0")], "S4": [("OP", 100, "D8-0-0")]}
+    while g.round.name == "Stock Round":
+        who = g.current_entity().name
+        todo = plan.get(who)
+        if todo:
+            auction(g, who, *todo.pop(0))
+        else:
+            act(g, "pass")
+    kp = g.corporation_by_id("KP")
+    assert g.current_entity() is kp
+    act(g, "pass")  # no track
+    act(g, "buy_train", train="2-0", price=100)
+    assert (kp.cash, kp.loans) == (50, 0)
+    assert g.current_entity().id == "OP"
+    act(g, "pass")  # no track; then it must buy
+    act(g, "buy_train", train="2-1", price=100)
+    # OR 1.2: the KP could buy the OP's train for $1, but a depot train needs cash
+    assert g.current_entity() is kp and g.round.round_num == 2
+    act(g, "pass")  # no track
+    assert "buy_train" in g.round.actions_for(kp)
+    refused(g, "insufficient-cash", "buy_train", train="2-2", price=100)
+    kp = g.corporation_by_id("KP")
+    assert (kp.cash, kp.loans, [t.name for t in kp.trains]) == (50, 0, ["2"])
+
+
+# ------------------------------------------------------------------ mergers
+@pytest.fixture
+def merger_round():
+    """The worked example up to the merger round 2.1 (the CS's turn)."""
+    g = new_game("1867", PLAYERS, [], seed=1)
+    privates_done(g)
+    C = g.corporation_by_id
+    plan = {
+        "S3": [("KP", 100, "F8-1-0", ()), ("NO", 100, "M9-0-0", ()), ("TN", 100, "G15-0-0", ())],
+        "S4": [("OP", 100, "D8-0-0", ()), ("AE", 100, "I15-5-0", ()), ("PM", 100, "O7-2-0", ())],
+        "S1": [("CV", 100, "D16-1-0", ()), ("CS", 100, "E17-0-0", (("S2", 110), ("S1", 120)))],
+        "S2": [None, ("BO", 200, "N12-6-0", ())],
+    }
+    while g.round.name == "Stock Round":
+        who = g.current_entity().name
+        todo = plan.get(who)
+        item = todo.pop(0) if todo else None
+        if item is None:
+            act(g, "pass")
+        else:
+            auction(g, who, *item)
+    for corp, hex_, tile in (("CS", "E17", "621-0"), ("CV", "D16", "621-1")):
+        others_until_s1(g)
+        act(g, "lay_tile", hex=hex_, tile=tile, rotation=2)
+        act(g, "pass")
+        act(g, "buy_train", train=g.depot.depot_trains()[0].id, price=100)
+        if g.current_entity() is C(corp):
+            act(g, "pass")
+    while not (g.round.name == "Stock Round" and g.turn == 2):
+        e = g.current_entity()
+        if g.round.name == "Operating Round" and e.id in ("CS", "CV"):
+            act(g, "pass")
+            if g.current_entity() is e and "run_routes" in g.round.actions_for(e):
+                conn = [["E17", "F18"]] if e.id == "CS" else [["D16", "E17"]]
+                act(g, "run_routes", routes=[{"train": e.trains[0].id, "connections": conn}])
+            while g.current_entity() is e:
+                act(g, "pass")
+        elif g.round.name == "Operating Round":
+            others_until_s1(g)
+        else:
+            act(g, "pass")
+    while g.round.name == "Stock Round":
+        if g.current_entity().name == "S2" and C("CA").owner is None:
+            auction(g, "S2", "CA", 215, "J12-0-0")
+        else:
+            act(g, "pass")
+    while g.round.name == "Operating Round":
+        e = g.current_entity()
+        if e.id in ("CS", "CV"):
+            act(g, "pass")
+            if "run_routes" in g.round.actions_for(e):
+                act(g, "run_routes", routes=[{"train": e.trains[0].id, "connections": [["D16", "E17"]]}])
+            while g.round.name == "Operating Round" and g.current_entity() is e:
+                act(g, "pass")
+        else:
+            others_until_s1(g)
+    assert g.round.name == "Merger Round"
+    while g.current_entity().id != "CS":
+        act(g, "pass")
+    return g
+
+
+def test_merge_with_unconnected_minor(merger_round):
+    g = merger_round
+    refused(g, "illegal-merge", "merge", corporation="KP")   # no track between Hamilton and North Bay
+    refused(g, "illegal-merge", "merge", corporation="GWR")  # a major is not a merge partner
+    refused(g, "no-such-action-now", "convert")              # $65 is below the conversion range
+
+
+def test_merge_then_choose_the_major(merger_round):
+    g = merger_round
+    act(g, "merge", corporation="CV")
+    # every minor connected to the CS or the CV is now in: choose the major
+    refused(g, "illegal-merge", "merge", corporation="KP")
+    act(g, "merge", corporation="GWR")
+    gwr = g.corporation_by_id("GWR")
+    assert gwr.floated() and gwr.share_price.price == 120
