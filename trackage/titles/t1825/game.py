@@ -93,21 +93,11 @@ class Game1825(Game):
             self.minor_trains.append(t)
             self.depot.remove_train(t)
 
-        self.hex_blockers = {}
-        for corp in self.corporations:
-            for ab in corp.data.get("abilities") or []:
-                if ab.get("type") == "blocks_hexes":
-                    self.hex_blockers.setdefault(corp, []).append(set(ab.get("hexes", [])))
+        # The corporations' "blocks_hexes" abilities have no effect on 18xx.games (the
+        # reference compares hex objects with hex ids), so track may be laid there; we follow
+        # the site so that its games stay legal here.
 
     # ------------------------------------------------------------ map rules
-    def remove_blocks_hexes_ability(self, corp, hex_):
-        sets = self.hex_blockers.get(corp)
-        if sets:
-            self.hex_blockers[corp] = [hs for hs in sets if hex_.id not in hs]
-
-    def hex_blocked_for(self, corp, hex_) -> bool:
-        return any(hex_.id in hs for owner, sets in self.hex_blockers.items() if owner is not corp for hs in sets)
-
     def tile_valid_for_phase(self, tile) -> bool:
         colors = self.phase.tiles
         if tile.name == "119" and "brown" not in colors:
@@ -117,8 +107,7 @@ class Game1825(Game):
         return tile.color in colors
 
     def upgrades_to(self, old_tile, new_tile) -> bool:
-        extra = self.data["extra_upgrades"].get(old_tile.name)
-        if extra is not None and new_tile.name in extra:
+        if self.force_upgrade(old_tile, new_tile):
             return True
         illegal = self.data["illegal_upgrades"].get(old_tile.name)
         if illegal is not None and new_tile.name in illegal:
@@ -135,7 +124,11 @@ class Game1825(Game):
 
     def force_upgrade(self, old_tile, new_tile) -> bool:
         extra = self.data["extra_upgrades"].get(old_tile.name)
-        return extra is not None and new_tile.name in extra
+        if extra is None:
+            return False
+        # the reference stores 115's list as the bare string '206' and tests it by substring,
+        # which would let a city become tile 2 (two towns); we read it as the list ['206']
+        return new_tile.name in (extra if isinstance(extra, list) else [extra])
 
     def _home_hex_id(self, corp):
         return corp.coordinates if isinstance(corp.coordinates, str) else corp.coordinates[0]

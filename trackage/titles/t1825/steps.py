@@ -104,6 +104,15 @@ class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
     def check_lay(self, entity, hex_, old_tile, tile, rotation):
         if tile.name in ("887", "888") and hex_.id == "Q13" and entity.id != "NS":
             raise GameError("only the NS may place tiles 887/888 on Q13", rule="tile-reserved")
+        if not self.game.loading:
+            tile.rotate(rotation)
+            for old_ct in old_tile.city_towns:
+                if not any(set(old_ct.exits) <= set(n.exits) for n in tile.city_towns):
+                    raise GameError("new track must keep the old stations' track", rule="illegal-upgrade")
+            deferred_home = self.game.minor_deferred_token(entity) and hex_.id == self.game._home_hex_id(entity)
+            if (not deferred_home and not old_tile.preprinted and tile.nodes and not entity.trains
+                    and getattr(self.round, "leased_train", None) is None):
+                raise GameError("cannot upgrade a city/town without a train", rule="upgrade-needs-train")
         if self.round.num_laid_track > 0:
             for h in self.round.laid_hexes:
                 if hex_.distance(h) == 1:
@@ -114,7 +123,6 @@ class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
         game = self.game
         if game.minor_deferred_token(entity) and game.can_place_home_token(entity):
             game.place_home_token(entity)
-        game.remove_blocks_hexes_ability(entity, hex_)
 
     def update_tile_reservation(self, tile):
         if len(tile.reservations) != 1 or not tile.cities:
