@@ -11,8 +11,8 @@ from .core.state import snapshot
 def render(game, console: Console | None = None) -> None:
     console = console or Console()
     snap = snapshot(game)
-    head = (f"{game.TITLE} — {snap['round']} {snap['turn']}.{snap['round_num']} — phase {snap['phase']} — "
-            f"bank {snap['bank']}")
+    head = (f"{game.TITLE} — {snap['round']} {snap['turn']}.{snap['round_num']} — phase {snap['phase']} "
+            f"(train limit {snap['train_limit']}) — bank {game.bank_display()}")
     if game.finished:
         head += f" — game over ({game.game_end_reason})"
     console.print(head, style="bold")
@@ -31,12 +31,20 @@ def render(game, console: Console | None = None) -> None:
         t.add_column(col)
     names = {str(p.id): p.name for p in game.seat_order()}
     for cid, e in snap["corps"].items():
-        holders = ", ".join(f"{names.get(k, k)} {v}%" for k, v in e.get("shares", {}).items())
+        holders = " ".join(f"{names.get(k, k)}:{v}" for k, v in e.get("shares", {}).items())
         t.add_row(cid, names.get(e["owner"], "-") if e["owner"] else ("receivership" if e.get("pool") else "-"),
                   str(e["price"] or "-"), str(e["cash"]), " ".join(e["trains"]), str(e["tokens"]),
                   f"{e.get('ipo', '-')}", f"{e.get('pool', '-')}", holders)
     console.print(t)
 
+    t = Table(title="Market")
+    t.add_column("price")
+    t.add_column("companies (operating order within a cell)")
+    for sp in sorted(game.stock_market.all_prices(), key=lambda p: (-p.price, p.row, p.column)):
+        if sp.corporations:
+            t.add_row(f"{sp.price}" + (f" ({', '.join(sp.types)})" if sp.types else ""),
+                      ", ".join(c.id for c in sp.corporations))
+    console.print(t)
     console.print(f"Depot: {' '.join(snap['depot'][:12])}{' …' if len(snap['depot']) > 12 else ''}")
     if snap["operating_order"]:
         console.print("Operating order: " + ", ".join(snap["operating_order"]))

@@ -801,6 +801,10 @@ class Game:
     def current_entity(self):
         return self.round.current_entity
 
+    def bank_display(self) -> int:
+        """The bank's cash as players see it (titles with a notional bank override)."""
+        return self.bank.cash
+
     def total_cash(self) -> int:
         return (self.bank.cash + sum(p.cash for p in self.players) + sum(c.cash for c in self.corporations)
                 + sum(m.cash for m in self.minors))

@@ -289,6 +289,9 @@ class Game1825(Game):
     def real_bank_cash(self) -> int:
         return self.data["bank_cash"] - sum(p.cash for p in self.players)
 
+    def bank_display(self) -> int:
+        return self.real_bank_cash()
+
     def check_bank_broken(self):
         if self.real_bank_cash() < 0:
             self.bank.broken = True
