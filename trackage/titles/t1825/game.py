@@ -6,9 +6,9 @@ from ...core.errors import GameError
 from ...core.game import Game
 from ...core.money import spend
 from ...core.round import OperatingRound, StockRound
-from ...core.steps.operating import DiscardTrain
+from ...core.steps.operating import DiscardTrain, HomeToken
 from . import config
-from .steps import BuySellParShares1825, BuyTrain1825, Dividend1825, HomeToken, Route1825, TrackAndToken1825
+from .steps import BuySellParShares1825, BuyTrain1825, Dividend1825, Route1825, TrackAndToken1825
 
 
 class Game1825(Game):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from ...core.errors import GameError
 from ...core.money import spend
-from ...core.round import Step
 from ...core.steps.operating import BuyTrain, Dividend, RunRoutes
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
@@ -283,43 +282,3 @@ class BuyTrain1825(BuyTrain):
 
     def process_buy_train(self, action, entity):
         super().process_buy_train(action, entity)
-
-
-class HomeToken(Step):
-    """Asks an operator to choose a city for a home token when that is ambiguous."""
-
-    HANDLERS = {"place_token": "process_place_token"}
-
-    def round_state(self):
-        return {"pending_tokens": []}
-
-    def pending(self):
-        return self.round.pending_tokens[0] if self.round.pending_tokens else None
-
-    def active(self):
-        return self.pending() is not None
-
-    def current_entity(self):
-        p = self.pending()
-        return p["entity"] if p else None
-
-    def actions(self, entity):
-        p = self.pending()
-        return ["place_token"] if p and entity is p["entity"] else []
-
-    def legal_actions(self, entity):
-        p = self.pending()
-        if not p or entity is not p["entity"]:
-            return []
-        corp = p["token"].corporation
-        return [{"type": "place_token", "city": c.id, "slot": c.get_slot(corp) or 0}
-                for h in p["hexes"] for c in h.tile.cities if c.tokenable(corp, free=True)]
-
-    def process_place_token(self, action, entity):
-        p = self.pending()
-        city = self.game.city_by_id(action.get("city"))
-        if city is None or city.hex not in p["hexes"]:
-            raise GameError(f"cannot place the home token in {action.get('city')!r}", rule="bad-home-token")
-        city.place_token(p["token"].corporation, p["token"], free=True, check_tokenable=False)
-        self.round.pending_tokens.pop(0)
-        self.game.graph_changed()
