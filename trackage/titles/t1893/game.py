@@ -18,7 +18,7 @@ from ...core.shares import ShareMarket
 from ...core.steps.operating import DiscardTrain
 from ...core.tokens import Token
 from . import config
-from .steps import (BuyCompany1893, BuySellParShares1893, BuyTrain1893, Dividend1893, MergerVote,
+from .steps import (Bankrupt1893, BuyCompany1893, BuySellParShares1893, BuyTrain1893, Dividend1893, MergerVote,
                     PotentialDiscardTrainsAfterMerge, Route1893, StartingPackageForcedAuction,
                     StartingPackageInitialAuction, Token1893, Track1893)
 
@@ -553,7 +553,7 @@ class Game1893(Game):
         return StockRound1893(self, [DiscardTrain, BuySellParShares1893])
 
     def operating_round(self, round_num):
-        return OperatingRound1893(self, [DiscardTrain, BuyCompany1893, Track1893, Token1893, Route1893,
+        return OperatingRound1893(self, [Bankrupt1893, DiscardTrain, BuyCompany1893, Track1893, Token1893, Route1893,
                                          Dividend1893, BuyTrain1893], round_num=round_num)
 
     def new_operating_round(self, round_num: int = 1):

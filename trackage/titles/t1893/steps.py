@@ -13,6 +13,19 @@ from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
 
 
+def emergency_bundles(game, player) -> list:
+    """Every bundle ``player`` could sell now outside a stock round (operated companies only)."""
+    sm = game.share_market
+    out = []
+    for corp in game.corporations:
+        if not corp.operated() or not game.buyable_corp(corp):
+            continue
+        for b in sm.bundles_for(player, corp):
+            if sm.fit_in_pool(b, game.market_share_limit(corp)) and sm.can_dump(player, b):
+                out.append(b)
+    return out
+
+
 def _company(game, action):
     c = game.company_by_id(action.get("company"))
     if c is None:
@@ -604,6 +617,61 @@ class PotentialDiscardTrainsAfterMerge(DiscardTrain):
 
 
 # ============================================================== operating round
+class Bankrupt1893(Step):
+    """A president who cannot pay for a compulsory train even after selling everything goes
+    bankrupt: the remaining shares are sold, the cash goes to the bank and the game ends."""
+
+    HANDLERS = {"bankrupt": "process_bankrupt"}
+    BLOCKS = False
+
+    def actions(self, entity):
+        return ["bankrupt"] if entity is self.current_entity() and not getattr(entity, "is_company", False) else []
+
+    def liquidity(self, player) -> int:
+        game = self.game
+        best = {}
+        for b in emergency_bundles(game, player):
+            best[b.corporation] = max(best.get(b.corporation, 0), b.price())
+        return player.cash + sum(best.values()) + 100 * sum(1 for c in player.companies if game.bond(c))
+
+    def can_go_bankrupt(self, corp) -> bool:
+        player = corp.owner
+        if player is None or not getattr(player, "is_player", False):
+            return False
+        lo = [t.price for t in self.game.depot.depot_trains()]
+        return bool(lo) and self.liquidity(player) + corp.cash < min(lo)
+
+    def forced(self, corp) -> bool:
+        return bool(self.game.must_buy_train(corp)) and not corp.trains
+
+    def process_bankrupt(self, action, entity):
+        game = self.game
+        if not game.loading and not self.forced(entity):
+            raise GameError(f"{entity.name} is not obliged to buy a train", rule="not-bankrupt")
+        if not self.can_go_bankrupt(entity):
+            raise GameError(f"{entity.name} and its president can still pay for the cheapest train",
+                            rule="not-bankrupt")
+        player = entity.owner
+        for corp in sorted({s.corporation for s in player.all_shares()}, key=game._market_sort_key):
+            if corp.share_price is None:
+                continue
+            while True:
+                bundles = [b for b in game.share_market.bundles_for(player, corp)
+                           if game.share_market.fit_in_pool(b, game.market_share_limit(corp))
+                           and game.share_market.can_dump(player, b)]
+                if not bundles:
+                    break
+                game.sell_shares_and_change_price(max(bundles, key=lambda b: b.price()))
+        if player.cash > 0:
+            spend(player, game.bank, player.cash)
+        player.bankrupt = True
+
+    def legal_actions(self, entity):
+        if self.actions(entity) and self.forced(entity) and self.can_go_bankrupt(entity):
+            return [{"type": "bankrupt"}]
+        return []
+
+
 class BuyCompany1893(Step):
     """During its turn an operator's president may buy EVA from another player."""
 
@@ -722,7 +790,7 @@ class BuyTrain1893(BuyTrain):
     corporation that must buy gets the rest from its president (who may sell shares first);
     a minor's owner pays what its first train lacks."""
 
-    HANDLERS = {**BuyTrain.HANDLERS, "sell_shares": "process_sell_shares", "bankrupt": "process_bankrupt"}
+    HANDLERS = {**BuyTrain.HANDLERS, "sell_shares": "process_sell_shares"}
 
     def round_state(self):
         return {"exchanged_by": []}
@@ -737,7 +805,7 @@ class BuyTrain1893(BuyTrain):
         op = self.operator()
         if op is None:
             return []
-        if self.must_buy(op) and op.owner is not None and self.needs_emergency(op):
+        if self.must_buy(op) and op.owner is not None and self.sellable_bundles(op.owner):
             return [op, op.owner]
         return [op]
 
@@ -760,8 +828,8 @@ class BuyTrain1893(BuyTrain):
             return []
         if entity is not op:
             if entity is op.owner and getattr(entity, "is_player", False) and self.must_buy(op) \
-                    and self.needs_emergency(op):
-                return ["sell_shares", "bankrupt"] if self.can_go_bankrupt(op) else ["sell_shares"]
+                    and self.sellable_bundles(entity):
+                return ["sell_shares"]
             return []
         if self.must_buy(entity):
             return ["buy_train"]
@@ -777,32 +845,26 @@ class BuyTrain1893(BuyTrain):
         return corp.cash + corp.owner.cash < self.cheapest_depot_price()
 
     def sellable_bundles(self, player) -> list:
-        sm = self.game.share_market
+        """Bundles the president may sell to raise the missing money: never more than needed,
+        never giving away the presidency of the buying company."""
+        op = self.operator()
+        if op is None or op.owner is not player:
+            return []
+        missing = self.cheapest_depot_price() - player.cash - op.cash
+        if missing <= 0:
+            return []
         out = []
-        for corp in self.game.corporations:
-            for b in sm.bundles_for(player, corp):
-                if self.can_emergency_sell(player, b):
-                    out.append(b)
+        for b in emergency_bundles(self.game, player):
+            corp = b.corporation
+            if corp is op and corp.owner is player:
+                holders = corp.player_share_holders()
+                others = max((p for h, p in holders.items() if h is not player), default=0)
+                if holders.get(player, 0) - b.percent < others:
+                    continue
+            smaller = b.price() - min(s.price() for s in b.shares)
+            if smaller < missing:
+                out.append(b)
         return out
-
-    def can_emergency_sell(self, player, bundle) -> bool:
-        corp = bundle.corporation
-        if not corp.operated() or not self.game.buyable_corp(corp):
-            return False
-        if not self.game.share_market.fit_in_pool(bundle, self.game.market_share_limit(corp)):
-            return False
-        if corp is self.operator() and bundle.presidents_share is not None:
-            return False
-        return self.game.share_market.can_dump(player, bundle)
-
-    def can_go_bankrupt(self, corp) -> bool:
-        player = corp.owner
-        best = 0
-        by_corp = {}
-        for b in self.sellable_bundles(player):
-            by_corp[b.corporation] = max(by_corp.get(b.corporation, 0), b.price())
-        best = sum(by_corp.values())
-        return corp.cash + player.cash + best < self.cheapest_depot_price()
 
     def buyable_trains(self, entity) -> list:
         depot = list(self.game.depot.depot_trains())
@@ -877,8 +939,8 @@ class BuyTrain1893(BuyTrain):
             return
         if exchange is not None:
             raise GameError("cannot contribute funds when trading a train in", rule="no-assist-with-trade-in")
-        if train.owner is game.depot and price > train.price:
-            raise GameError("cannot buy for more than cost", rule="wrong-price")
+        if price > train.price:
+            raise GameError("with the president's help a train costs at most its face value", rule="wrong-price")
         cheapest = self.cheapest_depot_price()
         if train.owner is game.depot and train.price > cheapest:
             raise GameError(f"with the president's help only the cheapest train ({cheapest}) may be bought",
@@ -901,19 +963,12 @@ class BuyTrain1893(BuyTrain):
         return self.must_buy(entity) and owner is not None and owner.cash + entity.cash >= price
 
     def process_sell_shares(self, action, entity):
-        op = self.operator()
         bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"))
-        if "sell_shares" not in self.actions(entity) or bundle.owner is not entity \
-                or not self.can_emergency_sell(entity, bundle):
-            raise GameError(f"{entity.name} cannot sell these shares now", rule="illegal-sale")
+        ids = [s.id for s in bundle.shares]
+        ok = any([s.id for s in b.shares] == ids and b.percent == bundle.percent for b in self.sellable_bundles(entity))
+        if bundle.owner is not entity or not ok:
+            raise GameError(f"{entity.name} cannot sell these shares to pay for a train now", rule="illegal-sale")
         self.game.sell_shares_and_change_price(bundle)
-        if op.owner is not entity:
-            pass
-
-    def process_bankrupt(self, action, entity):
-        if "bankrupt" not in self.actions(entity):
-            raise GameError(f"{entity.name} can still raise the money", rule="not-bankrupt")
-        entity.bankrupt = True
 
     def legal_actions(self, entity):
         acts = self.actions(entity)
@@ -921,8 +976,6 @@ class BuyTrain1893(BuyTrain):
         if "sell_shares" in acts:
             for b in self.sellable_bundles(entity):
                 out.append({"type": "sell_shares", "shares": [s.id for s in b.shares], "percent": b.percent})
-        if "bankrupt" in acts:
-            out.append({"type": "bankrupt"})
         if "buy_train" in acts:
             for t in self.buyable_trains(entity):
                 if t.owner is self.game.depot:
