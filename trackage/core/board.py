@@ -84,6 +84,8 @@ class Board:
         if pay is not None:
             pay(cost)
         self.changed()
+        if check and not game.loading:
+            game.check_laid_tile(entity, hex_, old_tile, tile)  # may raise; process() then restores
         return cost
 
     def _border_cost(self, hex_, tile) -> int:

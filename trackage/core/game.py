@@ -292,6 +292,9 @@ class Game:
 
         return upgrades_to(old_tile, new_tile)
 
+    def check_laid_tile(self, entity, hex_, old_tile, tile) -> None:
+        """Title hook: legality checks that need the map with the new tile on it."""
+
     def upgrade_cost(self, old_tile, hex_, entity) -> int:
         return sum(u.cost for u in old_tile.upgrades)
 

@@ -74,6 +74,10 @@ class TrackAndTokenStep(Step):
     def check_lay(self, entity, hex_, old_tile, tile, rotation) -> None:
         """Title hook: extra legality checks before a lay."""
 
+    def legal_lay_ok(self, entity, hex_, old_tile, tile) -> bool:
+        """Title hook for enumeration: reject a candidate lay before trying it."""
+        return True
+
     def after_lay(self, entity, hex_, old_tile, tile) -> None:
         """Title hook: bookkeeping after a lay."""
 
@@ -156,6 +160,8 @@ class TrackAndTokenStep(Step):
                 try:
                     self.check_lay(entity, hex_, old, tile, cand["rotation"])
                 except GameError:
+                    continue
+                if not self.legal_lay_ok(entity, hex_, old, tile):
                     continue
                 tile.rotate(cand["rotation"])
                 extra = lay["cost"] if tile.color == "yellow" else lay["upgrade_cost"]

@@ -170,6 +170,77 @@ class Game1825(Game):
             return all(sum(1 for n in new_ct if o <= n) == 1 for o in old_ct)
         return True
 
+    # ------------------------------------------------------------ reach of upgrades
+    def _distance_graphs(self):
+        dg = self.__dict__.get("_dgraphs")
+        if dg is None:
+            from ...core.graph import DistanceGraph
+
+            dg = self._dgraphs = (DistanceGraph(self.hexmap), DistanceGraph(self.hexmap, separate_node_types=True))
+        return dg
+
+    def on_board_changed(self):
+        dg = self.__dict__.get("_dgraphs")
+        if dg is not None:
+            dg[0].clear()
+            dg[1].clear()
+
+    @staticmethod
+    def _node_distance(train) -> int:
+        if train.name == "U3":
+            return 0
+        return train.distance if isinstance(train.distance, int) else 99
+
+    def biggest_node_distance(self, corp, leased=None) -> int:
+        if leased is not None:
+            return self._node_distance(leased)
+        if not corp.trains:
+            return 0
+        biggest = max(self._node_distance(t) for t in corp.trains)
+        # the reference writes `biggest == 2 & count > 1`, which Ruby reads as `biggest == (2 & count) > 1`
+        # and is never true; two 2-trains therefore still reach only 2 stops
+        return biggest
+
+    def biggest_city_distance(self, corp, leased=None) -> int:
+        if leased is not None:
+            return 3 if leased.name == "U3" else 0
+        if not corp.trains:
+            return 0
+        return max(3 if t.name == "U3" else 0 for t in corp.trains)
+
+    def node_in_reach(self, corp, node, max_node: int, max_city: int) -> bool:
+        node_g, city_g = self._distance_graphs()
+        if max_node > 0:
+            d = node_g.node_distances(corp).get(node)
+            if d is None:
+                return False
+            if d["node"] < max_node:
+                return True
+        if max_city > 0:
+            d = city_g.node_distances(corp).get(node)
+            if d is None:
+                return False
+            if d.get("city", 99) < max_city:
+                return True
+        return False
+
+    def upgrade_reach_ok(self, corp, nodes) -> bool:
+        leased = getattr(self.round, "leased_train", None)
+        max_node = self.biggest_node_distance(corp, leased)
+        if max_node == 99:
+            return True
+        max_city = self.biggest_city_distance(corp, leased)
+        return any(self.node_in_reach(corp, n, max_node, max_city) for n in nodes)
+
+    def check_laid_tile(self, entity, hex_, old_tile, tile):
+        if not entity.is_corporation or old_tile.preprinted or not tile.nodes:
+            return
+        if self.minor_deferred_token(entity) and hex_.id == self._home_hex_id(entity):
+            return
+        if not self.upgrade_reach_ok(entity, tile.nodes):
+            raise GameError("unable to reach a city/town on the upgraded tile with any train",
+                            rule="upgrade-out-of-reach")
+
     def can_place_home_token(self, corp) -> bool:
         if not self.minor(corp):
             return True

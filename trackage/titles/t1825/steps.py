@@ -152,6 +152,14 @@ class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
             out = [a for a in out if self._cost_of(entity, a) <= entity.cash]
         return out
 
+    def legal_lay_ok(self, entity, hex_, old_tile, tile) -> bool:
+        # conservative before the lay: the old tile's stops in reach imply the new ones are
+        if old_tile.preprinted or not tile.nodes:
+            return True
+        if self.game.minor_deferred_token(entity) and hex_.id == self.game._home_hex_id(entity):
+            return True
+        return self.game.upgrade_reach_ok(entity, old_tile.nodes)
+
     def _cost_of(self, entity, a) -> int:
         if a["type"] == "lay_tile":
             return sum(u.cost for u in self.game.hex_by_id(a["hex"]).tile.upgrades)
