@@ -9,6 +9,7 @@ from ..core.errors import GameError
 TITLES = {
     "1825": ("trackage.titles.t1825.game", "Game1825"),
     "1893": ("trackage.titles.t1893.game", "Game1893"),
+    "1861": ("trackage.titles.t1861.game", "Game1861"),
     "1867": ("trackage.titles.t1867.game", "Game1867"),
 }
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ...core.entities import Corporation, ShareBundle
 from ...core.errors import GameError
 from ...core.game import Game
+from ...core.market import StockMarket
 from ...core.money import spend
 from ...core.round import OperatingRound, Round, StockRound
 from ...core.steps.operating import DiscardTrain
@@ -46,6 +47,27 @@ class Corporation1867(Corporation):
     @property
     def original_par(self):
         return self._par_price
+
+
+class StockMarket1867(StockMarket):
+    """Minors at a maximum-price cell do not move right (up in the grid); majors at the top
+    of the grid move down-right instead of up."""
+
+    def up_of(self, corp, rc):
+        if self.one_d:
+            return self.right_of(corp, rc)
+        r, c = rc
+        if r - 1 >= 0:
+            return (r - 1, c)
+        if getattr(corp, "type", None) == "major":
+            return (r + 1, c + 1)
+        return (r, c)
+
+    def right_of(self, corp, rc):
+        sp = getattr(corp, "share_price", None)
+        if getattr(corp, "type", None) == "minor" and sp is not None and "max_price" in sp.types:
+            return rc if self.one_d else self.up_of(corp, rc)
+        return super().right_of(corp, rc)
 
 
 class AuctionRound(Round):
@@ -158,6 +180,9 @@ class Game1867(Game):
     GREEN_CORPORATIONS = ("BBG", "LPS", "QLS", "SLA", "TGB", "THB")
     CERT_LIMIT_INCLUDES_PRIVATES = True
     EXPORT_TRAINS = True
+    NUM_LOANS = NUM_LOANS
+    NATIONAL_MAX_LOANS = None
+    NATIONALIZATION_LOAN_STEPS = 2
 
     # ------------------------------------------------------------ set-up
     def build_data(self):
@@ -207,9 +232,10 @@ class Game1867(Game):
         return RouteRules1867(self)
 
     def setup(self):
+        self.stock_market = StockMarket1867(self.data["market"])
         self.interest = {}
         self.interest_paid = {}
-        self.loan_pool = NUM_LOANS
+        self.loan_pool = self.NUM_LOANS
         self.final_operating_rounds = None
         self.trainless_major: list = []
         self.trainless_nationalization = False
@@ -398,6 +424,8 @@ class Game1867(Game):
 
     # ------------------------------------------------------------ money, loans
     def maximum_loans(self, entity) -> int:
+        if entity.type == "national" and self.NATIONAL_MAX_LOANS is not None:
+            return self.NATIONAL_MAX_LOANS
         return 5 if entity.type == "major" else 2
 
     def can_take_loan(self, entity) -> bool:
@@ -528,6 +556,8 @@ class Game1867(Game):
     def place_home_token(self, corp) -> None:
         if not corp.tokens or corp.tokens[0].used:
             return
+        if corp.coordinates:
+            return super().place_home_token(corp)
         pending = getattr(self.round, "pending_tokens", None)
         if pending is None:
             return
@@ -619,8 +649,7 @@ class Game1867(Game):
         while corp.cash >= LOAN_VALUE and corp.loans > 0:
             self.repay_loan(corp)
         self.stock_market.move_left(corp)
-        for _ in range(corp.loans):
-            self.stock_market.move_left(corp)
+        for _ in range(corp.loans * self.NATIONALIZATION_LOAN_STEPS):
             self.stock_market.move_left(corp)
         self.nationalization_transfer_assets(corp)
         per_share = corp.share_price.price

@@ -219,8 +219,11 @@ class BuySellParShares1867(BuySellParShares):
     def can_bid_any(self, entity) -> bool:
         if self.max_bid(entity) < self.MIN_BID or self.bought():
             return False
-        return any(self.game.can_par(c, entity) and c.type == "minor" and self.can_buy(entity, ShareBundle([c.shares[0]]))
-                   for c in self.game.corporations)
+        return any(self.game.can_par(c, entity) and c.type == "minor" and self.minor_startable(c)
+                   and self.can_buy(entity, ShareBundle([c.shares[0]])) for c in self.game.corporations)
+
+    def minor_startable(self, corp) -> bool:
+        return True
 
     def can_ipo_any(self, entity) -> bool:
         if int(self.game.phase.name) < self.MAJOR_PHASE or self.bought():
@@ -266,6 +269,8 @@ class BuySellParShares1867(BuySellParShares):
             raise GameError("only one purchase per turn", rule="one-purchase-per-turn")
         if corp.type != "minor" or corp not in self.game.corporations or not self.game.can_par(corp, entity):
             raise GameError(f"{corp.name} cannot be auctioned", rule="cannot-par")
+        if not self.minor_startable(corp):
+            raise GameError(f"{corp.name} cannot be started yet", rule="minor-order")
         if not self.can_buy(entity, ShareBundle([corp.shares[0]])):
             raise GameError(f"{entity.name} cannot start {corp.name}", rule="certificate-limit")
         self.add_bid(entity, corp, price, selection=True)
@@ -352,7 +357,7 @@ class BuySellParShares1867(BuySellParShares):
         out = super().legal_actions(entity)
         if "bid" in self.actions(entity):
             for c in self.game.corporations:
-                if (c.type == "minor" and self.game.can_par(c, entity)
+                if (c.type == "minor" and self.game.can_par(c, entity) and self.minor_startable(c)
                         and self.can_buy(entity, ShareBundle([c.shares[0]]))
                         and self.game.home_token_locations(c)):
                     out.append({"type": "bid", "corporation": c.id, "price": self.MIN_BID})
@@ -768,7 +773,8 @@ class BuyTrain1867(BuyTrain):
             if exchange is None and not self.room(entity):
                 raise GameError(f"{entity.name} is at its train limit", rule="train-limit")
         else:
-            if not getattr(train.owner, "is_corporation", False) or train.owner is entity or not train.buyable:
+            if (not getattr(train.owner, "is_corporation", False) or train.owner is entity or not train.buyable
+                    or not self.can_buy_from(train.owner)):
                 raise GameError(f"train {train.id} is not for sale", rule="train-not-available")
             if price < 1:
                 raise GameError("a train costs at least 1", rule="wrong-price")
@@ -790,6 +796,9 @@ class BuyTrain1867(BuyTrain):
             self.pass_()
         game.post_train_buy()
 
+    def can_buy_from(self, owner) -> bool:
+        return True
+
     def legal_actions(self, entity):
         acts = self.actions(entity)
         if "buy_train" not in acts:
@@ -802,6 +811,8 @@ class BuyTrain1867(BuyTrain):
                     out.append({"type": "buy_train", "train": t.id, "price": t.price, "variant": t.name})
             if not self.must_buy_train(entity):
                 for t in self.game.depot.other_trains(entity):
+                    if not self.can_buy_from(t.owner):
+                        continue
                     out.append({"type": "buy_train", "train": t.id, "price": 1, "price_range": [1, entity.cash]})
         if int(self.game.phase.name) == 8:
             for old, dt, name, price in self.discountable(entity):

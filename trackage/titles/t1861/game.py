@@ -1,0 +1,103 @@
+"""1861: The Railways of the Russian Empire. The 1867 rules on another map, plus the
+national railway (RSR), which operates from phase 4 to 7, run by the priority-deal player."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ...core.money import spend
+from ...core.steps.operating import DiscardTrain
+from ..t1867.game import Game1867, OperatingRound1867
+from ..t1867.steps import LoanOperations, MajorTrainless, RedeemShares, Route1867
+
+NATIONAL_START_PHASE = 4
+NATIONAL_END_PHASE = 8
+
+
+class OperatingRound1861(OperatingRound1867):
+    def skip_entity(self, entity) -> bool:
+        if getattr(entity, "type", None) != "national":
+            return super().skip_entity(entity)
+        num = int(self.game.phase.name)
+        return num < NATIONAL_START_PHASE or num >= NATIONAL_END_PHASE
+
+
+class Game1861(Game1867):
+    TITLE = "1861"
+    DATA_DIR = Path(__file__).parent / "data"
+    GRID_DEFAULT = True
+    GREEN_CORPORATIONS = ("MB", "Y", "V", "TR", "SV", "E")
+    BONUS_CAPITALS = ("H8",)
+    BONUS_REVENUE = "Q3"
+    EXPORT_TRAINS = False
+    NUM_LOANS = 172
+    NATIONAL_MAX_LOANS = 100
+    NATIONALIZATION_LOAN_STEPS = 1
+
+    def add_neutral_tokens(self):
+        self.green_tokens = []
+
+    def home_token_locations(self, corp) -> list:
+        out = [h for h in self.hexmap.hexes
+               if any(c.tokenable(corp, free=True) and not any(t is not None for t in c.tokens)
+                      for c in h.tile.cities)]
+        return [h for h in out if not self._hex_connected(h)]
+
+    def place_rsr_home_token(self):
+        tile = self.hex_by_id("E1").tile
+        if tile.hex.id not in self.national_reservations:
+            return
+        if any(c.tokened_by(self.national) for c in tile.cities):
+            return
+        new_token = next((t for t in self.national.tokens if not t.used), None)
+        if new_token is None:
+            return
+        self.national_reservations.remove(tile.hex.id)
+        tile.cities[-1].place_token(self.national, new_token, check_tokenable=False)
+        self.graph_changed()
+
+    def start_operating_hook(self, round_, entity):
+        if entity is self.national:
+            self.place_rsr_home_token()
+        super().start_operating_hook(round_, entity)
+
+    def nationalization_transfer_assets(self, corp):
+        for c in list(corp.companies):
+            corp.companies.remove(c)
+            c.owner = self.national
+            self.national.companies.append(c)
+        for t in list(corp.trains):
+            t.owner = self.national
+            self.national.trains.append(t)
+        corp.trains = []
+        if corp.cash > 0:
+            spend(corp, self.national, corp.cash)
+
+    def operating_order(self):
+        return super().operating_order() + [self.national]
+
+    def stock_round(self):
+        from ..t1867.game import StockRound1867
+        from ..t1867.steps import HomeToken1867
+        from .steps import BuySellParShares1861
+
+        return StockRound1867(self, [MajorTrainless, DiscardTrain, HomeToken1867, BuySellParShares1861])
+
+    def operating_round(self, round_num):
+        from .steps import (BuyCompany1861, BuyCompanyPreloan1861, BuyTrain1861, Dividend1861, Token1861,
+                            Track1861)
+
+        self.national.owner = self.players[0]
+        self.calculate_interest()
+        return OperatingRound1861(self, [MajorTrainless, BuyCompany1861, RedeemShares, Track1861, Token1861,
+                                         Route1867, Dividend1861, (BuyCompanyPreloan1861, {"blocks": True}),
+                                         LoanOperations, DiscardTrain, BuyTrain1861,
+                                         (BuyCompany1861, {"blocks": True})], round_num=round_num)
+
+    def game_end_set_final_turn(self, reason, timing):
+        if timing != "one_more_full_or_set":
+            return
+        if self.round.round_num != 1:
+            return super().game_end_set_final_turn(reason, timing)
+        self.operating_rounds_in_set = self.final_operating_rounds = 3
+        self.final_turn = self.turn

@@ -1,0 +1,69 @@
+"""1861's steps: the 1867 steps, with the national railway (RSR) skipping its choices."""
+
+from __future__ import annotations
+
+from ...core.money import spend  # noqa: F401
+from ...core.round import Step
+from ..t1867.steps import (BuyCompany1867, BuyCompanyPreloan, BuySellParShares1867, BuyTrain1867, Dividend1867,
+                           Token1867, Track1867)
+
+
+def _national(entity) -> bool:
+    return getattr(entity, "type", None) == "national"
+
+
+class SkipForNational:
+    def actions(self, entity):
+        if getattr(entity, "is_corporation", False) and _national(entity):
+            return []
+        return super().actions(entity)
+
+
+class BuyCompany1861(SkipForNational, BuyCompany1867):
+    pass
+
+
+class BuyCompanyPreloan1861(SkipForNational, BuyCompanyPreloan):
+    pass
+
+
+class Track1861(SkipForNational, Track1867):
+    pass
+
+
+class Token1861(SkipForNational, Token1867):
+    pass
+
+
+class Dividend1861(SkipForNational, Dividend1867):
+    pass
+
+
+class BuyTrain1861(SkipForNational, BuyTrain1867):
+    """The national buys automatically: the cheapest train if it has none, then as many of
+    the next train as its cash allows."""
+
+    def skip(self):
+        entity = self.current_entity()
+        if entity is None or not _national(entity):
+            return super().skip()
+        depot = self.game.depot
+        if self.must_buy_train(entity):
+            self.national_buy(entity, min(depot.depot_trains(), key=lambda t: t.price))
+        while depot.upcoming and entity.cash >= depot.upcoming[0].price:
+            self.national_buy(entity, depot.upcoming[0])
+        Step.pass_(self)
+
+    def national_buy(self, entity, train):
+        self.process_buy_train({"type": "buy_train", "train": train.id, "price": train.price}, entity)
+
+    def can_buy_from(self, owner) -> bool:
+        return not _national(owner)
+
+
+class BuySellParShares1861(BuySellParShares1867):
+    """Nikolaev (N) must be the first minor started."""
+
+    def minor_startable(self, corp) -> bool:
+        n = self.game.corporation_by_id("N")
+        return corp.id == "N" or n is None or n.ipoed or n.closed
