@@ -430,6 +430,39 @@ class Game:
             city.place_token(corp, token, free=True, check_tokenable=False)
         self.graph_changed()
 
+    def close_corporation(self, corp) -> None:
+        """A corporation leaves the game: tokens, reservations, cash, certificates, market place."""
+        if self.board is not None:
+            for hex_ in self.hexmap.hexes:
+                for city in hex_.tile.cities:
+                    for tok in list(city.tokens):
+                        if tok is not None and tok.corporation is corp:
+                            tok.remove()
+                    if city.reserved_by(corp):
+                        city.remove_reservation(corp)
+                if corp in hex_.tile.reservations:
+                    hex_.tile.remove_reservation(corp)
+        if corp.cash > 0:
+            spend(corp, self.bank, corp.cash)
+        for t in corp.trains:
+            t.buyable = False
+        for c in list(corp.companies):
+            c.close()
+        if self.round.current_entity_of_round() is corp and self.round.is_operating():
+            for s in self.round.steps:
+                s.pass_()
+        for holder in list(corp.share_holders):
+            holder.shares_by_corp.pop(corp, None)
+        self.pool.shares_by_corp.pop(corp, None)
+        self.stock_market.remove(corp)
+        if corp in self.corporations:
+            self.corporations.remove(corp)
+        corp.closed = True
+        corp.owner = None
+        self.cert_limit_value = self.init_cert_limit()
+        if self.board is not None:
+            self.graph_changed()
+
     def discard_train(self, train) -> None:
         self.remove_train(train)
         self.depot.reclaim(train)

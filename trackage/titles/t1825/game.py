@@ -372,26 +372,9 @@ class Game1825(Game):
             self.close_corporation(corp)
 
     def close_corporation(self, corp):
-        for hex_ in self.hexmap.hexes:
-            for city in hex_.tile.cities:
-                for i, tok in enumerate(city.tokens):
-                    if tok is not None and tok.corporation is corp:
-                        tok.remove()
-                if corp in city.reservations:
-                    city.reservations[city.reservations.index(corp)] = None
-        if corp.cash > 0:
-            spend(corp, self.bank, corp.cash)
-        for t in corp.trains:
-            t.buyable = False
-        self.stock_market.remove(corp)
-        for holder in [self.pool] + self.players + [corp]:
-            for s in list(holder.shares_of(corp)):
-                pass
-        corp.closed = True
-        corp.owner = None
+        super().close_corporation(corp)
         if corp in self.formed:
             self.formed.remove(corp)
-        self.graph_changed()
 
     def can_par(self, corp, player) -> bool:
         return not corp.ipoed and not corp.closed

@@ -1,0 +1,69 @@
+"""1825 rules that the shared logs do not reach."""
+
+from __future__ import annotations
+
+import pytest
+
+from trackage.invariants import check
+from trackage.titles import new_game
+
+PLAYERS = [{"id": i, "name": f"P{i}"} for i in range(1, 5)]
+
+
+def ref(g, e=None):
+    return g.entity_ref(e or g.current_entity())
+
+
+@pytest.fixture
+def operating_game():
+    g = new_game("1825", PLAYERS, ["unit_1"], seed=3)
+    g.process({"type": "par", **ref(g), "corporation": "LNWR", "share_price": "100,0,15"})
+    for i in range(1, 9):
+        g.process({"type": "buy_shares", **ref(g), "shares": [f"LNWR_{i}"], "percent": 10})
+    g.process({"type": "par", **ref(g), "corporation": "GWR", "share_price": "90,0,14"})
+    for i in range(1, 5):
+        g.process({"type": "buy_shares", **ref(g), "shares": [f"GWR_{i}"], "percent": 10})
+    while g.round.name == "Stock Round":
+        g.process({"type": "pass", **ref(g)})
+    return g
+
+
+def test_corporation_at_zero_closes(operating_game):
+    g = operating_game
+    start = g.total_cash()
+    lnwr = g.corporation_by_id("LNWR")
+    # put the LNWR one step above the close cell; its trainless turn withholds and moves it left
+    five = next(sp for sp in g.stock_market.all_prices() if sp.price == 5)
+    g.stock_market.move(lnwr, five.coordinates)
+    g.process({"type": "pass", **ref(g)})  # no track, no token
+    assert lnwr.closed and lnwr not in g.corporations
+    assert all(not p.shares_of(lnwr) for p in g.players)
+    assert lnwr.cash == 0
+    assert g.current_entity().id == "GWR"
+    check(g, start)
+
+
+def test_stock_market_top_ends_the_game_at_once(operating_game):
+    g = operating_game
+    lnwr = g.corporation_by_id("LNWR")
+    top = max(g.stock_market.all_prices(), key=lambda sp: sp.price)
+    assert top.type == "endgame"
+    g.stock_market.move(lnwr, top.coordinates)  # as a big payout would
+    assert not g.finished
+    g.process({"type": "pass", **ref(g)})
+    assert g.finished and g.game_end_reason == "stock_market"
+    with pytest.raises(Exception, match="game is over"):
+        g.process({"type": "pass", **ref(g, g.players[0])})
+
+
+def test_price_moves_with_payout_size(operating_game):
+    g = operating_game
+    lnwr = g.corporation_by_id("LNWR")
+    step = g.round.steps[3]
+    assert type(step).__name__ == "Dividend1825"
+    cases = {0: -1, 40: 0, 50: 0, 51: 1, 199: 1, 200: 2, 300: 3, 400: 4}
+    base = lnwr.share_price
+    for paid, moves in cases.items():
+        g.stock_market.move(lnwr, base.coordinates)
+        step.move_price(lnwr, paid, 0, paid)
+        assert lnwr.share_price.column - base.column == moves, paid
