@@ -27,6 +27,15 @@ def test_playout_1825(seed):
     assert ok
 
 
+OTHER_TITLES = [("1867", 0), ("1867", 5), ("1861", 2), ("1893", 1), ("1893", 6)]
+
+
+@pytest.mark.parametrize("title,seed", OTHER_TITLES, ids=[f"{t}-{s}" for t, s in OTHER_TITLES])
+def test_playout_other_titles(title, seed):
+    ok, game, players, options, played, replayed, rep = run_one(title, seed, 20000)
+    assert game.finished and rep.error is None and rep.result == game.result() and ok
+
+
 def test_playout_is_deterministic():
     a = random_playout("1825", 3, ["unit_2"], 5)
     b = random_playout("1825", 3, ["unit_2"], 5)

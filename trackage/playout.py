@@ -61,6 +61,12 @@ COMBOS = {
         (5, ["unit_1", "unit_2", "k2", "k3"]), (4, ["unit_1", "d1"]), (7, ["unit_1", "unit_2", "big_bank"]),
         (2, ["unit_3", "db3", "u3p"]), (5, ["unit_2", "unit_3", "db1"]), (9, ["unit_1", "unit_2", "unit_3", "r1", "r2", "r3"]),
     ],
+    "1867": [(2, []), (3, []), (4, []), (5, []), (6, []), (4, ["grid_market"]), (3, ["grid_market"]),
+             (6, ["grid_market"]), (2, ["grid_market"]), (5, ["grid_market"])],
+    "1861": [(2, []), (3, []), (4, []), (5, []), (6, []), (4, ["column_market"]), (3, ["column_market"])],
+    "1893": [(2, []), (3, []), (4, []), (3, ["optional_2_train"]), (4, ["optional_grey_phase"]),
+             (2, ["optional_existing_track"]), (4, ["optional_2_train", "optional_grey_phase", "optional_existing_track"]),
+             (3, ["optional_grey_phase", "optional_existing_track"])],
 }
 
 
