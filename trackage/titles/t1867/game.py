@@ -12,7 +12,7 @@ from ...core.errors import GameError
 from ...core.game import Game
 from ...core.market import StockMarket
 from ...core.money import spend
-from ...core.round import OperatingRound, Round, StockRound
+from ...core.round import OperatingRound, Round, Step, StockRound
 from ...core.steps.operating import DiscardTrain
 from ...core.tokens import Token
 from . import config
@@ -97,6 +97,17 @@ class OperatingRound1867(OperatingRound):
         for s in self.steps:
             s.pass_()
         self.forced = True
+
+    def after_process(self, action, entity):
+        op = self.entities[self.entity_index] if self.entities else None
+        if op is not None and self.skip_entity(op):
+            # the operator was nationalised while another company chose: its turn is over
+            from .steps import MajorTrainless
+
+            for s in self.steps:
+                if not isinstance(s, MajorTrainless):
+                    Step.pass_(s)
+        super().after_process(action, entity)
 
 
 class MergerRound(Round):
@@ -603,11 +614,11 @@ class Game1867(Game):
                 city.reservations = [r for r in city.reservations if r not in removed]
 
     def event_minors_nationalized(self):
-        keep = [c for c in self.corporations if c.type != "minor"]
         removed = [c for c in self.corporations if c.type == "minor"]
         for c in sorted(removed, key=self._sort_key):
             self.nationalize(c)
-        self.corporations = keep
+        # filtered afterwards: a major reset meanwhile stays in the list as its new object
+        self.corporations = [c for c in self.corporations if c.type != "minor"]
 
     def event_trainless_nationalization(self):
         self.trainless_nationalization = True

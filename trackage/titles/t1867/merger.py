@@ -93,6 +93,13 @@ class Merge(Step):
             return [c for c in self.game.corporations if c.type == "major" and not c.floated() and not c.ipoed]
         return self.mergeable_candidates(corp)
 
+    def feasible(self, merging) -> bool:
+        """Can some owner become the president of the major these minors form?"""
+        prices = [c.share_price.price for c in merging]
+        par = self.new_par(min(200, max(100, max(prices) + min(prices))))
+        owners = [c.owner for c in merging]
+        return any(p.cash >= par.price or owners.count(p) >= 2 for p in owners)
+
     def new_par(self, price_limit):
         return next(sp for sp in self.game.share_prices_with_types(("par", "par_2")) if sp.price <= price_limit)
 
@@ -118,6 +125,9 @@ class Merge(Step):
             raise GameError(f"unknown corporation {action.get('corporation')!r}", rule="unknown-entity")
         if other not in self.mergeable_candidates(entity):
             raise GameError(f"{entity.name} cannot merge with {other.name}", rule="illegal-merge")
+        merging = (self.merging or [entity]) + [other]
+        if not self.game.loading and not self.feasible(merging):
+            raise GameError("merge impossible, no player could become president", rule="illegal-merge")
         if self.merging is None:
             self.merging = [entity]
         self.merging.append(other)
@@ -235,6 +245,9 @@ class Merge(Step):
         out = []
         if "merge" in acts:
             for c in self.mergeable(entity):
+                if (self.converting is None and not self.merge_major
+                        and not self.feasible((self.merging or [entity]) + [c])):
+                    continue
                 out.append({"type": "merge", "corporation": c.id})
         if "convert" in acts:
             out.append({"type": "convert"})

@@ -232,7 +232,11 @@ class BuySellParShares1867(BuySellParShares):
                    for c in self.game.corporations)
 
     def can_par_corp(self, entity, corp) -> bool:
-        return corp.type == "major" and int(self.game.phase.name) >= self.MAJOR_PHASE and super().can_par_corp(entity, corp)
+        return (corp.type == "major" and int(self.game.phase.name) >= self.MAJOR_PHASE
+                and corp in self.game.corporations and self.has_home(corp) and super().can_par_corp(entity, corp))
+
+    def has_home(self, corp) -> bool:
+        return bool(corp.coordinates) or bool(self.game.home_token_locations(corp))
 
     def par_prices(self, entity, corp):
         return [p for p in self.game.par_prices_for(corp) if p.price * 2 <= entity.cash]
@@ -251,6 +255,8 @@ class BuySellParShares1867(BuySellParShares):
             raise GameError(f"majors cannot start before phase {self.MAJOR_PHASE}", rule="majors-not-yet")
         if corp is not None and corp not in self.game.corporations:
             raise GameError(f"{corp.name} is not available", rule="cannot-par")
+        if corp is not None and not self.has_home(corp):
+            raise GameError(f"no city is free for {corp.name}'s home token", rule="no-home-location")
         super().process_par(action, entity)
 
     def process_bid(self, action, entity):
@@ -271,6 +277,8 @@ class BuySellParShares1867(BuySellParShares):
             raise GameError(f"{corp.name} cannot be auctioned", rule="cannot-par")
         if not self.minor_startable(corp):
             raise GameError(f"{corp.name} cannot be started yet", rule="minor-order")
+        if not self.has_home(corp):
+            raise GameError(f"no city is free for {corp.name}'s home token", rule="no-home-location")
         if not self.can_buy(entity, ShareBundle([corp.shares[0]])):
             raise GameError(f"{entity.name} cannot start {corp.name}", rule="certificate-limit")
         self.add_bid(entity, corp, price, selection=True)
@@ -359,7 +367,7 @@ class BuySellParShares1867(BuySellParShares):
             for c in self.game.corporations:
                 if (c.type == "minor" and self.game.can_par(c, entity) and self.minor_startable(c)
                         and self.can_buy(entity, ShareBundle([c.shares[0]]))
-                        and self.game.home_token_locations(c)):
+                        and self.has_home(c)):
                     out.append({"type": "bid", "corporation": c.id, "price": self.MIN_BID})
         return out
 
