@@ -628,9 +628,12 @@ class Bankrupt1893(Step):
         return ["bankrupt"] if entity is self.current_entity() and not getattr(entity, "is_company", False) else []
 
     def liquidity(self, player) -> int:
+        """Cash, the best bundle of each company the train step would let the player sell, and
+        100M per city bond (as the reference counts it)."""
         game = self.game
+        buy = next((s for s in self.round.steps if isinstance(s, BuyTrain1893)), None)
         best = {}
-        for b in emergency_bundles(game, player):
+        for b in (buy.sellable_bundles(player) if buy is not None else []):
             best[b.corporation] = max(best.get(b.corporation, 0), b.price())
         return player.cash + sum(best.values()) + 100 * sum(1 for c in player.companies if game.bond(c))
 
@@ -790,7 +793,7 @@ class BuyTrain1893(BuyTrain):
     corporation that must buy gets the rest from its president (who may sell shares first);
     a minor's owner pays what its first train lacks."""
 
-    HANDLERS = {**BuyTrain.HANDLERS, "sell_shares": "process_sell_shares"}
+    HANDLERS = {**BuyTrain.HANDLERS, "sell_shares": "process_sell_shares", "sell_company": "process_sell_company"}
 
     def round_state(self):
         return {"exchanged_by": []}
@@ -805,7 +808,7 @@ class BuyTrain1893(BuyTrain):
         op = self.operator()
         if op is None:
             return []
-        if self.must_buy(op) and op.owner is not None and self.sellable_bundles(op.owner):
+        if self.must_buy(op) and op.owner is not None and self.actions(op.owner):
             return [op, op.owner]
         return [op]
 
@@ -827,10 +830,13 @@ class BuyTrain1893(BuyTrain):
         if op is None:
             return []
         if entity is not op:
-            if entity is op.owner and getattr(entity, "is_player", False) and self.must_buy(op) \
-                    and self.sellable_bundles(entity):
-                return ["sell_shares"]
-            return []
+            out = []
+            if entity is op.owner and getattr(entity, "is_player", False) and self.must_buy(op):
+                if self.sellable_bundles(entity):
+                    out.append("sell_shares")
+                if self.sellable_bonds(entity):
+                    out.append("sell_company")
+            return out
         if self.must_buy(entity):
             return ["buy_train"]
         if self.can_buy_train(entity):
@@ -962,6 +968,29 @@ class BuyTrain1893(BuyTrain):
             return not entity.trains and owner is not None and owner.cash + entity.cash >= price
         return self.must_buy(entity) and owner is not None and owner.cash + entity.cash >= price
 
+    def sellable_bonds(self, player) -> list:
+        """City bonds count as the president's money (the reference counts them in his
+        liquidity); since they cannot be sold in an operating round there, we let a president
+        who must raise money sell them to the bank at 100M rather than leave the game stuck."""
+        op = self.operator()
+        if op is None or op.owner is not player:
+            return []
+        if self.cheapest_depot_price() - player.cash - op.cash <= 0:
+            return []
+        return [c for c in player.companies if self.game.bond(c)]
+
+    def process_sell_company(self, action, entity):
+        game = self.game
+        company = _company(game, action)
+        if company not in self.sellable_bonds(entity):
+            raise GameError(f"{entity.name} cannot sell {company.name} now", rule="illegal-sale")
+        price = int(action.get("price", company.value))
+        if price != company.value:
+            raise GameError(f"{company.name} sells for {company.value}, not {price}", rule="wrong-price")
+        spend(game.bank, entity, price)
+        company.owner = game.bank
+        entity.companies.remove(company)
+
     def process_sell_shares(self, action, entity):
         bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"))
         ids = [s.id for s in bundle.shares]
@@ -976,6 +1005,9 @@ class BuyTrain1893(BuyTrain):
         if "sell_shares" in acts:
             for b in self.sellable_bundles(entity):
                 out.append({"type": "sell_shares", "shares": [s.id for s in b.shares], "percent": b.percent})
+        if "sell_company" in acts:
+            for c in self.sellable_bonds(entity):
+                out.append({"type": "sell_company", "company": c.sym, "price": c.value})
         if "buy_train" in acts:
             for t in self.buyable_trains(entity):
                 if t.owner is self.game.depot:
