@@ -5,10 +5,14 @@ from __future__ import annotations
 import time
 
 
+# hints our legal-action lists add for bots; not part of the 18xx.games action format
+LOCAL_KEYS = {"price_range", "price_step", "canonical_prices"}
+
+
 def game_to_log(game, game_id=None) -> dict:
     actions = []
     for i, a in enumerate(game.actions, start=1):
-        a = dict(a)
+        a = {k: v for k, v in a.items() if k not in LOCAL_KEYS}
         a.setdefault("id", i)
         actions.append(a)
     log = {

@@ -28,6 +28,7 @@ def choose(rng: random.Random, actions: list[dict]) -> dict:
         hi = max(lo, hi - (hi - lo) % step)
         a["price"] = rng.randrange(lo, hi + 1, step)
     a.pop("price_step", None)
+    a.pop("canonical_prices", None)
     return a
 
 

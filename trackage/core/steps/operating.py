@@ -249,8 +249,11 @@ class BuyTrain(Step):
                 out.append({"type": "buy_train", "train": t.id, "price": t.price, "variant": t.name})
             else:
                 lo = self.game.TRAIN_PRICE_MIN
-                out.append({"type": "buy_train", "train": t.id, "price": lo, "price_range": [lo, entity.cash],
-                            "price_step": self.game.TRAIN_PRICE_MULTIPLE})
+                step = self.game.TRAIN_PRICE_MULTIPLE or 1
+                hi = entity.cash - entity.cash % step if entity.cash >= lo else lo
+                canon = sorted({p for p in (lo, t.price // 2, t.price, hi) if lo <= p <= hi and p % step == 0})
+                out.append({"type": "buy_train", "train": t.id, "price": lo, "price_range": [lo, hi],
+                            "price_step": step, "canonical_prices": canon})
         if "pass" in self.actions(entity):
             out.append({"type": "pass"})
         return out
