@@ -233,3 +233,61 @@ def test_player_counts():
         assert g.bank.cash == 7200 - n * cash
     with pytest.raises(GameError):
         new_game("1893", [{"id": i, "name": f"P{i}"} for i in range(5)])
+
+
+# ----------------------------------------------------------------- starting package leftovers
+@needs_fixture
+def test_forced_auction_lowers_the_price_then_forces_the_purchase():
+    game = fixture_game_until(55)  # HdSK is left: an auction before SR 2
+    assert game.round.name == "Draft Round" and [p.id for p in game.players] == [18536, 45, 16856]
+    act(game, "bid", 18536, company="HdSK", price=100)  # 18536 offers it
+    step = game.round.steps[0]
+    # 45 (80M) cannot pay 100M and is passed over
+    assert game.current_entity().id == 16856
+    act(game, "pass", 16856)
+    act(game, "pass", 18536)
+    assert step.min_bid(step.auctioning) == 90 and game.current_entity().id == 16856
+    prices = []
+    while game.round.name == "Draft Round":
+        prices.append(step.min_bid(step.auctioning))
+        act(game, "pass", game.current_entity().id)
+    assert prices[-1] == 50 and 80 in prices  # down to half its value
+    p = game.player_by_id(18536)
+    assert game.company_by_id("HdSK").owner is p and p.cash == 155 - 50  # the one who offered it buys
+    assert game.round.name == "Stock Round" and game.turn == 2
+
+
+@needs_fixture
+def test_rag_par_paid_with_fdsd():
+    game = fixture_game_until(165)
+    act(game, "pass", 16856)
+    act(game, "pass", 18536)
+    p = game.player_by_id(45)
+    cash = p.cash
+    act(game, "par", 45, corporation="RAG", share_price="100,1,3")
+    assert game.round.actions_for(p) == ["assign", "pass"]  # exchange FdSD for the 200M, or pay
+    act(game, "assign", 45)
+    rag = game.corporation_by_id("RAG")
+    assert p.cash == cash and game.company_by_id("FdSD").closed
+    assert rag.owner is p and p.percent_of(rag) == 20 and game.pool.percent_of(rag) == 80
+
+
+# ----------------------------------------------------------------- random play
+@pytest.mark.parametrize("seed", [3, 13, 20])
+def test_random_games_keep_invariants_and_replay(seed):
+    from trackage.export import game_to_log
+    from trackage.invariants import check
+    from trackage.playout import random_playout
+    from trackage.replay import replay_data
+
+    start = {}
+
+    def on_action(game, action):
+        start.setdefault("cash", game.total_cash())
+        check(game, start["cash"], action)
+
+    rules = [[], ["optional_2_train"], ["optional_grey_phase", "optional_existing_track"]][seed % 3]
+    game = random_playout("1893", 2 + seed % 3, rules, seed, max_actions=4000, on_action=on_action)
+    assert game.finished and game.game_end_reason in ("bank", "bankrupt")
+    out = replay_data(game_to_log(game))
+    assert out.error is None and out.result == game.result()
