@@ -11,6 +11,7 @@ TITLES = {
     "1893": ("trackage.titles.t1893.game", "Game1893"),
     "1861": ("trackage.titles.t1861.game", "Game1861"),
     "1867": ("trackage.titles.t1867.game", "Game1867"),
+    "1822": ("trackage.titles.t1822.game", "Game1822"),
 }
 
 

@@ -1,0 +1,66 @@
+"""1822 data: the JSON files of ``data/`` and the options that select among them."""
+
+from __future__ import annotations
+
+import copy
+import json
+from functools import lru_cache
+from pathlib import Path
+
+DATA = Path(__file__).parent / "data"
+
+OPTIONS = ("plus_expansion", "plus_expansion_no_removals", "plus_expansion_single_stack", "tax_haven_multiple")
+
+BASE_PRIVATES = 18
+BASE_MINORS = 24
+PLUS_PRIVATES = 21
+PLUS_MINORS = 30
+
+
+@lru_cache(maxsize=None)
+def _load(name: str) -> dict:
+    with open(DATA / f"{name}.json", encoding="utf-8") as f:
+        return json.load(f)
+
+
+def load(name: str) -> dict:
+    return copy.deepcopy(_load(name))
+
+
+def starting_companies(plus: bool) -> set[str]:
+    privates = PLUS_PRIVATES if plus else BASE_PRIVATES
+    minors = PLUS_MINORS if plus else BASE_MINORS
+    return ({f"P{i}" for i in range(1, privates + 1)} | {f"C{i}" for i in range(1, 11)}
+            | {f"M{i}" for i in range(1, minors + 1)})
+
+
+def build(rules: list[str], num_players: int) -> dict:
+    plus = "plus_expansion" in rules
+    game = load("game")
+    map_data = load("map")
+    entities = load("entities")
+    keep = starting_companies(plus)
+    minors = PLUS_MINORS if plus else BASE_MINORS
+    corps = [c for c in entities["corporations"]
+             if c["type"] == "major" or int(c["sym"]) <= minors]
+    return {
+        "layout": map_data["layout"],
+        "axes": map_data["axes"],
+        "location_names": map_data["location_names"],
+        "hexes": map_data["hexes"],
+        "tiles": load("tiles"),
+        "market": game["market"],
+        "phases": game["phases"],
+        "trains": game["trains"],
+        "companies": [c for c in entities["companies"] if c["sym"] in keep],
+        "corporations": corps,
+        "cert_limit": game["cert_limit"][str(num_players)],
+        "starting_cash": game["starting_cash"][str(num_players)],
+        "bidding_tokens": game["bidding_tokens"][str(num_players)],
+        "exchange_tokens": game["exchange_tokens"],
+        "private_acquisition": game["private_acquisition"],
+        "double_cash_revenue": game["double_cash_revenue"],
+        "major_tile_lays": game["major_tile_lays"],
+        "hsbc_tile_lays": game["hsbc_tile_lays"],
+        "short_names": game["company_short_names"],
+    }
