@@ -191,9 +191,6 @@ class Game:
         for c in sorted(comps, key=key):
             spend(self.bank, c.owner, c.revenue)
 
-    def place_home_token(self, corp) -> None:
-        pass
-
     def float_corporation(self, corp) -> None:
         if corp.capitalization in ("incremental", "none"):
             return
@@ -389,18 +386,28 @@ class Game:
         """Every (hex, tile, rotation) the entity could lay now (generic rules)."""
         out = []
         connected = self.layable_hexes(entity)
-        seen_names = {}
+        candidates = {}
         for t in self.board.supply.tiles:
-            if t.name not in seen_names and self.tile_valid_for_phase(t):
-                seen_names[t.name] = t
+            if t.name not in candidates and self.tile_valid_for_phase(t):
+                candidates[t.name] = t
+        memo = self.__dict__.setdefault("_upgrade_memo", {})
         for hex_, edges in connected.items():
             old = hex_.tile
-            for t in seen_names.values():
-                if not self.upgrades_to(old, t):
-                    continue
-                for r in range(6):
+            for t in candidates.values():
+                key = (id(old.spec), old.rotation, old.name, old.color, t.name, hex_.id if t.name == "200" else None)
+                rots = memo.get(key)
+                if rots is None:
+                    keep = t.rotation
+                    rots = []
+                    for r in range(6):
+                        t.rotate(r)
+                        if self.upgrades_to(old, t):
+                            rots.append(r)
+                    t.rotate(keep)
+                    memo[key] = rots
+                for r in rots:
                     t.rotate(r)
-                    if self.upgrades_to(old, t) and self.legal_tile_rotation(entity, hex_, t):
+                    if self.legal_tile_rotation(entity, hex_, t):
                         out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
         return out
 
