@@ -104,9 +104,14 @@ class Merge(Step):
         return next(sp for sp in self.game.share_prices_with_types(("par", "par_2")) if sp.price <= price_limit)
 
     # ------------------------------------------------------------ processing
+    def majors_available(self) -> bool:
+        return any(c.type == "major" and not c.floated() and not c.ipoed for c in self.game.corporations)
+
     def process_convert(self, action, entity):
         if self.merging is not None or not self.can_convert(entity):
             raise GameError(f"{entity.name} cannot convert", rule="cannot-convert")
+        if not self.game.loading and not self.majors_available():
+            raise GameError("no major corporation is available", rule="no-major-available")
         self.converting = entity
 
     def process_pass(self, action, entity):
@@ -126,6 +131,8 @@ class Merge(Step):
         if other not in self.mergeable_candidates(entity):
             raise GameError(f"{entity.name} cannot merge with {other.name}", rule="illegal-merge")
         merging = (self.merging or [entity]) + [other]
+        if not self.game.loading and not self.majors_available():
+            raise GameError("no major corporation is available", rule="no-major-available")
         if not self.game.loading and not self.feasible(merging):
             raise GameError("merge impossible, no player could become president", rule="illegal-merge")
         if self.merging is None:
@@ -246,10 +253,10 @@ class Merge(Step):
         if "merge" in acts:
             for c in self.mergeable(entity):
                 if (self.converting is None and not self.merge_major
-                        and not self.feasible((self.merging or [entity]) + [c])):
+                        and (not self.majors_available() or not self.feasible((self.merging or [entity]) + [c]))):
                     continue
                 out.append({"type": "merge", "corporation": c.id})
-        if "convert" in acts:
+        if "convert" in acts and self.majors_available():
             out.append({"type": "convert"})
         if "pass" in acts:
             out.append({"type": "pass"})

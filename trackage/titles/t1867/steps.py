@@ -550,6 +550,14 @@ class Track1867(TrackAndTokenStep):
                 take_loans_for(self.game, entity, cost)
             spend(entity, self.game.bank, cost)
 
+    def check_lay(self, entity, hex_, old_tile, tile, rotation):
+        hidden = self.game.hidden_company
+        if self.game.loading or hidden is None or hidden.closed:
+            return
+        for ab in hidden.abilities:
+            if ab.get("type") == "blocks_hexes" and hex_.id in ab.get("hexes", []):
+                raise GameError(f"{hex_.id} is blocked until phase 3", rule="hex-blocked")
+
     def after_lay(self, entity, hex_, old_tile, tile):
         if tile.name == "639":
             self.game.place_639_token(tile)
