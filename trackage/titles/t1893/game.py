@@ -300,6 +300,7 @@ class Game1893(Game):
         self.hgk_auto_found = False
         self.fdsd_to_close = False
         self.potential_discard_trains: list = []
+        self.operating_rounds_in_set = self.phase.operating_rounds
         self.graph_changed()
 
     # ------------------------------------------------------------ companies
@@ -431,11 +432,14 @@ class Game1893(Game):
         for info in self.exchanges[corp.id]:
             share, company, minor = info["share"], info["company"], info["minor"]
             player = company.owner
+            if player is None or not player.is_player:
+                player = self.pool  # an unsold card: its certificate goes to the market
             if share.president:
                 president_share = share
             share.buyable = True
             self.share_market.transfer(ShareBundle([share]), player, allow_president_change=False)
-            priority.append(player)
+            if player.is_player:
+                priority.append(player)
             company.close()
             if minor is None:
                 continue
@@ -453,14 +457,15 @@ class Game1893(Game):
             city.place_token(corp, new, free=True, check_tokenable=False)
             minor.close()
         holders = corp.player_share_holders()
-        top = max(holders.values())
+        top = max(holders.values(), default=0)
         majority = [p for p, pct in holders.items() if pct == top]
+        president = None
         if president_share.owner in majority:
             president = president_share.owner
-        else:
+        elif majority:
             majority.sort(key=lambda p: priority.index(p) if p in priority else len(priority))
             president = majority[0]
-        if president_share.owner is not president:
+        if president is not None and president_share.owner is not president:
             old = president_share.owner
             mine = [s for s in president.shares_of(corp) if not s.president]
             for s in swap_shares(mine):
@@ -521,6 +526,13 @@ class Game1893(Game):
             tile.rotate(cand["rotation"])
             if self.legal_tile_rotation(entity, hex_, tile):
                 out.append(cand)
+        lev = self.data["leverkusen"]
+        hex_ = self.hex_by_id(lev["hex"])
+        if hex_.tile.color == "yellow" and hex_ in self.graph.connected_hexes(entity):
+            green = next((t for t in self.board.supply.tiles if t.name == lev["green"]), None)
+            if green is not None and self.tile_valid_for_phase(green) and \
+                    not any(c["hex"] == hex_.id and c["tile"] == green.id for c in out):
+                out.append({"hex": hex_.id, "tile": green.id, "rotation": 0})
         return out
 
     def rhine_blocks(self, hex_, tile) -> bool:

@@ -431,16 +431,14 @@ class BuySellParShares1893(BuySellParShares):
         self._track(action, entity, company)
 
     def buy_eva(self, action, entity, company):
+        """EVA taken from another player in a stock round. The reference handles it like a
+        starting-package card: the price goes to the bank, not to the former owner."""
         if self.bought():
             raise GameError("only one purchase per turn", rule="one-purchase-per-turn")
         price = int(action.get("price", 0))
         if not 1 <= price <= entity.cash:
             raise GameError(f"EVA's price must be between 1 and {entity.cash}", rule="wrong-price")
-        seller = company.owner
-        spend(entity, seller, price)
-        seller.companies.remove(company)
-        company.owner = entity
-        entity.companies.append(company)
+        self.game.draft_object(company, entity, price)
         self._track(action, entity, company)
 
     def process_sell_company(self, action, entity):
