@@ -6,6 +6,7 @@ and privates are sold from bid boxes in the stock round; bids resolve when it en
 
 from __future__ import annotations
 
+from ...core.board import Board
 from ...core.entities import Corporation, ShareBundle
 from ...core.errors import GameError
 from ...core.game import Game
@@ -169,7 +170,7 @@ class StockRound1822(StockRound):
 
 
 class ChoicesRound(Round):
-    NAME = "Choices"
+    NAME = "Choose"
 
     def select_entities(self):
         return self.game.choices_entities()
@@ -187,6 +188,26 @@ class ChoicesRound(Round):
 class OperatingRound1822(OperatingRound):
     def skip_entity(self, entity) -> bool:
         return entity.closed or not entity.floated() or entity not in self.game.corporations
+
+
+class Board1822(Board):
+    """Border costs are paid when the new tile has an exit over the border (no track needed
+    on the other side); the other side's border goes only if that hex has track there."""
+
+    def _border_cost(self, hex_, tile) -> int:
+        total = 0
+        for b in list(tile.borders):
+            if not getattr(b, "cost", None):
+                continue
+            nb = hex_.neighbors.get(b.edge)
+            if nb is None or not hex_.targeting(nb):
+                continue
+            total += b.cost
+            tile.borders.remove(b)
+            inv = (b.edge + 3) % 6
+            if inv in nb.tile.exits:
+                nb.tile.borders = [x for x in nb.tile.borders if x.edge != inv]
+        return total
 
 
 class Game1822(Game):
@@ -309,6 +330,12 @@ class Game1822(Game):
     def init_round(self):
         self.round_counter += 1
         return self.stock_round()
+
+    def init_map(self):
+        map_data = {"layout": self.data.get("layout", "flat"), "axes": self.data.get("axes"),
+                    "location_names": self.data.get("location_names", {}), "hexes": self.data["hexes"]}
+        self.board = Board1822(self, map_data, self.data.get("tiles", {}), self.IMPASSABLE_HEX_COLORS)
+        self.board.reserve_homes(self.corporations)
 
     # ------------------------------------------------------------ bid boxes
     def bank_companies(self, prefix):
@@ -628,3 +655,522 @@ class Game1822(Game):
         if sum(1 for t in corp.trains if t.name in EXTRA_PERMANENTS) > 1:
             return True
         return sum(1 for t in corp.trains if t.name == "P+") > 1
+
+    # ------------------------------------------------------------ operating rounds
+    def operating_round(self, round_num):
+        from . import steps as s
+
+        return OperatingRound1822(self, [
+            s.DiscardTrain1822, s.PendingToken, s.FirstTurnHousekeeping, s.AcquireCompany, s.SpecialChoose,
+            s.SpecialTrack, s.SpecialToken, s.Track1822, s.DestinationToken, s.Token1822, s.Route1822,
+            s.Dividend1822, s.BuyTrain1822, s.MinorAcquisition, s.PendingToken, s.IssueShares1822,
+        ], round_num=round_num)
+
+    def operating_order(self):
+        floated = sorted([c for c in self.corporations if c.floated() and not c.closed], key=self._market_sort_key)
+        return [c for c in floated if c.type == "minor"] + [c for c in floated if c.type != "minor"]
+
+    def payout_companies(self):
+        phase = int(self.phase.name)
+        for c in self.companies:
+            if c.owner is None or c.closed:
+                continue
+            if c.sym in PHASE_REVENUE and self.phase_revenue.get(c.sym) is not None:
+                c.revenue = phase * PHASE_REVENUE[c.sym]
+                spend(self.bank, self.phase_revenue[c.sym], c.revenue)
+            if c.sym == DOUBLE_CASH and c.owner.is_corporation:
+                c.revenue = self.data["double_cash_revenue"][phase]
+        comps = [c for c in self.companies if c.owner is not None and not c.closed and c.revenue > 0
+                 and c.owner is not self.bank]
+
+        def key(c):
+            if c.owner.is_player:
+                return (0, self.players.index(c.owner), "", c.revenue, c.name)
+            return (1, 0, c.owner.name, c.revenue, c.name)
+        for c in sorted(comps, key=key):
+            spend(self.bank, c.owner, c.revenue)
+
+    def place_home_token(self, corp):
+        if not corp.tokens or corp.tokens[0].used:
+            return
+        super().place_home_token(corp)
+        if corp.id == TWO_HOME:
+            tok = next((t for t in corp.tokens if t.type == "destination" and not t.used), None)
+            if tok is not None:
+                self.place_destination_token(corp, self.hex_by_id(corp.destination), tok)
+
+    def place_destination_token(self, corp, hex_, token):
+        city = hex_.tile.cities[0]
+        city.place_token(corp, token, free=True, check_tokenable=False, cheater=True)
+        self.graph_changed()
+
+    def remove_extra_tokens(self, tile):
+        for city in tile.cities:
+            counted = {}
+            for tok in city.tokens:
+                if tok is None:
+                    continue
+                ent = counted.setdefault(tok.corporation, [[], 0])
+                if tok.type != "destination":
+                    ent[0].append(tok)
+                ent[1] += 1
+            removed = False
+            for corp, (toks, n) in counted.items():
+                toks.sort(key=lambda t: corp.tokens.index(t))
+                for _ in range(n - 1):
+                    t = toks.pop()
+                    t.remove()
+                    t.price = self.TOKEN_PRICE
+                    removed = True
+            if removed:
+                self.remove_cheater_slot(city)
+
+    def remove_cheater_slot(self, city):
+        if city.slots <= city.normal_slots:
+            return
+        empty = next((i for i, (t, r) in enumerate(zip(city.tokens, city.reservations + [None] * len(city.tokens)))
+                      if t is None and r is None), None)
+        if empty is None:
+            return
+        last = city.tokens.pop()
+        city.tokens[empty] = last
+
+    def can_run_route(self, entity):
+        return any(t.name in LOCAL_TRAINS for t in entity.trains) or super().can_run_route(entity)
+
+    def route_trains(self, entity):
+        return [t for t in entity.trains if t.name != "P+"]
+
+    def extra_train(self, train) -> bool:
+        return train.name in EXTRA_TRAINS
+
+    def must_buy_train(self, entity) -> bool:
+        return not any(t.name not in EXTRA_TRAINS for t in entity.trains) and bool(self.depot.depot_trains())
+
+    def train_limit(self, entity):
+        return self.phase.train_limit(entity)
+
+    def tile_lays(self, entity):
+        if getattr(entity, "sym", None) == "P21":
+            return self.data["hsbc_tile_lays"]
+        operator = entity.owner if getattr(entity, "is_company", False) else entity
+        if int(self.phase.name) >= 3 and getattr(operator, "type", None) == "major":
+            return self.data["major_tile_lays"]
+        return self.TILE_LAYS
+
+    def purchasable_companies(self, entity):
+        out = []
+        for c in self.companies:
+            if c.closed or c.owner is None or not c.owner.is_player or c.owner is entity:
+                continue
+            rule = self.data["private_acquisition"].get(c.sym)
+            if rule is None:
+                continue
+            if int(self.phase.name) >= rule["phase"] and entity.type in rule["acquire"]:
+                out.append(c)
+        return out
+
+    def company_bought(self, company, entity):
+        if company.sym in PRIVATE_TRAINS:
+            train = self.company_trains[company.sym]
+            self.buy_train(entity, train, 0)
+            company.close()
+        if company.sym in REMOVE_REVENUE:
+            company.revenue = 0
+        if company.sym in PHASE_REVENUE:
+            pot = self.phase_revenue.get(company.sym)
+            if pot is not None and pot.cash > 0:
+                spend(pot, company.owner, pot.cash)
+            self.phase_revenue[company.sym] = None
+            company.close()
+        if company.sym == DOUBLE_CASH:
+            company.revenue = self.data["double_cash_revenue"][int(self.phase.name)]
+
+    def buy_train(self, operator, train, price=None):
+        price = train.price if price is None else price
+        seller = train.owner
+        if price and price > 0:
+            spend(operator, self.bank if seller is self.depot or seller is None else seller, price)
+        self.remove_train(train)
+        train.owner = operator
+        operator.trains.append(train)
+
+    def remove_train(self, train):
+        owner = train.owner
+        if owner is None:
+            return
+        if owner is self.depot:
+            self.depot.remove_train(train)
+        elif train in owner.trains:
+            owner.trains.remove(train)
+
+    def discard_train(self, train):
+        if train.name in EXTRA_PERMANENTS or train.name == "P+":
+            self.remove_train(train)
+            train.owner = None
+            return
+        self.remove_train(train)
+        train.set_variant(train.base)
+        self.depot.reclaim(train)
+
+    def on_phase_change(self, name):
+        pass
+
+    def on_train_event(self, event, train):
+        kind = event.get("type")
+        if kind == "close_concessions":
+            for c in self.companies:
+                if c.sym[0] == "C" and not c.closed:
+                    c.close()
+            for corp in self.corporations:
+                if corp.type == "major" and not corp.floated():
+                    corp.par_via_exchange = None
+                    corp.float_percent = 50
+        elif kind == "full_capitalisation":
+            for corp in self.corporations:
+                if corp.type == "major" and not corp.floated():
+                    corp.capitalization = "full"
+        elif kind == "phase_revenue":
+            for sym in PHASE_REVENUE:
+                c = self.company_by_id(sym)
+                if c is None or c.closed or self.phase_revenue.get(sym) is None:
+                    continue
+                pot = self.phase_revenue[sym]
+                if pot.cash > 0:
+                    spend(pot, self.bank, pot.cash)
+                self.phase_revenue[sym] = None
+                c.close()
+
+    def float_corporation(self, corp):
+        if "full_capitalisation" in self.phase.status and corp.type == "major":
+            if corp.cash > 0:
+                spend(corp, self.bank, corp.cash)
+            for s in list(corp.shares_of(corp)):
+                self.share_market._move_share(s, self.pool)
+        if corp.capitalization == "full":
+            spend(self.bank, corp, corp.par_price.price * corp.total_shares)
+        if corp.type == "major":
+            corp.capitalization = "incremental"
+
+    def upgrade_cost(self, old_tile, hex_, entity):
+        operator = entity.owner if getattr(entity, "is_company", False) else entity
+        discounts = []
+        for c in getattr(operator, "companies", []):
+            for a in c.abilities:
+                if a.get("type") == "tile_discount" and (not a.get("hexes") or hex_.id in a["hexes"]):
+                    discounts.append(a)
+        total = 0
+        for u in old_tile.upgrades:
+            cost = u.cost
+            terr = list(dict.fromkeys(u.terrains))
+            for a in discounts:
+                if a.get("terrain") is not None and terr == [a["terrain"]]:
+                    cost -= a.get("discount", 0)
+            total += cost
+        return total
+
+    def home_token_locations(self, corp):
+        return [self.hex_by_id(LONDON)] if corp.id == MINOR_14 else None
+
+    def issuable_shares(self, entity) -> list:
+        if not getattr(entity, "is_corporation", False) or entity.type != "major":
+            return []
+        if entity.num_ipo_shares() == 0 or len(entity.operating_history) < 2:
+            return []
+        out = []
+        for b in self.share_market.bundles_for(entity, entity):
+            if not self.share_market.fit_in_pool(b, self.MARKET_SHARE_LIMIT):
+                continue
+            n = int(b.num_shares())
+            rc = entity.share_price.coordinates
+            for _ in range(n):
+                rc = self.stock_market.down_of(entity, rc)
+            b.share_price = self.stock_market.cell(*rc).price
+            out.append(b)
+        return out
+
+    def redeemable_shares(self, entity) -> list:
+        if not getattr(entity, "is_corporation", False) or entity.type != "major":
+            return []
+        return [b for b in self.share_market.bundles_for(self.pool, entity) if entity.cash >= b.price()]
+
+    def player_loan(self, player, amount):
+        spend(self.bank, player, amount)
+        self.player_debt[player] = self.player_debt.get(player, 0) + amount
+
+    def payoff_player_loan(self, player, amount=None):
+        debt = self.player_debt.get(player, 0)
+        amount = min(debt, player.cash) if amount is None else amount
+        if amount <= 0 or amount > player.cash or amount > debt:
+            raise GameError(f"{player.name} cannot pay off {amount}", rule="bad-loan-payoff")
+        spend(player, self.bank, amount)
+        self.player_debt[player] = debt - amount
+
+    def game_end_check(self):
+        if self.end_trigger:
+            return self.end_trigger
+        for reason, timing in self.GAME_END_CHECK.items():
+            if not self.end_check_value(reason):
+                continue
+            if reason == "bank":
+                timing = "full_or" if self.round.is_operating() else "current_or"
+            self.end_trigger = (reason, timing)
+            break
+        return self.end_trigger if self.end_trigger else (None, None)
+
+    def after_lay_tile(self, hex_, old_tile, tile):
+        olab = getattr(old_tile, "label", None)
+        if olab:
+            if tile.color == "yellow" and olab in ("S", "T") and not tile.label:
+                tile.label = olab
+            if old_tile.color == "yellow" and olab in ("S", "T"):
+                old_tile.label = None
+        if hex_.id == LONDON:
+            self.upgrade_minor_14_home_hex(hex_)
+
+    def upgrade_minor_14_home_hex(self, hex_):
+        if self.minor_14_city_exit is None:
+            return
+        city = next((p.city for p in hex_.tile.paths if p.city is not None and p.edges
+                     and p.edges[0].num == self.minor_14_city_exit), None)
+        if city is None:
+            return
+        if len([t for t in city.tokens]) <= city.normal_slots:
+            city.tokens.append(None)
+
+    # ------------------------------------------------------------ trains and routes helpers
+    def num_trains(self, entity) -> int:
+        return sum(1 for t in entity.trains if t.name not in EXTRA_TRAINS)
+
+    def l_upgrade_cost(self) -> int:
+        return self.UPGRADE_COST_L_TO_2
+
+    def phase_on_two(self):
+        if "2" in self.phase.next_on():
+            self.phase.index += 1
+            self.on_phase_change(self.phase.name)
+            self.depot.clear_cache()
+
+    def secr_token_ability(self, corp) -> bool:
+        return corp.id == "SECR" and not getattr(self, "secr_used_ability", False)
+
+    def attach_pullman(self, train):
+        d = train.distance
+        if isinstance(d, (int, float)):
+            visit = d
+        else:
+            row = next((r for r in d if "city" in r.get("nodes", ())), None)
+            visit = row["visit"] if row else 0
+        self._pullman_saved = (train.name, train.distance)
+        train.name = train.name + "+"
+        train.distance = [{"nodes": ["city", "offboard"], "pay": 99, "visit": visit},
+                          {"nodes": ["town"], "pay": 99, "visit": 99}]
+
+    def detach_pullman(self, train):
+        saved = getattr(self, "_pullman_saved", None)
+        if saved:
+            train.name, train.distance = saved
+        self._pullman_saved = None
+
+    @property
+    def route_rules(self):
+        from .routes import RouteRules1822
+
+        return RouteRules1822(self)
+
+    def mail_subsidy(self, entity, route_dicts) -> int:
+        n = sum(1 for c in entity.companies if c.sym in MAIL_CONTRACTS)
+        if n == 0 or not route_dicts:
+            return 0
+        from ...core import routes as routemod
+
+        rules = routemod.rules_for(self)
+        trains = {t.id: t for t in entity.trains}
+        try:
+            routes = routemod.routes_from_log(rules, route_dicts, trains)
+        except GameError as e:
+            self.warnings.append(f"mail contract: cannot resolve routes: {e}")
+            return 0
+        bonuses = []
+        colors = self.phase.tiles
+        for r in routes:
+            stops = r.visited_stops
+            if not stops or r.train.name.startswith("L") or len(stops) < 2:
+                continue
+            first = stops[0].revenue_for(colors, r.train.name)
+            last = stops[-1].revenue_for(colors, r.train.name)
+            bonuses.append((first + last) // 2)
+        bonuses.sort(reverse=True)
+        return sum(bonuses[:n])
+
+    def destination_connected(self, entity) -> bool:
+        from ...core.graph import walk_node
+
+        dest = self.hex_by_id(entity.destination)
+        home = entity.tokens[0].city if entity.tokens and entity.tokens[0].used else None
+        if dest is None or home is None or not dest.tile.nodes:
+            return False
+        found = []
+
+        def visit(path, *args):
+            if home in path.nodes:
+                found.append(True)
+                return None
+            return None
+        try:
+            walk_node(dest.tile.nodes[0], visit, corporation=entity)
+        except TypeError:
+            return False
+        return bool(found)
+
+    # ------------------------------------------------------------ minor acquisition
+    def remove_exchange_token(self, corp):
+        corp.exchange_tokens -= 1
+
+    def acquire_bank_minor(self, entity, minor, token_choice, round_):
+        spend(entity, self.bank, self.MINOR_BIDBOX_PRICE)
+        if token_choice == "replace":
+            if minor.id == MINOR_14:
+                self.remove_exchange_token(entity)
+                tok = Token(entity, price=0)
+                entity.tokens.append(tok)
+                self.m14_token_ability = entity
+                round_.pending_tokens.append({"entity": entity, "hexes": [self.hex_by_id(LONDON)], "token": tok})
+            else:
+                city = next(c for c in self.hex_by_id(minor.coordinates).tile.cities if c.reserved_by(minor))
+                city.remove_reservation(minor)
+                if city.tokened_by(entity):
+                    self.move_exchange_token(entity)
+                else:
+                    self.remove_exchange_token(entity)
+                    tok = Token(entity, price=0)
+                    entity.tokens.append(tok)
+                    city.place_token(entity, tok, check_tokenable=False, free=True)
+                    self.graph_changed()
+        elif token_choice == "exchange":
+            self.move_exchange_token(entity)
+        company = next((c for c in self.companies if c.sym == f"M{minor.id}"), None)
+        if company is not None:
+            self.companies.remove(company)
+        self.close_corporation(minor)
+
+    def acquire_player_minor(self, entity, minor, shares, token_choice):
+        owner = minor.owner
+        diff = minor.share_price.price * 2 - entity.share_price.price * shares
+        if diff < 0:
+            spend(owner, entity, -diff)
+        elif diff > 0:
+            spend(entity, owner, diff)
+        for _ in range(shares):
+            share = entity.shares_of(entity)[0]
+            self.share_market._move_share(share, owner)
+        if minor.cash > 0:
+            spend(minor, entity, minor.cash)
+        for c in list(minor.companies):
+            minor.companies.remove(c)
+            c.owner = entity
+            entity.companies.append(c)
+        for t in list(minor.trains):
+            minor.trains.remove(t)
+            t.owner = entity
+            entity.trains.append(t)
+        if token_choice == "replace":
+            city = minor.tokens[0].city
+            if city.tokened_by(entity):
+                self.move_exchange_token(entity)
+                self.remove_minor_token(minor)
+            else:
+                self.remove_exchange_token(entity)
+                self.move_tokens_to_surviving(entity, minor)
+        elif token_choice == "exchange":
+            self.move_exchange_token(entity)
+            self.remove_minor_token(minor)
+        self.close_corporation(minor)
+
+    def min_city_slots(self, city) -> int:
+        if city.hex is None or city.hex.id != LONDON:
+            return city.normal_slots
+        path = next((p for p in city.hex.tile.paths if p.city is city and p.edges), None)
+        if path is not None and path.edges[0].num == self.minor_14_city_exit:
+            return city.normal_slots + 1
+        return city.normal_slots
+
+    def remove_minor_token(self, minor):
+        tok = minor.tokens[0]
+        city = tok.city
+        if city is None:
+            return
+        city.delete_token(tok, remove_slot=city.slots > self.min_city_slots(city))
+        tok.used = False
+        tok.city = None
+        tok.hex = None
+
+    def move_tokens_to_surviving(self, surviving, minor):
+        used = [t for t in surviving.tokens if t.used]
+        unused = [t for t in surviving.tokens if not t.used]
+        for tok in minor.tokens:
+            new = Token(surviving, price=0)
+            if tok.hex is not None and tok.city is not None:
+                used.append(new)
+                city = tok.city
+                idx = next(i for i, t in enumerate(city.tokens) if t is tok)
+                city.tokens[idx] = new
+                new.place(city)
+                tok.used = False
+                tok.city = None
+                tok.hex = None
+            else:
+                unused.append(new)
+        unused.sort(key=lambda t: t.price)
+        surviving.tokens = (used + unused)[:9]
+        self.graph_changed()
+
+    def close_corporation(self, corp):
+        for t in list(corp.trains):
+            corp.trains.remove(t)
+            t.owner = None
+        super().close_corporation(corp)
+        self._index_entities()
+
+    def sell_shares_and_change_price(self, bundle):
+        corp = bundle.corporation
+        if bundle.owner is corp:
+            price = bundle.price()
+            self.share_market.transfer(bundle, self.pool, spender=self.bank, receiver=corp, price=price)
+        else:
+            self.share_market.sell_shares(bundle)
+        for _ in range(int(bundle.num_shares())):
+            self.stock_market.move_down(corp)
+
+    # ------------------------------------------------------------ track
+    def check_lay_1822(self, entity, hex_, old_tile, tile):
+        if getattr(entity, "type", None) == "minor" and "minors_green_upgrade" in self.phase.status \
+                and tile.color not in ("yellow", "green"):
+            raise GameError("Minor cannot upgrade past green", rule="tile-colour")
+
+    def after_lay_1822(self, entity, hex_, old_tile, tile):
+        self.remove_extra_tokens(tile)
+        self.after_lay_tile(hex_, old_tile, tile)
+
+    def tile_valid_for_phase(self, tile):
+        return tile.color in self.phase.tiles
+
+    def preprocess_action(self, action, entity):
+        if action.get("type") == "lay_tile" and action.get("tile", "").split("-")[0] != "BC":
+            hex_ = self.hex_by_id(action.get("hex"))
+            if hex_ is not None:
+                self.consent_used = getattr(self, "consent_used", set())
+                self.consent_used.add(hex_.id)
+
+    TRACK_PLAIN = ("7", "8", "9", "80", "81", "82", "83", "544", "545", "546", "60", "169")
+    TRACK_TOWN = ("3", "4", "58", "141", "142", "143", "144", "767", "768", "769", "X17")
+    COLORS = ("white", "yellow", "green", "brown", "gray")
+
+    def upgrades_to(self, old_tile, new_tile) -> bool:
+        if old_tile.hex is not None and old_tile.hex.id == "D35" and old_tile.color == "white":
+            return new_tile.name == "57"
+        if old_tile.name in self.TRACK_TOWN and new_tile.name in self.TRACK_PLAIN:
+            if old_tile.color in self.COLORS and new_tile.color in self.COLORS:
+                return self.COLORS.index(new_tile.color) == self.COLORS.index(old_tile.color) + 1
+            return False
+        return super().upgrades_to(old_tile, new_tile)

@@ -354,3 +354,895 @@ class Choose(Step):
         if not self.actions(entity):
             return []
         return [{"type": "choose", "choice": c} for c in self.choices(entity)] + [{"type": "pass"}]
+
+
+# ---------------------------------------------------------------------------- operating round
+def _is_major(e) -> bool:
+    return getattr(e, "is_corporation", False) and e.type == "major"
+
+
+def _is_minor(e) -> bool:
+    return getattr(e, "is_corporation", False) and e.type == "minor"
+
+
+class PendingToken(Step):
+    """Home tokens that need a choice of city (minor 14 in London; acquired 14's token)."""
+
+    HANDLERS = {"place_token": "process_place_token"}
+
+    def round_state(self):
+        return {"pending_tokens": []}
+
+    def pending(self):
+        return self.round.pending_tokens[0] if self.round.pending_tokens else None
+
+    def active(self):
+        return self.pending() is not None
+
+    def current_entity(self):
+        p = self.pending()
+        return p["entity"] if p else None
+
+    def actions(self, entity):
+        p = self.pending()
+        return ["place_token"] if p and entity is p["entity"] else []
+
+    def legal_actions(self, entity):
+        p = self.pending()
+        if not p or entity is not p["entity"]:
+            return []
+        return [{"type": "place_token", "city": c.id, "slot": 0}
+                for h in p["hexes"] for c in h.tile.cities if not c.tokened_by(entity)]
+
+    def process_place_token(self, action, entity):
+        p = self.pending()
+        city = self.game.city_by_id(action.get("city"))
+        if city is None or city.hex not in p["hexes"]:
+            raise GameError(f"cannot place the token in {action.get('city')!r}", rule="bad-home-token")
+        if city.tokened_by(entity):
+            raise GameError(f"{entity.name} can't have 2 tokens in the same city", rule="token-same-city")
+        if entity.id == "14":
+            city.tokens.append(None)
+        if city.get_slot(entity) is None:
+            city.tokens.append(None)
+        city.place_token(entity, p["token"], free=True, check_tokenable=False)
+        self.round.pending_tokens.pop(0)
+        if city.hex.id == "M38":
+            path = next((pp for pp in city.hex.tile.paths if pp.city is city and pp.edges), None)
+            if path is not None:
+                self.game.minor_14_city_exit = path.edges[0].num
+        self.game.graph_changed()
+
+
+class FirstTurnHousekeeping(Step):
+    """A minor's first turn: it may buy the next L train."""
+
+    HANDLERS = {"buy_train": "process_buy_train", "pass": "process_pass"}
+
+    def description(self):
+        return "Buy an L train"
+
+    def actions(self, entity):
+        game = self.game
+        if entity is not self.current_entity() or not _is_minor(entity) or entity.operated():
+            return []
+        up = game.depot.upcoming
+        if not up or up[0].name != "L":
+            return []
+        if game.num_trains(entity) >= game.train_limit(entity) or entity.cash < up[0].price:
+            return []
+        return ["buy_train", "pass"]
+
+    def process_buy_train(self, action, entity):
+        game = self.game
+        train = game.depot.upcoming[0]
+        price = int(action.get("price", train.price))
+        variant = action.get("variant")
+        if variant and variant != train.name:
+            train.set_variant(variant)
+        if price != train.price:
+            raise GameError(f"the L train costs {train.price}", rule="wrong-price")
+        if price > entity.cash:
+            raise GameError(f"{entity.name} cannot afford the L train", rule="insufficient-cash")
+        game.buy_train(entity, train, price)
+        game.phase_buying_train(entity, train)
+        self.pass_()
+
+    def skip(self):
+        self.pass_()
+
+    def legal_actions(self, entity):
+        if not self.actions(entity):
+            return []
+        t = self.game.depot.upcoming[0]
+        return [{"type": "buy_train", "train": t.id, "price": t.price, "variant": "L"}, {"type": "pass"}]
+
+
+class AcquireCompany(Step):
+    HANDLERS = {"acquire_company": "process_acquire_company", "pass": "process_pass"}
+
+    def round_state(self):
+        return {"acquired_companies": []}
+
+    def description(self):
+        return "Acquire private companies"
+
+    def actions(self, entity):
+        if entity is not self.current_entity():
+            return []
+        return ["acquire_company", "pass"] if self.game.purchasable_companies(entity) else []
+
+    def process_acquire_company(self, action, entity):
+        company = self.game.company_by_id(action.get("company"))
+        if company is None or company not in self.game.purchasable_companies(entity):
+            raise GameError(f"{entity.name} cannot acquire {action.get('company')!r} now", rule="cannot-acquire")
+        owner = company.owner
+        if company in owner.companies:
+            owner.companies.remove(company)
+        company.owner = entity
+        entity.companies.append(company)
+        self.round.acquired_companies.append(company)
+        self.game.company_bought(company, entity)
+        if not self.game.purchasable_companies(entity):
+            self.pass_()
+
+    def legal_actions(self, entity):
+        if not self.actions(entity):
+            return []
+        return [{"type": "acquire_company", "company": c.sym} for c in self.game.purchasable_companies(entity)] + \
+            [{"type": "pass"}]
+
+
+class SpecialChoose(Step):
+    HANDLERS = {"choose": "process_choose"}
+
+    def description(self):
+        return "Choose"
+
+    def company(self, entity):
+        return next((c for c in self.round.acquired_companies
+                     if c.owner is entity and self.game.company_choices(c, "special_choose")), None)
+
+    def actions(self, entity):
+        if entity is not self.current_entity() or self.company(entity) is None:
+            return []
+        return ["choose"]
+
+    def process_choose(self, action, entity):
+        c = self.company(entity)
+        if action.get("choice") not in self.game.company_choices(c, "special_choose"):
+            raise GameError(f"{action.get('choice')!r} is not a choice now", rule="bad-choice")
+        self.game.company_made_choice(c, action.get("choice"), "special_choose")
+
+    def skip(self):
+        self.pass_()
+
+    def legal_actions(self, entity):
+        c = self.company(entity) if self.actions(entity) else None
+        return [{"type": "choose", "choice": k} for k in self.game.company_choices(c, "special_choose")] if c else []
+
+
+class Track1822(TrackAndTokenStep):
+    HANDLERS = {"lay_tile": "process_lay_tile", "pass": "process_pass", "choose_ability": "process_choose_ability"}
+    WITH_TOKEN = False
+
+    def description(self):
+        return "Lay Track"
+
+    def actions(self, entity):
+        if getattr(entity, "is_company", False):
+            return ["choose_ability"] if self.game.company_choices(entity, "track") else []
+        if entity is not self.current_entity() or not self.can_lay_tile(entity):
+            return []
+        return ["lay_tile", "pass"]
+
+    def can_lay_tile(self, entity) -> bool:
+        if getattr(entity, "id", None) == "14" and not entity.operated():
+            return False
+        return super().can_lay_tile(entity)
+
+    def is_upgrade(self, old_tile, new_tile) -> bool:
+        return old_tile.color != "white"
+
+    def process_choose_ability(self, action, entity):
+        if action.get("choice") not in self.game.company_choices(entity, "track"):
+            raise GameError(f"{action.get('choice')!r} is not a choice now", rule="bad-choice")
+        self.game.company_made_choice(entity, action.get("choice"), "track")
+
+    def check_lay(self, entity, hex_, old_tile, tile, rotation):
+        self.game.check_lay_1822(entity, hex_, old_tile, tile)
+
+    def after_lay(self, entity, hex_, old_tile, tile):
+        self.game.after_lay_1822(entity, hex_, old_tile, tile)
+
+    def process_lay_tile(self, action, entity):
+        super().process_lay_tile(action, entity)
+        if not self.can_lay_tile(entity):
+            self.pass_()
+
+
+class SpecialTrack(Step):
+    """Private companies' tile lays (P2, P8, P10, P11, P12, P21), used by the owning corporation."""
+
+    HANDLERS = {"lay_tile": "process_lay_tile", "pass": "process_pass"}
+    BLOCKS = False
+
+    def description(self):
+        return "Lay Track (company)"
+
+    def ability(self, company):
+        if not getattr(company, "is_company", False) or company.closed:
+            return None
+        owner = company.owner
+        if owner is None or owner is not self.current_entity():
+            return None
+        return next((a for a in company.abilities if a.get("type") in ("tile_lay", "teleport")
+                     and (a.get("count") is None or a.get("count", 0) > 0 or a.get("lay_count", 0) > 0)), None)
+
+    def actions(self, entity):
+        if self.ability(entity) is None:
+            return []
+        act = self.round.active_step(self.current_entity())
+        return ["lay_tile"] if act is not None and "lay_tile" in act.HANDLERS else []
+
+    def process_lay_tile(self, action, entity):
+        self.game.special_lay_tile(self, action, entity, self.ability(entity))
+
+
+class SpecialToken(Step):
+    HANDLERS = {"place_token": "process_place_token"}
+    BLOCKS = False
+
+    def actions(self, entity):
+        if not getattr(entity, "is_company", False) or entity.closed or entity.owner is not self.current_entity():
+            return []
+        if entity.sym != "P5" or entity.owner.exchange_tokens <= 0:
+            return []
+        act = self.round.active_step(self.current_entity())
+        return ["place_token"] if act is not None and "place_token" in act.HANDLERS else []
+
+    def process_place_token(self, action, entity):
+        game = self.game
+        corp = entity.owner
+        city = game.city_by_id(action.get("city"))
+        if city is None or city.hex.id != "P43":
+            raise GameError("P5 places its token in the English Channel", rule="bad-token")
+        from ...core.tokens import Token
+
+        tok = Token(corp, price=0)
+        corp.tokens.append(tok)
+        city.place_token(corp, tok, free=True, check_tokenable=False)
+        corp.exchange_tokens -= 1
+        entity.close()
+        game.graph_changed()
+
+
+class DestinationToken(Step):
+    HANDLERS = {"hex_token": "process_hex_token", "pass": "process_pass"}
+
+    def description(self):
+        return "Place the Destination Token"
+
+    def token(self, entity):
+        return next((t for t in entity.tokens if t.type == "destination" and not t.used), None)
+
+    def actions(self, entity):
+        if entity is not self.current_entity() or not _is_major(entity) or self.token(entity) is None:
+            return []
+        return ["hex_token", "pass"]
+
+    def skip(self):
+        self.pass_()
+
+    def connected(self, entity) -> bool:
+        return self.game.destination_connected(entity)
+
+    def process_hex_token(self, action, entity):
+        game = self.game
+        tok = self.token(entity)
+        if tok is None:
+            raise GameError(f"{entity.name} has no destination token", rule="no-tokens")
+        hex_ = game.hex_by_id(action.get("hex"))
+        if hex_ is None or hex_.id != entity.destination:
+            raise GameError(f"{entity.name}'s destination is {entity.destination}", rule="bad-destination")
+        if not game.loading and not self.connected(entity):
+            raise GameError(f"{entity.name} is not connected to {hex_.id}", rule="not-connected")
+        game.place_destination_token(entity, hex_, tok)
+        game.remove_extra_tokens(hex_.tile)
+        self.pass_()
+
+    def process_pass(self, action, entity):
+        if not self.game.loading and self.connected(entity):
+            raise GameError(f"{entity.name} must place its destination token", rule="must-place-destination")
+        self.pass_()
+
+    def legal_actions(self, entity):
+        if not self.actions(entity):
+            return []
+        if self.connected(entity):
+            return [{"type": "hex_token", "hex": entity.destination, "token_type": "destination"}]
+        return [{"type": "pass"}]
+
+
+class Token1822(TrackAndTokenStep):
+    HANDLERS = {"place_token": "process_place_token", "pass": "process_pass", "choose_ability": "process_choose_ability"}
+
+    def round_state(self):
+        return {"tokened": False}
+
+    def setup(self):
+        self.round.tokened = False
+
+    def description(self):
+        return "Place a Token"
+
+    def available_tokens(self, entity):
+        return [t for t in entity.tokens if not t.used and t.type != "destination"]
+
+    def chpr_lcdr(self, entity) -> bool:
+        return getattr(entity, "is_corporation", False) and any(c.sym in ("P18", "P5") for c in entity.companies) \
+            and entity.exchange_tokens > 0
+
+    def can_place_token(self, entity) -> bool:
+        if entity is not self.current_entity() or self.round.tokened:
+            return False
+        toks = self.available_tokens(entity)
+        if not toks:
+            return False
+        if entity.id == "SECR" and self.game.secr_token_ability(entity):
+            return True
+        if min(t.price for t in toks) > entity.cash:
+            return False
+        return self.game.can_token(entity)
+
+    def actions(self, entity):
+        if getattr(entity, "is_company", False):
+            return ["choose_ability", "pass"] if self.game.company_choices(entity, "token") else []
+        if entity is not self.current_entity():
+            return []
+        out = ["place_token"] if self.can_place_token(entity) else []
+        if not out and self.chpr_lcdr(entity):
+            out.append("choose_ability")
+        if out:
+            out.append("pass")
+        return out
+
+    def process_choose_ability(self, action, entity):
+        if action.get("choice") not in self.game.company_choices(entity, "token"):
+            raise GameError(f"{action.get('choice')!r} is not a choice now", rule="bad-choice")
+        self.game.company_made_choice(entity, action.get("choice"), "token")
+
+    def process_place_token(self, action, entity):
+        game = self.game
+        if self.round.tokened:
+            raise GameError("a token was already placed this turn", rule="one-token-per-turn")
+        city = game.city_by_id(action.get("city"))
+        if city is None:
+            raise GameError(f"unknown city {action.get('city')!r}", rule="unknown-city")
+        if _is_major(entity) and city.tokened_by(entity):
+            raise GameError(f"{entity.id} can't have 2 tokens in the same city", rule="token-same-city")
+        toks = self.available_tokens(entity)
+        if not toks:
+            raise GameError(f"{entity.name} has no tokens left", rule="no-tokens")
+        token = toks[0]
+        free = False
+        if entity.id == "SECR" and city.hex.id == "P43" and game.secr_token_ability(entity):
+            free = True
+            game.secr_used_ability = True
+        if not game.loading and not free:
+            nodes = game.graph.connected_nodes(entity)
+            if city not in nodes:
+                raise GameError(f"{city.id} is not connected to {entity.name}'s network", rule="token-not-connected")
+        if city.hex.id == "M38":
+            if city.get_slot(entity) is None:
+                raise GameError(f"no free slot in {city.id}", rule="city-full")
+            city.place_token(entity, token, free=True, check_tokenable=False)
+        else:
+            if not city.tokenable(entity, free=free, tokens=[token]):
+                raise GameError(f"{entity.name} cannot place a token in {city.id}", rule="city-full")
+            city.place_token(entity, token, free=free)
+        if token.price > 0 and not free:
+            spend(entity, game.bank, token.price)
+        game.graph_changed()
+        self.round.tokened = True
+        self.pass_()
+
+    def legal_actions(self, entity):
+        acts = self.actions(entity)
+        out = []
+        if "place_token" in acts:
+            for city in self.game.tokenable_cities(entity):
+                out.append({"type": "place_token", "city": city.id, "slot": city.get_slot(entity) or 0})
+        if "choose_ability" in acts and getattr(entity, "is_company", False):
+            for ch in self.game.company_choices(entity, "token"):
+                out.append({"type": "choose_ability", "choice": ch})
+        if "pass" in acts:
+            out.append({"type": "pass"})
+        return out
+
+
+class Route1822(RunRoutes):
+    HANDLERS = {"run_routes": "process_run_routes", "choose": "process_choose"}
+
+    def setup(self):
+        self.pullman = None
+
+    def actions(self, entity):
+        if entity is not self.current_entity() or not getattr(entity, "is_corporation", False):
+            return []
+        trains = self.game.route_trains(entity)
+        if not trains or not self.game.can_run_route(entity):
+            return []
+        if entity.type == "minor" and all(t.name == "E" for t in trains):
+            return []
+        out = ["run_routes"]
+        if self.pullman is None and self.pullman_train(entity) and self.pullman_choices(entity):
+            out.append("choose")
+        return out
+
+    def pullman_train(self, entity):
+        return next((t for t in entity.trains if t.name == "P+"), None)
+
+    def pullman_choices(self, entity):
+        return [t for t in self.game.route_trains(entity) if t.name not in ("L", "LP", "E")]
+
+    def process_choose(self, action, entity):
+        choices = self.pullman_choices(entity)
+        try:
+            train = choices[int(action.get("choice"))]
+        except (ValueError, TypeError, IndexError):
+            raise GameError(f"{action.get('choice')!r} is not a train to attach the pullman to", rule="bad-choice") from None
+        self.pullman = train
+        self.game.attach_pullman(train)
+
+    def process_run_routes(self, action, entity):
+        try:
+            super().process_run_routes(action, entity)
+            self.round.subsidy = self.game.mail_subsidy(entity, action.get("routes") or [])
+        finally:
+            if self.pullman is not None:
+                self.game.detach_pullman(self.pullman)
+                self.pullman = None
+
+
+class Dividend1822(Dividend):
+    HANDLERS = {"dividend": "process_dividend", "choose": "process_choose"}
+    KINDS = ("payout", "half", "withhold")
+
+    def setup(self):
+        self.extra_choice = ""
+
+    def round_state(self):
+        return {"subsidy": 0}
+
+    def actions(self, entity):
+        if not _is_major(entity) or entity is not self.current_entity():
+            return []
+        if self.total_revenue() == 0:
+            return []
+        out = ["dividend"]
+        if not self.extra_choice and self.extra_train(entity) and len(entity.trains) > 1:
+            out.append("choose")
+        return out
+
+    def extra_train(self, entity):
+        t = next((t for t in entity.trains if t.name in ("2P", "LP")), None)
+        if t is None:
+            return None
+        rev = next((r["revenue"] for r in self.round.routes if r["train"] == t.id), 0)
+        return t if rev > 0 and rev != self.total_revenue() else None
+
+    def process_choose(self, action, entity):
+        if action.get("choice") not in self.KINDS:
+            raise GameError(f"{action.get('choice')} is an illegal choice", rule="bad-choice")
+        self.extra_choice = action.get("choice")
+
+    def split(self, entity, kind, revenue):
+        """(to the corporation, per share) for ``revenue`` paid as ``kind``."""
+        n = entity.total_shares
+        if kind == "withhold":
+            return revenue, 0.0
+        if kind == "half":
+            half = revenue // 2
+            kept = half if entity.type == "minor" else (half // n) * n
+            return kept, (revenue - kept) / n
+        return 0, revenue / n
+
+    def skip(self):
+        entity = self.current_entity()
+        if entity.type == "major":
+            self.do_dividend(entity, "withhold")
+        else:
+            self.do_dividend(entity, "half" if self.total_revenue() > 0 else "withhold")
+
+    def process_dividend(self, action, entity):
+        kind = action.get("kind")
+        if kind not in self.KINDS:
+            raise GameError(f"dividend kind must be one of {', '.join(self.KINDS)}", rule="bad-dividend-kind")
+        self.do_dividend(entity, kind)
+
+    def do_dividend(self, entity, kind):
+        from ...core.entities import OperatingInfo
+        import math
+
+        game = self.game
+        revenue = self.total_revenue()
+        subsidy = getattr(self.round, "subsidy", 0) or 0
+        extra = self.extra_train(entity) if self.extra_choice else None
+        if extra is not None:
+            extra_rev = next(r["revenue"] for r in self.round.routes if r["train"] == extra.id)
+            corp_part, per_share = self.split(entity, kind, revenue - extra_rev)
+            c2, p2 = self.split(entity, self.extra_choice, extra_rev)
+            corp_part += c2
+            per_share += p2
+        else:
+            corp_part, per_share = self.split(entity, kind, revenue)
+        entity.operating_history[(game.turn, self.round.round_num)] = OperatingInfo(self.round.routes, revenue, kind)
+        for t in entity.trains:
+            t.operated = True
+        self.round.routes = []
+        self.round.subsidy = 0
+        if corp_part + subsidy > 0:
+            spend(game.bank, entity, corp_part + subsidy)
+        if per_share > 0:
+            for payee in list(game.players) + list(game.corporations):
+                pct = payee.percent_of(entity)
+                if not pct:
+                    continue
+                amt = math.ceil(pct / entity.share_percent * per_share)
+                if amt > 0:
+                    spend(game.bank, payee, amt)
+            if game.tax_haven.value() > 0 or game.tax_haven.percent_of(entity):
+                amt = game.tax_haven.num_shares_of(entity) * per_share
+                amt = int(amt) if float(amt).is_integer() else amt
+                if amt > 0:
+                    spend(game.bank, game.tax_haven, math.ceil(amt))
+        paid = revenue - corp_part
+        self.move_price(entity, paid)
+        self.extra_choice = ""
+        self.pass_()
+
+    def move_price(self, entity, paid):
+        sm = self.game.stock_market
+        if entity.share_price is None:
+            return
+        if paid <= 0:
+            sm.move_left(entity)
+            return
+        price = entity.share_price.price
+        times = 0
+        if paid >= price or entity.type == "minor":
+            times = 1
+        if paid >= price * 2 and entity.type == "major":
+            times = 2
+        for _ in range(times):
+            sm.move_right(entity)
+
+    def legal_actions(self, entity):
+        acts = self.actions(entity)
+        out = []
+        if "dividend" in acts:
+            out += [{"type": "dividend", "kind": k} for k in self.KINDS]
+        if "choose" in acts:
+            out += [{"type": "choose", "choice": k} for k in self.KINDS]
+        return out
+
+
+class BuyTrain1822(BuyTrain):
+    HANDLERS = {"buy_train": "process_buy_train", "pass": "process_pass", "sell_shares": "process_sell_shares"}
+
+    def room(self, entity) -> bool:
+        return self.game.num_trains(entity) < self.game.train_limit(entity)
+
+    def other_trains(self, entity):
+        if "can_buy_trains" not in self.game.phase.status:
+            return []
+        return [t for t in self.game.depot.other_trains(entity) if t.name not in ("2P", "LP", "P+")]
+
+    def min_price(self, entity):
+        prices = [min(v["price"] for v in t.variants.values()) for t in self.game.depot.depot_trains()]
+        if self.game.depot.other_trains(entity):
+            prices.append(1)
+        return min(prices) if prices else None
+
+    def l_upgrades(self, entity):
+        return [t for t in entity.trains if t.name == "L"]
+
+    def can_buy_train(self, entity) -> bool:
+        lo = self.min_price(entity)
+        if self.room(entity) and lo is not None and entity.cash >= lo:
+            return True
+        up = self.game.l_upgrade_cost()
+        l2 = any(t.name == "L" and "2" in t.variants for t in self.game.depot.depot_trains())
+        return bool(self.l_upgrades(entity)) and entity.cash >= up and self._two_available()
+
+    def _two_available(self) -> bool:
+        return any("2" in t.variants for t in self.game.depot.depot_trains())
+
+    def actions(self, entity):
+        if entity is not self.current_entity() or not getattr(entity, "is_corporation", False):
+            return []
+        if self.game.must_buy_train(entity) and self.cheapest_depot() > entity.cash:
+            return ["sell_shares", "buy_train"]
+        if self.can_buy_train(entity):
+            return ["buy_train", "pass"]
+        return []
+
+    def cheapest_depot(self):
+        prices = [min(v["price"] for v in t.variants.values()) for t in self.game.depot.depot_trains()]
+        return min(prices) if prices else 0
+
+    def process_buy_train(self, action, entity):
+        game = self.game
+        train = game.train_by_id(action.get("train"))
+        if train is None:
+            raise GameError(f"unknown train {action.get('train')!r}", rule="unknown-entity")
+        price = int(action.get("price", train.price))
+        variant = action.get("variant")
+        if action.get("exchange"):
+            if train.owner is not entity or train.name != "L":
+                raise GameError(f"{entity.name} has no L train {train.id} to upgrade", rule="bad-exchange")
+            if price != game.l_upgrade_cost():
+                raise GameError(f"an L train upgrade costs {game.l_upgrade_cost()}", rule="wrong-price")
+            if price > entity.cash:
+                raise GameError(f"{entity.name} cannot afford the upgrade", rule="insufficient-cash")
+            train.set_variant(variant or "2")
+            spend(entity, game.bank, price)
+        else:
+            from_depot = train.owner is game.depot
+            if from_depot:
+                if train not in game.depot.depot_trains():
+                    raise GameError(f"train {train.id} is not available", rule="train-not-available")
+                if variant:
+                    if variant not in train.variants:
+                        raise GameError(f"train {train.id} has no variant {variant}", rule="bad-variant")
+                    if variant == "E" and any(t.name == "E" for t in entity.trains):
+                        raise GameError(f"{entity.id} can only own one E-train", rule="one-e-train")
+                    train.set_variant(variant)
+                if price != train.price:
+                    raise GameError(f"train {train.id} costs {train.price}, not {price}", rule="wrong-price")
+            else:
+                if train not in self.other_trains(entity):
+                    raise GameError(f"{entity.name} may not buy train {train.id}", rule="train-not-available")
+                if price < 1:
+                    raise GameError("a train costs at least 1", rule="wrong-price")
+            if not self.room(entity):
+                raise GameError(f"{entity.name} is at its train limit", rule="train-limit")
+            if price > entity.cash:
+                self.emergency_funds(entity, price)
+            game.buy_train(entity, train, price)
+            if from_depot:
+                game.phase_buying_train(entity, train)
+        if not self.can_buy_train(entity):
+            self.pass_()
+        if int(game.phase.name) <= 1 and train.name == "2":
+            game.phase_on_two()
+
+    def emergency_funds(self, entity, price):
+        game = self.game
+        if not game.must_buy_train(entity):
+            raise GameError(f"{entity.name} has {entity.cash}, the train costs {price}", rule="insufficient-cash")
+        owner = entity.owner
+        need = price - entity.cash
+        if owner.cash >= need:
+            spend(owner, entity, need)
+            return
+        if owner.cash > 0:
+            spend(owner, entity, owner.cash)
+        game.player_loan(owner, price - entity.cash)
+        spend(owner, entity, price - entity.cash)
+
+    def process_sell_shares(self, action, entity):
+        player = entity.owner if getattr(entity, "is_corporation", False) else entity
+        bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"), action.get("share_price"))
+        if bundle.owner is not player:
+            raise GameError("only the president sells shares to buy a train", rule="illegal-sale")
+        self.game.sell_shares_and_change_price(bundle)
+
+    def legal_actions(self, entity):
+        acts = self.actions(entity)
+        if "buy_train" not in acts:
+            return []
+        out = []
+        game = self.game
+        for t in game.depot.depot_trains():
+            for v, spec in t.variants.items():
+                if spec["price"] <= entity.cash and self.room(entity):
+                    if v == "E" and any(x.name == "E" for x in entity.trains):
+                        continue
+                    out.append({"type": "buy_train", "train": t.id, "price": spec["price"], "variant": v})
+        if self._two_available() and entity.cash >= game.l_upgrade_cost():
+            for t in self.l_upgrades(entity)[:1]:
+                out.append({"type": "buy_train", "train": t.id, "price": game.l_upgrade_cost(), "variant": "2",
+                            "exchange": t.id})
+        if self.room(entity):
+            for t in self.other_trains(entity)[:3]:
+                if entity.cash >= 1:
+                    out.append({"type": "buy_train", "train": t.id, "price": 1, "price_range": [1, entity.cash],
+                                "price_step": 1})
+        if "pass" in acts:
+            out.append({"type": "pass"})
+        return out
+
+
+class MinorAcquisition(Step):
+    HANDLERS = {"merge": "process_merge", "choose": "process_choose", "pass": "process_pass"}
+    PAY = {"money": 0, "one_share": 1, "two_shares": 2}
+
+    def setup(self):
+        self.state = "select"
+        self.minor = None
+
+    def description(self):
+        return "Acquire a minor"
+
+    def actions(self, entity):
+        if entity is not self.current_entity():
+            return []
+        if self.state in ("pay", "token"):
+            return ["choose"]
+        return ["merge", "pass"] if self.can_acquire(entity) else []
+
+    def can_acquire(self, entity) -> bool:
+        return _is_major(entity) and len(entity.operating_history) > 1 and bool(self.candidates(entity))
+
+    def candidates(self, entity):
+        game = self.game
+        out = [m for m in game.corporations if m.type == "minor" and m.floated() and len(m.operating_history) > 1
+               and self.pay_choices(entity, m)]
+        if "can_acquire_minor_bidbox" in game.phase.status:
+            for c in game.bidbox_minors():
+                m = game.find_corporation(c)
+                if m is not None and self.pay_choices(entity, m):
+                    out.append(m)
+        return out
+
+    def bank_minor(self, minor) -> bool:
+        return minor.owner is None or minor.owner is self.game.bank
+
+    def pay_choices(self, entity, minor) -> list:
+        game = self.game
+        if self.bank_minor(minor):
+            return ["money"] if entity.cash >= game.MINOR_BIDBOX_PRICE else []
+        out = []
+        value = minor.share_price.price * 2
+        if entity.cash >= value and self._payable(entity, minor, 0):
+            out.append("money")
+        n = entity.num_ipo_shares()
+        if n > 0 and self._payable(entity, minor, 1):
+            out.append("one_share")
+        if n > 1 and game.num_certs(minor.owner) < game.cert_limit() and self._payable(entity, minor, 2):
+            out.append("two_shares")
+        return out
+
+    def _payable(self, entity, minor, n) -> bool:
+        if n == 0:
+            return True
+        diff = minor.share_price.price * 2 - entity.share_price.price * n
+        if diff < 0:
+            return -diff <= minor.owner.cash
+        return diff == 0 or diff <= entity.cash
+
+    def token_choices(self, entity) -> list:
+        return ["replace", "exchange"] if entity.exchange_tokens > 0 else ["remove"]
+
+    def connected(self, entity, minor) -> bool:
+        game = self.game
+        nodes = game.graph.connected_nodes(entity)
+        if self.bank_minor(minor) and minor.id == "14":
+            return any(c in nodes for c in game.hex_by_id("M38").tile.cities)
+        if self.bank_minor(minor):
+            city = next((c for c in game.hex_by_id(minor.coordinates).tile.cities if c.reserved_by(minor)), None)
+        else:
+            city = minor.tokens[0].city
+        return city is not None and city in nodes
+
+    def process_merge(self, action, entity):
+        minor = self.game.corporation_by_id(action.get("corporation"))
+        if self.state != "select" or minor is None or minor not in self.candidates(entity):
+            raise GameError(f"{entity.name} cannot acquire {action.get('corporation')!r}", rule="cannot-acquire")
+        if not self.game.loading and not self.connected(entity, minor):
+            raise GameError(f"Can't acquire minor {minor.id} because it is not connected to {entity.id}",
+                            rule="not-connected")
+        self.minor = minor
+        self.state = "pay"
+
+    def process_choose(self, action, entity):
+        choice = action.get("choice")
+        if self.state == "pay":
+            if choice not in self.pay_choices(entity, self.minor):
+                raise GameError(f"{choice!r} is not a way to pay now", rule="bad-choice")
+            self.shares = self.PAY[choice]
+            self.state = "token"
+            return
+        if choice not in self.token_choices(entity):
+            raise GameError(f"{choice!r} is not a token choice now", rule="bad-choice")
+        if self.bank_minor(self.minor):
+            self.game.acquire_bank_minor(entity, self.minor, choice, self.round)
+        else:
+            self.game.acquire_player_minor(entity, self.minor, self.shares, choice)
+        self.state = "select"
+        self.minor = None
+        self.pass_()
+
+    def skip(self):
+        self.pass_()
+
+    def legal_actions(self, entity):
+        acts = self.actions(entity)
+        if "choose" in acts:
+            ch = self.pay_choices(entity, self.minor) if self.state == "pay" else self.token_choices(entity)
+            return [{"type": "choose", "choice": c} for c in ch]
+        out = []
+        if "merge" in acts:
+            for m in self.candidates(entity):
+                if self.connected(entity, m):
+                    out.append({"type": "merge", "corporation": m.id})
+            out.append({"type": "pass"})
+        return out
+
+
+class IssueShares1822(Step):
+    HANDLERS = {"buy_shares": "process_buy_shares", "sell_shares": "process_sell_shares", "pass": "process_pass",
+                "choose_ability": "process_choose_ability"}
+
+    def description(self):
+        return "Issue or Redeem Shares"
+
+    def actions(self, entity):
+        game = self.game
+        if getattr(entity, "is_company", False):
+            return ["choose_ability", "pass"] if game.company_choices(entity, "issue") else []
+        if entity is not self.current_entity() or not getattr(entity, "is_corporation", False):
+            return []
+        out = []
+        if game.redeemable_shares(entity):
+            out.append("buy_shares")
+        if game.issuable_shares(entity):
+            out.append("sell_shares")
+        if not out and any(c.sym == "P17" for c in entity.companies):
+            out.append("choose_ability")
+        if out:
+            out.append("pass")
+        return out
+
+    def process_choose_ability(self, action, entity):
+        if action.get("choice") not in self.game.company_choices(entity, "issue"):
+            raise GameError(f"{action.get('choice')!r} is not a choice now", rule="bad-choice")
+        self.game.company_made_choice(entity, action.get("choice"), "issue")
+
+    def process_sell_shares(self, action, entity):
+        ids = action.get("shares") or []
+        match = next((b for b in self.game.issuable_shares(entity) if sorted(s.id for s in b.shares) == sorted(ids)
+                      and b.percent == (action.get("percent") or b.percent)), None)
+        if match is None:
+            raise GameError(f"{entity.name} cannot issue {ids}", rule="illegal-issue")
+        self.game.sell_shares_and_change_price(match)
+        self.pass_()
+
+    def process_buy_shares(self, action, entity):
+        ids = action.get("shares") or []
+        match = next((b for b in self.game.redeemable_shares(entity) if sorted(s.id for s in b.shares) == sorted(ids)),
+                     None)
+        if match is None:
+            raise GameError(f"{entity.name} cannot redeem {ids}", rule="illegal-redeem")
+        self.game.share_market.transfer(match, entity, spender=entity, receiver=self.game.bank, price=match.price())
+        self.pass_()
+
+    def skip(self):
+        self.pass_()
+
+    def legal_actions(self, entity):
+        acts = self.actions(entity)
+        out = []
+        if "sell_shares" in acts:
+            for b in self.game.issuable_shares(entity):
+                out.append({"type": "sell_shares", "shares": [s.id for s in b.shares], "percent": b.percent})
+        if "buy_shares" in acts:
+            for b in self.game.redeemable_shares(entity):
+                out.append({"type": "buy_shares", "shares": [s.id for s in b.shares], "percent": b.percent})
+        if "choose_ability" in acts and getattr(entity, "is_company", False):
+            out += [{"type": "choose_ability", "choice": c} for c in self.game.company_choices(entity, "issue")]
+        if "pass" in acts:
+            out.append({"type": "pass"})
+        return out

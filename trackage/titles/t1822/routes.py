@@ -1,0 +1,83 @@
+"""1822 route rules: L (local) trains, E trains over tokened cities, destination bonus,
+English Channel and France, double hexes."""
+
+from __future__ import annotations
+
+from ...core.routes import RouteError, RouteRules, RouteTooShort
+
+DOUBLE_HEX = ("D35", "F7", "H21", "H37")
+ENGLISH_CHANNEL = "P43"
+FRANCE = "Q44"
+
+
+class RouteRules1822(RouteRules):
+    def is_local(self, train) -> bool:
+        return train.name in ("L", "LP")
+
+    def check_distance(self, route, visits, train=None):
+        train = train if train is not None else route.train
+        if train.name == "P+":
+            raise RouteError("Cannot run Pullman train")
+        ec = sum(1 for v in visits if v.hex.id in (ENGLISH_CHANNEL, FRANCE))
+        if ec:
+            if train.name in ("L", "LP"):
+                raise RouteError("LP train cannot have a route over the English Channel")
+            if ec == 1:
+                raise RouteTooShort("Must connect English Channel to France")
+            if ec == 2 and len(visits) == 2:
+                raise RouteError("Route must have at least 2 stops; English Channel to France only counts as 1")
+        if train.name == "E":
+            corp = route.corporation
+            tok = [v for v in visits if v.is_city and v.tokened_by(corp, types=("normal", "destination"))]
+            if len(tok) < 2:
+                raise RouteError("E-train route must have at least 2 tokened cities")
+            return
+        super().check_distance(route, visits, train)
+
+    def revenue_for(self, route, stops):
+        hexes = [h.id for h in route.hexes]
+        if len(hexes) != len(set(hexes)) and not any(h in DOUBLE_HEX for h in hexes):
+            raise RouteError("Route visits same hex twice")
+        if route.train.name != "E":
+            rev = super().revenue_for(route, stops)
+        else:
+            corp = route.corporation
+            france = next((s for s in stops if s.kind == "offboard" and s.hex.id == FRANCE), None)
+            rev = 0
+            for s in stops:
+                if not s.is_city:
+                    continue
+                if not s.tokened_by(corp, types=("normal", "destination")):
+                    continue
+                if s.hex.id == ENGLISH_CHANNEL:
+                    rev += self.stop_revenue(france, route) if france else 0
+                else:
+                    rev += self.stop_revenue(s, route)
+        bonus = self.destination_bonus(route.routes)
+        if bonus and bonus[0] is route:
+            rev += bonus[1]
+        return rev
+
+    def destination_bonus(self, routes):
+        best = None
+        for r in routes:
+            b = self._dest_bonus(r)
+            if b and (best is None or b[1] > best[1]):
+                best = b
+        return best
+
+    def _dest_bonus(self, route):
+        corp = route.corporation
+        if getattr(corp, "type", None) != "major":
+            return None
+        dest = next((t for t in corp.tokens if t.used and t.type == "destination"), None)
+        if dest is None or not corp.tokens:
+            return None
+        home = corp.tokens[0]
+        n = 0
+        for s in route.visited_stops:
+            if s.is_city and any(t is home or t is dest for t in s.tokens if t is not None):
+                n += 1
+        if n != 2:
+            return None
+        return (route, self.stop_revenue(dest.city, route))
