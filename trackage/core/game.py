@@ -548,17 +548,9 @@ class Game:
 
     def _restore(self) -> None:
         """Rebuild this game from its own action list (the state before the failed action)."""
-        fresh = type(self)([{"id": p.id, "name": p.name} for p in self._initial_players()], self.raw_options,
-                           self.seed, self.game_id)
-        fresh.loading = True
-        for a in self.actions:
-            fresh._apply(a, record=True)
-        fresh.loading = self.loading
+        fresh = self.copy()
         self.__dict__.clear()
         self.__dict__.update(fresh.__dict__)
-
-    def _initial_players(self):
-        return self.seats
 
     def seat_order(self) -> list:
         """Players in their seating order as given at creation (log order)."""
@@ -820,6 +812,17 @@ class Game:
                 if s.blocking():
                     break
         return out
+
+    def copy(self) -> "Game":
+        """An independent game in the same state (rebuilt from the action list)."""
+        fresh = type(self)([{"id": p.id, "name": p.name} for p in self.seats], self.raw_options, self.seed,
+                           self.game_id)
+        fresh.loading = True
+        for a in self.actions:
+            fresh._apply(a)
+        fresh.loading = self.loading
+        fresh.strict = self.strict
+        return fresh
 
     def undo(self) -> dict:
         """Take back the last action; returns it (it can be redone with :meth:`redo`)."""
