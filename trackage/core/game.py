@@ -549,6 +549,7 @@ class Game:
     def _restore(self) -> None:
         """Rebuild this game from its own action list (the state before the failed action)."""
         fresh = self.copy()
+        fresh.redo_stack = getattr(self, "redo_stack", [])
         self.__dict__.clear()
         self.__dict__.update(fresh.__dict__)
 
