@@ -1,0 +1,916 @@
+"""1858: The Railways of Iberia. Rules on top of the core; data in ``data/``.
+
+The title's own pieces: private railways that are both a certificate (company) and a
+track-laying operator (minor); quick-start packets; private auctions in stock rounds; public
+companies started by exchanging a private (five shares, converting to ten); a private closure
+round after the first 5E/4M; broad, metre and dual gauge track; token prices by distance;
+wounded trains; issuing and redeeming shares.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ...core.entities import Company, Corporation, Minor, ShareBundle
+from ...core.errors import GameError
+from ...core.game import Game
+from ...core.money import spend
+from ...core.round import OperatingRound, StockRound
+from ...core.tokens import Token
+from .steps import (BuyTrain1858, DiscardTrain1858, Dividend1858, Exchange1858, ExchangeApproval1858,
+                    HomeToken1858, IssueShares1858, PrivateClosure1858, Route1858, StockRound1858Step,
+                    Token1858, Track1858)
+
+DATA = Path(__file__).parent / "data"
+
+
+def load(folder: Path, name: str):
+    return json.loads((folder / name).read_text())
+
+
+class _NoIpo:
+    """Stands for the IPO of a company whose treasury shares trade at the market price."""
+
+
+NO_IPO = _NoIpo()
+
+
+class Corporation1858(Corporation):
+    @property
+    def ipo_owner(self):
+        return NO_IPO if self.data.get("always_market_price") else self
+
+    def num_treasury_shares(self) -> int:
+        return self.num_ipo_shares()
+
+
+class Minor1858(Minor):
+    """A private railway as an operator: lays track in its home area, never runs trains."""
+
+    def __init__(self, spec: dict):
+        super().__init__(spec["sym"], spec.get("name", spec["sym"]), coordinates=list(spec.get("coordinates", [])),
+                         city=spec.get("city"), data=spec)
+        self.abilities = list(spec.get("abilities", []))
+
+    def close(self) -> None:
+        self.closed = True
+        self._floated = False
+
+
+class ClosureRound(OperatingRound):
+    """Private railways still owned by players are exchanged for shares or closed."""
+
+    NAME = "Operating Round"
+
+    def select_entities(self):
+        return [m for m in self.game.minors if not m.closed]
+
+    def setup(self):
+        game = self.game
+        game.private_closure_round = "in_progress"
+        for c in list(game.companies):
+            if not game.private_railway(c) or c.closed:
+                continue
+            if c.sym == "H&G" or c.owner is game.bank:
+                game.close_private(c)
+        super().setup()
+
+    def any_to_act(self) -> bool:
+        return super().any_to_act() or bool(getattr(self, "pending_tokens", []))
+
+    def next_entity(self):
+        if self.pending_tokens:
+            return
+        super().next_entity()
+
+    def after_process(self, action, entity):
+        if action["type"] == "message":
+            return
+        if self.active_step() is not None:
+            e = self.entities[self.entity_index]
+            if not e.closed and e.owner is not None and e.owner.is_player:
+                return
+        self.next_entity()
+
+
+class StockRound1858(StockRound):
+    pass
+
+
+class Game1858(Game):
+    TITLE = "1858"
+    DATA_DIR = DATA
+    CAPITALIZATION = "incremental"
+    SELL_AFTER = "operate"
+    SELL_MOVEMENT = "left_block_pres"
+    SELL_BUY_ORDER = "sell_buy"
+    SOLD_OUT_INCREASE = False
+    MARKET_SHARE_LIMIT = 50
+    HOME_TOKEN_TIMING = "float"
+    MUST_BUY_TRAIN = "never"
+    GAME_END_CHECK = {"bank": "current_or"}
+    MIN_BID_INCREMENT = 5
+    MINOR_TILE_LAYS = [{"lay": True, "upgrade": False, "cost": 0},
+                       {"lay": True, "upgrade": False, "cost": 20, "cannot_reuse_same_hex": True}]
+    TILE_LAYS = [{"lay": True, "upgrade": True, "cost": 0},
+                 {"lay": True, "upgrade": True, "cost": 20, "cannot_reuse_same_hex": True}]
+    GREY_TRAINS = ("7E", "6M", "5D")
+    QUICK_START = ("quick_start_a", "quick_start_b")
+
+    # ------------------------------------------------------------------ data
+    def init_optional_rules(self, rules):
+        n = len(getattr(self, "players", []) or [])
+        out = []
+        for r in rules:
+            if r in self.QUICK_START and not 3 <= n <= 6:
+                continue
+            out.append(r)
+        return out
+
+    def game_data(self) -> dict:
+        return load(DATA, "game.json")
+
+    def build_data(self) -> dict:
+        folder = self.DATA_DIR
+        g = self.game_data()
+        data = {"market": g["market"], "phases": self.game_phases(g), "trains": self.game_trains(g)}
+        ent = load(folder, "entities.json")
+        data.update(ent)
+        mp = load(folder, "map.json")
+        data.update({"layout": mp["layout"], "axes": mp.get("axes"), "location_names": mp.get("location_names", {}),
+                     "hexes": mp["hexes"], "tiles": load(folder, "tiles.json")})
+        data["board"] = load(folder, "board.json")
+        data["game"] = g
+        return data
+
+    def game_phases(self, g) -> list:
+        return g["phases"]
+
+    def game_trains(self, g) -> list:
+        counts = g["train_counts_2p"] if len(self.players) == 2 else g["train_counts"]
+        out = []
+        for t in g["trains"]:
+            t = dict(t)
+            t["num"] = counts[t["name"]]
+            out.append(t)
+        return out
+
+    def bank_cash_start(self) -> int:
+        return self.data["game"]["bank_cash"][str(len(self.players))]
+
+    def init_cert_limit(self) -> int:
+        return self.data["game"]["cert_limit"][str(len(self.players))]
+
+    def init_starting_cash(self) -> None:
+        cash = self.data["game"]["starting_cash"][str(len(self.players))]
+        for p in self.players:
+            spend(self.bank, p, cash)
+
+    def init_companies(self) -> list:
+        out = []
+        for c in self.data["companies"]:
+            comp = Company(c["sym"], c["name"], c["value"], c.get("revenue", 0), c.get("abilities"), c)
+            comp.min_price = c.get("min_price")
+            comp.max_price = c.get("max_price")
+            out.append(comp)
+        return out
+
+    def init_minors(self) -> list:
+        return [Minor1858(m) for m in self.data["minors"]]
+
+    def init_corporations(self) -> list:
+        out = []
+        for c in self.data["corporations"]:
+            spec = dict(c)
+            if len(self.players) == 2:
+                spec["max_ownership_percent"] = 70
+            out.append(self.new_corporation(spec))
+        return out
+
+    def new_corporation(self, c) -> Corporation1858:
+        corp = Corporation1858(c["sym"], c.get("name", c["sym"]), share_percents=c.get("shares", [40, 20, 20, 20]),
+                               tokens=c.get("tokens", []), float_percent=c.get("float_percent", 40),
+                               max_ownership_percent=c.get("max_ownership_percent", 60),
+                               type_=c.get("type", "5-share"), capitalization="incremental", data=c)
+        corp.tokens = [Token(corp, price=p) for p in corp.token_prices]
+        corp.min_price = min((p.price for p in self.stock_market.par_prices), default=None)
+        return corp
+
+    def init_map(self) -> None:
+        super().init_map()
+        # company reservation abilities: each reserves slot 0 of its city, later ones first
+        for c in self.companies:
+            for ab in c.abilities:
+                if ab.get("type") != "reservation":
+                    continue
+                hex_ = self.hex_by_id(ab["hex"])
+                tile = hex_.tile
+                city = int(ab.get("city", 0) or 0)
+                if len(tile.cities) == 1:
+                    city = 0
+                tile.cities[city].add_reservation(c, int(ab.get("slot", 0) or 0))
+        self._stubs = {}
+
+    # ------------------------------------------------------------------ set-up
+    def setup(self) -> None:
+        self.grey_trains_bought = 0
+        self.private_closure_round = None
+        self.unbuyable_companies = []
+        self.operating_rounds_in_set = self.phase.operating_rounds
+        self._graphs = {}
+        self._stubs = self.setup_stubs()
+        if len(self.players) == 2:
+            self.setup_unbuyable_privates()
+
+    def setup_unbuyable_privates(self) -> None:
+        yellow = [m for m in self.minors if m.data.get("color") == "yellow"]
+        green = [m for m in self.minors if m.data.get("color") != "yellow"]
+        picked = self.rng.shuffle(yellow)[:5] + self.rng.shuffle(green)[:2]
+        self.unbuyable_companies = [self.private_company(m) for m in picked]
+
+    def setup_stubs(self) -> dict:
+        from ...core.tiles import Stub
+
+        stubs = {}
+        for m in self.minors:
+            if len(m.coordinates) < 2:
+                continue
+            homes = [self.hex_by_id(c) for c in m.coordinates]
+            for hex_ in homes:
+                tile = hex_.tile
+                if tile.color != "white":
+                    continue
+                for edge, nb in hex_.neighbors.items():
+                    if nb in homes:
+                        st = Stub(edge, track="future")
+                        tile.stubs.append(st)
+                        stubs.setdefault(m, []).append((tile, st))
+        return stubs
+
+    def release_stubs(self, minor) -> None:
+        for tile, st in self._stubs.pop(minor, []):
+            if st in tile.stubs:
+                tile.stubs.remove(st)
+
+    def option_quick_start(self) -> str | None:
+        for r in self.QUICK_START:
+            if r in self.optional_rules:
+                return r
+        return None
+
+    def init_round(self):
+        for c in self.companies:
+            if self.private_railway(c):
+                c.owner = self.bank
+        self.private_closure_round = None
+        qs = self.option_quick_start()
+        if qs:
+            self.quick_start(qs)
+            self.operating_rounds_in_set = self.phase.operating_rounds
+            return self.new_operating_round(1)
+        return self.new_stock_round()
+
+    def quick_start(self, option: str) -> None:
+        key = "quick_start_packets_b" if option == "quick_start_b" else "quick_start_packets_a"
+        packets = self.rng.shuffle(list(self.data[key][str(len(self.players))]))
+        for player, packet in zip(self.players, packets):
+            spend(player, self.bank, packet["cost"])
+            for sym in packet["companies"]:
+                self.purchase_company(player, self.company_by_id(sym), 0)
+
+    # ------------------------------------------------------------------ rounds
+    def stock_round(self):
+        return StockRound1858(self, [Exchange1858, ExchangeApproval1858, HomeToken1858, StockRound1858Step])
+
+    def operating_steps(self) -> list:
+        return [Track1858, Token1858, Route1858, Dividend1858, DiscardTrain1858, BuyTrain1858, IssueShares1858]
+
+    def operating_round(self, round_num: int):
+        return OperatingRound(self, self.operating_steps(), round_num)
+
+    def closure_round(self, round_num: int):
+        self.round_counter += 1
+        return ClosureRound(self, [ExchangeApproval1858, HomeToken1858, PrivateClosure1858], round_num)
+
+    def next_round(self) -> None:
+        if self.private_closure_round == "in_progress":
+            self.private_closure_round = "done"
+        r = self.round
+        if self.private_closure_round == "next":
+            self.round = self.closure_round(r.round_num)
+            return
+        if isinstance(r, StockRound):
+            self.operating_rounds_in_set = self.phase.operating_rounds
+            self.reorder_players()
+            self.round = self.new_operating_round(1)
+        elif r.round_num < self.operating_rounds_in_set:
+            self.round = self.new_operating_round(r.round_num + 1)
+        else:
+            self.turn += 1
+            self.round = self.new_stock_round()
+
+    def operating_order(self) -> list:
+        minors = [m for m in self.minors if m.floated()]
+        corps = sorted([c for c in self.corporations if c.floated() and not c.closed], key=self._market_sort_key)
+        return minors + corps
+
+    def market_order_key(self, c):
+        return self._market_sort_key(c)
+
+    def stock_round_finished(self, round_) -> None:
+        pass
+
+    def payout_companies(self) -> None:
+        if self.private_closure_round == "in_progress":
+            return
+        comps = [c for c in self.companies if c.owner is not None and not c.closed and c.revenue > 0
+                 and c.owner is not self.bank
+                 and not (self.private_railway(c) and getattr(c.owner, "is_corporation", False))]
+
+        def key(c):
+            if c.owner.is_player:
+                return (0, self.players.index(c.owner), c.revenue, c.name)
+            return (1, 0, c.revenue, c.name)
+        for c in sorted(comps, key=key):
+            spend(self.bank, c.owner, c.revenue)
+
+    # ------------------------------------------------------------------ privates
+    def private_railway(self, company) -> bool:
+        return True
+
+    def private_company(self, entity):
+        if getattr(entity, "is_company", False):
+            return entity
+        return self.company_by_id(entity.id)
+
+    def private_minor(self, entity):
+        if getattr(entity, "is_minor", False):
+            return entity
+        return self.minor_by_id(entity.sym)
+
+    def company_starts_public(self, company) -> bool:
+        return any(a.get("type") == "exchange" and a.get("corporations") == "any" for a in company.abilities)
+
+    def minor_exchanges_share(self, minor) -> bool:
+        return any(a.get("type") == "exchange" for a in minor.abilities)
+
+    def purchase_company(self, player, company, price: int) -> None:
+        if price > 0:
+            spend(player, self.bank, price)
+        player.companies.append(company)
+        company.owner = player
+        minor = self.private_minor(company)
+        if minor is not None:
+            minor.owner = player
+            minor.float_()
+
+    def buyable_bank_companies(self) -> list:
+        batches = ["private_batch1"]
+        if "green_privates" in self.phase.status:
+            batches.append("private_batch2")
+        return [c for c in self.companies if not c.closed and c.owner is self.bank
+                and c.data.get("type") in batches and c not in self.unbuyable_companies]
+
+    def par_price(self, company):
+        if not self.company_starts_public(company):
+            raise GameError(f"{company.sym} cannot start a public company", rule="bad-exchange")
+        best = None
+        for sp in self.stock_market.par_prices:
+            v = sp.price if sp.price <= company.value else 0
+            if best is None or v > best[0]:
+                best = (v, sp)
+        return best[1]
+
+    def can_par(self, corp, player) -> bool:
+        return not corp.ipoed and not corp.closed
+
+    def reserved_cities(self, corp, company) -> list:
+        out = []
+        for h in self.hexmap.hexes:
+            for c in h.tile.cities:
+                if c.reserved_by(company) and c.tokenable(corp, free=True):
+                    out.append(c)
+        return out
+
+    def company_reservation_available(self, company) -> bool:
+        for h in self.hexmap.hexes:
+            for c in h.tile.cities:
+                if c.reserved_by(company) and sum(1 for t in c.tokens if t is not None) < c.slots:
+                    return True
+        return False
+
+    def acquire_private(self, corp, entity) -> None:
+        company = self.private_company(entity)
+        minor = self.private_minor(entity)
+        player = company.owner
+        self.release_stubs(minor)
+        blocker = [a for a in minor.abilities if a.get("type") == "blocks_hexes"]
+        if blocker:
+            company.abilities = list(company.abilities) + blocker
+        minor.close()
+        if company in player.companies:
+            player.companies.remove(company)
+        company.owner = corp
+        corp.companies.append(company)
+
+    def exchange_buy(self, player, bundle, price: int) -> None:
+        """The 40% certificate for the private plus its par price (paid to the treasury)."""
+        corp = bundle.corporation
+        corp.ipoed = True
+        floated_before = corp.floated()
+        self.share_market.transfer(bundle, player, spender=player, receiver=corp, price=price)
+        if floated_before != corp.floated():
+            self.float_corporation(corp)
+
+    def exchange_for_share(self, round_, bundle, corp, minor, player, treasury: bool) -> None:
+        if not self.loading and not self.corporation_private_connected(corp, minor):
+            raise GameError(f"{minor.name} is not connected to {corp.name}", rule="not-connected")
+        floated_before = corp.floated()
+        self.share_market.transfer(bundle, player)
+        if floated_before != corp.floated():
+            self.float_corporation(corp)
+        if not treasury:
+            return
+        self.acquire_private(corp, minor)
+        self.claim_token(round_, corp, minor)
+
+    def claim_token(self, round_, corp, minor) -> None:
+        if not any(not t.used for t in corp.tokens):
+            return
+        company = self.private_company(minor)
+        cities = self.reserved_cities(corp, company)
+        if not any(sum(1 for t in c.tokens if t is not None) < c.slots for c in cities):
+            return
+        round_.pending_tokens.append({"entity": corp, "cities": cities, "hexes": [c.hex for c in cities],
+                                      "token": next(t for t in corp.tokens if not t.used)})
+        if self.private_closure_round != "in_progress":
+            return
+        for c in cities:
+            i = c.find_reservation(company)
+            if i is not None:
+                c.reservations[i] = corp
+
+    def maybe_place_home_token(self, corp) -> None:
+        if corp.floated():
+            self.place_home_token(corp)
+
+    def place_home_token(self, corp) -> None:
+        if any(t.used for t in corp.tokens) or not any(not t.used for t in corp.tokens):
+            return
+        pending = getattr(self.round, "pending_tokens", None)
+        if pending is None or any(p["entity"] is corp for p in pending):
+            return
+        token = next(t for t in corp.tokens if not t.used)
+        if corp.companies:
+            cities = self.reserved_cities(corp, corp.companies[0])
+            if not cities:
+                raise GameError(f"no token slot for {corp.companies[0].sym}", rule="no-home")
+            pending.append({"entity": corp, "hexes": [c.hex for c in cities], "cities": cities, "token": token})
+        else:
+            hexes = [h for h in self.hexmap.hexes if any(c.tokenable(corp, free=True) for c in h.tile.cities)]
+            pending.append({"entity": corp, "hexes": hexes, "cities": None, "token": token})
+
+    def delete_reservations(self, corp, city=None) -> None:
+        if self.private_closure_round == "in_progress":
+            for h in self.hexmap.hexes:
+                for c in h.tile.cities:
+                    while c.reserved_by(corp) and corp in c.reservations:
+                        c.reservations[c.reservations.index(corp)] = None
+        elif city is not None:
+            for company in corp.companies:
+                i = next((k for k, r in enumerate(city.reservations) if r is company), None)
+                if i is not None:
+                    city.reservations[i] = None
+
+    def private_revenue(self, corp) -> int:
+        if corp is None or not getattr(corp, "is_corporation", False):
+            return 0
+        return sum(c.revenue for c in corp.companies if self.private_railway(c))
+
+    def close_company(self, company) -> None:
+        if not self.private_railway(company) or company.closed:
+            return
+        owner = company.owner
+        if owner is not None and owner is not self.bank:
+            spend(self.bank, owner, company.value)
+        if owner is not None and hasattr(owner, "companies") and company in owner.companies:
+            owner.companies.remove(company)
+        company.owner = None
+        company.closed = True
+        company.abilities = []
+
+    def close_companies_of(self, corp) -> None:
+        for c in list(corp.companies):
+            self.close_company(c)
+
+    def close_private(self, entity) -> None:
+        company = self.private_company(entity)
+        minor = self.private_minor(entity)
+        if minor is not None:
+            self.release_stubs(minor)
+            minor.close()
+        if company is not None:
+            self.close_company(company)
+
+    # ------------------------------------------------------------------ shares
+    def check_sale_timing(self, entity, bundle) -> bool:
+        return bundle.corporation.operated()
+
+    def sell_shares_and_change_price(self, bundle) -> None:
+        corp = bundle.corporation
+        was_president = corp.owner is bundle.owner
+        self.share_market.sell_shares(bundle)
+        if was_president:
+            self.stock_market.move_left(corp)
+
+    def after_buy_shares(self, entity, corp) -> None:
+        pass
+
+    def after_sell_shares(self, entity, corp) -> None:
+        pass
+
+    def num_certs(self, player) -> int:
+        n = sum(1 for corp, shares in player.shares_by_corp.items() for s in shares if s.counts_for_limit)
+        return n + len(player.companies)
+
+    def convert(self, corp) -> None:
+        if not getattr(corp, "is_corporation", False) or corp.type != "5-share":
+            return
+        from ...core.entities import Share
+
+        corp.type = "10-share"
+        corp.float_percent = 20
+        for s in corp.shares:
+            s.percent //= 2
+        for h in list(corp.share_holders):
+            corp.share_holders[h] //= 2
+        corp.share_percent = 10
+        for i in range(5):
+            s = Share(corp, 4 + i, 10, False)
+            s.owner = corp
+            corp.shares.append(s)
+            corp._add_share(s)
+            corp.share_holders[corp] = corp.share_holders.get(corp, 0) + 10
+
+    def bundles_for_corporation(self, holder, corp) -> list:
+        shares = list(holder.shares_of(corp))
+        if not shares:
+            return []
+        out = []
+        acc = []
+        for s in shares:
+            acc.append(s)
+            out.append(ShareBundle(list(acc)))
+        return out
+
+    def issuable_shares(self, corp) -> list:
+        if not getattr(corp, "is_corporation", False) or corp.num_ipo_shares() == 0:
+            return []
+        return [b for b in self.bundles_for_corporation(corp, corp)
+                if b.percent + self.pool.percent_of(corp) <= self.MARKET_SHARE_LIMIT]
+
+    def redeemable_shares(self, corp) -> list:
+        if not getattr(corp, "is_corporation", False):
+            return []
+        return [b for b in self.bundles_for_corporation(self.pool, corp) if b.price() <= corp.cash]
+
+    def emergency_issuable_bundles(self, corp) -> list:
+        if not self.trainless(corp):
+            return []
+        top = self.max_depot_price()
+        if corp.cash >= top:
+            return []
+        issuable = self.issuable_shares(corp)
+        eligible = [b for b in issuable if b.price() + corp.cash < top]
+        rest = [b for b in issuable if b not in eligible]
+        return eligible + rest[:1]
+
+    def action_processed(self, action) -> None:
+        for corp in list(self.corporations):
+            if corp.closed or corp.share_price is None:
+                continue
+            if corp.share_price.type == "close":
+                self.close_corporation(corp)
+
+    def check_close(self, corp) -> None:
+        pass
+
+    def close_corporation(self, corp) -> None:
+        idx = self.corporations.index(corp) if corp in self.corporations else None
+        super().close_corporation(corp)
+        fresh = self.new_corporation(dict(corp.data))
+        if "brown" in self.phase.tiles:
+            self.convert(fresh)
+        self.corporations.append(fresh)
+        self._corps_by_id[fresh.id] = fresh
+        del idx
+
+    # ------------------------------------------------------------------ trains
+    def train_spec(self, train, variant=None) -> dict:
+        return train.variants[variant or train.name]
+
+    def track_type(self, train, variant=None) -> str:
+        return self.train_spec(train, variant).get("track_type", "broad")
+
+    def num_corp_trains(self, corp) -> int:
+        return len(corp.trains)
+
+    def trainless(self, corp) -> bool:
+        return not corp.trains
+
+    def train_price(self, train, entity, variant=None) -> int:
+        return self.train_spec(train, variant)["price"]
+
+    def min_depot_price(self) -> int:
+        trains = self.depot.depot_trains()
+        if not trains:
+            return 0
+        t = min(trains, key=lambda x: x.price)
+        return min(v["price"] for v in t.variants.values())
+
+    def max_depot_price(self) -> int:
+        trains = self.depot.depot_trains()
+        if not trains:
+            return 0
+        t = max(trains, key=lambda x: x.price)
+        return max(v["price"] for v in t.variants.values())
+
+    def other_trains(self, corp) -> list:
+        return [t for t in self.depot.trains if t.owner is not None and t.owner is not self.depot
+                and t.owner is not corp and getattr(t.owner, "is_corporation", False) and not t.rusted]
+
+    def min_train_price(self, corp):
+        prices = [min(self.train_price(t, corp, v) for v in t.variants) for t in self.depot.depot_trains()]
+        if self.other_trains(corp):
+            prices.append(1)
+        return min(prices) if prices else None
+
+    def train_limit(self, entity) -> int:
+        tl = self.phase.current.get("train_limit", {})
+        return tl.get(getattr(entity, "type", ""), 0) if isinstance(tl, dict) else tl
+
+    def forget_train(self, train) -> None:
+        self.depot.remove_train(train)
+        if train in self.depot.trains:
+            self.depot.trains.remove(train)
+        train.owner = None
+
+    def rust_trains(self, bought, entity) -> None:
+        for t in self.all_trains():
+            if not t.obsolete and t.obsolete_on == bought.sym:
+                t.obsolete = True
+        for t in list(self.all_trains()):
+            if t.rusted:
+                continue
+            if t.rusts_with(bought) or (t.obsolete_on == bought.sym and t in self.depot.discarded):
+                self.rust(t)
+
+    def buy_train(self, operator, train, price=None) -> None:
+        from_depot = train.owner is self.depot
+        super().buy_train(operator, train, price)
+        trigger = self.phase4_train_trigger()
+        if self.grey_trains_bought >= trigger or not from_depot or train.name not in self.GREY_TRAINS:
+            return
+        self.grey_trains_bought += 1
+        if self.grey_trains_bought == trigger:
+            for t in self.all_trains():
+                if t.name in ("6H", "3M"):
+                    t.rusts_on = train.sym
+            self.rust_trains(train, operator)
+
+    def phase4_train_trigger(self) -> int:
+        v = self.data["game"]["phase4_trains_rust"]
+        return v[str(len(self.players))] if isinstance(v, dict) else v
+
+    def on_phase_change(self, name: str) -> None:
+        for c in self.companies:
+            for ab in c.abilities:
+                if ab.get("type") == "revenue_change" and str(ab.get("on_phase")) == name:
+                    c.revenue = ab["revenue"]
+
+    def on_train_event(self, event: dict, train) -> None:
+        kind = event.get("type")
+        if kind == "corporations_convert":
+            for c in list(self.corporations):
+                if c.type == "5-share":
+                    self.convert(c)
+        elif kind == "privates_close":
+            self.private_closure_round = "next"
+
+    def route_trains(self, entity) -> list:
+        return [t for t in getattr(entity, "trains", []) if not t.operated]
+
+    def compute_route_revenues(self, entity, routes, trains):
+        if self.loading:
+            raise GameError("1858 routes are taken from the log", rule="not-verified")
+        return [None for _ in routes]
+
+    # ------------------------------------------------------------------ track and tokens
+    def tile_lays(self, entity) -> list:
+        return self.TILE_LAYS if getattr(entity, "is_corporation", False) else self.MINOR_TILE_LAYS
+
+    def home_hex(self, operator, hex_) -> bool:
+        return hex_.id in (operator.coordinates or [])
+
+    def new_track_gauge(self, old_tile, new_tile) -> list:
+        new = [p.track for p in new_tile.paths]
+        for t in [p.track for p in old_tile.paths]:
+            if t in new:
+                new.remove(t)
+        out = []
+        for t in new:
+            if t not in out:
+                out.append(t)
+        return out
+
+    def upgrade_cost(self, old_tile, hex_, entity) -> int:
+        if not old_tile.upgrades:
+            return 0
+        if getattr(entity, "is_minor", False) and self.home_hex(entity, hex_):
+            return 0
+        cost = old_tile.upgrades[0].cost
+        if self.new_track_gauge(old_tile, hex_.tile) == ["narrow"]:
+            return cost - cost // 2
+        return cost
+
+    def tile_valid_for_phase(self, tile) -> bool:
+        return tile.color in self.phase.tiles
+
+    def after_lay_1858(self, entity, hex_, old_tile, tile) -> None:
+        pass
+
+    def token_cost(self, corp, city) -> int:
+        dist = self.data["board"]["token_distances"]
+        placed = [t for t in corp.tokens if t.used and t.city is not None]
+        if not placed:
+            return 20
+        row = dist.get(city.hex.id, {})
+        borders = min(row.get(t.city.hex.id, 0) for t in placed)
+        return max(20, 40 * borders)
+
+    # --- graphs (live play only: the reference never consults them while loading)
+    def gauge_graph(self, gauge: str):
+        from ...core.graph import TrackGraph
+
+        if self.board is None:
+            return None
+        key = (gauge, id(self.board.hexmap))
+        g = self._graphs.get(key)
+        if g is None:
+            skip = "narrow" if gauge == "broad" else "broad"
+            g = TrackGraph(self.board.hexmap, skip_track=skip, home_as_token=True,
+                           home_hexes=self._home_hexes, home_nodes=self._home_nodes)
+            self._graphs[key] = g
+        return g
+
+    def _home_hexes(self, entity) -> dict:
+        if not getattr(entity, "is_minor", False):
+            return {}
+        out = {}
+        for coord in entity.coordinates:
+            hx = self.hex_by_id(coord)
+            out[hx] = list(hx.neighbors)
+        return out
+
+    def _home_nodes(self, entity) -> list:
+        if not getattr(entity, "is_minor", False):
+            return []
+        company = self.private_company(entity)
+        out = []
+        for coord in entity.coordinates:
+            tile = self.hex_by_id(coord).tile
+            if len(tile.cities) > 1:
+                out.extend(c for c in tile.cities if c.reserved_by(company))
+            else:
+                out.extend(tile.city_towns)
+        return out
+
+    def on_board_changed(self) -> None:
+        for g in getattr(self, "_graphs", {}).values():
+            g.clear()
+
+    def connected_hexes_1858(self, entity) -> dict:
+        out: dict = {}
+        for gauge in ("broad", "narrow"):
+            g = self.gauge_graph(gauge)
+            for hx, edges in g.connected_hexes(entity).items():
+                cur = out.setdefault(hx, [])
+                for e in edges:
+                    if e not in cur:
+                        cur.append(e)
+        if getattr(entity, "is_minor", False):
+            for coord in entity.coordinates:
+                hx = self.hex_by_id(coord)
+                cur = out.setdefault(hx, [])
+                for e in hx.neighbors:
+                    if e not in cur:
+                        cur.append(e)
+        return out
+
+    def reachable_1858(self, entity) -> set:
+        out = set()
+        for gauge in ("broad", "narrow"):
+            out |= set(self.gauge_graph(gauge).reachable_hexes(entity))
+        return out
+
+    def corporation_private_connected(self, corp, minor) -> bool:
+        if corp.closed or not corp.floated():
+            return False
+        coords = set(minor.coordinates)
+        if any(h.id in coords for h in self.reachable_1858(corp)):
+            return True
+        return any(t.used and t.city is not None and t.city.hex.id in coords for t in corp.tokens)
+
+    def token_connected(self, corp, city) -> bool:
+        for gauge in ("broad", "narrow"):
+            if city in self.gauge_graph(gauge).connected_nodes(corp):
+                return True
+        return False
+
+    def tokenable_cities_1858(self, corp) -> list:
+        out = []
+        for gauge in ("broad", "narrow"):
+            for n in self.gauge_graph(gauge).connected_nodes(corp):
+                if getattr(n, "is_city", False) and n not in out and n.tokenable(corp, free=True) \
+                        and not any(c.tokened_by(corp) for c in n.tile.cities):
+                    out.append(n)
+        return out
+
+    def blocked_hex(self, entity, hex_) -> bool:
+        if hex_.tile.color != "white":
+            return False
+        blockers = []
+        for e in list(self.minors) + list(self.companies):
+            if e.closed:
+                continue
+            for ab in e.abilities:
+                if ab.get("type") == "blocks_hexes" and hex_.id in ab.get("hexes", []):
+                    blockers.append(e)
+        if not blockers:
+            return False
+        return not any(entity is b or entity is self.private_minor(b) or
+                       (getattr(b, "is_company", False) and b.owner is entity) for b in blockers)
+
+    def check_track_lay(self, entity, hex_, old_tile, tile, rotation, round_) -> None:
+        if self.blocked_hex(entity, hex_):
+            raise GameError(f"{hex_.id} is blocked by a private railway", rule="hex-blocked")
+        if "broad_gauge" in self.phase.status and any(p.track == "narrow" for p in tile.paths):
+            raise GameError("metre gauge track is not available before phase 3", rule="tile-colour")
+        edges = self.connected_hexes_1858(entity).get(hex_)
+        if edges is None:
+            raise GameError(f"{entity.name} cannot reach {hex_.id}", rule="not-connected")
+        from ...core import tiles as tilemod
+
+        tile.rotate(rotation)
+        if not tilemod.legal_rotation(hex_, tile, connected_edges=edges):
+            raise GameError(f"tile {tile.name} with rotation {rotation} is not legal on {hex_.id}",
+                            rule="illegal-rotation")
+
+    def legal_tile_lays_1858(self, entity, lay, round_) -> list:
+        out = []
+        connected = self.connected_hexes_1858(entity)
+        candidates = {}
+        for t in self.board.supply.tiles:
+            if t.name not in candidates and self.tile_valid_for_phase(t):
+                if "broad_gauge" in self.phase.status and any(p.track == "narrow" for p in t.paths):
+                    continue
+                candidates[t.name] = t
+        power = (entity.owner.cash if getattr(entity, "is_minor", False)
+                 else entity.cash + (entity.owner.cash if entity.owner is not None else 0))
+        for hex_, edges in connected.items():
+            if lay.get("cannot_reuse_same_hex") and hex_ in round_.laid_hexes:
+                continue
+            if self.blocked_hex(entity, hex_):
+                continue
+            old = hex_.tile
+            upgrade = old.color != "white"
+            if (upgrade and not lay["upgrade"]) or (not upgrade and not lay["lay"]):
+                continue
+            for t in candidates.values():
+                keep = t.rotation
+                for r in range(6):
+                    t.rotate(r)
+                    if not self.upgrades_to(old, t):
+                        continue
+                    from ...core import tiles as tilemod
+
+                    if not tilemod.legal_rotation(hex_, t, connected_edges=edges):
+                        continue
+                    cost = lay.get("cost", 0) + (old.upgrades[0].cost if old.upgrades else 0)
+                    if cost > power:
+                        continue
+                    out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
+                t.rotate(keep)
+        return out
+
+    # ------------------------------------------------------------------ end and score
+    def player_value(self, player) -> int:
+        v = player.cash
+        for corp, shares in player.shares_by_corp.items():
+            if not corp.ipoed or corp.closed:
+                continue
+            for s in shares:
+                v += s.price()
+        v += sum(c.value for c in player.companies)
+        return v - player.penalty

@@ -1,0 +1,947 @@
+"""1858's own steps: private auctions in the stock round, starting public companies by
+exchanging a private railway, exchange approval, home tokens, track with gauge discounts,
+tokens priced by distance, dividends with private revenue, wounded trains, issue/redeem and
+the private closure round."""
+
+from __future__ import annotations
+
+import math
+
+from ...core.entities import ShareBundle
+from ...core.errors import GameError
+from ...core.money import spend
+from ...core.round import Step
+from ...core.shares import bundle_from_ids
+from ...core.steps.operating import BuyTrain, DiscardTrain, Dividend, RunRoutes
+from ...core.steps.stock import BuySellParShares
+from ...core.steps.track import TrackAndTokenStep
+
+
+# ---------------------------------------------------------------------------- stock round
+class StockRound1858Step(BuySellParShares):
+    """Buy/sell/par plus auctions of bank-owned private railways and 5->10 conversion."""
+
+    HANDLERS = {**BuySellParShares.HANDLERS, "bid": "process_bid", "convert": "process_convert"}
+    COMPANIES = False
+
+    def round_state(self):
+        return {**super().round_state(), "auction": None}
+
+    def setup(self):
+        super().setup()
+
+    # --- auction state (kept on the round so it survives step setup between turns)
+    @property
+    def auction(self):
+        return self.round.auction
+
+    def bidder(self):
+        a = self.auction
+        if not a:
+            return None
+        bidders = a["bidders"]
+        hi = max(a["bids"], key=lambda b: b["price"])
+        return bidders[(bidders.index(hi["player"]) + 1) % len(bidders)]
+
+    def current_entity(self):
+        if self.auction:
+            return self.bidder()
+        return self.round.current_entity_of_round()
+
+    def active_entities(self):
+        e = self.current_entity()
+        return [e] if e is not None else []
+
+    def description(self):
+        return "Bid on a private railway" if self.auction else "Buy/Sell/Par"
+
+    # --- availability
+    def actions(self, entity):
+        game = self.game
+        if getattr(entity, "is_corporation", False):
+            player = self.round.current_entity_of_round()
+            if self.auction or self.bought() or not self.can_convert(entity, player):
+                return []
+            return ["convert", "pass"]
+        if entity is not self.current_entity():
+            return []
+        if self.auction:
+            return ["bid", "pass"]
+        if self.must_sell(entity):
+            return ["sell_shares"]
+        if self.bought():
+            return []
+        out = []
+        if self.can_sell_any(entity):
+            out.append("sell_shares")
+        if any(self.can_convert(c, entity) for c in game.corporations):
+            out.append("convert")
+        if self.can_buy_any(entity) or self.can_exchange_any(entity):
+            out.append("buy_shares")
+        if self.can_ipo_any(entity):
+            out.append("par")
+        if self.can_bid_any(entity):
+            out.append("bid")
+        if out:
+            out.append("pass")
+        return out
+
+    def bought(self) -> bool:
+        return any(a["type"] in ("buy_shares", "par", "bid") for a in self.round.current_actions)
+
+    def can_convert(self, corp, player) -> bool:
+        return (corp.owner is player and player is not None and corp.type == "5-share" and corp.floated()
+                and not self.bought())
+
+    def can_ipo_any(self, entity) -> bool:
+        return "public_companies" in self.game.phase.status and super().can_ipo_any(entity)
+
+    def par_prices(self, entity, corp) -> list:
+        return [p for p in self.game.par_prices(corp) if p.price * 2 <= entity.cash]
+
+    def can_sell(self, entity, bundle) -> bool:
+        if bundle is None or bundle.owner is not entity:
+            return False
+        if self.sold_now(entity, bundle.corporation) == "now":
+            return False
+        return super().can_sell(entity, bundle)
+
+    def can_exchange_any(self, player) -> bool:
+        game = self.game
+        for c in player.companies:
+            if game.company_starts_public(c) and game.turn > 1 and game.par_price(c).price <= player.cash \
+                    and not all(x.ipoed for x in game.corporations):
+                return True
+        for m in game.minors:
+            if m.owner is player and not m.closed and game.minor_exchanges_share(m):
+                if any(c.num_ipo_shares() > 0 for c in game.corporations):
+                    return True
+        return False
+
+    # --- auctions
+    def auctionable(self):
+        return self.game.buyable_bank_companies()
+
+    def min_bid(self, company) -> int:
+        a = self.auction
+        if a and a["company"] is company:
+            return max(b["price"] for b in a["bids"]) + self.game.MIN_BID_INCREMENT
+        return company.value - int(company.data.get("discount", 0))
+
+    def max_bid(self, player) -> int:
+        if self.game.num_certs(player) >= self.game.cert_limit(player):
+            return 0
+        return player.cash
+
+    def can_bid_any(self, player) -> bool:
+        return any(self.min_bid(c) <= player.cash for c in self.auctionable())
+
+    def process_bid(self, action, entity):
+        game = self.game
+        company = game.company_by_id(action.get("company"))
+        if company is None:
+            raise GameError(f"unknown company {action.get('company')!r}", rule="unknown-entity")
+        price = int(action.get("price", 0))
+        a = self.auction
+        if a and a["company"] is not company:
+            raise GameError(f"the auction is for {a['company'].name}", rule="wrong-auction")
+        if company not in self.auctionable():
+            raise GameError(f"{company.name} cannot be auctioned now", rule="company-not-for-sale")
+        lo = self.min_bid(company)
+        if price < lo:
+            raise GameError(f"minimum bid is {lo} for {company.name}", rule="bid-too-low")
+        if (price - lo) % game.MIN_BID_INCREMENT:
+            raise GameError(f"bids rise in steps of {game.MIN_BID_INCREMENT}", rule="bid-increment")
+        if price > self.max_bid(entity):
+            raise GameError(f"{entity.name} can bid at most {self.max_bid(entity)}", rule="insufficient-cash")
+        entity.passed = False
+        if a is None:
+            a = {"company": company, "bids": [], "bidders": [], "starter": entity}
+            a["bids"].append({"player": entity, "price": price})
+            self.round.auction = a
+            nxt = lo_next = price + game.MIN_BID_INCREMENT
+            del nxt
+            a["bidders"] = [p for p in self.round.entities if p is entity or self.max_bid(p) >= lo_next]
+        else:
+            a["bids"] = [b for b in a["bids"] if b["player"] is not entity]
+            a["bids"].append({"player": entity, "price": price})
+            need = price + game.MIN_BID_INCREMENT
+            for p in list(a["bidders"]):
+                if p is not entity and self.max_bid(p) < need:
+                    self._drop(p)
+        self.resolve()
+
+    def _drop(self, player):
+        a = self.auction
+        if player in a["bidders"]:
+            a["bidders"].remove(player)
+        a["bids"] = [b for b in a["bids"] if b["player"] is not player]
+
+    def resolve(self):
+        a = self.auction
+        if not a or len(a["bidders"]) != 1 or not a["bids"]:
+            return
+        win = a["bids"][0]
+        self.round.auction = None
+        self.game.purchase_company(win["player"], a["company"], win["price"])
+        self.round.next_entity_index()
+        self.round.current_actions = []
+
+    def process_pass(self, action, entity):
+        if self.auction:
+            self._drop(entity)
+            self.resolve()
+            return
+        self.pass_()
+
+    def process_convert(self, action, entity):
+        player = self.round.current_entity_of_round()
+        if not getattr(entity, "is_corporation", False) or not self.can_convert(entity, player):
+            raise GameError(f"{self.game.entity_name(entity)} cannot convert now", rule="cannot-convert")
+        self.game.convert(entity)
+
+    def process_par(self, action, entity):
+        super().process_par(action, entity)
+        self.pass_()
+
+    def process_buy_shares(self, action, entity):
+        super().process_buy_shares(action, entity)
+        self.game.maybe_place_home_token(self.game.share_by_id(action["shares"][0]).corporation)
+
+    # --- enumeration
+    def legal_actions(self, entity):
+        acts = self.actions(entity)
+        out = []
+        if getattr(entity, "is_corporation", False):
+            return [{"type": "convert"}] if "convert" in acts else []
+        if "bid" in acts:
+            cos = [self.auction["company"]] if self.auction else self.auctionable()
+            for c in cos:
+                lo = self.min_bid(c)
+                if lo <= self.max_bid(entity):
+                    out.append({"type": "bid", "company": c.sym, "price": lo})
+        base = [a for a in super().legal_actions(entity) if a["type"] != "pass"] if not self.auction else []
+        out.extend(base)
+        if "convert" in acts and not self.auction:
+            for c in self.game.corporations:
+                if self.can_convert(c, entity):
+                    out.append({"type": "convert", "entity": c.id, "entity_type": "corporation", "_as": c})
+        if "pass" in acts:
+            out.append({"type": "pass"})
+        return out
+
+
+class Exchange1858(Step):
+    """A player's private railway (company or minor) exchanged for a share: the 40%
+    certificate starts the company, a treasury share of a running company needs approval
+    unless the same player is its president."""
+
+    HANDLERS = {"buy_shares": "process_buy_shares"}
+    BLOCKS = False
+
+    def actions(self, entity):
+        if getattr(entity, "is_company", False) or getattr(entity, "is_minor", False):
+            return ["buy_shares"]
+        return []
+
+    def active(self):
+        return True
+
+    def process_buy_shares(self, action, entity):
+        game = self.game
+        bundle = bundle_from_ids(game, action.get("shares") or [], action.get("percent"))
+        corp = bundle.corporation
+        player = entity.owner
+        if player is None or not player.is_player or player is not self.round.current_entity_of_round():
+            raise GameError(f"{game.entity_name(entity)} is not owned by the player in turn", rule="out-of-turn")
+        if not corp.floated() and not bundle.shares[0].president:
+            raise GameError("cannot exchange a private railway for a single share of an unstarted company",
+                            rule="bad-exchange")
+        if bundle.percent == 40 and bundle.shares[0].president:
+            if getattr(entity, "is_minor", False) or not game.company_starts_public(entity):
+                raise GameError(f"{entity.name} cannot start a public company", rule="bad-exchange")
+            if game.turn == 1 or corp.ipoed:
+                raise GameError(f"{corp.name} cannot be started now", rule="cannot-par")
+            sp = game.par_price(entity)
+            if sp.price > player.cash:
+                raise GameError(f"{player.name} cannot pay {sp.price}", rule="insufficient-cash")
+            game.acquire_private(corp, entity)
+            game.stock_market.set_par(corp, sp)
+            self.round.players_bought.setdefault(player, {})
+            game.exchange_buy(player, bundle, sp.price)
+            game.maybe_place_home_token(corp)
+            self.round.current_actions.append({"type": "buy_shares", "_corp": corp})
+            self.round.last_to_act = player
+        else:
+            if getattr(entity, "is_company", False):
+                entity = game.private_minor(entity)
+            if bundle.owner is not corp:
+                raise GameError("exchanges are for treasury shares", rule="bad-exchange")
+            if corp.owner is player:
+                game.exchange_for_share(self.round, bundle, corp, entity, player, True)
+                self.round.current_actions.append({"type": "exchange", "_corp": corp})
+            else:
+                self.round.pending_approval = corp
+                self.round.approval_minor = entity
+
+    def legal_actions(self, entity):
+        game = self.game
+        player = entity.owner
+        if player is None or not player.is_player or player is not self.round.current_entity_of_round():
+            return []
+        sr = next((s for s in self.round.steps if isinstance(s, StockRound1858Step)), None)
+        if sr is None or sr.bought() or sr.auction or self.round.pending_tokens or self.round.pending_approval:
+            return []
+        out = []
+        if getattr(entity, "is_company", False) and game.company_starts_public(entity) and game.turn > 1:
+            if game.par_price(entity).price <= player.cash and game.company_reservation_available(entity):
+                for c in game.corporations:
+                    if not c.ipoed and not c.closed:
+                        out.append({"type": "buy_shares", "shares": [c.shares[0].id], "percent": 40})
+        if getattr(entity, "is_minor", False) and not entity.closed and game.minor_exchanges_share(entity):
+            for c in game.corporations:
+                own = [s for s in c.shares_of(c) if not s.president]
+                if c.floated() and own and game.corporation_private_connected(c, entity):
+                    out.append({"type": "buy_shares", "shares": [own[0].id], "percent": own[0].percent})
+        return out
+
+
+class ExchangeApproval1858(Step):
+    """The president of a company approves or denies a request to exchange a private
+    railway for one of its treasury shares."""
+
+    HANDLERS = {"choose": "process_choose"}
+
+    def round_state(self):
+        return {"pending_approval": None, "approval_minor": None, "approvals": {}}
+
+    def active(self):
+        return self.round.pending_approval is not None
+
+    def current_entity(self):
+        return self.round.pending_approval
+
+    def active_entities(self):
+        corp = self.round.pending_approval
+        if corp is None:
+            return []
+        return [corp] if self.game.private_closure_round == "in_progress" else [corp.owner]
+
+    def actions(self, entity):
+        return ["choose"] if entity is self.round.pending_approval else []
+
+    def process_choose(self, action, entity):
+        game = self.game
+        corp = self.round.pending_approval
+        minor = self.round.approval_minor
+        choice = action.get("choice")
+        if choice not in ("approve", "deny"):
+            raise GameError("choose approve or deny", rule="bad-choice")
+        in_pcr = game.private_closure_round == "in_progress"
+        if choice == "approve":
+            share = corp.shares_of(corp)[0]
+            game.exchange_for_share(self.round, ShareBundle([share]), corp, minor, minor.owner, True)
+            if in_pcr:
+                game.close_private(minor)
+            else:
+                self.round.current_actions.append({"type": "exchange", "_corp": corp})
+        elif in_pcr:
+            self.round.approvals[corp] = "denied"
+        self.round.pending_approval = None
+
+    def legal_actions(self, entity):
+        if entity is not self.round.pending_approval:
+            return []
+        return [{"type": "choose", "choice": "approve"}, {"type": "choose", "choice": "deny"}]
+
+
+class HomeToken1858(Step):
+    """A company started from a private places its home token in one of the private's
+    reserved cities (free); one started directly pays twice the city's revenue."""
+
+    HANDLERS = {"place_token": "process_place_token", "pass": "process_pass"}
+
+    def round_state(self):
+        return {"pending_tokens": []}
+
+    def pending(self):
+        return self.round.pending_tokens[0] if self.round.pending_tokens else None
+
+    def active(self):
+        return self.pending() is not None
+
+    def current_entity(self):
+        p = self.pending()
+        return p["entity"] if p else None
+
+    def active_entities(self):
+        p = self.pending()
+        return [p["entity"].owner] if p else []
+
+    def actions(self, entity):
+        p = self.pending()
+        if not p or entity is not p["entity"]:
+            return []
+        if any(t.used and t.city is not None for t in entity.tokens):
+            return ["place_token", "pass"]
+        return ["place_token"]
+
+    def process_place_token(self, action, entity):
+        game = self.game
+        p = self.pending()
+        city = game.city_by_id(action.get("city"))
+        if city is None or city.hex not in p["hexes"]:
+            raise GameError(f"cannot place the home token in {action.get('city')!r}", rule="bad-home-token")
+        if p.get("cities") is not None and city not in p["cities"]:
+            raise GameError(f"{entity.name} cannot place a token in {city.id}", rule="bad-home-token")
+        token = p["token"]
+        if not entity.companies and not any(t.used and t.city is not None for t in entity.tokens):
+            color = city.tile.color
+            token.price = 0 if color == "white" else 2 * city.revenue_for([color])
+        else:
+            token.price = 0
+        if token.price > 0 and entity.cash < token.price:
+            raise GameError(f"{entity.name} cannot pay {token.price} for its home token", rule="insufficient-cash")
+        if any(c.tokened_by(entity) for c in city.tile.cities):
+            raise GameError(f"{entity.name} already has a token on {city.hex.id}", rule="token-same-hex")
+        city.place_token(entity, token, free=True, check_tokenable=not game.loading)
+        if token.price > 0:
+            spend(entity, game.bank, token.price)
+        self.round.pending_tokens.pop(0)
+        game.delete_reservations(entity, city)
+        game.graph_changed()
+
+    def process_pass(self, action, entity):
+        self.round.pending_tokens.pop(0)
+        self.game.delete_reservations(entity)
+
+    def legal_actions(self, entity):
+        p = self.pending()
+        if not p or entity is not p["entity"]:
+            return []
+        cities = p.get("cities")
+        if cities is None:
+            cities = [c for h in p["hexes"] for c in h.tile.cities]
+        out = []
+        for c in cities:
+            if c.tokenable(entity, free=True, tokens=[p["token"]]):
+                if not entity.companies and not any(t.used and t.city is not None for t in entity.tokens):
+                    color = c.tile.color
+                    cost = 0 if color == "white" else 2 * c.revenue_for([color])
+                    if cost > entity.cash:
+                        continue
+                out.append({"type": "place_token", "city": c.id, "slot": c.get_slot(entity) or 0})
+        if "pass" in self.actions(entity):
+            out.append({"type": "pass"})
+        return out
+
+
+# ---------------------------------------------------------------------------- operating round
+class Track1858(TrackAndTokenStep):
+    """Two lays (second for 20, not the same hex); minors lay yellow only. A second lay
+    that only adds metre gauge costs 10 less; terrain for metre-only upgrades is halved."""
+
+    WITH_TOKEN = False
+
+    def round_state(self):
+        return {**super().round_state(), "gauges_added": []}
+
+    def setup(self):
+        super().setup()
+        self.round.gauges_added = []
+
+    def description(self):
+        return "Lay Track"
+
+    def actions(self, entity):
+        if entity is not self.current_entity():
+            return []
+        if self.tile_lay(entity) is None:
+            return []
+        return ["lay_tile", "pass"]
+
+    def can_lay_tile(self, entity) -> bool:
+        return self.tile_lay(entity) is not None
+
+    def is_upgrade(self, old_tile, new_tile) -> bool:
+        return old_tile.color != "white"
+
+    def spender(self, entity):
+        return entity.owner if getattr(entity, "is_minor", False) else entity
+
+    def buying_power(self, entity) -> int:
+        if getattr(entity, "is_minor", False):
+            return entity.owner.cash
+        return entity.cash + (entity.owner.cash if entity.owner is not None and entity.owner.is_player else 0)
+
+    def check_lay(self, entity, hex_, old_tile, tile, rotation) -> None:
+        game = self.game
+        if not game.loading:
+            game.check_track_lay(entity, hex_, old_tile, tile, rotation, self.round)
+        self.round.gauges_added.append(game.new_track_gauge(old_tile, tile))
+
+    def pay(self, entity, cost: int):
+        game = self.game
+        ga = self.round.gauges_added
+        if len(ga) != 1 and ["narrow"] in ga:
+            cost -= 10
+        payer = self.spender(entity)
+        if cost <= 0:
+            return
+        if getattr(payer, "is_corporation", False) and cost > payer.cash:
+            president = payer.owner
+            short = cost - payer.cash
+            if president is None or short > president.cash:
+                raise GameError(f"the tile lay costs {cost}; {payer.name} and its president cannot pay it",
+                                rule="insufficient-cash")
+            spend(president, payer, short)
+        spend(payer, game.bank, cost)
+
+    def after_lay(self, entity, hex_, old_tile, tile) -> None:
+        self.game.after_lay_1858(entity, hex_, old_tile, tile)
+
+    def process_lay_tile(self, action, entity):
+        super().process_lay_tile(action, entity)
+        if self.tile_lay(entity) is None:
+            self.pass_()
+
+    def legal_actions(self, entity):
+        if entity is not self.current_entity():
+            return []
+        out = []
+        lay = self.tile_lay(entity)
+        if lay is not None:
+            for cand in self.game.legal_tile_lays_1858(entity, lay, self.round):
+                out.append({"type": "lay_tile", **cand})
+        out.append({"type": "pass"})
+        return out
+
+
+class Token1858(Step):
+    """One token per turn; the price grows with the provincial borders to the nearest
+    own token. While replaying, the logged cost is the price (and ours is compared)."""
+
+    HANDLERS = {"place_token": "process_place_token", "pass": "process_pass"}
+
+    def description(self):
+        return "Place a Token"
+
+    def actions(self, entity):
+        if entity is not self.current_entity() or not getattr(entity, "is_corporation", False):
+            return []
+        if not any(not t.used for t in entity.tokens if t.type == "normal"):
+            return []
+        return ["place_token", "pass"]
+
+    def process_place_token(self, action, entity):
+        game = self.game
+        city = game.city_by_id(action.get("city"))
+        if city is None:
+            raise GameError(f"unknown city {action.get('city')!r}", rule="unknown-city")
+        token = next((t for t in entity.tokens if not t.used and t.type == "normal"), None)
+        ours = game.token_cost(entity, city)
+        cost = action.get("cost")
+        if cost is None or not game.loading:
+            if cost is not None and int(cost) != ours:
+                raise GameError(f"a token in {city.id} costs {ours}, not {cost}", rule="wrong-price")
+            cost = ours
+        elif int(cost) != ours:
+            game.warnings.append(f"action {action.get('id')}: token cost {ours}, log says {cost}")
+        cost = int(cost)
+        if not game.loading and not game.token_connected(entity, city):
+            raise GameError(f"{city.id} is not connected to {entity.name}", rule="token-not-connected")
+        if cost > entity.cash:
+            raise GameError(f"{entity.name} cannot pay {cost} for a token", rule="insufficient-cash")
+        token.price = cost
+        if any(c.tokened_by(entity) for c in city.tile.cities):
+            raise GameError(f"{entity.name} already has a token on {city.hex.id}", rule="token-same-hex")
+        city.place_token(entity, token, free=True, check_tokenable=not game.loading)
+        if cost > 0:
+            spend(entity, game.bank, cost)
+        game.graph_changed()
+        self.pass_()
+
+    def legal_actions(self, entity):
+        if "place_token" not in self.actions(entity):
+            return []
+        out = []
+        for city in self.game.tokenable_cities_1858(entity):
+            cost = self.game.token_cost(entity, city)
+            if cost <= entity.cash:
+                out.append({"type": "place_token", "city": city.id, "slot": city.get_slot(entity) or 0,
+                            "cost": cost})
+        out.append({"type": "pass"})
+        return out
+
+
+class Route1858(RunRoutes):
+    def actions(self, entity):
+        if entity is not self.current_entity() or not getattr(entity, "is_corporation", False):
+            return []
+        if not self.game.route_trains(entity):
+            return []
+        return ["run_routes"]
+
+
+class Dividend1858(Dividend):
+    KINDS = ("payout", "half", "withhold")
+
+    def actions(self, entity):
+        if entity is not self.current_entity() or not getattr(entity, "is_corporation", False):
+            return []
+        if self.total_revenue() == 0:
+            return []
+        return ["dividend"]
+
+    def total_revenue(self) -> int:
+        return super().total_revenue() + self.game.private_revenue(self.current_entity())
+
+    def skip(self):
+        e = self.current_entity()
+        if getattr(e, "is_corporation", False):
+            self.do_dividend(e, "withhold")
+        else:
+            self.pass_()
+
+    def payout_amounts(self, entity, kind, revenue):
+        n = entity.total_shares
+        if kind == "withhold":
+            return revenue, 0
+        base = revenue // 2 if kind == "half" else revenue
+        per = base // n
+        return revenue - per * n, per * n
+
+    def rust_obsolete(self, entity):
+        pass
+
+    def move_price(self, entity, revenue, kept, paid):
+        if entity.share_price is None:
+            return
+        per = paid // entity.total_shares
+        if paid == 0:
+            self.game.stock_market.move_left(entity)
+        elif per * 10 >= entity.share_price.price:
+            self.game.stock_market.move_right(entity)
+
+    def after_dividend(self, entity):
+        self.game.close_companies_of(entity)
+        self.game.check_close(entity)
+
+
+class DiscardTrain1858(DiscardTrain):
+    def crowded(self) -> list:
+        g = self.game
+        out = [c for c in g.corporations if g.num_corp_trains(c) > g.train_limit(c)]
+        return sorted(out, key=g.market_order_key)
+
+    def discardable(self, entity):
+        return list(entity.trains)
+
+    def process_discard_train(self, action, entity):
+        train = self.game.train_by_id(action.get("train"))
+        if train is None or train.owner is not entity or train not in self.discardable(entity):
+            raise GameError(f"{entity.name} cannot discard train {action.get('train')!r}", rule="not-owner")
+        obsolete = train.obsolete
+        self.game.discard_train(train)
+        if obsolete:
+            self.game.forget_train(train)
+
+    def legal_actions(self, entity):
+        if entity is not self.current_entity():
+            return []
+        seen, out = set(), []
+        for t in self.discardable(entity):
+            if (t.name, t.obsolete) not in seen:
+                seen.add((t.name, t.obsolete))
+                out.append({"type": "discard_train", "train": t.id})
+        return out
+
+
+class BuyTrain1858(BuyTrain):
+    """Voluntary purchases; a trainless company may issue shares first and its president
+    tops up a depot purchase; wounded trains can be scrapped; passing without any train
+    drops the price."""
+
+    HANDLERS = {**BuyTrain.HANDLERS, "scrap_train": "process_scrap_train", "sell_shares": "process_sell_shares"}
+
+    def round_state(self):
+        return {"last_issue_price": None}
+
+    def setup(self):
+        self.round.last_issue_price = None
+
+    def room(self, entity) -> bool:
+        return self.game.num_corp_trains(entity) < self.game.train_limit(entity)
+
+    def can_buy_train(self, entity) -> bool:
+        if not self.room(entity):
+            return False
+        lo = self.game.min_train_price(entity)
+        return lo is not None and entity.cash >= lo
+
+    def can_scrap(self, entity) -> bool:
+        return any(t.obsolete for t in entity.trains)
+
+    def ebuy_can_issue(self, entity) -> bool:
+        g = self.game
+        if not self.can_buy_train(entity):
+            return False
+        bundles = g.emergency_issuable_bundles(entity)
+        if not bundles:
+            return False
+        owner_cash = entity.owner.cash if entity.owner is not None else 0
+        return g.min_depot_price() <= entity.cash + owner_cash + max(b.price() for b in bundles)
+
+    def actions(self, entity):
+        if entity is not self.current_entity() or not getattr(entity, "is_corporation", False):
+            return []
+        out = []
+        if self.ebuy_can_issue(entity):
+            out.append("sell_shares")
+        if self.can_buy_train(entity):
+            out.append("buy_train")
+        if self.can_scrap(entity):
+            out.append("scrap_train")
+        if out:
+            out.append("pass")
+        return out
+
+    def process_scrap_train(self, action, entity):
+        train = self.game.train_by_id(action.get("train"))
+        if train is None or train.owner is not entity or not train.obsolete:
+            raise GameError(f"{entity.name} has no wounded train {action.get('train')!r}", rule="not-owner")
+        self.game.remove_train(train)
+        self.game.forget_train(train)
+
+    def process_sell_shares(self, action, entity):
+        bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"))
+        if bundle.owner is not entity or not self.ebuy_can_issue(entity):
+            raise GameError(f"{entity.name} cannot issue shares now", rule="illegal-sale")
+        self.round.last_issue_price = bundle.price_per_share()
+        self.game.share_market.sell_shares(bundle)
+        self.game.stock_market.move_left(entity)
+
+    def check_buy(self, entity, train, price, action):
+        g = self.game
+        if train is None:
+            raise GameError(f"unknown train {action.get('train')!r}", rule="unknown-entity")
+        if not self.room(entity):
+            raise GameError(f"{entity.name} is at its train limit", rule="train-limit")
+        if train.owner is g.depot:
+            if train not in g.depot.depot_trains():
+                raise GameError(f"train {train.id} is not available yet", rule="train-not-available")
+            want = g.train_price(train, entity)
+            if price != want:
+                raise GameError(f"train {train.id} costs {want}, not {price}", rule="wrong-price")
+        else:
+            if not getattr(train.owner, "is_corporation", False) or train.owner is entity or train.rusted:
+                raise GameError(f"train {train.id} is not for sale", rule="train-not-available")
+            if price < 1 or price > entity.cash:
+                raise GameError(f"{entity.name} may spend between 1 and {entity.cash}", rule="wrong-price")
+        if self.round.last_issue_price is not None and g.trainless(entity):
+            if train.owner is not g.depot:
+                raise GameError("must buy a train from the depot after issuing shares", rule="must-buy-depot")
+            if entity.cash - self.round.last_issue_price > price:
+                raise GameError("more shares issued than needed", rule="issued-too-many")
+        if price > entity.cash:
+            president = entity.owner
+            if not (g.trainless(entity) and train.owner is g.depot and president is not None
+                    and president.cash >= price - entity.cash):
+                raise GameError(f"{entity.name} has {entity.cash}, the train costs {price}",
+                                rule="insufficient-cash")
+
+    def process_buy_train(self, action, entity):
+        g = self.game
+        train = g.train_by_id(action.get("train"))
+        if train is not None and train.owner is g.depot:
+            variant = action.get("variant") or train.base
+            if variant not in train.variants:
+                raise GameError(f"train {train.id} has no variant {variant}", rule="bad-variant")
+            train.set_variant(variant)
+        price = int(action.get("price", train.price if train else 0))
+        self.check_buy(entity, train, price, action)
+        if price > entity.cash:
+            spend(entity.owner, entity, price - entity.cash)
+        self.buy(entity, train, price)
+        if not self.can_buy_train(entity) and not self.can_scrap(entity):
+            self.pass_()
+
+    def pass_(self):
+        g = self.game
+        entity = self.current_entity()
+        closing = entity is not None and entity.share_price is not None and entity.share_price.price == 0
+        if (self.round.last_issue_price is not None and entity is not None and g.trainless(entity)
+                and not closing and self.acted):
+            raise GameError("must buy a train from the depot after issuing shares", rule="must-buy-depot")
+        super().pass_()
+        self.round.last_issue_price = None
+        if entity is None or not getattr(entity, "is_corporation", False) or closing:
+            return
+        if g.trainless(entity):
+            g.stock_market.move_left(entity)
+            g.check_close(entity)
+
+    def process_pass(self, action, entity):
+        self.pass_()
+
+    def legal_actions(self, entity):
+        acts = self.actions(entity)
+        out = []
+        g = self.game
+        if "buy_train" in acts:
+            for t in g.depot.depot_trains():
+                for vname in t.variants:
+                    price = g.train_price(t, entity, vname)
+                    if price <= entity.cash:
+                        out.append({"type": "buy_train", "train": t.id, "price": price, "variant": vname})
+            for t in g.other_trains(entity):
+                out.append({"type": "buy_train", "train": t.id, "price": 1, "price_range": [1, entity.cash],
+                            "price_step": 1})
+        if "scrap_train" in acts:
+            for t in entity.trains:
+                if t.obsolete:
+                    out.append({"type": "scrap_train", "train": t.id})
+        if "pass" in acts:
+            out.append({"type": "pass"})
+        return out
+
+
+class IssueShares1858(Step):
+    HANDLERS = {"sell_shares": "process_sell_shares", "buy_shares": "process_buy_shares", "pass": "process_pass"}
+
+    def description(self):
+        return "Issue or Redeem Shares"
+
+    def issuable(self, entity):
+        if len(entity.operating_history) == 1:
+            return []
+        return self.game.issuable_shares(entity)
+
+    def redeemable(self, entity):
+        return self.game.redeemable_shares(entity)
+
+    def actions(self, entity):
+        if entity is not self.current_entity() or not getattr(entity, "is_corporation", False):
+            return []
+        out = []
+        if self.redeemable(entity):
+            out.append("buy_shares")
+        if self.issuable(entity):
+            out.append("sell_shares")
+        if out:
+            out.append("pass")
+        return out
+
+    def _bundle(self, action, options):
+        bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"))
+        for b in options:
+            if {s.id for s in b.shares} == {s.id for s in bundle.shares} and b.percent == bundle.percent:
+                return b
+        raise GameError("that bundle cannot be issued or redeemed now", rule="illegal-sale")
+
+    def process_sell_shares(self, action, entity):
+        bundle = self._bundle(action, self.issuable(entity))
+        self.game.share_market.sell_shares(bundle)
+        self.game.stock_market.move_left(entity)
+        self.pass_()
+
+    def process_buy_shares(self, action, entity):
+        bundle = self._bundle(action, self.redeemable(entity))
+        self.game.share_market.buy_shares(entity, bundle)
+        self.pass_()
+
+    def legal_actions(self, entity):
+        acts = self.actions(entity)
+        out = []
+        if "sell_shares" in acts:
+            for b in self.issuable(entity):
+                out.append({"type": "sell_shares", "shares": [s.id for s in b.shares], "percent": b.percent})
+        if "buy_shares" in acts:
+            for b in self.redeemable(entity):
+                out.append({"type": "buy_shares", "shares": [s.id for s in b.shares], "percent": b.percent})
+        if "pass" in acts:
+            out.append({"type": "pass"})
+        return out
+
+
+# ---------------------------------------------------------------------------- closure round
+class PrivateClosure1858(Step):
+    """Each remaining private railway is exchanged for a share of a connected company, or
+    closes (its owner receives its face value)."""
+
+    HANDLERS = {"choose": "process_choose", "pass": "process_pass"}
+
+    def setup(self):
+        minor = self.current_entity()
+        self.round.approval_minor = minor
+        self.round.approvals = {}
+        if minor is None:
+            return
+        for c in self.game.corporations:
+            if c.floated():
+                self.round.approvals[c] = "approved" if c.owner is minor.owner else "pending"
+
+    def active(self):
+        return not self.passed
+
+    def actions(self, entity):
+        if entity is not self.current_entity():
+            return []
+        return ["choose", "pass"]
+
+    def description(self):
+        return "Exchange Private Companies"
+
+    def exchange_corporations(self, minor):
+        g = self.game
+        return [c for c in g.corporations if g.corporation_private_connected(c, minor)
+                and (c.num_ipo_shares() > 0 or c.num_market_shares(g.pool) > 0)]
+
+    def choices(self, minor):
+        g = self.game
+        out = []
+        for c in self.exchange_corporations(minor):
+            if c.num_ipo_shares() > 0:
+                out.append({"corporation": c.id, "from": "treasury"})
+            if c.num_market_shares(g.pool) == 0:
+                continue
+            if c.num_ipo_shares() > 0 and self.round.approvals.get(c) != "denied" and c.owner is not minor.owner:
+                continue
+            out.append({"corporation": c.id, "from": "market"})
+        return out
+
+    def process_pass(self, action, entity):
+        self.game.close_private(entity)
+
+    def process_choose(self, action, entity):
+        g = self.game
+        choice = action.get("choice") or {}
+        if not isinstance(choice, dict):
+            raise GameError("choose a company and a share location", rule="bad-choice")
+        corp = g.corporation_by_id(choice.get("corporation"))
+        where = choice.get("from")
+        if corp is None or where not in ("treasury", "market"):
+            raise GameError("choose a company and treasury or market", rule="bad-choice")
+        if not g.loading and choice not in self.choices(entity):
+            raise GameError(f"{entity.name} cannot be exchanged for a {corp.name} {where} share", rule="bad-exchange")
+        company = g.private_company(entity)
+        player = company.owner
+        approval = self.round.approvals.get(corp)
+        if where == "market" and corp.num_ipo_shares() > 0 and approval == "pending":
+            raise GameError("ask for a treasury share first", rule="approval-needed")
+        if where == "treasury" and approval != "approved":
+            self.round.pending_approval = corp
+            return
+        share = corp.shares_of(corp)[0] if where == "treasury" else g.pool.shares_of(corp)[0]
+        treasury = where == "treasury"
+        g.exchange_for_share(self.round, ShareBundle([share]), corp, entity, player, treasury)
+        if not treasury:
+            if company in player.companies:
+                player.companies.remove(company)
+            company.owner = g.bank
+        g.close_private(company)
+
+    def legal_actions(self, entity):
+        if entity is not self.current_entity():
+            return []
+        return [{"type": "choose", "choice": c} for c in self.choices(entity)] + [{"type": "pass"}]

@@ -1,0 +1,168 @@
+"""1858 India: the 1858 rules on an Indian map, with loco works, mine/oil/port tokens,
+Pullman trains, a 1M variant of the 2H and gauge conversion tiles."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+from ...core import tiles as tilemod
+from ...core.tokens import Token
+from ..t1858.game import Game1858, load
+from ..t1858.steps import Dividend1858, IssueShares1858, Token1858
+from .steps import BuyTrainIndia, CollectTokens, DiscardTrainIndia, RouteIndia, TrackIndia
+
+DATA = Path(__file__).parent / "data"
+
+TRAIN_COUNTS = {"2H": 8, "4H": 7, "6H": 5, "5E": 4, "6E": 3, "7E": 20, "5D": 10, "Pullman": 4}
+M_PRICES = {1: 160, 2: 240, 3: 500, 4: 650, 5: 800}
+
+
+class HexTokenOwner:
+    """The bank-held mine, oil and port tokens (dummy companies in the reference)."""
+
+    is_player = is_corporation = is_minor = is_company = is_pool = False
+    owner = None
+    cash = 0
+
+    def __init__(self, sym):
+        self.id = self.sym = self.name = sym
+        self.tokens = []
+
+
+class Game1858India(Game1858):
+    TITLE = "1858India"
+    DATA_DIR = DATA
+    TOKEN_COST = {"mine": 50, "oil": 100, "port": 200}
+    BANK = 16_000
+    STARTING_CASH = {3: 665, 4: 500, 5: 400, 6: 335}
+    CERT_LIMIT = {3: 27, 4: 20, 5: 16, 6: 13}
+
+    def game_phases(self, g) -> list:
+        phases = copy.deepcopy(g["phases"])
+        phases[0]["status"] = ["yellow_privates", "narrow_gauge"]
+        phases[3]["status"] = ["public_companies", "dual_gauge", "loco_works", "oil_tokens"]
+        phases[4]["status"] = ["public_companies", "dual_gauge", "loco_works", "oil_tokens"]
+        phases[5]["status"] = ["public_companies", "dual_gauge", "loco_works", "oil_tokens", "port_tokens"]
+        return phases
+
+    def game_trains(self, g) -> list:
+        trains = copy.deepcopy(g["trains"])
+        trains[0]["variants"] = [{"name": "1M", "no_local": True, "track_type": "narrow", "price": 80,
+                                  "distance": [{"nodes": ["city", "offboard"], "pay": 1, "visit": 1},
+                                               {"nodes": ["town"], "pay": 99, "visit": 99}]}]
+        for i, price in M_PRICES.items():
+            trains[i]["variants"][0]["price"] = price
+        trains.append({"name": "Pullman", "track_type": "broad", "price": 100, "available_on": "3",
+                       "distance": [{"nodes": ["city", "offboard"], "pay": 7, "visit": 7},
+                                    {"nodes": ["town"], "pay": 0, "visit": 99}]})
+        for t in trains:
+            t["num"] = TRAIN_COUNTS[t["name"]]
+        return trains
+
+    def bank_cash_start(self) -> int:
+        return self.BANK
+
+    def init_cert_limit(self) -> int:
+        return self.CERT_LIMIT[len(self.players)]
+
+    def init_starting_cash(self) -> None:
+        from ...core.money import spend
+
+        for p in self.players:
+            spend(self.bank, p, self.STARTING_CASH[len(self.players)])
+
+    def phase4_train_trigger(self) -> int:
+        return 7
+
+    def setup(self) -> None:
+        super().setup()
+        self.hex_token_owners = {}
+        for kind in ("mine", "oil", "port"):
+            owner = HexTokenOwner(kind)
+            self.hex_token_owners[kind] = owner
+            for coord in self.data["board"][f"{kind}_hexes"]:
+                hx = self.hex_by_id(coord)
+                tok = Token(owner, price=0, type=kind)
+                owner.tokens.append(tok)
+                tok.place(hx)
+                hx.tokens.append(tok)
+
+    def hex_token_hexes(self, kind) -> list:
+        return [self.hex_by_id(c) for c in self.data["board"][f"{kind}_hexes"]]
+
+    def operating_steps(self) -> list:
+        return [TrackIndia, CollectTokens, Token1858, RouteIndia, Dividend1858, DiscardTrainIndia, BuyTrainIndia,
+                IssueShares1858]
+
+    # --- companies
+    def private_railway(self, company) -> bool:
+        return company.data.get("type") != "locoworks"
+
+    def purchasable_companies(self, entity) -> list:
+        return [c for c in self.companies if not self.private_railway(c) and c.owner is None and not c.closed]
+
+    def init_round(self):
+        r = super().init_round()
+        return r
+
+    # --- trains
+    def pullman(self, train) -> bool:
+        return train is not None and train.name == "Pullman"
+
+    def owns_pullman(self, corp) -> bool:
+        return any(self.pullman(t) for t in corp.trains)
+
+    def trainless(self, corp) -> bool:
+        return not any(not self.pullman(t) for t in corp.trains)
+
+    def num_corp_trains(self, corp) -> int:
+        return sum(1 for t in corp.trains if not self.pullman(t))
+
+    def route_trains(self, entity) -> list:
+        return [t for t in super().route_trains(entity) if not self.pullman(t)]
+
+    def train_price(self, train, entity, variant=None) -> int:
+        spec = self.train_spec(train, variant)
+        price = spec["price"]
+        if train.owner is not self.depot:
+            return price
+        for c in getattr(entity, "companies", []):
+            for ab in c.abilities:
+                if ab.get("type") == "train_discount" and (not ab.get("trains") or spec["name"] in ab["trains"]):
+                    d = ab["discount"]
+                    price -= d if d > 1 else int(price * d)
+        return price
+
+    def other_trains(self, corp) -> list:
+        return [t for t in super().other_trains(corp) if not self.pullman(t)]
+
+    # --- map
+    def upgrades_to(self, old_tile, new_tile) -> bool:
+        return super().upgrades_to(old_tile, new_tile) or self.gauge_conversion(old_tile, new_tile)
+
+    def gauge_conversion(self, old, new) -> bool:
+        """Same colour, label, cities, towns and track layout; only gauges differ."""
+        if old.color != new.color or old.color == "white":
+            return False
+        if not tilemod.upgrades_to_correct_label(old, new):
+            return False
+        if len(old.cities) != len(new.cities) or len(old.towns) != len(new.towns):
+            return False
+        if len(old.paths) != len(new.paths):
+            return False
+        new_ends = [_path_ends(p, 0) for p in new.paths]
+        for r in range(6):
+            if all(any(_ends_within(_path_ends(p, r), ne) for ne in new_ends) for p in old.paths):
+                return True
+        return False
+
+
+def _path_ends(path, r: int) -> list:
+    out = [("edge", (e + r) % 6) for e in path.exits]
+    out += [("node", getattr(n, "kind", type(n).__name__)) for n in path.nodes]
+    return out
+
+
+def _ends_within(ends, other) -> bool:
+    return all(e in other for e in ends)

@@ -1,0 +1,183 @@
+"""1858 India's steps on top of 1858's: collecting mine/oil/port tokens, Pullmans attached
+to a train before running, loco works bought in the train step, gauge conversions."""
+
+from __future__ import annotations
+
+from ...core.errors import GameError
+from ...core.money import spend
+from ...core.round import Step
+from ..t1858.steps import BuyTrain1858, DiscardTrain1858, Route1858, Track1858
+
+
+class TrackIndia(Track1858):
+    pass
+
+
+class CollectTokens(Step):
+    """Buy the mine (50), oil (100, phase 5+) or port (200, phase 7) token of a hex with
+    track the company reaches; each adds the bonus offboard's value to its revenue."""
+
+    HANDLERS = {"remove_hex_token": "process_remove_hex_token", "pass": "process_pass"}
+
+    def description(self):
+        return "Collect mine, oil and port tokens"
+
+    def actions(self, entity):
+        if entity is not self.current_entity() or not getattr(entity, "is_corporation", False):
+            return []
+        if not self.available(entity):
+            return []
+        return ["remove_hex_token", "pass"]
+
+    def available(self, corp) -> list:
+        g = self.game
+        out = []
+        for kind in ("mine", "oil", "port"):
+            if corp.cash < g.TOKEN_COST[kind]:
+                continue
+            if kind == "oil" and "oil_tokens" not in g.phase.status:
+                continue
+            if kind == "port" and "port_tokens" not in g.phase.status:
+                continue
+            for h in g.hex_token_hexes(kind):
+                if h.tile.color != "white":
+                    out.extend(t for t in h.tokens if t.type == kind)
+        return out
+
+    def process_remove_hex_token(self, action, entity):
+        g = self.game
+        hex_ = g.hex_by_id(action.get("hex"))
+        if hex_ is None or not hex_.tokens:
+            raise GameError(f"no token to collect on {action.get('hex')!r}", rule="no-hex-token")
+        token = hex_.tokens[0]
+        if token not in self.available(entity):
+            raise GameError(f"{entity.name} cannot collect the token on {hex_.id} now", rule="no-hex-token")
+        if not g.loading and hex_ not in g.reachable_1858(entity):
+            raise GameError(f"{entity.name} does not reach {hex_.id}", rule="not-connected")
+        price = g.TOKEN_COST[token.type]
+        spend(entity, g.bank, price)
+        hex_.tokens.remove(token)
+        token.corporation = entity
+        entity.tokens.append(token)
+
+    def legal_actions(self, entity):
+        if "remove_hex_token" not in self.actions(entity):
+            return []
+        reach = self.game.reachable_1858(entity)
+        out = []
+        seen = set()
+        for t in self.available(entity):
+            if t.hex in reach and t.hex.id not in seen:
+                seen.add(t.hex.id)
+                out.append({"type": "remove_hex_token", "hex": t.hex.id})
+        out.append({"type": "pass"})
+        return out
+
+
+class RouteIndia(Route1858):
+    """A company owning a Pullman first attaches it to one of its broad gauge trains."""
+
+    HANDLERS = {**Route1858.HANDLERS, "choose": "process_choose"}
+
+    def round_state(self):
+        return {**super().round_state(), "pullmans": {}}
+
+    def actions(self, entity):
+        out = list(super().actions(entity))
+        if out and self.choosing(entity):
+            out.append("choose")
+        return out
+
+    def attachable(self, corp) -> list:
+        g = self.game
+        return [t for t in corp.trains if g.track_type(t) == "broad" and not g.pullman(t)]
+
+    def choosing(self, corp) -> bool:
+        return self.game.owns_pullman(corp) and corp not in self.round.pullmans and bool(self.attachable(corp))
+
+    def process_choose(self, action, entity):
+        train = self.game.train_by_id(action.get("choice"))
+        if train is None or train not in self.attachable(entity):
+            raise GameError(f"cannot attach the Pullman to {action.get('choice')!r}", rule="bad-choice")
+        self.round.pullmans[entity] = train
+
+    def legal_actions(self, entity):
+        out = super().legal_actions(entity)
+        if "choose" in self.actions(entity):
+            out = [{"type": "choose", "choice": t.id} for t in self.attachable(entity)] + out
+        return out
+
+
+class DiscardTrainIndia(DiscardTrain1858):
+    def discardable(self, entity):
+        return [t for t in entity.trains if not self.game.pullman(t)]
+
+
+class BuyTrainIndia(BuyTrain1858):
+    """Pullmans (one per company, not counted for the limit, never bought across) and the
+    loco works, bought from the bank at face value."""
+
+    HANDLERS = {**BuyTrain1858.HANDLERS, "buy_company": "process_buy_company"}
+
+    def room(self, entity) -> bool:
+        return super().room(entity) or not self.game.owns_pullman(entity)
+
+    def can_buy_company(self, entity) -> bool:
+        g = self.game
+        if any(not g.private_railway(c) for c in entity.companies):
+            return False
+        if "loco_works" not in g.phase.status:
+            return False
+        comps = g.purchasable_companies(entity)
+        return bool(comps) and min(c.value for c in comps) <= entity.cash
+
+    def actions(self, entity):
+        out = super().actions(entity)
+        if entity is self.current_entity() and getattr(entity, "is_corporation", False) \
+                and self.can_buy_company(entity):
+            for a in ("buy_company", "pass"):
+                if a not in out:
+                    out.append(a)
+        return out
+
+    def buyable(self, entity, train) -> bool:
+        g = self.game
+        if g.pullman(train) and g.owns_pullman(entity):
+            return False
+        at_limit = g.num_corp_trains(entity) == g.train_limit(entity)
+        if at_limit and not g.pullman(train):
+            return False
+        return True
+
+    def check_buy(self, entity, train, price, action):
+        if train is not None and not self.buyable(entity, train):
+            raise GameError(f"{entity.name} cannot buy train {train.id}", rule="train-limit")
+        if train is not None and self.game.pullman(train) and train.owner is not self.game.depot:
+            raise GameError("Pullmans cannot be bought from another company", rule="train-not-available")
+        super().check_buy(entity, train, price, action)
+
+    def process_buy_company(self, action, entity):
+        g = self.game
+        company = g.company_by_id(action.get("company"))
+        if company is None or company not in g.purchasable_companies(entity) or not self.can_buy_company(entity):
+            raise GameError(f"cannot buy {action.get('company')!r}", rule="company-not-for-sale")
+        price = int(action.get("price", company.value))
+        if price != company.value:
+            raise GameError(f"{company.name} costs {company.value}", rule="wrong-price")
+        company.owner = entity
+        entity.companies.append(company)
+        spend(entity, g.bank, price)
+
+    def legal_actions(self, entity):
+        out = [a for a in super().legal_actions(entity)
+               if a["type"] != "buy_train" or self.buyable(entity, self.game.train_by_id(a["train"]))]
+        out = [a for a in out if not (a["type"] == "buy_train" and self.game.pullman(self.game.train_by_id(a["train"]))
+                                      and self.game.train_by_id(a["train"]).owner is not self.game.depot)]
+        if "buy_company" in self.actions(entity):
+            for c in self.game.purchasable_companies(entity):
+                if c.value <= entity.cash:
+                    out.append({"type": "buy_company", "company": c.sym, "price": c.value})
+                    break
+            if not any(a["type"] == "pass" for a in out):
+                out.append({"type": "pass"})
+        return out
