@@ -190,6 +190,12 @@ class OperatingRound1822(OperatingRound):
         return entity.closed or not entity.floated() or entity not in self.game.corporations
 
 
+def _track_cls():
+    from .steps import Track1822
+
+    return Track1822
+
+
 class Board1822(Board):
     """Border costs are paid when the new tile has an exit over the border (no track needed
     on the other side); the other side's border goes only if that hex has track there."""
@@ -207,7 +213,10 @@ class Board1822(Board):
             inv = (b.edge + 3) % 6
             if inv in nb.tile.exits:
                 nb.tile.borders = [x for x in nb.tile.borders if x.edge != inv]
+        self._last_border_cost = total
         return total
+
+    _last_border_cost = 0
 
 
 class Game1822(Game):
@@ -1174,3 +1183,121 @@ class Game1822(Game):
                 return self.COLORS.index(new_tile.color) == self.COLORS.index(old_tile.color) + 1
             return False
         return super().upgrades_to(old_tile, new_tile)
+
+    # ------------------------------------------------------------ private companies' tile lays
+    def track_ability(self, company, time):
+        if company.closed or company.owner is None or not company.owner.is_corporation:
+            return None
+        for a in company.abilities:
+            if a.get("type") != "tile_lay":
+                continue
+            if time not in (a.get("when") or []):
+                continue
+            cnt = a.get("count")
+            if cnt is not None and cnt <= 0:
+                continue
+            if company.sym == "P21":
+                owner = company.owner
+                if not any(t.used and t.city is not None and t.city.hex.id in ("N21", "N23") for t in owner.tokens):
+                    continue
+            return a
+        return None
+
+    def use_tile_ability(self, ab, upgrade):
+        if ab.get("count") is not None and ab["count"] <= 0:
+            return
+        if ab.get("count") is not None:
+            ab["count"] -= 1
+        if ab.get("upgrade_count") is None or ab.get("lay_count") is None:
+            return
+        if upgrade:
+            if ab["upgrade_count"] <= 0:
+                raise GameError("Cannot use this ability to upgrade a tile now", rule="ability")
+            ab["lay_count"] = 0
+            ab["upgrade_count"] -= 1
+            if ab["upgrade_count"] <= 0:
+                ab["count"] = 0
+        else:
+            if ab["lay_count"] <= 0:
+                raise GameError("Cannot use this ability to lay a tile now", rule="ability")
+            ab["upgrade_count"] = 0
+            ab["lay_count"] -= 1
+            if ab["lay_count"] <= 0:
+                ab["count"] = 0
+
+    def special_lay_tile(self, step, action, company, ab):
+        corp = company.owner
+        round_ = self.round
+        hex_ = self.hex_by_id(action.get("hex"))
+        tile = self.tile_by_id(action.get("tile"))
+        if hex_ is None or tile is None:
+            raise GameError("unknown hex or tile", rule="unknown-hex")
+        rotation = action.get("rotation", 0)
+        if corp.type == "minor" and tile.color in ("brown", "gray"):
+            raise GameError("Minor cannot upgrade past green", rule="tile-colour")
+        if ab.get("hexes") and hex_.id not in ab["hexes"]:
+            raise GameError(f"{company.name} cannot lay on {hex_.id}", rule="ability-hex")
+        if ab.get("tiles") and tile.name not in ab["tiles"]:
+            raise GameError(f"{company.name} cannot lay tile {tile.name}", rule="ability-tile")
+        old_tile = hex_.tile
+        upgrade = old_tile.color != "white"
+        extra = company.sym == "P12"
+        if not extra:
+            track = next((s for s in round_.steps if isinstance(s, _track_cls())), None)
+            lay = track.tile_lay(corp) if track is not None else None
+            if lay is None or (upgrade and not lay["upgrade"]) or (tile.color == "yellow" and not lay["lay"]):
+                raise GameError("no tile lay left for this company's ability", rule="tile-lay-limit")
+        free = bool(ab.get("free"))
+        gswr = company.sym == "P10"
+        hsbc = company.sym == "P21"
+
+        def pay(cost):
+            border = self.board._last_border_cost
+            if free:
+                cost = 0
+            elif gswr:
+                if border == 0:
+                    raise GameError("Must lay tile with one path over an estuary crossing", rule="ability")
+                cost -= 40
+            if hsbc and border == 0:
+                raise GameError("Must lay tile with one path over the Hull / Grimsby estuary", rule="ability")
+            if cost > 0:
+                spend(corp, self.bank, cost)
+        self.lay_tile(company, hex_, tile, rotation, pay=pay)
+        if extra:
+            round_.laid_hexes.append(hex_)
+            minor_single = corp.type == "minor"
+        else:
+            if upgrade:
+                round_.upgraded_track = True
+            round_.num_laid_track += 1
+            round_.laid_hexes.append(hex_)
+            minor_single = False
+        self.after_lay_1822(corp, hex_, old_tile, tile)
+        self.use_tile_ability(ab, tile.color in ("green", "brown", "gray"))
+        if minor_single:
+            self.use_tile_ability(ab, tile.color in ("green", "brown", "gray"))
+        if ab.get("closed_when_used_up") and (ab.get("count") or 0) <= 0:
+            company.close()
+        if ab.get("must_lay_together"):
+            if round_.num_laid_track == 1 and not ab.get("consume_tile_lay"):
+                round_.num_laid_track += 1
+            step.company = company if (ab.get("count") or 0) > 0 and not company.closed else None
+
+    def special_lay_candidates(self, company, ab):
+        if ab is None:
+            return []
+        corp = company.owner
+        out = []
+        for cand in self.legal_tile_lays(corp):
+            if ab.get("hexes") and cand["hex"] not in ab["hexes"]:
+                continue
+            tile = self.tile_by_id(cand["tile"])
+            if ab.get("tiles") and tile.name not in ab["tiles"]:
+                continue
+            if corp.type == "minor" and tile.color in ("brown", "gray"):
+                continue
+            out.append({"type": "lay_tile", **cand})
+            if len(out) > 20:
+                break
+        return out

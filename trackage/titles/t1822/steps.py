@@ -539,6 +539,9 @@ class Track1822(TrackAndTokenStep):
     def can_lay_tile(self, entity) -> bool:
         if getattr(entity, "id", None) == "14" and not entity.operated():
             return False
+        if any(self.game.track_ability(c, "track") and not self.game.track_ability(c, "track").get("consume_tile_lay")
+               for c in getattr(entity, "companies", [])):
+            return True
         return super().can_lay_tile(entity)
 
     def is_upgrade(self, old_tile, new_tile) -> bool:
@@ -562,10 +565,19 @@ class Track1822(TrackAndTokenStep):
 
 
 class SpecialTrack(Step):
-    """Private companies' tile lays (P2, P8, P10, P11, P12, P21), used by the owning corporation."""
+    """Private companies' tile lays (P2, P8, P10, P11, P12, P21), used by the owning corporation.
+    Blocks only while a company that must lay its tiles together is half-way."""
 
     HANDLERS = {"lay_tile": "process_lay_tile", "pass": "process_pass"}
-    BLOCKS = False
+
+    def setup(self):
+        self.company = None
+
+    def blocks(self) -> bool:
+        return self.company is not None
+
+    def current_entity(self):
+        return self.company if self.company is not None else self.round.current_entity_of_round()
 
     def description(self):
         return "Lay Track (company)"
@@ -574,19 +586,36 @@ class SpecialTrack(Step):
         if not getattr(company, "is_company", False) or company.closed:
             return None
         owner = company.owner
-        if owner is None or owner is not self.current_entity():
+        if owner is None or owner is not self.round.current_entity_of_round():
             return None
-        return next((a for a in company.abilities if a.get("type") in ("tile_lay", "teleport")
-                     and (a.get("count") is None or a.get("count", 0) > 0 or a.get("lay_count", 0) > 0)), None)
+        return self.game.track_ability(company, "special_track")
 
     def actions(self, entity):
+        if self.company is not None and entity is self.company:
+            return ["lay_tile", "pass"]
         if self.ability(entity) is None:
             return []
-        act = self.round.active_step(self.current_entity())
+        act = self.round.active_step()
         return ["lay_tile"] if act is not None and "lay_tile" in act.HANDLERS else []
 
     def process_lay_tile(self, action, entity):
-        self.game.special_lay_tile(self, action, entity, self.ability(entity))
+        ab = self.ability(entity)
+        if ab is None:
+            raise GameError(f"{entity.name} cannot lay track now", rule="no-ability")
+        self.game.special_lay_tile(self, action, entity, ab)
+
+    def process_pass(self, action, entity):
+        self.company = None
+        entity.close()
+
+    def legal_actions(self, entity):
+        acts = self.actions(entity)
+        out = []
+        if "lay_tile" in acts:
+            out += self.game.special_lay_candidates(entity, self.ability(entity))
+        if "pass" in acts:
+            out.append({"type": "pass"})
+        return out
 
 
 class SpecialToken(Step):
