@@ -11,6 +11,8 @@ TITLES = {
     "1893": ("trackage.titles.t1893.game", "Game1893"),
     "1861": ("trackage.titles.t1861.game", "Game1861"),
     "1867": ("trackage.titles.t1867.game", "Game1867"),
+    "1858": ("trackage.titles.t1858.game", "Game1858"),
+    "1858India": ("trackage.titles.t1858india.game", "Game1858India"),
     "1822": ("trackage.titles.t1822.game", "Game1822"),
 }
 

@@ -498,7 +498,15 @@ class Game1858(Game):
             owner.companies.remove(company)
         company.owner = None
         company.closed = True
+        if any(a.get("type") == "reservation" for a in company.abilities):
+            self.remove_reservations_of(company)
         company.abilities = []
+
+    def remove_reservations_of(self, entity) -> None:
+        for h in self.hexmap.hexes:
+            for c in h.tile.cities:
+                if entity in c.reservations:
+                    c.reservations[c.reservations.index(entity)] = None
 
     def close_companies_of(self, corp) -> None:
         for c in list(corp.companies):
@@ -702,8 +710,6 @@ class Game1858(Game):
         return [t for t in getattr(entity, "trains", []) if not t.operated]
 
     def compute_route_revenues(self, entity, routes, trains):
-        if self.loading:
-            raise GameError("1858 routes are taken from the log", rule="not-verified")
         return [None for _ in routes]
 
     # ------------------------------------------------------------------ track and tokens

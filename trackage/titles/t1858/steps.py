@@ -89,6 +89,9 @@ class StockRound1858Step(BuySellParShares):
     def bought(self) -> bool:
         return any(a["type"] in ("buy_shares", "par", "bid") for a in self.round.current_actions)
 
+    def must_sell(self, entity) -> bool:
+        return self.can_sell_any(entity) and self.game.num_certs(entity) > self.game.cert_limit(entity)
+
     def can_convert(self, corp, player) -> bool:
         return (corp.owner is player and player is not None and corp.type == "5-share" and corp.floated()
                 and not self.bought())
@@ -202,6 +205,7 @@ class StockRound1858Step(BuySellParShares):
 
     def process_par(self, action, entity):
         super().process_par(action, entity)
+        self.game.maybe_place_home_token(self.game.corporation_by_id(action.get("corporation")))
         self.pass_()
 
     def process_buy_shares(self, action, entity):
