@@ -893,7 +893,9 @@ class Game1822(Game):
             n = int(b.num_shares())
             rc = entity.share_price.coordinates
             for _ in range(n):
-                rc = self.stock_market.down_of(entity, rc)
+                nxt = self.stock_market.down_of(entity, rc)
+                if self.stock_market.cell(*nxt) is not None:
+                    rc = nxt
             b.share_price = self.stock_market.cell(*rc).price
             out.append(b)
         return out

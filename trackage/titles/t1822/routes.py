@@ -81,3 +81,16 @@ class RouteRules1822(RouteRules):
         if n != 2:
             return None
         return (route, self.stop_revenue(dest.city, route))
+
+    def compute_other_paths(self, routes, route) -> list:
+        kind = route.train.name == "E"
+        out = []
+        for r in routes:
+            if r is route or (r.train.name == "E") != kind:
+                continue
+            out.extend(r.paths)
+        return out
+
+    def check_overlap(self, routes) -> None:
+        for kind in (True, False):
+            super().check_overlap([r for r in routes if (r.train.name == "E") == kind])
