@@ -273,7 +273,7 @@ def test_rag_par_paid_with_fdsd():
 
 
 # ----------------------------------------------------------------- random play
-@pytest.mark.parametrize("seed", [3, 13, 20])
+@pytest.mark.parametrize("seed", [3, 20])
 def test_random_games_keep_invariants_and_replay(seed):
     from trackage.export import game_to_log
     from trackage.invariants import check
