@@ -8,6 +8,12 @@ The title has three optional rules (the reference offers all of them at every pl
 * ``optional_existing_track`` -- Solingen (D7) and Grevenbroich (E2) start as yellow cities and
   the S upgrades KV619/KV63 are added.
 
+``data/map.json`` is a map in the common format for the default options plus ``option_hexes``:
+per optional rule, ``remove_coords`` (hexes dropped from their groups, which renumbers the
+preprinted tile ids after them, as in the reference) and ``hexes`` (groups appended per colour).
+``data/game.json`` holds the tile supply, market, phases, trains (with the trade-in ``discount``
+table), corporations, minors, companies, and which certificates the minors and HdSK become.
+
 Only data selection happens here; the rules that use the data live in ``game.py``.
 """
 
@@ -64,21 +70,20 @@ def build(rules: list[str], num_players: int) -> dict:
             tiles.pop(name, None)
     data["tiles"] = tiles
 
-    existing = "optional_existing_track" in rules
-    hexes = {}
-    for color, groups in mp["hexes"].items():
-        out = []
-        for g in groups:
-            coords = g["coords"]
-            if coords == "SIMPLE":
-                coords = list(mp["simple_cities"]) + ([] if existing else list(mp["optional_simple_cities"]))
-            elif coords == "OPT_D7":
-                coords = ["D7"] if existing else []
-            elif coords == "OPT_E2":
-                coords = ["E2"] if existing else []
-            if coords:
-                out.append({"coords": coords, "parts": g["parts"]})
-        hexes[color] = out
+    hexes = {color: [dict(g) for g in groups] for color, groups in mp["hexes"].items()}
+    for rule, change in mp.get("option_hexes", {}).items():
+        if rule not in rules:
+            continue
+        gone = set(change.get("remove_coords", ()))
+        for color, groups in hexes.items():
+            kept = []
+            for g in groups:
+                coords = [c for c in g["coords"] if c not in gone]
+                if coords:
+                    kept.append({**g, "coords": coords})
+            hexes[color] = kept
+        for color, groups in change.get("hexes", {}).items():
+            hexes.setdefault(color, []).extend(groups)
     data["layout"] = mp["layout"]
     data["axes"] = mp["axes"]
     data["location_names"] = mp["location_names"]
