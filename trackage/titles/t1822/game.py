@@ -819,7 +819,7 @@ class Game1822(Game):
             train.owner = None
             return
         self.remove_train(train)
-        train.set_variant(train.base)
+        train.variants = {train.name: train.variants[train.name]}
         self.depot.reclaim(train)
 
     def on_phase_change(self, name):
@@ -1184,7 +1184,9 @@ class Game1822(Game):
             if old_tile.color in self.COLORS and new_tile.color in self.COLORS:
                 return self.COLORS.index(new_tile.color) == self.COLORS.index(old_tile.color) + 1
             return False
-        return super().upgrades_to(old_tile, new_tile)
+        from ...core.tiles import upgrades_to
+
+        return upgrades_to(old_tile, new_tile, special=getattr(self, "_special_lay", False))
 
     # ------------------------------------------------------------ private companies' tile lays
     def track_ability(self, company, time):
@@ -1265,7 +1267,11 @@ class Game1822(Game):
                 raise GameError("Must lay tile with one path over the Hull / Grimsby estuary", rule="ability")
             if cost > 0:
                 spend(corp, self.bank, cost)
-        self.lay_tile(company, hex_, tile, rotation, pay=pay)
+        self._special_lay = True
+        try:
+            self.lay_tile(company, hex_, tile, rotation, pay=pay)
+        finally:
+            self._special_lay = False
         if extra:
             round_.laid_hexes.append(hex_)
             minor_single = corp.type == "minor"
@@ -1303,3 +1309,9 @@ class Game1822(Game):
             if len(out) > 20:
                 break
         return out
+
+    def after_sell_shares(self, entity, corp):
+        pass
+
+    def after_buy_shares(self, entity, corp):
+        pass

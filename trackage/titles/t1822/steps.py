@@ -989,7 +989,12 @@ class BuyTrain1822(BuyTrain):
         return any("2" in t.variants for t in self.game.depot.depot_trains())
 
     def actions(self, entity):
-        if entity is not self.current_entity() or not getattr(entity, "is_corporation", False):
+        cur = self.current_entity()
+        if getattr(entity, "is_player", False) and cur is not None and cur.owner is entity:
+            if self.game.must_buy_train(cur) and self.cheapest_depot() > cur.cash:
+                return ["sell_shares"]
+            return []
+        if entity is not cur or not getattr(entity, "is_corporation", False):
             return []
         if self.game.must_buy_train(entity) and self.cheapest_depot() > entity.cash:
             return ["sell_shares", "buy_train"]
@@ -1066,6 +1071,11 @@ class BuyTrain1822(BuyTrain):
         bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"), action.get("share_price"))
         if bundle.owner is not player:
             raise GameError("only the president sells shares to buy a train", rule="illegal-sale")
+        if not self.game.check_sale_timing(player, bundle) or \
+                not self.game.share_market.fit_in_pool(bundle, self.game.MARKET_SHARE_LIMIT) or \
+                not self.game.share_market.can_dump(player, bundle):
+            raise GameError(f"{player.name} cannot sell {bundle.percent}% of {bundle.corporation.name}",
+                            rule="illegal-sale")
         self.game.sell_shares_and_change_price(bundle)
 
     def legal_actions(self, entity):
