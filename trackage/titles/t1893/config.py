@@ -26,9 +26,6 @@ from pathlib import Path
 
 DATA_DIR = Path(__file__).parent / "data"
 OPTIONAL_RULES = ("optional_2_train", "optional_grey_phase", "optional_existing_track")
-GREY_PHASE_TILES = ("KV201", "KV269", "KV255", "KV333", "KV259")
-GREY_PHASE_REPLACED = ("K201", "K269", "K255")
-EXISTING_TRACK_TILES = ("KV619", "KV63")
 
 
 @cache
@@ -53,20 +50,14 @@ def build(rules: list[str], num_players: int) -> dict:
     data = dict(game)
     data["starting_cash"] = game["starting_cash"][n]
     data["cert_limit"] = game["cert_limit"][n]
-
-    for t in data["trains"]:
-        if t["name"] == "2":
-            t["num"] = 8 if "optional_2_train" in rules else 7
-
+    options = load("options")
     tiles = dict(game["tiles"])
-    if "optional_grey_phase" in rules:
-        for name in GREY_PHASE_REPLACED:
-            tiles.pop(name, None)
-    else:
-        for name in GREY_PHASE_TILES:
-            tiles.pop(name, None)
-    if "optional_existing_track" not in rules:
-        for name in EXISTING_TRACK_TILES:
+    for rule, opt in options.items():
+        on = rule in rules
+        for t in data["trains"]:
+            if on and t["name"] in opt.get("train_counts", {}):
+                t["num"] = opt["train_counts"][t["name"]]
+        for name in opt.get("remove_tiles" if on else "add_tiles", []):
             tiles.pop(name, None)
     data["tiles"] = tiles
 
