@@ -266,8 +266,6 @@ class Game1867(Game):
                                     if not (c.type == "minor" and c.id not in self.GREEN_CORPORATIONS)]
         self.corporations = [c for c in self.corporations if c not in self.future_corporations]
         self.show_majors = False
-        if len(self.players) == 2:
-            self.setup_for_2_players()
 
     def setup_for_2_players(self):
         for name, count in self.data["trains_remove_2_player"].items():
@@ -297,6 +295,8 @@ class Game1867(Game):
     def init_round(self):
         from .steps import SingleItemAuction
 
+        if len(self.players) == 2:
+            self.setup_for_2_players()  # before the auction lists the privates
         self.round_counter += 1
         return AuctionRound(self, [SingleItemAuction])
 
@@ -578,6 +578,9 @@ class Game1867(Game):
         pending.append({"entity": corp, "hexes": hexes, "token": corp.tokens[0]})
 
     # ------------------------------------------------------------ trains
+    def route_trains(self, entity) -> list:
+        return [t for t in entity.trains if not t.operated]
+
     def post_train_buy(self):
         if self.trainless_nationalization:
             self.postevent_trainless_nationalization()

@@ -582,7 +582,7 @@ class Token1867(Step):
         if entity is not self.current_entity() or self.round.tokened:
             return False
         toks = self.available_tokens(entity)
-        if not toks or min(t.price for t in toks) > entity.cash:
+        if not toks or toks[0].price > entity.cash:
             return False
         return self.game.can_token(entity)
 
