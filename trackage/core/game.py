@@ -191,6 +191,41 @@ class Game:
         for c in sorted(comps, key=key):
             spend(self.bank, c.owner, c.revenue)
 
+    # stock-round hooks (the core stock step calls these)
+    def after_buy_shares(self, player, corp) -> None:
+        pass
+
+    def after_sell_shares(self, player, corp) -> None:
+        pass
+
+    def buyable_bank_companies(self) -> list:
+        """Private companies a player may buy from the bank now."""
+        return [c for c in self.companies if not c.closed and (c.owner is None or c.owner is self.bank)]
+
+    def transfer_company(self, company, player, price: int) -> None:
+        seller = company.owner if company.owner is not None else self.bank
+        if seller is not self.bank and company in getattr(seller, "companies", []):
+            seller.companies.remove(company)
+        company.owner = player
+        player.companies.append(company)
+        if price > 0:
+            spend(player, seller, price)
+
+    def company_sale_price(self, company) -> int:
+        return company.value
+
+    def sell_company_to_bank(self, player, company, price: int) -> None:
+        company.owner = self.bank
+        player.companies.remove(company)
+        if price > 0:
+            spend(self.bank, player, price)
+
+    def after_buy_company(self, player, company) -> None:
+        pass
+
+    def after_sell_company(self, player, company) -> None:
+        pass
+
     def float_corporation(self, corp) -> None:
         if corp.capitalization in ("incremental", "none"):
             return

@@ -62,7 +62,7 @@ class RouteRules1822(RouteRules):
         best = None
         for r in routes:
             b = self._dest_bonus(r)
-            if b and (best is None or b[1] > best[1]):
+            if b and (best is None or b[1] >= best[1]):
                 best = b
         return best
 

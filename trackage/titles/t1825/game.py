@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...core.entities import ShareBundle
 from ...core.errors import GameError
 from ...core.game import Game
 from ...core.money import spend
@@ -72,14 +73,10 @@ class Game1825(Game):
             elif idx == len(self.companies):
                 price = self.par_prices(lnwr)[0]
                 self.stock_market.set_par(lnwr, price)
-                from ...core.entities import ShareBundle
                 self.share_market.buy_shares(player, ShareBundle([lnwr.shares_of(lnwr)[0]]))
                 self.after_par(lnwr)
             else:
-                from ...core.entities import ShareBundle
-                share = next(s for s in lnwr.shares_of(lnwr))
-                self.share_market.buy_shares(player, ShareBundle([share]))
-        self.highest_layer = 1 if not self.unbought_companies() else 0
+                self.share_market.buy_shares(player, ShareBundle([lnwr.shares_of(lnwr)[0]]))
         self.minor_trains: list = []
         for corp in self.corporations:
             name = self.required_train.get(corp.id)
@@ -275,28 +272,13 @@ class Game1825(Game):
             return [c for c in self.companies if not c.closed and (c.owner is None or c.owner is self.bank)]
         return [min(unbought, key=lambda c: c.value)]
 
-    def transfer_company(self, company, player, price):
-        company.owner = player
-        player.companies.append(company)
-        spend(player, self.bank, price)
-
     def company_sale_price(self, company):
         return company.value - self.COMPANY_SALE_FEE
-
-    def sell_company_to_bank(self, player, company, price):
-        company.owner = self.bank
-        player.companies.remove(company)
-        if price > 0:
-            spend(self.bank, player, price)
-
-    def after_buy_company(self, player, company):
-        self.check_new_layer()
 
     def after_sell_company(self, player, company):
         self.check_bank_broken()
 
     def after_buy_shares(self, player, corp):
-        self.check_new_layer()
         self.check_formation(corp)
 
     def after_sell_shares(self, player, corp):
@@ -325,9 +307,6 @@ class Game1825(Game):
             return 0
         layers = [lay for c, lay in self.layer_by_corp.items() if c.num_ipo_shares() == 0]
         return min(max(layers) + 1, self.max_layers) if layers else 1
-
-    def check_new_layer(self):
-        self.highest_layer = self.current_layer()
 
     def can_ipo(self, corp) -> bool:
         layer = self.layer_by_corp.get(corp, self.minor_trigger_layer)

@@ -709,8 +709,10 @@ class Game1858(Game):
     def route_trains(self, entity) -> list:
         return [t for t in getattr(entity, "trains", []) if not t.operated]
 
-    def compute_route_revenues(self, entity, routes, trains):
-        return [None for _ in routes]
+    def route_rules(self):
+        from .routes import RouteRules1858
+
+        return RouteRules1858(self)
 
     # ------------------------------------------------------------------ track and tokens
     def tile_lays(self, entity) -> list:
@@ -863,15 +865,19 @@ class Game1858(Game):
             raise GameError(f"{hex_.id} is blocked by a private railway", rule="hex-blocked")
         if "broad_gauge" in self.phase.status and any(p.track == "narrow" for p in tile.paths):
             raise GameError("metre gauge track is not available before phase 3", rule="tile-colour")
-        edges = self.connected_hexes_1858(entity).get(hex_)
-        if edges is None:
+        if self.connected_hexes_1858(entity).get(hex_) is None:
             raise GameError(f"{entity.name} cannot reach {hex_.id}", rule="not-connected")
+
+    def connected_edges(self, entity, hex_):
+        return self.connected_hexes_1858(entity).get(hex_)
+
+    def legal_tile_rotation(self, entity, hex_, tile) -> bool:
         from ...core import tiles as tilemod
 
-        tile.rotate(rotation)
-        if not tilemod.legal_rotation(hex_, tile, connected_edges=edges):
-            raise GameError(f"tile {tile.name} with rotation {rotation} is not legal on {hex_.id}",
-                            rule="illegal-rotation")
+        edges = self.connected_edges(entity, hex_)
+        if edges is None:
+            return False
+        return tilemod.legal_rotation(hex_, tile, connected_edges=edges)
 
     def legal_tile_lays_1858(self, entity, lay, round_) -> list:
         out = []

@@ -137,6 +137,22 @@ class Game1858India(Game1858):
     def other_trains(self, corp) -> list:
         return [t for t in super().other_trains(corp) if not self.pullman(t)]
 
+    def route_rules(self):
+        from .routes import RouteRulesIndia
+
+        return RouteRulesIndia(self)
+
+    def mines_ports_bonus(self, corp) -> int:
+        """The bonus a run earns from collected mine, oil and port tokens."""
+        board = self.data["board"]
+        total = 0
+        for kind in ("mine", "oil", "port"):
+            n = sum(1 for t in corp.tokens if t.type == kind)
+            if n:
+                off = self.hex_by_id(board[f"{kind}_bonus_hex"]).tile.offboards[0]
+                total += n * off.revenue_for(self.phase.tiles)
+        return total
+
     # --- map
     def upgrades_to(self, old_tile, new_tile) -> bool:
         return super().upgrades_to(old_tile, new_tile) or self.gauge_conversion(old_tile, new_tile)

@@ -95,17 +95,33 @@ class RouteIndia(Route1858):
     def choosing(self, corp) -> bool:
         return self.game.owns_pullman(corp) and corp not in self.round.pullmans and bool(self.attachable(corp))
 
-    def process_choose(self, action, entity):
-        train = self.game.train_by_id(action.get("choice"))
-        if train is None or train not in self.attachable(entity):
-            raise GameError(f"cannot attach the Pullman to {action.get('choice')!r}", rule="bad-choice")
-        self.round.pullmans[entity] = train
+    def process_run_routes(self, action, entity):
+        g = self.game
+        ours = g.mines_ports_bonus(entity) if action.get("routes") else 0
+        logged = action.get("extra_revenue")
+        super().process_run_routes(action, entity)
+        if logged is not None and int(logged) != ours:
+            msg = f"action {action.get('id')}: mine/oil/port bonus is {ours}, log says {logged}"
+            if not g.loading or g.strict:
+                raise GameError(msg, rule="wrong-revenue")
+            g.warnings.append(msg)
+        if logged is None or not g.loading:
+            self.round.extra_revenue = ours
 
     def legal_actions(self, entity):
         out = super().legal_actions(entity)
         if "choose" in self.actions(entity):
             out = [{"type": "choose", "choice": t.id} for t in self.attachable(entity)] + out
+        for a in out:
+            if a["type"] == "run_routes":
+                a["extra_revenue"] = self.game.mines_ports_bonus(entity) if a.get("routes") else 0
         return out
+
+    def process_choose(self, action, entity):
+        train = self.game.train_by_id(action.get("choice"))
+        if train is None or train not in self.attachable(entity):
+            raise GameError(f"cannot attach the Pullman to {action.get('choice')!r}", rule="bad-choice")
+        self.round.pullmans[entity] = train
 
 
 class DiscardTrainIndia(DiscardTrain1858):
@@ -181,3 +197,11 @@ class BuyTrainIndia(BuyTrain1858):
             if not any(a["type"] == "pass" for a in out):
                 out.append({"type": "pass"})
         return out
+
+
+def pullman_bonus(game, route, stops) -> int:
+    train = route.train
+    if getattr(game.round, "pullmans", {}).get(train.owner) is not train:
+        return 0
+    per_stop = (getattr(train, "multiplier", None) or 1) * (5 if train.obsolete else 10)
+    return per_stop * sum(1 for s in stops if s.kind in ("city", "offboard"))

@@ -639,9 +639,6 @@ class Game1893(Game):
         return super().end_now(timing)
 
     # ------------------------------------------------------------ trains
-    def train_limit(self, entity) -> int:
-        return self.phase.train_limit(entity)
-
     def must_buy_train(self, entity) -> bool:
         if getattr(entity, "is_minor", False):
             return False
@@ -667,19 +664,3 @@ class Game1893(Game):
 
     def can_buy_from_others(self) -> bool:
         return "can_buy_trains" in self.phase.status
-
-    # ------------------------------------------------------------ end / value
-    def player_value(self, player) -> int:
-        v = player.cash
-        for corp, shares in player.shares_by_corp.items():
-            if not corp.ipoed:
-                continue
-            for s in shares:
-                v += s.price()
-        v += sum(c.value for c in player.companies)
-        return v - player.penalty
-
-    def result(self) -> dict:
-        vals = [(p.id, self.player_value(p)) for p in self.players]
-        vals.sort(key=lambda kv: kv[1], reverse=True)
-        return {str(k): v for k, v in vals}

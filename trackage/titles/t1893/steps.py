@@ -253,11 +253,8 @@ class BuySellParShares1893(BuySellParShares):
         if self.first_sr_passed(entity):
             return []
         out = super().actions(entity)
-        if "buy_company" in out and not self.can_buy_any_bank_company(entity):
-            if [a for a in out if a not in ("buy_company", "pass")]:
-                pass
-            else:
-                out = []
+        if out == ["buy_company", "pass"] and not self.can_buy_any_bank_company(entity):
+            out = []  # only EVA from another player: the reference skips such a turn
         if self.can_exchange(entity) and "buy_shares" not in out:
             out.insert(0, "buy_shares")
             if "pass" not in out:
@@ -845,9 +842,6 @@ class BuyTrain1893(BuyTrain):
     def cheapest_depot_price(self) -> int:
         prices = [t.price for t in self.game.depot.depot_trains()]
         return min(prices) if prices else 0
-
-    def needs_emergency(self, corp) -> bool:
-        return corp.cash + corp.owner.cash < self.cheapest_depot_price()
 
     def sellable_bundles(self, player) -> list:
         """Bundles the president may sell to raise the missing money: never more than needed,
