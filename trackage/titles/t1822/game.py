@@ -489,7 +489,7 @@ class Game1822(Game):
         return self.tax_haven.value() if company.sym == TAX_HAVEN else company.value
 
     def total_cash(self):
-        return (super().total_cash() + self.tax_haven.cash + sum(h.cash for h in self.phase_revenue.values()))
+        return (super().total_cash() + self.tax_haven.cash + sum(h.cash for h in self.phase_revenue.values() if h is not None))
 
     # ------------------------------------------------------------ stock-round rules
     def can_par(self, corp, player) -> bool:
@@ -1315,3 +1315,6 @@ class Game1822(Game):
 
     def after_buy_shares(self, entity, corp):
         pass
+
+    def extra_share_holders(self) -> list:
+        return [self.tax_haven]
