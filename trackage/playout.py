@@ -65,9 +65,16 @@ COMBOS = {
     "1867": [(2, []), (3, []), (4, []), (5, []), (6, []), (4, ["grid_market"]), (3, ["grid_market"]),
              (6, ["grid_market"]), (2, ["grid_market"]), (5, ["grid_market"])],
     "1861": [(2, []), (3, []), (4, []), (5, []), (6, []), (4, ["column_market"]), (3, ["column_market"])],
+    "1822": [(3, []), (4, ["plus_expansion"]), (5, []), (2, ["plus_expansion", "plus_expansion_no_removals"]),
+             (6, ["plus_expansion", "plus_expansion_single_stack"]), (7, []), (4, ["tax_haven_multiple"]),
+             (3, ["plus_expansion", "plus_expansion_no_removals", "plus_expansion_single_stack", "tax_haven_multiple"])],
     "1893": [(2, []), (3, []), (4, []), (3, ["optional_2_train"]), (4, ["optional_grey_phase"]),
              (2, ["optional_existing_track"]), (4, ["optional_2_train", "optional_grey_phase", "optional_existing_track"]),
              (3, ["optional_grey_phase", "optional_existing_track"])],
+    "1858": [(4, []), (3, []), (5, ["quick_start_a"]), (4, ["quick_start_b"]), (6, []), (2, []), (3, ["quick_start_a"]),
+             (6, ["quick_start_a"])],
+    "1858India": [(5, ["quick_start_b"]), (3, []), (4, ["quick_start_a"]), (6, []), (4, []), (5, []),
+                  (3, ["quick_start_a"]), (6, ["quick_start_b"])],
 }
 
 

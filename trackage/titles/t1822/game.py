@@ -218,6 +218,14 @@ class Board1822(Board):
 
     _last_border_cost = 0
 
+    def lay_cost_preview(self, hex_, tile, entity) -> int:
+        cost = self.game.upgrade_cost(hex_.tile, hex_, entity)
+        exits = set(tile.exits)
+        for b in hex_.tile.borders:
+            if getattr(b, "cost", None) and b.edge in exits and hex_.neighbors.get(b.edge) is not None:
+                cost += b.cost
+        return cost
+
 
 class Game1822(Game):
     TITLE = "1822"
@@ -1318,3 +1326,24 @@ class Game1822(Game):
 
     def extra_share_holders(self) -> list:
         return [self.tax_haven]
+
+    def legal_actions(self, entity=None):
+        out = super().legal_actions(entity)
+        if self.finished or not self.round.is_operating():
+            return out
+        from .steps import BuyTrain1822
+
+        cur = self.round.current_entity_of_round()
+        for s in self.round.steps:
+            if isinstance(s, BuyTrain1822) and s.active() and cur is not None and s.blocking() \
+                    and "sell_shares" in s.actions(cur) and self.round.active_step() is s:
+                player = cur.owner
+                if entity is not None and entity is not player:
+                    break
+                if player.cash >= s.cheapest_depot() - cur.cash:
+                    break
+                for b in s.sellable_bundles(player):
+                    out.append({"type": "sell_shares", "shares": [x.id for x in b.shares], "percent": b.percent,
+                                **self.entity_ref(player)})
+                break
+        return out

@@ -563,6 +563,22 @@ class Track1822(TrackAndTokenStep):
         if not self.can_lay_tile(entity):
             self.pass_()
 
+    def legal_lay_ok(self, entity, hex_, old_tile, tile) -> bool:
+        try:
+            self.game.check_lay_1822(entity, hex_, old_tile, tile)
+        except GameError:
+            return False
+        return True
+
+    def legal_actions(self, entity):
+        if getattr(entity, "is_company", False):
+            return [{"type": "choose_ability", "choice": c} for c in self.game.company_choices(entity, "track")]
+        if not self.actions(entity):
+            return []
+        if self.tile_lay(entity) is None or getattr(entity, "tokens", None) is None:
+            return [{"type": "pass"}]
+        return super().legal_actions(entity)
+
 
 class SpecialTrack(Step):
     """Private companies' tile lays (P2, P8, P10, P11, P12, P21), used by the owning corporation.
@@ -1056,15 +1072,29 @@ class BuyTrain1822(BuyTrain):
         game = self.game
         if not game.must_buy_train(entity):
             raise GameError(f"{entity.name} has {entity.cash}, the train costs {price}", rule="insufficient-cash")
+        if price > self.cheapest_depot():
+            raise GameError("the president only helps to buy the cheapest train", rule="not-cheapest-train")
         owner = entity.owner
         need = price - entity.cash
-        if owner.cash >= need:
-            spend(owner, entity, need)
-            return
-        if owner.cash > 0:
-            spend(owner, entity, owner.cash)
-        game.player_loan(owner, price - entity.cash)
-        spend(owner, entity, price - entity.cash)
+        if owner.cash < need:
+            if self.sellable(owner):
+                raise GameError(f"{owner.name} still needs to sell shares before a loan can be granted.",
+                                rule="must-sell-first")
+            game.player_loan(owner, need - owner.cash)
+        spend(owner, entity, need)
+
+    def sellable_bundles(self, player):
+        game = self.game
+        out = []
+        for corp in game.corporations:
+            for b in game.share_market.bundles_for(player, corp):
+                if game.check_sale_timing(player, b) and game.share_market.fit_in_pool(b, game.MARKET_SHARE_LIMIT) \
+                        and game.share_market.can_dump(player, b):
+                    out.append(b)
+        return out
+
+    def sellable(self, player) -> bool:
+        return bool(self.sellable_bundles(player))
 
     def process_sell_shares(self, action, entity):
         player = entity.owner if getattr(entity, "is_corporation", False) else entity
@@ -1084,6 +1114,17 @@ class BuyTrain1822(BuyTrain):
             return []
         out = []
         game = self.game
+        if "sell_shares" in acts:
+            lo = self.cheapest_depot()
+            need = lo - entity.cash
+            owner = entity.owner
+            if owner.cash >= need or not self.sellable(owner):
+                for t in game.depot.depot_trains():
+                    for v, spec in t.variants.items():
+                        if spec["price"] == lo and self.room(entity):
+                            out.append({"type": "buy_train", "train": t.id, "price": lo, "variant": v})
+                            break
+            return out
         for t in game.depot.depot_trains():
             for v, spec in t.variants.items():
                 if spec["price"] <= entity.cash and self.room(entity):
