@@ -1347,3 +1347,8 @@ class Game1822(Game):
                                 **self.entity_ref(player)})
                 break
         return out
+
+    def legal_tile_lays(self, entity) -> list:
+        # upgrades here depend on labels a tile took from its hex (S, T), so no memo across hexes
+        self.__dict__.pop("_upgrade_memo", None)
+        return super().legal_tile_lays(entity)
