@@ -61,6 +61,8 @@ COMBOS = {
         (6, ["unit_1", "unit_2", "unit_3", "r1", "r2", "r3", "k1", "k3", "k5", "k6", "k7", "u3p", "db1", "db2", "db3"]),
         (5, ["unit_1", "unit_2", "k2", "k3"]), (4, ["unit_1", "d1"]), (7, ["unit_1", "unit_2", "big_bank"]),
         (2, ["unit_3", "db3", "u3p"]), (5, ["unit_2", "unit_3", "db1"]), (9, ["unit_1", "unit_2", "unit_3", "r1", "r2", "r3"]),
+        (5, ["unit_1", "unit_2", "unit_3", "unit_4"]), (4, ["unit_2", "unit_3", "unit_4", "strict_bank"]),
+        (4, ["unit_1", "k2", "k3"]), (3, ["unit_2", "k6"]),
     ],
     "1867": [(2, []), (3, []), (4, []), (5, []), (6, []), (4, ["grid_market"]), (3, ["grid_market"]),
              (6, ["grid_market"]), (2, ["grid_market"]), (5, ["grid_market"])],
