@@ -434,7 +434,7 @@ class Game1822(Game):
         for p in self.players:
             debt = self.player_debt.get(p, 0)
             if debt > 0:
-                self.player_debt[p] = debt + (debt + 1) // 2
+                self.player_debt[p] = debt + -(-debt * self.PLAYER_LOAN_INTEREST // 100)
 
     # ------------------------------------------------------------ rounds
     def stock_round(self):
@@ -913,15 +913,22 @@ class Game1822(Game):
             return []
         return [b for b in self.share_market.bundles_for(self.pool, entity) if entity.cash >= b.price()]
 
+    PLAYER_LOAN_INTEREST = 50
+
     def player_loan(self, player, amount):
+        """The bank lends ``amount``; the debt includes 50% interest at once."""
         spend(self.bank, player, amount)
-        self.player_debt[player] = self.player_debt.get(player, 0) + amount
+        self.player_debt[player] = self.player_debt.get(player, 0) + amount + -(-amount * self.PLAYER_LOAN_INTEREST // 100)
 
     def payoff_player_loan(self, player, amount=None):
         debt = self.player_debt.get(player, 0)
-        amount = min(debt, player.cash) if amount is None else amount
-        if amount <= 0 or amount > player.cash or amount > debt:
-            raise GameError(f"{player.name} cannot pay off {amount}", rule="bad-loan-payoff")
+        if debt <= 0:
+            raise GameError(f"{player.name} has no loan", rule="no-loan")
+        if amount is not None and (not isinstance(amount, int) or amount <= 0):
+            raise GameError("a payoff needs a positive integer amount", rule="malformed-action")
+        amount = min(player.cash if amount is None else min(amount, player.cash), debt)
+        if amount <= 0:
+            raise GameError(f"{player.name} has no cash to pay off the loan", rule="insufficient-cash")
         spend(player, self.bank, amount)
         self.player_debt[player] = debt - amount
 
@@ -1352,3 +1359,50 @@ class Game1822(Game):
         # upgrades here depend on labels a tile took from its hex (S, T), so no memo across hexes
         self.__dict__.pop("_upgrade_memo", None)
         return super().legal_tile_lays(entity)
+
+    # ------------------------------------------------------------ track rights (consent) and rotations
+    def consent_blockers(self, hex_) -> list:
+        """Entities holding track rights on a still unbuilt hex."""
+        if hex_.tile.color != "white" or hex_.id in getattr(self, "consent_used", set()):
+            return []
+        out = []
+        for e in list(self.companies) + list(self.corporations):
+            if getattr(e, "closed", False):
+                continue
+            for a in (e.abilities if getattr(e, "is_company", False) else e.data.get("abilities", [])):
+                if a.get("type") == "blocks_hexes_consent" and hex_.id in a.get("hexes", []):
+                    out.append(e)
+        m14 = getattr(self, "m14_rights_hex", None)
+        if m14 == hex_.id:
+            minor = self.corporation_by_id(MINOR_14)
+            if minor is not None and not minor.closed:
+                out.append(minor)
+        return out
+
+    def rights_player(self, e):
+        owner = e.owner
+        return owner if owner is not None and owner.is_player else None
+
+    def acting_player(self, entity):
+        if getattr(entity, "is_company", False):
+            entity = entity.owner
+        owner = getattr(entity, "owner", None)
+        return owner if owner is not None and owner.is_player else None
+
+    def legal_tile_rotation(self, entity, hex_, tile):
+        if hex_.id == "D35" and tile.name == "57" and tile.rotation in (2, 5):
+            return True
+        operator = entity.owner if getattr(entity, "is_company", False) else entity
+        owners = {self.rights_player(b) for b in self.consent_blockers(hex_)} - {None}
+        if self.acting_player(operator) not in owners:
+            if not owners and hex_.tile.stubs:
+                exits = set(tile.exits)
+                if any(s.edge not in exits for s in hex_.tile.stubs):
+                    return False
+        if entity is not operator and entity.sym == "P2":
+            return self.board.legal_tile_rotation(operator, hex_, tile)
+        return self.board.legal_tile_rotation(operator, hex_, tile)
+
+    def connected_edges(self, entity, hex_):
+        operator = entity.owner if getattr(entity, "is_company", False) else entity
+        return self.graph.connected_hexes(operator).get(hex_)

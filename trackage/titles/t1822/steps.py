@@ -25,8 +25,23 @@ class DiscardTrain1822(DiscardTrain):
 
 
 class BuySellParShares1822(BuySellParShares):
-    HANDLERS = {**BuySellParShares.HANDLERS, "bid": "process_bid", "choose_ability": "process_choose_ability"}
+    HANDLERS = {**BuySellParShares.HANDLERS, "bid": "process_bid", "choose_ability": "process_choose_ability",
+                "payoff_player_debt": "process_payoff_player_debt",
+                "payoff_player_debt_partial": "process_payoff_player_debt_partial"}
     COMPANIES = False
+
+    def process_payoff_player_debt(self, action, entity):
+        self.game.payoff_player_loan(entity)
+        self.round.last_to_act = entity
+        self.round.current_actions.append({"type": action["type"], "_corp": None})
+
+    def process_payoff_player_debt_partial(self, action, entity):
+        amount = action.get("amount")
+        if amount is None:
+            raise GameError("a partial payoff needs an amount", rule="malformed-action")
+        self.game.payoff_player_loan(entity, amount)
+        self.round.last_to_act = entity
+        self.round.current_actions.append({"type": action["type"], "_corp": None})
 
     def setup(self):
         super().setup()
@@ -310,6 +325,8 @@ class BuySellParShares1822(BuySellParShares):
                 out.append({"type": "choose_ability", "choice": ch})
             return out
         out = [a for a in super().legal_actions(entity)]
+        if "payoff_player_debt" in acts:
+            out.append({"type": "payoff_player_debt"})
         if "bid" in acts:
             for c in self.game.bidbox_items():
                 if self.can_bid_company(entity, c):
@@ -411,6 +428,10 @@ class PendingToken(Step):
             path = next((pp for pp in city.hex.tile.paths if pp.city is city and pp.edges), None)
             if path is not None:
                 self.game.minor_14_city_exit = path.edges[0].num
+            if entity.id == "14" and self.game.minor_14_city_exit is not None:
+                nb = city.hex.neighbors.get(self.game.minor_14_city_exit)
+                if nb is not None:
+                    self.game.m14_rights_hex = nb.id
         self.game.graph_changed()
 
 
