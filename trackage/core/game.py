@@ -429,7 +429,9 @@ class Game:
         for hex_, edges in connected.items():
             old = hex_.tile
             for t in candidates.values():
-                key = (id(old.spec), old.rotation, old.name, old.color, t.name, hex_.id if t.name == "200" else None)
+                fl = old.future_label
+                key = (id(old.spec), old.rotation, old.name, old.color, t.name, hex_.id if t.name == "200" else None,
+                       (fl.label, fl.color) if fl is not None else None)
                 rots = memo.get(key)
                 if rots is None:
                     keep = t.rotation
