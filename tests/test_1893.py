@@ -137,21 +137,29 @@ def test_no_selling_in_the_first_stock_round():
             "no-sale-first-stock-round")
 
 
-def first_operating_round(stop_at=None):
+STANDARD_SR = [("A", "RSE_1"), ("B", "BKB"), ("A", "RSE_2"), ("B", "RSE_3")]
+
+
+def first_operating_round(stop_at=None, sr=STANDARD_SR):
+    """The two-player game through SR 1 (``sr``: (player, share or company)) and its minors'
+    first turns (the 2-trains below), up to the RSE's turn (or ``stop_at``)."""
     g = two_player_game()
-    act(g, "buy_shares", "A", shares=["RSE_1"], percent=10)
-    act(g, "buy_company", "B", company="BKB", price=180)
-    act(g, "buy_shares", "A", shares=["RSE_2"], percent=10)
-    act(g, "buy_shares", "B", shares=["RSE_3"], percent=10)
+    for who, thing in sr:
+        if "_" in thing:
+            act(g, "buy_shares", who, shares=[thing], percent=10)
+        else:
+            act(g, "buy_company", who, company=thing, price=g.company_by_id(thing).value)
     while g.round.name == "Stock Round":
         act(g, "pass")
-    assert [e.id for e in g.round.entities] == ["EKB", "KFBE", "KSZ", "KBE", "BKB", "RSE"]
-    for minor, trains in (("EKB", ["2-0", "2-1"]), ("KFBE", ["2-2", "2-3"]), ("KSZ", []), ("KBE", ["2-4"]),
-                          ("BKB", [])):
+    minors = [e.id for e in g.round.entities if e.id != "RSE"]
+    assert minors in (["EKB", "KFBE", "KSZ", "KBE", "BKB"], ["EKB", "KFBE", "KSZ", "KBE"])
+    trains = {"EKB": ["2-0", "2-1"], "KFBE": ["2-2", "2-3"], "KBE": ["2-4"]}
+    for minor in minors:
+        trains_ = trains.get(minor, [])
         if minor == stop_at:
             return g
         act(g, "pass", minor)  # no track
-        for t in trains:
+        for t in trains_:
             act(g, "buy_train", minor, train=t, price=80)
         if g.current_entity().id == minor:
             act(g, "pass", minor)
@@ -291,3 +299,59 @@ def test_random_games_keep_invariants_and_replay(seed):
     assert game.finished and game.game_end_reason in ("bank", "bankrupt")
     out = replay_data(game_to_log(game))
     assert out.error is None and out.result == game.result()
+
+
+# ----------------------------------------------------------------- compulsory train
+def compulsory_purchase(corp_cash: int, president_cash: int):
+    """RSE (president B, 40%; A 20%; market 40%) must buy a train; what-if on a throwaway game:
+    its treasury and B's cash are cut to the given figures first (the money goes to the bank)."""
+    g = first_operating_round(sr=[("A", "RSE_1"), ("B", "RSE_2"), ("A", "RSE_3"), ("B", "RSE_4")])
+    rse, b = g.corporation_by_id("RSE"), g.player_by_id(2)
+    for holder, target in ((rse, corp_cash), (b, president_cash)):
+        if holder.cash > target:
+            spend(holder, g.bank, holder.cash - target)
+    act(g, "lay_tile", "RSE", hex="R7", tile="57-0", rotation=0)  # Beuel-Troisdorf: a route, so a train is due
+    assert g.current_entity() is rse and "pass" not in g.round.actions_for(rse)
+    return g, rse, b
+
+
+def test_president_pays_what_the_company_lacks():
+    g, rse, b = compulsory_purchase(50, 30)
+    act(g, "buy_train", "RSE", train="2-5", price=80, variant="2")
+    # B paid 30M; the RSE's turn then ends and OR 1.2 pays B's EVA and HdSK (40M)
+    assert g.round.round_num == 2
+    assert (rse.cash, b.cash, [t.id for t in rse.trains]) == (0, 0 + 40, ["2-5"])
+
+
+def test_president_sells_shares_then_pays():
+    g, rse, b = compulsory_purchase(0, 20)
+    assert rse.share_price.price == 65  # it ran nothing: one step left
+    # never more than needed (one 10% certificate), never the presidency of the buying company
+    offers = g.legal_actions(b)
+    assert [(a["type"], a["percent"]) for a in offers] == [("sell_shares", 10)]
+    g.process({**offers[0], "id": 1})
+    # sold at the price before the sale, then one row down
+    assert b.cash == 20 + 65 and rse.share_price.price == 60 and g.pool.percent_of(rse) == 50
+    assert rse.owner is b
+    act(g, "buy_train", "RSE", train="2-5", price=80, variant="2")
+    assert (rse.cash, len(rse.trains), g.round.round_num, b.cash) == (0, 1, 2, 5 + 40)
+
+
+def test_personal_bankruptcy_ends_the_game():
+    g, rse, b = compulsory_purchase(0, 0)
+    # B's one sellable 10% certificate would bring 65M: not enough for the cheapest train (80M)
+    assert {"type": "bankrupt", "entity": "RSE", "entity_type": "corporation"} in g.legal_actions()
+    act(g, "bankrupt", "RSE")
+    assert g.finished and g.game_end_reason == "bankrupt"
+    assert b.bankrupt and b.cash == 0
+    assert b.percent_of(rse) == 30 and g.pool.percent_of(rse) == 50  # what could be sold was sold
+    with pytest.raises(GameError):
+        g.process({"type": "pass", "entity": "RSE", "entity_type": "corporation"})
+
+
+def test_no_bankruptcy_while_the_money_can_be_raised():
+    g, rse, b = compulsory_purchase(0, 20)
+    assert not any(a["type"] == "bankrupt" for a in g.legal_actions())
+    with pytest.raises(GameError) as err:  # (the refusal rebuilds the game without the what-if)
+        g.process({"type": "bankrupt", "entity": "RSE", "entity_type": "corporation"})
+    assert err.value.rule == "not-bankrupt"

@@ -499,6 +499,12 @@ class BuySellParShares1893(BuySellParShares):
         if self.par_rag is not None:
             return [{"type": "assign"}, {"type": "pass"}] if acts else []
         base = super().legal_actions(entity)
+        rag = self.game.rag
+        if "par" in acts and self.owns_fdsd(entity) and self.can_par_corp(entity, rag):
+            for p in self.par_prices(entity, rag):  # FdSD pays for the director's certificate
+                a = {"type": "par", "corporation": rag.id, "share_price": p.id}
+                if a not in base:
+                    base.insert(0, a)
         for a in base:
             if a["type"] == "buy_company":
                 continue
