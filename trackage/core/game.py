@@ -47,6 +47,7 @@ class Game:
     TRAIN_PRICE_MIN = 1
     TRAIN_PRICE_MULTIPLE = 1
     BANK_CAN_BREAK = True
+    CORPORATION_CLASS = Corporation  # titles may subclass it (e.g. a different float rule)
 
     def __init__(self, players: list, optional_rules: list[str] | None = None, seed: int = 0, game_id=None):
         if not players:
@@ -108,12 +109,11 @@ class Game:
 
         out = []
         for c in self.data.get("corporations", []):
-            corp = Corporation(c["sym"], c.get("name", c["sym"]), share_percents=c.get("shares", [20] + [10] * 8),
-                               tokens=c.get("tokens", []), coordinates=c.get("coordinates"), city=c.get("city"),
-                               float_percent=c.get("float_percent", 60),
-                               max_ownership_percent=c.get("max_ownership_percent", 60),
-                               type_=c.get("type", "major"), capitalization=c.get("capitalization", self.CAPITALIZATION),
-                               data=c)
+            corp = self.CORPORATION_CLASS(
+                c["sym"], c.get("name", c["sym"]), share_percents=c.get("shares", [20] + [10] * 8),
+                tokens=c.get("tokens", []), coordinates=c.get("coordinates"), city=c.get("city"),
+                float_percent=c.get("float_percent", 60), max_ownership_percent=c.get("max_ownership_percent", 60),
+                type_=c.get("type", "major"), capitalization=c.get("capitalization", self.CAPITALIZATION), data=c)
             corp.tokens = [Token(corp, price=p) for p in corp.token_prices]
             corp.min_price = min((p.price for p in self.stock_market.par_prices), default=None)
             out.append(corp)

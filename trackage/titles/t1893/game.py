@@ -227,6 +227,7 @@ class Game1893(Game):
     TILE_LAYS = [{"lay": True, "upgrade": True, "cost": 0}]
     BANK_CAN_BREAK = True
     CERT_LIMIT_INCLUDES_PRIVATES = True
+    CORPORATION_CLASS = Corporation1893
 
     # ------------------------------------------------------------ set-up
     def init_optional_rules(self, rules):
@@ -248,7 +249,6 @@ class Game1893(Game):
     def init_corporations(self):
         corps = super().init_corporations()
         for c in corps:
-            c.__class__ = Corporation1893
             c.pool = self.pool
             if c.id in MERGED:
                 c.floatable = False
