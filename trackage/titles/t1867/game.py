@@ -544,21 +544,16 @@ class Game1867(Game):
         return unconnected or out
 
     def _hex_connected(self, hex_) -> bool:
+        """Does track lead from one of the hex's cities to any other node?"""
         from ...core.graph import walk_path
 
         for city in hex_.tile.cities:
             for path in city.paths:
                 found = []
 
-                def visit(p, *_args, path=path, found=found):
-                    if p is path:
-                        return None
-                    for end in (p.a, p.b):
-                        if getattr(end, "is_node", False) or getattr(end, "is_city", False) or \
-                                getattr(end, "kind", None) in ("city", "town", "offboard", "junction", "halt"):
-                            if end is not city:
-                                found.append(end)
-                    return None
+                def visit(p, *_args, start=path, found=found):
+                    if p is not start and p.nodes:
+                        found.append(p)
                 walk_path(path, visit)
                 if found:
                     return True
