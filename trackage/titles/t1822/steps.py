@@ -817,8 +817,14 @@ class Token1822(TrackAndTokenStep):
         acts = self.actions(entity)
         out = []
         if "place_token" in acts:
+            toks = self.available_tokens(entity)
             for city in self.game.tokenable_cities(entity):
-                out.append({"type": "place_token", "city": city.id, "slot": city.get_slot(entity) or 0})
+                if city.hex.id == "M38":
+                    ok = city.get_slot(entity) is not None and toks[0].price <= entity.cash
+                else:
+                    ok = city.tokenable(entity, tokens=toks[:1])
+                if ok:
+                    out.append({"type": "place_token", "city": city.id, "slot": city.get_slot(entity) or 0})
         if "choose_ability" in acts and getattr(entity, "is_company", False):
             for ch in self.game.company_choices(entity, "token"):
                 out.append({"type": "choose_ability", "choice": ch})

@@ -1,0 +1,336 @@
+"""1822: the shared fixtures against their reference traces (also in live-play mode where the
+old logs allow it), set-up with every optional rule, rules the logs do not reach, and bad input
+(each refused with a clear GameError, the game left exactly as it was)."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from trackage.core.errors import GameError
+from trackage.core.log import filter_actions, load_log
+from trackage.core.state import snapshot, trace_line
+from trackage.playout import run_one
+from trackage.replay import game_from_log, replay_file
+from trackage.titles import new_game
+
+from conftest import FIXTURES, TRACES
+
+NAMES = ["1822_game_end_stock_market", "discard_trains_after_sr_export", "hs_lxemeslq_30797"]
+
+
+def fixture(name):
+    path = FIXTURES / "1822" / f"{name}.json"
+    if not path.exists():
+        pytest.skip(f"NO FIXTURE: {path} is absent (set TRACKAGE_FIXTURES)")
+    return path
+
+
+def state(game) -> str:
+    return json.dumps(snapshot(game), sort_keys=True) + json.dumps(trace_line(game, {}), sort_keys=True)
+
+
+def refused(game, action: dict, rule: str | None = None) -> GameError:
+    before = state(game)
+    n = len(game.actions)
+    with pytest.raises(GameError) as err:
+        game.process(action)
+    if rule is not None:
+        assert err.value.rule == rule, str(err.value)
+    assert state(game) == before and len(game.actions) == n
+    return err.value
+
+
+def players(n):
+    return [{"id": i + 1, "name": f"P{i + 1}"} for i in range(n)]
+
+
+def game_of(n=3, rules=(), seed=42):
+    return new_game("1822", players(n), list(rules), seed)
+
+
+def bid(game, player, company, price):
+    game.process({"type": "bid", "entity": player.id, "entity_type": "player", "company": company, "price": price})
+
+
+def pass_(game, entity):
+    game.process({"type": "pass", **game.entity_ref(entity)})
+
+
+# ----------------------------------------------------------------- fixtures
+@pytest.mark.parametrize("name", NAMES)
+def test_fixture_matches_reference_trace(name):
+    path = fixture(name)
+    trace = io.StringIO()
+    out = replay_file(path, trace=trace)
+    data = load_log(path)
+    assert out.error is None, out.error
+    assert out.game.finished and out.game.game_end_reason == data["game_end_reason"]
+    assert out.result == {str(k): v for k, v in data["result"].items()}
+    ref = TRACES / "1822" / f"{name}.jsonl"
+    if ref.exists():
+        ours = trace.getvalue().splitlines()
+        theirs = ref.read_text().splitlines()
+        assert len(ours) == len(theirs)
+        for i, (a, b) in enumerate(zip(ours, theirs)):
+            assert a == b, f"line {i + 1} differs:\n ours {a[:300]}\n ref  {b[:300]}"
+
+
+@pytest.mark.parametrize("name", ["discard_trains_after_sr_export", "hs_lxemeslq_30797"])
+def test_fixture_revenues_recomputed_exactly(name):
+    """Every logged route revenue equals ours (strict replay)."""
+    out = replay_file(fixture(name), strict=True)
+    assert out.error is None, out.error
+    assert out.warnings == []
+
+
+def test_old_destination_bonus_rule_is_only_a_warning():
+    """The 2025 log pays the destination bonus once per train type (an older rule); the
+    reference trusts logged revenues, so we only warn about the three routes."""
+    out = replay_file(fixture("1822_game_end_stock_market"))
+    assert out.error is None
+    assert len(out.warnings) == 3 and all("route of train" in w for w in out.warnings)
+
+
+# ----------------------------------------------------------------- set-up and options
+def test_setup_base_game():
+    g = game_of(3)
+    assert len(g.companies) == 52
+    assert [p.cash for p in g.players] == [700, 700, 700] and g.bank.cash == 12_000 - 2100
+    assert g.bidbox_minors()[0].sym == "M24" and g.bidbox_concessions()[0].sym == "C1"
+    assert g.bidbox_privates()[0].sym == "P1"
+    assert len(g.bidbox_minors()) == 4 and len(g.bidbox_concessions()) == 3 and len(g.bidbox_privates()) == 3
+    assert g.bidding_tokens == 6 and g.cert_limit() == 26
+    assert [c.id for c in g.corporations if c.type == "minor"] == [str(i) for i in range(1, 25)]
+    # the private companies' trains are out of the depot
+    assert {t.id for t in g.company_trains.values()} == {"2P-0", "2P-1", "5P-0", "P+-0", "P+-1", "LP-0"}
+    assert all(t.name in ("L", "3", "4", "5", "6", "7") for t in g.depot.upcoming)
+
+
+def test_setup_is_seeded():
+    a, b, c = game_of(4, seed=7), game_of(4, seed=7), game_of(4, seed=8)
+    assert [x.sym for x in a.companies] == [x.sym for x in b.companies]
+    assert [x.sym for x in a.companies] != [x.sym for x in c.companies]
+
+
+def test_plus_expansion_removes_three_privates():
+    g = game_of(4, ["plus_expansion"], seed=3)
+    privates = [c.sym for c in g.companies if c.sym[0] == "P"]
+    assert len(g.companies) == 58 and len(privates) == 18
+    removed = {f"P{i}" for i in range(1, 22)} - set(privates)
+    box2 = {"P2", "P5", "P8", "P10", "P11", "P12", "P21"}
+    box3 = {"P6", "P7", "P9", "P15", "P16", "P17", "P18", "P20"}
+    assert len(removed & box2) == 1 and len(removed & box3) == 2 and "P5" not in removed
+    assert [c.id for c in g.corporations if c.type == "minor"][-1] == "30"
+    box = [c.sym for c in g.bidbox_privates()]
+    assert box[0] == "P1" and box[1] in box2 and box[2] in box3
+
+
+def test_plus_expansion_no_removals_and_single_stack():
+    g = game_of(4, ["plus_expansion", "plus_expansion_no_removals"], seed=3)
+    assert len([c for c in g.companies if c.sym[0] == "P"]) == 21
+    s = game_of(4, ["plus_expansion", "plus_expansion_no_removals", "plus_expansion_single_stack"], seed=3)
+    privates = [c for c in s.companies if c.sym[0] == "P"]
+    assert s.bidbox_privates() == privates[:3]
+
+
+def test_unknown_options_are_ignored():
+    g = game_of(3, ["not_a_rule"])
+    assert g.optional_rules == []
+
+
+# ----------------------------------------------------------------- bidding
+def test_bids_commit_cash_and_three_bids_end_a_turn():
+    g = game_of(3)
+    a, b, c = g.players
+    m = g.bidbox_minors()
+    bid(g, a, m[0].sym, 100)
+    bid(g, a, m[1].sym, 150)
+    assert g.current_entity() is a
+    bid(g, a, m[2].sym, 450)
+    assert g.current_entity() is b  # a's turn ended after three bids
+    step = g.round.active_step()
+    assert step.committed_cash(a) == 700 and step.available_cash(a) == 0
+    assert a.cash == 700  # nothing is paid before the round ends
+    assert step.bidding_tokens(a) == 3
+
+
+def test_bad_bids_are_refused():
+    g = game_of(3)
+    a, b, _ = g.players
+    m0 = g.bidbox_minors()[0].sym
+    refused(g, {"type": "bid", "entity": a.id, "entity_type": "player", "company": m0, "price": 95}, "bid-too-low")
+    refused(g, {"type": "bid", "entity": a.id, "entity_type": "player", "company": m0, "price": 103}, "bid-increment")
+    refused(g, {"type": "bid", "entity": a.id, "entity_type": "player", "company": m0, "price": 800},
+            "insufficient-cash")
+    hidden = next(c for c in g.companies if c.sym[0] == "M" and c not in g.bidbox_minors())
+    refused(g, {"type": "bid", "entity": a.id, "entity_type": "player", "company": hidden.sym, "price": 100},
+            "not-for-auction")
+    refused(g, {"type": "bid", "entity": a.id, "entity_type": "player", "company": "M99", "price": 100},
+            "unknown-entity")
+    refused(g, {"type": "bid", "entity": b.id, "entity_type": "player", "company": m0, "price": 100})  # not b's turn
+    bid(g, a, m0, 100)
+    refused(g, {"type": "bid", "entity": a.id, "entity_type": "player", "company": m0, "price": 105},
+            "already-winning")
+    refused(g, {"type": "par", "entity": a.id, "entity_type": "player", "corporation": "LNWR",
+                "share_price": "100,4,4"}, "no-such-action-now")  # no par in phase 1, none after a bid
+
+
+def test_bidding_tokens_run_out():
+    g = game_of(7)  # 3 tokens each
+    p = g.players[0]
+    for c in g.bidbox_privates():
+        bid(g, p, c.sym, 0)
+    for q in g.players[1:]:
+        pass_(g, q)
+    step = g.round.active_step()
+    assert step.bidding_tokens(p) == 0
+    refused(g, {"type": "bid", "entity": p.id, "entity_type": "player", "company": g.bidbox_minors()[3].sym,
+                "price": 100}, "no-bidding-tokens")
+
+
+def test_first_stock_round_without_bids_ends_the_game():
+    g = game_of(3)
+    for p in g.players:
+        pass_(g, p)
+    assert g.finished and g.game_end_reason == "dnf"
+
+
+def sr1(g, bids):
+    """Play the first stock round: ``bids`` maps player index -> list of (company, price)."""
+    for i, p in enumerate(g.players):
+        for sym, price in bids.get(i, []):
+            bid(g, p, sym, price)
+        if g.current_entity() is p:
+            pass_(g, p)
+    while g.round.is_stock():
+        pass_(g, g.current_entity())
+
+
+def test_stock_round_end_floats_minors_and_sells_items():
+    g = game_of(3)
+    m, c, pr = g.bidbox_minors(), g.bidbox_concessions(), g.bidbox_privates()
+    a, b, _ = g.players
+    sr1(g, {0: [(m[1].sym, 100), (c[0].sym, 100)], 1: [(m[2].sym, 160), (pr[0].sym, 20)]})
+    assert not g.finished and g.round.is_operating()
+    m1, m2 = g.find_corporation(m[1]), g.find_corporation(m[2])
+    # phase 1: every minor floats at 50 with 100 in its treasury; the winner pays the bid
+    assert m1.share_price.price == 50 and m1.cash == 100 and m2.cash == 100 and m2.owner is b
+    # ... and the first operating round has paid the concession's and the private's revenue
+    assert a.cash == 700 - 200 + 10 and b.cash == 700 - 160 - 20 + 5
+    assert c[0] in a.companies and pr[0] in b.companies
+    # minors without a bid remove L trains; the first box minor without a bid closes and exports a train
+    assert g.find_corporation(m[0]) is None and m[0].closed and m[0] not in g.companies
+    assert g.depot.upcoming[0].id == "L-3"
+    # new order by cash at the end of the stock round: c (700), b (520), a (500)
+    assert [p.name for p in g.players] == ["P3", "P2", "P1"]
+    # minors operate first, highest bid first
+    assert g.round.entities[0] is m2
+
+
+def test_minor_float_price_from_phase_2():
+    g = game_of(3)
+    g.phase.index = 1
+    assert g.minor_float_share_price(130).price == 60  # highest par not above 65
+    assert g.minor_float_share_price(500).price == 100
+    assert g.minor_float_starting_cash(130, 120) == 120
+    g.phase.index = 2
+    assert g.minor_float_starting_cash(130, 120) == 130
+
+
+def test_double_cash_choice_changes_player_order():
+    g = game_of(3)
+    p9 = g.company_by_id("P9")
+    a, b, c = g.players
+    b.cash, c.cash = 600, 650
+    p9.owner = a
+    a.companies.append(p9)
+    a.cash = 400
+    g.double_cash_choice = a
+    g.reorder_players()
+    assert [p.name for p in g.players] == ["P1", "P3", "P2"]
+
+
+# ----------------------------------------------------------------- money rules
+def test_player_loans_carry_interest():
+    g = game_of(3)
+    p = g.players[0]
+    g.player_loan(p, 75)
+    assert p.cash == 775 and g.player_debt[p] == 113  # 75 + 50% rounded up
+    g.add_interest_player_loans()
+    assert g.player_debt[p] == 170
+    assert g.player_value(p) == 775 - 170
+    g.payoff_player_loan(p, 100)
+    assert g.player_debt[p] == 70 and p.cash == 675
+    g.payoff_player_loan(p)
+    assert g.player_debt[p] == 0
+    with pytest.raises(GameError):
+        g.payoff_player_loan(p)
+
+
+def test_total_cash_is_conserved_with_pots():
+    g = game_of(3)
+    total = g.total_cash()
+    p15 = g.company_by_id("P15")
+    p15.owner = g.players[0]
+    g.players[0].companies.append(p15)
+    g.payout_companies()
+    assert g.phase_revenue["P15"].cash == 10 and g.players[0].cash == 710
+    assert g.total_cash() == total
+
+
+def test_stock_market_up_at_the_top_moves_down_right():
+    g = game_of(3)
+    corp = g.corporation_by_id("GWR")
+    g.stock_market.set_par(corp, g.stock_market.by_id("550,0,17"))
+    g.stock_market.move_up(corp)
+    assert corp.share_price.id == "550,1,18"  # down-right keeps the value
+    g.stock_market.set_par(corp, g.stock_market.by_id("650,0,19"))
+    g.stock_market.move_right(corp)
+    assert corp.share_price.id == "700,0,20" and g.stock_market.max_reached
+
+
+# ----------------------------------------------------------------- operating-round rules on the fixture
+def fixture_game_until(name, last_id):
+    data = load_log(fixture(name))
+    game = game_from_log(data)
+    game.loading = True
+    for a in filter_actions(data["actions"]):
+        if a.get("id") is not None and a["id"] > last_id:
+            break
+        game._apply(a)
+    game.loading = False
+    return game
+
+
+def test_l_train_upgrade_and_bad_train_purchases():
+    g = fixture_game_until("1822_game_end_stock_market", 235)  # minor 1 may upgrade its L train
+    minor = g.current_entity()
+    assert minor.id == "1" and [t.name for t in minor.trains] == ["L"]
+    refused(g, {"type": "buy_train", "entity": "1", "entity_type": "corporation", "train": "L-1", "price": 70,
+                "variant": "2", "exchange": "L-1"}, "wrong-price")
+    refused(g, {"type": "buy_train", "entity": "1", "entity_type": "corporation", "train": "3-0", "price": 200},
+            "train-not-available")
+    g.process({"type": "buy_train", "entity": "1", "entity_type": "corporation", "train": "L-1", "price": 80,
+               "variant": "2", "exchange": "L-1"})
+    minor = g.corporation_by_id("1")  # a refused action rebuilds the game: fetch objects again
+    assert [t.name for t in minor.trains] == ["2"] and g.phase.name == "2"
+
+
+def test_out_of_turn_and_unknown_actions_are_refused():
+    g = fixture_game_until("discard_trains_after_sr_export", 120)
+    cur = g.current_entity()
+    other = next(c for c in g.corporations if c.floated() and c is not cur)
+    refused(g, {"type": "pass", "entity": other.id, "entity_type": "corporation"})
+    refused(g, {"type": "lay_tile", **g.entity_ref(cur), "hex": "A1", "tile": "57-0", "rotation": 0})
+    refused(g, {"type": "dividend", **g.entity_ref(cur), "kind": "triple"})
+    refused(g, {"type": "merge", **g.entity_ref(cur), "corporation": "NER"})
+
+
+# ----------------------------------------------------------------- random playouts
+@pytest.mark.parametrize("seed", [0, 3, 7])
+def test_playouts(seed):
+    ok, game, _players, _options, _played, _replayed, rep = run_one("1822", seed, 20000)
+    assert game.finished and rep.error is None and rep.result == game.result() and ok
