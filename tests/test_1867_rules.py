@@ -233,3 +233,33 @@ def test_merge_then_choose_the_major(merger_round):
     act(g, "merge", corporation="GWR")
     gwr = g.corporation_by_id("GWR")
     assert gwr.floated() and gwr.share_price.price == 120
+
+
+# ------------------------------------------------------------------ phase 8 trade-in
+def test_trade_in_for_an_8_at_a_discount():
+    """From phase 8 a train can be traded in towards an 8 (or 2+2 / 5+5E): the 5 counts
+    $275; the old train goes to the depot's discard pile. Set up from a shared fixture."""
+    from conftest import FIXTURES
+    from trackage.core.log import filter_actions, load_log
+    from trackage.replay import game_from_log
+
+    path = FIXTURES / "1867" / "21268.json"
+    if not path.exists():
+        pytest.skip(f"NO FIXTURE: {path} is absent (set TRACKAGE_FIXTURES)")
+    data = load_log(path)
+    g = game_from_log(data)
+    g.loading = True
+    for a in filter_actions(data["actions"]):
+        if a.get("id") == 828:
+            break
+        g._apply(a)
+    g.loading = False
+    cnr = g.corporation_by_id("CNR")
+    assert g.phase.name == "8" and g.current_entity() is cnr and [t.name for t in cnr.trains] == ["5"]
+    refused(g, "wrong-price", "buy_train", train="8-1", price=700, exchange="5-0")
+    refused(g, "not-owner", "buy_train", train="8-1", price=725, exchange="4-0")
+    cnr = g.corporation_by_id("CNR")
+    cash = cnr.cash
+    act(g, "buy_train", train="8-1", price=725, exchange="5-0")
+    assert [t.name for t in cnr.trains] == ["8"] and cnr.cash == cash - 725
+    assert g.train_by_id("5-0") in g.depot.discarded
