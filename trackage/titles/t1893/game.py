@@ -5,6 +5,14 @@ ten city bonds traded like companies in stock rounds, five real minors that pay 
 owner, the AGV and HGK formed from minors after a shareholders' vote in merger rounds, the
 Rhine (two crossings closed in phase 2), train trade-ins and the president paying for a forced
 train purchase.
+
+Where the printed rules and the reference (the 18xx.games engine) differ, we follow the
+reference, whose logs we replay: the starting package is a draft in which passing takes a player
+out of the draft and the first stock round; what is left when everyone has passed (or the last
+card) is auctioned before a later stock round, its price dropping by 10M after a round of passes
+down to half its value, when the player who offered it must buy it. A minor's treasury is at
+least 100M. EVA taken from another player in a stock round is paid to the bank (in an operating
+round the acting company's president pays EVA's owner).
 """
 
 from __future__ import annotations
