@@ -1204,9 +1204,27 @@ class Game1822(Game):
         return upgrades_to(old_tile, new_tile, special=getattr(self, "_special_lay", False))
 
     # ------------------------------------------------------------ private companies' tile lays
+    def teleport_ability(self, company):
+        """P5's teleport: upgrade the English Channel to make room for an exchange token."""
+        if company.sym != "P5" or company.closed or company.owner is None or not company.owner.is_corporation:
+            return None
+        ab = next((a for a in company.abilities if a.get("type") == "teleport" and not a.get("used")), None)
+        if ab is None or company.owner.exchange_tokens <= 0:
+            return None
+        tile = self.hex_by_id("P43").tile
+        city = tile.cities[0]
+        if city.get_slot(company.owner) is not None:
+            return None
+        last = self.phase.tiles[-1]
+        if (tile.color == "green" and last not in ("brown", "gray")) or (tile.color == "brown" and last != "gray"):
+            return None
+        return ab
+
     def track_ability(self, company, time):
         if company.closed or company.owner is None or not company.owner.is_corporation:
             return None
+        if time == "special_track" and company.sym == "P5":
+            return self.teleport_ability(company)
         for a in company.abilities:
             if a.get("type") != "tile_lay":
                 continue
@@ -1263,7 +1281,9 @@ class Game1822(Game):
         extra = company.sym == "P12"
         if not extra:
             track = next((s for s in round_.steps if isinstance(s, _track_cls())), None)
-            lay = track.tile_lay(corp) if track is not None else None
+            lay = track.tile_lay(company if company.sym == "P21" else corp) if track is not None else None
+            if lay is not None and lay.get("cannot_reuse_same_hex") and hex_ in round_.laid_hexes:
+                raise GameError(f"{hex_.id} was already laid this turn", rule="same-hex")
             if lay is None or (upgrade and not lay["upgrade"]) or (tile.color == "yellow" and not lay["lay"]):
                 raise GameError("no tile lay left for this company's ability", rule="tile-lay-limit")
         free = bool(ab.get("free"))
@@ -1282,11 +1302,17 @@ class Game1822(Game):
                 raise GameError("Must lay tile with one path over the Hull / Grimsby estuary", rule="ability")
             if cost > 0:
                 spend(corp, self.bank, cost)
+        teleport = ab.get("type") == "teleport"
         self._special_lay = True
+        self._teleport_lay = teleport
         try:
             self.lay_tile(company, hex_, tile, rotation, pay=pay)
         finally:
             self._special_lay = False
+            self._teleport_lay = False
+        if teleport:
+            ab["used"] = True
+            round_.teleported = company
         if extra:
             round_.laid_hexes.append(hex_)
             minor_single = corp.type == "minor"
@@ -1392,6 +1418,8 @@ class Game1822(Game):
     def legal_tile_rotation(self, entity, hex_, tile):
         if hex_.id == "D35" and tile.name == "57" and tile.rotation in (2, 5):
             return True
+        if getattr(entity, "sym", None) == "P5" and hex_.id == "P43":
+            return tile.rotation == 0
         operator = entity.owner if getattr(entity, "is_company", False) else entity
         owners = {self.rights_player(b) for b in self.consent_blockers(hex_)} - {None}
         if self.acting_player(operator) not in owners:
@@ -1405,4 +1433,6 @@ class Game1822(Game):
 
     def connected_edges(self, entity, hex_):
         operator = entity.owner if getattr(entity, "is_company", False) else entity
+        if getattr(self, "_teleport_lay", False):
+            return list(range(6))
         return self.graph.connected_hexes(operator).get(hex_)

@@ -656,16 +656,34 @@ class SpecialTrack(Step):
 
 
 class SpecialToken(Step):
+    """P5 puts an exchange token into the English Channel (also right after its teleport lay)."""
+
     HANDLERS = {"place_token": "process_place_token"}
     BLOCKS = False
+
+    def round_state(self):
+        return {"teleported": None}
+
+    def current_entity(self):
+        return self.round.current_entity_of_round()
 
     def actions(self, entity):
         if not getattr(entity, "is_company", False) or entity.closed or entity.owner is not self.current_entity():
             return []
         if entity.sym != "P5" or entity.owner.exchange_tokens <= 0:
             return []
-        act = self.round.active_step(self.current_entity())
+        if getattr(self.round, "teleported", None) is entity:
+            return ["place_token"]
+        act = self.round.active_step()
         return ["place_token"] if act is not None and "place_token" in act.HANDLERS else []
+
+    def legal_actions(self, entity):
+        if not self.actions(entity):
+            return []
+        city = self.game.hex_by_id("P43").tile.cities[0]
+        if city.get_slot(entity.owner) is None or city.tokened_by(entity.owner):
+            return []
+        return [{"type": "place_token", "city": city.id, "slot": city.get_slot(entity.owner)}]
 
     def process_place_token(self, action, entity):
         game = self.game
@@ -675,10 +693,13 @@ class SpecialToken(Step):
             raise GameError("P5 places its token in the English Channel", rule="bad-token")
         from ...core.tokens import Token
 
+        if city.tokened_by(corp) or city.get_slot(corp) is None:
+            raise GameError(f"no room for {corp.name} in the English Channel", rule="city-full")
         tok = Token(corp, price=0)
         corp.tokens.append(tok)
         city.place_token(corp, tok, free=True, check_tokenable=False)
         corp.exchange_tokens -= 1
+        self.round.teleported = None
         entity.close()
         game.graph_changed()
 
@@ -957,6 +978,7 @@ class Dividend1822(Dividend):
         if corp_part + subsidy > 0:
             spend(game.bank, entity, corp_part + subsidy)
         if per_share > 0:
+            per_share = (revenue - corp_part) / entity.total_shares
             for payee in list(game.players) + list(game.corporations):
                 pct = payee.percent_of(entity)
                 if not pct:
@@ -964,11 +986,10 @@ class Dividend1822(Dividend):
                 amt = math.ceil(pct / entity.share_percent * per_share)
                 if amt > 0:
                     spend(game.bank, payee, amt)
-            if game.tax_haven.value() > 0 or game.tax_haven.percent_of(entity):
-                amt = game.tax_haven.num_shares_of(entity) * per_share
-                amt = int(amt) if float(amt).is_integer() else amt
+            if game.tax_haven.value() > 0:
+                amt = int(game.tax_haven.num_shares_of(entity) * per_share)  # the reference truncates here
                 if amt > 0:
-                    spend(game.bank, game.tax_haven, math.ceil(amt))
+                    spend(game.bank, game.tax_haven, amt)
         paid = revenue - corp_part
         self.move_price(entity, paid)
         self.extra_choice = ""
