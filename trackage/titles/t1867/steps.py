@@ -255,7 +255,7 @@ class BuySellParShares1867(BuySellParShares):
             raise GameError(f"majors cannot start before phase {self.MAJOR_PHASE}", rule="majors-not-yet")
         if corp is not None and corp not in self.game.corporations:
             raise GameError(f"{corp.name} is not available", rule="cannot-par")
-        if corp is not None and not self.has_home(corp):
+        if corp is not None and not self.game.loading and not self.has_home(corp):
             raise GameError(f"no city is free for {corp.name}'s home token", rule="no-home-location")
         super().process_par(action, entity)
 
@@ -275,9 +275,9 @@ class BuySellParShares1867(BuySellParShares):
             raise GameError("only one purchase per turn", rule="one-purchase-per-turn")
         if corp.type != "minor" or corp not in self.game.corporations or not self.game.can_par(corp, entity):
             raise GameError(f"{corp.name} cannot be auctioned", rule="cannot-par")
-        if not self.minor_startable(corp):
+        if not self.game.loading and not self.minor_startable(corp):
             raise GameError(f"{corp.name} cannot be started yet", rule="minor-order")
-        if not self.has_home(corp):
+        if not self.game.loading and not self.has_home(corp):
             raise GameError(f"no city is free for {corp.name}'s home token", rule="no-home-location")
         if not self.can_buy(entity, ShareBundle([corp.shares[0]])):
             raise GameError(f"{entity.name} cannot start {corp.name}", rule="certificate-limit")
