@@ -207,15 +207,12 @@ class StartingPackageForcedAuction(Step):
             entity = r.entities[r.entity_index]
             if self.auctioning is None:
                 return
-            if self.all_passed_check():
+            if all(p in self.passed_players for p in r.entities):
+                self.all_passed()  # lowers the price (and moves on) or forces the purchase
                 return
             if entity not in self.passed_players and self.actions(entity):
                 return
-            self.passed_players.add(entity)
-        self.all_passed()
-
-    def all_passed_check(self) -> bool:
-        return all(p in self.passed_players for p in self.round.entities) and self.all_passed()
+            self.passed_players.add(entity)  # cannot pay the price: passed over
 
     def legal_actions(self, entity):
         acts = self.actions(entity)
