@@ -128,7 +128,7 @@ class Merge(Step):
         other = self.game.corporation_by_id(action.get("corporation"))
         if other is None:
             raise GameError(f"unknown corporation {action.get('corporation')!r}", rule="unknown-entity")
-        if other not in self.mergeable_candidates(entity):
+        if not self.game.loading and other not in self.mergeable_candidates(entity):
             raise GameError(f"{entity.name} cannot merge with {other.name}", rule="illegal-merge")
         merging = (self.merging or [entity]) + [other]
         if not self.game.loading and not self.majors_available():
