@@ -193,6 +193,8 @@ def test_second_trade_in_in_one_turn():
     assert g.train_by_id("2-5") in g.depot.discarded
     refused(g, {"type": "buy_train", "entity": "RSE", "entity_type": "corporation", "train": "3-1", "price": 140,
                 "variant": "3", "exchange": "2-6"}, "one-trade-in-per-turn")
+    refused(g, {"type": "buy_train", "entity": "RSE", "entity_type": "corporation", "train": "3-1", "price": 100,
+                "variant": "3", "exchange": ["2-6", "3-0"]}, "one-trade-in-per-purchase")
     rse = g.corporation_by_id("RSE")  # the refusal rebuilt the game: fresh objects
     assert g.round.exchanged_by == [rse]
     refused(g, {"type": "buy_train", "entity": "RSE", "entity_type": "corporation", "train": "3-1", "price": 150,

@@ -886,10 +886,15 @@ class BuyTrain1893(BuyTrain):
                 raise GameError(f"train {train.id} has no variant {action['variant']}", rule="bad-variant")
             train.set_variant(action["variant"])
         exchange = None
-        if action.get("exchange"):
-            exchange = game.train_by_id(action.get("exchange"))
+        traded = action.get("exchange")
+        if isinstance(traded, list):
+            if len(traded) > 1:
+                raise GameError("only one train may be traded in for a new one", rule="one-trade-in-per-purchase")
+            traded = traded[0] if traded else None
+        if traded:
+            exchange = game.train_by_id(traded)
             if exchange is None or exchange.owner is not entity:
-                raise GameError(f"{entity.name} does not own train {action.get('exchange')!r}", rule="not-owner")
+                raise GameError(f"{entity.name} does not own train {traded!r}", rule="not-owner")
         from_depot = train.owner is game.depot
         if exchange is not None:
             if not self.exchange_allowed(entity):
