@@ -334,3 +334,27 @@ def test_out_of_turn_and_unknown_actions_are_refused():
 def test_playouts(seed):
     ok, game, _players, _options, _played, _replayed, rep = run_one("1822", seed, 20000)
     assert game.finished and rep.error is None and rep.result == game.result() and ok
+
+
+def test_p5_places_an_exchange_token_in_the_english_channel():
+    g = fixture_game_until("1822_game_end_stock_market", 1258)  # GWR's token step, GWR owns P5
+    gwr = g.corporation_by_id("GWR")
+    assert g.current_entity() is gwr and gwr.exchange_tokens == 3
+    assert g.teleport_ability(g.company_by_id("P5")) is None  # the Channel still has room: no upgrade needed
+    refused(g, {"type": "place_token", "entity": "P5", "entity_type": "company", "city": "M38-0-0", "slot": 0},
+            "bad-token")
+    g.process({"type": "place_token", "entity": "P5", "entity_type": "company", "city": "P43-0-0", "slot": 0})
+    gwr = g.corporation_by_id("GWR")
+    assert g.hex_by_id("P43").tile.cities[0].tokened_by(gwr)
+    assert gwr.exchange_tokens == 2 and g.company_by_id("P5").closed
+    assert g.current_entity() is gwr  # an extra action: GWR may still place its normal token
+
+
+def test_live_play_accepts_every_logged_action():
+    """Connectivity, rotations and token reach checked as in live play, revenues recomputed."""
+    data = load_log(fixture("discard_trains_after_sr_export"))
+    game = game_from_log(data)
+    game.loading = False
+    for a in filter_actions(data["actions"]):
+        game._apply(a)
+    assert game.finished and game.result() == {str(k): v for k, v in data["result"].items()}

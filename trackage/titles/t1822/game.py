@@ -1436,3 +1436,8 @@ class Game1822(Game):
         if getattr(self, "_teleport_lay", False):
             return list(range(6))
         return self.graph.connected_hexes(operator).get(hex_)
+
+    def live_city(self, cid):
+        """A city on the map now (a city id of a replaced tile is refused)."""
+        city = self.city_by_id(cid)
+        return city if city is not None and city.hex is not None and city.tile is city.hex.tile else None

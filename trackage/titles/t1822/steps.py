@@ -413,7 +413,7 @@ class PendingToken(Step):
 
     def process_place_token(self, action, entity):
         p = self.pending()
-        city = self.game.city_by_id(action.get("city"))
+        city = self.game.live_city(action.get("city"))
         if city is None or city.hex not in p["hexes"]:
             raise GameError(f"cannot place the token in {action.get('city')!r}", rule="bad-home-token")
         if city.tokened_by(entity):
@@ -688,7 +688,7 @@ class SpecialToken(Step):
     def process_place_token(self, action, entity):
         game = self.game
         corp = entity.owner
-        city = game.city_by_id(action.get("city"))
+        city = game.live_city(action.get("city"))
         if city is None or city.hex.id != "P43":
             raise GameError("P5 places its token in the English Channel", rule="bad-token")
         from ...core.tokens import Token
@@ -803,7 +803,7 @@ class Token1822(TrackAndTokenStep):
         game = self.game
         if self.round.tokened:
             raise GameError("a token was already placed this turn", rule="one-token-per-turn")
-        city = game.city_by_id(action.get("city"))
+        city = game.live_city(action.get("city"))
         if city is None:
             raise GameError(f"unknown city {action.get('city')!r}", rule="unknown-city")
         if _is_major(entity) and city.tokened_by(entity):
