@@ -57,11 +57,11 @@ class BuySellParShares(Step):
         return self.round.players_sold.get(player, {}).get(thing)
 
     def must_sell(self, entity) -> bool:
-        if not self.can_sell_any(entity):
-            return False
+        """Over the certificate limit (with something to sell), or over a holding limit."""
         if self.game.num_certs(entity) > self.game.cert_limit(entity):
-            return True
-        return any(not c.holding_ok(entity) and self.can_sell_any_of(entity, c) for c in self.game.corporations)
+            return self.can_sell_any(entity)
+        return any(not c.holding_ok(entity) and self.can_sell_any_of(entity, c)
+                   for c in self.game.corporations if entity.shares_of(c))
 
     def can_gain(self, entity, bundle) -> bool:
         corp = bundle.corporation
