@@ -587,8 +587,9 @@ class Game:
         """Rebuild this game from its own action list (the state before the failed action)."""
         fresh = self.copy()
         fresh.redo_stack = getattr(self, "redo_stack", [])
-        self.__dict__.clear()
-        self.__dict__.update(fresh.__dict__)
+        # share one attribute dict: rounds, steps and the board refer to ``fresh``, so an
+        # attribute a step rebinds through them must be seen by this object too
+        self.__dict__ = fresh.__dict__
 
     def seat_order(self) -> list:
         """Players in their seating order as given at creation (log order)."""
@@ -850,6 +851,12 @@ class Game:
                 if s.blocking():
                     break
         return out
+
+    def state(self) -> dict:
+        """The whole state as plain, JSON-able data."""
+        from .state import snapshot
+
+        return snapshot(self)
 
     def copy(self) -> "Game":
         """An independent game in the same state (rebuilt from the action list)."""
