@@ -358,3 +358,40 @@ def test_live_play_accepts_every_logged_action():
     for a in filter_actions(data["actions"]):
         game._apply(a)
     assert game.finished and game.result() == {str(k): v for k, v in data["result"].items()}
+
+
+def test_minor_acquisition_choices_and_refusals():
+    g = fixture_game_until("discard_trains_after_sr_export", 238)  # CR may acquire minor 2
+    cr = g.corporation_by_id("CR")
+    assert g.current_entity() is cr
+    refused(g, {"type": "merge", "entity": "CR", "entity_type": "corporation", "corporation": "LNWR"},
+            "cannot-acquire")
+    refused(g, {"type": "choose", "entity": "CR", "entity_type": "corporation", "choice": "money"})
+    g.process({"type": "merge", "entity": "CR", "entity_type": "corporation", "corporation": "2"})
+    refused(g, {"type": "choose", "entity": "CR", "entity_type": "corporation", "choice": "three_shares"},
+            "bad-choice")
+    g.process({"type": "choose", "entity": "CR", "entity_type": "corporation", "choice": "two_shares"})
+    refused(g, {"type": "choose", "entity": "CR", "entity_type": "corporation", "choice": "remove"}, "bad-choice")
+    owner = g.corporation_by_id("2").owner
+    before = owner.percent_of(g.corporation_by_id("CR"))
+    g.process({"type": "choose", "entity": "CR", "entity_type": "corporation", "choice": "exchange"})
+    cr = g.corporation_by_id("CR")
+    assert g.corporation_by_id("2") is None  # closed
+    assert owner.percent_of(cr) == before + 20 and cr.exchange_tokens == 2
+
+
+def test_par_with_a_concession():
+    g = fixture_game_until("discard_trains_after_sr_export", 129)
+    p = g.current_entity()
+    assert p.id == 3714 and any(c.sym == "C5" for c in p.companies)
+    refused(g, {"type": "par", "entity": 3714, "entity_type": "player", "corporation": "MR",
+                "share_price": "60,8,4"}, "not-owner" if False else None)
+    refused(g, {"type": "par", "entity": 3714, "entity_type": "player", "corporation": "CR",
+                "share_price": "50,9,4"}, "bad-par-price")  # 50 is the minors' phase-1 par
+    cash = p.cash
+    g.process({"type": "par", "entity": 3714, "entity_type": "player", "corporation": "CR", "share_price": "90,5,4"})
+    cr = g.corporation_by_id("CR")
+    p = g.player_by_id(3714)
+    # the concession is worth 100 towards the 2 x 90 of the president's certificate
+    assert p.cash == cash - 80 and cr.cash == 180 and cr.floated() and p.percent_of(cr) == 20
+    assert g.company_by_id("C5").closed
