@@ -23,6 +23,7 @@ from .steps import (BuyTrain1858, DiscardTrain1858, Dividend1858, Exchange1858, 
                     Token1858, Track1858)
 
 DATA = Path(__file__).parent / "data"
+COLOR_NEXT = {"white": "yellow", "yellow": "green", "green": "brown", "brown": "gray"}
 
 
 def load(folder: Path, name: str):
@@ -646,7 +647,8 @@ class Game1858(Game):
 
     def other_trains(self, corp) -> list:
         return [t for t in self.depot.trains if t.owner is not None and t.owner is not self.depot
-                and t.owner is not corp and getattr(t.owner, "is_corporation", False) and not t.rusted]
+                and t.owner is not corp and getattr(t.owner, "is_corporation", False) and not t.rusted
+                and t.buyable and not t.owner.closed]
 
     def min_train_price(self, corp):
         prices = [min(self.train_price(t, corp, v) for v in t.variants) for t in self.depot.depot_trains()]
@@ -888,6 +890,9 @@ class Game1858(Game):
                 if "broad_gauge" in self.phase.status and any(p.track == "narrow" for p in t.paths):
                     continue
                 candidates[t.name] = t
+        from ...core import tiles as tilemod
+
+        memo = self.__dict__.setdefault("_upgrade_memo", {})
         power = (entity.owner.cash if getattr(entity, "is_minor", False)
                  else entity.cash + (entity.owner.cash if entity.owner is not None else 0))
         for hex_, edges in connected.items():
@@ -900,13 +905,20 @@ class Game1858(Game):
             if (upgrade and not lay["upgrade"]) or (not upgrade and not lay["lay"]):
                 continue
             for t in candidates.values():
+                if t.color != old.color and COLOR_NEXT.get(old.color) != t.color:
+                    continue
                 keep = t.rotation
-                for r in range(6):
+                key = (id(old.spec), old.rotation, old.name, old.color, t.name)
+                rots = memo.get(key)
+                if rots is None:
+                    rots = []
+                    for r in range(6):
+                        t.rotate(r)
+                        if self.upgrades_to(old, t):
+                            rots.append(r)
+                    memo[key] = rots
+                for r in rots:
                     t.rotate(r)
-                    if not self.upgrades_to(old, t):
-                        continue
-                    from ...core import tiles as tilemod
-
                     if not tilemod.legal_rotation(hex_, t, connected_edges=edges):
                         continue
                     cost = lay.get("cost", 0) + (old.upgrades[0].cost if old.upgrades else 0)
@@ -915,6 +927,53 @@ class Game1858(Game):
                     out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
                 t.rotate(keep)
         return out
+
+    # ------------------------------------------------------------------ play API
+    def legal_actions(self, entity=None) -> list:
+        """Every legal action now. Steps name who acts (a player's private railway
+        exchanges, a company's home token or approval, a company converting)."""
+        if self.finished:
+            return []
+        out = []
+        for s in self.round.steps:
+            if not s.active():
+                continue
+            acting = s.acting_entities() if hasattr(s, "acting_entities") else [s.current_entity()]
+            for e in acting:
+                if e is None or (entity is not None and e is not entity):
+                    continue
+                if not s.actions(e):
+                    continue
+                for a in s.legal_actions(e):
+                    out.append({**a, **self.entity_ref(e)})
+            if s.blocking():
+                break
+        return out
+
+    def suggest_routes(self, entity) -> list:
+        """Routes for a bot: broad and metre trains searched on their own gauge's graph."""
+        from ...core import routes as routemod
+
+        rules = routemod.rules_for(self)
+        trains = self.route_trains(entity)
+        by_id = {t.id: t for t in trains}
+        found = []
+        for gauge in ("broad", "narrow"):
+            mine = [t for t in trains if self.track_type(t) == gauge]
+            if not mine:
+                continue
+            try:
+                found.append(routemod.best_routes(entity, mine, self.gauge_graph(gauge), rules, hexmap=self.hexmap,
+                                                  limit=60, time_limit=0.3, max_segments=40))
+            except Exception:  # a bot's helper: an empty run is always legal
+                found.append([])
+        for routes in ([r for f in found for r in f], *found):
+            try:
+                self.compute_route_revenues(entity, routes, by_id)
+                return routes
+            except Exception:
+                continue
+        return []
 
     # ------------------------------------------------------------------ end and score
     def player_value(self, player) -> int:

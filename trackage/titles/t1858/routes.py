@@ -44,6 +44,56 @@ class RouteRules1858(RouteRules):
         elif "narrow" in tracks:
             raise RouteError("Route cannot contain metre gauge track", rule="route-gauge")
 
+    def stop_value(self, route, stop) -> int:
+        """What one stop adds (before halving); titles add per-stop bonuses."""
+        return RouteRules.revenue_for(self, route, [stop])
+
+    def compute_stops(self, route, train=None) -> list:
+        """The paying stops of a typed-distance train: per stop type the best ones up to
+        its pay limit (the most stops, then the best revenue, as the reference's search)."""
+        train = train if train is not None else route.train
+        visits = self.revenue_stops(route)
+        distance = train.distance
+        if isinstance(distance, (int, float)):
+            return visits
+        if not visits:
+            return []
+        rows = sorted(distance, key=lambda h: len(h["nodes"]))
+        by_row: list = [[] for _ in rows]
+        for i, s in enumerate(visits):
+            t = self.stop_type(s, train)
+            for ri, h in enumerate(rows):
+                if t in h["nodes"]:
+                    by_row[ri].append(i)
+                    break
+        value = {i: self.stop_value(route, visits[i]) for i in range(len(visits))}
+        chosen: list = []
+        for ri, h in enumerate(rows):
+            cand = sorted(by_row[ri], key=lambda i: (-value[i], i))
+            chosen.append(cand[:int(h.get("pay") or 0)])
+        picked = [i for c in chosen for i in c]
+        corp = route.corporation
+        if self.requires_token(train) and not any(visits[i].tokened_by(corp) for i in picked):
+            best = None
+            for ri, cand in enumerate(by_row):
+                limit = int(rows[ri].get("pay") or 0)
+                if limit == 0:
+                    continue
+                for t in cand:
+                    if not visits[t].tokened_by(corp):
+                        continue
+                    others = [i for i in picked if i not in chosen[ri]]
+                    mine = sorted([i for i in chosen[ri] if i != t], key=lambda i: (-value[i], i))
+                    trial = others + [t] + mine[:limit - 1] if len(chosen[ri]) >= limit else others + chosen[ri] + [t]
+                    rev = self.revenue_for(route, [visits[i] for i in sorted(trial)])
+                    if best is None or len(trial) > len(best[1]) or (len(trial) == len(best[1]) and rev > best[0]):
+                        best = (rev, trial)
+            if best is None:
+                return []
+            picked = best[1]
+        stops = [visits[i] for i in sorted(picked)]
+        return stops if stops and self.revenue_for(route, stops) > 0 else []
+
     def revenue_for(self, route, stops) -> int:
         revenue = super().revenue_for(route, stops)
         if route.train.obsolete:

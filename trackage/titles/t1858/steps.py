@@ -213,6 +213,13 @@ class StockRound1858Step(BuySellParShares):
         self.game.maybe_place_home_token(self.game.share_by_id(action["shares"][0]).corporation)
 
     # --- enumeration
+    def acting_entities(self) -> list:
+        cur = self.current_entity()
+        out = [cur] if cur is not None else []
+        if cur is not None and not self.auction and cur.is_player:
+            out += [c for c in self.game.corporations if self.can_convert(c, cur)]
+        return out
+
     def legal_actions(self, entity):
         acts = self.actions(entity)
         out = []
@@ -224,12 +231,8 @@ class StockRound1858Step(BuySellParShares):
                 lo = self.min_bid(c)
                 if lo <= self.max_bid(entity):
                     out.append({"type": "bid", "company": c.sym, "price": lo})
-        base = [a for a in super().legal_actions(entity) if a["type"] != "pass"] if not self.auction else []
-        out.extend(base)
-        if "convert" in acts and not self.auction:
-            for c in self.game.corporations:
-                if self.can_convert(c, entity):
-                    out.append({"type": "convert", "entity": c.id, "entity_type": "corporation", "_as": c})
+        if not self.auction:
+            out.extend(a for a in super().legal_actions(entity) if a["type"] != "pass")
         if "pass" in acts:
             out.append({"type": "pass"})
         return out
@@ -287,6 +290,12 @@ class Exchange1858(Step):
             else:
                 self.round.pending_approval = corp
                 self.round.approval_minor = entity
+
+    def acting_entities(self) -> list:
+        player = self.round.current_entity_of_round()
+        if player is None or not player.is_player:
+            return []
+        return list(player.companies) + [m for m in self.game.minors if m.owner is player and not m.closed]
 
     def legal_actions(self, entity):
         game = self.game

@@ -7,5 +7,8 @@ from .steps import pullman_bonus
 
 
 class RouteRulesIndia(RouteRules1858):
+    def stop_value(self, route, stop) -> int:
+        return super().stop_value(route, stop) + pullman_bonus(self.game, route, [stop])
+
     def revenue_for(self, route, stops) -> int:
         return super().revenue_for(route, stops) + pullman_bonus(self.game, route, stops)
