@@ -429,6 +429,8 @@ class BuySellParShares1893(BuySellParShares):
         starting-package card: the price goes to the bank, not to the former owner."""
         if self.bought():
             raise GameError("only one purchase per turn", rule="one-purchase-per-turn")
+        if self.game.num_certs(entity) >= self.game.cert_limit(entity):
+            raise GameError("over the certificate limit", rule="certificate-limit")
         price = int(action.get("price", 0))
         if not 1 <= price <= entity.cash:
             raise GameError(f"EVA's price must be between 1 and {entity.cash}", rule="wrong-price")
@@ -511,6 +513,9 @@ class BuySellParShares1893(BuySellParShares):
         if "buy_company" in acts:
             extra = [{"type": "buy_company", "company": c.sym, "price": c.value}
                      for c in self.game.buyable_bank_companies() if self._company_buyable(entity, c)]
+            if not self.bought() and entity.cash >= 1 and self.game.num_certs(entity) < self.game.cert_limit(entity):
+                extra += [{"type": "buy_company", "company": c.sym, "price": 1, "price_range": [1, entity.cash]}
+                          for c in self.game.purchasable_companies(entity)]
             out = [a for a in out if a["type"] != "pass"] + extra + [a for a in out if a["type"] == "pass"]
         return out
 
