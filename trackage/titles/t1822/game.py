@@ -1181,12 +1181,6 @@ class Game1822(Game):
     def tile_valid_for_phase(self, tile):
         return tile.color in self.phase.tiles
 
-    def preprocess_action(self, action, entity):
-        if action.get("type") == "lay_tile" and action.get("tile", "").split("-")[0] != "BC":
-            hex_ = self.hex_by_id(action.get("hex"))
-            if hex_ is not None:
-                self.consent_used = getattr(self, "consent_used", set())
-                self.consent_used.add(hex_.id)
 
     TRACK_PLAIN = ("7", "8", "9", "80", "81", "82", "83", "544", "545", "546", "60", "169")
     TRACK_TOWN = ("3", "4", "58", "141", "142", "143", "144", "767", "768", "769", "X17")
@@ -1382,14 +1376,40 @@ class Game1822(Game):
         return out
 
     def legal_tile_lays(self, entity) -> list:
-        # upgrades here depend on labels a tile took from its hex (S, T), so no memo across hexes
-        self.__dict__.pop("_upgrade_memo", None)
-        return super().legal_tile_lays(entity)
+        """As the core's, with upgrade rotations memoised per (old tile, its labels, hex rule, new tile):
+        a yellow tile takes a label (S, T) from its hex, and D35 has its own rule."""
+        out = []
+        candidates = {}
+        for t in self.board.supply.tiles:
+            if t.name not in candidates and self.tile_valid_for_phase(t):
+                candidates[t.name] = t
+        memo = self.__dict__.setdefault("_upgrade_memo_1822", {})
+        for hex_, edges in self.layable_hexes(entity).items():
+            old = hex_.tile
+            for t in candidates.values():
+                fl = old.future_label
+                key = (id(old.spec), old.rotation, old.name, old.color, tuple(old.labels),
+                       (fl.label, fl.color) if fl is not None else None, t.name, hex_.id if hex_.id == "D35" else None)
+                rots = memo.get(key)
+                if rots is None:
+                    keep = t.rotation
+                    rots = []
+                    for r in range(6):
+                        t.rotate(r)
+                        if self.upgrades_to(old, t):
+                            rots.append(r)
+                    t.rotate(keep)
+                    memo[key] = rots
+                for r in rots:
+                    t.rotate(r)
+                    if self.legal_tile_rotation(entity, hex_, t):
+                        out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
+        return out
 
     # ------------------------------------------------------------ track rights (consent) and rotations
     def consent_blockers(self, hex_) -> list:
         """Entities holding track rights on a still unbuilt hex."""
-        if hex_.tile.color != "white" or hex_.id in getattr(self, "consent_used", set()):
+        if hex_.tile.color != "white":
             return []
         out = []
         for e in list(self.companies) + list(self.corporations):
