@@ -10,7 +10,30 @@ from ..t1858.steps import BuyTrain1858, DiscardTrain1858, Route1858, Track1858
 
 
 class TrackIndia(Track1858):
-    pass
+    """A yellow or green tile may be replaced by one of the same colour that changes the
+    gauge of one stretch of plain track, or of one or two stretches at a city or town."""
+
+    def check_lay(self, entity, hex_, old_tile, tile, rotation) -> None:
+        g = self.game
+        if not g.loading and old_tile.color == tile.color:
+            tile.rotate(rotation)
+            if not g.gauge_conversion(old_tile, tile) or not conversion_ok(old_tile, tile):
+                raise GameError(f"{tile.name} is not a gauge conversion of {old_tile.name}", rule="illegal-upgrade")
+        super().check_lay(entity, hex_, old_tile, tile, rotation)
+
+
+def conversion_ok(old, new) -> bool:
+    changes: dict = {}
+    for p in old.paths:
+        ends = set(p.exits) | {getattr(n, "kind", "") for n in p.nodes}
+        q = next((q for q in new.paths if ends <= (set(q.exits) | {getattr(n, "kind", "") for n in q.nodes})), None)
+        if q is None:
+            return False
+        changes[(p.track, q.track)] = changes.get((p.track, q.track), 0) + 1
+    valid = (1,) if not new.city_towns else (1, 2)
+    b2n = changes.get(("broad", "narrow"), 0)
+    n2b = changes.get(("narrow", "broad"), 0)
+    return (b2n == 0 and n2b in valid) or (n2b == 0 and b2n in valid)
 
 
 class CollectTokens(Step):

@@ -1,0 +1,290 @@
+"""1858 and 1858 India: the shared fixtures (trace, results, live legality), rules the logs
+do not reach, and bad input (each refused with a clear GameError, the game left as it was)."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from trackage.core.errors import GameError
+from trackage.core.log import filter_actions, load_log
+from trackage.core.state import snapshot, trace_line
+from trackage.replay import game_from_log, replay_file
+from trackage.titles import new_game
+
+from conftest import FIXTURES, TRACES
+
+INDIA = FIXTURES / "1858India" / "hotseat_qs_b.json"
+INDIA_TRACE = TRACES / "1858India" / "hotseat_qs_b.jsonl"
+FIXTURES_1858 = sorted((FIXTURES / "1858").glob("*.json")) if (FIXTURES / "1858").is_dir() else []
+ALL = ([INDIA] if INDIA.exists() else []) + FIXTURES_1858
+needs_india = pytest.mark.skipif(not INDIA.exists(), reason=f"NO FIXTURE: {INDIA} is absent (set TRACKAGE_FIXTURES)")
+needs_1858 = pytest.mark.skipif(not FIXTURES_1858, reason="NO FIXTURES: 1858 folder absent (set TRACKAGE_FIXTURES)")
+P4 = [{"id": i, "name": f"S{i}"} for i in range(1, 5)]
+
+
+def state(game) -> str:
+    return json.dumps(snapshot(game), sort_keys=True, default=str) + json.dumps(trace_line(game, {}), sort_keys=True)
+
+
+def refused(game, action: dict, rule: str | None = None) -> GameError:
+    before = state(game)
+    n = len(game.actions)
+    with pytest.raises(GameError) as err:
+        game.process(action)
+    if rule is not None:
+        assert err.value.rule == rule, str(err.value)
+    assert state(game) == before and len(game.actions) == n
+    return err.value
+
+
+def at(path, action_id):
+    """The game of a fixture just before the action with ``action_id``, in live mode."""
+    data = load_log(path)
+    g = game_from_log(data)
+    g.loading = True
+    for a in filter_actions(data["actions"]):
+        if a.get("id") == action_id:
+            g.loading = False
+            return g, a
+        g._apply(a)
+    raise AssertionError(f"no action {action_id}")
+
+
+def act(g, type_, entity=None, **kw):
+    e = entity if entity is not None else g.current_entity()
+    g.process({"type": type_, **g.entity_ref(e), **kw})
+    return e
+
+
+# ----------------------------------------------------------------- fixtures
+@needs_india
+def test_india_fixture_matches_reference_trace():
+    trace = io.StringIO()
+    out = replay_file(INDIA, trace=trace)
+    assert out.error is None, out.error
+    assert out.game.finished and out.game.game_end_reason == "bank"
+    assert out.result == {str(k): v for k, v in load_log(INDIA)["result"].items()}
+    assert out.warnings == []  # every route, token cost and mine/oil/port bonus recomputed equal
+    if INDIA_TRACE.exists():
+        ours = trace.getvalue().splitlines()
+        theirs = INDIA_TRACE.read_text().splitlines()
+        assert len(ours) == len(theirs)
+        for i, (a, b) in enumerate(zip(ours, theirs)):
+            assert a == b, f"line {i + 1} differs:\n ours {a[:300]}\n ref  {b[:300]}"
+
+
+@needs_1858
+@pytest.mark.parametrize("path", FIXTURES_1858, ids=[p.stem for p in FIXTURES_1858])
+def test_1858_fixtures_replay_to_their_results(path):
+    out = replay_file(path)
+    assert out.error is None, out.error
+    data = load_log(path)
+    assert out.game.finished and out.game.game_end_reason == data["game_end_reason"]
+    assert out.result == {str(k): v for k, v in data["result"].items()}
+    assert out.warnings == []
+
+
+@pytest.mark.parametrize("path", ALL, ids=[f"{p.parent.name}/{p.stem}" for p in ALL])
+def test_every_logged_action_is_legal_in_live_play(path):
+    data = load_log(path)
+    g = game_from_log(data)
+    g.loading = False
+    for a in filter_actions(data["actions"]):
+        g._apply(a)
+    assert g.finished
+    assert g.result() == {str(k): v for k, v in data["result"].items()}
+
+
+# ----------------------------------------------------------------- set-up
+def test_quick_start_packets_follow_the_seed():
+    players = [{"id": i, "name": f"Player {i + 1}"} for i in range(5)]
+    g = new_game("1858India", players, ["quick_start_b"], 1774950338, "hs_rbhxtdqs_1774950338")
+    got = {str(p.id): [c.sym for c in p.companies] for p in g.players}
+    assert got == {"0": ["BS", "AB", "DA", "AJ", "DS"], "1": ["ML", "LA", "AC", "LC"],
+                   "2": ["HH", "PB", "LP", "AD"], "3": ["MA", "TN", "C", "CPC"], "4": ["BT", "NA", "KK", "MK", "MB"]}
+    assert g.round.is_operating() and g.round.round_num == 1 and g.turn == 1
+    # each paid its packet to the bank: 400 - 390 = 10 plus BS, AB, DA, AJ, DS revenue
+    assert g.player_by_id(0).cash == 10 + 23 + 18 + 20 + 11 + 12
+    assert all(m.owner is not None for m in g.minors if m.floated())
+
+
+def test_quick_start_needs_three_players_or_more():
+    g = new_game("1858", [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}], ["quick_start_a"])
+    assert g.round.is_stock() and all(not p.companies for p in g.players)
+
+
+def test_two_player_1858_reserves_privates_and_allows_70_percent():
+    g = new_game("1858", [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}], [], 42)
+    assert len(g.unbuyable_companies) == 7
+    assert not set(g.unbuyable_companies) & set(g.buyable_bank_companies())
+    assert all(c.max_ownership_percent == 70 for c in g.corporations)
+    assert g.cert_limit() == 21 and g.bank.cash == 8000 - 2 * 500
+
+
+def test_india_trains_and_variants():
+    g = new_game("1858India", P4)
+    t = g.train_by_id("2H-0")
+    assert set(t.variants) == {"2H", "1M"} and t.variants["1M"]["price"] == 80
+    assert g.train_by_id("4H-0").variants["2M"]["price"] == 160
+    assert sum(1 for x in g.depot.trains if x.base == "Pullman") == 4
+    assert g.phase4_train_trigger() == 7
+
+
+# ----------------------------------------------------------------- stock round
+def _win_auction(g, company, price):
+    buyer = g.current_entity()
+    act(g, "bid", company=company, price=price)
+    while g.round.auction:
+        act(g, "pass")
+    return buyer
+
+
+def test_auction_rules_and_first_stock_round():
+    g = new_game("1858", P4)
+    s1 = g.current_entity()
+    refused(g, {"type": "bid", **g.entity_ref(s1), "company": "B&M", "price": 92}, "bid-increment")
+    refused(g, {"type": "bid", **g.entity_ref(s1), "company": "B&M", "price": 85}, "bid-too-low")
+    refused(g, {"type": "bid", **g.entity_ref(s1), "company": "S&C", "price": 200}, "company-not-for-sale")
+    s1 = g.current_entity()  # a refusal rebuilds the game: fetch entities again
+    assert _win_auction(g, "B&M", 90) is s1 and s1.cash == 375 - 90
+    # the player after the one who started the auction is next
+    assert g.current_entity().name == "S2"
+    for _ in range(3):
+        act(g, "pass")
+    assert g.current_entity() is s1
+    bm = g.company_by_id("B&M")
+    # no public company can be started in the first stock round
+    refused(g, {"type": "buy_shares", **g.entity_ref(bm), "shares": ["A_0"], "percent": 40}, "cannot-par")
+    # a private held by someone else's turn cannot act
+    refused(g, {"type": "bid", **g.entity_ref(g.players[1]), "company": "M&A", "price": 100}, "out-of-turn")
+
+
+def test_convert_to_ten_shares():
+    g = new_game("1858India", P4)
+    gip = g.corporation_by_id("GIP")
+    g.stock_market.set_par(gip, g.stock_market.par_prices[0])
+    s1 = g.players[0]
+    g.share_market.transfer(__import__("trackage.core.entities", fromlist=["ShareBundle"]).ShareBundle([gip.shares[0]]), s1)
+    g.convert(gip)
+    assert gip.type == "10-share" and gip.share_percent == 10 and gip.total_shares == 10
+    assert [s.id for s in gip.shares][-5:] == ["GIP_4", "GIP_5", "GIP_6", "GIP_7", "GIP_8"]
+    assert s1.percent_of(gip) == 20 and gip.percent_of(gip) == 80
+    assert sorted(s.percent for s in gip.shares) == [10] * 8 + [20]
+
+
+# ----------------------------------------------------------------- operating round
+def test_token_cost_grows_with_provincial_borders():
+    g = new_game("1858India", P4)
+    gip = g.corporation_by_id("GIP")
+    home = g.hex_by_id("K6").tile.cities[0]
+    g.company_by_id("BT").owner = gip  # the BT's reservation in Bombay now counts for the GIP
+    home.place_token(gip, gip.tokens[0], free=True, check_tokenable=False)
+    assert g.token_cost(gip, g.hex_by_id("J13").tile.cities[0]) == 40   # one border
+    assert g.token_cost(gip, g.hex_by_id("A6").tile.cities[0]) == 120  # three borders
+    assert g.token_cost(gip, home) == 20                                # never below 20
+
+
+def test_gauge_conversion_upgrades():
+    g = new_game("1858India", P4)
+    straight, metre = g.tile_by_id("9-0"), g.tile_by_id("79-0")
+    assert g.upgrades_to(straight, metre)          # same colour, gauge changed
+    assert not g.upgrades_to(straight, g.tile_by_id("8-0"))
+    from trackage.titles.t1858india.steps import conversion_ok
+    assert conversion_ok(straight, metre) and not conversion_ok(straight, g.tile_by_id("9-1"))
+
+
+def test_metre_gauge_is_half_terrain_and_second_lay_discount():
+    g = new_game("1858", P4)
+    old = g.hex_by_id("B5").tile
+    assert g.new_track_gauge(old, g.tile_by_id("X3-0")) == ["broad"]
+    from trackage.titles.t1858.steps import Track1858
+    step = Track1858(g, g.round)
+    g.round.gauges_added = [["broad"], ["narrow"]]
+    s = g.players[0]
+    paid = []
+    step.spender = lambda e: s
+    import trackage.titles.t1858.steps as st
+    orig = st.spend
+    st.spend = lambda a, b, c: paid.append(c)
+    try:
+        step.pay(g.minors[0], 20)
+    finally:
+        st.spend = orig
+    assert paid == [10]
+
+
+@needs_india
+def test_wounded_trains_run_at_half_and_only_they_are_scrapped():
+    g, a = at(INDIA, 481 if False else _first(INDIA, "scrap_train"))
+    corp = g.corporation_by_id(a["entity"])
+    healthy = next(t for t in corp.trains if not t.obsolete)
+    refused(g, {"type": "scrap_train", **g.entity_ref(corp), "train": healthy.id}, "not-owner")
+    g.process(a)
+    corp = g.corporation_by_id(a["entity"])
+    assert g.train_by_id(a["train"]) is None or g.train_by_id(a["train"]) not in corp.trains
+    assert all(t.obsolete is False or t.owner is corp for t in corp.trains)
+
+
+@needs_india
+def test_live_refusals_in_an_operating_round():
+    g, a = at(INDIA, _first(INDIA, "place_token", with_key="cost"))
+    corp = g.corporation_by_id(a["entity"])
+    refused(g, {**a, "cost": a["cost"] + 20}, "wrong-price")
+    refused(g, {"type": "place_token", **g.entity_ref(corp), "city": "nowhere", "slot": 0}, "unknown-city")
+    g.process(a)
+    g, a = at(INDIA, _first(INDIA, "dividend"))
+    refused(g, {**a, "kind": "double"}, "bad-dividend-kind")
+    g, a = at(INDIA, _first(INDIA, "remove_hex_token"))
+    refused(g, {**a, "hex": "A6"}, "no-hex-token")
+    g.process(a)
+    corp = g.corporation_by_id(a["entity"])
+    assert any(t.type == "mine" for t in corp.tokens)
+
+
+@needs_india
+def test_closure_round_refuses_bad_choices():
+    g, a = at(INDIA, _first(INDIA, "choose", where=lambda x: isinstance(x.get("choice"), dict)))
+    minor = g.minor_by_id(a["entity"])
+    refused(g, {**a, "choice": "SIR"}, "bad-choice")
+    refused(g, {**a, "choice": {"corporation": "SIR", "from": "attic"}}, "bad-choice")
+    g.process(a)
+    minor = g.minor_by_id(a["entity"])
+    # a treasury share of a company someone else runs needs its president's approval
+    assert minor.closed or g.round.pending_approval is g.corporation_by_id("SIR")
+
+
+@needs_india
+def test_pullman_counts_no_train_limit_and_one_per_company():
+    g, a = at(INDIA, _first(INDIA, "buy_train", where=lambda x: x["train"].startswith("Pullman")))
+    corp = g.corporation_by_id(a["entity"])
+    g.process(a)
+    assert g.owns_pullman(corp) and g.num_corp_trains(corp) == len(corp.trains) - 1
+    step = next(s for s in g.round.steps if type(s).__name__ == "BuyTrainIndia")
+    other = next(t for t in g.depot.trains if t.base == "Pullman" and t.owner is g.depot)
+    assert not step.buyable(corp, other)
+
+
+# ----------------------------------------------------------------- bad input
+def test_malformed_and_unknown_actions():
+    g = new_game("1858India", P4)
+    s1 = g.current_entity()
+    refused(g, {"type": "bid", **g.entity_ref(s1), "company": "XX", "price": 100}, "unknown-entity")
+    refused(g, {"type": "lay_tile", **g.entity_ref(s1), "hex": "K8", "tile": "58-0", "rotation": 1})
+    refused(g, {"type": "convert", "entity": "GIP", "entity_type": "corporation"})
+    with pytest.raises(GameError):
+        g.process({"type": "pass", "entity": "NOPE", "entity_type": "minor"})
+
+
+def _first(path, type_, with_key=None, where=None):
+    for a in filter_actions(load_log(path)["actions"]):
+        if a["type"] != type_:
+            continue
+        if with_key is not None and a.get(with_key) is None:
+            continue
+        if where is not None and not where(a):
+            continue
+        return a["id"]
+    raise AssertionError(f"no {type_} in {path}")
