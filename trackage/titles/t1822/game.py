@@ -1179,7 +1179,30 @@ class Game1822(Game):
         self.after_lay_tile(hex_, old_tile, tile)
 
     def tile_valid_for_phase(self, tile):
+        if getattr(self, "_advanced_lay", False):
+            # P11: a tile of the colour after the phase's latest one
+            last = self.phase.tiles[-1]
+            return last in self.COLORS[:-1] and tile.color == self.COLORS[self.COLORS.index(last) + 1]
         return tile.color in self.phase.tiles
+
+    def check_company_lay(self, company, corp, hex_, old_tile, tile):
+        """Where each private company may lay (live play; the reference's hex filters)."""
+        sym = company.sym
+        if sym == "P2" and len(old_tile.towns) != 1:
+            raise GameError("P2 lays on a hex with one small station", rule="ability-hex")
+        if sym == "P11":
+            if old_tile.name not in self.TRACK_PLAIN + self.TRACK_TOWN and old_tile.color != "white":
+                raise GameError("P11 lays on plain track or small stations", rule="ability-hex")
+            if old_tile.color == "white" and (old_tile.cities or len(old_tile.towns) > 1):
+                raise GameError("P11 lays on plain track or small stations", rule="ability-hex")
+            if old_tile.color != self.phase.tiles[-1] and old_tile.color != "white":
+                raise GameError("P11 upgrades tiles of the phase's latest colour", rule="ability-hex")
+            if corp.type == "minor" and old_tile.color not in ("white", "yellow"):
+                raise GameError("a minor uses P11 on yellow tiles only", rule="ability-hex")
+        if sym == "P8" and not any(t in ("mountain", "hill") for u in old_tile.upgrades for t in u.terrains):
+            raise GameError("P8 lays on hills and mountains", rule="ability-hex")
+        if sym == "P10" and not any(getattr(b, "type", None) == "water" for b in old_tile.borders):
+            raise GameError("P10 lays over an estuary", rule="ability-hex")
 
 
     TRACK_PLAIN = ("7", "8", "9", "80", "81", "82", "83", "544", "545", "546", "60", "169")
@@ -1273,6 +1296,8 @@ class Game1822(Game):
         old_tile = hex_.tile
         upgrade = old_tile.color != "white"
         extra = company.sym == "P12"
+        if not self.loading:
+            self.check_company_lay(company, corp, hex_, old_tile, tile)
         if not extra:
             track = next((s for s in round_.steps if isinstance(s, _track_cls())), None)
             lay = track.tile_lay(company if company.sym == "P21" else corp) if track is not None else None
@@ -1299,11 +1324,13 @@ class Game1822(Game):
         teleport = ab.get("type") == "teleport"
         self._special_lay = True
         self._teleport_lay = teleport
+        self._advanced_lay = company.sym == "P11"
         try:
             self.lay_tile(company, hex_, tile, rotation, pay=pay)
         finally:
             self._special_lay = False
             self._teleport_lay = False
+            self._advanced_lay = False
         if teleport:
             ab["used"] = True
             round_.teleported = company
@@ -1332,17 +1359,39 @@ class Game1822(Game):
             return []
         corp = company.owner
         out = []
-        for cand in self.legal_tile_lays(corp):
-            if ab.get("hexes") and cand["hex"] not in ab["hexes"]:
-                continue
-            tile = self.tile_by_id(cand["tile"])
-            if ab.get("tiles") and tile.name not in ab["tiles"]:
-                continue
-            if corp.type == "minor" and tile.color in ("brown", "gray"):
-                continue
-            out.append({"type": "lay_tile", **cand})
-            if len(out) > 20:
-                break
+        self._special_lay = True
+        self._advanced_lay = company.sym == "P11"
+        self._teleport_lay = ab.get("type") == "teleport"
+        try:
+            tiles = {}
+            for t in self.board.supply.tiles:
+                if t.name not in tiles and self.tile_valid_for_phase(t) and (not ab.get("tiles") or t.name in ab["tiles"]):
+                    tiles[t.name] = t
+            hexes = ([self.hex_by_id(h) for h in ab["hexes"]] if self._teleport_lay
+                     else list(self.layable_hexes(corp)))
+            for hex_ in hexes:
+                if ab.get("hexes") and hex_.id not in ab["hexes"]:
+                    continue
+                old = hex_.tile
+                try:
+                    self.check_company_lay(company, corp, hex_, old, None)
+                except (GameError, AttributeError):
+                    continue
+                for t in tiles.values():
+                    if corp.type == "minor" and t.color in ("brown", "gray"):
+                        continue
+                    keep = t.rotation
+                    for r in range(6):
+                        t.rotate(r)
+                        if self.upgrades_to(old, t) and self.legal_tile_rotation(company, hex_, t):
+                            out.append({"type": "lay_tile", "hex": hex_.id, "tile": t.id, "rotation": r})
+                    t.rotate(keep)
+                    if len(out) > 24:
+                        return out
+        finally:
+            self._special_lay = False
+            self._advanced_lay = False
+            self._teleport_lay = False
         return out
 
     def after_sell_shares(self, entity, corp):
@@ -1448,7 +1497,14 @@ class Game1822(Game):
                 if any(s.edge not in exits for s in hex_.tile.stubs):
                     return False
         if entity is not operator and entity.sym == "P2":
-            return self.board.legal_tile_rotation(operator, hex_, tile)
+            # removing a town: only the old exits must be kept
+            exits = set(tile.exits)
+            if not all(e in hex_.neighbors for e in exits):
+                return False
+            edges = self.connected_edges(operator, hex_)
+            if edges is None or not exits & set(edges):
+                return False
+            return set(hex_.tile.exits) <= exits
         return self.board.legal_tile_rotation(operator, hex_, tile)
 
     def connected_edges(self, entity, hex_):
