@@ -1384,7 +1384,13 @@ class Game1822(Game):
                     for r in range(6):
                         t.rotate(r)
                         if self.upgrades_to(old, t) and self.legal_tile_rotation(company, hex_, t):
-                            out.append({"type": "lay_tile", "hex": hex_.id, "tile": t.id, "rotation": r})
+                            cost = 0 if ab.get("free") else self.board.lay_cost_preview(hex_, t, corp)
+                            if company.sym == "P10":
+                                if cost < 40:
+                                    continue
+                                cost -= 40
+                            if cost <= corp.cash:
+                                out.append({"type": "lay_tile", "hex": hex_.id, "tile": t.id, "rotation": r})
                     t.rotate(keep)
                     if len(out) > 24:
                         return out
