@@ -9,6 +9,7 @@ import json
 
 import pytest
 
+from trackage.core.entities import ShareBundle
 from trackage.core.errors import GameError
 from trackage.core.log import filter_actions, load_log
 from trackage.core.state import snapshot, trace_line
@@ -395,3 +396,34 @@ def test_par_with_a_concession():
     # the concession is worth 100 towards the 2 x 90 of the president's certificate
     assert p.cash == cash - 80 and cr.cash == 180 and cr.floated() and p.percent_of(cr) == 20
     assert g.company_by_id("C5").closed
+
+
+@pytest.mark.parametrize("multiple", [False, True])
+def test_tax_haven(multiple):
+    g = game_of(3, ["tax_haven_multiple"] if multiple else [])
+    p = g.players[0]
+    p16 = g.company_by_id("P16")
+    p16.owner = p
+    p.companies.append(p16)
+    for sym in ("GWR", "CR"):
+        corp = g.corporation_by_id(sym)
+        g.stock_market.set_par(corp, g.stock_market.by_id("100,4,4"))
+        g.share_market.transfer(ShareBundle([corp.shares[0]]), g.players[1])  # a president, for free
+    assert g.num_certs(p) == 0  # the tax haven does not count against the limit
+    # (state set by hand: a refused action would rebuild the game from its log, so no refusal here)
+    assert set(g.company_choices(p16, "stock_round")) == {"GWR_ipo", "CR_ipo"}
+    g.process({"type": "choose_ability", "entity": "P16", "entity_type": "company", "choice": "GWR_ipo"})
+    p, gwr = g.players[0], g.corporation_by_id("GWR")
+    assert p.cash == 600 and gwr.cash == 100 and g.tax_haven.percent_of(gwr) == 10
+    assert g.player_value(p) == 600 + 100  # the haven's share counts for its owner
+    assert g.current_entity() is not p  # buying through the haven ends the turn
+    g.tax_haven.cash = 150  # as if it had collected dividends
+    g.bank.cash -= 150
+    assert g.company_choices(g.company_by_id("P16"), "stock_round") == {}  # one purchase per stock round
+    g.round.tax_haven_bought = False  # as in the next stock round
+    choices = g.company_choices(g.company_by_id("P16"), "stock_round")
+    if multiple:
+        assert g.tax_haven_spender(g.company_by_id("P16")) is g.tax_haven
+        assert "CR_ipo" in choices and "GWR_ipo" not in choices  # one share per corporation
+    else:
+        assert choices == {}
