@@ -596,11 +596,17 @@ class Game1858(Game):
         return eligible + rest[:1]
 
     def action_processed(self, action) -> None:
+        closed = False
         for corp in list(self.corporations):
             if corp.closed or corp.share_price is None:
                 continue
             if corp.share_price.type == "close":
                 self.close_corporation(corp)
+                closed = True
+        r = self.round
+        if closed and r.is_stock() and not r.finished() and r.active_step() is None:
+            # a sale closed a company the next player could only have bought: move on
+            r.next_entity()
 
     def check_close(self, corp) -> None:
         pass
@@ -746,6 +752,10 @@ class Game1858(Game):
 
     def tile_valid_for_phase(self, tile) -> bool:
         return tile.color in self.phase.tiles
+
+    def conversion_ok(self, old_tile, new_tile) -> bool:
+        """A same-colour replacement (1858 India's gauge conversions); none in 1858."""
+        return False
 
     def after_lay_1858(self, entity, hex_, old_tile, tile) -> None:
         pass
@@ -919,6 +929,8 @@ class Game1858(Game):
                     memo[key] = rots
                 for r in rots:
                     t.rotate(r)
+                    if t.color == old.color and not self.conversion_ok(old, t):
+                        continue
                     if not tilemod.legal_rotation(hex_, t, connected_edges=edges):
                         continue
                     cost = lay.get("cost", 0) + (old.upgrades[0].cost if old.upgrades else 0)

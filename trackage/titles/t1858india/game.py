@@ -157,6 +157,11 @@ class Game1858India(Game1858):
     def upgrades_to(self, old_tile, new_tile) -> bool:
         return super().upgrades_to(old_tile, new_tile) or self.gauge_conversion(old_tile, new_tile)
 
+    def conversion_ok(self, old_tile, new_tile) -> bool:
+        from .steps import conversion_ok
+
+        return self.gauge_conversion(old_tile, new_tile) and conversion_ok(old_tile, new_tile)
+
     def gauge_conversion(self, old, new) -> bool:
         """Same colour, label, cities, towns and track layout; only gauges differ."""
         if old.color != new.color or old.color == "white":
