@@ -1422,9 +1422,9 @@ class Game1822(Game):
                 player = cur.owner
                 if entity is not None and entity is not player:
                     break
-                if player.cash >= s.cheapest_depot() - cur.cash:
-                    break
                 for b in s.sellable_bundles(player):
+                    if not s.can_sell(player, b):
+                        continue
                     out.append({"type": "sell_shares", "shares": [x.id for x in b.shares], "percent": b.percent,
                                 **self.entity_ref(player)})
                 break

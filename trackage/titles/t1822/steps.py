@@ -17,11 +17,34 @@ class DiscardTrain1822(DiscardTrain):
     def crowded(self):
         return [c for c in self.game.corporations if self.game.crowded_corp(c)]
 
+    def discardable(self, entity) -> list:
+        """Two permanents (2P/LP) or two Pullmans: one of those goes; else a normal train."""
+        trains = entity.trains
+        perm = [t for t in trains if t.name in ("2P", "LP")]
+        if len(perm) > 1:
+            return perm
+        pullman = [t for t in trains if t.name == "P+"]
+        if len(pullman) > 1:
+            return pullman
+        return [t for t in trains if t.name not in ("2P", "LP", "P+")]
+
     def process_discard_train(self, action, entity):
         train = self.game.train_by_id(action.get("train"))
         if train is None or train.owner is not entity:
             raise GameError(f"{entity.name} does not own train {action.get('train')!r}", rule="not-owner")
+        if train not in self.discardable(entity):
+            raise GameError(f"{entity.name} cannot discard its {train.name} train", rule="bad-discard")
         self.game.discard_train(train)
+
+    def legal_actions(self, entity):
+        if entity is not self.current_entity():
+            return []
+        seen, out = set(), []
+        for t in self.discardable(entity):
+            if t.name not in seen:
+                seen.add(t.name)
+                out.append({"type": "discard_train", "train": t.id})
+        return out
 
 
 class BuySellParShares1822(BuySellParShares):
@@ -1045,9 +1068,7 @@ class BuyTrain1822(BuyTrain):
         lo = self.min_price(entity)
         if self.room(entity) and lo is not None and entity.cash >= lo:
             return True
-        up = self.game.l_upgrade_cost()
-        l2 = any(t.name == "L" and "2" in t.variants for t in self.game.depot.depot_trains())
-        return bool(self.l_upgrades(entity)) and entity.cash >= up and self._two_available()
+        return bool(self.l_upgrades(entity)) and entity.cash >= self.game.l_upgrade_cost()
 
     def _two_available(self) -> bool:
         return any("2" in t.variants for t in self.game.depot.depot_trains())
@@ -1055,12 +1076,10 @@ class BuyTrain1822(BuyTrain):
     def actions(self, entity):
         cur = self.current_entity()
         if getattr(entity, "is_player", False) and cur is not None and cur.owner is entity:
-            if self.game.must_buy_train(cur) and self.cheapest_depot() > cur.cash:
-                return ["sell_shares"]
-            return []
+            return ["sell_shares"]  # the president may raise money for a forced purchase
         if entity is not cur or not getattr(entity, "is_corporation", False):
             return []
-        if self.game.must_buy_train(entity) and self.cheapest_depot() > entity.cash:
+        if self.game.must_buy_train(entity):
             return ["sell_shares", "buy_train"]
         if self.can_buy_train(entity):
             return ["buy_train", "pass"]
@@ -1133,13 +1152,8 @@ class BuyTrain1822(BuyTrain):
 
     def sellable_bundles(self, player):
         game = self.game
-        out = []
-        for corp in game.corporations:
-            for b in game.share_market.bundles_for(player, corp):
-                if game.check_sale_timing(player, b) and game.share_market.fit_in_pool(b, game.MARKET_SHARE_LIMIT) \
-                        and game.share_market.can_dump(player, b):
-                    out.append(b)
-        return out
+        return [b for corp in game.corporations for b in game.share_market.bundles_for(player, corp)
+                if self.sale_ok(player, b)]
 
     def sellable(self, player) -> bool:
         return bool(self.sellable_bundles(player))
@@ -1149,12 +1163,25 @@ class BuyTrain1822(BuyTrain):
         bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"), action.get("share_price"))
         if bundle.owner is not player:
             raise GameError("only the president sells shares to buy a train", rule="illegal-sale")
-        if not self.game.check_sale_timing(player, bundle) or \
-                not self.game.share_market.fit_in_pool(bundle, self.game.MARKET_SHARE_LIMIT) or \
-                not self.game.share_market.can_dump(player, bundle):
-            raise GameError(f"{player.name} cannot sell {bundle.percent}% of {bundle.corporation.name}",
+        if not self.can_sell(player, bundle):
+            raise GameError(f"{player.name} cannot sell {bundle.percent}% of {bundle.corporation.name} now",
                             rule="illegal-sale")
         self.game.sell_shares_and_change_price(bundle)
+
+    def sale_ok(self, player, bundle) -> bool:
+        game = self.game
+        return (game.check_sale_timing(player, bundle)
+                and game.share_market.fit_in_pool(bundle, game.MARKET_SHARE_LIMIT)
+                and game.share_market.can_dump(player, bundle))
+
+    def can_sell(self, player, bundle) -> bool:
+        """Emergency sales: only while the forced purchase is not yet funded, and no more than needed."""
+        corp = self.current_entity()
+        if corp is None or not self.game.must_buy_train(corp) or not self.sale_ok(player, bundle):
+            return False
+        needed = self.cheapest_depot() - (player.cash + corp.cash)
+        smaller = bundle.price() - min(s.price() for s in bundle.shares)
+        return smaller < needed
 
     def legal_actions(self, entity):
         acts = self.actions(entity)
@@ -1162,11 +1189,11 @@ class BuyTrain1822(BuyTrain):
             return []
         out = []
         game = self.game
-        if "sell_shares" in acts:
+        if "sell_shares" in acts and entity.cash < self.cheapest_depot():
             lo = self.cheapest_depot()
             need = lo - entity.cash
             owner = entity.owner
-            if owner.cash >= need or not self.sellable(owner):
+            if owner.cash >= need or not any(self.can_sell(owner, b) for b in self.sellable_bundles(owner)):
                 for t in game.depot.depot_trains():
                     for v, spec in t.variants.items():
                         if spec["price"] == lo and self.room(entity):
