@@ -1359,6 +1359,12 @@ class Game1822(Game):
             return []
         corp = company.owner
         out = []
+        lay = None
+        if company.sym != "P12":
+            track = next((s for s in self.round.steps if isinstance(s, _track_cls())), None)
+            lay = track.tile_lay(company if company.sym == "P21" else corp) if track is not None else None
+            if lay is None or not (lay["lay"] or lay["upgrade"]):
+                return []
         self._special_lay = True
         self._advanced_lay = company.sym == "P11"
         self._teleport_lay = ab.get("type") == "teleport"
@@ -1373,6 +1379,10 @@ class Game1822(Game):
                 if ab.get("hexes") and hex_.id not in ab["hexes"]:
                     continue
                 old = hex_.tile
+                if lay is not None and ((old.color != "white" and not lay["upgrade"])
+                                        or (old.color == "white" and not lay["lay"])
+                                        or (lay.get("cannot_reuse_same_hex") and hex_ in self.round.laid_hexes)):
+                    continue
                 try:
                     self.check_company_lay(company, corp, hex_, old, None)
                 except (GameError, AttributeError):
@@ -1411,7 +1421,28 @@ class Game1822(Game):
 
     def legal_actions(self, entity=None):
         out = super().legal_actions(entity)
-        if self.finished or not self.round.is_operating():
+        if self.finished:
+            return out
+        # private companies act for their owner (abilities, choices)
+        if entity is None or getattr(entity, "is_company", False):
+            cur = self.round.current_entity_of_round()
+            comps = [entity] if entity is not None else [c for c in self.companies
+                                                         if not c.closed and c.owner is not None and c.owner is cur]
+            for c in comps:
+                if entity is not None:
+                    break
+                for step in self.round.steps:
+                    if not step.active():
+                        continue
+                    acts = step.actions(c)
+                    if acts:
+                        for a in step.legal_actions(c):
+                            if a["type"] in acts and (a["type"] != "pass" or step.blocking()):
+                                out.append({**a, **self.entity_ref(c)})
+                        break
+                    if step.blocking():
+                        break
+        if not self.round.is_operating():
             return out
         from .steps import BuyTrain1822
 

@@ -326,15 +326,20 @@ class BuySellParShares1822(BuySellParShares):
             return
         bundle = self.game.tax_haven_bundle(choice)
         player = entity.owner
-        spender = self.game.tax_haven_spender(entity)
-        cash = self.available_cash(spender) if spender.is_player else spender.cash
-        if cash < bundle.price() or self.sold_now(player, bundle.corporation) or self.round.tax_haven_bought:
+        if not self.tax_haven_ok(entity, choice):
             raise GameError(f"Can't buy a share of {bundle.corporation.name}", rule="cannot-buy")
         self.round.tax_haven_bought = True
         self.game.company_made_choice(entity, choice, "stock_round")
         self.round.current_actions.append({"type": "choose_ability", "_corp": bundle.corporation})
         self.round.last_to_act = player
         self.pass_()
+
+    def tax_haven_ok(self, company, choice) -> bool:
+        bundle = self.game.tax_haven_bundle(choice)
+        spender = self.game.tax_haven_spender(company)
+        cash = self.available_cash(spender) if spender.is_player else spender.cash
+        return not (cash < bundle.price() or self.sold_now(company.owner, bundle.corporation)
+                    or self.round.tax_haven_bought)
 
     def round_state(self):
         return {**super().round_state(), "tax_haven_bought": False}
@@ -345,7 +350,8 @@ class BuySellParShares1822(BuySellParShares):
         acts = self.actions(entity)
         if "choose_ability" in acts:
             for ch in self.choices_ability(entity):
-                out.append({"type": "choose_ability", "choice": ch})
+                if entity.sym != "P16" or self.tax_haven_ok(entity, ch):
+                    out.append({"type": "choose_ability", "choice": ch})
             return out
         out = [a for a in super().legal_actions(entity)]
         if "payoff_player_debt" in acts:
