@@ -427,3 +427,40 @@ def test_tax_haven(multiple):
         assert "CR_ipo" in choices and "GWR_ipo" not in choices  # one share per corporation
     else:
         assert choices == {}
+
+
+def test_issuing_shares_at_the_reduced_price():
+    g = fixture_game_until("1822_game_end_stock_market", 524)  # LYR's issue step
+    lyr = g.corporation_by_id("LYR")
+    price, cash = lyr.share_price.price, lyr.cash
+    assert g.current_entity() is lyr and price == 80
+    refused(g, {"type": "sell_shares", "entity": "LYR", "entity_type": "corporation", "shares": ["LYR_0"],
+                "percent": 20}, "illegal-issue")
+    g.process({"type": "sell_shares", "entity": "LYR", "entity_type": "corporation", "shares": ["LYR_1", "LYR_2"],
+               "percent": 20})
+    lyr = g.corporation_by_id("LYR")
+    # each share is sold at the price after the drop the issue causes: two rows down from 80 is 60
+    assert lyr.cash == cash + 2 * 60 and lyr.share_price.price == 60 and g.pool.percent_of(lyr) == 20
+
+
+def test_redeeming_shares_from_the_market():
+    g = fixture_game_until("1822_game_end_stock_market", 656)
+    cr = g.corporation_by_id("CR")
+    cash, bank = cr.cash, g.bank.cash
+    refused(g, {"type": "buy_shares", "entity": "CR", "entity_type": "corporation", "shares": ["CR_0"],
+                "percent": 20}, "illegal-redeem")
+    g.process({"type": "buy_shares", "entity": "CR", "entity_type": "corporation", "shares": ["CR_3"], "percent": 10})
+    cr = g.corporation_by_id("CR")
+    assert cr.cash == cash - cr.share_price.price and g.bank.cash == bank + cr.share_price.price
+    assert g.share_by_id("CR_3").owner is cr
+
+
+def test_choices_round_refuses_a_bad_choice():
+    g = fixture_game_until("discard_trains_after_sr_export", 107)  # the P9 owner's choice
+    assert g.round.name == "Choose"
+    p = g.current_entity()
+    refused(g, {"type": "choose", "entity": p.id, "entity_type": "player", "choice": "triple"}, "bad-choice")
+    other = next(x for x in g.players if x.id != p.id)
+    refused(g, {"type": "choose", "entity": other.id, "entity_type": "player", "choice": "double"})
+    g.process({"type": "choose", "entity": p.id, "entity_type": "player", "choice": "double"})
+    assert g.round.is_operating() and g.players[0].id == p.id
