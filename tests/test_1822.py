@@ -464,3 +464,23 @@ def test_choices_round_refuses_a_bad_choice():
     refused(g, {"type": "choose", "entity": other.id, "entity_type": "player", "choice": "double"})
     g.process({"type": "choose", "entity": p.id, "entity_type": "player", "choice": "double"})
     assert g.round.is_operating() and g.players[0].id == p.id
+
+
+def test_minor_14_home_in_london():
+    g = game_of(3, seed=5)
+    assert "M14" in [c.sym for c in g.bidbox_minors()]
+    bid(g, g.players[0], "M14", 100)
+    while g.round.is_stock():
+        pass_(g, g.current_entity())
+    m14 = g.corporation_by_id("14")
+    assert g.current_entity() is m14 and g.round.pending_tokens  # it chooses its London city
+    refused(g, {"type": "place_token", "entity": "14", "entity_type": "corporation", "city": "E6-0-0", "slot": 0},
+            "bad-home-token")
+    g.process({"type": "place_token", "entity": "14", "entity_type": "corporation", "city": "M38-0-3", "slot": 0})
+    m14, city = g.corporation_by_id("14"), g.city_by_id("M38-0-3")
+    assert city.tokened_by(m14) and city.slots == 2  # an extra slot: LNWR keeps its reserved one
+    assert m14.cash == 80  # the London token costs 20
+    assert g.minor_14_city_exit == 3 and g.m14_rights_hex == "M36"
+    pass_(g, m14)  # no L train
+    # placing the home token was its track lay: straight on to routes (none without a train) and trains
+    assert not any(type(s).__name__ == "Track1822" and s.active() and s.blocking() for s in g.round.steps)

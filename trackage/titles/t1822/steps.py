@@ -447,11 +447,22 @@ class PendingToken(Step):
             raise GameError(f"cannot place the token in {action.get('city')!r}", rule="bad-home-token")
         if city.tokened_by(entity):
             raise GameError(f"{entity.name} can't have 2 tokens in the same city", rule="token-same-city")
+        token = p["token"]
+        price = token.price
+        if getattr(self.game, "m14_token_ability", None) is entity:
+            # the acquired minor 14's London token costs 20 when London is in reach
+            self.game.m14_token_ability = None
+            if city.hex in self.game.graph.reachable_hexes(entity):
+                price = 20
+        if price > entity.cash:
+            raise GameError(f"{entity.name} cannot pay {price} for the token", rule="insufficient-cash")
         if entity.id == "14":
             city.tokens.append(None)
         if city.get_slot(entity) is None:
             city.tokens.append(None)
-        city.place_token(entity, p["token"], free=True, check_tokenable=False)
+        city.place_token(entity, token, free=True, check_tokenable=False)
+        if price > 0:
+            spend(entity, self.game.bank, price)
         self.round.pending_tokens.pop(0)
         if city.hex.id == "M38":
             path = next((pp for pp in city.hex.tile.paths if pp.city is city and pp.edges), None)
@@ -845,7 +856,7 @@ class Token1822(TrackAndTokenStep):
         if entity.id == "SECR" and city.hex.id == "P43" and game.secr_token_ability(entity):
             free = True
             game.secr_used_ability = True
-        if not game.loading and not free:
+        if not game.loading:
             nodes = game.graph.connected_nodes(entity)
             if city not in nodes:
                 raise GameError(f"{city.id} is not connected to {entity.name}'s network", rule="token-not-connected")
