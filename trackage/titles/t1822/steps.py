@@ -818,6 +818,8 @@ class Token1822(TrackAndTokenStep):
             return False
         if entity.id == "SECR" and self.game.secr_token_ability(entity):
             return True
+        if any(c.sym == "P5" and not c.closed for c in entity.companies):
+            return True  # P5's token ability keeps the step open, as in the reference
         if min(t.price for t in toks) > entity.cash:
             return False
         return self.game.can_token(entity)
