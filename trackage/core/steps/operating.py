@@ -287,13 +287,19 @@ class HomeToken(Step):
             return []
         corp = p["token"].corporation
         return [{"type": "place_token", "city": c.id, "slot": c.get_slot(corp) or 0}
-                for h in p["hexes"] for c in h.tile.cities if c.tokenable(corp, free=True)]
+                for h in p["hexes"] for c in h.tile.cities
+                if c.tokenable(corp, free=True) and not any(o.tokened_by(corp) for o in h.tile.cities)]
 
     def process_place_token(self, action, entity):
         p = self.pending()
         city = self.game.city_by_id(action.get("city"))
-        if city is None or city.hex not in p["hexes"]:
-            raise GameError(f"cannot place the home token in {action.get('city')!r}", rule="bad-home-token")
-        city.place_token(p["token"].corporation, p["token"], free=True, check_tokenable=False)
+        if city is None:
+            raise GameError(f"unknown city {action.get('city')!r}", rule="unknown-city")
+        corp = p["token"].corporation
+        if any(c.tokened_by(corp) for c in city.tile.cities) or not city.tokenable(corp, free=True):
+            raise GameError(f"no free slot for {corp.name} in {city.id}", rule="city-full")
+        if city.hex not in p["hexes"]:
+            raise GameError(f"{city.hex.id} is not a home location for {corp.name}", rule="bad-home-token")
+        city.place_token(corp, p["token"], free=True)
         self.round.pending_tokens.pop(0)
         self.game.graph_changed()

@@ -8,7 +8,7 @@ from ...core.errors import GameError
 from ...core.money import spend
 from ...core.round import Step
 from ...core.shares import bundle_from_ids
-from ...core.steps.operating import BuyTrain, Dividend, RunRoutes
+from ...core.steps.operating import BuyTrain, Dividend, HomeToken, RunRoutes
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
 
@@ -372,55 +372,8 @@ class BuySellParShares1867(BuySellParShares):
         return out
 
 
-class HomeToken1867(Step):
+class HomeToken1867(HomeToken):
     """The player places the home token of the minor/major just started, in a free city."""
-
-    HANDLERS = {"place_token": "process_place_token"}
-
-    def round_state(self):
-        return {"pending_tokens": []}
-
-    def pending(self):
-        return self.round.pending_tokens[0] if self.round.pending_tokens else None
-
-    def active(self):
-        return self.pending() is not None
-
-    def skip(self):
-        pass
-
-    def current_entity(self):
-        p = self.pending()
-        return p["entity"] if p else None
-
-    def actions(self, entity):
-        p = self.pending()
-        return ["place_token"] if p and entity is p["entity"] else []
-
-    def process_place_token(self, action, entity):
-        p = self.pending()
-        city = self.game.city_by_id(action.get("city"))
-        if city is None:
-            raise GameError(f"unknown city {action.get('city')!r}", rule="unknown-city")
-        corp = p["token"].corporation
-        if any(c.tokened_by(corp) for c in city.tile.cities) or not city.tokenable(corp, free=True):
-            raise GameError(f"no free slot for {corp.name} in {city.id}", rule="city-full")
-        if city.hex not in p["hexes"]:
-            raise GameError(f"{city.hex.id} is not a home location for {corp.name}", rule="bad-home-token")
-        city.place_token(corp, p["token"], free=True)
-        self.round.pending_tokens.pop(0)
-        self.game.graph_changed()
-
-    def legal_actions(self, entity):
-        p = self.pending()
-        if not p or entity is not p["entity"]:
-            return []
-        out = []
-        for h in p["hexes"]:
-            for c in h.tile.cities:
-                if c.tokenable(entity, free=True):
-                    out.append({"type": "place_token", "city": c.id, "slot": c.get_slot(entity) or 0})
-        return out
 
 
 class MajorTrainless(Step):
