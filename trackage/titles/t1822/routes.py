@@ -3,7 +3,7 @@ English Channel and France, double hexes."""
 
 from __future__ import annotations
 
-from ...core.routes import RouteError, RouteRules, RouteTooShort
+from ...core.routes import RouteError, RouteRules, RouteTooLong, RouteTooShort
 
 DOUBLE_HEX = ("D35", "F7", "H21", "H37")
 ENGLISH_CHANNEL = "P43"
@@ -28,10 +28,20 @@ class RouteRules1822(RouteRules):
                 raise RouteError("Route must have at least 2 stops; English Channel to France only counts as 1")
         if train.name == "E":
             corp = route.corporation
-            tok = [v for v in visits if v.is_city and v.tokened_by(corp, types=("normal", "destination"))]
-            if len(tok) < 2:
+
+            def tokened(v):
+                return v.is_city and v.tokened_by(corp, types=("normal", "destination"))
+            visited = sum(1 for v in visits if tokened(v))
+            if visited < 2:
                 raise RouteError("E-train route must have at least 2 tokened cities")
-            return
+            ends = sum(1 for v in (visits[0], visits[-1]) if tokened(v))
+            channel = self.game.hex_by_id(ENGLISH_CHANNEL).tile.cities
+            ok = ends == 2 or (ends == 1 and ec == 2 and bool(channel) and channel[0].tokened_by(corp))
+            if not ok:
+                placed = sum(1 for t in corp.tokens if t.used and t.type in ("normal", "destination"))
+                if visited == placed:
+                    raise RouteTooLong("E-train route cannot extend beyond tokened cities")
+                raise RouteError("E-train route must start and end at tokened cities")
         super().check_distance(route, visits, train)
 
     def revenue_for(self, route, stops):
