@@ -288,3 +288,39 @@ def _first(path, type_, with_key=None, where=None):
             continue
         return a["id"]
     raise AssertionError(f"no {type_} in {path}")
+
+
+@needs_india
+def test_home_token_must_go_to_the_privates_city():
+    g, a = at(INDIA, 87)  # BBC started from the BS: its token goes to Bombay
+    assert a["type"] == "place_token" and a["entity"] == "BBC"
+    refused(g, {**a, "city": "A6-0-0"}, "bad-home-token")
+    g.process(a)
+    assert [t.city.hex.id for t in g.corporation_by_id("BBC").tokens if t.used] == ["K6"]
+
+
+@needs_india
+def test_approval_choices_and_issue_limits():
+    g, a = at(INDIA, 523)  # SPD's president is asked to approve an exchange
+    assert a["choice"] == "deny"
+    refused(g, {**a, "choice": "maybe"}, "bad-choice")
+    other = next(c for c in g.corporations if c.id != "SPD" and c.floated())
+    refused(g, {"type": "choose", **g.entity_ref(other), "choice": "approve"})
+    g.process(a)
+    g, a = at(INDIA, 508)  # a company issues shares
+    corp = g.corporation_by_id(a["entity"])
+    too_many = [s.id for s in corp.shares_of(corp)]
+    if len(too_many) * corp.share_percent + g.pool.percent_of(corp) > 50:
+        refused(g, {**a, "shares": too_many, "percent": None}, "illegal-sale")
+    refused(g, {**a, "shares": ["GIP_0"]})
+    g.process(a)
+
+
+@needs_india
+def test_redeem_needs_pool_shares_and_cash():
+    g, a = at(INDIA, 605)
+    corp = g.corporation_by_id(a["entity"])
+    own = corp.shares_of(corp)
+    if own:
+        refused(g, {**a, "shares": [own[0].id], "percent": own[0].percent}, "illegal-sale")
+    g.process(a)

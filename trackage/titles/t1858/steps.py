@@ -733,8 +733,10 @@ class BuyTrain1858(BuyTrain):
 
     def process_sell_shares(self, action, entity):
         bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"))
-        if bundle.owner is not entity or not self.ebuy_can_issue(entity):
-            raise GameError(f"{entity.name} cannot issue shares now", rule="illegal-sale")
+        ok = [b for b in self.game.emergency_issuable_bundles(entity)
+              if {s.id for s in b.shares} == {s.id for s in bundle.shares} and b.percent == bundle.percent]
+        if bundle.owner is not entity or not self.ebuy_can_issue(entity) or not ok:
+            raise GameError(f"{entity.name} cannot issue these shares now", rule="illegal-sale")
         self.round.last_issue_price = bundle.price_per_share()
         self.game.share_market.sell_shares(bundle)
         self.game.stock_market.move_left(entity)
@@ -806,22 +808,38 @@ class BuyTrain1858(BuyTrain):
         acts = self.actions(entity)
         out = []
         g = self.game
+        issued = self.round.last_issue_price
+        must_buy = issued is not None and g.trainless(entity)
         if "buy_train" in acts:
+            help_ = entity.owner.cash if g.trainless(entity) and entity.owner is not None else 0
             for t in g.depot.depot_trains():
                 for vname in t.variants:
                     price = g.train_price(t, entity, vname)
-                    if price <= entity.cash:
+                    if price > entity.cash + help_ or (must_buy and entity.cash - issued > price):
+                        continue
+                    if self.buyable_variant(entity, t, vname):
                         out.append({"type": "buy_train", "train": t.id, "price": price, "variant": vname})
-            for t in g.other_trains(entity):
-                out.append({"type": "buy_train", "train": t.id, "price": 1, "price_range": [1, entity.cash],
-                            "price_step": 1})
+            if not must_buy and entity.cash >= 1:
+                for t in g.other_trains(entity):
+                    out.append({"type": "buy_train", "train": t.id, "price": 1, "price_range": [1, entity.cash],
+                                "price_step": 1})
+        if "sell_shares" in acts:
+            help_ = entity.owner.cash if entity.owner is not None else 0
+            prices = [g.train_price(t, entity, v) for t in g.depot.depot_trains() for v in t.variants]
+            for b in g.emergency_issuable_bundles(entity):
+                after, pps = entity.cash + b.price(), b.price_per_share()
+                if any(after - pps <= p <= after + help_ for p in prices):
+                    out.append({"type": "sell_shares", "shares": [s.id for s in b.shares], "percent": b.percent})
         if "scrap_train" in acts:
             for t in entity.trains:
                 if t.obsolete:
                     out.append({"type": "scrap_train", "train": t.id})
-        if "pass" in acts:
+        if "pass" in acts and not (must_buy and any(a["type"] == "buy_train" for a in out)):
             out.append({"type": "pass"})
         return out
+
+    def buyable_variant(self, entity, train, variant) -> bool:
+        return True
 
 
 class IssueShares1858(Step):

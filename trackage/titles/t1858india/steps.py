@@ -212,7 +212,8 @@ class BuyTrainIndia(BuyTrain1858):
                if a["type"] != "buy_train" or self.buyable(entity, self.game.train_by_id(a["train"]))]
         out = [a for a in out if not (a["type"] == "buy_train" and self.game.pullman(self.game.train_by_id(a["train"]))
                                       and self.game.train_by_id(a["train"]).owner is not self.game.depot)]
-        if "buy_company" in self.actions(entity):
+        must_buy = self.round.last_issue_price is not None and self.game.trainless(entity)
+        if "buy_company" in self.actions(entity) and not must_buy:
             for c in self.game.purchasable_companies(entity):
                 if c.value <= entity.cash:
                     out.append({"type": "buy_company", "company": c.sym, "price": c.value})
