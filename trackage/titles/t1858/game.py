@@ -918,7 +918,7 @@ class Game1858(Game):
                 if t.color != old.color and COLOR_NEXT.get(old.color) != t.color:
                     continue
                 keep = t.rotation
-                key = (id(old.spec), old.rotation, old.name, old.color, t.name)
+                key = (hex_.id, id(old.spec), old.rotation, old.name, old.color, t.name)
                 rots = memo.get(key)
                 if rots is None:
                     rots = []
