@@ -102,5 +102,32 @@ class RouteRules1822(RouteRules):
         return out
 
     def check_overlap(self, routes) -> None:
+        """Track may not be reused by two routes of the same kind (E trains apart); local
+        trains use each token once; one of the two Merthyr Tydfil - Pontypool tracks only."""
+        from ...core.routes import track_keys
+
         for kind in (True, False):
-            super().check_overlap([r for r in routes if (r.train.name == "E") == kind])
+            seen = set()
+            for r in routes:
+                if (r.train.name == "E") != kind:
+                    continue
+                for key in track_keys(r.paths):
+                    if len(key) == 2:  # a path inside a tile: not compared by the reference
+                        continue
+                    if key in seen:
+                        raise RouteError(f"Route can't reuse track on {key[0].id}", rule="route-overlap")
+                    seen.add(key)
+        local = []
+        for r in routes:
+            if self.is_local(r.train) and r.connection_data:
+                local += [s for s in r.visited_stops if s.is_city]
+        if len(local) != len(set(local)):
+            raise RouteError("Local train can only use each token once", rule="route-overlap")
+        mt = set()
+        for r in routes:
+            for p in r.paths:
+                if p.tile.hex is not None and p.tile.hex.id == "F33":
+                    mt.update(e.num for e in (p.a, p.b) if e.is_edge)
+        if 1 in mt and 2 in mt:
+            raise RouteError("May only use one of the tracks connecting Merthyr Tydfil and Pontypool",
+                             rule="route-overlap")
