@@ -740,6 +740,23 @@ class Game1867(Game):
         # trains of the old object stay where they are (the reference forgets them)
         return fresh
 
+    def buy_train(self, operator, train, price=None):
+        seller = train.owner
+        defunct = (getattr(seller, "is_corporation", False) and seller not in self.corporations
+                   and seller is not self.national)
+        if not defunct:
+            return super().buy_train(operator, train, price)
+        # A nationalised major's trains stay buyable on 18xx.games, but the money goes to a
+        # company record that is no longer in the game; here it goes to the bank, so that no
+        # money leaves the game (no shared log contains such a purchase).
+        price = train.price if price is None else price
+        if price > 0:
+            spend(operator, self.bank, price)
+        if train in seller.trains:
+            seller.trains.remove(train)
+        train.owner = operator
+        operator.trains.append(train)
+
     def fix_token_count(self, corp):
         if len(corp.tokens) == 3:
             return
