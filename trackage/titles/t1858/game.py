@@ -608,18 +608,15 @@ class Game1858(Game):
             # a sale closed a company the next player could only have bought: move on
             r.next_entity()
 
-    def check_close(self, corp) -> None:
-        pass
-
     def close_corporation(self, corp) -> None:
-        idx = self.corporations.index(corp) if corp in self.corporations else None
+        """A company at the bottom of the market closes; a fresh one (ten shares from phase 5)
+        can be started again."""
         super().close_corporation(corp)
         fresh = self.new_corporation(dict(corp.data))
         if "brown" in self.phase.tiles:
             self.convert(fresh)
         self.corporations.append(fresh)
         self._corps_by_id[fresh.id] = fresh
-        del idx
 
     # ------------------------------------------------------------------ trains
     def train_spec(self, train, variant=None) -> dict:

@@ -27,9 +27,6 @@ class StockRound1858Step(BuySellParShares):
     def round_state(self):
         return {**super().round_state(), "auction": None}
 
-    def setup(self):
-        super().setup()
-
     # --- auction state (kept on the round so it survives step setup between turns)
     @property
     def auction(self):
@@ -162,9 +159,8 @@ class StockRound1858Step(BuySellParShares):
             a = {"company": company, "bids": [], "bidders": [], "starter": entity}
             a["bids"].append({"player": entity, "price": price})
             self.round.auction = a
-            nxt = lo_next = price + game.MIN_BID_INCREMENT
-            del nxt
-            a["bidders"] = [p for p in self.round.entities if p is entity or self.max_bid(p) >= lo_next]
+            need = price + game.MIN_BID_INCREMENT
+            a["bidders"] = [p for p in self.round.entities if p is entity or self.max_bid(p) >= need]
         else:
             a["bids"] = [b for b in a["bids"] if b["player"] is not entity]
             a["bids"].append({"player": entity, "price": price})
@@ -643,7 +639,6 @@ class Dividend1858(Dividend):
 
     def after_dividend(self, entity):
         self.game.close_companies_of(entity)
-        self.game.check_close(entity)
 
 
 class DiscardTrain1858(DiscardTrain):
@@ -799,7 +794,6 @@ class BuyTrain1858(BuyTrain):
             return
         if g.trainless(entity):
             g.stock_market.move_left(entity)
-            g.check_close(entity)
 
     def process_pass(self, action, entity):
         self.pass_()
