@@ -1257,6 +1257,11 @@ class Game1822(Game):
                 owner = company.owner
                 if not any(t.used and t.city is not None and t.city.hex.id in ("N21", "N23") for t in owner.tokens):
                     continue
+                from .steps import SpecialTrack
+
+                special = next((st for st in getattr(self.round, "steps", []) if isinstance(st, SpecialTrack)), None)
+                if getattr(self.round, "num_laid_track", 0) > 0 and getattr(special, "company", None) is not company:
+                    continue  # the bridge is built before any other track this turn
             return a
         return None
 
