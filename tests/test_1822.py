@@ -492,3 +492,14 @@ def test_minor_14_home_in_london():
     pass_(g, m14)  # no L train
     # placing the home token was its track lay: straight on to routes (none without a train) and trains
     assert not any(type(s).__name__ == "Track1822" and s.active() and s.blocking() for s in g.round.steps)
+
+
+def test_company_tile_lays():
+    g = fixture_game_until("1822_game_end_stock_market", 468)  # minor 21 has laid; it owns P12
+    lay = {"type": "lay_tile", "entity": "P12", "entity_type": "company", "hex": "K30", "tile": "6-4", "rotation": 0}
+    refused(g, {**lay, "combo_entities": ["P2"]}, "bad-combo")  # P2 is not 21's
+    refused(g, {**lay, "entity": "P2"})  # not the operator's company
+    refused(g, {**lay, "tile": "405-0"})  # a minor's extra lay cannot be a green T tile here
+    g.process(lay)
+    assert g.company_by_id("P12").closed  # a minor uses both of P12's lays at once
+    assert g.hex_by_id("K30").tile.name == "6"

@@ -1301,11 +1301,25 @@ class Game1822(Game):
             raise GameError(f"{company.name} cannot lay on {hex_.id}", rule="ability-hex")
         if ab.get("tiles") and tile.name not in ab["tiles"]:
             raise GameError(f"{company.name} cannot lay tile {tile.name}", rule="ability-tile")
+        combo = []
+        for cid in action.get("combo_entities") or []:
+            c = self.company_by_id(cid)
+            cab = self.track_ability(c, "track") if c is not None else None
+            if c is None or c.owner is not corp or cab is None:
+                raise GameError(f"{cid!r} cannot join this tile lay", rule="bad-combo")
+            combo.append((c, cab))
+        chain = [company] + [c for c, _ in combo]
+        for i, c in enumerate(chain):
+            allowed = next((a.get("combo_entities") or [] for a in c.abilities if a.get("type") == "tile_lay"), [])
+            if any(o.sym not in allowed for o in chain[i + 1:]):
+                raise GameError(f"Cannot combine {'+'.join(x.sym for x in chain)}", rule="bad-combo")
+        syms = {c.sym for c in chain}
         old_tile = hex_.tile
         upgrade = old_tile.color != "white"
-        extra = company.sym == "P12"
+        extra = "P12" in syms
         if not self.loading:
-            self.check_company_lay(company, corp, hex_, old_tile, tile)
+            for c in chain:
+                self.check_company_lay(c, corp, hex_, old_tile, tile)
         if not extra:
             track = next((s for s in round_.steps if isinstance(s, _track_cls())), None)
             lay = track.tile_lay(company if company.sym == "P21" else corp) if track is not None else None
@@ -1313,8 +1327,9 @@ class Game1822(Game):
                 raise GameError(f"{hex_.id} was already laid this turn", rule="same-hex")
             if lay is None or (upgrade and not lay["upgrade"]) or (tile.color == "yellow" and not lay["lay"]):
                 raise GameError("no tile lay left for this company's ability", rule="tile-lay-limit")
-        free = bool(ab.get("free"))
-        gswr = company.sym == "P10"
+        free = bool(ab.get("free")) or any(
+            cab.get("free") and (not cab.get("hexes") or hex_.id in cab["hexes"]) for _, cab in combo)
+        gswr = "P10" in syms
         hsbc = company.sym == "P21"
 
         def pay(cost):
@@ -1332,7 +1347,7 @@ class Game1822(Game):
         teleport = ab.get("type") == "teleport"
         self._special_lay = True
         self._teleport_lay = teleport
-        self._advanced_lay = company.sym == "P11"
+        self._advanced_lay = "P11" in syms
         try:
             self.lay_tile(company, hex_, tile, rotation, pay=pay)
         finally:
@@ -1352,11 +1367,15 @@ class Game1822(Game):
             round_.laid_hexes.append(hex_)
             minor_single = False
         self.after_lay_1822(corp, hex_, old_tile, tile)
-        self.use_tile_ability(ab, tile.color in ("green", "brown", "gray"))
-        if minor_single:
-            self.use_tile_ability(ab, tile.color in ("green", "brown", "gray"))
-        if ab.get("closed_when_used_up") and (ab.get("count") or 0) <= 0:
-            company.close()
+        up = tile.color in ("green", "brown", "gray")
+        for c, a in [(company, ab)] + combo:
+            self.use_tile_ability(a, up)
+            if minor_single:
+                self.use_tile_ability(a, up)
+            if a.get("closed_when_used_up") and (a.get("count") or 0) <= 0:
+                c.close()
+            if a.get("must_lay_together") and c is not company:
+                step.company = c if (a.get("count") or 0) > 0 and not c.closed else None
         if ab.get("must_lay_together"):
             if round_.num_laid_track == 1 and not ab.get("consume_tile_lay"):
                 round_.num_laid_track += 1
