@@ -1421,10 +1421,12 @@ class Game1822(Game):
                     for r in range(6):
                         t.rotate(r)
                         if self.upgrades_to(old, t) and self.legal_tile_rotation(company, hex_, t):
-                            cost = 0 if ab.get("free") else self.board.lay_cost_preview(hex_, t, corp)
+                            full = self.board.lay_cost_preview(hex_, t, corp)
+                            border = full - self.upgrade_cost(old, hex_, corp)
+                            if company.sym in ("P10", "P21") and border <= 0:
+                                continue  # these lays must cross an estuary
+                            cost = 0 if ab.get("free") else full
                             if company.sym == "P10":
-                                if cost < 40:
-                                    continue
                                 cost -= 40
                             if cost <= corp.cash:
                                 out.append({"type": "lay_tile", "hex": hex_.id, "tile": t.id, "rotation": r})
