@@ -1449,6 +1449,10 @@ class Game1822(Game):
         return [self.tax_haven]
 
     def legal_actions(self, entity=None):
+        with self.graph_probe():
+            return self._legal_actions(entity)
+
+    def _legal_actions(self, entity=None):
         out = super().legal_actions(entity)
         if self.finished:
             return out
@@ -1551,6 +1555,10 @@ class Game1822(Game):
         return owner if owner is not None and owner.is_player else None
 
     def legal_tile_rotation(self, entity, hex_, tile):
+        with self.graph_probe():
+            return self._legal_tile_rotation(entity, hex_, tile)
+
+    def _legal_tile_rotation(self, entity, hex_, tile):
         if hex_.id == "D35" and tile.name == "57" and tile.rotation in (2, 5):
             return True
         if getattr(entity, "sym", None) == "P5" and hex_.id == "P43":
@@ -1578,6 +1586,26 @@ class Game1822(Game):
         if getattr(self, "_teleport_lay", False):
             return list(range(6))
         return self.graph.connected_hexes(operator).get(hex_)
+
+    def graph_probe(self):
+        """A context in which graph queries leave no trace in the sticky route information.
+
+        The reference remembers that a corporation once had a route (graph results are kept
+        across changes for such corporations), so *when* the graph is computed matters. Live-play
+        checks and bot enumerations compute it at moments a replay does not; they run inside this
+        probe so that live play and replay evolve the same way."""
+        from contextlib import contextmanager
+
+        @contextmanager
+        def probe():
+            graph = self.board.graph if self.board is not None else None
+            saved = {c: dict(r) for c, r in graph._routes.items()} if graph is not None else None
+            try:
+                yield
+            finally:
+                if graph is not None:
+                    graph._routes = saved
+        return probe()
 
     def live_city(self, cid):
         """A city on the map now (a city id of a replaced tile is refused)."""

@@ -859,8 +859,9 @@ class Token1822(TrackAndTokenStep):
             free = True
             game.secr_used_ability = True
         if not game.loading:
-            nodes = game.graph.connected_nodes(entity)
-            if city not in nodes:
+            with game.graph_probe():
+                connected = city in game.graph.connected_nodes(entity)
+            if not connected:
                 raise GameError(f"{city.id} is not connected to {entity.name}'s network", rule="token-not-connected")
         if city.hex.id == "M38":
             if city.get_slot(entity) is None:
@@ -1311,11 +1312,15 @@ class MinorAcquisition(Step):
             city = minor.tokens[0].city
         return city is not None and city in nodes
 
+    def probe_connected(self, entity, minor) -> bool:
+        with self.game.graph_probe():
+            return self.connected(entity, minor)
+
     def process_merge(self, action, entity):
         minor = self.game.corporation_by_id(action.get("corporation"))
         if self.state != "select" or minor is None or minor not in self.candidates(entity):
             raise GameError(f"{entity.name} cannot acquire {action.get('corporation')!r}", rule="cannot-acquire")
-        if not self.game.loading and not self.connected(entity, minor):
+        if not self.game.loading and not self.probe_connected(entity, minor):
             raise GameError(f"Can't acquire minor {minor.id} because it is not connected to {entity.id}",
                             rule="not-connected")
         self.minor = minor
