@@ -324,3 +324,15 @@ def test_redeem_needs_pool_shares_and_cash():
     if own:
         refused(g, {**a, "shares": [own[0].id], "percent": own[0].percent}, "illegal-sale")
     g.process(a)
+
+
+def test_private_railway_stubs_restrict_lays_until_released():
+    g = new_game("1858", P4)
+    hex_ = g.hex_by_id("G10")  # M&V's middle home hex: stubs towards G8 and G12
+    edges = sorted(st.edge for st in hex_.tile.stubs)
+    assert edges == [3, 5]
+    straight = g.tile_by_id("9-0")
+    ok = [r for r in range(6) if straight.rotate(r) is None and g.stubs_respected(hex_, straight)]
+    assert ok == []  # a straight cannot use both stubs
+    g.release_stubs(g.minor_by_id("M&V"))
+    assert not hex_.tile.stubs and g.stubs_respected(hex_, straight)

@@ -884,9 +884,14 @@ class Game1858(Game):
         from ...core import tiles as tilemod
 
         edges = self.connected_edges(entity, hex_)
-        if edges is None:
+        if edges is None or not self.stubs_respected(hex_, tile):
             return False
         return tilemod.legal_rotation(hex_, tile, connected_edges=edges)
+
+    def stubs_respected(self, hex_, tile) -> bool:
+        """Track on a hex with stubs (a private railway's unbuilt line) must use every stub."""
+        exits = set(tile.exits)
+        return all(st.edge in exits for st in hex_.tile.stubs)
 
     def legal_tile_lays_1858(self, entity, lay, round_) -> list:
         out = []
@@ -927,6 +932,8 @@ class Game1858(Game):
                 for r in rots:
                     t.rotate(r)
                     if t.color == old.color and not self.conversion_ok(old, t):
+                        continue
+                    if not self.stubs_respected(hex_, t):
                         continue
                     if not tilemod.legal_rotation(hex_, t, connected_edges=edges):
                         continue
