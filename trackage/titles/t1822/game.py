@@ -265,10 +265,6 @@ class Game1822(Game):
     def plus(self) -> bool:
         return "plus_expansion" in self.optional_rules
 
-    def init_companies(self):
-        comps = super().init_companies()
-        return comps
-
     def init_corporations(self):
         self.stock_market = StockMarket1822(self.data["market"])
         lo = min(p.price for p in self.stock_market.par_prices)
@@ -829,9 +825,6 @@ class Game1822(Game):
         self.remove_train(train)
         train.variants = {train.name: train.variants[train.name]}
         self.depot.reclaim(train)
-
-    def on_phase_change(self, name):
-        pass
 
     def on_train_event(self, event, train):
         kind = event.get("type")

@@ -1090,9 +1090,6 @@ class BuyTrain1822(BuyTrain):
             return True
         return bool(self.l_upgrades(entity)) and entity.cash >= self.game.l_upgrade_cost()
 
-    def _two_available(self) -> bool:
-        return any("2" in t.variants for t in self.game.depot.depot_trains())
-
     def actions(self, entity):
         cur = self.current_entity()
         if getattr(entity, "is_player", False) and cur is not None and cur.owner is entity:
@@ -1226,7 +1223,7 @@ class BuyTrain1822(BuyTrain):
                     if v == "E" and any(x.name == "E" for x in entity.trains):
                         continue
                     out.append({"type": "buy_train", "train": t.id, "price": spec["price"], "variant": v})
-        if self._two_available() and entity.cash >= game.l_upgrade_cost():
+        if entity.cash >= game.l_upgrade_cost():
             for t in self.l_upgrades(entity)[:1]:
                 out.append({"type": "buy_train", "train": t.id, "price": game.l_upgrade_cost(), "variant": "2",
                             "exchange": t.id})
