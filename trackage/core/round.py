@@ -10,6 +10,15 @@ from __future__ import annotations
 from .errors import GameError, OutOfTurnError
 
 
+def ranged(action: dict, lo: int, hi: int, step: int = 1) -> dict:
+    """A legal action whose price may be anything from ``lo`` to ``hi`` in steps of ``step``:
+    given at ``lo``, with the range and a few canonical values (for bots and menus)."""
+    hi = lo + (hi - lo) // step * step if hi >= lo else lo
+    mid = lo + ((hi - lo) // 2) // step * step
+    return {**action, "price": lo, "price_range": [lo, hi], "price_step": step,
+            "canonical_prices": sorted({lo, mid, hi})}
+
+
 class Step:
     """A unit of a round. Subclasses fill ``HANDLERS``: action type -> method name."""
 

@@ -7,7 +7,7 @@ import math
 from ..entities import OperatingInfo
 from ..errors import GameError
 from ..money import spend
-from ..round import Step
+from ..round import Step, ranged
 
 
 class RunRoutes(Step):
@@ -248,12 +248,8 @@ class BuyTrain(Step):
             if t.owner is self.game.depot:
                 out.append({"type": "buy_train", "train": t.id, "price": t.price, "variant": t.name})
             else:
-                lo = self.game.TRAIN_PRICE_MIN
-                step = self.game.TRAIN_PRICE_MULTIPLE or 1
-                hi = entity.cash - entity.cash % step if entity.cash >= lo else lo
-                canon = sorted({p for p in (lo, t.price // 2, t.price, hi) if lo <= p <= hi and p % step == 0})
-                out.append({"type": "buy_train", "train": t.id, "price": lo, "price_range": [lo, hi],
-                            "price_step": step, "canonical_prices": canon})
+                out.append(ranged({"type": "buy_train", "train": t.id}, self.game.TRAIN_PRICE_MIN, entity.cash,
+                                  self.game.TRAIN_PRICE_MULTIPLE or 1))
         if "pass" in self.actions(entity):
             out.append({"type": "pass"})
         return out

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ...core.entities import ShareBundle
 from ...core.errors import GameError
 from ...core.money import spend
-from ...core.round import Step
+from ...core.round import Step, ranged
 from ...core.shares import bundle_from_ids
 from ...core.steps.operating import BuyTrain, Dividend, HomeToken, RunRoutes
 from ...core.steps.stock import BuySellParShares
@@ -168,7 +168,8 @@ class SingleItemAuction(Step):
         lo = self.min_bid(self.auctioning)
         out = [{"type": "pass"}]
         if entity.cash >= lo:
-            out.append({"type": "bid", "company": self.auctioning.sym, "price": lo})
+            out.append(ranged({"type": "bid", "company": self.auctioning.sym}, lo, entity.cash,
+                              self.game.MIN_BID_INCREMENT))
         return out
 
 
@@ -360,7 +361,8 @@ class BuySellParShares1867(BuySellParShares):
             out = [{"type": "pass"}]
             lo = self.min_bid(self.auctioning)
             if self.max_bid(entity, self.auctioning) >= lo:
-                out.append({"type": "bid", "corporation": self.auctioning.id, "price": lo})
+                out.append(ranged({"type": "bid", "corporation": self.auctioning.id}, lo,
+                                  self.max_bid(entity, self.auctioning), self.game.MIN_BID_INCREMENT))
             return out
         out = super().legal_actions(entity)
         if "bid" in self.actions(entity):
@@ -368,7 +370,8 @@ class BuySellParShares1867(BuySellParShares):
                 if (c.type == "minor" and self.game.can_par(c, entity) and self.minor_startable(c)
                         and self.can_buy(entity, ShareBundle([c.shares[0]]))
                         and self.has_home(c)):
-                    out.append({"type": "bid", "corporation": c.id, "price": self.MIN_BID})
+                    out.append(ranged({"type": "bid", "corporation": c.id}, self.MIN_BID,
+                                      self.max_bid(entity, c), self.game.MIN_BID_INCREMENT))
         return out
 
 
