@@ -12,7 +12,7 @@ from ...core.errors import GameError
 from ...core.money import spend
 from ...core.round import Step
 from ...core.shares import bundle_from_ids
-from ...core.steps.operating import BuyTrain, DiscardTrain, Dividend, RunRoutes
+from ...core.steps.operating import BuyTrain, DiscardTrain, Dividend, HomeToken, RunRoutes
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
 
@@ -364,24 +364,11 @@ class ExchangeApproval1858(Step):
         return [{"type": "choose", "choice": "approve"}, {"type": "choose", "choice": "deny"}]
 
 
-class HomeToken1858(Step):
+class HomeToken1858(HomeToken):
     """A company started from a private places its home token in one of the private's
     reserved cities (free); one started directly pays twice the city's revenue."""
 
     HANDLERS = {"place_token": "process_place_token", "pass": "process_pass"}
-
-    def round_state(self):
-        return {"pending_tokens": []}
-
-    def pending(self):
-        return self.round.pending_tokens[0] if self.round.pending_tokens else None
-
-    def active(self):
-        return self.pending() is not None
-
-    def current_entity(self):
-        p = self.pending()
-        return p["entity"] if p else None
 
     def active_entities(self):
         p = self.pending()
