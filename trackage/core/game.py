@@ -417,6 +417,13 @@ class Game:
         except Exception:  # a bot's helper: an empty run is always legal
             return []
 
+    def upgrade_memo_key(self, hex_, old, new) -> tuple:
+        """What ``upgrades_to(old, new)`` depends on, per rotation of ``new`` (a memo key).
+        Titles whose upgrade rules look at the hex add it."""
+        fl = old.future_label
+        return (id(old.spec), old.rotation, old.name, old.color, tuple(old.labels),
+                (fl.label, fl.color) if fl is not None else None, new.name)
+
     def legal_tile_lays(self, entity) -> list[dict]:
         """Every (hex, tile, rotation) the entity could lay now (generic rules)."""
         out = []
@@ -429,9 +436,7 @@ class Game:
         for hex_, edges in connected.items():
             old = hex_.tile
             for t in candidates.values():
-                fl = old.future_label
-                key = (id(old.spec), old.rotation, old.name, old.color, t.name, hex_.id if t.name == "200" else None,
-                       (fl.label, fl.color) if fl is not None else None)
+                key = self.upgrade_memo_key(hex_, old, t)
                 rots = memo.get(key)
                 if rots is None:
                     keep = t.rotation

@@ -1487,38 +1487,10 @@ class Game1822(Game):
                 break
         return out
 
-    def legal_tile_lays(self, entity) -> list:
-        """As the core's, with upgrade rotations memoised per (old tile, its labels, hex rule, new tile):
-        a yellow tile takes a label (S, T) from its hex, and D35 has its own rule."""
-        out = []
-        candidates = {}
-        for t in self.board.supply.tiles:
-            if t.name not in candidates and self.tile_valid_for_phase(t):
-                candidates[t.name] = t
-        memo = self.__dict__.setdefault("_upgrade_memo_1822", {})
-        for hex_, edges in self.layable_hexes(entity).items():
-            old = hex_.tile
-            for t in candidates.values():
-                fl = old.future_label
-                key = (id(old.spec), old.rotation, old.name, old.color, tuple(old.labels),
-                       (fl.label, fl.color) if fl is not None else None, t.name, hex_.id if hex_.id == "D35" else None)
-                rots = memo.get(key)
-                if rots is None:
-                    keep = t.rotation
-                    rots = []
-                    for r in range(6):
-                        t.rotate(r)
-                        if self.upgrades_to(old, t):
-                            rots.append(r)
-                    t.rotate(keep)
-                    memo[key] = rots
-                for r in rots:
-                    t.rotate(r)
-                    if self.legal_tile_rotation(entity, hex_, t):
-                        out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
-        return out
+    def upgrade_memo_key(self, hex_, old, new):
+        # a yellow tile takes a label (S, T) from its hex (in the old tile's labels); D35 has its own rule
+        return super().upgrade_memo_key(hex_, old, new) + ((hex_.id,) if hex_.id == "D35" else ())
 
-    # ------------------------------------------------------------ track rights (consent) and rotations
     def consent_blockers(self, hex_) -> list:
         """Entities holding track rights on a still unbuilt hex."""
         if hex_.tile.color != "white":

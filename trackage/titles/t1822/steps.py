@@ -7,7 +7,7 @@ from ...core.errors import GameError
 from ...core.money import spend
 from ...core.round import Step
 from ...core.shares import bundle_from_ids
-from ...core.steps.operating import BuyTrain, DiscardTrain, Dividend, RunRoutes
+from ...core.steps.operating import BuyTrain, DiscardTrain, Dividend, HomeToken, RunRoutes
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
 
@@ -411,27 +411,8 @@ def _is_minor(e) -> bool:
     return getattr(e, "is_corporation", False) and e.type == "minor"
 
 
-class PendingToken(Step):
+class PendingToken(HomeToken):
     """Home tokens that need a choice of city (minor 14 in London; acquired 14's token)."""
-
-    HANDLERS = {"place_token": "process_place_token"}
-
-    def round_state(self):
-        return {"pending_tokens": []}
-
-    def pending(self):
-        return self.round.pending_tokens[0] if self.round.pending_tokens else None
-
-    def active(self):
-        return self.pending() is not None
-
-    def current_entity(self):
-        p = self.pending()
-        return p["entity"] if p else None
-
-    def actions(self, entity):
-        p = self.pending()
-        return ["place_token"] if p and entity is p["entity"] else []
 
     def legal_actions(self, entity):
         p = self.pending()

@@ -119,6 +119,10 @@ class Game1825(Game):
             return True
         return super().upgrades_to(old_tile, new_tile)
 
+    def upgrade_memo_key(self, hex_, old, new):
+        # tile 200 may only replace the sepia tiles of three named hexes
+        return super().upgrade_memo_key(hex_, old, new) + ((hex_.id,) if new.name == "200" else ())
+
     def force_upgrade(self, old_tile, new_tile) -> bool:
         extra = self.data["extra_upgrades"].get(old_tile.name)
         if extra is None:
