@@ -271,10 +271,17 @@ class Game:
         return self.MARKET_SHARE_LIMIT
 
     def sell_shares_and_change_price(self, bundle) -> None:
+        """Sell to the pool and move the price per ``SELL_MOVEMENT`` (``*_pres``: only when the
+        seller was the president)."""
         corp = bundle.corporation
+        was_president = corp.owner is bundle.owner
         self.share_market.sell_shares(bundle)
         mv = self.SELL_MOVEMENT
         n = int(bundle.num_shares())
+        if mv.endswith("_pres"):
+            if not was_president:
+                return
+            mv = mv[: -len("_pres")]
         if mv == "down_share":
             for _ in range(n):
                 self.stock_market.move_down(corp)

@@ -523,16 +523,6 @@ class Game1858(Game):
             self.close_company(company)
 
     # ------------------------------------------------------------------ shares
-    def check_sale_timing(self, entity, bundle) -> bool:
-        return bundle.corporation.operated()
-
-    def sell_shares_and_change_price(self, bundle) -> None:
-        corp = bundle.corporation
-        was_president = corp.owner is bundle.owner
-        self.share_market.sell_shares(bundle)
-        if was_president:
-            self.stock_market.move_left(corp)
-
     def after_buy_shares(self, entity, corp) -> None:
         pass
 

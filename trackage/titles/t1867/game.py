@@ -500,16 +500,6 @@ class Game1867(Game):
     def par_prices(self, corp):
         return self.par_prices_for(corp)
 
-    def check_sale_timing(self, entity, bundle) -> bool:
-        return bundle.corporation.operated()
-
-    def sell_shares_and_change_price(self, bundle) -> None:
-        corp = bundle.corporation
-        was_president = corp.owner is bundle.owner
-        self.share_market.sell_shares(bundle)
-        if was_president:
-            self.stock_market.move_down(corp)
-
     def after_buy_shares(self, player, corp):
         pass
 
