@@ -180,9 +180,13 @@ class Game:
     def sold_out(self, corp) -> bool:
         return sum(p for h, p in corp.share_holders.items() if h.is_player) >= 100
 
+    def company_pays(self, company) -> bool:
+        """Does this private pay its revenue to its owner at the start of an OR?"""
+        return (company.owner is not None and not company.closed and company.revenue > 0
+                and company.owner is not self.bank)
+
     def payout_companies(self) -> None:
-        comps = [c for c in self.companies if c.owner is not None and not c.closed and c.revenue > 0
-                 and c.owner is not self.bank]
+        comps = [c for c in self.companies if self.company_pays(c)]
 
         def key(c):
             if c.owner.is_player:

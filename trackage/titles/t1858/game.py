@@ -325,16 +325,12 @@ class Game1858(Game):
     def payout_companies(self) -> None:
         if self.private_closure_round == "in_progress":
             return
-        comps = [c for c in self.companies if c.owner is not None and not c.closed and c.revenue > 0
-                 and c.owner is not self.bank
-                 and not (self.private_railway(c) and getattr(c.owner, "is_corporation", False))]
+        super().payout_companies()
 
-        def key(c):
-            if c.owner.is_player:
-                return (0, self.players.index(c.owner), c.revenue, c.name)
-            return (1, 0, c.revenue, c.name)
-        for c in sorted(comps, key=key):
-            spend(self.bank, c.owner, c.revenue)
+    def company_pays(self, company) -> bool:
+        # a private railway owned by a public company adds its revenue to that company's run
+        return super().company_pays(company) and not (
+            self.private_railway(company) and getattr(company.owner, "is_corporation", False))
 
     # ------------------------------------------------------------------ privates
     def private_railway(self, company) -> bool:
