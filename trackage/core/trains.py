@@ -3,6 +3,14 @@
 from __future__ import annotations
 
 
+def _names(trigger, bought) -> bool:
+    """Does ``trigger`` (a train name or id, or a list of them) name the ``bought`` train?"""
+    if trigger is None:
+        return False
+    names = trigger if isinstance(trigger, list) else [trigger]
+    return bought.sym in names or bought.id in names
+
+
 class Train:
     """One train card. ``id`` keeps the base name even when bought as a variant."""
 
@@ -48,20 +56,10 @@ class Train:
         return self.base
 
     def rusts_with(self, bought: "Train") -> bool:
-        r = self.rusts_on
-        if r is None:
-            return False
-        if isinstance(r, list):
-            return bought.sym in r or bought.id in r
-        return r == bought.sym or r == bought.id
+        return _names(self.rusts_on, bought)
 
     def obsoletes_with(self, bought: "Train") -> bool:
-        o = self.obsolete_on
-        if o is None:
-            return False
-        if isinstance(o, list):
-            return bought.sym in o or bought.id in o
-        return o == bought.sym or o == bought.id
+        return _names(self.obsolete_on, bought)
 
     def __repr__(self) -> str:
         return f"<Train {self.id} {self.name}>"
