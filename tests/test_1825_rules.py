@@ -67,3 +67,33 @@ def test_price_moves_with_payout_size(operating_game):
         g.stock_market.move(lnwr, base.coordinates)
         step.move_price(lnwr, paid, 0, paid)
         assert lnwr.share_price.column - base.column == moves, paid
+
+
+def test_president_sells_into_receivership():
+    """With nobody holding more than 10%, the director may sell the 20% certificate to the
+    pool: the corporation goes into receivership and a non-director acts for it."""
+    g = new_game("1825", PLAYERS, ["unit_1"], seed=3)
+    g.process({"type": "par", **ref(g), "corporation": "LNWR", "share_price": "100,0,15"})
+    p1 = g.player_by_id(1)
+    for i, _ in enumerate(range(4), start=1):
+        g.process({"type": "buy_shares", **ref(g), "shares": [f"LNWR_{i}"], "percent": 10})
+    while g.round.name == "Stock Round":
+        g.process({"type": "pass", **ref(g)})
+    lnwr = g.corporation_by_id("LNWR")
+    assert lnwr.owner is p1 and lnwr.floated()
+    # play on to stock round 2, where selling is allowed
+    while g.round.name != "Stock Round":
+        acts = g.legal_actions()
+        g.process(next((a for a in acts if a["type"] == "pass"), acts[0]))
+    while g.current_entity() is not p1:
+        g.process({"type": "pass", **ref(g)})
+    start = g.total_cash()
+    cash = p1.cash
+    g.process({"type": "sell_shares", **ref(g), "shares": ["LNWR_0"], "percent": 20})
+    assert lnwr.receivership() and lnwr.owner is g.pool
+    assert g.pool.percent_of(lnwr) == 20 and p1.percent_of(lnwr) == 10  # P1 also bought LNWR_4
+    assert p1.cash == cash + 2 * lnwr.share_price.price
+    assert lnwr.share_price.price > 0  # 1825: no price drop on sales
+    acting = g.acting_for_entity(lnwr)
+    assert acting.is_player and not g.director(acting)
+    check(g, start)
