@@ -97,3 +97,24 @@ def test_president_sells_into_receivership():
     acting = g.acting_for_entity(lnwr)
     assert acting.is_player and not g.director(acting)
     check(g, start)
+
+    # the receivership operates: it may lease a train for 10, its revenue is withheld and,
+    # with exactly one kind of train it can afford, it buys that train by itself
+    while g.round.name == "Stock Round":
+        g.process({"type": "pass", **ref(g)})
+    assert g.current_entity() is lnwr
+    leases = [a for a in g.legal_actions() if a["type"] == "special_buy"]
+    assert leases and all(a["cost"] == 10 for a in leases)
+    before = lnwr.cash
+    g.process({"type": "special_buy", **ref(g), "description": "2", "cost": 10})
+    assert lnwr.cash == before - 10
+    g.process({"type": "lay_tile", **ref(g), "hex": "T14", "tile": "8-0", "rotation": 2})
+    g.process({"type": "pass", **ref(g)})
+    price = lnwr.share_price.price
+    g.process({"type": "run_routes", **ref(g), "routes": [{"train": "2-0", "connections": [["T16", "T14", "S13"]]}]})
+    # no dividend choice: withheld, the price moves left, and the 2-train is bought at once
+    assert lnwr.share_price.price < price
+    assert [t.name for t in lnwr.trains] == ["2"]
+    assert lnwr.cash == before - 10 + 50 - 180
+    assert g.current_entity() is not lnwr
+    check(g, start)
