@@ -598,6 +598,10 @@ class Game:
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
             self._restore()
             raise ActionFormatError(f"malformed or impossible action: {type(e).__name__}: {e}", action) from e
+        except Exception:
+            # an engine bug: still leave the game as it was, and let the error show itself
+            self._restore()
+            raise
 
     def _restore(self) -> None:
         """Rebuild this game from its own action list (the state before the failed action)."""
