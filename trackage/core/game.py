@@ -675,9 +675,7 @@ class Game:
     def next_round(self) -> None:
         r = self.round
         if isinstance(r, StockRound):
-            self.operating_rounds_in_set = self.phase.operating_rounds
-            self.reorder_players()
-            self.round = self.new_operating_round(1)
+            self.start_operating_rounds()
         elif isinstance(r, OperatingRound):
             if r.round_num < self.operating_rounds_in_set:
                 self.or_round_finished()
@@ -690,6 +688,13 @@ class Game:
         else:
             self.reorder_players()
             self.round = self.new_stock_round()
+
+    def start_operating_rounds(self) -> None:
+        """After the stock round (and whatever a title puts between): fix the set's number of
+        ORs, reorder the players and start OR 1."""
+        self.operating_rounds_in_set = self.phase.operating_rounds
+        self.reorder_players()
+        self.round = self.new_operating_round(1)
 
     def or_round_finished(self) -> None:
         pass

@@ -447,25 +447,13 @@ class Game1822(Game):
     def next_round(self):
         r = self.round
         if isinstance(r, ChoicesRound):
-            self.operating_rounds_in_set = self.phase.operating_rounds
-            self.reorder_players()
-            self.round = self.new_operating_round(1)
+            self.start_operating_rounds()
         elif isinstance(r, StockRound):
             from .steps import Choose
 
             self.round = ChoicesRound(self, [Choose], round_num=r.round_num)
-        elif isinstance(r, OperatingRound):
-            if r.round_num < self.operating_rounds_in_set:
-                self.or_round_finished()
-                self.round = self.new_operating_round(r.round_num + 1)
-            else:
-                self.turn += 1
-                self.or_round_finished()
-                self.or_set_finished()
-                self.round = self.new_stock_round()
         else:
-            self.reorder_players()
-            self.round = self.new_stock_round()
+            super().next_round()
 
     def reorder_players(self):
         current = list(reversed(self.players))

@@ -302,9 +302,7 @@ class Game1858(Game):
             self.round = self.closure_round(r.round_num)
             return
         if isinstance(r, StockRound):
-            self.operating_rounds_in_set = self.phase.operating_rounds
-            self.reorder_players()
-            self.round = self.new_operating_round(1)
+            self.start_operating_rounds()
         elif r.round_num < self.operating_rounds_in_set:
             self.round = self.new_operating_round(r.round_num + 1)
         else:
