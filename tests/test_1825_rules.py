@@ -7,25 +7,9 @@ import pytest
 from trackage.invariants import check
 from trackage.titles import new_game
 
+from conftest import ref
+
 PLAYERS = [{"id": i, "name": f"P{i}"} for i in range(1, 5)]
-
-
-def ref(g, e=None):
-    return g.entity_ref(e or g.current_entity())
-
-
-@pytest.fixture
-def operating_game():
-    g = new_game("1825", PLAYERS, ["unit_1"], seed=3)
-    g.process({"type": "par", **ref(g), "corporation": "LNWR", "share_price": "100,0,15"})
-    for i in range(1, 9):
-        g.process({"type": "buy_shares", **ref(g), "shares": [f"LNWR_{i}"], "percent": 10})
-    g.process({"type": "par", **ref(g), "corporation": "GWR", "share_price": "90,0,14"})
-    for i in range(1, 5):
-        g.process({"type": "buy_shares", **ref(g), "shares": [f"GWR_{i}"], "percent": 10})
-    while g.round.name == "Stock Round":
-        g.process({"type": "pass", **ref(g)})
-    return g
 
 
 def test_corporation_at_zero_closes(operating_game):

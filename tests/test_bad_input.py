@@ -13,7 +13,7 @@ from trackage.core.log import load_log
 from trackage.core.state import snapshot
 from trackage.titles import new_game
 
-from conftest import FIXTURES
+from conftest import FIXTURES, ref
 
 PLAYERS = [{"id": i, "name": f"P{i}"} for i in range(1, 5)]
 
@@ -34,29 +34,9 @@ def rejected(g, action, error=GameError, rule=None):
     return exc.value
 
 
-def ref(g, e=None):
-    return g.entity_ref(e or g.current_entity())
-
-
 @pytest.fixture
 def game():
     return new_game("1825", PLAYERS, ["unit_1"], seed=3)
-
-
-@pytest.fixture
-def operating_game():
-    """Unit 1, LNWR floated and operating, GWR floated."""
-    g = new_game("1825", PLAYERS, ["unit_1"], seed=3)
-    g.process({"type": "par", **ref(g), "corporation": "LNWR", "share_price": "100,0,15"})
-    for i in range(1, 9):
-        g.process({"type": "buy_shares", **ref(g), "shares": [f"LNWR_{i}"], "percent": 10})
-    g.process({"type": "par", **ref(g), "corporation": "GWR", "share_price": "90,0,14"})
-    for i in range(1, 5):
-        g.process({"type": "buy_shares", **ref(g), "shares": [f"GWR_{i}"], "percent": 10})
-    while g.round.name == "Stock Round":
-        g.process({"type": "pass", **ref(g)})
-    assert g.current_entity().id == "LNWR"
-    return g
 
 
 def test_malformed_json_log(tmp_path):
