@@ -143,8 +143,10 @@ def test_plus_expansion_no_removals_and_single_stack():
     assert s.bidbox_privates() == privates[:3]
 
 
-def test_unknown_options_are_ignored():
-    g = game_of(3, ["not_a_rule"])
+def test_unknown_options_are_refused_by_a_new_game_and_ignored_in_a_log():
+    with pytest.raises(GameError, match="no optional rule 'not_a_rule'"):
+        game_of(3, ["not_a_rule"])
+    g = new_game("1822", players(3), ["not_a_rule"], 1, validate=False)
     assert g.optional_rules == []
 
 

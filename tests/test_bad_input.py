@@ -61,8 +61,42 @@ def test_unknown_title():
 
 
 def test_bad_option_combination():
-    with pytest.raises(ValueError, match="Unit"):
+    with pytest.raises(GameError, match="Unit") as e:
         new_game("1825", PLAYERS, ["unit_1", "unit_3"])
+    assert e.value.rule == "bad-options"
+
+
+@pytest.mark.parametrize("title,n,options,rule,words", [
+    ("1825", 2, ["bogus"], "unknown-option", "allowed: big_bank"),
+    ("1867", 3, ["bogus"], "unknown-option", "allowed: grid_market"),
+    ("1861", 3, ["grid_market"], "unknown-option", "allowed: column_market"),
+    ("1893", 3, ["bogus"], "unknown-option", "optional_2_train"),
+    ("1858India", 4, ["bogus"], "unknown-option", "quick_start_a"),
+    ("1822", 3, ["bogus"], "unknown-option", "plus_expansion"),
+    ("1893", 5, [], "bad-player-count", "2 to 4 players"),
+    ("1858India", 2, [], "bad-player-count", "3 to 6 players"),
+    ("1822", 8, [], "bad-player-count", "2 to 7 players"),
+    ("1867", 1, [], "bad-player-count", "2 to 6 players"),
+    ("1825", 10, [], "bad-player-count", "2 to 9 players"),
+    ("1858", 4, ["quick_start_a", "quick_start_b"], "exclusive-options", "exclude each other"),
+    ("1825", 4, ["unit_1", "big_bank", "strict_bank"], "exclusive-options", "exclude each other"),
+    ("1825", 6, ["unit_1"], "bad-options", "1825"),
+])
+def test_new_game_refuses_what_the_site_would_not_create(title, n, options, rule, words):
+    players = [{"id": i + 1, "name": f"p{i + 1}"} for i in range(n)]
+    with pytest.raises(GameError, match=words) as e:
+        new_game(title, players, options)
+    assert e.value.rule == rule
+
+
+def test_cli_new_refuses_an_unknown_option(tmp_path):
+    from click.testing import CliRunner
+
+    from trackage.cli import main
+
+    r = CliRunner().invoke(main, ["new", "1867", "--players", "3", "-o", "bogus", "--out", str(tmp_path / "g.json")])
+    assert r.exit_code == 2 and "no optional rule 'bogus'" in r.output
+    assert not (tmp_path / "g.json").exists()
 
 
 def test_unknown_action_type(game):

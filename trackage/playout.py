@@ -19,8 +19,9 @@ WEIGHTS = {"pass": 1.0, "buy_shares": 3.0, "par": 2.0, "buy_company": 2.0, "sell
            "buy_train": 4.0, "discard_train": 1.0, "special_buy": 0.2}
 
 
-def choose(rng: random.Random, actions: list[dict]) -> dict:
-    weights = [WEIGHTS.get(a["type"], 1.0) for a in actions]
+def choose(rng: random.Random, actions: list[dict], weights_by_type: dict | None = None) -> dict:
+    table = {**WEIGHTS, **(weights_by_type or {})}
+    weights = [table.get(a["type"], 1.0) for a in actions]
     a = dict(rng.choices(actions, weights=weights, k=1)[0])
     if "price_range" in a:
         lo, hi = a.pop("price_range")
@@ -44,7 +45,7 @@ def random_playout(title: str, num_players: int, options: list[str], seed: int, 
         if not actions:
             raise GameError(f"no legal action for {game.entity_name(game.current_entity())} in {game.round.name}",
                             rule="stuck")
-        action = choose(rng, actions)
+        action = choose(rng, actions, game.PLAYOUT_WEIGHTS)
         action["id"] = len(game.actions) + 1
         game._apply(action)  # legal by construction; a failure is an engine bug and propagates
         if on_action is not None:

@@ -34,7 +34,7 @@ class ReplayOutcome:
 def game_from_log(data: dict):
     settings = data.get("settings") or {}
     return new_game(data["title"], data["players"], settings.get("optional_rules") or [],
-                    seed_for(data.get("id"), settings), data.get("id"))
+                    seed_for(data.get("id"), settings), data.get("id"), validate=False)
 
 
 def replay_data(data: dict, trace=None, strict: bool = False) -> ReplayOutcome:

@@ -48,6 +48,14 @@ class Game:
     TRAIN_PRICE_MULTIPLE = 1
     BANK_CAN_BREAK = True
     CORPORATION_CLASS = Corporation  # titles may subclass it (e.g. a different float rule)
+    # the random player's weights per action type, over trackage.playout.WEIGHTS (a title's bias
+    # so that random games move on and end by the title's own end conditions)
+    PLAYOUT_WEIGHTS: dict[str, float] = {}
+    # what a new game may be created with (the reference's meta data): player counts, optional
+    # rules (name -> the player counts that allow it, None for any) and mutually exclusive groups
+    PLAYER_RANGE: tuple[int, int] = (1, 99)
+    OPTIONAL_RULES: dict[str, tuple[int, ...] | None] = {}
+    MUTEX_RULES: tuple[tuple[str, ...], ...] = ()
 
     def __init__(self, players: list, optional_rules: list[str] | None = None, seed: int = 0, game_id=None):
         if not players:
@@ -89,6 +97,32 @@ class Game:
         self.round = self.init_round()
         self.setup()
         self.round.setup()
+
+    @classmethod
+    def validate_setup(cls, num_players: int, options: list[str]) -> None:
+        """Refuse a new game the site would not create: a player count outside the title's
+        range, an unknown optional rule, a rule not offered for this player count, or two
+        rules of one mutually exclusive group. (Importing a log is lenient, as the reference.)"""
+        lo, hi = cls.PLAYER_RANGE
+        if not isinstance(num_players, int) or not lo <= num_players <= hi:
+            raise GameError(f"{cls.TITLE} is played by {lo} to {hi} players, not {num_players}",
+                            rule="bad-player-count")
+        known = sorted(cls.OPTIONAL_RULES)
+        for opt in options:
+            if opt not in cls.OPTIONAL_RULES:
+                allowed = ", ".join(known) if known else "none"
+                raise GameError(f"{cls.TITLE} has no optional rule {opt!r}; allowed: {allowed}",
+                                rule="unknown-option")
+            counts = cls.OPTIONAL_RULES[opt]
+            if counts is not None and num_players not in counts:
+                raise GameError(f"{cls.TITLE}'s optional rule {opt!r} is for "
+                                f"{', '.join(map(str, counts))} players, not {num_players}",
+                                rule="bad-option-for-player-count")
+        for group in cls.MUTEX_RULES:
+            chosen = [o for o in group if o in options]
+            if len(chosen) > 1:
+                raise GameError(f"{cls.TITLE}'s optional rules {' and '.join(chosen)} exclude each other",
+                                rule="exclusive-options")
 
     # ------------------------------------------------------------------ hooks
     def init_optional_rules(self, rules: list[str]) -> list[str]:
@@ -864,7 +898,13 @@ class Game:
         """
         if self.finished:
             return []
-        entities = [entity] if entity is not None else self.acting_entities()
+        if entity is not None:
+            entities = [entity]
+        else:
+            entities = self.acting_entities()
+            # private companies act too (their abilities): each step says when, as in process()
+            entities += [c for c in self.companies
+                         if not c.closed and c.owner not in (None, self.bank) and c not in entities]
         out: list[dict] = []
         for e in entities:
             for s in self.round.steps:

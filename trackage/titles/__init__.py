@@ -26,5 +26,13 @@ def game_class(title: str):
     return getattr(importlib.import_module(module), cls)
 
 
-def new_game(title: str, players: list, optional_rules=None, seed: int = 0, game_id=None):
-    return game_class(title)(players, optional_rules or [], seed, game_id)
+def new_game(title: str, players: list, optional_rules=None, seed: int = 0, game_id=None, *,
+             validate: bool = True):
+    """A new game. ``validate`` refuses set-ups the site would not create (player count,
+    unknown or exclusive options); importing a log passes ``validate=False``, as the
+    reference loads whatever a log names."""
+    cls = game_class(title)
+    options = [str(o) for o in (optional_rules or [])]
+    if validate:
+        cls.validate_setup(len(players), options)
+    return cls(players, options, seed, game_id)

@@ -229,6 +229,8 @@ class Board1822(Board):
 
 class Game1822(Game):
     TITLE = "1822"
+    PLAYER_RANGE = (2, 7)
+    OPTIONAL_RULES = dict.fromkeys(config.OPTIONS)
     BANK_CASH = 12_000
     CAPITALIZATION = "incremental"
     SELL_AFTER = "full_or_turn"

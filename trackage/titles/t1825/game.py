@@ -14,6 +14,12 @@ from .steps import BuySellParShares1825, BuyTrain1825, Dividend1825, Route1825, 
 
 class Game1825(Game):
     TITLE = "1825"
+    PLAYER_RANGE = (2, 9)
+    OPTIONAL_RULES = dict.fromkeys(config.UNIT_RULES + ("unit_4", "u3p", "d1", "big_bank", "strict_bank")
+                                   + tuple(f"k{k}" for k in config.KIT_NUMBERS)
+                                   + tuple(f"r{r}" for r in config.REGIONAL_NUMBERS)
+                                   + ("db1", "db2", "db3"))
+    MUTEX_RULES = (("big_bank", "strict_bank"),)
     CAPITALIZATION = "full"
     SELL_MOVEMENT = "none"
     SELL_BUY_ORDER = "sell_buy_sell"
@@ -31,6 +37,14 @@ class Game1825(Game):
     TRACK_RESTRICTION = "station_restrictive"
 
     # ------------------------------------------------------------ set-up
+    @classmethod
+    def validate_setup(cls, num_players, options):
+        super().validate_setup(num_players, options)
+        try:  # unit combinations and their player counts, as the reference checks them
+            config.normalize_options(options, num_players)
+        except config.OptionError as e:
+            raise GameError(f"1825: {e}", rule="bad-options") from None
+
     def init_optional_rules(self, rules):
         self.options = config.normalize_options(rules, len(self.players))
         self.units = self.options.units

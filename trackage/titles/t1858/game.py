@@ -101,6 +101,9 @@ class StockRound1858(StockRound):
 
 class Game1858(Game):
     TITLE = "1858"
+    PLAYER_RANGE = (2, 6)
+    OPTIONAL_RULES = {"quick_start_a": (3, 4, 5, 6), "quick_start_b": (3, 4, 5, 6)}
+    MUTEX_RULES = (("quick_start_a", "quick_start_b"),)
     DATA_DIR = DATA
     CAPITALIZATION = "incremental"
     SELL_AFTER = "operate"

@@ -32,6 +32,7 @@ class HexTokenOwner:
 
 class Game1858India(Game1858):
     TITLE = "1858India"
+    PLAYER_RANGE = (3, 6)
     DATA_DIR = DATA
     TOKEN_COST = {"mine": 50, "oil": 100, "port": 200}
     BANK = 16_000

@@ -24,6 +24,8 @@ class OperatingRound1861(OperatingRound1867):
 
 class Game1861(Game1867):
     TITLE = "1861"
+    PLAYER_RANGE = (2, 6)
+    OPTIONAL_RULES = {"column_market": None}
     DATA_DIR = Path(__file__).parent / "data"
     GRID_DEFAULT = True
     GREEN_CORPORATIONS = ("MB", "Y", "V", "TR", "SV", "E")

@@ -167,6 +167,8 @@ class MergerRound(Round):
 
 class Game1867(Game):
     TITLE = "1867"
+    PLAYER_RANGE = (2, 6)
+    OPTIONAL_RULES = {"grid_market": None}
     DATA_DIR = config.DATA
     GRID_DEFAULT = False
     BANK_CASH = 15_000

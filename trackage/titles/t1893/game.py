@@ -222,6 +222,8 @@ class OperatingRound1893(OperatingRound):
 
 class Game1893(Game):
     TITLE = "1893"
+    PLAYER_RANGE = (2, 4)
+    OPTIONAL_RULES = {"optional_2_train": None, "optional_grey_phase": None, "optional_existing_track": None}
     BANK_CASH = 7200
     CAPITALIZATION = "full"
     SELL_AFTER = "operate"
