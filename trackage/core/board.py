@@ -230,7 +230,7 @@ class Board:
             from .graph import TrackGraph
 
             if self._graph is None:
-                self._graph = TrackGraph(self, **self.game.graph_options())
+                self._graph = TrackGraph(self, memory_key="main", **self.game.graph_options())
             else:
                 self._graph.clear()
             self._graph_version = v
@@ -610,6 +610,17 @@ class Board:
         corp = token.corporation
         self.set_icons(hex_, self.icons(hex_) + (
             Icon("", getattr(corp, "id", str(corp)), True, blocks_lay, preprinted, loc=loc),))
+
+    def put_hex_token(self, hex_, token) -> None:
+        """A token on the hex itself without an icon (e.g. a bonus token waiting to be taken)."""
+        self._mark_placed(token, hex_)
+        st = self.state
+        st.hex_tokens = {**st.hex_tokens, hex_.id: self.hex_tokens(hex_) + (token,)}
+
+    def take_hex_token(self, hex_, token) -> None:
+        """Take a token put by :meth:`put_hex_token` off the hex (its record is left as it was)."""
+        st = self.state
+        st.hex_tokens = {**st.hex_tokens, hex_.id: tuple(t for t in self.hex_tokens(hex_) if t is not token)}
 
     def remove_hex_token(self, hex_, token) -> None:
         corp = token.corporation

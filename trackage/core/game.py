@@ -501,7 +501,7 @@ class Game:
             if t.name not in candidates and self.tile_valid_for_phase(t):
                 candidates[t.name] = t
         # a pure function of its key, so the memo lives with the catalogue
-        memo = self.board.supply.__dict__.setdefault(("upgrades", type(self)), {})
+        memo = self.board.supply.memo.setdefault(("upgrades", type(self)), {})
         for hex_, edges in connected.items():
             old = self.board.tile(hex_)
             for t in candidates.values():

@@ -236,6 +236,7 @@ class TrackGraph:
                  teleports: Callable | None = None, memory_key=None):
         self.board = board
         self.memory_key = memory_key
+        self._local_routes: dict = FrozenDict()
         self.skip_track = skip_track
         self.check_tokens = bool(check_tokens)
         self.home_as_token = home_as_token
@@ -262,15 +263,21 @@ class TrackGraph:
     # the route information of each corporation is board state (``BoardState.route_info``):
     # like the reference, once a corporation is known to have a train-purchase route that
     # is remembered when tiles or tokens change
+    # (a graph without ``memory_key`` keeps it to itself: a derived view for live play)
     @property
     def _routes(self) -> dict:
+        if self.memory_key is None:
+            return self._local_routes
         return self.board.state.route_info.get(self.memory_key, {})
 
     @_routes.setter
     def _routes(self, value: dict) -> None:
+        frozen = FrozenDict({c: FrozenDict(r) for c, r in value.items()})
+        if self.memory_key is None:
+            self._local_routes = frozen
+            return
         st = self.board.state
-        st.route_info = {**st.route_info, self.memory_key: FrozenDict(
-            {c: FrozenDict(r) for c, r in value.items()})}
+        st.route_info = {**st.route_info, self.memory_key: frozen}
 
     def _remember(self, corporation, info: dict) -> None:
         self._routes = {**self._routes, corporation: info}

@@ -280,6 +280,7 @@ class TileSupply:
         self.reservation_blocks = reservation_blocks
         self._all: dict[str, Tile] = {}
         self._kinds: dict[str, tuple] = {}
+        self.memo: dict = {}  # pure functions of tiles (upgrade legality per rotation), by their keys
         initial = []
         for name, val in supply_data.items():
             name = str(name)

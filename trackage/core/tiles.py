@@ -134,6 +134,8 @@ class Edge:
     ``lanes`` is ``(width, index)`` of the track at that edge. Immutable and shared.
     A walker can key an edge crossing by ``(hex.id, num, lanes[1])`` like the reference."""
 
+    CATALOGUE = True
+
     __slots__ = ("num", "lanes")
     is_edge = True
     is_junction = is_city = is_town = is_offboard = is_halt = is_pass = is_stop = False
@@ -149,6 +151,8 @@ class Edge:
 
 class Upgrade:
     """Terrain cost printed on a hex: ``cost``, ``terrains`` (tuple of str), ``size``, ``loc``."""
+
+    CATALOGUE = True
 
     __slots__ = ("index", "cost", "terrains", "size", "loc")
 
@@ -178,6 +182,8 @@ class Border:
     (None, "mountain", "water", "impassable", ...), ``cost``, ``color``. Equality ignores
     the part index, like the reference."""
 
+    CATALOGUE = True
+
     __slots__ = ("index", "edge", "type", "cost", "color")
 
     def __init__(self, edge, type=None, cost=None, color=None, index=None):
@@ -201,6 +207,8 @@ class Border:
 class Icon:
     """An icon on a tile. ``preprinted`` is False for icons carried over from a previous
     tile (sticky icons) or placed by hex tokens; ``owner`` is free for titles to use."""
+
+    CATALOGUE = True
 
     __slots__ = ("index", "image", "name", "sticky", "blocks_lay", "preprinted", "large", "loc", "owner")
 
@@ -229,6 +237,8 @@ class FutureLabel:
     """A label the hex takes when a tile of ``color`` is laid. ``sticker`` tracks the
     label a laid tile brought itself (see :meth:`trackage.core.hexmap.Hex.lay`)."""
 
+    CATALOGUE = True
+
     __slots__ = ("index", "label", "color", "sticker")
 
     def __init__(self, label=None, color=None, index=None):
@@ -239,6 +249,8 @@ class FutureLabel:
 
 
 class Stub:
+
+    CATALOGUE = True
     __slots__ = ("index", "edge", "track")
 
     def __init__(self, edge, track="broad", index=None):
@@ -250,6 +262,8 @@ class Stub:
 class Partition:
     """Interior divider; ``a``/``b`` vertices, ``type``, ``restrict``, ``inner``/``outer``
     edge lists, ``blockers`` (companies that must be owned to cross)."""
+
+    CATALOGUE = True
 
     __slots__ = ("index", "a", "a_sign", "b", "b_sign", "type", "restrict", "length",
                  "blockers", "inner", "outer")
@@ -277,6 +291,8 @@ class Partition:
 
 
 class Frame:
+
+    CATALOGUE = True
     __slots__ = ("index", "color", "color2")
 
     def __init__(self, color=None, color2=None, index=None):
@@ -286,6 +302,8 @@ class Frame:
 
 
 class Stripes:
+
+    CATALOGUE = True
     __slots__ = ("index", "color")
 
     def __init__(self, color=None, index=None):
@@ -298,6 +316,8 @@ class Stripes:
 
 
 class _NodeDef:
+
+    CATALOGUE = True
     __slots__ = ("kind", "index", "ordinal", "params", "revenue")
 
     def __init__(self, kind, index, ordinal, params):
@@ -311,6 +331,8 @@ class _NodeDef:
 
 class _PathDef:
     """One (expanded) path. ``a``/``b``: ("e", edge) or ("n", node ordinal)."""
+
+    CATALOGUE = True
 
     __slots__ = ("index", "group", "a", "b", "lanes", "terminal", "track", "ignore",
                  "ignore_gauge_walk", "ignore_gauge_compare")
@@ -330,6 +352,8 @@ class _PathDef:
 
 class _Rot:
     """Per-rotation precomputation of a spec."""
+
+    CATALOGUE = True
 
     __slots__ = ("ends", "exits", "exit_count", "sig_ends", "ct_edges")
 
@@ -361,6 +385,8 @@ class TileSpec:
     ``partitions``, ``frame``, ``stripes``, ``future_label``, ``path_node_ordinals`` (nodes
     reached by paths, reference order), ``edge_count``, ``blocks_lay``, ``has_junction``.
     """
+
+    CATALOGUE = True
 
     _cache: dict = {}
 
