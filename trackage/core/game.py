@@ -28,7 +28,7 @@ NO_OP_TYPES = {"message", "program_share_pass", "program_buy_shares", "program_m
 class Game:
     # how a copy treats the game's attributes (trackage.core.clone): the title's data is
     # catalogue; the log, the actions and the snapshots are records that are never changed
-    CLONE_SHARE = ("data", "raw_options", "optional_rules", "seats")
+    CLONE_SHARE = ("data", "raw_options", "optional_rules")
     CLONE_SHALLOW = ("actions", "log", "warnings", "redo_stack", "snapshots")
     SNAPSHOT_EVERY = 16
 
