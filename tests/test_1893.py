@@ -229,7 +229,7 @@ def test_grey_phase_and_existing_track():
     assert {"K201", "K269", "K255"} <= names and not names & {"KV201", "KV259", "KV619", "KV63"}
     assert base.board.tile(base.hex_by_id("D7")).color == "white"
     g = new_game("1893", players, ["optional_grey_phase", "optional_existing_track"])
-    names = {t.name for t in g.board.supply.tiles}
+    names = {t.name for t in g.board.supply_tiles()}
     assert {"KV201", "KV269", "KV255", "KV333", "KV259", "KV619", "KV63"} <= names
     assert not names & {"K201", "K269", "K255"}
     assert g.board.tile(g.hex_by_id("D7")).color == "yellow" and g.board.tile(g.hex_by_id("E2")).color == "yellow"
