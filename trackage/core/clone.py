@@ -19,6 +19,7 @@ state's objects.
 
 from __future__ import annotations
 
+import gc
 import types
 from typing import Any, Callable
 
@@ -59,7 +60,8 @@ def _make_copier(cls: type):
     slots = _slot_names(cls)
     has_dict = any("__dict__" in (c.__dict__.get("__slots__", ()) or ()) for c in cls.__mro__) or \
         not all("__slots__" in c.__dict__ for c in cls.__mro__ if c is not object)
-    lines = ["def copier(o, m, C, A, new, setattr_):", "    n = new(T)", "    m[id(o)] = n"]
+    lines = ["def copier(o, m, C, A, new, setattr_, target=None):",
+             "    n = new(T) if target is None else target", "    m[id(o)] = n"]
     if has_dict:
         lines += ["    d = getattr(o, '__dict__', None)",
                   "    if d is not None:",
@@ -137,9 +139,38 @@ def _copy(o, m: dict):
     return c(o, m, _copy, _ATOMS, object.__new__, object.__setattr__)
 
 
+def _no_gc(f):
+    # a copy allocates thousands of objects and frees none: the cyclic collector would only
+    # slow it down
+    def run(*args):
+        if not gc.isenabled():
+            return f(*args)
+        gc.disable()
+        try:
+            return f(*args)
+        finally:
+            gc.enable()
+    run.__doc__ = f.__doc__
+    run.__name__ = f.__name__
+    return run
+
+
+@_no_gc
 def clone(obj, memo: dict | None = None):
     """A structural copy of ``obj`` (see the module's description)."""
     return _copy(obj, {} if memo is None else memo)
+
+
+@_no_gc
+def clone_into(src, dst) -> None:
+    """Make ``dst`` (an object of ``src``'s class) a copy of ``src``; references to ``src``
+    inside it become references to ``dst``."""
+    c = _copiers.get(type(src), 0)
+    if c == 0:
+        c = _copiers[type(src)] = _make_copier(type(src))
+    if c is _SHARE or c is _DROP:
+        raise TypeError(f"{type(src).__name__} objects are not copied")
+    c(src, {}, _copy, _ATOMS, object.__new__, object.__setattr__, dst)
 
 
 def shared_state(original, copy) -> list[str]:

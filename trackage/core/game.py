@@ -668,11 +668,9 @@ class Game:
 
     def _restore(self, snap: "Game") -> None:
         """Become a copy of ``snap`` (references to ``snap`` inside it become ``self``)."""
-        from .clone import clone
+        from .clone import clone_into
 
-        state = clone(snap.__dict__, {id(snap): self})
-        self.__dict__.clear()
-        self.__dict__.update(state)
+        clone_into(snap, self)
 
     def _keep_snapshot(self, n: int, snap: "Game") -> None:
         """Remember ``snap`` as the state after ``n`` actions: the last few, and every
