@@ -52,6 +52,7 @@ class BoardState:
     __slots__ = ("tile_at", "supply", "next_copy", "laid", "links", "tokens", "extra_tokens",
                  "city_res", "tile_res", "hex_tokens", "icons", "borders", "partitions", "stubs",
                  "labels", "future_label", "groups", "route_info", "version")
+    STATE_EXCLUDE = ("version",)  # a memo key for derived views, not part of the state
 
     def __init__(self):
         self.tile_at: dict = {}

@@ -30,6 +30,7 @@ class Game:
     # catalogue; the log, the actions and the snapshots are records that are never changed
     CLONE_SHARE = ("data", "raw_options", "optional_rules")
     CLONE_SHALLOW = ("actions", "log", "warnings", "redo_stack", "snapshots")
+    STATE_EXCLUDE = ("snapshots", "redo_stack")  # history, not state (trackage.core.state.full_state)
     SNAPSHOT_EVERY = 16
 
     TITLE = "base"
@@ -717,16 +718,9 @@ class Game:
         redo = self.redo_stack
         kept = {k: v for k, v in self.snapshots.items() if k <= n}
         keys = list(kept)
-        if keys:
-            k = max(keys)
-            self._restore(self.snapshots[k])
-        else:
-            k = 0
-            fresh = type(self)([{"id": p.id, "name": p.name} for p in self.seats], self.raw_options, self.seed,
-                               self.game_id)
-            fresh.snapshots = self.snapshots
-            self._restore(fresh)
         loading = self.loading
+        k = max(keys)  # there is always the start
+        self._restore(self.snapshots[k])
         for i in range(k, n):
             self.loading = i < imported
             self._apply(actions[i])
@@ -771,6 +765,8 @@ class Game:
         return self.seats
 
     def _apply(self, action: dict, record: bool = True) -> None:
+        if not self.actions and 0 not in self.snapshots:
+            self.snapshots = {0: self.snapshot()}  # the start: undo never rebuilds the game
         atype = action["type"]
         if atype in ("undo", "redo"):
             raise ActionFormatError("undo/redo are log filters, not game actions; use Game.undo()", action)
