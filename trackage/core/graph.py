@@ -39,6 +39,91 @@ if sys.getrecursionlimit() < 20000:
     sys.setrecursionlimit(20000)
 
 ABORT = object()
+
+
+class _Complete(Exception):
+    """A graph walk has seen everything it could reach."""
+
+
+class _Targets:
+    """What a corporation's graph walk from one token has still to find: the paths of its
+    reach (an over-approximation) not seen yet. A converging walk (whose marks vanish when
+    it returns) does not go where none of them can be reached any more: the reference walks
+    every such branch, exponentially, to find nothing."""
+
+    __slots__ = ("left", "nodes", "corp", "blocks", "skip_track", "skip_paths", "links", "tile_at")
+
+    def __init__(self, left, corp, blocks, skip_track, skip_paths, links, tile_at):
+        self.left = left
+        self.nodes: dict = {}
+        self.corp = corp
+        self.blocks = blocks
+        self.skip_track = skip_track
+        self.skip_paths = skip_paths
+        self.links = links
+        self.tile_at = tile_at
+
+    def _open(self, q, visited, counter) -> bool:
+        if q in visited or q.track == self.skip_track or (self.skip_paths and q in self.skip_paths):
+            return False
+        j = q.junction
+        if j is not None and (q.terminal or counter.get(j, 0) > 1):
+            return False
+        hid = q.hex.id
+        for e in q.edges:
+            if counter.get((hid, e.num, e.lanes[1]), 0) > 0:
+                return False
+        return True
+
+    def hopeless(self, path, skip, visited, counter) -> bool:
+        """Can no path still to find be reached by walking on from ``path`` (entered through
+        edge ``skip``) under the restrictions the walk has now?"""
+        left = self.left
+        if path in left:
+            return False
+        links, tile_at, nodes, corp, blocks = self.links, self.tile_at, self.nodes, self.corp, self.blocks
+        seen = {path}
+        todo = [(path, skip)]
+        while todo:
+            q, entry = todo.pop()
+            nxt = []
+            j = q.junction
+            if j is not None:
+                nxt.extend(j.paths)
+            hid = q.hex.id
+            for e in q.edges:
+                if e.num == entry:
+                    continue
+                nb = links[hid].get(e.num)
+                if nb is None:
+                    continue
+                np_edge = (e.num + 3) % 6
+                for np in tile_at[nb.id].paths_at(np_edge):
+                    if e.lanes != _NO_LANE or np.exit_lanes.get(np_edge) != _NO_LANE:
+                        if not _lanes_ok(e.lanes, np.exit_lanes.get(np_edge)):
+                            continue
+                    if not q.ignore_gauge_walk and not _gauge_ok(q.track, np.track):
+                        continue
+                    if np not in seen:
+                        seen.add(np)
+                        if self._open(np, visited, counter):
+                            if np in left:
+                                return False
+                            todo.append((np, np_edge))
+            if not q.terminal:
+                for n in q.nodes:
+                    if n in nodes or (corp is not None and blocks(n, corp)):
+                        continue
+                    nxt.extend(p for p in n.paths if not p.ignore)
+            for np in nxt:
+                if np not in seen:
+                    seen.add(np)
+                    if self._open(np, visited, counter):
+                        if np in left:
+                            return False
+                        todo.append((np, None))
+        return True
+
 """Returned by a node-walk visitor to stop the walk from going beyond that path."""
 
 _NO_LANE = (1, 0)
@@ -96,7 +181,7 @@ def walk_path(path, visit: Callable, *, board, visited: dict | None = None, coun
     """Path walk from ``path`` on ``board`` (its tiles and links now); ``visit(path, visited,
     counter, converging)`` is called for every path reached (``visited`` is the dict of paths
     on the current walk, in walk order, when ``converging``)."""
-    W = (board.state.links, board.state.tile_at)
+    W = (board.state.links, board.state.tile_at, None)
     _walk_path(path, skip, jskip, {} if visited is None else visited, skip_paths,
                {} if counter is None else counter, skip_track, converging, visit, W)
 
@@ -117,6 +202,9 @@ def _walk_path(path, skip, jskip, visited, skip_paths, counter, skip_track, conv
     for e in edges:
         if counter.get((hid, e.num, e.lanes[1]), 0) > 0:
             return
+
+    if converging and W[2] is not None and W[2].hopeless(path, skip, visited, counter):
+        return
 
     visited[path] = True
     if junction is not None:
@@ -166,7 +254,7 @@ def walk_node(node, visit: Callable, *, board, visited: dict | None = None, corp
     """Node walk from ``node`` on ``board``: ``visit(path, visited_paths, visited_nodes)`` for
     every path reached; returning :data:`ABORT` stops the walk beyond that path. With
     ``corporation``, nodes that block it are not entered."""
-    W = (board.state.links, board.state.tile_at)
+    W = (board.state.links, board.state.tile_at, None)
     _walk_node(node, {} if visited is None else visited, corporation,
                {} if visited_paths is None else visited_paths, skip_paths,
                {} if counter is None else counter, skip_track, converging, visit, W, board.blocks)
@@ -176,6 +264,8 @@ def _walk_node(node, visited, corp, visited_paths, skip_paths, counter, skip_tra
     if node in visited:
         return
     visited[node] = True
+    if W[2] is not None:
+        W[2].nodes = visited
 
     def on_path(path, vp, ct, conv):
         if visit(path, vp, visited) is ABORT:
@@ -382,7 +472,7 @@ class TrackGraph:
         r = self._tokenable_cities.get(corporation)
         if r is not None:
             return r
-        out = [n for n in self._offered_nodes(corporation)
+        out = [n for n in dict.fromkeys(self._offered_nodes(corporation))
                if n.is_city and self.board.tokenable(n, corporation, free=True)]
         if out:
             self._tokenable_cities[corporation] = out
@@ -398,6 +488,56 @@ class TrackGraph:
         return self._token_result(corporation, token_city)[2]
 
     # -- computation -----------------------------------------------------------------
+
+    def _closure(self, start, starts, corp, skip_paths, skip_track, W) -> set:
+        """The paths a node walk from ``start`` can reach, ignoring the walk's rules against
+        crossing an edge or a junction twice: a superset of what it reaches."""
+        links, tile_at = W[0], W[1]
+        blocks = self.board.blocks
+        out: set = set()
+        todo = []
+        seen_nodes = {start}
+
+        def add(p):
+            if p in out or p.track == skip_track or (skip_paths and p in skip_paths):
+                return
+            if p.junction is not None and p.terminal:
+                return
+            out.add(p)
+            todo.append(p)
+
+        for p in start.paths:
+            if not p.ignore:
+                add(p)
+        while todo:
+            p = todo.pop()
+            j = p.junction
+            if j is not None:
+                for jp in j.paths:
+                    add(jp)
+            hid = p.hex.id
+            for e in p.edges:
+                nb = links[hid].get(e.num)
+                if nb is None:
+                    continue
+                np_edge = (e.num + 3) % 6
+                for np in tile_at[nb.id].paths_at(np_edge):
+                    if e.lanes != _NO_LANE or np.exit_lanes.get(np_edge) != _NO_LANE:
+                        if not _lanes_ok(e.lanes, np.exit_lanes.get(np_edge)):
+                            continue
+                    if not p.ignore_gauge_walk and not _gauge_ok(p.track, np.track):
+                        continue
+                    add(np)
+            if p.terminal:
+                continue
+            for n in p.nodes:
+                if n in seen_nodes or n in starts or (corp is not None and blocks(n, corp)):
+                    continue
+                seen_nodes.add(n)
+                for q in n.paths:
+                    if not q.ignore:
+                        add(q)
+        return out
 
     def _offered_nodes(self, corporation) -> list:
         r = self._offered.get(corporation)
@@ -502,18 +642,26 @@ class TrackGraph:
         skip_paths = self._skip_paths(corporation) if self._skip_paths is not None else None
         skip_track = self.skip_track
         start_set = dict.fromkeys(starts, True)
-        W = (board.state.links, board.state.tile_at)
+        W = (board.state.links, board.state.tile_at, None)
         links = W[0]
 
         for start in starts:
             visited = dict(start_set)
             del visited[start]
             local: dict = {}
+            # the paths this walk could ever reach that are not seen yet: once none is left the
+            # walk can add nothing more and stops (the reference walks on, exponentially)
+            reach = self._closure(start, start_set, walk_corp, skip_paths, skip_track, W)
+            targets = _Targets({p for p in reach if p not in paths}, walk_corp, board.blocks, skip_track,
+                               skip_paths, W[0], W[1])
+            left = targets.left
+            WT = (W[0], W[1], targets)
 
-            def visit(path, _vp, _vn, paths=paths, nodes=nodes, local=local, hexes=hexes):
+            def visit(path, _vp, _vn, paths=paths, nodes=nodes, local=local, hexes=hexes, left=left):
                 if path in paths:
                     return None
                 paths[path] = True
+                left.discard(path)
                 for n in path.nodes:
                     nodes[n] = True
                     local[n] = True
@@ -531,9 +679,16 @@ class TrackGraph:
                         if other is None:
                             other = hexes[nb] = {}
                         other[(e + 3) % 6] = True
+                if not left:
+                    raise _Complete
                 return None
 
-            _walk_node(start, visited, walk_corp, {}, skip_paths, {}, skip_track, False, visit, W, board.blocks)
+            if left:
+                try:
+                    _walk_node(start, visited, walk_corp, {}, skip_paths, {}, skip_track, False, visit, WT,
+                               board.blocks)
+                except _Complete:
+                    pass
 
             if routes.get("route_train_purchase"):
                 continue
@@ -690,7 +845,7 @@ class DistanceGraph:
 
         for node_path in node.paths:
             _walk_path(node_path, None, None, {}, None, counter, None, True, on_path,
-                       (self.board.state.links, self.board.state.tile_at))
+                       (self.board.state.links, self.board.state.tile_at, None))
 
         if key is not None:
             dist[key] -= count
