@@ -13,8 +13,7 @@ steps, the title's own records). :func:`clone` copies the state and shares the c
 * tuples of shared things are shared; lists, dicts and sets are copied; bound methods are
   rebound to the copy of their object.
 
-Every per-class copier is generated once, so a copy costs little more than creating the
-state's objects.
+Each class's copier (which attributes to copy, share or drop) is worked out once.
 """
 
 from __future__ import annotations
@@ -60,43 +59,53 @@ def _make_copier(cls: type):
     slots = _slot_names(cls)
     has_dict = any("__dict__" in (c.__dict__.get("__slots__", ()) or ()) for c in cls.__mro__) or \
         not all("__slots__" in c.__dict__ for c in cls.__mro__ if c is not object)
-    lines = ["def copier(o, m, C, A, new, setattr_, target=None):",
-             "    n = new(T) if target is None else target", "    m[id(o)] = n"]
-    if has_dict:
-        lines += ["    d = getattr(o, '__dict__', None)",
-                  "    if d is not None:",
-                  "        nd = {}",
-                  "        for k, v in d.items():",
-                  "            p = P.get(k)",
-                  "            if p is None:",
-                  "                nd[k] = v if type(v) in A else C(v, m)",
-                  "            elif p == 'share':",
-                  "                nd[k] = v",
-                  "            elif p == 'shallow':",
-                  "                nd[k] = v.copy() if hasattr(v, 'copy') else v",
-                  "            else:",
-                  "                nd[k] = None",
-                  "        setattr_(n, '__dict__', nd)"]
-    for s in slots:
-        kind = _policy(cls, s)
-        lines += [f"    try: v = o.{s}", "    except AttributeError: pass", "    else:"]
-        if kind == "share":
-            lines.append(f"        setattr_(n, '{s}', v)")
-        elif kind == "shallow":
-            lines.append(f"        setattr_(n, '{s}', v.copy() if hasattr(v, 'copy') else v)")
-        elif kind == "skip":
-            lines.append(f"        setattr_(n, '{s}', None)")
-        else:
-            lines.append(f"        setattr_(n, '{s}', v if type(v) in A else C(v, m))")
-    lines.append("    return n")
-    policies = {}
+    policies: dict[str, str] = {}
     for c in cls.__mro__:
         for attr, kind in (("CLONE_SKIP", "skip"), ("CLONE_SHARE", "share"), ("CLONE_SHALLOW", "shallow")):
             for name in c.__dict__.get(attr, ()):
                 policies.setdefault(name, kind)
-    ns: dict[str, Any] = {"T": cls, "P": policies}
-    exec("\n".join(lines), ns)  # noqa: S102 - generated from the class's own slot names
-    return ns["copier"]
+    deep_slots = tuple(x for x in slots if x not in policies)
+    other_slots = tuple((x, policies[x]) for x in slots if x in policies)
+    new = object.__new__
+    setattr_ = object.__setattr__
+    get = policies.get
+
+    def copier(o, m, C, A, target=None):
+        n = new(cls) if target is None else target
+        m[id(o)] = n
+        if has_dict:
+            d = getattr(o, "__dict__", None)
+            if d is not None:
+                nd = d.copy()
+                for k, v in d.items():
+                    p = get(k)
+                    if p is None:
+                        if type(v) not in A:
+                            nd[k] = C(v, m)
+                    elif p == "shallow":
+                        nd[k] = v.copy() if hasattr(v, "copy") else v
+                    elif p == "skip":
+                        nd[k] = None
+                setattr_(n, "__dict__", nd)
+        for name in deep_slots:
+            try:
+                v = getattr(o, name)
+            except AttributeError:
+                continue
+            setattr_(n, name, v if type(v) in A else C(v, m))
+        for name, p in other_slots:
+            try:
+                v = getattr(o, name)
+            except AttributeError:
+                continue
+            if p == "shallow":
+                v = v.copy() if hasattr(v, "copy") else v
+            elif p == "skip":
+                v = None
+            setattr_(n, name, v)
+        return n
+
+    return copier
 
 
 def _copy(o, m: dict):
@@ -136,7 +145,7 @@ def _copy(o, m: dict):
         return o
     if c is _DROP:
         return None
-    return c(o, m, _copy, _ATOMS, object.__new__, object.__setattr__)
+    return c(o, m, _copy, _ATOMS)
 
 
 def _no_gc(f):
@@ -170,7 +179,7 @@ def clone_into(src, dst) -> None:
         c = _copiers[type(src)] = _make_copier(type(src))
     if c is _SHARE or c is _DROP:
         raise TypeError(f"{type(src).__name__} objects are not copied")
-    c(src, {}, _copy, _ATOMS, object.__new__, object.__setattr__, dst)
+    c(src, {}, _copy, _ATOMS, dst)
 
 
 def shared_state(original, copy) -> list[str]:
