@@ -161,3 +161,38 @@ def place(corp, game: StubGame, coord: str, i: int = 0):
 
 def ids(hexes) -> list:
     return sorted(h.id for h in hexes)
+
+
+def _eid(e):
+    return None if e is None else getattr(e, "id", repr(e))
+
+
+def board_summary(board) -> dict:
+    """Everything a board's state says, by ids (comparable between copies of a game)."""
+    st = board.state
+
+    def tok(t):
+        if t is None:
+            return None
+        return (_eid(t.corporation), t.type, t.used, t.city.id if t.city is not None else None,
+                t.hex.id if t.hex is not None else None)
+
+    return {
+        "tiles": {h.id: (p.id, p.rotation) for h, p in board.tiles()},
+        "supply": [t.id for t in st.supply],
+        "next_copy": dict(st.next_copy),
+        "laid": dict(st.laid),
+        "links": {hid: sorted((e, nb.id) for e, nb in links.items()) for hid, links in st.links.items()},
+        "tokens": {c.id: [tok(t) for t in ts] for c, ts in st.tokens.items()},
+        "extra_tokens": {c.id: [tok(t) for t in ts] for c, ts in st.extra_tokens.items()},
+        "city_res": {c.id: [_eid(r) for r in rs] for c, rs in st.city_res.items()},
+        "tile_res": {hid: [_eid(r) for r in rs] for hid, rs in st.tile_res.items()},
+        "hex_tokens": {hid: [tok(t) for t in ts] for hid, ts in st.hex_tokens.items()},
+        "icons": {hid: [(i.name, i.preprinted) for i in ics] for hid, ics in st.icons.items()},
+        "borders": {hid: [(b.edge, b.type, b.cost) for b in bs] for hid, bs in st.borders.items()},
+        "labels": dict(st.labels),
+        "future_label": {hid: (fl.label, fl.color) if fl is not None else None
+                         for hid, fl in st.future_label.items()},
+        "groups": {c.id: gs for c, gs in st.groups.items()},
+        "route_info": {k: {_eid(c): dict(r) for c, r in v.items()} for k, v in st.route_info.items()},
+    }
