@@ -9,7 +9,6 @@ from trackage.core.clone import clone, shared_state
 from trackage.core.tokens import Token
 
 from boardkit import Corp, StubGame, board_summary, city_at, tile_on
-from conftest import ref
 
 COPY_MAP = {"layout": "flat", "location_names": {"C5": "Port"}, "hexes": {
     "white": [

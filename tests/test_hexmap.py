@@ -4,11 +4,11 @@ icons, labels) on the board state, and the tile supply."""
 import pytest
 
 from trackage.core.hexgrid import HexGrid, invert, neighbor, parse_coord, format_coord
-from trackage.core.hexmap import HexMap, TileSupply
-from trackage.core.tiles import GameError, Placed, Tile, city_map, legal_rotations, upgrades_to
+from trackage.core.hexmap import TileSupply
+from trackage.core.tiles import GameError, Tile, city_map, legal_rotations, upgrades_to
 from trackage.core.tokens import Token
 
-from boardkit import LIB, Corp, Phase, StubGame, map_data
+from boardkit import Corp, Phase, StubGame
 
 
 # ---------------------------------------------------------------------------------------

@@ -186,7 +186,7 @@ def test_city_twice_and_terminal_passthrough():
     t = train(a, "4", 4)
     rules = rules_on(m)
     c = {n: city_at(m, n) for n in ("A3", "A7")}
-    from trackage.core.routes import Chain, Segment, node_chains
+    from trackage.core.routes import Segment, node_chains
 
     ch = node_chains(c["A3"], c["A7"], board=m.board)[0]
     back = node_chains(c["A7"], c["A3"], board=m.board)[0]

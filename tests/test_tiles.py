@@ -227,6 +227,7 @@ def test_revenue_for_phase_colors():
 def test_rotation_exits_and_paths():
     t = LIB.tile("57")
     p0 = t.at(0)
+    assert isinstance(p0, Placed) and not hasattr(t, "paths")  # geometry belongs to placed tiles
     assert p0.exits == (0, 3)
     p1 = t.at(1)
     assert p1.exits == (1, 4)
