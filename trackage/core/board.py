@@ -141,6 +141,10 @@ class Board:
         if t is not None:
             if t in st.supply:
                 return t
+            if t.unlimited and t.index == self._next_index(t.name):
+                # made by another copy of this game (the catalogue keeps every copy it
+                # made): for this board it is still the next copy, to be added
+                return self._add_extra_tile(t.name)
             pre = self.hexmap.preprinted_tile(tid)
             return pre if pre is not None and st.tile_at.get(pre.hex.id) is pre else t
         name, _, idx = tid.rpartition("-")

@@ -27,8 +27,6 @@ from __future__ import annotations
 import sys
 from typing import Callable
 
-from .hexmap import FrozenDict
-
 __all__ = [
     "ABORT", "walk_path", "walk_node", "TrackGraph", "DistanceGraph", "map_hexes",
     "hex_lookup",
@@ -326,7 +324,7 @@ class TrackGraph:
                  teleports: Callable | None = None, memory_key=None):
         self.board = board
         self.memory_key = memory_key
-        self._local_routes: dict = FrozenDict()
+        self._local_routes: dict = {}
         self.skip_track = skip_track
         self.check_tokens = bool(check_tokens)
         self.home_as_token = home_as_token
@@ -362,12 +360,15 @@ class TrackGraph:
 
     @_routes.setter
     def _routes(self, value: dict) -> None:
-        frozen = FrozenDict({c: FrozenDict(r) for c, r in value.items()})
+        # plain dicts (never changed in place, only replaced): their keys are corporations,
+        # state objects, so a copy of the game must copy them; a shared (catalogue) dict would
+        # leave a copy, or a game restored from a snapshot, keyed by another game's corporations
+        routes = {c: dict(r) for c, r in value.items()}
         if self.memory_key is None:
-            self._local_routes = frozen
+            self._local_routes = routes
             return
         st = self.board.state
-        st.route_info = {**st.route_info, self.memory_key: frozen}
+        st.route_info = {**st.route_info, self.memory_key: routes}
 
     def _remember(self, corporation, info: dict) -> None:
         self._routes = {**self._routes, corporation: info}
