@@ -80,7 +80,8 @@ class _Targets:
         if path in left:
             return False
         links, tile_at, nodes, corp, blocks = self.links, self.tile_at, self.nodes, self.corp, self.blocks
-        seen = {path}
+        # a path reached through one edge may leave through the others: (path, entry) pairs
+        seen = {(path, skip)}
         todo = [(path, skip)]
         while todo:
             q, entry = todo.pop()
@@ -102,8 +103,8 @@ class _Targets:
                             continue
                     if not q.ignore_gauge_walk and not _gauge_ok(q.track, np.track):
                         continue
-                    if np not in seen:
-                        seen.add(np)
+                    if (np, np_edge) not in seen:
+                        seen.add((np, np_edge))
                         if self._open(np, visited, counter):
                             if np in left:
                                 return False
@@ -114,8 +115,8 @@ class _Targets:
                         continue
                     nxt.extend(p for p in n.paths if not p.ignore)
             for np in nxt:
-                if np not in seen:
-                    seen.add(np)
+                if (np, None) not in seen:
+                    seen.add((np, None))
                     if self._open(np, visited, counter):
                         if np in left:
                             return False
