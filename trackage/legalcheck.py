@@ -16,6 +16,7 @@ import random
 from dataclasses import dataclass, field
 
 from .core.errors import GameError
+from .core.legal import is_listed
 from .playout import COMBOS, choose
 from .titles import new_game
 
@@ -24,34 +25,6 @@ BOOKKEEPING = {"price_range", "price_step", "canonical_prices", "id", "created_a
 
 def _key(action: dict) -> str:
     return json.dumps({k: v for k, v in action.items() if k not in BOOKKEEPING}, sort_keys=True, default=str)
-
-
-def is_listed(action: dict, legal: list[dict]) -> bool:
-    """Is ``action`` one of ``legal`` (a price inside an offered range counts)?"""
-    for la in legal:
-        if la.get("type") != action.get("type") or str(la.get("entity")) != str(action.get("entity")):
-            continue
-        if la.get("entity_type") != action.get("entity_type"):
-            continue
-        if action.get("type") == "run_routes":
-            return True
-        keys = (set(la) | set(action)) - BOOKKEEPING
-        ok = True
-        for k in keys:
-            a, b = action.get(k), la.get(k)
-            if a == b:
-                continue
-            if k in ("price", "bid", "share_price") and "price_range" in la and isinstance(a, int) \
-                    and not isinstance(a, bool):
-                lo, hi = la["price_range"]
-                step = la.get("price_step") or 1
-                if lo <= a <= hi and (a - lo) % step == 0:
-                    continue
-            ok = False
-            break
-        if ok:
-            return True
-    return False
 
 
 @dataclass

@@ -25,13 +25,40 @@ NO_OP_TYPES = {"message", "program_share_pass", "program_buy_shares", "program_m
                "program_auction_bid", "program_independent_mines", "program_harzbahn_draft_pass"}
 
 
+def _leaves_no_trace(f):
+    """``legal_actions`` is a question: whatever the track graphs remember while answering it
+    (the reference's sticky route information) is forgotten again, so that asking does not
+    change the game."""
+    import functools
+
+    @functools.wraps(f)
+    def run(self, *args, **kwargs):
+        board = self.board
+        if board is None:
+            return f(self, *args, **kwargs)
+        saved = board.state.route_info
+        try:
+            return f(self, *args, **kwargs)
+        finally:
+            if board.state.route_info is not saved:
+                # forget it, and what the graphs learnt meanwhile (they would not learn it again)
+                board.state.route_info = saved
+                board.forget_views()
+    return run
+
+
 class Game:
     # how a copy treats the game's attributes (trackage.core.clone): the title's data is
     # catalogue; the log, the actions and the snapshots are records that are never changed
     CLONE_SHARE = ("data", "raw_options", "optional_rules")
     CLONE_SHALLOW = ("actions", "log", "warnings", "redo_stack", "snapshots")
-    STATE_EXCLUDE = ("snapshots", "redo_stack")  # history, not state (trackage.core.state.full_state)
+    STATE_EXCLUDE = ("snapshots", "redo_stack", "_gate", "_unlisted")  # history and the pipeline's own flags
+    CLONE_SKIP = ("_gate", "_unlisted")
     SNAPSHOT_EVERY = 16
+    # live play (process() outside a log import) accepts exactly what legal_actions() lists
+    LISTED_ONLY = True
+    _gate = False
+    _unlisted = None
 
     TITLE = "base"
     BANK_CASH = 12_000
@@ -133,6 +160,11 @@ class Game:
             if len(chosen) > 1:
                 raise GameError(f"{cls.TITLE}'s optional rules {' and '.join(chosen)} exclude each other",
                                 rule="exclusive-options")
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "legal_actions" in cls.__dict__:
+            cls.legal_actions = _leaves_no_trace(cls.__dict__["legal_actions"])
 
     # ------------------------------------------------------------------ hooks
     def init_optional_rules(self, rules: list[str]) -> list[str]:
@@ -642,11 +674,17 @@ class Game:
         On any error the game is restored exactly as it was (from the snapshot taken
         before the action) and the error is re-raised with the action attached.
         """
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise ActionFormatError("an action is an object with a string 'type'", action if isinstance(action, dict) else None)
+        from . import schema
+
+        schema.check(action, loading=self.loading, warnings=self.warnings)
         before = self.snapshot()
         try:
+            self._gate = not self.loading and self.LISTED_ONLY
+            self._unlisted = None
             self._apply(action)
+            if self._unlisted is not None:
+                # the rules let it through, but it is no legal action: refused all the same
+                raise self._unlisted
         except GameError as e:
             self._restore(before)
             raise e.with_action(action)
@@ -657,6 +695,8 @@ class Game:
             # an engine bug: still leave the game as it was, and let the error show itself
             self._restore(before)
             raise
+        finally:
+            self._gate = False
         self.redo_stack = []
         self._keep_snapshot(len(self.actions) - 1, before)
 
@@ -780,6 +820,9 @@ class Game:
 
     def _process_single(self, action: dict) -> None:
         atype = action["type"]
+        if self._gate and self._unlisted is None:
+            # a specific rule's refusal, if any, is the clearer error: the rules run first
+            self._unlisted = self._check_listed(action)
         if atype in NO_OP_TYPES:
             if atype != "message":
                 self.resolve_entity(action)
@@ -807,6 +850,25 @@ class Game:
                 if self.finished:
                     break
                 self.round.setup()
+
+    def _check_listed(self, action: dict) -> GameError | None:
+        """Live play accepts exactly the listed actions (:mod:`trackage.core.legal`); the
+        game's meta actions (chat, ending the game, the site's programmed actions) are not
+        moves and are checked by the rules alone."""
+        from .legal import META_TYPES, is_listed
+
+        if action["type"] in META_TYPES:
+            if action["type"] == "end_game":
+                e = self.resolve_entity(action)
+                if not getattr(e, "is_player", False):
+                    raise GameError("only a player of the game may end it", rule="end-game-by-player")
+            return None
+        legal = self.legal_actions()
+        if is_listed(action, legal):
+            return None
+        e = self.resolve_entity(action)
+        return GameError(f"{action['type']} by {self.entity_name(e)} is not a legal action now",
+                         rule="not-a-legal-action")
 
     def preprocess_action(self, action, entity) -> None:
         pass
@@ -1007,6 +1069,7 @@ class Game:
     def acting_entities(self) -> list:
         return [e for e in self.round.active_entities() if e is not None]
 
+    @_leaves_no_trace
     def legal_actions(self, entity=None) -> list[dict]:
         """Every legal action now, as action dicts ready for :meth:`process`.
 

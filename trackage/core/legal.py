@@ -1,0 +1,69 @@
+"""Is an action one of the legal actions? (the gate of live play)
+
+Live play accepts exactly what :meth:`Game.legal_actions` lists: an action matches a listed
+one when its type, entity and every field the rules read are equal, a free price lies inside
+the listed range and on its step, and the site's bookkeeping fields are ignored. Fields the
+engine works out itself (a token's slot, its cost, the ``tokener``) may be left out. A
+``run_routes`` matches by type: its routes are then checked, and their revenues computed, by
+the rules.
+"""
+
+from __future__ import annotations
+
+BOOKKEEPING = frozenset({"id", "created_at", "user", "original_id", "skip", "auto_actions",
+                         "price_range", "price_step", "canonical_prices"})
+# fields the engine works out itself: a client may leave them out
+DERIVED = frozenset({"slot", "cost", "tokener"})
+PRICES = ("price", "bid", "share_price")
+
+# actions that are not moves of the game: always allowed in live play (the rules still check
+# who sends them)
+META_TYPES = frozenset({"message", "end_game", "program_share_pass", "program_buy_shares", "program_merger_pass",
+                        "program_disable", "program_auction_bid", "program_independent_mines",
+                        "program_harzbahn_draft_pass"})
+
+
+def _same(k: str, a, b) -> bool:
+    if a == b:
+        return type(a) is type(b) or not (isinstance(a, bool) or isinstance(b, bool))
+    if isinstance(a, list) and isinstance(b, list) and k in ("shares", "combo_entities"):
+        return len(a) == len(set(map(str, a))) and sorted(map(str, a)) == sorted(map(str, b))
+    return False
+
+
+def matches(action: dict, listed: dict) -> bool:
+    if action.get("type") != listed.get("type") or str(action.get("entity")) != str(listed.get("entity")):
+        return False
+    et = action.get("entity_type")
+    if et is not None and et != listed.get("entity_type"):
+        return False
+    if action.get("type") == "run_routes":
+        return True
+    for k in (set(action) | set(listed)) - BOOKKEEPING - {"type", "entity", "entity_type"}:
+        a, b = action.get(k), listed.get(k)
+        if k not in action:
+            if k in DERIVED:
+                continue
+            if k == "variant" and str(b) == str(listed.get("train", "")).rsplit("-", 1)[0]:
+                continue  # the train's own variant
+            return False
+        if k not in listed:
+            if a is None or a is False:
+                continue
+            return False
+        if _same(k, a, b):
+            continue
+        if k in PRICES and "price_range" in listed and type(a) is int:
+            lo, hi = listed["price_range"]
+            step = listed.get("price_step") or 1
+            if lo <= a <= hi and (a - lo) % step == 0:
+                continue
+        if k in DERIVED and k != "cost":
+            continue
+        return False
+    return True
+
+
+def is_listed(action: dict, legal: list[dict]) -> bool:
+    """Is ``action`` one of ``legal`` (see the module)?"""
+    return any(matches(action, la) for la in legal)

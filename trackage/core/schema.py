@@ -1,0 +1,156 @@
+"""The shape of every action: a schema per action type (pydantic), checked before an action
+reaches the rules.
+
+In live play an action that does not fit its type's schema is refused with an error naming
+the field (integers are integers: no strings, floats, booleans or infinities; unknown fields
+are refused). Importing an 18xx.games log is lenient, as real logs carry fields of other
+versions: a misfit there is reported as a warning and the action is applied.
+
+The 18xx.games bookkeeping fields of the envelope (``id``, ``created_at``, ``user``,
+``original_id``, ``skip``, ``auto_actions``) are named here and never read by the rules.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
+
+from .errors import ActionFormatError
+
+EntityId = Union[StrictInt, StrictStr]
+Id = Annotated[StrictStr, Field(min_length=1, max_length=64)]
+Ids = Annotated[list[Id], Field(min_length=1, max_length=30)]
+Amount = Annotated[StrictInt, Field(ge=-10**9, le=10**9)]
+Choice = Union[StrictStr, StrictInt, dict[StrictStr, Any]]
+
+
+class Envelope(BaseModel):
+    """Every action: its type, the acting entity, and the site's bookkeeping."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    type: StrictStr
+    entity: EntityId
+    entity_type: Literal["player", "corporation", "minor", "company"] | None = None
+    id: StrictInt | None = None
+    created_at: StrictInt | float | None = None
+    user: StrictInt | StrictStr | None = None
+    original_id: StrictInt | None = None
+    skip: StrictBool | None = None
+    auto_actions: list[dict[str, Any]] | None = None
+
+
+class Route(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    train: Id
+    connections: list[list[StrictStr]] = Field(max_length=60)
+    hexes: list[StrictStr] | None = None
+    revenue: Amount | None = None
+    revenue_str: StrictStr | None = None
+    nodes: list[StrictStr] | None = None
+    halts: StrictInt | None = None
+    subsidy: Amount | None = None
+    abilities: list[StrictStr] | None = None
+
+
+def _model(name: str, **fields):
+    annotations = {k: v[0] for k, v in fields.items()}
+    namespace = {"__annotations__": annotations, **{k: v[1] for k, v in fields.items() if v[1] is not ...}}
+    return type(name, (Envelope,), namespace)
+
+
+REQUIRED = ...
+SCHEMAS: dict[str, type[Envelope]] = {
+    "pass": _model("Pass"),
+    "end_game": _model("EndGame"),
+    "convert": _model("Convert"),
+    "bankrupt": _model("Bankrupt"),
+    "message": _model("Message", message=(Annotated[StrictStr, Field(max_length=2000)], REQUIRED)),
+    "bid": _model("Bid", price=(Amount, REQUIRED), company=(Id | None, None), corporation=(Id | None, None),
+                  minor=(Id | None, None)),
+    "par": _model("Par", corporation=(Id, REQUIRED), share_price=(Id, REQUIRED)),
+    "buy_shares": _model("BuyShares", shares=(Ids, REQUIRED), percent=(Amount, REQUIRED),
+                         share_price=(Amount | None, None), swap=(Id | None, None),
+                         purchase_for=(Id | None, None), purchase_for_type=(StrictStr | None, None),
+                         borrow_from=(EntityId | None, None), borrow_from_type=(StrictStr | None, None),
+                         total_price=(Amount | None, None), discounter=(Id | None, None)),
+    "sell_shares": _model("SellShares", shares=(Ids, REQUIRED), percent=(Amount, REQUIRED),
+                          share_price=(Amount | None, None), swap=(Id | None, None)),
+    "buy_company": _model("BuyCompany", company=(Id, REQUIRED), price=(Amount, REQUIRED)),
+    "sell_company": _model("SellCompany", company=(Id, REQUIRED), price=(Amount, REQUIRED)),
+    "merge": _model("Merge", corporation=(Id | None, None), minor=(Id | None, None)),
+    "choose": _model("Choose", choice=(Choice, REQUIRED)),
+    "choose_ability": _model("ChooseAbility", choice=(Choice, REQUIRED)),
+    "special_buy": _model("SpecialBuy", description=(StrictStr, REQUIRED), cost=(Amount | None, None)),
+    "acquire_company": _model("AcquireCompany", company=(Id, REQUIRED)),
+    "assign": _model("Assign", target=(Id | None, None), target_type=(StrictStr | None, None)),
+    "lay_tile": _model("LayTile", hex=(Id, REQUIRED), tile=(Id, REQUIRED),
+                       rotation=(Annotated[StrictInt, Field(ge=0, le=5)], REQUIRED),
+                       combo_entities=(list[Id] | None, None)),
+    "place_token": _model("PlaceToken", city=(Id, REQUIRED), slot=(StrictInt | None, None),
+                          tokener=(Id | None, None), cost=(Amount | None, None), token_type=(StrictStr | None, None)),
+    "remove_token": _model("RemoveToken", city=(Id, REQUIRED), slot=(StrictInt, REQUIRED)),
+    "hex_token": _model("HexToken", hex=(Id, REQUIRED), token_type=(StrictStr | None, None),
+                        cost=(Amount | None, None)),
+    "remove_hex_token": _model("RemoveHexToken", hex=(Id, REQUIRED)),
+    "run_routes": _model("RunRoutes", routes=(Annotated[list[Route], Field(max_length=30)], REQUIRED),
+                         extra_revenue=(Amount | None, None), subsidy=(Amount | None, None)),
+    "dividend": _model("Dividend", kind=(Literal["payout", "withhold", "half"], REQUIRED), amount=(Amount | None, None)),
+    "buy_train": _model("BuyTrain", train=(Id, REQUIRED), price=(Amount, REQUIRED), variant=(Id | None, None),
+                        exchange=(Id | None, None), shell=(StrictStr | None, None), slots=(list[StrictInt] | None, None),
+                        extra_due=(StrictBool | None, None), warranties=(StrictInt | None, None)),
+    "discard_train": _model("DiscardTrain", train=(Id, REQUIRED)),
+    "scrap_train": _model("ScrapTrain", train=(Id, REQUIRED)),
+    "payoff_player_debt": _model("PayoffPlayerDebt"),
+    "payoff_player_debt_partial": _model("PayoffPlayerDebtPartial", amount=(Amount | None, None)),
+}
+
+# the site's programmed actions: no effect on a game, kept in logs as they are
+LENIENT_TYPES = frozenset({"program_share_pass", "program_buy_shares", "program_merger_pass", "program_disable",
+                           "program_auction_bid", "program_independent_mines", "program_harzbahn_draft_pass"})
+
+
+def _describe(err: ValidationError) -> str:
+    e = err.errors()[0]
+    where = ".".join(str(x) for x in e.get("loc", ())) or "action"
+    got = e.get("input")
+    shown = repr(got) if not isinstance(got, (dict, list)) else type(got).__name__
+    return f"field {where!r}: {e.get('msg', 'invalid')} (got {shown[:60]})"
+
+
+def problem(action: Any) -> str | None:
+    """What is wrong with the shape of ``action`` (None when it fits its type's schema)."""
+    if not isinstance(action, dict):
+        return "an action is a JSON object"
+    atype = action.get("type")
+    if not isinstance(atype, str):
+        return "field 'type': a string is required"
+    if atype in LENIENT_TYPES:
+        return None
+    model = SCHEMAS.get(atype)
+    if model is None:
+        return f"unknown action type {atype!r}"
+    try:
+        model.model_validate(action)
+    except ValidationError as e:
+        return _describe(e)
+    for sub in action.get("auto_actions") or []:
+        p = problem(sub)
+        if p is not None:
+            return f"auto action {sub.get('type') if isinstance(sub, dict) else sub!r}: {p}"
+    return None
+
+
+def check(action: Any, *, loading: bool, warnings: list[str] | None = None) -> None:
+    """Refuse (live play) or report (log import) an action that does not fit its schema."""
+    p = problem(action)
+    if p is None:
+        return
+    if loading:
+        if warnings is not None:
+            aid = action.get("id") if isinstance(action, dict) else None
+            warnings.append(f"action {aid}: {p} (accepted from a log)")
+        return
+    raise ActionFormatError(p, action if isinstance(action, dict) else None)
