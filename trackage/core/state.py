@@ -133,6 +133,8 @@ def full_state(game) -> dict:
                 v = getattr(o, name)
             except AttributeError:
                 continue
+            if v is None or getattr(type(v), "DERIVED", False):
+                continue  # absent, unset or derived: not part of the state
             fields[name] = dump(v)
         objects[label] = fields
         return label
