@@ -253,6 +253,12 @@ class Board:
             out = memo[1][key] = build()
         return out
 
+    def forget_views(self) -> None:
+        """Drop every memoised view (they are recomputed on demand)."""
+        self._graph = None
+        self._graph_version = None
+        self._derived = None
+
     def changed(self) -> None:
         """A tile or token changed: new version (derived views are recomputed), and the
         graphs' route information is trimmed as the reference trims it."""
