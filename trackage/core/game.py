@@ -526,6 +526,9 @@ class Game:
 
     def close_corporation(self, corp) -> None:
         """A corporation leaves the game: tokens, reservations, cash, certificates, market place."""
+        # whose turn it is, as it stood after the last action (emptying the treasury below
+        # could end the turn's steps early)
+        acting = self.round.current_entity if self.round is not None and self.round.is_operating() else None
         if self.board is not None:
             for hex_ in self.hexmap.hexes:
                 for city in hex_.tile.cities:
@@ -542,9 +545,9 @@ class Game:
             t.buyable = False
         for c in list(corp.companies):
             c.close()
-        if self.round.current_entity_of_round() is corp and self.round.is_operating():
-            for s in self.round.steps:
-                s.pass_()
+        if acting is corp:
+            # its turn ends here and the next operator in the order takes over
+            self.round.force_next_entity()
         for holder in list(corp.share_holders):
             holder.shares_by_corp.pop(corp, None)
         self.pool.shares_by_corp.pop(corp, None)
