@@ -340,3 +340,46 @@ def test_private_railway_stubs_restrict_lays_until_released():
     assert ok == []  # a straight cannot use both stubs
     g.release_stubs(g.minor_by_id("M&V"))
     assert not hex_.tile.stubs and g.stubs_respected(hex_, straight)
+
+
+# ----------------------------------------------------------------- closing companies
+def _or_with_companies(title, players, seed, n=2):
+    """A seeded random game played until a public company starts its operating turn with at
+    least ``n - 1`` companies still to operate after it."""
+    import random
+
+    from trackage.playout import choose
+
+    g = new_game(title, [{"id": i + 1, "name": f"P{i + 1}"} for i in range(players)], [], seed)
+    rng = random.Random(seed)
+    for _ in range(5000):
+        r = g.round
+        if r.is_operating() and type(r).__name__ == "OperatingRound":
+            e = r.current_entity_of_round()
+            later = [c for c in r.entities[r.entity_index + 1:] if getattr(c, "is_corporation", False)]
+            if getattr(e, "is_corporation", False) and len(later) >= n - 1 and g.current_entity() is e:
+                return g, e, later[0]
+        a = choose(rng, g.legal_actions(), g.PLAYOUT_WEIGHTS)
+        a["id"] = len(g.actions) + 1
+        g._apply(a)
+    raise AssertionError("no such operating round")
+
+
+@pytest.mark.parametrize("title", ["1858", "1858India"])
+def test_a_company_closing_in_its_own_turn_hands_over_to_the_next(title):
+    # reference (base close_corporation): the round forces the next operator; the OR goes on
+    g, corp, nxt = _or_with_companies(title, 4, 5)
+    for t in list(corp.trains):
+        g.discard_train(t)
+    g.stock_market.move(corp, (0, 1))  # one step right of the closing cell
+    left = g.stock_market.cell(0, 0)
+    assert left.type == "close"
+    for _ in range(20):
+        if corp.closed:
+            break
+        acts = [a for a in g.legal_actions() if a["type"] == "pass" or a.get("kind") == "withhold"]
+        assert acts, g.legal_actions()
+        g.process(acts[0])
+    assert corp.closed
+    assert g.round.is_operating() and g.round.current_entity_of_round() is nxt
+    assert g.current_entity() is nxt
