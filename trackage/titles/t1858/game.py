@@ -499,6 +499,9 @@ class Game1858(Game):
         if any(a.get("type") == "reservation" for a in company.abilities):
             self.remove_reservations_of(company)
         company.abilities = []
+        minor = self.private_minor(company)
+        for coord in (minor.coordinates if minor is not None else []):
+            self.compact_reservations(self.hex_by_id(coord))
 
     def remove_reservations_of(self, entity) -> None:
         for h in self.hexmap.hexes:
@@ -592,8 +595,29 @@ class Game1858(Game):
                 closed = True
         r = self.round
         if closed and r.is_stock() and not r.finished() and r.active_step() is None:
-            # a sale closed a company the next player could only have bought: move on
+            self.move_on_after_closing(r)
+
+    def move_on_after_closing(self, r) -> None:
+        """A sale closed a company and the player in turn has nothing left to do.
+
+        The reference moves to the next player once, without looking again (its cached
+        step still counts as active): if that player has nothing to do either, its stock
+        round can go no further and the game is stuck there. A live action that leads
+        there is refused (it would need an undo on 18xx.games); a log replays as it came.
+        """
+        r.skip_steps()
+        if r.finished():
             r.next_entity()
+            return
+        r.next_entity_index()
+        for s in r.steps:
+            s.unpass()
+        for s in r.steps:
+            s.setup()
+        r.skip_steps()
+        if r.active_step() is None and not r.finished() and not self.loading:
+            raise GameError("closing this company would leave the stock round with no player to act "
+                            "(18xx.games stops there)", rule="stock-round-stuck")
 
     def close_corporation(self, corp) -> None:
         """A company at the bottom of the market closes; a fresh one (ten shares from phase 5)
@@ -742,7 +766,16 @@ class Game1858(Game):
         return False
 
     def after_lay_1858(self, entity, hex_, old_tile, tile) -> None:
-        pass
+        if tile.cities and old_tile.color != "white":
+            self.compact_reservations(hex_)
+
+    def compact_reservations(self, hex_) -> None:
+        """A city with more reservation entries than slots drops its empty ones, so a slot
+        freed by a closed private goes to the other private still reserving that city (the
+        reference does this after upgrades and private closures, in its map-icon clean-up)."""
+        for city in hex_.tile.cities:
+            if len(city.reservations) > city.slots:
+                city.reservations = [r for r in city.reservations if r is not None]
 
     def token_cost(self, corp, city) -> int:
         dist = self.data["board"]["token_distances"]

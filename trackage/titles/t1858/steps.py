@@ -208,6 +208,22 @@ class StockRound1858Step(BuySellParShares):
         super().process_buy_shares(action, entity)
         self.game.maybe_place_home_token(self.game.share_by_id(action["shares"][0]).corporation)
 
+    def sale_stalls(self, entity, action) -> bool:
+        """Would this sale close its company and leave the stock round stuck (see
+        ``Game1858.move_on_after_closing``)? Tried on a copy, only near the closing cell."""
+        game = self.game
+        bundle = bundle_from_ids(game, action.get("shares") or [], action.get("percent"))
+        price = bundle.corporation.share_price
+        if price is None or price.column > len(bundle.shares) + 1:
+            return False
+        trial = game.copy()
+        trial.loading = False
+        try:
+            trial._apply({**action, **game.entity_ref(entity), "id": len(game.actions) + 1})
+        except GameError as e:
+            return e.rule == "stock-round-stuck"
+        return False
+
     # --- enumeration
     def acting_entities(self) -> list:
         cur = self.current_entity()
@@ -228,7 +244,8 @@ class StockRound1858Step(BuySellParShares):
                 if lo <= self.max_bid(entity):
                     out.append({"type": "bid", "company": c.sym, "price": lo})
         if not self.auction:
-            out.extend(a for a in super().legal_actions(entity) if a["type"] != "pass")
+            out.extend(a for a in super().legal_actions(entity)
+                       if a["type"] != "pass" and not (a["type"] == "sell_shares" and self.sale_stalls(entity, a)))
         if "pass" in acts:
             out.append({"type": "pass"})
         return out
