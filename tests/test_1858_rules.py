@@ -9,6 +9,7 @@ import json
 import pytest
 
 from trackage.core.errors import GameError
+from trackage.core.money import spend
 from trackage.core.log import filter_actions, load_log
 from trackage.core.state import snapshot, trace_line
 from trackage.replay import game_from_log, replay_file
@@ -444,3 +445,39 @@ def test_a_sale_that_closes_a_company_and_stalls_the_stock_round_is_refused():
     g._apply(dict(sale))
     assert g.corporation_by_id("A") is not None and not any(c.floated() for c in g.corporations)
     assert g.round.is_stock() and not g.round.finished() and g.legal_actions() == []
+
+
+# ----------------------------------------------------------------- 1858 India: Pullmans, loco works
+@needs_india
+def test_india_trainless_company_buying_only_a_pullman_drops_two_cells():
+    # quirk (reference): the buy-train step passes twice after the purchase (inside the
+    # purchase and after it); the company is still trainless, so each pass moves it left
+    g, a = at(INDIA, _first(INDIA, "buy_train", where=lambda x: x["train"].startswith("Pullman")))
+    corp = g.corporation_by_id(a["entity"])
+    for t in list(corp.trains):
+        g.remove_train(t)
+        g.forget_train(t)
+    spend(corp, g.bank, corp.cash - 100)
+    spend(corp.owner, g.bank, corp.owner.cash)
+    before = corp.share_price
+    g._apply(dict(a))
+    assert g.owns_pullman(corp) and g.trainless(corp) and corp.cash == 0
+    once = g.stock_market.left_of(corp, before.coordinates)
+    twice = g.stock_market.left_of(corp, once)
+    assert corp.share_price.coordinates == twice
+
+
+@needs_india
+def test_india_a_closed_loco_works_is_for_sale_again_and_pays():
+    # quirk (reference): purchasable loco works are those without an owner, closed or not;
+    # a closed one bought back earns its revenue (no discount: its abilities are gone)
+    g, a = at(INDIA, 509)  # SIR buys LW1 after issuing shares; LW2 is closed here
+    lw2 = g.company_by_id("LW2")
+    lw2.close()
+    sir = g.corporation_by_id("SIR")
+    listed = [x["company"] for x in g.legal_actions() if x["type"] == "buy_company"]
+    assert listed == ["LW1", "LW2"]
+    assert not any(x["type"] == "pass" for x in g.legal_actions())  # a train must follow the issue
+    g._apply({**a, "company": "LW2"})
+    assert lw2.owner is sir and lw2.closed and lw2.abilities == []
+    assert g.company_pays(lw2)

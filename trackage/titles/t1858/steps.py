@@ -10,7 +10,7 @@ import math
 from ...core.entities import ShareBundle
 from ...core.errors import GameError
 from ...core.money import spend
-from ...core.round import Step
+from ...core.round import Step, ranged
 from ...core.shares import bundle_from_ids
 from ...core.steps.operating import BuyTrain, DiscardTrain, Dividend, HomeToken, RunRoutes
 from ...core.steps.stock import BuySellParShares
@@ -240,9 +240,9 @@ class StockRound1858Step(BuySellParShares):
         if "bid" in acts:
             cos = [self.auction["company"]] if self.auction else self.auctionable()
             for c in cos:
-                lo = self.min_bid(c)
-                if lo <= self.max_bid(entity):
-                    out.append({"type": "bid", "company": c.sym, "price": lo})
+                lo, hi = self.min_bid(c), self.max_bid(entity)
+                if lo <= hi:
+                    out.append(ranged({"type": "bid", "company": c.sym}, lo, hi, self.game.MIN_BID_INCREMENT))
         if not self.auction:
             out.extend(a for a in super().legal_actions(entity)
                        if a["type"] != "pass" and not (a["type"] == "sell_shares" and self.sale_stalls(entity, a)))
@@ -753,7 +753,7 @@ class BuyTrain1858(BuyTrain):
             if price != want:
                 raise GameError(f"train {train.id} costs {want}, not {price}", rule="wrong-price")
         else:
-            if not getattr(train.owner, "is_corporation", False) or train.owner is entity or train.rusted:
+            if train not in g.other_trains(entity):
                 raise GameError(f"train {train.id} is not for sale", rule="train-not-available")
             if price < 1 or price > entity.cash:
                 raise GameError(f"{entity.name} may spend between 1 and {entity.cash}", rule="wrong-price")
@@ -783,6 +783,10 @@ class BuyTrain1858(BuyTrain):
             spend(entity.owner, entity, price - entity.cash)
         self.buy(entity, train, price)
         if not self.can_buy_train(entity) and not self.can_scrap(entity):
+            # quirk (reference): the step passes twice here (once inside the purchase, once
+            # after it); a company still trainless afterwards (1858 India: it bought only a
+            # Pullman) so drops two cells, and a purchase after issuing shares is refused
+            self.pass_()
             self.pass_()
 
     def pass_(self):
