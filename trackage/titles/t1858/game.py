@@ -749,13 +749,26 @@ class Game1858(Game):
         return out
 
     def upgrade_cost(self, old_tile, hex_, entity) -> int:
+        return self.terrain_cost(old_tile, hex_.tile, hex_, entity)
+
+    def terrain_cost(self, old_tile, new_tile, hex_, entity) -> int:
+        """Terrain: free for a private railway at home, halved for metre gauge track only."""
         if not old_tile.upgrades:
             return 0
         if getattr(entity, "is_minor", False) and self.home_hex(entity, hex_):
             return 0
         cost = old_tile.upgrades[0].cost
-        if self.new_track_gauge(old_tile, hex_.tile) == ["narrow"]:
+        if self.new_track_gauge(old_tile, new_tile) == ["narrow"]:
             return cost - cost // 2
+        return cost
+
+    def lay_cost(self, entity, hex_, old_tile, new_tile, lay, gauges_added) -> int:
+        """The whole price of a lay: terrain plus the lay's own cost, 10 less on a later lay
+        of a turn that adds only metre gauge track somewhere (``Track1858.pay``)."""
+        cost = self.terrain_cost(old_tile, new_tile, hex_, entity) + lay.get("cost", 0)
+        gauges = list(gauges_added) + [self.new_track_gauge(old_tile, new_tile)]
+        if len(gauges) != 1 and ["narrow"] in gauges:
+            cost -= 10
         return cost
 
     def tile_valid_for_phase(self, tile) -> bool:
@@ -957,8 +970,7 @@ class Game1858(Game):
                         continue
                     if not tilemod.legal_rotation(hex_, t, connected_edges=edges):
                         continue
-                    cost = lay.get("cost", 0) + (old.upgrades[0].cost if old.upgrades else 0)
-                    if cost > power:
+                    if self.lay_cost(entity, hex_, old, t, lay, round_.gauges_added) > power:
                         continue
                     out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
                 t.rotate(keep)
