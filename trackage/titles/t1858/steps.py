@@ -212,9 +212,12 @@ class StockRound1858Step(BuySellParShares):
         """Would this sale close its company and leave the stock round stuck (see
         ``Game1858.move_on_after_closing``)? Tried on a copy, only near the closing cell."""
         game = self.game
-        bundle = bundle_from_ids(game, action.get("shares") or [], action.get("percent"))
-        price = bundle.corporation.share_price
-        if price is None or price.column > len(bundle.shares) + 1:
+        corp = bundle_from_ids(game, action.get("shares") or [], action.get("percent")).corporation
+        # only a president's sale moves the price (one cell left): can it reach the closing cell?
+        if corp.share_price is None or corp.owner is not entity:
+            return False
+        left = game.stock_market.cell(*game.stock_market.left_of(corp, corp.share_price.coordinates))
+        if left is None or left.type != "close":
             return False
         trial = game.copy()
         trial.loading = False
