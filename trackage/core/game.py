@@ -893,6 +893,11 @@ class Game:
     def acting_entities(self) -> list:
         return [e for e in self.round.active_entities() if e is not None]
 
+    def playout_choose(self, rng, actions: list[dict]) -> dict | None:
+        """A title's own pick for the random player among ``actions`` (legal now), with its
+        price settled; None leaves it to the weighted default of ``trackage.playout``."""
+        return None
+
     def legal_actions(self, entity=None) -> list[dict]:
         """Every legal action now, as action dicts ready for :meth:`process`.
 
