@@ -976,6 +976,40 @@ class Game1858(Game):
                 t.rotate(keep)
         return out
 
+    # ------------------------------------------------------------------ random player
+    # weights of the random player: left to chance, companies trade trains at random prices,
+    # pay nothing out and close one after another until turn 100. These favour what keeps
+    # companies running (depot trains, payouts) so that games end by breaking the bank.
+    PLAYOUT_BIAS = {"pass": 1.0, "bid": 1.5, "buy_shares": 3.0, "par": 2.0, "convert": 1.0, "lay_tile": 3.0,
+                    "place_token": 2.0, "run_routes": 5.0, "scrap_train": 0.5, "discard_train": 1.0, "choose": 1.0,
+                    "remove_hex_token": 2.0, "buy_company": 1.0, "sell_shares": 0.3}
+    PLAYOUT_DIVIDENDS = {"payout": 6.0, "half": 1.0, "withhold": 0.3}
+
+    def playout_weight(self, action: dict) -> float:
+        kind = action["type"]
+        if kind == "dividend":
+            return self.PLAYOUT_DIVIDENDS.get(action.get("kind"), 1.0)
+        if kind == "buy_train":
+            train = self.train_by_id(action["train"])
+            return 6.0 if train is not None and train.owner is self.depot else 0.2
+        if kind == "buy_shares" and action.get("entity_type") == "corporation":
+            return 0.2  # redeeming
+        return self.PLAYOUT_BIAS.get(kind, 1.0)
+
+    def playout_choose(self, rng, actions: list[dict]) -> dict | None:
+        action = dict(rng.choices(actions, weights=[self.playout_weight(a) for a in actions], k=1)[0])
+        if "price_range" in action:
+            lo, hi = action.pop("price_range")
+            step = action.pop("price_step", 1) or 1
+            if action["type"] == "bid":
+                # mostly the minimum; now and then a few increments more
+                action["price"] = min(hi, lo + step * rng.choice((0, 0, 0, 1, 2, 4)))
+            else:
+                action["price"] = rng.randrange(lo, hi + 1, step)
+        action.pop("price_step", None)
+        action.pop("canonical_prices", None)
+        return action
+
     # ------------------------------------------------------------------ play API
     def legal_actions(self, entity=None) -> list:
         """Every legal action now. Steps name who acts (a player's private railway
