@@ -481,3 +481,19 @@ def test_india_a_closed_loco_works_is_for_sale_again_and_pays():
     g._apply({**a, "company": "LW2"})
     assert lw2.owner is sir and lw2.closed and lw2.abilities == []
     assert g.company_pays(lw2)
+
+
+@needs_1858
+def test_share_exchange_requests_come_from_a_connected_minor(monkeypatch):
+    from trackage.titles.t1858.game import Game1858
+
+    path = FIXTURES / "1858" / "1858-quick-start-b.json"
+    g, a = at(path, 212)  # the M&Z asks MZA's president for a treasury share
+    # the same request through the private's company: 18xx.games offers it through the minor
+    refused(g, {**a, "entity_type": "company"}, "bad-exchange")
+    # an unconnected private could only be denied there: refused at once here
+    monkeypatch.setattr(Game1858, "corporation_private_connected", lambda self, corp, minor: False)
+    refused(g, a, "not-connected")
+    monkeypatch.undo()
+    g.process(a)
+    assert g.round.pending_approval is g.corporation_by_id("MZA")

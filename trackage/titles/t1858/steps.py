@@ -297,6 +297,9 @@ class Exchange1858(Step):
             self.round.last_to_act = player
         else:
             if getattr(entity, "is_company", False):
+                # 18xx.games offers this exchange through the private's minor only
+                if not game.loading:
+                    raise GameError(f"{entity.name} exchanges for a share through its minor", rule="bad-exchange")
                 entity = game.private_minor(entity)
             if bundle.owner is not corp:
                 raise GameError("exchanges are for treasury shares", rule="bad-exchange")
@@ -304,6 +307,10 @@ class Exchange1858(Step):
                 game.exchange_for_share(self.round, bundle, corp, entity, player, True)
                 self.round.current_actions.append({"type": "exchange", "_corp": corp})
             else:
+                # the reference checks the connection only on approval (an unconnected
+                # request could only be denied); here it is refused at once
+                if not game.loading and not game.corporation_private_connected(corp, entity):
+                    raise GameError(f"{entity.name} is not connected to {corp.name}", rule="not-connected")
                 self.round.pending_approval = corp
                 self.round.approval_minor = entity
 
