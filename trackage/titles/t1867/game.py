@@ -93,21 +93,22 @@ class OperatingRound1867(OperatingRound):
         return entity.closed or not entity.floated() or entity not in self.game.corporations
 
     def force_next_entity(self):
-        """The current operator was nationalised: its turn ends now."""
+        """The current operator was nationalised: its turn ends now and the next one starts
+        at once, inside the action (or skip) that nationalised it."""
         for s in self.steps:
             s.pass_()
-        self.forced = True
+        self.next_entity()
 
-    def after_process(self, action, entity):
-        op = self.entities[self.entity_index] if self.entities else None
-        if op is not None and self.skip_entity(op):
-            # the operator was nationalised while another company chose: its turn is over
-            from .steps import MajorTrainless
-
-            for s in self.steps:
-                if not isinstance(s, MajorTrainless):
-                    Step.pass_(s)
-        super().after_process(action, entity)
+    def skip_steps(self) -> None:
+        # the operator is looked up for every step: a nationalisation inside a skip starts the
+        # next operator, whose remaining steps this same loop then skips or stops at
+        for s in self.steps:
+            cur = self.current_entity_of_round()
+            if not s.active() or not s.blocks() or (cur is not None and getattr(cur, "closed", False)):
+                continue
+            if s.blocking():
+                break
+            s.skip()
 
 
 class MergerRound(Round):

@@ -401,13 +401,30 @@ class MajorTrainless(Step):
     def process_choose(self, action, entity):
         if action.get("choice") != "nationalize":
             raise GameError("the only choice is 'nationalize'", rule="bad-choice")
+        if self.strands_round(entity):
+            raise GameError(f"{entity.name} operates now and another major still has to choose: nationalising "
+                            "it would leave the round waiting for a company that no longer exists",
+                            rule="nationalize-operator")
         self.game.trainless_major.remove(entity)
         self.game.nationalize(entity)
+
+    def strands_round(self, entity) -> bool:
+        """Is ``entity`` the operator whose turn it is while other trainless majors wait?
+        The reference then keeps the removed company as the operator and can process no
+        further action (quirk: nationalise-operator)."""
+        round_ = self.round
+        if not round_.is_operating() or not round_.entities:
+            return False
+        operator = round_.entities[round_.entity_index]
+        return operator is entity and any(c is not entity for c in self.game.trainless_major)
 
     def legal_actions(self, entity):
         if entity not in self.game.trainless_major:
             return []
-        return [{"type": "pass"}, {"type": "choose", "choice": "nationalize"}]
+        out = [{"type": "pass"}]
+        if not self.strands_round(entity):
+            out.append({"type": "choose", "choice": "nationalize"})
+        return out
 
 
 # ---------------------------------------------------------------------------- operating round
