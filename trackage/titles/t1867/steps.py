@@ -453,20 +453,32 @@ class BuyCompany1867(Step):
         price = action.get("price")
         if not isinstance(price, int) or not company.min_price <= price <= company.max_price:
             raise GameError(f"price must be between {company.min_price} and {company.max_price}", rule="wrong-price")
+        if price > entity.cash:
+            raise GameError(f"{entity.name} has {entity.cash} and cannot pay {price}", rule="insufficient-cash")
         owner = company.owner
         owner.companies.remove(company)
         company.owner = entity
         entity.companies.append(company)
         spend(entity, owner, price)
 
+    def listed_earlier(self, entity) -> bool:
+        """The round has this step more than once (any time in the turn, and blocking before
+        loans and at the end); purchases go to the first active one, so only it lists them."""
+        for s in self.round.steps:
+            if s is self:
+                return False
+            if isinstance(s, BuyCompany1867) and s.active() and "buy_company" in s.actions(entity):
+                return True
+        return False
+
     def legal_actions(self, entity):
         acts = self.actions(entity)
         out = []
-        if "buy_company" in acts:
+        if "buy_company" in acts and not self.listed_earlier(entity):
             for c in self.game.purchasable_companies(entity):
-                for price in sorted({c.min_price, min(c.max_price, entity.cash)}):
-                    if price <= entity.cash:
-                        out.append({"type": "buy_company", "company": c.sym, "price": price})
+                if c.min_price <= entity.cash:
+                    out.append(ranged({"type": "buy_company", "company": c.sym}, c.min_price,
+                                      min(c.max_price, entity.cash)))
         if "pass" in acts:
             out.append({"type": "pass"})
         return out
@@ -798,11 +810,12 @@ class BuyTrain1867(BuyTrain):
             for t in self.game.depot.depot_trains():
                 if t.price <= bp:
                     out.append({"type": "buy_train", "train": t.id, "price": t.price, "variant": t.name})
-            if not self.must_buy_train(entity):
+            # from another company at any price its cash covers (loans are only for depot
+            # trains), also when it must buy one
+            if entity.cash >= 1:
                 for t in self.game.depot.other_trains(entity):
-                    if not self.can_buy_from(t.owner):
-                        continue
-                    out.append({"type": "buy_train", "train": t.id, "price": 1, "price_range": [1, entity.cash]})
+                    if self.can_buy_from(t.owner):
+                        out.append(ranged({"type": "buy_train", "train": t.id}, 1, entity.cash))
         if int(self.game.phase.name) == 8:
             for old, dt, name, price in self.discountable(entity):
                 if price <= bp:
