@@ -245,6 +245,15 @@ class Game1867(Game):
     def route_rules(self):
         return RouteRules1867(self)
 
+    def graph_changed(self) -> None:
+        """The reference forgets its track-graph answers only when a tile or a token is laid
+        (and when merged tokens settle, :meth:`clear_graph`); nationalisations, closures,
+        conversions and mergers leave earlier answers (such as "can this company place a
+        token?") standing until then. Quirk stale-graph: we keep them too."""
+
+    def clear_graph(self) -> None:
+        self.board.changed()
+
     def setup(self):
         self.stock_market = StockMarket1867(self.data["market"])
         self.interest = {}

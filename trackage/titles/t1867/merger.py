@@ -523,7 +523,7 @@ class ReduceTokens(Step):
         unused.sort(key=lambda t: t.price)
         surviving.tokens = (used + unused)[:self.game.LIMIT_TOKENS_AFTER_MERGER]
         self.game.fix_token_count(surviving)
-        self.game.graph_changed()
+        self.game.clear_graph()
 
     def legal_actions(self, entity):
         if entity is not self.surviving():

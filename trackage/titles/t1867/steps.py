@@ -378,6 +378,10 @@ class BuySellParShares1867(BuySellParShares):
 class HomeToken1867(HomeToken):
     """The player places the home token of the minor/major just started, in a free city."""
 
+    def process_place_token(self, action, entity):
+        super().process_place_token(action, entity)
+        self.game.clear_graph()  # a laid token, as in the reference
+
 
 class MajorTrainless(Step):
     HANDLERS = {"pass": "process_pass", "choose": "process_choose"}
@@ -707,7 +711,10 @@ class BuyTrain1867(BuyTrain):
     def buying_power_for(self, entity) -> int:
         return self.game.buying_power(entity, full=self.must_buy_train(entity))
 
-    def discountable(self, entity) -> list:
+    def discountable(self, entity, payable: bool = True) -> list:
+        """(old train, depot train, variant, price) trade-ins. With ``payable`` False also
+        those priced at zero or less: the reference still counts them as a reason to stop
+        at this step, though it refuses to buy them."""
         out = []
         for train in entity.trains:
             for dt in self.game.depot.depot_trains():
@@ -715,7 +722,9 @@ class BuyTrain1867(BuyTrain):
                 if not disc or train.name not in disc:
                     continue
                 price = dt.price - disc[train.name]
-                if dt.price > price:
+                # a trade-in worth more than the new train would pay nothing or less, which
+                # the reference refuses (it cannot spend zero or a negative amount)
+                if price < dt.price and (price > 0 or not payable):
                     out.append((train, dt, dt.name, price))
         return out
 
@@ -726,7 +735,7 @@ class BuyTrain1867(BuyTrain):
             if lo is not None and bp >= lo:
                 return True
         if int(self.game.phase.name) == 8:
-            return any(bp >= d[3] for d in self.discountable(entity))
+            return any(bp >= d[3] for d in self.discountable(entity, payable=False))
         return False
 
     def actions(self, entity):
@@ -769,6 +778,9 @@ class BuyTrain1867(BuyTrain):
                 if exchange.name not in disc or int(game.phase.name) != 8:
                     raise GameError(f"{exchange.name} cannot be traded in for {train.name}", rule="no-trade-in")
                 expected = train.price - disc[exchange.name]
+                if expected <= 0:
+                    raise GameError(f"a {exchange.name} is worth more than a {train.name}: nothing to pay",
+                                    rule="no-trade-in")
             if price != expected:
                 raise GameError(f"train {train.id} costs {expected}, not {price}", rule="wrong-price")
             if exchange is None and not self.room(entity):
