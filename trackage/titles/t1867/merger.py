@@ -494,16 +494,24 @@ class ReduceTokens(Step):
             raise GameError(f"no token in slot {slot} of {city.id}", rule="no-token")
         if not self.available_hex(entity, city.hex):
             raise GameError(f"cannot remove the {token.corporation.name} token", rule="illegal-token-removal")
-        hexes_before = self.token_hex_count(entity)
+        if self.leaves_one_hex(entity, token):
+            raise GameError(f"{entity.id} must have two tokens in different hexes", rule="token-hexes")
         token.remove()
-        game.graph_changed()
         if tokens_above_limits(game, entity, self.acquired()):
             return
         self.move_tokens_to_surviving(entity, self.acquired())
         self.round.corporations_removing_tokens = None
-        if hexes_before == 1 or self.token_hex_count(entity) > 1:
-            return
-        raise GameError(f"{entity.id} must have two tokens in different hexes", rule="token-hexes")
+
+    def leaves_one_hex(self, entity, token) -> bool:
+        """Would removing ``token`` leave all of the major's tokens in one hex when they were
+        in several (possible with a multi-city hex)?"""
+        hexes = _used_hexes(entity)
+        if len(set(hexes)) == 1:
+            return False
+        rest = list(hexes)
+        if token.corporation is entity and token.city is not None:
+            rest.remove(token.city.hex)
+        return len(set(rest)) <= 1
 
     def move_tokens_to_surviving(self, surviving, others):
         for o in others:
@@ -530,6 +538,7 @@ class ReduceTokens(Step):
             return []
         out = []
         for t in entity.tokens:
-            if t.used and t.city is not None and self.available_hex(entity, t.city.hex):
+            if (t.used and t.city is not None and self.available_hex(entity, t.city.hex)
+                    and not self.leaves_one_hex(entity, t)):
                 out.append({"type": "remove_token", "city": t.city.id, "slot": t.city.tokens.index(t)})
         return out
