@@ -419,9 +419,11 @@ def test_token_removal_keeps_two_hexes():
     """After a merger the major keeps two tokens in two different hexes: with two tokens in
     Toronto's two cities and one elsewhere, removing the one elsewhere is refused (the
     reference checks that even while more tokens must still go)."""
-    from types import SimpleNamespace as NS
-
     from trackage.titles.t1867.merger import ReduceTokens
+
+    class NS:  # a bare object, hashed by identity like the engine's
+        def __init__(self, **kw):
+            self.__dict__.update(kw)
 
     toronto, hamilton = NS(id="F16"), NS(id="E17")
     major = NS()
