@@ -434,3 +434,21 @@ def test_token_removal_keeps_two_hexes():
     assert not step.leaves_one_hex(major, t1)
     major.tokens = [t1, t2]  # all in one hex already: nothing to keep apart
     assert not step.leaves_one_hex(major, t1)
+
+
+def test_trains_of_a_nationalised_major_stay_for_sale(merger_round):
+    """A major nationalised with trains (unpaid interest) is reset; on 18xx.games its old
+    record keeps the trains, other companies may buy them, and the price goes to that
+    record, out of play. The game's money is still all accounted for."""
+    g = merger_round
+    gwr = gwr_operates(g)
+    total = g.total_cash()
+    g.nationalize(gwr)
+    assert g.corporation_by_id("GWR") is not gwr and gwr.trains
+    ca = g.corporation_by_id("CA")
+    train = gwr.trains[0]
+    assert train in g.depot.other_trains(ca)
+    cash = ca.cash
+    g.buy_train(ca, train, 10)
+    assert train.owner is ca and ca.cash == cash - 10 and gwr.cash == 10
+    assert g.total_cash() == total

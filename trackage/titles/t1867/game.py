@@ -264,6 +264,7 @@ class Game1867(Game):
         self.trainless_nationalization = False
         self.hidden_company = self.company_by_id("3")
         self.all_corporations = list(self.corporations)
+        self.defunct_corporations: list = []  # majors reset by a nationalisation
         self.national = next(c for c in self.corporations if c.type == "national")
         self.national.ipoed = True
         self.national._floated = True
@@ -739,25 +740,11 @@ class Game1867(Game):
         self.corporations = [fresh if c is corp else c for c in self.corporations]
         self.all_corporations = [fresh if c is corp else c for c in self.all_corporations]
         self._corps_by_id[fresh.id] = fresh
-        # trains of the old object stay where they are (the reference forgets them)
+        # The old company keeps its trains, which other companies may still buy: the money
+        # then goes to that company, outside the game (as in the reference); it is counted
+        # with the game's money all the same.
+        self.defunct_corporations.append(corp)
         return fresh
-
-    def buy_train(self, operator, train, price=None):
-        seller = train.owner
-        defunct = (getattr(seller, "is_corporation", False) and seller not in self.corporations
-                   and seller is not self.national)
-        if not defunct:
-            return super().buy_train(operator, train, price)
-        # A nationalised major's trains stay buyable on 18xx.games, but the money goes to a
-        # company record that is no longer in the game; here it goes to the bank, so that no
-        # money leaves the game (no shared log contains such a purchase).
-        price = train.price if price is None else price
-        if price > 0:
-            spend(operator, self.bank, price)
-        if train in seller.trains:
-            seller.trains.remove(train)
-        train.owner = operator
-        operator.trains.append(train)
 
     def fix_token_count(self, corp):
         if len(corp.tokens) == 3:
@@ -783,4 +770,5 @@ class Game1867(Game):
                 and c.owner is not entity]
 
     def total_cash(self) -> int:
-        return super().total_cash() + (self.national.cash if self.national not in self.corporations else 0)
+        national = self.national.cash if self.national not in self.corporations else 0
+        return super().total_cash() + national + sum(c.cash for c in self.defunct_corporations)
