@@ -7,12 +7,12 @@ and nationalised privates; it is kept outside the list of corporations.
 
 from __future__ import annotations
 
-from ...core.entities import Corporation, ShareBundle
+from ...core.entities import Corporation
 from ...core.errors import GameError
 from ...core.game import Game
 from ...core.market import StockMarket
 from ...core.money import spend
-from ...core.round import OperatingRound, Round, Step, StockRound
+from ...core.round import OperatingRound, Round, StockRound
 from ...core.steps.operating import DiscardTrain
 from ...core.tokens import Token
 from . import config
