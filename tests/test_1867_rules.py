@@ -96,6 +96,7 @@ def test_home_token_in_full_city(sr1):
     # Toronto's first city holds the CN's token; Montreal's third a neutral token
     refused(g, "city-full", "place_token", entity=kp, city="F16-0-0", slot=0)
     refused(g, "city-full", "place_token", entity=kp, city="L12-0-2", slot=0)
+    refused(g, "wrong-slot", "place_token", entity=kp, city="F16-0-1", slot=1)  # the free slot is 0
     kp = g.corporation_by_id("KP")
     act(g, "place_token", entity=kp, city="F16-0-1", slot=0)
     while kp.owner is None:
