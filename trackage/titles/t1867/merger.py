@@ -109,8 +109,9 @@ class Merge(Step):
     def viable(self, merging) -> bool:
         """Will the major these minors form have a president? An owner of two of them gets
         the president's certificate at once; otherwise an owner must be able to buy a second
-        10% share afterwards (cash, 60% limit, certificate limit), or the reference calls the
-        merge failed and stops until it is undone."""
+        10% share afterwards (its price in cash, room under the certificate limit once the
+        minor's certificate became a 10% share), or the reference calls the merge failed and
+        stops until it is undone."""
         owners = [c.owner for c in merging]
         if any(owners.count(p) >= 2 for p in owners):
             return True
