@@ -453,3 +453,42 @@ def test_trains_of_a_nationalised_major_stay_for_sale(merger_round):
     g.buy_train(ca, train, 10)
     assert train.owner is ca and ca.cash == cash - 10 and gwr.cash == 10
     assert g.total_cash() == total
+
+
+def test_purchase_that_ends_the_buyers_turn_ends_the_next_ones_train_buying(merger_round):
+    """When a train purchase ends the buyer's turn inside the action (in phase 8 the buyer, a
+    minor, is nationalised), the reference's two "can it buy more?" checks after the purchase
+    each pass the train step of the operator that has just started, nationalising it if it
+    has no train. Simulated: the purchase hands the turn to the BO, which has no train; the
+    first check nationalises it, the second ends the KP's train buying."""
+    from trackage.core.money import spend
+    from trackage.titles.t1867.steps import BuyTrain1867
+
+    g = merger_round
+    act(g, "merge", corporation="CV")
+    act(g, "merge", corporation="GWR")
+    while g.round.name == "Merger Round":
+        act(g, "pass")
+    ca = g.current_entity()
+    assert ca.id == "CA" and g.round.entities[1].id == "BO"
+    spend(g.bank, ca, 400)
+    for t in list(g.corporation_by_id("BO").trains):
+        g.remove_train(t)
+        g.depot.reclaim(t)
+    while "buy_train" not in g.round.actions_for(ca):
+        act(g, "pass")  # no track, no private
+    step = next(s for s in g.round.steps if isinstance(s, BuyTrain1867))
+    buy = step.buy
+
+    def buy_and_close(entity, train, price):
+        buy(entity, train, price)
+        spend(entity, g.bank, entity.cash)
+        g.round.force_next_entity()  # as a nationalisation of the buyer does
+
+    step.buy = buy_and_close
+    train = g.depot.depot_trains()[0]
+    act(g, "buy_train", train=train.id, price=train.price)
+    kp = g.corporation_by_id("KP")
+    assert g.corporation_by_id("BO").closed
+    assert g.round.entities[g.round.entity_index] is kp and kp.trains
+    assert step.passed and "buy_train" not in g.round.actions_for(kp)

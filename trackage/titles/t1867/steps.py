@@ -822,9 +822,15 @@ class BuyTrain1867(BuyTrain):
             game.remove_train(exchange)
             game.depot.reclaim(exchange)
         self.buy(entity, train, price)
+        # The reference checks "can it buy more?" twice, before and after the trainless
+        # nationalisations a new phase brings. When the purchase closed the buyer (a minor in
+        # phase 8), the next operator has started meanwhile: each pass then ends that
+        # operator's train buying (and nationalises it if it has no train).
         if not self.can_buy_train(entity):
             self.pass_()
         game.post_train_buy()
+        if not self.can_buy_train(entity):
+            self.pass_()
 
     def can_buy_from(self, owner) -> bool:
         return True
