@@ -75,7 +75,7 @@ class Merge(Step):
         """Corporations with a token in a city that ``corp``'s track reaches."""
         out = []
         for city in self.connected_cities(corp):
-            for t in city.tokens:
+            for t in self.game.board.tokens(city):
                 if t is not None and t.corporation not in out:
                     out.append(t.corporation)
         return out
@@ -205,8 +205,9 @@ class Merge(Step):
             if new_token is None:
                 new_token = Token(to)
                 to.tokens.append(new_token)
-            token.remove()
-            city.place_token(to, new_token, check_tokenable=False)
+            board = self.game.board
+            board.remove_token(token)
+            board.place_city_token(city, to, new_token, check_tokenable=False)
 
     def move_assets(self, frm, to):
         if frm.cash > 0:
@@ -294,7 +295,7 @@ class Merge(Step):
         cities = [t.city for o in others for t in o.tokens if t.city is not None]
         for token in surviving.tokens:
             if token.city is not None and token.city in cities:
-                token.remove()
+                self.game.board.remove_token(token)
 
     def legal_actions(self, entity):
         acts = self.actions(entity)
@@ -489,15 +490,17 @@ class ReduceTokens(Step):
         slot = action.get("slot")
         if city is None or not isinstance(slot, int):
             raise GameError("remove_token needs a city and a slot", rule="malformed-action")
-        n = len(city.tokens)
-        token = city.tokens[slot] if slot < n else (city.extra_tokens[slot - n] if slot - n < len(city.extra_tokens) else None)
+        board = game.board
+        slots, extra = board.tokens(city), board.extra_tokens(city)
+        n = len(slots)
+        token = slots[slot] if 0 <= slot < n else (extra[slot - n] if 0 <= slot - n < len(extra) else None)
         if token is None:
             raise GameError(f"no token in slot {slot} of {city.id}", rule="no-token")
         if not self.available_hex(entity, city.hex):
             raise GameError(f"cannot remove the {token.corporation.name} token", rule="illegal-token-removal")
         if self.leaves_one_hex(entity, token):
             raise GameError(f"{entity.id} must have two tokens in different hexes", rule="token-hexes")
-        token.remove()
+        board.remove_token(token)
         if tokens_above_limits(game, entity, self.acquired()):
             return
         self.move_tokens_to_surviving(entity, self.acquired())
@@ -524,7 +527,7 @@ class ReduceTokens(Step):
                 new = Token(surviving, price=0)
                 if tok.city is not None:
                     used.append(new)
-                    tok.swap(new, check_tokenable=True)
+                    self.game.board.swap_token(tok, new, check_tokenable=True)
                 else:
                     unused.append(new)
         if len(used) > self.game.LIMIT_TOKENS_AFTER_MERGER:
@@ -541,5 +544,6 @@ class ReduceTokens(Step):
         for t in entity.tokens:
             if (t.used and t.city is not None and self.available_hex(entity, t.city.hex)
                     and not self.leaves_one_hex(entity, t)):
-                out.append({"type": "remove_token", "city": t.city.id, "slot": t.city.tokens.index(t)})
+                out.append({"type": "remove_token", "city": t.city.id,
+                            "slot": self.game.board.tokens(t.city).index(t)})
         return out

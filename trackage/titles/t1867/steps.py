@@ -527,7 +527,7 @@ def check_slot(game, action, city, corp) -> None:
     slot = action.get("slot")
     if game.loading or slot is None:
         return
-    expected = city.get_slot(corp)
+    expected = game.board.get_slot(city, corp)
     if expected is not None and slot != expected:
         raise GameError(f"a {corp.name} token in {city.id} goes in slot {expected}, not {slot}", rule="wrong-slot")
 
@@ -629,7 +629,7 @@ class Token1867(Step):
         toks = self.available_tokens(entity)
         for city in self.game.tokenable_cities(entity):
             if self.token_price(entity, toks[0], city.hex) <= entity.cash:
-                out.append({"type": "place_token", "city": city.id, "slot": city.get_slot(entity) or 0})
+                out.append({"type": "place_token", "city": city.id, "slot": self.game.board.get_slot(city, entity) or 0})
         return out + [{"type": "pass"}]
 
 
