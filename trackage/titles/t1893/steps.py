@@ -237,29 +237,37 @@ class BuySellParShares1893(BuySellParShares):
         return self.game.turn == 1 and entity in self.game.passers_first_stock_round
 
     def actions(self, entity):
-        game = self.game
         if getattr(entity, "is_company", False):
-            if entity is game.fdsd and game.rag.ipoed and self.can_exchange(entity.owner) \
-                    and entity.owner is self.current_entity():
-                return ["buy_shares", "pass"]
-            return []
+            return ["buy_shares"] if self.fdsd_can_exchange(entity) else []
         if entity is not self.current_entity() or not entity.is_player:
             return []
         if self.par_rag is not None:
             return ["assign", "pass"]
         if self.first_sr_passed(entity):
             return []
-        out = super().actions(entity)
-        if out == ["buy_company", "pass"] and not self.can_buy_any_bank_company(entity):
-            out = []  # only EVA from another player: the reference skips such a turn
+        # EVA held by another player never makes a stock-round action here: no 1893 phase lets
+        # players buy companies from each other (it changes hands in operating rounds only).
+        out = ["sell_shares"] if self.must_sell(entity) else [
+            a for a, ok in (("buy_shares", self.can_buy_any), ("par", self.can_ipo_any),
+                            ("sell_shares", self.can_sell_any)) if ok(entity)]
+        if self.can_buy_any_bank_company(entity):
+            out.append("buy_company")
         if self.can_exchange(entity) and "buy_shares" not in out:
-            out.insert(0, "buy_shares")
-            if "pass" not in out:
-                out.append("pass")
+            out.append("buy_shares")
+        if self.can_sell_any_companies(entity):
+            out.append("sell_company")
+        if out:
+            out.append("pass")
         return out
 
+    def fdsd_can_exchange(self, company) -> bool:
+        """FdSD acts for its owner, in the owner's turn, when RAG shares are in the market."""
+        game = self.game
+        return company is game.fdsd and game.rag.ipoed and company.owner is self.current_entity() \
+            and self.can_exchange(company.owner)
+
     def can_buy_any_companies(self, entity) -> bool:
-        return self.can_buy_any_bank_company(entity) or bool(self.game.purchasable_companies(entity))
+        return self.can_buy_any_bank_company(entity)
 
     def can_buy_any_bank_company(self, entity) -> bool:
         if self.first_sr_passed(entity) or self.game.num_certs(entity) >= self.game.cert_limit(entity):
@@ -408,6 +416,9 @@ class BuySellParShares1893(BuySellParShares):
         game = self.game
         company = _company(game, action)
         if company is game.eva and company.owner is not game.bank and company.owner is not entity:
+            if not game.loading:
+                raise GameError("EVA changes hands between players only in operating rounds",
+                                rule="no-company-from-player-in-stock-round")
             return self.buy_eva(action, entity, company)
         if company not in game.buyable_bank_companies():
             raise GameError(f"{company.name} cannot be bought from the bank now", rule="company-not-for-sale")
@@ -425,8 +436,9 @@ class BuySellParShares1893(BuySellParShares):
         self._track(action, entity, company)
 
     def buy_eva(self, action, entity, company):
-        """EVA taken from another player in a stock round. The reference handles it like a
-        starting-package card: the price goes to the bank, not to the former owner."""
+        """EVA taken from another player in a stock round, accepted only in a log. The
+        reference lets such an action through whenever the player has another stock-round
+        action, and handles it like a starting-package card: the price goes to the bank."""
         if self.bought():
             raise GameError("only one purchase per turn", rule="one-purchase-per-turn")
         if self.game.num_certs(entity) >= self.game.cert_limit(entity):
@@ -487,7 +499,8 @@ class BuySellParShares1893(BuySellParShares):
             self.par_corporation(entity, pr["corp"], pr["price"], pr["action"])
             return
         if getattr(entity, "is_company", False):
-            return
+            # the reference would end the current player's turn: FdSD only offers its exchange
+            raise GameError(f"{entity.name} cannot pass; its owner passes", rule="no-such-action-now")
         if game.turn == 1 and entity not in game.passers_first_stock_round:
             game.passers_first_stock_round.append(entity)
         self.pass_()
@@ -497,6 +510,8 @@ class BuySellParShares1893(BuySellParShares):
         acts = self.actions(entity)
         if self.par_rag is not None:
             return [{"type": "assign"}, {"type": "pass"}] if acts else []
+        if getattr(entity, "is_company", False):
+            return self.exchange_actions(entity) if acts else []
         base = super().legal_actions(entity)
         rag = self.game.rag
         if "par" in acts and self.owns_fdsd(entity) and self.can_par_corp(entity, rag):
@@ -513,11 +528,16 @@ class BuySellParShares1893(BuySellParShares):
         if "buy_company" in acts:
             extra = [{"type": "buy_company", "company": c.sym, "price": c.value}
                      for c in self.game.buyable_bank_companies() if self._company_buyable(entity, c)]
-            if not self.bought() and entity.cash >= 1 and self.game.num_certs(entity) < self.game.cert_limit(entity):
-                extra += [{"type": "buy_company", "company": c.sym, "price": 1, "price_range": [1, entity.cash]}
-                          for c in self.game.purchasable_companies(entity)]
             out = [a for a in out if a["type"] != "pass"] + extra + [a for a in out if a["type"] == "pass"]
         return out
+
+    def exchange_actions(self, company) -> list:
+        """FdSD's exchange, naming the first RAG share of the market (two are taken when the
+        market holds more than one)."""
+        shares = sorted(self.game.pool.shares_of(self.game.rag), key=lambda s: s.index)
+        if not shares:
+            return []
+        return [{"type": "buy_shares", "shares": [shares[0].id], "percent": shares[0].percent}]
 
 
 # ============================================================== merger round
