@@ -242,21 +242,21 @@ class BuySellParShares1893(BuySellParShares):
         if entity is not self.current_entity() or not entity.is_player:
             return []
         if self.par_rag is not None:
-            return ["assign", "pass"]
+            return ["assign"] if self.must_exchange() else ["assign", "pass"]
         if self.first_sr_passed(entity):
             return []
         # EVA held by another player never makes a stock-round action here: no 1893 phase lets
         # players buy companies from each other (it changes hands in operating rounds only).
-        out = ["sell_shares"] if self.must_sell(entity) else [
+        # A player over a limit must sell: no pass unless a company purchase, the FdSD exchange
+        # or a bond sale is also open.
+        must_sell = self.must_sell(entity)
+        out = ["sell_shares"] if must_sell else [
             a for a, ok in (("buy_shares", self.can_buy_any), ("par", self.can_ipo_any),
                             ("sell_shares", self.can_sell_any)) if ok(entity)]
-        if self.can_buy_any_bank_company(entity):
-            out.append("buy_company")
-        if self.can_exchange(entity) and "buy_shares" not in out:
-            out.append("buy_shares")
-        if self.can_sell_any_companies(entity):
-            out.append("sell_company")
-        if out:
+        extra = [a for a, ok in (("buy_company", self.can_buy_any_bank_company), ("buy_shares", self.can_exchange),
+                                 ("sell_company", self.can_sell_any_companies)) if ok(entity)]
+        out += [a for a in extra if a not in out]
+        if extra or (out and not must_sell):
             out.append("pass")
         return out
 
@@ -403,11 +403,19 @@ class BuySellParShares1893(BuySellParShares):
         game.move_buyable_shares_to_market(corp)
         self.par_rag = None
 
+    def must_exchange(self) -> bool:
+        """In the first stock round a parred RAG must be paid for with FdSD: the reference
+        records the declining player as a first-round passer, and then refuses the par
+        ("Cannot buy a share of RAG")."""
+        return self.game.turn == 1
+
     def process_assign(self, action, entity):
         pr = self.par_rag
         if pr is None or pr["player"] is not entity:
             raise GameError("nothing to exchange", rule="no-such-action-now")
         game = self.game
+        if action is not None and action.get("target") not in (None, game.fdsd.sym):
+            raise GameError(f"only {game.fdsd.name} pays for the par of RAG", rule="bad-target")
         game.close_fdsd()
         spend(game.bank, entity, pr["price"].price * 2)
         self.par_corporation(entity, pr["corp"], pr["price"], pr["action"])
@@ -495,6 +503,9 @@ class BuySellParShares1893(BuySellParShares):
     def process_pass(self, action, entity):
         game = self.game
         if self.par_rag is not None:
+            if self.must_exchange():
+                raise GameError("in the first stock round RAG's par must be paid with FdSD",
+                                rule="must-exchange-fdsd")
             pr = self.par_rag
             self.par_corporation(entity, pr["corp"], pr["price"], pr["action"])
             return
@@ -509,7 +520,8 @@ class BuySellParShares1893(BuySellParShares):
         out = []
         acts = self.actions(entity)
         if self.par_rag is not None:
-            return [{"type": "assign"}, {"type": "pass"}] if acts else []
+            assign = {"type": "assign", "target": self.game.fdsd.sym, "target_type": "company"}
+            return [assign] + ([{"type": "pass"}] if "pass" in acts else [])
         if getattr(entity, "is_company", False):
             return self.exchange_actions(entity) if acts else []
         base = super().legal_actions(entity)
