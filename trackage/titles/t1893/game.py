@@ -672,5 +672,10 @@ class Game1893(Game):
                     out.append((old, new, price))
         return out
 
+    def min_depot_price(self) -> int:
+        """The price of the cheapest depot train (0 when the depot is empty)."""
+        trains = self.depot.depot_trains()
+        return min(t.price for t in trains) if trains else 0
+
     def can_buy_from_others(self) -> bool:
         return "can_buy_trains" in self.phase.status

@@ -6,24 +6,11 @@ from __future__ import annotations
 from ...core.entities import ShareBundle
 from ...core.errors import GameError
 from ...core.money import spend
-from ...core.round import Step
+from ...core.round import Step, ranged
 from ...core.shares import bundle_from_ids
 from ...core.steps.operating import BuyTrain, Dividend, DiscardTrain, RunRoutes
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
-
-
-def emergency_bundles(game, player) -> list:
-    """Every bundle ``player`` could sell now outside a stock round (operated companies only)."""
-    sm = game.share_market
-    out = []
-    for corp in game.corporations:
-        if not corp.operated() or not game.buyable_corp(corp):
-            continue
-        for b in sm.bundles_for(player, corp):
-            if sm.fit_in_pool(b, game.market_share_limit(corp)) and sm.can_dump(player, b):
-                out.append(b)
-    return out
 
 
 def _company(game, action):
@@ -653,8 +640,10 @@ class PotentialDiscardTrainsAfterMerge(DiscardTrain):
 
 # ============================================================== operating round
 class Bankrupt1893(Step):
-    """A president who cannot pay for a compulsory train even after selling everything goes
-    bankrupt: the remaining shares are sold, the cash goes to the bank and the game ends."""
+    """A president whose company must buy a train and who cannot raise the cheapest depot
+    train's price (cash, the shares the train step would let him sell, and 100M per city bond,
+    counted as the reference counts them) goes bankrupt: what he can sell is sold, his cash
+    goes to the bank and the game ends."""
 
     HANDLERS = {"bankrupt": "process_bankrupt"}
     BLOCKS = False
@@ -662,41 +651,46 @@ class Bankrupt1893(Step):
     def actions(self, entity):
         return ["bankrupt"] if entity is self.current_entity() and not getattr(entity, "is_company", False) else []
 
+    def train_step(self):
+        """The train step when it is the step in charge; the reference sells (and counts as
+        sellable) only through the step in charge, and no other operating step sells."""
+        step = self.round.active_step()
+        return step if isinstance(step, BuyTrain1893) else None
+
     def liquidity(self, player) -> int:
-        """Cash, the best bundle of each company the train step would let the player sell, and
-        100M per city bond (as the reference counts it)."""
         game = self.game
-        buy = next((s for s in self.round.steps if isinstance(s, BuyTrain1893)), None)
         best = {}
+        buy = self.train_step()
         for b in (buy.sellable_bundles(player) if buy is not None else []):
             best[b.corporation] = max(best.get(b.corporation, 0), b.price())
         return player.cash + sum(best.values()) + 100 * sum(1 for c in player.companies if game.bond(c))
 
-    def can_go_bankrupt(self, corp) -> bool:
-        player = corp.owner
+    def can_go_bankrupt(self, operator) -> bool:
+        player = operator.owner
         if player is None or not getattr(player, "is_player", False):
             return False
-        lo = [t.price for t in self.game.depot.depot_trains()]
-        return bool(lo) and self.liquidity(player) + corp.cash < min(lo)
+        cheapest = self.game.min_depot_price()
+        return cheapest > 0 and self.liquidity(player) + operator.cash < cheapest
 
-    def forced(self, corp) -> bool:
-        return bool(self.game.must_buy_train(corp)) and not corp.trains
+    def forced(self, operator) -> bool:
+        """In play, bankruptcy is for a company that must buy a train, at its train step."""
+        buy = self.train_step()
+        return buy is not None and buy.operator() is operator and self.game.must_buy_train(operator)
 
     def process_bankrupt(self, action, entity):
         game = self.game
         if not game.loading and not self.forced(entity):
-            raise GameError(f"{entity.name} is not obliged to buy a train", rule="not-bankrupt")
+            raise GameError(f"{entity.name} is not obliged to buy a train now", rule="not-bankrupt")
         if not self.can_go_bankrupt(entity):
             raise GameError(f"{entity.name} and its president can still pay for the cheapest train",
                             rule="not-bankrupt")
         player = entity.owner
+        buy = self.train_step()
         for corp in sorted({s.corporation for s in player.all_shares()}, key=game._market_sort_key):
-            if corp.share_price is None:
+            if corp.share_price is None or buy is None:
                 continue
             while True:
-                bundles = [b for b in game.share_market.bundles_for(player, corp)
-                           if game.share_market.fit_in_pool(b, game.market_share_limit(corp))
-                           and game.share_market.can_dump(player, b)]
+                bundles = [b for b in game.share_market.bundles_for(player, corp) if buy.can_emergency_sell(player, b)]
                 if not bundles:
                     break
                 game.sell_shares_and_change_price(max(bundles, key=lambda b: b.price()))
@@ -825,17 +819,25 @@ class Dividend1893(Dividend):
 
 
 class BuyTrain1893(BuyTrain):
-    """Minors may buy trains too; one train may be traded in per turn for a discount; a
-    corporation that must buy gets the rest from its president (who may sell shares first);
-    a minor's owner pays what its first train lacks."""
+    """Minors buy trains too; one train may be traded in per operating round for a discount;
+    a company that must buy a train gets the rest from its president (who may sell shares
+    first, never more than needed); a trainless minor's owner pays what its train lacks.
 
-    HANDLERS = {**BuyTrain.HANDLERS, "sell_shares": "process_sell_shares", "sell_company": "process_sell_company"}
+    Prices between companies follow the reference: up to the buyer's cash; for a company that
+    must buy and cannot pay the face value itself, up to the face value with its president's
+    cash, and, once the president has sold shares, at least what makes that sale necessary."""
+
+    HANDLERS = {**BuyTrain.HANDLERS, "sell_shares": "process_sell_shares"}
 
     def round_state(self):
         return {"exchanged_by": []}
 
     def setup(self):
-        self.round.exchanged_by = []
+        self.last_sold_price = None
+
+    def pass_(self):
+        self.last_sold_price = None
+        super().pass_()
 
     def operator(self):
         return super().current_entity()
@@ -866,45 +868,66 @@ class BuyTrain1893(BuyTrain):
         if op is None:
             return []
         if entity is not op:
-            out = []
-            if entity is op.owner and getattr(entity, "is_player", False) and self.must_buy(op):
-                if self.sellable_bundles(entity):
-                    out.append("sell_shares")
-                if self.sellable_bonds(entity):
-                    out.append("sell_company")
-            return out
+            if entity is op.owner and getattr(entity, "is_player", False) and self.must_buy(op) \
+                    and self.sellable_bundles(entity):
+                return ["sell_shares"]
+            return []
         if self.must_buy(entity):
             return ["buy_train"]
         if self.can_buy_train(entity):
             return ["buy_train", "pass"]
         return []
 
+    # ---------------------------------------------------------- the president's emergency sales
+    def cheapest_depot_train(self):
+        trains = self.game.depot.depot_trains()
+        return min(trains, key=lambda t: t.price) if trains else None
+
     def cheapest_depot_price(self) -> int:
-        prices = [t.price for t in self.game.depot.depot_trains()]
-        return min(prices) if prices else 0
+        return self.game.min_depot_price()
+
+    def missing_cash(self, player) -> int:
+        op = self.operator()
+        return self.cheapest_depot_price() - player.cash - (op.cash if op is not None else 0)
+
+    def can_emergency_sell(self, player, bundle) -> bool:
+        """The reference's rule for a sale during the train step: an operated company's
+        certificates, that fit in the market, that do not hand over the buying company's
+        presidency, and no more of them than the cheapest depot train needs."""
+        game = self.game
+        corp = bundle.corporation
+        sm = game.share_market
+        if bundle.owner is not player or not corp.operated():
+            return False
+        if not sm.can_dump(player, bundle) or not sm.fit_in_pool(bundle, game.market_share_limit(corp)):
+            return False
+        op = self.operator()
+        if corp is op and corp.owner is player:
+            holders = corp.player_share_holders()
+            others = max((p for h, p in holders.items() if h is not player), default=0)
+            if holders.get(player, 0) - bundle.percent < others:
+                return False
+        smaller = bundle.price() - min(s.price() for s in bundle.shares)
+        return smaller < self.missing_cash(player)
 
     def sellable_bundles(self, player) -> list:
-        """Bundles the president may sell to raise the missing money: never more than needed,
-        never giving away the presidency of the buying company."""
         op = self.operator()
         if op is None or op.owner is not player:
             return []
-        missing = self.cheapest_depot_price() - player.cash - op.cash
-        if missing <= 0:
-            return []
-        out = []
-        for b in emergency_bundles(self.game, player):
-            corp = b.corporation
-            if corp is op and corp.owner is player:
-                holders = corp.player_share_holders()
-                others = max((p for h, p in holders.items() if h is not player), default=0)
-                if holders.get(player, 0) - b.percent < others:
-                    continue
-            smaller = b.price() - min(s.price() for s in b.shares)
-            if smaller < missing:
-                out.append(b)
-        return out
+        return [b for c in self.game.corporations for b in self.game.share_market.bundles_for(player, c)
+                if self.can_emergency_sell(player, b)]
 
+    def process_sell_shares(self, action, entity):
+        bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"))
+        ids = sorted(s.id for s in bundle.shares)
+        ok = any(sorted(s.id for s in b.shares) == ids and b.percent == bundle.percent
+                 for b in self.sellable_bundles(entity))
+        if not ok:
+            raise GameError(f"{entity.name} cannot sell these shares to pay for a train now", rule="illegal-sale")
+        self.last_sold_price = bundle.price_per_share()
+        self.game.sell_shares_and_change_price(bundle)
+
+    # ---------------------------------------------------------- what may be bought, and for how much
     def buyable_trains(self, entity) -> list:
         depot = list(self.game.depot.depot_trains())
         others = []
@@ -912,6 +935,37 @@ class BuyTrain1893(BuyTrain):
             others = [t for t in self.game.depot.other_trains(entity)
                       if not (getattr(entity, "is_corporation", False) and getattr(t.owner, "is_minor", False))]
         return depot + others
+
+    def owner_help(self, entity) -> int:
+        """Cash the operator's owner adds to a purchase: all of it for a company that must
+        buy and for a trainless minor; nothing otherwise."""
+        owner = entity.owner
+        if owner is None or not getattr(owner, "is_player", False):
+            return 0
+        if getattr(entity, "is_minor", False):
+            return owner.cash if not entity.trains else 0
+        return owner.cash if self.must_buy(entity) else 0
+
+    def other_price_range(self, entity, train):
+        """(lowest, highest) price ``entity`` may pay for another operator's ``train``, or None."""
+        cash = entity.cash
+        if getattr(entity, "is_minor", False) or not self.must_buy(entity) or cash >= train.price:
+            hi = cash + (self.owner_help(entity) if getattr(entity, "is_minor", False) else 0)
+            return (1, hi) if hi >= 1 else None
+        top = cash + self.owner_help(entity)
+        lo = top - self.last_sold_price + 1 if self.last_sold_price else 1
+        hi = min(train.price, top)
+        return (max(lo, 1), hi) if max(lo, 1) <= hi else None
+
+    def depot_train_affordable(self, entity, train) -> bool:
+        if train.price <= entity.cash:
+            return True
+        if train.price > entity.cash + self.owner_help(entity):
+            return False
+        if getattr(entity, "is_minor", False):
+            return True
+        cheapest = self.cheapest_depot_train()
+        return cheapest is not None and train.name == cheapest.name
 
     def process_buy_train(self, action, entity):
         game = self.game
@@ -922,43 +976,18 @@ class BuyTrain1893(BuyTrain):
             if action["variant"] not in train.variants:
                 raise GameError(f"train {train.id} has no variant {action['variant']}", rule="bad-variant")
             train.set_variant(action["variant"])
-        exchange = None
-        traded = action.get("exchange")
-        if isinstance(traded, list):
-            if len(traded) > 1:
-                raise GameError("only one train may be traded in for a new one", rule="one-trade-in-per-purchase")
-            traded = traded[0] if traded else None
-        if traded:
-            exchange = game.train_by_id(traded)
-            if exchange is None or exchange.owner is not entity:
-                raise GameError(f"{entity.name} does not own train {traded!r}", rule="not-owner")
-        from_depot = train.owner is game.depot
-        if exchange is not None:
-            if not self.exchange_allowed(entity):
-                raise GameError(f"{entity.name} has already traded a train in this turn", rule="one-trade-in-per-turn")
-            if not from_depot or train not in game.depot.depot_trains():
-                raise GameError("only a train from the depot can be bought with a trade-in", rule="no-trade-in")
-            expected = game.discount_price(train, exchange)
-            if expected is None:
-                raise GameError(f"a {exchange.name} train cannot be traded in for a {train.name}", rule="no-trade-in")
-        else:
-            if train not in self.buyable_trains(entity):
-                raise GameError(f"train {train.id} is not for sale to {entity.name}", rule="train-not-available")
-            if not self.room(entity):
-                raise GameError(f"{entity.name} is at its train limit", rule="train-limit")
-            expected = train.price if from_depot else None
-        price = int(action.get("price", expected if expected is not None else 0))
-        if expected is not None and price != expected:
-            if not game.loading:
-                raise GameError(f"train {train.id} costs {expected}, not {price}", rule="wrong-price")
-            game.warnings.append(f"action {action.get('id')}: train {train.id} price {price}, ours {expected}")
-        if not from_depot and not 1 <= price:
-            raise GameError("a train between companies costs at least 1", rule="wrong-price")
         if train.owner is entity:
             raise GameError("a company cannot buy its own train", rule="train-not-available")
-        self.assist(entity, train, price, exchange)
-        if price > entity.cash:
-            raise GameError(f"{entity.name} has {entity.cash}, the train costs {price}", rule="insufficient-cash")
+        exchange = self.traded_in(action, entity)
+        from_depot = train.owner is game.depot
+        price = int(action.get("price", train.price if from_depot else 0))
+        if exchange is not None:
+            self.check_trade_in(entity, train, exchange, price)
+        elif from_depot:
+            self.check_depot_buy(entity, train, price)
+        else:
+            self.check_other_buy(entity, train, price)
+        self.assist(entity, price)
         if exchange is not None:
             game.discard_train(exchange)
             self.round.exchanged_by.append(entity)
@@ -966,76 +995,70 @@ class BuyTrain1893(BuyTrain):
         if not self.can_buy_train(entity):
             self.pass_()
 
-    def assist(self, entity, train, price, exchange):
-        """Money a president or minor owner adds before the purchase."""
+    def traded_in(self, action, entity):
+        traded = action.get("exchange")
+        if isinstance(traded, list):
+            if len(traded) > 1:
+                raise GameError("only one train may be traded in for a new one", rule="one-trade-in-per-purchase")
+            traded = traded[0] if traded else None
+        if not traded:
+            return None
+        exchange = self.game.train_by_id(traded)
+        if exchange is None or exchange.owner is not entity:
+            raise GameError(f"{entity.name} does not own train {traded!r}", rule="not-owner")
+        return exchange
+
+    def check_price(self, train, price, expected) -> None:
+        if price == expected:
+            return
+        if not self.game.loading:
+            raise GameError(f"train {train.id} costs {expected}, not {price}", rule="wrong-price")
+        self.game.warnings.append(f"train {train.id} price {price}, ours {expected}")
+
+    def check_trade_in(self, entity, train, exchange, price) -> None:
         game = self.game
-        if price <= entity.cash:
+        if not self.exchange_allowed(entity):
+            raise GameError(f"{entity.name} has already traded a train in this turn", rule="one-trade-in-per-turn")
+        expected = game.discount_price(train, exchange)
+        if train not in game.depot.depot_trains() or expected is None:
+            raise GameError(f"a {exchange.name} train cannot be traded in for train {train.id}", rule="no-trade-in")
+        self.check_price(train, price, expected)
+        if price > entity.cash:
+            raise GameError("no contribution to a purchase with a trade-in", rule="no-assist-with-trade-in")
+
+    def check_depot_buy(self, entity, train, price) -> None:
+        if train not in self.game.depot.depot_trains():
+            raise GameError(f"train {train.id} is not available yet", rule="train-not-available")
+        if not self.room(entity):
+            raise GameError(f"{entity.name} is at its train limit", rule="train-limit")
+        self.check_price(train, price, train.price)
+        if price > entity.cash + self.owner_help(entity):
+            raise GameError(f"{entity.name} cannot raise {price} for train {train.id}", rule="insufficient-cash")
+        if not self.depot_train_affordable(entity, train):
+            raise GameError("with the president's help only the cheapest depot train may be bought",
+                            rule="must-buy-cheapest")
+
+    def check_other_buy(self, entity, train, price) -> None:
+        if train not in self.buyable_trains(entity):
+            raise GameError(f"train {train.id} is not for sale to {entity.name}", rule="train-not-available")
+        if not self.room(entity):
+            raise GameError(f"{entity.name} is at its train limit", rule="train-limit")
+        rng = self.other_price_range(entity, train)
+        if rng is None or not rng[0] <= price <= rng[1]:
+            raise GameError(f"{entity.name} may pay between {rng[0]} and {rng[1]} for train {train.id}"
+                            if rng else f"{entity.name} cannot pay for train {train.id}", rule="wrong-price")
+
+    def assist(self, entity, price) -> None:
+        """The owner pays what the operator lacks (checked allowed before)."""
+        need = price - entity.cash
+        if need <= 0:
             return
         player = entity.owner
         if getattr(entity, "is_minor", False):
-            if entity.trains or player.cash + entity.cash < price:
-                return
-            need = price - entity.cash
-            spend(player, game.bank, need)
-            spend(game.bank, entity, need)
-            return
-        if not self.must_buy(entity):
-            return
-        if exchange is not None:
-            raise GameError("cannot contribute funds when trading a train in", rule="no-assist-with-trade-in")
-        if price > train.price:
-            raise GameError("with the president's help a train costs at most its face value", rule="wrong-price")
-        cheapest = self.cheapest_depot_price()
-        if train.owner is game.depot and train.price > cheapest:
-            raise GameError(f"with the president's help only the cheapest train ({cheapest}) may be bought",
-                            rule="must-buy-cheapest")
-        need = price - entity.cash
-        if player.cash < need:
-            raise GameError(f"{player.name} must raise {need - player.cash} more by selling shares",
-                            rule="insufficient-cash")
-        spend(player, entity, need)
-
-    def affordable(self, entity, price) -> bool:
-        """Could ``entity`` pay ``price`` for a depot train now (with its owner's help)?"""
-        if price <= entity.cash:
-            return True
-        if not getattr(entity, "is_minor", False) and price > self.cheapest_depot_price():
-            return False
-        owner = entity.owner
-        if getattr(entity, "is_minor", False):
-            return not entity.trains and owner is not None and owner.cash + entity.cash >= price
-        return self.must_buy(entity) and owner is not None and owner.cash + entity.cash >= price
-
-    def sellable_bonds(self, player) -> list:
-        """City bonds count as the president's money (the reference counts them in his
-        liquidity); since they cannot be sold in an operating round there, we let a president
-        who must raise money sell them to the bank at 100M rather than leave the game stuck."""
-        op = self.operator()
-        if op is None or op.owner is not player:
-            return []
-        if self.cheapest_depot_price() - player.cash - op.cash <= 0:
-            return []
-        return [c for c in player.companies if self.game.bond(c)]
-
-    def process_sell_company(self, action, entity):
-        game = self.game
-        company = _company(game, action)
-        if company not in self.sellable_bonds(entity):
-            raise GameError(f"{entity.name} cannot sell {company.name} now", rule="illegal-sale")
-        price = int(action.get("price", company.value))
-        if price != company.value:
-            raise GameError(f"{company.name} sells for {company.value}, not {price}", rule="wrong-price")
-        spend(game.bank, entity, price)
-        company.owner = game.bank
-        entity.companies.remove(company)
-
-    def process_sell_shares(self, action, entity):
-        bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"))
-        ids = [s.id for s in bundle.shares]
-        ok = any([s.id for s in b.shares] == ids and b.percent == bundle.percent for b in self.sellable_bundles(entity))
-        if bundle.owner is not entity or not ok:
-            raise GameError(f"{entity.name} cannot sell these shares to pay for a train now", rule="illegal-sale")
-        self.game.sell_shares_and_change_price(bundle)
+            spend(player, self.game.bank, need)
+            spend(self.game.bank, entity, need)
+        else:
+            spend(player, entity, need)
 
     def legal_actions(self, entity):
         acts = self.actions(entity)
@@ -1043,21 +1066,22 @@ class BuyTrain1893(BuyTrain):
         if "sell_shares" in acts:
             for b in self.sellable_bundles(entity):
                 out.append({"type": "sell_shares", "shares": [s.id for s in b.shares], "percent": b.percent})
-        if "sell_company" in acts:
-            for c in self.sellable_bonds(entity):
-                out.append({"type": "sell_company", "company": c.sym, "price": c.value})
         if "buy_train" in acts:
+            room = self.room(entity)
             for t in self.buyable_trains(entity):
+                if not room:
+                    break
                 if t.owner is self.game.depot:
-                    if self.room(entity) and self.affordable(entity, t.price):
+                    if self.depot_train_affordable(entity, t):
                         out.append({"type": "buy_train", "train": t.id, "price": t.price, "variant": t.name})
-                elif self.room(entity) and entity.cash >= 1:
-                    out.append({"type": "buy_train", "train": t.id, "price": 1,
-                                "price_range": [1, max(1, entity.cash)], "price_step": 1})
+                    continue
+                rng = self.other_price_range(entity, t)
+                if rng is not None:
+                    out.append(ranged({"type": "buy_train", "train": t.id}, rng[0], rng[1]))
             if self.exchange_allowed(entity):
                 for old, new, price in self.game.discountable_trains_for(entity):
                     if price <= entity.cash:
-                            out.append({"type": "buy_train", "train": new.id, "price": price, "variant": new.name,
+                        out.append({"type": "buy_train", "train": new.id, "price": price, "variant": new.name,
                                     "exchange": old.id})
         if "pass" in acts:
             out.append({"type": "pass"})
