@@ -147,7 +147,10 @@ class MergerRound(ExplainRefusal, Round):
 
     def _add_offer(self, corp):
         self.offering.append(corp)
-        for info in self.game.exchanges[corp.id]:
+        # voters come in the reference's order (vote_order), which is not the exchange order
+        infos = {i["company"].sym: i for i in self.game.exchanges[corp.id]}
+        for sym in self.game.data["vote_order"][corp.id]:
+            info = infos[sym]
             holder = info["minor"] if info.get("minor") is not None else info["company"]
             self._add_vote(holder.owner, info["share"].percent)
         for p in self.game.players:
