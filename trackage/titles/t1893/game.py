@@ -51,7 +51,26 @@ class Corporation1893(Corporation):
 
 class ShareMarket1893(ShareMarket):
     """Presidency swaps hand back a 20% certificate when the new president holds one and at
-    most two certificates; otherwise the first two 10% certificates."""
+    most two certificates; otherwise the first two 10% certificates.
+
+    The corporation's holder ledger (``share_holders``, which decides presidencies and dumps)
+    moves by the percent of each sale or purchase, not with the certificates: presidency swaps
+    and the rest of a partly sold president's certificate move certificates only, as in the
+    reference. With 1893's 20% non-president certificates the ledger can then differ from the
+    certificates held (a quirk real games go through)."""
+
+    def transfer(self, bundle, to, **kwargs) -> None:
+        ledger = bundle.corporation.share_holders
+        ledger[bundle.owner] = ledger.get(bundle.owner, 0) - bundle.percent
+        ledger[to] = ledger.get(to, 0) + bundle.percent
+        super().transfer(bundle, to, **kwargs)
+
+    def _move_share(self, share, to) -> None:
+        """Move a certificate, leaving the ledger alone."""
+        owner = share.owner
+        owner._remove_share(share)
+        to._add_share(share)
+        share.owner = to
 
     def _change_president(self, presidents_share, swap_to, president) -> None:
         corp = presidents_share.corporation
