@@ -465,6 +465,8 @@ class BuySellParShares1893(BuySellParShares):
 
     def why_not(self, action, entity) -> None:
         """Name the rule a refused stock-round action breaks (raises when it knows)."""
+        if action.get("type") == "pass" and self.par_rag is not None and self.must_exchange():
+            raise GameError("in the first stock round RAG's par must be paid with FdSD", rule="must-exchange-fdsd")
         if action.get("type") != "sell_shares" or not getattr(entity, "is_player", False):
             return
         bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"), action.get("share_price"))

@@ -1,0 +1,148 @@
+"""1893 rules as the reference engine applies them (checked against it with the differential
+oracle): what a stock-round turn offers, FdSD's exchange, the train step's prices and
+bankruptcy, the merger vote order and the holder ledger."""
+
+from __future__ import annotations
+
+import pytest
+
+from trackage.core.entities import ShareBundle
+from trackage.core.errors import GameError
+from trackage.core.money import spend
+from trackage.titles import new_game
+
+from test_1893 import act, compulsory_purchase, first_operating_round, refused, two_player_game
+
+
+def company_ref(sym: str) -> dict:
+    return {"entity": sym, "entity_type": "company"}
+
+
+# ----------------------------------------------------------------- stock round
+def test_eva_of_another_player_is_no_stock_round_action():
+    g = two_player_game()  # B holds EVA; A's turn
+    assert not any(x["type"] == "buy_company" and x.get("company") == "EVA" for x in g.legal_actions())
+    refused(g, {"type": "buy_company", "entity": 1, "entity_type": "player", "company": "EVA", "price": 50},
+            "no-company-from-player-in-stock-round")
+    # a log that did it loads as the reference loads it: the price goes to the bank, not to B
+    a, b = g.player_by_id(1), g.player_by_id(2)  # (the refusal rebuilt the game)
+    bank, b_cash = g.bank.cash, b.cash
+    g.loading = True
+    g._apply({"type": "buy_company", "entity": 1, "entity_type": "player", "company": "EVA", "price": 50, "id": 99})
+    assert g.company_by_id("EVA").owner is a and g.bank.cash == bank + 50 and b.cash == b_cash
+
+
+def rag_in_the_market():
+    """A (who holds FdSD) to act after B has parred the RAG too: 80% of it is in the market."""
+    g = two_player_game()
+    act(g, "buy_shares", "A", shares=["RSE_1"], percent=10)
+    act(g, "par", "B", corporation="RAG", share_price="70,4,2")
+    return g
+
+
+def test_fdsd_offers_its_exchange_and_no_pass():
+    g = rag_in_the_market()
+    offers = [x for x in g.legal_actions() if x["entity"] == "FdSD"]
+    assert offers == [{"type": "buy_shares", "shares": ["RAG_1"], "percent": 10, **company_ref("FdSD")}]
+    # the reference would take FdSD's pass as its owner's pass: refused here
+    refused(g, {"type": "pass", **company_ref("FdSD")}, "out-of-turn")
+    a = g.player_by_id(1)
+    cash = a.cash
+    g.process(offers[0])
+    rag = g.corporation_by_id("RAG")
+    assert a.percent_of(rag) == 20 and a.cash == cash and g.company_by_id("FdSD").closed  # two shares, free
+
+
+def test_rag_par_must_be_paid_with_fdsd_in_the_first_stock_round():
+    g = two_player_game()
+    a = g.player_by_id(1)
+    act(g, "par", "A", corporation="RAG", share_price="70,4,2")  # A could pay 140M himself
+    assert g.legal_actions() == [{"type": "assign", "target": "FdSD", "target_type": "company",
+                                  "entity": 1, "entity_type": "player"}]
+    # the reference counts a decliner in the first stock round as a passer, then refuses the par
+    refused(g, {"type": "pass", "entity": 1, "entity_type": "player"}, "must-exchange-fdsd")
+    a = g.player_by_id(1)  # (the refusal rebuilt the game)
+    cash = a.cash
+    act(g, "assign", "A", target="FdSD", target_type="company")
+    rag = g.corporation_by_id("RAG")
+    assert rag.owner is a and a.percent_of(rag) == 20 and a.cash == cash and g.company_by_id("FdSD").closed
+
+
+def to_second_stock_round():
+    """The two-player game (A and B 20% of the RSE each, 40% in the market) through its first
+    operating rounds, passing where possible."""
+    g = first_operating_round(sr=[("A", "RSE_1"), ("B", "RSE_2"), ("A", "RSE_3"), ("B", "RSE_4")])
+    while g.round.name != "Stock Round":
+        acts = g.legal_actions()
+        passes = [x for x in acts if x["type"] == "pass"]
+        g.process(passes[0] if passes else acts[0])
+    assert g.turn == 2
+    return g
+
+
+def test_a_player_over_the_certificate_limit_must_sell_and_cannot_pass():
+    g = to_second_stock_round()
+    p = g.current_entity()
+    assert any(x["type"] == "sell_shares" for x in g.legal_actions())
+    g.cert_limit_value = g.num_certs(p) - 1  # what-if: the limit drops below the holding
+    acts = g.legal_actions()
+    assert acts and {x["type"] for x in acts} == {"sell_shares"}
+    with pytest.raises(GameError) as err:  # (the refusal rebuilds the game without the what-if)
+        g.process({"type": "pass", **g.entity_ref(p)})
+    assert err.value.rule == "no-such-action-now"
+
+
+# ----------------------------------------------------------------- train step
+def test_price_for_another_companys_train_with_the_presidents_help():
+    g, rse, b = compulsory_purchase(0, 20)
+    step = g.round.active_step()
+    four = g.train_by_id("4-0")  # 300M: any operator's 4-train would do
+    assert step.other_price_range(rse, four) == (1, 20)  # up to the president's cash
+    sale = next(x for x in g.legal_actions(b) if x["type"] == "sell_shares")
+    g.process(sale)  # 10% at 65M
+    step = g.round.active_step()
+    rse, four = g.corporation_by_id("RSE"), g.train_by_id("4-0")
+    # no more sold than needed: at least 85 - 65 + 1
+    assert step.last_sold_price == 65 and step.other_price_range(rse, four) == (21, 85)
+
+
+def test_bankruptcy_only_at_the_train_step():
+    g = first_operating_round()
+    rse, b = g.corporation_by_id("RSE"), g.player_by_id(2)
+    spend(rse, g.bank, rse.cash)
+    spend(b, g.bank, b.cash)
+    assert g.round.active_step().description() == "Lay Track"
+    assert not any(x["type"] == "bankrupt" for x in g.legal_actions())
+    with pytest.raises(GameError) as err:
+        g.process({"type": "bankrupt", "entity": "RSE", "entity_type": "corporation"})
+    assert err.value.rule == "not-bankrupt"
+
+
+# ----------------------------------------------------------------- merger round and ledger
+def test_hgk_voters_in_the_reference_order():
+    g = two_player_game()  # A holds KBE (the HGK president's certificate), B KFBE and HdSK
+    g.hgk_mergable = True
+    r = g.new_merger_round(1)
+    assert [p.name for p in r.voters] == ["B", "A"]  # KFBE's owner votes first
+    assert r.votes == {g.player_by_id(2): 30, g.player_by_id(1): 20}
+
+
+def test_holder_ledger_moves_by_percent_not_with_swapped_certificates():
+    g = new_game("1893", [{"id": i, "name": f"P{i}"} for i in (1, 2, 3)])
+    agv, sm, pool = g.agv, g.share_market, g.pool
+    p1, p2 = g.player_by_id(1), g.player_by_id(2)
+    g.stock_market.set_par(agv, next(p for p in g.stock_market.par_prices if p.price == 120))
+    for s in agv.shares:
+        s.buyable = True
+    placing = {"AGV_0": p1, "AGV_1": p2, "AGV_7": p2, "AGV_2": pool, "AGV_4": pool, "AGV_5": pool}
+    for sid, to in placing.items():
+        sm.transfer(ShareBundle([g.share_by_id(sid)]), to, allow_president_change=False)
+    agv.owner = p1
+    # P1 sells half of the president's certificate: P2 becomes president, the 20% certificate
+    # first in the market goes back to P1 as the rest of his certificate
+    g.sell_shares_and_change_price(ShareBundle([g.share_by_id("AGV_0")], 10))
+    assert agv.owner is p2 and [s.id for s in p1.shares_of(agv)] == ["AGV_2"]
+    assert p1.percent_of(agv) == 20 and agv.share_holders[p1] == 10
+    # so buying 10% gives P1 30% of certificates, but 20% in the ledger: a tie, no new president
+    sm.transfer(ShareBundle([g.share_by_id("AGV_4")]), p1)
+    assert p1.percent_of(agv) == 30 and agv.owner is p2
