@@ -146,3 +146,16 @@ def test_holder_ledger_moves_by_percent_not_with_swapped_certificates():
     # so buying 10% gives P1 30% of certificates, but 20% in the ledger: a tie, no new president
     sm.transfer(ShareBundle([g.share_by_id("AGV_4")]), p1)
     assert p1.percent_of(agv) == 30 and agv.owner is p2
+
+
+def test_a_bond_keeps_the_president_from_bankruptcy_and_the_game_is_stuck():
+    """The reference counts 100M per city bond in the president's means but lets no bond be
+    sold in an operating round: with a bond, no bankruptcy, and nothing else to do."""
+    g, rse, b = compulsory_purchase(0, 0)
+    bond = g.company_by_id("AdSK-1")
+    bond.owner = b
+    b.companies.append(bond)  # what-if: B holds a bond
+    sale = next(x for x in g.legal_actions(b) if x["type"] == "sell_shares")
+    g.process(sale)  # 65M: with the bond, 165M of means for an 80M train
+    assert g.player_by_id(2).cash == 65
+    assert g.legal_actions() == []
