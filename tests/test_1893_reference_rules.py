@@ -159,3 +159,16 @@ def test_a_bond_keeps_the_president_from_bankruptcy_and_the_game_is_stuck():
     g.process(sale)  # 65M: with the bond, 165M of means for an 80M train
     assert g.player_by_id(2).cash == 65
     assert g.legal_actions() == []
+
+
+def test_a_token_takes_the_next_free_slot():
+    g = first_operating_round()
+    rse = g.corporation_by_id("RSE")
+    step = next(s for s in g.round.steps if s.description() == "Place a Token")
+    assert g.city_by_id("I8-1-0").get_slot(rse) == 0  # a one-slot city
+    with pytest.raises(GameError) as err:
+        step.process_place_token({"type": "place_token", "city": "I8-1-0", "slot": 1}, rse)
+    assert err.value.rule == "wrong-slot"
+    with pytest.raises(GameError) as err:  # the right slot passes this check (I8 is not reached)
+        step.process_place_token({"type": "place_token", "city": "I8-1-0", "slot": 0}, rse)
+    assert err.value.rule != "wrong-slot"

@@ -774,6 +774,17 @@ class Token1893(TrackAndTokenStep):
     def can_lay_tile(self, entity) -> bool:
         return False
 
+    def process_place_token(self, action, entity):
+        """The token takes the city's next free slot; in play a client naming another slot is
+        told so (the reference, and a log, ignore the slot)."""
+        city = self.game.city_by_id(action.get("city"))
+        slot = action.get("slot")
+        if city is not None and slot is not None and not self.game.loading:
+            expected = city.get_slot(entity) or 0
+            if int(slot) != expected:
+                raise GameError(f"a token in {city.id} takes slot {expected}, not {slot}", rule="wrong-slot")
+        super().process_place_token(action, entity)
+
 
 class Route1893(RunRoutes):
     def actions(self, entity):
