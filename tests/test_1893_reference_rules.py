@@ -148,17 +148,26 @@ def test_holder_ledger_moves_by_percent_not_with_swapped_certificates():
     assert p1.percent_of(agv) == 30 and agv.owner is p2
 
 
-def test_a_bond_keeps_the_president_from_bankruptcy_and_the_game_is_stuck():
+def test_a_bond_keeps_the_president_from_bankruptcy():
     """The reference counts 100M per city bond in the president's means but lets no bond be
-    sold in an operating round: with a bond, no bankruptcy, and nothing else to do."""
+    sold in an operating round: with a bond, no bankruptcy; what is left is another player
+    buying EVA from the president (at any moment of an operating round)."""
     g, rse, b = compulsory_purchase(0, 0)
     bond = g.company_by_id("AdSK-1")
     bond.owner = b
     b.companies.append(bond)  # what-if: B holds a bond
     sale = next(x for x in g.legal_actions(b) if x["type"] == "sell_shares")
     g.process(sale)  # 65M: with the bond, 165M of means for an 80M train
-    assert g.player_by_id(2).cash == 65
-    assert g.legal_actions() == []
+    b = g.player_by_id(2)
+    assert b.cash == 65 and [c.sym for c in b.companies if c.sym == "EVA"] == ["EVA"]
+    a = g.player_by_id(1)
+    assert g.legal_actions() == [{"type": "buy_company", "company": "EVA", "price": 1, "price_range": [1, a.cash],
+                                  "entity": 1, "entity_type": "player"}]
+    g.process({"type": "buy_company", "company": "EVA", "price": 15, "entity": 1, "entity_type": "player"})
+    assert g.player_by_id(2).cash == 80 and g.company_by_id("EVA").owner is g.player_by_id(1)
+    act(g, "buy_train", "RSE", train="2-5", price=80, variant="2")  # B pays it all
+    rse = g.corporation_by_id("RSE")
+    assert rse.cash == 0 and [t.id for t in rse.trains] == ["2-5"]
 
 
 def test_a_token_takes_the_next_free_slot():
@@ -172,3 +181,30 @@ def test_a_token_takes_the_next_free_slot():
     with pytest.raises(GameError) as err:  # the right slot passes this check (I8 is not reached)
         step.process_place_token({"type": "place_token", "city": "I8-1-0", "slot": 0}, rse)
     assert err.value.rule != "wrong-slot"
+
+
+def test_no_founding_where_the_reference_fails():
+    """HGK: P1 holds KBE (the president's certificate, 20%), P2 KFBE (20%), P3 bought 30%:
+    the reference errs choosing P3's presidency, so no vote may form HGK then."""
+    g = new_game("1893", [{"id": i, "name": f"P{i}"} for i in (1, 2, 3)])
+    p1, p2, p3 = (g.player_by_id(i) for i in (1, 2, 3))
+    for sym, p in (("KBE", p1), ("KFBE", p2), ("HdSK", p2)):
+        g.draft_object(g.company_by_id(sym), p, 0)
+    hgk = g.hgk
+    bought = [s for s in hgk.shares if s.buyable][:3]
+    for s in bought:
+        g.share_market.transfer(ShareBundle([s]), p3, allow_president_change=False)
+    assert g.founding_fails(hgk)
+    g.hgk_mergable = True
+    g.round = g.new_merger_round(1)
+    assert [p.name for p in g.round.voters] == ["P2", "P1", "P3"]
+    # P2 (30 votes with HdSK) and P1 (20) would reach 50% with P1's yes: only "no" for P1
+    g.process({"type": "special_buy", "description": "yes", "cost": 0, "entity": 2, "entity_type": "player"})
+    assert g.current_entity() is p1 and g.round.yes == 30
+    assert [a["description"] for a in g.legal_actions()] == ["no"]
+    with pytest.raises(GameError) as err:
+        g.found(hgk)
+    assert err.value.rule == "founding-fails-in-reference"
+    # with 20% for P3 the president's certificate is among the largest holdings: no failure
+    g.share_market.transfer(ShareBundle([bought[0]]), g.pool, allow_president_change=False)
+    assert not g.founding_fails(hgk)

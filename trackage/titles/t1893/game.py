@@ -383,6 +383,14 @@ class Game1893(Game):
             return []
         return [eva]
 
+    def acting_entities(self) -> list:
+        """In an operating round any player may also buy EVA from its owner."""
+        out = super().acting_entities()
+        if isinstance(self.round, OperatingRound):
+            out += [p for p in self.players if p not in out and not p.bankrupt and p.cash >= 1
+                    and self.purchasable_companies(p)]
+        return out
+
     def close_fdsd(self):
         if not self.fdsd.closed:
             self.fdsd.close()
@@ -449,8 +457,31 @@ class Game1893(Game):
         return sum(1 for s in player.all_shares() if s.counts_for_limit) + len(player.companies)
 
     # ------------------------------------------------------------ merging
+    def founding_fails(self, corp) -> bool:
+        """Would the reference fail to form ``corp`` now? It gives the presidency to the holder
+        of the president's certificate if he is among the largest holders, else to the largest
+        holder first in exchange order; but it errs ("uninitialized constant Integer::MAX")
+        when one of those largest holders took part in no exchange (bought shares only)."""
+        ledger = {p: pct for p, pct in corp.player_share_holders().items()}
+        exchangers = []
+        president_owner = None
+        for info in self.exchanges[corp.id]:
+            owner = info["company"].owner
+            if owner is None or not owner.is_player:
+                continue
+            exchangers.append(owner)
+            ledger[owner] = ledger.get(owner, 0) + info["share"].percent
+            if info["share"].president:
+                president_owner = owner
+        top = max(ledger.values(), default=0)
+        majority = [p for p, pct in ledger.items() if pct == top]
+        return president_owner not in majority and any(p not in exchangers for p in majority)
+
     def found(self, corp) -> None:
         """Form the AGV or HGK: 400M from the bank, minors and exchange privates traded in."""
+        if self.founding_fails(corp):
+            raise GameError(f"{corp.name} cannot be formed now: its largest holder bought all his shares "
+                            "(the reference fails there)", rule="founding-fails-in-reference")
         if corp is self.agv:
             self.agv_mergable = False
             self.agv_auto_found = False

@@ -592,10 +592,18 @@ class MergerVote(Step):
                     break
                 self.round.next_voter()
 
+    def founds(self, player) -> bool:
+        """Would ``player``'s yes form the company now?"""
+        r = self.round
+        return r.yes + r.votes.get(player, 0) >= 50
+
     def legal_actions(self, entity):
         if not self.actions(entity):
             return []
-        return [{"type": "special_buy", "description": d, "cost": 0} for d in ("yes", "no")]
+        choices = ["yes", "no"]
+        if self.founds(entity) and self.game.founding_fails(self.round.merge_target):
+            choices = ["no"]  # the reference fails to form it (see Game1893.founding_fails)
+        return [{"type": "special_buy", "description": d, "cost": 0} for d in choices]
 
 
 class PotentialDiscardTrainsAfterMerge(DiscardTrain):
@@ -707,15 +715,23 @@ class Bankrupt1893(Step):
 
 
 class BuyCompany1893(Step):
-    """During its turn an operator's president may buy EVA from another player."""
+    """In an operating round EVA may change hands between players at any moment: the acting
+    operator's president or any other player buys it from its owner, at any price from 1 to
+    the buyer's cash, paid to the owner (as the reference allows)."""
 
     HANDLERS = {"buy_company": "process_buy_company"}
     BLOCKS = False
 
+    def buyer(self, entity):
+        """Who pays: a player for himself, the current operator's president for it."""
+        if getattr(entity, "is_player", False):
+            return None if entity.bankrupt else entity
+        if entity is self.current_entity() and not getattr(entity, "is_company", False):
+            return entity.player
+        return None
+
     def actions(self, entity):
-        if entity is not self.current_entity() or getattr(entity, "is_company", False):
-            return []
-        player = entity.player
+        player = self.buyer(entity)
         if player is None or player.cash < 1 or not self.game.purchasable_companies(player):
             return []
         return ["buy_company"]
@@ -723,7 +739,7 @@ class BuyCompany1893(Step):
     def process_buy_company(self, action, entity):
         game = self.game
         company = _company(game, action)
-        player = entity.player
+        player = self.buyer(entity)
         if company not in game.purchasable_companies(player):
             raise GameError(f"{company.name} cannot be bought", rule="company-not-for-sale")
         price = int(action.get("price", 0))
@@ -738,7 +754,7 @@ class BuyCompany1893(Step):
     def legal_actions(self, entity):
         if not self.actions(entity):
             return []
-        p = entity.player
+        p = self.buyer(entity)
         return [{"type": "buy_company", "company": c.sym, "price": 1, "price_range": [1, p.cash]}
                 for c in self.game.purchasable_companies(p)]
 
