@@ -208,3 +208,11 @@ def test_no_founding_where_the_reference_fails():
     # with 20% for P3 the president's certificate is among the largest holdings: no failure
     g.share_market.transfer(ShareBundle([bought[0]]), g.pool, allow_president_change=False)
     assert not g.founding_fails(hgk)
+    # due by its phase, the founding at the start of the next merger round fails the same way:
+    # no action may end the round before it (the game cannot go on there, as in the reference)
+    g.share_market.transfer(ShareBundle([bought[0]]), p3, allow_president_change=False)
+    g.hgk_auto_found = True
+    assert g.doomed_founding() is True
+    with pytest.raises(GameError) as err:
+        g.new_merger_round(1)
+    assert err.value.rule == "founding-fails-in-reference"

@@ -21,7 +21,7 @@ from ...core.entities import Corporation, Minor, ShareBundle
 from ...core.errors import GameError
 from ...core.game import Game
 from ...core.money import spend
-from ...core.round import OperatingRound, Round, StockRound
+from ...core.round import OperatingRound, Round, StockRound, ranged
 from ...core.shares import ShareMarket
 from ...core.steps.operating import DiscardTrain
 from ...core.tokens import Token
@@ -467,7 +467,7 @@ class Game1893(Game):
         president_owner = None
         for info in self.exchanges[corp.id]:
             owner = info["company"].owner
-            if owner is None or not owner.is_player:
+            if not getattr(owner, "is_player", False):
                 continue
             exchangers.append(owner)
             ledger[owner] = ledger.get(owner, 0) + info["share"].percent
@@ -495,7 +495,7 @@ class Game1893(Game):
         for info in self.exchanges[corp.id]:
             share, company, minor = info["share"], info["company"], info["minor"]
             player = company.owner
-            if player is None or not player.is_player:
+            if not getattr(player, "is_player", False):
                 player = self.pool  # an unsold card: its certificate goes to the market
             if share.president:
                 president_share = share
@@ -615,6 +615,78 @@ class Game1893(Game):
         if self.rhine_blocks(hex_, tile):
             return False
         return super().legal_tile_rotation(entity, hex_, tile)
+
+    # ------------------------------------------------------------ legal actions
+    def legal_actions(self, entity=None) -> list[dict]:
+        """When the next merger round would have to form a company the reference cannot form
+        (see ``founding_fails``), no action may end the current round: the reference errs on
+        any of them, so the game cannot go on there."""
+        out = super().legal_actions(entity)
+        doomed = self.doomed_founding()
+        if doomed and self.round_may_end():
+            out = [b for b in (self.without_failed_founding(a) if doomed is True or a.get("train") in doomed
+                               else a for a in out) if b is not None]
+        return out
+
+    def without_failed_founding(self, action: dict) -> dict | None:
+        """``action`` restricted to what does not end the round into a failed founding (None
+        if nothing is left). A price range keeps its low end: paying more leaves the operator
+        less to buy on with, so the high prices are the ones that end its turn."""
+        if "price_range" not in action:
+            return None if self.ends_in_failed_founding(action) else action
+        lo, hi = action["price_range"]
+        step = action.get("price_step") or 1
+        if not self.ends_in_failed_founding({**action, "price": hi}):
+            return action
+        if self.ends_in_failed_founding({**action, "price": lo}):
+            return None
+        good, bad = lo, hi
+        # first guess: paying all but 1M of the operator's own cash leaves it able to buy on
+        entity = self.resolve_entity(action)
+        guess = getattr(entity, "cash", lo) - 1
+        if lo <= guess < hi and not self.ends_in_failed_founding({**action, "price": guess}):
+            good = guess
+            if self.ends_in_failed_founding({**action, "price": guess + step}):
+                bad = guess + step
+        while bad - good > step:
+            mid = good + (bad - good) // (2 * step) * step
+            if self.ends_in_failed_founding({**action, "price": mid}):
+                bad = mid
+            else:
+                good = mid
+        base = {k: v for k, v in action.items() if k not in ("price", "price_range", "price_step", "canonical_prices")}
+        return ranged(base, lo, good, step)
+
+    def doomed_founding(self):
+        """True if a company is due to be formed in the next merger round although the
+        reference cannot form it; else the ids of the depot trains whose purchase would make
+        it due (empty: no such danger)."""
+        triggers: set = set()
+        for corp, due, event in ((self.agv, self.agv_auto_found, "agv_founded"),
+                                 (self.hgk, self.hgk_auto_found, "hgk_founded")):
+            if corp.presidents_share.buyable or not self.founding_fails(corp):
+                continue
+            if due:
+                return True
+            triggers |= {t.id for t in self.depot.depot_trains() if any(e.get("type") == event for e in t.events)}
+        return triggers
+
+    def round_may_end(self) -> bool:
+        r = self.round
+        if isinstance(r, OperatingRound):
+            return all(r.skip_entity(e) for e in r.entities[r.entity_index + 1:])
+        if isinstance(r, StockRound):
+            return sum(1 for p in r.entities if not p.passed) <= 1
+        return False
+
+    def ends_in_failed_founding(self, action: dict) -> bool:
+        trial = self.copy()
+        act = {k: v for k, v in action.items() if k not in ("price_range", "price_step", "canonical_prices")}
+        try:
+            trial.process(act)
+        except GameError as e:
+            return e.rule == "founding-fails-in-reference"
+        return False
 
     # ------------------------------------------------------------ rounds
     def init_round(self):
