@@ -104,6 +104,14 @@ def test_price_for_another_companys_train_with_the_presidents_help():
     rse, four = g.corporation_by_id("RSE"), g.train_by_id("4-0")
     # no more sold than needed: at least 85 - 65 + 1
     assert step.last_sold_price == 65 and step.other_price_range(rse, four) == (21, 85)
+    # the bound stays for the rest of the turn, also once the company need not buy: with a
+    # train and 50M, at least 50 + 85 - 65 + 1 but at most its 50M: nothing
+    two = g.train_by_id("2-5")
+    g.depot.upcoming.remove(two)
+    two.owner = rse
+    rse.trains.append(two)
+    spend(g.bank, rse, 50)
+    assert not step.must_buy(rse) and step.other_price_range(rse, four) is None
 
 
 def test_bankruptcy_only_at_the_train_step():

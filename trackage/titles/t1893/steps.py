@@ -976,15 +976,23 @@ class BuyTrain1893(BuyTrain):
         return owner.cash if self.must_buy(entity) else 0
 
     def other_price_range(self, entity, train):
-        """(lowest, highest) price ``entity`` may pay for another operator's ``train``, or None."""
+        """(lowest, highest) price ``entity`` may pay for another operator's ``train``, or None.
+
+        The reference's bounds: when the buyer's cash is below the train's face value, at most
+        that face value, and, after its president has sold shares this turn, at least its cash
+        plus his, less the price of one sold share, plus 1; what it pays beyond its own cash
+        comes from its president (a company that must buy) or owner (a trainless minor)."""
         cash = entity.cash
-        if getattr(entity, "is_minor", False) or not self.must_buy(entity) or cash >= train.price:
-            hi = cash + (self.owner_help(entity) if getattr(entity, "is_minor", False) else 0)
+        owner = entity.owner
+        owner_cash = owner.cash if getattr(owner, "is_player", False) else 0
+        hi = cash + self.owner_help(entity)
+        if getattr(entity, "is_minor", False):
             return (1, hi) if hi >= 1 else None
-        top = cash + self.owner_help(entity)
-        lo = top - self.last_sold_price + 1 if self.last_sold_price else 1
-        hi = min(train.price, top)
-        return (max(lo, 1), hi) if max(lo, 1) <= hi else None
+        if cash >= train.price:
+            return (1, cash) if cash >= 1 else None
+        lo = cash + owner_cash - self.last_sold_price + 1 if self.last_sold_price else 1
+        lo, hi = max(lo, 1), min(train.price, hi)
+        return (lo, hi) if lo <= hi else None
 
     def depot_train_affordable(self, entity, train) -> bool:
         if train.price <= entity.cash:
