@@ -224,3 +224,14 @@ def test_no_founding_where_the_reference_fails():
     with pytest.raises(GameError) as err:
         g.new_merger_round(1)
     assert err.value.rule == "founding-fails-in-reference"
+
+
+def test_an_emergency_sale_puts_the_operators_still_to_come_back_in_order():
+    g, rse, b = compulsory_purchase(0, 20)
+    r = g.round
+    i = r.entities.index(rse)
+    later = [g.minor_by_id("KBE"), g.minor_by_id("EKB")]  # what-if: two operators still to come
+    r.entities = r.entities[:i + 1] + later
+    sale = next(x for x in g.legal_actions(b) if x["type"] == "sell_shares")
+    g.process(sale)
+    assert [e.id for e in g.round.entities[i + 1:]] == ["EKB", "KBE"]  # the operating order

@@ -955,6 +955,14 @@ class BuyTrain1893(BuyTrain):
             raise GameError(f"{entity.name} cannot sell these shares to pay for a train now", rule="illegal-sale")
         self.last_sold_price = bundle.price_per_share()
         self.game.sell_shares_and_change_price(bundle)
+        self.reorder_rest()
+
+    def reorder_rest(self) -> None:
+        """A sale moves a share price: the operators still to come this round are put back in
+        operating order (the reference recalculates it after an emergency sale)."""
+        r = self.round
+        rest = r.entities[r.entity_index + 1:]
+        r.entities = r.entities[:r.entity_index + 1] + [e for e in self.game.operating_order() if e in rest]
 
     # ---------------------------------------------------------- what may be bought, and for how much
     def buyable_trains(self, entity) -> list:
