@@ -182,7 +182,7 @@ def test_a_token_takes_the_next_free_slot():
     g = first_operating_round()
     rse = g.corporation_by_id("RSE")
     step = next(s for s in g.round.steps if s.description() == "Place a Token")
-    assert g.city_by_id("I8-1-0").get_slot(rse) == 0  # a one-slot city
+    assert g.board.get_slot(g.city_by_id("I8-1-0"), rse) == 0  # a one-slot city
     with pytest.raises(GameError) as err:
         step.process_place_token({"type": "place_token", "city": "I8-1-0", "slot": 1}, rse)
     assert err.value.rule == "wrong-slot"

@@ -795,7 +795,7 @@ class Token1893(TrackAndTokenStep):
         city = self.game.city_by_id(action.get("city"))
         slot = action.get("slot")
         if city is not None and slot is not None and not self.game.loading:
-            expected = city.get_slot(entity) or 0
+            expected = self.game.board.get_slot(city, entity) or 0
             if int(slot) != expected:
                 raise GameError(f"a token in {city.id} takes slot {expected}, not {slot}", rule="wrong-slot")
         super().process_place_token(action, entity)
