@@ -235,3 +235,43 @@ def test_an_emergency_sale_puts_the_operators_still_to_come_back_in_order():
     sale = next(x for x in g.legal_actions(b) if x["type"] == "sell_shares")
     g.process(sale)
     assert [e.id for e in g.round.entities[i + 1:]] == ["EKB", "KBE"]  # the operating order
+
+
+# ----------------------------------------------------------------- forced draft
+def forced_draft(*cash: int):
+    """An auction round of the starting package's leftovers, the players holding ``cash``."""
+    g = new_game("1893", [{"id": i, "name": f"P{i}"} for i in range(1, len(cash) + 1)])
+    for p, c in zip(g.players, cash):
+        spend(p, g.bank, p.cash - c)
+    g.round = g.new_auction_round()
+    return g
+
+
+def test_no_pick_the_forced_purchase_cannot_pay():
+    """The picker is forced to buy at the floor price (half the value, in 10M steps) or, when
+    nobody can pay it, for all his cash: with no cash the reference errs (spend of 0M)."""
+    g = forced_draft(0, 60, 60)
+    step = g.round.steps[0]
+    assert step.floor_price(g.company_by_id("EVA")) == 70 and step.floor_price(g.company_by_id("HdSK")) == 50
+    assert [x["company"] for x in g.legal_actions()] == ["HdSK"]  # only HdSK's 50M floor is payable
+    refused(g, {"type": "bid", "entity": 1, "entity_type": "player", "company": "EVA", "price": 150},
+            "forced-purchase-for-nothing")
+    g.process({"type": "bid", "entity": 1, "entity_type": "player", "company": "HdSK", "price": 100})
+    step = g.round.steps[0]  # (the refusal rebuilt the game)
+    while step.auctioning is not None:  # passed over down to 60M, then everyone passes
+        g.process({"type": "pass", **g.entity_ref(g.current_entity())})
+    p2 = g.player_by_id(2)
+    assert g.company_by_id("HdSK").owner is p2 and p2.cash == 10  # first after P1 who can pay 50M
+
+
+def test_no_pick_that_leaves_the_next_picker_stuck():
+    """P1 (30M) would be forced to buy any card for his 30M; P2 would then have to pick with no
+    cash while nobody can pay any floor price: the reference cannot go on, so P1 has no pick."""
+    g = forced_draft(30, 0, 40)
+    assert g.legal_actions() == [] and not g.round.finished()
+    refused(g, {"type": "bid", "entity": 1, "entity_type": "player", "company": "HdSK", "price": 100},
+            "draft-dead-end")
+    g.loading = True  # a log that went there loads as in the reference
+    g.process({"type": "bid", "entity": 1, "entity_type": "player", "company": "HdSK", "price": 100})
+    assert g.company_by_id("HdSK").owner is g.player_by_id(1) and g.player_by_id(1).cash == 0
+    assert g.current_entity() is g.player_by_id(2) and g.round.name == "Draft Round"

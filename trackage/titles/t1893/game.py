@@ -619,14 +619,18 @@ class Game1893(Game):
 
     # ------------------------------------------------------------ legal actions
     def legal_actions(self, entity=None) -> list[dict]:
-        """When the next merger round would have to form a company the reference cannot form
-        (see ``founding_fails``), no action may end the current round: the reference errs on
-        any of them, so the game cannot go on there."""
+        """No action leads where the reference cannot go on: when the next merger round would
+        have to form a company the reference cannot form (see ``founding_fails``), no action may
+        end the current round (the reference errs on any of them); no action may leave a draft
+        pick with nothing the picker may pick (see ``check_draft_dead_end``)."""
         out = super().legal_actions(entity)
         doomed = self.doomed_founding()
-        if doomed and self.round_may_end():
-            out = [b for b in (self.without_failed_founding(a) if doomed is True or a.get("train") in doomed
-                               else a for a in out) if b is not None]
+        doomed = doomed if doomed and self.round_may_end() else None
+        every = self.draft_may_follow()
+        if doomed or every:
+            out = [b for b in (self.without_failed_founding(a)
+                               if every or doomed is True or a.get("train") in doomed else a for a in out)
+                   if b is not None]
         return out
 
     def without_failed_founding(self, action: dict) -> dict | None:
@@ -681,13 +685,44 @@ class Game1893(Game):
         return False
 
     def ends_in_failed_founding(self, action: dict) -> bool:
+        """Would ``action`` lead where the reference cannot go on (a failed founding or a
+        draft dead end)?"""
         trial = self.copy()
         act = {k: v for k, v in action.items() if k not in ("price_range", "price_step", "canonical_prices")}
         try:
             trial.process(act)
         except GameError as e:
-            return e.rule == "founding-fails-in-reference"
+            return e.rule in ("founding-fails-in-reference", "draft-dead-end")
         return False
+
+    def draft_may_follow(self) -> bool:
+        """Could the next action lead to a pick of the forced draft (the auction round after a
+        set of operating rounds, while starting-package cards are left)?"""
+        if self.loading or self.hgk.floated() or not self.draftables():
+            return False
+        r = self.round
+        if isinstance(r, DraftRound):
+            return any(isinstance(s, StartingPackageForcedAuction) for s in r.steps)
+        if isinstance(r, MergerRound):
+            return r.count == 3
+        if isinstance(r, OperatingRound):
+            return r.round_num >= self.operating_rounds_in_set and self.round_may_end()
+        return False
+
+    def check_draft_dead_end(self) -> None:
+        """A forced-draft picker with no card he may pick (no cash, and nobody could pay any
+        card's floor price) is a dead end: the reference errs on every pick, so the action
+        that led there would have to be undone. Refused in play; a log loads as it is."""
+        r = self.round
+        if self.loading or not isinstance(r, DraftRound):
+            return
+        step = next((s for s in r.steps if isinstance(s, StartingPackageForcedAuction) and s.active()), None)
+        if step is None or step.auctioning is not None:
+            return
+        picker = step.current_entity()
+        if picker is not None and not step.selectable(picker):
+            raise GameError(f"{picker.name} would have to pick a card nobody can pay for, with no cash "
+                            "(the reference cannot go on there)", rule="draft-dead-end")
 
     # ------------------------------------------------------------ rounds
     def init_round(self):
@@ -732,6 +767,7 @@ class Game1893(Game):
             else:
                 self.turn += 1
                 self.round = self.new_auction_round()
+                self.check_draft_dead_end()
         elif isinstance(r, StockRound):
             self.operating_rounds_in_set = self.phase.operating_rounds
             self.reorder_players()

@@ -105,6 +105,11 @@ class StartingPackageForcedAuction(Step):
     def active(self):
         return bool(self.available())
 
+    def blocking(self) -> bool:
+        # a picker left with no card he may pick (see selectable) holds the round: the game
+        # stops there, as the reference, which errs on any pick, does
+        return self.blocks() and self.active()
+
     def min_bid(self, company) -> int:
         return company.value - self.discount.get(company, 0)
 
@@ -112,7 +117,7 @@ class StartingPackageForcedAuction(Step):
         if not self.available() or entity is not self.current_entity():
             return []
         if self.auctioning is None:
-            return ["bid"]
+            return ["bid"] if self.selectable(entity) else []
         if self.min_bid(self.auctioning) > entity.cash:
             return []
         return ["bid", "pass"]
@@ -123,9 +128,14 @@ class StartingPackageForcedAuction(Step):
         if company not in self.available():
             raise GameError(f"{company.name} is not offered now", rule="company-not-for-sale")
         if self.auctioning is None:
+            if not self.game.loading and company not in self.selectable(entity):
+                raise GameError(f"nobody could pay for {company.name} and {entity.name} has no cash: the "
+                                "forced purchase would be for nothing, which the reference refuses",
+                                rule="forced-purchase-for-nothing")
             self.triggerer = entity
             self.auctioning = company
-            self.next_entity()
+            self.next_entity()  # may run down to a forced purchase
+            game.check_draft_dead_end()
             return
         price = int(action.get("price", self.min_bid(company)))
         if price != self.min_bid(company):
@@ -134,6 +144,25 @@ class StartingPackageForcedAuction(Step):
             raise GameError(f"{entity.name} cannot afford {company.name}", rule="insufficient-cash")
         game.draft_object(company, entity, price)
         self.reset_auction(company)
+
+    def floor_price(self, company) -> int:
+        """The price at which the player who picked ``company`` is forced to buy it: the first
+        price of the 10M steps from its current price not above half its value."""
+        price = self.min_bid(company)
+        while company.value // 2 < price:
+            price -= self.REDUCTION
+        return price
+
+    def selectable(self, entity) -> list:
+        """The cards ``entity`` may pick. Cash does not change during the auction, so when
+        nobody can pay the floor price the picker is forced to buy for all his cash; with no
+        cash the reference errs ("Cannot spend zero or negative money"): such a pick is no
+        action here."""
+        cards = self.game.draftables()
+        if entity.cash > 0:
+            return cards
+        richest = max(p.cash for p in self.round.entities)
+        return [c for c in cards if richest >= self.floor_price(c)]
 
     def process_pass(self, action, entity):
         if self.auctioning is None:
@@ -206,7 +235,7 @@ class StartingPackageForcedAuction(Step):
         if not acts:
             return []
         if self.auctioning is None:
-            return [{"type": "bid", "company": c.sym, "price": self.min_bid(c)} for c in self.available()]
+            return [{"type": "bid", "company": c.sym, "price": self.min_bid(c)} for c in self.selectable(entity)]
         return [{"type": "bid", "company": self.auctioning.sym, "price": self.min_bid(self.auctioning)},
                 {"type": "pass"}]
 
