@@ -9,6 +9,7 @@ from ...core.money import spend
 from ...core.round import OperatingRound, StockRound
 from ...core.steps.operating import DiscardTrain, HomeToken
 from . import config
+from .shares import ShareMarket1825
 from .steps import BuySellParShares1825, BuyTrain1825, Dividend1825, Route1825, TrackAndToken1825
 
 
@@ -66,6 +67,8 @@ class Game1825(Game):
             spend(self.bank, p, self.data["starting_cash"])
 
     def setup(self):
+        # presidencies are decided from the reference's holdings count (see shares.py)
+        self.share_market = ShareMarket1825(self, self.pool, allow_president_sale=self.PRESIDENT_SALES_TO_MARKET)
         self.formed: list = []
         self.par_by_corp = dict(self.data["par_by_corporation"])
         self.required_train = dict(self.data["required_train"])
@@ -364,14 +367,53 @@ class Game1825(Game):
         if self.real_bank_cash() < 0:
             self.bank.broken = True
 
-    def check_bankrupt(self, corp):
-        if corp.share_price is not None and corp.share_price.type == "close":
-            self.close_corporation(corp)
+    def check_bankrupt(self, corp, ran_leased_train: bool = False):
+        """A corporation whose price reaches the 0 box in its dividend step leaves the game.
+
+        Quirk "bankrupt in the dividend step" (docs/quirks.md): when the reference's round
+        still names the closing corporation as its current operator, it starts the next
+        operator's turn right away, inside the dividend step, which then marks itself done
+        -- for the next operator, whose revenue is then never paid out nor withheld and
+        whose share price does not move that turn.
+        """
+        if corp.share_price is None or corp.share_price.type != "close":
+            return
+        forced = self.round.is_operating() and self.reference_names_operator(corp, ran_leased_train)
+        self.close_corporation(corp)
+        if forced:
+            self.round.next_entity()
+
+    def reference_names_operator(self, corp, ran_leased_train: bool) -> bool:
+        """Whether the reference's round would answer ``corp`` as its current entity now.
+
+        The reference caches the round's active step for the rest of an action once it is
+        asked for it. Running a leased train asks (its owner is the depot, so the operator
+        is looked up through the round) while the route step is still the active one; else
+        the active step is looked up now: the first active step with something to do.
+        """
+        if self.round.current_entity_of_round() is not corp:
+            return False
+        if ran_leased_train:
+            return True
+        step = self.round.active_step()
+        entities = step.active_entities() if step is not None else []
+        return bool(entities) and entities[0] is corp
 
     def close_corporation(self, corp):
-        super().close_corporation(corp)
+        # Quirk "stale graph after a closing" (docs/quirks.md): the reference removes the
+        # closed corporation's tokens without forgetting what its track graphs knew, so a
+        # freed city stays untokenable for a corporation until the map next changes.
+        self._keep_graph = True
+        try:
+            super().close_corporation(corp)
+        finally:
+            self._keep_graph = False
         if corp in self.formed:
             self.formed.remove(corp)
+
+    def graph_changed(self):
+        if not self.__dict__.get("_keep_graph"):
+            super().graph_changed()
 
     def can_par(self, corp, player) -> bool:
         return not corp.ipoed and not corp.closed
@@ -422,6 +464,16 @@ class Game1825(Game):
 
 
 class OperatingRound1825(OperatingRound):
-    pass
+    def skip_steps(self) -> None:
+        # the operator is looked up again before each step: when a corporation goes bankrupt
+        # in its dividend step the next operator has started, and the later steps of this
+        # pass (discard, train buying) are skipped on its behalf, as the reference does
+        for s in self.steps:
+            cur = self.current_entity_of_round()
+            if not s.active() or not s.blocks() or (cur is not None and getattr(cur, "closed", False)):
+                continue
+            if s.blocking():
+                break
+            s.skip()
 
 

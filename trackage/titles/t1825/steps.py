@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...core.entities import OperatingInfo
 from ...core.errors import GameError
 from ...core.money import spend
 from ...core.steps.operating import BuyTrain, Dividend, RunRoutes
@@ -215,9 +216,19 @@ class Dividend1825(Dividend):
         return super().total_revenue()
 
     def skip(self):
-        self.do_dividend(self.current_entity(), "withhold")
+        entity = self.current_entity()
+        routes = self.round.routes
+        revenue = sum(r["revenue"] for r in routes)
+        self.do_dividend(entity, "withhold")
+        nxt = self.current_entity()
+        if entity.receivership() and nxt is not None and nxt is not entity:
+            # bankrupt in this step: the reference files this turn's record under the
+            # operator that has just started (quirk "bankrupt in the dividend step")
+            nxt.operating_history[(self.game.turn, self.round.round_num)] = OperatingInfo(routes, revenue, "withhold")
 
     def do_dividend(self, entity, kind):
+        leased = self.round.leased_train
+        self.ran_leased_train = leased is not None and any(r["train"] == leased.id for r in self.round.routes)
         loan = self.round.receivership_loan or 0
         if loan > 0:
             self.round.extra_revenue = (self.round.extra_revenue or 0) - loan
@@ -248,7 +259,7 @@ class Dividend1825(Dividend):
 
     def after_dividend(self, entity):
         self.game.check_bank_broken()
-        self.game.check_bankrupt(entity)
+        self.game.check_bankrupt(entity, ran_leased_train=self.ran_leased_train)
 
 
 class BuyTrain1825(BuyTrain):
