@@ -367,7 +367,7 @@ class Game1825(Game):
         if self.real_bank_cash() < 0:
             self.bank.broken = True
 
-    def check_bankrupt(self, corp, ran_leased_train: bool = False):
+    def check_bankrupt(self, corp):
         """A corporation whose price reaches the 0 box in its dividend step leaves the game.
 
         Quirk "bankrupt in the dividend step" (docs/quirks.md): when the reference's round
@@ -378,26 +378,10 @@ class Game1825(Game):
         """
         if corp.share_price is None or corp.share_price.type != "close":
             return
-        forced = self.round.is_operating() and self.reference_names_operator(corp, ran_leased_train)
+        forced = self.round.is_operating() and self.round.names_operator(corp)
         self.close_corporation(corp)
         if forced:
             self.round.next_entity()
-
-    def reference_names_operator(self, corp, ran_leased_train: bool) -> bool:
-        """Whether the reference's round would answer ``corp`` as its current entity now.
-
-        The reference caches the round's active step for the rest of an action once it is
-        asked for it. Running a leased train asks (its owner is the depot, so the operator
-        is looked up through the round) while the route step is still the active one; else
-        the active step is looked up now: the first active step with something to do.
-        """
-        if self.round.current_entity_of_round() is not corp:
-            return False
-        if ran_leased_train:
-            return True
-        step = self.round.active_step()
-        entities = step.active_entities() if step is not None else []
-        return bool(entities) and entities[0] is corp
 
     def close_corporation(self, corp):
         # Quirk "stale graph after a closing" (docs/quirks.md): the reference removes the
@@ -443,6 +427,7 @@ class Game1825(Game):
     def start_operating_hook(self, round_, entity):
         for t in entity.trains:
             t.operated = False
+        round_.note_active_step()
         if self.minor_deferred_token(entity):
             self.place_home_token(entity)
 
@@ -464,10 +449,41 @@ class Game1825(Game):
 
 
 class OperatingRound1825(OperatingRound):
+    """The operating round, with the reference's memory of its active step.
+
+    Within one action the reference looks its active step up once and then keeps it (until
+    the action's steps have been skipped): when an operator's turn starts, and when a route
+    is run with a leased train (whose owner, the depot, makes it ask the round for the
+    operator). Which operator a remembered step names decides whether a corporation going
+    bankrupt in its dividend step hands the turn on at once (``Game1825.check_bankrupt``).
+    Looked up afresh at that point, the step would never name it: its treasury is gone.
+    """
+
+    remembered_step = None
+
+    def process(self, action: dict, entity) -> None:
+        self.remembered_step = None
+        super().process(action, entity)
+
+    def after_process(self, action, entity):
+        self.remembered_step = None
+        super().after_process(action, entity)
+
+    def note_active_step(self) -> None:
+        if self.remembered_step is None:
+            self.remembered_step = self.active_step()
+
+    def names_operator(self, corp) -> bool:
+        step = self.remembered_step
+        if step is None:
+            return False
+        entities = step.active_entities()
+        return bool(entities) and entities[0] is corp
+
     def skip_steps(self) -> None:
         # the operator is looked up again before each step: when a corporation goes bankrupt
-        # in its dividend step the next operator has started, and the later steps of this
-        # pass (discard, train buying) are skipped on its behalf, as the reference does
+        # in its dividend step the next operator may have started, and the later steps of
+        # this pass (discard, train buying) are then skipped on its behalf, as the reference does
         for s in self.steps:
             cur = self.current_entity_of_round()
             if not s.active() or not s.blocks() or (cur is not None and getattr(cur, "closed", False)):
@@ -475,5 +491,3 @@ class OperatingRound1825(OperatingRound):
             if s.blocking():
                 break
             s.skip()
-
-

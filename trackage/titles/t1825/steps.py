@@ -36,6 +36,13 @@ class BuySellParShares1825(BuySellParShares):
     def can_par_corp(self, entity, corp) -> bool:
         return self.game.can_ipo(corp) and super().can_par_corp(entity, corp)
 
+    def process_buy_shares(self, action, entity):
+        for sid in action.get("shares") or []:
+            share = self.game.share_by_id(sid)
+            if share is not None and share.corporation.closed:
+                raise GameError(f"{share.corporation.name} has closed", rule="closed-corporation")
+        super().process_buy_shares(action, entity)
+
     def just_bought(self, corp) -> bool:
         acts = self.round.current_actions
         return bool(acts) and acts[-1]["type"] in ("par", "buy_shares") and acts[-1]["_corp"] is corp
@@ -193,6 +200,11 @@ class Route1825(LeaseMixin, RunRoutes):
         return ["run_routes"]
 
     def process_run_routes(self, action, entity):
+        depot = self.game.depot
+        if any(getattr(self.game.train_by_id(r.get("train")), "owner", None) is depot
+               for r in action.get("routes") or [] if isinstance(r, dict)):
+            # a leased train's operator is found through the round (see OperatingRound1825)
+            self.round.note_active_step()
         super().process_run_routes(action, entity)
         revenue = sum(r["revenue"] for r in self.round.routes)
         if revenue < self.round.receivership_loan:
@@ -227,8 +239,6 @@ class Dividend1825(Dividend):
             nxt.operating_history[(self.game.turn, self.round.round_num)] = OperatingInfo(routes, revenue, "withhold")
 
     def do_dividend(self, entity, kind):
-        leased = self.round.leased_train
-        self.ran_leased_train = leased is not None and any(r["train"] == leased.id for r in self.round.routes)
         loan = self.round.receivership_loan or 0
         if loan > 0:
             self.round.extra_revenue = (self.round.extra_revenue or 0) - loan
@@ -259,7 +269,7 @@ class Dividend1825(Dividend):
 
     def after_dividend(self, entity):
         self.game.check_bank_broken()
-        self.game.check_bankrupt(entity, ran_leased_train=self.ran_leased_train)
+        self.game.check_bankrupt(entity)
 
 
 class BuyTrain1825(BuyTrain):
@@ -298,6 +308,12 @@ class BuyTrain1825(BuyTrain):
                 self.buy(entity, trains[0], trains[0].price)
             return
         super().skip()
+
+    def check_buy(self, entity, train, price: int, action) -> None:
+        if train is not None and train.owner is not self.game.depot and not train.buyable:
+            # e.g. the trains of a corporation that has closed
+            raise GameError(f"train {train.id} is not for sale", rule="train-not-available")
+        super().check_buy(entity, train, price, action)
 
     def process_buy_train(self, action, entity):
         super().process_buy_train(action, entity)
