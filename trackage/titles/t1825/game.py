@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from ...core.entities import ShareBundle
 from ...core.errors import GameError
 from ...core.game import Game
@@ -226,8 +228,8 @@ class Game1825(Game):
             return 0
         return max(3 if t.name == "U3" else 0 for t in corp.trains)
 
-    def node_in_reach(self, corp, node, max_node: int, max_city: int) -> bool:
-        node_g, city_g = self._distance_graphs()
+    def node_in_reach(self, corp, node, max_node: int, max_city: int, graphs=None) -> bool:
+        node_g, city_g = graphs or self._distance_graphs()
         if max_node > 0:
             d = node_g.node_distances(corp).get(node)
             if d is None:
@@ -242,18 +244,78 @@ class Game1825(Game):
                 return True
         return False
 
-    def upgrade_reach_ok(self, corp, nodes) -> bool:
+    def reach_limits(self, corp) -> tuple[int, int]:
+        """(stops, cities) within which an upgraded station must lie, from the biggest train
+        (a leased one replaces the corporation's own); 99 stops: anywhere."""
         leased = getattr(self.round, "leased_train", None)
-        max_node = self.biggest_node_distance(corp, leased)
+        return self.biggest_node_distance(corp, leased), self.biggest_city_distance(corp, leased)
+
+    def upgrade_reach_ok(self, corp, nodes) -> bool:
+        max_node, max_city = self.reach_limits(corp)
         if max_node == 99:
             return True
-        max_city = self.biggest_city_distance(corp, leased)
         return any(self.node_in_reach(corp, n, max_node, max_city) for n in nodes)
 
+    @contextmanager
+    def tile_in_place(self, hex_, tile):
+        """``tile`` (already rotated) stands on ``hex_`` for a look at the track only: no
+        token, reservation or cost moves, and everything is as before afterwards."""
+        old, old_hex = hex_.tile, tile.hex
+        hex_.tile, tile.hex = tile, hex_
+        try:
+            yield
+        finally:
+            hex_.tile, tile.hex = old, old_hex
+
+    def lay_keeps_reach(self, corp, hex_, tile) -> bool:
+        """Would a station of ``tile`` laid on ``hex_`` be within reach of a train? (as
+        ``check_laid_tile`` finds it after the lay, found without laying)"""
+        max_node, max_city = self.reach_limits(corp)
+        if max_node == 99:
+            return True
+        if any(c.tokened_by(corp) for c in hex_.tile.cities):
+            return max_node > 0 or max_city > 0  # its token moves to the new tile
+        if self.upgrade_reach_ok(corp, hex_.tile.nodes):
+            return True  # the old track stays, so the new stations are as near
+        from ...core.graph import DistanceGraph
+
+        with self.tile_in_place(hex_, tile):
+            graphs = (DistanceGraph(self.hexmap), DistanceGraph(self.hexmap, separate_node_types=True))
+            # only the first station reached on the tile counts, so the new tile's (missing)
+            # tokens cannot matter: a city blocks only walks that pass through it
+            return any(self.node_in_reach(corp, n, max_node, max_city, graphs) for n in tile.nodes)
+
+    @staticmethod
+    def new_paths(old_tile, tile) -> list:
+        return [p for p in tile.paths if not any(p <= op for op in old_tile.paths)]
+
+    def uses_new_track(self, corp, old_tile, tile, connected: dict) -> bool:
+        """Track-only upgrades must add track the corporation reaches (``connected``: its
+        paths with the new tile laid)."""
+        if not old_tile.paths or tile.nodes:
+            return True
+        return any(p in connected for p in self.new_paths(old_tile, tile))
+
+    def lay_uses_new_track(self, corp, hex_, old_tile, tile) -> bool:
+        """``uses_new_track`` for a tile not laid yet: its track is walked as if it were laid
+        (whether a walk may enter new track depends on the whole walk, e.g. an edge it has
+        already crossed, so nothing short of the walk itself will do)."""
+        if not old_tile.paths or tile.nodes:
+            return True
+        from ...core.graph import TrackGraph
+
+        with self.tile_in_place(hex_, tile):
+            return self.uses_new_track(corp, old_tile, tile,
+                                       TrackGraph(self.hexmap, **self.graph_options()).connected_paths(corp))
+
     def check_laid_tile(self, entity, hex_, old_tile, tile):
-        if not entity.is_corporation or old_tile.preprinted or not tile.nodes:
+        if not entity.is_corporation:
             return
         if self.minor_deferred_token(entity) and hex_.id == self._home_hex_id(entity):
+            return
+        if not self.uses_new_track(entity, old_tile, tile, self.graph.connected_paths(entity)):
+            raise GameError("must use new track", rule="must-use-new-track")
+        if old_tile.preprinted or not tile.nodes:
             return
         if not self.upgrade_reach_ok(entity, tile.nodes):
             raise GameError("unable to reach a city/town on the upgraded tile with any train",

@@ -111,8 +111,8 @@ class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
     def check_lay(self, entity, hex_, old_tile, tile, rotation):
         if tile.name in ("887", "888") and hex_.id == "Q13" and entity.id != "NS":
             raise GameError("only the NS may place tiles 887/888 on Q13", rule="tile-reserved")
+        tile.rotate(rotation)
         if not self.game.loading:
-            tile.rotate(rotation)
             for old_ct in old_tile.city_towns:
                 if not any(set(old_ct.exits) <= set(n.exits) for n in tile.city_towns):
                     raise GameError("new track must keep the old stations' track", rule="illegal-upgrade")
@@ -161,12 +161,15 @@ class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
         return out
 
     def legal_lay_ok(self, entity, hex_, old_tile, tile) -> bool:
-        # conservative before the lay: the old tile's stops in reach imply the new ones are
+        # what check_laid_tile finds after a lay, found without laying (check_lay rotated the tile)
+        game = self.game
+        if game.minor_deferred_token(entity) and hex_.id == game._home_hex_id(entity):
+            return True
+        if not game.lay_uses_new_track(entity, hex_, old_tile, tile):
+            return False
         if old_tile.preprinted or not tile.nodes:
             return True
-        if self.game.minor_deferred_token(entity) and hex_.id == self.game._home_hex_id(entity):
-            return True
-        return self.game.upgrade_reach_ok(entity, old_tile.nodes)
+        return game.lay_keeps_reach(entity, hex_, tile)
 
     def _cost_of(self, entity, a) -> int:
         if a["type"] == "lay_tile":
