@@ -49,7 +49,16 @@ class BuySellParShares1825(BuySellParShares):
 
 
 def _receivership_pay(step, entity, cost: int):
-    """A corporation in receivership pays what it can; the rest is a loan on its revenue."""
+    """A corporation in receivership pays what it can; the rest is a loan on its revenue.
+
+    Deviation "no receivership loans in live play" (docs/quirks.md): the reference lets
+    it borrow up to 200 and makes its run repay the loan, and a run that cannot is to be
+    undone. Whether a run can repay is not known when the money is spent, so live play
+    here spends only the treasury; logs that borrowed still replay.
+    """
+    if cost > entity.cash and not step.game.loading:
+        raise GameError(f"{entity.name} is in receivership and has only {entity.cash}, not {cost}: "
+                        "a loan on its revenue is only replayed from logs", rule="receivership-loan")
     if entity.cash >= cost:
         if cost > 0:
             spend(entity, step.game.bank, cost)
@@ -74,8 +83,8 @@ class LeaseMixin:
         _receivership_pay(self, entity, LEASE_COST)
 
     def lease_actions(self, entity) -> list[dict]:
-        return [{"type": "special_buy", "description": t.name, "cost": LEASE_COST}
-                for t in self.game.depot.depot_trains()]
+        names = dict.fromkeys(t.name for t in self.game.depot.depot_trains())
+        return [{"type": "special_buy", "description": n, "cost": LEASE_COST} for n in names]
 
 
 class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
@@ -155,8 +164,7 @@ class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
         if "special_buy" in self.actions(entity):
             out.extend(self.lease_actions(entity))
         if entity.receivership():
-            # costs beyond the treasury become a loan the route revenue must cover; offering
-            # only what the treasury pays keeps random play out of dead ends
+            # no loans in live play (see _receivership_pay)
             out = [a for a in out if self._cost_of(entity, a) <= entity.cash]
         return out
 
@@ -173,7 +181,9 @@ class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
 
     def _cost_of(self, entity, a) -> int:
         if a["type"] == "lay_tile":
-            return sum(u.cost for u in self.game.hex_by_id(a["hex"]).tile.upgrades)
+            tile = self.game.tile_by_id(a["tile"])
+            tile.rotate(a["rotation"])
+            return self.game.board.lay_cost_preview(self.game.hex_by_id(a["hex"]), tile, entity)
         if a["type"] == "place_token":
             toks = self.available_tokens(entity)
             return toks[0].price if toks else 0
