@@ -132,3 +132,19 @@ def test_receivership_spends_only_its_treasury_in_live_play(operating_game):
     g.loading = True  # as when replaying a log
     g.process({"type": "special_buy", **ref(g), "description": "2", "cost": 10})
     assert lnwr.cash == 0 and g.round.receivership_loan == 5
+
+
+def test_a_president_certificate_in_the_pool_offers_buying_to_a_player_who_cannot():
+    """The reference offers buying whenever the smallest certificate of a company in the
+    pool is affordable; buying a president's certificate from the pool needs a share to
+    swap, so a player without one is offered buying but can only pass."""
+    g = new_game("1825", PLAYERS, ["unit_1", "r1"], seed=3)
+    tv, p1, p2, p3 = _minor_held(g)
+    g.share_market.sell_shares(ShareBundle([tv.shares[0]]))
+    assert tv.receivership() and g.pool.percent_of(tv) == 40
+    p4 = g.players[3]
+    assert not any(c.ipoed for c in g.corporations if c is not tv)
+    step = next(s for s in g.round.steps if type(s).__name__ == "BuySellParShares1825")
+    assert step.can_buy_any(p4)
+    assert not step.can_buy(p4, ShareBundle([tv.shares[0]]))
+    assert step.can_buy(p2, ShareBundle([tv.shares[0]]))  # P2 has a 20% share to swap

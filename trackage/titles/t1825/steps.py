@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...core.entities import OperatingInfo
+from ...core.entities import OperatingInfo, ShareBundle
 from ...core.errors import GameError
 from ...core.money import spend
 from ...core.steps.operating import BuyTrain, Dividend, RunRoutes
@@ -26,6 +26,25 @@ class BuySellParShares1825(BuySellParShares):
             return False
         return any((c.owner is None or c.owner is self.game.bank) and not self.sold_now(entity, c)
                    for c in self.game.companies if not c.closed)
+
+    def can_buy_any(self, entity) -> bool:
+        """Whether buying is offered, as the reference decides it: the smallest buyable
+        certificate of some company in the pool or its IPO is affordable and allowed -- a
+        president's certificate in the pool counts even for a player who could not buy it
+        (buying it needs a share to swap), so the player must then pass by hand."""
+        for corp in self.game.corporations:
+            if not corp.ipoed or corp.closed or self.sold_now(entity, corp):
+                continue
+            if self.bought() and not self.can_buy_multiple(entity, corp):
+                continue
+            for holder in (corp, self.game.pool):
+                shares = [s for s in holder.shares_of(corp) if s.buyable]
+                if not shares:
+                    continue
+                bundle = ShareBundle([min(shares, key=lambda s: s.percent)])
+                if entity.cash >= bundle.price() and self.can_gain(entity, bundle):
+                    return True
+        return False
 
     def par_prices(self, entity, corp):
         prices = self.game.par_prices(corp)
