@@ -148,3 +148,17 @@ def test_a_president_certificate_in_the_pool_offers_buying_to_a_player_who_canno
     assert step.can_buy_any(p4)
     assert not step.can_buy(p4, ShareBundle([tv.shares[0]]))
     assert step.can_buy(p2, ShareBundle([tv.shares[0]]))  # P2 has a 20% share to swap
+
+
+def test_closing_keeps_what_the_track_graphs_knew(operating_game):
+    """Quirk "stale graph after a closing": the closed company's tokens leave the map, but
+    other companies' graphs are not recomputed until the map next changes."""
+    g = operating_game
+    lnwr, gwr = g.corporation_by_id("LNWR"), g.corporation_by_id("GWR")
+    home = next(c for h in g.hexmap.hexes for c in h.tile.cities if c.tokened_by(lnwr))
+    known = g.graph.connected_nodes(gwr)
+    g.close_corporation(lnwr)
+    assert not home.tokened_by(lnwr)
+    assert g.graph.connected_nodes(gwr) is known
+    g.graph_changed()  # e.g. a tile lay
+    assert g.graph.connected_nodes(gwr) is not known
