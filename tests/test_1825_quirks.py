@@ -79,6 +79,7 @@ def test_bankrupt_in_dividend_with_a_leased_train_passes_the_next_dividend(opera
     g.process({"type": "run_routes", **ref(g), "routes": [{"train": "2-0", "connections": [["T16", "T14", "S13"]]}]})
     assert lnwr.closed
     assert g.current_entity() is gwr
+    assert gwr.operated()  # LNWR's turn was filed under the GWR
     g.process({"type": "pass", **ref(g)})  # no track; no trains to run
     assert gwr.share_price.price == gwr_price  # its dividend step had passed: no withholding
     assert {a["type"] for a in g.legal_actions()} == {"buy_train", "pass"}

@@ -261,11 +261,12 @@ class Dividend1825(Dividend):
 
     def skip(self):
         entity = self.current_entity()
+        in_receivership = entity.receivership()
         routes = self.round.routes
         revenue = sum(r["revenue"] for r in routes)
         self.do_dividend(entity, "withhold")
         nxt = self.current_entity()
-        if entity.receivership() and nxt is not None and nxt is not entity:
+        if in_receivership and nxt is not None and nxt is not entity:
             # bankrupt in this step: the reference files this turn's record under the
             # operator that has just started (quirk "bankrupt in the dividend step")
             nxt.operating_history[(self.game.turn, self.round.round_num)] = OperatingInfo(routes, revenue, "withhold")
