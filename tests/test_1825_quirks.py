@@ -156,10 +156,10 @@ def test_closing_keeps_what_the_track_graphs_knew(operating_game):
     other companies' graphs are not recomputed until the map next changes."""
     g = operating_game
     lnwr, gwr = g.corporation_by_id("LNWR"), g.corporation_by_id("GWR")
-    home = next(c for h in g.hexmap.hexes for c in h.tile.cities if c.tokened_by(lnwr))
+    home = next(c for c in g.board.cities() if g.board.tokened_by(c, lnwr))
     known = g.graph.connected_nodes(gwr)
     g.close_corporation(lnwr)
-    assert not home.tokened_by(lnwr)
+    assert not g.board.tokened_by(home, lnwr)
     assert g.graph.connected_nodes(gwr) is known
     g.graph_changed()  # e.g. a tile lay
     assert g.graph.connected_nodes(gwr) is not known

@@ -155,24 +155,25 @@ class Game1825(Game):
 
     def connected_edges(self, entity, hex_):
         if self.minor_deferred_token(entity) and hex_.id == self._home_hex_id(entity):
-            return list(hex_.neighbors)
+            return list(self.board.neighbors(hex_))
         return super().connected_edges(entity, hex_)
 
     def layable_hexes(self, entity):
         out = super().layable_hexes(entity)
         if self.minor_deferred_token(entity):
             home = self.hex_by_id(self._home_hex_id(entity))
-            out[home] = list(home.neighbors)
+            out[home] = list(self.board.neighbors(home))
         return out
 
     def legal_tile_rotation(self, entity, hex_, tile) -> bool:
-        if not self.force_upgrade(hex_.tile, tile):
+        old = self.board.tile(hex_)
+        if not self.force_upgrade(old, tile):
             return super().legal_tile_rotation(entity, hex_, tile)
         edges = self.connected_edges(entity, hex_)
         if edges is None:
             return False
         exits = tile.exits
-        if not all(e in hex_.neighbors for e in exits) or not set(exits) & set(edges):
+        if not all(e in self.board.neighbors(hex_) for e in exits) or not set(exits) & set(edges):
             return False
 
         def end_ok(new_end, old_end):
@@ -180,11 +181,11 @@ class Game1825(Game):
                 return getattr(old_end, "is_city", False) or getattr(old_end, "is_town", False)
             return getattr(new_end, "num", None) is not None and getattr(new_end, "num", None) == getattr(old_end, "num", -1)
 
-        for old_path in hex_.tile.paths:
+        for old_path in old.paths:
             old_ends = (old_path.a, old_path.b)
             if not any(all(any(end_ok(t, o) for o in old_ends) for t in (p.a, p.b)) for p in tile.paths):
                 return False
-        old_ct = [set(e) for e in hex_.tile.city_town_edges]
+        old_ct = [set(e) for e in old.city_town_edges]
         new_ct = [set(e) for e in tile.city_town_edges]
         if len(new_ct) > 1 and len(old_ct) > 1:
             return all(sum(1 for n in new_ct if o <= n) == 1 for o in old_ct)
@@ -192,18 +193,11 @@ class Game1825(Game):
 
     # ------------------------------------------------------------ reach of upgrades
     def _distance_graphs(self):
-        dg = self.__dict__.get("_dgraphs")
-        if dg is None:
-            from ...core.graph import DistanceGraph
+        from ...core.graph import DistanceGraph
 
-            dg = self._dgraphs = (DistanceGraph(self.hexmap), DistanceGraph(self.hexmap, separate_node_types=True))
-        return dg
-
-    def on_board_changed(self):
-        dg = self.__dict__.get("_dgraphs")
-        if dg is not None:
-            dg[0].clear()
-            dg[1].clear()
+        board = self.board
+        return board.derived("distance_graphs", lambda: (
+            DistanceGraph(board), DistanceGraph(board, separate_node_types=True)))
 
     @staticmethod
     def _node_distance(train) -> int:
@@ -258,14 +252,18 @@ class Game1825(Game):
 
     @contextmanager
     def tile_in_place(self, hex_, tile):
-        """``tile`` (already rotated) stands on ``hex_`` for a look at the track only: no
-        token, reservation or cost moves, and everything is as before afterwards."""
-        old, old_hex = hex_.tile, tile.hex
-        hex_.tile, tile.hex = tile, hex_
+        """``tile`` (placed on ``hex_``) stands there for a look at the track only: the board
+        state takes it under a version of its own (so no memoised view of the real board is
+        used or spoiled); no token, reservation or cost moves, and everything is as before
+        afterwards. Walks must build their own graphs inside (``board.graph`` is not used)."""
+        st = self.board.state
+        tile_at, version = st.tile_at, st.version
+        st.tile_at = {**tile_at, hex_.id: tile}
+        st.version = -version
         try:
             yield
         finally:
-            hex_.tile, tile.hex = old, old_hex
+            st.tile_at, st.version = tile_at, version
 
     def lay_keeps_reach(self, corp, hex_, tile) -> bool:
         """Would a station of ``tile`` laid on ``hex_`` be within reach of a train? (as
@@ -273,14 +271,16 @@ class Game1825(Game):
         max_node, max_city = self.reach_limits(corp)
         if max_node == 99:
             return True
-        if any(c.tokened_by(corp) for c in hex_.tile.cities):
+        board = self.board
+        old = board.tile(hex_)
+        if any(board.tokened_by(c, corp) for c in old.cities):
             return max_node > 0 or max_city > 0  # its token moves to the new tile
-        if self.upgrade_reach_ok(corp, hex_.tile.nodes):
+        if self.upgrade_reach_ok(corp, old.nodes):
             return True  # the old track stays, so the new stations are as near
         from ...core.graph import DistanceGraph
 
         with self.tile_in_place(hex_, tile):
-            graphs = (DistanceGraph(self.hexmap), DistanceGraph(self.hexmap, separate_node_types=True))
+            graphs = (DistanceGraph(board), DistanceGraph(board, separate_node_types=True))
             # only the first station reached on the tile counts, so the new tile's (missing)
             # tokens cannot matter: a city blocks only walks that pass through it
             return any(self.node_in_reach(corp, n, max_node, max_city, graphs) for n in tile.nodes)
@@ -306,7 +306,7 @@ class Game1825(Game):
 
         with self.tile_in_place(hex_, tile):
             return self.uses_new_track(corp, old_tile, tile,
-                                       TrackGraph(self.hexmap, **self.graph_options()).connected_paths(corp))
+                                       TrackGraph(self.board, **self.graph_options()).connected_paths(corp))
 
     def check_laid_tile(self, entity, hex_, old_tile, tile):
         if not entity.is_corporation:
@@ -328,7 +328,8 @@ class Game1825(Game):
         hex_ = self.hex_by_id(coords)
         if hex_ is None:
             raise GameError(f"cannot find home hex for {corp.name}", rule="bad-setup")
-        return bool(hex_.tile.paths) and bool(hex_.tile.cities)
+        tile = self.board.tile(hex_)
+        return bool(tile.paths) and bool(tile.cities)
 
     def place_home_token(self, corp) -> None:
         if corp.tokens and corp.tokens[0].used:

@@ -139,7 +139,6 @@ class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
     def check_lay(self, entity, hex_, old_tile, tile, rotation):
         if tile.name in ("887", "888") and hex_.id == "Q13" and entity.id != "NS":
             raise GameError("only the NS may place tiles 887/888 on Q13", rule="tile-reserved")
-        tile.rotate(rotation)
         if not self.game.loading:
             for old_ct in old_tile.city_towns:
                 if not any(set(old_ct.exits) <= set(n.exits) for n in tile.city_towns):
@@ -154,23 +153,26 @@ class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
                     raise GameError("cannot lay tiles in adjacent hexes", rule="adjacent-lays")
 
     def after_lay(self, entity, hex_, old_tile, tile):
-        self.update_tile_reservation(tile)
+        self.update_tile_reservation(hex_)
         game = self.game
         if game.minor_deferred_token(entity) and game.can_place_home_token(entity):
             game.place_home_token(entity)
 
-    def update_tile_reservation(self, tile):
-        if len(tile.reservations) != 1 or not tile.cities:
+    def update_tile_reservation(self, hex_):
+        board = self.game.board
+        tile = board.tile(hex_)
+        res = board.tile_reservations(hex_)
+        if len(res) != 1 or not tile.cities:
             return
-        corp = tile.reservations[0]
-        ok = [c for c in tile.cities if c.tokenable(corp)]
+        corp = res[0]
+        ok = [c for c in tile.cities if board.tokenable(c, corp)]
         if len(ok) != 1:
             return
-        slot = ok[0].get_slot(corp)
+        slot = board.get_slot(ok[0], corp)
         if slot is None:
             return
-        ok[0].add_reservation(corp, slot)
-        tile.reservations.remove(corp)
+        board.add_reservation(ok[0], corp, slot)
+        board.set_tile_reservations(hex_, [r for r in res if r is not corp])
 
     def pay(self, entity, cost: int):
         if entity.receivership():
@@ -188,7 +190,7 @@ class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
         return out
 
     def legal_lay_ok(self, entity, hex_, old_tile, tile) -> bool:
-        # what check_laid_tile finds after a lay, found without laying (check_lay rotated the tile)
+        # what check_laid_tile finds after a lay, found without laying
         game = self.game
         if game.minor_deferred_token(entity) and hex_.id == game._home_hex_id(entity):
             return True
@@ -200,9 +202,10 @@ class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
 
     def _cost_of(self, entity, a) -> int:
         if a["type"] == "lay_tile":
-            tile = self.game.tile_by_id(a["tile"])
-            tile.rotate(a["rotation"])
-            return self.game.board.lay_cost_preview(self.game.hex_by_id(a["hex"]), tile, entity)
+            game = self.game
+            hex_ = game.hex_by_id(a["hex"])
+            placed = game.placed_tile(game.tile_by_id(a["tile"]), a["rotation"], hex_)
+            return game.board.lay_cost_preview(hex_, placed, entity)
         if a["type"] == "place_token":
             toks = self.available_tokens(entity)
             return toks[0].price if toks else 0
