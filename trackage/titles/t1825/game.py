@@ -252,14 +252,15 @@ class Game1825(Game):
 
     @contextmanager
     def tile_in_place(self, hex_, tile):
-        """``tile`` (placed on ``hex_``) stands there for a look at the track only: the board
-        state takes it under a version of its own (so no memoised view of the real board is
-        used or spoiled); no token, reservation or cost moves, and everything is as before
-        afterwards. Walks must build their own graphs inside (``board.graph`` is not used)."""
+        """``tile`` (placed on ``hex_``) stands there for a look at the track only: no token,
+        reservation or cost moves, and everything is as before afterwards. The board state
+        takes a version naming exactly this board (the real one plus the tile), so views
+        memoised on it are never mistaken for the real board's. Walks build their own graphs
+        inside (``self.graph`` keeps what the reference's graph knows)."""
         st = self.board.state
         tile_at, version = st.tile_at, st.version
         st.tile_at = {**tile_at, hex_.id: tile}
-        st.version = -version
+        st.version = (version, hex_.id, tile)
         try:
             yield
         finally:
