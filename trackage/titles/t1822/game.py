@@ -218,13 +218,14 @@ class Board1822(Board):
 
     _last_border_cost = 0
 
-    def lay_cost_preview(self, hex_, tile, entity) -> int:
-        cost = self.game.upgrade_cost(hex_.tile, hex_, entity)
+    def border_cost_preview(self, hex_, tile) -> int:
         exits = set(tile.exits)
-        for b in hex_.tile.borders:
-            if getattr(b, "cost", None) and b.edge in exits and hex_.neighbors.get(b.edge) is not None:
-                cost += b.cost
-        return cost
+        return sum(b.cost for b in hex_.tile.borders
+                   if getattr(b, "cost", None) and b.edge in exits and hex_.neighbors.get(b.edge) is not None)
+
+    def lay_cost_preview(self, hex_, tile, entity) -> int:
+        cost = self.game.upgrade_cost(hex_.tile, hex_, entity) + self.border_cost_preview(hex_, tile)
+        return self.game.tile_cost_with_discount(hex_, entity, cost)
 
 
 class Game1822(Game):
@@ -253,6 +254,7 @@ class Game1822(Game):
     MINOR_BIDBOX_PRICE = 200
     TOKEN_PRICE = 100
     UPGRADE_COST_L_TO_2 = 80
+    GSWR_DISCOUNT = 40  # P10 pays one estuary crossing
     TILE_LAYS = [{"lay": True, "upgrade": True}]
     TRAIN_PRICE_MIN = 1
 
@@ -509,6 +511,35 @@ class Game1822(Game):
         for corp in sorted(corps, key=self._market_sort_key):
             if self.sold_out(corp):
                 self.stock_market.move_up(corp)
+
+    def can_dump_1822(self, entity, bundle) -> bool:
+        """May ``entity`` let go of ``bundle``'s president's certificate? The tax haven holds its
+        share like a player, so it counts among the others who could take the presidency."""
+        corp = bundle.corporation
+        if bundle.presidents_share is None:
+            return True
+        others = [p for h, p in corp.share_holders.items()
+                  if p > 0 and h is not entity
+                  and (h.is_player or h is self.tax_haven or (h.is_corporation and h is not corp))]
+        return (max(others) if others else 0) >= bundle.presidents_share.percent
+
+    def check_sale_presidency(self, bundle) -> None:
+        """Quirk: the reference crashes on a sale after which the tax haven is among the
+        candidates for the presidency (it looks the tax haven up among the players), although it
+        offers that sale; we refuse it, so our games load there."""
+        if self.tax_haven_would_be_president(bundle):
+            raise GameError(f"selling {bundle.percent}% of {bundle.corporation.name} would make the tax haven "
+                            "a candidate for its presidency", rule="tax-haven-presidency")
+
+    def tax_haven_would_be_president(self, bundle) -> bool:
+        corp = bundle.corporation
+        haven = self.tax_haven.percent_of(corp)
+        if haven < corp.presidents_percent:
+            return False
+        held = {h: p for h, p in corp.share_holders.items() if p > 0 and (h.is_player or h is self.tax_haven)}
+        held[bundle.owner] = held.get(bundle.owner, 0) - bundle.percent
+        top = max(held.values())
+        return held.get(corp.owner, 0) != top and haven == top
 
     def sold_out(self, corp) -> bool:
         if corp.type != "major":
@@ -868,6 +899,15 @@ class Game1822(Game):
                     cost -= a.get("discount", 0)
             total += cost
         return total
+
+    def tile_cost_with_discount(self, hex_, entity, cost: int) -> int:
+        """A paid lay's whole cost (terrain, estuary, extra) less the discounts that name no
+        terrain but hexes (P8's hill discount): those come off the total, never below zero."""
+        operator = entity.owner if getattr(entity, "is_company", False) else entity
+        discount = sum(a.get("discount", 0) for c in getattr(operator, "companies", []) for a in c.abilities
+                       if a.get("type") == "tile_discount" and a.get("terrain") is None
+                       and (not a.get("hexes") or hex_.id in a["hexes"]))
+        return cost - min(cost, discount)
 
     def home_token_locations(self, corp):
         return [self.hex_by_id(LONDON)] if corp.id == MINOR_14 else None
@@ -1316,15 +1356,17 @@ class Game1822(Game):
         hsbc = company.sym == "P21"
 
         def pay(cost):
+            # the estuary checks hold for free lays too
             border = self.board._last_border_cost
-            if free:
-                cost = 0
-            elif gswr:
-                if border == 0:
-                    raise GameError("Must lay tile with one path over an estuary crossing", rule="ability")
-                cost -= 40
+            if gswr and border == 0:
+                raise GameError("Must lay tile with one path over an estuary crossing", rule="ability")
             if hsbc and border == 0:
                 raise GameError("Must lay tile with one path over the Hull / Grimsby estuary", rule="ability")
+            if free:
+                return
+            if gswr:
+                cost -= self.GSWR_DISCOUNT
+            cost = self.tile_cost_with_discount(hex_, company, cost)
             if cost > 0:
                 spend(corp, self.bank, cost)
         teleport = ab.get("type") == "teleport"
@@ -1404,13 +1446,13 @@ class Game1822(Game):
                     for r in range(6):
                         t.rotate(r)
                         if self.upgrades_to(old, t) and self.legal_tile_rotation(company, hex_, t):
-                            full = self.board.lay_cost_preview(hex_, t, corp)
-                            border = full - self.upgrade_cost(old, hex_, corp)
+                            border = self.board.border_cost_preview(hex_, t)
                             if company.sym in ("P10", "P21") and border <= 0:
                                 continue  # these lays must cross an estuary
-                            cost = 0 if ab.get("free") else full
+                            cost = self.upgrade_cost(old, hex_, corp) + border
                             if company.sym == "P10":
-                                cost -= 40
+                                cost -= self.GSWR_DISCOUNT
+                            cost = 0 if ab.get("free") else self.tile_cost_with_discount(hex_, corp, cost)
                             if cost <= corp.cash:
                                 out.append({"type": "lay_tile", "hex": hex_.id, "tile": t.id, "rotation": r})
                     t.rotate(keep)
@@ -1470,7 +1512,7 @@ class Game1822(Game):
                 if entity is not None and entity is not player:
                     break
                 for b in s.sellable_bundles(player):
-                    if not s.can_sell(player, b):
+                    if not s.can_sell(player, b) or self.tax_haven_would_be_president(b):
                         continue
                     out.append({"type": "sell_shares", "shares": [x.id for x in b.shares], "percent": b.percent,
                                 **self.entity_ref(player)})

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...core.entities import ShareBundle
 from ...core.errors import GameError
 from ...core.money import spend
-from ...core.round import Step
+from ...core.round import Step, ranged
 from ...core.shares import bundle_from_ids
 from ...core.steps.operating import BuyTrain, DiscardTrain, Dividend, HomeToken, RunRoutes
 from ...core.steps.stock import BuySellParShares
@@ -232,6 +232,9 @@ class BuySellParShares1822(BuySellParShares):
     def can_sell_order(self) -> bool:
         return not self.bought()
 
+    def can_dump(self, entity, bundle) -> bool:
+        return self.game.can_dump_1822(entity, bundle)
+
     # ------------------------------------------------------------ processing
     def process_buy_shares(self, action, entity):
         bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"), action.get("share_price"))
@@ -303,6 +306,8 @@ class BuySellParShares1822(BuySellParShares):
         bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"), action.get("share_price"))
         if bundle.corporation is entity:
             raise GameError("a corporation issues in its operating turn", rule="no-such-action-now")
+        if bundle.owner is entity:
+            self.game.check_sale_presidency(bundle)
         super().process_sell_shares(action, entity)
 
     # ------------------------------------------------------------ company choices (tax haven)
@@ -353,7 +358,9 @@ class BuySellParShares1822(BuySellParShares):
                 if entity.sym != "P16" or self.tax_haven_ok(entity, ch):
                     out.append({"type": "choose_ability", "choice": ch})
             return out
-        out = [a for a in super().legal_actions(entity)]
+        out = [a for a in super().legal_actions(entity)
+               if a["type"] != "sell_shares" or not self.game.tax_haven_would_be_president(
+                   bundle_from_ids(self.game, a["shares"], a["percent"]))]
         if "payoff_player_debt" in acts:
             out.append({"type": "payoff_player_debt"})
         if "bid" in acts:
@@ -471,7 +478,11 @@ class FirstTurnHousekeeping(Step):
         up = game.depot.upcoming
         if not up or up[0].name != "L":
             return []
-        if game.num_trains(entity) >= game.train_limit(entity) or entity.cash < up[0].price:
+        # the reference's generic test: room for any train (extra trains count here) and cash for
+        # the cheapest train available, another company's at 1 included
+        lo = game.depot.min_price(entity)
+        if sum(1 for t in entity.trains if not t.obsolete) >= game.train_limit(entity) \
+                or lo is None or entity.cash < lo:
             return []
         return ["buy_train", "pass"]
 
@@ -497,7 +508,8 @@ class FirstTurnHousekeeping(Step):
         if not self.actions(entity):
             return []
         t = self.game.depot.upcoming[0]
-        return [{"type": "buy_train", "train": t.id, "price": t.price, "variant": "L"}, {"type": "pass"}]
+        buy = [{"type": "buy_train", "train": t.id, "price": t.price, "variant": "L"}] if entity.cash >= t.price else []
+        return buy + [{"type": "pass"}]
 
 
 class AcquireCompany(Step):
@@ -600,7 +612,11 @@ class Track1822(TrackAndTokenStep):
     def after_lay(self, entity, hex_, old_tile, tile):
         self.game.after_lay_1822(entity, hex_, old_tile, tile)
 
+    def pay(self, entity, cost: int):
+        super().pay(entity, self.game.tile_cost_with_discount(self.laying_hex, entity, cost))
+
     def process_lay_tile(self, action, entity):
+        self.laying_hex = self.game.hex_by_id(action.get("hex"))  # for the hex's discounts in pay()
         super().process_lay_tile(action, entity)
         if not self.can_lay_tile(entity):
             self.pass_()
@@ -1046,6 +1062,10 @@ class Dividend1822(Dividend):
 
 
 class BuyTrain1822(BuyTrain):
+    """Buying trains. A company without a train must buy one; its president may add money for
+    the cheapest depot train, selling shares first and borrowing only when nothing is left to
+    sell. Trains from other companies (phase 3 on) cost 1 up to the buyer's cash."""
+
     HANDLERS = {"buy_train": "process_buy_train", "pass": "process_pass", "sell_shares": "process_sell_shares"}
 
     def room(self, entity) -> bool:
@@ -1057,10 +1077,8 @@ class BuyTrain1822(BuyTrain):
         return [t for t in self.game.depot.other_trains(entity) if t.name not in ("2P", "LP", "P+")]
 
     def min_price(self, entity):
-        prices = [min(v["price"] for v in t.variants.values()) for t in self.game.depot.depot_trains()]
-        if self.game.depot.other_trains(entity):
-            prices.append(1)
-        return min(prices) if prices else None
+        # as the reference: trains of other companies count at 1 whatever the phase
+        return self.game.depot.min_price(entity)
 
     def l_upgrades(self, entity):
         return [t for t in entity.trains if t.name == "L"]
@@ -1083,9 +1101,22 @@ class BuyTrain1822(BuyTrain):
             return ["buy_train", "pass"]
         return []
 
-    def cheapest_depot(self):
-        prices = [min(v["price"] for v in t.variants.values()) for t in self.game.depot.depot_trains()]
-        return min(prices) if prices else 0
+    def cheapest_train(self):
+        """The depot's cheapest train: the first one at the lowest price, in depot order."""
+        trains = self.game.depot.depot_trains()
+        return min(trains, key=lambda t: t.price) if trains else None
+
+    def cheapest_depot(self) -> int:
+        t = self.cheapest_train()
+        return min(v["price"] for v in t.variants.values()) if t is not None else 0
+
+    def cheapest_names(self) -> list[str]:
+        """The variant names at the cheapest train's lowest price: what a president may fund."""
+        t = self.cheapest_train()
+        if t is None:
+            return []
+        lo = min(v["price"] for v in t.variants.values())
+        return [n for n, v in t.variants.items() if v["price"] == lo]
 
     def process_buy_train(self, action, entity):
         game = self.game
@@ -1113,18 +1144,24 @@ class BuyTrain1822(BuyTrain):
                         raise GameError(f"train {train.id} has no variant {variant}", rule="bad-variant")
                     if variant == "E" and any(t.name == "E" for t in entity.trains):
                         raise GameError(f"{entity.id} can only own one E-train", rule="one-e-train")
-                    train.set_variant(variant)
-                if price != train.price:
+                    spec = train.variants[variant]
+                    if price != spec["price"]:
+                        raise GameError(f"train {train.id} as {variant} costs {spec['price']}, not {price}",
+                                        rule="wrong-price")
+                elif price != train.price:
                     raise GameError(f"train {train.id} costs {train.price}, not {price}", rule="wrong-price")
             else:
                 if train not in self.other_trains(entity):
                     raise GameError(f"{entity.name} may not buy train {train.id}", rule="train-not-available")
-                if price < 1:
-                    raise GameError("a train costs at least 1", rule="wrong-price")
+                if not 1 <= price <= entity.cash:
+                    raise GameError(f"{entity.name} may spend between 1 and {entity.cash} on {train.owner.name}'s "
+                                    f"{train.name} train", rule="wrong-price")
             if not self.room(entity):
                 raise GameError(f"{entity.name} is at its train limit", rule="train-limit")
             if price > entity.cash:
-                self.emergency_funds(entity, price)
+                self.emergency_funds(entity, train, variant or train.name, price)
+            if from_depot and variant:
+                train.set_variant(variant)
             game.buy_train(entity, train, price)
             if from_depot:
                 game.phase_buying_train(entity, train)
@@ -1133,12 +1170,13 @@ class BuyTrain1822(BuyTrain):
         if int(game.phase.name) <= 1 and train.name == "2":
             game.phase_on_two()
 
-    def emergency_funds(self, entity, price):
+    def emergency_funds(self, entity, train, name: str, price: int):
         game = self.game
         if not game.must_buy_train(entity):
             raise GameError(f"{entity.name} has {entity.cash}, the train costs {price}", rule="insufficient-cash")
-        if price > self.cheapest_depot():
-            raise GameError("the president only helps to buy the cheapest train", rule="not-cheapest-train")
+        if name not in self.cheapest_names():
+            raise GameError(f"Cannot purchase {name} train: cheaper train available ({self.cheapest_names()[0]})",
+                            rule="not-cheapest-train")
         owner = entity.owner
         need = price - entity.cash
         if owner.cash < need:
@@ -1151,10 +1189,20 @@ class BuyTrain1822(BuyTrain):
     def sellable_bundles(self, player):
         game = self.game
         return [b for corp in game.corporations for b in game.share_market.bundles_for(player, corp)
-                if self.sale_ok(player, b)]
+                if self.can_sell(player, b)]
 
     def sellable(self, player) -> bool:
-        return bool(self.sellable_bundles(player))
+        """Must the president sell before borrowing? Any sellable bundle counts, even one whose
+        sale the reference cannot process (``check_sale_presidency``): the reference then refuses
+        the loan, and the company can only buy another company's train. When it cannot do that
+        either, the reference has no move left at all; we let the president borrow (quirk)."""
+        bundles = self.sellable_bundles(player)
+        if any(not self.game.tax_haven_would_be_president(b) for b in bundles):
+            return True
+        if not bundles:
+            return False
+        corp = self.current_entity()
+        return bool(self.other_trains(corp)) and corp.cash >= 1 and self.room(corp)
 
     def process_sell_shares(self, action, entity):
         player = entity.owner if getattr(entity, "is_corporation", False) else entity
@@ -1164,18 +1212,31 @@ class BuyTrain1822(BuyTrain):
         if not self.can_sell(player, bundle):
             raise GameError(f"{player.name} cannot sell {bundle.percent}% of {bundle.corporation.name} now",
                             rule="illegal-sale")
+        self.game.check_sale_presidency(bundle)
         self.game.sell_shares_and_change_price(bundle)
 
     def sale_ok(self, player, bundle) -> bool:
         game = self.game
-        return (game.check_sale_timing(player, bundle)
+        corp = bundle.corporation
+        if not (game.check_sale_timing(player, bundle)
                 and game.share_market.fit_in_pool(bundle, game.MARKET_SHARE_LIMIT)
-                and game.share_market.can_dump(player, bundle))
+                and game.can_dump_1822(player, bundle)):
+            return False
+        # no sale of the buying company's own shares that would hand its presidency over
+        if corp is self.current_entity() and corp.owner is player:
+            held = {h: p for h, p in corp.share_holders.items()
+                    if p > 0 and (h.is_player or h is game.tax_haven or (h.is_corporation and h is not corp))}
+            rest = held.get(player, 0) - bundle.percent
+            others = [p for h, p in held.items() if h is not player]
+            if rest < (max(others) if others else 0):
+                return False
+        return True
 
     def can_sell(self, player, bundle) -> bool:
         """Emergency sales: only while the forced purchase is not yet funded, and no more than needed."""
         corp = self.current_entity()
-        if corp is None or not self.game.must_buy_train(corp) or not self.sale_ok(player, bundle):
+        if corp is None or bundle.owner is not player or not self.game.must_buy_train(corp) \
+                or not self.sale_ok(player, bundle):
             return False
         needed = self.cheapest_depot() - (player.cash + corp.cash)
         smaller = bundle.price() - min(s.price() for s in bundle.shares)
@@ -1187,35 +1248,30 @@ class BuyTrain1822(BuyTrain):
             return []
         out = []
         game = self.game
-        if "sell_shares" in acts and entity.cash < self.cheapest_depot():
-            lo = self.cheapest_depot()
-            need = lo - entity.cash
-            owner = entity.owner
-            if owner.cash >= need or not any(self.can_sell(owner, b) for b in self.sellable_bundles(owner)):
-                for t in game.depot.depot_trains():
-                    for v, spec in t.variants.items():
-                        if spec["price"] == lo and self.room(entity):
-                            out.append({"type": "buy_train", "train": t.id, "price": lo, "variant": v})
-                            break
-            return out
-        for t in game.depot.depot_trains():
-            for v, spec in t.variants.items():
-                if spec["price"] <= entity.cash and self.room(entity):
+        room = self.room(entity)
+        if room:
+            for t in game.depot.depot_trains():
+                for v, spec in t.variants.items():
                     if v == "E" and any(x.name == "E" for x in entity.trains):
                         continue
-                    out.append({"type": "buy_train", "train": t.id, "price": spec["price"], "variant": v})
+                    if spec["price"] <= entity.cash or self.can_fund(entity, v, spec["price"]):
+                        out.append({"type": "buy_train", "train": t.id, "price": spec["price"], "variant": v})
         if entity.cash >= game.l_upgrade_cost():
-            for t in self.l_upgrades(entity)[:1]:
+            for t in self.l_upgrades(entity):
                 out.append({"type": "buy_train", "train": t.id, "price": game.l_upgrade_cost(), "variant": "2",
                             "exchange": t.id})
-        if self.room(entity):
-            for t in self.other_trains(entity)[:3]:
-                if entity.cash >= 1:
-                    out.append({"type": "buy_train", "train": t.id, "price": 1, "price_range": [1, entity.cash],
-                                "price_step": 1})
+        if room and entity.cash >= 1:
+            for t in self.other_trains(entity):
+                out.append(ranged({"type": "buy_train", "train": t.id}, 1, entity.cash))
         if "pass" in acts:
             out.append({"type": "pass"})
         return out
+
+    def can_fund(self, entity, name: str, price: int) -> bool:
+        """May the president add what ``entity`` lacks for this depot train (now)?"""
+        if not self.game.must_buy_train(entity) or name not in self.cheapest_names():
+            return False
+        return entity.owner.cash >= price - entity.cash or not self.sellable(entity.owner)
 
 
 class MinorAcquisition(Step):
@@ -1374,8 +1430,21 @@ class IssueShares1822(Step):
                       and b.percent == (action.get("percent") or b.percent)), None)
         if match is None:
             raise GameError(f"{entity.name} cannot issue {ids}", rule="illegal-issue")
+        match.share_price = self.issue_price(action, match)
         self.game.sell_shares_and_change_price(match)
         self.pass_()
+
+    def issue_price(self, action, bundle) -> int | None:
+        """The per-share price an issue is paid at: the reference takes the action's
+        ``share_price`` as given and, when it is missing, the full market price. New actions
+        must name the issue price (the price after the drop); old logs keep what they say."""
+        price = action.get("share_price")
+        if self.game.loading:
+            return price or None
+        if price != bundle.share_price:
+            raise GameError(f"{bundle.corporation.name} issues at {bundle.share_price} a share, not {price}",
+                            rule="issue-price")
+        return price
 
     def process_buy_shares(self, action, entity):
         ids = action.get("shares") or []
@@ -1394,7 +1463,8 @@ class IssueShares1822(Step):
         out = []
         if "sell_shares" in acts:
             for b in self.game.issuable_shares(entity):
-                out.append({"type": "sell_shares", "shares": [s.id for s in b.shares], "percent": b.percent})
+                out.append({"type": "sell_shares", "shares": [s.id for s in b.shares], "percent": b.percent,
+                            "share_price": b.share_price})
         if "buy_shares" in acts:
             for b in self.game.redeemable_shares(entity):
                 out.append({"type": "buy_shares", "shares": [s.id for s in b.shares], "percent": b.percent})
