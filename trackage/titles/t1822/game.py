@@ -292,6 +292,11 @@ class Game1822(Game):
             spend(self.bank, p, self.data["starting_cash"])
 
     def setup(self):
+        for c in self.companies:
+            for a in c.abilities:
+                # a tile lay ability without a count has as many uses as its lays (P12: two)
+                if a.get("type") == "tile_lay" and a.get("count") is None and a.get("lay_count") is not None:
+                    a["count"] = a["lay_count"]
         self.nothing_sold_in_sr = True
         self.bidding_tokens = self.data["bidding_tokens"]
         self.phase_revenue = {sym: Holder(sym) for sym in PHASE_REVENUE}
@@ -1217,13 +1222,11 @@ class Game1822(Game):
         if sym == "P2" and len(old_tile.towns) != 1:
             raise GameError("P2 lays on a hex with one small station", rule="ability-hex")
         if sym == "P11":
-            if old_tile.name not in self.TRACK_PLAIN + self.TRACK_TOWN and old_tile.color != "white":
-                raise GameError("P11 lays on plain track or small stations", rule="ability-hex")
-            if old_tile.color == "white" and (old_tile.cities or len(old_tile.towns) > 1):
-                raise GameError("P11 lays on plain track or small stations", rule="ability-hex")
-            if old_tile.color != self.phase.tiles[-1] and old_tile.color != "white":
+            if old_tile.name not in self.TRACK_PLAIN + self.TRACK_TOWN:
+                raise GameError("P11 upgrades plain track or small stations", rule="ability-hex")
+            if old_tile.color != self.phase.tiles[-1]:
                 raise GameError("P11 upgrades tiles of the phase's latest colour", rule="ability-hex")
-            if corp.type == "minor" and old_tile.color not in ("white", "yellow"):
+            if corp.type == "minor" and old_tile.color != "yellow":
                 raise GameError("a minor uses P11 on yellow tiles only", rule="ability-hex")
         if sym == "P8" and not any(t in ("mountain", "hill") for u in old_tile.upgrades for t in u.terrains):
             raise GameError("P8 lays on hills and mountains", rule="ability-hex")
@@ -1407,24 +1410,31 @@ class Game1822(Game):
             step.company = company if (ab.get("count") or 0) > 0 and not company.closed else None
 
     def special_lay_candidates(self, company, ab):
+        """A private company's tile lays, as the reference offers them: the hexes its ability
+        may reach now and, for an ability naming its tiles, those tiles (compared as a special
+        lay), otherwise the phase's tiles that upgrade the hex normally."""
         if ab is None:
             return []
         corp = company.owner
-        out = []
-        lay = None
-        if company.sym != "P12":
-            track = next((s for s in self.round.steps if isinstance(s, _track_cls())), None)
-            lay = track.tile_lay(company if company.sym == "P21" else corp) if track is not None else None
-            if lay is None or not (lay["lay"] or lay["upgrade"]):
-                return []
-        self._special_lay = True
+        track = next((s for s in self.round.steps if isinstance(s, _track_cls())), None)
+        lay = track.tile_lay(company if company.sym == "P21" else corp) if track is not None else None
+        if lay is not None and not (lay["lay"] or lay["upgrade"]):
+            lay = None
+        if lay is None and company.sym != "P12":
+            return []
+        named = bool(ab.get("tiles"))
+        self._special_lay = named and ab.get("special", True)
         self._advanced_lay = company.sym == "P11"
         self._teleport_lay = ab.get("type") == "teleport"
+        out = []
         try:
             tiles = {}
             for t in self.board.supply.tiles:
-                if t.name not in tiles and self.tile_valid_for_phase(t) and (not ab.get("tiles") or t.name in ab["tiles"]):
-                    tiles[t.name] = t
+                if t.name in tiles or (named and t.name not in ab["tiles"]) or not self.tile_valid_for_phase(t):
+                    continue
+                if corp.type == "minor" and t.color in ("brown", "gray"):
+                    continue
+                tiles[t.name] = t
             hexes = ([self.hex_by_id(h) for h in ab["hexes"]] if self._teleport_lay
                      else list(self.layable_hexes(corp)))
             for hex_ in hexes:
@@ -1433,35 +1443,40 @@ class Game1822(Game):
                 old = hex_.tile
                 if lay is not None and ((old.color != "white" and not lay["upgrade"])
                                         or (old.color == "white" and not lay["lay"])
-                                        or (lay.get("cannot_reuse_same_hex") and hex_ in self.round.laid_hexes)):
+                                        or (lay.get("cannot_reuse_same_hex") and old.color != "white"
+                                            and hex_ in self.round.laid_hexes)):
+                    continue
+                if named and corp.type == "minor" and old.color in ("green", "brown", "gray"):
                     continue
                 try:
                     self.check_company_lay(company, corp, hex_, old, None)
                 except (GameError, AttributeError):
                     continue
                 for t in tiles.values():
-                    if corp.type == "minor" and t.color in ("brown", "gray"):
-                        continue
-                    keep = t.rotation
-                    for r in range(6):
-                        t.rotate(r)
-                        if self.upgrades_to(old, t) and self.legal_tile_rotation(company, hex_, t):
-                            border = self.board.border_cost_preview(hex_, t)
-                            if company.sym in ("P10", "P21") and border <= 0:
-                                continue  # these lays must cross an estuary
-                            cost = self.upgrade_cost(old, hex_, corp) + border
-                            if company.sym == "P10":
-                                cost -= self.GSWR_DISCOUNT
-                            cost = 0 if ab.get("free") else self.tile_cost_with_discount(hex_, corp, cost)
-                            if cost <= corp.cash:
-                                out.append({"type": "lay_tile", "hex": hex_.id, "tile": t.id, "rotation": r})
-                    t.rotate(keep)
-                    if len(out) > 24:
-                        return out
+                    out += self._company_lay_rotations(company, ab, corp, hex_, old, t)
         finally:
             self._special_lay = False
             self._advanced_lay = False
             self._teleport_lay = False
+        return out
+
+    def _company_lay_rotations(self, company, ab, corp, hex_, old, tile) -> list[dict]:
+        out = []
+        keep = tile.rotation
+        for r in range(6):
+            tile.rotate(r)
+            if not (self.upgrades_to(old, tile) and self.legal_tile_rotation(company, hex_, tile)):
+                continue
+            border = self.board.border_cost_preview(hex_, tile)
+            if company.sym in ("P10", "P21") and border <= 0:
+                continue  # these lays must cross an estuary
+            cost = self.upgrade_cost(old, hex_, corp) + border
+            if company.sym == "P10":
+                cost -= self.GSWR_DISCOUNT
+            cost = 0 if ab.get("free") else self.tile_cost_with_discount(hex_, corp, cost)
+            if cost <= corp.cash:
+                out.append({"type": "lay_tile", "hex": hex_.id, "tile": tile.id, "rotation": r})
+        tile.rotate(keep)
         return out
 
     def after_sell_shares(self, entity, corp):
@@ -1481,25 +1496,6 @@ class Game1822(Game):
         out = super().legal_actions(entity)
         if self.finished:
             return out
-        # private companies act for their owner (abilities, choices)
-        if entity is None or getattr(entity, "is_company", False):
-            cur = self.round.current_entity_of_round()
-            comps = [entity] if entity is not None else [c for c in self.companies
-                                                         if not c.closed and c.owner is not None and c.owner is cur]
-            for c in comps:
-                if entity is not None:
-                    break
-                for step in self.round.steps:
-                    if not step.active():
-                        continue
-                    acts = step.actions(c)
-                    if acts:
-                        for a in step.legal_actions(c):
-                            if a["type"] in acts and (a["type"] != "pass" or step.blocking()):
-                                out.append({**a, **self.entity_ref(c)})
-                        break
-                    if step.blocking():
-                        break
         if not self.round.is_operating():
             return out
         from .steps import BuyTrain1822

@@ -359,17 +359,22 @@ class BuySellParShares1822(BuySellParShares):
                     out.append({"type": "choose_ability", "choice": ch})
             return out
         out = [a for a in super().legal_actions(entity)
-               if a["type"] != "sell_shares" or not self.game.tax_haven_would_be_president(
-                   bundle_from_ids(self.game, a["shares"], a["percent"]))]
+               if a["type"] not in ("sell_shares", "par") or (a["type"] == "sell_shares"
+                                                           and not self.game.tax_haven_would_be_president(
+                                                               bundle_from_ids(self.game, a["shares"], a["percent"])))]
+        if "par" in acts:
+            # a concession's value counts towards the par price (par_prices knows it)
+            for corp in self.game.corporations:
+                if self.can_par_corp(entity, corp):
+                    out += [{"type": "par", "corporation": corp.id, "share_price": p.id}
+                            for p in self.par_prices(entity, corp)]
         if "payoff_player_debt" in acts:
             out.append({"type": "payoff_player_debt"})
         if "bid" in acts:
             for c in self.game.bidbox_items():
                 if self.can_bid_company(entity, c):
-                    lo = self.min_bid(c)
-                    hi = min(self.available_cash(entity), lo + 100)
-                    out.append({"type": "bid", "company": c.sym, "price": lo, "price_range": [lo, hi],
-                                "price_step": self.game.MIN_BID_INCREMENT})
+                    out.append(ranged({"type": "bid", "company": c.sym}, self.min_bid(c),
+                                      self.available_cash(entity), self.game.MIN_BID_INCREMENT))
         return out
 
 
@@ -838,6 +843,16 @@ class Token1822(TrackAndTokenStep):
             raise GameError(f"{action.get('choice')!r} is not a choice now", rule="bad-choice")
         self.game.company_made_choice(entity, action.get("choice"), "token")
 
+    def candidate_cities(self, entity) -> list:
+        """Connected cities without a token of ``entity`` (SECR's free English Channel token
+        needs no cash)."""
+        out = list(self.game.tokenable_cities(entity))
+        if self.game.secr_token_ability(entity):
+            for c in self.game.hex_by_id("P43").tile.cities:
+                if c not in out and not c.tokened_by(entity) and c in self.game.graph.connected_nodes(entity):
+                    out.append(c)
+        return out
+
     def process_place_token(self, action, entity):
         game = self.game
         if self.round.tokened:
@@ -879,17 +894,18 @@ class Token1822(TrackAndTokenStep):
         out = []
         if "place_token" in acts:
             toks = self.available_tokens(entity)
-            for city in self.game.tokenable_cities(entity):
+            for city in self.candidate_cities(entity):
+                free = city.hex.id == "P43" and self.game.secr_token_ability(entity)
                 if city.hex.id == "M38":
                     ok = city.get_slot(entity) is not None and toks[0].price <= entity.cash
                 else:
-                    ok = city.tokenable(entity, tokens=toks[:1])
+                    ok = city.tokenable(entity, tokens=toks[:1], free=free)
                 if ok:
                     out.append({"type": "place_token", "city": city.id, "slot": city.get_slot(entity) or 0})
         if "choose_ability" in acts and getattr(entity, "is_company", False):
             for ch in self.game.company_choices(entity, "token"):
                 out.append({"type": "choose_ability", "choice": ch})
-        if "pass" in acts:
+        if "pass" in acts and not getattr(entity, "is_company", False):
             out.append({"type": "pass"})
         return out
 
@@ -927,6 +943,12 @@ class Route1822(RunRoutes):
             raise GameError(f"{action.get('choice')!r} is not a train to attach the pullman to", rule="bad-choice") from None
         self.pullman = train
         self.game.attach_pullman(train)
+
+    def legal_actions(self, entity):
+        out = super().legal_actions(entity)
+        if "choose" in self.actions(entity):
+            out += [{"type": "choose", "choice": str(i)} for i in range(len(self.pullman_choices(entity)))]
+        return out
 
     def process_run_routes(self, action, entity):
         try:
@@ -1470,6 +1492,6 @@ class IssueShares1822(Step):
                 out.append({"type": "buy_shares", "shares": [s.id for s in b.shares], "percent": b.percent})
         if "choose_ability" in acts and getattr(entity, "is_company", False):
             out += [{"type": "choose_ability", "choice": c} for c in self.game.company_choices(entity, "issue")]
-        if "pass" in acts:
+        if "pass" in acts and not getattr(entity, "is_company", False):
             out.append({"type": "pass"})
         return out
