@@ -186,6 +186,12 @@ class ChoicesRound(Round):
 
 
 class OperatingRound1822(OperatingRound):
+    def recalculate_order(self) -> None:
+        """After a president's emergency sale the companies still to operate this round are
+        put back in operating order (prices may have moved)."""
+        rest = self.entities[self.entity_index + 1:]
+        self.entities = self.entities[:self.entity_index + 1] + [e for e in self.game.operating_order() if e in rest]
+
     def skip_entity(self, entity) -> bool:
         return entity.closed or not entity.floated() or entity not in self.game.corporations
 
@@ -255,6 +261,7 @@ class Game1822(Game):
     TOKEN_PRICE = 100
     UPGRADE_COST_L_TO_2 = 80
     GSWR_DISCOUNT = 40  # P10 pays one estuary crossing
+    M14_TOKEN_PRICE = 20  # an acquired minor 14's London token, when London is in reach
     TILE_LAYS = [{"lay": True, "upgrade": True}]
     TRAIN_PRICE_MIN = 1
 
@@ -688,12 +695,12 @@ class Game1822(Game):
             self.float_corporation(corp)
 
     def crowded_corp(self, corp) -> bool:
-        trains = sum(1 for t in corp.trains if t.name not in EXTRA_TRAINS)
-        if trains > self.train_limit(corp):
+        names = [self.train_kind(t) for t in corp.trains]
+        if sum(1 for n in names if n not in EXTRA_TRAINS) > self.train_limit(corp):
             return True
-        if sum(1 for t in corp.trains if t.name in EXTRA_PERMANENTS) > 1:
+        if sum(1 for n in names if n in EXTRA_PERMANENTS) > 1:
             return True
-        return sum(1 for t in corp.trains if t.name == "P+") > 1
+        return sum(1 for n in names if n == "P+") > 1
 
     # ------------------------------------------------------------ operating rounds
     def operating_round(self, round_num):
@@ -1016,6 +1023,7 @@ class Game1822(Game):
             row = next((r for r in d if "city" in r.get("nodes", ())), None)
             visit = row["visit"] if row else 0
         self._pullman_saved = (train.name, train.distance)
+        self._pullman_train = train
         train.name = train.name + "+"
         train.distance = [{"nodes": ["city", "offboard"], "pay": 99, "visit": visit},
                           {"nodes": ["town"], "pay": 99, "visit": 99}]
@@ -1025,6 +1033,14 @@ class Game1822(Game):
         if saved:
             train.name, train.distance = saved
         self._pullman_saved = None
+        self._pullman_train = None
+
+    def train_kind(self, train) -> str:
+        """A train's own name, also while a pullman is attached to it (the reference decides
+        crowding before the attachment renames the train)."""
+        if train is getattr(self, "_pullman_train", None) and self._pullman_saved:
+            return self._pullman_saved[0]
+        return train.name
 
     @property
     def route_rules(self):
@@ -1058,24 +1074,38 @@ class Game1822(Game):
         return sum(bonuses[:n])
 
     def destination_connected(self, entity) -> bool:
-        from ...core.graph import walk_node
-
+        """Does a walk from the destination (not entering cities that block ``entity``) reach
+        its home token? The walk stops at the first path that does."""
         dest = self.hex_by_id(entity.destination)
         home = entity.tokens[0].city if entity.tokens and entity.tokens[0].used else None
         if dest is None or home is None or not dest.tile.nodes:
             return False
-        found = []
+        # the walk can take seconds on a big network: remember its answer for this board
+        key = (entity.id, tuple((h.tile.id, tuple(id(t) for c in h.tile.cities for t in c.tokens))
+                                for h in self.hexmap.hexes))
+        cache = self.__dict__.setdefault("_destination_cache", {})
+        if key not in cache:
+            cache.clear()
+            cache[key] = self._walk_to_home(entity, dest, home)
+        return cache[key]
+
+    def _walk_to_home(self, entity, dest, home) -> bool:
+        from ...core.graph import walk_node
+
+        class Found(Exception):
+            pass
 
         def visit(path, *args):
             if home in path.nodes:
-                found.append(True)
-                return None
-            return None
+                raise Found
+
         try:
             walk_node(dest.tile.nodes[0], visit, corporation=entity)
+        except Found:
+            return True
         except TypeError:
             return False
-        return bool(found)
+        return False
 
     # ------------------------------------------------------------ minor acquisition
     def remove_exchange_token(self, corp):

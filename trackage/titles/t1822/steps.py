@@ -446,7 +446,7 @@ class PendingToken(HomeToken):
             # the acquired minor 14's London token costs 20 when London is in reach
             self.game.m14_token_ability = None
             if city.hex in self.game.graph.reachable_hexes(entity):
-                price = 20
+                price = self.game.M14_TOKEN_PRICE
         if price > entity.cash:
             raise GameError(f"{entity.name} cannot pay {price} for the token", rule="insufficient-cash")
         if entity.id == "14":
@@ -1236,6 +1236,7 @@ class BuyTrain1822(BuyTrain):
                             rule="illegal-sale")
         self.game.check_sale_presidency(bundle)
         self.game.sell_shares_and_change_price(bundle)
+        self.round.recalculate_order()
 
     def sale_ok(self, player, bundle) -> bool:
         game = self.game
@@ -1355,7 +1356,20 @@ class MinorAcquisition(Step):
         return diff == 0 or diff <= entity.cash
 
     def token_choices(self, entity) -> list:
-        return ["replace", "exchange"] if entity.exchange_tokens > 0 else ["remove"]
+        if entity.exchange_tokens <= 0:
+            return ["remove"]
+        if self.minor is not None and self.bank_minor(self.minor) and self.minor.id == "14" \
+                and not self.can_pay_london_token(entity):
+            return ["exchange"]
+        return ["replace", "exchange"]
+
+    def can_pay_london_token(self, entity) -> bool:
+        """Minor 14's replacement token costs 20 when London is in reach; the reference takes the
+        choice but then cannot place the token if the company cannot pay (a dead end): refused."""
+        game = self.game
+        with game.graph_probe():
+            reachable = game.hex_by_id("M38") in game.graph.reachable_hexes(entity)
+        return not reachable or entity.cash - game.MINOR_BIDBOX_PRICE >= game.M14_TOKEN_PRICE
 
     def connected(self, entity, minor) -> bool:
         game = self.game
