@@ -1483,12 +1483,22 @@ class Game1822(Game):
                 except (GameError, AttributeError):
                     continue
                 for t in tiles.values():
+                    if not self.ability_allows(ab, t):
+                        continue
                     out += self._company_lay_rotations(company, ab, corp, hex_, old, t)
         finally:
             self._special_lay = False
             self._advanced_lay = False
             self._teleport_lay = False
         return out
+
+    @staticmethod
+    def ability_allows(ab, tile) -> bool:
+        """P12 lays yellow tiles or upgrades, not both: what is left of each."""
+        if ab.get("upgrade_count") is None or ab.get("lay_count") is None:
+            return True
+        up = tile.color in ("green", "brown", "gray")
+        return (ab["upgrade_count"] if up else ab["lay_count"]) > 0
 
     def _company_lay_rotations(self, company, ab, corp, hex_, old, tile) -> list[dict]:
         out = []

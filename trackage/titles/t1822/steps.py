@@ -1343,7 +1343,8 @@ class MinorAcquisition(Step):
         n = entity.num_ipo_shares()
         if n > 0 and self._payable(entity, minor, 1):
             out.append("one_share")
-        if n > 1 and game.num_certs(minor.owner) < game.cert_limit() and self._payable(entity, minor, 2):
+        counts = entity.share_price is None or entity.share_price.counts_for_limit()
+        if n > 1 and (not counts or game.num_certs(minor.owner) < game.cert_limit()) and self._payable(entity, minor, 2):
             out.append("two_shares")
         return out
 
