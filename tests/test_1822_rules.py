@@ -206,3 +206,17 @@ def test_a_pullman_on_a_permanent_2_train_does_not_crowd_the_company():
     route = next(a for a in g.legal_actions() if a["type"] == "run_routes")
     g.process(route)
     assert two.name == "2P"
+
+
+def test_minor_14_replacement_token_needs_the_money():
+    # LNWR reaches London; minor 14 taken from the bank for 200: its London token then costs 20
+    g = fixture_game_until(GAME_END, 1019)
+    lnwr = g.current_entity()
+    assert lnwr.id == "LNWR" and lnwr.exchange_tokens > 0
+    step = next(s for s in g.round.steps if type(s).__name__ == "MinorAcquisition")
+    step.minor = g.corporation_by_id("14")
+    step.minor.owner = None  # as if still in the bid box
+    lnwr.cash = 219
+    assert step.token_choices(lnwr) == ["exchange"]  # 19 left: the token could not be paid
+    lnwr.cash = 220
+    assert step.token_choices(lnwr) == ["replace", "exchange"]
