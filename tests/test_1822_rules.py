@@ -220,3 +220,19 @@ def test_minor_14_replacement_token_needs_the_money():
     assert step.token_choices(lnwr) == ["exchange"]  # 19 left: the token could not be paid
     lnwr.cash = 220
     assert step.token_choices(lnwr) == ["replace", "exchange"]
+
+
+def test_p5_token_for_secr_uses_up_secrs_own_channel_ability():
+    # the reference places P5's token through the owner's matching token ability (SECR's free
+    # English Channel token), which is then gone
+    g = fixture_game_until(GAME_END, 1390)  # SECR's token step; give it P5 by hand
+    secr = g.current_entity()
+    p5 = g.company_by_id("P5")
+    if p5.owner is not None and p5 in getattr(p5.owner, "companies", []):
+        p5.owner.companies.remove(p5)
+    p5.owner, p5.closed = secr, False
+    secr.companies.append(p5)
+    assert g.secr_token_ability(secr)
+    g.process({"type": "place_token", "entity": "P5", "entity_type": "company", "city": "P43-0-0", "slot": 0})
+    secr = g.corporation_by_id("SECR")
+    assert g.hex_by_id("P43").tile.cities[0].tokened_by(secr) and not g.secr_token_ability(secr)

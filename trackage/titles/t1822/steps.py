@@ -741,6 +741,9 @@ class SpecialToken(Step):
         corp.tokens.append(tok)
         city.place_token(corp, tok, free=True, check_tokenable=False)
         corp.exchange_tokens -= 1
+        if game.secr_token_ability(corp):
+            # SECR's own free Channel token ability is the one the reference finds and uses up
+            game.secr_used_ability = True
         self.round.teleported = None
         entity.close()
         game.graph_changed()
