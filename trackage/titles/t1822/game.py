@@ -695,6 +695,8 @@ class Game1822(Game):
             self.float_corporation(corp)
 
     def crowded_corp(self, corp) -> bool:
+        if len(corp.trains) < 2:
+            return False  # every limit is at least one, and one extra train of each kind is allowed
         names = [self.train_kind(t) for t in corp.trains]
         if sum(1 for n in names if n not in EXTRA_TRAINS) > self.train_limit(corp):
             return True
@@ -1588,6 +1590,8 @@ class Game1822(Game):
         return owner if owner is not None and owner.is_player else None
 
     def legal_tile_rotation(self, entity, hex_, tile):
+        if self.__dict__.get("_probing"):
+            return self._legal_tile_rotation(entity, hex_, tile)
         with self.graph_probe():
             return self._legal_tile_rotation(entity, hex_, tile)
 
@@ -1631,11 +1635,16 @@ class Game1822(Game):
 
         @contextmanager
         def probe():
+            if self.__dict__.get("_probing"):
+                yield  # nested: the outer probe restores
+                return
             graph = self.board.graph if self.board is not None else None
             saved = {c: dict(r) for c, r in graph._routes.items()} if graph is not None else None
+            self._probing = True
             try:
                 yield
             finally:
+                self._probing = False
                 if graph is not None:
                     graph._routes = saved
         return probe()
