@@ -236,3 +236,23 @@ def test_p5_token_for_secr_uses_up_secrs_own_channel_ability():
     g.process({"type": "place_token", "entity": "P5", "entity_type": "company", "city": "P43-0-0", "slot": 0})
     secr = g.corporation_by_id("SECR")
     assert g.hex_by_id("P43").tile.cities[0].tokened_by(secr) and not g.secr_token_ability(secr)
+
+
+def test_combined_company_lays_are_offered():
+    # LBSCR owns P12; given P2 too, the two may lay together (the reference's combo_entities)
+    g = fixture_game_until(DISCARD, 491)
+    corp = g.current_entity()
+    p2 = g.company_by_id("P2")
+    if p2.owner is not None and p2 in getattr(p2.owner, "companies", []):
+        p2.owner.companies.remove(p2)
+    p2.owner, p2.closed = corp, False
+    corp.companies.append(p2)
+    combos = [a for a in g.legal_actions() if a.get("combo_entities")]
+    assert combos and {a["entity"] for a in combos} <= {"P2", "P12"}
+    p2_with_p12 = next(a for a in combos if a["entity"] == "P2" and a["combo_entities"] == ["P12"])
+    old = g.hex_by_id(p2_with_p12["hex"]).tile
+    assert len(old.towns) == 1  # P2 lays on a hex with one small station ...
+    g.process(p2_with_p12)
+    new = g.hex_by_id(p2_with_p12["hex"]).tile
+    assert not new.towns  # ... and takes the station away
+    assert g.company_by_id("P2").closed

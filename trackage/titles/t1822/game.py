@@ -1242,11 +1242,14 @@ class Game1822(Game):
         self.after_lay_tile(hex_, old_tile, tile)
 
     def tile_valid_for_phase(self, tile):
-        if getattr(self, "_advanced_lay", False):
-            # P11: a tile of the colour after the phase's latest one
-            last = self.phase.tiles[-1]
-            return last in self.COLORS[:-1] and tile.color == self.COLORS[self.COLORS.index(last) + 1]
-        return tile.color in self.phase.tiles
+        mode = getattr(self, "_advanced_lay", False)
+        current = tile.color in self.phase.tiles
+        if not mode:
+            return current
+        # P11: a tile of the colour after the phase's latest one
+        last = self.phase.tiles[-1]
+        ahead = last in self.COLORS[:-1] and tile.color == self.COLORS[self.COLORS.index(last) + 1]
+        return ahead or (mode == "either" and current)
 
     def check_company_lay(self, company, corp, hex_, old_tile, tile):
         """Where each private company may lay (live play; the reference's hex filters)."""
@@ -1355,10 +1358,6 @@ class Game1822(Game):
         rotation = action.get("rotation", 0)
         if corp.type == "minor" and tile.color in ("brown", "gray"):
             raise GameError("Minor cannot upgrade past green", rule="tile-colour")
-        if ab.get("hexes") and hex_.id not in ab["hexes"]:
-            raise GameError(f"{company.name} cannot lay on {hex_.id}", rule="ability-hex")
-        if ab.get("tiles") and tile.name not in ab["tiles"]:
-            raise GameError(f"{company.name} cannot lay tile {tile.name}", rule="ability-tile")
         combo = []
         for cid in action.get("combo_entities") or []:
             c = self.company_by_id(cid)
@@ -1372,6 +1371,10 @@ class Game1822(Game):
             if any(o.sym not in allowed for o in chain[i + 1:]):
                 raise GameError(f"Cannot combine {'+'.join(x.sym for x in chain)}", rule="bad-combo")
         syms = {c.sym for c in chain}
+        matched = self.matching_abilities([(company, ab)] + combo, hex_, tile)
+        if not matched:
+            raise GameError(f"{'+'.join(c.sym for c in chain)} cannot lay tile {tile.name} on {hex_.id}",
+                            rule="ability-tile")
         old_tile = hex_.tile
         upgrade = old_tile.color != "white"
         extra = "P12" in syms
@@ -1385,8 +1388,7 @@ class Game1822(Game):
                 raise GameError(f"{hex_.id} was already laid this turn", rule="same-hex")
             if lay is None or (upgrade and not lay["upgrade"]) or (tile.color == "yellow" and not lay["lay"]):
                 raise GameError("no tile lay left for this company's ability", rule="tile-lay-limit")
-        free = bool(ab.get("free")) or any(
-            cab.get("free") and (not cab.get("hexes") or hex_.id in cab["hexes"]) for _, cab in combo)
+        free = any(a.get("free") for _, a in matched)
         gswr = "P10" in syms
         hsbc = company.sym == "P21"
 
@@ -1407,13 +1409,16 @@ class Game1822(Game):
         teleport = ab.get("type") == "teleport"
         self._special_lay = True
         self._teleport_lay = teleport
-        self._advanced_lay = "P11" in syms
+        # P11 lays the next colour; combined with another company either colour will do
+        self._advanced_lay = ("next" if syms == {"P11"} else "either") if "P11" in syms else False
+        self._lay_syms = syms
         try:
             self.lay_tile(company, hex_, tile, rotation, pay=pay)
         finally:
             self._special_lay = False
             self._teleport_lay = False
             self._advanced_lay = False
+            self._lay_syms = ()
         if teleport:
             ab["used"] = True
             round_.teleported = company
@@ -1441,32 +1446,57 @@ class Game1822(Game):
                 round_.num_laid_track += 1
             step.company = company if (ab.get("count") or 0) > 0 and not company.closed else None
 
-    def special_lay_candidates(self, company, ab):
-        """A private company's tile lays, as the reference offers them: the hexes its ability
-        may reach now and, for an ability naming its tiles, those tiles (compared as a special
-        lay), otherwise the phase's tiles that upgrade the hex normally."""
+    @staticmethod
+    def matching_abilities(pairs, hex_, tile) -> list:
+        """The (company, ability) pairs of a lay that apply to this hex and tile."""
+        return [(c, a) for c, a in pairs
+                if (not a.get("hexes") or hex_.id in a["hexes"]) and (not a.get("tiles") or tile.name in a["tiles"])]
+
+    def combo_companies(self, company) -> tuple:
+        """Companies of the same owner whose tile lays may join ``company``'s, as the reference
+        offers them, and a function giving a company's combination list."""
+        def combos(c):
+            return next((a.get("combo_entities") or [] for a in c.abilities if a.get("type") == "tile_lay"), [])
+        return [self.company_by_id(sym) for sym in combos(company)
+                if self.company_by_id(sym) is not None and self.company_by_id(sym).owner is company.owner
+                and self.track_ability(self.company_by_id(sym), "track") is not None], combos
+
+    def special_lay_options(self, company, ab) -> list:
+        """``company``'s lays alone and combined with each valid set of its owner's companies."""
+        from itertools import combinations
+
+        out = self.special_lay_candidates(company, ab)
+        others, combos = self.combo_companies(company)
+        for n in range(1, len(others) + 1):
+            for group in combinations(others, n):
+                if any(b.sym not in combos(a) for a in group for b in group if a is not b):
+                    continue
+                pairs = [(c, self.track_ability(c, "track")) for c in group]
+                syms = [c.sym for c in group]
+                out += [{**a, "combo_entities": syms} for a in self.special_lay_candidates(company, ab, pairs)]
+        return out
+
+    def special_lay_candidates(self, company, ab, combo=()):
+        """A private company's tile lays (alone or with ``combo``, (company, ability) pairs), as
+        the reference offers them: the hexes the abilities may reach now and, for abilities
+        naming their tiles, those tiles (compared as special lays), otherwise the phase's tiles
+        that upgrade the hex normally."""
         if ab is None:
             return []
         corp = company.owner
+        pairs = [(company, ab)] + list(combo)
+        syms = {c.sym for c, _ in pairs}
         track = next((s for s in self.round.steps if isinstance(s, _track_cls())), None)
         lay = track.tile_lay(company if company.sym == "P21" else corp) if track is not None else None
         if lay is not None and not (lay["lay"] or lay["upgrade"]):
             lay = None
-        if lay is None and company.sym != "P12":
+        if lay is None and "P12" not in syms:
             return []
-        named = bool(ab.get("tiles"))
-        self._special_lay = named and ab.get("special", True)
-        self._advanced_lay = company.sym == "P11"
         self._teleport_lay = ab.get("type") == "teleport"
+        self._lay_syms = syms
         out = []
         try:
-            tiles = {}
-            for t in self.board.supply.tiles:
-                if t.name in tiles or (named and t.name not in ab["tiles"]) or not self.tile_valid_for_phase(t):
-                    continue
-                if corp.type == "minor" and t.color in ("brown", "gray"):
-                    continue
-                tiles[t.name] = t
+            options = self._lay_tile_options(pairs, corp)
             hexes = ([self.hex_by_id(h) for h in ab["hexes"]] if self._teleport_lay
                      else list(self.layable_hexes(corp)))
             for hex_ in hexes:
@@ -1478,20 +1508,57 @@ class Game1822(Game):
                                         or (lay.get("cannot_reuse_same_hex") and old.color != "white"
                                             and hex_ in self.round.laid_hexes)):
                     continue
-                if named and corp.type == "minor" and old.color in ("green", "brown", "gray"):
-                    continue
                 try:
-                    self.check_company_lay(company, corp, hex_, old, None)
+                    for c, _ in pairs:
+                        self.check_company_lay(c, corp, hex_, old, None)
                 except (GameError, AttributeError):
                     continue
-                for t in tiles.values():
-                    if not self.ability_allows(ab, t):
+                for t, special, advanced, tiled_by in options:
+                    if tiled_by is not None and corp.type == "minor" and old.color in ("green", "brown", "gray"):
                         continue
-                    out += self._company_lay_rotations(company, ab, corp, hex_, old, t)
+                    if advanced and corp.type == "minor" and old.color != "yellow":
+                        continue
+                    if not all(self.ability_allows(a, t) for _, a in pairs):
+                        continue
+                    self._special_lay = special
+                    out += self._company_lay_rotations(pairs, corp, hex_, old, t)
         finally:
             self._special_lay = False
             self._advanced_lay = False
             self._teleport_lay = False
+            self._lay_syms = ()
+        return out
+
+    def _lay_tile_options(self, pairs, corp) -> list:
+        """(tile, special, advanced, tiled_by) for each tile the reference offers these abilities:
+        the phase's tiles when no ability names tiles, else the tiles named from the first
+        ability that names some on (P11's of the next colour)."""
+        supply = {}
+        for t in self.board.supply.tiles:
+            supply.setdefault(t.name, t)
+        named = None
+        for c, a in pairs:
+            if named is None and a.get("tiles"):
+                named = []
+            if named is not None:
+                named += [(n, a.get("special", True), c.sym == "P11", c.sym) for n in a.get("tiles") or []]
+        out = []
+        if named is None:
+            for t in supply.values():
+                if t.color in self.phase.tiles and not (corp.type == "minor" and t.color in ("brown", "gray")):
+                    out.append((t, False, False, None))
+            return out
+        seen = set()
+        for name, special, advanced, owner in named:
+            t = supply.get(name)
+            if t is None or name in seen:
+                continue
+            if (t.color in self.phase.tiles) == advanced:
+                continue
+            if corp.type == "minor" and t.color in ("brown", "gray"):
+                continue
+            seen.add(name)
+            out.append((t, special, advanced, owner))
         return out
 
     @staticmethod
@@ -1502,7 +1569,13 @@ class Game1822(Game):
         up = tile.color in ("green", "brown", "gray")
         return (ab["upgrade_count"] if up else ab["lay_count"]) > 0
 
-    def _company_lay_rotations(self, company, ab, corp, hex_, old, tile) -> list[dict]:
+    def _company_lay_rotations(self, pairs, corp, hex_, old, tile) -> list[dict]:
+        company = pairs[0][0]
+        syms = {c.sym for c, _ in pairs}
+        matched = self.matching_abilities(pairs, hex_, tile)
+        if not matched:
+            return []
+        free = any(a.get("free") for _, a in matched)
         out = []
         keep = tile.rotation
         for r in range(6):
@@ -1510,12 +1583,12 @@ class Game1822(Game):
             if not (self.upgrades_to(old, tile) and self.legal_tile_rotation(company, hex_, tile)):
                 continue
             border = self.board.border_cost_preview(hex_, tile)
-            if company.sym in ("P10", "P21") and border <= 0:
+            if ("P10" in syms or company.sym == "P21") and border <= 0:
                 continue  # these lays must cross an estuary
             cost = self.upgrade_cost(old, hex_, corp) + border
-            if company.sym == "P10":
+            if "P10" in syms:
                 cost -= self.GSWR_DISCOUNT
-            cost = 0 if ab.get("free") else self.tile_cost_with_discount(hex_, corp, cost)
+            cost = 0 if free else self.tile_cost_with_discount(hex_, corp, cost)
             if cost <= corp.cash:
                 out.append({"type": "lay_tile", "hex": hex_.id, "tile": tile.id, "rotation": r})
         tile.rotate(keep)
@@ -1607,7 +1680,7 @@ class Game1822(Game):
                 exits = set(tile.exits)
                 if any(s.edge not in exits for s in hex_.tile.stubs):
                     return False
-        if entity is not operator and entity.sym == "P2":
+        if entity is not operator and (entity.sym == "P2" or "P2" in getattr(self, "_lay_syms", ())):
             # removing a town: only the old exits must be kept
             exits = set(tile.exits)
             if not all(e in hex_.neighbors for e in exits):

@@ -691,7 +691,7 @@ class SpecialTrack(Step):
         acts = self.actions(entity)
         out = []
         if "lay_tile" in acts:
-            out += self.game.special_lay_candidates(entity, self.ability(entity))
+            out += self.game.special_lay_options(entity, self.ability(entity))
         if "pass" in acts:
             out.append({"type": "pass"})
         return out
