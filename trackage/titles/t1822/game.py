@@ -1102,7 +1102,9 @@ class Game1822(Game):
                 raise Found
 
         try:
-            walk_node(dest.tile.nodes[0], visit, corporation=entity)
+            # the reference walks every converging branch (exponential on a big network); a
+            # plain reachability walk, as its graph uses, gives the same answer
+            walk_node(dest.tile.nodes[0], visit, corporation=entity, converging=False)
         except Found:
             return True
         except TypeError:
