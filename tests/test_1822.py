@@ -354,7 +354,7 @@ def test_p5_places_an_exchange_token_in_the_english_channel():
             "bad-token")
     g.process({"type": "place_token", "entity": "P5", "entity_type": "company", "city": "P43-0-0", "slot": 0})
     gwr = g.corporation_by_id("GWR")
-    assert g.hex_by_id("P43").tile.cities[0].tokened_by(gwr)
+    assert g.board.tokened_by(g.board.tile(g.hex_by_id("P43")).cities[0], gwr)
     assert gwr.exchange_tokens == 2 and g.company_by_id("P5").closed
     assert g.current_entity() is gwr  # an extra action: GWR may still place its normal token
 
@@ -504,7 +504,7 @@ def test_minor_14_home_in_london():
             "bad-home-token")
     g.process({"type": "place_token", "entity": "14", "entity_type": "corporation", "city": "M38-0-3", "slot": 0})
     m14, city = g.corporation_by_id("14"), g.city_by_id("M38-0-3")
-    assert city.tokened_by(m14) and city.slots == 2  # an extra slot: LNWR keeps its reserved one
+    assert g.board.tokened_by(city, m14) and g.board.slots(city) == 2  # an extra slot: LNWR keeps its reserved one
     assert m14.cash == 80  # the London token costs 20
     assert g.minor_14_city_exit == 3 and g.m14_rights_hex == "M36"
     pass_(g, m14)  # no L train
@@ -520,4 +520,4 @@ def test_company_tile_lays():
     refused(g, {**lay, "tile": "405-0"})  # a minor's extra lay cannot be a green T tile here
     g.process(lay)
     assert g.company_by_id("P12").closed  # a minor uses both of P12's lays at once
-    assert g.hex_by_id("K30").tile.name == "6"
+    assert g.board.tile(g.hex_by_id("K30")).name == "6"

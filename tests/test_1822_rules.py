@@ -84,7 +84,7 @@ def test_hill_discount_by_hex_comes_off_the_whole_lay():
                                        ("I14", 80, 60)):  # a mountain: 20 off by terrain
         h = fixture_game_until(GAME_END, 898)
         h.process({"type": "choose", "entity": "CR", "entity_type": "corporation", "choice": "discount"})
-        assert sum(u.cost for u in h.hex_by_id(hex_id).tile.upgrades) == terrain_cost
+        assert sum(u.cost for u in h.board.tile(h.hex_by_id(hex_id)).upgrades) == terrain_cost
         cash = h.corporation_by_id("CR").cash
         h.process(lays[hex_id])
         assert cash - h.corporation_by_id("CR").cash == paid, hex_id
@@ -134,9 +134,11 @@ def test_emergency_purchase_needs_the_sales_first_then_reorders_the_round():
     # the president borrows only when nothing is left to sell; the sale (CR) re-sorts the rest of
     # the round: put CR just ahead of NBR on NBR's cell, the sale drops it behind NBR
     cr, nbr = g.corporation_by_id("CR"), g.corporation_by_id("NBR")
-    cr.share_price.corporations.remove(cr)
-    nbr.share_price.corporations.insert(0, cr)
-    cr.share_price = nbr.share_price
+    market = g.stock_market
+    market.remove(cr)
+    sp = nbr.share_price
+    market.cells = {**market.cells, sp: (cr,) + market.corporations_at(sp)}
+    cr.share_price = sp
     order = [e.id for e in g.round.entities]
     assert order.index("CR") < order.index("NBR")
     g.process({"type": "sell_shares", "entity": 7088, "entity_type": "player", "shares": ["CR_5"], "percent": 10})
@@ -235,7 +237,7 @@ def test_p5_token_for_secr_uses_up_secrs_own_channel_ability():
     assert g.secr_token_ability(secr)
     g.process({"type": "place_token", "entity": "P5", "entity_type": "company", "city": "P43-0-0", "slot": 0})
     secr = g.corporation_by_id("SECR")
-    assert g.hex_by_id("P43").tile.cities[0].tokened_by(secr) and not g.secr_token_ability(secr)
+    assert g.board.tokened_by(g.board.tile(g.hex_by_id("P43")).cities[0], secr) and not g.secr_token_ability(secr)
 
 
 def test_combined_company_lays_are_offered():
@@ -250,9 +252,9 @@ def test_combined_company_lays_are_offered():
     combos = [a for a in g.legal_actions() if a.get("combo_entities")]
     assert combos and {a["entity"] for a in combos} <= {"P2", "P12"}
     p2_with_p12 = next(a for a in combos if a["entity"] == "P2" and a["combo_entities"] == ["P12"])
-    old = g.hex_by_id(p2_with_p12["hex"]).tile
+    old = g.board.tile(g.hex_by_id(p2_with_p12["hex"]))
     assert len(old.towns) == 1  # P2 lays on a hex with one small station ...
     g.process(p2_with_p12)
-    new = g.hex_by_id(p2_with_p12["hex"]).tile
+    new = g.board.tile(g.hex_by_id(p2_with_p12["hex"]))
     assert not new.towns  # ... and takes the station away
     assert g.company_by_id("P2").closed

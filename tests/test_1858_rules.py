@@ -183,27 +183,27 @@ def test_convert_to_ten_shares():
 def test_token_cost_grows_with_provincial_borders():
     g = new_game("1858India", P4)
     gip = g.corporation_by_id("GIP")
-    home = g.hex_by_id("K6").tile.cities[0]
+    home = g.board.tile(g.hex_by_id("K6")).cities[0]
     g.company_by_id("BT").owner = gip  # the BT's reservation in Bombay now counts for the GIP
-    home.place_token(gip, gip.tokens[0], free=True, check_tokenable=False)
-    assert g.token_cost(gip, g.hex_by_id("J13").tile.cities[0]) == 40   # one border
-    assert g.token_cost(gip, g.hex_by_id("A6").tile.cities[0]) == 120  # three borders
+    g.board.place_city_token(home, gip, gip.tokens[0], free=True, check_tokenable=False)
+    assert g.token_cost(gip, g.board.tile(g.hex_by_id("J13")).cities[0]) == 40   # one border
+    assert g.token_cost(gip, g.board.tile(g.hex_by_id("A6")).cities[0]) == 120  # three borders
     assert g.token_cost(gip, home) == 20                                # never below 20
 
 
 def test_gauge_conversion_upgrades():
     g = new_game("1858India", P4)
-    straight, metre = g.tile_by_id("9-0"), g.tile_by_id("79-0")
+    straight, metre = g.tile_by_id("9-0").at(0), g.tile_by_id("79-0").at(0)
     assert g.upgrades_to(straight, metre)          # same colour, gauge changed
-    assert not g.upgrades_to(straight, g.tile_by_id("8-0"))
+    assert not g.upgrades_to(straight, g.tile_by_id("8-0").at(0))
     from trackage.titles.t1858india.steps import conversion_ok
-    assert conversion_ok(straight, metre) and not conversion_ok(straight, g.tile_by_id("9-1"))
+    assert conversion_ok(straight, metre) and not conversion_ok(straight, g.tile_by_id("9-1").at(0))
 
 
 def test_metre_gauge_is_half_terrain_and_second_lay_discount():
     g = new_game("1858", P4)
-    old = g.hex_by_id("B5").tile
-    assert g.new_track_gauge(old, g.tile_by_id("X3-0")) == ["broad"]
+    old = g.board.tile(g.hex_by_id("B5"))
+    assert g.new_track_gauge(old, g.tile_by_id("X3-0").at(0, old.hex)) == ["broad"]
     from trackage.titles.t1858.steps import Track1858
     step = Track1858(g, g.round)
     g.round.gauges_added = [["broad"], ["narrow"]]
@@ -333,10 +333,10 @@ def test_redeem_needs_pool_shares_and_cash():
 def test_private_railway_stubs_restrict_lays_until_released():
     g = new_game("1858", P4)
     hex_ = g.hex_by_id("G10")  # M&V's middle home hex: stubs towards G8 and G12
-    edges = sorted(st.edge for st in hex_.tile.stubs)
+    edges = sorted(st.edge for st in g.board.stubs(hex_))
     assert edges == [3, 5]
     straight = g.tile_by_id("9-0")
-    ok = [r for r in range(6) if straight.rotate(r) is None and g.stubs_respected(hex_, straight)]
+    ok = [r for r in range(6) if g.stubs_respected(hex_, straight.at(r, hex_))]
     assert ok == []  # a straight cannot use both stubs
     g.release_stubs(g.minor_by_id("M&V"))
-    assert not hex_.tile.stubs and g.stubs_respected(hex_, straight)
+    assert not g.board.stubs(hex_) and g.stubs_respected(hex_, straight.at(0, hex_))

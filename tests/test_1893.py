@@ -177,7 +177,7 @@ def test_illegal_rhine_crossing():
     refused(g, {"type": "lay_tile", "entity": "RSE", "entity_type": "corporation", "hex": "N5", "tile": "9-0",
                 "rotation": 1}, "tile-blocked")
     act(g, "lay_tile", "RSE", hex="R7", tile="57-0", rotation=0)
-    assert g.hex_by_id("R7").tile.name == "57"
+    assert g.board.tile(g.hex_by_id("R7")).name == "57"
 
 
 def test_second_trade_in_in_one_turn():
@@ -225,14 +225,14 @@ def test_eighth_2_train(rules, twos):
 def test_grey_phase_and_existing_track():
     players = [{"id": 1, "name": "A"}, {"id": 2, "name": "B"}]
     base = new_game("1893", players)
-    names = {t.name for t in base.board.supply.tiles}
+    names = {t.name for t in base.board.supply_tiles()}
     assert {"K201", "K269", "K255"} <= names and not names & {"KV201", "KV259", "KV619", "KV63"}
-    assert base.hex_by_id("D7").tile.color == "white"
+    assert base.board.tile(base.hex_by_id("D7")).color == "white"
     g = new_game("1893", players, ["optional_grey_phase", "optional_existing_track"])
-    names = {t.name for t in g.board.supply.tiles}
+    names = {t.name for t in g.board.supply_tiles()}
     assert {"KV201", "KV269", "KV255", "KV333", "KV259", "KV619", "KV63"} <= names
     assert not names & {"K201", "K269", "K255"}
-    assert g.hex_by_id("D7").tile.color == "yellow" and g.hex_by_id("E2").tile.color == "yellow"
+    assert g.board.tile(g.hex_by_id("D7")).color == "yellow" and g.board.tile(g.hex_by_id("E2")).color == "yellow"
     assert g.optional_rules == ["optional_grey_phase", "optional_existing_track"]
 
 

@@ -1,4 +1,5 @@
-"""Route resolution, legality checks, revenue and the route finder on hand-built maps."""
+"""Route resolution, legality checks, revenue and the route finder on hand-built maps
+(routes read the game's board)."""
 
 from __future__ import annotations
 
@@ -7,16 +8,11 @@ import pytest
 from trackage.core.graph import TrackGraph
 from trackage.core.routes import (
     NoToken, ReusesCity, Route, RouteError, RouteRules, RouteTooLong, RouteTooShort,
-    best_routes, routes_from_log, routes_revenue, track_keys,
+    best_routes, routes_from_log, routes_revenue, rules_for, suggest_routes, track_keys,
 )
 from trackage.core.trains import Train
 
-from test_graph import Corp, build, city, line_map, path, place
-
-
-class Phase:
-    def __init__(self, *tiles):
-        self.tiles = list(tiles)
+from boardkit import Corp, Phase, build, city, city_at, line_map, path, place, tile_on
 
 
 def train(corp, name="2", distance=2, index=0, **spec):
@@ -26,8 +22,9 @@ def train(corp, name="2", distance=2, index=0, **spec):
     return t
 
 
-def rules_for(m, *colors):
-    return RouteRules(hex_by_id=m.hex_by_id, phase=Phase(*(colors or ("yellow",))))
+def rules_on(g, *colors):
+    """The base route rules for stub game ``g`` in a phase allowing ``colors`` (yellow)."""
+    return RouteRules(g, phase=Phase(*(colors or ("yellow",))))
 
 
 def run(rules, corp, entries):
@@ -40,10 +37,10 @@ def test_resolve_one_segment_and_revenue():
     a = Corp("A")
     place(a, m, "A3")
     t = train(a)
-    rules = rules_for(m)
+    rules = rules_on(m)
     (r,) = run(rules, a, [{"train": t.id, "connections": [["A3", "A5", "A7"]]}])
-    c3 = m.hex_by_id("A3").tile.cities[0]
-    c7 = m.hex_by_id("A7").tile.cities[0]
+    c3 = city_at(m, "A3")
+    c7 = city_at(m, "A7")
     assert r.visited_stops == [c3, c7]
     assert [p.tile.hex.id for p in r.ordered_paths] == ["A3", "A5", "A7"]
     assert r.revenue() == 50
@@ -61,7 +58,7 @@ def test_logged_revenue_is_kept_unless_recomputed():
     a = Corp("A")
     place(a, m, "A3")
     t = train(a)
-    (r,) = run(rules_for(m), a, [{"train": t.id, "connections": [["A3", "A5", "A7"]], "revenue": 999}])
+    (r,) = run(rules_on(m), a, [{"train": t.id, "connections": [["A3", "A5", "A7"]], "revenue": 999}])
     assert r.revenue() == 999
     assert r.revenue(recompute=True) == 50
 
@@ -72,9 +69,9 @@ def test_multi_segment_and_phase_revenue():
     place(a, m, "A3")
     t = train(a, "3", 3)
     entry = {"train": t.id, "connections": [["A1", "A3"], ["A3", "A5", "A7"]]}
-    (r,) = run(rules_for(m, "yellow"), a, [entry])
+    (r,) = run(rules_on(m, "yellow"), a, [entry])
     assert r.revenue() == 20 + 20 + 30
-    (r,) = run(rules_for(m, "yellow", "green"), a, [entry])
+    (r,) = run(rules_on(m, "yellow", "green"), a, [entry])
     assert r.revenue() == 40 + 20 + 30
     assert [h.id for h in r.hexes] == ["A1", "A3", "A7"]
     assert r.connection_hexes == [["A1", "A3"], ["A3", "A5", "A7"]]
@@ -85,7 +82,7 @@ def test_distance_violation_raises():
     a = Corp("A")
     place(a, m, "A3")
     t = train(a, "2", 2)
-    (r,) = run(rules_for(m), a, [{"train": t.id, "connections": [["A1", "A3"], ["A3", "A5", "A7"]]}])
+    (r,) = run(rules_on(m), a, [{"train": t.id, "connections": [["A1", "A3"], ["A3", "A5", "A7"]]}])
     with pytest.raises(RouteTooLong):
         r.revenue()
 
@@ -105,15 +102,15 @@ def test_typed_distance_compute_stops():
     dist = [{"nodes": ["town"], "pay": 2, "visit": 2}, {"nodes": ["city", "town", "offboard"], "pay": 2, "visit": 2}]
     t = train(a, "2+2", dist)
     conns = [["A3", "A5"], ["A5", "A7"], ["A7", "A9"]]
-    (r,) = run(rules_for(m), a, [{"train": t.id, "connections": conns}])
+    (r,) = run(rules_on(m), a, [{"train": t.id, "connections": conns}])
     with pytest.raises(RouteTooLong):
         r.revenue()  # three cities, only two city slots
-    (r,) = run(rules_for(m), a, [{"train": t.id, "connections": conns[:2]}])
+    (r,) = run(rules_on(m), a, [{"train": t.id, "connections": conns[:2]}])
     assert r.revenue() == 20 + 10 + 40
     # pay fewer than visited: the best paying subset that includes a token
     dist2 = [{"nodes": ["city", "town"], "pay": 2, "visit": 4}]
     t2 = train(a, "4/2", dist2, index=1)
-    (r,) = run(rules_for(m), a, [{"train": t2.id, "connections": conns}])
+    (r,) = run(rules_on(m), a, [{"train": t2.id, "connections": conns}])
     assert r.revenue() == 20 + 40
     assert [s.tile.hex.id for s in r.stops] == ["A3", "A7"]
 
@@ -124,21 +121,21 @@ def test_no_token_and_too_short():
     place(a, m, "A11")
     t = train(a, "3", 3)
     # a one-segment route must touch a token to resolve at all
-    (r,) = run(rules_for(m), a, [{"train": t.id, "connections": [["A3", "A5", "A7"]]}])
+    (r,) = run(rules_on(m), a, [{"train": t.id, "connections": [["A3", "A5", "A7"]]}])
     assert r.connection_data == []
     with pytest.raises(NoToken):
         r.revenue()
-    (r,) = run(rules_for(m), a, [{"train": t.id, "connections": [["A1", "A3"], ["A3", "A5", "A7"]]}])
+    (r,) = run(rules_on(m), a, [{"train": t.id, "connections": [["A1", "A3"], ["A3", "A5", "A7"]]}])
     with pytest.raises(NoToken):
         r.revenue()
     with pytest.raises(RouteTooShort):
-        Route(rules_for(m), t, connection_data=_seg(m, "A11")).revenue()
+        Route(rules_on(m), t, connection_data=_seg(m, "A11")).revenue()
 
 
 def _seg(m, coord):
     from trackage.core.routes import Chain, Segment
 
-    n = m.hex_by_id(coord).tile.cities[0]
+    n = city_at(m, coord)
     return [Segment(n, n, Chain(None, [], None))]
 
 
@@ -152,7 +149,7 @@ def test_overlap_between_routes_raises():
         {"train": t1.id, "connections": [["A3", "A5", "A7"]]},
         {"train": t2.id, "connections": [["A3", "A5", "A7"]]},
     ]
-    routes = run(rules_for(m), a, entries)
+    routes = run(rules_on(m), a, entries)
     # the second route cannot find unused track: it resolves to nothing
     assert any(r.connection_data == [] for r in routes)
     # built directly on the same track, the overlap check fires
@@ -177,7 +174,7 @@ def test_two_routes_sharing_a_city_but_not_track():
         {"train": t1.id, "connections": [["A3", "A5", "A7"]]},
         {"train": t2.id, "connections": [["A1", "A3"]]},
     ]
-    routes = run(rules_for(m), a, entries)
+    routes = run(rules_on(m), a, entries)
     assert [r.revenue() for r in routes] == [50, 40]
     assert routes_revenue(routes) == 90
 
@@ -187,12 +184,12 @@ def test_city_twice_and_terminal_passthrough():
     a = Corp("A")
     place(a, m, "A3")
     t = train(a, "4", 4)
-    rules = rules_for(m)
-    c = {n: m.hex_by_id(n).tile.cities[0] for n in ("A3", "A7")}
-    from trackage.core.routes import Chain, Segment, node_chains
+    rules = rules_on(m)
+    c = {n: city_at(m, n) for n in ("A3", "A7")}
+    from trackage.core.routes import Segment, node_chains
 
-    ch = node_chains(c["A3"], c["A7"])[0]
-    back = node_chains(c["A7"], c["A3"])[0]
+    ch = node_chains(c["A3"], c["A7"], board=m.board)[0]
+    back = node_chains(c["A7"], c["A3"], board=m.board)[0]
     cd = [Segment(c["A3"], c["A7"], ch), Segment(c["A7"], c["A3"], back)]
     with pytest.raises(ReusesCity):
         Route(rules, t, connection_data=cd).revenue()
@@ -207,7 +204,7 @@ def test_city_twice_and_terminal_passthrough():
     a2 = Corp("A")
     place(a2, m2, "A3")
     t2 = train(a2, "2", 2)
-    (r,) = run(rules_for(m2), a2, [{"train": t2.id, "connections": [["A3", "A5", "A7"]]}])
+    (r,) = run(rules_on(m2), a2, [{"train": t2.id, "connections": [["A3", "A5", "A7"]]}])
     with pytest.raises(RouteError, match="terminal"):
         r.revenue()
 
@@ -218,10 +215,10 @@ def test_blocked_city_is_not_connected():
     place(a, m, "A3")
     place(b, m, "A7")
     t = train(a, "3", 3)
-    (r,) = run(rules_for(m), a, [{"train": t.id, "connections": [["A3", "A5", "A7"], ["A7", "A9", "A11"]]}])
+    (r,) = run(rules_on(m), a, [{"train": t.id, "connections": [["A3", "A5", "A7"], ["A7", "A9", "A11"]]}])
     with pytest.raises(RouteError, match="not connected"):
         r.revenue()
-    (r,) = run(rules_for(m), a, [{"train": t.id, "connections": [["A3", "A5", "A7"]]}])
+    (r,) = run(rules_on(m), a, [{"train": t.id, "connections": [["A3", "A5", "A7"]]}])
     assert r.revenue() == 50  # ending in the blocked city is fine
 
 
@@ -235,7 +232,7 @@ def test_groups_used_twice():
     a = Corp("A")
     place(a, m, "A3")
     t = train(a)
-    (r,) = run(rules_for(m), a, [{"train": t.id, "connections": [["A3", "A5"]]}])
+    (r,) = run(rules_on(m), a, [{"train": t.id, "connections": [["A3", "A5"]]}])
     with pytest.raises(RouteError, match="group X"):
         r.revenue()
 
@@ -252,23 +249,23 @@ def test_intra_tile_connection_and_local_train():
     a = Corp("A")
     place(a, m, "H21", 0)
     t = train(a, "2", 2)
-    (r,) = run(rules_for(m), a, [{"train": t.id, "connections": [["H21 0.1"]]}])
+    (r,) = run(rules_on(m), a, [{"train": t.id, "connections": [["H21 0.1"]]}])
     assert r.revenue() == 50
     assert r.connection_hexes == [["H21 0.1"]]
-    (r,) = run(rules_for(m), a, [{"train": t.id, "connections": [["H23", "H21"], ["H21 0.1"]]}])
+    (r,) = run(rules_on(m), a, [{"train": t.id, "connections": [["H23", "H21"], ["H21 0.1"]]}])
     with pytest.raises(RouteTooLong):
         r.revenue()
     t3 = train(a, "3", 3, index=0)
-    (r,) = run(rules_for(m), a, [{"train": t3.id, "connections": [["H23", "H21"], ["H21 0.1"]]}])
+    (r,) = run(rules_on(m), a, [{"train": t3.id, "connections": [["H23", "H21"], ["H21 0.1"]]}])
     assert r.revenue() == 90
     assert [s.index for s in r.visited_stops] == [0, 0, 1]
     # local train: one tokened city
     tl = train(a, "L", 1)
-    (r,) = run(rules_for(m), a, [{"train": tl.id, "connections": [["local", "H21"]]}])
+    (r,) = run(rules_on(m), a, [{"train": tl.id, "connections": [["local", "H21"]]}])
     assert r.revenue() == 20
     assert r.connection_hexes == [["local", "H21"]]
     # a non-local train cannot run a local route
-    (r,) = run(rules_for(m), a, [{"train": t.id, "connections": [["local", "H21"]]}])
+    (r,) = run(rules_on(m), a, [{"train": t.id, "connections": [["local", "H21"]]}])
     assert r.connection_data == []
 
 
@@ -285,7 +282,7 @@ def test_hooks_override_revenue():
                 rev += 40 * (route.train.multiplier or 1)
             return rev
 
-    rules = Bonus(hex_by_id=m.hex_by_id, phase=Phase("yellow"))
+    rules = Bonus(m, phase=Phase("yellow"))
     (r,) = run(rules, a, [{"train": t.id, "connections": [["A3", "A5", "A7"]]}])
     assert r.revenue() == 90
 
@@ -294,7 +291,7 @@ def test_track_keys_of_an_offcentre_town():
     # standard tile 1: two towns, each drawn next to one of its exits
     town = {"t": "town", "revenue": 10}
     m = build({"yellow": {"A3": [town, town, path(1, "_0"), path("_0", 3), path(0, "_1"), path("_1", 4)]}})
-    tile = m.hex_by_id("A3").tile
+    tile = tile_on(m, "A3")
     keys = track_keys(tile.paths)
     town_keys = [k for k in keys if len(k) == 3 and not isinstance(k[1], int)]
     assert sorted(k[1].index for k in town_keys) == [0, 1]
@@ -325,9 +322,8 @@ def test_route_finder_returns_legal_routes():
     place(a, m, "A3")
     t1 = train(a, "2", 2, index=0)
     t2 = train(a, "3", 3, index=0)
-    rules = rules_for(m)
-    g = TrackGraph(m)
-    found = best_routes(a, [t1, t2], g, rules)
+    rules = rules_on(m)
+    found = best_routes(a, [t1, t2], TrackGraph(m.board), rules, board=m.board)
     assert found
     # every returned route re-resolves from its own entry and checks out with the others
     routes = run(rules, a, [{k: v for k, v in d.items() if k != "revenue"} for d in found])
@@ -344,4 +340,42 @@ def test_route_finder_with_no_tokens():
     m = _finder_map()
     a = Corp("A")
     t = train(a)
-    assert best_routes(a, [t], TrackGraph(m), rules_for(m)) == []
+    assert best_routes(a, [t], TrackGraph(m.board), rules_on(m), board=m.board) == []
+    assert suggest_routes(m, a, [t]) == []
+
+
+def test_rules_read_the_games_board_and_phase():
+    m = line_map()
+    a = Corp("A")
+    place(a, m, "A3")
+    m.board.changed()
+    t = train(a, "3", 3)
+    rules = rules_for(m)  # the game's rules: the base ones, in the game's phase
+    assert type(rules) is RouteRules and rules.board is m.board and rules.phase is m.phase
+    entry = {"train": t.id, "connections": [["A1", "A3"], ["A3", "A5", "A7"]]}
+    (r,) = run(rules, a, [entry])
+    assert r.revenue() == 40 + 20 + 30  # the stub game's phase allows green
+    found = suggest_routes(m, a, [t])
+    assert [d["train"] for d in found] == [t.id]
+    (again,) = run(rules, a, [{k: v for k, v in found[0].items() if k != "revenue"}])
+    assert again.revenue(recompute=True) == found[0]["revenue"]
+
+
+def test_routes_on_a_copy_see_the_copys_board():
+    m = line_map()
+    a = Corp("A")
+    place(a, m, "A3")
+    t = train(a, "3", 3)
+    copy = m.copy()
+    (ca,) = [c for c in (tok.corporation for tok in copy.board.tokens(city_at(copy, "A3"))) if c is not None]
+    assert ca is not a and ca.id == "A"
+    # B fills A7 in the copy only: running through it is refused there, not in the original
+    b = Corp("B")
+    place(b, copy, "A7")
+    entry = {"train": t.id, "connections": [["A3", "A5", "A7"], ["A7", "A9", "A11"]]}
+    (r,) = run(rules_on(m), a, [entry])
+    assert r.revenue() == 20 + 30 + 10
+    (ct,) = [x for x in ca.trains]
+    (rc,) = routes_from_log(rules_on(copy), [{**entry, "train": ct.id}], {ct.id: ct})
+    with pytest.raises(RouteError, match="not connected"):
+        rc.revenue()

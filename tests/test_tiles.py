@@ -1,4 +1,5 @@
-"""Tile model: parsing, part indexes, rotation, revenue, cities/tokens, upgrade legality."""
+"""Tile model: parsing, part indexes, placed tiles (rotation), revenue, cities/tokens on the
+board, upgrade legality."""
 
 import json
 import os
@@ -6,24 +7,24 @@ import os
 import pytest
 
 from trackage.core.tiles import (
-    City, Edge, Tile, TileSpec, lane_match, legal_rotations, path_le, paths_are_subset_of,
-    standard_tiles, tracks_match, upgrades_to,
+    Edge, Placed, Tile, TileSpec, city_map, lane_match, legal_rotation, legal_rotations, path_le,
+    paths_are_subset_of, standard_tiles, tracks_match, upgrades_to,
 )
+from trackage.core.errors import GameError
 from trackage.core.tokens import Token
+
+from boardkit import Corp, StubGame, build, city_at
 
 LIB = standard_tiles()
 
 
-def tile(name, index=0, rotation=0):
-    return LIB.tile(name, index=index, rotation=rotation)
+def tile(name, index=0, rotation=0, hex=None):
+    """Standard tile ``name`` (copy ``index``) in ``rotation``, looked at in the supply (or on ``hex``)."""
+    return LIB.tile(name, index=index).at(rotation, hex)
 
 
-class Corp:
-    def __init__(self, sym, cash=1000, prices=(0, 40, 40)):
-        self.id = self.sym = self.name = sym
-        self.cash = cash
-        self.owner = None
-        self.tokens = [Token(self, p) for p in prices]
+def parts_tile(name, color, parts, rotation=0):
+    return Tile.from_parts(name, color, parts).at(rotation)
 
 
 # ---------------------------------------------------------------------------------------
@@ -125,13 +126,17 @@ def test_city_ids_use_part_index():
         {"t": "city", "revenue": 40, "slots": 2},
         {"t": "path", "a": 0, "b": "_0"},
     ])
-    assert t.cities[0].id == "X7-0-1"
-    assert t.cities[0].index == 1
-    assert t.label == "Y"
+    assert t.id == "X7-0" and t.label == "Y"
+    p = t.at()
+    assert p.cities[0].id == "X7-0-1"
+    assert p.cities[0].index == 1
+    assert p.label == "Y"
+    # a node's route signature names the hex it is on (None in the supply)
+    assert p.cities[0].signature == "None-1"
 
 
 def test_lanes_count_once_per_generated_path():
-    t = Tile.from_parts("L", "yellow", [
+    t = parts_tile("L", "yellow", [
         {"t": "path", "a": 0, "b": 3, "lanes": 2},
         {"t": "city", "revenue": 20},
         {"t": "path", "a": 1, "b": "_0", "lanes": 2},
@@ -148,11 +153,11 @@ def test_lanes_count_once_per_generated_path():
     # one defined end point per lanes group for converging exits
     assert t.exit_count == {0: 1, 3: 1, 1: 1, 4: 1}
     assert not t.converging_exit(0)
-    assert t.edges == 4
+    assert t.edges == 4 and t.tile.edges == 4
 
 
 def test_lane_spec_and_lane_match():
-    t = Tile.from_parts("L", "yellow", [{"t": "path", "a": 0, "b": 3, "a_lane": "2.1"}])
+    t = parts_tile("L", "yellow", [{"t": "path", "a": 0, "b": 3, "a_lane": "2.1"}])
     assert t.paths[0].lanes == ((2, 1), (1, 0))
     assert lane_match((1, 0), (1, 0))
     assert lane_match((2, 0), (2, 1))
@@ -161,34 +166,41 @@ def test_lane_spec_and_lane_match():
     assert not lane_match(None, (1, 0))
 
 
+NODE_KINDS = [
+    {"t": "offboard", "revenue": {"yellow": 20, "brown": 40}, "groups": ["E"]},
+    {"t": "halt", "symbol": "H"},
+    {"t": "pass", "revenue": 0, "slots": 2},
+    {"t": "junction"},
+    {"t": "path", "a": 0, "b": "_0", "terminal": 1},
+    {"t": "path", "a": 1, "b": "_1"},
+    {"t": "path", "a": 2, "b": "_2"},
+    {"t": "path", "a": 3, "b": "_3"},
+    {"t": "path", "a": 4, "b": "_3"},
+]
+
+
 def test_node_kinds_and_defaults():
-    t = Tile.from_parts("N", "red", [
-        {"t": "offboard", "revenue": {"yellow": 20, "brown": 40}, "groups": ["E"]},
-        {"t": "halt", "symbol": "H"},
-        {"t": "pass", "revenue": 0, "slots": 2},
-        {"t": "junction"},
-        {"t": "path", "a": 0, "b": "_0", "terminal": 1},
-        {"t": "path", "a": 1, "b": "_1"},
-        {"t": "path", "a": 2, "b": "_2"},
-        {"t": "path", "a": 3, "b": "_3"},
-        {"t": "path", "a": 4, "b": "_3"},
-    ])
+    t = parts_tile("N", "red", NODE_KINDS)
     off, halt, pas, junc = t.all_nodes
     assert (off.kind, halt.kind, pas.kind, junc.kind) == ("offboard", "halt", "pass", "junction")
     assert off.route == "mandatory" and halt.route == "optional" and pas.route == "never"
     assert off.visit_cost == 1 and junc.visit_cost == 0
-    assert off.groups == ["E"]
-    assert t.cities == [pas] and t.towns == [halt] and t.offboards == [off] and t.junction is junc
+    assert off.groups == ("E",)
+    assert t.cities == (pas,) and t.towns == (halt,) and t.offboards == (off,) and t.junction is junc
     assert list(t.nodes) == [off, halt, pas]
     assert t.paths[0].terminal == 1 and t.paths[0].offboard is off
     assert t.paths[1].nodes == (halt,) and t.paths[1].town is halt
     assert [p.exits for p in junc.paths] == [(3,), (4,)]
-    assert off.blocks(object())
     assert halt.revenue_for(["yellow"]) == 0
+    # an offboard blocks every corporation's walk (board rule; no state needed)
+    g = build({"red": {"C5": NODE_KINDS}})
+    off_on_map = g.board.tile(g["C5"]).offboards[0]
+    assert g.board.blocks(off_on_map, Corp("A"))
+    assert not g.board.blocks(g.board.tile(g["C5"]).cities[0], Corp("A"))  # an empty pass
 
 
 def test_revenue_for_phase_colors():
-    t = Tile.from_parts("R", "red", [
+    t = parts_tile("R", "red", [
         {"t": "offboard", "revenue": {"yellow": 20, "brown": 40, "diesel": 90}},
         {"t": "city", "revenue": 30},
     ])
@@ -201,37 +213,62 @@ def test_revenue_for_phase_colors():
     assert off.max_revenue == 90
     assert city.revenue_for(["yellow", "green", "brown", "sepia"]) == 30
     assert city.revenue_for(["sepia"]) == 0  # plain values exist for the standard phase colours only
-    # reference string form
-    city.set_revenue("yellow_30|green_40")
-    assert city.revenue_for(["yellow", "green"]) == 40
+    # reference string form (nodes never change: a tile printed with it)
+    t2 = parts_tile("R2", "red", [{"t": "city", "revenue": "yellow_30|green_40"}])
+    assert t2.cities[0].revenue == {"yellow": 30, "green": 40}
+    assert t2.cities[0].revenue_for(["yellow"]) == 30
+    assert t2.cities[0].revenue_for(["yellow", "green"]) == 40
 
 
 # ---------------------------------------------------------------------------------------
-# rotation
+# rotation: a tile in a rotation is a placed tile
 
 
 def test_rotation_exits_and_paths():
-    t = tile("57")
-    assert t.exits == (0, 3)
-    t.rotate(1)
-    assert t.exits == (1, 4)
-    assert [p.exits for p in t.paths] == [(1,), (4,)]
-    assert t.paths_at(4)[0].city is t.cities[0]
-    assert t.paths_at(0) == ()
-    assert t.cities[0].exits == (1, 4)
-    t.rotate(5)
-    assert t.exits == (5, 2)
-    # path objects are cached per rotation
-    p = t.paths
-    t.rotate(0)
-    t.rotate(5)
-    assert t.paths is p
-    assert isinstance(t.paths[0].a, Edge) and t.paths[0].a.num == 5
+    t = LIB.tile("57")
+    p0 = t.at(0)
+    assert isinstance(p0, Placed) and not hasattr(t, "paths")  # geometry belongs to placed tiles
+    assert p0.exits == (0, 3)
+    p1 = t.at(1)
+    assert p1.exits == (1, 4)
+    assert [p.exits for p in p1.paths] == [(1,), (4,)]
+    assert p1.paths_at(4)[0].city is p1.cities[0]
+    assert p1.paths_at(0) == ()
+    assert p1.cities[0].exits == (1, 4)
+    p5 = t.at(5)
+    assert p5.exits == (5, 2)
+    assert isinstance(p5.paths[0].a, Edge) and p5.paths[0].a.num == 5
+    # another rotation is another placed tile; the first one is unchanged
+    assert p0.exits == (0, 3) and p0.rotation == 0
+    assert p0.rotated(5) is p5 and p5.rotated(0) is p0
+    # placed tiles (and so their paths and nodes) are interned per rotation and hex
+    assert t.at(5) is p5 and t.at(11) is p5
+    assert t.at(5).paths is p5.paths
+    assert p5.tile is t and p5.id == t.id == "57-0"
+
+
+def test_placed_on_a_hex():
+    g = build({"white": {"C5": [], "C7": []}})
+    h = g["C5"]
+    t = LIB.tile("57")
+    on_map = t.at(1, h)
+    assert on_map is not t.at(1) and on_map is t.at(1).on(h)
+    assert on_map.hex is h and t.at(1).hex is None
+    assert on_map.cities[0].hex is h and on_map.paths[0].hex is h
+    assert on_map.cities[0].signature == "C5-0" and on_map.cities[0].id == "57-0-0"
+    assert on_map.cities[0] is not t.at(1).cities[0]
+    assert on_map.exits == t.at(1).exits
+    # the hex's printed tile is placed there too
+    assert h.original_tile.hex is h and h.original_tile.tile.preprinted
+    # gauge overrides make another placed tile with the same geometry
+    dual = on_map.with_gauge_flags(igw=True)
+    assert dual is not on_map and dual.paths[0].ignore_gauge_walk and not on_map.paths[0].ignore_gauge_walk
 
 
 def test_specs_are_shared():
     a, b = tile("57", 0), tile("57", 1)
     assert a.spec is b.spec
+    assert a.tile is not b.tile
     assert a.cities[0] is not b.cities[0]
     assert TileSpec.get([{"t": "city", "revenue": 20}]) is TileSpec.get([{"t": "city", "revenue": 20}])
 
@@ -253,8 +290,7 @@ def test_path_subset_and_gauge():
     assert tracks_match("dual", "broad", dual_ok=True)
     y, g = tile("7"), tile("18")  # 0-1 into 0-3 / 1-2
     assert not path_le(y.paths[0], g.paths[1])
-    y.rotate(1)
-    assert path_le(y.paths[0], g.paths[1])
+    assert path_le(y.rotated(1).paths[0], g.paths[1])
     assert paths_are_subset_of(tile("7"), g.paths)
     narrow = tile("77")
     assert not paths_are_subset_of(narrow, tile("18").paths)
@@ -279,79 +315,105 @@ def test_lawson_subset():
 ])
 def test_upgrades_to(old, new, ok):
     assert upgrades_to(tile(old), tile(new)) is ok
+    # the rotation of either tile does not matter
+    assert upgrades_to(tile(old, rotation=2), tile(new, rotation=5)) is ok
 
 
 def test_upgrades_to_labels_and_oo():
-    white_oo = Tile.from_parts("B2", "white", [
+    white_oo = parts_tile("B2", "white", [
         {"t": "city", "revenue": 0}, {"t": "city", "revenue": 0}, {"t": "label", "label": "OO"}])
     assert upgrades_to(white_oo, tile("235"))
     assert not upgrades_to(white_oo, tile("57"))
-    white = Tile.from_parts("B3", "white", [{"t": "city", "revenue": 0}])
+    white = parts_tile("B3", "white", [{"t": "city", "revenue": 0}])
     assert upgrades_to(white, tile("57"))
     assert not upgrades_to(white, tile("201"))  # labelled Y
     # a colour order hook (e.g. a title's own progression)
     order = ("white", "yellow", "green", "brown", "sepia")
-    assert upgrades_to(tile("166"), Tile.from_parts("S", "sepia", [
+    assert upgrades_to(tile("166"), parts_tile("S", "sepia", [
         {"t": "city", "revenue": 10, "slots": 2}] + [{"t": "path", "a": e, "b": "_0"} for e in range(6)]),
         colors_order=order)
     # special (private company) lays skip labels and counts
     assert upgrades_to(white, tile("201"), special=True)
+    # the label of the hex now (board state) replaces the printed one when given
+    assert upgrades_to(white, tile("201"), from_label="Y")
+    assert not upgrades_to(white, tile("57"), from_label="Y")
 
 
 def test_future_label():
     t = Tile.from_parts("C1", "white", [{"t": "city", "revenue": 0},
                                         {"t": "future_label", "label": "T", "color": "green"}])
-    assert t.future_label.label == "T"
-    assert upgrades_to(t, tile("57"))
+    assert t.future_label.label == "T" and t.future_label.color == "green"
+    assert t.at().future_label is t.future_label
+    assert upgrades_to(t.at(), tile("57"))  # yellow: the future label does not apply yet
 
 
 # ---------------------------------------------------------------------------------------
-# cities and tokens
+# cities and tokens: board state
 
 
 def test_city_tokens_and_blocking():
     a, b, c = Corp("A"), Corp("B"), Corp("C")
-    t = tile("14")
-    city = t.cities[0]
-    assert city.slots == 2 and city.available_slots == 2
-    assert city.tokenable(a)
-    city.place_token(a, a.tokens[0])
-    assert a.tokens[0].city is city and a.tokens[0].used
-    assert city.tokened_by(a) and not city.tokened_by(b)
-    assert not city.tokenable(a)  # already on this tile
-    assert city.error == "existing_token"
-    assert not city.blocks(b)
-    city.place_token(b, b.tokens[0])
-    assert city.tokens == [a.tokens[0], b.tokens[0]]
-    assert city.blocks(c) and not city.blocks(a)
-    assert not city.tokenable(c)
-    a.tokens[0].remove()
-    assert city.tokens == [None, b.tokens[0]] and not a.tokens[0].used
-    assert not city.blocks(c)
+    g = build({"green": {"C5": "14"}})
+    board = g.board
+    city = city_at(g, "C5")
+    assert board.slots(city) == 2 and board.available_slots(city) == 2
+    assert board.tokens(city) == (None, None)
+    assert board.tokenable(city, a)
+    board.place_city_token(city, a, a.tokens[0])
+    assert a.tokens[0].city is city and a.tokens[0].used and a.tokens[0].hex is g["C5"]
+    assert board.tokened_by(city, a) and not board.tokened_by(city, b)
+    assert not board.tokenable(city, a)  # already on this tile
+    assert board.token_error == "existing_token"
+    assert not board.blocks(city, b)
+    board.place_city_token(city, b, b.tokens[0])
+    assert board.tokens(city) == (a.tokens[0], b.tokens[0])
+    assert board.blocks(city, c) and not board.blocks(city, a)
+    assert not board.tokenable(city, c)
+    board.remove_token(a.tokens[0])
+    assert board.tokens(city) == (None, b.tokens[0]) and not a.tokens[0].used
+    assert a.tokens[0].city is None
+    assert not board.blocks(city, c)
+    # the catalogue city carries no tokens: the same tile elsewhere is untouched
+    other = build({"green": {"C5": "14"}})
+    assert other.board.tokens(city_at(other, "C5")) == (None, None)
+
+
+def test_place_city_token_refusals():
+    a, b = Corp("A"), Corp("B")
+    g = build({"yellow": {"C5": "57"}})
+    board = g.board
+    city = city_at(g, "C5")
+    board.place_city_token(city, a, a.tokens[0])
+    with pytest.raises(GameError, match="no token slots available on C5"):
+        board.place_city_token(city, b, b.tokens[0])
+    assert board.tokens(city) == (a.tokens[0],) and not b.tokens[0].used
 
 
 def test_neutral_token_does_not_block():
     a, n = Corp("A"), Corp("N")
-    city = tile("57").cities[0]
+    g = build({"yellow": {"C5": "57"}})
+    city = city_at(g, "C5")
     neutral = Token(n, 0, type="neutral")
-    city.place_token(n, neutral, check_tokenable=False)
-    assert not city.blocks(a)
+    g.board.place_city_token(city, n, neutral, check_tokenable=False)
+    assert g.board.tokens(city) == (neutral,)
+    assert not g.board.blocks(city, a)
 
 
 def test_reservations_and_slot_choice():
     a, b, c = Corp("A"), Corp("B"), Corp("C")
-    t = tile("14")
-    city = t.cities[0]
-    t.add_reservation(b, 0, 1)
-    assert city.reservations == [None, b]
-    assert city.reserved_by(b) and city.available_slots == 1
-    city.place_token(a, a.tokens[0])
-    assert city.tokens[0] is a.tokens[0]
-    assert not city.tokenable(c)  # the last slot is reserved
-    assert city.error == "no_slots"
-    city.place_token(b, b.tokens[0])
-    assert city.tokens[1] is b.tokens[0]
-    assert city.reservations == [None, None]
+    g = build({"green": {"C5": "14"}})
+    board, h = g.board, g["C5"]
+    city = city_at(g, "C5")
+    board.add_tile_reservation(h, b, 0, 1)
+    assert board.city_reservations(city) == (None, b)
+    assert board.reserved_by(city, b) and board.available_slots(city) == 1
+    board.place_city_token(city, a, a.tokens[0])
+    assert board.tokens(city)[0] is a.tokens[0]
+    assert not board.tokenable(city, c)  # the last slot is reserved
+    assert board.token_error == "no_slots"
+    board.place_city_token(city, b, b.tokens[0])
+    assert board.tokens(city)[1] is b.tokens[0]
+    assert board.city_reservations(city) == (None, None)
 
 
 def test_reservation_by_company_owner_and_insert():
@@ -360,71 +422,104 @@ def test_reservation_by_company_owner_and_insert():
     class Company:
         owner = a
     co = Company()
-    city = tile("15").cities[0]
-    city.add_reservation(co, 1)
-    assert city.reservations == [None, co]
-    assert city.reserved_by(a)
-    assert city.get_slot(a) == 1
+    g = build({"green": {"C5": "15"}})
+    board = g.board
+    city = city_at(g, "C5")
+    board.add_reservation(city, co, 1)
+    assert board.city_reservations(city) == (None, co)
+    assert board.reserved_by(city, a)
+    assert board.get_slot(city, a) == 1
+    board.remove_reservation(city, co)
+    assert board.city_reservations(city) == (None, None) and not board.reserved_by(city, a)
 
 
 def test_cheater_slot_and_tile_reservation():
     a, b = Corp("A"), Corp("B")
-    t = tile("57")
-    city = t.cities[0]
-    city.place_token(a, a.tokens[0])
-    assert not city.tokenable(b)
-    city.place_token(b, b.tokens[0], cheater=True)
-    assert city.slots == 2 and city.tokens[1] is b.tokens[0]
-    assert city.get_slot(Corp("C"), cheater=0) == 2  # any given value counts, even 0
-    city.reset()
-    assert city.tokens == [None]
+    g = build({"yellow": {"C5": "57"}})
+    board = g.board
+    city = city_at(g, "C5")
+    board.place_city_token(city, a, a.tokens[0])
+    assert not board.tokenable(city, b)
+    board.place_city_token(city, b, b.tokens[0], cheater=True)
+    assert board.slots(city) == 2 and board.tokens(city)[1] is b.tokens[0]
+    assert b.tokens[0].cheater is True
+    assert board.get_slot(city, Corp("C"), cheater=0) == 2  # any given value counts, even 0
+    board.reset_city(city)
+    assert board.tokens(city) == (None,)
     # tile-level reservation blocks the last free slot for others
-    t2 = tile("14")
-    t2.reservations.append(b)
-    t2.reservations.append(Corp("D"))
-    assert t2.token_blocked_by_reservation(a)
-    assert not t2.cities[0].tokenable(a)
+    g2 = build({"green": {"C5": "14"}})
+    b2, h2 = g2.board, g2["C5"]
+    b2.add_tile_reservation(h2, b, reserve_city=False)
+    d = Corp("D")
+    b2.add_tile_reservation(h2, d, reserve_city=False)
+    assert b2.tile_reservations(h2) == (b, d)
+    assert b2.city_reservations(city_at(g2, "C5")) == ()
+    assert b2.token_blocked_by_reservation(h2, a)
+    assert not b2.tokenable(city_at(g2, "C5"), a)
+    assert b2.token_error == "blocked_reservation"
+    # the reserving corporation may token; that clears its tile reservation
+    assert b2.tokenable(city_at(g2, "C5"), b)
+    b2.place_city_token(city_at(g2, "C5"), b, b.tokens[1])
+    assert len(b2.tile_reservations(h2)) == 1 and b not in b2.tile_reservations(h2)
 
 
 def test_no_money():
     poor = Corp("P", cash=10)
-    city = tile("57").cities[0]
-    assert city.tokenable(poor, tokens=[poor.tokens[0]])  # price 0
-    assert not city.tokenable(poor, tokens=[poor.tokens[1]])
-    assert city.error == "no_money"
-    assert city.tokenable(poor, free=True, tokens=[poor.tokens[1]])
+    g = build({"yellow": {"C5": "57"}})
+    board = g.board
+    city = city_at(g, "C5")
+    assert board.tokenable(city, poor, tokens=[poor.tokens[0]])  # price 0
+    assert not board.tokenable(city, poor, tokens=[poor.tokens[1]])
+    assert board.token_error == "no_money"
+    assert board.tokenable(city, poor, free=True, tokens=[poor.tokens[1]])
 
 
 # ---------------------------------------------------------------------------------------
 # legal rotations (with a map)
 
 
-def _flat_map(center_parts=None, center_tile=None):
-    from trackage.core.hexmap import HexMap
-    hexes = {"white": [{"coords": ["C3", "C7", "B4", "B6", "D4", "D6"], "parts": []}]}
+def _flat_map(center_parts=None, center_tile=None) -> StubGame:
+    from boardkit import map_data
+    groups = {"white": {c: [] for c in ("C3", "C7", "B4", "B6", "D4", "D6")}}
     if center_tile:
-        hexes["yellow"] = [{"coords": ["C5"], "tile": center_tile}]
+        groups["yellow"] = {"C5": center_tile}
     else:
-        hexes["white"].append({"coords": ["C5"], "parts": center_parts or []})
-    return HexMap.build({"layout": "flat", "hexes": hexes})
+        groups["white"]["C5"] = center_parts or []
+    return StubGame(map_data(groups))
 
 
 def test_legal_rotations_57_to_14_and_15():
-    m = _flat_map(center_tile="57")
-    h = m["C5"]
-    assert h.tile.id == "57-0" and h.tile.exits == (0, 3)
-    assert legal_rotations(h, tile("14")) == [0, 2, 3, 5]
-    assert legal_rotations(h, tile("15")) == [0, 3]
-    t = tile("15", rotation=4)
-    legal_rotations(h, t)
-    assert t.rotation == 4  # restored
+    g = _flat_map(center_tile="57")
+    board, h = g.board, g["C5"]
+    old = board.tile(h)
+    assert old.id == "57-0" and old.exits == (0, 3) and old.hex is h
+    nbs = board.neighbors(h)
+    assert legal_rotations(old, tile("14", hex=h), nbs) == [0, 2, 3, 5]
+    assert legal_rotations(old, tile("15", hex=h), nbs) == [0, 3]
+    t = tile("15", rotation=4, hex=h)
+    assert legal_rotations(old, t, nbs) == [0, 3]  # whatever rotation it is looked at in
+    assert t.rotation == 4 and t.exits == tile("15", rotation=4).exits  # placed tiles never change
+    assert legal_rotation(old, tile("15", rotation=3, hex=h), nbs)
+    assert not legal_rotation(old, t, nbs)
     # the entity must reach one of the new exits
-    assert legal_rotations(h, tile("14"), connected_edges=[1]) == [0, 3]
-    assert legal_rotations(h, tile("14"), connected_edges=[]) == []
+    assert legal_rotations(old, tile("14", hex=h), nbs, connected_edges=[1]) == [0, 3]
+    assert legal_rotations(old, tile("14", hex=h), nbs, connected_edges=[]) == []
+    # a title's own rotation rule
+    assert legal_rotations(old, tile("14", hex=h), nbs, extra_check=lambda p: p.rotation != 0) == [2, 3, 5]
 
 
 def test_legal_rotations_off_map():
-    m = _flat_map()
-    edge_hex = m["C3"]
-    assert sorted(edge_hex.neighbors) == [0, 1, 5]
-    assert legal_rotations(edge_hex, tile("7")) == [0, 5]
+    g = _flat_map()
+    board = g.board
+    edge_hex = g["C3"]
+    assert sorted(board.neighbors(edge_hex)) == [0, 1, 5]
+    assert sorted(edge_hex.all_neighbors) == [0, 1, 5]
+    assert legal_rotations(board.tile(edge_hex), tile("7", hex=edge_hex), board.neighbors(edge_hex)) == [0, 5]
+
+
+def test_city_map_follows_exits():
+    g = build({"green": {"C5": "59"}})  # OO: city 0 -> edge 0, city 1 -> edge 2
+    h = g["C5"]
+    oo = g.board.tile(h)
+    brown = tile("64", rotation=2, hex=h)  # rotated by 2: city 0: 2/4, city 1: 5/0
+    assert city_map(oo, brown) == {oo.cities[0]: brown.cities[1], oo.cities[1]: brown.cities[0]}

@@ -40,22 +40,20 @@ def game_from_log(data: dict):
 def replay_data(data: dict, trace=None, strict: bool = False) -> ReplayOutcome:
     out = ReplayOutcome(expected={str(k): v for k, v in data["result"].items()} if data.get("result") else None)
     game = game_from_log(data)
-    game.strict = strict
-    game.loading = True
     out.game = game
-    for action in filter_actions(data["actions"]):
-        try:
-            game._apply(action)
-        except (GameError, TrackageError) as e:
-            out.error, out.failed_action = e, action
-            break
-        except Exception as e:  # an engine bug: report it with the action, never hide it
-            out.error, out.failed_action = e, action
-            break
+
+    def on_action(g, action):
         out.applied += 1
         if trace is not None:
-            trace.write(json.dumps(trace_line(game, action), separators=(",", ":")) + "\n")
-    game.loading = False
+            trace.write(json.dumps(trace_line(g, action), separators=(",", ":")) + "\n")
+
+    actions = filter_actions(data["actions"])
+    try:
+        game.load(actions, strict=strict, trace=on_action)
+    except (GameError, TrackageError) as e:
+        out.error, out.failed_action = e, actions[out.applied]
+    except Exception as e:  # an engine bug: report it with the action, never hide it
+        out.error, out.failed_action = e, actions[out.applied] if out.applied < len(actions) else None
     out.warnings = list(getattr(game, "warnings", []))
     out.result = game.result()
     return out

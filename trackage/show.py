@@ -41,9 +41,10 @@ def render(game, console: Console | None = None) -> None:
     t.add_column("price")
     t.add_column("companies (operating order within a cell)")
     for sp in sorted(game.stock_market.all_prices(), key=lambda p: (-p.price, p.row, p.column)):
-        if sp.corporations:
+        here = game.stock_market.corporations_at(sp)
+        if here:
             t.add_row(f"{sp.price}" + (f" ({', '.join(sp.types)})" if sp.types else ""),
-                      ", ".join(c.id for c in sp.corporations))
+                      ", ".join(c.id for c in here))
     console.print(t)
     console.print(f"Depot: {' '.join(snap['depot'][:12])}{' …' if len(snap['depot']) > 12 else ''}")
     if snap["operating_order"]:

@@ -1,50 +1,261 @@
-"""The board of a game: hex map, tile supply and track graph, and the moves on them."""
+"""The board of a game: the map's catalogue plus the board state, and every move on them.
+
+The catalogue (:class:`~trackage.core.hexmap.HexMap`, :class:`~trackage.core.hexmap.TileSupply`,
+tiles, placed tiles, nodes and paths) is shared by every copy of a game and never changes.
+What a game changes lives in :class:`BoardState`: plain dicts keyed by hex ids or by
+(catalogue) cities, whose values are never changed in place, only replaced. A copy of the
+board is therefore a copy of a few dicts.
+
+Derived views (the track graph) are memoised on ``BoardState.version``, which every
+change takes from one global counter, so equal versions mean equal boards.
+"""
 
 from __future__ import annotations
 
-from .errors import GameError
-from .hexmap import HexMap, TileSupply
+import itertools
+from typing import Callable
+
 from . import tiles as tilemod
+from .errors import GameError
+from .hexmap import FrozenDict, HexMap, TileSupply, has_impassable_border, targeting
+from .tiles import City, Icon, Placed, Tile
+
+_VERSIONS = itertools.count(1)
+
+_TOKEN_ERRORS = {
+    "no_tokens": "{c} cannot lay token - has no tokens left",
+    "existing_token": "{c} cannot lay token - already has a token on {h}",
+    "blocked_reservation": "{c} cannot lay token - remaining token slots are reserved on {h}",
+    "no_money": "{c} cannot lay token - cannot afford token on {h}",
+    "no_slots": "{c} cannot lay token - no token slots available on {h}",
+}
+
+
+def _flag(v) -> bool:
+    return v is not None and v is not False
+
+
+class BoardState:
+    """What a game changes on the board. Every value is replaced, never changed in place.
+
+    ``tile_at`` hex id -> :class:`Placed`; ``supply`` the available tiles in reference
+    order; ``next_copy`` tile name -> next index of an unlimited tile; ``laid`` tile id ->
+    hex id; ``links`` hex id -> FrozenDict(edge -> Hex) of linked neighbours;
+    ``tokens`` city -> slot tuple (token or None; absent: the printed empty slots);
+    ``extra_tokens`` city -> tuple; ``city_res`` city -> reservations by slot (entity or
+    None); ``tile_res`` hex id -> tile-level reservations; ``hex_tokens`` hex id -> tokens
+    on the hex itself; ``icons``/``borders``/``partitions``/``stubs``/``labels`` hex id ->
+    tuple; ``future_label`` hex id -> FutureLabel; ``groups`` city -> groups kept from the
+    city it replaced; ``route_info`` the track graphs' remembered route information (graph key
+    -> corporation -> info); ``version``."""
+
+    __slots__ = ("tile_at", "supply", "next_copy", "laid", "links", "tokens", "extra_tokens",
+                 "city_res", "tile_res", "hex_tokens", "icons", "borders", "partitions", "stubs",
+                 "labels", "future_label", "groups", "route_info", "version")
+    STATE_EXCLUDE = ("version",)  # a memo key for derived views, not part of the state
+
+    def __init__(self):
+        self.tile_at: dict = {}
+        self.supply: tuple = ()
+        self.next_copy: dict = {}
+        self.laid: dict = {}
+        self.links: dict = {}
+        self.tokens: dict = {}
+        self.extra_tokens: dict = {}
+        self.city_res: dict = {}
+        self.tile_res: dict = {}
+        self.hex_tokens: dict = {}
+        self.icons: dict = {}
+        self.borders: dict = {}
+        self.partitions: dict = {}
+        self.stubs: dict = {}
+        self.labels: dict = {}
+        self.future_label: dict = {}
+        self.groups: dict = {}
+        self.route_info: dict = {}
+        self.version = next(_VERSIONS)
+
+
+def _printed_state(state: BoardState, hex_, tile: Placed) -> None:
+    hid = hex_.id
+    t = tile.tile
+    state.icons[hid] = t.icons
+    state.borders[hid] = t.borders
+    state.partitions[hid] = t.partitions
+    state.stubs[hid] = t.stubs
+    state.labels[hid] = t.labels
+    state.future_label[hid] = t.future_label
 
 
 class Board:
+    """A game's board: ``hexmap`` and ``supply`` (catalogue), ``state`` (:class:`BoardState`)."""
+
+    CLONE_SKIP = ("_graph", "_graph_version", "_derived", "token_error")
+
     def __init__(self, game, map_data: dict, supply_data: dict, impassable_colors):
         self.game = game
         self.supply = TileSupply(supply_data)
-        self.hexmap = HexMap.build(map_data, impassable_colors, supply=self.supply)
+        self.hexmap = HexMap.build(map_data, impassable_colors)
+        st = self.state = BoardState()
+        for h in self.hexmap.hexes:
+            st.tile_at[h.id] = h.original_tile
+            _printed_state(st, h, h.original_tile)
+        st.supply = self.supply.initial
+        st.links = self.hexmap.initial_links()
         self._graph = None
+        self._graph_version = None
+        self._derived = None
+        self.token_error = None
 
     # ------------------------------------------------------------ lookups
     def hex_by_id(self, hid):
         return self.hexmap.hex_by_id(hid) if isinstance(hid, str) else None
 
-    def tile_by_id(self, tid):
-        if not isinstance(tid, str):
-            return None
-        t = self.supply.tile_by_id(tid)
-        if t is None:
-            t = self.hexmap.tile_by_id(tid)
-        return t
-
-    def city_by_id(self, cid):
-        return self.hexmap.city_by_id(cid) if isinstance(cid, str) else None
-
     @property
     def hexes(self):
         return self.hexmap.hexes
 
+    def tile(self, hex_) -> Placed:
+        """The tile on ``hex_`` now."""
+        return self.state.tile_at[hex_.id]
+
+    def tiles(self):
+        """(hex, tile) for every hex, in map order."""
+        tile_at = self.state.tile_at
+        return [(h, tile_at[h.id]) for h in self.hexmap.hexes]
+
+    def supply_tiles(self) -> tuple:
+        """The tiles available to lay, in reference order."""
+        return self.state.supply
+
+    def tile_by_id(self, tid):
+        """A tile by id: on the map (placed), in the supply (a :class:`Tile`), the next copy of
+        an unlimited tile, or a preprinted tile no longer on the map."""
+        if not isinstance(tid, str):
+            return None
+        st = self.state
+        hid = st.laid.get(tid)
+        if hid is not None:
+            return st.tile_at[hid]
+        t = self.supply.known(tid)
+        if t is not None:
+            if t in st.supply:
+                return t
+            if t.unlimited and t.index == self._next_index(t.name):
+                # made by another copy of this game (the catalogue keeps every copy it
+                # made): for this board it is still the next copy, to be added
+                return self._add_extra_tile(t.name)
+            pre = self.hexmap.preprinted_tile(tid)
+            return pre if pre is not None and st.tile_at.get(pre.hex.id) is pre else t
+        name, _, idx = tid.rpartition("-")
+        if self.supply.is_unlimited(name) and idx.isdigit() and int(idx) == self._next_index(name):
+            return self._add_extra_tile(name)
+        return self.hexmap.preprinted_tile(tid)
+
+    def city_by_id(self, cid):
+        """``"<tile id>-<part index>"`` -> a city on the map (or None)."""
+        if not isinstance(cid, str):
+            return None
+        tile_id, _, idx = cid.rpartition("-")
+        if not idx.isdigit():
+            return None
+        tile = self.tile_by_id(tile_id)
+        if not isinstance(tile, Placed):
+            return None
+        return tile.city_by_index(int(idx))
+
+    def node_by_signature(self, signature: str):
+        """``"<hex id>-<part index>"`` (route node signature) -> node on that hex's tile."""
+        hex_id, _, idx = signature.rpartition("-")
+        tile = self.state.tile_at.get(hex_id)
+        if tile is None or not idx.lstrip("-").isdigit():
+            return None
+        return tile.node_by_index(int(idx))
+
+    def cities(self) -> list:
+        """Cities of the tiles on the map, in map order."""
+        tile_at = self.state.tile_at
+        return [c for h in self.hexmap.hexes for c in tile_at[h.id].cities]
+
+    # ------------------------------------------------------------ hex state
+    def neighbors(self, hex_) -> dict:
+        """Linked neighbours of ``hex_`` (edge -> Hex)."""
+        return self.state.links[hex_.id]
+
+    def targeting(self, hex_, other) -> bool:
+        """Does the track on ``hex_`` leave towards ``other``?"""
+        return targeting(self.state.tile_at[hex_.id], other)
+
+    def icons(self, hex_) -> tuple:
+        return self.state.icons.get(hex_.id, ())
+
+    def set_icons(self, hex_, icons) -> None:
+        self.state.icons = {**self.state.icons, hex_.id: tuple(icons)}
+
+    def borders(self, hex_) -> tuple:
+        return self.state.borders.get(hex_.id, ())
+
+    def set_borders(self, hex_, borders) -> None:
+        self.state.borders = {**self.state.borders, hex_.id: tuple(borders)}
+
+    def partitions(self, hex_) -> tuple:
+        return self.state.partitions.get(hex_.id, ())
+
+    def stubs(self, hex_) -> tuple:
+        return self.state.stubs.get(hex_.id, ())
+
+    def set_stubs(self, hex_, stubs) -> None:
+        self.state.stubs = {**self.state.stubs, hex_.id: tuple(stubs)}
+
+    def labels(self, hex_) -> tuple:
+        return self.state.labels.get(hex_.id, ())
+
+    def label(self, hex_) -> str | None:
+        labs = self.labels(hex_)
+        return labs[-1] if labs else None
+
+    def set_label(self, hex_, label: str | None) -> None:
+        self.state.labels = {**self.state.labels, hex_.id: (label,) if label else ()}
+
+    def future_label(self, hex_):
+        return self.state.future_label.get(hex_.id)
+
+    def groups(self, city) -> tuple:
+        return self.state.groups.get(city, city.groups)
+
+    def hex_tokens(self, hex_) -> tuple:
+        return self.state.hex_tokens.get(hex_.id, ())
+
     # ------------------------------------------------------------ graph
     @property
     def graph(self):
-        if self._graph is None:
+        """The track graph of this board (recomputed when the board changed)."""
+        v = self.state.version
+        if self._graph is None or self._graph_version != v:
             from .graph import TrackGraph
 
-            self._graph = TrackGraph(self.hexmap, **self.game.graph_options())
+            if self._graph is None:
+                self._graph = TrackGraph(self, memory_key="main", **self.game.graph_options())
+            else:
+                self._graph.clear()
+            self._graph_version = v
         return self._graph
 
+    def derived(self, key, build: Callable):
+        """A view computed from the board as it is now, e.g. a distance graph: ``build()`` once,
+        then the same object until the board changes."""
+        memo = self._derived
+        v = self.state.version
+        if memo is None or memo[0] != v:
+            memo = self._derived = (v, {})
+        out = memo[1].get(key)
+        if out is None:
+            out = memo[1][key] = build()
+        return out
+
     def changed(self) -> None:
-        if self._graph is not None:
-            self._graph.clear()
+        """A tile or token changed: new version (derived views are recomputed)."""
+        self.state.version = next(_VERSIONS)
         self.game.on_board_changed()
 
     # ------------------------------------------------------------ reservations
@@ -59,58 +270,429 @@ class Board:
                 if h is None:
                     continue
                 city = c.city[i] if isinstance(c.city, list) else c.city
-                h.tile.add_reservation(c, city)
+                self.add_tile_reservation(h, c, city)
 
-    # ------------------------------------------------------------ tiles
+    def tile_reservations(self, hex_) -> tuple:
+        return self.state.tile_res.get(hex_.id, ())
+
+    def set_tile_reservations(self, hex_, res) -> None:
+        self.state.tile_res = {**self.state.tile_res, hex_.id: tuple(res)}
+
+    def city_reservations(self, city) -> tuple:
+        return self.state.city_res.get(city, ())
+
+    def set_city_reservations(self, city, res) -> None:
+        self.state.city_res = {**self.state.city_res, city: tuple(res)}
+
+    def find_reservation(self, city, corporation) -> int | None:
+        for i, r in enumerate(self.city_reservations(city)):
+            if r is not None and (r is corporation or getattr(r, "owner", None) is corporation):
+                return i
+        return None
+
+    def reserved_by(self, city, corporation) -> bool:
+        return self.find_reservation(city, corporation) is not None
+
+    def add_reservation(self, city, entity, slot: int | None = None) -> None:
+        """Reserve a slot of ``city``: appended, or inserted at ``slot`` (padding with None
+        like an array insert)."""
+        res = list(self.city_reservations(city))
+        if slot is None:
+            res.append(entity)
+        else:
+            if slot > len(res):
+                res.extend([None] * (slot - len(res)))
+            res.insert(slot, entity)
+        self.set_city_reservations(city, res)
+
+    def remove_reservation(self, city, entity) -> None:
+        res = list(self.city_reservations(city))
+        for i, r in enumerate(res):
+            if r is entity:
+                res[i] = None
+                self.set_city_reservations(city, res)
+                return
+
+    def remove_all_reservations(self, city) -> None:
+        self.set_city_reservations(city, ())
+
+    def tile_reserved_by(self, hex_, corporation) -> bool:
+        """A reservation for ``corporation`` on the tile of ``hex_`` itself."""
+        return any(r is corporation or getattr(r, "owner", None) is corporation
+                   for r in self.tile_reservations(hex_))
+
+    def add_tile_reservation(self, hex_, entity, city: int | None = None, slot: int | None = None,
+                             reserve_city: bool = True) -> None:
+        """Reserve a slot of city number ``city`` (position in the tile's cities); with a
+        single city and ``reserve_city`` that city is used. Falls back to a tile-level
+        reservation."""
+        tile = self.tile(hex_)
+        if len(tile.cities) == 1 and reserve_city:
+            city = 0
+        if city is not None and slot is None:
+            slot = self.get_slot(tile.cities[city], entity)
+        if city is not None and slot is not None:
+            self.add_reservation(tile.cities[city], entity, slot)
+        else:
+            self.set_tile_reservations(hex_, self.tile_reservations(hex_) + (entity,))
+
+    def remove_tile_reservation(self, hex_, entity) -> None:
+        for c in self.tile(hex_).cities:
+            if self.reserved_by(c, entity):
+                self.remove_reservation(c, entity)
+                return
+        self.set_tile_reservations(hex_, [r for r in self.tile_reservations(hex_) if r is not entity])
+
+    def token_blocked_by_reservation(self, hex_, corporation) -> bool:
+        res = self.tile_reservations(hex_)
+        if not res:
+            return False
+        tile = self.tile(hex_)
+        rb = tile.reservation_blocks
+        if rb == "always" or (rb == "single_slot_cities" and any(self.slots(c) == 1 for c in tile.cities)):
+            return corporation not in res
+        return sum(1 for r in res if r is not corporation) >= sum(self.available_slots(c) for c in tile.cities)
+
+    def available_slot(self, hex_) -> bool:
+        return sum(self.available_slots(c) for c in self.tile(hex_).cities) > 0
+
+    # ------------------------------------------------------------ tokens in cities
+    def tokens(self, city) -> tuple:
+        """The slots of ``city``: a token or None each."""
+        t = self.state.tokens.get(city)
+        return t if t is not None else (None,) * city.normal_slots
+
+    def set_tokens(self, city, slots) -> None:
+        self.state.tokens = {**self.state.tokens, city: tuple(slots)}
+
+    def extra_tokens(self, city) -> tuple:
+        return self.state.extra_tokens.get(city, ())
+
+    def set_extra_tokens(self, city, tokens) -> None:
+        self.state.extra_tokens = {**self.state.extra_tokens, city: tuple(tokens)}
+
+    def slots(self, city) -> int:
+        return len(self.tokens(city))
+
+    def slot_count(self, city, all: bool = False) -> int:
+        return self.slots(city) + (len(self.extra_tokens(city)) if all else 0)
+
+    def tokened(self, city) -> bool:
+        return any(t is not None for t in self.tokens(city))
+
+    def tokened_by(self, node, corporation, types=()) -> bool:
+        """Has ``corporation`` a token in ``node`` (in a slot or extra); with ``types``, one of
+        those types."""
+        if not node.is_city:
+            return False
+        for lst in (self.tokens(node), self.extra_tokens(node)):
+            for t in lst:
+                if t is not None and t.corporation is corporation and (not types or t.type in types):
+                    return True
+        return False
+
+    def blocks(self, node, corporation) -> bool:
+        """Does ``node`` stop ``corporation``'s walks? Offboards always; a city when every slot
+        holds a token of another corporation (a free slot, the corporation's own token or a
+        neutral token unblocks)."""
+        if node.is_offboard:
+            return True
+        if not node.is_city or corporation is None:
+            return False
+        tokens = self.state.tokens.get(node)
+        if tokens is None or None in tokens:
+            return False
+        if self.tokened_by(node, corporation):
+            return False
+        for t in tokens:
+            if t.type == "neutral":
+                return False
+        return True
+
+    def available_slots(self, city) -> int:
+        """Free slots that are not reserved."""
+        res = self.city_reservations(city)
+        n = 0
+        for i, t in enumerate(self.tokens(city)):
+            if t is None and (i >= len(res) or res[i] is None):
+                n += 1
+        return n
+
+    def get_slot(self, city, corporation, cheater=False) -> int | None:
+        """Slot a token of ``corporation`` would take: its reservation, else the first free
+        unreserved slot. With ``cheater`` (any value but None/False, even 0) the first free
+        unreserved slot, else a new one."""
+        res = self.city_reservations(city)
+        tokens = self.tokens(city)
+        open_slot = None
+        for i, t in enumerate(tokens):
+            if t is None and (i >= len(res) or res[i] is None):
+                open_slot = i
+                break
+        if _flag(cheater):
+            return open_slot if open_slot is not None else len(tokens)
+        reservation = self.find_reservation(city, corporation)
+        return reservation if reservation is not None else open_slot
+
+    def tokenable(self, city, corporation, free: bool = False, tokens=None, cheater=False,
+                  extra_slot: bool = False, spender=None, same_hex_allowed: bool = False) -> bool:
+        """Could ``corporation`` place one of ``tokens`` in ``city`` (default: its unused
+        tokens, one per type)? Checks slot, cash (unless ``free``), another token on the same
+        tile, and tile-level reservations. The reason of a refusal is left in
+        ``token_error``."""
+        if not city.is_city:
+            return False
+        if tokens is None:
+            tokens = unused_tokens_by_type(corporation)
+        elif not isinstance(tokens, (list, tuple)):
+            tokens = [tokens]
+        self.token_error = "generic"
+        if not extra_slot and not tokens:
+            self.token_error = "no_tokens"
+            return False
+        tile = city.tile
+        for t in tokens:
+            if not extra_slot and self.get_slot(city, t.corporation, cheater=cheater) is None:
+                self.token_error = "no_slots"
+                continue
+            if not free and t.price > getattr(spender if spender is not None else corporation, "cash", 0):
+                self.token_error = "no_money"
+                continue
+            if not same_hex_allowed and any(self.tokened_by(c, t.corporation) for c in tile.cities):
+                self.token_error = "existing_token"
+                continue
+            if self.reserved_by(city, corporation):
+                return True
+            if self.token_blocked_by_reservation(city.hex, corporation) and not _flag(cheater):
+                self.token_error = "blocked_reservation"
+                continue
+            return True
+        return False
+
+    def place_city_token(self, city, corporation, token, free: bool = False, check_tokenable: bool = True,
+                         cheater=False, extra_slot: bool = False, spender=None,
+                         same_hex_allowed: bool = False) -> None:
+        """Place ``token`` in ``city``: into the slot reserved for the corporation, else the
+        first free unreserved slot (``cheater``: a new slot if none is free; ``extra_slot``:
+        outside the slots). Clears the corporation's reservations on this city and tile."""
+        if check_tokenable and not self.tokenable(
+                city, corporation, free=free, tokens=[token], cheater=cheater, extra_slot=extra_slot,
+                spender=spender, same_hex_allowed=same_hex_allowed):
+            h = city.hex.id if city.hex is not None else None
+            name = getattr(corporation, "name", corporation)
+            msg = _TOKEN_ERRORS.get(self.token_error, "{c} cannot lay token on {i} {h}")
+            raise GameError(msg.format(c=name, h=h, i=city.id), rule="token")
+        self.exchange_token(city, token, cheater=cheater, extra_slot=extra_slot)
+        tres = self.tile_reservations(city.hex)
+        if corporation in tres:
+            self.set_tile_reservations(city.hex, [r for r in tres if r is not corporation])
+        self.remove_reservation(city, corporation)
+
+    def exchange_token(self, city, token, cheater=False, extra_slot: bool = False) -> None:
+        """Put ``token`` into ``city`` without checks (slot chosen as in :meth:`get_slot`)."""
+        self._mark_placed(token, city, extra=extra_slot, cheater=cheater)
+        if extra_slot:
+            self.set_extra_tokens(city, self.extra_tokens(city) + (token,))
+            return
+        slot = self.get_slot(city, token.corporation, cheater=cheater)
+        # two reservations on a one-slot city (1858 private railways): the company tokening
+        # takes slot 0 and the other keeps its claim for the second slot of a later tile
+        res = self.city_reservations(city)
+        if slot == 1 and city.normal_slots == 1 and sum(1 for r in res if r is not None) == 2:
+            slot = 0
+            self.set_city_reservations(city, tuple(reversed(res)))
+        if slot is None:
+            raise GameError(f"no slot for token of {getattr(token.corporation, 'name', token.corporation)} "
+                            f"in {city.id}", rule="token")
+        slots = list(self.tokens(city))
+        if slot >= len(slots):
+            slots.extend([None] * (slot + 1 - len(slots)))
+        slots[slot] = token
+        self.set_tokens(city, slots)
+
+    def delete_token(self, city, token, remove_slot: bool = False) -> None:
+        slots = list(self.tokens(city))
+        if remove_slot:
+            for pos, t in enumerate(slots):
+                if t is token:
+                    del slots[pos]
+                    res = list(self.city_reservations(city))
+                    if pos < len(res):
+                        del res[pos]
+                    res.append(None)
+                    self.set_city_reservations(city, res)
+                    break
+        else:
+            slots = [None if t is token else t for t in slots]
+        self.set_tokens(city, slots)
+
+    def remove_tokens(self, city) -> None:
+        self.set_tokens(city, (None,) * self.slots(city))
+        self.set_extra_tokens(city, ())
+
+    def reset_city(self, city) -> None:
+        """Drop all tokens and restore the printed number of slots."""
+        st = self.state
+        if city in st.tokens:
+            st.tokens = {k: v for k, v in st.tokens.items() if k is not city}
+        if city in st.extra_tokens:
+            st.extra_tokens = {k: v for k, v in st.extra_tokens.items() if k is not city}
+
+    # ------------------------------------------------------------ tokens: placing and removing
+    @staticmethod
+    def _mark_placed(token, location, extra=None, cheater=None) -> None:
+        token.used = True
+        if isinstance(location, City):
+            token.location_type = "city"
+            token.city = location
+            token.hex = location.hex
+        else:
+            token.location_type = "hex"
+            token.city = None
+            token.hex = location
+        token.extra = extra
+        token.cheater = cheater
+
+    def remove_token(self, token) -> None:
+        """Take ``token`` off the board (its slot becomes free) and mark it unused."""
+        if token.location_type == "city":
+            city = token.city
+            if city is not None:
+                slots = self.tokens(city)
+                if any(t is token for t in slots):
+                    self.set_tokens(city, [None if t is token else t for t in slots])
+                extra = self.extra_tokens(city)
+                if any(t is token for t in extra):
+                    self.set_extra_tokens(city, [t for t in extra if t is not token])
+        elif token.location_type == "hex":
+            if token.hex is not None:
+                self.remove_hex_token(token.hex, token)
+        token.city = None
+        token.hex = None
+        token.used = False
+        token.extra = False
+        token.cheater = False
+        token.location_type = None
+
+    def destroy_token(self, token) -> None:
+        """Remove ``token`` from the board and from its corporation's token list."""
+        tokens = getattr(token.corporation, "tokens", None)
+        if tokens is not None:
+            for i, t in enumerate(tokens):
+                if t is token:
+                    del tokens[i]
+                    break
+        self.remove_token(token)
+
+    def swap_token(self, token, other, check_tokenable: bool = True, free: bool = True) -> None:
+        """Replace ``token`` on the board by ``other`` (same city/slot rules)."""
+        city, hex_, extra, location_type = token.city, token.hex, token.extra, token.location_type
+        self.remove_token(token)
+        corporation = other.corporation
+        if location_type == "city":
+            if (not extra and check_tokenable
+                    and not self.tokenable(city, corporation, free=free, tokens=[other])):
+                return
+            self.place_city_token(city, corporation, other, free=free, check_tokenable=check_tokenable,
+                                  extra_slot=bool(extra))
+        elif location_type == "hex":
+            self.place_hex_token(hex_, other)
+
+    def move_token(self, token, location) -> None:
+        """Move ``token`` to another city (free) or hex."""
+        self.remove_token(token)
+        if isinstance(location, City):
+            self.place_city_token(location, token.corporation, token, free=True)
+        else:
+            self.place_hex_token(location, token)
+
+    def place_hex_token(self, hex_, token, blocks_lay=None, preprinted: bool = True, loc=None) -> None:
+        """Put a token on the hex itself (not in a city); an icon named after the
+        corporation marks it on the tile."""
+        self._mark_placed(token, hex_)
+        st = self.state
+        st.hex_tokens = {**st.hex_tokens, hex_.id: self.hex_tokens(hex_) + (token,)}
+        corp = token.corporation
+        self.set_icons(hex_, self.icons(hex_) + (
+            Icon("", getattr(corp, "id", str(corp)), True, blocks_lay, preprinted, loc=loc),))
+
+    def put_hex_token(self, hex_, token) -> None:
+        """A token on the hex itself without an icon (e.g. a bonus token waiting to be taken)."""
+        self._mark_placed(token, hex_)
+        st = self.state
+        st.hex_tokens = {**st.hex_tokens, hex_.id: self.hex_tokens(hex_) + (token,)}
+
+    def take_hex_token(self, hex_, token) -> None:
+        """Take a token put by :meth:`put_hex_token` off the hex (its record is left as it was)."""
+        st = self.state
+        st.hex_tokens = {**st.hex_tokens, hex_.id: tuple(t for t in self.hex_tokens(hex_) if t is not token)}
+
+    def remove_hex_token(self, hex_, token) -> None:
+        corp = token.corporation
+        name = getattr(corp, "id", str(corp))
+        icons = list(self.icons(hex_))
+        for i, ic in enumerate(icons):
+            if ic.name == name:
+                del icons[i]
+                break
+        self.set_icons(hex_, icons)
+        st = self.state
+        st.hex_tokens = {**st.hex_tokens, hex_.id: tuple(t for t in self.hex_tokens(hex_) if t is not token)}
+
+    # ------------------------------------------------------------ laying tiles
     def lay_tile(self, entity, hex_, tile, rotation: int, *, extra_cost: int = 0, pay=None, check=True) -> int:
-        """Lay ``tile`` on ``hex_``; check legality (outside of log replay) and pay the cost."""
+        """Lay ``tile`` (a supply :class:`Tile`) on ``hex_`` in ``rotation``; check legality
+        (outside of log replay) and pay the cost."""
         game = self.game
-        old_tile = hex_.tile
-        if tile.hex is not None:
-            raise GameError(f"tile {tile.id} is already on {tile.hex.id}", rule="tile-not-available")
-        if tile not in self.supply.tiles and not tile.unlimited:
+        old_tile = self.tile(hex_)
+        if isinstance(tile, Placed):
+            tile = tile.tile
+        if tile.id in self.state.laid or (tile.preprinted and self.hexmap.preprinted_tile(tile.id) is not None):
+            where = self.state.laid.get(tile.id)
+            raise GameError(f"tile {tile.id} is already on {where}", rule="tile-not-available")
+        if tile not in self.state.supply and not tile.unlimited:
             raise GameError(f"tile {tile.id} is not in the supply", rule="tile-not-available")
-        if not game.tile_valid_for_phase(tile):
+        placed = game.placed_tile(tile, rotation, hex_)
+        if not game.tile_valid_for_phase(placed):
             raise GameError(f"{tile.color} tiles are not available in phase {game.phase.name}", rule="tile-colour")
-        tile.rotate(rotation)
-        if not game.upgrades_to(old_tile, tile):
+        if not game.upgrades_to(old_tile, placed):
             raise GameError(f"{old_tile.name} cannot be upgraded to {tile.name} on {hex_.id}", rule="illegal-upgrade")
         if check and not game.loading:
-            if not game.legal_tile_rotation(entity, hex_, tile):
+            if not game.legal_tile_rotation(entity, hex_, placed):
                 raise GameError(f"tile {tile.name} with rotation {rotation} is not legal on {hex_.id}",
                                 rule="illegal-rotation")
-        self.hexmap.lay_tile(hex_, tile)
-        cost = game.upgrade_cost(old_tile, hex_, entity) + self._border_cost(hex_, tile) + extra_cost
+        self.place_tile(hex_, placed)
+        cost = game.upgrade_cost(old_tile, hex_, entity) + self._border_cost(hex_, placed) + extra_cost
         if pay is not None:
             pay(cost)
         self.changed()
         if check and not game.loading:
-            game.check_laid_tile(entity, hex_, old_tile, tile)  # may raise; process() then restores
+            game.check_laid_tile(entity, hex_, old_tile, placed)  # may raise; process() then restores
         return cost
 
     def _border_cost(self, hex_, tile) -> int:
         total = 0
-        for b in list(tile.borders):
+        for b in list(self.borders(hex_)):
             if not getattr(b, "cost", None):
                 continue
-            nb = hex_.neighbors.get(b.edge)
-            if nb is None or not hex_.targeting(nb) or not nb.targeting(hex_):
+            nb = self.neighbors(hex_).get(b.edge)
+            if nb is None or not self.targeting(hex_, nb) or not self.targeting(nb, hex_):
                 continue
             total += b.cost
-            tile.borders.remove(b)
+            self.set_borders(hex_, [x for x in self.borders(hex_) if x is not b])
             inv = (b.edge + 3) % 6
-            nb.tile.borders = [x for x in nb.tile.borders if x.edge != inv]
+            self.set_borders(nb, [x for x in self.borders(nb) if x.edge != inv])
         return total
 
     def lay_cost_preview(self, hex_, tile, entity) -> int:
-        """What laying ``tile`` (already rotated) would cost, without laying it."""
-        cost = self.game.upgrade_cost(hex_.tile, hex_, entity)
+        """What laying ``tile`` (placed on ``hex_``) would cost, without laying it."""
+        cost = self.game.upgrade_cost(self.tile(hex_), hex_, entity)
         exits = set(tile.exits)
-        for b in hex_.tile.borders:
+        for b in self.borders(hex_):
             if not getattr(b, "cost", None) or b.edge not in exits:
                 continue
-            nb = hex_.neighbors.get(b.edge)
-            if nb is not None and ((b.edge + 3) % 6) in set(nb.tile.exits):
+            nb = self.neighbors(hex_).get(b.edge)
+            if nb is not None and ((b.edge + 3) % 6) in set(self.tile(nb).exits):
                 cost += b.cost
         return cost
 
@@ -118,20 +700,216 @@ class Board:
         edges = self.game.connected_edges(entity, hex_)
         if edges is None:
             return False
-        return tilemod.legal_rotation(hex_, tile, connected_edges=edges)
+        return tilemod.legal_rotation(self.tile(hex_), tile, self.neighbors(hex_), connected_edges=edges)
 
-    # ------------------------------------------------------------ tokens
+    def _next_index(self, name: str) -> int:
+        n = self.state.next_copy.get(name)
+        if n is None:
+            n = 1 + max((t.index for t in self.supply.initial if t.name == name), default=-1)
+        return n
+
+    def _add_extra_tile(self, name: str) -> Tile:
+        """The next copy of an unlimited tile, added to the supply."""
+        idx = self._next_index(name)
+        t = self.supply.copy_of(name, idx)
+        st = self.state
+        st.next_copy = {**st.next_copy, name: idx + 1}
+        st.supply = st.supply + (t,)
+        return t
+
+    def add_extra_tile(self, tile) -> Tile:
+        if not tile.unlimited:
+            raise GameError("Add extra tile only works if unlimited", rule="tile")
+        return self._add_extra_tile(tile.name)
+
+    def remove_from_supply(self, tile) -> None:
+        st = self.state
+        st.supply = tuple(t for t in st.supply if t is not tile)
+
+    def put_back(self, tile) -> None:
+        """Return a tile to the supply (appended)."""
+        if isinstance(tile, Placed):
+            tile = tile.tile
+        if tile not in self.state.supply:
+            self.state.supply = self.state.supply + (tile,)
+
+    def place_tile(self, hex_, tile: Placed, reservation_moved: Callable | None = None, relink: bool = True) -> Placed:
+        """Put ``tile`` (placed on ``hex_``) on the map instead of the tile there; the supply
+        gives up ``tile`` and takes back the old one unless it is preprinted. Reservations,
+        city groups, tokens (slot/cheater rules of the reference, including multi-city
+        tiles), sticky icons, future labels, borders and partitions stay on the hex.
+        ``reservation_moved(entity, old_city, new_city)`` is called for every reserving
+        entity (default: update the entity's reservation abilities for this hex). Returns
+        the old tile."""
+        st = self.state
+        old = st.tile_at[hex_.id]
+        t = tile.tile
+        if t.unlimited:
+            self._add_extra_tile(t.name)
+        if t.id in st.laid:
+            raise GameError(f"Cannot lay tile {t.id}; it is already on hex {st.laid[t.id]}", rule="tile")
+        self.remove_from_supply(t)
+        if not old.preprinted:
+            self.put_back(old.tile)
+
+        cmap = tilemod.city_map(old, tile)
+        for old_c, new_c in cmap.items():
+            old_res = self.city_reservations(old_c)
+            if new_c is not None:
+                for entity in old_res:
+                    if entity is None:
+                        continue
+                    if reservation_moved is not None:
+                        reservation_moved(entity, old_c, new_c)
+                    else:
+                        self._update_reservation_abilities(hex_, entity, new_c)
+                self.set_city_reservations(new_c, self.city_reservations(new_c) + old_res)
+                if self.groups(old_c) != new_c.groups:
+                    st.groups = {**st.groups, new_c: self.groups(old_c)}
+            if old_res:
+                self.set_city_reservations(old_c, ())
+
+        st.tile_at = {**st.tile_at, hex_.id: tile}
+        laid = {k: v for k, v in st.laid.items() if k != old.id}
+        if not t.preprinted:
+            laid[t.id] = hex_.id
+        st.laid = laid
+
+        if len(cmap) == 1:
+            old_c, new_c = next(iter(cmap.items()))
+            normal = old_c.normal_slots
+            for i, tok in enumerate(self.tokens(old_c)):
+                if tok is not None:
+                    if new_c is None:
+                        raise GameError(f"no city on tile {tile.id} for a token from {old.id}", rule="tile")
+                    self.exchange_token(new_c, tok, cheater=(i >= normal))
+            for tok in self.extra_tokens(old_c):
+                self.exchange_token(new_c, tok, extra_slot=True)
+            self.reset_city(old_c)
+        elif len(cmap) > 1:
+            self._move_tokens_multi_city(cmap, tile, old)
+
+        # sticky icons follow the hex unless the new tile prints the same icon
+        new_icons = list(t.icons)
+        new_names: dict[str, int] = {}
+        for ic in new_icons:
+            new_names[ic.name] = new_names.get(ic.name, 0) + 1
+        for ic in self.icons(hex_):
+            if not ic.sticky:
+                continue
+            if new_names.get(ic.name):
+                new_names[ic.name] -= 1
+                continue
+            new_icons.append(ic.copy(preprinted=False))
+        hid = hex_.id
+        ofl = st.future_label.get(hid)
+        fl = ofl if ofl is not None and ofl.color != t.color else t.future_label
+        st.icons = {**st.icons, hid: tuple(new_icons)}
+        st.future_label = {**st.future_label, hid: fl}
+        st.borders = {**st.borders, hid: t.borders + self.borders(hex_)}
+        st.partitions = {**st.partitions, hid: t.partitions + self.partitions(hex_)}
+        st.stubs = {**st.stubs, hid: t.stubs}
+        st.labels = {**st.labels, hid: t.labels}
+
+        if relink and old.color in self.hexmap.impassable_colors:
+            self.relink(hex_)
+        return old
+
+    def relink(self, hex_) -> None:
+        """Link ``hex_`` both ways with every neighbour its tile's exits face (unless an
+        impassable border sits on that edge)."""
+        st = self.state
+        exits = self.tile(hex_).exits
+        links = dict(st.links)
+        mine = dict(links[hex_.id])
+        for direction, nb in hex_.all_neighbors.items():
+            if has_impassable_border(self.borders(hex_), direction):
+                continue
+            if direction not in exits:
+                continue
+            back = nb.neighbor_direction(hex_)
+            theirs = dict(links[nb.id])
+            theirs[back] = hex_
+            links[nb.id] = FrozenDict(theirs)
+            mine[direction] = nb
+        links[hex_.id] = FrozenDict(mine)
+        st.links = links
+
+    def remove_paid_borders(self, hex_) -> list:
+        """After a lay: remove every costed border whose edge now has track on both sides
+        (from this hex, and the facing border(s) from the neighbour). Returns the removed
+        borders in order; the caller charges ``border.cost`` (and discounts)."""
+        removed = []
+        for border in list(self.borders(hex_)):
+            if border.cost is None:
+                continue
+            edge = border.edge
+            nb = self.neighbors(hex_).get(edge)
+            if nb is None or not self.targeting(hex_, nb) or not self.targeting(nb, hex_):
+                continue
+            self.set_borders(hex_, [b for b in self.borders(hex_) if b != border])
+            back = (edge + 3) % 6
+            self.set_borders(nb, [b for b in self.borders(nb) if b.edge != back])
+            removed.append(border)
+        return removed
+
+    def _move_tokens_multi_city(self, cmap: dict, tile, old) -> None:
+        grouped: dict = {}
+        for old_c, new_c in cmap.items():
+            toks = self.tokens(old_c)
+            if new_c is None:
+                if any(t is not None for t in toks):
+                    raise GameError(f"no city on tile {tile.id} for the tokens of {old_c.id}", rule="tile")
+                continue
+            grouped.setdefault(new_c, []).extend(t for t in toks if t is not None)
+        for new_c, toks in grouped.items():
+            reserved = len(self.city_reservations(new_c))
+            for i, tok in enumerate(toks):
+                self.exchange_token(new_c, tok, cheater=(reserved + i) >= new_c.normal_slots)
+        for old_c, new_c in cmap.items():
+            for tok in self.extra_tokens(old_c):
+                self.exchange_token(new_c, tok, extra_slot=True)
+            self.reset_city(old_c)
+
+    def _update_reservation_abilities(self, hex_, entity, new_city) -> None:
+        abilities = getattr(entity, "all_abilities", None)
+        if abilities is None:
+            return
+        if callable(abilities):
+            abilities = abilities()
+        for ab in abilities or ():
+            if getattr(ab, "type", None) != "reservation" or getattr(ab, "hex", None) != hex_.id:
+                continue
+            try:
+                ab.tile = new_city.tile
+                ab.city = new_city.tile.cities.index(new_city)
+            except AttributeError:
+                pass
+
+    # ------------------------------------------------------------ tokens: the game's move
     def place_token(self, entity, city, token, *, pay=None, check_connected=True, free=False) -> None:
         game = self.game
         if check_connected and not game.loading:
             nodes = self.graph.connected_nodes(entity)
             if city not in nodes:
                 raise GameError(f"{city.id} is not connected to {entity.name}'s network", rule="token-not-connected")
-        if any(c.tokened_by(entity) for c in city.tile.cities):
+        if any(self.tokened_by(c, entity) for c in city.tile.cities):
             raise GameError(f"{entity.name} already has a token on {city.hex.id}", rule="token-same-hex")
-        if not city.tokenable(entity, free=free):
+        if not self.tokenable(city, entity, free=free):
             raise GameError(f"no free slot for {entity.name} in {city.id}", rule="city-full")
-        city.place_token(entity, token, free=free)
+        self.place_city_token(city, entity, token, free=free)
         if pay is not None and token.price > 0 and not free:
             pay(token.price)
         self.changed()
+
+
+def unused_tokens_by_type(corporation) -> list:
+    f = getattr(corporation, "tokens_by_type", None)
+    if f is not None:
+        return list(f() if callable(f) else f)
+    out, seen = [], set()
+    for t in getattr(corporation, "tokens", ()):
+        if not t.used and t.type not in seen:
+            seen.add(t.type)
+            out.append(t)
+    return out

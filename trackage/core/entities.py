@@ -84,6 +84,7 @@ class Company:
     """A private company (or any certificate-like company card)."""
 
     __slots__ = ("sym", "name", "value", "revenue", "owner", "closed", "abilities", "min_price", "max_price", "data")
+    CLONE_SHARE = ("data",)  # the title's data for it (catalogue)
     is_company = True
     is_player = False
     is_corporation = False
@@ -198,6 +199,8 @@ class ShareBundle:
 class Corporation(CashHolder, ShareHolder):
     """A share-issuing company: majors, and minors modelled as corporations."""
 
+    CLONE_SHARE = ("data", "coordinates", "city", "token_prices")  # the title's data for it
+
     is_corporation = True
 
     def __init__(self, sym: str, name: str, *, share_percents: list[int], tokens: list[int],
@@ -301,8 +304,11 @@ class Corporation(CashHolder, ShareHolder):
         return f"<Corporation {self.sym}>"
 
 
-@dataclass
+@dataclass(frozen=True)
 class OperatingInfo:
+    """What an operator did in one operating round (a record: never changed, so copies of a
+    game share it)."""
+
     routes: list = field(default_factory=list)
     revenue: int = 0
     kind: str = "withhold"
@@ -312,6 +318,7 @@ class Minor(CashHolder):
     """An operator without shares (a "minor" in the reference): one owner, a treasury,
     trains and station tokens. It floats when the title says so (``float_``)."""
 
+    CLONE_SHARE = ("data", "coordinates", "city")  # the title's data for it
     is_minor = True
     is_player = False
     is_corporation = False

@@ -26,6 +26,13 @@ NO_OP_TYPES = {"message", "program_share_pass", "program_buy_shares", "program_m
 
 
 class Game:
+    # how a copy treats the game's attributes (trackage.core.clone): the title's data is
+    # catalogue; the log, the actions and the snapshots are records that are never changed
+    CLONE_SHARE = ("data", "raw_options", "optional_rules")
+    CLONE_SHALLOW = ("actions", "log", "warnings", "redo_stack", "snapshots")
+    STATE_EXCLUDE = ("snapshots", "redo_stack")  # history, not state (trackage.core.state.full_state)
+    SNAPSHOT_EVERY = 16
+
     TITLE = "base"
     BANK_CASH = 12_000
     CAPITALIZATION = "full"
@@ -78,6 +85,9 @@ class Game:
         self.warnings: list[str] = []
         self.board = None
         self.actions: list[dict] = []
+        self.redo_stack: list[tuple[dict, bool]] = []
+        self.snapshots: dict[int, Game] = {}
+        self.imported = 0  # the first ``imported`` actions were applied as a log import
         self.raw_options = list(optional_rules or [])
         self.optional_rules = self.init_optional_rules(self.raw_options)
         self.data = self.build_data()
@@ -191,7 +201,8 @@ class Game:
 
     def _market_sort_key(self, c):
         sp = c.share_price
-        idx = sp.corporations.index(c) if c in sp.corporations else 0
+        here = self.stock_market.corporations_at(sp)
+        idx = here.index(c) if c in here else 0
         return (-sp.price, -sp.column, sp.row, idx, c.name)
 
     def start_operating_hook(self, round_, entity) -> None:
@@ -365,9 +376,20 @@ class Game:
         return tile.color in self.phase.tiles
 
     def upgrades_to(self, old_tile, new_tile) -> bool:
+        """May ``old_tile`` (on the map) be upgraded to ``new_tile`` (placed on its hex)?"""
         from .tiles import upgrades_to
 
-        return upgrades_to(old_tile, new_tile)
+        return upgrades_to(old_tile, new_tile, **self.board_labels(old_tile))
+
+    def board_labels(self, tile) -> dict:
+        """The labels of the hex under ``tile`` now, as keyword arguments of the upgrade checks."""
+        if tile.hex is None or self.board is None:
+            return {}
+        return {"from_label": self.board.label(tile.hex), "from_future_label": self.board.future_label(tile.hex)}
+
+    def placed_tile(self, tile, rotation: int, hex_):
+        """``tile`` (a supply tile) in ``rotation`` on ``hex_``: what would be laid."""
+        return tile.at(rotation, hex_)
 
     def check_laid_tile(self, entity, hex_, old_tile, tile) -> None:
         """Title hook: legality checks that need the map with the new tile on it."""
@@ -397,9 +419,10 @@ class Game:
 
     def tokenable_cities(self, entity) -> list:
         out = []
+        board = self.board
         for node in self.graph.connected_nodes(entity):
-            if getattr(node, "is_city", False) and node.tokenable(entity) and not any(
-                    c.tokened_by(entity) for c in node.tile.cities):
+            if getattr(node, "is_city", False) and board.tokenable(node, entity) and not any(
+                    board.tokened_by(c, entity) for c in node.tile.cities):
                 out.append(node)
         return out
 
@@ -465,8 +488,9 @@ class Game:
     def upgrade_memo_key(self, hex_, old, new) -> tuple:
         """What ``upgrades_to(old, new)`` depends on, per rotation of ``new`` (a memo key).
         Titles whose upgrade rules look at the hex add it."""
-        fl = old.future_label
-        return (id(old.spec), old.rotation, old.name, old.color, tuple(old.labels),
+        b = self.board
+        fl = b.future_label(hex_)
+        return (old.spec, old.rotation, old.name, old.color, b.labels(hex_),
                 (fl.label, fl.color) if fl is not None else None, new.name)
 
     def legal_tile_lays(self, entity) -> list[dict]:
@@ -474,27 +498,21 @@ class Game:
         out = []
         connected = self.layable_hexes(entity)
         candidates = {}
-        for t in self.board.supply.tiles:
+        for t in self.board.supply_tiles():
             if t.name not in candidates and self.tile_valid_for_phase(t):
                 candidates[t.name] = t
-        memo = self.__dict__.setdefault("_upgrade_memo", {})
+        # a pure function of its key, so the memo lives with the catalogue
+        memo = self.board.supply.memo.setdefault(("upgrades", type(self)), {})
         for hex_, edges in connected.items():
-            old = hex_.tile
+            old = self.board.tile(hex_)
             for t in candidates.values():
                 key = self.upgrade_memo_key(hex_, old, t)
                 rots = memo.get(key)
                 if rots is None:
-                    keep = t.rotation
-                    rots = []
-                    for r in range(6):
-                        t.rotate(r)
-                        if self.upgrades_to(old, t):
-                            rots.append(r)
-                    t.rotate(keep)
+                    rots = [r for r in range(6) if self.upgrades_to(old, self.placed_tile(t, r, hex_))]
                     memo[key] = rots
                 for r in rots:
-                    t.rotate(r)
-                    if self.legal_tile_rotation(entity, hex_, t):
+                    if self.legal_tile_rotation(entity, hex_, self.placed_tile(t, r, hex_)):
                         out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
         return out
 
@@ -503,39 +521,42 @@ class Game:
         if not corp.tokens or corp.tokens[0].used or not corp.coordinates:
             return
         coords = corp.coordinates if isinstance(corp.coordinates, list) else [corp.coordinates]
+        board = self.board
         for coord in coords:
             hex_ = self.hex_by_id(coord)
             if hex_ is None:
                 continue
-            if hex_.tile.reserved_by(corp) and hex_.tile.paths and len(coords) == 1:
+            tile = board.tile(hex_)
+            if board.tile_reserved_by(hex_, corp) and tile.paths and len(coords) == 1:
                 pending = getattr(self.round, "pending_tokens", None)
                 if pending is None:
                     return
                 if not any(p["entity"] is corp for p in pending):
                     pending.append({"entity": corp, "hexes": [hex_], "token": corp.tokens[0]})
                 return
-            cities = hex_.tile.cities
-            city = next((c for c in cities if c.reserved_by(corp)), cities[0] if cities else None)
+            cities = tile.cities
+            city = next((c for c in cities if board.reserved_by(c, corp)), cities[0] if cities else None)
             if city is None:
                 continue
             token = next((t for t in corp.tokens if not t.used), None)
             if token is None:
                 return
-            city.place_token(corp, token, free=True, check_tokenable=False)
+            board.place_city_token(city, corp, token, free=True, check_tokenable=False)
         self.graph_changed()
 
     def close_corporation(self, corp) -> None:
         """A corporation leaves the game: tokens, reservations, cash, certificates, market place."""
-        if self.board is not None:
-            for hex_ in self.hexmap.hexes:
-                for city in hex_.tile.cities:
-                    for tok in list(city.tokens):
+        board = self.board
+        if board is not None:
+            for hex_, tile in board.tiles():
+                for city in tile.cities:
+                    for tok in board.tokens(city):
                         if tok is not None and tok.corporation is corp:
-                            tok.remove()
-                    if city.reserved_by(corp):
-                        city.remove_reservation(corp)
-                if corp in hex_.tile.reservations:
-                    hex_.tile.remove_reservation(corp)
+                            board.remove_token(tok)
+                    if board.reserved_by(city, corp):
+                        board.remove_reservation(city, corp)
+                if corp in board.tile_reservations(hex_):
+                    board.remove_tile_reservation(hex_, corp)
         if corp.cash > 0:
             spend(corp, self.bank, corp.cash)
         for t in corp.trains:
@@ -618,38 +639,134 @@ class Game:
     def process(self, action: dict) -> None:
         """Apply one action (with its embedded ``auto_actions``).
 
-        On any error the game is restored exactly as it was and the error is
-        re-raised with the action attached.
+        On any error the game is restored exactly as it was (from the snapshot taken
+        before the action) and the error is re-raised with the action attached.
         """
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise ActionFormatError("an action is an object with a string 'type'", action if isinstance(action, dict) else None)
+        before = self.snapshot()
         try:
             self._apply(action)
-            self.redo_stack = []
         except GameError as e:
-            self._restore()
+            self._restore(before)
             raise e.with_action(action)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
-            self._restore()
+            self._restore(before)
             raise ActionFormatError(f"malformed or impossible action: {type(e).__name__}: {e}", action) from e
         except Exception:
             # an engine bug: still leave the game as it was, and let the error show itself
-            self._restore()
+            self._restore(before)
             raise
+        self.redo_stack = []
+        self._keep_snapshot(len(self.actions) - 1, before)
 
-    def _restore(self) -> None:
-        """Rebuild this game from its own action list (the state before the failed action)."""
-        fresh = self.copy()
-        fresh.redo_stack = getattr(self, "redo_stack", [])
-        # share one attribute dict: rounds, steps and the board refer to ``fresh``, so an
-        # attribute a step rebinds through them must be seen by this object too
-        self.__dict__ = fresh.__dict__
+    # ------------------------------------------------------------- copies and history
+    def snapshot(self) -> "Game":
+        """A frozen copy of the game now (never changed; restored by copying it again)."""
+        from .clone import clone
+
+        return clone(self)
+
+    def _restore(self, snap: "Game") -> None:
+        """Become a copy of ``snap`` (references to ``snap`` inside it become ``self``)."""
+        from .clone import clone_into
+
+        clone_into(snap, self)
+
+    def _keep_snapshot(self, n: int, snap: "Game") -> None:
+        """Remember ``snap`` as the state after ``n`` actions: the last few, and every
+        ``SNAPSHOT_EVERY``-th, so that undo needs little replay."""
+        snaps = {k: v for k, v in self.snapshots.items() if k < n}
+        snaps[n] = snap
+        every = self.SNAPSHOT_EVERY
+        for k in [k for k in snaps if k % every and k < n - 4]:
+            del snaps[k]
+        self.snapshots = snaps
+
+    def copy(self) -> "Game":
+        """An independent game in the same state: a structural copy (the catalogue is shared)."""
+        from .clone import clone
+
+        return clone(self)
+
+    def load(self, actions, *, strict: bool = False, trace=None) -> None:
+        """Apply the actions of an 18xx.games log (a log import: the log's leniencies apply,
+        e.g. stored route revenues that today's rules reject are warnings). ``trace(game,
+        action)`` is called after each one. Snapshots are kept near the end, so undo after
+        an import is cheap."""
+        actions = list(actions)
+        self.strict = strict
+        self.loading = True
+        end = len(self.actions) + len(actions)
+        try:
+            for action in actions:
+                n = len(self.actions)
+                if n >= end - 4 * self.SNAPSHOT_EVERY and (n % self.SNAPSHOT_EVERY == 0 or n >= end - 2):
+                    self._keep_snapshot(n, self.snapshot())
+                self._apply(action)
+                self.imported = len(self.actions)
+                if trace is not None:
+                    trace(self, action)
+        finally:
+            self.loading = False
+
+    def _replay_to(self, n: int) -> None:
+        """Restore the state after ``n`` actions: the nearest snapshot, then the actions after
+        it, each in the mode it was first applied (imported or live)."""
+        actions = self.actions
+        imported = self.imported
+        redo = self.redo_stack
+        kept = {k: v for k, v in self.snapshots.items() if k <= n}
+        keys = list(kept)
+        loading = self.loading
+        k = max(keys)  # there is always the start
+        self._restore(self.snapshots[k])
+        for i in range(k, n):
+            self.loading = i < imported
+            self._apply(actions[i])
+        self.loading = loading
+        self.imported = min(imported, n)
+        self.redo_stack = redo
+        self.snapshots = kept
+
+    def undo(self) -> dict:
+        """Take back the last action; returns it (it can be redone with :meth:`redo`)."""
+        if not self.actions:
+            raise GameError("nothing to undo", rule="nothing-to-undo")
+        last = self.actions[-1]
+        was_imported = len(self.actions) <= self.imported
+        redo = self.redo_stack + [(last, was_imported)]
+        self._replay_to(len(self.actions) - 1)
+        self.redo_stack = redo
+        return last
+
+    def redo(self) -> None:
+        """Apply the last undone action again, exactly as it was first applied."""
+        if not self.redo_stack:
+            raise GameError("nothing to redo", rule="nothing-to-redo")
+        action, was_imported = self.redo_stack[-1]
+        rest = self.redo_stack[:-1]
+        if was_imported:
+            before = self.snapshot()
+            loading = self.loading
+            self.loading = True
+            try:
+                self._apply(action)
+            finally:
+                self.loading = loading
+            self.imported = len(self.actions)
+            self._keep_snapshot(len(self.actions) - 1, before)
+        else:
+            self.process(action)
+        self.redo_stack = rest
 
     def seat_order(self) -> list:
         """Players in their seating order as given at creation (log order)."""
         return self.seats
 
     def _apply(self, action: dict, record: bool = True) -> None:
+        if not self.actions and 0 not in self.snapshots:
+            self.snapshots = {0: self.snapshot()}  # the start: undo never rebuilds the game
         atype = action["type"]
         if atype in ("undo", "redo"):
             raise ActionFormatError("undo/redo are log filters, not game actions; use Game.undo()", action)
@@ -922,36 +1039,6 @@ class Game:
         from .state import snapshot
 
         return snapshot(self)
-
-    def copy(self) -> "Game":
-        """An independent game in the same state (rebuilt from the action list)."""
-        fresh = type(self)([{"id": p.id, "name": p.name} for p in self.seats], self.raw_options, self.seed,
-                           self.game_id)
-        fresh.loading = True
-        for a in self.actions:
-            fresh._apply(a)
-        fresh.loading = self.loading
-        fresh.strict = self.strict
-        return fresh
-
-    def undo(self) -> dict:
-        """Take back the last action; returns it (it can be redone with :meth:`redo`)."""
-        if not self.actions:
-            raise GameError("nothing to undo", rule="nothing-to-undo")
-        redo = getattr(self, "redo_stack", [])
-        last = self.actions[-1]
-        self.actions = self.actions[:-1]
-        self._restore()
-        self.redo_stack = redo + [last]
-        return last
-
-    def redo(self) -> None:
-        redo = getattr(self, "redo_stack", [])
-        if not redo:
-            raise GameError("nothing to redo", rule="nothing-to-redo")
-        action = redo[-1]
-        self.process(action)
-        self.redo_stack = redo[:-1]
 
     # ------------------------------------------------------------- queries
     def current_entity(self):

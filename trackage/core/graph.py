@@ -37,6 +37,92 @@ if sys.getrecursionlimit() < 20000:
     sys.setrecursionlimit(20000)
 
 ABORT = object()
+
+
+class _Complete(Exception):
+    """A graph walk has seen everything it could reach."""
+
+
+class _Targets:
+    """What a corporation's graph walk from one token has still to find: the paths of its
+    reach (an over-approximation) not seen yet. A converging walk (whose marks vanish when
+    it returns) does not go where none of them can be reached any more: the reference walks
+    every such branch, exponentially, to find nothing."""
+
+    __slots__ = ("left", "nodes", "corp", "blocks", "skip_track", "skip_paths", "links", "tile_at")
+
+    def __init__(self, left, corp, blocks, skip_track, skip_paths, links, tile_at):
+        self.left = left
+        self.nodes: dict = {}
+        self.corp = corp
+        self.blocks = blocks
+        self.skip_track = skip_track
+        self.skip_paths = skip_paths
+        self.links = links
+        self.tile_at = tile_at
+
+    def _open(self, q, visited, counter) -> bool:
+        if q in visited or q.track == self.skip_track or (self.skip_paths and q in self.skip_paths):
+            return False
+        j = q.junction
+        if j is not None and (q.terminal or counter.get(j, 0) > 1):
+            return False
+        hid = q.hex.id
+        for e in q.edges:
+            if counter.get((hid, e.num, e.lanes[1]), 0) > 0:
+                return False
+        return True
+
+    def hopeless(self, path, skip, visited, counter) -> bool:
+        """Can no path still to find be reached by walking on from ``path`` (entered through
+        edge ``skip``) under the restrictions the walk has now?"""
+        left = self.left
+        if path in left:
+            return False
+        links, tile_at, nodes, corp, blocks = self.links, self.tile_at, self.nodes, self.corp, self.blocks
+        # a path reached through one edge may leave through the others: (path, entry) pairs
+        seen = {(path, skip)}
+        todo = [(path, skip)]
+        while todo:
+            q, entry = todo.pop()
+            nxt = []
+            j = q.junction
+            if j is not None:
+                nxt.extend(j.paths)
+            hid = q.hex.id
+            for e in q.edges:
+                if e.num == entry:
+                    continue
+                nb = links[hid].get(e.num)
+                if nb is None:
+                    continue
+                np_edge = (e.num + 3) % 6
+                for np in tile_at[nb.id].paths_at(np_edge):
+                    if e.lanes != _NO_LANE or np.exit_lanes.get(np_edge) != _NO_LANE:
+                        if not _lanes_ok(e.lanes, np.exit_lanes.get(np_edge)):
+                            continue
+                    if not q.ignore_gauge_walk and not _gauge_ok(q.track, np.track):
+                        continue
+                    if (np, np_edge) not in seen:
+                        seen.add((np, np_edge))
+                        if self._open(np, visited, counter):
+                            if np in left:
+                                return False
+                            todo.append((np, np_edge))
+            if not q.terminal:
+                for n in q.nodes:
+                    if n in nodes or (corp is not None and blocks(n, corp)):
+                        continue
+                    nxt.extend(p for p in n.paths if not p.ignore)
+            for np in nxt:
+                if (np, None) not in seen:
+                    seen.add((np, None))
+                    if self._open(np, visited, counter):
+                        if np in left:
+                            return False
+                        todo.append((np, None))
+        return True
+
 """Returned by a node-walk visitor to stop the walk from going beyond that path."""
 
 _NO_LANE = (1, 0)
@@ -89,16 +175,17 @@ def _gauge_ok(track, other) -> bool:
     return track == "dual"
 
 
-def walk_path(path, visit: Callable, *, visited: dict | None = None, counter: dict | None = None,
+def walk_path(path, visit: Callable, *, board, visited: dict | None = None, counter: dict | None = None,
               skip_paths=None, skip_track=None, converging: bool = True, skip=None, jskip=None) -> None:
-    """Path walk from ``path``; ``visit(path, visited, counter, converging)`` is called for
-    every path reached (``visited`` is the dict of paths on the current walk, in walk order,
-    when ``converging``)."""
+    """Path walk from ``path`` on ``board`` (its tiles and links now); ``visit(path, visited,
+    counter, converging)`` is called for every path reached (``visited`` is the dict of paths
+    on the current walk, in walk order, when ``converging``)."""
+    W = (board.state.links, board.state.tile_at, None)
     _walk_path(path, skip, jskip, {} if visited is None else visited, skip_paths,
-               {} if counter is None else counter, skip_track, converging, visit)
+               {} if counter is None else counter, skip_track, converging, visit, W)
 
 
-def _walk_path(path, skip, jskip, visited, skip_paths, counter, skip_track, converging, visit):
+def _walk_path(path, skip, jskip, visited, skip_paths, counter, skip_track, converging, visit, W):
     if path in visited:
         return
     if skip_paths and path in skip_paths:
@@ -109,12 +196,14 @@ def _walk_path(path, skip, jskip, visited, skip_paths, counter, skip_track, conv
     if path.track == skip_track:
         return
     tile = path.tile
-    hx = tile.hex
-    hid = hx.id
+    hid = path.hex.id
     edges = path.edges
     for e in edges:
         if counter.get((hid, e.num, e.lanes[1]), 0) > 0:
             return
+
+    if converging and W[2] is not None and W[2].hopeless(path, skip, visited, counter):
+        return
 
     visited[path] = True
     if junction is not None:
@@ -124,10 +213,11 @@ def _walk_path(path, skip, jskip, visited, skip_paths, counter, skip_track, conv
 
     if junction is not None and junction is not jskip:
         for jp in junction.paths:
-            _walk_path(jp, None, junction, visited, skip_paths, counter, skip_track, converging, visit)
+            _walk_path(jp, None, junction, visited, skip_paths, counter, skip_track, converging, visit, W)
 
     if edges:
-        neighbors = hx.neighbors
+        neighbors = W[0][hid]
+        tile_at = W[1]
         for e in edges:
             num = e.num
             if num == skip:
@@ -142,13 +232,13 @@ def _walk_path(path, skip, jskip, visited, skip_paths, counter, skip_track, conv
             lanes = e.lanes
             track = path.track
             gauge_free = path.ignore_gauge_walk
-            for np in nb.tile.paths_at(np_edge):
+            for np in tile_at[nb.id].paths_at(np_edge):
                 if lanes != _NO_LANE or np.exit_lanes.get(np_edge) != _NO_LANE:
                     if not _lanes_ok(lanes, np.exit_lanes.get(np_edge)):
                         continue
                 if not gauge_free and not _gauge_ok(track, np.track):
                     continue
-                _walk_path(np, np_edge, None, visited, skip_paths, counter, skip_track, conv, visit)
+                _walk_path(np, np_edge, None, visited, skip_paths, counter, skip_track, conv, visit, W)
             counter[key] -= 1
 
     if converging:
@@ -157,21 +247,24 @@ def _walk_path(path, skip, jskip, visited, skip_paths, counter, skip_track, conv
         counter[junction] -= 1
 
 
-def walk_node(node, visit: Callable, *, visited: dict | None = None, corporation=None,
+def walk_node(node, visit: Callable, *, board, visited: dict | None = None, corporation=None,
               visited_paths: dict | None = None, skip_paths=None, counter: dict | None = None,
               skip_track=None, converging: bool = True) -> None:
-    """Node walk from ``node``: ``visit(path, visited_paths, visited_nodes)`` for every path
-    reached; returning :data:`ABORT` stops the walk beyond that path. With ``corporation``,
-    nodes that block it are not entered."""
+    """Node walk from ``node`` on ``board``: ``visit(path, visited_paths, visited_nodes)`` for
+    every path reached; returning :data:`ABORT` stops the walk beyond that path. With
+    ``corporation``, nodes that block it are not entered."""
+    W = (board.state.links, board.state.tile_at, None)
     _walk_node(node, {} if visited is None else visited, corporation,
                {} if visited_paths is None else visited_paths, skip_paths,
-               {} if counter is None else counter, skip_track, converging, visit)
+               {} if counter is None else counter, skip_track, converging, visit, W, board.blocks)
 
 
-def _walk_node(node, visited, corp, visited_paths, skip_paths, counter, skip_track, converging, visit):
+def _walk_node(node, visited, corp, visited_paths, skip_paths, counter, skip_track, converging, visit, W, blocks):
     if node in visited:
         return
     visited[node] = True
+    if W[2] is not None:
+        W[2].nodes = visited
 
     def on_path(path, vp, ct, conv):
         if visit(path, vp, visited) is ABORT:
@@ -181,14 +274,14 @@ def _walk_node(node, visited, corp, visited_paths, skip_paths, counter, skip_tra
         for nxt in path.nodes:
             if nxt is node:
                 continue
-            if corp is not None and nxt.blocks(corp):
+            if corp is not None and blocks(nxt, corp):
                 continue
-            _walk_node(nxt, visited, corp, vp, skip_paths, ct, skip_track, converging or conv, visit)
+            _walk_node(nxt, visited, corp, vp, skip_paths, ct, skip_track, converging or conv, visit, W, blocks)
 
     for node_path in node.paths:
         if node_path.track == skip_track or node_path.ignore:
             continue
-        _walk_path(node_path, None, None, visited_paths, skip_paths, counter, skip_track, converging, on_path)
+        _walk_path(node_path, None, None, visited_paths, skip_paths, counter, skip_track, converging, on_path, W)
 
     if converging:
         visited.pop(node, None)
@@ -222,13 +315,17 @@ class TrackGraph:
       :meth:`can_token` when ``used``).
     """
 
-    def __init__(self, hexmap, *, skip_track=None, check_tokens: bool = False, home_as_token=False,
+    DERIVED = True  # a copy of a game recomputes it
+
+    def __init__(self, board, *, skip_track=None, check_tokens: bool = False, home_as_token=False,
                  no_blocking: bool = False, city_tokened_by: Callable | None = None,
                  for_graph_city_tokened_by: Callable | None = None, skip_token: Callable | None = None,
                  skip_paths: Callable | None = None, home_hexes: Callable | None = None,
                  home_nodes: Callable | None = None, token_ability_nodes: Callable | None = None,
-                 teleports: Callable | None = None):
-        self.hexmap = hexmap
+                 teleports: Callable | None = None, memory_key=None):
+        self.board = board
+        self.memory_key = memory_key
+        self._local_routes: dict = {}
         self.skip_track = skip_track
         self.check_tokens = bool(check_tokens)
         self.home_as_token = home_as_token
@@ -241,7 +338,6 @@ class TrackGraph:
         self._home_nodes = home_nodes
         self._token_ability_nodes = token_ability_nodes
         self._teleports = teleports
-        self._hex_by_id = None
         self._connected_hexes: dict = {}
         self._connected_nodes: dict = {}
         self._connected_paths: dict = {}
@@ -249,10 +345,34 @@ class TrackGraph:
         self._offered: dict = {}
         self._tokenable_cities: dict = {}
         self._can_token: dict = {}
-        self._routes: dict = {}
         self._by_token: dict = {}
 
     # -- cache control ---------------------------------------------------------------
+
+    # the route information of each corporation is board state (``BoardState.route_info``):
+    # like the reference, once a corporation is known to have a train-purchase route that
+    # is remembered when tiles or tokens change
+    # (a graph without ``memory_key`` keeps it to itself: a derived view for live play)
+    @property
+    def _routes(self) -> dict:
+        if self.memory_key is None:
+            return self._local_routes
+        return self.board.state.route_info.get(self.memory_key, {})
+
+    @_routes.setter
+    def _routes(self, value: dict) -> None:
+        # plain dicts (never changed in place, only replaced): their keys are corporations,
+        # state objects, so a copy of the game must copy them; a shared (catalogue) dict would
+        # leave a copy, or a game restored from a snapshot, keyed by another game's corporations
+        routes = {c: dict(r) for c, r in value.items()}
+        if self.memory_key is None:
+            self._local_routes = routes
+            return
+        st = self.board.state
+        st.route_info = {**st.route_info, self.memory_key: routes}
+
+    def _remember(self, corporation, info: dict) -> None:
+        self._routes = {**self._routes, corporation: info}
 
     def clear(self) -> None:
         """Forget all results (a tile or token changed). Like the reference, a corporation's
@@ -265,16 +385,18 @@ class TrackGraph:
         self._tokenable_cities.clear()
         self._can_token.clear()
         self._by_token.clear()
-        self._routes = {c: r for c, r in self._routes.items() if r.get("route_train_purchase")}
+        routes = self._routes
+        if any(not r.get("route_train_purchase") for r in routes.values()):
+            self._routes = {c: r for c, r in routes.items() if r.get("route_train_purchase")}
 
     def clear_graph_for(self, corporation) -> None:
         """:meth:`clear`, and forget that corporation's route information too."""
         self.clear()
-        self._routes.pop(corporation, None)
+        self._routes = {c: r for c, r in self._routes.items() if c is not corporation}
 
     def clear_all(self) -> None:
         self.clear()
-        self._routes.clear()
+        self._routes = {}
 
     clear_graph_for_all = clear_all
 
@@ -340,8 +462,8 @@ class TrackGraph:
         offered = self._offered_nodes(corporation)
         r = False
         for node in offered:
-            if node.is_city and node.tokenable(corporation, free=True, tokens=tokens, cheater=cheater,
-                                               same_hex_allowed=same_hex_allowed):
+            if node.is_city and self.board.tokenable(node, corporation, free=True, tokens=tokens, cheater=cheater,
+                                                     same_hex_allowed=same_hex_allowed):
                 r = True
                 break
         self._can_token[key] = r
@@ -352,8 +474,8 @@ class TrackGraph:
         r = self._tokenable_cities.get(corporation)
         if r is not None:
             return r
-        out = [n for n in self._offered_nodes(corporation)
-               if n.is_city and n.tokenable(corporation, free=True)]
+        out = [n for n in dict.fromkeys(self._offered_nodes(corporation))
+               if n.is_city and self.board.tokenable(n, corporation, free=True)]
         if out:
             self._tokenable_cities[corporation] = out
         return out
@@ -368,6 +490,56 @@ class TrackGraph:
         return self._token_result(corporation, token_city)[2]
 
     # -- computation -----------------------------------------------------------------
+
+    def _closure(self, start, starts, corp, skip_paths, skip_track, W) -> set:
+        """The paths a node walk from ``start`` can reach, ignoring the walk's rules against
+        crossing an edge or a junction twice: a superset of what it reaches."""
+        links, tile_at = W[0], W[1]
+        blocks = self.board.blocks
+        out: set = set()
+        todo = []
+        seen_nodes = {start}
+
+        def add(p):
+            if p in out or p.track == skip_track or (skip_paths and p in skip_paths):
+                return
+            if p.junction is not None and p.terminal:
+                return
+            out.add(p)
+            todo.append(p)
+
+        for p in start.paths:
+            if not p.ignore:
+                add(p)
+        while todo:
+            p = todo.pop()
+            j = p.junction
+            if j is not None:
+                for jp in j.paths:
+                    add(jp)
+            hid = p.hex.id
+            for e in p.edges:
+                nb = links[hid].get(e.num)
+                if nb is None:
+                    continue
+                np_edge = (e.num + 3) % 6
+                for np in tile_at[nb.id].paths_at(np_edge):
+                    if e.lanes != _NO_LANE or np.exit_lanes.get(np_edge) != _NO_LANE:
+                        if not _lanes_ok(e.lanes, np.exit_lanes.get(np_edge)):
+                            continue
+                    if not p.ignore_gauge_walk and not _gauge_ok(p.track, np.track):
+                        continue
+                    add(np)
+            if p.terminal:
+                continue
+            for n in p.nodes:
+                if n in seen_nodes or n in starts or (corp is not None and blocks(n, corp)):
+                    continue
+                seen_nodes.add(n)
+                for q in n.paths:
+                    if not q.ignore:
+                        add(q)
+        return out
 
     def _offered_nodes(self, corporation) -> list:
         r = self._offered.get(corporation)
@@ -390,17 +562,14 @@ class TrackGraph:
         if self._city_tokened_by is not None:
             if self._city_tokened_by(city, corporation):
                 return True
-        elif city.tokened_by(corporation):
+        elif self.board.tokened_by(city, corporation):
             return True
         return self._for_graph is not None and bool(self._for_graph(city, corporation, self))
 
     def _start_cities(self, corporation, one_token=None) -> list:
         out = []
         check = self.check_tokens and self._skip_token is not None
-        for hx in map_hexes(self.hexmap):
-            tile = hx.tile
-            if tile is None:
-                continue
+        for _hx, tile in self.board.tiles():
             for city in tile.cities:
                 if one_token is not None and city is not one_token:
                     continue
@@ -417,19 +586,17 @@ class TrackGraph:
             return [], []
         if isinstance(coords, str):
             coords = [coords]
-        if self._hex_by_id is None:
-            self._hex_by_id = hex_lookup(self.hexmap)
-        hexes = [h for h in (self._hex_by_id(c) for c in coords) if h is not None]
+        hexes = [h for h in (self.board.hex_by_id(c) for c in coords) if h is not None]
         idx = getattr(corporation, "city", None)
         nodes = []
         for hx in hexes:
             if idx is not None:
-                cities = hx.tile.cities
+                cities = self.board.tile(hx).cities
                 for i in (idx if isinstance(idx, (list, tuple)) else [idx]):
                     if 0 <= i < len(cities):
                         nodes.append(cities[i])
             else:
-                nodes.extend(hx.tile.city_towns)
+                nodes.extend(self.board.tile(hx).city_towns)
         return hexes, nodes
 
     def _compute(self, corporation, one_token=None):
@@ -438,9 +605,10 @@ class TrackGraph:
         paths: dict = {}
         offered: list = []
 
+        board = self.board
         for city in self._start_cities(corporation, one_token):
-            hx = city.tile.hex
-            hexes.setdefault(hx, {}).update(dict.fromkeys(hx.neighbors, True))
+            hx = city.hex
+            hexes.setdefault(hx, {}).update(dict.fromkeys(board.neighbors(hx), True))
             nodes[city] = True
 
         if self.home_as_token and getattr(corporation, "coordinates", None):
@@ -452,7 +620,7 @@ class TrackGraph:
             else:
                 hhexes, hn = self._default_home(corporation)
                 for hx in hhexes:
-                    hexes[hx] = dict.fromkeys(hx.neighbors, True)
+                    hexes[hx] = dict.fromkeys(board.neighbors(hx), True)
             for n in hn:
                 nodes[n] = True
 
@@ -464,38 +632,47 @@ class TrackGraph:
                 offered.append(n)
         if self._teleports is not None:
             for hx, used in self._teleports(corporation) or ():
-                hexes.setdefault(hx, {}).update(dict.fromkeys(hx.neighbors, True))
-                for n in hx.tile.cities:
+                hexes.setdefault(hx, {}).update(dict.fromkeys(board.neighbors(hx), True))
+                for n in board.tile(hx).cities:
                     nodes[n] = True
                     if used:
                         offered.append(n)
 
-        routes = self._routes.get(corporation)
-        if routes is None:
-            routes = {}
+        known = self._routes.get(corporation)
+        routes = dict(known) if known is not None else {}
         walk_corp = None if self.no_blocking else corporation
         skip_paths = self._skip_paths(corporation) if self._skip_paths is not None else None
         skip_track = self.skip_track
         start_set = dict.fromkeys(starts, True)
+        W = (board.state.links, board.state.tile_at, None)
+        links = W[0]
 
         for start in starts:
             visited = dict(start_set)
             del visited[start]
             local: dict = {}
+            # the paths this walk could ever reach that are not seen yet: once none is left the
+            # walk can add nothing more and stops (the reference walks on, exponentially)
+            reach = self._closure(start, start_set, walk_corp, skip_paths, skip_track, W)
+            targets = _Targets({p for p in reach if p not in paths}, walk_corp, board.blocks, skip_track,
+                               skip_paths, W[0], W[1])
+            left = targets.left
+            WT = (W[0], W[1], targets)
 
-            def visit(path, _vp, _vn, paths=paths, nodes=nodes, local=local, hexes=hexes):
+            def visit(path, _vp, _vn, paths=paths, nodes=nodes, local=local, hexes=hexes, left=left):
                 if path in paths:
                     return None
                 paths[path] = True
+                left.discard(path)
                 for n in path.nodes:
                     nodes[n] = True
                     local[n] = True
                     offered.append(n)
-                hx = path.tile.hex
+                hx = path.hex
                 mine = hexes.get(hx)
                 if mine is None:
                     mine = hexes[hx] = {}
-                nbs = hx.neighbors
+                nbs = links[hx.id]
                 for e in path.exits:
                     mine[e] = True
                     nb = nbs.get(e)
@@ -504,9 +681,16 @@ class TrackGraph:
                         if other is None:
                             other = hexes[nb] = {}
                         other[(e + 3) % 6] = True
+                if not left:
+                    raise _Complete
                 return None
 
-            _walk_node(start, visited, walk_corp, {}, skip_paths, {}, skip_track, False, visit)
+            if left:
+                try:
+                    _walk_node(start, visited, walk_corp, {}, skip_paths, {}, skip_track, False, visit, WT,
+                               board.blocks)
+                except _Complete:
+                    pass
 
             if routes.get("route_train_purchase"):
                 continue
@@ -520,7 +704,7 @@ class TrackGraph:
             if mandatory > 1:
                 routes["route_available"] = True
                 routes["route_train_purchase"] = True
-                self._routes[corporation] = routes
+                self._remember(corporation, routes)
             elif mandatory == 1 and optional > 0:
                 routes["route_available"] = True
 
@@ -528,13 +712,14 @@ class TrackGraph:
         if one_token is not None:
             return result_hexes, nodes, paths
 
-        self._routes[corporation] = routes
+        if known is None or dict(known) != routes:
+            self._remember(corporation, routes)
         self._connected_hexes[corporation] = result_hexes
         self._connected_nodes[corporation] = nodes
         self._connected_paths[corporation] = paths
         reach: dict = {}
         for p in paths:
-            reach[p.tile.hex] = True
+            reach[p.hex] = True
         self._reachable_hexes[corporation] = reach
         self._offered[corporation] = offered
         return result_hexes, nodes, paths
@@ -552,9 +737,11 @@ class DistanceGraph:
     Distances are per-key minima over all walks (the start token counts as one).
     """
 
-    def __init__(self, hexmap, *, separate_node_types: bool = False,
+    DERIVED = True  # a copy of a game recomputes it
+
+    def __init__(self, board, *, separate_node_types: bool = False,
                  city_tokened_by: Callable | None = None):
-        self.hexmap = hexmap
+        self.board = board
         self.separate_node_types = bool(separate_node_types)
         self._city_tokened_by = city_tokened_by
         self._node: dict = {}
@@ -584,12 +771,9 @@ class DistanceGraph:
     def token_cities(self, corporation) -> list:
         out = []
         tb = self._city_tokened_by
-        for hx in map_hexes(self.hexmap):
-            tile = hx.tile
-            if tile is None:
-                continue
+        for _hx, tile in self.board.tiles():
             for city in tile.cities:
-                if tb(city, corporation) if tb is not None else city.tokened_by(corporation):
+                if tb(city, corporation) if tb is not None else self.board.tokened_by(city, corporation):
                     out.append(city)
         return out
 
@@ -638,7 +822,7 @@ class DistanceGraph:
     def _walk(self, node, dist, n_d, p_d, a_d, b_d, corp, counter, h_d) -> None:
         merge = self._merge
         merge(n_d, node, dist)
-        if corp is not None and node.blocks(corp):
+        if corp is not None and self.board.blocks(node, corp):
             return
         key = self._kind_key(node)
         count = 1 if node.visit_cost > 0 else 0
@@ -649,7 +833,7 @@ class DistanceGraph:
 
         def on_path(path, _vp, ct, _conv):
             merge(p_d, path, dist)
-            merge(h_d, path.tile.hex, dist)
+            merge(h_d, path.hex, dist)
             if path.terminal:
                 return
             for nxt in path.nodes:
@@ -662,7 +846,8 @@ class DistanceGraph:
                 self._walk(nxt, dist, n_d, p_d, a_d, b_d, corp, ct, h_d)
 
         for node_path in node.paths:
-            _walk_path(node_path, None, None, {}, None, counter, None, True, on_path)
+            _walk_path(node_path, None, None, {}, None, counter, None, True, on_path,
+                       (self.board.state.links, self.board.state.tile_at, None))
 
         if key is not None:
             dist[key] -= count

@@ -15,14 +15,17 @@ LETTER_TYPES = {
 
 
 class SharePrice:
-    __slots__ = ("price", "row", "column", "types", "corporations")
+    """One cell of the market (catalogue). Which corporations stand on it, in arrival
+    order, is the market's state: :meth:`StockMarket.corporations_at`."""
+
+    __slots__ = ("price", "row", "column", "types")
+    CATALOGUE = True
 
     def __init__(self, price: int, row: int, column: int, types: list[str]):
         self.price = price
         self.row = row
         self.column = column
-        self.types = list(types)
-        self.corporations: list = []
+        self.types = tuple(types)
 
     @property
     def type(self) -> str | None:
@@ -54,6 +57,12 @@ def parse_cell(cell, row: int, col: int) -> SharePrice | None:
 
 
 class StockMarket:
+    """The market grid (catalogue: ``market``, ``par_prices``) and its state: the
+    corporations on each cell (``cells``: cell -> tuple, in arrival order) and whether the
+    top was reached."""
+
+    CLONE_SHARE = ("market", "one_d", "par_prices", "_by_id")
+
     def __init__(self, rows: list[list]):
         self.market = [[parse_cell(c, r, i) for i, c in enumerate(row)] for r, row in enumerate(rows)]
         self.one_d = len(self.market) == 1
@@ -61,6 +70,7 @@ class StockMarket:
         pars.sort(key=lambda p: (p.price, p.column, p.row), reverse=True)
         self.par_prices = pars
         self.max_reached = False
+        self.cells: dict = {}
         self._by_id = {sp.id: sp for row in self.market for sp in row if sp is not None}
 
     def by_id(self, sid: str) -> SharePrice | None:
@@ -103,8 +113,20 @@ class StockMarket:
         r, c = rc
         return (r - 1, c) if r - 1 >= 0 else (r, c)
 
+    def corporations_at(self, sp: SharePrice) -> tuple:
+        """The corporations on ``sp``, in arrival order."""
+        return self.cells.get(sp, ())
+
+    def _enter(self, corp, sp: SharePrice) -> None:
+        self.cells = {**self.cells, sp: self.cells.get(sp, ()) + (corp,)}
+
+    def _leave(self, corp) -> None:
+        sp = corp.share_price
+        if sp is not None and corp in self.cells.get(sp, ()):
+            self.cells = {**self.cells, sp: tuple(c for c in self.cells[sp] if c is not corp)}
+
     def set_par(self, corp, sp: SharePrice) -> None:
-        sp.corporations.append(corp)
+        self._enter(corp, sp)
         corp.share_price = sp
         corp.par_price = sp
 
@@ -112,12 +134,11 @@ class StockMarket:
         sp = self.cell(*rc)
         if sp is None or sp is corp.share_price or sp.type == "liquidation":
             return
-        if corp.share_price is not None and corp in corp.share_price.corporations:
-            corp.share_price.corporations.remove(corp)
+        self._leave(corp)
         corp.share_price = sp
         if sp.type == "endgame":
             self.max_reached = True
-        sp.corporations.append(corp)
+        self._enter(corp, sp)
 
     def move_left(self, corp):
         self.move(corp, self.left_of(corp, corp.share_price.coordinates))
@@ -132,5 +153,4 @@ class StockMarket:
         self.move(corp, self.down_of(corp, corp.share_price.coordinates))
 
     def remove(self, corp) -> None:
-        if corp.share_price is not None and corp in corp.share_price.corporations:
-            corp.share_price.corporations.remove(corp)
+        self._leave(corp)

@@ -20,10 +20,25 @@ def ranged(action: dict, lo: int, hi: int, step: int = 1) -> dict:
 
 
 class Step:
-    """A unit of a round. Subclasses fill ``HANDLERS``: action type -> method name."""
+    """A unit of a round. Subclasses fill ``HANDLERS``: action type -> the method (function or
+    name) that processes it. The table is resolved when the class is defined, against the
+    class itself (so a subclass's override of a handler is the one called), and a handler
+    that does not exist is an error at import, not at play."""
 
-    HANDLERS: dict[str, str] = {}
+    HANDLERS: dict = {}
+    DISPATCH: dict = {}
     BLOCKS = True
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        table = {}
+        for atype, handler in cls.HANDLERS.items():
+            name = handler if isinstance(handler, str) else getattr(handler, "__name__", None)
+            func = getattr(cls, name, None) if name else None
+            if not callable(func):
+                raise TypeError(f"{cls.__name__}: no handler {handler!r} for action type {atype!r}")
+            table[atype] = func
+        cls.DISPATCH = table
 
     def __init__(self, game, round_, **opts):
         self.game = game
@@ -179,11 +194,11 @@ class Round:
                 break
         if chosen is None:
             raise GameError(f"no step accepts {atype} now", rule="no-such-action-now")
-        handler = chosen.HANDLERS.get(atype)
+        handler = chosen.DISPATCH.get(atype)
         if handler is None:
             raise GameError(f"{chosen.description()} has no handler for {atype}", rule="no-such-action-now")
         chosen.acted = True
-        getattr(chosen, handler)(action, entity)
+        handler(chosen, action, entity)
         self.after_process_before_skip(action)
         self.skip_steps()
         self.after_process(action, entity)

@@ -22,12 +22,11 @@ it and overrides what its rules change. Nothing is silently repaired: an illegal
 from __future__ import annotations
 
 import itertools
-import time
 import weakref
 from typing import Callable, Iterable, Sequence
 
 from .errors import GameError
-from .graph import hex_lookup, map_hexes, walk_path
+from .graph import walk_path
 
 __all__ = [
     "RouteError", "RouteTooShort", "RouteTooLong", "NoToken", "ReusesCity",
@@ -93,7 +92,7 @@ class Chain:
 
     @property
     def hexes(self) -> list:
-        return [p.tile.hex for p in self.paths]
+        return [p.hex for p in self.paths]
 
     def __repr__(self) -> str:
         return f"<Chain {self.id}>"
@@ -119,21 +118,21 @@ def chain_id(paths: Sequence) -> list:
     if len(paths) == 1 and paths[0].tile.ambiguous_connection:
         p = paths[0]
         i, j = sorted(n.index for n in p.nodes)
-        return [f"{p.tile.hex.id} {i}.{j}"]
+        return [f"{p.hex.id} {i}.{j}"]
     seen_junctions = set()
     out = []
     for p in paths:
         a, b = p.a, p.b
         if a not in seen_junctions and b not in seen_junctions:
-            out.append(p.tile.hex.id)
+            out.append(p.hex.id)
         if a.is_junction:
             seen_junctions.add(a)
         if b.is_junction:
             seen_junctions.add(b)
     return out
 
-def node_chains(start, end, skip_track=None) -> list:
-    """All chains from ``start`` to ``end`` (shortest first)."""
+def node_chains(start, end, skip_track=None, *, board) -> list:
+    """All chains from ``start`` to ``end`` on ``board`` (shortest first)."""
     found = []
 
     def visit(path, visited, _counter, _conv):
@@ -142,7 +141,7 @@ def node_chains(start, end, skip_track=None) -> list:
             found.append(Chain((start, end), paths, chain_id(paths)))
 
     for sp in start.paths:
-        walk_path(sp, visit, skip_track=skip_track)
+        walk_path(sp, visit, board=board, skip_track=skip_track)
     found.sort(key=lambda c: len(c.paths))
     return found
 
@@ -160,12 +159,9 @@ def preferred_city_town_edges(tile) -> dict:
     """{city/town: edge number (or None = centre)}: where the reference draws each city and
     town of ``tile`` in its current rotation. Route overlap checks treat an off-centre
     town as a point of track that two routes may not share."""
-    entry = _CT_EDGES.get(tile)
-    key = (tile.rotation, tile.hex)
-    if entry is not None and entry[0] == key:
-        return entry[1]
-    result = _city_town_edges(tile)
-    _CT_EDGES[tile] = (key, result)
+    result = _CT_EDGES.get(tile)
+    if result is None:  # a placed tile never changes, so neither does this
+        result = _CT_EDGES[tile] = _city_town_edges(tile)
     return result
 
 def _city_town_edges(tile) -> dict:
@@ -231,7 +227,7 @@ def track_keys(paths: Iterable) -> list:
     off-centre town and ``(hex, path)`` for a path joining two nodes inside a tile."""
     out = []
     for p in paths:
-        hx = p.tile.hex
+        hx = p.hex
         a, b = p.a, p.b
         la, lb = p.lanes
         if a.is_edge:
@@ -250,19 +246,19 @@ def track_keys(paths: Iterable) -> list:
             out.append((hx, p))
     return out
 
-def _connects_to(path, other, corporation) -> bool:
-    hx = path.tile.hex
+def _connects_to(path, other, corporation, board) -> bool:
+    hx = path.hex
     for part in (path.a, path.b):
         if part.is_edge:
-            nb = hx.neighbors.get(part.num)
-            if nb is not None and nb is other.tile.hex:
+            nb = board.neighbors(hx).get(part.num)
+            if nb is not None and nb is other.hex:
                 inv = (part.num + 3) % 6
                 if any(e.num == inv for e in other.edges):
                     return True
         elif part.is_junction:
             if other.junction is part:
                 return True
-        elif part in other.nodes and not part.blocks(corporation):
+        elif part in other.nodes and not board.blocks(part, corporation):
             return True
     return False
 
@@ -272,7 +268,7 @@ def _connects_to(path, other, corporation) -> bool:
 class RouteRules:
     """The base game's route rules. Titles subclass and override.
 
-    ``game`` is duck-typed: ``hex_by_id(id)`` (or ``hexmap``), ``phase`` (with ``tiles``, the
+    ``game`` is the game (its board and ``hex_by_id``), ``phase`` (with ``tiles``, the
     colours whose revenues apply). Every method below is a hook named after the reference:
 
     * stops: ``visited_stops``, ``revenue_stops``, ``compute_stops``, ``stop_type``;
@@ -287,22 +283,18 @@ class RouteRules:
       ``route_distance``, ``phase_colors``.
     """
 
-    def __init__(self, game=None, *, hex_by_id: Callable | None = None, phase=None):
+    def __init__(self, game, *, phase=None):
         self.game = game
-        self._hex_by_id = hex_by_id
         self._phase = phase
 
     # -- context -----------------------------------------------------------------------
 
+    @property
+    def board(self):
+        return self.game.board
+
     def hex_by_id(self, hex_id):
-        f = self._hex_by_id
-        if f is None:
-            g = self.game
-            f = getattr(g, "hex_by_id", None)
-            if f is None:
-                f = hex_lookup(getattr(g, "hexmap", g))
-            self._hex_by_id = f
-        return f(hex_id)
+        return self.game.hex_by_id(hex_id)
 
     @property
     def phase(self):
@@ -322,7 +314,7 @@ class RouteRules:
         return train.owner
 
     def city_tokened_by(self, city, corporation) -> bool:
-        return city.tokened_by(corporation)
+        return self.game.board.tokened_by(city, corporation)
 
     def skip_route_track_type(self, train):
         return None
@@ -395,7 +387,7 @@ class RouteRules:
             best_rev = None
             for combo in itertools.combinations(range(len(visits)), n):
                 stops = [visits[i] for i in combo]
-                if need_token and not any(s.tokened_by(corp) for s in stops):
+                if need_token and not any(self.city_tokened_by(s, corp) for s in stops):
                     continue
                 used = [0] * len(rows)
                 ok = True
@@ -500,7 +492,7 @@ class RouteRules:
         for seg in cd:
             seen.add(seg.left)
             if seg.right in seen:
-                raise ReusesCity(f"Cannot use {seg.right.tile.hex.id} twice")
+                raise ReusesCity(f"Cannot use {seg.right.hex.id} twice")
             seen.add(seg.right)
 
     def check_distance(self, route, visits, train=None) -> None:
@@ -548,7 +540,7 @@ class RouteRules:
     def check_connected(self, route, corporation) -> None:
         op = route.ordered_paths
         for a, b in zip(op, op[1:]):
-            if not _connects_to(a, b, corporation):
+            if not _connects_to(a, b, corporation, self.board):
                 raise RouteError("Route is not connected", rule="route-not-connected")
 
     # -- the whole evaluation ----------------------------------------------------------
@@ -661,7 +653,7 @@ class Route:
         key = (start, end, skip_track)
         r = self._chains.get(key)
         if r is None:
-            r = self._chains[key] = node_chains(start, end, skip_track)
+            r = self._chains[key] = node_chains(start, end, skip_track, board=self.rules.board)
         return r
 
     def _matching_chains(self, hex_ids) -> list:
@@ -673,8 +665,9 @@ class Route:
             return []
         want = list(hex_ids)
         out = []
-        for sn in start_hex.tile.nodes:
-            for en in end_hex.tile.nodes:
+        board = self.rules.board
+        for sn in board.tile(start_hex).nodes:
+            for en in board.tile(end_hex).nodes:
                 if sn is en:
                     continue
                 for ch in self._node_chains(sn, en):
@@ -740,7 +733,7 @@ class Route:
             if rules.is_local(self.train):
                 hx = rules.hex_by_id(conns[0][1])
                 if hx is not None:
-                    for n in hx.tile.nodes:
+                    for n in rules.board.tile(hx).nodes:
                         if rules.city_tokened_by(n, corp):
                             cd.append(Segment(n, n, Chain(None, [], None)))
                             return
@@ -801,14 +794,14 @@ class Route:
     def ordered_hexes(self) -> list:
         out = []
         for p in self.ordered_paths:
-            h = p.tile.hex
+            h = p.hex
             if not out or out[-1] is not h:
                 out.append(h)
         return out
 
     @property
     def all_hexes(self) -> list:
-        return list(dict.fromkeys(p.tile.hex for p in self.paths))
+        return list(dict.fromkeys(p.hex for p in self.paths))
 
     @property
     def visited_stops(self) -> list:
@@ -835,7 +828,7 @@ class Route:
                 for n in (s.left, s.right):
                     if not seq or seq[-1] is not n:
                         seq.append(n)
-            h = self._hexes = [n.tile.hex for n in seq if n is not None]
+            h = self._hexes = [n.hex for n in seq if n is not None]
         return h
 
     @property
@@ -853,7 +846,7 @@ class Route:
     def connection_hexes(self) -> list:
         cd = self.connection_data
         if self.rules.is_local(self.train) and len(cd) == 1 and not cd[0].chain.paths:
-            return [["local", cd[0].left.tile.hex.id]]
+            return [["local", cd[0].left.hex.id]]
         return [chain_id(s.chain.paths) for s in cd]
 
     @property
@@ -936,8 +929,7 @@ def revenues_for_action(game, entity, route_dicts: list, trains: dict) -> list:
 
 def suggest_routes(game, entity, trains, **kwargs) -> list:
     """A legal (not necessarily best) set of routes for ``entity``'s ``trains``."""
-    return best_routes(entity, trains, getattr(game, "graph", None), rules_for(game),
-                       hexmap=getattr(game, "hexmap", None), **kwargs)
+    return best_routes(entity, trains, game.graph, rules_for(game), board=game.board, **kwargs)
 
 # --------------------------------------------------------------------------------------
 # route finder
@@ -956,24 +948,28 @@ class _StopWalk(Exception):
     pass
 
 class _Finder:
-    def __init__(self, corp, rules: RouteRules, hexmap, graph, deadline: float, per_train: int,
+    def __init__(self, corp, rules: RouteRules, board, graph, budget: int, per_train: int,
                  max_segments: int):
         self.corp = corp
         self.rules = rules
-        self.hexmap = hexmap
+        self.board = board
         self.graph = graph
-        self.deadline = deadline
+        self.budget = budget  # walk steps: a deterministic bound on the work, not a clock
+        self.steps = 0
         self.per_train = per_train
         self.max_segments = max_segments
         self._segments: dict = {}
         self.chain_cache: dict = {}
 
+    def out_of_budget(self) -> bool:
+        return self.steps > self.budget
+
     def token_nodes(self) -> list:
         rules = self.rules
         corp = self.corp
         out = []
-        for hx in map_hexes(self.hexmap):
-            for c in hx.tile.cities:
+        for _hx, tile in self.board.tiles():
+            for c in tile.cities:
                 if rules.city_tokened_by(c, corp):
                     out.append(c)
         return out
@@ -986,30 +982,30 @@ class _Finder:
             return r
         out = []
         cap = self.max_segments
-        deadline = self.deadline
-
         def visit(path, visited, _c, _v):
             for n in path.nodes:
                 if n is not node:
                     paths = list(visited)
                     out.append((n, paths, frozenset(track_keys(paths))))
-            if len(out) >= cap or (len(visited) > 8 and time.monotonic() > deadline):
+            self.steps += 1
+            if len(out) >= cap or (len(visited) > 8 and self.out_of_budget()):
                 raise _StopWalk
 
         try:
             for sp in node.paths:
                 if sp.ignore or sp.track == skip_track:
                     continue
-                walk_path(sp, visit, skip_track=skip_track)
+                walk_path(sp, visit, board=self.board, skip_track=skip_track)
         except _StopWalk:
             pass
         self._segments[key] = out
         return out
 
     def extend(self, seq_nodes, seq_segs, used_keys, used_nodes, end, capacity, cost, skip_track, out):
+        self.steps += 1
         """Depth-first extension from ``end``; every sequence of >= 2 nodes is reported as
         (nodes, segments) with segment i = (its start node, its paths from that node)."""
-        if time.monotonic() > self.deadline or len(out) >= self.per_train:
+        if self.out_of_budget() or len(out) >= self.per_train:
             return
         corp = self.corp
         inner = len(seq_nodes) > 1
@@ -1025,13 +1021,13 @@ class _Finder:
             seq_segs.append((end, paths))
             used_nodes.add(n)
             out.append((list(seq_nodes), list(seq_segs)))
-            if not (n.blocks(corp) or paths[-1].terminal):
+            if not (self.board.blocks(n, corp) or paths[-1].terminal):
                 self.extend(seq_nodes, seq_segs, used_keys | keys, used_nodes, n, capacity, c,
                             skip_track, out)
             used_nodes.discard(n)
             seq_nodes.pop()
             seq_segs.pop()
-            if len(out) >= self.per_train or time.monotonic() > self.deadline:
+            if len(out) >= self.per_train or self.out_of_budget():
                 return
 
     def candidates(self, train) -> list:
@@ -1050,7 +1046,7 @@ class _Finder:
             # routes with the token in the middle: extend the other way from the token and
             # put that half, reversed, in front
             for nodes_, segs in halves:
-                if time.monotonic() > self.deadline or len(raw) >= self.per_train:
+                if self.out_of_budget() or len(raw) >= self.per_train:
                     break
                 used_keys = frozenset().union(*(track_keys(p) for _, p in segs))
                 cost = sum(n.visit_cost for n in nodes_)
@@ -1060,7 +1056,7 @@ class _Finder:
                     front_nodes = n2[::-1]
                     front_segs = [(n2[i + 1], s2[i][1][::-1]) for i in range(len(s2) - 1, -1, -1)]
                     raw.append((front_nodes + nodes_[1:], front_segs + segs))
-            if len(raw) >= self.per_train or time.monotonic() > self.deadline:
+            if len(raw) >= self.per_train or self.out_of_budget():
                 break
         return raw
 
@@ -1073,28 +1069,22 @@ def _route_from_seq(rules, train, nodes_, segs, phase, chain_cache) -> Route:
             cd.append(Segment(start, end, Chain((start, end), paths, chain_id(paths))))
     return Route(rules, train, connection_data=cd, phase=phase, chain_cache=chain_cache)
 
-def best_routes(corporation, trains, graph, rules: RouteRules | None = None, *, hexmap=None,
-                limit: int = 400, time_limit: float = 1.0, max_segments: int = 200,
+def best_routes(corporation, trains, graph, rules: RouteRules, *, board,
+                limit: int = 400, budget: int = 200_000, max_segments: int = 200,
                 phase=None) -> list:
     """Legal routes for ``corporation``'s ``trains`` as logged-route dicts (``train``,
     ``connections``, ``hexes``, ``nodes``, ``revenue``, ``revenue_str``).
 
     Enumerates up to ``limit`` candidate routes per train from the corporation's tokens
-    (within ``time_limit`` seconds overall), keeps the legal ones, assigns them greedily
+    (within ``budget`` walk steps overall), keeps the legal ones, assigns them greedily
     without shared track, and checks the final set exactly as a logged run would be
     checked (every returned route re-resolves from its own log entry). Trains without a
     route are left out.
     """
-    rules = rules if rules is not None else RouteRules()
-    if hexmap is None:
-        hexmap = getattr(graph, "hexmap", None)
     trains = list(trains)
-    if not trains or hexmap is None:
+    if not trains:
         return []
-    if rules.game is None and rules._hex_by_id is None:
-        rules._hex_by_id = hex_lookup(hexmap)
-    deadline = time.monotonic() + time_limit
-    finder = _Finder(corporation, rules, hexmap, graph, deadline, limit, max_segments)
+    finder = _Finder(corporation, rules, board, graph, budget, limit, max_segments)
 
     # candidates per distinct train kind
     per_kind: dict = {}

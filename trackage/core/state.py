@@ -73,3 +73,65 @@ def snapshot(game) -> dict:
     line["depot"] = [t.name for t in game.depot.upcoming]
     line["train_limit"] = game.phase.current.get("train_limit")
     return line
+
+
+def full_state(game) -> dict:
+    """Every piece of the game's state as plain data, to compare two games (a copy, an undo
+    and redo, a refused action...). Catalogue objects appear as their ids, derived views not
+    at all, and the state's own objects once each, in the order a walk from the game meets
+    them (``"Player#3"``: the third state object met, a Player), so equal games give equal
+    dumps."""
+    from .clone import _ATOMS, _policy, _slot_names
+
+    labels: dict[int, str] = {}
+    objects: dict[str, object] = {}
+    keep_alive: list = []
+
+    def catalogue_name(o) -> str:
+        t = type(o)
+        for attr in ("id", "name", "sym"):
+            v = getattr(o, attr, None)
+            if isinstance(v, (str, int)):
+                extra = ""
+                if hasattr(o, "rotation") and hasattr(o, "hex"):
+                    h = o.hex
+                    extra = f"@{h.id if h is not None else None}r{o.rotation}"
+                return f"{t.__name__}:{v}{extra}"
+        return f"{t.__name__}:{repr(o)[:60]}"
+
+    def dump(o):
+        t = type(o)
+        if t in _ATOMS:
+            return o if isinstance(o, (int, str, float, bool)) or o is None else repr(o)
+        if getattr(t, "CATALOGUE", False):
+            return catalogue_name(o)
+        if getattr(t, "DERIVED", False):
+            return None
+        if t in (list, tuple):
+            return [dump(x) for x in o]
+        if t in (set, frozenset):
+            return sorted((dump(x) for x in o), key=repr)
+        if isinstance(o, dict):
+            return [[dump(k), dump(v)] for k, v in o.items()]
+        if t.__name__ == "method":
+            return f"method {o.__func__.__qualname__} of {dump(o.__self__)}"
+        label = labels.get(id(o))
+        if label is not None:
+            return label
+        label = labels[id(o)] = f"{t.__name__}#{len(labels)}"
+        keep_alive.append(o)
+        fields = {}
+        names = list(getattr(o, "__dict__", {}).keys()) + _slot_names(t)
+        for name in names:
+            if name in fields or _policy(t, name) in ("skip", "share") or name in getattr(t, "STATE_EXCLUDE", ()):
+                continue
+            try:
+                v = getattr(o, name)
+            except AttributeError:
+                continue
+            fields[name] = dump(v)
+        objects[label] = fields
+        return label
+
+    root = dump(game)
+    return {"root": root, "objects": objects}

@@ -49,7 +49,7 @@ __all__ = [
     "Offboard", "Junction", "TileLibrary", "standard_tiles", "lane_match", "tracks_match",
     "path_le", "paths_are_subset_of", "upgrades_to", "upgrades_to_correct_color",
     "upgrades_to_correct_label", "upgrades_to_correct_city_town", "legal_rotation",
-    "legal_rotations", "old_paths_maintained", "city_sizes_maintained",
+    "legal_rotations", "old_paths_maintained", "city_sizes_maintained", "city_map", "Placed",
 ]
 
 COLORS: tuple[str, ...] = (
@@ -134,6 +134,8 @@ class Edge:
     ``lanes`` is ``(width, index)`` of the track at that edge. Immutable and shared.
     A walker can key an edge crossing by ``(hex.id, num, lanes[1])`` like the reference."""
 
+    CATALOGUE = True
+
     __slots__ = ("num", "lanes")
     is_edge = True
     is_junction = is_city = is_town = is_offboard = is_halt = is_pass = is_stop = False
@@ -149,6 +151,8 @@ class Edge:
 
 class Upgrade:
     """Terrain cost printed on a hex: ``cost``, ``terrains`` (tuple of str), ``size``, ``loc``."""
+
+    CATALOGUE = True
 
     __slots__ = ("index", "cost", "terrains", "size", "loc")
 
@@ -178,6 +182,8 @@ class Border:
     (None, "mountain", "water", "impassable", ...), ``cost``, ``color``. Equality ignores
     the part index, like the reference."""
 
+    CATALOGUE = True
+
     __slots__ = ("index", "edge", "type", "cost", "color")
 
     def __init__(self, edge, type=None, cost=None, color=None, index=None):
@@ -201,6 +207,8 @@ class Border:
 class Icon:
     """An icon on a tile. ``preprinted`` is False for icons carried over from a previous
     tile (sticky icons) or placed by hex tokens; ``owner`` is free for titles to use."""
+
+    CATALOGUE = True
 
     __slots__ = ("index", "image", "name", "sticky", "blocks_lay", "preprinted", "large", "loc", "owner")
 
@@ -229,6 +237,8 @@ class FutureLabel:
     """A label the hex takes when a tile of ``color`` is laid. ``sticker`` tracks the
     label a laid tile brought itself (see :meth:`trackage.core.hexmap.Hex.lay`)."""
 
+    CATALOGUE = True
+
     __slots__ = ("index", "label", "color", "sticker")
 
     def __init__(self, label=None, color=None, index=None):
@@ -239,6 +249,8 @@ class FutureLabel:
 
 
 class Stub:
+
+    CATALOGUE = True
     __slots__ = ("index", "edge", "track")
 
     def __init__(self, edge, track="broad", index=None):
@@ -250,6 +262,8 @@ class Stub:
 class Partition:
     """Interior divider; ``a``/``b`` vertices, ``type``, ``restrict``, ``inner``/``outer``
     edge lists, ``blockers`` (companies that must be owned to cross)."""
+
+    CATALOGUE = True
 
     __slots__ = ("index", "a", "a_sign", "b", "b_sign", "type", "restrict", "length",
                  "blockers", "inner", "outer")
@@ -277,6 +291,8 @@ class Partition:
 
 
 class Frame:
+
+    CATALOGUE = True
     __slots__ = ("index", "color", "color2")
 
     def __init__(self, color=None, color2=None, index=None):
@@ -286,6 +302,8 @@ class Frame:
 
 
 class Stripes:
+
+    CATALOGUE = True
     __slots__ = ("index", "color")
 
     def __init__(self, color=None, index=None):
@@ -298,6 +316,8 @@ class Stripes:
 
 
 class _NodeDef:
+
+    CATALOGUE = True
     __slots__ = ("kind", "index", "ordinal", "params", "revenue")
 
     def __init__(self, kind, index, ordinal, params):
@@ -311,6 +331,8 @@ class _NodeDef:
 
 class _PathDef:
     """One (expanded) path. ``a``/``b``: ("e", edge) or ("n", node ordinal)."""
+
+    CATALOGUE = True
 
     __slots__ = ("index", "group", "a", "b", "lanes", "terminal", "track", "ignore",
                  "ignore_gauge_walk", "ignore_gauge_compare")
@@ -330,6 +352,8 @@ class _PathDef:
 
 class _Rot:
     """Per-rotation precomputation of a spec."""
+
+    CATALOGUE = True
 
     __slots__ = ("ends", "exits", "exit_count", "sig_ends", "ct_edges")
 
@@ -361,6 +385,8 @@ class TileSpec:
     ``partitions``, ``frame``, ``stripes``, ``future_label``, ``path_node_ordinals`` (nodes
     reached by paths, reference order), ``edge_count``, ``blocks_lay``, ``has_junction``.
     """
+
+    CATALOGUE = True
 
     _cache: dict = {}
 
@@ -575,10 +601,14 @@ class TileSpec:
 
 
 class NodeBase:
-    """Common base of node-like parts. ``tile``, ``index`` (part index), ``ordinal``
-    (position among node-like parts, the ``_N`` of path references), ``kind``."""
+    """Common base of node-like parts of a placed tile (catalogue objects, never changed).
+    ``tile`` (the :class:`Placed` tile), ``hex`` (None for a tile not on the map), ``index``
+    (part index), ``ordinal`` (position among node-like parts, the ``_N`` of path
+    references), ``kind``. What happens to a node during a game (tokens, reservations)
+    is board state: see :class:`trackage.core.board.Board`."""
 
-    __slots__ = ("tile", "index", "ordinal", "_id")
+    __slots__ = ("tile", "hex", "index", "ordinal", "id", "signature")
+    CATALOGUE = True
     kind = "node"
     is_edge = False
     is_city = False
@@ -591,54 +621,31 @@ class NodeBase:
 
     def __init__(self, tile, index, ordinal):
         self.tile = tile
+        self.hex = tile.hex
         self.index = index
         self.ordinal = ordinal
-        self._id = None
-
-    @property
-    def id(self) -> str:
-        """``"<tile id>-<part index>"`` (the reference's part id, e.g. city ids)."""
-        i = self._id
-        if i is None:
-            i = self._id = f"{self.tile.id}-{self.index}"
-        return i
-
-    @property
-    def hex(self):
-        return self.tile.hex if self.tile is not None else None
-
-    @property
-    def signature(self) -> str:
-        """``"<hex id>-<part index>"``, as in logged route node lists."""
-        h = self.hex
-        return f"{h.id if h is not None else None}-{self.index}"
+        # ``"<tile id>-<part index>"`` (the reference's part id, e.g. city ids) and
+        # ``"<hex id>-<part index>"``, as in logged route node lists
+        self.id = f"{tile.id}-{index}"
+        self.signature = f"{self.hex.id if self.hex is not None else None}-{index}"
 
     @property
     def paths(self) -> tuple:
-        """Paths of the tile (current rotation) that touch this node."""
-        return self.tile._view().node_paths.get(self.ordinal, ())
+        """Paths of the tile that touch this node."""
+        return self.tile._view.node_paths.get(self.ordinal, ())
 
     @property
     def exits(self) -> tuple:
         """Exits of those paths (with repeats, like the reference)."""
-        return self.tile._view().node_exits.get(self.ordinal, ())
+        return self.tile._view.node_exits.get(self.ordinal, ())
 
     @property
     def visit_cost(self) -> int:
         return 0
 
-    def blocks(self, corporation) -> bool:
-        return False
-
-    def tokened_by(self, corporation, types=()) -> bool:
-        return False
-
-    def tokenable(self, corporation, **kwargs) -> bool:
-        return False
-
     def __repr__(self) -> str:
         h = self.hex
-        return f"<{type(self).__name__} {self.tile.id if self.tile else None}-{self.index} hex={h.id if h else None}>"
+        return f"<{type(self).__name__} {self.tile.id}-{self.index} hex={h.id if h else None}>"
 
 
 class Junction(NodeBase):
@@ -650,7 +657,7 @@ class Junction(NodeBase):
 
     @property
     def paths(self) -> tuple:
-        return self.tile._view().junction_paths.get(self.ordinal, ())
+        return self.tile._view.junction_paths.get(self.ordinal, ())
 
     @property
     def exits(self) -> tuple:
@@ -658,8 +665,9 @@ class Junction(NodeBase):
 
 
 class RevenueCenter(NodeBase):
-    """A stop: ``revenue`` ({colour: value}), ``groups`` (list), ``hide``, ``visit_cost``
-    (default 1), ``route`` ("mandatory"/"optional"/"never"), ``loc``, ``format``, ``rows``."""
+    """A stop: ``revenue`` ({colour: value}), ``groups`` (printed; a city keeps the groups of
+    the city it replaced: ``Board.groups``), ``hide``, ``visit_cost`` (default 1), ``route``
+    ("mandatory"/"optional"/"never"), ``loc``, ``format``, ``rows``."""
 
     __slots__ = ("revenue", "groups", "hide", "_visit_cost", "route", "loc", "format", "rows", "params")
     default_route = "mandatory"
@@ -670,7 +678,7 @@ class RevenueCenter(NodeBase):
         p = nd.params
         self.params = p
         self.revenue = nd.revenue
-        self.groups = _groups(p.get("groups"))
+        self.groups = tuple(_groups(p.get("groups")))
         self.hide = _flag(p.get("hide"))
         self._visit_cost = _int(p.get("visit_cost"), 1)
         self.route = str(p.get("route") or self.default_route)
@@ -681,14 +689,6 @@ class RevenueCenter(NodeBase):
     @property
     def visit_cost(self) -> int:
         return self._visit_cost
-
-    @visit_cost.setter
-    def visit_cost(self, v: int) -> None:
-        self._visit_cost = v
-
-    def set_revenue(self, revenue) -> None:
-        """Replace the revenue (int, ``"yellow_30|green_40"`` or a colour dict)."""
-        self.revenue = _parse_revenue(revenue)
 
     def revenue_for(self, colors: Sequence[str], train_name: str | None = None) -> int:
         """Revenue for the phase whose available tile colours are ``colors``: the value of
@@ -713,13 +713,10 @@ class RevenueCenter(NodeBase):
 
 
 class City(RevenueCenter):
-    """A city: ``slots`` (current slot count), ``normal_slots`` (printed), ``tokens`` (list,
-    None = free slot), ``extra_tokens`` (tokens outside slots), ``reservations`` (list by
-    slot, entity or None; may be longer than ``tokens``), ``boom``, ``outline``.
-    ``error`` holds the reason of the last failed :meth:`tokenable` check."""
+    """A city: ``normal_slots`` (printed slots), ``boom``, ``outline``. Its tokens and
+    reservations are board state (``Board.tokens(city)`` ...)."""
 
-    __slots__ = ("normal_slots", "tokens", "extra_tokens", "reservations", "boom", "outline",
-                 "slot_icons", "error")
+    __slots__ = ("normal_slots", "boom", "outline")
     kind = "city"
     is_city = True
 
@@ -727,203 +724,8 @@ class City(RevenueCenter):
         super().__init__(tile, nd)
         p = nd.params
         self.normal_slots = _int(p.get("slots"), 1)
-        self.tokens: list = [None] * self.normal_slots
-        self.extra_tokens: list = []
-        self.reservations: list = []
         self.boom = p.get("boom")
         self.outline = p.get("outline")
-        self.slot_icons: dict = {}
-        self.error = None
-
-    # -- slots / tokens ----------------------------------------------------------------
-
-    @property
-    def slots(self) -> int:
-        return len(self.tokens)
-
-    def slot_count(self, all: bool = False) -> int:
-        return len(self.tokens) + (len(self.extra_tokens) if all else 0)
-
-    @property
-    def tokened(self) -> bool:
-        return any(t is not None for t in self.tokens)
-
-    def tokened_by(self, corporation, types=()) -> bool:
-        """Has ``corporation`` a token here (in a slot or extra); with ``types``, one of those types."""
-        for lst in (self.tokens, self.extra_tokens):
-            for t in lst:
-                if t is not None and t.corporation is corporation and (not types or t.type in types):
-                    return True
-        return False
-
-    def blocks(self, corporation) -> bool:
-        """True when every slot holds a token of another corporation (a free slot, the
-        corporation's own token or a neutral token unblocks)."""
-        if corporation is None:
-            return False
-        if self.tokened_by(corporation):
-            return False
-        tokens = self.tokens
-        if None in tokens:
-            return False
-        for t in tokens:
-            if t.type == "neutral":
-                return False
-        return True
-
-    def remove_tokens(self) -> None:
-        self.tokens = [None] * len(self.tokens)
-        self.extra_tokens = []
-
-    def reset(self) -> None:
-        """Drop all tokens and restore the printed number of slots."""
-        self.extra_tokens = []
-        self.tokens = [None] * self.normal_slots
-
-    def delete_token(self, token, remove_slot: bool = False) -> None:
-        if remove_slot:
-            for pos, t in enumerate(self.tokens):
-                if t is token:
-                    del self.tokens[pos]
-                    if pos < len(self.reservations):
-                        del self.reservations[pos]
-                    self.reservations.append(None)
-                    break
-        else:
-            self.tokens = [None if t is token else t for t in self.tokens]
-
-    # -- reservations ------------------------------------------------------------------
-
-    def find_reservation(self, corporation) -> int | None:
-        for i, r in enumerate(self.reservations):
-            if r is not None and (r is corporation or getattr(r, "owner", None) is corporation):
-                return i
-        return None
-
-    def reserved_by(self, corporation) -> bool:
-        return self.find_reservation(corporation) is not None
-
-    def add_reservation(self, entity, slot: int | None = None) -> None:
-        """Reserve: appended, or inserted at ``slot`` (padding with None like an array insert)."""
-        res = self.reservations
-        if slot is None:
-            res.append(entity)
-        else:
-            if slot > len(res):
-                res.extend([None] * (slot - len(res)))
-            res.insert(slot, entity)
-
-    def remove_reservation(self, entity) -> None:
-        for i, r in enumerate(self.reservations):
-            if r is entity:
-                self.reservations[i] = None
-                return
-
-    def remove_all_reservations(self) -> None:
-        self.reservations.clear()
-
-    @property
-    def available_slots(self) -> int:
-        """Free slots that are not reserved."""
-        res = self.reservations
-        n = 0
-        for i, t in enumerate(self.tokens):
-            if t is None and (i >= len(res) or res[i] is None):
-                n += 1
-        return n
-
-    def get_slot(self, corporation, cheater=False) -> int | None:
-        """Slot a token of ``corporation`` would take: its reservation, else the first free
-        unreserved slot. With ``cheater`` (any value but None/False, even 0) the first free
-        unreserved slot, else a new one."""
-        res = self.reservations
-        open_slot = None
-        for i, t in enumerate(self.tokens):
-            if t is None and (i >= len(res) or res[i] is None):
-                open_slot = i
-                break
-        if _flag(cheater):
-            return open_slot if open_slot is not None else len(self.tokens)
-        reservation = self.find_reservation(corporation)
-        return reservation if reservation is not None else open_slot
-
-    def tokenable(self, corporation, free: bool = False, tokens=None, cheater=False,
-                  extra_slot: bool = False, spender=None, same_hex_allowed: bool = False) -> bool:
-        """Could ``corporation`` place one of ``tokens`` here (default: its unused tokens, one
-        per type)? Checks slot, cash (unless ``free``), another token on the same tile, and
-        tile-level reservations."""
-        if tokens is None:
-            tokens = _unused_tokens_by_type(corporation)
-        elif not isinstance(tokens, (list, tuple)):
-            tokens = [tokens]
-        self.error = "generic"
-        if not extra_slot and not tokens:
-            self.error = "no_tokens"
-            return False
-        tile = self.tile
-        for t in tokens:
-            if not extra_slot and self.get_slot(t.corporation, cheater=cheater) is None:
-                self.error = "no_slots"
-                continue
-            if not free and t.price > getattr(spender if spender is not None else corporation, "cash", 0):
-                self.error = "no_money"
-                continue
-            if not same_hex_allowed and any(c.tokened_by(t.corporation) for c in tile.cities):
-                self.error = "existing_token"
-                continue
-            if self.reserved_by(corporation):
-                return True
-            if tile.token_blocked_by_reservation(corporation) and not _flag(cheater):
-                self.error = "blocked_reservation"
-                continue
-            return True
-        return False
-
-    _ERRORS = {
-        "no_tokens": "{c} cannot lay token - has no tokens left",
-        "existing_token": "{c} cannot lay token - already has a token on {h}",
-        "blocked_reservation": "{c} cannot lay token - remaining token slots are reserved on {h}",
-        "no_money": "{c} cannot lay token - cannot afford token on {h}",
-        "no_slots": "{c} cannot lay token - no token slots available on {h}",
-    }
-
-    def place_token(self, corporation, token, free: bool = False, check_tokenable: bool = True,
-                    cheater=False, extra_slot: bool = False, spender=None,
-                    same_hex_allowed: bool = False) -> None:
-        """Place ``token``: into the slot reserved for the corporation, else the first free
-        unreserved slot (``cheater``: a new slot if none is free; ``extra_slot``: outside
-        the slots). Clears the corporation's reservations on this city and tile."""
-        if check_tokenable and not self.tokenable(
-                corporation, free=free, tokens=[token], cheater=cheater, extra_slot=extra_slot,
-                spender=spender, same_hex_allowed=same_hex_allowed):
-            h = self.hex.id if self.hex is not None else None
-            name = getattr(corporation, "name", corporation)
-            msg = self._ERRORS.get(self.error, "{c} cannot lay token on {i} {h}")
-            raise GameError(msg.format(c=name, h=h, i=self.id), rule="token")
-        self.exchange_token(token, cheater=cheater, extra_slot=extra_slot)
-        tres = self.tile.reservations
-        if corporation in tres:
-            self.tile.reservations = [r for r in tres if r is not corporation]
-        self.remove_reservation(corporation)
-
-    def exchange_token(self, token, cheater=False, extra_slot: bool = False) -> None:
-        """Put ``token`` into this city without checks (slot chosen as in :meth:`get_slot`)."""
-        token.place(self, extra=extra_slot, cheater=cheater)
-        if extra_slot:
-            self.extra_tokens.append(token)
-            return
-        slot = self.get_slot(token.corporation, cheater=cheater)
-        # two reservations on a one-slot city (1858 private railways): the company tokening
-        # takes slot 0 and the other keeps its claim for the second slot of a later tile
-        if slot == 1 and self.normal_slots == 1 and sum(1 for r in self.reservations if r is not None) == 2:
-            slot = 0
-            self.reservations.reverse()
-        if slot is None:
-            raise GameError(f"no slot for token of {getattr(token.corporation, 'name', token.corporation)} in {self.id}",
-                            rule="token")
-        if slot >= len(self.tokens):
-            self.tokens.extend([None] * (slot + 1 - len(self.tokens)))
-        self.tokens[slot] = token
 
 
 class Pass(City):
@@ -972,29 +774,14 @@ class Halt(Town):
 
 
 class Offboard(RevenueCenter):
-    """An off-board area. Always ends a walk (:meth:`blocks` is True)."""
+    """An off-board area. Always ends a walk."""
 
     __slots__ = ()
     kind = "offboard"
     is_offboard = True
 
-    def blocks(self, corporation) -> bool:
-        return True
-
 
 _NODE_CLASSES = {"city": City, "pass": Pass, "town": Town, "halt": Halt, "offboard": Offboard}
-
-
-def _unused_tokens_by_type(corporation) -> list:
-    f = getattr(corporation, "tokens_by_type", None)
-    if f is not None:
-        return list(f() if callable(f) else f)
-    out, seen = [], set()
-    for t in getattr(corporation, "tokens", ()):
-        if not t.used and t.type not in seen:
-            seen.add(t.type)
-            out.append(t)
-    return out
 
 
 # --------------------------------------------------------------------------------------
@@ -1012,13 +799,15 @@ class Path:
     ``ignore``, ``ignore_gauge_walk``, ``ignore_gauge_compare``, ``index`` (part index),
     ``tile``, ``rotation``. Created by the tile; identity is stable per tile and rotation."""
 
-    __slots__ = ("tile", "index", "rotation", "a", "b", "edges", "exits", "exit_lanes", "nodes",
+    __slots__ = ("tile", "hex", "index", "rotation", "a", "b", "edges", "exits", "exit_lanes", "nodes",
                  "stops", "city", "town", "offboard", "junction", "terminal", "track", "lanes",
                  "ignore", "ignore_gauge_walk", "ignore_gauge_compare", "_sig")
+    CATALOGUE = True
     is_edge = False
 
     def __init__(self, tile, pd: _PathDef, rotation, a, b, sig_ends, igw=None, igc=None):
         self.tile = tile
+        self.hex = tile.hex
         self.index = pd.index
         self.rotation = rotation
         self.a = a
@@ -1057,10 +846,6 @@ class Path:
         self.town = town
         self.offboard = offboard
         self.junction = junction
-
-    @property
-    def hex(self):
-        return self.tile.hex
 
     @property
     def is_terminal(self) -> bool:
@@ -1158,45 +943,137 @@ _EMPTY: tuple = ()
 
 
 class Tile:
-    """One tile. ``id`` = ``f"{name}-{index}"``.
+    """One physical tile: a supply copy or a preprinted map tile (a catalogue object, never
+    changed). ``id`` = ``f"{name}-{index}"``.
 
-    Attributes: ``spec``, ``name``, ``index``, ``color``, ``rotation``, ``hex`` (None in the
-    supply), ``preprinted``, ``unlimited``, ``hidden``, ``location_name``, ``cities``
-    (cities and passes, part order), ``towns`` (towns and halts), ``halts``, ``offboards``,
-    ``city_towns``, ``junction``, ``all_nodes`` (every node-like part by ordinal),
-    ``nodes`` (nodes reached by paths), ``stops``, ``labels`` (list of str; ``label`` is the
-    last), ``upgrades``, ``borders`` (list, move with the hex), ``original_borders``,
-    ``icons``, ``stubs``, ``partitions``, ``frame``, ``stripes``, ``future_label``,
-    ``reservations`` (tile-level), ``blockers``, ``hidden_blockers``, ``legal_rotations``,
-    ``reservation_blocks`` ("never"/"always"/"single_slot_cities"), ``blocks_lay``.
-    Rotation-dependent: ``paths``, ``exits``, ``paths_at(edge)``, ``exit_count``,
-    ``city_town_edges``.
+    Attributes: ``spec``, ``name``, ``index``, ``color``, ``preprinted``, ``unlimited``,
+    ``hidden``, ``reservation_blocks`` ("never"/"always"/"single_slot_cities"), and what is
+    printed on it: ``labels`` (``label`` is the last), ``upgrades`` (terrain costs),
+    ``borders``, ``icons``, ``stubs``, ``partitions``, ``frame``, ``stripes``,
+    ``future_label``, ``blocks_lay``.
+
+    A tile in a rotation, on a hex or not, is a :class:`Placed` tile: ``tile.at(rotation,
+    hex)``; it owns the nodes and paths. Placed tiles are interned, so the same tile in the
+    same place is the same object in every copy of a game.
     """
 
     __slots__ = (
-        "spec", "name", "index", "id", "color", "rotation", "hex", "preprinted", "unlimited",
-        "hidden", "location_name", "reservation_blocks", "all_nodes", "cities", "towns", "halts",
-        "offboards", "city_towns", "junction", "nodes", "stops", "labels", "upgrades", "borders",
-        "original_borders", "icons", "stubs", "partitions", "frame", "stripes", "future_label",
-        "reservations", "blockers", "hidden_blockers", "legal_rotations", "blocks_lay", "opposite",
-        "_views", "_igw", "_igc", "__weakref__",
+        "spec", "name", "index", "id", "color", "preprinted", "unlimited", "hidden",
+        "reservation_blocks", "labels", "upgrades", "borders", "icons", "stubs", "partitions",
+        "frame", "stripes", "future_label", "blocks_lay", "_placed", "__weakref__",
     )
+    CATALOGUE = True
 
-    def __init__(self, spec: TileSpec, name: str, color: str, index: int = 0, rotation: int = 0,
+    def __init__(self, spec: TileSpec, name: str, color: str, index: int = 0,
                  preprinted: bool = False, unlimited: bool = False, hidden: bool = False,
-                 location_name: str | None = None, reservation_blocks: str = "never"):
+                 reservation_blocks: str = "never"):
         self.spec = spec
         self.name = str(name)
         self.index = index
         self.id = f"{self.name}-{index}"
         self.color = color
-        self.rotation = rotation % 6
-        self.hex = None
         self.preprinted = preprinted
         self.unlimited = unlimited
         self.hidden = hidden
-        self.location_name = location_name
         self.reservation_blocks = reservation_blocks or "never"
+        self.labels = tuple(lab for _, lab in spec.labels)
+        self.upgrades = tuple(spec.upgrades)
+        self.borders = tuple(spec.borders)
+        self.icons = tuple(Icon(p.get("image", ""), p.get("name"), _flag(p.get("sticky")),
+                                _flag(p.get("blocks_lay")), True, _flag(p.get("large")), p.get("loc"),
+                                index=i) for i, p in spec.icon_defs)
+        self.stubs = tuple(spec.stubs)
+        self.partitions = tuple(Partition(p.get("a"), p.get("b"), p.get("type"), p.get("restrict"),
+                                          p.get("length"), index=i) for i, p in spec.partition_defs)
+        self.frame = spec.frame
+        self.stripes = spec.stripes
+        fl = spec.future_label
+        self.future_label = FutureLabel(fl[1], fl[2], index=fl[0]) if fl else None
+        self.blocks_lay = spec.blocks_lay
+        self._placed: dict = {}
+
+    @classmethod
+    def from_parts(cls, name: str, color: str, parts: Sequence[dict], **kwargs) -> "Tile":
+        return cls(TileSpec.get(parts), name, color, **kwargs)
+
+    def at(self, rotation: int = 0, hex=None, igw=None, igc=None) -> "Placed":
+        """This tile in ``rotation`` on ``hex`` (None: a tile looked at in the supply).
+        ``igw``/``igc`` override the paths' gauge flags (a title's dual-gauge rule)."""
+        key = (rotation % 6, hex, igw, igc)
+        p = self._placed.get(key)
+        if p is None:
+            p = self._placed[key] = Placed(self, rotation % 6, hex, igw, igc)
+        return p
+
+    @property
+    def label(self) -> str | None:
+        return self.labels[-1] if self.labels else None
+
+    @property
+    def terrain(self) -> list:
+        return _terrain(self.upgrades)
+
+    @property
+    def edges(self) -> int:
+        """Number of track end points on edges (the reference's ``edges.size``)."""
+        return self.spec.edge_count
+
+    @property
+    def ambiguous_connection(self) -> bool:
+        return self.spec.ambiguous_connection
+
+    def __repr__(self) -> str:
+        return f"<Tile {self.id} {self.color}>"
+
+
+def _terrain(upgrades) -> list:
+    out = []
+    for u in upgrades:
+        for t in u.terrains:
+            if t not in out:
+                out.append(t)
+    return out
+
+
+class Placed:
+    """A :class:`Tile` in one rotation, on a hex (``hex``) or looked at in the supply (hex
+    None). A catalogue object: its nodes and paths never change, and what happens on the
+    map (tokens, reservations, icons, borders carried over from earlier tiles...) is board
+    state. It answers the tile's own attributes (``id``, ``name``, ``color``, ``labels``,
+    ``upgrades`` ...) and the rotation's geometry: ``paths``, ``paths_at(edge)``,
+    ``paths_by_edge``, ``exits``, ``exit_count``, ``city_town_edges``, and the nodes:
+    ``cities`` (cities and passes, part order), ``towns`` (towns and halts), ``halts``,
+    ``offboards``, ``city_towns``, ``junction``, ``all_nodes`` (by ordinal), ``nodes``
+    (reached by paths), ``stops``."""
+
+    __slots__ = (
+        "tile", "rotation", "hex", "igw", "igc", "spec", "name", "index", "id", "color",
+        "preprinted", "unlimited", "hidden", "reservation_blocks", "labels", "upgrades", "frame",
+        "stripes", "blocks_lay", "all_nodes", "cities", "towns", "halts", "offboards",
+        "city_towns", "junction", "nodes", "stops", "_view", "__weakref__",
+    )
+    CATALOGUE = True
+
+    def __init__(self, tile: Tile, rotation: int, hex, igw=None, igc=None):
+        self.tile = tile
+        self.rotation = rotation
+        self.hex = hex
+        self.igw = igw
+        self.igc = igc
+        spec = self.spec = tile.spec
+        self.name = tile.name
+        self.index = tile.index
+        self.id = tile.id
+        self.color = tile.color
+        self.preprinted = tile.preprinted
+        self.unlimited = tile.unlimited
+        self.hidden = tile.hidden
+        self.reservation_blocks = tile.reservation_blocks
+        self.labels = tile.labels
+        self.upgrades = tile.upgrades
+        self.frame = tile.frame
+        self.stripes = tile.stripes
+        self.blocks_lay = tile.blocks_lay
         nodes = []
         for nd in spec.node_defs:
             if nd.kind == "junction":
@@ -1204,78 +1081,25 @@ class Tile:
             else:
                 nodes.append(_NODE_CLASSES[nd.kind](self, nd))
         self.all_nodes = tuple(nodes)
-        self.cities = [n for n in nodes if n.is_city]
-        self.towns = [n for n in nodes if n.is_town]
-        self.halts = [n for n in nodes if n.is_halt]
-        self.offboards = [n for n in nodes if n.is_offboard]
-        self.city_towns = [n for n in nodes if n.is_city or n.is_town]
+        self.cities = tuple(n for n in nodes if n.is_city)
+        self.towns = tuple(n for n in nodes if n.is_town)
+        self.halts = tuple(n for n in nodes if n.is_halt)
+        self.offboards = tuple(n for n in nodes if n.is_offboard)
+        self.city_towns = tuple(n for n in nodes if n.is_city or n.is_town)
         junctions = [n for n in nodes if n.is_junction]
         self.junction = junctions[-1] if junctions else None
         self.nodes = tuple(nodes[o] for o in spec.path_node_ordinals)
         self.stops = self.nodes
-        self.labels = [lab for _, lab in spec.labels]
-        self.upgrades = list(spec.upgrades)
-        self.borders = list(spec.borders)
-        self.original_borders = list(spec.borders)
-        self.icons = [Icon(p.get("image", ""), p.get("name"), _flag(p.get("sticky")),
-                           _flag(p.get("blocks_lay")), True, _flag(p.get("large")), p.get("loc"),
-                           index=i) for i, p in spec.icon_defs]
-        self.stubs = list(spec.stubs)
-        self.partitions = [Partition(p.get("a"), p.get("b"), p.get("type"), p.get("restrict"),
-                                     p.get("length"), index=i) for i, p in spec.partition_defs]
-        self.frame = spec.frame
-        self.stripes = spec.stripes
-        fl = spec.future_label
-        self.future_label = FutureLabel(fl[1], fl[2], index=fl[0]) if fl else None
-        self.reservations: list = []
-        self.blockers: list = []
-        self.hidden_blockers: list = []
-        self.legal_rotations: list = []
-        self.blocks_lay = spec.blocks_lay
-        self.opposite = None
-        self._views: list = [None] * 6
-        self._igw = None
-        self._igc = None
-
-    # -- construction helpers ----------------------------------------------------------
-
-    @classmethod
-    def from_parts(cls, name: str, color: str, parts: Sequence[dict], **kwargs) -> "Tile":
-        return cls(TileSpec.get(parts), name, color, **kwargs)
-
-    def copy(self, index: int | None = None) -> "Tile":
-        """A fresh tile of the same kind (default: next index), rotation kept, no tokens."""
-        return Tile(self.spec, self.name, self.color, self.index + 1 if index is None else index,
-                    self.rotation, self.preprinted, self.unlimited, self.hidden,
-                    self.location_name, self.reservation_blocks)
-
-    # -- rotation ----------------------------------------------------------------------
-
-    def rotate(self, rotation: int | None = None) -> "Tile":
-        """Set the rotation (0-5). Without argument, step to the next legal rotation."""
-        if rotation is None:
-            lr = self.legal_rotations
-            nxt = [r for r in lr if r > self.rotation]
-            rotation = nxt[0] if nxt else (lr[0] if lr else self.rotation)
-        self.rotation = rotation % 6
-        return self
-
-    def _view(self) -> _View:
-        r = self.rotation
-        v = self._views[r]
-        if v is None:
-            v = self._views[r] = self._build_view(r)
-        return v
+        self._view = self._build_view(rotation)
 
     def _build_view(self, r: int) -> _View:
         rot = self.spec.rot(r)
         nodes = self.all_nodes
         paths = []
-        igw, igc = self._igw, self._igc
         for pd, (ea, eb), sig in zip(self.spec.path_defs, rot.ends, rot.sig_ends):
             a = ea if isinstance(ea, Edge) else nodes[ea]
             b = eb if isinstance(eb, Edge) else nodes[eb]
-            paths.append(Path(self, pd, r, a, b, sig, igw, igc))
+            paths.append(Path(self, pd, r, a, b, sig, self.igw, self.igc))
         paths = tuple(paths)
         by_edge: dict[int, list] = {}
         node_paths: dict[int, list] = {}
@@ -1298,19 +1122,32 @@ class Tile:
                      node_exits,
                      {k: tuple(v) for k, v in junction_paths.items()})
 
+    # -- other placements of the same tile -----------------------------------------------
+
+    def rotated(self, rotation: int) -> "Placed":
+        return self.tile.at(rotation, self.hex, self.igw, self.igc)
+
+    def on(self, hex) -> "Placed":
+        return self.tile.at(self.rotation, hex, self.igw, self.igc)
+
+    def with_gauge_flags(self, igw=None, igc=None) -> "Placed":
+        return self.tile.at(self.rotation, self.hex, igw, igc)
+
+    # -- geometry -----------------------------------------------------------------------
+
     @property
     def paths(self) -> tuple:
-        """Paths in the current rotation, in part order."""
-        return self._view().paths
+        """Paths in this rotation, in part order."""
+        return self._view.paths
 
     def paths_at(self, edge: int) -> tuple:
         """Paths leaving through (rotated) ``edge``."""
-        return self._view().by_edge.get(edge, _EMPTY)
+        return self._view.by_edge.get(edge, _EMPTY)
 
     @property
     def paths_by_edge(self) -> dict:
-        """{edge: tuple of paths} in the current rotation."""
-        return self._view().by_edge
+        """{edge: tuple of paths} in this rotation."""
+        return self._view.by_edge
 
     @property
     def exits(self) -> tuple:
@@ -1342,32 +1179,19 @@ class Tile:
         """Number of track end points on edges (the reference's ``edges.size``)."""
         return self.spec.edge_count
 
-    def set_ignore_gauge_walk(self, val) -> None:
-        self._igw = val
-        self._views = [None] * 6
-
-    def set_ignore_gauge_compare(self, val) -> None:
-        self._igc = val
-        self._views = [None] * 6
-
-    # -- misc ------------------------------------------------------------------------------
+    # -- printed ------------------------------------------------------------------------
 
     @property
     def label(self) -> str | None:
         return self.labels[-1] if self.labels else None
 
-    @label.setter
-    def label(self, value: str | None) -> None:
-        self.labels = [value] if value else []
+    @property
+    def future_label(self):
+        return self.tile.future_label
 
     @property
     def terrain(self) -> list:
-        out = []
-        for u in self.upgrades:
-            for t in u.terrains:
-                if t not in out:
-                    out.append(t)
-        return out
+        return _terrain(self.upgrades)
 
     @property
     def ambiguous_connection(self) -> bool:
@@ -1376,6 +1200,10 @@ class Tile:
     @property
     def preprinted_hex(self) -> bool:
         return self.preprinted
+
+    @property
+    def location_name(self) -> str | None:
+        return self.hex.location_name if self.hex is not None else None
 
     def city_by_index(self, index: int):
         """The city whose part index is ``index`` (None if no such city)."""
@@ -1392,52 +1220,6 @@ class Tile:
 
     def paths_are_subset_of(self, other_paths: Sequence[Path]) -> bool:
         return paths_are_subset_of(self, other_paths)
-
-    # reservations / blockers
-
-    def reserved_by(self, corporation) -> bool:
-        return any(r is corporation or getattr(r, "owner", None) is corporation for r in self.reservations)
-
-    def add_reservation(self, entity, city: int | None = None, slot: int | None = None,
-                        reserve_city: bool = True) -> None:
-        """Reserve a slot of city number ``city`` (position in ``cities``); with a single city
-        and ``reserve_city`` that city is used. Falls back to a tile-level reservation."""
-        if len(self.cities) == 1 and reserve_city:
-            city = 0
-        if city is not None and slot is None:
-            slot = self.cities[city].get_slot(entity)
-        if city is not None and slot is not None:
-            self.cities[city].add_reservation(entity, slot)
-        else:
-            self.reservations.append(entity)
-
-    def remove_reservation(self, entity) -> None:
-        for c in self.cities:
-            if c.reserved_by(entity):
-                c.remove_reservation(entity)
-                return
-        self.reservations = [r for r in self.reservations if r is not entity]
-
-    def token_blocked_by_reservation(self, corporation) -> bool:
-        res = self.reservations
-        if not res:
-            return False
-        rb = self.reservation_blocks
-        if rb == "always" or (rb == "single_slot_cities" and any(c.slots == 1 for c in self.cities)):
-            return corporation not in res
-        return sum(1 for r in res if r is not corporation) >= sum(c.available_slots for c in self.cities)
-
-    def available_slot(self) -> bool:
-        return sum(c.available_slots for c in self.cities) > 0
-
-    def add_blocker(self, entity, hidden: bool = False) -> None:
-        self.blockers.append(entity)
-        if hidden:
-            self.hidden_blockers.append(entity)
-
-    def remove_blocker(self, entity) -> None:
-        self.blockers = [b for b in self.blockers if b is not entity]
-        self.hidden_blockers = [b for b in self.hidden_blockers if b is not entity]
 
     def __repr__(self) -> str:
         return f"<Tile {self.id} {self.color} r{self.rotation} hex={self.hex.id if self.hex else None}>"
@@ -1520,7 +1302,7 @@ def paths_are_subset_of(from_tile: Tile, other_paths: Sequence[Path]) -> bool:
         return any(all(((e - t) % 6) in other_exits for e in mine) for t in ALL_EDGES)
     spec = from_tile.spec
     others = [(p._sig, p.track) for p in other_paths]
-    igc_tile = from_tile._igc
+    igc_tile = from_tile.igc
     for ticks in ALL_EDGES:
         rot = spec.rot(ticks)
         ok = True
@@ -1542,21 +1324,28 @@ def upgrades_to_correct_color(from_tile: Tile, to_tile: Tile, colors_order: Sequ
         return False
 
 
-def upgrades_to_correct_label(from_tile: Tile, to_tile: Tile) -> bool:
+PRINTED = object()
+"""Default of ``from_label``/``from_future_label``: what the old tile prints (the board may
+hold another label for the hex: ``Board.label``, ``Board.future_label``)."""
+
+
+def upgrades_to_correct_label(from_tile: Placed, to_tile: Placed, from_label=PRINTED,
+                              from_future_label=PRINTED) -> bool:
     """Same label; a future label applies when ``to_tile`` has its colour."""
-    fl = from_tile.future_label
+    fl = from_tile.future_label if from_future_label is PRINTED else from_future_label
     if fl is not None and to_tile.color == fl.color:
         return fl.label == to_tile.label
-    return from_tile.label == to_tile.label
+    return (from_tile.label if from_label is PRINTED else from_label) == to_tile.label
 
 
-def upgrades_to_correct_city_town(from_tile: Tile, to_tile: Tile, ignore_num_cities: bool = False) -> bool:
+def upgrades_to_correct_city_town(from_tile: Placed, to_tile: Placed, ignore_num_cities: bool = False,
+                                  from_label=PRINTED) -> bool:
     """Town counts equal; city counts equal unless labelled (or ``ignore_num_cities``);
     multi-city edge groups kept; a labelled city tile keeps at least one city; a white OO
     hex needs a two-city tile."""
     if len(from_tile.towns) != len(to_tile.towns):
         return False
-    label = from_tile.label
+    label = from_tile.label if from_label is PRINTED else from_label
     if not label and len(from_tile.cities) != len(to_tile.cities) and not ignore_num_cities:
         return False
     if (len(from_tile.cities) > 1 and len(to_tile.cities) > 1
@@ -1574,11 +1363,12 @@ def upgrades_to(from_tile: Tile, to_tile: Tile, special: bool = False,
                 color_check: Callable[[Tile, Tile], bool] | None = None,
                 label_check: Callable[[Tile, Tile], bool] | None = None,
                 city_town_check: Callable[[Tile, Tile], bool] | None = None,
-                ignore_num_cities: bool = False) -> bool:
+                ignore_num_cities: bool = False, from_label=PRINTED, from_future_label=PRINTED) -> bool:
     """Generic upgrade legality of ``from_tile`` (on the map) to ``to_tile`` in its current
     rotation-independent sense: colour order, old track kept under some rotation, then
     (unless ``special``, e.g. a private company's lay) label and city/town rules.
-    The ``*_check`` callables replace the corresponding default rule (title hooks)."""
+    The ``*_check`` callables replace the corresponding default rule (title hooks);
+    ``from_label``/``from_future_label`` are the labels of the hex now (default: printed)."""
     if color_check is not None:
         if not color_check(from_tile, to_tile):
             return False
@@ -1588,11 +1378,14 @@ def upgrades_to(from_tile: Tile, to_tile: Tile, special: bool = False,
         return False
     if special:
         return True
-    if not (label_check or upgrades_to_correct_label)(from_tile, to_tile):
+    if label_check is not None:
+        if not label_check(from_tile, to_tile):
+            return False
+    elif not upgrades_to_correct_label(from_tile, to_tile, from_label, from_future_label):
         return False
     if city_town_check is not None:
         return bool(city_town_check(from_tile, to_tile))
-    return upgrades_to_correct_city_town(from_tile, to_tile, ignore_num_cities)
+    return upgrades_to_correct_city_town(from_tile, to_tile, ignore_num_cities, from_label)
 
 
 def old_paths_maintained(old_tile: Tile, new_tile: Tile) -> bool:
@@ -1601,44 +1394,69 @@ def old_paths_maintained(old_tile: Tile, new_tile: Tile) -> bool:
     return all(any(path_le(p, q) for q in new_paths) for p in old_tile.paths)
 
 
-def city_sizes_maintained(hex, tile: Tile) -> bool:
+def city_map(old: Placed, tile: Placed) -> dict:
+    """{old city: new city or None} when ``tile`` replaces ``old``: old cities map to the
+    first new city whose exits include all of theirs; exit-less old cities map by position
+    (or the first unused)."""
+    old_cities = old.cities
+    new_list = tile.cities
+    if len(old_cities) == len(new_list) and not any(c.exits for c in old_cities):
+        cmap = dict(zip(old_cities, new_list))
+    else:
+        cmap = {}
+        for oc in old_cities:
+            oex = oc.exits
+            found = None
+            if oex:
+                for nc in new_list:
+                    nex = nc.exits
+                    if all(e in nex for e in oex):
+                        found = nc
+                        break
+            cmap[oc] = found
+    used = [v for v in cmap.values() if v is not None]
+    for i, oc in enumerate(old_cities):
+        if cmap[oc] is not None:
+            continue
+        nc = new_list[i] if i < len(new_list) else None
+        if nc in used:
+            nc = next((c for c in new_list if c not in used), None)
+        cmap[oc] = nc
+        used.append(nc)
+    return cmap
+
+
+def city_sizes_maintained(old: Placed, tile: Placed) -> bool:
     """When the old tile mixes city sizes, no city may lose slots."""
-    old = hex.tile
     if len({c.normal_slots for c in old.cities}) <= 1:
         return True
-    for old_c, new_c in hex.city_map_for(tile).items():
+    for old_c, new_c in city_map(old, tile).items():
         if new_c is None or new_c.normal_slots < old_c.normal_slots:
             return False
     return True
 
 
-def legal_rotation(hex, tile: Tile, connected_edges: Iterable[int] | None = None,
-                   neighbor_exists: Callable | None = None,
+def legal_rotation(old: Placed, tile: Placed, neighbors, connected_edges: Iterable[int] | None = None,
                    extra_check: Callable | None = None) -> bool:
-    """Is ``tile`` in its current rotation a legal lay on ``hex``?
+    """Is ``tile`` (rotated, on its hex) a legal lay over ``old``, the tile on that hex?
 
-    * every new exit leads to a linked neighbour (``hex.neighbors``; or
-      ``neighbor_exists(hex, edge)``), so not off-map, into impassable hexes or borders;
-    * ``connected_edges``: the edges of ``hex`` the laying entity reaches (from its
+    * every new exit leads to a linked neighbour (``neighbors``: the edges of the hex with
+      one, e.g. ``Board.neighbors(hex)``), so not off-map, into impassable hexes or borders;
+    * ``connected_edges``: the edges of the hex the laying entity reaches (from its
       graph); at least one new exit must be among them. ``None`` skips this check
       (replay/loading mode);
     * old paths are kept, no unexpected new cities, every old city maps to exactly one
       new city on multi-city upgrades, city sizes kept;
-    * ``extra_check(hex, tile)`` is a title hook (the game's own rotation rule)."""
-    if extra_check is not None and not extra_check(hex, tile):
+    * ``extra_check(tile)`` is a title hook (the game's own rotation rule)."""
+    if extra_check is not None and not extra_check(tile):
         return False
-    old = hex.tile
     old_ct = [list(e) for _, e in old.spec.rot(old.rotation).ct_edges]
     new_exits = tile.exits
     new_ct = [list(e) for _, e in tile.spec.rot(tile.rotation).ct_edges]
     added = max(0, len(new_ct) - len(old_ct))
     multi = len(tile.cities) > 1 and len(old.cities) > 1
 
-    if neighbor_exists is None:
-        nb = hex.neighbors
-        if not all(e in nb for e in new_exits):
-            return False
-    elif not all(neighbor_exists(hex, e) for e in new_exits):
+    if not all(e in neighbors for e in new_exits):
         return False
     if connected_edges is not None:
         ce = set(connected_edges)
@@ -1654,19 +1472,9 @@ def legal_rotation(hex, tile: Tile, connected_edges: Iterable[int] | None = None
             uniq = list(dict.fromkeys(o))
             if sum(1 for n in new_ct if [e for e in uniq if e in n] == o) != 1:
                 return False
-    return city_sizes_maintained(hex, tile)
+    return city_sizes_maintained(old, tile)
 
 
-def legal_rotations(hex, tile: Tile, **kwargs) -> list[int]:
-    """Rotations (0-5) in which :func:`legal_rotation` holds; the tile's rotation is restored.
-    Keyword arguments are passed on."""
-    keep = tile.rotation
-    out = []
-    try:
-        for r in ALL_EDGES:
-            tile.rotation = r
-            if legal_rotation(hex, tile, **kwargs):
-                out.append(r)
-    finally:
-        tile.rotation = keep
-    return out
+def legal_rotations(old: Placed, tile: Placed, neighbors, **kwargs) -> list[int]:
+    """Rotations (0-5) of ``tile`` in which :func:`legal_rotation` holds."""
+    return [r for r in ALL_EDGES if legal_rotation(old, tile.rotated(r), neighbors, **kwargs)]

@@ -17,6 +17,7 @@ class Train:
     __slots__ = ("base", "index", "name", "distance", "price", "rusts_on", "obsolete_on", "available_on",
                  "multiplier", "events", "variants", "owner", "operated", "obsolete", "rusted", "buyable",
                  "reserved", "unlimited", "spec")
+    CLONE_SHARE = ("spec", "variants")  # the title's data for it
 
     def __init__(self, spec: dict, index: int):
         self.spec = spec
@@ -155,6 +156,8 @@ class Depot:
 
 class PhaseTrack:
     """The phases of a title and the current one."""
+
+    CLONE_SHARE = ("phases", "_names")
 
     def __init__(self, phases: list[dict]):
         self.phases = phases

@@ -282,9 +282,10 @@ class HomeToken(Step):
         if not p or entity is not p["entity"]:
             return []
         corp = p["token"].corporation
-        return [{"type": "place_token", "city": c.id, "slot": c.get_slot(corp) or 0}
-                for h in p["hexes"] for c in h.tile.cities
-                if c.tokenable(corp, free=True) and not any(o.tokened_by(corp) for o in h.tile.cities)]
+        board = self.game.board
+        return [{"type": "place_token", "city": c.id, "slot": board.get_slot(c, corp) or 0}
+                for h in p["hexes"] for c in board.tile(h).cities
+                if board.tokenable(c, corp, free=True) and not any(board.tokened_by(o, corp) for o in board.tile(h).cities)]
 
     def process_place_token(self, action, entity):
         p = self.pending()
@@ -292,10 +293,11 @@ class HomeToken(Step):
         if city is None:
             raise GameError(f"unknown city {action.get('city')!r}", rule="unknown-city")
         corp = p["token"].corporation
-        if any(c.tokened_by(corp) for c in city.tile.cities) or not city.tokenable(corp, free=True):
+        board = self.game.board
+        if any(board.tokened_by(c, corp) for c in city.tile.cities) or not board.tokenable(city, corp, free=True):
             raise GameError(f"no free slot for {corp.name} in {city.id}", rule="city-full")
         if city.hex not in p["hexes"]:
             raise GameError(f"{city.hex.id} is not a home location for {corp.name}", rule="bad-home-token")
-        city.place_token(corp, p["token"], free=True)
+        board.place_city_token(city, corp, p["token"], free=True)
         self.round.pending_tokens.pop(0)
         self.game.graph_changed()

@@ -92,7 +92,11 @@ class TrackAndTokenStep(Step):
         rotation = action.get("rotation", 0)
         if not isinstance(rotation, int) or not 0 <= rotation <= 5:
             raise GameError(f"rotation must be 0-5, not {rotation!r}", rule="bad-rotation")
-        old_tile = hex_.tile
+        old_tile = game.board.tile(hex_)
+        if not hasattr(tile, "at"):
+            raise GameError(f"tile {tile.id} is already on {tile.hex.id if tile.hex else 'the map'}",
+                            rule="tile-not-available")
+        tile = game.placed_tile(tile, rotation, hex_)
         lay = self.tile_lay(entity)
         if lay is None:
             raise GameError("no more tile lays this turn", rule="tile-lay-limit")
@@ -105,7 +109,7 @@ class TrackAndTokenStep(Step):
             raise GameError(f"{hex_.id} was already laid this turn", rule="same-hex")
         self.check_lay(entity, hex_, old_tile, tile, rotation)
         extra = lay["cost"] if tile.color == "yellow" else lay["upgrade_cost"]
-        game.lay_tile(entity, hex_, tile, rotation, extra_cost=extra, pay=lambda c: self.pay(entity, c))
+        game.lay_tile(entity, hex_, tile.tile, rotation, extra_cost=extra, pay=lambda c: self.pay(entity, c))
         if upgrade:
             self.round.upgraded_track = True
         self.round.num_laid_track += 1
@@ -148,29 +152,29 @@ class TrackAndTokenStep(Step):
         out: list[dict] = []
         if "lay_tile" in acts:
             lay = self.tile_lay(entity)
+            board = self.game.board
             for cand in self.game.legal_tile_lays(entity):
-                old = self.game.hex_by_id(cand["hex"]).tile
-                tile = self.game.tile_by_id(cand["tile"])
+                hex_ = self.game.hex_by_id(cand["hex"])
+                old = board.tile(hex_)
+                tile = self.game.placed_tile(self.game.tile_by_id(cand["tile"]), cand["rotation"], hex_)
                 up = self.is_upgrade(old, tile)
                 if (up and not lay["upgrade"]) or (not up and not lay["lay"]):
                     continue
-                if lay["cannot_reuse_same_hex"] and self.game.hex_by_id(cand["hex"]) in self.round.laid_hexes:
+                if lay["cannot_reuse_same_hex"] and hex_ in self.round.laid_hexes:
                     continue
-                hex_ = self.game.hex_by_id(cand["hex"])
                 try:
                     self.check_lay(entity, hex_, old, tile, cand["rotation"])
                 except GameError:
                     continue
                 if not self.legal_lay_ok(entity, hex_, old, tile):
                     continue
-                tile.rotate(cand["rotation"])
                 extra = lay["cost"] if tile.color == "yellow" else lay["upgrade_cost"]
-                if self.game.board.lay_cost_preview(hex_, tile, entity) + extra > self.buying_power(entity):
+                if board.lay_cost_preview(hex_, tile, entity) + extra > self.buying_power(entity):
                     continue
                 out.append({"type": "lay_tile", **cand})
         if "place_token" in acts:
             for city in self.game.tokenable_cities(entity):
-                out.append({"type": "place_token", "city": city.id, "slot": city.get_slot(entity) or 0})
+                out.append({"type": "place_token", "city": city.id, "slot": self.game.board.get_slot(city, entity) or 0})
         if "pass" in acts:
             out.append({"type": "pass"})
         return out

@@ -208,17 +208,17 @@ class Board1822(Board):
 
     def _border_cost(self, hex_, tile) -> int:
         total = 0
-        for b in list(tile.borders):
+        for b in list(self.borders(hex_)):
             if not getattr(b, "cost", None):
                 continue
-            nb = hex_.neighbors.get(b.edge)
-            if nb is None or not hex_.targeting(nb):
+            nb = self.neighbors(hex_).get(b.edge)
+            if nb is None or not self.targeting(hex_, nb):
                 continue
             total += b.cost
-            tile.borders.remove(b)
+            self.set_borders(hex_, [x for x in self.borders(hex_) if x is not b])
             inv = (b.edge + 3) % 6
-            if inv in nb.tile.exits:
-                nb.tile.borders = [x for x in nb.tile.borders if x.edge != inv]
+            if inv in self.tile(nb).exits:
+                self.set_borders(nb, [x for x in self.borders(nb) if x.edge != inv])
         self._last_border_cost = total
         return total
 
@@ -226,11 +226,12 @@ class Board1822(Board):
 
     def border_cost_preview(self, hex_, tile) -> int:
         exits = set(tile.exits)
-        return sum(b.cost for b in hex_.tile.borders
-                   if getattr(b, "cost", None) and b.edge in exits and hex_.neighbors.get(b.edge) is not None)
+        nbs = self.neighbors(hex_)
+        return sum(b.cost for b in self.borders(hex_)
+                   if getattr(b, "cost", None) and b.edge in exits and nbs.get(b.edge) is not None)
 
     def lay_cost_preview(self, hex_, tile, entity) -> int:
-        cost = self.game.upgrade_cost(hex_.tile, hex_, entity) + self.border_cost_preview(hex_, tile)
+        cost = self.game.upgrade_cost(self.tile(hex_), hex_, entity) + self.border_cost_preview(hex_, tile)
         return self.game.tile_cost_with_discount(hex_, entity, cost)
 
 
@@ -748,14 +749,15 @@ class Game1822(Game):
                 self.place_destination_token(corp, self.hex_by_id(corp.destination), tok)
 
     def place_destination_token(self, corp, hex_, token):
-        city = hex_.tile.cities[0]
-        city.place_token(corp, token, free=True, check_tokenable=False, cheater=True)
+        city = self.board.tile(hex_).cities[0]
+        self.board.place_city_token(city, corp, token, free=True, check_tokenable=False, cheater=True)
         self.graph_changed()
 
     def remove_extra_tokens(self, tile):
+        board = self.board
         for city in tile.cities:
             counted = {}
-            for tok in city.tokens:
+            for tok in board.tokens(city):
                 if tok is None:
                     continue
                 ent = counted.setdefault(tok.corporation, [[], 0])
@@ -767,21 +769,24 @@ class Game1822(Game):
                 toks.sort(key=lambda t: corp.tokens.index(t))
                 for _ in range(n - 1):
                     t = toks.pop()
-                    t.remove()
+                    board.remove_token(t)
                     t.price = self.TOKEN_PRICE
                     removed = True
             if removed:
                 self.remove_cheater_slot(city)
 
     def remove_cheater_slot(self, city):
-        if city.slots <= city.normal_slots:
+        board = self.board
+        slots = list(board.tokens(city))
+        if len(slots) <= city.normal_slots:
             return
-        empty = next((i for i, (t, r) in enumerate(zip(city.tokens, city.reservations + [None] * len(city.tokens)))
-                      if t is None and r is None), None)
+        res = list(board.city_reservations(city)) + [None] * len(slots)
+        empty = next((i for i, (t, r) in enumerate(zip(slots, res)) if t is None and r is None), None)
         if empty is None:
             return
-        last = city.tokens.pop()
-        city.tokens[empty] = last
+        last = slots.pop()
+        slots[empty] = last
+        board.set_tokens(city, slots)
 
     def can_run_route(self, entity):
         return any(t.name in LOCAL_TRAINS for t in entity.trains) or super().can_run_route(entity)
@@ -982,24 +987,24 @@ class Game1822(Game):
         return self.end_trigger if self.end_trigger else (None, None)
 
     def after_lay_tile(self, hex_, old_tile, tile):
-        olab = getattr(old_tile, "label", None)
-        if olab:
-            if tile.color == "yellow" and olab in ("S", "T") and not tile.label:
-                tile.label = olab
-            if old_tile.color == "yellow" and olab in ("S", "T"):
-                old_tile.label = None
+        # a plain yellow tile laid on an S/T hex keeps the symbol as a temporary label; it is the
+        # hex's label (board state), so it leaves with the tile when the tile is upgraded
+        olab = old_tile.label
+        if olab and tile.color == "yellow" and olab in ("S", "T") and not tile.label:
+            self.board.set_label(hex_, olab)
         if hex_.id == LONDON:
             self.upgrade_minor_14_home_hex(hex_)
 
     def upgrade_minor_14_home_hex(self, hex_):
         if self.minor_14_city_exit is None:
             return
-        city = next((p.city for p in hex_.tile.paths if p.city is not None and p.edges
+        board = self.board
+        city = next((p.city for p in board.tile(hex_).paths if p.city is not None and p.edges
                      and p.edges[0].num == self.minor_14_city_exit), None)
         if city is None:
             return
-        if len([t for t in city.tokens]) <= city.normal_slots:
-            city.tokens.append(None)
+        if board.slots(city) <= city.normal_slots:
+            board.set_tokens(city, board.tokens(city) + (None,))
 
     # ------------------------------------------------------------ trains and routes helpers
     def num_trains(self, entity) -> int:
@@ -1080,18 +1085,16 @@ class Game1822(Game):
         its home token? The walk stops at the first path that does."""
         dest = self.hex_by_id(entity.destination)
         home = entity.tokens[0].city if entity.tokens and entity.tokens[0].used else None
-        if dest is None or home is None or not dest.tile.nodes:
+        dest_tile = self.board.tile(dest) if dest is not None else None
+        if dest_tile is None or home is None or not dest_tile.nodes:
             return False
-        # the walk can take seconds on a big network: remember its answer for this board
-        key = (entity.id, tuple((h.tile.id, tuple(id(t) for c in h.tile.cities for t in c.tokens))
-                                for h in self.hexmap.hexes))
-        cache = self.__dict__.setdefault("_destination_cache", {})
-        if key not in cache:
-            cache.clear()
-            cache[key] = self._walk_to_home(entity, dest, home)
-        return cache[key]
+        # the walk can take seconds on a big network: remember its answer for this board (the
+        # tokens are part of the key: a token placed in a city does not change the version)
+        board = self.board
+        key = ("destination", entity.id, frozenset(board.state.tokens.items()))
+        return board.derived(key, lambda: self._walk_to_home(entity, dest_tile, home))
 
-    def _walk_to_home(self, entity, dest, home) -> bool:
+    def _walk_to_home(self, entity, dest_tile, home) -> bool:
         from ...core.graph import walk_node
 
         class Found(Exception):
@@ -1104,7 +1107,7 @@ class Game1822(Game):
         try:
             # the reference walks every converging branch (exponential on a big network); a
             # plain reachability walk, as its graph uses, gives the same answer
-            walk_node(dest.tile.nodes[0], visit, corporation=entity, converging=False)
+            walk_node(dest_tile.nodes[0], visit, board=self.board, corporation=entity, converging=False)
         except Found:
             return True
         except TypeError:
@@ -1125,15 +1128,17 @@ class Game1822(Game):
                 self.m14_token_ability = entity
                 round_.pending_tokens.append({"entity": entity, "hexes": [self.hex_by_id(LONDON)], "token": tok})
             else:
-                city = next(c for c in self.hex_by_id(minor.coordinates).tile.cities if c.reserved_by(minor))
-                city.remove_reservation(minor)
-                if city.tokened_by(entity):
+                board = self.board
+                city = next(c for c in board.tile(self.hex_by_id(minor.coordinates)).cities
+                            if board.reserved_by(c, minor))
+                board.remove_reservation(city, minor)
+                if board.tokened_by(city, entity):
                     self.move_exchange_token(entity)
                 else:
                     self.remove_exchange_token(entity)
                     tok = Token(entity, price=0)
                     entity.tokens.append(tok)
-                    city.place_token(entity, tok, check_tokenable=False, free=True)
+                    board.place_city_token(city, entity, tok, check_tokenable=False, free=True)
                     self.graph_changed()
         elif token_choice == "exchange":
             self.move_exchange_token(entity)
@@ -1164,7 +1169,7 @@ class Game1822(Game):
             entity.trains.append(t)
         if token_choice == "replace":
             city = minor.tokens[0].city
-            if city.tokened_by(entity):
+            if self.board.tokened_by(city, entity):
                 self.move_exchange_token(entity)
                 self.remove_minor_token(minor)
             else:
@@ -1178,7 +1183,7 @@ class Game1822(Game):
     def min_city_slots(self, city) -> int:
         if city.hex is None or city.hex.id != LONDON:
             return city.normal_slots
-        path = next((p for p in city.hex.tile.paths if p.city is city and p.edges), None)
+        path = next((p for p in self.board.tile(city.hex).paths if p.city is city and p.edges), None)
         if path is not None and path.edges[0].num == self.minor_14_city_exit:
             return city.normal_slots + 1
         return city.normal_slots
@@ -1188,7 +1193,7 @@ class Game1822(Game):
         city = tok.city
         if city is None:
             return
-        city.delete_token(tok, remove_slot=city.slots > self.min_city_slots(city))
+        self.board.delete_token(city, tok, remove_slot=self.board.slots(city) > self.min_city_slots(city))
         tok.used = False
         tok.city = None
         tok.hex = None
@@ -1201,9 +1206,9 @@ class Game1822(Game):
             if tok.hex is not None and tok.city is not None:
                 used.append(new)
                 city = tok.city
-                idx = next(i for i, t in enumerate(city.tokens) if t is tok)
-                city.tokens[idx] = new
-                new.place(city)
+                board = self.board
+                board.set_tokens(city, [new if t is tok else t for t in board.tokens(city)])
+                board._mark_placed(new, city)
                 tok.used = False
                 tok.city = None
                 tok.hex = None
@@ -1267,7 +1272,7 @@ class Game1822(Game):
                 raise GameError("a minor uses P11 on yellow tiles only", rule="ability-hex")
         if sym == "P8" and not any(t in ("mountain", "hill") for u in old_tile.upgrades for t in u.terrains):
             raise GameError("P8 lays on hills and mountains", rule="ability-hex")
-        if sym == "P10" and not any(getattr(b, "type", None) == "water" for b in old_tile.borders):
+        if sym == "P10" and not any(getattr(b, "type", None) == "water" for b in self.board.borders(hex_)):
             raise GameError("P10 lays over an estuary", rule="ability-hex")
 
 
@@ -1284,7 +1289,8 @@ class Game1822(Game):
             return False
         from ...core.tiles import upgrades_to
 
-        return upgrades_to(old_tile, new_tile, special=getattr(self, "_special_lay", False))
+        return upgrades_to(old_tile, new_tile, special=getattr(self, "_special_lay", False),
+                           **self.board_labels(old_tile))
 
     # ------------------------------------------------------------ private companies' tile lays
     def teleport_ability(self, company):
@@ -1294,9 +1300,9 @@ class Game1822(Game):
         ab = next((a for a in company.abilities if a.get("type") == "teleport" and not a.get("used")), None)
         if ab is None or company.owner.exchange_tokens <= 0:
             return None
-        tile = self.hex_by_id("P43").tile
+        tile = self.board.tile(self.hex_by_id("P43"))
         city = tile.cities[0]
-        if city.get_slot(company.owner) is not None:
+        if self.board.get_slot(city, company.owner) is not None:
             return None
         last = self.phase.tiles[-1]
         if (tile.color == "green" and last not in ("brown", "gray")) or (tile.color == "brown" and last != "gray"):
@@ -1377,7 +1383,7 @@ class Game1822(Game):
         if not matched:
             raise GameError(f"{'+'.join(c.sym for c in chain)} cannot lay tile {tile.name} on {hex_.id}",
                             rule="ability-tile")
-        old_tile = hex_.tile
+        old_tile = self.board.tile(hex_)
         upgrade = old_tile.color != "white"
         extra = "P12" in syms
         if not self.loading:
@@ -1433,7 +1439,7 @@ class Game1822(Game):
             round_.num_laid_track += 1
             round_.laid_hexes.append(hex_)
             minor_single = False
-        self.after_lay_1822(corp, hex_, old_tile, tile)
+        self.after_lay_1822(corp, hex_, old_tile, self.board.tile(hex_))
         up = tile.color in ("green", "brown", "gray")
         for c, a in [(company, ab)] + combo:
             self.use_tile_ability(a, up)
@@ -1504,7 +1510,7 @@ class Game1822(Game):
             for hex_ in hexes:
                 if ab.get("hexes") and hex_.id not in ab["hexes"]:
                     continue
-                old = hex_.tile
+                old = self.board.tile(hex_)
                 if lay is not None and ((old.color != "white" and not lay["upgrade"])
                                         or (old.color == "white" and not lay["lay"])
                                         or (lay.get("cannot_reuse_same_hex") and old.color != "white"
@@ -1536,7 +1542,7 @@ class Game1822(Game):
         the phase's tiles when no ability names tiles, else the tiles named from the first
         ability that names some on (P11's of the next colour)."""
         supply = {}
-        for t in self.board.supply.tiles:
+        for t in self.board.supply_tiles():
             supply.setdefault(t.name, t)
         named = None
         for c, a in pairs:
@@ -1579,12 +1585,11 @@ class Game1822(Game):
             return []
         free = any(a.get("free") for _, a in matched)
         out = []
-        keep = tile.rotation
         for r in range(6):
-            tile.rotate(r)
-            if not (self.upgrades_to(old, tile) and self.legal_tile_rotation(company, hex_, tile)):
+            placed = self.placed_tile(tile, r, hex_)
+            if not (self.upgrades_to(old, placed) and self.legal_tile_rotation(company, hex_, placed)):
                 continue
-            border = self.board.border_cost_preview(hex_, tile)
+            border = self.board.border_cost_preview(hex_, placed)
             if ("P10" in syms or company.sym == "P21") and border <= 0:
                 continue  # these lays must cross an estuary
             cost = self.upgrade_cost(old, hex_, corp) + border
@@ -1593,7 +1598,6 @@ class Game1822(Game):
             cost = 0 if free else self.tile_cost_with_discount(hex_, corp, cost)
             if cost <= corp.cash:
                 out.append({"type": "lay_tile", "hex": hex_.id, "tile": tile.id, "rotation": r})
-        tile.rotate(keep)
         return out
 
     def after_sell_shares(self, entity, corp):
@@ -1638,7 +1642,7 @@ class Game1822(Game):
 
     def consent_blockers(self, hex_) -> list:
         """Entities holding track rights on a still unbuilt hex."""
-        if hex_.tile.color != "white":
+        if self.board.tile(hex_).color != "white":
             return []
         out = []
         for e in list(self.companies) + list(self.corporations):
@@ -1678,19 +1682,20 @@ class Game1822(Game):
         operator = entity.owner if getattr(entity, "is_company", False) else entity
         owners = {self.rights_player(b) for b in self.consent_blockers(hex_)} - {None}
         if self.acting_player(operator) not in owners:
-            if not owners and hex_.tile.stubs:
+            stubs = self.board.stubs(hex_)
+            if not owners and stubs:
                 exits = set(tile.exits)
-                if any(s.edge not in exits for s in hex_.tile.stubs):
+                if any(s.edge not in exits for s in stubs):
                     return False
         if entity is not operator and (entity.sym == "P2" or "P2" in getattr(self, "_lay_syms", ())):
             # removing a town: only the old exits must be kept
             exits = set(tile.exits)
-            if not all(e in hex_.neighbors for e in exits):
+            if not all(e in self.board.neighbors(hex_) for e in exits):
                 return False
             edges = self.connected_edges(operator, hex_)
             if edges is None or not exits & set(edges):
                 return False
-            return set(hex_.tile.exits) <= exits
+            return set(self.board.tile(hex_).exits) <= exits
         return self.board.legal_tile_rotation(operator, hex_, tile)
 
     def connected_edges(self, entity, hex_):
@@ -1713,18 +1718,18 @@ class Game1822(Game):
             if self.__dict__.get("_probing"):
                 yield  # nested: the outer probe restores
                 return
-            graph = self.board.graph if self.board is not None else None
-            saved = {c: dict(r) for c, r in graph._routes.items()} if graph is not None else None
+            st = self.board.state if self.board is not None else None
+            saved = st.route_info if st is not None else None
             self._probing = True
             try:
                 yield
             finally:
                 self._probing = False
-                if graph is not None:
-                    graph._routes = saved
+                if st is not None:
+                    st.route_info = saved
         return probe()
 
     def live_city(self, cid):
         """A city on the map now (a city id of a replaced tile is refused)."""
         city = self.city_by_id(cid)
-        return city if city is not None and city.hex is not None and city.tile is city.hex.tile else None
+        return city if city is not None and city.hex is not None and city.tile is self.board.tile(city.hex) else None

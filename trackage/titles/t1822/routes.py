@@ -30,13 +30,13 @@ class RouteRules1822(RouteRules):
             corp = route.corporation
 
             def tokened(v):
-                return v.is_city and v.tokened_by(corp, types=("normal", "destination"))
+                return v.is_city and self.board.tokened_by(v, corp, types=("normal", "destination"))
             visited = sum(1 for v in visits if tokened(v))
             if visited < 2:
                 raise RouteError("E-train route must have at least 2 tokened cities")
             ends = sum(1 for v in (visits[0], visits[-1]) if tokened(v))
-            channel = self.game.hex_by_id(ENGLISH_CHANNEL).tile.cities
-            ok = ends == 2 or (ends == 1 and ec == 2 and bool(channel) and channel[0].tokened_by(corp))
+            channel = self.board.tile(self.game.hex_by_id(ENGLISH_CHANNEL)).cities
+            ok = ends == 2 or (ends == 1 and ec == 2 and bool(channel) and self.board.tokened_by(channel[0], corp))
             if not ok:
                 placed = sum(1 for t in corp.tokens if t.used and t.type in ("normal", "destination"))
                 if visited == placed:
@@ -57,7 +57,7 @@ class RouteRules1822(RouteRules):
             for s in stops:
                 if not s.is_city:
                     continue
-                if not s.tokened_by(corp, types=("normal", "destination")):
+                if not self.board.tokened_by(s, corp, types=("normal", "destination")):
                     continue
                 if s.hex.id == ENGLISH_CHANNEL:
                     rev += self.stop_revenue(france, route) if france else 0
@@ -86,7 +86,7 @@ class RouteRules1822(RouteRules):
         home = corp.tokens[0]
         n = 0
         for s in route.visited_stops:
-            if s.is_city and any(t is home or t is dest for t in s.tokens if t is not None):
+            if s.is_city and any(t is home or t is dest for t in self.board.tokens(s) if t is not None):
                 n += 1
         if n != 2:
             return None
@@ -126,7 +126,7 @@ class RouteRules1822(RouteRules):
         mt = set()
         for r in routes:
             for p in r.paths:
-                if p.tile.hex is not None and p.tile.hex.id == "F33":
+                if p.hex is not None and p.hex.id == "F33":
                     mt.update(e.num for e in (p.a, p.b) if e.is_edge)
         if 1 in mt and 2 in mt:
             raise RouteError("May only use one of the tracks connecting Merthyr Tydfil and Pontypool",

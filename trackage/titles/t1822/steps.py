@@ -430,15 +430,17 @@ class PendingToken(HomeToken):
         p = self.pending()
         if not p or entity is not p["entity"]:
             return []
+        board = self.game.board
         return [{"type": "place_token", "city": c.id, "slot": 0}
-                for h in p["hexes"] for c in h.tile.cities if not c.tokened_by(entity)]
+                for h in p["hexes"] for c in board.tile(h).cities if not board.tokened_by(c, entity)]
 
     def process_place_token(self, action, entity):
         p = self.pending()
         city = self.game.live_city(action.get("city"))
         if city is None or city.hex not in p["hexes"]:
             raise GameError(f"cannot place the token in {action.get('city')!r}", rule="bad-home-token")
-        if city.tokened_by(entity):
+        board = self.game.board
+        if board.tokened_by(city, entity):
             raise GameError(f"{entity.name} can't have 2 tokens in the same city", rule="token-same-city")
         token = p["token"]
         price = token.price
@@ -450,19 +452,19 @@ class PendingToken(HomeToken):
         if price > entity.cash:
             raise GameError(f"{entity.name} cannot pay {price} for the token", rule="insufficient-cash")
         if entity.id == "14":
-            city.tokens.append(None)
-        if city.get_slot(entity) is None:
-            city.tokens.append(None)
-        city.place_token(entity, token, free=True, check_tokenable=False)
+            board.set_tokens(city, board.tokens(city) + (None,))
+        if board.get_slot(city, entity) is None:
+            board.set_tokens(city, board.tokens(city) + (None,))
+        board.place_city_token(city, entity, token, free=True, check_tokenable=False)
         if price > 0:
             spend(entity, self.game.bank, price)
         self.round.pending_tokens.pop(0)
         if city.hex.id == "M38":
-            path = next((pp for pp in city.hex.tile.paths if pp.city is city and pp.edges), None)
+            path = next((pp for pp in board.tile(city.hex).paths if pp.city is city and pp.edges), None)
             if path is not None:
                 self.game.minor_14_city_exit = path.edges[0].num
             if entity.id == "14" and self.game.minor_14_city_exit is not None:
-                nb = city.hex.neighbors.get(self.game.minor_14_city_exit)
+                nb = board.neighbors(city.hex).get(self.game.minor_14_city_exit)
                 if nb is not None:
                     self.game.m14_rights_hex = nb.id
         self.game.graph_changed()
@@ -722,10 +724,11 @@ class SpecialToken(Step):
     def legal_actions(self, entity):
         if not self.actions(entity):
             return []
-        city = self.game.hex_by_id("P43").tile.cities[0]
-        if city.get_slot(entity.owner) is None or city.tokened_by(entity.owner):
+        board = self.game.board
+        city = board.tile(self.game.hex_by_id("P43")).cities[0]
+        if board.get_slot(city, entity.owner) is None or board.tokened_by(city, entity.owner):
             return []
-        return [{"type": "place_token", "city": city.id, "slot": city.get_slot(entity.owner)}]
+        return [{"type": "place_token", "city": city.id, "slot": board.get_slot(city, entity.owner)}]
 
     def process_place_token(self, action, entity):
         game = self.game
@@ -735,11 +738,12 @@ class SpecialToken(Step):
             raise GameError("P5 places its token in the English Channel", rule="bad-token")
         from ...core.tokens import Token
 
-        if city.tokened_by(corp) or city.get_slot(corp) is None:
+        board = game.board
+        if board.tokened_by(city, corp) or board.get_slot(city, corp) is None:
             raise GameError(f"no room for {corp.name} in the English Channel", rule="city-full")
         tok = Token(corp, price=0)
         corp.tokens.append(tok)
-        city.place_token(corp, tok, free=True, check_tokenable=False)
+        board.place_city_token(city, corp, tok, free=True, check_tokenable=False)
         corp.exchange_tokens -= 1
         if game.secr_token_ability(corp):
             # SECR's own free Channel token ability is the one the reference finds and uses up
@@ -780,7 +784,7 @@ class DestinationToken(Step):
         if not game.loading and not self.connected(entity):
             raise GameError(f"{entity.name} is not connected to {hex_.id}", rule="not-connected")
         game.place_destination_token(entity, hex_, tok)
-        game.remove_extra_tokens(hex_.tile)
+        game.remove_extra_tokens(game.board.tile(hex_))
         self.pass_()
 
     def process_pass(self, action, entity):
@@ -851,8 +855,9 @@ class Token1822(TrackAndTokenStep):
         needs no cash)."""
         out = list(self.game.tokenable_cities(entity))
         if self.game.secr_token_ability(entity):
-            for c in self.game.hex_by_id("P43").tile.cities:
-                if c not in out and not c.tokened_by(entity) and c in self.game.graph.connected_nodes(entity):
+            board = self.game.board
+            for c in board.tile(self.game.hex_by_id("P43")).cities:
+                if c not in out and not board.tokened_by(c, entity) and c in self.game.graph.connected_nodes(entity):
                     out.append(c)
         return out
 
@@ -863,7 +868,8 @@ class Token1822(TrackAndTokenStep):
         city = game.live_city(action.get("city"))
         if city is None:
             raise GameError(f"unknown city {action.get('city')!r}", rule="unknown-city")
-        if _is_major(entity) and city.tokened_by(entity):
+        board = game.board
+        if _is_major(entity) and board.tokened_by(city, entity):
             raise GameError(f"{entity.id} can't have 2 tokens in the same city", rule="token-same-city")
         toks = self.available_tokens(entity)
         if not toks:
@@ -879,13 +885,13 @@ class Token1822(TrackAndTokenStep):
             if not connected:
                 raise GameError(f"{city.id} is not connected to {entity.name}'s network", rule="token-not-connected")
         if city.hex.id == "M38":
-            if city.get_slot(entity) is None:
+            if board.get_slot(city, entity) is None:
                 raise GameError(f"no free slot in {city.id}", rule="city-full")
-            city.place_token(entity, token, free=True, check_tokenable=False)
+            board.place_city_token(city, entity, token, free=True, check_tokenable=False)
         else:
-            if not city.tokenable(entity, free=free, tokens=[token]):
+            if not board.tokenable(city, entity, free=free, tokens=[token]):
                 raise GameError(f"{entity.name} cannot place a token in {city.id}", rule="city-full")
-            city.place_token(entity, token, free=free)
+            board.place_city_token(city, entity, token, free=free)
         if token.price > 0 and not free:
             spend(entity, game.bank, token.price)
         game.graph_changed()
@@ -897,14 +903,15 @@ class Token1822(TrackAndTokenStep):
         out = []
         if "place_token" in acts:
             toks = self.available_tokens(entity)
+            board = self.game.board
             for city in self.candidate_cities(entity):
                 free = city.hex.id == "P43" and self.game.secr_token_ability(entity)
                 if city.hex.id == "M38":
-                    ok = city.get_slot(entity) is not None and toks[0].price <= entity.cash
+                    ok = board.get_slot(city, entity) is not None and toks[0].price <= entity.cash
                 else:
-                    ok = city.tokenable(entity, tokens=toks[:1], free=free)
+                    ok = board.tokenable(city, entity, tokens=toks[:1], free=free)
                 if ok:
-                    out.append({"type": "place_token", "city": city.id, "slot": city.get_slot(entity) or 0})
+                    out.append({"type": "place_token", "city": city.id, "slot": board.get_slot(city, entity) or 0})
         if "choose_ability" in acts and getattr(entity, "is_company", False):
             for ch in self.game.company_choices(entity, "token"):
                 out.append({"type": "choose_ability", "choice": ch})
@@ -1379,9 +1386,10 @@ class MinorAcquisition(Step):
         game = self.game
         nodes = game.graph.connected_nodes(entity)
         if self.bank_minor(minor) and minor.id == "14":
-            return any(c in nodes for c in game.hex_by_id("M38").tile.cities)
+            return any(c in nodes for c in game.board.tile(game.hex_by_id("M38")).cities)
         if self.bank_minor(minor):
-            city = next((c for c in game.hex_by_id(minor.coordinates).tile.cities if c.reserved_by(minor)), None)
+            city = next((c for c in game.board.tile(game.hex_by_id(minor.coordinates)).cities
+                         if game.board.reserved_by(c, minor)), None)
         else:
             city = minor.tokens[0].city
         return city is not None and city in nodes

@@ -150,24 +150,25 @@ class Game1825(Game):
 
     def connected_edges(self, entity, hex_):
         if self.minor_deferred_token(entity) and hex_.id == self._home_hex_id(entity):
-            return list(hex_.neighbors)
+            return list(self.board.neighbors(hex_))
         return super().connected_edges(entity, hex_)
 
     def layable_hexes(self, entity):
         out = super().layable_hexes(entity)
         if self.minor_deferred_token(entity):
             home = self.hex_by_id(self._home_hex_id(entity))
-            out[home] = list(home.neighbors)
+            out[home] = list(self.board.neighbors(home))
         return out
 
     def legal_tile_rotation(self, entity, hex_, tile) -> bool:
-        if not self.force_upgrade(hex_.tile, tile):
+        old = self.board.tile(hex_)
+        if not self.force_upgrade(old, tile):
             return super().legal_tile_rotation(entity, hex_, tile)
         edges = self.connected_edges(entity, hex_)
         if edges is None:
             return False
         exits = tile.exits
-        if not all(e in hex_.neighbors for e in exits) or not set(exits) & set(edges):
+        if not all(e in self.board.neighbors(hex_) for e in exits) or not set(exits) & set(edges):
             return False
 
         def end_ok(new_end, old_end):
@@ -175,11 +176,11 @@ class Game1825(Game):
                 return getattr(old_end, "is_city", False) or getattr(old_end, "is_town", False)
             return getattr(new_end, "num", None) is not None and getattr(new_end, "num", None) == getattr(old_end, "num", -1)
 
-        for old_path in hex_.tile.paths:
+        for old_path in old.paths:
             old_ends = (old_path.a, old_path.b)
             if not any(all(any(end_ok(t, o) for o in old_ends) for t in (p.a, p.b)) for p in tile.paths):
                 return False
-        old_ct = [set(e) for e in hex_.tile.city_town_edges]
+        old_ct = [set(e) for e in old.city_town_edges]
         new_ct = [set(e) for e in tile.city_town_edges]
         if len(new_ct) > 1 and len(old_ct) > 1:
             return all(sum(1 for n in new_ct if o <= n) == 1 for o in old_ct)
@@ -187,18 +188,11 @@ class Game1825(Game):
 
     # ------------------------------------------------------------ reach of upgrades
     def _distance_graphs(self):
-        dg = self.__dict__.get("_dgraphs")
-        if dg is None:
-            from ...core.graph import DistanceGraph
+        from ...core.graph import DistanceGraph
 
-            dg = self._dgraphs = (DistanceGraph(self.hexmap), DistanceGraph(self.hexmap, separate_node_types=True))
-        return dg
-
-    def on_board_changed(self):
-        dg = self.__dict__.get("_dgraphs")
-        if dg is not None:
-            dg[0].clear()
-            dg[1].clear()
+        board = self.board
+        return board.derived("distance_graphs", lambda: (
+            DistanceGraph(board), DistanceGraph(board, separate_node_types=True)))
 
     @staticmethod
     def _node_distance(train) -> int:
@@ -263,7 +257,8 @@ class Game1825(Game):
         hex_ = self.hex_by_id(coords)
         if hex_ is None:
             raise GameError(f"cannot find home hex for {corp.name}", rule="bad-setup")
-        return bool(hex_.tile.paths) and bool(hex_.tile.cities)
+        tile = self.board.tile(hex_)
+        return bool(tile.paths) and bool(tile.cities)
 
     def place_home_token(self, corp) -> None:
         if corp.tokens and corp.tokens[0].used:

@@ -31,12 +31,12 @@ class RouteRules1825(RouteRules):
         if not common:
             return False
         c = common[0]
-        if c.is_city and c.blocks(corp):
+        if c.is_city and self.board.blocks(c, corp):
             return False
         if all(s.is_town for s in a.visited_stops) or all(s.is_town for s in b.visited_stops):
             return False
-        a_tok = any(s.is_city and s.tokened_by(corp) for s in a.visited_stops)
-        b_tok = any(s.is_city and s.tokened_by(corp) for s in b.visited_stops)
+        a_tok = any(s.is_city and self.city_tokened_by(s, corp) for s in a.visited_stops)
+        b_tok = any(s.is_city and self.city_tokened_by(s, corp) for s in b.visited_stops)
         if not a_tok and not b_tok:
             return False
         if c.is_town:
@@ -73,7 +73,7 @@ class RouteRules1825(RouteRules):
         if not phase[:1].isdigit() or int(phase[:1]) <= 2 or route.train.name not in self.dummy:
             return 0
         corp = route.corporation
-        return sum(1 for n in visits[1:-1] if n.tile.name == "200" and n.tokened_by(corp))
+        return sum(1 for n in visits[1:-1] if n.tile.name == "200" and self.city_tokened_by(n, corp))
 
     # -- checks
     def check_distance(self, route, visits, train=None):

@@ -104,7 +104,6 @@ class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
         if tile.name in ("887", "888") and hex_.id == "Q13" and entity.id != "NS":
             raise GameError("only the NS may place tiles 887/888 on Q13", rule="tile-reserved")
         if not self.game.loading:
-            tile.rotate(rotation)
             for old_ct in old_tile.city_towns:
                 if not any(set(old_ct.exits) <= set(n.exits) for n in tile.city_towns):
                     raise GameError("new track must keep the old stations' track", rule="illegal-upgrade")
@@ -118,23 +117,26 @@ class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
                     raise GameError("cannot lay tiles in adjacent hexes", rule="adjacent-lays")
 
     def after_lay(self, entity, hex_, old_tile, tile):
-        self.update_tile_reservation(tile)
+        self.update_tile_reservation(hex_)
         game = self.game
         if game.minor_deferred_token(entity) and game.can_place_home_token(entity):
             game.place_home_token(entity)
 
-    def update_tile_reservation(self, tile):
-        if len(tile.reservations) != 1 or not tile.cities:
+    def update_tile_reservation(self, hex_):
+        board = self.game.board
+        tile = board.tile(hex_)
+        res = board.tile_reservations(hex_)
+        if len(res) != 1 or not tile.cities:
             return
-        corp = tile.reservations[0]
-        ok = [c for c in tile.cities if c.tokenable(corp)]
+        corp = res[0]
+        ok = [c for c in tile.cities if board.tokenable(c, corp)]
         if len(ok) != 1:
             return
-        slot = ok[0].get_slot(corp)
+        slot = board.get_slot(ok[0], corp)
         if slot is None:
             return
-        ok[0].add_reservation(corp, slot)
-        tile.reservations.remove(corp)
+        board.add_reservation(ok[0], corp, slot)
+        board.set_tile_reservations(hex_, [r for r in res if r is not corp])
 
     def pay(self, entity, cost: int):
         if entity.receivership():
@@ -162,7 +164,7 @@ class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
 
     def _cost_of(self, entity, a) -> int:
         if a["type"] == "lay_tile":
-            return sum(u.cost for u in self.game.hex_by_id(a["hex"]).tile.upgrades)
+            return sum(u.cost for u in self.game.board.tile(self.game.hex_by_id(a["hex"])).upgrades)
         if a["type"] == "place_token":
             toks = self.available_tokens(entity)
             return toks[0].price if toks else 0

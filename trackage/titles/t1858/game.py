@@ -209,11 +209,11 @@ class Game1858(Game):
                 if ab.get("type") != "reservation":
                     continue
                 hex_ = self.hex_by_id(ab["hex"])
-                tile = hex_.tile
+                tile = self.board.tile(hex_)
                 city = int(ab.get("city", 0) or 0)
                 if len(tile.cities) == 1:
                     city = 0
-                tile.cities[city].add_reservation(c, int(ab.get("slot", 0) or 0))
+                self.board.add_reservation(tile.cities[city], c, int(ab.get("slot", 0) or 0))
         self._stubs = {}
 
     # ------------------------------------------------------------------ set-up
@@ -222,7 +222,6 @@ class Game1858(Game):
         self.private_closure_round = None
         self.unbuyable_companies = []
         self.operating_rounds_in_set = self.phase.operating_rounds
-        self._graphs = {}
         self._stubs = self.setup_stubs()
         if len(self.players) == 2:
             self.setup_unbuyable_privates()
@@ -237,25 +236,27 @@ class Game1858(Game):
         from ...core.tiles import Stub
 
         stubs = {}
+        board = self.board
         for m in self.minors:
             if len(m.coordinates) < 2:
                 continue
             homes = [self.hex_by_id(c) for c in m.coordinates]
             for hex_ in homes:
-                tile = hex_.tile
-                if tile.color != "white":
+                if board.tile(hex_).color != "white":
                     continue
-                for edge, nb in hex_.neighbors.items():
+                for edge, nb in board.neighbors(hex_).items():
                     if nb in homes:
                         st = Stub(edge, track="future")
-                        tile.stubs.append(st)
-                        stubs.setdefault(m, []).append((tile, st))
+                        board.set_stubs(hex_, board.stubs(hex_) + (st,))
+                        stubs.setdefault(m, []).append((hex_, st))
         return stubs
 
     def release_stubs(self, minor) -> None:
-        for tile, st in self._stubs.pop(minor, []):
-            if st in tile.stubs:
-                tile.stubs.remove(st)
+        # the stubs of a private railway's home hexes stay with the hex until it closes
+        board = self.board
+        for hex_, st in self._stubs.pop(minor, []):
+            if st in board.stubs(hex_):
+                board.set_stubs(hex_, [x for x in board.stubs(hex_) if x is not st])
 
     def option_quick_start(self) -> str | None:
         for r in self.QUICK_START:
@@ -384,19 +385,13 @@ class Game1858(Game):
         return not corp.ipoed and not corp.closed
 
     def reserved_cities(self, corp, company) -> list:
-        out = []
-        for h in self.hexmap.hexes:
-            for c in h.tile.cities:
-                if c.reserved_by(company) and c.tokenable(corp, free=True):
-                    out.append(c)
-        return out
+        board = self.board
+        return [c for c in board.cities() if board.reserved_by(c, company) and board.tokenable(c, corp, free=True)]
 
     def company_reservation_available(self, company) -> bool:
-        for h in self.hexmap.hexes:
-            for c in h.tile.cities:
-                if c.reserved_by(company) and sum(1 for t in c.tokens if t is not None) < c.slots:
-                    return True
-        return False
+        board = self.board
+        return any(board.reserved_by(c, company) and sum(1 for t in board.tokens(c) if t is not None) < board.slots(c)
+                   for c in board.cities())
 
     def acquire_private(self, corp, entity) -> None:
         company = self.private_company(entity)
@@ -438,16 +433,19 @@ class Game1858(Game):
             return
         company = self.private_company(minor)
         cities = self.reserved_cities(corp, company)
-        if not any(sum(1 for t in c.tokens if t is not None) < c.slots for c in cities):
+        board = self.board
+        if not any(sum(1 for t in board.tokens(c) if t is not None) < board.slots(c) for c in cities):
             return
         round_.pending_tokens.append({"entity": corp, "cities": cities, "hexes": [c.hex for c in cities],
                                       "token": next(t for t in corp.tokens if not t.used)})
         if self.private_closure_round != "in_progress":
             return
         for c in cities:
-            i = c.find_reservation(company)
+            i = board.find_reservation(c, company)
             if i is not None:
-                c.reservations[i] = corp
+                res = list(board.city_reservations(c))
+                res[i] = corp
+                board.set_city_reservations(c, res)
 
     def maybe_place_home_token(self, corp) -> None:
         if corp.floated():
@@ -466,20 +464,24 @@ class Game1858(Game):
                 raise GameError(f"no token slot for {corp.companies[0].sym}", rule="no-home")
             pending.append({"entity": corp, "hexes": [c.hex for c in cities], "cities": cities, "token": token})
         else:
-            hexes = [h for h in self.hexmap.hexes if any(c.tokenable(corp, free=True) for c in h.tile.cities)]
+            board = self.board
+            hexes = [h for h, tile in board.tiles() if any(board.tokenable(c, corp, free=True) for c in tile.cities)]
             pending.append({"entity": corp, "hexes": hexes, "cities": None, "token": token})
 
     def delete_reservations(self, corp, city=None) -> None:
+        board = self.board
         if self.private_closure_round == "in_progress":
-            for h in self.hexmap.hexes:
-                for c in h.tile.cities:
-                    while c.reserved_by(corp) and corp in c.reservations:
-                        c.reservations[c.reservations.index(corp)] = None
+            for c in board.cities():
+                res = list(board.city_reservations(c))
+                if corp in res and board.reserved_by(c, corp):
+                    board.set_city_reservations(c, [None if r is corp else r for r in res])
         elif city is not None:
             for company in corp.companies:
-                i = next((k for k, r in enumerate(city.reservations) if r is company), None)
+                res = list(board.city_reservations(city))
+                i = next((k for k, r in enumerate(res) if r is company), None)
                 if i is not None:
-                    city.reservations[i] = None
+                    res[i] = None
+                    board.set_city_reservations(city, res)
 
     def private_revenue(self, corp) -> int:
         if corp is None or not getattr(corp, "is_corporation", False):
@@ -501,10 +503,12 @@ class Game1858(Game):
         company.abilities = []
 
     def remove_reservations_of(self, entity) -> None:
-        for h in self.hexmap.hexes:
-            for c in h.tile.cities:
-                if entity in c.reservations:
-                    c.reservations[c.reservations.index(entity)] = None
+        board = self.board
+        for c in board.cities():
+            res = list(board.city_reservations(c))
+            if entity in res:
+                res[res.index(entity)] = None
+                board.set_city_reservations(c, res)
 
     def close_companies_of(self, corp) -> None:
         for c in list(corp.companies):
@@ -730,7 +734,7 @@ class Game1858(Game):
         if getattr(entity, "is_minor", False) and self.home_hex(entity, hex_):
             return 0
         cost = old_tile.upgrades[0].cost
-        if self.new_track_gauge(old_tile, hex_.tile) == ["narrow"]:
+        if self.new_track_gauge(old_tile, self.board.tile(hex_)) == ["narrow"]:
             return cost - cost // 2
         return cost
 
@@ -759,14 +763,11 @@ class Game1858(Game):
 
         if self.board is None:
             return None
-        key = (gauge, id(self.board.hexmap))
-        g = self._graphs.get(key)
-        if g is None:
-            skip = "narrow" if gauge == "broad" else "broad"
-            g = TrackGraph(self.board.hexmap, skip_track=skip, home_as_token=True,
-                           home_hexes=self._home_hexes, home_nodes=self._home_nodes)
-            self._graphs[key] = g
-        return g
+        skip = "narrow" if gauge == "broad" else "broad"
+        board = self.board
+        return board.derived(("gauge graph", gauge), lambda: TrackGraph(
+            board, skip_track=skip, home_as_token=True, home_hexes=self._home_hexes,
+            home_nodes=self._home_nodes))
 
     def _home_hexes(self, entity) -> dict:
         if not getattr(entity, "is_minor", False):
@@ -774,7 +775,7 @@ class Game1858(Game):
         out = {}
         for coord in entity.coordinates:
             hx = self.hex_by_id(coord)
-            out[hx] = list(hx.neighbors)
+            out[hx] = list(self.board.neighbors(hx))
         return out
 
     def _home_nodes(self, entity) -> list:
@@ -783,16 +784,12 @@ class Game1858(Game):
         company = self.private_company(entity)
         out = []
         for coord in entity.coordinates:
-            tile = self.hex_by_id(coord).tile
+            tile = self.board.tile(self.hex_by_id(coord))
             if len(tile.cities) > 1:
-                out.extend(c for c in tile.cities if c.reserved_by(company))
+                out.extend(c for c in tile.cities if self.board.reserved_by(c, company))
             else:
                 out.extend(tile.city_towns)
         return out
-
-    def on_board_changed(self) -> None:
-        for g in getattr(self, "_graphs", {}).values():
-            g.clear()
 
     def connected_hexes_1858(self, entity) -> dict:
         out: dict = {}
@@ -807,7 +804,7 @@ class Game1858(Game):
             for coord in entity.coordinates:
                 hx = self.hex_by_id(coord)
                 cur = out.setdefault(hx, [])
-                for e in hx.neighbors:
+                for e in self.board.neighbors(hx):
                     if e not in cur:
                         cur.append(e)
         return out
@@ -836,13 +833,13 @@ class Game1858(Game):
         out = []
         for gauge in ("broad", "narrow"):
             for n in self.gauge_graph(gauge).connected_nodes(corp):
-                if getattr(n, "is_city", False) and n not in out and n.tokenable(corp, free=True) \
-                        and not any(c.tokened_by(corp) for c in n.tile.cities):
+                if getattr(n, "is_city", False) and n not in out and self.board.tokenable(n, corp, free=True) \
+                        and not any(self.board.tokened_by(c, corp) for c in n.tile.cities):
                     out.append(n)
         return out
 
     def blocked_hex(self, entity, hex_) -> bool:
-        if hex_.tile.color != "white":
+        if self.board.tile(hex_).color != "white":
             return False
         blockers = []
         for e in list(self.minors) + list(self.companies):
@@ -873,25 +870,25 @@ class Game1858(Game):
         edges = self.connected_edges(entity, hex_)
         if edges is None or not self.stubs_respected(hex_, tile):
             return False
-        return tilemod.legal_rotation(hex_, tile, connected_edges=edges)
+        return tilemod.legal_rotation(self.board.tile(hex_), tile, self.board.neighbors(hex_), connected_edges=edges)
 
     def stubs_respected(self, hex_, tile) -> bool:
         """Track on a hex with stubs (a private railway's unbuilt line) must use every stub."""
         exits = set(tile.exits)
-        return all(st.edge in exits for st in hex_.tile.stubs)
+        return all(st.edge in exits for st in self.board.stubs(hex_))
 
     def legal_tile_lays_1858(self, entity, lay, round_) -> list:
         out = []
         connected = self.connected_hexes_1858(entity)
         candidates = {}
-        for t in self.board.supply.tiles:
+        for t in self.board.supply_tiles():
             if t.name not in candidates and self.tile_valid_for_phase(t):
-                if "broad_gauge" in self.phase.status and any(p.track == "narrow" for p in t.paths):
+                if "broad_gauge" in self.phase.status and any(p.track == "narrow" for p in t.spec.path_defs):
                     continue
                 candidates[t.name] = t
         from ...core import tiles as tilemod
 
-        memo = self.__dict__.setdefault("_upgrade_memo", {})
+        memo = self.board.supply.memo.setdefault(("1858 upgrades", type(self)), {})
         power = (entity.owner.cash if getattr(entity, "is_minor", False)
                  else entity.cash + (entity.owner.cash if entity.owner is not None else 0))
         for hex_, edges in connected.items():
@@ -899,36 +896,30 @@ class Game1858(Game):
                 continue
             if self.blocked_hex(entity, hex_):
                 continue
-            old = hex_.tile
+            old = self.board.tile(hex_)
             upgrade = old.color != "white"
             if (upgrade and not lay["upgrade"]) or (not upgrade and not lay["lay"]):
                 continue
             for t in candidates.values():
                 if t.color != old.color and COLOR_NEXT.get(old.color) != t.color:
                     continue
-                keep = t.rotation
-                key = (hex_.id, id(old.spec), old.rotation, old.name, old.color, t.name)
+                key = (hex_.id, old.spec, old.rotation, old.name, old.color, t.name)
                 rots = memo.get(key)
                 if rots is None:
-                    rots = []
-                    for r in range(6):
-                        t.rotate(r)
-                        if self.upgrades_to(old, t):
-                            rots.append(r)
+                    rots = [r for r in range(6) if self.upgrades_to(old, self.placed_tile(t, r, hex_))]
                     memo[key] = rots
                 for r in rots:
-                    t.rotate(r)
-                    if t.color == old.color and not self.conversion_ok(old, t):
+                    placed = self.placed_tile(t, r, hex_)
+                    if placed.color == old.color and not self.conversion_ok(old, placed):
                         continue
-                    if not self.stubs_respected(hex_, t):
+                    if not self.stubs_respected(hex_, placed):
                         continue
-                    if not tilemod.legal_rotation(hex_, t, connected_edges=edges):
+                    if not tilemod.legal_rotation(old, placed, self.board.neighbors(hex_), connected_edges=edges):
                         continue
                     cost = lay.get("cost", 0) + (old.upgrades[0].cost if old.upgrades else 0)
                     if cost > power:
                         continue
                     out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
-                t.rotate(keep)
         return out
 
     # ------------------------------------------------------------------ play API
@@ -966,8 +957,8 @@ class Game1858(Game):
             if not mine:
                 continue
             try:
-                found.append(routemod.best_routes(entity, mine, self.gauge_graph(gauge), rules, hexmap=self.hexmap,
-                                                  limit=60, time_limit=0.3, max_segments=40))
+                found.append(routemod.best_routes(entity, mine, self.gauge_graph(gauge), rules, board=self.board,
+                                                  limit=60, budget=60_000, max_segments=40))
             except Exception:  # a bot's helper: an empty run is always legal
                 found.append([])
         for routes in ([r for f in found for r in f], *found):

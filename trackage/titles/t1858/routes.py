@@ -12,7 +12,7 @@ def hex_train(train) -> bool:
 
 def hex_edge_cost(chain) -> int:
     paths = chain.paths
-    return sum(0 if a.tile.hex is b.tile.hex else 1 for a, b in zip(paths, paths[1:]))
+    return sum(0 if a.hex is b.hex else 1 for a, b in zip(paths, paths[1:]))
 
 
 class RouteRules1858(RouteRules):
@@ -73,14 +73,14 @@ class RouteRules1858(RouteRules):
             chosen.append(cand[:int(h.get("pay") or 0)])
         picked = [i for c in chosen for i in c]
         corp = route.corporation
-        if self.requires_token(train) and not any(visits[i].tokened_by(corp) for i in picked):
+        if self.requires_token(train) and not any(self.city_tokened_by(visits[i], corp) for i in picked):
             best = None
             for ri, cand in enumerate(by_row):
                 limit = int(rows[ri].get("pay") or 0)
                 if limit == 0:
                     continue
                 for t in cand:
-                    if not visits[t].tokened_by(corp):
+                    if not self.city_tokened_by(visits[t], corp):
                         continue
                     others = [i for i in picked if i not in chosen[ri]]
                     mine = sorted([i for i in chosen[ri] if i != t], key=lambda i: (-value[i], i))

@@ -398,9 +398,9 @@ class HomeToken1858(HomeToken):
             token.price = 0
         if token.price > 0 and entity.cash < token.price:
             raise GameError(f"{entity.name} cannot pay {token.price} for its home token", rule="insufficient-cash")
-        if any(c.tokened_by(entity) for c in city.tile.cities):
+        if any(game.board.tokened_by(c, entity) for c in city.tile.cities):
             raise GameError(f"{entity.name} already has a token on {city.hex.id}", rule="token-same-hex")
-        city.place_token(entity, token, free=True, check_tokenable=not game.loading)
+        game.board.place_city_token(city, entity, token, free=True, check_tokenable=not game.loading)
         if token.price > 0:
             spend(entity, game.bank, token.price)
         self.round.pending_tokens.pop(0)
@@ -416,17 +416,18 @@ class HomeToken1858(HomeToken):
         if not p or entity is not p["entity"]:
             return []
         cities = p.get("cities")
+        board = self.game.board
         if cities is None:
-            cities = [c for h in p["hexes"] for c in h.tile.cities]
+            cities = [c for h in p["hexes"] for c in board.tile(h).cities]
         out = []
         for c in cities:
-            if c.tokenable(entity, free=True, tokens=[p["token"]]):
+            if board.tokenable(c, entity, free=True, tokens=[p["token"]]):
                 if not entity.companies and not any(t.used and t.city is not None for t in entity.tokens):
                     color = c.tile.color
                     cost = 0 if color == "white" else 2 * c.revenue_for([color])
                     if cost > entity.cash:
                         continue
-                out.append({"type": "place_token", "city": c.id, "slot": c.get_slot(entity) or 0})
+                out.append({"type": "place_token", "city": c.id, "slot": board.get_slot(c, entity) or 0})
         if "pass" in self.actions(entity):
             out.append({"type": "pass"})
         return out
@@ -549,9 +550,9 @@ class Token1858(Step):
         if cost > entity.cash:
             raise GameError(f"{entity.name} cannot pay {cost} for a token", rule="insufficient-cash")
         token.price = cost
-        if any(c.tokened_by(entity) for c in city.tile.cities):
+        if any(game.board.tokened_by(c, entity) for c in city.tile.cities):
             raise GameError(f"{entity.name} already has a token on {city.hex.id}", rule="token-same-hex")
-        city.place_token(entity, token, free=True, check_tokenable=not game.loading)
+        game.board.place_city_token(city, entity, token, free=True, check_tokenable=not game.loading)
         if cost > 0:
             spend(entity, game.bank, cost)
         game.graph_changed()
@@ -564,7 +565,7 @@ class Token1858(Step):
         for city in self.game.tokenable_cities_1858(entity):
             cost = self.game.token_cost(entity, city)
             if cost <= entity.cash:
-                out.append({"type": "place_token", "city": city.id, "slot": city.get_slot(entity) or 0,
+                out.append({"type": "place_token", "city": city.id, "slot": self.game.board.get_slot(city, entity) or 0,
                             "cost": cost})
         out.append({"type": "pass"})
         return out

@@ -86,8 +86,7 @@ class Game1858India(Game1858):
                 hx = self.hex_by_id(coord)
                 tok = Token(owner, price=0, type=kind)
                 owner.tokens.append(tok)
-                tok.place(hx)
-                hx.tokens.append(tok)
+                self.board.put_hex_token(hx, tok)
 
     def hex_token_hexes(self, kind) -> list:
         return [self.hex_by_id(c) for c in self.data["board"][f"{kind}_hexes"]]
@@ -150,7 +149,7 @@ class Game1858India(Game1858):
         for kind in ("mine", "oil", "port"):
             n = sum(1 for t in corp.tokens if t.type == kind)
             if n:
-                off = self.hex_by_id(board[f"{kind}_bonus_hex"]).tile.offboards[0]
+                off = self.board.tile(self.hex_by_id(board[f"{kind}_bonus_hex"])).offboards[0]
                 total += n * off.revenue_for(self.phase.tiles)
         return total
 

@@ -16,7 +16,6 @@ class TrackIndia(Track1858):
     def check_lay(self, entity, hex_, old_tile, tile, rotation) -> None:
         g = self.game
         if not g.loading and old_tile.color == tile.color:
-            tile.rotate(rotation)
             if not g.gauge_conversion(old_tile, tile) or not conversion_ok(old_tile, tile):
                 raise GameError(f"{tile.name} is not a gauge conversion of {old_tile.name}", rule="illegal-upgrade")
         super().check_lay(entity, hex_, old_tile, tile, rotation)
@@ -63,23 +62,23 @@ class CollectTokens(Step):
             if kind == "port" and "port_tokens" not in g.phase.status:
                 continue
             for h in g.hex_token_hexes(kind):
-                if h.tile.color != "white":
-                    out.extend(t for t in h.tokens if t.type == kind)
+                if g.board.tile(h).color != "white":
+                    out.extend(t for t in g.board.hex_tokens(h) if t.type == kind)
         return out
 
     def process_remove_hex_token(self, action, entity):
         g = self.game
         hex_ = g.hex_by_id(action.get("hex"))
-        if hex_ is None or not hex_.tokens:
+        if hex_ is None or not g.board.hex_tokens(hex_):
             raise GameError(f"no token to collect on {action.get('hex')!r}", rule="no-hex-token")
-        token = hex_.tokens[0]
+        token = g.board.hex_tokens(hex_)[0]
         if token not in self.available(entity):
             raise GameError(f"{entity.name} cannot collect the token on {hex_.id} now", rule="no-hex-token")
         if not g.loading and hex_ not in g.reachable_1858(entity):
             raise GameError(f"{entity.name} does not reach {hex_.id}", rule="not-connected")
         price = g.TOKEN_COST[token.type]
         spend(entity, g.bank, price)
-        hex_.tokens.remove(token)
+        g.board.take_hex_token(hex_, token)
         token.corporation = entity
         entity.tokens.append(token)
 

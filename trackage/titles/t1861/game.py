@@ -40,22 +40,24 @@ class Game1861(Game1867):
         self.green_tokens = []
 
     def home_token_locations(self, corp) -> list:
-        out = [h for h in self.hexmap.hexes
-               if any(c.tokenable(corp, free=True) and not any(t is not None for t in c.tokens)
-                      for c in h.tile.cities)]
+        board = self.board
+        out = [h for h, tile in board.tiles()
+               if any(board.tokenable(c, corp, free=True) and not any(t is not None for t in board.tokens(c))
+                      for c in tile.cities)]
         return [h for h in out if not self._hex_connected(h)]
 
     def place_rsr_home_token(self):
-        tile = self.hex_by_id("E1").tile
+        board = self.board
+        tile = board.tile(self.hex_by_id("E1"))
         if tile.hex.id not in self.national_reservations:
             return
-        if any(c.tokened_by(self.national) for c in tile.cities):
+        if any(board.tokened_by(c, self.national) for c in tile.cities):
             return
         new_token = next((t for t in self.national.tokens if not t.used), None)
         if new_token is None:
             return
         self.national_reservations.remove(tile.hex.id)
-        tile.cities[-1].place_token(self.national, new_token, check_tokenable=False)
+        board.place_city_token(tile.cities[-1], self.national, new_token, check_tokenable=False)
         self.graph_changed()
 
     def start_operating_hook(self, round_, entity):

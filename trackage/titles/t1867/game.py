@@ -282,17 +282,18 @@ class Game1867(Game):
 
     def add_neutral_tokens(self):
         self.green_tokens = []
-        for hex_ in self.hexmap.hexes:
+        board = self.board
+        for hex_, tile in board.tiles():
             if hex_.id == "D2":
                 tok = Token(self.national, price=0, type="neutral")
-                hex_.tile.cities[0].exchange_token(tok)
+                board.exchange_token(tile.cities[0], tok)
                 self.green_tokens.append(tok)
             elif hex_.id == "L12":
                 tok = Token(self.national, price=0, type="neutral")
-                hex_.tile.cities[-1].exchange_token(tok)
+                board.exchange_token(tile.cities[-1], tok)
                 self.green_tokens.append(tok)
             elif hex_.id == "F16":
-                hex_.tile.cities[0].exchange_token(self.national.tokens[0])
+                board.exchange_token(tile.cities[0], self.national.tokens[0])
 
     def init_round(self):
         from .steps import SingleItemAuction
@@ -519,16 +520,18 @@ class Game1867(Game):
     # ------------------------------------------------------------ home tokens
     def home_token_locations(self, corp) -> list:
         out = []
-        for hex_ in self.hexmap.hexes:
-            cities = hex_.tile.cities
+        board = self.board
+        for hex_, tile in board.tiles():
+            cities = tile.cities
             if not cities:
                 continue
             if corp.type == "minor":
-                if any(c.tokenable(corp, free=True) and not any(t is not None for t in c.tokens) for c in cities):
+                if any(board.tokenable(c, corp, free=True) and not any(t is not None for t in board.tokens(c))
+                       for c in cities):
                     out.append(hex_)
             else:
-                if any(c.tokenable(corp, free=True) for c in cities) and all(
-                        not any(t is not None and t.type == "normal" for t in c.tokens) for c in cities):
+                if any(board.tokenable(c, corp, free=True) for c in cities) and all(
+                        not any(t is not None and t.type == "normal" for t in board.tokens(c)) for c in cities):
                     out.append(hex_)
         if corp.type == "minor":
             return out
@@ -539,14 +542,14 @@ class Game1867(Game):
         """Does track lead from one of the hex's cities to any other node?"""
         from ...core.graph import walk_path
 
-        for city in hex_.tile.cities:
+        for city in self.board.tile(hex_).cities:
             for path in city.paths:
                 found = []
 
                 def visit(p, *_args, start=path, found=found):
                     if p is not start and p.nodes:
                         found.append(p)
-                walk_path(path, visit)
+                walk_path(path, visit, board=self.board)
                 if found:
                     return True
         return False
@@ -583,7 +586,7 @@ class Game1867(Game):
         if self.hidden_company is not None:
             self.hidden_company.close()
         for tok in self.green_tokens:
-            tok.remove()
+            self.board.remove_token(tok)
         self.corporations = self.corporations + self.future_corporations
         self.future_corporations = []
         self.graph_changed()
@@ -599,9 +602,11 @@ class Game1867(Game):
         for c in self.corporations:
             (keep if (c.owner is not None and c.owner.is_player) or c.type != "minor" else removed).append(c)
         self.corporations = keep
-        for hex_ in self.hexmap.hexes:
-            for city in hex_.tile.cities:
-                city.reservations = [r for r in city.reservations if r not in removed]
+        board = self.board
+        for city in board.cities():
+            res = board.city_reservations(city)
+            if any(r in removed for r in res):
+                board.set_city_reservations(city, [r for r in res if r not in removed])
 
     def event_minors_nationalized(self):
         removed = [c for c in self.corporations if c.type == "minor"]
@@ -660,22 +665,23 @@ class Game1867(Game):
                 spend(self.bank, player, amount)
         used = [t for t in corp.tokens if t.used]
         used.sort(key=lambda t: (t.city.max_revenue, t.city.hex.id))
+        board = self.board
         for token in reversed(used):
             city = token.city
-            token.remove()
+            board.remove_token(token)
             if any(t is not None and t.corporation is self.national and t.type != "neutral"
-                   for c in city.tile.cities for t in c.tokens):
+                   for c in city.tile.cities for t in board.tokens(c)):
                 continue
             new_token = next((t for t in self.national.tokens if not t.used), None)
             if new_token is None:
                 continue
             for c in city.tile.cities:
-                c.remove_reservation(self.national)
+                board.remove_reservation(c, self.national)
             if city.hex.id in self.national_reservations:
                 self.national_reservations.remove(city.hex.id)
             elif sum(1 for t in self.national.tokens if not t.used) == len(self.national_reservations):
                 continue
-            city.place_token(self.national, new_token, check_tokenable=False)
+            board.place_city_token(city, self.national, new_token, check_tokenable=False)
         if corp.type == "minor":
             self.close_corporation(corp)
         else:
@@ -689,15 +695,16 @@ class Game1867(Game):
             spend(corp, self.bank, corp.cash)
 
     def close_corporation(self, corp):
-        for hex_ in self.hexmap.hexes:
-            for city in hex_.tile.cities:
-                for tok in list(city.tokens) + list(city.extra_tokens):
+        board = self.board
+        for hex_, tile in board.tiles():
+            for city in tile.cities:
+                for tok in list(board.tokens(city)) + list(board.extra_tokens(city)):
                     if tok is not None and tok.corporation is corp:
-                        tok.remove()
-                if city.reserved_by(corp):
-                    city.reservations = [r for r in city.reservations if r is not corp]
-            if corp in hex_.tile.reservations:
-                hex_.tile.reservations = [r for r in hex_.tile.reservations if r is not corp]
+                        board.remove_token(tok)
+                if board.reserved_by(city, corp):
+                    board.set_city_reservations(city, [r for r in board.city_reservations(city) if r is not corp])
+            if corp in board.tile_reservations(hex_):
+                board.set_tile_reservations(hex_, [r for r in board.tile_reservations(hex_) if r is not corp])
         if corp.cash > 0:
             spend(corp, self.bank, corp.cash)
         for t in corp.trains:
@@ -757,14 +764,15 @@ class Game1867(Game):
     def place_639_token(self, tile):
         if not self.national_reservations:
             return
-        if any(c.tokened_by(self.national) for c in tile.cities):
+        board = self.board
+        if any(board.tokened_by(c, self.national) for c in tile.cities):
             return
         new_token = next((t for t in self.national.tokens if not t.used), None)
         if new_token is None:
             return
         if tile.hex.id in self.national_reservations:
             self.national_reservations.remove(tile.hex.id)
-        tile.cities[0].place_token(self.national, new_token, check_tokenable=False)
+        board.place_city_token(tile.cities[0], self.national, new_token, check_tokenable=False)
         self.graph_changed()
 
     # ------------------------------------------------------------ companies

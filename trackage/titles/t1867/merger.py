@@ -79,7 +79,7 @@ class Merge(Step):
         available = []
         for c in mergeable:
             for city in self.connected_cities(c):
-                for t in city.tokens:
+                for t in self.game.board.tokens(city):
                     if t is None:
                         continue
                     oc = t.corporation
@@ -156,8 +156,9 @@ class Merge(Step):
             if new_token is None:
                 new_token = Token(to)
                 to.tokens.append(new_token)
-            token.remove()
-            city.place_token(to, new_token, check_tokenable=False)
+            board = self.game.board
+            board.remove_token(token)
+            board.place_city_token(city, to, new_token, check_tokenable=False)
 
     def move_assets(self, frm, to):
         if frm.cash > 0:
@@ -245,7 +246,7 @@ class Merge(Step):
         cities = [t.city for o in others for t in o.tokens if t.city is not None]
         for token in surviving.tokens:
             if token.city is not None and token.city in cities:
-                token.remove()
+                self.game.board.remove_token(token)
 
     def legal_actions(self, entity):
         acts = self.actions(entity)
@@ -420,14 +421,16 @@ class ReduceTokens(Step):
         slot = action.get("slot")
         if city is None or not isinstance(slot, int):
             raise GameError("remove_token needs a city and a slot", rule="malformed-action")
-        n = len(city.tokens)
-        token = city.tokens[slot] if slot < n else (city.extra_tokens[slot - n] if slot - n < len(city.extra_tokens) else None)
+        board = game.board
+        slots, extra = board.tokens(city), board.extra_tokens(city)
+        n = len(slots)
+        token = slots[slot] if 0 <= slot < n else (extra[slot - n] if 0 <= slot - n < len(extra) else None)
         if token is None:
             raise GameError(f"no token in slot {slot} of {city.id}", rule="no-token")
         if not self.available_hex(entity, city.hex):
             raise GameError(f"cannot remove the {token.corporation.name} token", rule="illegal-token-removal")
         hexes_before = self.token_hex_count(entity)
-        token.remove()
+        board.remove_token(token)
         game.graph_changed()
         if tokens_above_limits(game, entity, self.acquired()):
             return
@@ -447,7 +450,7 @@ class ReduceTokens(Step):
                 new = Token(surviving, price=0)
                 if tok.city is not None:
                     used.append(new)
-                    tok.swap(new, check_tokenable=True)
+                    self.game.board.swap_token(tok, new, check_tokenable=True)
                 else:
                     unused.append(new)
         if len(used) > self.game.LIMIT_TOKENS_AFTER_MERGER:
@@ -463,5 +466,6 @@ class ReduceTokens(Step):
         out = []
         for t in entity.tokens:
             if t.used and t.city is not None and self.available_hex(entity, t.city.hex):
-                out.append({"type": "remove_token", "city": t.city.id, "slot": t.city.tokens.index(t)})
+                out.append({"type": "remove_token", "city": t.city.id,
+                            "slot": self.game.board.tokens(t.city).index(t)})
         return out

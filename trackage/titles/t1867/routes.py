@@ -22,14 +22,14 @@ class RouteRules1867(RouteRules):
         if len(mandatory) == paying["pay"]:
             return mandatory
         corp = route.corporation
-        need_token = not any(s.tokened_by(corp) for s in mandatory)
+        need_token = not any(self.city_tokened_by(s, corp) for s in mandatory)
         remaining = paying["pay"] - len(mandatory)
         combos = [list(c) for c in itertools.combinations(optional, remaining)] if remaining >= 0 else []
         if not combos:
             combos = [optional]
         best, best_rev = None, None
         for combo in combos:
-            if need_token and not any(s.tokened_by(corp) for s in combo):
+            if need_token and not any(self.city_tokened_by(s, corp) for s in combo):
                 continue
             stops = mandatory + combo
             rev = self.revenue_for(route, stops)

@@ -579,7 +579,7 @@ class Token1867(Step):
         toks = self.available_tokens(entity)
         for city in self.game.tokenable_cities(entity):
             if self.token_price(entity, toks[0], city.hex) <= entity.cash:
-                out.append({"type": "place_token", "city": city.id, "slot": city.get_slot(entity) or 0})
+                out.append({"type": "place_token", "city": city.id, "slot": self.game.board.get_slot(city, entity) or 0})
         return out + [{"type": "pass"}]
 
 

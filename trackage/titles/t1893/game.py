@@ -290,17 +290,18 @@ class Game1893(Game):
                 info["share"].buyable = False
         for c in self.companies:
             c.owner = self.bank
+        board = self.board
         for minor in self.minors:
-            city = self.hex_by_id(minor.coordinates).tile.cities[0]
-            city.place_token(minor, minor.tokens[0], free=True, check_tokenable=False)
+            city = board.tile(self.hex_by_id(minor.coordinates)).cities[0]
+            board.place_city_token(city, minor, minor.tokens[0], free=True, check_tokenable=False)
         self.neutral = NeutralCorp()
         neutral_token = Token(self.neutral, price=0, type="neutral")
         self.neutral.tokens = [neutral_token]
-        self.city_by_id(self.data["neutral_city"]).place_token(self.neutral, neutral_token, free=True,
-                                                               check_tokenable=False)
+        board.place_city_token(self.city_by_id(self.data["neutral_city"]), self.neutral, neutral_token, free=True,
+                               check_tokenable=False)
         hgk_token = self.hgk.tokens[0]
-        self.city_by_id(self.data["hgk_start_city"]).place_token(self.hgk, hgk_token, free=True,
-                                                                 check_tokenable=False)
+        board.place_city_token(self.city_by_id(self.data["hgk_start_city"]), self.hgk, hgk_token, free=True,
+                               check_tokenable=False)
         self.tile_blocked = set(self.data["tile_block"])
         self.passers_first_stock_round: list = []
         self.after_merger_round = None
@@ -461,10 +462,11 @@ class Game1893(Game):
                 corp.trains.append(t)
             token = minor.tokens[0]
             city = token.city
-            city.remove_reservation(minor)
-            token.remove()
+            board = self.board
+            board.remove_reservation(city, minor)
+            board.remove_token(token)
             new = next(t for t in corp.tokens if not t.used)
-            city.place_token(corp, new, free=True, check_tokenable=False)
+            board.place_city_token(city, corp, new, free=True, check_tokenable=False)
             minor.close()
         holders = corp.player_share_holders()
         top = max(holders.values(), default=0)
@@ -532,14 +534,13 @@ class Game1893(Game):
         out = []
         for cand in super().legal_tile_lays(entity):
             hex_ = self.hex_by_id(cand["hex"])
-            tile = self.tile_by_id(cand["tile"])
-            tile.rotate(cand["rotation"])
+            tile = self.placed_tile(self.tile_by_id(cand["tile"]), cand["rotation"], hex_)
             if self.legal_tile_rotation(entity, hex_, tile):
                 out.append(cand)
         lev = self.data["leverkusen"]
         hex_ = self.hex_by_id(lev["hex"])
-        if hex_.tile.color == "yellow" and hex_ in self.graph.connected_hexes(entity):
-            green = next((t for t in self.board.supply.tiles if t.name == lev["green"]), None)
+        if self.board.tile(hex_).color == "yellow" and hex_ in self.graph.connected_hexes(entity):
+            green = next((t for t in self.board.supply_tiles() if t.name == lev["green"]), None)
             if green is not None and self.tile_valid_for_phase(green) and \
                     not any(c["hex"] == hex_.id and c["tile"] == green.id for c in out):
                 out.append({"hex": hex_.id, "tile": green.id, "rotation": 0})
@@ -549,14 +550,14 @@ class Game1893(Game):
         """In phase 2 no tile may cross the Rhine at the closed passages (L5, S6)."""
         if self.phase.name != "2" or hex_.id not in self.data["rhine_passage"]:
             return False
-        water = {b.edge for b in hex_.tile.borders if b.type == "water"}
+        water = {b.edge for b in self.board.borders(hex_) if b.type == "water"}
         return bool(water & set(tile.exits))
 
     def legal_tile_rotation(self, entity, hex_, tile) -> bool:
         lev = self.data["leverkusen"]
         if hex_.id == lev["hex"] and tile.name == lev["green"]:
             return True
-        stubs = [s.edge for s in getattr(hex_.tile, "stubs", [])]
+        stubs = [s.edge for s in self.board.stubs(hex_)]
         if stubs and not set(stubs) <= set(tile.exits):
             return False
         if self.rhine_blocks(hex_, tile):

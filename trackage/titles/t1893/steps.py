@@ -727,7 +727,6 @@ class Track1893(TrackAndTokenStep):
     def check_lay(self, entity, hex_, old_tile, tile, rotation) -> None:
         if hex_.id in self.game.tile_blocked:
             raise GameError(f"no tile may be placed in {hex_.id} before the first 3-train", rule="tile-blocked")
-        tile.rotate(rotation)
         # like every rotation rule, checked in play but not while replaying a log (as the reference)
         if not self.game.loading and self.game.rhine_blocks(hex_, tile):
             raise GameError(f"the Rhine cannot be crossed at {hex_.id} before the first 3-train",

@@ -1,0 +1,107 @@
+"""Game state as data: copies, undo/redo and refused actions leave exactly the state they
+should (whole-state comparisons), and a copy shares only the catalogue."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from trackage.core.clone import shared_state
+from trackage.core.errors import GameError
+from trackage.core.log import filter_actions, load_log
+from trackage.core.state import full_state, trace_line
+from trackage.playout import random_playout
+from trackage.export import game_to_log
+from trackage.replay import game_from_log
+
+from conftest import FIXTURES
+
+LOGS = sorted(FIXTURES.glob("*/*.json")) if FIXTURES.is_dir() else []
+needs_logs = pytest.mark.skipif(not LOGS, reason=f"no shared fixtures in {FIXTURES}")
+
+
+def loaded(path, cut=0):
+    data = load_log(path)
+    actions = filter_actions(data["actions"])
+    g = game_from_log(data)
+    g.load(actions[:len(actions) - cut])
+    return g, actions
+
+
+def bad_action(g) -> dict:
+    e = g.acting_entities()[0] if g.acting_entities() else g.players[0]
+    return {"type": "lay_tile", **g.entity_ref(e), "hex": "no-such-hex", "tile": "x", "rotation": 0,
+            "id": len(g.actions) + 1}
+
+
+@needs_logs
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("cut", [0, 30])
+def test_copy_undo_redo_and_refusal_keep_the_whole_state(path, cut):
+    g, _ = loaded(path, cut)
+    before = full_state(g)
+    c = g.copy()
+    assert full_state(c) == before
+    assert not shared_state(g, c), "a copy shares mutable state with its original"
+    with pytest.raises(GameError):
+        g.process(bad_action(g))
+    assert full_state(g) == before
+    last = g.undo()
+    assert len(g.actions) == len(c.actions) - 1
+    g.redo()
+    assert g.actions[-1] is last
+    assert full_state(g) == before
+
+
+@needs_logs
+def test_a_copy_goes_its_own_way():
+    path = next(p for p in LOGS if p.parent.name == "1867")
+    g, actions = loaded(path, 30)
+    c = g.copy()
+    before = full_state(g)
+    nxt = actions[len(g.actions)]
+    c.loading = True
+    c._apply(nxt)
+    assert full_state(g) == before
+    assert trace_line(c, nxt) != trace_line(g, nxt) or len(c.actions) == len(g.actions) + 1
+    g.loading = True
+    g._apply(nxt)
+    assert full_state(g) == full_state(c)
+
+
+@needs_logs
+@pytest.mark.parametrize("title", ["1867", "1893"])
+def test_undo_then_redo_of_every_action_of_a_log(title):
+    path = next(p for p in LOGS if p.parent.name == title)
+    g, actions = loaded(path)
+    n = len(g.actions)
+    lines = []
+    for i in range(n, max(0, n - 80), -1):
+        lines.append((i, json.dumps(trace_line(g, g.actions[-1]), sort_keys=True),
+                      full_state(g) if i % 20 == 0 else None))
+        g.undo()
+    for i, line, whole in reversed(lines):
+        g.redo()
+        assert json.dumps(trace_line(g, g.actions[-1]), sort_keys=True) == line, f"after redo of action {i}"
+        if whole is not None:
+            assert full_state(g) == whole, f"after redo of action {i}"
+
+
+def test_live_play_undo_redo_and_refusals():
+    g = random_playout("1867", 4, [], seed=5, max_actions=150)
+    states = []
+    for _ in range(10):
+        states.append(full_state(g))
+        g.undo()
+    for s in reversed(states):
+        with pytest.raises(GameError):
+            g.process(bad_action(g))
+        g.redo()
+        assert full_state(g) == s
+
+
+def test_same_seed_same_game():
+    a = random_playout("1825", 3, ["unit_2"], seed=11, max_actions=400)
+    b = random_playout("1825", 3, ["unit_2"], seed=11, max_actions=400)
+    assert json.dumps(game_to_log(a, game_id="x")) == json.dumps(game_to_log(b, game_id="x"))

@@ -1,0 +1,237 @@
+"""Structural copies of a game's state.
+
+A game is its catalogue (tiles, placed tiles, hexes, specs, the title's data: built once,
+never changed, shared by every copy) plus its state (entities, board state, rounds and
+steps, the title's own records). :func:`clone` copies the state and shares the catalogue:
+
+* an object whose class has ``CATALOGUE = True`` is shared;
+* an object whose class has ``DERIVED = True`` (a memo such as a track graph) is not
+  copied: the copy holds None and recomputes it;
+* a class may name attributes to share (``CLONE_SHARE``: catalogue data held by a state
+  object, e.g. a corporation's data dict), to copy one level deep (``CLONE_SHALLOW``: lists
+  of records that are never changed, e.g. the action list) and to drop (``CLONE_SKIP``);
+* tuples of shared things are shared; lists, dicts and sets are copied; bound methods are
+  rebound to the copy of their object.
+
+Each class's copier (which attributes to copy, share or drop) is worked out once.
+"""
+
+from __future__ import annotations
+
+import gc
+import types
+from typing import Any, Callable
+
+_ATOMS = frozenset({int, str, float, bool, type(None), bytes, complex, range, type,
+                    types.FunctionType, types.BuiltinFunctionType, types.BuiltinMethodType,
+                    frozenset, type(Ellipsis), type(NotImplemented)})
+
+_copiers: dict[type, Callable | None] = {}
+_SHARE = object()
+_DROP = object()
+
+
+def _policy(cls: type, name: str) -> str:
+    for attr, kind in (("CLONE_SKIP", "skip"), ("CLONE_SHARE", "share"), ("CLONE_SHALLOW", "shallow")):
+        if name in getattr(cls, attr, ()):
+            return kind
+    return "deep"
+
+
+def _slot_names(cls: type) -> list[str]:
+    out: list[str] = []
+    for c in reversed(cls.__mro__):
+        s = c.__dict__.get("__slots__", ())
+        if isinstance(s, str):
+            s = (s,)
+        out.extend(x for x in s if x not in ("__dict__", "__weakref__") and x not in out)
+    return out
+
+
+def _make_copier(cls: type):
+    if getattr(cls, "CATALOGUE", False):
+        return _SHARE
+    if getattr(cls, "DERIVED", False):
+        return _DROP
+    params = getattr(cls, "__dataclass_params__", None)
+    if params is not None and params.frozen:
+        return _SHARE
+    slots = _slot_names(cls)
+    has_dict = any("__dict__" in (c.__dict__.get("__slots__", ()) or ()) for c in cls.__mro__) or \
+        not all("__slots__" in c.__dict__ for c in cls.__mro__ if c is not object)
+    policies: dict[str, str] = {}
+    for c in cls.__mro__:
+        for attr, kind in (("CLONE_SKIP", "skip"), ("CLONE_SHARE", "share"), ("CLONE_SHALLOW", "shallow")):
+            for name in c.__dict__.get(attr, ()):
+                policies.setdefault(name, kind)
+    deep_slots = tuple(x for x in slots if x not in policies)
+    other_slots = tuple((x, policies[x]) for x in slots if x in policies)
+    new = object.__new__
+    setattr_ = object.__setattr__
+    get = policies.get
+
+    def copier(o, m, C, A, target=None):
+        n = new(cls) if target is None else target
+        m[id(o)] = n
+        if has_dict:
+            d = getattr(o, "__dict__", None)
+            if d is not None:
+                nd = d.copy()
+                for k, v in d.items():
+                    p = get(k)
+                    if p is None:
+                        if type(v) not in A:
+                            nd[k] = C(v, m)
+                    elif p == "shallow":
+                        nd[k] = v.copy() if hasattr(v, "copy") else v
+                    elif p == "skip":
+                        nd[k] = None
+                setattr_(n, "__dict__", nd)
+        for name in deep_slots:
+            try:
+                v = getattr(o, name)
+            except AttributeError:
+                continue
+            setattr_(n, name, v if type(v) in A else C(v, m))
+        for name, p in other_slots:
+            try:
+                v = getattr(o, name)
+            except AttributeError:
+                continue
+            if p == "shallow":
+                v = v.copy() if hasattr(v, "copy") else v
+            elif p == "skip":
+                v = None
+            setattr_(n, name, v)
+        return n
+
+    return copier
+
+
+def _copy(o, m: dict):
+    r = m.get(id(o))
+    if r is not None:
+        return r
+    t = type(o)
+    if t is list:
+        r = []
+        m[id(o)] = r
+        r.extend([x if type(x) in _ATOMS else _copy(x, m) for x in o])
+        return r
+    if t is dict:
+        r = {}
+        m[id(o)] = r
+        for k, v in o.items():
+            r[k if type(k) in _ATOMS else _copy(k, m)] = v if type(v) in _ATOMS else _copy(v, m)
+        return r
+    if t is tuple:
+        items = [x if type(x) in _ATOMS else _copy(x, m) for x in o]
+        r = o if all(a is b for a, b in zip(items, o)) else tuple(items)
+        m[id(o)] = r
+        return r
+    if t is set:
+        r = set()
+        m[id(o)] = r
+        r.update([x if type(x) in _ATOMS else _copy(x, m) for x in o])
+        return r
+    if t is types.MethodType:
+        r = types.MethodType(o.__func__, _copy(o.__self__, m))
+        m[id(o)] = r
+        return r
+    c = _copiers.get(t, 0)
+    if c == 0:
+        c = _copiers[t] = _make_copier(t)
+    if c is _SHARE:
+        return o
+    if c is _DROP:
+        return None
+    return c(o, m, _copy, _ATOMS)
+
+
+def _no_gc(f):
+    # a copy allocates thousands of objects and frees none: the cyclic collector would only
+    # slow it down
+    def run(*args):
+        if not gc.isenabled():
+            return f(*args)
+        gc.disable()
+        try:
+            return f(*args)
+        finally:
+            gc.enable()
+    run.__doc__ = f.__doc__
+    run.__name__ = f.__name__
+    return run
+
+
+@_no_gc
+def clone(obj, memo: dict | None = None):
+    """A structural copy of ``obj`` (see the module's description)."""
+    return _copy(obj, {} if memo is None else memo)
+
+
+@_no_gc
+def clone_into(src, dst) -> None:
+    """Make ``dst`` (an object of ``src``'s class) a copy of ``src``; references to ``src``
+    inside it become references to ``dst``."""
+    c = _copiers.get(type(src), 0)
+    if c == 0:
+        c = _copiers[type(src)] = _make_copier(type(src))
+    if c is _SHARE or c is _DROP:
+        raise TypeError(f"{type(src).__name__} objects are not copied")
+    c(src, {}, _copy, _ATOMS, dst)
+
+
+def shared_state(original, copy) -> list[str]:
+    """Paths to mutable state that ``copy`` shares with ``original`` (a test helper: a correct
+    copy shares only catalogue objects, shared attributes and atoms)."""
+    seen: set[int] = set()
+    mine: dict[int, str] = {}
+
+    def collect(o, path, out, visit_shared):
+        if id(o) in seen:
+            return
+        t = type(o)
+        if t in _ATOMS:
+            return
+        c = _copiers.get(t, 0)
+        if c == 0:
+            c = _copiers[t] = _make_copier(t)
+        if c is _SHARE or c is _DROP:
+            return
+        seen.add(id(o))
+        if t is tuple and all(type(x) in _ATOMS for x in o):
+            return
+        if t not in (tuple,):
+            out[id(o)] = path
+        if t in (list, tuple, set, frozenset):
+            for i, x in enumerate(o):
+                collect(x, f"{path}[{i}]", out, visit_shared)
+        elif t is dict:
+            for k, v in o.items():
+                collect(k, f"{path}{{key}}", out, visit_shared)
+                collect(v, f"{path}[{k!r}]", out, visit_shared)
+        elif t is types.MethodType:
+            collect(o.__self__, f"{path}.__self__", out, visit_shared)
+        else:
+            names = list(getattr(o, "__dict__", {}).keys()) + _slot_names(t)
+            for name in names:
+                if _policy(t, name) in ("share", "skip") or any(
+                        name in c2.__dict__.get("CLONE_SHARE", ()) or name in c2.__dict__.get("CLONE_SKIP", ())
+                        for c2 in t.__mro__):
+                    continue
+                try:
+                    v = getattr(o, name)
+                except AttributeError:
+                    continue
+                if name in getattr(t, "CLONE_SHALLOW", ()):
+                    if isinstance(v, (list, dict, set)):
+                        out[id(v)] = f"{path}.{name}"
+                    continue
+                collect(v, f"{path}.{name}", out, visit_shared)
+
+    collect(original, "game", mine, True)
+    seen.clear()
+    theirs: dict[int, str] = {}
+    collect(copy, "copy", theirs, True)
+    return sorted(mine[i] for i in set(mine) & set(theirs))
