@@ -1725,8 +1725,11 @@ class Game1822(Game):
                 yield
             finally:
                 self._probing = False
-                if st is not None:
+                if st is not None and st.route_info is not saved:
+                    # forget it, and what the graphs learnt meanwhile (they would not learn it
+                    # again), as the core does around legal_actions()
                     st.route_info = saved
+                    self.board.forget_views()
         return probe()
 
     def live_city(self, cid):
