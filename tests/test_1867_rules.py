@@ -96,9 +96,11 @@ def test_home_token_in_full_city(sr1):
     # Toronto's first city holds the CN's token; Montreal's third a neutral token
     refused(g, "city-full", "place_token", entity=kp, city="F16-0-0", slot=0)
     refused(g, "city-full", "place_token", entity=kp, city="L12-0-2", slot=0)
-    refused(g, "wrong-slot", "place_token", entity=kp, city="F16-0-1", slot=1)  # the free slot is 0
+    # the action names slot 1 (as real logs do); the token takes the free slot, 0
+    act(g, "place_token", entity=kp, city="F16-0-1", slot=1)
     kp = g.corporation_by_id("KP")
-    act(g, "place_token", entity=kp, city="F16-0-1", slot=0)
+    slots = g.board.tokens(g.city_by_id("F16-0-1"))
+    assert slots[0] is not None and slots[0].corporation is kp
     while kp.owner is None:
         act(g, "pass")
     act(g, "bid", corporation="OP", price=100)

@@ -1724,7 +1724,7 @@ class Game1822(Game):
             try:
                 yield
             finally:
-                self._probing = False
+                del self._probing  # a passing flag, not game state
                 if st is not None and st.route_info is not saved:
                     # forget it, and what the graphs learnt meanwhile (they would not learn it
                     # again), as the core does around legal_actions()

@@ -117,6 +117,15 @@ class StaleTrackGraph(TrackGraph):
 
     DERIVED = False
 
+    def answers(self) -> dict:
+        """What the graph has answered so far (its caches map corporations to results that
+        are replaced, never changed in place), to put back with :meth:`recall`."""
+        return {k: dict(v) for k, v in vars(self).items() if k.startswith("_") and type(v) is dict}
+
+    def recall(self, answers: dict) -> None:
+        for k, v in answers.items():
+            setattr(self, k, v)
+
 
 class MergerRound(Round):
     NAME = "Merger Round"
@@ -278,6 +287,18 @@ class Game1867(Game):
             g.clear()
         self.track_graph_version = version
         return g
+
+    def legal_actions(self, entity=None) -> list[dict]:
+        """Asking leaves the stale graph as it was: the reference asks its graph only when
+        it acts, so answers cached by a question would outlive a token removal differently."""
+        g, version = self.track_graph, self.track_graph_version
+        answers = g.answers() if g is not None else None
+        try:
+            return super().legal_actions(entity)
+        finally:
+            self.track_graph, self.track_graph_version = g, version
+            if g is not None and answers is not None:
+                g.recall(answers)
 
     def setup(self):
         self.stock_market = StockMarket1867(self.data["market"])

@@ -379,10 +379,6 @@ class HomeToken1867(HomeToken):
     """The player places the home token of the minor/major just started, in a free city."""
 
     def process_place_token(self, action, entity):
-        city = self.game.city_by_id(action.get("city"))
-        pending = self.pending()
-        if city is not None and pending:
-            check_slot(self.game, action, city, pending["token"].corporation)
         super().process_place_token(action, entity)
         self.game.clear_graph()  # a laid token, as in the reference
 
@@ -520,18 +516,6 @@ class RedeemShares(Step):
                 for b in self.game.redeemable_bundles(entity)] + [{"type": "pass"}]
 
 
-def check_slot(game, action, city, corp) -> None:
-    """The token goes to the city's first free slot (its reservation if any) whatever slot
-    the action names, here as in the reference; live play insists on that slot, so each
-    placement has one spelling."""
-    slot = action.get("slot")
-    if game.loading or slot is None:
-        return
-    expected = game.board.get_slot(city, corp)
-    if expected is not None and slot != expected:
-        raise GameError(f"a {corp.name} token in {city.id} goes in slot {expected}, not {slot}", rule="wrong-slot")
-
-
 def take_loans_for(game, entity, cost):
     while entity.cash < cost and game.can_take_loan(entity):
         game.take_loan(entity)
@@ -608,7 +592,6 @@ class Token1867(Step):
         city = self.game.city_by_id(action.get("city"))
         if city is None:
             raise GameError(f"unknown city {action.get('city')!r}", rule="unknown-city")
-        check_slot(self.game, action, city, entity)
         toks = self.available_tokens(entity)
         if not toks:
             raise GameError(f"{entity.name} has no tokens left", rule="no-tokens")

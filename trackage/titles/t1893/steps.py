@@ -535,8 +535,6 @@ class BuySellParShares1893(BuySellParShares):
         self.pass_()
 
     def legal_actions(self, entity):
-        if getattr(entity, "is_company", False):
-            return []  # FdSD's exchange is not offered yet (issue 7)
         out = []
         acts = self.actions(entity)
         if self.par_rag is not None:
