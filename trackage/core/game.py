@@ -25,6 +25,10 @@ NO_OP_TYPES = {"message", "program_share_pass", "program_buy_shares", "program_m
                "program_auction_bid", "program_independent_mines", "program_harzbahn_draft_pass"}
 
 
+# how many gated process() calls are running (the gate checks the outermost one only)
+_GATING = [0]
+
+
 def _leaves_no_trace(f):
     """``legal_actions`` is a question: whatever the track graphs remember while answering it
     (the reference's sticky route information) is forgotten again, so that asking does not
@@ -52,13 +56,15 @@ class Game:
     # catalogue; the log, the actions and the snapshots are records that are never changed
     CLONE_SHARE = ("data", "raw_options", "optional_rules")
     CLONE_SHALLOW = ("actions", "log", "warnings", "redo_stack", "snapshots")
-    STATE_EXCLUDE = ("snapshots", "redo_stack", "_gate", "_unlisted")  # history and the pipeline's own flags
-    CLONE_SKIP = ("_gate", "_unlisted")
+    STATE_EXCLUDE = ("snapshots", "redo_stack", "_gate", "_unlisted", "_asking")  # history and the pipeline's own flags
+    CLONE_SKIP = ("_gate", "_unlisted", "_asking")
     SNAPSHOT_EVERY = 16
     # live play (process() outside a log import) accepts exactly what legal_actions() lists
     LISTED_ONLY = True
     _gate = False
     _unlisted = None
+    # while the gate asks whether one action is listed: that action (see asks())
+    _asking = None
 
     TITLE = "base"
     BANK_CASH = 12_000
@@ -529,12 +535,16 @@ class Game:
         """Every (hex, tile, rotation) the entity could lay now (generic rules)."""
         out = []
         connected = self.layable_hexes(entity)
+        if self._asking is not None:
+            connected = {h: e for h, e in connected.items() if self.asks_hex(h.id)}
         candidates = {}
         for t in self.board.supply_tiles():
             if t.name not in candidates and self.tile_valid_for_phase(t):
                 candidates[t.name] = t
         # a pure function of its key, so the memo lives with the catalogue
         memo = self.board.supply.memo.setdefault(("upgrades", type(self)), {})
+        if self._asking is not None:
+            candidates = {k: t for k, t in candidates.items() if self.asks_tile(t.id)}
         for hex_, edges in connected.items():
             old = self.board.tile(hex_)
             for t in candidates.values():
@@ -681,10 +691,18 @@ class Game:
 
         schema.check(action, loading=self.loading, warnings=self.warnings)
         before = self.snapshot()
+        # the gate guards the outermost call only: trials the rules run on copies are not moves
+        gated = not self.loading and self.LISTED_ONLY and not _GATING[0]
         try:
-            self._gate = not self.loading and self.LISTED_ONLY
+            self._gate = gated
             self._unlisted = None
-            self._apply(action)
+            if gated:
+                _GATING[0] += 1
+            try:
+                self._apply(action)
+            finally:
+                if gated:
+                    _GATING[0] -= 1
             if self._unlisted is not None:
                 # the rules let it through, but it is no legal action: refused all the same
                 raise self._unlisted
@@ -866,12 +884,48 @@ class Game:
                 if not getattr(e, "is_player", False):
                     raise GameError("only a player of the game may end it", rule="end-game-by-player")
             return None
-        legal = self.legal_actions()
-        if is_listed(action, legal):
-            return None
         e = self.resolve_entity(action)
+        if is_listed(action, self.listed_like(action, e)):
+            return None
         return GameError(f"{action['type']} by {self.entity_name(e)} is not a legal action now",
                          rule="not-a-legal-action")
+
+    def listed_like(self, action: dict, entity) -> list[dict]:
+        """What :meth:`legal_actions` lists of ``entity``'s actions of ``action``'s type, the
+        same as filtering the whole listing, but only that is worked out: steps skip the
+        types not asked (see :meth:`asks`) and tile lays other hexes."""
+        if entity is None:
+            return []
+        self._asking = action
+        try:
+            out = self.legal_actions(entity)
+        finally:
+            self._asking = None
+        atype, eid = action["type"], str(entity.id)
+        return [a for a in out if a["type"] == atype and str(a.get("entity")) == eid]
+
+    def asks(self, atype: str) -> bool:
+        """Is an action of ``atype`` wanted from the listing being made? (all are, except
+        while the gate asks about one action: then steps may skip working out the others)"""
+        return self._asking is None or self._asking["type"] == atype
+
+    def asks_hex(self, hex_id: str) -> bool:
+        """Are tile lays on ``hex_id`` wanted from the listing being made? (see :meth:`asks`)"""
+        a = self._asking
+        return a is None or (a["type"] == "lay_tile" and a.get("hex") == hex_id)
+
+    def asks_tile(self, tile_id: str) -> bool:
+        """Are lays of the tile ``tile_id`` wanted from the listing being made? (see :meth:`asks`)"""
+        a = self._asking
+        return a is None or (a["type"] == "lay_tile" and a.get("tile") == tile_id)
+
+    def listing_entities(self) -> list:
+        """The entities :meth:`legal_actions` lists actions of: the acting ones and the open
+        private companies in a player's or a company's hands (their abilities)."""
+        entities = self.acting_entities()
+        entities += [c for c in self.companies
+                     if not c.closed and c.owner not in (None, self.bank) and c not in entities]
+        return entities
 
     def preprocess_action(self, action, entity) -> None:
         pass
@@ -1086,19 +1140,20 @@ class Game:
         """
         if self.finished:
             return []
+        asking = self._asking
         if entity is not None:
-            entities = [entity]
+            # the gate's question about one entity: it must be one that the listing names
+            entities = [entity] if asking is None or entity in self.listing_entities() else []
         else:
-            entities = self.acting_entities()
             # private companies act too (their abilities): each step says when, as in process()
-            entities += [c for c in self.companies
-                         if not c.closed and c.owner not in (None, self.bank) and c not in entities]
+            entities = self.listing_entities()
         out: list[dict] = []
         for e in entities:
             for s in self.round.steps:
                 if not s.active():
                     continue
-                if s.actions(e):
+                acts = s.actions(e)
+                if acts and (asking is None or asking["type"] in acts):
                     for a in s.legal_actions(e):
                         out.append({**a, **self.entity_ref(e)})
                 if s.blocking():

@@ -150,7 +150,7 @@ class TrackAndTokenStep(Step):
     def legal_actions(self, entity):
         acts = self.actions(entity)
         out: list[dict] = []
-        if "lay_tile" in acts:
+        if "lay_tile" in acts and self.game.asks("lay_tile"):
             lay = self.tile_lay(entity)
             board = self.game.board
             for cand in self.game.legal_tile_lays(entity):
@@ -172,7 +172,7 @@ class TrackAndTokenStep(Step):
                 if board.lay_cost_preview(hex_, tile, entity) + extra > self.buying_power(entity):
                     continue
                 out.append({"type": "lay_tile", **cand})
-        if "place_token" in acts:
+        if "place_token" in acts and self.game.asks("place_token"):
             for city in self.game.tokenable_cities(entity):
                 out.append({"type": "place_token", "city": city.id, "slot": self.game.board.get_slot(city, entity) or 0})
         if "pass" in acts:

@@ -1510,6 +1510,8 @@ class Game1822(Game):
             for hex_ in hexes:
                 if ab.get("hexes") and hex_.id not in ab["hexes"]:
                     continue
+                if not self.asks_hex(hex_.id):
+                    continue
                 old = self.board.tile(hex_)
                 if lay is not None and ((old.color != "white" and not lay["upgrade"])
                                         or (old.color == "white" and not lay["lay"])
@@ -1522,6 +1524,8 @@ class Game1822(Game):
                 except (GameError, AttributeError):
                     continue
                 for t, special, advanced, tiled_by in options:
+                    if not self.asks_tile(t.id):
+                        continue
                     if tiled_by is not None and corp.type == "minor" and old.color in ("green", "brown", "gray"):
                         continue
                     if advanced and corp.type == "minor" and old.color != "yellow":

@@ -940,6 +940,8 @@ class Game1858(Game):
         power = (entity.owner.cash if getattr(entity, "is_minor", False)
                  else entity.cash + (entity.owner.cash if entity.owner is not None else 0))
         for hex_, edges in connected.items():
+            if not self.asks_hex(hex_.id):
+                continue
             if lay.get("cannot_reuse_same_hex") and hex_ in round_.laid_hexes:
                 continue
             if self.blocked_hex(entity, hex_):
@@ -950,6 +952,8 @@ class Game1858(Game):
                 continue
             for t in candidates.values():
                 if t.color != old.color and COLOR_NEXT.get(old.color) != t.color:
+                    continue
+                if not self.asks_tile(t.id):
                     continue
                 key = (hex_.id, old.spec, old.rotation, old.name, old.color, t.name)
                 rots = memo.get(key)
@@ -1017,7 +1021,8 @@ class Game1858(Game):
             for e in acting:
                 if e is None or (entity is not None and e is not entity):
                     continue
-                if not s.actions(e):
+                acts = s.actions(e)
+                if not acts or (self._asking is not None and self._asking["type"] not in acts):
                     continue
                 for a in s.legal_actions(e):
                     out.append({**a, **self.entity_ref(e)})
