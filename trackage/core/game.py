@@ -709,7 +709,7 @@ class Game:
         except GameError as e:
             self._restore(before)
             raise e.with_action(action)
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as e:
             self._restore(before)
             raise ActionFormatError(f"malformed or impossible action: {type(e).__name__}: {e}", action) from e
         except Exception:
@@ -885,10 +885,30 @@ class Game:
                     raise GameError("only a player of the game may end it", rule="end-game-by-player")
             return None
         e = self.resolve_entity(action)
-        if is_listed(action, self.listed_like(action, e)):
+        if is_listed(action, self.listed_like(action, e), self.share_kind):
             return None
         return GameError(f"{action['type']} by {self.entity_name(e)} is not a legal action now",
                          rule="not-a-legal-action")
+
+    def share_kind(self, share_id) -> str:
+        """What makes a certificate different from another for a buyer or seller: its
+        company, holder, size and whether it is the president's (see trackage.core.legal)."""
+        s = self.share_by_id(share_id) if isinstance(share_id, str) else None
+        if s is None:
+            return f"?{share_id!r}"
+        owner = s.owner
+        return f"{s.corporation.id}|{type(owner).__name__}:{getattr(owner, 'id', id(owner))}|{s.percent}|{s.president}|{getattr(s, 'buyable', True)}"
+
+    def amount(self, action: dict, field: str, default=None):
+        """An amount of money an action names (a price, a bid, a cost): a whole number, never a
+        string, a fraction, a boolean or an infinity, also in an imported log. ``default`` when
+        the field is missing or null."""
+        v = action.get(field)
+        if v is None:
+            return default
+        if type(v) is not int:
+            raise GameError(f"field {field!r}: an amount is a whole number, not {v!r}"[:200], rule="malformed-action")
+        return v
 
     def listed_like(self, action: dict, entity) -> list[dict]:
         """What :meth:`legal_actions` lists of ``entity``'s actions of ``action``'s type, the

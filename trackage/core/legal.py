@@ -2,7 +2,9 @@
 
 Live play accepts exactly what :meth:`Game.legal_actions` lists: an action matches a listed
 one when its type, entity and every field the rules read are equal, a free price lies inside
-the listed range and on its step, and the site's bookkeeping fields are ignored. Fields the
+the listed range and on its step, and the site's bookkeeping fields are ignored. A bundle of
+shares may name other certificates of the same kinds than the listed one (company, holder,
+size, president's or not): which 10% certificate of a company's pool changes hands is no choice. Fields the
 engine works out itself (a token's slot, its cost, the ``tokener``) may be left out. A
 ``run_routes`` matches by type: its routes are then checked, and their revenues computed, by
 the rules.
@@ -23,15 +25,20 @@ META_TYPES = frozenset({"message", "end_game", "program_share_pass", "program_bu
                         "program_harzbahn_draft_pass"})
 
 
-def _same(k: str, a, b) -> bool:
+def _same(k: str, a, b, canon=None) -> bool:
+    if isinstance(a, list) and isinstance(b, list) and k in ("shares", "combo_entities"):
+        if len(a) != len(set(map(str, a))):
+            return False  # a certificate named twice
+        if k == "shares" and canon is not None:
+            # interchangeable certificates (same company, holder, size, kind) are the same
+            return sorted(canon(x) for x in a) == sorted(canon(x) for x in b)
+        return sorted(map(str, a)) == sorted(map(str, b))
     if a == b:
         return type(a) is type(b) or not (isinstance(a, bool) or isinstance(b, bool))
-    if isinstance(a, list) and isinstance(b, list) and k in ("shares", "combo_entities"):
-        return len(a) == len(set(map(str, a))) and sorted(map(str, a)) == sorted(map(str, b))
     return False
 
 
-def matches(action: dict, listed: dict) -> bool:
+def matches(action: dict, listed: dict, canon=None) -> bool:
     if action.get("type") != listed.get("type") or str(action.get("entity")) != str(listed.get("entity")):
         return False
     et = action.get("entity_type")
@@ -51,7 +58,7 @@ def matches(action: dict, listed: dict) -> bool:
             if a is None or a is False:
                 continue
             return False
-        if _same(k, a, b):
+        if _same(k, a, b, canon):
             continue
         if k in PRICES and "price_range" in listed and type(a) is int:
             lo, hi = listed["price_range"]
@@ -64,6 +71,7 @@ def matches(action: dict, listed: dict) -> bool:
     return True
 
 
-def is_listed(action: dict, legal: list[dict]) -> bool:
-    """Is ``action`` one of ``legal`` (see the module)?"""
-    return any(matches(action, la) for la in legal)
+def is_listed(action: dict, legal: list[dict], canon=None) -> bool:
+    """Is ``action`` one of ``legal`` (see the module)? ``canon(share_id)`` names a
+    certificate's kind, when certificates of one kind are interchangeable."""
+    return any(matches(action, la, canon) for la in legal)

@@ -44,6 +44,11 @@ def spend(payer, receiver, amount: int, *, rule: str = "insufficient-cash") -> N
     """
     if amount <= 0:
         raise GameError(f"{getattr(payer, 'name', payer)} cannot spend {amount}", rule="non-positive-amount")
+    for side in (payer, receiver):
+        if getattr(side, "closed", False) is True:
+            # money between live holders only: a closed company's treasury is out of the game
+            raise GameError(f"{getattr(side, 'name', side)} has closed: no money moves to or from it",
+                            rule="closed-holder")
     if isinstance(payer, Bank):
         payer.cash -= amount
         if payer.cash < 0 and payer.can_break:

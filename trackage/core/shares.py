@@ -184,8 +184,10 @@ class ShareMarket:
 
 
 def bundle_from_ids(game, share_ids: list[str], percent: int | None = None, share_price=None) -> ShareBundle:
-    if not share_ids:
+    if not share_ids or not isinstance(share_ids, list):
         raise GameError("no shares named", rule="malformed-action")
+    if len(set(map(str, share_ids))) != len(share_ids):
+        raise GameError("a bundle names each certificate once", rule="bad-bundle")
     shares = []
     for sid in share_ids:
         s = game.share_by_id(sid)
@@ -197,7 +199,18 @@ def bundle_from_ids(game, share_ids: list[str], percent: int | None = None, shar
     if len(corps) != 1 or len(owners) != 1:
         raise GameError("a bundle's shares must share one corporation and one owner", rule="bad-bundle")
     total = sum(s.percent for s in shares)
-    pct = percent or total
-    if pct > total or pct <= 0:
-        raise GameError(f"bundle percent {pct} does not fit its certificates ({total}%)", rule="bad-bundle")
+    # the percent is the certificates' sum: the client's figure is checked, not used. Only a
+    # president's certificate may be sold in part (what it is worth in ordinary shares, less
+    # some of them: the buyer of the presidency hands those back)
+    if percent is None:
+        pct = total
+    elif type(percent) is not int:
+        raise GameError(f"a bundle's percent is a whole number, not {percent!r}", rule="malformed-action")
+    else:
+        pct = percent
+    if pct != total:
+        pres = next((s for s in shares if s.president), None)
+        unit = shares[0].corporation.share_percent or 0
+        if pres is None or not (0 < pct < total) or not unit or (total - pct) % unit or total - pct >= pres.percent:
+            raise GameError(f"bundle percent {pct} does not fit its certificates ({total}%)", rule="bad-bundle")
     return ShareBundle(shares, pct, share_price or None)

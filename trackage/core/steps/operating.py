@@ -35,7 +35,7 @@ class RunRoutes(Step):
         if not isinstance(routes, list):
             raise GameError("run_routes needs a list of routes", rule="malformed-action")
         self.round.routes = self.game.evaluate_routes(entity, routes, action)
-        self.round.extra_revenue = int(action.get("extra_revenue") or 0)
+        self.round.extra_revenue = self.game.amount(action, "extra_revenue", 0) or 0
         self.pass_()
 
     def legal_actions(self, entity):
@@ -214,7 +214,11 @@ class BuyTrain(Step):
             if price != train.price:
                 raise GameError(f"train {train.id} costs {train.price}, not {price}", rule="wrong-price")
         else:
-            if not getattr(train.owner, "is_corporation", False) or train.owner is entity or train.rusted:
+            owner = train.owner
+            if (not getattr(owner, "is_corporation", False) or owner is entity or train.rusted
+                    or getattr(owner, "closed", False) or not getattr(train, "buyable", True)
+                    or train not in getattr(owner, "trains", ())):
+                # bought only from its current, live holder
                 raise GameError(f"train {train.id} is not for sale", rule="train-not-available")
             if price < self.game.TRAIN_PRICE_MIN or price % self.game.TRAIN_PRICE_MULTIPLE:
                 raise GameError(f"a train between companies costs at least {self.game.TRAIN_PRICE_MIN} "
@@ -228,7 +232,7 @@ class BuyTrain(Step):
             if action["variant"] not in train.variants:
                 raise GameError(f"train {train.id} has no variant {action['variant']}", rule="bad-variant")
             train.set_variant(action["variant"])
-        price = int(action.get("price", train.price if train else 0))
+        price = self.game.amount(action, "price", train.price if train else 0)
         self.check_buy(entity, train, price, action)
         self.buy(entity, train, price)
         if not self.can_buy_train(entity):

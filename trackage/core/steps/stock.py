@@ -292,7 +292,7 @@ class BuySellParShares(Step):
         company = self.game.company_by_id(action.get("company"))
         if company is None:
             raise GameError(f"unknown company {action.get('company')!r}", rule="unknown-entity")
-        price = int(action.get("price", company.value))
+        price = self.game.amount(action, "price", company.value)
         if company not in self.game.buyable_bank_companies():
             raise GameError(f"{company.name} cannot be bought from the bank now", rule="company-not-for-sale")
         if self.bought():
@@ -317,7 +317,7 @@ class BuySellParShares(Step):
             raise GameError("cannot sell a company after buying this turn", rule="illegal-sale")
         if self.game.turn <= 1:
             raise GameError("companies cannot be sold in the first stock round", rule="illegal-sale")
-        price = int(action.get("price", 0))
+        price = self.game.amount(action, "price", 0)
         expected = self.game.company_sale_price(company)
         if price != expected:
             raise GameError(f"{company.name} sells for {expected}, not {price}", rule="wrong-price")

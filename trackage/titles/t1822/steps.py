@@ -496,7 +496,7 @@ class FirstTurnHousekeeping(Step):
     def process_buy_train(self, action, entity):
         game = self.game
         train = game.depot.upcoming[0]
-        price = int(action.get("price", train.price))
+        price = self.game.amount(action, "price", train.price)
         variant = action.get("variant")
         if variant and variant != train.name:
             train.set_variant(variant)
@@ -781,6 +781,11 @@ class DestinationToken(Step):
         hex_ = game.hex_by_id(action.get("hex"))
         if hex_ is None or hex_.id != entity.destination:
             raise GameError(f"{entity.name}'s destination is {entity.destination}", rule="bad-destination")
+        if not game.loading and action.get("token_type") != "destination":
+            # the reference ignores the token type (a few old games name a normal token):
+            # logs load as there, live play names the destination token (docs/quirks.md)
+            raise GameError(f"{entity.name} places its destination token here, not a "
+                            f"{action.get('token_type') or 'normal'} token", rule="wrong-token-type")
         if not game.loading and not self.connected(entity):
             raise GameError(f"{entity.name} is not connected to {hex_.id}", rule="not-connected")
         game.place_destination_token(entity, hex_, tok)
@@ -1155,7 +1160,7 @@ class BuyTrain1822(BuyTrain):
         train = game.train_by_id(action.get("train"))
         if train is None:
             raise GameError(f"unknown train {action.get('train')!r}", rule="unknown-entity")
-        price = int(action.get("price", train.price))
+        price = self.game.amount(action, "price", train.price)
         variant = action.get("variant")
         if action.get("exchange"):
             if train.owner is not entity or train.name != "L":

@@ -21,6 +21,29 @@ class BuySellParShares1825(BuySellParShares):
     def pass_keeps_active(self) -> bool:
         return self.bought()
 
+    def legal_actions(self, entity):
+        """Besides the reference's own bundles (``bundles_for``: every ordinary certificate
+        before the president's), the president's certificate with fewer ordinary ones, or
+        alone: the reference sells any bundle its ``can_sell?`` allows, e.g. the director's
+        20% certificate into an empty pool (the company goes into receivership)."""
+        out = super().legal_actions(entity)
+        if "sell_shares" not in self.actions(entity) or not self.game.asks("sell_shares"):
+            return out
+        for corp in self.game.corporations:
+            shares = sorted(entity.shares_of(corp), key=lambda s: (1 if s.president else 0, s.percent))
+            if not shares or not shares[-1].president or not corp.ipoed:
+                continue
+            pres, normal = shares[-1], shares[:-1]
+            unit = corp.share_percent
+            for k in range(len(normal)):
+                certs = normal[:k] + [pres]
+                total = sum(s.percent for s in certs)
+                for pct in range(total, total - pres.percent, -unit):
+                    b = ShareBundle(certs, pct)
+                    if self.can_sell(entity, b):
+                        out.append({"type": "sell_shares", "shares": [s.id for s in certs], "percent": pct})
+        return out
+
     def can_buy_any_companies(self, entity) -> bool:
         if self.bought() or entity.cash <= 0 or self.game.num_certs(entity) >= self.game.cert_limit(entity):
             return False

@@ -141,7 +141,7 @@ class StockRound1858Step(BuySellParShares):
         company = game.company_by_id(action.get("company"))
         if company is None:
             raise GameError(f"unknown company {action.get('company')!r}", rule="unknown-entity")
-        price = int(action.get("price", 0))
+        price = self.game.amount(action, "price", 0)
         a = self.auction
         if a and a["company"] is not company:
             raise GameError(f"the auction is for {a['company'].name}", rule="wrong-auction")
@@ -564,14 +564,14 @@ class Token1858(Step):
             raise GameError(f"unknown city {action.get('city')!r}", rule="unknown-city")
         token = next((t for t in entity.tokens if not t.used and t.type == "normal"), None)
         ours = game.token_cost(entity, city)
-        cost = action.get("cost")
+        cost = game.amount(action, "cost", None)
         if cost is None or not game.loading:
-            if cost is not None and int(cost) != ours:
+            if cost is not None and cost != ours:
                 raise GameError(f"a token in {city.id} costs {ours}, not {cost}", rule="wrong-price")
             cost = ours
-        elif int(cost) != ours:
+        elif cost != ours:
             game.warnings.append(f"action {action.get('id')}: token cost {ours}, log says {cost}")
-        cost = int(cost)
+        cost = int(cost)  # a whole number (Game.amount)
         if not game.loading and not game.token_connected(entity, city):
             raise GameError(f"{city.id} is not connected to {entity.name}", rule="token-not-connected")
         if cost > entity.cash:
@@ -600,7 +600,7 @@ class Token1858(Step):
 
 class Route1858(RunRoutes):
     def process_run_routes(self, action, entity):
-        if self.game.TITLE == "1858" and int(action.get("extra_revenue") or 0) and not self.game.loading:
+        if self.game.TITLE == "1858" and self.game.amount(action, "extra_revenue", 0) and not self.game.loading:
             raise GameError("1858 has no extra revenue", rule="wrong-revenue")
         super().process_run_routes(action, entity)
 
@@ -788,7 +788,7 @@ class BuyTrain1858(BuyTrain):
             if variant not in train.variants:
                 raise GameError(f"train {train.id} has no variant {variant}", rule="bad-variant")
             train.set_variant(variant)
-        price = int(action.get("price", train.price if train else 0))
+        price = self.game.amount(action, "price", train.price if train else 0)
         self.check_buy(entity, train, price, action)
         if price > entity.cash:
             spend(entity.owner, entity, price - entity.cash)

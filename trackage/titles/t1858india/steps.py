@@ -219,7 +219,7 @@ class BuyTrainIndia(BuyTrain1858):
         company = g.company_by_id(action.get("company"))
         if company is None or company not in g.purchasable_companies(entity) or not self.can_buy_company(entity):
             raise GameError(f"cannot buy {action.get('company')!r}", rule="company-not-for-sale")
-        price = int(action.get("price", company.value))
+        price = self.game.amount(action, "price", company.value)
         if price != company.value:
             raise GameError(f"{company.name} costs {company.value}", rule="wrong-price")
         company.owner = entity

@@ -107,7 +107,7 @@ class SingleItemAuction(Step):
         if company is None or company is not self.auctioning:
             raise GameError(f"{action.get('company')!r} is not up for auction", rule="not-for-auction")
         self.declined = []
-        self.add_bid(entity, int(action.get("price", 0)))
+        self.add_bid(entity, self.game.amount(action, "price", 0))
 
     def process_pass(self, action, entity):
         if self.highest() is not None or self.dutch_mode:
@@ -768,7 +768,7 @@ class BuyTrain1867(BuyTrain):
             if action["variant"] not in train.variants:
                 raise GameError(f"train {train.id} has no variant {action['variant']}", rule="bad-variant")
             train.set_variant(action["variant"])
-        price = int(action.get("price", train.price))
+        price = self.game.amount(action, "price", train.price)
         if from_depot:
             if train not in game.depot.depot_trains():
                 raise GameError(f"train {train.id} is not available yet", rule="train-not-available")

@@ -47,7 +47,7 @@ class StartingPackageInitialAuction(Step):
         company = _company(game, action)
         if company not in game.draftables():
             raise GameError(f"{company.name} cannot be taken now", rule="company-not-for-sale")
-        price = int(action.get("price", company.value))
+        price = self.game.amount(action, "price", company.value)
         if price != company.value:
             if not game.loading:
                 raise GameError(f"{company.name} costs {company.value}, not {price}", rule="wrong-price")
@@ -137,7 +137,7 @@ class StartingPackageForcedAuction(Step):
             self.next_entity()  # may run down to a forced purchase
             game.check_draft_dead_end()
             return
-        price = int(action.get("price", self.min_bid(company)))
+        price = self.game.amount(action, "price", self.min_bid(company))
         if price != self.min_bid(company):
             raise GameError(f"{company.name} costs {self.min_bid(company)}, not {price}", rule="wrong-price")
         if entity.cash < price:
@@ -453,7 +453,7 @@ class BuySellParShares1893(BuySellParShares):
             raise GameError(f"{entity.name} cannot buy {company.name} now", rule=rule)
         if game.num_certs(entity) >= game.cert_limit(entity):
             raise GameError("over the certificate limit", rule="certificate-limit")
-        price = int(action.get("price", company.value))
+        price = self.game.amount(action, "price", company.value)
         if price != company.value:
             raise GameError(f"{company.name} costs {company.value}, not {price}", rule="wrong-price")
         game.draft_object(company, entity, price)
@@ -467,7 +467,7 @@ class BuySellParShares1893(BuySellParShares):
             raise GameError("only one purchase per turn", rule="one-purchase-per-turn")
         if self.game.num_certs(entity) >= self.game.cert_limit(entity):
             raise GameError("over the certificate limit", rule="certificate-limit")
-        price = int(action.get("price", 0))
+        price = self.game.amount(action, "price", 0)
         if not 1 <= price <= entity.cash:
             raise GameError(f"EVA's price must be between 1 and {entity.cash}", rule="wrong-price")
         self.game.draft_object(company, entity, price)
@@ -482,7 +482,7 @@ class BuySellParShares1893(BuySellParShares):
             raise GameError(f"{company.name} cannot be sold", rule="illegal-sale")
         if not self.can_sell_any_companies(entity):
             raise GameError(f"{entity.name} cannot sell {company.name} now", rule="illegal-sale")
-        price = int(action.get("price", company.value))
+        price = self.game.amount(action, "price", company.value)
         if price != company.value:
             raise GameError(f"{company.name} sells for {company.value}, not {price}", rule="wrong-price")
         spend(game.bank, entity, price)
@@ -611,7 +611,7 @@ class MergerVote(Step):
         choice = action.get("description")
         if choice not in ("yes", "no"):
             raise GameError("a merger vote is 'yes' or 'no'", rule="bad-vote")
-        if int(action.get("cost") or 0) != 0:
+        if (self.game.amount(action, "cost", 0) or 0) != 0:
             raise GameError("a vote costs nothing", rule="bad-vote")
         self.round.handle_vote(entity, choice)
         if self.round.offering:
@@ -771,7 +771,7 @@ class BuyCompany1893(Step):
         player = self.buyer(entity)
         if company not in game.purchasable_companies(player):
             raise GameError(f"{company.name} cannot be bought", rule="company-not-for-sale")
-        price = int(action.get("price", 0))
+        price = self.game.amount(action, "price", 0)
         if not 1 <= price <= player.cash:
             raise GameError(f"the price must be between 1 and {player.cash}", rule="wrong-price")
         seller = company.owner
@@ -1053,7 +1053,7 @@ class BuyTrain1893(BuyTrain):
             raise GameError("a company cannot buy its own train", rule="train-not-available")
         exchange = self.traded_in(action, entity)
         from_depot = train.owner is game.depot
-        price = int(action.get("price", train.price if from_depot else 0))
+        price = self.game.amount(action, "price", train.price if from_depot else 0)
         if exchange is not None:
             self.check_trade_in(entity, train, exchange, price)
         elif from_depot:

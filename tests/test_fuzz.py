@@ -1,0 +1,61 @@
+"""Property-based (hypothesis, stateful): random games of every title in live play, with
+mutated actions interleaved. Every refusal leaves the state equal, every acceptance is a
+listed action, no listed action is refused, nothing crashes, and the money over every cash
+holder (closed ones included) stays what it was. ``scripts/fuzz TITLE --seconds N`` runs the
+same for longer. Derandomized: the suite sees the same games every time."""
+
+from __future__ import annotations
+
+import pytest
+
+hypothesis = pytest.importorskip("hypothesis")
+
+from hypothesis import HealthCheck, settings, strategies as st  # noqa: E402
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule  # noqa: E402
+
+from trackage.fuzz import COUNTS, Fuzzer  # noqa: E402
+
+TITLES = ["1825", "1867", "1861", "1822", "1893", "1858", "1858India"]
+
+
+class UntrustedGame(RuleBasedStateMachine):
+    fuzzer = None
+
+    @initialize(title=st.sampled_from(TITLES), seed=st.integers(0, 10**6), warmup=st.sampled_from([0, 40, 120, 250]))
+    def start(self, title, seed, warmup):
+        self.fuzzer = Fuzzer(title, seed, warmup=warmup)
+
+    def alive(self):
+        return self.fuzzer is not None and not self.fuzzer.game.finished
+
+    @precondition(alive)
+    @rule(pick=st.integers(0, 10**6))
+    def legal_move(self, pick):
+        self.fuzzer.move(pick)
+
+    @precondition(alive)
+    @rule(seed=st.integers(0, 10**6))
+    def mutated_action(self, seed):
+        import random
+
+        from trackage.fuzz import mutate
+
+        game = self.fuzzer.game
+        legal = game.legal_actions()
+        if legal:
+            rng = random.Random(seed)
+            self.fuzzer.mutant(mutate(game, rng.choice(legal), rng))
+
+    @invariant()
+    def nothing_bad(self):
+        if self.fuzzer is None:
+            return
+        c = self.fuzzer.counts
+        assert c.bad() == 0, (c.line(), c.examples)
+        assert all(getattr(c, k) == 0 for k in COUNTS)
+
+
+UntrustedGame.TestCase.settings = settings(
+    max_examples=12, stateful_step_count=25, derandomize=True, deadline=None, database=None,
+    suppress_health_check=list(HealthCheck))
+TestUntrustedGame = UntrustedGame.TestCase
