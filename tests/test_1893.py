@@ -194,7 +194,7 @@ def test_second_trade_in_in_one_turn():
     refused(g, {"type": "buy_train", "entity": "RSE", "entity_type": "corporation", "train": "3-1", "price": 140,
                 "variant": "3", "exchange": "2-6"}, "one-trade-in-per-turn")
     refused(g, {"type": "buy_train", "entity": "RSE", "entity_type": "corporation", "train": "3-1", "price": 100,
-                "variant": "3", "exchange": ["2-6", "3-0"]}, "one-trade-in-per-purchase")
+                "variant": "3", "exchange": ["2-6", "3-0"]}, "malformed-action")  # one train: the schema
     rse = g.corporation_by_id("RSE")  # the refusal rebuilt the game: fresh objects
     assert g.round.exchanged_by == [rse]
     refused(g, {"type": "buy_train", "entity": "RSE", "entity_type": "corporation", "train": "3-1", "price": 150,
@@ -276,7 +276,7 @@ def test_rag_par_paid_with_fdsd():
     cash = p.cash
     act(game, "par", 45, corporation="RAG", share_price="100,1,3")
     assert game.round.actions_for(p) == ["assign", "pass"]  # exchange FdSD for the 200M, or pay
-    act(game, "assign", 45)
+    act(game, "assign", 45, target="FdSD", target_type="company")  # the reference needs the target
     rag = game.corporation_by_id("RAG")
     assert p.cash == cash and game.company_by_id("FdSD").closed
     assert rag.owner is p and p.percent_of(rag) == 20 and game.pool.percent_of(rag) == 80

@@ -157,7 +157,7 @@ def test_illegal_tile_lays(operating_game):
     rejected(g, {"type": "lay_tile", **ref(g), "hex": "A1", "tile": "8-0", "rotation": 0}, rule="unknown-hex")
     rejected(g, {"type": "lay_tile", **ref(g), "hex": "T14", "tile": "nope-0", "rotation": 0},
              rule="tile-not-available")
-    rejected(g, {"type": "lay_tile", **ref(g), "hex": "T14", "tile": "8-0", "rotation": 9}, rule="bad-rotation")
+    rejected(g, {"type": "lay_tile", **ref(g), "hex": "T14", "tile": "8-0", "rotation": 9}, rule="malformed-action")
     # a green tile in phase 1
     rejected(g, {"type": "lay_tile", **ref(g), "hex": "T14", "tile": "14-0", "rotation": 0}, rule="tile-colour")
     # yellow track far from the LNWR's network

@@ -535,7 +535,7 @@ class Game:
         """Every (hex, tile, rotation) the entity could lay now (generic rules)."""
         out = []
         connected = self.layable_hexes(entity)
-        if self._asking is not None:
+        if getattr(self, "_asking", None) is not None:
             connected = {h: e for h, e in connected.items() if self.asks_hex(h.id)}
         candidates = {}
         for t in self.board.supply_tiles():
@@ -543,7 +543,7 @@ class Game:
                 candidates[t.name] = t
         # a pure function of its key, so the memo lives with the catalogue
         memo = self.board.supply.memo.setdefault(("upgrades", type(self)), {})
-        if self._asking is not None:
+        if getattr(self, "_asking", None) is not None:
             candidates = {k: t for k, t in candidates.items() if self.asks_tile(t.id)}
         for hex_, edges in connected.items():
             old = self.board.tile(hex_)
@@ -689,7 +689,7 @@ class Game:
         """
         from . import schema
 
-        schema.check(action, loading=self.loading, warnings=self.warnings)
+        misfit = schema.check(action, loading=self.loading)
         before = self.snapshot()
         # the gate guards the outermost call only: trials the rules run on copies are not moves
         gated = not self.loading and self.LISTED_ONLY and not _GATING[0]
@@ -718,6 +718,8 @@ class Game:
             raise
         finally:
             self._gate = False
+        if misfit is not None:
+            self.warnings.append(misfit)  # a log's misfit, accepted: said once it is applied
         self.redo_stack = []
         self._keep_snapshot(len(self.actions) - 1, before)
 
@@ -755,6 +757,8 @@ class Game:
         e.g. stored route revenues that today's rules reject are warnings). ``trace(game,
         action)`` is called after each one. Snapshots are kept near the end, so undo after
         an import is cheap."""
+        from . import schema
+
         actions = list(actions)
         self.strict = strict
         self.loading = True
@@ -764,7 +768,10 @@ class Game:
                 n = len(self.actions)
                 if n >= end - 4 * self.SNAPSHOT_EVERY and (n % self.SNAPSHOT_EVERY == 0 or n >= end - 2):
                     self._keep_snapshot(n, self.snapshot())
+                misfit = schema.check(action, loading=True)
                 self._apply(action)
+                if misfit is not None:
+                    self.warnings.append(misfit)  # tolerated from a log, and said
                 self.imported = len(self.actions)
                 if trace is not None:
                     trace(self, action)

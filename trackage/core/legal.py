@@ -57,6 +57,8 @@ def matches(action: dict, listed: dict, canon=None) -> bool:
         if k not in listed:
             if a is None or a is False:
                 continue
+            if k == "slot" or (k == "tokener" and str(a) == str(action.get("entity"))):
+                continue  # the rules place the token where it goes; the tokener is the entity
             return False
         if _same(k, a, b, canon):
             continue

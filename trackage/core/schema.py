@@ -143,14 +143,16 @@ def problem(action: Any) -> str | None:
     return None
 
 
-def check(action: Any, *, loading: bool, warnings: list[str] | None = None) -> None:
-    """Refuse (live play) or report (log import) an action that does not fit its schema."""
+def check(action: Any, *, loading: bool, warnings: list[str] | None = None) -> str | None:
+    """Refuse (live play) or report (log import) an action that does not fit its schema: the
+    report is returned (and added to ``warnings`` when given). Whatever the mode, an action
+    must be an object with a string type."""
     p = problem(action)
     if p is None:
-        return
-    if loading:
+        return None
+    if loading and isinstance(action, dict) and isinstance(action.get("type"), str):
+        note = f"action {action.get('id')}: {p} (accepted from a log)"
         if warnings is not None:
-            aid = action.get("id") if isinstance(action, dict) else None
-            warnings.append(f"action {aid}: {p} (accepted from a log)")
-        return
+            warnings.append(note)
+        return note
     raise ActionFormatError(p, action if isinstance(action, dict) else None)
