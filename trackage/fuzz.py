@@ -195,7 +195,7 @@ class Fuzzer:
         # whether it is listed, judged before it is applied (certificates by their holders then)
         # (an action must also fit its type's schema: extra fields, even null, are not the listed action)
         listed = (isinstance(action.get("type"), str) and problem(action) is None
-                  and is_listed(action, legal, game.share_kind))
+                  and is_listed(action, legal, game.share_kind, self._resolve))
         try:
             game.process(action)
         except GameError as e:
@@ -213,6 +213,12 @@ class Fuzzer:
             self._note("unlisted_accepted", action)
         self._check_money(action)
         return True
+
+    def _resolve(self, action):
+        try:
+            return self.game.resolve_entity(action)
+        except Exception:  # noqa: BLE001 - no such entity
+            return None
 
     def run(self, steps: int, mutant_share: float = 0.5) -> bool:
         """``steps`` steps, a share of them mutants; False when the game cannot go on."""

@@ -73,7 +73,12 @@ def matches(action: dict, listed: dict, canon=None) -> bool:
     return True
 
 
-def is_listed(action: dict, legal: list[dict], canon=None) -> bool:
+def is_listed(action: dict, legal: list[dict], canon=None, resolve=None) -> bool:
     """Is ``action`` one of ``legal`` (see the module)? ``canon(share_id)`` names a
-    certificate's kind, when certificates of one kind are interchangeable."""
+    certificate's kind, when certificates of one kind are interchangeable; ``resolve(action)``
+    finds the acting entity (an action without ``entity_type`` names the entity its id
+    resolves to, which may not be the listed one of the same id)."""
+    if resolve is not None:
+        who = resolve(action)
+        return any(matches(action, la, canon) and resolve(la) is who for la in legal)
     return any(matches(action, la, canon) for la in legal)
