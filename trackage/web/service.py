@@ -21,6 +21,7 @@ from ..core.rng import seed_for
 from ..export import LOCAL_KEYS, game_to_log
 from ..titles import TITLES, game_class, new_game
 from .storage import ActionConflict, Storage
+from .views import History
 
 META = ("undo", "redo")
 MAX_PLAYERS_NAME = 40
@@ -67,7 +68,7 @@ class Live:
     game: object
     last_id: int                     # the last stored action id applied
     actors: list = field(default_factory=list)   # (action id, actor, type) of every stored action
-    lock: threading.RLock = field(default_factory=threading.RLock)
+    history: object = None           # views.History: checkpoints and charts (built lazily)
 
 
 def controller(game, entity):
@@ -168,29 +169,23 @@ class GameService:
         meta = {"id": data.get("id"), "title": str(title), "players": players, "options": options,
                 "seed": seed, "log_id": data.get("id")}
         try:
-            game = new_game(str(title), players, options, seed, data.get("id"), validate=False)
-            live = filter_actions(rows)
-        except (TrackageError, ValueError, KeyError, TypeError) as e:
+            hist = History(meta, [{"id": a["id"], "data": a, "actor": None} for a in rows])
+        except (TrackageError, ValueError, KeyError, TypeError, AttributeError) as e:
             raise Illegal(f"the log cannot be set up: {e}", "bad-log") from None
-        applied = 0
-
-        def count(_g, _a):
-            nonlocal applied
-            applied += 1
-        try:
-            game.load(live, trace=count)
-        except Exception as e:  # noqa: BLE001 - any failure: report the action
-            failing = live[applied] if applied < len(live) else None
-            rule = getattr(e, "rule", "engine-error")
+        if hist.error is not None:
+            e = hist.error
+            failing = hist.final_live[hist.applied] if hist.applied < len(hist.final_live) else None
             raise Illegal(f"the log does not replay: action {failing.get('id') if failing else '?'} "
                           f"({failing.get('type') if failing else '?'}): {getattr(e, 'message', e)}",
-                          "does-not-replay", action=failing, failed_rule=rule) from None
+                          "does-not-replay", action=failing, failed_rule=getattr(e, "rule", "engine-error"))
+        game = hist.final
         status = "finished" if game.finished else "active"
         gid, seat_list = self.storage.create_game(
             str(title), players, options, seed, hotseat=True, source="import", log_id=data.get("id"),
             initial_actions=rows, status=status, result=game.result() if game.finished else None)
-        live_obj = Live(gid, {**meta, "id": gid, "log_id": data.get("id"), "hotseat": True, "source": "import"},
-                        game, rows[-1]["id"] if rows else 0, [(a["id"], None, a.get("type")) for a in rows])
+        hist.meta = {**meta, "id": gid, "hotseat": True, "source": "import"}
+        live_obj = Live(gid, hist.meta, game, rows[-1]["id"] if rows else 0,
+                        [(a["id"], None, a.get("type")) for a in rows], hist)
         self._put(live_obj)
         return {"id": gid, "seats": [{"player": s["player"], "token": s["token"]} for s in seat_list],
                 "action_count": live_obj.last_id, "finished": game.finished}
@@ -231,9 +226,9 @@ class GameService:
             if lv is None:
                 meta = self.meta(gid)
                 rows = self.storage.actions(gid)
-                game = build_game(meta, rows)
-                lv = Live(gid, meta, game, rows[-1]["id"] if rows else 0,
-                          [(r["id"], r["actor"], r["data"].get("type")) for r in rows])
+                hist = History(meta, rows)
+                lv = Live(gid, meta, hist.final, rows[-1]["id"] if rows else 0,
+                          [(r["id"], r["actor"], r["data"].get("type")) for r in rows], hist)
                 self._put(lv)
                 return lv
             last = self.storage.last_action_id(gid)
@@ -248,19 +243,26 @@ class GameService:
                     self._drop(gid)
                     return self.live(gid)
                 lv.last_id = new[-1]["id"]
+                lv.history = None
                 lv.actors.extend((r["id"], r["actor"], r["data"].get("type")) for r in new)
             self._put(lv)
             return lv
 
+    def history(self, gid: int):
+        lv = self.live(gid)
+        with self._lock_for(gid):
+            if lv.history is None:
+                lv.history = History(lv.meta, self.storage.actions(gid))
+            return lv.history
+
     def game_at(self, gid: int, n: int | None):
-        """A game after its first ``n`` stored actions (the history view); ``None``: now.
-        Returns (game, last id, actions count)."""
+        """The game after the stored actions with id <= ``n`` (the history view; None: now),
+        and that id."""
         lv = self.live(gid)
         if n is None or n >= lv.last_id:
             return lv.game, lv.last_id
         n = max(0, n)
-        rows = [r for r in self.storage.actions(gid) if r["id"] <= n]
-        return build_game(lv.meta, rows), n
+        return self.history(gid).game_at(n), n
 
     # ------------------------------------------------------------------ seats
     def seat(self, gid: int, token: str | None) -> dict | None:
@@ -337,6 +339,8 @@ class GameService:
                 raise
             lv.last_id = aid
             lv.actors.append((aid, actor, atype))
+            if lv.history is not None:
+                lv.history.append({"id": aid, "data": action, "actor": actor}, game)
             if game.finished:
                 self.storage.set_status(gid, "finished", game.result())
             return lv
@@ -393,6 +397,7 @@ class GameService:
             raise Conflict("another request stored this action id first", "stale-id") from None
         lv.last_id = stored["id"]
         lv.actors.append((stored["id"], actor, atype))
+        lv.history = None
         return lv
 
     # ------------------------------------------------------------------ views
