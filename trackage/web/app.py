@@ -114,10 +114,6 @@ def create_app(db_url: str | None = None, *, sse_interval: float = 1.0) -> FastA
     async def _service_error(request: Request, exc: ServiceError):
         return JSONResponse(exc.body(), status_code=exc.status)
 
-    @app.on_event("shutdown")
-    def _close():
-        storage.close()
-
     # ------------------------------------------------------------------ API
     @app.get("/api/titles")
     def api_titles():

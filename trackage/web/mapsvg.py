@@ -493,12 +493,13 @@ def draw_tile(out: _Out, geo: Geometry, cx: float, cy: float, hex_, tile, view: 
     for b in (view.borders(hex_) if hex_ is not None else ()):
         (x1, y1), (x2, y2) = geo.edge_corners(cx, cy, b.edge)
         col = BORDER_COLOR.get(b.type, b.color or "#444")
+        width = r * (0.12 if b.type else 0.06)
         sx = x1 + (x2 - x1) * 0.05
         sy = y1 + (y2 - y1) * 0.05
         ex = x2 - (x2 - x1) * 0.05
         ey = y2 - (y2 - y1) * 0.05
         out.add(f'<line class="border {escape(str(b.type))}" x1="{_f(sx)}" y1="{_f(sy)}" x2="{_f(ex)}" '
-                f'y2="{_f(ey)}" stroke="{col}" stroke-width="{_f(r * 0.12)}" stroke-linecap="round"/>')
+                f'y2="{_f(ey)}" stroke="{col}" stroke-width="{_f(width)}" stroke-linecap="round"/>')
         if b.cost:
             px, py = geo.point(cx, cy, b.edge, r * 0.64)
             out.text(px, py, b.cost, size=8, weight="bold", fill=col)
