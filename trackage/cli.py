@@ -130,7 +130,7 @@ def _replay_many(paths: list, strict: bool) -> int:
         table.add_column(col)
     for r in rows:
         table.add_row(*r, style=None if r[3] in ("ok", "finished") else "red")
-    Console().print(table)
+    Console(width=None if sys.stdout.isatty() else 200).print(table)
     ok = sum(1 for r in rows if r[3] in ("ok", "finished"))
     click.echo(f"{ok} of {len(rows)} replayed to their result")
     return worst
