@@ -4,6 +4,7 @@ should (whole-state comparisons), and a copy shares only the catalogue."""
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
@@ -105,3 +106,25 @@ def test_same_seed_same_game():
     a = random_playout("1825", 3, ["unit_2"], seed=11, max_actions=400)
     b = random_playout("1825", 3, ["unit_2"], seed=11, max_actions=400)
     assert json.dumps(game_to_log(a, game_id="x")) == json.dumps(game_to_log(b, game_id="x"))
+
+
+@pytest.mark.parametrize("title,n", [("1825", 3), ("1867", 4), ("1822", 3), ("1893", 3), ("1858", 4)])
+def test_asking_for_the_legal_actions_changes_nothing(title, n):
+    """A game whose legal actions are listed before every move ends in the same state as the
+    same moves made blind (so live play and a replay of its log agree)."""
+    from trackage.playout import choose
+    from trackage.titles import new_game
+
+    players = [{"id": i + 1, "name": f"Player {i + 1}"} for i in range(n)]
+    asked, blind = new_game(title, players, [], 5), new_game(title, players, [], 5)
+    rng = random.Random(5)
+    for i in range(250):
+        if asked.finished:
+            break
+        action = choose(rng, asked.legal_actions(), asked.PLAYOUT_WEIGHTS)
+        action["id"] = len(asked.actions) + 1
+        asked._apply(action)
+        blind._apply(action)
+        if i % 25 == 0:
+            assert full_state(asked) == full_state(blind), f"after action {i + 1}"
+    assert full_state(asked) == full_state(blind)

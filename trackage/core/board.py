@@ -253,9 +253,23 @@ class Board:
             out = memo[1][key] = build()
         return out
 
+    def forget_views(self) -> None:
+        """Drop every memoised view (they are recomputed on demand)."""
+        self._graph = None
+        self._graph_version = None
+        self._derived = None
+
     def changed(self) -> None:
-        """A tile or token changed: new version (derived views are recomputed)."""
-        self.state.version = next(_VERSIONS)
+        """A tile or token changed: new version (derived views are recomputed), and the
+        graphs' route information is trimmed as the reference trims it."""
+        from .graph import forget_route_info
+
+        st = self.state
+        st.version = next(_VERSIONS)
+        if st.route_info:
+            trimmed = {k: forget_route_info(v) for k, v in st.route_info.items()}
+            if any(trimmed[k] is not st.route_info[k] for k in trimmed):
+                st.route_info = trimmed
         self.game.on_board_changed()
 
     # ------------------------------------------------------------ reservations

@@ -25,6 +25,28 @@ NO_OP_TYPES = {"message", "program_share_pass", "program_buy_shares", "program_m
                "program_auction_bid", "program_independent_mines", "program_harzbahn_draft_pass"}
 
 
+def _leaves_no_trace(f):
+    """``legal_actions`` is a question: whatever the track graphs remember while answering it
+    (the reference's sticky route information) is forgotten again, so that asking does not
+    change the game."""
+    import functools
+
+    @functools.wraps(f)
+    def run(self, *args, **kwargs):
+        board = self.board
+        if board is None:
+            return f(self, *args, **kwargs)
+        saved = board.state.route_info
+        try:
+            return f(self, *args, **kwargs)
+        finally:
+            if board.state.route_info is not saved:
+                # forget it, and what the graphs learnt meanwhile (they would not learn it again)
+                board.state.route_info = saved
+                board.forget_views()
+    return run
+
+
 class Game:
     # how a copy treats the game's attributes (trackage.core.clone): the title's data is
     # catalogue; the log, the actions and the snapshots are records that are never changed
@@ -133,6 +155,11 @@ class Game:
             if len(chosen) > 1:
                 raise GameError(f"{cls.TITLE}'s optional rules {' and '.join(chosen)} exclude each other",
                                 rule="exclusive-options")
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "legal_actions" in cls.__dict__:
+            cls.legal_actions = _leaves_no_trace(cls.__dict__["legal_actions"])
 
     # ------------------------------------------------------------------ hooks
     def init_optional_rules(self, rules: list[str]) -> list[str]:
@@ -1007,6 +1034,7 @@ class Game:
     def acting_entities(self) -> list:
         return [e for e in self.round.active_entities() if e is not None]
 
+    @_leaves_no_trace
     def legal_actions(self, entity=None) -> list[dict]:
         """Every legal action now, as action dicts ready for :meth:`process`.
 

@@ -291,6 +291,14 @@ def _walk_node(node, visited, corp, visited_paths, skip_paths, counter, skip_tra
 # the corporation graph
 
 
+def forget_route_info(routes: dict) -> dict:
+    """What a graph remembers of each corporation's routes once a tile or token changed: like
+    the reference, only that it has a train-purchase route."""
+    if all(r.get("route_train_purchase") for r in routes.values()):
+        return routes
+    return {c: r for c, r in routes.items() if r.get("route_train_purchase")}
+
+
 class TrackGraph:
     """What each corporation reaches from its tokens; cached per corporation until
     :meth:`clear`.
@@ -375,8 +383,9 @@ class TrackGraph:
         self._routes = {**self._routes, corporation: info}
 
     def clear(self) -> None:
-        """Forget all results (a tile or token changed). Like the reference, a corporation's
-        route information is kept once it is known to have a train-purchase route."""
+        """Forget all results (a tile or token changed). The route information kept in the
+        board state is trimmed by the board itself when it changes
+        (:func:`forget_route_info`)."""
         self._connected_hexes.clear()
         self._connected_nodes.clear()
         self._connected_paths.clear()
@@ -385,9 +394,8 @@ class TrackGraph:
         self._tokenable_cities.clear()
         self._can_token.clear()
         self._by_token.clear()
-        routes = self._routes
-        if any(not r.get("route_train_purchase") for r in routes.values()):
-            self._routes = {c: r for c, r in routes.items() if r.get("route_train_purchase")}
+        if self.memory_key is None:
+            self._local_routes = forget_route_info(self._local_routes)
 
     def clear_graph_for(self, corporation) -> None:
         """:meth:`clear`, and forget that corporation's route information too."""

@@ -283,6 +283,8 @@ class RouteRules:
       ``route_distance``, ``phase_colors``.
     """
 
+    DERIVED = True  # a game makes its rules again when asked (they hold no state)
+
     def __init__(self, game, *, phase=None):
         self.game = game
         self._phase = phase

@@ -97,7 +97,11 @@ def full_state(game) -> dict:
                     h = o.hex
                     extra = f"@{h.id if h is not None else None}r{o.rotation}"
                 return f"{t.__name__}:{v}{extra}"
-        return f"{t.__name__}:{repr(o)[:60]}"
+        # a catalogue record without a name (a label, a border...): its plain fields
+        names = list(getattr(o, "__dict__", {}).keys()) + _slot_names(t)
+        fields = {n: getattr(o, n, None) for n in names}
+        return f"{t.__name__}:" + ",".join(f"{k}={v}" for k, v in fields.items()
+                                           if isinstance(v, (int, str, float, bool)) or v is None)
 
     def dump(o):
         t = type(o)
@@ -129,6 +133,8 @@ def full_state(game) -> dict:
                 v = getattr(o, name)
             except AttributeError:
                 continue
+            if v is None or getattr(type(v), "DERIVED", False):
+                continue  # absent, unset or derived: not part of the state
             fields[name] = dump(v)
         objects[label] = fields
         return label

@@ -69,6 +69,8 @@ class Train:
 class Depot:
     """All trains in definition order; ``upcoming`` are the ones not yet sold."""
 
+    CLONE_SKIP = ("_cache",)  # a memo of depot_trains()
+
     name = "The Depot"
     id = "depot"
     is_player = False
