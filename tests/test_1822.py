@@ -446,11 +446,27 @@ def test_issuing_shares_at_the_reduced_price():
     assert g.current_entity() is lyr and price == 80
     refused(g, {"type": "sell_shares", "entity": "LYR", "entity_type": "corporation", "shares": ["LYR_0"],
                 "percent": 20}, "illegal-issue")
+    issue = {"type": "sell_shares", "entity": "LYR", "entity_type": "corporation", "shares": ["LYR_1", "LYR_2"],
+             "percent": 20}
+    # a new issue names its price, the price after the drop it causes (two rows down from 80: 60)
+    assert {**issue, "share_price": 60} in [{k: v for k, v in a.items()} for a in g.legal_actions()]
+    refused(g, issue, "issue-price")
+    refused(g, {**issue, "share_price": 80}, "issue-price")
+    g.process({**issue, "share_price": 60})
+    lyr = g.corporation_by_id("LYR")
+    assert lyr.cash == cash + 2 * 60 and lyr.share_price.price == 60 and g.pool.percent_of(lyr) == 20
+
+
+def test_an_old_issue_without_a_price_is_paid_at_the_market_price():
+    # the reference sells at the action's share_price, or at the full market price without one
+    g = fixture_game_until("1822_game_end_stock_market", 524)
+    lyr = g.corporation_by_id("LYR")
+    cash = lyr.cash
+    g.loading = True
     g.process({"type": "sell_shares", "entity": "LYR", "entity_type": "corporation", "shares": ["LYR_1", "LYR_2"],
                "percent": 20})
     lyr = g.corporation_by_id("LYR")
-    # each share is sold at the price after the drop the issue causes: two rows down from 80 is 60
-    assert lyr.cash == cash + 2 * 60 and lyr.share_price.price == 60 and g.pool.percent_of(lyr) == 20
+    assert lyr.cash == cash + 2 * 80 and lyr.share_price.price == 60
 
 
 def test_redeeming_shares_from_the_market():

@@ -9,6 +9,7 @@ import json
 import pytest
 
 from trackage.core.errors import GameError
+from trackage.core.money import spend
 from trackage.core.log import filter_actions, load_log
 from trackage.core.state import snapshot, trace_line
 from trackage.replay import game_from_log, replay_file
@@ -340,3 +341,160 @@ def test_private_railway_stubs_restrict_lays_until_released():
     assert ok == []  # a straight cannot use both stubs
     g.release_stubs(g.minor_by_id("M&V"))
     assert not g.board.stubs(hex_) and g.stubs_respected(hex_, straight.at(0, hex_))
+
+
+# ----------------------------------------------------------------- closing companies
+def _or_with_companies(title, players, seed, n=2):
+    """A seeded random game played until a public company starts its operating turn with at
+    least ``n - 1`` companies still to operate after it."""
+    import random
+
+    from trackage.playout import choose
+
+    g = new_game(title, [{"id": i + 1, "name": f"P{i + 1}"} for i in range(players)], [], seed)
+    rng = random.Random(seed)
+    for _ in range(5000):
+        r = g.round
+        if r.is_operating() and type(r).__name__ == "OperatingRound":
+            e = r.current_entity_of_round()
+            later = [c for c in r.entities[r.entity_index + 1:] if getattr(c, "is_corporation", False)]
+            if getattr(e, "is_corporation", False) and len(later) >= n - 1 and g.current_entity() is e:
+                return g, e, later[0]
+        a = choose(rng, g.legal_actions(), g.PLAYOUT_WEIGHTS)
+        a["id"] = len(g.actions) + 1
+        g._apply(a)
+    raise AssertionError("no such operating round")
+
+
+@pytest.mark.parametrize("title", ["1858", "1858India"])
+def test_a_company_closing_in_its_own_turn_hands_over_to_the_next(title):
+    # reference (base close_corporation): the round forces the next operator; the OR goes on
+    g, corp, nxt = _or_with_companies(title, 4, 5)
+    for t in list(corp.trains):
+        g.discard_train(t)
+    g.stock_market.move(corp, (0, 1))  # one step right of the closing cell
+    left = g.stock_market.cell(0, 0)
+    assert left.type == "close"
+    for _ in range(20):
+        if corp.closed:
+            break
+        acts = [a for a in g.legal_actions() if a["type"] == "pass" or a.get("kind") == "withhold"]
+        assert acts, g.legal_actions()
+        g.process(acts[0])
+    assert corp.closed
+    assert g.round.is_operating() and g.round.current_entity_of_round() is nxt
+    assert g.current_entity() is nxt
+
+
+def test_a_closed_private_hands_its_one_slot_city_to_the_other_reserving_private():
+    # Cordoba (G18) has one slot reserved by both the C&M and the C&S; when the C&M closes
+    # the reference compacts the city's reservations: the C&S now holds the only slot
+    g = new_game("1858", P4)
+    board = g.board
+    city = board.tile(g.hex_by_id("G18")).cities[0]
+    cs = g.company_by_id("C&S")
+    assert board.slots(city) == 1 and [r.sym for r in board.city_reservations(city)] == ["C&M", "C&S"]
+    outsider = g.corporation_by_id("A")
+    assert not board.tokenable(city, outsider, free=True)
+    g.close_private(g.company_by_id("C&M"))
+    assert list(board.city_reservations(city)) == [cs]
+    assert not board.tokenable(city, outsider, free=True)
+    # a two-slot city keeps its positions (no compaction while entries fit the slots)
+    g.close_private(g.company_by_id("L&C"))
+    a14 = board.tile(g.hex_by_id("A14")).cities[0]
+    assert list(board.city_reservations(a14)) == [None] and board.tokenable(a14, outsider, free=True)
+
+
+def _president_about_to_close_a(loading: bool):
+    """Three broke players in the first stock round; S1 presides A (ten shares, 50, one
+    cell right of the closing cell) with 30% and may sell 10%; nothing else is for sale."""
+    from trackage.core.entities import ShareBundle
+    from trackage.core.money import spend
+
+    g = new_game("1858", [{"id": i, "name": f"S{i}"} for i in range(1, 4)])
+    a = g.corporation_by_id("A")
+    g.convert(a)
+    g.stock_market.set_par(a, g.stock_market.cell(0, 1))
+    a.ipoed = True
+    a.operating_history[(1, 1)] = None
+    s1 = g.players[0]
+    g.share_market.transfer(ShareBundle([a.shares[0]]), s1)
+    g.share_market.transfer(ShareBundle([a.shares_of(a)[0]]), s1)
+    for p in g.players:
+        spend(p, g.bank, p.cash)
+    for c in list(g.companies):
+        g.close_private(c)
+    g.loading = loading
+    return g
+
+
+def test_a_sale_that_closes_a_company_and_stalls_the_stock_round_is_refused():
+    # reference (1858, base action_processed): after closing it moves to the next player
+    # once, with its cached step; the next player has nothing to do, so its stock round
+    # stops for good (18xx.games would need an undo). Live, the sale is refused and not listed.
+    sale = {"type": "sell_shares", "shares": ["A_1"], "percent": 10, "entity": 1, "entity_type": "player", "id": 1}
+    g = _president_about_to_close_a(False)
+    with pytest.raises(GameError) as err:
+        g._apply(dict(sale))
+    assert err.value.rule == "stock-round-stuck"
+    g = _president_about_to_close_a(False)
+    g.copy = lambda: _president_about_to_close_a(False)  # the trial needs this same hand-made state
+    listed = [a for a in g.legal_actions() if a["type"] == "sell_shares"]
+    assert listed == []
+    # a log that went there replays as the reference loads it: closed, and nobody can act
+    g = _president_about_to_close_a(True)
+    g._apply(dict(sale))
+    assert g.corporation_by_id("A") is not None and not any(c.floated() for c in g.corporations)
+    assert g.round.is_stock() and not g.round.finished() and g.legal_actions() == []
+
+
+# ----------------------------------------------------------------- 1858 India: Pullmans, loco works
+@needs_india
+def test_india_trainless_company_buying_only_a_pullman_drops_two_cells():
+    # quirk (reference): the buy-train step passes twice after the purchase (inside the
+    # purchase and after it); the company is still trainless, so each pass moves it left
+    g, a = at(INDIA, _first(INDIA, "buy_train", where=lambda x: x["train"].startswith("Pullman")))
+    corp = g.corporation_by_id(a["entity"])
+    for t in list(corp.trains):
+        g.remove_train(t)
+        g.forget_train(t)
+    spend(corp, g.bank, corp.cash - 100)
+    spend(corp.owner, g.bank, corp.owner.cash)
+    before = corp.share_price
+    g._apply(dict(a))
+    assert g.owns_pullman(corp) and g.trainless(corp) and corp.cash == 0
+    once = g.stock_market.left_of(corp, before.coordinates)
+    twice = g.stock_market.left_of(corp, once)
+    assert corp.share_price.coordinates == twice
+
+
+@needs_india
+def test_india_a_closed_loco_works_is_for_sale_again_and_pays():
+    # quirk (reference): purchasable loco works are those without an owner, closed or not;
+    # a closed one bought back earns its revenue (no discount: its abilities are gone)
+    g, a = at(INDIA, 509)  # SIR buys LW1 after issuing shares; LW2 is closed here
+    lw2 = g.company_by_id("LW2")
+    lw2.close()
+    sir = g.corporation_by_id("SIR")
+    listed = [x["company"] for x in g.legal_actions() if x["type"] == "buy_company"]
+    assert listed == ["LW1", "LW2"]
+    assert not any(x["type"] == "pass" for x in g.legal_actions())  # a train must follow the issue
+    g._apply({**a, "company": "LW2"})
+    assert lw2.owner is sir and lw2.closed and lw2.abilities == []
+    assert g.company_pays(lw2)
+
+
+@needs_1858
+def test_share_exchange_requests_come_from_a_connected_minor(monkeypatch):
+    from trackage.titles.t1858.game import Game1858
+
+    path = FIXTURES / "1858" / "1858-quick-start-b.json"
+    g, a = at(path, 212)  # the M&Z asks MZA's president for a treasury share
+    # the same request through the private's company: 18xx.games offers it through the minor
+    refused(g, {**a, "entity_type": "company"}, "bad-exchange")
+    # an unconnected private could only be denied there: refused at once here
+    monkeypatch.setattr(Game1858, "corporation_private_connected", lambda self, corp, minor: False)
+    refused(g, a, "not-connected")
+    monkeypatch.undo()
+    g.process(a)
+    assert g.round.pending_approval is g.corporation_by_id("MZA")

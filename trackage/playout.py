@@ -45,7 +45,7 @@ def random_playout(title: str, num_players: int, options: list[str], seed: int, 
         if not actions:
             raise GameError(f"no legal action for {game.entity_name(game.current_entity())} in {game.round.name}",
                             rule="stuck")
-        action = choose(rng, actions, game.PLAYOUT_WEIGHTS)
+        action = game.playout_choose(rng, actions) or choose(rng, actions, game.PLAYOUT_WEIGHTS)
         action["id"] = len(game.actions) + 1
         game._apply(action)  # legal by construction; a failure is an engine bug and propagates
         if on_action is not None:

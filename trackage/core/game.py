@@ -573,6 +573,9 @@ class Game:
 
     def close_corporation(self, corp) -> None:
         """A corporation leaves the game: tokens, reservations, cash, certificates, market place."""
+        # whose turn it is, as it stood after the last action (emptying the treasury below
+        # could end the turn's steps early)
+        acting = self.round.current_entity if self.round is not None and self.round.is_operating() else None
         board = self.board
         if board is not None:
             for hex_, tile in board.tiles():
@@ -590,9 +593,9 @@ class Game:
             t.buyable = False
         for c in list(corp.companies):
             c.close()
-        if self.round.current_entity_of_round() is corp and self.round.is_operating():
-            for s in self.round.steps:
-                s.pass_()
+        if acting is corp:
+            # its turn ends here and the next operator in the order takes over
+            self.round.force_next_entity()
         for holder in list(corp.share_holders):
             holder.shares_by_corp.pop(corp, None)
         self.pool.shares_by_corp.pop(corp, None)
@@ -1033,6 +1036,11 @@ class Game:
 
     def acting_entities(self) -> list:
         return [e for e in self.round.active_entities() if e is not None]
+
+    def playout_choose(self, rng, actions: list[dict]) -> dict | None:
+        """A title's own pick for the random player among ``actions`` (legal now), with its
+        price settled; None leaves it to the weighted default of ``trackage.playout``."""
+        return None
 
     @_leaves_no_trace
     def legal_actions(self, entity=None) -> list[dict]:

@@ -314,6 +314,12 @@ class OperatingRound(Round):
         if not self.game.finished:
             self.next_entity()
 
+    def force_next_entity(self):
+        """The current operator left mid-turn (it closed): its steps end, the next one operates."""
+        for s in self.steps:
+            s.pass_()
+        self.next_entity()
+
     def next_entity(self):
         while True:
             if self.entity_index == len(self.entities) - 1:

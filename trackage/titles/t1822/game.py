@@ -186,6 +186,12 @@ class ChoicesRound(Round):
 
 
 class OperatingRound1822(OperatingRound):
+    def recalculate_order(self) -> None:
+        """After a president's emergency sale the companies still to operate this round are
+        put back in operating order (prices may have moved)."""
+        rest = self.entities[self.entity_index + 1:]
+        self.entities = self.entities[:self.entity_index + 1] + [e for e in self.game.operating_order() if e in rest]
+
     def skip_entity(self, entity) -> bool:
         return entity.closed or not entity.floated() or entity not in self.game.corporations
 
@@ -218,13 +224,15 @@ class Board1822(Board):
 
     _last_border_cost = 0
 
-    def lay_cost_preview(self, hex_, tile, entity) -> int:
-        cost = self.game.upgrade_cost(self.tile(hex_), hex_, entity)
+    def border_cost_preview(self, hex_, tile) -> int:
         exits = set(tile.exits)
-        for b in self.borders(hex_):
-            if getattr(b, "cost", None) and b.edge in exits and self.neighbors(hex_).get(b.edge) is not None:
-                cost += b.cost
-        return cost
+        nbs = self.neighbors(hex_)
+        return sum(b.cost for b in self.borders(hex_)
+                   if getattr(b, "cost", None) and b.edge in exits and nbs.get(b.edge) is not None)
+
+    def lay_cost_preview(self, hex_, tile, entity) -> int:
+        cost = self.game.upgrade_cost(self.tile(hex_), hex_, entity) + self.border_cost_preview(hex_, tile)
+        return self.game.tile_cost_with_discount(hex_, entity, cost)
 
 
 class Game1822(Game):
@@ -253,6 +261,8 @@ class Game1822(Game):
     MINOR_BIDBOX_PRICE = 200
     TOKEN_PRICE = 100
     UPGRADE_COST_L_TO_2 = 80
+    GSWR_DISCOUNT = 40  # P10 pays one estuary crossing
+    M14_TOKEN_PRICE = 20  # an acquired minor 14's London token, when London is in reach
     TILE_LAYS = [{"lay": True, "upgrade": True}]
     TRAIN_PRICE_MIN = 1
 
@@ -290,6 +300,11 @@ class Game1822(Game):
             spend(self.bank, p, self.data["starting_cash"])
 
     def setup(self):
+        for c in self.companies:
+            for a in c.abilities:
+                # a tile lay ability without a count has as many uses as its lays (P12: two)
+                if a.get("type") == "tile_lay" and a.get("count") is None and a.get("lay_count") is not None:
+                    a["count"] = a["lay_count"]
         self.nothing_sold_in_sr = True
         self.bidding_tokens = self.data["bidding_tokens"]
         self.phase_revenue = {sym: Holder(sym) for sym in PHASE_REVENUE}
@@ -510,6 +525,35 @@ class Game1822(Game):
             if self.sold_out(corp):
                 self.stock_market.move_up(corp)
 
+    def can_dump_1822(self, entity, bundle) -> bool:
+        """May ``entity`` let go of ``bundle``'s president's certificate? The tax haven holds its
+        share like a player, so it counts among the others who could take the presidency."""
+        corp = bundle.corporation
+        if bundle.presidents_share is None:
+            return True
+        others = [p for h, p in corp.share_holders.items()
+                  if p > 0 and h is not entity
+                  and (h.is_player or h is self.tax_haven or (h.is_corporation and h is not corp))]
+        return (max(others) if others else 0) >= bundle.presidents_share.percent
+
+    def check_sale_presidency(self, bundle) -> None:
+        """Quirk: the reference crashes on a sale after which the tax haven is among the
+        candidates for the presidency (it looks the tax haven up among the players), although it
+        offers that sale; we refuse it, so our games load there."""
+        if self.tax_haven_would_be_president(bundle):
+            raise GameError(f"selling {bundle.percent}% of {bundle.corporation.name} would make the tax haven "
+                            "a candidate for its presidency", rule="tax-haven-presidency")
+
+    def tax_haven_would_be_president(self, bundle) -> bool:
+        corp = bundle.corporation
+        haven = self.tax_haven.percent_of(corp)
+        if haven < corp.presidents_percent:
+            return False
+        held = {h: p for h, p in corp.share_holders.items() if p > 0 and (h.is_player or h is self.tax_haven)}
+        held[bundle.owner] = held.get(bundle.owner, 0) - bundle.percent
+        top = max(held.values())
+        return held.get(corp.owner, 0) != top and haven == top
+
     def sold_out(self, corp) -> bool:
         if corp.type != "major":
             return False
@@ -652,12 +696,14 @@ class Game1822(Game):
             self.float_corporation(corp)
 
     def crowded_corp(self, corp) -> bool:
-        trains = sum(1 for t in corp.trains if t.name not in EXTRA_TRAINS)
-        if trains > self.train_limit(corp):
+        if len(corp.trains) < 2:
+            return False  # every limit is at least one, and one extra train of each kind is allowed
+        names = [self.train_kind(t) for t in corp.trains]
+        if sum(1 for n in names if n not in EXTRA_TRAINS) > self.train_limit(corp):
             return True
-        if sum(1 for t in corp.trains if t.name in EXTRA_PERMANENTS) > 1:
+        if sum(1 for n in names if n in EXTRA_PERMANENTS) > 1:
             return True
-        return sum(1 for t in corp.trains if t.name == "P+") > 1
+        return sum(1 for n in names if n == "P+") > 1
 
     # ------------------------------------------------------------ operating rounds
     def operating_round(self, round_num):
@@ -873,6 +919,15 @@ class Game1822(Game):
             total += cost
         return total
 
+    def tile_cost_with_discount(self, hex_, entity, cost: int) -> int:
+        """A paid lay's whole cost (terrain, estuary, extra) less the discounts that name no
+        terrain but hexes (P8's hill discount): those come off the total, never below zero."""
+        operator = entity.owner if getattr(entity, "is_company", False) else entity
+        discount = sum(a.get("discount", 0) for c in getattr(operator, "companies", []) for a in c.abilities
+                       if a.get("type") == "tile_discount" and a.get("terrain") is None
+                       and (not a.get("hexes") or hex_.id in a["hexes"]))
+        return cost - min(cost, discount)
+
     def home_token_locations(self, corp):
         return [self.hex_by_id(LONDON)] if corp.id == MINOR_14 else None
 
@@ -975,6 +1030,7 @@ class Game1822(Game):
             row = next((r for r in d if "city" in r.get("nodes", ())), None)
             visit = row["visit"] if row else 0
         self._pullman_saved = (train.name, train.distance)
+        self._pullman_train = train
         train.name = train.name + "+"
         train.distance = [{"nodes": ["city", "offboard"], "pay": 99, "visit": visit},
                           {"nodes": ["town"], "pay": 99, "visit": 99}]
@@ -984,6 +1040,14 @@ class Game1822(Game):
         if saved:
             train.name, train.distance = saved
         self._pullman_saved = None
+        self._pullman_train = None
+
+    def train_kind(self, train) -> str:
+        """A train's own name, also while a pullman is attached to it (the reference decides
+        crowding before the attachment renames the train)."""
+        if train is getattr(self, "_pullman_train", None) and self._pullman_saved:
+            return self._pullman_saved[0]
+        return train.name
 
     @property
     def route_rules(self):
@@ -1017,25 +1081,38 @@ class Game1822(Game):
         return sum(bonuses[:n])
 
     def destination_connected(self, entity) -> bool:
-        from ...core.graph import walk_node
-
+        """Does a walk from the destination (not entering cities that block ``entity``) reach
+        its home token? The walk stops at the first path that does."""
         dest = self.hex_by_id(entity.destination)
         home = entity.tokens[0].city if entity.tokens and entity.tokens[0].used else None
         dest_tile = self.board.tile(dest) if dest is not None else None
         if dest_tile is None or home is None or not dest_tile.nodes:
             return False
-        found = []
+        # the walk can take seconds on a big network: remember its answer for this board (the
+        # tokens are part of the key: a token placed in a city does not change the version)
+        board = self.board
+        key = ("destination", entity.id, frozenset(board.state.tokens.items()))
+        return board.derived(key, lambda: self._walk_to_home(entity, dest_tile, home))
+
+    def _walk_to_home(self, entity, dest_tile, home) -> bool:
+        from ...core.graph import walk_node
+
+        class Found(Exception):
+            pass
 
         def visit(path, *args):
             if home in path.nodes:
-                found.append(True)
-                return None
-            return None
+                raise Found
+
         try:
-            walk_node(dest_tile.nodes[0], visit, board=self.board, corporation=entity)
+            # the reference walks every converging branch (exponential on a big network); a
+            # plain reachability walk, as its graph uses, gives the same answer
+            walk_node(dest_tile.nodes[0], visit, board=self.board, corporation=entity, converging=False)
+        except Found:
+            return True
         except TypeError:
             return False
-        return bool(found)
+        return False
 
     # ------------------------------------------------------------ minor acquisition
     def remove_exchange_token(self, corp):
@@ -1172,11 +1249,14 @@ class Game1822(Game):
         self.after_lay_tile(hex_, old_tile, tile)
 
     def tile_valid_for_phase(self, tile):
-        if getattr(self, "_advanced_lay", False):
-            # P11: a tile of the colour after the phase's latest one
-            last = self.phase.tiles[-1]
-            return last in self.COLORS[:-1] and tile.color == self.COLORS[self.COLORS.index(last) + 1]
-        return tile.color in self.phase.tiles
+        mode = getattr(self, "_advanced_lay", False)
+        current = tile.color in self.phase.tiles
+        if not mode:
+            return current
+        # P11: a tile of the colour after the phase's latest one
+        last = self.phase.tiles[-1]
+        ahead = last in self.COLORS[:-1] and tile.color == self.COLORS[self.COLORS.index(last) + 1]
+        return ahead or (mode == "either" and current)
 
     def check_company_lay(self, company, corp, hex_, old_tile, tile):
         """Where each private company may lay (live play; the reference's hex filters)."""
@@ -1184,13 +1264,11 @@ class Game1822(Game):
         if sym == "P2" and len(old_tile.towns) != 1:
             raise GameError("P2 lays on a hex with one small station", rule="ability-hex")
         if sym == "P11":
-            if old_tile.name not in self.TRACK_PLAIN + self.TRACK_TOWN and old_tile.color != "white":
-                raise GameError("P11 lays on plain track or small stations", rule="ability-hex")
-            if old_tile.color == "white" and (old_tile.cities or len(old_tile.towns) > 1):
-                raise GameError("P11 lays on plain track or small stations", rule="ability-hex")
-            if old_tile.color != self.phase.tiles[-1] and old_tile.color != "white":
+            if old_tile.name not in self.TRACK_PLAIN + self.TRACK_TOWN:
+                raise GameError("P11 upgrades plain track or small stations", rule="ability-hex")
+            if old_tile.color != self.phase.tiles[-1]:
                 raise GameError("P11 upgrades tiles of the phase's latest colour", rule="ability-hex")
-            if corp.type == "minor" and old_tile.color not in ("white", "yellow"):
+            if corp.type == "minor" and old_tile.color != "yellow":
                 raise GameError("a minor uses P11 on yellow tiles only", rule="ability-hex")
         if sym == "P8" and not any(t in ("mountain", "hill") for u in old_tile.upgrades for t in u.terrains):
             raise GameError("P8 lays on hills and mountains", rule="ability-hex")
@@ -1288,10 +1366,6 @@ class Game1822(Game):
         rotation = action.get("rotation", 0)
         if corp.type == "minor" and tile.color in ("brown", "gray"):
             raise GameError("Minor cannot upgrade past green", rule="tile-colour")
-        if ab.get("hexes") and hex_.id not in ab["hexes"]:
-            raise GameError(f"{company.name} cannot lay on {hex_.id}", rule="ability-hex")
-        if ab.get("tiles") and tile.name not in ab["tiles"]:
-            raise GameError(f"{company.name} cannot lay tile {tile.name}", rule="ability-tile")
         combo = []
         for cid in action.get("combo_entities") or []:
             c = self.company_by_id(cid)
@@ -1305,6 +1379,10 @@ class Game1822(Game):
             if any(o.sym not in allowed for o in chain[i + 1:]):
                 raise GameError(f"Cannot combine {'+'.join(x.sym for x in chain)}", rule="bad-combo")
         syms = {c.sym for c in chain}
+        matched = self.matching_abilities([(company, ab)] + combo, hex_, tile)
+        if not matched:
+            raise GameError(f"{'+'.join(c.sym for c in chain)} cannot lay tile {tile.name} on {hex_.id}",
+                            rule="ability-tile")
         old_tile = self.board.tile(hex_)
         upgrade = old_tile.color != "white"
         extra = "P12" in syms
@@ -1318,33 +1396,37 @@ class Game1822(Game):
                 raise GameError(f"{hex_.id} was already laid this turn", rule="same-hex")
             if lay is None or (upgrade and not lay["upgrade"]) or (tile.color == "yellow" and not lay["lay"]):
                 raise GameError("no tile lay left for this company's ability", rule="tile-lay-limit")
-        free = bool(ab.get("free")) or any(
-            cab.get("free") and (not cab.get("hexes") or hex_.id in cab["hexes"]) for _, cab in combo)
+        free = any(a.get("free") for _, a in matched)
         gswr = "P10" in syms
         hsbc = company.sym == "P21"
 
         def pay(cost):
+            # the estuary checks hold for free lays too
             border = self.board._last_border_cost
-            if free:
-                cost = 0
-            elif gswr:
-                if border == 0:
-                    raise GameError("Must lay tile with one path over an estuary crossing", rule="ability")
-                cost -= 40
+            if gswr and border == 0:
+                raise GameError("Must lay tile with one path over an estuary crossing", rule="ability")
             if hsbc and border == 0:
                 raise GameError("Must lay tile with one path over the Hull / Grimsby estuary", rule="ability")
+            if free:
+                return
+            if gswr:
+                cost -= self.GSWR_DISCOUNT
+            cost = self.tile_cost_with_discount(hex_, company, cost)
             if cost > 0:
                 spend(corp, self.bank, cost)
         teleport = ab.get("type") == "teleport"
         self._special_lay = True
         self._teleport_lay = teleport
-        self._advanced_lay = "P11" in syms
+        # P11 lays the next colour; combined with another company either colour will do
+        self._advanced_lay = ("next" if syms == {"P11"} else "either") if "P11" in syms else False
+        self._lay_syms = syms
         try:
             self.lay_tile(company, hex_, tile, rotation, pay=pay)
         finally:
             self._special_lay = False
             self._teleport_lay = False
             self._advanced_lay = False
+            self._lay_syms = ()
         if teleport:
             ab["used"] = True
             round_.teleported = company
@@ -1372,25 +1454,57 @@ class Game1822(Game):
                 round_.num_laid_track += 1
             step.company = company if (ab.get("count") or 0) > 0 and not company.closed else None
 
-    def special_lay_candidates(self, company, ab):
+    @staticmethod
+    def matching_abilities(pairs, hex_, tile) -> list:
+        """The (company, ability) pairs of a lay that apply to this hex and tile."""
+        return [(c, a) for c, a in pairs
+                if (not a.get("hexes") or hex_.id in a["hexes"]) and (not a.get("tiles") or tile.name in a["tiles"])]
+
+    def combo_companies(self, company) -> tuple:
+        """Companies of the same owner whose tile lays may join ``company``'s, as the reference
+        offers them, and a function giving a company's combination list."""
+        def combos(c):
+            return next((a.get("combo_entities") or [] for a in c.abilities if a.get("type") == "tile_lay"), [])
+        return [self.company_by_id(sym) for sym in combos(company)
+                if self.company_by_id(sym) is not None and self.company_by_id(sym).owner is company.owner
+                and self.track_ability(self.company_by_id(sym), "track") is not None], combos
+
+    def special_lay_options(self, company, ab) -> list:
+        """``company``'s lays alone and combined with each valid set of its owner's companies."""
+        from itertools import combinations
+
+        out = self.special_lay_candidates(company, ab)
+        others, combos = self.combo_companies(company)
+        for n in range(1, len(others) + 1):
+            for group in combinations(others, n):
+                if any(b.sym not in combos(a) for a in group for b in group if a is not b):
+                    continue
+                pairs = [(c, self.track_ability(c, "track")) for c in group]
+                syms = [c.sym for c in group]
+                out += [{**a, "combo_entities": syms} for a in self.special_lay_candidates(company, ab, pairs)]
+        return out
+
+    def special_lay_candidates(self, company, ab, combo=()):
+        """A private company's tile lays (alone or with ``combo``, (company, ability) pairs), as
+        the reference offers them: the hexes the abilities may reach now and, for abilities
+        naming their tiles, those tiles (compared as special lays), otherwise the phase's tiles
+        that upgrade the hex normally."""
         if ab is None:
             return []
         corp = company.owner
-        out = []
-        lay = None
-        if company.sym != "P12":
-            track = next((s for s in self.round.steps if isinstance(s, _track_cls())), None)
-            lay = track.tile_lay(company if company.sym == "P21" else corp) if track is not None else None
-            if lay is None or not (lay["lay"] or lay["upgrade"]):
-                return []
-        self._special_lay = True
-        self._advanced_lay = company.sym == "P11"
+        pairs = [(company, ab)] + list(combo)
+        syms = {c.sym for c, _ in pairs}
+        track = next((s for s in self.round.steps if isinstance(s, _track_cls())), None)
+        lay = track.tile_lay(company if company.sym == "P21" else corp) if track is not None else None
+        if lay is not None and not (lay["lay"] or lay["upgrade"]):
+            lay = None
+        if lay is None and "P12" not in syms:
+            return []
         self._teleport_lay = ab.get("type") == "teleport"
+        self._lay_syms = syms
+        out = []
         try:
-            tiles = {}
-            for t in self.board.supply_tiles():
-                if t.name not in tiles and self.tile_valid_for_phase(t) and (not ab.get("tiles") or t.name in ab["tiles"]):
-                    tiles[t.name] = t
+            options = self._lay_tile_options(pairs, corp)
             hexes = ([self.hex_by_id(h) for h in ab["hexes"]] if self._teleport_lay
                      else list(self.layable_hexes(corp)))
             for hex_ in hexes:
@@ -1399,33 +1513,91 @@ class Game1822(Game):
                 old = self.board.tile(hex_)
                 if lay is not None and ((old.color != "white" and not lay["upgrade"])
                                         or (old.color == "white" and not lay["lay"])
-                                        or (lay.get("cannot_reuse_same_hex") and hex_ in self.round.laid_hexes)):
+                                        or (lay.get("cannot_reuse_same_hex") and old.color != "white"
+                                            and hex_ in self.round.laid_hexes)):
                     continue
                 try:
-                    self.check_company_lay(company, corp, hex_, old, None)
+                    for c, _ in pairs:
+                        self.check_company_lay(c, corp, hex_, old, None)
                 except (GameError, AttributeError):
                     continue
-                for t in tiles.values():
-                    if corp.type == "minor" and t.color in ("brown", "gray"):
+                for t, special, advanced, tiled_by in options:
+                    if tiled_by is not None and corp.type == "minor" and old.color in ("green", "brown", "gray"):
                         continue
-                    for r in range(6):
-                        placed = self.placed_tile(t, r, hex_)
-                        if self.upgrades_to(old, placed) and self.legal_tile_rotation(company, hex_, placed):
-                            full = self.board.lay_cost_preview(hex_, placed, corp)
-                            border = full - self.upgrade_cost(old, hex_, corp)
-                            if company.sym in ("P10", "P21") and border <= 0:
-                                continue  # these lays must cross an estuary
-                            cost = 0 if ab.get("free") else full
-                            if company.sym == "P10":
-                                cost -= 40
-                            if cost <= corp.cash:
-                                out.append({"type": "lay_tile", "hex": hex_.id, "tile": t.id, "rotation": r})
-                    if len(out) > 24:
-                        return out
+                    if advanced and corp.type == "minor" and old.color != "yellow":
+                        continue
+                    if not all(self.ability_allows(a, t) for _, a in pairs):
+                        continue
+                    self._special_lay = special
+                    out += self._company_lay_rotations(pairs, corp, hex_, old, t)
         finally:
             self._special_lay = False
             self._advanced_lay = False
             self._teleport_lay = False
+            self._lay_syms = ()
+        return out
+
+    def _lay_tile_options(self, pairs, corp) -> list:
+        """(tile, special, advanced, tiled_by) for each tile the reference offers these abilities:
+        the phase's tiles when no ability names tiles, else the tiles named from the first
+        ability that names some on (P11's of the next colour)."""
+        supply = {}
+        for t in self.board.supply_tiles():
+            supply.setdefault(t.name, t)
+        named = None
+        for c, a in pairs:
+            if named is None and a.get("tiles"):
+                named = []
+            if named is not None:
+                named += [(n, a.get("special", True), c.sym == "P11", c.sym) for n in a.get("tiles") or []]
+        out = []
+        if named is None:
+            for t in supply.values():
+                if t.color in self.phase.tiles and not (corp.type == "minor" and t.color in ("brown", "gray")):
+                    out.append((t, False, False, None))
+            return out
+        seen = set()
+        for name, special, advanced, owner in named:
+            t = supply.get(name)
+            if t is None or name in seen:
+                continue
+            if (t.color in self.phase.tiles) == advanced:
+                continue
+            if corp.type == "minor" and t.color in ("brown", "gray"):
+                continue
+            seen.add(name)
+            out.append((t, special, advanced, owner))
+        return out
+
+    @staticmethod
+    def ability_allows(ab, tile) -> bool:
+        """P12 lays yellow tiles or upgrades, not both: what is left of each."""
+        if ab.get("upgrade_count") is None or ab.get("lay_count") is None:
+            return True
+        up = tile.color in ("green", "brown", "gray")
+        return (ab["upgrade_count"] if up else ab["lay_count"]) > 0
+
+    def _company_lay_rotations(self, pairs, corp, hex_, old, tile) -> list[dict]:
+        company = pairs[0][0]
+        syms = {c.sym for c, _ in pairs}
+        matched = self.matching_abilities(pairs, hex_, tile)
+        if not matched:
+            return []
+        free = any(a.get("free") for _, a in matched)
+        out = []
+        for r in range(6):
+            placed = self.placed_tile(tile, r, hex_)
+            if not (self.upgrades_to(old, placed) and self.legal_tile_rotation(company, hex_, placed)):
+                continue
+            border = self.board.border_cost_preview(hex_, placed)
+            if ("P10" in syms or company.sym == "P21") and border <= 0:
+                continue  # these lays must cross an estuary
+            cost = self.upgrade_cost(old, hex_, corp) + border
+            if "P10" in syms:
+                cost -= self.GSWR_DISCOUNT
+            cost = 0 if free else self.tile_cost_with_discount(hex_, corp, cost)
+            if cost <= corp.cash:
+                out.append({"type": "lay_tile", "hex": hex_.id, "tile": tile.id, "rotation": r})
         return out
 
     def after_sell_shares(self, entity, corp):
@@ -1445,25 +1617,6 @@ class Game1822(Game):
         out = super().legal_actions(entity)
         if self.finished:
             return out
-        # private companies act for their owner (abilities, choices)
-        if entity is None or getattr(entity, "is_company", False):
-            cur = self.round.current_entity_of_round()
-            comps = [entity] if entity is not None else [c for c in self.companies
-                                                         if not c.closed and c.owner is not None and c.owner is cur]
-            for c in comps:
-                if entity is not None:
-                    break
-                for step in self.round.steps:
-                    if not step.active():
-                        continue
-                    acts = step.actions(c)
-                    if acts:
-                        for a in step.legal_actions(c):
-                            if a["type"] in acts and (a["type"] != "pass" or step.blocking()):
-                                out.append({**a, **self.entity_ref(c)})
-                        break
-                    if step.blocking():
-                        break
         if not self.round.is_operating():
             return out
         from .steps import BuyTrain1822
@@ -1476,7 +1629,7 @@ class Game1822(Game):
                 if entity is not None and entity is not player:
                     break
                 for b in s.sellable_bundles(player):
-                    if not s.can_sell(player, b):
+                    if not s.can_sell(player, b) or self.tax_haven_would_be_president(b):
                         continue
                     out.append({"type": "sell_shares", "shares": [x.id for x in b.shares], "percent": b.percent,
                                 **self.entity_ref(player)})
@@ -1516,6 +1669,8 @@ class Game1822(Game):
         return owner if owner is not None and owner.is_player else None
 
     def legal_tile_rotation(self, entity, hex_, tile):
+        if self.__dict__.get("_probing"):
+            return self._legal_tile_rotation(entity, hex_, tile)
         with self.graph_probe():
             return self._legal_tile_rotation(entity, hex_, tile)
 
@@ -1532,7 +1687,7 @@ class Game1822(Game):
                 exits = set(tile.exits)
                 if any(s.edge not in exits for s in stubs):
                     return False
-        if entity is not operator and entity.sym == "P2":
+        if entity is not operator and (entity.sym == "P2" or "P2" in getattr(self, "_lay_syms", ())):
             # removing a town: only the old exits must be kept
             exits = set(tile.exits)
             if not all(e in self.board.neighbors(hex_) for e in exits):
@@ -1560,13 +1715,21 @@ class Game1822(Game):
 
         @contextmanager
         def probe():
+            if self.__dict__.get("_probing"):
+                yield  # nested: the outer probe restores
+                return
             st = self.board.state if self.board is not None else None
             saved = st.route_info if st is not None else None
+            self._probing = True
             try:
                 yield
             finally:
-                if st is not None:
+                del self._probing  # a passing flag, not game state
+                if st is not None and st.route_info is not saved:
+                    # forget it, and what the graphs learnt meanwhile (they would not learn it
+                    # again), as the core does around legal_actions()
                     st.route_info = saved
+                    self.board.forget_views()
         return probe()
 
     def live_city(self, cid):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...core.entities import ShareBundle
 from ...core.errors import GameError
 from ...core.money import spend
-from ...core.round import Step
+from ...core.round import Step, ranged
 from ...core.shares import bundle_from_ids
 from ...core.steps.operating import BuyTrain, DiscardTrain, Dividend, HomeToken, RunRoutes
 from ...core.steps.stock import BuySellParShares
@@ -232,6 +232,9 @@ class BuySellParShares1822(BuySellParShares):
     def can_sell_order(self) -> bool:
         return not self.bought()
 
+    def can_dump(self, entity, bundle) -> bool:
+        return self.game.can_dump_1822(entity, bundle)
+
     # ------------------------------------------------------------ processing
     def process_buy_shares(self, action, entity):
         bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"), action.get("share_price"))
@@ -303,6 +306,8 @@ class BuySellParShares1822(BuySellParShares):
         bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"), action.get("share_price"))
         if bundle.corporation is entity:
             raise GameError("a corporation issues in its operating turn", rule="no-such-action-now")
+        if bundle.owner is entity:
+            self.game.check_sale_presidency(bundle)
         super().process_sell_shares(action, entity)
 
     # ------------------------------------------------------------ company choices (tax haven)
@@ -353,16 +358,23 @@ class BuySellParShares1822(BuySellParShares):
                 if entity.sym != "P16" or self.tax_haven_ok(entity, ch):
                     out.append({"type": "choose_ability", "choice": ch})
             return out
-        out = [a for a in super().legal_actions(entity)]
+        out = [a for a in super().legal_actions(entity)
+               if a["type"] not in ("sell_shares", "par") or (a["type"] == "sell_shares"
+                                                           and not self.game.tax_haven_would_be_president(
+                                                               bundle_from_ids(self.game, a["shares"], a["percent"])))]
+        if "par" in acts:
+            # a concession's value counts towards the par price (par_prices knows it)
+            for corp in self.game.corporations:
+                if self.can_par_corp(entity, corp):
+                    out += [{"type": "par", "corporation": corp.id, "share_price": p.id}
+                            for p in self.par_prices(entity, corp)]
         if "payoff_player_debt" in acts:
             out.append({"type": "payoff_player_debt"})
         if "bid" in acts:
             for c in self.game.bidbox_items():
                 if self.can_bid_company(entity, c):
-                    lo = self.min_bid(c)
-                    hi = min(self.available_cash(entity), lo + 100)
-                    out.append({"type": "bid", "company": c.sym, "price": lo, "price_range": [lo, hi],
-                                "price_step": self.game.MIN_BID_INCREMENT})
+                    out.append(ranged({"type": "bid", "company": c.sym}, self.min_bid(c),
+                                      self.available_cash(entity), self.game.MIN_BID_INCREMENT))
         return out
 
 
@@ -436,7 +448,7 @@ class PendingToken(HomeToken):
             # the acquired minor 14's London token costs 20 when London is in reach
             self.game.m14_token_ability = None
             if city.hex in self.game.graph.reachable_hexes(entity):
-                price = 20
+                price = self.game.M14_TOKEN_PRICE
         if price > entity.cash:
             raise GameError(f"{entity.name} cannot pay {price} for the token", rule="insufficient-cash")
         if entity.id == "14":
@@ -473,7 +485,11 @@ class FirstTurnHousekeeping(Step):
         up = game.depot.upcoming
         if not up or up[0].name != "L":
             return []
-        if game.num_trains(entity) >= game.train_limit(entity) or entity.cash < up[0].price:
+        # the reference's generic test: room for any train (extra trains count here) and cash for
+        # the cheapest train available, another company's at 1 included
+        lo = game.depot.min_price(entity)
+        if sum(1 for t in entity.trains if not t.obsolete) >= game.train_limit(entity) \
+                or lo is None or entity.cash < lo:
             return []
         return ["buy_train", "pass"]
 
@@ -499,7 +515,8 @@ class FirstTurnHousekeeping(Step):
         if not self.actions(entity):
             return []
         t = self.game.depot.upcoming[0]
-        return [{"type": "buy_train", "train": t.id, "price": t.price, "variant": "L"}, {"type": "pass"}]
+        buy = [{"type": "buy_train", "train": t.id, "price": t.price, "variant": "L"}] if entity.cash >= t.price else []
+        return buy + [{"type": "pass"}]
 
 
 class AcquireCompany(Step):
@@ -602,7 +619,11 @@ class Track1822(TrackAndTokenStep):
     def after_lay(self, entity, hex_, old_tile, tile):
         self.game.after_lay_1822(entity, hex_, old_tile, tile)
 
+    def pay(self, entity, cost: int):
+        super().pay(entity, self.game.tile_cost_with_discount(self.laying_hex, entity, cost))
+
     def process_lay_tile(self, action, entity):
+        self.laying_hex = self.game.hex_by_id(action.get("hex"))  # for the hex's discounts in pay()
         super().process_lay_tile(action, entity)
         if not self.can_lay_tile(entity):
             self.pass_()
@@ -672,7 +693,7 @@ class SpecialTrack(Step):
         acts = self.actions(entity)
         out = []
         if "lay_tile" in acts:
-            out += self.game.special_lay_candidates(entity, self.ability(entity))
+            out += self.game.special_lay_options(entity, self.ability(entity))
         if "pass" in acts:
             out.append({"type": "pass"})
         return out
@@ -724,6 +745,9 @@ class SpecialToken(Step):
         corp.tokens.append(tok)
         board.place_city_token(city, corp, tok, free=True, check_tokenable=False)
         corp.exchange_tokens -= 1
+        if game.secr_token_ability(corp):
+            # SECR's own free Channel token ability is the one the reference finds and uses up
+            game.secr_used_ability = True
         self.round.teleported = None
         entity.close()
         game.graph_changed()
@@ -826,6 +850,17 @@ class Token1822(TrackAndTokenStep):
             raise GameError(f"{action.get('choice')!r} is not a choice now", rule="bad-choice")
         self.game.company_made_choice(entity, action.get("choice"), "token")
 
+    def candidate_cities(self, entity) -> list:
+        """Connected cities without a token of ``entity`` (SECR's free English Channel token
+        needs no cash)."""
+        out = list(self.game.tokenable_cities(entity))
+        if self.game.secr_token_ability(entity):
+            board = self.game.board
+            for c in board.tile(self.game.hex_by_id("P43")).cities:
+                if c not in out and not board.tokened_by(c, entity) and c in self.game.graph.connected_nodes(entity):
+                    out.append(c)
+        return out
+
     def process_place_token(self, action, entity):
         game = self.game
         if self.round.tokened:
@@ -869,17 +904,18 @@ class Token1822(TrackAndTokenStep):
         if "place_token" in acts:
             toks = self.available_tokens(entity)
             board = self.game.board
-            for city in self.game.tokenable_cities(entity):
+            for city in self.candidate_cities(entity):
+                free = city.hex.id == "P43" and self.game.secr_token_ability(entity)
                 if city.hex.id == "M38":
                     ok = board.get_slot(city, entity) is not None and toks[0].price <= entity.cash
                 else:
-                    ok = board.tokenable(city, entity, tokens=toks[:1])
+                    ok = board.tokenable(city, entity, tokens=toks[:1], free=free)
                 if ok:
                     out.append({"type": "place_token", "city": city.id, "slot": board.get_slot(city, entity) or 0})
         if "choose_ability" in acts and getattr(entity, "is_company", False):
             for ch in self.game.company_choices(entity, "token"):
                 out.append({"type": "choose_ability", "choice": ch})
-        if "pass" in acts:
+        if "pass" in acts and not getattr(entity, "is_company", False):
             out.append({"type": "pass"})
         return out
 
@@ -917,6 +953,12 @@ class Route1822(RunRoutes):
             raise GameError(f"{action.get('choice')!r} is not a train to attach the pullman to", rule="bad-choice") from None
         self.pullman = train
         self.game.attach_pullman(train)
+
+    def legal_actions(self, entity):
+        out = super().legal_actions(entity)
+        if "choose" in self.actions(entity):
+            out += [{"type": "choose", "choice": str(i)} for i in range(len(self.pullman_choices(entity)))]
+        return out
 
     def process_run_routes(self, action, entity):
         try:
@@ -1052,6 +1094,10 @@ class Dividend1822(Dividend):
 
 
 class BuyTrain1822(BuyTrain):
+    """Buying trains. A company without a train must buy one; its president may add money for
+    the cheapest depot train, selling shares first and borrowing only when nothing is left to
+    sell. Trains from other companies (phase 3 on) cost 1 up to the buyer's cash."""
+
     HANDLERS = {"buy_train": "process_buy_train", "pass": "process_pass", "sell_shares": "process_sell_shares"}
 
     def room(self, entity) -> bool:
@@ -1063,10 +1109,8 @@ class BuyTrain1822(BuyTrain):
         return [t for t in self.game.depot.other_trains(entity) if t.name not in ("2P", "LP", "P+")]
 
     def min_price(self, entity):
-        prices = [min(v["price"] for v in t.variants.values()) for t in self.game.depot.depot_trains()]
-        if self.game.depot.other_trains(entity):
-            prices.append(1)
-        return min(prices) if prices else None
+        # as the reference: trains of other companies count at 1 whatever the phase
+        return self.game.depot.min_price(entity)
 
     def l_upgrades(self, entity):
         return [t for t in entity.trains if t.name == "L"]
@@ -1089,9 +1133,22 @@ class BuyTrain1822(BuyTrain):
             return ["buy_train", "pass"]
         return []
 
-    def cheapest_depot(self):
-        prices = [min(v["price"] for v in t.variants.values()) for t in self.game.depot.depot_trains()]
-        return min(prices) if prices else 0
+    def cheapest_train(self):
+        """The depot's cheapest train: the first one at the lowest price, in depot order."""
+        trains = self.game.depot.depot_trains()
+        return min(trains, key=lambda t: t.price) if trains else None
+
+    def cheapest_depot(self) -> int:
+        t = self.cheapest_train()
+        return min(v["price"] for v in t.variants.values()) if t is not None else 0
+
+    def cheapest_names(self) -> list[str]:
+        """The variant names at the cheapest train's lowest price: what a president may fund."""
+        t = self.cheapest_train()
+        if t is None:
+            return []
+        lo = min(v["price"] for v in t.variants.values())
+        return [n for n, v in t.variants.items() if v["price"] == lo]
 
     def process_buy_train(self, action, entity):
         game = self.game
@@ -1119,18 +1176,24 @@ class BuyTrain1822(BuyTrain):
                         raise GameError(f"train {train.id} has no variant {variant}", rule="bad-variant")
                     if variant == "E" and any(t.name == "E" for t in entity.trains):
                         raise GameError(f"{entity.id} can only own one E-train", rule="one-e-train")
-                    train.set_variant(variant)
-                if price != train.price:
+                    spec = train.variants[variant]
+                    if price != spec["price"]:
+                        raise GameError(f"train {train.id} as {variant} costs {spec['price']}, not {price}",
+                                        rule="wrong-price")
+                elif price != train.price:
                     raise GameError(f"train {train.id} costs {train.price}, not {price}", rule="wrong-price")
             else:
                 if train not in self.other_trains(entity):
                     raise GameError(f"{entity.name} may not buy train {train.id}", rule="train-not-available")
-                if price < 1:
-                    raise GameError("a train costs at least 1", rule="wrong-price")
+                if not 1 <= price <= entity.cash:
+                    raise GameError(f"{entity.name} may spend between 1 and {entity.cash} on {train.owner.name}'s "
+                                    f"{train.name} train", rule="wrong-price")
             if not self.room(entity):
                 raise GameError(f"{entity.name} is at its train limit", rule="train-limit")
             if price > entity.cash:
-                self.emergency_funds(entity, price)
+                self.emergency_funds(entity, train, variant or train.name, price)
+            if from_depot and variant:
+                train.set_variant(variant)
             game.buy_train(entity, train, price)
             if from_depot:
                 game.phase_buying_train(entity, train)
@@ -1139,12 +1202,13 @@ class BuyTrain1822(BuyTrain):
         if int(game.phase.name) <= 1 and train.name == "2":
             game.phase_on_two()
 
-    def emergency_funds(self, entity, price):
+    def emergency_funds(self, entity, train, name: str, price: int):
         game = self.game
         if not game.must_buy_train(entity):
             raise GameError(f"{entity.name} has {entity.cash}, the train costs {price}", rule="insufficient-cash")
-        if price > self.cheapest_depot():
-            raise GameError("the president only helps to buy the cheapest train", rule="not-cheapest-train")
+        if name not in self.cheapest_names():
+            raise GameError(f"Cannot purchase {name} train: cheaper train available ({self.cheapest_names()[0]})",
+                            rule="not-cheapest-train")
         owner = entity.owner
         need = price - entity.cash
         if owner.cash < need:
@@ -1157,10 +1221,20 @@ class BuyTrain1822(BuyTrain):
     def sellable_bundles(self, player):
         game = self.game
         return [b for corp in game.corporations for b in game.share_market.bundles_for(player, corp)
-                if self.sale_ok(player, b)]
+                if self.can_sell(player, b)]
 
     def sellable(self, player) -> bool:
-        return bool(self.sellable_bundles(player))
+        """Must the president sell before borrowing? Any sellable bundle counts, even one whose
+        sale the reference cannot process (``check_sale_presidency``): the reference then refuses
+        the loan, and the company can only buy another company's train. When it cannot do that
+        either, the reference has no move left at all; we let the president borrow (quirk)."""
+        bundles = self.sellable_bundles(player)
+        if any(not self.game.tax_haven_would_be_president(b) for b in bundles):
+            return True
+        if not bundles:
+            return False
+        corp = self.current_entity()
+        return bool(self.other_trains(corp)) and corp.cash >= 1 and self.room(corp)
 
     def process_sell_shares(self, action, entity):
         player = entity.owner if getattr(entity, "is_corporation", False) else entity
@@ -1170,18 +1244,32 @@ class BuyTrain1822(BuyTrain):
         if not self.can_sell(player, bundle):
             raise GameError(f"{player.name} cannot sell {bundle.percent}% of {bundle.corporation.name} now",
                             rule="illegal-sale")
+        self.game.check_sale_presidency(bundle)
         self.game.sell_shares_and_change_price(bundle)
+        self.round.recalculate_order()
 
     def sale_ok(self, player, bundle) -> bool:
         game = self.game
-        return (game.check_sale_timing(player, bundle)
+        corp = bundle.corporation
+        if not (game.check_sale_timing(player, bundle)
                 and game.share_market.fit_in_pool(bundle, game.MARKET_SHARE_LIMIT)
-                and game.share_market.can_dump(player, bundle))
+                and game.can_dump_1822(player, bundle)):
+            return False
+        # no sale of the buying company's own shares that would hand its presidency over
+        if corp is self.current_entity() and corp.owner is player:
+            held = {h: p for h, p in corp.share_holders.items()
+                    if p > 0 and (h.is_player or h is game.tax_haven or (h.is_corporation and h is not corp))}
+            rest = held.get(player, 0) - bundle.percent
+            others = [p for h, p in held.items() if h is not player]
+            if rest < (max(others) if others else 0):
+                return False
+        return True
 
     def can_sell(self, player, bundle) -> bool:
         """Emergency sales: only while the forced purchase is not yet funded, and no more than needed."""
         corp = self.current_entity()
-        if corp is None or not self.game.must_buy_train(corp) or not self.sale_ok(player, bundle):
+        if corp is None or bundle.owner is not player or not self.game.must_buy_train(corp) \
+                or not self.sale_ok(player, bundle):
             return False
         needed = self.cheapest_depot() - (player.cash + corp.cash)
         smaller = bundle.price() - min(s.price() for s in bundle.shares)
@@ -1193,35 +1281,30 @@ class BuyTrain1822(BuyTrain):
             return []
         out = []
         game = self.game
-        if "sell_shares" in acts and entity.cash < self.cheapest_depot():
-            lo = self.cheapest_depot()
-            need = lo - entity.cash
-            owner = entity.owner
-            if owner.cash >= need or not any(self.can_sell(owner, b) for b in self.sellable_bundles(owner)):
-                for t in game.depot.depot_trains():
-                    for v, spec in t.variants.items():
-                        if spec["price"] == lo and self.room(entity):
-                            out.append({"type": "buy_train", "train": t.id, "price": lo, "variant": v})
-                            break
-            return out
-        for t in game.depot.depot_trains():
-            for v, spec in t.variants.items():
-                if spec["price"] <= entity.cash and self.room(entity):
+        room = self.room(entity)
+        if room:
+            for t in game.depot.depot_trains():
+                for v, spec in t.variants.items():
                     if v == "E" and any(x.name == "E" for x in entity.trains):
                         continue
-                    out.append({"type": "buy_train", "train": t.id, "price": spec["price"], "variant": v})
+                    if spec["price"] <= entity.cash or self.can_fund(entity, v, spec["price"]):
+                        out.append({"type": "buy_train", "train": t.id, "price": spec["price"], "variant": v})
         if entity.cash >= game.l_upgrade_cost():
-            for t in self.l_upgrades(entity)[:1]:
+            for t in self.l_upgrades(entity):
                 out.append({"type": "buy_train", "train": t.id, "price": game.l_upgrade_cost(), "variant": "2",
                             "exchange": t.id})
-        if self.room(entity):
-            for t in self.other_trains(entity)[:3]:
-                if entity.cash >= 1:
-                    out.append({"type": "buy_train", "train": t.id, "price": 1, "price_range": [1, entity.cash],
-                                "price_step": 1})
+        if room and entity.cash >= 1:
+            for t in self.other_trains(entity):
+                out.append(ranged({"type": "buy_train", "train": t.id}, 1, entity.cash))
         if "pass" in acts:
             out.append({"type": "pass"})
         return out
+
+    def can_fund(self, entity, name: str, price: int) -> bool:
+        """May the president add what ``entity`` lacks for this depot train (now)?"""
+        if not self.game.must_buy_train(entity) or name not in self.cheapest_names():
+            return False
+        return entity.owner.cash >= price - entity.cash or not self.sellable(entity.owner)
 
 
 class MinorAcquisition(Step):
@@ -1270,7 +1353,8 @@ class MinorAcquisition(Step):
         n = entity.num_ipo_shares()
         if n > 0 and self._payable(entity, minor, 1):
             out.append("one_share")
-        if n > 1 and game.num_certs(minor.owner) < game.cert_limit() and self._payable(entity, minor, 2):
+        counts = entity.share_price is None or entity.share_price.counts_for_limit()
+        if n > 1 and (not counts or game.num_certs(minor.owner) < game.cert_limit()) and self._payable(entity, minor, 2):
             out.append("two_shares")
         return out
 
@@ -1283,7 +1367,20 @@ class MinorAcquisition(Step):
         return diff == 0 or diff <= entity.cash
 
     def token_choices(self, entity) -> list:
-        return ["replace", "exchange"] if entity.exchange_tokens > 0 else ["remove"]
+        if entity.exchange_tokens <= 0:
+            return ["remove"]
+        if self.minor is not None and self.bank_minor(self.minor) and self.minor.id == "14" \
+                and not self.can_pay_london_token(entity):
+            return ["exchange"]
+        return ["replace", "exchange"]
+
+    def can_pay_london_token(self, entity) -> bool:
+        """Minor 14's replacement token costs 20 when London is in reach; the reference takes the
+        choice but then cannot place the token if the company cannot pay (a dead end): refused."""
+        game = self.game
+        with game.graph_probe():
+            reachable = game.hex_by_id("M38") in game.graph.reachable_hexes(entity)
+        return not reachable or entity.cash - game.MINOR_BIDBOX_PRICE >= game.M14_TOKEN_PRICE
 
     def connected(self, entity, minor) -> bool:
         game = self.game
@@ -1381,8 +1478,21 @@ class IssueShares1822(Step):
                       and b.percent == (action.get("percent") or b.percent)), None)
         if match is None:
             raise GameError(f"{entity.name} cannot issue {ids}", rule="illegal-issue")
+        match.share_price = self.issue_price(action, match)
         self.game.sell_shares_and_change_price(match)
         self.pass_()
+
+    def issue_price(self, action, bundle) -> int | None:
+        """The per-share price an issue is paid at: the reference takes the action's
+        ``share_price`` as given and, when it is missing, the full market price. New actions
+        must name the issue price (the price after the drop); old logs keep what they say."""
+        price = action.get("share_price")
+        if self.game.loading:
+            return price or None
+        if price != bundle.share_price:
+            raise GameError(f"{bundle.corporation.name} issues at {bundle.share_price} a share, not {price}",
+                            rule="issue-price")
+        return price
 
     def process_buy_shares(self, action, entity):
         ids = action.get("shares") or []
@@ -1401,12 +1511,13 @@ class IssueShares1822(Step):
         out = []
         if "sell_shares" in acts:
             for b in self.game.issuable_shares(entity):
-                out.append({"type": "sell_shares", "shares": [s.id for s in b.shares], "percent": b.percent})
+                out.append({"type": "sell_shares", "shares": [s.id for s in b.shares], "percent": b.percent,
+                            "share_price": b.share_price})
         if "buy_shares" in acts:
             for b in self.game.redeemable_shares(entity):
                 out.append({"type": "buy_shares", "shares": [s.id for s in b.shares], "percent": b.percent})
         if "choose_ability" in acts and getattr(entity, "is_company", False):
             out += [{"type": "choose_ability", "choice": c} for c in self.game.company_choices(entity, "issue")]
-        if "pass" in acts:
+        if "pass" in acts and not getattr(entity, "is_company", False):
             out.append({"type": "pass"})
         return out

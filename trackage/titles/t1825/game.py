@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from ...core.entities import ShareBundle
 from ...core.errors import GameError
 from ...core.game import Game
@@ -9,6 +11,7 @@ from ...core.money import spend
 from ...core.round import OperatingRound, StockRound
 from ...core.steps.operating import DiscardTrain, HomeToken
 from . import config
+from .shares import ShareMarket1825
 from .steps import BuySellParShares1825, BuyTrain1825, Dividend1825, Route1825, TrackAndToken1825
 
 
@@ -66,6 +69,8 @@ class Game1825(Game):
             spend(self.bank, p, self.data["starting_cash"])
 
     def setup(self):
+        # presidencies are decided from the reference's holdings count (see shares.py)
+        self.share_market = ShareMarket1825(self, self.pool, allow_president_sale=self.PRESIDENT_SALES_TO_MARKET)
         self.formed: list = []
         self.par_by_corp = dict(self.data["par_by_corporation"])
         self.required_train = dict(self.data["required_train"])
@@ -217,8 +222,8 @@ class Game1825(Game):
             return 0
         return max(3 if t.name == "U3" else 0 for t in corp.trains)
 
-    def node_in_reach(self, corp, node, max_node: int, max_city: int) -> bool:
-        node_g, city_g = self._distance_graphs()
+    def node_in_reach(self, corp, node, max_node: int, max_city: int, graphs=None) -> bool:
+        node_g, city_g = graphs or self._distance_graphs()
         if max_node > 0:
             d = node_g.node_distances(corp).get(node)
             if d is None:
@@ -233,18 +238,85 @@ class Game1825(Game):
                 return True
         return False
 
-    def upgrade_reach_ok(self, corp, nodes) -> bool:
+    def reach_limits(self, corp) -> tuple[int, int]:
+        """(stops, cities) within which an upgraded station must lie, from the biggest train
+        (a leased one replaces the corporation's own); 99 stops: anywhere."""
         leased = getattr(self.round, "leased_train", None)
-        max_node = self.biggest_node_distance(corp, leased)
+        return self.biggest_node_distance(corp, leased), self.biggest_city_distance(corp, leased)
+
+    def upgrade_reach_ok(self, corp, nodes) -> bool:
+        max_node, max_city = self.reach_limits(corp)
         if max_node == 99:
             return True
-        max_city = self.biggest_city_distance(corp, leased)
         return any(self.node_in_reach(corp, n, max_node, max_city) for n in nodes)
 
+    @contextmanager
+    def tile_in_place(self, hex_, tile):
+        """``tile`` (placed on ``hex_``) stands there for a look at the track only: no token,
+        reservation or cost moves, and everything is as before afterwards. The board state
+        takes a version naming exactly this board (the real one plus the tile), so views
+        memoised on it are never mistaken for the real board's. Walks build their own graphs
+        inside (``self.graph`` keeps what the reference's graph knows)."""
+        st = self.board.state
+        tile_at, version = st.tile_at, st.version
+        st.tile_at = {**tile_at, hex_.id: tile}
+        st.version = (version, hex_.id, tile)
+        try:
+            yield
+        finally:
+            st.tile_at, st.version = tile_at, version
+
+    def lay_keeps_reach(self, corp, hex_, tile) -> bool:
+        """Would a station of ``tile`` laid on ``hex_`` be within reach of a train? (as
+        ``check_laid_tile`` finds it after the lay, found without laying)"""
+        max_node, max_city = self.reach_limits(corp)
+        if max_node == 99:
+            return True
+        board = self.board
+        old = board.tile(hex_)
+        if any(board.tokened_by(c, corp) for c in old.cities):
+            return max_node > 0 or max_city > 0  # its token moves to the new tile
+        if self.upgrade_reach_ok(corp, old.nodes):
+            return True  # the old track stays, so the new stations are as near
+        from ...core.graph import DistanceGraph
+
+        with self.tile_in_place(hex_, tile):
+            graphs = (DistanceGraph(board), DistanceGraph(board, separate_node_types=True))
+            # only the first station reached on the tile counts, so the new tile's (missing)
+            # tokens cannot matter: a city blocks only walks that pass through it
+            return any(self.node_in_reach(corp, n, max_node, max_city, graphs) for n in tile.nodes)
+
+    @staticmethod
+    def new_paths(old_tile, tile) -> list:
+        return [p for p in tile.paths if not any(p <= op for op in old_tile.paths)]
+
+    def uses_new_track(self, corp, old_tile, tile, connected: dict) -> bool:
+        """Track-only upgrades must add track the corporation reaches (``connected``: its
+        paths with the new tile laid)."""
+        if not old_tile.paths or tile.nodes:
+            return True
+        return any(p in connected for p in self.new_paths(old_tile, tile))
+
+    def lay_uses_new_track(self, corp, hex_, old_tile, tile) -> bool:
+        """``uses_new_track`` for a tile not laid yet: its track is walked as if it were laid
+        (whether a walk may enter new track depends on the whole walk, e.g. an edge it has
+        already crossed, so nothing short of the walk itself will do)."""
+        if not old_tile.paths or tile.nodes:
+            return True
+        from ...core.graph import TrackGraph
+
+        with self.tile_in_place(hex_, tile):
+            return self.uses_new_track(corp, old_tile, tile,
+                                       TrackGraph(self.board, **self.graph_options()).connected_paths(corp))
+
     def check_laid_tile(self, entity, hex_, old_tile, tile):
-        if not entity.is_corporation or old_tile.preprinted or not tile.nodes:
+        if not entity.is_corporation:
             return
         if self.minor_deferred_token(entity) and hex_.id == self._home_hex_id(entity):
+            return
+        if not self.uses_new_track(entity, old_tile, tile, self.graph.connected_paths(entity)):
+            raise GameError("must use new track", rule="must-use-new-track")
+        if old_tile.preprinted or not tile.nodes:
             return
         if not self.upgrade_reach_ok(entity, tile.nodes):
             raise GameError("unable to reach a city/town on the upgraded tile with any train",
@@ -360,13 +432,36 @@ class Game1825(Game):
             self.bank.broken = True
 
     def check_bankrupt(self, corp):
-        if corp.share_price is not None and corp.share_price.type == "close":
-            self.close_corporation(corp)
+        """A corporation whose price reaches the 0 box in its dividend step leaves the game.
+
+        Quirk "bankrupt in the dividend step" (docs/quirks.md): when the reference's round
+        still names the closing corporation as its current operator, it starts the next
+        operator's turn right away, inside the dividend step, which then marks itself done
+        -- for the next operator, whose revenue is then never paid out nor withheld and
+        whose share price does not move that turn.
+        """
+        if corp.share_price is None or corp.share_price.type != "close":
+            return
+        forced = self.round.is_operating() and self.round.names_operator(corp)
+        self.close_corporation(corp)
+        if forced:
+            self.round.next_entity()
 
     def close_corporation(self, corp):
-        super().close_corporation(corp)
+        # Quirk "stale graph after a closing" (docs/quirks.md): the reference removes the
+        # closed corporation's tokens without forgetting what its track graphs knew, so a
+        # freed city stays untokenable for a corporation until the map next changes.
+        self._keep_graph = True
+        try:
+            super().close_corporation(corp)
+        finally:
+            self._keep_graph = False
         if corp in self.formed:
             self.formed.remove(corp)
+
+    def graph_changed(self):
+        if not self.__dict__.get("_keep_graph"):
+            super().graph_changed()
 
     def can_par(self, corp, player) -> bool:
         return not corp.ipoed and not corp.closed
@@ -396,6 +491,7 @@ class Game1825(Game):
     def start_operating_hook(self, round_, entity):
         for t in entity.trains:
             t.operated = False
+        round_.note_active_step()
         if self.minor_deferred_token(entity):
             self.place_home_token(entity)
 
@@ -417,6 +513,45 @@ class Game1825(Game):
 
 
 class OperatingRound1825(OperatingRound):
-    pass
+    """The operating round, with the reference's memory of its active step.
 
+    Within one action the reference looks its active step up once and then keeps it (until
+    the action's steps have been skipped): when an operator's turn starts, and when a route
+    is run with a leased train (whose owner, the depot, makes it ask the round for the
+    operator). Which operator a remembered step names decides whether a corporation going
+    bankrupt in its dividend step hands the turn on at once (``Game1825.check_bankrupt``).
+    Looked up afresh at that point, the step would never name it: its treasury is gone.
+    """
 
+    remembered_step = None
+
+    def process(self, action: dict, entity) -> None:
+        self.remembered_step = None
+        super().process(action, entity)
+
+    def after_process(self, action, entity):
+        self.remembered_step = None
+        super().after_process(action, entity)
+
+    def note_active_step(self) -> None:
+        if self.remembered_step is None:
+            self.remembered_step = self.active_step()
+
+    def names_operator(self, corp) -> bool:
+        step = self.remembered_step
+        if step is None:
+            return False
+        entities = step.active_entities()
+        return bool(entities) and entities[0] is corp
+
+    def skip_steps(self) -> None:
+        # the operator is looked up again before each step: when a corporation goes bankrupt
+        # in its dividend step the next operator may have started, and the later steps of
+        # this pass (discard, train buying) are then skipped on its behalf, as the reference does
+        for s in self.steps:
+            cur = self.current_entity_of_round()
+            if not s.active() or not s.blocks() or (cur is not None and getattr(cur, "closed", False)):
+                continue
+            if s.blocking():
+                break
+            s.skip()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...core.entities import OperatingInfo, ShareBundle
 from ...core.errors import GameError
 from ...core.money import spend
 from ...core.steps.operating import BuyTrain, Dividend, RunRoutes
@@ -26,6 +27,25 @@ class BuySellParShares1825(BuySellParShares):
         return any((c.owner is None or c.owner is self.game.bank) and not self.sold_now(entity, c)
                    for c in self.game.companies if not c.closed)
 
+    def can_buy_any(self, entity) -> bool:
+        """Whether buying is offered, as the reference decides it: the smallest buyable
+        certificate of some company in the pool or its IPO is affordable and allowed -- a
+        president's certificate in the pool counts even for a player who could not buy it
+        (buying it needs a share to swap), so the player must then pass by hand."""
+        for corp in self.game.corporations:
+            if not corp.ipoed or corp.closed or self.sold_now(entity, corp):
+                continue
+            if self.bought() and not self.can_buy_multiple(entity, corp):
+                continue
+            for holder in (corp, self.game.pool):
+                shares = [s for s in holder.shares_of(corp) if s.buyable]
+                if not shares:
+                    continue
+                bundle = ShareBundle([min(shares, key=lambda s: s.percent)])
+                if entity.cash >= bundle.price() and self.can_gain(entity, bundle):
+                    return True
+        return False
+
     def par_prices(self, entity, corp):
         prices = self.game.par_prices(corp)
         if self.game.minor(corp):
@@ -35,13 +55,29 @@ class BuySellParShares1825(BuySellParShares):
     def can_par_corp(self, entity, corp) -> bool:
         return self.game.can_ipo(corp) and super().can_par_corp(entity, corp)
 
+    def process_buy_shares(self, action, entity):
+        for sid in action.get("shares") or []:
+            share = self.game.share_by_id(sid)
+            if share is not None and share.corporation.closed:
+                raise GameError(f"{share.corporation.name} has closed", rule="closed-corporation")
+        super().process_buy_shares(action, entity)
+
     def just_bought(self, corp) -> bool:
         acts = self.round.current_actions
         return bool(acts) and acts[-1]["type"] in ("par", "buy_shares") and acts[-1]["_corp"] is corp
 
 
 def _receivership_pay(step, entity, cost: int):
-    """A corporation in receivership pays what it can; the rest is a loan on its revenue."""
+    """A corporation in receivership pays what it can; the rest is a loan on its revenue.
+
+    Deviation "no receivership loans in live play" (docs/quirks.md): the reference lets
+    it borrow up to 200 and makes its run repay the loan, and a run that cannot is to be
+    undone. Whether a run can repay is not known when the money is spent, so live play
+    here spends only the treasury; logs that borrowed still replay.
+    """
+    if cost > entity.cash and not step.game.loading:
+        raise GameError(f"{entity.name} is in receivership and has only {entity.cash}, not {cost}: "
+                        "a loan on its revenue is only replayed from logs", rule="receivership-loan")
     if entity.cash >= cost:
         if cost > 0:
             spend(entity, step.game.bank, cost)
@@ -66,8 +102,8 @@ class LeaseMixin:
         _receivership_pay(self, entity, LEASE_COST)
 
     def lease_actions(self, entity) -> list[dict]:
-        return [{"type": "special_buy", "description": t.name, "cost": LEASE_COST}
-                for t in self.game.depot.depot_trains()]
+        names = dict.fromkeys(t.name for t in self.game.depot.depot_trains())
+        return [{"type": "special_buy", "description": n, "cost": LEASE_COST} for n in names]
 
 
 class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
@@ -149,22 +185,27 @@ class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
         if "special_buy" in self.actions(entity):
             out.extend(self.lease_actions(entity))
         if entity.receivership():
-            # costs beyond the treasury become a loan the route revenue must cover; offering
-            # only what the treasury pays keeps random play out of dead ends
+            # no loans in live play (see _receivership_pay)
             out = [a for a in out if self._cost_of(entity, a) <= entity.cash]
         return out
 
     def legal_lay_ok(self, entity, hex_, old_tile, tile) -> bool:
-        # conservative before the lay: the old tile's stops in reach imply the new ones are
+        # what check_laid_tile finds after a lay, found without laying
+        game = self.game
+        if game.minor_deferred_token(entity) and hex_.id == game._home_hex_id(entity):
+            return True
+        if not game.lay_uses_new_track(entity, hex_, old_tile, tile):
+            return False
         if old_tile.preprinted or not tile.nodes:
             return True
-        if self.game.minor_deferred_token(entity) and hex_.id == self.game._home_hex_id(entity):
-            return True
-        return self.game.upgrade_reach_ok(entity, old_tile.nodes)
+        return game.lay_keeps_reach(entity, hex_, tile)
 
     def _cost_of(self, entity, a) -> int:
         if a["type"] == "lay_tile":
-            return sum(u.cost for u in self.game.board.tile(self.game.hex_by_id(a["hex"])).upgrades)
+            game = self.game
+            hex_ = game.hex_by_id(a["hex"])
+            placed = game.placed_tile(game.tile_by_id(a["tile"]), a["rotation"], hex_)
+            return game.board.lay_cost_preview(hex_, placed, entity)
         if a["type"] == "place_token":
             toks = self.available_tokens(entity)
             return toks[0].price if toks else 0
@@ -194,6 +235,11 @@ class Route1825(LeaseMixin, RunRoutes):
         return ["run_routes"]
 
     def process_run_routes(self, action, entity):
+        depot = self.game.depot
+        if any(getattr(self.game.train_by_id(r.get("train")), "owner", None) is depot
+               for r in action.get("routes") or [] if isinstance(r, dict)):
+            # a leased train's operator is found through the round (see OperatingRound1825)
+            self.round.note_active_step()
         super().process_run_routes(action, entity)
         revenue = sum(r["revenue"] for r in self.round.routes)
         if revenue < self.round.receivership_loan:
@@ -217,7 +263,16 @@ class Dividend1825(Dividend):
         return super().total_revenue()
 
     def skip(self):
-        self.do_dividend(self.current_entity(), "withhold")
+        entity = self.current_entity()
+        in_receivership = entity.receivership()
+        routes = self.round.routes
+        revenue = sum(r["revenue"] for r in routes)
+        self.do_dividend(entity, "withhold")
+        nxt = self.current_entity()
+        if in_receivership and nxt is not None and nxt is not entity:
+            # bankrupt in this step: the reference files this turn's record under the
+            # operator that has just started (quirk "bankrupt in the dividend step")
+            nxt.operating_history[(self.game.turn, self.round.round_num)] = OperatingInfo(routes, revenue, "withhold")
 
     def do_dividend(self, entity, kind):
         loan = self.round.receivership_loan or 0
@@ -289,6 +344,12 @@ class BuyTrain1825(BuyTrain):
                 self.buy(entity, trains[0], trains[0].price)
             return
         super().skip()
+
+    def check_buy(self, entity, train, price: int, action) -> None:
+        if train is not None and train.owner is not self.game.depot and not train.buyable:
+            # e.g. the trains of a corporation that has closed
+            raise GameError(f"train {train.id} is not for sale", rule="train-not-available")
+        super().check_buy(entity, train, price, action)
 
     def process_buy_train(self, action, entity):
         super().process_buy_train(action, entity)

@@ -501,6 +501,9 @@ class Game1858(Game):
         if any(a.get("type") == "reservation" for a in company.abilities):
             self.remove_reservations_of(company)
         company.abilities = []
+        minor = self.private_minor(company)
+        for coord in (minor.coordinates if minor is not None else []):
+            self.compact_reservations(self.hex_by_id(coord))
 
     def remove_reservations_of(self, entity) -> None:
         board = self.board
@@ -596,8 +599,29 @@ class Game1858(Game):
                 closed = True
         r = self.round
         if closed and r.is_stock() and not r.finished() and r.active_step() is None:
-            # a sale closed a company the next player could only have bought: move on
+            self.move_on_after_closing(r)
+
+    def move_on_after_closing(self, r) -> None:
+        """A sale closed a company and the player in turn has nothing left to do.
+
+        The reference moves to the next player once, without looking again (its cached
+        step still counts as active): if that player has nothing to do either, its stock
+        round can go no further and the game is stuck there. A live action that leads
+        there is refused (it would need an undo on 18xx.games); a log replays as it came.
+        """
+        r.skip_steps()
+        if r.finished():
             r.next_entity()
+            return
+        r.next_entity_index()
+        for s in r.steps:
+            s.unpass()
+        for s in r.steps:
+            s.setup()
+        r.skip_steps()
+        if r.active_step() is None and not r.finished() and not self.loading:
+            raise GameError("closing this company would leave the stock round with no player to act "
+                            "(18xx.games stops there)", rule="stock-round-stuck")
 
     def close_corporation(self, corp) -> None:
         """A company at the bottom of the market closes; a fresh one (ten shares from phase 5)
@@ -729,13 +753,26 @@ class Game1858(Game):
         return out
 
     def upgrade_cost(self, old_tile, hex_, entity) -> int:
+        return self.terrain_cost(old_tile, self.board.tile(hex_), hex_, entity)
+
+    def terrain_cost(self, old_tile, new_tile, hex_, entity) -> int:
+        """Terrain: free for a private railway at home, halved for metre gauge track only."""
         if not old_tile.upgrades:
             return 0
         if getattr(entity, "is_minor", False) and self.home_hex(entity, hex_):
             return 0
         cost = old_tile.upgrades[0].cost
-        if self.new_track_gauge(old_tile, self.board.tile(hex_)) == ["narrow"]:
+        if self.new_track_gauge(old_tile, new_tile) == ["narrow"]:
             return cost - cost // 2
+        return cost
+
+    def lay_cost(self, entity, hex_, old_tile, new_tile, lay, gauges_added) -> int:
+        """The whole price of a lay: terrain plus the lay's own cost, 10 less on a later lay
+        of a turn that adds only metre gauge track somewhere (``Track1858.pay``)."""
+        cost = self.terrain_cost(old_tile, new_tile, hex_, entity) + lay.get("cost", 0)
+        gauges = list(gauges_added) + [self.new_track_gauge(old_tile, new_tile)]
+        if len(gauges) != 1 and ["narrow"] in gauges:
+            cost -= 10
         return cost
 
     def tile_valid_for_phase(self, tile) -> bool:
@@ -746,7 +783,18 @@ class Game1858(Game):
         return False
 
     def after_lay_1858(self, entity, hex_, old_tile, tile) -> None:
-        pass
+        if tile.cities and old_tile.color != "white":
+            self.compact_reservations(hex_)
+
+    def compact_reservations(self, hex_) -> None:
+        """A city with more reservation entries than slots drops its empty ones, so a slot
+        freed by a closed private goes to the other private still reserving that city (the
+        reference does this after upgrades and private closures, in its map-icon clean-up)."""
+        board = self.board
+        for city in board.tile(hex_).cities:
+            res = board.city_reservations(city)
+            if len(res) > board.slots(city):
+                board.set_city_reservations(city, [r for r in res if r is not None])
 
     def token_cost(self, corp, city) -> int:
         dist = self.data["board"]["token_distances"]
@@ -916,11 +964,44 @@ class Game1858(Game):
                         continue
                     if not tilemod.legal_rotation(old, placed, self.board.neighbors(hex_), connected_edges=edges):
                         continue
-                    cost = lay.get("cost", 0) + (old.upgrades[0].cost if old.upgrades else 0)
-                    if cost > power:
+                    if self.lay_cost(entity, hex_, old, placed, lay, round_.gauges_added) > power:
                         continue
                     out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
         return out
+
+    # ------------------------------------------------------------------ random player
+    # weights of the random player: left to chance, companies trade trains at random prices,
+    # pay nothing out and close one after another until turn 100. These favour what keeps
+    # companies running (depot trains, payouts) so that games end by breaking the bank.
+    PLAYOUT_BIAS = {"pass": 1.0, "bid": 1.5, "buy_shares": 3.0, "par": 2.0, "convert": 1.0, "lay_tile": 3.0,
+                    "place_token": 2.0, "run_routes": 5.0, "scrap_train": 0.5, "discard_train": 1.0, "choose": 1.0,
+                    "remove_hex_token": 2.0, "buy_company": 1.0, "sell_shares": 0.3}
+    PLAYOUT_DIVIDENDS = {"payout": 6.0, "half": 1.0, "withhold": 0.3}
+
+    def playout_weight(self, action: dict) -> float:
+        kind = action["type"]
+        if kind == "dividend":
+            return self.PLAYOUT_DIVIDENDS.get(action.get("kind"), 1.0)
+        if kind == "buy_train":
+            train = self.train_by_id(action["train"])
+            return 6.0 if train is not None and train.owner is self.depot else 0.2
+        if kind == "buy_shares" and action.get("entity_type") == "corporation":
+            return 0.2  # redeeming
+        return self.PLAYOUT_BIAS.get(kind, 1.0)
+
+    def playout_choose(self, rng, actions: list[dict]) -> dict | None:
+        action = dict(rng.choices(actions, weights=[self.playout_weight(a) for a in actions], k=1)[0])
+        if "price_range" in action:
+            lo, hi = action.pop("price_range")
+            step = action.pop("price_step", 1) or 1
+            if action["type"] == "bid":
+                # mostly the minimum; now and then a few increments more
+                action["price"] = min(hi, lo + step * rng.choice((0, 0, 0, 1, 2, 4)))
+            else:
+                action["price"] = rng.randrange(lo, hi + 1, step)
+        action.pop("price_step", None)
+        action.pop("canonical_prices", None)
+        return action
 
     # ------------------------------------------------------------------ play API
     def legal_actions(self, entity=None) -> list:

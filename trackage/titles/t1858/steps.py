@@ -10,7 +10,7 @@ import math
 from ...core.entities import ShareBundle
 from ...core.errors import GameError
 from ...core.money import spend
-from ...core.round import Step
+from ...core.round import Step, ranged
 from ...core.shares import bundle_from_ids
 from ...core.steps.operating import BuyTrain, DiscardTrain, Dividend, HomeToken, RunRoutes
 from ...core.steps.stock import BuySellParShares
@@ -208,6 +208,25 @@ class StockRound1858Step(BuySellParShares):
         super().process_buy_shares(action, entity)
         self.game.maybe_place_home_token(self.game.share_by_id(action["shares"][0]).corporation)
 
+    def sale_stalls(self, entity, action) -> bool:
+        """Would this sale close its company and leave the stock round stuck (see
+        ``Game1858.move_on_after_closing``)? Tried on a copy, only near the closing cell."""
+        game = self.game
+        corp = bundle_from_ids(game, action.get("shares") or [], action.get("percent")).corporation
+        # only a president's sale moves the price (one cell left): can it reach the closing cell?
+        if corp.share_price is None or corp.owner is not entity:
+            return False
+        left = game.stock_market.cell(*game.stock_market.left_of(corp, corp.share_price.coordinates))
+        if left is None or left.type != "close":
+            return False
+        trial = game.copy()
+        trial.loading = False
+        try:
+            trial._apply({**action, **game.entity_ref(entity), "id": len(game.actions) + 1})
+        except GameError as e:
+            return e.rule == "stock-round-stuck"
+        return False
+
     # --- enumeration
     def acting_entities(self) -> list:
         cur = self.current_entity()
@@ -224,11 +243,12 @@ class StockRound1858Step(BuySellParShares):
         if "bid" in acts:
             cos = [self.auction["company"]] if self.auction else self.auctionable()
             for c in cos:
-                lo = self.min_bid(c)
-                if lo <= self.max_bid(entity):
-                    out.append({"type": "bid", "company": c.sym, "price": lo})
+                lo, hi = self.min_bid(c), self.max_bid(entity)
+                if lo <= hi:
+                    out.append(ranged({"type": "bid", "company": c.sym}, lo, hi, self.game.MIN_BID_INCREMENT))
         if not self.auction:
-            out.extend(a for a in super().legal_actions(entity) if a["type"] != "pass")
+            out.extend(a for a in super().legal_actions(entity)
+                       if a["type"] != "pass" and not (a["type"] == "sell_shares" and self.sale_stalls(entity, a)))
         if "pass" in acts:
             out.append({"type": "pass"})
         return out
@@ -277,6 +297,9 @@ class Exchange1858(Step):
             self.round.last_to_act = player
         else:
             if getattr(entity, "is_company", False):
+                # 18xx.games offers this exchange through the private's minor only
+                if not game.loading:
+                    raise GameError(f"{entity.name} exchanges for a share through its minor", rule="bad-exchange")
                 entity = game.private_minor(entity)
             if bundle.owner is not corp:
                 raise GameError("exchanges are for treasury shares", rule="bad-exchange")
@@ -284,6 +307,10 @@ class Exchange1858(Step):
                 game.exchange_for_share(self.round, bundle, corp, entity, player, True)
                 self.round.current_actions.append({"type": "exchange", "_corp": corp})
             else:
+                # the reference checks the connection only on approval (an unconnected
+                # request could only be denied); here it is refused at once
+                if not game.loading and not game.corporation_private_connected(corp, entity):
+                    raise GameError(f"{entity.name} is not connected to {corp.name}", rule="not-connected")
                 self.round.pending_approval = corp
                 self.round.approval_minor = entity
 
@@ -737,7 +764,7 @@ class BuyTrain1858(BuyTrain):
             if price != want:
                 raise GameError(f"train {train.id} costs {want}, not {price}", rule="wrong-price")
         else:
-            if not getattr(train.owner, "is_corporation", False) or train.owner is entity or train.rusted:
+            if train not in g.other_trains(entity):
                 raise GameError(f"train {train.id} is not for sale", rule="train-not-available")
             if price < 1 or price > entity.cash:
                 raise GameError(f"{entity.name} may spend between 1 and {entity.cash}", rule="wrong-price")
@@ -767,6 +794,10 @@ class BuyTrain1858(BuyTrain):
             spend(entity.owner, entity, price - entity.cash)
         self.buy(entity, train, price)
         if not self.can_buy_train(entity) and not self.can_scrap(entity):
+            # quirk (reference): the step passes twice here (once inside the purchase, once
+            # after it); a company still trainless afterwards (1858 India: it bought only a
+            # Pullman) so drops two cells, and a purchase after issuing shares is refused
+            self.pass_()
             self.pass_()
 
     def pass_(self):

@@ -100,7 +100,16 @@ class Game1858India(Game1858):
         return company.data.get("type") != "locoworks"
 
     def purchasable_companies(self, entity) -> list:
-        return [c for c in self.companies if not self.private_railway(c) and c.owner is None and not c.closed]
+        # quirk (reference): a loco works closed with its company has no owner again, so it
+        # is for sale once more (closed, without its discount, still earning its revenue)
+        return [c for c in self.companies if not self.private_railway(c) and c.owner is None]
+
+    def company_pays(self, company) -> bool:
+        # the reference pays every owned company with revenue, closed or not (a closed loco
+        # works bought back earns its 10)
+        if company.owner is None or company.owner is self.bank or company.revenue <= 0:
+            return False
+        return not (self.private_railway(company) and getattr(company.owner, "is_corporation", False))
 
     def init_round(self):
         r = super().init_round()
@@ -122,20 +131,22 @@ class Game1858India(Game1858):
     def route_trains(self, entity) -> list:
         return [t for t in super().route_trains(entity) if not self.pullman(t)]
 
-    def train_price(self, train, entity, variant=None) -> int:
+    def train_price(self, train, entity, variant=None, companies=None) -> int:
+        """A depot train's price after the loco works discounts of ``companies`` (default:
+        the buyer's)."""
         spec = self.train_spec(train, variant)
         price = spec["price"]
         if train.owner is not self.depot:
             return price
-        for c in getattr(entity, "companies", []):
+        for c in (getattr(entity, "companies", []) if companies is None else companies):
             for ab in c.abilities:
                 if ab.get("type") == "train_discount" and (not ab.get("trains") or spec["name"] in ab["trains"]):
                     d = ab["discount"]
                     price -= d if d > 1 else int(price * d)
         return price
 
-    def other_trains(self, corp) -> list:
-        return [t for t in super().other_trains(corp) if not self.pullman(t)]
+    # other companies' Pullmans count for the cheapest train (the step stays open for them)
+    # though they are never sold across: BuyTrainIndia.listable and check_buy refuse them
 
     def route_rules(self):
         from .routes import RouteRulesIndia

@@ -194,6 +194,26 @@ class BuyTrainIndia(BuyTrain1858):
             raise GameError("Pullmans cannot be bought from another company", rule="train-not-available")
         super().check_buy(entity, train, price, action)
 
+    def train_still_affordable(self, entity, company) -> bool:
+        """After issuing shares a trainless company may still buy a loco works, as long as a
+        depot train (with the works' discount) stays within the rules for that purchase."""
+        g = self.game
+        cash = entity.cash - company.value
+        help_ = entity.owner.cash if entity.owner is not None else 0
+        issued = self.round.last_issue_price
+        for t in g.depot.depot_trains():
+            for v in t.variants:
+                price = g.train_price(t, entity, v, companies=list(entity.companies) + [company])
+                if cash - issued <= price <= cash + help_ and self.buyable_variant(entity, t, v):
+                    return True
+        return False
+
+    def open_after(self, entity, price: int) -> bool:
+        """Would the step stay open after paying ``price`` (the president covering a shortfall)?
+        A trainless company that issued shares and whose step then closes is refused."""
+        lo = self.game.min_train_price(entity)
+        return self.can_scrap(entity) or (lo is not None and max(0, entity.cash - price) >= lo)
+
     def process_buy_company(self, action, entity):
         g = self.game
         company = g.company_by_id(action.get("company"))
@@ -207,19 +227,30 @@ class BuyTrainIndia(BuyTrain1858):
         spend(entity, g.bank, price)
 
     def legal_actions(self, entity):
-        out = [a for a in super().legal_actions(entity)
-               if a["type"] != "buy_train" or self.buyable(entity, self.game.train_by_id(a["train"]))]
-        out = [a for a in out if not (a["type"] == "buy_train" and self.game.pullman(self.game.train_by_id(a["train"]))
-                                      and self.game.train_by_id(a["train"]).owner is not self.game.depot)]
-        must_buy = self.round.last_issue_price is not None and self.game.trainless(entity)
-        if "buy_company" in self.actions(entity) and not must_buy:
-            for c in self.game.purchasable_companies(entity):
-                if c.value <= entity.cash:
+        g = self.game
+        must_buy = self.round.last_issue_price is not None and g.trainless(entity)
+        out = [a for a in super().legal_actions(entity) if a["type"] != "pass" and self.listable(entity, a, must_buy)]
+        if "buy_company" in self.actions(entity):
+            for c in g.purchasable_companies(entity):
+                if c.value <= entity.cash and (not must_buy or self.train_still_affordable(entity, c)):
                     out.append({"type": "buy_company", "company": c.sym, "price": c.value})
-                    break
-            if not any(a["type"] == "pass" for a in out):
-                out.append({"type": "pass"})
+        # after issuing shares a trainless company must buy a train when it can
+        if "pass" in self.actions(entity) and not (must_buy and any(a["type"] == "buy_train" for a in out)):
+            out.append({"type": "pass"})
         return out
+
+    def listable(self, entity, action, must_buy: bool) -> bool:
+        if action["type"] != "buy_train":
+            return True
+        g = self.game
+        train = g.train_by_id(action["train"])
+        if not self.buyable(entity, train):
+            return False
+        if not g.pullman(train):
+            return True
+        # Pullmans never change hands between companies; bought right after issuing shares,
+        # one that closes the step leaves the company trainless, which is refused
+        return train.owner is g.depot and not (must_buy and not self.open_after(entity, action["price"]))
 
 
 def pullman_bonus(game, route, stops) -> int:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from ...core.money import spend  # noqa: F401
-from ...core.round import Step
 from ..t1867.steps import (BuyCompany1867, BuyCompanyPreloan, BuySellParShares1867, BuyTrain1867, Dividend1867,
                            Token1867, Track1867)
 
@@ -52,7 +50,9 @@ class BuyTrain1861(SkipForNational, BuyTrain1867):
             self.national_buy(entity, min(depot.depot_trains(), key=lambda t: t.price))
         while depot.upcoming and entity.cash >= depot.upcoming[0].price:
             self.national_buy(entity, depot.upcoming[0])
-        Step.pass_(self)
+        # no pass here (as in the reference): the step stays open while the national can
+        # still buy, so it buys again whenever its steps are skipped once more in its turn,
+        # e.g. after the trainless majors its purchase exposed have chosen
 
     def national_buy(self, entity, train):
         self.process_buy_train({"type": "buy_train", "train": train.id, "price": train.price}, entity)

@@ -7,12 +7,13 @@ and nationalised privates; it is kept outside the list of corporations.
 
 from __future__ import annotations
 
-from ...core.entities import Corporation, ShareBundle
+from ...core.entities import Corporation
 from ...core.errors import GameError
 from ...core.game import Game
+from ...core.graph import TrackGraph
 from ...core.market import StockMarket
 from ...core.money import spend
-from ...core.round import OperatingRound, Round, Step, StockRound
+from ...core.round import OperatingRound, Round, StockRound
 from ...core.steps.operating import DiscardTrain
 from ...core.tokens import Token
 from . import config
@@ -93,21 +94,37 @@ class OperatingRound1867(OperatingRound):
         return entity.closed or not entity.floated() or entity not in self.game.corporations
 
     def force_next_entity(self):
-        """The current operator was nationalised: its turn ends now."""
+        """The current operator was nationalised: its turn ends now and the next one starts
+        at once, inside the action (or skip) that nationalised it."""
         for s in self.steps:
             s.pass_()
-        self.forced = True
+        self.next_entity()
 
-    def after_process(self, action, entity):
-        op = self.entities[self.entity_index] if self.entities else None
-        if op is not None and self.skip_entity(op):
-            # the operator was nationalised while another company chose: its turn is over
-            from .steps import MajorTrainless
+    def skip_steps(self) -> None:
+        # the operator is looked up for every step: a nationalisation inside a skip starts the
+        # next operator, whose remaining steps this same loop then skips or stops at
+        for s in self.steps:
+            cur = self.current_entity_of_round()
+            if not s.active() or not s.blocks() or (cur is not None and getattr(cur, "closed", False)):
+                continue
+            if s.blocking():
+                break
+            s.skip()
 
-            for s in self.steps:
-                if not isinstance(s, MajorTrainless):
-                    Step.pass_(s)
-        super().after_process(action, entity)
+
+class StaleTrackGraph(TrackGraph):
+    """A track graph whose answers are part of the game's state (quirk stale-graph)."""
+
+    DERIVED = False
+
+    def answers(self) -> dict:
+        """What the graph has answered so far (its caches map corporations to results that
+        are replaced, never changed in place), to put back with :meth:`recall`."""
+        return {k: dict(v) for k, v in vars(self).items() if k.startswith("_") and type(v) is dict}
+
+    def recall(self, answers: dict) -> None:
+        for k, v in answers.items():
+            setattr(self, k, v)
 
 
 class MergerRound(Round):
@@ -170,6 +187,9 @@ class Game1867(Game):
     PLAYER_RANGE = (2, 6)
     OPTIONAL_RULES = {"grid_market": None}
     DATA_DIR = config.DATA
+    # the track graph's caches depend on which questions were asked when; they are copied
+    # with the game (quirk stale-graph) but two equal games may have asked different ones
+    STATE_EXCLUDE = Game.STATE_EXCLUDE + ("track_graph", "track_graph_version")
     GRID_DEFAULT = False
     BANK_CASH = 15_000
     CAPITALIZATION = "incremental"
@@ -244,8 +264,46 @@ class Game1867(Game):
     def route_rules(self):
         return RouteRules1867(self)
 
+    def graph_changed(self) -> None:
+        """The reference forgets its track-graph answers only when a tile or a token is laid
+        (and when merged tokens settle, :meth:`clear_graph`); nationalisations, closures,
+        conversions and mergers leave earlier answers (such as "can this company place a
+        token?") standing until then. Quirk stale-graph: we keep them too."""
+
+    def clear_graph(self) -> None:
+        self.board.changed()
+
+    @property
+    def graph(self):
+        """The track graph, cleared when the board's version changes (a tile or token laid,
+        :meth:`clear_graph`). Its cached answers can outlive a token removal (quirk
+        stale-graph), so the game holds it as state and a copy carries it instead of
+        recomputing it from the board."""
+        g = self.track_graph
+        version = self.board.state.version
+        if g is None:
+            g = self.track_graph = StaleTrackGraph(self.board, memory_key="main", **self.graph_options())
+        elif self.track_graph_version != version:
+            g.clear()
+        self.track_graph_version = version
+        return g
+
+    def legal_actions(self, entity=None) -> list[dict]:
+        """Asking leaves the stale graph as it was: the reference asks its graph only when
+        it acts, so answers cached by a question would outlive a token removal differently."""
+        g, version = self.track_graph, self.track_graph_version
+        answers = g.answers() if g is not None else None
+        try:
+            return super().legal_actions(entity)
+        finally:
+            self.track_graph, self.track_graph_version = g, version
+            if g is not None and answers is not None:
+                g.recall(answers)
+
     def setup(self):
         self.stock_market = StockMarket1867(self.data["market"])
+        self.track_graph = None
+        self.track_graph_version = None
         self.interest = {}
         self.interest_paid = {}
         self.loan_pool = self.NUM_LOANS
@@ -254,6 +312,7 @@ class Game1867(Game):
         self.trainless_nationalization = False
         self.hidden_company = self.company_by_id("3")
         self.all_corporations = list(self.corporations)
+        self.defunct_corporations: list = []  # majors reset by a nationalisation
         self.national = next(c for c in self.corporations if c.type == "national")
         self.national.ipoed = True
         self.national._floated = True
@@ -736,25 +795,11 @@ class Game1867(Game):
         self.corporations = [fresh if c is corp else c for c in self.corporations]
         self.all_corporations = [fresh if c is corp else c for c in self.all_corporations]
         self._corps_by_id[fresh.id] = fresh
-        # trains of the old object stay where they are (the reference forgets them)
+        # The old company keeps its trains, which other companies may still buy: the money
+        # then goes to that company, outside the game (as in the reference); it is counted
+        # with the game's money all the same.
+        self.defunct_corporations.append(corp)
         return fresh
-
-    def buy_train(self, operator, train, price=None):
-        seller = train.owner
-        defunct = (getattr(seller, "is_corporation", False) and seller not in self.corporations
-                   and seller is not self.national)
-        if not defunct:
-            return super().buy_train(operator, train, price)
-        # A nationalised major's trains stay buyable on 18xx.games, but the money goes to a
-        # company record that is no longer in the game; here it goes to the bank, so that no
-        # money leaves the game (no shared log contains such a purchase).
-        price = train.price if price is None else price
-        if price > 0:
-            spend(operator, self.bank, price)
-        if train in seller.trains:
-            seller.trains.remove(train)
-        train.owner = operator
-        operator.trains.append(train)
 
     def fix_token_count(self, corp):
         if len(corp.tokens) == 3:
@@ -781,4 +826,5 @@ class Game1867(Game):
                 and c.owner is not entity]
 
     def total_cash(self) -> int:
-        return super().total_cash() + (self.national.cash if self.national not in self.corporations else 0)
+        national = self.national.cash if self.national not in self.corporations else 0
+        return super().total_cash() + national + sum(c.cash for c in self.defunct_corporations)

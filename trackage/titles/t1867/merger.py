@@ -69,7 +69,20 @@ class Merge(Step):
         return [n for n in self.game.graph.connected_nodes(corp) if getattr(n, "is_city", False)]
 
     def mergeable_candidates(self, corp) -> list:
-        mergeable = self.merging if self.merging is not None else [corp]
+        return self.candidates_of(self.merging if self.merging is not None else [corp])
+
+    def neighbours(self, corp) -> list:
+        """Corporations with a token in a city that ``corp``'s track reaches."""
+        out = []
+        for city in self.connected_cities(corp):
+            for t in self.game.board.tokens(city):
+                if t is not None and t.corporation not in out:
+                    out.append(t.corporation)
+        return out
+
+    def candidates_of(self, mergeable: list, neighbours=None) -> list:
+        """Minors that may join a merge of ``mergeable``: connected by track, at most ten
+        companies, at most six of one owner."""
         if len(mergeable) >= LIMIT_MERGE:
             return []
         counts = {}
@@ -78,13 +91,9 @@ class Merge(Step):
         at_limit = {k for k, v in counts.items() if v >= LIMIT_OWNED_BY_ONE_ENTITY}
         available = []
         for c in mergeable:
-            for city in self.connected_cities(c):
-                for t in self.game.board.tokens(city):
-                    if t is None:
-                        continue
-                    oc = t.corporation
-                    if oc not in mergeable and oc not in available:
-                        available.append(oc)
+            for oc in (neighbours(c) if neighbours else self.neighbours(c)):
+                if oc not in mergeable and oc not in available:
+                    available.append(oc)
         return [c for c in available if getattr(c, "type", None) == "minor" and id(c.owner) not in at_limit
                 and not c.closed]
 
@@ -93,12 +102,49 @@ class Merge(Step):
             return [c for c in self.game.corporations if c.type == "major" and not c.floated() and not c.ipoed]
         return self.mergeable_candidates(corp)
 
-    def feasible(self, merging) -> bool:
-        """Can some owner become the president of the major these minors form?"""
+    def merged_par(self, merging):
         prices = [c.share_price.price for c in merging]
-        par = self.new_par(min(200, max(100, max(prices) + min(prices))))
+        return self.new_par(min(200, max(100, max(prices) + min(prices))))
+
+    def viable(self, merging) -> bool:
+        """Will the major these minors form have a president? An owner of two of them gets
+        the president's certificate at once; otherwise an owner must be able to buy a second
+        10% share afterwards (its price in cash, room under the certificate limit once the
+        minor's certificate became a 10% share), or the reference calls the merge failed and
+        stops until it is undone."""
         owners = [c.owner for c in merging]
-        return any(p.cash >= par.price or owners.count(p) >= 2 for p in owners)
+        if any(owners.count(p) >= 2 for p in owners):
+            return True
+        par = self.merged_par(merging).price
+        game = self.game
+        for minor in merging:
+            p = minor.owner
+            certs = game.num_certs(p) - sum(1 for s in p.shares_of(minor) if s.counts_for_limit) + 1
+            if p.cash >= par and certs < game.cert_limit(p):
+                return True
+        return False
+
+    def reachable_viable(self, merging) -> bool:
+        """Can this merge still end with a president, adding more connected minors if needed?"""
+        cache: dict = {}
+
+        def neighbours(c):
+            if c not in cache:
+                cache[c] = self.neighbours(c)
+            return cache[c]
+
+        seen = set()
+
+        def search(group) -> bool:
+            key = frozenset(id(c) for c in group)
+            if key in seen:
+                return False
+            seen.add(key)
+            if self.viable(group):
+                return True
+            return any(search(group + [c]) for c in self.candidates_of(group, neighbours))
+
+        return search(list(merging))
 
     def new_par(self, price_limit):
         return next(sp for sp in self.game.share_prices_with_types(("par", "par_2")) if sp.price <= price_limit)
@@ -116,6 +162,9 @@ class Merge(Step):
 
     def process_pass(self, action, entity):
         if self.merging is not None:
+            if not self.game.loading and not self.viable(self.merging):
+                raise GameError("no player could become president of this merge; add more minors",
+                                rule="illegal-merge")
             self.merge_major = True
         else:
             self.pass_()
@@ -133,8 +182,8 @@ class Merge(Step):
         merging = (self.merging or [entity]) + [other]
         if not self.game.loading and not self.majors_available():
             raise GameError("no major corporation is available", rule="no-major-available")
-        if not self.game.loading and not self.feasible(merging):
-            raise GameError("merge impossible, no player could become president", rule="illegal-merge")
+        if not self.game.loading and not self.reachable_viable(merging):
+            raise GameError("this merge could not end with a president", rule="illegal-merge")
         if self.merging is None:
             self.merging = [entity]
         self.merging.append(other)
@@ -254,12 +303,13 @@ class Merge(Step):
         if "merge" in acts:
             for c in self.mergeable(entity):
                 if (self.converting is None and not self.merge_major
-                        and (not self.majors_available() or not self.feasible((self.merging or [entity]) + [c]))):
+                        and (not self.majors_available()
+                             or not self.reachable_viable((self.merging or [entity]) + [c]))):
                     continue
                 out.append({"type": "merge", "corporation": c.id})
         if "convert" in acts and self.majors_available():
             out.append({"type": "convert"})
-        if "pass" in acts:
+        if "pass" in acts and (self.merging is None or self.viable(self.merging)):
             out.append({"type": "pass"})
         return out
 
@@ -338,8 +388,7 @@ class PostMergerShares(Step):
 
         bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"), action.get("share_price"))
         target = bundle.corporation
-        if entity is not self.current_entity():
-            raise GameError(f"it is not {entity.name}'s turn to buy", rule="out-of-turn")
+        self.check_turn(entity)
         if target is not self.corporation() or len(bundle.shares) != 1 or not self.can_buy(entity, bundle.shares[0]):
             raise GameError(f"{entity.name} cannot buy {bundle.shares[0].id}", rule="illegal-buy")
         sm = self.game.share_market
@@ -356,7 +405,25 @@ class PostMergerShares(Step):
             entity.passed = True
         self.check_merge()
 
+    def check_turn(self, entity):
+        # The reference lets any player who may still buy act out of turn; logs may hold that,
+        # live play keeps to the turn order.
+        if not self.game.loading and entity is not self.current_entity():
+            raise GameError(f"it is not {entity.name}'s turn to buy", rule="out-of-turn")
+
+    def pass_breaks_merge(self, entity) -> bool:
+        """Would this pass leave the major without a president (nobody else may still buy)?
+        The reference then calls the merge failed and stops until it is undone."""
+        t = _treasury(self.corporation())
+        if not t or not t[0].president:
+            return False
+        return not any(p is not entity for p in self.eligible_players())
+
     def process_pass(self, action, entity):
+        self.check_turn(entity)
+        if self.pass_breaks_merge(entity):
+            raise GameError(f"{entity.name} must buy: the merged major would have no president",
+                            rule="merge-needs-president")
         entity.passed = True
         self.check_merge()
         if self.current_entity() is entity and entity in self.round.share_dealing_players:
@@ -371,7 +438,9 @@ class PostMergerShares(Step):
             if self.can_buy(entity, s):
                 out.append({"type": "buy_shares", "shares": [s.id], "percent": 10})
                 break
-        return out + [{"type": "pass"}]
+        if not self.pass_breaks_merge(entity):
+            out.append({"type": "pass"})
+        return out
 
 
 class ReduceTokens(Step):
@@ -429,16 +498,24 @@ class ReduceTokens(Step):
             raise GameError(f"no token in slot {slot} of {city.id}", rule="no-token")
         if not self.available_hex(entity, city.hex):
             raise GameError(f"cannot remove the {token.corporation.name} token", rule="illegal-token-removal")
-        hexes_before = self.token_hex_count(entity)
+        if self.leaves_one_hex(entity, token):
+            raise GameError(f"{entity.id} must have two tokens in different hexes", rule="token-hexes")
         board.remove_token(token)
-        game.graph_changed()
         if tokens_above_limits(game, entity, self.acquired()):
             return
         self.move_tokens_to_surviving(entity, self.acquired())
         self.round.corporations_removing_tokens = None
-        if hexes_before == 1 or self.token_hex_count(entity) > 1:
-            return
-        raise GameError(f"{entity.id} must have two tokens in different hexes", rule="token-hexes")
+
+    def leaves_one_hex(self, entity, token) -> bool:
+        """Would removing ``token`` leave all of the major's tokens in one hex when they were
+        in several (possible with a multi-city hex)?"""
+        hexes = _used_hexes(entity)
+        if len(set(hexes)) == 1:
+            return False
+        rest = list(hexes)
+        if token.corporation is entity and token.city is not None:
+            rest.remove(token.city.hex)
+        return len(set(rest)) <= 1
 
     def move_tokens_to_surviving(self, surviving, others):
         for o in others:
@@ -458,14 +535,15 @@ class ReduceTokens(Step):
         unused.sort(key=lambda t: t.price)
         surviving.tokens = (used + unused)[:self.game.LIMIT_TOKENS_AFTER_MERGER]
         self.game.fix_token_count(surviving)
-        self.game.graph_changed()
+        self.game.clear_graph()
 
     def legal_actions(self, entity):
         if entity is not self.surviving():
             return []
         out = []
         for t in entity.tokens:
-            if t.used and t.city is not None and self.available_hex(entity, t.city.hex):
+            if (t.used and t.city is not None and self.available_hex(entity, t.city.hex)
+                    and not self.leaves_one_hex(entity, t)):
                 out.append({"type": "remove_token", "city": t.city.id,
                             "slot": self.game.board.tokens(t.city).index(t)})
         return out

@@ -378,6 +378,10 @@ class BuySellParShares1867(BuySellParShares):
 class HomeToken1867(HomeToken):
     """The player places the home token of the minor/major just started, in a free city."""
 
+    def process_place_token(self, action, entity):
+        super().process_place_token(action, entity)
+        self.game.clear_graph()  # a laid token, as in the reference
+
 
 class MajorTrainless(Step):
     HANDLERS = {"pass": "process_pass", "choose": "process_choose"}
@@ -401,13 +405,30 @@ class MajorTrainless(Step):
     def process_choose(self, action, entity):
         if action.get("choice") != "nationalize":
             raise GameError("the only choice is 'nationalize'", rule="bad-choice")
+        if self.strands_round(entity):
+            raise GameError(f"{entity.name} operates now and another major still has to choose: nationalising "
+                            "it would leave the round waiting for a company that no longer exists",
+                            rule="nationalize-operator")
         self.game.trainless_major.remove(entity)
         self.game.nationalize(entity)
+
+    def strands_round(self, entity) -> bool:
+        """Is ``entity`` the operator whose turn it is while other trainless majors wait?
+        The reference then keeps the removed company as the operator and can process no
+        further action (quirk: nationalise-operator)."""
+        round_ = self.round
+        if not round_.is_operating() or not round_.entities:
+            return False
+        operator = round_.entities[round_.entity_index]
+        return operator is entity and any(c is not entity for c in self.game.trainless_major)
 
     def legal_actions(self, entity):
         if entity not in self.game.trainless_major:
             return []
-        return [{"type": "pass"}, {"type": "choose", "choice": "nationalize"}]
+        out = [{"type": "pass"}]
+        if not self.strands_round(entity):
+            out.append({"type": "choose", "choice": "nationalize"})
+        return out
 
 
 # ---------------------------------------------------------------------------- operating round
@@ -436,20 +457,32 @@ class BuyCompany1867(Step):
         price = action.get("price")
         if not isinstance(price, int) or not company.min_price <= price <= company.max_price:
             raise GameError(f"price must be between {company.min_price} and {company.max_price}", rule="wrong-price")
+        if price > entity.cash:
+            raise GameError(f"{entity.name} has {entity.cash} and cannot pay {price}", rule="insufficient-cash")
         owner = company.owner
         owner.companies.remove(company)
         company.owner = entity
         entity.companies.append(company)
         spend(entity, owner, price)
 
+    def listed_earlier(self, entity) -> bool:
+        """The round has this step more than once (any time in the turn, and blocking before
+        loans and at the end); purchases go to the first active one, so only it lists them."""
+        for s in self.round.steps:
+            if s is self:
+                return False
+            if isinstance(s, BuyCompany1867) and s.active() and "buy_company" in s.actions(entity):
+                return True
+        return False
+
     def legal_actions(self, entity):
         acts = self.actions(entity)
         out = []
-        if "buy_company" in acts:
+        if "buy_company" in acts and not self.listed_earlier(entity):
             for c in self.game.purchasable_companies(entity):
-                for price in sorted({c.min_price, min(c.max_price, entity.cash)}):
-                    if price <= entity.cash:
-                        out.append({"type": "buy_company", "company": c.sym, "price": price})
+                if c.min_price <= entity.cash:
+                    out.append(ranged({"type": "buy_company", "company": c.sym}, c.min_price,
+                                      min(c.max_price, entity.cash)))
         if "pass" in acts:
             out.append({"type": "pass"})
         return out
@@ -678,7 +711,10 @@ class BuyTrain1867(BuyTrain):
     def buying_power_for(self, entity) -> int:
         return self.game.buying_power(entity, full=self.must_buy_train(entity))
 
-    def discountable(self, entity) -> list:
+    def discountable(self, entity, payable: bool = True) -> list:
+        """(old train, depot train, variant, price) trade-ins. With ``payable`` False also
+        those priced at zero or less: the reference still counts them as a reason to stop
+        at this step, though it refuses to buy them."""
         out = []
         for train in entity.trains:
             for dt in self.game.depot.depot_trains():
@@ -686,7 +722,9 @@ class BuyTrain1867(BuyTrain):
                 if not disc or train.name not in disc:
                     continue
                 price = dt.price - disc[train.name]
-                if dt.price > price:
+                # a trade-in worth more than the new train would pay nothing or less, which
+                # the reference refuses (it cannot spend zero or a negative amount)
+                if price < dt.price and (price > 0 or not payable):
                     out.append((train, dt, dt.name, price))
         return out
 
@@ -697,7 +735,7 @@ class BuyTrain1867(BuyTrain):
             if lo is not None and bp >= lo:
                 return True
         if int(self.game.phase.name) == 8:
-            return any(bp >= d[3] for d in self.discountable(entity))
+            return any(bp >= d[3] for d in self.discountable(entity, payable=False))
         return False
 
     def actions(self, entity):
@@ -740,6 +778,9 @@ class BuyTrain1867(BuyTrain):
                 if exchange.name not in disc or int(game.phase.name) != 8:
                     raise GameError(f"{exchange.name} cannot be traded in for {train.name}", rule="no-trade-in")
                 expected = train.price - disc[exchange.name]
+                if expected <= 0:
+                    raise GameError(f"a {exchange.name} is worth more than a {train.name}: nothing to pay",
+                                    rule="no-trade-in")
             if price != expected:
                 raise GameError(f"train {train.id} costs {expected}, not {price}", rule="wrong-price")
             if exchange is None and not self.room(entity):
@@ -764,9 +805,15 @@ class BuyTrain1867(BuyTrain):
             game.remove_train(exchange)
             game.depot.reclaim(exchange)
         self.buy(entity, train, price)
+        # The reference checks "can it buy more?" twice, before and after the trainless
+        # nationalisations a new phase brings. When the purchase closed the buyer (a minor in
+        # phase 8), the next operator has started meanwhile: each pass then ends that
+        # operator's train buying (and nationalises it if it has no train).
         if not self.can_buy_train(entity):
             self.pass_()
         game.post_train_buy()
+        if not self.can_buy_train(entity):
+            self.pass_()
 
     def can_buy_from(self, owner) -> bool:
         return True
@@ -781,11 +828,12 @@ class BuyTrain1867(BuyTrain):
             for t in self.game.depot.depot_trains():
                 if t.price <= bp:
                     out.append({"type": "buy_train", "train": t.id, "price": t.price, "variant": t.name})
-            if not self.must_buy_train(entity):
+            # from another company at any price its cash covers (loans are only for depot
+            # trains), also when it must buy one
+            if entity.cash >= 1:
                 for t in self.game.depot.other_trains(entity):
-                    if not self.can_buy_from(t.owner):
-                        continue
-                    out.append({"type": "buy_train", "train": t.id, "price": 1, "price_range": [1, entity.cash]})
+                    if self.can_buy_from(t.owner):
+                        out.append(ranged({"type": "buy_train", "train": t.id}, 1, entity.cash))
         if int(self.game.phase.name) == 8:
             for old, dt, name, price in self.discountable(entity):
                 if price <= bp:

@@ -21,7 +21,7 @@ from ...core.entities import Corporation, Minor, ShareBundle
 from ...core.errors import GameError
 from ...core.game import Game
 from ...core.money import spend
-from ...core.round import OperatingRound, Round, StockRound
+from ...core.round import OperatingRound, Round, StockRound, ranged
 from ...core.shares import ShareMarket
 from ...core.steps.operating import DiscardTrain
 from ...core.tokens import Token
@@ -51,7 +51,26 @@ class Corporation1893(Corporation):
 
 class ShareMarket1893(ShareMarket):
     """Presidency swaps hand back a 20% certificate when the new president holds one and at
-    most two certificates; otherwise the first two 10% certificates."""
+    most two certificates; otherwise the first two 10% certificates.
+
+    The corporation's holder ledger (``share_holders``, which decides presidencies and dumps)
+    moves by the percent of each sale or purchase, not with the certificates: presidency swaps
+    and the rest of a partly sold president's certificate move certificates only, as in the
+    reference. With 1893's 20% non-president certificates the ledger can then differ from the
+    certificates held (a quirk real games go through)."""
+
+    def transfer(self, bundle, to, **kwargs) -> None:
+        ledger = bundle.corporation.share_holders
+        ledger[bundle.owner] = ledger.get(bundle.owner, 0) - bundle.percent
+        ledger[to] = ledger.get(to, 0) + bundle.percent
+        super().transfer(bundle, to, **kwargs)
+
+    def _move_share(self, share, to) -> None:
+        """Move a certificate, leaving the ledger alone."""
+        owner = share.owner
+        owner._remove_share(share)
+        to._add_share(share)
+        share.owner = to
 
     def _change_president(self, presidents_share, swap_to, president) -> None:
         corp = presidents_share.corporation
@@ -147,7 +166,10 @@ class MergerRound(ExplainRefusal, Round):
 
     def _add_offer(self, corp):
         self.offering.append(corp)
-        for info in self.game.exchanges[corp.id]:
+        # voters come in the reference's order (vote_order), which is not the exchange order
+        infos = {i["company"].sym: i for i in self.game.exchanges[corp.id]}
+        for sym in self.game.data["vote_order"][corp.id]:
+            info = infos[sym]
             holder = info["minor"] if info.get("minor") is not None else info["company"]
             self._add_vote(holder.owner, info["share"].percent)
         for p in self.game.players:
@@ -362,6 +384,14 @@ class Game1893(Game):
             return []
         return [eva]
 
+    def acting_entities(self) -> list:
+        """In an operating round any player may also buy EVA from its owner."""
+        out = super().acting_entities()
+        if isinstance(self.round, OperatingRound):
+            out += [p for p in self.players if p not in out and not p.bankrupt and p.cash >= 1
+                    and self.purchasable_companies(p)]
+        return out
+
     def close_fdsd(self):
         if not self.fdsd.closed:
             self.fdsd.close()
@@ -428,8 +458,31 @@ class Game1893(Game):
         return sum(1 for s in player.all_shares() if s.counts_for_limit) + len(player.companies)
 
     # ------------------------------------------------------------ merging
+    def founding_fails(self, corp) -> bool:
+        """Would the reference fail to form ``corp`` now? It gives the presidency to the holder
+        of the president's certificate if he is among the largest holders, else to the largest
+        holder first in exchange order; but it errs ("uninitialized constant Integer::MAX")
+        when one of those largest holders took part in no exchange (bought shares only)."""
+        ledger = {p: pct for p, pct in corp.player_share_holders().items()}
+        exchangers = []
+        president_owner = None
+        for info in self.exchanges[corp.id]:
+            owner = info["company"].owner
+            if not getattr(owner, "is_player", False):
+                continue
+            exchangers.append(owner)
+            ledger[owner] = ledger.get(owner, 0) + info["share"].percent
+            if info["share"].president:
+                president_owner = owner
+        top = max(ledger.values(), default=0)
+        majority = [p for p, pct in ledger.items() if pct == top]
+        return president_owner not in majority and any(p not in exchangers for p in majority)
+
     def found(self, corp) -> None:
         """Form the AGV or HGK: 400M from the bank, minors and exchange privates traded in."""
+        if self.founding_fails(corp):
+            raise GameError(f"{corp.name} cannot be formed now: its largest holder bought all his shares "
+                            "(the reference fails there)", rule="founding-fails-in-reference")
         if corp is self.agv:
             self.agv_mergable = False
             self.agv_auto_found = False
@@ -443,7 +496,7 @@ class Game1893(Game):
         for info in self.exchanges[corp.id]:
             share, company, minor = info["share"], info["company"], info["minor"]
             player = company.owner
-            if player is None or not player.is_player:
+            if not getattr(player, "is_player", False):
                 player = self.pool  # an unsold card: its certificate goes to the market
             if share.president:
                 president_share = share
@@ -564,6 +617,113 @@ class Game1893(Game):
             return False
         return super().legal_tile_rotation(entity, hex_, tile)
 
+    # ------------------------------------------------------------ legal actions
+    def legal_actions(self, entity=None) -> list[dict]:
+        """No action leads where the reference cannot go on: when the next merger round would
+        have to form a company the reference cannot form (see ``founding_fails``), no action may
+        end the current round (the reference errs on any of them); no action may leave a draft
+        pick with nothing the picker may pick (see ``check_draft_dead_end``)."""
+        out = super().legal_actions(entity)
+        doomed = self.doomed_founding()
+        doomed = doomed if doomed and self.round_may_end() else None
+        every = self.draft_may_follow()
+        if doomed or every:
+            out = [b for b in (self.without_failed_founding(a)
+                               if every or doomed is True or a.get("train") in doomed else a for a in out)
+                   if b is not None]
+        return out
+
+    def without_failed_founding(self, action: dict) -> dict | None:
+        """``action`` restricted to what does not end the round into a failed founding (None
+        if nothing is left). A price range keeps its low end: paying more leaves the operator
+        less to buy on with, so the high prices are the ones that end its turn."""
+        if "price_range" not in action:
+            return None if self.ends_in_failed_founding(action) else action
+        lo, hi = action["price_range"]
+        step = action.get("price_step") or 1
+        if not self.ends_in_failed_founding({**action, "price": hi}):
+            return action
+        if self.ends_in_failed_founding({**action, "price": lo}):
+            return None
+        good, bad = lo, hi
+        # first guess: paying all but 1M of the operator's own cash leaves it able to buy on
+        entity = self.resolve_entity(action)
+        guess = getattr(entity, "cash", lo) - 1
+        if lo <= guess < hi and not self.ends_in_failed_founding({**action, "price": guess}):
+            good = guess
+            if self.ends_in_failed_founding({**action, "price": guess + step}):
+                bad = guess + step
+        while bad - good > step:
+            mid = good + (bad - good) // (2 * step) * step
+            if self.ends_in_failed_founding({**action, "price": mid}):
+                bad = mid
+            else:
+                good = mid
+        base = {k: v for k, v in action.items() if k not in ("price", "price_range", "price_step", "canonical_prices")}
+        return ranged(base, lo, good, step)
+
+    def doomed_founding(self):
+        """True if a company is due to be formed in the next merger round although the
+        reference cannot form it; else the ids of the depot trains whose purchase would make
+        it due (empty: no such danger)."""
+        triggers: set = set()
+        for corp, due, event in ((self.agv, self.agv_auto_found, "agv_founded"),
+                                 (self.hgk, self.hgk_auto_found, "hgk_founded")):
+            if corp.presidents_share.buyable or not self.founding_fails(corp):
+                continue
+            if due:
+                return True
+            triggers |= {t.id for t in self.depot.depot_trains() if any(e.get("type") == event for e in t.events)}
+        return triggers
+
+    def round_may_end(self) -> bool:
+        r = self.round
+        if isinstance(r, OperatingRound):
+            return all(r.skip_entity(e) for e in r.entities[r.entity_index + 1:])
+        if isinstance(r, StockRound):
+            return sum(1 for p in r.entities if not p.passed) <= 1
+        return False
+
+    def ends_in_failed_founding(self, action: dict) -> bool:
+        """Would ``action`` lead where the reference cannot go on (a failed founding or a
+        draft dead end)?"""
+        trial = self.copy()
+        act = {k: v for k, v in action.items() if k not in ("price_range", "price_step", "canonical_prices")}
+        try:
+            trial.process(act)
+        except GameError as e:
+            return e.rule in ("founding-fails-in-reference", "draft-dead-end")
+        return False
+
+    def draft_may_follow(self) -> bool:
+        """Could the next action lead to a pick of the forced draft (the auction round after a
+        set of operating rounds, while starting-package cards are left)?"""
+        if self.loading or self.hgk.floated() or not self.draftables():
+            return False
+        r = self.round
+        if isinstance(r, DraftRound):
+            return any(isinstance(s, StartingPackageForcedAuction) for s in r.steps)
+        if isinstance(r, MergerRound):
+            return r.count == 3
+        if isinstance(r, OperatingRound):
+            return r.round_num >= self.operating_rounds_in_set and self.round_may_end()
+        return False
+
+    def check_draft_dead_end(self) -> None:
+        """A forced-draft picker with no card he may pick (no cash, and nobody could pay any
+        card's floor price) is a dead end: the reference errs on every pick, so the action
+        that led there would have to be undone. Refused in play; a log loads as it is."""
+        r = self.round
+        if self.loading or not isinstance(r, DraftRound):
+            return
+        step = next((s for s in r.steps if isinstance(s, StartingPackageForcedAuction) and s.active()), None)
+        if step is None or step.auctioning is not None:
+            return
+        picker = step.current_entity()
+        if picker is not None and not step.selectable(picker):
+            raise GameError(f"{picker.name} would have to pick a card nobody can pay for, with no cash "
+                            "(the reference cannot go on there)", rule="draft-dead-end")
+
     # ------------------------------------------------------------ rounds
     def init_round(self):
         return DraftRound(self, [StartingPackageInitialAuction])
@@ -607,6 +767,7 @@ class Game1893(Game):
             else:
                 self.turn += 1
                 self.round = self.new_auction_round()
+                self.check_draft_dead_end()
         elif isinstance(r, StockRound):
             self.operating_rounds_in_set = self.phase.operating_rounds
             self.reorder_players()
@@ -672,6 +833,11 @@ class Game1893(Game):
                 if price is not None and price < new.price:
                     out.append((old, new, price))
         return out
+
+    def min_depot_price(self) -> int:
+        """The price of the cheapest depot train (0 when the depot is empty)."""
+        trains = self.depot.depot_trains()
+        return min(t.price for t in trains) if trains else 0
 
     def can_buy_from_others(self) -> bool:
         return "can_buy_trains" in self.phase.status

@@ -6,24 +6,11 @@ from __future__ import annotations
 from ...core.entities import ShareBundle
 from ...core.errors import GameError
 from ...core.money import spend
-from ...core.round import Step
+from ...core.round import Step, ranged
 from ...core.shares import bundle_from_ids
 from ...core.steps.operating import BuyTrain, Dividend, DiscardTrain, RunRoutes
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
-
-
-def emergency_bundles(game, player) -> list:
-    """Every bundle ``player`` could sell now outside a stock round (operated companies only)."""
-    sm = game.share_market
-    out = []
-    for corp in game.corporations:
-        if not corp.operated() or not game.buyable_corp(corp):
-            continue
-        for b in sm.bundles_for(player, corp):
-            if sm.fit_in_pool(b, game.market_share_limit(corp)) and sm.can_dump(player, b):
-                out.append(b)
-    return out
 
 
 def _company(game, action):
@@ -118,6 +105,11 @@ class StartingPackageForcedAuction(Step):
     def active(self):
         return bool(self.available())
 
+    def blocking(self) -> bool:
+        # a picker left with no card he may pick (see selectable) holds the round: the game
+        # stops there, as the reference, which errs on any pick, does
+        return self.blocks() and self.active()
+
     def min_bid(self, company) -> int:
         return company.value - self.discount.get(company, 0)
 
@@ -125,7 +117,7 @@ class StartingPackageForcedAuction(Step):
         if not self.available() or entity is not self.current_entity():
             return []
         if self.auctioning is None:
-            return ["bid"]
+            return ["bid"] if self.selectable(entity) else []
         if self.min_bid(self.auctioning) > entity.cash:
             return []
         return ["bid", "pass"]
@@ -136,9 +128,14 @@ class StartingPackageForcedAuction(Step):
         if company not in self.available():
             raise GameError(f"{company.name} is not offered now", rule="company-not-for-sale")
         if self.auctioning is None:
+            if not self.game.loading and company not in self.selectable(entity):
+                raise GameError(f"nobody could pay for {company.name} and {entity.name} has no cash: the "
+                                "forced purchase would be for nothing, which the reference refuses",
+                                rule="forced-purchase-for-nothing")
             self.triggerer = entity
             self.auctioning = company
-            self.next_entity()
+            self.next_entity()  # may run down to a forced purchase
+            game.check_draft_dead_end()
             return
         price = int(action.get("price", self.min_bid(company)))
         if price != self.min_bid(company):
@@ -147,6 +144,25 @@ class StartingPackageForcedAuction(Step):
             raise GameError(f"{entity.name} cannot afford {company.name}", rule="insufficient-cash")
         game.draft_object(company, entity, price)
         self.reset_auction(company)
+
+    def floor_price(self, company) -> int:
+        """The price at which the player who picked ``company`` is forced to buy it: the first
+        price of the 10M steps from its current price not above half its value."""
+        price = self.min_bid(company)
+        while company.value // 2 < price:
+            price -= self.REDUCTION
+        return price
+
+    def selectable(self, entity) -> list:
+        """The cards ``entity`` may pick. Cash does not change during the auction, so when
+        nobody can pay the floor price the picker is forced to buy for all his cash; with no
+        cash the reference errs ("Cannot spend zero or negative money"): such a pick is no
+        action here."""
+        cards = self.game.draftables()
+        if entity.cash > 0:
+            return cards
+        richest = max(p.cash for p in self.round.entities)
+        return [c for c in cards if richest >= self.floor_price(c)]
 
     def process_pass(self, action, entity):
         if self.auctioning is None:
@@ -219,7 +235,7 @@ class StartingPackageForcedAuction(Step):
         if not acts:
             return []
         if self.auctioning is None:
-            return [{"type": "bid", "company": c.sym, "price": self.min_bid(c)} for c in self.available()]
+            return [{"type": "bid", "company": c.sym, "price": self.min_bid(c)} for c in self.selectable(entity)]
         return [{"type": "bid", "company": self.auctioning.sym, "price": self.min_bid(self.auctioning)},
                 {"type": "pass"}]
 
@@ -237,29 +253,37 @@ class BuySellParShares1893(BuySellParShares):
         return self.game.turn == 1 and entity in self.game.passers_first_stock_round
 
     def actions(self, entity):
-        game = self.game
         if getattr(entity, "is_company", False):
-            if entity is game.fdsd and game.rag.ipoed and self.can_exchange(entity.owner) \
-                    and entity.owner is self.current_entity():
-                return ["buy_shares", "pass"]
-            return []
+            return ["buy_shares"] if self.fdsd_can_exchange(entity) else []
         if entity is not self.current_entity() or not entity.is_player:
             return []
         if self.par_rag is not None:
-            return ["assign", "pass"]
+            return ["assign"] if self.must_exchange() else ["assign", "pass"]
         if self.first_sr_passed(entity):
             return []
-        out = super().actions(entity)
-        if out == ["buy_company", "pass"] and not self.can_buy_any_bank_company(entity):
-            out = []  # only EVA from another player: the reference skips such a turn
-        if self.can_exchange(entity) and "buy_shares" not in out:
-            out.insert(0, "buy_shares")
-            if "pass" not in out:
-                out.append("pass")
+        # EVA held by another player never makes a stock-round action here: no 1893 phase lets
+        # players buy companies from each other (it changes hands in operating rounds only).
+        # A player over a limit must sell: no pass unless a company purchase, the FdSD exchange
+        # or a bond sale is also open.
+        must_sell = self.must_sell(entity)
+        out = ["sell_shares"] if must_sell else [
+            a for a, ok in (("buy_shares", self.can_buy_any), ("par", self.can_ipo_any),
+                            ("sell_shares", self.can_sell_any)) if ok(entity)]
+        extra = [a for a, ok in (("buy_company", self.can_buy_any_bank_company), ("buy_shares", self.can_exchange),
+                                 ("sell_company", self.can_sell_any_companies)) if ok(entity)]
+        out += [a for a in extra if a not in out]
+        if extra or (out and not must_sell):
+            out.append("pass")
         return out
 
+    def fdsd_can_exchange(self, company) -> bool:
+        """FdSD acts for its owner, in the owner's turn, when RAG shares are in the market."""
+        game = self.game
+        return company is game.fdsd and game.rag.ipoed and company.owner is self.current_entity() \
+            and self.can_exchange(company.owner)
+
     def can_buy_any_companies(self, entity) -> bool:
-        return self.can_buy_any_bank_company(entity) or bool(self.game.purchasable_companies(entity))
+        return self.can_buy_any_bank_company(entity)
 
     def can_buy_any_bank_company(self, entity) -> bool:
         if self.first_sr_passed(entity) or self.game.num_certs(entity) >= self.game.cert_limit(entity):
@@ -395,11 +419,19 @@ class BuySellParShares1893(BuySellParShares):
         game.move_buyable_shares_to_market(corp)
         self.par_rag = None
 
+    def must_exchange(self) -> bool:
+        """In the first stock round a parred RAG must be paid for with FdSD: the reference
+        records the declining player as a first-round passer, and then refuses the par
+        ("Cannot buy a share of RAG")."""
+        return self.game.turn == 1
+
     def process_assign(self, action, entity):
         pr = self.par_rag
         if pr is None or pr["player"] is not entity:
             raise GameError("nothing to exchange", rule="no-such-action-now")
         game = self.game
+        if action is not None and action.get("target") not in (None, game.fdsd.sym):
+            raise GameError(f"only {game.fdsd.name} pays for the par of RAG", rule="bad-target")
         game.close_fdsd()
         spend(game.bank, entity, pr["price"].price * 2)
         self.par_corporation(entity, pr["corp"], pr["price"], pr["action"])
@@ -408,6 +440,9 @@ class BuySellParShares1893(BuySellParShares):
         game = self.game
         company = _company(game, action)
         if company is game.eva and company.owner is not game.bank and company.owner is not entity:
+            if not game.loading:
+                raise GameError("EVA changes hands between players only in operating rounds",
+                                rule="no-company-from-player-in-stock-round")
             return self.buy_eva(action, entity, company)
         if company not in game.buyable_bank_companies():
             raise GameError(f"{company.name} cannot be bought from the bank now", rule="company-not-for-sale")
@@ -425,8 +460,9 @@ class BuySellParShares1893(BuySellParShares):
         self._track(action, entity, company)
 
     def buy_eva(self, action, entity, company):
-        """EVA taken from another player in a stock round. The reference handles it like a
-        starting-package card: the price goes to the bank, not to the former owner."""
+        """EVA taken from another player in a stock round, accepted only in a log. The
+        reference lets such an action through whenever the player has another stock-round
+        action, and handles it like a starting-package card: the price goes to the bank."""
         if self.bought():
             raise GameError("only one purchase per turn", rule="one-purchase-per-turn")
         if self.game.num_certs(entity) >= self.game.cert_limit(entity):
@@ -458,6 +494,8 @@ class BuySellParShares1893(BuySellParShares):
 
     def why_not(self, action, entity) -> None:
         """Name the rule a refused stock-round action breaks (raises when it knows)."""
+        if action.get("type") == "pass" and self.par_rag is not None and self.must_exchange():
+            raise GameError("in the first stock round RAG's par must be paid with FdSD", rule="must-exchange-fdsd")
         if action.get("type") != "sell_shares" or not getattr(entity, "is_player", False):
             return
         bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"), action.get("share_price"))
@@ -483,22 +521,27 @@ class BuySellParShares1893(BuySellParShares):
     def process_pass(self, action, entity):
         game = self.game
         if self.par_rag is not None:
+            if self.must_exchange():
+                raise GameError("in the first stock round RAG's par must be paid with FdSD",
+                                rule="must-exchange-fdsd")
             pr = self.par_rag
             self.par_corporation(entity, pr["corp"], pr["price"], pr["action"])
             return
         if getattr(entity, "is_company", False):
-            return
+            # the reference would end the current player's turn: FdSD only offers its exchange
+            raise GameError(f"{entity.name} cannot pass; its owner passes", rule="no-such-action-now")
         if game.turn == 1 and entity not in game.passers_first_stock_round:
             game.passers_first_stock_round.append(entity)
         self.pass_()
 
     def legal_actions(self, entity):
-        if getattr(entity, "is_company", False):
-            return []  # FdSD's exchange is not offered yet (issue 7)
         out = []
         acts = self.actions(entity)
         if self.par_rag is not None:
-            return [{"type": "assign"}, {"type": "pass"}] if acts else []
+            assign = {"type": "assign", "target": self.game.fdsd.sym, "target_type": "company"}
+            return [assign] + ([{"type": "pass"}] if "pass" in acts else [])
+        if getattr(entity, "is_company", False):
+            return self.exchange_actions(entity) if acts else []
         base = super().legal_actions(entity)
         rag = self.game.rag
         if "par" in acts and self.owns_fdsd(entity) and self.can_par_corp(entity, rag):
@@ -515,11 +558,16 @@ class BuySellParShares1893(BuySellParShares):
         if "buy_company" in acts:
             extra = [{"type": "buy_company", "company": c.sym, "price": c.value}
                      for c in self.game.buyable_bank_companies() if self._company_buyable(entity, c)]
-            if not self.bought() and entity.cash >= 1 and self.game.num_certs(entity) < self.game.cert_limit(entity):
-                extra += [{"type": "buy_company", "company": c.sym, "price": 1, "price_range": [1, entity.cash]}
-                          for c in self.game.purchasable_companies(entity)]
             out = [a for a in out if a["type"] != "pass"] + extra + [a for a in out if a["type"] == "pass"]
         return out
+
+    def exchange_actions(self, company) -> list:
+        """FdSD's exchange, naming the first RAG share of the market (two are taken when the
+        market holds more than one)."""
+        shares = sorted(self.game.pool.shares_of(self.game.rag), key=lambda s: s.index)
+        if not shares:
+            return []
+        return [{"type": "buy_shares", "shares": [shares[0].id], "percent": shares[0].percent}]
 
 
 # ============================================================== merger round
@@ -573,10 +621,18 @@ class MergerVote(Step):
                     break
                 self.round.next_voter()
 
+    def founds(self, player) -> bool:
+        """Would ``player``'s yes form the company now?"""
+        r = self.round
+        return r.yes + r.votes.get(player, 0) >= 50
+
     def legal_actions(self, entity):
         if not self.actions(entity):
             return []
-        return [{"type": "special_buy", "description": d, "cost": 0} for d in ("yes", "no")]
+        choices = ["yes", "no"]
+        if self.founds(entity) and self.game.founding_fails(self.round.merge_target):
+            choices = ["no"]  # the reference fails to form it (see Game1893.founding_fails)
+        return [{"type": "special_buy", "description": d, "cost": 0} for d in choices]
 
 
 class PotentialDiscardTrainsAfterMerge(DiscardTrain):
@@ -623,8 +679,10 @@ class PotentialDiscardTrainsAfterMerge(DiscardTrain):
 
 # ============================================================== operating round
 class Bankrupt1893(Step):
-    """A president who cannot pay for a compulsory train even after selling everything goes
-    bankrupt: the remaining shares are sold, the cash goes to the bank and the game ends."""
+    """A president whose company must buy a train and who cannot raise the cheapest depot
+    train's price (cash, the shares the train step would let him sell, and 100M per city bond,
+    counted as the reference counts them) goes bankrupt: what he can sell is sold, his cash
+    goes to the bank and the game ends."""
 
     HANDLERS = {"bankrupt": "process_bankrupt"}
     BLOCKS = False
@@ -632,41 +690,46 @@ class Bankrupt1893(Step):
     def actions(self, entity):
         return ["bankrupt"] if entity is self.current_entity() and not getattr(entity, "is_company", False) else []
 
+    def train_step(self):
+        """The train step when it is the step in charge; the reference sells (and counts as
+        sellable) only through the step in charge, and no other operating step sells."""
+        step = self.round.active_step()
+        return step if isinstance(step, BuyTrain1893) else None
+
     def liquidity(self, player) -> int:
-        """Cash, the best bundle of each company the train step would let the player sell, and
-        100M per city bond (as the reference counts it)."""
         game = self.game
-        buy = next((s for s in self.round.steps if isinstance(s, BuyTrain1893)), None)
         best = {}
+        buy = self.train_step()
         for b in (buy.sellable_bundles(player) if buy is not None else []):
             best[b.corporation] = max(best.get(b.corporation, 0), b.price())
         return player.cash + sum(best.values()) + 100 * sum(1 for c in player.companies if game.bond(c))
 
-    def can_go_bankrupt(self, corp) -> bool:
-        player = corp.owner
+    def can_go_bankrupt(self, operator) -> bool:
+        player = operator.owner
         if player is None or not getattr(player, "is_player", False):
             return False
-        lo = [t.price for t in self.game.depot.depot_trains()]
-        return bool(lo) and self.liquidity(player) + corp.cash < min(lo)
+        cheapest = self.game.min_depot_price()
+        return cheapest > 0 and self.liquidity(player) + operator.cash < cheapest
 
-    def forced(self, corp) -> bool:
-        return bool(self.game.must_buy_train(corp)) and not corp.trains
+    def forced(self, operator) -> bool:
+        """In play, bankruptcy is for a company that must buy a train, at its train step."""
+        buy = self.train_step()
+        return buy is not None and buy.operator() is operator and self.game.must_buy_train(operator)
 
     def process_bankrupt(self, action, entity):
         game = self.game
         if not game.loading and not self.forced(entity):
-            raise GameError(f"{entity.name} is not obliged to buy a train", rule="not-bankrupt")
+            raise GameError(f"{entity.name} is not obliged to buy a train now", rule="not-bankrupt")
         if not self.can_go_bankrupt(entity):
             raise GameError(f"{entity.name} and its president can still pay for the cheapest train",
                             rule="not-bankrupt")
         player = entity.owner
+        buy = self.train_step()
         for corp in sorted({s.corporation for s in player.all_shares()}, key=game._market_sort_key):
-            if corp.share_price is None:
+            if corp.share_price is None or buy is None:
                 continue
             while True:
-                bundles = [b for b in game.share_market.bundles_for(player, corp)
-                           if game.share_market.fit_in_pool(b, game.market_share_limit(corp))
-                           and game.share_market.can_dump(player, b)]
+                bundles = [b for b in game.share_market.bundles_for(player, corp) if buy.can_emergency_sell(player, b)]
                 if not bundles:
                     break
                 game.sell_shares_and_change_price(max(bundles, key=lambda b: b.price()))
@@ -681,15 +744,23 @@ class Bankrupt1893(Step):
 
 
 class BuyCompany1893(Step):
-    """During its turn an operator's president may buy EVA from another player."""
+    """In an operating round EVA may change hands between players at any moment: the acting
+    operator's president or any other player buys it from its owner, at any price from 1 to
+    the buyer's cash, paid to the owner (as the reference allows)."""
 
     HANDLERS = {"buy_company": "process_buy_company"}
     BLOCKS = False
 
+    def buyer(self, entity):
+        """Who pays: a player for himself, the current operator's president for it."""
+        if getattr(entity, "is_player", False):
+            return None if entity.bankrupt else entity
+        if entity is self.current_entity() and not getattr(entity, "is_company", False):
+            return entity.player
+        return None
+
     def actions(self, entity):
-        if entity is not self.current_entity() or getattr(entity, "is_company", False):
-            return []
-        player = entity.player
+        player = self.buyer(entity)
         if player is None or player.cash < 1 or not self.game.purchasable_companies(player):
             return []
         return ["buy_company"]
@@ -697,7 +768,7 @@ class BuyCompany1893(Step):
     def process_buy_company(self, action, entity):
         game = self.game
         company = _company(game, action)
-        player = entity.player
+        player = self.buyer(entity)
         if company not in game.purchasable_companies(player):
             raise GameError(f"{company.name} cannot be bought", rule="company-not-for-sale")
         price = int(action.get("price", 0))
@@ -712,7 +783,7 @@ class BuyCompany1893(Step):
     def legal_actions(self, entity):
         if not self.actions(entity):
             return []
-        p = entity.player
+        p = self.buyer(entity)
         return [{"type": "buy_company", "company": c.sym, "price": 1, "price_range": [1, p.cash]}
                 for c in self.game.purchasable_companies(p)]
 
@@ -746,6 +817,17 @@ class Token1893(TrackAndTokenStep):
 
     def can_lay_tile(self, entity) -> bool:
         return False
+
+    def process_place_token(self, action, entity):
+        """The token takes the city's next free slot; in play a client naming another slot is
+        told so (the reference, and a log, ignore the slot)."""
+        city = self.game.city_by_id(action.get("city"))
+        slot = action.get("slot")
+        if city is not None and slot is not None and not self.game.loading:
+            expected = self.game.board.get_slot(city, entity) or 0
+            if int(slot) != expected:
+                raise GameError(f"a token in {city.id} takes slot {expected}, not {slot}", rule="wrong-slot")
+        super().process_place_token(action, entity)
 
 
 class Route1893(RunRoutes):
@@ -794,17 +876,25 @@ class Dividend1893(Dividend):
 
 
 class BuyTrain1893(BuyTrain):
-    """Minors may buy trains too; one train may be traded in per turn for a discount; a
-    corporation that must buy gets the rest from its president (who may sell shares first);
-    a minor's owner pays what its first train lacks."""
+    """Minors buy trains too; one train may be traded in per operating round for a discount;
+    a company that must buy a train gets the rest from its president (who may sell shares
+    first, never more than needed); a trainless minor's owner pays what its train lacks.
 
-    HANDLERS = {**BuyTrain.HANDLERS, "sell_shares": "process_sell_shares", "sell_company": "process_sell_company"}
+    Prices between companies follow the reference: up to the buyer's cash; for a company that
+    must buy and cannot pay the face value itself, up to the face value with its president's
+    cash, and, once the president has sold shares, at least what makes that sale necessary."""
+
+    HANDLERS = {**BuyTrain.HANDLERS, "sell_shares": "process_sell_shares"}
 
     def round_state(self):
         return {"exchanged_by": []}
 
     def setup(self):
-        self.round.exchanged_by = []
+        self.last_sold_price = None
+
+    def pass_(self):
+        self.last_sold_price = None
+        super().pass_()
 
     def operator(self):
         return super().current_entity()
@@ -835,45 +925,74 @@ class BuyTrain1893(BuyTrain):
         if op is None:
             return []
         if entity is not op:
-            out = []
-            if entity is op.owner and getattr(entity, "is_player", False) and self.must_buy(op):
-                if self.sellable_bundles(entity):
-                    out.append("sell_shares")
-                if self.sellable_bonds(entity):
-                    out.append("sell_company")
-            return out
+            if entity is op.owner and getattr(entity, "is_player", False) and self.must_buy(op) \
+                    and self.sellable_bundles(entity):
+                return ["sell_shares"]
+            return []
         if self.must_buy(entity):
             return ["buy_train"]
         if self.can_buy_train(entity):
             return ["buy_train", "pass"]
         return []
 
+    # ---------------------------------------------------------- the president's emergency sales
+    def cheapest_depot_train(self):
+        trains = self.game.depot.depot_trains()
+        return min(trains, key=lambda t: t.price) if trains else None
+
     def cheapest_depot_price(self) -> int:
-        prices = [t.price for t in self.game.depot.depot_trains()]
-        return min(prices) if prices else 0
+        return self.game.min_depot_price()
+
+    def missing_cash(self, player) -> int:
+        op = self.operator()
+        return self.cheapest_depot_price() - player.cash - (op.cash if op is not None else 0)
+
+    def can_emergency_sell(self, player, bundle) -> bool:
+        """The reference's rule for a sale during the train step: an operated company's
+        certificates, that fit in the market, that do not hand over the buying company's
+        presidency, and no more of them than the cheapest depot train needs."""
+        game = self.game
+        corp = bundle.corporation
+        sm = game.share_market
+        if bundle.owner is not player or not corp.operated():
+            return False
+        if not sm.can_dump(player, bundle) or not sm.fit_in_pool(bundle, game.market_share_limit(corp)):
+            return False
+        op = self.operator()
+        if corp is op and corp.owner is player:
+            holders = corp.player_share_holders()
+            others = max((p for h, p in holders.items() if h is not player), default=0)
+            if holders.get(player, 0) - bundle.percent < others:
+                return False
+        smaller = bundle.price() - min(s.price() for s in bundle.shares)
+        return smaller < self.missing_cash(player)
 
     def sellable_bundles(self, player) -> list:
-        """Bundles the president may sell to raise the missing money: never more than needed,
-        never giving away the presidency of the buying company."""
         op = self.operator()
         if op is None or op.owner is not player:
             return []
-        missing = self.cheapest_depot_price() - player.cash - op.cash
-        if missing <= 0:
-            return []
-        out = []
-        for b in emergency_bundles(self.game, player):
-            corp = b.corporation
-            if corp is op and corp.owner is player:
-                holders = corp.player_share_holders()
-                others = max((p for h, p in holders.items() if h is not player), default=0)
-                if holders.get(player, 0) - b.percent < others:
-                    continue
-            smaller = b.price() - min(s.price() for s in b.shares)
-            if smaller < missing:
-                out.append(b)
-        return out
+        return [b for c in self.game.corporations for b in self.game.share_market.bundles_for(player, c)
+                if self.can_emergency_sell(player, b)]
 
+    def process_sell_shares(self, action, entity):
+        bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"))
+        ids = sorted(s.id for s in bundle.shares)
+        ok = any(sorted(s.id for s in b.shares) == ids and b.percent == bundle.percent
+                 for b in self.sellable_bundles(entity))
+        if not ok:
+            raise GameError(f"{entity.name} cannot sell these shares to pay for a train now", rule="illegal-sale")
+        self.last_sold_price = bundle.price_per_share()
+        self.game.sell_shares_and_change_price(bundle)
+        self.reorder_rest()
+
+    def reorder_rest(self) -> None:
+        """A sale moves a share price: the operators still to come this round are put back in
+        operating order (the reference recalculates it after an emergency sale)."""
+        r = self.round
+        rest = r.entities[r.entity_index + 1:]
+        r.entities = r.entities[:r.entity_index + 1] + [e for e in self.game.operating_order() if e in rest]
+
+    # ---------------------------------------------------------- what may be bought, and for how much
     def buyable_trains(self, entity) -> list:
         depot = list(self.game.depot.depot_trains())
         others = []
@@ -881,6 +1000,45 @@ class BuyTrain1893(BuyTrain):
             others = [t for t in self.game.depot.other_trains(entity)
                       if not (getattr(entity, "is_corporation", False) and getattr(t.owner, "is_minor", False))]
         return depot + others
+
+    def owner_help(self, entity) -> int:
+        """Cash the operator's owner adds to a purchase: all of it for a company that must
+        buy and for a trainless minor; nothing otherwise."""
+        owner = entity.owner
+        if owner is None or not getattr(owner, "is_player", False):
+            return 0
+        if getattr(entity, "is_minor", False):
+            return owner.cash if not entity.trains else 0
+        return owner.cash if self.must_buy(entity) else 0
+
+    def other_price_range(self, entity, train):
+        """(lowest, highest) price ``entity`` may pay for another operator's ``train``, or None.
+
+        The reference's bounds: when the buyer's cash is below the train's face value, at most
+        that face value, and, after its president has sold shares this turn, at least its cash
+        plus his, less the price of one sold share, plus 1; what it pays beyond its own cash
+        comes from its president (a company that must buy) or owner (a trainless minor)."""
+        cash = entity.cash
+        owner = entity.owner
+        owner_cash = owner.cash if getattr(owner, "is_player", False) else 0
+        hi = cash + self.owner_help(entity)
+        if getattr(entity, "is_minor", False):
+            return (1, hi) if hi >= 1 else None
+        if cash >= train.price:
+            return (1, cash) if cash >= 1 else None
+        lo = cash + owner_cash - self.last_sold_price + 1 if self.last_sold_price else 1
+        lo, hi = max(lo, 1), min(train.price, hi)
+        return (lo, hi) if lo <= hi else None
+
+    def depot_train_affordable(self, entity, train) -> bool:
+        if train.price <= entity.cash:
+            return True
+        if train.price > entity.cash + self.owner_help(entity):
+            return False
+        if getattr(entity, "is_minor", False):
+            return True
+        cheapest = self.cheapest_depot_train()
+        return cheapest is not None and train.name == cheapest.name
 
     def process_buy_train(self, action, entity):
         game = self.game
@@ -891,43 +1049,18 @@ class BuyTrain1893(BuyTrain):
             if action["variant"] not in train.variants:
                 raise GameError(f"train {train.id} has no variant {action['variant']}", rule="bad-variant")
             train.set_variant(action["variant"])
-        exchange = None
-        traded = action.get("exchange")
-        if isinstance(traded, list):
-            if len(traded) > 1:
-                raise GameError("only one train may be traded in for a new one", rule="one-trade-in-per-purchase")
-            traded = traded[0] if traded else None
-        if traded:
-            exchange = game.train_by_id(traded)
-            if exchange is None or exchange.owner is not entity:
-                raise GameError(f"{entity.name} does not own train {traded!r}", rule="not-owner")
-        from_depot = train.owner is game.depot
-        if exchange is not None:
-            if not self.exchange_allowed(entity):
-                raise GameError(f"{entity.name} has already traded a train in this turn", rule="one-trade-in-per-turn")
-            if not from_depot or train not in game.depot.depot_trains():
-                raise GameError("only a train from the depot can be bought with a trade-in", rule="no-trade-in")
-            expected = game.discount_price(train, exchange)
-            if expected is None:
-                raise GameError(f"a {exchange.name} train cannot be traded in for a {train.name}", rule="no-trade-in")
-        else:
-            if train not in self.buyable_trains(entity):
-                raise GameError(f"train {train.id} is not for sale to {entity.name}", rule="train-not-available")
-            if not self.room(entity):
-                raise GameError(f"{entity.name} is at its train limit", rule="train-limit")
-            expected = train.price if from_depot else None
-        price = int(action.get("price", expected if expected is not None else 0))
-        if expected is not None and price != expected:
-            if not game.loading:
-                raise GameError(f"train {train.id} costs {expected}, not {price}", rule="wrong-price")
-            game.warnings.append(f"action {action.get('id')}: train {train.id} price {price}, ours {expected}")
-        if not from_depot and not 1 <= price:
-            raise GameError("a train between companies costs at least 1", rule="wrong-price")
         if train.owner is entity:
             raise GameError("a company cannot buy its own train", rule="train-not-available")
-        self.assist(entity, train, price, exchange)
-        if price > entity.cash:
-            raise GameError(f"{entity.name} has {entity.cash}, the train costs {price}", rule="insufficient-cash")
+        exchange = self.traded_in(action, entity)
+        from_depot = train.owner is game.depot
+        price = int(action.get("price", train.price if from_depot else 0))
+        if exchange is not None:
+            self.check_trade_in(entity, train, exchange, price)
+        elif from_depot:
+            self.check_depot_buy(entity, train, price)
+        else:
+            self.check_other_buy(entity, train, price)
+        self.assist(entity, price)
         if exchange is not None:
             game.discard_train(exchange)
             self.round.exchanged_by.append(entity)
@@ -935,76 +1068,70 @@ class BuyTrain1893(BuyTrain):
         if not self.can_buy_train(entity):
             self.pass_()
 
-    def assist(self, entity, train, price, exchange):
-        """Money a president or minor owner adds before the purchase."""
+    def traded_in(self, action, entity):
+        traded = action.get("exchange")
+        if isinstance(traded, list):
+            if len(traded) > 1:
+                raise GameError("only one train may be traded in for a new one", rule="one-trade-in-per-purchase")
+            traded = traded[0] if traded else None
+        if not traded:
+            return None
+        exchange = self.game.train_by_id(traded)
+        if exchange is None or exchange.owner is not entity:
+            raise GameError(f"{entity.name} does not own train {traded!r}", rule="not-owner")
+        return exchange
+
+    def check_price(self, train, price, expected) -> None:
+        if price == expected:
+            return
+        if not self.game.loading:
+            raise GameError(f"train {train.id} costs {expected}, not {price}", rule="wrong-price")
+        self.game.warnings.append(f"train {train.id} price {price}, ours {expected}")
+
+    def check_trade_in(self, entity, train, exchange, price) -> None:
         game = self.game
-        if price <= entity.cash:
+        if not self.exchange_allowed(entity):
+            raise GameError(f"{entity.name} has already traded a train in this turn", rule="one-trade-in-per-turn")
+        expected = game.discount_price(train, exchange)
+        if train not in game.depot.depot_trains() or expected is None:
+            raise GameError(f"a {exchange.name} train cannot be traded in for train {train.id}", rule="no-trade-in")
+        self.check_price(train, price, expected)
+        if price > entity.cash:
+            raise GameError("no contribution to a purchase with a trade-in", rule="no-assist-with-trade-in")
+
+    def check_depot_buy(self, entity, train, price) -> None:
+        if train not in self.game.depot.depot_trains():
+            raise GameError(f"train {train.id} is not available yet", rule="train-not-available")
+        if not self.room(entity):
+            raise GameError(f"{entity.name} is at its train limit", rule="train-limit")
+        self.check_price(train, price, train.price)
+        if price > entity.cash + self.owner_help(entity):
+            raise GameError(f"{entity.name} cannot raise {price} for train {train.id}", rule="insufficient-cash")
+        if not self.depot_train_affordable(entity, train):
+            raise GameError("with the president's help only the cheapest depot train may be bought",
+                            rule="must-buy-cheapest")
+
+    def check_other_buy(self, entity, train, price) -> None:
+        if train not in self.buyable_trains(entity):
+            raise GameError(f"train {train.id} is not for sale to {entity.name}", rule="train-not-available")
+        if not self.room(entity):
+            raise GameError(f"{entity.name} is at its train limit", rule="train-limit")
+        rng = self.other_price_range(entity, train)
+        if rng is None or not rng[0] <= price <= rng[1]:
+            raise GameError(f"{entity.name} may pay between {rng[0]} and {rng[1]} for train {train.id}"
+                            if rng else f"{entity.name} cannot pay for train {train.id}", rule="wrong-price")
+
+    def assist(self, entity, price) -> None:
+        """The owner pays what the operator lacks (checked allowed before)."""
+        need = price - entity.cash
+        if need <= 0:
             return
         player = entity.owner
         if getattr(entity, "is_minor", False):
-            if entity.trains or player.cash + entity.cash < price:
-                return
-            need = price - entity.cash
-            spend(player, game.bank, need)
-            spend(game.bank, entity, need)
-            return
-        if not self.must_buy(entity):
-            return
-        if exchange is not None:
-            raise GameError("cannot contribute funds when trading a train in", rule="no-assist-with-trade-in")
-        if price > train.price:
-            raise GameError("with the president's help a train costs at most its face value", rule="wrong-price")
-        cheapest = self.cheapest_depot_price()
-        if train.owner is game.depot and train.price > cheapest:
-            raise GameError(f"with the president's help only the cheapest train ({cheapest}) may be bought",
-                            rule="must-buy-cheapest")
-        need = price - entity.cash
-        if player.cash < need:
-            raise GameError(f"{player.name} must raise {need - player.cash} more by selling shares",
-                            rule="insufficient-cash")
-        spend(player, entity, need)
-
-    def affordable(self, entity, price) -> bool:
-        """Could ``entity`` pay ``price`` for a depot train now (with its owner's help)?"""
-        if price <= entity.cash:
-            return True
-        if not getattr(entity, "is_minor", False) and price > self.cheapest_depot_price():
-            return False
-        owner = entity.owner
-        if getattr(entity, "is_minor", False):
-            return not entity.trains and owner is not None and owner.cash + entity.cash >= price
-        return self.must_buy(entity) and owner is not None and owner.cash + entity.cash >= price
-
-    def sellable_bonds(self, player) -> list:
-        """City bonds count as the president's money (the reference counts them in his
-        liquidity); since they cannot be sold in an operating round there, we let a president
-        who must raise money sell them to the bank at 100M rather than leave the game stuck."""
-        op = self.operator()
-        if op is None or op.owner is not player:
-            return []
-        if self.cheapest_depot_price() - player.cash - op.cash <= 0:
-            return []
-        return [c for c in player.companies if self.game.bond(c)]
-
-    def process_sell_company(self, action, entity):
-        game = self.game
-        company = _company(game, action)
-        if company not in self.sellable_bonds(entity):
-            raise GameError(f"{entity.name} cannot sell {company.name} now", rule="illegal-sale")
-        price = int(action.get("price", company.value))
-        if price != company.value:
-            raise GameError(f"{company.name} sells for {company.value}, not {price}", rule="wrong-price")
-        spend(game.bank, entity, price)
-        company.owner = game.bank
-        entity.companies.remove(company)
-
-    def process_sell_shares(self, action, entity):
-        bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"))
-        ids = [s.id for s in bundle.shares]
-        ok = any([s.id for s in b.shares] == ids and b.percent == bundle.percent for b in self.sellable_bundles(entity))
-        if bundle.owner is not entity or not ok:
-            raise GameError(f"{entity.name} cannot sell these shares to pay for a train now", rule="illegal-sale")
-        self.game.sell_shares_and_change_price(bundle)
+            spend(player, self.game.bank, need)
+            spend(self.game.bank, entity, need)
+        else:
+            spend(player, entity, need)
 
     def legal_actions(self, entity):
         acts = self.actions(entity)
@@ -1012,21 +1139,22 @@ class BuyTrain1893(BuyTrain):
         if "sell_shares" in acts:
             for b in self.sellable_bundles(entity):
                 out.append({"type": "sell_shares", "shares": [s.id for s in b.shares], "percent": b.percent})
-        if "sell_company" in acts:
-            for c in self.sellable_bonds(entity):
-                out.append({"type": "sell_company", "company": c.sym, "price": c.value})
         if "buy_train" in acts:
+            room = self.room(entity)
             for t in self.buyable_trains(entity):
+                if not room:
+                    break
                 if t.owner is self.game.depot:
-                    if self.room(entity) and self.affordable(entity, t.price):
+                    if self.depot_train_affordable(entity, t):
                         out.append({"type": "buy_train", "train": t.id, "price": t.price, "variant": t.name})
-                elif self.room(entity) and entity.cash >= 1:
-                    out.append({"type": "buy_train", "train": t.id, "price": 1,
-                                "price_range": [1, max(1, entity.cash)], "price_step": 1})
+                    continue
+                rng = self.other_price_range(entity, t)
+                if rng is not None:
+                    out.append(ranged({"type": "buy_train", "train": t.id}, rng[0], rng[1]))
             if self.exchange_allowed(entity):
                 for old, new, price in self.game.discountable_trains_for(entity):
                     if price <= entity.cash:
-                            out.append({"type": "buy_train", "train": new.id, "price": price, "variant": new.name,
+                        out.append({"type": "buy_train", "train": new.id, "price": price, "variant": new.name,
                                     "exchange": old.id})
         if "pass" in acts:
             out.append({"type": "pass"})
