@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from webkit import auth, first_of, fixture, playable
+from .webkit import auth, first_of, fixture, playable
 
 
 def new_game(client, title="1825", players=("Ann", "Bob", "Cid"), options=("unit_1",), seed=7, **extra):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from webkit import ARTIFACTS, Server, fixture
+from .webkit import ARTIFACTS, Server, fixture
 
 CHROMIUM = os.environ.get("TRACKAGE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",

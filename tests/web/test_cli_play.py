@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from webkit import FIXTURES, REPO, fixture
+from .webkit import FIXTURES, REPO, fixture
 
 
 def run(*args, input=None):

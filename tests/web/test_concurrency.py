@@ -9,7 +9,7 @@ import threading
 import httpx
 import pytest
 
-from webkit import PG, Server, auth, first_of, pg_database, pg_drop, playable
+from .webkit import PG, Server, auth, first_of, pg_database, pg_drop, playable
 
 NO_PG = "NO POSTGRESQL: set TRACKAGE_TEST_PG to a server URL (bash .ci/run starts one)"
 

@@ -10,7 +10,7 @@ import pytest
 from trackage.replay import replay_file
 from trackage.titles import new_game
 from trackage.web.mapsvg import R, Geometry, render_map, render_tile
-from webkit import fixture
+from .webkit import fixture
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 SETUPS = [("1825", 3, ["unit_1"]), ("1825", 4, ["unit_2"]), ("1867", 3, []), ("1861", 4, []), ("1893", 3, []),

@@ -10,6 +10,7 @@ the loser of a race gets :class:`Conflict` (409) and the cached game is rebuilt.
 from __future__ import annotations
 
 import copy
+import logging
 import threading
 import time
 from collections import OrderedDict
@@ -23,6 +24,7 @@ from ..titles import TITLES, game_class, new_game
 from .storage import ActionConflict, Storage
 from .views import History
 
+log = logging.getLogger("trackage.web")
 META = ("undo", "redo")
 MAX_PLAYERS_NAME = 40
 
@@ -328,6 +330,11 @@ class GameService:
                 game.process(action)
             except GameError as e:
                 raise Illegal(e.message, e.rule) from None
+            except Exception as e:  # noqa: BLE001 - an engine error: process() left the game as it was
+                log.exception("game %s: action %s raised", gid, aid)
+                self._drop(gid)
+                raise Illegal(f"the engine could not apply this action: {type(e).__name__}: {e}",
+                              "engine-error") from None
             try:
                 self.storage.append_action(gid, action, actor)
             except ActionConflict:
