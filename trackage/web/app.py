@@ -81,10 +81,15 @@ def _gid(raw: str) -> int:
 
 
 def game_state(service: GameService, gid: int, token: str | None) -> dict:
-    lv = service.live(gid)
-    game = lv.game
     seat = service.seat(gid, token)
-    legal = [views.clean_for_json(a) for a in service.seat_legal(game, seat)]
+    with service.locked(gid):
+        return _game_state(service, service.live(gid), seat)
+
+
+def _game_state(service: GameService, lv, seat) -> dict:
+    gid = lv.gid
+    game = lv.game
+    legal = [views.clean_for_json(a) for a in service.seat_legal(game, seat, lv)]
     acting = [{"id": getattr(e, "id", None), "type": game.entity_type(e), "name": views.entity_label(game, e)}
               for e in (game.acting_entities() if not game.finished else [])]
     return {
@@ -152,8 +157,9 @@ def create_app(db_url: str | None = None, *, sse_interval: float = 1.0) -> FastA
         body = await read_json(request, MAX_ACTION_BODY)
 
         def work():
-            service.act(g, token, body)
-            return game_state(service, g, token)
+            with service.locked(g):  # the reply is the state this action made
+                service.act(g, token, body)
+                return game_state(service, g, token)
         return await run_in_threadpool(work)
 
     @app.get("/api/games/{gid}/log")
@@ -242,7 +248,8 @@ def create_app(db_url: str | None = None, *, sse_interval: float = 1.0) -> FastA
             resp.set_cookie(_token_cookie(g), token, httponly=False, samesite="lax", max_age=3600 * 24 * 365)
             return resp
         token = request.cookies.get(_token_cookie(g))
-        ctx = page_context(g, token, action)
+        with service.locked(g):
+            ctx = page_context(g, token, action)
         return templates.TemplateResponse(request, "game.html", ctx)
 
     def page_context(g: int, token: str | None, action: int | None) -> dict:
@@ -251,7 +258,7 @@ def create_app(db_url: str | None = None, *, sse_interval: float = 1.0) -> FastA
         history = service.history(g)
         game, at = service.game_at(g, action)
         viewing_past = at < lv.last_id
-        legal = [] if viewing_past else service.seat_legal(game, seat)
+        legal = [] if viewing_past else service.seat_legal(game, seat, lv)
         lay = [a for a in legal if a["type"] == "lay_tile"]
         tok = [a for a in legal if a["type"] == "place_token"]
         runs = [a for a in legal if a["type"] == "run_routes"]
@@ -305,10 +312,14 @@ def create_app(db_url: str | None = None, *, sse_interval: float = 1.0) -> FastA
         """The legal tiles and rotations of the seat on one hex (a fragment of the game page)."""
         g = _gid(gid)
         token = request.cookies.get(_token_cookie(g)) or bearer(request)
+        seat = service.seat(g, token)
+        with service.locked(g):
+            return _tile_choices(request, g, seat, hex_id)
+
+    def _tile_choices(request, g, seat, hex_id):
         lv = service.live(g)
         game = lv.game
-        seat = service.seat(g, token)
-        lays = [a for a in service.seat_legal(game, seat) if a["type"] == "lay_tile" and a["hex"] == hex_id]
+        lays = [a for a in service.seat_legal(game, seat, lv) if a["type"] == "lay_tile" and a["hex"] == hex_id]
         hx = game.hex_by_id(hex_id)
         items = []
         for a in lays:
@@ -325,8 +336,10 @@ def create_app(db_url: str | None = None, *, sse_interval: float = 1.0) -> FastA
     @app.get("/games/{gid}/map.svg")
     def map_svg(gid: str, action: int | None = None):
         g = _gid(gid)
-        game, _ = service.game_at(g, action)
-        return Response(render_map(game), media_type="image/svg+xml")
+        with service.locked(g):
+            game, _ = service.game_at(g, action)
+            svg = render_map(game)
+        return Response(svg, media_type="image/svg+xml")
 
     @app.get("/healthz")
     def healthz():

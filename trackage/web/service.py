@@ -71,6 +71,7 @@ class Live:
     last_id: int                     # the last stored action id applied
     actors: list = field(default_factory=list)   # (action id, actor, type) of every stored action
     history: object = None           # views.History: checkpoints and charts (built lazily)
+    legal: tuple | None = None       # (last_id, the game's legal actions then): asked once per action
 
 
 def controller(game, entity):
@@ -272,11 +273,25 @@ class GameService:
             return None
         return self.storage.seat_for_token(gid, token)
 
-    def seat_legal(self, game, seat: dict | None) -> list[dict]:
-        """Legal actions the seat may take now (a hotseat token: all)."""
+    def locked(self, gid: int) -> threading.RLock:
+        """The game's lock: hold it while reading a live game (asking for legal actions
+        touches the engine's route memory; another request may be acting)."""
+        return self._lock_for(gid)
+
+    def legal(self, lv: Live) -> list[dict]:
+        """The live game's legal actions, asked of the engine once per stored action (the
+        route search behind a run can take a while late in a game); copies."""
+        with self._lock_for(lv.gid):
+            if lv.legal is None or lv.legal[0] != lv.last_id:
+                lv.legal = (lv.last_id, [] if lv.game.finished else lv.game.legal_actions())
+            return copy.deepcopy(lv.legal[1])
+
+    def seat_legal(self, game, seat: dict | None, lv: Live | None = None) -> list[dict]:
+        """Legal actions the seat may take now (a hotseat token: all); ``lv``: the live
+        game ``game`` is (its legal actions are cached)."""
         if seat is None or game.finished:
             return []
-        acts = game.legal_actions()
+        acts = self.legal(lv) if lv is not None and lv.game is game else game.legal_actions()
         if seat["player_id"] is None:
             return acts
         out = []
