@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import time
 from pathlib import Path
 from urllib.parse import quote
 
@@ -158,8 +159,14 @@ def create_app(db_url: str | None = None, *, sse_interval: float = 1.0) -> FastA
 
         def work():
             with service.locked(g):  # the reply is the state this action made
+                t0 = time.perf_counter()
                 service.act(g, token, body)
-                return game_state(service, g, token)
+                t1 = time.perf_counter()
+                out = game_state(service, g, token)
+                t2 = time.perf_counter()
+            # Server-Timing: the action (engine + database) and the new state (legal actions)
+            timing = f"act;dur={(t1 - t0) * 1000:.1f}, state;dur={(t2 - t1) * 1000:.1f}"
+            return JSONResponse(out, headers={"Server-Timing": timing})
         return await run_in_threadpool(work)
 
     @app.get("/api/games/{gid}/log")
