@@ -245,3 +245,20 @@ def test_events_stream_reports_the_action_count(client):
     assert r.status_code == 200 and "text/event-stream" in r.headers["content-type"]
     assert 'event: action' in r.text and '"action_count": 0' in r.text
     assert client.get("/api/games/999/events?once=1").status_code == 404
+
+
+def test_legal_actions_follow_every_change(client):
+    """The server asks the engine for the legal actions once per stored action: after an
+    action, an undo and a redo the seat sees the legal actions of the game as it is now."""
+    r = client.post("/api/games", json={"title": "1893", "players": ["A", "B", "C"], "seed": 3, "hotseat": True})
+    gid, tok = r.json()["id"], r.json()["seats"][0]["token"]
+    s0 = state(client, gid, tok)
+    a = playable(first_of(s0["legal_actions"], "bid", "buy_company", "pass"))
+    r = post(client, gid, tok, {**a, "id": 1})
+    assert r.status_code == 200 and "act;dur=" in r.headers["server-timing"]
+    s1 = state(client, gid, tok)
+    assert s1["legal_actions"] == r.json()["legal_actions"] and s1["action_count"] == 1
+    assert post(client, gid, tok, {"type": "undo", "id": 2}).status_code == 200
+    assert state(client, gid, tok)["legal_actions"] == s0["legal_actions"]
+    assert post(client, gid, tok, {"type": "redo", "id": 3}).status_code == 200
+    assert state(client, gid, tok)["legal_actions"] == s1["legal_actions"]
