@@ -230,6 +230,58 @@ def test_first_rounds_by_clicking(page, server, title):
     (SHOTS / f"{title}-clicked.json").write_text(json.dumps(sorted(done["all"] | sr_done)))
 
 
+# a shared log of each title (1867: test_imported_log_history_and_play_on) cut before its first
+# run with a route followed by a dividend: the new games above have no trains in their first
+# operating round yet
+FIRST_RUNS = {"1825": "1825_game_end_bank.json", "1861": "29683.json", "1893": "1893_game_end_bank.json",
+              "1822": "discard_trains_after_sr_export.json", "1858": "1858-quick-start-b.json",
+              "1858India": "hotseat_qs_b.json"}
+
+
+def import_cut(page, server, tmp_path, title, name, keep):
+    """Import a shared log of ``title`` through the lobby, keeping the actions before the
+    index ``keep(actions)``; the page shows its end."""
+    data = json.loads(fixture(title, name).read_text())
+    acts = data["actions"]
+    i = keep(acts)
+    data["actions"] = acts[:i]
+    data.pop("result", None)
+    f = tmp_path / f"{title}-shared-log.json"
+    f.write_text(json.dumps(data))
+    page.goto(server.url + "/")
+    page.set_input_files("#import-file", str(f))
+    page.click("#import")
+    page.wait_for_selector("#game")
+    return acts, i
+
+
+def first_run_with_dividend(acts):
+    return next(k for k, a in enumerate(acts) if a["type"] == "run_routes" and a.get("routes")
+                and k + 1 < len(acts) and acts[k + 1]["type"] == "dividend"
+                and acts[k + 1].get("entity") == a.get("entity"))
+
+
+@pytest.mark.parametrize("title", list(FIRST_RUNS))
+def test_first_run_and_dividend_by_clicking(page, server, tmp_path, title):
+    import_cut(page, server, tmp_path, title, FIRST_RUNS[title], first_run_with_dividend)
+    with page.expect_navigation():
+        page.click("#hist-now")
+    assert page.query_selector("#map .routes polyline"), f"{title}: no route drawn"
+    run = button(page, "run_routes", "Run for")
+    assert run is not None, f"{title}: no run offered"
+    act(page, run.click)
+    b = button(page, "dividend", "Pay") or button(page, "dividend")
+    assert b is not None, f"{title}: no dividend offered after the run"
+    act(page, b.click)
+    shot(page, f"{title}-run-and-dividend")
+    gid = page.get_attribute("#game", "data-gid")
+    import httpx
+
+    log = httpx.get(f"{server.url}/api/games/{gid}/log", timeout=30).json()
+    assert [a["type"] for a in log["actions"][-2:]] == ["run_routes", "dividend"]
+    assert sum(r["revenue"] for r in log["actions"][-2]["routes"]) > 0
+
+
 def test_imported_log_history_and_play_on(page, server, tmp_path):
     data = json.loads(fixture("1867", "21268.json").read_text())
     acts = data["actions"]
