@@ -282,6 +282,24 @@ def test_first_run_and_dividend_by_clicking(page, server, tmp_path, title):
     assert sum(r["revenue"] for r in log["actions"][-2]["routes"]) > 0
 
 
+@pytest.mark.parametrize("title", list(FIRST_RUNS))
+def test_a_token_by_clicking_a_city(page, server, tmp_path, title):
+    """The shared log cut before its first token placement: click a highlighted city."""
+    import_cut(page, server, tmp_path, title, FIRST_RUNS[title],
+               lambda acts: next(k for k, a in enumerate(acts) if a["type"] == "place_token"))
+    with page.expect_navigation():
+        page.click("#hist-now")
+    city = page.query_selector("#map g.city.tokenable")
+    assert city is not None, f"{title}: no city to token"
+    act(page, city.click)
+    shot(page, f"{title}-token")
+    gid = page.get_attribute("#game", "data-gid")
+    import httpx
+
+    log = httpx.get(f"{server.url}/api/games/{gid}/log", timeout=30).json()
+    assert log["actions"][-1]["type"] == "place_token"
+
+
 def test_imported_log_history_and_play_on(page, server, tmp_path):
     data = json.loads(fixture("1867", "21268.json").read_text())
     acts = data["actions"]
