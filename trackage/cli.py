@@ -1,4 +1,4 @@
-"""The command line: replay, new, playout, show."""
+"""The command line: replay, new, playout, show, play, act, serve."""
 
 from __future__ import annotations
 
@@ -17,11 +17,35 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--trace", "trace_path", type=click.Path(dir_okay=False), help="Write the state after each action (JSONL).")
+@click.argument("files", nargs=-1, required=True, type=click.Path(exists=False))
+@click.option("--trace", "trace_path", type=click.Path(dir_okay=False), help="Write the state after each action (JSONL; one file only).")
 @click.option("--strict", is_flag=True, help="Treat a route revenue that differs from the engine's as an error.")
-def replay(file: str, trace_path: str | None, strict: bool) -> None:
-    """Replay an 18xx.games log; exit 0 if the final result matches the log's."""
+def replay(files: tuple, trace_path: str | None, strict: bool) -> None:
+    """Replay 18xx.games logs; exit 0 if each final result matches its log's.
+
+    One FILE prints its summary as JSON. Several files, or folders (every *.json inside,
+    recursively), print a summary table with a progress bar."""
+    from pathlib import Path
+
+    paths = []
+    for f in files:
+        p = Path(f)
+        if p.is_dir():
+            paths.extend(sorted(p.rglob("*.json")))
+        else:
+            paths.append(p)
+    if len(paths) == 1 and not Path(files[0]).is_dir():
+        sys.exit(_replay_one(str(paths[0]), trace_path, strict))
+    if trace_path:
+        click.echo("error: --trace takes one file", err=True)
+        sys.exit(2)
+    if not paths:
+        click.echo("error: no .json files found", err=True)
+        sys.exit(2)
+    sys.exit(_replay_many(paths, strict))
+
+
+def _replay_one(file: str, trace_path: str | None, strict: bool) -> int:
     from .replay import replay_file
 
     trace = open(trace_path, "w") if trace_path else None
@@ -29,10 +53,10 @@ def replay(file: str, trace_path: str | None, strict: bool) -> None:
         out = replay_file(file, trace=trace, strict=strict)
     except LogFormatError as e:
         click.echo(f"error: {e}", err=True)
-        sys.exit(2)
+        return 2
     except TrackageError as e:
         click.echo(f"error: {e}", err=True)
-        sys.exit(2)
+        return 2
     finally:
         if trace:
             trace.close()
@@ -45,18 +69,71 @@ def replay(file: str, trace_path: str | None, strict: bool) -> None:
     if out.error is not None:
         a = out.failed_action or {}
         click.echo(f"action {a.get('id')} ({a.get('type')}) failed: {type(out.error).__name__}: {out.error}", err=True)
-        sys.exit(2)
+        return 2
     if out.expected is None:
         click.echo("the log has no recorded result to compare with", err=True)
-        sys.exit(0 if game.finished else 1)
+        return 0 if game.finished else 1
     if not game.finished:
         click.echo("mismatch: the game did not finish", err=True)
-        sys.exit(1)
+        return 1
     if out.result != out.expected:
         diffs = [f"player {k}: expected {v}, got {out.result.get(k)}" for k, v in out.expected.items()
                  if out.result.get(k) != v]
         click.echo("mismatch: " + "; ".join(diffs), err=True)
-        sys.exit(1)
+        return 1
+    return 0
+
+
+def _replay_many(paths: list, strict: bool) -> int:
+    import time
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.table import Table
+
+    from .replay import replay_file
+
+    console = Console(stderr=True)
+    rows = []
+    worst = 0
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console, transient=False) as progress:
+        task = progress.add_task("replaying", total=len(paths))
+        for p in paths:
+            progress.update(task, description=f"replaying {p.name}")
+            t = time.perf_counter()
+            try:
+                out = replay_file(str(p), strict=strict)
+            except TrackageError as e:
+                rows.append((f"{p.parent.name}/{p.name}", "-", "-", "error", str(e)[:60], f"{time.perf_counter() - t:.2f}"))
+                worst = max(worst, 2)
+                progress.advance(task)
+                continue
+            dt = time.perf_counter() - t
+            g = out.game
+            if out.error is not None:
+                a = out.failed_action or {}
+                status, note, code = "error", f"action {a.get('id')} ({a.get('type')}): {out.error}"[:60], 2
+            elif out.expected is None:
+                status, note, code = ("finished" if g.finished else "open"), "no recorded result", 0 if g.finished else 1
+            elif not g.finished:
+                status, note, code = "mismatch", "did not finish", 1
+            elif out.result != out.expected:
+                status, note, code = "mismatch", "result differs", 1
+            else:
+                status, note, code = "ok", g.game_end_reason or "", 0
+            worst = max(worst, code)
+            rows.append((f"{p.parent.name}/{p.name}", g.TITLE, str(out.applied), status, note, f"{dt:.2f}"))
+            progress.advance(task)
+    table = Table(title=f"{len(paths)} logs")
+    for col in ("file", "title", "actions", "status", "note", "seconds"):
+        table.add_column(col)
+    for r in rows:
+        table.add_row(*r, style=None if r[3] in ("ok", "finished") else "red")
+    Console(width=None if sys.stdout.isatty() else 200).print(table)
+    ok = sum(1 for r in rows if r[3] in ("ok", "finished"))
+    click.echo(f"{ok} of {len(rows)} replayed to their result")
+    return worst
 
 
 @main.command()
@@ -127,6 +204,206 @@ def show(file: str, at_id: int | None) -> None:
         sys.exit(2)
     game.loading = False
     render(game)
+
+
+def _load_for_play(file: str):
+    """(log data, game after its actions) of a log file; the game takes live actions next."""
+    from .core.log import filter_actions, load_log
+    from .replay import game_from_log
+
+    data = load_log(file)
+    game = game_from_log(data)
+    live = filter_actions(data["actions"])
+    if live:
+        game.load(live)
+    return data, game
+
+
+def _save_log(file: str, data: dict, game) -> None:
+    from .export import game_to_log
+
+    log = game_to_log(game, game_id=data.get("id"))
+    log["actions"] = data["actions"]
+    for k in ("id", "players", "settings", "created_at"):
+        if k in data:
+            log[k] = data[k]
+    tmp = f"{file}.tmp"
+    with open(tmp, "w") as f:
+        json.dump(log, f)
+    import os
+
+    os.replace(tmp, file)
+
+
+def _next_id(data: dict) -> int:
+    ids = [a.get("id") for a in data["actions"] if isinstance(a.get("id"), int)]
+    return (max(ids) if ids else 0) + 1
+
+
+def _apply_live(file: str, data: dict, game, action: dict) -> None:
+    """Process one action live (refused: GameError, nothing changes) and save the log."""
+    from .export import LOCAL_KEYS
+
+    action = {k: v for k, v in action.items() if k not in LOCAL_KEYS}
+    action["id"] = _next_id(data)
+    if action["type"] == "undo":
+        game.undo()
+        action = {"type": "undo", "entity": game.seat_order()[0].id, "entity_type": "player", "id": action["id"]}
+    elif action["type"] == "redo":
+        game.redo()
+        action = {"type": "redo", "entity": game.seat_order()[0].id, "entity_type": "player", "id": action["id"]}
+    else:
+        if action["type"] == "run_routes" and isinstance(action.get("routes"), list):
+            try:
+                entity = game.resolve_entity(action)
+                trains = {t.id: t for t in game.route_trains(entity)}
+                revs = game.compute_route_revenues(entity, action["routes"], trains)
+                action["routes"] = [{**r, "revenue": v} for r, v in zip(action["routes"], revs)]
+            except Exception:  # noqa: BLE001 - the engine refuses it below
+                pass
+        game.process(action)
+    data["actions"].append(action)
+    _save_log(file, data, game)
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False, exists=True))
+@click.argument("action_json")
+def act(file: str, action_json: str) -> None:
+    """Apply one action (JSON, or "undo") to a log file and save it; prints the new state.
+
+    Exit 0 on success, 2 with {error, rule} on stderr when the action is refused."""
+    try:
+        data, game = _load_for_play(file)
+    except (TrackageError, ValueError) as e:
+        click.echo(json.dumps({"error": str(e), "rule": getattr(e, "rule", "bad-log")}), err=True)
+        sys.exit(2)
+    text = action_json.strip()
+    if text in ("undo", "redo"):
+        action = {"type": text}
+    else:
+        try:
+            action = json.loads(text)
+        except json.JSONDecodeError as e:
+            click.echo(json.dumps({"error": f"malformed JSON: {e}", "rule": "malformed-json"}), err=True)
+            sys.exit(2)
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            click.echo(json.dumps({"error": "an action is an object with a string type", "rule": "malformed-action"}), err=True)
+            sys.exit(2)
+    try:
+        _apply_live(file, data, game, action)
+    except GameError as e:
+        click.echo(json.dumps({"error": e.message, "rule": e.rule}), err=True)
+        sys.exit(2)
+    from .web.views import round_label
+
+    click.echo(json.dumps({"action_count": _next_id(data) - 1, "round": round_label(game),
+                           "acting": [game.entity_name(e) for e in game.acting_entities()] if not game.finished else [],
+                           "finished": game.finished, "result": game.result() if game.finished else None}))
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--title", help="Start a new game in FILE when it does not exist.")
+@click.option("--players", "-p", "num_players", type=click.IntRange(1, 12), default=None)
+@click.option("--option", "-o", "options", multiple=True)
+@click.option("--seed", type=int, default=0)
+def play(file: str, title: str | None, num_players: int | None, options: tuple, seed: int) -> None:
+    """Play a game hotseat in the terminal: numbered legal actions; `undo`, `show`, `quit`.
+
+    Type a number to take that action (with a price after it where one is asked, e.g. `3 150`),
+    or an action as JSON. Every action is saved to FILE (an 18xx.games log)."""
+    import os
+
+    from rich.console import Console
+
+    from .export import game_to_log
+    from .show import render
+    from .titles import new_game
+    from .web.views import describe, round_label
+
+    console = Console()
+    if not os.path.exists(file):
+        if not title or not num_players:
+            click.echo("error: FILE does not exist: give --title and --players to start a new game", err=True)
+            sys.exit(2)
+        players = [{"id": i + 1, "name": f"Player {i + 1}"} for i in range(num_players)]
+        try:
+            g = new_game(title, players, list(options), seed)
+        except (TrackageError, ValueError) as e:
+            click.echo(f"error: {e}", err=True)
+            sys.exit(2)
+        with open(file, "w") as f:
+            json.dump(game_to_log(g), f)
+    try:
+        data, game = _load_for_play(file)
+    except (TrackageError, ValueError) as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(2)
+    stdin = click.get_text_stream("stdin")
+    while True:
+        if game.finished:
+            console.print(f"Game over ({game.game_end_reason}): " + ", ".join(
+                f"{p.name} {game.player_value(p)}" for p in game.seat_order()), style="bold")
+            return
+        acts = game.legal_actions()
+        acting = ", ".join(game.entity_name(e) for e in game.acting_entities())
+        console.print(f"[bold]{game.TITLE} {round_label(game)}[/bold] phase {game.phase.name} - acting: {acting}")
+        for i, a in enumerate(acts):
+            rng = a.get("price_range")
+            extra = f"  [price {rng[0]}..{rng[1]} step {a.get('price_step') or 1}]" if rng else ""
+            who = ""
+            try:
+                who = game.entity_name(game.resolve_entity(a)) + ": "
+            except GameError:
+                pass
+            console.print(f"  {i:3d}. {who}{describe(game, a)}{extra}", highlight=False)
+        console.print("number [price] | undo | show | quit | {json}> ", end="")
+        line = stdin.readline()
+        if not line:
+            return
+        line = line.strip()
+        if not line:
+            continue
+        if line in ("quit", "q", "exit"):
+            return
+        if line == "show":
+            render(game, console)
+            continue
+        try:
+            if line in ("undo", "redo"):
+                action = {"type": line}
+            elif line.startswith("{"):
+                action = json.loads(line)
+            else:
+                parts = line.split()
+                a = dict(acts[int(parts[0])])
+                if len(parts) > 1:
+                    a["price"] = int(parts[1])
+                action = a
+            _apply_live(file, data, game, action)
+        except (ValueError, IndexError, json.JSONDecodeError) as e:
+            console.print(f"[red]not understood: {e}[/red]")
+        except GameError as e:
+            console.print(f"[red]refused: {e.message} [{e.rule}][/red]")
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8018, show_default=True, type=int)
+@click.option("--db", "db_url", default=None, help="Database URL (default: $TRACKAGE_DB or sqlite:///trackage.db).")
+@click.option("--log-level", default="info", show_default=True)
+def serve(host: str, port: int, db_url: str | None, log_level: str) -> None:
+    """Run the web app: lobby, games, the JSON API (FastAPI on uvicorn)."""
+    import os
+
+    import uvicorn
+
+    from .web.app import create_app
+
+    app = create_app(db_url or os.environ.get("TRACKAGE_DB"))
+    click.echo(f"trackage serving on http://{host}:{port}/ (database {app.state.storage.url})")
+    uvicorn.run(app, host=host, port=port, log_level=log_level)
 
 
 if __name__ == "__main__":

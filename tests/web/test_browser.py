@@ -1,0 +1,352 @@
+"""The web app in a real browser (Playwright driving Debian's chromium): a new hotseat game of
+every title played by clicking through its first stock round and first operating round (a
+tile lay on the map, a token by clicking a city, a run, a dividend where offered), and an
+imported log stepped through its history, then played on (a run and a dividend). Screenshots
+go to test-artifacts/browser/."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from .webkit import ARTIFACTS, Server, fixture
+
+CHROMIUM = os.environ.get("TRACKAGE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+        "--disable-dev-shm-usage"]
+SHOTS = ARTIFACTS / "browser"
+
+pw = pytest.importorskip("playwright.sync_api", reason="NO PLAYWRIGHT: pip install -e '.[test]'")
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"NO CHROMIUM: {CHROMIUM} is absent (apt-get install chromium; bash .ci/run does)",
+                allow_module_level=True)
+
+# title -> (players, options)
+GAMES = {"1825": (3, ["unit_1"]), "1867": (3, []), "1861": (3, []), "1893": (3, []), "1822": (3, []),
+         "1858": (4, []), "1858India": (4, [])}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    d = tmp_path_factory.mktemp("browser")
+    srv = Server(f"sqlite:///{d / 'browser.db'}", d / "server.log")
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def web_browser():
+    with pw.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(web_browser):
+    ctx = web_browser.new_context(viewport={"width": 1500, "height": 1000})
+    pg = ctx.new_page()
+    pg.set_default_timeout(30_000)
+    yield pg
+    ctx.close()
+
+
+def shot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=False)
+
+
+def last(page) -> int:
+    return int(page.get_attribute("#game", "data-last"))
+
+
+def round_label(page) -> str:
+    return page.inner_text("#round").strip()
+
+
+def act(page, click) -> None:
+    """Click something that posts an action and wait for the page after it."""
+    n = last(page)
+    click()
+    try:
+        page.wait_for_function(f"() => document.querySelector('#game') && "
+                               f"parseInt(document.querySelector('#game').dataset.last) > {n}", timeout=30_000)
+    except Exception:
+        err = page.inner_text("#action-error") if page.query_selector("#action-error") else "?"
+        raise AssertionError(f"the action after {n} did not land: {err}") from None
+    page.wait_for_selector("#game")
+
+
+def button(page, type_: str, text: str | None = None):
+    sel = f"#actions form.action button[data-type='{type_}']"
+    for b in page.query_selector_all(sel):
+        if text is None or text in b.inner_text():
+            return b
+    return None
+
+
+def lay_tile(page) -> bool:
+    hexes = page.query_selector_all("#map g.hex.layable")
+    for hx in hexes[:6]:
+        hx.click()
+        page.wait_for_selector("#tile-choices .tile-choices")
+        opt = page.query_selector("#tile-choices .tile-option")
+        if opt is None:
+            continue
+        act(page, opt.click)
+        return True
+    return False
+
+
+def new_game(page, server, title):
+    n, opts = GAMES[title]
+    page.goto(server.url + "/")
+    page.select_option("#title", title)
+    page.fill("#players", "\n".join(["Ann", "Bob", "Cid", "Dee", "Eve"][:n]))
+    page.dispatch_event("#players", "input")
+    for o in opts:
+        page.check(f"#options input[value='{o}']")
+    page.fill("#seed", "5")
+    page.click("#create")
+    page.wait_for_selector("#game")
+    assert page.inner_text("#seat").startswith("hotseat")
+
+
+LIMITS = {"par": 3, "buy_shares": 9, "buy_company": 4, "choose": 4}
+
+
+def offered(page) -> list:
+    """(action, button) of every action control on the page."""
+    out = []
+    for f in page.query_selector_all("#actions form.action"):
+        out.append((json.loads(f.get_attribute("data-action")), f.query_selector("button")))
+    return out
+
+
+def _target(a):
+    return a.get("company") or a.get("corporation") or a.get("minor")
+
+
+def play_stock_round(page, title, done) -> None:
+    """Click through the first stock (and auction) rounds: par, buy, one bid per company, else pass."""
+    counts: dict = {}
+    bid_on: set = set()
+    for _ in range(90):
+        if re.match(r"OR\b", round_label(page)):
+            return
+        acts = offered(page)
+        assert acts, f"{title}: no action offered in {round_label(page)}"
+        chosen = None
+        for t in ("par", "buy_shares", "buy_company", "bid", "choose"):
+            cands = [(a, b) for a, b in acts if a["type"] == t]
+            if t == "bid":
+                cands = [(a, b) for a, b in cands if _target(a) not in bid_on]
+                if cands and len(bid_on) < 10:
+                    chosen = cands[0]
+                    break
+                continue
+            if cands and counts.get(t, 0) < LIMITS[t]:
+                chosen = cands[0]
+                break
+        if chosen is None:
+            chosen = next(((a, b) for a, b in acts if a["type"] == "pass"), acts[0])
+        a, b = chosen
+        counts[a["type"]] = counts.get(a["type"], 0) + 1
+        if a["type"] == "bid":
+            bid_on.add(_target(a))
+        done.add(a["type"])
+        act(page, b.click)
+    raise AssertionError(f"{title}: the stock round did not end ({round_label(page)})")
+
+
+def play_operating_round(page, title, done) -> None:
+    """Click through the first operating round: a tile on the map, a token on a city, a run,
+    a dividend, a train, else pass."""
+    start = round_label(page)
+    assert start.startswith("OR"), start
+    acting = None
+    for _ in range(80):
+        if round_label(page) != start or page.query_selector("#finished"):
+            return
+        now = page.inner_text("#acting")
+        if now != acting:
+            acting, done["turn"] = now, set()
+        if page.query_selector("#map g.hex.layable") and "lay_tile" not in done["turn"]:
+            if lay_tile(page):
+                done["all"].add("lay_tile")
+                done["turn"].add("lay_tile")
+                continue
+        city = page.query_selector("#map g.city.tokenable")
+        if city is not None:
+            act(page, city.click)
+            done["all"].add("place_token")
+            continue
+        acts = offered(page)
+        chosen = None
+        for t, pred in (("run_routes", lambda a: a.get("routes")), ("dividend", lambda a: a.get("kind") == "payout"),
+                        ("dividend", lambda a: True), ("buy_train", lambda a: "buy_train" not in done["turn"]),
+                        ("run_routes", lambda a: True)):
+            chosen = next(((a, b) for a, b in acts if a["type"] == t and pred(a)), None)
+            if chosen:
+                break
+        if chosen is None:
+            chosen = next(((a, b) for a, b in acts if a["type"] == "pass"), acts[0] if acts else None)
+        assert chosen is not None, f"{title}: nothing to click in {round_label(page)}"
+        a, b = chosen
+        act(page, b.click)
+        done["all"].add(a["type"])
+        done["turn"].add(a["type"])
+    raise AssertionError(f"{title}: the operating round did not end")
+
+
+@pytest.mark.parametrize("title", list(GAMES))
+def test_first_rounds_by_clicking(page, server, title):
+    new_game(page, server, title)
+    shot(page, f"{title}-start")
+    sr_done: set = set()
+    play_stock_round(page, title, sr_done)
+    shot(page, f"{title}-sr1-done")
+    assert sr_done & {"par", "buy_shares", "bid", "buy_company"}, sr_done
+    done = {"all": set(), "turn": set()}
+    play_operating_round(page, title, done)
+    page.evaluate("window.scrollTo(0, 0)")
+    shot(page, f"{title}-or1-done")
+    assert "lay_tile" in done["all"], done
+    # the game's log has what was clicked, and it replays
+    gid = page.get_attribute("#game", "data-gid")
+    import httpx
+
+    log = httpx.get(f"{server.url}/api/games/{gid}/log", timeout=30).json()
+    types = {a["type"] for a in log["actions"]}
+    assert "lay_tile" in types and types & {"par", "buy_shares", "bid", "buy_company"}
+    from trackage.replay import replay_data
+
+    assert replay_data(log).error is None
+    (SHOTS / f"{title}-clicked.json").write_text(json.dumps(sorted(done["all"] | sr_done)))
+
+
+# a shared log of each title (1867: test_imported_log_history_and_play_on) cut before its first
+# run with a route followed by a dividend: the new games above have no trains in their first
+# operating round yet
+FIRST_RUNS = {"1825": "1825_game_end_bank.json", "1861": "29683.json", "1893": "1893_game_end_bank.json",
+              "1822": "discard_trains_after_sr_export.json", "1858": "1858-quick-start-b.json",
+              "1858India": "hotseat_qs_b.json"}
+
+
+def import_cut(page, server, tmp_path, title, name, keep):
+    """Import a shared log of ``title`` through the lobby, keeping the actions before the
+    index ``keep(actions)``; the page shows its end."""
+    data = json.loads(fixture(title, name).read_text())
+    acts = data["actions"]
+    i = keep(acts)
+    data["actions"] = acts[:i]
+    data.pop("result", None)
+    f = tmp_path / f"{title}-shared-log.json"
+    f.write_text(json.dumps(data))
+    page.goto(server.url + "/")
+    page.set_input_files("#import-file", str(f))
+    page.click("#import")
+    page.wait_for_selector("#game")
+    return acts, i
+
+
+def first_run_with_dividend(acts):
+    return next(k for k, a in enumerate(acts) if a["type"] == "run_routes" and a.get("routes")
+                and k + 1 < len(acts) and acts[k + 1]["type"] == "dividend"
+                and acts[k + 1].get("entity") == a.get("entity"))
+
+
+@pytest.mark.parametrize("title", list(FIRST_RUNS))
+def test_first_run_and_dividend_by_clicking(page, server, tmp_path, title):
+    import_cut(page, server, tmp_path, title, FIRST_RUNS[title], first_run_with_dividend)
+    with page.expect_navigation():
+        page.click("#hist-now")
+    assert page.query_selector("#map .routes polyline"), f"{title}: no route drawn"
+    run = button(page, "run_routes", "Run for")
+    assert run is not None, f"{title}: no run offered"
+    act(page, run.click)
+    b = button(page, "dividend", "Pay") or button(page, "dividend")
+    assert b is not None, f"{title}: no dividend offered after the run"
+    act(page, b.click)
+    shot(page, f"{title}-run-and-dividend")
+    gid = page.get_attribute("#game", "data-gid")
+    import httpx
+
+    log = httpx.get(f"{server.url}/api/games/{gid}/log", timeout=30).json()
+    assert [a["type"] for a in log["actions"][-2:]] == ["run_routes", "dividend"]
+    assert sum(r["revenue"] for r in log["actions"][-2]["routes"]) > 0
+
+
+@pytest.mark.parametrize("title", list(FIRST_RUNS))
+def test_a_token_by_clicking_a_city(page, server, tmp_path, title):
+    """The shared log cut before its first token placement: click a highlighted city."""
+    import_cut(page, server, tmp_path, title, FIRST_RUNS[title],
+               lambda acts: next(k for k, a in enumerate(acts) if a["type"] == "place_token"))
+    with page.expect_navigation():
+        page.click("#hist-now")
+    city = page.query_selector("#map g.city.tokenable")
+    assert city is not None, f"{title}: no city to token"
+    act(page, city.click)
+    shot(page, f"{title}-token")
+    gid = page.get_attribute("#game", "data-gid")
+    import httpx
+
+    log = httpx.get(f"{server.url}/api/games/{gid}/log", timeout=30).json()
+    assert log["actions"][-1]["type"] == "place_token"
+
+
+def test_imported_log_history_and_play_on(page, server, tmp_path):
+    data = json.loads(fixture("1867", "21268.json").read_text())
+    acts = data["actions"]
+    i = next(k for k, a in enumerate(acts) if a["type"] == "run_routes" and a.get("routes")
+             and acts[k + 1]["type"] == "dividend")
+    data["actions"] = acts[:i]
+    data.pop("result", None)
+    f = tmp_path / "shared-log.json"
+    f.write_text(json.dumps(data))
+    page.goto(server.url + "/")
+    page.set_input_files("#import-file", str(f))
+    page.click("#import")
+    page.wait_for_selector("#game")
+    assert page.get_attribute("#game", "data-at") == "0"
+    total = last(page)
+    assert total == acts[i - 1]["id"]
+    shot(page, "import-at-0")
+    # step forward twice, back once, with the buttons
+    for _ in range(2):
+        with page.expect_navigation():
+            page.click("#hist-next")
+    with page.expect_navigation():
+        page.click("#hist-prev")
+    assert page.get_attribute("#game", "data-at") == "1"
+    # the slider jumps anywhere
+    target = total // 2
+    with page.expect_navigation():
+        page.eval_on_selector("#history", f"(el) => {{ el.value = {target}; el.dispatchEvent(new Event('change')); }}")
+    assert page.get_attribute("#game", "data-at") == str(target)
+    assert page.query_selector("#log li.current") is not None
+    shot(page, "import-middle")
+    # a log line links to its action
+    with page.expect_navigation():
+        page.click(f"#log li[value='{target + 3}'] a")
+    assert page.get_attribute("#game", "data-at") == str(target + 3)
+    # back to now and play on: the run (drawn on the map) and the dividend
+    with page.expect_navigation():
+        page.click("#hist-now")
+    assert page.get_attribute("#game", "data-past") == "0"
+    assert page.query_selector("#map .routes polyline")
+    shot(page, "import-run-drawn")
+    act(page, button(page, "run_routes", "Run for").click)
+    b = button(page, "dividend", "Pay dividends") or button(page, "dividend")
+    assert b is not None
+    act(page, b.click)
+    shot(page, "import-after-dividend")
+    assert page.query_selector("#charts svg#chart-values polyline")
+    # undo my last action (the hotseat token owns every seat)
+    act(page, lambda: page.click("#undo"))
+    assert button(page, "dividend") is not None

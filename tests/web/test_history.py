@@ -1,0 +1,41 @@
+"""History: the game at any action (from checkpoints) equals a fresh replay; the charts."""
+
+from __future__ import annotations
+
+import json
+
+from trackage.core.log import filter_actions
+from trackage.replay import game_from_log
+from trackage.web.mapsvg import render_map
+from trackage.web.views import History
+from .webkit import fixture
+
+
+def fresh(data, n):
+    g = game_from_log(data)
+    g.load(filter_actions([a for a in data["actions"] if a["id"] <= n]))
+    return g
+
+
+def test_game_at_equals_a_fresh_replay():
+    data = json.loads(fixture("1867", "hs_ahjzadkh_19792.json").read_text())
+    rows = [{"id": a["id"], "data": a, "actor": None} for a in data["actions"]]
+    meta = {"id": data["id"], "title": data["title"], "players": data["players"],
+            "options": (data.get("settings") or {}).get("optional_rules") or [],
+            "seed": game_from_log(data).seed, "log_id": data["id"]}
+    h = History(meta, rows)
+    assert h.error is None and h.final.finished
+    last = data["actions"][-1]["id"]
+    for n in (0, 1, 39, 40, 41, 100, 150, last - 1, last):
+        a, b = h.game_at(n), fresh(data, n)
+        assert a.state() == b.state(), n
+        assert render_map(a) == render_map(b), n
+        assert a.legal_actions() == b.legal_actions(), n
+    # charts: a value per player per round, prices of the companies, revenue per OR
+    c = h.charts.finish(h.final, last)
+    assert c.labels[0].startswith(("SR", "A", "P")) and c.labels[-1] == "now"
+    assert set(c.values) == {p["name"] for p in data["players"]}
+    assert all(len(v) == len(c.labels) for v in c.values.values())
+    assert c.prices and all(len(v) == len(c.labels) for v in c.prices.values())
+    labels, rev = c.revenue()
+    assert labels and labels[0].startswith("OR") and any(any(x for x in s if x) for s in rev.values())

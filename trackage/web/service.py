@@ -1,0 +1,433 @@
+"""The server's games: creating, importing, loading (an LRU of live games), acting, undo.
+
+A game's state is its stored action list replayed (``Game.load``). Live games are cached
+per process; before every read or write the cache compares its last action id with the
+database's and catches up with actions another process stored. Writes of one game are
+serialised per process by a lock, and across processes by the (game_id, action_id) key:
+the loser of a race gets :class:`Conflict` (409) and the cached game is rebuilt.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from ..core.errors import GameError, LogFormatError, TrackageError
+from ..core.log import check_log, filter_actions
+from ..core.rng import seed_for
+from ..export import LOCAL_KEYS, game_to_log
+from ..titles import TITLES, game_class, new_game
+from .storage import ActionConflict, Storage
+from .views import History
+
+log = logging.getLogger("trackage.web")
+META = ("undo", "redo")
+MAX_PLAYERS_NAME = 40
+
+
+class ServiceError(Exception):
+    status = 400
+
+    def __init__(self, message: str, rule: str = "bad-request", **extra):
+        super().__init__(message)
+        self.message = message
+        self.rule = rule
+        self.extra = extra
+
+    def body(self) -> dict:
+        return {"error": self.message, "rule": self.rule, **self.extra}
+
+
+class NotFound(ServiceError):
+    status = 404
+
+
+class Unauthorized(ServiceError):
+    status = 401
+
+
+class Forbidden(ServiceError):
+    status = 403
+
+
+class Conflict(ServiceError):
+    status = 409
+
+
+class Illegal(ServiceError):
+    status = 422
+
+
+@dataclass
+class Live:
+    """A game as this process knows it: the engine object after the stored actions."""
+    gid: int
+    meta: dict
+    game: object
+    last_id: int                     # the last stored action id applied
+    actors: list = field(default_factory=list)   # (action id, actor, type) of every stored action
+    history: object = None           # views.History: checkpoints and charts (built lazily)
+    legal: tuple | None = None       # (last_id, the game's legal actions then): asked once per action
+
+
+def controller(game, entity):
+    """The player who acts for ``entity`` (a player, or the owner up the chain); None when
+    nobody owns it (e.g. a corporation in receivership: any seat may act)."""
+    e = entity
+    for _ in range(5):
+        if e is None:
+            return None
+        if getattr(e, "is_player", False):
+            return e
+        e = getattr(e, "owner", None)
+    return None
+
+
+def clean_action(action: dict) -> dict:
+    return {k: v for k, v in action.items() if k not in LOCAL_KEYS}
+
+
+def build_game(meta: dict, rows: list[dict]):
+    """The engine game of a stored game after its stored actions (undo/redo applied)."""
+    g = new_game(meta["title"], meta["players"], meta["options"], meta["seed"],
+                 meta.get("log_id") or meta["id"], validate=False)
+    live = filter_actions([r["data"] for r in rows])
+    if live:
+        g.load(live)
+    return g
+
+
+class GameService:
+    def __init__(self, storage: Storage, cache_size: int = 32):
+        self.storage = storage
+        self.cache_size = cache_size
+        self._cache: OrderedDict[int, Live] = OrderedDict()
+        self._cache_lock = threading.Lock()
+        self._game_locks: dict[int, threading.RLock] = {}
+
+    # ------------------------------------------------------------------ create
+    def create(self, body) -> dict:
+        if not isinstance(body, dict):
+            raise Illegal("the body must be a JSON object {title, players, options, seed}", "bad-body")
+        title = body.get("title")
+        if not isinstance(title, str) or title not in TITLES:
+            raise Illegal(f"unknown title {title!r}; titles: {', '.join(sorted(TITLES))}", "unknown-title")
+        names = body.get("players")
+        if not isinstance(names, list) or not names or not all(isinstance(n, str) and n.strip() for n in names):
+            raise Illegal("players must be a non-empty list of names", "bad-players")
+        if len(set(names)) != len(names):
+            raise Illegal("player names must differ", "bad-players")
+        names = [n.strip()[:MAX_PLAYERS_NAME] for n in names]
+        options = body.get("options") or []
+        if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
+            raise Illegal("options must be a list of option names", "bad-options")
+        seed = body.get("seed", None)
+        if seed is None:
+            seed = int(time.time() * 1000) % 2_000_000_000
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**62:
+            raise Illegal("seed must be a non-negative integer", "bad-seed")
+        hotseat = bool(body.get("hotseat", len(names) == 1 or body.get("hotseat") is None and False))
+        if "hotseat" in body:
+            hotseat = bool(body["hotseat"])
+        players = [{"id": i + 1, "name": n} for i, n in enumerate(names)]
+        try:
+            game_class(title).validate_setup(len(players), options)
+            new_game(title, players, options, seed)  # it must start
+        except GameError as e:
+            raise Illegal(str(e.message), e.rule) from None
+        gid, seat_list = self.storage.create_game(title, players, options, seed, hotseat=hotseat)
+        return {"id": gid, "seats": [{"player": s["player"], "token": s["token"]} for s in seat_list]}
+
+    def import_log(self, data) -> dict:
+        try:
+            data = check_log(data, "the log")
+        except LogFormatError as e:
+            raise Illegal(str(e), "bad-log") from None
+        title = data["title"]
+        if str(title) not in TITLES:
+            raise Illegal(f"unknown title {title!r}; titles: {', '.join(sorted(TITLES))}", "unknown-title")
+        rows = []
+        last = 0
+        ids_ok = all(isinstance(a.get("id"), int) and not isinstance(a.get("id"), bool) for a in data["actions"])
+        for i, a in enumerate(data["actions"]):
+            a = dict(a)
+            if ids_ok and a["id"] > last:
+                last = a["id"]
+            else:
+                ids_ok = False
+            rows.append(a)
+        if not ids_ok:  # renumber (undo's action_id refers to ids: only when they were usable)
+            if any(a.get("type") in META and a.get("action_id") not in (None, 0) for a in rows):
+                raise Illegal("the log's action ids are not increasing integers", "bad-log")
+            for i, a in enumerate(rows, start=1):
+                a["id"] = i
+        settings = data.get("settings") or {}
+        options = [str(o) for o in settings.get("optional_rules") or []]
+        players = [{"id": p["id"], "name": str(p["name"])} for p in data["players"]]
+        seed = seed_for(data.get("id"), settings)
+        meta = {"id": data.get("id"), "title": str(title), "players": players, "options": options,
+                "seed": seed, "log_id": data.get("id")}
+        try:
+            hist = History(meta, [{"id": a["id"], "data": a, "actor": None} for a in rows])
+        except (TrackageError, ValueError, KeyError, TypeError, AttributeError) as e:
+            raise Illegal(f"the log cannot be set up: {e}", "bad-log") from None
+        if hist.error is not None:
+            e = hist.error
+            failing = hist.final_live[hist.applied] if hist.applied < len(hist.final_live) else None
+            raise Illegal(f"the log does not replay: action {failing.get('id') if failing else '?'} "
+                          f"({failing.get('type') if failing else '?'}): {getattr(e, 'message', e)}",
+                          "does-not-replay", action=failing, failed_rule=getattr(e, "rule", "engine-error"))
+        game = hist.final
+        status = "finished" if game.finished else "active"
+        gid, seat_list = self.storage.create_game(
+            str(title), players, options, seed, hotseat=True, source="import", log_id=data.get("id"),
+            initial_actions=rows, status=status, result=game.result() if game.finished else None)
+        hist.meta = {**meta, "id": gid, "hotseat": True, "source": "import"}
+        live_obj = Live(gid, hist.meta, game, rows[-1]["id"] if rows else 0,
+                        [(a["id"], None, a.get("type")) for a in rows], hist)
+        self._put(live_obj)
+        return {"id": gid, "seats": [{"player": s["player"], "token": s["token"]} for s in seat_list],
+                "action_count": live_obj.last_id, "finished": game.finished}
+
+    # ------------------------------------------------------------------ loading
+    def _lock_for(self, gid: int) -> threading.RLock:
+        with self._cache_lock:
+            lk = self._game_locks.get(gid)
+            if lk is None:
+                lk = self._game_locks[gid] = threading.RLock()
+            return lk
+
+    def _put(self, live: Live) -> None:
+        with self._cache_lock:
+            self._cache[live.gid] = live
+            self._cache.move_to_end(live.gid)
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+
+    def _drop(self, gid: int) -> None:
+        with self._cache_lock:
+            self._cache.pop(gid, None)
+
+    def meta(self, gid) -> dict:
+        if not isinstance(gid, int):
+            raise NotFound(f"no game {gid!r}", "unknown-game")
+        m = self.storage.game(gid)
+        if m is None:
+            raise NotFound(f"no game {gid}", "unknown-game")
+        return m
+
+    def live(self, gid: int) -> Live:
+        """The cached live game, caught up with the database (call under the game's lock
+        when you change it)."""
+        with self._lock_for(gid):
+            with self._cache_lock:
+                lv = self._cache.get(gid)
+            if lv is None:
+                meta = self.meta(gid)
+                rows = self.storage.actions(gid)
+                hist = History(meta, rows)
+                lv = Live(gid, meta, hist.final, rows[-1]["id"] if rows else 0,
+                          [(r["id"], r["actor"], r["data"].get("type")) for r in rows], hist)
+                self._put(lv)
+                return lv
+            last = self.storage.last_action_id(gid)
+            if last != lv.last_id:
+                new = self.storage.actions(gid, after=lv.last_id)
+                if any(r["data"].get("type") in META for r in new):
+                    self._drop(gid)
+                    return self.live(gid)
+                try:
+                    lv.game.load([r["data"] for r in new])
+                except Exception:  # noqa: BLE001 - rebuild from scratch
+                    self._drop(gid)
+                    return self.live(gid)
+                lv.last_id = new[-1]["id"]
+                lv.history = None
+                lv.actors.extend((r["id"], r["actor"], r["data"].get("type")) for r in new)
+            self._put(lv)
+            return lv
+
+    def history(self, gid: int):
+        lv = self.live(gid)
+        with self._lock_for(gid):
+            if lv.history is None:
+                lv.history = History(lv.meta, self.storage.actions(gid))
+            return lv.history
+
+    def game_at(self, gid: int, n: int | None):
+        """The game after the stored actions with id <= ``n`` (the history view; None: now),
+        and that id."""
+        lv = self.live(gid)
+        if n is None or n >= lv.last_id:
+            return lv.game, lv.last_id
+        n = max(0, n)
+        return self.history(gid).game_at(n), n
+
+    # ------------------------------------------------------------------ seats
+    def seat(self, gid: int, token: str | None) -> dict | None:
+        if not token:
+            return None
+        return self.storage.seat_for_token(gid, token)
+
+    def locked(self, gid: int) -> threading.RLock:
+        """The game's lock: hold it while reading a live game (asking for legal actions
+        touches the engine's route memory; another request may be acting)."""
+        return self._lock_for(gid)
+
+    def legal(self, lv: Live) -> list[dict]:
+        """The live game's legal actions, asked of the engine once per stored action (the
+        route search behind a run can take a while late in a game); copies."""
+        with self._lock_for(lv.gid):
+            if lv.legal is None or lv.legal[0] != lv.last_id:
+                lv.legal = (lv.last_id, [] if lv.game.finished else lv.game.legal_actions())
+            return copy.deepcopy(lv.legal[1])
+
+    def seat_legal(self, game, seat: dict | None, lv: Live | None = None) -> list[dict]:
+        """Legal actions the seat may take now (a hotseat token: all); ``lv``: the live
+        game ``game`` is (its legal actions are cached)."""
+        if seat is None or game.finished:
+            return []
+        acts = self.legal(lv) if lv is not None and lv.game is game else game.legal_actions()
+        if seat["player_id"] is None:
+            return acts
+        out = []
+        for a in acts:
+            try:
+                c = controller(game, game.resolve_entity(a))
+            except GameError:
+                continue
+            if c is None or str(c.id) == seat["player_id"]:
+                out.append(a)
+        return out
+
+    # ------------------------------------------------------------------ acting
+    def act(self, gid: int, token: str | None, action) -> Live:
+        if not isinstance(action, dict):
+            raise Illegal("an action is a JSON object", "bad-body")
+        meta = self.meta(gid)
+        seat = self.seat(gid, token)
+        if seat is None:
+            raise Unauthorized("a valid seat token is required (Authorization: Bearer <token>)", "bad-token")
+        aid = action.get("id")
+        if not isinstance(aid, int) or isinstance(aid, bool):
+            raise Illegal("the action needs an integer id = action_count + 1", "missing-id")
+        if not isinstance(action.get("type"), str):
+            raise Illegal("the action needs a string type", "malformed-action")
+        del meta
+        with self._lock_for(gid):
+            lv = self.live(gid)
+            if aid != lv.last_id + 1:
+                raise Conflict(f"stale action id {aid}: the game has {lv.last_id} actions, send {lv.last_id + 1}",
+                               "stale-id", action_count=lv.last_id)
+            game = lv.game
+            actor = "*" if seat["player_id"] is None else seat["player_id"]
+            action = clean_action(action)
+            atype = action["type"]
+            if atype in META:
+                return self._meta_action(lv, seat, actor, action)
+            if game.finished and atype != "message":
+                raise Illegal("the game is over", "game-over")
+            try:
+                entity = game.resolve_entity(action)
+            except GameError as e:
+                raise Illegal(e.message, e.rule) from None
+            if seat["player_id"] is not None and atype != "message":
+                c = controller(game, entity)
+                if c is not None and str(c.id) != seat["player_id"]:
+                    raise Forbidden(f"{game.entity_name(entity)} is not yours to act for", "not-your-entity")
+            if atype == "run_routes":
+                self._fill_revenues(game, entity, action)
+            try:
+                game.process(action)
+            except GameError as e:
+                raise Illegal(e.message, e.rule) from None
+            except Exception as e:  # noqa: BLE001 - an engine error: process() left the game as it was
+                log.exception("game %s: action %s raised", gid, aid)
+                self._drop(gid)
+                raise Illegal(f"the engine could not apply this action: {type(e).__name__}: {e}",
+                              "engine-error") from None
+            try:
+                self.storage.append_action(gid, action, actor)
+            except ActionConflict:
+                self._drop(gid)
+                raise Conflict(f"action {aid} was stored by another request first", "stale-id",
+                               action_count=self.storage.last_action_id(gid)) from None
+            except Exception:
+                self._drop(gid)
+                raise
+            lv.last_id = aid
+            lv.actors.append((aid, actor, atype))
+            if lv.history is not None:
+                lv.history.append({"id": aid, "data": action, "actor": actor}, game)
+            if game.finished:
+                self.storage.set_status(gid, "finished", game.result())
+            return lv
+
+    def _fill_revenues(self, game, entity, action) -> None:
+        """A run's revenue is the engine's: filled in when the client leaves it out (a
+        claimed revenue is checked by the engine and refused when it differs)."""
+        routes = action.get("routes")
+        if not isinstance(routes, list) or not all(isinstance(r, dict) for r in routes):
+            return
+        if all("revenue" in r for r in routes):
+            return
+        try:
+            trains = {t.id: t for t in game.route_trains(entity)}
+            revs = game.compute_route_revenues(entity, routes, trains)
+        except Exception:  # noqa: BLE001 - the engine refuses it in process()
+            return
+        action["routes"] = [{**r, "revenue": v} for r, v in zip(routes, revs)]
+
+    def _meta_action(self, lv: Live, seat, actor, action) -> Live:
+        """Undo (of one's own last action, while nobody acted after it) and redo."""
+        game = lv.game
+        atype = action["type"]
+        pid = seat["player_id"]
+        if atype == "undo":
+            if "action_id" in action:
+                raise Illegal("only the last action can be undone here", "undo-one")
+            if not game.actions:
+                raise Illegal("nothing to undo", "nothing-to-undo")
+            live_ids = {a.get("id") for a in game.actions}
+            last = next(((i, a, t) for i, a, t in reversed(lv.actors) if i in live_ids and t != "message"), None)
+            if last is None:
+                raise Illegal("nothing to undo", "nothing-to-undo")
+            if pid is not None and last[1] != pid:
+                raise Forbidden("you can undo only your own last action, before anyone acts after it", "not-your-action")
+            stored = {"type": "undo", "entity": int(pid) if pid and pid.isdigit() else (pid or game.seat_order()[0].id),
+                      "entity_type": "player", "id": action["id"]}
+            game.undo()
+        else:
+            if not lv.actors or lv.actors[-1][2] != "undo" or not game.redo_stack:
+                raise Illegal("nothing to redo", "nothing-to-redo")
+            if pid is not None and lv.actors[-1][1] != pid:
+                raise Forbidden("you can redo only your own undo", "not-your-action")
+            stored = {"type": "redo", "entity": int(pid) if pid and pid.isdigit() else (pid or game.seat_order()[0].id),
+                      "entity_type": "player", "id": action["id"]}
+            try:
+                game.redo()
+            except GameError as e:
+                raise Illegal(e.message, e.rule) from None
+        try:
+            self.storage.append_action(lv.gid, stored, actor)
+        except ActionConflict:
+            self._drop(lv.gid)
+            raise Conflict("another request stored this action id first", "stale-id") from None
+        lv.last_id = stored["id"]
+        lv.actors.append((stored["id"], actor, atype))
+        lv.history = None
+        return lv
+
+    # ------------------------------------------------------------------ views
+    def log(self, gid: int) -> dict:
+        """The game as an 18xx.games log: every stored action (undo/redo included)."""
+        lv = self.live(gid)
+        rows = self.storage.actions(gid)
+        log = game_to_log(lv.game, game_id=lv.meta.get("log_id") or gid)
+        log["actions"] = [copy.deepcopy(r["data"]) for r in rows]
+        log["settings"]["seed"] = lv.meta["seed"]
+        return log

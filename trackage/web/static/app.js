@@ -1,0 +1,125 @@
+// trackage: small progressive JavaScript for the lobby and the game page.
+"use strict";
+
+function trackageLobby() {
+  const titles = window.TRACKAGE_TITLES || {};
+  const sel = document.getElementById("title");
+  const players = document.getElementById("players");
+  const box = document.getElementById("options");
+  const range = document.getElementById("player-range");
+  function count() { return players.value.split(/\n|,/).map(s => s.trim()).filter(Boolean).length; }
+  function refresh() {
+    const info = titles[sel.value]; if (!info) return;
+    const n = count();
+    const [lo, hi] = info.players;
+    range.textContent = `${info.name}: ${lo}-${hi} players (now ${n})`;
+    range.className = (n < lo || n > hi) ? "hint error" : "hint";
+    const checked = new Set([...box.querySelectorAll("input:checked")].map(i => i.value));
+    box.querySelectorAll("label").forEach(l => l.remove());
+    for (const [opt, counts] of Object.entries(info.options)) {
+      const ok = counts === null || counts.includes(n);
+      const l = document.createElement("label");
+      l.className = "opt" + (ok ? "" : " disabled");
+      l.innerHTML = `<input type="checkbox" name="options" value="${opt}" ${ok ? "" : "disabled"} ${ok && checked.has(opt) ? "checked" : ""}> ${opt}` +
+        (counts ? ` <small>(${counts.join(", ")} players)</small>` : "");
+      box.appendChild(l);
+    }
+    document.getElementById("create").disabled = n < lo || n > hi;
+  }
+  box.addEventListener("change", (ev) => {
+    // mutually exclusive options: checking one unchecks the others of its group
+    const info = titles[sel.value]; const t = ev.target;
+    if (!info || !t.checked) return;
+    for (const group of info.exclusive) {
+      if (!group.includes(t.value)) continue;
+      box.querySelectorAll("input").forEach(i => { if (i !== t && group.includes(i.value)) i.checked = false; });
+    }
+  });
+  sel.addEventListener("change", refresh);
+  players.addEventListener("input", refresh);
+  refresh();
+}
+
+function trackageGame() {
+  const root = document.getElementById("game");
+  const gid = root.dataset.gid;
+  const last = parseInt(root.dataset.last, 10);
+  const at = parseInt(root.dataset.at, 10);
+  const token = root.dataset.token;
+  const past = root.dataset.past === "1";
+  const errBox = document.getElementById("action-error");
+
+  function showError(msg) { errBox.hidden = false; errBox.textContent = msg; }
+
+  async function post(action) {
+    action = Object.assign({}, action);
+    delete action.price_range; delete action.price_step; delete action.canonical_prices;
+    action.id = last + 1;
+    document.body.classList.add("busy");
+    let res;
+    try {
+      res = await fetch(`/api/games/${gid}/actions`, {
+        method: "POST", headers: {"Content-Type": "application/json", "Authorization": `Bearer ${token}`},
+        body: JSON.stringify(action)});
+    } catch (e) { document.body.classList.remove("busy"); showError(String(e)); return; }
+    if (res.ok) { window.location.href = `/games/${gid}`; return; }
+    document.body.classList.remove("busy");
+    let body = {}; try { body = await res.json(); } catch (e) { /* not JSON */ }
+    if (res.status === 409) { window.location.href = `/games/${gid}`; return; }
+    showError(`${res.status}: ${body.error || res.statusText}${body.rule ? " [" + body.rule + "]" : ""}`);
+  }
+  window.trackagePost = post;
+
+  document.querySelectorAll("form.action").forEach(f => f.addEventListener("submit", ev => {
+    ev.preventDefault();
+    const a = JSON.parse(f.dataset.action);
+    const price = f.querySelector("input[name=price]");
+    if (price) a.price = parseInt(price.value, 10);
+    post(a);
+  }));
+  document.querySelectorAll("form.meta-action").forEach(f => f.addEventListener("submit", ev => {
+    ev.preventDefault(); post({type: f.dataset.meta});
+  }));
+
+  // the map: click a highlighted hex for its tiles, a highlighted city for a token
+  const tokenActions = JSON.parse((document.getElementById("token-actions") || {}).textContent || "[]");
+  const choices = document.getElementById("tile-choices");
+  document.querySelectorAll("#map .city.tokenable").forEach(c => c.addEventListener("click", ev => {
+    ev.stopPropagation();
+    const acts = tokenActions.filter(a => a.city === c.dataset.city);
+    if (acts.length) post(acts[0]);
+  }));
+  document.querySelectorAll("#map .hex.layable").forEach(h => h.addEventListener("click", async ev => {
+    document.querySelectorAll("#map .hex.selected").forEach(x => x.classList.remove("selected"));
+    h.classList.add("selected");
+    const res = await fetch(`/games/${gid}/hex/${encodeURIComponent(h.dataset.hex)}`, {credentials: "same-origin"});
+    choices.innerHTML = await res.text();
+    choices.querySelectorAll(".tile-option").forEach(b => b.addEventListener("click", () => post(JSON.parse(b.dataset.action))));
+    choices.scrollIntoView({block: "nearest"});
+  }));
+
+  // history: the slider and the step buttons
+  const slider = document.getElementById("history");
+  const go = n => { window.location.href = `/games/${gid}?action=${Math.max(0, Math.min(last, n))}`; };
+  if (slider) {
+    slider.addEventListener("input", () => { document.getElementById("history-at").textContent = slider.value; });
+    slider.addEventListener("change", () => go(parseInt(slider.value, 10)));
+    document.getElementById("hist-first").addEventListener("click", () => go(0));
+    document.getElementById("hist-prev").addEventListener("click", () => go(at - 1));
+    document.getElementById("hist-next").addEventListener("click", () => go(at + 1));
+  }
+  document.addEventListener("keydown", ev => {
+    if (ev.target.tagName === "INPUT" || ev.target.tagName === "TEXTAREA") return;
+    if (ev.key === "ArrowLeft") go(at - 1);
+    if (ev.key === "ArrowRight") go(at + 1);
+  });
+
+  // live updates (server-sent events): reload when someone else acts
+  if (!past && window.EventSource) {
+    const es = new EventSource(`/api/games/${gid}/events`);
+    es.addEventListener("action", ev => {
+      const n = JSON.parse(ev.data).action_count;
+      if (n !== last) window.location.reload();
+    });
+  }
+}

@@ -1,0 +1,181 @@
+"""Storage: games as their action lists (18xx.games JSON), seats and their tokens.
+
+SQLAlchemy Core on SQLite (a file, the default) or PostgreSQL (by URL); the schema is
+created and upgraded by Alembic migrations shipped in the package (``migrations/``).
+Games are never deleted. ``actions`` has the primary key (game_id, action_id): two posts
+of the same action id cannot both land, whichever process they come from.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import time
+from pathlib import Path
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+
+metadata = sa.MetaData()
+
+games = sa.Table(
+    "games", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("title", sa.String(40), nullable=False),
+    sa.Column("players", sa.JSON, nullable=False),       # [{id, name}] in seat order
+    sa.Column("options", sa.JSON, nullable=False),       # optional rules
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("log_id", sa.String(80), nullable=True),   # the id of an imported log
+    sa.Column("source", sa.String(16), nullable=False),  # "new" or "import"
+    sa.Column("hotseat", sa.Boolean, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),  # "active" / "finished"
+    sa.Column("result", sa.JSON, nullable=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+)
+
+seats = sa.Table(
+    "seats", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), nullable=False, index=True),
+    sa.Column("player_id", sa.String(40), nullable=True),  # None: a hotseat token (every seat)
+    sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
+)
+
+actions = sa.Table(
+    "actions", metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("action_id", sa.Integer, primary_key=True),
+    sa.Column("data", sa.JSON, nullable=False),
+    sa.Column("actor", sa.String(40), nullable=True),  # the seat's player id, "*" hotseat, None import
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+DEFAULT_DB = "sqlite:///trackage.db"
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class ActionConflict(Exception):
+    """Another request stored this action id first."""
+
+
+def make_engine(url: str) -> sa.Engine:
+    if url.startswith("sqlite"):
+        eng = sa.create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+
+        @sa.event.listens_for(eng, "connect")
+        def _pragmas(dbapi_conn, _record):  # noqa: ANN001
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA busy_timeout=30000")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+        return eng
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://"):]
+    return sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+
+
+def migrate(url: str) -> None:
+    """Create or upgrade the schema to the newest migration (Alembic)."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    cfg.attributes["quiet"] = True
+    command.upgrade(cfg, "head")
+
+
+class Storage:
+    """All database access of the server."""
+
+    def __init__(self, url: str = DEFAULT_DB, *, run_migrations: bool = True):
+        self.url = url
+        if run_migrations:
+            migrate(url)
+        self.engine = make_engine(url)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # ------------------------------------------------------------------ games
+    def create_game(self, title: str, players: list[dict], options: list[str], seed: int, *,
+                    hotseat: bool, source: str = "new", log_id=None, initial_actions=(),
+                    status: str = "active", result=None) -> tuple[int, list[dict]]:
+        """Store a new game (and an imported log's actions); returns (id, seats with tokens)."""
+        now = time.time()
+        out_seats = []
+        with self.engine.begin() as conn:
+            gid = conn.execute(games.insert().values(
+                title=title, players=players, options=list(options), seed=int(seed),
+                log_id=None if log_id is None else str(log_id)[:80], source=source, hotseat=hotseat,
+                status=status, result=result, created_at=now, updated_at=now)).inserted_primary_key[0]
+            seat_rows = [(None, None)] if hotseat else [(str(p["id"]), p["name"]) for p in players]
+            for pid, name in seat_rows:
+                tok = new_token()
+                conn.execute(seats.insert().values(game_id=gid, player_id=pid, token_hash=token_hash(tok)))
+                out_seats.append({"player": name if pid is not None else "*", "player_id": pid, "token": tok})
+            if initial_actions:
+                conn.execute(actions.insert(), [
+                    {"game_id": gid, "action_id": a["id"], "data": a, "actor": None, "created_at": now}
+                    for a in initial_actions])
+        return gid, out_seats
+
+    def game(self, gid: int) -> dict | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(games.select().where(games.c.id == gid)).mappings().first()
+        return dict(row) if row else None
+
+    def list_games(self, limit: int = 100) -> list[dict]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(games.select().order_by(games.c.id.desc()).limit(limit)).mappings().all()
+        return [dict(r) for r in rows]
+
+    def seat_for_token(self, gid: int, token: str) -> dict | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(seats.select().where(seats.c.game_id == gid,
+                                                    seats.c.token_hash == token_hash(token))).mappings().first()
+        return dict(row) if row else None
+
+    def set_status(self, gid: int, status: str, result) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(games.update().where(games.c.id == gid).values(
+                status=status, result=result, updated_at=time.time()))
+
+    # ------------------------------------------------------------------ actions
+    def last_action_id(self, gid: int) -> int:
+        with self.engine.connect() as conn:
+            v = conn.execute(sa.select(sa.func.max(actions.c.action_id)).where(actions.c.game_id == gid)).scalar()
+        return int(v or 0)
+
+    def actions(self, gid: int, after: int = 0) -> list[dict]:
+        """Stored actions (with their actor) in id order, after the id ``after``."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(actions.c.action_id, actions.c.data, actions.c.actor)
+                                .where(actions.c.game_id == gid, actions.c.action_id > after)
+                                .order_by(actions.c.action_id)).all()
+        return [{"id": r[0], "data": r[1], "actor": r[2]} for r in rows]
+
+    def append_action(self, gid: int, action: dict, actor: str | None) -> None:
+        """Store one action; :class:`ActionConflict` when its id is taken."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(actions.insert().values(game_id=gid, action_id=int(action["id"]), data=action,
+                                                     actor=actor, created_at=time.time()))
+                conn.execute(games.update().where(games.c.id == gid).values(updated_at=time.time()))
+        except IntegrityError as e:
+            raise ActionConflict(str(e.orig)) from e
+
+
+def dumps(o) -> str:
+    return json.dumps(o, separators=(",", ":"))

@@ -1,0 +1,350 @@
+"""What the pages show, as plain data: action labels, the spreadsheet, the market grid,
+the history (a game at any action, with checkpoints) and the charts' series."""
+
+from __future__ import annotations
+
+import threading
+
+from ..core.errors import GameError
+from ..core.log import filter_actions
+from ..titles import new_game
+from .mapsvg import entity_colors
+
+ROUND_SHORT = {"Stock Round": "SR", "Operating Round": "OR"}
+
+
+# ---------------------------------------------------------------------------- labels
+def round_label(game) -> str:
+    r = game.round
+    name = r.name
+    short = ROUND_SHORT.get(name)
+    if short == "OR":
+        return f"OR {game.turn}.{r.round_num}"
+    if short == "SR":
+        return f"SR {game.turn}"
+    return f"{name} {game.turn}"
+
+
+def entity_label(game, e) -> str:
+    if e is None:
+        return "-"
+    if getattr(e, "is_player", False):
+        return e.name
+    return str(getattr(e, "id", None) or getattr(e, "name", e))
+
+
+def describe(game, a: dict) -> str:
+    """A short human label of a legal (or logged) action."""
+    t = a.get("type")
+    try:
+        if t == "pass":
+            return "Pass"
+        if t in ("buy_shares", "sell_shares"):
+            shares = [game.share_by_id(s) for s in a.get("shares") or []]
+            shares = [s for s in shares if s is not None]
+            corp = shares[0].corporation.id if shares else "?"
+            pct = a.get("percent") or sum(s.percent for s in shares)
+            if t == "buy_shares":
+                src = "?"
+                if shares:
+                    o = shares[0].owner
+                    src = "IPO" if o is shares[0].corporation or getattr(o, "is_corporation", False) else (
+                        "market" if getattr(o, "is_pool", False) else entity_label(game, o))
+                price = sum(s.price() for s in shares) if shares else None
+                return f"Buy {pct}% {corp} from {src}" + (f" for {price}" if price is not None else "")
+            price = sum(s.price() for s in shares) if shares else None
+            return f"Sell {pct}% {corp}" + (f" for {price}" if price is not None else "")
+        if t == "par":
+            sp = str(a.get("share_price", "")).split(",")[0]
+            return f"Par {a.get('corporation')} at {sp}"
+        if t == "buy_company":
+            return f"Buy {a.get('company')} for {a.get('price')}"
+        if t == "sell_company":
+            return f"Sell {a.get('company')} for {a.get('price')}"
+        if t == "bid":
+            return f"Bid on {a.get('company') or a.get('corporation') or a.get('minor')}"
+        if t == "lay_tile":
+            return f"Lay tile {a.get('tile')} on {a.get('hex')} (rotation {a.get('rotation')})"
+        if t == "place_token":
+            city = a.get("city")
+            c = game.city_by_id(city) if game.board is not None else None
+            where = c.hex.id if c is not None and c.hex is not None else city
+            return f"Token in {where}" + (f" ({c.hex.location_name})" if c is not None and c.hex is not None
+                                          and c.hex.location_name else "")
+        if t == "buy_train":
+            tr = a.get("train")
+            return f"Buy train {a.get('variant') or tr} ({tr}) for {a.get('price')}"
+        if t == "run_routes":
+            routes = a.get("routes") or []
+            if not routes:
+                return "Run no trains"
+            total = sum(int(r.get("revenue") or 0) for r in routes)
+            parts = ", ".join(f"{r.get('train')}: {r.get('revenue_str') or ''} ({r.get('revenue')})" for r in routes)
+            return f"Run for {total}: {parts}"
+        if t == "dividend":
+            return {"payout": "Pay dividends", "withhold": "Withhold", "half": "Pay half"}.get(
+                a.get("kind"), f"Dividend: {a.get('kind')}")
+        if t == "discard_train":
+            return f"Discard train {a.get('train')}"
+        if t == "undo":
+            return "Undo"
+        if t == "redo":
+            return "Redo"
+        if t == "message":
+            return f"Message: {a.get('message', '')}"
+    except (GameError, AttributeError, TypeError, ValueError, KeyError):
+        pass
+    extra = ", ".join(f"{k}={v}" for k, v in a.items()
+                      if k not in ("type", "entity", "entity_type", "id", "price_range", "price_step",
+                                   "canonical_prices", "created_at", "user", "auto_actions"))
+    return f"{t.replace('_', ' ').capitalize() if isinstance(t, str) else t}" + (f": {extra}" if extra else "")
+
+
+def clean_for_json(a: dict) -> dict:
+    return dict(a)
+
+
+_SHORT_KEYS = ("company", "corporation", "shares", "share_price", "hex", "tile", "rotation", "city", "train",
+               "price", "kind", "choice", "minor", "percent")
+
+
+def short_label(a: dict) -> str:
+    """A log line without the game at hand: type, entity and the main fields."""
+    t = str(a.get("type", "?"))
+    parts = []
+    for k in _SHORT_KEYS:
+        if k in a:
+            v = a[k]
+            if isinstance(v, list):
+                v = ",".join(map(str, v))
+            parts.append(f"{k} {v}")
+    if t == "run_routes":
+        routes = a.get("routes") or []
+        parts.append(f"revenue {sum(int(r.get('revenue') or 0) for r in routes if isinstance(r, dict))}")
+    if t == "message":
+        parts.append(str(a.get("message", ""))[:80])
+    return f"{t.replace('_', ' ')}" + (": " + "; ".join(parts) if parts else "")
+
+
+def acting_label(game, a: dict) -> str:
+    try:
+        return entity_label(game, game.resolve_entity(a))
+    except GameError:
+        return str(a.get("entity"))
+
+
+# ---------------------------------------------------------------------------- tables
+def spreadsheet(game) -> dict:
+    """Players (cash, certificates, value, shares per corporation, privates) and companies
+    (president, prices, treasury, trains, tokens, IPO, pool)."""
+    corps = [c for c in game.corporations if getattr(c, "ipoed", False) or c.floated()]
+    players = []
+    for p in game.seat_order():
+        players.append({
+            "name": p.name, "id": p.id, "cash": p.cash,
+            "certs": f"{game.num_certs(p)}/{game.cert_limit(p)}",
+            "value": game.player_value(p),
+            "shares": {c.id: p.percent_of(c) for c in corps},
+            "companies": [c.sym for c in p.companies],
+            "priority": bool(game.players) and p is game.players[0],
+            "bankrupt": p.bankrupt,
+        })
+    crows = []
+    for c in corps:
+        fc, tc = entity_colors(c)
+        crows.append({
+            "id": c.id, "name": c.name, "color": fc, "text_color": tc,
+            "president": entity_label(game, c.owner) if c.owner is not None else "-",
+            "price": c.share_price.price if c.share_price is not None else None,
+            "par": c.par_price.price if getattr(c, "par_price", None) is not None else None,
+            "cash": c.cash, "trains": [t.name for t in c.trains],
+            "tokens": f"{sum(1 for t in c.tokens if t.used)}/{len(c.tokens)}",
+            "ipo": c.percent_of(c), "pool": game.pool.percent_of(c),
+            "companies": [x.sym for x in getattr(c, "companies", [])],
+            "operated": c.operated() if hasattr(c, "operated") else None,
+        })
+    minors = []
+    for m in game.minors:
+        if getattr(m, "closed", False):
+            continue
+        fc, tc = entity_colors(m)
+        minors.append({"id": m.id, "name": m.name, "color": fc, "text_color": tc,
+                       "owner": entity_label(game, m.owner) if m.owner is not None else "-",
+                       "cash": m.cash, "trains": [t.name for t in m.trains],
+                       "tokens": f"{sum(1 for t in m.tokens if t.used)}/{len(m.tokens)}"})
+    companies = []
+    for c in game.companies:
+        if c.closed:
+            continue
+        companies.append({"sym": c.sym, "name": c.name, "value": c.value, "revenue": c.revenue,
+                          "owner": entity_label(game, c.owner) if c.owner is not None else "bank"})
+    return {"players": players, "corps": crows, "minors": minors, "companies": companies,
+            "bank": game.bank_display(), "depot": [t.name for t in game.depot.upcoming][:12],
+            "phase": game.phase.name}
+
+
+MARKET_CELL = {"par": "#a8e6a1", "par_overlap": "#a8e6a1", "par_1": "#a8e6a1", "par_2": "#c2f0c2",
+               "par_3": "#d8f5d8", "endgame": "#f28c8c", "close": "#555555", "no_cert_limit": "#fde900",
+               "unlimited": "#ffb347", "multiple_buy": "#ffb347", "liquidation": "#888888",
+               "acquisition": "#b0c4de", "repar": "#dda0dd", "safe_par": "#c2f0c2"}
+
+
+def market_grid(game) -> list[list[dict | None]]:
+    sm = game.stock_market
+    rows = []
+    for row in sm.market:
+        out = []
+        for sp in row:
+            if sp is None:
+                out.append(None)
+                continue
+            corps = []
+            for c in sm.corporations_at(sp):
+                fc, tc = entity_colors(c)
+                corps.append({"id": c.id, "color": fc, "text_color": tc})
+            out.append({"price": sp.price, "types": list(sp.types),
+                        "bg": next((MARKET_CELL[t] for t in sp.types if t in MARKET_CELL), "#ffffff"),
+                        "corps": corps})
+        rows.append(out)
+    return rows
+
+
+# ---------------------------------------------------------------------------- history
+class Charts:
+    """Series sampled while a game is replayed: each player's value and each company's
+    share price at the end of every round, and each operator's revenue per OR."""
+
+    def __init__(self):
+        self.labels: list[str] = []
+        self.values: dict[str, list] = {}
+        self.prices: dict[str, list] = {}
+        self.action_of_label: list[int] = []
+        self._last_label = None
+        self._operators: dict = {}
+
+    def observe(self, game, n_action: int) -> None:
+        label = round_label(game)
+        for o in list(game.corporations) + list(game.minors):
+            self._operators.setdefault(o.id, o)
+        if label != self._last_label:
+            self._sample(game, label, n_action)
+            self._last_label = label
+
+    def _sample(self, game, label, n_action) -> None:
+        i = len(self.labels)
+        self.labels.append(label)
+        self.action_of_label.append(n_action)
+        for p in game.seat_order():
+            self.values.setdefault(p.name, [None] * i).append(game.player_value(p))
+        for c in game.corporations:
+            sp = getattr(c, "share_price", None)
+            if sp is None:
+                continue
+            self.prices.setdefault(c.id, [None] * i).append(sp.price)
+        for series in (self.values, self.prices):
+            for v in series.values():
+                while len(v) < i + 1:
+                    v.append(None)
+
+    def finish(self, game, n_action: int) -> "Charts":
+        """The state now as the last point (a copy: ``self`` keeps observing)."""
+        out = Charts()
+        out.labels = self.labels + ["now"]
+        out.action_of_label = self.action_of_label + [n_action]
+        i = len(self.labels)
+        out.values = {k: list(v) for k, v in self.values.items()}
+        out.prices = {k: list(v) for k, v in self.prices.items()}
+        for p in game.seat_order():
+            out.values.setdefault(p.name, [None] * i).append(game.player_value(p))
+        for c in game.corporations:
+            sp = getattr(c, "share_price", None)
+            if sp is not None:
+                out.prices.setdefault(c.id, [None] * i).append(sp.price)
+        for series in (out.values, out.prices):
+            for v in series.values():
+                while len(v) < i + 1:
+                    v.append(None)
+        out._operators = dict(self._operators)
+        for o in list(game.corporations) + list(game.minors):
+            out._operators.setdefault(o.id, o)
+        return out
+
+    def revenue(self) -> tuple[list[str], dict[str, list]]:
+        """(OR labels, operator -> revenue per OR) from the operators' histories."""
+        keys = set()
+        for o in self._operators.values():
+            keys.update((getattr(o, "operating_history", None) or {}).keys())
+        keys = sorted(k for k in keys if isinstance(k, tuple) and len(k) == 2)
+        labels = [f"OR {t}.{r}" for t, r in keys]
+        series = {}
+        for oid, o in self._operators.items():
+            hist = getattr(o, "operating_history", None) or {}
+            if not hist:
+                continue
+            series[oid] = [getattr(hist.get(k), "revenue", None) if k in hist else None for k in keys]
+        return labels, series
+
+
+class History:
+    """A stored game's history: the game after any number of stored actions, from
+    checkpoints (copies every ``EVERY`` live actions) built by one replay, and its charts."""
+
+    EVERY = 40
+
+    def __init__(self, meta: dict, rows: list[dict]):
+        self.meta = meta
+        self.rows = rows
+        self.lock = threading.Lock()
+        self.final_live = filter_actions([r["data"] for r in rows])
+        self.checkpoints: dict[int, object] = {}
+        self.charts = Charts()
+        game = self.new_game()
+        self.checkpoints[0] = game.copy()
+        count = 0
+
+        def trace(g, action):
+            nonlocal count
+            count += 1
+            self.charts.observe(g, action.get("id", count))
+            if count % self.EVERY == 0:
+                self.checkpoints[count] = g.copy()
+
+        self.charts.observe(game, 0)
+        self.error = None
+        try:
+            game.load(self.final_live, trace=trace)
+        except Exception as e:  # noqa: BLE001 - a stored game that no longer replays
+            self.error = e
+        self.final = game
+        self.applied = count
+
+    def append(self, row: dict, game) -> None:
+        """A new stored (live-played, non-meta) action, already applied to ``game``."""
+        with self.lock:
+            self.rows.append(row)
+            self.final_live.append(row["data"])
+            self.applied += 1
+            self.charts.observe(game, row["id"])
+            if self.applied % self.EVERY == 0:
+                self.checkpoints[self.applied] = game.copy()
+
+    def new_game(self):
+        m = self.meta
+        return new_game(m["title"], m["players"], m["options"], m["seed"], m.get("log_id") or m["id"],
+                        validate=False)
+
+    def game_at(self, n: int):
+        """The game after the stored actions with id <= ``n``."""
+        live = filter_actions([r["data"] for r in self.rows if r["id"] <= n])
+        common = 0
+        for a, b in zip(live, self.final_live):
+            if a is not b:
+                break
+            common += 1
+        k = max((c for c in self.checkpoints if c <= common and c <= self.applied), default=0)
+        with self.lock:
+            g = self.checkpoints[k].copy()
+        rest = live[k:]
+        if rest:
+            g.load(rest)
+        return g
