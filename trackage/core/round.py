@@ -209,9 +209,16 @@ class Round:
     def after_process(self, action, entity) -> None:
         pass
 
+    # look the operator up again before each step: set where a skipped step can hand the turn
+    # to the next operator (a bankruptcy or nationalisation inside the skip), whose remaining
+    # steps this same pass then skips or stops at, as the reference does
+    OPERATOR_PER_STEP = False
+
     def skip_steps(self) -> None:
         cur = self.current_entity_of_round()
         for s in self.steps:
+            if self.OPERATOR_PER_STEP:
+                cur = self.current_entity_of_round()
             if not s.active() or not s.blocks() or (cur is not None and getattr(cur, "closed", False)):
                 continue
             if s.blocking():
@@ -260,14 +267,18 @@ class StockRound(Round):
                 self.next_entity_index()
                 self.finish_round()
                 return
-            self.next_entity_index()
-            for s in self.steps:
-                s.unpass()
-            for s in self.steps:
-                s.setup()
-            self.skip_steps()
+            self.start_next_entity()
             if self.active_step():
                 return
+
+    def start_next_entity(self) -> None:
+        """Hand the turn to the next entity and set its steps up (skipping what it cannot do)."""
+        self.next_entity_index()
+        for s in self.steps:
+            s.unpass()
+        for s in self.steps:
+            s.setup()
+        self.skip_steps()
 
     def finish_round(self):
         self.game.stock_round_finished(self)

@@ -544,14 +544,4 @@ class OperatingRound1825(OperatingRound):
         entities = step.active_entities()
         return bool(entities) and entities[0] is corp
 
-    def skip_steps(self) -> None:
-        # the operator is looked up again before each step: when a corporation goes bankrupt
-        # in its dividend step the next operator may have started, and the later steps of
-        # this pass (discard, train buying) are then skipped on its behalf, as the reference does
-        for s in self.steps:
-            cur = self.current_entity_of_round()
-            if not s.active() or not s.blocks() or (cur is not None and getattr(cur, "closed", False)):
-                continue
-            if s.blocking():
-                break
-            s.skip()
+    OPERATOR_PER_STEP = True  # a bankruptcy/nationalisation inside a skip starts the next operator

@@ -613,12 +613,7 @@ class Game1858(Game):
         if r.finished():
             r.next_entity()
             return
-        r.next_entity_index()
-        for s in r.steps:
-            s.unpass()
-        for s in r.steps:
-            s.setup()
-        r.skip_steps()
+        r.start_next_entity()
         if r.active_step() is None and not r.finished() and not self.loading:
             raise GameError("closing this company would leave the stock round with no player to act "
                             "(18xx.games stops there)", rule="stock-round-stuck")

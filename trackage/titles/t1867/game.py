@@ -100,16 +100,7 @@ class OperatingRound1867(OperatingRound):
             s.pass_()
         self.next_entity()
 
-    def skip_steps(self) -> None:
-        # the operator is looked up for every step: a nationalisation inside a skip starts the
-        # next operator, whose remaining steps this same loop then skips or stops at
-        for s in self.steps:
-            cur = self.current_entity_of_round()
-            if not s.active() or not s.blocks() or (cur is not None and getattr(cur, "closed", False)):
-                continue
-            if s.blocking():
-                break
-            s.skip()
+    OPERATOR_PER_STEP = True  # a bankruptcy/nationalisation inside a skip starts the next operator
 
 
 class StaleTrackGraph(TrackGraph):
