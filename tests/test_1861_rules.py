@@ -3,14 +3,15 @@ grid market by default and the national railway (RSR)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from conftest import require_fixtures
 
 from trackage.core.errors import GameError
 from trackage.core.log import filter_actions, load_log
 from trackage.replay import game_from_log
 from trackage.titles import new_game
-
-from conftest import require_fixtures
 
 PLAYERS = [{"id": i, "name": f"P{i}"} for i in range(1, 5)]
 
@@ -54,7 +55,7 @@ def test_nikolaev_first_and_fixed_homes():
 FIXTURES = require_fixtures("1861")
 
 
-@pytest.mark.parametrize("path", FIXTURES, ids=[p.stem if p else "absent" for p in FIXTURES])
+@pytest.mark.parametrize("path", FIXTURES, ids=[p.stem if isinstance(p, Path) else "absent" for p in FIXTURES])
 def test_rsr_operates_last_from_phase_4(path):
     data = load_log(path)
     g = game_from_log(data)
@@ -77,7 +78,7 @@ def test_national_buys_again_while_its_turn_lasts():
     from trackage.core.money import spend
     from trackage.titles.t1861.steps import BuyTrain1861
 
-    paths = [p for p in FIXTURES if p is not None and p.stem == "29683"]
+    paths = [p for p in FIXTURES if isinstance(p, Path) and p.stem == "29683"]
     if not paths:
         pytest.skip("NO FIXTURE: 1861/29683 is absent (set TRACKAGE_FIXTURES)")
     data = load_log(paths[0])

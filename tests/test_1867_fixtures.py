@@ -4,18 +4,19 @@ rotations, token reach and recomputed route revenues), and the game ends as reco
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from conftest import require_fixtures
 
 from trackage.core.log import filter_actions, load_log
 from trackage.replay import game_from_log
-
-from conftest import require_fixtures
 
 CASES = require_fixtures("1867") + require_fixtures("1861")
 
 
 def _id(p):
-    return f"{p.parent.name}/{p.stem}" if p is not None else "absent"
+    return f"{p.parent.name}/{p.stem}" if isinstance(p, Path) else "absent"  # absent: a skip marker
 
 
 def _any_slot(action: dict) -> dict:

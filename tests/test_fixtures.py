@@ -5,21 +5,21 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 import pytest
+from conftest import TRACES, require_fixtures
 
 from trackage.core.log import filter_actions, load_log
 from trackage.invariants import check
 from trackage.replay import game_from_log, replay_file
 from trackage.titles import TITLES
 
-from conftest import TRACES, require_fixtures
-
 CASES = [f for title in sorted(TITLES) for f in require_fixtures(title)]
 
 
 def _id(p):
-    return f"{p.parent.name}/{p.stem}" if p is not None else "absent"
+    return f"{p.parent.name}/{p.stem}" if isinstance(p, Path) else "absent"  # absent: a skip marker
 
 
 @pytest.mark.parametrize("path", CASES, ids=[_id(p) for p in CASES])
