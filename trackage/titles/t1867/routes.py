@@ -55,3 +55,17 @@ class RouteRules1867(RouteRules):
         if capitals and timmins:
             revenue += 40 * (getattr(route.train, "multiplier", None) or 1)
         return revenue
+
+    def router_bonus_bound(self, train, corp, stops) -> int:
+        """What the bonuses of ``revenue_for`` can add to a route through ``stops`` (at most):
+        the hex bonuses of the company's privates and the capitals-and-Timmins bonus."""
+        bonus = 0
+        hexes = {s.hex.id for s in stops}
+        for company in getattr(corp, "companies", []):
+            for ab in company.abilities:
+                if ab.get("type") == "hex_bonus":
+                    bonus += sum(ab["amount"] for h in hexes if h in ab["hexes"])
+        game = self.game
+        if game.BONUS_REVENUE in hexes and any(h in game.BONUS_CAPITALS for h in hexes):
+            bonus += 40 * (getattr(train, "multiplier", None) or 1)
+        return bonus

@@ -1,0 +1,45 @@
+"""Cheap upper bounds of a route's revenue, from per-stop values.
+
+A stop's value for a train is what the title's ``stop_revenue`` gives it (phase colours and
+the train's multiplier included). A route earns at most the sum of its best stop values, as
+many as the distance rows pay in all (every stop when the distance is a number), plus what the title's ``router_bonus_bound(train, corp, stops)`` says its bonuses can
+add. The search evaluates a route exactly only when its bound could still matter.
+"""
+
+from __future__ import annotations
+
+from ..core.routes import Route
+
+
+class StopValues:
+    def __init__(self, rules, train, corp):
+        self.rules = rules
+        self.train = train
+        self.corp = corp
+        self.dummy = Route(rules, train, connection_data=[])
+        d = train.distance
+        # every stop may pay (some titles let any stop fill a row's unused pay), at most the
+        # rows' total pay of them
+        self.pay = None if isinstance(d, (int, float)) else sum(int(r.get("pay") or 0) for r in d)
+        self.memo: dict = {}
+        self.bonus = getattr(rules, "router_bonus_bound", None)
+
+    def value(self, stop) -> int:
+        v = self.memo.get(stop)
+        if v is None:
+            try:
+                v = max(0, int(self.rules.stop_revenue(stop, self.dummy)))
+            except Exception:  # a stop the rules cannot price alone: assume nothing about it
+                v = 10 ** 6
+            self.memo[stop] = v
+        return v
+
+    def bound(self, stops) -> int:
+        vals = [self.value(s) for s in stops]
+        if self.pay is not None and len(vals) > self.pay:
+            vals.sort(reverse=True)
+            vals = vals[:self.pay]
+        total = sum(vals)
+        if self.bonus is not None:
+            total += self.bonus(self.train, self.corp, stops)
+        return total

@@ -1,0 +1,33 @@
+"""The states of a log just before each of its ``run_routes`` (for benches and tests)."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..core.log import filter_actions, load_log
+from ..replay import game_from_log
+
+
+def run_routes_states(path_or_data, *, every: int = 1) -> Iterator[tuple[dict, object]]:
+    """Yield (the logged run_routes action, a copy of the game just before it); with
+    ``every`` > 1 only every n-th one."""
+    data = load_log(path_or_data) if not isinstance(path_or_data, dict) else path_or_data
+    actions = filter_actions(data["actions"])
+    game = game_from_log(data)
+    found: list = []
+    count = [0]
+    applied = [0]
+
+    def on_action(g, _action):
+        applied[0] += 1
+        k = applied[0]
+        if k < len(actions) and actions[k].get("type") == "run_routes":
+            count[0] += 1
+            if count[0] % every == 0:
+                found.append((actions[k], g.copy()))
+
+    try:
+        game.load(actions, trace=on_action)
+    except Exception:  # a log that stops replaying still gives the states before
+        pass
+    yield from found

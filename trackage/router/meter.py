@@ -1,0 +1,124 @@
+"""Distance budgets: how far a train may still run while its route grows.
+
+A meter is told the route's first stop, then every (stop, track) step; it answers a new
+state, or None when the train cannot reach that far. Meters only prune the search, so they
+may be generous (a route they let through is still checked by the title's rules) but never
+strict: a legal route must always pass.
+
+* :class:`StopMeter`: a number of stops (each stop costs its ``visit_cost``);
+* :class:`TypedMeter`: distance rows (``[{"nodes": [...], "visit": n}, ...]``), the stops
+  of each type filling the rows that take them, as the rules' distance check does;
+* :class:`HexMeter`: a number of hex edges crossed (1858's H trains), stops unlimited.
+
+A title's rules may give their own meter through ``router_meter(train)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+
+class Meter:
+    """The protocol: ``begin(node)`` and ``step(state, node, paths)`` return a state or None."""
+
+    def begin(self, node) -> Any:  # pragma: no cover - protocol
+        raise NotImplementedError
+
+    def step(self, state, node, paths: Sequence) -> Any:  # pragma: no cover - protocol
+        raise NotImplementedError
+
+
+class StopMeter(Meter):
+    def __init__(self, stops: int, cost=None):
+        self.stops = stops
+        self.cost = cost if cost is not None else (lambda node: node.visit_cost)
+
+    def begin(self, node):
+        c = self.cost(node)
+        return c if c <= self.stops else None
+
+    def step(self, state, node, paths):
+        c = state + self.cost(node)
+        return c if c <= self.stops else None
+
+
+class TypedMeter(Meter):
+    """Counts per stop type; feasible when the rows can hold them (greedy, types that fit
+    fewer rows first, the order of the rules' check)."""
+
+    def __init__(self, rows: Sequence[dict], stop_type=None, cost=None):
+        self.rows = [(frozenset(r["nodes"]), int(r["pay"] if r.get("visit") is None else r["visit"]))
+                     for r in rows]
+        self.types = sorted({t for ts, _ in self.rows for t in ts})
+        self.index = {t: i for i, t in enumerate(self.types)}
+        self.order = sorted(range(len(self.types)),
+                            key=lambda i: sum(1 for ts, _ in self.rows if self.types[i] in ts))
+        self.stop_type = stop_type if stop_type is not None else (lambda node: node.kind)
+        self.cost = cost if cost is not None else (lambda node: node.visit_cost)
+        self._fits: dict = {}
+
+    def _add(self, state, node):
+        i = self.index.get(self.stop_type(node))
+        if i is None:
+            return None
+        c = self.cost(node)
+        if not c:
+            return state
+        new = state[:i] + (state[i] + c,) + state[i + 1:]
+        ok = self._fits.get(new)
+        if ok is None:
+            ok = self._fits[new] = self._feasible(new)
+        return new if ok else None
+
+    def _feasible(self, counts) -> bool:
+        room = [v for _, v in self.rows]
+        for i in self.order:
+            num = counts[i]
+            t = self.types[i]
+            for r, (ts, _) in enumerate(self.rows):
+                if num <= 0:
+                    break
+                if t not in ts or room[r] <= 0:
+                    continue
+                take = min(num, room[r])
+                room[r] -= take
+                num -= take
+            if num > 0:
+                return False
+        return True
+
+    def begin(self, node):
+        return self._add((0,) * len(self.types), node)
+
+    def step(self, state, node, paths):
+        return self._add(state, node)
+
+
+def hex_edges(paths: Sequence) -> int:
+    """Hex edges crossed along ``paths`` (walk order)."""
+    return sum(0 if a.hex is b.hex else 1 for a, b in zip(paths, paths[1:]))
+
+
+class HexMeter(Meter):
+    def __init__(self, edges: int):
+        self.edges = edges
+
+    def begin(self, node):
+        return 0
+
+    def step(self, state, node, paths):
+        c = state + hex_edges(paths)
+        return c if c <= self.edges else None
+
+
+def default_meter(rules, train) -> Meter:
+    """The meter a train's ``distance`` describes, unless the title's rules give one."""
+    hook = getattr(rules, "router_meter", None)
+    if hook is not None:
+        m = hook(train)
+        if m is not None:
+            return m
+    d = train.distance
+    if isinstance(d, (int, float)):
+        return StopMeter(int(d))
+    return TypedMeter(d, stop_type=lambda node: rules.stop_type(node, train))

@@ -1,0 +1,172 @@
+"""``optimal_routes``: candidates per train kind, the search, the checked result."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from ..core.errors import GameError
+from ..core.routes import rules_for
+from .bounds import StopValues
+from .candidates import Candidate, Enumerator, Links, build_route, evaluate_alone
+from .meter import default_meter
+from .search import Search, Stats
+
+
+@dataclass
+class RouterResult:
+    revenue: int
+    routes: list  # run_routes entries
+    optimal: bool
+    stats: Stats = field(default_factory=Stats)
+    entity: str | None = None
+
+    def as_dict(self) -> dict:
+        s = self.stats
+        return {
+            "entity": self.entity, "revenue": self.revenue, "optimal": self.optimal,
+            "routes": self.routes,
+            "stats": {"candidates": s.candidates, "evaluated": s.evaluated, "search_nodes": s.nodes,
+                      "leaves": s.leaves, "rejected": s.rejected, "unlogged": s.unlogged,
+                      "bad_bounds": s.bad_bounds, "links_walked": s.links_walked,
+                      "enumerate_s": round(s.enumerate_s, 4), "search_s": round(s.search_s, 4)},
+        }
+
+
+def _kind_key(rules, train) -> tuple:
+    hook = getattr(rules, "router_train_key", None)
+    if hook is not None:
+        return hook(train)
+    return (train.name, repr(train.distance), getattr(train, "multiplier", None),
+            bool(getattr(train, "obsolete", False)), rules.skip_route_track_type(train))
+
+
+def _start_nodes(rules, game, corp, train) -> list:
+    hook = getattr(rules, "router_starts", None)
+    if hook is not None:
+        return hook(train, corp)
+    out = []
+    for _hx, tile in game.board.tiles():
+        for c in tile.cities:
+            if rules.city_tokened_by(c, corp):
+                out.append(c)
+    return out
+
+
+def optimal_routes(game, entity=None, *, time_limit: float | None = None) -> RouterResult:
+    """The best routes for ``entity`` (default: the entity acting) with its trains now."""
+    if entity is None:
+        entity = game.current_entity
+    stats = Stats()
+    name = getattr(entity, "id", None) or getattr(entity, "name", None)
+    trains = list(game.route_trains(entity)) if entity is not None else []
+    if not trains:
+        return RouterResult(0, [], True, stats, name)
+    deadline = time.monotonic() + time_limit if time_limit is not None else None
+    rules = rules_for(game)
+    phase = getattr(game, "phase", None)
+    chain_cache: dict = {}
+    t0 = time.monotonic()
+
+    by_kind: dict = {}
+    rep: dict = {}
+    kind_of: dict = {}
+    links_by_track: dict = {}
+    for train in trains:
+        key = _kind_key(rules, train)
+        kind_of[train] = key
+        if key in by_kind:
+            continue
+        skip = rules.skip_route_track_type(train)
+        links = links_by_track.get(skip)
+        if links is None:
+            links = links_by_track[skip] = Links(game.board, skip)
+        en = Enumerator(entity, game.board, links, default_meter(rules, train),
+                        _start_nodes(rules, game, entity, train), rules.is_local(train))
+        sv = StopValues(rules, train, entity)
+        ck = getattr(rules, "conflict_keys", None)
+        cands = []
+        for nodes, segs, keys in en.routes():
+            b = sv.bound(nodes)
+            if b <= 0:
+                continue
+            if ck is not None:
+                keys = frozenset(ck(train, keys, nodes))
+            cands.append(Candidate(nodes, segs, b, keys))
+        cands.sort(key=lambda c: -c.bound)
+        rep[key] = train
+        by_kind[key] = cands
+    stats.links_walked = sum(lk.walked for lk in links_by_track.values())
+
+    bit: dict = {}
+    for cands in by_kind.values():
+        for c in cands:
+            m = 0
+            for k in c.keys:
+                b = bit.get(k)
+                if b is None:
+                    b = bit[k] = 1 << len(bit)
+                m |= b
+            c.mask = m
+    stats.enumerate_s = time.monotonic() - t0
+
+    order = sorted(trains, key=lambda t: (-(by_kind[kind_of[t]][0].bound if by_kind[kind_of[t]] else 0),
+                                          repr(kind_of[t]), t.id))
+    lists = [by_kind[kind_of[t]] for t in order]
+    same = [i > 0 and kind_of[order[i]] == kind_of[order[i - 1]] for i in range(len(order))]
+    for t in order:
+        stats.candidates[t.id] = len(by_kind[kind_of[t]])
+    by_id = {t.id: t for t in trains}
+
+    def dicts_for(choice) -> list:
+        routes: list = []
+        for train, c in zip(order, choice):
+            if c is not None:
+                build_route(rules, train, c.nodes, c.segs, routes, None, chain_cache)
+        out = []
+        for r in routes:
+            r.revenue(recompute=True)
+        for r in routes:
+            out.append(r.to_log())
+        return out
+
+    def evaluate(choice):
+        routes: list = []
+        for train, c in zip(order, choice):
+            if c is not None:
+                build_route(rules, train, c.nodes, c.segs, routes, None, chain_cache)
+        try:
+            total = sum(r.revenue(recompute=True) for r in routes)
+        except GameError:
+            return None
+        if total <= search.best:
+            return total
+        # the run as process() will see it: its log form, rebuilt and checked
+        try:
+            dicts = [r.to_log() for r in routes]
+            again = game.compute_route_revenues(entity, dicts, by_id)
+        except GameError:
+            stats.unlogged += 1
+            return None
+        if sum(again) != total:
+            stats.unlogged += 1
+            return None
+        return total
+
+    kind_by_list = {id(v): k for k, v in by_kind.items()}
+    cand_kind = {id(c): kind_by_list[id(lst)] for lst in by_kind.values() for c in lst}
+
+    def value(c) -> int:
+        stats.evaluated += 1
+        got = evaluate_alone(rules, rep[cand_kind[id(c)]], c.nodes, c.segs, None, chain_cache)
+        v = got[0] if got is not None else -1
+        if v > c.bound:  # a bound that is not one would make the search wrong: trust the exact value
+            stats.bad_bounds += 1
+            c.bound = v
+        c.value = v
+        return v
+
+    search = Search(lists, same, value, evaluate, deadline, stats)
+    search.run()
+    best_dicts = dicts_for(search.best_choice) if search.best > 0 else []
+    return RouterResult(search.best, best_dicts, search.finished and not stats.bad_bounds, stats, name)
