@@ -1,4 +1,4 @@
-"""The command line: replay, new, playout, show, play, act, serve."""
+"""The command line: replay, new, playout, show, play, act, routes, serve."""
 
 from __future__ import annotations
 
@@ -386,6 +386,77 @@ def play(file: str, title: str | None, num_players: int | None, options: tuple, 
             console.print(f"[red]not understood: {e}[/red]")
         except GameError as e:
             console.print(f"[red]refused: {e.message} [{e.rule}][/red]")
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--at", "at_id", type=int, default=None,
+              help="Stop just before the action with this id (default: the end of the log).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Stop the search after S seconds (the result is then not proven optimal).")
+def routes(file: str, at_id: int | None, as_json: bool, time_limit: float | None) -> None:
+    """The best routes of the company acting in a log (the exact auto-router)."""
+    from .core.log import filter_actions, load_log
+    from .replay import game_from_log
+    from .router import optimal_routes
+
+    try:
+        data = load_log(file)
+        actions = filter_actions(data["actions"])
+        game = game_from_log(data)
+    except (TrackageError, ValueError) as e:
+        raise click.ClickException(str(e)) from None
+    end = len(actions)
+    if at_id is not None:
+        ids = [a.get("id") for a in actions]
+        if at_id not in ids:
+            known = [i for i in ids if isinstance(i, int)]
+            span = f" (its live action ids run from {min(known)} to {max(known)})" if known else ""
+            raise click.ClickException(f"no live action with id {at_id} in {file}{span}")
+        end = ids.index(at_id)
+    applied = [0]
+    try:
+        game.load(actions[:end], trace=lambda _g, _a: applied.__setitem__(0, applied[0] + 1))
+    except Exception as e:  # noqa: BLE001 - a log that does not replay is an error, not a traceback
+        a = actions[applied[0]] if applied[0] < end else {}
+        raise click.ClickException(f"the log does not replay: action {a.get('id')} ({a.get('type')}) failed: "
+                                   f"{type(e).__name__}: {e}") from None
+    entity = None if game.finished else game.current_entity()
+    if entity is None or not hasattr(entity, "trains"):
+        acting = game.entity_name(entity) if entity is not None else "nobody"
+        who = "the game is over" if game.finished else f"{acting} acts"
+        raise click.ClickException(f"no company is operating there ({who}); give --at the id of a run_routes action")
+    try:
+        result = optimal_routes(game, entity, time_limit=time_limit)
+    except TrackageError as e:
+        raise click.ClickException(f"the router failed: {e}") from None
+    if as_json:
+        click.echo(json.dumps(result.as_dict()))
+        return
+
+    from rich.console import Console
+    from rich.table import Table
+
+    where = f"before action {at_id}" if at_id is not None else "at the end of the log"
+    console = Console(width=None if sys.stdout.isatty() else 160)
+    console.print(f"{game.TITLE}: best routes of {game.entity_name(entity)} {where}", style="bold", highlight=False)
+    table = Table()
+    table.add_column("train")
+    table.add_column("stops")
+    table.add_column("revenue", justify="right")
+    for r in result.routes:
+        table.add_row(str(r.get("train")), " - ".join(str(h) for h in r.get("hexes") or []), str(r.get("revenue")))
+    table.add_section()
+    table.add_row("total", "", str(result.revenue), style="bold")
+    console.print(table)
+    console.print(f"total {result.revenue}: " + ("proven optimal" if result.optimal else
+                                                 "NOT proven optimal (time limit reached or a bound failed)"),
+                  highlight=False)
+    s = result.stats
+    cands = ", ".join(f"{k} {v}" for k, v in s.candidates.items()) or "none"
+    console.print(f"candidates: {cands}; evaluated {s.evaluated}, search nodes {s.nodes}, leaves {s.leaves}, "
+                  f"enumerate {s.enumerate_s:.3f}s, search {s.search_s:.3f}s", highlight=False)
 
 
 @main.command()
