@@ -344,6 +344,12 @@ class RouteRules:
         v = spec.get("requires_token")
         return True if v is None else bool(v)
 
+    def router_train_key(self, train) -> tuple:
+        """Trains with equal keys run the same routes for the same revenue (the router
+        enumerates their routes once and treats them as interchangeable)."""
+        return (train.name, repr(train.distance), getattr(train, "multiplier", None),
+                bool(getattr(train, "obsolete", False)), self.skip_route_track_type(train))
+
     def compute_other_paths(self, routes, route) -> list:
         out = []
         for r in routes:

@@ -23,16 +23,20 @@ class StopValues:
         self.pay = None if isinstance(d, (int, float)) else sum(int(r.get("pay") or 0) for r in d)
         self.memo: dict = {}
         self.bonus = getattr(rules, "router_bonus_bound", None)
+        self.free = getattr(rules, "router_free_stop", None)
 
     def value(self, stop) -> int:
         v = self.memo.get(stop)
         if v is None:
-            try:
-                v = max(0, int(self.rules.stop_revenue(stop, self.dummy)))
-            except Exception:  # a stop the rules cannot price alone: assume nothing about it
-                v = 10 ** 6
+            v = 0 if self.free is not None and self.free(self.train, stop) else self._price(stop)
             self.memo[stop] = v
         return v
+
+    def _price(self, stop) -> int:
+        try:
+            return max(0, int(self.rules.stop_revenue(stop, self.dummy)))
+        except Exception:  # a stop the rules cannot price alone: assume nothing about it
+            return 10 ** 6
 
     def bound(self, stops) -> int:
         vals = [self.value(s) for s in stops]

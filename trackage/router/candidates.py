@@ -82,7 +82,11 @@ class Links:
 class Enumerator:
     """Routes of one train kind for ``corp``: raw sequences (nodes, segs)."""
 
-    def __init__(self, corp, board, links: Links, meter: Meter, starts: list, local: bool):
+    def __init__(self, corp, board, links: Links, meter: Meter, starts: list, local: bool, free=None):
+        """``free(node)``: a stop that never earns nor makes a route legal for this train (a
+        route ending there is worth no more than the same route without it, and that one
+        is also generated)."""
+        self.free = free
         self.corp = corp
         self.board = board
         self.links = links
@@ -143,14 +147,19 @@ class Enumerator:
             halves: list = []
             self._extend([t], [], frozenset(), banned | {t}, t, st0, halves)
             through = not board.blocks(t, self.corp)
+            free = self.free
             for nodes, segs, keys, st, first in halves:
+                if free is not None and free(nodes[-1]):
+                    if len(nodes) == 2:
+                        yield nodes, segs, keys  # two stops: the shorter one is no route
+                    continue
                 yield nodes, segs, keys
                 if not through or segs[0][1][0].terminal:
                     continue
                 other: list = []
                 self._extend([t], [], keys, banned | set(nodes), t, st, other, first)
                 for n2, s2, k2, _s, _f in other:
-                    if s2[0][1][0].terminal:
+                    if s2[0][1][0].terminal or (free is not None and free(n2[-1])):
                         continue
                     front_nodes = n2[:0:-1]
                     front_segs = [(n2[i + 1], s2[i][1][::-1]) for i in range(len(s2) - 1, -1, -1)]

@@ -10,7 +10,8 @@ strict: a legal route must always pass.
   of each type filling the rows that take them, as the rules' distance check does;
 * :class:`HexMeter`: a number of hex edges crossed (1858's H trains), stops unlimited.
 
-A title's rules may give their own meter through ``router_meter(train)``.
+A title's rules adjust a train's meter through ``router_meter(train)`` (see
+:func:`default_meter`).
 """
 
 from __future__ import annotations
@@ -112,13 +113,17 @@ class HexMeter(Meter):
 
 
 def default_meter(rules, train) -> Meter:
-    """The meter a train's ``distance`` describes, unless the title's rules give one."""
+    """The meter a train's ``distance`` describes, as the title's ``router_meter(train)``
+    adjusts it: ``{"hex_edges": n}`` (a hex-distance train) or ``{"free": predicate}`` (stops
+    that cost no distance, e.g. stations a train may pass for free)."""
     hook = getattr(rules, "router_meter", None)
-    if hook is not None:
-        m = hook(train)
-        if m is not None:
-            return m
+    spec = hook(train) if hook is not None else None
+    spec = spec or {}
+    if "hex_edges" in spec:
+        return HexMeter(int(spec["hex_edges"]))
+    free = spec.get("free")
+    cost = None if free is None else (lambda node: 0 if free(node) else node.visit_cost)
     d = train.distance
     if isinstance(d, (int, float)):
-        return StopMeter(int(d))
-    return TypedMeter(d, stop_type=lambda node: rules.stop_type(node, train))
+        return StopMeter(int(d), cost)
+    return TypedMeter(d, stop_type=lambda node: rules.stop_type(node, train), cost=cost)

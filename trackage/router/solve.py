@@ -34,29 +34,40 @@ class RouterResult:
 
 
 def _kind_key(rules, train) -> tuple:
-    hook = getattr(rules, "router_train_key", None)
-    if hook is not None:
-        return hook(train)
-    return (train.name, repr(train.distance), getattr(train, "multiplier", None),
-            bool(getattr(train, "obsolete", False)), rules.skip_route_track_type(train))
+    return rules.router_train_key(train)
 
 
-def _start_nodes(rules, game, corp, train) -> list:
-    hook = getattr(rules, "router_starts", None)
-    if hook is not None:
-        return hook(train, corp)
+def _start_nodes(rules, game, corp, train, links) -> list:
+    """The company's tokened cities, and the stops within the title's
+    ``router_start_radius(train)`` links of them."""
     out = []
     for _hx, tile in game.board.tiles():
         for c in tile.cities:
             if rules.city_tokened_by(c, corp):
                 out.append(c)
+    hook = getattr(rules, "router_start_radius", None)
+    radius = hook(train) if hook is not None else 0
+    tokened = set(out)
+    seen = set(out)
+    frontier = list(out)
+    for _ in range(radius):
+        nxt = []
+        for node in frontier:
+            if node not in tokened and game.board.blocks(node, corp):
+                continue
+            for n, _paths, _keys in links(node):
+                if n not in seen:
+                    seen.add(n)
+                    nxt.append(n)
+        out.extend(nxt)
+        frontier = nxt
     return out
 
 
 def optimal_routes(game, entity=None, *, time_limit: float | None = None) -> RouterResult:
     """The best routes for ``entity`` (default: the entity acting) with its trains now."""
     if entity is None:
-        entity = game.current_entity
+        entity = game.current_entity()
     stats = Stats()
     name = getattr(entity, "id", None) or getattr(entity, "name", None)
     trains = list(game.route_trains(entity)) if entity is not None else []
@@ -81,8 +92,10 @@ def optimal_routes(game, entity=None, *, time_limit: float | None = None) -> Rou
         links = links_by_track.get(skip)
         if links is None:
             links = links_by_track[skip] = Links(game.board, skip)
+        free_hook = getattr(rules, "router_free_stop", None)
+        free = (lambda node, _t=train: free_hook(_t, node)) if free_hook is not None else None
         en = Enumerator(entity, game.board, links, default_meter(rules, train),
-                        _start_nodes(rules, game, entity, train), rules.is_local(train))
+                        _start_nodes(rules, game, entity, train, links), rules.is_local(train), free)
         sv = StopValues(rules, train, entity)
         ck = getattr(rules, "conflict_keys", None)
         cands = []

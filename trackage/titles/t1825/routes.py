@@ -130,3 +130,31 @@ class RouteRules1825(RouteRules):
                 continue
             total += self.stop_revenue(s, route)
         return total
+
+    # -- the router's hooks
+    def router_meter(self, train):
+        """Tokened tile-200 stations do not use up a train's distance (generously: also at
+        the ends; the distance check decides)."""
+        if train.name not in self.dummy:
+            return None
+        phase = self.game.phase.name
+        if not phase[:1].isdigit() or int(phase[:1]) <= 2:
+            return None
+        corp = self.train_owner(train)
+        return {"free": lambda node: node.tile.name == "200" and self.city_tokened_by(node, corp)}
+
+    def router_start_radius(self, train) -> int:
+        """2-trains may run without a token as the second half of a double header: routes
+        may start one stop away from a token."""
+        return 1 if train.distance == 2 else 0
+
+    def router_bound(self, route):
+        """A 2-stop route of a 2-train that is illegal alone may still run as half of a
+        double header: at most its stops' value."""
+        try:
+            return route.revenue(recompute=True, suppress_check_route_combination=True)
+        except RouteError:
+            stops = route.visited_stops
+            if route.train.distance != 2 or len(stops) != 2 or stops[0].hex is stops[1].hex:
+                return None
+            return sum(self.stop_revenue(s, route) for s in stops)

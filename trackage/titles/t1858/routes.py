@@ -99,3 +99,18 @@ class RouteRules1858(RouteRules):
         if route.train.obsolete:
             revenue //= 2
         return revenue
+
+    # -- the router's hooks
+    def router_meter(self, train):
+        """H trains count hex edges, not stops."""
+        return {"hex_edges": int(train.distance)} if hex_train(train) else None
+
+    def router_free_stop(self, train, node) -> bool:
+        """A stop whose type no distance row pays (towns for E and D trains) earns nothing
+        and only lengthens a route that ends there."""
+        d = train.distance
+        if isinstance(d, (int, float)):
+            return False
+        t = self.stop_type(node, train)
+        rows = [r for r in d if t in r["nodes"]]
+        return bool(rows) and all(not (r.get("pay") or 0) for r in rows)

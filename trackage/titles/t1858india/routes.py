@@ -12,3 +12,17 @@ class RouteRulesIndia(RouteRules1858):
 
     def revenue_for(self, route, stops) -> int:
         return super().revenue_for(route, stops) + pullman_bonus(self.game, route, stops)
+
+    def router_train_key(self, train) -> tuple:
+        return super().router_train_key(train) + (pullman_bonus_per_stop(self.game, train),)
+
+    def router_bonus_bound(self, train, corp, stops) -> int:
+        per = pullman_bonus_per_stop(self.game, train)
+        return per * sum(1 for s in stops if s.kind in ("city", "offboard")) if per else 0
+
+
+def pullman_bonus_per_stop(game, train) -> int:
+    """What the Pullman attached to ``train`` adds per paying stop (0 without one)."""
+    if getattr(game.round, "pullmans", {}).get(train.owner) is not train:
+        return 0
+    return (getattr(train, "multiplier", None) or 1) * (5 if train.obsolete else 10)
