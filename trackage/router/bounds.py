@@ -2,8 +2,9 @@
 
 A stop's value for a train is what the title's ``stop_revenue`` gives it (phase colours and
 the train's multiplier included). A route earns at most the sum of its best stop values, as
-many as the distance rows pay in all (every stop when the distance is a number), plus what the title's ``router_bonus_bound(train, corp, stops)`` says its bonuses can
-add. The search evaluates a route exactly only when its bound could still matter.
+many as the distance rows pay in all (every stop when the distance is a number); a title's
+``router_route_bound(train, corp, stops, base)`` turns that sum into its bound (adding what
+its bonuses can add, halving for wounded trains, ...). The search evaluates a route exactly only when its bound could still matter.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ class StopValues:
         # rows' total pay of them
         self.pay = None if isinstance(d, (int, float)) else sum(int(r.get("pay") or 0) for r in d)
         self.memo: dict = {}
-        self.bonus = getattr(rules, "router_bonus_bound", None)
+        self.hook = getattr(rules, "router_route_bound", None)
         self.free = getattr(rules, "router_free_stop", None)
 
     def value(self, stop) -> int:
@@ -44,6 +45,6 @@ class StopValues:
             vals.sort(reverse=True)
             vals = vals[:self.pay]
         total = sum(vals)
-        if self.bonus is not None:
-            total += self.bonus(self.train, self.corp, stops)
+        if self.hook is not None:
+            total = self.hook(self.train, self.corp, stops, total)
         return total

@@ -28,7 +28,7 @@ class Candidate:
     segs: list
     bound: int  # cheap upper bound of ``value``
     keys: frozenset = field(default_factory=frozenset)
-    mask: int = 0
+    kidx: list = field(default_factory=list)  # conflict keys as indices
     value: int | None = None  # revenue alone (or the title's bound of it), once computed; -1: never legal
 
     def route(self, rules, train, routes: list, phase=None, chain_cache=None) -> Route:

@@ -2,12 +2,13 @@
 
 Trains are ordered by their best route bound. A node of the search has chosen a route (or none)
 for the first trains; its bound is what is chosen plus, for every later train, the best route
-that shares no track with what is chosen (exact values where known, else cheap bounds).
-Candidates are sorted by bound, so a train's loop stops as soon as a candidate cannot beat the
-best run; a candidate's exact value alone is computed the first time the search needs it.
-Interchangeable trains take candidates in increasing order (a multiset, not every
-permutation). A leaf that could beat the best is evaluated exactly by the title's rules as one
-run (combination rules and bonuses included) and checked as ``process()`` will check it.
+that shares no track with what is chosen, found on bitsets of ranked candidates
+(:mod:`.bitsets`). Routes count for their cheap bound until a run through them disappoints:
+then their exact values alone are computed and used from there on. A train's candidates are
+tried in rank order, so its loop stops as soon as one cannot beat the best run. Interchangeable trains take candidates
+in increasing rank (a multiset, not every permutation). A leaf that could beat the best is
+evaluated exactly by the title's rules as one run (combination rules and bonuses included)
+and checked as ``process()`` will check it.
 """
 
 from __future__ import annotations
@@ -35,13 +36,18 @@ class _Stop(Exception):
     pass
 
 
+def _low(x: int) -> int:
+    return (x & -x).bit_length() - 1
+
+
 class Search:
     def __init__(self, lists: list, same_as_prev: list, value: Callable, evaluate: Callable,
                  deadline=None, stats=None):
-        """``lists[i]``: train i's candidates, sorted by ``bound`` (descending);
-        ``same_as_prev[i]``: train i is interchangeable with train i-1; ``value(c)``: the exact
-        value alone of a candidate (<= its bound; <= 0 when it can never run);
-        ``evaluate(choice)``: exact revenue of a run (None if illegal)."""
+        """``lists[i]``: train i's :class:`~.bitsets.RankedList`; ``same_as_prev[i]``: train i
+        is interchangeable with train i-1 (same list); ``value(c)``: computes and stores
+        ``c.value``, the exact value alone of a candidate (<= its bound; <= 0 when it can
+        never run); ``evaluate(choice)``: exact
+        revenue of a run (None if illegal)."""
         self.lists = lists
         self.same = same_as_prev
         self.value = value
@@ -52,36 +58,38 @@ class Search:
         self.best_choice: list = [None] * len(lists)
         self.finished = False
 
-    def best_alone(self, lst, used: int) -> int:
-        """An upper bound of the best candidate of ``lst`` compatible with ``used``."""
+    def best_alone(self, rl, blocked: int) -> int:
+        """An upper bound of the best candidate of ``rl`` outside ``blocked``."""
         m = 0
+        avail = rl.full & ~blocked
+        cands = rl.cands
         value = self.value
-        for c in lst:
+        while avail:
+            low = avail & -avail
+            c = cands[low.bit_length() - 1]
             if c.bound <= m:
                 break
-            if c.mask & used:
-                continue
             v = c.value
             if v is None:
-                v = value(c)
+                v = c.bound
             if v > m:
                 m = v
+            avail ^= low
         return m
-
-    def rest_bound(self, i: int, used: int) -> int:
-        return sum(self.best_alone(lst, used) for lst in self.lists[i:])
 
     def run(self) -> None:
         n = len(self.lists)
+        lists = self.lists
         choice: list = [None] * n
         idx: list = [-1] * n
         stats = self.stats
         deadline = self.deadline
-        lists = self.lists
         same = self.same
         value = self.value
+        best_alone = self.best_alone
 
-        def rec(i, used, acc):
+        def rec(i, blocked, acc):
+            # blocked[j]: ranks of train j's list that conflict with the routes chosen so far
             stats.nodes += 1
             if deadline is not None and not stats.nodes & 63 and time.monotonic() > deadline:
                 raise _Stop
@@ -94,35 +102,49 @@ class Search:
                     elif v > self.best:
                         self.best = v
                         self.best_choice = list(choice)
+                    if v is None or v < acc:
+                        # the bounds promised more: learn the routes' exact values alone
+                        for c in choice:
+                            if c is not None and c.value is None:
+                                value(c)
                 return
-            rest = self.rest_bound(i + 1, used)
+            rest = 0
+            for j in range(i + 1, n):
+                rest += best_alone(lists[j], blocked[j])
+            rl = lists[i]
+            avail = rl.full & ~blocked[i]
             if same[i]:
-                start = idx[i - 1] + 1 if choice[i - 1] is not None else len(lists[i])
-            else:
-                start = 0
-            lst = lists[i]
-            for k in range(start, len(lst)):
-                c = lst[k]
+                if choice[i - 1] is None:
+                    avail = 0  # the previous identical train runs nothing
+                else:
+                    avail &= ~((1 << (idx[i - 1] + 1)) - 1)
+            cands = rl.cands
+            while avail:
+                low = avail & -avail
+                avail ^= low
+                k = low.bit_length() - 1
+                c = cands[k]
                 if acc + c.bound + rest <= self.best:
                     break
-                if c.mask & used:
-                    continue
                 v = c.value
                 if v is None:
-                    v = value(c)
+                    v = c.bound
                 if v <= 0 or acc + v + rest <= self.best:
                     continue
                 choice[i] = c
                 idx[i] = k
-                rec(i + 1, used | c.mask, acc + v)
+                nb = list(blocked)
+                for j in range(i + 1, n):
+                    nb[j] = blocked[j] | lists[j].blocked_by(c)
+                rec(i + 1, nb, acc + v)
             choice[i] = None
             idx[i] = -1
             if acc + rest > self.best:
-                rec(i + 1, used, acc)
+                rec(i + 1, blocked, acc)
 
         t0 = time.monotonic()
         try:
-            rec(0, 0, 0)
+            rec(0, [0] * n, 0)
             self.finished = True
         except _Stop:
             self.finished = False

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from ..core.errors import GameError
 from ..core.routes import rules_for
+from .bitsets import RankedList
 from .bounds import StopValues
 from .candidates import Candidate, Enumerator, Links, build_route, evaluate_alone
 from .meter import default_meter
@@ -111,21 +112,22 @@ def optimal_routes(game, entity=None, *, time_limit: float | None = None) -> Rou
         by_kind[key] = cands
     stats.links_walked = sum(lk.walked for lk in links_by_track.values())
 
-    bit: dict = {}
+    key_index: dict = {}
     for cands in by_kind.values():
         for c in cands:
-            m = 0
+            kidx = []
             for k in c.keys:
-                b = bit.get(k)
+                b = key_index.get(k)
                 if b is None:
-                    b = bit[k] = 1 << len(bit)
-                m |= b
-            c.mask = m
+                    b = key_index[k] = len(key_index)
+                kidx.append(b)
+            c.kidx = kidx
+    ranked = {key: RankedList(cands, key_index) for key, cands in by_kind.items()}
     stats.enumerate_s = time.monotonic() - t0
 
     order = sorted(trains, key=lambda t: (-(by_kind[kind_of[t]][0].bound if by_kind[kind_of[t]] else 0),
                                           repr(kind_of[t]), t.id))
-    lists = [by_kind[kind_of[t]] for t in order]
+    lists = [ranked[kind_of[t]] for t in order]
     same = [i > 0 and kind_of[order[i]] == kind_of[order[i - 1]] for i in range(len(order))]
     for t in order:
         stats.candidates[t.id] = len(by_kind[kind_of[t]])

@@ -133,22 +133,22 @@ class RouteRules1822(RouteRules):
                              rule="route-overlap")
 
     # -- the router's hooks
-    def router_bonus_bound(self, train, corp, stops) -> int:
-        """The destination bonus a route through ``stops`` can add (home and destination
-        both visited): the destination's value for the train."""
+    def router_route_bound(self, train, corp, stops, base: int) -> int:
+        """``base`` plus the destination bonus a route through ``stops`` can add (home and
+        destination both visited): the destination's value for the train."""
         if getattr(corp, "type", None) != "major" or not corp.tokens:
-            return 0
+            return base
         dest = next((t for t in corp.tokens if t.used and t.type == "destination"), None)
         if dest is None:
-            return 0
+            return base
         home = corp.tokens[0]
         n = sum(1 for s in stops if s.is_city
                 and any(t is home or t is dest for t in self.board.tokens(s) if t is not None))
         if n < 2:
-            return 0
+            return base
         from ...core.routes import Route
 
-        return max(0, self.stop_revenue(dest.city, Route(self, train, connection_data=[])))
+        return base + max(0, self.stop_revenue(dest.city, Route(self, train, connection_data=[])))
 
     def conflict_keys(self, train, keys, nodes):
         """Track conflicts as ``check_overlap`` sees them: E trains apart from the others,

@@ -114,3 +114,7 @@ class RouteRules1858(RouteRules):
         t = self.stop_type(node, train)
         rows = [r for r in d if t in r["nodes"]]
         return bool(rows) and all(not (r.get("pay") or 0) for r in rows)
+
+    def router_route_bound(self, train, corp, stops, base: int) -> int:
+        """Wounded (obsolete) trains earn half."""
+        return base // 2 if train.obsolete else base

@@ -56,10 +56,11 @@ class RouteRules1867(RouteRules):
             revenue += 40 * (getattr(route.train, "multiplier", None) or 1)
         return revenue
 
-    def router_bonus_bound(self, train, corp, stops) -> int:
-        """What the bonuses of ``revenue_for`` can add to a route through ``stops`` (at most):
-        the hex bonuses of the company's privates and the capitals-and-Timmins bonus."""
-        bonus = 0
+    def router_route_bound(self, train, corp, stops, base: int) -> int:
+        """``base`` plus what the bonuses of ``revenue_for`` can add to a route through
+        ``stops``: the hex bonuses of the company's privates and the capitals-and-Timmins
+        bonus."""
+        bonus = base
         hexes = {s.hex.id for s in stops}
         for company in getattr(corp, "companies", []):
             for ab in company.abilities:
