@@ -1,49 +1,55 @@
 """Conflicts as bitsets over ranked candidates.
 
-Each train kind's candidates are ranked by bound (rank 0 is the highest). For every piece of
-track (a conflict key) and every list, ``inverted[key]`` is the bitset of the ranks whose
-route uses that key, built with numpy. What a chosen route blocks in a list is the union of
-its keys' bitsets (memoised per route and list), so "the best candidate sharing no track with
-the chosen routes" is the lowest rank left in ``all & ~blocked``.
+Each train kind's candidates are ranked by bound (rank 0 is the highest); a candidate's
+``mask`` has a bit per conflict key (a piece of track) it uses. ``inverted[k]`` is the bitset
+of the ranks whose route uses key ``k``: the transpose of the masks, done with numpy a block
+of keys at a time. What a chosen route blocks in a list is the union of its keys' bitsets
+(memoised per route and list), so "the best candidate sharing no track with the chosen
+routes" is the lowest rank left in ``full & ~blocked``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+_BLOCK = 32  # bytes of keys (256 keys) transposed at a time
+
 
 class RankedList:
-    def __init__(self, cands: list, key_index: dict):
+    def __init__(self, cands: list, nkeys: int):
         self.cands = cands
         n = len(cands)
         self.full = (1 << n) - 1
-        rows: list = []
-        cols: list = []
-        for r, c in enumerate(cands):
-            for k in c.keys:
-                rows.append(key_index[k])
-                cols.append(r)
-        self.inverted: dict = {}
-        if rows:
-            rows_a = np.asarray(rows, dtype=np.int64)
-            cols_a = np.asarray(cols, dtype=np.int64)
-            used_keys, local = np.unique(rows_a, return_inverse=True)
-            width = (n + 7) // 8
-            bits = np.zeros((len(used_keys), width), dtype=np.uint8)
-            np.bitwise_or.at(bits, (local, cols_a >> 3), (1 << (cols_a & 7)).astype(np.uint8))
-            for i, k in enumerate(used_keys.tolist()):
-                self.inverted[k] = int.from_bytes(bits[i].tobytes(), "little")
+        self.inverted: list = [0] * nkeys
         self._blocks: dict = {}
+        if not n or not nkeys:
+            return
+        width = (nkeys + 7) // 8
+        raw = b"".join(c.mask.to_bytes(width, "little") for c in cands)
+        mat = np.frombuffer(raw, dtype=np.uint8).reshape(n, width)
+        for b0 in range(0, width, _BLOCK):
+            block = mat[:, b0:b0 + _BLOCK]
+            if not block.any():
+                continue
+            bits = np.unpackbits(block, axis=1, bitorder="little")  # n x keys
+            rows = np.packbits(bits.T, axis=1, bitorder="little")  # keys x ranks
+            nz = rows.any(axis=1)
+            for j in np.flatnonzero(nz).tolist():
+                k = b0 * 8 + j
+                if k < nkeys:
+                    self.inverted[k] = int.from_bytes(rows[j].tobytes(), "little")
 
     def blocked_by(self, cand) -> int:
         """The ranks of this list that share a conflict key with ``cand``."""
-        b = self._blocks.get(id(cand))
+        key = id(cand)
+        b = self._blocks.get(key)
         if b is None:
             b = 0
             inv = self.inverted
-            for k in cand.kidx:
-                x = inv.get(k)
-                if x is not None:
-                    b |= x
-            self._blocks[id(cand)] = b
+            m = cand.mask
+            while m:
+                low = m & -m
+                b |= inv[low.bit_length() - 1]
+                m ^= low
+            self._blocks[key] = b
         return b

@@ -3,7 +3,7 @@
 A stop's value for a train is what the title's ``stop_revenue`` gives it (phase colours and
 the train's multiplier included). A route earns at most the sum of its best stop values, as
 many as the distance rows pay in all (every stop when the distance is a number); a title's
-``router_route_bound(train, corp, stops, base)`` turns that sum into its bound (adding what
+``router_route_bound(train, corp, stops, base)`` (``stops()`` gives the route's stops) turns that sum into its bound (adding what
 its bonuses can add, halving for wounded trains, ...). The search evaluates a route exactly only when its bound could still matter.
 """
 
@@ -46,5 +46,5 @@ class StopValues:
             vals = vals[:self.pay]
         total = sum(vals)
         if self.hook is not None:
-            total = self.hook(self.train, self.corp, stops, total)
+            total = self.hook(self.train, self.corp, lambda: stops, total)
         return total

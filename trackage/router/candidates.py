@@ -1,15 +1,20 @@
-"""Every route one train could run, with its revenue alone and its track as a bitset.
+"""Every route one train could run, as a trail of links with its track as a bitmask.
 
 Routes are walked on tile paths: from a node, a path walk gives every piece of track to the
-next node (``links``); a route is a sequence of nodes joined by links that share no track and
-visit no node twice, and it contains a start node (a city the company has tokened, or what
-the title's rules add). Routes through a start node are built from two halves walked from it.
-Nothing is capped: every route the meter allows is kept.
+next node (a *link*: next node, paths in walk order, track keys). A route is a sequence of
+nodes joined by links that share no track and visit no node twice, containing a start node
+(a city the company has tokened, or what the title's rules add). Routes through a start node
+join two halves walked from it. Each route is generated once: from its first start node (in
+order; earlier start nodes are out of bounds), the half on the lower-numbered first link in
+front. Nothing is capped: every route the meter allows is kept.
+
+A walk step is an *entry* ``(parent, node, paths, mask, meter state, stop values, first
+link, stops)``; a candidate keeps its one or two entries and builds its node list and
+segments only when asked.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.errors import GameError
@@ -17,22 +22,73 @@ from ..core.graph import walk_path
 from ..core.routes import Chain, Route, Segment, chain_id, track_keys
 from .meter import Meter
 
+PARENT, NODE, PATHS, MASK, STATE, VALS, FIRST, DEPTH = range(8)
 
-@dataclass(eq=False)
+
 class Candidate:
-    """One route of one train kind: its stops (``nodes``), links (``segs``: (from node,
-    paths in walk order)), revenue alone (``value``, an upper bound of what it adds to any
-    run) and conflict bitset (``mask``)."""
+    """One route of one train kind: ``bound`` (cheap upper bound of its revenue alone),
+    ``mask`` (conflict keys as bits), ``value`` (its exact revenue alone once computed; -1:
+    it can never run)."""
 
-    nodes: list
-    segs: list
-    bound: int  # cheap upper bound of ``value``
-    keys: frozenset = field(default_factory=frozenset)
-    kidx: list = field(default_factory=list)  # conflict keys as indices
-    value: int | None = None  # revenue alone (or the title's bound of it), once computed; -1: never legal
+    __slots__ = ("half", "other", "bound", "mask", "value", "_nodes", "_segs")
 
-    def route(self, rules, train, routes: list, phase=None, chain_cache=None) -> Route:
-        return build_route(rules, train, self.nodes, self.segs, routes, phase, chain_cache)
+    def __init__(self, half, other, bound: int, mask: int):
+        self.half = half
+        self.other = other
+        self.bound = bound
+        self.mask = mask
+        self.value: int | None = None
+        self._nodes = None
+        self._segs = None
+
+    def _build(self) -> None:
+        nodes: list = []
+        segs: list = []
+        e = self.half
+        while e is not None:
+            nodes.append(e[NODE])
+            if e[PARENT] is not None:
+                segs.append((e[PARENT][NODE], e[PATHS]))
+            e = e[PARENT]
+        nodes.reverse()
+        segs.reverse()
+        o = self.other
+        if o is not None:
+            front_nodes: list = []
+            front_segs: list = []
+            while o[PARENT] is not None:
+                front_nodes.append(o[NODE])
+                front_segs.append((o[NODE], o[PATHS][::-1]))
+                o = o[PARENT]
+            nodes = front_nodes + nodes
+            segs = front_segs + segs
+        self._nodes = nodes
+        self._segs = segs
+
+    @property
+    def nodes(self) -> list:
+        if self._nodes is None:
+            self._build()
+        return self._nodes
+
+    @property
+    def segs(self) -> list:
+        if self._segs is None:
+            self._build()
+        return self._segs
+
+
+def trail_nodes(half, other) -> list:
+    out = []
+    e = half
+    while e is not None:
+        out.append(e[NODE])
+        e = e[PARENT]
+    e = other
+    while e is not None and e[PARENT] is not None:
+        out.append(e[NODE])
+        e = e[PARENT]
+    return out
 
 
 def build_route(rules, train, nodes, segs, routes: list | None, phase=None, chain_cache=None) -> Route:
@@ -49,7 +105,7 @@ def build_route(rules, train, nodes, segs, routes: list | None, phase=None, chai
 
 
 class Links:
-    """Memoised path walks: for a node, every (next node, paths, track keys) reachable."""
+    """Memoised path walks on one gauge: for a node, every (next node, paths, track keys)."""
 
     def __init__(self, board, skip_track):
         self.board = board
@@ -80,61 +136,97 @@ class Links:
 
 
 class Enumerator:
-    """Routes of one train kind for ``corp``: raw sequences (nodes, segs)."""
+    """Routes of one train kind for ``corp``.
 
-    def __init__(self, corp, board, links: Links, meter: Meter, starts: list, local: bool, free=None):
-        """``free(node)``: a stop that never earns nor makes a route legal for this train (a
-        route ending there is worth no more than the same route without it, and that one
-        is also generated)."""
-        self.free = free
+    ``key_bit(key)`` numbers conflict keys; ``conflict(keys, node)`` turns a link's track keys
+    (and its end node) into the keys the title compares between routes (default: the track
+    keys); ``value(node)`` is a stop's value and ``pay`` how many stops pay at most (None:
+    all); ``free(node)``: a stop that never earns nor makes a route legal (a route ending
+    there is worth no more than the same route without it, which is also generated)."""
+
+    def __init__(self, corp, board, links: Links, meter: Meter, starts: list, local: bool, *,
+                 key_bit, conflict=None, value, pay: int | None, free=None):
         self.corp = corp
         self.board = board
         self.links = links
         self.meter = meter
         self.starts = starts
         self.local = local
+        self.key_bit = key_bit
+        self.conflict = conflict
+        self.value = value
+        self.pay = pay
+        self.free = free
         self.walks = 0
+        self._klinks: dict = {}
 
-    def _extend(self, nodes, segs, used_keys, used_nodes, end, state, out, first_after=-1, first=-1):
-        self.walks += 1
-        inner = len(nodes) > 1
+    def klinks(self, node) -> list:
+        """This kind's view of a node's links: (next node, paths, mask, leaves through a
+        terminal, passes a terminal, ends the walk)."""
+        r = self._klinks.get(node)
+        if r is not None:
+            return r
+        out = []
         board = self.board
         corp = self.corp
+        kb = self.key_bit
+        conflict = self.conflict
+        for n, paths, keys in self.links(node):
+            ks = conflict(keys, n) if conflict is not None else keys
+            m = 0
+            for k in ks:
+                m |= kb(k)
+            out.append((n, paths, m, paths[0].terminal,
+                        len(paths) > 2 and any(p.terminal for p in paths[1:-1]),
+                        board.blocks(n, corp) or paths[-1].terminal))
+        self._klinks[node] = out
+        return out
+
+    def _add_val(self, vals, node):
+        v = self.value(node)
+        pay = self.pay
+        if pay is None:
+            return vals + v
+        if len(vals) < pay:
+            return tuple(sorted(vals + (v,), reverse=True))
+        if v > vals[-1]:
+            return tuple(sorted(vals[:-1] + (v,), reverse=True))
+        return vals
+
+    def _extend(self, entry, used_nodes, out, first_after=-1):
+        self.walks += 1
+        node = entry[NODE]
+        inner = entry[DEPTH] > 0
+        used = entry[MASK]
+        state = entry[STATE]
         step = self.meter.step
-        for li, (n, paths, keys) in enumerate(self.links(end)):
+        first = entry[FIRST]
+        for li, (n, paths, m, bad_first, bad_mid, ends) in enumerate(self.klinks(node)):
             if not inner:
                 if li <= first_after:
                     continue
                 first = li
-            if n in used_nodes or not used_keys.isdisjoint(keys):
+            elif bad_first:
                 continue
-            if inner and paths[0].terminal:
-                continue
-            if len(paths) > 2 and any(p.terminal for p in paths[1:-1]):
+            if m & used or n in used_nodes or bad_mid:
                 continue
             st = step(state, n, paths)
             if st is None:
                 continue
-            nodes.append(n)
-            segs.append((end, paths))
-            used_nodes.add(n)
-            k2 = used_keys | keys
-            out.append((list(nodes), list(segs), k2, st, first))
-            if not (board.blocks(n, corp) or paths[-1].terminal):
-                self._extend(nodes, segs, k2, used_nodes, n, st, out, first_after, first)
-            used_nodes.discard(n)
-            nodes.pop()
-            segs.pop()
+            e = (entry, n, paths, used | m, st, self._add_val(entry[VALS], n), first, entry[DEPTH] + 1)
+            out.append(e)
+            if not ends:
+                used_nodes.add(n)
+                self._extend(e, used_nodes, out, first_after)
+                used_nodes.discard(n)
 
     def routes(self):
-        """Yield (nodes, segs, track keys) once per distinct route.
-
-        A route is generated from its first start node (in ``starts`` order) only: earlier
-        start nodes are out of bounds for it. A start node in the middle of a route joins two
-        halves walked from it, the half on the lower-numbered first link in front, so each
-        route comes once."""
-        board = self.board
+        """Yield (half entry, other entry or None) once per distinct route."""
         banned: set = set()
+        free = self.free
+        zero = 0 if self.pay is None else ()
+        kb = self.key_bit
+        conflict = self.conflict
         for t in self.starts:
             if t in banned:
                 continue
@@ -142,29 +234,43 @@ class Enumerator:
             if st0 is None:
                 banned.add(t)
                 continue
+            m0 = 0
+            if conflict is not None:
+                for k in conflict((), t):
+                    m0 |= kb(k)
+            root = (None, t, None, m0, st0, self._add_val(zero, t), -1, 0)
             if self.local:
-                yield [t], [], frozenset()
+                yield root, None
             halves: list = []
-            self._extend([t], [], frozenset(), banned | {t}, t, st0, halves)
-            through = not board.blocks(t, self.corp)
-            free = self.free
-            for nodes, segs, keys, st, first in halves:
-                if free is not None and free(nodes[-1]):
-                    if len(nodes) == 2:
-                        yield nodes, segs, keys  # two stops: the shorter one is no route
+            self._extend(root, banned | {t}, halves)
+            through = not self.board.blocks(t, self.corp)
+            for h in halves:
+                if free is not None and free(h[NODE]):
+                    if h[DEPTH] == 1:
+                        yield h, None  # two stops: the shorter one is no route
                     continue
-                yield nodes, segs, keys
-                if not through or segs[0][1][0].terminal:
+                yield h, None
+                if not through:
+                    continue
+                first_link = self.klinks(t)[h[FIRST]]
+                if first_link[3]:
                     continue
                 other: list = []
-                self._extend([t], [], keys, banned | set(nodes), t, st, other, first)
-                for n2, s2, k2, _s, _f in other:
-                    if s2[0][1][0].terminal or (free is not None and free(n2[-1])):
+                used_nodes = banned | set(trail_nodes(h, None))
+                self._extend((None, t, None, h[MASK], h[STATE], zero, -1, 0), used_nodes, other, h[FIRST])
+                for o in other:
+                    if self.klinks(t)[o[FIRST]][3] or (free is not None and free(o[NODE])):
                         continue
-                    front_nodes = n2[:0:-1]
-                    front_segs = [(n2[i + 1], s2[i][1][::-1]) for i in range(len(s2) - 1, -1, -1)]
-                    yield front_nodes + nodes, front_segs + segs, k2
+                    yield h, o
             banned.add(t)
+
+    def merged_vals(self, h, o):
+        """The stop values of a route (its two halves' values together)."""
+        if o is None:
+            return h[VALS]
+        if self.pay is None:
+            return h[VALS] + o[VALS]
+        return tuple(sorted(h[VALS] + o[VALS], reverse=True)[:self.pay])
 
 
 def evaluate_alone(rules, train, nodes, segs, phase=None, chain_cache=None) -> tuple[int, Any] | None:

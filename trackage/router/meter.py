@@ -33,13 +33,17 @@ class StopMeter(Meter):
     def __init__(self, stops: int, cost=None):
         self.stops = stops
         self.cost = cost if cost is not None else (lambda node: node.visit_cost)
+        self._node: dict = {}
 
     def begin(self, node):
         c = self.cost(node)
         return c if c <= self.stops else None
 
     def step(self, state, node, paths):
-        c = state + self.cost(node)
+        c = self._node.get(node)
+        if c is None:
+            c = self._node[node] = self.cost(node)
+        c += state
         return c if c <= self.stops else None
 
 
@@ -57,19 +61,29 @@ class TypedMeter(Meter):
         self.stop_type = stop_type if stop_type is not None else (lambda node: node.kind)
         self.cost = cost if cost is not None else (lambda node: node.visit_cost)
         self._fits: dict = {}
+        self._node: dict = {}
+        self._moves: dict = {}
 
     def _add(self, state, node):
-        i = self.index.get(self.stop_type(node))
+        nk = self._node.get(node)
+        if nk is None:
+            nk = self._node[node] = (self.index.get(self.stop_type(node)), self.cost(node))
+        i, c = nk
         if i is None:
             return None
-        c = self.cost(node)
         if not c:
             return state
+        key = (state, i, c)
+        try:
+            return self._moves[key]
+        except KeyError:
+            pass
         new = state[:i] + (state[i] + c,) + state[i + 1:]
         ok = self._fits.get(new)
         if ok is None:
             ok = self._fits[new] = self._feasible(new)
-        return new if ok else None
+        r = self._moves[key] = new if ok else None
+        return r
 
     def _feasible(self, counts) -> bool:
         room = [v for _, v in self.rows]

@@ -9,7 +9,7 @@ from ..core.errors import GameError
 from ..core.routes import rules_for
 from .bitsets import RankedList
 from .bounds import StopValues
-from .candidates import Candidate, Enumerator, Links, build_route, evaluate_alone
+from .candidates import MASK, Candidate, Enumerator, Links, build_route, evaluate_alone, trail_nodes
 from .meter import default_meter
 from .search import Search, Stats
 
@@ -80,6 +80,14 @@ def optimal_routes(game, entity=None, *, time_limit: float | None = None) -> Rou
     chain_cache: dict = {}
     t0 = time.monotonic()
 
+    key_index: dict = {}
+
+    def key_bit(k) -> int:
+        b = key_index.get(k)
+        if b is None:
+            b = key_index[k] = 1 << len(key_index)
+        return b
+
     by_kind: dict = {}
     rep: dict = {}
     kind_of: dict = {}
@@ -94,35 +102,37 @@ def optimal_routes(game, entity=None, *, time_limit: float | None = None) -> Rou
         if links is None:
             links = links_by_track[skip] = Links(game.board, skip)
         free_hook = getattr(rules, "router_free_stop", None)
-        free = (lambda node, _t=train: free_hook(_t, node)) if free_hook is not None else None
-        en = Enumerator(entity, game.board, links, default_meter(rules, train),
-                        _start_nodes(rules, game, entity, train, links), rules.is_local(train), free)
+        free = None
+        if free_hook is not None:
+            free_memo: dict = {}
+
+            def free(node, _t=train, _m=free_memo):
+                f = _m.get(node)
+                if f is None:
+                    f = _m[node] = bool(free_hook(_t, node))
+                return f
+        ck_hook = getattr(rules, "conflict_keys", None)
+        conflict = (lambda keys, node, _t=train: ck_hook(_t, keys, [node])) if ck_hook is not None else None
         sv = StopValues(rules, train, entity)
-        ck = getattr(rules, "conflict_keys", None)
+        en = Enumerator(entity, game.board, links, default_meter(rules, train),
+                        _start_nodes(rules, game, entity, train, links), rules.is_local(train),
+                        key_bit=key_bit, conflict=conflict, value=sv.value, pay=sv.pay, free=free)
+        hook = sv.hook
         cands = []
-        for nodes, segs, keys in en.routes():
-            b = sv.bound(nodes)
+        for h, o in en.routes():
+            vals = en.merged_vals(h, o)
+            b = vals if sv.pay is None else sum(vals)
+            if hook is not None:
+                b = hook(train, entity, lambda _h=h, _o=o: trail_nodes(_h, _o), b)
             if b <= 0:
                 continue
-            if ck is not None:
-                keys = frozenset(ck(train, keys, nodes))
-            cands.append(Candidate(nodes, segs, b, keys))
+            cands.append(Candidate(h, o, b, o[MASK] if o is not None else h[MASK]))
         cands.sort(key=lambda c: -c.bound)
         rep[key] = train
         by_kind[key] = cands
     stats.links_walked = sum(lk.walked for lk in links_by_track.values())
 
-    key_index: dict = {}
-    for cands in by_kind.values():
-        for c in cands:
-            kidx = []
-            for k in c.keys:
-                b = key_index.get(k)
-                if b is None:
-                    b = key_index[k] = len(key_index)
-                kidx.append(b)
-            c.kidx = kidx
-    ranked = {key: RankedList(cands, key_index) for key, cands in by_kind.items()}
+    ranked = {key: RankedList(cands, len(key_index)) for key, cands in by_kind.items()}
     stats.enumerate_s = time.monotonic() - t0
 
     order = sorted(trains, key=lambda t: (-(by_kind[kind_of[t]][0].bound if by_kind[kind_of[t]] else 0),

@@ -133,22 +133,47 @@ class RouteRules1822(RouteRules):
                              rule="route-overlap")
 
     # -- the router's hooks
+    def _e_tokened(self, node, corp) -> bool:
+        return node.is_city and self.board.tokened_by(node, corp, types=("normal", "destination"))
+
+    def router_free_stop(self, train, node) -> bool:
+        """An E train earns only at the company's tokened cities and must end at them (or in
+        France through a tokened English Channel): any other stop is free for it."""
+        if train.name != "E":
+            return False
+        return not self._e_tokened(node, self.train_owner(train)) and node.hex.id != FRANCE
+
     def router_route_bound(self, train, corp, stops, base: int) -> int:
-        """``base`` plus the destination bonus a route through ``stops`` can add (home and
-        destination both visited): the destination's value for the train."""
+        """``base`` (for E trains: the tokened cities only, the English Channel worth France
+        at most) plus the destination bonus a route can add (home and destination both
+        visited): the destination's value for the train."""
+        from ...core.routes import Route
+
+        dummy = None
+        if train.name == "E":
+            dummy = Route(self, train, connection_data=[])
+            nodes = stops()
+            france = next((s for s in nodes if s.hex.id == FRANCE), None)
+            base = 0
+            for s in nodes:
+                if not self._e_tokened(s, corp):
+                    continue
+                v = self.stop_revenue(s, dummy)
+                if s.hex.id == ENGLISH_CHANNEL and france is not None:
+                    v = max(v, self.stop_revenue(france, dummy))
+                base += max(0, v)
         if getattr(corp, "type", None) != "major" or not corp.tokens:
             return base
         dest = next((t for t in corp.tokens if t.used and t.type == "destination"), None)
         if dest is None:
             return base
         home = corp.tokens[0]
-        n = sum(1 for s in stops if s.is_city
+        n = sum(1 for s in stops() if s.is_city
                 and any(t is home or t is dest for t in self.board.tokens(s) if t is not None))
         if n < 2:
             return base
-        from ...core.routes import Route
-
-        return base + max(0, self.stop_revenue(dest.city, Route(self, train, connection_data=[])))
+        dummy = dummy or Route(self, train, connection_data=[])
+        return base + max(0, self.stop_revenue(dest.city, dummy))
 
     def conflict_keys(self, train, keys, nodes):
         """Track conflicts as ``check_overlap`` sees them: E trains apart from the others,

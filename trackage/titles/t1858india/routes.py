@@ -19,7 +19,7 @@ class RouteRulesIndia(RouteRules1858):
     def router_route_bound(self, train, corp, stops, base: int) -> int:
         base = super().router_route_bound(train, corp, stops, base)
         per = pullman_bonus_per_stop(self.game, train)
-        return base + (per * sum(1 for s in stops if s.kind in ("city", "offboard")) if per else 0)
+        return base + (per * sum(1 for s in stops() if s.kind in ("city", "offboard")) if per else 0)
 
 
 def pullman_bonus_per_stop(game, train) -> int:

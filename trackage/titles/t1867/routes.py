@@ -61,7 +61,7 @@ class RouteRules1867(RouteRules):
         ``stops``: the hex bonuses of the company's privates and the capitals-and-Timmins
         bonus."""
         bonus = base
-        hexes = {s.hex.id for s in stops}
+        hexes = {s.hex.id for s in stops()}
         for company in getattr(corp, "companies", []):
             for ab in company.abilities:
                 if ab.get("type") == "hex_bonus":
