@@ -128,7 +128,7 @@ class Links:
                     out.append((n, paths, frozenset(track_keys(paths))))
 
         for sp in node.paths:
-            if sp.ignore or (skip is not None and sp.track == skip):
+            if skip is not None and sp.track == skip:  # ignored paths count, as in node_chains
                 continue
             walk_path(sp, visit, board=self.board, skip_track=skip)
         self.memo[node] = out

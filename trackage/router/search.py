@@ -6,7 +6,7 @@ that shares no track with what is chosen, found on bitsets of ranked candidates
 (:mod:`.bitsets`). Routes count for their cheap bound until a run through them disappoints:
 then their exact values alone are computed and used from there on. A train's candidates are
 tried in rank order, so its loop stops as soon as one cannot beat the best run. Interchangeable trains take candidates
-in increasing rank (a multiset, not every permutation). A leaf that could beat the best is
+in non-decreasing rank (a multiset, not every permutation). A leaf that could beat the best is
 evaluated exactly by the title's rules as one run (combination rules and bonuses included)
 and checked as ``process()`` will check it.
 """
@@ -117,7 +117,9 @@ class Search:
                 if choice[i - 1] is None:
                     avail = 0  # the previous identical train runs nothing
                 else:
-                    avail &= ~((1 << (idx[i - 1] + 1)) - 1)
+                    # the same candidate again is allowed: a route with no track (a local
+                    # run) may be run by two trains; one with track blocks itself
+                    avail &= ~((1 << idx[i - 1]) - 1)
             cands = rl.cands
             while avail:
                 low = avail & -avail
