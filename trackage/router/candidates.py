@@ -30,12 +30,13 @@ class Candidate:
     ``mask`` (conflict keys as bits), ``value`` (its exact revenue alone once computed; -1:
     it can never run)."""
 
-    __slots__ = ("half", "other", "bound", "mask", "value", "_nodes", "_segs")
+    __slots__ = ("half", "other", "bound", "bonus", "mask", "value", "_nodes", "_segs")
 
-    def __init__(self, half, other, bound: int, mask: int):
+    def __init__(self, half, other, bound: int, mask: int, bonus: int = 0):
         self.half = half
         self.other = other
         self.bound = bound
+        self.bonus = bonus  # the part of ``bound`` a run earns once (the title's run bonus)
         self.mask = mask
         self.value: int | None = None
         self._nodes = None

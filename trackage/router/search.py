@@ -6,8 +6,9 @@ that shares no track with what is chosen, found on bitsets of ranked candidates
 (:mod:`.bitsets`). Routes count for their cheap bound until a run through them disappoints:
 then their exact values alone are computed and used from there on. A train's candidates are
 tried in rank order, so its loop stops as soon as one cannot beat the best run. Interchangeable trains take candidates
-in non-decreasing rank (a multiset, not every permutation). A leaf that could beat the best is
-evaluated exactly by the title's rules as one run (combination rules and bonuses included)
+in non-decreasing rank (a multiset, not every permutation). A bonus a run earns once (a
+candidate's ``bonus`` part of its bound) counts once: the best of the chosen routes'. A leaf
+that could beat the best is evaluated exactly by the title's rules as one run (combination rules and bonuses included)
 and checked as ``process()`` will check it.
 """
 
@@ -87,14 +88,43 @@ class Search:
         same = self.same
         value = self.value
         best_alone = self.best_alone
+        learned = [0]  # exact values learnt so far
 
-        def rec(i, blocked, acc):
-            # blocked[j]: ranks of train j's list that conflict with the routes chosen so far
+        def base(c) -> int:
+            """What a chosen route adds apart from a once-per-run bonus (at most)."""
+            b = c.bound - c.bonus
+            v = c.value
+            if v is not None and v < b:
+                return v
+            return b
+
+        def chosen(i):
+            """(sum of bases, best bonus) of the routes chosen before train i, or None if
+            one of them turned out never to run."""
+            acc = bonus = 0
+            for c in choice[:i]:
+                if c is not None:
+                    if c.value is not None and c.value <= 0:
+                        return None
+                    acc += base(c)
+                    if c.bonus > bonus:
+                        bonus = c.bonus
+            return acc, bonus
+
+        def rest_of(i, blocked) -> int:
+            rest = 0
+            for j in range(i + 1, n):
+                rest += best_alone(lists[j], blocked[j])
+            return rest
+
+        def rec(i, blocked, acc, bonus):
+            # blocked[j]: ranks of train j's list that conflict with the routes chosen so far;
+            # acc: their bases; bonus: the best once-per-run bonus among them
             stats.nodes += 1
             if deadline is not None and not stats.nodes & 63 and time.monotonic() > deadline:
                 raise _Stop
             if i == n:
-                if acc > self.best:
+                if acc + bonus > self.best:
                     stats.leaves += 1
                     v = self.evaluate(choice)
                     if v is None:
@@ -102,15 +132,14 @@ class Search:
                     elif v > self.best:
                         self.best = v
                         self.best_choice = list(choice)
-                    if v is None or v < acc:
+                    if v is None or v < acc + bonus:
                         # the bounds promised more: learn the routes' exact values alone
                         for c in choice:
                             if c is not None and c.value is None:
                                 value(c)
+                                learned[0] += 1
                 return
-            rest = 0
-            for j in range(i + 1, n):
-                rest += best_alone(lists[j], blocked[j])
+            rest = rest_of(i, blocked)
             rl = lists[i]
             avail = rl.full & ~blocked[i]
             if same[i]:
@@ -121,32 +150,48 @@ class Search:
                     # run) may be run by two trains; one with track blocks itself
                     avail &= ~((1 << idx[i - 1]) - 1)
             cands = rl.cands
+            seen = learned[0]
             while avail:
+                if learned[0] != seen:
+                    # a leaf below taught exact values: what is chosen may be worth less now
+                    seen = learned[0]
+                    got = chosen(i)
+                    if got is None:
+                        return
+                    acc, bonus = got
+                    rest = rest_of(i, blocked)
                 low = avail & -avail
                 avail ^= low
                 k = low.bit_length() - 1
                 c = cands[k]
-                if acc + c.bound + rest <= self.best:
+                if acc + bonus + c.bound + rest <= self.best:
                     break
-                v = c.value
-                if v is None:
-                    v = c.bound
-                if v <= 0 or acc + v + rest <= self.best:
+                if c.value is not None and c.value <= 0:
+                    continue
+                cb = base(c)
+                nbonus = c.bonus if c.bonus > bonus else bonus
+                if acc + cb + nbonus + rest <= self.best:
                     continue
                 choice[i] = c
                 idx[i] = k
                 nb = list(blocked)
                 for j in range(i + 1, n):
                     nb[j] = blocked[j] | lists[j].blocked_by(c)
-                rec(i + 1, nb, acc + v)
+                rec(i + 1, nb, acc + cb, nbonus)
             choice[i] = None
             idx[i] = -1
-            if acc + rest > self.best:
-                rec(i + 1, blocked, acc)
+            if learned[0] != seen:
+                got = chosen(i)
+                if got is None:
+                    return
+                acc, bonus = got
+                rest = rest_of(i, blocked)
+            if acc + bonus + rest > self.best:
+                rec(i + 1, blocked, acc, bonus)
 
         t0 = time.monotonic()
         try:
-            rec(0, [0] * n, 0)
+            rec(0, [0] * n, 0, 0)
             self.finished = True
         except _Stop:
             self.finished = False

@@ -118,15 +118,20 @@ def optimal_routes(game, entity=None, *, time_limit: float | None = None) -> Rou
                         _start_nodes(rules, game, entity, train, links), rules.is_local(train),
                         key_bit=key_bit, conflict=conflict, value=sv.value, pay=sv.pay, free=free)
         hook = sv.hook
+        run_bonus = getattr(rules, "router_run_bonus", None)
         cands = []
         for h, o in en.routes():
             vals = en.merged_vals(h, o)
             b = vals if sv.pay is None else sum(vals)
+            stops = None
+            if hook is not None or run_bonus is not None:
+                stops = (lambda _h=h, _o=o: trail_nodes(_h, _o))
             if hook is not None:
-                b = hook(train, entity, lambda _h=h, _o=o: trail_nodes(_h, _o), b)
-            if b <= 0:
+                b = hook(train, entity, stops, b)
+            bonus = run_bonus(train, entity, stops) if run_bonus is not None else 0
+            if b + bonus <= 0:
                 continue
-            cands.append(Candidate(h, o, b, o[MASK] if o is not None else h[MASK]))
+            cands.append(Candidate(h, o, b + bonus, o[MASK] if o is not None else h[MASK], bonus))
         cands.sort(key=lambda c: -c.bound)
         rep[key] = train
         by_kind[key] = cands

@@ -144,12 +144,10 @@ class RouteRules1822(RouteRules):
         return not self._e_tokened(node, self.train_owner(train)) and node.hex.id != FRANCE
 
     def router_route_bound(self, train, corp, stops, base: int) -> int:
-        """``base`` (for E trains: the tokened cities only, the English Channel worth France
-        at most) plus the destination bonus a route can add (home and destination both
-        visited): the destination's value for the train."""
+        """``base``; for E trains the tokened cities only, the English Channel worth France
+        at most."""
         from ...core.routes import Route
 
-        dummy = None
         if train.name == "E":
             dummy = Route(self, train, connection_data=[])
             nodes = stops()
@@ -162,18 +160,24 @@ class RouteRules1822(RouteRules):
                 if s.hex.id == ENGLISH_CHANNEL and france is not None:
                     v = max(v, self.stop_revenue(france, dummy))
                 base += max(0, v)
+        return base
+
+    def router_run_bonus(self, train, corp, stops) -> int:
+        """The destination bonus, paid once per run to a route visiting home and
+        destination: the destination's value for the train."""
         if getattr(corp, "type", None) != "major" or not corp.tokens:
-            return base
+            return 0
         dest = next((t for t in corp.tokens if t.used and t.type == "destination"), None)
         if dest is None:
-            return base
+            return 0
         home = corp.tokens[0]
         n = sum(1 for s in stops() if s.is_city
                 and any(t is home or t is dest for t in self.board.tokens(s) if t is not None))
         if n < 2:
-            return base
-        dummy = dummy or Route(self, train, connection_data=[])
-        return base + max(0, self.stop_revenue(dest.city, dummy))
+            return 0
+        from ...core.routes import Route
+
+        return max(0, self.stop_revenue(dest.city, Route(self, train, connection_data=[])))
 
     def conflict_keys(self, train, keys, nodes):
         """Track conflicts as ``check_overlap`` sees them: E trains apart from the others,
