@@ -515,12 +515,18 @@ class Game:
             raise GameError(f"route module unavailable: {e}", rule="no-route-module") from e
         return routemod.revenues_for_action(self, entity, routes, trains)
 
-    def suggest_routes(self, entity) -> list:
-        try:
-            from . import routes as routemod
+    #: work the router may spend on a suggestion (walk steps and search nodes): a bound on
+    #: the time of ``legal_actions`` that keeps suggestions the same on every machine
+    ROUTER_WORK = 20_000
 
-            return routemod.suggest_routes(self, entity, self.route_trains(entity))
-        except Exception:  # a bot's helper: an empty run is always legal
+    def suggest_routes(self, entity) -> list:
+        """The best routes the router finds within ``ROUTER_WORK`` (proven optimal unless the
+        state is very large)."""
+        try:
+            from ..router import optimal_routes
+
+            return optimal_routes(self, entity, work_limit=self.ROUTER_WORK).routes
+        except GameError:  # a bot's helper: an empty run is always legal
             return []
 
     def upgrade_memo_key(self, hex_, old, new) -> tuple:

@@ -36,7 +36,7 @@ class StopValues:
     def _price(self, stop) -> int:
         try:
             return max(0, int(self.rules.stop_revenue(stop, self.dummy)))
-        except Exception:  # a stop the rules cannot price alone: assume nothing about it
+        except Exception:  # noqa: BLE001 - a stop the rules cannot price alone: assume nothing
             return 10 ** 6
 
     def bound(self, stops) -> int:

@@ -30,17 +30,18 @@ class Candidate:
     ``mask`` (conflict keys as bits), ``value`` (its exact revenue alone once computed; -1:
     it can never run)."""
 
-    __slots__ = ("half", "other", "bound", "bonus", "mask", "value", "_nodes", "_segs")
+    __slots__ = ("_nodes", "_segs", "bonus", "bound", "half", "mask", "other", "train", "value")
 
-    def __init__(self, half, other, bound: int, mask: int, bonus: int = 0):
+    def __init__(self, half, other, bound: int, mask: int, bonus: int = 0, train=None):
+        self.train = train  # a train of the kind the route was found for
         self.half = half
         self.other = other
         self.bound = bound
         self.bonus = bonus  # the part of ``bound`` a run earns once (the title's run bonus)
         self.mask = mask
         self.value: int | None = None
-        self._nodes = None
-        self._segs = None
+        self._nodes: list | None = None
+        self._segs: list | None = None
 
     def _build(self) -> None:
         nodes: list = []
@@ -70,12 +71,14 @@ class Candidate:
     def nodes(self) -> list:
         if self._nodes is None:
             self._build()
+        assert self._nodes is not None
         return self._nodes
 
     @property
     def segs(self) -> list:
         if self._segs is None:
             self._build()
+        assert self._segs is not None
         return self._segs
 
 
@@ -159,6 +162,8 @@ class Enumerator:
         self.pay = pay
         self.free = free
         self.walks = 0
+        self.budget: int | None = None  # walk steps allowed (None: no limit)
+        self.exhausted = False  # the budget ran out: some routes were not generated
         self._klinks: dict = {}
 
     def klinks(self, node) -> list:
@@ -196,6 +201,9 @@ class Enumerator:
 
     def _extend(self, entry, used_nodes, out, first_after=-1):
         self.walks += 1
+        if self.budget is not None and self.walks > self.budget:
+            self.exhausted = True
+            return
         node = entry[NODE]
         inner = entry[DEPTH] > 0
         used = entry[MASK]

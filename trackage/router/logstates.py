@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+import contextlib
+from collections.abc import Iterator
 
 from ..core.log import filter_actions, load_log
 from ..replay import game_from_log
@@ -26,8 +27,6 @@ def run_routes_states(path_or_data, *, every: int = 1) -> Iterator[tuple[dict, o
             if count[0] % every == 0:
                 found.append((actions[k], g.copy()))
 
-    try:
+    with contextlib.suppress(Exception):  # a log that stops replaying gives the states before
         game.load(actions, trace=on_action)
-    except Exception:  # a log that stops replaying still gives the states before
-        pass
     yield from found

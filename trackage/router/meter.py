@@ -16,7 +16,9 @@ A title's rules adjust a train's meter through ``router_meter(train)`` (see
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+import itertools
+from collections.abc import Sequence
+from typing import Any
 
 
 class Meter:
@@ -111,7 +113,7 @@ class TypedMeter(Meter):
 
 def hex_edges(paths: Sequence) -> int:
     """Hex edges crossed along ``paths`` (walk order)."""
-    return sum(0 if a.hex is b.hex else 1 for a, b in zip(paths, paths[1:]))
+    return sum(0 if a.hex is b.hex else 1 for a, b in itertools.pairwise(paths))
 
 
 class HexMeter(Meter):

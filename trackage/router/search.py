@@ -15,8 +15,8 @@ and checked as ``process()`` will check it.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 
 @dataclass
@@ -24,6 +24,7 @@ class Stats:
     candidates: dict = field(default_factory=dict)  # train id -> candidate routes
     evaluated: int = 0  # candidates evaluated exactly alone
     bad_bounds: int = 0  # candidates whose cheap bound was below their value (a title bug)
+    exhausted: bool = False  # the work limit stopped the enumeration of routes
     links_walked: int = 0
     nodes: int = 0  # search nodes
     leaves: int = 0  # runs evaluated exactly
@@ -43,7 +44,7 @@ def _low(x: int) -> int:
 
 class Search:
     def __init__(self, lists: list, same_as_prev: list, value: Callable, evaluate: Callable,
-                 deadline=None, stats=None):
+                 deadline=None, stats=None, node_limit: int | None = None):
         """``lists[i]``: train i's :class:`~.bitsets.RankedList`; ``same_as_prev[i]``: train i
         is interchangeable with train i-1 (same list); ``value(c)``: computes and stores
         ``c.value``, the exact value alone of a candidate (<= its bound; <= 0 when it can
@@ -54,6 +55,7 @@ class Search:
         self.value = value
         self.evaluate = evaluate
         self.deadline = deadline
+        self.node_limit = node_limit
         self.stats = stats if stats is not None else Stats()
         self.best = 0
         self.best_choice: list = [None] * len(lists)
@@ -64,7 +66,6 @@ class Search:
         m = 0
         avail = rl.full & ~blocked
         cands = rl.cands
-        value = self.value
         while avail:
             low = avail & -avail
             c = cands[low.bit_length() - 1]
@@ -73,8 +74,7 @@ class Search:
             v = c.value
             if v is None:
                 v = c.bound
-            if v > m:
-                m = v
+            m = max(m, v)
             avail ^= low
         return m
 
@@ -89,6 +89,7 @@ class Search:
         value = self.value
         best_alone = self.best_alone
         learned = [0]  # exact values learnt so far
+        node_limit = self.node_limit
 
         def base(c) -> int:
             """What a chosen route adds apart from a once-per-run bonus (at most)."""
@@ -107,8 +108,7 @@ class Search:
                     if c.value is not None and c.value <= 0:
                         return None
                     acc += base(c)
-                    if c.bonus > bonus:
-                        bonus = c.bonus
+                    bonus = max(bonus, c.bonus)
             return acc, bonus
 
         def rest_of(i, blocked) -> int:
@@ -122,6 +122,8 @@ class Search:
             # acc: their bases; bonus: the best once-per-run bonus among them
             stats.nodes += 1
             if deadline is not None and not stats.nodes & 63 and time.monotonic() > deadline:
+                raise _Stop
+            if node_limit is not None and stats.nodes > node_limit:
                 raise _Stop
             if i == n:
                 if acc + bonus > self.best:
@@ -169,7 +171,7 @@ class Search:
                 if c.value is not None and c.value <= 0:
                     continue
                 cb = base(c)
-                nbonus = c.bonus if c.bonus > bonus else bonus
+                nbonus = max(bonus, c.bonus)
                 if acc + cb + nbonus + rest <= self.best:
                     continue
                 choice[i] = c

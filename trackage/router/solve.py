@@ -9,7 +9,15 @@ from ..core.errors import GameError
 from ..core.routes import rules_for
 from .bitsets import RankedList
 from .bounds import StopValues
-from .candidates import MASK, Candidate, Enumerator, Links, build_route, evaluate_alone, trail_nodes
+from .candidates import (
+    MASK,
+    Candidate,
+    Enumerator,
+    Links,
+    build_route,
+    evaluate_alone,
+    trail_nodes,
+)
 from .meter import default_meter
 from .search import Search, Stats
 
@@ -65,8 +73,61 @@ def _start_nodes(rules, game, corp, train, links) -> list:
     return out
 
 
-def optimal_routes(game, entity=None, *, time_limit: float | None = None) -> RouterResult:
-    """The best routes for ``entity`` (default: the entity acting) with its trains now."""
+def _kind_candidates(game, rules, entity, train, links, key_bit, work_limit, stats) -> list:
+    """Every candidate route of ``train``'s kind, sorted by bound (highest first)."""
+    free_hook = getattr(rules, "router_free_stop", None)
+    free = None
+    if free_hook is not None:
+        memo: dict = {}
+
+        def free(node):
+            f = memo.get(node)
+            if f is None:
+                f = memo[node] = bool(free_hook(train, node))
+            return f
+
+    ck_hook = getattr(rules, "conflict_keys", None)
+    conflict = None
+    if ck_hook is not None:
+        def conflict(keys, node):
+            return ck_hook(train, keys, [node])
+
+    sv = StopValues(rules, train, entity)
+    en = Enumerator(entity, game.board, links, default_meter(rules, train),
+                    _start_nodes(rules, game, entity, train, links), rules.is_local(train),
+                    key_bit=key_bit, conflict=conflict, value=sv.value, pay=sv.pay, free=free)
+    en.budget = work_limit
+    hook = sv.hook
+    run_bonus = getattr(rules, "router_run_bonus", None)
+    summed = sv.pay is None
+    cands = []
+    for h, o in en.routes():
+        vals = en.merged_vals(h, o)
+        b = vals if summed else sum(vals)
+        bonus = 0
+        if hook is not None or run_bonus is not None:
+            def stops(h=h, o=o):
+                return trail_nodes(h, o)
+            if hook is not None:
+                b = hook(train, entity, stops, b)
+            if run_bonus is not None:
+                bonus = run_bonus(train, entity, stops)
+        if b + bonus <= 0:
+            continue
+        cands.append(Candidate(h, o, b + bonus, o[MASK] if o is not None else h[MASK], bonus, train))
+    cands.sort(key=lambda c: -c.bound)
+    if en.exhausted:
+        stats.exhausted = True
+    return cands
+
+
+def optimal_routes(game, entity=None, *, time_limit: float | None = None,
+                   work_limit: int | None = None) -> RouterResult:
+    """The best routes for ``entity`` (default: the entity acting) with its trains now.
+
+    ``time_limit`` (seconds) and ``work_limit`` (walk steps per train kind and search nodes)
+    stop the search early: the result is then the best run found, ``optimal`` False. A
+    work limit keeps the result deterministic (bots and random players use it)."""
     if entity is None:
         entity = game.current_entity()
     stats = Stats()
@@ -76,7 +137,6 @@ def optimal_routes(game, entity=None, *, time_limit: float | None = None) -> Rou
         return RouterResult(0, [], True, stats, name)
     deadline = time.monotonic() + time_limit if time_limit is not None else None
     rules = rules_for(game)
-    phase = getattr(game, "phase", None)
     chain_cache: dict = {}
     t0 = time.monotonic()
 
@@ -89,7 +149,6 @@ def optimal_routes(game, entity=None, *, time_limit: float | None = None) -> Rou
         return b
 
     by_kind: dict = {}
-    rep: dict = {}
     kind_of: dict = {}
     links_by_track: dict = {}
     for train in trains:
@@ -101,70 +160,31 @@ def optimal_routes(game, entity=None, *, time_limit: float | None = None) -> Rou
         links = links_by_track.get(skip)
         if links is None:
             links = links_by_track[skip] = Links(game.board, skip)
-        free_hook = getattr(rules, "router_free_stop", None)
-        free = None
-        if free_hook is not None:
-            free_memo: dict = {}
-
-            def free(node, _t=train, _m=free_memo):
-                f = _m.get(node)
-                if f is None:
-                    f = _m[node] = bool(free_hook(_t, node))
-                return f
-        ck_hook = getattr(rules, "conflict_keys", None)
-        conflict = (lambda keys, node, _t=train: ck_hook(_t, keys, [node])) if ck_hook is not None else None
-        sv = StopValues(rules, train, entity)
-        en = Enumerator(entity, game.board, links, default_meter(rules, train),
-                        _start_nodes(rules, game, entity, train, links), rules.is_local(train),
-                        key_bit=key_bit, conflict=conflict, value=sv.value, pay=sv.pay, free=free)
-        hook = sv.hook
-        run_bonus = getattr(rules, "router_run_bonus", None)
-        cands = []
-        for h, o in en.routes():
-            vals = en.merged_vals(h, o)
-            b = vals if sv.pay is None else sum(vals)
-            stops = None
-            if hook is not None or run_bonus is not None:
-                stops = (lambda _h=h, _o=o: trail_nodes(_h, _o))
-            if hook is not None:
-                b = hook(train, entity, stops, b)
-            bonus = run_bonus(train, entity, stops) if run_bonus is not None else 0
-            if b + bonus <= 0:
-                continue
-            cands.append(Candidate(h, o, b + bonus, o[MASK] if o is not None else h[MASK], bonus))
-        cands.sort(key=lambda c: -c.bound)
-        rep[key] = train
-        by_kind[key] = cands
+        by_kind[key] = _kind_candidates(game, rules, entity, train, links, key_bit, work_limit, stats)
     stats.links_walked = sum(lk.walked for lk in links_by_track.values())
-
     ranked = {key: RankedList(cands, len(key_index)) for key, cands in by_kind.items()}
     stats.enumerate_s = time.monotonic() - t0
 
-    order = sorted(trains, key=lambda t: (-(by_kind[kind_of[t]][0].bound if by_kind[kind_of[t]] else 0),
-                                          repr(kind_of[t]), t.id))
+    def best_bound(t) -> int:
+        cands = by_kind[kind_of[t]]
+        return cands[0].bound if cands else 0
+
+    order = sorted(trains, key=lambda t: (-best_bound(t), repr(kind_of[t]), t.id))
     lists = [ranked[kind_of[t]] for t in order]
     same = [i > 0 and kind_of[order[i]] == kind_of[order[i - 1]] for i in range(len(order))]
     for t in order:
         stats.candidates[t.id] = len(by_kind[kind_of[t]])
     by_id = {t.id: t for t in trains}
 
-    def dicts_for(choice) -> list:
+    def run_of(choice) -> list:
         routes: list = []
         for train, c in zip(order, choice):
             if c is not None:
                 build_route(rules, train, c.nodes, c.segs, routes, None, chain_cache)
-        out = []
-        for r in routes:
-            r.revenue(recompute=True)
-        for r in routes:
-            out.append(r.to_log())
-        return out
+        return routes
 
     def evaluate(choice):
-        routes: list = []
-        for train, c in zip(order, choice):
-            if c is not None:
-                build_route(rules, train, c.nodes, c.segs, routes, None, chain_cache)
+        routes = run_of(choice)
         try:
             total = sum(r.revenue(recompute=True) for r in routes)
         except GameError:
@@ -173,8 +193,7 @@ def optimal_routes(game, entity=None, *, time_limit: float | None = None) -> Rou
             return total
         # the run as process() will see it: its log form, rebuilt and checked
         try:
-            dicts = [r.to_log() for r in routes]
-            again = game.compute_route_revenues(entity, dicts, by_id)
+            again = game.compute_route_revenues(entity, [r.to_log() for r in routes], by_id)
         except GameError:
             stats.unlogged += 1
             return None
@@ -183,20 +202,20 @@ def optimal_routes(game, entity=None, *, time_limit: float | None = None) -> Rou
             return None
         return total
 
-    kind_by_list = {id(v): k for k, v in by_kind.items()}
-    cand_kind = {id(c): kind_by_list[id(lst)] for lst in by_kind.values() for c in lst}
-
     def value(c) -> int:
         stats.evaluated += 1
-        got = evaluate_alone(rules, rep[cand_kind[id(c)]], c.nodes, c.segs, None, chain_cache)
+        got = evaluate_alone(rules, c.train, c.nodes, c.segs, None, chain_cache)
         v = got[0] if got is not None else -1
-        if v > c.bound:  # a bound that is not one would make the search wrong: trust the exact value
+        if v > c.bound:  # a bound that is not one would make the search wrong: report it
             stats.bad_bounds += 1
             c.bound = v
         c.value = v
         return v
 
-    search = Search(lists, same, value, evaluate, deadline, stats)
+    search = Search(lists, same, value, evaluate, deadline, stats, work_limit)
     search.run()
-    best_dicts = dicts_for(search.best_choice) if search.best > 0 else []
-    return RouterResult(search.best, best_dicts, search.finished and not stats.bad_bounds, stats, name)
+    routes = run_of(search.best_choice) if search.best > 0 else []
+    for r in routes:
+        r.revenue(recompute=True)
+    optimal = search.finished and not stats.bad_bounds and not stats.exhausted
+    return RouterResult(search.best, [r.to_log() for r in routes], optimal, stats, name)

@@ -1025,31 +1025,6 @@ class Game1858(Game):
                 break
         return out
 
-    def suggest_routes(self, entity) -> list:
-        """Routes for a bot: broad and metre trains searched on their own gauge's graph."""
-        from ...core import routes as routemod
-
-        rules = routemod.rules_for(self)
-        trains = self.route_trains(entity)
-        by_id = {t.id: t for t in trains}
-        found = []
-        for gauge in ("broad", "narrow"):
-            mine = [t for t in trains if self.track_type(t) == gauge]
-            if not mine:
-                continue
-            try:
-                found.append(routemod.best_routes(entity, mine, self.gauge_graph(gauge), rules, board=self.board,
-                                                  limit=60, budget=60_000, max_segments=40))
-            except Exception:  # a bot's helper: an empty run is always legal
-                found.append([])
-        for routes in ([r for f in found for r in f], *found):
-            try:
-                self.compute_route_revenues(entity, routes, by_id)
-                return routes
-            except Exception:
-                continue
-        return []
-
     # ------------------------------------------------------------------ end and score
     def player_value(self, player) -> int:
         v = player.cash
