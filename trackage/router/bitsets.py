@@ -18,12 +18,24 @@ _BLOCK = 32  # bytes of keys (256 keys) transposed at a time
 class RankedList:
     def __init__(self, cands: list, nkeys: int):
         self.cands = cands
-        n = len(cands)
-        self.full = (1 << n) - 1
-        self.inverted: list = [0] * nkeys
+        self.nkeys = nkeys
+        self.full = (1 << len(cands)) - 1
+        self._inverted: list | None = None  # built on first use (the first train's never is)
         self._blocks: dict = {}
+
+    @property
+    def inverted(self) -> list:
+        if self._inverted is None:
+            self._inverted = self._transpose()
+        return self._inverted
+
+    def _transpose(self) -> list:
+        cands = self.cands
+        nkeys = self.nkeys
+        n = len(cands)
+        inverted = [0] * nkeys
         if not n or not nkeys:
-            return
+            return inverted
         width = (nkeys + 7) // 8
         raw = b"".join(c.mask.to_bytes(width, "little") for c in cands)
         mat = np.frombuffer(raw, dtype=np.uint8).reshape(n, width)
@@ -37,7 +49,8 @@ class RankedList:
             for j in np.flatnonzero(nz).tolist():
                 k = b0 * 8 + j
                 if k < nkeys:
-                    self.inverted[k] = int.from_bytes(rows[j].tobytes(), "little")
+                    inverted[k] = int.from_bytes(rows[j].tobytes(), "little")
+        return inverted
 
     def blocked_by(self, cand) -> int:
         """The ranks of this list that share a conflict key with ``cand``."""

@@ -9,7 +9,7 @@ order; earlier start nodes are out of bounds), the half on the lower-numbered fi
 front. Nothing is capped: every route the meter allows is kept.
 
 A walk step is an *entry* ``(parent, node, paths, mask, meter state, stop values, first
-link, stops)``; a candidate keeps its one or two entries and builds its node list and
+link, depth, nodes so far)``; a candidate keeps its one or two entries and builds its node list and
 segments only when asked.
 """
 
@@ -22,7 +22,7 @@ from ..core.graph import walk_path
 from ..core.routes import Chain, Route, Segment, chain_id, track_keys
 from .meter import Meter
 
-PARENT, NODE, PATHS, MASK, STATE, VALS, FIRST, DEPTH = range(8)
+PARENT, NODE, PATHS, MASK, STATE, VALS, FIRST, DEPTH, NODES = range(9)
 
 
 class Candidate:
@@ -82,17 +82,11 @@ class Candidate:
         return self._segs
 
 
-def trail_nodes(half, other) -> list:
-    out = []
-    e = half
-    while e is not None:
-        out.append(e[NODE])
-        e = e[PARENT]
-    e = other
-    while e is not None and e[PARENT] is not None:
-        out.append(e[NODE])
-        e = e[PARENT]
-    return out
+def trail_nodes(half, other) -> tuple:
+    """The stops of a route (in no particular order)."""
+    if other is None:
+        return half[NODES]
+    return half[NODES] + other[NODES][1:]
 
 
 def build_route(rules, train, nodes, segs, routes: list | None, phase=None, chain_cache=None) -> Route:
@@ -149,7 +143,10 @@ class Enumerator:
     there is worth no more than the same route without it, which is also generated)."""
 
     def __init__(self, corp, board, links: Links, meter: Meter, starts: list, local: bool, *,
-                 key_bit, conflict=None, value, pay: int | None, free=None):
+                 key_bit, conflict=None, value, pay: int | None, free=None,
+                 unique_groups: bool = False, unique_hexes: bool = False):
+        self.unique_groups = unique_groups  # no two stops of one group (offboard areas)
+        self.unique_hexes = unique_hexes  # no two stops in one hex
         self.corp = corp
         self.board = board
         self.links = links
@@ -182,9 +179,10 @@ class Enumerator:
             m = 0
             for k in ks:
                 m |= kb(k)
+            groups = frozenset(n.groups) if self.unique_groups and getattr(n, "groups", None) else None
             out.append((n, paths, m, paths[0].terminal,
                         len(paths) > 2 and any(p.terminal for p in paths[1:-1]),
-                        board.blocks(n, corp) or paths[-1].terminal))
+                        board.blocks(n, corp) or paths[-1].terminal, groups))
         self._klinks[node] = out
         return out
 
@@ -199,18 +197,29 @@ class Enumerator:
             return tuple(sorted(vals[:-1] + (v,), reverse=True))
         return vals
 
-    def _extend(self, entry, used_nodes, out, first_after=-1):
+    def _clash(self, entry, n, groups, outer) -> bool:
+        """Would stop ``n`` share a hex or a group with the route's stops (``outer``: the
+        stops of the route's other half)?"""
+        for x in entry[NODES] + outer:
+            if self.unique_hexes and x.hex is n.hex:
+                return True
+            if groups is not None and not groups.isdisjoint(getattr(x, "groups", ()) or ()):
+                return True
+        return False
+
+    def _extend(self, entry, used_nodes, out, first_after=-1, outer=()):
         self.walks += 1
         if self.budget is not None and self.walks > self.budget:
             self.exhausted = True
             return
         node = entry[NODE]
+        check = self.unique_hexes
         inner = entry[DEPTH] > 0
         used = entry[MASK]
         state = entry[STATE]
         step = self.meter.step
         first = entry[FIRST]
-        for li, (n, paths, m, bad_first, bad_mid, ends) in enumerate(self.klinks(node)):
+        for li, (n, paths, m, bad_first, bad_mid, ends, groups) in enumerate(self.klinks(node)):
             if not inner:
                 if li <= first_after:
                     continue
@@ -219,14 +228,17 @@ class Enumerator:
                 continue
             if m & used or n in used_nodes or bad_mid:
                 continue
+            if (check or groups is not None) and self._clash(entry, n, groups, outer):
+                continue
             st = step(state, n, paths)
             if st is None:
                 continue
-            e = (entry, n, paths, used | m, st, self._add_val(entry[VALS], n), first, entry[DEPTH] + 1)
+            e = (entry, n, paths, used | m, st, self._add_val(entry[VALS], n), first, entry[DEPTH] + 1,
+                 entry[NODES] + (n,))
             out.append(e)
             if not ends:
                 used_nodes.add(n)
-                self._extend(e, used_nodes, out, first_after)
+                self._extend(e, used_nodes, out, first_after, outer)
                 used_nodes.discard(n)
 
     def routes(self):
@@ -247,7 +259,7 @@ class Enumerator:
             if conflict is not None:
                 for k in conflict((), t):
                     m0 |= kb(k)
-            root = (None, t, None, m0, st0, self._add_val(zero, t), -1, 0)
+            root = (None, t, None, m0, st0, self._add_val(zero, t), -1, 0, (t,))
             if self.local:
                 yield root, None
             halves: list = []
@@ -265,8 +277,9 @@ class Enumerator:
                 if first_link[3]:
                     continue
                 other: list = []
-                used_nodes = banned | set(trail_nodes(h, None))
-                self._extend((None, t, None, h[MASK], h[STATE], zero, -1, 0), used_nodes, other, h[FIRST])
+                used_nodes = banned | set(h[NODES])
+                self._extend((None, t, None, h[MASK], h[STATE], zero, -1, 0, (t,)), used_nodes, other, h[FIRST],
+                             h[NODES][1:])
                 for o in other:
                     if self.klinks(t)[o[FIRST]][3] or (free is not None and free(o[NODE])):
                         continue

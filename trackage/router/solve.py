@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..core.errors import GameError
-from ..core.routes import rules_for
+from ..core.routes import RouteRules, rules_for
 from .bitsets import RankedList
 from .bounds import StopValues
 from .candidates import (
@@ -93,9 +93,13 @@ def _kind_candidates(game, rules, entity, train, links, key_bit, work_limit, sta
             return ck_hook(train, keys, [node])
 
     sv = StopValues(rules, train, entity)
+    hexes_hook = getattr(rules, "router_unique_stop_hexes", None)
     en = Enumerator(entity, game.board, links, default_meter(rules, train),
                     _start_nodes(rules, game, entity, train, links), rules.is_local(train),
-                    key_bit=key_bit, conflict=conflict, value=sv.value, pay=sv.pay, free=free)
+                    key_bit=key_bit, conflict=conflict, value=sv.value, pay=sv.pay, free=free,
+                    # the base rule: one stop per group (titles that change it are not pruned)
+                    unique_groups=type(rules).check_groups is RouteRules.check_groups,
+                    unique_hexes=bool(hexes_hook(train)) if hexes_hook is not None else False)
     en.budget = work_limit
     hook = sv.hook
     run_bonus = getattr(rules, "router_run_bonus", None)

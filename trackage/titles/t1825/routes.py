@@ -158,3 +158,7 @@ class RouteRules1825(RouteRules):
             if route.train.distance != 2 or len(stops) != 2 or stops[0].hex is stops[1].hex:
                 return None
             return sum(self.stop_revenue(s, route) for s in stops)
+
+    def router_unique_stop_hexes(self, train) -> bool:
+        """One stop per hex, but T trains may stop at several towns of a hex."""
+        return train.name not in T_TRAINS

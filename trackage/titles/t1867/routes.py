@@ -70,3 +70,7 @@ class RouteRules1867(RouteRules):
         if game.BONUS_REVENUE in hexes and any(h in game.BONUS_CAPITALS for h in hexes):
             bonus += 40 * (getattr(train, "multiplier", None) or 1)
         return bonus
+
+    def router_unique_stop_hexes(self, train) -> bool:
+        """``revenue_for`` refuses a route that stops twice in a hex."""
+        return True
