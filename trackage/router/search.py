@@ -111,9 +111,18 @@ class Search:
                     bonus = max(bonus, c.bonus)
             return acc, bonus
 
+        # twins[i]: how many trains right after train i are interchangeable with it (their
+        # routes rank at or after train i's, so none is worth more than train i's route; when
+        # train i runs nothing, they run nothing)
+        twins = [0] * n
+        for i in range(n - 2, -1, -1):
+            if same[i + 1]:
+                twins[i] = twins[i + 1] + 1
+
         def rest_of(i, blocked) -> int:
+            """Bound of the trains after i, i's twins left out (they are counted per route)."""
             rest = 0
-            for j in range(i + 1, n):
+            for j in range(i + 1 + twins[i], n):
                 rest += best_alone(lists[j], blocked[j])
             return rest
 
@@ -152,6 +161,8 @@ class Search:
                     # run) may be run by two trains; one with track blocks itself
                     avail &= ~((1 << idx[i - 1]) - 1)
             cands = rl.cands
+            tw = twins[i]
+            twin_rest = best_alone(lists[i + 1], blocked[i + 1]) if tw else 0
             seen = learned[0]
             while avail:
                 if learned[0] != seen:
@@ -162,17 +173,18 @@ class Search:
                         return
                     acc, bonus = got
                     rest = rest_of(i, blocked)
+                    twin_rest = best_alone(lists[i + 1], blocked[i + 1]) if tw else 0
                 low = avail & -avail
                 avail ^= low
                 k = low.bit_length() - 1
                 c = cands[k]
-                if acc + bonus + c.bound + rest <= self.best:
+                if acc + bonus + c.bound * (1 + tw) + rest <= self.best:
                     break
                 if c.value is not None and c.value <= 0:
                     continue
                 cb = base(c)
                 nbonus = max(bonus, c.bonus)
-                if acc + cb + nbonus + rest <= self.best:
+                if acc + cb + nbonus + min(c.bound, twin_rest) * tw + rest <= self.best:
                     continue
                 choice[i] = c
                 idx[i] = k
