@@ -180,14 +180,18 @@ class Enumerator:
             for k in ks:
                 m |= kb(k)
             groups = frozenset(n.groups) if self.unique_groups and getattr(n, "groups", None) else None
+            # only a hex with several stops can be stopped at twice
+            shared_hex = self.unique_hexes and len(board.tile(n.hex).nodes) > 1
             out.append((n, paths, m, paths[0].terminal,
                         len(paths) > 2 and any(p.terminal for p in paths[1:-1]),
-                        board.blocks(n, corp) or paths[-1].terminal, groups))
+                        board.blocks(n, corp) or paths[-1].terminal, groups, shared_hex, self.value(n)))
         self._klinks[node] = out
         return out
 
     def _add_val(self, vals, node):
-        v = self.value(node)
+        return self._add_v(vals, self.value(node))
+
+    def _add_v(self, vals, v):
         pay = self.pay
         if pay is None:
             return vals + v
@@ -201,7 +205,7 @@ class Enumerator:
         """Would stop ``n`` share a hex or a group with the route's stops (``outer``: the
         stops of the route's other half)?"""
         for x in entry[NODES] + outer:
-            if self.unique_hexes and x.hex is n.hex:
+            if x.hex is n.hex and x is not n and self.unique_hexes:
                 return True
             if groups is not None and not groups.isdisjoint(getattr(x, "groups", ()) or ()):
                 return True
@@ -213,32 +217,38 @@ class Enumerator:
             self.exhausted = True
             return
         node = entry[NODE]
-        check = self.unique_hexes
-        inner = entry[DEPTH] > 0
+        depth = entry[DEPTH]
+        inner = depth > 0
+        depth += 1
         used = entry[MASK]
         state = entry[STATE]
+        vals = entry[VALS]
+        nodes = entry[NODES]
+        summed = self.pay is None
+        add_v = self._add_v
         step = self.meter.step
         first = entry[FIRST]
-        for li, (n, paths, m, bad_first, bad_mid, ends, groups) in enumerate(self.klinks(node)):
+        extend = self._extend
+        for li, (n, paths, m, bad_first, bad_mid, ends, groups, shared_hex, val) in enumerate(self.klinks(node)):
             if not inner:
                 if li <= first_after:
                     continue
                 first = li
             elif bad_first:
                 continue
-            if m & used or n in used_nodes or bad_mid:
+            if m & used or bad_mid or n in used_nodes:
                 continue
-            if (check or groups is not None) and self._clash(entry, n, groups, outer):
+            if (shared_hex or groups is not None) and self._clash(entry, n, groups, outer):
                 continue
             st = step(state, n, paths)
             if st is None:
                 continue
-            e = (entry, n, paths, used | m, st, self._add_val(entry[VALS], n), first, entry[DEPTH] + 1,
-                 entry[NODES] + (n,))
+            e = (entry, n, paths, used | m, st, vals + val if summed else add_v(vals, val), first, depth,
+                 nodes + (n,))
             out.append(e)
             if not ends:
                 used_nodes.add(n)
-                self._extend(e, used_nodes, out, first_after, outer)
+                extend(e, used_nodes, out, first_after, outer)
                 used_nodes.discard(n)
 
     def routes(self):

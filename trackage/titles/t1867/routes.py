@@ -60,13 +60,18 @@ class RouteRules1867(RouteRules):
         """``base`` plus what the bonuses of ``revenue_for`` can add to a route through
         ``stops``: the hex bonuses of the company's privates and the capitals-and-Timmins
         bonus."""
-        bonus = base
-        hexes = {s.hex.id for s in stops()}
-        for company in getattr(corp, "companies", []):
-            for ab in company.abilities:
-                if ab.get("type") == "hex_bonus":
-                    bonus += sum(ab["amount"] for h in hexes if h in ab["hexes"])
         game = self.game
+        hex_bonuses = [ab for company in getattr(corp, "companies", []) for ab in company.abilities
+                       if ab.get("type") == "hex_bonus"]
+        relevant = {game.BONUS_REVENUE, *game.BONUS_CAPITALS}
+        for ab in hex_bonuses:
+            relevant.update(ab["hexes"])
+        hexes = {s.hex.id for s in stops() if s.hex.id in relevant}
+        if not hexes:
+            return base
+        bonus = base
+        for ab in hex_bonuses:
+            bonus += sum(ab["amount"] for h in hexes if h in ab["hexes"])
         if game.BONUS_REVENUE in hexes and any(h in game.BONUS_CAPITALS for h in hexes):
             bonus += 40 * (getattr(train, "multiplier", None) or 1)
         return bonus
