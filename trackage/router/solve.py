@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import time
 from dataclasses import dataclass, field
 
@@ -132,6 +133,18 @@ def optimal_routes(game, entity=None, *, time_limit: float | None = None,
     ``time_limit`` (seconds) and ``work_limit`` (walk steps per train kind and search nodes)
     stop the search early: the result is then the best run found, ``optimal`` False. A
     work limit keeps the result deterministic (bots and random players use it)."""
+    # the walk allocates millions of small acyclic tuples: the cyclic garbage collector would
+    # only rescan the whole heap (every game copy a caller holds) over and over
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _optimal_routes(game, entity, time_limit, work_limit)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _optimal_routes(game, entity, time_limit: float | None, work_limit: int | None) -> RouterResult:
     if entity is None:
         entity = game.current_entity()
     stats = Stats()
