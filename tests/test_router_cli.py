@@ -9,9 +9,7 @@ from click.testing import CliRunner
 from conftest import FIXTURES
 
 from trackage.cli import main
-from trackage.core.log import filter_actions, load_log
-from trackage.replay import game_from_log
-from trackage.router import optimal_routes
+from trackage.router import logstates, optimal_routes
 
 LOG = FIXTURES / "1867" / "hs_ahjzadkh_19792.json"  # small: 221 actions, 21 run_routes
 AT = 240  # a run_routes of CA, two 2-trains
@@ -20,12 +18,7 @@ needs_log = pytest.mark.skipif(not LOG.exists(), reason=f"NO FIXTURES: {LOG} is 
 
 
 def state_before(action_id: int):
-    data = load_log(LOG)
-    actions = filter_actions(data["actions"])
-    k = next(i for i, a in enumerate(actions) if a.get("id") == action_id)
-    game = game_from_log(data)
-    game.load(actions[:k])
-    return game, actions[k]
+    return logstates.state_before(LOG, action_id)
 
 
 def invoke(*args):

@@ -6,9 +6,7 @@ from __future__ import annotations
 import pytest
 from conftest import FIXTURES
 
-from trackage.core.log import filter_actions, load_log
-from trackage.replay import game_from_log
-from trackage.router import optimal_routes
+from trackage.router import logstates, optimal_routes
 
 SMALL = FIXTURES / "1867" / "21268.json"
 AT = 846  # C&O, a 7 and a 5 train: 17,139 + 4,894 candidate routes
@@ -17,12 +15,7 @@ needs_log = pytest.mark.skipif(not SMALL.exists(), reason=f"NO FIXTURES: {SMALL}
 
 
 def state_before(action_id: int):
-    data = load_log(SMALL)
-    actions = filter_actions(data["actions"])
-    k = next(i for i, a in enumerate(actions) if a.get("id") == action_id)
-    game = game_from_log(data)
-    game.load(actions[:k])
-    return game, actions[k]
+    return logstates.state_before(SMALL, action_id)
 
 
 @needs_log

@@ -38,13 +38,3 @@ class StopValues:
             return max(0, int(self.rules.stop_revenue(stop, self.dummy)))
         except Exception:  # noqa: BLE001 - a stop the rules cannot price alone: assume nothing
             return 10 ** 6
-
-    def bound(self, stops) -> int:
-        vals = [self.value(s) for s in stops]
-        if self.pay is not None and len(vals) > self.pay:
-            vals.sort(reverse=True)
-            vals = vals[:self.pay]
-        total = sum(vals)
-        if self.hook is not None:
-            total = self.hook(self.train, self.corp, lambda: stops, total)
-        return total

@@ -15,8 +15,6 @@ segments only when asked.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..core.errors import GameError
 from ..core.graph import walk_path
 from ..core.routes import Chain, Route, Segment, chain_id, track_keys
@@ -188,9 +186,6 @@ class Enumerator:
         self._klinks[node] = out
         return out
 
-    def _add_val(self, vals, node):
-        return self._add_v(vals, self.value(node))
-
     def _add_v(self, vals, v):
         pay = self.pay
         if pay is None:
@@ -269,7 +264,7 @@ class Enumerator:
             if conflict is not None:
                 for k in conflict((), t):
                     m0 |= kb(k)
-            root = (None, t, None, m0, st0, self._add_val(zero, t), -1, 0, (t,))
+            root = (None, t, None, m0, st0, self._add_v(zero, self.value(t)), -1, 0, (t,))
             if self.local:
                 yield root, None
             halves: list = []
@@ -305,18 +300,14 @@ class Enumerator:
         return tuple(sorted(h[VALS] + o[VALS], reverse=True)[:self.pay])
 
 
-def evaluate_alone(rules, train, nodes, segs, phase=None, chain_cache=None) -> tuple[int, Any] | None:
-    """(value, route) of one route run alone: the title's ``router_bound`` (an upper bound of
-    what it can add to a run) or its checked revenue; None when it can never be run."""
+def evaluate_alone(rules, train, nodes, segs, phase=None, chain_cache=None) -> int | None:
+    """The value of one route run alone: the title's ``router_bound`` (an upper bound of what
+    it can add to a run) or its checked revenue; None when it can never be run."""
     r = build_route(rules, train, nodes, segs, None, phase, chain_cache)
     hook = getattr(rules, "router_bound", None)
     try:
         if hook is not None:
-            v = hook(r)
-        else:
-            v = r.revenue(recompute=True, suppress_check_route_combination=True)
+            return hook(r)
+        return r.revenue(recompute=True, suppress_check_route_combination=True)
     except GameError:
         return None
-    if v is None:
-        return None
-    return v, r

@@ -30,3 +30,13 @@ def run_routes_states(path_or_data, *, every: int = 1) -> Iterator[tuple[dict, o
     with contextlib.suppress(Exception):  # a log that stops replaying gives the states before
         game.load(actions, trace=on_action)
     yield from found
+
+
+def state_before(path_or_data, action_id: int) -> tuple[object, dict]:
+    """(the game just before the live action ``action_id`` of a log, that action)."""
+    data = load_log(path_or_data) if not isinstance(path_or_data, dict) else path_or_data
+    actions = filter_actions(data["actions"])
+    k = next(i for i, a in enumerate(actions) if a.get("id") == action_id)
+    game = game_from_log(data)
+    game.load(actions[:k])
+    return game, actions[k]

@@ -126,6 +126,15 @@ class Search:
                 rest += best_alone(lists[j], blocked[j])
             return rest
 
+        def refresh(i, blocked):
+            """(bases, bonus, rest, twins' bound) at train i from what is known now, or None
+            when a chosen route turned out never to run."""
+            got = chosen(i)
+            if got is None:
+                return None
+            tw_rest = best_alone(lists[i + 1], blocked[i + 1]) if twins[i] else 0
+            return got[0], got[1], rest_of(i, blocked), tw_rest
+
         def rec(i, blocked, acc, bonus):
             # blocked[j]: ranks of train j's list that conflict with the routes chosen so far;
             # acc: their bases; bonus: the best once-per-run bonus among them
@@ -168,12 +177,10 @@ class Search:
                 if learned[0] != seen:
                     # a leaf below taught exact values: what is chosen may be worth less now
                     seen = learned[0]
-                    got = chosen(i)
+                    got = refresh(i, blocked)
                     if got is None:
                         return
-                    acc, bonus = got
-                    rest = rest_of(i, blocked)
-                    twin_rest = best_alone(lists[i + 1], blocked[i + 1]) if tw else 0
+                    acc, bonus, rest, twin_rest = got
                 low = avail & -avail
                 avail ^= low
                 k = low.bit_length() - 1
@@ -195,11 +202,10 @@ class Search:
             choice[i] = None
             idx[i] = -1
             if learned[0] != seen:
-                got = chosen(i)
+                got = refresh(i, blocked)
                 if got is None:
                     return
-                acc, bonus = got
-                rest = rest_of(i, blocked)
+                acc, bonus, rest, _ = got
             if acc + bonus + rest > self.best:
                 rec(i + 1, blocked, acc, bonus)
 

@@ -47,14 +47,14 @@ def _kind_key(rules, train) -> tuple:
     return rules.router_train_key(train)
 
 
-def _start_nodes(rules, game, corp, train, links) -> list:
+def _tokened_cities(rules, game, corp) -> list:
+    return [c for _hx, tile in game.board.tiles() for c in tile.cities if rules.city_tokened_by(c, corp)]
+
+
+def _start_nodes(rules, game, corp, train, links, tokened_cities: list) -> list:
     """The company's tokened cities, and the stops within the title's
     ``router_start_radius(train)`` links of them."""
-    out = []
-    for _hx, tile in game.board.tiles():
-        for c in tile.cities:
-            if rules.city_tokened_by(c, corp):
-                out.append(c)
+    out = list(tokened_cities)
     hook = getattr(rules, "router_start_radius", None)
     radius = hook(train) if hook is not None else 0
     tokened = set(out)
@@ -74,7 +74,7 @@ def _start_nodes(rules, game, corp, train, links) -> list:
     return out
 
 
-def _kind_candidates(game, rules, entity, train, links, key_bit, work_limit, stats) -> list:
+def _kind_candidates(game, rules, entity, train, links, tokened, key_bit, work_limit, stats) -> list:
     """Every candidate route of ``train``'s kind, sorted by bound (highest first)."""
     free_hook = getattr(rules, "router_free_stop", None)
     free = None
@@ -96,7 +96,7 @@ def _kind_candidates(game, rules, entity, train, links, key_bit, work_limit, sta
     sv = StopValues(rules, train, entity)
     hexes_hook = getattr(rules, "router_unique_stop_hexes", None)
     en = Enumerator(entity, game.board, links, default_meter(rules, train),
-                    _start_nodes(rules, game, entity, train, links), rules.is_local(train),
+                    _start_nodes(rules, game, entity, train, links, tokened), rules.is_local(train),
                     key_bit=key_bit, conflict=conflict, value=sv.value, pay=sv.pay, free=free,
                     # the base rule: one stop per group (titles that change it are not pruned)
                     unique_groups=type(rules).check_groups is RouteRules.check_groups,
@@ -165,6 +165,7 @@ def _optimal_routes(game, entity, time_limit: float | None, work_limit: int | No
             b = key_index[k] = 1 << len(key_index)
         return b
 
+    tokened = _tokened_cities(rules, game, entity)
     by_kind: dict = {}
     kind_of: dict = {}
     links_by_track: dict = {}
@@ -177,7 +178,7 @@ def _optimal_routes(game, entity, time_limit: float | None, work_limit: int | No
         links = links_by_track.get(skip)
         if links is None:
             links = links_by_track[skip] = Links(game.board, skip)
-        by_kind[key] = _kind_candidates(game, rules, entity, train, links, key_bit, work_limit, stats)
+        by_kind[key] = _kind_candidates(game, rules, entity, train, links, tokened, key_bit, work_limit, stats)
     stats.links_walked = sum(lk.walked for lk in links_by_track.values())
     ranked = {key: RankedList(cands, len(key_index)) for key, cands in by_kind.items()}
     stats.enumerate_s = time.monotonic() - t0
@@ -222,7 +223,7 @@ def _optimal_routes(game, entity, time_limit: float | None, work_limit: int | No
     def value(c) -> int:
         stats.evaluated += 1
         got = evaluate_alone(rules, c.train, c.nodes, c.segs, None, chain_cache)
-        v = got[0] if got is not None else -1
+        v = got if got is not None else -1
         if v > c.bound:  # a bound that is not one would make the search wrong: report it
             stats.bad_bounds += 1
             c.bound = v

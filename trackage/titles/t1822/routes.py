@@ -3,7 +3,7 @@ English Channel and France, double hexes."""
 
 from __future__ import annotations
 
-from ...core.routes import RouteError, RouteRules, RouteTooLong, RouteTooShort
+from ...core.routes import Route, RouteError, RouteRules, RouteTooLong, RouteTooShort
 
 DOUBLE_HEX = ("D35", "F7", "H21", "H37")
 ENGLISH_CHANNEL = "P43"
@@ -76,19 +76,22 @@ class RouteRules1822(RouteRules):
                 best = b
         return best
 
+    def _destination(self, corp):
+        """A major's placed destination token, or None."""
+        if getattr(corp, "type", None) != "major" or not corp.tokens:
+            return None
+        return next((t for t in corp.tokens if t.used and t.type == "destination"), None)
+
+    def _home_and_destination(self, stops, corp, dest) -> int:
+        """How many of ``stops`` hold the company's home or destination token."""
+        home = corp.tokens[0]
+        return sum(1 for s in stops if s.is_city
+                   and any(t is home or t is dest for t in self.board.tokens(s) if t is not None))
+
     def _dest_bonus(self, route):
         corp = route.corporation
-        if getattr(corp, "type", None) != "major":
-            return None
-        dest = next((t for t in corp.tokens if t.used and t.type == "destination"), None)
-        if dest is None or not corp.tokens:
-            return None
-        home = corp.tokens[0]
-        n = 0
-        for s in route.visited_stops:
-            if s.is_city and any(t is home or t is dest for t in self.board.tokens(s) if t is not None):
-                n += 1
-        if n != 2:
+        dest = self._destination(corp)
+        if dest is None or self._home_and_destination(route.visited_stops, corp, dest) != 2:
             return None
         return (route, self.stop_revenue(dest.city, route))
 
@@ -146,8 +149,6 @@ class RouteRules1822(RouteRules):
     def router_route_bound(self, train, corp, stops, base: int) -> int:
         """``base``; for E trains the tokened cities only, the English Channel worth France
         at most."""
-        from ...core.routes import Route
-
         if train.name == "E":
             dummy = Route(self, train, connection_data=[])
             nodes = stops()
@@ -165,18 +166,9 @@ class RouteRules1822(RouteRules):
     def router_run_bonus(self, train, corp, stops) -> int:
         """The destination bonus, paid once per run to a route visiting home and
         destination: the destination's value for the train."""
-        if getattr(corp, "type", None) != "major" or not corp.tokens:
+        dest = self._destination(corp)
+        if dest is None or self._home_and_destination(stops(), corp, dest) < 2:
             return 0
-        dest = next((t for t in corp.tokens if t.used and t.type == "destination"), None)
-        if dest is None:
-            return 0
-        home = corp.tokens[0]
-        n = sum(1 for s in stops() if s.is_city
-                and any(t is home or t is dest for t in self.board.tokens(s) if t is not None))
-        if n < 2:
-            return 0
-        from ...core.routes import Route
-
         return max(0, self.stop_revenue(dest.city, Route(self, train, connection_data=[])))
 
     def conflict_keys(self, train, keys, nodes):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..t1858.routes import RouteRules1858
-from .steps import pullman_bonus
+from .steps import pullman_bonus, pullman_bonus_per_stop, pullman_stops
 
 
 class RouteRulesIndia(RouteRules1858):
@@ -19,11 +19,4 @@ class RouteRulesIndia(RouteRules1858):
     def router_route_bound(self, train, corp, stops, base: int) -> int:
         base = super().router_route_bound(train, corp, stops, base)
         per = pullman_bonus_per_stop(self.game, train)
-        return base + (per * sum(1 for s in stops() if s.kind in ("city", "offboard")) if per else 0)
-
-
-def pullman_bonus_per_stop(game, train) -> int:
-    """What the Pullman attached to ``train`` adds per paying stop (0 without one)."""
-    if getattr(game.round, "pullmans", {}).get(train.owner) is not train:
-        return 0
-    return (getattr(train, "multiplier", None) or 1) * (5 if train.obsolete else 10)
+        return base + (per * pullman_stops(stops()) if per else 0)

@@ -253,9 +253,18 @@ class BuyTrainIndia(BuyTrain1858):
         return train.owner is g.depot and not (must_buy and not self.open_after(entity, action["price"]))
 
 
-def pullman_bonus(game, route, stops) -> int:
-    train = route.train
+def pullman_bonus_per_stop(game, train) -> int:
+    """What the Pullman attached to ``train`` adds per paying stop (0 without one)."""
     if getattr(game.round, "pullmans", {}).get(train.owner) is not train:
         return 0
-    per_stop = (getattr(train, "multiplier", None) or 1) * (5 if train.obsolete else 10)
-    return per_stop * sum(1 for s in stops if s.kind in ("city", "offboard"))
+    return (getattr(train, "multiplier", None) or 1) * (5 if train.obsolete else 10)
+
+
+def pullman_stops(stops) -> int:
+    """The stops a Pullman pays for: cities and offboards."""
+    return sum(1 for s in stops if s.kind in ("city", "offboard"))
+
+
+def pullman_bonus(game, route, stops) -> int:
+    per_stop = pullman_bonus_per_stop(game, route.train)
+    return per_stop * pullman_stops(stops) if per_stop else 0
