@@ -27,12 +27,16 @@ class RouteRules1867(RouteRules):
         combos = [list(c) for c in itertools.combinations(optional, remaining)] if remaining >= 0 else []
         if not combos:
             combos = [optional]
+        # every combination is priced as revenue_for prices it, with each stop's revenue and
+        # the route's bonuses looked up once (the choice, ties included, is unchanged)
+        price = self._pricer(route, visits)
+        tokened = {id(s) for s in optional if self.city_tokened_by(s, corp)} if need_token else set()
         best, best_rev = None, None
         for combo in combos:
-            if need_token and not any(self.city_tokened_by(s, corp) for s in combo):
+            if need_token and not any(id(s) in tokened for s in combo):
                 continue
             stops = mandatory + combo
-            rev = self.revenue_for(route, stops)
+            rev = price(stops)
             if best_rev is None or rev > best_rev:
                 best, best_rev = stops, rev
         if best_rev is not None and best_rev > 0:
@@ -40,21 +44,37 @@ class RouteRules1867(RouteRules):
         return []
 
     def revenue_for(self, route, stops):
-        revenue = super().revenue_for(route, stops)
+        return self._pricer(route, stops)(stops)
+
+    def _pricer(self, route, visits):
+        """A function giving ``revenue_for(route, stops)`` for stops among ``visits``: stop
+        revenues, the company's hex bonuses, and the capitals-and-Timmins bonus."""
+        revenue = {id(s): self.stop_revenue(s, route) for s in visits}
         hex_ids = [h.id for h in route.hexes]
-        if len(hex_ids) != len(set(hex_ids)):
-            raise RouteError("Route visits same hex twice")
-        stop_hexes = list(dict.fromkeys(s.hex.id for s in stops))
+        twice = len(hex_ids) != len(set(hex_ids))
+        per_hex: dict = {}
         for company in getattr(route.corporation, "companies", []):
             for ab in company.abilities:
                 if ab.get("type") == "hex_bonus":
-                    revenue += sum(ab["amount"] for h in stop_hexes if h in ab["hexes"])
+                    for h in ab["hexes"]:
+                        per_hex[h] = per_hex.get(h, 0) + ab["amount"]
         game = self.game
-        capitals = any(s.hex.id in game.BONUS_CAPITALS for s in stops)
-        timmins = any(s.hex.id == game.BONUS_REVENUE for s in stops)
-        if capitals and timmins:
-            revenue += 40 * (getattr(route.train, "multiplier", None) or 1)
-        return revenue
+        capitals = game.BONUS_CAPITALS
+        timmins = game.BONUS_REVENUE
+        both = 40 * (getattr(route.train, "multiplier", None) or 1)
+
+        def price(stops) -> int:
+            if twice:
+                raise RouteError("Route visits same hex twice")
+            total = sum(revenue[id(s)] for s in stops)
+            hexes = {s.hex.id for s in stops}
+            if per_hex:
+                total += sum(per_hex.get(h, 0) for h in hexes)
+            if timmins in hexes and any(h in capitals for h in hexes):
+                total += both
+            return total
+
+        return price
 
     def router_route_bound(self, train, corp, stops, base: int) -> int:
         """``base`` plus what the bonuses of ``revenue_for`` can add to a route through
@@ -75,6 +95,16 @@ class RouteRules1867(RouteRules):
         if game.BONUS_REVENUE in hexes and any(h in game.BONUS_CAPITALS for h in hexes):
             bonus += 40 * (getattr(train, "multiplier", None) or 1)
         return bonus
+
+    def router_bound_slack(self, train, corp) -> int | None:
+        """The most ``router_route_bound`` adds to a route's stop values: every hex bonus of
+        the company's privates and the capitals-and-Timmins bonus."""
+        total = 40 * (getattr(train, "multiplier", None) or 1)
+        for company in getattr(corp, "companies", []):
+            for ab in company.abilities:
+                if ab.get("type") == "hex_bonus":
+                    total += ab["amount"] * len(ab["hexes"])
+        return total
 
     def router_unique_stop_hexes(self, train) -> bool:
         """``revenue_for`` refuses a route that stops twice in a hex."""
