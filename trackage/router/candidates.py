@@ -9,8 +9,12 @@ order; earlier start nodes are out of bounds), the half on the lower-numbered fi
 front. Nothing is capped: every route the meter allows is kept.
 
 A walk step is an *entry* ``(parent, node, paths, mask, meter state, stop values, first
-link, depth, nodes so far)``; a candidate keeps its one or two entries and builds its node list and
-segments only when asked.
+link, depth, nodes so far, link index, children)``; a candidate keeps its one or two entries and
+builds its node list and segments only when asked.
+
+The halves walked from a start node form a tree (each entry lists its children); the second
+half of a route is found on that tree, so a ``floor`` (the least bound still wanted) prunes a
+whole subtree when the best half in it cannot lift the route to the floor.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from ..core.graph import walk_path
 from ..core.routes import Chain, Route, Segment, chain_id, track_keys
 from .meter import Meter
 
-PARENT, NODE, PATHS, MASK, STATE, VALS, FIRST, DEPTH, NODES = range(9)
+PARENT, NODE, PATHS, MASK, STATE, VALS, FIRST, DEPTH, NODES, LINK, KIDS = range(11)
 
 
 class Candidate:
@@ -159,6 +163,8 @@ class Enumerator:
         self.walks = 0
         self.budget: int | None = None  # walk steps allowed (None: no limit)
         self.exhausted = False  # the budget ran out: some routes were not generated
+        self.floor: int | None = None  # routes bound below this may be left out
+        self.slack: int | None = None  # what a route's bound may add to its stop values (None: unknown)
         self._klinks: dict = {}
 
     def klinks(self, node) -> list:
@@ -206,7 +212,8 @@ class Enumerator:
                 return True
         return False
 
-    def _extend(self, entry, used_nodes, out, first_after=-1, outer=()):
+    def _extend(self, entry, used_nodes, out):
+        """Walk every half from ``entry`` into ``out`` (each entry also lists its children)."""
         self.walks += 1
         if self.budget is not None and self.walks > self.budget:
             self.exhausted = True
@@ -224,14 +231,61 @@ class Enumerator:
         step = self.meter.step
         first = entry[FIRST]
         extend = self._extend
+        kids = entry[KIDS]
         for li, (n, paths, m, bad_first, bad_mid, ends, groups, shared_hex, val) in enumerate(self.klinks(node)):
             if not inner:
-                if li <= first_after:
-                    continue
                 first = li
             elif bad_first:
                 continue
             if m & used or bad_mid or n in used_nodes:
+                continue
+            if (shared_hex or groups is not None) and self._clash(entry, n, groups, ()):
+                continue
+            st = step(state, n, paths)
+            if st is None:
+                continue
+            e = (entry, n, paths, used | m, st, vals + val if summed else add_v(vals, val), first, depth,
+                 nodes + (n,), li, [])
+            out.append(e)
+            kids.append(e)
+            if not ends:
+                used_nodes.add(n)
+                extend(e, used_nodes, out)
+                used_nodes.discard(n)
+
+    def _join(self, entry, tree, used_nodes, outer, out, limit, best, rem) -> None:
+        """The second halves of a route on the tree of halves: ``entry`` walks on from
+        ``tree`` (the tree's entry at the same node) along its children, with the track,
+        stops and meter the first half (``outer`` its stops) left; a child is skipped when
+        no half in its subtree spending at most ``rem`` is worth ``limit`` (``best``)."""
+        self.walks += 1
+        if self.budget is not None and self.walks > self.budget:
+            self.exhausted = True
+            return
+        links = self.klinks(tree[NODE])
+        inner = entry[DEPTH] > 0
+        first_after = entry[FIRST]
+        depth = entry[DEPTH] + 1
+        used = entry[MASK]
+        state = entry[STATE]
+        vals = entry[VALS]
+        nodes = entry[NODES]
+        summed = self.pay is None
+        add_v = self._add_v
+        step = self.meter.step
+        join = self._join
+        for kid in tree[KIDS]:
+            li = kid[LINK]
+            if inner:
+                first = first_after
+            elif li <= first_after:
+                continue
+            else:
+                first = li
+            if limit is not None and best[id(kid)][rem] < limit:
+                continue
+            n, paths, m, _bad_first, _bad_mid, _ends, groups, shared_hex, val = links[li]
+            if m & used or n in used_nodes:
                 continue
             if (shared_hex or groups is not None) and self._clash(entry, n, groups, outer):
                 continue
@@ -239,20 +293,54 @@ class Enumerator:
             if st is None:
                 continue
             e = (entry, n, paths, used | m, st, vals + val if summed else add_v(vals, val), first, depth,
-                 nodes + (n,))
+                 nodes + (n,), li, None)
             out.append(e)
-            if not ends:
-                used_nodes.add(n)
-                extend(e, used_nodes, out, first_after, outer)
-                used_nodes.discard(n)
+            if kid[KIDS]:
+                join(e, kid, used_nodes, outer, out, limit, best, rem)
+
+    def _subtree_best(self, root, halves, st0) -> tuple[dict, dict]:
+        """For every half of the tree (by id), ``a[j]``: the best half value in its subtree
+        among the halves spending at most j of the meter beyond the start (-1: none); and for
+        every link index li of the start, the same over the start's links after li."""
+        meter = self.meter
+        cap = meter.capacity
+        size = 1 if cap is None else cap + 1
+        s0 = meter.spent(st0)
+        half_value = self._half_value
+        best: dict = {}
+        for e in reversed(halves):
+            arr = None
+            for k in e[KIDS]:
+                ka = best[id(k)]
+                arr = list(ka) if arr is None else [max(b, a) for a, b in zip(arr, ka)]
+            if arr is None:
+                arr = [-1] * size
+            v = half_value(e)
+            own = 0 if cap is None else meter.spent(e[STATE]) - s0
+            for j in range(own, size):
+                arr[j] = max(arr[j], v)
+            best[id(e)] = arr
+        after: dict = {}
+        acc = [-1] * size
+        for k in reversed(root[KIDS]):
+            after[k[LINK]] = acc
+            acc = [max(b, a) for a, b in zip(acc, best[id(k)])]
+        return best, after
+
+    def _half_value(self, e) -> int:
+        v = e[VALS]
+        return v if self.pay is None else sum(v)
 
     def routes(self):
-        """Yield (half entry, other entry or None) once per distinct route."""
+        """Yield (half entry, other entry or None) once per distinct route; with ``floor``
+        set (it may rise while routes are taken), routes whose bound (at most their stop
+        values plus ``slack``) is below it may be left out."""
         banned: set = set()
         free = self.free
         zero = 0 if self.pay is None else ()
         kb = self.key_bit
         conflict = self.conflict
+        half_value = self._half_value
         for t in self.starts:
             if t in banned:
                 continue
@@ -264,12 +352,14 @@ class Enumerator:
             if conflict is not None:
                 for k in conflict((), t):
                     m0 |= kb(k)
-            root = (None, t, None, m0, st0, self._add_v(zero, self.value(t)), -1, 0, (t,))
+            root = (None, t, None, m0, st0, self._add_v(zero, self.value(t)), -1, 0, (t,), -1, [])
             if self.local:
                 yield root, None
             halves: list = []
             self._extend(root, banned | {t}, halves)
+            best, after = self._subtree_best(root, halves, st0)
             through = not self.board.blocks(t, self.corp)
+            tlinks = self.klinks(t)
             for h in halves:
                 if free is not None and free(h[NODE]):
                     if h[DEPTH] == 1:
@@ -278,15 +368,21 @@ class Enumerator:
                 yield h, None
                 if not through:
                     continue
-                first_link = self.klinks(t)[h[FIRST]]
-                if first_link[3]:
+                if tlinks[h[FIRST]][3]:
                     continue
+                limit = None
+                rem = 0
+                if self.floor is not None and self.slack is not None:
+                    limit = self.floor - self.slack - half_value(h)
+                    if self.meter.capacity is not None:
+                        rem = self.meter.capacity - self.meter.spent(h[STATE])
+                    if after[h[FIRST]][rem] < limit:
+                        continue
                 other: list = []
-                used_nodes = banned | set(h[NODES])
-                self._extend((None, t, None, h[MASK], h[STATE], zero, -1, 0, (t,)), used_nodes, other, h[FIRST],
-                             h[NODES][1:])
+                self._join((None, t, None, h[MASK], h[STATE], zero, h[FIRST], 0, (t,), -1, None), root,
+                           set(h[NODES]), h[NODES][1:], other, limit, best, rem)
                 for o in other:
-                    if self.klinks(t)[o[FIRST]][3] or (free is not None and free(o[NODE])):
+                    if tlinks[o[FIRST]][3] or (free is not None and free(o[NODE])):
                         continue
                     yield h, o
             banned.add(t)

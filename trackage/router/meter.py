@@ -22,7 +22,14 @@ from typing import Any
 
 
 class Meter:
-    """The protocol: ``begin(node)`` and ``step(state, node, paths)`` return a state or None."""
+    """The protocol: ``begin(node)`` and ``step(state, node, paths)`` return a state or None;
+    ``spent(state)`` is a count that never falls as a route grows, and no route spends more
+    than ``capacity`` (None: no such count)."""
+
+    capacity: int | None = None
+
+    def spent(self, state) -> int:
+        return 0
 
     def begin(self, node) -> Any:  # pragma: no cover - protocol
         raise NotImplementedError
@@ -34,6 +41,7 @@ class Meter:
 class StopMeter(Meter):
     def __init__(self, stops: int, cost=None):
         self.stops = stops
+        self.capacity = stops
         self.cost = cost if cost is not None else (lambda node: node.visit_cost)
         self._node: dict = {}
 
@@ -47,6 +55,9 @@ class StopMeter(Meter):
             c = self._node[node] = self.cost(node)
         c += state
         return c if c <= self.stops else None
+
+    def spent(self, state) -> int:
+        return state
 
 
 class TypedMeter(Meter):
@@ -65,6 +76,14 @@ class TypedMeter(Meter):
         self._fits: dict = {}
         self._node: dict = {}
         self._moves: dict = {}
+        # the spent count: stops of the types that paying rows take; no route has more of
+        # them than the rows taking any of those types hold
+        paid = {t for r in rows if int(r.get("pay") or 0) > 0 for t in r["nodes"]}
+        self._counted = [i for i, t in enumerate(self.types) if t in paid]
+        self.capacity = sum(v for ts, v in self.rows if ts & paid) if paid else None
+
+    def spent(self, state) -> int:
+        return sum(state[i] for i in self._counted)
 
     def _add(self, state, node):
         nk = self._node.get(node)
@@ -119,6 +138,10 @@ def hex_edges(paths: Sequence) -> int:
 class HexMeter(Meter):
     def __init__(self, edges: int):
         self.edges = edges
+        self.capacity = edges
+
+    def spent(self, state) -> int:
+        return state
 
     def begin(self, node):
         return 0

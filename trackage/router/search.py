@@ -32,6 +32,7 @@ class Stats:
     unlogged: int = 0  # runs whose log form did not rebuild to the same revenue
     enumerate_s: float = 0.0
     search_s: float = 0.0
+    passes: int = 1  # walks of the candidates (a second when the first run found needs more)
 
 
 class _Stop(Exception):
@@ -55,7 +56,7 @@ class Search:
         self.value = value
         self.evaluate = evaluate
         self.deadline = deadline
-        self.node_limit = node_limit
+        self.node_limit = node_limit  # stop after this many search nodes (stats.nodes)
         self.stats = stats if stats is not None else Stats()
         self.best = 0
         self.best_choice: list = [None] * len(lists)

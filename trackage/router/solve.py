@@ -38,7 +38,7 @@ class RouterResult:
             "routes": self.routes,
             "stats": {"candidates": s.candidates, "evaluated": s.evaluated, "search_nodes": s.nodes,
                       "leaves": s.leaves, "rejected": s.rejected, "unlogged": s.unlogged,
-                      "bad_bounds": s.bad_bounds, "links_walked": s.links_walked,
+                      "bad_bounds": s.bad_bounds, "links_walked": s.links_walked, "passes": s.passes,
                       "enumerate_s": round(s.enumerate_s, 4), "search_s": round(s.search_s, 4)},
         }
 
@@ -74,8 +74,35 @@ def _start_nodes(rules, game, corp, train, links, tokened_cities: list) -> list:
     return out
 
 
-def _kind_candidates(game, rules, entity, train, links, tokened, key_bit, work_limit, stats) -> list:
-    """Every candidate route of ``train``'s kind, sorted by bound (highest first)."""
+def _bound_slack(rules, train, entity) -> int | None:
+    """What a route's bound may add to its stop values: 0 without bound hooks, else what
+    the title's ``router_bound_slack`` says (None: unknown)."""
+    hook = getattr(rules, "router_bound_slack", None)
+    if hook is not None:
+        return hook(train, entity)
+    if getattr(rules, "router_route_bound", None) is None and getattr(rules, "router_run_bonus", None) is None:
+        return 0
+    return None
+
+
+class _Kind:
+    """One train kind's candidates: ``cands`` sorted by bound (highest first), every route
+    whose bound is at least ``complete`` among them."""
+
+    def __init__(self, cands: list, complete: float):
+        self.cands = cands
+        self.complete = complete
+
+    @property
+    def top(self) -> int:
+        return self.cands[0].bound if self.cands else 0
+
+
+def _kind_candidates(game, rules, entity, train, links, tokened, key_bit, work_limit, stats,
+                     floor: int | None = None, rising: bool = False) -> _Kind:
+    """The candidate routes of ``train``'s kind: with ``floor``, those whose bound is at
+    least it; with ``rising``, those at least as good as the best found (the floor rises as
+    routes are found). Without a known bound slack every route is kept."""
     free_hook = getattr(rules, "router_free_stop", None)
     free = None
     if free_hook is not None:
@@ -102,10 +129,15 @@ def _kind_candidates(game, rules, entity, train, links, tokened, key_bit, work_l
                     unique_groups=type(rules).check_groups is RouteRules.check_groups,
                     unique_hexes=bool(hexes_hook(train)) if hexes_hook is not None else False)
     en.budget = work_limit
+    en.slack = _bound_slack(rules, train, entity)
+    if en.slack is None:
+        floor, rising = None, False
+    en.floor = floor
     hook = sv.hook
     run_bonus = getattr(rules, "router_run_bonus", None)
     summed = sv.pay is None
     cands = []
+    low = 1 if floor is None else max(1, floor)  # a route worth nothing is never wanted
     for h, o in en.routes():
         vals = en.merged_vals(h, o)
         b = vals if summed else sum(vals)
@@ -117,13 +149,21 @@ def _kind_candidates(game, rules, entity, train, links, tokened, key_bit, work_l
                 b = hook(train, entity, stops, b)
             if run_bonus is not None:
                 bonus = run_bonus(train, entity, stops)
-        if b + bonus <= 0:
+        if b + bonus < low:
             continue
         cands.append(Candidate(h, o, b + bonus, o[MASK] if o is not None else h[MASK], bonus, train))
+        if rising and b + bonus > low:
+            low = en.floor = b + bonus
     cands.sort(key=lambda c: -c.bound)
     if en.exhausted:
         stats.exhausted = True
-    return cands
+    if rising:
+        complete: float = cands[0].bound if cands else float("inf")
+    elif floor is not None:
+        complete = floor
+    else:
+        complete = float("-inf")
+    return _Kind(cands, complete)
 
 
 def optimal_routes(game, entity=None, *, time_limit: float | None = None,
@@ -166,33 +206,32 @@ def _optimal_routes(game, entity, time_limit: float | None, work_limit: int | No
         return b
 
     tokened = _tokened_cities(rules, game, entity)
-    by_kind: dict = {}
+    kinds: dict = {}
     kind_of: dict = {}
+    kind_train: dict = {}
     links_by_track: dict = {}
     for train in trains:
         key = _kind_key(rules, train)
         kind_of[train] = key
-        if key in by_kind:
+        if key in kinds:
             continue
+        kind_train[key] = train
         skip = rules.skip_route_track_type(train)
         links = links_by_track.get(skip)
         if links is None:
             links = links_by_track[skip] = Links(game.board, skip)
-        by_kind[key] = _kind_candidates(game, rules, entity, train, links, tokened, key_bit, work_limit, stats)
-    stats.links_walked = sum(lk.walked for lk in links_by_track.values())
-    ranked = {key: RankedList(cands, len(key_index)) for key, cands in by_kind.items()}
+        # a lone train: first only its best routes; the best run they make tells how far
+        # down the list must go (below). With several trains the best routes rarely make
+        # the best run, and a second walk would cost more than it saves.
+        kinds[key] = _kind_candidates(game, rules, entity, train, links, tokened, key_bit, work_limit, stats,
+                                      rising=len(trains) == 1)
     stats.enumerate_s = time.monotonic() - t0
 
-    def best_bound(t) -> int:
-        cands = by_kind[kind_of[t]]
-        return cands[0].bound if cands else 0
-
-    order = sorted(trains, key=lambda t: (-best_bound(t), repr(kind_of[t]), t.id))
-    lists = [ranked[kind_of[t]] for t in order]
+    order = sorted(trains, key=lambda t: (-kinds[kind_of[t]].top, repr(kind_of[t]), t.id))
     same = [i > 0 and kind_of[order[i]] == kind_of[order[i - 1]] for i in range(len(order))]
-    for t in order:
-        stats.candidates[t.id] = len(by_kind[kind_of[t]])
     by_id = {t.id: t for t in trains}
+    best = [0]  # the best run's revenue so far
+    best_choice: list = [None] * len(order)  # its candidates in train order
 
     def run_of(choice) -> list:
         routes: list = []
@@ -207,7 +246,7 @@ def _optimal_routes(game, entity, time_limit: float | None, work_limit: int | No
             total = sum(r.revenue(recompute=True) for r in routes)
         except GameError:
             return None
-        if total <= search.best:
+        if total <= best[0]:
             return total
         # the run as process() will see it: its log form, rebuilt and checked
         try:
@@ -230,10 +269,35 @@ def _optimal_routes(game, entity, time_limit: float | None, work_limit: int | No
         c.value = v
         return v
 
-    search = Search(lists, same, value, evaluate, deadline, stats, work_limit)
-    search.run()
-    routes = run_of(search.best_choice) if search.best > 0 else []
+    finished = False
+    while True:
+        ranked = {key: RankedList(k.cands, len(key_index)) for key, k in kinds.items()}
+        search = Search([ranked[kind_of[t]] for t in order], same, value, evaluate, deadline, stats, work_limit)
+        search.best, search.best_choice = best[0], best_choice
+        search.run()
+        best[0], best_choice = search.best, search.best_choice
+        finished = search.finished
+        if not finished:
+            break
+        # a better run needs every route's bound above the best less the other trains' best
+        # bounds: a kind whose list is not complete that far down is walked again, that far
+        tops = sum(kinds[kind_of[t]].top for t in trains)
+        redo = {key: best[0] - (tops - k.top) + 1 for key, k in kinds.items()}
+        redo = {key: f for key, f in redo.items() if f < kinds[key].complete}
+        if not redo:
+            break
+        t1 = time.monotonic()
+        for key, f in redo.items():
+            kinds[key] = _kind_candidates(game, rules, entity, kind_train[key],
+                                          links_by_track[rules.skip_route_track_type(kind_train[key])],
+                                          tokened, key_bit, work_limit, stats, floor=f)
+        stats.enumerate_s += time.monotonic() - t1
+        stats.passes += 1
+    for t in order:
+        stats.candidates[t.id] = len(kinds[kind_of[t]].cands)
+    stats.links_walked = sum(lk.walked for lk in links_by_track.values())
+    routes = run_of(best_choice) if best[0] > 0 else []
     for r in routes:
         r.revenue(recompute=True)
-    optimal = search.finished and not stats.bad_bounds and not stats.exhausted
-    return RouterResult(search.best, [r.to_log() for r in routes], optimal, stats, name)
+    optimal = finished and not stats.bad_bounds and not stats.exhausted
+    return RouterResult(best[0], [r.to_log() for r in routes], optimal, stats, name)

@@ -118,3 +118,7 @@ class RouteRules1858(RouteRules):
     def router_route_bound(self, train, corp, stops, base: int) -> int:
         """Wounded (obsolete) trains earn half."""
         return base // 2 if train.obsolete else base
+
+    def router_bound_slack(self, train, corp) -> int | None:
+        """``router_route_bound`` never adds to the stop values."""
+        return 0

@@ -16,6 +16,10 @@ class RouteRulesIndia(RouteRules1858):
     def router_train_key(self, train) -> tuple:
         return super().router_train_key(train) + (pullman_bonus_per_stop(self.game, train),)
 
+    def router_bound_slack(self, train, corp) -> int | None:
+        """The Pullman bonus depends on the route's stops: not bounded ahead."""
+        return None
+
     def router_route_bound(self, train, corp, stops, base: int) -> int:
         base = super().router_route_bound(train, corp, stops, base)
         per = pullman_bonus_per_stop(self.game, train)

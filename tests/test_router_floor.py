@@ -1,0 +1,71 @@
+"""A lone train's routes are walked with a rising floor (subtrees that cannot reach the best
+bound found are skipped, a second walk goes lower when the best run is worth less): the result
+must be the one the full walk gives, with far fewer candidates kept."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import FIXTURES
+
+from trackage.router import logstates, optimal_routes, solve
+
+CASES = [
+    # (title, log, action id, the full walk's candidates at least)
+    ("1861", "167259.json", 717, 300_000),  # an 8 train, towns filling
+    ("1861", "167259.json", 653, 150_000),  # a 6 train
+    ("1858", "1858_game_end_bank.json", 932, 100_000),  # a 7E train, towns free
+    ("1858", "1858_game_end_bank.json", 991, 50_000),  # a 5D train
+]
+
+
+def _path(title, log):
+    return FIXTURES / title / log
+
+
+@pytest.mark.parametrize(("title", "log", "at", "full_at_least"), CASES)
+def test_floor_gives_the_full_walks_result(monkeypatch, title, log, at, full_at_least):
+    path = _path(title, log)
+    if not path.exists():
+        pytest.skip(f"NO FIXTURES: {path} is absent (set TRACKAGE_FIXTURES)")
+    game, _ = logstates.state_before(path, at)
+    entity = game.current_entity()
+    assert len(list(game.route_trains(entity))) == 1
+    floored = optimal_routes(game, entity)
+    with monkeypatch.context() as m:
+        m.setattr(solve, "_bound_slack", lambda *_a: None)  # no floor: every route is walked
+        full = optimal_routes(game, entity)
+    assert full.optimal and floored.optimal
+    assert floored.revenue == full.revenue > 0
+    (n_full,) = full.stats.candidates.values()
+    (n_floor,) = floored.stats.candidates.values()
+    assert n_full >= full_at_least
+    assert n_floor * 20 < n_full  # the floor kept few of them
+    trains = {t.id: t for t in game.route_trains(entity)}
+    assert sum(game.compute_route_revenues(entity, floored.routes, trains)) == floored.revenue
+
+
+def test_second_walk_when_the_best_bound_is_not_earned(monkeypatch):
+    """When the best-bound routes earn less than their bound, the floor goes down to what
+    the best run found allows, and the result is the full walk's."""
+    path = _path("1861", "167259.json")
+    if not path.exists():
+        pytest.skip(f"NO FIXTURES: {path} is absent (set TRACKAGE_FIXTURES)")
+    game, _ = logstates.state_before(path, 653)
+    entity = game.current_entity()
+    full_rev = optimal_routes(game, entity).revenue
+    real = solve.evaluate_alone
+    # make every route worth 30 less than the rules say: bounds now overestimate by 30
+    orig = solve.Search.__init__
+
+    def search_init(self, lists, same, value, evaluate, *a, **k):
+        def worse(choice):
+            v = evaluate(choice)
+            return None if v is None else v - 30
+        orig(self, lists, same, value, worse, *a, **k)
+
+    monkeypatch.setattr(solve.Search, "__init__", search_init)
+    monkeypatch.setattr(solve, "evaluate_alone", lambda *a: (lambda v: None if v is None else v - 30)(real(*a)))
+    got = optimal_routes(game, entity)
+    assert got.optimal
+    assert got.revenue == full_rev - 30
+    assert got.stats.passes == 2
