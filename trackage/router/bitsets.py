@@ -13,6 +13,92 @@ from __future__ import annotations
 import numpy as np
 
 _BLOCK = 32  # bytes of keys (256 keys) transposed at a time
+_HUBS = 64  # keys a coarse list tells apart (the most used ones)
+_COARSE_FROM = 2000  # candidates a list needs before a coarse view is worth building
+
+
+_CHUNK = 1 << 12
+
+
+def ranks(avail: int):
+    """The set bits of ``avail``, lowest first, a chunk of bits at a time (taking the lowest
+    bit off a long bitset costs its whole length each time)."""
+    base = 0
+    mask = (1 << _CHUNK) - 1
+    while avail:
+        chunk = avail & mask
+        if not chunk:
+            skip = ((avail & -avail).bit_length() - 1) // _CHUNK * _CHUNK
+            avail >>= skip
+            base += skip
+            continue
+        while chunk:
+            low = chunk & -chunk
+            yield base + low.bit_length() - 1
+            chunk ^= low
+        avail >>= _CHUNK
+        base += _CHUNK
+
+
+def transpose(masks: list, nkeys: int) -> list:
+    """For every key, the bitset of the positions whose mask has it."""
+    n = len(masks)
+    inverted = [0] * nkeys
+    if not n or not nkeys:
+        return inverted
+    width = (nkeys + 7) // 8
+    raw = b"".join(m.to_bytes(width, "little") for m in masks)
+    mat = np.frombuffer(raw, dtype=np.uint8).reshape(n, width)
+    for b0 in range(0, width, _BLOCK):
+        block = mat[:, b0:b0 + _BLOCK]
+        if not block.any():
+            continue
+        bits = np.unpackbits(block, axis=1, bitorder="little")  # n x keys
+        rows = np.packbits(bits.T, axis=1, bitorder="little")  # keys x positions
+        nz = rows.any(axis=1)
+        for j in np.flatnonzero(nz).tolist():
+            k = b0 * 8 + j
+            if k < nkeys:
+                inverted[k] = int.from_bytes(rows[j].tobytes(), "little")
+    return inverted
+
+
+class Coarse:
+    """A list seen through its most used keys only: candidates with the same of those keys
+    form a class worth its best bound. ``best(used)`` is an upper bound of the best candidate
+    sharing no key with ``used`` (it only looks at the hub keys), memoised per hub part."""
+
+    def __init__(self, cands: list, inverted: list):
+        counts = sorted(((b.bit_count(), k) for k, b in enumerate(inverted) if b), reverse=True)
+        hubs = [k for c, k in counts[:_HUBS] if c * 100 >= len(cands)]
+        self.hub = 0
+        for k in hubs:
+            self.hub |= 1 << k
+        firsts: dict = {}
+        for c in cands:  # ranked: a class's first candidate is its best
+            h = c.mask & self.hub
+            if h not in firsts:
+                firsts[h] = c.bound
+        self.masks = list(firsts)
+        self.bounds = list(firsts.values())
+        self.inverted = transpose(self.masks, max(hubs) + 1 if hubs else 0)
+        self.full = (1 << len(self.masks)) - 1
+        self.memo: dict = {}
+
+    def best(self, used: int) -> int:
+        h = used & self.hub
+        got = self.memo.get(h)
+        if got is None:
+            blocked = 0
+            inv = self.inverted
+            m = h
+            while m:
+                low = m & -m
+                blocked |= inv[low.bit_length() - 1]
+                m ^= low
+            free = self.full & ~blocked
+            got = self.memo[h] = self.bounds[(free & -free).bit_length() - 1] if free else 0
+        return got
 
 
 class RankedList:
@@ -22,6 +108,7 @@ class RankedList:
         self.full = (1 << len(cands)) - 1
         self._inverted: list | None = None  # built on first use (the first train's never is)
         self._blocks: dict = {}
+        self._coarse: Coarse | None | bool = False  # False: not built yet; None: not worth it
 
     @property
     def inverted(self) -> list:
@@ -30,27 +117,13 @@ class RankedList:
         return self._inverted
 
     def _transpose(self) -> list:
-        cands = self.cands
-        nkeys = self.nkeys
-        n = len(cands)
-        inverted = [0] * nkeys
-        if not n or not nkeys:
-            return inverted
-        width = (nkeys + 7) // 8
-        raw = b"".join(c.mask.to_bytes(width, "little") for c in cands)
-        mat = np.frombuffer(raw, dtype=np.uint8).reshape(n, width)
-        for b0 in range(0, width, _BLOCK):
-            block = mat[:, b0:b0 + _BLOCK]
-            if not block.any():
-                continue
-            bits = np.unpackbits(block, axis=1, bitorder="little")  # n x keys
-            rows = np.packbits(bits.T, axis=1, bitorder="little")  # keys x ranks
-            nz = rows.any(axis=1)
-            for j in np.flatnonzero(nz).tolist():
-                k = b0 * 8 + j
-                if k < nkeys:
-                    inverted[k] = int.from_bytes(rows[j].tobytes(), "little")
-        return inverted
+        return transpose([c.mask for c in self.cands], self.nkeys)
+
+    @property
+    def coarse(self) -> Coarse | None:
+        if self._coarse is False:
+            self._coarse = Coarse(self.cands, self.inverted) if len(self.cands) >= _COARSE_FROM else None
+        return self._coarse  # type: ignore[return-value]
 
     def blocked_by(self, cand) -> int:
         """The ranks of this list that share a conflict key with ``cand``."""

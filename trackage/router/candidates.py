@@ -253,11 +253,12 @@ class Enumerator:
                 extend(e, used_nodes, out)
                 used_nodes.discard(n)
 
-    def _join(self, entry, tree, used_nodes, outer, out, limit, best, rem) -> None:
+    def _join(self, entry, tree, used_nodes, outer, out, want, best) -> None:
         """The second halves of a route on the tree of halves: ``entry`` walks on from
         ``tree`` (the tree's entry at the same node) along its children, with the track,
-        stops and meter the first half (``outer`` its stops) left; a child is skipped when
-        no half in its subtree spending at most ``rem`` is worth ``limit`` (``best``)."""
+        stops and meter the first half (``outer`` its stops) left; with ``want`` (see
+        ``_wanted``) a child is skipped when no half in its subtree can lift the route to the
+        floor (``best``: the subtrees' rows)."""
         self.walks += 1
         if self.budget is not None and self.walks > self.budget:
             self.exhausted = True
@@ -282,8 +283,14 @@ class Enumerator:
                 continue
             else:
                 first = li
-            if limit is not None and best[id(kid)][rem] < limit:
-                continue
+            if want is not None:
+                row = best[id(kid)]
+                limit, rem, need = want
+                if need is None:
+                    if row[rem] < limit:
+                        continue
+                elif not any(a >= x for a, x in zip(row, need)):
+                    continue
             n, paths, m, _bad_first, _bad_mid, _ends, groups, shared_hex, val = links[li]
             if m & used or n in used_nodes:
                 continue
@@ -296,17 +303,21 @@ class Enumerator:
                  nodes + (n,), li, None)
             out.append(e)
             if kid[KIDS]:
-                join(e, kid, used_nodes, outer, out, limit, best, rem)
+                join(e, kid, used_nodes, outer, out, want, best)
 
     def _subtree_best(self, root, halves, st0) -> tuple[dict, dict]:
-        """For every half of the tree (by id), ``a[j]``: the best half value in its subtree
-        among the halves spending at most j of the meter beyond the start (-1: none); and for
-        every link index li of the start, the same over the start's links after li."""
+        """For every half of the tree (by id) a row ``a``: when every stop pays, ``a[j]`` is
+        the best half value in its subtree among the halves spending at most j of the meter
+        beyond the start; when only the best ``pay`` stops pay, ``a[j]`` is the best sum of
+        j stop values of one half in the subtree (-1: none). And for every link index li of
+        the start, the same over the start's links after li."""
         meter = self.meter
-        cap = meter.capacity
-        size = 1 if cap is None else cap + 1
+        pay = self.pay
+        cap = meter.capacity if pay is None else None
+        size = pay + 1 if pay is not None else 1 if cap is None else cap + 1
         s0 = meter.spent(st0)
-        half_value = self._half_value
+        # the tree's halves count the start's value, which a second half does not earn
+        vt = root[VALS] if pay is None else (root[VALS][0] if root[VALS] else 0)
         best: dict = {}
         for e in reversed(halves):
             arr = None
@@ -315,21 +326,52 @@ class Enumerator:
                 arr = list(ka) if arr is None else [max(b, a) for a, b in zip(arr, ka)]
             if arr is None:
                 arr = [-1] * size
-            v = half_value(e)
-            own = 0 if cap is None else meter.spent(e[STATE]) - s0
-            for j in range(own, size):
-                arr[j] = max(arr[j], v)
+            if pay is not None:
+                acc = 0
+                vals = list(e[VALS])
+                if vt in vals:
+                    vals.remove(vt)
+                    if len(vals) + 1 == pay:  # a stop below the best ``pay`` may move up
+                        vals.append(min(e[VALS]))
+                for j in range(size):
+                    if j:
+                        acc += vals[j - 1] if j <= len(vals) else 0
+                    arr[j] = max(arr[j], acc)
+            else:
+                v = e[VALS] - vt
+                own = 0 if cap is None else meter.spent(e[STATE]) - s0
+                for j in range(own, size):
+                    arr[j] = max(arr[j], v)
             best[id(e)] = arr
         after: dict = {}
-        acc = [-1] * size
+        acc_row = [-1] * size
         for k in reversed(root[KIDS]):
-            after[k[LINK]] = acc
-            acc = [max(b, a) for a, b in zip(acc, best[id(k)])]
+            after[k[LINK]] = acc_row
+            acc_row = [max(b, a) for a, b in zip(acc_row, best[id(k)])]
         return best, after
 
-    def _half_value(self, e) -> int:
-        v = e[VALS]
-        return v if self.pay is None else sum(v)
+    def _wanted(self, h) -> tuple:
+        """(limit, rem, need) for the second halves of ``h`` under the floor: when every stop
+        pays, a subtree's row must reach ``limit`` at ``rem``; else its row must reach
+        ``need`` somewhere (``need[j]``: what j stops of the second half must add)."""
+        assert self.floor is not None and self.slack is not None
+        base = self.floor - self.slack
+        pay = self.pay
+        if pay is None:
+            cap = self.meter.capacity
+            rem = 0 if cap is None else cap - self.meter.spent(h[STATE])
+            return base - h[VALS], rem, None
+        vals = h[VALS]
+        pre = [0]
+        for v in vals:
+            pre.append(pre[-1] + v)
+        need = tuple(base - pre[min(pay - j, len(vals))] for j in range(pay + 1))
+        return None, 0, need
+
+    def _passes(self, row, limit, rem, need) -> bool:
+        if need is None:
+            return row[rem] >= limit
+        return any(a >= x for a, x in zip(row, need))
 
     def routes(self):
         """Yield (half entry, other entry or None) once per distinct route; with ``floor``
@@ -340,7 +382,6 @@ class Enumerator:
         zero = 0 if self.pay is None else ()
         kb = self.key_bit
         conflict = self.conflict
-        half_value = self._half_value
         for t in self.starts:
             if t in banned:
                 continue
@@ -370,17 +411,14 @@ class Enumerator:
                     continue
                 if tlinks[h[FIRST]][3]:
                     continue
-                limit = None
-                rem = 0
+                want = None
                 if self.floor is not None and self.slack is not None:
-                    limit = self.floor - self.slack - half_value(h)
-                    if self.meter.capacity is not None:
-                        rem = self.meter.capacity - self.meter.spent(h[STATE])
-                    if after[h[FIRST]][rem] < limit:
+                    want = self._wanted(h)
+                    if not self._passes(after[h[FIRST]], *want):
                         continue
                 other: list = []
                 self._join((None, t, None, h[MASK], h[STATE], zero, h[FIRST], 0, (t,), -1, None), root,
-                           set(h[NODES]), h[NODES][1:], other, limit, best, rem)
+                           set(h[NODES]), h[NODES][1:], other, want, best)
                 for o in other:
                     if tlinks[o[FIRST]][3] or (free is not None and free(o[NODE])):
                         continue

@@ -31,6 +31,10 @@ class Meter:
     def spent(self, state) -> int:
         return 0
 
+    def counted(self, node) -> bool:
+        """Does a stop at ``node`` add to the spent count?"""
+        return False
+
     def begin(self, node) -> Any:  # pragma: no cover - protocol
         raise NotImplementedError
 
@@ -59,6 +63,9 @@ class StopMeter(Meter):
     def spent(self, state) -> int:
         return state
 
+    def counted(self, node) -> bool:
+        return self.cost(node) > 0
+
 
 class TypedMeter(Meter):
     """Counts per stop type; feasible when the rows can hold them (greedy, types that fit
@@ -84,6 +91,10 @@ class TypedMeter(Meter):
 
     def spent(self, state) -> int:
         return sum(state[i] for i in self._counted)
+
+    def counted(self, node) -> bool:
+        i = self.index.get(self.stop_type(node))
+        return i is not None and i in self._counted and self.cost(node) > 0
 
     def _add(self, state, node):
         nk = self._node.get(node)

@@ -18,6 +18,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from .bitsets import ranks
+
 
 @dataclass
 class Stats:
@@ -65,18 +67,15 @@ class Search:
     def best_alone(self, rl, blocked: int) -> int:
         """An upper bound of the best candidate of ``rl`` outside ``blocked``."""
         m = 0
-        avail = rl.full & ~blocked
         cands = rl.cands
-        while avail:
-            low = avail & -avail
-            c = cands[low.bit_length() - 1]
+        for k in ranks(rl.full & ~blocked):
+            c = cands[k]
             if c.bound <= m:
                 break
             v = c.value
             if v is None:
                 v = c.bound
             m = max(m, v)
-            avail ^= low
         return m
 
     def run(self) -> None:
@@ -136,9 +135,28 @@ class Search:
             tw_rest = best_alone(lists[i + 1], blocked[i + 1]) if twins[i] else 0
             return got[0], got[1], rest_of(i, blocked), tw_rest
 
-        def rec(i, blocked, acc, bonus):
+        # coarse[j]: train j's list seen through its most used keys (None: a short list)
+        coarse = [rl.coarse if j else None for j, rl in enumerate(lists)]
+
+        def coarse_rest(i, tw, used, bound) -> int | None:
+            """A cheap bound of the trains after i once a route of ``bound`` using ``used``
+            is chosen for train i (None: a list has no coarse view)."""
+            total = 0
+            if tw:
+                co = coarse[i + 1]
+                if co is None:
+                    return None
+                total += min(bound, co.best(used)) * tw
+            for j in range(i + 1 + tw, n):
+                co = coarse[j]
+                if co is None:
+                    return None
+                total += co.best(used)
+            return total
+
+        def rec(i, blocked, acc, bonus, used):
             # blocked[j]: ranks of train j's list that conflict with the routes chosen so far;
-            # acc: their bases; bonus: the best once-per-run bonus among them
+            # used: their keys; acc: their bases; bonus: the best once-per-run bonus among them
             stats.nodes += 1
             if deadline is not None and not stats.nodes & 63 and time.monotonic() > deadline:
                 raise _Stop
@@ -174,7 +192,7 @@ class Search:
             tw = twins[i]
             twin_rest = best_alone(lists[i + 1], blocked[i + 1]) if tw else 0
             seen = learned[0]
-            while avail:
+            for k in ranks(avail):
                 if learned[0] != seen:
                     # a leaf below taught exact values: what is chosen may be worth less now
                     seen = learned[0]
@@ -182,9 +200,6 @@ class Search:
                     if got is None:
                         return
                     acc, bonus, rest, twin_rest = got
-                low = avail & -avail
-                avail ^= low
-                k = low.bit_length() - 1
                 c = cands[k]
                 if acc + bonus + c.bound * (1 + tw) + rest <= self.best:
                     break
@@ -194,12 +209,16 @@ class Search:
                 nbonus = max(bonus, c.bonus)
                 if acc + cb + nbonus + min(c.bound, twin_rest) * tw + rest <= self.best:
                     continue
+                if i + 1 < n:
+                    cr = coarse_rest(i, tw, used | c.mask, c.bound)
+                    if cr is not None and acc + cb + nbonus + cr <= self.best:
+                        continue
                 choice[i] = c
                 idx[i] = k
                 nb = list(blocked)
                 for j in range(i + 1, n):
                     nb[j] = blocked[j] | lists[j].blocked_by(c)
-                rec(i + 1, nb, acc + cb, nbonus)
+                rec(i + 1, nb, acc + cb, nbonus, used | c.mask)
             choice[i] = None
             idx[i] = -1
             if learned[0] != seen:
@@ -208,11 +227,11 @@ class Search:
                     return
                 acc, bonus, rest, _ = got
             if acc + bonus + rest > self.best:
-                rec(i + 1, blocked, acc, bonus)
+                rec(i + 1, blocked, acc, bonus, used)
 
         t0 = time.monotonic()
         try:
-            rec(0, [0] * n, 0, 0)
+            rec(0, [0] * n, 0, 0, 0)
             self.finished = True
         except _Stop:
             self.finished = False

@@ -121,10 +121,15 @@ def _kind_candidates(game, rules, entity, train, links, tokened, key_bit, work_l
             return ck_hook(train, keys, [node])
 
     sv = StopValues(rules, train, entity)
+    meter = default_meter(rules, train)
+    pay = sv.pay
+    if pay is not None and meter.capacity is not None and meter.capacity <= pay and all(
+            meter.counted(n) for _hx, tile in game.board.tiles() for n in tile.nodes if sv.value(n) > 0):
+        pay = None  # no route has more than ``pay`` stops that earn: every stop value counts
     hexes_hook = getattr(rules, "router_unique_stop_hexes", None)
-    en = Enumerator(entity, game.board, links, default_meter(rules, train),
+    en = Enumerator(entity, game.board, links, meter,
                     _start_nodes(rules, game, entity, train, links, tokened), rules.is_local(train),
-                    key_bit=key_bit, conflict=conflict, value=sv.value, pay=sv.pay, free=free,
+                    key_bit=key_bit, conflict=conflict, value=sv.value, pay=pay, free=free,
                     # the base rule: one stop per group (titles that change it are not pruned)
                     unique_groups=type(rules).check_groups is RouteRules.check_groups,
                     unique_hexes=bool(hexes_hook(train)) if hexes_hook is not None else False)
@@ -135,7 +140,7 @@ def _kind_candidates(game, rules, entity, train, links, tokened, key_bit, work_l
     en.floor = floor
     hook = sv.hook
     run_bonus = getattr(rules, "router_run_bonus", None)
-    summed = sv.pay is None
+    summed = pay is None
     cands = []
     low = 1 if floor is None else max(1, floor)  # a route worth nothing is never wanted
     for h, o in en.routes():
