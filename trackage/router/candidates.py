@@ -25,6 +25,7 @@ from ..core.routes import Chain, Route, Segment, chain_id, track_keys
 from .meter import Meter
 
 PARENT, NODE, PATHS, MASK, STATE, VALS, FIRST, DEPTH, NODES, LINK, KIDS = range(11)
+_ROW_MAX = 24  # a meter with a larger capacity is not told apart by spending in the rows
 
 
 class Candidate:
@@ -165,6 +166,7 @@ class Enumerator:
         self.exhausted = False  # the budget ran out: some routes were not generated
         self.floor: int | None = None  # routes bound below this may be left out
         self.slack: int | None = None  # what a route's bound may add to its stop values (None: unknown)
+        self.prunes = False  # a floor is (or will be) set and the slack is known
         self._klinks: dict = {}
 
     def klinks(self, node) -> list:
@@ -313,7 +315,7 @@ class Enumerator:
         the start, the same over the start's links after li."""
         meter = self.meter
         pay = self.pay
-        cap = meter.capacity if pay is None else None
+        cap = meter.capacity if pay is None and (meter.capacity or 0) <= _ROW_MAX else None
         size = pay + 1 if pay is not None else 1 if cap is None else cap + 1
         s0 = meter.spent(st0)
         # the tree's halves count the start's value, which a second half does not earn
@@ -359,7 +361,7 @@ class Enumerator:
         pay = self.pay
         if pay is None:
             cap = self.meter.capacity
-            rem = 0 if cap is None else cap - self.meter.spent(h[STATE])
+            rem = 0 if cap is None or cap > _ROW_MAX else cap - self.meter.spent(h[STATE])
             return base - h[VALS], rem, None
         vals = h[VALS]
         pre = [0]
@@ -398,7 +400,8 @@ class Enumerator:
                 yield root, None
             halves: list = []
             self._extend(root, banned | {t}, halves)
-            best, after = self._subtree_best(root, halves, st0)
+            # the subtrees' rows only matter when a floor prunes
+            best, after = self._subtree_best(root, halves, st0) if self.prunes else ({}, {})
             through = not self.board.blocks(t, self.corp)
             tlinks = self.klinks(t)
             for h in halves:
@@ -412,7 +415,7 @@ class Enumerator:
                 if tlinks[h[FIRST]][3]:
                     continue
                 want = None
-                if self.floor is not None and self.slack is not None:
+                if self.prunes and self.floor is not None:
                     want = self._wanted(h)
                     if not self._passes(after[h[FIRST]], *want):
                         continue

@@ -138,6 +138,7 @@ def _kind_candidates(game, rules, entity, train, links, tokened, key_bit, work_l
     if en.slack is None:
         floor, rising = None, False
     en.floor = floor
+    en.prunes = en.slack is not None and (floor is not None or rising)
     hook = sv.hook
     run_bonus = getattr(rules, "router_run_bonus", None)
     summed = pay is None
