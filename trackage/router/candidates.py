@@ -19,6 +19,8 @@ whole subtree when the best half in it cannot lift the route to the floor.
 
 from __future__ import annotations
 
+from operator import sub
+
 from ..core.errors import GameError
 from ..core.graph import walk_path
 from ..core.routes import Chain, Route, Segment, chain_id, track_keys
@@ -291,7 +293,7 @@ class Enumerator:
                 if need is None:
                     if row[rem] < limit:
                         continue
-                elif not any(a >= x for a, x in zip(row, need)):
+                elif max(map(sub, row, need)) < 0:
                     continue
             n, paths, m, _bad_first, _bad_mid, _ends, groups, shared_hex, val = links[li]
             if m & used or n in used_nodes:
@@ -373,7 +375,7 @@ class Enumerator:
     def _passes(self, row, limit, rem, need) -> bool:
         if need is None:
             return row[rem] >= limit
-        return any(a >= x for a, x in zip(row, need))
+        return max(map(sub, row, need)) >= 0
 
     def routes(self):
         """Yield (half entry, other entry or None) once per distinct route; with ``floor``

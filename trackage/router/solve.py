@@ -144,9 +144,12 @@ def _kind_candidates(game, rules, entity, train, links, tokened, key_bit, work_l
     summed = pay is None
     cands = []
     low = 1 if floor is None else max(1, floor)  # a route worth nothing is never wanted
+    slack = en.slack
     for h, o in en.routes():
         vals = en.merged_vals(h, o)
         b = vals if summed else sum(vals)
+        if slack is not None and b + slack < low:
+            continue  # the hooks cannot lift it to the floor
         bonus = 0
         if hook is not None or run_bonus is not None:
             def stops(h=h, o=o):
