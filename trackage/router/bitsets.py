@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-_BLOCK = 32  # bytes of keys (256 keys) transposed at a time
-_HUBS = 64  # keys a coarse list tells apart (the most used ones)
+_HUBS = (32, 48, 64, 80, 96, 128)  # how many of the most used keys a coarse view may tell apart
+_CLASS_SHARE = 5  # ... as many as keep the classes within a fifth of the candidates
 _COARSE_FROM = 2000  # candidates a list needs before a coarse view is worth building
 
 
@@ -49,17 +49,17 @@ def transpose(masks: list, nkeys: int) -> list:
     width = (nkeys + 7) // 8
     raw = b"".join(m.to_bytes(width, "little") for m in masks)
     mat = np.frombuffer(raw, dtype=np.uint8).reshape(n, width)
-    for b0 in range(0, width, _BLOCK):
-        block = mat[:, b0:b0 + _BLOCK]
-        if not block.any():
+    for byte in range(width):
+        col = mat[:, byte]
+        if not col.any():
             continue
-        bits = np.unpackbits(block, axis=1, bitorder="little")  # n x keys
-        rows = np.packbits(bits.T, axis=1, bitorder="little")  # keys x positions
-        nz = rows.any(axis=1)
-        for j in np.flatnonzero(nz).tolist():
-            k = b0 * 8 + j
-            if k < nkeys:
-                inverted[k] = int.from_bytes(rows[j].tobytes(), "little")
+        for bit in range(8):
+            k = byte * 8 + bit
+            if k >= nkeys:
+                break
+            hits = (col >> bit) & 1
+            if hits.any():
+                inverted[k] = int.from_bytes(np.packbits(hits, bitorder="little").tobytes(), "little")
     return inverted
 
 
@@ -70,7 +70,18 @@ class Coarse:
 
     def __init__(self, cands: list, inverted: list):
         counts = sorted(((b.bit_count(), k) for k, b in enumerate(inverted) if b), reverse=True)
-        hubs = [k for c, k in counts[:_HUBS] if c * 100 >= len(cands)]
+        used = [k for c, k in counts if c * 100 >= len(cands)]  # keys of at least 1% of them
+        masks = [c.mask for c in cands]
+        hubs: list = []
+        for size in _HUBS:
+            if size > len(used) and hubs:
+                break
+            mask = 0
+            for k in used[:size]:
+                mask |= 1 << k
+            if hubs and len({m & mask for m in masks}) * _CLASS_SHARE > len(masks):
+                break
+            hubs = used[:size]
         self.hub = 0
         for k in hubs:
             self.hub |= 1 << k
