@@ -9,7 +9,7 @@ order; earlier start nodes are out of bounds), the half on the lower-numbered fi
 front. Nothing is capped: every route the meter allows is kept.
 
 A walk step is an *entry* ``(parent, node, paths, mask, meter state, stop values, first
-link, depth, nodes so far, link index, children)``; a candidate keeps its one or two entries and
+link, depth, nodes so far, link index, children, clash bits)``; a candidate keeps its one or two entries and
 builds its node list and segments only when asked.
 
 The halves walked from a start node form a tree (each entry lists its children); the second
@@ -26,7 +26,7 @@ from ..core.graph import walk_path
 from ..core.routes import Chain, Route, Segment, chain_id, track_keys
 from .meter import Meter
 
-PARENT, NODE, PATHS, MASK, STATE, VALS, FIRST, DEPTH, NODES, LINK, KIDS = range(11)
+PARENT, NODE, PATHS, MASK, STATE, VALS, FIRST, DEPTH, NODES, LINK, KIDS, CLASH = range(12)
 _ROW_MAX = 24  # a meter with a larger capacity is not told apart by spending in the rows
 
 
@@ -170,6 +170,8 @@ class Enumerator:
         self.slack: int | None = None  # what a route's bound may add to its stop values (None: unknown)
         self.prunes = False  # a floor is (or will be) set and the slack is known
         self._klinks: dict = {}
+        self._cbits: dict = {}
+        self._bits: dict = {}
 
     def klinks(self, node) -> list:
         """This kind's view of a node's links: (next node, paths, mask, leaves through a
@@ -187,14 +189,32 @@ class Enumerator:
             m = 0
             for k in ks:
                 m |= kb(k)
-            groups = frozenset(n.groups) if self.unique_groups and getattr(n, "groups", None) else None
-            # only a hex with several stops can be stopped at twice
-            shared_hex = self.unique_hexes and len(board.tile(n.hex).nodes) > 1
             out.append((n, paths, m, paths[0].terminal,
                         len(paths) > 2 and any(p.terminal for p in paths[1:-1]),
-                        board.blocks(n, corp) or paths[-1].terminal, groups, shared_hex, self.value(n)))
+                        board.blocks(n, corp) or paths[-1].terminal, self.clash_bits(n), self.value(n)))
         self._klinks[node] = out
         return out
+
+    def clash_bits(self, node) -> int:
+        """Bits of what no two stops of a route may share: its groups (offboard areas) and,
+        where the title says so, its hex (only a hex with several stops can be stopped at
+        twice)."""
+        b = self._cbits.get(node)
+        if b is None:
+            b = 0
+            if self.unique_groups:
+                for g in getattr(node, "groups", None) or ():
+                    b |= self._bit(("group", g))
+            if self.unique_hexes and len(self.board.tile(node.hex).nodes) > 1:
+                b |= self._bit(("hex", node.hex))
+            self._cbits[node] = b
+        return b
+
+    def _bit(self, key) -> int:
+        b = self._bits.get(key)
+        if b is None:
+            b = self._bits[key] = 1 << len(self._bits)
+        return b
 
     def _add_v(self, vals, v):
         pay = self.pay
@@ -205,16 +225,6 @@ class Enumerator:
         if v > vals[-1]:
             return tuple(sorted(vals[:-1] + (v,), reverse=True))
         return vals
-
-    def _clash(self, entry, n, groups, outer) -> bool:
-        """Would stop ``n`` share a hex or a group with the route's stops (``outer``: the
-        stops of the route's other half)?"""
-        for x in entry[NODES] + outer:
-            if x.hex is n.hex and x is not n and self.unique_hexes:
-                return True
-            if groups is not None and not groups.isdisjoint(getattr(x, "groups", ()) or ()):
-                return True
-        return False
 
     def _extend(self, entry, used_nodes, out):
         """Walk every half from ``entry`` into ``out`` (each entry also lists its children)."""
@@ -236,20 +246,19 @@ class Enumerator:
         first = entry[FIRST]
         extend = self._extend
         kids = entry[KIDS]
-        for li, (n, paths, m, bad_first, bad_mid, ends, groups, shared_hex, val) in enumerate(self.klinks(node)):
+        clash = entry[CLASH]
+        for li, (n, paths, m, bad_first, bad_mid, ends, cb, val) in enumerate(self.klinks(node)):
             if not inner:
                 first = li
             elif bad_first:
                 continue
-            if m & used or bad_mid or n in used_nodes:
-                continue
-            if (shared_hex or groups is not None) and self._clash(entry, n, groups, ()):
+            if m & used or bad_mid or cb & clash or n in used_nodes:
                 continue
             st = step(state, n, paths)
             if st is None:
                 continue
             e = (entry, n, paths, used | m, st, vals + val if summed else add_v(vals, val), first, depth,
-                 nodes + (n,), li, [])
+                 nodes + (n,), li, [], clash | cb)
             out.append(e)
             kids.append(e)
             if not ends:
@@ -257,10 +266,10 @@ class Enumerator:
                 extend(e, used_nodes, out)
                 used_nodes.discard(n)
 
-    def _join(self, entry, tree, used_nodes, outer, out, want, best) -> None:
+    def _join(self, entry, tree, used_nodes, out, want, best) -> None:
         """The second halves of a route on the tree of halves: ``entry`` walks on from
         ``tree`` (the tree's entry at the same node) along its children, with the track,
-        stops and meter the first half (``outer`` its stops) left; with ``want`` (see
+        stops, clash bits and meter the first half left; with ``want`` (see
         ``_wanted``) a child is skipped when no half in its subtree can lift the route to the
         floor (``best``: the subtrees' rows)."""
         self.walks += 1
@@ -275,6 +284,7 @@ class Enumerator:
         state = entry[STATE]
         vals = entry[VALS]
         nodes = entry[NODES]
+        clash = entry[CLASH]
         summed = self.pay is None
         add_v = self._add_v
         step = self.meter.step
@@ -295,19 +305,17 @@ class Enumerator:
                         continue
                 elif max(map(sub, row, need)) < 0:
                     continue
-            n, paths, m, _bad_first, _bad_mid, _ends, groups, shared_hex, val = links[li]
-            if m & used or n in used_nodes:
-                continue
-            if (shared_hex or groups is not None) and self._clash(entry, n, groups, outer):
+            n, paths, m, _bad_first, _bad_mid, _ends, cb, val = links[li]
+            if m & used or cb & clash or n in used_nodes:
                 continue
             st = step(state, n, paths)
             if st is None:
                 continue
             e = (entry, n, paths, used | m, st, vals + val if summed else add_v(vals, val), first, depth,
-                 nodes + (n,), li, None)
+                 nodes + (n,), li, None, clash | cb)
             out.append(e)
             if kid[KIDS]:
-                join(e, kid, used_nodes, outer, out, want, best)
+                join(e, kid, used_nodes, out, want, best)
 
     def _subtree_best(self, root, halves, st0) -> tuple[dict, dict]:
         """For every half of the tree (by id) a row ``a``: when every stop pays, ``a[j]`` is
@@ -397,7 +405,8 @@ class Enumerator:
             if conflict is not None:
                 for k in conflict((), t):
                     m0 |= kb(k)
-            root = (None, t, None, m0, st0, self._add_v(zero, self.value(t)), -1, 0, (t,), -1, [])
+            root = (None, t, None, m0, st0, self._add_v(zero, self.value(t)), -1, 0, (t,), -1, [],
+                    self.clash_bits(t))
             if self.local:
                 yield root, None
             halves: list = []
@@ -422,8 +431,8 @@ class Enumerator:
                     if not self._passes(after[h[FIRST]], *want):
                         continue
                 other: list = []
-                self._join((None, t, None, h[MASK], h[STATE], zero, h[FIRST], 0, (t,), -1, None), root,
-                           set(h[NODES]), h[NODES][1:], other, want, best)
+                self._join((None, t, None, h[MASK], h[STATE], zero, h[FIRST], 0, (t,), -1, None, h[CLASH]), root,
+                           set(h[NODES]), other, want, best)
                 for o in other:
                     if tlinks[o[FIRST]][3] or (free is not None and free(o[NODE])):
                         continue

@@ -96,7 +96,7 @@ class TypedMeter(Meter):
         i = self.index.get(self.stop_type(node))
         return i is not None and i in self._counted and self.cost(node) > 0
 
-    def _add(self, state, node):
+    def step(self, state, node, paths=None):
         nk = self._node.get(node)
         if nk is None:
             nk = self._node[node] = (self.index.get(self.stop_type(node)), self.cost(node))
@@ -135,10 +135,7 @@ class TypedMeter(Meter):
         return True
 
     def begin(self, node):
-        return self._add((0,) * len(self.types), node)
-
-    def step(self, state, node, paths):
-        return self._add(state, node)
+        return self.step((0,) * len(self.types), node)
 
 
 def hex_edges(paths: Sequence) -> int:

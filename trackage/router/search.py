@@ -136,6 +136,7 @@ class Search:
             return got[0], got[1], rest_of(i, blocked), tw_rest
 
         # coarse[j]: train j's list seen through its most used keys (None: a short list)
+        t0 = time.monotonic()
         coarse = [rl.coarse if j else None for j, rl in enumerate(lists)]
 
         def coarse_rest(i, tw, used, bound) -> int | None:
@@ -229,7 +230,6 @@ class Search:
             if acc + bonus + rest > self.best:
                 rec(i + 1, blocked, acc, bonus, used)
 
-        t0 = time.monotonic()
         try:
             rec(0, [0] * n, 0, 0, 0)
             self.finished = True
