@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 _HUBS = (32, 48, 64, 80, 96, 128)  # how many of the most used keys a coarse view may tell apart
-_CLASS_SHARE = 5  # ... as many as keep the classes within a fifth of the candidates
+_CLASS_SHARE = 3  # ... as many as keep the classes within a fifth of the candidates
 _COARSE_FROM = 2000  # candidates a list needs before a coarse view is worth building
 
 
