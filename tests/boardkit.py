@@ -86,6 +86,18 @@ class StubGame:
     def __getitem__(self, hex_id):
         return self.board.hexmap[hex_id]
 
+    # what the router reads of a game
+    def route_trains(self, entity) -> list:
+        return list(getattr(entity, "trains", []))
+
+    def current_entity(self):
+        return None
+
+    def compute_route_revenues(self, entity, routes: list, trains: dict) -> list:
+        from trackage.core.routes import revenues_for_action
+
+        return revenues_for_action(self, entity, routes, trains)
+
 
 # ---------------------------------------------------------------------------------------
 # building maps

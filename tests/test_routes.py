@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from trackage.core.graph import TrackGraph
 from trackage.core.routes import (
     NoToken, ReusesCity, Route, RouteError, RouteRules, RouteTooLong, RouteTooShort,
-    best_routes, routes_from_log, routes_revenue, rules_for, suggest_routes, track_keys,
+    routes_from_log, routes_revenue, rules_for, track_keys,
 )
+from trackage.router import optimal_routes
 from trackage.core.trains import Train
 
 from boardkit import Corp, Phase, build, city, city_at, line_map, path, place, tile_on
@@ -323,7 +323,9 @@ def test_route_finder_returns_legal_routes():
     t1 = train(a, "2", 2, index=0)
     t2 = train(a, "3", 3, index=0)
     rules = rules_on(m)
-    found = best_routes(a, [t1, t2], TrackGraph(m.board), rules, board=m.board)
+    res = optimal_routes(m, a)
+    assert res.optimal
+    found = res.routes
     assert found
     # every returned route re-resolves from its own entry and checks out with the others
     routes = run(rules, a, [{k: v for k, v in d.items() if k != "revenue"} for d in found])
@@ -339,9 +341,9 @@ def test_route_finder_returns_legal_routes():
 def test_route_finder_with_no_tokens():
     m = _finder_map()
     a = Corp("A")
-    t = train(a)
-    assert best_routes(a, [t], TrackGraph(m.board), rules_on(m), board=m.board) == []
-    assert suggest_routes(m, a, [t]) == []
+    train(a)  # a train but no token: no route
+    res = optimal_routes(m, a)
+    assert res.routes == [] and res.revenue == 0 and res.optimal
 
 
 def test_rules_read_the_games_board_and_phase():
@@ -355,7 +357,7 @@ def test_rules_read_the_games_board_and_phase():
     entry = {"train": t.id, "connections": [["A1", "A3"], ["A3", "A5", "A7"]]}
     (r,) = run(rules, a, [entry])
     assert r.revenue() == 40 + 20 + 30  # the stub game's phase allows green
-    found = suggest_routes(m, a, [t])
+    found = optimal_routes(m, a).routes
     assert [d["train"] for d in found] == [t.id]
     (again,) = run(rules, a, [{k: v for k, v in found[0].items() if k != "revenue"}])
     assert again.revenue(recompute=True) == found[0]["revenue"]
