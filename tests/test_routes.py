@@ -381,3 +381,18 @@ def test_routes_on_a_copy_see_the_copys_board():
     (rc,) = routes_from_log(rules_on(copy), [{**entry, "train": ct.id}], {ct.id: ct})
     with pytest.raises(RouteError, match="not connected"):
         rc.revenue()
+
+
+def test_a_variant_marked_no_local_is_not_local():
+    """1858 India's 1M variant (one city, towns) is no local train, as on 18xx.games; the
+    same distance without the mark is."""
+    one_city = [{"nodes": ["city", "offboard"], "pay": 1, "visit": 1}, {"nodes": ["town"], "pay": 99, "visit": 99}]
+    t = Train({"name": "2H", "distance": 2, "price": 100,
+               "variants": [{"name": "1M", "no_local": True, "distance": one_city, "price": 80},
+                            {"name": "1X", "distance": one_city, "price": 80}]}, 0)
+    rules = rules_on(line_map())
+    assert not rules.is_local(t)
+    t.set_variant("1M")
+    assert not rules.is_local(t)
+    t.set_variant("1X")
+    assert rules.is_local(t)

@@ -329,7 +329,9 @@ class RouteRules:
         loc = getattr(train, "local", None)
         if loc is not None and not callable(loc):
             return bool(loc)
-        spec = getattr(train, "spec", None) or {}
+        # the train as it runs now: a variant may say no_local (1858 India's 1M)
+        variants = getattr(train, "variants", None) or {}
+        spec = variants.get(getattr(train, "name", None)) or getattr(train, "spec", None) or {}
         if spec.get("no_local"):
             return False
         d = train.distance
