@@ -169,6 +169,7 @@ class Enumerator:
         self.floor: int | None = None  # routes bound below this may be left out
         self.slack: int | None = None  # what a route's bound may add to its stop values (None: unknown)
         self.prunes = False  # a floor is (or will be) set and the slack is known
+        self._uncounted = 0  # the best value of a stop the meter does not count (capped rows)
         self._klinks: dict = {}
         self._cbits: dict = {}
         self._bits: dict = {}
@@ -289,6 +290,7 @@ class Enumerator:
         add_v = self._add_v
         step = self.meter.step
         join = self._join
+        passes = self._passes
         for kid in tree[KIDS]:
             li = kid[LINK]
             if inner:
@@ -297,14 +299,8 @@ class Enumerator:
                 continue
             else:
                 first = li
-            if want is not None:
-                row = best[id(kid)]
-                limit, rem, need = want
-                if need is None:
-                    if row[rem] < limit:
-                        continue
-                elif max(map(sub, row, need)) < 0:
-                    continue
+            if want is not None and not passes(best[id(kid)], *want):
+                continue
             n, paths, m, _bad_first, _bad_mid, _ends, cb, val = links[li]
             if m & used or cb & clash or n in used_nodes:
                 continue
@@ -317,19 +313,49 @@ class Enumerator:
             if kid[KIDS]:
                 join(e, kid, used_nodes, out, want, best)
 
+    def _capped(self) -> bool:
+        """Only the best ``pay`` stops pay, and the meter caps the stops it counts: rows are
+        then kept by counted stops (the others are worth at most ``_uncounted``)."""
+        cap = self.meter.capacity
+        return self.pay is not None and cap is not None and cap <= _ROW_MAX
+
     def _subtree_best(self, root, halves, st0) -> tuple[dict, dict]:
-        """For every half of the tree (by id) a row ``a``: when every stop pays, ``a[j]`` is
-        the best half value in its subtree among the halves spending at most j of the meter
-        beyond the start; when only the best ``pay`` stops pay, ``a[j]`` is the best sum of
-        j stop values of one half in the subtree (-1: none). And for every link index li of
-        the start, the same over the start's links after li."""
+        """For every half of the tree (by id) a row ``a`` (-1: no half), the best in its
+        subtree of:
+
+        * every stop pays: ``a[j]``, a half's value among the halves spending at most j of
+          the meter beyond the start;
+        * only the best ``pay`` stops pay and the meter caps the stops it counts: ``a[k]``,
+          the sum over a half's k best counted stops of each one's value or the best value of
+          an uncounted stop, whichever is more (that value for a missing stop);
+        * else: ``a[j]``, the sum of a half's j best stop values.
+
+        The start's value is left out (a second half does not earn it). Also, for every link
+        index li of the start, the same over the start's links after li."""
         meter = self.meter
         pay = self.pay
-        cap = meter.capacity if pay is None and (meter.capacity or 0) <= _ROW_MAX else None
-        size = pay + 1 if pay is not None else 1 if cap is None else cap + 1
+        capped = self._capped()
+        cap = meter.capacity if (pay is None or capped) and (meter.capacity or 0) <= _ROW_MAX else None
+        size = cap + 1 if cap is not None else pay + 1 if pay is not None else 1
         s0 = meter.spent(st0)
-        # the tree's halves count the start's value, which a second half does not earn
         vt = root[VALS] if pay is None else (root[VALS][0] if root[VALS] else 0)
+        counted: dict = {}
+        if capped:
+            value = self.value
+            top_u = 0
+            lists: dict = {id(root): ()}
+            for e in halves:  # parents first
+                n = e[NODE]
+                c = counted.get(n)
+                if c is None:
+                    c = counted[n] = meter.counted(n)
+                v = value(n)
+                if c:
+                    lists[id(e)] = tuple(sorted((*lists[id(e[PARENT])], v), reverse=True))
+                else:
+                    lists[id(e)] = lists[id(e[PARENT])]
+                    top_u = max(top_u, v)
+            self._uncounted = top_u
         best: dict = {}
         for e in reversed(halves):
             arr = None
@@ -338,7 +364,14 @@ class Enumerator:
                 arr = list(ka) if arr is None else [max(b, a) for a, b in zip(arr, ka)]
             if arr is None:
                 arr = [-1] * size
-            if pay is not None:
+            if capped:
+                cl = lists[id(e)]
+                acc = 0
+                for j in range(size):
+                    if j:
+                        acc += max(cl[j - 1], top_u) if j <= len(cl) else top_u
+                    arr[j] = max(arr[j], acc)
+            elif pay is not None:
                 acc = 0
                 vals = list(e[VALS])
                 if vt in vals:
@@ -363,27 +396,44 @@ class Enumerator:
         return best, after
 
     def _wanted(self, h) -> tuple:
-        """(limit, rem, need) for the second halves of ``h`` under the floor: when every stop
-        pays, a subtree's row must reach ``limit`` at ``rem``; else its row must reach
-        ``need`` somewhere (``need[j]``: what j stops of the second half must add)."""
+        """(limit, rem, need) for the second halves of ``h`` under the floor. A subtree's
+        row passes when ``row[rem] >= limit`` (limit not None) or ``row[j] >= need[j]`` for
+        some j (need not None): every stop pays: ``limit`` at ``rem`` (the meter left);
+        only the best ``pay`` stops pay: ``need[j]`` is what j stops of the second half must
+        add, and with capped rows only j up to ``rem`` are compared, ``limit`` covering the
+        second halves that add more uncounted stops."""
         assert self.floor is not None and self.slack is not None
         base = self.floor - self.slack
         pay = self.pay
+        cap = self.meter.capacity
         if pay is None:
-            cap = self.meter.capacity
             rem = 0 if cap is None or cap > _ROW_MAX else cap - self.meter.spent(h[STATE])
             return base - h[VALS], rem, None
         vals = h[VALS]
         pre = [0]
         for v in vals:
             pre.append(pre[-1] + v)
-        need = tuple(base - pre[min(pay - j, len(vals))] for j in range(pay + 1))
-        return None, 0, need
 
-    def _passes(self, row, limit, rem, need) -> bool:
-        if need is None:
-            return row[rem] >= limit
-        return max(map(sub, row, need)) >= 0
+        def pre_h(i: int) -> int:
+            return pre[min(max(i, 0), len(vals))]
+
+        if not self._capped():
+            return None, 0, tuple(base - pre_h(pay - j) for j in range(pay + 1))
+        assert cap is not None
+        rem = max(0, cap - self.meter.spent(h[STATE]))
+        top = min(rem, pay)
+        need = tuple(base - pre_h(pay - j) for j in range(top + 1))
+        if top >= pay:
+            return None, rem, need
+        u = self._uncounted
+        more = max(pre_h(pay - j) + (j - rem) * u for j in range(top + 1, pay + 1))
+        return base - more, rem, need
+
+    @staticmethod
+    def _passes(row, limit, rem, need) -> bool:
+        if need is not None and max(map(sub, row, need)) >= 0:
+            return True
+        return limit is not None and row[rem] >= limit
 
     def routes(self):
         """Yield (half entry, other entry or None) once per distinct route; with ``floor``
