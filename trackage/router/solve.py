@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import time
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from ..core.errors import GameError
 from ..core.routes import RouteRules, rules_for
@@ -163,7 +164,7 @@ def _kind_candidates(game, rules, entity, train, links, tokened, key_bit, work_l
         cands.append(Candidate(h, o, b + bonus, o[MASK] if o is not None else h[MASK], bonus, train))
         if rising and b + bonus > low:
             low = en.floor = b + bonus
-    cands.sort(key=lambda c: -c.bound)
+    cands.sort(key=attrgetter("bound"), reverse=True)  # stable: equal bounds keep walk order
     if en.exhausted:
         stats.exhausted = True
     if rising:
