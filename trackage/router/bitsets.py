@@ -40,6 +40,16 @@ def ranks(avail: int):
         base += _CHUNK
 
 
+def union(inverted: list, mask: int) -> int:
+    """The union of ``inverted[k]`` over the keys k set in ``mask``."""
+    out = 0
+    while mask:
+        low = mask & -mask
+        out |= inverted[low.bit_length() - 1]
+        mask ^= low
+    return out
+
+
 def transpose(masks: list, nkeys: int) -> list:
     """For every key, the bitset of the positions whose mask has it."""
     n = len(masks)
@@ -100,14 +110,7 @@ class Coarse:
         h = used & self.hub
         got = self.memo.get(h)
         if got is None:
-            blocked = 0
-            inv = self.inverted
-            m = h
-            while m:
-                low = m & -m
-                blocked |= inv[low.bit_length() - 1]
-                m ^= low
-            free = self.full & ~blocked
+            free = self.full & ~union(self.inverted, h)
             got = self.memo[h] = self.bounds[(free & -free).bit_length() - 1] if free else 0
         return got
 
@@ -124,11 +127,8 @@ class RankedList:
     @property
     def inverted(self) -> list:
         if self._inverted is None:
-            self._inverted = self._transpose()
+            self._inverted = transpose([c.mask for c in self.cands], self.nkeys)
         return self._inverted
-
-    def _transpose(self) -> list:
-        return transpose([c.mask for c in self.cands], self.nkeys)
 
     @property
     def coarse(self) -> Coarse | None:
@@ -141,12 +141,5 @@ class RankedList:
         key = id(cand)
         b = self._blocks.get(key)
         if b is None:
-            b = 0
-            inv = self.inverted
-            m = cand.mask
-            while m:
-                low = m & -m
-                b |= inv[low.bit_length() - 1]
-                m ^= low
-            self._blocks[key] = b
+            b = self._blocks[key] = union(self.inverted, cand.mask)
         return b

@@ -227,11 +227,17 @@ class Enumerator:
             return tuple(sorted(vals[:-1] + (v,), reverse=True))
         return vals
 
-    def _extend(self, entry, used_nodes, out):
-        """Walk every half from ``entry`` into ``out`` (each entry also lists its children)."""
+    def _tick(self) -> bool:
+        """Count a walk step; False (and ``exhausted``) once the budget has run out."""
         self.walks += 1
         if self.budget is not None and self.walks > self.budget:
             self.exhausted = True
+            return False
+        return True
+
+    def _extend(self, entry, used_nodes, out):
+        """Walk every half from ``entry`` into ``out`` (each entry also lists its children)."""
+        if not self._tick():
             return
         node = entry[NODE]
         depth = entry[DEPTH]
@@ -273,9 +279,7 @@ class Enumerator:
         stops, clash bits and meter the first half left; with ``want`` (see
         ``_wanted``) a child is skipped when no half in its subtree can lift the route to the
         floor (``best``: the subtrees' rows)."""
-        self.walks += 1
-        if self.budget is not None and self.walks > self.budget:
-            self.exhausted = True
+        if not self._tick():
             return
         links = self.klinks(tree[NODE])
         inner = entry[DEPTH] > 0
