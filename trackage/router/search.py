@@ -41,10 +41,6 @@ class _Stop(Exception):
     pass
 
 
-def _low(x: int) -> int:
-    return (x & -x).bit_length() - 1
-
-
 class Search:
     def __init__(self, lists: list, same_as_prev: list, value: Callable, evaluate: Callable,
                  deadline=None, stats=None, node_limit: int | None = None):
