@@ -250,21 +250,25 @@ def _optimal_routes(game, entity, time_limit: float | None, work_limit: int | No
                 build_route(rules, train, c.nodes, c.segs, routes, None, chain_cache)
         return routes
 
+    eager = [False]  # check every better run's log form at once (after a final check failed)
+
+    def logged_total(routes) -> int | None:
+        """The run's revenue as process() will see it: its log form, rebuilt and checked."""
+        try:
+            again = game.compute_route_revenues(entity, [r.to_log() for r in routes], by_id)
+        except GameError:
+            return None
+        return sum(again)
+
     def evaluate(choice):
         routes = run_of(choice)
         try:
             total = sum(r.revenue(recompute=True) for r in routes)
         except GameError:
             return None
-        if total <= best[0]:
+        if total <= best[0] or not eager[0]:
             return total
-        # the run as process() will see it: its log form, rebuilt and checked
-        try:
-            again = game.compute_route_revenues(entity, [r.to_log() for r in routes], by_id)
-        except GameError:
-            stats.unlogged += 1
-            return None
-        if sum(again) != total:
+        if logged_total(routes) != total:
             stats.unlogged += 1
             return None
         return total
@@ -279,30 +283,43 @@ def _optimal_routes(game, entity, time_limit: float | None, work_limit: int | No
         c.value = v
         return v
 
-    finished = False
-    while True:
-        ranked = {key: RankedList(k.cands, len(key_index)) for key, k in kinds.items()}
-        search = Search([ranked[kind_of[t]] for t in order], same, value, evaluate, deadline, stats, work_limit)
-        search.best, search.best_choice = best[0], best_choice
-        search.run()
-        best[0], best_choice = search.best, search.best_choice
-        finished = search.finished
-        if not finished:
-            break
-        # a better run needs every route's bound above the best less the other trains' best
-        # bounds: a kind whose list is not complete that far down is walked again, that far
-        tops = sum(kinds[kind_of[t]].top for t in trains)
-        redo = {key: best[0] - (tops - k.top) + 1 for key, k in kinds.items()}
-        redo = {key: f for key, f in redo.items() if f < kinds[key].complete}
-        if not redo:
-            break
-        t1 = time.monotonic()
-        for key, f in redo.items():
-            kinds[key] = _kind_candidates(game, rules, entity, kind_train[key],
-                                          links_by_track[rules.skip_route_track_type(kind_train[key])],
-                                          tokened, key_bit, work_limit, stats, floor=f)
-        stats.enumerate_s += time.monotonic() - t1
-        stats.passes += 1
+    def search_all() -> bool:
+        """The search over the candidate lists, each walked again as far as a better run
+        needs; True when it finished (the best run is proven)."""
+        finished = False
+        while True:
+            ranked = {key: RankedList(k.cands, len(key_index)) for key, k in kinds.items()}
+            search = Search([ranked[kind_of[t]] for t in order], same, value, evaluate, deadline, stats,
+                            work_limit)
+            search.best, search.best_choice = best[0], list(best_choice)
+            search.run()
+            best[0], best_choice[:] = search.best, search.best_choice
+            finished = search.finished
+            if not finished:
+                return False
+            # a better run needs every route's bound above the best less the other trains'
+            # best bounds: a kind whose list is not complete that far down is walked again
+            tops = sum(kinds[kind_of[t]].top for t in trains)
+            redo = {key: best[0] - (tops - k.top) + 1 for key, k in kinds.items()}
+            redo = {key: f for key, f in redo.items() if f < kinds[key].complete}
+            if not redo:
+                return True
+            t1 = time.monotonic()
+            for key, f in redo.items():
+                kinds[key] = _kind_candidates(game, rules, entity, kind_train[key],
+                                              links_by_track[rules.skip_route_track_type(kind_train[key])],
+                                              tokened, key_bit, work_limit, stats, floor=f)
+            stats.enumerate_s += time.monotonic() - t1
+            stats.passes += 1
+
+    finished = search_all()
+    if best[0] > 0 and not eager[0] and logged_total(run_of(best_choice)) != best[0]:
+        # the best run's log form does not rebuild to its revenue (never seen in real logs):
+        # search again, checking each better run as it is found
+        stats.unlogged += 1
+        eager[0] = True
+        best[0], best_choice[:] = 0, [None] * len(order)
+        finished = search_all()
     for t in order:
         stats.candidates[t.id] = len(kinds[kind_of[t]].cands)
     stats.links_walked = sum(lk.walked for lk in links_by_track.values())

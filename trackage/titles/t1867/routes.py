@@ -24,6 +24,10 @@ class RouteRules1867(RouteRules):
         corp = route.corporation
         need_token = not any(self.city_tokened_by(s, corp) for s in mandatory)
         remaining = paying["pay"] - len(mandatory)
+        if 0 <= remaining <= len(optional):
+            fast = self._best_combo(route, mandatory, optional, remaining, need_token, corp)
+            if fast is not None:
+                return fast
         combos = [list(c) for c in itertools.combinations(optional, remaining)] if remaining >= 0 else []
         if not combos:
             combos = [optional]
@@ -42,6 +46,76 @@ class RouteRules1867(RouteRules):
         if best_rev is not None and best_rev > 0:
             return best
         return []
+
+    def _best_combo(self, route, mandatory, optional, k, need_token, corp):
+        """The stops ``compute_stops`` picks (the first combination of ``k`` optional stops,
+        in ``itertools.combinations`` order, with the highest revenue), found by branch and
+        bound: a stop's worth is its revenue plus its hex bonus (a route stops once per hex),
+        and a branch is cut when even its best stops and the capitals-and-Timmins bonus
+        cannot beat the best so far. None: the plain loop decides (a hex visited twice, or
+        two stops in one hex)."""
+        ids = [h.id for h in route.hexes]
+        stop_hexes = [s.hex.id for s in mandatory] + [s.hex.id for s in optional]
+        if len(ids) != len(set(ids)) or len(stop_hexes) != len(set(stop_hexes)):
+            return None  # the plain loop raises (or not) exactly as revenue_for does
+        hexes_per = self._hex_bonuses(route.corporation)
+        game = self.game
+        capitals = game.BONUS_CAPITALS
+        timmins = game.BONUS_REVENUE
+        both = 40 * (getattr(route.train, "multiplier", None) or 1)
+        base = 0
+        have_t = have_c = False
+        for s in mandatory:
+            base += self.stop_revenue(s, route) + hexes_per.get(s.hex.id, 0)
+            have_t = have_t or s.hex.id == timmins
+            have_c = have_c or s.hex.id in capitals
+        n = len(optional)
+        w = [self.stop_revenue(s, route) + hexes_per.get(s.hex.id, 0) for s in optional]
+        is_t = [s.hex.id == timmins for s in optional]
+        is_c = [s.hex.id in capitals for s in optional]
+        tok = [need_token and self.city_tokened_by(s, corp) for s in optional]
+        can_pair = (have_t or any(is_t)) and (have_c or any(is_c))
+        # top[j][r]: the sum of the r best worths among optional[j:]
+        top = []
+        for j in range(n + 1):
+            srt = sorted(w[j:], reverse=True)
+            acc = [0]
+            for v in srt:
+                acc.append(acc[-1] + v)
+            top.append(acc)
+        best: list = [None, None]  # revenue, indices
+        pick: list = []
+
+        def rec(j: int, left: int, total: int, t: bool, c: bool, tk: bool) -> None:
+            if left == 0:
+                if need_token and not tk:
+                    return
+                rev = total + (both if t and c else 0)
+                if best[0] is None or rev > best[0]:
+                    best[0], best[1] = rev, list(pick)
+                return
+            for i in range(j, n - left + 1):
+                if best[0] is not None:
+                    bound = total + w[i] + top[i + 1][left - 1] + (both if can_pair else 0)
+                    if bound <= best[0]:
+                        continue
+                pick.append(i)
+                rec(i + 1, left - 1, total + w[i], t or is_t[i], c or is_c[i], tk or tok[i])
+                pick.pop()
+
+        rec(0, k, base, have_t, have_c, False)
+        if best[0] is None or best[0] <= 0:
+            return []
+        return mandatory + [optional[i] for i in best[1]]
+
+    def _hex_bonuses(self, corp) -> dict:
+        per_hex: dict = {}
+        for company in getattr(corp, "companies", []):
+            for ab in company.abilities:
+                if ab.get("type") == "hex_bonus":
+                    for h in ab["hexes"]:
+                        per_hex[h] = per_hex.get(h, 0) + ab["amount"]
+        return per_hex
 
     def revenue_for(self, route, stops):
         return self._pricer(route, stops)(stops)

@@ -1,0 +1,96 @@
+"""Checks that moved off the router's hot path must still decide what they decided:
+1867/1861's choice of paying stops (found by branch and bound) and the log-form check of the
+best run (done once at the end, the whole search again if it fails)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from conftest import FIXTURES
+
+from trackage.core.routes import rules_for
+from trackage.router import logstates, optimal_routes, solve
+from trackage.router.candidates import build_route
+from trackage.titles.t1867.routes import RouteRules1867
+
+STATES = [("1861", "bank_breaks_then_final_phase.json", 767), ("1861", "bank_breaks_then_final_phase.json", 758),
+          ("1867", "21268.json", None)]
+
+
+def _state(title, log, at):
+    path = FIXTURES / title / log
+    if not path.exists():
+        pytest.skip(f"NO FIXTURES: {path} is absent (set TRACKAGE_FIXTURES)")
+    if at is None:  # the log's last run of a company with several trains
+        states = [(a, g) for a, g in logstates.run_routes_states(path)
+                  if len(list(g.route_trains(g.resolve_entity(a)))) > 1]
+        action, game = states[-1]
+        return game, action
+    return logstates.state_before(path, at)
+
+
+def _candidates(game, entity, monkeypatch) -> list:
+    kept: list = []
+    real = solve._kind_candidates
+
+    def spy(*a, **k):
+        kind = real(*a, **k)
+        kept.extend(kind.cands)
+        return kind
+
+    with monkeypatch.context() as m:
+        m.setattr(solve, "_kind_candidates", spy)
+        optimal_routes(game, entity)
+    return kept
+
+
+@pytest.mark.parametrize(("title", "log", "at"), STATES)
+def test_paying_stops_are_the_plain_loops(monkeypatch, title, log, at):
+    """On 1,500 routes of each state, the stops compute_stops picks (and so the revenue)
+    are those of trying every combination in order, first maximum kept."""
+    game, action = _state(title, log, at)
+    entity = game.resolve_entity(action)
+    rules = rules_for(game)
+    cands = _candidates(game, entity, monkeypatch)
+    sample = random.Random(7).sample(cands, min(1500, len(cands)))
+
+    def pick(c):
+        r = build_route(rules, c.train, c.nodes, c.segs, None, None, {})
+        try:
+            stops = rules.compute_stops(r)
+        except Exception as e:  # noqa: BLE001 - an illegal route must be illegal both ways
+            return type(e).__name__, str(e)
+        return [id(s) for s in stops], rules.revenue_for(r, stops) if stops else 0
+
+    fast = [pick(c) for c in sample]
+    with monkeypatch.context() as m:
+        m.setattr(RouteRules1867, "_best_combo", lambda *_a, **_k: None)  # the plain loop
+        plain = [pick(c) for c in sample]
+    assert fast == plain
+    assert sum(1 for p in plain if isinstance(p[0], list) and p[0]) > len(sample) // 2
+
+
+def test_a_best_run_that_does_not_rebuild_is_searched_again(monkeypatch):
+    """If the best run's log form rebuilds to another revenue, the router searches again,
+    checking each better run, and returns the best run that does rebuild."""
+    game, action = _state(*STATES[0])
+    entity = game.resolve_entity(action)
+    first = optimal_routes(game, entity)
+    assert first.optimal and first.stats.unlogged == 0
+    real = type(game).compute_route_revenues
+    bad = {tuple(sorted(str(r) for r in first.routes))}
+
+    def compute(self, ent, routes, trains):
+        got = real(self, ent, routes, trains)
+        if tuple(sorted(str(r) for r in routes)) in bad:
+            return [v - 10 for v in got]  # this run does not rebuild to its revenue
+        return got
+
+    monkeypatch.setattr(type(game), "compute_route_revenues", compute)
+    again = optimal_routes(game, entity)
+    assert again.stats.unlogged >= 2  # the final check, then the eager search's check
+    assert tuple(sorted(str(r) for r in again.routes)) not in bad
+    assert 0 < again.revenue <= first.revenue
+    trains = {t.id: t for t in game.route_trains(entity)}
+    assert sum(real(game, entity, again.routes, trains)) == again.revenue
