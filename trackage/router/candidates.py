@@ -21,13 +21,16 @@ from __future__ import annotations
 
 from operator import sub
 
+import numpy as np
+
 from ..core.errors import GameError
 from ..core.graph import walk_path
 from ..core.routes import Chain, Route, Segment, chain_id, track_keys
 from .meter import Meter
 
-PARENT, NODE, PATHS, MASK, STATE, VALS, FIRST, DEPTH, NODES, LINK, KIDS, CLASH = range(12)
+PARENT, NODE, PATHS, MASK, STATE, VALS, FIRST, DEPTH, NODES, LINK, KIDS, CLASH, SPENT, IDX = range(14)
 _ROW_MAX = 24  # a meter with a larger capacity is not told apart by spending in the rows
+_HUBS = 3  # the most valuable stops whose avoidance the rows tell apart (2**_HUBS versions)
 
 
 class Candidate:
@@ -138,6 +141,45 @@ class Links:
         return out
 
 
+class _Rows:
+    """The subtree rows of a tree of halves in versions (see ``Enumerator._subtree_best``):
+    ``table(v)[i]`` is the row of the tree's half i among halves avoiding the hubs of version
+    v; ``beside(v, side)[li]``, the same over the start's links after (side 1) or before
+    (-1) link li. Versions are turned into lists when first used."""
+
+    def __init__(self, rows, root, versions: list, size: int):
+        self.rows = rows
+        self.root = root
+        self.versions = versions  # by half: the version avoiding the hubs it went through
+        self.size = size
+        self._tables: dict = {}
+        self._beside: dict = {}
+
+    def version(self, half) -> int:
+        """The version avoiding the hubs ``half`` went through."""
+        return self.versions[half[IDX]]
+
+    def table(self, v: int) -> list:
+        t = self._tables.get(v)
+        if t is None:
+            t = self._tables[v] = self.rows[:, v, :].tolist()
+        return t
+
+    def beside(self, v: int, side: int) -> dict:
+        key = (v, side)
+        got = self._beside.get(key)
+        if got is None:
+            table = self.table(v)
+            got = {}
+            acc = [-1] * self.size
+            kids = self.root[KIDS]
+            for k in (reversed(kids) if side > 0 else kids):
+                got[k[LINK]] = acc
+                acc = [max(b, a) for a, b in zip(acc, table[k[IDX]])]
+            self._beside[key] = got
+        return got
+
+
 class Enumerator:
     """Routes of one train kind for ``corp``.
 
@@ -171,6 +213,8 @@ class Enumerator:
         self.prunes = False  # a floor is (or will be) set and the slack is known
         self._uncounted = 0  # the best value of a stop the meter does not count (capped rows)
         self._klinks: dict = {}
+        self._want_memo: dict = {}  # (floor less slack, stop values, meter state, most) -> _wanted
+        self._spent: dict = {}  # meter state -> spent count
         self._cbits: dict = {}
         self._bits: dict = {}
 
@@ -254,6 +298,7 @@ class Enumerator:
         extend = self._extend
         kids = entry[KIDS]
         clash = entry[CLASH]
+        spent = self._spent
         for li, (n, paths, m, bad_first, bad_mid, ends, cb, val) in enumerate(self.klinks(node)):
             if not inner:
                 first = li
@@ -264,8 +309,11 @@ class Enumerator:
             st = step(state, n, paths)
             if st is None:
                 continue
+            sp = spent.get(st)
+            if sp is None:
+                sp = spent[st] = self.meter.spent(st)
             e = (entry, n, paths, used | m, st, vals + val if summed else add_v(vals, val), first, depth,
-                 nodes + (n,), li, [], clash | cb)
+                 nodes + (n,), li, [], clash | cb, sp, len(out))
             out.append(e)
             kids.append(e)
             if not ends:
@@ -273,12 +321,14 @@ class Enumerator:
                 extend(e, used_nodes, out)
                 used_nodes.discard(n)
 
-    def _join(self, entry, tree, used_nodes, out, want, best) -> None:
+    def _join(self, entry, tree, used_nodes, out, want, best, side: int = 1, most: int | None = None) -> None:
         """The second halves of a route on the tree of halves: ``entry`` walks on from
         ``tree`` (the tree's entry at the same node) along its children, with the track,
         stops, clash bits and meter the first half left; with ``want`` (see
         ``_wanted``) a child is skipped when no half in its subtree can lift the route to the
-        floor (``best``: the subtrees' rows)."""
+        floor (``best``: the subtrees' rows). From the start, the links after the first
+        half's first link (``side`` 1) or before it (-1); ``most``: the most meter a second
+        half may spend (its tree entries' spent count)."""
         if not self._tick():
             return
         links = self.klinks(tree[NODE])
@@ -299,11 +349,13 @@ class Enumerator:
             li = kid[LINK]
             if inner:
                 first = first_after
-            elif li <= first_after:
+            elif (li <= first_after) if side > 0 else (li >= first_after):
                 continue
             else:
                 first = li
-            if want is not None and not passes(best[id(kid)], *want):
+            if most is not None and kid[SPENT] > most:
+                continue
+            if want is not None and not passes(best[kid[IDX]], *want):
                 continue
             n, paths, m, _bad_first, _bad_mid, _ends, cb, val = links[li]
             if m & used or cb & clash or n in used_nodes:
@@ -312,10 +364,10 @@ class Enumerator:
             if st is None:
                 continue
             e = (entry, n, paths, used | m, st, vals + val if summed else add_v(vals, val), first, depth,
-                 nodes + (n,), li, None, clash | cb)
+                 nodes + (n,), li, None, clash | cb, 0, -1)
             out.append(e)
             if kid[KIDS]:
-                join(e, kid, used_nodes, out, want, best)
+                join(e, kid, used_nodes, out, want, best, side, most)
 
     def _capped(self) -> bool:
         """Only the best ``pay`` stops pay, and the meter caps the stops it counts: rows are
@@ -323,7 +375,7 @@ class Enumerator:
         cap = self.meter.capacity
         return self.pay is not None and cap is not None and cap <= _ROW_MAX
 
-    def _subtree_best(self, root, halves, st0) -> tuple[dict, dict]:
+    def _subtree_best(self, root, halves, st0) -> _Rows:
         """For every half of the tree (by id) a row ``a`` (-1: no half), the best in its
         subtree of:
 
@@ -335,85 +387,116 @@ class Enumerator:
         * else: ``a[j]``, the sum of a half's j best stop values.
 
         The start's value is left out (a second half does not earn it). Also, for every link
-        index li of the start, the same over the start's links after li."""
+        index li of the start, the same over the start's links after li and before it.
+
+        Each row comes in versions, one per set of *hubs* (the most valuable stops of the
+        tree) its halves avoid: a first half through hubs is joined with the version that
+        avoids them (see :class:`_Rows`).
+
+        Rows are numpy arrays built a depth at a time: a half's own row from its parent's
+        (adding a stop of value v to the best-j sums ``T`` gives ``max(T[j], T[j-1] + v)``),
+        then each depth's rows folded into their parents', deepest first."""
         meter = self.meter
         pay = self.pay
         capped = self._capped()
         cap = meter.capacity if (pay is None or capped) and (meter.capacity or 0) <= _ROW_MAX else None
         size = cap + 1 if cap is not None else pay + 1 if pay is not None else 1
-        s0 = meter.spent(st0)
-        vt = root[VALS] if pay is None else (root[VALS][0] if root[VALS] else 0)
-        counted: dict = {}
-        if capped:
-            value = self.value
-            top_u = 0
-            lists: dict = {id(root): ()}
-            for e in halves:  # parents first
-                n = e[NODE]
-                c = counted.get(n)
-                if c is None:
-                    c = counted[n] = meter.counted(n)
-                v = value(n)
-                if c:
-                    lists[id(e)] = tuple(sorted((*lists[id(e[PARENT])], v), reverse=True))
-                else:
-                    lists[id(e)] = lists[id(e[PARENT])]
-                    top_u = max(top_u, v)
-            self._uncounted = top_u
-        best: dict = {}
-        for e in reversed(halves):
-            arr = None
-            for k in e[KIDS]:
-                ka = best[id(k)]
-                arr = list(ka) if arr is None else [max(b, a) for a, b in zip(arr, ka)]
-            if arr is None:
-                arr = [-1] * size
-            if capped:
-                cl = lists[id(e)]
-                acc = 0
-                for j in range(size):
-                    if j:
-                        acc += max(cl[j - 1], top_u) if j <= len(cl) else top_u
-                    arr[j] = max(arr[j], acc)
-            elif pay is not None:
-                acc = 0
-                vals = list(e[VALS])
-                if vt in vals:
-                    vals.remove(vt)
-                    if len(vals) + 1 == pay:  # a stop below the best ``pay`` may move up
-                        vals.append(min(e[VALS]))
-                for j in range(size):
-                    if j:
-                        acc += vals[j - 1] if j <= len(vals) else 0
-                    arr[j] = max(arr[j], acc)
+        n = len(halves)
+        value = self.value
+        parent = np.fromiter((e[PARENT][IDX] for e in halves), dtype=np.int64, count=n)
+        parent[parent < 0] = n  # the root's row is the last
+        depth = np.fromiter((e[DEPTH] for e in halves), dtype=np.int64, count=n)
+        order = np.argsort(depth, kind="stable")
+        levels = np.split(order, np.flatnonzero(np.diff(depth[order])) + 1) if n else []  # by depth, shallowest first
+        own = np.zeros((n + 1, size), dtype=np.int32)
+        if pay is None:
+            vt = root[VALS]
+            vals = np.fromiter((e[VALS] for e in halves), dtype=np.int64, count=n) - vt
+            if cap is None:
+                own[:n, 0] = vals
             else:
-                v = e[VALS] - vt
-                own = 0 if cap is None else meter.spent(e[STATE]) - s0
-                for j in range(own, size):
-                    arr[j] = max(arr[j], v)
-            best[id(e)] = arr
-        after: dict = {}
-        acc_row = [-1] * size
-        for k in reversed(root[KIDS]):
-            after[k[LINK]] = acc_row
-            acc_row = [max(b, a) for a, b in zip(acc_row, best[id(k)])]
-        return best, after
+                spent = np.fromiter((e[SPENT] for e in halves), dtype=np.int64, count=n) - root[SPENT]
+                cols = np.arange(size)
+                own[:n] = np.where(cols[None, :] >= spent[:, None], vals[:, None], -1)
+        else:
+            stop_v = np.fromiter((value(e[NODE]) for e in halves), dtype=np.int64, count=n)
+            if capped:
+                counted: dict = {}
+                flags = np.fromiter((counted[e[NODE]] if e[NODE] in counted
+                                     else counted.setdefault(e[NODE], meter.counted(e[NODE])) for e in halves),
+                                    dtype=bool, count=n)
+                top_u = int(stop_v[~flags].max()) if (~flags).any() else 0
+                self._uncounted = top_u
+                own[n] = np.arange(size) * top_u
+            else:
+                flags = np.ones(n, dtype=bool)
+            for lvl in levels:
+                rows = own[parent[lvl]]
+                add = rows.copy()
+                add[:, 1:] = np.maximum(rows[:, 1:], rows[:, :-1] + stop_v[lvl][:, None])
+                own[lvl] = np.where(flags[lvl][:, None], add, rows)
+        # the hubs: the tree's most valuable stops; version v avoids the hubs of v's bits
+        node_v: dict = {}
+        for e in halves:
+            node_v[e[NODE]] = value(e[NODE])
+        hubs = sorted(node_v, key=lambda nd: -node_v[nd])[:_HUBS]
+        hubs = [nd for nd in hubs if node_v[nd] > 0]
+        nv = 1 << len(hubs)
+        best_rows = np.repeat(own[:, None, :], nv, axis=1)
+        best_rows[n] = -1
+        hub_at = {nd: i for i, nd in enumerate(hubs)}
+        hub_idx = np.fromiter((hub_at.get(e[NODE], -1) for e in halves), dtype=np.int64, count=n)
+        has = (np.arange(nv)[:, None] >> np.arange(max(1, len(hubs)))[None, :]) & 1  # (version, hub)
+        is_hub = hub_idx >= 0
+        # each half's version: the hubs on its way from the start
+        bit = np.where(is_hub, np.left_shift(1, np.maximum(hub_idx, 0)), 0)
+        ver = np.zeros(n + 1, dtype=np.int64)
+        for lvl in levels:
+            ver[lvl] = ver[parent[lvl]] | bit[lvl]
+        # fold each depth into its parents, deepest first (a depth's halves come grouped by
+        # parent, parents in order)
+        for lvl in reversed(levels):
+            hl = lvl[is_hub[lvl]]
+            if len(hl):  # a half through a hub, and all below it, is in no version avoiding it
+                drop = has[:, hub_idx[hl]].T.astype(bool)  # (half, version)
+                rows = best_rows[hl]
+                rows[drop] = -1
+                best_rows[hl] = rows
+            ps = parent[lvl]
+            starts = np.flatnonzero(np.r_[True, ps[1:] != ps[:-1]])
+            folded = np.maximum.reduceat(best_rows[lvl], starts, axis=0)
+            targets = ps[starts]
+            best_rows[targets] = np.maximum(best_rows[targets], folded)
+        return _Rows(best_rows, root, ver[:n].tolist(), size)
 
-    def _wanted(self, h) -> tuple:
+    def _wanted(self, h, most: int | None = None) -> tuple:
         """(limit, rem, need) for the second halves of ``h`` under the floor. A subtree's
         row passes when ``row[rem] >= limit`` (limit not None) or ``row[j] >= need[j]`` for
         some j (need not None): every stop pays: ``limit`` at ``rem`` (the meter left);
         only the best ``pay`` stops pay: ``need[j]`` is what j stops of the second half must
         add, and with capped rows only j up to ``rem`` are compared, ``limit`` covering the
-        second halves that add more uncounted stops."""
+        second halves that add more uncounted stops. ``most``: the most meter a second half
+        may spend (None: what the meter leaves)."""
         assert self.floor is not None and self.slack is not None
         base = self.floor - self.slack
         pay = self.pay
         cap = self.meter.capacity
         if pay is None:
             rem = 0 if cap is None or cap > _ROW_MAX else cap - self.meter.spent(h[STATE])
+            if most is not None and rem:
+                rem = min(rem, most)
             return base - h[VALS], rem, None
-        vals = h[VALS]
+        key = (base, h[VALS], h[STATE], most)
+        got = self._want_memo.get(key)
+        if got is None:
+            got = self._want_memo[key] = self._wanted_pay(base, h[VALS], h[STATE], most)
+        return got
+
+    def _wanted_pay(self, base: int, vals: tuple, state, most: int | None) -> tuple:
+        """``_wanted`` for pay-limited trains: from a half's stop values and meter state."""
+        pay = self.pay
+        assert pay is not None
+        cap = self.meter.capacity
         pre = [0]
         for v in vals:
             pre.append(pre[-1] + v)
@@ -424,7 +507,9 @@ class Enumerator:
         if not self._capped():
             return None, 0, tuple(base - pre_h(pay - j) for j in range(pay + 1))
         assert cap is not None
-        rem = max(0, cap - self.meter.spent(h[STATE]))
+        rem = max(0, cap - self.meter.spent(state))
+        if most is not None:
+            rem = min(rem, most)
         top = min(rem, pay)
         need = tuple(base - pre_h(pay - j) for j in range(top + 1))
         if top >= pay:
@@ -448,6 +533,9 @@ class Enumerator:
         zero = 0 if self.pay is None else ()
         kb = self.key_bit
         conflict = self.conflict
+        split = self.meter.capacity is not None
+        summed = self.pay is None
+        slack = self.slack if self.slack is not None else 0
         for t in self.starts:
             if t in banned:
                 continue
@@ -459,34 +547,58 @@ class Enumerator:
             if conflict is not None:
                 for k in conflict((), t):
                     m0 |= kb(k)
+            sp0 = self.meter.spent(st0)
             root = (None, t, None, m0, st0, self._add_v(zero, self.value(t)), -1, 0, (t,), -1, [],
-                    self.clash_bits(t))
+                    self.clash_bits(t), sp0, -1)
             if self.local:
                 yield root, None
             halves: list = []
             self._extend(root, banned | {t}, halves)
             # the subtrees' rows only matter when a floor prunes
-            best, after = self._subtree_best(root, halves, st0) if self.prunes else ({}, {})
+            rows = self._subtree_best(root, halves, st0) if self.prunes else None
             through = not self.board.blocks(t, self.corp)
             tlinks = self.klinks(t)
+            versions = rows.versions if rows is not None else None
+            passed: dict = {}  # (want, version, side, first link) -> does a second half pass
             for h in halves:
                 if free is not None and free(h[NODE]):
                     if h[DEPTH] == 1:
                         yield h, None  # two stops: the shorter one is no route
                     continue
-                yield h, None
+                floor = self.floor
+                prunes = rows is not None and floor is not None
+                if not prunes or (h[VALS] if summed else sum(h[VALS])) + slack >= floor:
+                    yield h, None
                 if not through:
                     continue
-                if tlinks[h[FIRST]][3]:
+                first = h[FIRST]
+                if tlinks[first][3]:
                     continue
-                want = None
-                if self.prunes and self.floor is not None:
-                    want = self._wanted(h)
-                    if not self._passes(after[h[FIRST]], *want):
-                        continue
+                # the second half spends no more of the meter than the first (less when its
+                # first link comes before the first half's): each route is found once, and
+                # the second halves are walked only as deep as the first half went
+                sides = ((1, h[SPENT]), (-1, h[SPENT] - 1)) if split else ((1, None),)
                 other: list = []
-                self._join((None, t, None, h[MASK], h[STATE], zero, h[FIRST], 0, (t,), -1, None, h[CLASH]), root,
-                           set(h[NODES]), other, want, best)
+                joined = None
+                for side, most in sides:
+                    if most is not None and most < sp0:
+                        continue
+                    want = None
+                    best = None
+                    if prunes:
+                        want = self._wanted(h, None if most is None else most - sp0)
+                        version = versions[h[IDX]]
+                        key = (want, version, side, first)
+                        ok = passed.get(key)
+                        if ok is None:
+                            ok = passed[key] = self._passes(rows.beside(version, side)[first], *want)
+                        if not ok:
+                            continue
+                        best = rows.table(version)
+                    if joined is None:
+                        joined = (None, t, None, h[MASK], h[STATE], zero, first, 0, (t,), -1, None, h[CLASH], 0, -1)
+                        used_nodes = set(h[NODES])
+                    self._join(joined, root, used_nodes, other, want, best, side, most)
                 for o in other:
                     if tlinks[o[FIRST]][3] or (free is not None and free(o[NODE])):
                         continue
