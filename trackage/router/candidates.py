@@ -147,11 +147,13 @@ class _Rows:
     v; ``beside(v, side)[li]``, the same over the start's links after (side 1) or before
     (-1) link li. Versions are turned into lists when first used."""
 
-    def __init__(self, rows, root, versions: list, size: int):
-        self.rows = rows
+    def __init__(self, rows, root, versions: list, size: int, where: list, n_all: int):
+        self.rows = rows  # (row, version, column): rows of the halves at ``where`` (by IDX)
         self.root = root
         self.versions = versions  # by half: the version avoiding the hubs it went through
         self.size = size
+        self.where = where
+        self.n_all = n_all
         self._tables: dict = {}
         self._beside: dict = {}
 
@@ -162,7 +164,10 @@ class _Rows:
     def table(self, v: int) -> list:
         t = self._tables.get(v)
         if t is None:
-            t = self._tables[v] = self.rows[:, v, :].tolist()
+            t = [None] * self.n_all
+            for i, row in zip(self.where, self.rows[:, v, :].tolist()):
+                t[i] = row
+            self._tables[v] = t
         return t
 
     def beside(self, v: int, side: int) -> dict:
@@ -175,7 +180,9 @@ class _Rows:
             kids = self.root[KIDS]
             for k in (reversed(kids) if side > 0 else kids):
                 got[k[LINK]] = acc
-                acc = [max(b, a) for a, b in zip(acc, table[k[IDX]])]
+                row = table[k[IDX]]
+                if row is not None:
+                    acc = [max(b, a) for a, b in zip(acc, row)]
             self._beside[key] = got
         return got
 
@@ -375,9 +382,9 @@ class Enumerator:
         cap = self.meter.capacity
         return self.pay is not None and cap is not None and cap <= _ROW_MAX
 
-    def _subtree_best(self, root, halves, st0) -> _Rows:
-        """For every half of the tree (by id) a row ``a`` (-1: no half), the best in its
-        subtree of:
+    def _subtree_best(self, root, halves, lim: int | None) -> _Rows:
+        """For every half of the tree that may be a second half (spent count at most ``lim``;
+        None: any) a row ``a`` (-1: no half), the best in its subtree (such halves only) of:
 
         * every stop pays: ``a[j]``, a half's value among the halves spending at most j of
           the meter beyond the start;
@@ -389,8 +396,8 @@ class Enumerator:
         The start's value is left out (a second half does not earn it). Also, for every link
         index li of the start, the same over the start's links after li and before it.
 
-        Each row comes in versions, one per set of *hubs* (the most valuable stops of the
-        tree) its halves avoid: a first half through hubs is joined with the version that
+        Each row comes in versions, one per set of *hubs* (the most valuable stops of those
+        halves) its halves avoid: a first half through hubs is joined with the version that
         avoids them (see :class:`_Rows`).
 
         Rows are numpy arrays built a depth at a time: a half's own row from its parent's
@@ -401,29 +408,35 @@ class Enumerator:
         capped = self._capped()
         cap = meter.capacity if (pay is None or capped) and (meter.capacity or 0) <= _ROW_MAX else None
         size = cap + 1 if cap is not None else pay + 1 if pay is not None else 1
-        n = len(halves)
         value = self.value
-        parent = np.fromiter((e[PARENT][IDX] for e in halves), dtype=np.int64, count=n)
-        parent[parent < 0] = n  # the root's row is the last
-        depth = np.fromiter((e[DEPTH] for e in halves), dtype=np.int64, count=n)
+        n_all = len(halves)
+        # every half's version (the hubs it went through) is wanted; rows only for the
+        # halves that may be second halves (their parents are such halves too)
+        sub = halves if lim is None else [e for e in halves if e[SPENT] <= lim]
+        n = len(sub)
+        where = np.fromiter((e[IDX] for e in sub), dtype=np.int64, count=n)
+        local = np.full(n_all + 1, n, dtype=np.int64)  # a full index -> its row (the root: n)
+        local[where] = np.arange(n)
+        parent = local[np.fromiter((e[PARENT][IDX] for e in sub), dtype=np.int64, count=n)]
+        depth = np.fromiter((e[DEPTH] for e in sub), dtype=np.int64, count=n)
         order = np.argsort(depth, kind="stable")
         levels = np.split(order, np.flatnonzero(np.diff(depth[order])) + 1) if n else []  # by depth, shallowest first
         own = np.zeros((n + 1, size), dtype=np.int32)
         if pay is None:
             vt = root[VALS]
-            vals = np.fromiter((e[VALS] for e in halves), dtype=np.int64, count=n) - vt
+            vals = np.fromiter((e[VALS] for e in sub), dtype=np.int64, count=n) - vt
             if cap is None:
                 own[:n, 0] = vals
             else:
-                spent = np.fromiter((e[SPENT] for e in halves), dtype=np.int64, count=n) - root[SPENT]
+                spent = np.fromiter((e[SPENT] for e in sub), dtype=np.int64, count=n) - root[SPENT]
                 cols = np.arange(size)
                 own[:n] = np.where(cols[None, :] >= spent[:, None], vals[:, None], -1)
         else:
-            stop_v = np.fromiter((value(e[NODE]) for e in halves), dtype=np.int64, count=n)
+            stop_v = np.fromiter((value(e[NODE]) for e in sub), dtype=np.int64, count=n)
             if capped:
                 counted: dict = {}
                 flags = np.fromiter((counted[e[NODE]] if e[NODE] in counted
-                                     else counted.setdefault(e[NODE], meter.counted(e[NODE])) for e in halves),
+                                     else counted.setdefault(e[NODE], meter.counted(e[NODE])) for e in sub),
                                     dtype=bool, count=n)
                 top_u = int(stop_v[~flags].max()) if (~flags).any() else 0
                 self._uncounted = top_u
@@ -435,9 +448,10 @@ class Enumerator:
                 add = rows.copy()
                 add[:, 1:] = np.maximum(rows[:, 1:], rows[:, :-1] + stop_v[lvl][:, None])
                 own[lvl] = np.where(flags[lvl][:, None], add, rows)
-        # the hubs: the tree's most valuable stops; version v avoids the hubs of v's bits
+        # the hubs: the most valuable stops of the second halves; version v avoids the hubs
+        # of v's bits
         node_v: dict = {}
-        for e in halves:
+        for e in sub:
             node_v[e[NODE]] = value(e[NODE])
         hubs = sorted(node_v, key=lambda nd: -node_v[nd])[:_HUBS]
         hubs = [nd for nd in hubs if node_v[nd] > 0]
@@ -445,14 +459,9 @@ class Enumerator:
         best_rows = np.repeat(own[:, None, :], nv, axis=1)
         best_rows[n] = -1
         hub_at = {nd: i for i, nd in enumerate(hubs)}
-        hub_idx = np.fromiter((hub_at.get(e[NODE], -1) for e in halves), dtype=np.int64, count=n)
+        hub_idx = np.fromiter((hub_at.get(e[NODE], -1) for e in sub), dtype=np.int64, count=n)
         has = (np.arange(nv)[:, None] >> np.arange(max(1, len(hubs)))[None, :]) & 1  # (version, hub)
         is_hub = hub_idx >= 0
-        # each half's version: the hubs on its way from the start
-        bit = np.where(is_hub, np.left_shift(1, np.maximum(hub_idx, 0)), 0)
-        ver = np.zeros(n + 1, dtype=np.int64)
-        for lvl in levels:
-            ver[lvl] = ver[parent[lvl]] | bit[lvl]
         # fold each depth into its parents, deepest first (a depth's halves come grouped by
         # parent, parents in order)
         for lvl in reversed(levels):
@@ -467,7 +476,15 @@ class Enumerator:
             folded = np.maximum.reduceat(best_rows[lvl], starts, axis=0)
             targets = ps[starts]
             best_rows[targets] = np.maximum(best_rows[targets], folded)
-        return _Rows(best_rows, root, ver[:n].tolist(), size)
+        # every half's version: the hubs on its way from the start
+        bits = {nd: 1 << i for i, nd in enumerate(hubs)}
+        versions = [0] * n_all
+        for e in halves:  # parents first
+            p = e[PARENT][IDX]
+            v = versions[p] if p >= 0 else 0
+            b = bits.get(e[NODE])
+            versions[e[IDX]] = v | b if b is not None else v
+        return _Rows(best_rows, root, versions, size, where.tolist(), n_all)
 
     def _wanted(self, h, most: int | None = None) -> tuple:
         """(limit, rem, need) for the second halves of ``h`` under the floor. A subtree's
@@ -555,7 +572,9 @@ class Enumerator:
             halves: list = []
             self._extend(root, banned | {t}, halves)
             # the subtrees' rows only matter when a floor prunes
-            rows = self._subtree_best(root, halves, st0) if self.prunes else None
+            cap = self.meter.capacity
+            room = cap - sp0 if split and cap is not None else 0  # the meter a route has beyond the start
+            rows = self._subtree_best(root, halves, sp0 + room // 2 if split else None) if self.prunes else None
             through = not self.board.blocks(t, self.corp)
             tlinks = self.klinks(t)
             versions = rows.versions if rows is not None else None
@@ -577,12 +596,19 @@ class Enumerator:
                 # the second half spends no more of the meter than the first (less when its
                 # first link comes before the first half's): each route is found once, and
                 # the second halves are walked only as deep as the first half went
-                sides = ((1, h[SPENT]), (-1, h[SPENT] - 1)) if split else ((1, None),)
+                if split:
+                    s_h = h[SPENT] - sp0
+                    left = room - s_h
+                    sides = ((1, min(s_h, left)), (-1, min(s_h - 1, left)))
+                else:
+                    sides = ((1, None),)
                 other: list = []
                 joined = None
                 for side, most in sides:
-                    if most is not None and most < sp0:
-                        continue
+                    if most is not None:
+                        if most < 0:
+                            continue
+                        most += sp0  # as the tree's entries count it
                     want = None
                     best = None
                     if prunes:
