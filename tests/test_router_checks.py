@@ -32,15 +32,16 @@ def _state(title, log, at):
 
 def _candidates(game, entity, monkeypatch) -> list:
     kept: list = []
-    real = solve._kind_candidates
+    real = solve._walk
 
     def spy(*a, **k):
-        kind = real(*a, **k)
-        kept.extend(kind.cands)
-        return kind
+        kind, riders = real(*a, **k)
+        for got in (kind, *riders):
+            kept.extend(got.cands)
+        return kind, riders
 
     with monkeypatch.context() as m:
-        m.setattr(solve, "_kind_candidates", spy)
+        m.setattr(solve, "_walk", spy)
         optimal_routes(game, entity)
     return kept
 

@@ -118,7 +118,8 @@ class Coarse:
 class RankedList:
     def __init__(self, cands: list, nkeys: int):
         self.cands = cands
-        self.nkeys = nkeys
+        self.nkeys = nkeys  # the keys its candidates may use (keys numbered later are not theirs)
+        self.keys = (1 << nkeys) - 1
         self.full = (1 << len(cands)) - 1
         self._inverted: list | None = None  # built on first use (the first train's never is)
         self._blocks: dict = {}
@@ -136,10 +137,15 @@ class RankedList:
             self._coarse = Coarse(self.cands, self.inverted) if len(self.cands) >= _COARSE_FROM else None
         return self._coarse  # type: ignore[return-value]
 
+    def best(self, used: int) -> int:
+        """The best bound among the candidates sharing no key with ``used``."""
+        free = self.full & ~union(self.inverted, used & self.keys)
+        return self.cands[(free & -free).bit_length() - 1].bound if free else 0
+
     def blocked_by(self, cand) -> int:
         """The ranks of this list that share a conflict key with ``cand``."""
         key = id(cand)
         b = self._blocks.get(key)
         if b is None:
-            b = self._blocks[key] = union(self.inverted, cand.mask)
+            b = self._blocks[key] = union(self.inverted, cand.mask & self.keys)
         return b

@@ -30,6 +30,7 @@ from .meter import Meter
 
 PARENT, NODE, PATHS, MASK, STATE, VALS, FIRST, DEPTH, NODES, LINK, KIDS, CLASH, SPENT, IDX = range(14)
 _ROW_MAX = 24  # a meter with a larger capacity is not told apart by spending in the rows
+_FLOOR_DEPTH = 4  # a half's own floor (``floor_of``) down to this depth; deeper, its ancestor's
 _HUBS = 3  # the most valuable stops whose avoidance the rows tell apart (2**_HUBS versions)
 
 
@@ -216,6 +217,10 @@ class Enumerator:
         self.budget: int | None = None  # walk steps allowed (None: no limit)
         self.exhausted = False  # the budget ran out: some routes were not generated
         self.floor: int | None = None  # routes bound below this may be left out
+        # with ``floor``: the floor of the routes whose first half uses the given track (at
+        # least ``floor``; the routes yielded since the last half taken have ``cur_floor``)
+        self.floor_of = None
+        self.cur_floor: int | None = None
         self.slack: int | None = None  # what a route's bound may add to its stop values (None: unknown)
         self.prunes = False  # a floor is (or will be) set and the slack is known
         self._uncounted = 0  # the best value of a stop the meter does not count (capped rows)
@@ -486,7 +491,7 @@ class Enumerator:
             versions[e[IDX]] = v | b if b is not None else v
         return _Rows(best_rows, root, versions, size, where.tolist(), n_all)
 
-    def _wanted(self, h, most: int | None = None) -> tuple:
+    def _wanted(self, h, most: int | None, floor: int) -> tuple:
         """(limit, rem, need) for the second halves of ``h`` under the floor. A subtree's
         row passes when ``row[rem] >= limit`` (limit not None) or ``row[j] >= need[j]`` for
         some j (need not None): every stop pays: ``limit`` at ``rem`` (the meter left);
@@ -494,8 +499,8 @@ class Enumerator:
         add, and with capped rows only j up to ``rem`` are compared, ``limit`` covering the
         second halves that add more uncounted stops. ``most``: the most meter a second half
         may spend (None: what the meter leaves)."""
-        assert self.floor is not None and self.slack is not None
-        base = self.floor - self.slack
+        assert self.slack is not None
+        base = floor - self.slack
         pay = self.pay
         cap = self.meter.capacity
         if pay is None:
@@ -552,6 +557,8 @@ class Enumerator:
         conflict = self.conflict
         split = self.meter.capacity is not None
         summed = self.pay is None
+        floor_of = self.floor_of
+        self.cur_floor = self.floor
         slack = self.slack if self.slack is not None else 0
         for t in self.starts:
             if t in banned:
@@ -579,12 +586,23 @@ class Enumerator:
             tlinks = self.klinks(t)
             versions = rows.versions if rows is not None else None
             passed: dict = {}  # (want, version, side, first link) -> does a second half pass
+            floors = [0] * len(halves) if floor_of is not None else []
             for h in halves:
+                floor = self.floor
+                if floor_of is not None and floor is not None:
+                    # a half's floor from the track of its first links (its ancestor's, deeper)
+                    if h[DEPTH] <= _FLOOR_DEPTH:
+                        f = floor_of(h[MASK])
+                    else:
+                        f = floors[h[PARENT][IDX]]
+                    floors[h[IDX]] = f
+                    if f > floor:
+                        floor = f
+                self.cur_floor = floor
                 if free is not None and free(h[NODE]):
                     if h[DEPTH] == 1:
                         yield h, None  # two stops: the shorter one is no route
                     continue
-                floor = self.floor
                 prunes = rows is not None and floor is not None
                 if not prunes or (h[VALS] if summed else sum(h[VALS])) + slack >= floor:
                     yield h, None
@@ -612,7 +630,7 @@ class Enumerator:
                     want = None
                     best = None
                     if prunes:
-                        want = self._wanted(h, None if most is None else most - sp0)
+                        want = self._wanted(h, None if most is None else most - sp0, floor)
                         version = versions[h[IDX]]
                         key = (want, version, side, first)
                         ok = passed.get(key)

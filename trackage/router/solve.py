@@ -13,6 +13,7 @@ from .bitsets import RankedList
 from .bounds import StopValues
 from .candidates import (
     MASK,
+    STATE,
     Candidate,
     Enumerator,
     Links,
@@ -20,7 +21,7 @@ from .candidates import (
     evaluate_alone,
     trail_nodes,
 )
-from .meter import default_meter
+from .meter import TypedMeter, default_meter
 from .search import Search, Stats
 
 
@@ -86,6 +87,34 @@ def _bound_slack(rules, train, entity) -> int | None:
     return None
 
 
+def _row_total(meter) -> int:
+    """How far a meter lets a train run, to compare kinds (its rows' visits, else its capacity)."""
+    if isinstance(meter, TypedMeter):
+        return sum(v for _ts, v in meter.rows)
+    return meter.capacity or 0
+
+
+_PRELIM_NODES = 300  # search nodes for the run that sets the pruned kind's floor
+
+
+def _pruned_kind(rules, entity, trains, kind_of, kind_train):
+    """The kind whose list is cut by what the other trains can run beside its routes: one
+    that runs a single train, has a known bound slack and walks the longest routes (the
+    largest meter); None if no kind qualifies."""
+    count: dict = {}
+    for t in trains:
+        count[kind_of[t]] = count.get(kind_of[t], 0) + 1
+    best = None
+    best_cap = -1
+    for key, train in kind_train.items():
+        if count[key] != 1 or _bound_slack(rules, train, entity) is None:
+            continue
+        cap = _row_total(default_meter(rules, train))
+        if cap > best_cap:
+            best, best_cap = key, cap
+    return best
+
+
 class _Kind:
     """One train kind's candidates: ``cands`` sorted by bound (highest first), every route
     whose bound is at least ``complete`` among them."""
@@ -99,66 +128,140 @@ class _Kind:
         return self.cands[0].bound if self.cands else 0
 
 
-def _kind_candidates(game, rules, entity, train, links, tokened, key_bit, work_limit, stats,
-                     floor: int | None = None, rising: bool = False) -> _Kind:
-    """The candidate routes of ``train``'s kind: with ``floor``, those whose bound is at
-    least it; with ``rising``, those at least as good as the best found (the floor rises as
-    routes are found). Without a known bound slack every route is kept."""
-    free_hook = getattr(rules, "router_free_stop", None)
-    free = None
-    if free_hook is not None:
-        memo: dict = {}
+class _Plan:
+    """How one train kind's routes are walked and bounded."""
 
-        def free(node):
-            f = memo.get(node)
-            if f is None:
-                f = memo[node] = bool(free_hook(train, node))
-            return f
+    def __init__(self, game, rules, entity, train, links, tokened, key_bit, work_limit):
+        self.train = train
+        self.links = links
+        free_hook = getattr(rules, "router_free_stop", None)
+        free = None
+        if free_hook is not None:
+            memo: dict = {}
 
-    ck_hook = getattr(rules, "conflict_keys", None)
-    conflict = None
-    if ck_hook is not None:
-        def conflict(keys, node):
-            return ck_hook(train, keys, [node])
+            def free(node):
+                f = memo.get(node)
+                if f is None:
+                    f = memo[node] = bool(free_hook(train, node))
+                return f
 
-    sv = StopValues(rules, train, entity)
-    meter = default_meter(rules, train)
-    pay = sv.pay
-    if pay is not None and meter.capacity is not None and meter.capacity <= pay and all(
-            meter.counted(n) for _hx, tile in game.board.tiles() for n in tile.nodes if sv.value(n) > 0):
-        pay = None  # no route has more than ``pay`` stops that earn: every stop value counts
-    hexes_hook = getattr(rules, "router_unique_stop_hexes", None)
-    en = Enumerator(entity, game.board, links, meter,
-                    _start_nodes(rules, game, entity, train, links, tokened), rules.is_local(train),
-                    key_bit=key_bit, conflict=conflict, value=sv.value, pay=pay, free=free,
-                    # the base rule: one stop per group (titles that change it are not pruned)
-                    unique_groups=type(rules).check_groups is RouteRules.check_groups,
-                    unique_hexes=bool(hexes_hook(train)) if hexes_hook is not None else False)
-    en.budget = work_limit
-    en.slack = _bound_slack(rules, train, entity)
-    if en.slack is None:
-        floor, rising = None, False
-    en.floor = floor
-    en.prunes = en.slack is not None and (floor is not None or rising)
-    hook = sv.hook
-    run_bonus = getattr(rules, "router_run_bonus", None)
-    summed = pay is None
-    cands = []
-    low = 1 if floor is None else max(1, floor)  # a route worth nothing is never wanted
-    slack = en.slack
-    for h, o in en.routes():
-        vals = en.merged_vals(h, o)
-        b = vals if summed else sum(vals)
-        if slack is not None and b + slack < low:
-            continue  # the hooks cannot lift it to the floor
+        self.free = free
+        ck_hook = getattr(rules, "conflict_keys", None)
+        conflict = None
+        if ck_hook is not None:
+            def conflict(keys, node):
+                return ck_hook(train, keys, [node])
+
+        self.sv = sv = StopValues(rules, train, entity)
+        self.meter = meter = default_meter(rules, train)
+        pay = sv.pay
+        if pay is not None and meter.capacity is not None and meter.capacity <= pay and all(
+                meter.counted(n) for _hx, tile in game.board.tiles() for n in tile.nodes if sv.value(n) > 0):
+            pay = None  # no route has more than ``pay`` stops that earn: every stop value counts
+        self.pay = pay
+        hexes_hook = getattr(rules, "router_unique_stop_hexes", None)
+        self.en = en = Enumerator(entity, game.board, links, meter,
+                                  _start_nodes(rules, game, entity, train, links, tokened), rules.is_local(train),
+                                  key_bit=key_bit, conflict=conflict, value=sv.value, pay=pay, free=free,
+                                  # the base rule: one stop per group (titles that change it are not pruned)
+                                  unique_groups=type(rules).check_groups is RouteRules.check_groups,
+                                  unique_hexes=bool(hexes_hook(train)) if hexes_hook is not None else False)
+        en.budget = work_limit
+        en.slack = _bound_slack(rules, train, entity)
+        self.hook = sv.hook
+        self.run_bonus = getattr(rules, "router_run_bonus", None)
+        self.entity = entity
+
+    def bound(self, h, o, b: int) -> tuple[int, int]:
+        """(bound, bonus) of a route from its stop values' sum ``b``."""
         bonus = 0
+        hook = self.hook
+        run_bonus = self.run_bonus
         if hook is not None or run_bonus is not None:
             def stops(h=h, o=o):
                 return trail_nodes(h, o)
             if hook is not None:
-                b = hook(train, entity, stops, b)
+                b = hook(self.train, self.entity, stops, b)
             if run_bonus is not None:
-                bonus = run_bonus(train, entity, stops)
+                bonus = run_bonus(self.train, self.entity, stops)
+        return b, bonus
+
+
+def _rides_along(game, small: _Plan, big: _Plan) -> bool:
+    """Are ``small``'s routes exactly ``big``'s routes that small's meter accepts, worth the
+    same stop values? (Same track, starts, stops and values; distance rows of the same stop
+    types, none longer.) Then one walk serves both."""
+    if small.links is not big.links or small.pay != big.pay:
+        return False
+    se, be = small.en, big.en
+    if (se.starts != be.starts or se.local != be.local or se.conflict is not None or be.conflict is not None
+            or se.unique_groups != be.unique_groups or se.unique_hexes != be.unique_hexes):
+        return False
+    sm, bm = small.meter, big.meter
+    if not isinstance(sm, TypedMeter) or not isinstance(bm, TypedMeter) or sm.types != bm.types:
+        return False
+    if len(sm.rows) != len(bm.rows) or any(st != bt or sv > bv for (st, sv), (bt, bv) in zip(sm.rows, bm.rows)):
+        return False
+    for _hx, tile in game.board.tiles():
+        for n in tile.nodes:
+            if small.sv.value(n) != big.sv.value(n) or sm.stop_type(n) != bm.stop_type(n) or sm.cost(n) != bm.cost(n):
+                return False
+            if (small.free is None) != (big.free is None) or (small.free is not None and small.free(n) != big.free(n)):
+                return False
+    return True
+
+
+def _kind_candidates(game, rules, entity, train, links, tokened, key_bit, work_limit, stats,
+                     floor: int | None = None, rising: bool = False, floor_of=None) -> _Kind:
+    """The candidate routes of ``train``'s kind: with ``floor``, those whose bound is at
+    least it (``floor_of(mask)``: a higher floor for the routes whose first half uses that
+    track); with ``rising``, those at least as good as the best found (the floor rises as
+    routes are found). Without a known bound slack every route is kept."""
+    plan = _Plan(game, rules, entity, train, links, tokened, key_bit, work_limit)
+    return _walk(plan, stats, floor, rising, floor_of)[0]
+
+
+def _walk(plan: _Plan, stats, floor: int | None = None, rising: bool = False, floor_of=None,
+          riders=()) -> tuple[_Kind, list]:
+    """``_kind_candidates`` for a plan, and the lists of the kinds that ride along
+    (``riders``: their plans, see ``_rides_along``; every route of theirs is kept)."""
+    train = plan.train
+    en = plan.en
+    if en.slack is None:
+        floor, rising, floor_of = None, False, None
+    en.floor = floor
+    en.floor_of = floor_of if floor is not None else None
+    en.prunes = en.slack is not None and (floor is not None or rising)
+    hook = plan.hook
+    run_bonus = plan.run_bonus
+    summed = plan.pay is None
+    cands = []
+    low = 1 if floor is None else max(1, floor)  # a route worth nothing is never wanted
+    slack = en.slack
+    per_half = en.floor_of is not None
+    rider_cands: list = [[] for _ in riders]
+    fits = [({}, r.meter) for r in riders]
+    for h, o in en.routes():
+        if per_half:
+            low = max(1, en.cur_floor)
+        vals = en.merged_vals(h, o)
+        b = vals if summed else sum(vals)
+        if riders:
+            state = (o if o is not None else h)[STATE]
+            for (memo, meter), plan_r, out in zip(fits, riders, rider_cands):
+                ok = memo.get(state)
+                if ok is None:
+                    ok = memo[state] = meter._feasible(state)
+                if ok:
+                    rb, rbonus = plan_r.bound(h, o, b)
+                    if rb + rbonus >= 1:
+                        out.append(Candidate(h, o, rb + rbonus, o[MASK] if o is not None else h[MASK], rbonus,
+                                             plan_r.train))
+        if slack is not None and b + slack < low:
+            continue  # the hooks cannot lift it to the floor
+        bonus = 0
+        if hook is not None or run_bonus is not None:
+            b, bonus = plan.bound(h, o, b)
         if b + bonus < low:
             continue
         cands.append(Candidate(h, o, b + bonus, o[MASK] if o is not None else h[MASK], bonus, train))
@@ -173,7 +276,9 @@ def _kind_candidates(game, rules, entity, train, links, tokened, key_bit, work_l
         complete = floor
     else:
         complete = float("-inf")
-    return _Kind(cands, complete)
+    for out in rider_cands:
+        out.sort(key=attrgetter("bound"), reverse=True)
+    return _Kind(cands, complete), [_Kind(out, float("-inf")) for out in rider_cands]
 
 
 def optimal_routes(game, entity=None, *, time_limit: float | None = None,
@@ -223,25 +328,63 @@ def _optimal_routes(game, entity, time_limit: float | None, work_limit: int | No
     for train in trains:
         key = _kind_key(rules, train)
         kind_of[train] = key
-        if key in kinds:
-            continue
-        kind_train[key] = train
+        if key not in kinds:
+            kind_train[key] = train
+            kinds[key] = None
+    # with several trains, the kind that runs one train and walks the longest routes is
+    # walked last and pruned (see below); first only its best routes
+    pruned = _pruned_kind(rules, entity, trains, kind_of, kind_train) if len(trains) > 1 else None
+
+    def links_of(train) -> Links:
         skip = rules.skip_route_track_type(train)
         links = links_by_track.get(skip)
         if links is None:
             links = links_by_track[skip] = Links(game.board, skip)
-        # a lone train: first only its best routes; the best run they make tells how far
-        # down the list must go (below). With several trains the best routes rarely make
-        # the best run, and a second walk would cost more than it saves.
-        kinds[key] = _kind_candidates(game, rules, entity, train, links, tokened, key_bit, work_limit, stats,
-                                      rising=len(trains) == 1)
+        return links
+
+    plans = {key: _Plan(game, rules, entity, train, links_of(train), tokened, key_bit, work_limit)
+             for key, train in kind_train.items()}
+    # a kind whose routes are another's that its meter accepts rides along that kind's walk
+    riders: dict = {}
+    if len(kinds) > 1:
+        by_size = sorted(kind_train, key=lambda k: -_row_total(plans[k].meter))
+        for key in by_size:
+            host = next((h for h in riders if _rides_along(game, plans[key], plans[h])), None)
+            if host is None:
+                riders[key] = []
+            else:
+                riders[host].append(key)
+        if pruned is not None and (pruned not in riders or riders[pruned]):
+            pruned = None  # the pruned kind walks alone
+    else:
+        riders = {key: [] for key in kind_train}
+    for key, along in riders.items():
+        # a lone train (or the pruned kind): first only its best routes; the best run they
+        # make tells how far down the list must go (below)
+        kinds[key], theirs = _walk(plans[key], stats, rising=len(trains) == 1 or key == pruned,
+                                   riders=[plans[k] for k in along])
+        for k, kind in zip(along, theirs):
+            kinds[k] = kind
     stats.enumerate_s = time.monotonic() - t0
 
-    order = sorted(trains, key=lambda t: (-kinds[kind_of[t]].top, repr(kind_of[t]), t.id))
-    same = [i > 0 and kind_of[order[i]] == kind_of[order[i - 1]] for i in range(len(order))]
+    order: list = []
+    same: list = []
+
+    def set_order() -> None:
+        order[:] = sorted(trains, key=lambda t: (-kinds[kind_of[t]].top, repr(kind_of[t]), t.id))
+        same[:] = [i > 0 and kind_of[order[i]] == kind_of[order[i - 1]] for i in range(len(order))]
+
+    set_order()
     by_id = {t.id: t for t in trains}
     best = [0]  # the best run's revenue so far
     best_choice: list = [None] * len(order)  # its candidates in train order
+    ranked_memo: dict = {}
+
+    def ranked_of(kind) -> RankedList:
+        got = ranked_memo.get(id(kind))
+        if got is None or got[0] is not kind:
+            got = ranked_memo[id(kind)] = (kind, RankedList(kind.cands, len(key_index)))
+        return got[1]
 
     def run_of(choice) -> list:
         routes: list = []
@@ -288,9 +431,8 @@ def _optimal_routes(game, entity, time_limit: float | None, work_limit: int | No
         needs; True when it finished (the best run is proven)."""
         finished = False
         while True:
-            ranked = {key: RankedList(k.cands, len(key_index)) for key, k in kinds.items()}
-            search = Search([ranked[kind_of[t]] for t in order], same, value, evaluate, deadline, stats,
-                            work_limit)
+            search = Search([ranked_of(kinds[kind_of[t]]) for t in order], same, value, evaluate, deadline,
+                            stats, work_limit)
             search.best, search.best_choice = best[0], list(best_choice)
             search.run()
             best[0], best_choice[:] = search.best, search.best_choice
@@ -305,10 +447,45 @@ def _optimal_routes(game, entity, time_limit: float | None, work_limit: int | No
             if not redo:
                 return True
             t1 = time.monotonic()
+            chosen = dict(zip(order, best_choice))
             for key, f in redo.items():
-                kinds[key] = _kind_candidates(game, rules, entity, kind_train[key],
-                                              links_by_track[rules.skip_route_track_type(kind_train[key])],
+                kinds[key] = _kind_candidates(game, rules, entity, kind_train[key], links_of(kind_train[key]),
                                               tokened, key_bit, work_limit, stats, floor=f)
+            set_order()
+            best_choice[:] = [chosen[t] for t in order]
+            stats.enumerate_s += time.monotonic() - t1
+            stats.passes += 1
+
+    if pruned is not None:
+        # the best run with the pruned kind's best routes is a floor: a route of that kind is
+        # only wanted if its bound, with what the other trains can still run beside it (their
+        # lists' best routes sharing no track with its first half, seen coarsely), beats it
+        # (a short search: any run it finds is a floor, a better one only a higher floor)
+        limit = stats.nodes + _PRELIM_NODES
+        search = Search([ranked_of(kinds[kind_of[t]]) for t in order], same, value, evaluate, deadline,
+                        stats, limit if work_limit is None else min(limit, work_limit))
+        search.run()
+        best[0], best_choice[:] = search.best, search.best_choice
+        if best[0] > 0 and (deadline is None or time.monotonic() < deadline):
+            others = [ranked_of(kinds[kind_of[t]]) for t in trains if kind_of[t] != pruned]
+            # what each other train can run beside a route: its list's coarse view (a short
+            # list: its best route sharing no track, exactly)
+            views = [rl.coarse or rl for rl in others]
+            tops = [kinds[kind_of[t]].top for t in trains if kind_of[t] != pruned]
+            target = best[0] + 1
+
+            def floor_of(mask: int) -> int:
+                return target - sum(v.best(mask) for v in views)
+
+            t1 = time.monotonic()
+            chosen = dict(zip(order, best_choice))
+            kind = _kind_candidates(game, rules, entity, kind_train[pruned], links_of(kind_train[pruned]),
+                                    tokened, key_bit, work_limit, stats, floor=target - sum(tops),
+                                    floor_of=floor_of)
+            kind.complete = float("-inf")  # every route a run better than the best needs is there
+            kinds[pruned] = kind
+            set_order()
+            best_choice[:] = [chosen[t] for t in order]
             stats.enumerate_s += time.monotonic() - t1
             stats.passes += 1
 
@@ -318,6 +495,10 @@ def _optimal_routes(game, entity, time_limit: float | None, work_limit: int | No
         # search again, checking each better run as it is found
         stats.unlogged += 1
         eager[0] = True
+        if pruned is not None:  # its list was cut by that run: walk it whole
+            kinds[pruned] = _kind_candidates(game, rules, entity, kind_train[pruned], links_of(kind_train[pruned]),
+                                             tokened, key_bit, work_limit, stats)
+            set_order()
         best[0], best_choice[:] = 0, [None] * len(order)
         finished = search_all()
     for t in order:
