@@ -17,6 +17,8 @@ _CLASS_SHARE = 3  # ... as many as keep the classes within a fifth of the candid
 _COARSE_FROM = 2000  # candidates a list needs before a coarse view is worth building
 
 
+_GROUP = 16  # hub keys per group of a coarse view (a query's union: one memoised union per group)
+
 _CHUNK = 1 << 12
 
 
@@ -95,6 +97,13 @@ class Coarse:
         self.hub = 0
         for k in hubs:
             self.hub |= 1 << k
+        # the hub keys in groups, each group's unions memoised on its part of a query
+        self.groups: list = []
+        for i in range(0, len(hubs), _GROUP):
+            g = 0
+            for k in hubs[i:i + _GROUP]:
+                g |= 1 << k
+            self.groups.append((g, {}))
         firsts: dict = {}
         for c in cands:  # ranked: a class's first candidate is its best
             h = c.mask & self.hub
@@ -110,7 +119,15 @@ class Coarse:
         h = used & self.hub
         got = self.memo.get(h)
         if got is None:
-            free = self.full & ~union(self.inverted, h)
+            blocked = 0
+            for g, memo in self.groups:
+                part = h & g
+                if part:
+                    u = memo.get(part)
+                    if u is None:
+                        u = memo[part] = union(self.inverted, part)
+                    blocked |= u
+            free = self.full & ~blocked
             got = self.memo[h] = self.bounds[(free & -free).bit_length() - 1] if free else 0
         return got
 

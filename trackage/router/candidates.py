@@ -232,7 +232,7 @@ class Enumerator:
 
     def klinks(self, node) -> list:
         """This kind's view of a node's links: (next node, paths, mask, leaves through a
-        terminal, passes a terminal, ends the walk)."""
+        terminal, passes a terminal, ends the walk, clash bits, stop value, a free stop)."""
         r = self._klinks.get(node)
         if r is not None:
             return r
@@ -248,7 +248,8 @@ class Enumerator:
                 m |= kb(k)
             out.append((n, paths, m, paths[0].terminal,
                         len(paths) > 2 and any(p.terminal for p in paths[1:-1]),
-                        board.blocks(n, corp) or paths[-1].terminal, self.clash_bits(n), self.value(n)))
+                        board.blocks(n, corp) or paths[-1].terminal, self.clash_bits(n), self.value(n),
+                        self.free is not None and bool(self.free(n))))
         self._klinks[node] = out
         return out
 
@@ -311,7 +312,7 @@ class Enumerator:
         kids = entry[KIDS]
         clash = entry[CLASH]
         spent = self._spent
-        for li, (n, paths, m, bad_first, bad_mid, ends, cb, val) in enumerate(self.klinks(node)):
+        for li, (n, paths, m, bad_first, bad_mid, ends, cb, val, _free) in enumerate(self.klinks(node)):
             if not inner:
                 first = li
             elif bad_first:
@@ -359,17 +360,17 @@ class Enumerator:
         passes = self._passes
         for kid in tree[KIDS]:
             li = kid[LINK]
+            n, paths, m, bad_first, _bad_mid, _ends, cb, val, free = links[li]
             if inner:
                 first = first_after
-            elif (li <= first_after) if side > 0 else (li >= first_after):
-                continue
+            elif bad_first or ((li <= first_after) if side > 0 else (li >= first_after)):
+                continue  # (a second half may not leave the start through a terminal)
             else:
                 first = li
             if most is not None and kid[SPENT] > most:
                 continue
             if want is not None and not passes(best[kid[IDX]], *want):
                 continue
-            n, paths, m, _bad_first, _bad_mid, _ends, cb, val = links[li]
             if m & used or cb & clash or n in used_nodes:
                 continue
             st = step(state, n, paths)
@@ -377,7 +378,8 @@ class Enumerator:
                 continue
             e = (entry, n, paths, used | m, st, vals + val if summed else add_v(vals, val), first, depth,
                  nodes + (n,), li, None, clash | cb, 0, -1)
-            out.append(e)
+            if not free:  # no route ends at a free stop (the shorter one is found)
+                out.append(e)
             if kid[KIDS]:
                 join(e, kid, used_nodes, out, want, best, side, most)
 
@@ -596,8 +598,7 @@ class Enumerator:
                     else:
                         f = floors[h[PARENT][IDX]]
                     floors[h[IDX]] = f
-                    if f > floor:
-                        floor = f
+                    floor = max(floor, f)
                 self.cur_floor = floor
                 if free is not None and free(h[NODE]):
                     if h[DEPTH] == 1:
@@ -644,8 +645,6 @@ class Enumerator:
                         used_nodes = set(h[NODES])
                     self._join(joined, root, used_nodes, other, want, best, side, most)
                 for o in other:
-                    if tlinks[o[FIRST]][3] or (free is not None and free(o[NODE])):
-                        continue
                     yield h, o
             banned.add(t)
 

@@ -14,6 +14,7 @@ from .bounds import StopValues
 from .candidates import (
     MASK,
     STATE,
+    VALS,
     Candidate,
     Enumerator,
     Links,
@@ -95,6 +96,7 @@ def _row_total(meter) -> int:
 
 
 _PRELIM_NODES = 300  # search nodes for the run that sets the pruned kind's floor
+_PRUNE_BESIDE = 5000  # the most candidates the other trains may have for the pruned kind to be cut
 
 
 def _pruned_kind(rules, entity, trains, kind_of, kind_train):
@@ -190,9 +192,11 @@ class _Plan:
 def _rides_along(game, small: _Plan, big: _Plan) -> bool:
     """Are ``small``'s routes exactly ``big``'s routes that small's meter accepts, worth the
     same stop values? (Same track, starts, stops and values; distance rows of the same stop
-    types, none longer.) Then one walk serves both."""
-    if small.links is not big.links or small.pay != big.pay:
+    types, none longer; no more paying stops.) Then one walk serves both."""
+    if small.links is not big.links or (small.pay is None) != (big.pay is None):
         return False
+    if small.pay is not None and big.pay is not None and small.pay > big.pay:
+        return False  # (its best stop values are the first of big's)
     se, be = small.en, big.en
     if (se.starts != be.starts or se.local != be.local or se.conflict is not None or be.conflict is not None
             or se.unique_groups != be.unique_groups or se.unique_hexes != be.unique_hexes):
@@ -240,31 +244,37 @@ def _walk(plan: _Plan, stats, floor: int | None = None, rising: bool = False, fl
     slack = en.slack
     per_half = en.floor_of is not None
     rider_cands: list = [[] for _ in riders]
-    fits = [({}, r.meter) for r in riders]
+    fits: list = [({}, r.meter) for r in riders]
+    merged_vals = en.merged_vals
+    bound = plan.bound
+    hooked = hook is not None or run_bonus is not None
     for h, o in en.routes():
         if per_half:
             low = max(1, en.cur_floor)
-        vals = en.merged_vals(h, o)
-        b = vals if summed else sum(vals)
+        last = h if o is None else o
+        if summed:
+            vals = b = h[VALS] if o is None else h[VALS] + o[VALS]
+        else:
+            vals = merged_vals(h, o)
+            b = sum(vals)
         if riders:
-            state = (o if o is not None else h)[STATE]
+            state = last[STATE]
             for (memo, meter), plan_r, out in zip(fits, riders, rider_cands):
                 ok = memo.get(state)
                 if ok is None:
                     ok = memo[state] = meter._feasible(state)
                 if ok:
-                    rb, rbonus = plan_r.bound(h, o, b)
+                    rb, rbonus = plan_r.bound(h, o, b if summed else sum(vals[:plan_r.pay]))
                     if rb + rbonus >= 1:
-                        out.append(Candidate(h, o, rb + rbonus, o[MASK] if o is not None else h[MASK], rbonus,
-                                             plan_r.train))
+                        out.append(Candidate(h, o, rb + rbonus, last[MASK], rbonus, plan_r.train))
         if slack is not None and b + slack < low:
             continue  # the hooks cannot lift it to the floor
         bonus = 0
-        if hook is not None or run_bonus is not None:
-            b, bonus = plan.bound(h, o, b)
+        if hooked:
+            b, bonus = bound(h, o, b)
         if b + bonus < low:
             continue
-        cands.append(Candidate(h, o, b + bonus, o[MASK] if o is not None else h[MASK], bonus, train))
+        cands.append(Candidate(h, o, b + bonus, last[MASK], bonus, train))
         if rising and b + bonus > low:
             low = en.floor = b + bonus
     cands.sort(key=attrgetter("bound"), reverse=True)  # stable: equal bounds keep walk order
@@ -358,7 +368,14 @@ def _optimal_routes(game, entity, time_limit: float | None, work_limit: int | No
             pruned = None  # the pruned kind walks alone
     else:
         riders = {key: [] for key in kind_train}
-    for key, along in riders.items():
+    # the pruned kind last: it is only cut when the other trains' lists are short (their best
+    # route beside a first half is then exact and cheap; beside long lists, the cut rarely
+    # pays for its extra walks)
+    walk_order = sorted(riders, key=lambda k: k == pruned)
+    for key in walk_order:
+        along = riders[key]
+        if key == pruned and sum(len(kinds[k].cands) for k in kinds if k != pruned) > _PRUNE_BESIDE:
+            pruned = None
         # a lone train (or the pruned kind): first only its best routes; the best run they
         # make tells how far down the list must go (below)
         kinds[key], theirs = _walk(plans[key], stats, rising=len(trains) == 1 or key == pruned,
