@@ -1,0 +1,75 @@
+"""Walks shared or cut between a company's trains: a kind that rides along another's walk
+(its routes are the other's routes its meter accepts) must get exactly the list its own walk
+gives; the kind cut by what the other trains can run beside it must still give the best run."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import FIXTURES
+
+from trackage.router import logstates, optimal_routes, solve
+
+RIDERS = [
+    ("1858", "1858_game_end_bank.json", 868),  # a 5E rides along a 7E (every stop value counts)
+    ("1861", "167259.json", 594),  # a 4 rides along a 5 (the best 4 of the 5 best stop values)
+]
+PRUNED = [
+    ("1858", "1858_game_end_bank.json", 959),  # a 7E cut beside a 5M (short list)
+    ("1858", "1858_game_end_bank.json", 1000),  # a 7E cut beside a 5M (broad gauge)
+]
+
+
+def _state(title, log, at):
+    path = FIXTURES / title / log
+    if not path.exists():
+        pytest.skip(f"NO FIXTURES: {path} is absent (set TRACKAGE_FIXTURES)")
+    game, action = logstates.state_before(path, at)
+    return game, game.resolve_entity(action)
+
+
+def _lists(monkeypatch, game, entity, *, share: bool) -> tuple[object, dict]:
+    """The result and, per train name, the routes (as node lists) of its kind's first walk."""
+    walks: dict = {}
+    real = solve._walk
+
+    def spy(plan, *a, **k):
+        kind, theirs = real(plan, *a, **k)
+        for p, got in ((plan, kind), *zip(k.get("riders", ()), theirs)):
+            walks.setdefault(p.train.name, sorted(tuple(n.id for n in c.nodes) for c in got.cands))
+        return kind, theirs
+
+    with monkeypatch.context() as m:
+        m.setattr(solve, "_walk", spy)
+        if not share:
+            m.setattr(solve, "_rides_along", lambda *_a: False)
+        res = optimal_routes(game, entity)
+    return res, walks
+
+
+@pytest.mark.parametrize(("title", "log", "at"), RIDERS)
+def test_a_rider_gets_the_list_of_its_own_walk(monkeypatch, title, log, at):
+    game, entity = _state(title, log, at)
+    shared, with_riders = _lists(monkeypatch, game, entity, share=True)
+    alone, separate = _lists(monkeypatch, game, entity, share=False)
+    assert shared.optimal and alone.optimal
+    assert shared.revenue == alone.revenue > 0
+    assert set(with_riders) == set(separate) and len(separate) == 2
+    for name, routes in separate.items():
+        assert with_riders[name] == routes, name
+        assert len(routes) > 1000  # real lists, not a trivial case
+    assert shared.stats.passes == 1  # one walk served both kinds
+
+
+@pytest.mark.parametrize(("title", "log", "at"), PRUNED)
+def test_the_pruned_kind_keeps_the_best_run(monkeypatch, title, log, at):
+    game, entity = _state(title, log, at)
+    cut = optimal_routes(game, entity)
+    with monkeypatch.context() as m:
+        m.setattr(solve, "_PRUNE_BESIDE", -1)  # every kind walked whole
+        whole = optimal_routes(game, entity)
+    assert cut.optimal and whole.optimal
+    assert cut.revenue == whole.revenue > 0
+    assert sum(cut.stats.candidates.values()) * 4 < sum(whole.stats.candidates.values())
+    assert cut.stats.passes == 2  # the best routes first, then the cut walk
+    trains = {t.id: t for t in game.route_trains(entity)}
+    assert sum(game.compute_route_revenues(entity, cut.routes, trains)) == cut.revenue
