@@ -75,23 +75,36 @@ def transpose(masks: list, nkeys: int) -> list:
     return inverted
 
 
+def _classes(uses) -> int:
+    """How many distinct rows ``uses`` (a boolean matrix, at most 128 columns) has (its rows
+    hashed to one word: a count to choose by, not to rely on)."""
+    words = np.zeros((uses.shape[0], 16), dtype=np.uint8)
+    packed = np.packbits(uses, axis=1)
+    words[:, :packed.shape[1]] = packed
+    w = words.view(np.uint64)
+    return len(np.unique(w[:, 0] * np.uint64(0x9E3779B97F4A7C15) ^ w[:, 1]))
+
+
 class Coarse:
     """A list seen through its most used keys only: candidates with the same of those keys
     form a class worth its best bound. ``best(used)`` is an upper bound of the best candidate
     sharing no key with ``used`` (it only looks at the hub keys), memoised per hub part."""
 
     def __init__(self, cands: list, inverted: list):
+        n = len(cands)
         counts = sorted(((b.bit_count(), k) for k, b in enumerate(inverted) if b), reverse=True)
-        used = [k for c, k in counts if c * 100 >= len(cands)]  # keys of at least 1% of them
-        masks = [c.mask for c in cands]
+        used = [k for c, k in counts if c * 100 >= n][:max(_HUBS)]  # keys of at least 1% of them
+        # which candidates use which of those keys (candidate, key), from the keys' bitsets
+        width = (n + 7) // 8
+        uses = np.zeros((n, max(1, len(used))), dtype=bool)
+        for j, k in enumerate(used):
+            raw = np.frombuffer(inverted[k].to_bytes(width, "little"), dtype=np.uint8)
+            uses[:, j] = np.unpackbits(raw, bitorder="little")[:n]
         hubs: list = []
         for size in _HUBS:
             if size > len(used) and hubs:
                 break
-            mask = 0
-            for k in used[:size]:
-                mask |= 1 << k
-            if hubs and len({m & mask for m in masks}) * _CLASS_SHARE > len(masks):
+            if hubs and _classes(uses[:, :size]) * _CLASS_SHARE > n:
                 break
             hubs = used[:size]
         self.hub = 0
@@ -104,15 +117,17 @@ class Coarse:
             for k in hubs[i:i + _GROUP]:
                 g |= 1 << k
             self.groups.append((g, {}))
-        firsts: dict = {}
-        for c in cands:  # ranked: a class's first candidate is its best
-            h = c.mask & self.hub
-            if h not in firsts:
-                firsts[h] = c.bound
-        self.masks = list(firsts)
-        self.bounds = list(firsts.values())
-        self.inverted = transpose(self.masks, max(hubs) + 1 if hubs else 0)
-        self.full = (1 << len(self.masks)) - 1
+        # the classes in rank order of their first (best) candidate
+        rows = np.packbits(uses[:, :len(hubs)], axis=1) if hubs else np.zeros((n, 1), dtype=np.uint8)
+        _keys, firsts = np.unique(np.ascontiguousarray(rows).view(np.dtype((np.void, rows.shape[1]))).ravel(),
+                                  return_index=True)
+        firsts.sort()
+        self.bounds = [cands[i].bound for i in firsts.tolist()]
+        self.inverted = [0] * (max(hubs) + 1 if hubs else 0)
+        for j, k in enumerate(hubs):
+            col = uses[firsts, j]
+            self.inverted[k] = int.from_bytes(np.packbits(col, bitorder="little").tobytes(), "little")
+        self.full = (1 << len(firsts)) - 1
         self.memo: dict = {}
 
     def best(self, used: int) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import time
 from dataclasses import dataclass, field
+from functools import partial
 from operator import attrgetter
 
 from ..core.errors import GameError
@@ -180,8 +181,7 @@ class _Plan:
         hook = self.hook
         run_bonus = self.run_bonus
         if hook is not None or run_bonus is not None:
-            def stops(h=h, o=o):
-                return trail_nodes(h, o)
+            stops = partial(trail_nodes, h, o)
             if hook is not None:
                 b = hook(self.train, self.entity, stops, b)
             if run_bonus is not None:
@@ -248,6 +248,8 @@ def _walk(plan: _Plan, stats, floor: int | None = None, rising: bool = False, fl
     merged_vals = en.merged_vals
     bound = plan.bound
     hooked = hook is not None or run_bonus is not None
+    hook_only = hook is not None and run_bonus is None
+    entity = plan.entity
     for h, o in en.routes():
         if per_half:
             low = max(1, en.cur_floor)
@@ -270,7 +272,9 @@ def _walk(plan: _Plan, stats, floor: int | None = None, rising: bool = False, fl
         if slack is not None and b + slack < low:
             continue  # the hooks cannot lift it to the floor
         bonus = 0
-        if hooked:
+        if hook_only:
+            b = hook(train, entity, partial(trail_nodes, h, o), b)
+        elif hooked:
             b, bonus = bound(h, o, b)
         if b + bonus < low:
             continue
