@@ -587,7 +587,7 @@ class Enumerator:
             through = not self.board.blocks(t, self.corp)
             tlinks = self.klinks(t)
             versions = rows.versions if rows is not None else None
-            passed: dict = {}  # (want, version, side, first link) -> does a second half pass
+            plans: dict = {}  # (floor, stop values, meter state, version, first link) -> sides to join
             floors = [0] * len(halves) if floor_of is not None else []
             for h in halves:
                 floor = self.floor
@@ -614,35 +614,38 @@ class Enumerator:
                     continue
                 # the second half spends no more of the meter than the first (less when its
                 # first link comes before the first half's): each route is found once, and
-                # the second halves are walked only as deep as the first half went
-                if split:
-                    s_h = h[SPENT] - sp0
-                    left = room - s_h
-                    sides = ((1, min(s_h, left)), (-1, min(s_h - 1, left)))
-                else:
-                    sides = ((1, None),)
-                other: list = []
-                joined = None
-                for side, most in sides:
-                    if most is not None:
-                        if most < 0:
+                # the second halves are walked only as deep as the first half went. Which
+                # sides may lift the route to the floor depends only on (floor, stop values,
+                # meter state, version, first link): memoised
+                version = versions[h[IDX]] if prunes else 0
+                key = (floor, h[VALS], h[STATE], version, first) if prunes else None
+                sides = plans.get(key) if prunes else None
+                if sides is None:
+                    sides = []
+                    if split:
+                        s_h = h[SPENT] - sp0
+                        left = room - s_h
+                        options = ((1, min(s_h, left)), (-1, min(s_h - 1, left)))
+                    else:
+                        options = ((1, None),)
+                    for side, most in options:
+                        if most is not None and most < 0:
                             continue
-                        most += sp0  # as the tree's entries count it
-                    want = None
-                    best = None
+                        want = None
+                        if prunes:
+                            want = self._wanted(h, most, floor)
+                            if not self._passes(rows.beside(version, side)[first], *want):
+                                continue
+                        sides.append((side, None if most is None else most + sp0, want))  # (spent as the tree counts it)
                     if prunes:
-                        want = self._wanted(h, None if most is None else most - sp0, floor)
-                        version = versions[h[IDX]]
-                        key = (want, version, side, first)
-                        ok = passed.get(key)
-                        if ok is None:
-                            ok = passed[key] = self._passes(rows.beside(version, side)[first], *want)
-                        if not ok:
-                            continue
-                        best = rows.table(version)
-                    if joined is None:
-                        joined = (None, t, None, h[MASK], h[STATE], zero, first, 0, (t,), -1, None, h[CLASH], 0, -1)
-                        used_nodes = set(h[NODES])
+                        plans[key] = sides
+                if not sides:
+                    continue
+                other: list = []
+                joined = (None, t, None, h[MASK], h[STATE], zero, first, 0, (t,), -1, None, h[CLASH], 0, -1)
+                used_nodes = set(h[NODES])
+                best = rows.table(version) if prunes else None
+                for side, most, want in sides:
                     self._join(joined, root, used_nodes, other, want, best, side, most)
                 for o in other:
                     yield h, o

@@ -487,7 +487,7 @@ def _optimal_routes(game, entity, time_limit: float | None, work_limit: int | No
                         stats, limit if work_limit is None else min(limit, work_limit))
         search.run()
         best[0], best_choice[:] = search.best, search.best_choice
-        if best[0] > 0 and (deadline is None or time.monotonic() < deadline):
+        if best[0] > 0:
             others = [ranked_of(kinds[kind_of[t]]) for t in trains if kind_of[t] != pruned]
             # what each other train can run beside a route: its list's coarse view (a short
             # list: its best route sharing no track, exactly)
