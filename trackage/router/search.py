@@ -37,6 +37,9 @@ class Stats:
     passes: int = 1  # walks of the candidates (a second when the first run found needs more)
 
 
+_BLOCK = 16  # ranks of the first train's list judged together before one by one
+
+
 class _Stop(Exception):
     pass
 
@@ -151,6 +154,20 @@ class Search:
                 total += co.best(used)
             return total
 
+        block_memo: dict = {}
+
+        def block_of(k) -> tuple:
+            """(best bound, shared track) of the first list's ranks k to k + _BLOCK - 1."""
+            got = block_memo.get(k)
+            if got is None:
+                cands0 = lists[0].cands
+                part = cands0[k:k + _BLOCK]
+                core = part[0].mask
+                for c in part[1:]:
+                    core &= c.mask
+                got = block_memo[k] = (part[0].bound, core)
+            return got
+
         def rec(i, blocked, acc, bonus, used):
             # blocked[j]: ranks of train j's list that conflict with the routes chosen so far;
             # used: their keys; acc: their bases; bonus: the best once-per-run bonus among them
@@ -189,6 +206,11 @@ class Search:
             tw = twins[i]
             twin_rest = best_alone(lists[i + 1], blocked[i + 1]) if tw else 0
             seen = learned[0]
+            # the first train's candidates a block of ranks at a time: a block whose best bound,
+            # with what the later trains can run beside the track all its routes share, cannot
+            # beat the best is skipped whole
+            blocks = i == 0 and n > 1 and all(co is not None for co in coarse[1:])
+            skip_to = -1
             for k in ranks(avail):
                 if learned[0] != seen:
                     # a leaf below taught exact values: what is chosen may be worth less now
@@ -197,6 +219,14 @@ class Search:
                     if got is None:
                         return
                     acc, bonus, rest, twin_rest = got
+                if k < skip_to:
+                    continue
+                if blocks and not k % _BLOCK:
+                    top, core = block_of(k)
+                    cr = coarse_rest(i, tw, used | core, top)
+                    if cr is not None and acc + bonus + top + cr <= self.best:
+                        skip_to = k + _BLOCK
+                        continue
                 c = cands[k]
                 if acc + bonus + c.bound * (1 + tw) + rest <= self.best:
                     break
