@@ -95,3 +95,22 @@ def test_a_best_run_that_does_not_rebuild_is_searched_again(monkeypatch):
     assert 0 < again.revenue <= first.revenue
     trains = {t.id: t for t in game.route_trains(entity)}
     assert sum(real(game, entity, again.routes, trains)) == again.revenue
+
+
+def test_a_wounded_trains_bound_is_half_its_stop_values():
+    """1858's bound needs no stops (``router_base_bound``): a wounded (obsolete) lone train
+    earns half, and the router's best run is half the unwounded one, proven."""
+    game, action = _state("1858", "1858_game_end_bank.json", 932)
+    entity = game.resolve_entity(action)
+    (train,) = list(game.route_trains(entity))
+    whole = optimal_routes(game, entity)
+    assert whole.optimal and whole.revenue > 0
+    train.obsolete = True
+    try:
+        half = optimal_routes(game, entity)
+        trains = {t.id: t for t in game.route_trains(entity)}
+        assert sum(game.compute_route_revenues(entity, half.routes, trains)) == half.revenue
+    finally:
+        train.obsolete = False
+    assert half.optimal
+    assert half.revenue == whole.revenue // 2

@@ -24,6 +24,8 @@ class StopValues:
         self.pay = None if isinstance(d, (int, float)) else sum(int(r.get("pay") or 0) for r in d)
         self.memo: dict = {}
         self.hook = getattr(rules, "router_route_bound", None)
+        # a title whose bound needs no stops gives ``router_base_bound(train, corp, base)``
+        self.base_hook = getattr(rules, "router_base_bound", None) if self.hook is None else None
         self.free = getattr(rules, "router_free_stop", None)
 
     def value(self, stop) -> int:

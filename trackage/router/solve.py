@@ -84,7 +84,7 @@ def _bound_slack(rules, train, entity) -> int | None:
     hook = getattr(rules, "router_bound_slack", None)
     if hook is not None:
         return hook(train, entity)
-    if getattr(rules, "router_route_bound", None) is None and getattr(rules, "router_run_bonus", None) is None:
+    if all(getattr(rules, h, None) is None for h in ("router_route_bound", "router_base_bound", "router_run_bonus")):
         return 0
     return None
 
@@ -172,14 +172,24 @@ class _Plan:
         en.budget = work_limit
         en.slack = _bound_slack(rules, train, entity)
         self.hook = sv.hook
+        self.base_hook = sv.base_hook
+        self.base_memo: dict = {}  # stop values' sum -> ``router_base_bound``
         self.run_bonus = getattr(rules, "router_run_bonus", None)
         self.entity = entity
+
+    def base_bound(self, b: int) -> int:
+        got = self.base_memo.get(b)
+        if got is None:
+            got = self.base_memo[b] = self.base_hook(self.train, self.entity, b)
+        return got
 
     def bound(self, h, o, b: int) -> tuple[int, int]:
         """(bound, bonus) of a route from its stop values' sum ``b``."""
         bonus = 0
         hook = self.hook
         run_bonus = self.run_bonus
+        if self.base_hook is not None:
+            b = self.base_bound(b)
         if hook is not None or run_bonus is not None:
             stops = partial(trail_nodes, h, o)
             if hook is not None:
@@ -247,8 +257,10 @@ def _walk(plan: _Plan, stats, floor: int | None = None, rising: bool = False, fl
     fits: list = [({}, r.meter) for r in riders]
     merged_vals = en.merged_vals
     bound = plan.bound
-    hooked = hook is not None or run_bonus is not None
-    hook_only = hook is not None and run_bonus is None
+    hooked = hook is not None or run_bonus is not None or plan.base_hook is not None
+    hook_only = hook is not None and run_bonus is None and plan.base_hook is None
+    base_only = hook is None and run_bonus is None and plan.base_hook is not None
+    base_memo = plan.base_memo
     entity = plan.entity
     for h, o in en.routes():
         if per_half:
@@ -274,6 +286,9 @@ def _walk(plan: _Plan, stats, floor: int | None = None, rising: bool = False, fl
         bonus = 0
         if hook_only:
             b = hook(train, entity, partial(trail_nodes, h, o), b)
+        elif base_only:
+            got = base_memo.get(b)
+            b = got if got is not None else plan.base_bound(b)
         elif hooked:
             b, bonus = bound(h, o, b)
         if b + bonus < low:

@@ -115,10 +115,10 @@ class RouteRules1858(RouteRules):
         rows = [r for r in d if t in r["nodes"]]
         return bool(rows) and all(not (r.get("pay") or 0) for r in rows)
 
-    def router_route_bound(self, train, corp, stops, base: int) -> int:
-        """Wounded (obsolete) trains earn half."""
+    def router_base_bound(self, train, corp, base: int) -> int:
+        """Wounded (obsolete) trains earn half (the bound needs no stops)."""
         return base // 2 if train.obsolete else base
 
     def router_bound_slack(self, train, corp) -> int | None:
-        """``router_route_bound`` never adds to the stop values."""
+        """``router_base_bound`` never adds to the stop values."""
         return 0

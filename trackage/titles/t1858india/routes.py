@@ -21,6 +21,6 @@ class RouteRulesIndia(RouteRules1858):
         return None
 
     def router_route_bound(self, train, corp, stops, base: int) -> int:
-        base = super().router_route_bound(train, corp, stops, base)
+        base = self.router_base_bound(train, corp, base)
         per = pullman_bonus_per_stop(self.game, train)
         return base + (per * pullman_stops(stops()) if per else 0)
