@@ -175,6 +175,7 @@ class _Plan:
         self.base_hook = sv.base_hook
         self.base_memo: dict = {}  # stop values' sum -> ``router_base_bound``
         self.run_bonus = getattr(rules, "router_run_bonus", None)
+        self.plain = self.hook is None and self.run_bonus is None  # a bound from the stop values alone
         self.entity = entity
 
     def base_bound(self, b: int) -> int:
@@ -278,7 +279,14 @@ def _walk(plan: _Plan, stats, floor: int | None = None, rising: bool = False, fl
                 if ok is None:
                     ok = memo[state] = meter._feasible(state)
                 if ok:
-                    rb, rbonus = plan_r.bound(h, o, b if summed else sum(vals[:plan_r.pay]))
+                    rb = b if summed else sum(vals[:plan_r.pay])
+                    if plan_r.plain:
+                        rbonus = 0
+                        if plan_r.base_hook is not None:
+                            got = plan_r.base_memo.get(rb)
+                            rb = got if got is not None else plan_r.base_bound(rb)
+                    else:
+                        rb, rbonus = plan_r.bound(h, o, rb)
                     if rb + rbonus >= 1:
                         out.append(Candidate(h, o, rb + rbonus, last[MASK], rbonus, plan_r.train))
         if slack is not None and b + slack < low:
