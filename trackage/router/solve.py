@@ -84,7 +84,8 @@ def _bound_slack(rules, train, entity) -> int | None:
     hook = getattr(rules, "router_bound_slack", None)
     if hook is not None:
         return hook(train, entity)
-    if all(getattr(rules, h, None) is None for h in ("router_route_bound", "router_base_bound", "router_run_bonus")):
+    hooks = ("router_route_bound", "router_bound_for", "router_base_bound", "router_run_bonus")
+    if all(getattr(rules, h, None) is None for h in hooks):
         return 0
     return None
 
@@ -171,7 +172,15 @@ class _Plan:
                                   unique_hexes=bool(hexes_hook(train)) if hexes_hook is not None else False)
         en.budget = work_limit
         en.slack = _bound_slack(rules, train, entity)
-        self.hook = sv.hook
+        # the route bound as ``hook(stops, base)``: the title's ``router_bound_for(train,
+        # corp)`` (made once per walk), else its ``router_route_bound``
+        maker = getattr(rules, "router_bound_for", None)
+        if maker is not None:
+            self.hook = maker(train, entity)
+        elif sv.hook is not None:
+            self.hook = partial(sv.hook, train, entity)
+        else:
+            self.hook = None
         self.base_hook = sv.base_hook
         self.base_memo: dict = {}  # stop values' sum -> ``router_base_bound``
         self.run_bonus = getattr(rules, "router_run_bonus", None)
@@ -194,7 +203,7 @@ class _Plan:
         if hook is not None or run_bonus is not None:
             stops = partial(trail_nodes, h, o)
             if hook is not None:
-                b = hook(self.train, self.entity, stops, b)
+                b = hook(stops, b)
             if run_bonus is not None:
                 bonus = run_bonus(self.train, self.entity, stops)
         return b, bonus
@@ -262,7 +271,6 @@ def _walk(plan: _Plan, stats, floor: int | None = None, rising: bool = False, fl
     hook_only = hook is not None and run_bonus is None and plan.base_hook is None
     base_only = hook is None and run_bonus is None and plan.base_hook is not None
     base_memo = plan.base_memo
-    entity = plan.entity
     for h, o in en.routes():
         if per_half:
             low = max(1, en.cur_floor)
@@ -293,7 +301,7 @@ def _walk(plan: _Plan, stats, floor: int | None = None, rising: bool = False, fl
             continue  # the hooks cannot lift it to the floor
         bonus = 0
         if hook_only:
-            b = hook(train, entity, partial(trail_nodes, h, o), b)
+            b = hook(partial(trail_nodes, h, o), b)
         elif base_only:
             got = base_memo.get(b)
             b = got if got is not None else plan.base_bound(b)

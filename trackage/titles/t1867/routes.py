@@ -154,21 +154,28 @@ class RouteRules1867(RouteRules):
         """``base`` plus what the bonuses of ``revenue_for`` can add to a route through
         ``stops``: the hex bonuses of the company's privates and the capitals-and-Timmins
         bonus."""
+        return self.router_bound_for(train, corp)(stops, base)
+
+    def router_bound_for(self, train, corp):
+        """``router_route_bound`` for one train and company, its bonus hexes looked up once."""
         game = self.game
-        hex_bonuses = [ab for company in getattr(corp, "companies", []) for ab in company.abilities
-                       if ab.get("type") == "hex_bonus"]
-        relevant = {game.BONUS_REVENUE, *game.BONUS_CAPITALS}
-        for ab in hex_bonuses:
-            relevant.update(ab["hexes"])
-        hexes = {s.hex.id for s in stops() if s.hex.id in relevant}
-        if not hexes:
+        per_hex = self._hex_bonuses(corp)
+        relevant = frozenset({game.BONUS_REVENUE, *game.BONUS_CAPITALS, *per_hex})
+        timmins = game.BONUS_REVENUE
+        capitals = frozenset(game.BONUS_CAPITALS)
+        both = 40 * (getattr(train, "multiplier", None) or 1)
+
+        def bound(stops, base: int) -> int:
+            hexes = {h for h in (s.hex.id for s in stops()) if h in relevant}
+            if not hexes:
+                return base
+            for h in hexes:
+                base += per_hex.get(h, 0)
+            if timmins in hexes and not capitals.isdisjoint(hexes):
+                base += both
             return base
-        bonus = base
-        for ab in hex_bonuses:
-            bonus += sum(ab["amount"] for h in hexes if h in ab["hexes"])
-        if game.BONUS_REVENUE in hexes and any(h in game.BONUS_CAPITALS for h in hexes):
-            bonus += 40 * (getattr(train, "multiplier", None) or 1)
-        return bonus
+
+        return bound
 
     def router_bound_slack(self, train, corp) -> int | None:
         """The most ``router_route_bound`` adds to a route's stop values: every hex bonus of
