@@ -114,3 +114,34 @@ def test_a_wounded_trains_bound_is_half_its_stop_values():
         train.obsolete = False
     assert half.optimal
     assert half.revenue == whole.revenue // 2
+
+
+def test_1822_hooks_made_once_per_walk_match_the_plain_hooks(monkeypatch):
+    """1822's ``router_bound_for`` and ``router_run_bonus_for`` (looked up once per walk)
+    give what ``router_route_bound`` and ``router_run_bonus`` give, route by route, for the
+    E train, the 7+ and the LP of a company with a destination token."""
+    from functools import partial
+
+    from trackage.router.candidates import trail_nodes
+
+    game, action = _state("1822", "1822_game_end_stock_market.json", 1499)
+    entity = game.resolve_entity(action)
+    rules = rules_for(game)
+    cands = _candidates(game, entity, monkeypatch)
+    trains = {c.train.name for c in cands}
+    assert len(trains) == 3  # the E train, the 7+ and the LP
+    sample = random.Random(3).sample(cands, min(3000, len(cands)))
+    made: dict = {}
+    bonuses = 0
+    for c in sample:
+        key = c.train.id
+        if key not in made:
+            made[key] = (rules.router_bound_for(c.train, entity), rules.router_run_bonus_for(c.train, entity))
+        bound, run_bonus = made[key]
+        stops = partial(trail_nodes, c.half, c.other)
+        base = sum(v for v in (rules.stop_revenue(s, build_route(rules, c.train, c.nodes, c.segs, None)) for s in c.nodes))
+        assert bound(stops, base) == rules.router_route_bound(c.train, entity, stops, base)
+        got = run_bonus(stops)
+        assert got == rules.router_run_bonus(c.train, entity, stops)
+        bonuses += got > 0
+    assert bonuses > 0  # some routes earn the destination bonus

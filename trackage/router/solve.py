@@ -84,7 +84,8 @@ def _bound_slack(rules, train, entity) -> int | None:
     hook = getattr(rules, "router_bound_slack", None)
     if hook is not None:
         return hook(train, entity)
-    hooks = ("router_route_bound", "router_bound_for", "router_base_bound", "router_run_bonus")
+    hooks = ("router_route_bound", "router_bound_for", "router_base_bound", "router_run_bonus",
+             "router_run_bonus_for")
     if all(getattr(rules, h, None) is None for h in hooks):
         return 0
     return None
@@ -183,7 +184,16 @@ class _Plan:
             self.hook = None
         self.base_hook = sv.base_hook
         self.base_memo: dict = {}  # stop values' sum -> ``router_base_bound``
-        self.run_bonus = getattr(rules, "router_run_bonus", None)
+        # the run bonus as ``run_bonus(stops)``: the title's ``router_run_bonus_for(train,
+        # corp)`` (made once per walk), else its ``router_run_bonus``
+        maker = getattr(rules, "router_run_bonus_for", None)
+        run_bonus = getattr(rules, "router_run_bonus", None)
+        if maker is not None:
+            self.run_bonus = maker(train, entity)
+        elif run_bonus is not None:
+            self.run_bonus = partial(run_bonus, train, entity)
+        else:
+            self.run_bonus = None
         self.plain = self.hook is None and self.run_bonus is None  # a bound from the stop values alone
         self.entity = entity
 
@@ -205,7 +215,7 @@ class _Plan:
             if hook is not None:
                 b = hook(stops, b)
             if run_bonus is not None:
-                bonus = run_bonus(self.train, self.entity, stops)
+                bonus = run_bonus(stops)
         return b, bonus
 
 

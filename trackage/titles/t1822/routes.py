@@ -146,6 +146,56 @@ class RouteRules1822(RouteRules):
             return False
         return not self._e_tokened(node, self.train_owner(train)) and node.hex.id != FRANCE
 
+    def router_bound_for(self, train, corp):
+        """``router_route_bound`` for one train and company: an E train's stop values looked
+        up once per stop."""
+        if train.name != "E":
+            return lambda stops, base: base
+        dummy = Route(self, train, connection_data=[])
+        worth: dict = {}
+
+        def value(s):
+            v = worth.get(s)
+            if v is None:
+                v = worth[s] = self.stop_revenue(s, dummy) if self._e_tokened(s, corp) else None
+            return v
+
+        france_worth: dict = {}
+
+        def bound(stops, base: int) -> int:
+            nodes = stops()
+            france = next((s for s in nodes if s.hex.id == FRANCE), None)
+            base = 0
+            for s in nodes:
+                v = value(s)
+                if v is None:
+                    continue
+                if s.hex.id == ENGLISH_CHANNEL and france is not None:
+                    f = france_worth.get(france)
+                    if f is None:
+                        f = france_worth[france] = self.stop_revenue(france, dummy)
+                    v = max(v, f)
+                base += max(0, v)
+            return base
+
+        return bound
+
+    def router_run_bonus_for(self, train, corp):
+        """``router_run_bonus`` for one train and company: the cities holding its home or
+        destination token found once."""
+        dest = self._destination(corp)
+        if dest is None:
+            return lambda stops: 0
+        home = corp.tokens[0]
+        targets = frozenset(c for _hx, tile in self.board.tiles() for c in tile.cities
+                            if any(t is home or t is dest for t in self.board.tokens(c) if t is not None))
+        worth = max(0, self.stop_revenue(dest.city, Route(self, train, connection_data=[])))
+
+        def bonus(stops) -> int:
+            return worth if sum(1 for s in stops() if s in targets) >= 2 else 0
+
+        return bonus
+
     def router_route_bound(self, train, corp, stops, base: int) -> int:
         """``base``; for E trains the tokened cities only, the English Channel worth France
         at most."""
