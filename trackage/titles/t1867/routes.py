@@ -164,11 +164,13 @@ class RouteRules1867(RouteRules):
         timmins = game.BONUS_REVENUE
         capitals = frozenset(game.BONUS_CAPITALS)
         both = 40 * (getattr(train, "multiplier", None) or 1)
+        hex_of = {n: hx.id for hx, tile in self.board.tiles() if hx.id in relevant for n in tile.nodes}
 
         def bound(stops, base: int) -> int:
-            hexes = {h for h in (s.hex.id for s in stops()) if h in relevant}
-            if not hexes:
+            at = stops()
+            if hex_of.keys().isdisjoint(at):
                 return base
+            hexes = {hex_of[s] for s in at if s in hex_of}
             for h in hexes:
                 base += per_hex.get(h, 0)
             if timmins in hexes and not capitals.isdisjoint(hexes):
