@@ -227,6 +227,7 @@ class Enumerator:
         self._klinks: dict = {}
         self._want_memo: dict = {}  # (floor less slack, stop values, meter state, most) -> _wanted
         self._spent: dict = {}  # meter state -> spent count
+        self._vals_memo: dict = {}  # (best stop values, a stop's value) -> the best values with it
         self._cbits: dict = {}
         self._bits: dict = {}
 
@@ -278,11 +279,18 @@ class Enumerator:
         pay = self.pay
         if pay is None:
             return vals + v
+        key = (vals, v)
+        got = self._vals_memo.get(key)
+        if got is not None:
+            return got
         if len(vals) < pay:
-            return tuple(sorted(vals + (v,), reverse=True))
-        if v > vals[-1]:
-            return tuple(sorted(vals[:-1] + (v,), reverse=True))
-        return vals
+            got = tuple(sorted(vals + (v,), reverse=True))
+        elif v > vals[-1]:
+            got = tuple(sorted(vals[:-1] + (v,), reverse=True))
+        else:
+            got = vals
+        self._vals_memo[key] = got
+        return got
 
     def _tick(self) -> bool:
         """Count a walk step; False (and ``exhausted``) once the budget has run out."""
