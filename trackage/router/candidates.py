@@ -142,6 +142,27 @@ class Links:
         return out
 
 
+class _Start:
+    """What the routes from one start share (see ``Enumerator.routes``)."""
+
+    __slots__ = ("plans", "room", "root", "rows", "slack", "sp0", "split", "summed", "t", "through", "tlinks",
+                 "zero")
+
+    def __init__(self, t, root, rows, through, tlinks, sp0, room, split, summed, slack, zero):
+        self.t = t
+        self.root = root
+        self.rows = rows
+        self.through = through
+        self.tlinks = tlinks
+        self.sp0 = sp0
+        self.room = room
+        self.split = split
+        self.summed = summed
+        self.slack = slack
+        self.zero = zero
+        self.plans: dict = {}  # (floor, stop values, meter state, version, first link) -> sides to join
+
+
 class _Rows:
     """The subtree rows of a tree of halves in versions (see ``Enumerator._subtree_best``):
     ``table(v)[i]`` is the row of the tree's half i among halves avoiding the hubs of version
@@ -155,6 +176,8 @@ class _Rows:
         self.size = size
         self.where = where
         self.n_all = n_all
+        self.hub_bit: dict = {}  # a hub stop -> its version bit
+        self.links = 0  # the start's links
         self._tables: dict = {}
         self._beside: dict = {}
 
@@ -171,17 +194,24 @@ class _Rows:
             self._tables[v] = t
         return t
 
-    def beside(self, v: int, side: int) -> dict:
+    def beside(self, v: int, side: int) -> list:
+        """By link index of the start (``links`` of them): the fold of the rows of the start's
+        children on later (side 1) or earlier (-1) links."""
         key = (v, side)
         got = self._beside.get(key)
         if got is None:
             table = self.table(v)
-            got = {}
-            acc = [-1] * self.size
-            kids = self.root[KIDS]
-            for k in (reversed(kids) if side > 0 else kids):
-                got[k[LINK]] = acc
+            by_link: dict = {}
+            for k in self.root[KIDS]:
                 row = table[k[IDX]]
+                if row is not None:
+                    prev = by_link.get(k[LINK])
+                    by_link[k[LINK]] = row if prev is None else [max(b, a) for a, b in zip(prev, row)]
+            got = [None] * self.links
+            acc = [-1] * self.size
+            for li in (range(self.links - 1, -1, -1) if side > 0 else range(self.links)):
+                got[li] = acc
+                row = by_link.get(li)
                 if row is not None:
                     acc = [max(b, a) for a, b in zip(acc, row)]
             self._beside[key] = got
@@ -227,7 +257,10 @@ class Enumerator:
         self._klinks: dict = {}
         self._want_memo: dict = {}  # (floor less slack, stop values, meter state, most) -> _wanted
         self._spent: dict = {}  # meter state -> spent count
-        self._vals_memo: dict = {}  # (best stop values, a stop's value) -> the best values with it
+        self._vals_memo: dict = {}
+        self._beyond_memo: dict = {}  # (stop values, spent) -> ``_beyond``
+        self._best_counted: list | None = None
+        self._best_uncounted = 0  # (best stop values, a stop's value) -> the best values with it
         self._cbits: dict = {}
         self._bits: dict = {}
 
@@ -300,8 +333,10 @@ class Enumerator:
             return False
         return True
 
-    def _extend(self, entry, used_nodes, out):
-        """Walk every half from ``entry`` into ``out`` (each entry also lists its children)."""
+    def _extend(self, entry, used_nodes, out, lim=None, frontier=None):
+        """Walk every half from ``entry`` into ``out`` (each entry also lists its children).
+        With ``lim``: a half spending more than ``lim`` is listed in ``out`` and ``frontier``
+        but is nobody's child and is not walked on (see ``_deep``)."""
         if not self._tick():
             return
         node = entry[NODE]
@@ -336,10 +371,14 @@ class Enumerator:
             e = (entry, n, paths, used | m, st, vals + val if summed else add_v(vals, val), first, depth,
                  nodes + (n,), li, [], clash | cb, sp, len(out))
             out.append(e)
+            if lim is not None and sp > lim:
+                if not ends:
+                    frontier.append(e)
+                continue
             kids.append(e)
             if not ends:
                 used_nodes.add(n)
-                extend(e, used_nodes, out)
+                extend(e, used_nodes, out, lim, frontier)
                 used_nodes.discard(n)
 
     def _join(self, entry, tree, used_nodes, out, want, best, side: int = 1, most: int | None = None) -> None:
@@ -499,7 +538,10 @@ class Enumerator:
             v = versions[p] if p >= 0 else 0
             b = bits.get(e[NODE])
             versions[e[IDX]] = v | b if b is not None else v
-        return _Rows(best_rows, root, versions, size, where.tolist(), n_all)
+        out = _Rows(best_rows, root, versions, size, where.tolist(), n_all)
+        out.hub_bit = bits
+        out.links = len(self.klinks(root[NODE]))
+        return out
 
     def _wanted(self, h, most: int | None, floor: int) -> tuple:
         """(limit, rem, need) for the second halves of ``h`` under the floor. A subtree's
@@ -561,7 +603,6 @@ class Enumerator:
         set (it may rise while routes are taken), routes whose bound (at most their stop
         values plus ``slack``) is below it may be left out."""
         banned: set = set()
-        free = self.free
         zero = 0 if self.pay is None else ()
         kb = self.key_bit
         conflict = self.conflict
@@ -587,15 +628,19 @@ class Enumerator:
             if self.local:
                 yield root, None
             halves: list = []
-            self._extend(root, banned | {t}, halves)
-            # the subtrees' rows only matter when a floor prunes
             cap = self.meter.capacity
             room = cap - sp0 if split and cap is not None else 0  # the meter a route has beyond the start
+            # a lone train (a floor that rises, no per-half floors) with a meter that caps what
+            # it counts walks the halves beyond the second halves' depth last (``_deep``)
+            defer = self.prunes and split and floor_of is None and (summed or self._capped())
+            frontier: list = []
+            self._extend(root, banned | {t}, halves, sp0 + room // 2 if defer else None, frontier)
+            # the subtrees' rows only matter when a floor prunes
             rows = self._subtree_best(root, halves, sp0 + room // 2 if split else None) if self.prunes else None
             through = not self.board.blocks(t, self.corp)
             tlinks = self.klinks(t)
             versions = rows.versions if rows is not None else None
-            plans: dict = {}  # (floor, stop values, meter state, version, first link) -> sides to join
+            ctx = _Start(t, root, rows, through, tlinks, sp0, room, split, summed, slack, zero)
             floors = [0] * len(halves) if floor_of is not None else []
             for h in halves:
                 floor = self.floor
@@ -608,56 +653,142 @@ class Enumerator:
                     floors[h[IDX]] = f
                     floor = max(floor, f)
                 self.cur_floor = floor
-                if free is not None and free(h[NODE]):
-                    if h[DEPTH] == 1:
-                        yield h, None  # two stops: the shorter one is no route
-                    continue
-                prunes = rows is not None and floor is not None
-                if not prunes or (h[VALS] if summed else sum(h[VALS])) + slack >= floor:
-                    yield h, None
-                if not through:
-                    continue
-                first = h[FIRST]
-                if tlinks[first][3]:
-                    continue
-                # the second half spends no more of the meter than the first (less when its
-                # first link comes before the first half's): each route is found once, and
-                # the second halves are walked only as deep as the first half went. Which
-                # sides may lift the route to the floor depends only on (floor, stop values,
-                # meter state, version, first link): memoised
-                version = versions[h[IDX]] if prunes else 0
-                key = (floor, h[VALS], h[STATE], version, first) if prunes else None
-                sides = plans.get(key) if prunes else None
-                if sides is None:
-                    sides = []
-                    if split:
-                        s_h = h[SPENT] - sp0
-                        left = room - s_h
-                        options = ((1, min(s_h, left)), (-1, min(s_h - 1, left)))
-                    else:
-                        options = ((1, None),)
-                    for side, most in options:
-                        if most is not None and most < 0:
-                            continue
-                        want = None
-                        if prunes:
-                            want = self._wanted(h, most, floor)
-                            if not self._passes(rows.beside(version, side)[first], *want):
-                                continue
-                        sides.append((side, None if most is None else most + sp0, want))  # (spent as the tree counts it)
-                    if prunes:
-                        plans[key] = sides
-                if not sides:
-                    continue
-                other: list = []
-                joined = (None, t, None, h[MASK], h[STATE], zero, first, 0, (t,), -1, None, h[CLASH], 0, -1)
-                used_nodes = set(h[NODES])
-                best = rows.table(version) if prunes else None
-                for side, most, want in sides:
-                    self._join(joined, root, used_nodes, other, want, best, side, most)
-                for o in other:
-                    yield h, o
+                yield from self._half_routes(h, floor, versions[h[IDX]] if versions is not None else 0, ctx)
+            if defer:
+                # the halves beyond the second halves' depth, walked now that the floor has risen:
+                # a half none of whose routes can reach it is not walked on
+                assert rows is not None
+                for f in frontier:
+                    yield from self._deep(f, set(f[NODES]) | banned, versions[f[IDX]], ctx)
             banned.add(t)
+
+    def _half_routes(self, h, floor, version, c):
+        """The routes with first half ``h`` (and ``h`` alone) from start ``c.t``: the second
+        halves are joined on the tree (see ``routes``)."""
+        free = self.free
+        if free is not None and free(h[NODE]):
+            if h[DEPTH] == 1:
+                yield h, None  # two stops: the shorter one is no route
+            return
+        rows = c.rows
+        prunes = rows is not None and floor is not None
+        if not prunes or (h[VALS] if c.summed else sum(h[VALS])) + c.slack >= floor:
+            yield h, None
+        if not c.through:
+            return
+        first = h[FIRST]
+        if c.tlinks[first][3]:
+            return
+        # the second half spends no more of the meter than the first (less when its first
+        # link comes before the first half's): each route is found once, and the second
+        # halves are walked only as deep as the first half went. Which sides may lift the
+        # route to the floor depends only on (floor, stop values, meter state, version,
+        # first link): memoised
+        sp0 = c.sp0
+        key = (floor, h[VALS], h[STATE], version, first) if prunes else None
+        sides = c.plans.get(key) if prunes else None
+        if sides is None:
+            sides = []
+            if c.split:
+                s_h = h[SPENT] - sp0
+                left = c.room - s_h
+                options: tuple = ((1, min(s_h, left)), (-1, min(s_h - 1, left)))
+            else:
+                options = ((1, None),)
+            for side, most in options:
+                if most is not None and most < 0:
+                    continue
+                want = None
+                if prunes:
+                    want = self._wanted(h, most, floor)
+                    if not self._passes(rows.beside(version, side)[first], *want):
+                        continue
+                sides.append((side, None if most is None else most + sp0, want))  # (spent as the tree counts it)
+            if prunes:
+                c.plans[key] = sides
+        if not sides:
+            return
+        other: list = []
+        joined = (None, c.t, None, h[MASK], h[STATE], c.zero, first, 0, (c.t,), -1, None, h[CLASH], 0, -1)
+        used_nodes = set(h[NODES])
+        best = rows.table(version) if prunes else None
+        for side, most, want in sides:
+            self._join(joined, c.root, used_nodes, other, want, best, side, most)
+        for o in other:
+            yield h, o
+
+    def _beyond(self, e) -> int:
+        """An upper bound of the stop values of any route whose first half starts with ``e``:
+        ``e``'s values and, for what the meter has left, the board's best counted stop values
+        (and, where only the best stops pay, as many of its best uncounted ones)."""
+        key = (e[VALS], e[SPENT])
+        got = self._beyond_memo.get(key)
+        if got is not None:
+            return got
+        if self._best_counted is None:
+            counted: list = []
+            uncounted = 0
+            meter = self.meter
+            for _hx, tile in self.board.tiles():
+                for n in tile.nodes:
+                    v = self.value(n)
+                    if meter.counted(n):
+                        counted.append(v)
+                    elif v > uncounted:
+                        uncounted = v
+            counted.sort(reverse=True)
+            self._best_counted = counted
+            self._best_uncounted = uncounted
+        cap = self.meter.capacity
+        assert cap is not None
+        more = self._best_counted[:max(0, cap - e[SPENT])]
+        if self.pay is None:
+            got = e[VALS] + sum(more)
+        else:
+            pool = sorted((*e[VALS], *more, *(self._best_uncounted,) * self.pay), reverse=True)
+            got = sum(pool[:self.pay])
+        self._beyond_memo[key] = got
+        return got
+
+    def _deep(self, e, used_nodes, version, c):
+        """Walk on from the frontier half ``e`` (see ``_extend``), each half taken as a first
+        half at once (``_half_routes``) so the floor rises as the walk goes; a half none of
+        whose routes can reach the floor (``_beyond``) is left out with all beyond it."""
+        if not self._tick():
+            return
+        node = e[NODE]
+        depth = e[DEPTH] + 1
+        used = e[MASK]
+        state = e[STATE]
+        vals = e[VALS]
+        nodes = e[NODES]
+        clash = e[CLASH]
+        first = e[FIRST]
+        summed = self.pay is None
+        step = self.meter.step
+        spent = self._spent
+        hub_bit = c.rows.hub_bit
+        slack = c.slack
+        for li, (n, paths, m, bad_first, bad_mid, ends, cb, val, _free) in enumerate(self.klinks(node)):
+            if bad_first or m & used or bad_mid or cb & clash or n in used_nodes:
+                continue
+            st = step(state, n, paths)
+            if st is None:
+                continue
+            sp = spent.get(st)
+            if sp is None:
+                sp = spent[st] = self.meter.spent(st)
+            h = (e, n, paths, used | m, st, vals + val if summed else self._add_v(vals, val), first, depth,
+                 nodes + (n,), li, None, clash | cb, sp, -1)
+            floor = self.floor
+            if floor is not None and self._beyond(h) + slack < floor:
+                continue
+            v = version | hub_bit.get(n, 0)
+            yield from self._half_routes(h, floor, v, c)
+            if not ends:
+                used_nodes.add(n)
+                yield from self._deep(h, used_nodes, v, c)
+                used_nodes.discard(n)
 
     def merged_vals(self, h, o):
         """The stop values of a route (its two halves' values together)."""
