@@ -5,12 +5,14 @@ next node (a *link*: next node, paths in walk order, track keys). A route is a s
 nodes joined by links that share no track and visit no node twice, containing a start node
 (a city the company has tokened, or what the title's rules add). Routes through a start node
 join two halves walked from it. Each route is generated once: from its first start node (in
-order; earlier start nodes are out of bounds), the half on the lower-numbered first link in
-front. Nothing is capped: every route the meter allows is kept.
+order; earlier start nodes are out of bounds); in front the half that spends more of the
+meter (on a tie, or without a meter capacity, the half on the lower-numbered first link).
+Nothing is capped: every route the meter allows is kept.
 
 A walk step is an *entry* ``(parent, node, paths, mask, meter state, stop values, first
-link, depth, nodes so far, link index, children, clash bits)``; a candidate keeps its one or two entries and
-builds its node list and segments only when asked.
+link, depth, nodes so far, link index, children, clash bits, spent count, index in the
+tree)``; a candidate keeps its one or two entries and builds its node list and segments
+only when asked.
 
 The halves walked from a start node form a tree (each entry lists its children); the second
 half of a route is found on that tree, so a ``floor`` (the least bound still wanted) prunes a
