@@ -335,13 +335,10 @@ class Enumerator:
             return False
         return True
 
-    def _extend(self, entry, used_nodes, out, lim=None, frontier=None):
-        """Walk every half from ``entry`` into ``out`` (each entry also lists its children).
-        With ``lim``: a half spending more than ``lim`` is listed in ``out`` and ``frontier``
-        but is nobody's child and is not walked on (see ``_deep``)."""
-        if not self._tick():
-            return
-        node = entry[NODE]
+    def _children(self, entry, used_nodes, out):
+        """Yield (child, ends the walk) for every step the meter allows from ``entry``: a
+        link sharing no track, stop or clash bit with it. ``out``: the tree's list (a child
+        gets its index there and a list of children), or None (a half outside the tree)."""
         depth = entry[DEPTH]
         inner = depth > 0
         depth += 1
@@ -353,11 +350,9 @@ class Enumerator:
         add_v = self._add_v
         step = self.meter.step
         first = entry[FIRST]
-        extend = self._extend
-        kids = entry[KIDS]
         clash = entry[CLASH]
         spent = self._spent
-        for li, (n, paths, m, bad_first, bad_mid, ends, cb, val, _free) in enumerate(self.klinks(node)):
+        for li, (n, paths, m, bad_first, bad_mid, ends, cb, val, _free) in enumerate(self.klinks(entry[NODE])):
             if not inner:
                 first = li
             elif bad_first:
@@ -370,15 +365,27 @@ class Enumerator:
             sp = spent.get(st)
             if sp is None:
                 sp = spent[st] = self.meter.spent(st)
-            e = (entry, n, paths, used | m, st, vals + val if summed else add_v(vals, val), first, depth,
-                 nodes + (n,), li, [], clash | cb, sp, len(out))
+            yield (entry, n, paths, used | m, st, vals + val if summed else add_v(vals, val), first, depth,
+                   nodes + (n,), li, [] if out is not None else None, clash | cb, sp,
+                   len(out) if out is not None else -1), ends
+
+    def _extend(self, entry, used_nodes, out, lim=None, frontier=None):
+        """Walk every half from ``entry`` into ``out`` (each entry also lists its children).
+        With ``lim``: a half spending more than ``lim`` is listed in ``out`` and ``frontier``
+        but is nobody's child and is not walked on (see ``_deep``)."""
+        if not self._tick():
+            return
+        kids = entry[KIDS]
+        extend = self._extend
+        for e, ends in self._children(entry, used_nodes, out):
             out.append(e)
-            if lim is not None and sp > lim:
+            if lim is not None and e[SPENT] > lim:
                 if not ends:
                     frontier.append(e)
                 continue
             kids.append(e)
             if not ends:
+                n = e[NODE]
                 used_nodes.add(n)
                 extend(e, used_nodes, out, lim, frontier)
                 used_nodes.discard(n)
@@ -758,33 +765,13 @@ class Enumerator:
         whose routes can reach the floor (``_beyond``) is left out with all beyond it."""
         if not self._tick():
             return
-        node = e[NODE]
-        depth = e[DEPTH] + 1
-        used = e[MASK]
-        state = e[STATE]
-        vals = e[VALS]
-        nodes = e[NODES]
-        clash = e[CLASH]
-        first = e[FIRST]
-        summed = self.pay is None
-        step = self.meter.step
-        spent = self._spent
         hub_bit = c.rows.hub_bit
         slack = c.slack
-        for li, (n, paths, m, bad_first, bad_mid, ends, cb, val, _free) in enumerate(self.klinks(node)):
-            if bad_first or m & used or bad_mid or cb & clash or n in used_nodes:
-                continue
-            st = step(state, n, paths)
-            if st is None:
-                continue
-            sp = spent.get(st)
-            if sp is None:
-                sp = spent[st] = self.meter.spent(st)
-            h = (e, n, paths, used | m, st, vals + val if summed else self._add_v(vals, val), first, depth,
-                 nodes + (n,), li, None, clash | cb, sp, -1)
+        for h, ends in self._children(e, used_nodes, None):
             floor = self.floor
             if floor is not None and self._beyond(h) + slack < floor:
                 continue
+            n = h[NODE]
             v = version | hub_bit.get(n, 0)
             yield from self._half_routes(h, floor, v, c)
             if not ends:

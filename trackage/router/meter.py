@@ -117,6 +117,22 @@ class TypedMeter(Meter):
         r = self._moves[key] = new if ok else None
         return r
 
+    def within(self, other: TypedMeter, nodes) -> bool:
+        """Does every route this meter accepts pass ``other`` too, counted the same way? (The
+        same stop types and rows, none longer; ``nodes`` typed and costed alike.)"""
+        if self.types != other.types or len(self.rows) != len(other.rows):
+            return False
+        if any(st != ot or sv > ov for (st, sv), (ot, ov) in zip(self.rows, other.rows)):
+            return False
+        return all(self.stop_type(n) == other.stop_type(n) and self.cost(n) == other.cost(n) for n in nodes)
+
+    def accepts(self, state) -> bool:
+        """Do these counts (a state of a meter with the same stop types) fit the rows?"""
+        ok = self._fits.get(state)
+        if ok is None:
+            ok = self._fits[state] = self._feasible(state)
+        return ok
+
     def _feasible(self, counts) -> bool:
         room = [v for _, v in self.rows]
         for i in self.order:

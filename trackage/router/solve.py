@@ -194,7 +194,6 @@ class _Plan:
             self.run_bonus = partial(run_bonus, train, entity)
         else:
             self.run_bonus = None
-        self.plain = self.hook is None and self.run_bonus is None  # a bound from the stop values alone
         self.entity = entity
 
     def base_bound(self, b: int) -> int:
@@ -232,17 +231,13 @@ def _rides_along(game, small: _Plan, big: _Plan) -> bool:
             or se.unique_groups != be.unique_groups or se.unique_hexes != be.unique_hexes):
         return False
     sm, bm = small.meter, big.meter
-    if not isinstance(sm, TypedMeter) or not isinstance(bm, TypedMeter) or sm.types != bm.types:
+    nodes = [n for _hx, tile in game.board.tiles() for n in tile.nodes]
+    if not isinstance(sm, TypedMeter) or not isinstance(bm, TypedMeter) or not sm.within(bm, nodes):
         return False
-    if len(sm.rows) != len(bm.rows) or any(st != bt or sv > bv for (st, sv), (bt, bv) in zip(sm.rows, bm.rows)):
+    if (small.free is None) != (big.free is None):
         return False
-    for _hx, tile in game.board.tiles():
-        for n in tile.nodes:
-            if small.sv.value(n) != big.sv.value(n) or sm.stop_type(n) != bm.stop_type(n) or sm.cost(n) != bm.cost(n):
-                return False
-            if (small.free is None) != (big.free is None) or (small.free is not None and small.free(n) != big.free(n)):
-                return False
-    return True
+    return all(small.sv.value(n) == big.sv.value(n) and (small.free is None or small.free(n) == big.free(n))
+               for n in nodes)
 
 
 def _kind_candidates(game, rules, entity, train, links, tokened, key_bit, work_limit, stats,
@@ -274,7 +269,7 @@ def _walk(plan: _Plan, stats, floor: int | None = None, rising: bool = False, fl
     slack = en.slack
     per_half = en.floor_of is not None
     rider_cands: list = [[] for _ in riders]
-    fits: list = [({}, r.meter) for r in riders]
+
     merged_vals = en.merged_vals
     bound = plan.bound
     hooked = hook is not None or run_bonus is not None or plan.base_hook is not None
@@ -292,19 +287,9 @@ def _walk(plan: _Plan, stats, floor: int | None = None, rising: bool = False, fl
             b = sum(vals)
         if riders:
             state = last[STATE]
-            for (memo, meter), plan_r, out in zip(fits, riders, rider_cands):
-                ok = memo.get(state)
-                if ok is None:
-                    ok = memo[state] = meter._feasible(state)
-                if ok:
-                    rb = b if summed else sum(vals[:plan_r.pay])
-                    if plan_r.plain:
-                        rbonus = 0
-                        if plan_r.base_hook is not None:
-                            got = plan_r.base_memo.get(rb)
-                            rb = got if got is not None else plan_r.base_bound(rb)
-                    else:
-                        rb, rbonus = plan_r.bound(h, o, rb)
+            for plan_r, out in zip(riders, rider_cands):
+                if plan_r.meter.accepts(state):
+                    rb, rbonus = plan_r.bound(h, o, b if summed else sum(vals[:plan_r.pay]))
                     if rb + rbonus >= 1:
                         out.append(Candidate(h, o, rb + rbonus, last[MASK], rbonus, plan_r.train))
         if slack is not None and b + slack < low:
