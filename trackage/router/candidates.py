@@ -28,9 +28,11 @@ import numpy as np
 from ..core.errors import GameError
 from ..core.graph import walk_path
 from ..core.routes import Chain, Route, Segment, chain_id, track_keys
+from .joins import BitJoin
 from .meter import Meter
 
 PARENT, NODE, PATHS, MASK, STATE, VALS, FIRST, DEPTH, NODES, LINK, KIDS, CLASH, SPENT, IDX = range(14)
+ALONE = (None,)  # the other halves of a route that is one half
 _ROW_MAX = 24  # a meter with a larger capacity is not told apart by spending in the rows
 _FLOOR_DEPTH = 4  # a half's own floor (``floor_of``) down to this depth; deeper, its ancestor's
 _HUBS = 3  # the most valuable stops whose avoidance the rows tell apart (2**_HUBS versions)
@@ -147,8 +149,8 @@ class Links:
 class _Start:
     """What the routes from one start share (see ``Enumerator.routes``)."""
 
-    __slots__ = ("plans", "room", "root", "rows", "slack", "sp0", "split", "summed", "t", "through", "tlinks",
-                 "zero")
+    __slots__ = ("bits", "plans", "room", "root", "rows", "slack", "sp0", "split", "summed", "t", "through",
+                 "tlinks", "zero")
 
     def __init__(self, t, root, rows, through, tlinks, sp0, room, split, summed, slack, zero):
         self.t = t
@@ -163,6 +165,7 @@ class _Start:
         self.slack = slack
         self.zero = zero
         self.plans: dict = {}  # (floor, stop values, meter state, version, first link) -> sides to join
+        self.bits: BitJoin | None = None  # without a floor: the second halves as bitsets
 
 
 class _Rows:
@@ -260,6 +263,7 @@ class Enumerator:
         self._want_memo: dict = {}  # (floor less slack, stop values, meter state, most) -> _wanted
         self._spent: dict = {}  # meter state -> spent count
         self._vals_memo: dict = {}
+        self._merged: dict = {}
         self._beyond_memo: dict = {}  # (stop values, spent) -> ``_beyond``
         self._best_counted: list | None = None
         self._best_uncounted = 0  # (best stop values, a stop's value) -> the best values with it
@@ -608,9 +612,11 @@ class Enumerator:
         return limit is not None and row[rem] >= limit
 
     def routes(self):
-        """Yield (half entry, other entry or None) once per distinct route; with ``floor``
-        set (it may rise while routes are taken), routes whose bound (at most their stop
-        values plus ``slack``) is below it may be left out."""
+        """Yield every distinct route once, grouped by first half: (half entry, other
+        halves, their own stop values, the routes' meter states), the other halves in
+        parallel lists (``ALONE``: the half alone). A route's track is the half's mask with
+        the other's. With ``floor`` set (it may rise while routes are taken), routes whose
+        bound (at most their stop values plus ``slack``) is below it may be left out."""
         banned: set = set()
         zero = 0 if self.pay is None else ()
         kb = self.key_bit
@@ -635,7 +641,7 @@ class Enumerator:
             root = (None, t, None, m0, st0, self._add_v(zero, self.value(t)), -1, 0, (t,), -1, [],
                     self.clash_bits(t), sp0, -1)
             if self.local:
-                yield root, None
+                yield root, ALONE, (zero,), (st0,)
             halves: list = []
             cap = self.meter.capacity
             room = cap - sp0 if split and cap is not None else 0  # the meter a route has beyond the start
@@ -650,6 +656,8 @@ class Enumerator:
             tlinks = self.klinks(t)
             versions = rows.versions if rows is not None else None
             ctx = _Start(t, root, rows, through, tlinks, sp0, room, split, summed, slack, zero)
+            if rows is None and through and self.meter.join is not None:
+                ctx.bits = BitJoin(self, root, halves, sp0 + room // 2 if split else None)
             floors = [0] * len(halves) if floor_of is not None else []
             for h in halves:
                 floor = self.floor
@@ -677,12 +685,12 @@ class Enumerator:
         free = self.free
         if free is not None and free(h[NODE]):
             if h[DEPTH] == 1:
-                yield h, None  # two stops: the shorter one is no route
+                yield h, ALONE, (c.zero,), (h[STATE],)  # two stops: the shorter one is no route
             return
         rows = c.rows
         prunes = rows is not None and floor is not None
         if not prunes or (h[VALS] if c.summed else sum(h[VALS])) + c.slack >= floor:
-            yield h, None
+            yield h, ALONE, (c.zero,), (h[STATE],)
         if not c.through:
             return
         first = h[FIRST]
@@ -717,14 +725,20 @@ class Enumerator:
                 c.plans[key] = sides
         if not sides:
             return
+        if c.bits is not None:
+            if self._tick():
+                ks, vals, states = c.bits.pairs(h, [(side, most) for side, most, _want in sides])
+                if ks:
+                    yield h, ks, vals, states
+            return
         other: list = []
         joined = (None, c.t, None, h[MASK], h[STATE], c.zero, first, 0, (c.t,), -1, None, h[CLASH], 0, -1)
         used_nodes = set(h[NODES])
         best = rows.table(version) if prunes else None
         for side, most, want in sides:
             self._join(joined, c.root, used_nodes, other, want, best, side, most)
-        for o in other:
-            yield h, o
+        if other:
+            yield h, other, [o[VALS] for o in other], [o[STATE] for o in other]
 
     def _beyond(self, e) -> int:
         """An upper bound of the stop values of any route whose first half starts with ``e``:
@@ -779,13 +793,18 @@ class Enumerator:
                 yield from self._deep(h, used_nodes, v, c)
                 used_nodes.discard(n)
 
-    def merged_vals(self, h, o):
-        """The stop values of a route (its two halves' values together)."""
-        if o is None:
-            return h[VALS]
+    def merged(self, hv, ov):
+        """The stop values of a route from its two halves' values (``ov`` of the other half
+        without the start's)."""
         if self.pay is None:
-            return h[VALS] + o[VALS]
-        return tuple(sorted(h[VALS] + o[VALS], reverse=True)[:self.pay])
+            return hv + ov
+        if not ov:
+            return hv
+        key = (hv, ov)
+        got = self._merged.get(key)
+        if got is None:
+            got = self._merged[key] = tuple(sorted(hv + ov, reverse=True)[:self.pay])
+        return got
 
 
 def evaluate_alone(rules, train, nodes, segs, phase=None, chain_cache=None) -> int | None:

@@ -41,6 +41,11 @@ class Meter:
     def step(self, state, node, paths: Sequence) -> Any:  # pragma: no cover - protocol
         raise NotImplementedError
 
+    # ``join(a, b, base)``: the state of a route made of two halves from one start, with
+    # states ``a`` and ``b`` (each counting the start, whose state is ``base``), or None when
+    # the meter does not accept it. Meters whose steps add up define it.
+    join: Any = None
+
 
 class StopMeter(Meter):
     def __init__(self, stops: int, cost=None):
@@ -65,6 +70,10 @@ class StopMeter(Meter):
 
     def counted(self, node) -> bool:
         return self.cost(node) > 0
+
+    def join(self, a, b, base):
+        c = a + b - base
+        return c if c <= self.stops else None
 
 
 class TypedMeter(Meter):
@@ -126,6 +135,10 @@ class TypedMeter(Meter):
             return False
         return all(self.stop_type(n) == other.stop_type(n) and self.cost(n) == other.cost(n) for n in nodes)
 
+    def join(self, a, b, base):
+        new = tuple(x + y - z for x, y, z in zip(a, b, base))
+        return new if self.accepts(new) else None
+
     def accepts(self, state) -> bool:
         """Do these counts (a state of a meter with the same stop types) fit the rows?"""
         ok = self._fits.get(state)
@@ -172,6 +185,10 @@ class HexMeter(Meter):
 
     def step(self, state, node, paths):
         c = state + hex_edges(paths)
+        return c if c <= self.edges else None
+
+    def join(self, a, b, base):
+        c = a + b - base
         return c if c <= self.edges else None
 
 

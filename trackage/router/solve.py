@@ -14,7 +14,6 @@ from .bitsets import RankedList
 from .bounds import StopValues
 from .candidates import (
     MASK,
-    STATE,
     VALS,
     Candidate,
     Enumerator,
@@ -270,43 +269,45 @@ def _walk(plan: _Plan, stats, floor: int | None = None, rising: bool = False, fl
     per_half = en.floor_of is not None
     rider_cands: list = [[] for _ in riders]
 
-    merged_vals = en.merged_vals
+    merged = en.merged
     bound = plan.bound
     hooked = hook is not None or run_bonus is not None or plan.base_hook is not None
     hook_only = hook is not None and run_bonus is None and plan.base_hook is None
     base_only = hook is None and run_bonus is None and plan.base_hook is not None
     base_memo = plan.base_memo
-    for h, o in en.routes():
+    for h, others, ovals, states in en.routes():
         if per_half:
             low = max(1, en.cur_floor)
-        last = h if o is None else o
-        if summed:
-            vals = b = h[VALS] if o is None else h[VALS] + o[VALS]
-        else:
-            vals = merged_vals(h, o)
-            b = sum(vals)
-        if riders:
-            state = last[STATE]
-            for plan_r, out in zip(riders, rider_cands):
-                if plan_r.meter.accepts(state):
-                    rb, rbonus = plan_r.bound(h, o, b if summed else sum(vals[:plan_r.pay]))
-                    if rb + rbonus >= 1:
-                        out.append(Candidate(h, o, rb + rbonus, last[MASK], rbonus, plan_r.train))
-        if slack is not None and b + slack < low:
-            continue  # the hooks cannot lift it to the floor
-        bonus = 0
-        if hook_only:
-            b = hook(partial(trail_nodes, h, o), b)
-        elif base_only:
-            got = base_memo.get(b)
-            b = got if got is not None else plan.base_bound(b)
-        elif hooked:
-            b, bonus = bound(h, o, b)
-        if b + bonus < low:
-            continue
-        cands.append(Candidate(h, o, b + bonus, last[MASK], bonus, train))
-        if rising and b + bonus > low:
-            low = en.floor = b + bonus
+        hv = h[VALS]
+        hm = h[MASK]
+        for o, ov, state in zip(others, ovals, states):
+            mask = hm if o is None else hm | o[MASK]
+            if summed:
+                vals = b = hv + ov
+            else:
+                vals = merged(hv, ov)
+                b = sum(vals)
+            if riders:
+                for plan_r, out in zip(riders, rider_cands):
+                    if plan_r.meter.accepts(state):
+                        rb, rbonus = plan_r.bound(h, o, b if summed else sum(vals[:plan_r.pay]))
+                        if rb + rbonus >= 1:
+                            out.append(Candidate(h, o, rb + rbonus, mask, rbonus, plan_r.train))
+            if slack is not None and b + slack < low:
+                continue  # the hooks cannot lift it to the floor
+            bonus = 0
+            if hook_only:
+                b = hook(partial(trail_nodes, h, o), b)
+            elif base_only:
+                got = base_memo.get(b)
+                b = got if got is not None else plan.base_bound(b)
+            elif hooked:
+                b, bonus = bound(h, o, b)
+            if b + bonus < low:
+                continue
+            cands.append(Candidate(h, o, b + bonus, mask, bonus, train))
+            if rising and b + bonus > low:
+                low = en.floor = b + bonus
     cands.sort(key=attrgetter("bound"), reverse=True)  # stable: equal bounds keep walk order
     if en.exhausted:
         stats.exhausted = True
