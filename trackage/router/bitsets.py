@@ -55,12 +55,17 @@ def union(inverted: list, mask: int) -> int:
 def transpose(masks: list, nkeys: int) -> list:
     """For every key, the bitset of the positions whose mask has it."""
     n = len(masks)
-    inverted = [0] * nkeys
     if not n or not nkeys:
-        return inverted
+        return [0] * nkeys
     width = (nkeys + 7) // 8
     raw = b"".join(m.to_bytes(width, "little") for m in masks)
-    mat = np.frombuffer(raw, dtype=np.uint8).reshape(n, width)
+    return transpose_rows(np.frombuffer(raw, dtype=np.uint8).reshape(n, width), nkeys)
+
+
+def transpose_rows(mat, nkeys: int) -> list:
+    """``transpose`` of masks given as rows of little-endian bytes (an n x width array)."""
+    inverted = [0] * nkeys
+    width = mat.shape[1]
     for byte in range(width):
         col = mat[:, byte]
         if not col.any():
@@ -122,7 +127,8 @@ class Coarse:
         _keys, firsts = np.unique(np.ascontiguousarray(rows).view(np.dtype((np.void, rows.shape[1]))).ravel(),
                                   return_index=True)
         firsts.sort()
-        self.bounds = [cands[i].bound for i in firsts.tolist()]
+        bounds = getattr(cands, "bound_list", None)  # (a CandTable's, without making candidates)
+        self.bounds = [(bounds[i] if bounds is not None else cands[i].bound) for i in firsts.tolist()]
         self.inverted = [0] * (max(hubs) + 1 if hubs else 0)
         for j, k in enumerate(hubs):
             col = uses[firsts, j]
@@ -160,7 +166,11 @@ class RankedList:
     @property
     def inverted(self) -> list:
         if self._inverted is None:
-            self._inverted = transpose([c.mask for c in self.cands], self.nkeys)
+            rows = getattr(self.cands, "mask_rows", None)  # a CandTable gives its masks as rows
+            if rows is not None and self.nkeys and len(self.cands):
+                self._inverted = transpose_rows(rows((self.nkeys + 7) // 8), self.nkeys)
+            else:
+                self._inverted = transpose([c.mask for c in self.cands], self.nkeys)
         return self._inverted
 
     @property

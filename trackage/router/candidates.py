@@ -28,11 +28,10 @@ import numpy as np
 from ..core.errors import GameError
 from ..core.graph import walk_path
 from ..core.routes import Chain, Route, Segment, chain_id, track_keys
-from .joins import BitJoin
+from .joins import BitJoin, ListJoin
 from .meter import Meter
 
 PARENT, NODE, PATHS, MASK, STATE, VALS, FIRST, DEPTH, NODES, LINK, KIDS, CLASH, SPENT, IDX = range(14)
-ALONE = (None,)  # the other halves of a route that is one half
 _ROW_MAX = 24  # a meter with a larger capacity is not told apart by spending in the rows
 _FLOOR_DEPTH = 4  # a half's own floor (``floor_of``) down to this depth; deeper, its ancestor's
 _HUBS = 3  # the most valuable stops whose avoidance the rows tell apart (2**_HUBS versions)
@@ -612,11 +611,13 @@ class Enumerator:
         return limit is not None and row[rem] >= limit
 
     def routes(self):
-        """Yield every distinct route once, grouped by first half: (half entry, other
-        halves, their own stop values, the routes' meter states), the other halves in
-        parallel lists (``ALONE``: the half alone). A route's track is the half's mask with
-        the other's. With ``floor`` set (it may rise while routes are taken), routes whose
-        bound (at most their stop values plus ``slack``) is below it may be left out."""
+        """Yield every distinct route once, grouped by first half: (half entry, None, None)
+        for the half alone, (half entry, join, places) for the routes it makes with second
+        halves: ``join.batch(half, places)`` gives them (a :class:`~.joins.BitJoin`: places
+        in its ``uni``; a :class:`~.joins.ListJoin`: all of them). A route's track is the
+        half's mask with the other's. With ``floor`` set (it may rise while routes are
+        taken), routes whose bound (at most their stop values plus ``slack``) is below it
+        may be left out."""
         banned: set = set()
         zero = 0 if self.pay is None else ()
         kb = self.key_bit
@@ -641,7 +642,7 @@ class Enumerator:
             root = (None, t, None, m0, st0, self._add_v(zero, self.value(t)), -1, 0, (t,), -1, [],
                     self.clash_bits(t), sp0, -1)
             if self.local:
-                yield root, ALONE, (zero,), (st0,)
+                yield root, None, None
             halves: list = []
             cap = self.meter.capacity
             room = cap - sp0 if split and cap is not None else 0  # the meter a route has beyond the start
@@ -685,12 +686,12 @@ class Enumerator:
         free = self.free
         if free is not None and free(h[NODE]):
             if h[DEPTH] == 1:
-                yield h, ALONE, (c.zero,), (h[STATE],)  # two stops: the shorter one is no route
+                yield h, None, None  # two stops: the shorter one is no route
             return
         rows = c.rows
         prunes = rows is not None and floor is not None
         if not prunes or (h[VALS] if c.summed else sum(h[VALS])) + c.slack >= floor:
-            yield h, ALONE, (c.zero,), (h[STATE],)
+            yield h, None, None
         if not c.through:
             return
         first = h[FIRST]
@@ -727,9 +728,9 @@ class Enumerator:
             return
         if c.bits is not None:
             if self._tick():
-                ks, vals, states = c.bits.pairs(h, [(side, most) for side, most, _want in sides])
-                if ks:
-                    yield h, ks, vals, states
+                idx = c.bits.index(h, [(side, most) for side, most, _want in sides])
+                if idx:
+                    yield h, c.bits, idx
             return
         other: list = []
         joined = (None, c.t, None, h[MASK], h[STATE], c.zero, first, 0, (c.t,), -1, None, h[CLASH], 0, -1)
@@ -738,7 +739,7 @@ class Enumerator:
         for side, most, want in sides:
             self._join(joined, c.root, used_nodes, other, want, best, side, most)
         if other:
-            yield h, other, [o[VALS] for o in other], [o[STATE] for o in other]
+            yield h, ListJoin(other), None
 
     def _beyond(self, e) -> int:
         """An upper bound of the stop values of any route whose first half starts with ``e``:

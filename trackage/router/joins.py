@@ -158,17 +158,34 @@ class BitJoin:
             got = self._meter_ok[state] = (ok, combined)
         return got
 
-    def pairs(self, h, sides) -> tuple[list, list, list]:
-        """For first half ``h`` and its ``sides`` ((side, most) pairs): the routes' second
-        halves in tree order (entries of the tree), their own stop values and the routes'
-        meter states."""
-        ok, combined = self.meter_ok(h[STATE])
+    def index(self, h, sides) -> list:
+        """For first half ``h`` and its ``sides`` ((side, most) pairs): the places of the
+        routes' second halves in ``uni``, in tree order."""
+        ok, _combined = self.meter_ok(h[STATE])
         free_of = ok & ~self.conflicts(h)
         first = h[FIRST]
         idx: list = []
         for side, most in sides:
             idx.extend(ranks(self.allowed(side, first, most) & free_of))
+        return idx
+
+    def batch(self, h, idx: list) -> tuple[list, list, list]:
+        """The second halves at ``idx`` (entries of the tree), their own stop values and the
+        routes' meter states."""
+        _ok, combined = self.meter_ok(h[STATE])
         uni = self.uni
         rel = self.rel_vals
         ks = [uni[j] for j in idx]
         return ks, [rel[j] for j in idx], [combined[k[STATE]] for k in ks]
+
+
+class ListJoin:
+    """Second halves found by walking the tree (``Enumerator._join``): entries carrying the
+    whole route's track and meter state, and the second half's own stop values."""
+
+    def __init__(self, others: list):
+        self.uni = others
+
+    def batch(self, h, idx) -> tuple[list, list, list]:
+        others = self.uni
+        return others, [o[VALS] for o in others], [o[STATE] for o in others]

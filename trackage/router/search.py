@@ -161,11 +161,18 @@ class Search:
             got = block_memo.get(k)
             if got is None:
                 cands0 = lists[0].cands
-                part = cands0[k:k + _BLOCK]
-                core = part[0].mask
-                for c in part[1:]:
-                    core &= c.mask
-                got = block_memo[k] = (part[0].bound, core)
+                mask_at = getattr(cands0, "mask_at", None)  # (a CandTable's: no candidates made)
+                if mask_at is not None:
+                    core = mask_at(k)
+                    for r in range(k + 1, min(k + _BLOCK, len(cands0))):
+                        core &= mask_at(r)
+                    got = block_memo[k] = (cands0.bound_list[k], core)
+                else:
+                    part = cands0[k:k + _BLOCK]
+                    core = part[0].mask
+                    for c in part[1:]:
+                        core &= c.mask
+                    got = block_memo[k] = (part[0].bound, core)
             return got
 
         def rec(i, blocked, acc, bonus, used):

@@ -14,6 +14,7 @@ from .bitsets import RankedList
 from .bounds import StopValues
 from .candidates import (
     MASK,
+    STATE,
     VALS,
     Candidate,
     Enumerator,
@@ -24,6 +25,7 @@ from .candidates import (
 )
 from .meter import TypedMeter, default_meter
 from .search import Search, Stats
+from .table import CandTable, table_walk
 
 
 @dataclass
@@ -123,7 +125,7 @@ class _Kind:
     """One train kind's candidates: ``cands`` sorted by bound (highest first), every route
     whose bound is at least ``complete`` among them."""
 
-    def __init__(self, cands: list, complete: float):
+    def __init__(self, cands: list | CandTable, complete: float):
         self.cands = cands
         self.complete = complete
 
@@ -249,6 +251,10 @@ def _kind_candidates(game, rules, entity, train, links, tokened, key_bit, work_l
     return _walk(plan, stats, floor, rising, floor_of)[0]
 
 
+_ALONE = (None,)  # the second halves of a route that is one half
+_TABLES = True  # build plain lists as arrays (``table_walk``); False: as objects, route by route
+
+
 def _walk(plan: _Plan, stats, floor: int | None = None, rising: bool = False, floor_of=None,
           riders=()) -> tuple[_Kind, list]:
     """``_kind_candidates`` for a plan, and the lists of the kinds that ride along
@@ -268,6 +274,17 @@ def _walk(plan: _Plan, stats, floor: int | None = None, rising: bool = False, fl
     slack = en.slack
     per_half = en.floor_of is not None
     rider_cands: list = [[] for _ in riders]
+    if (_TABLES and floor is None and not rising and plan.pay is None and plan.hook is None and plan.run_bonus is None
+            and en.meter.join is not None
+            and all(r.pay is None and r.hook is None and r.run_bonus is None for r in riders)):
+        # every route's bound is its stop values' sum (as the title's base bound sees it):
+        # the lists are built as arrays
+        table, theirs = table_walk(en, train, plan.base_bound if plan.base_hook is not None else None,
+                                   [(r.train, r.meter, r.base_bound if r.base_hook is not None else None)
+                                    for r in riders])
+        if en.exhausted:
+            stats.exhausted = True
+        return _Kind(table, float("-inf")), [_Kind(t, float("-inf")) for t in theirs]
 
     merged = en.merged
     bound = plan.bound
@@ -275,11 +292,16 @@ def _walk(plan: _Plan, stats, floor: int | None = None, rising: bool = False, fl
     hook_only = hook is not None and run_bonus is None and plan.base_hook is None
     base_only = hook is None and run_bonus is None and plan.base_hook is not None
     base_memo = plan.base_memo
-    for h, others, ovals, states in en.routes():
+    zero = (0,) if summed else ((),)
+    for h, join, idx in en.routes():
         if per_half:
             low = max(1, en.cur_floor)
         hv = h[VALS]
         hm = h[MASK]
+        if join is None:
+            others, ovals, states = _ALONE, zero, (h[STATE],)
+        else:
+            others, ovals, states = join.batch(h, idx)
         for o, ov, state in zip(others, ovals, states):
             mask = hm if o is None else hm | o[MASK]
             if summed:
