@@ -231,6 +231,8 @@ class Enumerator:
     all); ``free(node)``: a stop that never earns nor makes a route legal (a route ending
     there is worth no more than the same route without it, which is also generated)."""
 
+    bit_joins = True  # without a floor, join the halves with bitsets (False: walk the tree)
+
     def __init__(self, corp, board, links: Links, meter: Meter, starts: list, local: bool, *,
                  key_bit, conflict=None, value, pay: int | None, free=None,
                  unique_groups: bool = False, unique_hexes: bool = False):
@@ -657,8 +659,12 @@ class Enumerator:
             tlinks = self.klinks(t)
             versions = rows.versions if rows is not None else None
             ctx = _Start(t, root, rows, through, tlinks, sp0, room, split, summed, slack, zero)
-            if rows is None and through and self.meter.join is not None:
+            if rows is None and through and self.bit_joins and self.meter.join is not None:
                 ctx.bits = BitJoin(self, root, halves, sp0 + room // 2 if split else None)
+            if ctx.bits is not None:
+                yield from self._bit_routes(halves, ctx)
+                banned.add(t)
+                continue
             floors = [0] * len(halves) if floor_of is not None else []
             for h in halves:
                 floor = self.floor
@@ -679,6 +685,41 @@ class Enumerator:
                 for f in frontier:
                     yield from self._deep(f, set(f[NODES]) | banned, versions[f[IDX]], ctx)
             banned.add(t)
+
+    def _bit_routes(self, halves: list, c):
+        """``_half_routes`` for every half of a start's tree when no floor prunes: the
+        second halves come from bitsets (``c.bits``)."""
+        free = self.free
+        tlinks = c.tlinks
+        sp0 = c.sp0
+        room = c.room
+        split = c.split
+        bits = c.bits
+        index = bits.index
+        tick = self._tick
+        for h in halves:
+            if free is not None and free(h[NODE]):
+                if h[DEPTH] == 1:
+                    yield h, None, None  # two stops: the shorter one is no route
+                continue
+            yield h, None, None
+            if tlinks[h[FIRST]][3]:
+                continue
+            # (the split convention of ``_half_routes``)
+            if split:
+                s_h = h[SPENT] - sp0
+                left = room - s_h
+                most = min(s_h, left)
+                if most < 0:
+                    continue
+                back = min(s_h - 1, left)
+                sides: tuple = ((1, most + sp0), (-1, back + sp0)) if back >= 0 else ((1, most + sp0),)
+            else:
+                sides = ((1, None),)
+            if tick():
+                idx = index(h, sides)
+                if idx:
+                    yield h, bits, idx
 
     def _half_routes(self, h, floor, version, c):
         """The routes with first half ``h`` (and ``h`` alone) from start ``c.t``: the second
@@ -725,12 +766,6 @@ class Enumerator:
             if prunes:
                 c.plans[key] = sides
         if not sides:
-            return
-        if c.bits is not None:
-            if self._tick():
-                idx = c.bits.index(h, [(side, most) for side, most, _want in sides])
-                if idx:
-                    yield h, c.bits, idx
             return
         other: list = []
         joined = (None, c.t, None, h[MASK], h[STATE], c.zero, first, 0, (c.t,), -1, None, h[CLASH], 0, -1)

@@ -1,0 +1,65 @@
+"""The fast paths of the walk give the lists of the plain one: second halves from bitsets
+(``joins.BitJoin``) and lists built as arrays (``table.CandTable``) against the tree walk
+(``Enumerator._join``) with a candidate object per route, rank by rank (route and bound)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import FIXTURES
+
+from trackage.router import candidates, logstates, optimal_routes, solve
+
+STATES = [
+    ("1858", "1858_game_end_bank.json", 940),  # 7E with a 5E riding along (base bound hook)
+    ("1858", "1858_game_end_bank.json", 868),
+    ("1825", "1825_game_end_bank.json", 517),  # plain sums, no hooks
+    ("1893", "1893_game_end_bank.json", 359),
+    ("1867", "21268.json", 846),  # route hooks: objects, bitset joins
+    ("1861", "167259.json", 594),  # only the best stops pay: objects, bitset joins
+]
+
+
+def _state(title, log, at):
+    path = FIXTURES / title / log
+    if not path.exists():
+        pytest.skip(f"NO FIXTURES: {path} is absent (set TRACKAGE_FIXTURES)")
+    if at is None:  # the log's last run of a company with several trains
+        states = [(a, g) for a, g in logstates.run_routes_states(path)
+                  if len(list(g.route_trains(g.resolve_entity(a)))) > 1]
+        action, game = states[-1]
+        return game, game.resolve_entity(action)
+    game, action = logstates.state_before(path, at)
+    return game, game.resolve_entity(action)
+
+
+def _lists(monkeypatch, game, entity, *, fast: bool) -> tuple[object, dict]:
+    """The result and, per train name, its kind's first list as (stops, bound) by rank."""
+    walks: dict = {}
+    real = solve._walk
+
+    def spy(plan, *a, **k):
+        kind, theirs = real(plan, *a, **k)
+        for p, got in ((plan, kind), *zip(k.get("riders", ()), theirs)):
+            walks.setdefault(p.train.name, [(tuple(n.id for n in c.nodes), c.bound) for c in got.cands])
+        return kind, theirs
+
+    with monkeypatch.context() as m:
+        m.setattr(solve, "_walk", spy)
+        m.setattr(solve, "_TABLES", fast)
+        m.setattr(candidates.Enumerator, "bit_joins", fast)
+        res = optimal_routes(game, entity)
+    return res, walks
+
+
+@pytest.mark.parametrize(("title", "log", "at"), STATES)
+def test_fast_lists_are_the_plain_lists(monkeypatch, title, log, at):
+    game, entity = _state(title, log, at)
+    fast, fast_lists = _lists(monkeypatch, game, entity, fast=True)
+    plain, plain_lists = _lists(monkeypatch, game, entity, fast=False)
+    assert fast.optimal and plain.optimal
+    assert fast.revenue == plain.revenue > 0
+    assert fast.routes == plain.routes
+    assert set(fast_lists) == set(plain_lists)
+    for name, ranked in plain_lists.items():
+        assert fast_lists[name] == ranked, name
+    assert sum(len(v) for v in plain_lists.values()) > 100  # real lists
