@@ -15,7 +15,7 @@ the tree walk that prunes whole subtrees (``Enumerator._join``).
 
 from __future__ import annotations
 
-from .bitsets import ranks, transpose, union
+from .bitsets import rank_list, transpose, union
 
 # entry fields (see candidates.py)
 PARENT, NODE, PATHS, MASK, STATE, VALS, FIRST, DEPTH, NODES, LINK, KIDS, CLASH, SPENT, IDX = range(14)
@@ -161,12 +161,20 @@ class BitJoin:
     def index(self, h, sides) -> list:
         """For first half ``h`` and its ``sides`` ((side, most) pairs): the places of the
         routes' second halves in ``uni``, in tree order."""
-        ok, _combined = self.meter_ok(h[STATE])
-        free_of = ok & ~self.conflicts(h)
-        first = h[FIRST]
+        got = self._meter_ok.get(h[STATE])
+        ok = (got if got is not None else self.meter_ok(h[STATE]))[0]
+        cf = self._cf.get(h[IDX])
+        free_of = ok & ~(cf if cf is not None else self.conflicts(h))
         idx: list = []
+        if not free_of:
+            return idx
+        first = h[FIRST]
+        allow = self._allow
         for side, most in sides:
-            idx.extend(ranks(self.allowed(side, first, most) & free_of))
+            a = allow.get((side, first, most))
+            m = (a if a is not None else self.allowed(side, first, most)) & free_of
+            if m:
+                idx.extend(rank_list(m))
         return idx
 
     def batch(self, h, idx: list) -> tuple[list, list, list]:

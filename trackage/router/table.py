@@ -86,6 +86,22 @@ class CandTable:
         return heads[self.group] | tails[self.kidx]
 
 
+def _unique(a) -> tuple[list, np.ndarray]:
+    """The distinct values of an array of small non-negative ints (a list, ascending) and,
+    for each element, its value's place among them."""
+    if not len(a):
+        return [], np.zeros(0, dtype=np.int64)
+    if a.min() >= 0 and a.max() < (1 << 22):
+        seen = np.zeros(int(a.max()) + 1, dtype=bool)
+        seen[a] = True
+        values = np.flatnonzero(seen)
+        place = np.zeros(len(seen), dtype=np.int64)
+        place[values] = np.arange(len(values))
+        return values.tolist(), place[a]
+    values, inverse = np.unique(a, return_inverse=True)
+    return values.tolist(), inverse.reshape(-1)
+
+
 def table_walk(en, train, base_bound, riders: list, low: int = 1) -> tuple[CandTable, list]:
     """The walk of ``en`` (every route, no floor) as tables: the kind's routes bounded
     at least ``low`` and each rider's ((train, meter, base bound) triples) routes its meter
@@ -127,12 +143,15 @@ def table_walk(en, train, base_bound, riders: list, low: int = 1) -> tuple[CandT
     def bounded(fn):
         if fn is None:
             return sums
-        values, inverse = np.unique(sums, return_inverse=True)
-        return np.array([fn(int(v)) for v in values.tolist()], dtype=np.int64)[inverse.reshape(-1)]
+        values, inverse = _unique(sums)
+        return np.array([fn(v) for v in values], dtype=np.int64)[inverse]
 
     def ranked(t, bounds, keep) -> CandTable:
         at = np.flatnonzero(keep)
-        order = at[np.argsort(-bounds[at], kind="stable")]  # equal bounds keep walk order
+        key = -bounds[at]
+        if len(key) and -(1 << 15) <= key.min() and key.max() < (1 << 15):
+            key = key.astype(np.int16)  # (a radix sort)
+        order = at[np.argsort(key, kind="stable")]  # equal bounds keep walk order
         return CandTable(t, bounds[order], group[order], kidx[order], heads, tails)
 
     host_bounds = bounded(base_bound)
@@ -154,15 +173,14 @@ def table_walk(en, train, base_bound, riders: list, low: int = 1) -> tuple[CandT
     alone = kidx == n_t
     ns = len(ids) + 1
     code = (h_sid[group] * ns + np.where(alone, ns - 1, k_sid[kidx])) * ns + k_start[kidx]
-    codes, inverse = np.unique(code, return_inverse=True)
+    codes, inverse = _unique(code)
     states = list(ids)
     join = en.meter.join
     whole = []
-    for c in codes.tolist():
+    for c in codes:
         c, st = divmod(c, ns)
         hs, kk = divmod(c, ns)
         whole.append(states[hs] if kk == ns - 1 else join(states[hs], states[kk], states[st]))
-    inverse = inverse.reshape(-1)
     out = []
     for t, meter, fn in riders:
         ok = np.array([s is not None and meter.accepts(s) for s in whole], dtype=bool)[inverse]
