@@ -92,6 +92,7 @@ class TypedMeter(Meter):
         self._fits: dict = {}
         self._node: dict = {}
         self._moves: dict = {}
+        self._joins: dict = {}  # (state, state, start's state) -> ``join``
         # the spent count: stops of the types that paying rows take; no route has more of
         # them than the rows taking any of those types hold
         paid = {t for r in rows if int(r.get("pay") or 0) > 0 for t in r["nodes"]}
@@ -136,8 +137,14 @@ class TypedMeter(Meter):
         return all(self.stop_type(n) == other.stop_type(n) and self.cost(n) == other.cost(n) for n in nodes)
 
     def join(self, a, b, base):
+        key = (a, b, base)
+        try:
+            return self._joins[key]
+        except KeyError:
+            pass
         new = tuple(x + y - z for x, y, z in zip(a, b, base))
-        return new if self.accepts(new) else None
+        got = self._joins[key] = new if self.accepts(new) else None
+        return got
 
     def accepts(self, state) -> bool:
         """Do these counts (a state of a meter with the same stop types) fit the rows?"""

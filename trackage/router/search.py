@@ -217,6 +217,7 @@ class Search:
             # with what the later trains can run beside the track all its routes share, cannot
             # beat the best is skipped whole
             blocks = i == 0 and n > 1 and all(co is not None for co in coarse[1:])
+            peek = getattr(cands, "peek", None) if i + 1 < n else None
             skip_to = -1
             for k in ranks(avail):
                 if learned[0] != seen:
@@ -234,6 +235,17 @@ class Search:
                     if cr is not None and acc + bonus + top + cr <= self.best:
                         skip_to = k + _BLOCK
                         continue
+                if peek is not None:
+                    # a route of a table not looked at yet: judged without making it (its
+                    # base is its bound, it has no bonus)
+                    got = peek(k)
+                    if got is not None:
+                        b, m = got
+                        if acc + bonus + b * (1 + tw) + rest <= self.best:
+                            break
+                        cr = coarse_rest(i, tw, used | m, b)
+                        if cr is not None and acc + b + bonus + cr <= self.best:
+                            continue
                 c = cands[k]
                 if acc + bonus + c.bound * (1 + tw) + rest <= self.best:
                     break

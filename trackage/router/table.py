@@ -51,6 +51,13 @@ class CandTable:
         k = kidx[r]
         return m | self.tails[k][MASK] if k < len(self.tails) else m
 
+    def peek(self, r: int) -> tuple[int, int] | None:
+        """(bound, conflict keys) of rank r while its candidate is not made, else None (it
+        may have learnt its exact value)."""
+        if self._made[r] is not None:
+            return None
+        return self.bound_list[r], self.mask_at(r)
+
     def _make(self, r: int) -> Candidate:
         c = self._made[r]
         if c is None:
@@ -91,7 +98,7 @@ def _unique(a) -> tuple[list, np.ndarray]:
     for each element, its value's place among them."""
     if not len(a):
         return [], np.zeros(0, dtype=np.int64)
-    if a.min() >= 0 and a.max() < (1 << 22):
+    if a.min() >= 0 and a.max() < max(1 << 16, 4 * len(a)):
         seen = np.zeros(int(a.max()) + 1, dtype=bool)
         seen[a] = True
         values = np.flatnonzero(seen)
