@@ -94,12 +94,11 @@ def transpose_rows(mat, nkeys: int) -> list:
     return inverted
 
 
-def _classes(uses) -> int:
-    """How many distinct rows ``uses`` (a boolean matrix, at most 128 columns) has (its rows
-    hashed to one word: a count to choose by, not to rely on)."""
-    words = np.zeros((uses.shape[0], 16), dtype=np.uint8)
-    packed = np.packbits(uses, axis=1)
-    words[:, :packed.shape[1]] = packed
+def _classes(packed) -> int:
+    """How many distinct columns ``packed`` (the candidates' key bits packed along the first
+    axis, at most 16 bytes) has (hashed to one word: a count to choose by, not to rely on)."""
+    words = np.zeros((packed.shape[1], 16), dtype=np.uint8)
+    words[:, :packed.shape[0]] = packed.T
     w = words.view(np.uint64)
     return len(np.unique(w[:, 0] * np.uint64(0x9E3779B97F4A7C15) ^ w[:, 1]))
 
@@ -113,17 +112,23 @@ class Coarse:
         n = len(cands)
         counts = sorted(((b.bit_count(), k) for k, b in enumerate(inverted) if b), reverse=True)
         used = [k for c, k in counts if c * 100 >= n][:max(_HUBS)]  # keys of at least 1% of them
-        # which candidates use which of those keys (candidate, key), from the keys' bitsets
+        # which of those keys each candidate uses (key, candidate), from the keys' bitsets
         width = (n + 7) // 8
-        uses = np.zeros((n, max(1, len(used))), dtype=bool)
-        for j, k in enumerate(used):
-            raw = np.frombuffer(inverted[k].to_bytes(width, "little"), dtype=np.uint8)
-            uses[:, j] = np.unpackbits(raw, bitorder="little")[:n]
+        if used:
+            raw = np.frombuffer(b"".join(inverted[k].to_bytes(width, "little") for k in used),
+                                dtype=np.uint8).reshape(len(used), width)
+            uses = np.unpackbits(raw, axis=1, bitorder="little")[:, :n]
+        else:
+            uses = np.zeros((1, n), dtype=np.uint8)
+        # the same packed 8 keys to a byte (byte, candidate), the first key in the high bit
+        packed = np.zeros(((len(used) + 7) // 8 or 1, n), dtype=np.uint8)
+        for j in range(len(used)):
+            packed[j // 8] |= uses[j] << (7 - j % 8)
         hubs: list = []
         for size in _HUBS:
             if size > len(used) and hubs:
                 break
-            if hubs and _classes(uses[:, :size]) * _CLASS_SHARE > n:
+            if hubs and _classes(packed[:(size + 7) // 8]) * _CLASS_SHARE > n:
                 break
             hubs = used[:size]
         self.hub = 0
@@ -137,7 +142,7 @@ class Coarse:
                 g |= 1 << k
             self.groups.append((g, {}))
         # the classes in rank order of their first (best) candidate
-        rows = np.packbits(uses[:, :len(hubs)], axis=1) if hubs else np.zeros((n, 1), dtype=np.uint8)
+        rows = packed[:(len(hubs) + 7) // 8].T if hubs else np.zeros((n, 1), dtype=np.uint8)
         _keys, firsts = np.unique(np.ascontiguousarray(rows).view(np.dtype((np.void, rows.shape[1]))).ravel(),
                                   return_index=True)
         firsts.sort()
@@ -145,7 +150,7 @@ class Coarse:
         self.bounds = [(bounds[i] if bounds is not None else cands[i].bound) for i in firsts.tolist()]
         self.inverted = [0] * (max(hubs) + 1 if hubs else 0)
         for j, k in enumerate(hubs):
-            col = uses[firsts, j]
+            col = uses[j, firsts]
             self.inverted[k] = int.from_bytes(np.packbits(col, bitorder="little").tobytes(), "little")
         self.full = (1 << len(firsts)) - 1
         self.memo: dict = {}

@@ -155,18 +155,18 @@ class Search:
             return total
 
         block_memo: dict = {}
+        table_cores: list = []  # a CandTable's block cores, all at once
 
         def block_of(k) -> tuple:
             """(best bound, shared track) of the first list's ranks k to k + _BLOCK - 1."""
             got = block_memo.get(k)
             if got is None:
                 cands0 = lists[0].cands
-                mask_at = getattr(cands0, "mask_at", None)  # (a CandTable's: no candidates made)
-                if mask_at is not None:
-                    core = mask_at(k)
-                    for r in range(k + 1, min(k + _BLOCK, len(cands0))):
-                        core &= mask_at(r)
-                    got = block_memo[k] = (cands0.bound_list[k], core)
+                cores = getattr(cands0, "block_cores", None)  # (a CandTable's: no candidates made)
+                if cores is not None:
+                    if not table_cores:
+                        table_cores.extend(cores(_BLOCK, (lists[0].nkeys + 7) // 8))
+                    got = block_memo[k] = (cands0.bound_list[k], table_cores[k // _BLOCK])
                 else:
                     part = cands0[k:k + _BLOCK]
                     core = part[0].mask
@@ -219,7 +219,8 @@ class Search:
             blocks = i == 0 and n > 1 and all(co is not None for co in coarse[1:])
             peek = getattr(cands, "peek", None) if i + 1 < n else None
             skip_to = -1
-            for k in ranks(avail):
+            # (nothing blocked: every rank, in order)
+            for k in range(len(cands)) if not blocked[i] and not same[i] else ranks(avail):
                 if learned[0] != seen:
                     # a leaf below taught exact values: what is chosen may be worth less now
                     seen = learned[0]

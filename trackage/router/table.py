@@ -32,6 +32,7 @@ class CandTable:
         self.tails = tails
         self.bound_list: list = bounds.tolist()
         self._made: list = [None] * len(self.bound_list)
+        self._rows: dict = {}  # width -> mask_rows
         self._group: list | None = None
         self._kidx: list | None = None
 
@@ -84,6 +85,20 @@ class CandTable:
 
     def mask_rows(self, width: int):
         """Every rank's conflict keys as ``width`` little-endian bytes (an n x width array)."""
+        got = self._rows.get(width)
+        if got is None:
+            got = self._rows[width] = self._mask_rows(width)
+        return got
+
+    def block_cores(self, size: int, width: int) -> list:
+        """For every block of ``size`` ranks (from rank 0), the keys all its routes use."""
+        rows = self.mask_rows(width)
+        if not len(rows):
+            return []
+        raw = np.bitwise_and.reduceat(rows, np.arange(0, len(rows), size), axis=0).tobytes()
+        return [int.from_bytes(raw[i:i + width], "little") for i in range(0, len(raw), width)]
+
+    def _mask_rows(self, width: int):
         def rows(entries):
             raw = b"".join(e[MASK].to_bytes(width, "little") for e in entries)
             return np.frombuffer(raw, dtype=np.uint8).reshape(len(entries), width)
