@@ -1,6 +1,7 @@
 """The fast paths of the walk give the lists of the plain one: second halves from bitsets
-(``joins.BitJoin``) and lists built as arrays (``table.CandTable``) against the tree walk
-(``Enumerator._join``) with a candidate object per route, rank by rank (route and bound)."""
+(``joins.BitJoin``) and lists built as arrays (``table.CandTable``, title hooks called once
+per distinct stops they read) against the tree walk (``Enumerator._join``) with a candidate
+object per route and every hook called per route, rank by rank (route, bound, bonus)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,11 @@ STATES = [
     ("1858", "1858_game_end_bank.json", 868),
     ("1825", "1825_game_end_bank.json", 517),  # plain sums, no hooks
     ("1893", "1893_game_end_bank.json", 359),
-    ("1867", "21268.json", 846),  # route hooks: objects, bitset joins
-    ("1861", "167259.json", 594),  # only the best stops pay: objects, bitset joins
+    ("1867", "21268.json", 846),  # hex bonuses (a route hook reading a few stops)
+    ("1861", "167259.json", 594),  # only the best stops pay, a 4 riding along a 5
+    ("1861", "bank_breaks_then_final_phase.json", 758),
+    ("1822", "1822_game_end_stock_market.json", 1499),  # E trains' bound, destination bonus
+    ("1858India", "hotseat_qs_b.json", 880),  # a route hook without its stops named: per route
 ]
 
 
@@ -40,7 +44,7 @@ def _lists(monkeypatch, game, entity, *, fast: bool) -> tuple[object, dict]:
     def spy(plan, *a, **k):
         kind, theirs = real(plan, *a, **k)
         for p, got in ((plan, kind), *zip(k.get("riders", ()), theirs)):
-            walks.setdefault(p.train.name, [(tuple(n.id for n in c.nodes), c.bound) for c in got.cands])
+            walks.setdefault(p.train.name, [(tuple(n.id for n in c.nodes), c.bound, c.bonus) for c in got.cands])
         return kind, theirs
 
     with monkeypatch.context() as m:

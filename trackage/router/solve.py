@@ -274,14 +274,9 @@ def _walk(plan: _Plan, stats, floor: int | None = None, rising: bool = False, fl
     slack = en.slack
     per_half = en.floor_of is not None
     rider_cands: list = [[] for _ in riders]
-    if (_TABLES and floor is None and not rising and plan.pay is None and plan.hook is None and plan.run_bonus is None
-            and en.meter.join is not None
-            and all(r.pay is None and r.hook is None and r.run_bonus is None for r in riders)):
-        # every route's bound is its stop values' sum (as the title's base bound sees it):
-        # the lists are built as arrays
-        table, theirs = table_walk(en, train, plan.base_bound if plan.base_hook is not None else None,
-                                   [(r.train, r.meter, r.base_bound if r.base_hook is not None else None)
-                                    for r in riders])
+    if _TABLES and floor is None and not rising and en.bit_joins and en.meter.join is not None:
+        # the lists are built as arrays (``table_walk``)
+        table, theirs = table_walk(en, plan, list(riders))
         if en.exhausted:
             stats.exhausted = True
         return _Kind(table, float("-inf")), [_Kind(t, float("-inf")) for t in theirs]

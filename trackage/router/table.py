@@ -1,29 +1,32 @@
 """Candidate lists as arrays: a walk's routes counted, bounded, filtered and ranked with numpy.
 
-When every stop value of a route counts (its values are a sum), no title hook reads its stops
-and its second halves come from bitsets (:class:`.joins.BitJoin`), a route is two numbers:
-its first half and its second half's place in the start's tree. Its stop values, the meter
-state of the whole route (which riders' meters accept it) and its bound (the title's
-``router_base_bound`` of the sum) are then columns computed at once, and a
-:class:`CandTable` ranks the routes by bound without making an object per route: a
-:class:`~.candidates.Candidate` is made when the search first looks at its rank, and the
-conflict bitsets of a list (:mod:`.bitsets`) come from the halves' masks as byte rows.
+When the second halves come from bitsets (:class:`.joins.BitJoin`), a route is two numbers:
+its first half and its second half's place in the start's tree. Its stop values (summed, or
+the best paying ones once per distinct pair of the halves' values), the meter state of the
+whole route (which riders' meters accept it) and its bound are then columns. The title's
+bound hooks are called once per distinct value (``router_base_bound``) or, for a hook that
+says which stops it reads (a ``relevant`` set on the function ``router_bound_for`` or
+``router_run_bonus_for`` returns), once per distinct (those stops, base); other hooks once
+per route. A :class:`CandTable` ranks the routes by bound without making an object per
+route: a :class:`~.candidates.Candidate` is made when the search first looks at its rank,
+and the conflict bitsets of a list (:mod:`.bitsets`) come from the halves' masks as byte
+rows.
 """
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
-from .candidates import MASK, STATE, VALS, Candidate
-
-# what a rider is: (train, meter, base bound of a stop value sum or None)
+from .candidates import MASK, NODES, STATE, VALS, Candidate, trail_nodes
 
 
 class CandTable:
     """One train kind's candidates in rank order (highest bound first), made on demand.
     Acts as a read-only sequence of :class:`~.candidates.Candidate`."""
 
-    def __init__(self, train, bounds, group, kidx, heads: list, tails: list):
+    def __init__(self, train, bounds, group, kidx, heads: list, tails: list, bonus=None):
         self.train = train
         self.bounds = bounds  # by rank
         self.group = group  # by rank: the route's first half (an index of ``heads``)
@@ -31,6 +34,7 @@ class CandTable:
         self.heads = heads
         self.tails = tails
         self.bound_list: list = bounds.tolist()
+        self.bonus = bonus  # by rank: the part of the bound a run earns once (None: none)
         self._made: list = [None] * len(self.bound_list)
         self._rows: dict = {}  # width -> mask_rows
         self._group: list | None = None
@@ -53,9 +57,9 @@ class CandTable:
         return m | self.tails[k][MASK] if k < len(self.tails) else m
 
     def peek(self, r: int) -> tuple[int, int] | None:
-        """(bound, conflict keys) of rank r while its candidate is not made, else None (it
-        may have learnt its exact value)."""
-        if self._made[r] is not None:
+        """(bound, conflict keys) of rank r while its candidate is not made and has no run
+        bonus, else None (it may have learnt its exact value)."""
+        if self._made[r] is not None or (self.bonus is not None and self.bonus[r]):
             return None
         return self.bound_list[r], self.mask_at(r)
 
@@ -67,7 +71,8 @@ class CandTable:
             k = kidx[r]
             o = self.tails[k] if k < len(self.tails) else None
             mask = h[MASK] if o is None else h[MASK] | o[MASK]
-            c = self._made[r] = Candidate(h, o, self.bound_list[r], mask, 0, self.train)
+            bonus = int(self.bonus[r]) if self.bonus is not None else 0
+            c = self._made[r] = Candidate(h, o, self.bound_list[r], mask, bonus, self.train)
         return c
 
     def __getitem__(self, r):
@@ -124,60 +129,171 @@ def _unique(a) -> tuple[list, np.ndarray]:
     return values.tolist(), inverse.reshape(-1)
 
 
-def table_walk(en, train, base_bound, riders: list, low: int = 1) -> tuple[CandTable, list]:
-    """The walk of ``en`` (every route, no floor) as tables: the kind's routes bounded
-    at least ``low`` and each rider's ((train, meter, base bound) triples) routes its meter
-    accepts, bounded at least 1. ``base_bound(sum)``: the title's base bound (None: the sum)."""
-    heads: list = []  # a group's first half
-    sizes: list = []  # a group's routes
-    offs: list = []  # where its tree's second halves start in ``tails``
-    ks: list = []  # by route: the second half's place in its tree (-1: none)
-    tails: list = []
-    rel: list = []  # by second half: its stop values without the start's
-    t_state: list = []
-    t_start: list = []  # by second half: its start's meter state
-    placed: dict = {}
-    for h, join, idx in en.routes():
-        heads.append(h)
-        if join is None:
-            sizes.append(1)
-            offs.append(0)
-            ks.append(-1)
-            continue
-        off = placed.get(join)  # (the key keeps the join alive: ids are not reused)
-        if off is None:
-            off = placed[join] = len(tails)
-            tails.extend(join.uni)
-            rel.extend(join.rel_vals)
-            t_state.extend(k[STATE] for k in join.uni)
-            t_start.extend([join.st0] * len(join.uni))
-        sizes.append(len(idx))
-        offs.append(off)
-        ks.extend(idx)
-    n_t = len(tails)
-    size = np.array(sizes, dtype=np.int64)
-    group = np.repeat(np.arange(len(heads), dtype=np.int64), size)
-    raw = np.array(ks, dtype=np.int64)
-    kidx = np.where(raw < 0, n_t, raw + np.repeat(np.array(offs, dtype=np.int64), size))
-    sums = (np.array([h[VALS] for h in heads], dtype=np.int64)[group]
-            + np.append(np.array(rel, dtype=np.int64), 0)[kidx])
+class _Routes:
+    """A walk's routes as columns: ``group`` (the first half, an index of ``heads``) and
+    ``kidx`` (the second half, an index of ``tails``; ``len(tails)``: none)."""
 
-    def bounded(fn):
-        if fn is None:
-            return sums
-        values, inverse = _unique(sums)
-        return np.array([fn(v) for v in values], dtype=np.int64)[inverse]
+    def __init__(self, en):
+        heads: list = []  # a group's first half
+        sizes: list = []  # a group's routes
+        offs: list = []  # where its tree's second halves start in ``tails``
+        ks: list = []  # by route: the second half's place in its tree (-1: none)
+        tails: list = []
+        rel: list = []  # by second half: its stop values without the start's
+        t_state: list = []
+        t_start: list = []  # by second half: its start's meter state
+        placed: dict = {}
+        for h, join, idx in en.routes():
+            heads.append(h)
+            if join is None:
+                sizes.append(1)
+                offs.append(0)
+                ks.append(-1)
+                continue
+            off = placed.get(join)  # (the key keeps the join alive: ids are not reused)
+            if off is None:
+                off = placed[join] = len(tails)
+                tails.extend(join.uni)
+                rel.extend(join.rel_vals)
+                t_state.extend(k[STATE] for k in join.uni)
+                t_start.extend([join.st0] * len(join.uni))
+            sizes.append(len(idx))
+            offs.append(off)
+            ks.extend(idx)
+        self.en = en
+        self.heads = heads
+        self.tails = tails
+        self.rel = rel
+        self.t_state = t_state
+        self.t_start = t_start
+        n_t = len(tails)
+        size = np.array(sizes, dtype=np.int64)
+        self.group = np.repeat(np.arange(len(heads), dtype=np.int64), size)
+        raw = np.array(ks, dtype=np.int64)
+        self.kidx = np.where(raw < 0, n_t, raw + np.repeat(np.array(offs, dtype=np.int64), size))
+        self.alone = self.kidx == n_t
+        self._merged: tuple | None = None
+        self._sums: dict = {}
 
-    def ranked(t, bounds, keep) -> CandTable:
-        at = np.flatnonzero(keep)
-        key = -bounds[at]
-        if len(key) and -(1 << 15) <= key.min() and key.max() < (1 << 15):
-            key = key.astype(np.int16)  # (a radix sort)
-        order = at[np.argsort(key, kind="stable")]  # equal bounds keep walk order
-        return CandTable(t, bounds[order], group[order], kidx[order], heads, tails)
+    def sums(self, pay: int | None):
+        """Every route's stop values summed, the best ``pay`` of them where only those pay
+        (the walk's own values first: at most its ``pay`` best)."""
+        got = self._sums.get(pay)
+        if got is not None:
+            return got
+        en = self.en
+        if en.pay is None:
+            got = (np.array([h[VALS] for h in self.heads], dtype=np.int64)[self.group]
+                   + np.append(np.array(self.rel, dtype=np.int64), 0)[self.kidx])
+        else:
+            if self._merged is None:
+                # the routes' values, once per distinct pair of the halves' values
+                ids: dict = {}
+                h_id = np.array([ids.setdefault(h[VALS], len(ids)) for h in self.heads], dtype=np.int64)
+                t_id = np.array([ids.setdefault(v, len(ids)) for v in self.rel] + [ids.setdefault((), len(ids))],
+                                dtype=np.int64)
+                codes, inverse = _unique(h_id[self.group] * len(ids) + t_id[self.kidx])
+                vals = list(ids)
+                merged = [en.merged(vals[c // len(ids)], vals[c % len(ids)]) for c in codes]
+                self._merged = (merged, inverse)
+            merged, inverse = self._merged
+            got = np.array([sum(m[:pay]) for m in merged], dtype=np.int64)[inverse]
+        self._sums[pay] = got
+        return got
 
-    host_bounds = bounded(base_bound)
-    table = ranked(train, host_bounds, host_bounds >= low)
+    def relevant_masks(self, nodes: frozenset):
+        """Every route's stops among ``nodes`` as bits (``nodes`` in a fixed order), with
+        that order; None when there are too many of them for a word."""
+        order = sorted(nodes, key=lambda n: (n.hex.id if getattr(n, "hex", None) is not None else "", repr(n)))
+        if len(order) > 62:
+            return None, order
+        bit = {n: 1 << i for i, n in enumerate(order)}
+
+        def mask(e) -> int:
+            m = 0
+            for n in e[NODES]:
+                b = bit.get(n)
+                if b is not None:
+                    m |= b
+            return m
+
+        heads = np.array([mask(h) for h in self.heads], dtype=np.int64)
+        tails = np.array([mask(t) for t in self.tails] + [0], dtype=np.int64)
+        return heads[self.group] | tails[self.kidx], order
+
+    def stops_of(self, r: int):
+        """Route r's stops (a callable, as title hooks take them)."""
+        h = self.heads[int(self.group[r])]
+        k = int(self.kidx[r])
+        return partial(trail_nodes, h, self.tails[k] if k < len(self.tails) else None)
+
+
+def _through(fn, routes: _Routes, base, with_base: bool):
+    """A title's per-route function over every route: ``fn(stops, base)`` (``with_base``) or
+    ``fn(stops)``. A function whose ``relevant`` (a set of stops) says what it reads is
+    called once per distinct (stops among them, base); else once per route."""
+    relevant = getattr(fn, "relevant", None)
+    masks = order = None
+    if relevant is not None:
+        masks, order = routes.relevant_masks(relevant)
+    if masks is None:
+        if with_base:
+            return np.array([fn(routes.stops_of(r), b) for r, b in enumerate(base.tolist())], dtype=np.int64)
+        return np.array([fn(routes.stops_of(r)) for r in range(len(routes.group))], dtype=np.int64)
+    assert order is not None
+    m_vals, m_place = _unique(masks)
+    nb = 1
+    lo = 0
+    b_vals: list = []
+    if with_base and len(base):
+        lo = int(base.min())
+        b_vals, b_place = _unique(base - lo)
+        nb = len(b_vals)
+        codes, inverse = _unique(m_place * nb + b_place)
+    else:
+        codes, inverse = m_vals, m_place
+    out = []
+    for c in codes:
+        m = m_vals[c // nb] if with_base else c
+        stops = tuple(n for i, n in enumerate(order) if m >> i & 1)
+        if with_base:
+            out.append(fn(lambda stops=stops: stops, b_vals[c % nb] + lo))
+        else:
+            out.append(fn(lambda stops=stops: stops))
+    return np.array(out, dtype=np.int64)[inverse] if out else np.zeros(0, dtype=np.int64)
+
+
+def _priced(routes: _Routes, plan, low: int, keep=None) -> CandTable:
+    """``plan``'s kind's table of the routes (those ``keep`` marks, if given) whose bound is
+    at least ``low``: stop values, the title's base bound, route bound and run bonus."""
+    b = routes.sums(plan.pay)
+    if plan.base_hook is not None:
+        values, inverse = _unique(b - b.min()) if len(b) else ([], b)
+        lo = int(b.min()) if len(b) else 0
+        b = np.array([plan.base_bound(v + lo) for v in values], dtype=np.int64)[inverse] if len(b) else b
+    if plan.hook is not None:
+        b = _through(plan.hook, routes, b, True)
+    bonus = _through(plan.run_bonus, routes, None, False) if plan.run_bonus is not None else None
+    total = b + bonus if bonus is not None else b
+    ok = total >= low
+    if keep is not None:
+        ok &= keep
+    at = np.flatnonzero(ok)
+    key = -total[at]
+    if len(key) and -(1 << 15) <= key.min() and key.max() < (1 << 15):
+        key = key.astype(np.int16)  # (a radix sort)
+    order = at[np.argsort(key, kind="stable")]  # equal bounds keep walk order
+    return CandTable(plan.train, total[order], routes.group[order], routes.kidx[order], routes.heads,
+                     routes.tails, bonus[order] if bonus is not None else None)
+
+
+def table_walk(en, plan, riders: list, low: int = 1) -> tuple[CandTable, list]:
+    """The walk of ``en`` (every route, no floor) as tables: ``plan``'s kind's routes
+    bounded at least ``low`` and each rider's (its plan) routes its meter accepts, bounded
+    at least 1. A plan gives ``train``, ``pay``, ``meter``, ``base_hook``/``base_bound``,
+    ``hook`` (``bound(stops, base)``) and ``run_bonus`` (``bonus(stops)``)."""
+    routes = _Routes(en)
+    table = _priced(routes, plan, low)
     if not riders:
         return table, []
     # the whole route's meter state, by (first half's state, second half's state, start's)
@@ -189,12 +305,12 @@ def table_walk(en, train, base_bound, riders: list, low: int = 1) -> tuple[CandT
             got = ids[s] = len(ids)
         return got
 
-    h_sid = np.array([sid(h[STATE]) for h in heads], dtype=np.int64)
-    k_sid = np.array([sid(s) for s in t_state] + [0], dtype=np.int64)
-    k_start = np.array([sid(s) for s in t_start] + [0], dtype=np.int64)
-    alone = kidx == n_t
+    h_sid = np.array([sid(h[STATE]) for h in routes.heads], dtype=np.int64)
+    k_sid = np.array([sid(s) for s in routes.t_state] + [0], dtype=np.int64)
+    k_start = np.array([sid(s) for s in routes.t_start] + [0], dtype=np.int64)
     ns = len(ids) + 1
-    code = (h_sid[group] * ns + np.where(alone, ns - 1, k_sid[kidx])) * ns + k_start[kidx]
+    group, kidx = routes.group, routes.kidx
+    code = (h_sid[group] * ns + np.where(routes.alone, ns - 1, k_sid[kidx])) * ns + k_start[kidx]
     codes, inverse = _unique(code)
     states = list(ids)
     join = en.meter.join
@@ -204,8 +320,7 @@ def table_walk(en, train, base_bound, riders: list, low: int = 1) -> tuple[CandT
         hs, kk = divmod(c, ns)
         whole.append(states[hs] if kk == ns - 1 else join(states[hs], states[kk], states[st]))
     out = []
-    for t, meter, fn in riders:
-        ok = np.array([s is not None and meter.accepts(s) for s in whole], dtype=bool)[inverse]
-        bounds = bounded(fn)
-        out.append(ranked(t, bounds, ok & (bounds >= 1)))
+    for r in riders:
+        ok = np.array([s is not None and r.meter.accepts(s) for s in whole], dtype=bool)[inverse]
+        out.append(_priced(routes, r, 1, ok))
     return table, out

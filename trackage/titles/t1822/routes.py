@@ -150,7 +150,11 @@ class RouteRules1822(RouteRules):
         """``router_route_bound`` for one train and company: an E train's stop values looked
         up once per stop."""
         if train.name != "E":
-            return lambda stops, base: base
+            def same(stops, base: int) -> int:
+                return base
+
+            same.relevant = frozenset()  # type: ignore[attr-defined]  # (the stops it reads)
+            return same
         dummy = Route(self, train, connection_data=[])
         worth: dict = {}
 
@@ -178,6 +182,9 @@ class RouteRules1822(RouteRules):
                 base += max(0, v)
             return base
 
+        # the stops it reads: those an E train earns at, and France
+        bound.relevant = frozenset(  # type: ignore[attr-defined]
+            n for hx, tile in self.board.tiles() for n in tile.nodes if hx.id == FRANCE or value(n) is not None)
         return bound
 
     def router_run_bonus_for(self, train, corp):
@@ -185,7 +192,11 @@ class RouteRules1822(RouteRules):
         destination token found once."""
         dest = self._destination(corp)
         if dest is None:
-            return lambda stops: 0
+            def none(stops) -> int:
+                return 0
+
+            none.relevant = frozenset()  # type: ignore[attr-defined]  # (the stops it reads)
+            return none
         home = corp.tokens[0]
         targets = frozenset(c for _hx, tile in self.board.tiles() for c in tile.cities
                             if any(t is home or t is dest for t in self.board.tokens(c) if t is not None))
@@ -194,6 +205,7 @@ class RouteRules1822(RouteRules):
         def bonus(stops) -> int:
             return worth if sum(1 for s in stops() if s in targets) >= 2 else 0
 
+        bonus.relevant = targets  # type: ignore[attr-defined]  # (the stops it reads)
         return bonus
 
     def router_route_bound(self, train, corp, stops, base: int) -> int:

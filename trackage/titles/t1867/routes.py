@@ -177,6 +177,7 @@ class RouteRules1867(RouteRules):
                 base += both
             return base
 
+        bound.relevant = frozenset(hex_of)  # type: ignore[attr-defined]  # (the stops it reads)
         return bound
 
     def router_bound_slack(self, train, corp) -> int | None:
