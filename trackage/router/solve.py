@@ -252,7 +252,7 @@ def _kind_candidates(game, rules, entity, train, links, tokened, key_bit, work_l
 
 
 _ALONE = (None,)  # the second halves of a route that is one half
-_TABLES = True  # build plain lists as arrays (``table_walk``); False: as objects, route by route
+_TABLES = True  # lists walked without a floor as arrays (``table_walk``); False: an object per route
 
 
 def _walk(plan: _Plan, stats, floor: int | None = None, rising: bool = False, floor_of=None,
