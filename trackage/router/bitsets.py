@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .entries import MASK, PARENT
+
 _HUBS = (32, 48, 64, 80, 96, 128)  # how many of the most used keys a coarse view may tell apart
 _CLASS_SHARE = 3  # ... as many as keep the classes within a fifth of the candidates
 _COARSE_FROM = 2000  # candidates a list needs before a coarse view is worth building
@@ -180,6 +182,7 @@ class RankedList:
         self.full = (1 << len(cands)) - 1
         self._inverted: list | None = None  # built on first use (the first train's never is)
         self._blocks: dict = {}
+        self._entries: dict = {}  # id of a walk entry -> (entry, the ranks it blocks)
         self._coarse: Coarse | None | bool = False  # False: not built yet; None: not worth it
 
     @property
@@ -204,9 +207,28 @@ class RankedList:
         return self.cands[(free & -free).bit_length() - 1].bound if free else 0
 
     def blocked_by(self, cand) -> int:
-        """The ranks of this list that share a conflict key with ``cand``."""
+        """The ranks of this list that share a conflict key with ``cand``: what its halves
+        block (a half's from its parent's and its last link's keys, memoised: the routes
+        tried one after another share their halves)."""
         key = id(cand)
         b = self._blocks.get(key)
         if b is None:
-            b = self._blocks[key] = union(self.inverted, cand.mask & self.keys)
+            b = self._entry_blocks(cand.half)
+            if cand.other is not None:
+                b |= self._entry_blocks(cand.other)
+            self._blocks[key] = b
+        return b
+
+    def _entry_blocks(self, e) -> int:
+        """The ranks sharing a key with walk entry ``e`` (its mask holds its parent's)."""
+        got = self._entries.get(id(e))
+        if got is not None:
+            return got[1]
+        parent = e[PARENT]
+        m = e[MASK] & self.keys
+        if parent is None:
+            b = union(self.inverted, m)
+        else:
+            b = self._entry_blocks(parent) | union(self.inverted, m & ~parent[MASK])
+        self._entries[id(e)] = (e, b)  # (the entry kept alive: its id stays its own)
         return b

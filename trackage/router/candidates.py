@@ -28,10 +28,28 @@ import numpy as np
 from ..core.errors import GameError
 from ..core.graph import walk_path
 from ..core.routes import Chain, Route, Segment, chain_id, track_keys
+from .entries import (
+    CLASH,
+    DEPTH,
+    FIRST,
+    IDX,
+    KIDS,
+    LINK,
+    MASK,
+    NODE,
+    NODES,
+    PARENT,
+    PATHS,
+    SPENT,
+    STATE,
+    VALS,
+)
 from .joins import BitJoin, ListJoin
 from .meter import Meter
 
-PARENT, NODE, PATHS, MASK, STATE, VALS, FIRST, DEPTH, NODES, LINK, KIDS, CLASH, SPENT, IDX = range(14)
+__all__ = ["CLASH", "DEPTH", "FIRST", "IDX", "KIDS", "LINK", "MASK", "NODE", "NODES", "PARENT", "PATHS", "SPENT",
+           "STATE", "VALS", "Candidate", "Enumerator", "Links", "build_route", "evaluate_alone", "trail_nodes"]
+
 _ROW_MAX = 24  # a meter with a larger capacity is not told apart by spending in the rows
 _FLOOR_DEPTH = 4  # a half's own floor (``floor_of``) down to this depth; deeper, its ancestor's
 _HUBS = 3  # the most valuable stops whose avoidance the rows tell apart (2**_HUBS versions)

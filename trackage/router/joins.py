@@ -16,9 +16,7 @@ the tree walk that prunes whole subtrees (``Enumerator._join``).
 from __future__ import annotations
 
 from .bitsets import rank_list, transpose, union
-
-# entry fields (see candidates.py)
-PARENT, NODE, PATHS, MASK, STATE, VALS, FIRST, DEPTH, NODES, LINK, KIDS, CLASH, SPENT, IDX = range(14)
+from .entries import CLASH, FIRST, IDX, MASK, NODE, PARENT, SPENT, STATE, VALS
 
 
 class BitJoin:

@@ -37,6 +37,7 @@ class CandTable:
         self.bonus = bonus  # by rank: the part of the bound a run earns once (None: none)
         self._made: list = [None] * len(self.bound_list)
         self._rows: dict = {}  # width -> mask_rows
+        self.halves_rows: dict = {}  # width -> the halves' masks as rows (heads, tails)
         self._group: list | None = None
         self._kidx: list | None = None
 
@@ -104,12 +105,15 @@ class CandTable:
         return [int.from_bytes(raw[i:i + width], "little") for i in range(0, len(raw), width)]
 
     def _mask_rows(self, width: int):
-        def rows(entries):
-            raw = b"".join(e[MASK].to_bytes(width, "little") for e in entries)
-            return np.frombuffer(raw, dtype=np.uint8).reshape(len(entries), width)
+        got = self.halves_rows.get(width)  # (shared by the tables of one walk)
+        if got is None:
+            def rows(entries):
+                raw = b"".join(e[MASK].to_bytes(width, "little") for e in entries)
+                return np.frombuffer(raw, dtype=np.uint8).reshape(len(entries), width)
 
-        heads = rows(self.heads)
-        tails = np.vstack([rows(self.tails), np.zeros((1, width), dtype=np.uint8)])
+            got = self.halves_rows[width] = (
+                rows(self.heads), np.vstack([rows(self.tails), np.zeros((1, width), dtype=np.uint8)]))
+        heads, tails = got
         return heads[self.group] | tails[self.kidx]
 
 
@@ -174,6 +178,7 @@ class _Routes:
         self.alone = self.kidx == n_t
         self._merged: tuple | None = None
         self._sums: dict = {}
+        self.rows: dict = {}  # width -> the halves' masks as rows (``CandTable.halves_rows``)
 
     def sums(self, pay: int | None):
         """Every route's stop values summed, the best ``pay`` of them where only those pay
@@ -283,8 +288,10 @@ def _priced(routes: _Routes, plan, low: int, keep=None) -> CandTable:
     if len(key) and -(1 << 15) <= key.min() and key.max() < (1 << 15):
         key = key.astype(np.int16)  # (a radix sort)
     order = at[np.argsort(key, kind="stable")]  # equal bounds keep walk order
-    return CandTable(plan.train, total[order], routes.group[order], routes.kidx[order], routes.heads,
-                     routes.tails, bonus[order] if bonus is not None else None)
+    table = CandTable(plan.train, total[order], routes.group[order], routes.kidx[order], routes.heads,
+                      routes.tails, bonus[order] if bonus is not None else None)
+    table.halves_rows = routes.rows
+    return table
 
 
 def table_walk(en, plan, riders: list, low: int = 1) -> tuple[CandTable, list]:
