@@ -181,7 +181,6 @@ class RankedList:
         self.keys = (1 << nkeys) - 1
         self.full = (1 << len(cands)) - 1
         self._inverted: list | None = None  # built on first use (the first train's never is)
-        self._blocks: dict = {}
         self._entries: dict = {}  # id of a walk entry -> (entry, the ranks it blocks)
         self._coarse: Coarse | None | bool = False  # False: not built yet; None: not worth it
 
@@ -210,13 +209,9 @@ class RankedList:
         """The ranks of this list that share a conflict key with ``cand``: what its halves
         block (a half's from its parent's and its last link's keys, memoised: the routes
         tried one after another share their halves)."""
-        key = id(cand)
-        b = self._blocks.get(key)
-        if b is None:
-            b = self._entry_blocks(cand.half)
-            if cand.other is not None:
-                b |= self._entry_blocks(cand.other)
-            self._blocks[key] = b
+        b = self._entry_blocks(cand.half)
+        if cand.other is not None:
+            b |= self._entry_blocks(cand.other)
         return b
 
     def _entry_blocks(self, e) -> int:

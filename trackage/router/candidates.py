@@ -714,8 +714,14 @@ class Enumerator:
         split = c.split
         bits = c.bits
         index = bits.index
+        conflicts = bits.conflicts
         tick = self._tick
+        # what each ancestor of the current half conflicts with, by depth (halves come in
+        # tree order: a half's parent is the last half one level up)
+        ancestors = [0] * (max((h[DEPTH] for h in halves), default=0) + 1)
         for h in halves:
+            d = h[DEPTH]
+            cf = ancestors[d] = conflicts(h, ancestors[d - 1])
             if free is not None and free(h[NODE]):
                 if h[DEPTH] == 1:
                     yield h, None, None  # two stops: the shorter one is no route
@@ -735,7 +741,7 @@ class Enumerator:
             else:
                 sides = ((1, None),)
             if tick():
-                idx = index(h, sides)
+                idx = index(h, sides, cf)
                 if idx:
                     yield h, bits, idx
 

@@ -75,7 +75,6 @@ class BitJoin:
             self.spent_le[s] = acc
         self.full = (1 << n) - 1
         self.rel_vals = self._rel_vals(pos)
-        self._cf: dict = {-1: 0}  # first half's IDX -> the second halves it conflicts with
         self._track: dict = {}
         self._node: dict = {}
         self._allow: dict = {}
@@ -97,14 +96,11 @@ class BitJoin:
             out[j] = add_v(out[pj] if pj is not None else (), value(e[NODE]))
         return out
 
-    def conflicts(self, h) -> int:
-        """The second halves sharing track, a stop or a clash bit with first half ``h``."""
-        got = self._cf.get(h[IDX])
-        if got is not None:
-            return got
-        p = h[PARENT]
-        base = self.conflicts(p) if p[PARENT] is not None else 0
-        m = h[MASK] ^ p[MASK]  # its last link's track
+    def conflicts(self, h, base: int) -> int:
+        """The second halves sharing track, a stop or a clash bit with first half ``h``, from
+        ``base``, those its parent conflicts with (the halves are taken in tree order, so
+        only the current half's ancestors' are kept: see ``Enumerator._bit_routes``)."""
+        m = h[MASK] ^ h[PARENT][MASK]  # its last link's track
         t = self._track.get(m)
         if t is None:
             t = self._track[m] = union(self.track_use, m & self.track_keys)
@@ -117,8 +113,7 @@ class BitJoin:
             if cb:
                 c |= union(self.clash_use, cb & self.clash_keys)
             self._node[nd] = c
-        got = self._cf[h[IDX]] = base | t | c
-        return got
+        return base | t | c
 
     def allowed(self, side: int, first: int, most: int | None) -> int:
         """The second halves leaving the start after (side 1) or before (-1) link ``first``
@@ -156,13 +151,12 @@ class BitJoin:
             got = self._meter_ok[state] = (ok, combined)
         return got
 
-    def index(self, h, sides) -> list:
-        """For first half ``h`` and its ``sides`` ((side, most) pairs): the places of the
-        routes' second halves in ``uni``, in tree order."""
+    def index(self, h, sides, cf: int) -> list:
+        """For first half ``h``, its ``sides`` ((side, most) pairs) and ``cf`` (what it
+        conflicts with): the places of the routes' second halves in ``uni``, in tree order."""
         got = self._meter_ok.get(h[STATE])
         ok = (got if got is not None else self.meter_ok(h[STATE]))[0]
-        cf = self._cf.get(h[IDX])
-        free_of = ok & ~(cf if cf is not None else self.conflicts(h))
+        free_of = ok & ~cf
         idx: list = []
         if not free_of:
             return idx
