@@ -7,27 +7,15 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import FIXTURES
+from router_states import log_state
 
 from trackage.core.routes import rules_for
-from trackage.router import logstates, optimal_routes, solve
+from trackage.router import optimal_routes, solve
 from trackage.router.candidates import build_route
 from trackage.titles.t1867.routes import RouteRules1867
 
 STATES = [("1861", "bank_breaks_then_final_phase.json", 767), ("1861", "bank_breaks_then_final_phase.json", 758),
           ("1867", "21268.json", None)]
-
-
-def _state(title, log, at):
-    path = FIXTURES / title / log
-    if not path.exists():
-        pytest.skip(f"NO FIXTURES: {path} is absent (set TRACKAGE_FIXTURES)")
-    if at is None:  # the log's last run of a company with several trains
-        states = [(a, g) for a, g in logstates.run_routes_states(path)
-                  if len(list(g.route_trains(g.resolve_entity(a)))) > 1]
-        action, game = states[-1]
-        return game, action
-    return logstates.state_before(path, at)
 
 
 def _candidates(game, entity, monkeypatch) -> list:
@@ -50,8 +38,7 @@ def _candidates(game, entity, monkeypatch) -> list:
 def test_paying_stops_are_the_plain_loops(monkeypatch, title, log, at):
     """On 1,500 routes of each state, the stops compute_stops picks (and so the revenue)
     are those of trying every combination in order, first maximum kept."""
-    game, action = _state(title, log, at)
-    entity = game.resolve_entity(action)
+    game, entity = log_state(title, log, at)
     rules = rules_for(game)
     cands = _candidates(game, entity, monkeypatch)
     sample = random.Random(7).sample(cands, min(1500, len(cands)))
@@ -75,8 +62,7 @@ def test_paying_stops_are_the_plain_loops(monkeypatch, title, log, at):
 def test_a_best_run_that_does_not_rebuild_is_searched_again(monkeypatch):
     """If the best run's log form rebuilds to another revenue, the router searches again,
     checking each better run, and returns the best run that does rebuild."""
-    game, action = _state(*STATES[0])
-    entity = game.resolve_entity(action)
+    game, entity = log_state(*STATES[0])
     first = optimal_routes(game, entity)
     assert first.optimal and first.stats.unlogged == 0
     real = type(game).compute_route_revenues
@@ -100,8 +86,7 @@ def test_a_best_run_that_does_not_rebuild_is_searched_again(monkeypatch):
 def test_a_wounded_trains_bound_is_half_its_stop_values():
     """1858's bound needs no stops (``router_base_bound``): a wounded (obsolete) lone train
     earns half, and the router's best run is half the unwounded one, proven."""
-    game, action = _state("1858", "1858_game_end_bank.json", 932)
-    entity = game.resolve_entity(action)
+    game, entity = log_state("1858", "1858_game_end_bank.json", 932)
     (train,) = list(game.route_trains(entity))
     whole = optimal_routes(game, entity)
     assert whole.optimal and whole.revenue > 0
@@ -124,8 +109,7 @@ def test_1822_hooks_made_once_per_walk_match_the_plain_hooks(monkeypatch):
 
     from trackage.router.candidates import trail_nodes
 
-    game, action = _state("1822", "1822_game_end_stock_market.json", 1499)
-    entity = game.resolve_entity(action)
+    game, entity = log_state("1822", "1822_game_end_stock_market.json", 1499)
     rules = rules_for(game)
     cands = _candidates(game, entity, monkeypatch)
     trains = {c.train.name for c in cands}

@@ -5,9 +5,9 @@ gives; the kind cut by what the other trains can run beside it must still give t
 from __future__ import annotations
 
 import pytest
-from conftest import FIXTURES
+from router_states import first_lists, log_state
 
-from trackage.router import logstates, optimal_routes, solve
+from trackage.router import optimal_routes, solve
 
 RIDERS = [
     ("1858", "1858_game_end_bank.json", 868),  # a 5E rides along a 7E (every stop value counts)
@@ -19,36 +19,16 @@ PRUNED = [
 ]
 
 
-def _state(title, log, at):
-    path = FIXTURES / title / log
-    if not path.exists():
-        pytest.skip(f"NO FIXTURES: {path} is absent (set TRACKAGE_FIXTURES)")
-    game, action = logstates.state_before(path, at)
-    return game, game.resolve_entity(action)
-
-
 def _lists(monkeypatch, game, entity, *, share: bool) -> tuple[object, dict]:
-    """The result and, per train name, the routes (as node lists) of its kind's first walk."""
-    walks: dict = {}
-    real = solve._walk
-
-    def spy(plan, *a, **k):
-        kind, theirs = real(plan, *a, **k)
-        for p, got in ((plan, kind), *zip(k.get("riders", ()), theirs)):
-            walks.setdefault(p.train.name, sorted(tuple(n.id for n in c.nodes) for c in got.cands))
-        return kind, theirs
-
-    with monkeypatch.context() as m:
-        m.setattr(solve, "_walk", spy)
-        if not share:
-            m.setattr(solve, "_rides_along", lambda *_a: False)
-        res = optimal_routes(game, entity)
-    return res, walks
+    """The result and, per train name, the routes (as node lists, sorted) of its kind's first walk."""
+    patches = [] if share else [(solve, "_rides_along", lambda *_a: False)]
+    res, walks = first_lists(monkeypatch, game, entity, lambda c: tuple(n.id for n in c.nodes), patches)
+    return res, {name: sorted(routes) for name, routes in walks.items()}
 
 
 @pytest.mark.parametrize(("title", "log", "at"), RIDERS)
 def test_a_rider_gets_the_list_of_its_own_walk(monkeypatch, title, log, at):
-    game, entity = _state(title, log, at)
+    game, entity = log_state(title, log, at)
     shared, with_riders = _lists(monkeypatch, game, entity, share=True)
     alone, separate = _lists(monkeypatch, game, entity, share=False)
     assert shared.optimal and alone.optimal
@@ -62,7 +42,7 @@ def test_a_rider_gets_the_list_of_its_own_walk(monkeypatch, title, log, at):
 
 @pytest.mark.parametrize(("title", "log", "at"), PRUNED)
 def test_the_pruned_kind_keeps_the_best_run(monkeypatch, title, log, at):
-    game, entity = _state(title, log, at)
+    game, entity = log_state(title, log, at)
     cut = optimal_routes(game, entity)
     with monkeypatch.context() as m:
         m.setattr(solve, "_PRUNE_BESIDE", -1)  # every kind walked whole

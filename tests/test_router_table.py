@@ -6,9 +6,9 @@ object per route and every hook called per route, rank by rank (route, bound, bo
 from __future__ import annotations
 
 import pytest
-from conftest import FIXTURES
+from router_states import first_lists, log_state
 
-from trackage.router import candidates, logstates, optimal_routes, solve
+from trackage.router import candidates, solve
 
 STATES = [
     ("1858", "1858_game_end_bank.json", 940),  # 7E with a 5E riding along (base bound hook)
@@ -23,41 +23,15 @@ STATES = [
 ]
 
 
-def _state(title, log, at):
-    path = FIXTURES / title / log
-    if not path.exists():
-        pytest.skip(f"NO FIXTURES: {path} is absent (set TRACKAGE_FIXTURES)")
-    if at is None:  # the log's last run of a company with several trains
-        states = [(a, g) for a, g in logstates.run_routes_states(path)
-                  if len(list(g.route_trains(g.resolve_entity(a)))) > 1]
-        action, game = states[-1]
-        return game, game.resolve_entity(action)
-    game, action = logstates.state_before(path, at)
-    return game, game.resolve_entity(action)
-
-
 def _lists(monkeypatch, game, entity, *, fast: bool) -> tuple[object, dict]:
-    """The result and, per train name, its kind's first list as (stops, bound) by rank."""
-    walks: dict = {}
-    real = solve._walk
-
-    def spy(plan, *a, **k):
-        kind, theirs = real(plan, *a, **k)
-        for p, got in ((plan, kind), *zip(k.get("riders", ()), theirs)):
-            walks.setdefault(p.train.name, [(tuple(n.id for n in c.nodes), c.bound, c.bonus) for c in got.cands])
-        return kind, theirs
-
-    with monkeypatch.context() as m:
-        m.setattr(solve, "_walk", spy)
-        m.setattr(solve, "_TABLES", fast)
-        m.setattr(candidates.Enumerator, "bit_joins", fast)
-        res = optimal_routes(game, entity)
-    return res, walks
+    """The result and, per train name, its kind's first list as (stops, bound, bonus) by rank."""
+    return first_lists(monkeypatch, game, entity, lambda c: (tuple(n.id for n in c.nodes), c.bound, c.bonus),
+                       [(solve, "_TABLES", fast), (candidates.Enumerator, "bit_joins", fast)])
 
 
 @pytest.mark.parametrize(("title", "log", "at"), STATES)
 def test_fast_lists_are_the_plain_lists(monkeypatch, title, log, at):
-    game, entity = _state(title, log, at)
+    game, entity = log_state(title, log, at)
     fast, fast_lists = _lists(monkeypatch, game, entity, fast=True)
     plain, plain_lists = _lists(monkeypatch, game, entity, fast=False)
     assert fast.optimal and plain.optimal
