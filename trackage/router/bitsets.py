@@ -10,9 +10,14 @@ routes" is the lowest rank left in ``full & ~blocked``.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .entries import MASK, PARENT
+
+if TYPE_CHECKING:
+    from .table import Ranked
 
 _HUBS = (32, 48, 64, 80, 96, 128)  # how many of the most used keys a coarse view may tell apart
 _CLASS_SHARE = 3  # ... as many as keep the classes within a fifth of the candidates
@@ -68,14 +73,17 @@ def union(inverted: list, mask: int) -> int:
     return out
 
 
+def byte_rows(masks: list, width: int):
+    """``masks`` as rows of ``width`` little-endian bytes (an n x width array)."""
+    raw = b"".join(m.to_bytes(width, "little") for m in masks)
+    return np.frombuffer(raw, dtype=np.uint8).reshape(len(masks), width)
+
+
 def transpose(masks: list, nkeys: int) -> list:
     """For every key, the bitset of the positions whose mask has it."""
-    n = len(masks)
-    if not n or not nkeys:
+    if not masks or not nkeys:
         return [0] * nkeys
-    width = (nkeys + 7) // 8
-    raw = b"".join(m.to_bytes(width, "little") for m in masks)
-    return transpose_rows(np.frombuffer(raw, dtype=np.uint8).reshape(n, width), nkeys)
+    return transpose_rows(byte_rows(masks, (nkeys + 7) // 8), nkeys)
 
 
 def transpose_rows(mat, nkeys: int) -> list:
@@ -110,7 +118,7 @@ class Coarse:
     form a class worth its best bound. ``best(used)`` is an upper bound of the best candidate
     sharing no key with ``used`` (it only looks at the hub keys), memoised per hub part."""
 
-    def __init__(self, cands: list, inverted: list):
+    def __init__(self, cands: Ranked, inverted: list):
         n = len(cands)
         counts = sorted(((b.bit_count(), k) for k, b in enumerate(inverted) if b), reverse=True)
         used = [k for c, k in counts if c * 100 >= n][:max(_HUBS)]  # keys of at least 1% of them
@@ -148,8 +156,8 @@ class Coarse:
         _keys, firsts = np.unique(np.ascontiguousarray(rows).view(np.dtype((np.void, rows.shape[1]))).ravel(),
                                   return_index=True)
         firsts.sort()
-        bounds = getattr(cands, "bound_list", None)  # (a CandTable's, without making candidates)
-        self.bounds = [(bounds[i] if bounds is not None else cands[i].bound) for i in firsts.tolist()]
+        bounds = cands.bound_list
+        self.bounds = [bounds[i] for i in firsts.tolist()]
         self.inverted = [0] * (max(hubs) + 1 if hubs else 0)
         for j, k in enumerate(hubs):
             col = uses[j, firsts]
@@ -175,7 +183,7 @@ class Coarse:
 
 
 class RankedList:
-    def __init__(self, cands: list, nkeys: int):
+    def __init__(self, cands: Ranked, nkeys: int):
         self.cands = cands
         self.nkeys = nkeys  # the keys its candidates may use (keys numbered later are not theirs)
         self.keys = (1 << nkeys) - 1
@@ -187,11 +195,10 @@ class RankedList:
     @property
     def inverted(self) -> list:
         if self._inverted is None:
-            rows = getattr(self.cands, "mask_rows", None)  # a CandTable gives its masks as rows
-            if rows is not None and self.nkeys and len(self.cands):
-                self._inverted = transpose_rows(rows((self.nkeys + 7) // 8), self.nkeys)
+            if self.nkeys and len(self.cands):
+                self._inverted = transpose_rows(self.cands.mask_rows((self.nkeys + 7) // 8), self.nkeys)
             else:
-                self._inverted = transpose([c.mask for c in self.cands], self.nkeys)
+                self._inverted = [0] * self.nkeys
         return self._inverted
 
     @property

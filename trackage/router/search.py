@@ -155,24 +155,15 @@ class Search:
             return total
 
         block_memo: dict = {}
-        table_cores: list = []  # a CandTable's block cores, all at once
+        cores: list = []  # the first list's block cores, all at once
 
         def block_of(k) -> tuple:
             """(best bound, shared track) of the first list's ranks k to k + _BLOCK - 1."""
             got = block_memo.get(k)
             if got is None:
-                cands0 = lists[0].cands
-                cores = getattr(cands0, "block_cores", None)  # (a CandTable's: no candidates made)
-                if cores is not None:
-                    if not table_cores:
-                        table_cores.extend(cores(_BLOCK, (lists[0].nkeys + 7) // 8))
-                    got = block_memo[k] = (cands0.bound_list[k], table_cores[k // _BLOCK])
-                else:
-                    part = cands0[k:k + _BLOCK]
-                    core = part[0].mask
-                    for c in part[1:]:
-                        core &= c.mask
-                    got = block_memo[k] = (part[0].bound, core)
+                if not cores:
+                    cores.extend(lists[0].cands.block_cores(_BLOCK, (lists[0].nkeys + 7) // 8))
+                got = block_memo[k] = (lists[0].cands.bound_list[k], cores[k // _BLOCK])
             return got
 
         def rec(i, blocked, acc, bonus, used):
@@ -217,7 +208,7 @@ class Search:
             # with what the later trains can run beside the track all its routes share, cannot
             # beat the best is skipped whole
             blocks = i == 0 and n > 1 and all(co is not None for co in coarse[1:])
-            peek = getattr(cands, "peek", None) if i + 1 < n else None
+            peek = cands.peek if i + 1 < n else None
             skip_to = -1
             # (nothing blocked: every rank, in order)
             for k in range(len(cands)) if not blocked[i] and not same[i] else ranks(avail):
@@ -237,8 +228,8 @@ class Search:
                         skip_to = k + _BLOCK
                         continue
                 if peek is not None:
-                    # a route of a table not looked at yet: judged without making it (its
-                    # base is its bound, it has no bonus)
+                    # a route not looked at yet: judged without making it (its base is its
+                    # bound, it has no bonus)
                     got = peek(k)
                     if got is not None:
                         b, m = got

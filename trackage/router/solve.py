@@ -25,7 +25,7 @@ from .candidates import (
 )
 from .meter import TypedMeter, default_meter
 from .search import Search, Stats
-from .table import CandTable, table_walk
+from .table import CandList, Ranked, table_walk
 
 
 @dataclass
@@ -125,13 +125,13 @@ class _Kind:
     """One train kind's candidates: ``cands`` sorted by bound (highest first), every route
     whose bound is at least ``complete`` among them."""
 
-    def __init__(self, cands: list | CandTable, complete: float):
+    def __init__(self, cands: Ranked, complete: float):
         self.cands = cands
         self.complete = complete
 
     @property
     def top(self) -> int:
-        return self.cands[0].bound if self.cands else 0
+        return self.cands.bound_list[0] if len(self.cands) else 0
 
 
 class _Plan:
@@ -336,7 +336,7 @@ def _walk(plan: _Plan, stats, floor: int | None = None, rising: bool = False, fl
         complete = float("-inf")
     for out in rider_cands:
         out.sort(key=attrgetter("bound"), reverse=True)
-    return _Kind(cands, complete), [_Kind(out, float("-inf")) for out in rider_cands]
+    return _Kind(CandList(cands), complete), [_Kind(CandList(out), float("-inf")) for out in rider_cands]
 
 
 def optimal_routes(game, entity=None, *, time_limit: float | None = None,

@@ -19,30 +19,89 @@ from functools import partial
 
 import numpy as np
 
+from .bitsets import byte_rows
 from .candidates import MASK, NODES, STATE, VALS, Candidate, trail_nodes
 
 
-class CandTable:
-    """One train kind's candidates in rank order (highest bound first), made on demand.
-    Acts as a read-only sequence of :class:`~.candidates.Candidate`."""
+class Ranked:
+    """A train kind's candidates, highest bound first, as the search reads them: their
+    bounds (``bound_list``), a candidate by rank (``lst[r]``), a rank's conflict keys
+    (``mask_at``), and every rank's keys as byte rows (``mask_rows``) and per block
+    (``block_cores``)."""
 
-    def __init__(self, train, bounds, group, kidx, heads: list, tails: list, bonus=None):
+    bound_list: list
+
+    def __init__(self) -> None:
+        self._rows: dict = {}  # width -> mask_rows
+
+    def __len__(self) -> int:
+        return len(self.bound_list)
+
+    def __getitem__(self, r):  # pragma: no cover - protocol
+        raise NotImplementedError
+
+    def __iter__(self):
+        for r in range(len(self)):
+            yield self[r]
+
+    def mask_at(self, r: int) -> int:
+        return self[r].mask
+
+    def peek(self, r: int) -> tuple[int, int] | None:
+        """(bound, conflict keys) of rank r while no candidate is made for it (its base is
+        its bound, it has no run bonus), else None."""
+        return None
+
+    def mask_rows(self, width: int):
+        """Every rank's conflict keys as ``width`` little-endian bytes (an n x width array)."""
+        got = self._rows.get(width)
+        if got is None:
+            got = self._rows[width] = self._mask_rows(width)
+        return got
+
+    def _mask_rows(self, width: int):
+        return byte_rows([c.mask for c in self], width)
+
+    def block_cores(self, size: int, width: int) -> list:
+        """For every block of ``size`` ranks (from rank 0), the keys all its routes use."""
+        rows = self.mask_rows(width)
+        if not len(rows):
+            return []
+        raw = np.bitwise_and.reduceat(rows, np.arange(0, len(rows), size), axis=0).tobytes()
+        return [int.from_bytes(raw[i:i + width], "little") for i in range(0, len(raw), width)]
+
+
+class CandList(Ranked):
+    """Candidates made one by one (a walk under a floor), highest bound first."""
+
+    def __init__(self, cands: list):
+        super().__init__()
+        self.cands = cands
+        self.bound_list = [c.bound for c in cands]
+
+    def __getitem__(self, r):
+        return self.cands[r]
+
+    def __iter__(self):
+        return iter(self.cands)
+
+
+class CandTable(Ranked):
+    """Candidates kept as columns and made on demand, highest bound first."""
+
+    def __init__(self, train, bounds, group, kidx, heads: list, tails: list, bonus, halves_rows: dict):
+        super().__init__()
         self.train = train
-        self.bounds = bounds  # by rank
         self.group = group  # by rank: the route's first half (an index of ``heads``)
         self.kidx = kidx  # by rank: its second half (an index of ``tails``; len(tails): none)
         self.heads = heads
         self.tails = tails
-        self.bound_list: list = bounds.tolist()
+        self.bound_list = bounds.tolist()
         self.bonus = bonus  # by rank: the part of the bound a run earns once (None: none)
+        self.halves_rows = halves_rows  # width -> the halves' masks as rows (shared by a walk's tables)
         self._made: list = [None] * len(self.bound_list)
-        self._rows: dict = {}  # width -> mask_rows
-        self.halves_rows: dict = {}  # width -> the halves' masks as rows (heads, tails)
         self._group: list | None = None
         self._kidx: list | None = None
-
-    def __len__(self) -> int:
-        return len(self.bound_list)
 
     def _lists(self) -> tuple[list, list]:
         if self._group is None or self._kidx is None:
@@ -58,8 +117,6 @@ class CandTable:
         return m | self.tails[k][MASK] if k < len(self.tails) else m
 
     def peek(self, r: int) -> tuple[int, int] | None:
-        """(bound, conflict keys) of rank r while its candidate is not made and has no run
-        bonus, else None (it may have learnt its exact value)."""
         if self._made[r] is not None or (self.bonus is not None and self.bonus[r]):
             return None
         return self.bound_list[r], self.mask_at(r)
@@ -85,50 +142,30 @@ class CandTable:
             raise IndexError(r)
         return self._make(r)
 
-    def __iter__(self):
-        for r in range(len(self)):
-            yield self._make(r)
-
-    def mask_rows(self, width: int):
-        """Every rank's conflict keys as ``width`` little-endian bytes (an n x width array)."""
-        got = self._rows.get(width)
-        if got is None:
-            got = self._rows[width] = self._mask_rows(width)
-        return got
-
-    def block_cores(self, size: int, width: int) -> list:
-        """For every block of ``size`` ranks (from rank 0), the keys all its routes use."""
-        rows = self.mask_rows(width)
-        if not len(rows):
-            return []
-        raw = np.bitwise_and.reduceat(rows, np.arange(0, len(rows), size), axis=0).tobytes()
-        return [int.from_bytes(raw[i:i + width], "little") for i in range(0, len(raw), width)]
-
     def _mask_rows(self, width: int):
-        got = self.halves_rows.get(width)  # (shared by the tables of one walk)
+        got = self.halves_rows.get(width)
         if got is None:
-            def rows(entries):
-                raw = b"".join(e[MASK].to_bytes(width, "little") for e in entries)
-                return np.frombuffer(raw, dtype=np.uint8).reshape(len(entries), width)
-
             got = self.halves_rows[width] = (
-                rows(self.heads), np.vstack([rows(self.tails), np.zeros((1, width), dtype=np.uint8)]))
+                byte_rows([h[MASK] for h in self.heads], width),
+                np.vstack([byte_rows([t[MASK] for t in self.tails], width), np.zeros((1, width), dtype=np.uint8)]))
         heads, tails = got
         return heads[self.group] | tails[self.kidx]
 
 
 def _unique(a) -> tuple[list, np.ndarray]:
-    """The distinct values of an array of small non-negative ints (a list, ascending) and,
-    for each element, its value's place among them."""
+    """The distinct values of an int array (a list, ascending) and, for each element, its
+    value's place among them (by counting when they are few and close)."""
     if not len(a):
         return [], np.zeros(0, dtype=np.int64)
-    if a.min() >= 0 and a.max() < max(1 << 16, 4 * len(a)):
-        seen = np.zeros(int(a.max()) + 1, dtype=bool)
-        seen[a] = True
+    lo = int(a.min())
+    if int(a.max()) - lo < max(1 << 16, 4 * len(a)):
+        shifted = a - lo
+        seen = np.zeros(int(shifted.max()) + 1, dtype=bool)
+        seen[shifted] = True
         values = np.flatnonzero(seen)
         place = np.zeros(len(seen), dtype=np.int64)
         place[values] = np.arange(len(values))
-        return values.tolist(), place[a]
+        return (values + lo).tolist(), place[shifted]
     values, inverse = np.unique(a, return_inverse=True)
     return values.tolist(), inverse.reshape(-1)
 
@@ -248,12 +285,10 @@ def _through(fn, routes: _Routes, base, with_base: bool):
     assert order is not None
     m_vals, m_place = _unique(masks)
     nb = 1
-    lo = 0
     b_vals: list = []
-    if with_base and len(base):
-        lo = int(base.min())
-        b_vals, b_place = _unique(base - lo)
-        nb = len(b_vals)
+    if with_base:
+        b_vals, b_place = _unique(base)
+        nb = max(1, len(b_vals))
         codes, inverse = _unique(m_place * nb + b_place)
     else:
         codes, inverse = m_vals, m_place
@@ -262,7 +297,7 @@ def _through(fn, routes: _Routes, base, with_base: bool):
         m = m_vals[c // nb] if with_base else c
         stops = tuple(n for i, n in enumerate(order) if m >> i & 1)
         if with_base:
-            out.append(fn(lambda stops=stops: stops, b_vals[c % nb] + lo))
+            out.append(fn(lambda stops=stops: stops, b_vals[c % nb]))
         else:
             out.append(fn(lambda stops=stops: stops))
     return np.array(out, dtype=np.int64)[inverse] if out else np.zeros(0, dtype=np.int64)
@@ -272,10 +307,9 @@ def _priced(routes: _Routes, plan, low: int, keep=None) -> CandTable:
     """``plan``'s kind's table of the routes (those ``keep`` marks, if given) whose bound is
     at least ``low``: stop values, the title's base bound, route bound and run bonus."""
     b = routes.sums(plan.pay)
-    if plan.base_hook is not None:
-        values, inverse = _unique(b - b.min()) if len(b) else ([], b)
-        lo = int(b.min()) if len(b) else 0
-        b = np.array([plan.base_bound(v + lo) for v in values], dtype=np.int64)[inverse] if len(b) else b
+    if plan.base_hook is not None and len(b):
+        values, inverse = _unique(b)
+        b = np.array([plan.base_bound(v) for v in values], dtype=np.int64)[inverse]
     if plan.hook is not None:
         b = _through(plan.hook, routes, b, True)
     bonus = _through(plan.run_bonus, routes, None, False) if plan.run_bonus is not None else None
@@ -288,10 +322,8 @@ def _priced(routes: _Routes, plan, low: int, keep=None) -> CandTable:
     if len(key) and -(1 << 15) <= key.min() and key.max() < (1 << 15):
         key = key.astype(np.int16)  # (a radix sort)
     order = at[np.argsort(key, kind="stable")]  # equal bounds keep walk order
-    table = CandTable(plan.train, total[order], routes.group[order], routes.kidx[order], routes.heads,
-                      routes.tails, bonus[order] if bonus is not None else None)
-    table.halves_rows = routes.rows
-    return table
+    return CandTable(plan.train, total[order], routes.group[order], routes.kidx[order], routes.heads,
+                     routes.tails, bonus[order] if bonus is not None else None, routes.rows)
 
 
 def table_walk(en, plan, riders: list, low: int = 1) -> tuple[CandTable, list]:
