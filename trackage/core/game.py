@@ -250,6 +250,12 @@ class Game:
     def after_end_of_operating_turn(self, operator) -> None:
         pass
 
+    def hands_over_on_close(self, corp, acting) -> bool:
+        """Whether ``corp``, closing with its treasury already emptied, ends the current
+        operating turn and hands it to the next operator. ``acting`` is the operator the
+        round named before the closing began (None outside an operating round)."""
+        return acting is corp
+
     def stock_round_finished(self, round_) -> None:
         """Stock-round end price moves (sold out up, pool drop)."""
         for corp in self.corporations:
@@ -614,7 +620,7 @@ class Game:
             t.buyable = False
         for c in list(corp.companies):
             c.close()
-        if acting is corp:
+        if self.hands_over_on_close(corp, acting):
             # its turn ends here and the next operator in the order takes over
             self.round.force_next_entity()
         for holder in list(corp.share_holders):

@@ -432,20 +432,26 @@ class Game1825(Game):
             self.bank.broken = True
 
     def check_bankrupt(self, corp):
-        """A corporation whose price reaches the 0 box in its dividend step leaves the game.
-
-        Quirk "bankrupt in the dividend step" (docs/quirks.md): when the reference's round
-        still names the closing corporation as its current operator, it starts the next
-        operator's turn right away, inside the dividend step, which then marks itself done
-        -- for the next operator, whose revenue is then never paid out nor withheld and
-        whose share price does not move that turn.
-        """
+        """A corporation whose price reaches the 0 box in its dividend step leaves the game."""
         if corp.share_price is None or corp.share_price.type != "close":
             return
-        forced = self.round.is_operating() and self.round.names_operator(corp)
         self.close_corporation(corp)
-        if forced:
-            self.round.next_entity()
+
+    def hands_over_on_close(self, corp, acting) -> bool:
+        """The reference asks its round for the current operator once the treasury is empty.
+
+        Quirk "bankrupt in the dividend step" (docs/quirks.md): when the round remembered its
+        active step within this action, that step still names the closing corporation, and
+        the next operator's turn starts at once, inside the dividend step, which then marks
+        itself done -- for the next operator, whose revenue is then never paid out nor
+        withheld and whose share price does not move that turn. Otherwise the step is looked
+        up afresh: with no treasury and no revenue left to pay, it names the corporation
+        only if it still has something to do (it never has), so the hand-over is normal.
+        """
+        rnd = self.round
+        if rnd is None or not rnd.is_operating():
+            return False
+        return rnd.names_operator(corp) or rnd.current_entity is corp
 
     def close_corporation(self, corp):
         # Quirk "stale graph after a closing" (docs/quirks.md): the reference removes the
