@@ -98,6 +98,30 @@ def test_bankrupt_in_dividend_without_a_leased_train_hands_on_normally(operating
     assert gwr.share_price.price < gwr_price  # a trainless turn withholds nothing and drops
 
 
+def test_bankrupt_in_dividend_with_cash_left_hands_on_normally(operating_game):
+    """A director's company that could still buy a train goes bankrupt withholding: the
+    reference asks for its operator only after emptying its treasury, when no step names it,
+    so the next company's turn starts normally and keeps its dividend step (differential
+    1825 4p unit_1 seed 9102, where the next company's run was never paid out)."""
+    g = operating_game
+    start = g.total_cash()
+    lnwr, gwr = g.corporation_by_id("LNWR"), g.corporation_by_id("GWR")
+    train = g.depot.depot_trains()[0]
+    g.buy_train(lnwr, train, train.price)
+    _to_price(g, lnwr, 5)
+    g.process({"type": "lay_tile", **ref(g), "hex": "T14", "tile": "8-0", "rotation": 2})
+    g.process({"type": "pass", **ref(g)})
+    g.process({"type": "run_routes", **ref(g), "routes": [{"train": train.id, "connections": [["T16", "T14", "S13"]]}]})
+    assert lnwr.cash > 0 and lnwr.owner.is_player
+    g.process({"type": "dividend", **ref(g), "kind": "withhold"})
+    assert lnwr.closed
+    assert g.current_entity() is gwr
+    dividend = next(s for s in g.round.steps if type(s).__name__ == "Dividend1825")
+    assert not dividend.passed  # the GWR's own dividend step is still to come
+    assert not gwr.operated()
+    check(g, start)
+
+
 def test_closed_corporations_trains_are_not_for_sale(operating_game):
     """The reference refuses them ("Not a buyable train"): they stay with the closed company."""
     g = operating_game
