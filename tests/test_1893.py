@@ -357,3 +357,22 @@ def test_no_bankruptcy_while_the_money_can_be_raised():
     with pytest.raises(GameError) as err:  # (the refusal rebuilds the game without the what-if)
         g.process({"type": "bankrupt", "entity": "RSE", "entity_type": "corporation"})
     assert err.value.rule == "not-bankrupt"
+
+
+def test_a_preprinted_tile_replaced_keeps_a_supply_tile_of_the_same_id_on_the_map():
+    """Tile "K6" (Bonn's yellow, laid on S6) and the preprinted tile of hex K6 are both
+    "K6-0". Laying on hex K6 must not forget where the supply tile lies: its city stays
+    findable by id (random 1893 game 4p optional_2_train+optional_grey_phase seed 2042 was
+    offered a token in K6-0-0 that it could then not find)."""
+    g = new_game("1893", [{"id": 1, "name": "A"}, {"id": 2, "name": "B"}], [], seed=1)
+    board = g.board
+    s6, k6 = g.hex_by_id("S6"), g.hex_by_id("K6")
+    bonn = board.tile_by_id("K6-0")
+    assert not bonn.preprinted and bonn.name == "K6"
+    board.place_tile(s6, g.placed_tile(bonn, 5, s6))
+    assert board.tile_by_id("K6-0").hex is s6
+    town = board.tile_by_id("3-0")
+    board.place_tile(k6, g.placed_tile(town, 0, k6))
+    assert board.tile_by_id("K6-0").hex is s6
+    city = g.city_by_id("K6-0-0")
+    assert city is not None and city is board.tile(s6).cities[0]

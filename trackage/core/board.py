@@ -784,7 +784,9 @@ class Board:
                 self.set_city_reservations(old_c, ())
 
         st.tile_at = {**st.tile_at, hex_.id: tile}
-        laid = {k: v for k, v in st.laid.items() if k != old.id}
+        # only this hex's entry goes: a preprinted tile may share its id with a supply tile
+        # laid elsewhere (1893's tile "K6" and the preprinted tile of hex K6)
+        laid = {k: v for k, v in st.laid.items() if k != old.id or v != hex_.id}
         if not t.preprinted:
             laid[t.id] = hex_.id
         st.laid = laid
