@@ -262,3 +262,42 @@ def test_legal_actions_follow_every_change(client):
     assert state(client, gid, tok)["legal_actions"] == s0["legal_actions"]
     assert post(client, gid, tok, {"type": "redo", "id": 3}).status_code == 200
     assert state(client, gid, tok)["legal_actions"] == s1["legal_actions"]
+
+
+def test_deeply_nested_json_is_a_400_and_changes_nothing(client):
+    gid, tokens = new_game(client)
+    tok, s = acting_token(client, gid, tokens)
+    a = first_of(s["legal_actions"], "par", "buy_company")
+    assert post(client, gid, tok, {**a, "id": 1}).status_code == 200
+    log_before = client.get(f"/api/games/{gid}/log").json()["actions"]
+    state_before = state(client, gid)
+    games_before = client.get("/api/games").json()
+    tok, s = acting_token(client, gid, tokens)
+    act = {**playable(s["legal_actions"][0]), "id": 2}
+    h = {**auth(tok), "Content-Type": "application/json"}
+    deep_list = b"[" * 100_000 + b"]" * 100_000        # the parser's recursion gives up
+    shallow_enough = b"[" * 5_000 + b"]" * 5_000
+    bodies = [deep_list, shallow_enough, b"[" * 100 + b"]" * 100]
+
+    def nested_field(field, depth):
+        inner = '{"a": ' * depth + "1" + "}" * depth
+        return (json.dumps(act)[:-1] + f', "{field}": {inner}' + "}").encode()
+
+    for url, extra in [("/api/games", {}), ("/api/games/import", {}), (f"/api/games/{gid}/actions", h)]:
+        for body in bodies + [nested_field("corporation", 3000), nested_field("options", 80)]:
+            r = client.post(url, content=body, headers={"Content-Type": "application/json", **extra})
+            assert r.status_code == 400, (url, len(body), r.status_code, r.text[:200])
+            assert r.json()["rule"] == "too-deeply-nested" and "nested too deeply" in r.json()["error"]
+    # a nested dict the parser takes is still a bad action, refused by the rules: 422
+    r = client.post(f"/api/games/{gid}/actions", content=nested_field("corporation", 30), headers=h)
+    assert r.status_code == 422, r.text[:200]
+    # the lobby's import form: the lobby again, with the error, and a 400
+    for text in (deep_list.decode(), shallow_enough.decode()):
+        r = client.post("/import", data={"log": text}, follow_redirects=False)
+        assert r.status_code == 400 and "text/html" in r.headers["content-type"]
+        assert 'id="error"' in r.text and "nested too deeply" in r.text
+    assert client.get(f"/api/games/{gid}/log").json()["actions"] == log_before
+    assert state(client, gid) == state_before and state_before["action_count"] == 1
+    assert client.get("/api/games").json() == games_before
+    # and the game still plays
+    assert post(client, gid, tok, act).status_code == 200
