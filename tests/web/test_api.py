@@ -301,3 +301,41 @@ def test_deeply_nested_json_is_a_400_and_changes_nothing(client):
     assert client.get("/api/games").json() == games_before
     # and the game still plays
     assert post(client, gid, tok, act).status_code == 200
+
+
+def test_player_names_are_normalised_and_checked(client):
+    games_before = client.get("/api/games").json()
+    long_a, long_b = "x" * 40 + "a", "x" * 40 + "b"
+    for names, needle in [
+        (["Ann", " Ann", "Bob"], "'Ann' is the same as player 1's 'Ann'"),
+        (["Ann", "ANN", "Bob"], "'ANN' is the same as player 1's 'Ann'"),
+        (["Ann  Lee", "ann lee", "Bob"], "'ann lee' is the same as player 1's 'Ann Lee'"),
+        (["Cafe\u0301", "Caf\u00e9", "Bob"], "the same as player 1's"),       # one name, two spellings
+        ([long_a, long_b, "Bob"], f"{long_a!r} is 41 characters long; at most 40"),
+        (["Ann", "   ", "Bob"], "player 2: the name '   ' is empty"),
+        (["Ann", "", "Bob"], "player 2: the name '' is empty"),
+        (["Ann", "B\x00b", "Cid"], "U+0000"),
+        (["Ann", "Bob\x07", "Cid"], "U+0007"),
+        (["Ann", "\u202eboB", "Cid"], "U+202E (RIGHT-TO-LEFT OVERRIDE)"),
+        (["Ann", "Bob\u2066", "Cid"], "U+2066 (LEFT-TO-RIGHT ISOLATE)"),
+        (["Ann", "B\u200bob", "Cid"], "U+200B (ZERO WIDTH SPACE)"),
+        (["Ann", 7, "Cid"], "player 2: a name is a string, not int"),
+    ]:
+        r = client.post("/api/games", json={"title": "1825", "players": names, "options": ["unit_1"], "seed": 1})
+        assert r.status_code == 422, (names, r.text)
+        body = r.json()
+        assert body["rule"] == "bad-players" and needle in body["error"], (names, body)
+    assert client.get("/api/games").json() == games_before
+    # spaces around and inside a name are tidied, Unicode is composed (NFC)
+    gid, tokens = new_game(client, players=("  Ann \t Lee ", "Cafe\u0301", "x" * 40))
+    assert [p["name"] for p in state(client, gid)["players"]] == ["Ann Lee", "Caf\u00e9", "x" * 40]
+    assert set(tokens) == {"Ann Lee", "Caf\u00e9", "x" * 40}
+    # the lobby's form: the lobby with the error, a 422, and no game
+    games_before = client.get("/api/games").json()
+    for text, needle in [("Ann\n Ann\nBob", "the same as player 1"), ("Ann\nann\nBob", "the same as player 1"),
+                         ("Ann\nB\u202eob\nCid", "U+202E"), (f"Ann\n{long_a}\nBob", "41 characters long")]:
+        r = client.post("/games", data={"title": "1825", "players": text, "options": "unit_1", "mode": "hotseat"},
+                        follow_redirects=False)
+        assert r.status_code == 422 and "text/html" in r.headers["content-type"], (text, r.status_code)
+        assert 'id="error"' in r.text and needle in r.text, text
+    assert client.get("/api/games").json() == games_before
