@@ -339,3 +339,31 @@ def test_player_names_are_normalised_and_checked(client):
         assert r.status_code == 422 and "text/html" in r.headers["content-type"], (text, r.status_code)
         assert 'id="error"' in r.text and needle in r.text, text
     assert client.get("/api/games").json() == games_before
+
+
+def test_titles_give_each_options_player_counts_and_agree_with_creation(client):
+    from trackage.core.errors import GameError
+    from trackage.titles import game_class
+
+    t = client.get("/api/titles").json()
+    for title, info in t.items():
+        lo, hi = info["players"]
+        for opt, counts in info["options"].items():
+            assert counts and all(lo <= n <= hi for n in counts), (title, opt, counts)
+    units = {o: c for o, c in t["1825"]["options"].items() if o.startswith("unit_")}
+    assert units == {"unit_1": [2, 3, 4, 5], "unit_2": [2, 3, 4], "unit_3": [2], "unit_12": [3, 4, 5, 6, 7],
+                     "unit_23": [3, 4, 5], "unit_123": [4, 5, 6, 7, 8, 9], "unit_4": list(range(2, 10))}
+    for opt in ("unit_1", "unit_2", "unit_3", "unit_12", "unit_23"):
+        for n in range(2, 10):
+            ok = True
+            try:
+                game_class("1825").validate_setup(n, [opt])
+            except GameError:
+                ok = False
+            assert ok == (n in units[opt]), (opt, n)
+    # an option the count does not allow: 422, naming the option and the counts
+    r = client.post("/api/games", json={"title": "1825", "players": ["A", "B", "C"], "options": ["unit_3"]})
+    assert r.status_code == 422
+    assert r.json() == {"error": "1825 with unit_3 is for 2 players, not 3", "rule": "bad-options"}
+    r = client.post("/api/games", json={"title": "1858", "players": ["A", "B"], "options": ["quick_start_a"]})
+    assert r.status_code == 422 and "'quick_start_a' is for 3, 4, 5, 6 players, not 2" in r.json()["error"]

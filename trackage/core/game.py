@@ -170,6 +170,13 @@ class Game:
                 raise GameError(f"{cls.TITLE}'s optional rules {' and '.join(chosen)} exclude each other",
                                 rule="exclusive-options")
 
+    @classmethod
+    def option_player_counts(cls) -> dict[str, list[int]]:
+        """For each optional rule, the player counts it can be played with (for the lobby;
+        :meth:`validate_setup` refuses a rule for any other count)."""
+        lo, hi = cls.PLAYER_RANGE
+        return {k: list(v) if v is not None else list(range(lo, hi + 1)) for k, v in cls.OPTIONAL_RULES.items()}
+
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         if "legal_actions" in cls.__dict__:

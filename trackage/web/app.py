@@ -156,7 +156,7 @@ def create_app(db_url: str | None = None, *, sse_interval: float = 1.0) -> FastA
         for t in TITLES:
             cls = game_class(t)
             out[t] = {"name": TITLE_NAMES.get(t, t), "players": list(cls.PLAYER_RANGE),
-                      "options": {k: (list(v) if v is not None else None) for k, v in cls.OPTIONAL_RULES.items()},
+                      "options": cls.option_player_counts(),  # option -> the player counts allowing it
                       "exclusive": [list(g) for g in cls.MUTEX_RULES]}
         return out
 
