@@ -630,3 +630,38 @@ def test_fixture_141331_minor_trains_present():
             needed[c["required_train"]] = needed.get(c["required_train"], 0) + 1
     for name, count in needed.items():
         assert trains[name] >= count
+
+
+def test_option_player_counts_are_those_of_some_valid_combination():
+    # worked out independently: every combination of one unit rule with up to three other
+    # rules, for every count; a rule's counts are those of the combinations holding it
+    import itertools
+
+    from trackage.titles.t1825.config import UNIT_RULES, all_rules, option_player_counts
+
+    others = [r for r in all_rules() if r not in UNIT_RULES]
+    found = {r: set() for r in all_rules()}
+    for unit in UNIT_RULES:
+        for k in range(4):
+            for extra in itertools.combinations(others, k):
+                combo = [unit, *extra]
+                for n in range(2, 10):
+                    try:
+                        normalize_options(combo, n)
+                    except OptionError:
+                        continue
+                    for r in combo:
+                        found[r].add(n)
+    counts = option_player_counts(2, 9)
+    assert {r: set(v) for r, v in counts.items()} == found
+    # a unit rule alone: its own range (Units 1+2+3 seat 9 with a regional kit)
+    assert counts["unit_1"] == (2, 3, 4, 5) and counts["unit_2"] == (2, 3, 4) and counts["unit_3"] == (2,)
+    assert counts["unit_12"] == tuple(range(3, 8)) and counts["unit_23"] == (3, 4, 5)
+    assert counts["unit_123"] == tuple(range(4, 10))
+    for unit in ("unit_1", "unit_2", "unit_3", "unit_12", "unit_23"):
+        for n in range(2, 10):
+            if n in counts[unit]:
+                normalize_options([unit], n)
+            else:
+                with pytest.raises(OptionError, match="number of players"):
+                    normalize_options([unit], n)

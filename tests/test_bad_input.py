@@ -89,6 +89,42 @@ def test_new_game_refuses_what_the_site_would_not_create(title, n, options, rule
     assert e.value.rule == rule
 
 
+@pytest.mark.parametrize("n,options,message", [
+    (3, ["unit_3"], "1825 with unit_3 is for 2 players, not 3"),
+    (5, ["unit_2", "k3"], "1825 with unit_2 is for 2 to 4 players, not 5"),
+    (2, ["unit_1", "unit_2"], "1825 with unit_1, unit_2 is for 3 to 7 players, not 2"),
+    (6, ["unit_23"], "1825 with unit_23 is for 3 to 5 players, not 6"),
+    (9, ["unit_123"], "1825 with unit_123 is for 4 to 8 players, not 9 (4 to 9 with a regional kit: r1, r2, r3)"),
+    (3, ["unit_1", "unit_2", "unit_3", "r2"], "1825 with unit_1, unit_2, unit_3, r2 is for 4 to 9 players, not 3"),
+])
+def test_1825_player_count_refusals_name_the_options_and_counts(n, options, message):
+    players = [{"id": i + 1, "name": f"p{i + 1}"} for i in range(n)]
+    with pytest.raises(GameError) as e:
+        new_game("1825", players, options)
+    assert e.value.rule == "bad-options" and e.value.message == message
+
+
+def test_option_player_counts_agree_with_validate_setup():
+    # every title: a rule is refused for a count it does not list; a listed count is played
+    # with it, alone or (1825) with one unit rule and the rules it needs
+    from trackage.titles import TITLES, game_class
+
+    for title in TITLES:
+        cls = game_class(title)
+        lo, hi = cls.PLAYER_RANGE
+        counts = cls.option_player_counts()
+        assert set(counts) == set(cls.OPTIONAL_RULES), title
+        for opt, allowed in counts.items():
+            assert allowed and set(allowed) <= set(range(lo, hi + 1)), (title, opt)
+            for n in range(lo, hi + 1):
+                if n not in allowed:
+                    with pytest.raises(GameError):
+                        cls.validate_setup(n, [opt])
+                elif title != "1825":  # 1825's rules: tests/test_1825_config.py
+                    cls.validate_setup(n, [opt])
+    assert game_class("1825").option_player_counts()["unit_3"] == [2]
+
+
 def test_cli_new_refuses_an_unknown_option(tmp_path):
     from click.testing import CliRunner
 

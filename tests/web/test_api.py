@@ -262,3 +262,108 @@ def test_legal_actions_follow_every_change(client):
     assert state(client, gid, tok)["legal_actions"] == s0["legal_actions"]
     assert post(client, gid, tok, {"type": "redo", "id": 3}).status_code == 200
     assert state(client, gid, tok)["legal_actions"] == s1["legal_actions"]
+
+
+def test_deeply_nested_json_is_a_400_and_changes_nothing(client):
+    gid, tokens = new_game(client)
+    tok, s = acting_token(client, gid, tokens)
+    a = first_of(s["legal_actions"], "par", "buy_company")
+    assert post(client, gid, tok, {**a, "id": 1}).status_code == 200
+    log_before = client.get(f"/api/games/{gid}/log").json()["actions"]
+    state_before = state(client, gid)
+    games_before = client.get("/api/games").json()
+    tok, s = acting_token(client, gid, tokens)
+    act = {**playable(s["legal_actions"][0]), "id": 2}
+    h = {**auth(tok), "Content-Type": "application/json"}
+    deep_list = b"[" * 100_000 + b"]" * 100_000        # the parser's recursion gives up
+    shallow_enough = b"[" * 5_000 + b"]" * 5_000
+    bodies = [deep_list, shallow_enough, b"[" * 100 + b"]" * 100]
+
+    def nested_field(field, depth):
+        inner = '{"a": ' * depth + "1" + "}" * depth
+        return (json.dumps(act)[:-1] + f', "{field}": {inner}' + "}").encode()
+
+    for url, extra in [("/api/games", {}), ("/api/games/import", {}), (f"/api/games/{gid}/actions", h)]:
+        for body in bodies + [nested_field("corporation", 3000), nested_field("options", 80)]:
+            r = client.post(url, content=body, headers={"Content-Type": "application/json", **extra})
+            assert r.status_code == 400, (url, len(body), r.status_code, r.text[:200])
+            assert r.json()["rule"] == "too-deeply-nested" and "nested too deeply" in r.json()["error"]
+    # a nested dict the parser takes is still a bad action, refused by the rules: 422
+    r = client.post(f"/api/games/{gid}/actions", content=nested_field("corporation", 30), headers=h)
+    assert r.status_code == 422, r.text[:200]
+    # the lobby's import form: the lobby again, with the error, and a 400
+    for text in (deep_list.decode(), shallow_enough.decode()):
+        r = client.post("/import", data={"log": text}, follow_redirects=False)
+        assert r.status_code == 400 and "text/html" in r.headers["content-type"]
+        assert 'id="error"' in r.text and "nested too deeply" in r.text
+    assert client.get(f"/api/games/{gid}/log").json()["actions"] == log_before
+    assert state(client, gid) == state_before and state_before["action_count"] == 1
+    assert client.get("/api/games").json() == games_before
+    # and the game still plays
+    assert post(client, gid, tok, act).status_code == 200
+
+
+def test_player_names_are_normalised_and_checked(client):
+    games_before = client.get("/api/games").json()
+    long_a, long_b = "x" * 40 + "a", "x" * 40 + "b"
+    for names, needle in [
+        (["Ann", " Ann", "Bob"], "'Ann' is the same as player 1's 'Ann'"),
+        (["Ann", "ANN", "Bob"], "'ANN' is the same as player 1's 'Ann'"),
+        (["Ann  Lee", "ann lee", "Bob"], "'ann lee' is the same as player 1's 'Ann Lee'"),
+        (["Cafe\u0301", "Caf\u00e9", "Bob"], "the same as player 1's"),       # one name, two spellings
+        ([long_a, long_b, "Bob"], f"{long_a!r} is 41 characters long; at most 40"),
+        (["Ann", "   ", "Bob"], "player 2: the name '   ' is empty"),
+        (["Ann", "", "Bob"], "player 2: the name '' is empty"),
+        (["Ann", "B\x00b", "Cid"], "U+0000"),
+        (["Ann", "Bob\x07", "Cid"], "U+0007"),
+        (["Ann", "\u202eboB", "Cid"], "U+202E (RIGHT-TO-LEFT OVERRIDE)"),
+        (["Ann", "Bob\u2066", "Cid"], "U+2066 (LEFT-TO-RIGHT ISOLATE)"),
+        (["Ann", "B\u200bob", "Cid"], "U+200B (ZERO WIDTH SPACE)"),
+        (["Ann", 7, "Cid"], "player 2: a name is a string, not int"),
+    ]:
+        r = client.post("/api/games", json={"title": "1825", "players": names, "options": ["unit_1"], "seed": 1})
+        assert r.status_code == 422, (names, r.text)
+        body = r.json()
+        assert body["rule"] == "bad-players" and needle in body["error"], (names, body)
+    assert client.get("/api/games").json() == games_before
+    # spaces around and inside a name are tidied, Unicode is composed (NFC)
+    gid, tokens = new_game(client, players=("  Ann \t Lee ", "Cafe\u0301", "x" * 40))
+    assert [p["name"] for p in state(client, gid)["players"]] == ["Ann Lee", "Caf\u00e9", "x" * 40]
+    assert set(tokens) == {"Ann Lee", "Caf\u00e9", "x" * 40}
+    # the lobby's form: the lobby with the error, a 422, and no game
+    games_before = client.get("/api/games").json()
+    for text, needle in [("Ann\n Ann\nBob", "the same as player 1"), ("Ann\nann\nBob", "the same as player 1"),
+                         ("Ann\nB\u202eob\nCid", "U+202E"), (f"Ann\n{long_a}\nBob", "41 characters long")]:
+        r = client.post("/games", data={"title": "1825", "players": text, "options": "unit_1", "mode": "hotseat"},
+                        follow_redirects=False)
+        assert r.status_code == 422 and "text/html" in r.headers["content-type"], (text, r.status_code)
+        assert 'id="error"' in r.text and needle in r.text, text
+    assert client.get("/api/games").json() == games_before
+
+
+def test_titles_give_each_options_player_counts_and_agree_with_creation(client):
+    from trackage.core.errors import GameError
+    from trackage.titles import game_class
+
+    t = client.get("/api/titles").json()
+    for title, info in t.items():
+        lo, hi = info["players"]
+        for opt, counts in info["options"].items():
+            assert counts and all(lo <= n <= hi for n in counts), (title, opt, counts)
+    units = {o: c for o, c in t["1825"]["options"].items() if o.startswith("unit_")}
+    assert units == {"unit_1": [2, 3, 4, 5], "unit_2": [2, 3, 4], "unit_3": [2], "unit_12": [3, 4, 5, 6, 7],
+                     "unit_23": [3, 4, 5], "unit_123": [4, 5, 6, 7, 8, 9], "unit_4": list(range(2, 10))}
+    for opt in ("unit_1", "unit_2", "unit_3", "unit_12", "unit_23"):
+        for n in range(2, 10):
+            ok = True
+            try:
+                game_class("1825").validate_setup(n, [opt])
+            except GameError:
+                ok = False
+            assert ok == (n in units[opt]), (opt, n)
+    # an option the count does not allow: 422, naming the option and the counts
+    r = client.post("/api/games", json={"title": "1825", "players": ["A", "B", "C"], "options": ["unit_3"]})
+    assert r.status_code == 422
+    assert r.json() == {"error": "1825 with unit_3 is for 2 players, not 3", "rule": "bad-options"}
+    r = client.post("/api/games", json={"title": "1858", "players": ["A", "B"], "options": ["quick_start_a"]})
+    assert r.status_code == 422 and "'quick_start_a' is for 3, 4, 5, 6 players, not 2" in r.json()["error"]

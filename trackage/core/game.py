@@ -7,6 +7,7 @@ small hooks named below (``build_data``, ``stock_round``, ``operating_round``,
 
 from __future__ import annotations
 
+import contextvars
 import math
 
 from .entities import Company, Corporation, Player, SharePoolHolder
@@ -25,8 +26,10 @@ NO_OP_TYPES = {"message", "program_share_pass", "program_buy_shares", "program_m
                "program_auction_bid", "program_independent_mines", "program_harzbahn_draft_pass"}
 
 
-# how many gated process() calls are running (the gate checks the outermost one only)
-_GATING = [0]
+# is a gated process() call running in this context (this thread, this task)? The gate checks
+# the outermost call only: the trials the rules run on copies inside it are not moves. A
+# context variable, so that games processed at once in other threads are gated all the same.
+_GATING: contextvars.ContextVar[bool] = contextvars.ContextVar("trackage_gating", default=False)
 
 
 def _leaves_no_trace(f):
@@ -166,6 +169,13 @@ class Game:
             if len(chosen) > 1:
                 raise GameError(f"{cls.TITLE}'s optional rules {' and '.join(chosen)} exclude each other",
                                 rule="exclusive-options")
+
+    @classmethod
+    def option_player_counts(cls) -> dict[str, list[int]]:
+        """For each optional rule, the player counts it can be played with (for the lobby;
+        :meth:`validate_setup` refuses a rule for any other count)."""
+        lo, hi = cls.PLAYER_RANGE
+        return {k: list(v) if v is not None else list(range(lo, hi + 1)) for k, v in cls.OPTIONAL_RULES.items()}
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -704,17 +714,16 @@ class Game:
         misfit = schema.check(action, loading=self.loading)
         before = self.snapshot()
         # the gate guards the outermost call only: trials the rules run on copies are not moves
-        gated = not self.loading and self.LISTED_ONLY and not _GATING[0]
+        gated = not self.loading and self.LISTED_ONLY and not _GATING.get()
         try:
             self._gate = gated
             self._unlisted = None
-            if gated:
-                _GATING[0] += 1
+            token = _GATING.set(True) if gated else None
             try:
                 self._apply(action)
             finally:
-                if gated:
-                    _GATING[0] -= 1
+                if token is not None:
+                    _GATING.reset(token)
             if self._unlisted is not None:
                 # the rules let it through, but it is no legal action: refused all the same
                 raise self._unlisted

@@ -10,7 +10,6 @@ import json
 import os
 import time
 from pathlib import Path
-from urllib.parse import quote
 
 from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
@@ -28,6 +27,7 @@ from .storage import DEFAULT_DB, Storage
 HERE = Path(__file__).parent
 MAX_ACTION_BODY = 256 * 1024          # one action
 MAX_IMPORT_BODY = 16 * 1024 * 1024    # a whole log
+MAX_JSON_DEPTH = 64                   # lists and objects inside each other
 TITLE_NAMES = {"1825": "1825", "1867": "1867: Railways of Canada", "1861": "1861: Railways of the Russian Empire",
                "1893": "1893: Cologne", "1822": "1822: The Railways of Great Britain", "1858": "1858: Iberia",
                "1858India": "1858 India"}
@@ -57,11 +57,40 @@ async def read_json(request: Request, limit: int):
         if size > limit:
             raise BodyTooLarge(f"the body is larger than {limit} bytes", "body-too-large")
         chunks.append(chunk)
-    raw = b"".join(chunks)
+    return parse_json(b"".join(chunks))
+
+
+def json_depth(value, limit: int) -> int:
+    """How deeply ``value`` nests lists and objects (1 for a flat one), counted without
+    recursion and only up to ``limit + 1``."""
+    deepest = 0
+    stack = [(value, 1)] if isinstance(value, (list, dict)) else []
+    while stack:
+        v, d = stack.pop()
+        deepest = max(deepest, d)
+        if d > limit:
+            break
+        for x in (v.values() if isinstance(v, dict) else v):
+            if isinstance(x, (list, dict)):
+                stack.append((x, d + 1))
+    return deepest
+
+
+def parse_json(raw: bytes | str):
+    """A request's JSON, refusing malformed JSON and JSON nested deeper than
+    ``MAX_JSON_DEPTH`` (an 18xx.games log nests 9 deep at most; a deeper body would only
+    exhaust the parser's or the engine's recursion)."""
+    too_deep = BadJson(f"the JSON is nested too deeply (more than {MAX_JSON_DEPTH} levels of lists and objects)",
+                       "too-deeply-nested")
     try:
-        return json.loads(raw)
+        data = json.loads(raw)
+    except RecursionError:
+        raise too_deep from None
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise BadJson(f"malformed JSON: {e}", "malformed-json") from None
+    if json_depth(data, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
+        raise too_deep
+    return data
 
 
 def bearer(request: Request) -> str | None:
@@ -127,7 +156,7 @@ def create_app(db_url: str | None = None, *, sse_interval: float = 1.0) -> FastA
         for t in TITLES:
             cls = game_class(t)
             out[t] = {"name": TITLE_NAMES.get(t, t), "players": list(cls.PLAYER_RANGE),
-                      "options": {k: (list(v) if v is not None else None) for k, v in cls.OPTIONAL_RULES.items()},
+                      "options": cls.option_player_counts(),  # option -> the player counts allowing it
                       "exclusive": [list(g) for g in cls.MUTEX_RULES]}
         return out
 
@@ -197,12 +226,15 @@ def create_app(db_url: str | None = None, *, sse_interval: float = 1.0) -> FastA
                                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
     # ------------------------------------------------------------------ pages
-    @app.get("/", response_class=HTMLResponse)
-    def lobby(request: Request, error: str | None = None):
+    def lobby_page(request: Request, error: str | None = None, status: int = 200):
         titles = api_titles()
         return templates.TemplateResponse(request, "lobby.html", {
             "games": storage.list_games(), "titles": titles, "error": error,
-            "titles_json": json.dumps(titles)})
+            "titles_json": json.dumps(titles)}, status_code=status)
+
+    @app.get("/", response_class=HTMLResponse)
+    def lobby(request: Request, error: str | None = None):
+        return lobby_page(request, error)
 
     @app.post("/games")
     async def page_create(request: Request):
@@ -212,11 +244,11 @@ def create_app(db_url: str | None = None, *, sse_interval: float = 1.0) -> FastA
                 "hotseat": form.get("mode", "hotseat") == "hotseat"}
         seed = str(form.get("seed") or "").strip()
         if seed:
-            body["seed"] = int(seed) if seed.isdigit() else seed
+            body["seed"] = int(seed) if seed.isascii() and seed.isdigit() else seed
         try:
             out = await run_in_threadpool(service.create, body)
         except ServiceError as e:
-            return RedirectResponse("/?error=" + quote(e.message), status_code=303)
+            return lobby_page(request, e.message, e.status)
         if body["hotseat"]:
             return RedirectResponse(f"/games/{out['id']}?token={out['seats'][0]['token']}", status_code=303)
         return templates.TemplateResponse(request, "seats.html", {"gid": out["id"], "seats": out["seats"],
@@ -232,15 +264,15 @@ def create_app(db_url: str | None = None, *, sse_interval: float = 1.0) -> FastA
         if not text.strip():
             text = str(form.get("log") or "")
         if len(text) > MAX_IMPORT_BODY:
-            return RedirectResponse("/?error=" + quote("the log is too large"), status_code=303)
+            return lobby_page(request, "the log is too large", 413)
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            return RedirectResponse("/?error=" + quote(f"not JSON: {e}"), status_code=303)
+            data = parse_json(text)
+        except BadJson as e:
+            return lobby_page(request, f"not a log: {e.message}", e.status)
         try:
             out = await run_in_threadpool(service.import_log, data)
         except ServiceError as e:
-            return RedirectResponse("/?error=" + quote(e.message), status_code=303)
+            return lobby_page(request, e.message, e.status)
         return RedirectResponse(f"/games/{out['id']}?token={out['seats'][0]['token']}&action=0", status_code=303)
 
     def _token_cookie(gid: int) -> str:

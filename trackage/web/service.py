@@ -13,6 +13,7 @@ import copy
 import logging
 import threading
 import time
+import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
@@ -87,6 +88,49 @@ def controller(game, entity):
     return None
 
 
+# characters a name may not hold (Unicode categories): control characters (NUL, escapes, ...),
+# format characters (bidi overrides and isolates, zero-width characters) and lone surrogates
+NAME_REFUSED_CATEGORIES = ("Cc", "Cf", "Cs")
+
+
+def normal_name(raw: str) -> str:
+    """A player's name as it is kept: Unicode NFC, no spaces around it, every run of inner
+    white space one space."""
+    return " ".join(unicodedata.normalize("NFC", raw).split())
+
+
+def player_names(raw) -> list[str]:
+    """The names of a new game's players, normalised (:func:`normal_name`); refused (422
+    ``bad-players``, naming the problem and the name) when a name is empty, longer than
+    ``MAX_PLAYERS_NAME`` characters, holds a control or format character, or is the same
+    as another one ignoring case."""
+    if not isinstance(raw, list) or not raw:
+        raise Illegal("players must be a non-empty list of names", "bad-players")
+    names, seen = [], {}
+    for i, given in enumerate(raw, start=1):
+        if not isinstance(given, str):
+            raise Illegal(f"player {i}: a name is a string, not {type(given).__name__}", "bad-players")
+        name = normal_name(given)
+        if not name:
+            raise Illegal(f"player {i}: the name {given!r} is empty", "bad-players", name=given)
+        for ch in name:
+            if unicodedata.category(ch) in NAME_REFUSED_CATEGORIES:
+                what = unicodedata.name(ch, "a control character")
+                raise Illegal(f"player {i}: the name {name!r} holds U+{ord(ch):04X} ({what}); control and format "
+                              "characters are not allowed in names", "bad-players", name=given)
+        if len(name) > MAX_PLAYERS_NAME:
+            raise Illegal(f"player {i}: the name {name!r} is {len(name)} characters long; at most "
+                          f"{MAX_PLAYERS_NAME} are allowed", "bad-players", name=given)
+        key = unicodedata.normalize("NFC", name.casefold())
+        if key in seen:
+            raise Illegal(f"player {i}: the name {name!r} is the same as player {seen[key]}'s "
+                          f"{names[seen[key] - 1]!r} (names must differ, ignoring case and spaces)",
+                          "bad-players", name=given)
+        seen[key] = i
+        names.append(name)
+    return names
+
+
 def clean_action(action: dict) -> dict:
     return {k: v for k, v in action.items() if k not in LOCAL_KEYS}
 
@@ -116,12 +160,7 @@ class GameService:
         title = body.get("title")
         if not isinstance(title, str) or title not in TITLES:
             raise Illegal(f"unknown title {title!r}; titles: {', '.join(sorted(TITLES))}", "unknown-title")
-        names = body.get("players")
-        if not isinstance(names, list) or not names or not all(isinstance(n, str) and n.strip() for n in names):
-            raise Illegal("players must be a non-empty list of names", "bad-players")
-        if len(set(names)) != len(names):
-            raise Illegal("player names must differ", "bad-players")
-        names = [n.strip()[:MAX_PLAYERS_NAME] for n in names]
+        names = player_names(body.get("players"))
         options = body.get("options") or []
         if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
             raise Illegal("options must be a list of option names", "bad-options")

@@ -23,6 +23,7 @@ DATA_DIR = Path(__file__).parent / "data"
 UNIT_RULES = ("unit_1", "unit_2", "unit_3", "unit_12", "unit_23", "unit_123")
 KIT_NUMBERS = (1, 2, 3, 5, 6, 7)
 REGIONAL_NUMBERS = (1, 2, 3)
+REGIONAL_RULES = tuple(f"r{r}" for r in REGIONAL_NUMBERS)
 UNITS_OF_RULE = {
     "unit_1": (1,),
     "unit_2": (2,),
@@ -35,7 +36,14 @@ TITLE = "1825"
 
 
 class OptionError(ValueError):
-    """An optional-rule combination (or player count) the game does not allow."""
+    """An optional-rule combination (or player count) the game does not allow. The message
+    is the reference's; a player-count refusal also says which rules set the range
+    (``rules``) and the range (``players``, low and high)."""
+
+    def __init__(self, message: str, rules: tuple[str, ...] = (), players: tuple[int, int] | None = None):
+        super().__init__(message)
+        self.rules = rules
+        self.players = players
 
 
 @cache
@@ -130,9 +138,9 @@ def normalize_options(optional_rules: list[str], num_players: int) -> Options:
     list excludes the player count: such a rule stays, and the player-count check rejects
     the game instead (e.g. ``unit_2`` with 5 players).
     """
-    rules = [str(r) for r in (optional_rules or [])]
-    if not rules:
-        rules = _default_rules(num_players)
+    given = [str(r) for r in (optional_rules or [])]
+    rules = given or _default_rules(num_players)
+    named = list(rules)  # as given (or the defaults), before unit rules merge
     rules = _merge_units(rules)
 
     units = _units_of(rules)
@@ -160,8 +168,11 @@ def normalize_options(optional_rules: list[str], num_players: int) -> Options:
     fail_if("unit_4" in rules and 3 not in units, "Unit 4 requires Unit 3")
 
     low, high = _player_range(units, regionals)
-    fail_if(num_players > 0 and not low <= num_players <= high,
-            "Invalid option(s) for number of players")
+    if num_players > 0 and not low <= num_players <= high:
+        # the rules that set the range: the units, and the regionals when they widen it
+        deciding = tuple(r for r in named if r in UNITS_OF_RULE
+                         or (r in REGIONAL_RULES and len(units) == 3))
+        raise OptionError("Invalid option(s) for number of players", deciding, (low, high))
 
     # The generic player-range check that follows (a GameError in the reference).
     max_players = load("options")["player_range"][1]
@@ -187,6 +198,58 @@ def normalize_options(optional_rules: list[str], num_players: int) -> Options:
         db2="db2" in rules,
         db3="db3" in rules,
     )
+
+
+def player_count_refusal(error: OptionError, num_players: int, defaults: bool = False) -> str:
+    """A player-count refusal said in full: which rules allow which counts, e.g. "1825 with
+    unit_3 is for 2 players, not 3"."""
+    low, high = error.players
+    counts = f"{low} players" if low == high else f"{low} to {high} players"
+    rules = ", ".join(error.rules)
+    what = f"the default options for {num_players} players ({rules})" if defaults else rules
+    text = f"{TITLE} with {what} is for {counts}, not {num_players}"
+    units = _units_of(error.rules)
+    if len(units) == 3 and not any(r in REGIONAL_RULES for r in error.rules):
+        wide = _player_range(units, {1})
+        if wide[0] <= num_players <= wide[1]:
+            text += f" ({wide[0]} to {wide[1]} with a regional kit: {', '.join(REGIONAL_RULES)})"
+    return text
+
+
+def all_rules() -> tuple[str, ...]:
+    """Every optional rule of the title, in the order the lobby offers them."""
+    return UNIT_RULES + ("unit_4", "u3p", "d1", "big_bank", "strict_bank") \
+        + tuple(f"k{k}" for k in KIT_NUMBERS) + REGIONAL_RULES + ("db1", "db2", "db3")
+
+
+# the rules that widen a player range or meet another rule's requirement: a regional kit
+# (Units 1+2+3 with regionals seat 9) and K3 (K2 needs it); every other rule only narrows
+# what a combination allows, so a combination it makes valid needs no other rule but these
+_HELPERS = (("r1",), ("k3",), ("r1", "k3"))
+
+
+@cache
+def option_player_counts(low: int, high: int) -> dict[str, tuple[int, ...]]:
+    """For each optional rule, the player counts from ``low`` to ``high`` it can be played
+    with: the counts of some valid combination of it with exactly one unit rule (a unit
+    rule alone, so ``unit_3`` is for 2 players only; Units 1 and 2 together are
+    ``unit_12``'s) and any other rules."""
+    units = UNIT_RULES
+    out = {}
+    for rule in all_rules():
+        bases = [(rule,)] if rule in units else [(u, rule) for u in units]
+        combos = [b + h for b in bases for h in ((),) + _HELPERS if rule not in h]
+        counts = []
+        for n in range(low, high + 1):
+            for combo in combos:
+                try:
+                    normalize_options(list(combo), n)
+                except OptionError:
+                    continue
+                counts.append(n)
+                break
+        out[rule] = tuple(counts)
+    return out
 
 
 # ---------------------------------------------------------------- market, phases, trains

@@ -18,10 +18,9 @@ from .steps import BuySellParShares1825, BuyTrain1825, Dividend1825, Route1825, 
 class Game1825(Game):
     TITLE = "1825"
     PLAYER_RANGE = (2, 9)
-    OPTIONAL_RULES = dict.fromkeys(config.UNIT_RULES + ("unit_4", "u3p", "d1", "big_bank", "strict_bank")
-                                   + tuple(f"k{k}" for k in config.KIT_NUMBERS)
-                                   + tuple(f"r{r}" for r in config.REGIONAL_NUMBERS)
-                                   + ("db1", "db2", "db3"))
+    # the counts each rule allows depend on the other rules (the units): checked by
+    # validate_setup, listed by option_player_counts
+    OPTIONAL_RULES = dict.fromkeys(config.all_rules())
     MUTEX_RULES = (("big_bank", "strict_bank"),)
     CAPITALIZATION = "full"
     SELL_MOVEMENT = "none"
@@ -46,7 +45,14 @@ class Game1825(Game):
         try:  # unit combinations and their player counts, as the reference checks them
             config.normalize_options(options, num_players)
         except config.OptionError as e:
+            if e.players is not None:  # the reference's "Invalid option(s) for number of players"
+                raise GameError(config.player_count_refusal(e, num_players, defaults=not options),
+                                rule="bad-options") from None
             raise GameError(f"1825: {e}", rule="bad-options") from None
+
+    @classmethod
+    def option_player_counts(cls):
+        return {k: list(v) for k, v in config.option_player_counts(*cls.PLAYER_RANGE).items()}
 
     def init_optional_rules(self, rules):
         self.options = config.normalize_options(rules, len(self.players))

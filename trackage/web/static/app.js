@@ -1,6 +1,18 @@
 // trackage: small progressive JavaScript for the lobby and the game page.
 "use strict";
 
+// player counts as the lobby says them: "2", "2-5", "2, 4-6"
+function spanText(counts) {
+  const parts = [];
+  for (let i = 0; i < counts.length; i++) {
+    let j = i;
+    while (j + 1 < counts.length && counts[j + 1] === counts[j] + 1) j++;
+    parts.push(i === j ? `${counts[i]}` : `${counts[i]}-${counts[j]}`);
+    i = j;
+  }
+  return parts.join(", ");
+}
+
 function trackageLobby() {
   const titles = window.TRACKAGE_TITLES || {};
   const sel = document.getElementById("title");
@@ -17,11 +29,14 @@ function trackageLobby() {
     const checked = new Set([...box.querySelectorAll("input:checked")].map(i => i.value));
     box.querySelectorAll("label").forEach(l => l.remove());
     for (const [opt, counts] of Object.entries(info.options)) {
+      // counts: the player counts the option allows (null: any); said when it is not every count
       const ok = counts === null || counts.includes(n);
+      const limited = counts !== null && counts.length < hi - lo + 1;
       const l = document.createElement("label");
       l.className = "opt" + (ok ? "" : " disabled");
+      l.title = limited ? `${opt}: ${spanText(counts)} players` : "";
       l.innerHTML = `<input type="checkbox" name="options" value="${opt}" ${ok ? "" : "disabled"} ${ok && checked.has(opt) ? "checked" : ""}> ${opt}` +
-        (counts ? ` <small>(${counts.join(", ")} players)</small>` : "");
+        (limited ? ` <small>(${spanText(counts)} players${ok ? "" : `, not ${n}`})</small>` : "");
       box.appendChild(l);
     }
     document.getElementById("create").disabled = n < lo || n > hi;
