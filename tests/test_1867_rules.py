@@ -406,6 +406,26 @@ def test_nationalised_operator_ends_its_turn(merger_round):
     assert (g.round.name, g.round.round_num, g.current_entity().id) == ("Merger Round", 2, "CA")
 
 
+def test_no_purchase_that_resets_a_major_still_to_choose():
+    """Quirk reset-trainless-major: the NO's 8 brings the trainless nationalisations; the NO
+    (a minor) closes, the CPR after it is nationalised, the NTR starts, is named trainless and
+    is then nationalised by its own train step, all in the one purchase. The reference then
+    waits for the NTR's old record to choose and fails every later action (checked on it), so
+    the purchase is not listed and refused; as a log import it loads as it came."""
+    from trackage.playout import random_playout
+
+    g = random_playout("1867", 4, ["grid_market"], 9005, max_actions=1897)
+    no = g.corporation_by_id("NO")
+    assert g.current_entity() is no and g.phase.name == "7"
+    buys = [a for a in g.legal_actions() if a["type"] == "buy_train"]
+    assert buys and all(a["train"] != "8-0" for a in buys)
+    eight = {"type": "buy_train", **g.entity_ref(no), "train": "8-0", "price": 1000, "variant": "8"}
+    refused(g, "trainless-major-reset", "buy_train", no, **{k: eight[k] for k in ("train", "price", "variant")})
+    g.load([{**eight, "id": len(g.actions) + 1}])
+    old = g.trainless_major[0]
+    assert old.id == "NTR" and old is not g.corporation_by_id("NTR")
+
+
 def test_graph_answers_survive_a_closure_until_track_is_laid(merger_round):
     """Quirk stale-graph: the reference forgets what its track graph said (e.g. that a
     company cannot place a token) only when a tile or a token is laid."""

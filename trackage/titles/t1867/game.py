@@ -679,6 +679,41 @@ class Game1867(Game):
         self.trainless_major.sort(key=self._sort_key)
         self.trainless_nationalization = False
 
+    def action_processed(self, action) -> None:
+        super().action_processed(action)
+        self.check_trainless_majors()
+
+    def check_trainless_majors(self) -> None:
+        """Quirk reset-trainless-major: a major named trainless (``trainless_major``) can be
+        nationalised, and so reset to a new record, later in the same action, e.g. when the
+        purchase of the phase's train makes it the operator and its train step passes with no
+        train. The reference then waits for the old record to choose, which no action can name
+        (an action's entity is found by id: the new record), so every later action fails.
+        Refused in play; a log loads as it came."""
+        if self.loading:
+            return
+        for c in self.trainless_major:
+            if self.corporation_by_id(c.id) is not c:
+                raise GameError(f"{c.name} would be nationalised while it still has to choose whether it is: "
+                                "18xx.games would then wait for a company that no longer exists",
+                                rule="trainless-major-reset")
+
+    def strands_a_trainless_major(self, action: dict, entity) -> bool:
+        """Would this purchase of a train that makes trainless companies choose end in
+        :meth:`check_trainless_majors`' refusal? Tried on a copy, only for those trains."""
+        if self.loading:
+            return False
+        train = self.train_by_id(action.get("train"))
+        if train is None or train.owner is not self.depot or \
+                not any(e.get("type") == "trainless_nationalization" for e in train.events):
+            return False
+        trial = self.copy()
+        try:
+            trial._apply({**action, **self.entity_ref(entity), "id": len(self.actions) + 1})
+        except GameError as e:
+            return e.rule == "trainless-major-reset"
+        return False
+
     def event_nationalize_companies(self):
         for company in self.companies:
             if company.owner is self.national or company is self.hidden_company or company.closed:

@@ -841,4 +841,4 @@ class BuyTrain1867(BuyTrain):
                                 "exchange": old.id})
         if "pass" in acts:
             out.append({"type": "pass"})
-        return out
+        return [a for a in out if a["type"] != "buy_train" or not self.game.strands_a_trainless_major(a, entity)]
