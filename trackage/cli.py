@@ -164,8 +164,8 @@ def new(title: str, num_players: int, options: tuple, seed: int, out_path: str) 
 @click.option("--option", "-o", "options", multiple=True)
 @click.option("--seed", type=int, required=True)
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), required=True)
-@click.option("--max-actions", type=int, default=20000)
-def playout(title: str, num_players: int, options: tuple, seed: int, out_path: str, max_actions: int) -> None:
+@click.option("--max-actions", type=int, default=None, help="Stop after this many actions (default: the game's end).")
+def playout(title: str, num_players: int, options: tuple, seed: int, out_path: str, max_actions: int | None) -> None:
     """Play a whole game with random legal actions and save the log."""
     from .export import game_to_log
     from .playout import random_playout

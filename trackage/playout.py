@@ -33,14 +33,18 @@ def choose(rng: random.Random, actions: list[dict], weights_by_type: dict | None
     return a
 
 
-def random_playout(title: str, num_players: int, options: list[str], seed: int, *, max_actions: int = 20000,
+def random_playout(title: str, num_players: int, options: list[str], seed: int, *, max_actions: int | None = None,
                    on_action=None):
+    """A whole game of random legal actions, to the title's own end (``max_actions``, when
+    given, stops it earlier: for tests that need only the start of a game)."""
     players = [{"id": i + 1, "name": f"Player {i + 1}"} for i in range(num_players)]
     game = new_game(title, players, options, seed)
     rng = random.Random(seed)
-    for _ in range(max_actions):
+    played = 0
+    while max_actions is None or played < max_actions:
         if game.finished:
             break
+        played += 1
         actions = game.legal_actions()
         if not actions:
             raise GameError(f"no legal action for {game.entity_name(game.current_entity())} in {game.round.name}",

@@ -107,7 +107,7 @@ def decode_trace(text: str) -> list[dict]:
 
 
 # ------------------------------------------------------------------ games and files
-def play(entry: Entry, max_actions: int = 20000):
+def play(entry: Entry, max_actions: int | None = None):
     """The live game: what ``trackage playout`` plays for the entry's settings."""
     return random_playout(entry.title, entry.players, list(entry.options), entry.seed, max_actions=max_actions)
 
