@@ -59,3 +59,18 @@ UntrustedGame.TestCase.settings = settings(
     max_examples=12, stateful_step_count=25, derandomize=True, deadline=None, database=None,
     suppress_health_check=list(HealthCheck))
 TestUntrustedGame = UntrustedGame.TestCase
+
+
+def test_a_forged_run_refused_is_not_a_listed_action_refused():
+    """The gate lets every run through to the rules, which refuse forged figures; the fuzzer
+    counts such a refusal as a refused mutant, not as a listed action refused (1858 India,
+    a run with an extra revenue of 1,000,000,000, in a 10-minute fuzz run)."""
+    f = Fuzzer("1893", 3, warmup=0)
+    while not any(a["type"] == "run_routes" for a in f._legal()):
+        assert f.move()
+    run = next(a for a in f._legal() if a["type"] == "run_routes")
+    forged = {**run, "extra_revenue": 10**9}
+    refused = f.counts.refused
+    assert f.mutant(forged)
+    assert f.counts.refused == refused + 1
+    assert f.counts.listed_refused == 0 and f.counts.bad() == 0

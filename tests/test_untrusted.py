@@ -248,3 +248,26 @@ def test_log_import_tolerates_and_says_so():
         g.loading = False
     assert len(g.actions) == 1
     assert any("accepted from a log" in w for w in g.warnings)
+
+
+def _a_run(g, legal):
+    return next((a for a in legal if a["type"] == "run_routes" and a["routes"]), None)
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_a_run_earns_beside_its_routes_only_what_the_rules_say(title, gate):
+    """``extra_revenue`` (18xx.games' client works it out) is computed here: a run naming
+    another figure is refused, in every title, by the rules as well as by the gate (a random
+    1893 game accepted a run with 1,000,000,000 extra and paid it out)."""
+    n, opts = COMBOS[title][0]
+    g = new_game(title, players(n), opts, 2)
+    run = play_until(g, _a_run, seed=2)
+    ours = g.run_extra_revenue(g.current_entity(), run["routes"])
+    for forged in (ours + 10**9, ours + 1):
+        refused(g, {**run, "extra_revenue": forged})
+    with pytest.raises(GameError) as e:
+        g.process({**run, "extra_revenue": ours + 10})
+    assert e.value.rule == "wrong-revenue"
+    count = len(g.actions)
+    g.process({**run, "extra_revenue": ours})
+    assert len(g.actions) == count + 1

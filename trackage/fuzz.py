@@ -196,6 +196,10 @@ class Fuzzer:
         # (an action must also fit its type's schema: extra fields, even null, are not the listed action)
         listed = (isinstance(action.get("type"), str) and problem(action) is None
                   and is_listed(action, legal, game.share_kind, self._resolve))
+        if listed and action.get("type") == "run_routes":
+            # the gate lets any run through to the rules, which check its routes and figures:
+            # a run is a listed move only as the rules would run it (the listed suggestion)
+            listed = any(_bare(action) == _bare(la) for la in legal if la.get("type") == "run_routes")
         try:
             game.process(action)
         except GameError as e:
@@ -227,6 +231,12 @@ class Fuzzer:
             if not ok:
                 return False
         return True
+
+
+def _bare(action: dict) -> dict:
+    from .core.legal import BOOKKEEPING
+
+    return {k: v for k, v in action.items() if k not in BOOKKEEPING}
 
 
 def _meta(action) -> bool:

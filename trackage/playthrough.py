@@ -19,7 +19,6 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .core.state import trace_line
 from .export import game_to_log
 from .playout import random_playout
 from .replay import replay_data
@@ -45,7 +44,7 @@ class Entry:
         return f"{self.players}p-{opts}-seed{self.seed}"
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Entry":
+    def from_dict(cls, d: dict) -> Entry:
         known = {"title", "seed", "players", "options", "why"}
         return cls(str(d["title"]), int(d["seed"]), int(d["players"]), tuple(d.get("options") or ()),
                    str(d.get("why") or ""), {k: v for k, v in d.items() if k not in known})

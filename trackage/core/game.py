@@ -521,6 +521,11 @@ class Game:
             out.append({"train": r["train"], "revenue": revenue, "route": r})
         return out
 
+    def run_extra_revenue(self, entity, routes: list) -> int:
+        """What a run earns beside its routes' revenue (1858 India's mine, oil and port
+        bonus); computed, never taken from the action in live play."""
+        return 0
+
     def compute_route_revenues(self, entity, routes: list, trains: dict) -> list:
         """Revenue of each logged route, computed from its geometry (title rules apply)."""
         if not routes:

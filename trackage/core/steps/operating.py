@@ -34,8 +34,17 @@ class RunRoutes(Step):
         routes = action.get("routes")
         if not isinstance(routes, list):
             raise GameError("run_routes needs a list of routes", rule="malformed-action")
-        self.round.routes = self.game.evaluate_routes(entity, routes, action)
-        self.round.extra_revenue = self.game.amount(action, "extra_revenue", 0) or 0
+        game = self.game
+        self.round.routes = game.evaluate_routes(entity, routes, action)
+        ours = game.run_extra_revenue(entity, routes) if routes else 0
+        claimed = game.amount(action, "extra_revenue", None)
+        if claimed is not None and claimed != ours:
+            msg = f"action {action.get('id')}: {entity.name}'s run earns {ours} beside its routes, the action says {claimed}"
+            if not game.loading or game.strict:
+                raise GameError(msg, rule="wrong-revenue")
+            game.warnings.append(msg)
+        # a log's figure stands, as on 18xx.games, which takes the client's
+        self.round.extra_revenue = claimed if (game.loading and claimed is not None) else ours
         self.pass_()
 
     def legal_actions(self, entity):

@@ -599,11 +599,6 @@ class Token1858(Step):
 
 
 class Route1858(RunRoutes):
-    def process_run_routes(self, action, entity):
-        if self.game.TITLE == "1858" and self.game.amount(action, "extra_revenue", 0) and not self.game.loading:
-            raise GameError("1858 has no extra revenue", rule="wrong-revenue")
-        super().process_run_routes(action, entity)
-
     def actions(self, entity):
         if entity is not self.current_entity() or not getattr(entity, "is_corporation", False):
             return []

@@ -153,6 +153,9 @@ class Game1858India(Game1858):
 
         return RouteRulesIndia(self)
 
+    def run_extra_revenue(self, entity, routes: list) -> int:
+        return self.mines_ports_bonus(entity)
+
     def mines_ports_bonus(self, corp) -> int:
         """The bonus a run earns from collected mine, oil and port tokens."""
         board = self.data["board"]

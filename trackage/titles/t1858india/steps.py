@@ -117,19 +117,6 @@ class RouteIndia(Route1858):
     def choosing(self, corp) -> bool:
         return self.game.owns_pullman(corp) and corp not in self.round.pullmans and bool(self.attachable(corp))
 
-    def process_run_routes(self, action, entity):
-        g = self.game
-        ours = g.mines_ports_bonus(entity) if action.get("routes") else 0
-        logged = action.get("extra_revenue")
-        super().process_run_routes(action, entity)
-        if logged is not None and int(logged) != ours:
-            msg = f"action {action.get('id')}: mine/oil/port bonus is {ours}, log says {logged}"
-            if not g.loading or g.strict:
-                raise GameError(msg, rule="wrong-revenue")
-            g.warnings.append(msg)
-        if logged is None or not g.loading:
-            self.round.extra_revenue = ours
-
     def legal_actions(self, entity):
         out = super().legal_actions(entity)
         if "choose" in self.actions(entity):
