@@ -74,3 +74,16 @@ def test_a_forged_run_refused_is_not_a_listed_action_refused():
     assert f.mutant(forged)
     assert f.counts.refused == refused + 1
     assert f.counts.listed_refused == 0 and f.counts.bad() == 0
+
+
+def test_the_listed_run_without_its_entity_type_is_a_listed_action():
+    """A run is judged by its routes and figures: the listed run with a field the rules do
+    not need left out is still the listed move (1867 fuzz: four such runs were counted as
+    unlisted actions accepted)."""
+    f = Fuzzer("1867", 3, warmup=0)
+    while not any(a["type"] == "run_routes" for a in f._legal()):
+        assert f.move()
+    run = next(a for a in f._legal() if a["type"] == "run_routes")
+    bare = {k: v for k, v in run.items() if k != "entity_type"}
+    assert f.mutant(bare)
+    assert f.counts.accepted_mutants == 1 and f.counts.bad() == 0

@@ -55,7 +55,7 @@ class Counts:
     def bad(self) -> int:
         return sum(getattr(self, k) for k in COUNTS)
 
-    def add(self, other: "Counts") -> None:
+    def add(self, other: Counts) -> None:
         for k in ("steps", "moves", "mutants", "refused", "accepted_mutants") + COUNTS:
             setattr(self, k, getattr(self, k) + getattr(other, k))
         self.examples += other.examples[: max(0, 20 - len(self.examples))]
@@ -199,7 +199,9 @@ class Fuzzer:
         if listed and action.get("type") == "run_routes":
             # the gate lets any run through to the rules, which check its routes and figures:
             # a run is a listed move only as the rules would run it (the listed suggestion)
-            listed = any(_bare(action) == _bare(la) for la in legal if la.get("type") == "run_routes")
+            listed = (any(la.get("routes") == action.get("routes") for la in legal if la.get("type") == "run_routes")
+                      and action.get("extra_revenue") in (None, game.run_extra_revenue(self._resolve(action),
+                                                                                       action.get("routes") or [])))
         try:
             game.process(action)
         except GameError as e:
@@ -231,12 +233,6 @@ class Fuzzer:
             if not ok:
                 return False
         return True
-
-
-def _bare(action: dict) -> dict:
-    from .core.legal import BOOKKEEPING
-
-    return {k: v for k, v in action.items() if k not in BOOKKEEPING}
 
 
 def _meta(action) -> bool:
