@@ -197,11 +197,11 @@ class Fuzzer:
         listed = (isinstance(action.get("type"), str) and problem(action) is None
                   and is_listed(action, legal, game.share_kind, self._resolve))
         if listed and action.get("type") == "run_routes":
-            # the gate lets any run through to the rules, which check its routes and figures:
-            # a run is a listed move only as the rules would run it (the listed suggestion)
-            listed = (any(la.get("routes") == action.get("routes") for la in legal if la.get("type") == "run_routes")
-                      and action.get("extra_revenue") in (None, game.run_extra_revenue(self._resolve(action),
-                                                                                       action.get("routes") or [])))
+            # the gate lets any run through to the rules, which check its routes (any valid set
+            # is a legal move) and compute its figures: one naming another extra revenue is forged
+            routes = action.get("routes") or []
+            listed = action.get("extra_revenue") in (
+                None, game.run_extra_revenue(self._resolve(action), routes) if routes else 0)
         try:
             game.process(action)
         except GameError as e:
