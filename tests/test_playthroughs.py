@@ -33,7 +33,7 @@ def test_replay_gives_the_agreed_trace(entry):
 
 # live play costs what legal_actions() costs: CI plays the first LIVE_LIMIT actions of each
 # game (TRACKAGE_PLAYTHROUGH_LIVE=all plays every game to its end, as scripts/playthroughs --check)
-LIVE_LIMIT = None if os.environ.get("TRACKAGE_PLAYTHROUGH_LIVE") == "all" else 1500
+LIVE_LIMIT = None if os.environ.get("TRACKAGE_PLAYTHROUGH_LIVE") == "all" else 400
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=IDS)
