@@ -376,3 +376,27 @@ def test_a_preprinted_tile_replaced_keeps_a_supply_tile_of_the_same_id_on_the_ma
     assert board.tile_by_id("K6-0").hex is s6
     city = g.city_by_id("K6-0-0")
     assert city is not None and city is board.tile(s6).cities[0]
+
+
+def test_hexes_blocked_until_the_first_3_train_take_tiles_once_it_came():
+    """N5 and P5 take no tile before the first 3-train; the answer "nothing fits" given while
+    they were blocked must not be remembered after the block is gone (an upgrade memo keyed
+    by tiles only did, so these lays were never offered again, in any game of the process)."""
+    from trackage.playout import random_playout
+
+    seen_blocked = []
+
+    def watch(game, _action):
+        if game.tile_blocked and any(a["type"] == "lay_tile" for a in game.legal_actions()):
+            seen_blocked.append(len(game.actions))
+
+    game = random_playout("1893", 4, [], 12, max_actions=81, on_action=watch)
+    assert seen_blocked, "the lays were never asked for while the hexes were blocked"
+    assert not game.tile_blocked
+    lays = {(a["hex"], a["tile"].split("-")[0]) for a in game.legal_actions() if a["type"] == "lay_tile"}
+    assert ("P5", "3") in lays and ("P5", "58") in lays
+    # and the rule itself: a blocked hex takes no tile
+    fresh = new_game("1893", [{"id": i, "name": f"P{i}"} for i in range(1, 5)], [], 1)
+    old = fresh.board.tile(fresh.hex_by_id("P5"))
+    three = next(t for t in fresh.board.supply_tiles() if t.name == "3")
+    assert not any(fresh.upgrades_to(old, fresh.placed_tile(three, r, None)) for r in range(6))

@@ -551,11 +551,13 @@ class Game:
             return []
 
     def upgrade_memo_key(self, hex_, old, new) -> tuple:
-        """What ``upgrades_to(old, new)`` depends on, per rotation of ``new`` (a memo key).
-        Titles whose upgrade rules look at the hex add it."""
+        """What ``upgrades_to(old, new)`` depends on (a memo key). Turning both tiles alike
+        keeps the answer, so the old tile's rotation is not part of it (the memo holds
+        rotations relative to the old tile's), and the new tile is judged off the map (its
+        hex is not read). Titles whose upgrade rules look at the hex or at the game add that."""
         b = self.board
         fl = b.future_label(hex_)
-        return (old.spec, old.rotation, old.name, old.color, b.labels(hex_),
+        return (old.spec, old.name, old.color, b.labels(hex_),
                 (fl.label, fl.color) if fl is not None else None, new.name)
 
     def legal_tile_lays(self, entity) -> list[dict]:
@@ -576,11 +578,12 @@ class Game:
             old = self.board.tile(hex_)
             for t in candidates.values():
                 key = self.upgrade_memo_key(hex_, old, t)
-                rots = memo.get(key)
-                if rots is None:
-                    rots = [r for r in range(6) if self.upgrades_to(old, self.placed_tile(t, r, hex_))]
-                    memo[key] = rots
-                for r in rots:
+                rel = memo.get(key)
+                if rel is None:
+                    rel = tuple((r - old.rotation) % 6 for r in range(6)
+                                if self.upgrades_to(old, self.placed_tile(t, r, None)))
+                    memo[key] = rel
+                for r in sorted((x + old.rotation) % 6 for x in rel):
                     if self.legal_tile_rotation(entity, hex_, self.placed_tile(t, r, hex_)):
                         out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
         return out

@@ -915,6 +915,13 @@ class Game1858(Game):
             return False
         return tilemod.legal_rotation(self.board.tile(hex_), tile, self.board.neighbors(hex_), connected_edges=edges)
 
+    def upgrade_fits(self, old, placed) -> bool:
+        """Tile-only upgrade legality of ``placed`` over ``old`` (a same-colour tile only as a
+        gauge conversion); a pure function of the two tiles and the hex's labels."""
+        if not self.upgrades_to(old, placed):
+            return False
+        return placed.color != old.color or self.conversion_ok(old, placed)
+
     def stubs_respected(self, hex_, tile) -> bool:
         """Track on a hex with stubs (a private railway's unbuilt line) must use every stub."""
         exits = set(tile.exits)
@@ -942,6 +949,9 @@ class Game1858(Game):
             if self.blocked_hex(entity, hex_):
                 continue
             old = self.board.tile(hex_)
+            # the upgrade check reads the tiles and the hex's labels only: hexes alike share answers
+            fl = self.board.future_label(hex_)
+            labels = (self.board.label(hex_), None if fl is None else (fl.label, fl.color, fl.sticker))
             upgrade = old.color != "white"
             if (upgrade and not lay["upgrade"]) or (not upgrade and not lay["lay"]):
                 continue
@@ -950,15 +960,16 @@ class Game1858(Game):
                     continue
                 if not self.asks_tile(t.id):
                     continue
-                key = (hex_.id, old.spec, old.rotation, old.name, old.color, t.name)
-                rots = memo.get(key)
-                if rots is None:
-                    rots = [r for r in range(6) if self.upgrades_to(old, self.placed_tile(t, r, hex_))]
-                    memo[key] = rots
+                # turning both tiles alike keeps the answer: rotations are kept relative to the old tile's
+                key = (labels, old.spec, old.name, old.color, t.name)
+                rel = memo.get(key)
+                if rel is None:
+                    rel = tuple(sorted((r - old.rotation) % 6 for r in range(6)
+                                       if self.upgrade_fits(old, self.placed_tile(t, r, None))))
+                    memo[key] = rel
+                rots = sorted((r + old.rotation) % 6 for r in rel)
                 for r in rots:
                     placed = self.placed_tile(t, r, hex_)
-                    if placed.color == old.color and not self.conversion_ok(old, placed):
-                        continue
                     if not self.stubs_respected(hex_, placed):
                         continue
                     if not tilemod.legal_rotation(old, placed, self.board.neighbors(hex_), connected_edges=edges):

@@ -583,6 +583,12 @@ class Game1893(Game):
             return False
         return super().upgrades_to(old_tile, new_tile)
 
+    def upgrade_memo_key(self, hex_, old, new):
+        # Leverkusen's yellow tile has its own upgrade, and a blocked hex takes none while blocked
+        extra = (hex_.id, hex_.id in self.tile_blocked) if hex_.id in (self.data["leverkusen"]["hex"],
+                                                                     *self.data["tile_block"]) else ()
+        return super().upgrade_memo_key(hex_, old, new) + extra
+
     def legal_tile_lays(self, entity) -> list[dict]:
         out = []
         for cand in super().legal_tile_lays(entity):
