@@ -12,6 +12,7 @@ from ...core.errors import GameError
 from ...core.money import spend
 from ...core.round import Step, ranged
 from ...core.shares import action_bundle
+from ...core.steps.emergency import same_bundle
 from ...core.steps.operating import BuyTrain, DiscardTrain, Dividend, HomeToken, RunRoutes
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
@@ -739,8 +740,7 @@ class BuyTrain1858(BuyTrain):
 
     def process_sell_shares(self, action, entity):
         bundle = action_bundle(self.game, action, priced=False)
-        ok = [b for b in self.game.emergency_issuable_bundles(entity)
-              if {s.id for s in b.shares} == {s.id for s in bundle.shares} and b.percent == bundle.percent]
+        ok = [b for b in self.game.emergency_issuable_bundles(entity) if same_bundle(b, bundle)]
         if bundle.owner is not entity or not self.ebuy_can_issue(entity) or not ok:
             raise GameError(f"{entity.name} cannot issue these shares now", rule="illegal-sale")
         self.round.last_issue_price = bundle.price_per_share()
