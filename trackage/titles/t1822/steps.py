@@ -10,6 +10,7 @@ from ...core.money import spend
 from ...core.round import Step, ranged
 from ...core.shares import action_bundle, bundle_from_ids
 from ...core.steps.emergency import EmergencyBuyTrain
+from ...core.steps.issue import IssueShares
 from ...core.steps.operating import DiscardTrain, Dividend, HomeToken, RunRoutes
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
@@ -1444,30 +1445,17 @@ class MinorAcquisition(Step):
         return out
 
 
-class IssueShares1822(Step):
-    HANDLERS: ClassVar[dict] = {
-        "buy_shares": "process_buy_shares", "sell_shares": "process_sell_shares", "pass": "process_pass",
-        "choose_ability": "process_choose_ability",
-    }
-
-    def description(self):
-        return "Issue or Redeem Shares"
+class IssueShares1822(IssueShares):
+    HANDLERS: ClassVar[dict] = {**IssueShares.HANDLERS, "choose_ability": "process_choose_ability"}
 
     def actions(self, entity):
         game = self.game
         if getattr(entity, "is_company", False):
             return ["choose_ability", "pass"] if game.company_choices(entity, "issue") else []
-        if entity is not self.current_entity() or not getattr(entity, "is_corporation", False):
-            return []
-        out = []
-        if game.redeemable_shares(entity):
-            out.append("buy_shares")
-        if game.issuable_shares(entity):
-            out.append("sell_shares")
-        if not out and any(c.sym == "P17" for c in entity.companies):
-            out.append("choose_ability")
-        if out:
-            out.append("pass")
+        out = super().actions(entity)
+        if not out and entity is self.current_entity() and getattr(entity, "is_corporation", False) \
+                and any(c.sym == "P17" for c in entity.companies):
+            out = ["choose_ability", "pass"]
         return out
 
     def process_choose_ability(self, action, entity):
@@ -1475,15 +1463,21 @@ class IssueShares1822(Step):
             raise GameError(f"{action.get('choice')!r} is not a choice now", rule="bad-choice")
         self.game.company_made_choice(entity, action.get("choice"), "issue")
 
-    def process_sell_shares(self, action, entity):
+    def chosen_bundle(self, action, entity, options, issuing):
         ids = action.get("shares") or []
-        match = next((b for b in self.game.issuable_shares(entity) if sorted(s.id for s in b.shares) == sorted(ids)
-                      and b.percent == (action.get("percent") or b.percent)), None)
+        if issuing:
+            match = next((b for b in options if sorted(s.id for s in b.shares) == sorted(ids)
+                          and b.percent == (action.get("percent") or b.percent)), None)
+        else:
+            match = next((b for b in options if sorted(s.id for s in b.shares) == sorted(ids)), None)
         if match is None:
-            raise GameError(f"{entity.name} cannot issue {ids}", rule="illegal-issue")
-        match.share_price = self.issue_price(action, match)
-        self.game.sell_shares_and_change_price(match)
-        self.pass_()
+            raise GameError(f"{entity.name} cannot {'issue' if issuing else 'redeem'} {ids}",
+                            rule="illegal-issue" if issuing else "illegal-redeem")
+        return match
+
+    def issue(self, entity, bundle, action) -> None:
+        bundle.share_price = self.issue_price(action, bundle)
+        self.game.sell_shares_and_change_price(bundle)
 
     def issue_price(self, action, bundle) -> int | None:
         """The per-share price an issue is paid at: the reference takes the action's
@@ -1497,30 +1491,18 @@ class IssueShares1822(Step):
                             rule="issue-price")
         return price
 
-    def process_buy_shares(self, action, entity):
-        ids = action.get("shares") or []
-        match = next((b for b in self.game.redeemable_shares(entity) if sorted(s.id for s in b.shares) == sorted(ids)),
-                     None)
-        if match is None:
-            raise GameError(f"{entity.name} cannot redeem {ids}", rule="illegal-redeem")
-        self.game.share_market.transfer(match, entity, spender=entity, receiver=self.game.bank, price=match.price())
-        self.pass_()
+    def redeem(self, entity, bundle) -> None:
+        self.game.share_market.transfer(bundle, entity, spender=entity, receiver=self.game.bank, price=bundle.price())
 
     def skip(self):
         self.pass_()
 
+    def issue_action(self, bundle) -> dict:
+        return {**super().issue_action(bundle), "share_price": bundle.share_price}
+
     def legal_actions(self, entity):
-        acts = self.actions(entity)
-        out = []
-        if "sell_shares" in acts:
-            for b in self.game.issuable_shares(entity):
-                out.append({"type": "sell_shares", "shares": [s.id for s in b.shares], "percent": b.percent,
-                            "share_price": b.share_price})
-        if "buy_shares" in acts:
-            for b in self.game.redeemable_shares(entity):
-                out.append({"type": "buy_shares", "shares": [s.id for s in b.shares], "percent": b.percent})
-        if "choose_ability" in acts and getattr(entity, "is_company", False):
-            out += [{"type": "choose_ability", "choice": c} for c in self.game.company_choices(entity, "issue")]
-        if "pass" in acts and not getattr(entity, "is_company", False):
-            out.append({"type": "pass"})
-        return out
+        if getattr(entity, "is_company", False):
+            if "choose_ability" not in self.actions(entity):
+                return []
+            return [{"type": "choose_ability", "choice": c} for c in self.game.company_choices(entity, "issue")]
+        return super().legal_actions(entity)
