@@ -179,7 +179,7 @@ class GameService:
         rows = []
         last = 0
         ids_ok = all(isinstance(a.get("id"), int) and not isinstance(a.get("id"), bool) for a in data.actions)
-        for i, a in enumerate(data.actions):
+        for a in data.actions:
             a = dict(a)
             if ids_ok and a["id"] > last:
                 last = a["id"]
@@ -363,7 +363,7 @@ class GameService:
                 game.process(action)
             except GameError as e:
                 raise Illegal(e.message, e.rule) from None
-            except Exception as e:  # noqa: BLE001 - an engine error: process() left the game as it was
+            except Exception as e:
                 log.exception("game %s: action %s raised", gid, aid)
                 self._drop(gid)
                 raise Illegal(f"the engine could not apply this action: {type(e).__name__}: {e}",
@@ -415,7 +415,8 @@ class GameService:
             if last is None:
                 raise Illegal("nothing to undo", "nothing-to-undo")
             if pid is not None and last[1] != pid:
-                raise Forbidden("you can undo only your own last action, before anyone acts after it", "not-your-action")
+                raise Forbidden("you can undo only your own last action, before anyone acts after it",
+                                "not-your-action")
             stored = {"type": "undo", "entity": int(pid) if pid and pid.isdigit() else (pid or game.seat_order()[0].id),
                       "entity_type": "player", "id": action["id"]}
             game.undo()
