@@ -34,7 +34,7 @@ __all__ = [
     "RouteError", "RouteTooShort", "RouteTooLong", "NoToken", "ReusesCity",
     "Chain", "Segment", "Route", "RouteRules", "routes_from_log", "routes_revenue",
     "preferred_city_town_edges", "track_keys", "chain_id", "rules_for",
-    "revenues_for_action",
+    "revenues_for_action", "RouterStops", "RouterBound", "RouterBonus",
 ]
 
 RouterStops = Callable[[], Sequence]
@@ -290,7 +290,12 @@ class RouteRules:
       ``check_terminals``, ``check_groups``, ``check_min_stops``;
     * context: ``train_owner``, ``city_tokened_by``, ``skip_route_track_type``,
       ``local_length``, ``is_local``, ``requires_token``, ``compute_other_paths``,
-      ``route_distance``, ``phase_colors``.
+      ``route_distance``, ``phase_colors``;
+    * the router (:mod:`trackage.router`): ``router_train_key``, ``router_meter``,
+      ``router_start_radius``, ``router_unique_stop_hexes``, ``router_free_stop``,
+      ``conflict_keys``, ``router_route_bound``, ``router_bound_for``, ``router_base_bound``,
+      ``router_run_bonus``, ``router_run_bonus_for``, ``router_bound_slack``, ``router_bound``
+      (each documented below with its default; see ``docs/router.md``).
     """
 
     DERIVED = True  # a game makes its rules again when asked (they hold no state)
