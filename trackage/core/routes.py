@@ -325,10 +325,8 @@ class RouteRules:
         return colors() if callable(colors) else colors
 
     def train_owner(self, train):
-        f = getattr(self.game, "train_owner", None)
-        if f is not None:
-            return f(train)
-        return train.owner
+        """Who runs ``train`` this turn: the game's ``train_owner`` (a :class:`Game` hook)."""
+        return self.game.train_owner(train)
 
     def city_tokened_by(self, city, corporation) -> bool:
         return self.game.board.tokened_by(city, corporation)
@@ -703,13 +701,8 @@ class RouteRules:
         return self.revenue_for(route, route.stops)
 
 def rules_for(game) -> RouteRules:
-    """The route rules of ``game``: its ``route_rules`` attribute, else the base rules."""
-    r = getattr(game, "route_rules", None)
-    if callable(r) and not isinstance(r, RouteRules):
-        r = r()
-    if isinstance(r, RouteRules):
-        return r
-    return RouteRules(game)
+    """The route rules of ``game``: what its ``route_rules()`` (a :class:`Game` hook) gives."""
+    return game.route_rules()
 
 # --------------------------------------------------------------------------------------
 # routes

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ...core.entities import Company, Corporation, Minor, ShareBundle
 from ...core.errors import GameError
@@ -21,6 +22,9 @@ from ...core.tokens import Token
 from .steps import (BuyTrain1858, DiscardTrain1858, Dividend1858, Exchange1858, ExchangeApproval1858,
                     HomeToken1858, IssueShares1858, PrivateClosure1858, Route1858, StockRound1858Step,
                     Token1858, Track1858)
+
+if TYPE_CHECKING:
+    from .routes import RouteRules1858
 
 DATA = Path(__file__).parent / "data"
 COLOR_NEXT = {"white": "yellow", "yellow": "green", "green": "brown", "brown": "gray"}
@@ -724,7 +728,7 @@ class Game1858(Game):
     def route_trains(self, entity) -> list:
         return [t for t in getattr(entity, "trains", []) if not t.operated]
 
-    def route_rules(self):
+    def route_rules(self) -> RouteRules1858:
         from .routes import RouteRules1858
 
         return RouteRules1858(self)
