@@ -8,6 +8,7 @@ import io
 import json
 
 import pytest
+from conftest import FIXTURES, TRACES
 
 from trackage.core.entities import ShareBundle
 from trackage.core.errors import GameError
@@ -16,8 +17,6 @@ from trackage.core.state import snapshot, trace_line
 from trackage.playout import run_one
 from trackage.replay import game_from_log, replay_file
 from trackage.titles import new_game
-
-from conftest import FIXTURES, TRACES
 
 NAMES = ["1822_game_end_stock_market", "discard_trains_after_sr_export", "hs_lxemeslq_30797"]
 
@@ -153,7 +152,7 @@ def test_unknown_options_are_refused_by_a_new_game_and_ignored_in_a_log():
 # ----------------------------------------------------------------- bidding
 def test_bids_commit_cash_and_three_bids_end_a_turn():
     g = game_of(3)
-    a, b, c = g.players
+    a, b, _c = g.players
     m = g.bidbox_minors()
     bid(g, a, m[0].sym, 100)
     bid(g, a, m[1].sym, 150)
@@ -449,7 +448,7 @@ def test_issuing_shares_at_the_reduced_price():
     issue = {"type": "sell_shares", "entity": "LYR", "entity_type": "corporation", "shares": ["LYR_1", "LYR_2"],
              "percent": 20}
     # a new issue names its price, the price after the drop it causes (two rows down from 80: 60)
-    assert {**issue, "share_price": 60} in [{k: v for k, v in a.items()} for a in g.legal_actions()]
+    assert {**issue, "share_price": 60} in [dict(a.items()) for a in g.legal_actions()]
     refused(g, issue, "issue-price")
     refused(g, {**issue, "share_price": 80}, "issue-price")
     g.process({**issue, "share_price": 60})

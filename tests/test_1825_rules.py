@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from conftest import ref
 
 from trackage.invariants import check
 from trackage.titles import new_game
-
-from conftest import ref
 
 PLAYERS = [{"id": i, "name": f"P{i}"} for i in range(1, 5)]
 

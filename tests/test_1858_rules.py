@@ -7,15 +7,14 @@ import io
 import json
 
 import pytest
+from conftest import FIXTURES, TRACES
 
 from trackage.core.errors import GameError
-from trackage.core.money import spend
 from trackage.core.log import filter_actions, load_log
+from trackage.core.money import spend
 from trackage.core.state import snapshot, trace_line
 from trackage.replay import game_from_log, replay_file
 from trackage.titles import new_game
-
-from conftest import FIXTURES, TRACES
 
 INDIA = FIXTURES / "1858India" / "hotseat_qs_b.json"
 INDIA_TRACE = TRACES / "1858India" / "hotseat_qs_b.jsonl"
@@ -172,7 +171,8 @@ def test_convert_to_ten_shares():
     gip = g.corporation_by_id("GIP")
     g.stock_market.set_par(gip, g.stock_market.par_prices[0])
     s1 = g.players[0]
-    g.share_market.transfer(__import__("trackage.core.entities", fromlist=["ShareBundle"]).ShareBundle([gip.shares[0]]), s1)
+    g.share_market.transfer(__import__("trackage.core.entities", fromlist=["ShareBundle"]).ShareBundle([gip.shares[0]]),
+                            s1)
     g.convert(gip)
     assert gip.type == "10-share" and gip.share_percent == 10 and gip.total_shares == 10
     assert [s.id for s in gip.shares][-5:] == ["GIP_4", "GIP_5", "GIP_6", "GIP_7", "GIP_8"]

@@ -6,12 +6,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from test_1867_worked_example import PLAYERS, act, auction, others_until_s1
 
 from trackage.core.errors import GameError
 from trackage.core.state import snapshot
 from trackage.titles import new_game
-
-from test_1867_worked_example import PLAYERS, act, auction, others_until_s1
 
 
 def state(g):
@@ -242,6 +241,7 @@ def test_merge_then_choose_the_major(merger_round):
 def fixture_game(name, before_id):
     """A shared 1867 log replayed up to (not including) the action ``before_id``."""
     from conftest import FIXTURES
+
     from trackage.core.log import filter_actions, load_log
     from trackage.replay import game_from_log
 

@@ -7,13 +7,12 @@ import subprocess
 import sys
 
 import pytest
+from conftest import FIXTURES, ref
 
 from trackage.core.errors import ActionFormatError, GameError, LogFormatError, OutOfTurnError
 from trackage.core.log import load_log
 from trackage.core.state import snapshot
 from trackage.titles import new_game
-
-from conftest import FIXTURES, ref
 
 PLAYERS = [{"id": i, "name": f"P{i}"} for i in range(1, 5)]
 

@@ -392,4 +392,4 @@ def app_from_env() -> FastAPI:
     return create_app(os.environ.get("TRACKAGE_DB"))
 
 
-__all__ = ["create_app", "app_from_env", "Illegal"]
+__all__ = ["Illegal", "app_from_env", "create_app"]

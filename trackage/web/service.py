@@ -169,7 +169,7 @@ class GameService:
             seed = int(time.time() * 1000) % 2_000_000_000
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**62:
             raise Illegal("seed must be a non-negative integer", "bad-seed")
-        hotseat = bool(body.get("hotseat", len(names) == 1 or body.get("hotseat") is None and False))
+        hotseat = bool(body.get("hotseat", len(names) == 1 or (body.get("hotseat") is None and False)))
         if "hotseat" in body:
             hotseat = bool(body["hotseat"])
         players = [{"id": i + 1, "name": n} for i, n in enumerate(names)]
@@ -192,7 +192,7 @@ class GameService:
         rows = []
         last = 0
         ids_ok = all(isinstance(a.get("id"), int) and not isinstance(a.get("id"), bool) for a in data["actions"])
-        for i, a in enumerate(data["actions"]):
+        for a in data["actions"]:
             a = dict(a)
             if ids_ok and a["id"] > last:
                 last = a["id"]
@@ -384,7 +384,7 @@ class GameService:
                 game.process(action)
             except GameError as e:
                 raise Illegal(e.message, e.rule) from None
-            except Exception as e:  # noqa: BLE001 - an engine error: process() left the game as it was
+            except Exception as e:
                 log.exception("game %s: action %s raised", gid, aid)
                 self._drop(gid)
                 raise Illegal(f"the engine could not apply this action: {type(e).__name__}: {e}",
@@ -436,7 +436,8 @@ class GameService:
             if last is None:
                 raise Illegal("nothing to undo", "nothing-to-undo")
             if pid is not None and last[1] != pid:
-                raise Forbidden("you can undo only your own last action, before anyone acts after it", "not-your-action")
+                raise Forbidden("you can undo only your own last action, before anyone acts after it",
+                                "not-your-action")
             stored = {"type": "undo", "entity": int(pid) if pid and pid.isdigit() else (pid or game.seat_order()[0].id),
                       "entity_type": "player", "id": action["id"]}
             game.undo()
