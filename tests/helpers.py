@@ -5,14 +5,17 @@ import ...``, like ``boardkit``)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from trackage.core.errors import GameError
 from trackage.core.game import Game
+from trackage.core.log import filter_actions, load_log
 from trackage.core.state import full_state, snapshot
 from trackage.invariants import all_cash
+from trackage.replay import game_from_log
 
 
 def players(n: int, prefix: str = "P") -> list[dict[str, Any]]:
@@ -40,6 +43,20 @@ def act(game: Game, type_: str, who: str | int | None = None, *, entity: Any = N
         assert who in (e.name, e.id), f"expected {who} to act, not {e.name}"
     game.process(action(game, type_, e, **kw))
     return e
+
+
+def game_until(path: Path, last_id: int) -> Game:
+    """The game of the log at ``path`` after its actions up to id ``last_id`` (loaded as a log
+    is, without the live-play checks), then switched to live play."""
+    data = load_log(path)
+    game = game_from_log(data)
+    game.loading = True
+    for a in filter_actions(data["actions"]):
+        if a.get("id") is not None and a["id"] > last_id:
+            break
+        game._apply(a)
+    game.loading = False
+    return game
 
 
 def fingerprint(game: Game) -> tuple[str, str, int, int, int]:

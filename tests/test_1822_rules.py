@@ -5,10 +5,10 @@ it by hand where needed, and checks the outcome of the rule."""
 from __future__ import annotations
 
 import pytest
+from helpers import refused
+from test_1822 import fixture_game_until, game_of
 
 from trackage.core.errors import GameError
-
-from test_1822 import fixture_game_until, game_of, refused
 
 GAME_END = "1822_game_end_stock_market"
 DISCARD = "discard_trains_after_sr_export"

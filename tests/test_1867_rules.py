@@ -402,7 +402,7 @@ def test_no_purchase_that_resets_a_major_still_to_choose():
     buys = [a for a in g.legal_actions() if a["type"] == "buy_train"]
     assert buys and all(a["train"] != "8-0" for a in buys)
     eight = {"type": "buy_train", **g.entity_ref(no), "train": "8-0", "price": 1000, "variant": "8"}
-    refused(g, action(g, "buy_train", no, **{k: eight[k] for k in ("train", "price", "variant")}), "trainless-major-reset")
+    refused(g, dict(eight), "trainless-major-reset")
     g.load([{**eight, "id": len(g.actions) + 1}])
     old = g.trainless_major[0]
     assert old.id == "NTR" and old is not g.corporation_by_id("NTR")
