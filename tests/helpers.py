@@ -1,6 +1,7 @@
-"""Helpers the test files share: players for a new game, an action by whoever acts, and a
-refused action that must leave the game exactly as it was (import them as ``from helpers
-import ...``, like ``boardkit``)."""
+"""Helpers the test files share (import them as ``from helpers import ...``, like
+``boardkit``): players for a new game, an action by whoever acts (:func:`action`,
+:func:`act`), a game part-way through a log (:func:`game_until`), and a refused action that
+must leave the game exactly as it was (:func:`refused`, by the state's :func:`fingerprint`)."""
 
 from __future__ import annotations
 
@@ -69,7 +70,8 @@ def fingerprint(game: Game) -> tuple[str, str, int, int, int]:
 
 
 def refused(game: Game, action: dict[str, Any], rule: str | None = None, *,
-            error: type[GameError] = GameError, names_action: bool = False) -> GameError:
+            error: type[GameError] | tuple[type[GameError], ...] = GameError,
+            names_action: bool = False) -> GameError:
     """Process ``action``, which must raise ``error`` (naming ``rule`` if given) and leave
     the game's :func:`fingerprint` unchanged; return the error. With ``names_action`` the
     error must also carry this very action and name its id or type in its message."""
