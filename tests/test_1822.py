@@ -132,7 +132,7 @@ def test_unknown_options_are_refused_by_a_new_game_and_ignored_in_a_log():
 # ----------------------------------------------------------------- bidding
 def test_bids_commit_cash_and_three_bids_end_a_turn():
     g = game_of(3)
-    a, b, c = g.players
+    a, b, _c = g.players
     m = g.bidbox_minors()
     bid(g, a, m[0].sym, 100)
     bid(g, a, m[1].sym, 150)
@@ -420,7 +420,7 @@ def test_issuing_shares_at_the_reduced_price():
     issue = {"type": "sell_shares", "entity": "LYR", "entity_type": "corporation", "shares": ["LYR_1", "LYR_2"],
              "percent": 20}
     # a new issue names its price, the price after the drop it causes (two rows down from 80: 60)
-    assert {**issue, "share_price": 60} in [{k: v for k, v in a.items()} for a in g.legal_actions()]
+    assert {**issue, "share_price": 60} in [dict(a.items()) for a in g.legal_actions()]
     refused(g, issue, "issue-price")
     refused(g, {**issue, "share_price": 80}, "issue-price")
     g.process({**issue, "share_price": 60})

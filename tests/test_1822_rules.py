@@ -49,7 +49,7 @@ def listed(game, action) -> bool:
 def test_a_sale_making_the_tax_haven_a_presidency_candidate_is_refused(other_percent):
     # the tax haven holds its share like a player: it allows the president's certificate to go,
     # but the reference crashes looking for the next president when the haven is a candidate
-    g, p, lnwr = lnwr_with_the_tax_haven(other_percent)
+    g, p, _lnwr = lnwr_with_the_tax_haven(other_percent)
     action = sale(p, ["LNWR_0"], 10)
     assert "sell_shares" in g.round.active_step().actions(p) and not listed(g, action)
     with pytest.raises(GameError) as err:

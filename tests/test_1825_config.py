@@ -521,7 +521,7 @@ def test_every_combination_builds():
               "db3", "unit_4", "big_bank", "strict_bank"]
     built_count = 0
     for unit in units:
-        for size in range(0, 4):
+        for size in range(4):
             for combo in itertools.combinations(extras, size):
                 rules = [unit, *combo]
                 for players in range(2, 10):

@@ -7,12 +7,11 @@ against the reference by playing each lay live on the position before the logged
 from __future__ import annotations
 
 import pytest
+from conftest import FIXTURES
 
 from trackage.core.errors import GameError
 from trackage.core.log import filter_actions, load_log
 from trackage.replay import game_from_log
-
-from conftest import FIXTURES
 
 GAME_END_BANK = FIXTURES / "1825" / "1825_game_end_bank.json"
 G141331 = FIXTURES / "1825" / "141331.json"

@@ -31,7 +31,7 @@ def test_half_president_certificate_sale_leaves_a_stale_presidency_count():
     empty pool puts the minor in receivership and hands the certificate back as change;
     its seller then counts as holding 20%, so the next sale does not make them president."""
     g = new_game("1825", PLAYERS, ["unit_1", "r1"], seed=3)
-    tv, p1, p2, p3 = _minor_held(g)
+    tv, p1, _p2, _p3 = _minor_held(g)
     start = g.total_cash()
     cash = p1.cash
     g.share_market.sell_shares(ShareBundle([tv.shares[0]], 20))
@@ -48,7 +48,7 @@ def test_half_president_certificate_sale_leaves_a_stale_presidency_count():
 
 def test_full_president_certificate_sale_counts_right():
     g = new_game("1825", PLAYERS, ["unit_1", "r1"], seed=3)
-    tv, p1, p2, p3 = _minor_held(g)
+    tv, p1, _p2, _p3 = _minor_held(g)
     g.share_market.sell_shares(ShareBundle([tv.shares[0]]))
     assert tv.receivership() and p1.percent_of(tv) == 0 and tv.share_holders[p1] == 0
     assert tv.share_holders[g.pool] == 40
@@ -164,7 +164,7 @@ def test_a_president_certificate_in_the_pool_offers_buying_to_a_player_who_canno
     pool is affordable; buying a president's certificate from the pool needs a share to
     swap, so a player without one is offered buying but can only pass."""
     g = new_game("1825", PLAYERS, ["unit_1", "r1"], seed=3)
-    tv, p1, p2, p3 = _minor_held(g)
+    tv, _p1, p2, _p3 = _minor_held(g)
     g.share_market.sell_shares(ShareBundle([tv.shares[0]]))
     assert tv.receivership() and g.pool.percent_of(tv) == 40
     p4 = g.players[3]

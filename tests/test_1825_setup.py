@@ -69,5 +69,6 @@ def test_minors_raise_cert_limit_and_bank():
     g = new_game("1825", players(2), ["unit_1", "r1"])
     assert g.data["bank_cash"] == 7000  # 5000 + 1000 per R1 minor
     assert g.cert_limit() == 26
-    g = new_game("1825", players(6), "unit_1 unit_2 unit_3 r1 r2 r3 k1 k3 k5 k6 k7 u3p db1 db2 db3".split())
+    g = new_game("1825", players(6), ["unit_1", "unit_2", "unit_3", "r1", "r2", "r3", "k1", "k3", "k5", "k6", "k7",
+                                      "u3p", "db1", "db2", "db3"])
     assert g.data["bank_cash"] == 14000 and g.cert_limit() == 26

@@ -13,7 +13,7 @@ CASES = [("1858", 28), ("1858", 29), ("1858India", 18), ("1858India", 17)]
 
 @pytest.mark.parametrize("title,seed", CASES, ids=[f"{t}-{s}" for t, s in CASES])
 def test_playout(title, seed):
-    ok, game, players, options, played, replayed, rep = run_one(title, seed, 20000)
+    ok, game, _players, _options, _played, _replayed, rep = run_one(title, seed, 20000)
     assert game.finished, f"{title} seed {seed} did not finish ({len(game.actions)} actions)"
     assert rep.error is None, rep.error
     assert rep.result == game.result()

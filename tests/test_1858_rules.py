@@ -149,7 +149,8 @@ def test_convert_to_ten_shares():
     gip = g.corporation_by_id("GIP")
     g.stock_market.set_par(gip, g.stock_market.par_prices[0])
     s1 = g.players[0]
-    g.share_market.transfer(__import__("trackage.core.entities", fromlist=["ShareBundle"]).ShareBundle([gip.shares[0]]), s1)
+    g.share_market.transfer(__import__("trackage.core.entities", fromlist=["ShareBundle"]).ShareBundle([gip.shares[0]]),
+                            s1)
     g.convert(gip)
     assert gip.type == "10-share" and gip.share_percent == 10 and gip.total_shares == 10
     assert [s.id for s in gip.shares][-5:] == ["GIP_4", "GIP_5", "GIP_6", "GIP_7", "GIP_8"]

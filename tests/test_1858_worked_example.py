@@ -112,7 +112,7 @@ def test_before_the_start(story):
 
 
 def test_sr1_auction(story):
-    g, seen = story
+    _g, seen = story
     cash, company_owner, minor_owner = seen["sr1"]
     assert cash == 395
     assert company_owner.name == "S1" and minor_owner.name == "S1"

@@ -17,7 +17,8 @@ from trackage.titles import new_game
 
 FIXTURE = FIXTURES / "1893" / "1893_game_end_bank.json"
 TRACE = TRACES / "1893" / "1893_game_end_bank.jsonl"
-needs_fixture = pytest.mark.skipif(not FIXTURE.exists(), reason=f"NO FIXTURE: {FIXTURE} is absent (set TRACKAGE_FIXTURES)")
+needs_fixture = pytest.mark.skipif(not FIXTURE.exists(),
+                                   reason=f"NO FIXTURE: {FIXTURE} is absent (set TRACKAGE_FIXTURES)")
 
 
 # ----------------------------------------------------------------- fixture
@@ -321,7 +322,7 @@ def test_personal_bankruptcy_ends_the_game():
 
 
 def test_no_bankruptcy_while_the_money_can_be_raised():
-    g, rse, b = compulsory_purchase(0, 20)
+    g, _rse, _b = compulsory_purchase(0, 20)
     assert not any(a["type"] == "bankrupt" for a in g.legal_actions())
     with pytest.raises(GameError) as err:  # (the refusal rebuilds the game without the what-if)
         g.process({"type": "bankrupt", "entity": "RSE", "entity_type": "corporation"})

@@ -4,11 +4,10 @@ tiles) and copy the state: a move on one copy's board never shows on another's."
 from __future__ import annotations
 
 import pytest
+from boardkit import Corp, StubGame, board_summary, city_at, tile_on
 
 from trackage.core.clone import clone, shared_state
 from trackage.core.tokens import Token
-
-from boardkit import Corp, StubGame, board_summary, city_at, tile_on
 
 COPY_MAP = {"layout": "flat", "location_names": {"C5": "Port"}, "hexes": {
     "white": [
@@ -214,10 +213,10 @@ def test_real_game_refused_action_leaves_the_board(operating_game):
     bad = {**lay, "rotation": next(r for r in range(6) if not any(
         x.get("hex") == lay["hex"] and x.get("tile") == lay["tile"] and x.get("rotation") == r
         for x in g.legal_actions()))}
-    with pytest.raises(Exception):
+    with pytest.raises(Exception):  # noqa: B017 - any refusal; the board must be unchanged
         g.process(bad)
     assert board_summary(g.board) == before
     # the route information is keyed by this game's corporations after the restore
-    for key, per in g.board.state.route_info.items():
+    for _key, per in g.board.state.route_info.items():
         for corp in per:
             assert g.corporation_by_id(corp.id) is corp

@@ -39,7 +39,8 @@ def test_replays_to_recorded_result(path):
         assert len(ours) == len(theirs)
         for i, (a, b) in enumerate(zip(ours, theirs)):
             if a != b:
-                pytest.fail(f"trace differs at line {i + 1} (action {json.loads(b)['id']}):\n ours {a[:400]}\n ref  {b[:400]}")
+                action = json.loads(b)["id"]
+                pytest.fail(f"trace differs at line {i + 1} (action {action}):\n ours {a[:400]}\n ref  {b[:400]}")
 
 
 @pytest.mark.parametrize("path", CASES, ids=[_id(p) for p in CASES])

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from trackage.core.graph import DistanceGraph, TrackGraph, walk_node, walk_path
-
 from boardkit import Corp, build, city, city_at, ids, line_map, path, place, tile_on
+
+from trackage.core.graph import DistanceGraph, TrackGraph, walk_node, walk_path
 
 
 def test_connectivity_along_a_line():
@@ -116,7 +116,7 @@ def test_board_graph_route_info_is_board_state():
     assert not board.graph.reachable_hexes(a)
     assert board.graph.route_info(a)["route_train_purchase"]  # sticky
     copy = g.copy()
-    (ca,) = [c for c in copy.board.state.route_info["main"]]
+    (ca,) = list(copy.board.state.route_info["main"])
     assert ca is not a and ca.id == "A"
     assert copy.board.graph.route_info(ca)["route_train_purchase"]
     copy.board.graph.clear_graph_for(ca)

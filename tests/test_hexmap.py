@@ -2,14 +2,12 @@
 icons, labels) on the board state, and the tile supply."""
 
 import pytest
+from boardkit import Corp, Phase, StubGame
 
-from trackage.core.hexgrid import HexGrid, invert, neighbor, parse_coord, format_coord
+from trackage.core.hexgrid import HexGrid, format_coord, invert, neighbor, parse_coord
 from trackage.core.hexmap import TileSupply
 from trackage.core.tiles import GameError, Tile, city_map, legal_rotations, upgrades_to
 from trackage.core.tokens import Token
-
-from boardkit import Corp, Phase, StubGame
-
 
 # ---------------------------------------------------------------------------------------
 # coordinates

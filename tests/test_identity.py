@@ -12,6 +12,7 @@ methods, closures and partials of every state object, skipping catalogue objects
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import random
 import types
@@ -54,10 +55,8 @@ def entities(game) -> list[tuple[str, object]]:
             stack.append((o.__self__, f"{path}.__self__"))
         elif t is types.FunctionType:
             for name, cell in zip(o.__code__.co_freevars, o.__closure__ or ()):
-                try:
+                with contextlib.suppress(ValueError):  # an empty cell has no contents
                     stack.append((cell.cell_contents, f"{path}.<closure {name}>"))
-                except ValueError:  # an empty cell
-                    pass
             stack.extend((d, f"{path}.<default>") for d in o.__defaults__ or ())
         elif t is functools.partial:
             stack.append((o.func, f"{path}.func"))

@@ -10,17 +10,14 @@ import pytest
 from trackage.core.errors import GameError
 from trackage.export import game_to_log
 from trackage.invariants import check
-from trackage.playout import random_playout
-from trackage.replay import replay_data
-
-from trackage.playout import run_one
+from trackage.playout import random_playout, run_one
 
 SAMPLE = [0, 1, 2, 3, 4, 6, 10, 13, 15, 16]
 
 
 @pytest.mark.parametrize("seed", SAMPLE)
 def test_playout_1825(seed):
-    ok, game, players, options, played, replayed, rep = run_one("1825", seed, 20000)
+    ok, game, _players, _options, _played, _replayed, rep = run_one("1825", seed, 20000)
     assert game.finished, f"seed {seed} did not finish ({len(game.actions)} actions)"
     assert rep.error is None, rep.error
     assert rep.result == game.result()
@@ -32,7 +29,7 @@ OTHER_TITLES = [("1867", 0), ("1867", 5), ("1861", 2), ("1893", 1), ("1893", 6)]
 
 @pytest.mark.parametrize("title,seed", OTHER_TITLES, ids=[f"{t}-{s}" for t, s in OTHER_TITLES])
 def test_playout_other_titles(title, seed):
-    ok, game, players, options, played, replayed, rep = run_one(title, seed, 20000)
+    ok, game, _players, _options, _played, _replayed, rep = run_one(title, seed, 20000)
     assert game.finished and rep.error is None and rep.result == game.result() and ok
 
 

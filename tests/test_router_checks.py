@@ -123,7 +123,8 @@ def test_1822_hooks_made_once_per_walk_match_the_plain_hooks(monkeypatch):
             made[key] = (rules.router_bound_for(c.train, entity), rules.router_run_bonus_for(c.train, entity))
         bound, run_bonus = made[key]
         stops = partial(trail_nodes, c.half, c.other)
-        base = sum(v for v in (rules.stop_revenue(s, build_route(rules, c.train, c.nodes, c.segs, None)) for s in c.nodes))
+        base = sum(v for v in (rules.stop_revenue(s, build_route(rules, c.train, c.nodes, c.segs, None))
+                               for s in c.nodes))
         assert bound(stops, base) == rules.router_route_bound(c.train, entity, stops, base)
         got = run_bonus(stops)
         assert got == rules.router_run_bonus(c.train, entity, stops)

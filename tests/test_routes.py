@@ -4,15 +4,23 @@
 from __future__ import annotations
 
 import pytest
+from boardkit import Corp, Phase, build, city, city_at, line_map, path, place, tile_on
 
 from trackage.core.routes import (
-    NoToken, ReusesCity, Route, RouteError, RouteRules, RouteTooLong, RouteTooShort,
-    routes_from_log, routes_revenue, rules_for, track_keys,
+    NoToken,
+    ReusesCity,
+    Route,
+    RouteError,
+    RouteRules,
+    RouteTooLong,
+    RouteTooShort,
+    routes_from_log,
+    routes_revenue,
+    rules_for,
+    track_keys,
 )
-from trackage.router import optimal_routes
 from trackage.core.trains import Train
-
-from boardkit import Corp, Phase, build, city, city_at, line_map, path, place, tile_on
+from trackage.router import optimal_routes
 
 
 def train(corp, name="2", distance=2, index=0, **spec):
@@ -377,7 +385,7 @@ def test_routes_on_a_copy_see_the_copys_board():
     entry = {"train": t.id, "connections": [["A3", "A5", "A7"], ["A7", "A9", "A11"]]}
     (r,) = run(rules_on(m), a, [entry])
     assert r.revenue() == 20 + 30 + 10
-    (ct,) = [x for x in ca.trains]
+    (ct,) = list(ca.trains)
     (rc,) = routes_from_log(rules_on(copy), [{**entry, "train": ct.id}], {ct.id: ct})
     with pytest.raises(RouteError, match="not connected"):
         rc.revenue()

@@ -5,12 +5,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import FIXTURES
 
 from trackage.core.state import full_state
 from trackage.replay import replay_file
 from trackage.spiel import TERMINAL, EncodingError, SpielGame, SpielState
-
-from conftest import FIXTURES
 
 
 @pytest.mark.parametrize("title,n", [("1825", 3), ("1867", 4), ("1861", 3), ("1893", 3), ("1822", 3),

@@ -7,16 +7,15 @@ import json
 import random
 
 import pytest
+from conftest import FIXTURES
 
 from trackage.core.clone import shared_state
 from trackage.core.errors import GameError
 from trackage.core.log import filter_actions, load_log
 from trackage.core.state import full_state, trace_line
-from trackage.playout import random_playout
 from trackage.export import game_to_log
+from trackage.playout import random_playout
 from trackage.replay import game_from_log
-
-from conftest import FIXTURES
 
 LOGS = sorted(FIXTURES.glob("*/*.json")) if FIXTURES.is_dir() else []
 needs_logs = pytest.mark.skipif(not LOGS, reason=f"no shared fixtures in {FIXTURES}")
@@ -75,7 +74,7 @@ def test_a_copy_goes_its_own_way():
 @pytest.mark.parametrize("title", ["1867", "1893"])
 def test_undo_then_redo_of_every_action_of_a_log(title):
     path = next(p for p in LOGS if p.parent.name == title)
-    g, actions = loaded(path)
+    g, _actions = loaded(path)
     n = len(g.actions)
     lines = []
     for i in range(n, max(0, n - 80), -1):

@@ -3,17 +3,28 @@ board, upgrade legality."""
 
 import json
 import os
+from pathlib import Path
 
 import pytest
-
-from trackage.core.tiles import (
-    Edge, Placed, Tile, TileSpec, city_map, lane_match, legal_rotation, legal_rotations, path_le,
-    paths_are_subset_of, standard_tiles, tracks_match, upgrades_to,
-)
-from trackage.core.errors import GameError
-from trackage.core.tokens import Token
-
 from boardkit import Corp, StubGame, build, city_at
+
+from trackage.core.errors import GameError
+from trackage.core.tiles import (
+    Edge,
+    Placed,
+    Tile,
+    TileSpec,
+    city_map,
+    lane_match,
+    legal_rotation,
+    legal_rotations,
+    path_le,
+    paths_are_subset_of,
+    standard_tiles,
+    tracks_match,
+    upgrades_to,
+)
+from trackage.core.tokens import Token
 
 LIB = standard_tiles()
 
@@ -94,9 +105,9 @@ def test_tiles_json_spot_compare():
 
 def test_phase_revenue_in_data():
     # gray 'offboard-like' phase revenues are objects in rising colour order
-    data = json.load(open(os.path.join(os.path.dirname(__file__), "..", "trackage", "data", "tiles.json")))
-    for color, tiles in data.items():
-        for name, parts in tiles.items():
+    data = json.loads(Path(__file__).parent.parent.joinpath("trackage", "data", "tiles.json").read_text())
+    for _color, tiles in data.items():
+        for _name, parts in tiles.items():
             for p in parts:
                 assert "t" in p
                 if "revenue" in p:

@@ -150,7 +150,8 @@ def test_prices_are_whole_numbers(title):
     g = new_game(title, players(n, "Player "), opts, 1)
     a = play_until(g, _listed("buy_train", with_price=True), seed=1)
     a = {k: v for k, v in a.items() if k not in ("price_range", "price_step")}
-    for bad in (math.inf, -math.inf, math.nan, str(a["price"]), a["price"] + 0.5, float(a["price"]), True, None, 10**30):
+    for bad in (math.inf, -math.inf, math.nan, str(a["price"]), a["price"] + 0.5, float(a["price"]), True, None,
+                10**30):
         refused(g, {**a, "price": bad}, error=(GameError, ActionFormatError))
     # the rules themselves refuse them too, also when the schema lets them through (a log import)
     g.loading = True

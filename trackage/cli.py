@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 
@@ -18,7 +19,8 @@ def main() -> None:
 
 @main.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(exists=False))
-@click.option("--trace", "trace_path", type=click.Path(dir_okay=False), help="Write the state after each action (JSONL; one file only).")
+@click.option("--trace", "trace_path", type=click.Path(dir_okay=False),
+              help="Write the state after each action (JSONL; one file only).")
 @click.option("--strict", is_flag=True, help="Treat a route revenue that differs from the engine's as an error.")
 def replay(files: tuple, trace_path: str | None, strict: bool) -> None:
     """Replay 18xx.games logs; exit 0 if each final result matches its log's.
@@ -48,7 +50,7 @@ def replay(files: tuple, trace_path: str | None, strict: bool) -> None:
 def _replay_one(file: str, trace_path: str | None, strict: bool) -> int:
     from .replay import replay_file
 
-    trace = open(trace_path, "w") if trace_path else None
+    trace = open(trace_path, "w") if trace_path else None  # noqa: SIM115 - closed below
     try:
         out = replay_file(file, trace=trace, strict=strict)
     except LogFormatError as e:
@@ -105,7 +107,8 @@ def _replay_many(paths: list, strict: bool) -> int:
             try:
                 out = replay_file(str(p), strict=strict)
             except TrackageError as e:
-                rows.append((f"{p.parent.name}/{p.name}", "-", "-", "error", str(e)[:60], f"{time.perf_counter() - t:.2f}"))
+                rows.append((f"{p.parent.name}/{p.name}", "-", "-", "error", str(e)[:60],
+                             f"{time.perf_counter() - t:.2f}"))
                 worst = max(worst, 2)
                 progress.advance(task)
                 continue
@@ -115,7 +118,8 @@ def _replay_many(paths: list, strict: bool) -> int:
                 a = out.failed_action or {}
                 status, note, code = "error", f"action {a.get('id')} ({a.get('type')}): {out.error}"[:60], 2
             elif out.expected is None:
-                status, note, code = ("finished" if g.finished else "open"), "no recorded result", 0 if g.finished else 1
+                status = "finished" if g.finished else "open"
+                note, code = "no recorded result", 0 if g.finished else 1
             elif not g.finished:
                 status, note, code = "mismatch", "did not finish", 1
             elif out.result != out.expected:
@@ -288,7 +292,8 @@ def act(file: str, action_json: str) -> None:
             click.echo(json.dumps({"error": f"malformed JSON: {e}", "rule": "malformed-json"}), err=True)
             sys.exit(2)
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            click.echo(json.dumps({"error": "an action is an object with a string type", "rule": "malformed-action"}), err=True)
+            click.echo(json.dumps({"error": "an action is an object with a string type", "rule": "malformed-action"}),
+                       err=True)
             sys.exit(2)
     try:
         _apply_live(file, data, game, action)
@@ -353,10 +358,8 @@ def play(file: str, title: str | None, num_players: int | None, options: tuple, 
             rng = a.get("price_range")
             extra = f"  [price {rng[0]}..{rng[1]} step {a.get('price_step') or 1}]" if rng else ""
             who = ""
-            try:
+            with contextlib.suppress(GameError):
                 who = game.entity_name(game.resolve_entity(a)) + ": "
-            except GameError:
-                pass
             console.print(f"  {i:3d}. {who}{describe(game, a)}{extra}", highlight=False)
         console.print("number [price] | undo | show | quit | {json}> ", end="")
         line = stdin.readline()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import time
 
-
 # hints our legal-action lists add for bots; not part of the 18xx.games action format
 LOCAL_KEYS = {"price_range", "price_step", "canonical_prices"}
 

@@ -17,7 +17,7 @@ def check(game, start_total: int | None = None, action: dict | None = None) -> N
         if total != start_total:
             raise InvariantError(f"money not conserved: {total} != {start_total}")
     holders = list(game.players) + [game.pool] + list(game.corporations)
-    holders += list(getattr(game, "extra_share_holders", lambda: [])())  # e.g. 1822's tax haven
+    holders += list(getattr(game, "extra_share_holders", list)())  # e.g. 1822's tax haven
     for corp in game.corporations:
         pct = sum(h.percent_of(corp) for h in holders)
         if pct != 100:

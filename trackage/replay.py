@@ -52,7 +52,7 @@ def replay_data(data: dict, trace=None, strict: bool = False) -> ReplayOutcome:
         game.load(actions, strict=strict, trace=on_action)
     except (GameError, TrackageError) as e:
         out.error, out.failed_action = e, actions[out.applied]
-    except Exception as e:  # an engine bug: report it with the action, never hide it
+    except Exception as e:  # noqa: BLE001 - an engine bug: report it with the action, never hide it
         out.error, out.failed_action = e, actions[out.applied] if out.applied < len(actions) else None
     out.warnings = list(getattr(game, "warnings", []))
     out.result = game.result()

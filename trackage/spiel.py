@@ -183,8 +183,9 @@ class ActionEncoding:
             name = action.get("variant") or train.name
             owner = train.owner
             holder = "depot" if getattr(owner, "is_depot", False) else str(getattr(owner, "id", "bank"))
-            return self._index(atype, e, [self._of(self.trains, name, "train"), self._of(self.holders, holder, "holder"),
-                                          self._tier(action, action.get("price"))])
+            parts = [self._of(self.trains, name, "train"), self._of(self.holders, holder, "holder"),
+                     self._tier(action, action.get("price"))]
+            return self._index(atype, e, parts)
         if atype == "discard_train":
             train = game.train_by_id(action.get("train"))
             if train is None:
@@ -231,7 +232,7 @@ class SpielGame:
     def num_distinct_actions(self) -> int:
         return self.encoding.size
 
-    def new_initial_state(self) -> "SpielState":
+    def new_initial_state(self) -> SpielState:
         return SpielState(self, self._first.copy())
 
 
@@ -294,7 +295,7 @@ class SpielState:
         out: dict[int, dict] = {}
         positional: dict[tuple, list] = {}
         for a in legal:
-            if a["type"] not in enc.fields or enc.fields[a["type"]] and enc.fields[a["type"]][0].name == "position":
+            if a["type"] not in enc.fields or (enc.fields[a["type"]] and enc.fields[a["type"]][0].name == "position"):
                 positional.setdefault((a["type"], str(a.get("entity"))), []).append(a)
                 continue
             if "canonical_prices" in a:
@@ -336,7 +337,7 @@ class SpielState:
         action["id"] = len(self.game.actions) + 1
         self.game.process(action)
 
-    def clone(self) -> "SpielState":
+    def clone(self) -> SpielState:
         return SpielState(self.spiel, self.game.copy())
 
     def history(self) -> list[dict]:

@@ -7,7 +7,7 @@ import pytest
 
 pytest.importorskip("fastapi", reason="NO WEB DEPENDENCIES: pip install -e '.[test]'")
 
-from .webkit import NO_PG, PG, pg_database, pg_drop  # noqa: E402
+from .webkit import NO_PG, PG, pg_database, pg_drop
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

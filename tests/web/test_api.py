@@ -23,7 +23,7 @@ def state(client, gid, token=None):
 
 def acting_token(client, gid, tokens):
     """The token of the seat that may act now (and that seat's legal actions)."""
-    for name, tok in tokens.items():
+    for _name, tok in tokens.items():
         s = state(client, gid, tok)
         if s["legal_actions"]:
             return tok, s
@@ -55,7 +55,7 @@ def test_hotseat_has_one_token_for_every_seat(client):
     assert len(seats) == 1
     tok = seats[0]["token"]
     gid = r.json()["id"]
-    for i in range(6):  # acts for whoever is acting
+    for _i in range(6):  # acts for whoever is acting
         s = state(client, gid, tok)
         a = playable(first_of(s["legal_actions"], "pass", "bid"))
         a["id"] = s["action_count"] + 1
@@ -118,7 +118,7 @@ def test_undo_own_last_action_only(client):
     tok, s = acting_token(client, gid, tokens)
     a = first_of(s["legal_actions"], "par", "buy_company")
     assert post(client, gid, tok, {**a, "id": 1}).status_code == 200
-    tok2, s2 = acting_token(client, gid, tokens)
+    tok2, _s2 = acting_token(client, gid, tokens)
     other = next(t for t in tokens.values() if t not in (tok, tok2))
     # nobody else may undo it
     r = post(client, gid, other, {"type": "undo", "id": 2})
@@ -240,7 +240,7 @@ def test_titles_and_list(client):
 
 
 def test_events_stream_reports_the_action_count(client):
-    gid, tokens = new_game(client)
+    gid, _tokens = new_game(client)
     r = client.get(f"/api/games/{gid}/events?once=1")
     assert r.status_code == 200 and "text/event-stream" in r.headers["content-type"]
     assert 'event: action' in r.text and '"action_count": 0' in r.text

@@ -76,7 +76,7 @@ def act(page, click) -> None:
     try:
         page.wait_for_function(f"() => document.querySelector('#game') && "
                                f"parseInt(document.querySelector('#game').dataset.last) > {n}", timeout=30_000)
-    except Exception:
+    except Exception:  # noqa: BLE001 - any wait failure is reported with the page's error
         err = page.inner_text("#action-error") if page.query_selector("#action-error") else "?"
         raise AssertionError(f"the action after {n} did not land: {err}") from None
     page.wait_for_selector("#game")
@@ -176,11 +176,10 @@ def play_operating_round(page, title, done) -> None:
         now = page.inner_text("#acting")
         if now != acting:
             acting, done["turn"] = now, set()
-        if page.query_selector("#map g.hex.layable") and "lay_tile" not in done["turn"]:
-            if lay_tile(page):
-                done["all"].add("lay_tile")
-                done["turn"].add("lay_tile")
-                continue
+        if page.query_selector("#map g.hex.layable") and "lay_tile" not in done["turn"] and lay_tile(page):
+            done["all"].add("lay_tile")
+            done["turn"].add("lay_tile")
+            continue
         city = page.query_selector("#map g.city.tokenable")
         if city is not None:
             act(page, city.click)

@@ -48,15 +48,15 @@ def test_parallel_posts_of_one_id_store_it_once(shared_db, tmp_path):
     srv = Server(shared_db, tmp_path / "server.log")
     try:
         gid, tok = _new_hotseat(srv.url)
-        for round_ in range(4):
-            a, count = _next_action(srv.url, gid, tok)
+        for _round in range(4):
+            a, _count = _next_action(srv.url, gid, tok)
             codes = []
             barrier = threading.Barrier(6)
 
             def fire():
-                barrier.wait()
-                r = httpx.post(f"{srv.url}/api/games/{gid}/actions", json=a, headers=auth(tok), timeout=60)
-                codes.append(r.status_code)
+                barrier.wait()  # noqa: B023 - the threads run and join within this iteration
+                r = httpx.post(f"{srv.url}/api/games/{gid}/actions", json=a, headers=auth(tok), timeout=60)  # noqa: B023 - the threads run and join within this iteration
+                codes.append(r.status_code)  # noqa: B023 - the threads run and join within this iteration
             threads = [threading.Thread(target=fire) for _ in range(6)]
             for t in threads:
                 t.start()
@@ -89,9 +89,9 @@ def test_two_servers_one_database_interleaved(shared_db, tmp_path):
             barrier = threading.Barrier(2)
 
             def fire(base):
-                barrier.wait()
-                r = httpx.post(f"{base}/api/games/{gid}/actions", json=a, headers=auth(tok), timeout=60)
-                codes.append(r.status_code)
+                barrier.wait()  # noqa: B023 - the threads run and join within this iteration
+                r = httpx.post(f"{base}/api/games/{gid}/actions", json=a, headers=auth(tok), timeout=60)  # noqa: B023 - the threads run and join within this iteration
+                codes.append(r.status_code)  # noqa: B023 - the threads run and join within this iteration
             ts = [threading.Thread(target=fire, args=(s.url,)) for s in (a_srv, b_srv)]
             for t in ts:
                 t.start()

@@ -8,6 +8,7 @@ from trackage.core.log import filter_actions
 from trackage.replay import game_from_log
 from trackage.web.mapsvg import render_map
 from trackage.web.views import History
+
 from .webkit import fixture
 
 

@@ -42,8 +42,9 @@ def test_every_title_draws_every_hex(title, n, opts):
     assert render_map(g) == svg  # a pure function of the state
 
 
-@pytest.mark.parametrize("title,name", [("1867", "21268.json"), ("1825", "141331.json"), ("1858", "219682.json"),
-                                        ("1822", "discard_trains_after_sr_export.json"), ("1893", "1893_game_end_bank.json")])
+@pytest.mark.parametrize("title,name", [("1867", "21268.json"), ("1825", "141331.json"),
+                                        ("1858", "219682.json"), ("1822", "discard_trains_after_sr_export.json"),
+                                        ("1893", "1893_game_end_bank.json")])
 def test_played_maps_show_tiles_and_tokens(title, name):
     out = replay_file(fixture(title, name))
     g = out.game

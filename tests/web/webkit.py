@@ -60,7 +60,7 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-        self.log = open(log_path, "w")
+        self.log = open(log_path, "w")  # noqa: SIM115 - the server writes to it until stop()
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "trackage", "serve", "--port", str(self.port), "--db", db_url,
              "--log-level", "warning"], cwd=REPO, env=env, stdout=self.log, stderr=subprocess.STDOUT)

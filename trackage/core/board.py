@@ -13,7 +13,7 @@ change takes from one global counter, so equal versions mean equal boards.
 from __future__ import annotations
 
 import itertools
-from typing import Callable
+from collections.abc import Callable
 
 from . import tiles as tilemod
 from .errors import GameError
@@ -49,9 +49,27 @@ class BoardState:
     city it replaced; ``route_info`` the track graphs' remembered route information (graph key
     -> corporation -> info); ``version``."""
 
-    __slots__ = ("tile_at", "supply", "next_copy", "laid", "links", "tokens", "extra_tokens",
-                 "city_res", "tile_res", "hex_tokens", "icons", "borders", "partitions", "stubs",
-                 "labels", "future_label", "groups", "route_info", "version")
+    __slots__ = (
+        "borders",
+        "city_res",
+        "extra_tokens",
+        "future_label",
+        "groups",
+        "hex_tokens",
+        "icons",
+        "labels",
+        "laid",
+        "links",
+        "next_copy",
+        "partitions",
+        "route_info",
+        "stubs",
+        "supply",
+        "tile_at",
+        "tile_res",
+        "tokens",
+        "version",
+    )
     STATE_EXCLUDE = ("version",)  # a memo key for derived views, not part of the state
 
     def __init__(self):
@@ -418,10 +436,7 @@ class Board:
             return False
         if self.tokened_by(node, corporation):
             return False
-        for t in tokens:
-            if t.type == "neutral":
-                return False
-        return True
+        return all(t.type != "neutral" for t in tokens)
 
     def available_slots(self, city) -> int:
         """Free slots that are not reserved."""
@@ -578,9 +593,8 @@ class Board:
                 extra = self.extra_tokens(city)
                 if any(t is token for t in extra):
                     self.set_extra_tokens(city, [t for t in extra if t is not token])
-        elif token.location_type == "hex":
-            if token.hex is not None:
-                self.remove_hex_token(token.hex, token)
+        elif token.location_type == "hex" and token.hex is not None:
+            self.remove_hex_token(token.hex, token)
         token.city = None
         token.hex = None
         token.used = False
@@ -671,10 +685,9 @@ class Board:
             raise GameError(f"{tile.color} tiles are not available in phase {game.phase.name}", rule="tile-colour")
         if not game.upgrades_to(old_tile, placed):
             raise GameError(f"{old_tile.name} cannot be upgraded to {tile.name} on {hex_.id}", rule="illegal-upgrade")
-        if check and not game.loading:
-            if not game.legal_tile_rotation(entity, hex_, placed):
-                raise GameError(f"tile {tile.name} with rotation {rotation} is not legal on {hex_.id}",
-                                rule="illegal-rotation")
+        if check and not game.loading and not game.legal_tile_rotation(entity, hex_, placed):
+            raise GameError(f"tile {tile.name} with rotation {rotation} is not legal on {hex_.id}",
+                            rule="illegal-rotation")
         self.place_tile(hex_, placed)
         cost = game.upgrade_cost(old_tile, hex_, entity) + self._border_cost(hex_, placed) + extra_cost
         if pay is not None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import gc
 import types
-from typing import Any, Callable
+from collections.abc import Callable
 
 _ATOMS = frozenset({int, str, float, bool, type(None), bytes, complex, range, type,
                     types.FunctionType, types.BuiltinFunctionType, types.BuiltinMethodType,

@@ -40,7 +40,7 @@ class ShareHolder:
 
 
 class Player(CashHolder, ShareHolder):
-    __slots__ = ("id", "name", "cash", "shares_by_corp", "companies", "bankrupt", "passed", "penalty")
+    __slots__ = ("bankrupt", "cash", "companies", "id", "name", "passed", "penalty", "shares_by_corp")
     is_player = True
 
     def __init__(self, pid, name: str):
@@ -83,7 +83,7 @@ class SharePoolHolder(ShareHolder):
 class Company:
     """A private company (or any certificate-like company card)."""
 
-    __slots__ = ("sym", "name", "value", "revenue", "owner", "closed", "abilities", "min_price", "max_price", "data")
+    __slots__ = ("abilities", "closed", "data", "max_price", "min_price", "name", "owner", "revenue", "sym", "value")
     CLONE_SHARE = ("data",)  # the title's data for it (catalogue)
     is_company = True
     is_player = False
@@ -122,7 +122,7 @@ class Company:
 
 
 class Share:
-    __slots__ = ("corporation", "index", "percent", "president", "owner", "buyable", "counts_for_limit")
+    __slots__ = ("buyable", "corporation", "counts_for_limit", "index", "owner", "percent", "president")
 
     def __init__(self, corporation, index: int, percent: int, president: bool):
         self.corporation = corporation
@@ -233,7 +233,8 @@ class Corporation(CashHolder, ShareHolder):
         self.tokens: list = []  # filled by the game with Token objects
         self.shares = [Share(self, i, p, i == 0) for i, p in enumerate(share_percents)]
         self.presidents_share = self.shares[0]
-        self.share_percent = share_percents[1] if len(share_percents) > 1 else share_percents[0] // 2 or share_percents[0]
+        first = share_percents[0]
+        self.share_percent = share_percents[1] if len(share_percents) > 1 else first // 2 or first
         price_percent = self.data.get("price_percent") or self.share_percent
         self.price_multiplier = self.share_percent // price_percent
         for s in self.shares:

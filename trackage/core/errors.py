@@ -20,7 +20,7 @@ class GameError(TrackageError):
         self.rule = rule
         self.action = action
 
-    def with_action(self, action: dict) -> "GameError":
+    def with_action(self, action: dict) -> GameError:
         if self.action is None:
             self.action = action
         return self

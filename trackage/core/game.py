@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextvars
 import math
+from typing import ClassVar
 
 from .entities import Company, Corporation, Player, SharePoolHolder
 from .errors import ActionFormatError, GameError, GameOverError
@@ -81,11 +82,11 @@ class Game:
     PRESIDENT_SALES_TO_MARKET = False
     HOME_TOKEN_TIMING = "operate"
     MUST_BUY_TRAIN = "route"
-    GAME_END_CHECK: dict = {"bankrupt": "immediate", "bank": "full_or"}
+    GAME_END_CHECK: ClassVar[dict] = {"bankrupt": "immediate", "bank": "full_or"}
     GAME_END_LOCK_FIRST_TRIGGER = False
     NEXT_SR_PLAYER_ORDER = "after_last_to_act"
     CERT_LIMIT_INCLUDES_PRIVATES = True
-    TILE_LAYS = [{"lay": True, "upgrade": True, "cost": 0}]
+    TILE_LAYS: ClassVar[list] = [{"lay": True, "upgrade": True, "cost": 0}]
     IMPASSABLE_HEX_COLORS = ("blue", "gray", "red")
     TRAIN_PRICE_MIN = 1
     TRAIN_PRICE_MULTIPLE = 1
@@ -93,11 +94,11 @@ class Game:
     CORPORATION_CLASS = Corporation  # titles may subclass it (e.g. a different float rule)
     # the random player's weights per action type, over trackage.playout.WEIGHTS (a title's bias
     # so that random games move on and end by the title's own end conditions)
-    PLAYOUT_WEIGHTS: dict[str, float] = {}
+    PLAYOUT_WEIGHTS: ClassVar[dict[str, float]] = {}
     # what a new game may be created with (the reference's meta data): player counts, optional
     # rules (name -> the player counts that allow it, None for any) and mutually exclusive groups
     PLAYER_RANGE: tuple[int, int] = (1, 99)
-    OPTIONAL_RULES: dict[str, tuple[int, ...] | None] = {}
+    OPTIONAL_RULES: ClassVar[dict[str, tuple[int, ...] | None]] = {}
     MUTEX_RULES: tuple[tuple[str, ...], ...] = ()
 
     def __init__(self, players: list, optional_rules: list[str] | None = None, seed: int = 0, game_id=None):
@@ -197,7 +198,7 @@ class Game:
                 for c in self.data.get("companies", [])]
 
     def init_corporations(self) -> list:
-        from .tokens import Token  # noqa: WPS433 (tile model module)
+        from .tokens import Token
 
         out = []
         for c in self.data.get("corporations", []):
@@ -574,7 +575,7 @@ class Game:
         memo = self.board.supply.memo.setdefault(("upgrades", type(self)), {})
         if getattr(self, "_asking", None) is not None:
             candidates = {k: t for k, t in candidates.items() if self.asks_tile(t.id)}
-        for hex_, edges in connected.items():
+        for hex_, _edges in connected.items():
             old = self.board.tile(hex_)
             for t in candidates.values():
                 key = self.upgrade_memo_key(hex_, old, t)
@@ -737,7 +738,7 @@ class Game:
                 raise self._unlisted
         except GameError as e:
             self._restore(before)
-            raise e.with_action(action)
+            raise e.with_action(action) from None
         except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as e:
             self._restore(before)
             raise ActionFormatError(f"malformed or impossible action: {type(e).__name__}: {e}", action) from e
@@ -753,19 +754,19 @@ class Game:
         self._keep_snapshot(len(self.actions) - 1, before)
 
     # ------------------------------------------------------------- copies and history
-    def snapshot(self) -> "Game":
+    def snapshot(self) -> Game:
         """A frozen copy of the game now (never changed; restored by copying it again)."""
         from .clone import clone
 
         return clone(self)
 
-    def _restore(self, snap: "Game") -> None:
+    def _restore(self, snap: Game) -> None:
         """Become a copy of ``snap`` (references to ``snap`` inside it become ``self``)."""
         from .clone import clone_into
 
         clone_into(snap, self)
 
-    def _keep_snapshot(self, n: int, snap: "Game") -> None:
+    def _keep_snapshot(self, n: int, snap: Game) -> None:
         """Remember ``snap`` as the state after ``n`` actions: the last few, and every
         ``SNAPSHOT_EVERY``-th, so that undo needs little replay."""
         snaps = {k: v for k, v in self.snapshots.items() if k < n}
@@ -775,7 +776,7 @@ class Game:
             del snaps[k]
         self.snapshots = snaps
 
-    def copy(self) -> "Game":
+    def copy(self) -> Game:
         """An independent game in the same state: a structural copy (the catalogue is shared)."""
         from .clone import clone
 
@@ -933,7 +934,8 @@ class Game:
         if s is None:
             return f"?{share_id!r}"
         owner = s.owner
-        return f"{s.corporation.id}|{type(owner).__name__}:{getattr(owner, 'id', id(owner))}|{s.percent}|{s.president}|{getattr(s, 'buyable', True)}"
+        holder = f"{type(owner).__name__}:{getattr(owner, 'id', id(owner))}"
+        return f"{s.corporation.id}|{holder}|{s.percent}|{s.president}|{getattr(s, 'buyable', True)}"
 
     def amount(self, action: dict, field: str, default=None):
         """An amount of money an action names (a price, a bid, a cost): a whole number, never a

@@ -24,12 +24,18 @@ corporation token, does it have a route, which hexes may it build in) depends on
 
 from __future__ import annotations
 
+import contextlib
 import sys
-from typing import Callable
+from collections.abc import Callable
 
 __all__ = [
-    "ABORT", "walk_path", "walk_node", "TrackGraph", "DistanceGraph", "map_hexes",
+    "ABORT",
+    "DistanceGraph",
+    "TrackGraph",
     "hex_lookup",
+    "map_hexes",
+    "walk_node",
+    "walk_path",
 ]
 
 if sys.getrecursionlimit() < 20000:
@@ -49,7 +55,7 @@ class _Targets:
     it returns) does not go where none of them can be reached any more: the reference walks
     every such branch, exponentially, to find nothing."""
 
-    __slots__ = ("left", "nodes", "corp", "blocks", "skip_track", "skip_paths", "links", "tile_at")
+    __slots__ = ("blocks", "corp", "left", "links", "nodes", "skip_paths", "skip_track", "tile_at")
 
     def __init__(self, left, corp, blocks, skip_track, skip_paths, links, tile_at):
         self.left = left
@@ -68,10 +74,7 @@ class _Targets:
         if j is not None and (q.terminal or counter.get(j, 0) > 1):
             return False
         hid = q.hex.id
-        for e in q.edges:
-            if counter.get((hid, e.num, e.lanes[1]), 0) > 0:
-                return False
-        return True
+        return all(counter.get((hid, e.num, e.lanes[1]), 0) <= 0 for e in q.edges)
 
     def hopeless(self, path, skip, visited, counter) -> bool:
         """Can no path still to find be reached by walking on from ``path`` (entered through
@@ -694,11 +697,9 @@ class TrackGraph:
                 return None
 
             if left:
-                try:
+                with contextlib.suppress(_Complete):
                     _walk_node(start, visited, walk_corp, {}, skip_paths, {}, skip_track, False, visit, WT,
                                board.blocks)
-                except _Complete:
-                    pass
 
             if routes.get("route_train_purchase"):
                 continue
@@ -802,10 +803,7 @@ class DistanceGraph:
     def _le(known, dist) -> bool:
         if known is None:
             return False
-        for k, v in known.items():
-            if v > dist[k]:
-                return False
-        return True
+        return all(v <= dist[k] for k, v in known.items())
 
     def _kind_key(self, node):
         if not self.separate_node_types:

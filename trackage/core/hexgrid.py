@@ -19,13 +19,26 @@ in the doubled system. The opposite edge is ``invert(edge) == (edge + 3) % 6``.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 
 __all__ = [
-    "LETTERS", "NEGATIVE_LETTERS", "DIRECTIONS", "OFFSETS", "DEFAULT_AXES", "LAYOUT_AXES", "LAYOUTS",
-    "default_axes", "coord_column_row",
-    "invert", "normalize_axes", "parse_coord", "format_coord", "HexGrid", "neighbor",
-    "direction_between", "distance",
+    "DEFAULT_AXES",
+    "DIRECTIONS",
+    "LAYOUTS",
+    "LAYOUT_AXES",
+    "LETTERS",
+    "NEGATIVE_LETTERS",
+    "OFFSETS",
+    "HexGrid",
+    "coord_column_row",
+    "default_axes",
+    "direction_between",
+    "distance",
+    "format_coord",
+    "invert",
+    "neighbor",
+    "normalize_axes",
+    "parse_coord",
 ]
 
 LETTERS: tuple[str, ...] = tuple(
@@ -84,7 +97,7 @@ def normalize_axes(axes, layout: str | None = None) -> tuple[str, str]:
     return (str(x), str(y))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _parse(coord: str, axes: tuple[str, str]) -> tuple[int, int, object, object]:
     m_letter = _COORD_LETTER.search(coord)
     m_number = _COORD_NUMBER.search(coord)
@@ -148,7 +161,7 @@ def distance(layout: str, x0: int, y0: int, x1: int, y1: int) -> int:
 class HexGrid:
     """A layout plus an axes configuration; converts between coordinates and neighbours."""
 
-    __slots__ = ("layout", "axes", "_offsets")
+    __slots__ = ("_offsets", "axes", "layout")
 
     def __init__(self, layout: str = "flat", axes=None):
         if layout not in DIRECTIONS:

@@ -19,15 +19,27 @@ formerly impassable hex links the hexes its new exits face.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
-from trackage.core.hexgrid import DIRECTIONS, HexGrid, coord_column_row, distance as _distance, invert
+from trackage.core.hexgrid import DIRECTIONS, HexGrid, coord_column_row, invert
+from trackage.core.hexgrid import distance as _distance
 from trackage.core.tiles import (
-    GameError, Placed, Tile, TileSpec, TileLibrary, standard_tiles,
+    Placed,
+    Tile,
+    TileLibrary,
+    TileSpec,
+    standard_tiles,
 )
 
-__all__ = ["Hex", "HexMap", "TileSupply", "DEFAULT_IMPASSABLE_COLORS", "blank_tile", "FrozenDict",
-           "has_impassable_border"]
+__all__ = [
+    "DEFAULT_IMPASSABLE_COLORS",
+    "FrozenDict",
+    "Hex",
+    "HexMap",
+    "TileSupply",
+    "blank_tile",
+    "has_impassable_border",
+]
 
 DEFAULT_IMPASSABLE_COLORS = ("blue", "gray", "red")
 
@@ -46,10 +58,7 @@ def blank_tile(**kwargs) -> Tile:
 
 
 def has_impassable_border(borders, edge: int) -> bool:
-    for b in borders:
-        if b.edge == edge and b.type == "impassable":
-            return True
-    return False
+    return any(b.edge == edge and b.type == "impassable" for b in borders)
 
 
 class Hex:
@@ -62,9 +71,22 @@ class Hex:
     ``Board.neighbors(hex)``).
     """
 
-    __slots__ = ("id", "x", "y", "column", "row", "layout", "grid", "original_tile",
-                 "all_neighbors", "location_name", "hide_location_name", "empty",
-                 "ignore_for_axes", "__weakref__")
+    __slots__ = (
+        "__weakref__",
+        "all_neighbors",
+        "column",
+        "empty",
+        "grid",
+        "hide_location_name",
+        "id",
+        "ignore_for_axes",
+        "layout",
+        "location_name",
+        "original_tile",
+        "row",
+        "x",
+        "y",
+    )
     CATALOGUE = True
 
     def __init__(self, coord: str, grid: HexGrid, tile: Tile | None = None,
@@ -96,11 +118,11 @@ class Hex:
     def full_name(self) -> str:
         return f"{self.id} ({self.location_name})"
 
-    def neighbor_direction(self, other: "Hex") -> int | None:
+    def neighbor_direction(self, other: Hex) -> int | None:
         """Edge of this hex facing ``other`` (None if not adjacent)."""
         return _direction(self.layout, self, other)
 
-    def distance(self, other: "Hex") -> int:
+    def distance(self, other: Hex) -> int:
         return _distance(self.layout, self.x, self.y, other.x, other.y)
 
     @staticmethod
@@ -139,7 +161,7 @@ class HexMap:
     @classmethod
     def build(cls, map_data: dict, impassable_colors: Iterable[str] | None = None,
               tile_lookup: Callable | TileLibrary | None = None, hexes: dict | None = None,
-              connect: bool = True) -> "HexMap":
+              connect: bool = True) -> HexMap:
         """Create the map from map JSON: ``layout``, ``axes``, ``location_names``,
         optional ``hide_location_names`` (list of coords), ``impassable_hex_colors``, and
         ``hexes`` ({colour: [groups]}) unless ``hexes`` is given separately.

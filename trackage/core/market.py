@@ -18,7 +18,7 @@ class SharePrice:
     """One cell of the market (catalogue). Which corporations stand on it, in arrival
     order, is the market's state: :meth:`StockMarket.corporations_at`."""
 
-    __slots__ = ("price", "row", "column", "types")
+    __slots__ = ("column", "price", "row", "types")
     CATALOGUE = True
 
     def __init__(self, price: int, row: int, column: int, types: list[str]):

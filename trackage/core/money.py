@@ -16,7 +16,7 @@ class CashHolder:
 
 
 class Bank(CashHolder):
-    __slots__ = ("cash", "broken", "can_break")
+    __slots__ = ("broken", "can_break", "cash")
 
     def __init__(self, cash: int, can_break: bool = True):
         self.cash = cash

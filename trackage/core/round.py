@@ -7,6 +7,8 @@ side effects, e.g. a withheld dividend), then the round moves on.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from .errors import GameError, OutOfTurnError
 
 
@@ -25,8 +27,8 @@ class Step:
     class itself (so a subclass's override of a handler is the one called), and a handler
     that does not exist is an error at import, not at play."""
 
-    HANDLERS: dict = {}
-    DISPATCH: dict = {}
+    HANDLERS: ClassVar[dict] = {}
+    DISPATCH: ClassVar[dict] = {}
     BLOCKS = True
 
     def __init_subclass__(cls, **kwargs):
@@ -186,7 +188,8 @@ class Round:
             if blocking and not accepts:
                 cur = self.current_entity
                 if cur is not None and cur is not entity and atype in s.actions(cur):
-                    raise OutOfTurnError(f"it is {self.game.entity_name(cur)}'s turn, not {self.game.entity_name(entity)}'s")
+                    name = self.game.entity_name
+                    raise OutOfTurnError(f"it is {name(cur)}'s turn, not {name(entity)}'s")
                 raise GameError(f"{s.description()} cannot process {atype} by {self.game.entity_name(entity)}",
                                 rule="no-such-action-now")
             if blocking or accepts:

@@ -24,16 +24,29 @@ from __future__ import annotations
 
 import itertools
 import weakref
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from itertools import pairwise
 
 from .errors import GameError
 from .graph import walk_path
 
 __all__ = [
-    "RouteError", "RouteTooShort", "RouteTooLong", "NoToken", "ReusesCity",
-    "Chain", "Segment", "Route", "RouteRules", "routes_from_log", "routes_revenue",
-    "preferred_city_town_edges", "track_keys", "chain_id", "rules_for",
+    "Chain",
+    "NoToken",
+    "ReusesCity",
+    "Route",
+    "RouteError",
+    "RouteRules",
+    "RouteTooLong",
+    "RouteTooShort",
+    "Segment",
+    "chain_id",
+    "preferred_city_town_edges",
     "revenues_for_action",
+    "routes_from_log",
+    "routes_revenue",
+    "rules_for",
+    "track_keys",
 ]
 
 
@@ -76,7 +89,7 @@ class Chain:
     """Track between two nodes: ``nodes`` (start, end) or None for a one-node local run,
     ``paths`` in walk order from the start, ``id`` (hex-id list as logged)."""
 
-    __slots__ = ("nodes", "paths", "id", "_pset")
+    __slots__ = ("_pset", "id", "nodes", "paths")
 
     def __init__(self, nodes, paths, id_):
         self.nodes = nodes
@@ -102,7 +115,7 @@ class Chain:
 class Segment:
     """One stop-to-stop part of a route: ``left`` and ``right`` node and its ``chain``."""
 
-    __slots__ = ("left", "right", "chain")
+    __slots__ = ("chain", "left", "right")
 
     def __init__(self, left, right, chain: Chain):
         self.left = left
@@ -149,7 +162,7 @@ def node_chains(start, end, skip_track=None, *, board) -> list:
 # --------------------------------------------------------------------------------------
 # tile geometry helper (where a town sits on its tile)
 
-_CT_EDGES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_CT_EDGES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 def _compute_loc(tile, loc):
     if loc is None or loc is False or loc == "center":
@@ -550,7 +563,7 @@ class RouteRules:
 
     def check_connected(self, route, corporation) -> None:
         op = route.ordered_paths
-        for a, b in zip(op, op[1:]):
+        for a, b in pairwise(op):
             if not _connects_to(a, b, corporation, self.board):
                 raise RouteError("Route is not connected", rule="route-not-connected")
 
@@ -627,7 +640,7 @@ class Route:
 
     @classmethod
     def from_log(cls, rules: RouteRules, data: dict, train, *, routes: list | None = None,
-                 phase=None, chain_cache: dict | None = None) -> "Route":
+                 phase=None, chain_cache: dict | None = None) -> Route:
         hexes = data.get("hexes")
         if hexes is not None:
             hexes = [rules.hex_by_id(h) for h in hexes]

@@ -12,17 +12,17 @@ The 18xx.games bookkeeping fields of the envelope (``id``, ``created_at``, ``use
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
 
 from .errors import ActionFormatError
 
-EntityId = Union[StrictInt, StrictStr]
+EntityId = StrictInt | StrictStr
 Id = Annotated[StrictStr, Field(min_length=1, max_length=64)]
 Ids = Annotated[list[Id], Field(min_length=1, max_length=30)]
 Amount = Annotated[StrictInt, Field(ge=-10**9, le=10**9)]
-Choice = Union[StrictStr, StrictInt, dict[StrictStr, Any]]
+Choice = StrictStr | StrictInt | dict[StrictStr, Any]
 
 
 class Envelope(BaseModel):
@@ -97,9 +97,11 @@ SCHEMAS: dict[str, type[Envelope]] = {
     "remove_hex_token": _model("RemoveHexToken", hex=(Id, REQUIRED)),
     "run_routes": _model("RunRoutes", routes=(Annotated[list[Route], Field(max_length=30)], REQUIRED),
                          extra_revenue=(Amount | None, None), subsidy=(Amount | None, None)),
-    "dividend": _model("Dividend", kind=(Literal["payout", "withhold", "half"], REQUIRED), amount=(Amount | None, None)),
+    "dividend": _model("Dividend", kind=(Literal["payout", "withhold", "half"], REQUIRED), amount=(Amount | None,
+                                                                                                   None)),
     "buy_train": _model("BuyTrain", train=(Id, REQUIRED), price=(Amount, REQUIRED), variant=(Id | None, None),
-                        exchange=(Id | None, None), shell=(StrictStr | None, None), slots=(list[StrictInt] | None, None),
+                        exchange=(Id | None, None), shell=(StrictStr | None, None), slots=(list[StrictInt] | None,
+                                                                                           None),
                         extra_due=(StrictBool | None, None), warranties=(StrictInt | None, None)),
     "discard_train": _model("DiscardTrain", train=(Id, REQUIRED)),
     "scrap_train": _model("ScrapTrain", train=(Id, REQUIRED)),

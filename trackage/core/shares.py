@@ -30,7 +30,7 @@ class ShareMarket:
         corp.share_holders[to] = corp.share_holders.get(to, 0) + share.percent
 
     def distance(self, a, b) -> int:
-        players = [p for p in self.game.players]
+        players = list(self.game.players)
         if a is None or b is None or a not in players or b not in players:
             return 0
         ia, ib = players.index(a), players.index(b)
@@ -46,11 +46,7 @@ class ShareMarket:
         floated_before = corp.floated()
         price = 0 if exchange else bundle.price()
         owner = bundle.owner
-        if owner.is_corporation and corp.capitalization == "incremental":
-            receiver = owner
-        elif owner.is_corporation and owner is not corp:
-            receiver = owner
-        elif owner.is_player:
+        if owner.is_player or (owner.is_corporation and (corp.capitalization == "incremental" or owner is not corp)):
             receiver = owner
         else:
             receiver = self.game.bank
@@ -80,7 +76,8 @@ class ShareMarket:
         holders = corp.player_share_holders()
         max_pct = max(holders.values()) if holders else 0
         pres_share = bundle.presidents_share
-        if self.allow_president_sale and max_pct < corp.presidents_percent and pres_share is not None and to is self.pool:
+        if (self.allow_president_sale and max_pct < corp.presidents_percent and pres_share is not None
+                and to is self.pool):
             corp.owner = self.pool
             if bundle.partial:
                 self._handle_partial(bundle, self.pool, owner)
@@ -124,7 +121,8 @@ class ShareMarket:
             swap_to = to
         else:
             transfer_to = self.pool
-            swap_to = previous_president if previous_president.percent_of(corp) >= presidents_share.percent else transfer_to
+            keeps = previous_president.percent_of(corp) >= presidents_share.percent
+            swap_to = previous_president if keeps else transfer_to
         self._change_president(presidents_share, swap_to, president)
         if bundle.partial:
             self._handle_partial(bundle, transfer_to, owner)
@@ -176,11 +174,19 @@ class ShareMarket:
         if bundle.presidents_share is None:
             return True
         corp = bundle.corporation
-        others = [p for h, p in corp.share_holders.items() if h is not entity and (h.is_player or (h.is_corporation and h is not corp)) and p > 0]
+        others = [p for h, p in corp.share_holders.items() if h is not entity
+                  and (h.is_player or (h.is_corporation and h is not corp)) and p > 0]
         return (max(others) if others else 0) >= bundle.presidents_share.percent
 
     def fit_in_pool(self, bundle, limit: int) -> bool:
         return bundle.percent + self.pool.percent_of(bundle.corporation) <= limit
+
+
+def action_bundle(game, action: dict, priced: bool = True) -> ShareBundle:
+    """The bundle an action's ``shares`` name (with its ``percent`` and, when ``priced``, the
+    ``share_price`` it states), checked as ``bundle_from_ids`` checks it."""
+    price = action.get("share_price") if priced else None
+    return bundle_from_ids(game, action.get("shares") or [], action.get("percent"), price)
 
 
 def bundle_from_ids(game, share_ids: list[str], percent: int | None = None, share_price=None) -> ShareBundle:

@@ -34,22 +34,57 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import ClassVar
 
 try:  # the project-wide error type, when available
     from trackage.core.errors import GameError
-except Exception:  # pragma: no cover - fallback for isolated use
+except ImportError:  # pragma: no cover - fallback for isolated use
     class GameError(Exception):
         pass
 
 __all__ = [
-    "COLORS", "REVENUE_PHASES", "ALL_EDGES", "NODE_TYPES", "GameError",
-    "Edge", "Upgrade", "Border", "Icon", "FutureLabel", "Stub", "Partition", "Frame", "Stripes",
-    "TileSpec", "Tile", "Path", "NodeBase", "RevenueCenter", "City", "Pass", "Town", "Halt",
-    "Offboard", "Junction", "TileLibrary", "standard_tiles", "lane_match", "tracks_match",
-    "path_le", "paths_are_subset_of", "upgrades_to", "upgrades_to_correct_color",
-    "upgrades_to_correct_label", "upgrades_to_correct_city_town", "legal_rotation",
-    "legal_rotations", "old_paths_maintained", "city_sizes_maintained", "city_map", "Placed",
+    "ALL_EDGES",
+    "COLORS",
+    "NODE_TYPES",
+    "REVENUE_PHASES",
+    "Border",
+    "City",
+    "Edge",
+    "Frame",
+    "FutureLabel",
+    "GameError",
+    "Halt",
+    "Icon",
+    "Junction",
+    "NodeBase",
+    "Offboard",
+    "Partition",
+    "Pass",
+    "Path",
+    "Placed",
+    "RevenueCenter",
+    "Stripes",
+    "Stub",
+    "Tile",
+    "TileLibrary",
+    "TileSpec",
+    "Town",
+    "Upgrade",
+    "city_map",
+    "city_sizes_maintained",
+    "lane_match",
+    "legal_rotation",
+    "legal_rotations",
+    "old_paths_maintained",
+    "path_le",
+    "paths_are_subset_of",
+    "standard_tiles",
+    "tracks_match",
+    "upgrades_to",
+    "upgrades_to_correct_city_town",
+    "upgrades_to_correct_color",
+    "upgrades_to_correct_label",
 ]
 
 COLORS: tuple[str, ...] = (
@@ -98,7 +133,7 @@ def _lane_spec(v) -> tuple[int, int]:
         return (1, 0)
     f = float(v)
     w = int(f)
-    return (w, int(round((f - w) * 10)))
+    return (w, round((f - w) * 10))
 
 
 def _parse_revenue(rev) -> dict:
@@ -114,7 +149,7 @@ def _parse_revenue(rev) -> dict:
             out[c] = int(r)
         return out
     v = _int(rev, 0)
-    return {c: v for c in REVENUE_PHASES}
+    return dict.fromkeys(REVENUE_PHASES, v)
 
 
 def _groups(v) -> list:
@@ -136,7 +171,7 @@ class Edge:
 
     CATALOGUE = True
 
-    __slots__ = ("num", "lanes")
+    __slots__ = ("lanes", "num")
     is_edge = True
     is_junction = is_city = is_town = is_offboard = is_halt = is_pass = is_stop = False
     kind = "edge"
@@ -154,7 +189,7 @@ class Upgrade:
 
     CATALOGUE = True
 
-    __slots__ = ("index", "cost", "terrains", "size", "loc")
+    __slots__ = ("cost", "index", "loc", "size", "terrains")
 
     def __init__(self, index, cost=0, terrains=(), size=None, loc=None):
         self.index = index
@@ -184,7 +219,7 @@ class Border:
 
     CATALOGUE = True
 
-    __slots__ = ("index", "edge", "type", "cost", "color")
+    __slots__ = ("color", "cost", "edge", "index", "type")
 
     def __init__(self, edge, type=None, cost=None, color=None, index=None):
         self.index = index
@@ -210,7 +245,7 @@ class Icon:
 
     CATALOGUE = True
 
-    __slots__ = ("index", "image", "name", "sticky", "blocks_lay", "preprinted", "large", "loc", "owner")
+    __slots__ = ("blocks_lay", "image", "index", "large", "loc", "name", "owner", "preprinted", "sticky")
 
     def __init__(self, image="", name=None, sticky=True, blocks_lay=None, preprinted=True,
                  large=False, loc=None, owner=None, index=None):
@@ -224,7 +259,7 @@ class Icon:
         self.loc = loc
         self.owner = owner
 
-    def copy(self, preprinted=None) -> "Icon":
+    def copy(self, preprinted=None) -> Icon:
         return Icon(self.image, self.name, self.sticky, self.blocks_lay,
                     self.preprinted if preprinted is None else preprinted,
                     self.large, self.loc, self.owner, self.index)
@@ -239,7 +274,7 @@ class FutureLabel:
 
     CATALOGUE = True
 
-    __slots__ = ("index", "label", "color", "sticker")
+    __slots__ = ("color", "index", "label", "sticker")
 
     def __init__(self, label=None, color=None, index=None):
         self.index = index
@@ -251,7 +286,7 @@ class FutureLabel:
 class Stub:
 
     CATALOGUE = True
-    __slots__ = ("index", "edge", "track")
+    __slots__ = ("edge", "index", "track")
 
     def __init__(self, edge, track="broad", index=None):
         self.index = index
@@ -265,10 +300,21 @@ class Partition:
 
     CATALOGUE = True
 
-    __slots__ = ("index", "a", "a_sign", "b", "b_sign", "type", "restrict", "length",
-                 "blockers", "inner", "outer")
+    __slots__ = (
+        "a",
+        "a_sign",
+        "b",
+        "b_sign",
+        "blockers",
+        "index",
+        "inner",
+        "length",
+        "outer",
+        "restrict",
+        "type",
+    )
 
-    _SIGN = {"-": -1, "": 0, "+": 1}
+    _SIGN: ClassVar[dict] = {"-": -1, "": 0, "+": 1}
 
     def __init__(self, a, b, type=None, restrict=None, length=None, index=None):
         self.index = index
@@ -293,7 +339,7 @@ class Partition:
 class Frame:
 
     CATALOGUE = True
-    __slots__ = ("index", "color", "color2")
+    __slots__ = ("color", "color2", "index")
 
     def __init__(self, color=None, color2=None, index=None):
         self.index = index
@@ -304,7 +350,7 @@ class Frame:
 class Stripes:
 
     CATALOGUE = True
-    __slots__ = ("index", "color")
+    __slots__ = ("color", "index")
 
     def __init__(self, color=None, index=None):
         self.index = index
@@ -318,7 +364,7 @@ class Stripes:
 class _NodeDef:
 
     CATALOGUE = True
-    __slots__ = ("kind", "index", "ordinal", "params", "revenue")
+    __slots__ = ("index", "kind", "ordinal", "params", "revenue")
 
     def __init__(self, kind, index, ordinal, params):
         self.kind = kind
@@ -334,8 +380,18 @@ class _PathDef:
 
     CATALOGUE = True
 
-    __slots__ = ("index", "group", "a", "b", "lanes", "terminal", "track", "ignore",
-                 "ignore_gauge_walk", "ignore_gauge_compare")
+    __slots__ = (
+        "a",
+        "b",
+        "group",
+        "ignore",
+        "ignore_gauge_compare",
+        "ignore_gauge_walk",
+        "index",
+        "lanes",
+        "terminal",
+        "track",
+    )
 
     def __init__(self, index, group, a, b, lanes, terminal, track, ignore, igw, igc):
         self.index = index
@@ -355,7 +411,7 @@ class _Rot:
 
     CATALOGUE = True
 
-    __slots__ = ("ends", "exits", "exit_count", "sig_ends", "ct_edges")
+    __slots__ = ("ct_edges", "ends", "exit_count", "exits", "sig_ends")
 
     def __init__(self, ends, exits, exit_count, sig_ends, ct_edges):
         self.ends = ends            # per path: (end_a, end_b); Edge or node ordinal (int)
@@ -388,10 +444,10 @@ class TileSpec:
 
     CATALOGUE = True
 
-    _cache: dict = {}
+    _cache: ClassVar[dict] = {}
 
     @classmethod
-    def get(cls, parts: Sequence[dict]) -> "TileSpec":
+    def get(cls, parts: Sequence[dict]) -> TileSpec:
         key = json.dumps(parts, sort_keys=True, separators=(",", ":"))
         spec = cls._cache.get(key)
         if spec is None:
@@ -607,7 +663,7 @@ class NodeBase:
     references), ``kind``. What happens to a node during a game (tokens, reservations)
     is board state: see :class:`trackage.core.board.Board`."""
 
-    __slots__ = ("tile", "hex", "index", "ordinal", "id", "signature")
+    __slots__ = ("hex", "id", "index", "ordinal", "signature", "tile")
     CATALOGUE = True
     kind = "node"
     is_edge = False
@@ -669,7 +725,7 @@ class RevenueCenter(NodeBase):
     the city it replaced: ``Board.groups``), ``hide``, ``visit_cost`` (default 1), ``route``
     ("mandatory"/"optional"/"never"), ``loc``, ``format``, ``rows``."""
 
-    __slots__ = ("revenue", "groups", "hide", "_visit_cost", "route", "loc", "format", "rows", "params")
+    __slots__ = ("_visit_cost", "format", "groups", "hide", "loc", "params", "revenue", "route", "rows")
     default_route = "mandatory"
     is_stop = True
 
@@ -716,7 +772,7 @@ class City(RevenueCenter):
     """A city: ``normal_slots`` (printed slots), ``boom``, ``outline``. Its tokens and
     reservations are board state (``Board.tokens(city)`` ...)."""
 
-    __slots__ = ("normal_slots", "boom", "outline")
+    __slots__ = ("boom", "normal_slots", "outline")
     kind = "city"
     is_city = True
 
@@ -745,7 +801,7 @@ class Pass(City):
 class Town(RevenueCenter):
     """A town: ``style``, ``to_city`` (counts as a city for upgrades), ``boom``."""
 
-    __slots__ = ("style", "to_city", "boom")
+    __slots__ = ("boom", "style", "to_city")
     kind = "town"
     is_town = True
 
@@ -799,9 +855,30 @@ class Path:
     ``ignore``, ``ignore_gauge_walk``, ``ignore_gauge_compare``, ``index`` (part index),
     ``tile``, ``rotation``. Created by the tile; identity is stable per tile and rotation."""
 
-    __slots__ = ("tile", "hex", "index", "rotation", "a", "b", "edges", "exits", "exit_lanes", "nodes",
-                 "stops", "city", "town", "offboard", "junction", "terminal", "track", "lanes",
-                 "ignore", "ignore_gauge_walk", "ignore_gauge_compare", "_sig")
+    __slots__ = (
+        "_sig",
+        "a",
+        "b",
+        "city",
+        "edges",
+        "exit_lanes",
+        "exits",
+        "hex",
+        "ignore",
+        "ignore_gauge_compare",
+        "ignore_gauge_walk",
+        "index",
+        "junction",
+        "lanes",
+        "nodes",
+        "offboard",
+        "rotation",
+        "stops",
+        "terminal",
+        "tile",
+        "town",
+        "track",
+    )
     CATALOGUE = True
     is_edge = False
 
@@ -860,15 +937,16 @@ class Path:
         """Comparable end descriptors used by :func:`path_le` (junctions expanded)."""
         return self._sig
 
-    def tracks_match(self, other: "Path", dual_ok: bool = False) -> bool:
+    def tracks_match(self, other: Path, dual_ok: bool = False) -> bool:
         return tracks_match(self.track, other.track, dual_ok)
 
-    def __le__(self, other: "Path") -> bool:
+    def __le__(self, other: Path) -> bool:
         return path_le(self, other)
 
     def __repr__(self) -> str:
         h = self.tile.hex if self.tile is not None else None
-        return f"<Path {self.tile.id if self.tile else None}#{self.index} r{self.rotation} exits={list(self.exits)} hex={h.id if h else None}>"
+        tile = self.tile.id if self.tile else None
+        return f"<Path {tile}#{self.index} r{self.rotation} exits={list(self.exits)} hex={h.id if h else None}>"
 
 
 def tracks_match(track: str, other_track: str, dual_ok: bool = False) -> bool:
@@ -929,7 +1007,7 @@ def path_le(p: Path, other: Path) -> bool:
 
 
 class _View:
-    __slots__ = ("paths", "by_edge", "node_paths", "node_exits", "junction_paths")
+    __slots__ = ("by_edge", "junction_paths", "node_exits", "node_paths", "paths")
 
     def __init__(self, paths, by_edge, node_paths, node_exits, junction_paths):
         self.paths = paths
@@ -958,9 +1036,27 @@ class Tile:
     """
 
     __slots__ = (
-        "spec", "name", "index", "id", "color", "preprinted", "unlimited", "hidden",
-        "reservation_blocks", "labels", "upgrades", "borders", "icons", "stubs", "partitions",
-        "frame", "stripes", "future_label", "blocks_lay", "_placed", "__weakref__",
+        "__weakref__",
+        "_placed",
+        "blocks_lay",
+        "borders",
+        "color",
+        "frame",
+        "future_label",
+        "hidden",
+        "icons",
+        "id",
+        "index",
+        "labels",
+        "name",
+        "partitions",
+        "preprinted",
+        "reservation_blocks",
+        "spec",
+        "stripes",
+        "stubs",
+        "unlimited",
+        "upgrades",
     )
     CATALOGUE = True
 
@@ -993,10 +1089,10 @@ class Tile:
         self._placed: dict = {}
 
     @classmethod
-    def from_parts(cls, name: str, color: str, parts: Sequence[dict], **kwargs) -> "Tile":
+    def from_parts(cls, name: str, color: str, parts: Sequence[dict], **kwargs) -> Tile:
         return cls(TileSpec.get(parts), name, color, **kwargs)
 
-    def at(self, rotation: int = 0, hex=None, igw=None, igc=None) -> "Placed":
+    def at(self, rotation: int = 0, hex=None, igw=None, igc=None) -> Placed:
         """This tile in ``rotation`` on ``hex`` (None: a tile looked at in the supply).
         ``igw``/``igc`` override the paths' gauge flags (a title's dual-gauge rule)."""
         key = (rotation % 6, hex, igw, igc)
@@ -1047,10 +1143,36 @@ class Placed:
     (reached by paths), ``stops``."""
 
     __slots__ = (
-        "tile", "rotation", "hex", "igw", "igc", "spec", "name", "index", "id", "color",
-        "preprinted", "unlimited", "hidden", "reservation_blocks", "labels", "upgrades", "frame",
-        "stripes", "blocks_lay", "all_nodes", "cities", "towns", "halts", "offboards",
-        "city_towns", "junction", "nodes", "stops", "_view", "__weakref__",
+        "__weakref__",
+        "_view",
+        "all_nodes",
+        "blocks_lay",
+        "cities",
+        "city_towns",
+        "color",
+        "frame",
+        "halts",
+        "hex",
+        "hidden",
+        "id",
+        "igc",
+        "igw",
+        "index",
+        "junction",
+        "labels",
+        "name",
+        "nodes",
+        "offboards",
+        "preprinted",
+        "reservation_blocks",
+        "rotation",
+        "spec",
+        "stops",
+        "stripes",
+        "tile",
+        "towns",
+        "unlimited",
+        "upgrades",
     )
     CATALOGUE = True
 
@@ -1124,13 +1246,13 @@ class Placed:
 
     # -- other placements of the same tile -----------------------------------------------
 
-    def rotated(self, rotation: int) -> "Placed":
+    def rotated(self, rotation: int) -> Placed:
         return self.tile.at(rotation, self.hex, self.igw, self.igc)
 
-    def on(self, hex) -> "Placed":
+    def on(self, hex) -> Placed:
         return self.tile.at(self.rotation, hex, self.igw, self.igc)
 
-    def with_gauge_flags(self, igw=None, igc=None) -> "Placed":
+    def with_gauge_flags(self, igw=None, igc=None) -> Placed:
         return self.tile.at(self.rotation, self.hex, igw, igc)
 
     # -- geometry -----------------------------------------------------------------------
@@ -1169,10 +1291,7 @@ class Placed:
 
     def city_town_edges_are_subset_of(self, other_cte: Sequence[Sequence[int]]) -> bool:
         cte = self.spec.rot(self.rotation).ct_edges
-        for r in ALL_EDGES:
-            if all(any(all((e + r) % 6 in oc for e in ce) for oc in other_cte) for _, ce in cte):
-                return True
-        return False
+        return any(all(any(all((e + r) % 6 in oc for e in ce) for oc in other_cte) for _, ce in cte) for r in ALL_EDGES)
 
     @property
     def edges(self) -> int:
@@ -1353,9 +1472,7 @@ def upgrades_to_correct_city_town(from_tile: Placed, to_tile: Placed, ignore_num
         return False
     if label and from_tile.cities and not to_tile.cities:
         return False
-    if from_tile.color == "white" and label == "OO" and len(from_tile.cities) != len(to_tile.cities):
-        return False
-    return True
+    return not (from_tile.color == "white" and label == "OO" and len(from_tile.cities) != len(to_tile.cities))
 
 
 def upgrades_to(from_tile: Tile, to_tile: Tile, special: bool = False,

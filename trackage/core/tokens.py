@@ -17,8 +17,18 @@ class Token:
     ``used``, ``city``, ``hex``, ``extra`` (in an extra slot), ``cheater`` (in a slot
     created beyond the printed ones), ``status`` (free for titles)."""
 
-    __slots__ = ("corporation", "price", "type", "used", "city", "hex", "extra", "cheater",
-                 "status", "location_type")
+    __slots__ = (
+        "cheater",
+        "city",
+        "corporation",
+        "extra",
+        "hex",
+        "location_type",
+        "price",
+        "status",
+        "type",
+        "used",
+    )
 
     def __init__(self, corporation, price: int = 0, type: str = "normal"):
         self.corporation = corporation

@@ -14,9 +14,27 @@ def _names(trigger, bought) -> bool:
 class Train:
     """One train card. ``id`` keeps the base name even when bought as a variant."""
 
-    __slots__ = ("base", "index", "name", "distance", "price", "rusts_on", "obsolete_on", "available_on",
-                 "multiplier", "events", "variants", "owner", "operated", "obsolete", "rusted", "buyable",
-                 "reserved", "unlimited", "spec")
+    __slots__ = (
+        "available_on",
+        "base",
+        "buyable",
+        "distance",
+        "events",
+        "index",
+        "multiplier",
+        "name",
+        "obsolete",
+        "obsolete_on",
+        "operated",
+        "owner",
+        "price",
+        "reserved",
+        "rusted",
+        "rusts_on",
+        "spec",
+        "unlimited",
+        "variants",
+    )
     CLONE_SHARE = ("spec", "variants")  # the title's data for it
 
     def __init__(self, spec: dict, index: int):
@@ -56,10 +74,10 @@ class Train:
     def sym(self) -> str:
         return self.base
 
-    def rusts_with(self, bought: "Train") -> bool:
+    def rusts_with(self, bought: Train) -> bool:
         return _names(self.rusts_on, bought)
 
-    def obsoletes_with(self, bought: "Train") -> bool:
+    def obsoletes_with(self, bought: Train) -> bool:
         return _names(self.obsolete_on, bought)
 
     def __repr__(self) -> str:

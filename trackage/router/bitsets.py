@@ -190,7 +190,7 @@ class RankedList:
         self.full = (1 << len(cands)) - 1
         self._inverted: list | None = None  # built on first use (the first train's never is)
         self._entries: dict = {}  # id of a walk entry -> (entry, the ranks it blocks)
-        self._coarse: Coarse | None | bool = False  # False: not built yet; None: not worth it
+        self._coarse: Coarse | bool | None = False  # False: not built yet; None: not worth it
 
     @property
     def inverted(self) -> list:

@@ -3,8 +3,9 @@
 A stop's value for a train is what the title's ``stop_revenue`` gives it (phase colours and
 the train's multiplier included). A route earns at most the sum of its best stop values, as
 many as the distance rows pay in all (every stop when the distance is a number); a title's
-``router_route_bound(train, corp, stops, base)`` (``stops()`` gives the route's stops) turns that sum into its bound (adding what
-its bonuses can add, halving for wounded trains, ...). The search evaluates a route exactly only when its bound could still matter.
+``router_route_bound(train, corp, stops, base)`` (``stops()`` gives the route's stops) turns that sum
+into its bound (adding what its bonuses can add, halving for wounded trains, ...). The search evaluates
+a route exactly only when its bound could still matter.
 """
 
 from __future__ import annotations

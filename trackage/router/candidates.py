@@ -688,10 +688,7 @@ class Enumerator:
                 floor = self.floor
                 if floor_of is not None and floor is not None:
                     # a half's floor from the track of its first links (its ancestor's, deeper)
-                    if h[DEPTH] <= _FLOOR_DEPTH:
-                        f = floor_of(h[MASK])
-                    else:
-                        f = floors[h[PARENT][IDX]]
+                    f = floor_of(h[MASK]) if h[DEPTH] <= _FLOOR_DEPTH else floors[h[PARENT][IDX]]
                     floors[h[IDX]] = f
                     floor = max(floor, f)
                 self.cur_floor = floor

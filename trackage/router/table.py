@@ -319,7 +319,7 @@ def _priced(routes: _Routes, plan, low: int, keep=None) -> CandTable:
         ok &= keep
     at = np.flatnonzero(ok)
     key = -total[at]
-    if len(key) and -(1 << 15) <= key.min() and key.max() < (1 << 15):
+    if len(key) and key.min() >= -(1 << 15) and key.max() < (1 << 15):
         key = key.astype(np.int16)  # (a radix sort)
     order = at[np.argsort(key, kind="stable")]  # equal bounds keep walk order
     return CandTable(plan.train, total[order], routes.group[order], routes.kidx[order], routes.heads,

@@ -38,8 +38,9 @@ def line_chart(title: str, labels: list[str], series: dict[str, list], *, colors
     def Y(v):
         return top + ph * (1 - (v - vmin) / (vmax - vmin or 1))
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" id="{escape(chart_id)}" viewBox="0 0 {width} {height}" '
-           f'width="{width}" height="{height}" font-family="Helvetica, Arial, sans-serif" font-size="10">',
+    out = [(f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" id="{escape(chart_id)}" '
+            f'viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
+            'font-family="Helvetica, Arial, sans-serif" font-size="10">'),
            f'<text x="{left}" y="16" font-size="13" font-weight="bold">{escape(title)}</text>']
     for k in range(5):
         v = vmin + (vmax - vmin) * k / 4

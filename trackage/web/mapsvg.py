@@ -216,7 +216,7 @@ def node_positions(tile, geo: Geometry, cx: float, cy: float) -> dict:
         if loc == "center":
             out[n.ordinal] = (cx, cy)
             continue
-        exits = [e for e in n.exits]
+        exits = list(n.exits)
         if exits:
             vx = sum(math.cos(geo.angle(e)) for e in exits)
             vy = sum(math.sin(geo.angle(e)) for e in exits)
@@ -347,7 +347,7 @@ def draw_tile(out: _Out, geo: Geometry, cx: float, cy: float, hex_, tile, view: 
         else:
             d = f"M{_f(pa[0])},{_f(pa[1])} L{_f(pb[0])},{_f(pb[1])}"
         tracks.append((d, p.track, p.is_terminal))
-    for d, track, terminal in tracks:
+    for d, _track, _terminal in tracks:
         out.add(f'<path d="{d}" fill="none" stroke="#fff" stroke-width="{_f(r * 0.2)}" stroke-linecap="butt"/>')
     for d, track, terminal in tracks:
         if track == "narrow":
@@ -374,7 +374,7 @@ def draw_tile(out: _Out, geo: Geometry, cx: float, cy: float, hex_, tile, view: 
         if n.is_offboard:
             continue
         revs[n.ordinal] = _revenue_text(n.revenue, phase_colors)
-    shared = len({v for v in revs.values()}) == 1 and len(revs) >= 1
+    shared = len(set(revs.values())) == 1 and len(revs) >= 1
 
     # offboards: revenue per phase boxes
     offs = [n for n in tile.offboards if not getattr(n, "hide", False)]
@@ -420,7 +420,8 @@ def draw_tile(out: _Out, geo: Geometry, cx: float, cy: float, hex_, tile, view: 
         extra_cls = city_classes.get(n.id, "")
         out.add(f'<g class="city{(" " + extra_cls) if extra_cls else ""}" data-city="{escape(n.id)}">')
         if ns == 1:
-            out.add(f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(tr + 1.5)}" fill="#fff" stroke="#000" stroke-width="1.5"/>')
+            out.add(f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(tr + 1.5)}" fill="#fff" stroke="#000" '
+                    'stroke-width="1.5"/>')
         else:
             xs = [x + dx for dx, _ in offs_xy]
             ys = [y + dy for _, dy in offs_xy]
@@ -461,7 +462,7 @@ def draw_tile(out: _Out, geo: Geometry, cx: float, cy: float, hex_, tile, view: 
     labels = view.labels(hex_) if hex_ is not None else tile.labels
     if preview:
         labels = tile.labels
-    for i, lab in enumerate(labels[-1:] if labels else ()):
+    for lab in labels[-1:] if labels else ():
         px, py = geo.point(cx, cy, 1.4, r * 0.66)
         out.text(px, py, lab, size=13, weight="bold", cls="label")
     if hex_ is not None:
@@ -471,12 +472,12 @@ def draw_tile(out: _Out, geo: Geometry, cx: float, cy: float, hex_, tile, view: 
             out.add(f'<circle class="icon" cx="{_f(px)}" cy="{_f(py)}" r="7" fill="#fff" stroke="#333" '
                     f'stroke-width="0.8"><title>{escape(ic.name or ic.image)}</title></circle>')
             out.text(px, py, nm, size=6)
-        for i, t in enumerate(view.hex_tokens(hex_)):
+        for t in view.hex_tokens(hex_):
             corp = getattr(t, "corporation", None)
             fc, tc = entity_colors(corp) if corp is not None else ("#999", "#fff")
             px, py = geo.point(cx, cy, 5.3, r * 0.55)
             out.add(f'<circle class="hex-token" cx="{_f(px)}" cy="{_f(py)}" r="7" fill="{escape(fc)}" stroke="#000"/>')
-        for res_ent in view.tile_reservations(hex_):
+        for _res_ent in view.tile_reservations(hex_):
             if not tile.cities:
                 continue
         if name and hex_.location_name and not getattr(hex_, "hide_location_name", False):
@@ -507,7 +508,8 @@ def draw_tile(out: _Out, geo: Geometry, cx: float, cy: float, hex_, tile, view: 
 
 
 def _rev_bubble(out: _Out, x, y, txt) -> None:
-    out.add(f'<g class="revenue"><circle cx="{_f(x)}" cy="{_f(y)}" r="8" fill="#fff" stroke="#000" stroke-width="0.6"/>')
+    out.add(f'<g class="revenue"><circle cx="{_f(x)}" cy="{_f(y)}" r="8" fill="#fff" stroke="#000" '
+            'stroke-width="0.6"/>')
     out.text(x, y, txt, size=8 if len(str(txt)) < 3 else 6.5, weight="bold")
     out.add('</g>')
 
@@ -554,7 +556,7 @@ def render_map(game, *, layable=None, tokenable=None, routes=None, scale: float 
             f'font-family="Helvetica, Arial, sans-serif" data-layout="{geo.layout}">')
     layable = set(layable or ())
     tokenable = set(tokenable or ())
-    city_classes = {c: "tokenable" for c in tokenable}
+    city_classes = dict.fromkeys(tokenable, "tokenable")
     for hx, tile in board.tiles():
         if getattr(hx, "empty", False):
             continue

@@ -72,7 +72,7 @@ def make_engine(url: str) -> sa.Engine:
         eng = sa.create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
 
         @sa.event.listens_for(eng, "connect")
-        def _pragmas(dbapi_conn, _record):  # noqa: ANN001
+        def _pragmas(dbapi_conn, _record):
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA busy_timeout=30000")

@@ -246,7 +246,7 @@ class Charts:
                 while len(v) < i + 1:
                     v.append(None)
 
-    def finish(self, game, n_action: int) -> "Charts":
+    def finish(self, game, n_action: int) -> Charts:
         """The state now as the last point (a copy: ``self`` keeps observing)."""
         out = Charts()
         out.labels = self.labels + ["now"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import ClassVar
 
 from ..entities import OperatingInfo
 from ..errors import GameError
@@ -13,7 +14,7 @@ from ..round import Step, ranged
 class RunRoutes(Step):
     """The operator names its routes; the engine computes what they earn."""
 
-    HANDLERS = {"run_routes": "process_run_routes"}
+    HANDLERS: ClassVar[dict] = {"run_routes": "process_run_routes"}
 
     def round_state(self):
         return {"routes": [], "extra_revenue": 0}
@@ -39,7 +40,8 @@ class RunRoutes(Step):
         ours = game.run_extra_revenue(entity, routes) if routes else 0
         claimed = game.amount(action, "extra_revenue", None)
         if claimed is not None and claimed != ours:
-            msg = f"action {action.get('id')}: {entity.name}'s run earns {ours} beside its routes, the action says {claimed}"
+            msg = (f"action {action.get('id')}: {entity.name}'s run earns {ours} beside its routes, "
+                   f"the action says {claimed}")
             if not game.loading or game.strict:
                 raise GameError(msg, rule="wrong-revenue")
             game.warnings.append(msg)
@@ -54,7 +56,7 @@ class RunRoutes(Step):
 
 
 class Dividend(Step):
-    HANDLERS = {"dividend": "process_dividend"}
+    HANDLERS: ClassVar[dict] = {"dividend": "process_dividend"}
     KINDS = ("payout", "withhold")
 
     def description(self):
@@ -97,7 +99,8 @@ class Dividend(Step):
     def do_dividend(self, entity, kind: str):
         revenue = self.total_revenue()
         kept, paid = self.payout_amounts(entity, kind, revenue)
-        entity.operating_history[(self.game.turn, self.round.round_num)] = OperatingInfo(self.round.routes, revenue, kind)
+        entity.operating_history[(self.game.turn, self.round.round_num)] = OperatingInfo(self.round.routes, revenue,
+                                                                                         kind)
         for t in entity.trains:
             t.operated = True
         self.rust_obsolete(entity)
@@ -128,10 +131,7 @@ class Dividend(Step):
     def pay_shareholders(self, entity, amount: int):
         ps = self.per_share(entity, amount)
         for payee in list(self.game.players) + list(self.game.corporations):
-            if payee is entity:
-                amt = self.corporation_dividends(entity, ps)
-            else:
-                amt = self.dividends_for(entity, payee, ps)
+            amt = self.corporation_dividends(entity, ps) if payee is entity else self.dividends_for(entity, payee, ps)
             if amt > 0:
                 spend(self.game.bank, payee, amt)
 
@@ -148,7 +148,7 @@ class Dividend(Step):
 
 
 class DiscardTrain(Step):
-    HANDLERS = {"discard_train": "process_discard_train"}
+    HANDLERS: ClassVar[dict] = {"discard_train": "process_discard_train"}
 
     def description(self):
         return "Discard Train"
@@ -186,7 +186,7 @@ class DiscardTrain(Step):
 
 
 class BuyTrain(Step):
-    HANDLERS = {"buy_train": "process_buy_train", "pass": "process_pass"}
+    HANDLERS: ClassVar[dict] = {"buy_train": "process_buy_train", "pass": "process_pass"}
 
     def description(self):
         return "Buy Trains"
@@ -271,7 +271,7 @@ class BuyTrain(Step):
 class HomeToken(Step):
     """Asks an operator to choose a city for a home token when that is ambiguous."""
 
-    HANDLERS = {"place_token": "process_place_token"}
+    HANDLERS: ClassVar[dict] = {"place_token": "process_place_token"}
 
     def round_state(self):
         return {"pending_tokens": []}
@@ -298,7 +298,8 @@ class HomeToken(Step):
         board = self.game.board
         return [{"type": "place_token", "city": c.id, "slot": board.get_slot(c, corp) or 0}
                 for h in p["hexes"] for c in board.tile(h).cities
-                if board.tokenable(c, corp, free=True) and not any(board.tokened_by(o, corp) for o in board.tile(h).cities)]
+                if board.tokenable(c, corp, free=True)
+                and not any(board.tokened_by(o, corp) for o in board.tile(h).cities)]
 
     def process_place_token(self, action, entity):
         p = self.pending()

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from ..errors import GameError
 from ..round import Step
-from ..shares import bundle_from_ids
+from ..shares import action_bundle
 
 PURCHASES = ("buy_shares", "par", "buy_company")
 
 
 class BuySellParShares(Step):
-    HANDLERS = {"buy_shares": "process_buy_shares", "sell_shares": "process_sell_shares", "par": "process_par",
-                "buy_company": "process_buy_company", "sell_company": "process_sell_company", "pass": "process_pass"}
+    HANDLERS: ClassVar[dict] = {
+        "buy_shares": "process_buy_shares", "sell_shares": "process_sell_shares", "par": "process_par",
+        "buy_company": "process_buy_company", "sell_company": "process_sell_company", "pass": "process_pass",
+    }
     COMPANIES = True  # players may buy companies from the bank and sell them back
 
     def round_state(self):
@@ -221,7 +225,7 @@ class BuySellParShares(Step):
         self.round.last_to_act = entity
 
     def process_buy_shares(self, action, entity):
-        bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"), action.get("share_price"))
+        bundle = action_bundle(self.game, action)
         corp = bundle.corporation
         if not self.can_buy(entity, bundle):
             raise GameError(f"{entity.name} cannot buy {', '.join(s.id for s in bundle.shares)} now",
@@ -249,7 +253,7 @@ class BuySellParShares(Step):
         return "certificate-limit"
 
     def process_sell_shares(self, action, entity):
-        bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"), action.get("share_price"))
+        bundle = action_bundle(self.game, action)
         if not self.can_sell(entity, bundle):
             raise GameError(f"{entity.name} cannot sell {bundle.percent}% of {bundle.corporation.name} now",
                             rule="illegal-sale")

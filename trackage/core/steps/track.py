@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from ..errors import GameError
 from ..money import spend
 from ..round import Step
@@ -13,7 +15,8 @@ class TrackAndTokenStep(Step):
     Titles hook in through ``check_lay`` / ``after_lay`` / ``pay``.
     """
 
-    HANDLERS = {"lay_tile": "process_lay_tile", "place_token": "process_place_token", "pass": "process_pass"}
+    HANDLERS: ClassVar[dict] = {"lay_tile": "process_lay_tile", "place_token": "process_place_token",
+                                "pass": "process_pass"}
     WITH_TOKEN = True
 
     def round_state(self):
@@ -174,7 +177,8 @@ class TrackAndTokenStep(Step):
                 out.append({"type": "lay_tile", **cand})
         if "place_token" in acts and self.game.asks("place_token"):
             for city in self.game.tokenable_cities(entity):
-                out.append({"type": "place_token", "city": city.id, "slot": self.game.board.get_slot(city, entity) or 0})
+                out.append({"type": "place_token", "city": city.id, "slot": self.game.board.get_slot(city, entity)
+                            or 0})
         if "pass" in acts:
             out.append({"type": "pass"})
         return out

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 DATA = Path(__file__).parent / "data"
@@ -17,7 +17,7 @@ PLUS_PRIVATES = 21
 PLUS_MINORS = 30
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load(name: str) -> dict:
     with open(DATA / f"{name}.json", encoding="utf-8") as f:
         return json.load(f)

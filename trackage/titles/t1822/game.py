@@ -6,6 +6,8 @@ and privates are sold from bid boxes in the stock round; bids resolve when it en
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from ...core.board import Board
 from ...core.entities import Corporation, ShareBundle
 from ...core.errors import GameError
@@ -70,7 +72,7 @@ class Holder(CashHolder):
 
     def value(self) -> int:
         v = self.cash
-        for corp, shares in self.shares_by_corp.items():
+        for _corp, shares in self.shares_by_corp.items():
             for s in shares:
                 v += s.price()
         return v
@@ -149,7 +151,7 @@ class StockRound1822(StockRound):
             else:
                 company.owner = None
         n = len(boxes)
-        for bid, i in sorted(float_minors, key=lambda m: (m[0][1], n - m[1]), reverse=True):
+        for bid, _i in sorted(float_minors, key=lambda m: (m[0][1], n - m[1]), reverse=True):
             game.float_minor(bid[0], bid[2], bid[1])
         if remove_l and game.depot.upcoming and game.depot.upcoming[0].name == "L":
             while remove_l and game.depot.upcoming and game.depot.upcoming[0].name == "L":
@@ -249,7 +251,7 @@ class Game1822(Game):
     MARKET_SHARE_LIMIT = 50
     HOME_TOKEN_TIMING = "operate"
     MUST_BUY_TRAIN = "always"
-    GAME_END_CHECK = {"bank": "full_or", "stock_market": "current_or"}
+    GAME_END_CHECK: ClassVar[dict] = {"bank": "full_or", "stock_market": "current_or"}
     GAME_END_LOCK_FIRST_TRIGGER = True
     NEXT_SR_PLAYER_ORDER = "most_cash"
     MIN_BID_INCREMENT = 5
@@ -263,7 +265,7 @@ class Game1822(Game):
     UPGRADE_COST_L_TO_2 = 80
     GSWR_DISCOUNT = 40  # P10 pays one estuary crossing
     M14_TOKEN_PRICE = 20  # an acquired minor 14's London token, when London is in reach
-    TILE_LAYS = [{"lay": True, "upgrade": True}]
+    TILE_LAYS: ClassVar[list] = [{"lay": True, "upgrade": True}]
     TRAIN_PRICE_MIN = 1
 
     # ------------------------------------------------------------ set-up
@@ -311,7 +313,7 @@ class Game1822(Game):
         self.tax_haven = Holder(TAX_HAVEN)
         self.double_cash_choice = None
         self.minor_14_city_exit = None
-        self.player_debt = {p: 0 for p in self.players}
+        self.player_debt = dict.fromkeys(self.players, 0)
         self.setup_companies()
         self.bidbox_minors_cache = []
         for corp in self.corporations:
@@ -320,8 +322,9 @@ class Game1822(Game):
             corp.exchange_tokens = self.data["exchange_tokens"].get(corp.id, 0)
             if corp.destination:
                 corp.tokens.append(Token(corp, price=0, type="destination"))
-            ex = next((c for c in self.companies if any(a.get("type") == "exchange" and corp.id in a.get("corporations", [])
-                                                         for a in c.abilities)), None)
+            ex = next((c for c in self.companies
+                       if any(a.get("type") == "exchange" and corp.id in a.get("corporations", [])
+                              for a in c.abilities)), None)
             corp.par_via_exchange = ex
         self._index_entities()
 
@@ -498,7 +501,8 @@ class Game1822(Game):
         return self.tax_haven.value() if company.sym == TAX_HAVEN else company.value
 
     def total_cash(self):
-        return (super().total_cash() + self.tax_haven.cash + sum(h.cash for h in self.phase_revenue.values() if h is not None))
+        return (super().total_cash() + self.tax_haven.cash + sum(h.cash for h in self.phase_revenue.values()
+                                                                 if h is not None))
 
     # ------------------------------------------------------------ stock-round rules
     def can_par(self, corp, player) -> bool:
@@ -578,7 +582,9 @@ class Game1822(Game):
         if sym == "P5":
             if time != "token" or company.owner is None or not company.owner.is_corporation:
                 return {}
-            return {"exchange": "Move an exchange token to the available section"} if company.owner.exchange_tokens > 0 else {}
+            if company.owner.exchange_tokens > 0:
+                return {"exchange": "Move an exchange token to the available section"}
+            return {}
         return {}
 
     def tax_haven_multiple(self) -> bool:
@@ -620,7 +626,8 @@ class Game1822(Game):
         if time not in ("token", "track", "issue") or company.owner is None or not company.owner.is_corporation:
             return {}
         out = {}
-        for prefix, box in (("M", self.bidbox_minors()), ("C", self.bidbox_concessions()), ("P", self.bidbox_privates())):
+        for prefix, box in (("M", self.bidbox_minors()), ("C", self.bidbox_concessions()), ("P",
+                                                                                            self.bidbox_privates())):
             for c in self.bank_companies(prefix):
                 if c in box:
                     continue
@@ -960,7 +967,8 @@ class Game1822(Game):
     def player_loan(self, player, amount):
         """The bank lends ``amount``; the debt includes 50% interest at once."""
         spend(self.bank, player, amount)
-        self.player_debt[player] = self.player_debt.get(player, 0) + amount + -(-amount * self.PLAYER_LOAN_INTEREST // 100)
+        self.player_debt[player] = self.player_debt.get(player,
+                                                        0) + amount + -(-amount * self.PLAYER_LOAN_INTEREST // 100)
 
     def payoff_player_loan(self, player, amount=None):
         debt = self.player_debt.get(player, 0)

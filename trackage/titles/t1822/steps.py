@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from ...core.entities import ShareBundle
 from ...core.errors import GameError
 from ...core.money import spend
 from ...core.round import Step, ranged
-from ...core.shares import bundle_from_ids
+from ...core.shares import action_bundle, bundle_from_ids
 from ...core.steps.operating import BuyTrain, DiscardTrain, Dividend, HomeToken, RunRoutes
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
@@ -48,9 +50,11 @@ class DiscardTrain1822(DiscardTrain):
 
 
 class BuySellParShares1822(BuySellParShares):
-    HANDLERS = {**BuySellParShares.HANDLERS, "bid": "process_bid", "choose_ability": "process_choose_ability",
-                "payoff_player_debt": "process_payoff_player_debt",
-                "payoff_player_debt_partial": "process_payoff_player_debt_partial"}
+    HANDLERS: ClassVar[dict] = {
+        **BuySellParShares.HANDLERS, "bid": "process_bid", "choose_ability": "process_choose_ability",
+        "payoff_player_debt": "process_payoff_player_debt",
+        "payoff_player_debt_partial": "process_payoff_player_debt_partial",
+    }
     COMPANIES = False
 
     def process_payoff_player_debt(self, action, entity):
@@ -237,7 +241,7 @@ class BuySellParShares1822(BuySellParShares):
 
     # ------------------------------------------------------------ processing
     def process_buy_shares(self, action, entity):
-        bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"), action.get("share_price"))
+        bundle = action_bundle(self.game, action)
         corp = bundle.corporation
         if entity is corp:
             raise GameError("a corporation redeems in its operating turn", rule="no-such-action-now")
@@ -303,7 +307,7 @@ class BuySellParShares1822(BuySellParShares):
         self.pass_()
 
     def process_sell_shares(self, action, entity):
-        bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"), action.get("share_price"))
+        bundle = action_bundle(self.game, action)
         if bundle.corporation is entity:
             raise GameError("a corporation issues in its operating turn", rule="no-such-action-now")
         if bundle.owner is entity:
@@ -381,7 +385,7 @@ class BuySellParShares1822(BuySellParShares):
 class Choose(Step):
     """The owner of P9 may double his cash for the player order."""
 
-    HANDLERS = {"choose": "process_choose", "pass": "process_pass"}
+    HANDLERS: ClassVar[dict] = {"choose": "process_choose", "pass": "process_pass"}
 
     def description(self):
         return "Choose"
@@ -473,7 +477,7 @@ class PendingToken(HomeToken):
 class FirstTurnHousekeeping(Step):
     """A minor's first turn: it may buy the next L train."""
 
-    HANDLERS = {"buy_train": "process_buy_train", "pass": "process_pass"}
+    HANDLERS: ClassVar[dict] = {"buy_train": "process_buy_train", "pass": "process_pass"}
 
     def description(self):
         return "Buy an L train"
@@ -520,7 +524,7 @@ class FirstTurnHousekeeping(Step):
 
 
 class AcquireCompany(Step):
-    HANDLERS = {"acquire_company": "process_acquire_company", "pass": "process_pass"}
+    HANDLERS: ClassVar[dict] = {"acquire_company": "process_acquire_company", "pass": "process_pass"}
 
     def round_state(self):
         return {"acquired_companies": []}
@@ -555,7 +559,7 @@ class AcquireCompany(Step):
 
 
 class SpecialChoose(Step):
-    HANDLERS = {"choose": "process_choose"}
+    HANDLERS: ClassVar[dict] = {"choose": "process_choose"}
 
     def description(self):
         return "Choose"
@@ -584,7 +588,8 @@ class SpecialChoose(Step):
 
 
 class Track1822(TrackAndTokenStep):
-    HANDLERS = {"lay_tile": "process_lay_tile", "pass": "process_pass", "choose_ability": "process_choose_ability"}
+    HANDLERS: ClassVar[dict] = {"lay_tile": "process_lay_tile", "pass": "process_pass",
+                                "choose_ability": "process_choose_ability"}
     WITH_TOKEN = False
 
     def description(self):
@@ -649,7 +654,7 @@ class SpecialTrack(Step):
     """Private companies' tile lays (P2, P8, P10, P11, P12, P21), used by the owning corporation.
     Blocks only while a company that must lay its tiles together is half-way."""
 
-    HANDLERS = {"lay_tile": "process_lay_tile", "pass": "process_pass"}
+    HANDLERS: ClassVar[dict] = {"lay_tile": "process_lay_tile", "pass": "process_pass"}
 
     def setup(self):
         self.company = None
@@ -702,7 +707,7 @@ class SpecialTrack(Step):
 class SpecialToken(Step):
     """P5 puts an exchange token into the English Channel (also right after its teleport lay)."""
 
-    HANDLERS = {"place_token": "process_place_token"}
+    HANDLERS: ClassVar[dict] = {"place_token": "process_place_token"}
     BLOCKS = False
 
     def round_state(self):
@@ -754,7 +759,7 @@ class SpecialToken(Step):
 
 
 class DestinationToken(Step):
-    HANDLERS = {"hex_token": "process_hex_token", "pass": "process_pass"}
+    HANDLERS: ClassVar[dict] = {"hex_token": "process_hex_token", "pass": "process_pass"}
 
     def description(self):
         return "Place the Destination Token"
@@ -806,7 +811,8 @@ class DestinationToken(Step):
 
 
 class Token1822(TrackAndTokenStep):
-    HANDLERS = {"place_token": "process_place_token", "pass": "process_pass", "choose_ability": "process_choose_ability"}
+    HANDLERS: ClassVar[dict] = {"place_token": "process_place_token", "pass": "process_pass",
+                                "choose_ability": "process_choose_ability"}
 
     def round_state(self):
         return {"tokened": False}
@@ -926,7 +932,7 @@ class Token1822(TrackAndTokenStep):
 
 
 class Route1822(RunRoutes):
-    HANDLERS = {"run_routes": "process_run_routes", "choose": "process_choose"}
+    HANDLERS: ClassVar[dict] = {"run_routes": "process_run_routes", "choose": "process_choose"}
 
     def setup(self):
         self.pullman = None
@@ -955,7 +961,8 @@ class Route1822(RunRoutes):
         try:
             train = choices[int(action.get("choice"))]
         except (ValueError, TypeError, IndexError):
-            raise GameError(f"{action.get('choice')!r} is not a train to attach the pullman to", rule="bad-choice") from None
+            raise GameError(f"{action.get('choice')!r} is not a train to attach the pullman to",
+                            rule="bad-choice") from None
         self.pullman = train
         self.game.attach_pullman(train)
 
@@ -976,7 +983,7 @@ class Route1822(RunRoutes):
 
 
 class Dividend1822(Dividend):
-    HANDLERS = {"dividend": "process_dividend", "choose": "process_choose"}
+    HANDLERS: ClassVar[dict] = {"dividend": "process_dividend", "choose": "process_choose"}
     KINDS = ("payout", "half", "withhold")
 
     def setup(self):
@@ -1032,8 +1039,9 @@ class Dividend1822(Dividend):
         self.do_dividend(entity, kind)
 
     def do_dividend(self, entity, kind):
-        from ...core.entities import OperatingInfo
         import math
+
+        from ...core.entities import OperatingInfo
 
         game = self.game
         revenue = self.total_revenue()
@@ -1103,7 +1111,8 @@ class BuyTrain1822(BuyTrain):
     the cheapest depot train, selling shares first and borrowing only when nothing is left to
     sell. Trains from other companies (phase 3 on) cost 1 up to the buyer's cash."""
 
-    HANDLERS = {"buy_train": "process_buy_train", "pass": "process_pass", "sell_shares": "process_sell_shares"}
+    HANDLERS: ClassVar[dict] = {"buy_train": "process_buy_train", "pass": "process_pass",
+                                "sell_shares": "process_sell_shares"}
 
     def room(self, entity) -> bool:
         return self.game.num_trains(entity) < self.game.train_limit(entity)
@@ -1243,7 +1252,7 @@ class BuyTrain1822(BuyTrain):
 
     def process_sell_shares(self, action, entity):
         player = entity.owner if getattr(entity, "is_corporation", False) else entity
-        bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"), action.get("share_price"))
+        bundle = action_bundle(self.game, action)
         if bundle.owner is not player:
             raise GameError("only the president sells shares to buy a train", rule="illegal-sale")
         if not self.can_sell(player, bundle):
@@ -1313,8 +1322,8 @@ class BuyTrain1822(BuyTrain):
 
 
 class MinorAcquisition(Step):
-    HANDLERS = {"merge": "process_merge", "choose": "process_choose", "pass": "process_pass"}
-    PAY = {"money": 0, "one_share": 1, "two_shares": 2}
+    HANDLERS: ClassVar[dict] = {"merge": "process_merge", "choose": "process_choose", "pass": "process_pass"}
+    PAY: ClassVar[dict] = {"money": 0, "one_share": 1, "two_shares": 2}
 
     def setup(self):
         self.state = "select"
@@ -1359,7 +1368,8 @@ class MinorAcquisition(Step):
         if n > 0 and self._payable(entity, minor, 1):
             out.append("one_share")
         counts = entity.share_price is None or entity.share_price.counts_for_limit()
-        if n > 1 and (not counts or game.num_certs(minor.owner) < game.cert_limit()) and self._payable(entity, minor, 2):
+        if n > 1 and (not counts or game.num_certs(minor.owner) < game.cert_limit()) and self._payable(entity, minor,
+                                                                                                       2):
             out.append("two_shares")
         return out
 
@@ -1449,8 +1459,10 @@ class MinorAcquisition(Step):
 
 
 class IssueShares1822(Step):
-    HANDLERS = {"buy_shares": "process_buy_shares", "sell_shares": "process_sell_shares", "pass": "process_pass",
-                "choose_ability": "process_choose_ability"}
+    HANDLERS: ClassVar[dict] = {
+        "buy_shares": "process_buy_shares", "sell_shares": "process_sell_shares", "pass": "process_pass",
+        "choose_ability": "process_choose_ability",
+    }
 
     def description(self):
         return "Issue or Redeem Shares"

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -594,10 +595,7 @@ def bank_cash(options: Options) -> int:
     game = load("game")
     by_unit = game["bank_by_unit"]
     units = sorted(options.units)
-    if options.big_bank:
-        cash = sum(by_unit[str(u)] for u in units)
-    else:
-        cash = by_unit[str(units[0])]
+    cash = sum(by_unit[str(u)] for u in units) if options.big_bank else by_unit[str(units[0])]
     if not options.strict_bank:
         for kit, amount in game["bank_per_kit"].items():
             if _option_on(options, kit):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from contextlib import contextmanager
+from typing import ClassVar
 
 from ...core.entities import ShareBundle
 from ...core.errors import GameError
@@ -29,8 +30,8 @@ class Game1825(Game):
     PRESIDENT_SALES_TO_MARKET = True
     MARKET_SHARE_LIMIT = 100
     HOME_TOKEN_TIMING = "operating_round"
-    GAME_END_CHECK = {"bank": "current_or", "stock_market": "immediate"}
-    TILE_LAYS = [{"lay": True, "upgrade": True}, {"lay": "not_if_upgraded", "upgrade": False}]
+    GAME_END_CHECK: ClassVar[dict] = {"bank": "current_or", "stock_market": "immediate"}
+    TILE_LAYS: ClassVar[list] = [{"lay": True, "upgrade": True}, {"lay": "not_if_upgraded", "upgrade": False}]
     IMPASSABLE_HEX_COLORS = ("blue", "sepia", "red")
     TRAIN_PRICE_MIN = 10
     TRAIN_PRICE_MULTIPLE = 10
@@ -185,7 +186,8 @@ class Game1825(Game):
         def end_ok(new_end, old_end):
             if getattr(new_end, "is_city", False) or getattr(new_end, "is_town", False):
                 return getattr(old_end, "is_city", False) or getattr(old_end, "is_town", False)
-            return getattr(new_end, "num", None) is not None and getattr(new_end, "num", None) == getattr(old_end, "num", -1)
+            return getattr(new_end, "num", None) is not None and getattr(new_end, "num", None) == getattr(old_end,
+                                                                                                          "num", -1)
 
         for old_path in old.paths:
             old_ends = (old_path.a, old_path.b)

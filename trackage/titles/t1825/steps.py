@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from ...core.entities import OperatingInfo, ShareBundle
 from ...core.errors import GameError
 from ...core.money import spend
@@ -130,7 +132,7 @@ class LeaseMixin:
 
 
 class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
-    HANDLERS = {**TrackAndTokenStep.HANDLERS, "special_buy": "process_special_buy"}
+    HANDLERS: ClassVar[dict] = {**TrackAndTokenStep.HANDLERS, "special_buy": "process_special_buy"}
 
     def round_state(self):
         return {**super().round_state(), "receivership_loan": 0}
@@ -238,7 +240,7 @@ class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
 
 
 class Route1825(LeaseMixin, RunRoutes):
-    HANDLERS = {**RunRoutes.HANDLERS, "special_buy": "process_special_buy"}
+    HANDLERS: ClassVar[dict] = {**RunRoutes.HANDLERS, "special_buy": "process_special_buy"}
 
     def round_state(self):
         return {**super().round_state(), "leased_train": None}

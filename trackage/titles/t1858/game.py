@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import ClassVar
 
 from ...core.entities import Company, Corporation, Minor, ShareBundle
 from ...core.errors import GameError
@@ -18,9 +19,20 @@ from ...core.game import Game
 from ...core.money import spend
 from ...core.round import OperatingRound, StockRound
 from ...core.tokens import Token
-from .steps import (BuyTrain1858, DiscardTrain1858, Dividend1858, Exchange1858, ExchangeApproval1858,
-                    HomeToken1858, IssueShares1858, PrivateClosure1858, Route1858, StockRound1858Step,
-                    Token1858, Track1858)
+from .steps import (
+    BuyTrain1858,
+    DiscardTrain1858,
+    Dividend1858,
+    Exchange1858,
+    ExchangeApproval1858,
+    HomeToken1858,
+    IssueShares1858,
+    PrivateClosure1858,
+    Route1858,
+    StockRound1858Step,
+    Token1858,
+    Track1858,
+)
 
 DATA = Path(__file__).parent / "data"
 COLOR_NEXT = {"white": "yellow", "yellow": "green", "green": "brown", "brown": "gray"}
@@ -102,7 +114,7 @@ class StockRound1858(StockRound):
 class Game1858(Game):
     TITLE = "1858"
     PLAYER_RANGE = (2, 6)
-    OPTIONAL_RULES = {"quick_start_a": (3, 4, 5, 6), "quick_start_b": (3, 4, 5, 6)}
+    OPTIONAL_RULES: ClassVar[dict] = {"quick_start_a": (3, 4, 5, 6), "quick_start_b": (3, 4, 5, 6)}
     MUTEX_RULES = (("quick_start_a", "quick_start_b"),)
     DATA_DIR = DATA
     CAPITALIZATION = "incremental"
@@ -113,11 +125,11 @@ class Game1858(Game):
     MARKET_SHARE_LIMIT = 50
     HOME_TOKEN_TIMING = "float"
     MUST_BUY_TRAIN = "never"
-    GAME_END_CHECK = {"bank": "current_or"}
+    GAME_END_CHECK: ClassVar[dict] = {"bank": "current_or"}
     MIN_BID_INCREMENT = 5
-    MINOR_TILE_LAYS = [{"lay": True, "upgrade": False, "cost": 0},
+    MINOR_TILE_LAYS: ClassVar[list] = [{"lay": True, "upgrade": False, "cost": 0},
                        {"lay": True, "upgrade": False, "cost": 20, "cannot_reuse_same_hex": True}]
-    TILE_LAYS = [{"lay": True, "upgrade": True, "cost": 0},
+    TILE_LAYS: ClassVar[list] = [{"lay": True, "upgrade": True, "cost": 0},
                  {"lay": True, "upgrade": True, "cost": 20, "cannot_reuse_same_hex": True}]
     GREY_TRAINS = ("7E", "6M", "5D")
     QUICK_START = ("quick_start_a", "quick_start_b")
@@ -867,10 +879,7 @@ class Game1858(Game):
         return any(t.used and t.city is not None and t.city.hex.id in coords for t in corp.tokens)
 
     def token_connected(self, corp, city) -> bool:
-        for gauge in ("broad", "narrow"):
-            if city in self.gauge_graph(gauge).connected_nodes(corp):
-                return True
-        return False
+        return any(city in self.gauge_graph(gauge).connected_nodes(corp) for gauge in ("broad", "narrow"))
 
     def tokenable_cities_1858(self, corp) -> list:
         out = []
@@ -983,10 +992,12 @@ class Game1858(Game):
     # weights of the random player: left to chance, companies trade trains at random prices,
     # pay nothing out and close one after another until turn 100. These favour what keeps
     # companies running (depot trains, payouts) so that games end by breaking the bank.
-    PLAYOUT_BIAS = {"pass": 1.0, "bid": 1.5, "buy_shares": 3.0, "par": 2.0, "convert": 1.0, "lay_tile": 3.0,
-                    "place_token": 2.0, "run_routes": 5.0, "scrap_train": 0.5, "discard_train": 1.0, "choose": 1.0,
-                    "remove_hex_token": 2.0, "buy_company": 1.0, "sell_shares": 0.3}
-    PLAYOUT_DIVIDENDS = {"payout": 6.0, "half": 1.0, "withhold": 0.3}
+    PLAYOUT_BIAS: ClassVar[dict] = {
+        "pass": 1.0, "bid": 1.5, "buy_shares": 3.0, "par": 2.0, "convert": 1.0, "lay_tile": 3.0,
+        "place_token": 2.0, "run_routes": 5.0, "scrap_train": 0.5, "discard_train": 1.0, "choose": 1.0,
+        "remove_hex_token": 2.0, "buy_company": 1.0, "sell_shares": 0.3,
+    }
+    PLAYOUT_DIVIDENDS: ClassVar[dict] = {"payout": 6.0, "half": 1.0, "withhold": 0.3}
 
     def playout_weight(self, action: dict) -> float:
         kind = action["type"]

@@ -3,6 +3,8 @@ on its own gauge (broad or metre, dual track for both), wounded trains earn half
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from ...core.routes import RouteError, RouteRules
 
 
@@ -12,7 +14,7 @@ def hex_train(train) -> bool:
 
 def hex_edge_cost(chain) -> int:
     paths = chain.paths
-    return sum(0 if a.hex is b.hex else 1 for a, b in zip(paths, paths[1:]))
+    return sum(0 if a.hex is b.hex else 1 for a, b in pairwise(paths))
 
 
 class RouteRules1858(RouteRules):

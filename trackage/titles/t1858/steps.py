@@ -5,13 +5,13 @@ the private closure round."""
 
 from __future__ import annotations
 
-import math
+from typing import ClassVar
 
 from ...core.entities import ShareBundle
 from ...core.errors import GameError
 from ...core.money import spend
 from ...core.round import Step, ranged
-from ...core.shares import bundle_from_ids
+from ...core.shares import action_bundle
 from ...core.steps.operating import BuyTrain, DiscardTrain, Dividend, HomeToken, RunRoutes
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
@@ -21,7 +21,7 @@ from ...core.steps.track import TrackAndTokenStep
 class StockRound1858Step(BuySellParShares):
     """Buy/sell/par plus auctions of bank-owned private railways and 5->10 conversion."""
 
-    HANDLERS = {**BuySellParShares.HANDLERS, "bid": "process_bid", "convert": "process_convert"}
+    HANDLERS: ClassVar[dict] = {**BuySellParShares.HANDLERS, "bid": "process_bid", "convert": "process_convert"}
     COMPANIES = False
 
     def round_state(self):
@@ -212,7 +212,7 @@ class StockRound1858Step(BuySellParShares):
         """Would this sale close its company and leave the stock round stuck (see
         ``Game1858.move_on_after_closing``)? Tried on a copy, only near the closing cell."""
         game = self.game
-        corp = bundle_from_ids(game, action.get("shares") or [], action.get("percent")).corporation
+        corp = action_bundle(game, action, priced=False).corporation
         # only a president's sale moves the price (one cell left): can it reach the closing cell?
         if corp.share_price is None or corp.owner is not entity:
             return False
@@ -259,7 +259,7 @@ class Exchange1858(Step):
     certificate starts the company, a treasury share of a running company needs approval
     unless the same player is its president."""
 
-    HANDLERS = {"buy_shares": "process_buy_shares"}
+    HANDLERS: ClassVar[dict] = {"buy_shares": "process_buy_shares"}
     BLOCKS = False
 
     def actions(self, entity):
@@ -272,7 +272,7 @@ class Exchange1858(Step):
 
     def process_buy_shares(self, action, entity):
         game = self.game
-        bundle = bundle_from_ids(game, action.get("shares") or [], action.get("percent"))
+        bundle = action_bundle(game, action, priced=False)
         corp = bundle.corporation
         player = entity.owner
         if player is None or not player.is_player or player is not self.round.current_entity_of_round():
@@ -346,7 +346,7 @@ class ExchangeApproval1858(Step):
     """The president of a company approves or denies a request to exchange a private
     railway for one of its treasury shares."""
 
-    HANDLERS = {"choose": "process_choose"}
+    HANDLERS: ClassVar[dict] = {"choose": "process_choose"}
 
     def round_state(self):
         return {"pending_approval": None, "approval_minor": None, "approvals": {}}
@@ -395,7 +395,7 @@ class HomeToken1858(HomeToken):
     """A company started from a private places its home token in one of the private's
     reserved cities (free); one started directly pays twice the city's revenue."""
 
-    HANDLERS = {"place_token": "process_place_token", "pass": "process_pass"}
+    HANDLERS: ClassVar[dict] = {"place_token": "process_place_token", "pass": "process_pass"}
 
     def active_entities(self):
         p = self.pending()
@@ -545,7 +545,7 @@ class Token1858(Step):
     """One token per turn; the price grows with the provincial borders to the nearest
     own token. While replaying, the logged cost is the price (and ours is compared)."""
 
-    HANDLERS = {"place_token": "process_place_token", "pass": "process_pass"}
+    HANDLERS: ClassVar[dict] = {"place_token": "process_place_token", "pass": "process_pass"}
 
     def description(self):
         return "Place a Token"
@@ -685,7 +685,8 @@ class BuyTrain1858(BuyTrain):
     tops up a depot purchase; wounded trains can be scrapped; passing without any train
     drops the price."""
 
-    HANDLERS = {**BuyTrain.HANDLERS, "scrap_train": "process_scrap_train", "sell_shares": "process_sell_shares"}
+    HANDLERS: ClassVar[dict] = {**BuyTrain.HANDLERS, "scrap_train": "process_scrap_train",
+                                "sell_shares": "process_sell_shares"}
 
     def round_state(self):
         return {"last_issue_price": None}
@@ -737,7 +738,7 @@ class BuyTrain1858(BuyTrain):
         self.game.forget_train(train)
 
     def process_sell_shares(self, action, entity):
-        bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"))
+        bundle = action_bundle(self.game, action, priced=False)
         ok = [b for b in self.game.emergency_issuable_bundles(entity)
               if {s.id for s in b.shares} == {s.id for s in bundle.shares} and b.percent == bundle.percent]
         if bundle.owner is not entity or not self.ebuy_can_issue(entity) or not ok:
@@ -851,7 +852,8 @@ class BuyTrain1858(BuyTrain):
 
 
 class IssueShares1858(Step):
-    HANDLERS = {"sell_shares": "process_sell_shares", "buy_shares": "process_buy_shares", "pass": "process_pass"}
+    HANDLERS: ClassVar[dict] = {"sell_shares": "process_sell_shares", "buy_shares": "process_buy_shares",
+                                "pass": "process_pass"}
 
     def description(self):
         return "Issue or Redeem Shares"
@@ -877,7 +879,7 @@ class IssueShares1858(Step):
         return out
 
     def _bundle(self, action, options):
-        bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"))
+        bundle = action_bundle(self.game, action, priced=False)
         for b in options:
             if {s.id for s in b.shares} == {s.id for s in bundle.shares} and b.percent == bundle.percent:
                 return b
@@ -913,7 +915,7 @@ class PrivateClosure1858(Step):
     """Each remaining private railway is exchanged for a share of a connected company, or
     closes (its owner receives its face value)."""
 
-    HANDLERS = {"choose": "process_choose", "pass": "process_pass"}
+    HANDLERS: ClassVar[dict] = {"choose": "process_choose", "pass": "process_pass"}
 
     def setup(self):
         minor = self.current_entity()

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import copy
 from pathlib import Path
+from typing import ClassVar
 
 from ...core import tiles as tilemod
 from ...core.tokens import Token
-from ..t1858.game import Game1858, load
+from ..t1858.game import Game1858
 from ..t1858.steps import Dividend1858, IssueShares1858, Token1858
 from .steps import BuyTrainIndia, CollectTokens, DiscardTrainIndia, RouteIndia, TrackIndia
 
@@ -34,10 +35,10 @@ class Game1858India(Game1858):
     TITLE = "1858India"
     PLAYER_RANGE = (3, 6)
     DATA_DIR = DATA
-    TOKEN_COST = {"mine": 50, "oil": 100, "port": 200}
+    TOKEN_COST: ClassVar[dict] = {"mine": 50, "oil": 100, "port": 200}
     BANK = 16_000
-    STARTING_CASH = {3: 665, 4: 500, 5: 400, 6: 335}
-    CERT_LIMIT = {3: 27, 4: 20, 5: 16, 6: 13}
+    STARTING_CASH: ClassVar[dict] = {3: 665, 4: 500, 5: 400, 6: 335}
+    CERT_LIMIT: ClassVar[dict] = {3: 27, 4: 20, 5: 16, 6: 13}
 
     def game_phases(self, g) -> list:
         phases = copy.deepcopy(g["phases"])
@@ -187,10 +188,7 @@ class Game1858India(Game1858):
         if len(old.paths) != len(new.paths):
             return False
         new_ends = [_path_ends(p, 0) for p in new.paths]
-        for r in range(6):
-            if all(any(_ends_within(_path_ends(p, r), ne) for ne in new_ends) for p in old.paths):
-                return True
-        return False
+        return any(all(any(_ends_within(_path_ends(p, r), ne) for ne in new_ends) for p in old.paths) for r in range(6))
 
 
 def _path_ends(path, r: int) -> list:

@@ -3,6 +3,8 @@ to a train before running, loco works bought in the train step, gauge conversion
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from ...core.errors import GameError
 from ...core.money import spend
 from ...core.round import Step
@@ -39,7 +41,7 @@ class CollectTokens(Step):
     """Buy the mine (50), oil (100, phase 5+) or port (200, phase 7) token of a hex with
     track the company reaches; each adds the bonus offboard's value to its revenue."""
 
-    HANDLERS = {"remove_hex_token": "process_remove_hex_token", "pass": "process_pass"}
+    HANDLERS: ClassVar[dict] = {"remove_hex_token": "process_remove_hex_token", "pass": "process_pass"}
 
     def description(self):
         return "Collect mine, oil and port tokens"
@@ -99,7 +101,7 @@ class CollectTokens(Step):
 class RouteIndia(Route1858):
     """A company owning a Pullman first attaches it to one of its broad gauge trains."""
 
-    HANDLERS = {**Route1858.HANDLERS, "choose": "process_choose"}
+    HANDLERS: ClassVar[dict] = {**Route1858.HANDLERS, "choose": "process_choose"}
 
     def round_state(self):
         return {**super().round_state(), "pullmans": {}}
@@ -142,7 +144,7 @@ class BuyTrainIndia(BuyTrain1858):
     """Pullmans (one per company, not counted for the limit, never bought across) and the
     loco works, bought from the bank at face value."""
 
-    HANDLERS = {**BuyTrain1858.HANDLERS, "buy_company": "process_buy_company"}
+    HANDLERS: ClassVar[dict] = {**BuyTrain1858.HANDLERS, "buy_company": "process_buy_company"}
 
     def room(self, entity) -> bool:
         return super().room(entity) or not self.game.owns_pullman(entity)
@@ -170,9 +172,7 @@ class BuyTrainIndia(BuyTrain1858):
         if g.pullman(train) and g.owns_pullman(entity):
             return False
         at_limit = g.num_corp_trains(entity) == g.train_limit(entity)
-        if at_limit and not g.pullman(train):
-            return False
-        return True
+        return not (at_limit and not g.pullman(train))
 
     def check_buy(self, entity, train, price, action):
         if train is not None and not self.buyable(entity, train):

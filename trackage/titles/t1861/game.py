@@ -4,6 +4,7 @@ national railway (RSR), which operates from phase 4 to 7, run by the priority-de
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar
 
 from ...core.money import spend
 from ...core.steps.operating import DiscardTrain
@@ -25,7 +26,7 @@ class OperatingRound1861(OperatingRound1867):
 class Game1861(Game1867):
     TITLE = "1861"
     PLAYER_RANGE = (2, 6)
-    OPTIONAL_RULES = {"column_market": None}
+    OPTIONAL_RULES: ClassVar[dict] = {"column_market": None}
     DATA_DIR = Path(__file__).parent / "data"
     GRID_DEFAULT = True
     GREEN_CORPORATIONS = ("MB", "Y", "V", "TR", "SV", "E")
@@ -88,8 +89,7 @@ class Game1861(Game1867):
         return StockRound1867(self, [MajorTrainless, DiscardTrain, HomeToken1867, BuySellParShares1861])
 
     def operating_round(self, round_num):
-        from .steps import (BuyCompany1861, BuyCompanyPreloan1861, BuyTrain1861, Dividend1861, Token1861,
-                            Track1861)
+        from .steps import BuyCompany1861, BuyCompanyPreloan1861, BuyTrain1861, Dividend1861, Token1861, Track1861
 
         self.national.owner = self.players[0]
         self.calculate_interest()

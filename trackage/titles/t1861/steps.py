@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
-from ..t1867.steps import (BuyCompany1867, BuyCompanyPreloan, BuySellParShares1867, BuyTrain1867, Dividend1867,
-                           Token1867, Track1867)
+from ..t1867.steps import (
+    BuyCompany1867,
+    BuyCompanyPreloan,
+    BuySellParShares1867,
+    BuyTrain1867,
+    Dividend1867,
+    Token1867,
+    Track1867,
+)
 
 
 def _national(entity) -> bool:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import copy
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 DATA = Path(__file__).parent / "data"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load(directory: str, name: str) -> dict:
     with open(Path(directory) / f"{name}.json", encoding="utf-8") as f:
         return json.load(f)
@@ -26,10 +26,7 @@ def build(rules: list[str], num_players: int, directory: Path = DATA, grid_defau
     map_data = load("map", directory)
     entities = load("entities", directory)
     tiles = load("tiles", directory)
-    if grid_default:
-        grid = "column_market" not in rules
-    else:
-        grid = "grid_market" in rules
+    grid = "column_market" not in rules if grid_default else "grid_market" in rules
     return {
         "layout": map_data["layout"],
         "axes": map_data["axes"],

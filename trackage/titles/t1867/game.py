@@ -7,6 +7,8 @@ and nationalised privates; it is kept outside the list of corporations.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from ...core.entities import Corporation
 from ...core.errors import GameError
 from ...core.game import Game
@@ -176,7 +178,7 @@ class MergerRound(Round):
 class Game1867(Game):
     TITLE = "1867"
     PLAYER_RANGE = (2, 6)
-    OPTIONAL_RULES = {"grid_market": None}
+    OPTIONAL_RULES: ClassVar[dict] = {"grid_market": None}
     DATA_DIR = config.DATA
     # the track graph's caches depend on which questions were asked when; they are copied
     # with the game (quirk stale-graph) but two equal games may have asked different ones
@@ -192,8 +194,8 @@ class Game1867(Game):
     MARKET_SHARE_LIMIT = 50
     HOME_TOKEN_TIMING = "par"
     MUST_BUY_TRAIN = "always"
-    GAME_END_CHECK = {"bank": "current_or", "final_phase": "one_more_full_or_set"}
-    TILE_LAYS = [{"lay": True, "upgrade": True},
+    GAME_END_CHECK: ClassVar[dict] = {"bank": "current_or", "final_phase": "one_more_full_or_set"}
+    TILE_LAYS: ClassVar[list] = [{"lay": True, "upgrade": True},
                  {"lay": True, "upgrade": "not_if_upgraded", "cost": 20, "cannot_reuse_same_hex": True}]
     TRAIN_PRICE_MIN = 1
     MIN_BID_INCREMENT = 5
@@ -371,8 +373,18 @@ class Game1867(Game):
         return StockRound1867(self, [MajorTrainless, DiscardTrain, HomeToken1867, BuySellParShares1867])
 
     def operating_round(self, round_num):
-        from .steps import (BuyCompany1867, BuyCompanyPreloan, BuyTrain1867, Dividend1867, LoanOperations,
-                            MajorTrainless, RedeemShares, Route1867, Token1867, Track1867)
+        from .steps import (
+            BuyCompany1867,
+            BuyCompanyPreloan,
+            BuyTrain1867,
+            Dividend1867,
+            LoanOperations,
+            MajorTrainless,
+            RedeemShares,
+            Route1867,
+            Token1867,
+            Track1867,
+        )
 
         self.calculate_interest()
         return OperatingRound1867(self, [MajorTrainless, BuyCompany1867, RedeemShares, Track1867, Token1867,

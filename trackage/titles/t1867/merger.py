@@ -3,6 +3,8 @@ a major, the share purchases that follow, and token reduction."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from ...core.entities import ShareBundle
 from ...core.errors import GameError
 from ...core.money import spend
@@ -33,7 +35,7 @@ def tokens_above_limits(game, surviving, others) -> bool:
 
 
 class Merge(Step):
-    HANDLERS = {"merge": "process_merge", "convert": "process_convert", "pass": "process_pass"}
+    HANDLERS: ClassVar[dict] = {"merge": "process_merge", "convert": "process_convert", "pass": "process_pass"}
 
     def __init__(self, game, round_, **opts):
         super().__init__(game, round_, **opts)
@@ -315,7 +317,7 @@ class Merge(Step):
 
 
 class PostMergerShares(Step):
-    HANDLERS = {"buy_shares": "process_buy_shares", "pass": "process_pass"}
+    HANDLERS: ClassVar[dict] = {"buy_shares": "process_buy_shares", "pass": "process_pass"}
 
     def description(self):
         return "Buy Shares Post Merge"
@@ -384,9 +386,9 @@ class PostMergerShares(Step):
         return out
 
     def process_buy_shares(self, action, entity):
-        from ...core.shares import bundle_from_ids
+        from ...core.shares import action_bundle
 
-        bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"), action.get("share_price"))
+        bundle = action_bundle(self.game, action)
         target = bundle.corporation
         self.check_turn(entity)
         if target is not self.corporation() or len(bundle.shares) != 1 or not self.can_buy(entity, bundle.shares[0]):
@@ -444,7 +446,7 @@ class PostMergerShares(Step):
 
 
 class ReduceTokens(Step):
-    HANDLERS = {"remove_token": "process_remove_token"}
+    HANDLERS: ClassVar[dict] = {"remove_token": "process_remove_token"}
 
     def round_state(self):
         return {"corporations_removing_tokens": None}

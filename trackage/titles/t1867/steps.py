@@ -3,23 +3,23 @@ track/token with automatic loans, dividends (minors split 50/50), train buying."
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from ...core.entities import ShareBundle
 from ...core.errors import GameError
 from ...core.money import spend
 from ...core.round import Step, ranged
-from ...core.shares import bundle_from_ids
+from ...core.shares import action_bundle
 from ...core.steps.operating import BuyTrain, Dividend, HomeToken, RunRoutes
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
-
-
 
 
 # ---------------------------------------------------------------------------- auctions
 class SingleItemAuction(Step):
     """Privates one at a time, cheapest first; unsold ones get cheaper by 5 (dutch mode)."""
 
-    HANDLERS = {"bid": "process_bid", "pass": "process_pass"}
+    HANDLERS: ClassVar[dict] = {"bid": "process_bid", "pass": "process_pass"}
 
     def __init__(self, game, round_, **opts):
         super().__init__(game, round_, **opts)
@@ -176,7 +176,7 @@ class SingleItemAuction(Step):
 class BuySellParShares1867(BuySellParShares):
     """Shares and pars (majors from phase 4); minors are started by auction (``bid``)."""
 
-    HANDLERS = {**BuySellParShares.HANDLERS, "bid": "process_bid"}
+    HANDLERS: ClassVar[dict] = {**BuySellParShares.HANDLERS, "bid": "process_bid"}
     COMPANIES = False
     MIN_BID = 100
     MAX_MINOR_PAR = 135
@@ -229,8 +229,8 @@ class BuySellParShares1867(BuySellParShares):
     def can_ipo_any(self, entity) -> bool:
         if int(self.game.phase.name) < self.MAJOR_PHASE or self.bought():
             return False
-        return any(self.game.can_par(c, entity) and c.type == "major" and self.can_buy(entity, ShareBundle([c.shares[0]]))
-                   for c in self.game.corporations)
+        return any(self.game.can_par(c, entity) and c.type == "major"
+                   and self.can_buy(entity, ShareBundle([c.shares[0]])) for c in self.game.corporations)
 
     def can_par_corp(self, entity, corp) -> bool:
         return (corp.type == "major" and int(self.game.phase.name) >= self.MAJOR_PHASE
@@ -384,7 +384,7 @@ class HomeToken1867(HomeToken):
 
 
 class MajorTrainless(Step):
-    HANDLERS = {"pass": "process_pass", "choose": "process_choose"}
+    HANDLERS: ClassVar[dict] = {"pass": "process_pass", "choose": "process_choose"}
 
     def active(self):
         return bool(self.game.trainless_major)
@@ -433,7 +433,7 @@ class MajorTrainless(Step):
 
 # ---------------------------------------------------------------------------- operating round
 class BuyCompany1867(Step):
-    HANDLERS = {"buy_company": "process_buy_company", "pass": "process_pass"}
+    HANDLERS: ClassVar[dict] = {"buy_company": "process_buy_company", "pass": "process_pass"}
     BLOCKS = False
 
     def can_buy_company(self, entity) -> bool:
@@ -493,7 +493,7 @@ class BuyCompanyPreloan(BuyCompany1867):
 
 
 class RedeemShares(Step):
-    HANDLERS = {"buy_shares": "process_buy_shares", "pass": "process_pass"}
+    HANDLERS: ClassVar[dict] = {"buy_shares": "process_buy_shares", "pass": "process_pass"}
 
     def actions(self, entity):
         if not getattr(entity, "is_corporation", False) or entity is not self.current_entity():
@@ -503,7 +503,7 @@ class RedeemShares(Step):
         return []
 
     def process_buy_shares(self, action, entity):
-        bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"), action.get("share_price"))
+        bundle = action_bundle(self.game, action)
         if bundle.corporation is not entity or bundle.owner is not self.game.pool or entity.cash < bundle.price():
             raise GameError(f"{entity.name} cannot redeem these shares", rule="illegal-redeem")
         self.game.share_market.buy_shares(entity, bundle)
@@ -553,7 +553,7 @@ class Track1867(TrackAndTokenStep):
 
 
 class Token1867(Step):
-    HANDLERS = {"place_token": "process_place_token", "pass": "process_pass"}
+    HANDLERS: ClassVar[dict] = {"place_token": "process_place_token", "pass": "process_pass"}
 
     def round_state(self):
         return {"tokened": False}
@@ -612,7 +612,8 @@ class Token1867(Step):
         toks = self.available_tokens(entity)
         for city in self.game.tokenable_cities(entity):
             if self.token_price(entity, toks[0], city.hex) <= entity.cash:
-                out.append({"type": "place_token", "city": city.id, "slot": self.game.board.get_slot(city, entity) or 0})
+                out.append({"type": "place_token", "city": city.id, "slot": self.game.board.get_slot(city, entity)
+                            or 0})
         return out + [{"type": "pass"}]
 
 

@@ -17,6 +17,8 @@ round the acting company's president pays EVA's owner).
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from ...core.entities import Corporation, Minor, ShareBundle
 from ...core.errors import GameError
 from ...core.game import Game
@@ -26,9 +28,20 @@ from ...core.shares import ShareMarket
 from ...core.steps.operating import DiscardTrain
 from ...core.tokens import Token
 from . import config
-from .steps import (Bankrupt1893, BuyCompany1893, BuySellParShares1893, BuyTrain1893, Dividend1893, MergerVote,
-                    PotentialDiscardTrainsAfterMerge, Route1893, StartingPackageForcedAuction,
-                    StartingPackageInitialAuction, Token1893, Track1893)
+from .steps import (
+    Bankrupt1893,
+    BuyCompany1893,
+    BuySellParShares1893,
+    BuyTrain1893,
+    Dividend1893,
+    MergerVote,
+    PotentialDiscardTrainsAfterMerge,
+    Route1893,
+    StartingPackageForcedAuction,
+    StartingPackageInitialAuction,
+    Token1893,
+    Track1893,
+)
 
 MERGED = ("AGV", "HGK")
 PRIVATES = ("FdSD", "EVA", "HdSK")
@@ -245,7 +258,8 @@ class OperatingRound1893(OperatingRound):
 class Game1893(Game):
     TITLE = "1893"
     PLAYER_RANGE = (2, 4)
-    OPTIONAL_RULES = {"optional_2_train": None, "optional_grey_phase": None, "optional_existing_track": None}
+    OPTIONAL_RULES: ClassVar[dict] = {"optional_2_train": None, "optional_grey_phase": None,
+                                      "optional_existing_track": None}
     BANK_CASH = 7200
     CAPITALIZATION = "full"
     SELL_AFTER = "operate"
@@ -255,8 +269,8 @@ class Game1893(Game):
     MARKET_SHARE_LIMIT = 50
     HOME_TOKEN_TIMING = "operate"
     MUST_BUY_TRAIN = "route"
-    GAME_END_CHECK = {"bankrupt": "immediate", "bank": "full_or"}
-    TILE_LAYS = [{"lay": True, "upgrade": True, "cost": 0}]
+    GAME_END_CHECK: ClassVar[dict] = {"bankrupt": "immediate", "bank": "full_or"}
+    TILE_LAYS: ClassVar[list] = [{"lay": True, "upgrade": True, "cost": 0}]
     BANK_CAN_BREAK = True
     CERT_LIMIT_INCLUDES_PRIVATES = True
     CORPORATION_CLASS = Corporation1893
@@ -463,7 +477,7 @@ class Game1893(Game):
         of the president's certificate if he is among the largest holders, else to the largest
         holder first in exchange order; but it errs ("uninitialized constant Integer::MAX")
         when one of those largest holders took part in no exchange (bought shares only)."""
-        ledger = {p: pct for p, pct in corp.player_share_holders().items()}
+        ledger = dict(corp.player_share_holders().items())
         exchangers = []
         president_owner = None
         for info in self.exchanges[corp.id]:

@@ -3,12 +3,14 @@ train trade-ins and the president's help with a forced train purchase."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from ...core.entities import ShareBundle
 from ...core.errors import GameError
 from ...core.money import spend
 from ...core.round import Step, ranged
-from ...core.shares import bundle_from_ids
-from ...core.steps.operating import BuyTrain, Dividend, DiscardTrain, RunRoutes
+from ...core.shares import action_bundle
+from ...core.steps.operating import BuyTrain, DiscardTrain, Dividend, RunRoutes
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
 
@@ -25,7 +27,7 @@ class StartingPackageInitialAuction(Step):
     """Players in turn take a private or one of the two lowest minors at its price, or pass
     (and are out of the draft and the first stock round). Ends when one card is left."""
 
-    HANDLERS = {"bid": "process_bid", "pass": "process_pass"}
+    HANDLERS: ClassVar[dict] = {"bid": "process_bid", "pass": "process_pass"}
 
     def description(self):
         return "Initial Drafting of Privates/Minors"
@@ -83,7 +85,7 @@ class StartingPackageForcedAuction(Step):
     buy it at its price or pass; when all pass its price drops by 10M (down to half its value,
     then the player who picked it must buy it)."""
 
-    HANDLERS = {"bid": "process_bid", "pass": "process_pass"}
+    HANDLERS: ClassVar[dict] = {"bid": "process_bid", "pass": "process_pass"}
     REDUCTION = 10
 
     def setup(self):
@@ -242,7 +244,7 @@ class StartingPackageForcedAuction(Step):
 
 # ============================================================== stock round
 class BuySellParShares1893(BuySellParShares):
-    HANDLERS = {**BuySellParShares.HANDLERS, "assign": "process_assign"}
+    HANDLERS: ClassVar[dict] = {**BuySellParShares.HANDLERS, "assign": "process_assign"}
 
     def setup(self):
         super().setup()
@@ -347,7 +349,7 @@ class BuySellParShares1893(BuySellParShares):
         game = self.game
         if getattr(entity, "is_company", False):
             return self.exchange_for_rag(action, entity)
-        bundle = bundle_from_ids(game, action.get("shares") or [], action.get("percent"), action.get("share_price"))
+        bundle = action_bundle(game, action)
         corp = bundle.corporation
         if not self.can_buy(entity, bundle):
             raise GameError(f"{entity.name} cannot buy {', '.join(s.id for s in bundle.shares)} now",
@@ -365,10 +367,10 @@ class BuySellParShares1893(BuySellParShares):
         if company is not game.fdsd or not self.can_exchange(player) or player is not self.current_entity():
             raise GameError(f"{company.name} cannot be exchanged now", rule="no-exchange")
         rag = game.rag
-        bundle = bundle_from_ids(game, action.get("shares") or [], action.get("percent"))
+        bundle = action_bundle(game, action, priced=False)
         if bundle.corporation is not rag or bundle.owner is not game.pool:
             raise GameError(f"{company.name} is exchanged for RAG shares from the market", rule="no-exchange")
-        market = [s for s in game.pool.shares_of(rag)]
+        market = list(game.pool.shares_of(rag))
         if len(market) > 1:
             market.sort(key=lambda s: (1 if s.president else 0, s.percent))
             acc, pct = [], 0
@@ -498,7 +500,7 @@ class BuySellParShares1893(BuySellParShares):
             raise GameError("in the first stock round RAG's par must be paid with FdSD", rule="must-exchange-fdsd")
         if action.get("type") != "sell_shares" or not getattr(entity, "is_player", False):
             return
-        bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"), action.get("share_price"))
+        bundle = action_bundle(self.game, action)
         if self.game.turn == 1:
             raise GameError("no shares may be sold in the first stock round", rule="no-sale-first-stock-round")
         if not bundle.corporation.operated():
@@ -506,7 +508,7 @@ class BuySellParShares1893(BuySellParShares):
                             rule="no-sale-before-operating")
 
     def process_sell_shares(self, action, entity):
-        bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"), action.get("share_price"))
+        bundle = action_bundle(self.game, action)
         if not self.can_sell(entity, bundle):
             rule = "illegal-sale"
             if self.game.turn == 1:
@@ -574,7 +576,7 @@ class BuySellParShares1893(BuySellParShares):
 class MergerVote(Step):
     """Holders of the exchange certificates and of bought shares vote on forming the company."""
 
-    HANDLERS = {"special_buy": "process_special_buy"}
+    HANDLERS: ClassVar[dict] = {"special_buy": "process_special_buy"}
 
     def active(self):
         return bool(self.round.offering)
@@ -638,7 +640,7 @@ class MergerVote(Step):
 class PotentialDiscardTrainsAfterMerge(DiscardTrain):
     """The president of a newly formed company may discard any of its trains."""
 
-    HANDLERS = {"discard_train": "process_discard_train", "pass": "process_pass"}
+    HANDLERS: ClassVar[dict] = {"discard_train": "process_discard_train", "pass": "process_pass"}
 
     def description(self):
         return "Optional Discard of Any Trains"
@@ -684,7 +686,7 @@ class Bankrupt1893(Step):
     counted as the reference counts them) goes bankrupt: what he can sell is sold, his cash
     goes to the bank and the game ends."""
 
-    HANDLERS = {"bankrupt": "process_bankrupt"}
+    HANDLERS: ClassVar[dict] = {"bankrupt": "process_bankrupt"}
     BLOCKS = False
 
     def actions(self, entity):
@@ -748,7 +750,7 @@ class BuyCompany1893(Step):
     operator's president or any other player buys it from its owner, at any price from 1 to
     the buyer's cash, paid to the owner (as the reference allows)."""
 
-    HANDLERS = {"buy_company": "process_buy_company"}
+    HANDLERS: ClassVar[dict] = {"buy_company": "process_buy_company"}
     BLOCKS = False
 
     def buyer(self, entity):
@@ -791,7 +793,7 @@ class BuyCompany1893(Step):
 class Track1893(TrackAndTokenStep):
     """One yellow lay or one upgrade; the Rhine may not be crossed at L5/S6 in phase 2."""
 
-    HANDLERS = {"lay_tile": "process_lay_tile", "pass": "process_pass"}
+    HANDLERS: ClassVar[dict] = {"lay_tile": "process_lay_tile", "pass": "process_pass"}
     WITH_TOKEN = False
 
     def description(self):
@@ -807,7 +809,7 @@ class Track1893(TrackAndTokenStep):
 
 
 class Token1893(TrackAndTokenStep):
-    HANDLERS = {"place_token": "process_place_token", "pass": "process_pass"}
+    HANDLERS: ClassVar[dict] = {"place_token": "process_place_token", "pass": "process_pass"}
 
     def description(self):
         return "Place a Token"
@@ -884,7 +886,7 @@ class BuyTrain1893(BuyTrain):
     must buy and cannot pay the face value itself, up to the face value with its president's
     cash, and, once the president has sold shares, at least what makes that sale necessary."""
 
-    HANDLERS = {**BuyTrain.HANDLERS, "sell_shares": "process_sell_shares"}
+    HANDLERS: ClassVar[dict] = {**BuyTrain.HANDLERS, "sell_shares": "process_sell_shares"}
 
     def round_state(self):
         return {"exchanged_by": []}
@@ -975,7 +977,7 @@ class BuyTrain1893(BuyTrain):
                 if self.can_emergency_sell(player, b)]
 
     def process_sell_shares(self, action, entity):
-        bundle = bundle_from_ids(self.game, action.get("shares") or [], action.get("percent"))
+        bundle = action_bundle(self.game, action, priced=False)
         ids = sorted(s.id for s in bundle.shares)
         ok = any(sorted(s.id for s in b.shares) == ids and b.percent == bundle.percent
                  for b in self.sellable_bundles(entity))
