@@ -106,7 +106,8 @@ class AuctionMixin:
 
     #: A bid's price must be given (a missing price is ``malformed-action``, not 0).
     PRICE_REQUIRED: ClassVar[bool] = False
-    #: Wording of the price check's refusals (fields: entity, item, price, min, max, step).
+    #: Wording of the price check's refusals: the increment's (field: step) and a bid over
+    #: the maximum's (fields: entity, item, price, max).
     BID_INCREMENT_MESSAGE: ClassVar[str] = "bids rise in steps of {step}"
     OVER_MAX_MESSAGE: ClassVar[str] = "{entity} can bid at most {max}"
 
@@ -182,8 +183,7 @@ class AuctionMixin:
         """At most :meth:`max_bid` (``insufficient-cash``, worded by :attr:`OVER_MAX_MESSAGE`)."""
         hi = self.max_bid(entity, item)
         if price > hi:
-            raise GameError(self.OVER_MAX_MESSAGE.format(entity=entity.name, item=item.name, price=price,
-                                                         min=self.min_bid(item), max=hi, step=self.bid_step()),
+            raise GameError(self.OVER_MAX_MESSAGE.format(entity=entity.name, item=item.name, price=price, max=hi),
                             rule="insufficient-cash")
 
     # ------------------------------------------------------------------ one-item auctions
