@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextvars
 import math
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from .entities import Company, Corporation, Player, SharePoolHolder
 from .errors import ActionFormatError, GameError, GameOverError
@@ -19,6 +19,9 @@ from .rng import Rng
 from .round import OperatingRound, StockRound
 from .shares import ShareMarket
 from .trains import Depot, PhaseTrack
+
+if TYPE_CHECKING:
+    from .board import Board
 
 END_TIMING_PRIORITY = ["immediate", "current_round", "current_or", "full_or", "one_more_full_or_set"]
 
@@ -110,9 +113,9 @@ class Game:
         self.players = [Player(p["id"], p["name"]) if isinstance(p, dict) else Player(p[0], p[1]) for p in players]
         self.seats = list(self.players)
         self.finished = False
-        self.game_end_reason = None
-        self.end_trigger = None
-        self.final_turn = None
+        self.game_end_reason: str | None = None
+        self.end_trigger: tuple[str, str] | None = None  # (reason, timing)
+        self.final_turn: int | None = None
         self.turn = 1
         self.round_counter = 0
         self.operating_rounds_in_set = 1
@@ -120,7 +123,8 @@ class Game:
         self.loading = False
         self.strict = False
         self.warnings: list[str] = []
-        self.board = None
+        # set by init_map (every title has a map); None only while the game is being built
+        self.board: Board = cast("Board", None)
         self.actions: list[dict] = []
         self.redo_stack: list[tuple[dict, bool]] = []
         self.snapshots: dict[int, Game] = {}
@@ -307,9 +311,10 @@ class Game:
         return [c for c in self.companies if not c.closed and (c.owner is None or c.owner is self.bank)]
 
     def transfer_company(self, company, player, price: int) -> None:
-        seller = company.owner if company.owner is not None else self.bank
-        if seller is not self.bank and company in getattr(seller, "companies", []):
-            seller.companies.remove(company)
+        owner = company.owner
+        seller = owner if owner is not None else self.bank
+        if owner is not None and owner is not self.bank and company in getattr(owner, "companies", []):
+            owner.companies.remove(company)
         company.owner = player
         player.companies.append(company)
         if price > 0:
