@@ -185,7 +185,8 @@ class Game:
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         if "legal_actions" in cls.__dict__:
-            cls.legal_actions = _leaves_no_trace(cls.__dict__["legal_actions"])
+            # replacing the method is the point: the subclass's own legal_actions, wrapped once
+            cls.legal_actions = _leaves_no_trace(cls.__dict__["legal_actions"])  # type: ignore[method-assign]
 
     # ------------------------------------------------------------------ hooks
     def init_optional_rules(self, rules: list[str]) -> list[str]:
