@@ -13,7 +13,7 @@ change takes from one global counter, so equal versions mean equal boards.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING
 
 from . import tiles as tilemod
@@ -95,7 +95,8 @@ class BoardState:
         self.future_label: dict = {}
         self.groups: dict = {}
         self.route_info: dict = {}
-        self.version = next(_VERSIONS)
+        # a fresh number per change; a trial board may stand in a tuple naming it (see 1825)
+        self.version: Hashable = next(_VERSIONS)
 
 
 def _printed_state(state: BoardState, hex_, tile: Placed) -> None:
@@ -125,8 +126,8 @@ class Board:
         st.supply = self.supply.initial
         st.links = self.hexmap.initial_links()
         self._graph: TrackGraph | None = None
-        self._graph_version: int | None = None
-        self._derived: tuple[int, dict] | None = None  # (board version, views built at it)
+        self._graph_version: Hashable | None = None
+        self._derived: tuple[Hashable, dict] | None = None  # (board version, views built at it)
         self.token_error: str | None = None
 
     # ------------------------------------------------------------ lookups

@@ -61,10 +61,11 @@ def _leaves_no_trace(f):
 class Game:
     # how a copy treats the game's attributes (trackage.core.clone): the title's data is
     # catalogue; the log, the actions and the snapshots are records that are never changed
-    CLONE_SHARE = ("data", "raw_options", "optional_rules")
-    CLONE_SHALLOW = ("actions", "log", "warnings", "redo_stack", "snapshots")
-    STATE_EXCLUDE = ("snapshots", "redo_stack", "_gate", "_unlisted", "_asking")  # history and the pipeline's own flags
-    CLONE_SKIP = ("_gate", "_unlisted", "_asking")
+    CLONE_SHARE: tuple[str, ...] = ("data", "raw_options", "optional_rules")
+    CLONE_SHALLOW: tuple[str, ...] = ("actions", "log", "warnings", "redo_stack", "snapshots")
+    # history and the pipeline's own flags
+    STATE_EXCLUDE: tuple[str, ...] = ("snapshots", "redo_stack", "_gate", "_unlisted", "_asking")
+    CLONE_SKIP: tuple[str, ...] = ("_gate", "_unlisted", "_asking")
     SNAPSHOT_EVERY = 16
     # live play (process() outside a log import) accepts exactly what legal_actions() lists
     LISTED_ONLY = True

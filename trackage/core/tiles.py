@@ -1208,9 +1208,9 @@ class Placed:
                 nodes.append(_NODE_CLASSES[nd.kind](self, nd))
         self.all_nodes = tuple(nodes)
         self.cities = cast("tuple[City, ...]", tuple(n for n in nodes if n.is_city))
-        self.towns = tuple(n for n in nodes if n.is_town)
-        self.halts = tuple(n for n in nodes if n.is_halt)
-        self.offboards = tuple(n for n in nodes if n.is_offboard)
+        self.towns = cast("tuple[Town, ...]", tuple(n for n in nodes if n.is_town))
+        self.halts = cast("tuple[Halt, ...]", tuple(n for n in nodes if n.is_halt))
+        self.offboards = cast("tuple[Offboard, ...]", tuple(n for n in nodes if n.is_offboard))
         self.city_towns = tuple(n for n in nodes if n.is_city or n.is_town)
         junctions = [n for n in nodes if n.is_junction]
         self.junction = junctions[-1] if junctions else None
