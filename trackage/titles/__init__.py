@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
+from types import MappingProxyType
 
 from ..core.errors import GameError
 
@@ -15,6 +17,36 @@ TITLES = {
     "1858India": ("trackage.titles.t1858india.game", "Game1858India"),
     "1822": ("trackage.titles.t1822.game", "Game1822"),
 }
+
+# the name a title is shown by (the web lobby and game pages); a title not named here shows its key
+DISPLAY_NAMES = MappingProxyType({
+    "1825": "1825",
+    "1867": "1867: Railways of Canada",
+    "1861": "1861: Railways of the Russian Empire",
+    "1893": "1893: Cologne",
+    "1822": "1822: The Railways of Great Britain",
+    "1858": "1858: Iberia",
+    "1858India": "1858 India",
+})
+
+
+@dataclass(frozen=True)
+class TitleInfo:
+    """What a title is shown as: its key, display name and player counts (fewest, most)."""
+    title: str
+    name: str
+    players: tuple[int, int]
+
+
+def display_name(title: str) -> str:
+    """The name ``title`` is shown by (its key when it has none)."""
+    return DISPLAY_NAMES.get(str(title), str(title))
+
+
+def title_info(title: str) -> TitleInfo:
+    """A title's display name and player range (the range is its game class's ``PLAYER_RANGE``)."""
+    lo, hi = game_class(title).PLAYER_RANGE
+    return TitleInfo(str(title), display_name(title), (int(lo), int(hi)))
 
 
 def game_class(title: str):

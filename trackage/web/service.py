@@ -16,14 +16,18 @@ import time
 import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from ..core.errors import GameError, LogFormatError, TrackageError
-from ..core.log import check_log, filter_actions
+from ..core.errors import GameError, TrackageError
+from ..core.log import filter_actions
 from ..core.rng import seed_for
 from ..export import LOCAL_KEYS, game_to_log
-from ..titles import TITLES, game_class, new_game
+from ..titles import game_class, new_game
 from .storage import ActionConflict, Storage
 from .views import History
+
+if TYPE_CHECKING:
+    from .models import Action, CreateGame, ImportLog
 
 log = logging.getLogger("trackage.web")
 META = ("undo", "redo")
@@ -154,24 +158,12 @@ class GameService:
         self._game_locks: dict[int, threading.RLock] = {}
 
     # ------------------------------------------------------------------ create
-    def create(self, body) -> dict:
-        if not isinstance(body, dict):
-            raise Illegal("the body must be a JSON object {title, players, options, seed}", "bad-body")
-        title = body.get("title")
-        if not isinstance(title, str) or title not in TITLES:
-            raise Illegal(f"unknown title {title!r}; titles: {', '.join(sorted(TITLES))}", "unknown-title")
-        names = player_names(body.get("players"))
-        options = body.get("options") or []
-        if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
-            raise Illegal("options must be a list of option names", "bad-options")
-        seed = body.get("seed", None)
-        if seed is None:
-            seed = int(time.time() * 1000) % 2_000_000_000
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**62:
-            raise Illegal("seed must be a non-negative integer", "bad-seed")
-        hotseat = bool(body.get("hotseat", len(names) == 1 or (body.get("hotseat") is None and False)))
-        if "hotseat" in body:
-            hotseat = bool(body["hotseat"])
+    def create(self, setup: CreateGame) -> dict:
+        """A new game from a set-up its model checked (title, names, options, seed); the
+        title's own rules (player count, options) are checked here."""
+        title, names, options = setup.title, setup.players, setup.options
+        seed = setup.seed if setup.seed is not None else int(time.time() * 1000) % 2_000_000_000
+        hotseat = setup.hotseat if setup.hotseat is not None else len(names) == 1
         players = [{"id": i + 1, "name": n} for i, n in enumerate(names)]
         try:
             game_class(title).validate_setup(len(players), options)
@@ -181,18 +173,13 @@ class GameService:
         gid, seat_list = self.storage.create_game(title, players, options, seed, hotseat=hotseat)
         return {"id": gid, "seats": [{"player": s["player"], "token": s["token"]} for s in seat_list]}
 
-    def import_log(self, data) -> dict:
-        try:
-            data = check_log(data, "the log")
-        except LogFormatError as e:
-            raise Illegal(str(e), "bad-log") from None
-        title = data["title"]
-        if str(title) not in TITLES:
-            raise Illegal(f"unknown title {title!r}; titles: {', '.join(sorted(TITLES))}", "unknown-title")
+    def import_log(self, data: ImportLog) -> dict:
+        """A game from a log its model checked (its shape and title); it must replay."""
+        title = data.title
         rows = []
         last = 0
-        ids_ok = all(isinstance(a.get("id"), int) and not isinstance(a.get("id"), bool) for a in data["actions"])
-        for a in data["actions"]:
+        ids_ok = all(isinstance(a.get("id"), int) and not isinstance(a.get("id"), bool) for a in data.actions)
+        for a in data.actions:
             a = dict(a)
             if ids_ok and a["id"] > last:
                 last = a["id"]
@@ -204,12 +191,12 @@ class GameService:
                 raise Illegal("the log's action ids are not increasing integers", "bad-log")
             for i, a in enumerate(rows, start=1):
                 a["id"] = i
-        settings = data.get("settings") or {}
+        settings = data.settings
         options = [str(o) for o in settings.get("optional_rules") or []]
-        players = [{"id": p["id"], "name": str(p["name"])} for p in data["players"]]
-        seed = seed_for(data.get("id"), settings)
-        meta = {"id": data.get("id"), "title": str(title), "players": players, "options": options,
-                "seed": seed, "log_id": data.get("id")}
+        players = [{"id": p["id"], "name": str(p["name"])} for p in data.players]
+        seed = seed_for(data.id, settings)
+        meta = {"id": data.id, "title": str(title), "players": players, "options": options,
+                "seed": seed, "log_id": data.id}
         try:
             hist = History(meta, [{"id": a["id"], "data": a, "actor": None} for a in rows])
         except (TrackageError, ValueError, KeyError, TypeError, AttributeError) as e:
@@ -223,7 +210,7 @@ class GameService:
         game = hist.final
         status = "finished" if game.finished else "active"
         gid, seat_list = self.storage.create_game(
-            str(title), players, options, seed, hotseat=True, source="import", log_id=data.get("id"),
+            str(title), players, options, seed, hotseat=True, source="import", log_id=data.id,
             initial_actions=rows, status=status, result=game.result() if game.finished else None)
         hist.meta = {**meta, "id": gid, "hotseat": True, "source": "import"}
         live_obj = Live(gid, hist.meta, game, rows[-1]["id"] if rows else 0,
@@ -344,19 +331,11 @@ class GameService:
         return out
 
     # ------------------------------------------------------------------ acting
-    def act(self, gid: int, token: str | None, action) -> Live:
-        if not isinstance(action, dict):
-            raise Illegal("an action is a JSON object", "bad-body")
-        meta = self.meta(gid)
-        seat = self.seat(gid, token)
-        if seat is None:
-            raise Unauthorized("a valid seat token is required (Authorization: Bearer <token>)", "bad-token")
-        aid = action.get("id")
-        if not isinstance(aid, int) or isinstance(aid, bool):
-            raise Illegal("the action needs an integer id = action_count + 1", "missing-id")
-        if not isinstance(action.get("type"), str):
-            raise Illegal("the action needs a string type", "malformed-action")
-        del meta
+    def act(self, gid: int, seat: dict, sent: Action) -> Live:
+        """Apply an action (its model checked its id and type) of a seat of the game (the
+        route found the game and the seat)."""
+        action = sent.as_dict()
+        aid = sent.id
         with self._lock_for(gid):
             lv = self.live(gid)
             if aid != lv.last_id + 1:

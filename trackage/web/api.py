@@ -1,0 +1,100 @@
+"""The JSON API (shaped like 18xx.games's): titles, games, a game's state, actions, its log."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse
+
+from ..titles import TITLES, game_class, title_info
+from . import views
+from .deps import ActingSeat, GameId, Locked, Seat, ServiceDep, StorageDep
+from .jsonbody import JsonBodyRoute
+from .models import Action, CreateGame, ImportLog
+from .service import GameService, Live
+
+router = APIRouter(prefix="/api", route_class=JsonBodyRoute)
+
+
+def titles_catalogue() -> dict[str, dict[str, Any]]:
+    """Every title: its display name, player range, options (each with the player counts
+    allowing it) and the options that exclude each other."""
+    out = {}
+    for t in TITLES:
+        cls = game_class(t)
+        info = title_info(t)
+        out[t] = {"name": info.name, "players": list(info.players),
+                  "options": cls.option_player_counts(),  # option -> the player counts allowing it
+                  "exclusive": [list(g) for g in cls.MUTEX_RULES]}
+    return out
+
+
+def game_state(service: GameService, lv: Live, seat: dict | None) -> dict[str, Any]:
+    """A game's state as a seat sees it (call under the game's lock)."""
+    gid = lv.gid
+    game: Any = lv.game
+    legal = [views.clean_for_json(a) for a in service.seat_legal(game, seat, lv)]
+    acting = [{"id": getattr(e, "id", None), "type": game.entity_type(e), "name": views.entity_label(game, e)}
+              for e in (game.acting_entities() if not game.finished else [])]
+    return {
+        "id": gid, "title": game.TITLE, "players": [{"id": p.id, "name": p.name} for p in game.seat_order()],
+        "options": list(lv.meta.get("options") or []),
+        "round": game.round.name, "round_label": views.round_label(game), "turn": game.turn,
+        "round_num": game.round.round_num, "phase": game.phase.name, "acting": acting,
+        "seat": None if seat is None else (seat["player_id"] or "*"),
+        "legal_actions": legal, "finished": game.finished,
+        "result": game.result() if game.finished else None, "game_end_reason": game.game_end_reason,
+        "action_count": lv.last_id,
+    }
+
+
+@router.get("/titles")
+def api_titles() -> dict[str, dict[str, Any]]:
+    return titles_catalogue()
+
+
+@router.get("/games")
+def api_games(storage: StorageDep) -> list[dict[str, Any]]:
+    return [{"id": g["id"], "title": g["title"], "players": [p["name"] for p in g["players"]],
+             "status": g["status"], "source": g["source"], "result": g["result"]}
+            for g in storage.list_games()]
+
+
+@router.post("/games", status_code=201)
+async def api_create(setup: CreateGame, service: ServiceDep) -> dict[str, Any]:
+    return await run_in_threadpool(service.create, setup)
+
+
+@router.post("/games/import", status_code=201)
+async def api_import(log: ImportLog, service: ServiceDep) -> dict[str, Any]:
+    return await run_in_threadpool(service.import_log, log)
+
+
+@router.get("/games/{gid}")
+def api_game(seat: Seat, locked: Locked, service: ServiceDep) -> dict[str, Any]:
+    with locked as lv:
+        return game_state(service, lv, seat)
+
+
+@router.post("/games/{gid}/actions")
+async def api_act(gid: GameId, seat: ActingSeat, action: Action, locked: Locked,
+                  service: ServiceDep) -> JSONResponse:
+    def work() -> JSONResponse:
+        with locked.held():  # the reply is the state this action made
+            t0 = time.perf_counter()
+            service.act(gid, seat, action)
+            t1 = time.perf_counter()
+            out = game_state(service, service.live(gid), seat)
+            t2 = time.perf_counter()
+        # Server-Timing: the action (engine + database) and the new state (legal actions)
+        timing = f"act;dur={(t1 - t0) * 1000:.1f}, state;dur={(t2 - t1) * 1000:.1f}"
+        return JSONResponse(out, headers={"Server-Timing": timing})
+    return await run_in_threadpool(work)
+
+
+@router.get("/games/{gid}/log")
+def api_log(gid: GameId, service: ServiceDep) -> dict[str, Any]:
+    return service.log(gid)

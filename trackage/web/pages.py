@@ -1,0 +1,203 @@
+"""The HTML pages: the lobby and its forms (new game, import), a game's page (a seat link
+sets the seat's cookie), the tile choices of a hex, the map as SVG, and /healthz."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.templating import Jinja2Templates
+from starlette.datastructures import UploadFile
+
+from ..titles import display_name
+from . import views
+from .api import titles_catalogue
+from .charts import line_chart
+from .deps import (
+    SEAT_COOKIE_AGE,
+    GameId,
+    Locked,
+    LockedGame,
+    PageSeat,
+    ServiceDep,
+    StorageDep,
+    TemplatesDep,
+    seat_cookie,
+)
+from .jsonbody import MAX_IMPORT_BODY, BadJson, game_id, parse_json
+from .mapsvg import entity_colors, render_map, render_tile
+from .models import CreateGame, ImportLog
+from .service import GameService, Live, ServiceError
+from .storage import Storage
+
+router = APIRouter()
+
+
+def lobby_page(request: Request, templates: Jinja2Templates, storage: Storage, error: str | None = None,
+               status: int = 200) -> Response:
+    titles = titles_catalogue()
+    return templates.TemplateResponse(request, "lobby.html", {
+        "games": storage.list_games(), "titles": titles, "error": error,
+        "titles_json": json.dumps(titles)}, status_code=status)
+
+
+@router.get("/", response_class=HTMLResponse)
+def lobby(request: Request, templates: TemplatesDep, storage: StorageDep, error: str | None = None) -> Response:
+    return lobby_page(request, templates, storage, error)
+
+
+@router.post("/games")
+async def page_create(request: Request, service: ServiceDep, templates: TemplatesDep,
+                      storage: StorageDep) -> Response:
+    form = await request.form()
+    names = [n.strip() for n in str(form.get("players", "")).replace(",", "\n").splitlines() if n.strip()]
+    body: dict[str, Any] = {"title": form.get("title"), "players": names, "options": list(form.getlist("options")),
+                            "hotseat": form.get("mode", "hotseat") == "hotseat"}
+    seed = str(form.get("seed") or "").strip()
+    if seed:
+        body["seed"] = int(seed) if seed.isascii() and seed.isdigit() else seed
+    try:
+        setup = CreateGame.model_validate(body)
+        out = await run_in_threadpool(service.create, setup)
+    except ServiceError as e:
+        return lobby_page(request, templates, storage, e.message, e.status)
+    if body["hotseat"]:
+        return RedirectResponse(f"/games/{out['id']}?token={out['seats'][0]['token']}", status_code=303)
+    return templates.TemplateResponse(request, "seats.html", {"gid": out["id"], "seats": out["seats"],
+                                                              "base": str(request.base_url).rstrip("/")})
+
+
+@router.post("/import")
+async def page_import(request: Request, service: ServiceDep, templates: TemplatesDep,
+                      storage: StorageDep) -> Response:
+    form = await request.form()
+    raw = form.get("file")
+    text = ""
+    if isinstance(raw, UploadFile):
+        text = (await raw.read()).decode("utf-8", "replace")
+    if not text.strip():
+        text = str(form.get("log") or "")
+    if len(text) > MAX_IMPORT_BODY:
+        return lobby_page(request, templates, storage, "the log is too large", 413)
+    try:
+        data = parse_json(text)
+    except BadJson as e:
+        return lobby_page(request, templates, storage, f"not a log: {e.message}", e.status)
+    try:
+        log = ImportLog.model_validate(data)
+        out = await run_in_threadpool(service.import_log, log)
+    except ServiceError as e:
+        return lobby_page(request, templates, storage, e.message, e.status)
+    return RedirectResponse(f"/games/{out['id']}?token={out['seats'][0]['token']}&action=0", status_code=303)
+
+
+@router.get("/games/{gid}", response_class=HTMLResponse)
+def game_page(gid: str, request: Request, service: ServiceDep, templates: TemplatesDep,
+              action: int | None = None, token: str | None = None) -> Response:
+    g = game_id(gid)  # here, not a dependency: a bad query parameter is answered first, as FastAPI answers it
+    if token:  # a seat link: the token goes to the seat's cookie
+        url = f"/games/{g}" + (f"?action={action}" if action is not None else "")
+        resp = RedirectResponse(url, status_code=303)
+        resp.set_cookie(seat_cookie(g), token, httponly=False, samesite="lax", max_age=SEAT_COOKIE_AGE)
+        return resp
+    token = request.cookies.get(seat_cookie(g))
+    with LockedGame(service, g) as lv:
+        ctx = page_context(service, lv, token, action)
+    return templates.TemplateResponse(request, "game.html", ctx)
+
+
+def page_context(service: GameService, lv: Live, token: str | None, action: int | None) -> dict[str, Any]:
+    """What game.html shows of a game (under its lock) to the seat of ``token``, after the
+    stored actions up to ``action`` (None: all)."""
+    g = lv.gid
+    seat = service.seat(g, token)
+    history = service.history(g)
+    game, at = service.game_at(g, action)
+    viewing_past = at < lv.last_id
+    legal = [] if viewing_past else service.seat_legal(game, seat, lv)
+    lay = [a for a in legal if a["type"] == "lay_tile"]
+    tok = [a for a in legal if a["type"] == "place_token"]
+    runs = [a for a in legal if a["type"] == "run_routes"]
+    others = [a for a in legal if a["type"] not in ("lay_tile",)]
+    routes = runs[0].get("routes") if runs else None
+    svg = render_map(game, layable={a["hex"] for a in lay}, tokenable={a["city"] for a in tok}, routes=routes)
+    buttons = []
+    for a in others:
+        clean = views.clean_for_json(a)
+        buttons.append({"label": views.describe(game, a), "type": a["type"], "json": json.dumps(clean),
+                        "entity": views.acting_label(game, a), "range": a.get("price_range"),
+                        "step": a.get("price_step") or 1, "price": a.get("price")})
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for b in buttons:
+        groups.setdefault(b["type"], []).append(b)
+    live_game: Any = lv.game
+    charts = history.charts.finish(live_game, lv.last_id)
+    cursor = None
+    if viewing_past:
+        cursor = max([i for i, n in enumerate(charts.action_of_label) if n <= at] or [0])
+    colors = {c.id: entity_colors(c)[0] for c in list(live_game.corporations) + list(live_game.minors)}
+    rev_labels, rev_series = charts.revenue()
+    chart_svgs = [
+        line_chart("Player value by round", charts.labels, charts.values, cursor=cursor, chart_id="chart-values"),
+        line_chart("Share price by round", charts.labels, charts.prices, colors=colors, cursor=cursor,
+                   chart_id="chart-prices"),
+        line_chart("Revenue per operating round", rev_labels, rev_series, colors=colors, chart_id="chart-revenue"),
+    ]
+    rows = history.rows
+    log_rows = [{"id": r["id"], "type": r["data"].get("type"), "entity": r["data"].get("entity"),
+                 "label": views.short_label(r["data"])} for r in rows]
+    acting = [views.entity_label(game, e) for e in game.acting_entities()] if not game.finished else []
+    return {
+        "gid": g, "game": game, "meta": lv.meta, "title_name": display_name(game.TITLE),
+        "round_label": views.round_label(game), "acting": acting, "at": at, "last": lv.last_id,
+        "viewing_past": viewing_past, "map_svg": svg, "groups": groups, "has_lay": bool(lay),
+        "lay_hexes": sorted({a["hex"] for a in lay}),
+        "token_json": json.dumps([views.clean_for_json(a) for a in tok]),
+        "sheet": views.spreadsheet(game), "market": views.market_grid(game), "charts": chart_svgs,
+        "log_rows": log_rows, "seat": seat, "token": token or "",
+        "seat_name": None if seat is None else ("hotseat (every player)" if seat["player_id"] is None else
+                                                next((p.name for p in game.seat_order()
+                                                      if str(p.id) == seat["player_id"]), seat["player_id"])),
+        "result": game.result() if game.finished else None,
+        "names": {str(p.id): p.name for p in game.seat_order()},
+        "can_undo": seat is not None and not viewing_past and bool(game.actions),
+        "history_error": str(history.error) if history.error else None,
+    }
+
+
+@router.get("/games/{gid}/hex/{hex_id}", response_class=HTMLResponse)
+def tile_choices(gid: GameId, hex_id: str, request: Request, seat: PageSeat, locked: Locked,
+                 service: ServiceDep, templates: TemplatesDep) -> Response:
+    """The legal tiles and rotations of the seat on one hex (a fragment of the game page)."""
+    with locked as lv:
+        game: Any = lv.game
+        lays = [a for a in service.seat_legal(game, seat, lv) if a["type"] == "lay_tile" and a["hex"] == hex_id]
+        hx = game.hex_by_id(hex_id)
+        items = []
+        for a in lays:
+            tile = game.tile_by_id(a["tile"])
+            if tile is None or hx is None:
+                continue
+            placed = game.placed_tile(getattr(tile, "tile", tile), a["rotation"], hx)
+            items.append({"svg": render_tile(game, hx, placed, size=84), "json": json.dumps(views.clean_for_json(a)),
+                          "label": f"{getattr(tile, 'name', a['tile'])} r{a['rotation']}", "tile": a["tile"],
+                          "rotation": a["rotation"]})
+        return templates.TemplateResponse(request, "tiles.html", {"items": items, "hex": hex_id,
+                                                                  "name": hx.location_name if hx else None})
+
+
+@router.get("/games/{gid}/map.svg")
+def map_svg(gid: str, service: ServiceDep, action: int | None = None) -> Response:
+    g = game_id(gid)  # here, not a dependency: a bad ``action`` is answered first, as FastAPI answers it
+    with LockedGame(service, g):
+        game, _ = service.game_at(g, action)
+        svg = render_map(game)
+    return Response(svg, media_type="image/svg+xml")
+
+
+@router.get("/healthz")
+def healthz() -> dict[str, bool]:
+    return {"ok": True}
