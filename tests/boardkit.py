@@ -73,6 +73,8 @@ class StubGame:
     check_laid_tile = Game.check_laid_tile
     upgrade_cost = Game.upgrade_cost
     legal_tile_rotation = Game.legal_tile_rotation
+    route_rules = Game.route_rules
+    train_owner = Game.train_owner
     lay_tile = Game.lay_tile
     place_token = Game.place_token
     connected_edges = Game.connected_edges

@@ -22,6 +22,7 @@ from .trains import Depot, PhaseTrack
 
 if TYPE_CHECKING:
     from .board import Board
+    from .routes import RouteRules
 
 END_TIMING_PRIORITY = ["immediate", "current_round", "current_or", "full_or", "one_more_full_or_set"]
 
@@ -528,6 +529,21 @@ class Game:
             revenue = claimed if (self.loading and claimed is not None) else ours
             out.append({"train": r["train"], "revenue": revenue, "route": r})
         return out
+
+    def route_rules(self) -> RouteRules:
+        """The rules this game's routes are rebuilt, checked, priced and searched by
+        (:func:`trackage.core.routes.rules_for` asks, whenever routes are read from a log,
+        checked or searched): a title returns its :class:`RouteRules` subclass, made anew
+        or kept (the rules hold no state). Default: the base rules."""
+        from .routes import RouteRules
+
+        return RouteRules(self)
+
+    def train_owner(self, train):
+        """Who runs ``train`` this turn (whose tokens its routes need and who earns):
+        :meth:`RouteRules.train_owner` asks when routes are checked and searched. Default:
+        the train's owner (1825: the operating company, for a train the depot leases)."""
+        return train.owner
 
     def run_extra_revenue(self, entity, routes: list) -> int:
         """What a run earns beside its routes' revenue (1858 India's mine, oil and port

@@ -25,6 +25,7 @@ from __future__ import annotations
 import itertools
 import weakref
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from itertools import pairwise
 
 from .errors import GameError
@@ -39,6 +40,9 @@ __all__ = [
     "RouteRules",
     "RouteTooLong",
     "RouteTooShort",
+    "RouterBonus",
+    "RouterBound",
+    "RouterStops",
     "Segment",
     "chain_id",
     "preferred_city_town_edges",
@@ -48,6 +52,14 @@ __all__ = [
     "rules_for",
     "track_keys",
 ]
+
+RouterStops = Callable[[], Sequence]
+"""A route's stops as the router's hooks take them: called, it gives them (so a hook that
+needs no stops costs nothing)."""
+RouterBound = Callable[[RouterStops, int], int]
+"""``bound(stops, base)``: :meth:`RouteRules.router_bound_for`'s route bound."""
+RouterBonus = Callable[[RouterStops], int]
+"""``bonus(stops)``: :meth:`RouteRules.router_run_bonus_for`'s run bonus."""
 
 
 # --------------------------------------------------------------------------------------
@@ -294,7 +306,12 @@ class RouteRules:
       ``check_terminals``, ``check_groups``, ``check_min_stops``;
     * context: ``train_owner``, ``city_tokened_by``, ``skip_route_track_type``,
       ``local_length``, ``is_local``, ``requires_token``, ``compute_other_paths``,
-      ``route_distance``, ``phase_colors``.
+      ``route_distance``, ``phase_colors``;
+    * the router (:mod:`trackage.router`): ``router_train_key``, ``router_meter``,
+      ``router_start_radius``, ``router_unique_stop_hexes``, ``router_free_stop``,
+      ``conflict_keys``, ``router_route_bound``, ``router_bound_for``, ``router_base_bound``,
+      ``router_run_bonus``, ``router_run_bonus_for``, ``router_bound_slack``, ``router_bound``
+      (each documented below with its default; see ``docs/router.md``).
     """
 
     DERIVED = True  # a game makes its rules again when asked (they hold no state)
@@ -324,10 +341,8 @@ class RouteRules:
         return colors() if callable(colors) else colors
 
     def train_owner(self, train):
-        f = getattr(self.game, "train_owner", None)
-        if f is not None:
-            return f(train)
-        return train.owner
+        """Who runs ``train`` this turn: the game's ``train_owner`` (a :class:`Game` hook)."""
+        return self.game.train_owner(train)
 
     def city_tokened_by(self, city, corporation) -> bool:
         return self.game.board.tokened_by(city, corporation)
@@ -360,18 +375,130 @@ class RouteRules:
         v = spec.get("requires_token")
         return True if v is None else bool(v)
 
-    def router_train_key(self, train) -> tuple:
-        """Trains with equal keys run the same routes for the same revenue (the router
-        enumerates their routes once and treats them as interchangeable)."""
-        return (train.name, repr(train.distance), getattr(train, "multiplier", None),
-                bool(getattr(train, "obsolete", False)), self.skip_route_track_type(train))
-
     def compute_other_paths(self, routes, route) -> list:
         out = []
         for r in routes:
             if r is not route:
                 out.extend(r.paths)
         return out
+
+    # -- router hooks ------------------------------------------------------------------
+    #
+    # What the exact router (:mod:`trackage.router`) asks a title beyond the checks and the
+    # revenue above. Every default is the base rules' answer. Where a hook that is not
+    # overridden lets the router skip work (``router_free_stop``, ``conflict_keys``,
+    # ``router_route_bound``, ``router_base_bound``, ``router_run_bonus``), the router tells by
+    # ``type(rules).hook is RouteRules.hook``: a title only overrides the method, and the
+    # defaults below stay correct if called anyway.
+
+    def router_train_key(self, train) -> tuple:
+        """Trains with equal keys run the same routes for the same revenue (the router
+        enumerates their routes once and treats them as interchangeable). Asked once per
+        train per search. Default: name, distance, multiplier, obsolete, skipped track."""
+        return (train.name, repr(train.distance), getattr(train, "multiplier", None),
+                bool(getattr(train, "obsolete", False)), self.skip_route_track_type(train))
+
+    def router_meter(self, train) -> dict | None:
+        """How ``train``'s distance is metered, when not as its ``distance`` says:
+        ``{"hex_edges": n}`` (a train counting hex edges) or ``{"free": predicate}`` (stops,
+        ``predicate(node)`` true, that cost no distance). Asked once per train kind before its
+        routes are walked. Default None: the distance as given."""
+        return None
+
+    def router_start_radius(self, train) -> int:
+        """How many links away from the company's tokened cities ``train``'s routes may start
+        (their stops being reached from a token some other way, e.g. a double header). Asked
+        once per train kind before its routes are walked. Default 0: at a tokened city."""
+        return 0
+
+    def router_unique_stop_hexes(self, train) -> bool:
+        """Must ``train``'s stops lie in distinct hexes (the router prunes routes stopping
+        twice in a hex)? Asked once per train kind. Default False: the base rules allow it
+        (one stop per group is pruned whenever :meth:`check_groups` is the base one)."""
+        return False
+
+    def router_free_stop(self, train, node) -> bool:
+        """Is ``node`` a stop that never earns for ``train`` nor makes its route legal (the
+        router values it 0 and may pass it)? Asked once per stop and train kind while
+        walking. Default False; not overridden, the router skips the question altogether."""
+        return False
+
+    def conflict_keys(self, train, keys: Sequence, nodes: Sequence) -> Sequence:
+        """The keys two routes of a run must not share, for ``train``'s link whose track keys
+        are ``keys`` (see :func:`track_keys`) and which reaches ``nodes``. Asked once per link
+        and train kind while walking. Default ``keys``: routes share no track (as
+        :meth:`check_overlap`); not overridden, the router uses the track keys directly."""
+        return keys
+
+    def router_route_bound(self, train, corp, stops: RouterStops, base: int) -> int:
+        """An upper bound of the revenue of ``train``'s route for ``corp`` whose stops are
+        ``stops()`` and whose best stop values (:meth:`stop_revenue`, as many as the distance
+        pays) sum to ``base``: what the bonuses of :meth:`revenue_for` add, halved for wounded
+        trains, .... Asked per route the router ranks (through :meth:`router_bound_for`).
+        Default ``base``: revenue is the stop values' sum; not overridden, the router takes
+        ``base`` as the bound without calling it."""
+        return base
+
+    def router_bound_for(self, train, corp) -> RouterBound | None:
+        """:meth:`router_route_bound` for one train and company, made once per walk: a
+        function ``bound(stops, base)`` (what it looks up per company looked up once). With a
+        ``relevant`` attribute (the set of stops it reads) the router's tables call it once
+        per distinct (those stops, base) instead of once per route. Asked once per train kind.
+        Default: :meth:`router_route_bound` with ``train`` and ``corp`` given, or None (no
+        route bound) when that is not overridden either."""
+        if type(self).router_route_bound is RouteRules.router_route_bound:
+            return None
+        return partial(self.router_route_bound, train, corp)
+
+    def router_base_bound(self, train, corp, base: int) -> int:
+        """A route bound that needs no stops: from the stop values' sum ``base`` alone (e.g.
+        half for wounded trains). The router uses it only when :meth:`router_route_bound` is
+        not overridden, once per distinct ``base`` per walk. Default ``base``; not overridden,
+        the router skips it."""
+        return base
+
+    def router_run_bonus(self, train, corp, stops: RouterStops) -> int:
+        """A bonus ``corp``'s run earns once, whichever of its routes earns it, for
+        ``train``'s route through ``stops()`` (the router adds the largest one a run's routes
+        earn). Asked per route the router ranks (through :meth:`router_run_bonus_for`).
+        Default 0; not overridden, the router does not ask."""
+        return 0
+
+    def router_run_bonus_for(self, train, corp) -> RouterBonus | None:
+        """:meth:`router_run_bonus` for one train and company, made once per walk: a function
+        ``bonus(stops)``; ``relevant`` as for :meth:`router_bound_for`. Asked once per train
+        kind. Default: :meth:`router_run_bonus` with ``train`` and ``corp`` given, or None (no
+        run bonus) when that is not overridden either."""
+        if type(self).router_run_bonus is RouteRules.router_run_bonus:
+            return None
+        return partial(self.router_run_bonus, train, corp)
+
+    def router_bounded(self) -> bool:
+        """Does the title override a bound hook (:meth:`router_route_bound`,
+        :meth:`router_bound_for`, :meth:`router_base_bound`, :meth:`router_run_bonus`,
+        :meth:`router_run_bonus_for`), so that a route's bound may exceed its stop values?"""
+        cls = type(self)
+        return (cls.router_route_bound is not RouteRules.router_route_bound
+                or cls.router_bound_for is not RouteRules.router_bound_for
+                or cls.router_base_bound is not RouteRules.router_base_bound
+                or cls.router_run_bonus is not RouteRules.router_run_bonus
+                or cls.router_run_bonus_for is not RouteRules.router_run_bonus_for)
+
+    def router_bound_slack(self, train, corp) -> int | None:
+        """The most the bound hooks (:meth:`router_route_bound`, :meth:`router_base_bound`,
+        :meth:`router_run_bonus` and their ``_for`` forms) add to a route's stop values, for
+        ``train`` of ``corp``; None: unknown (the router then sets no floor from it and does
+        not cut that kind's list). Asked once per train kind. Default: 0 when the title
+        overrides no bound hook (:meth:`router_bounded`), else None."""
+        return None if self.router_bounded() else 0
+
+    def router_bound(self, route: Route) -> int | None:
+        """The value ``route`` (its train's, run alone) can add to a run, an upper bound when
+        the revenue alone is not one (e.g. a route illegal alone that may run as half of a
+        double header); None: never legal. Asked once per candidate route the router
+        evaluates exactly; a :class:`GameError` it raises also means never legal. Default: the
+        route's checked revenue, without the checks of the whole run."""
+        return route.revenue(recompute=True, suppress_check_route_combination=True)
 
     # -- stops -------------------------------------------------------------------------
 
@@ -590,13 +717,8 @@ class RouteRules:
         return self.revenue_for(route, route.stops)
 
 def rules_for(game) -> RouteRules:
-    """The route rules of ``game``: its ``route_rules`` attribute, else the base rules."""
-    r = getattr(game, "route_rules", None)
-    if callable(r) and not isinstance(r, RouteRules):
-        r = r()
-    if isinstance(r, RouteRules):
-        return r
-    return RouteRules(game)
+    """The route rules of ``game``: what its ``route_rules()`` (a :class:`Game` hook) gives."""
+    return game.route_rules()
 
 # --------------------------------------------------------------------------------------
 # routes

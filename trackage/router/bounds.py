@@ -10,11 +10,11 @@ a route exactly only when its bound could still matter.
 
 from __future__ import annotations
 
-from ..core.routes import Route
+from ..core.routes import Route, RouteRules
 
 
 class StopValues:
-    def __init__(self, rules, train, corp):
+    def __init__(self, rules: RouteRules, train, corp):
         self.rules = rules
         self.train = train
         self.corp = corp
@@ -24,10 +24,13 @@ class StopValues:
         # rows' total pay of them
         self.pay = None if isinstance(d, (int, float)) else sum(int(r.get("pay") or 0) for r in d)
         self.memo: dict = {}
-        self.hook = getattr(rules, "router_route_bound", None)
+        cls = type(rules)
         # a title whose bound needs no stops gives ``router_base_bound(train, corp, base)``
-        self.base_hook = getattr(rules, "router_base_bound", None) if self.hook is None else None
-        self.free = getattr(rules, "router_free_stop", None)
+        # (used when it does not give ``router_route_bound``); None: no such rule
+        self.base_hook = (rules.router_base_bound if cls.router_route_bound is RouteRules.router_route_bound
+                          and cls.router_base_bound is not RouteRules.router_base_bound else None)
+        # the title's ``router_free_stop``; None: no stop is free
+        self.free = rules.router_free_stop if cls.router_free_stop is not RouteRules.router_free_stop else None
 
     def value(self, stop) -> int:
         v = self.memo.get(stop)

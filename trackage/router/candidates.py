@@ -868,10 +868,7 @@ def evaluate_alone(rules, train, nodes, segs, phase=None, chain_cache=None) -> i
     """The value of one route run alone: the title's ``router_bound`` (an upper bound of what
     it can add to a run) or its checked revenue; None when it can never be run."""
     r = build_route(rules, train, nodes, segs, None, phase, chain_cache)
-    hook = getattr(rules, "router_bound", None)
     try:
-        if hook is not None:
-            return hook(r)
-        return r.revenue(recompute=True, suppress_check_route_combination=True)
+        return rules.router_bound(r)
     except GameError:
         return None

@@ -203,9 +203,7 @@ def default_meter(rules, train) -> Meter:
     """The meter a train's ``distance`` describes, as the title's ``router_meter(train)``
     adjusts it: ``{"hex_edges": n}`` (a hex-distance train) or ``{"free": predicate}`` (stops
     that cost no distance, e.g. stations a train may pass for free)."""
-    hook = getattr(rules, "router_meter", None)
-    spec = hook(train) if hook is not None else None
-    spec = spec or {}
+    spec = rules.router_meter(train) or {}
     if "hex_edges" in spec:
         return HexMeter(int(spec["hex_edges"]))
     free = spec.get("free")

@@ -60,8 +60,7 @@ def _start_nodes(rules, game, corp, train, links, tokened_cities: list) -> list:
     """The company's tokened cities, and the stops within the title's
     ``router_start_radius(train)`` links of them."""
     out = list(tokened_cities)
-    hook = getattr(rules, "router_start_radius", None)
-    radius = hook(train) if hook is not None else 0
+    radius = rules.router_start_radius(train)
     tokened = set(out)
     seen = set(out)
     frontier = list(out)
@@ -80,16 +79,9 @@ def _start_nodes(rules, game, corp, train, links, tokened_cities: list) -> list:
 
 
 def _bound_slack(rules, train, entity) -> int | None:
-    """What a route's bound may add to its stop values: 0 without bound hooks, else what
-    the title's ``router_bound_slack`` says (None: unknown)."""
-    hook = getattr(rules, "router_bound_slack", None)
-    if hook is not None:
-        return hook(train, entity)
-    hooks = ("router_route_bound", "router_bound_for", "router_base_bound", "router_run_bonus",
-             "router_run_bonus_for")
-    if all(getattr(rules, h, None) is None for h in hooks):
-        return 0
-    return None
+    """What a route's bound may add to its stop values: the title's ``router_bound_slack``
+    (by default 0 without bound hooks, else None: unknown)."""
+    return rules.router_bound_slack(train, entity)
 
 
 def _row_total(meter) -> int:
@@ -140,9 +132,9 @@ class _Plan:
     def __init__(self, game, rules, entity, train, links, tokened, key_bit, work_limit):
         self.train = train
         self.links = links
-        free_hook = getattr(rules, "router_free_stop", None)
+        free_hook = rules.router_free_stop
         free = None
-        if free_hook is not None:
+        if type(rules).router_free_stop is not RouteRules.router_free_stop:  # else no stop is free
             memo: dict = {}
 
             def free(node):
@@ -152,9 +144,9 @@ class _Plan:
                 return f
 
         self.free = free
-        ck_hook = getattr(rules, "conflict_keys", None)
+        ck_hook = rules.conflict_keys
         conflict = None
-        if ck_hook is not None:
+        if type(rules).conflict_keys is not RouteRules.conflict_keys:  # else the track keys
             def conflict(keys, node):
                 return ck_hook(train, keys, [node])
 
@@ -165,36 +157,22 @@ class _Plan:
                 meter.counted(n) for _hx, tile in game.board.tiles() for n in tile.nodes if sv.value(n) > 0):
             pay = None  # no route has more than ``pay`` stops that earn: every stop value counts
         self.pay = pay
-        hexes_hook = getattr(rules, "router_unique_stop_hexes", None)
         self.en = en = Enumerator(entity, game.board, links, meter,
                                   _start_nodes(rules, game, entity, train, links, tokened), rules.is_local(train),
                                   key_bit=key_bit, conflict=conflict, value=sv.value, pay=pay, free=free,
                                   # the base rule: one stop per group (titles that change it are not pruned)
                                   unique_groups=type(rules).check_groups is RouteRules.check_groups,
-                                  unique_hexes=bool(hexes_hook(train)) if hexes_hook is not None else False)
+                                  unique_hexes=bool(rules.router_unique_stop_hexes(train)))
         en.budget = work_limit
         en.slack = _bound_slack(rules, train, entity)
         # the route bound as ``hook(stops, base)``: the title's ``router_bound_for(train,
-        # corp)`` (made once per walk), else its ``router_route_bound``
-        maker = getattr(rules, "router_bound_for", None)
-        if maker is not None:
-            self.hook = maker(train, entity)
-        elif sv.hook is not None:
-            self.hook = partial(sv.hook, train, entity)
-        else:
-            self.hook = None
+        # corp)`` (made once per walk; by default its ``router_route_bound``); None: no bound
+        self.hook = rules.router_bound_for(train, entity)
         self.base_hook = sv.base_hook
         self.base_memo: dict = {}  # stop values' sum -> ``router_base_bound``
         # the run bonus as ``run_bonus(stops)``: the title's ``router_run_bonus_for(train,
-        # corp)`` (made once per walk), else its ``router_run_bonus``
-        maker = getattr(rules, "router_run_bonus_for", None)
-        run_bonus = getattr(rules, "router_run_bonus", None)
-        if maker is not None:
-            self.run_bonus = maker(train, entity)
-        elif run_bonus is not None:
-            self.run_bonus = partial(run_bonus, train, entity)
-        else:
-            self.run_bonus = None
+        # corp)`` (made once per walk; by default its ``router_run_bonus``); None: no bonus
+        self.run_bonus = rules.router_run_bonus_for(train, entity)
         self.entity = entity
 
     def base_bound(self, b: int) -> int:

@@ -7,7 +7,7 @@ and privates are sold from bid boxes in the stock round; bids resolve when it en
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from ...core.board import Board
 from ...core.entities import Corporation, Player, ShareBundle
@@ -18,6 +18,9 @@ from ...core.money import CashHolder, spend
 from ...core.round import OperatingRound, Round, StockRound
 from ...core.tokens import Token
 from . import config
+
+if TYPE_CHECKING:
+    from .routes import RouteRules1822
 
 PLUS_BOX_1 = ("P1", "P3", "P4", "P13", "P14", "P19")
 PLUS_BOX_2 = ("P2", "P5", "P8", "P10", "P11", "P12", "P21")
@@ -1066,8 +1069,7 @@ class Game1822(Game):
             return self._pullman_saved[0]
         return train.name
 
-    @property
-    def route_rules(self):
+    def route_rules(self) -> RouteRules1822:
         from .routes import RouteRules1822
 
         return RouteRules1822(self)

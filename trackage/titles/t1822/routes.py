@@ -3,7 +3,17 @@ English Channel and France, double hexes."""
 
 from __future__ import annotations
 
-from ...core.routes import Route, RouteError, RouteRules, RouteTooLong, RouteTooShort
+from collections.abc import Sequence
+
+from ...core.routes import (
+    Route,
+    RouteError,
+    RouterBonus,
+    RouterBound,
+    RouteRules,
+    RouteTooLong,
+    RouteTooShort,
+)
 
 DOUBLE_HEX = ("D35", "F7", "H21", "H37")
 ENGLISH_CHANNEL = "P43"
@@ -146,7 +156,7 @@ class RouteRules1822(RouteRules):
             return False
         return not self._e_tokened(node, self.train_owner(train)) and node.hex.id != FRANCE
 
-    def router_bound_for(self, train, corp):
+    def router_bound_for(self, train, corp) -> RouterBound:
         """``router_route_bound`` for one train and company: an E train's stop values looked
         up once per stop."""
         if train.name != "E":
@@ -187,7 +197,7 @@ class RouteRules1822(RouteRules):
             n for hx, tile in self.board.tiles() for n in tile.nodes if hx.id == FRANCE or value(n) is not None)
         return bound
 
-    def router_run_bonus_for(self, train, corp):
+    def router_run_bonus_for(self, train, corp) -> RouterBonus:
         """``router_run_bonus`` for one train and company: the cities holding its home or
         destination token found once."""
         dest = self._destination(corp)
@@ -233,7 +243,7 @@ class RouteRules1822(RouteRules):
             return 0
         return max(0, self.stop_revenue(dest.city, Route(self, train, connection_data=[])))
 
-    def conflict_keys(self, train, keys, nodes):
+    def conflict_keys(self, train, keys: Sequence, nodes: Sequence) -> Sequence:
         """Track conflicts as ``check_overlap`` sees them: E trains apart from the others,
         paths inside a tile not compared; local trains use each token once."""
         kind = train.name == "E"

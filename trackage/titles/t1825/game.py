@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from ...core.entities import ShareBundle
 from ...core.errors import GameError
@@ -14,6 +14,9 @@ from ...core.steps.operating import DiscardTrain, HomeToken
 from . import config
 from .shares import ShareMarket1825
 from .steps import BuySellParShares1825, BuyTrain1825, Dividend1825, Route1825, TrackAndToken1825
+
+if TYPE_CHECKING:
+    from .routes import RouteRules1825
 
 
 class Game1825(Game):
@@ -514,7 +517,7 @@ class Game1825(Game):
         leased = getattr(self.round, "leased_train", None)
         return trains + ([leased] if leased is not None else [])
 
-    def route_rules(self):
+    def route_rules(self) -> RouteRules1825:
         rules = self.__dict__.get("_route_rules")
         if rules is None:
             from .routes import RouteRules1825

@@ -3,7 +3,7 @@ no route starting and ending in a town, one stop per hex."""
 
 from __future__ import annotations
 
-from ...core.routes import NoToken, RouteError, RouteRules
+from ...core.routes import NoToken, Route, RouteError, RouteRules
 
 NO_TOWN_ENDS_EXEMPT = ("3T", "4T", "U3", "2+2")
 T_TRAINS = ("3T", "4T")
@@ -132,7 +132,7 @@ class RouteRules1825(RouteRules):
         return total
 
     # -- the router's hooks
-    def router_meter(self, train):
+    def router_meter(self, train) -> dict | None:
         """Tokened tile-200 stations do not use up a train's distance (generously: also at
         the ends; the distance check decides)."""
         if train.name not in self.dummy:
@@ -148,7 +148,7 @@ class RouteRules1825(RouteRules):
         may start one stop away from a token."""
         return 1 if train.distance == 2 else 0
 
-    def router_bound(self, route):
+    def router_bound(self, route: Route) -> int | None:
         """A 2-stop route of a 2-train that is illegal alone may still run as half of a
         double header: at most its stops' value."""
         try:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from ...core.entities import Company, Corporation, Minor, ShareBundle
 from ...core.errors import GameError
@@ -33,6 +33,9 @@ from .steps import (
     Token1858,
     Track1858,
 )
+
+if TYPE_CHECKING:
+    from .routes import RouteRules1858
 
 DATA = Path(__file__).parent / "data"
 COLOR_NEXT = {"white": "yellow", "yellow": "green", "green": "brown", "brown": "gray"}
@@ -738,7 +741,7 @@ class Game1858(Game):
     def route_trains(self, entity) -> list:
         return [t for t in getattr(entity, "trains", []) if not t.operated]
 
-    def route_rules(self):
+    def route_rules(self) -> RouteRules1858:
         from .routes import RouteRules1858
 
         return RouteRules1858(self)

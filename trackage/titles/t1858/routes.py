@@ -103,7 +103,7 @@ class RouteRules1858(RouteRules):
         return revenue
 
     # -- the router's hooks
-    def router_meter(self, train):
+    def router_meter(self, train) -> dict | None:
         """H trains count hex edges, not stops."""
         return {"hex_edges": int(train.distance)} if hex_train(train) else None
 

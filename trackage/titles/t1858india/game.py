@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import copy
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from ...core import tiles as tilemod
 from ...core.tokens import Token
 from ..t1858.game import Game1858
 from ..t1858.steps import Dividend1858, IssueShares1858, Token1858
 from .steps import BuyTrainIndia, CollectTokens, DiscardTrainIndia, RouteIndia, TrackIndia
+
+if TYPE_CHECKING:
+    from .routes import RouteRulesIndia
 
 DATA = Path(__file__).parent / "data"
 
@@ -149,7 +152,7 @@ class Game1858India(Game1858):
     # other companies' Pullmans count for the cheapest train (the step stays open for them)
     # though they are never sold across: BuyTrainIndia.listable and check_buy refuse them
 
-    def route_rules(self):
+    def route_rules(self) -> RouteRulesIndia:
         from .routes import RouteRulesIndia
 
         return RouteRulesIndia(self)

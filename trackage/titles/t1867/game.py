@@ -257,8 +257,7 @@ class Game1867(Game):
         for p in self.players:
             spend(self.bank, p, self.data["starting_cash"])
 
-    @property
-    def route_rules(self):
+    def route_rules(self) -> RouteRules1867:
         return RouteRules1867(self)
 
     def graph_changed(self) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 
-from ...core.routes import RouteError, RouteRules
+from ...core.routes import RouteError, RouterBound, RouteRules
 
 
 class RouteRules1867(RouteRules):
@@ -156,7 +156,7 @@ class RouteRules1867(RouteRules):
         bonus."""
         return self.router_bound_for(train, corp)(stops, base)
 
-    def router_bound_for(self, train, corp):
+    def router_bound_for(self, train, corp) -> RouterBound:
         """``router_route_bound`` for one train and company, its bonus hexes looked up once."""
         game = self.game
         per_hex = self._hex_bonuses(corp)
