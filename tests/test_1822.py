@@ -5,15 +5,14 @@ old logs allow it), set-up with every optional rule, rules the logs do not reach
 from __future__ import annotations
 
 import io
-import json
 
 import pytest
 from conftest import FIXTURES, TRACES
+from helpers import game_until, players, refused
 
 from trackage.core.entities import ShareBundle
 from trackage.core.errors import GameError
 from trackage.core.log import filter_actions, load_log
-from trackage.core.state import snapshot, trace_line
 from trackage.playout import run_one
 from trackage.replay import game_from_log, replay_file
 from trackage.titles import new_game
@@ -26,25 +25,6 @@ def fixture(name):
     if not path.exists():
         pytest.skip(f"NO FIXTURE: {path} is absent (set TRACKAGE_FIXTURES)")
     return path
-
-
-def state(game) -> str:
-    return json.dumps(snapshot(game), sort_keys=True) + json.dumps(trace_line(game, {}), sort_keys=True)
-
-
-def refused(game, action: dict, rule: str | None = None) -> GameError:
-    before = state(game)
-    n = len(game.actions)
-    with pytest.raises(GameError) as err:
-        game.process(action)
-    if rule is not None:
-        assert err.value.rule == rule, str(err.value)
-    assert state(game) == before and len(game.actions) == n
-    return err.value
-
-
-def players(n):
-    return [{"id": i + 1, "name": f"P{i + 1}"} for i in range(n)]
 
 
 def game_of(n=3, rules=(), seed=42):
@@ -302,15 +282,7 @@ def test_stock_market_up_at_the_top_moves_down_right():
 
 # ----------------------------------------------------------------- operating-round rules on the fixture
 def fixture_game_until(name, last_id):
-    data = load_log(fixture(name))
-    game = game_from_log(data)
-    game.loading = True
-    for a in filter_actions(data["actions"]):
-        if a.get("id") is not None and a["id"] > last_id:
-            break
-        game._apply(a)
-    game.loading = False
-    return game
+    return game_until(fixture(name), last_id)
 
 
 def test_l_train_upgrade_and_bad_train_purchases():

@@ -5,7 +5,8 @@ it by hand where needed, and checks the outcome of the rule."""
 from __future__ import annotations
 
 import pytest
-from test_1822 import fixture_game_until, game_of, refused
+from helpers import refused
+from test_1822 import fixture_game_until, game_of
 
 from trackage.core.errors import GameError
 

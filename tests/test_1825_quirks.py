@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 from conftest import ref
+from helpers import players
 
 from trackage.core.entities import ShareBundle
 from trackage.core.errors import GameError
 from trackage.invariants import check
 from trackage.titles import new_game
 
-PLAYERS = [{"id": i, "name": f"P{i}"} for i in range(1, 5)]
+PLAYERS = players(4)
 
 
 def _minor_held(g):

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 from conftest import ref
+from helpers import players
 
 from trackage.invariants import check
 from trackage.titles import new_game
 
-PLAYERS = [{"id": i, "name": f"P{i}"} for i in range(1, 5)]
+PLAYERS = players(4)
 
 
 def test_corporation_at_zero_closes(operating_game):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from helpers import players
 
 from trackage.titles import new_game
 
@@ -30,10 +31,6 @@ BANK = {("unit_1",): 5000, ("unit_2",): 5000, ("unit_3",): 4000, ("unit_1", "uni
 PRIVATES = {("unit_1",): ["S&M", "C&HP", "C&W", "L&M"]}
 
 CASES = [(units, n) for units, table in CASH.items() for n in table]
-
-
-def players(n):
-    return [{"id": i + 1, "name": f"P{i + 1}"} for i in range(n)]
 
 
 @pytest.mark.parametrize("units,n", CASES, ids=[f"{'+'.join(u)}-{n}p" for u, n in CASES])

@@ -11,16 +11,11 @@ Where the summary and the reference differ, the reference wins:
 from __future__ import annotations
 
 import pytest
+from helpers import act, players
 
 from trackage.titles import new_game
 
-PLAYERS = [{"id": i, "name": f"S{i}"} for i in range(1, 5)]
-
-
-def act(game, type_, **kw):
-    entity = game.current_entity()
-    game.process({"type": type_, **game.entity_ref(entity), **kw})
-    return entity
+PLAYERS = players(4, "S")
 
 
 def stock(game, player_name, type_, **kw):

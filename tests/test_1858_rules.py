@@ -4,15 +4,14 @@ do not reach, and bad input (each refused with a clear GameError, the game left 
 from __future__ import annotations
 
 import io
-import json
 
 import pytest
 from conftest import FIXTURES, TRACES
+from helpers import act, players, refused
 
 from trackage.core.errors import GameError
 from trackage.core.log import filter_actions, load_log
 from trackage.core.money import spend
-from trackage.core.state import snapshot, trace_line
 from trackage.replay import game_from_log, replay_file
 from trackage.titles import new_game
 
@@ -22,22 +21,7 @@ FIXTURES_1858 = sorted((FIXTURES / "1858").glob("*.json")) if (FIXTURES / "1858"
 ALL = ([INDIA] if INDIA.exists() else []) + FIXTURES_1858
 needs_india = pytest.mark.skipif(not INDIA.exists(), reason=f"NO FIXTURE: {INDIA} is absent (set TRACKAGE_FIXTURES)")
 needs_1858 = pytest.mark.skipif(not FIXTURES_1858, reason="NO FIXTURES: 1858 folder absent (set TRACKAGE_FIXTURES)")
-P4 = [{"id": i, "name": f"S{i}"} for i in range(1, 5)]
-
-
-def state(game) -> str:
-    return json.dumps(snapshot(game), sort_keys=True, default=str) + json.dumps(trace_line(game, {}), sort_keys=True)
-
-
-def refused(game, action: dict, rule: str | None = None) -> GameError:
-    before = state(game)
-    n = len(game.actions)
-    with pytest.raises(GameError) as err:
-        game.process(action)
-    if rule is not None:
-        assert err.value.rule == rule, str(err.value)
-    assert state(game) == before and len(game.actions) == n
-    return err.value
+P4 = players(4, "S")
 
 
 def at(path, action_id):
@@ -51,12 +35,6 @@ def at(path, action_id):
             return g, a
         g._apply(a)
     raise AssertionError(f"no action {action_id}")
-
-
-def act(g, type_, entity=None, **kw):
-    e = entity if entity is not None else g.current_entity()
-    g.process({"type": type_, **g.entity_ref(e), **kw})
-    return e
 
 
 # ----------------------------------------------------------------- fixtures

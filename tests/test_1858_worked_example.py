@@ -18,21 +18,12 @@ Where the summary and the reference differ, the reference wins:
 from __future__ import annotations
 
 import pytest
+from helpers import act, player, players
 
 from trackage.core.errors import GameError
 from trackage.titles import new_game
 
-PLAYERS = [{"id": i, "name": f"S{i}"} for i in range(1, 5)]
-
-
-def act(g, type_, entity=None, **kw):
-    e = entity if entity is not None else g.current_entity()
-    g.process({"type": type_, **g.entity_ref(e), **kw})
-    return e
-
-
-def player(g, name):
-    return next(p for p in g.players if p.name == name)
+PLAYERS = players(4, "S")
 
 
 def everyone_passes(g, stop_at=None):

@@ -7,18 +7,14 @@ from pathlib import Path
 
 import pytest
 from conftest import require_fixtures
+from helpers import act, players
 
 from trackage.core.errors import GameError
 from trackage.core.log import filter_actions, load_log
 from trackage.replay import game_from_log
 from trackage.titles import new_game
 
-PLAYERS = [{"id": i, "name": f"P{i}"} for i in range(1, 5)]
-
-
-def act(g, type_, entity=None, **kw):
-    e = entity if entity is not None else g.current_entity()
-    g.process({"type": type_, **g.entity_ref(e), **kw})
+PLAYERS = players(4)
 
 
 def to_stock_round(g):

@@ -3,29 +3,12 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from test_1867_worked_example import PLAYERS, act, auction, others_until_s1
+from helpers import act, action, player, refused
+from test_1867_worked_example import PLAYERS, auction, others_until_s1
 
 from trackage.core.errors import GameError
-from trackage.core.state import snapshot
 from trackage.titles import new_game
-
-
-def state(g):
-    return json.dumps(snapshot(g), sort_keys=True, default=str), len(g.actions)
-
-
-def refused(g, rule, type_, entity=None, **kw):
-    """The action fails with ``rule``; the game is rebuilt as it was (fetch objects anew)."""
-    before = state(g)
-    e = entity if entity is not None else g.current_entity()
-    with pytest.raises(GameError) as err:
-        g.process({"type": type_, **g.entity_ref(e), **kw})
-    assert err.value.rule == rule, (err.value.rule, str(err.value))
-    assert state(g) == before
-    return err.value
 
 
 def privates_done(g):
@@ -50,23 +33,23 @@ def sr1():
 def test_private_bid_below_minimum():
     g = new_game("1867", PLAYERS, [], seed=1)
     assert g.current_entity().name == "S1"
-    refused(g, "bid-too-low", "bid", company="C&SL", price=15)   # minimum 30 - 10 = 20
-    refused(g, "bid-increment", "bid", company="C&SL", price=22)
-    refused(g, "not-for-auction", "bid", company="SCT", price=100)  # cheapest first
+    refused(g, action(g, "bid", company="C&SL", price=15), "bid-too-low")   # minimum 30 - 10 = 20
+    refused(g, action(g, "bid", company="C&SL", price=22), "bid-increment")
+    refused(g, action(g, "bid", company="SCT", price=100), "not-for-auction")  # cheapest first
     act(g, "bid", company="C&SL", price=20)
-    refused(g, "bid-too-low", "bid", company="C&SL", price=20)   # next bid at least 25
+    refused(g, action(g, "bid", company="C&SL", price=20), "bid-too-low")   # next bid at least 25
 
 
 def test_minor_bid_below_minimum(sr1):
     g = sr1
-    refused(g, "bid-too-low", "bid", corporation="KP", price=95)
-    refused(g, "bid-increment", "bid", corporation="KP", price=102)
-    refused(g, "insufficient-cash", "bid", corporation="KP", price=400)
+    refused(g, action(g, "bid", corporation="KP", price=95), "bid-too-low")
+    refused(g, action(g, "bid", corporation="KP", price=102), "bid-increment")
+    refused(g, action(g, "bid", corporation="KP", price=400), "insufficient-cash")
     act(g, "bid", corporation="KP", price=100)
     # the home token comes first; then the next bidder must beat 100 by a multiple of 5
     act(g, "place_token", entity=g.corporation_by_id("KP"), city="F8-1-0", slot=0)
     assert g.current_entity().name == "S4"
-    refused(g, "bid-too-low", "bid", corporation="KP", price=100)
+    refused(g, action(g, "bid", corporation="KP", price=100), "bid-too-low")
     act(g, "bid", corporation="KP", price=105)
     assert g.current_entity().name == "S1"
 
@@ -83,7 +66,7 @@ def test_minor_starts_at_half_the_bid(sr1):
 def test_majors_wait_for_phase_4(sr1):
     g = sr1
     # before phase 4 nobody may par at all
-    err = refused(g, "no-such-action-now", "par", corporation="GWR", share_price="100,0,10")
+    err = refused(g, action(g, "par", corporation="GWR", share_price="100,0,10"), "no-such-action-now")
     assert "par" in str(err)
 
 
@@ -93,8 +76,8 @@ def test_home_token_in_full_city(sr1):
     act(g, "bid", corporation="KP", price=100)
     kp = g.corporation_by_id("KP")
     # Toronto's first city holds the CN's token; Montreal's third a neutral token
-    refused(g, "city-full", "place_token", entity=kp, city="F16-0-0", slot=0)
-    refused(g, "city-full", "place_token", entity=kp, city="L12-0-2", slot=0)
+    refused(g, action(g, "place_token", entity=kp, city="F16-0-0", slot=0), "city-full")
+    refused(g, action(g, "place_token", entity=kp, city="L12-0-2", slot=0), "city-full")
     # the action names slot 1 (as real logs do); the token takes the free slot, 0
     act(g, "place_token", entity=kp, city="F16-0-1", slot=1)
     kp = g.corporation_by_id("KP")
@@ -103,7 +86,7 @@ def test_home_token_in_full_city(sr1):
     while kp.owner is None:
         act(g, "pass")
     act(g, "bid", corporation="OP", price=100)
-    refused(g, "city-full", "place_token", entity=g.corporation_by_id("OP"), city="F16-0-1", slot=0)
+    refused(g, action(g, "place_token", entity=g.corporation_by_id("OP"), city="F16-0-1", slot=0), "city-full")
 
 
 # ------------------------------------------------------------------ loans
@@ -153,7 +136,7 @@ def test_no_loan_for_an_optional_train():
     assert g.current_entity() is kp and g.round.round_num == 2
     act(g, "pass")  # no track
     assert "buy_train" in g.round.actions_for(kp)
-    refused(g, "insufficient-cash", "buy_train", train="2-2", price=100)
+    refused(g, action(g, "buy_train", train="2-2", price=100), "insufficient-cash")
     kp = g.corporation_by_id("KP")
     assert (kp.cash, kp.loans, [t.name for t in kp.trains]) == (50, 0, ["2"])
 
@@ -222,16 +205,16 @@ def merger_round():
 
 def test_merge_with_unconnected_minor(merger_round):
     g = merger_round
-    refused(g, "illegal-merge", "merge", corporation="KP")   # no track between Hamilton and North Bay
-    refused(g, "illegal-merge", "merge", corporation="GWR")  # a major is not a merge partner
-    refused(g, "no-such-action-now", "convert")              # $65 is below the conversion range
+    refused(g, action(g, "merge", corporation="KP"), "illegal-merge")   # no track between Hamilton and North Bay
+    refused(g, action(g, "merge", corporation="GWR"), "illegal-merge")  # a major is not a merge partner
+    refused(g, action(g, "convert"), "no-such-action-now")              # $65 is below the conversion range
 
 
 def test_merge_then_choose_the_major(merger_round):
     g = merger_round
     act(g, "merge", corporation="CV")
     # every minor connected to the CS or the CV is now in: choose the major
-    refused(g, "illegal-merge", "merge", corporation="KP")
+    refused(g, action(g, "merge", corporation="KP"), "illegal-merge")
     act(g, "merge", corporation="GWR")
     gwr = g.corporation_by_id("GWR")
     assert gwr.floated() and gwr.share_price.price == 120
@@ -265,8 +248,8 @@ def test_trade_in_for_an_8_at_a_discount():
     g = fixture_game("21268", 828)
     cnr = g.corporation_by_id("CNR")
     assert g.phase.name == "8" and g.current_entity() is cnr and [t.name for t in cnr.trains] == ["5"]
-    refused(g, "wrong-price", "buy_train", train="8-1", price=700, exchange="5-0")
-    refused(g, "not-owner", "buy_train", train="8-1", price=725, exchange="4-0")
+    refused(g, action(g, "buy_train", train="8-1", price=700, exchange="5-0"), "wrong-price")
+    refused(g, action(g, "buy_train", train="8-1", price=725, exchange="4-0"), "not-owner")
     cnr = g.corporation_by_id("CNR")
     cash = cnr.cash
     act(g, "buy_train", train="8-1", price=725, exchange="5-0")
@@ -314,25 +297,24 @@ def test_other_companies_trains_and_privates_at_any_price():
 def give_minor(g, minor_id, player_name):
     """Hand a minor's certificate to another player (set-up for a merger between owners)."""
     minor = g.corporation_by_id(minor_id)
-    player = next(p for p in g.players if p.name == player_name)
-    g.share_market._move_share(minor.presidents_share, player)
-    minor.owner = player
+    owner = player(g, player_name)
+    g.share_market._move_share(minor.presidents_share, owner)
+    minor.owner = owner
 
 
 def refused_rule(g, type_, entity=None, **kw) -> str:
     """The rule a refused action names (for a state set up by hand, which a refusal's
     rebuild from the action list does not keep: call it last)."""
-    e = entity if entity is not None else g.current_entity()
     with pytest.raises(GameError) as err:
-        g.process({"type": type_, **g.entity_ref(e), **kw})
+        g.process(action(g, type_, entity, **kw))
     return err.value.rule
 
 
 def drain(g, player_name, down_to):
     from trackage.core.money import spend
 
-    player = next(p for p in g.players if p.name == player_name)
-    spend(player, g.bank, player.cash - down_to)
+    p = player(g, player_name)
+    spend(p, g.bank, p.cash - down_to)
 
 
 def test_merge_needs_a_possible_president(merger_round):
@@ -363,7 +345,7 @@ def test_post_merger_purchases_keep_the_turn_order(merger_round):
     give_minor(g, "CV", "S2")
     from trackage.core.money import spend
 
-    s2 = next(p for p in g.players if p.name == "S2")
+    s2 = player(g, "S2")
     spend(g.bank, s2, 200)  # both owners may buy: S1 first
     act(g, "merge", corporation="CV")
     act(g, "merge", corporation="GWR")
@@ -420,7 +402,7 @@ def test_no_purchase_that_resets_a_major_still_to_choose():
     buys = [a for a in g.legal_actions() if a["type"] == "buy_train"]
     assert buys and all(a["train"] != "8-0" for a in buys)
     eight = {"type": "buy_train", **g.entity_ref(no), "train": "8-0", "price": 1000, "variant": "8"}
-    refused(g, "trainless-major-reset", "buy_train", no, **{k: eight[k] for k in ("train", "price", "variant")})
+    refused(g, dict(eight), "trainless-major-reset")
     g.load([{**eight, "id": len(g.actions) + 1}])
     old = g.trainless_major[0]
     assert old.id == "NTR" and old is not g.corporation_by_id("NTR")

@@ -21,17 +21,12 @@ Where the summary and the reference differ, the reference wins:
 from __future__ import annotations
 
 import pytest
+from helpers import act, players
 
 from trackage.titles import new_game
 
-PLAYERS = [{"id": i, "name": f"S{i}"} for i in range(1, 5)]
+PLAYERS = players(4, "S")
 S1_CORPS = {"CS", "CV", "GWR"}
-
-
-def act(g, type_, entity=None, **kw):
-    e = entity if entity is not None else g.current_entity()
-    g.process({"type": type_, **g.entity_ref(e), **kw})
-    return e
 
 
 def auction(g, who, corp, price, home, others=()):

@@ -4,43 +4,21 @@
 from __future__ import annotations
 
 import io
-import json
 
 import pytest
 from conftest import FIXTURES, TRACES
+from helpers import act, game_until, refused
 
 from trackage.core.errors import GameError
-from trackage.core.log import filter_actions, load_log
+from trackage.core.log import load_log
 from trackage.core.money import spend
-from trackage.core.state import snapshot, trace_line
-from trackage.replay import game_from_log, replay_file
+from trackage.replay import replay_file
 from trackage.titles import new_game
 
 FIXTURE = FIXTURES / "1893" / "1893_game_end_bank.json"
 TRACE = TRACES / "1893" / "1893_game_end_bank.jsonl"
 needs_fixture = pytest.mark.skipif(not FIXTURE.exists(),
                                    reason=f"NO FIXTURE: {FIXTURE} is absent (set TRACKAGE_FIXTURES)")
-
-
-def state(game) -> str:
-    return json.dumps(snapshot(game), sort_keys=True) + json.dumps(trace_line(game, {}), sort_keys=True)
-
-
-def refused(game, action: dict, rule: str) -> GameError:
-    before = state(game)
-    n = len(game.actions)
-    with pytest.raises(GameError) as err:
-        game.process(action)
-    assert err.value.rule == rule, str(err.value)
-    assert state(game) == before and len(game.actions) == n
-    return err.value
-
-
-def act(game, type_, who=None, **kw):
-    e = game.current_entity()
-    if who is not None:
-        assert who in (e.name, e.id), f"expected {who} to act, not {e.name}"
-    game.process({"type": type_, **game.entity_ref(e), **kw})
 
 
 # ----------------------------------------------------------------- fixture
@@ -61,15 +39,7 @@ def test_fixture_matches_reference_trace():
 
 
 def fixture_game_until(last_id: int):
-    data = load_log(FIXTURE)
-    game = game_from_log(data)
-    game.loading = True
-    for a in filter_actions(data["actions"]):
-        if a.get("id") is not None and a["id"] > last_id:
-            break
-        game._apply(a)
-    game.loading = False
-    return game
+    return game_until(FIXTURE, last_id)
 
 
 @needs_fixture

@@ -5,7 +5,8 @@ bankruptcy, the merger vote order and the holder ledger."""
 from __future__ import annotations
 
 import pytest
-from test_1893 import act, compulsory_purchase, first_operating_round, refused, two_player_game
+from helpers import act, refused
+from test_1893 import compulsory_purchase, first_operating_round, two_player_game
 
 from trackage.core.entities import ShareBundle
 from trackage.core.errors import GameError

@@ -25,16 +25,11 @@ split 15M/15M, the DE's 2-train 40M run (4M per share, nothing for the market sh
 from __future__ import annotations
 
 import pytest
+from helpers import act, players
 
 from trackage.titles import new_game
 
-PLAYERS = [{"id": i, "name": f"S{i}"} for i in range(1, 5)]
-
-
-def act(game, type_, who, **kw):
-    entity = game.current_entity()
-    assert who in (entity.name, entity.id), f"expected {who} to act, not {entity.name}"
-    game.process({"type": type_, **game.entity_ref(entity), **kw})
+PLAYERS = players(4, "S")
 
 
 def route(train, a, b, revenue):

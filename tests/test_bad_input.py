@@ -5,32 +5,19 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from functools import partial
 
 import pytest
 from conftest import FIXTURES, ref
+from helpers import players, refused
 
 from trackage.core.errors import ActionFormatError, GameError, LogFormatError, OutOfTurnError
 from trackage.core.log import load_log
-from trackage.core.state import snapshot
 from trackage.titles import new_game
 
-PLAYERS = [{"id": i, "name": f"P{i}"} for i in range(1, 5)]
-
-
-def state(g):
-    return json.dumps(snapshot(g), sort_keys=True, default=str), len(g.actions), g.total_cash()
-
-
-def rejected(g, action, error=GameError, rule=None):
-    before = state(g)
-    with pytest.raises(error) as exc:
-        g.process(action)
-    assert state(g) == before, "a rejected action changed the game"
-    assert exc.value.action is action
-    if rule is not None:
-        assert exc.value.rule == rule, str(exc.value)
-    assert str(action.get("id", "")) in str(exc.value) or action.get("type") in str(exc.value)
-    return exc.value
+PLAYERS = players(4)
+# every refusal here must also carry the action and name its id or type
+rejected = partial(refused, names_action=True)
 
 
 @pytest.fixture
@@ -144,14 +131,14 @@ def test_action_without_type(game):
 
 
 def test_unknown_entity(game):
-    rejected(game, {"type": "pass", "entity": 999, "entity_type": "player", "id": 3}, ActionFormatError,
-             "malformed-action")
-    rejected(game, {"type": "pass", "entity": "XYZ", "entity_type": "corporation"}, ActionFormatError)
+    rejected(game, {"type": "pass", "entity": 999, "entity_type": "player", "id": 3},
+             rule="malformed-action", error=ActionFormatError)
+    rejected(game, {"type": "pass", "entity": "XYZ", "entity_type": "corporation"}, error=ActionFormatError)
 
 
 def test_out_of_turn(game):
     other = next(p for p in game.players if p is not game.current_entity())
-    rejected(game, {"type": "pass", **game.entity_ref(other), "id": 1}, OutOfTurnError, "out-of-turn")
+    rejected(game, {"type": "pass", **game.entity_ref(other), "id": 1}, rule="out-of-turn", error=OutOfTurnError)
 
 
 def test_corporation_not_yet_available(game):
@@ -196,7 +183,7 @@ def test_illegal_tile_lays(operating_game):
     # a green tile in phase 1
     rejected(g, {"type": "lay_tile", **ref(g), "hex": "T14", "tile": "14-0", "rotation": 0}, rule="tile-colour")
     # yellow track far from the LNWR's network
-    rejected(g, {"type": "lay_tile", **ref(g), "hex": "N2", "tile": "8-0", "rotation": 0}, GameError)
+    rejected(g, {"type": "lay_tile", **ref(g), "hex": "N2", "tile": "8-0", "rotation": 0}, error=GameError)
     # a rotation that does not connect
     rejected(g, {"type": "lay_tile", **ref(g), "hex": "T14", "tile": "8-0", "rotation": 5}, rule="illegal-rotation")
 

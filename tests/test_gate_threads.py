@@ -4,28 +4,19 @@ another game in another thread is still refused (the web app runs games in a thr
 
 from __future__ import annotations
 
-import json
 import threading
 
 import pytest
+from helpers import fingerprint, players
 
 from trackage.core.errors import GameError
 from trackage.core.game import _GATING, Game
-from trackage.core.state import full_state
 from trackage.titles import new_game
 
 
-def players(n):
-    return [{"id": i + 1, "name": f"Player {i + 1}"} for i in range(n)]
-
-
-def fingerprint(g):
-    return json.dumps(full_state(g), sort_keys=True, default=str), len(g.actions)
-
-
 def test_an_unlisted_action_is_refused_while_another_game_is_mid_process(monkeypatch):
-    slow = new_game("1867", players(3), [], 1)
-    other = new_game("1861", players(3), [], 1)
+    slow = new_game("1867", players(3, "Player "), [], 1)
+    other = new_game("1861", players(3, "Player "), [], 1)
     slow_action = dict(slow.legal_actions()[0], id=1)
     # an action the rules accept (it is listed now), made unlisted for ``other`` alone: the
     # listing ``other``'s gate reads says it has nothing to do
@@ -89,7 +80,7 @@ def test_an_unlisted_action_is_refused_while_another_game_is_mid_process(monkeyp
 
 def test_the_gate_is_reset_after_a_refused_call(monkeypatch):
     # a call that ends in a refusal leaves the gate as it found it: the next call is gated again
-    g = new_game("1867", players(3), [], 1)
+    g = new_game("1867", players(3, "Player "), [], 1)
     action = dict(g.legal_actions()[0], id=1)
     seen = []
     real_listed_like = Game.listed_like

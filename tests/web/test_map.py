@@ -6,6 +6,7 @@ import math
 import xml.etree.ElementTree as ET
 
 import pytest
+from helpers import players
 
 from trackage.replay import replay_file
 from trackage.titles import new_game
@@ -16,10 +17,6 @@ from .webkit import fixture
 NS = {"s": "http://www.w3.org/2000/svg"}
 SETUPS = [("1825", 3, ["unit_1"]), ("1825", 4, ["unit_2"]), ("1867", 3, []), ("1861", 4, []), ("1893", 3, []),
           ("1822", 3, []), ("1822", 4, ["plus_expansion"]), ("1858", 4, []), ("1858India", 4, [])]
-
-
-def players(n):
-    return [{"id": i + 1, "name": f"P{i + 1}"} for i in range(n)]
 
 
 @pytest.mark.parametrize("title,n,opts", SETUPS)

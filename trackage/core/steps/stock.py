@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from ..errors import GameError
 from ..round import Step
 from ..shares import action_bundle
+
+if TYPE_CHECKING:
+    from ..entities import ShareBundle
 
 PURCHASES = ("buy_shares", "par", "buy_company")
 
@@ -253,14 +256,26 @@ class BuySellParShares(Step):
         return "certificate-limit"
 
     def process_sell_shares(self, action, entity):
+        """A player sells a bundle to the market: checked by :meth:`check_sale`, recorded (no
+        buying it back this round), priced by the game's ``sell_shares_and_change_price`` and
+        followed by the game's ``after_sell_shares``."""
         bundle = action_bundle(self.game, action)
-        if not self.can_sell(entity, bundle):
-            raise GameError(f"{entity.name} cannot sell {bundle.percent}% of {bundle.corporation.name} now",
-                            rule="illegal-sale")
+        self.check_sale(entity, bundle)
         self.round.players_sold.setdefault(entity, {})[bundle.corporation] = "now"
         self.game.sell_shares_and_change_price(bundle)
         self._track(action, entity, bundle.corporation, bundle.corporation)
         self.game.after_sell_shares(entity, bundle.corporation)
+
+    def check_sale(self, entity, bundle: ShareBundle) -> None:
+        """Raise a :class:`GameError` unless ``entity`` may sell ``bundle`` now (:meth:`can_sell`).
+        Titles add the checks the reference makes besides ``can_sell?`` here."""
+        if not self.can_sell(entity, bundle):
+            raise GameError(f"{entity.name} cannot sell {bundle.percent}% of {bundle.corporation.name} now",
+                            rule=self.why_not_sell(entity, bundle))
+
+    def why_not_sell(self, entity, bundle: ShareBundle) -> str:
+        """The rule named in the error when :meth:`can_sell` refuses a sale."""
+        return "illegal-sale"
 
     def process_par(self, action, entity):
         corp = self.game.corporation_by_id(action.get("corporation"))

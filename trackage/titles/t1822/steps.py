@@ -9,7 +9,9 @@ from ...core.errors import GameError
 from ...core.money import spend
 from ...core.round import Step, ranged
 from ...core.shares import action_bundle, bundle_from_ids
-from ...core.steps.operating import BuyTrain, DiscardTrain, Dividend, HomeToken, RunRoutes
+from ...core.steps.emergency import EmergencyBuyTrain
+from ...core.steps.issue import IssueShares
+from ...core.steps.operating import DiscardTrain, Dividend, HomeToken, RunRoutes
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
 
@@ -306,13 +308,12 @@ class BuySellParShares1822(BuySellParShares):
         self._track(action, entity, corp, corp)
         self.pass_()
 
-    def process_sell_shares(self, action, entity):
-        bundle = action_bundle(self.game, action)
+    def check_sale(self, entity, bundle: ShareBundle) -> None:
         if bundle.corporation is entity:
             raise GameError("a corporation issues in its operating turn", rule="no-such-action-now")
         if bundle.owner is entity:
             self.game.check_sale_presidency(bundle)
-        super().process_sell_shares(action, entity)
+        super().check_sale(entity, bundle)
 
     # ------------------------------------------------------------ company choices (tax haven)
     def choices_ability(self, company) -> dict:
@@ -1106,13 +1107,10 @@ class Dividend1822(Dividend):
         return out
 
 
-class BuyTrain1822(BuyTrain):
+class BuyTrain1822(EmergencyBuyTrain):
     """Buying trains. A company without a train must buy one; its president may add money for
     the cheapest depot train, selling shares first and borrowing only when nothing is left to
     sell. Trains from other companies (phase 3 on) cost 1 up to the buyer's cash."""
-
-    HANDLERS: ClassVar[dict] = {"buy_train": "process_buy_train", "pass": "process_pass",
-                                "sell_shares": "process_sell_shares"}
 
     def room(self, entity) -> bool:
         return self.game.num_trains(entity) < self.game.train_limit(entity)
@@ -1232,11 +1230,6 @@ class BuyTrain1822(BuyTrain):
             game.player_loan(owner, need - owner.cash)
         spend(owner, entity, need)
 
-    def sellable_bundles(self, player):
-        game = self.game
-        return [b for corp in game.corporations for b in game.share_market.bundles_for(player, corp)
-                if self.can_sell(player, b)]
-
     def sellable(self, player) -> bool:
         """Must the president sell before borrowing? Any sellable bundle counts, even one whose
         sale the reference cannot process (``check_sale_presidency``): the reference then refuses
@@ -1250,44 +1243,38 @@ class BuyTrain1822(BuyTrain):
         corp = self.current_entity()
         return bool(self.other_trains(corp)) and corp.cash >= 1 and self.room(corp)
 
-    def process_sell_shares(self, action, entity):
+    # ------------------------------------------------------------ the president's emergency sales
+    def emergency_price(self) -> int:
+        return self.cheapest_depot()
+
+    def can_dump(self, player, bundle) -> bool:
+        return self.game.can_dump_1822(player, bundle)
+
+    def presidency_holdings(self, corp) -> dict:
+        """The tax haven and other companies holding shares count as candidates too."""
+        haven = self.game.tax_haven
+        return {h: p for h, p in corp.share_holders.items()
+                if p > 0 and (h.is_player or h is haven or (h.is_corporation and h is not corp))}
+
+    def can_emergency_sell(self, player, bundle) -> bool:
+        """Only while the forced purchase is not yet funded."""
+        corp = self.current_entity()
+        return corp is not None and self.game.must_buy_train(corp) and super().can_emergency_sell(player, bundle)
+
+    def can_sell(self, player, bundle) -> bool:
+        """:meth:`can_emergency_sell` (the game lists the president's sales through it)."""
+        return self.can_emergency_sell(player, bundle)
+
+    def emergency_sale(self, action, entity) -> tuple:
         player = entity.owner if getattr(entity, "is_corporation", False) else entity
         bundle = action_bundle(self.game, action)
         if bundle.owner is not player:
             raise GameError("only the president sells shares to buy a train", rule="illegal-sale")
-        if not self.can_sell(player, bundle):
+        if not self.can_emergency_sell(player, bundle):
             raise GameError(f"{player.name} cannot sell {bundle.percent}% of {bundle.corporation.name} now",
                             rule="illegal-sale")
         self.game.check_sale_presidency(bundle)
-        self.game.sell_shares_and_change_price(bundle)
-        self.round.recalculate_order()
-
-    def sale_ok(self, player, bundle) -> bool:
-        game = self.game
-        corp = bundle.corporation
-        if not (game.check_sale_timing(player, bundle)
-                and game.share_market.fit_in_pool(bundle, game.MARKET_SHARE_LIMIT)
-                and game.can_dump_1822(player, bundle)):
-            return False
-        # no sale of the buying company's own shares that would hand its presidency over
-        if corp is self.current_entity() and corp.owner is player:
-            held = {h: p for h, p in corp.share_holders.items()
-                    if p > 0 and (h.is_player or h is game.tax_haven or (h.is_corporation and h is not corp))}
-            rest = held.get(player, 0) - bundle.percent
-            others = [p for h, p in held.items() if h is not player]
-            if rest < (max(others) if others else 0):
-                return False
-        return True
-
-    def can_sell(self, player, bundle) -> bool:
-        """Emergency sales: only while the forced purchase is not yet funded, and no more than needed."""
-        corp = self.current_entity()
-        if corp is None or bundle.owner is not player or not self.game.must_buy_train(corp) \
-                or not self.sale_ok(player, bundle):
-            return False
-        needed = self.cheapest_depot() - (player.cash + corp.cash)
-        smaller = bundle.price() - min(s.price() for s in bundle.shares)
-        return smaller < needed
+        return player, bundle
 
     def legal_actions(self, entity):
         acts = self.actions(entity)
@@ -1458,30 +1445,17 @@ class MinorAcquisition(Step):
         return out
 
 
-class IssueShares1822(Step):
-    HANDLERS: ClassVar[dict] = {
-        "buy_shares": "process_buy_shares", "sell_shares": "process_sell_shares", "pass": "process_pass",
-        "choose_ability": "process_choose_ability",
-    }
-
-    def description(self):
-        return "Issue or Redeem Shares"
+class IssueShares1822(IssueShares):
+    HANDLERS: ClassVar[dict] = {**IssueShares.HANDLERS, "choose_ability": "process_choose_ability"}
 
     def actions(self, entity):
         game = self.game
         if getattr(entity, "is_company", False):
             return ["choose_ability", "pass"] if game.company_choices(entity, "issue") else []
-        if entity is not self.current_entity() or not getattr(entity, "is_corporation", False):
-            return []
-        out = []
-        if game.redeemable_shares(entity):
-            out.append("buy_shares")
-        if game.issuable_shares(entity):
-            out.append("sell_shares")
-        if not out and any(c.sym == "P17" for c in entity.companies):
-            out.append("choose_ability")
-        if out:
-            out.append("pass")
+        out = super().actions(entity)
+        if not out and entity is self.current_entity() and getattr(entity, "is_corporation", False) \
+                and any(c.sym == "P17" for c in entity.companies):
+            out = ["choose_ability", "pass"]
         return out
 
     def process_choose_ability(self, action, entity):
@@ -1489,15 +1463,21 @@ class IssueShares1822(Step):
             raise GameError(f"{action.get('choice')!r} is not a choice now", rule="bad-choice")
         self.game.company_made_choice(entity, action.get("choice"), "issue")
 
-    def process_sell_shares(self, action, entity):
+    def chosen_bundle(self, action, entity, options, issuing):
         ids = action.get("shares") or []
-        match = next((b for b in self.game.issuable_shares(entity) if sorted(s.id for s in b.shares) == sorted(ids)
-                      and b.percent == (action.get("percent") or b.percent)), None)
+        if issuing:
+            match = next((b for b in options if sorted(s.id for s in b.shares) == sorted(ids)
+                          and b.percent == (action.get("percent") or b.percent)), None)
+        else:
+            match = next((b for b in options if sorted(s.id for s in b.shares) == sorted(ids)), None)
         if match is None:
-            raise GameError(f"{entity.name} cannot issue {ids}", rule="illegal-issue")
-        match.share_price = self.issue_price(action, match)
-        self.game.sell_shares_and_change_price(match)
-        self.pass_()
+            raise GameError(f"{entity.name} cannot {'issue' if issuing else 'redeem'} {ids}",
+                            rule="illegal-issue" if issuing else "illegal-redeem")
+        return match
+
+    def issue(self, entity, bundle, action) -> None:
+        bundle.share_price = self.issue_price(action, bundle)
+        self.game.sell_shares_and_change_price(bundle)
 
     def issue_price(self, action, bundle) -> int | None:
         """The per-share price an issue is paid at: the reference takes the action's
@@ -1511,30 +1491,18 @@ class IssueShares1822(Step):
                             rule="issue-price")
         return price
 
-    def process_buy_shares(self, action, entity):
-        ids = action.get("shares") or []
-        match = next((b for b in self.game.redeemable_shares(entity) if sorted(s.id for s in b.shares) == sorted(ids)),
-                     None)
-        if match is None:
-            raise GameError(f"{entity.name} cannot redeem {ids}", rule="illegal-redeem")
-        self.game.share_market.transfer(match, entity, spender=entity, receiver=self.game.bank, price=match.price())
-        self.pass_()
+    def redeem(self, entity, bundle) -> None:
+        self.game.share_market.transfer(bundle, entity, spender=entity, receiver=self.game.bank, price=bundle.price())
 
     def skip(self):
         self.pass_()
 
+    def issue_action(self, bundle) -> dict:
+        return {**super().issue_action(bundle), "share_price": bundle.share_price}
+
     def legal_actions(self, entity):
-        acts = self.actions(entity)
-        out = []
-        if "sell_shares" in acts:
-            for b in self.game.issuable_shares(entity):
-                out.append({"type": "sell_shares", "shares": [s.id for s in b.shares], "percent": b.percent,
-                            "share_price": b.share_price})
-        if "buy_shares" in acts:
-            for b in self.game.redeemable_shares(entity):
-                out.append({"type": "buy_shares", "shares": [s.id for s in b.shares], "percent": b.percent})
-        if "choose_ability" in acts and getattr(entity, "is_company", False):
-            out += [{"type": "choose_ability", "choice": c} for c in self.game.company_choices(entity, "issue")]
-        if "pass" in acts and not getattr(entity, "is_company", False):
-            out.append({"type": "pass"})
-        return out
+        if getattr(entity, "is_company", False):
+            if "choose_ability" not in self.actions(entity):
+                return []
+            return [{"type": "choose_ability", "choice": c} for c in self.game.company_choices(entity, "issue")]
+        return super().legal_actions(entity)

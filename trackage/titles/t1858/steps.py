@@ -12,6 +12,8 @@ from ...core.errors import GameError
 from ...core.money import spend
 from ...core.round import Step, ranged
 from ...core.shares import action_bundle
+from ...core.steps.emergency import same_bundle
+from ...core.steps.issue import IssueShares
 from ...core.steps.operating import BuyTrain, DiscardTrain, Dividend, HomeToken, RunRoutes
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
@@ -739,8 +741,7 @@ class BuyTrain1858(BuyTrain):
 
     def process_sell_shares(self, action, entity):
         bundle = action_bundle(self.game, action, priced=False)
-        ok = [b for b in self.game.emergency_issuable_bundles(entity)
-              if {s.id for s in b.shares} == {s.id for s in bundle.shares} and b.percent == bundle.percent]
+        ok = [b for b in self.game.emergency_issuable_bundles(entity) if same_bundle(b, bundle)]
         if bundle.owner is not entity or not self.ebuy_can_issue(entity) or not ok:
             raise GameError(f"{entity.name} cannot issue these shares now", rule="illegal-sale")
         self.round.last_issue_price = bundle.price_per_share()
@@ -851,63 +852,12 @@ class BuyTrain1858(BuyTrain):
         return True
 
 
-class IssueShares1858(Step):
-    HANDLERS: ClassVar[dict] = {"sell_shares": "process_sell_shares", "buy_shares": "process_buy_shares",
-                                "pass": "process_pass"}
-
-    def description(self):
-        return "Issue or Redeem Shares"
-
+class IssueShares1858(IssueShares):
     def issuable(self, entity):
+        """Nothing in a company's first operating turn."""
         if len(entity.operating_history) == 1:
             return []
-        return self.game.issuable_shares(entity)
-
-    def redeemable(self, entity):
-        return self.game.redeemable_shares(entity)
-
-    def actions(self, entity):
-        if entity is not self.current_entity() or not getattr(entity, "is_corporation", False):
-            return []
-        out = []
-        if self.redeemable(entity):
-            out.append("buy_shares")
-        if self.issuable(entity):
-            out.append("sell_shares")
-        if out:
-            out.append("pass")
-        return out
-
-    def _bundle(self, action, options):
-        bundle = action_bundle(self.game, action, priced=False)
-        for b in options:
-            if {s.id for s in b.shares} == {s.id for s in bundle.shares} and b.percent == bundle.percent:
-                return b
-        raise GameError("that bundle cannot be issued or redeemed now", rule="illegal-sale")
-
-    def process_sell_shares(self, action, entity):
-        bundle = self._bundle(action, self.issuable(entity))
-        self.game.share_market.sell_shares(bundle)
-        self.game.stock_market.move_left(entity)
-        self.pass_()
-
-    def process_buy_shares(self, action, entity):
-        bundle = self._bundle(action, self.redeemable(entity))
-        self.game.share_market.buy_shares(entity, bundle)
-        self.pass_()
-
-    def legal_actions(self, entity):
-        acts = self.actions(entity)
-        out = []
-        if "sell_shares" in acts:
-            for b in self.issuable(entity):
-                out.append({"type": "sell_shares", "shares": [s.id for s in b.shares], "percent": b.percent})
-        if "buy_shares" in acts:
-            for b in self.redeemable(entity):
-                out.append({"type": "buy_shares", "shares": [s.id for s in b.shares], "percent": b.percent})
-        if "pass" in acts:
-            out.append({"type": "pass"})
-        return out
+        return super().issuable(entity)
 
 
 # ---------------------------------------------------------------------------- closure round

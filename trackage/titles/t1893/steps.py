@@ -10,7 +10,8 @@ from ...core.errors import GameError
 from ...core.money import spend
 from ...core.round import Step, ranged
 from ...core.shares import action_bundle
-from ...core.steps.operating import BuyTrain, DiscardTrain, Dividend, RunRoutes
+from ...core.steps.emergency import EmergencyBuyTrain
+from ...core.steps.operating import DiscardTrain, Dividend, RunRoutes
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
 
@@ -507,18 +508,12 @@ class BuySellParShares1893(BuySellParShares):
             raise GameError(f"{bundle.corporation.name} has not operated yet; its shares cannot be sold",
                             rule="no-sale-before-operating")
 
-    def process_sell_shares(self, action, entity):
-        bundle = action_bundle(self.game, action)
-        if not self.can_sell(entity, bundle):
-            rule = "illegal-sale"
-            if self.game.turn == 1:
-                rule = "no-sale-first-stock-round"
-            elif not bundle.corporation.operated():
-                rule = "no-sale-before-operating"
-            raise GameError(f"{entity.name} cannot sell {bundle.percent}% of {bundle.corporation.name} now", rule=rule)
-        self.round.players_sold.setdefault(entity, {})[bundle.corporation] = "now"
-        self.game.sell_shares_and_change_price(bundle)
-        self._track(action, entity, bundle.corporation, bundle.corporation)
+    def why_not_sell(self, entity, bundle) -> str:
+        if self.game.turn == 1:
+            return "no-sale-first-stock-round"
+        if not bundle.corporation.operated():
+            return "no-sale-before-operating"
+        return "illegal-sale"
 
     def process_pass(self, action, entity):
         game = self.game
@@ -877,7 +872,7 @@ class Dividend1893(Dividend):
         return 0
 
 
-class BuyTrain1893(BuyTrain):
+class BuyTrain1893(EmergencyBuyTrain):
     """Minors buy trains too; one train may be traded in per operating round for a discount;
     a company that must buy a train gets the rest from its president (who may sell shares
     first, never more than needed); a trainless minor's owner pays what its train lacks.
@@ -885,8 +880,6 @@ class BuyTrain1893(BuyTrain):
     Prices between companies follow the reference: up to the buyer's cash; for a company that
     must buy and cannot pay the face value itself, up to the face value with its president's
     cash, and, once the president has sold shares, at least what makes that sale necessary."""
-
-    HANDLERS: ClassVar[dict] = {**BuyTrain.HANDLERS, "sell_shares": "process_sell_shares"}
 
     def round_state(self):
         return {"exchanged_by": []}
@@ -942,57 +935,14 @@ class BuyTrain1893(BuyTrain):
         trains = self.game.depot.depot_trains()
         return min(trains, key=lambda t: t.price) if trains else None
 
-    def cheapest_depot_price(self) -> int:
+    def emergency_buyer(self):
+        return self.operator()
+
+    def emergency_price(self) -> int:
         return self.game.min_depot_price()
 
-    def missing_cash(self, player) -> int:
-        op = self.operator()
-        return self.cheapest_depot_price() - player.cash - (op.cash if op is not None else 0)
-
-    def can_emergency_sell(self, player, bundle) -> bool:
-        """The reference's rule for a sale during the train step: an operated company's
-        certificates, that fit in the market, that do not hand over the buying company's
-        presidency, and no more of them than the cheapest depot train needs."""
-        game = self.game
-        corp = bundle.corporation
-        sm = game.share_market
-        if bundle.owner is not player or not corp.operated():
-            return False
-        if not sm.can_dump(player, bundle) or not sm.fit_in_pool(bundle, game.market_share_limit(corp)):
-            return False
-        op = self.operator()
-        if corp is op and corp.owner is player:
-            holders = corp.player_share_holders()
-            others = max((p for h, p in holders.items() if h is not player), default=0)
-            if holders.get(player, 0) - bundle.percent < others:
-                return False
-        smaller = bundle.price() - min(s.price() for s in bundle.shares)
-        return smaller < self.missing_cash(player)
-
-    def sellable_bundles(self, player) -> list:
-        op = self.operator()
-        if op is None or op.owner is not player:
-            return []
-        return [b for c in self.game.corporations for b in self.game.share_market.bundles_for(player, c)
-                if self.can_emergency_sell(player, b)]
-
-    def process_sell_shares(self, action, entity):
-        bundle = action_bundle(self.game, action, priced=False)
-        ids = sorted(s.id for s in bundle.shares)
-        ok = any(sorted(s.id for s in b.shares) == ids and b.percent == bundle.percent
-                 for b in self.sellable_bundles(entity))
-        if not ok:
-            raise GameError(f"{entity.name} cannot sell these shares to pay for a train now", rule="illegal-sale")
+    def before_emergency_sale(self, player, bundle) -> None:
         self.last_sold_price = bundle.price_per_share()
-        self.game.sell_shares_and_change_price(bundle)
-        self.reorder_rest()
-
-    def reorder_rest(self) -> None:
-        """A sale moves a share price: the operators still to come this round are put back in
-        operating order (the reference recalculates it after an emergency sale)."""
-        r = self.round
-        rest = r.entities[r.entity_index + 1:]
-        r.entities = r.entities[:r.entity_index + 1] + [e for e in self.game.operating_order() if e in rest]
 
     # ---------------------------------------------------------- what may be bought, and for how much
     def buyable_trains(self, entity) -> list:
@@ -1139,8 +1089,7 @@ class BuyTrain1893(BuyTrain):
         acts = self.actions(entity)
         out = []
         if "sell_shares" in acts:
-            for b in self.sellable_bundles(entity):
-                out.append({"type": "sell_shares", "shares": [s.id for s in b.shares], "percent": b.percent})
+            out += self.emergency_sell_actions(entity)
         if "buy_train" in acts:
             room = self.room(entity)
             for t in self.buyable_trains(entity):

@@ -1,0 +1,133 @@
+"""Emergency money: a president sells shares to pay for a train his company must buy.
+
+The shared part of the reference's ``EmergencyMoney``: which of the president's bundles may
+go (they fit in the market, may be dumped, do not hand over the buying company's presidency),
+"sell no more than needed", the legal ``sell_shares`` actions, and the sale itself (the
+operators still to come are then put back in operating order, as prices moved).
+
+A title's train step derives from :class:`EmergencyBuyTrain` and names the price to raise
+(:meth:`EmergencyBuyTrain.emergency_price`); its other hooks are optional.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, ClassVar
+
+from ..errors import GameError
+from ..shares import action_bundle
+from .operating import BuyTrain
+
+if TYPE_CHECKING:
+    from ..entities import ShareBundle
+
+
+def selling_minimum_shares(bundle: ShareBundle, needed: int) -> bool:
+    """Sell no more than needed: ``bundle`` may be sold only if, without its cheapest
+    certificate, it would still raise less than ``needed`` (the cash still missing)."""
+    smaller = bundle.price() - min(s.price() for s in bundle.shares)
+    return smaller < needed
+
+
+def keeps_presidency(player, bundle: ShareBundle, holdings: Mapping) -> bool:
+    """Does ``player`` still hold at least as much as any other holder in ``holdings`` (holder
+    -> percent of ``bundle``'s corporation) after selling ``bundle``?"""
+    others = max((p for h, p in holdings.items() if h is not player), default=0)
+    return holdings.get(player, 0) - bundle.percent >= others
+
+
+def recalculate_order(round_, game) -> None:
+    """After a sale moved a share price, the operators still to come this round are put back
+    in operating order (the reference's ``recalculate_order``)."""
+    rest = round_.entities[round_.entity_index + 1:]
+    round_.entities = round_.entities[:round_.entity_index + 1] + [e for e in game.operating_order() if e in rest]
+
+
+def same_bundle(a: ShareBundle, b: ShareBundle) -> bool:
+    """Do two bundles name the same certificates, for the same percent?"""
+    return {s.id for s in a.shares} == {s.id for s in b.shares} and a.percent == b.percent
+
+
+class EmergencyBuyTrain(BuyTrain):
+    """A train step in which the buying company's president may sell shares to raise what the
+    company lacks for a forced purchase, never more than needed."""
+
+    HANDLERS: ClassVar[dict] = {**BuyTrain.HANDLERS, "sell_shares": "process_sell_shares"}
+
+    # ---------------------------------------------------------- hooks
+    def emergency_buyer(self):
+        """The company buying the train (the step's operator)."""
+        return self.current_entity()
+
+    def emergency_price(self) -> int:
+        """What the company must raise with its president's help: the cheapest depot train."""
+        raise NotImplementedError
+
+    def sellable_bundle(self, player, bundle: ShareBundle) -> bool:
+        """The market's side of an emergency sale (the reference's ``sellable_bundle?`` less the
+        presidency check): sale timing, the pool limit, and the president's certificate only
+        when another holder can take the presidency."""
+        game = self.game
+        return (game.check_sale_timing(player, bundle) and self.can_dump(player, bundle)
+                and game.share_market.fit_in_pool(bundle, game.market_share_limit(bundle.corporation)))
+
+    def can_dump(self, player, bundle: ShareBundle) -> bool:
+        """May ``player`` let go of ``bundle`` (with a president's certificate: is there someone
+        to take the presidency)?"""
+        return self.game.share_market.can_dump(player, bundle)
+
+    def presidency_holdings(self, corp) -> Mapping:
+        """The holders (and percents) who could take ``corp``'s presidency from its president."""
+        return corp.player_share_holders()
+
+    def emergency_sale(self, action, entity) -> tuple:
+        """(seller, bundle) of a ``sell_shares`` action, checked: by default the bundle must be
+        one of :meth:`sellable_bundles` (at the market price)."""
+        bundle = action_bundle(self.game, action, priced=False)
+        if not any(same_bundle(bundle, b) for b in self.sellable_bundles(entity)):
+            raise GameError(f"{entity.name} cannot sell these shares to pay for a train now", rule="illegal-sale")
+        return entity, bundle
+
+    def before_emergency_sale(self, player, bundle: ShareBundle) -> None:
+        """Called with a checked sale just before it is made (prices have not moved yet)."""
+
+    def after_emergency_sale(self, player, bundle: ShareBundle) -> None:
+        """Called after a sale: the operators still to come are put back in operating order."""
+        recalculate_order(self.round, self.game)
+
+    # ---------------------------------------------------------- the rule
+    def needed_cash(self, player) -> int:
+        """What the president and the buying company still lack for :meth:`emergency_price`."""
+        buyer = self.emergency_buyer()
+        return self.emergency_price() - player.cash - (buyer.cash if buyer is not None else 0)
+
+    def can_emergency_sell(self, player, bundle: ShareBundle) -> bool:
+        """May ``player`` sell ``bundle`` now to pay for the train: his own certificates, the
+        market allows it, the buying company keeps him as president, and no more than needed."""
+        if bundle.owner is not player or not self.sellable_bundle(player, bundle):
+            return False
+        corp = bundle.corporation
+        if corp is self.emergency_buyer() and corp.owner is player \
+                and not keeps_presidency(player, bundle, self.presidency_holdings(corp)):
+            return False
+        return selling_minimum_shares(bundle, self.needed_cash(player))
+
+    def sellable_bundles(self, player) -> list:
+        """Every bundle the buying company's president may sell now to pay for the train."""
+        buyer = self.emergency_buyer()
+        if buyer is None or buyer.owner is not player:
+            return []
+        game = self.game
+        return [b for c in game.corporations for b in game.share_market.bundles_for(player, c)
+                if self.can_emergency_sell(player, b)]
+
+    def emergency_sell_actions(self, player) -> list[dict]:
+        """The legal ``sell_shares`` actions of the president."""
+        return [{"type": "sell_shares", "shares": [s.id for s in b.shares], "percent": b.percent}
+                for b in self.sellable_bundles(player)]
+
+    def process_sell_shares(self, action, entity) -> None:
+        player, bundle = self.emergency_sale(action, entity)
+        self.before_emergency_sale(player, bundle)
+        self.game.sell_shares_and_change_price(bundle)
+        self.after_emergency_sale(player, bundle)

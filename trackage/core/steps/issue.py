@@ -1,0 +1,92 @@
+"""A corporation issues shares from its treasury to the market, or redeems them from it.
+
+One action ends the corporation's turn at the step. What may be issued or redeemed is the
+game's (``issuable_shares`` / ``redeemable_shares``); how an issue moves the price is the
+title's (:meth:`IssueShares.issue`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from ..errors import GameError
+from ..round import Step
+from ..shares import action_bundle
+from .emergency import same_bundle
+
+if TYPE_CHECKING:
+    from ..entities import ShareBundle
+
+
+class IssueShares(Step):
+    """``sell_shares`` issues a treasury bundle, ``buy_shares`` redeems one from the market."""
+
+    HANDLERS: ClassVar[dict] = {"sell_shares": "process_sell_shares", "buy_shares": "process_buy_shares",
+                                "pass": "process_pass"}
+
+    def description(self) -> str:
+        return "Issue or Redeem Shares"
+
+    # ---------------------------------------------------------- hooks
+    def issuable(self, entity) -> list:
+        """The bundles ``entity`` may issue now."""
+        return self.game.issuable_shares(entity)
+
+    def redeemable(self, entity) -> list:
+        """The bundles ``entity`` may redeem now."""
+        return self.game.redeemable_shares(entity)
+
+    def chosen_bundle(self, action, entity, options: list, issuing: bool) -> ShareBundle:
+        """The bundle among ``options`` that ``action`` names (certificates and percent);
+        refused when there is none."""
+        bundle = action_bundle(self.game, action, priced=False)
+        for b in options:
+            if same_bundle(b, bundle):
+                return b
+        raise GameError("that bundle cannot be issued or redeemed now", rule="illegal-sale")
+
+    def issue(self, entity, bundle: ShareBundle, action) -> None:
+        """Sell ``bundle`` from the treasury to the market; the price moves one column left."""
+        self.game.share_market.sell_shares(bundle)
+        self.game.stock_market.move_left(entity)
+
+    def redeem(self, entity, bundle: ShareBundle) -> None:
+        """Buy ``bundle`` back from the market into the treasury."""
+        self.game.share_market.buy_shares(entity, bundle)
+
+    def issue_action(self, bundle: ShareBundle) -> dict:
+        """The legal ``sell_shares`` action issuing ``bundle``."""
+        return {"type": "sell_shares", "shares": [s.id for s in bundle.shares], "percent": bundle.percent}
+
+    # ---------------------------------------------------------- the step
+    def actions(self, entity) -> list[str]:
+        if entity is not self.current_entity() or not getattr(entity, "is_corporation", False):
+            return []
+        out = []
+        if self.redeemable(entity):
+            out.append("buy_shares")
+        if self.issuable(entity):
+            out.append("sell_shares")
+        if out:
+            out.append("pass")
+        return out
+
+    def process_sell_shares(self, action, entity) -> None:
+        self.issue(entity, self.chosen_bundle(action, entity, self.issuable(entity), True), action)
+        self.pass_()
+
+    def process_buy_shares(self, action, entity) -> None:
+        self.redeem(entity, self.chosen_bundle(action, entity, self.redeemable(entity), False))
+        self.pass_()
+
+    def legal_actions(self, entity) -> list[dict]:
+        acts = self.actions(entity)
+        out = []
+        if "sell_shares" in acts:
+            out += [self.issue_action(b) for b in self.issuable(entity)]
+        if "buy_shares" in acts:
+            out += [{"type": "buy_shares", "shares": [s.id for s in b.shares], "percent": b.percent}
+                    for b in self.redeemable(entity)]
+        if "pass" in acts:
+            out.append({"type": "pass"})
+        return out
