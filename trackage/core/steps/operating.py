@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable
 from typing import ClassVar
 
 from ..entities import OperatingInfo
 from ..errors import GameError
 from ..money import spend
 from ..round import Step, ranged
+from ..trains import Train
 
 
 class RunRoutes(Step):
@@ -148,7 +150,15 @@ class Dividend(Step):
 
 
 class DiscardTrain(Step):
+    """A company over its train limit discards trains, one action each, until within it.
+
+    Titles hook in through ``crowded`` (who must discard, in order), ``discardable`` (which
+    trains may go), ``discard_key`` (which trains are one choice) and ``discard`` (what
+    discarding does)."""
+
     HANDLERS: ClassVar[dict] = {"discard_train": "process_discard_train"}
+    #: the rule broken by naming a train the entity holds but may not discard
+    UNDISCARDABLE_RULE = "bad-discard"
 
     def description(self):
         return "Discard Train"
@@ -167,20 +177,35 @@ class DiscardTrain(Step):
     def actions(self, entity):
         return ["discard_train"] if entity is self.current_entity() else []
 
+    def discardable(self, entity) -> list[Train]:
+        """Title hook: the trains ``entity`` may discard now (default: all it holds)."""
+        return list(entity.trains)
+
+    def discard_key(self, train: Train) -> Hashable:
+        """Title hook: trains with equal keys are one choice in the legal actions (default: the name)."""
+        return train.name
+
+    def discard(self, entity, train: Train) -> None:
+        """Title hook: discard ``train`` of ``entity`` (default: to the pool, or away if it rusts)."""
+        self.game.discard_train(train)
+
     def process_discard_train(self, action, entity):
         train = self.game.train_by_id(action.get("train"))
         if train is None or train.owner is not entity:
             raise GameError(f"{entity.name} does not own train {action.get('train')!r}", rule="not-owner")
-        self.game.discard_train(train)
+        if train not in self.discardable(entity):
+            raise GameError(f"{entity.name} cannot discard its {train.name} train", rule=self.UNDISCARDABLE_RULE)
+        self.discard(entity, train)
 
     def legal_actions(self, entity):
         if entity is not self.current_entity():
             return []
         seen = set()
         out = []
-        for t in entity.trains:
-            if t.name not in seen:
-                seen.add(t.name)
+        for t in self.discardable(entity):
+            key = self.discard_key(t)
+            if key not in seen:
+                seen.add(key)
                 out.append({"type": "discard_train", "train": t.id})
         return out
 

@@ -33,24 +33,6 @@ class DiscardTrain1822(DiscardTrain):
             return pullman
         return [t for t in trains if t.name not in ("2P", "LP", "P+")]
 
-    def process_discard_train(self, action, entity):
-        train = self.game.train_by_id(action.get("train"))
-        if train is None or train.owner is not entity:
-            raise GameError(f"{entity.name} does not own train {action.get('train')!r}", rule="not-owner")
-        if train not in self.discardable(entity):
-            raise GameError(f"{entity.name} cannot discard its {train.name} train", rule="bad-discard")
-        self.game.discard_train(train)
-
-    def legal_actions(self, entity):
-        if entity is not self.current_entity():
-            return []
-        seen, out = set(), []
-        for t in self.discardable(entity):
-            if t.name not in seen:
-                seen.add(t.name)
-                out.append({"type": "discard_train", "train": t.id})
-        return out
-
 
 class BuySellParShares1822(AuctionMixin, BuySellParShares):
     """Bids in the bid boxes (committed until the round ends), one par or purchase per turn."""

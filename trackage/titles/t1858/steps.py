@@ -5,6 +5,7 @@ the private closure round."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import ClassVar
 
 from ...core.entities import ShareBundle
@@ -624,32 +625,23 @@ class Dividend1858(Dividend):
 
 
 class DiscardTrain1858(DiscardTrain):
+    UNDISCARDABLE_RULE = "not-owner"
+
     def crowded(self) -> list:
         g = self.game
         out = [c for c in g.corporations if g.num_corp_trains(c) > g.train_limit(c)]
         return sorted(out, key=g.market_order_key)
 
-    def discardable(self, entity):
-        return list(entity.trains)
+    def discard_key(self, train) -> Hashable:
+        """An obsolete train is another choice than a live one of the same name."""
+        return (train.name, train.obsolete)
 
-    def process_discard_train(self, action, entity):
-        train = self.game.train_by_id(action.get("train"))
-        if train is None or train.owner is not entity or train not in self.discardable(entity):
-            raise GameError(f"{entity.name} cannot discard train {action.get('train')!r}", rule="not-owner")
+    def discard(self, entity, train) -> None:
+        """An obsolete train leaves the game rather than going to the pool."""
         obsolete = train.obsolete
-        self.game.discard_train(train)
+        super().discard(entity, train)
         if obsolete:
             self.game.forget_train(train)
-
-    def legal_actions(self, entity):
-        if entity is not self.current_entity():
-            return []
-        seen, out = set(), []
-        for t in self.discardable(entity):
-            if (t.name, t.obsolete) not in seen:
-                seen.add((t.name, t.obsolete))
-                out.append({"type": "discard_train", "train": t.id})
-        return out
 
 
 class BuyTrain1858(BuyTrain):

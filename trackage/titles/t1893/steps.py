@@ -677,11 +677,9 @@ class PotentialDiscardTrainsAfterMerge(DiscardTrain):
             return ["discard_train"]
         return ["discard_train", "pass"]
 
-    def process_discard_train(self, action, entity):
-        train = self.game.train_by_id(action.get("train"))
-        if train is None or train.owner is not entity:
-            raise GameError(f"{entity.name} does not own train {action.get('train')!r}", rule="not-owner")
-        self.game.discard_train(train)
+    def discard(self, entity, train) -> None:
+        """Once the company has no train left its president is done."""
+        super().discard(entity, train)
         if not entity.trains:
             self.game.potential_discard_trains.pop(0)
 
