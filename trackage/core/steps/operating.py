@@ -340,3 +340,7 @@ class HomeToken(Step):
         board.place_city_token(city, corp, p["token"], free=True)
         self.round.pending_tokens.pop(0)
         self.game.graph_changed()
+        self.after_home_token(entity, city)
+
+    def after_home_token(self, entity, city) -> None:
+        """Title hook: bookkeeping once ``entity`` has placed a pending home token in ``city``."""

@@ -8,6 +8,7 @@ from typing import ClassVar
 from ...core.errors import GameError
 from ...core.money import spend
 from ...core.round import Step
+from ...core.steps.buy_company import BuyCompanyMixin
 from ..t1858.steps import BuyTrain1858, DiscardTrain1858, Route1858, Track1858
 
 
@@ -140,7 +141,7 @@ class DiscardTrainIndia(DiscardTrain1858):
         return [t for t in entity.trains if not self.game.pullman(t)]
 
 
-class BuyTrainIndia(BuyTrain1858):
+class BuyTrainIndia(BuyCompanyMixin, BuyTrain1858):
     """Pullmans (one per company, not counted for the limit, never bought across) and the
     loco works, bought from the bank at face value."""
 
@@ -201,17 +202,15 @@ class BuyTrainIndia(BuyTrain1858):
         lo = self.game.min_train_price(entity)
         return self.can_scrap(entity) or (lo is not None and max(0, entity.cash - price) >= lo)
 
-    def process_buy_company(self, action, entity):
+    def company_price(self, entity, company, action: dict) -> int:
+        """A loco works from the bank, at its value."""
         g = self.game
-        company = g.company_by_id(action.get("company"))
         if company is None or company not in g.purchasable_companies(entity) or not self.can_buy_company(entity):
             raise GameError(f"cannot buy {action.get('company')!r}", rule="company-not-for-sale")
         price = self.game.amount(action, "price", company.value)
         if price != company.value:
             raise GameError(f"{company.name} costs {company.value}", rule="wrong-price")
-        company.owner = entity
-        entity.companies.append(company)
-        spend(entity, g.bank, price)
+        return price
 
     def legal_actions(self, entity):
         g = self.game

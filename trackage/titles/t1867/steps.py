@@ -11,6 +11,7 @@ from ...core.money import spend
 from ...core.round import Step, ranged
 from ...core.shares import action_bundle
 from ...core.steps.auction import AuctionMixin, Bids
+from ...core.steps.buy_company import BuyCompanyMixin
 from ...core.steps.operating import BuyTrain, Dividend, HomeToken, RunRoutes
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
@@ -317,9 +318,9 @@ class BuySellParShares1867(AuctionMixin, BuySellParShares):
 class HomeToken1867(HomeToken):
     """The player places the home token of the minor/major just started, in a free city."""
 
-    def process_place_token(self, action, entity):
-        super().process_place_token(action, entity)
-        self.game.clear_graph()  # a laid token, as in the reference
+    def after_home_token(self, entity, city) -> None:
+        """A laid token clears the graph, as in the reference."""
+        self.game.clear_graph()
 
 
 class MajorTrainless(Step):
@@ -371,7 +372,7 @@ class MajorTrainless(Step):
 
 
 # ---------------------------------------------------------------------------- operating round
-class BuyCompany1867(Step):
+class BuyCompany1867(BuyCompanyMixin, Step):
     HANDLERS: ClassVar[dict] = {"buy_company": "process_buy_company", "pass": "process_pass"}
     BLOCKS = False
 
@@ -387,8 +388,9 @@ class BuyCompany1867(Step):
             return ["buy_company", "pass"] if self.blocks() else ["buy_company"]
         return []
 
-    def process_buy_company(self, action, entity):
-        company = self.game.company_by_id(action.get("company"))
+    def company_price(self, entity, company, action: dict) -> int:
+        """A player's private, in a phase that allows it, at the named price between its
+        minimum and maximum."""
         if company is None or company not in self.game.purchasable_companies(entity):
             raise GameError(f"{action.get('company')!r} cannot be bought", rule="company-not-for-sale")
         if "can_buy_companies" not in self.game.phase.status:
@@ -398,11 +400,7 @@ class BuyCompany1867(Step):
             raise GameError(f"price must be between {company.min_price} and {company.max_price}", rule="wrong-price")
         if price > entity.cash:
             raise GameError(f"{entity.name} has {entity.cash} and cannot pay {price}", rule="insufficient-cash")
-        owner = company.owner
-        owner.companies.remove(company)
-        company.owner = entity
-        entity.companies.append(company)
-        spend(entity, owner, price)
+        return price
 
     def listed_earlier(self, entity) -> bool:
         """The round has this step more than once (any time in the turn, and blocking before
@@ -491,7 +489,9 @@ class Track1867(TrackAndTokenStep):
             self.game.place_639_token(tile)
 
 
-class Token1867(Step):
+class Token1867(TrackAndTokenStep):
+    """One token per turn, its price times the distance to the nearest own token."""
+
     HANDLERS: ClassVar[dict] = {"place_token": "process_place_token", "pass": "process_pass"}
 
     def round_state(self):
@@ -502,9 +502,6 @@ class Token1867(Step):
 
     def description(self):
         return "Place a Token"
-
-    def available_tokens(self, entity):
-        return [t for t in entity.tokens if not t.used]
 
     def can_place_token(self, entity) -> bool:
         if entity is not self.current_entity() or self.round.tokened:
@@ -525,24 +522,15 @@ class Token1867(Step):
             return token.price
         return token.price * min(h.distance(hex_) for h in used)
 
-    def process_place_token(self, action, entity):
-        if self.round.tokened:
-            raise GameError("a token was already placed this turn", rule="one-token-per-turn")
-        city = self.game.city_by_id(action.get("city"))
-        if city is None:
-            raise GameError(f"unknown city {action.get('city')!r}", rule="unknown-city")
-        toks = self.available_tokens(entity)
-        if not toks:
-            raise GameError(f"{entity.name} has no tokens left", rule="no-tokens")
-        token = toks[0]
+    def can_lay_tile(self, entity) -> bool:
+        return False
+
+    def prepare_token(self, entity, city, token, action: dict) -> None:
+        """The token costs its price times the distance to the nearest own token."""
         price = self.token_price(entity, token, city.hex)
         if price > entity.cash:
             raise GameError(f"{entity.name} cannot afford a token for {price}", rule="insufficient-cash")
         token.price = price
-        self.game.place_token(entity, city, token, pay=lambda c: spend(entity, self.game.bank, c),
-                              check_connected=True)
-        self.round.tokened = True
-        self.pass_()
 
     def legal_actions(self, entity):
         if "place_token" not in self.actions(entity):

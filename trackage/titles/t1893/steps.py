@@ -11,6 +11,7 @@ from ...core.money import spend
 from ...core.round import Step, ranged
 from ...core.shares import action_bundle
 from ...core.steps.auction import AuctionMixin
+from ...core.steps.buy_company import BuyCompanyMixin
 from ...core.steps.emergency import EmergencyBuyTrain
 from ...core.steps.operating import DiscardTrain, Dividend, RunRoutes
 from ...core.steps.stock import BuySellParShares
@@ -267,7 +268,7 @@ class StartingPackageForcedAuction(AuctionMixin, Step):
 
 
 # ============================================================== stock round
-class BuySellParShares1893(BuySellParShares):
+class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
     HANDLERS: ClassVar[dict] = {**BuySellParShares.HANDLERS, "assign": "process_assign"}
 
     def setup(self):
@@ -462,14 +463,16 @@ class BuySellParShares1893(BuySellParShares):
         spend(game.bank, entity, pr["price"].price * 2)
         self.par_corporation(entity, pr["corp"], pr["price"], pr["action"])
 
-    def process_buy_company(self, action, entity):
+    def company_price(self, entity, company, action: dict) -> int:
+        """A bank card at its value, once a turn, within the certificate limit (EVA from a
+        player only while replaying, see ``eva_price``)."""
         game = self.game
         company = _company(game, action)
         if company is game.eva and company.owner is not game.bank and company.owner is not entity:
             if not game.loading:
                 raise GameError("EVA changes hands between players only in operating rounds",
                                 rule="no-company-from-player-in-stock-round")
-            return self.buy_eva(action, entity, company)
+            return self.eva_price(action, entity)
         if company not in game.buyable_bank_companies():
             raise GameError(f"{company.name} cannot be bought from the bank now", rule="company-not-for-sale")
         if not self._company_buyable(entity, company):
@@ -482,10 +485,9 @@ class BuySellParShares1893(BuySellParShares):
         price = self.game.amount(action, "price", company.value)
         if price != company.value:
             raise GameError(f"{company.name} costs {company.value}, not {price}", rule="wrong-price")
-        game.draft_object(company, entity, price)
-        self._track(action, entity, company)
+        return price
 
-    def buy_eva(self, action, entity, company):
+    def eva_price(self, action, entity) -> int:
         """EVA taken from another player in a stock round, accepted only in a log. The
         reference lets such an action through whenever the player has another stock-round
         action, and handles it like a starting-package card: the price goes to the bank."""
@@ -496,7 +498,13 @@ class BuySellParShares1893(BuySellParShares):
         price = self.game.amount(action, "price", 0)
         if not 1 <= price <= entity.cash:
             raise GameError(f"EVA's price must be between 1 and {entity.cash}", rule="wrong-price")
-        self.game.draft_object(company, entity, price)
+        return price
+
+    def transfer_company(self, buyer, company, price: int) -> None:
+        """Bought like a starting-package card (a minor's card floats the minor)."""
+        self.game.draft_object(company, buyer, price)
+
+    def after_company_purchase(self, entity, company, action: dict) -> None:
         self._track(action, entity, company)
 
     def process_sell_company(self, action, entity):
@@ -761,7 +769,7 @@ class Bankrupt1893(Step):
         return []
 
 
-class BuyCompany1893(Step):
+class BuyCompany1893(BuyCompanyMixin, Step):
     """In an operating round EVA may change hands between players at any moment: the acting
     operator's president or any other player buys it from its owner, at any price from 1 to
     the buyer's cash, paid to the owner (as the reference allows)."""
@@ -783,20 +791,19 @@ class BuyCompany1893(Step):
             return []
         return ["buy_company"]
 
-    def process_buy_company(self, action, entity):
-        game = self.game
-        company = _company(game, action)
+    def company_buyer(self, entity):
+        return self.buyer(entity)
+
+    def company_price(self, entity, company, action: dict) -> int:
+        """EVA from its owner, at any price from 1 to the buyer's cash."""
+        company = _company(self.game, action)
         player = self.buyer(entity)
-        if company not in game.purchasable_companies(player):
+        if company not in self.game.purchasable_companies(player):
             raise GameError(f"{company.name} cannot be bought", rule="company-not-for-sale")
         price = self.game.amount(action, "price", 0)
         if not 1 <= price <= player.cash:
             raise GameError(f"the price must be between 1 and {player.cash}", rule="wrong-price")
-        seller = company.owner
-        spend(player, seller, price)
-        seller.companies.remove(company)
-        company.owner = player
-        player.companies.append(company)
+        return price
 
     def legal_actions(self, entity):
         if not self.actions(entity):
@@ -836,16 +843,14 @@ class Token1893(TrackAndTokenStep):
     def can_lay_tile(self, entity) -> bool:
         return False
 
-    def process_place_token(self, action, entity):
+    def prepare_token(self, entity, city, token, action: dict) -> None:
         """The token takes the city's next free slot; in play a client naming another slot is
         told so (the reference, and a log, ignore the slot)."""
-        city = self.game.city_by_id(action.get("city"))
         slot = action.get("slot")
-        if city is not None and slot is not None and not self.game.loading:
+        if slot is not None and not self.game.loading:
             expected = self.game.board.get_slot(city, entity) or 0
             if int(slot) != expected:
                 raise GameError(f"a token in {city.id} takes slot {expected}, not {slot}", rule="wrong-slot")
-        super().process_place_token(action, entity)
 
 
 class Route1893(RunRoutes):
