@@ -10,6 +10,7 @@ from ...core.money import spend
 from ...core.round import Step, ranged
 from ...core.shares import action_bundle, bundle_from_ids
 from ...core.steps.auction import AuctionMixin, Bids
+from ...core.steps.choose import ChooseMixin
 from ...core.steps.emergency import EmergencyBuyTrain
 from ...core.steps.issue import IssueShares
 from ...core.steps.operating import DiscardTrain, Dividend, HomeToken, RunRoutes
@@ -374,7 +375,7 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         return out
 
 
-class Choose(Step):
+class Choose(ChooseMixin, Step):
     """The owner of P9 may double his cash for the player order."""
 
     HANDLERS: ClassVar[dict] = {"choose": "process_choose", "pass": "process_pass"}
@@ -397,10 +398,8 @@ class Choose(Step):
         c = self.company(entity)
         return self.game.company_choices(c, "choose") if c else {}
 
-    def process_choose(self, action, entity):
-        choice = action.get("choice")
-        if choice not in self.choices(entity):
-            raise GameError(f"{choice!r} is not a choice now", rule="bad-choice")
+    def choose(self, entity, choice) -> None:
+        """The P9 choice is made and the step is done."""
         self.game.company_made_choice(self.company(entity), choice, "choose")
         self.pass_()
 
@@ -550,7 +549,7 @@ class AcquireCompany(Step):
             [{"type": "pass"}]
 
 
-class SpecialChoose(Step):
+class SpecialChoose(ChooseMixin, Step):
     HANDLERS: ClassVar[dict] = {"choose": "process_choose"}
 
     def description(self):
@@ -565,11 +564,12 @@ class SpecialChoose(Step):
             return []
         return ["choose"]
 
-    def process_choose(self, action, entity):
-        c = self.company(entity)
-        if action.get("choice") not in self.game.company_choices(c, "special_choose"):
-            raise GameError(f"{action.get('choice')!r} is not a choice now", rule="bad-choice")
-        self.game.company_made_choice(c, action.get("choice"), "special_choose")
+    def choices(self, entity):
+        return self.game.company_choices(self.company(entity), "special_choose")
+
+    def choose(self, entity, choice) -> None:
+        """The acquired company's choice is made."""
+        self.game.company_made_choice(self.company(entity), choice, "special_choose")
 
     def skip(self):
         self.pass_()

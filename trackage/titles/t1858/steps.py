@@ -14,6 +14,7 @@ from ...core.money import spend
 from ...core.round import Step, ranged
 from ...core.shares import action_bundle
 from ...core.steps.auction import AuctionMixin, Bids
+from ...core.steps.choose import ChooseMixin
 from ...core.steps.emergency import same_bundle
 from ...core.steps.issue import IssueShares
 from ...core.steps.operating import BuyTrain, DiscardTrain, Dividend, HomeToken, RunRoutes
@@ -315,7 +316,7 @@ class Exchange1858(Step):
         return out
 
 
-class ExchangeApproval1858(Step):
+class ExchangeApproval1858(ChooseMixin, Step):
     """The president of a company approves or denies a request to exchange a private
     railway for one of its treasury shares."""
 
@@ -339,13 +340,15 @@ class ExchangeApproval1858(Step):
     def actions(self, entity):
         return ["choose"] if entity is self.round.pending_approval else []
 
-    def process_choose(self, action, entity):
+    def choices(self, entity) -> tuple[str, ...]:
+        return ("approve", "deny")
+
+    def choose(self, entity, choice) -> None:
+        """Approved, the private is exchanged for a treasury share; denied in the private
+        closure round, the company is not asked again."""
         game = self.game
         corp = self.round.pending_approval
         minor = self.round.approval_minor
-        choice = action.get("choice")
-        if choice not in ("approve", "deny"):
-            raise GameError("choose approve or deny", rule="bad-choice")
         in_pcr = game.private_closure_round == "in_progress"
         if choice == "approve":
             share = corp.shares_of(corp)[0]

@@ -9,6 +9,7 @@ from ...core.errors import GameError
 from ...core.money import spend
 from ...core.round import Step
 from ...core.steps.buy_company import BuyCompanyMixin
+from ...core.steps.choose import ChooseMixin
 from ..t1858.steps import BuyTrain1858, DiscardTrain1858, Route1858, Track1858
 
 
@@ -99,7 +100,7 @@ class CollectTokens(Step):
         return out
 
 
-class RouteIndia(Route1858):
+class RouteIndia(ChooseMixin, Route1858):
     """A company owning a Pullman first attaches it to one of its broad gauge trains."""
 
     HANDLERS: ClassVar[dict] = {**Route1858.HANDLERS, "choose": "process_choose"}
@@ -129,11 +130,12 @@ class RouteIndia(Route1858):
                 a["extra_revenue"] = self.game.mines_ports_bonus(entity) if a.get("routes") else 0
         return out
 
-    def process_choose(self, action, entity):
-        train = self.game.train_by_id(action.get("choice"))
-        if train is None or train not in self.attachable(entity):
-            raise GameError(f"cannot attach the Pullman to {action.get('choice')!r}", rule="bad-choice")
-        self.round.pullmans[entity] = train
+    def choices(self, entity) -> list[str]:
+        return [t.id for t in self.attachable(entity)]
+
+    def choose(self, entity, choice) -> None:
+        """The Pullman runs with the named train."""
+        self.round.pullmans[entity] = self.game.train_by_id(choice)
 
 
 class DiscardTrainIndia(DiscardTrain1858):

@@ -12,6 +12,7 @@ from ...core.round import Step, ranged
 from ...core.shares import action_bundle
 from ...core.steps.auction import AuctionMixin, Bids
 from ...core.steps.buy_company import BuyCompanyMixin
+from ...core.steps.choose import ChooseMixin
 from ...core.steps.operating import BuyTrain, Dividend, HomeToken, RunRoutes
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
@@ -323,7 +324,7 @@ class HomeToken1867(HomeToken):
         self.game.clear_graph()
 
 
-class MajorTrainless(Step):
+class MajorTrainless(ChooseMixin, Step):
     HANDLERS: ClassVar[dict] = {"pass": "process_pass", "choose": "process_choose"}
 
     def active(self):
@@ -342,9 +343,11 @@ class MajorTrainless(Step):
     def process_pass(self, action, entity):
         self.game.trainless_major.remove(entity)
 
-    def process_choose(self, action, entity):
-        if action.get("choice") != "nationalize":
-            raise GameError("the only choice is 'nationalize'", rule="bad-choice")
+    def choices(self, entity) -> list[str]:
+        return ["nationalize"]
+
+    def choose(self, entity, choice) -> None:
+        """Nationalise the major (refused while that would strand the round)."""
         if self.strands_round(entity):
             raise GameError(f"{entity.name} operates now and another major still has to choose: nationalising "
                             "it would leave the round waiting for a company that no longer exists",
