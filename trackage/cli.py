@@ -65,6 +65,7 @@ def _replay_one(file: str, trace_path: str | None, strict: bool) -> int:
     for w in out.warnings:
         click.echo(f"warning: {w}", err=True)
     game = out.game
+    assert game is not None  # replay_data sets it before replaying
     summary = {"title": game.TITLE, "finished": game.finished, "game_end_reason": game.game_end_reason,
                "applied": out.applied, "result": out.result}
     click.echo(json.dumps(summary))
@@ -114,6 +115,7 @@ def _replay_many(paths: list, strict: bool) -> int:
                 continue
             dt = time.perf_counter() - t
             g = out.game
+            assert g is not None  # replay_data sets it before replaying
             if out.error is not None:
                 a = out.failed_action or {}
                 status, note, code = "error", f"action {a.get('id')} ({a.get('type')}): {out.error}"[:60], 2

@@ -29,8 +29,8 @@ from .playout import COMBOS, choose
 from .titles import new_game
 
 COUNTS = ("crashes", "changed_after_refusal", "money", "unlisted_accepted", "listed_refused")
-BAD_NUMBERS = [0, -1, 1, 7, 5, 10**9, 10**30, -10**30, math.inf, -math.inf, math.nan, True, False, None, "200", "",
-               100.5, 10.0, [], {}, "x" * 100]
+BAD_NUMBERS: list = [0, -1, 1, 7, 5, 10**9, 10**30, -10**30, math.inf, -math.inf, math.nan, True, False, None,
+                     "200", "", 100.5, 10.0, [], {}, "x" * 100]
 BAD_STRINGS = ["", "0", " ", "None", "null", "_", "A1", "Z99", "X0", 0, 1, None, True, ["x"], {"a": 1}]
 ACTION_TYPES = ["pass", "bid", "par", "buy_shares", "sell_shares", "buy_company", "sell_company", "lay_tile",
                 "place_token", "run_routes", "dividend", "buy_train", "discard_train", "end_game", "hex_token",

@@ -108,5 +108,5 @@ def run_one(title: str, seed: int, max_actions: int = 20000, out_dir=None):
     t = time.perf_counter()
     rep = replay_data(json.loads(json.dumps(log)))
     replayed = time.perf_counter() - t
-    ok = game.finished and rep.error is None and rep.result == game.result() and rep.game.finished
+    ok = game.finished and rep.error is None and rep.result == game.result() and rep.finished
     return ok, game, players, options, played, replayed, rep

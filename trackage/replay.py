@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .core.errors import GameError, TrackageError
 from .core.log import filter_actions, load_log
@@ -11,10 +12,13 @@ from .core.rng import seed_for
 from .core.state import trace_line
 from .titles import new_game
 
+if TYPE_CHECKING:
+    from .core.game import Game
+
 
 @dataclass
 class ReplayOutcome:
-    game: object = None
+    game: Game | None = None  # set by replay_data before the first action
     applied: int = 0
     error: Exception | None = None
     failed_action: dict | None = None

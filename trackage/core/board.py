@@ -13,16 +13,20 @@ change takes from one global counter, so equal versions mean equal boards.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
+from typing import TYPE_CHECKING
 
 from . import tiles as tilemod
 from .errors import GameError
 from .hexmap import FrozenDict, HexMap, TileSupply, has_impassable_border, targeting
 from .tiles import City, Icon, Placed, Tile
 
+if TYPE_CHECKING:
+    from .graph import TrackGraph
+
 _VERSIONS = itertools.count(1)
 
-_TOKEN_ERRORS = {
+_TOKEN_ERRORS: dict[str | None, str] = {
     "no_tokens": "{c} cannot lay token - has no tokens left",
     "existing_token": "{c} cannot lay token - already has a token on {h}",
     "blocked_reservation": "{c} cannot lay token - remaining token slots are reserved on {h}",
@@ -91,7 +95,8 @@ class BoardState:
         self.future_label: dict = {}
         self.groups: dict = {}
         self.route_info: dict = {}
-        self.version = next(_VERSIONS)
+        # a fresh number per change; a trial board may stand in a tuple naming it (see 1825)
+        self.version: Hashable = next(_VERSIONS)
 
 
 def _printed_state(state: BoardState, hex_, tile: Placed) -> None:
@@ -120,10 +125,10 @@ class Board:
             _printed_state(st, h, h.original_tile)
         st.supply = self.supply.initial
         st.links = self.hexmap.initial_links()
-        self._graph = None
-        self._graph_version = None
-        self._derived = None
-        self.token_error = None
+        self._graph: TrackGraph | None = None
+        self._graph_version: Hashable | None = None
+        self._derived: tuple[Hashable, dict] | None = None  # (board version, views built at it)
+        self.token_error: str | None = None
 
     # ------------------------------------------------------------ lookups
     def hex_by_id(self, hid):

@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import gc
 import types
-from collections.abc import Callable
+from typing import Any
 
 _ATOMS = frozenset({int, str, float, bool, type(None), bytes, complex, range, type,
                     types.FunctionType, types.BuiltinFunctionType, types.BuiltinMethodType,
                     frozenset, type(Ellipsis), type(NotImplemented)})
 
-_copiers: dict[type, Callable | None] = {}
+_copiers: dict[type, Any] = {}  # a copier function, or _SHARE / _DROP (never None)
 _SHARE = object()
 _DROP = object()
 
@@ -138,8 +138,8 @@ def _copy(o, m: dict):
         r = types.MethodType(o.__func__, _copy(o.__self__, m))
         m[id(o)] = r
         return r
-    c = _copiers.get(t, 0)
-    if c == 0:
+    c = _copiers.get(t)
+    if c is None:
         c = _copiers[t] = _make_copier(t)
     if c is _SHARE:
         return o
@@ -174,8 +174,8 @@ def clone(obj, memo: dict | None = None):
 def clone_into(src, dst) -> None:
     """Make ``dst`` (an object of ``src``'s class) a copy of ``src``; references to ``src``
     inside it become references to ``dst``."""
-    c = _copiers.get(type(src), 0)
-    if c == 0:
+    c = _copiers.get(type(src))
+    if c is None:
         c = _copiers[type(src)] = _make_copier(type(src))
     if c is _SHARE or c is _DROP:
         raise TypeError(f"{type(src).__name__} objects are not copied")
@@ -194,8 +194,8 @@ def shared_state(original, copy) -> list[str]:
         t = type(o)
         if t in _ATOMS:
             return
-        c = _copiers.get(t, 0)
-        if c == 0:
+        c = _copiers.get(t)
+        if c is None:
             c = _copiers[t] = _make_copier(t)
         if c is _SHARE or c is _DROP:
             return

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from .money import CashHolder
+
+if TYPE_CHECKING:
+    from .market import SharePrice
 
 
 class ShareHolder:
@@ -90,6 +94,9 @@ class Company:
     is_corporation = False
     is_minor = False
     is_pool = False
+    # a title's price range for buying it in (slots left unset unless the title sets them)
+    min_price: int | None
+    max_price: int | None
 
     def __init__(self, sym: str, name: str, value: int, revenue: int, abilities=None, data=None):
         self.sym = sym
@@ -129,7 +136,7 @@ class Share:
         self.index = index
         self.percent = percent
         self.president = president
-        self.owner = None
+        self.owner: Any = None  # the holder: a player, a corporation, the pool ...
         self.buyable = True
         self.counts_for_limit = True
 
@@ -222,9 +229,9 @@ class Corporation(CashHolder, ShareHolder):
         self._floated = False
         self.floatable = True
         self.closed = False
-        self.par_price = None
-        self.min_price = None
-        self.share_price = None
+        self.par_price: SharePrice | None = None
+        self.min_price: int | None = None
+        self.share_price: SharePrice | None = None
         self.trains: list = []
         self.companies: list = []
         self.operating_history: dict = {}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextvars
 import math
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from .entities import Company, Corporation, Player, SharePoolHolder
 from .errors import ActionFormatError, GameError, GameOverError
@@ -21,6 +21,7 @@ from .shares import ShareMarket
 from .trains import Depot, PhaseTrack
 
 if TYPE_CHECKING:
+    from .board import Board
     from .routes import RouteRules
 
 END_TIMING_PRIORITY = ["immediate", "current_round", "current_or", "full_or", "one_more_full_or_set"]
@@ -61,10 +62,11 @@ def _leaves_no_trace(f):
 class Game:
     # how a copy treats the game's attributes (trackage.core.clone): the title's data is
     # catalogue; the log, the actions and the snapshots are records that are never changed
-    CLONE_SHARE = ("data", "raw_options", "optional_rules")
-    CLONE_SHALLOW = ("actions", "log", "warnings", "redo_stack", "snapshots")
-    STATE_EXCLUDE = ("snapshots", "redo_stack", "_gate", "_unlisted", "_asking")  # history and the pipeline's own flags
-    CLONE_SKIP = ("_gate", "_unlisted", "_asking")
+    CLONE_SHARE: tuple[str, ...] = ("data", "raw_options", "optional_rules")
+    CLONE_SHALLOW: tuple[str, ...] = ("actions", "log", "warnings", "redo_stack", "snapshots")
+    # history and the pipeline's own flags
+    STATE_EXCLUDE: tuple[str, ...] = ("snapshots", "redo_stack", "_gate", "_unlisted", "_asking")
+    CLONE_SKIP: tuple[str, ...] = ("_gate", "_unlisted", "_asking")
     SNAPSHOT_EVERY = 16
     # live play (process() outside a log import) accepts exactly what legal_actions() lists
     LISTED_ONLY = True
@@ -113,9 +115,9 @@ class Game:
         self.players = [Player(p["id"], p["name"]) if isinstance(p, dict) else Player(p[0], p[1]) for p in players]
         self.seats = list(self.players)
         self.finished = False
-        self.game_end_reason = None
-        self.end_trigger = None
-        self.final_turn = None
+        self.game_end_reason: str | None = None
+        self.end_trigger: tuple[str, str] | None = None  # (reason, timing)
+        self.final_turn: int | None = None
         self.turn = 1
         self.round_counter = 0
         self.operating_rounds_in_set = 1
@@ -123,7 +125,8 @@ class Game:
         self.loading = False
         self.strict = False
         self.warnings: list[str] = []
-        self.board = None
+        # set by init_map (every title has a map); None only while the game is being built
+        self.board: Board = cast("Board", None)
         self.actions: list[dict] = []
         self.redo_stack: list[tuple[dict, bool]] = []
         self.snapshots: dict[int, Game] = {}
@@ -184,7 +187,8 @@ class Game:
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         if "legal_actions" in cls.__dict__:
-            cls.legal_actions = _leaves_no_trace(cls.__dict__["legal_actions"])
+            # replacing the method is the point: the subclass's own legal_actions, wrapped once
+            cls.legal_actions = _leaves_no_trace(cls.__dict__["legal_actions"])  # type: ignore[method-assign]
 
     # ------------------------------------------------------------------ hooks
     def init_optional_rules(self, rules: list[str]) -> list[str]:
@@ -310,9 +314,10 @@ class Game:
         return [c for c in self.companies if not c.closed and (c.owner is None or c.owner is self.bank)]
 
     def transfer_company(self, company, player, price: int) -> None:
-        seller = company.owner if company.owner is not None else self.bank
-        if seller is not self.bank and company in getattr(seller, "companies", []):
-            seller.companies.remove(company)
+        owner = company.owner
+        seller = owner if owner is not None else self.bank
+        if owner is not None and owner is not self.bank and company in getattr(owner, "companies", []):
+            owner.companies.remove(company)
         company.owner = player
         player.companies.append(company)
         if price > 0:

@@ -579,14 +579,14 @@ class TrackGraph:
 
     def _start_cities(self, corporation, one_token=None) -> list:
         out = []
-        check = self.check_tokens and self._skip_token is not None
+        skip = self._skip_token if self.check_tokens else None
         for _hx, tile in self.board.tiles():
             for city in tile.cities:
                 if one_token is not None and city is not one_token:
                     continue
                 if not self._tokened(city, corporation):
                     continue
-                if check and self._skip_token(self, corporation, city):
+                if skip is not None and skip(self, corporation, city):
                     continue
                 out.append(city)
         return out
@@ -726,10 +726,10 @@ class TrackGraph:
         self._connected_hexes[corporation] = result_hexes
         self._connected_nodes[corporation] = nodes
         self._connected_paths[corporation] = paths
-        reach: dict = {}
+        reachable: dict = {}
         for p in paths:
-            reach[p.hex] = True
-        self._reachable_hexes[corporation] = reach
+            reachable[p.hex] = True
+        self._reachable_hexes[corporation] = reachable
         self._offered[corporation] = offered
         return result_hexes, nodes, paths
 

@@ -111,6 +111,8 @@ def _parse(coord: str, axes: tuple[str, str]) -> tuple[int, int, object, object]
         raise ValueError(f"bad hex coordinate letter in {coord!r}") from None
     x = lval if axes[0] == "letter" else number - 1
     y = lval if axes[1] == "letter" else number - 1
+    column: object
+    row: object
     if axes[0] == "letter":
         column, row = letter, number
     else:

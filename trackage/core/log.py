@@ -58,7 +58,7 @@ def filter_actions(actions: list[dict]) -> list[dict]:
             if aid is None:
                 j = 0
                 for k in range(i - 1, -1, -1):
-                    if kept[k] is not None and kept[k].get("type") != "message":
+                    if (kk := kept[k]) is not None and kk.get("type") != "message":
                         j = k
                         break
             elif aid == 0:
@@ -69,7 +69,7 @@ def filter_actions(actions: list[dict]) -> list[dict]:
                 j = index_of_id[aid] + 1
             batch = []
             for k in range(j, i):
-                if kept[k] is not None and kept[k].get("type") != "message":
+                if (kk := kept[k]) is not None and kk.get("type") != "message":
                     batch.append(k)
                     kept[k] = None
             batches.append(batch)

@@ -196,7 +196,7 @@ def _city_town_edges(tile) -> dict:
     towns = tile.towns
     city_towns = tile.city_towns
     if not paths and len(cities) == 2 and len(towns) == 2:
-        out = {}
+        out: dict = {}
         for i, c in enumerate(cities):
             out[c] = i * 3
         for i, t in enumerate(towns):
@@ -227,7 +227,7 @@ def _city_town_edges(tile) -> dict:
             bump((e + 1) % 6, 0.1)
             bump((e - 1) % 6, 0.1)
     ordered = sorted(((ct, sorted(es)) for ct, es in ct_edges.items()), key=lambda x: x[1])
-    out: dict = {}
+    out = {}
     for ct, es in ordered:
         if ct.loc is not None:
             edge = _compute_loc(tile, ct.loc)
@@ -251,7 +251,7 @@ def track_keys(paths: Iterable) -> list:
     """The pieces of track a list of paths occupies, as compared by overlap checks:
     ``(hex, edge, lane)`` for every edge end, ``(hex, town, lane)`` for the track stub of an
     off-centre town and ``(hex, path)`` for a path joining two nodes inside a tile."""
-    out = []
+    out: list[tuple] = []
     for p in paths:
         hx = p.hex
         a, b = p.a, p.b
@@ -534,7 +534,7 @@ class RouteRules:
         need_token = self.requires_token(train)
         types = [self.stop_type(s, train) for s in visits]
         for n in range(max_stops, 0, -1):
-            best = None
+            best: list = []
             best_rev = None
             for combo in itertools.combinations(range(len(visits)), n):
                 stops = [visits[i] for i in combo]
@@ -751,11 +751,11 @@ class Route:
         self._cd = connection_data
         self._resolving = False
         self._chains = chain_cache if chain_cache is not None else {}
-        self._paths = None
-        self._visited = None
-        self._stops = None
-        self._hexes = None
-        self._ordered = None
+        self._paths: list | None = None
+        self._visited: list | None = None
+        self._stops: list | None = None
+        self._hexes: list | None = None
+        self._ordered: list | None = None
 
     def __repr__(self) -> str:
         return f"<Route {getattr(self.train, 'id', self.train)} {self.connections}>"
@@ -938,7 +938,7 @@ class Route:
 
     @property
     def ordered_hexes(self) -> list:
-        out = []
+        out: list = []
         for p in self.ordered_paths:
             h = p.hex
             if not out or out[-1] is not h:
@@ -969,7 +969,7 @@ class Route:
             return self._logged_hexes
         h = self._hexes
         if h is None:
-            seq = []
+            seq: list = []
             for s in self.connection_data:
                 for n in (s.left, s.right):
                     if not seq or seq[-1] is not n:

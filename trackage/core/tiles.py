@@ -35,13 +35,16 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterable, Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
-try:  # the project-wide error type, when available
+if TYPE_CHECKING:
     from trackage.core.errors import GameError
-except ImportError:  # pragma: no cover - fallback for isolated use
-    class GameError(Exception):
-        pass
+else:
+    try:  # the project-wide error type, when available
+        from trackage.core.errors import GameError
+    except ImportError:  # pragma: no cover - fallback for isolated use
+        class GameError(Exception):
+            pass
 
 __all__ = [
     "ALL_EDGES",
@@ -580,11 +583,11 @@ class TileSpec:
         exit_count: dict[int, int] = {}
         counted = set()
         for pd in self.path_defs:
-            pair = []
+            new_pair: list = []
             for which, (kind, val) in enumerate((pd.a, pd.b)):
                 if kind == "e":
                     num = (val + r) % 6
-                    pair.append(Edge(num, pd.lanes[which]))
+                    new_pair.append(Edge(num, pd.lanes[which]))
                     if num not in exits:
                         exits.append(num)
                     key = (pd.group, which)
@@ -592,8 +595,8 @@ class TileSpec:
                         counted.add(key)
                         exit_count[num] = exit_count.get(num, 0) + 1
                 else:
-                    pair.append(val)
-            ends.append(tuple(pair))
+                    new_pair.append(val)
+            ends.append(tuple(new_pair))
 
         # comparable ends for path subset checks: ("e", num) / (kind, to_city) ; junctions expanded
         def comparable(end):
@@ -733,7 +736,8 @@ class RevenueCenter(NodeBase):
         super().__init__(tile, nd.index, nd.ordinal)
         p = nd.params
         self.params = p
-        self.revenue = nd.revenue
+        assert nd.revenue is not None  # only junctions have no revenue, and they are no stops
+        self.revenue: dict = nd.revenue
         self.groups = tuple(_groups(p.get("groups")))
         self.hide = _flag(p.get("hide"))
         self._visit_cost = _int(p.get("visit_cost"), 1)
@@ -1196,17 +1200,17 @@ class Placed:
         self.frame = tile.frame
         self.stripes = tile.stripes
         self.blocks_lay = tile.blocks_lay
-        nodes = []
+        nodes: list[NodeBase] = []
         for nd in spec.node_defs:
             if nd.kind == "junction":
                 nodes.append(Junction(self, nd.index, nd.ordinal))
             else:
                 nodes.append(_NODE_CLASSES[nd.kind](self, nd))
         self.all_nodes = tuple(nodes)
-        self.cities = tuple(n for n in nodes if n.is_city)
-        self.towns = tuple(n for n in nodes if n.is_town)
-        self.halts = tuple(n for n in nodes if n.is_halt)
-        self.offboards = tuple(n for n in nodes if n.is_offboard)
+        self.cities = cast("tuple[City, ...]", tuple(n for n in nodes if n.is_city))
+        self.towns = cast("tuple[Town, ...]", tuple(n for n in nodes if n.is_town))
+        self.halts = cast("tuple[Halt, ...]", tuple(n for n in nodes if n.is_halt))
+        self.offboards = cast("tuple[Offboard, ...]", tuple(n for n in nodes if n.is_offboard))
         self.city_towns = tuple(n for n in nodes if n.is_city or n.is_town)
         junctions = [n for n in nodes if n.is_junction]
         self.junction = junctions[-1] if junctions else None
@@ -1217,12 +1221,12 @@ class Placed:
     def _build_view(self, r: int) -> _View:
         rot = self.spec.rot(r)
         nodes = self.all_nodes
-        paths = []
+        path_list = []
         for pd, (ea, eb), sig in zip(self.spec.path_defs, rot.ends, rot.sig_ends):
             a = ea if isinstance(ea, Edge) else nodes[ea]
             b = eb if isinstance(eb, Edge) else nodes[eb]
-            paths.append(Path(self, pd, r, a, b, sig, self.igw, self.igc))
-        paths = tuple(paths)
+            path_list.append(Path(self, pd, r, a, b, sig, self.igw, self.igc))
+        paths = tuple(path_list)
         by_edge: dict[int, list] = {}
         node_paths: dict[int, list] = {}
         junction_paths: dict[int, list] = {}
@@ -1412,7 +1416,7 @@ def standard_tiles() -> TileLibrary:
 # upgrade legality
 
 
-def paths_are_subset_of(from_tile: Tile, other_paths: Sequence[Path]) -> bool:
+def paths_are_subset_of(from_tile: Placed, other_paths: Sequence[Path]) -> bool:
     """Under some rotation, every path of ``from_tile`` is contained in a path of
     ``other_paths``. Lawson to Lawson compares exits only."""
     if from_tile.junction is not None and any(p.junction is not None for p in other_paths):
@@ -1435,7 +1439,8 @@ def paths_are_subset_of(from_tile: Tile, other_paths: Sequence[Path]) -> bool:
     return False
 
 
-def upgrades_to_correct_color(from_tile: Tile, to_tile: Tile, colors_order: Sequence[str] = COLORS) -> bool:
+def upgrades_to_correct_color(from_tile: Tile | Placed, to_tile: Tile | Placed,
+                              colors_order: Sequence[str] = COLORS) -> bool:
     """``to_tile`` is the colour right after ``from_tile``'s in ``colors_order``."""
     try:
         return colors_order.index(to_tile.color) == colors_order.index(from_tile.color) + 1
@@ -1475,11 +1480,11 @@ def upgrades_to_correct_city_town(from_tile: Placed, to_tile: Placed, ignore_num
     return not (from_tile.color == "white" and label == "OO" and len(from_tile.cities) != len(to_tile.cities))
 
 
-def upgrades_to(from_tile: Tile, to_tile: Tile, special: bool = False,
+def upgrades_to(from_tile: Placed, to_tile: Placed, special: bool = False,
                 colors_order: Sequence[str] = COLORS,
-                color_check: Callable[[Tile, Tile], bool] | None = None,
-                label_check: Callable[[Tile, Tile], bool] | None = None,
-                city_town_check: Callable[[Tile, Tile], bool] | None = None,
+                color_check: Callable[[Placed, Placed], bool] | None = None,
+                label_check: Callable[[Placed, Placed], bool] | None = None,
+                city_town_check: Callable[[Placed, Placed], bool] | None = None,
                 ignore_num_cities: bool = False, from_label=PRINTED, from_future_label=PRINTED) -> bool:
     """Generic upgrade legality of ``from_tile`` (on the map) to ``to_tile`` in its current
     rotation-independent sense: colour order, old track kept under some rotation, then
@@ -1505,7 +1510,7 @@ def upgrades_to(from_tile: Tile, to_tile: Tile, special: bool = False,
     return upgrades_to_correct_city_town(from_tile, to_tile, ignore_num_cities, from_label)
 
 
-def old_paths_maintained(old_tile: Tile, new_tile: Tile) -> bool:
+def old_paths_maintained(old_tile: Placed, new_tile: Placed) -> bool:
     """Every path of the old tile is contained in some path of the new tile, as rotated."""
     new_paths = new_tile.paths
     return all(any(path_le(p, q) for q in new_paths) for p in old_tile.paths)
@@ -1518,7 +1523,7 @@ def city_map(old: Placed, tile: Placed) -> dict:
     old_cities = old.cities
     new_list = tile.cities
     if len(old_cities) == len(new_list) and not any(c.exits for c in old_cities):
-        cmap = dict(zip(old_cities, new_list))
+        cmap: dict[City, City | None] = dict(zip(old_cities, new_list))
     else:
         cmap = {}
         for oc in old_cities:
@@ -1531,15 +1536,15 @@ def city_map(old: Placed, tile: Placed) -> dict:
                         found = nc
                         break
             cmap[oc] = found
-    used = [v for v in cmap.values() if v is not None]
+    used: list[City | None] = [v for v in cmap.values() if v is not None]
     for i, oc in enumerate(old_cities):
         if cmap[oc] is not None:
             continue
-        nc = new_list[i] if i < len(new_list) else None
-        if nc in used:
-            nc = next((c for c in new_list if c not in used), None)
-        cmap[oc] = nc
-        used.append(nc)
+        new_c = new_list[i] if i < len(new_list) else None
+        if new_c in used:
+            new_c = next((c for c in new_list if c not in used), None)
+        cmap[oc] = new_c
+        used.append(new_c)
     return cmap
 
 

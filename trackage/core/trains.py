@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 def _names(trigger, bought) -> bool:
     """Does ``trigger`` (a train name or id, or a list of them) name the ``bought`` train?"""
@@ -48,7 +50,7 @@ class Train:
             merged.pop("variants", None)
             self.variants[v["name"]] = merged
         self.unlimited = spec.get("num") == "unlimited"
-        self.owner = None
+        self.owner: Any = None  # the depot, or the operator (any holder) that bought it
         self.operated = False
         self.obsolete = False
         self.rusted = False

@@ -659,7 +659,7 @@ class Enumerator:
                 for k in conflict((), t):
                     m0 |= kb(k)
             sp0 = self.meter.spent(st0)
-            root = (None, t, None, m0, st0, self._add_v(zero, self.value(t)), -1, 0, (t,), -1, [],
+            root: tuple = (None, t, None, m0, st0, self._add_v(zero, self.value(t)), -1, 0, (t,), -1, [],
                     self.clash_bits(t), sp0, -1)
             if self.local:
                 yield root, None, None
@@ -696,7 +696,7 @@ class Enumerator:
             if defer:
                 # the halves beyond the second halves' depth, walked now that the floor has risen:
                 # a half none of whose routes can reach it is not walked on
-                assert rows is not None
+                assert rows is not None and versions is not None
                 for f in frontier:
                     yield from self._deep(f, set(f[NODES]) | banned, versions[f[IDX]], ctx)
             banned.add(t)

@@ -178,6 +178,7 @@ class _Plan:
     def base_bound(self, b: int) -> int:
         got = self.base_memo.get(b)
         if got is None:
+            assert self.base_hook is not None  # asked only when the title bounds a base
             got = self.base_memo[b] = self.base_hook(self.train, self.entity, b)
         return got
 
@@ -268,7 +269,9 @@ def _walk(plan: _Plan, stats, floor: int | None = None, rising: bool = False, fl
     zero = (0,) if summed else ((),)
     for h, join, idx in en.routes():
         if per_half:
-            low = max(1, en.cur_floor)
+            floor = en.cur_floor
+            assert floor is not None  # set whenever a half's routes are walked
+            low = max(1, floor)
         hv = h[VALS]
         hm = h[MASK]
         if join is None:

@@ -27,6 +27,7 @@ from .storage import ActionConflict, Storage
 from .views import History
 
 if TYPE_CHECKING:
+    from ..core.game import Game
     from .models import Action, CreateGame, ImportLog
 
 log = logging.getLogger("trackage.web")
@@ -72,10 +73,10 @@ class Live:
     """A game as this process knows it: the engine object after the stored actions."""
     gid: int
     meta: dict
-    game: object
+    game: Game
     last_id: int                     # the last stored action id applied
     actors: list = field(default_factory=list)   # (action id, actor, type) of every stored action
-    history: object = None           # views.History: checkpoints and charts (built lazily)
+    history: History | None = None   # views.History: checkpoints and charts (built lazily)
     legal: tuple | None = None       # (last_id, the game's legal actions then): asked once per action
 
 
@@ -110,7 +111,8 @@ def player_names(raw) -> list[str]:
     as another one ignoring case."""
     if not isinstance(raw, list) or not raw:
         raise Illegal("players must be a non-empty list of names", "bad-players")
-    names, seen = [], {}
+    names: list[str] = []
+    seen: dict[str, int] = {}
     for i, given in enumerate(raw, start=1):
         if not isinstance(given, str):
             raise Illegal(f"player {i}: a name is a string, not {type(given).__name__}", "bad-players")
@@ -202,11 +204,11 @@ class GameService:
         except (TrackageError, ValueError, KeyError, TypeError, AttributeError) as e:
             raise Illegal(f"the log cannot be set up: {e}", "bad-log") from None
         if hist.error is not None:
-            e = hist.error
+            err = hist.error
             failing = hist.final_live[hist.applied] if hist.applied < len(hist.final_live) else None
             raise Illegal(f"the log does not replay: action {failing.get('id') if failing else '?'} "
-                          f"({failing.get('type') if failing else '?'}): {getattr(e, 'message', e)}",
-                          "does-not-replay", action=failing, failed_rule=getattr(e, "rule", "engine-error"))
+                          f"({failing.get('type') if failing else '?'}): {getattr(err, 'message', err)}",
+                          "does-not-replay", action=failing, failed_rule=getattr(err, "rule", "engine-error"))
         game = hist.final
         status = "finished" if game.finished else "active"
         gid, seat_list = self.storage.create_game(

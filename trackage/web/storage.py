@@ -116,10 +116,12 @@ class Storage:
         now = time.time()
         out_seats = []
         with self.engine.begin() as conn:
-            gid = conn.execute(games.insert().values(
+            key = conn.execute(games.insert().values(
                 title=title, players=players, options=list(options), seed=int(seed),
                 log_id=None if log_id is None else str(log_id)[:80], source=source, hotseat=hotseat,
-                status=status, result=result, created_at=now, updated_at=now)).inserted_primary_key[0]
+                status=status, result=result, created_at=now, updated_at=now)).inserted_primary_key
+            assert key is not None  # an insert into a table with a primary key names it
+            gid = key[0]
             seat_rows = [(None, None)] if hotseat else [(str(p["id"]), p["name"]) for p in players]
             for pid, name in seat_rows:
                 tok = new_token()

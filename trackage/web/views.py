@@ -4,11 +4,15 @@ the history (a game at any action, with checkpoints) and the charts' series."""
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING
 
 from ..core.errors import GameError
 from ..core.log import filter_actions
 from ..titles import new_game
 from .mapsvg import entity_colors
+
+if TYPE_CHECKING:
+    from ..core.game import Game
 
 ROUND_SHORT = {"Stock Round": "SR", "Operating Round": "OR"}
 
@@ -82,8 +86,9 @@ def describe(game, a: dict) -> str:
             parts = ", ".join(f"{r.get('train')}: {r.get('revenue_str') or ''} ({r.get('revenue')})" for r in routes)
             return f"Run for {total}: {parts}"
         if t == "dividend":
+            kind = str(a.get("kind"))
             return {"payout": "Pay dividends", "withhold": "Withhold", "half": "Pay half"}.get(
-                a.get("kind"), f"Dividend: {a.get('kind')}")
+                kind, f"Dividend: {kind}")
         if t == "discard_train":
             return f"Discard train {a.get('train')}"
         if t == "undo":
@@ -191,9 +196,9 @@ MARKET_CELL = {"par": "#a8e6a1", "par_overlap": "#a8e6a1", "par_1": "#a8e6a1", "
 
 def market_grid(game) -> list[list[dict | None]]:
     sm = game.stock_market
-    rows = []
+    rows: list[list[dict | None]] = []
     for row in sm.market:
-        out = []
+        out: list[dict | None] = []
         for sp in row:
             if sp is None:
                 out.append(None)
@@ -271,10 +276,10 @@ class Charts:
 
     def revenue(self) -> tuple[list[str], dict[str, list]]:
         """(OR labels, operator -> revenue per OR) from the operators' histories."""
-        keys = set()
+        seen: set = set()
         for o in self._operators.values():
-            keys.update((getattr(o, "operating_history", None) or {}).keys())
-        keys = sorted(k for k in keys if isinstance(k, tuple) and len(k) == 2)
+            seen.update((getattr(o, "operating_history", None) or {}).keys())
+        keys = sorted(k for k in seen if isinstance(k, tuple) and len(k) == 2)
         labels = [f"OR {t}.{r}" for t, r in keys]
         series = {}
         for oid, o in self._operators.items():
@@ -296,7 +301,7 @@ class History:
         self.rows = rows
         self.lock = threading.Lock()
         self.final_live = filter_actions([r["data"] for r in rows])
-        self.checkpoints: dict[int, object] = {}
+        self.checkpoints: dict[int, Game] = {}
         self.charts = Charts()
         game = self.new_game()
         self.checkpoints[0] = game.copy()

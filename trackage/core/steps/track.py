@@ -155,6 +155,7 @@ class TrackAndTokenStep(Step):
         out: list[dict] = []
         if "lay_tile" in acts and self.game.asks("lay_tile"):
             lay = self.tile_lay(entity)
+            assert lay is not None  # lay_tile is offered only while a lay is left
             board = self.game.board
             for cand in self.game.legal_tile_lays(entity):
                 hex_ = self.game.hex_by_id(cand["hex"])

@@ -6,10 +6,11 @@ and privates are sold from bid boxes in the stock round; bids resolve when it en
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING, ClassVar
 
 from ...core.board import Board
-from ...core.entities import Corporation, ShareBundle
+from ...core.entities import Corporation, Player, ShareBundle
 from ...core.errors import GameError
 from ...core.game import Game
 from ...core.market import StockMarket
@@ -241,6 +242,12 @@ class Board1822(Board):
 
 
 class Game1822(Game):
+    # attributes of the 1822 game that are not set in its __init__
+    board: Board1822
+    double_cash_choice: Player | None  # the player who chose to double his cash (P?)
+    _lay_syms: Collection[str]  # the companies of the special tile lay under way
+    _pullman_saved: tuple | None  # a train's name and distance while the pullman rides on it
+
     TITLE = "1822"
     PLAYER_RANGE = (2, 7)
     OPTIONAL_RULES = dict.fromkeys(config.OPTIONS)
@@ -312,7 +319,7 @@ class Game1822(Game):
                     a["count"] = a["lay_count"]
         self.nothing_sold_in_sr = True
         self.bidding_tokens = self.data["bidding_tokens"]
-        self.phase_revenue = {sym: Holder(sym) for sym in PHASE_REVENUE}
+        self.phase_revenue: dict[str, Holder | None] = {sym: Holder(sym) for sym in PHASE_REVENUE}
         self.tax_haven = Holder(TAX_HAVEN)
         self.double_cash_choice = None
         self.minor_14_city_exit = None
@@ -481,7 +488,7 @@ class Game1822(Game):
     def reorder_players(self):
         current = list(reversed(self.players))
 
-        def key(p):
+        def key(p: Player):
             cash = p.cash * 2 if self.double_cash_choice is p else p.cash
             return (cash, current.index(p))
         self.players = sorted(self.players, key=key, reverse=True)
@@ -521,7 +528,7 @@ class Game1822(Game):
         return "can_par" in st
 
     def check_sale_timing(self, entity, bundle) -> bool:
-        corp = bundle.corporation
+        corp: Corporation = bundle.corporation
         if self.round.is_operating() and corp is getattr(self.round, "current_operator", None):
             return len(corp.operating_history) > 1
         return corp.operated()
@@ -766,7 +773,7 @@ class Game1822(Game):
     def remove_extra_tokens(self, tile):
         board = self.board
         for city in tile.cities:
-            counted = {}
+            counted: dict = {}
             for tok in board.tokens(city):
                 if tok is None:
                     continue
@@ -893,9 +900,9 @@ class Game1822(Game):
         elif kind == "phase_revenue":
             for sym in PHASE_REVENUE:
                 c = self.company_by_id(sym)
-                if c is None or c.closed or self.phase_revenue.get(sym) is None:
+                pot = self.phase_revenue.get(sym)
+                if c is None or c.closed or pot is None:
                     continue
-                pot = self.phase_revenue[sym]
                 if pot.cash > 0:
                     spend(pot, self.bank, pot.cash)
                 self.phase_revenue[sym] = None
@@ -956,7 +963,9 @@ class Game1822(Game):
                 nxt = self.stock_market.down_of(entity, rc)
                 if self.stock_market.cell(*nxt) is not None:
                     rc = nxt
-            b.share_price = self.stock_market.cell(*rc).price
+            cell = self.stock_market.cell(*rc)
+            assert cell is not None  # the corporation's cell, or one checked above
+            b.share_price = cell.price
             out.append(b)
         return out
 
@@ -1555,10 +1564,10 @@ class Game1822(Game):
         """(tile, special, advanced, tiled_by) for each tile the reference offers these abilities:
         the phase's tiles when no ability names tiles, else the tiles named from the first
         ability that names some on (P11's of the next colour)."""
-        supply = {}
+        supply: dict = {}
         for t in self.board.supply_tiles():
             supply.setdefault(t.name, t)
-        named = None
+        named: list | None = None
         for c, a in pairs:
             if named is None and a.get("tiles"):
                 named = []

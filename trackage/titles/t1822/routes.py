@@ -136,7 +136,7 @@ class RouteRules1822(RouteRules):
                 local += [s for s in r.visited_stops if s.is_city]
         if len(local) != len(set(local)):
             raise RouteError("Local train can only use each token once", rule="route-overlap")
-        mt = set()
+        mt: set = set()
         for r in routes:
             for p in r.paths:
                 if p.hex is not None and p.hex.id == "F33":

@@ -9,6 +9,7 @@ from ...core.errors import GameError
 from ...core.money import spend
 from ...core.round import Step, ranged
 from ...core.shares import action_bundle, bundle_from_ids
+from ...core.steps.auction import AuctionMixin, Bids
 from ...core.steps.buy_train import BuyTrain, Purchase
 from ...core.steps.emergency import EmergencyBuyTrain
 from ...core.steps.issue import IssueShares
@@ -52,13 +53,17 @@ class DiscardTrain1822(DiscardTrain):
         return out
 
 
-class BuySellParShares1822(BuySellParShares):
+class BuySellParShares1822(AuctionMixin, BuySellParShares):
+    """Bids in the bid boxes (committed until the round ends), one par or purchase per turn."""
+
     HANDLERS: ClassVar[dict] = {
         **BuySellParShares.HANDLERS, "bid": "process_bid", "choose_ability": "process_choose_ability",
         "payoff_player_debt": "process_payoff_player_debt",
         "payoff_player_debt_partial": "process_payoff_player_debt_partial",
     }
     COMPANIES = False
+    PRICE_REQUIRED = True
+    BID_INCREMENT_MESSAGE: ClassVar[str] = "bids rise in multiples of {step}"
 
     def process_payoff_player_debt(self, action, entity):
         self.game.payoff_player_loan(entity)
@@ -81,12 +86,14 @@ class BuySellParShares1822(BuySellParShares):
         return "Bid, convert concession or buy/sell shares"
 
     @property
-    def bids(self):
+    def bids(self) -> dict[object, Bids]:
+        """The bids in each bid box (kept on the round): company -> :class:`Bids`."""
         return self.round.bids
 
     # ------------------------------------------------------------ bids
     def highest(self, company):
-        return self.round.highest_bid(company)
+        bids = self.bids.get(company)
+        return bids.highest() if bids else None
 
     def committed_bids(self, player):
         out = []
@@ -103,11 +110,12 @@ class BuySellParShares1822(BuySellParShares):
         return player.cash - self.committed_cash(player)
 
     def bidding_tokens(self, player) -> int:
-        used = sum(1 for bids in self.bids.values() if any(b[0] is player for b in bids))
+        used = sum(1 for bids in self.bids.values() if bids.bid_of(player))
         return self.game.bidding_tokens - used
 
     def find_bid(self, player, company):
-        return next((b for b in self.bids.get(company, []) if b[0] is player), None)
+        bids = self.bids.get(company)
+        return bids.bid_of(player) if bids else None
 
     def min_bid(self, company) -> int:
         hb = self.highest(company)
@@ -126,22 +134,19 @@ class BuySellParShares1822(BuySellParShares):
             return False
         return bool(self.find_bid(player, company)) or self.bidding_tokens(player) > 0
 
-    def process_bid(self, action, entity):
-        company = self.game.company_by_id(action.get("company"))
-        if company is None:
-            raise GameError(f"unknown company {action.get('company')!r}", rule="unknown-entity")
+    def max_bid(self, entity, item) -> int:
+        return self.available_cash(entity)
+
+    def bid_item(self, action, entity):
+        company = super().bid_item(action, entity)
         if company not in self.game.bidbox_items():
             raise GameError(f"{company.name} is not in a bid box", rule="not-for-auction")
-        price = action.get("price")
-        if not isinstance(price, int):
-            raise GameError("a bid needs an integer price", rule="malformed-action")
-        lo = self.min_bid(company)
-        if price < lo:
-            raise GameError(f"minimum bid is {lo} for {company.name}", rule="bid-too-low")
-        if (price - lo) % self.game.MIN_BID_INCREMENT:
-            raise GameError(f"bids rise in multiples of {self.game.MIN_BID_INCREMENT}", rule="bid-increment")
-        if price > self.available_cash(entity):
-            raise GameError(f"{entity.name} can bid at most {self.available_cash(entity)}", rule="insufficient-cash")
+        return company
+
+    def check_bid(self, entity, company, price):
+        """The price, then a bid raises another player's, with a bidding token, within the
+        certificate limit counting winning bids."""
+        super().check_bid(entity, company, price)
         hb = self.highest(company)
         if hb and hb[0] is entity:
             raise GameError(f"{entity.name} already has the highest bid on {company.name}", rule="already-winning")
@@ -149,11 +154,15 @@ class BuySellParShares1822(BuySellParShares):
             raise GameError(f"{entity.name} has no bidding tokens left", rule="no-bidding-tokens")
         if self.num_certs_with_bids(entity) >= self.game.cert_limit():
             raise GameError("over the certificate limit with bids", rule="certificate-limit")
+
+    def accept_bid(self, entity, company, price, action):
+        """The bid stays in the box until the round ends; BIDS_PER_TURN bids end the turn."""
         self.game.nothing_sold_in_sr = False
         entity.passed = False
-        lst = self.bids.setdefault(company, [])
-        lst[:] = [b for b in lst if b[0] is not entity]
-        lst.append((entity, price, company))
+        bids = self.bids.get(company)
+        if bids is None:
+            bids = self.bids[company] = Bids(company)
+        bids.place(entity, price)
         self._track(action, entity, company)
         self.bid_actions += 1
         if self.bid_actions >= self.game.BIDS_PER_TURN:

@@ -204,6 +204,7 @@ def normalize_options(optional_rules: list[str], num_players: int) -> Options:
 def player_count_refusal(error: OptionError, num_players: int, defaults: bool = False) -> str:
     """A player-count refusal said in full: which rules allow which counts, e.g. "1825 with
     unit_3 is for 2 players, not 3"."""
+    assert error.players is not None  # only a player-count refusal is said this way
     low, high = error.players
     counts = f"{low} players" if low == high else f"{low} to {high} players"
     rules = ", ".join(error.rules)
@@ -460,7 +461,7 @@ def tiles(options: Options) -> TileSupply:
 
 def tile_ids(supply: TileSupply) -> list[str]:
     """Ids of the supply's tiles, ``<name>-<copy index>``, in supply order."""
-    ids = []
+    ids: list[str] = []
     for name, value in supply.items():
         count = value["count"] if isinstance(value, dict) else value
         count = 1 if count == "unlimited" else count

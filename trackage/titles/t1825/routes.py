@@ -45,7 +45,7 @@ class RouteRules1825(RouteRules):
 
     def double_headers(self, routes) -> list:
         pairs = []
-        used = set()
+        used: set = set()
         for a in routes:
             if a.train.distance != 2 or len(a.visited_stops) != 2 or id(a) in used:
                 continue

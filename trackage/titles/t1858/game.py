@@ -78,6 +78,7 @@ class ClosureRound(OperatingRound):
     """Private railways still owned by players are exchanged for shares or closed."""
 
     NAME = "Operating Round"
+    pending_tokens: list  # home tokens still to place (set by the steps while exchanging)
 
     def select_entities(self):
         return [m for m in self.game.minors if not m.closed]
@@ -229,13 +230,13 @@ class Game1858(Game):
                 if len(tile.cities) == 1:
                     city = 0
                 self.board.add_reservation(tile.cities[city], c, int(ab.get("slot", 0) or 0))
-        self._stubs = {}
+        self._stubs: dict = {}
 
     # ------------------------------------------------------------------ set-up
     def setup(self) -> None:
         self.grey_trains_bought = 0
-        self.private_closure_round = None
-        self.unbuyable_companies = []
+        self.private_closure_round: str | None = None  # "next", "in_progress", "done"
+        self.unbuyable_companies: list = []
         self.operating_rounds_in_set = self.phase.operating_rounds
         self._stubs = self.setup_stubs()
         if len(self.players) == 2:
@@ -250,7 +251,7 @@ class Game1858(Game):
     def setup_stubs(self) -> dict:
         from ...core.tiles import Stub
 
-        stubs = {}
+        stubs: dict = {}
         board = self.board
         for m in self.minors:
             if len(m.coordinates) < 2:
@@ -394,6 +395,7 @@ class Game1858(Game):
             v = sp.price if sp.price <= company.value else 0
             if best is None or v > best[0]:
                 best = (v, sp)
+        assert best is not None  # the market has par prices
         return best[1]
 
     def can_par(self, corp, player) -> bool:
@@ -840,7 +842,7 @@ class Game1858(Game):
         if not getattr(entity, "is_minor", False):
             return []
         company = self.private_company(entity)
-        out = []
+        out: list = []
         for coord in entity.coordinates:
             tile = self.board.tile(self.hex_by_id(coord))
             if len(tile.cities) > 1:

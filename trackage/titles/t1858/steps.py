@@ -12,6 +12,7 @@ from ...core.errors import GameError
 from ...core.money import spend
 from ...core.round import Step, ranged
 from ...core.shares import action_bundle
+from ...core.steps.auction import AuctionMixin, Bids
 from ...core.steps.emergency import same_bundle
 from ...core.steps.issue import IssueShares
 from ...core.steps.operating import BuyTrain, DiscardTrain, Dividend, HomeToken, Purchase, RunRoutes
@@ -20,7 +21,7 @@ from ...core.steps.track import TrackAndTokenStep
 
 
 # ---------------------------------------------------------------------------- stock round
-class StockRound1858Step(BuySellParShares):
+class StockRound1858Step(AuctionMixin, BuySellParShares):
     """Buy/sell/par plus auctions of bank-owned private railways and 5->10 conversion."""
 
     HANDLERS: ClassVar[dict] = {**BuySellParShares.HANDLERS, "bid": "process_bid", "convert": "process_convert"}
@@ -31,16 +32,15 @@ class StockRound1858Step(BuySellParShares):
 
     # --- auction state (kept on the round so it survives step setup between turns)
     @property
-    def auction(self):
+    def auction(self) -> Bids | None:
         return self.round.auction
 
+    @auction.setter
+    def auction(self, bids: Bids | None) -> None:
+        self.round.auction = bids
+
     def bidder(self):
-        a = self.auction
-        if not a:
-            return None
-        bidders = a["bidders"]
-        hi = max(a["bids"], key=lambda b: b["price"])
-        return bidders[(bidders.index(hi["player"]) + 1) % len(bidders)]
+        return self.auction.next_bidder() if self.auction else None
 
     def current_entity(self):
         if self.auction:
@@ -126,11 +126,11 @@ class StockRound1858Step(BuySellParShares):
 
     def min_bid(self, company) -> int:
         a = self.auction
-        if a and a["company"] is company:
-            return max(b["price"] for b in a["bids"]) + self.game.MIN_BID_INCREMENT
+        if a and a.item is company:
+            return a.highest()[1] + self.game.MIN_BID_INCREMENT
         return company.value - int(company.data.get("discount", 0))
 
-    def max_bid(self, player) -> int:
+    def max_bid(self, player, item=None) -> int:
         if self.game.num_certs(player) >= self.game.cert_limit(player):
             return 0
         return player.cash
@@ -138,60 +138,30 @@ class StockRound1858Step(BuySellParShares):
     def can_bid_any(self, player) -> bool:
         return any(self.min_bid(c) <= player.cash for c in self.auctionable())
 
-    def process_bid(self, action, entity):
-        game = self.game
-        company = game.company_by_id(action.get("company"))
-        if company is None:
-            raise GameError(f"unknown company {action.get('company')!r}", rule="unknown-entity")
-        price = self.game.amount(action, "price", 0)
+    def check_bid(self, entity, company, price):
         a = self.auction
-        if a and a["company"] is not company:
-            raise GameError(f"the auction is for {a['company'].name}", rule="wrong-auction")
+        if a and a.item is not company:
+            raise GameError(f"the auction is for {a.item.name}", rule="wrong-auction")
         if company not in self.auctionable():
             raise GameError(f"{company.name} cannot be auctioned now", rule="company-not-for-sale")
-        lo = self.min_bid(company)
-        if price < lo:
-            raise GameError(f"minimum bid is {lo} for {company.name}", rule="bid-too-low")
-        if (price - lo) % game.MIN_BID_INCREMENT:
-            raise GameError(f"bids rise in steps of {game.MIN_BID_INCREMENT}", rule="bid-increment")
-        if price > self.max_bid(entity):
-            raise GameError(f"{entity.name} can bid at most {self.max_bid(entity)}", rule="insufficient-cash")
+        super().check_bid(entity, company, price)
+
+    def accept_bid(self, entity, company, price, action):
         entity.passed = False
-        if a is None:
-            a = {"company": company, "bids": [], "bidders": [], "starter": entity}
-            a["bids"].append({"player": entity, "price": price})
-            self.round.auction = a
-            need = price + game.MIN_BID_INCREMENT
-            a["bidders"] = [p for p in self.round.entities if p is entity or self.max_bid(p) >= need]
+        if self.auction is None:
+            self.open_bidding(entity, company, price)
         else:
-            a["bids"] = [b for b in a["bids"] if b["player"] is not entity]
-            a["bids"].append({"player": entity, "price": price})
-            need = price + game.MIN_BID_INCREMENT
-            for p in list(a["bidders"]):
-                if p is not entity and self.max_bid(p) < need:
-                    self._drop(p)
-        self.resolve()
+            self.place_bid(entity, price)
 
-    def _drop(self, player):
-        a = self.auction
-        if player in a["bidders"]:
-            a["bidders"].remove(player)
-        a["bids"] = [b for b in a["bids"] if b["player"] is not player]
-
-    def resolve(self):
-        a = self.auction
-        if not a or len(a["bidders"]) != 1 or not a["bids"]:
-            return
-        win = a["bids"][0]
-        self.round.auction = None
-        self.game.purchase_company(win["player"], a["company"], win["price"])
+    def win_auction(self, winner):
+        player, price, company = winner
+        self.game.purchase_company(player, company, price)
         self.round.next_entity_index()
         self.round.current_actions = []
 
     def process_pass(self, action, entity):
         if self.auction:
-            self._drop(entity)
-            self.resolve()
+            self.drop_bidder(entity)
             return
         self.pass_()
 
@@ -243,7 +213,7 @@ class StockRound1858Step(BuySellParShares):
         if getattr(entity, "is_corporation", False):
             return [{"type": "convert"}] if "convert" in acts else []
         if "bid" in acts:
-            cos = [self.auction["company"]] if self.auction else self.auctionable()
+            cos = [self.auction.item] if self.auction else self.auctionable()
             for c in cos:
                 lo, hi = self.min_bid(c), self.max_bid(entity)
                 if lo <= hi:

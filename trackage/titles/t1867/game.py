@@ -7,6 +7,7 @@ and nationalised privates; it is kept outside the list of corporations.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import ClassVar
 
 from ...core.entities import Corporation
@@ -183,6 +184,9 @@ class Game1867(Game):
     # the track graph's caches depend on which questions were asked when; they are copied
     # with the game (quirk stale-graph) but two equal games may have asked different ones
     STATE_EXCLUDE = Game.STATE_EXCLUDE + ("track_graph", "track_graph_version")
+    # the stale track graph (see graph), set up by setup()
+    track_graph: StaleTrackGraph | None
+    track_graph_version: Hashable | None
     GRID_DEFAULT = False
     BANK_CASH = 15_000
     CAPITALIZATION = "incremental"
@@ -201,13 +205,13 @@ class Game1867(Game):
     MIN_BID_INCREMENT = 5
     MINIMUM_MINOR_PRICE = 50
     LIMIT_TOKENS_AFTER_MERGER = 2
-    BONUS_CAPITALS = ("F16", "L12", "O7")
+    BONUS_CAPITALS: tuple[str, ...] = ("F16", "L12", "O7")
     BONUS_REVENUE = "D2"
-    GREEN_CORPORATIONS = ("BBG", "LPS", "QLS", "SLA", "TGB", "THB")
+    GREEN_CORPORATIONS: tuple[str, ...] = ("BBG", "LPS", "QLS", "SLA", "TGB", "THB")
     CERT_LIMIT_INCLUDES_PRIVATES = True
     EXPORT_TRAINS = True
     NUM_LOANS = NUM_LOANS
-    NATIONAL_MAX_LOANS = None
+    NATIONAL_MAX_LOANS: int | None = None
     NATIONALIZATION_LOAN_STEPS = 2
 
     # ------------------------------------------------------------ set-up
@@ -485,7 +489,9 @@ class Game1867(Game):
         rc = sp.coordinates
         for _ in range(corp.loans):
             rc = self.stock_market.left_of(corp, rc)
-        return self.stock_market.cell(*rc).price
+        cell = self.stock_market.cell(*rc)
+        assert cell is not None  # left_of stays on the market
+        return cell.price
 
     def player_value(self, player) -> int:
         v = player.cash + sum(c.value for c in player.companies)
@@ -605,7 +611,7 @@ class Game1867(Game):
 
         for city in self.board.tile(hex_).cities:
             for path in city.paths:
-                found = []
+                found: list = []
 
                 def visit(p, *_args, start=path, found=found):
                     if p is not start and p.nodes:
@@ -659,7 +665,8 @@ class Game1867(Game):
         pass
 
     def event_minors_cannot_start(self):
-        keep, removed = [], []
+        keep: list = []
+        removed: list = []
         for c in self.corporations:
             (keep if (c.owner is not None and c.owner.is_player) or c.type != "minor" else removed).append(c)
         self.corporations = keep

@@ -41,7 +41,7 @@ class Merge(Step):
         super().__init__(game, round_, **opts)
         self.converting = None
         self.merge_major = False
-        self.merging = None
+        self.merging: list | None = None  # the corporations of the merge under way
 
     def round_state(self):
         return {"converted": None, "merge_type": None, "converts": [], "share_dealing_players": [],
@@ -87,7 +87,7 @@ class Merge(Step):
         companies, at most six of one owner."""
         if len(mergeable) >= LIMIT_MERGE:
             return []
-        counts = {}
+        counts: dict[int, int] = {}
         for c in mergeable:
             counts[id(c.owner)] = counts.get(id(c.owner), 0) + 1
         at_limit = {k for k, v in counts.items() if v >= LIMIT_OWNED_BY_ONE_ENTITY}
@@ -249,6 +249,7 @@ class Merge(Step):
     def finish_merge_to_major(self, action, corp):
         game = self.game
         target = self.target_from(action, corp)
+        assert self.merging is not None  # only called while a merge is under way
         merging = sorted(self.merging, key=game._market_sort_key)
         prices = [c.share_price.price for c in merging]
         new_price = min(200, max(100, max(prices) + min(prices)))

@@ -10,28 +10,32 @@ from ...core.errors import GameError
 from ...core.money import spend
 from ...core.round import Step, ranged
 from ...core.shares import action_bundle
+from ...core.steps.auction import AuctionMixin, Bids
 from ...core.steps.operating import BuyTrain, Dividend, HomeToken, Purchase, RunRoutes
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
 
 
 # ---------------------------------------------------------------------------- auctions
-class SingleItemAuction(Step):
+class SingleItemAuction(AuctionMixin, Step):
     """Privates one at a time, cheapest first; unsold ones get cheaper by 5 (dutch mode)."""
 
     HANDLERS: ClassVar[dict] = {"bid": "process_bid", "pass": "process_pass"}
+    OVER_MAX_MESSAGE: ClassVar[str] = "{entity} cannot afford a bid of {price}"
 
     def __init__(self, game, round_, **opts):
         super().__init__(game, round_, **opts)
-        self.bids: list = []  # (player, price) for the item on offer
-        self.auctioning = None
-        self.active_bidders: list = []
+        self.auction: Bids | None = None  # the private on offer
         self.declined: list = []
         self.dutch_mode = False
         self.companies = sorted([c for c in game.companies if c.sym != "3" and not (c.owner and c.owner.is_player)],
                                 key=lambda c: c.value)
         if self.companies:
             self.start_item(self.companies[0])
+
+    @property
+    def auctioning(self):
+        return self.auction.item if self.auction is not None else None
 
     def description(self):
         return "Bid on Companies"
@@ -44,17 +48,13 @@ class SingleItemAuction(Step):
             return []
         return ["bid", "pass"] if entity is self.current_entity() else []
 
-    def highest(self):
-        return max(self.bids, key=lambda b: b[1]) if self.bids else None
-
     def current_entity(self):
-        if not self.active_bidders:
+        bids = self.auction
+        if bids is None or not bids.bidders:
             return None
-        win = self.highest()
-        if win is not None:
-            i = self.active_bidders.index(win[0])
-            return self.active_bidders[(i + 1) % len(self.active_bidders)]
-        rest = [e for e in self.active_bidders if e not in self.declined]
+        if bids.bids:
+            return bids.next_bidder()
+        rest = [e for e in bids.bidders if e not in self.declined]
         return rest[0] if rest else None
 
     def active_entities(self):
@@ -62,9 +62,9 @@ class SingleItemAuction(Step):
         return [e] if e is not None else []
 
     def min_bid(self, company) -> int:
-        if self.dutch_mode or not self.bids:
+        if self.dutch_mode or not self.auction:
             return self.game.min_bid(company)
-        return self.highest()[1] + self.game.MIN_BID_INCREMENT
+        return self.auction.highest()[1] + self.game.MIN_BID_INCREMENT
 
     def start_item(self, company):
         self.dutch_mode = False
@@ -72,85 +72,60 @@ class SingleItemAuction(Step):
         self.open_auction(company)
 
     def open_auction(self, company):
-        self.auctioning = company
-        lo = self.min_bid(company)
+        lo = self.game.min_bid(company)
         ents = self.round.entities
         order = ents[self.round.entity_index:] + ents[:self.round.entity_index]
-        self.active_bidders = [p for p in order if p.cash >= lo]
-        self.resolve()
+        self.auction = Bids(company, [p for p in order if p.cash >= lo])
+        self.resolve_auction()
 
-    def add_bid(self, entity, price):
-        company = self.auctioning
-        if self.dutch_mode:
-            self.active_bidders = [e for e in self.active_bidders if e is entity]
-        lo = self.min_bid(company)
-        if price < lo:
-            raise GameError(f"minimum bid is {lo} for {company.name}", rule="bid-too-low")
-        if (price - lo) % self.game.MIN_BID_INCREMENT:
-            raise GameError(f"bids rise in steps of {self.game.MIN_BID_INCREMENT}", rule="bid-increment")
-        if price > entity.cash:
-            raise GameError(f"{entity.name} cannot afford a bid of {price}", rule="insufficient-cash")
-        self.bids = [b for b in self.bids if b[0] is not entity] + [(entity, price)]
-        lo = self.min_bid(company)
-        for p in [p for p in self.active_bidders if p is not entity and p.cash < lo]:
-            self.remove_bidder(p)
-        self.resolve()
-
-    def remove_bidder(self, entity):
-        if entity in self.active_bidders:
-            self.active_bidders.remove(entity)
-        self.bids = [b for b in self.bids if b[0] is not entity]
-        self.resolve()
-
-    def process_bid(self, action, entity):
+    # ------------------------------------------------------------ bid hooks
+    def bid_item(self, action, entity):
         company = self.game.company_by_id(action.get("company"))
         if company is None or company is not self.auctioning:
             raise GameError(f"{action.get('company')!r} is not up for auction", rule="not-for-auction")
+        return company
+
+    def accept_bid(self, entity, item, price, action):
         self.declined = []
-        self.add_bid(entity, self.game.amount(action, "price", 0))
+        self.add_bid(entity, price)
 
-    def process_pass(self, action, entity):
-        if self.highest() is not None or self.dutch_mode:
-            self.remove_bidder(entity)
-        else:
-            self.declined.append(entity)
-            if len(self.declined) == len(self.active_bidders):
-                self.enter_dutch(self.auctioning)
-                self.declined = []
-        self.resolve()
+    def add_bid(self, entity, price):
+        """A bid on the private on offer; in dutch mode its bidder takes it."""
+        if self.dutch_mode:
+            self.auction.bidders = [e for e in self.auction.bidders if e is entity]
+        self.place_bid(entity, price)
 
-    def enter_dutch(self, company):
-        self.game.company_discount[company.sym] = self.game.company_discount.get(company.sym, 0) + 5
-        self.dutch_mode = True
-
-    def resolve(self):
-        company = self.auctioning
-        if company is None:
-            return
-        winner = None
-        if not self.active_bidders:
-            self.enter_dutch(company)
-        else:
-            if len(self.active_bidders) != 1 or not self.bids:
-                return
-            winner = self.bids[0]
-            self.win(winner, company)
-        self.bids = []
-        self.active_bidders = []
-        self.auctioning = None
-        self.post_win(winner, company)
-
-    def win(self, winner, company):
-        player, price = winner
+    def win_auction(self, winner):
+        player, price, company = winner
         company.owner = player
         player.companies.append(company)
         if price > 0:
             spend(player, self.game.bank, price)
         self.companies.remove(company)
+        self.post_win(player, company)
+
+    def auction_unsold(self, company):
+        self.enter_dutch(company)
+        self.post_win(None, company)
+
+    def process_pass(self, action, entity):
+        bids = self.auction
+        if bids.highest() is not None or self.dutch_mode:
+            self.drop_bidder(entity)
+        else:
+            self.declined.append(entity)
+            if len(self.declined) == len(bids.bidders):
+                self.enter_dutch(bids.item)
+                self.declined = []
+        self.resolve_auction()
+
+    def enter_dutch(self, company):
+        self.game.company_discount[company.sym] = self.game.company_discount.get(company.sym, 0) + 5
+        self.dutch_mode = True
 
     def post_win(self, winner, company):
         if winner is not None:
-            self.round.goto_entity(winner[0])
+            self.round.goto_entity(winner)
             self.round.next_entity_index()
             if self.companies:
                 self.start_item(self.companies[0])
@@ -158,9 +133,11 @@ class SingleItemAuction(Step):
                 self.pass_()
         else:
             self.open_auction(company)
-            if self.game.min_bid(company) == 0 and self.active_bidders:
-                self.add_bid(self.active_bidders[0], 0)
-            self.resolve()
+            bidders = self.auction.bidders if self.auction is not None else []
+            if self.game.min_bid(company) == 0 and bidders:
+                self.check_price(bidders[0], self.auction.item, 0)
+                self.add_bid(bidders[0], 0)
+            self.resolve_auction()
 
     def legal_actions(self, entity):
         if entity is not self.current_entity() or self.auctioning is None:
@@ -173,10 +150,12 @@ class SingleItemAuction(Step):
         return out
 
 
-class BuySellParShares1867(BuySellParShares):
+class BuySellParShares1867(AuctionMixin, BuySellParShares):
     """Shares and pars (majors from phase 4); minors are started by auction (``bid``)."""
 
     HANDLERS: ClassVar[dict] = {**BuySellParShares.HANDLERS, "bid": "process_bid"}
+    PRICE_REQUIRED = True
+    OVER_MAX_MESSAGE: ClassVar[str] = "{entity} cannot bid {price}; maximum is {max}"
     COMPANIES = False
     MIN_BID = 100
     MAX_MINOR_PAR = 135
@@ -184,20 +163,17 @@ class BuySellParShares1867(BuySellParShares):
 
     def setup(self):
         super().setup()
-        self.bids = []
-        self.auctioning = None
-        self.active_bidders = []
+        self.auction: Bids | None = None  # the minor being auctioned
         self.triggerer = None
 
     # ------------------------------------------------------------ auction state
-    def highest(self):
-        return max(self.bids, key=lambda b: b[1]) if self.bids else None
+    @property
+    def auctioning(self):
+        return self.auction.item if self.auction is not None else None
 
     def current_entity(self):
-        if self.auctioning is not None and self.bids:
-            win = self.highest()
-            i = self.active_bidders.index(win[0])
-            return self.active_bidders[(i + 1) % len(self.active_bidders)]
+        if self.auction:
+            return self.auction.next_bidder()
         return self.round.current_entity_of_round()
 
     def actions(self, entity):
@@ -243,9 +219,9 @@ class BuySellParShares1867(BuySellParShares):
         return [p for p in self.game.par_prices_for(corp) if p.price * 2 <= entity.cash]
 
     def min_bid(self, corp) -> int:
-        if self.auctioning is None:
+        if self.auction is None:
             return self.MIN_BID
-        return self.highest()[1] + self.game.MIN_BID_INCREMENT
+        return self.auction.highest()[1] + self.game.MIN_BID_INCREMENT
 
     # ------------------------------------------------------------ processing
     def process_par(self, action, entity):
@@ -260,77 +236,41 @@ class BuySellParShares1867(BuySellParShares):
             raise GameError(f"no city is free for {corp.name}'s home token", rule="no-home-location")
         super().process_par(action, entity)
 
-    def process_bid(self, action, entity):
+    # ------------------------------------------------------------ bid hooks
+    def bid_item(self, action, entity):
         corp = self.game.corporation_by_id(action.get("corporation"))
         if corp is None:
             raise GameError(f"unknown corporation {action.get('corporation')!r}", rule="unknown-entity")
-        price = action.get("price")
-        if not isinstance(price, int):
-            raise GameError("a bid needs an integer price", rule="malformed-action")
-        if self.auctioning is not None:
-            if corp is not self.auctioning:
-                raise GameError(f"{self.auctioning.name} is being auctioned", rule="not-for-auction")
-            self.add_bid(entity, corp, price)
-            return
-        if self.bought():
-            raise GameError("only one purchase per turn", rule="one-purchase-per-turn")
-        if corp.type != "minor" or corp not in self.game.corporations or not self.game.can_par(corp, entity):
-            raise GameError(f"{corp.name} cannot be auctioned", rule="cannot-par")
-        if not self.game.loading and not self.minor_startable(corp):
-            raise GameError(f"{corp.name} cannot be started yet", rule="minor-order")
-        if not self.game.loading and not self.has_home(corp):
-            raise GameError(f"no city is free for {corp.name}'s home token", rule="no-home-location")
-        if not self.can_buy(entity, ShareBundle([corp.shares[0]])):
-            raise GameError(f"{entity.name} cannot start {corp.name}", rule="certificate-limit")
-        self.add_bid(entity, corp, price, selection=True)
-        self.triggerer = entity
-        self.auctioning = corp
-        lo = self.min_bid(corp)
-        self.active_bidders = [p for p in self.round.entities if p is entity or self.max_bid(p, corp) >= lo]
-        self.resolve()
+        return corp
 
-    def add_bid(self, entity, corp, price, selection=False):
-        lo = self.min_bid(corp) if not selection else self.MIN_BID
-        if price < lo:
-            raise GameError(f"minimum bid is {lo} for {corp.name}", rule="bid-too-low")
-        if (price - lo) % self.game.MIN_BID_INCREMENT:
-            raise GameError(f"bids rise in steps of {self.game.MIN_BID_INCREMENT}", rule="bid-increment")
-        if price > self.max_bid(entity, corp):
-            raise GameError(f"{entity.name} cannot bid {price}; maximum is {self.max_bid(entity, corp)}",
-                            rule="insufficient-cash")
-        if selection:
-            self.game.place_home_token(corp)
-        self.bids = [b for b in self.bids if b[0] is not entity] + [(entity, price)]
-        if self.auctioning is not None:
-            lo = self.min_bid(self.auctioning)
-            for p in [p for p in self.active_bidders if p is not entity and self.max_bid(p, self.auctioning) < lo]:
-                self.remove_bidder(p)
-        self.resolve()
-
-    def remove_bidder(self, entity):
-        if entity in self.active_bidders:
-            self.active_bidders.remove(entity)
-        self.bids = [b for b in self.bids if b[0] is not entity]
-        self.resolve()
-
-    def resolve(self):
-        corp = self.auctioning
-        if corp is None:
-            return
-        if not self.active_bidders:
-            winner = None
+    def check_bid(self, entity, corp, price):
+        """A bid in the auction under way names its minor; a first bid starts a minor."""
+        if self.auction is not None:
+            if corp is not self.auction.item:
+                raise GameError(f"{self.auction.item.name} is being auctioned", rule="not-for-auction")
         else:
-            if len(self.active_bidders) != 1 or not self.bids:
-                return
-            winner = self.bids[0]
-        self.bids = []
-        self.active_bidders = []
-        self.auctioning = None
-        if winner is not None:
-            self.win_bid(winner, corp)
+            if self.bought():
+                raise GameError("only one purchase per turn", rule="one-purchase-per-turn")
+            if corp.type != "minor" or corp not in self.game.corporations or not self.game.can_par(corp, entity):
+                raise GameError(f"{corp.name} cannot be auctioned", rule="cannot-par")
+            if not self.game.loading and not self.minor_startable(corp):
+                raise GameError(f"{corp.name} cannot be started yet", rule="minor-order")
+            if not self.game.loading and not self.has_home(corp):
+                raise GameError(f"no city is free for {corp.name}'s home token", rule="no-home-location")
+            if not self.can_buy(entity, ShareBundle([corp.shares[0]])):
+                raise GameError(f"{entity.name} cannot start {corp.name}", rule="certificate-limit")
+        super().check_bid(entity, corp, price)
 
-    def win_bid(self, winner, corp):
-        player, price = winner
+    def accept_bid(self, entity, corp, price, action):
+        if self.auction is not None:
+            self.place_bid(entity, price)
+            return
+        self.game.place_home_token(corp)
+        self.triggerer = entity
+        self.open_bidding(entity, corp, price)
+
+    def win_auction(self, winner):
+        player, price, corp = winner
         par_limit = min(price // 2, self.MAX_MINOR_PAR)
         share_price = next(sp for sp in self.game.par_prices_for(corp) if sp.price <= par_limit)
         spend(self.game.bank, player, share_price.price * 2)
@@ -348,9 +288,8 @@ class BuySellParShares1867(BuySellParShares):
         self.pass_()
 
     def process_pass(self, action, entity):
-        if self.auctioning is not None:
-            self.remove_bidder(self.current_entity())
-            self.resolve()
+        if self.auction is not None:
+            self.drop_bidder(self.current_entity())
             return
         self.pass_()
 

@@ -17,7 +17,7 @@ round the acting company's president pays EVA's owner).
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from ...core.entities import Corporation, Minor, ShareBundle
 from ...core.errors import GameError
@@ -116,7 +116,13 @@ class NeutralCorp:
         self.tokens = []
 
 
-class ExplainRefusal:
+if TYPE_CHECKING:
+    _RoundMixinBase = Round  # the rounds this is mixed into
+else:
+    _RoundMixinBase = object
+
+
+class ExplainRefusal(_RoundMixinBase):
     """When the dispatcher refuses an action, let the steps name the rule it breaks."""
 
     def process(self, action, entity):
@@ -535,6 +541,7 @@ class Game1893(Game):
             new = next(t for t in corp.tokens if not t.used)
             board.place_city_token(city, corp, new, free=True, check_tokenable=False)
             minor.close()
+        assert president_share is not None  # the exchanges hold the president's certificate
         holders = corp.player_share_holders()
         top = max(holders.values(), default=0)
         majority = [p for p, pct in holders.items() if pct == top]
@@ -649,7 +656,7 @@ class Game1893(Game):
         every = self.draft_may_follow()
         if doomed or every:
             out = [b for b in (self.without_failed_founding(a)
-                               if every or doomed is True or a.get("train") in doomed else a for a in out)
+                               if every or doomed is True or a.get("train") in (doomed or ()) else a for a in out)
                    if b is not None]
         return out
 

@@ -10,6 +10,7 @@ from ...core.errors import GameError
 from ...core.money import spend
 from ...core.round import Step, ranged
 from ...core.shares import action_bundle
+from ...core.steps.auction import AuctionMixin
 from ...core.steps.buy_train import Purchase
 from ...core.steps.emergency import EmergencyBuyTrain
 from ...core.steps.operating import DiscardTrain, Dividend, RunRoutes
@@ -25,11 +26,12 @@ def _company(game, action):
 
 
 # ============================================================== starting package
-class StartingPackageInitialAuction(Step):
+class StartingPackageInitialAuction(AuctionMixin, Step):
     """Players in turn take a private or one of the two lowest minors at its price, or pass
     (and are out of the draft and the first stock round). Ends when one card is left."""
 
     HANDLERS: ClassVar[dict] = {"bid": "process_bid", "pass": "process_pass"}
+    OVER_MAX_MESSAGE: ClassVar[str] = "{entity} cannot afford {item}"
 
     def description(self):
         return "Initial Drafting of Privates/Minors"
@@ -46,19 +48,27 @@ class StartingPackageInitialAuction(Step):
             return []
         return ["bid", "pass"]
 
-    def process_bid(self, action, entity):
-        game = self.game
-        company = _company(game, action)
-        if company not in game.draftables():
+    def bid_item(self, action, entity):
+        company = super().bid_item(action, entity)
+        if company not in self.game.draftables():
             raise GameError(f"{company.name} cannot be taken now", rule="company-not-for-sale")
-        price = self.game.amount(action, "price", company.value)
+        return company
+
+    def bid_price(self, action, entity, company):
+        """A card costs its value (another price in an imported log: a warning)."""
+        game = self.game
+        price = game.amount(action, "price", company.value)
         if price != company.value:
             if not game.loading:
                 raise GameError(f"{company.name} costs {company.value}, not {price}", rule="wrong-price")
             game.warnings.append(f"action {action.get('id')}: {company.sym} price {price}, ours {company.value}")
-        if entity.cash < price:
-            raise GameError(f"{entity.name} cannot afford {company.name}", rule="insufficient-cash")
-        game.draft_object(company, entity, price)
+        return price
+
+    def check_bid(self, entity, company, price):
+        self.check_max_bid(entity, company, price)
+
+    def accept_bid(self, entity, company, price, action):
+        self.game.draft_object(company, entity, price)
         self._finalize()
 
     def process_pass(self, action, entity):
@@ -82,13 +92,14 @@ class StartingPackageInitialAuction(Step):
         return out + [{"type": "pass"}]
 
 
-class StartingPackageForcedAuction(Step):
+class StartingPackageForcedAuction(AuctionMixin, Step):
     """What is left of the starting package: a player picks a card, then in turn everyone may
     buy it at its price or pass; when all pass its price drops by 10M (down to half its value,
     then the player who picked it must buy it)."""
 
     HANDLERS: ClassVar[dict] = {"bid": "process_bid", "pass": "process_pass"}
     REDUCTION = 10
+    OVER_MAX_MESSAGE: ClassVar[str] = "{entity} cannot afford {item}"
 
     def setup(self):
         if getattr(self, "_ready", False):
@@ -126,27 +137,39 @@ class StartingPackageForcedAuction(Step):
             return []
         return ["bid", "pass"]
 
-    def process_bid(self, action, entity):
-        game = self.game
-        company = _company(game, action)
+    def bid_item(self, action, entity):
+        company = super().bid_item(action, entity)
         if company not in self.available():
             raise GameError(f"{company.name} is not offered now", rule="company-not-for-sale")
+        return company
+
+    def bid_price(self, action, entity, company):
+        """A pick names no price; a purchase pays the current price exactly."""
+        if self.auctioning is None:
+            return self.min_bid(company)
+        price = self.game.amount(action, "price", self.min_bid(company))
+        if price != self.min_bid(company):
+            raise GameError(f"{company.name} costs {self.min_bid(company)}, not {price}", rule="wrong-price")
+        return price
+
+    def check_bid(self, entity, company, price):
         if self.auctioning is None:
             if not self.game.loading and company not in self.selectable(entity):
                 raise GameError(f"nobody could pay for {company.name} and {entity.name} has no cash: the "
                                 "forced purchase would be for nothing, which the reference refuses",
                                 rule="forced-purchase-for-nothing")
+            return
+        self.check_max_bid(entity, company, price)
+
+    def accept_bid(self, entity, company, price, action):
+        """A pick puts the card up (and may run down to a forced purchase); else a purchase."""
+        if self.auctioning is None:
             self.triggerer = entity
             self.auctioning = company
             self.next_entity()  # may run down to a forced purchase
-            game.check_draft_dead_end()
+            self.game.check_draft_dead_end()
             return
-        price = self.game.amount(action, "price", self.min_bid(company))
-        if price != self.min_bid(company):
-            raise GameError(f"{company.name} costs {self.min_bid(company)}, not {price}", rule="wrong-price")
-        if entity.cash < price:
-            raise GameError(f"{entity.name} cannot afford {company.name}", rule="insufficient-cash")
-        game.draft_object(company, entity, price)
+        self.game.draft_object(company, entity, price)
         self.reset_auction(company)
 
     def floor_price(self, company) -> int:

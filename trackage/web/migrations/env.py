@@ -9,6 +9,8 @@ config = context.config
 
 def run() -> None:
     url = config.get_main_option("sqlalchemy.url")
+    if url is None:
+        raise RuntimeError("alembic's configuration names no sqlalchemy.url")
     engine = make_engine(url)
     with engine.connect() as conn:
         context.configure(connection=conn, target_metadata=metadata)

@@ -1,0 +1,232 @@
+"""Auctions: one bid state (:class:`Bids`) and one bid handler (:class:`AuctionMixin`).
+
+Every title's auction is the same walk through a ``bid`` action:
+
+1. :meth:`~AuctionMixin.bid_item` names the item (and refuses one not up for auction),
+2. :meth:`~AuctionMixin.bid_price` reads the price (``malformed-action``),
+3. :meth:`~AuctionMixin.check_bid` refuses a bid the rules do not allow; its default is the
+   one price check every open auction shares (:meth:`~AuctionMixin.check_price`: at least
+   :meth:`~AuctionMixin.min_bid`, in steps of the game's ``MIN_BID_INCREMENT`` from it, at
+   most :meth:`~AuctionMixin.max_bid`),
+4. :meth:`~AuctionMixin.accept_bid` records it; for a one-item auction on
+   :attr:`~AuctionMixin.auction` that is :meth:`~AuctionMixin.place_bid`: the bid replaces the
+   bidder's earlier one, bidders who cannot reach the next minimum drop out, and once one
+   bidder is left :meth:`~AuctionMixin.win_auction` says what winning does.
+
+A title's auction is its hook overrides (1822's bid boxes and bidding tokens, 1893's fixed
+prices of the starting package, 1867's dutch mode); no title writes ``process_bid`` itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
+from ..errors import GameError
+
+#: A bid: (entity, price, item). A plain tuple, so copies of a game share nothing with it.
+Bid = tuple[Any, int, Any]
+
+
+class Bids:
+    """The bids on one item, oldest first, and the bidders still in.
+
+    Plain data (copied with the game by :mod:`trackage.core.clone`). It reads as the sequence
+    of its bids: ``len(bids)``, ``bids[0]``, iteration.
+    """
+
+    __slots__ = ("bidders", "bids", "item")
+
+    def __init__(self, item: Any, bidders: list | None = None) -> None:
+        self.item = item
+        self.bids: list[Bid] = []
+        self.bidders: list = list(bidders) if bidders is not None else []
+
+    def __len__(self) -> int:
+        return len(self.bids)
+
+    def __iter__(self) -> Iterator[Bid]:
+        return iter(self.bids)
+
+    def __getitem__(self, i):
+        return self.bids[i]
+
+    def __repr__(self) -> str:
+        return f"Bids({self.item!r}, bids={self.bids!r}, bidders={self.bidders!r})"
+
+    def highest(self) -> Bid | None:
+        """The highest bid (the oldest of equal ones), None before any bid."""
+        best = None
+        for b in self.bids:
+            if best is None or b[1] > best[1]:
+                best = b
+        return best
+
+    def bid_of(self, entity) -> Bid | None:
+        """``entity``'s bid, if it has one."""
+        return next((b for b in self.bids if b[0] is entity), None)
+
+    def place(self, entity, price: int) -> Bid:
+        """``entity`` bids ``price``: its earlier bid, if any, goes; the new one is the latest."""
+        bid = (entity, price, self.item)
+        self.bids = [b for b in self.bids if b[0] is not entity]
+        self.bids.append(bid)
+        return bid
+
+    def drop(self, entity) -> None:
+        """``entity`` is out: no longer a bidder, its bid withdrawn."""
+        if entity in self.bidders:
+            self.bidders.remove(entity)
+        self.bids = [b for b in self.bids if b[0] is not entity]
+
+    def winner(self) -> Bid | None:
+        """The winning bid once one bidder is left and has bid, else None."""
+        if len(self.bidders) != 1 or not self.bids:
+            return None
+        return self.bids[0]
+
+    def next_bidder(self):
+        """The bidder in turn after the highest bid's (None before any bid)."""
+        best = self.highest()
+        if best is None or not self.bidders:
+            return None
+        return self.bidders[(self.bidders.index(best[0]) + 1) % len(self.bidders)]
+
+
+class AuctionMixin:
+    """The ``bid`` handler of a step, for its title to fill in through the hooks.
+
+    A one-item auction keeps its :class:`Bids` on :attr:`auction` (None when nothing is up);
+    a title may keep it elsewhere (e.g. on the round) behind a property of that name.
+    """
+
+    game: Any
+    round: Any
+    auction: Bids | None = None
+
+    #: A bid's price must be given (a missing price is ``malformed-action``, not 0).
+    PRICE_REQUIRED: ClassVar[bool] = False
+    #: Wording of the price check's refusals: the increment's (field: step) and a bid over
+    #: the maximum's (fields: entity, item, price, max).
+    BID_INCREMENT_MESSAGE: ClassVar[str] = "bids rise in steps of {step}"
+    OVER_MAX_MESSAGE: ClassVar[str] = "{entity} can bid at most {max}"
+
+    # ------------------------------------------------------------------ the handler
+    def process_bid(self, action: dict, entity) -> None:
+        item = self.bid_item(action, entity)
+        price = self.bid_price(action, entity, item)
+        self.check_bid(entity, item, price)
+        self.accept_bid(entity, item, price, action)
+
+    # ------------------------------------------------------------------ hooks
+    def bid_item(self, action: dict, entity) -> Any:
+        """The item ``action`` bids on; refuses an unknown one and (override) one not up for
+        auction now. Default: the company named by ``company`` (``unknown-entity``)."""
+        company = self.game.company_by_id(action.get("company"))
+        if company is None:
+            raise GameError(f"unknown company {action.get('company')!r}", rule="unknown-entity")
+        return company
+
+    def bid_price(self, action: dict, entity, item) -> int:
+        """The price ``action`` bids: a whole number (``malformed-action``); 0 when missing,
+        unless :attr:`PRICE_REQUIRED`."""
+        if self.PRICE_REQUIRED:
+            price = action.get("price")
+            if not isinstance(price, int):
+                raise GameError("a bid needs an integer price", rule="malformed-action")
+            return price
+        return self.game.amount(action, "price", 0)
+
+    def check_bid(self, entity, item, price: int) -> None:
+        """Refuse a bid the rules do not allow. Default: the shared :meth:`check_price`;
+        titles add their own rules before or after it."""
+        self.check_price(entity, item, price)
+
+    def min_bid(self, item) -> int:
+        """The lowest bid ``item`` takes now."""
+        raise NotImplementedError
+
+    def max_bid(self, entity, item) -> int:
+        """The most ``entity`` may bid on ``item`` (default: its cash)."""
+        return entity.cash
+
+    def bid_step(self) -> int:
+        """Bids rise from the minimum in steps of this (the game's ``MIN_BID_INCREMENT``)."""
+        return self.game.MIN_BID_INCREMENT
+
+    def accept_bid(self, entity, item, price: int, action: dict) -> None:
+        """Record an allowed bid. Default: :meth:`place_bid` on the auction under way."""
+        self.place_bid(entity, price)
+
+    def win_auction(self, winner: Bid) -> None:
+        """What winning does: ``winner`` = (entity, price, item); :attr:`auction` is already
+        cleared."""
+        raise NotImplementedError
+
+    def auction_unsold(self, item) -> None:
+        """Every bidder has dropped out of the auction of ``item`` (already cleared).
+        Default: nothing."""
+
+    # ------------------------------------------------------------------ shared rules
+    def check_price(self, entity, item, price: int) -> None:
+        """The price check of an open auction: at least :meth:`min_bid` (``bid-too-low``), in
+        steps of :meth:`bid_step` from it (``bid-increment``), at most :meth:`max_bid`
+        (``insufficient-cash``)."""
+        lo, step = self.min_bid(item), self.bid_step()
+        if price < lo:
+            raise GameError(f"minimum bid is {lo} for {item.name}", rule="bid-too-low")
+        if (price - lo) % step:
+            raise GameError(self.BID_INCREMENT_MESSAGE.format(step=step), rule="bid-increment")
+        self.check_max_bid(entity, item, price)
+
+    def check_max_bid(self, entity, item, price: int) -> None:
+        """At most :meth:`max_bid` (``insufficient-cash``, worded by :attr:`OVER_MAX_MESSAGE`)."""
+        hi = self.max_bid(entity, item)
+        if price > hi:
+            raise GameError(self.OVER_MAX_MESSAGE.format(entity=entity.name, item=item.name, price=price, max=hi),
+                            rule="insufficient-cash")
+
+    # ------------------------------------------------------------------ one-item auctions
+    def open_bidding(self, entity, item, price: int) -> None:
+        """``entity`` puts ``item`` up with a first bid of ``price``: the bidders are the
+        round's entities who can reach the next minimum, and ``entity``."""
+        bids = self.auction = Bids(item)
+        bids.place(entity, price)
+        lo = self.min_bid(item)
+        bids.bidders = [p for p in self.round.entities if p is entity or self.max_bid(p, item) >= lo]
+        self.resolve_auction()
+
+    def place_bid(self, entity, price: int) -> None:
+        """``entity`` bids ``price`` on the item up: the bidders who cannot reach the next
+        minimum drop out, and the auction ends if it is decided."""
+        bids = self.auction
+        if bids is None:
+            return
+        bids.place(entity, price)
+        lo = self.min_bid(bids.item)
+        for p in [p for p in bids.bidders if p is not entity and self.max_bid(p, bids.item) < lo]:
+            bids.drop(p)
+        self.resolve_auction()
+
+    def drop_bidder(self, entity) -> None:
+        """``entity`` leaves the auction under way, which ends if that decides it."""
+        if self.auction is not None:
+            self.auction.drop(entity)
+        self.resolve_auction()
+
+    def resolve_auction(self) -> None:
+        """End the auction once it is decided: one bidder left with a bid wins
+        (:meth:`win_auction`); with no bidder left nobody does (:meth:`auction_unsold`)."""
+        bids = self.auction
+        if bids is None:
+            return
+        winner = None
+        if bids.bidders:
+            winner = bids.winner()
+            if winner is None:
+                return
+        self.auction = None
+        if winner is None:
+            self.auction_unsold(bids.item)
+        else:
+            self.win_auction(winner)
