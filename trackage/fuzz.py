@@ -19,9 +19,10 @@ import json
 import math
 import random
 from dataclasses import dataclass, field
+from functools import partial
 
 from .core.errors import GameError
-from .core.legal import is_listed
+from .core.legal import is_listed, share_kind
 from .core.schema import problem
 from .core.state import full_state
 from .invariants import all_cash
@@ -195,7 +196,7 @@ class Fuzzer:
         # whether it is listed, judged before it is applied (certificates by their holders then)
         # (an action must also fit its type's schema: extra fields, even null, are not the listed action)
         listed = (isinstance(action.get("type"), str) and problem(action) is None
-                  and is_listed(action, legal, game.share_kind, self._resolve))
+                  and is_listed(action, legal, partial(share_kind, game), self._resolve))
         if listed and action.get("type") == "run_routes":
             # the gate lets any run through to the rules, which check its routes (any valid set
             # is a legal move) and compute its figures: one naming another extra revenue is forged
