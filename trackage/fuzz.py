@@ -21,6 +21,7 @@ import random
 from dataclasses import dataclass, field
 from functools import partial
 
+from .core.entities import entity_type
 from .core.errors import GameError
 from .core.legal import is_listed, share_kind
 from .core.schema import problem
@@ -87,7 +88,7 @@ def mutate(game, action: dict, rng: random.Random) -> dict:
     elif how == 2:  # another entity
         others = list(game.players) + list(game.corporations) + list(getattr(game, "minors", []))
         e = rng.choice(others)
-        a["entity"], a["entity_type"] = e.id, game.entity_type(e)
+        a["entity"], a["entity_type"] = e.id, entity_type(e)
     elif how == 3:  # another type
         a["type"] = rng.choice(ACTION_TYPES)
     elif how == 4 and a.get("shares"):  # a repeated certificate, a forged percent
@@ -117,7 +118,7 @@ def mutate(game, action: dict, rng: random.Random) -> dict:
         pool = list(game.players) if rng.random() < 0.03 else list(game.corporations) + list(game.companies)
         e = rng.choice(pool)
         a = {"type": "end_game", "entity": e.id if not getattr(e, "is_company", False) else e.sym,
-             "entity_type": game.entity_type(e)}
+             "entity_type": entity_type(e)}
     else:  # a field from another listed action
         if keys:
             k = rng.choice(keys)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, cast
 
-from .entities import Company, Corporation, Player, SharePoolHolder
+from .entities import Company, Corporation, Player, SharePoolHolder, entity_type
 from .errors import ActionFormatError, GameError
 from .market import StockMarket
 from .money import Bank, spend
@@ -302,24 +302,8 @@ class Game:
         """Private companies a player may buy from the bank now."""
         return [c for c in self.companies if not c.closed and (c.owner is None or c.owner is self.bank)]
 
-    def transfer_company(self, company, player, price: int) -> None:
-        owner = company.owner
-        seller = owner if owner is not None else self.bank
-        if owner is not None and owner is not self.bank and company in getattr(owner, "companies", []):
-            owner.companies.remove(company)
-        company.owner = player
-        player.companies.append(company)
-        if price > 0:
-            spend(player, seller, price)
-
     def company_sale_price(self, company) -> int:
         return company.value
-
-    def sell_company_to_bank(self, player, company, price: int) -> None:
-        company.owner = self.bank
-        player.companies.remove(company)
-        if price > 0:
-            spend(self.bank, player, price)
 
     def after_buy_company(self, player, company) -> None:
         pass
@@ -405,10 +389,6 @@ class Game:
         return self.board.city_by_id(cid)
 
     @property
-    def hexmap(self):
-        return self.board.hexmap
-
-    @property
     def graph(self):
         return self.board.graph
 
@@ -487,38 +467,6 @@ class Game:
     def route_trains(self, entity) -> list:
         return list(entity.trains)
 
-    def evaluate_routes(self, entity, routes: list, action: dict) -> list:
-        """Compute each route's revenue and compare it with what the action claims.
-
-        While replaying a log, a stored revenue that differs from ours is reported
-        as a warning (an error with ``strict``); in live play a claimed revenue
-        must equal the computed one.
-        """
-        out = []
-        trains = {t.id: t for t in self.route_trains(entity)}
-        computed = None
-        try:
-            computed = self.compute_route_revenues(entity, routes, trains)
-        except GameError as e:
-            if not self.loading or self.strict:
-                raise
-            self.warnings.append(f"action {action.get('id')}: cannot verify routes: {e}")
-        for i, r in enumerate(routes):
-            if r.get("train") not in trains:
-                raise GameError(f"{entity.name} has no train {r.get('train')!r}", rule="unknown-train")
-            claimed = r.get("revenue")
-            ours = computed[i] if computed is not None else None
-            if ours is not None and claimed is not None and ours != claimed:
-                msg = f"action {action.get('id')}: route of train {r['train']} earns {ours}, log says {claimed}"
-                if self.strict or not self.loading:
-                    raise GameError(msg, rule="wrong-revenue")
-                self.warnings.append(msg)
-            if ours is None and claimed is None:
-                raise GameError(f"cannot compute the revenue of train {r['train']}'s route", rule="bad-route")
-            revenue = claimed if (self.loading and claimed is not None) else ours
-            out.append({"train": r["train"], "revenue": revenue, "route": r})
-        return out
-
     def route_rules(self) -> RouteRules:
         """The rules this game's routes are rebuilt, checked, priced and searched by
         (:func:`trackage.core.routes.rules_for` asks, whenever routes are read from a log,
@@ -552,16 +500,6 @@ class Game:
     #: work the router may spend on a suggestion (walk steps and search nodes): a bound on
     #: the time of ``legal_actions`` that keeps suggestions the same on every machine
     ROUTER_WORK = 20_000
-
-    def suggest_routes(self, entity) -> list:
-        """The best routes the router finds within ``ROUTER_WORK`` (proven optimal unless the
-        state is very large)."""
-        try:
-            from ..router import optimal_routes
-
-            return optimal_routes(self, entity, work_limit=self.ROUTER_WORK).routes
-        except GameError:  # a bot's helper: an empty run is always legal
-            return []
 
     def upgrade_memo_key(self, hex_, old, new) -> tuple:
         """What ``upgrades_to(old, new)`` depends on (a memo key). Turning both tiles alike
@@ -973,17 +911,8 @@ class Game:
         return {str(k): v for k, v in vals}
 
     # ------------------------------------------------------------- play API
-    def entity_type(self, e) -> str:
-        if e.is_player:
-            return "player"
-        if e.is_company:
-            return "company"
-        if getattr(e, "is_minor", False):
-            return "minor"
-        return "corporation"
-
     def entity_ref(self, e) -> dict:
-        return {"entity": e.id, "entity_type": self.entity_type(e)}
+        return {"entity": e.id, "entity_type": entity_type(e)}
 
     def acting_entities(self) -> list:
         return [e for e in self.round.active_entities() if e is not None]
