@@ -546,9 +546,6 @@ class Game1822(Game):
     def must_buy_train(self, entity) -> bool:
         return not any(t.name not in EXTRA_TRAINS for t in entity.trains) and bool(self.depot.depot_trains())
 
-    def train_limit(self, entity):
-        return self.phase.train_limit(entity)
-
     def tile_lays(self, entity):
         if getattr(entity, "sym", None) == "P21":
             return self.data["hsbc_tile_lays"]
@@ -593,15 +590,6 @@ class Game1822(Game):
         self.remove_train(train)
         train.owner = operator
         operator.trains.append(train)
-
-    def remove_train(self, train):
-        owner = train.owner
-        if owner is None:
-            return
-        if owner is self.depot:
-            self.depot.remove_train(train)
-        elif train in owner.trains:
-            owner.trains.remove(train)
 
     def discard_train(self, train):
         if train.name in EXTRA_PERMANENTS or train.name == "P+":
