@@ -14,11 +14,13 @@ if TYPE_CHECKING:
     from .game import Game1822
 
 
-def remove_exchange_token(game: Game1822, corp):
+def remove_exchange_token(game: Game1822, corp) -> None:
+    """A major spends one of its exchange tokens."""
     corp.exchange_tokens -= 1
 
 
 def min_city_slots(game: Game1822, city) -> int:
+    """The slots a city keeps when a token leaves it (London keeps minor 14's extra one)."""
     if city.hex is None or city.hex.id != LONDON:
         return city.normal_slots
     path = next((p for p in game.board.tile(city.hex).paths if p.city is city and p.edges), None)
@@ -27,7 +29,8 @@ def min_city_slots(game: Game1822, city) -> int:
     return city.normal_slots
 
 
-def remove_minor_token(game: Game1822, minor):
+def remove_minor_token(game: Game1822, minor) -> None:
+    """A minor's token leaves its city (and the extra slot it may have had)."""
     tok = minor.tokens[0]
     city = tok.city
     if city is None:
@@ -38,7 +41,8 @@ def remove_minor_token(game: Game1822, minor):
     tok.hex = None
 
 
-def move_tokens_to_surviving(game: Game1822, surviving, minor):
+def move_tokens_to_surviving(game: Game1822, surviving, minor) -> None:
+    """The acquiring major takes over the minor's tokens (placed ones where they stand)."""
     used = [t for t in surviving.tokens if t.used]
     unused = [t for t in surviving.tokens if not t.used]
     for tok in minor.tokens:
@@ -59,7 +63,8 @@ def move_tokens_to_surviving(game: Game1822, surviving, minor):
     game.graph_changed()
 
 
-def acquire_bank_minor(game: Game1822, entity, minor, token_choice, round_):
+def acquire_bank_minor(game: Game1822, entity, minor, token_choice, round_) -> None:
+    """``entity`` buys ``minor`` from the bank box, its token replaced or exchanged as chosen."""
     spend(entity, game.bank, game.MINOR_BIDBOX_PRICE)
     if token_choice == "replace":
         if minor.id == MINOR_14:
@@ -89,7 +94,8 @@ def acquire_bank_minor(game: Game1822, entity, minor, token_choice, round_):
     game.close_corporation(minor)
 
 
-def acquire_player_minor(game: Game1822, entity, minor, shares, token_choice):
+def acquire_player_minor(game: Game1822, entity, minor, shares, token_choice) -> None:
+    """``entity`` acquires a player's ``minor`` for ``shares`` of its own (and cash either way)."""
     owner = minor.owner
     diff = minor.share_price.price * 2 - entity.share_price.price * shares
     if diff < 0:

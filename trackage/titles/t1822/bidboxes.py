@@ -13,7 +13,9 @@ if TYPE_CHECKING:
     from .game import Game1822
 
 
-def setup_companies(game: Game1822):
+def setup_companies(game: Game1822) -> None:
+    """Order the companies for the bid boxes (M24, C1, P1 first; the 1822+ removals) and set the
+    private companies' trains aside."""
     comps = game.rng.shuffle(game.companies)
     minors = [c for c in comps if c.sym[0] == "M"]
     concessions = [c for c in comps if c.sym[0] == "C"]
@@ -46,30 +48,35 @@ def setup_companies(game: Game1822):
         game.company_trains[sym] = t
 
 
-def bank_companies(game: Game1822, prefix):
+def bank_companies(game: Game1822, prefix) -> list:
+    """The bank's companies of one kind (M, C or P), in box order."""
     return [c for c in game.companies if c.sym[0] == prefix and (c.owner is None or c.owner is game.bank)
             and not c.closed]
 
 
-def bidbox_minors_refill(game: Game1822):
+def bidbox_minors_refill(game: Game1822) -> None:
+    """Remember which minors the minors' box holds now."""
     game.bidbox_minors_cache = [c.sym for c in bank_companies(game, "M")[:game.BIDBOX_MINORS]]
 
 
-def setup_bidboxes(game: Game1822):
+def setup_bidboxes(game: Game1822) -> None:
+    """At a stock round's start the boxes' companies go to the bank."""
     bidbox_minors_refill(game)
     for c in game.bidbox_minors() + game.bidbox_concessions() + game.bidbox_privates():
         c.owner = game.bank
     game.double_cash_choice = None
 
 
-def win_company(game: Game1822, player, company, price):
+def win_company(game: Game1822, player, company, price) -> None:
+    """A won bid: ``player`` takes ``company`` for ``price``."""
     company.owner = player
     player.companies.append(company)
     if price > 0:
         spend(player, game.bank, price)
 
 
-def float_minor(game: Game1822, player, company, bid_amount):
+def float_minor(game: Game1822, player, company, bid_amount) -> None:
+    """A won bid for a minor: it floats, its price and treasury set by the bid."""
     minor = game.find_corporation(company)
     sp = game.minor_float_share_price(bid_amount)
     presidency = sp.price * 2
@@ -88,7 +95,8 @@ def float_minor(game: Game1822, player, company, bid_amount):
     company.owner = None
 
 
-def export_train(game: Game1822, train):
+def export_train(game: Game1822, train) -> None:
+    """A train leaves the depot for good (the stock round's exports)."""
     game.depot.remove_train(train)
     train.owner = None
     game.depot.clear_cache()

@@ -13,7 +13,8 @@ if TYPE_CHECKING:
     from .game import Game1822
 
 
-def choices_entities(game: Game1822):
+def choices_entities(game: Game1822) -> list:
+    """Who chooses in the choices round: P9's owner, if a player."""
     c = game.company_by_id(DOUBLE_CASH)
     if c is None or c.closed or c.owner is None or not c.owner.is_player:
         return []
@@ -21,6 +22,7 @@ def choices_entities(game: Game1822):
 
 
 def choices_lur(game: Game1822, company, time) -> dict:
+    """P17's choices: move a company outside the boxes to the top or bottom of its stack."""
     if time not in ("token", "track", "issue") or company.owner is None or not company.owner.is_corporation:
         return {}
     out = {}
@@ -35,6 +37,7 @@ def choices_lur(game: Game1822, company, time) -> dict:
 
 
 def choices_chpr(game: Game1822, company, time) -> dict:
+    """P18's choices: move a token between a major's exchange and available sections."""
     owner = company.owner
     if time not in ("token", "track") or owner is None or not owner.is_corporation:
         return {}
@@ -48,18 +51,21 @@ def choices_chpr(game: Game1822, company, time) -> dict:
 
 
 def choices_egr(game: Game1822, company, time) -> dict:
+    """P8's choice: a terrain token or the continuous discount."""
     if len(company.abilities) != 3 or time != "special_choose":
         return {}
     return {"token": "Discount token for one rough terrain, hill or mountain lay",
             "discount": "20 continuous discount off hill and mountain terrain"}
 
 
-def move_exchange_token(game: Game1822, corp):
+def move_exchange_token(game: Game1822, corp) -> None:
+    """One of ``corp``'s exchange tokens becomes an available token."""
     corp.exchange_tokens -= 1
     corp.tokens.append(Token(corp, price=game.TOKEN_PRICE))
 
 
 def company_choices(game: Game1822, company, time) -> dict:
+    """What ``company``'s owner may choose at ``time``."""
     sym = company.sym
     if sym == DOUBLE_CASH:
         if game.double_cash_choice or company.owner is None or not company.owner.is_player or time != "choose":
@@ -82,7 +88,8 @@ def company_choices(game: Game1822, company, time) -> dict:
     return {}
 
 
-def company_made_choice(game: Game1822, company, choice, time):
+def company_made_choice(game: Game1822, company, choice, time) -> None:
+    """Carry out ``company``'s ``choice``."""
     sym = company.sym
     if sym == DOUBLE_CASH:
         game.double_cash_choice = company.owner

@@ -24,6 +24,7 @@ def destination_connected(game: Game1822, entity) -> bool:
 
 
 def walk_to_home(game: Game1822, entity, dest_tile, home) -> bool:
+    """Does a walk from the destination tile reach ``home``?"""
     from ...core.graph import walk_node
 
     class Found(Exception):

@@ -11,7 +11,9 @@ if TYPE_CHECKING:
     from .game import Game1822
 
 
-def remove_extra_tokens(game: Game1822, tile):
+def remove_extra_tokens(game: Game1822, tile) -> None:
+    """After a lay, a corporation keeps one token per city of ``tile`` (destination tokens
+    count); the others go back to its charter."""
     board = game.board
     for city in tile.cities:
         counted: dict = {}
@@ -34,7 +36,8 @@ def remove_extra_tokens(game: Game1822, tile):
             remove_cheater_slot(game, city)
 
 
-def remove_cheater_slot(game: Game1822, city):
+def remove_cheater_slot(game: Game1822, city) -> None:
+    """A city with a cheater slot and an empty slot moves the last token into the empty one."""
     board = game.board
     slots = list(board.tokens(city))
     if len(slots) <= city.normal_slots:
@@ -48,9 +51,10 @@ def remove_cheater_slot(game: Game1822, city):
     board.set_tokens(city, slots)
 
 
-def after_lay_tile(game: Game1822, hex_, old_tile, tile):
+def after_lay_tile(game: Game1822, hex_, old_tile, tile) -> None:
     # a plain yellow tile laid on an S/T hex keeps the symbol as a temporary label; it is the
     # hex's label (board state), so it leaves with the tile when the tile is upgraded
+    """A plain yellow tile on an S/T hex keeps its label; London keeps minor 14's slot."""
     olab = old_tile.label
     if olab and tile.color == "yellow" and olab in ("S", "T") and not tile.label:
         game.board.set_label(hex_, olab)
@@ -58,7 +62,8 @@ def after_lay_tile(game: Game1822, hex_, old_tile, tile):
         upgrade_minor_14_home_hex(game, hex_)
 
 
-def upgrade_minor_14_home_hex(game: Game1822, hex_):
+def upgrade_minor_14_home_hex(game: Game1822, hex_) -> None:
+    """London's upgraded tile keeps the extra slot of minor 14's city."""
     if game.minor_14_city_exit is None:
         return
     board = game.board

@@ -11,21 +11,23 @@ if TYPE_CHECKING:
     from .game import Game1822
 
 
-def add_interest_player_loans(game: Game1822):
+def add_interest_player_loans(game: Game1822) -> None:
+    """At a stock round's end each debt grows by its interest."""
     for p in game.players:
         debt = game.player_debt.get(p, 0)
         if debt > 0:
             game.player_debt[p] = debt + -(-debt * game.PLAYER_LOAN_INTEREST // 100)
 
 
-def player_loan(game: Game1822, player, amount):
+def player_loan(game: Game1822, player, amount) -> None:
     """The bank lends ``amount``; the debt includes 50% interest at once."""
     spend(game.bank, player, amount)
     game.player_debt[player] = game.player_debt.get(player,
                                                     0) + amount + -(-amount * game.PLAYER_LOAN_INTEREST // 100)
 
 
-def payoff_player_loan(game: Game1822, player, amount=None):
+def payoff_player_loan(game: Game1822, player, amount=None) -> None:
+    """``player`` pays back ``amount`` (all he can, if None) of his debt."""
     debt = game.player_debt.get(player, 0)
     if debt <= 0:
         raise GameError(f"{player.name} has no loan", rule="no-loan")

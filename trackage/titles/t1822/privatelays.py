@@ -38,6 +38,7 @@ def teleport_ability(game: Game1822, company):
 
 
 def track_ability(game: Game1822, company, time):
+    """``company``'s tile-lay ability usable at ``time`` (None: none)."""
     if company.closed or company.owner is None or not company.owner.is_corporation:
         return None
     if time == "special_track" and company.sym == "P5":
@@ -63,7 +64,7 @@ def track_ability(game: Game1822, company, time):
     return None
 
 
-def check_company_lay(game: Game1822, company, corp, hex_, old_tile, tile):
+def check_company_lay(game: Game1822, company, corp, hex_, old_tile, tile) -> None:
     """Where each private company may lay (live play; the reference's hex filters)."""
     sym = company.sym
     if sym == "P2" and len(old_tile.towns) != 1:
@@ -81,7 +82,8 @@ def check_company_lay(game: Game1822, company, corp, hex_, old_tile, tile):
         raise GameError("P10 lays over an estuary", rule="ability-hex")
 
 
-def use_tile_ability(game: Game1822, ab, upgrade):
+def use_tile_ability(game: Game1822, ab, upgrade) -> None:
+    """Count one use of a tile-lay ability (P12: a lay or an upgrade)."""
     if ab.get("count") is not None and ab["count"] <= 0:
         return
     if ab.get("count") is not None:
@@ -104,7 +106,9 @@ def use_tile_ability(game: Game1822, ab, upgrade):
             ab["count"] = 0
 
 
-def special_lay_tile(game: Game1822, step, action, company, ab):
+def special_lay_tile(game: Game1822, step, action, company, ab) -> None:
+    """Lay a tile with ``company``'s ability ``ab`` (combined with the companies the action
+    names), paying what the lay costs and using up the abilities."""
     corp = company.owner
     round_ = game.round
     hex_ = game.hex_by_id(action.get("hex"))
@@ -235,7 +239,7 @@ def special_lay_options(game: Game1822, company, ab) -> list:
     return out
 
 
-def special_lay_candidates(game: Game1822, company, ab, combo=()):
+def special_lay_candidates(game: Game1822, company, ab, combo=()) -> list:
     """A private company's tile lays (alone or with ``combo``, (company, ability) pairs), as
     the reference offers them: the hexes the abilities may reach now and, for abilities
     naming their tiles, those tiles (compared as special lays), otherwise the phase's tiles
@@ -335,6 +339,8 @@ def ability_allows(ab, tile) -> bool:
 
 
 def _company_lay_rotations(game: Game1822, pairs, corp, hex_, old, tile) -> list[dict]:
+    """The lay actions of ``tile`` on ``hex_`` (each rotation the abilities allow and the
+    corporation can pay)."""
     company = pairs[0][0]
     syms = {c.sym for c, _ in pairs}
     matched = matching_abilities(pairs, hex_, tile)

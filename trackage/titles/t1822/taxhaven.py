@@ -51,6 +51,7 @@ class Holder(CashHolder):
 
 
 def choices_tax_haven(game: Game1822, company, time) -> dict:
+    """The tax haven's choices: a share of a major from the IPO or the market."""
     if game.tax_haven.value() > 0 and not game.tax_haven_multiple():
         return {}
     if company.owner is None or not company.owner.is_player or time != "stock_round":
@@ -72,7 +73,8 @@ def choices_tax_haven(game: Game1822, company, time) -> dict:
     return out
 
 
-def made_choice_tax_haven(game: Game1822, company, choice):
+def made_choice_tax_haven(game: Game1822, company, choice) -> None:
+    """The tax haven buys the chosen share."""
     spender = game.tax_haven_spender(company)
     bundle = game.tax_haven_bundle(choice)
     corp = bundle.corporation

@@ -30,18 +30,22 @@ def consent_blockers(game: Game1822, hex_) -> list:
 
 
 def rights_player(game: Game1822, e):
+    """The player holding ``e``'s track rights (None: not a player's)."""
     owner = e.owner
     return owner if owner is not None and owner.is_player else None
 
 
 def acting_player(game: Game1822, entity):
+    """The player acting for ``entity`` (a company's owner's owner)."""
     if getattr(entity, "is_company", False):
         entity = entity.owner
     owner = getattr(entity, "owner", None)
     return owner if owner is not None and owner.is_player else None
 
 
-def legal_tile_rotation(game: Game1822, entity, hex_, tile):
+def legal_tile_rotation(game: Game1822, entity, hex_, tile) -> bool:
+    """May ``entity`` lay ``tile`` (rotated) on ``hex_``? Track rights, P5's and D35's fixed
+    rotations, P2's town removal."""
     if hex_.id == "D35" and tile.name == "57" and tile.rotation in (2, 5):
         return True
     if getattr(entity, "sym", None) == "P5" and hex_.id == "P43":

@@ -49,6 +49,7 @@ class ClosureRound(OperatingRound):
         self.next_entity()
 
 
-def closure_round(game: Game1858, round_num: int):
+def closure_round(game: Game1858, round_num: int) -> ClosureRound:
+    """The private closure round (it counts as a round)."""
     game.round_counter += 1
     return ClosureRound(game, [ExchangeApproval1858, HomeToken1858, PrivateClosure1858], round_num)

@@ -29,6 +29,7 @@ class Corporation1858(Corporation):
 
 
 def new_corporation(game: Game1858, c) -> Corporation1858:
+    """A public company from its spec (five shares)."""
     corp = Corporation1858(c["sym"], c.get("name", c["sym"]), share_percents=c.get("shares", [40, 20, 20, 20]),
                            tokens=c.get("tokens", []), float_percent=c.get("float_percent", 40),
                            max_ownership_percent=c.get("max_ownership_percent", 60),
@@ -39,6 +40,7 @@ def new_corporation(game: Game1858, c) -> Corporation1858:
 
 
 def convert(game: Game1858, corp) -> None:
+    """A five-share company becomes a ten-share one (each share split, five more in its treasury)."""
     if not getattr(corp, "is_corporation", False) or corp.type != "5-share":
         return
     from ...core.entities import Share
@@ -59,6 +61,7 @@ def convert(game: Game1858, corp) -> None:
 
 
 def bundles_for_corporation(game: Game1858, holder, corp) -> list:
+    """The bundles of ``holder``'s shares of ``corp``: one share, two shares, ..."""
     shares = list(holder.shares_of(corp))
     if not shares:
         return []
@@ -71,6 +74,8 @@ def bundles_for_corporation(game: Game1858, holder, corp) -> list:
 
 
 def emergency_issuable_bundles(game: Game1858, corp) -> list:
+    """The bundles a trainless company may issue to buy a train: those leaving it short of
+    the dearest depot train, and one more."""
     if not game.trainless(corp):
         return []
     top = max_depot_price(game)
@@ -83,6 +88,7 @@ def emergency_issuable_bundles(game: Game1858, corp) -> list:
 
 
 def max_depot_price(game: Game1858) -> int:
+    """The dearest price of a depot train."""
     trains = game.depot.depot_trains()
     if not trains:
         return 0

@@ -14,6 +14,7 @@ COLOR_NEXT = {"white": "yellow", "yellow": "green", "green": "brown", "brown": "
 
 
 def home_hex(game: Game1858, operator, hex_) -> bool:
+    """Is ``hex_`` one of ``operator``'s home hexes?"""
     return hex_.id in (operator.coordinates or [])
 
 
@@ -51,6 +52,7 @@ def compact_reservations(game: Game1858, hex_) -> None:
 
 
 def gauge_graph(game: Game1858, gauge: str):
+    """The track graph of one gauge (``broad`` or ``narrow``); dual track is in both."""
     from ...core.graph import TrackGraph
 
     if game.board is None:
@@ -63,6 +65,8 @@ def gauge_graph(game: Game1858, gauge: str):
 
 
 def connected_hexes_1858(game: Game1858, entity) -> dict:
+    """The hexes (and their edges) ``entity`` reaches over either gauge (a private railway
+    also its home hexes)."""
     out: dict = {}
     for gauge in ("broad", "narrow"):
         g = gauge_graph(game, gauge)
@@ -82,6 +86,7 @@ def connected_hexes_1858(game: Game1858, entity) -> dict:
 
 
 def blocked_hex(game: Game1858, entity, hex_) -> bool:
+    """Is ``hex_`` blocked for ``entity`` by another's private railway?"""
     if game.board.tile(hex_).color != "white":
         return False
     blockers = []
@@ -98,6 +103,7 @@ def blocked_hex(game: Game1858, entity, hex_) -> bool:
 
 
 def check_track_lay(game: Game1858, entity, hex_, old_tile, tile, rotation, round_) -> None:
+    """Refuse a lay on a blocked or unreachable hex, or metre gauge before phase 3."""
     if blocked_hex(game, entity, hex_):
         raise GameError(f"{hex_.id} is blocked by a private railway", rule="hex-blocked")
     if "broad_gauge" in game.phase.status and any(p.track == "narrow" for p in tile.paths):
@@ -115,6 +121,7 @@ def upgrade_fits(game: Game1858, old, placed) -> bool:
 
 
 def legal_tile_lays_1858(game: Game1858, entity, lay, round_) -> list:
+    """Every lay ``entity`` may make with ``lay`` (hex, tile, rotation)."""
     out = []
     connected = connected_hexes_1858(game, entity)
     candidates = {}

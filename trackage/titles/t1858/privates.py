@@ -14,11 +14,13 @@ if TYPE_CHECKING:
 
 
 def reserved_cities(game: Game1858, corp, company) -> list:
+    """The cities reserved for ``company`` where ``corp`` may place a token."""
     board = game.board
     return [c for c in board.cities() if board.reserved_by(c, company) and board.tokenable(c, corp, free=True)]
 
 
 def acquire_private(game: Game1858, corp, entity) -> None:
+    """``corp`` takes the private railway ``entity`` (its minor closes)."""
     company = game.private_company(entity)
     minor = game.private_minor(entity)
     player = company.owner
@@ -34,6 +36,8 @@ def acquire_private(game: Game1858, corp, entity) -> None:
 
 
 def exchange_for_share(game: Game1858, round_, bundle, corp, minor, player, treasury: bool) -> None:
+    """A private railway is exchanged for a share of ``corp`` (from the treasury: ``corp``
+    takes the private and claims its token slot)."""
     if not game.loading and not game.corporation_private_connected(corp, minor):
         raise GameError(f"{minor.name} is not connected to {corp.name}", rule="not-connected")
     floated_before = corp.floated()
@@ -47,6 +51,7 @@ def exchange_for_share(game: Game1858, round_, bundle, corp, minor, player, trea
 
 
 def claim_token(game: Game1858, round_, corp, minor) -> None:
+    """``corp`` is offered a token in the slots reserved for the private ``minor``."""
     if not any(not t.used for t in corp.tokens):
         return
     company = game.private_company(minor)
@@ -67,6 +72,7 @@ def claim_token(game: Game1858, round_, corp, minor) -> None:
 
 
 def close_company(game: Game1858, company) -> None:
+    """A private railway closes: its owner gets its value, its reservations go."""
     if not game.private_railway(company) or company.closed:
         return
     owner = company.owner
@@ -85,6 +91,7 @@ def close_company(game: Game1858, company) -> None:
 
 
 def remove_reservations_of(game: Game1858, entity) -> None:
+    """``entity``'s reservations leave the map."""
     board = game.board
     for c in board.cities():
         res = list(board.city_reservations(c))
@@ -94,6 +101,7 @@ def remove_reservations_of(game: Game1858, entity) -> None:
 
 
 def close_private(game: Game1858, entity) -> None:
+    """A private railway closes as company and as minor."""
     company = game.private_company(entity)
     minor = game.private_minor(entity)
     if minor is not None:

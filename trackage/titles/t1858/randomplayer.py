@@ -9,6 +9,7 @@ if TYPE_CHECKING:
 
 
 def playout_weight(game: Game1858, action: dict) -> float:
+    """How likely the random player is to pick ``action``."""
     kind = action["type"]
     if kind == "dividend":
         return game.PLAYOUT_DIVIDENDS.get(action.get("kind"), 1.0)

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
 
 
 def setup_unbuyable_privates(game: Game1858) -> None:
+    """A two-player game leaves five yellow and two green privates unbuyable."""
     yellow = [m for m in game.minors if m.data.get("color") == "yellow"]
     green = [m for m in game.minors if m.data.get("color") != "yellow"]
     picked = game.rng.shuffle(yellow)[:5] + game.rng.shuffle(green)[:2]
@@ -19,6 +20,7 @@ def setup_unbuyable_privates(game: Game1858) -> None:
 
 
 def setup_stubs(game: Game1858) -> dict:
+    """Stubs mark the unbuilt line between the home hexes of each private railway."""
     from ...core.tiles import Stub
 
     stubs: dict = {}
@@ -39,6 +41,7 @@ def setup_stubs(game: Game1858) -> dict:
 
 
 def option_quick_start(game: Game1858) -> str | None:
+    """The quick-start option chosen (None: none)."""
     for r in game.QUICK_START:
         if r in game.optional_rules:
             return r
@@ -46,6 +49,7 @@ def option_quick_start(game: Game1858) -> str | None:
 
 
 def quick_start(game: Game1858, option: str) -> None:
+    """Deal the quick-start packets to the players."""
     key = "quick_start_packets_b" if option == "quick_start_b" else "quick_start_packets_a"
     packets = game.rng.shuffle(list(game.data[key][str(len(game.players))]))
     for player, packet in zip(game.players, packets):
