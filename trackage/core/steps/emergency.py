@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from ..errors import GameError
 from ..shares import action_bundle
-from .operating import BuyTrain
+from .buy_train import BuyTrain
 
 if TYPE_CHECKING:
     from ..entities import ShareBundle

@@ -1,4 +1,5 @@
-"""Generic operating-round steps: routes, dividends, train buying, discards, home tokens."""
+"""Generic operating-round steps: routes, dividends, discards, home tokens (train buying is in
+:mod:`.buy_train`, re-exported here)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,10 @@ from typing import ClassVar
 from ..entities import OperatingInfo
 from ..errors import GameError
 from ..money import spend
-from ..round import Step, ranged
+from ..round import Step
+from .buy_train import BuyTrain, Purchase
+
+__all__ = ["BuyTrain", "DiscardTrain", "Dividend", "HomeToken", "Purchase", "RunRoutes"]
 
 
 class RunRoutes(Step):
@@ -182,89 +186,6 @@ class DiscardTrain(Step):
             if t.name not in seen:
                 seen.add(t.name)
                 out.append({"type": "discard_train", "train": t.id})
-        return out
-
-
-class BuyTrain(Step):
-    HANDLERS: ClassVar[dict] = {"buy_train": "process_buy_train", "pass": "process_pass"}
-
-    def description(self):
-        return "Buy Trains"
-
-    def room(self, entity) -> bool:
-        return sum(1 for t in entity.trains if not t.obsolete) < self.game.train_limit(entity)
-
-    def buyable_trains(self, entity) -> list:
-        depot = [t for t in self.game.depot.depot_trains() if t.price <= entity.cash]
-        others = self.game.depot.other_trains(entity) if entity.cash >= self.game.TRAIN_PRICE_MIN else []
-        return depot + others
-
-    def can_buy_train(self, entity) -> bool:
-        if not self.room(entity):
-            return False
-        lo = self.game.depot.min_price(entity)
-        return lo is not None and self.game.buying_power(entity) >= lo
-
-    def actions(self, entity):
-        if entity is not self.current_entity() or not getattr(entity, "is_corporation", False):
-            return []
-        if self.can_buy_train(entity):
-            return ["buy_train", "pass"]
-        return []
-
-    def check_buy(self, entity, train, price: int, action) -> None:
-        if train is None:
-            raise GameError(f"unknown train {action.get('train')!r}", rule="unknown-entity")
-        if not self.room(entity):
-            raise GameError(f"{entity.name} is at its train limit", rule="train-limit")
-        if train.owner is self.game.depot:
-            if train not in self.game.depot.depot_trains():
-                raise GameError(f"train {train.id} is not available yet", rule="train-not-available")
-            if price != train.price:
-                raise GameError(f"train {train.id} costs {train.price}, not {price}", rule="wrong-price")
-        else:
-            owner = train.owner
-            if (not getattr(owner, "is_corporation", False) or owner is entity or train.rusted
-                    or getattr(owner, "closed", False) or not getattr(train, "buyable", True)
-                    or train not in getattr(owner, "trains", ())):
-                # bought only from its current, live holder
-                raise GameError(f"train {train.id} is not for sale", rule="train-not-available")
-            if price < self.game.TRAIN_PRICE_MIN or price % self.game.TRAIN_PRICE_MULTIPLE:
-                raise GameError(f"a train between companies costs at least {self.game.TRAIN_PRICE_MIN} "
-                                f"in steps of {self.game.TRAIN_PRICE_MULTIPLE}", rule="wrong-price")
-        if price > entity.cash:
-            raise GameError(f"{entity.name} has {entity.cash}, the train costs {price}", rule="insufficient-cash")
-
-    def process_buy_train(self, action, entity):
-        train = self.game.train_by_id(action.get("train"))
-        if train is not None and action.get("variant") and train.owner is self.game.depot:
-            if action["variant"] not in train.variants:
-                raise GameError(f"train {train.id} has no variant {action['variant']}", rule="bad-variant")
-            train.set_variant(action["variant"])
-        price = self.game.amount(action, "price", train.price if train else 0)
-        self.check_buy(entity, train, price, action)
-        self.buy(entity, train, price)
-        if not self.can_buy_train(entity):
-            self.pass_()
-
-    def buy(self, entity, train, price):
-        from_depot = train.owner is self.game.depot
-        self.game.buy_train(entity, train, price)
-        if from_depot:
-            self.game.phase_buying_train(entity, train)
-
-    def legal_actions(self, entity):
-        if "buy_train" not in self.actions(entity):
-            return []
-        out = []
-        for t in self.buyable_trains(entity):
-            if t.owner is self.game.depot:
-                out.append({"type": "buy_train", "train": t.id, "price": t.price, "variant": t.name})
-            else:
-                out.append(ranged({"type": "buy_train", "train": t.id}, self.game.TRAIN_PRICE_MIN, entity.cash,
-                                  self.game.TRAIN_PRICE_MULTIPLE or 1))
-        if "pass" in self.actions(entity):
-            out.append({"type": "pass"})
         return out
 
 

@@ -10,6 +10,7 @@ from ...core.money import spend
 from ...core.round import Step, ranged
 from ...core.shares import action_bundle, bundle_from_ids
 from ...core.steps.auction import AuctionMixin, Bids
+from ...core.steps.buy_train import BuyTrain, Purchase
 from ...core.steps.emergency import EmergencyBuyTrain
 from ...core.steps.issue import IssueShares
 from ...core.steps.operating import DiscardTrain, Dividend, HomeToken, RunRoutes
@@ -484,10 +485,8 @@ class PendingToken(HomeToken):
         self.game.graph_changed()
 
 
-class FirstTurnHousekeeping(Step):
+class FirstTurnHousekeeping(BuyTrain):
     """A minor's first turn: it may buy the next L train."""
-
-    HANDLERS: ClassVar[dict] = {"buy_train": "process_buy_train", "pass": "process_pass"}
 
     def description(self):
         return "Buy an L train"
@@ -507,19 +506,29 @@ class FirstTurnHousekeeping(Step):
             return []
         return ["buy_train", "pass"]
 
-    def process_buy_train(self, action, entity):
-        game = self.game
-        train = game.depot.upcoming[0]
-        price = self.game.amount(action, "price", train.price)
-        variant = action.get("variant")
+    def purchased_train(self, action: dict, entity):
+        """Whatever the action names: the next train (an L)."""
+        return self.game.depot.upcoming[0]
+
+    def chosen_variant(self, action: dict, train) -> str | None:
+        return action.get("variant")
+
+    def choose_variant(self, entity, train, variant: str) -> None:
+        """Applied by :meth:`check_buy`, after the price is read."""
+
+    def check_buy(self, entity, train, price: int, purchase: Purchase | None = None) -> None:
+        """The chosen variant is applied (unchecked), then the price must be the train's and
+        within the minor's cash."""
+        variant = purchase.variant if purchase is not None else None
         if variant and variant != train.name:
             train.set_variant(variant)
         if price != train.price:
             raise GameError(f"the L train costs {train.price}", rule="wrong-price")
         if price > entity.cash:
             raise GameError(f"{entity.name} cannot afford the L train", rule="insufficient-cash")
-        game.buy_train(entity, train, price)
-        game.phase_buying_train(entity, train)
+
+    def after_buy_train(self, entity, purchase: Purchase) -> None:
+        """One train only: the step ends."""
         self.pass_()
 
     def skip(self):
@@ -1171,57 +1180,76 @@ class BuyTrain1822(EmergencyBuyTrain):
         lo = min(v["price"] for v in t.variants.values())
         return [n for n, v in t.variants.items() if v["price"] == lo]
 
-    def process_buy_train(self, action, entity):
+    # ------------------------------------------------------------ the purchase
+    def chosen_variant(self, action: dict, train) -> str | None:
+        """The named variant, for any train (an L upgrade names the 2)."""
+        return action.get("variant")
+
+    def choose_variant(self, entity, train, variant: str) -> None:
+        """Checked by :meth:`check_buy`, applied only by :meth:`hand_over` (after the funding)."""
+
+    def traded_in(self, action: dict, entity, train):
+        """An L train upgraded in place (to a 2): the train itself, when ``exchange`` is named."""
+        return train if action.get("exchange") else None
+
+    def check_buy(self, entity, train, price: int, purchase: Purchase | None = None) -> None:
+        """An L upgrade at its fixed cost; a depot train at its (variant's) price, one E train
+        at most; another company's train (phase 3 on, no 2P/LP/P+) for 1 up to the buyer's
+        cash; then room. A shortfall is left to :meth:`top_up`."""
         game = self.game
-        train = game.train_by_id(action.get("train"))
-        if train is None:
-            raise GameError(f"unknown train {action.get('train')!r}", rule="unknown-entity")
-        price = self.game.amount(action, "price", train.price)
-        variant = action.get("variant")
-        if action.get("exchange"):
+        variant = purchase.variant if purchase is not None else None
+        if purchase is not None and purchase.exchange is not None:
             if train.owner is not entity or train.name != "L":
                 raise GameError(f"{entity.name} has no L train {train.id} to upgrade", rule="bad-exchange")
             if price != game.l_upgrade_cost():
                 raise GameError(f"an L train upgrade costs {game.l_upgrade_cost()}", rule="wrong-price")
             if price > entity.cash:
                 raise GameError(f"{entity.name} cannot afford the upgrade", rule="insufficient-cash")
-            train.set_variant(variant or "2")
-            spend(entity, game.bank, price)
-        else:
-            from_depot = train.owner is game.depot
-            if from_depot:
-                if train not in game.depot.depot_trains():
-                    raise GameError(f"train {train.id} is not available", rule="train-not-available")
-                if variant:
-                    if variant not in train.variants:
-                        raise GameError(f"train {train.id} has no variant {variant}", rule="bad-variant")
-                    if variant == "E" and any(t.name == "E" for t in entity.trains):
-                        raise GameError(f"{entity.id} can only own one E-train", rule="one-e-train")
-                    spec = train.variants[variant]
-                    if price != spec["price"]:
-                        raise GameError(f"train {train.id} as {variant} costs {spec['price']}, not {price}",
-                                        rule="wrong-price")
-                elif price != train.price:
-                    raise GameError(f"train {train.id} costs {train.price}, not {price}", rule="wrong-price")
+            return
+        if train.owner is game.depot:
+            self.check_available(train, "is not available")
+            if variant:
+                if variant not in train.variants:
+                    raise GameError(f"train {train.id} has no variant {variant}", rule="bad-variant")
+                if variant == "E" and any(t.name == "E" for t in entity.trains):
+                    raise GameError(f"{entity.id} can only own one E-train", rule="one-e-train")
+                spec = train.variants[variant]
+                if price != spec["price"]:
+                    raise GameError(f"train {train.id} as {variant} costs {spec['price']}, not {price}",
+                                    rule="wrong-price")
             else:
-                if train not in self.other_trains(entity):
-                    raise GameError(f"{entity.name} may not buy train {train.id}", rule="train-not-available")
-                if not 1 <= price <= entity.cash:
-                    raise GameError(f"{entity.name} may spend between 1 and {entity.cash} on {train.owner.name}'s "
-                                    f"{train.name} train", rule="wrong-price")
-            if not self.room(entity):
-                raise GameError(f"{entity.name} is at its train limit", rule="train-limit")
-            if price > entity.cash:
-                self.emergency_funds(entity, train, variant or train.name, price)
-            if from_depot and variant:
-                train.set_variant(variant)
-            game.buy_train(entity, train, price)
-            if from_depot:
-                game.phase_buying_train(entity, train)
-        if not self.can_buy_train(entity):
-            self.pass_()
-        if int(game.phase.name) <= 1 and train.name == "2":
-            game.phase_on_two()
+                self.check_listed_price(train, price, train.price)
+        else:
+            if train not in self.other_trains(entity):
+                raise GameError(f"{entity.name} may not buy train {train.id}", rule="train-not-available")
+            if not 1 <= price <= entity.cash:
+                raise GameError(f"{entity.name} may spend between 1 and {entity.cash} on {train.owner.name}'s "
+                                f"{train.name} train", rule="wrong-price")
+        self.check_room(entity)
+
+    def top_up(self, entity, purchase: Purchase) -> None:
+        """The president funds a forced purchase (see :meth:`emergency_funds`)."""
+        if purchase.exchange is None and purchase.price > entity.cash:
+            train = purchase.train
+            self.emergency_funds(entity, train, purchase.variant or train.name, purchase.price)
+
+    def hand_over(self, entity, purchase: Purchase) -> None:
+        """An L upgrade: the train becomes a 2 for the upgrade cost; else the chosen variant is
+        applied and the train bought."""
+        train = purchase.train
+        if purchase.exchange is not None:
+            train.set_variant(purchase.variant or "2")
+            spend(entity, self.game.bank, purchase.price)
+            return
+        if purchase.from_depot and purchase.variant:
+            train.set_variant(purchase.variant)
+        self.buy(entity, train, purchase.price)
+
+    def after_buy_train(self, entity, purchase: Purchase) -> None:
+        """The first 2 bought in phase 1 starts phase 2 (:meth:`Game1822.phase_on_two`)."""
+        super().after_buy_train(entity, purchase)
+        if int(self.game.phase.name) <= 1 and purchase.train.name == "2":
+            self.game.phase_on_two()
 
     def emergency_funds(self, entity, train, name: str, price: int):
         game = self.game

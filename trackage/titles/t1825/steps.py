@@ -7,7 +7,7 @@ from typing import ClassVar
 from ...core.entities import OperatingInfo, ShareBundle
 from ...core.errors import GameError
 from ...core.money import spend
-from ...core.steps.operating import BuyTrain, Dividend, RunRoutes
+from ...core.steps.operating import BuyTrain, Dividend, Purchase, RunRoutes
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
 
@@ -370,11 +370,9 @@ class BuyTrain1825(BuyTrain):
             return
         super().skip()
 
-    def check_buy(self, entity, train, price: int, action) -> None:
-        if train is not None and train.owner is not self.game.depot and not train.buyable:
-            # e.g. the trains of a corporation that has closed
+    def check_buy(self, entity, train, price: int, purchase: Purchase | None = None) -> None:
+        """The trains of another company are for sale only while buyable (e.g. not those of a
+        corporation that has closed), which is checked first."""
+        if train.owner is not self.game.depot and not train.buyable:
             raise GameError(f"train {train.id} is not for sale", rule="train-not-available")
-        super().check_buy(entity, train, price, action)
-
-    def process_buy_train(self, action, entity):
-        super().process_buy_train(action, entity)
+        super().check_buy(entity, train, price, purchase)

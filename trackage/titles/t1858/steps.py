@@ -15,7 +15,7 @@ from ...core.shares import action_bundle
 from ...core.steps.auction import AuctionMixin, Bids
 from ...core.steps.emergency import same_bundle
 from ...core.steps.issue import IssueShares
-from ...core.steps.operating import BuyTrain, DiscardTrain, Dividend, HomeToken, RunRoutes
+from ...core.steps.operating import BuyTrain, DiscardTrain, Dividend, HomeToken, Purchase, RunRoutes
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
 
@@ -718,18 +718,16 @@ class BuyTrain1858(BuyTrain):
         self.game.share_market.sell_shares(bundle)
         self.game.stock_market.move_left(entity)
 
-    def check_buy(self, entity, train, price, action):
+    def check_buy(self, entity, train, price: int, purchase: Purchase | None = None) -> None:
+        """The depot's price is the title's (:meth:`Game1858.train_price`: private railways'
+        discounts); another company's train costs 1 up to the buyer's cash. After issuing
+        shares a trainless company must buy from the depot, having issued no more than needed;
+        its president may add what it lacks for a depot train."""
         g = self.game
-        if train is None:
-            raise GameError(f"unknown train {action.get('train')!r}", rule="unknown-entity")
-        if not self.room(entity):
-            raise GameError(f"{entity.name} is at its train limit", rule="train-limit")
+        self.check_room(entity)
         if train.owner is g.depot:
-            if train not in g.depot.depot_trains():
-                raise GameError(f"train {train.id} is not available yet", rule="train-not-available")
-            want = g.train_price(train, entity)
-            if price != want:
-                raise GameError(f"train {train.id} costs {want}, not {price}", rule="wrong-price")
+            self.check_available(train)
+            self.check_listed_price(train, price, g.train_price(train, entity))
         else:
             if train not in g.other_trains(entity):
                 raise GameError(f"train {train.id} is not for sale", rule="train-not-available")
@@ -747,19 +745,17 @@ class BuyTrain1858(BuyTrain):
                 raise GameError(f"{entity.name} has {entity.cash}, the train costs {price}",
                                 rule="insufficient-cash")
 
-    def process_buy_train(self, action, entity):
-        g = self.game
-        train = g.train_by_id(action.get("train"))
-        if train is not None and train.owner is g.depot:
-            variant = action.get("variant") or train.base
-            if variant not in train.variants:
-                raise GameError(f"train {train.id} has no variant {variant}", rule="bad-variant")
-            train.set_variant(variant)
-        price = self.game.amount(action, "price", train.price if train else 0)
-        self.check_buy(entity, train, price, action)
-        if price > entity.cash:
-            spend(entity.owner, entity, price - entity.cash)
-        self.buy(entity, train, price)
+    def chosen_variant(self, action: dict, train) -> str | None:
+        """A depot train is always bought as a variant: the named one, else its base."""
+        return (action.get("variant") or train.base) if train.owner is self.game.depot else None
+
+    def top_up(self, entity, purchase: Purchase) -> None:
+        """The president adds what a trainless company lacks (checked in :meth:`check_buy`)."""
+        if purchase.price > entity.cash:
+            spend(entity.owner, entity, purchase.price - entity.cash)
+
+    def after_buy_train(self, entity, purchase: Purchase) -> None:
+        """The step ends when nothing more may be bought or scrapped."""
         if not self.can_buy_train(entity) and not self.can_scrap(entity):
             # quirk (reference): the step passes twice here (once inside the purchase, once
             # after it); a company still trainless afterwards (1858 India: it bought only a

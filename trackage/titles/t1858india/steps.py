@@ -174,12 +174,14 @@ class BuyTrainIndia(BuyTrain1858):
         at_limit = g.num_corp_trains(entity) == g.train_limit(entity)
         return not (at_limit and not g.pullman(train))
 
-    def check_buy(self, entity, train, price, action):
-        if train is not None and not self.buyable(entity, train):
+    def check_buy(self, entity, train, price: int, purchase=None) -> None:
+        """First: room for this train (a Pullman needs none, one per company), and no Pullman
+        from another company."""
+        if not self.buyable(entity, train):
             raise GameError(f"{entity.name} cannot buy train {train.id}", rule="train-limit")
-        if train is not None and self.game.pullman(train) and train.owner is not self.game.depot:
+        if self.game.pullman(train) and train.owner is not self.game.depot:
             raise GameError("Pullmans cannot be bought from another company", rule="train-not-available")
-        super().check_buy(entity, train, price, action)
+        super().check_buy(entity, train, price, purchase)
 
     def train_still_affordable(self, entity, company) -> bool:
         """After issuing shares a trainless company may still buy a loco works, as long as a

@@ -11,7 +11,7 @@ from ...core.money import spend
 from ...core.round import Step, ranged
 from ...core.shares import action_bundle
 from ...core.steps.auction import AuctionMixin, Bids
-from ...core.steps.operating import BuyTrain, Dividend, HomeToken, RunRoutes
+from ...core.steps.operating import BuyTrain, Dividend, HomeToken, Purchase, RunRoutes
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
 
@@ -693,25 +693,23 @@ class BuyTrain1867(BuyTrain):
         if entity is not None and not entity.trains:
             self.game.nationalize(entity)
 
-    def process_buy_train(self, action, entity):
+    def traded_in(self, action: dict, entity, train):
+        """The buyer's own train named as ``exchange`` (phase 8's trade-in discounts)."""
+        if not action.get("exchange"):
+            return None
+        exchange = self.game.train_by_id(action["exchange"])
+        if exchange is None or exchange.owner is not entity:
+            raise GameError(f"{entity.name} does not own {action['exchange']!r}", rule="not-owner")
+        return exchange
+
+    def check_buy(self, entity, train, price: int, purchase: Purchase | None = None) -> None:
+        """A depot train at its price, less the trade-in's discount in phase 8 (the room check
+        is waived for a trade-in); another company's train (not the national's in 1861) for at
+        least 1. Cash is checked by :meth:`top_up`."""
         game = self.game
-        train = game.train_by_id(action.get("train"))
-        if train is None:
-            raise GameError(f"unknown train {action.get('train')!r}", rule="unknown-entity")
-        from_depot = train.owner is game.depot
-        exchange = None
-        if action.get("exchange"):
-            exchange = game.train_by_id(action["exchange"])
-            if exchange is None or exchange.owner is not entity:
-                raise GameError(f"{entity.name} does not own {action['exchange']!r}", rule="not-owner")
-        if from_depot and action.get("variant"):
-            if action["variant"] not in train.variants:
-                raise GameError(f"train {train.id} has no variant {action['variant']}", rule="bad-variant")
-            train.set_variant(action["variant"])
-        price = self.game.amount(action, "price", train.price)
-        if from_depot:
-            if train not in game.depot.depot_trains():
-                raise GameError(f"train {train.id} is not available yet", rule="train-not-available")
+        exchange = purchase.exchange if purchase is not None else None
+        if train.owner is game.depot:
+            self.check_available(train)
             expected = train.price
             if exchange is not None:
                 disc = train.spec.get("discount") or {}
@@ -721,37 +719,42 @@ class BuyTrain1867(BuyTrain):
                 if expected <= 0:
                     raise GameError(f"a {exchange.name} is worth more than a {train.name}: nothing to pay",
                                     rule="no-trade-in")
-            if price != expected:
-                raise GameError(f"train {train.id} costs {expected}, not {price}", rule="wrong-price")
-            if exchange is None and not self.room(entity):
-                raise GameError(f"{entity.name} is at its train limit", rule="train-limit")
+            self.check_listed_price(train, price, expected)
+            if exchange is None:
+                self.check_room(entity)
         else:
             if (not getattr(train.owner, "is_corporation", False) or train.owner is entity or not train.buyable
                     or not self.can_buy_from(train.owner)):
                 raise GameError(f"train {train.id} is not for sale", rule="train-not-available")
             if price < 1:
                 raise GameError("a train costs at least 1", rule="wrong-price")
-            if not self.room(entity):
-                raise GameError(f"{entity.name} is at its train limit", rule="train-limit")
-        must = self.must_buy_train(entity)
+            self.check_room(entity)
+
+    def top_up(self, entity, purchase: Purchase) -> None:
+        """A company that must buy takes loans for a depot train it cannot pay; else a
+        shortfall is refused."""
+        price = purchase.price
         if price > entity.cash:
-            if must and from_depot:
-                take_loans_for(game, entity, price)
+            if self.must_buy_train(entity) and purchase.from_depot:
+                take_loans_for(self.game, entity, price)
             else:
                 raise GameError(f"{entity.name} has {entity.cash}, the train costs {price}", rule="insufficient-cash")
         if price > entity.cash:
             raise GameError(f"{entity.name} cannot raise {price}", rule="insufficient-cash")
-        if exchange is not None:
-            game.remove_train(exchange)
-            game.depot.reclaim(exchange)
-        self.buy(entity, train, price)
-        # The reference checks "can it buy more?" twice, before and after the trainless
-        # nationalisations a new phase brings. When the purchase closed the buyer (a minor in
-        # phase 8), the next operator has started meanwhile: each pass then ends that
-        # operator's train buying (and nationalises it if it has no train).
+
+    def trade_in(self, entity, purchase: Purchase) -> None:
+        """The train traded in goes back to the depot."""
+        self.game.remove_train(purchase.exchange)
+        self.game.depot.reclaim(purchase.exchange)
+
+    def after_buy_train(self, entity, purchase: Purchase) -> None:
+        """The reference checks "can it buy more?" twice, before and after the trainless
+        nationalisations a new phase brings. When the purchase closed the buyer (a minor in
+        phase 8), the next operator has started meanwhile: each pass then ends that
+        operator's train buying (and nationalises it if it has no train)."""
         if not self.can_buy_train(entity):
             self.pass_()
-        game.post_train_buy()
+        self.game.post_train_buy()
         if not self.can_buy_train(entity):
             self.pass_()
 

@@ -11,6 +11,7 @@ from ...core.money import spend
 from ...core.round import Step, ranged
 from ...core.shares import action_bundle
 from ...core.steps.auction import AuctionMixin
+from ...core.steps.buy_train import Purchase
 from ...core.steps.emergency import EmergencyBuyTrain
 from ...core.steps.operating import DiscardTrain, Dividend, RunRoutes
 from ...core.steps.stock import BuySellParShares
@@ -1015,35 +1016,11 @@ class BuyTrain1893(EmergencyBuyTrain):
         cheapest = self.cheapest_depot_train()
         return cheapest is not None and train.name == cheapest.name
 
-    def process_buy_train(self, action, entity):
-        game = self.game
-        train = game.train_by_id(action.get("train"))
-        if train is None:
-            raise GameError(f"unknown train {action.get('train')!r}", rule="unknown-entity")
-        if action.get("variant") and train.owner is game.depot:
-            if action["variant"] not in train.variants:
-                raise GameError(f"train {train.id} has no variant {action['variant']}", rule="bad-variant")
-            train.set_variant(action["variant"])
+    def traded_in(self, action: dict, entity, train):
+        """The one train (an id, or a list of at most one) traded in; a company's own train is
+        never for sale to it (checked first)."""
         if train.owner is entity:
             raise GameError("a company cannot buy its own train", rule="train-not-available")
-        exchange = self.traded_in(action, entity)
-        from_depot = train.owner is game.depot
-        price = self.game.amount(action, "price", train.price if from_depot else 0)
-        if exchange is not None:
-            self.check_trade_in(entity, train, exchange, price)
-        elif from_depot:
-            self.check_depot_buy(entity, train, price)
-        else:
-            self.check_other_buy(entity, train, price)
-        self.assist(entity, price)
-        if exchange is not None:
-            game.discard_train(exchange)
-            self.round.exchanged_by.append(entity)
-        self.buy(entity, train, price)
-        if not self.can_buy_train(entity):
-            self.pass_()
-
-    def traded_in(self, action, entity):
         traded = action.get("exchange")
         if isinstance(traded, list):
             if len(traded) > 1:
@@ -1055,6 +1032,30 @@ class BuyTrain1893(EmergencyBuyTrain):
         if exchange is None or exchange.owner is not entity:
             raise GameError(f"{entity.name} does not own train {traded!r}", rule="not-owner")
         return exchange
+
+    def default_price(self, train) -> int:
+        """No price named: the listed one for a depot train, nothing for another's."""
+        return train.price if train.owner is self.game.depot else 0
+
+    def check_buy(self, entity, train, price: int, purchase: Purchase | None = None) -> None:
+        """A trade-in, a depot purchase and a purchase from another operator each have their
+        own checks."""
+        exchange = purchase.exchange if purchase is not None else None
+        if exchange is not None:
+            self.check_trade_in(entity, train, exchange, price)
+        elif train.owner is self.game.depot:
+            self.check_depot_buy(entity, train, price)
+        else:
+            self.check_other_buy(entity, train, price)
+
+    def trade_in(self, entity, purchase: Purchase) -> None:
+        """The train traded in is discarded (to the depot), once per operating round."""
+        self.game.discard_train(purchase.exchange)
+        self.round.exchanged_by.append(entity)
+
+    def top_up(self, entity, purchase: Purchase) -> None:
+        """The owner pays what the operator lacks (see :meth:`assist`)."""
+        self.assist(entity, purchase.price)
 
     def check_price(self, train, price, expected) -> None:
         if price == expected:
@@ -1075,10 +1076,8 @@ class BuyTrain1893(EmergencyBuyTrain):
             raise GameError("no contribution to a purchase with a trade-in", rule="no-assist-with-trade-in")
 
     def check_depot_buy(self, entity, train, price) -> None:
-        if train not in self.game.depot.depot_trains():
-            raise GameError(f"train {train.id} is not available yet", rule="train-not-available")
-        if not self.room(entity):
-            raise GameError(f"{entity.name} is at its train limit", rule="train-limit")
+        self.check_available(train)
+        self.check_room(entity)
         self.check_price(train, price, train.price)
         if price > entity.cash + self.owner_help(entity):
             raise GameError(f"{entity.name} cannot raise {price} for train {train.id}", rule="insufficient-cash")
@@ -1089,8 +1088,7 @@ class BuyTrain1893(EmergencyBuyTrain):
     def check_other_buy(self, entity, train, price) -> None:
         if train not in self.buyable_trains(entity):
             raise GameError(f"train {train.id} is not for sale to {entity.name}", rule="train-not-available")
-        if not self.room(entity):
-            raise GameError(f"{entity.name} is at its train limit", rule="train-limit")
+        self.check_room(entity)
         rng = self.other_price_range(entity, train)
         if rng is None or not rng[0] <= price <= rng[1]:
             raise GameError(f"{entity.name} may pay between {rng[0]} and {rng[1]} for train {train.id}"
