@@ -16,6 +16,26 @@ BASE_MINORS = 24
 PLUS_PRIVATES = 21
 PLUS_MINORS = 30
 
+# the companies and places the rules name
+PLUS_BOX_1 = ("P1", "P3", "P4", "P13", "P14", "P19")
+PLUS_BOX_2 = ("P2", "P5", "P8", "P10", "P11", "P12", "P21")
+PLUS_BOX_3 = ("P6", "P7", "P9", "P15", "P16", "P17", "P18", "P20")
+COMPANY_TRAINS = (("P3", "2P-0", False), ("P4", "2P-1", False), ("P1", "5P-0", True), ("P13", "P+-0", False),
+                  ("P14", "P+-1", False), ("P19", "LP-0", False))
+EXTRA_TRAINS = ("2P", "P+", "LP")
+EXTRA_PERMANENTS = ("2P", "LP")
+LOCAL_TRAINS = ("L", "LP")
+PHASE_REVENUE = {"P15": 10, "P20": 5}
+MAIL_CONTRACTS = ("P6", "P7")
+REMOVE_REVENUE = ("P5", "P6", "P7", "P8", "P10", "P17", "P18", "P21")
+PRIVATE_TRAINS = ("P1", "P3", "P4", "P13", "P14", "P19")
+DOUBLE_CASH = "P9"
+TAX_HAVEN = "P16"
+LUR = "P17"
+TWO_HOME = "LNWR"
+MINOR_14 = "14"
+LONDON = "M38"
+
 
 @cache
 def _load(name: str) -> dict:

@@ -14,72 +14,42 @@ from ...core.entities import Corporation, Player, ShareBundle
 from ...core.errors import GameError
 from ...core.game import Game
 from ...core.market import StockMarket
-from ...core.money import CashHolder, spend
+from ...core.money import spend
 from ...core.round import OperatingRound, Round, StockRound
 from ...core.tokens import Token
-from . import config
+from . import (
+    acquisitions,
+    bidboxes,
+    choices,
+    config,
+    destinations,
+    layeffects,
+    legal,
+    loans,
+    privatelays,
+    trackrights,
+    trains,
+)
+from .config import (
+    DOUBLE_CASH,
+    EXTRA_PERMANENTS,
+    EXTRA_TRAINS,
+    LOCAL_TRAINS,
+    MAIL_CONTRACTS,
+    PHASE_REVENUE,
+    PLUS_BOX_1,
+    PLUS_BOX_2,
+    PLUS_BOX_3,
+    PRIVATE_TRAINS,
+    REMOVE_REVENUE,
+    TAX_HAVEN,
+    TWO_HOME,
+)
+from .taxhaven import Holder
 
 if TYPE_CHECKING:
     from .routes import RouteRules1822
 
-PLUS_BOX_1 = ("P1", "P3", "P4", "P13", "P14", "P19")
-PLUS_BOX_2 = ("P2", "P5", "P8", "P10", "P11", "P12", "P21")
-PLUS_BOX_3 = ("P6", "P7", "P9", "P15", "P16", "P17", "P18", "P20")
-COMPANY_TRAINS = (("P3", "2P-0", False), ("P4", "2P-1", False), ("P1", "5P-0", True), ("P13", "P+-0", False),
-                  ("P14", "P+-1", False), ("P19", "LP-0", False))
-EXTRA_TRAINS = ("2P", "P+", "LP")
-EXTRA_PERMANENTS = ("2P", "LP")
-LOCAL_TRAINS = ("L", "LP")
-PHASE_REVENUE = {"P15": 10, "P20": 5}
-MAIL_CONTRACTS = ("P6", "P7")
-REMOVE_REVENUE = ("P5", "P6", "P7", "P8", "P10", "P17", "P18", "P21")
-PRIVATE_TRAINS = ("P1", "P3", "P4", "P13", "P14", "P19")
-DOUBLE_CASH = "P9"
-TAX_HAVEN = "P16"
-LUR = "P17"
-TWO_HOME = "LNWR"
-MINOR_14 = "14"
-LONDON = "M38"
-
-
-class Holder(CashHolder):
-    """A cash (and share) holder that is not a player: phase-revenue pots and the tax haven."""
-
-    is_player = False
-    is_corporation = False
-    is_pool = False
-    is_company = False
-    is_minor = False
-    owner = None
-    player = None
-
-    def __init__(self, name):
-        self.id = name
-        self.name = name
-        self.cash = 0
-        self.shares_by_corp = {}
-
-    def percent_of(self, corp) -> int:
-        return sum(s.percent for s in self.shares_by_corp.get(corp, ()))
-
-    def shares_of(self, corp) -> list:
-        return self.shares_by_corp.get(corp, [])
-
-    def _add_share(self, share) -> None:
-        self.shares_by_corp.setdefault(share.corporation, []).append(share)
-
-    def _remove_share(self, share) -> None:
-        self.shares_by_corp[share.corporation].remove(share)
-
-    def num_shares_of(self, corp) -> int:
-        return self.percent_of(corp) // corp.share_percent
-
-    def value(self) -> int:
-        v = self.cash
-        for _corp, shares in self.shares_by_corp.items():
-            for s in shares:
-                v += s.price()
-        return v
 
 
 class Corporation1822(Corporation):
@@ -117,7 +87,7 @@ class StockRound1822(StockRound):
         super().__init__(game, steps, round_num)
 
     def setup(self):
-        self.game.setup_bidboxes()
+        bidboxes.setup_bidboxes(self.game)
         super().setup()
 
     def highest_bid(self, company):
@@ -151,27 +121,27 @@ class StockRound1822(StockRound):
         for company in game.bidbox_concessions() + game.bidbox_privates():
             bid = self.highest_bid(company)
             if bid:
-                game.win_company(bid[0], company, bid[1])
+                bidboxes.win_company(game, bid[0], company, bid[1])
             else:
                 company.owner = None
         n = len(boxes)
         for bid, _i in sorted(float_minors, key=lambda m: (m[0][1], n - m[1]), reverse=True):
-            game.float_minor(bid[0], bid[2], bid[1])
+            bidboxes.float_minor(game, bid[0], bid[2], bid[1])
         if remove_l and game.depot.upcoming and game.depot.upcoming[0].name == "L":
             while remove_l and game.depot.upcoming and game.depot.upcoming[0].name == "L":
-                game.export_train(game.depot.upcoming[0])
+                bidboxes.export_train(game, game.depot.upcoming[0])
                 remove_l -= 1
         if remove_minor is not None:
             train = game.depot.upcoming[0]
-            game.export_train(train)
+            bidboxes.export_train(game, train)
             game.phase_buying_train(None, train)
             minor = game.find_corporation(remove_minor)
             game.close_corporation(minor)
             remove_minor.close()
             if remove_minor in game.companies:
                 game.companies.remove(remove_minor)
-        game.bidbox_minors_refill()
-        game.add_interest_player_loans()
+        bidboxes.bidbox_minors_refill(game)
+        loans.add_interest_player_loans(game)
         game.stock_round_finished(self)
 
 
@@ -179,7 +149,7 @@ class ChoicesRound(Round):
     NAME = "Choose"
 
     def select_entities(self):
-        return self.game.choices_entities()
+        return choices.choices_entities(self.game)
 
     def finished(self) -> bool:
         return self.game.finished or self.active_step() is None
@@ -192,20 +162,8 @@ class ChoicesRound(Round):
 
 
 class OperatingRound1822(OperatingRound):
-    def recalculate_order(self) -> None:
-        """After a president's emergency sale the companies still to operate this round are
-        put back in operating order (prices may have moved)."""
-        rest = self.entities[self.entity_index + 1:]
-        self.entities = self.entities[:self.entity_index + 1] + [e for e in self.game.operating_order() if e in rest]
-
     def skip_entity(self, entity) -> bool:
         return entity.closed or not entity.floated() or entity not in self.game.corporations
-
-
-def _track_cls():
-    from .steps import Track1822
-
-    return Track1822
 
 
 class Board1822(Board):
@@ -247,6 +205,11 @@ class Game1822(Game):
     double_cash_choice: Player | None  # the player who chose to double his cash (P?)
     _lay_syms: Collection[str]  # the companies of the special tile lay under way
     _pullman_saved: tuple | None  # a train's name and distance while the pullman rides on it
+    company_trains: dict  # the trains the private companies hold (P1, P3, P4, P13, P14, P19), by company
+    m14_token_ability: Corporation  # the major that acquired minor 14 from the bank (its London token)
+    _special_lay: bool  # a private company's lay under way compares tiles as special lays
+    _advanced_lay: bool | str  # P11's lay under way: tiles of the next colour (or "either")
+    _teleport_lay: bool  # P5's teleport under way: every edge of the hex counts as connected
 
     TITLE = "1822"
     PLAYER_RANGE = (2, 7)
@@ -324,7 +287,7 @@ class Game1822(Game):
         self.double_cash_choice = None
         self.minor_14_city_exit = None
         self.player_debt = dict.fromkeys(self.players, 0)
-        self.setup_companies()
+        bidboxes.setup_companies(self)
         self.bidbox_minors_cache = []
         for corp in self.corporations:
             if corp.type != "major":
@@ -338,38 +301,6 @@ class Game1822(Game):
             corp.par_via_exchange = ex
         self._index_entities()
 
-    def setup_companies(self):
-        comps = self.rng.shuffle(self.companies)
-        minors = [c for c in comps if c.sym[0] == "M"]
-        concessions = [c for c in comps if c.sym[0] == "C"]
-        privates = [c for c in comps if c.sym[0] == "P"]
-        for lst, first in ((minors, "M24"), (concessions, "C1"), (privates, "P1")):
-            c = next((x for x in lst if x.sym == first), None)
-            if c is not None:
-                lst.remove(c)
-                lst.insert(0, c)
-        if self.plus and "plus_expansion_no_removals" not in self.optional_rules:
-            privates = ([c for c in privates if c.sym in PLUS_BOX_1] + [c for c in privates if c.sym in PLUS_BOX_2]
-                        + [c for c in privates if c.sym in PLUS_BOX_3])
-            drop = next(c for c in privates if c.sym != "P5" and c.sym in PLUS_BOX_2)
-            privates.remove(drop)
-            for _ in range(2):
-                drop = next(c for c in privates if c.sym in PLUS_BOX_3)
-                privates.remove(drop)
-        self.companies = minors + concessions + privates
-        for c in self.companies:
-            c.min_price = c.value if c.sym[0] in "CM" else 0
-            c.max_price = 10_000
-        self.company_trains = {}
-        for sym, tid, buyable in COMPANY_TRAINS:
-            t = self.depot.train_by_id(tid)
-            if t is None:
-                continue
-            self.depot.remove_train(t)
-            t.buyable = buyable
-            t.reserved = True
-            self.company_trains[sym] = t
-
     def init_round(self):
         self.round_counter += 1
         return self.stock_round()
@@ -381,18 +312,15 @@ class Game1822(Game):
         self.board.reserve_homes(self.corporations)
 
     # ------------------------------------------------------------ bid boxes
-    def bank_companies(self, prefix):
-        return [c for c in self.companies if c.sym[0] == prefix and (c.owner is None or c.owner is self.bank)
-                and not c.closed]
 
     def bidbox_minors(self):
-        return [c for c in self.bank_companies("M")[:self.BIDBOX_MINORS] if c.sym in self.bidbox_minors_cache]
+        return [c for c in bidboxes.bank_companies(self, "M")[:self.BIDBOX_MINORS] if c.sym in self.bidbox_minors_cache]
 
     def bidbox_concessions(self):
-        return self.bank_companies("C")[:self.BIDBOX_CONCESSIONS]
+        return bidboxes.bank_companies(self, "C")[:self.BIDBOX_CONCESSIONS]
 
     def bidbox_privates(self):
-        comps = self.bank_companies("P")
+        comps = bidboxes.bank_companies(self, "P")
         if self.plus and "plus_expansion_single_stack" not in self.optional_rules:
             out = []
             for box in (PLUS_BOX_1, PLUS_BOX_2, PLUS_BOX_3):
@@ -402,26 +330,11 @@ class Game1822(Game):
             return out
         return comps[:self.BIDBOX_PRIVATES]
 
-    def bidbox_minors_refill(self):
-        self.bidbox_minors_cache = [c.sym for c in self.bank_companies("M")[:self.BIDBOX_MINORS]]
-
-    def setup_bidboxes(self):
-        self.bidbox_minors_refill()
-        for c in self.bidbox_minors() + self.bidbox_concessions() + self.bidbox_privates():
-            c.owner = self.bank
-        self.double_cash_choice = None
-
     def bidbox_items(self):
         return self.bidbox_minors() + self.bidbox_concessions() + self.bidbox_privates()
 
     def find_corporation(self, company):
         return self.corporation_by_id(company.sym[1:])
-
-    def win_company(self, player, company, price):
-        company.owner = player
-        player.companies.append(company)
-        if price > 0:
-            spend(player, self.bank, price)
 
     def minor_float_share_price(self, bid_amount):
         pars = self.stock_market.par_prices
@@ -433,46 +346,14 @@ class Game1822(Game):
     def minor_float_starting_cash(self, bid_amount, presidency_price):
         return presidency_price if int(self.phase.name) < 3 else bid_amount
 
-    def float_minor(self, player, company, bid_amount):
-        minor = self.find_corporation(company)
-        sp = self.minor_float_share_price(bid_amount)
-        presidency = sp.price * 2
-        self.stock_market.set_par(minor, sp)
-        self.share_market.buy_shares(player, ShareBundle([minor.shares[0]]))
-        self.after_par(minor)
-        if minor.cash > 0:
-            spend(minor, self.bank, minor.cash)
-        treasury = self.minor_float_starting_cash(bid_amount, presidency)
-        excess = bid_amount - presidency
-        if excess:
-            spend(player, self.bank, excess)
-        spend(self.bank, minor, treasury)
-        if company in self.companies:
-            self.companies.remove(company)
-        company.owner = None
-
-    def export_train(self, train):
-        self.depot.remove_train(train)
-        train.owner = None
-        self.depot.clear_cache()
-
     def add_interest_player_loans(self):
-        for p in self.players:
-            debt = self.player_debt.get(p, 0)
-            if debt > 0:
-                self.player_debt[p] = debt + -(-debt * self.PLAYER_LOAN_INTEREST // 100)
+        return loans.add_interest_player_loans(self)
 
     # ------------------------------------------------------------ rounds
     def stock_round(self):
         from .steps import BuySellParShares1822, DiscardTrain1822
 
         return StockRound1822(self, [DiscardTrain1822, BuySellParShares1822])
-
-    def choices_entities(self):
-        c = self.company_by_id(DOUBLE_CASH)
-        if c is None or c.closed or c.owner is None or not c.owner.is_player:
-            return []
-        return [c.owner]
 
     def next_round(self):
         r = self.round
@@ -506,9 +387,6 @@ class Game1822(Game):
         if th is not None and th.owner is player:
             v += self.tax_haven.value()
         return v
-
-    def company_value(self, company):
-        return self.tax_haven.value() if company.sym == TAX_HAVEN else company.value
 
     def total_cash(self):
         return (super().total_cash() + self.tax_haven.cash + sum(h.cash for h in self.phase_revenue.values()
@@ -576,26 +454,7 @@ class Game1822(Game):
 
     # ------------------------------------------------------------ company choices
     def company_choices(self, company, time) -> dict:
-        sym = company.sym
-        if sym == DOUBLE_CASH:
-            if self.double_cash_choice or company.owner is None or not company.owner.is_player or time != "choose":
-                return {}
-            return {"double": "Double your actual cash holding when determining player turn order."}
-        if sym == TAX_HAVEN:
-            return self.choices_tax_haven(company, time)
-        if sym == LUR:
-            return self.choices_lur(company, time)
-        if sym == "P18":
-            return self.choices_chpr(company, time)
-        if sym == "P8":
-            return self.choices_egr(company, time)
-        if sym == "P5":
-            if time != "token" or company.owner is None or not company.owner.is_corporation:
-                return {}
-            if company.owner.exchange_tokens > 0:
-                return {"exchange": "Move an exchange token to the available section"}
-            return {}
-        return {}
+        return choices.company_choices(self, company, time)
 
     def tax_haven_multiple(self) -> bool:
         return "tax_haven_multiple" in self.optional_rules
@@ -605,117 +464,19 @@ class Game1822(Game):
             return company.owner
         return self.tax_haven
 
-    def choices_tax_haven(self, company, time) -> dict:
-        if self.tax_haven.value() > 0 and not self.tax_haven_multiple():
-            return {}
-        if company.owner is None or not company.owner.is_player or time != "stock_round":
-            return {}
-        if getattr(self.round, "tax_haven_bought", False):
-            return {}
-        spender = self.tax_haven_spender(company)
-        out = {}
-        for corp in self.corporations:
-            if corp.type != "major" or corp.share_price is None:
-                continue
-            price = corp.share_price.price
-            if price <= 0 or self.tax_haven.num_shares_of(corp) > 0 or price > spender.cash:
-                continue
-            if corp.num_ipo_shares() > 0:
-                out[f"{corp.id}_ipo"] = f"{corp.id} IPO"
-            if self.pool.percent_of(corp) > 0:
-                out[f"{corp.id}_market"] = f"{corp.id} Market"
-        return out
-
     def tax_haven_bundle(self, choice):
         cid, _, where = choice.partition("_")
         corp = self.corporation_by_id(cid)
         share = corp.shares_of(corp)[0] if where == "ipo" else self.pool.shares_of(corp)[0]
         return ShareBundle([share])
 
-    def choices_lur(self, company, time) -> dict:
-        if time not in ("token", "track", "issue") or company.owner is None or not company.owner.is_corporation:
-            return {}
-        out = {}
-        for prefix, box in (("M", self.bidbox_minors()), ("C", self.bidbox_concessions()), ("P",
-                                                                                            self.bidbox_privates())):
-            for c in self.bank_companies(prefix):
-                if c in box:
-                    continue
-                out[f"{c.sym}_top"] = f"{c.sym}-Top"
-                out[f"{c.sym}_bottom"] = f"{c.sym}-Bottom"
-        return out
-
-    def choices_chpr(self, company, time) -> dict:
-        owner = company.owner
-        if time not in ("token", "track") or owner is None or not owner.is_corporation:
-            return {}
-        out = {}
-        if owner.exchange_tokens > 0:
-            out["exchange"] = "Move an exchange token to the available section"
-        if any(not t.used and t.type == "normal" for t in owner.tokens) and \
-                owner.exchange_tokens < self.data["exchange_tokens"].get(owner.id, 0):
-            out["available"] = "Move an available token to the exchange section"
-        return out
-
-    def choices_egr(self, company, time) -> dict:
-        if len(company.abilities) != 3 or time != "special_choose":
-            return {}
-        return {"token": "Discount token for one rough terrain, hill or mountain lay",
-                "discount": "20 continuous discount off hill and mountain terrain"}
-
     def company_made_choice(self, company, choice, time):
-        sym = company.sym
-        if sym == DOUBLE_CASH:
-            self.double_cash_choice = company.owner
-        elif sym == TAX_HAVEN:
-            self.made_choice_tax_haven(company, choice)
-        elif sym == LUR:
-            cid, _, where = choice.partition("_")
-            sel = self.company_by_id(cid)
-            self.companies.remove(sel)
-            if where == "top":
-                box = {"M": self.bidbox_minors, "C": self.bidbox_concessions}.get(sel.sym[0], self.bidbox_privates)()
-                last = box[-1] if box else None
-                idx = self.companies.index(last) if last in self.companies else -1
-                self.companies.insert(idx + 1, sel)
-            else:
-                self.companies.append(sel)
-            company.close()
-        elif sym == "P5":
-            self.move_exchange_token(company.owner)
-            company.close()
-        elif sym == "P18":
-            owner = company.owner
-            if choice == "exchange":
-                self.move_exchange_token(owner)
-            else:
-                tok = next(t for t in owner.tokens if not t.used and t.type == "normal")
-                owner.tokens.remove(tok)
-                owner.exchange_tokens += 1
-            company.close()
-        elif sym == "P8":
-            remove = "tile_discount" if choice == "token" else "tile_lay"
-            company.abilities = [a for a in company.abilities if a.get("type") != remove]
-
-    def move_exchange_token(self, corp):
-        corp.exchange_tokens -= 1
-        corp.tokens.append(Token(corp, price=self.TOKEN_PRICE))
-
-    def made_choice_tax_haven(self, company, choice):
-        spender = self.tax_haven_spender(company)
-        bundle = self.tax_haven_bundle(choice)
-        corp = bundle.corporation
-        floated = corp.floated()
-        receiver = self.bank if bundle.owner is self.pool else corp
-        self.share_market.transfer(bundle, self.tax_haven, spender=spender, receiver=receiver, price=bundle.price(),
-                                   allow_president_change=False)
-        if corp.floatable and floated != corp.floated():
-            self.float_corporation(corp)
+        return choices.company_made_choice(self, company, choice, time)
 
     def crowded_corp(self, corp) -> bool:
         if len(corp.trains) < 2:
             return False  # every limit is at least one, and one extra train of each kind is allowed
-        names = [self.train_kind(t) for t in corp.trains]
+        names = [trains.train_kind(self, t) for t in corp.trains]
         if sum(1 for n in names if n not in EXTRA_TRAINS) > self.train_limit(corp):
             return True
         if sum(1 for n in names if n in EXTRA_PERMANENTS) > 1:
@@ -771,39 +532,7 @@ class Game1822(Game):
         self.graph_changed()
 
     def remove_extra_tokens(self, tile):
-        board = self.board
-        for city in tile.cities:
-            counted: dict = {}
-            for tok in board.tokens(city):
-                if tok is None:
-                    continue
-                ent = counted.setdefault(tok.corporation, [[], 0])
-                if tok.type != "destination":
-                    ent[0].append(tok)
-                ent[1] += 1
-            removed = False
-            for corp, (toks, n) in counted.items():
-                toks.sort(key=lambda t: corp.tokens.index(t))
-                for _ in range(n - 1):
-                    t = toks.pop()
-                    board.remove_token(t)
-                    t.price = self.TOKEN_PRICE
-                    removed = True
-            if removed:
-                self.remove_cheater_slot(city)
-
-    def remove_cheater_slot(self, city):
-        board = self.board
-        slots = list(board.tokens(city))
-        if len(slots) <= city.normal_slots:
-            return
-        res = list(board.city_reservations(city)) + [None] * len(slots)
-        empty = next((i for i, (t, r) in enumerate(zip(slots, res)) if t is None and r is None), None)
-        if empty is None:
-            return
-        last = slots.pop()
-        slots[empty] = last
-        board.set_tokens(city, slots)
+        return layeffects.remove_extra_tokens(self, tile)
 
     def can_run_route(self, entity):
         return any(t.name in LOCAL_TRAINS for t in entity.trains) or super().can_run_route(entity)
@@ -816,9 +545,6 @@ class Game1822(Game):
 
     def must_buy_train(self, entity) -> bool:
         return not any(t.name not in EXTRA_TRAINS for t in entity.trains) and bool(self.depot.depot_trains())
-
-    def train_limit(self, entity):
-        return self.phase.train_limit(entity)
 
     def tile_lays(self, entity):
         if getattr(entity, "sym", None) == "P21":
@@ -864,15 +590,6 @@ class Game1822(Game):
         self.remove_train(train)
         train.owner = operator
         operator.trains.append(train)
-
-    def remove_train(self, train):
-        owner = train.owner
-        if owner is None:
-            return
-        if owner is self.depot:
-            self.depot.remove_train(train)
-        elif train in owner.trains:
-            owner.trains.remove(train)
 
     def discard_train(self, train):
         if train.name in EXTRA_PERMANENTS or train.name == "P+":
@@ -945,9 +662,6 @@ class Game1822(Game):
                        and (not a.get("hexes") or hex_.id in a["hexes"]))
         return cost - min(cost, discount)
 
-    def home_token_locations(self, corp):
-        return [self.hex_by_id(LONDON)] if corp.id == MINOR_14 else None
-
     def issuable_shares(self, entity) -> list:
         if not getattr(entity, "is_corporation", False) or entity.type != "major":
             return []
@@ -978,21 +692,10 @@ class Game1822(Game):
 
     def player_loan(self, player, amount):
         """The bank lends ``amount``; the debt includes 50% interest at once."""
-        spend(self.bank, player, amount)
-        self.player_debt[player] = self.player_debt.get(player,
-                                                        0) + amount + -(-amount * self.PLAYER_LOAN_INTEREST // 100)
+        return loans.player_loan(self, player, amount)
 
     def payoff_player_loan(self, player, amount=None):
-        debt = self.player_debt.get(player, 0)
-        if debt <= 0:
-            raise GameError(f"{player.name} has no loan", rule="no-loan")
-        if amount is not None and (not isinstance(amount, int) or amount <= 0):
-            raise GameError("a payoff needs a positive integer amount", rule="malformed-action")
-        amount = min(player.cash if amount is None else min(amount, player.cash), debt)
-        if amount <= 0:
-            raise GameError(f"{player.name} has no cash to pay off the loan", rule="insufficient-cash")
-        spend(player, self.bank, amount)
-        self.player_debt[player] = debt - amount
+        return loans.payoff_player_loan(self, player, amount)
 
     def game_end_check(self):
         if self.end_trigger:
@@ -1006,25 +709,7 @@ class Game1822(Game):
             break
         return self.end_trigger if self.end_trigger else (None, None)
 
-    def after_lay_tile(self, hex_, old_tile, tile):
-        # a plain yellow tile laid on an S/T hex keeps the symbol as a temporary label; it is the
-        # hex's label (board state), so it leaves with the tile when the tile is upgraded
-        olab = old_tile.label
-        if olab and tile.color == "yellow" and olab in ("S", "T") and not tile.label:
-            self.board.set_label(hex_, olab)
-        if hex_.id == LONDON:
-            self.upgrade_minor_14_home_hex(hex_)
 
-    def upgrade_minor_14_home_hex(self, hex_):
-        if self.minor_14_city_exit is None:
-            return
-        board = self.board
-        city = next((p.city for p in board.tile(hex_).paths if p.city is not None and p.edges
-                     and p.edges[0].num == self.minor_14_city_exit), None)
-        if city is None:
-            return
-        if board.slots(city) <= city.normal_slots:
-            board.set_tokens(city, board.tokens(city) + (None,))
 
     # ------------------------------------------------------------ trains and routes helpers
     def num_trains(self, entity) -> int:
@@ -1062,13 +747,6 @@ class Game1822(Game):
         self._pullman_saved = None
         self._pullman_train = None
 
-    def train_kind(self, train) -> str:
-        """A train's own name, also while a pullman is attached to it (the reference decides
-        crowding before the attachment renames the train)."""
-        if train is getattr(self, "_pullman_train", None) and self._pullman_saved:
-            return self._pullman_saved[0]
-        return train.name
-
     def route_rules(self) -> RouteRules1822:
         from .routes import RouteRules1822
 
@@ -1102,140 +780,16 @@ class Game1822(Game):
     def destination_connected(self, entity) -> bool:
         """Does a walk from the destination (not entering cities that block ``entity``) reach
         its home token? The walk stops at the first path that does."""
-        dest = self.hex_by_id(entity.destination)
-        home = entity.tokens[0].city if entity.tokens and entity.tokens[0].used else None
-        dest_tile = self.board.tile(dest) if dest is not None else None
-        if dest_tile is None or home is None or not dest_tile.nodes:
-            return False
-        # the walk can take seconds on a big network: remember its answer for this board (the
-        # tokens are part of the key: a token placed in a city does not change the version)
-        board = self.board
-        key = ("destination", entity.id, frozenset(board.state.tokens.items()))
-        return board.derived(key, lambda: self._walk_to_home(entity, dest_tile, home))
+        return destinations.destination_connected(self, entity)
 
-    def _walk_to_home(self, entity, dest_tile, home) -> bool:
-        from ...core.graph import walk_node
-
-        class Found(Exception):
-            pass
-
-        def visit(path, *args):
-            if home in path.nodes:
-                raise Found
-
-        try:
-            # the reference walks every converging branch (exponential on a big network); a
-            # plain reachability walk, as its graph uses, gives the same answer
-            walk_node(dest_tile.nodes[0], visit, board=self.board, corporation=entity, converging=False)
-        except Found:
-            return True
-        except TypeError:
-            return False
-        return False
 
     # ------------------------------------------------------------ minor acquisition
-    def remove_exchange_token(self, corp):
-        corp.exchange_tokens -= 1
 
     def acquire_bank_minor(self, entity, minor, token_choice, round_):
-        spend(entity, self.bank, self.MINOR_BIDBOX_PRICE)
-        if token_choice == "replace":
-            if minor.id == MINOR_14:
-                self.remove_exchange_token(entity)
-                tok = Token(entity, price=0)
-                entity.tokens.append(tok)
-                self.m14_token_ability = entity
-                round_.pending_tokens.append({"entity": entity, "hexes": [self.hex_by_id(LONDON)], "token": tok})
-            else:
-                board = self.board
-                city = next(c for c in board.tile(self.hex_by_id(minor.coordinates)).cities
-                            if board.reserved_by(c, minor))
-                board.remove_reservation(city, minor)
-                if board.tokened_by(city, entity):
-                    self.move_exchange_token(entity)
-                else:
-                    self.remove_exchange_token(entity)
-                    tok = Token(entity, price=0)
-                    entity.tokens.append(tok)
-                    board.place_city_token(city, entity, tok, check_tokenable=False, free=True)
-                    self.graph_changed()
-        elif token_choice == "exchange":
-            self.move_exchange_token(entity)
-        company = next((c for c in self.companies if c.sym == f"M{minor.id}"), None)
-        if company is not None:
-            self.companies.remove(company)
-        self.close_corporation(minor)
+        return acquisitions.acquire_bank_minor(self, entity, minor, token_choice, round_)
 
     def acquire_player_minor(self, entity, minor, shares, token_choice):
-        owner = minor.owner
-        diff = minor.share_price.price * 2 - entity.share_price.price * shares
-        if diff < 0:
-            spend(owner, entity, -diff)
-        elif diff > 0:
-            spend(entity, owner, diff)
-        for _ in range(shares):
-            share = entity.shares_of(entity)[0]
-            self.share_market._move_share(share, owner)
-        if minor.cash > 0:
-            spend(minor, entity, minor.cash)
-        for c in list(minor.companies):
-            minor.companies.remove(c)
-            c.owner = entity
-            entity.companies.append(c)
-        for t in list(minor.trains):
-            minor.trains.remove(t)
-            t.owner = entity
-            entity.trains.append(t)
-        if token_choice == "replace":
-            city = minor.tokens[0].city
-            if self.board.tokened_by(city, entity):
-                self.move_exchange_token(entity)
-                self.remove_minor_token(minor)
-            else:
-                self.remove_exchange_token(entity)
-                self.move_tokens_to_surviving(entity, minor)
-        elif token_choice == "exchange":
-            self.move_exchange_token(entity)
-            self.remove_minor_token(minor)
-        self.close_corporation(minor)
-
-    def min_city_slots(self, city) -> int:
-        if city.hex is None or city.hex.id != LONDON:
-            return city.normal_slots
-        path = next((p for p in self.board.tile(city.hex).paths if p.city is city and p.edges), None)
-        if path is not None and path.edges[0].num == self.minor_14_city_exit:
-            return city.normal_slots + 1
-        return city.normal_slots
-
-    def remove_minor_token(self, minor):
-        tok = minor.tokens[0]
-        city = tok.city
-        if city is None:
-            return
-        self.board.delete_token(city, tok, remove_slot=self.board.slots(city) > self.min_city_slots(city))
-        tok.used = False
-        tok.city = None
-        tok.hex = None
-
-    def move_tokens_to_surviving(self, surviving, minor):
-        used = [t for t in surviving.tokens if t.used]
-        unused = [t for t in surviving.tokens if not t.used]
-        for tok in minor.tokens:
-            new = Token(surviving, price=0)
-            if tok.hex is not None and tok.city is not None:
-                used.append(new)
-                city = tok.city
-                board = self.board
-                board.set_tokens(city, [new if t is tok else t for t in board.tokens(city)])
-                board._mark_placed(new, city)
-                tok.used = False
-                tok.city = None
-                tok.hex = None
-            else:
-                unused.append(new)
-        unused.sort(key=lambda t: t.price)
-        surviving.tokens = (used + unused)[:9]
-        self.graph_changed()
+        return acquisitions.acquire_player_minor(self, entity, minor, shares, token_choice)
 
     def close_corporation(self, corp):
         for t in list(corp.trains):
@@ -1264,8 +818,8 @@ class Game1822(Game):
             raise GameError("Minor cannot upgrade past green", rule="tile-colour")
 
     def after_lay_1822(self, entity, hex_, old_tile, tile):
-        self.remove_extra_tokens(tile)
-        self.after_lay_tile(hex_, old_tile, tile)
+        layeffects.remove_extra_tokens(self, tile)
+        layeffects.after_lay_tile(self, hex_, old_tile, tile)
 
     def tile_valid_for_phase(self, tile):
         mode = getattr(self, "_advanced_lay", False)
@@ -1276,24 +830,6 @@ class Game1822(Game):
         last = self.phase.tiles[-1]
         ahead = last in self.COLORS[:-1] and tile.color == self.COLORS[self.COLORS.index(last) + 1]
         return ahead or (mode == "either" and current)
-
-    def check_company_lay(self, company, corp, hex_, old_tile, tile):
-        """Where each private company may lay (live play; the reference's hex filters)."""
-        sym = company.sym
-        if sym == "P2" and len(old_tile.towns) != 1:
-            raise GameError("P2 lays on a hex with one small station", rule="ability-hex")
-        if sym == "P11":
-            if old_tile.name not in self.TRACK_PLAIN + self.TRACK_TOWN:
-                raise GameError("P11 upgrades plain track or small stations", rule="ability-hex")
-            if old_tile.color != self.phase.tiles[-1]:
-                raise GameError("P11 upgrades tiles of the phase's latest colour", rule="ability-hex")
-            if corp.type == "minor" and old_tile.color != "yellow":
-                raise GameError("a minor uses P11 on yellow tiles only", rule="ability-hex")
-        if sym == "P8" and not any(t in ("mountain", "hill") for u in old_tile.upgrades for t in u.terrains):
-            raise GameError("P8 lays on hills and mountains", rule="ability-hex")
-        if sym == "P10" and not any(getattr(b, "type", None) == "water" for b in self.board.borders(hex_)):
-            raise GameError("P10 lays over an estuary", rule="ability-hex")
-
 
     TRACK_PLAIN = ("7", "8", "9", "80", "81", "82", "83", "544", "545", "546", "60", "169")
     TRACK_TOWN = ("3", "4", "58", "141", "142", "143", "144", "767", "768", "769", "X17")
@@ -1314,412 +850,34 @@ class Game1822(Game):
     # ------------------------------------------------------------ private companies' tile lays
     def teleport_ability(self, company):
         """P5's teleport: upgrade the English Channel to make room for an exchange token."""
-        if company.sym != "P5" or company.closed or company.owner is None or not company.owner.is_corporation:
-            return None
-        ab = next((a for a in company.abilities if a.get("type") == "teleport" and not a.get("used")), None)
-        if ab is None or company.owner.exchange_tokens <= 0:
-            return None
-        tile = self.board.tile(self.hex_by_id("P43"))
-        city = tile.cities[0]
-        if self.board.get_slot(city, company.owner) is not None:
-            return None
-        last = self.phase.tiles[-1]
-        if (tile.color == "green" and last not in ("brown", "gray")) or (tile.color == "brown" and last != "gray"):
-            return None
-        return ab
+        return privatelays.teleport_ability(self, company)
 
     def track_ability(self, company, time):
-        if company.closed or company.owner is None or not company.owner.is_corporation:
-            return None
-        if time == "special_track" and company.sym == "P5":
-            return self.teleport_ability(company)
-        for a in company.abilities:
-            if a.get("type") != "tile_lay":
-                continue
-            if time not in (a.get("when") or []):
-                continue
-            cnt = a.get("count")
-            if cnt is not None and cnt <= 0:
-                continue
-            if company.sym == "P21":
-                owner = company.owner
-                if not any(t.used and t.city is not None and t.city.hex.id in ("N21", "N23") for t in owner.tokens):
-                    continue
-                from .steps import SpecialTrack
-
-                special = next((st for st in getattr(self.round, "steps", []) if isinstance(st, SpecialTrack)), None)
-                if getattr(self.round, "num_laid_track", 0) > 0 and getattr(special, "company", None) is not company:
-                    continue  # the bridge is built before any other track this turn
-            return a
-        return None
-
-    def use_tile_ability(self, ab, upgrade):
-        if ab.get("count") is not None and ab["count"] <= 0:
-            return
-        if ab.get("count") is not None:
-            ab["count"] -= 1
-        if ab.get("upgrade_count") is None or ab.get("lay_count") is None:
-            return
-        if upgrade:
-            if ab["upgrade_count"] <= 0:
-                raise GameError("Cannot use this ability to upgrade a tile now", rule="ability")
-            ab["lay_count"] = 0
-            ab["upgrade_count"] -= 1
-            if ab["upgrade_count"] <= 0:
-                ab["count"] = 0
-        else:
-            if ab["lay_count"] <= 0:
-                raise GameError("Cannot use this ability to lay a tile now", rule="ability")
-            ab["upgrade_count"] = 0
-            ab["lay_count"] -= 1
-            if ab["lay_count"] <= 0:
-                ab["count"] = 0
+        return privatelays.track_ability(self, company, time)
 
     def special_lay_tile(self, step, action, company, ab):
-        corp = company.owner
-        round_ = self.round
-        hex_ = self.hex_by_id(action.get("hex"))
-        tile = self.tile_by_id(action.get("tile"))
-        if hex_ is None or tile is None:
-            raise GameError("unknown hex or tile", rule="unknown-hex")
-        rotation = action.get("rotation", 0)
-        if corp.type == "minor" and tile.color in ("brown", "gray"):
-            raise GameError("Minor cannot upgrade past green", rule="tile-colour")
-        combo = []
-        for cid in action.get("combo_entities") or []:
-            c = self.company_by_id(cid)
-            cab = self.track_ability(c, "track") if c is not None else None
-            if c is None or c.owner is not corp or cab is None:
-                raise GameError(f"{cid!r} cannot join this tile lay", rule="bad-combo")
-            combo.append((c, cab))
-        chain = [company] + [c for c, _ in combo]
-        for i, c in enumerate(chain):
-            allowed = next((a.get("combo_entities") or [] for a in c.abilities if a.get("type") == "tile_lay"), [])
-            if any(o.sym not in allowed for o in chain[i + 1:]):
-                raise GameError(f"Cannot combine {'+'.join(x.sym for x in chain)}", rule="bad-combo")
-        syms = {c.sym for c in chain}
-        matched = self.matching_abilities([(company, ab)] + combo, hex_, tile)
-        if not matched:
-            raise GameError(f"{'+'.join(c.sym for c in chain)} cannot lay tile {tile.name} on {hex_.id}",
-                            rule="ability-tile")
-        old_tile = self.board.tile(hex_)
-        upgrade = old_tile.color != "white"
-        extra = "P12" in syms
-        if not self.loading:
-            for c in chain:
-                self.check_company_lay(c, corp, hex_, old_tile, tile)
-        if not extra:
-            track = next((s for s in round_.steps if isinstance(s, _track_cls())), None)
-            lay = track.tile_lay(company if company.sym == "P21" else corp) if track is not None else None
-            if lay is not None and lay.get("cannot_reuse_same_hex") and hex_ in round_.laid_hexes:
-                raise GameError(f"{hex_.id} was already laid this turn", rule="same-hex")
-            if lay is None or (upgrade and not lay["upgrade"]) or (tile.color == "yellow" and not lay["lay"]):
-                raise GameError("no tile lay left for this company's ability", rule="tile-lay-limit")
-        free = any(a.get("free") for _, a in matched)
-        gswr = "P10" in syms
-        hsbc = company.sym == "P21"
-
-        def pay(cost):
-            # the estuary checks hold for free lays too
-            border = self.board._last_border_cost
-            if gswr and border == 0:
-                raise GameError("Must lay tile with one path over an estuary crossing", rule="ability")
-            if hsbc and border == 0:
-                raise GameError("Must lay tile with one path over the Hull / Grimsby estuary", rule="ability")
-            if free:
-                return
-            if gswr:
-                cost -= self.GSWR_DISCOUNT
-            cost = self.tile_cost_with_discount(hex_, company, cost)
-            if cost > 0:
-                spend(corp, self.bank, cost)
-        teleport = ab.get("type") == "teleport"
-        self._special_lay = True
-        self._teleport_lay = teleport
-        # P11 lays the next colour; combined with another company either colour will do
-        self._advanced_lay = ("next" if syms == {"P11"} else "either") if "P11" in syms else False
-        self._lay_syms = syms
-        try:
-            self.lay_tile(company, hex_, tile, rotation, pay=pay)
-        finally:
-            self._special_lay = False
-            self._teleport_lay = False
-            self._advanced_lay = False
-            self._lay_syms = ()
-        if teleport:
-            ab["used"] = True
-            round_.teleported = company
-        if extra:
-            round_.laid_hexes.append(hex_)
-            minor_single = corp.type == "minor"
-        else:
-            if upgrade:
-                round_.upgraded_track = True
-            round_.num_laid_track += 1
-            round_.laid_hexes.append(hex_)
-            minor_single = False
-        self.after_lay_1822(corp, hex_, old_tile, self.board.tile(hex_))
-        up = tile.color in ("green", "brown", "gray")
-        for c, a in [(company, ab)] + combo:
-            self.use_tile_ability(a, up)
-            if minor_single:
-                self.use_tile_ability(a, up)
-            if a.get("closed_when_used_up") and (a.get("count") or 0) <= 0:
-                c.close()
-            if a.get("must_lay_together") and c is not company:
-                step.company = c if (a.get("count") or 0) > 0 and not c.closed else None
-        if ab.get("must_lay_together"):
-            if round_.num_laid_track == 1 and not ab.get("consume_tile_lay"):
-                round_.num_laid_track += 1
-            step.company = company if (ab.get("count") or 0) > 0 and not company.closed else None
-
-    @staticmethod
-    def matching_abilities(pairs, hex_, tile) -> list:
-        """The (company, ability) pairs of a lay that apply to this hex and tile."""
-        return [(c, a) for c, a in pairs
-                if (not a.get("hexes") or hex_.id in a["hexes"]) and (not a.get("tiles") or tile.name in a["tiles"])]
-
-    def combo_companies(self, company) -> tuple:
-        """Companies of the same owner whose tile lays may join ``company``'s, as the reference
-        offers them, and a function giving a company's combination list."""
-        def combos(c):
-            return next((a.get("combo_entities") or [] for a in c.abilities if a.get("type") == "tile_lay"), [])
-        return [self.company_by_id(sym) for sym in combos(company)
-                if self.company_by_id(sym) is not None and self.company_by_id(sym).owner is company.owner
-                and self.track_ability(self.company_by_id(sym), "track") is not None], combos
+        return privatelays.special_lay_tile(self, step, action, company, ab)
 
     def special_lay_options(self, company, ab) -> list:
         """``company``'s lays alone and combined with each valid set of its owner's companies."""
-        from itertools import combinations
-
-        out = self.special_lay_candidates(company, ab)
-        others, combos = self.combo_companies(company)
-        for n in range(1, len(others) + 1):
-            for group in combinations(others, n):
-                if any(b.sym not in combos(a) for a in group for b in group if a is not b):
-                    continue
-                pairs = [(c, self.track_ability(c, "track")) for c in group]
-                syms = [c.sym for c in group]
-                out += [{**a, "combo_entities": syms} for a in self.special_lay_candidates(company, ab, pairs)]
-        return out
-
-    def special_lay_candidates(self, company, ab, combo=()):
-        """A private company's tile lays (alone or with ``combo``, (company, ability) pairs), as
-        the reference offers them: the hexes the abilities may reach now and, for abilities
-        naming their tiles, those tiles (compared as special lays), otherwise the phase's tiles
-        that upgrade the hex normally."""
-        if ab is None:
-            return []
-        corp = company.owner
-        pairs = [(company, ab)] + list(combo)
-        syms = {c.sym for c, _ in pairs}
-        track = next((s for s in self.round.steps if isinstance(s, _track_cls())), None)
-        lay = track.tile_lay(company if company.sym == "P21" else corp) if track is not None else None
-        if lay is not None and not (lay["lay"] or lay["upgrade"]):
-            lay = None
-        if lay is None and "P12" not in syms:
-            return []
-        self._teleport_lay = ab.get("type") == "teleport"
-        self._lay_syms = syms
-        out = []
-        try:
-            options = self._lay_tile_options(pairs, corp)
-            hexes = ([self.hex_by_id(h) for h in ab["hexes"]] if self._teleport_lay
-                     else list(self.layable_hexes(corp)))
-            for hex_ in hexes:
-                if ab.get("hexes") and hex_.id not in ab["hexes"]:
-                    continue
-                if not self.asks_hex(hex_.id):
-                    continue
-                old = self.board.tile(hex_)
-                if lay is not None and ((old.color != "white" and not lay["upgrade"])
-                                        or (old.color == "white" and not lay["lay"])
-                                        or (lay.get("cannot_reuse_same_hex") and old.color != "white"
-                                            and hex_ in self.round.laid_hexes)):
-                    continue
-                try:
-                    for c, _ in pairs:
-                        self.check_company_lay(c, corp, hex_, old, None)
-                except (GameError, AttributeError):
-                    continue
-                for t, special, advanced, tiled_by in options:
-                    if not self.asks_tile(t.id):
-                        continue
-                    if tiled_by is not None and corp.type == "minor" and old.color in ("green", "brown", "gray"):
-                        continue
-                    if advanced and corp.type == "minor" and old.color != "yellow":
-                        continue
-                    if not all(self.ability_allows(a, t) for _, a in pairs):
-                        continue
-                    self._special_lay = special
-                    out += self._company_lay_rotations(pairs, corp, hex_, old, t)
-        finally:
-            self._special_lay = False
-            self._advanced_lay = False
-            self._teleport_lay = False
-            self._lay_syms = ()
-        return out
-
-    def _lay_tile_options(self, pairs, corp) -> list:
-        """(tile, special, advanced, tiled_by) for each tile the reference offers these abilities:
-        the phase's tiles when no ability names tiles, else the tiles named from the first
-        ability that names some on (P11's of the next colour)."""
-        supply: dict = {}
-        for t in self.board.supply_tiles():
-            supply.setdefault(t.name, t)
-        named: list | None = None
-        for c, a in pairs:
-            if named is None and a.get("tiles"):
-                named = []
-            if named is not None:
-                named += [(n, a.get("special", True), c.sym == "P11", c.sym) for n in a.get("tiles") or []]
-        out = []
-        if named is None:
-            for t in supply.values():
-                if t.color in self.phase.tiles and not (corp.type == "minor" and t.color in ("brown", "gray")):
-                    out.append((t, False, False, None))
-            return out
-        seen = set()
-        for name, special, advanced, owner in named:
-            t = supply.get(name)
-            if t is None or name in seen:
-                continue
-            if (t.color in self.phase.tiles) == advanced:
-                continue
-            if corp.type == "minor" and t.color in ("brown", "gray"):
-                continue
-            seen.add(name)
-            out.append((t, special, advanced, owner))
-        return out
-
-    @staticmethod
-    def ability_allows(ab, tile) -> bool:
-        """P12 lays yellow tiles or upgrades, not both: what is left of each."""
-        if ab.get("upgrade_count") is None or ab.get("lay_count") is None:
-            return True
-        up = tile.color in ("green", "brown", "gray")
-        return (ab["upgrade_count"] if up else ab["lay_count"]) > 0
-
-    def _company_lay_rotations(self, pairs, corp, hex_, old, tile) -> list[dict]:
-        company = pairs[0][0]
-        syms = {c.sym for c, _ in pairs}
-        matched = self.matching_abilities(pairs, hex_, tile)
-        if not matched:
-            return []
-        free = any(a.get("free") for _, a in matched)
-        out = []
-        for r in range(6):
-            placed = self.placed_tile(tile, r, hex_)
-            if not (self.upgrades_to(old, placed) and self.legal_tile_rotation(company, hex_, placed)):
-                continue
-            border = self.board.border_cost_preview(hex_, placed)
-            if ("P10" in syms or company.sym == "P21") and border <= 0:
-                continue  # these lays must cross an estuary
-            cost = self.upgrade_cost(old, hex_, corp) + border
-            if "P10" in syms:
-                cost -= self.GSWR_DISCOUNT
-            cost = 0 if free else self.tile_cost_with_discount(hex_, corp, cost)
-            if cost <= corp.cash:
-                out.append({"type": "lay_tile", "hex": hex_.id, "tile": tile.id, "rotation": r})
-        return out
-
-    def after_sell_shares(self, entity, corp):
-        pass
-
-    def after_buy_shares(self, entity, corp):
-        pass
+        return privatelays.special_lay_options(self, company, ab)
 
     def extra_share_holders(self) -> list:
         return [self.tax_haven]
 
     def legal_actions(self, entity=None):
         with self.graph_probe():
-            return self._legal_actions(entity)
-
-    def _legal_actions(self, entity=None):
-        out = super().legal_actions(entity)
-        if self.finished:
-            return out
-        if not self.round.is_operating():
-            return out
-        from .steps import BuyTrain1822
-
-        cur = self.round.current_entity_of_round()
-        for s in self.round.steps:
-            if isinstance(s, BuyTrain1822) and s.active() and cur is not None and s.blocking() \
-                    and "sell_shares" in s.actions(cur) and self.round.active_step() is s:
-                player = cur.owner
-                if entity is not None and entity is not player:
-                    break
-                for b in s.sellable_bundles(player):
-                    if not s.can_sell(player, b) or self.tax_haven_would_be_president(b):
-                        continue
-                    out.append({"type": "sell_shares", "shares": [x.id for x in b.shares], "percent": b.percent,
-                                **self.entity_ref(player)})
-                break
-        return out
+            return legal.with_emergency_sales(self, super().legal_actions(entity), entity)
 
     def upgrade_memo_key(self, hex_, old, new):
         # a yellow tile takes a label (S, T) from its hex (in the old tile's labels); D35 has its own rule
         return super().upgrade_memo_key(hex_, old, new) + ((hex_.id,) if hex_.id == "D35" else ())
 
-    def consent_blockers(self, hex_) -> list:
-        """Entities holding track rights on a still unbuilt hex."""
-        if self.board.tile(hex_).color != "white":
-            return []
-        out = []
-        for e in list(self.companies) + list(self.corporations):
-            if getattr(e, "closed", False):
-                continue
-            for a in (e.abilities if getattr(e, "is_company", False) else e.data.get("abilities", [])):
-                if a.get("type") == "blocks_hexes_consent" and hex_.id in a.get("hexes", []):
-                    out.append(e)
-        m14 = getattr(self, "m14_rights_hex", None)
-        if m14 == hex_.id:
-            minor = self.corporation_by_id(MINOR_14)
-            if minor is not None and not minor.closed:
-                out.append(minor)
-        return out
-
-    def rights_player(self, e):
-        owner = e.owner
-        return owner if owner is not None and owner.is_player else None
-
-    def acting_player(self, entity):
-        if getattr(entity, "is_company", False):
-            entity = entity.owner
-        owner = getattr(entity, "owner", None)
-        return owner if owner is not None and owner.is_player else None
-
     def legal_tile_rotation(self, entity, hex_, tile):
         if self.__dict__.get("_probing"):
-            return self._legal_tile_rotation(entity, hex_, tile)
+            return trackrights.legal_tile_rotation(self, entity, hex_, tile)
         with self.graph_probe():
-            return self._legal_tile_rotation(entity, hex_, tile)
-
-    def _legal_tile_rotation(self, entity, hex_, tile):
-        if hex_.id == "D35" and tile.name == "57" and tile.rotation in (2, 5):
-            return True
-        if getattr(entity, "sym", None) == "P5" and hex_.id == "P43":
-            return tile.rotation == 0
-        operator = entity.owner if getattr(entity, "is_company", False) else entity
-        owners = {self.rights_player(b) for b in self.consent_blockers(hex_)} - {None}
-        if self.acting_player(operator) not in owners:
-            stubs = self.board.stubs(hex_)
-            if not owners and stubs:
-                exits = set(tile.exits)
-                if any(s.edge not in exits for s in stubs):
-                    return False
-        if entity is not operator and (entity.sym == "P2" or "P2" in getattr(self, "_lay_syms", ())):
-            # removing a town: only the old exits must be kept
-            exits = set(tile.exits)
-            if not all(e in self.board.neighbors(hex_) for e in exits):
-                return False
-            edges = self.connected_edges(operator, hex_)
-            if edges is None or not exits & set(edges):
-                return False
-            return set(self.board.tile(hex_).exits) <= exits
-        return self.board.legal_tile_rotation(operator, hex_, tile)
+            return trackrights.legal_tile_rotation(self, entity, hex_, tile)
 
     def connected_edges(self, entity, hex_):
         operator = entity.owner if getattr(entity, "is_company", False) else entity

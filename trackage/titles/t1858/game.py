@@ -13,12 +13,12 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from ...core.entities import Company, Corporation, Minor, ShareBundle
+from ...core.entities import Company, Minor
 from ...core.errors import GameError
 from ...core.game import Game
 from ...core.money import spend
 from ...core.round import OperatingRound, StockRound
-from ...core.tokens import Token
+from . import closure, corporations, gauges, privates, randomplayer, start
 from .steps import (
     BuyTrain1858,
     DiscardTrain1858,
@@ -27,7 +27,6 @@ from .steps import (
     ExchangeApproval1858,
     HomeToken1858,
     IssueShares1858,
-    PrivateClosure1858,
     Route1858,
     StockRound1858Step,
     Token1858,
@@ -38,27 +37,11 @@ if TYPE_CHECKING:
     from .routes import RouteRules1858
 
 DATA = Path(__file__).parent / "data"
-COLOR_NEXT = {"white": "yellow", "yellow": "green", "green": "brown", "brown": "gray"}
+
 
 
 def load(folder: Path, name: str):
     return json.loads((folder / name).read_text())
-
-
-class _NoIpo:
-    """Stands for the IPO of a company whose treasury shares trade at the market price."""
-
-
-NO_IPO = _NoIpo()
-
-
-class Corporation1858(Corporation):
-    @property
-    def ipo_owner(self):
-        return NO_IPO if self.data.get("always_market_price") else self
-
-    def num_treasury_shares(self) -> int:
-        return self.num_ipo_shares()
 
 
 class Minor1858(Minor):
@@ -72,43 +55,6 @@ class Minor1858(Minor):
     def close(self) -> None:
         self.closed = True
         self._floated = False
-
-
-class ClosureRound(OperatingRound):
-    """Private railways still owned by players are exchanged for shares or closed."""
-
-    NAME = "Operating Round"
-    pending_tokens: list  # home tokens still to place (set by the steps while exchanging)
-
-    def select_entities(self):
-        return [m for m in self.game.minors if not m.closed]
-
-    def setup(self):
-        game = self.game
-        game.private_closure_round = "in_progress"
-        for c in list(game.companies):
-            if not game.private_railway(c) or c.closed:
-                continue
-            if c.sym == "H&G" or c.owner is game.bank:
-                game.close_private(c)
-        super().setup()
-
-    def any_to_act(self) -> bool:
-        return super().any_to_act() or bool(getattr(self, "pending_tokens", []))
-
-    def next_entity(self):
-        if self.pending_tokens:
-            return
-        super().next_entity()
-
-    def after_process(self, action, entity):
-        if action["type"] == "message":
-            return
-        if self.active_step() is not None:
-            e = self.entities[self.entity_index]
-            if not e.closed and e.owner is not None and e.owner.is_player:
-                return
-        self.next_entity()
 
 
 class StockRound1858(StockRound):
@@ -205,17 +151,8 @@ class Game1858(Game):
             spec = dict(c)
             if len(self.players) == 2:
                 spec["max_ownership_percent"] = 70
-            out.append(self.new_corporation(spec))
+            out.append(corporations.new_corporation(self, spec))
         return out
-
-    def new_corporation(self, c) -> Corporation1858:
-        corp = Corporation1858(c["sym"], c.get("name", c["sym"]), share_percents=c.get("shares", [40, 20, 20, 20]),
-                               tokens=c.get("tokens", []), float_percent=c.get("float_percent", 40),
-                               max_ownership_percent=c.get("max_ownership_percent", 60),
-                               type_=c.get("type", "5-share"), capitalization="incremental", data=c)
-        corp.tokens = [Token(corp, price=p) for p in corp.token_prices]
-        corp.min_price = min((p.price for p in self.stock_market.par_prices), default=None)
-        return corp
 
     def init_map(self) -> None:
         super().init_map()
@@ -238,34 +175,9 @@ class Game1858(Game):
         self.private_closure_round: str | None = None  # "next", "in_progress", "done"
         self.unbuyable_companies: list = []
         self.operating_rounds_in_set = self.phase.operating_rounds
-        self._stubs = self.setup_stubs()
+        self._stubs = start.setup_stubs(self)
         if len(self.players) == 2:
-            self.setup_unbuyable_privates()
-
-    def setup_unbuyable_privates(self) -> None:
-        yellow = [m for m in self.minors if m.data.get("color") == "yellow"]
-        green = [m for m in self.minors if m.data.get("color") != "yellow"]
-        picked = self.rng.shuffle(yellow)[:5] + self.rng.shuffle(green)[:2]
-        self.unbuyable_companies = [self.private_company(m) for m in picked]
-
-    def setup_stubs(self) -> dict:
-        from ...core.tiles import Stub
-
-        stubs: dict = {}
-        board = self.board
-        for m in self.minors:
-            if len(m.coordinates) < 2:
-                continue
-            homes = [self.hex_by_id(c) for c in m.coordinates]
-            for hex_ in homes:
-                if board.tile(hex_).color != "white":
-                    continue
-                for edge, nb in board.neighbors(hex_).items():
-                    if nb in homes:
-                        st = Stub(edge, track="future")
-                        board.set_stubs(hex_, board.stubs(hex_) + (st,))
-                        stubs.setdefault(m, []).append((hex_, st))
-        return stubs
+            start.setup_unbuyable_privates(self)
 
     def release_stubs(self, minor) -> None:
         # the stubs of a private railway's home hexes stay with the hex until it closes
@@ -274,31 +186,18 @@ class Game1858(Game):
             if st in board.stubs(hex_):
                 board.set_stubs(hex_, [x for x in board.stubs(hex_) if x is not st])
 
-    def option_quick_start(self) -> str | None:
-        for r in self.QUICK_START:
-            if r in self.optional_rules:
-                return r
-        return None
-
     def init_round(self):
         for c in self.companies:
             if self.private_railway(c):
                 c.owner = self.bank
         self.private_closure_round = None
-        qs = self.option_quick_start()
+        qs = start.option_quick_start(self)
         if qs:
-            self.quick_start(qs)
+            start.quick_start(self, qs)
             self.operating_rounds_in_set = self.phase.operating_rounds
             return self.new_operating_round(1)
         return self.new_stock_round()
 
-    def quick_start(self, option: str) -> None:
-        key = "quick_start_packets_b" if option == "quick_start_b" else "quick_start_packets_a"
-        packets = self.rng.shuffle(list(self.data[key][str(len(self.players))]))
-        for player, packet in zip(self.players, packets):
-            spend(player, self.bank, packet["cost"])
-            for sym in packet["companies"]:
-                self.purchase_company(player, self.company_by_id(sym), 0)
 
     # ------------------------------------------------------------------ rounds
     def stock_round(self):
@@ -310,16 +209,12 @@ class Game1858(Game):
     def operating_round(self, round_num: int):
         return OperatingRound(self, self.operating_steps(), round_num)
 
-    def closure_round(self, round_num: int):
-        self.round_counter += 1
-        return ClosureRound(self, [ExchangeApproval1858, HomeToken1858, PrivateClosure1858], round_num)
-
     def next_round(self) -> None:
         if self.private_closure_round == "in_progress":
             self.private_closure_round = "done"
         r = self.round
         if self.private_closure_round == "next":
-            self.round = self.closure_round(r.round_num)
+            self.round = closure.closure_round(self, r.round_num)
             return
         if isinstance(r, StockRound):
             self.start_operating_rounds()
@@ -401,28 +296,13 @@ class Game1858(Game):
     def can_par(self, corp, player) -> bool:
         return not corp.ipoed and not corp.closed
 
-    def reserved_cities(self, corp, company) -> list:
-        board = self.board
-        return [c for c in board.cities() if board.reserved_by(c, company) and board.tokenable(c, corp, free=True)]
-
     def company_reservation_available(self, company) -> bool:
         board = self.board
         return any(board.reserved_by(c, company) and sum(1 for t in board.tokens(c) if t is not None) < board.slots(c)
                    for c in board.cities())
 
     def acquire_private(self, corp, entity) -> None:
-        company = self.private_company(entity)
-        minor = self.private_minor(entity)
-        player = company.owner
-        self.release_stubs(minor)
-        blocker = [a for a in minor.abilities if a.get("type") == "blocks_hexes"]
-        if blocker:
-            company.abilities = list(company.abilities) + blocker
-        minor.close()
-        if company in player.companies:
-            player.companies.remove(company)
-        company.owner = corp
-        corp.companies.append(company)
+        return privates.acquire_private(self, corp, entity)
 
     def exchange_buy(self, player, bundle, price: int) -> None:
         """The 40% certificate for the private plus its par price (paid to the treasury)."""
@@ -434,35 +314,7 @@ class Game1858(Game):
             self.float_corporation(corp)
 
     def exchange_for_share(self, round_, bundle, corp, minor, player, treasury: bool) -> None:
-        if not self.loading and not self.corporation_private_connected(corp, minor):
-            raise GameError(f"{minor.name} is not connected to {corp.name}", rule="not-connected")
-        floated_before = corp.floated()
-        self.share_market.transfer(bundle, player)
-        if floated_before != corp.floated():
-            self.float_corporation(corp)
-        if not treasury:
-            return
-        self.acquire_private(corp, minor)
-        self.claim_token(round_, corp, minor)
-
-    def claim_token(self, round_, corp, minor) -> None:
-        if not any(not t.used for t in corp.tokens):
-            return
-        company = self.private_company(minor)
-        cities = self.reserved_cities(corp, company)
-        board = self.board
-        if not any(sum(1 for t in board.tokens(c) if t is not None) < board.slots(c) for c in cities):
-            return
-        round_.pending_tokens.append({"entity": corp, "cities": cities, "hexes": [c.hex for c in cities],
-                                      "token": next(t for t in corp.tokens if not t.used)})
-        if self.private_closure_round != "in_progress":
-            return
-        for c in cities:
-            i = board.find_reservation(c, company)
-            if i is not None:
-                res = list(board.city_reservations(c))
-                res[i] = corp
-                board.set_city_reservations(c, res)
+        return privates.exchange_for_share(self, round_, bundle, corp, minor, player, treasury)
 
     def maybe_place_home_token(self, corp) -> None:
         if corp.floated():
@@ -476,7 +328,7 @@ class Game1858(Game):
             return
         token = next(t for t in corp.tokens if not t.used)
         if corp.companies:
-            cities = self.reserved_cities(corp, corp.companies[0])
+            cities = privates.reserved_cities(self, corp, corp.companies[0])
             if not cities:
                 raise GameError(f"no token slot for {corp.companies[0].sym}", rule="no-home")
             pending.append({"entity": corp, "hexes": [c.hex for c in cities], "cities": cities, "token": token})
@@ -505,106 +357,34 @@ class Game1858(Game):
             return 0
         return sum(c.revenue for c in corp.companies if self.private_railway(c))
 
-    def close_company(self, company) -> None:
-        if not self.private_railway(company) or company.closed:
-            return
-        owner = company.owner
-        if owner is not None and owner is not self.bank:
-            spend(self.bank, owner, company.value)
-        if owner is not None and hasattr(owner, "companies") and company in owner.companies:
-            owner.companies.remove(company)
-        company.owner = None
-        company.closed = True
-        if any(a.get("type") == "reservation" for a in company.abilities):
-            self.remove_reservations_of(company)
-        company.abilities = []
-        minor = self.private_minor(company)
-        for coord in (minor.coordinates if minor is not None else []):
-            self.compact_reservations(self.hex_by_id(coord))
-
-    def remove_reservations_of(self, entity) -> None:
-        board = self.board
-        for c in board.cities():
-            res = list(board.city_reservations(c))
-            if entity in res:
-                res[res.index(entity)] = None
-                board.set_city_reservations(c, res)
-
     def close_companies_of(self, corp) -> None:
         for c in list(corp.companies):
-            self.close_company(c)
+            privates.close_company(self, c)
 
     def close_private(self, entity) -> None:
-        company = self.private_company(entity)
-        minor = self.private_minor(entity)
-        if minor is not None:
-            self.release_stubs(minor)
-            minor.close()
-        if company is not None:
-            self.close_company(company)
+        return privates.close_private(self, entity)
 
     # ------------------------------------------------------------------ shares
-    def after_buy_shares(self, entity, corp) -> None:
-        pass
-
-    def after_sell_shares(self, entity, corp) -> None:
-        pass
-
     def num_certs(self, player) -> int:
         n = sum(1 for corp, shares in player.shares_by_corp.items() for s in shares if s.counts_for_limit)
         return n + len(player.companies)
 
     def convert(self, corp) -> None:
-        if not getattr(corp, "is_corporation", False) or corp.type != "5-share":
-            return
-        from ...core.entities import Share
-
-        corp.type = "10-share"
-        corp.float_percent = 20
-        for s in corp.shares:
-            s.percent //= 2
-        for h in list(corp.share_holders):
-            corp.share_holders[h] //= 2
-        corp.share_percent = 10
-        for i in range(5):
-            s = Share(corp, 4 + i, 10, False)
-            s.owner = corp
-            corp.shares.append(s)
-            corp._add_share(s)
-            corp.share_holders[corp] = corp.share_holders.get(corp, 0) + 10
-
-    def bundles_for_corporation(self, holder, corp) -> list:
-        shares = list(holder.shares_of(corp))
-        if not shares:
-            return []
-        out = []
-        acc = []
-        for s in shares:
-            acc.append(s)
-            out.append(ShareBundle(list(acc)))
-        return out
+        return corporations.convert(self, corp)
 
     def issuable_shares(self, corp) -> list:
         if not getattr(corp, "is_corporation", False) or corp.num_ipo_shares() == 0:
             return []
-        return [b for b in self.bundles_for_corporation(corp, corp)
+        return [b for b in corporations.bundles_for_corporation(self, corp, corp)
                 if b.percent + self.pool.percent_of(corp) <= self.MARKET_SHARE_LIMIT]
 
     def redeemable_shares(self, corp) -> list:
         if not getattr(corp, "is_corporation", False):
             return []
-        return [b for b in self.bundles_for_corporation(self.pool, corp) if b.price() <= corp.cash]
+        return [b for b in corporations.bundles_for_corporation(self, self.pool, corp) if b.price() <= corp.cash]
 
     def emergency_issuable_bundles(self, corp) -> list:
-        if not self.trainless(corp):
-            return []
-        top = self.max_depot_price()
-        if corp.cash >= top:
-            return []
-        issuable = self.issuable_shares(corp)
-        eligible = [b for b in issuable if b.price() + corp.cash < top]
-        rest = [b for b in issuable if b not in eligible]
-        return eligible + rest[:1]
+        return corporations.emergency_issuable_bundles(self, corp)
 
     def action_processed(self, action) -> None:
         closed = False
@@ -639,9 +419,9 @@ class Game1858(Game):
         """A company at the bottom of the market closes; a fresh one (ten shares from phase 5)
         can be started again."""
         super().close_corporation(corp)
-        fresh = self.new_corporation(dict(corp.data))
+        fresh = corporations.new_corporation(self, dict(corp.data))
         if "brown" in self.phase.tiles:
-            self.convert(fresh)
+            corporations.convert(self, fresh)
         self.corporations.append(fresh)
         self._corps_by_id[fresh.id] = fresh
 
@@ -667,13 +447,6 @@ class Game1858(Game):
             return 0
         t = min(trains, key=lambda x: x.price)
         return min(v["price"] for v in t.variants.values())
-
-    def max_depot_price(self) -> int:
-        trains = self.depot.depot_trains()
-        if not trains:
-            return 0
-        t = max(trains, key=lambda x: x.price)
-        return max(v["price"] for v in t.variants.values())
 
     def other_trains(self, corp) -> list:
         return [t for t in self.depot.trains if t.owner is not None and t.owner is not self.depot
@@ -734,7 +507,7 @@ class Game1858(Game):
         if kind == "corporations_convert":
             for c in list(self.corporations):
                 if c.type == "5-share":
-                    self.convert(c)
+                    corporations.convert(self, c)
         elif kind == "privates_close":
             self.private_closure_round = "next"
 
@@ -750,9 +523,6 @@ class Game1858(Game):
     def tile_lays(self, entity) -> list:
         return self.TILE_LAYS if getattr(entity, "is_corporation", False) else self.MINOR_TILE_LAYS
 
-    def home_hex(self, operator, hex_) -> bool:
-        return hex_.id in (operator.coordinates or [])
-
     def new_track_gauge(self, old_tile, new_tile) -> list:
         new = [p.track for p in new_tile.paths]
         for t in [p.track for p in old_tile.paths]:
@@ -765,30 +535,7 @@ class Game1858(Game):
         return out
 
     def upgrade_cost(self, old_tile, hex_, entity) -> int:
-        return self.terrain_cost(old_tile, self.board.tile(hex_), hex_, entity)
-
-    def terrain_cost(self, old_tile, new_tile, hex_, entity) -> int:
-        """Terrain: free for a private railway at home, halved for metre gauge track only."""
-        if not old_tile.upgrades:
-            return 0
-        if getattr(entity, "is_minor", False) and self.home_hex(entity, hex_):
-            return 0
-        cost = old_tile.upgrades[0].cost
-        if self.new_track_gauge(old_tile, new_tile) == ["narrow"]:
-            return cost - cost // 2
-        return cost
-
-    def lay_cost(self, entity, hex_, old_tile, new_tile, lay, gauges_added) -> int:
-        """The whole price of a lay: terrain plus the lay's own cost, 10 less on a later lay
-        of a turn that adds only metre gauge track somewhere (``Track1858.pay``)."""
-        cost = self.terrain_cost(old_tile, new_tile, hex_, entity) + lay.get("cost", 0)
-        gauges = list(gauges_added) + [self.new_track_gauge(old_tile, new_tile)]
-        if len(gauges) != 1 and ["narrow"] in gauges:
-            cost -= 10
-        return cost
-
-    def tile_valid_for_phase(self, tile) -> bool:
-        return tile.color in self.phase.tiles
+        return gauges.terrain_cost(self, old_tile, self.board.tile(hex_), hex_, entity)
 
     def conversion_ok(self, old_tile, new_tile) -> bool:
         """A same-colour replacement (1858 India's gauge conversions); none in 1858."""
@@ -796,17 +543,7 @@ class Game1858(Game):
 
     def after_lay_1858(self, entity, hex_, old_tile, tile) -> None:
         if tile.cities and old_tile.color != "white":
-            self.compact_reservations(hex_)
-
-    def compact_reservations(self, hex_) -> None:
-        """A city with more reservation entries than slots drops its empty ones, so a slot
-        freed by a closed private goes to the other private still reserving that city (the
-        reference does this after upgrades and private closures, in its map-icon clean-up)."""
-        board = self.board
-        for city in board.tile(hex_).cities:
-            res = board.city_reservations(city)
-            if len(res) > board.slots(city):
-                board.set_city_reservations(city, [r for r in res if r is not None])
+            gauges.compact_reservations(self, hex_)
 
     def token_cost(self, corp, city) -> int:
         dist = self.data["board"]["token_distances"]
@@ -818,16 +555,6 @@ class Game1858(Game):
         return max(20, 40 * borders)
 
     # --- graphs (live play only: the reference never consults them while loading)
-    def gauge_graph(self, gauge: str):
-        from ...core.graph import TrackGraph
-
-        if self.board is None:
-            return None
-        skip = "narrow" if gauge == "broad" else "broad"
-        board = self.board
-        return board.derived(("gauge graph", gauge), lambda: TrackGraph(
-            board, skip_track=skip, home_as_token=True, home_hexes=self._home_hexes,
-            home_nodes=self._home_nodes))
 
     def _home_hexes(self, entity) -> dict:
         if not getattr(entity, "is_minor", False):
@@ -851,28 +578,10 @@ class Game1858(Game):
                 out.extend(tile.city_towns)
         return out
 
-    def connected_hexes_1858(self, entity) -> dict:
-        out: dict = {}
-        for gauge in ("broad", "narrow"):
-            g = self.gauge_graph(gauge)
-            for hx, edges in g.connected_hexes(entity).items():
-                cur = out.setdefault(hx, [])
-                for e in edges:
-                    if e not in cur:
-                        cur.append(e)
-        if getattr(entity, "is_minor", False):
-            for coord in entity.coordinates:
-                hx = self.hex_by_id(coord)
-                cur = out.setdefault(hx, [])
-                for e in self.board.neighbors(hx):
-                    if e not in cur:
-                        cur.append(e)
-        return out
-
     def reachable_1858(self, entity) -> set:
         out = set()
         for gauge in ("broad", "narrow"):
-            out |= set(self.gauge_graph(gauge).reachable_hexes(entity))
+            out |= set(gauges.gauge_graph(self, gauge).reachable_hexes(entity))
         return out
 
     def corporation_private_connected(self, corp, minor) -> bool:
@@ -884,42 +593,22 @@ class Game1858(Game):
         return any(t.used and t.city is not None and t.city.hex.id in coords for t in corp.tokens)
 
     def token_connected(self, corp, city) -> bool:
-        return any(city in self.gauge_graph(gauge).connected_nodes(corp) for gauge in ("broad", "narrow"))
+        return any(city in gauges.gauge_graph(self, gauge).connected_nodes(corp) for gauge in ("broad", "narrow"))
 
     def tokenable_cities_1858(self, corp) -> list:
         out = []
         for gauge in ("broad", "narrow"):
-            for n in self.gauge_graph(gauge).connected_nodes(corp):
+            for n in gauges.gauge_graph(self, gauge).connected_nodes(corp):
                 if getattr(n, "is_city", False) and n not in out and self.board.tokenable(n, corp, free=True) \
                         and not any(self.board.tokened_by(c, corp) for c in n.tile.cities):
                     out.append(n)
         return out
 
-    def blocked_hex(self, entity, hex_) -> bool:
-        if self.board.tile(hex_).color != "white":
-            return False
-        blockers = []
-        for e in list(self.minors) + list(self.companies):
-            if e.closed:
-                continue
-            for ab in e.abilities:
-                if ab.get("type") == "blocks_hexes" and hex_.id in ab.get("hexes", []):
-                    blockers.append(e)
-        if not blockers:
-            return False
-        return not any(entity is b or entity is self.private_minor(b) or
-                       (getattr(b, "is_company", False) and b.owner is entity) for b in blockers)
-
     def check_track_lay(self, entity, hex_, old_tile, tile, rotation, round_) -> None:
-        if self.blocked_hex(entity, hex_):
-            raise GameError(f"{hex_.id} is blocked by a private railway", rule="hex-blocked")
-        if "broad_gauge" in self.phase.status and any(p.track == "narrow" for p in tile.paths):
-            raise GameError("metre gauge track is not available before phase 3", rule="tile-colour")
-        if self.connected_hexes_1858(entity).get(hex_) is None:
-            raise GameError(f"{entity.name} cannot reach {hex_.id}", rule="not-connected")
+        return gauges.check_track_lay(self, entity, hex_, old_tile, tile, rotation, round_)
 
     def connected_edges(self, entity, hex_):
-        return self.connected_hexes_1858(entity).get(hex_)
+        return gauges.connected_hexes_1858(self, entity).get(hex_)
 
     def legal_tile_rotation(self, entity, hex_, tile) -> bool:
         from ...core import tiles as tilemod
@@ -929,69 +618,13 @@ class Game1858(Game):
             return False
         return tilemod.legal_rotation(self.board.tile(hex_), tile, self.board.neighbors(hex_), connected_edges=edges)
 
-    def upgrade_fits(self, old, placed) -> bool:
-        """Tile-only upgrade legality of ``placed`` over ``old`` (a same-colour tile only as a
-        gauge conversion); a pure function of the two tiles and the hex's labels."""
-        if not self.upgrades_to(old, placed):
-            return False
-        return placed.color != old.color or self.conversion_ok(old, placed)
-
     def stubs_respected(self, hex_, tile) -> bool:
         """Track on a hex with stubs (a private railway's unbuilt line) must use every stub."""
         exits = set(tile.exits)
         return all(st.edge in exits for st in self.board.stubs(hex_))
 
     def legal_tile_lays_1858(self, entity, lay, round_) -> list:
-        out = []
-        connected = self.connected_hexes_1858(entity)
-        candidates = {}
-        for t in self.board.supply_tiles():
-            if t.name not in candidates and self.tile_valid_for_phase(t):
-                if "broad_gauge" in self.phase.status and any(p.track == "narrow" for p in t.spec.path_defs):
-                    continue
-                candidates[t.name] = t
-        from ...core import tiles as tilemod
-
-        memo = self.board.supply.memo.setdefault(("1858 upgrades", type(self)), {})
-        power = (entity.owner.cash if getattr(entity, "is_minor", False)
-                 else entity.cash + (entity.owner.cash if entity.owner is not None else 0))
-        for hex_, edges in connected.items():
-            if not self.asks_hex(hex_.id):
-                continue
-            if lay.get("cannot_reuse_same_hex") and hex_ in round_.laid_hexes:
-                continue
-            if self.blocked_hex(entity, hex_):
-                continue
-            old = self.board.tile(hex_)
-            # the upgrade check reads the tiles and the hex's labels only: hexes alike share answers
-            fl = self.board.future_label(hex_)
-            labels = (self.board.label(hex_), None if fl is None else (fl.label, fl.color, fl.sticker))
-            upgrade = old.color != "white"
-            if (upgrade and not lay["upgrade"]) or (not upgrade and not lay["lay"]):
-                continue
-            for t in candidates.values():
-                if t.color != old.color and COLOR_NEXT.get(old.color) != t.color:
-                    continue
-                if not self.asks_tile(t.id):
-                    continue
-                # turning both tiles alike keeps the answer: rotations are kept relative to the old tile's
-                key = (labels, old.spec, old.name, old.color, t.name)
-                rel = memo.get(key)
-                if rel is None:
-                    rel = tuple(sorted((r - old.rotation) % 6 for r in range(6)
-                                       if self.upgrade_fits(old, self.placed_tile(t, r, None))))
-                    memo[key] = rel
-                rots = sorted((r + old.rotation) % 6 for r in rel)
-                for r in rots:
-                    placed = self.placed_tile(t, r, hex_)
-                    if not self.stubs_respected(hex_, placed):
-                        continue
-                    if not tilemod.legal_rotation(old, placed, self.board.neighbors(hex_), connected_edges=edges):
-                        continue
-                    if self.lay_cost(entity, hex_, old, placed, lay, round_.gauges_added) > power:
-                        continue
-                    out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
-        return out
+        return gauges.legal_tile_lays_1858(self, entity, lay, round_)
 
     # ------------------------------------------------------------------ random player
     # weights of the random player: left to chance, companies trade trains at random prices,
@@ -1004,19 +637,8 @@ class Game1858(Game):
     }
     PLAYOUT_DIVIDENDS: ClassVar[dict] = {"payout": 6.0, "half": 1.0, "withhold": 0.3}
 
-    def playout_weight(self, action: dict) -> float:
-        kind = action["type"]
-        if kind == "dividend":
-            return self.PLAYOUT_DIVIDENDS.get(action.get("kind"), 1.0)
-        if kind == "buy_train":
-            train = self.train_by_id(action["train"])
-            return 6.0 if train is not None and train.owner is self.depot else 0.2
-        if kind == "buy_shares" and action.get("entity_type") == "corporation":
-            return 0.2  # redeeming
-        return self.PLAYOUT_BIAS.get(kind, 1.0)
-
     def playout_choose(self, rng, actions: list[dict]) -> dict | None:
-        action = dict(rng.choices(actions, weights=[self.playout_weight(a) for a in actions], k=1)[0])
+        action = dict(rng.choices(actions, weights=[randomplayer.playout_weight(self, a) for a in actions], k=1)[0])
         if "price_range" in action:
             lo, hi = action.pop("price_range")
             step = action.pop("price_step", 1) or 1

@@ -1,0 +1,364 @@
+"""1822's private companies' tile-lay abilities: which lays they offer, checking and making
+them (alone or combined with other companies of the same owner)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...core.errors import GameError
+from ...core.money import spend
+
+if TYPE_CHECKING:
+    from .game import Game1822
+    from .steps import Track1822
+
+
+def _track_cls() -> type[Track1822]:
+    """The 1822 track step (imported late: the steps import the game)."""
+    from .steps import Track1822
+
+    return Track1822
+
+
+def teleport_ability(game: Game1822, company):
+    """P5's teleport: upgrade the English Channel to make room for an exchange token."""
+    if company.sym != "P5" or company.closed or company.owner is None or not company.owner.is_corporation:
+        return None
+    ab = next((a for a in company.abilities if a.get("type") == "teleport" and not a.get("used")), None)
+    if ab is None or company.owner.exchange_tokens <= 0:
+        return None
+    tile = game.board.tile(game.hex_by_id("P43"))
+    city = tile.cities[0]
+    if game.board.get_slot(city, company.owner) is not None:
+        return None
+    last = game.phase.tiles[-1]
+    if (tile.color == "green" and last not in ("brown", "gray")) or (tile.color == "brown" and last != "gray"):
+        return None
+    return ab
+
+
+def track_ability(game: Game1822, company, time):
+    """``company``'s tile-lay ability usable at ``time`` (None: none)."""
+    if company.closed or company.owner is None or not company.owner.is_corporation:
+        return None
+    if time == "special_track" and company.sym == "P5":
+        return teleport_ability(game, company)
+    for a in company.abilities:
+        if a.get("type") != "tile_lay":
+            continue
+        if time not in (a.get("when") or []):
+            continue
+        cnt = a.get("count")
+        if cnt is not None and cnt <= 0:
+            continue
+        if company.sym == "P21":
+            owner = company.owner
+            if not any(t.used and t.city is not None and t.city.hex.id in ("N21", "N23") for t in owner.tokens):
+                continue
+            from .steps import SpecialTrack
+
+            special = next((st for st in getattr(game.round, "steps", []) if isinstance(st, SpecialTrack)), None)
+            if getattr(game.round, "num_laid_track", 0) > 0 and getattr(special, "company", None) is not company:
+                continue  # the bridge is built before any other track this turn
+        return a
+    return None
+
+
+def check_company_lay(game: Game1822, company, corp, hex_, old_tile, tile) -> None:
+    """Where each private company may lay (live play; the reference's hex filters)."""
+    sym = company.sym
+    if sym == "P2" and len(old_tile.towns) != 1:
+        raise GameError("P2 lays on a hex with one small station", rule="ability-hex")
+    if sym == "P11":
+        if old_tile.name not in game.TRACK_PLAIN + game.TRACK_TOWN:
+            raise GameError("P11 upgrades plain track or small stations", rule="ability-hex")
+        if old_tile.color != game.phase.tiles[-1]:
+            raise GameError("P11 upgrades tiles of the phase's latest colour", rule="ability-hex")
+        if corp.type == "minor" and old_tile.color != "yellow":
+            raise GameError("a minor uses P11 on yellow tiles only", rule="ability-hex")
+    if sym == "P8" and not any(t in ("mountain", "hill") for u in old_tile.upgrades for t in u.terrains):
+        raise GameError("P8 lays on hills and mountains", rule="ability-hex")
+    if sym == "P10" and not any(getattr(b, "type", None) == "water" for b in game.board.borders(hex_)):
+        raise GameError("P10 lays over an estuary", rule="ability-hex")
+
+
+def use_tile_ability(game: Game1822, ab, upgrade) -> None:
+    """Count one use of a tile-lay ability (P12: a lay or an upgrade)."""
+    if ab.get("count") is not None and ab["count"] <= 0:
+        return
+    if ab.get("count") is not None:
+        ab["count"] -= 1
+    if ab.get("upgrade_count") is None or ab.get("lay_count") is None:
+        return
+    if upgrade:
+        if ab["upgrade_count"] <= 0:
+            raise GameError("Cannot use this ability to upgrade a tile now", rule="ability")
+        ab["lay_count"] = 0
+        ab["upgrade_count"] -= 1
+        if ab["upgrade_count"] <= 0:
+            ab["count"] = 0
+    else:
+        if ab["lay_count"] <= 0:
+            raise GameError("Cannot use this ability to lay a tile now", rule="ability")
+        ab["upgrade_count"] = 0
+        ab["lay_count"] -= 1
+        if ab["lay_count"] <= 0:
+            ab["count"] = 0
+
+
+def special_lay_tile(game: Game1822, step, action, company, ab) -> None:
+    """Lay a tile with ``company``'s ability ``ab`` (combined with the companies the action
+    names), paying what the lay costs and using up the abilities."""
+    corp = company.owner
+    round_ = game.round
+    hex_ = game.hex_by_id(action.get("hex"))
+    tile = game.tile_by_id(action.get("tile"))
+    if hex_ is None or tile is None:
+        raise GameError("unknown hex or tile", rule="unknown-hex")
+    rotation = action.get("rotation", 0)
+    if corp.type == "minor" and tile.color in ("brown", "gray"):
+        raise GameError("Minor cannot upgrade past green", rule="tile-colour")
+    combo = []
+    for cid in action.get("combo_entities") or []:
+        c = game.company_by_id(cid)
+        cab = track_ability(game, c, "track") if c is not None else None
+        if c is None or c.owner is not corp or cab is None:
+            raise GameError(f"{cid!r} cannot join this tile lay", rule="bad-combo")
+        combo.append((c, cab))
+    chain = [company] + [c for c, _ in combo]
+    for i, c in enumerate(chain):
+        allowed = next((a.get("combo_entities") or [] for a in c.abilities if a.get("type") == "tile_lay"), [])
+        if any(o.sym not in allowed for o in chain[i + 1:]):
+            raise GameError(f"Cannot combine {'+'.join(x.sym for x in chain)}", rule="bad-combo")
+    syms = {c.sym for c in chain}
+    matched = matching_abilities([(company, ab)] + combo, hex_, tile)
+    if not matched:
+        raise GameError(f"{'+'.join(c.sym for c in chain)} cannot lay tile {tile.name} on {hex_.id}",
+                        rule="ability-tile")
+    old_tile = game.board.tile(hex_)
+    upgrade = old_tile.color != "white"
+    extra = "P12" in syms
+    if not game.loading:
+        for c in chain:
+            check_company_lay(game, c, corp, hex_, old_tile, tile)
+    if not extra:
+        track = next((s for s in round_.steps if isinstance(s, _track_cls())), None)
+        lay = track.tile_lay(company if company.sym == "P21" else corp) if track is not None else None
+        if lay is not None and lay.get("cannot_reuse_same_hex") and hex_ in round_.laid_hexes:
+            raise GameError(f"{hex_.id} was already laid this turn", rule="same-hex")
+        if lay is None or (upgrade and not lay["upgrade"]) or (tile.color == "yellow" and not lay["lay"]):
+            raise GameError("no tile lay left for this company's ability", rule="tile-lay-limit")
+    free = any(a.get("free") for _, a in matched)
+    gswr = "P10" in syms
+    hsbc = company.sym == "P21"
+
+    def pay(cost):
+        # the estuary checks hold for free lays too
+        border = game.board._last_border_cost
+        if gswr and border == 0:
+            raise GameError("Must lay tile with one path over an estuary crossing", rule="ability")
+        if hsbc and border == 0:
+            raise GameError("Must lay tile with one path over the Hull / Grimsby estuary", rule="ability")
+        if free:
+            return
+        if gswr:
+            cost -= game.GSWR_DISCOUNT
+        cost = game.tile_cost_with_discount(hex_, company, cost)
+        if cost > 0:
+            spend(corp, game.bank, cost)
+    teleport = ab.get("type") == "teleport"
+    game._special_lay = True
+    game._teleport_lay = teleport
+    # P11 lays the next colour; combined with another company either colour will do
+    game._advanced_lay = ("next" if syms == {"P11"} else "either") if "P11" in syms else False
+    game._lay_syms = syms
+    try:
+        game.lay_tile(company, hex_, tile, rotation, pay=pay)
+    finally:
+        game._special_lay = False
+        game._teleport_lay = False
+        game._advanced_lay = False
+        game._lay_syms = ()
+    if teleport:
+        ab["used"] = True
+        round_.teleported = company
+    if extra:
+        round_.laid_hexes.append(hex_)
+        minor_single = corp.type == "minor"
+    else:
+        if upgrade:
+            round_.upgraded_track = True
+        round_.num_laid_track += 1
+        round_.laid_hexes.append(hex_)
+        minor_single = False
+    game.after_lay_1822(corp, hex_, old_tile, game.board.tile(hex_))
+    up = tile.color in ("green", "brown", "gray")
+    for c, a in [(company, ab)] + combo:
+        use_tile_ability(game, a, up)
+        if minor_single:
+            use_tile_ability(game, a, up)
+        if a.get("closed_when_used_up") and (a.get("count") or 0) <= 0:
+            c.close()
+        if a.get("must_lay_together") and c is not company:
+            step.company = c if (a.get("count") or 0) > 0 and not c.closed else None
+    if ab.get("must_lay_together"):
+        if round_.num_laid_track == 1 and not ab.get("consume_tile_lay"):
+            round_.num_laid_track += 1
+        step.company = company if (ab.get("count") or 0) > 0 and not company.closed else None
+
+
+def matching_abilities(pairs, hex_, tile) -> list:
+    """The (company, ability) pairs of a lay that apply to this hex and tile."""
+    return [(c, a) for c, a in pairs
+            if (not a.get("hexes") or hex_.id in a["hexes"]) and (not a.get("tiles") or tile.name in a["tiles"])]
+
+
+def combo_companies(game: Game1822, company) -> tuple:
+    """Companies of the same owner whose tile lays may join ``company``'s, as the reference
+    offers them, and a function giving a company's combination list."""
+    def combos(c):
+        return next((a.get("combo_entities") or [] for a in c.abilities if a.get("type") == "tile_lay"), [])
+    return [game.company_by_id(sym) for sym in combos(company)
+            if game.company_by_id(sym) is not None and game.company_by_id(sym).owner is company.owner
+            and track_ability(game, game.company_by_id(sym), "track") is not None], combos
+
+
+def special_lay_options(game: Game1822, company, ab) -> list:
+    """``company``'s lays alone and combined with each valid set of its owner's companies."""
+    from itertools import combinations
+
+    out = special_lay_candidates(game, company, ab)
+    others, combos = combo_companies(game, company)
+    for n in range(1, len(others) + 1):
+        for group in combinations(others, n):
+            if any(b.sym not in combos(a) for a in group for b in group if a is not b):
+                continue
+            pairs = [(c, track_ability(game, c, "track")) for c in group]
+            syms = [c.sym for c in group]
+            out += [{**a, "combo_entities": syms} for a in special_lay_candidates(game, company, ab, pairs)]
+    return out
+
+
+def special_lay_candidates(game: Game1822, company, ab, combo=()) -> list:
+    """A private company's tile lays (alone or with ``combo``, (company, ability) pairs), as
+    the reference offers them: the hexes the abilities may reach now and, for abilities
+    naming their tiles, those tiles (compared as special lays), otherwise the phase's tiles
+    that upgrade the hex normally."""
+    if ab is None:
+        return []
+    corp = company.owner
+    pairs = [(company, ab)] + list(combo)
+    syms = {c.sym for c, _ in pairs}
+    track = next((s for s in game.round.steps if isinstance(s, _track_cls())), None)
+    lay = track.tile_lay(company if company.sym == "P21" else corp) if track is not None else None
+    if lay is not None and not (lay["lay"] or lay["upgrade"]):
+        lay = None
+    if lay is None and "P12" not in syms:
+        return []
+    game._teleport_lay = ab.get("type") == "teleport"
+    game._lay_syms = syms
+    out = []
+    try:
+        options = _lay_tile_options(game, pairs, corp)
+        hexes = ([game.hex_by_id(h) for h in ab["hexes"]] if game._teleport_lay
+                 else list(game.layable_hexes(corp)))
+        for hex_ in hexes:
+            if ab.get("hexes") and hex_.id not in ab["hexes"]:
+                continue
+            if not game.asks_hex(hex_.id):
+                continue
+            old = game.board.tile(hex_)
+            if lay is not None and ((old.color != "white" and not lay["upgrade"])
+                                    or (old.color == "white" and not lay["lay"])
+                                    or (lay.get("cannot_reuse_same_hex") and old.color != "white"
+                                        and hex_ in game.round.laid_hexes)):
+                continue
+            try:
+                for c, _ in pairs:
+                    check_company_lay(game, c, corp, hex_, old, None)
+            except (GameError, AttributeError):
+                continue
+            for t, special, advanced, tiled_by in options:
+                if not game.asks_tile(t.id):
+                    continue
+                if tiled_by is not None and corp.type == "minor" and old.color in ("green", "brown", "gray"):
+                    continue
+                if advanced and corp.type == "minor" and old.color != "yellow":
+                    continue
+                if not all(ability_allows(a, t) for _, a in pairs):
+                    continue
+                game._special_lay = special
+                out += _company_lay_rotations(game, pairs, corp, hex_, old, t)
+    finally:
+        game._special_lay = False
+        game._advanced_lay = False
+        game._teleport_lay = False
+        game._lay_syms = ()
+    return out
+
+
+def _lay_tile_options(game: Game1822, pairs, corp) -> list:
+    """(tile, special, advanced, tiled_by) for each tile the reference offers these abilities:
+    the phase's tiles when no ability names tiles, else the tiles named from the first
+    ability that names some on (P11's of the next colour)."""
+    supply: dict = {}
+    for t in game.board.supply_tiles():
+        supply.setdefault(t.name, t)
+    named: list | None = None
+    for c, a in pairs:
+        if named is None and a.get("tiles"):
+            named = []
+        if named is not None:
+            named += [(n, a.get("special", True), c.sym == "P11", c.sym) for n in a.get("tiles") or []]
+    out = []
+    if named is None:
+        for t in supply.values():
+            if t.color in game.phase.tiles and not (corp.type == "minor" and t.color in ("brown", "gray")):
+                out.append((t, False, False, None))
+        return out
+    seen = set()
+    for name, special, advanced, owner in named:
+        t = supply.get(name)
+        if t is None or name in seen:
+            continue
+        if (t.color in game.phase.tiles) == advanced:
+            continue
+        if corp.type == "minor" and t.color in ("brown", "gray"):
+            continue
+        seen.add(name)
+        out.append((t, special, advanced, owner))
+    return out
+
+
+def ability_allows(ab, tile) -> bool:
+    """P12 lays yellow tiles or upgrades, not both: what is left of each."""
+    if ab.get("upgrade_count") is None or ab.get("lay_count") is None:
+        return True
+    up = tile.color in ("green", "brown", "gray")
+    return (ab["upgrade_count"] if up else ab["lay_count"]) > 0
+
+
+def _company_lay_rotations(game: Game1822, pairs, corp, hex_, old, tile) -> list[dict]:
+    """The lay actions of ``tile`` on ``hex_`` (each rotation the abilities allow and the
+    corporation can pay)."""
+    company = pairs[0][0]
+    syms = {c.sym for c, _ in pairs}
+    matched = matching_abilities(pairs, hex_, tile)
+    if not matched:
+        return []
+    free = any(a.get("free") for _, a in matched)
+    out = []
+    for r in range(6):
+        placed = game.placed_tile(tile, r, hex_)
+        if not (game.upgrades_to(old, placed) and game.legal_tile_rotation(company, hex_, placed)):
+            continue
+        border = game.board.border_cost_preview(hex_, placed)
+        if ("P10" in syms or company.sym == "P21") and border <= 0:
+            continue  # these lays must cross an estuary
+        cost = game.upgrade_cost(old, hex_, corp) + border
+        if "P10" in syms:
+            cost -= game.GSWR_DISCOUNT
+        cost = 0 if free else game.tile_cost_with_discount(hex_, corp, cost)
+        if cost <= corp.cash:
+            out.append({"type": "lay_tile", "hex": hex_.id, "tile": tile.id, "rotation": r})
+    return out

@@ -1,0 +1,86 @@
+"""1822's tax haven (P16): the pot that holds shares for its owner, and its stock-round choice."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...core.money import CashHolder
+
+if TYPE_CHECKING:
+    from .game import Game1822
+
+
+class Holder(CashHolder):
+    """A cash (and share) holder that is not a player: phase-revenue pots and the tax haven."""
+
+    is_player = False
+    is_corporation = False
+    is_pool = False
+    is_company = False
+    is_minor = False
+    owner = None
+    player = None
+
+    def __init__(self, name):
+        self.id = name
+        self.name = name
+        self.cash = 0
+        self.shares_by_corp = {}
+
+    def percent_of(self, corp) -> int:
+        return sum(s.percent for s in self.shares_by_corp.get(corp, ()))
+
+    def shares_of(self, corp) -> list:
+        return self.shares_by_corp.get(corp, [])
+
+    def _add_share(self, share) -> None:
+        self.shares_by_corp.setdefault(share.corporation, []).append(share)
+
+    def _remove_share(self, share) -> None:
+        self.shares_by_corp[share.corporation].remove(share)
+
+    def num_shares_of(self, corp) -> int:
+        return self.percent_of(corp) // corp.share_percent
+
+    def value(self) -> int:
+        v = self.cash
+        for _corp, shares in self.shares_by_corp.items():
+            for s in shares:
+                v += s.price()
+        return v
+
+
+def choices_tax_haven(game: Game1822, company, time) -> dict:
+    """The tax haven's choices: a share of a major from the IPO or the market."""
+    if game.tax_haven.value() > 0 and not game.tax_haven_multiple():
+        return {}
+    if company.owner is None or not company.owner.is_player or time != "stock_round":
+        return {}
+    if getattr(game.round, "tax_haven_bought", False):
+        return {}
+    spender = game.tax_haven_spender(company)
+    out = {}
+    for corp in game.corporations:
+        if corp.type != "major" or corp.share_price is None:
+            continue
+        price = corp.share_price.price
+        if price <= 0 or game.tax_haven.num_shares_of(corp) > 0 or price > spender.cash:
+            continue
+        if corp.num_ipo_shares() > 0:
+            out[f"{corp.id}_ipo"] = f"{corp.id} IPO"
+        if game.pool.percent_of(corp) > 0:
+            out[f"{corp.id}_market"] = f"{corp.id} Market"
+    return out
+
+
+def made_choice_tax_haven(game: Game1822, company, choice) -> None:
+    """The tax haven buys the chosen share."""
+    spender = game.tax_haven_spender(company)
+    bundle = game.tax_haven_bundle(choice)
+    corp = bundle.corporation
+    floated = corp.floated()
+    receiver = game.bank if bundle.owner is game.pool else corp
+    game.share_market.transfer(bundle, game.tax_haven, spender=spender, receiver=receiver, price=bundle.price(),
+                               allow_president_change=False)
+    if corp.floatable and floated != corp.floated():
+        game.float_corporation(corp)

@@ -1,0 +1,70 @@
+"""1822's track rights: hexes held for consent, and which tile rotations are legal there."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .config import MINOR_14
+
+if TYPE_CHECKING:
+    from .game import Game1822
+
+
+def consent_blockers(game: Game1822, hex_) -> list:
+    """Entities holding track rights on a still unbuilt hex."""
+    if game.board.tile(hex_).color != "white":
+        return []
+    out = []
+    for e in list(game.companies) + list(game.corporations):
+        if getattr(e, "closed", False):
+            continue
+        for a in (e.abilities if getattr(e, "is_company", False) else e.data.get("abilities", [])):
+            if a.get("type") == "blocks_hexes_consent" and hex_.id in a.get("hexes", []):
+                out.append(e)
+    m14 = getattr(game, "m14_rights_hex", None)
+    if m14 == hex_.id:
+        minor = game.corporation_by_id(MINOR_14)
+        if minor is not None and not minor.closed:
+            out.append(minor)
+    return out
+
+
+def rights_player(game: Game1822, e):
+    """The player holding ``e``'s track rights (None: not a player's)."""
+    owner = e.owner
+    return owner if owner is not None and owner.is_player else None
+
+
+def acting_player(game: Game1822, entity):
+    """The player acting for ``entity`` (a company's owner's owner)."""
+    if getattr(entity, "is_company", False):
+        entity = entity.owner
+    owner = getattr(entity, "owner", None)
+    return owner if owner is not None and owner.is_player else None
+
+
+def legal_tile_rotation(game: Game1822, entity, hex_, tile) -> bool:
+    """May ``entity`` lay ``tile`` (rotated) on ``hex_``? Track rights, P5's and D35's fixed
+    rotations, P2's town removal."""
+    if hex_.id == "D35" and tile.name == "57" and tile.rotation in (2, 5):
+        return True
+    if getattr(entity, "sym", None) == "P5" and hex_.id == "P43":
+        return tile.rotation == 0
+    operator = entity.owner if getattr(entity, "is_company", False) else entity
+    owners = {rights_player(game, b) for b in consent_blockers(game, hex_)} - {None}
+    if acting_player(game, operator) not in owners:
+        stubs = game.board.stubs(hex_)
+        if not owners and stubs:
+            exits = set(tile.exits)
+            if any(s.edge not in exits for s in stubs):
+                return False
+    if entity is not operator and (entity.sym == "P2" or "P2" in getattr(game, "_lay_syms", ())):
+        # removing a town: only the old exits must be kept
+        exits = set(tile.exits)
+        if not all(e in game.board.neighbors(hex_) for e in exits):
+            return False
+        edges = game.connected_edges(operator, hex_)
+        if edges is None or not exits & set(edges):
+            return False
+        return set(game.board.tile(hex_).exits) <= exits
+    return game.board.legal_tile_rotation(operator, hex_, tile)

@@ -1,0 +1,174 @@
+"""1858's track: the broad and metre gauge graphs, what a lay costs, the hexes private
+railways block and the tile lays an operator may make."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...core.errors import GameError
+
+if TYPE_CHECKING:
+    from .game import Game1858
+
+COLOR_NEXT = {"white": "yellow", "yellow": "green", "green": "brown", "brown": "gray"}
+
+
+def home_hex(game: Game1858, operator, hex_) -> bool:
+    """Is ``hex_`` one of ``operator``'s home hexes?"""
+    return hex_.id in (operator.coordinates or [])
+
+
+def terrain_cost(game: Game1858, old_tile, new_tile, hex_, entity) -> int:
+    """Terrain: free for a private railway at home, halved for metre gauge track only."""
+    if not old_tile.upgrades:
+        return 0
+    if getattr(entity, "is_minor", False) and home_hex(game, entity, hex_):
+        return 0
+    cost = old_tile.upgrades[0].cost
+    if game.new_track_gauge(old_tile, new_tile) == ["narrow"]:
+        return cost - cost // 2
+    return cost
+
+
+def lay_cost(game: Game1858, entity, hex_, old_tile, new_tile, lay, gauges_added) -> int:
+    """The whole price of a lay: terrain plus the lay's own cost, 10 less on a later lay
+    of a turn that adds only metre gauge track somewhere (``Track1858.pay``)."""
+    cost = terrain_cost(game, old_tile, new_tile, hex_, entity) + lay.get("cost", 0)
+    gauges = list(gauges_added) + [game.new_track_gauge(old_tile, new_tile)]
+    if len(gauges) != 1 and ["narrow"] in gauges:
+        cost -= 10
+    return cost
+
+
+def compact_reservations(game: Game1858, hex_) -> None:
+    """A city with more reservation entries than slots drops its empty ones, so a slot
+    freed by a closed private goes to the other private still reserving that city (the
+    reference does this after upgrades and private closures, in its map-icon clean-up)."""
+    board = game.board
+    for city in board.tile(hex_).cities:
+        res = board.city_reservations(city)
+        if len(res) > board.slots(city):
+            board.set_city_reservations(city, [r for r in res if r is not None])
+
+
+def gauge_graph(game: Game1858, gauge: str):
+    """The track graph of one gauge (``broad`` or ``narrow``); dual track is in both."""
+    from ...core.graph import TrackGraph
+
+    if game.board is None:
+        return None
+    skip = "narrow" if gauge == "broad" else "broad"
+    board = game.board
+    return board.derived(("gauge graph", gauge), lambda: TrackGraph(
+        board, skip_track=skip, home_as_token=True, home_hexes=game._home_hexes,
+        home_nodes=game._home_nodes))
+
+
+def connected_hexes_1858(game: Game1858, entity) -> dict:
+    """The hexes (and their edges) ``entity`` reaches over either gauge (a private railway
+    also its home hexes)."""
+    out: dict = {}
+    for gauge in ("broad", "narrow"):
+        g = gauge_graph(game, gauge)
+        for hx, edges in g.connected_hexes(entity).items():
+            cur = out.setdefault(hx, [])
+            for e in edges:
+                if e not in cur:
+                    cur.append(e)
+    if getattr(entity, "is_minor", False):
+        for coord in entity.coordinates:
+            hx = game.hex_by_id(coord)
+            cur = out.setdefault(hx, [])
+            for e in game.board.neighbors(hx):
+                if e not in cur:
+                    cur.append(e)
+    return out
+
+
+def blocked_hex(game: Game1858, entity, hex_) -> bool:
+    """Is ``hex_`` blocked for ``entity`` by another's private railway?"""
+    if game.board.tile(hex_).color != "white":
+        return False
+    blockers = []
+    for e in list(game.minors) + list(game.companies):
+        if e.closed:
+            continue
+        for ab in e.abilities:
+            if ab.get("type") == "blocks_hexes" and hex_.id in ab.get("hexes", []):
+                blockers.append(e)
+    if not blockers:
+        return False
+    return not any(entity is b or entity is game.private_minor(b) or
+                   (getattr(b, "is_company", False) and b.owner is entity) for b in blockers)
+
+
+def check_track_lay(game: Game1858, entity, hex_, old_tile, tile, rotation, round_) -> None:
+    """Refuse a lay on a blocked or unreachable hex, or metre gauge before phase 3."""
+    if blocked_hex(game, entity, hex_):
+        raise GameError(f"{hex_.id} is blocked by a private railway", rule="hex-blocked")
+    if "broad_gauge" in game.phase.status and any(p.track == "narrow" for p in tile.paths):
+        raise GameError("metre gauge track is not available before phase 3", rule="tile-colour")
+    if connected_hexes_1858(game, entity).get(hex_) is None:
+        raise GameError(f"{entity.name} cannot reach {hex_.id}", rule="not-connected")
+
+
+def upgrade_fits(game: Game1858, old, placed) -> bool:
+    """Tile-only upgrade legality of ``placed`` over ``old`` (a same-colour tile only as a
+    gauge conversion); a pure function of the two tiles and the hex's labels."""
+    if not game.upgrades_to(old, placed):
+        return False
+    return placed.color != old.color or game.conversion_ok(old, placed)
+
+
+def legal_tile_lays_1858(game: Game1858, entity, lay, round_) -> list:
+    """Every lay ``entity`` may make with ``lay`` (hex, tile, rotation)."""
+    out = []
+    connected = connected_hexes_1858(game, entity)
+    candidates = {}
+    for t in game.board.supply_tiles():
+        if t.name not in candidates and game.tile_valid_for_phase(t):
+            if "broad_gauge" in game.phase.status and any(p.track == "narrow" for p in t.spec.path_defs):
+                continue
+            candidates[t.name] = t
+    from ...core import tiles as tilemod
+
+    memo = game.board.supply.memo.setdefault(("1858 upgrades", type(game)), {})
+    power = (entity.owner.cash if getattr(entity, "is_minor", False)
+             else entity.cash + (entity.owner.cash if entity.owner is not None else 0))
+    for hex_, edges in connected.items():
+        if not game.asks_hex(hex_.id):
+            continue
+        if lay.get("cannot_reuse_same_hex") and hex_ in round_.laid_hexes:
+            continue
+        if blocked_hex(game, entity, hex_):
+            continue
+        old = game.board.tile(hex_)
+        # the upgrade check reads the tiles and the hex's labels only: hexes alike share answers
+        fl = game.board.future_label(hex_)
+        labels = (game.board.label(hex_), None if fl is None else (fl.label, fl.color, fl.sticker))
+        upgrade = old.color != "white"
+        if (upgrade and not lay["upgrade"]) or (not upgrade and not lay["lay"]):
+            continue
+        for t in candidates.values():
+            if t.color != old.color and COLOR_NEXT.get(old.color) != t.color:
+                continue
+            if not game.asks_tile(t.id):
+                continue
+            # turning both tiles alike keeps the answer: rotations are kept relative to the old tile's
+            key = (labels, old.spec, old.name, old.color, t.name)
+            rel = memo.get(key)
+            if rel is None:
+                rel = tuple(sorted((r - old.rotation) % 6 for r in range(6)
+                                   if upgrade_fits(game, old, game.placed_tile(t, r, None))))
+                memo[key] = rel
+            rots = sorted((r + old.rotation) % 6 for r in rel)
+            for r in rots:
+                placed = game.placed_tile(t, r, hex_)
+                if not game.stubs_respected(hex_, placed):
+                    continue
+                if not tilemod.legal_rotation(old, placed, game.board.neighbors(hex_), connected_edges=edges):
+                    continue
+                if lay_cost(game, entity, hex_, old, placed, lay, round_.gauges_added) > power:
+                    continue
+                out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
+    return out

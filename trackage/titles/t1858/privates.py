@@ -1,0 +1,111 @@
+"""1858's private railways: buying one, exchanging it for a share of a public company (which
+claims its reserved token slot), and closing it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...core.errors import GameError
+from ...core.money import spend
+from . import gauges
+
+if TYPE_CHECKING:
+    from .game import Game1858
+
+
+def reserved_cities(game: Game1858, corp, company) -> list:
+    """The cities reserved for ``company`` where ``corp`` may place a token."""
+    board = game.board
+    return [c for c in board.cities() if board.reserved_by(c, company) and board.tokenable(c, corp, free=True)]
+
+
+def acquire_private(game: Game1858, corp, entity) -> None:
+    """``corp`` takes the private railway ``entity`` (its minor closes)."""
+    company = game.private_company(entity)
+    minor = game.private_minor(entity)
+    player = company.owner
+    game.release_stubs(minor)
+    blocker = [a for a in minor.abilities if a.get("type") == "blocks_hexes"]
+    if blocker:
+        company.abilities = list(company.abilities) + blocker
+    minor.close()
+    if company in player.companies:
+        player.companies.remove(company)
+    company.owner = corp
+    corp.companies.append(company)
+
+
+def exchange_for_share(game: Game1858, round_, bundle, corp, minor, player, treasury: bool) -> None:
+    """A private railway is exchanged for a share of ``corp`` (from the treasury: ``corp``
+    takes the private and claims its token slot)."""
+    if not game.loading and not game.corporation_private_connected(corp, minor):
+        raise GameError(f"{minor.name} is not connected to {corp.name}", rule="not-connected")
+    floated_before = corp.floated()
+    game.share_market.transfer(bundle, player)
+    if floated_before != corp.floated():
+        game.float_corporation(corp)
+    if not treasury:
+        return
+    acquire_private(game, corp, minor)
+    claim_token(game, round_, corp, minor)
+
+
+def claim_token(game: Game1858, round_, corp, minor) -> None:
+    """``corp`` is offered a token in the slots reserved for the private ``minor``."""
+    if not any(not t.used for t in corp.tokens):
+        return
+    company = game.private_company(minor)
+    cities = reserved_cities(game, corp, company)
+    board = game.board
+    if not any(sum(1 for t in board.tokens(c) if t is not None) < board.slots(c) for c in cities):
+        return
+    round_.pending_tokens.append({"entity": corp, "cities": cities, "hexes": [c.hex for c in cities],
+                                  "token": next(t for t in corp.tokens if not t.used)})
+    if game.private_closure_round != "in_progress":
+        return
+    for c in cities:
+        i = board.find_reservation(c, company)
+        if i is not None:
+            res = list(board.city_reservations(c))
+            res[i] = corp
+            board.set_city_reservations(c, res)
+
+
+def close_company(game: Game1858, company) -> None:
+    """A private railway closes: its owner gets its value, its reservations go."""
+    if not game.private_railway(company) or company.closed:
+        return
+    owner = company.owner
+    if owner is not None and owner is not game.bank:
+        spend(game.bank, owner, company.value)
+    if owner is not None and hasattr(owner, "companies") and company in owner.companies:
+        owner.companies.remove(company)
+    company.owner = None
+    company.closed = True
+    if any(a.get("type") == "reservation" for a in company.abilities):
+        remove_reservations_of(game, company)
+    company.abilities = []
+    minor = game.private_minor(company)
+    for coord in (minor.coordinates if minor is not None else []):
+        gauges.compact_reservations(game, game.hex_by_id(coord))
+
+
+def remove_reservations_of(game: Game1858, entity) -> None:
+    """``entity``'s reservations leave the map."""
+    board = game.board
+    for c in board.cities():
+        res = list(board.city_reservations(c))
+        if entity in res:
+            res[res.index(entity)] = None
+            board.set_city_reservations(c, res)
+
+
+def close_private(game: Game1858, entity) -> None:
+    """A private railway closes as company and as minor."""
+    company = game.private_company(entity)
+    minor = game.private_minor(entity)
+    if minor is not None:
+        game.release_stubs(minor)
+        minor.close()
+    if company is not None:
+        close_company(game, company)
