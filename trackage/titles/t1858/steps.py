@@ -159,7 +159,8 @@ class StockRound1858Step(AuctionMixin, BuySellParShares):
         self.round.next_entity_index()
         self.round.current_actions = []
 
-    def process_pass(self, action, entity):
+    def passing(self, entity) -> None:
+        """A pass in an auction leaves it; otherwise the turn ends."""
         if self.auction:
             self.drop_bidder(entity)
             return
@@ -171,14 +172,16 @@ class StockRound1858Step(AuctionMixin, BuySellParShares):
             raise GameError(f"{self.game.entity_name(entity)} cannot convert now", rule="cannot-convert")
         self.game.convert(entity)
 
-    def process_par(self, action, entity):
-        super().process_par(action, entity)
-        self.game.maybe_place_home_token(self.game.corporation_by_id(action.get("corporation")))
+    def after_start(self, entity, corp) -> None:
+        """The home token, if it can be placed now; a par ends the turn."""
+        super().after_start(entity, corp)
+        self.game.maybe_place_home_token(corp)
         self.pass_()
 
-    def process_buy_shares(self, action, entity):
-        super().process_buy_shares(action, entity)
-        self.game.maybe_place_home_token(self.game.share_by_id(action["shares"][0]).corporation)
+    def after_buy(self, entity, corp) -> None:
+        """The home token, if it can be placed now."""
+        super().after_buy(entity, corp)
+        self.game.maybe_place_home_token(corp)
 
     def sale_stalls(self, entity, action) -> bool:
         """Would this sale close its company and leave the stock round stuck (see
@@ -776,9 +779,6 @@ class BuyTrain1858(BuyTrain):
             return
         if g.trainless(entity):
             g.stock_market.move_left(entity)
-
-    def process_pass(self, action, entity):
-        self.pass_()
 
     def legal_actions(self, entity):
         acts = self.actions(entity)
