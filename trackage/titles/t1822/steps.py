@@ -14,6 +14,7 @@ from ...core.steps.buy_train import BuyTrain, Purchase
 from ...core.steps.emergency import EmergencyBuyTrain
 from ...core.steps.issue import IssueShares
 from ...core.steps.operating import DiscardTrain, Dividend, HomeToken, RunRoutes
+from ...core.steps.passing import Passing
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
 
@@ -678,7 +679,7 @@ class Track1822(TrackAndTokenStep):
         return super().legal_actions(entity)
 
 
-class SpecialTrack(Step):
+class SpecialTrack(Passing):
     """Private companies' tile lays (P2, P8, P10, P11, P12, P21), used by the owning corporation.
     Blocks only while a company that must lay its tiles together is half-way."""
 
@@ -718,7 +719,8 @@ class SpecialTrack(Step):
             raise GameError(f"{entity.name} cannot lay track now", rule="no-ability")
         self.game.special_lay_tile(self, action, entity, ab)
 
-    def process_pass(self, action, entity):
+    def passing(self, entity) -> None:
+        """A company half-way through its lays gives up the rest: it closes."""
         self.company = None
         entity.close()
 
@@ -786,7 +788,7 @@ class SpecialToken(Step):
         game.graph_changed()
 
 
-class DestinationToken(Step):
+class DestinationToken(Passing):
     HANDLERS: ClassVar[dict] = {"hex_token": "process_hex_token", "pass": "process_pass"}
 
     def description(self):
@@ -825,10 +827,10 @@ class DestinationToken(Step):
         game.remove_extra_tokens(game.board.tile(hex_))
         self.pass_()
 
-    def process_pass(self, action, entity):
+    def check_pass(self, entity) -> None:
+        """A major connected to its destination must place the token (logs may pass)."""
         if not self.game.loading and self.connected(entity):
             raise GameError(f"{entity.name} must place its destination token", rule="must-place-destination")
-        self.pass_()
 
     def legal_actions(self, entity):
         if not self.actions(entity):

@@ -16,6 +16,7 @@ from ...core.steps.auction import AuctionMixin, Bids
 from ...core.steps.emergency import same_bundle
 from ...core.steps.issue import IssueShares
 from ...core.steps.operating import BuyTrain, DiscardTrain, Dividend, HomeToken, Purchase, RunRoutes
+from ...core.steps.passing import Passing
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
 
@@ -366,7 +367,7 @@ class ExchangeApproval1858(Step):
         return [{"type": "choose", "choice": "approve"}, {"type": "choose", "choice": "deny"}]
 
 
-class HomeToken1858(HomeToken):
+class HomeToken1858(HomeToken, Passing):
     """A company started from a private places its home token in one of the private's
     reserved cities (free); one started directly pays twice the city's revenue."""
 
@@ -409,7 +410,9 @@ class HomeToken1858(HomeToken):
         game.delete_reservations(entity, city)
         game.graph_changed()
 
-    def process_pass(self, action, entity):
+    def passing(self, entity) -> None:
+        """A company that already has a token leaves its home token unplaced: the pending
+        token goes and so do its reservations."""
         self.round.pending_tokens.pop(0)
         self.game.delete_reservations(entity)
 
@@ -827,7 +830,7 @@ class IssueShares1858(IssueShares):
 
 
 # ---------------------------------------------------------------------------- closure round
-class PrivateClosure1858(Step):
+class PrivateClosure1858(Passing):
     """Each remaining private railway is exchanged for a share of a connected company, or
     closes (its owner receives its face value)."""
 
@@ -872,7 +875,8 @@ class PrivateClosure1858(Step):
             out.append({"corporation": c.id, "from": "market"})
         return out
 
-    def process_pass(self, action, entity):
+    def passing(self, entity) -> None:
+        """The private railway is not exchanged: it closes (its owner is paid its value)."""
         self.game.close_private(entity)
 
     def process_choose(self, action, entity):

@@ -12,6 +12,7 @@ from ...core.round import Step, ranged
 from ...core.shares import action_bundle
 from ...core.steps.auction import AuctionMixin, Bids
 from ...core.steps.operating import BuyTrain, Dividend, HomeToken, Purchase, RunRoutes
+from ...core.steps.passing import Passing
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
 
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 
 
 # ---------------------------------------------------------------------------- auctions
-class SingleItemAuction(AuctionMixin, Step):
+class SingleItemAuction(AuctionMixin, Passing):
     """Privates one at a time, cheapest first; unsold ones get cheaper by 5 (dutch mode)."""
 
     HANDLERS: ClassVar[dict] = {"bid": "process_bid", "pass": "process_pass"}
@@ -112,7 +113,9 @@ class SingleItemAuction(AuctionMixin, Step):
         self.enter_dutch(company)
         self.post_win(None, company)
 
-    def process_pass(self, action, entity):
+    def passing(self, entity) -> None:
+        """After a bid (or once the price drops) a pass leaves the auction; before any bid it
+        declines the private, and when everyone has declined its price drops (dutch mode)."""
         bids = self.auction
         if bids.highest() is not None or self.dutch_mode:
             self.drop_bidder(entity)
@@ -328,7 +331,7 @@ class HomeToken1867(HomeToken):
         self.game.clear_graph()  # a laid token, as in the reference
 
 
-class MajorTrainless(Step):
+class MajorTrainless(Passing):
     HANDLERS: ClassVar[dict] = {"pass": "process_pass", "choose": "process_choose"}
 
     def active(self):
@@ -344,7 +347,8 @@ class MajorTrainless(Step):
     def actions(self, entity):
         return ["pass", "choose"] if entity in self.game.trainless_major else []
 
-    def process_pass(self, action, entity):
+    def passing(self, entity) -> None:
+        """The major stays trainless (not nationalised)."""
         self.game.trainless_major.remove(entity)
 
     def process_choose(self, action, entity):
