@@ -63,7 +63,6 @@ class StubGame:
     hex_by_id = Game.hex_by_id
     tile_by_id = Game.tile_by_id
     city_by_id = Game.city_by_id
-    hexmap = Game.hexmap
     graph = Game.graph
     graph_changed = Game.graph_changed
     tile_valid_for_phase = Game.tile_valid_for_phase

@@ -10,7 +10,7 @@ import pytest
 from helpers import fingerprint, players
 
 from trackage.core.errors import GameError
-from trackage.core.game import _GATING, Game
+from trackage.core.pipeline import _GATING, Pipeline
 from trackage.titles import new_game
 
 
@@ -23,12 +23,12 @@ def test_an_unlisted_action_is_refused_while_another_game_is_mid_process(monkeyp
     unlisted = dict(other.legal_actions()[0], id=1)
     for k in ("price_range", "price_step", "canonical_prices"):
         unlisted.pop(k, None)
-    real_listed_like = Game.listed_like
+    real_listed_like = Pipeline.listed_like
 
     def listed_like(self, action, entity):
-        return [] if self is other else real_listed_like(self, action, entity)
+        return [] if self.game is other else real_listed_like(self, action, entity)
 
-    monkeypatch.setattr(Game, "listed_like", listed_like)
+    monkeypatch.setattr(Pipeline, "listed_like", listed_like)
 
     # ``slow`` stops inside its action (after the rules ran, before process() returns) until
     # ``other``'s action has been tried
@@ -83,19 +83,19 @@ def test_the_gate_is_reset_after_a_refused_call(monkeypatch):
     g = new_game("1867", players(3, "Player "), [], 1)
     action = dict(g.legal_actions()[0], id=1)
     seen = []
-    real_listed_like = Game.listed_like
+    real_listed_like = Pipeline.listed_like
 
     def listed_like(self, action, entity):
         seen.append(_GATING.get())
         return []
 
-    monkeypatch.setattr(Game, "listed_like", listed_like)
+    monkeypatch.setattr(Pipeline, "listed_like", listed_like)
     for _ in range(2):
         with pytest.raises(GameError) as err:
             g.process(action)
         assert err.value.rule == "not-a-legal-action"
         assert _GATING.get() is False
     assert seen == [True, True] and g.actions == []
-    monkeypatch.setattr(Game, "listed_like", real_listed_like)
+    monkeypatch.setattr(Pipeline, "listed_like", real_listed_like)
     g.process(action)
     assert len(g.actions) == 1

@@ -10,6 +10,7 @@ import random
 import pytest
 from helpers import players, refused
 
+from trackage.core.entities import entity_type
 from trackage.core.errors import ActionFormatError, GameError
 from trackage.core.game import Game
 from trackage.invariants import all_cash
@@ -113,7 +114,7 @@ def test_no_train_from_a_closed_company(title, gate):
     g.close_corporation(seller)
     assert train.owner is seller
     total = all_cash(g)
-    action = {"type": "buy_train", "entity": buyer.id, "entity_type": g.entity_type(buyer), "train": train.id,
+    action = {"type": "buy_train", "entity": buyer.id, "entity_type": entity_type(buyer), "train": train.id,
               "price": 1}
     if train.variants:
         action["variant"] = train.name

@@ -19,9 +19,11 @@ import json
 import math
 import random
 from dataclasses import dataclass, field
+from functools import partial
 
+from .core.entities import entity_type
 from .core.errors import GameError
-from .core.legal import is_listed
+from .core.legal import is_listed, share_kind
 from .core.schema import problem
 from .core.state import full_state
 from .invariants import all_cash
@@ -86,7 +88,7 @@ def mutate(game, action: dict, rng: random.Random) -> dict:
     elif how == 2:  # another entity
         others = list(game.players) + list(game.corporations) + list(getattr(game, "minors", []))
         e = rng.choice(others)
-        a["entity"], a["entity_type"] = e.id, game.entity_type(e)
+        a["entity"], a["entity_type"] = e.id, entity_type(e)
     elif how == 3:  # another type
         a["type"] = rng.choice(ACTION_TYPES)
     elif how == 4 and a.get("shares"):  # a repeated certificate, a forged percent
@@ -116,7 +118,7 @@ def mutate(game, action: dict, rng: random.Random) -> dict:
         pool = list(game.players) if rng.random() < 0.03 else list(game.corporations) + list(game.companies)
         e = rng.choice(pool)
         a = {"type": "end_game", "entity": e.id if not getattr(e, "is_company", False) else e.sym,
-             "entity_type": game.entity_type(e)}
+             "entity_type": entity_type(e)}
     else:  # a field from another listed action
         if keys:
             k = rng.choice(keys)
@@ -195,7 +197,7 @@ class Fuzzer:
         # whether it is listed, judged before it is applied (certificates by their holders then)
         # (an action must also fit its type's schema: extra fields, even null, are not the listed action)
         listed = (isinstance(action.get("type"), str) and problem(action) is None
-                  and is_listed(action, legal, game.share_kind, self._resolve))
+                  and is_listed(action, legal, partial(share_kind, game), self._resolve))
         if listed and action.get("type") == "run_routes":
             # the gate lets any run through to the rules, which check its routes (any valid set
             # is a legal move) and compute its figures: one naming another extra revenue is forged

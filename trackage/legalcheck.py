@@ -70,7 +70,7 @@ def variants(game, action: dict, legal: list[dict], rng: random.Random) -> list[
         if lo > 0:
             out.append({**base, "price": lo - 1})
     if action["type"] == "lay_tile" and game.board is not None:
-        hexes = [h.id for h in game.hexmap.hexes]
+        hexes = [h.id for h in game.board.hexmap.hexes]
         out.append({**base, "hex": rng.choice(hexes)})
         out.append({**base, "rotation": (int(base.get("rotation", 0)) + rng.randint(1, 5)) % 6})
     if action["type"] == "place_token" and game.board is not None:

@@ -12,6 +12,18 @@ if TYPE_CHECKING:
     from .market import SharePrice
 
 
+
+def entity_type(e) -> str:
+    """An entity's kind as actions name it (``entity_type``): player, company, minor or
+    corporation."""
+    if e.is_player:
+        return "player"
+    if e.is_company:
+        return "company"
+    if getattr(e, "is_minor", False):
+        return "minor"
+    return "corporation"
+
 class ShareHolder:
     """Holds certificates, kept per corporation in arrival order (order matters)."""
 

@@ -7,14 +7,13 @@ small hooks named below (``build_data``, ``stock_round``, ``operating_round``,
 
 from __future__ import annotations
 
-import contextvars
-import math
 from typing import TYPE_CHECKING, ClassVar, cast
 
-from .entities import Company, Corporation, Player, SharePoolHolder
-from .errors import ActionFormatError, GameError, GameOverError
+from .entities import Company, Corporation, Player, SharePoolHolder, entity_type
+from .errors import ActionFormatError, GameError
 from .market import StockMarket
 from .money import Bank, spend
+from .pipeline import Pipeline, listing_entities
 from .rng import Rng
 from .round import OperatingRound, StockRound
 from .shares import ShareMarket
@@ -25,16 +24,6 @@ if TYPE_CHECKING:
     from .routes import RouteRules
 
 END_TIMING_PRIORITY = ["immediate", "current_round", "current_or", "full_or", "one_more_full_or_set"]
-
-# action types that never change state (besides the log)
-NO_OP_TYPES = {"message", "program_share_pass", "program_buy_shares", "program_merger_pass", "program_disable",
-               "program_auction_bid", "program_independent_mines", "program_harzbahn_draft_pass"}
-
-
-# is a gated process() call running in this context (this thread, this task)? The gate checks
-# the outermost call only: the trials the rules run on copies inside it are not moves. A
-# context variable, so that games processed at once in other threads are gated all the same.
-_GATING: contextvars.ContextVar[bool] = contextvars.ContextVar("trackage_gating", default=False)
 
 
 def _leaves_no_trace(f):
@@ -71,9 +60,9 @@ class Game:
     # live play (process() outside a log import) accepts exactly what legal_actions() lists
     LISTED_ONLY = True
     _gate = False
-    _unlisted = None
+    _unlisted: GameError | None = None
     # while the gate asks whether one action is listed: that action (see asks())
-    _asking = None
+    _asking: dict | None = None
 
     TITLE = "base"
     BANK_CASH = 12_000
@@ -313,24 +302,8 @@ class Game:
         """Private companies a player may buy from the bank now."""
         return [c for c in self.companies if not c.closed and (c.owner is None or c.owner is self.bank)]
 
-    def transfer_company(self, company, player, price: int) -> None:
-        owner = company.owner
-        seller = owner if owner is not None else self.bank
-        if owner is not None and owner is not self.bank and company in getattr(owner, "companies", []):
-            owner.companies.remove(company)
-        company.owner = player
-        player.companies.append(company)
-        if price > 0:
-            spend(player, seller, price)
-
     def company_sale_price(self, company) -> int:
         return company.value
-
-    def sell_company_to_bank(self, player, company, price: int) -> None:
-        company.owner = self.bank
-        player.companies.remove(company)
-        if price > 0:
-            spend(self.bank, player, price)
 
     def after_buy_company(self, player, company) -> None:
         pass
@@ -416,10 +389,6 @@ class Game:
         return self.board.city_by_id(cid)
 
     @property
-    def hexmap(self):
-        return self.board.hexmap
-
-    @property
     def graph(self):
         return self.board.graph
 
@@ -498,38 +467,6 @@ class Game:
     def route_trains(self, entity) -> list:
         return list(entity.trains)
 
-    def evaluate_routes(self, entity, routes: list, action: dict) -> list:
-        """Compute each route's revenue and compare it with what the action claims.
-
-        While replaying a log, a stored revenue that differs from ours is reported
-        as a warning (an error with ``strict``); in live play a claimed revenue
-        must equal the computed one.
-        """
-        out = []
-        trains = {t.id: t for t in self.route_trains(entity)}
-        computed = None
-        try:
-            computed = self.compute_route_revenues(entity, routes, trains)
-        except GameError as e:
-            if not self.loading or self.strict:
-                raise
-            self.warnings.append(f"action {action.get('id')}: cannot verify routes: {e}")
-        for i, r in enumerate(routes):
-            if r.get("train") not in trains:
-                raise GameError(f"{entity.name} has no train {r.get('train')!r}", rule="unknown-train")
-            claimed = r.get("revenue")
-            ours = computed[i] if computed is not None else None
-            if ours is not None and claimed is not None and ours != claimed:
-                msg = f"action {action.get('id')}: route of train {r['train']} earns {ours}, log says {claimed}"
-                if self.strict or not self.loading:
-                    raise GameError(msg, rule="wrong-revenue")
-                self.warnings.append(msg)
-            if ours is None and claimed is None:
-                raise GameError(f"cannot compute the revenue of train {r['train']}'s route", rule="bad-route")
-            revenue = claimed if (self.loading and claimed is not None) else ours
-            out.append({"train": r["train"], "revenue": revenue, "route": r})
-        return out
-
     def route_rules(self) -> RouteRules:
         """The rules this game's routes are rebuilt, checked, priced and searched by
         (:func:`trackage.core.routes.rules_for` asks, whenever routes are read from a log,
@@ -563,16 +500,6 @@ class Game:
     #: work the router may spend on a suggestion (walk steps and search nodes): a bound on
     #: the time of ``legal_actions`` that keeps suggestions the same on every machine
     ROUTER_WORK = 20_000
-
-    def suggest_routes(self, entity) -> list:
-        """The best routes the router finds within ``ROUTER_WORK`` (proven optimal unless the
-        state is very large)."""
-        try:
-            from ..router import optimal_routes
-
-            return optimal_routes(self, entity, work_limit=self.ROUTER_WORK).routes
-        except GameError:  # a bot's helper: an empty run is always legal
-            return []
 
     def upgrade_memo_key(self, hex_, old, new) -> tuple:
         """What ``upgrades_to(old, new)`` depends on (a memo key). Turning both tiles alike
@@ -734,70 +661,20 @@ class Game:
             raise ActionFormatError(f"unknown entity {eid!r} ({etype})", action)
         return e
 
-    # ------------------------------------------------------------- pipeline
+    # ------------------------------------------------------------- play: the pipeline
+    # (the work is done by trackage.core.pipeline; these are the game's play API)
     def process(self, action: dict) -> None:
         """Apply one action (with its embedded ``auto_actions``).
 
         On any error the game is restored exactly as it was (from the snapshot taken
         before the action) and the error is re-raised with the action attached.
         """
-        from . import schema
+        Pipeline(self).process(action)
 
-        misfit = schema.check(action, loading=self.loading)
-        before = self.snapshot()
-        # the gate guards the outermost call only: trials the rules run on copies are not moves
-        gated = not self.loading and self.LISTED_ONLY and not _GATING.get()
-        try:
-            self._gate = gated
-            self._unlisted = None
-            token = _GATING.set(True) if gated else None
-            try:
-                self._apply(action)
-            finally:
-                if token is not None:
-                    _GATING.reset(token)
-            if self._unlisted is not None:
-                # the rules let it through, but it is no legal action: refused all the same
-                raise self._unlisted
-        except GameError as e:
-            self._restore(before)
-            raise e.with_action(action) from None
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as e:
-            self._restore(before)
-            raise ActionFormatError(f"malformed or impossible action: {type(e).__name__}: {e}", action) from e
-        except Exception:
-            # an engine bug: still leave the game as it was, and let the error show itself
-            self._restore(before)
-            raise
-        finally:
-            self._gate = False
-        if misfit is not None:
-            self.warnings.append(misfit)  # a log's misfit, accepted: said once it is applied
-        self.redo_stack = []
-        self._keep_snapshot(len(self.actions) - 1, before)
-
-    # ------------------------------------------------------------- copies and history
-    def snapshot(self) -> Game:
-        """A frozen copy of the game now (never changed; restored by copying it again)."""
-        from .clone import clone
-
-        return clone(self)
-
-    def _restore(self, snap: Game) -> None:
-        """Become a copy of ``snap`` (references to ``snap`` inside it become ``self``)."""
-        from .clone import clone_into
-
-        clone_into(snap, self)
-
-    def _keep_snapshot(self, n: int, snap: Game) -> None:
-        """Remember ``snap`` as the state after ``n`` actions: the last few, and every
-        ``SNAPSHOT_EVERY``-th, so that undo needs little replay."""
-        snaps = {k: v for k, v in self.snapshots.items() if k < n}
-        snaps[n] = snap
-        every = self.SNAPSHOT_EVERY
-        for k in [k for k in snaps if k % every and k < n - 4]:
-            del snaps[k]
-        self.snapshots = snaps
+    def _apply(self, action: dict, record: bool = True) -> None:
+        """Apply ``action`` without :meth:`process`'s gate and error handling (a log import,
+        a replay, a trial on a copy)."""
+        Pipeline(self).apply(action, record)
 
     def copy(self) -> Game:
         """An independent game in the same state: a structural copy (the catalogue is shared)."""
@@ -810,155 +687,19 @@ class Game:
         e.g. stored route revenues that today's rules reject are warnings). ``trace(game,
         action)`` is called after each one. Snapshots are kept near the end, so undo after
         an import is cheap."""
-        from . import schema
-
-        actions = list(actions)
-        self.strict = strict
-        self.loading = True
-        end = len(self.actions) + len(actions)
-        try:
-            for action in actions:
-                n = len(self.actions)
-                if n >= end - 4 * self.SNAPSHOT_EVERY and (n % self.SNAPSHOT_EVERY == 0 or n >= end - 2):
-                    self._keep_snapshot(n, self.snapshot())
-                misfit = schema.check(action, loading=True)
-                self._apply(action)
-                if misfit is not None:
-                    self.warnings.append(misfit)  # tolerated from a log, and said
-                self.imported = len(self.actions)
-                if trace is not None:
-                    trace(self, action)
-        finally:
-            self.loading = False
-
-    def _replay_to(self, n: int) -> None:
-        """Restore the state after ``n`` actions: the nearest snapshot, then the actions after
-        it, each in the mode it was first applied (imported or live)."""
-        actions = self.actions
-        imported = self.imported
-        redo = self.redo_stack
-        kept = {k: v for k, v in self.snapshots.items() if k <= n}
-        keys = list(kept)
-        loading = self.loading
-        k = max(keys)  # there is always the start
-        self._restore(self.snapshots[k])
-        for i in range(k, n):
-            self.loading = i < imported
-            self._apply(actions[i])
-        self.loading = loading
-        self.imported = min(imported, n)
-        self.redo_stack = redo
-        self.snapshots = kept
+        Pipeline(self).load(actions, strict, trace)
 
     def undo(self) -> dict:
         """Take back the last action; returns it (it can be redone with :meth:`redo`)."""
-        if not self.actions:
-            raise GameError("nothing to undo", rule="nothing-to-undo")
-        last = self.actions[-1]
-        was_imported = len(self.actions) <= self.imported
-        redo = self.redo_stack + [(last, was_imported)]
-        self._replay_to(len(self.actions) - 1)
-        self.redo_stack = redo
-        return last
+        return Pipeline(self).undo()
 
     def redo(self) -> None:
         """Apply the last undone action again, exactly as it was first applied."""
-        if not self.redo_stack:
-            raise GameError("nothing to redo", rule="nothing-to-redo")
-        action, was_imported = self.redo_stack[-1]
-        rest = self.redo_stack[:-1]
-        if was_imported:
-            before = self.snapshot()
-            loading = self.loading
-            self.loading = True
-            try:
-                self._apply(action)
-            finally:
-                self.loading = loading
-            self.imported = len(self.actions)
-            self._keep_snapshot(len(self.actions) - 1, before)
-        else:
-            self.process(action)
-        self.redo_stack = rest
+        Pipeline(self).redo()
 
     def seat_order(self) -> list:
         """Players in their seating order as given at creation (log order)."""
         return self.seats
-
-    def _apply(self, action: dict, record: bool = True) -> None:
-        if not self.actions and 0 not in self.snapshots:
-            self.snapshots = {0: self.snapshot()}  # the start: undo never rebuilds the game
-        atype = action["type"]
-        if atype in ("undo", "redo"):
-            raise ActionFormatError("undo/redo are log filters, not game actions; use Game.undo()", action)
-        if self.finished and atype != "message":
-            raise GameOverError(action=action)
-        self._process_single(action)
-        for auto in action.get("auto_actions") or []:
-            self._process_single(auto)
-        if record:
-            self.actions.append(action)
-
-    def _process_single(self, action: dict) -> None:
-        atype = action["type"]
-        if self._gate and self._unlisted is None:
-            # a specific rule's refusal, if any, is the clearer error: the rules run first
-            self._unlisted = self._check_listed(action)
-        if atype in NO_OP_TYPES:
-            if atype != "message":
-                self.resolve_entity(action)
-            return
-        if atype == "end_game":
-            self.end_game("manually_ended")
-            return
-        entity = self.resolve_entity(action)
-        self.preprocess_action(action, entity)
-        self.round.process(action, entity)
-        self.action_processed(action)
-        reason, timing = self.game_end_check()
-        if timing == "immediate":
-            self.end_game(reason)
-        while not self.finished and self.round.finished():
-            for e in self.round.entities:
-                if hasattr(e, "passed"):
-                    e.passed = False
-            if self.end_now(timing):
-                self.end_game(reason)
-            elif self.turn >= 100:
-                self.end_game("dnf")
-            else:
-                self.next_round()
-                if self.finished:
-                    break
-                self.round.setup()
-
-    def _check_listed(self, action: dict) -> GameError | None:
-        """Live play accepts exactly the listed actions (:mod:`trackage.core.legal`); the
-        game's meta actions (chat, ending the game, the site's programmed actions) are not
-        moves and are checked by the rules alone."""
-        from .legal import META_TYPES, is_listed
-
-        if action["type"] in META_TYPES:
-            if action["type"] == "end_game":
-                e = self.resolve_entity(action)
-                if not getattr(e, "is_player", False):
-                    raise GameError("only a player of the game may end it", rule="end-game-by-player")
-            return None
-        e = self.resolve_entity(action)
-        if is_listed(action, self.listed_like(action, e), self.share_kind):
-            return None
-        return GameError(f"{action['type']} by {self.entity_name(e)} is not a legal action now",
-                         rule="not-a-legal-action")
-
-    def share_kind(self, share_id) -> str:
-        """What makes a certificate different from another for a buyer or seller: its
-        company, holder, size and whether it is the president's (see trackage.core.legal)."""
-        s = self.share_by_id(share_id) if isinstance(share_id, str) else None
-        if s is None:
-            return f"?{share_id!r}"
-        owner = s.owner
-        holder = f"{type(owner).__name__}:{getattr(owner, 'id', id(owner))}"
-        return f"{s.corporation.id}|{holder}|{s.percent}|{s.president}|{getattr(s, 'buyable', True)}"
 
     def amount(self, action: dict, field: str, default=None):
         """An amount of money an action names (a price, a bid, a cost): a whole number, never a
@@ -970,20 +711,6 @@ class Game:
         if type(v) is not int:
             raise GameError(f"field {field!r}: an amount is a whole number, not {v!r}"[:200], rule="malformed-action")
         return v
-
-    def listed_like(self, action: dict, entity) -> list[dict]:
-        """What :meth:`legal_actions` lists of ``entity``'s actions of ``action``'s type, the
-        same as filtering the whole listing, but only that is worked out: steps skip the
-        types not asked (see :meth:`asks`) and tile lays other hexes."""
-        if entity is None:
-            return []
-        self._asking = action
-        try:
-            out = self.legal_actions(entity)
-        finally:
-            self._asking = None
-        atype, eid = action["type"], str(entity.id)
-        return [a for a in out if a["type"] == atype and str(a.get("entity")) == eid]
 
     def asks(self, atype: str) -> bool:
         """Is an action of ``atype`` wanted from the listing being made? (all are, except
@@ -999,14 +726,6 @@ class Game:
         """Are lays of the tile ``tile_id`` wanted from the listing being made? (see :meth:`asks`)"""
         a = self._asking
         return a is None or (a["type"] == "lay_tile" and a.get("tile") == tile_id)
-
-    def listing_entities(self) -> list:
-        """The entities :meth:`legal_actions` lists actions of: the acting ones and the open
-        private companies in a player's or a company's hands (their abilities)."""
-        entities = self.acting_entities()
-        entities += [c for c in self.companies
-                     if not c.closed and c.owner not in (None, self.bank) and c not in entities]
-        return entities
 
     def preprocess_action(self, action, entity) -> None:
         pass
@@ -1192,17 +911,8 @@ class Game:
         return {str(k): v for k, v in vals}
 
     # ------------------------------------------------------------- play API
-    def entity_type(self, e) -> str:
-        if e.is_player:
-            return "player"
-        if e.is_company:
-            return "company"
-        if getattr(e, "is_minor", False):
-            return "minor"
-        return "corporation"
-
     def entity_ref(self, e) -> dict:
-        return {"entity": e.id, "entity_type": self.entity_type(e)}
+        return {"entity": e.id, "entity_type": entity_type(e)}
 
     def acting_entities(self) -> list:
         return [e for e in self.round.active_entities() if e is not None]
@@ -1224,10 +934,10 @@ class Game:
         asking = self._asking
         if entity is not None:
             # the gate's question about one entity: it must be one that the listing names
-            entities = [entity] if asking is None or entity in self.listing_entities() else []
+            entities = [entity] if asking is None or entity in listing_entities(self) else []
         else:
             # private companies act too (their abilities): each step says when, as in process()
-            entities = self.listing_entities()
+            entities = listing_entities(self)
         out: list[dict] = []
         for e in entities:
             for s in self.round.steps:
@@ -1258,6 +968,3 @@ class Game:
     def total_cash(self) -> int:
         return (self.bank.cash + sum(p.cash for p in self.players) + sum(c.cash for c in self.corporations)
                 + sum(m.cash for m in self.minors))
-
-    def ceil_div(self, a, b) -> int:
-        return math.ceil(a / b)

@@ -25,6 +25,17 @@ META_TYPES = frozenset({"message", "end_game", "program_share_pass", "program_bu
                         "program_harzbahn_draft_pass"})
 
 
+def share_kind(game, share_id) -> str:
+    """What makes a certificate different from another for a buyer or seller: its company,
+    holder, size and whether it is the president's (certificates of one kind are alike)."""
+    s = game.share_by_id(share_id) if isinstance(share_id, str) else None
+    if s is None:
+        return f"?{share_id!r}"
+    owner = s.owner
+    holder = f"{type(owner).__name__}:{getattr(owner, 'id', id(owner))}"
+    return f"{s.corporation.id}|{holder}|{s.percent}|{s.president}|{getattr(s, 'buyable', True)}"
+
+
 def _same(k: str, a, b, canon=None) -> bool:
     if isinstance(a, list) and isinstance(b, list) and k in ("shares", "combo_entities"):
         if len(a) != len(set(map(str, a))):

@@ -45,11 +45,13 @@ __all__ = [
     "RouterStops",
     "Segment",
     "chain_id",
+    "evaluate_routes",
     "preferred_city_town_edges",
     "revenues_for_action",
     "routes_from_log",
     "routes_revenue",
     "rules_for",
+    "suggest_routes",
     "track_keys",
 ]
 
@@ -1072,3 +1074,48 @@ def revenues_for_action(game, entity, route_dicts: list, trains: dict) -> list:
     for r in routes:
         r._revenue = None
     return [r.revenue(recompute=True) for r in routes]
+
+
+def evaluate_routes(game, entity, routes: list, action: dict) -> list[dict]:
+    """Compute each route of a ``run_routes`` action and compare its revenue with what the
+    action claims: ``{"train", "revenue", "route"}`` per route.
+
+    While replaying a log, a stored revenue that differs from ours is reported as a warning
+    (an error with ``strict``) and stands; in live play a claimed revenue must equal the
+    computed one.
+    """
+    out = []
+    trains = {t.id: t for t in game.route_trains(entity)}
+    computed = None
+    try:
+        computed = game.compute_route_revenues(entity, routes, trains)
+    except GameError as e:
+        if not game.loading or game.strict:
+            raise
+        game.warnings.append(f"action {action.get('id')}: cannot verify routes: {e}")
+    for i, r in enumerate(routes):
+        if r.get("train") not in trains:
+            raise GameError(f"{entity.name} has no train {r.get('train')!r}", rule="unknown-train")
+        claimed = r.get("revenue")
+        ours = computed[i] if computed is not None else None
+        if ours is not None and claimed is not None and ours != claimed:
+            msg = f"action {action.get('id')}: route of train {r['train']} earns {ours}, log says {claimed}"
+            if game.strict or not game.loading:
+                raise GameError(msg, rule="wrong-revenue")
+            game.warnings.append(msg)
+        if ours is None and claimed is None:
+            raise GameError(f"cannot compute the revenue of train {r['train']}'s route", rule="bad-route")
+        revenue = claimed if (game.loading and claimed is not None) else ours
+        out.append({"train": r["train"], "revenue": revenue, "route": r})
+    return out
+
+
+def suggest_routes(game, entity) -> list:
+    """The best routes the router finds for ``entity`` within the game's ``ROUTER_WORK``
+    (proven optimal unless the state is very large); none when it finds none."""
+    try:
+        from ..router import optimal_routes
+
+        return optimal_routes(game, entity, work_limit=game.ROUTER_WORK).routes
+    except GameError:  # a bot's helper: an empty run is always legal
+        return []

@@ -9,6 +9,7 @@ from fastapi import APIRouter
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
+from ..core.entities import entity_type
 from ..titles import TITLES, game_class, title_info
 from . import views
 from .deps import ActingSeat, GameId, Locked, Seat, ServiceDep, StorageDep
@@ -37,7 +38,7 @@ def game_state(service: GameService, lv: Live, seat: dict | None) -> dict[str, A
     gid = lv.gid
     game: Any = lv.game
     legal = [views.clean_for_json(a) for a in service.seat_legal(game, seat, lv)]
-    acting = [{"id": getattr(e, "id", None), "type": game.entity_type(e), "name": views.entity_label(game, e)}
+    acting = [{"id": getattr(e, "id", None), "type": entity_type(e), "name": views.entity_label(game, e)}
               for e in (game.acting_entities() if not game.finished else [])]
     return {
         "id": gid, "title": game.TITLE, "players": [{"id": p.id, "name": p.name} for p in game.seat_order()],

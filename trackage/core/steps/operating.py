@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from typing import ClassVar
 
+from .. import routes as routemod
 from ..entities import OperatingInfo
 from ..errors import GameError
 from ..money import spend
@@ -40,7 +41,7 @@ class RunRoutes(Step):
         if not isinstance(routes, list):
             raise GameError("run_routes needs a list of routes", rule="malformed-action")
         game = self.game
-        self.round.routes = game.evaluate_routes(entity, routes, action)
+        self.round.routes = routemod.evaluate_routes(game, entity, routes, action)
         ours = game.run_extra_revenue(entity, routes) if routes else 0
         claimed = game.amount(action, "extra_revenue", None)
         if claimed is not None and claimed != ours:
@@ -56,7 +57,7 @@ class RunRoutes(Step):
     def legal_actions(self, entity):
         if "run_routes" not in self.actions(entity):
             return []
-        return [{"type": "run_routes", "routes": self.game.suggest_routes(entity)}]
+        return [{"type": "run_routes", "routes": routemod.suggest_routes(self.game, entity)}]
 
 
 class Dividend(Step):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from ..errors import GameError
+from ..money import spend
 from ..shares import action_bundle
 from .passing import Passing
 
@@ -13,6 +14,26 @@ if TYPE_CHECKING:
     from ..market import SharePrice
 
 PURCHASES = ("buy_shares", "par", "buy_company")
+
+
+def transfer_company(game, company, buyer, price: int) -> None:
+    """``buyer`` buys ``company`` for ``price`` from its owner (the bank when it has none)."""
+    owner = company.owner
+    seller = owner if owner is not None else game.bank
+    if owner is not None and owner is not game.bank and company in getattr(owner, "companies", []):
+        owner.companies.remove(company)
+    company.owner = buyer
+    buyer.companies.append(company)
+    if price > 0:
+        spend(buyer, seller, price)
+
+
+def sell_company_to_bank(game, player, company, price: int) -> None:
+    """``player`` sells ``company`` to the bank for ``price``."""
+    company.owner = game.bank
+    player.companies.remove(company)
+    if price > 0:
+        spend(game.bank, player, price)
 
 
 class BuySellParShares(Passing):
@@ -410,7 +431,7 @@ class BuySellParShares(Passing):
             raise GameError(f"{entity.name} cannot afford {company.name}", rule="insufficient-cash")
         if self.game.num_certs(entity) >= self.game.cert_limit(entity):
             raise GameError("over the certificate limit", rule="certificate-limit")
-        self.game.transfer_company(company, entity, price)
+        transfer_company(self.game, company, entity, price)
         self._track(action, entity, company)
         self.game.after_buy_company(entity, company)
 
@@ -426,7 +447,7 @@ class BuySellParShares(Passing):
         expected = self.game.company_sale_price(company)
         if price != expected:
             raise GameError(f"{company.name} sells for {expected}, not {price}", rule="wrong-price")
-        self.game.sell_company_to_bank(entity, company, price)
+        sell_company_to_bank(self.game, entity, company, price)
         self.round.players_sold.setdefault(entity, {})[company] = "now"
         self._track(action, entity, company)
         self.game.after_sell_company(entity, company)

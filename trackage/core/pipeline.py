@@ -1,0 +1,282 @@
+"""The action pipeline of a game: applying actions, the gate of live play, snapshots, history.
+
+:class:`Pipeline` does the work behind the public play API of
+:class:`~trackage.core.game.Game` (``process``, ``_apply``, ``load``, ``undo``, ``redo``):
+an action's way through the rules and the round flow, the gate that refuses what
+``legal_actions`` does not list, the snapshots taken before each action and kept for undo,
+and the replay from a snapshot. It holds the game only while it works (one is made per
+call, so a game's state never holds one); what it keeps between calls (the action list,
+the snapshots, the redo stack, the gate's flags) lives on the game.
+
+A title changes the pipeline through the game's hooks (``preprocess_action``,
+``action_processed``, ``game_end_check``, ``end_now``, ``next_round`` ...), never here.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from functools import partial
+from typing import TYPE_CHECKING
+
+from .errors import ActionFormatError, GameError, GameOverError
+
+if TYPE_CHECKING:
+    from .game import Game
+
+# action types that never change state (besides the log)
+NO_OP_TYPES = frozenset({"message", "program_share_pass", "program_buy_shares", "program_merger_pass",
+                         "program_disable", "program_auction_bid", "program_independent_mines",
+                         "program_harzbahn_draft_pass"})
+
+# is a gated process() call running in this context (this thread, this task)? The gate checks
+# the outermost call only: the trials the rules run on copies inside it are not moves. A
+# context variable, so that games processed at once in other threads are gated all the same.
+_GATING: contextvars.ContextVar[bool] = contextvars.ContextVar("trackage_gating", default=False)
+
+
+def snapshot(game: Game) -> Game:
+    """A frozen copy of ``game`` now (never changed; restored by copying it again)."""
+    from .clone import clone
+
+    return clone(game)
+
+
+def listing_entities(game: Game) -> list:
+    """The entities ``legal_actions`` lists actions of: the acting ones and the open private
+    companies in a player's or a company's hands (their abilities)."""
+    entities = game.acting_entities()
+    entities += [c for c in game.companies
+                 if not c.closed and c.owner not in (None, game.bank) and c not in entities]
+    return entities
+
+
+class Pipeline:
+    """The work of :meth:`Game.process` and its kin, on one game."""
+
+    __slots__ = ("game",)
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    # ------------------------------------------------------------- one action
+    def process(self, action: dict) -> None:
+        """Apply one action (with its embedded ``auto_actions``); on any error restore the
+        game exactly as it was and re-raise the error with the action attached."""
+        from . import schema
+
+        game = self.game
+        misfit = schema.check(action, loading=game.loading)
+        before = snapshot(game)
+        # the gate guards the outermost call only: trials the rules run on copies are not moves
+        gated = not game.loading and game.LISTED_ONLY and not _GATING.get()
+        try:
+            game._gate = gated
+            game._unlisted = None
+            token = _GATING.set(True) if gated else None
+            try:
+                self.apply(action)
+            finally:
+                if token is not None:
+                    _GATING.reset(token)
+            if game._unlisted is not None:
+                # the rules let it through, but it is no legal action: refused all the same
+                raise game._unlisted
+        except GameError as e:
+            self.restore(before)
+            raise e.with_action(action) from None
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as e:
+            self.restore(before)
+            raise ActionFormatError(f"malformed or impossible action: {type(e).__name__}: {e}", action) from e
+        except Exception:
+            # an engine bug: still leave the game as it was, and let the error show itself
+            self.restore(before)
+            raise
+        finally:
+            game._gate = False
+        if misfit is not None:
+            game.warnings.append(misfit)  # a log's misfit, accepted: said once it is applied
+        game.redo_stack = []
+        self.keep_snapshot(len(game.actions) - 1, before)
+
+    def apply(self, action: dict, record: bool = True) -> None:
+        """Apply ``action`` and its ``auto_actions`` without the error handling of
+        :meth:`process` (a log import, a replay, a trial on a copy), and record it."""
+        game = self.game
+        if not game.actions and 0 not in game.snapshots:
+            game.snapshots = {0: snapshot(game)}  # the start: undo never rebuilds the game
+        atype = action["type"]
+        if atype in ("undo", "redo"):
+            raise ActionFormatError("undo/redo are log filters, not game actions; use Game.undo()", action)
+        if game.finished and atype != "message":
+            raise GameOverError(action=action)
+        self.process_single(action)
+        for auto in action.get("auto_actions") or []:
+            self.process_single(auto)
+        if record:
+            game.actions.append(action)
+
+    def process_single(self, action: dict) -> None:
+        """One action through the rules, then the round flow: the end checks and the next
+        rounds for as long as the current one is finished."""
+        game = self.game
+        atype = action["type"]
+        if game._gate and game._unlisted is None:
+            # a specific rule's refusal, if any, is the clearer error: the rules run first
+            game._unlisted = self.check_listed(action)
+        if atype in NO_OP_TYPES:
+            if atype != "message":
+                game.resolve_entity(action)
+            return
+        if atype == "end_game":
+            game.end_game("manually_ended")
+            return
+        entity = game.resolve_entity(action)
+        game.preprocess_action(action, entity)
+        game.round.process(action, entity)
+        game.action_processed(action)
+        reason, timing = game.game_end_check()
+        if timing == "immediate":
+            game.end_game(reason)
+        while not game.finished and game.round.finished():
+            for e in game.round.entities:
+                if hasattr(e, "passed"):
+                    e.passed = False
+            if game.end_now(timing):
+                game.end_game(reason)
+            elif game.turn >= 100:
+                game.end_game("dnf")
+            else:
+                game.next_round()
+                if game.finished:
+                    break
+                game.round.setup()
+
+    # ------------------------------------------------------------- the gate
+    def check_listed(self, action: dict) -> GameError | None:
+        """Live play accepts exactly the listed actions (:mod:`trackage.core.legal`); the
+        game's meta actions (chat, ending the game, the site's programmed actions) are not
+        moves and are checked by the rules alone."""
+        from .legal import META_TYPES, is_listed, share_kind
+
+        game = self.game
+        if action["type"] in META_TYPES:
+            if action["type"] == "end_game":
+                e = game.resolve_entity(action)
+                if not getattr(e, "is_player", False):
+                    raise GameError("only a player of the game may end it", rule="end-game-by-player")
+            return None
+        e = game.resolve_entity(action)
+        if is_listed(action, self.listed_like(action, e), partial(share_kind, game)):
+            return None
+        return GameError(f"{action['type']} by {game.entity_name(e)} is not a legal action now",
+                         rule="not-a-legal-action")
+
+    def listed_like(self, action: dict, entity) -> list[dict]:
+        """What ``legal_actions`` lists of ``entity``'s actions of ``action``'s type, the
+        same as filtering the whole listing, but only that is worked out: steps skip the
+        types not asked (see :meth:`Game.asks`) and tile lays other hexes."""
+        if entity is None:
+            return []
+        game = self.game
+        game._asking = action
+        try:
+            out = game.legal_actions(entity)
+        finally:
+            game._asking = None
+        atype, eid = action["type"], str(entity.id)
+        return [a for a in out if a["type"] == atype and str(a.get("entity")) == eid]
+
+    # ------------------------------------------------------------- history
+    def restore(self, snap: Game) -> None:
+        """Make the game a copy of ``snap`` (references to ``snap`` inside it become the game)."""
+        from .clone import clone_into
+
+        clone_into(snap, self.game)
+
+    def keep_snapshot(self, n: int, snap: Game) -> None:
+        """Remember ``snap`` as the state after ``n`` actions: the last few, and every
+        ``SNAPSHOT_EVERY``-th, so that undo needs little replay."""
+        game = self.game
+        snaps = {k: v for k, v in game.snapshots.items() if k < n}
+        snaps[n] = snap
+        every = game.SNAPSHOT_EVERY
+        for k in [k for k in snaps if k % every and k < n - 4]:
+            del snaps[k]
+        game.snapshots = snaps
+
+    def load(self, actions, strict: bool, trace) -> None:
+        """Apply the actions of an 18xx.games log as a log import (see :meth:`Game.load`)."""
+        from . import schema
+
+        game = self.game
+        actions = list(actions)
+        game.strict = strict
+        game.loading = True
+        every = game.SNAPSHOT_EVERY
+        end = len(game.actions) + len(actions)
+        try:
+            for action in actions:
+                n = len(game.actions)
+                if n >= end - 4 * every and (n % every == 0 or n >= end - 2):
+                    self.keep_snapshot(n, snapshot(game))
+                misfit = schema.check(action, loading=True)
+                self.apply(action)
+                if misfit is not None:
+                    game.warnings.append(misfit)  # tolerated from a log, and said
+                game.imported = len(game.actions)
+                if trace is not None:
+                    trace(game, action)
+        finally:
+            game.loading = False
+
+    def replay_to(self, n: int) -> None:
+        """Restore the state after ``n`` actions: the nearest snapshot, then the actions after
+        it, each in the mode it was first applied (imported or live)."""
+        game = self.game
+        actions = game.actions
+        imported = game.imported
+        redo = game.redo_stack
+        kept = {k: v for k, v in game.snapshots.items() if k <= n}
+        loading = game.loading
+        k = max(kept)  # there is always the start
+        self.restore(game.snapshots[k])
+        for i in range(k, n):
+            game.loading = i < imported
+            self.apply(actions[i])
+        game.loading = loading
+        game.imported = min(imported, n)
+        game.redo_stack = redo
+        game.snapshots = kept
+
+    def undo(self) -> dict:
+        """Take back the last action; returns it."""
+        game = self.game
+        if not game.actions:
+            raise GameError("nothing to undo", rule="nothing-to-undo")
+        last = game.actions[-1]
+        was_imported = len(game.actions) <= game.imported
+        redo = game.redo_stack + [(last, was_imported)]
+        self.replay_to(len(game.actions) - 1)
+        game.redo_stack = redo
+        return last
+
+    def redo(self) -> None:
+        """Apply the last undone action again, exactly as it was first applied."""
+        game = self.game
+        if not game.redo_stack:
+            raise GameError("nothing to redo", rule="nothing-to-redo")
+        action, was_imported = game.redo_stack[-1]
+        rest = game.redo_stack[:-1]
+        if was_imported:
+            before = snapshot(game)
+            loading = game.loading
+            game.loading = True
+            try:
+                self.apply(action)
+            finally:
+                game.loading = loading
+            game.imported = len(game.actions)
+            self.keep_snapshot(len(game.actions) - 1, before)
+        else:
+            game.process(action)
+        game.redo_stack = rest
