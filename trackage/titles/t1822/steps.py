@@ -15,6 +15,7 @@ from ...core.steps.choose import ChooseMixin
 from ...core.steps.emergency import EmergencyBuyTrain
 from ...core.steps.issue import IssueShares
 from ...core.steps.operating import DiscardTrain, Dividend, HomeToken, RunRoutes
+from ...core.steps.passing import Passing
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
 
@@ -235,70 +236,79 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         return self.game.can_dump_1822(entity, bundle)
 
     # ------------------------------------------------------------ processing
-    def process_buy_shares(self, action, entity):
-        bundle = action_bundle(self.game, action)
-        corp = bundle.corporation
-        if entity is corp:
+    def check_buy_shares(self, entity, bundle: ShareBundle) -> None:
+        """A corporation redeems in its operating turn; no purchase after a bid; then the core's."""
+        if entity is bundle.corporation:
             raise GameError("a corporation redeems in its operating turn", rule="no-such-action-now")
         if self.bid_actions:
             raise GameError("cannot buy shares after bidding this turn", rule="one-purchase-per-turn")
-        if not self.can_buy(entity, bundle):
-            raise GameError(f"{entity.name} cannot buy {', '.join(s.id for s in bundle.shares)} now",
-                            rule=self._why_not_buy(entity, bundle))
-        bought = self.round.players_bought.setdefault(entity, {})
-        bought[corp] = bought.get(corp, 0) + bundle.percent
-        self.game.share_market.buy_shares(entity, bundle)
-        self._track(action, entity, corp, corp)
+        super().check_buy_shares(entity, bundle)
+
+    def after_buy(self, entity, corp) -> None:
+        """A purchase ends the turn."""
+        super().after_buy(entity, corp)
         self.pass_()
 
-    def process_par(self, action, entity):
+    def check_par(self, entity, corp, share_price) -> None:
+        """One par or purchase per turn and none after bidding; a major at a ``par_1`` price.
+        Started with its concession: the concession's owner, who can pay what the par price
+        exceeds the concession's value by; without it: only from the ``can_par`` phase, paid
+        in full (from the cash not committed to bids)."""
         game = self.game
-        corp = game.corporation_by_id(action.get("corporation"))
-        if corp is None:
-            raise GameError(f"unknown corporation {action.get('corporation')!r}", rule="unknown-entity")
-        sp = game.stock_market.by_id(str(action.get("share_price")))
-        if sp is None:
-            raise GameError(f"unknown share price {action.get('share_price')!r}", rule="unknown-price")
         if self.bid_actions or self.bought():
             raise GameError("only one purchase per turn, and none after bidding", rule="one-purchase-per-turn")
         if not game.can_par(corp, entity):
             raise GameError(f"{corp.name} can't be parred", rule="cannot-par")
-        if "par_1" not in sp.types:
-            raise GameError(f"{sp.price} is not a par price for majors", rule="bad-par-price")
-        bundle = ShareBundle([corp.shares[0]])
+        if "par_1" not in share_price.types:
+            raise GameError(f"{share_price.price} is not a par price for majors", rule="bad-par-price")
+        bundle = self.par_bundle(corp)
         conc = corp.par_via_exchange
         if conc is not None:
             if conc.owner is not entity:
                 raise GameError(f"{entity.name} does not own {conc.name}", rule="not-owner")
             if not self.can_buy(entity, bundle, cash=self.available_par_cash(entity, corp)):
                 raise GameError(f"Can't buy a share of {corp.name}", rule="insufficient-cash")
-            mult = bundle.percent // 10
-            ex_price = sp.price * mult - conc.value
-            if ex_price < 0:
-                ex_price = None
+            ex_price = self.exchange_price(corp, share_price, bundle)
             if ex_price and ex_price > self.available_cash(entity):
                 raise GameError(f"{entity.name} cannot afford {ex_price}", rule="insufficient-cash")
-            game.stock_market.set_par(corp, sp)
-            corp.ipoed = True
-            floated = corp.floated()
-            game.share_market.transfer(bundle, entity, spender=entity, receiver=corp, price=ex_price or 0)
-            if corp.floatable and floated != corp.floated():
-                game.float_corporation(corp)
-            spend(game.bank, corp, conc.value if ex_price else sp.price)
-            conc.close()
-            game.after_par(corp)
         else:
             if "can_par" not in game.phase.status:
                 raise GameError(f"{corp.name} needs its concession to start now", rule="cannot-par")
             if not self.can_buy(entity, bundle, cash=self.available_cash(entity)) or \
-                    sp.price * bundle.percent // 10 > self.available_cash(entity):
+                    share_price.price * bundle.percent // 10 > self.available_cash(entity):
                 raise GameError(f"{entity.name} cannot start {corp.name}", rule="insufficient-cash")
-            game.stock_market.set_par(corp, sp)
-            game.share_market.buy_shares(entity, bundle)
-            game.after_par(corp)
-        bought = self.round.players_bought.setdefault(entity, {})
-        bought[corp] = bought.get(corp, 0) + bundle.percent
-        self._track(action, entity, corp, corp)
+
+    def exchange_price(self, corp, share_price, bundle: ShareBundle) -> int | None:
+        """What a player starting ``corp`` with its concession pays: the par price of the
+        certificate less the concession's value (None when the concession covers it)."""
+        conc = corp.par_via_exchange
+        ex_price = share_price.price * (bundle.percent // 10) - conc.value
+        return None if ex_price < 0 else ex_price
+
+    def check_par_purchase(self, entity, corp, share_price, bundle: ShareBundle) -> None:
+        """Checked in :meth:`check_par`."""
+
+    def take_par_shares(self, entity, corp, share_price, bundle: ShareBundle) -> None:
+        """With its concession the player pays the company what the par price exceeds the
+        concession's value by, the bank pays the company the rest (or the whole par price when
+        the concession covers it), and the concession closes; without it, as any purchase."""
+        game = self.game
+        conc = corp.par_via_exchange
+        if conc is None:
+            super().take_par_shares(entity, corp, share_price, bundle)
+            return
+        ex_price = self.exchange_price(corp, share_price, bundle)
+        corp.ipoed = True
+        floated = corp.floated()
+        game.share_market.transfer(bundle, entity, spender=entity, receiver=corp, price=ex_price or 0)
+        if corp.floatable and floated != corp.floated():
+            game.float_corporation(corp)
+        spend(game.bank, corp, conc.value if ex_price else share_price.price)
+        conc.close()
+
+    def after_start(self, entity, corp) -> None:
+        """A par ends the turn."""
+        super().after_start(entity, corp)
         self.pass_()
 
     def check_sale(self, entity, bundle: ShareBundle) -> None:
@@ -651,7 +661,7 @@ class Track1822(TrackAndTokenStep):
         return super().legal_actions(entity)
 
 
-class SpecialTrack(Step):
+class SpecialTrack(Passing):
     """Private companies' tile lays (P2, P8, P10, P11, P12, P21), used by the owning corporation.
     Blocks only while a company that must lay its tiles together is half-way."""
 
@@ -691,7 +701,8 @@ class SpecialTrack(Step):
             raise GameError(f"{entity.name} cannot lay track now", rule="no-ability")
         self.game.special_lay_tile(self, action, entity, ab)
 
-    def process_pass(self, action, entity):
+    def passing(self, entity) -> None:
+        """A company half-way through its lays gives up the rest: it closes."""
         self.company = None
         entity.close()
 
@@ -759,7 +770,7 @@ class SpecialToken(Step):
         game.graph_changed()
 
 
-class DestinationToken(Step):
+class DestinationToken(Passing):
     HANDLERS: ClassVar[dict] = {"hex_token": "process_hex_token", "pass": "process_pass"}
 
     def description(self):
@@ -798,10 +809,10 @@ class DestinationToken(Step):
         game.remove_extra_tokens(game.board.tile(hex_))
         self.pass_()
 
-    def process_pass(self, action, entity):
+    def check_pass(self, entity) -> None:
+        """A major connected to its destination must place the token (logs may pass)."""
         if not self.game.loading and self.connected(entity):
             raise GameError(f"{entity.name} must place its destination token", rule="must-place-destination")
-        self.pass_()
 
     def legal_actions(self, entity):
         if not self.actions(entity):

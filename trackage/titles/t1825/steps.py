@@ -80,12 +80,13 @@ class BuySellParShares1825(BuySellParShares):
     def can_par_corp(self, entity, corp) -> bool:
         return self.game.can_ipo(corp) and super().can_par_corp(entity, corp)
 
-    def process_buy_shares(self, action, entity):
+    def purchase_bundle(self, action: dict, entity) -> ShareBundle:
+        """No share of a closed company is bought (refused before the bundle is read)."""
         for sid in action.get("shares") or []:
             share = self.game.share_by_id(sid)
             if share is not None and share.corporation.closed:
                 raise GameError(f"{share.corporation.name} has closed", rule="closed-corporation")
-        super().process_buy_shares(action, entity)
+        return super().purchase_bundle(action, entity)
 
     def just_bought(self, corp) -> bool:
         acts = self.round.current_actions

@@ -18,6 +18,7 @@ from ...core.steps.choose import ChooseMixin
 from ...core.steps.emergency import same_bundle
 from ...core.steps.issue import IssueShares
 from ...core.steps.operating import BuyTrain, DiscardTrain, Dividend, HomeToken, Purchase, RunRoutes
+from ...core.steps.passing import Passing
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
 
@@ -161,7 +162,8 @@ class StockRound1858Step(AuctionMixin, BuySellParShares):
         self.round.next_entity_index()
         self.round.current_actions = []
 
-    def process_pass(self, action, entity):
+    def passing(self, entity) -> None:
+        """A pass in an auction leaves it; otherwise the turn ends."""
         if self.auction:
             self.drop_bidder(entity)
             return
@@ -173,14 +175,16 @@ class StockRound1858Step(AuctionMixin, BuySellParShares):
             raise GameError(f"{self.game.entity_name(entity)} cannot convert now", rule="cannot-convert")
         self.game.convert(entity)
 
-    def process_par(self, action, entity):
-        super().process_par(action, entity)
-        self.game.maybe_place_home_token(self.game.corporation_by_id(action.get("corporation")))
+    def after_start(self, entity, corp) -> None:
+        """The home token, if it can be placed now; a par ends the turn."""
+        super().after_start(entity, corp)
+        self.game.maybe_place_home_token(corp)
         self.pass_()
 
-    def process_buy_shares(self, action, entity):
-        super().process_buy_shares(action, entity)
-        self.game.maybe_place_home_token(self.game.share_by_id(action["shares"][0]).corporation)
+    def after_buy(self, entity, corp) -> None:
+        """The home token, if it can be placed now."""
+        super().after_buy(entity, corp)
+        self.game.maybe_place_home_token(corp)
 
     def sale_stalls(self, entity, action) -> bool:
         """Would this sale close its company and leave the stock round stuck (see
@@ -367,7 +371,7 @@ class ExchangeApproval1858(ChooseMixin, Step):
         return [{"type": "choose", "choice": "approve"}, {"type": "choose", "choice": "deny"}]
 
 
-class HomeToken1858(HomeToken):
+class HomeToken1858(HomeToken, Passing):
     """A company started from a private places its home token in one of the private's
     reserved cities (free); one started directly pays twice the city's revenue."""
 
@@ -410,7 +414,9 @@ class HomeToken1858(HomeToken):
         game.delete_reservations(entity, city)
         game.graph_changed()
 
-    def process_pass(self, action, entity):
+    def passing(self, entity) -> None:
+        """A company that already has a token leaves its home token unplaced: the pending
+        token goes and so do its reservations."""
         self.round.pending_tokens.pop(0)
         self.game.delete_reservations(entity)
 
@@ -772,9 +778,6 @@ class BuyTrain1858(BuyTrain):
         if g.trainless(entity):
             g.stock_market.move_left(entity)
 
-    def process_pass(self, action, entity):
-        self.pass_()
-
     def legal_actions(self, entity):
         acts = self.actions(entity)
         out = []
@@ -822,7 +825,7 @@ class IssueShares1858(IssueShares):
 
 
 # ---------------------------------------------------------------------------- closure round
-class PrivateClosure1858(Step):
+class PrivateClosure1858(Passing):
     """Each remaining private railway is exchanged for a share of a connected company, or
     closes (its owner receives its face value)."""
 
@@ -867,7 +870,8 @@ class PrivateClosure1858(Step):
             out.append({"corporation": c.id, "from": "market"})
         return out
 
-    def process_pass(self, action, entity):
+    def passing(self, entity) -> None:
+        """The private railway is not exchanged: it closes (its owner is paid its value)."""
         self.game.close_private(entity)
 
     def process_choose(self, action, entity):

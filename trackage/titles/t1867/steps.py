@@ -3,7 +3,7 @@ track/token with automatic loans, dividends (minors split 50/50), train buying."
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from ...core.entities import ShareBundle
 from ...core.errors import GameError
@@ -14,12 +14,17 @@ from ...core.steps.auction import AuctionMixin, Bids
 from ...core.steps.buy_company import BuyCompanyMixin
 from ...core.steps.choose import ChooseMixin
 from ...core.steps.operating import BuyTrain, Dividend, HomeToken, Purchase, RunRoutes
+from ...core.steps.passing import Passing
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
 
+if TYPE_CHECKING:
+    from ...core.entities import Corporation
+    from ...core.market import SharePrice
+
 
 # ---------------------------------------------------------------------------- auctions
-class SingleItemAuction(AuctionMixin, Step):
+class SingleItemAuction(AuctionMixin, Passing):
     """Privates one at a time, cheapest first; unsold ones get cheaper by 5 (dutch mode)."""
 
     HANDLERS: ClassVar[dict] = {"bid": "process_bid", "pass": "process_pass"}
@@ -110,7 +115,9 @@ class SingleItemAuction(AuctionMixin, Step):
         self.enter_dutch(company)
         self.post_win(None, company)
 
-    def process_pass(self, action, entity):
+    def passing(self, entity) -> None:
+        """After a bid (or once the price drops) a pass leaves the auction; before any bid it
+        declines the private, and when everyone has declined its price drops (dutch mode)."""
         bids = self.auction
         if bids.highest() is not None or self.dutch_mode:
             self.drop_bidder(entity)
@@ -226,7 +233,9 @@ class BuySellParShares1867(AuctionMixin, BuySellParShares):
         return self.auction.highest()[1] + self.game.MIN_BID_INCREMENT
 
     # ------------------------------------------------------------ processing
-    def process_par(self, action, entity):
+    def par_choice(self, action: dict, entity) -> tuple[Corporation, SharePrice]:
+        """Refused before the names are read: a minor (started by auction), a major before
+        phase 4, a company out of the game, one without a free home city."""
         corp = self.game.corporation_by_id(action.get("corporation"))
         if corp is not None and corp.type != "major":
             raise GameError(f"{corp.name} is a minor and is started by auction", rule="minor-by-auction")
@@ -236,7 +245,7 @@ class BuySellParShares1867(AuctionMixin, BuySellParShares):
             raise GameError(f"{corp.name} is not available", rule="cannot-par")
         if corp is not None and not self.game.loading and not self.has_home(corp):
             raise GameError(f"no city is free for {corp.name}'s home token", rule="no-home-location")
-        super().process_par(action, entity)
+        return super().par_choice(action, entity)
 
     # ------------------------------------------------------------ bid hooks
     def bid_item(self, action, entity):
@@ -278,8 +287,7 @@ class BuySellParShares1867(AuctionMixin, BuySellParShares):
         spend(self.game.bank, player, share_price.price * 2)
         self.game.stock_market.set_par(corp, share_price)
         pres = corp.presidents_share
-        bought = self.round.players_bought.setdefault(player, {})
-        bought[corp] = bought.get(corp, 0) + pres.percent
+        self.note_bought(player, corp, pres.percent)
         self.game.share_market.buy_shares(player, ShareBundle([pres]))
         self.game.after_par(corp)
         self._track({"type": "par"}, player, corp, corp)
@@ -289,7 +297,8 @@ class BuySellParShares1867(AuctionMixin, BuySellParShares):
         self.round.goto_entity(player)
         self.pass_()
 
-    def process_pass(self, action, entity):
+    def passing(self, entity) -> None:
+        """A pass in a minor's auction leaves it; otherwise the turn ends."""
         if self.auction is not None:
             self.drop_bidder(self.current_entity())
             return
@@ -324,7 +333,7 @@ class HomeToken1867(HomeToken):
         self.game.clear_graph()
 
 
-class MajorTrainless(ChooseMixin, Step):
+class MajorTrainless(ChooseMixin, Passing):
     HANDLERS: ClassVar[dict] = {"pass": "process_pass", "choose": "process_choose"}
 
     def active(self):
@@ -340,7 +349,8 @@ class MajorTrainless(ChooseMixin, Step):
     def actions(self, entity):
         return ["pass", "choose"] if entity in self.game.trainless_major else []
 
-    def process_pass(self, action, entity):
+    def passing(self, entity) -> None:
+        """The major stays trainless (not nationalised)."""
         self.game.trainless_major.remove(entity)
 
     def choices(self, entity) -> list[str]:

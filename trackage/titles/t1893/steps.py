@@ -3,7 +3,7 @@ train trade-ins and the president's help with a forced train purchase."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from ...core.entities import ShareBundle
 from ...core.errors import GameError
@@ -17,6 +17,10 @@ from ...core.steps.emergency import EmergencyBuyTrain
 from ...core.steps.operating import DiscardTrain, Dividend, RunRoutes
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
+
+if TYPE_CHECKING:
+    from ...core.entities import Corporation
+    from ...core.market import SharePrice
 
 
 def _company(game, action):
@@ -371,19 +375,22 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         return any(self.can_par_corp(entity, c) for c in self.game.corporations)
 
     # ---------------------------------------------------------- processing
-    def process_buy_shares(self, action, entity):
-        game = self.game
+    def exchange(self, action: dict, entity) -> bool:
+        """A company's ``buy_shares`` is FdSD's exchange for RAG shares (:meth:`exchange_for_rag`)."""
         if getattr(entity, "is_company", False):
-            return self.exchange_for_rag(action, entity)
-        bundle = action_bundle(game, action)
-        corp = bundle.corporation
-        if not self.can_buy(entity, bundle):
-            raise GameError(f"{entity.name} cannot buy {', '.join(s.id for s in bundle.shares)} now",
-                            rule=self._why_not_buy(entity, bundle))
-        bought = self.round.players_bought.setdefault(entity, {})
-        bought[corp] = bought.get(corp, 0) + bundle.percent
-        game.share_market.buy_shares(entity, bundle, allow_president_change=corp.presidents_share.buyable)
-        self._track(action, entity, corp, corp)
+            self.exchange_for_rag(action, entity)
+            return True
+        return False
+
+    def take_shares(self, entity, bundle: ShareBundle) -> None:
+        """The presidency changes hands only when the president's certificate may be bought."""
+        self.game.share_market.buy_shares(
+            entity, bundle, allow_president_change=bundle.corporation.presidents_share.buyable)
+
+    def after_buy(self, entity, corp) -> None:
+        """FdSD, due to close, closes once its owner has bought."""
+        super().after_buy(entity, corp)
+        game = self.game
         if game.fdsd_to_close and game.fdsd.owner is entity:
             game.close_fdsd()
 
@@ -411,7 +418,9 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         game.share_market.buy_shares(player, bundle, exchange=True)
         self._track(action, player, rag, rag)
 
-    def process_par(self, action, entity):
+    def par_choice(self, action: dict, entity) -> tuple[Corporation, SharePrice]:
+        """A price that is unknown or not one of the company's par prices is refused with the
+        names (``bad-par-price``)."""
         game = self.game
         corp = game.corporation_by_id(action.get("corporation"))
         if corp is None:
@@ -419,32 +428,39 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         sp = game.stock_market.by_id(str(action.get("share_price")))
         if sp is None or sp not in game.par_prices(corp):
             raise GameError(f"{action.get('share_price')!r} is not a par price for {corp.name}", rule="bad-par-price")
+        return corp, sp
+
+    def check_par(self, entity, corp, share_price) -> None:
+        """One purchase per turn and a company that may start (the price is checked in
+        :meth:`par_choice`)."""
+        game = self.game
         if self.bought():
             raise GameError("only one purchase per turn", rule="one-purchase-per-turn")
         if not game.can_par(corp, entity):
             raise GameError(f"{corp.name} cannot be parred", rule="cannot-par")
-        if corp is game.rag and self.owns_fdsd(entity):
-            self.par_rag = {"action": action, "corp": corp, "price": sp, "player": entity}
-            if entity.cash < sp.price * 2:
-                self.process_assign(None, entity)
-            return
-        self.par_corporation(entity, corp, sp, action)
 
-    def par_corporation(self, entity, corp, sp, action):
-        game = self.game
-        cost = sp.price * corp.presidents_percent // corp.share_percent
+    def defer_par(self, entity, corp, share_price, action: dict) -> bool:
+        """The owner of FdSD parring RAG chooses next whether FdSD pays for the director's
+        certificate (``assign``, or ``pass`` to pay himself); one who cannot pay assigns."""
+        if corp is not self.game.rag or not self.owns_fdsd(entity):
+            return False
+        self.par_rag = {"action": action, "corp": corp, "price": share_price, "player": entity}
+        if entity.cash < share_price.price * 2:
+            self.process_assign(None, entity)
+        return True
+
+    def check_par_purchase(self, entity, corp, share_price, bundle: ShareBundle) -> None:
+        """Cash (the cost of the director's certificate) and the certificate limit only."""
+        cost = share_price.price * corp.presidents_percent // corp.share_percent
         if entity.cash < cost:
             raise GameError(f"{entity.name} cannot afford {cost} for {corp.name}", rule="insufficient-cash")
-        pres = corp.presidents_share
-        if not self.can_gain(entity, ShareBundle([pres])):
+        if not self.can_gain(entity, bundle):
             raise GameError("over the certificate limit", rule="certificate-limit")
-        game.stock_market.set_par(corp, sp)
-        bought = self.round.players_bought.setdefault(entity, {})
-        bought[corp] = bought.get(corp, 0) + pres.percent
-        game.share_market.buy_shares(entity, ShareBundle([pres]))
-        game.after_par(corp)
-        self._track(action, entity, corp, corp)
-        game.move_buyable_shares_to_market(corp)
+
+    def after_start(self, entity, corp) -> None:
+        """Its buyable shares go to the market; a par FdSD waited for is done."""
+        super().after_start(entity, corp)
+        self.game.move_buyable_shares_to_market(corp)
         self.par_rag = None
 
     def must_exchange(self) -> bool:
@@ -547,18 +563,24 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
             return "no-sale-before-operating"
         return "illegal-sale"
 
-    def process_pass(self, action, entity):
-        game = self.game
+    def check_pass(self, entity) -> None:
+        """In the first stock round RAG's par must be paid with FdSD; FdSD itself never passes
+        (the reference would end its owner's turn: FdSD only offers its exchange)."""
         if self.par_rag is not None:
             if self.must_exchange():
                 raise GameError("in the first stock round RAG's par must be paid with FdSD",
                                 rule="must-exchange-fdsd")
+        elif getattr(entity, "is_company", False):
+            raise GameError(f"{entity.name} cannot pass; its owner passes", rule="no-such-action-now")
+
+    def passing(self, entity) -> None:
+        """Declining FdSD's payment for RAG's par: the player pays it himself. Otherwise a pass
+        in the first stock round is remembered (see ``passers_first_stock_round``)."""
+        game = self.game
+        if self.par_rag is not None:
             pr = self.par_rag
             self.par_corporation(entity, pr["corp"], pr["price"], pr["action"])
             return
-        if getattr(entity, "is_company", False):
-            # the reference would end the current player's turn: FdSD only offers its exchange
-            raise GameError(f"{entity.name} cannot pass; its owner passes", rule="no-such-action-now")
         if game.turn == 1 and entity not in game.passers_first_stock_round:
             game.passers_first_stock_round.append(entity)
         self.pass_()
