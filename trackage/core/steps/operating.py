@@ -64,7 +64,7 @@ class RunRoutes(Step):
 
 class Dividend(Step):
     HANDLERS: ClassVar[dict] = {"dividend": "process_dividend"}
-    KINDS = ("payout", "withhold")
+    KINDS: ClassVar[tuple[str, ...]] = ("payout", "withhold")
 
     def description(self):
         return "Pay or Withhold Dividends"

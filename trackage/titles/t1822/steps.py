@@ -1088,11 +1088,11 @@ class Dividend1822(Dividend):
                 if amt > 0:
                     spend(game.bank, game.tax_haven, amt)
         paid = revenue - corp_part
-        self.move_price(entity, paid)
+        self.move_share_price(entity, paid)
         self.extra_choice = ""
         self.pass_()
 
-    def move_price(self, entity, paid):
+    def move_share_price(self, entity, paid):
         sm = self.game.stock_market
         if entity.share_price is None:
             return

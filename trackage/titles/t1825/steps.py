@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ...core.entities import OperatingInfo, ShareBundle
 from ...core.errors import GameError
@@ -115,6 +115,12 @@ def _receivership_pay(step, entity, cost: int):
 
 
 class LeaseMixin:
+    """Leasing a train for a company in receivership (``special_buy``), mixed into its
+    track and route steps (which hold the game and the round)."""
+
+    game: Any   # the title's game (Game1825)
+    round: Any
+
     def can_lease(self, entity) -> bool:
         return (entity.receivership() and getattr(self.round, "leased_train", None) is None
                 and bool(self.game.depot.depot_trains()))

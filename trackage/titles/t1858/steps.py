@@ -129,8 +129,9 @@ class StockRound1858Step(AuctionMixin, BuySellParShares):
 
     def min_bid(self, company) -> int:
         a = self.auction
-        if a and a.item is company:
-            return a.highest()[1] + self.game.MIN_BID_INCREMENT
+        top = a.highest() if a and a.item is company else None
+        if top is not None:
+            return top[1] + self.game.MIN_BID_INCREMENT
         return company.value - int(company.data.get("discount", 0))
 
     def max_bid(self, player, item=None) -> int:
@@ -545,6 +546,8 @@ class Token1858(Step):
         if city is None:
             raise GameError(f"unknown city {action.get('city')!r}", rule="unknown-city")
         token = next((t for t in entity.tokens if not t.used and t.type == "normal"), None)
+        if token is None:
+            raise GameError(f"{entity.name} has no token left", rule="no-tokens")
         ours = game.token_cost(entity, city)
         cost = game.amount(action, "cost", None)
         if cost is None or not game.loading:

@@ -57,7 +57,7 @@ class CollectTokens(Step):
 
     def available(self, corp) -> list:
         g = self.game
-        out = []
+        out: list = []
         for kind in ("mine", "oil", "port"):
             if corp.cash < g.TOKEN_COST[kind]:
                 continue
@@ -247,7 +247,7 @@ def pullman_bonus_per_stop(game, train) -> int:
     """What the Pullman attached to ``train`` adds per paying stop (0 without one)."""
     if getattr(game.round, "pullmans", {}).get(train.owner) is not train:
         return 0
-    return (getattr(train, "multiplier", None) or 1) * (5 if train.obsolete else 10)
+    return (getattr(train, "multiplier", None) or 1) * (5 if getattr(train, "obsolete", False) else 10)
 
 
 def pullman_stops(stops) -> int:

@@ -71,7 +71,9 @@ class SingleItemAuction(AuctionMixin, Passing):
     def min_bid(self, company) -> int:
         if self.dutch_mode or not self.auction:
             return self.game.min_bid(company)
-        return self.auction.highest()[1] + self.game.MIN_BID_INCREMENT
+        top = self.auction.highest()
+        assert top is not None  # an auction with bids has a highest one
+        return top[1] + self.game.MIN_BID_INCREMENT
 
     def start_item(self, company):
         self.dutch_mode = False
@@ -98,7 +100,7 @@ class SingleItemAuction(AuctionMixin, Passing):
 
     def add_bid(self, entity, price):
         """A bid on the private on offer; in dutch mode its bidder takes it."""
-        if self.dutch_mode:
+        if self.dutch_mode and self.auction is not None:
             self.auction.bidders = [e for e in self.auction.bidders if e is entity]
         self.place_bid(entity, price)
 
@@ -119,6 +121,7 @@ class SingleItemAuction(AuctionMixin, Passing):
         """After a bid (or once the price drops) a pass leaves the auction; before any bid it
         declines the private, and when everyone has declined its price drops (dutch mode)."""
         bids = self.auction
+        assert bids is not None  # a pass is offered while a private is on offer
         if bids.highest() is not None or self.dutch_mode:
             self.drop_bidder(entity)
         else:
@@ -142,9 +145,10 @@ class SingleItemAuction(AuctionMixin, Passing):
                 self.pass_()
         else:
             self.open_auction(company)
-            bidders = self.auction.bidders if self.auction is not None else []
-            if self.game.min_bid(company) == 0 and bidders:
-                self.check_price(bidders[0], self.auction.item, 0)
+            bids = self.auction
+            bidders = bids.bidders if bids is not None else []
+            if bids is not None and self.game.min_bid(company) == 0 and bidders:
+                self.check_price(bidders[0], bids.item, 0)
                 self.add_bid(bidders[0], 0)
             self.resolve_auction()
 
@@ -230,7 +234,9 @@ class BuySellParShares1867(AuctionMixin, BuySellParShares):
     def min_bid(self, corp) -> int:
         if self.auction is None:
             return self.MIN_BID
-        return self.auction.highest()[1] + self.game.MIN_BID_INCREMENT
+        top = self.auction.highest()
+        assert top is not None  # a minor's auction opens with its first bid
+        return top[1] + self.game.MIN_BID_INCREMENT
 
     # ------------------------------------------------------------ processing
     def par_choice(self, action: dict, entity) -> tuple[Corporation, SharePrice]:

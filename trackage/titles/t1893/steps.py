@@ -222,6 +222,7 @@ class StartingPackageForcedAuction(AuctionMixin, Step):
         price = self.min_bid(target)
         ents = self.round.entities
         buyer = self.triggerer
+        assert buyer is not None  # a forced purchase follows a pass that triggered it
         if price > buyer.cash:
             i = ents.index(buyer)
             for k in range(1, len(ents)):
@@ -230,7 +231,7 @@ class StartingPackageForcedAuction(AuctionMixin, Step):
                     buyer = cand
                     break
             else:
-                price = self.triggerer.cash
+                price = buyer.cash
         self.game.draft_object(target, buyer, price)
         self.reset_auction(target)
 
@@ -747,7 +748,7 @@ class Bankrupt1893(Step):
 
     def liquidity(self, player) -> int:
         game = self.game
-        best = {}
+        best: dict = {}
         buy = self.train_step()
         for b in (buy.sellable_bundles(player) if buy is not None else []):
             best[b.corporation] = max(best.get(b.corporation, 0), b.price())
