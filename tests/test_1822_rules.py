@@ -200,6 +200,7 @@ def test_a_pullman_on_a_permanent_2_train_does_not_crowd_the_company():
     two = g.company_trains.get("P3") or g.company_trains["P4"]
     lyr.trains[lyr.trains.index(lp)] = two  # a permanent 2P in place of the LP
     two.owner, lp.owner = lyr, None
+    two.operated = False  # CR ran it this round; here it stands for a 2P of LYR's own, not yet run
     assert not g.crowded_corp(lyr)
     g.process({"type": "choose", "entity": "LYR", "entity_type": "corporation", "choice": "0"})
     lyr = g.corporation_by_id("LYR")

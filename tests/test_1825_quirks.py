@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import ref
-from helpers import players
+from helpers import players, refused
 
 from trackage.core.entities import ShareBundle
 from trackage.core.errors import GameError
@@ -187,3 +187,24 @@ def test_closing_keeps_what_the_track_graphs_knew(operating_game):
     assert g.graph.connected_nodes(gwr) is known
     g.graph_changed()  # e.g. a tile lay
     assert g.graph.connected_nodes(gwr) is not known
+
+
+def test_a_leased_train_that_ran_this_round_cannot_run_again():
+    """A company in receivership may lease the very train another company ran and then
+    discarded to the depot in this operating round; on 18xx.games that train cannot run
+    again ("Cannot run train that operated"), so the listed run leaves it out and a run
+    naming it is refused (found by a differential game: 1825 unit_1, 4 players, seed 5000)."""
+    from trackage.playout import random_playout
+
+    g = random_playout("1825", 4, ["unit_1"], 5000, max_actions=608)
+    lnwr = g.corporation_by_id("LNWR")
+    assert g.current_entity() is lnwr and g.actions[-2]["type"] == "special_buy"
+    leased = g.round.leased_train
+    assert leased.id == "4-0" and leased.operated, "the leased train is the one LSWR ran and discarded"
+    runs = [a for a in g.legal_actions() if a["type"] == "run_routes"]
+    assert runs and all(r["train"] != leased.id for a in runs for r in a["routes"])
+    run = {"type": "run_routes", "entity": "LNWR", "entity_type": "corporation",
+           "routes": [{"train": "4-0", "connections": [["V20", "U21", "T20"]], "hexes": ["V20", "T20"],
+                       "revenue": 0, "nodes": ["V20-3", "T20-0"]}]}
+    err = refused(g, run, "train-operated")
+    assert "4-0" in err.message

@@ -465,7 +465,9 @@ class Game:
         return self.route_available(entity)
 
     def route_trains(self, entity) -> list:
-        return list(entity.trains)
+        """The trains ``entity`` may run now: its trains that have not run this operating round
+        (a train bought from a company that already ran cannot run again in the same round)."""
+        return [t for t in entity.trains if not t.operated]
 
     def route_rules(self) -> RouteRules:
         """The rules this game's routes are rebuilt, checked, priced and searched by

@@ -1086,6 +1086,10 @@ def evaluate_routes(game, entity, routes: list, action: dict) -> list[dict]:
     """
     out = []
     trains = {t.id: t for t in game.route_trains(entity)}
+    for r in routes:
+        ran = trains.get(r.get("train")) if isinstance(r, dict) and isinstance(r.get("train"), str) else None
+        if ran is not None and ran.operated:
+            raise GameError(f"{ran.id} already ran this operating round", rule="train-operated")
     computed = None
     try:
         computed = game.compute_route_revenues(entity, routes, trains)

@@ -343,7 +343,8 @@ def _optimal_routes(game, entity, time_limit: float | None, work_limit: int | No
         entity = game.current_entity()
     stats = Stats()
     name = getattr(entity, "id", None) or getattr(entity, "name", None)
-    trains = list(game.route_trains(entity)) if entity is not None else []
+    # a train that ran this round (e.g. one a title lets a company lease back) may not run again
+    trains = [t for t in game.route_trains(entity) if not t.operated] if entity is not None else []
     if not trains:
         return RouterResult(0, [], True, stats, name)
     deadline = time.monotonic() + time_limit if time_limit is not None else None

@@ -538,7 +538,7 @@ class Game1822(Game):
         return any(t.name in LOCAL_TRAINS for t in entity.trains) or super().can_run_route(entity)
 
     def route_trains(self, entity):
-        return [t for t in entity.trains if t.name != "P+"]
+        return [t for t in super().route_trains(entity) if t.name != "P+"]
 
     def extra_train(self, train) -> bool:
         return train.name in EXTRA_TRAINS

@@ -513,7 +513,10 @@ class Game1825(Game):
             self.place_home_token(entity)
 
     def route_trains(self, corp):
-        trains = list(corp.trains)
+        # a leased train is named even when it ran this round for another company (it can be
+        # the very train a company discarded to the depot): running it is then refused, as
+        # on 18xx.games, and the listed run leaves it out
+        trains = super().route_trains(corp)
         leased = getattr(self.round, "leased_train", None)
         return trains + ([leased] if leased is not None else [])
 
