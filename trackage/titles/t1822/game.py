@@ -18,15 +18,12 @@ from ...core.money import spend
 from ...core.round import OperatingRound, Round, StockRound
 from ...core.tokens import Token
 from . import (
-    acquisitions,
     bidboxes,
     choices,
     config,
-    destinations,
     layeffects,
     legal,
     loans,
-    privatelays,
     trackrights,
     trains,
 )
@@ -346,9 +343,6 @@ class Game1822(Game):
     def minor_float_starting_cash(self, bid_amount, presidency_price):
         return presidency_price if int(self.phase.name) < 3 else bid_amount
 
-    def add_interest_player_loans(self):
-        return loans.add_interest_player_loans(self)
-
     # ------------------------------------------------------------ rounds
     def stock_round(self):
         from .steps import BuySellParShares1822, DiscardTrain1822
@@ -531,9 +525,6 @@ class Game1822(Game):
         self.board.place_city_token(city, corp, token, free=True, check_tokenable=False, cheater=True)
         self.graph_changed()
 
-    def remove_extra_tokens(self, tile):
-        return layeffects.remove_extra_tokens(self, tile)
-
     def can_run_route(self, entity):
         return any(t.name in LOCAL_TRAINS for t in entity.trains) or super().can_run_route(entity)
 
@@ -690,13 +681,6 @@ class Game1822(Game):
 
     PLAYER_LOAN_INTEREST = 50
 
-    def player_loan(self, player, amount):
-        """The bank lends ``amount``; the debt includes 50% interest at once."""
-        return loans.player_loan(self, player, amount)
-
-    def payoff_player_loan(self, player, amount=None):
-        return loans.payoff_player_loan(self, player, amount)
-
     def game_end_check(self):
         if self.end_trigger:
             return self.end_trigger
@@ -777,19 +761,9 @@ class Game1822(Game):
         bonuses.sort(reverse=True)
         return sum(bonuses[:n])
 
-    def destination_connected(self, entity) -> bool:
-        """Does a walk from the destination (not entering cities that block ``entity``) reach
-        its home token? The walk stops at the first path that does."""
-        return destinations.destination_connected(self, entity)
 
 
     # ------------------------------------------------------------ minor acquisition
-
-    def acquire_bank_minor(self, entity, minor, token_choice, round_):
-        return acquisitions.acquire_bank_minor(self, entity, minor, token_choice, round_)
-
-    def acquire_player_minor(self, entity, minor, shares, token_choice):
-        return acquisitions.acquire_player_minor(self, entity, minor, shares, token_choice)
 
     def close_corporation(self, corp):
         for t in list(corp.trains):
@@ -848,20 +822,6 @@ class Game1822(Game):
                            **self.board_labels(old_tile))
 
     # ------------------------------------------------------------ private companies' tile lays
-    def teleport_ability(self, company):
-        """P5's teleport: upgrade the English Channel to make room for an exchange token."""
-        return privatelays.teleport_ability(self, company)
-
-    def track_ability(self, company, time):
-        return privatelays.track_ability(self, company, time)
-
-    def special_lay_tile(self, step, action, company, ab):
-        return privatelays.special_lay_tile(self, step, action, company, ab)
-
-    def special_lay_options(self, company, ab) -> list:
-        """``company``'s lays alone and combined with each valid set of its owner's companies."""
-        return privatelays.special_lay_options(self, company, ab)
-
     def extra_share_holders(self) -> list:
         return [self.tax_haven]
 

@@ -16,6 +16,7 @@ from ...core.steps.issue import IssueShares
 from ...core.steps.operating import DiscardTrain, Dividend, HomeToken, RunRoutes
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
+from . import acquisitions, destinations, layeffects, loans, privatelays
 
 
 # ---------------------------------------------------------------------------- stock round
@@ -66,7 +67,7 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
     BID_INCREMENT_MESSAGE: ClassVar[str] = "bids rise in multiples of {step}"
 
     def process_payoff_player_debt(self, action, entity):
-        self.game.payoff_player_loan(entity)
+        loans.payoff_player_loan(self.game, entity)
         self.round.last_to_act = entity
         self.round.current_actions.append({"type": action["type"], "_corp": None})
 
@@ -74,7 +75,7 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         amount = action.get("amount")
         if amount is None:
             raise GameError("a partial payoff needs an amount", rule="malformed-action")
-        self.game.payoff_player_loan(entity, amount)
+        loans.payoff_player_loan(self.game, entity, amount)
         self.round.last_to_act = entity
         self.round.current_actions.append({"type": action["type"], "_corp": None})
 
@@ -624,7 +625,7 @@ class Track1822(TrackAndTokenStep):
     def can_lay_tile(self, entity) -> bool:
         if getattr(entity, "id", None) == "14" and not entity.operated():
             return False
-        if any(self.game.track_ability(c, "track") and not self.game.track_ability(c, "track").get("consume_tile_lay")
+        if any((ab := privatelays.track_ability(self.game, c, "track")) and not ab.get("consume_tile_lay")
                for c in getattr(entity, "companies", [])):
             return True
         return super().can_lay_tile(entity)
@@ -693,7 +694,7 @@ class SpecialTrack(Step):
         owner = company.owner
         if owner is None or owner is not self.round.current_entity_of_round():
             return None
-        return self.game.track_ability(company, "special_track")
+        return privatelays.track_ability(self.game, company, "special_track")
 
     def actions(self, entity):
         if self.company is not None and entity is self.company:
@@ -707,7 +708,7 @@ class SpecialTrack(Step):
         ab = self.ability(entity)
         if ab is None:
             raise GameError(f"{entity.name} cannot lay track now", rule="no-ability")
-        self.game.special_lay_tile(self, action, entity, ab)
+        privatelays.special_lay_tile(self.game, self, action, entity, ab)
 
     def process_pass(self, action, entity):
         self.company = None
@@ -717,7 +718,7 @@ class SpecialTrack(Step):
         acts = self.actions(entity)
         out = []
         if "lay_tile" in acts:
-            out += self.game.special_lay_options(entity, self.ability(entity))
+            out += privatelays.special_lay_options(self.game, entity, self.ability(entity))
         if "pass" in acts:
             out.append({"type": "pass"})
         return out
@@ -795,7 +796,7 @@ class DestinationToken(Step):
         self.pass_()
 
     def connected(self, entity) -> bool:
-        return self.game.destination_connected(entity)
+        return destinations.destination_connected(self.game, entity)
 
     def process_hex_token(self, action, entity):
         game = self.game
@@ -813,7 +814,7 @@ class DestinationToken(Step):
         if not game.loading and not self.connected(entity):
             raise GameError(f"{entity.name} is not connected to {hex_.id}", rule="not-connected")
         game.place_destination_token(entity, hex_, tok)
-        game.remove_extra_tokens(game.board.tile(hex_))
+        layeffects.remove_extra_tokens(game, game.board.tile(hex_))
         self.pass_()
 
     def process_pass(self, action, entity):
@@ -1264,7 +1265,7 @@ class BuyTrain1822(EmergencyBuyTrain):
             if self.sellable(owner):
                 raise GameError(f"{owner.name} still needs to sell shares before a loan can be granted.",
                                 rule="must-sell-first")
-            game.player_loan(owner, need - owner.cash)
+            loans.player_loan(game, owner, need - owner.cash)
         spend(owner, entity, need)
 
     def sellable(self, player) -> bool:
@@ -1458,9 +1459,9 @@ class MinorAcquisition(Step):
         if choice not in self.token_choices(entity):
             raise GameError(f"{choice!r} is not a token choice now", rule="bad-choice")
         if self.bank_minor(self.minor):
-            self.game.acquire_bank_minor(entity, self.minor, choice, self.round)
+            acquisitions.acquire_bank_minor(self.game, entity, self.minor, choice, self.round)
         else:
-            self.game.acquire_player_minor(entity, self.minor, self.shares, choice)
+            acquisitions.acquire_player_minor(self.game, entity, self.minor, self.shares, choice)
         self.state = "select"
         self.minor = None
         self.pass_()
