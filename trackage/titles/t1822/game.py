@@ -10,7 +10,7 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING, ClassVar
 
 from ...core.board import Board
-from ...core.entities import Corporation, Player, ShareBundle
+from ...core.entities import Corporation, Player
 from ...core.errors import GameError
 from ...core.game import Game
 from ...core.market import StockMarket
@@ -21,7 +21,6 @@ from . import (
     bidboxes,
     choices,
     config,
-    layeffects,
     legal,
     loans,
     trackrights,
@@ -458,12 +457,6 @@ class Game1822(Game):
             return company.owner
         return self.tax_haven
 
-    def tax_haven_bundle(self, choice):
-        cid, _, where = choice.partition("_")
-        corp = self.corporation_by_id(cid)
-        share = corp.shares_of(corp)[0] if where == "ipo" else self.pool.shares_of(corp)[0]
-        return ShareBundle([share])
-
     def company_made_choice(self, company, choice, time):
         return choices.company_made_choice(self, company, choice, time)
 
@@ -790,10 +783,6 @@ class Game1822(Game):
         if getattr(entity, "type", None) == "minor" and "minors_green_upgrade" in self.phase.status \
                 and tile.color not in ("yellow", "green"):
             raise GameError("Minor cannot upgrade past green", rule="tile-colour")
-
-    def after_lay_1822(self, entity, hex_, old_tile, tile):
-        layeffects.remove_extra_tokens(self, tile)
-        layeffects.after_lay_tile(self, hex_, old_tile, tile)
 
     def tile_valid_for_phase(self, tile):
         mode = getattr(self, "_advanced_lay", False)

@@ -16,7 +16,7 @@ from ...core.steps.issue import IssueShares
 from ...core.steps.operating import DiscardTrain, Dividend, HomeToken, RunRoutes
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
-from . import acquisitions, destinations, layeffects, loans, privatelays
+from . import acquisitions, destinations, layeffects, loans, privatelays, taxhaven
 
 
 # ---------------------------------------------------------------------------- stock round
@@ -345,7 +345,7 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         if entity.sym != "P16":
             self.game.company_made_choice(entity, choice, "stock_round")
             return
-        bundle = self.game.tax_haven_bundle(choice)
+        bundle = taxhaven.tax_haven_bundle(self.game, choice)
         player = entity.owner
         if not self.tax_haven_ok(entity, choice):
             raise GameError(f"Can't buy a share of {bundle.corporation.name}", rule="cannot-buy")
@@ -356,7 +356,7 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         self.pass_()
 
     def tax_haven_ok(self, company, choice) -> bool:
-        bundle = self.game.tax_haven_bundle(choice)
+        bundle = taxhaven.tax_haven_bundle(self.game, choice)
         spender = self.game.tax_haven_spender(company)
         cash = self.available_cash(spender) if spender.is_player else spender.cash
         return not (cash < bundle.price() or self.sold_now(company.owner, bundle.corporation)
@@ -642,7 +642,7 @@ class Track1822(TrackAndTokenStep):
         self.game.check_lay_1822(entity, hex_, old_tile, tile)
 
     def after_lay(self, entity, hex_, old_tile, tile):
-        self.game.after_lay_1822(entity, hex_, old_tile, tile)
+        layeffects.after_lay(self.game, entity, hex_, old_tile, tile)
 
     def pay(self, entity, cost: int):
         super().pay(entity, self.game.tile_cost_with_discount(self.laying_hex, entity, cost))
