@@ -84,7 +84,9 @@ class Pipeline:
         except GameError as e:
             self.restore(before)
             raise e.with_action(action) from None
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as e:
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError, AssertionError) as e:
+            # (an assert states what the rules guarantee for a listed action: one that fails
+            # was reached by an impossible action, as a None's missing attribute would be)
             self.restore(before)
             raise ActionFormatError(f"malformed or impossible action: {type(e).__name__}: {e}", action) from e
         except Exception:

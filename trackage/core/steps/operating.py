@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable
 from typing import ClassVar
 
 from .. import routes as routemod
@@ -11,6 +12,7 @@ from ..entities import OperatingInfo
 from ..errors import GameError
 from ..money import spend
 from ..round import Step
+from ..trains import Train
 from .buy_train import BuyTrain, Purchase
 
 __all__ = ["BuyTrain", "DiscardTrain", "Dividend", "HomeToken", "Purchase", "RunRoutes"]
@@ -62,7 +64,7 @@ class RunRoutes(Step):
 
 class Dividend(Step):
     HANDLERS: ClassVar[dict] = {"dividend": "process_dividend"}
-    KINDS = ("payout", "withhold")
+    KINDS: ClassVar[tuple[str, ...]] = ("payout", "withhold")
 
     def description(self):
         return "Pay or Withhold Dividends"
@@ -153,7 +155,15 @@ class Dividend(Step):
 
 
 class DiscardTrain(Step):
+    """A company over its train limit discards trains, one action each, until within it.
+
+    Titles hook in through ``crowded`` (who must discard, in order), ``discardable`` (which
+    trains may go), ``discard_key`` (which trains are one choice) and ``discard`` (what
+    discarding does)."""
+
     HANDLERS: ClassVar[dict] = {"discard_train": "process_discard_train"}
+    #: the rule broken by naming a train the entity holds but may not discard
+    UNDISCARDABLE_RULE = "bad-discard"
 
     def description(self):
         return "Discard Train"
@@ -172,20 +182,35 @@ class DiscardTrain(Step):
     def actions(self, entity):
         return ["discard_train"] if entity is self.current_entity() else []
 
+    def discardable(self, entity) -> list[Train]:
+        """Title hook: the trains ``entity`` may discard now (default: all it holds)."""
+        return list(entity.trains)
+
+    def discard_key(self, train: Train) -> Hashable:
+        """Title hook: trains with equal keys are one choice in the legal actions (default: the name)."""
+        return train.name
+
+    def discard(self, entity, train: Train) -> None:
+        """Title hook: discard ``train`` of ``entity`` (default: to the pool, or away if it rusts)."""
+        self.game.discard_train(train)
+
     def process_discard_train(self, action, entity):
         train = self.game.train_by_id(action.get("train"))
         if train is None or train.owner is not entity:
             raise GameError(f"{entity.name} does not own train {action.get('train')!r}", rule="not-owner")
-        self.game.discard_train(train)
+        if train not in self.discardable(entity):
+            raise GameError(f"{entity.name} cannot discard its {train.name} train", rule=self.UNDISCARDABLE_RULE)
+        self.discard(entity, train)
 
     def legal_actions(self, entity):
         if entity is not self.current_entity():
             return []
         seen = set()
         out = []
-        for t in entity.trains:
-            if t.name not in seen:
-                seen.add(t.name)
+        for t in self.discardable(entity):
+            key = self.discard_key(t)
+            if key not in seen:
+                seen.add(key)
                 out.append({"type": "discard_train", "train": t.id})
         return out
 
@@ -237,3 +262,7 @@ class HomeToken(Step):
         board.place_city_token(city, corp, p["token"], free=True)
         self.round.pending_tokens.pop(0)
         self.game.graph_changed()
+        self.after_home_token(entity, city)
+
+    def after_home_token(self, entity, city) -> None:
+        """Title hook: bookkeeping once ``entity`` has placed a pending home token in ``city``."""

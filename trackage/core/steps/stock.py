@@ -6,11 +6,12 @@ from typing import TYPE_CHECKING, ClassVar
 
 from ..errors import GameError
 from ..money import spend
-from ..round import Step
 from ..shares import action_bundle
+from .passing import Passing
 
 if TYPE_CHECKING:
-    from ..entities import ShareBundle
+    from ..entities import Corporation, ShareBundle
+    from ..market import SharePrice
 
 PURCHASES = ("buy_shares", "par", "buy_company")
 
@@ -34,7 +35,8 @@ def sell_company_to_bank(game, player, company, price: int) -> None:
     if price > 0:
         spend(game.bank, player, price)
 
-class BuySellParShares(Step):
+
+class BuySellParShares(Passing):
     HANDLERS: ClassVar[dict] = {
         "buy_shares": "process_buy_shares", "sell_shares": "process_sell_shares", "par": "process_par",
         "buy_company": "process_buy_company", "sell_company": "process_sell_company", "pass": "process_pass",
@@ -247,16 +249,53 @@ class BuySellParShares(Step):
         self.round.current_actions.append(rec)
         self.round.last_to_act = entity
 
-    def process_buy_shares(self, action, entity):
-        bundle = action_bundle(self.game, action)
+    def process_buy_shares(self, action: dict, entity) -> None:
+        """A player buys a bundle from the IPO or the market, in five stages a title fills in:
+        :meth:`exchange` (a ``buy_shares`` that is no purchase), :meth:`purchase_bundle` (which
+        bundle), :meth:`check_buy_shares` (may it), :meth:`take_shares` (the certificates and
+        the money move; recorded so the player may not sell them back this round) and
+        :meth:`after_buy`."""
+        if self.exchange(action, entity):
+            return
+        bundle = self.purchase_bundle(action, entity)
+        self.check_buy_shares(entity, bundle)
         corp = bundle.corporation
+        self.note_bought(entity, corp, bundle.percent)
+        self.take_shares(entity, bundle)
+        self._track(action, entity, corp, corp)
+        self.after_buy(entity, corp)
+
+    # hooks of process_buy_shares
+    def exchange(self, action: dict, entity) -> bool:
+        """Carry out a ``buy_shares`` that is an exchange rather than a purchase (e.g. 1893's
+        FdSD for RAG shares) and say so. Default: none (False)."""
+        return False
+
+    def purchase_bundle(self, action: dict, entity) -> ShareBundle:
+        """The bundle ``action`` buys, at the price it states (see :func:`action_bundle`)."""
+        return action_bundle(self.game, action)
+
+    def check_buy_shares(self, entity, bundle: ShareBundle) -> None:
+        """Refuse a purchase :meth:`can_buy` does not allow, naming the rule it breaks
+        (:meth:`_why_not_buy`). Titles add their own refusals before it."""
         if not self.can_buy(entity, bundle):
             raise GameError(f"{entity.name} cannot buy {', '.join(s.id for s in bundle.shares)} now",
                             rule=self._why_not_buy(entity, bundle))
+
+    def note_bought(self, entity, corp: Corporation, percent: int) -> None:
+        """Record that ``entity`` bought ``percent`` of ``corp`` this round."""
         bought = self.round.players_bought.setdefault(entity, {})
-        bought[corp] = bought.get(corp, 0) + bundle.percent
+        bought[corp] = bought.get(corp, 0) + percent
+
+    def take_shares(self, entity, bundle: ShareBundle) -> None:
+        """Move the certificates to ``entity`` and its money to their seller: the market's
+        ``buy_shares`` (the IPO's price to the bank or an incremental company, the market's
+        to the bank, the company floating when it should)."""
         self.game.share_market.buy_shares(entity, bundle)
-        self._track(action, entity, corp, corp)
+
+    def after_buy(self, entity, corp: Corporation) -> None:
+        """What follows a purchase: the game's ``after_buy_shares``; titles add to it (e.g. a
+        purchase that ends the turn)."""
         self.game.after_buy_shares(entity, corp)
 
     def _why_not_buy(self, entity, bundle) -> str:
@@ -297,34 +336,82 @@ class BuySellParShares(Step):
         """The rule named in the error when :meth:`can_sell` refuses a sale."""
         return "illegal-sale"
 
-    def process_par(self, action, entity):
+    def process_par(self, action: dict, entity) -> None:
+        """A player starts a corporation at a par price, in stages a title fills in:
+        :meth:`par_choice` (which corporation, which price), :meth:`check_par` (may it be
+        parred so), :meth:`defer_par` (a par that waits for a choice) and
+        :meth:`par_corporation` (its purchase checked, the par set, the certificate bought)."""
+        corp, share_price = self.par_choice(action, entity)
+        self.check_par(entity, corp, share_price)
+        if not self.defer_par(entity, corp, share_price, action):
+            self.par_corporation(entity, corp, share_price, action)
+
+    def par_corporation(self, entity, corp: Corporation, share_price: SharePrice, action: dict) -> None:
+        """Start ``corp`` at ``share_price`` for ``entity``: :meth:`check_par_purchase`, the par
+        set, the :meth:`par_bundle` taken (:meth:`take_par_shares`), the game's ``after_par``
+        (e.g. the home token), then :meth:`after_start`."""
+        bundle = self.par_bundle(corp)
+        self.check_par_purchase(entity, corp, share_price, bundle)
+        self.game.stock_market.set_par(corp, share_price)
+        self.note_bought(entity, corp, bundle.percent)
+        self.take_par_shares(entity, corp, share_price, bundle)
+        self.game.after_par(corp)
+        self._track(action, entity, corp, corp)
+        self.after_start(entity, corp)
+
+    # hooks of process_par
+    def par_choice(self, action: dict, entity) -> tuple[Corporation, SharePrice]:
+        """The corporation and the par price ``action`` names; refuses unknown ones
+        (``unknown-entity``, ``unknown-price``)."""
         corp = self.game.corporation_by_id(action.get("corporation"))
         if corp is None:
             raise GameError(f"unknown corporation {action.get('corporation')!r}", rule="unknown-entity")
         sp = self.game.stock_market.by_id(str(action.get("share_price")))
         if sp is None:
             raise GameError(f"unknown share price {action.get('share_price')!r}", rule="unknown-price")
+        return corp, sp
+
+    def check_par(self, entity, corp: Corporation, share_price: SharePrice) -> None:
+        """Refuse a par the turn or the corporation does not allow: after a purchase
+        (``one-purchase-per-turn``), a corporation that cannot start (``cannot-par``), a price
+        that is not one of its par prices (``bad-par-price``)."""
         if self.bought():
             raise GameError("only one purchase per turn", rule="one-purchase-per-turn")
         if not self.game.can_par(corp, entity):
             raise GameError(f"{corp.name} cannot be parred", rule="cannot-par")
-        if sp not in self.game.par_prices(corp):
-            raise GameError(f"{sp.price} is not a par price for {corp.name}", rule="bad-par-price")
+        if share_price not in self.game.par_prices(corp):
+            raise GameError(f"{share_price.price} is not a par price for {corp.name}", rule="bad-par-price")
+
+    def defer_par(self, entity, corp: Corporation, share_price: SharePrice, action: dict) -> bool:
+        """Hold a checked par back (its purchase then comes from another action, through
+        :meth:`par_corporation`) and say so. Default: never (False)."""
+        return False
+
+    def par_bundle(self, corp: Corporation) -> ShareBundle:
+        """What the player starting ``corp`` buys: the president's certificate."""
         from ..entities import ShareBundle
-        pres = corp.presidents_share
-        cost = sp.price * pres.percent // corp.share_percent
+
+        return ShareBundle([corp.presidents_share])
+
+    def check_par_purchase(self, entity, corp: Corporation, share_price: SharePrice, bundle: ShareBundle) -> None:
+        """Refuse the par's purchase: too little cash (``insufficient-cash``), over the
+        certificate limit (``certificate-limit``), or :meth:`can_par_corp` refusing."""
+        cost = share_price.price * bundle.percent // corp.share_percent
         if entity.cash < cost:
             raise GameError(f"{entity.name} cannot afford {cost} for {corp.name}", rule="insufficient-cash")
-        if not self.can_gain(entity, ShareBundle([pres])):
+        if not self.can_gain(entity, bundle):
             raise GameError("over the certificate limit", rule="certificate-limit")
         if not self.can_par_corp(entity, corp):
             raise GameError(f"{corp.name} is not available to start now", rule="cannot-par")
-        self.game.stock_market.set_par(corp, sp)
-        bought = self.round.players_bought.setdefault(entity, {})
-        bought[corp] = bought.get(corp, 0) + pres.percent
-        self.game.share_market.buy_shares(entity, ShareBundle([pres]))
-        self.game.after_par(corp)
-        self._track(action, entity, corp, corp)
+
+    def take_par_shares(self, entity, corp: Corporation, share_price: SharePrice, bundle: ShareBundle) -> None:
+        """The par's certificates move to ``entity``, paid for as any purchase
+        (:meth:`ShareMarket.buy_shares`); the par is already set."""
+        self.game.share_market.buy_shares(entity, bundle)
+
+    def after_start(self, entity, corp: Corporation) -> None:
+        """What follows a par (after the game's ``after_par``): the game's
+        ``after_buy_shares``; titles add to it."""
         self.game.after_buy_shares(entity, corp)
 
     def process_buy_company(self, action, entity):
@@ -364,9 +451,6 @@ class BuySellParShares(Step):
         self.round.players_sold.setdefault(entity, {})[company] = "now"
         self._track(action, entity, company)
         self.game.after_sell_company(entity, company)
-
-    def process_pass(self, action, entity):
-        self.pass_()
 
     def pass_(self):
         super().pass_()

@@ -12,7 +12,9 @@ from ..round import Step
 class TrackAndTokenStep(Step):
     """Tile lays per ``game.TILE_LAYS`` plus at most one token, in any order.
 
-    Titles hook in through ``check_lay`` / ``after_lay`` / ``pay``.
+    Titles hook in through ``check_lay`` / ``after_lay`` / ``pay`` for tiles and
+    ``available_tokens`` / ``prepare_token`` / ``pay`` for tokens; a token-only step
+    answers ``can_lay_tile`` with False.
     """
 
     HANDLERS: ClassVar[dict] = {"lay_tile": "process_lay_tile", "place_token": "process_place_token",
@@ -144,10 +146,16 @@ class TrackAndTokenStep(Step):
         if not toks:
             raise GameError(f"{entity.name} has no tokens left", rule="no-tokens")
         token = toks[0]
+        self.prepare_token(entity, city, token, action)
         game.place_token(entity, city, token, pay=lambda c: self.pay(entity, c), check_connected=True)
         self.round.tokened = True
         if not self.can_lay_tile(entity):
             self.pass_()
+
+    def prepare_token(self, entity, city, token, action: dict) -> None:
+        """Title hook: check (raise a ``GameError``) and price ``token`` before ``entity``
+        places it in ``city``; the board then checks connection and room and charges
+        ``token.price`` through ``pay``. Default: nothing to add."""
 
     # ------------------------------------------------------------ enumeration
     def legal_actions(self, entity):

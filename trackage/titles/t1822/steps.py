@@ -11,9 +11,11 @@ from ...core.round import Step, ranged
 from ...core.shares import action_bundle, bundle_from_ids
 from ...core.steps.auction import AuctionMixin, Bids
 from ...core.steps.buy_train import BuyTrain, Purchase
+from ...core.steps.choose import ChooseMixin
 from ...core.steps.emergency import EmergencyBuyTrain
 from ...core.steps.issue import IssueShares
 from ...core.steps.operating import DiscardTrain, Dividend, HomeToken, RunRoutes
+from ...core.steps.passing import Passing
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
 from . import acquisitions, destinations, layeffects, loans, privatelays, taxhaven
@@ -34,24 +36,6 @@ class DiscardTrain1822(DiscardTrain):
         if len(pullman) > 1:
             return pullman
         return [t for t in trains if t.name not in ("2P", "LP", "P+")]
-
-    def process_discard_train(self, action, entity):
-        train = self.game.train_by_id(action.get("train"))
-        if train is None or train.owner is not entity:
-            raise GameError(f"{entity.name} does not own train {action.get('train')!r}", rule="not-owner")
-        if train not in self.discardable(entity):
-            raise GameError(f"{entity.name} cannot discard its {train.name} train", rule="bad-discard")
-        self.game.discard_train(train)
-
-    def legal_actions(self, entity):
-        if entity is not self.current_entity():
-            return []
-        seen, out = set(), []
-        for t in self.discardable(entity):
-            if t.name not in seen:
-                seen.add(t.name)
-                out.append({"type": "discard_train", "train": t.id})
-        return out
 
 
 class BuySellParShares1822(AuctionMixin, BuySellParShares):
@@ -253,70 +237,79 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         return self.game.can_dump_1822(entity, bundle)
 
     # ------------------------------------------------------------ processing
-    def process_buy_shares(self, action, entity):
-        bundle = action_bundle(self.game, action)
-        corp = bundle.corporation
-        if entity is corp:
+    def check_buy_shares(self, entity, bundle: ShareBundle) -> None:
+        """A corporation redeems in its operating turn; no purchase after a bid; then the core's."""
+        if entity is bundle.corporation:
             raise GameError("a corporation redeems in its operating turn", rule="no-such-action-now")
         if self.bid_actions:
             raise GameError("cannot buy shares after bidding this turn", rule="one-purchase-per-turn")
-        if not self.can_buy(entity, bundle):
-            raise GameError(f"{entity.name} cannot buy {', '.join(s.id for s in bundle.shares)} now",
-                            rule=self._why_not_buy(entity, bundle))
-        bought = self.round.players_bought.setdefault(entity, {})
-        bought[corp] = bought.get(corp, 0) + bundle.percent
-        self.game.share_market.buy_shares(entity, bundle)
-        self._track(action, entity, corp, corp)
+        super().check_buy_shares(entity, bundle)
+
+    def after_buy(self, entity, corp) -> None:
+        """A purchase ends the turn."""
+        super().after_buy(entity, corp)
         self.pass_()
 
-    def process_par(self, action, entity):
+    def check_par(self, entity, corp, share_price) -> None:
+        """One par or purchase per turn and none after bidding; a major at a ``par_1`` price.
+        Started with its concession: the concession's owner, who can pay what the par price
+        exceeds the concession's value by; without it: only from the ``can_par`` phase, paid
+        in full (from the cash not committed to bids)."""
         game = self.game
-        corp = game.corporation_by_id(action.get("corporation"))
-        if corp is None:
-            raise GameError(f"unknown corporation {action.get('corporation')!r}", rule="unknown-entity")
-        sp = game.stock_market.by_id(str(action.get("share_price")))
-        if sp is None:
-            raise GameError(f"unknown share price {action.get('share_price')!r}", rule="unknown-price")
         if self.bid_actions or self.bought():
             raise GameError("only one purchase per turn, and none after bidding", rule="one-purchase-per-turn")
         if not game.can_par(corp, entity):
             raise GameError(f"{corp.name} can't be parred", rule="cannot-par")
-        if "par_1" not in sp.types:
-            raise GameError(f"{sp.price} is not a par price for majors", rule="bad-par-price")
-        bundle = ShareBundle([corp.shares[0]])
+        if "par_1" not in share_price.types:
+            raise GameError(f"{share_price.price} is not a par price for majors", rule="bad-par-price")
+        bundle = self.par_bundle(corp)
         conc = corp.par_via_exchange
         if conc is not None:
             if conc.owner is not entity:
                 raise GameError(f"{entity.name} does not own {conc.name}", rule="not-owner")
             if not self.can_buy(entity, bundle, cash=self.available_par_cash(entity, corp)):
                 raise GameError(f"Can't buy a share of {corp.name}", rule="insufficient-cash")
-            mult = bundle.percent // 10
-            ex_price = sp.price * mult - conc.value
-            if ex_price < 0:
-                ex_price = None
+            ex_price = self.exchange_price(corp, share_price, bundle)
             if ex_price and ex_price > self.available_cash(entity):
                 raise GameError(f"{entity.name} cannot afford {ex_price}", rule="insufficient-cash")
-            game.stock_market.set_par(corp, sp)
-            corp.ipoed = True
-            floated = corp.floated()
-            game.share_market.transfer(bundle, entity, spender=entity, receiver=corp, price=ex_price or 0)
-            if corp.floatable and floated != corp.floated():
-                game.float_corporation(corp)
-            spend(game.bank, corp, conc.value if ex_price else sp.price)
-            conc.close()
-            game.after_par(corp)
         else:
             if "can_par" not in game.phase.status:
                 raise GameError(f"{corp.name} needs its concession to start now", rule="cannot-par")
             if not self.can_buy(entity, bundle, cash=self.available_cash(entity)) or \
-                    sp.price * bundle.percent // 10 > self.available_cash(entity):
+                    share_price.price * bundle.percent // 10 > self.available_cash(entity):
                 raise GameError(f"{entity.name} cannot start {corp.name}", rule="insufficient-cash")
-            game.stock_market.set_par(corp, sp)
-            game.share_market.buy_shares(entity, bundle)
-            game.after_par(corp)
-        bought = self.round.players_bought.setdefault(entity, {})
-        bought[corp] = bought.get(corp, 0) + bundle.percent
-        self._track(action, entity, corp, corp)
+
+    def exchange_price(self, corp, share_price, bundle: ShareBundle) -> int | None:
+        """What a player starting ``corp`` with its concession pays: the par price of the
+        certificate less the concession's value (None when the concession covers it)."""
+        conc = corp.par_via_exchange
+        ex_price = share_price.price * (bundle.percent // 10) - conc.value
+        return None if ex_price < 0 else ex_price
+
+    def check_par_purchase(self, entity, corp, share_price, bundle: ShareBundle) -> None:
+        """Checked in :meth:`check_par`."""
+
+    def take_par_shares(self, entity, corp, share_price, bundle: ShareBundle) -> None:
+        """With its concession the player pays the company what the par price exceeds the
+        concession's value by, the bank pays the company the rest (or the whole par price when
+        the concession covers it), and the concession closes; without it, as any purchase."""
+        game = self.game
+        conc = corp.par_via_exchange
+        if conc is None:
+            super().take_par_shares(entity, corp, share_price, bundle)
+            return
+        ex_price = self.exchange_price(corp, share_price, bundle)
+        corp.ipoed = True
+        floated = corp.floated()
+        game.share_market.transfer(bundle, entity, spender=entity, receiver=corp, price=ex_price or 0)
+        if corp.floatable and floated != corp.floated():
+            game.float_corporation(corp)
+        spend(game.bank, corp, conc.value if ex_price else share_price.price)
+        conc.close()
+
+    def after_start(self, entity, corp) -> None:
+        """A par ends the turn."""
+        super().after_start(entity, corp)
         self.pass_()
 
     def check_sale(self, entity, bundle: ShareBundle) -> None:
@@ -394,7 +387,7 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         return out
 
 
-class Choose(Step):
+class Choose(ChooseMixin, Step):
     """The owner of P9 may double his cash for the player order."""
 
     HANDLERS: ClassVar[dict] = {"choose": "process_choose", "pass": "process_pass"}
@@ -417,10 +410,8 @@ class Choose(Step):
         c = self.company(entity)
         return self.game.company_choices(c, "choose") if c else {}
 
-    def process_choose(self, action, entity):
-        choice = action.get("choice")
-        if choice not in self.choices(entity):
-            raise GameError(f"{choice!r} is not a choice now", rule="bad-choice")
+    def choose(self, entity, choice) -> None:
+        """The P9 choice is made and the step is done."""
         self.game.company_made_choice(self.company(entity), choice, "choose")
         self.pass_()
 
@@ -578,7 +569,7 @@ class AcquireCompany(Step):
             [{"type": "pass"}]
 
 
-class SpecialChoose(Step):
+class SpecialChoose(ChooseMixin, Step):
     HANDLERS: ClassVar[dict] = {"choose": "process_choose"}
 
     def description(self):
@@ -593,11 +584,12 @@ class SpecialChoose(Step):
             return []
         return ["choose"]
 
-    def process_choose(self, action, entity):
-        c = self.company(entity)
-        if action.get("choice") not in self.game.company_choices(c, "special_choose"):
-            raise GameError(f"{action.get('choice')!r} is not a choice now", rule="bad-choice")
-        self.game.company_made_choice(c, action.get("choice"), "special_choose")
+    def choices(self, entity):
+        return self.game.company_choices(self.company(entity), "special_choose")
+
+    def choose(self, entity, choice) -> None:
+        """The acquired company's choice is made."""
+        self.game.company_made_choice(self.company(entity), choice, "special_choose")
 
     def skip(self):
         self.pass_()
@@ -670,7 +662,7 @@ class Track1822(TrackAndTokenStep):
         return super().legal_actions(entity)
 
 
-class SpecialTrack(Step):
+class SpecialTrack(Passing):
     """Private companies' tile lays (P2, P8, P10, P11, P12, P21), used by the owning corporation.
     Blocks only while a company that must lay its tiles together is half-way."""
 
@@ -710,7 +702,8 @@ class SpecialTrack(Step):
             raise GameError(f"{entity.name} cannot lay track now", rule="no-ability")
         privatelays.special_lay_tile(self.game, self, action, entity, ab)
 
-    def process_pass(self, action, entity):
+    def passing(self, entity) -> None:
+        """A company half-way through its lays gives up the rest: it closes."""
         self.company = None
         entity.close()
 
@@ -778,7 +771,7 @@ class SpecialToken(Step):
         game.graph_changed()
 
 
-class DestinationToken(Step):
+class DestinationToken(Passing):
     HANDLERS: ClassVar[dict] = {"hex_token": "process_hex_token", "pass": "process_pass"}
 
     def description(self):
@@ -817,10 +810,10 @@ class DestinationToken(Step):
         layeffects.remove_extra_tokens(game, game.board.tile(hex_))
         self.pass_()
 
-    def process_pass(self, action, entity):
+    def check_pass(self, entity) -> None:
+        """A major connected to its destination must place the token (logs may pass)."""
         if not self.game.loading and self.connected(entity):
             raise GameError(f"{entity.name} must place its destination token", rule="must-place-destination")
-        self.pass_()
 
     def legal_actions(self, entity):
         if not self.actions(entity):
@@ -1096,11 +1089,11 @@ class Dividend1822(Dividend):
                 if amt > 0:
                     spend(game.bank, game.tax_haven, amt)
         paid = revenue - corp_part
-        self.move_price(entity, paid)
+        self.move_share_price(entity, paid)
         self.extra_choice = ""
         self.pass_()
 
-    def move_price(self, entity, paid):
+    def move_share_price(self, entity, paid):
         sm = self.game.stock_market
         if entity.share_price is None:
             return

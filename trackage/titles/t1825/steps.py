@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ...core.entities import OperatingInfo, ShareBundle
 from ...core.errors import GameError
@@ -80,12 +80,13 @@ class BuySellParShares1825(BuySellParShares):
     def can_par_corp(self, entity, corp) -> bool:
         return self.game.can_ipo(corp) and super().can_par_corp(entity, corp)
 
-    def process_buy_shares(self, action, entity):
+    def purchase_bundle(self, action: dict, entity) -> ShareBundle:
+        """No share of a closed company is bought (refused before the bundle is read)."""
         for sid in action.get("shares") or []:
             share = self.game.share_by_id(sid)
             if share is not None and share.corporation.closed:
                 raise GameError(f"{share.corporation.name} has closed", rule="closed-corporation")
-        super().process_buy_shares(action, entity)
+        return super().purchase_bundle(action, entity)
 
     def just_bought(self, corp) -> bool:
         acts = self.round.current_actions
@@ -114,6 +115,12 @@ def _receivership_pay(step, entity, cost: int):
 
 
 class LeaseMixin:
+    """Leasing a train for a company in receivership (``special_buy``), mixed into its
+    track and route steps (which hold the game and the round)."""
+
+    game: Any   # the title's game (Game1825)
+    round: Any
+
     def can_lease(self, entity) -> bool:
         return (entity.receivership() and getattr(self.round, "leased_train", None) is None
                 and bool(self.game.depot.depot_trains()))

@@ -5,6 +5,7 @@ the private closure round."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import ClassVar
 
 from ...core.entities import ShareBundle
@@ -13,9 +14,11 @@ from ...core.money import spend
 from ...core.round import Step, ranged
 from ...core.shares import action_bundle
 from ...core.steps.auction import AuctionMixin, Bids
+from ...core.steps.choose import ChooseMixin
 from ...core.steps.emergency import same_bundle
 from ...core.steps.issue import IssueShares
 from ...core.steps.operating import BuyTrain, DiscardTrain, Dividend, HomeToken, Purchase, RunRoutes
+from ...core.steps.passing import Passing
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
 from . import corporations, gauges, privates
@@ -127,8 +130,9 @@ class StockRound1858Step(AuctionMixin, BuySellParShares):
 
     def min_bid(self, company) -> int:
         a = self.auction
-        if a and a.item is company:
-            return a.highest()[1] + self.game.MIN_BID_INCREMENT
+        top = a.highest() if a and a.item is company else None
+        if top is not None:
+            return top[1] + self.game.MIN_BID_INCREMENT
         return company.value - int(company.data.get("discount", 0))
 
     def max_bid(self, player, item=None) -> int:
@@ -160,7 +164,8 @@ class StockRound1858Step(AuctionMixin, BuySellParShares):
         self.round.next_entity_index()
         self.round.current_actions = []
 
-    def process_pass(self, action, entity):
+    def passing(self, entity) -> None:
+        """A pass in an auction leaves it; otherwise the turn ends."""
         if self.auction:
             self.drop_bidder(entity)
             return
@@ -172,14 +177,16 @@ class StockRound1858Step(AuctionMixin, BuySellParShares):
             raise GameError(f"{self.game.entity_name(entity)} cannot convert now", rule="cannot-convert")
         corporations.convert(self.game, entity)
 
-    def process_par(self, action, entity):
-        super().process_par(action, entity)
-        self.game.maybe_place_home_token(self.game.corporation_by_id(action.get("corporation")))
+    def after_start(self, entity, corp) -> None:
+        """The home token, if it can be placed now; a par ends the turn."""
+        super().after_start(entity, corp)
+        self.game.maybe_place_home_token(corp)
         self.pass_()
 
-    def process_buy_shares(self, action, entity):
-        super().process_buy_shares(action, entity)
-        self.game.maybe_place_home_token(self.game.share_by_id(action["shares"][0]).corporation)
+    def after_buy(self, entity, corp) -> None:
+        """The home token, if it can be placed now."""
+        super().after_buy(entity, corp)
+        self.game.maybe_place_home_token(corp)
 
     def sale_stalls(self, entity, action) -> bool:
         """Would this sale close its company and leave the stock round stuck (see
@@ -315,7 +322,7 @@ class Exchange1858(Step):
         return out
 
 
-class ExchangeApproval1858(Step):
+class ExchangeApproval1858(ChooseMixin, Step):
     """The president of a company approves or denies a request to exchange a private
     railway for one of its treasury shares."""
 
@@ -339,13 +346,15 @@ class ExchangeApproval1858(Step):
     def actions(self, entity):
         return ["choose"] if entity is self.round.pending_approval else []
 
-    def process_choose(self, action, entity):
+    def choices(self, entity) -> tuple[str, ...]:
+        return ("approve", "deny")
+
+    def choose(self, entity, choice) -> None:
+        """Approved, the private is exchanged for a treasury share; denied in the private
+        closure round, the company is not asked again."""
         game = self.game
         corp = self.round.pending_approval
         minor = self.round.approval_minor
-        choice = action.get("choice")
-        if choice not in ("approve", "deny"):
-            raise GameError("choose approve or deny", rule="bad-choice")
         in_pcr = game.private_closure_round == "in_progress"
         if choice == "approve":
             share = corp.shares_of(corp)[0]
@@ -364,7 +373,7 @@ class ExchangeApproval1858(Step):
         return [{"type": "choose", "choice": "approve"}, {"type": "choose", "choice": "deny"}]
 
 
-class HomeToken1858(HomeToken):
+class HomeToken1858(HomeToken, Passing):
     """A company started from a private places its home token in one of the private's
     reserved cities (free); one started directly pays twice the city's revenue."""
 
@@ -407,7 +416,9 @@ class HomeToken1858(HomeToken):
         game.delete_reservations(entity, city)
         game.graph_changed()
 
-    def process_pass(self, action, entity):
+    def passing(self, entity) -> None:
+        """A company that already has a token leaves its home token unplaced: the pending
+        token goes and so do its reservations."""
         self.round.pending_tokens.pop(0)
         self.game.delete_reservations(entity)
 
@@ -536,6 +547,8 @@ class Token1858(Step):
         if city is None:
             raise GameError(f"unknown city {action.get('city')!r}", rule="unknown-city")
         token = next((t for t in entity.tokens if not t.used and t.type == "normal"), None)
+        if token is None:
+            raise GameError(f"{entity.name} has no token left", rule="no-tokens")
         ours = game.token_cost(entity, city)
         cost = game.amount(action, "cost", None)
         if cost is None or not game.loading:
@@ -625,32 +638,23 @@ class Dividend1858(Dividend):
 
 
 class DiscardTrain1858(DiscardTrain):
+    UNDISCARDABLE_RULE = "not-owner"
+
     def crowded(self) -> list:
         g = self.game
         out = [c for c in g.corporations if g.num_corp_trains(c) > g.train_limit(c)]
         return sorted(out, key=g.market_order_key)
 
-    def discardable(self, entity):
-        return list(entity.trains)
+    def discard_key(self, train) -> Hashable:
+        """An obsolete train is another choice than a live one of the same name."""
+        return (train.name, train.obsolete)
 
-    def process_discard_train(self, action, entity):
-        train = self.game.train_by_id(action.get("train"))
-        if train is None or train.owner is not entity or train not in self.discardable(entity):
-            raise GameError(f"{entity.name} cannot discard train {action.get('train')!r}", rule="not-owner")
+    def discard(self, entity, train) -> None:
+        """An obsolete train leaves the game rather than going to the pool."""
         obsolete = train.obsolete
-        self.game.discard_train(train)
+        super().discard(entity, train)
         if obsolete:
             self.game.forget_train(train)
-
-    def legal_actions(self, entity):
-        if entity is not self.current_entity():
-            return []
-        seen, out = set(), []
-        for t in self.discardable(entity):
-            if (t.name, t.obsolete) not in seen:
-                seen.add((t.name, t.obsolete))
-                out.append({"type": "discard_train", "train": t.id})
-        return out
 
 
 class BuyTrain1858(BuyTrain):
@@ -778,9 +782,6 @@ class BuyTrain1858(BuyTrain):
         if g.trainless(entity):
             g.stock_market.move_left(entity)
 
-    def process_pass(self, action, entity):
-        self.pass_()
-
     def legal_actions(self, entity):
         acts = self.actions(entity)
         out = []
@@ -828,7 +829,7 @@ class IssueShares1858(IssueShares):
 
 
 # ---------------------------------------------------------------------------- closure round
-class PrivateClosure1858(Step):
+class PrivateClosure1858(Passing):
     """Each remaining private railway is exchanged for a share of a connected company, or
     closes (its owner receives its face value)."""
 
@@ -873,7 +874,8 @@ class PrivateClosure1858(Step):
             out.append({"corporation": c.id, "from": "market"})
         return out
 
-    def process_pass(self, action, entity):
+    def passing(self, entity) -> None:
+        """The private railway is not exchanged: it closes (its owner is paid its value)."""
         privates.close_private(self.game, entity)
 
     def process_choose(self, action, entity):

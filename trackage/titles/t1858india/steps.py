@@ -8,6 +8,8 @@ from typing import ClassVar
 from ...core.errors import GameError
 from ...core.money import spend
 from ...core.round import Step
+from ...core.steps.buy_company import BuyCompanyMixin
+from ...core.steps.choose import ChooseMixin
 from ..t1858 import gauges
 from ..t1858.steps import BuyTrain1858, DiscardTrain1858, Route1858, Track1858
 
@@ -56,7 +58,7 @@ class CollectTokens(Step):
 
     def available(self, corp) -> list:
         g = self.game
-        out = []
+        out: list = []
         for kind in ("mine", "oil", "port"):
             if corp.cash < g.TOKEN_COST[kind]:
                 continue
@@ -99,7 +101,7 @@ class CollectTokens(Step):
         return out
 
 
-class RouteIndia(Route1858):
+class RouteIndia(ChooseMixin, Route1858):
     """A company owning a Pullman first attaches it to one of its broad gauge trains."""
 
     HANDLERS: ClassVar[dict] = {**Route1858.HANDLERS, "choose": "process_choose"}
@@ -129,11 +131,12 @@ class RouteIndia(Route1858):
                 a["extra_revenue"] = self.game.mines_ports_bonus(entity) if a.get("routes") else 0
         return out
 
-    def process_choose(self, action, entity):
-        train = self.game.train_by_id(action.get("choice"))
-        if train is None or train not in self.attachable(entity):
-            raise GameError(f"cannot attach the Pullman to {action.get('choice')!r}", rule="bad-choice")
-        self.round.pullmans[entity] = train
+    def choices(self, entity) -> list[str]:
+        return [t.id for t in self.attachable(entity)]
+
+    def choose(self, entity, choice) -> None:
+        """The Pullman runs with the named train."""
+        self.round.pullmans[entity] = self.game.train_by_id(choice)
 
 
 class DiscardTrainIndia(DiscardTrain1858):
@@ -141,7 +144,7 @@ class DiscardTrainIndia(DiscardTrain1858):
         return [t for t in entity.trains if not self.game.pullman(t)]
 
 
-class BuyTrainIndia(BuyTrain1858):
+class BuyTrainIndia(BuyCompanyMixin, BuyTrain1858):
     """Pullmans (one per company, not counted for the limit, never bought across) and the
     loco works, bought from the bank at face value."""
 
@@ -204,17 +207,15 @@ class BuyTrainIndia(BuyTrain1858):
         lo = self.game.min_train_price(entity)
         return self.can_scrap(entity) or (lo is not None and max(0, entity.cash - price) >= lo)
 
-    def process_buy_company(self, action, entity):
+    def company_price(self, entity, company, action: dict) -> int:
+        """A loco works from the bank, at its value."""
         g = self.game
-        company = g.company_by_id(action.get("company"))
         if company is None or company not in g.purchasable_companies(entity) or not self.can_buy_company(entity):
             raise GameError(f"cannot buy {action.get('company')!r}", rule="company-not-for-sale")
         price = self.game.amount(action, "price", company.value)
         if price != company.value:
             raise GameError(f"{company.name} costs {company.value}", rule="wrong-price")
-        company.owner = entity
-        entity.companies.append(company)
-        spend(entity, g.bank, price)
+        return price
 
     def legal_actions(self, entity):
         g = self.game
@@ -247,7 +248,7 @@ def pullman_bonus_per_stop(game, train) -> int:
     """What the Pullman attached to ``train`` adds per paying stop (0 without one)."""
     if getattr(game.round, "pullmans", {}).get(train.owner) is not train:
         return 0
-    return (getattr(train, "multiplier", None) or 1) * (5 if train.obsolete else 10)
+    return (getattr(train, "multiplier", None) or 1) * (5 if getattr(train, "obsolete", False) else 10)
 
 
 def pullman_stops(stops) -> int:

@@ -3,7 +3,7 @@ track/token with automatic loans, dividends (minors split 50/50), train buying."
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from ...core.entities import ShareBundle
 from ...core.errors import GameError
@@ -11,13 +11,20 @@ from ...core.money import spend
 from ...core.round import Step, ranged
 from ...core.shares import action_bundle
 from ...core.steps.auction import AuctionMixin, Bids
+from ...core.steps.buy_company import BuyCompanyMixin
+from ...core.steps.choose import ChooseMixin
 from ...core.steps.operating import BuyTrain, Dividend, HomeToken, Purchase, RunRoutes
+from ...core.steps.passing import Passing
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
 
+if TYPE_CHECKING:
+    from ...core.entities import Corporation
+    from ...core.market import SharePrice
+
 
 # ---------------------------------------------------------------------------- auctions
-class SingleItemAuction(AuctionMixin, Step):
+class SingleItemAuction(AuctionMixin, Passing):
     """Privates one at a time, cheapest first; unsold ones get cheaper by 5 (dutch mode)."""
 
     HANDLERS: ClassVar[dict] = {"bid": "process_bid", "pass": "process_pass"}
@@ -64,7 +71,9 @@ class SingleItemAuction(AuctionMixin, Step):
     def min_bid(self, company) -> int:
         if self.dutch_mode or not self.auction:
             return self.game.min_bid(company)
-        return self.auction.highest()[1] + self.game.MIN_BID_INCREMENT
+        top = self.auction.highest()
+        assert top is not None  # an auction with bids has a highest one
+        return top[1] + self.game.MIN_BID_INCREMENT
 
     def start_item(self, company):
         self.dutch_mode = False
@@ -91,7 +100,7 @@ class SingleItemAuction(AuctionMixin, Step):
 
     def add_bid(self, entity, price):
         """A bid on the private on offer; in dutch mode its bidder takes it."""
-        if self.dutch_mode:
+        if self.dutch_mode and self.auction is not None:
             self.auction.bidders = [e for e in self.auction.bidders if e is entity]
         self.place_bid(entity, price)
 
@@ -108,8 +117,11 @@ class SingleItemAuction(AuctionMixin, Step):
         self.enter_dutch(company)
         self.post_win(None, company)
 
-    def process_pass(self, action, entity):
+    def passing(self, entity) -> None:
+        """After a bid (or once the price drops) a pass leaves the auction; before any bid it
+        declines the private, and when everyone has declined its price drops (dutch mode)."""
         bids = self.auction
+        assert bids is not None  # a pass is offered while a private is on offer
         if bids.highest() is not None or self.dutch_mode:
             self.drop_bidder(entity)
         else:
@@ -133,9 +145,10 @@ class SingleItemAuction(AuctionMixin, Step):
                 self.pass_()
         else:
             self.open_auction(company)
-            bidders = self.auction.bidders if self.auction is not None else []
-            if self.game.min_bid(company) == 0 and bidders:
-                self.check_price(bidders[0], self.auction.item, 0)
+            bids = self.auction
+            bidders = bids.bidders if bids is not None else []
+            if bids is not None and self.game.min_bid(company) == 0 and bidders:
+                self.check_price(bidders[0], bids.item, 0)
                 self.add_bid(bidders[0], 0)
             self.resolve_auction()
 
@@ -221,10 +234,14 @@ class BuySellParShares1867(AuctionMixin, BuySellParShares):
     def min_bid(self, corp) -> int:
         if self.auction is None:
             return self.MIN_BID
-        return self.auction.highest()[1] + self.game.MIN_BID_INCREMENT
+        top = self.auction.highest()
+        assert top is not None  # a minor's auction opens with its first bid
+        return top[1] + self.game.MIN_BID_INCREMENT
 
     # ------------------------------------------------------------ processing
-    def process_par(self, action, entity):
+    def par_choice(self, action: dict, entity) -> tuple[Corporation, SharePrice]:
+        """Refused before the names are read: a minor (started by auction), a major before
+        phase 4, a company out of the game, one without a free home city."""
         corp = self.game.corporation_by_id(action.get("corporation"))
         if corp is not None and corp.type != "major":
             raise GameError(f"{corp.name} is a minor and is started by auction", rule="minor-by-auction")
@@ -234,7 +251,7 @@ class BuySellParShares1867(AuctionMixin, BuySellParShares):
             raise GameError(f"{corp.name} is not available", rule="cannot-par")
         if corp is not None and not self.game.loading and not self.has_home(corp):
             raise GameError(f"no city is free for {corp.name}'s home token", rule="no-home-location")
-        super().process_par(action, entity)
+        return super().par_choice(action, entity)
 
     # ------------------------------------------------------------ bid hooks
     def bid_item(self, action, entity):
@@ -276,8 +293,7 @@ class BuySellParShares1867(AuctionMixin, BuySellParShares):
         spend(self.game.bank, player, share_price.price * 2)
         self.game.stock_market.set_par(corp, share_price)
         pres = corp.presidents_share
-        bought = self.round.players_bought.setdefault(player, {})
-        bought[corp] = bought.get(corp, 0) + pres.percent
+        self.note_bought(player, corp, pres.percent)
         self.game.share_market.buy_shares(player, ShareBundle([pres]))
         self.game.after_par(corp)
         self._track({"type": "par"}, player, corp, corp)
@@ -287,7 +303,8 @@ class BuySellParShares1867(AuctionMixin, BuySellParShares):
         self.round.goto_entity(player)
         self.pass_()
 
-    def process_pass(self, action, entity):
+    def passing(self, entity) -> None:
+        """A pass in a minor's auction leaves it; otherwise the turn ends."""
         if self.auction is not None:
             self.drop_bidder(self.current_entity())
             return
@@ -317,12 +334,12 @@ class BuySellParShares1867(AuctionMixin, BuySellParShares):
 class HomeToken1867(HomeToken):
     """The player places the home token of the minor/major just started, in a free city."""
 
-    def process_place_token(self, action, entity):
-        super().process_place_token(action, entity)
-        self.game.clear_graph()  # a laid token, as in the reference
+    def after_home_token(self, entity, city) -> None:
+        """A laid token clears the graph, as in the reference."""
+        self.game.clear_graph()
 
 
-class MajorTrainless(Step):
+class MajorTrainless(ChooseMixin, Passing):
     HANDLERS: ClassVar[dict] = {"pass": "process_pass", "choose": "process_choose"}
 
     def active(self):
@@ -338,12 +355,15 @@ class MajorTrainless(Step):
     def actions(self, entity):
         return ["pass", "choose"] if entity in self.game.trainless_major else []
 
-    def process_pass(self, action, entity):
+    def passing(self, entity) -> None:
+        """The major stays trainless (not nationalised)."""
         self.game.trainless_major.remove(entity)
 
-    def process_choose(self, action, entity):
-        if action.get("choice") != "nationalize":
-            raise GameError("the only choice is 'nationalize'", rule="bad-choice")
+    def choices(self, entity) -> list[str]:
+        return ["nationalize"]
+
+    def choose(self, entity, choice) -> None:
+        """Nationalise the major (refused while that would strand the round)."""
         if self.strands_round(entity):
             raise GameError(f"{entity.name} operates now and another major still has to choose: nationalising "
                             "it would leave the round waiting for a company that no longer exists",
@@ -371,7 +391,7 @@ class MajorTrainless(Step):
 
 
 # ---------------------------------------------------------------------------- operating round
-class BuyCompany1867(Step):
+class BuyCompany1867(BuyCompanyMixin, Step):
     HANDLERS: ClassVar[dict] = {"buy_company": "process_buy_company", "pass": "process_pass"}
     BLOCKS = False
 
@@ -387,8 +407,9 @@ class BuyCompany1867(Step):
             return ["buy_company", "pass"] if self.blocks() else ["buy_company"]
         return []
 
-    def process_buy_company(self, action, entity):
-        company = self.game.company_by_id(action.get("company"))
+    def company_price(self, entity, company, action: dict) -> int:
+        """A player's private, in a phase that allows it, at the named price between its
+        minimum and maximum."""
         if company is None or company not in self.game.purchasable_companies(entity):
             raise GameError(f"{action.get('company')!r} cannot be bought", rule="company-not-for-sale")
         if "can_buy_companies" not in self.game.phase.status:
@@ -398,11 +419,7 @@ class BuyCompany1867(Step):
             raise GameError(f"price must be between {company.min_price} and {company.max_price}", rule="wrong-price")
         if price > entity.cash:
             raise GameError(f"{entity.name} has {entity.cash} and cannot pay {price}", rule="insufficient-cash")
-        owner = company.owner
-        owner.companies.remove(company)
-        company.owner = entity
-        entity.companies.append(company)
-        spend(entity, owner, price)
+        return price
 
     def listed_earlier(self, entity) -> bool:
         """The round has this step more than once (any time in the turn, and blocking before
@@ -491,7 +508,9 @@ class Track1867(TrackAndTokenStep):
             self.game.place_639_token(tile)
 
 
-class Token1867(Step):
+class Token1867(TrackAndTokenStep):
+    """One token per turn, its price times the distance to the nearest own token."""
+
     HANDLERS: ClassVar[dict] = {"place_token": "process_place_token", "pass": "process_pass"}
 
     def round_state(self):
@@ -502,9 +521,6 @@ class Token1867(Step):
 
     def description(self):
         return "Place a Token"
-
-    def available_tokens(self, entity):
-        return [t for t in entity.tokens if not t.used]
 
     def can_place_token(self, entity) -> bool:
         if entity is not self.current_entity() or self.round.tokened:
@@ -525,24 +541,15 @@ class Token1867(Step):
             return token.price
         return token.price * min(h.distance(hex_) for h in used)
 
-    def process_place_token(self, action, entity):
-        if self.round.tokened:
-            raise GameError("a token was already placed this turn", rule="one-token-per-turn")
-        city = self.game.city_by_id(action.get("city"))
-        if city is None:
-            raise GameError(f"unknown city {action.get('city')!r}", rule="unknown-city")
-        toks = self.available_tokens(entity)
-        if not toks:
-            raise GameError(f"{entity.name} has no tokens left", rule="no-tokens")
-        token = toks[0]
+    def can_lay_tile(self, entity) -> bool:
+        return False
+
+    def prepare_token(self, entity, city, token, action: dict) -> None:
+        """The token costs its price times the distance to the nearest own token."""
         price = self.token_price(entity, token, city.hex)
         if price > entity.cash:
             raise GameError(f"{entity.name} cannot afford a token for {price}", rule="insufficient-cash")
         token.price = price
-        self.game.place_token(entity, city, token, pay=lambda c: spend(entity, self.game.bank, c),
-                              check_connected=True)
-        self.round.tokened = True
-        self.pass_()
 
     def legal_actions(self, entity):
         if "place_token" not in self.actions(entity):

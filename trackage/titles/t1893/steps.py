@@ -3,7 +3,7 @@ train trade-ins and the president's help with a forced train purchase."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from ...core.entities import ShareBundle
 from ...core.errors import GameError
@@ -11,11 +11,16 @@ from ...core.money import spend
 from ...core.round import Step, ranged
 from ...core.shares import action_bundle
 from ...core.steps.auction import AuctionMixin
+from ...core.steps.buy_company import BuyCompanyMixin
 from ...core.steps.buy_train import Purchase
 from ...core.steps.emergency import EmergencyBuyTrain
 from ...core.steps.operating import DiscardTrain, Dividend, RunRoutes
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
+
+if TYPE_CHECKING:
+    from ...core.entities import Corporation
+    from ...core.market import SharePrice
 
 
 def _company(game, action):
@@ -217,6 +222,7 @@ class StartingPackageForcedAuction(AuctionMixin, Step):
         price = self.min_bid(target)
         ents = self.round.entities
         buyer = self.triggerer
+        assert buyer is not None  # a forced purchase follows a pass that triggered it
         if price > buyer.cash:
             i = ents.index(buyer)
             for k in range(1, len(ents)):
@@ -225,7 +231,7 @@ class StartingPackageForcedAuction(AuctionMixin, Step):
                     buyer = cand
                     break
             else:
-                price = self.triggerer.cash
+                price = buyer.cash
         self.game.draft_object(target, buyer, price)
         self.reset_auction(target)
 
@@ -268,7 +274,7 @@ class StartingPackageForcedAuction(AuctionMixin, Step):
 
 
 # ============================================================== stock round
-class BuySellParShares1893(BuySellParShares):
+class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
     HANDLERS: ClassVar[dict] = {**BuySellParShares.HANDLERS, "assign": "process_assign"}
 
     def setup(self):
@@ -370,19 +376,22 @@ class BuySellParShares1893(BuySellParShares):
         return any(self.can_par_corp(entity, c) for c in self.game.corporations)
 
     # ---------------------------------------------------------- processing
-    def process_buy_shares(self, action, entity):
-        game = self.game
+    def exchange(self, action: dict, entity) -> bool:
+        """A company's ``buy_shares`` is FdSD's exchange for RAG shares (:meth:`exchange_for_rag`)."""
         if getattr(entity, "is_company", False):
-            return self.exchange_for_rag(action, entity)
-        bundle = action_bundle(game, action)
-        corp = bundle.corporation
-        if not self.can_buy(entity, bundle):
-            raise GameError(f"{entity.name} cannot buy {', '.join(s.id for s in bundle.shares)} now",
-                            rule=self._why_not_buy(entity, bundle))
-        bought = self.round.players_bought.setdefault(entity, {})
-        bought[corp] = bought.get(corp, 0) + bundle.percent
-        game.share_market.buy_shares(entity, bundle, allow_president_change=corp.presidents_share.buyable)
-        self._track(action, entity, corp, corp)
+            self.exchange_for_rag(action, entity)
+            return True
+        return False
+
+    def take_shares(self, entity, bundle: ShareBundle) -> None:
+        """The presidency changes hands only when the president's certificate may be bought."""
+        self.game.share_market.buy_shares(
+            entity, bundle, allow_president_change=bundle.corporation.presidents_share.buyable)
+
+    def after_buy(self, entity, corp) -> None:
+        """FdSD, due to close, closes once its owner has bought."""
+        super().after_buy(entity, corp)
+        game = self.game
         if game.fdsd_to_close and game.fdsd.owner is entity:
             game.close_fdsd()
 
@@ -410,7 +419,9 @@ class BuySellParShares1893(BuySellParShares):
         game.share_market.buy_shares(player, bundle, exchange=True)
         self._track(action, player, rag, rag)
 
-    def process_par(self, action, entity):
+    def par_choice(self, action: dict, entity) -> tuple[Corporation, SharePrice]:
+        """A price that is unknown or not one of the company's par prices is refused with the
+        names (``bad-par-price``)."""
         game = self.game
         corp = game.corporation_by_id(action.get("corporation"))
         if corp is None:
@@ -418,32 +429,39 @@ class BuySellParShares1893(BuySellParShares):
         sp = game.stock_market.by_id(str(action.get("share_price")))
         if sp is None or sp not in game.par_prices(corp):
             raise GameError(f"{action.get('share_price')!r} is not a par price for {corp.name}", rule="bad-par-price")
+        return corp, sp
+
+    def check_par(self, entity, corp, share_price) -> None:
+        """One purchase per turn and a company that may start (the price is checked in
+        :meth:`par_choice`)."""
+        game = self.game
         if self.bought():
             raise GameError("only one purchase per turn", rule="one-purchase-per-turn")
         if not game.can_par(corp, entity):
             raise GameError(f"{corp.name} cannot be parred", rule="cannot-par")
-        if corp is game.rag and self.owns_fdsd(entity):
-            self.par_rag = {"action": action, "corp": corp, "price": sp, "player": entity}
-            if entity.cash < sp.price * 2:
-                self.process_assign(None, entity)
-            return
-        self.par_corporation(entity, corp, sp, action)
 
-    def par_corporation(self, entity, corp, sp, action):
-        game = self.game
-        cost = sp.price * corp.presidents_percent // corp.share_percent
+    def defer_par(self, entity, corp, share_price, action: dict) -> bool:
+        """The owner of FdSD parring RAG chooses next whether FdSD pays for the director's
+        certificate (``assign``, or ``pass`` to pay himself); one who cannot pay assigns."""
+        if corp is not self.game.rag or not self.owns_fdsd(entity):
+            return False
+        self.par_rag = {"action": action, "corp": corp, "price": share_price, "player": entity}
+        if entity.cash < share_price.price * 2:
+            self.process_assign(None, entity)
+        return True
+
+    def check_par_purchase(self, entity, corp, share_price, bundle: ShareBundle) -> None:
+        """Cash (the cost of the director's certificate) and the certificate limit only."""
+        cost = share_price.price * corp.presidents_percent // corp.share_percent
         if entity.cash < cost:
             raise GameError(f"{entity.name} cannot afford {cost} for {corp.name}", rule="insufficient-cash")
-        pres = corp.presidents_share
-        if not self.can_gain(entity, ShareBundle([pres])):
+        if not self.can_gain(entity, bundle):
             raise GameError("over the certificate limit", rule="certificate-limit")
-        game.stock_market.set_par(corp, sp)
-        bought = self.round.players_bought.setdefault(entity, {})
-        bought[corp] = bought.get(corp, 0) + pres.percent
-        game.share_market.buy_shares(entity, ShareBundle([pres]))
-        game.after_par(corp)
-        self._track(action, entity, corp, corp)
-        game.move_buyable_shares_to_market(corp)
+
+    def after_start(self, entity, corp) -> None:
+        """Its buyable shares go to the market; a par FdSD waited for is done."""
+        super().after_start(entity, corp)
+        self.game.move_buyable_shares_to_market(corp)
         self.par_rag = None
 
     def must_exchange(self) -> bool:
@@ -463,14 +481,16 @@ class BuySellParShares1893(BuySellParShares):
         spend(game.bank, entity, pr["price"].price * 2)
         self.par_corporation(entity, pr["corp"], pr["price"], pr["action"])
 
-    def process_buy_company(self, action, entity):
+    def company_price(self, entity, company, action: dict) -> int:
+        """A bank card at its value, once a turn, within the certificate limit (EVA from a
+        player only while replaying, see ``eva_price``)."""
         game = self.game
         company = _company(game, action)
         if company is game.eva and company.owner is not game.bank and company.owner is not entity:
             if not game.loading:
                 raise GameError("EVA changes hands between players only in operating rounds",
                                 rule="no-company-from-player-in-stock-round")
-            return self.buy_eva(action, entity, company)
+            return self.eva_price(action, entity)
         if company not in game.buyable_bank_companies():
             raise GameError(f"{company.name} cannot be bought from the bank now", rule="company-not-for-sale")
         if not self._company_buyable(entity, company):
@@ -483,10 +503,9 @@ class BuySellParShares1893(BuySellParShares):
         price = self.game.amount(action, "price", company.value)
         if price != company.value:
             raise GameError(f"{company.name} costs {company.value}, not {price}", rule="wrong-price")
-        game.draft_object(company, entity, price)
-        self._track(action, entity, company)
+        return price
 
-    def buy_eva(self, action, entity, company):
+    def eva_price(self, action, entity) -> int:
         """EVA taken from another player in a stock round, accepted only in a log. The
         reference lets such an action through whenever the player has another stock-round
         action, and handles it like a starting-package card: the price goes to the bank."""
@@ -497,7 +516,13 @@ class BuySellParShares1893(BuySellParShares):
         price = self.game.amount(action, "price", 0)
         if not 1 <= price <= entity.cash:
             raise GameError(f"EVA's price must be between 1 and {entity.cash}", rule="wrong-price")
-        self.game.draft_object(company, entity, price)
+        return price
+
+    def transfer_company(self, buyer, company, price: int) -> None:
+        """Bought like a starting-package card (a minor's card floats the minor)."""
+        self.game.draft_object(company, buyer, price)
+
+    def after_company_purchase(self, entity, company, action: dict) -> None:
         self._track(action, entity, company)
 
     def process_sell_company(self, action, entity):
@@ -539,18 +564,24 @@ class BuySellParShares1893(BuySellParShares):
             return "no-sale-before-operating"
         return "illegal-sale"
 
-    def process_pass(self, action, entity):
-        game = self.game
+    def check_pass(self, entity) -> None:
+        """In the first stock round RAG's par must be paid with FdSD; FdSD itself never passes
+        (the reference would end its owner's turn: FdSD only offers its exchange)."""
         if self.par_rag is not None:
             if self.must_exchange():
                 raise GameError("in the first stock round RAG's par must be paid with FdSD",
                                 rule="must-exchange-fdsd")
+        elif getattr(entity, "is_company", False):
+            raise GameError(f"{entity.name} cannot pass; its owner passes", rule="no-such-action-now")
+
+    def passing(self, entity) -> None:
+        """Declining FdSD's payment for RAG's par: the player pays it himself. Otherwise a pass
+        in the first stock round is remembered (see ``passers_first_stock_round``)."""
+        game = self.game
+        if self.par_rag is not None:
             pr = self.par_rag
             self.par_corporation(entity, pr["corp"], pr["price"], pr["action"])
             return
-        if getattr(entity, "is_company", False):
-            # the reference would end the current player's turn: FdSD only offers its exchange
-            raise GameError(f"{entity.name} cannot pass; its owner passes", rule="no-such-action-now")
         if game.turn == 1 and entity not in game.passers_first_stock_round:
             game.passers_first_stock_round.append(entity)
         self.pass_()
@@ -678,11 +709,9 @@ class PotentialDiscardTrainsAfterMerge(DiscardTrain):
             return ["discard_train"]
         return ["discard_train", "pass"]
 
-    def process_discard_train(self, action, entity):
-        train = self.game.train_by_id(action.get("train"))
-        if train is None or train.owner is not entity:
-            raise GameError(f"{entity.name} does not own train {action.get('train')!r}", rule="not-owner")
-        self.game.discard_train(train)
+    def discard(self, entity, train) -> None:
+        """Once the company has no train left its president is done."""
+        super().discard(entity, train)
         if not entity.trains:
             self.game.potential_discard_trains.pop(0)
 
@@ -719,7 +748,7 @@ class Bankrupt1893(Step):
 
     def liquidity(self, player) -> int:
         game = self.game
-        best = {}
+        best: dict = {}
         buy = self.train_step()
         for b in (buy.sellable_bundles(player) if buy is not None else []):
             best[b.corporation] = max(best.get(b.corporation, 0), b.price())
@@ -764,7 +793,7 @@ class Bankrupt1893(Step):
         return []
 
 
-class BuyCompany1893(Step):
+class BuyCompany1893(BuyCompanyMixin, Step):
     """In an operating round EVA may change hands between players at any moment: the acting
     operator's president or any other player buys it from its owner, at any price from 1 to
     the buyer's cash, paid to the owner (as the reference allows)."""
@@ -786,20 +815,19 @@ class BuyCompany1893(Step):
             return []
         return ["buy_company"]
 
-    def process_buy_company(self, action, entity):
-        game = self.game
-        company = _company(game, action)
+    def company_buyer(self, entity):
+        return self.buyer(entity)
+
+    def company_price(self, entity, company, action: dict) -> int:
+        """EVA from its owner, at any price from 1 to the buyer's cash."""
+        company = _company(self.game, action)
         player = self.buyer(entity)
-        if company not in game.purchasable_companies(player):
+        if company not in self.game.purchasable_companies(player):
             raise GameError(f"{company.name} cannot be bought", rule="company-not-for-sale")
         price = self.game.amount(action, "price", 0)
         if not 1 <= price <= player.cash:
             raise GameError(f"the price must be between 1 and {player.cash}", rule="wrong-price")
-        seller = company.owner
-        spend(player, seller, price)
-        seller.companies.remove(company)
-        company.owner = player
-        player.companies.append(company)
+        return price
 
     def legal_actions(self, entity):
         if not self.actions(entity):
@@ -839,16 +867,14 @@ class Token1893(TrackAndTokenStep):
     def can_lay_tile(self, entity) -> bool:
         return False
 
-    def process_place_token(self, action, entity):
+    def prepare_token(self, entity, city, token, action: dict) -> None:
         """The token takes the city's next free slot; in play a client naming another slot is
         told so (the reference, and a log, ignore the slot)."""
-        city = self.game.city_by_id(action.get("city"))
         slot = action.get("slot")
-        if city is not None and slot is not None and not self.game.loading:
+        if slot is not None and not self.game.loading:
             expected = self.game.board.get_slot(city, entity) or 0
             if int(slot) != expected:
                 raise GameError(f"a token in {city.id} takes slot {expected}, not {slot}", rule="wrong-slot")
-        super().process_place_token(action, entity)
 
 
 class Route1893(RunRoutes):

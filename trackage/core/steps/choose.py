@@ -1,0 +1,28 @@
+"""Choosing one of a few named options: one ``process_choose`` for the steps that offer it."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
+
+from ..errors import GameError
+
+
+class ChooseMixin:
+    """``process_choose`` for a :class:`~trackage.core.round.Step` (mixed in before it): the
+    action's ``choice`` must be one of ``choices(entity)``, then ``choose`` carries it out."""
+
+    def choices(self, entity) -> Collection[Any]:
+        """Title hook: the choices ``entity`` may name now."""
+        raise NotImplementedError
+
+    def choose(self, entity, choice: Any) -> None:
+        """Title hook: carry out ``entity``'s ``choice`` (one of ``choices(entity)``); raise a
+        ``GameError`` to refuse it after all."""
+        raise NotImplementedError
+
+    def process_choose(self, action: dict, entity) -> None:
+        choice = action.get("choice")
+        if choice not in self.choices(entity):
+            raise GameError(f"{choice!r} is not a choice now", rule="bad-choice")
+        self.choose(entity, choice)
