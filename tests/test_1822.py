@@ -16,6 +16,7 @@ from trackage.core.log import filter_actions, load_log
 from trackage.playout import run_one
 from trackage.replay import game_from_log, replay_file
 from trackage.titles import new_game
+from trackage.titles.t1822 import loans, privatelays
 
 NAMES = ["1822_game_end_stock_market", "discard_trains_after_sr_export", "hs_lxemeslq_30797"]
 
@@ -245,17 +246,17 @@ def test_double_cash_choice_changes_player_order():
 def test_player_loans_carry_interest():
     g = game_of(3)
     p = g.players[0]
-    g.player_loan(p, 75)
+    loans.player_loan(g, p, 75)
     assert p.cash == 775 and g.player_debt[p] == 113  # 75 + 50% rounded up
-    g.add_interest_player_loans()
+    loans.add_interest_player_loans(g)
     assert g.player_debt[p] == 170
     assert g.player_value(p) == 775 - 170
-    g.payoff_player_loan(p, 100)
+    loans.payoff_player_loan(g, p, 100)
     assert g.player_debt[p] == 70 and p.cash == 675
-    g.payoff_player_loan(p)
+    loans.payoff_player_loan(g, p)
     assert g.player_debt[p] == 0
     with pytest.raises(GameError):
-        g.payoff_player_loan(p)
+        loans.payoff_player_loan(g, p)
 
 
 def test_total_cash_is_conserved_with_pots():
@@ -320,7 +321,8 @@ def test_p5_places_an_exchange_token_in_the_english_channel():
     g = fixture_game_until("1822_game_end_stock_market", 1258)  # GWR's token step, GWR owns P5
     gwr = g.corporation_by_id("GWR")
     assert g.current_entity() is gwr and gwr.exchange_tokens == 3
-    assert g.teleport_ability(g.company_by_id("P5")) is None  # the Channel still has room: no upgrade needed
+    # the Channel still has room: no upgrade needed
+    assert privatelays.teleport_ability(g, g.company_by_id("P5")) is None
     refused(g, {"type": "place_token", "entity": "P5", "entity_type": "company", "city": "M38-0-0", "slot": 0},
             "bad-token")
     g.process({"type": "place_token", "entity": "P5", "entity_type": "company", "city": "P43-0-0", "slot": 0})

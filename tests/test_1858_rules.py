@@ -14,6 +14,7 @@ from trackage.core.log import filter_actions, load_log
 from trackage.core.money import spend
 from trackage.replay import game_from_log, replay_file
 from trackage.titles import new_game
+from trackage.titles.t1858 import corporations, gauges, privates
 
 INDIA = FIXTURES / "1858India" / "hotseat_qs_b.json"
 INDIA_TRACE = TRACES / "1858India" / "hotseat_qs_b.jsonl"
@@ -151,7 +152,7 @@ def test_convert_to_ten_shares():
     s1 = g.players[0]
     g.share_market.transfer(__import__("trackage.core.entities", fromlist=["ShareBundle"]).ShareBundle([gip.shares[0]]),
                             s1)
-    g.convert(gip)
+    corporations.convert(g, gip)
     assert gip.type == "10-share" and gip.share_percent == 10 and gip.total_shares == 10
     assert [s.id for s in gip.shares][-5:] == ["GIP_4", "GIP_5", "GIP_6", "GIP_7", "GIP_8"]
     assert s1.percent_of(gip) == 20 and gip.percent_of(gip) == 80
@@ -374,11 +375,11 @@ def test_a_closed_private_hands_its_one_slot_city_to_the_other_reserving_private
     assert board.slots(city) == 1 and [r.sym for r in board.city_reservations(city)] == ["C&M", "C&S"]
     outsider = g.corporation_by_id("A")
     assert not board.tokenable(city, outsider, free=True)
-    g.close_private(g.company_by_id("C&M"))
+    privates.close_private(g, g.company_by_id("C&M"))
     assert list(board.city_reservations(city)) == [cs]
     assert not board.tokenable(city, outsider, free=True)
     # a two-slot city keeps its positions (no compaction while entries fit the slots)
-    g.close_private(g.company_by_id("L&C"))
+    privates.close_private(g, g.company_by_id("L&C"))
     a14 = board.tile(g.hex_by_id("A14")).cities[0]
     assert list(board.city_reservations(a14)) == [None] and board.tokenable(a14, outsider, free=True)
 
@@ -391,7 +392,7 @@ def _president_about_to_close_a(loading: bool):
 
     g = new_game("1858", [{"id": i, "name": f"S{i}"} for i in range(1, 4)])
     a = g.corporation_by_id("A")
-    g.convert(a)
+    corporations.convert(g, a)
     g.stock_market.set_par(a, g.stock_market.cell(0, 1))
     a.ipoed = True
     a.operating_history[(1, 1)] = None
@@ -401,7 +402,7 @@ def _president_about_to_close_a(loading: bool):
     for p in g.players:
         spend(p, g.bank, p.cash)
     for c in list(g.companies):
-        g.close_private(c)
+        privates.close_private(g, c)
     g.loading = loading
     return g
 
@@ -464,14 +465,12 @@ def test_india_a_closed_loco_works_is_for_sale_again_and_pays():
 
 @needs_1858
 def test_share_exchange_requests_come_from_a_connected_minor(monkeypatch):
-    from trackage.titles.t1858.game import Game1858
-
     path = FIXTURES / "1858" / "1858-quick-start-b.json"
     g, a = at(path, 212)  # the M&Z asks MZA's president for a treasury share
     # the same request through the private's company: 18xx.games offers it through the minor
     refused(g, {**a, "entity_type": "company"}, "bad-exchange")
     # an unconnected private could only be denied there: refused at once here
-    monkeypatch.setattr(Game1858, "corporation_private_connected", lambda self, corp, minor: False)
+    monkeypatch.setattr(gauges, "corporation_private_connected", lambda game, corp, minor: False)
     refused(g, a, "not-connected")
     monkeypatch.undo()
     g.process(a)

@@ -10,7 +10,7 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING, ClassVar
 
 from ...core.board import Board
-from ...core.entities import Corporation, Player, ShareBundle
+from ...core.entities import Corporation, Player
 from ...core.errors import GameError
 from ...core.game import Game
 from ...core.market import StockMarket
@@ -18,15 +18,11 @@ from ...core.money import spend
 from ...core.round import OperatingRound, Round, StockRound
 from ...core.tokens import Token
 from . import (
-    acquisitions,
     bidboxes,
     choices,
     config,
-    destinations,
-    layeffects,
     legal,
     loans,
-    privatelays,
     trackrights,
     trains,
 )
@@ -346,9 +342,6 @@ class Game1822(Game):
     def minor_float_starting_cash(self, bid_amount, presidency_price):
         return presidency_price if int(self.phase.name) < 3 else bid_amount
 
-    def add_interest_player_loans(self):
-        return loans.add_interest_player_loans(self)
-
     # ------------------------------------------------------------ rounds
     def stock_round(self):
         from .steps import BuySellParShares1822, DiscardTrain1822
@@ -464,12 +457,6 @@ class Game1822(Game):
             return company.owner
         return self.tax_haven
 
-    def tax_haven_bundle(self, choice):
-        cid, _, where = choice.partition("_")
-        corp = self.corporation_by_id(cid)
-        share = corp.shares_of(corp)[0] if where == "ipo" else self.pool.shares_of(corp)[0]
-        return ShareBundle([share])
-
     def company_made_choice(self, company, choice, time):
         return choices.company_made_choice(self, company, choice, time)
 
@@ -530,9 +517,6 @@ class Game1822(Game):
         city = self.board.tile(hex_).cities[0]
         self.board.place_city_token(city, corp, token, free=True, check_tokenable=False, cheater=True)
         self.graph_changed()
-
-    def remove_extra_tokens(self, tile):
-        return layeffects.remove_extra_tokens(self, tile)
 
     def can_run_route(self, entity):
         return any(t.name in LOCAL_TRAINS for t in entity.trains) or super().can_run_route(entity)
@@ -690,13 +674,6 @@ class Game1822(Game):
 
     PLAYER_LOAN_INTEREST = 50
 
-    def player_loan(self, player, amount):
-        """The bank lends ``amount``; the debt includes 50% interest at once."""
-        return loans.player_loan(self, player, amount)
-
-    def payoff_player_loan(self, player, amount=None):
-        return loans.payoff_player_loan(self, player, amount)
-
     def game_end_check(self):
         if self.end_trigger:
             return self.end_trigger
@@ -777,19 +754,9 @@ class Game1822(Game):
         bonuses.sort(reverse=True)
         return sum(bonuses[:n])
 
-    def destination_connected(self, entity) -> bool:
-        """Does a walk from the destination (not entering cities that block ``entity``) reach
-        its home token? The walk stops at the first path that does."""
-        return destinations.destination_connected(self, entity)
 
 
     # ------------------------------------------------------------ minor acquisition
-
-    def acquire_bank_minor(self, entity, minor, token_choice, round_):
-        return acquisitions.acquire_bank_minor(self, entity, minor, token_choice, round_)
-
-    def acquire_player_minor(self, entity, minor, shares, token_choice):
-        return acquisitions.acquire_player_minor(self, entity, minor, shares, token_choice)
 
     def close_corporation(self, corp):
         for t in list(corp.trains):
@@ -816,10 +783,6 @@ class Game1822(Game):
         if getattr(entity, "type", None) == "minor" and "minors_green_upgrade" in self.phase.status \
                 and tile.color not in ("yellow", "green"):
             raise GameError("Minor cannot upgrade past green", rule="tile-colour")
-
-    def after_lay_1822(self, entity, hex_, old_tile, tile):
-        layeffects.remove_extra_tokens(self, tile)
-        layeffects.after_lay_tile(self, hex_, old_tile, tile)
 
     def tile_valid_for_phase(self, tile):
         mode = getattr(self, "_advanced_lay", False)
@@ -848,20 +811,6 @@ class Game1822(Game):
                            **self.board_labels(old_tile))
 
     # ------------------------------------------------------------ private companies' tile lays
-    def teleport_ability(self, company):
-        """P5's teleport: upgrade the English Channel to make room for an exchange token."""
-        return privatelays.teleport_ability(self, company)
-
-    def track_ability(self, company, time):
-        return privatelays.track_ability(self, company, time)
-
-    def special_lay_tile(self, step, action, company, ab):
-        return privatelays.special_lay_tile(self, step, action, company, ab)
-
-    def special_lay_options(self, company, ab) -> list:
-        """``company``'s lays alone and combined with each valid set of its owner's companies."""
-        return privatelays.special_lay_options(self, company, ab)
-
     def extra_share_holders(self) -> list:
         return [self.tax_haven]
 

@@ -51,6 +51,12 @@ def remove_cheater_slot(game: Game1822, city) -> None:
     board.set_tokens(city, slots)
 
 
+def after_lay(game: Game1822, entity, hex_, old_tile, tile) -> None:
+    """What a lay of ``tile`` on ``hex_`` leaves behind: extra tokens go, labels and London's slot stay."""
+    remove_extra_tokens(game, tile)
+    after_lay_tile(game, hex_, old_tile, tile)
+
+
 def after_lay_tile(game: Game1822, hex_, old_tile, tile) -> None:
     # a plain yellow tile laid on an S/T hex keeps the symbol as a temporary label; it is the
     # hex's label (board state), so it leaves with the tile when the tile is upgraded

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from ...core.errors import GameError
 from ...core.money import spend
+from . import layeffects
 
 if TYPE_CHECKING:
     from .game import Game1822
@@ -191,7 +192,7 @@ def special_lay_tile(game: Game1822, step, action, company, ab) -> None:
         round_.num_laid_track += 1
         round_.laid_hexes.append(hex_)
         minor_single = False
-    game.after_lay_1822(corp, hex_, old_tile, game.board.tile(hex_))
+    layeffects.after_lay(game, corp, hex_, old_tile, game.board.tile(hex_))
     up = tile.color in ("green", "brown", "gray")
     for c, a in [(company, ab)] + combo:
         use_tile_ability(game, a, up)

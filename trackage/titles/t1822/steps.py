@@ -18,6 +18,7 @@ from ...core.steps.operating import DiscardTrain, Dividend, HomeToken, RunRoutes
 from ...core.steps.passing import Passing
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
+from . import acquisitions, destinations, layeffects, loans, privatelays, taxhaven
 
 
 # ---------------------------------------------------------------------------- stock round
@@ -50,7 +51,7 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
     BID_INCREMENT_MESSAGE: ClassVar[str] = "bids rise in multiples of {step}"
 
     def process_payoff_player_debt(self, action, entity):
-        self.game.payoff_player_loan(entity)
+        loans.payoff_player_loan(self.game, entity)
         self.round.last_to_act = entity
         self.round.current_actions.append({"type": action["type"], "_corp": None})
 
@@ -58,7 +59,7 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         amount = action.get("amount")
         if amount is None:
             raise GameError("a partial payoff needs an amount", rule="malformed-action")
-        self.game.payoff_player_loan(entity, amount)
+        loans.payoff_player_loan(self.game, entity, amount)
         self.round.last_to_act = entity
         self.round.current_actions.append({"type": action["type"], "_corp": None})
 
@@ -337,7 +338,7 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         if entity.sym != "P16":
             self.game.company_made_choice(entity, choice, "stock_round")
             return
-        bundle = self.game.tax_haven_bundle(choice)
+        bundle = taxhaven.tax_haven_bundle(self.game, choice)
         player = entity.owner
         if not self.tax_haven_ok(entity, choice):
             raise GameError(f"Can't buy a share of {bundle.corporation.name}", rule="cannot-buy")
@@ -348,7 +349,7 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         self.pass_()
 
     def tax_haven_ok(self, company, choice) -> bool:
-        bundle = self.game.tax_haven_bundle(choice)
+        bundle = taxhaven.tax_haven_bundle(self.game, choice)
         spender = self.game.tax_haven_spender(company)
         cash = self.available_cash(spender) if spender.is_player else spender.cash
         return not (cash < bundle.price() or self.sold_now(company.owner, bundle.corporation)
@@ -616,7 +617,7 @@ class Track1822(TrackAndTokenStep):
     def can_lay_tile(self, entity) -> bool:
         if getattr(entity, "id", None) == "14" and not entity.operated():
             return False
-        if any(self.game.track_ability(c, "track") and not self.game.track_ability(c, "track").get("consume_tile_lay")
+        if any((ab := privatelays.track_ability(self.game, c, "track")) and not ab.get("consume_tile_lay")
                for c in getattr(entity, "companies", [])):
             return True
         return super().can_lay_tile(entity)
@@ -633,7 +634,7 @@ class Track1822(TrackAndTokenStep):
         self.game.check_lay_1822(entity, hex_, old_tile, tile)
 
     def after_lay(self, entity, hex_, old_tile, tile):
-        self.game.after_lay_1822(entity, hex_, old_tile, tile)
+        layeffects.after_lay(self.game, entity, hex_, old_tile, tile)
 
     def pay(self, entity, cost: int):
         super().pay(entity, self.game.tile_cost_with_discount(self.laying_hex, entity, cost))
@@ -685,7 +686,7 @@ class SpecialTrack(Passing):
         owner = company.owner
         if owner is None or owner is not self.round.current_entity_of_round():
             return None
-        return self.game.track_ability(company, "special_track")
+        return privatelays.track_ability(self.game, company, "special_track")
 
     def actions(self, entity):
         if self.company is not None and entity is self.company:
@@ -699,7 +700,7 @@ class SpecialTrack(Passing):
         ab = self.ability(entity)
         if ab is None:
             raise GameError(f"{entity.name} cannot lay track now", rule="no-ability")
-        self.game.special_lay_tile(self, action, entity, ab)
+        privatelays.special_lay_tile(self.game, self, action, entity, ab)
 
     def passing(self, entity) -> None:
         """A company half-way through its lays gives up the rest: it closes."""
@@ -710,7 +711,7 @@ class SpecialTrack(Passing):
         acts = self.actions(entity)
         out = []
         if "lay_tile" in acts:
-            out += self.game.special_lay_options(entity, self.ability(entity))
+            out += privatelays.special_lay_options(self.game, entity, self.ability(entity))
         if "pass" in acts:
             out.append({"type": "pass"})
         return out
@@ -788,7 +789,7 @@ class DestinationToken(Passing):
         self.pass_()
 
     def connected(self, entity) -> bool:
-        return self.game.destination_connected(entity)
+        return destinations.destination_connected(self.game, entity)
 
     def process_hex_token(self, action, entity):
         game = self.game
@@ -806,7 +807,7 @@ class DestinationToken(Passing):
         if not game.loading and not self.connected(entity):
             raise GameError(f"{entity.name} is not connected to {hex_.id}", rule="not-connected")
         game.place_destination_token(entity, hex_, tok)
-        game.remove_extra_tokens(game.board.tile(hex_))
+        layeffects.remove_extra_tokens(game, game.board.tile(hex_))
         self.pass_()
 
     def check_pass(self, entity) -> None:
@@ -1257,7 +1258,7 @@ class BuyTrain1822(EmergencyBuyTrain):
             if self.sellable(owner):
                 raise GameError(f"{owner.name} still needs to sell shares before a loan can be granted.",
                                 rule="must-sell-first")
-            game.player_loan(owner, need - owner.cash)
+            loans.player_loan(game, owner, need - owner.cash)
         spend(owner, entity, need)
 
     def sellable(self, player) -> bool:
@@ -1451,9 +1452,9 @@ class MinorAcquisition(Step):
         if choice not in self.token_choices(entity):
             raise GameError(f"{choice!r} is not a token choice now", rule="bad-choice")
         if self.bank_minor(self.minor):
-            self.game.acquire_bank_minor(entity, self.minor, choice, self.round)
+            acquisitions.acquire_bank_minor(self.game, entity, self.minor, choice, self.round)
         else:
-            self.game.acquire_player_minor(entity, self.minor, self.shares, choice)
+            acquisitions.acquire_player_minor(self.game, entity, self.minor, self.shares, choice)
         self.state = "select"
         self.minor = None
         self.pass_()

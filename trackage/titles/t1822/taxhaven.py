@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...core.entities import ShareBundle
 from ...core.money import CashHolder
 
 if TYPE_CHECKING:
@@ -50,6 +51,14 @@ class Holder(CashHolder):
         return v
 
 
+def tax_haven_bundle(game: Game1822, choice) -> ShareBundle:
+    """The share a tax-haven choice (``<corp>_ipo`` or ``<corp>_market``) names."""
+    cid, _, where = choice.partition("_")
+    corp = game.corporation_by_id(cid)
+    share = corp.shares_of(corp)[0] if where == "ipo" else game.pool.shares_of(corp)[0]
+    return ShareBundle([share])
+
+
 def choices_tax_haven(game: Game1822, company, time) -> dict:
     """The tax haven's choices: a share of a major from the IPO or the market."""
     if game.tax_haven.value() > 0 and not game.tax_haven_multiple():
@@ -76,7 +85,7 @@ def choices_tax_haven(game: Game1822, company, time) -> dict:
 def made_choice_tax_haven(game: Game1822, company, choice) -> None:
     """The tax haven buys the chosen share."""
     spender = game.tax_haven_spender(company)
-    bundle = game.tax_haven_bundle(choice)
+    bundle = tax_haven_bundle(game, choice)
     corp = bundle.corporation
     floated = corp.floated()
     receiver = game.bank if bundle.owner is game.pool else corp

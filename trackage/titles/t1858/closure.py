@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...core.round import OperatingRound
+from . import privates
 from .steps import ExchangeApproval1858, HomeToken1858, PrivateClosure1858
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ class ClosureRound(OperatingRound):
             if not game.private_railway(c) or c.closed:
                 continue
             if c.sym == "H&G" or c.owner is game.bank:
-                game.close_private(c)
+                privates.close_private(game, c)
         super().setup()
 
     def any_to_act(self) -> bool:

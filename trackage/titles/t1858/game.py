@@ -296,14 +296,6 @@ class Game1858(Game):
     def can_par(self, corp, player) -> bool:
         return not corp.ipoed and not corp.closed
 
-    def company_reservation_available(self, company) -> bool:
-        board = self.board
-        return any(board.reserved_by(c, company) and sum(1 for t in board.tokens(c) if t is not None) < board.slots(c)
-                   for c in board.cities())
-
-    def acquire_private(self, corp, entity) -> None:
-        return privates.acquire_private(self, corp, entity)
-
     def exchange_buy(self, player, bundle, price: int) -> None:
         """The 40% certificate for the private plus its par price (paid to the treasury)."""
         corp = bundle.corporation
@@ -312,9 +304,6 @@ class Game1858(Game):
         self.share_market.transfer(bundle, player, spender=player, receiver=corp, price=price)
         if floated_before != corp.floated():
             self.float_corporation(corp)
-
-    def exchange_for_share(self, round_, bundle, corp, minor, player, treasury: bool) -> None:
-        return privates.exchange_for_share(self, round_, bundle, corp, minor, player, treasury)
 
     def maybe_place_home_token(self, corp) -> None:
         if corp.floated():
@@ -352,25 +341,10 @@ class Game1858(Game):
                     res[i] = None
                     board.set_city_reservations(city, res)
 
-    def private_revenue(self, corp) -> int:
-        if corp is None or not getattr(corp, "is_corporation", False):
-            return 0
-        return sum(c.revenue for c in corp.companies if self.private_railway(c))
-
-    def close_companies_of(self, corp) -> None:
-        for c in list(corp.companies):
-            privates.close_company(self, c)
-
-    def close_private(self, entity) -> None:
-        return privates.close_private(self, entity)
-
     # ------------------------------------------------------------------ shares
     def num_certs(self, player) -> int:
         n = sum(1 for corp, shares in player.shares_by_corp.items() for s in shares if s.counts_for_limit)
         return n + len(player.companies)
-
-    def convert(self, corp) -> None:
-        return corporations.convert(self, corp)
 
     def issuable_shares(self, corp) -> list:
         if not getattr(corp, "is_corporation", False) or corp.num_ipo_shares() == 0:
@@ -382,9 +356,6 @@ class Game1858(Game):
         if not getattr(corp, "is_corporation", False):
             return []
         return [b for b in corporations.bundles_for_corporation(self, self.pool, corp) if b.price() <= corp.cash]
-
-    def emergency_issuable_bundles(self, corp) -> list:
-        return corporations.emergency_issuable_bundles(self, corp)
 
     def action_processed(self, action) -> None:
         closed = False
@@ -541,10 +512,6 @@ class Game1858(Game):
         """A same-colour replacement (1858 India's gauge conversions); none in 1858."""
         return False
 
-    def after_lay_1858(self, entity, hex_, old_tile, tile) -> None:
-        if tile.cities and old_tile.color != "white":
-            gauges.compact_reservations(self, hex_)
-
     def token_cost(self, corp, city) -> int:
         dist = self.data["board"]["token_distances"]
         placed = [t for t in corp.tokens if t.used and t.city is not None]
@@ -578,20 +545,6 @@ class Game1858(Game):
                 out.extend(tile.city_towns)
         return out
 
-    def reachable_1858(self, entity) -> set:
-        out = set()
-        for gauge in ("broad", "narrow"):
-            out |= set(gauges.gauge_graph(self, gauge).reachable_hexes(entity))
-        return out
-
-    def corporation_private_connected(self, corp, minor) -> bool:
-        if corp.closed or not corp.floated():
-            return False
-        coords = set(minor.coordinates)
-        if any(h.id in coords for h in self.reachable_1858(corp)):
-            return True
-        return any(t.used and t.city is not None and t.city.hex.id in coords for t in corp.tokens)
-
     def token_connected(self, corp, city) -> bool:
         return any(city in gauges.gauge_graph(self, gauge).connected_nodes(corp) for gauge in ("broad", "narrow"))
 
@@ -603,9 +556,6 @@ class Game1858(Game):
                         and not any(self.board.tokened_by(c, corp) for c in n.tile.cities):
                     out.append(n)
         return out
-
-    def check_track_lay(self, entity, hex_, old_tile, tile, rotation, round_) -> None:
-        return gauges.check_track_lay(self, entity, hex_, old_tile, tile, rotation, round_)
 
     def connected_edges(self, entity, hex_):
         return gauges.connected_hexes_1858(self, entity).get(hex_)
@@ -622,9 +572,6 @@ class Game1858(Game):
         """Track on a hex with stubs (a private railway's unbuilt line) must use every stub."""
         exits = set(tile.exits)
         return all(st.edge in exits for st in self.board.stubs(hex_))
-
-    def legal_tile_lays_1858(self, entity, lay, round_) -> list:
-        return gauges.legal_tile_lays_1858(self, entity, lay, round_)
 
     # ------------------------------------------------------------------ random player
     # weights of the random player: left to chance, companies trade trains at random prices,

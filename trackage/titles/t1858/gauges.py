@@ -51,6 +51,30 @@ def compact_reservations(game: Game1858, hex_) -> None:
             board.set_city_reservations(city, [r for r in res if r is not None])
 
 
+def after_lay(game: Game1858, entity, hex_, old_tile, tile) -> None:
+    """An upgraded city tile packs its reservations into the lowest slots."""
+    if tile.cities and old_tile.color != "white":
+        compact_reservations(game, hex_)
+
+
+def reachable_1858(game: Game1858, entity) -> set:
+    """The hexes ``entity`` reaches on either gauge."""
+    out = set()
+    for gauge in ("broad", "narrow"):
+        out |= set(gauge_graph(game, gauge).reachable_hexes(entity))
+    return out
+
+
+def corporation_private_connected(game: Game1858, corp, minor) -> bool:
+    """Is ``minor`` (a private railway) connected to ``corp`` (reached, or tokened in its home)?"""
+    if corp.closed or not corp.floated():
+        return False
+    coords = set(minor.coordinates)
+    if any(h.id in coords for h in reachable_1858(game, corp)):
+        return True
+    return any(t.used and t.city is not None and t.city.hex.id in coords for t in corp.tokens)
+
+
 def gauge_graph(game: Game1858, gauge: str):
     """The track graph of one gauge (``broad`` or ``narrow``); dual track is in both."""
     from ...core.graph import TrackGraph

@@ -38,7 +38,7 @@ def acquire_private(game: Game1858, corp, entity) -> None:
 def exchange_for_share(game: Game1858, round_, bundle, corp, minor, player, treasury: bool) -> None:
     """A private railway is exchanged for a share of ``corp`` (from the treasury: ``corp``
     takes the private and claims its token slot)."""
-    if not game.loading and not game.corporation_private_connected(corp, minor):
+    if not game.loading and not gauges.corporation_private_connected(game, corp, minor):
         raise GameError(f"{minor.name} is not connected to {corp.name}", rule="not-connected")
     floated_before = corp.floated()
     game.share_market.transfer(bundle, player)
@@ -69,6 +69,26 @@ def claim_token(game: Game1858, round_, corp, minor) -> None:
             res = list(board.city_reservations(c))
             res[i] = corp
             board.set_city_reservations(c, res)
+
+
+def company_reservation_available(game: Game1858, company) -> bool:
+    """Has ``company`` a reserved slot left on the map (a city with room for its token)?"""
+    board = game.board
+    return any(board.reserved_by(c, company) and sum(1 for t in board.tokens(c) if t is not None) < board.slots(c)
+               for c in board.cities())
+
+
+def private_revenue(game: Game1858, corp) -> int:
+    """The revenue of the private railways ``corp`` owns (added to its run)."""
+    if corp is None or not getattr(corp, "is_corporation", False):
+        return 0
+    return sum(c.revenue for c in corp.companies if game.private_railway(c))
+
+
+def close_companies_of(game: Game1858, corp) -> None:
+    """The private railways ``corp`` owns close."""
+    for c in list(corp.companies):
+        close_company(game, c)
 
 
 def close_company(game: Game1858, company) -> None:

@@ -21,6 +21,7 @@ from ...core.steps.operating import BuyTrain, DiscardTrain, Dividend, HomeToken,
 from ...core.steps.passing import Passing
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
+from . import corporations, gauges, privates
 
 
 # ---------------------------------------------------------------------------- stock round
@@ -174,7 +175,7 @@ class StockRound1858Step(AuctionMixin, BuySellParShares):
         player = self.round.current_entity_of_round()
         if not getattr(entity, "is_corporation", False) or not self.can_convert(entity, player):
             raise GameError(f"{self.game.entity_name(entity)} cannot convert now", rule="cannot-convert")
-        self.game.convert(entity)
+        corporations.convert(self.game, entity)
 
     def after_start(self, entity, corp) -> None:
         """The home token, if it can be placed now; a par ends the turn."""
@@ -267,7 +268,7 @@ class Exchange1858(Step):
             sp = game.par_price(entity)
             if sp.price > player.cash:
                 raise GameError(f"{player.name} cannot pay {sp.price}", rule="insufficient-cash")
-            game.acquire_private(corp, entity)
+            privates.acquire_private(game, corp, entity)
             game.stock_market.set_par(corp, sp)
             self.round.players_bought.setdefault(player, {})
             game.exchange_buy(player, bundle, sp.price)
@@ -283,12 +284,12 @@ class Exchange1858(Step):
             if bundle.owner is not corp:
                 raise GameError("exchanges are for treasury shares", rule="bad-exchange")
             if corp.owner is player:
-                game.exchange_for_share(self.round, bundle, corp, entity, player, True)
+                privates.exchange_for_share(game, self.round, bundle, corp, entity, player, True)
                 self.round.current_actions.append({"type": "exchange", "_corp": corp})
             else:
                 # the reference checks the connection only on approval (an unconnected
                 # request could only be denied); here it is refused at once
-                if not game.loading and not game.corporation_private_connected(corp, entity):
+                if not game.loading and not gauges.corporation_private_connected(game, corp, entity):
                     raise GameError(f"{entity.name} is not connected to {corp.name}", rule="not-connected")
                 self.round.pending_approval = corp
                 self.round.approval_minor = entity
@@ -309,14 +310,14 @@ class Exchange1858(Step):
             return []
         out = []
         if getattr(entity, "is_company", False) and game.company_starts_public(entity) and game.turn > 1:
-            if game.par_price(entity).price <= player.cash and game.company_reservation_available(entity):
+            if game.par_price(entity).price <= player.cash and privates.company_reservation_available(game, entity):
                 for c in game.corporations:
                     if not c.ipoed and not c.closed:
                         out.append({"type": "buy_shares", "shares": [c.shares[0].id], "percent": 40})
         if getattr(entity, "is_minor", False) and not entity.closed and game.minor_exchanges_share(entity):
             for c in game.corporations:
                 own = [s for s in c.shares_of(c) if not s.president]
-                if c.floated() and own and game.corporation_private_connected(c, entity):
+                if c.floated() and own and gauges.corporation_private_connected(game, c, entity):
                     out.append({"type": "buy_shares", "shares": [own[0].id], "percent": own[0].percent})
         return out
 
@@ -357,9 +358,9 @@ class ExchangeApproval1858(ChooseMixin, Step):
         in_pcr = game.private_closure_round == "in_progress"
         if choice == "approve":
             share = corp.shares_of(corp)[0]
-            game.exchange_for_share(self.round, ShareBundle([share]), corp, minor, minor.owner, True)
+            privates.exchange_for_share(game, self.round, ShareBundle([share]), corp, minor, minor.owner, True)
             if in_pcr:
-                game.close_private(minor)
+                privates.close_private(game, minor)
             else:
                 self.round.current_actions.append({"type": "exchange", "_corp": corp})
         elif in_pcr:
@@ -484,7 +485,7 @@ class Track1858(TrackAndTokenStep):
     def check_lay(self, entity, hex_, old_tile, tile, rotation) -> None:
         game = self.game
         if not game.loading:
-            game.check_track_lay(entity, hex_, old_tile, tile, rotation, self.round)
+            gauges.check_track_lay(game, entity, hex_, old_tile, tile, rotation, self.round)
         self.round.gauges_added.append(game.new_track_gauge(old_tile, tile))
 
     def pay(self, entity, cost: int):
@@ -505,7 +506,7 @@ class Track1858(TrackAndTokenStep):
         spend(payer, game.bank, cost)
 
     def after_lay(self, entity, hex_, old_tile, tile) -> None:
-        self.game.after_lay_1858(entity, hex_, old_tile, tile)
+        gauges.after_lay(self.game, entity, hex_, old_tile, tile)
 
     def process_lay_tile(self, action, entity):
         super().process_lay_tile(action, entity)
@@ -518,7 +519,7 @@ class Track1858(TrackAndTokenStep):
         out = []
         lay = self.tile_lay(entity)
         if lay is not None:
-            for cand in self.game.legal_tile_lays_1858(entity, lay, self.round):
+            for cand in gauges.legal_tile_lays_1858(self.game, entity, lay, self.round):
                 out.append({"type": "lay_tile", **cand})
         out.append({"type": "pass"})
         return out
@@ -603,7 +604,7 @@ class Dividend1858(Dividend):
         return ["dividend"]
 
     def total_revenue(self) -> int:
-        return super().total_revenue() + self.game.private_revenue(self.current_entity())
+        return super().total_revenue() + privates.private_revenue(self.game, self.current_entity())
 
     def skip(self):
         e = self.current_entity()
@@ -633,7 +634,7 @@ class Dividend1858(Dividend):
             self.game.stock_market.move_right(entity)
 
     def after_dividend(self, entity):
-        self.game.close_companies_of(entity)
+        privates.close_companies_of(self.game, entity)
 
 
 class DiscardTrain1858(DiscardTrain):
@@ -686,7 +687,7 @@ class BuyTrain1858(BuyTrain):
         g = self.game
         if not self.can_buy_train(entity):
             return False
-        bundles = g.emergency_issuable_bundles(entity)
+        bundles = corporations.emergency_issuable_bundles(g, entity)
         if not bundles:
             return False
         owner_cash = entity.owner.cash if entity.owner is not None else 0
@@ -715,7 +716,7 @@ class BuyTrain1858(BuyTrain):
 
     def process_sell_shares(self, action, entity):
         bundle = action_bundle(self.game, action, priced=False)
-        ok = [b for b in self.game.emergency_issuable_bundles(entity) if same_bundle(b, bundle)]
+        ok = [b for b in corporations.emergency_issuable_bundles(self.game, entity) if same_bundle(b, bundle)]
         if bundle.owner is not entity or not self.ebuy_can_issue(entity) or not ok:
             raise GameError(f"{entity.name} cannot issue these shares now", rule="illegal-sale")
         self.round.last_issue_price = bundle.price_per_share()
@@ -803,7 +804,7 @@ class BuyTrain1858(BuyTrain):
         if "sell_shares" in acts:
             help_ = entity.owner.cash if entity.owner is not None else 0
             prices = [g.train_price(t, entity, v) for t in g.depot.depot_trains() for v in t.variants]
-            for b in g.emergency_issuable_bundles(entity):
+            for b in corporations.emergency_issuable_bundles(g, entity):
                 after, pps = entity.cash + b.price(), b.price_per_share()
                 if any(after - pps <= p <= after + help_ for p in prices):
                     out.append({"type": "sell_shares", "shares": [s.id for s in b.shares], "percent": b.percent})
@@ -857,7 +858,7 @@ class PrivateClosure1858(Passing):
 
     def exchange_corporations(self, minor):
         g = self.game
-        return [c for c in g.corporations if g.corporation_private_connected(c, minor)
+        return [c for c in g.corporations if gauges.corporation_private_connected(g, c, minor)
                 and (c.num_ipo_shares() > 0 or c.num_market_shares(g.pool) > 0)]
 
     def choices(self, minor):
@@ -875,7 +876,7 @@ class PrivateClosure1858(Passing):
 
     def passing(self, entity) -> None:
         """The private railway is not exchanged: it closes (its owner is paid its value)."""
-        self.game.close_private(entity)
+        privates.close_private(self.game, entity)
 
     def process_choose(self, action, entity):
         g = self.game
@@ -898,12 +899,12 @@ class PrivateClosure1858(Passing):
             return
         share = corp.shares_of(corp)[0] if where == "treasury" else g.pool.shares_of(corp)[0]
         treasury = where == "treasury"
-        g.exchange_for_share(self.round, ShareBundle([share]), corp, entity, player, treasury)
+        privates.exchange_for_share(g, self.round, ShareBundle([share]), corp, entity, player, treasury)
         if not treasury:
             if company in player.companies:
                 player.companies.remove(company)
             company.owner = g.bank
-        g.close_private(company)
+        privates.close_private(g, company)
 
     def legal_actions(self, entity):
         if entity is not self.current_entity():

@@ -10,6 +10,7 @@ from ...core.money import spend
 from ...core.round import Step
 from ...core.steps.buy_company import BuyCompanyMixin
 from ...core.steps.choose import ChooseMixin
+from ..t1858 import gauges
 from ..t1858.steps import BuyTrain1858, DiscardTrain1858, Route1858, Track1858
 
 
@@ -78,7 +79,7 @@ class CollectTokens(Step):
         token = g.board.hex_tokens(hex_)[0]
         if token not in self.available(entity):
             raise GameError(f"{entity.name} cannot collect the token on {hex_.id} now", rule="no-hex-token")
-        if not g.loading and hex_ not in g.reachable_1858(entity):
+        if not g.loading and hex_ not in gauges.reachable_1858(g, entity):
             raise GameError(f"{entity.name} does not reach {hex_.id}", rule="not-connected")
         price = g.TOKEN_COST[token.type]
         spend(entity, g.bank, price)
@@ -89,7 +90,7 @@ class CollectTokens(Step):
     def legal_actions(self, entity):
         if "remove_hex_token" not in self.actions(entity):
             return []
-        reach = self.game.reachable_1858(entity)
+        reach = gauges.reachable_1858(self.game, entity)
         out = []
         seen = set()
         for t in self.available(entity):
