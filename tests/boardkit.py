@@ -60,28 +60,19 @@ class StubGame:
         self.changes += 1
 
     # the base game's board hooks and lookups
-    hex_by_id = Game.hex_by_id
-    tile_by_id = Game.tile_by_id
-    city_by_id = Game.city_by_id
     graph = Game.graph
     graph_changed = Game.graph_changed
     tile_valid_for_phase = Game.tile_valid_for_phase
     upgrades_to = Game.upgrades_to
-    board_labels = Game.board_labels
-    placed_tile = Game.placed_tile
     check_laid_tile = Game.check_laid_tile
     upgrade_cost = Game.upgrade_cost
     legal_tile_rotation = Game.legal_tile_rotation
     route_rules = Game.route_rules
     train_owner = Game.train_owner
-    lay_tile = Game.lay_tile
-    place_token = Game.place_token
     connected_edges = Game.connected_edges
     layable_hexes = Game.layable_hexes
     upgrade_memo_key = Game.upgrade_memo_key
     legal_tile_lays = Game.legal_tile_lays
-    can_token = Game.can_token
-    tokenable_cities = Game.tokenable_cities
     copy = Game.copy
 
     def __getitem__(self, hex_id):

@@ -30,7 +30,7 @@ def require_fixtures(title: str) -> list:
 
 def ref(g, e=None):
     """The entity fields of an action by ``e`` (default: whoever acts now)."""
-    return g.entity_ref(e or g.current_entity())
+    return g.index.ref(e or g.current_entity())
 
 
 @pytest.fixture

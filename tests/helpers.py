@@ -32,7 +32,7 @@ def player(game: Game, name: str) -> Any:
 def action(game: Game, type_: str, entity: Any = None, **kw: Any) -> dict[str, Any]:
     """An action of ``type_`` (fields ``kw``) by ``entity``, by default whoever acts now."""
     e = entity if entity is not None else game.current_entity()
-    return {"type": type_, **game.entity_ref(e), **kw}
+    return {"type": type_, **game.index.ref(e), **kw}
 
 
 def act(game: Game, type_: str, who: str | int | None = None, *, entity: Any = None, **kw: Any) -> Any:

@@ -16,11 +16,11 @@ def log_state(title: str, log: str, at: int | None) -> tuple[object, object]:
         pytest.skip(f"NO FIXTURES: {path} is absent (set TRACKAGE_FIXTURES)")
     if at is None:
         states = [(a, g) for a, g in logstates.run_routes_states(path)
-                  if len(list(g.route_trains(g.resolve_entity(a)))) > 1]
+                  if len(list(g.route_trains(g.index.resolve(a)))) > 1]
         action, game = states[-1]
     else:
         game, action = logstates.state_before(path, at)
-    return game, game.resolve_entity(action)
+    return game, game.index.resolve(action)
 
 
 def first_lists(monkeypatch, game, entity, row, patches=()) -> tuple[object, dict]:

@@ -37,7 +37,7 @@ def bid(game, player, company, price):
 
 
 def pass_(game, entity):
-    game.process({"type": "pass", **game.entity_ref(entity)})
+    game.process({"type": "pass", **game.index.ref(entity)})
 
 
 # ----------------------------------------------------------------- fixtures
@@ -231,7 +231,7 @@ def test_minor_float_price_from_phase_2():
 
 def test_double_cash_choice_changes_player_order():
     g = game_of(3)
-    p9 = g.company_by_id("P9")
+    p9 = g.index.company("P9")
     a, b, c = g.players
     b.cash, c.cash = 600, 650
     p9.owner = a
@@ -262,7 +262,7 @@ def test_player_loans_carry_interest():
 def test_total_cash_is_conserved_with_pots():
     g = game_of(3)
     total = g.total_cash()
-    p15 = g.company_by_id("P15")
+    p15 = g.index.company("P15")
     p15.owner = g.players[0]
     g.players[0].companies.append(p15)
     g.payout_companies()
@@ -305,9 +305,9 @@ def test_out_of_turn_and_unknown_actions_are_refused():
     cur = g.current_entity()
     other = next(c for c in g.corporations if c.floated() and c is not cur)
     refused(g, {"type": "pass", "entity": other.id, "entity_type": "corporation"})
-    refused(g, {"type": "lay_tile", **g.entity_ref(cur), "hex": "A1", "tile": "57-0", "rotation": 0})
-    refused(g, {"type": "dividend", **g.entity_ref(cur), "kind": "triple"})
-    refused(g, {"type": "merge", **g.entity_ref(cur), "corporation": "NER"})
+    refused(g, {"type": "lay_tile", **g.index.ref(cur), "hex": "A1", "tile": "57-0", "rotation": 0})
+    refused(g, {"type": "dividend", **g.index.ref(cur), "kind": "triple"})
+    refused(g, {"type": "merge", **g.index.ref(cur), "corporation": "NER"})
 
 
 # ----------------------------------------------------------------- random playouts
@@ -322,13 +322,13 @@ def test_p5_places_an_exchange_token_in_the_english_channel():
     gwr = g.corporation_by_id("GWR")
     assert g.current_entity() is gwr and gwr.exchange_tokens == 3
     # the Channel still has room: no upgrade needed
-    assert privatelays.teleport_ability(g, g.company_by_id("P5")) is None
+    assert privatelays.teleport_ability(g, g.index.company("P5")) is None
     refused(g, {"type": "place_token", "entity": "P5", "entity_type": "company", "city": "M38-0-0", "slot": 0},
             "bad-token")
     g.process({"type": "place_token", "entity": "P5", "entity_type": "company", "city": "P43-0-0", "slot": 0})
     gwr = g.corporation_by_id("GWR")
-    assert g.board.tokened_by(g.board.tile(g.hex_by_id("P43")).cities[0], gwr)
-    assert gwr.exchange_tokens == 2 and g.company_by_id("P5").closed
+    assert g.board.tokened_by(g.board.tile(g.board.hex_by_id("P43")).cities[0], gwr)
+    assert gwr.exchange_tokens == 2 and g.index.company("P5").closed
     assert g.current_entity() is gwr  # an extra action: GWR may still place its normal token
 
 
@@ -375,17 +375,17 @@ def test_par_with_a_concession():
     cash = p.cash
     g.process({"type": "par", "entity": 3714, "entity_type": "player", "corporation": "CR", "share_price": "90,5,4"})
     cr = g.corporation_by_id("CR")
-    p = g.player_by_id(3714)
+    p = g.index.player(3714)
     # the concession is worth 100 towards the 2 x 90 of the president's certificate
     assert p.cash == cash - 80 and cr.cash == 180 and cr.floated() and p.percent_of(cr) == 20
-    assert g.company_by_id("C5").closed
+    assert g.index.company("C5").closed
 
 
 @pytest.mark.parametrize("multiple", [False, True])
 def test_tax_haven(multiple):
     g = game_of(3, ["tax_haven_multiple"] if multiple else [])
     p = g.players[0]
-    p16 = g.company_by_id("P16")
+    p16 = g.index.company("P16")
     p16.owner = p
     p.companies.append(p16)
     for sym in ("GWR", "CR"):
@@ -402,11 +402,11 @@ def test_tax_haven(multiple):
     assert g.current_entity() is not p  # buying through the haven ends the turn
     g.tax_haven.cash = 150  # as if it had collected dividends
     g.bank.cash -= 150
-    assert g.company_choices(g.company_by_id("P16"), "stock_round") == {}  # one purchase per stock round
+    assert g.company_choices(g.index.company("P16"), "stock_round") == {}  # one purchase per stock round
     g.round.tax_haven_bought = False  # as in the next stock round
-    choices = g.company_choices(g.company_by_id("P16"), "stock_round")
+    choices = g.company_choices(g.index.company("P16"), "stock_round")
     if multiple:
-        assert g.tax_haven_spender(g.company_by_id("P16")) is g.tax_haven
+        assert g.tax_haven_spender(g.index.company("P16")) is g.tax_haven
         assert "CR_ipo" in choices and "GWR_ipo" not in choices  # one share per corporation
     else:
         assert choices == {}
@@ -451,7 +451,7 @@ def test_redeeming_shares_from_the_market():
     g.process({"type": "buy_shares", "entity": "CR", "entity_type": "corporation", "shares": ["CR_3"], "percent": 10})
     cr = g.corporation_by_id("CR")
     assert cr.cash == cash - cr.share_price.price and g.bank.cash == bank + cr.share_price.price
-    assert g.share_by_id("CR_3").owner is cr
+    assert g.index.share("CR_3").owner is cr
 
 
 def test_choices_round_refuses_a_bad_choice():
@@ -476,7 +476,7 @@ def test_minor_14_home_in_london():
     refused(g, {"type": "place_token", "entity": "14", "entity_type": "corporation", "city": "E6-0-0", "slot": 0},
             "bad-home-token")
     g.process({"type": "place_token", "entity": "14", "entity_type": "corporation", "city": "M38-0-3", "slot": 0})
-    m14, city = g.corporation_by_id("14"), g.city_by_id("M38-0-3")
+    m14, city = g.corporation_by_id("14"), g.board.city_by_id("M38-0-3")
     assert g.board.tokened_by(city, m14) and g.board.slots(city) == 2  # an extra slot: LNWR keeps its reserved one
     assert m14.cash == 80  # the London token costs 20
     assert g.minor_14_city_exit == 3 and g.m14_rights_hex == "M36"
@@ -492,5 +492,5 @@ def test_company_tile_lays():
     refused(g, {**lay, "entity": "P2"})  # not the operator's company
     refused(g, {**lay, "tile": "405-0"})  # a minor's extra lay cannot be a green T tile here
     g.process(lay)
-    assert g.company_by_id("P12").closed  # a minor uses both of P12's lays at once
-    assert g.board.tile(g.hex_by_id("K30")).name == "6"
+    assert g.index.company("P12").closed  # a minor uses both of P12's lays at once
+    assert g.board.tile(g.board.hex_by_id("K30")).name == "6"

@@ -22,7 +22,7 @@ def lnwr_with_the_tax_haven(other_percent: int):
     """SR, Player 4 (7088) to act: president of LNWR with only its 10% president's share, the tax
     haven holding 10% and Player 3 (13911) ``other_percent``."""
     g = fixture_game_until(GAME_END, 774)
-    p, other = g.player_by_id(7088), g.player_by_id(13911)
+    p, other = g.index.player(7088), g.index.player(13911)
     lnwr = g.corporation_by_id("LNWR")
     shares = {s.id: s for s in lnwr.shares}
     move(g, shares["LNWR_0"], p)
@@ -62,8 +62,8 @@ def test_a_sale_handing_the_presidency_to_a_player_ahead_of_the_tax_haven():
     action = sale(p, ["LNWR_0"], 10)
     assert listed(g, action)
     g.process(action)
-    lnwr, other = g.corporation_by_id("LNWR"), g.player_by_id(13911)
-    assert lnwr.owner is other and g.share_by_id("LNWR_0").owner is other
+    lnwr, other = g.corporation_by_id("LNWR"), g.index.player(13911)
+    assert lnwr.owner is other and g.index.share("LNWR_0").owner is other
 
 
 def test_issue_price_is_offered_and_written():
@@ -84,7 +84,7 @@ def test_hill_discount_by_hex_comes_off_the_whole_lay():
                                        ("I14", 80, 60)):  # a mountain: 20 off by terrain
         h = fixture_game_until(GAME_END, 898)
         h.process({"type": "choose", "entity": "CR", "entity_type": "corporation", "choice": "discount"})
-        assert sum(u.cost for u in h.board.tile(h.hex_by_id(hex_id)).upgrades) == terrain_cost
+        assert sum(u.cost for u in h.board.tile(h.board.hex_by_id(hex_id)).upgrades) == terrain_cost
         cash = h.corporation_by_id("CR").cash
         h.process(lays[hex_id])
         assert cash - h.corporation_by_id("CR").cash == paid, hex_id
@@ -92,21 +92,21 @@ def test_hill_discount_by_hex_comes_off_the_whole_lay():
 
 def test_p12_lays_two_yellow_tiles_for_a_major():
     g = fixture_game_until(DISCARD, 491)  # LBSCR has laid; P12 may add its lays
-    p12 = g.company_by_id("P12")
+    p12 = g.index.company("P12")
     assert p12.owner.id == "LBSCR" and p12.abilities[0]["count"] == 2
 
     def yellow_lays():
         return [a for a in g.legal_actions() if a["entity"] == "P12" and a["type"] == "lay_tile"
-                and g.tile_by_id(a["tile"]).color == "yellow"]
+                and g.board.tile_by_id(a["tile"]).color == "yellow"]
 
     first = yellow_lays()
     assert first
     g.process(first[0])
-    assert not g.company_by_id("P12").closed
+    assert not g.index.company("P12").closed
     second = yellow_lays()
     assert second and all(a["hex"] != first[0]["hex"] for a in second)
     g.process(second[0])
-    assert g.company_by_id("P12").closed
+    assert g.index.company("P12").closed
 
 
 def test_bids_may_go_up_to_the_available_cash():
@@ -119,7 +119,7 @@ def test_bids_may_go_up_to_the_available_cash():
     target = next(a for a in bids if a["company"] == "M8")
     g.process({**{k: v for k, v in target.items() if k not in ("price_range", "price_step", "canonical_prices")},
                "price": 1205})  # the logged bid
-    assert g.round.highest_bid(g.company_by_id("M8"))[1] == 1205
+    assert g.round.highest_bid(g.index.company("M8"))[1] == 1205
 
 
 def test_emergency_purchase_needs_the_sales_first_then_reorders_the_round():
@@ -152,9 +152,9 @@ def test_emergency_purchase_needs_the_sales_first_then_reorders_the_round():
 def test_a_president_only_helps_with_the_cheapest_train_by_name():
     g = fixture_game_until(GAME_END, 1210)
     step = g.round.active_step()
-    train = g.train_by_id("7-0")
+    train = g.depot.train_by_id("7-0")
     assert step.cheapest_names() == ["7"]
-    g.player_by_id(7088).cash += 2000  # enough for anything
+    g.index.player(7088).cash += 2000  # enough for anything
     g.bank.cash -= 2000
     with pytest.raises(GameError) as err:  # the E variant is not the cheapest one
         g.process({"type": "buy_train", "entity": "17", "entity_type": "corporation", "train": train.id,
@@ -230,7 +230,7 @@ def test_p5_token_for_secr_uses_up_secrs_own_channel_ability():
     # English Channel token), which is then gone
     g = fixture_game_until(GAME_END, 1390)  # SECR's token step; give it P5 by hand
     secr = g.current_entity()
-    p5 = g.company_by_id("P5")
+    p5 = g.index.company("P5")
     if p5.owner is not None and p5 in getattr(p5.owner, "companies", []):
         p5.owner.companies.remove(p5)
     p5.owner, p5.closed = secr, False
@@ -238,14 +238,14 @@ def test_p5_token_for_secr_uses_up_secrs_own_channel_ability():
     assert g.secr_token_ability(secr)
     g.process({"type": "place_token", "entity": "P5", "entity_type": "company", "city": "P43-0-0", "slot": 0})
     secr = g.corporation_by_id("SECR")
-    assert g.board.tokened_by(g.board.tile(g.hex_by_id("P43")).cities[0], secr) and not g.secr_token_ability(secr)
+    assert g.board.tokened_by(g.board.tile(g.board.hex_by_id("P43")).cities[0], secr) and not g.secr_token_ability(secr)
 
 
 def test_combined_company_lays_are_offered():
     # LBSCR owns P12; given P2 too, the two may lay together (the reference's combo_entities)
     g = fixture_game_until(DISCARD, 491)
     corp = g.current_entity()
-    p2 = g.company_by_id("P2")
+    p2 = g.index.company("P2")
     if p2.owner is not None and p2 in getattr(p2.owner, "companies", []):
         p2.owner.companies.remove(p2)
     p2.owner, p2.closed = corp, False
@@ -253,9 +253,9 @@ def test_combined_company_lays_are_offered():
     combos = [a for a in g.legal_actions() if a.get("combo_entities")]
     assert combos and {a["entity"] for a in combos} <= {"P2", "P12"}
     p2_with_p12 = next(a for a in combos if a["entity"] == "P2" and a["combo_entities"] == ["P12"])
-    old = g.board.tile(g.hex_by_id(p2_with_p12["hex"]))
+    old = g.board.tile(g.board.hex_by_id(p2_with_p12["hex"]))
     assert len(old.towns) == 1  # P2 lays on a hex with one small station ...
     g.process(p2_with_p12)
-    new = g.board.tile(g.hex_by_id(p2_with_p12["hex"]))
+    new = g.board.tile(g.board.hex_by_id(p2_with_p12["hex"]))
     assert not new.towns  # ... and takes the station away
-    assert g.company_by_id("P2").closed
+    assert g.index.company("P2").closed

@@ -62,4 +62,4 @@ def test_track_upgrades_must_add_reached_track_and_stations_stay_in_reach():
         lay(g, "LNWR", "T14", "11-0", 4)  # its station would be beyond the trains' reach
     assert e.value.rule == "upgrade-out-of-reach"
     lay(g, "LNWR", "T14", "11-0", 2)
-    assert g.board.tile(g.hex_by_id("T14")).name == "11"
+    assert g.board.tile(g.board.hex_by_id("T14")).name == "11"

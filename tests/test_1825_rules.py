@@ -58,7 +58,7 @@ def test_president_sells_into_receivership():
     pool: the corporation goes into receivership and a non-director acts for it."""
     g = new_game("1825", PLAYERS, ["unit_1"], seed=3)
     g.process({"type": "par", **ref(g), "corporation": "LNWR", "share_price": "100,0,15"})
-    p1 = g.player_by_id(1)
+    p1 = g.index.player(1)
     for i, _ in enumerate(range(4), start=1):
         g.process({"type": "buy_shares", **ref(g), "shares": [f"LNWR_{i}"], "percent": 10})
     while g.round.name == "Stock Round":

@@ -21,14 +21,14 @@ PLAYERS = players(4, "S")
 def stock(game, player_name, type_, **kw):
     entity = game.current_entity()
     assert entity.name == player_name, f"expected {player_name} to act, not {entity.name}"
-    game.process({"type": type_, **game.entity_ref(entity), **kw})
+    game.process({"type": type_, **game.index.ref(entity), **kw})
 
 
 @pytest.fixture(scope="module")
 def story():
     g = new_game("1825", PLAYERS, ["unit_1"], seed=1)
     figures = {}
-    s1 = g.player_by_id(1)
+    s1 = g.index.player(1)
     lnwr = g.corporation_by_id("LNWR")
     figures["start"] = (s1.cash, [c.sym for c in s1.companies])
 

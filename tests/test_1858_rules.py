@@ -12,6 +12,7 @@ from helpers import act, players, refused
 from trackage.core.errors import GameError
 from trackage.core.log import filter_actions, load_log
 from trackage.core.money import spend
+from trackage.core.trains import remove_train
 from trackage.replay import game_from_log, replay_file
 from trackage.titles import new_game
 from trackage.titles.t1858 import corporations, gauges, privates
@@ -86,7 +87,7 @@ def test_quick_start_packets_follow_the_seed():
                    "2": ["HH", "PB", "LP", "AD"], "3": ["MA", "TN", "C", "CPC"], "4": ["BT", "NA", "KK", "MK", "MB"]}
     assert g.round.is_operating() and g.round.round_num == 1 and g.turn == 1
     # each paid its packet to the bank: 400 - 390 = 10 plus BS, AB, DA, AJ, DS revenue
-    assert g.player_by_id(0).cash == 10 + 23 + 18 + 20 + 11 + 12
+    assert g.index.player(0).cash == 10 + 23 + 18 + 20 + 11 + 12
     assert all(m.owner is not None for m in g.minors if m.floated())
 
 
@@ -109,9 +110,9 @@ def test_two_player_1858_reserves_privates_and_allows_70_percent():
 
 def test_india_trains_and_variants():
     g = new_game("1858India", P4)
-    t = g.train_by_id("2H-0")
+    t = g.depot.train_by_id("2H-0")
     assert set(t.variants) == {"2H", "1M"} and t.variants["1M"]["price"] == 80
-    assert g.train_by_id("4H-0").variants["2M"]["price"] == 160
+    assert g.depot.train_by_id("4H-0").variants["2M"]["price"] == 160
     assert sum(1 for x in g.depot.trains if x.base == "Pullman") == 4
     assert g.phase4_train_trigger() == 7
 
@@ -128,9 +129,9 @@ def _win_auction(g, company, price):
 def test_auction_rules_and_first_stock_round():
     g = new_game("1858", P4)
     s1 = g.current_entity()
-    refused(g, {"type": "bid", **g.entity_ref(s1), "company": "B&M", "price": 92}, "bid-increment")
-    refused(g, {"type": "bid", **g.entity_ref(s1), "company": "B&M", "price": 85}, "bid-too-low")
-    refused(g, {"type": "bid", **g.entity_ref(s1), "company": "S&C", "price": 200}, "company-not-for-sale")
+    refused(g, {"type": "bid", **g.index.ref(s1), "company": "B&M", "price": 92}, "bid-increment")
+    refused(g, {"type": "bid", **g.index.ref(s1), "company": "B&M", "price": 85}, "bid-too-low")
+    refused(g, {"type": "bid", **g.index.ref(s1), "company": "S&C", "price": 200}, "company-not-for-sale")
     s1 = g.current_entity()  # a refusal rebuilds the game: fetch entities again
     assert _win_auction(g, "B&M", 90) is s1 and s1.cash == 375 - 90
     # the player after the one who started the auction is next
@@ -138,11 +139,11 @@ def test_auction_rules_and_first_stock_round():
     for _ in range(3):
         act(g, "pass")
     assert g.current_entity() is s1
-    bm = g.company_by_id("B&M")
+    bm = g.index.company("B&M")
     # no public company can be started in the first stock round
-    refused(g, {"type": "buy_shares", **g.entity_ref(bm), "shares": ["A_0"], "percent": 40}, "cannot-par")
+    refused(g, {"type": "buy_shares", **g.index.ref(bm), "shares": ["A_0"], "percent": 40}, "cannot-par")
     # a private held by someone else's turn cannot act
-    refused(g, {"type": "bid", **g.entity_ref(g.players[1]), "company": "M&A", "price": 100}, "out-of-turn")
+    refused(g, {"type": "bid", **g.index.ref(g.players[1]), "company": "M&A", "price": 100}, "out-of-turn")
 
 
 def test_convert_to_ten_shares():
@@ -163,27 +164,27 @@ def test_convert_to_ten_shares():
 def test_token_cost_grows_with_provincial_borders():
     g = new_game("1858India", P4)
     gip = g.corporation_by_id("GIP")
-    home = g.board.tile(g.hex_by_id("K6")).cities[0]
-    g.company_by_id("BT").owner = gip  # the BT's reservation in Bombay now counts for the GIP
+    home = g.board.tile(g.board.hex_by_id("K6")).cities[0]
+    g.index.company("BT").owner = gip  # the BT's reservation in Bombay now counts for the GIP
     g.board.place_city_token(home, gip, gip.tokens[0], free=True, check_tokenable=False)
-    assert g.token_cost(gip, g.board.tile(g.hex_by_id("J13")).cities[0]) == 40   # one border
-    assert g.token_cost(gip, g.board.tile(g.hex_by_id("A6")).cities[0]) == 120  # three borders
+    assert g.token_cost(gip, g.board.tile(g.board.hex_by_id("J13")).cities[0]) == 40   # one border
+    assert g.token_cost(gip, g.board.tile(g.board.hex_by_id("A6")).cities[0]) == 120  # three borders
     assert g.token_cost(gip, home) == 20                                # never below 20
 
 
 def test_gauge_conversion_upgrades():
     g = new_game("1858India", P4)
-    straight, metre = g.tile_by_id("9-0").at(0), g.tile_by_id("79-0").at(0)
+    straight, metre = g.board.tile_by_id("9-0").at(0), g.board.tile_by_id("79-0").at(0)
     assert g.upgrades_to(straight, metre)          # same colour, gauge changed
-    assert not g.upgrades_to(straight, g.tile_by_id("8-0").at(0))
+    assert not g.upgrades_to(straight, g.board.tile_by_id("8-0").at(0))
     from trackage.titles.t1858india.steps import conversion_ok
-    assert conversion_ok(straight, metre) and not conversion_ok(straight, g.tile_by_id("9-1").at(0))
+    assert conversion_ok(straight, metre) and not conversion_ok(straight, g.board.tile_by_id("9-1").at(0))
 
 
 def test_metre_gauge_is_half_terrain_and_second_lay_discount():
     g = new_game("1858", P4)
-    old = g.board.tile(g.hex_by_id("B5"))
-    assert g.new_track_gauge(old, g.tile_by_id("X3-0").at(0, old.hex)) == ["broad"]
+    old = g.board.tile(g.board.hex_by_id("B5"))
+    assert g.new_track_gauge(old, g.board.tile_by_id("X3-0").at(0, old.hex)) == ["broad"]
     from trackage.titles.t1858.steps import Track1858
     step = Track1858(g, g.round)
     g.round.gauges_added = [["broad"], ["narrow"]]
@@ -205,10 +206,10 @@ def test_wounded_trains_run_at_half_and_only_they_are_scrapped():
     g, a = at(INDIA, 481 if False else _first(INDIA, "scrap_train"))
     corp = g.corporation_by_id(a["entity"])
     healthy = next(t for t in corp.trains if not t.obsolete)
-    refused(g, {"type": "scrap_train", **g.entity_ref(corp), "train": healthy.id}, "not-owner")
+    refused(g, {"type": "scrap_train", **g.index.ref(corp), "train": healthy.id}, "not-owner")
     g.process(a)
     corp = g.corporation_by_id(a["entity"])
-    assert g.train_by_id(a["train"]) is None or g.train_by_id(a["train"]) not in corp.trains
+    assert g.depot.train_by_id(a["train"]) is None or g.depot.train_by_id(a["train"]) not in corp.trains
     assert all(t.obsolete is False or t.owner is corp for t in corp.trains)
 
 
@@ -217,7 +218,7 @@ def test_live_refusals_in_an_operating_round():
     g, a = at(INDIA, _first(INDIA, "place_token", with_key="cost"))
     corp = g.corporation_by_id(a["entity"])
     refused(g, {**a, "cost": a["cost"] + 20}, "wrong-price")
-    refused(g, {"type": "place_token", **g.entity_ref(corp), "city": "nowhere", "slot": 0}, "unknown-city")
+    refused(g, {"type": "place_token", **g.index.ref(corp), "city": "nowhere", "slot": 0}, "unknown-city")
     g.process(a)
     g, a = at(INDIA, _first(INDIA, "dividend"))
     refused(g, {**a, "kind": "double"}, "malformed-action")  # the schema names the kinds
@@ -231,11 +232,11 @@ def test_live_refusals_in_an_operating_round():
 @needs_india
 def test_closure_round_refuses_bad_choices():
     g, a = at(INDIA, _first(INDIA, "choose", where=lambda x: isinstance(x.get("choice"), dict)))
-    minor = g.minor_by_id(a["entity"])
+    minor = g.index.minor(a["entity"])
     refused(g, {**a, "choice": "SIR"}, "bad-choice")
     refused(g, {**a, "choice": {"corporation": "SIR", "from": "attic"}}, "bad-choice")
     g.process(a)
-    minor = g.minor_by_id(a["entity"])
+    minor = g.index.minor(a["entity"])
     # a treasury share of a company someone else runs needs its president's approval
     assert minor.closed or g.round.pending_approval is g.corporation_by_id("SIR")
 
@@ -255,8 +256,8 @@ def test_pullman_counts_no_train_limit_and_one_per_company():
 def test_malformed_and_unknown_actions():
     g = new_game("1858India", P4)
     s1 = g.current_entity()
-    refused(g, {"type": "bid", **g.entity_ref(s1), "company": "XX", "price": 100}, "unknown-entity")
-    refused(g, {"type": "lay_tile", **g.entity_ref(s1), "hex": "K8", "tile": "58-0", "rotation": 1})
+    refused(g, {"type": "bid", **g.index.ref(s1), "company": "XX", "price": 100}, "unknown-entity")
+    refused(g, {"type": "lay_tile", **g.index.ref(s1), "hex": "K8", "tile": "58-0", "rotation": 1})
     refused(g, {"type": "convert", "entity": "GIP", "entity_type": "corporation"})
     with pytest.raises(GameError):
         g.process({"type": "pass", "entity": "NOPE", "entity_type": "minor"})
@@ -289,7 +290,7 @@ def test_approval_choices_and_issue_limits():
     assert a["choice"] == "deny"
     refused(g, {**a, "choice": "maybe"}, "bad-choice")
     other = next(c for c in g.corporations if c.id != "SPD" and c.floated())
-    refused(g, {"type": "choose", **g.entity_ref(other), "choice": "approve"})
+    refused(g, {"type": "choose", **g.index.ref(other), "choice": "approve"})
     g.process(a)
     g, a = at(INDIA, 508)  # a company issues shares
     corp = g.corporation_by_id(a["entity"])
@@ -312,13 +313,13 @@ def test_redeem_needs_pool_shares_and_cash():
 
 def test_private_railway_stubs_restrict_lays_until_released():
     g = new_game("1858", P4)
-    hex_ = g.hex_by_id("G10")  # M&V's middle home hex: stubs towards G8 and G12
+    hex_ = g.board.hex_by_id("G10")  # M&V's middle home hex: stubs towards G8 and G12
     edges = sorted(st.edge for st in g.board.stubs(hex_))
     assert edges == [3, 5]
-    straight = g.tile_by_id("9-0")
+    straight = g.board.tile_by_id("9-0")
     ok = [r for r in range(6) if g.stubs_respected(hex_, straight.at(r, hex_))]
     assert ok == []  # a straight cannot use both stubs
-    g.release_stubs(g.minor_by_id("M&V"))
+    g.release_stubs(g.index.minor("M&V"))
     assert not g.board.stubs(hex_) and g.stubs_respected(hex_, straight.at(0, hex_))
 
 
@@ -370,17 +371,17 @@ def test_a_closed_private_hands_its_one_slot_city_to_the_other_reserving_private
     # the reference compacts the city's reservations: the C&S now holds the only slot
     g = new_game("1858", P4)
     board = g.board
-    city = board.tile(g.hex_by_id("G18")).cities[0]
-    cs = g.company_by_id("C&S")
+    city = board.tile(g.board.hex_by_id("G18")).cities[0]
+    cs = g.index.company("C&S")
     assert board.slots(city) == 1 and [r.sym for r in board.city_reservations(city)] == ["C&M", "C&S"]
     outsider = g.corporation_by_id("A")
     assert not board.tokenable(city, outsider, free=True)
-    privates.close_private(g, g.company_by_id("C&M"))
+    privates.close_private(g, g.index.company("C&M"))
     assert list(board.city_reservations(city)) == [cs]
     assert not board.tokenable(city, outsider, free=True)
     # a two-slot city keeps its positions (no compaction while entries fit the slots)
-    privates.close_private(g, g.company_by_id("L&C"))
-    a14 = board.tile(g.hex_by_id("A14")).cities[0]
+    privates.close_private(g, g.index.company("L&C"))
+    a14 = board.tile(g.board.hex_by_id("A14")).cities[0]
     assert list(board.city_reservations(a14)) == [None] and board.tokenable(a14, outsider, free=True)
 
 
@@ -435,7 +436,7 @@ def test_india_trainless_company_buying_only_a_pullman_drops_two_cells():
     g, a = at(INDIA, _first(INDIA, "buy_train", where=lambda x: x["train"].startswith("Pullman")))
     corp = g.corporation_by_id(a["entity"])
     for t in list(corp.trains):
-        g.remove_train(t)
+        remove_train(g, t)
         g.forget_train(t)
     spend(corp, g.bank, corp.cash - 100)
     spend(corp.owner, g.bank, corp.owner.cash)
@@ -452,7 +453,7 @@ def test_india_a_closed_loco_works_is_for_sale_again_and_pays():
     # quirk (reference): purchasable loco works are those without an owner, closed or not;
     # a closed one bought back earns its revenue (no discount: its abilities are gone)
     g, a = at(INDIA, 509)  # SIR buys LW1 after issuing shares; LW2 is closed here
-    lw2 = g.company_by_id("LW2")
+    lw2 = g.index.company("LW2")
     lw2.close()
     sir = g.corporation_by_id("SIR")
     listed = [x["company"] for x in g.legal_actions() if x["type"] == "buy_company"]

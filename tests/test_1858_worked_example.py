@@ -42,7 +42,7 @@ def story():
 
     # SR 1: S1 opens the BT auction at its minimum (face 120 - 25), S2 bids 100, S1 wins at 105
     assert g.round.is_stock() and g.current_entity() is s1
-    bt = g.company_by_id("BT")
+    bt = g.index.company("BT")
     act(g, "bid", company="BT", price=95)
     assert g.current_entity().name == "S2"
     act(g, "bid", company="BT", price=100)
@@ -51,7 +51,7 @@ def story():
     assert g.current_entity() is s1
     act(g, "bid", company="BT", price=105)
     act(g, "pass")  # S2 gives up: S1 wins
-    seen["sr1"] = (s1.cash, bt.owner, g.minor_by_id("BT").owner)
+    seen["sr1"] = (s1.cash, bt.owner, g.index.minor("BT").owner)
     everyone_passes(g)
 
     # OR 1.1: S1 receives £24; the BT lays a town in Poona (K8), mountain but its own home hex
@@ -72,7 +72,7 @@ def story():
     act(g, "buy_shares", entity=bt, shares=["GIP_0"], percent=40)
     act(g, "place_token", entity=gip, city="K6-0-0", slot=0)
     seen["exchange"] = (s1.cash, gip.cash, gip.share_price.price, gip.par_price.price, bt.owner,
-                        g.minor_by_id("BT").closed, [t.city.hex.id for t in gip.tokens if t.used])
+                        g.index.minor("BT").closed, [t.city.hex.id for t in gip.tokens if t.used])
     for name, share in (("S2", "GIP_1"), ("S3", "GIP_2")):
         everyone_passes(g, stop_at=name)
         act(g, "buy_shares", shares=[share], percent=20)

@@ -8,12 +8,13 @@ from helpers import act, action, player, refused
 from test_1867_worked_example import PLAYERS, auction, others_until_s1
 
 from trackage.core.errors import GameError
+from trackage.core.trains import remove_train
 from trackage.titles import new_game
 
 
 def privates_done(g):
     for comp, who in [("C&SL", "S3"), ("NFB", "S3"), ("MB", "S4"), ("QB", "S2"), ("SCT", "S2")]:
-        company = g.company_by_id(comp)
+        company = g.index.company(comp)
         while company.owner is None:
             if g.current_entity().name == who and g.min_bid(company) <= 5:
                 act(g, "bid", company=comp, price=g.min_bid(company))
@@ -81,7 +82,7 @@ def test_home_token_in_full_city(sr1):
     # the action names slot 1 (as real logs do); the token takes the free slot, 0
     act(g, "place_token", entity=kp, city="F16-0-1", slot=1)
     kp = g.corporation_by_id("KP")
-    slots = g.board.tokens(g.city_by_id("F16-0-1"))
+    slots = g.board.tokens(g.board.city_by_id("F16-0-1"))
     assert slots[0] is not None and slots[0].corporation is kp
     while kp.owner is None:
         act(g, "pass")
@@ -254,7 +255,7 @@ def test_trade_in_for_an_8_at_a_discount():
     cash = cnr.cash
     act(g, "buy_train", train="8-1", price=725, exchange="5-0")
     assert [t.name for t in cnr.trains] == ["8"] and cnr.cash == cash - 725
-    assert g.train_by_id("5-0") in g.depot.discarded
+    assert g.depot.train_by_id("5-0") in g.depot.discarded
 
 
 def test_no_trade_in_worth_more_than_the_new_train():
@@ -291,7 +292,7 @@ def test_other_companies_trains_and_privates_at_any_price():
     qb = next(a for a in offers if a["company"] == "QB")
     assert qb["price_range"] == [1, min(75, nyc.cash)]
     act(g, "buy_company", company="QB", price=51)
-    assert g.company_by_id("QB").owner is nyc
+    assert g.index.company("QB").owner is nyc
 
 
 def give_minor(g, minor_id, player_name):
@@ -401,7 +402,7 @@ def test_no_purchase_that_resets_a_major_still_to_choose():
     assert g.current_entity() is no and g.phase.name == "7"
     buys = [a for a in g.legal_actions() if a["type"] == "buy_train"]
     assert buys and all(a["train"] != "8-0" for a in buys)
-    eight = {"type": "buy_train", **g.entity_ref(no), "train": "8-0", "price": 1000, "variant": "8"}
+    eight = {"type": "buy_train", **g.index.ref(no), "train": "8-0", "price": 1000, "variant": "8"}
     refused(g, dict(eight), "trainless-major-reset")
     g.load([{**eight, "id": len(g.actions) + 1}])
     old = g.trainless_major[0]
@@ -477,7 +478,7 @@ def test_purchase_that_ends_the_buyers_turn_ends_the_next_ones_train_buying(merg
     assert ca.id == "CA" and g.round.entities[1].id == "BO"
     spend(g.bank, ca, 400)
     for t in list(g.corporation_by_id("BO").trains):
-        g.remove_train(t)
+        remove_train(g, t)
         g.depot.reclaim(t)
     while "buy_train" not in g.round.actions_for(ca):
         act(g, "pass")  # no track, no private

@@ -57,7 +57,7 @@ def others_until_s1(g):
 
 
 def money(g, *corps):
-    s1 = g.player_by_id(1)
+    s1 = g.index.player(1)
     return (s1.cash,) + tuple(g.corporation_by_id(c).cash for c in corps)
 
 
@@ -66,17 +66,17 @@ def story():
     g = new_game("1867", PLAYERS, [], seed=1)
     f = {}
     C = g.corporation_by_id
-    f["start"] = (g.player_by_id(1).cash, g.bank.cash)
+    f["start"] = (g.index.player(1).cash, g.bank.cash)
 
     # the privates go to the other players, in dutch mode at $5
     for comp, who in [("C&SL", "S3"), ("NFB", "S3"), ("MB", "S4"), ("QB", "S2"), ("SCT", "S2")]:
-        company = g.company_by_id(comp)
+        company = g.index.company(comp)
         while company.owner is None:
             if g.current_entity().name == who and g.min_bid(company) <= 5:
                 act(g, "bid", company=comp, price=g.min_bid(company))
             else:
                 act(g, "pass")
-    f["privates"] = ({p.name: [c.sym for c in p.companies] for p in g.seats}, g.player_by_id(1).cash)
+    f["privates"] = ({p.name: [c.sym for c in p.companies] for p in g.seats}, g.index.player(1).cash)
 
     # SR 1: minors by auction; the CV (nobody bids more) and the CS (S2 110, S1 120)
     plan = {
@@ -94,10 +94,10 @@ def story():
         else:
             auction(g, who, *item)
             if item[0] == "CV":
-                f["cv"] = (g.player_by_id(1).cash, C("CV").cash, C("CV").share_price.price,
+                f["cv"] = (g.index.player(1).cash, C("CV").cash, C("CV").share_price.price,
                            [t.city.id for t in C("CV").tokens if t.used])
             if item[0] == "CS":
-                f["cs"] = (g.player_by_id(1).cash, C("CS").cash, C("CS").share_price.price,
+                f["cs"] = (g.index.player(1).cash, C("CS").cash, C("CS").share_price.price,
                            [t.city.id for t in C("CS").tokens if t.used])
 
     # OR 1.1: the CS lays Hamilton towards Berlin and Buffalo, earns nothing, buys a 2-train
@@ -157,12 +157,12 @@ def story():
     act(g, "merge", corporation="CV")
     act(g, "merge", corporation="GWR")
     gwr = C("GWR")
-    f["gwr"] = (gwr.share_price.price, gwr.cash, g.player_by_id(1).percent_of(gwr), gwr.owner.name,
+    f["gwr"] = (gwr.share_price.price, gwr.cash, g.index.player(1).percent_of(gwr), gwr.owner.name,
                 [t.name for t in gwr.trains], sorted(t.city.hex.id for t in gwr.tokens if t.used),
                 C("CS").closed, C("CV").closed)
     share = next(s for s in gwr.shares_of(gwr) if not s.president)
-    act(g, "buy_shares", entity=g.player_by_id(1), shares=[share.id], percent=10)
-    f["gwr_share"] = (g.player_by_id(1).cash, gwr.cash, g.player_by_id(1).percent_of(gwr))
+    act(g, "buy_shares", entity=g.index.player(1), shares=[share.id], percent=10)
+    f["gwr_share"] = (g.index.player(1).cash, gwr.cash, g.index.player(1).percent_of(gwr))
     while g.round.name == "Merger Round":
         act(g, "pass")
 
@@ -175,11 +175,11 @@ def story():
                                  {"train": t2[1], "connections": [["E17", "F18"]]}])
     revenue = [r["revenue"] for r in g.round.routes]
     act(g, "dividend", kind="payout")
-    f["payout"] = (revenue, g.player_by_id(1).cash, gwr.cash, gwr.share_price.price)
+    f["payout"] = (revenue, g.index.player(1).cash, gwr.cash, gwr.share_price.price)
     act(g, "pass")  # no private bought before the loan step
     t3 = g.depot.depot_trains()[0]
     act(g, "buy_train", train=t3.id, price=t3.price)
-    f["three"] = (gwr.cash, [t.name for t in gwr.trains], g.player_by_id(1).cash)
+    f["three"] = (gwr.cash, [t.name for t in gwr.trains], g.index.player(1).cash)
     f["cash_conserved"] = g.total_cash() + g.national.cash
     return g, f
 

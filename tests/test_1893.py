@@ -60,7 +60,7 @@ def test_vote_by_a_player_without_a_say():
 @needs_fixture
 def test_selling_shares_of_a_company_that_has_not_operated():
     game = fixture_game_until(64)  # SR 2: the RSE was parred this round and has not operated
-    p = game.player_by_id(18536)
+    p = game.index.player(18536)
     assert game.current_entity() is p and game.turn == 2
     refused(game, {"type": "sell_shares", "entity": 18536, "entity_type": "player", "shares": ["RSE_1"],
                    "percent": 10}, "no-sale-before-operating")
@@ -83,10 +83,10 @@ def two_player_game():
 
 def test_draft_and_float():
     g = two_player_game()
-    a, b = g.player_by_id(1), g.player_by_id(2)
+    a, b = g.index.player(1), g.index.player(2)
     assert (a.cash, b.cash) == (190, 450 - 140)
     assert [c.sym for c in a.companies] == ["EKB", "FdSD", "KSZ", "KBE"]
-    assert g.minor_by_id("KBE").cash == 220 and g.minor_by_id("KBE").owner is a
+    assert g.index.minor("KBE").cash == 220 and g.index.minor("KBE").owner is a
     assert g.pool.percent_of(g.corporation_by_id("RSE")) == 80  # the rest goes to the market
     act(g, "buy_shares", "A", shares=["RSE_1"], percent=10)
     act(g, "buy_company", "B", company="BKB", price=180)
@@ -118,7 +118,7 @@ def first_operating_round(stop_at=None, sr=STANDARD_SR):
         if "_" in thing:
             act(g, "buy_shares", who, shares=[thing], percent=10)
         else:
-            act(g, "buy_company", who, company=thing, price=g.company_by_id(thing).value)
+            act(g, "buy_company", who, company=thing, price=g.index.company(thing).value)
     while g.round.name == "Stock Round":
         act(g, "pass")
     minors = [e.id for e in g.round.entities if e.id != "RSE"]
@@ -147,7 +147,7 @@ def test_illegal_rhine_crossing():
     refused(g, {"type": "lay_tile", "entity": "RSE", "entity_type": "corporation", "hex": "N5", "tile": "9-0",
                 "rotation": 1}, "tile-blocked")
     act(g, "lay_tile", "RSE", hex="R7", tile="57-0", rotation=0)
-    assert g.board.tile(g.hex_by_id("R7")).name == "57"
+    assert g.board.tile(g.board.hex_by_id("R7")).name == "57"
 
 
 def test_second_trade_in_in_one_turn():
@@ -160,7 +160,7 @@ def test_second_trade_in_in_one_turn():
     rse = g.corporation_by_id("RSE")
     assert g.phase.name == "3" and rse.cash == 700 - 160 - 140
     assert sorted(t.name for t in rse.trains) == ["2", "3"]
-    assert g.train_by_id("2-5") in g.depot.discarded
+    assert g.depot.train_by_id("2-5") in g.depot.discarded
     refused(g, {"type": "buy_train", "entity": "RSE", "entity_type": "corporation", "train": "3-1", "price": 140,
                 "variant": "3", "exchange": "2-6"}, "one-trade-in-per-turn")
     refused(g, {"type": "buy_train", "entity": "RSE", "entity_type": "corporation", "train": "3-1", "price": 100,
@@ -176,7 +176,7 @@ def test_second_trade_in_in_one_turn():
 
 def test_minor_owner_pays_missing_money_for_first_train():
     g = first_operating_round(stop_at="KSZ")
-    ksz, owner = g.minor_by_id("KSZ"), g.player_by_id(1)
+    ksz, owner = g.index.minor("KSZ"), g.index.player(1)
     # what-if on a throwaway game: the trainless KSZ has only 20M left of its treasury
     spend(ksz, g.bank, 80)
     cash = owner.cash
@@ -197,12 +197,13 @@ def test_grey_phase_and_existing_track():
     base = new_game("1893", players)
     names = {t.name for t in base.board.supply_tiles()}
     assert {"K201", "K269", "K255"} <= names and not names & {"KV201", "KV259", "KV619", "KV63"}
-    assert base.board.tile(base.hex_by_id("D7")).color == "white"
+    assert base.board.tile(base.board.hex_by_id("D7")).color == "white"
     g = new_game("1893", players, ["optional_grey_phase", "optional_existing_track"])
     names = {t.name for t in g.board.supply_tiles()}
     assert {"KV201", "KV269", "KV255", "KV333", "KV259", "KV619", "KV63"} <= names
     assert not names & {"K201", "K269", "K255"}
-    assert g.board.tile(g.hex_by_id("D7")).color == "yellow" and g.board.tile(g.hex_by_id("E2")).color == "yellow"
+    b = g.board
+    assert b.tile(b.hex_by_id("D7")).color == "yellow" and b.tile(b.hex_by_id("E2")).color == "yellow"
     assert g.optional_rules == ["optional_grey_phase", "optional_existing_track"]
 
 
@@ -232,8 +233,8 @@ def test_forced_auction_lowers_the_price_then_forces_the_purchase():
         prices.append(step.min_bid(step.auctioning))
         act(game, "pass", game.current_entity().id)
     assert prices[-1] == 50 and 80 in prices  # down to half its value
-    p = game.player_by_id(18536)
-    assert game.company_by_id("HdSK").owner is p and p.cash == 155 - 50  # the one who offered it buys
+    p = game.index.player(18536)
+    assert game.index.company("HdSK").owner is p and p.cash == 155 - 50  # the one who offered it buys
     assert game.round.name == "Stock Round" and game.turn == 2
 
 
@@ -242,13 +243,13 @@ def test_rag_par_paid_with_fdsd():
     game = fixture_game_until(165)
     act(game, "pass", 16856)
     act(game, "pass", 18536)
-    p = game.player_by_id(45)
+    p = game.index.player(45)
     cash = p.cash
     act(game, "par", 45, corporation="RAG", share_price="100,1,3")
     assert game.round.actions_for(p) == ["assign", "pass"]  # exchange FdSD for the 200M, or pay
     act(game, "assign", 45, target="FdSD", target_type="company")  # the reference needs the target
     rag = game.corporation_by_id("RAG")
-    assert p.cash == cash and game.company_by_id("FdSD").closed
+    assert p.cash == cash and game.index.company("FdSD").closed
     assert rag.owner is p and p.percent_of(rag) == 20 and game.pool.percent_of(rag) == 80
 
 
@@ -278,7 +279,7 @@ def compulsory_purchase(corp_cash: int, president_cash: int):
     """RSE (president B, 40%; A 20%; market 40%) must buy a train; what-if on a throwaway game:
     its treasury and B's cash are cut to the given figures first (the money goes to the bank)."""
     g = first_operating_round(sr=[("A", "RSE_1"), ("B", "RSE_2"), ("A", "RSE_3"), ("B", "RSE_4")])
-    rse, b = g.corporation_by_id("RSE"), g.player_by_id(2)
+    rse, b = g.corporation_by_id("RSE"), g.index.player(2)
     for holder, target in ((rse, corp_cash), (b, president_cash)):
         if holder.cash > target:
             spend(holder, g.bank, holder.cash - target)
@@ -336,15 +337,15 @@ def test_a_preprinted_tile_replaced_keeps_a_supply_tile_of_the_same_id_on_the_ma
     offered a token in K6-0-0 that it could then not find)."""
     g = new_game("1893", [{"id": 1, "name": "A"}, {"id": 2, "name": "B"}], [], seed=1)
     board = g.board
-    s6, k6 = g.hex_by_id("S6"), g.hex_by_id("K6")
+    s6, k6 = g.board.hex_by_id("S6"), g.board.hex_by_id("K6")
     bonn = board.tile_by_id("K6-0")
     assert not bonn.preprinted and bonn.name == "K6"
-    board.place_tile(s6, g.placed_tile(bonn, 5, s6))
+    board.place_tile(s6, g.board.placed_tile(bonn, 5, s6))
     assert board.tile_by_id("K6-0").hex is s6
     town = board.tile_by_id("3-0")
-    board.place_tile(k6, g.placed_tile(town, 0, k6))
+    board.place_tile(k6, g.board.placed_tile(town, 0, k6))
     assert board.tile_by_id("K6-0").hex is s6
-    city = g.city_by_id("K6-0-0")
+    city = g.board.city_by_id("K6-0-0")
     assert city is not None and city is board.tile(s6).cities[0]
 
 
@@ -367,6 +368,6 @@ def test_hexes_blocked_until_the_first_3_train_take_tiles_once_it_came():
     assert ("P5", "3") in lays and ("P5", "58") in lays
     # and the rule itself: a blocked hex takes no tile
     fresh = new_game("1893", [{"id": i, "name": f"P{i}"} for i in range(1, 5)], [], 1)
-    old = fresh.board.tile(fresh.hex_by_id("P5"))
+    old = fresh.board.tile(fresh.board.hex_by_id("P5"))
     three = next(t for t in fresh.board.supply_tiles() if t.name == "3")
-    assert not any(fresh.upgrades_to(old, fresh.placed_tile(three, r, None)) for r in range(6))
+    assert not any(fresh.upgrades_to(old, fresh.board.placed_tile(three, r, None)) for r in range(6))

@@ -25,11 +25,11 @@ def test_eva_of_another_player_is_no_stock_round_action():
     refused(g, {"type": "buy_company", "entity": 1, "entity_type": "player", "company": "EVA", "price": 50},
             "no-company-from-player-in-stock-round")
     # a log that did it loads as the reference loads it: the price goes to the bank, not to B
-    a, b = g.player_by_id(1), g.player_by_id(2)  # (the refusal rebuilt the game)
+    a, b = g.index.player(1), g.index.player(2)  # (the refusal rebuilt the game)
     bank, b_cash = g.bank.cash, b.cash
     g.loading = True
     g._apply({"type": "buy_company", "entity": 1, "entity_type": "player", "company": "EVA", "price": 50, "id": 99})
-    assert g.company_by_id("EVA").owner is a and g.bank.cash == bank + 50 and b.cash == b_cash
+    assert g.index.company("EVA").owner is a and g.bank.cash == bank + 50 and b.cash == b_cash
 
 
 def rag_in_the_market():
@@ -46,26 +46,26 @@ def test_fdsd_offers_its_exchange_and_no_pass():
     assert offers == [{"type": "buy_shares", "shares": ["RAG_1"], "percent": 10, **company_ref("FdSD")}]
     # the reference would take FdSD's pass as its owner's pass: refused here
     refused(g, {"type": "pass", **company_ref("FdSD")}, "out-of-turn")
-    a = g.player_by_id(1)
+    a = g.index.player(1)
     cash = a.cash
     g.process(offers[0])
     rag = g.corporation_by_id("RAG")
-    assert a.percent_of(rag) == 20 and a.cash == cash and g.company_by_id("FdSD").closed  # two shares, free
+    assert a.percent_of(rag) == 20 and a.cash == cash and g.index.company("FdSD").closed  # two shares, free
 
 
 def test_rag_par_must_be_paid_with_fdsd_in_the_first_stock_round():
     g = two_player_game()
-    a = g.player_by_id(1)
+    a = g.index.player(1)
     act(g, "par", "A", corporation="RAG", share_price="70,4,2")  # A could pay 140M himself
     assert g.legal_actions() == [{"type": "assign", "target": "FdSD", "target_type": "company",
                                   "entity": 1, "entity_type": "player"}]
     # the reference counts a decliner in the first stock round as a passer, then refuses the par
     refused(g, {"type": "pass", "entity": 1, "entity_type": "player"}, "must-exchange-fdsd")
-    a = g.player_by_id(1)  # (the refusal rebuilt the game)
+    a = g.index.player(1)  # (the refusal rebuilt the game)
     cash = a.cash
     act(g, "assign", "A", target="FdSD", target_type="company")
     rag = g.corporation_by_id("RAG")
-    assert rag.owner is a and a.percent_of(rag) == 20 and a.cash == cash and g.company_by_id("FdSD").closed
+    assert rag.owner is a and a.percent_of(rag) == 20 and a.cash == cash and g.index.company("FdSD").closed
 
 
 def to_second_stock_round():
@@ -88,7 +88,7 @@ def test_a_player_over_the_certificate_limit_must_sell_and_cannot_pass():
     acts = g.legal_actions()
     assert acts and {x["type"] for x in acts} == {"sell_shares"}
     with pytest.raises(GameError) as err:  # (the refusal rebuilds the game without the what-if)
-        g.process({"type": "pass", **g.entity_ref(p)})
+        g.process({"type": "pass", **g.index.ref(p)})
     assert err.value.rule == "no-such-action-now"
 
 
@@ -96,17 +96,17 @@ def test_a_player_over_the_certificate_limit_must_sell_and_cannot_pass():
 def test_price_for_another_companys_train_with_the_presidents_help():
     g, rse, b = compulsory_purchase(0, 20)
     step = g.round.active_step()
-    four = g.train_by_id("4-0")  # 300M: any operator's 4-train would do
+    four = g.depot.train_by_id("4-0")  # 300M: any operator's 4-train would do
     assert step.other_price_range(rse, four) == (1, 20)  # up to the president's cash
     sale = next(x for x in g.legal_actions(b) if x["type"] == "sell_shares")
     g.process(sale)  # 10% at 65M
     step = g.round.active_step()
-    rse, four = g.corporation_by_id("RSE"), g.train_by_id("4-0")
+    rse, four = g.corporation_by_id("RSE"), g.depot.train_by_id("4-0")
     # no more sold than needed: at least 85 - 65 + 1
     assert step.last_sold_price == 65 and step.other_price_range(rse, four) == (21, 85)
     # the bound stays for the rest of the turn, also once the company need not buy: with a
     # train and 50M, at least 50 + 85 - 65 + 1 but at most its 50M: nothing
-    two = g.train_by_id("2-5")
+    two = g.depot.train_by_id("2-5")
     g.depot.upcoming.remove(two)
     two.owner = rse
     rse.trains.append(two)
@@ -116,7 +116,7 @@ def test_price_for_another_companys_train_with_the_presidents_help():
 
 def test_bankruptcy_only_at_the_train_step():
     g = first_operating_round()
-    rse, b = g.corporation_by_id("RSE"), g.player_by_id(2)
+    rse, b = g.corporation_by_id("RSE"), g.index.player(2)
     spend(rse, g.bank, rse.cash)
     spend(b, g.bank, b.cash)
     assert g.round.active_step().description() == "Lay Track"
@@ -132,27 +132,27 @@ def test_hgk_voters_in_the_reference_order():
     g.hgk_mergable = True
     r = g.new_merger_round(1)
     assert [p.name for p in r.voters] == ["B", "A"]  # KFBE's owner votes first
-    assert r.votes == {g.player_by_id(2): 30, g.player_by_id(1): 20}
+    assert r.votes == {g.index.player(2): 30, g.index.player(1): 20}
 
 
 def test_holder_ledger_moves_by_percent_not_with_swapped_certificates():
     g = new_game("1893", [{"id": i, "name": f"P{i}"} for i in (1, 2, 3)])
     agv, sm, pool = g.agv, g.share_market, g.pool
-    p1, p2 = g.player_by_id(1), g.player_by_id(2)
+    p1, p2 = g.index.player(1), g.index.player(2)
     g.stock_market.set_par(agv, next(p for p in g.stock_market.par_prices if p.price == 120))
     for s in agv.shares:
         s.buyable = True
     placing = {"AGV_0": p1, "AGV_1": p2, "AGV_7": p2, "AGV_2": pool, "AGV_4": pool, "AGV_5": pool}
     for sid, to in placing.items():
-        sm.transfer(ShareBundle([g.share_by_id(sid)]), to, allow_president_change=False)
+        sm.transfer(ShareBundle([g.index.share(sid)]), to, allow_president_change=False)
     agv.owner = p1
     # P1 sells half of the president's certificate: P2 becomes president, the 20% certificate
     # first in the market goes back to P1 as the rest of his certificate
-    g.sell_shares_and_change_price(ShareBundle([g.share_by_id("AGV_0")], 10))
+    g.sell_shares_and_change_price(ShareBundle([g.index.share("AGV_0")], 10))
     assert agv.owner is p2 and [s.id for s in p1.shares_of(agv)] == ["AGV_2"]
     assert p1.percent_of(agv) == 20 and agv.share_holders[p1] == 10
     # so buying 10% gives P1 30% of certificates, but 20% in the ledger: a tie, no new president
-    sm.transfer(ShareBundle([g.share_by_id("AGV_4")]), p1)
+    sm.transfer(ShareBundle([g.index.share("AGV_4")]), p1)
     assert p1.percent_of(agv) == 30 and agv.owner is p2
 
 
@@ -161,18 +161,18 @@ def test_a_bond_keeps_the_president_from_bankruptcy():
     sold in an operating round: with a bond, no bankruptcy; what is left is another player
     buying EVA from the president (at any moment of an operating round)."""
     g, rse, b = compulsory_purchase(0, 0)
-    bond = g.company_by_id("AdSK-1")
+    bond = g.index.company("AdSK-1")
     bond.owner = b
     b.companies.append(bond)  # what-if: B holds a bond
     sale = next(x for x in g.legal_actions(b) if x["type"] == "sell_shares")
     g.process(sale)  # 65M: with the bond, 165M of means for an 80M train
-    b = g.player_by_id(2)
+    b = g.index.player(2)
     assert b.cash == 65 and [c.sym for c in b.companies if c.sym == "EVA"] == ["EVA"]
-    a = g.player_by_id(1)
+    a = g.index.player(1)
     assert g.legal_actions() == [{"type": "buy_company", "company": "EVA", "price": 1, "price_range": [1, a.cash],
                                   "entity": 1, "entity_type": "player"}]
     g.process({"type": "buy_company", "company": "EVA", "price": 15, "entity": 1, "entity_type": "player"})
-    assert g.player_by_id(2).cash == 80 and g.company_by_id("EVA").owner is g.player_by_id(1)
+    assert g.index.player(2).cash == 80 and g.index.company("EVA").owner is g.index.player(1)
     act(g, "buy_train", "RSE", train="2-5", price=80, variant="2")  # B pays it all
     rse = g.corporation_by_id("RSE")
     assert rse.cash == 0 and [t.id for t in rse.trains] == ["2-5"]
@@ -182,7 +182,7 @@ def test_a_token_takes_the_next_free_slot():
     g = first_operating_round()
     rse = g.corporation_by_id("RSE")
     step = next(s for s in g.round.steps if s.description() == "Place a Token")
-    assert g.board.get_slot(g.city_by_id("I8-1-0"), rse) == 0  # a one-slot city
+    assert g.board.get_slot(g.board.city_by_id("I8-1-0"), rse) == 0  # a one-slot city
     with pytest.raises(GameError) as err:
         step.process_place_token({"type": "place_token", "city": "I8-1-0", "slot": 1}, rse)
     assert err.value.rule == "wrong-slot"
@@ -195,9 +195,9 @@ def test_no_founding_where_the_reference_fails():
     """HGK: P1 holds KBE (the president's certificate, 20%), P2 KFBE (20%), P3 bought 30%:
     the reference errs choosing P3's presidency, so no vote may form HGK then."""
     g = new_game("1893", [{"id": i, "name": f"P{i}"} for i in (1, 2, 3)])
-    p1, p2, p3 = (g.player_by_id(i) for i in (1, 2, 3))
+    p1, p2, p3 = (g.index.player(i) for i in (1, 2, 3))
     for sym, p in (("KBE", p1), ("KFBE", p2), ("HdSK", p2)):
-        g.draft_object(g.company_by_id(sym), p, 0)
+        g.draft_object(g.index.company(sym), p, 0)
     hgk = g.hgk
     bought = [s for s in hgk.shares if s.buyable][:3]
     for s in bought:
@@ -230,7 +230,7 @@ def test_an_emergency_sale_puts_the_operators_still_to_come_back_in_order():
     g, rse, b = compulsory_purchase(0, 20)
     r = g.round
     i = r.entities.index(rse)
-    later = [g.minor_by_id("KBE"), g.minor_by_id("EKB")]  # what-if: two operators still to come
+    later = [g.index.minor("KBE"), g.index.minor("EKB")]  # what-if: two operators still to come
     r.entities = r.entities[:i + 1] + later
     sale = next(x for x in g.legal_actions(b) if x["type"] == "sell_shares")
     g.process(sale)
@@ -252,16 +252,16 @@ def test_no_pick_the_forced_purchase_cannot_pay():
     nobody can pay it, for all his cash: with no cash the reference errs (spend of 0M)."""
     g = forced_draft(0, 60, 60)
     step = g.round.steps[0]
-    assert step.floor_price(g.company_by_id("EVA")) == 70 and step.floor_price(g.company_by_id("HdSK")) == 50
+    assert step.floor_price(g.index.company("EVA")) == 70 and step.floor_price(g.index.company("HdSK")) == 50
     assert [x["company"] for x in g.legal_actions()] == ["HdSK"]  # only HdSK's 50M floor is payable
     refused(g, {"type": "bid", "entity": 1, "entity_type": "player", "company": "EVA", "price": 150},
             "forced-purchase-for-nothing")
     g.process({"type": "bid", "entity": 1, "entity_type": "player", "company": "HdSK", "price": 100})
     step = g.round.steps[0]  # (the refusal rebuilt the game)
     while step.auctioning is not None:  # passed over down to 60M, then everyone passes
-        g.process({"type": "pass", **g.entity_ref(g.current_entity())})
-    p2 = g.player_by_id(2)
-    assert g.company_by_id("HdSK").owner is p2 and p2.cash == 10  # first after P1 who can pay 50M
+        g.process({"type": "pass", **g.index.ref(g.current_entity())})
+    p2 = g.index.player(2)
+    assert g.index.company("HdSK").owner is p2 and p2.cash == 10  # first after P1 who can pay 50M
 
 
 def test_no_pick_that_leaves_the_next_picker_stuck():
@@ -273,5 +273,5 @@ def test_no_pick_that_leaves_the_next_picker_stuck():
             "draft-dead-end")
     g.loading = True  # a log that went there loads as in the reference
     g.process({"type": "bid", "entity": 1, "entity_type": "player", "company": "HdSK", "price": 100})
-    assert g.company_by_id("HdSK").owner is g.player_by_id(1) and g.player_by_id(1).cash == 0
-    assert g.current_entity() is g.player_by_id(2) and g.round.name == "Draft Round"
+    assert g.index.company("HdSK").owner is g.index.player(1) and g.index.player(1).cash == 0
+    assert g.current_entity() is g.index.player(2) and g.round.name == "Draft Round"

@@ -47,8 +47,8 @@ def pass_minors(game, *minors):
 def story():
     g = new_game("1893", PLAYERS)
     f = {}
-    s1 = g.player_by_id(1)
-    ekb, de = g.minor_by_id("EKB"), g.corporation_by_id("DE")
+    s1 = g.index.player(1)
+    ekb, de = g.index.minor("EKB"), g.corporation_by_id("DE")
     f["start"] = (s1.cash, g.cert_limit(), g.bank.cash, g.current_entity().name)
 
     # the starting package: a private or one of the two lowest minors, in turn

@@ -219,7 +219,7 @@ def test_1893_draft_refuses_a_card_its_player_cannot_pay():
     entity.cash = card.value - 1
     before = (entity.cash, [c.sym for c in entity.companies], len(g.actions))
     with pytest.raises(GameError) as err:
-        g.process({"type": "bid", **g.entity_ref(entity), "company": card.sym, "price": card.value})
+        g.process({"type": "bid", **g.index.ref(entity), "company": card.sym, "price": card.value})
     assert err.value.rule == "insufficient-cash"
     assert f"{entity.name} cannot afford {card.name}" in str(err.value)
     assert (entity.cash, [c.sym for c in entity.companies], len(g.actions)) == before

@@ -138,7 +138,7 @@ def test_unknown_entity(game):
 
 def test_out_of_turn(game):
     other = next(p for p in game.players if p is not game.current_entity())
-    rejected(game, {"type": "pass", **game.entity_ref(other), "id": 1}, rule="out-of-turn", error=OutOfTurnError)
+    rejected(game, {"type": "pass", **game.index.ref(other), "id": 1}, rule="out-of-turn", error=OutOfTurnError)
 
 
 def test_corporation_not_yet_available(game):
@@ -171,7 +171,7 @@ def test_buy_from_unparred_corporation(game):
 def test_no_selling_in_first_stock_round(operating_game):
     g = operating_game
     # back to a stock round is far; selling in OR is not a stock action at all
-    rejected(g, {"type": "sell_shares", **g.entity_ref(g.players[0]), "shares": ["LNWR_1"], "percent": 10})
+    rejected(g, {"type": "sell_shares", **g.index.ref(g.players[0]), "shares": ["LNWR_1"], "percent": 10})
 
 
 def test_illegal_tile_lays(operating_game):

@@ -162,12 +162,12 @@ def test_real_game_copy(operating_game):
     g = operating_game
     board = g.board
     lay = _lay(g)
-    h = g.hex_by_id(lay["hex"])
+    h = g.board.hex_by_id(lay["hex"])
     before = board_summary(board)
     old = board.tile(h)
     c = g.copy()
     assert shared_state(g, c) == []
-    assert c.board.hexmap is board.hexmap and c.hex_by_id(lay["hex"]) is h
+    assert c.board.hexmap is board.hexmap and c.board.hex_by_id(lay["hex"]) is h
     c.process(lay)
     assert c.board.tile(h).id == lay["tile"] and c.board.tile(h).rotation == lay["rotation"]
     assert board.tile(h) is old and board_summary(board) == before
@@ -194,7 +194,7 @@ def test_real_game_undo_restores_the_board(operating_game):
     board = g.board
     before = board_summary(board)
     lay = _lay(g)
-    h = g.hex_by_id(lay["hex"])
+    h = g.board.hex_by_id(lay["hex"])
     old = board.tile(h)
     g.process(lay)
     laid = g.board.tile(h)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from boardkit import Corp, build, city, city_at, ids, line_map, path, place, tile_on
 
 from trackage.core.graph import DistanceGraph, TrackGraph, walk_node, walk_path
+from trackage.core.steps.track import tokenable_cities
 
 
 def test_connectivity_along_a_line():
@@ -40,7 +41,7 @@ def test_board_graph_follows_the_board():
     assert "A11" in ids(board.graph.reachable_hexes(a))
     assert g.changes == 1
     assert board.graph is board.graph
-    assert g.can_token(a) and city_at(g, "A3") not in g.tokenable_cities(a)
+    assert g.graph.can_token(a) and city_at(g, "A3") not in tokenable_cities(g, a)
 
 
 def test_blocked_city_stops_the_walk_but_reserved_slot_does_not():

@@ -83,16 +83,16 @@ def entities(game) -> list[tuple[str, object]]:
 def by_id(game, e):
     """The game's object for ``e``'s id."""
     if isinstance(e, Player):
-        return game.player_by_id(e.id)
+        return game.index.player(e.id)
     if isinstance(e, Company):
-        return game.company_by_id(e.sym)
+        return game.index.company(e.sym)
     if isinstance(e, Corporation):
         return game.corporation_by_id(e.id)
     if isinstance(e, Minor):
-        return game.minor_by_id(e.id)
+        return game.index.minor(e.id)
     if isinstance(e, Train):
-        return game.train_by_id(e.id)
-    return game.share_by_id(e.id)
+        return game.depot.train_by_id(e.id)
+    return game.index.share(e.id)
 
 
 def retired(game, e) -> bool:
@@ -149,11 +149,11 @@ def refusals(game) -> list[dict]:
     action with a price above its range (refused once its checks have begun)."""
     n = len(game.actions) + 1
     acting_now = [e for _, e in acting(game)]
-    out = [{"type": "lay_tile", **game.entity_ref(acting_now[0] if acting_now else game.players[0]),
+    out = [{"type": "lay_tile", **game.index.ref(acting_now[0] if acting_now else game.players[0]),
             "hex": "no-such-hex", "tile": "x", "rotation": 0, "id": n}]
     idle = [p for p in game.players if p not in acting_now]
     if idle:
-        out.append({"type": "pass", **game.entity_ref(idle[0]), "id": n})
+        out.append({"type": "pass", **game.index.ref(idle[0]), "id": n})
     priced = [a for a in game.legal_actions() if "price" in a]
     if priced:
         a = dict(priced[0])
@@ -256,5 +256,5 @@ def test_the_walk_finds_a_stale_object():
     assert any("game.trainless_major[0] is <Corporation" in e for e in errs), errs
     game.trainless_major = []
     assert not problems(game, "here")[0]
-    game._players_by_id = dict(other._players_by_id)
+    game.index.players = dict(other.index.players)
     assert any("round.current_entity is <Player" in e for e in acting_problems(game, "here"))

@@ -69,7 +69,7 @@ def check_live(game, entity, routes) -> str | None:
     g = game.copy()
     g.loading = False
     try:
-        g.process({"type": "run_routes", **g.entity_ref(entity), "routes": [dict(r) for r in routes]})
+        g.process({"type": "run_routes", **g.index.ref(entity), "routes": [dict(r) for r in routes]})
     except GameError as e:
         return f"{type(e).__name__}: {e}"
     return None
@@ -122,7 +122,7 @@ def test_router_matches_brute_force_on_log_states(title):
     failures: list = []
     for path in files:
         for action, game in run_routes_states(path, every=LOG_EVERY[title]):
-            entity = game.resolve_entity(action)
+            entity = game.index.resolve(action)
             label = f"{path.parent.name}/{path.name} action {action.get('id')}"
             found = compare(game, entity, label, counts, failures)
             if found is None:

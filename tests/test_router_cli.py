@@ -50,7 +50,7 @@ def test_json_matches_the_library_and_is_accepted_by_process():
     assert out["revenue"] == sum(route["revenue"] for route in out["routes"])
     assert set(out["stats"]) >= {"candidates", "evaluated", "search_nodes", "leaves", "enumerate_s", "search_s"}
     # the routes are run_routes entries the engine takes live
-    game.process({"type": "run_routes", **game.entity_ref(entity), "routes": out["routes"]})
+    game.process({"type": "run_routes", **game.index.ref(entity), "routes": out["routes"]})
 
 
 @needs_log

@@ -31,7 +31,7 @@ def loaded(path, cut=0):
 
 def bad_action(g) -> dict:
     e = g.acting_entities()[0] if g.acting_entities() else g.players[0]
-    return {"type": "lay_tile", **g.entity_ref(e), "hex": "no-such-hex", "tile": "x", "rotation": 0,
+    return {"type": "lay_tile", **g.index.ref(e), "hex": "no-such-hex", "tile": "x", "rotation": 0,
             "id": len(g.actions) + 1}
 
 

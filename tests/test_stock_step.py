@@ -44,9 +44,9 @@ def test_par_then_buy_through_the_core():
     assert g.current_entity().id == 1
     refused(g, {"type": "par", **ref(g), "corporation": "NOPE", "share_price": "100,0,15"}, "unknown-entity")
     refused(g, {"type": "par", **ref(g), "corporation": "LNWR", "share_price": "nope"}, "unknown-price")
-    cash = g.player_by_id(1).cash
+    cash = g.index.player(1).cash
     g.process({"type": "par", **ref(g), "corporation": "LNWR", "share_price": "100,0,15"})
-    p1, lnwr = g.player_by_id(1), g.corporation_by_id("LNWR")
+    p1, lnwr = g.index.player(1), g.corporation_by_id("LNWR")
     assert lnwr.par_price.price == 100 and lnwr.owner is p1
     assert p1.cash == cash - 200 and p1.percent_of(lnwr) == 20
     if g.current_entity() is p1:  # the par's turn may go on to a pass
@@ -57,7 +57,7 @@ def test_par_then_buy_through_the_core():
     assert p2.id == 2
     cash = p2.cash
     g.process({"type": "buy_shares", **ref(g), "shares": ["LNWR_1"], "percent": 10})
-    p1, p2, lnwr = g.player_by_id(1), g.player_by_id(2), g.corporation_by_id("LNWR")
+    p1, p2, lnwr = g.index.player(1), g.index.player(2), g.corporation_by_id("LNWR")
     assert p2.cash == cash - 100 and p2.percent_of(lnwr) == 10
     assert g.round.players_bought[p2][lnwr] == 10 and g.round.players_bought[p1][lnwr] == 20
     check(g, start)

@@ -43,7 +43,7 @@ def single_share(kind):
     def want(g, legal):
         for a in legal:
             if a["type"] == kind and len(a["shares"]) == 1 and a["percent"] == 10 \
-                    and not g.share_by_id(a["shares"][0]).president:
+                    and not g.index.share(a["shares"][0]).president:
                 return a
         return None
     return want
@@ -96,7 +96,7 @@ def _buyer_and_closed_seller(g, legal):
     buys = [a for a in legal if a["type"] == "buy_train"]
     if not buys:
         return None
-    buyer = g.resolve_entity(buys[0])
+    buyer = g.index.resolve(buys[0])
     for c in g.corporations:
         if c is not buyer and c.trains:
             return buyer, c

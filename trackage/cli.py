@@ -254,14 +254,14 @@ def _apply_live(file: str, data: dict, game, action: dict) -> None:
     action["id"] = _next_id(data)
     if action["type"] == "undo":
         game.undo()
-        action = {"type": "undo", "entity": game.seat_order()[0].id, "entity_type": "player", "id": action["id"]}
+        action = {"type": "undo", "entity": game.seats[0].id, "entity_type": "player", "id": action["id"]}
     elif action["type"] == "redo":
         game.redo()
-        action = {"type": "redo", "entity": game.seat_order()[0].id, "entity_type": "player", "id": action["id"]}
+        action = {"type": "redo", "entity": game.seats[0].id, "entity_type": "player", "id": action["id"]}
     else:
         if action["type"] == "run_routes" and isinstance(action.get("routes"), list):
             try:
-                entity = game.resolve_entity(action)
+                entity = game.index.resolve(action)
                 trains = {t.id: t for t in game.route_trains(entity)}
                 revs = game.compute_route_revenues(entity, action["routes"], trains)
                 action["routes"] = [{**r, "revenue": v} for r, v in zip(action["routes"], revs)]
@@ -305,7 +305,7 @@ def act(file: str, action_json: str) -> None:
     from .web.views import round_label
 
     click.echo(json.dumps({"action_count": _next_id(data) - 1, "round": round_label(game),
-                           "acting": [game.entity_name(e) for e in game.acting_entities()] if not game.finished else [],
+                           "acting": [game.index.name(e) for e in game.acting_entities()] if not game.finished else [],
                            "finished": game.finished, "result": game.result() if game.finished else None}))
 
 
@@ -351,17 +351,17 @@ def play(file: str, title: str | None, num_players: int | None, options: tuple, 
     while True:
         if game.finished:
             console.print(f"Game over ({game.game_end_reason}): " + ", ".join(
-                f"{p.name} {game.player_value(p)}" for p in game.seat_order()), style="bold")
+                f"{p.name} {game.player_value(p)}" for p in game.seats), style="bold")
             return
         acts = game.legal_actions()
-        acting = ", ".join(game.entity_name(e) for e in game.acting_entities())
+        acting = ", ".join(game.index.name(e) for e in game.acting_entities())
         console.print(f"[bold]{game.TITLE} {round_label(game)}[/bold] phase {game.phase.name} - acting: {acting}")
         for i, a in enumerate(acts):
             rng = a.get("price_range")
             extra = f"  [price {rng[0]}..{rng[1]} step {a.get('price_step') or 1}]" if rng else ""
             who = ""
             with contextlib.suppress(GameError):
-                who = game.entity_name(game.resolve_entity(a)) + ": "
+                who = game.index.name(game.index.resolve(a)) + ": "
             console.print(f"  {i:3d}. {who}{describe(game, a)}{extra}", highlight=False)
         console.print("number [price] | undo | show | quit | {json}> ", end="")
         line = stdin.readline()
@@ -429,7 +429,7 @@ def routes(file: str, at_id: int | None, as_json: bool, time_limit: float | None
                                    f"{type(e).__name__}: {e}") from None
     entity = None if game.finished else game.current_entity()
     if entity is None or not hasattr(entity, "trains"):
-        acting = game.entity_name(entity) if entity is not None else "nobody"
+        acting = game.index.name(entity) if entity is not None else "nobody"
         who = "the game is over" if game.finished else f"{acting} acts"
         raise click.ClickException(f"no company is operating there ({who}); give --at the id of a run_routes action")
     try:
@@ -445,7 +445,7 @@ def routes(file: str, at_id: int | None, as_json: bool, time_limit: float | None
 
     where = f"before action {at_id}" if at_id is not None else "at the end of the log"
     console = Console(width=None if sys.stdout.isatty() else 160)
-    console.print(f"{game.TITLE}: best routes of {game.entity_name(entity)} {where}", style="bold", highlight=False)
+    console.print(f"{game.TITLE}: best routes of {game.index.name(entity)} {where}", style="bold", highlight=False)
     table = Table()
     table.add_column("train")
     table.add_column("stops")

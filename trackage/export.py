@@ -17,7 +17,7 @@ def game_to_log(game, game_id=None) -> dict:
     log = {
         "id": game_id if game_id is not None else (game.game_id if game.game_id is not None else "trackage"),
         "title": game.TITLE,
-        "players": [{"id": p.id, "name": p.name} for p in game.seat_order()],
+        "players": [{"id": p.id, "name": p.name} for p in game.seats],
         "settings": {"seed": game.seed, "optional_rules": list(game.raw_options)},
         "actions": actions,
         "status": "finished" if game.finished else "active",

@@ -224,7 +224,7 @@ class Fuzzer:
 
     def _resolve(self, action):
         try:
-            return self.game.resolve_entity(action)
+            return self.game.index.resolve(action)
         except Exception:  # noqa: BLE001 - no such entity
             return None
 

@@ -29,7 +29,7 @@ def check(game, start_total: int | None = None, action: dict | None = None) -> N
     # such as 1893's EVA, is not checked by the reference either)
     if (action is not None and action.get("type") in BUYS and action.get("entity_type", "player") == "player"
             and game.round.is_stock()):
-        p = game.player_by_id(action.get("entity"))
+        p = game.index.player(action.get("entity"))
         if p is not None and game.num_certs(p) > game.cert_limit(p):
             raise InvariantError(f"{p.name} bought over the certificate limit "
                                  f"({game.num_certs(p)} > {game.cert_limit(p)}) at action {action.get('id')}")

@@ -47,7 +47,7 @@ def random_playout(title: str, num_players: int, options: list[str], seed: int, 
         played += 1
         actions = game.legal_actions()
         if not actions:
-            raise GameError(f"no legal action for {game.entity_name(game.current_entity())} in {game.round.name}",
+            raise GameError(f"no legal action for {game.index.name(game.current_entity())} in {game.round.name}",
                             rule="stuck")
         action = game.playout_choose(rng, actions) or choose(rng, actions, game.PLAYOUT_WEIGHTS)
         action["id"] = len(game.actions) + 1

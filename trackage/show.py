@@ -20,7 +20,7 @@ def render(game, console: Console | None = None) -> None:
     t = Table(title="Players")
     for col in ("player", "cash", "certs", "value", "companies"):
         t.add_column(col)
-    for p in game.seat_order():
+    for p in game.seats:
         mark = " (priority)" if game.players and p is game.players[0] else ""
         t.add_row(p.name + mark, str(p.cash), f"{game.num_certs(p)}/{game.cert_limit()}",
                   str(game.player_value(p)), ", ".join(c.sym for c in p.companies))
@@ -29,7 +29,7 @@ def render(game, console: Console | None = None) -> None:
     t = Table(title="Companies")
     for col in ("corp", "president", "price", "cash", "trains", "tokens", "ipo", "pool", "holders"):
         t.add_column(col)
-    names = {str(p.id): p.name for p in game.seat_order()}
+    names = {str(p.id): p.name for p in game.seats}
     for cid, e in snap["corps"].items():
         holders = " ".join(f"{names.get(k, k)}:{v}" for k, v in e.get("shares", {}).items())
         t.add_row(cid, names.get(e["owner"], "-") if e["owner"] else ("receivership" if e.get("pool") else "-"),
@@ -51,7 +51,7 @@ def render(game, console: Console | None = None) -> None:
         console.print("Operating order: " + ", ".join(snap["operating_order"]))
     if not game.finished:
         ent = game.current_entity()
-        console.print(f"Acting: {game.entity_name(ent) if ent is not None else '-'}", style="bold")
+        console.print(f"Acting: {game.index.name(ent) if ent is not None else '-'}", style="bold")
         acts = game.legal_actions()
         t = Table(title=f"Legal actions ({len(acts)})")
         t.add_column("#")

@@ -154,12 +154,12 @@ class ActionEncoding:
             return self._index(atype, e, [self._of(self.hexes, action["hex"], "hex"),
                                           self._of(self.tiles, name, "tile"), int(action.get("rotation", 0))])
         if atype == "place_token":
-            city = game.city_by_id(action.get("city"))
+            city = game.board.city_by_id(action.get("city"))
             if city is None:
                 raise EncodingError(f"unknown city {action.get('city')!r}")
             return self._index(atype, e, [self._of(self.hexes, city.hex.id, "hex"), list(city.tile.cities).index(city)])
         if atype in ("buy_shares", "sell_shares"):
-            shares = [game.share_by_id(s) for s in action.get("shares") or []]
+            shares = [game.index.share(s) for s in action.get("shares") or []]
             if not shares or any(s is None for s in shares):
                 raise EncodingError("unknown shares")
             corp = self._of(self.entities, shares[0].corporation.id, "corporation")
@@ -177,7 +177,7 @@ class ActionEncoding:
             return self._index(atype, e, [self._of(self.entities, str(target), "company"),
                                           self._tier(action, action.get("price"))])
         if atype == "buy_train":
-            train = game.train_by_id(action.get("train"))
+            train = game.depot.train_by_id(action.get("train"))
             if train is None:
                 raise EncodingError(f"unknown train {action.get('train')!r}")
             name = action.get("variant") or train.name
@@ -187,7 +187,7 @@ class ActionEncoding:
                      self._tier(action, action.get("price"))]
             return self._index(atype, e, parts)
         if atype == "discard_train":
-            train = game.train_by_id(action.get("train"))
+            train = game.depot.train_by_id(action.get("train"))
             if train is None:
                 raise EncodingError(f"unknown train {action.get('train')!r}")
             return self._index(atype, e, [self._of(self.trains, train.name, "train")])
@@ -272,7 +272,7 @@ class SpielState:
         e = acting[0]
         while not getattr(e, "is_player", False) and getattr(e, "owner", None) is not None and e.owner is not e:
             e = e.owner
-        seats = [str(p.id) for p in g.seat_order()]
+        seats = [str(p.id) for p in g.seats]
         return seats.index(str(e.id)) if str(getattr(e, "id", None)) in seats else 0
 
     def is_terminal(self) -> bool:
@@ -285,7 +285,7 @@ class SpielState:
         if not g.finished:
             return [0.0] * self.spiel.num_players
         result = g.result()
-        return [float(result.get(str(p.id), 0)) for p in g.seat_order()]
+        return [float(result.get(str(p.id), 0)) for p in g.seats]
 
     # -- actions ----------------------------------------------------------------------------
     def _table(self) -> dict[int, dict]:

@@ -187,6 +187,16 @@ class Board:
             return None
         return tile.city_by_index(int(idx))
 
+    def placed_tile(self, tile, rotation: int, hex_):
+        """``tile`` (a supply tile) in ``rotation`` on ``hex_``: what would be laid."""
+        return tile.at(rotation, hex_)
+
+    def upgrade_labels(self, tile) -> dict:
+        """The labels of the hex under ``tile`` now, as keyword arguments of the upgrade checks."""
+        if tile.hex is None:
+            return {}
+        return {"from_label": self.label(tile.hex), "from_future_label": self.future_label(tile.hex)}
+
     def node_by_signature(self, signature: str):
         """``"<hex id>-<part index>"`` (route node signature) -> node on that hex's tile."""
         hex_id, _, idx = signature.rpartition("-")
@@ -685,7 +695,7 @@ class Board:
             raise GameError(f"tile {tile.id} is already on {where}", rule="tile-not-available")
         if tile not in self.state.supply and not tile.unlimited:
             raise GameError(f"tile {tile.id} is not in the supply", rule="tile-not-available")
-        placed = game.placed_tile(tile, rotation, hex_)
+        placed = self.placed_tile(tile, rotation, hex_)
         if not game.tile_valid_for_phase(placed):
             raise GameError(f"{tile.color} tiles are not available in phase {game.phase.name}", rule="tile-colour")
         if not game.upgrades_to(old_tile, placed):

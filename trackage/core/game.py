@@ -9,15 +9,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, cast
 
-from .entities import Company, Corporation, Player, SharePoolHolder, entity_type
-from .errors import ActionFormatError, GameError
+from .actions import asks_hex, asks_tile
+from .entities import Company, Corporation, Player, SharePoolHolder
+from .errors import GameError
+from .index import Index
 from .market import StockMarket
 from .money import Bank, spend
 from .pipeline import Pipeline, listing_entities
 from .rng import Rng
 from .round import OperatingRound, StockRound
 from .shares import ShareMarket
-from .trains import Depot, PhaseTrack
+from .trains import Depot, PhaseTrack, remove_train, rust
 
 if TYPE_CHECKING:
     from .board import Board
@@ -135,7 +137,7 @@ class Game:
         self.cert_limit_value = self.init_cert_limit()
         self.init_starting_cash()
         self.init_map()
-        self._index_entities()
+        self.index = Index(self)
         self.round = self.init_round()
         self.setup()
         self.round.setup()
@@ -242,13 +244,7 @@ class Game:
 
     def operating_order(self) -> list:
         floated = [c for c in self.corporations if c.floated() and not c.closed]
-        return sorted(floated, key=self._market_sort_key)
-
-    def _market_sort_key(self, c):
-        sp = c.share_price
-        here = self.stock_market.corporations_at(sp)
-        idx = here.index(c) if c in here else 0
-        return (-sp.price, -sp.column, sp.row, idx, c.name)
+        return sorted(floated, key=self.stock_market.operating_key)
 
     def start_operating_hook(self, round_, entity) -> None:
         if self.HOME_TOKEN_TIMING == "operate":
@@ -379,15 +375,6 @@ class Game:
                 self.stock_market.move_left(corp)
 
     # ------------------------------------------------------------- board
-    def hex_by_id(self, hid):
-        return self.board.hex_by_id(hid)
-
-    def tile_by_id(self, tid):
-        return self.board.tile_by_id(tid)
-
-    def city_by_id(self, cid):
-        return self.board.city_by_id(cid)
-
     @property
     def graph(self):
         return self.board.graph
@@ -411,17 +398,7 @@ class Game:
         """May ``old_tile`` (on the map) be upgraded to ``new_tile`` (placed on its hex)?"""
         from .tiles import upgrades_to
 
-        return upgrades_to(old_tile, new_tile, **self.board_labels(old_tile))
-
-    def board_labels(self, tile) -> dict:
-        """The labels of the hex under ``tile`` now, as keyword arguments of the upgrade checks."""
-        if tile.hex is None or self.board is None:
-            return {}
-        return {"from_label": self.board.label(tile.hex), "from_future_label": self.board.future_label(tile.hex)}
-
-    def placed_tile(self, tile, rotation: int, hex_):
-        """``tile`` (a supply tile) in ``rotation`` on ``hex_``: what would be laid."""
-        return tile.at(rotation, hex_)
+        return upgrades_to(old_tile, new_tile, **self.board.upgrade_labels(old_tile))
 
     def check_laid_tile(self, entity, hex_, old_tile, tile) -> None:
         """Title hook: legality checks that need the map with the new tile on it."""
@@ -432,12 +409,6 @@ class Game:
     def legal_tile_rotation(self, entity, hex_, tile) -> bool:
         return self.board.legal_tile_rotation(entity, hex_, tile)
 
-    def lay_tile(self, entity, hex_, tile, rotation, extra_cost=0, pay=None):
-        return self.board.lay_tile(entity, hex_, tile, rotation, extra_cost=extra_cost, pay=pay)
-
-    def place_token(self, entity, city, token, pay=None, check_connected=True, free=False):
-        self.board.place_token(entity, city, token, pay=pay, check_connected=check_connected, free=free)
-
     def connected_edges(self, entity, hex_):
         """The edges of ``hex_`` through which ``entity`` may lay track (None: not connected)."""
         return self.graph.connected_hexes(entity).get(hex_)
@@ -446,23 +417,8 @@ class Game:
         """hex -> connected edges, for every hex the entity may lay or upgrade on."""
         return dict(self.graph.connected_hexes(entity))
 
-    def can_token(self, entity) -> bool:
-        return self.graph.can_token(entity)
-
-    def tokenable_cities(self, entity) -> list:
-        out = []
-        board = self.board
-        for node in self.graph.connected_nodes(entity):
-            if getattr(node, "is_city", False) and board.tokenable(node, entity) and not any(
-                    board.tokened_by(c, entity) for c in node.tile.cities):
-                out.append(node)
-        return out
-
-    def route_available(self, entity) -> bool:
-        return self.graph.route_info(entity).get("route_available", False)
-
     def can_run_route(self, entity) -> bool:
-        return self.route_available(entity)
+        return self.graph.route_available(entity)
 
     def route_trains(self, entity) -> list:
         """The trains ``entity`` may run now: its trains that have not run this operating round
@@ -518,7 +474,7 @@ class Game:
         out = []
         connected = self.layable_hexes(entity)
         if getattr(self, "_asking", None) is not None:
-            connected = {h: e for h, e in connected.items() if self.asks_hex(h.id)}
+            connected = {h: e for h, e in connected.items() if asks_hex(self, h.id)}
         candidates = {}
         for t in self.board.supply_tiles():
             if t.name not in candidates and self.tile_valid_for_phase(t):
@@ -526,7 +482,7 @@ class Game:
         # a pure function of its key, so the memo lives with the catalogue
         memo = self.board.supply.memo.setdefault(("upgrades", type(self)), {})
         if getattr(self, "_asking", None) is not None:
-            candidates = {k: t for k, t in candidates.items() if self.asks_tile(t.id)}
+            candidates = {k: t for k, t in candidates.items() if asks_tile(self, t.id)}
         for hex_, _edges in connected.items():
             old = self.board.tile(hex_)
             for t in candidates.values():
@@ -534,10 +490,10 @@ class Game:
                 rel = memo.get(key)
                 if rel is None:
                     rel = tuple((r - old.rotation) % 6 for r in range(6)
-                                if self.upgrades_to(old, self.placed_tile(t, r, None)))
+                                if self.upgrades_to(old, self.board.placed_tile(t, r, None)))
                     memo[key] = rel
                 for r in sorted((x + old.rotation) % 6 for x in rel):
-                    if self.legal_tile_rotation(entity, hex_, self.placed_tile(t, r, hex_)):
+                    if self.legal_tile_rotation(entity, hex_, self.board.placed_tile(t, r, hex_)):
                         out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
         return out
 
@@ -548,7 +504,7 @@ class Game:
         coords = corp.coordinates if isinstance(corp.coordinates, list) else [corp.coordinates]
         board = self.board
         for coord in coords:
-            hex_ = self.hex_by_id(coord)
+            hex_ = self.board.hex_by_id(coord)
             if hex_ is None:
                 continue
             tile = board.tile(hex_)
@@ -607,61 +563,14 @@ class Game:
             self.graph_changed()
 
     def discard_train(self, train) -> None:
-        self.remove_train(train)
+        remove_train(self, train)
         self.depot.reclaim(train)
 
     # ------------------------------------------------------------- lookups
-    def _index_entities(self) -> None:
-        self._players_by_id = {str(p.id): p for p in self.players}
-        self._corps_by_id = {c.id: c for c in self.corporations}
-        self._companies_by_id = {c.sym: c for c in self.companies}
-        self._minors_by_id = {m.id: m for m in self.minors}
-
-    def player_by_id(self, pid):
-        return self._players_by_id.get(str(pid))
-
     def corporation_by_id(self, cid):
-        return self._corps_by_id.get(cid)
-
-    def company_by_id(self, cid):
-        return self._companies_by_id.get(cid)
-
-    def minor_by_id(self, mid):
-        return self._minors_by_id.get(mid)
-
-    def share_by_id(self, sid: str):
-        if not isinstance(sid, str) or "_" not in sid:
-            return None
-        cid, _, idx = sid.rpartition("_")
-        corp = self.corporation_by_id(cid)
-        if corp is None or not idx.isdigit() or int(idx) >= len(corp.shares):
-            return None
-        return corp.shares[int(idx)]
-
-    def train_by_id(self, tid):
-        return self.depot.train_by_id(tid)
-
-    def entity_name(self, e) -> str:
-        return getattr(e, "name", str(e))
-
-    def resolve_entity(self, action: dict):
-        etype = action.get("entity_type")
-        eid = action.get("entity")
-        if eid is None:
-            raise ActionFormatError("action has no entity", action)
-        if etype == "player" or (etype is None and isinstance(eid, int)):
-            e = self.player_by_id(eid)
-        elif etype == "corporation":
-            e = self.corporation_by_id(eid)
-        elif etype == "company":
-            e = self.company_by_id(eid)
-        elif etype == "minor":
-            e = self.minor_by_id(eid)
-        else:
-            e = self.corporation_by_id(eid) or self.company_by_id(eid) or self.minor_by_id(eid)
-        if e is None:
-            raise ActionFormatError(f"unknown entity {eid!r} ({etype})", action)
-        return e
+        """The corporation with id ``cid``, or None (a title hook; other entities are found by
+        :attr:`index`)."""
+        return self.index.corporations.get(cid)
 
     # ------------------------------------------------------------- play: the pipeline
     # (the work is done by trackage.core.pipeline; these are the game's play API)
@@ -698,36 +607,6 @@ class Game:
     def redo(self) -> None:
         """Apply the last undone action again, exactly as it was first applied."""
         Pipeline(self).redo()
-
-    def seat_order(self) -> list:
-        """Players in their seating order as given at creation (log order)."""
-        return self.seats
-
-    def amount(self, action: dict, field: str, default=None):
-        """An amount of money an action names (a price, a bid, a cost): a whole number, never a
-        string, a fraction, a boolean or an infinity, also in an imported log. ``default`` when
-        the field is missing or null."""
-        v = action.get(field)
-        if v is None:
-            return default
-        if type(v) is not int:
-            raise GameError(f"field {field!r}: an amount is a whole number, not {v!r}"[:200], rule="malformed-action")
-        return v
-
-    def asks(self, atype: str) -> bool:
-        """Is an action of ``atype`` wanted from the listing being made? (all are, except
-        while the gate asks about one action: then steps may skip working out the others)"""
-        return self._asking is None or self._asking["type"] == atype
-
-    def asks_hex(self, hex_id: str) -> bool:
-        """Are tile lays on ``hex_id`` wanted from the listing being made? (see :meth:`asks`)"""
-        a = self._asking
-        return a is None or (a["type"] == "lay_tile" and a.get("hex") == hex_id)
-
-    def asks_tile(self, tile_id: str) -> bool:
-        """Are lays of the tile ``tile_id`` wanted from the listing being made? (see :meth:`asks`)"""
-        a = self._asking
-        return a is None or (a["type"] == "lay_tile" and a.get("tile") == tile_id)
 
     def preprocess_action(self, action, entity) -> None:
         pass
@@ -787,35 +666,14 @@ class Game:
     def train_limit(self, entity) -> int:
         return self.phase.train_limit(entity)
 
-    def remove_train(self, train) -> None:
-        owner = train.owner
-        if owner is None:
-            return
-        if owner is self.depot:
-            self.depot.remove_train(train)
-        elif train in owner.trains:
-            owner.trains.remove(train)
-
     def buy_train(self, operator, train, price: int | None = None) -> None:
         price = train.price if price is None else price
         seller = train.owner
         if price > 0:
             spend(operator, self.bank if seller is self.depot else seller, price)
-        self.remove_train(train)
+        remove_train(self, train)
         train.owner = operator
         operator.trains.append(train)
-
-    def phase_buying_train(self, entity, train) -> None:
-        while train.id in self.phase.next_on() or train.sym in self.phase.next_on():
-            self.phase.index += 1
-            self.on_phase_change(self.phase.name)
-        self.rust_trains(train, entity)
-        self.depot.clear_cache()
-        events = train.events
-        train.events = []
-        for ev in events:
-            self.on_train_event(ev, train)
-        self.after_buying_train(train)
 
     def on_phase_change(self, name: str) -> None:
         pass
@@ -826,22 +684,14 @@ class Game:
     def after_buying_train(self, train) -> None:
         pass
 
-    def all_trains(self) -> list:
-        return self.depot.trains
-
     def rust_trains(self, bought, entity) -> None:
-        for t in self.all_trains():
+        for t in self.depot.trains:
             if not t.obsolete and t.obsoletes_with(bought):
                 t.obsolete = True
-        for t in list(self.all_trains()):
+        for t in list(self.depot.trains):
             if t.rusted or not t.rusts_with(bought):
                 continue
-            self.rust(t)
-
-    def rust(self, train) -> None:
-        train.rusted = True
-        self.remove_train(train)
-        train.owner = None
+            rust(self, t)
 
     # ------------------------------------------------------------- end
     def end_check_value(self, reason: str) -> bool:
@@ -913,9 +763,6 @@ class Game:
         return {str(k): v for k, v in vals}
 
     # ------------------------------------------------------------- play API
-    def entity_ref(self, e) -> dict:
-        return {"entity": e.id, "entity_type": entity_type(e)}
-
     def acting_entities(self) -> list:
         return [e for e in self.round.active_entities() if e is not None]
 
@@ -948,7 +795,7 @@ class Game:
                 acts = s.actions(e)
                 if acts and (asking is None or asking["type"] in acts):
                     for a in s.legal_actions(e):
-                        out.append({**a, **self.entity_ref(e)})
+                        out.append({**a, **self.index.ref(e)})
                 if s.blocking():
                     break
         return out

@@ -28,7 +28,7 @@ META_TYPES = frozenset({"message", "end_game", "program_share_pass", "program_bu
 def share_kind(game, share_id) -> str:
     """What makes a certificate different from another for a buyer or seller: its company,
     holder, size and whether it is the president's (certificates of one kind are alike)."""
-    s = game.share_by_id(share_id) if isinstance(share_id, str) else None
+    s = game.index.share(share_id) if isinstance(share_id, str) else None
     if s is None:
         return f"?{share_id!r}"
     owner = s.owner

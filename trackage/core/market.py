@@ -117,6 +117,14 @@ class StockMarket:
         """The corporations on ``sp``, in arrival order."""
         return self.cells.get(sp, ())
 
+    def operating_key(self, corp) -> tuple:
+        """Where ``corp`` stands in the operating order by market position: higher price
+        first, then further right, higher up, earlier arrival on the cell, name."""
+        sp = corp.share_price
+        here = self.corporations_at(sp)
+        idx = here.index(corp) if corp in here else 0
+        return (-sp.price, -sp.column, sp.row, idx, corp.name)
+
     def _enter(self, corp, sp: SharePrice) -> None:
         self.cells = {**self.cells, sp: self.cells.get(sp, ()) + (corp,)}
 

@@ -127,12 +127,12 @@ class Pipeline:
             game._unlisted = self.check_listed(action)
         if atype in NO_OP_TYPES:
             if atype != "message":
-                game.resolve_entity(action)
+                game.index.resolve(action)
             return
         if atype == "end_game":
             game.end_game("manually_ended")
             return
-        entity = game.resolve_entity(action)
+        entity = game.index.resolve(action)
         game.preprocess_action(action, entity)
         game.round.process(action, entity)
         game.action_processed(action)
@@ -163,20 +163,20 @@ class Pipeline:
         game = self.game
         if action["type"] in META_TYPES:
             if action["type"] == "end_game":
-                e = game.resolve_entity(action)
+                e = game.index.resolve(action)
                 if not getattr(e, "is_player", False):
                     raise GameError("only a player of the game may end it", rule="end-game-by-player")
             return None
-        e = game.resolve_entity(action)
+        e = game.index.resolve(action)
         if is_listed(action, self.listed_like(action, e), partial(share_kind, game)):
             return None
-        return GameError(f"{action['type']} by {game.entity_name(e)} is not a legal action now",
+        return GameError(f"{action['type']} by {game.index.name(e)} is not a legal action now",
                          rule="not-a-legal-action")
 
     def listed_like(self, action: dict, entity) -> list[dict]:
         """What ``legal_actions`` lists of ``entity``'s actions of ``action``'s type, the
         same as filtering the whole listing, but only that is worked out: steps skip the
-        types not asked (see :meth:`Game.asks`) and tile lays other hexes."""
+        types not asked (see :func:`trackage.core.actions.asks`) and tile lays other hexes."""
         if entity is None:
             return []
         game = self.game

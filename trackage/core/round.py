@@ -188,9 +188,9 @@ class Round:
             if blocking and not accepts:
                 cur = self.current_entity
                 if cur is not None and cur is not entity and atype in s.actions(cur):
-                    name = self.game.entity_name
+                    name = self.game.index.name
                     raise OutOfTurnError(f"it is {name(cur)}'s turn, not {name(entity)}'s")
-                raise GameError(f"{s.description()} cannot process {atype} by {self.game.entity_name(entity)}",
+                raise GameError(f"{s.description()} cannot process {atype} by {self.game.index.name(entity)}",
                                 rule="no-such-action-now")
             if blocking or accepts:
                 chosen = s

@@ -329,7 +329,7 @@ class RouteRules:
         return self.game.board
 
     def hex_by_id(self, hex_id):
-        return self.game.hex_by_id(hex_id)
+        return self.game.board.hex_by_id(hex_id)
 
     @property
     def phase(self):

@@ -196,7 +196,7 @@ def bundle_from_ids(game, share_ids: list[str], percent: int | None = None, shar
         raise GameError("a bundle names each certificate once", rule="bad-bundle")
     shares = []
     for sid in share_ids:
-        s = game.share_by_id(sid)
+        s = game.index.share(sid)
         if s is None:
             raise GameError(f"unknown share {sid}", rule="unknown-entity")
         shares.append(s)

@@ -20,7 +20,7 @@ def corp_entry(game, corp, minor: bool = False) -> dict:
         entry["minor"] = True
     else:
         shares = {}
-        for p in game.seat_order():
+        for p in game.seats:
             pct = p.percent_of(corp)
             if pct:
                 shares[_pid(p)] = pct
@@ -35,7 +35,7 @@ def corp_entry(game, corp, minor: bool = False) -> dict:
 
 def trace_line(game, action: dict) -> dict:
     """One line of the reference trace format (see the traces README)."""
-    players = game.seat_order()
+    players = game.seats
     corps = {}
     for c in game.corporations:
         if c.floated() or c.ipoed or c.cash != 0:
@@ -68,7 +68,7 @@ def snapshot(game) -> dict:
                         "certs": game.num_certs(p)} for p in game.players]
     line["priority"] = game.players[0].name if game.players else None
     line["cert_limit"] = game.cert_limit()
-    line["current_entity"] = game.entity_name(game.current_entity()) if game.current_entity() is not None else None
+    line["current_entity"] = game.index.name(game.current_entity()) if game.current_entity() is not None else None
     line["operating_order"] = [c.id for c in game.round.entities] if game.round.is_operating() else []
     line["depot"] = [t.name for t in game.depot.upcoming]
     line["train_limit"] = game.phase.current.get("train_limit")

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .game import Game
 
 
 def _names(trigger, bought) -> bool:
@@ -157,7 +160,7 @@ class Depot:
             self.discarded.append(train)
         self._cache = None
 
-    def train_by_id(self, tid: str) -> Train | None:
+    def train_by_id(self, tid: Any) -> Train | None:
         for t in self.trains:
             if t.id == tid:
                 return t
@@ -224,3 +227,37 @@ class PhaseTrack:
         if on is None:
             return []
         return on if isinstance(on, list) else [on]
+
+
+# ---------------------------------------------------------------- the game's train bookkeeping
+def remove_train(game: Game, train: Any) -> None:
+    """Take ``train`` from its holder (the depot or an operator); it keeps its owner field."""
+    owner = train.owner
+    if owner is None:
+        return
+    if owner is game.depot:
+        game.depot.remove_train(train)
+    elif train in owner.trains:
+        owner.trains.remove(train)
+
+
+def rust(game: Game, train: Train) -> None:
+    """``train`` rusts: it leaves the game."""
+    train.rusted = True
+    remove_train(game, train)
+    train.owner = None
+
+
+def phase_buying_train(game: Game, entity: Any, train: Train) -> None:
+    """After ``entity`` bought ``train``: the phases it starts, the trains it rusts or makes
+    obsolete, its events, then the title's :meth:`Game.after_buying_train`."""
+    while train.id in game.phase.next_on() or train.sym in game.phase.next_on():
+        game.phase.index += 1
+        game.on_phase_change(game.phase.name)
+    game.rust_trains(train, entity)
+    game.depot.clear_cache()
+    events = train.events
+    train.events = []
+    for ev in events:
+        game.on_train_event(ev, train)
+    game.after_buying_train(train)

@@ -41,7 +41,7 @@ def game_state(service: GameService, lv: Live, seat: dict | None) -> dict[str, A
     acting = [{"id": getattr(e, "id", None), "type": entity_type(e), "name": views.entity_label(game, e)}
               for e in (game.acting_entities() if not game.finished else [])]
     return {
-        "id": gid, "title": game.TITLE, "players": [{"id": p.id, "name": p.name} for p in game.seat_order()],
+        "id": gid, "title": game.TITLE, "players": [{"id": p.id, "name": p.name} for p in game.seats],
         "options": list(lv.meta.get("options") or []),
         "round": game.round.name, "round_label": views.round_label(game), "turn": game.turn,
         "round_num": game.round.round_num, "phase": game.phase.name, "acting": acting,

@@ -159,10 +159,10 @@ def page_context(service: GameService, lv: Live, token: str | None, action: int 
         "sheet": views.spreadsheet(game), "market": views.market_grid(game), "charts": chart_svgs,
         "log_rows": log_rows, "seat": seat, "token": token or "",
         "seat_name": None if seat is None else ("hotseat (every player)" if seat["player_id"] is None else
-                                                next((p.name for p in game.seat_order()
+                                                next((p.name for p in game.seats
                                                       if str(p.id) == seat["player_id"]), seat["player_id"])),
         "result": game.result() if game.finished else None,
-        "names": {str(p.id): p.name for p in game.seat_order()},
+        "names": {str(p.id): p.name for p in game.seats},
         "can_undo": seat is not None and not viewing_past and bool(game.actions),
         "history_error": str(history.error) if history.error else None,
     }
@@ -175,13 +175,13 @@ def tile_choices(gid: GameId, hex_id: str, request: Request, seat: PageSeat, loc
     with locked as lv:
         game: Any = lv.game
         lays = [a for a in service.seat_legal(game, seat, lv) if a["type"] == "lay_tile" and a["hex"] == hex_id]
-        hx = game.hex_by_id(hex_id)
+        hx = game.board.hex_by_id(hex_id)
         items = []
         for a in lays:
-            tile = game.tile_by_id(a["tile"])
+            tile = game.board.tile_by_id(a["tile"])
             if tile is None or hx is None:
                 continue
-            placed = game.placed_tile(getattr(tile, "tile", tile), a["rotation"], hx)
+            placed = game.board.placed_tile(getattr(tile, "tile", tile), a["rotation"], hx)
             items.append({"svg": render_tile(game, hx, placed, size=84), "json": json.dumps(views.clean_for_json(a)),
                           "label": f"{getattr(tile, 'name', a['tile'])} r{a['rotation']}", "tile": a["tile"],
                           "rotation": a["rotation"]})

@@ -325,7 +325,7 @@ class GameService:
         out = []
         for a in acts:
             try:
-                c = controller(game, game.resolve_entity(a))
+                c = controller(game, game.index.resolve(a))
             except GameError:
                 continue
             if c is None or str(c.id) == seat["player_id"]:
@@ -352,13 +352,13 @@ class GameService:
             if game.finished and atype != "message":
                 raise Illegal("the game is over", "game-over")
             try:
-                entity = game.resolve_entity(action)
+                entity = game.index.resolve(action)
             except GameError as e:
                 raise Illegal(e.message, e.rule) from None
             if seat["player_id"] is not None and atype != "message":
                 c = controller(game, entity)
                 if c is not None and str(c.id) != seat["player_id"]:
-                    raise Forbidden(f"{game.entity_name(entity)} is not yours to act for", "not-your-entity")
+                    raise Forbidden(f"{game.index.name(entity)} is not yours to act for", "not-your-entity")
             if atype == "run_routes":
                 self._fill_revenues(game, entity, action)
             try:
@@ -419,7 +419,7 @@ class GameService:
             if pid is not None and last[1] != pid:
                 raise Forbidden("you can undo only your own last action, before anyone acts after it",
                                 "not-your-action")
-            stored = {"type": "undo", "entity": int(pid) if pid and pid.isdigit() else (pid or game.seat_order()[0].id),
+            stored = {"type": "undo", "entity": int(pid) if pid and pid.isdigit() else (pid or game.seats[0].id),
                       "entity_type": "player", "id": action["id"]}
             game.undo()
         else:
@@ -427,7 +427,7 @@ class GameService:
                 raise Illegal("nothing to redo", "nothing-to-redo")
             if pid is not None and lv.actors[-1][1] != pid:
                 raise Forbidden("you can redo only your own undo", "not-your-action")
-            stored = {"type": "redo", "entity": int(pid) if pid and pid.isdigit() else (pid or game.seat_order()[0].id),
+            stored = {"type": "redo", "entity": int(pid) if pid and pid.isdigit() else (pid or game.seats[0].id),
                       "entity_type": "player", "id": action["id"]}
             try:
                 game.redo()

@@ -44,7 +44,7 @@ def describe(game, a: dict) -> str:
         if t == "pass":
             return "Pass"
         if t in ("buy_shares", "sell_shares"):
-            shares = [game.share_by_id(s) for s in a.get("shares") or []]
+            shares = [game.index.share(s) for s in a.get("shares") or []]
             shares = [s for s in shares if s is not None]
             corp = shares[0].corporation.id if shares else "?"
             pct = a.get("percent") or sum(s.percent for s in shares)
@@ -71,7 +71,7 @@ def describe(game, a: dict) -> str:
             return f"Lay tile {a.get('tile')} on {a.get('hex')} (rotation {a.get('rotation')})"
         if t == "place_token":
             city = a.get("city")
-            c = game.city_by_id(city) if game.board is not None else None
+            c = game.board.city_by_id(city) if game.board is not None else None
             where = c.hex.id if c is not None and c.hex is not None else city
             return f"Token in {where}" + (f" ({c.hex.location_name})" if c is not None and c.hex is not None
                                           and c.hex.location_name else "")
@@ -133,7 +133,7 @@ def short_label(a: dict) -> str:
 
 def acting_label(game, a: dict) -> str:
     try:
-        return entity_label(game, game.resolve_entity(a))
+        return entity_label(game, game.index.resolve(a))
     except GameError:
         return str(a.get("entity"))
 
@@ -144,7 +144,7 @@ def spreadsheet(game) -> dict:
     (president, prices, treasury, trains, tokens, IPO, pool)."""
     corps = [c for c in game.corporations if getattr(c, "ipoed", False) or c.floated()]
     players = []
-    for p in game.seat_order():
+    for p in game.seats:
         players.append({
             "name": p.name, "id": p.id, "cash": p.cash,
             "certs": f"{game.num_certs(p)}/{game.cert_limit(p)}",
@@ -239,7 +239,7 @@ class Charts:
         i = len(self.labels)
         self.labels.append(label)
         self.action_of_label.append(n_action)
-        for p in game.seat_order():
+        for p in game.seats:
             self.values.setdefault(p.name, [None] * i).append(game.player_value(p))
         for c in game.corporations:
             sp = getattr(c, "share_price", None)
@@ -259,7 +259,7 @@ class Charts:
         i = len(self.labels)
         out.values = {k: list(v) for k, v in self.values.items()}
         out.prices = {k: list(v) for k, v in self.prices.items()}
-        for p in game.seat_order():
+        for p in game.seats:
             out.values.setdefault(p.name, [None] * i).append(game.player_value(p))
         for c in game.corporations:
             sp = getattr(c, "share_price", None)

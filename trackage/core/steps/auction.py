@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
+from ..actions import amount
 from ..errors import GameError
 
 #: A bid: (entity, price, item). A plain tuple, so copies of a game share nothing with it.
@@ -122,7 +123,7 @@ class AuctionMixin:
     def bid_item(self, action: dict, entity) -> Any:
         """The item ``action`` bids on; refuses an unknown one and (override) one not up for
         auction now. Default: the company named by ``company`` (``unknown-entity``)."""
-        company = self.game.company_by_id(action.get("company"))
+        company = self.game.index.company(action.get("company"))
         if company is None:
             raise GameError(f"unknown company {action.get('company')!r}", rule="unknown-entity")
         return company
@@ -135,7 +136,7 @@ class AuctionMixin:
             if not isinstance(price, int):
                 raise GameError("a bid needs an integer price", rule="malformed-action")
             return price
-        return self.game.amount(action, "price", 0)
+        return amount(action, "price", 0)
 
     def check_bid(self, entity, item, price: int) -> None:
         """Refuse a bid the rules do not allow. Default: the shared :meth:`check_price`;

@@ -45,7 +45,7 @@ class BuyCompanyMixin:
         """Title hook: bookkeeping once ``entity``'s purchase of ``company`` is done (default: none)."""
 
     def process_buy_company(self, action: dict, entity) -> None:
-        company = self.game.company_by_id(action.get("company"))
+        company = self.game.index.company(action.get("company"))
         price = self.company_price(entity, company, action)
         assert company is not None  # company_price refuses an unknown company
         self.transfer_company(self.company_buyer(entity), company, price)

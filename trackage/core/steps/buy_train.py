@@ -28,8 +28,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
+from ..actions import amount
 from ..errors import GameError
 from ..round import Step, ranged
+from ..trains import phase_buying_train
 
 if TYPE_CHECKING:
     from ..trains import Train
@@ -98,13 +100,13 @@ class BuyTrain(Step):
         if variant:
             self.choose_variant(entity, train, variant)
         exchange = self.traded_in(action, entity, train)
-        price = self.game.amount(action, "price", self.default_price(train))
+        price = amount(action, "price", self.default_price(train))
         return Purchase(train, price, variant, exchange, from_depot)
 
     # --- reading hooks
     def purchased_train(self, action: dict, entity) -> Train | None:
         """The train the action buys (None: no such train): the one it names."""
-        return self.game.train_by_id(action.get("train"))
+        return self.game.depot.train_by_id(action.get("train"))
 
     def chosen_variant(self, action: dict, train: Train) -> str | None:
         """The variant the buyer chooses for ``train``: the one the action names, for a depot
@@ -192,7 +194,7 @@ class BuyTrain(Step):
         from_depot = train.owner is self.game.depot
         self.game.buy_train(entity, train, price)
         if from_depot:
-            self.game.phase_buying_train(entity, train)
+            phase_buying_train(self.game, entity, train)
 
     def after_buy_train(self, entity, purchase: Purchase) -> None:
         """After the purchase: the step ends when the buyer may buy nothing more."""

@@ -8,11 +8,12 @@ from collections.abc import Hashable
 from typing import ClassVar
 
 from .. import routes as routemod
+from ..actions import amount
 from ..entities import OperatingInfo
 from ..errors import GameError
 from ..money import spend
 from ..round import Step
-from ..trains import Train
+from ..trains import Train, rust
 from .buy_train import BuyTrain, Purchase
 
 __all__ = ["BuyTrain", "DiscardTrain", "Dividend", "HomeToken", "Purchase", "RunRoutes"]
@@ -45,7 +46,7 @@ class RunRoutes(Step):
         game = self.game
         self.round.routes = routemod.evaluate_routes(game, entity, routes, action)
         ours = game.run_extra_revenue(entity, routes) if routes else 0
-        claimed = game.amount(action, "extra_revenue", None)
+        claimed = amount(action, "extra_revenue", None)
         if claimed is not None and claimed != ours:
             msg = (f"action {action.get('id')}: {entity.name}'s run earns {ours} beside its routes, "
                    f"the action says {claimed}")
@@ -123,7 +124,7 @@ class Dividend(Step):
 
     def rust_obsolete(self, entity):
         for t in [t for t in entity.trains if t.obsolete]:
-            self.game.rust(t)
+            rust(self.game, t)
 
     def per_share(self, entity, amount: int) -> float:
         return amount / float(entity.total_shares)
@@ -195,7 +196,7 @@ class DiscardTrain(Step):
         self.game.discard_train(train)
 
     def process_discard_train(self, action, entity):
-        train = self.game.train_by_id(action.get("train"))
+        train = self.game.depot.train_by_id(action.get("train"))
         if train is None or train.owner is not entity:
             raise GameError(f"{entity.name} does not own train {action.get('train')!r}", rule="not-owner")
         if train not in self.discardable(entity):
@@ -250,7 +251,7 @@ class HomeToken(Step):
 
     def process_place_token(self, action, entity):
         p = self.pending()
-        city = self.game.city_by_id(action.get("city"))
+        city = self.game.board.city_by_id(action.get("city"))
         if city is None:
             raise GameError(f"unknown city {action.get('city')!r}", rule="unknown-city")
         corp = p["token"].corporation

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from ..actions import amount
 from ..errors import GameError
 from ..money import spend
 from ..shares import action_bundle
@@ -415,10 +416,10 @@ class BuySellParShares(Passing):
         self.game.after_buy_shares(entity, corp)
 
     def process_buy_company(self, action, entity):
-        company = self.game.company_by_id(action.get("company"))
+        company = self.game.index.company(action.get("company"))
         if company is None:
             raise GameError(f"unknown company {action.get('company')!r}", rule="unknown-entity")
-        price = self.game.amount(action, "price", company.value)
+        price = amount(action, "price", company.value)
         if company not in self.game.buyable_bank_companies():
             raise GameError(f"{company.name} cannot be bought from the bank now", rule="company-not-for-sale")
         if self.bought():
@@ -436,14 +437,14 @@ class BuySellParShares(Passing):
         self.game.after_buy_company(entity, company)
 
     def process_sell_company(self, action, entity):
-        company = self.game.company_by_id(action.get("company"))
+        company = self.game.index.company(action.get("company"))
         if company is None or company.owner is not entity:
             raise GameError(f"{entity.name} does not own {action.get('company')!r}", rule="not-owner")
         if self.bought() and not self.must_sell(entity):
             raise GameError("cannot sell a company after buying this turn", rule="illegal-sale")
         if self.game.turn <= 1:
             raise GameError("companies cannot be sold in the first stock round", rule="illegal-sale")
-        price = self.game.amount(action, "price", 0)
+        price = amount(action, "price", 0)
         expected = self.game.company_sale_price(company)
         if price != expected:
             raise GameError(f"{company.name} sells for {expected}, not {price}", rule="wrong-price")

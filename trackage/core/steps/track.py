@@ -4,9 +4,22 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from ..actions import asks
 from ..errors import GameError
 from ..money import spend
 from ..round import Step
+
+
+def tokenable_cities(game, entity) -> list:
+    """The cities ``entity`` reaches and may place a token in: a free slot and no token of
+    its own on that tile yet."""
+    out = []
+    board = game.board
+    for node in game.graph.connected_nodes(entity):
+        if getattr(node, "is_city", False) and board.tokenable(node, entity) and not any(
+                board.tokened_by(c, entity) for c in node.tile.cities):
+            out.append(node)
+    return out
 
 
 class TrackAndTokenStep(Step):
@@ -88,10 +101,10 @@ class TrackAndTokenStep(Step):
 
     def process_lay_tile(self, action, entity):
         game = self.game
-        hex_ = game.hex_by_id(action.get("hex"))
+        hex_ = game.board.hex_by_id(action.get("hex"))
         if hex_ is None:
             raise GameError(f"unknown hex {action.get('hex')!r}", rule="unknown-hex")
-        tile = game.tile_by_id(action.get("tile"))
+        tile = game.board.tile_by_id(action.get("tile"))
         if tile is None:
             raise GameError(f"unknown or unavailable tile {action.get('tile')!r}", rule="tile-not-available")
         rotation = action.get("rotation", 0)
@@ -101,7 +114,7 @@ class TrackAndTokenStep(Step):
         if not hasattr(tile, "at"):
             raise GameError(f"tile {tile.id} is already on {tile.hex.id if tile.hex else 'the map'}",
                             rule="tile-not-available")
-        tile = game.placed_tile(tile, rotation, hex_)
+        tile = game.board.placed_tile(tile, rotation, hex_)
         lay = self.tile_lay(entity)
         if lay is None:
             raise GameError("no more tile lays this turn", rule="tile-lay-limit")
@@ -114,7 +127,7 @@ class TrackAndTokenStep(Step):
             raise GameError(f"{hex_.id} was already laid this turn", rule="same-hex")
         self.check_lay(entity, hex_, old_tile, tile, rotation)
         extra = lay["cost"] if tile.color == "yellow" else lay["upgrade_cost"]
-        game.lay_tile(entity, hex_, tile.tile, rotation, extra_cost=extra, pay=lambda c: self.pay(entity, c))
+        game.board.lay_tile(entity, hex_, tile.tile, rotation, extra_cost=extra, pay=lambda c: self.pay(entity, c))
         if upgrade:
             self.round.upgraded_track = True
         self.round.num_laid_track += 1
@@ -133,13 +146,13 @@ class TrackAndTokenStep(Step):
         toks = self.available_tokens(entity)
         if not toks or min(t.price for t in toks) > self.buying_power(entity):
             return False
-        return self.game.can_token(entity)
+        return self.game.graph.can_token(entity)
 
     def process_place_token(self, action, entity):
         game = self.game
         if self.round.tokened:
             raise GameError("a token was already placed this turn", rule="one-token-per-turn")
-        city = game.city_by_id(action.get("city"))
+        city = game.board.city_by_id(action.get("city"))
         if city is None:
             raise GameError(f"unknown city {action.get('city')!r}", rule="unknown-city")
         toks = self.available_tokens(entity)
@@ -147,7 +160,7 @@ class TrackAndTokenStep(Step):
             raise GameError(f"{entity.name} has no tokens left", rule="no-tokens")
         token = toks[0]
         self.prepare_token(entity, city, token, action)
-        game.place_token(entity, city, token, pay=lambda c: self.pay(entity, c), check_connected=True)
+        game.board.place_token(entity, city, token, pay=lambda c: self.pay(entity, c), check_connected=True)
         self.round.tokened = True
         if not self.can_lay_tile(entity):
             self.pass_()
@@ -161,14 +174,14 @@ class TrackAndTokenStep(Step):
     def legal_actions(self, entity):
         acts = self.actions(entity)
         out: list[dict] = []
-        if "lay_tile" in acts and self.game.asks("lay_tile"):
+        if "lay_tile" in acts and asks(self.game, "lay_tile"):
             lay = self.tile_lay(entity)
             assert lay is not None  # lay_tile is offered only while a lay is left
             board = self.game.board
             for cand in self.game.legal_tile_lays(entity):
-                hex_ = self.game.hex_by_id(cand["hex"])
+                hex_ = self.game.board.hex_by_id(cand["hex"])
                 old = board.tile(hex_)
-                tile = self.game.placed_tile(self.game.tile_by_id(cand["tile"]), cand["rotation"], hex_)
+                tile = self.game.board.placed_tile(self.game.board.tile_by_id(cand["tile"]), cand["rotation"], hex_)
                 up = self.is_upgrade(old, tile)
                 if (up and not lay["upgrade"]) or (not up and not lay["lay"]):
                     continue
@@ -184,8 +197,8 @@ class TrackAndTokenStep(Step):
                 if board.lay_cost_preview(hex_, tile, entity) + extra > self.buying_power(entity):
                     continue
                 out.append({"type": "lay_tile", **cand})
-        if "place_token" in acts and self.game.asks("place_token"):
-            for city in self.game.tokenable_cities(entity):
+        if "place_token" in acts and asks(self.game, "place_token"):
+            for city in tokenable_cities(self.game, entity):
                 out.append({"type": "place_token", "city": city.id, "slot": self.game.board.get_slot(city, entity)
                             or 0})
         if "pass" in acts:

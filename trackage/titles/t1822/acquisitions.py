@@ -72,10 +72,10 @@ def acquire_bank_minor(game: Game1822, entity, minor, token_choice, round_) -> N
             tok = Token(entity, price=0)
             entity.tokens.append(tok)
             game.m14_token_ability = entity
-            round_.pending_tokens.append({"entity": entity, "hexes": [game.hex_by_id(LONDON)], "token": tok})
+            round_.pending_tokens.append({"entity": entity, "hexes": [game.board.hex_by_id(LONDON)], "token": tok})
         else:
             board = game.board
-            city = next(c for c in board.tile(game.hex_by_id(minor.coordinates)).cities
+            city = next(c for c in board.tile(game.board.hex_by_id(minor.coordinates)).cities
                         if board.reserved_by(c, minor))
             board.remove_reservation(city, minor)
             if board.tokened_by(city, entity):

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 def choices_entities(game: Game1822) -> list:
     """Who chooses in the choices round: P9's owner, if a player."""
-    c = game.company_by_id(DOUBLE_CASH)
+    c = game.index.company(DOUBLE_CASH)
     if c is None or c.closed or c.owner is None or not c.owner.is_player:
         return []
     return [c.owner]
@@ -97,7 +97,7 @@ def company_made_choice(game: Game1822, company, choice, time) -> None:
         taxhaven.made_choice_tax_haven(game, company, choice)
     elif sym == LUR:
         cid, _, where = choice.partition("_")
-        sel = game.company_by_id(cid)
+        sel = game.index.company(cid)
         game.companies.remove(sel)
         if where == "top":
             box = {"M": game.bidbox_minors, "C": game.bidbox_concessions}.get(sel.sym[0], game.bidbox_privates)()

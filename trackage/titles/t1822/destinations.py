@@ -11,7 +11,7 @@ if TYPE_CHECKING:
 def destination_connected(game: Game1822, entity) -> bool:
     """Does a walk from the destination (not entering cities that block ``entity``) reach
     its home token? The walk stops at the first path that does."""
-    dest = game.hex_by_id(entity.destination)
+    dest = game.board.hex_by_id(entity.destination)
     home = entity.tokens[0].city if entity.tokens and entity.tokens[0].used else None
     dest_tile = game.board.tile(dest) if dest is not None else None
     if dest_tile is None or home is None or not dest_tile.nodes:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING, ClassVar
 
+from trackage.core.trains import phase_buying_train, remove_train
+
 from ...core.board import Board
 from ...core.entities import Corporation, Player
 from ...core.errors import GameError
@@ -130,7 +132,7 @@ class StockRound1822(StockRound):
         if remove_minor is not None:
             train = game.depot.upcoming[0]
             bidboxes.export_train(game, train)
-            game.phase_buying_train(None, train)
+            phase_buying_train(game, None, train)
             minor = game.find_corporation(remove_minor)
             game.close_corporation(minor)
             remove_minor.close()
@@ -295,7 +297,7 @@ class Game1822(Game):
                        if any(a.get("type") == "exchange" and corp.id in a.get("corporations", [])
                               for a in c.abilities)), None)
             corp.par_via_exchange = ex
-        self._index_entities()
+        self.index.rebuild()
 
     def init_round(self):
         self.round_counter += 1
@@ -376,7 +378,7 @@ class Game1822(Game):
 
     def player_value(self, player):
         v = super().player_value(player) - self.player_debt.get(player, 0)
-        th = self.company_by_id(TAX_HAVEN)
+        th = self.index.company(TAX_HAVEN)
         if th is not None and th.owner is player:
             v += self.tax_haven.value()
         return v
@@ -406,7 +408,7 @@ class Game1822(Game):
 
     def stock_round_finished(self, round_):
         corps = [c for c in self.corporations if c.floated() and c.type != "minor" and c.share_price is not None]
-        for corp in sorted(corps, key=self._market_sort_key):
+        for corp in sorted(corps, key=self.stock_market.operating_key):
             if self.sold_out(corp):
                 self.stock_market.move_up(corp)
 
@@ -481,7 +483,8 @@ class Game1822(Game):
         ], round_num=round_num)
 
     def operating_order(self):
-        floated = sorted([c for c in self.corporations if c.floated() and not c.closed], key=self._market_sort_key)
+        floated = sorted([c for c in self.corporations if c.floated() and not c.closed],
+                         key=self.stock_market.operating_key)
         return [c for c in floated if c.type == "minor"] + [c for c in floated if c.type != "minor"]
 
     def payout_companies(self):
@@ -511,7 +514,7 @@ class Game1822(Game):
         if corp.id == TWO_HOME:
             tok = next((t for t in corp.tokens if t.type == "destination" and not t.used), None)
             if tok is not None:
-                self.place_destination_token(corp, self.hex_by_id(corp.destination), tok)
+                self.place_destination_token(corp, self.board.hex_by_id(corp.destination), tok)
 
     def place_destination_token(self, corp, hex_, token):
         city = self.board.tile(hex_).cities[0]
@@ -571,16 +574,16 @@ class Game1822(Game):
         seller = train.owner
         if price and price > 0:
             spend(operator, self.bank if seller is self.depot or seller is None else seller, price)
-        self.remove_train(train)
+        remove_train(self, train)
         train.owner = operator
         operator.trains.append(train)
 
     def discard_train(self, train):
         if train.name in EXTRA_PERMANENTS or train.name == "P+":
-            self.remove_train(train)
+            remove_train(self, train)
             train.owner = None
             return
-        self.remove_train(train)
+        remove_train(self, train)
         train.variants = {train.name: train.variants[train.name]}
         self.depot.reclaim(train)
 
@@ -600,7 +603,7 @@ class Game1822(Game):
                     corp.capitalization = "full"
         elif kind == "phase_revenue":
             for sym in PHASE_REVENUE:
-                c = self.company_by_id(sym)
+                c = self.index.company(sym)
                 pot = self.phase_revenue.get(sym)
                 if c is None or c.closed or pot is None:
                     continue
@@ -763,7 +766,7 @@ class Game1822(Game):
             corp.trains.remove(t)
             t.owner = None
         super().close_corporation(corp)
-        self._index_entities()
+        self.index.rebuild()
 
     def sell_shares_and_change_price(self, bundle):
         corp = bundle.corporation
@@ -808,7 +811,7 @@ class Game1822(Game):
         from ...core.tiles import upgrades_to
 
         return upgrades_to(old_tile, new_tile, special=getattr(self, "_special_lay", False),
-                           **self.board_labels(old_tile))
+                           **self.board.upgrade_labels(old_tile))
 
     # ------------------------------------------------------------ private companies' tile lays
     def extra_share_holders(self) -> list:
@@ -864,5 +867,5 @@ class Game1822(Game):
 
     def live_city(self, cid):
         """A city on the map now (a city id of a replaced tile is refused)."""
-        city = self.city_by_id(cid)
+        city = self.board.city_by_id(cid)
         return city if city is not None and city.hex is not None and city.tile is self.board.tile(city.hex) else None

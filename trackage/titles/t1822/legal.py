@@ -28,6 +28,6 @@ def with_emergency_sales(game: Game1822, out: list, entity=None) -> list:
                 if not s.can_sell(player, b) or game.tax_haven_would_be_president(b):
                     continue
                 out.append({"type": "sell_shares", "shares": [x.id for x in b.shares], "percent": b.percent,
-                            **game.entity_ref(player)})
+                            **game.index.ref(player)})
             break
     return out

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from trackage.core.actions import asks_hex, asks_tile
+
 from ...core.errors import GameError
 from ...core.money import spend
 from . import layeffects
@@ -28,7 +30,7 @@ def teleport_ability(game: Game1822, company):
     ab = next((a for a in company.abilities if a.get("type") == "teleport" and not a.get("used")), None)
     if ab is None or company.owner.exchange_tokens <= 0:
         return None
-    tile = game.board.tile(game.hex_by_id("P43"))
+    tile = game.board.tile(game.board.hex_by_id("P43"))
     city = tile.cities[0]
     if game.board.get_slot(city, company.owner) is not None:
         return None
@@ -112,8 +114,8 @@ def special_lay_tile(game: Game1822, step, action, company, ab) -> None:
     names), paying what the lay costs and using up the abilities."""
     corp = company.owner
     round_ = game.round
-    hex_ = game.hex_by_id(action.get("hex"))
-    tile = game.tile_by_id(action.get("tile"))
+    hex_ = game.board.hex_by_id(action.get("hex"))
+    tile = game.board.tile_by_id(action.get("tile"))
     if hex_ is None or tile is None:
         raise GameError("unknown hex or tile", rule="unknown-hex")
     rotation = action.get("rotation", 0)
@@ -121,7 +123,7 @@ def special_lay_tile(game: Game1822, step, action, company, ab) -> None:
         raise GameError("Minor cannot upgrade past green", rule="tile-colour")
     combo = []
     for cid in action.get("combo_entities") or []:
-        c = game.company_by_id(cid)
+        c = game.index.company(cid)
         cab = track_ability(game, c, "track") if c is not None else None
         if c is None or c.owner is not corp or cab is None:
             raise GameError(f"{cid!r} cannot join this tile lay", rule="bad-combo")
@@ -174,7 +176,7 @@ def special_lay_tile(game: Game1822, step, action, company, ab) -> None:
     game._advanced_lay = ("next" if syms == {"P11"} else "either") if "P11" in syms else False
     game._lay_syms = syms
     try:
-        game.lay_tile(company, hex_, tile, rotation, pay=pay)
+        game.board.lay_tile(company, hex_, tile, rotation, pay=pay)
     finally:
         game._special_lay = False
         game._teleport_lay = False
@@ -219,9 +221,9 @@ def combo_companies(game: Game1822, company) -> tuple:
     offers them, and a function giving a company's combination list."""
     def combos(c):
         return next((a.get("combo_entities") or [] for a in c.abilities if a.get("type") == "tile_lay"), [])
-    return [game.company_by_id(sym) for sym in combos(company)
-            if game.company_by_id(sym) is not None and game.company_by_id(sym).owner is company.owner
-            and track_ability(game, game.company_by_id(sym), "track") is not None], combos
+    return [game.index.company(sym) for sym in combos(company)
+            if game.index.company(sym) is not None and game.index.company(sym).owner is company.owner
+            and track_ability(game, game.index.company(sym), "track") is not None], combos
 
 
 def special_lay_options(game: Game1822, company, ab) -> list:
@@ -261,12 +263,12 @@ def special_lay_candidates(game: Game1822, company, ab, combo=()) -> list:
     out = []
     try:
         options = _lay_tile_options(game, pairs, corp)
-        hexes = ([game.hex_by_id(h) for h in ab["hexes"]] if game._teleport_lay
+        hexes = ([game.board.hex_by_id(h) for h in ab["hexes"]] if game._teleport_lay
                  else list(game.layable_hexes(corp)))
         for hex_ in hexes:
             if ab.get("hexes") and hex_.id not in ab["hexes"]:
                 continue
-            if not game.asks_hex(hex_.id):
+            if not asks_hex(game, hex_.id):
                 continue
             old = game.board.tile(hex_)
             if lay is not None and ((old.color != "white" and not lay["upgrade"])
@@ -280,7 +282,7 @@ def special_lay_candidates(game: Game1822, company, ab, combo=()) -> list:
             except (GameError, AttributeError):
                 continue
             for t, special, advanced, tiled_by in options:
-                if not game.asks_tile(t.id):
+                if not asks_tile(game, t.id):
                     continue
                 if tiled_by is not None and corp.type == "minor" and old.color in ("green", "brown", "gray"):
                     continue
@@ -350,7 +352,7 @@ def _company_lay_rotations(game: Game1822, pairs, corp, hex_, old, tile) -> list
     free = any(a.get("free") for _, a in matched)
     out = []
     for r in range(6):
-        placed = game.placed_tile(tile, r, hex_)
+        placed = game.board.placed_tile(tile, r, hex_)
         if not (game.upgrades_to(old, placed) and game.legal_tile_rotation(company, hex_, placed)):
             continue
         border = game.board.border_cost_preview(hex_, placed)

@@ -45,7 +45,7 @@ class RouteRules1822(RouteRules):
             if visited < 2:
                 raise RouteError("E-train route must have at least 2 tokened cities")
             ends = sum(1 for v in (visits[0], visits[-1]) if tokened(v))
-            channel = self.board.tile(self.game.hex_by_id(ENGLISH_CHANNEL)).cities
+            channel = self.board.tile(self.game.board.hex_by_id(ENGLISH_CHANNEL)).cities
             ok = ends == 2 or (ends == 1 and ec == 2 and bool(channel) and self.board.tokened_by(channel[0], corp))
             if not ok:
                 placed = sum(1 for t in corp.tokens if t.used and t.type in ("normal", "destination"))

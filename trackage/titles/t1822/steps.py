@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from trackage.core.steps.track import tokenable_cities
+
 from ...core.entities import ShareBundle
 from ...core.errors import GameError
 from ...core.money import spend
@@ -396,7 +398,7 @@ class Choose(ChooseMixin, Step):
         return "Choose"
 
     def company(self, entity):
-        c = self.game.company_by_id("P9")
+        c = self.game.index.company("P9")
         if c is None or c.owner is not entity:
             return None
         return c
@@ -549,7 +551,7 @@ class AcquireCompany(Step):
         return ["acquire_company", "pass"] if self.game.purchasable_companies(entity) else []
 
     def process_acquire_company(self, action, entity):
-        company = self.game.company_by_id(action.get("company"))
+        company = self.game.index.company(action.get("company"))
         if company is None or company not in self.game.purchasable_companies(entity):
             raise GameError(f"{entity.name} cannot acquire {action.get('company')!r} now", rule="cannot-acquire")
         owner = company.owner
@@ -640,7 +642,7 @@ class Track1822(TrackAndTokenStep):
         super().pay(entity, self.game.tile_cost_with_discount(self.laying_hex, entity, cost))
 
     def process_lay_tile(self, action, entity):
-        self.laying_hex = self.game.hex_by_id(action.get("hex"))  # for the hex's discounts in pay()
+        self.laying_hex = self.game.board.hex_by_id(action.get("hex"))  # for the hex's discounts in pay()
         super().process_lay_tile(action, entity)
         if not self.can_lay_tile(entity):
             self.pass_()
@@ -743,7 +745,7 @@ class SpecialToken(Step):
         if not self.actions(entity):
             return []
         board = self.game.board
-        city = board.tile(self.game.hex_by_id("P43")).cities[0]
+        city = board.tile(self.game.board.hex_by_id("P43")).cities[0]
         if board.get_slot(city, entity.owner) is None or board.tokened_by(city, entity.owner):
             return []
         return [{"type": "place_token", "city": city.id, "slot": board.get_slot(city, entity.owner)}]
@@ -796,7 +798,7 @@ class DestinationToken(Passing):
         tok = self.token(entity)
         if tok is None:
             raise GameError(f"{entity.name} has no destination token", rule="no-tokens")
-        hex_ = game.hex_by_id(action.get("hex"))
+        hex_ = game.board.hex_by_id(action.get("hex"))
         if hex_ is None or hex_.id != entity.destination:
             raise GameError(f"{entity.name}'s destination is {entity.destination}", rule="bad-destination")
         if not game.loading and action.get("token_type") != "destination":
@@ -855,7 +857,7 @@ class Token1822(TrackAndTokenStep):
             return True  # P5's token ability keeps the step open, as in the reference
         if min(t.price for t in toks) > entity.cash:
             return False
-        return self.game.can_token(entity)
+        return self.game.graph.can_token(entity)
 
     def actions(self, entity):
         if getattr(entity, "is_company", False):
@@ -877,10 +879,10 @@ class Token1822(TrackAndTokenStep):
     def candidate_cities(self, entity) -> list:
         """Connected cities without a token of ``entity`` (SECR's free English Channel token
         needs no cash)."""
-        out = list(self.game.tokenable_cities(entity))
+        out = list(tokenable_cities(self.game, entity))
         if self.game.secr_token_ability(entity):
             board = self.game.board
-            for c in board.tile(self.game.hex_by_id("P43")).cities:
+            for c in board.tile(self.game.board.hex_by_id("P43")).cities:
                 if c not in out and not board.tokened_by(c, entity) and c in self.game.graph.connected_nodes(entity):
                     out.append(c)
         return out
@@ -1412,16 +1414,16 @@ class MinorAcquisition(Step):
         choice but then cannot place the token if the company cannot pay (a dead end): refused."""
         game = self.game
         with game.graph_probe():
-            reachable = game.hex_by_id("M38") in game.graph.reachable_hexes(entity)
+            reachable = game.board.hex_by_id("M38") in game.graph.reachable_hexes(entity)
         return not reachable or entity.cash - game.MINOR_BIDBOX_PRICE >= game.M14_TOKEN_PRICE
 
     def connected(self, entity, minor) -> bool:
         game = self.game
         nodes = game.graph.connected_nodes(entity)
         if self.bank_minor(minor) and minor.id == "14":
-            return any(c in nodes for c in game.board.tile(game.hex_by_id("M38")).cities)
+            return any(c in nodes for c in game.board.tile(game.board.hex_by_id("M38")).cities)
         if self.bank_minor(minor):
-            city = next((c for c in game.board.tile(game.hex_by_id(minor.coordinates)).cities
+            city = next((c for c in game.board.tile(game.board.hex_by_id(minor.coordinates)).cities
                          if game.board.reserved_by(c, minor)), None)
         else:
             city = minor.tokens[0].city

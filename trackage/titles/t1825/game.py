@@ -171,7 +171,7 @@ class Game1825(Game):
     def layable_hexes(self, entity):
         out = super().layable_hexes(entity)
         if self.minor_deferred_token(entity):
-            home = self.hex_by_id(self._home_hex_id(entity))
+            home = self.board.hex_by_id(self._home_hex_id(entity))
             out[home] = list(self.board.neighbors(home))
         return out
 
@@ -337,7 +337,7 @@ class Game1825(Game):
         if not self.minor(corp):
             return True
         coords = corp.coordinates if isinstance(corp.coordinates, str) else corp.coordinates[0]
-        hex_ = self.hex_by_id(coords)
+        hex_ = self.board.hex_by_id(coords)
         if hex_ is None:
             raise GameError(f"cannot find home hex for {corp.name}", rule="bad-setup")
         tile = self.board.tile(hex_)
@@ -500,7 +500,7 @@ class Game1825(Game):
         return corp.is_corporation and corp.receivership() and self.minor(corp) and (1 in self.units or 2 in self.units)
 
     def can_run_route(self, corp) -> bool:
-        return self.route_available(corp) and not self.silent_receivership(corp)
+        return self.graph.route_available(corp) and not self.silent_receivership(corp)
 
     def minor_deferred_token(self, corp) -> bool:
         return self.minor(corp) and not (corp.tokens and corp.tokens[0].used)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from trackage.core.actions import asks
+
 from ...core.entities import OperatingInfo, ShareBundle
 from ...core.errors import GameError
 from ...core.money import spend
@@ -29,7 +31,7 @@ class BuySellParShares1825(BuySellParShares):
         alone: the reference sells any bundle its ``can_sell?`` allows, e.g. the director's
         20% certificate into an empty pool (the company goes into receivership)."""
         out = super().legal_actions(entity)
-        if "sell_shares" not in self.actions(entity) or not self.game.asks("sell_shares"):
+        if "sell_shares" not in self.actions(entity) or not asks(self.game, "sell_shares"):
             return out
         for corp in self.game.corporations:
             shares = sorted(entity.shares_of(corp), key=lambda s: (1 if s.president else 0, s.percent))
@@ -83,7 +85,7 @@ class BuySellParShares1825(BuySellParShares):
     def purchase_bundle(self, action: dict, entity) -> ShareBundle:
         """No share of a closed company is bought (refused before the bundle is read)."""
         for sid in action.get("shares") or []:
-            share = self.game.share_by_id(sid)
+            share = self.game.index.share(sid)
             if share is not None and share.corporation.closed:
                 raise GameError(f"{share.corporation.name} has closed", rule="closed-corporation")
         return super().purchase_bundle(action, entity)
@@ -235,8 +237,8 @@ class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
     def _cost_of(self, entity, a) -> int:
         if a["type"] == "lay_tile":
             game = self.game
-            hex_ = game.hex_by_id(a["hex"])
-            placed = game.placed_tile(game.tile_by_id(a["tile"]), a["rotation"], hex_)
+            hex_ = game.board.hex_by_id(a["hex"])
+            placed = game.board.placed_tile(game.board.tile_by_id(a["tile"]), a["rotation"], hex_)
             return game.board.lay_cost_preview(hex_, placed, entity)
         if a["type"] == "place_token":
             toks = self.available_tokens(entity)
@@ -268,7 +270,7 @@ class Route1825(LeaseMixin, RunRoutes):
 
     def process_run_routes(self, action, entity):
         depot = self.game.depot
-        if any(getattr(self.game.train_by_id(r.get("train")), "owner", None) is depot
+        if any(getattr(self.game.depot.train_by_id(r.get("train")), "owner", None) is depot
                for r in action.get("routes") or [] if isinstance(r, dict)):
             # a leased train's operator is found through the round (see OperatingRound1825)
             self.round.note_active_step()

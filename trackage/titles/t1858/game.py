@@ -13,6 +13,8 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
+from trackage.core.trains import rust
+
 from ...core.entities import Company, Minor
 from ...core.errors import GameError
 from ...core.game import Game
@@ -161,7 +163,7 @@ class Game1858(Game):
             for ab in c.abilities:
                 if ab.get("type") != "reservation":
                     continue
-                hex_ = self.hex_by_id(ab["hex"])
+                hex_ = self.board.hex_by_id(ab["hex"])
                 tile = self.board.tile(hex_)
                 city = int(ab.get("city", 0) or 0)
                 if len(tile.cities) == 1:
@@ -226,11 +228,12 @@ class Game1858(Game):
 
     def operating_order(self) -> list:
         minors = [m for m in self.minors if m.floated()]
-        corps = sorted([c for c in self.corporations if c.floated() and not c.closed], key=self._market_sort_key)
+        corps = sorted([c for c in self.corporations if c.floated() and not c.closed],
+                       key=self.stock_market.operating_key)
         return minors + corps
 
     def market_order_key(self, c):
-        return self._market_sort_key(c)
+        return self.stock_market.operating_key(c)
 
     def stock_round_finished(self, round_) -> None:
         pass
@@ -252,12 +255,12 @@ class Game1858(Game):
     def private_company(self, entity):
         if getattr(entity, "is_company", False):
             return entity
-        return self.company_by_id(entity.id)
+        return self.index.company(entity.id)
 
     def private_minor(self, entity):
         if getattr(entity, "is_minor", False):
             return entity
-        return self.minor_by_id(entity.sym)
+        return self.index.minor(entity.sym)
 
     def company_starts_public(self, company) -> bool:
         return any(a.get("type") == "exchange" and a.get("corporations") == "any" for a in company.abilities)
@@ -394,7 +397,7 @@ class Game1858(Game):
         if "brown" in self.phase.tiles:
             corporations.convert(self, fresh)
         self.corporations.append(fresh)
-        self._corps_by_id[fresh.id] = fresh
+        self.index.corporations[fresh.id] = fresh
 
     # ------------------------------------------------------------------ trains
     def train_spec(self, train, variant=None) -> dict:
@@ -441,14 +444,14 @@ class Game1858(Game):
         train.owner = None
 
     def rust_trains(self, bought, entity) -> None:
-        for t in self.all_trains():
+        for t in self.depot.trains:
             if not t.obsolete and t.obsolete_on == bought.sym:
                 t.obsolete = True
-        for t in list(self.all_trains()):
+        for t in list(self.depot.trains):
             if t.rusted:
                 continue
             if t.rusts_with(bought) or (t.obsolete_on == bought.sym and t in self.depot.discarded):
-                self.rust(t)
+                rust(self, t)
 
     def buy_train(self, operator, train, price=None) -> None:
         from_depot = train.owner is self.depot
@@ -458,7 +461,7 @@ class Game1858(Game):
             return
         self.grey_trains_bought += 1
         if self.grey_trains_bought == trigger:
-            for t in self.all_trains():
+            for t in self.depot.trains:
                 if t.name in ("6H", "3M"):
                     t.rusts_on = train.sym
             self.rust_trains(train, operator)
@@ -528,7 +531,7 @@ class Game1858(Game):
             return {}
         out = {}
         for coord in entity.coordinates:
-            hx = self.hex_by_id(coord)
+            hx = self.board.hex_by_id(coord)
             out[hx] = list(self.board.neighbors(hx))
         return out
 
@@ -538,7 +541,7 @@ class Game1858(Game):
         company = self.private_company(entity)
         out: list = []
         for coord in entity.coordinates:
-            tile = self.board.tile(self.hex_by_id(coord))
+            tile = self.board.tile(self.board.hex_by_id(coord))
             if len(tile.cities) > 1:
                 out.extend(c for c in tile.cities if self.board.reserved_by(c, company))
             else:
@@ -616,7 +619,7 @@ class Game1858(Game):
                 if not acts or (self._asking is not None and self._asking["type"] not in acts):
                     continue
                 for a in s.legal_actions(e):
-                    out.append({**a, **self.entity_ref(e)})
+                    out.append({**a, **self.index.ref(e)})
             if s.blocking():
                 break
         return out

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from trackage.core.actions import asks_hex, asks_tile
+
 from ...core.errors import GameError
 
 if TYPE_CHECKING:
@@ -101,7 +103,7 @@ def connected_hexes_1858(game: Game1858, entity) -> dict:
                     cur.append(e)
     if getattr(entity, "is_minor", False):
         for coord in entity.coordinates:
-            hx = game.hex_by_id(coord)
+            hx = game.board.hex_by_id(coord)
             cur = out.setdefault(hx, [])
             for e in game.board.neighbors(hx):
                 if e not in cur:
@@ -160,7 +162,7 @@ def legal_tile_lays_1858(game: Game1858, entity, lay, round_) -> list:
     power = (entity.owner.cash if getattr(entity, "is_minor", False)
              else entity.cash + (entity.owner.cash if entity.owner is not None else 0))
     for hex_, edges in connected.items():
-        if not game.asks_hex(hex_.id):
+        if not asks_hex(game, hex_.id):
             continue
         if lay.get("cannot_reuse_same_hex") and hex_ in round_.laid_hexes:
             continue
@@ -176,18 +178,18 @@ def legal_tile_lays_1858(game: Game1858, entity, lay, round_) -> list:
         for t in candidates.values():
             if t.color != old.color and COLOR_NEXT.get(old.color) != t.color:
                 continue
-            if not game.asks_tile(t.id):
+            if not asks_tile(game, t.id):
                 continue
             # turning both tiles alike keeps the answer: rotations are kept relative to the old tile's
             key = (labels, old.spec, old.name, old.color, t.name)
             rel = memo.get(key)
             if rel is None:
                 rel = tuple(sorted((r - old.rotation) % 6 for r in range(6)
-                                   if upgrade_fits(game, old, game.placed_tile(t, r, None))))
+                                   if upgrade_fits(game, old, game.board.placed_tile(t, r, None))))
                 memo[key] = rel
             rots = sorted((r + old.rotation) % 6 for r in rel)
             for r in rots:
-                placed = game.placed_tile(t, r, hex_)
+                placed = game.board.placed_tile(t, r, hex_)
                 if not game.stubs_respected(hex_, placed):
                     continue
                 if not tilemod.legal_rotation(old, placed, game.board.neighbors(hex_), connected_edges=edges):

@@ -107,7 +107,7 @@ def close_company(game: Game1858, company) -> None:
     company.abilities = []
     minor = game.private_minor(company)
     for coord in (minor.coordinates if minor is not None else []):
-        gauges.compact_reservations(game, game.hex_by_id(coord))
+        gauges.compact_reservations(game, game.board.hex_by_id(coord))
 
 
 def remove_reservations_of(game: Game1858, entity) -> None:

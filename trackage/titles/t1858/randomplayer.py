@@ -14,7 +14,7 @@ def playout_weight(game: Game1858, action: dict) -> float:
     if kind == "dividend":
         return game.PLAYOUT_DIVIDENDS.get(action.get("kind"), 1.0)
     if kind == "buy_train":
-        train = game.train_by_id(action["train"])
+        train = game.depot.train_by_id(action["train"])
         return 6.0 if train is not None and train.owner is game.depot else 0.2
     if kind == "buy_shares" and action.get("entity_type") == "corporation":
         return 0.2  # redeeming

@@ -28,7 +28,7 @@ def setup_stubs(game: Game1858) -> dict:
     for m in game.minors:
         if len(m.coordinates) < 2:
             continue
-        homes = [game.hex_by_id(c) for c in m.coordinates]
+        homes = [game.board.hex_by_id(c) for c in m.coordinates]
         for hex_ in homes:
             if board.tile(hex_).color != "white":
                 continue
@@ -55,4 +55,4 @@ def quick_start(game: Game1858, option: str) -> None:
     for player, packet in zip(game.players, packets):
         spend(player, game.bank, packet["cost"])
         for sym in packet["companies"]:
-            game.purchase_company(player, game.company_by_id(sym), 0)
+            game.purchase_company(player, game.index.company(sym), 0)

@@ -8,6 +8,9 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import ClassVar
 
+from trackage.core.actions import amount
+from trackage.core.trains import remove_train
+
 from ...core.entities import ShareBundle
 from ...core.errors import GameError
 from ...core.money import spend
@@ -174,7 +177,7 @@ class StockRound1858Step(AuctionMixin, BuySellParShares):
     def process_convert(self, action, entity):
         player = self.round.current_entity_of_round()
         if not getattr(entity, "is_corporation", False) or not self.can_convert(entity, player):
-            raise GameError(f"{self.game.entity_name(entity)} cannot convert now", rule="cannot-convert")
+            raise GameError(f"{self.game.index.name(entity)} cannot convert now", rule="cannot-convert")
         corporations.convert(self.game, entity)
 
     def after_start(self, entity, corp) -> None:
@@ -202,7 +205,7 @@ class StockRound1858Step(AuctionMixin, BuySellParShares):
         trial = game.copy()
         trial.loading = False
         try:
-            trial._apply({**action, **game.entity_ref(entity), "id": len(game.actions) + 1})
+            trial._apply({**action, **game.index.ref(entity), "id": len(game.actions) + 1})
         except GameError as e:
             return e.rule == "stock-round-stuck"
         return False
@@ -256,7 +259,7 @@ class Exchange1858(Step):
         corp = bundle.corporation
         player = entity.owner
         if player is None or not player.is_player or player is not self.round.current_entity_of_round():
-            raise GameError(f"{game.entity_name(entity)} is not owned by the player in turn", rule="out-of-turn")
+            raise GameError(f"{game.index.name(entity)} is not owned by the player in turn", rule="out-of-turn")
         if not corp.floated() and not bundle.shares[0].president:
             raise GameError("cannot exchange a private railway for a single share of an unstarted company",
                             rule="bad-exchange")
@@ -394,7 +397,7 @@ class HomeToken1858(HomeToken, Passing):
     def process_place_token(self, action, entity):
         game = self.game
         p = self.pending()
-        city = game.city_by_id(action.get("city"))
+        city = game.board.city_by_id(action.get("city"))
         if city is None or city.hex not in p["hexes"]:
             raise GameError(f"cannot place the home token in {action.get('city')!r}", rule="bad-home-token")
         if p.get("cities") is not None and city not in p["cities"]:
@@ -543,21 +546,21 @@ class Token1858(Step):
 
     def process_place_token(self, action, entity):
         game = self.game
-        city = game.city_by_id(action.get("city"))
+        city = game.board.city_by_id(action.get("city"))
         if city is None:
             raise GameError(f"unknown city {action.get('city')!r}", rule="unknown-city")
         token = next((t for t in entity.tokens if not t.used and t.type == "normal"), None)
         if token is None:
             raise GameError(f"{entity.name} has no token left", rule="no-tokens")
         ours = game.token_cost(entity, city)
-        cost = game.amount(action, "cost", None)
+        cost = amount(action, "cost", None)
         if cost is None or not game.loading:
             if cost is not None and cost != ours:
                 raise GameError(f"a token in {city.id} costs {ours}, not {cost}", rule="wrong-price")
             cost = ours
         elif cost != ours:
             game.warnings.append(f"action {action.get('id')}: token cost {ours}, log says {cost}")
-        cost = int(cost)  # a whole number (Game.amount)
+        cost = int(cost)  # a whole number (trackage.core.actions.amount)
         if not game.loading and not game.token_connected(entity, city):
             raise GameError(f"{city.id} is not connected to {entity.name}", rule="token-not-connected")
         if cost > entity.cash:
@@ -708,10 +711,10 @@ class BuyTrain1858(BuyTrain):
         return out
 
     def process_scrap_train(self, action, entity):
-        train = self.game.train_by_id(action.get("train"))
+        train = self.game.depot.train_by_id(action.get("train"))
         if train is None or train.owner is not entity or not train.obsolete:
             raise GameError(f"{entity.name} has no wounded train {action.get('train')!r}", rule="not-owner")
-        self.game.remove_train(train)
+        remove_train(self.game, train)
         self.game.forget_train(train)
 
     def process_sell_shares(self, action, entity):

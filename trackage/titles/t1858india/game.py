@@ -87,13 +87,13 @@ class Game1858India(Game1858):
             owner = HexTokenOwner(kind)
             self.hex_token_owners[kind] = owner
             for coord in self.data["board"][f"{kind}_hexes"]:
-                hx = self.hex_by_id(coord)
+                hx = self.board.hex_by_id(coord)
                 tok = Token(owner, price=0, type=kind)
                 owner.tokens.append(tok)
                 self.board.put_hex_token(hx, tok)
 
     def hex_token_hexes(self, kind) -> list:
-        return [self.hex_by_id(c) for c in self.data["board"][f"{kind}_hexes"]]
+        return [self.board.hex_by_id(c) for c in self.data["board"][f"{kind}_hexes"]]
 
     def operating_steps(self) -> list:
         return [TrackIndia, CollectTokens, Token1858, RouteIndia, Dividend1858, DiscardTrainIndia, BuyTrainIndia,
@@ -167,7 +167,7 @@ class Game1858India(Game1858):
         for kind in ("mine", "oil", "port"):
             n = sum(1 for t in corp.tokens if t.type == kind)
             if n:
-                off = self.board.tile(self.hex_by_id(board[f"{kind}_bonus_hex"])).offboards[0]
+                off = self.board.tile(self.board.hex_by_id(board[f"{kind}_bonus_hex"])).offboards[0]
                 total += n * off.revenue_for(self.phase.tiles)
         return total
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from trackage.core.actions import amount
+
 from ...core.errors import GameError
 from ...core.money import spend
 from ...core.round import Step
@@ -73,7 +75,7 @@ class CollectTokens(Step):
 
     def process_remove_hex_token(self, action, entity):
         g = self.game
-        hex_ = g.hex_by_id(action.get("hex"))
+        hex_ = g.board.hex_by_id(action.get("hex"))
         if hex_ is None or not g.board.hex_tokens(hex_):
             raise GameError(f"no token to collect on {action.get('hex')!r}", rule="no-hex-token")
         token = g.board.hex_tokens(hex_)[0]
@@ -136,7 +138,7 @@ class RouteIndia(ChooseMixin, Route1858):
 
     def choose(self, entity, choice) -> None:
         """The Pullman runs with the named train."""
-        self.round.pullmans[entity] = self.game.train_by_id(choice)
+        self.round.pullmans[entity] = self.game.depot.train_by_id(choice)
 
 
 class DiscardTrainIndia(DiscardTrain1858):
@@ -212,7 +214,7 @@ class BuyTrainIndia(BuyCompanyMixin, BuyTrain1858):
         g = self.game
         if company is None or company not in g.purchasable_companies(entity) or not self.can_buy_company(entity):
             raise GameError(f"cannot buy {action.get('company')!r}", rule="company-not-for-sale")
-        price = self.game.amount(action, "price", company.value)
+        price = amount(action, "price", company.value)
         if price != company.value:
             raise GameError(f"{company.name} costs {company.value}", rule="wrong-price")
         return price
@@ -234,7 +236,7 @@ class BuyTrainIndia(BuyCompanyMixin, BuyTrain1858):
         if action["type"] != "buy_train":
             return True
         g = self.game
-        train = g.train_by_id(action["train"])
+        train = g.depot.train_by_id(action["train"])
         if not self.buyable(entity, train):
             return False
         if not g.pullman(train):

@@ -49,7 +49,7 @@ class Game1861(Game1867):
 
     def place_rsr_home_token(self):
         board = self.board
-        tile = board.tile(self.hex_by_id("E1"))
+        tile = board.tile(self.board.hex_by_id("E1"))
         if tile.hex.id not in self.national_reservations:
             return
         if any(board.tokened_by(c, self.national) for c in tile.cities):

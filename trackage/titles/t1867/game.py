@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import ClassVar
 
+from trackage.core.trains import phase_buying_train
+
 from ...core.entities import Corporation
 from ...core.errors import GameError
 from ...core.game import Game
@@ -130,7 +132,7 @@ class MergerRound(Round):
 
     def select_entities(self):
         ents = [c for c in self.game.corporations if c.floated() and c.type == "minor"]
-        return sorted(ents, key=self.game._market_sort_key)
+        return sorted(ents, key=self.game.stock_market.operating_key)
 
     def current_entity_of_round(self):
         ents = self.game.players if self.converted is not None else self.entities
@@ -306,7 +308,7 @@ class Game1867(Game):
         self.final_operating_rounds = None
         self.trainless_major: list = []
         self.trainless_nationalization = False
-        self.hidden_company = self.company_by_id("3")
+        self.hidden_company = self.index.company("3")
         self.all_corporations = list(self.corporations)
         self.defunct_corporations: list = []  # majors reset by a nationalisation
         self.national = next(c for c in self.corporations if c.type == "national")
@@ -360,7 +362,7 @@ class Game1867(Game):
 
     # ------------------------------------------------------------ lookups
     def corporation_by_id(self, cid):
-        c = self._corps_by_id.get(cid)
+        c = self.index.corporations.get(cid)
         return c
 
     def minor(self, corp) -> bool:
@@ -437,13 +439,13 @@ class Game1867(Game):
         train = self.depot.upcoming[0]
         self.depot.remove_train(train)
         train.owner = None
-        self.phase_buying_train(None, train)
+        phase_buying_train(self, None, train)
         self.post_train_buy()
         self.game_end_check()
 
     def stock_round_finished(self, round_):
         corps = [c for c in self.corporations if c.floated() and c.type != "minor"]
-        for corp in sorted(corps, key=self._market_sort_key):
+        for corp in sorted(corps, key=self.stock_market.operating_key):
             if corp.share_price is None:
                 continue
             if self.sold_out(corp):
@@ -453,7 +455,7 @@ class Game1867(Game):
         return corp.type == "major" and sum(p for h, p in corp.share_holders.items() if h.is_player) == 100
 
     def operating_order(self):
-        floated = sorted([c for c in self.corporations if c.floated()], key=self._market_sort_key)
+        floated = sorted([c for c in self.corporations if c.floated()], key=self.stock_market.operating_key)
         return [c for c in floated if c.type == "minor"] + [c for c in floated if c.type != "minor"]
 
     # ------------------------------------------------------------ end of game
@@ -721,13 +723,13 @@ class Game1867(Game):
         :meth:`check_trainless_majors`' refusal? Tried on a copy, only for those trains."""
         if self.loading:
             return False
-        train = self.train_by_id(action.get("train"))
+        train = self.depot.train_by_id(action.get("train"))
         if train is None or train.owner is not self.depot or \
                 not any(e.get("type") == "trainless_nationalization" for e in train.events):
             return False
         trial = self.copy()
         try:
-            trial._apply({**action, **self.entity_ref(entity), "id": len(self.actions) + 1})
+            trial._apply({**action, **self.index.ref(entity), "id": len(self.actions) + 1})
         except GameError as e:
             return e.rule == "trainless-major-reset"
         return False
@@ -749,7 +751,7 @@ class Game1867(Game):
         corporations without a price first."""
         if c.share_price is None:
             return (0, 0, 0, 0, 0, c.name)
-        return (1,) + self._market_sort_key(c)
+        return (1,) + self.stock_market.operating_key(c)
 
     # ------------------------------------------------------------ nationalisation
     def nationalize(self, corp):
@@ -838,7 +840,7 @@ class Game1867(Game):
         fresh = self.new_corporation(corp.data)
         self.corporations = [fresh if c is corp else c for c in self.corporations]
         self.all_corporations = [fresh if c is corp else c for c in self.all_corporations]
-        self._corps_by_id[fresh.id] = fresh
+        self.index.corporations[fresh.id] = fresh
         # The old company keeps its trains, which other companies may still buy: the money
         # then goes to that company, outside the game (as in the reference); it is counted
         # with the game's money all the same.

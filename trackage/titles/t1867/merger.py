@@ -250,7 +250,7 @@ class Merge(Step):
         game = self.game
         target = self.target_from(action, corp)
         assert self.merging is not None  # only called while a merge is under way
-        merging = sorted(self.merging, key=game._market_sort_key)
+        merging = sorted(self.merging, key=game.stock_market.operating_key)
         prices = [c.share_price.price for c in merging]
         new_price = min(200, max(100, max(prices) + min(prices)))
         par = self.new_par(new_price)
@@ -489,7 +489,7 @@ class ReduceTokens(Step):
 
     def process_remove_token(self, action, entity):
         game = self.game
-        city = game.city_by_id(action.get("city"))
+        city = game.board.city_by_id(action.get("city"))
         slot = action.get("slot")
         if city is None or not isinstance(slot, int):
             raise GameError("remove_token needs a city and a slot", rule="malformed-action")

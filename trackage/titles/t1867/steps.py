@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from trackage.core.steps.track import tokenable_cities
+from trackage.core.trains import remove_train
+
 from ...core.entities import ShareBundle
 from ...core.errors import GameError
 from ...core.money import spend
@@ -89,7 +92,7 @@ class SingleItemAuction(AuctionMixin, Passing):
 
     # ------------------------------------------------------------ bid hooks
     def bid_item(self, action, entity):
-        company = self.game.company_by_id(action.get("company"))
+        company = self.game.index.company(action.get("company"))
         if company is None or company is not self.auctioning:
             raise GameError(f"{action.get('company')!r} is not up for auction", rule="not-for-auction")
         return company
@@ -528,7 +531,7 @@ class Token1867(TrackAndTokenStep):
         toks = self.available_tokens(entity)
         if not toks or toks[0].price > entity.cash:
             return False
-        return self.game.can_token(entity)
+        return self.game.graph.can_token(entity)
 
     def actions(self, entity):
         if not getattr(entity, "is_corporation", False):
@@ -556,7 +559,7 @@ class Token1867(TrackAndTokenStep):
             return []
         out = []
         toks = self.available_tokens(entity)
-        for city in self.game.tokenable_cities(entity):
+        for city in tokenable_cities(self.game, entity):
             if self.token_price(entity, toks[0], city.hex) <= entity.cash:
                 out.append({"type": "place_token", "city": city.id, "slot": self.game.board.get_slot(city, entity)
                             or 0})
@@ -704,7 +707,7 @@ class BuyTrain1867(BuyTrain):
         """The buyer's own train named as ``exchange`` (phase 8's trade-in discounts)."""
         if not action.get("exchange"):
             return None
-        exchange = self.game.train_by_id(action["exchange"])
+        exchange = self.game.depot.train_by_id(action["exchange"])
         if exchange is None or exchange.owner is not entity:
             raise GameError(f"{entity.name} does not own {action['exchange']!r}", rule="not-owner")
         return exchange
@@ -751,7 +754,7 @@ class BuyTrain1867(BuyTrain):
 
     def trade_in(self, entity, purchase: Purchase) -> None:
         """The train traded in goes back to the depot."""
-        self.game.remove_train(purchase.exchange)
+        remove_train(self.game, purchase.exchange)
         self.game.depot.reclaim(purchase.exchange)
 
     def after_buy_train(self, entity, purchase: Purchase) -> None:

@@ -319,30 +319,30 @@ class Game1893(Game):
         self.agv = self.corporation_by_id("AGV")
         self.hgk = self.corporation_by_id("HGK")
         self.rag = self.corporation_by_id("RAG")
-        self.fdsd = self.company_by_id("FdSD")
-        self.eva = self.company_by_id("EVA")
-        self.hdsk = self.company_by_id("HdSK")
+        self.fdsd = self.index.company("FdSD")
+        self.eva = self.index.company("EVA")
+        self.hdsk = self.index.company("HdSK")
         self.exchanges = {}
         for corp_id, infos in self.data["exchanges"].items():
             corp = self.corporation_by_id(corp_id)
             self.exchanges[corp_id] = [{"share": corp.shares[i["share"]],
-                                        "minor": self.minor_by_id(i["minor"]) if i.get("minor") else None,
-                                        "company": self.company_by_id(i["company"])} for i in infos]
+                                        "minor": self.index.minor(i["minor"]) if i.get("minor") else None,
+                                        "company": self.index.company(i["company"])} for i in infos]
             for info in self.exchanges[corp_id]:
                 info["share"].buyable = False
         for c in self.companies:
             c.owner = self.bank
         board = self.board
         for minor in self.minors:
-            city = board.tile(self.hex_by_id(minor.coordinates)).cities[0]
+            city = board.tile(self.board.hex_by_id(minor.coordinates)).cities[0]
             board.place_city_token(city, minor, minor.tokens[0], free=True, check_tokenable=False)
         self.neutral = NeutralCorp()
         neutral_token = Token(self.neutral, price=0, type="neutral")
         self.neutral.tokens = [neutral_token]
-        board.place_city_token(self.city_by_id(self.data["neutral_city"]), self.neutral, neutral_token, free=True,
+        board.place_city_token(self.board.city_by_id(self.data["neutral_city"]), self.neutral, neutral_token, free=True,
                                check_tokenable=False)
         hgk_token = self.hgk.tokens[0]
-        board.place_city_token(self.city_by_id(self.data["hgk_start_city"]), self.hgk, hgk_token, free=True,
+        board.place_city_token(self.board.city_by_id(self.data["hgk_start_city"]), self.hgk, hgk_token, free=True,
                                check_tokenable=False)
         self.tile_blocked = set(self.data["tile_block"])
         self.passers_first_stock_round: list = []
@@ -389,7 +389,7 @@ class Game1893(Game):
         company.owner = player
         player.companies.append(company)
         if self.minor_proxy(company):
-            minor = self.minor_by_id(company.sym)
+            minor = self.index.minor(company.sym)
             minor.owner = player
             minor.float_()
             spend(self.bank, minor, max(price, 100))
@@ -458,7 +458,7 @@ class Game1893(Game):
 
     def stock_round_finished(self, round_) -> None:
         corps = [c for c in self.corporations if c.floated() and c.share_price is not None]
-        for corp in sorted(corps, key=self._market_sort_key):
+        for corp in sorted(corps, key=self.stock_market.operating_key):
             if self.sold_out(corp):
                 self.stock_market.move_up(corp)
 
@@ -613,12 +613,12 @@ class Game1893(Game):
     def legal_tile_lays(self, entity) -> list[dict]:
         out = []
         for cand in super().legal_tile_lays(entity):
-            hex_ = self.hex_by_id(cand["hex"])
-            tile = self.placed_tile(self.tile_by_id(cand["tile"]), cand["rotation"], hex_)
+            hex_ = self.board.hex_by_id(cand["hex"])
+            tile = self.board.placed_tile(self.board.tile_by_id(cand["tile"]), cand["rotation"], hex_)
             if self.legal_tile_rotation(entity, hex_, tile):
                 out.append(cand)
         lev = self.data["leverkusen"]
-        hex_ = self.hex_by_id(lev["hex"])
+        hex_ = self.board.hex_by_id(lev["hex"])
         if self.board.tile(hex_).color == "yellow" and hex_ in self.graph.connected_hexes(entity):
             green = next((t for t in self.board.supply_tiles() if t.name == lev["green"]), None)
             if green is not None and self.tile_valid_for_phase(green) and \
@@ -674,7 +674,7 @@ class Game1893(Game):
             return None
         good, bad = lo, hi
         # first guess: paying all but 1M of the operator's own cash leaves it able to buy on
-        entity = self.resolve_entity(action)
+        entity = self.index.resolve(action)
         guess = getattr(entity, "cash", lo) - 1
         if lo <= guess < hi and not self.ends_in_failed_founding({**action, "price": guess}):
             good = guess
@@ -777,7 +777,7 @@ class Game1893(Game):
     def operating_order(self) -> list:
         minors = [m for m in self.minors if m.floated() and not m.closed]
         corps = [c for c in self.corporations if c.floated() and not c.closed]
-        return minors + sorted(corps, key=self._market_sort_key)
+        return minors + sorted(corps, key=self.stock_market.operating_key)
 
     def next_round(self) -> None:
         r = self.round

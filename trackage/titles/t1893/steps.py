@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from trackage.core.actions import amount
+
 from ...core.entities import ShareBundle
 from ...core.errors import GameError
 from ...core.money import spend
@@ -24,7 +26,7 @@ if TYPE_CHECKING:
 
 
 def _company(game, action):
-    c = game.company_by_id(action.get("company"))
+    c = game.index.company(action.get("company"))
     if c is None:
         raise GameError(f"unknown company {action.get('company')!r}", rule="unknown-entity")
     return c
@@ -62,7 +64,7 @@ class StartingPackageInitialAuction(AuctionMixin, Step):
     def bid_price(self, action, entity, company):
         """A card costs its value (another price in an imported log: a warning)."""
         game = self.game
-        price = game.amount(action, "price", company.value)
+        price = amount(action, "price", company.value)
         if price != company.value:
             if not game.loading:
                 raise GameError(f"{company.name} costs {company.value}, not {price}", rule="wrong-price")
@@ -152,7 +154,7 @@ class StartingPackageForcedAuction(AuctionMixin, Step):
         """A pick names no price; a purchase pays the current price exactly."""
         if self.auctioning is None:
             return self.min_bid(company)
-        price = self.game.amount(action, "price", self.min_bid(company))
+        price = amount(action, "price", self.min_bid(company))
         if price != self.min_bid(company):
             raise GameError(f"{company.name} costs {self.min_bid(company)}, not {price}", rule="wrong-price")
         return price
@@ -500,7 +502,7 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
             raise GameError(f"{entity.name} cannot buy {company.name} now", rule=rule)
         if game.num_certs(entity) >= game.cert_limit(entity):
             raise GameError("over the certificate limit", rule="certificate-limit")
-        price = self.game.amount(action, "price", company.value)
+        price = amount(action, "price", company.value)
         if price != company.value:
             raise GameError(f"{company.name} costs {company.value}, not {price}", rule="wrong-price")
         return price
@@ -513,7 +515,7 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
             raise GameError("only one purchase per turn", rule="one-purchase-per-turn")
         if self.game.num_certs(entity) >= self.game.cert_limit(entity):
             raise GameError("over the certificate limit", rule="certificate-limit")
-        price = self.game.amount(action, "price", 0)
+        price = amount(action, "price", 0)
         if not 1 <= price <= entity.cash:
             raise GameError(f"EVA's price must be between 1 and {entity.cash}", rule="wrong-price")
         return price
@@ -534,7 +536,7 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
             raise GameError(f"{company.name} cannot be sold", rule="illegal-sale")
         if not self.can_sell_any_companies(entity):
             raise GameError(f"{entity.name} cannot sell {company.name} now", rule="illegal-sale")
-        price = self.game.amount(action, "price", company.value)
+        price = amount(action, "price", company.value)
         if price != company.value:
             raise GameError(f"{company.name} sells for {company.value}, not {price}", rule="wrong-price")
         spend(game.bank, entity, price)
@@ -604,7 +606,7 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         for a in base:
             if a["type"] == "buy_company":
                 continue
-            if a["type"] == "sell_company" and not self.game.bond(self.game.company_by_id(a["company"])):
+            if a["type"] == "sell_company" and not self.game.bond(self.game.index.company(a["company"])):
                 continue
             out.append(a)
         if "buy_company" in acts:
@@ -663,7 +665,7 @@ class MergerVote(Step):
         choice = action.get("description")
         if choice not in ("yes", "no"):
             raise GameError("a merger vote is 'yes' or 'no'", rule="bad-vote")
-        if (self.game.amount(action, "cost", 0) or 0) != 0:
+        if (amount(action, "cost", 0) or 0) != 0:
             raise GameError("a vote costs nothing", rule="bad-vote")
         self.round.handle_vote(entity, choice)
         if self.round.offering:
@@ -775,7 +777,7 @@ class Bankrupt1893(Step):
                             rule="not-bankrupt")
         player = entity.owner
         buy = self.train_step()
-        for corp in sorted({s.corporation for s in player.all_shares()}, key=game._market_sort_key):
+        for corp in sorted({s.corporation for s in player.all_shares()}, key=game.stock_market.operating_key):
             if corp.share_price is None or buy is None:
                 continue
             while True:
@@ -824,7 +826,7 @@ class BuyCompany1893(BuyCompanyMixin, Step):
         player = self.buyer(entity)
         if company not in self.game.purchasable_companies(player):
             raise GameError(f"{company.name} cannot be bought", rule="company-not-for-sale")
-        price = self.game.amount(action, "price", 0)
+        price = amount(action, "price", 0)
         if not 1 <= price <= player.cash:
             raise GameError(f"the price must be between 1 and {player.cash}", rule="wrong-price")
         return price
@@ -1054,7 +1056,7 @@ class BuyTrain1893(EmergencyBuyTrain):
             traded = traded[0] if traded else None
         if not traded:
             return None
-        exchange = self.game.train_by_id(traded)
+        exchange = self.game.depot.train_by_id(traded)
         if exchange is None or exchange.owner is not entity:
             raise GameError(f"{entity.name} does not own train {traded!r}", rule="not-owner")
         return exchange
