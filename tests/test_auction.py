@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from trackage.core.clone import clone
@@ -21,17 +23,7 @@ class FakeGame:
 
     def __init__(self, companies) -> None:
         self.companies = {c.name: c for c in companies}
-
-    def company_by_id(self, sym):
-        return self.companies.get(sym)
-
-    def amount(self, action, field, default=None):
-        v = action.get(field)
-        if v is None:
-            return default
-        if type(v) is not int:
-            raise GameError("not a whole number", rule="malformed-action")
-        return v
+        self.index = SimpleNamespace(company=self.companies.get)
 
 
 class FakeRound:

@@ -25,10 +25,8 @@ def holder(name: str, cash: int = 0) -> SimpleNamespace:
 class FakeDiscardGame:
     def __init__(self, trains: list) -> None:
         self.trains = {t.id: t for t in trains}
+        self.depot = SimpleNamespace(train_by_id=self.trains.get)
         self.discarded: list = []
-
-    def train_by_id(self, tid):
-        return self.trains.get(tid)
 
     def discard_train(self, train) -> None:
         self.discarded.append(train)
@@ -113,7 +111,7 @@ def buy_setup() -> tuple[FixedPriceBuy, SimpleNamespace, SimpleNamespace, Simple
     seller.companies.append(company)
     loose = SimpleNamespace(sym="P2", name="P2", owner=None)
     comps = {"P1": company, "P2": loose}
-    game = SimpleNamespace(bank=bank, company_by_id=comps.get)
+    game = SimpleNamespace(bank=bank, index=SimpleNamespace(company=comps.get))
     return FixedPriceBuy(game, SimpleNamespace()), bank, seller, company
 
 
