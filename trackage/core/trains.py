@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .kinds import Kinds
+
 
 def _names(trigger, bought) -> bool:
     """Does ``trigger`` (a train name or id, or a list of them) name the ``bought`` train?"""
@@ -86,18 +88,13 @@ class Train:
         return f"<Train {self.id} {self.name}>"
 
 
-class Depot:
+class Depot(Kinds):
     """All trains in definition order; ``upcoming`` are the ones not yet sold."""
 
     CLONE_SKIP = ("_cache",)  # a memo of depot_trains()
 
     name = "The Depot"
     id = "depot"
-    is_player = False
-    is_corporation = False
-    is_pool = False
-    is_minor = False
-    is_company = False
     is_depot = True
     owner = None
     player = None
