@@ -337,8 +337,8 @@ def _or_with_companies(title, players, seed, n=2):
         r = g.round
         if r.is_operating() and type(r).__name__ == "OperatingRound":
             e = r.current_entity_of_round()
-            later = [c for c in r.entities[r.entity_index + 1:] if getattr(c, "is_corporation", False)]
-            if getattr(e, "is_corporation", False) and len(later) >= n - 1 and g.current_entity() is e:
+            later = [c for c in r.entities[r.entity_index + 1:] if c.is_corporation]
+            if e is not None and e.is_corporation and len(later) >= n - 1 and g.current_entity() is e:
                 return g, e, later[0]
         a = choose(rng, g.legal_actions(), g.PLAYOUT_WEIGHTS)
         a["id"] = len(g.actions) + 1

@@ -117,7 +117,7 @@ def mutate(game, action: dict, rng: random.Random) -> dict:
         # (from a player it is legal and ends the game: rarely)
         pool = list(game.players) if rng.random() < 0.03 else list(game.corporations) + list(game.companies)
         e = rng.choice(pool)
-        a = {"type": "end_game", "entity": e.id if not getattr(e, "is_company", False) else e.sym,
+        a = {"type": "end_game", "entity": e.id if not e.is_company else e.sym,
              "entity_type": entity_type(e)}
     else:  # a field from another listed action
         if keys:

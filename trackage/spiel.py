@@ -167,7 +167,7 @@ class ActionEncoding:
             if atype == "sell_shares":
                 return self._index(atype, e, [corp, pct])
             owner = shares[0].owner
-            holder = "pool" if getattr(owner, "is_pool", False) else str(getattr(owner, "id", "bank"))
+            holder = "pool" if owner is not None and owner.is_pool else str(getattr(owner, "id", "bank"))
             return self._index(atype, e, [corp, self._of(self.holders, holder, "holder"), pct])
         if atype == "par":
             return self._index(atype, e, [self._of(self.entities, action["corporation"], "corporation"),
@@ -182,7 +182,7 @@ class ActionEncoding:
                 raise EncodingError(f"unknown train {action.get('train')!r}")
             name = action.get("variant") or train.name
             owner = train.owner
-            holder = "depot" if getattr(owner, "is_depot", False) else str(getattr(owner, "id", "bank"))
+            holder = "depot" if owner is not None and owner.is_depot else str(getattr(owner, "id", "bank"))
             parts = [self._of(self.trains, name, "train"), self._of(self.holders, holder, "holder"),
                      self._tier(action, action.get("price"))]
             return self._index(atype, e, parts)
@@ -270,7 +270,7 @@ class SpielState:
         if not acting:
             return TERMINAL
         e = acting[0]
-        while not getattr(e, "is_player", False) and getattr(e, "owner", None) is not None and e.owner is not e:
+        while not e.is_player and getattr(e, "owner", None) is not None and e.owner is not e:
             e = e.owner
         seats = [str(p.id) for p in g.seats]
         return seats.index(str(e.id)) if str(getattr(e, "id", None)) in seats else 0

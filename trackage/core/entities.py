@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .kinds import Kinds  # every owner's kind flags (is_player, is_corporation ...)
 from .money import CashHolder
 
 if TYPE_CHECKING:
@@ -20,11 +21,11 @@ def entity_type(e) -> str:
         return "player"
     if e.is_company:
         return "company"
-    if getattr(e, "is_minor", False):
+    if e.is_minor:
         return "minor"
     return "corporation"
 
-class ShareHolder:
+class ShareHolder(Kinds):
     """Holds certificates, kept per corporation in arrival order (order matters)."""
 
     __slots__ = ()
@@ -47,12 +48,6 @@ class ShareHolder:
 
     def _remove_share(self, share) -> None:
         self.shares_by_corp[share.corporation].remove(share)
-
-    is_player = False
-    is_corporation = False
-    is_pool = False
-    is_company = False
-    is_minor = False
 
 
 class Player(CashHolder, ShareHolder):
@@ -96,16 +91,12 @@ class SharePoolHolder(ShareHolder):
         self.shares_by_corp = {}
 
 
-class Company:
+class Company(Kinds):
     """A private company (or any certificate-like company card)."""
 
     __slots__ = ("abilities", "closed", "data", "max_price", "min_price", "name", "owner", "revenue", "sym", "value")
     CLONE_SHARE = ("data",)  # the title's data for it (catalogue)
     is_company = True
-    is_player = False
-    is_corporation = False
-    is_minor = False
-    is_pool = False
     # a title's price range for buying it in (slots left unset unless the title sets them)
     min_price: int | None
     max_price: int | None
@@ -340,10 +331,6 @@ class Minor(CashHolder):
 
     CLONE_SHARE = ("data", "coordinates", "city")  # the title's data for it
     is_minor = True
-    is_player = False
-    is_corporation = False
-    is_company = False
-    is_pool = False
     share_price = None
     par_price = None
 

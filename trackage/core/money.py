@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 from .errors import GameError
+from .kinds import Kinds
 
 
-class CashHolder:
+class CashHolder(Kinds):
     """Anything with a treasury: bank, players, corporations, minors."""
 
     __slots__ = ()
     cash: int
-
-    def is_bank(self) -> bool:
-        return False
 
 
 class Bank(CashHolder):
@@ -25,9 +23,7 @@ class Bank(CashHolder):
 
     id = "bank"
     name = "Bank"
-
-    def is_bank(self) -> bool:
-        return True
+    is_bank = True
 
     def break_(self) -> None:
         self.broken = True

@@ -164,7 +164,7 @@ class Pipeline:
         if action["type"] in META_TYPES:
             if action["type"] == "end_game":
                 e = game.index.resolve(action)
-                if not getattr(e, "is_player", False):
+                if not e.is_player:
                     raise GameError("only a player of the game may end it", rule="end-game-by-player")
             return None
         e = game.index.resolve(action)

@@ -144,7 +144,7 @@ class Round:
             if not s.active():
                 continue
             if entity is not None:
-                if (getattr(entity, "is_company", False) or s.blocking()) and s.actions(entity):
+                if (entity.is_company or s.blocking()) and s.actions(entity):
                     return s
             elif s.blocking():
                 return s

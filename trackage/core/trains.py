@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .game import Game
 
+from .kinds import Kinds
+
 
 def _names(trigger, bought) -> bool:
     """Does ``trigger`` (a train name or id, or a list of them) name the ``bought`` train?"""
@@ -89,18 +91,13 @@ class Train:
         return f"<Train {self.id} {self.name}>"
 
 
-class Depot:
+class Depot(Kinds):
     """All trains in definition order; ``upcoming`` are the ones not yet sold."""
 
     CLONE_SKIP = ("_cache",)  # a memo of depot_trains()
 
     name = "The Depot"
     id = "depot"
-    is_player = False
-    is_corporation = False
-    is_pool = False
-    is_minor = False
-    is_company = False
     is_depot = True
     owner = None
     player = None

@@ -87,7 +87,7 @@ def controller(game, entity):
     for _ in range(5):
         if e is None:
             return None
-        if getattr(e, "is_player", False):
+        if e.is_player:
             return e
         e = getattr(e, "owner", None)
     return None

@@ -32,7 +32,7 @@ def round_label(game) -> str:
 def entity_label(game, e) -> str:
     if e is None:
         return "-"
-    if getattr(e, "is_player", False):
+    if e.is_player:
         return e.name
     return str(getattr(e, "id", None) or getattr(e, "name", e))
 
@@ -52,8 +52,8 @@ def describe(game, a: dict) -> str:
                 src = "?"
                 if shares:
                     o = shares[0].owner
-                    src = "IPO" if o is shares[0].corporation or getattr(o, "is_corporation", False) else (
-                        "market" if getattr(o, "is_pool", False) else entity_label(game, o))
+                    src = "IPO" if o is shares[0].corporation or (o is not None and o.is_corporation) else (
+                        "market" if o is not None and o.is_pool else entity_label(game, o))
                 price = sum(s.price() for s in shares) if shares else None
                 return f"Buy {pct}% {corp} from {src}" + (f" for {price}" if price is not None else "")
             price = sum(s.price() for s in shares) if shares else None

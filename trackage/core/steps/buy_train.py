@@ -75,7 +75,7 @@ class BuyTrain(Step):
         return lo is not None and self.game.buying_power(entity) >= lo
 
     def actions(self, entity):
-        if entity is not self.current_entity() or not getattr(entity, "is_corporation", False):
+        if entity is not self.current_entity() or not entity.is_corporation:
             return []
         if self.can_buy_train(entity):
             return ["buy_train", "pass"]
@@ -164,7 +164,7 @@ class BuyTrain(Step):
         """Refuse another holder's train that is not for sale: it must belong to another live
         corporation, be unrusted and buyable, and be among that holder's trains."""
         owner = train.owner
-        if (not getattr(owner, "is_corporation", False) or owner is entity or train.rusted
+        if (owner is None or not owner.is_corporation or owner is entity or train.rusted
                 or getattr(owner, "closed", False) or not getattr(train, "buyable", True)
                 or train not in getattr(owner, "trains", ())):
             raise GameError(f"train {train.id} is not for sale", rule="train-not-available")

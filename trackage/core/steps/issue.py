@@ -60,7 +60,7 @@ class IssueShares(Step):
 
     # ---------------------------------------------------------- the step
     def actions(self, entity) -> list[str]:
-        if entity is not self.current_entity() or not getattr(entity, "is_corporation", False):
+        if entity is not self.current_entity() or not entity.is_corporation:
             return []
         out = []
         if self.redeemable(entity):

@@ -31,7 +31,7 @@ class RunRoutes(Step):
         return "Run Routes"
 
     def actions(self, entity):
-        if entity is not self.current_entity() or not getattr(entity, "is_corporation", False):
+        if entity is not self.current_entity() or not entity.is_corporation:
             return []
         if not self.game.route_trains(entity):
             return []
@@ -71,7 +71,7 @@ class Dividend(Step):
         return "Pay or Withhold Dividends"
 
     def actions(self, entity):
-        if entity is not self.current_entity() or getattr(entity, "is_company", False):
+        if entity is not self.current_entity() or entity.is_company:
             return []
         if self.total_revenue() == 0:
             return []

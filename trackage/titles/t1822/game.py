@@ -536,7 +536,7 @@ class Game1822(Game):
     def tile_lays(self, entity):
         if getattr(entity, "sym", None) == "P21":
             return self.data["hsbc_tile_lays"]
-        operator = entity.owner if getattr(entity, "is_company", False) else entity
+        operator = entity.owner if entity.is_company else entity
         if int(self.phase.name) >= 3 and getattr(operator, "type", None) == "major":
             return self.data["major_tile_lays"]
         return self.TILE_LAYS
@@ -624,7 +624,7 @@ class Game1822(Game):
             corp.capitalization = "incremental"
 
     def upgrade_cost(self, old_tile, hex_, entity):
-        operator = entity.owner if getattr(entity, "is_company", False) else entity
+        operator = entity.owner if entity.is_company else entity
         discounts = []
         for c in getattr(operator, "companies", []):
             for a in c.abilities:
@@ -643,14 +643,14 @@ class Game1822(Game):
     def tile_cost_with_discount(self, hex_, entity, cost: int) -> int:
         """A paid lay's whole cost (terrain, estuary, extra) less the discounts that name no
         terrain but hexes (P8's hill discount): those come off the total, never below zero."""
-        operator = entity.owner if getattr(entity, "is_company", False) else entity
+        operator = entity.owner if entity.is_company else entity
         discount = sum(a.get("discount", 0) for c in getattr(operator, "companies", []) for a in c.abilities
                        if a.get("type") == "tile_discount" and a.get("terrain") is None
                        and (not a.get("hexes") or hex_.id in a["hexes"]))
         return cost - min(cost, discount)
 
     def issuable_shares(self, entity) -> list:
-        if not getattr(entity, "is_corporation", False) or entity.type != "major":
+        if not entity.is_corporation or entity.type != "major":
             return []
         if entity.num_ipo_shares() == 0 or len(entity.operating_history) < 2:
             return []
@@ -671,7 +671,7 @@ class Game1822(Game):
         return out
 
     def redeemable_shares(self, entity) -> list:
-        if not getattr(entity, "is_corporation", False) or entity.type != "major":
+        if not entity.is_corporation or entity.type != "major":
             return []
         return [b for b in self.share_market.bundles_for(self.pool, entity) if entity.cash >= b.price()]
 
@@ -832,7 +832,7 @@ class Game1822(Game):
             return trackrights.legal_tile_rotation(self, entity, hex_, tile)
 
     def connected_edges(self, entity, hex_):
-        operator = entity.owner if getattr(entity, "is_company", False) else entity
+        operator = entity.owner if entity.is_company else entity
         if getattr(self, "_teleport_lay", False):
             return list(range(6))
         return self.graph.connected_hexes(operator).get(hex_)

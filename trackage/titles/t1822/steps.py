@@ -157,7 +157,7 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
 
     # ------------------------------------------------------------ availability
     def actions(self, entity):
-        if getattr(entity, "is_company", False):
+        if entity.is_company:
             return ["choose_ability"] if self.choices_ability(entity) else []
         if entity is not self.current_entity():
             return []
@@ -425,11 +425,11 @@ class Choose(ChooseMixin, Step):
 
 # ---------------------------------------------------------------------------- operating round
 def _is_major(e) -> bool:
-    return getattr(e, "is_corporation", False) and e.type == "major"
+    return e.is_corporation and e.type == "major"
 
 
 def _is_minor(e) -> bool:
-    return getattr(e, "is_corporation", False) and e.type == "minor"
+    return e.is_corporation and e.type == "minor"
 
 
 class PendingToken(HomeToken):
@@ -610,7 +610,7 @@ class Track1822(TrackAndTokenStep):
         return "Lay Track"
 
     def actions(self, entity):
-        if getattr(entity, "is_company", False):
+        if entity.is_company:
             return ["choose_ability"] if self.game.company_choices(entity, "track") else []
         if entity is not self.current_entity() or not self.can_lay_tile(entity):
             return []
@@ -655,7 +655,7 @@ class Track1822(TrackAndTokenStep):
         return True
 
     def legal_actions(self, entity):
-        if getattr(entity, "is_company", False):
+        if entity.is_company:
             return [{"type": "choose_ability", "choice": c} for c in self.game.company_choices(entity, "track")]
         if not self.actions(entity):
             return []
@@ -683,7 +683,7 @@ class SpecialTrack(Passing):
         return "Lay Track (company)"
 
     def ability(self, company):
-        if not getattr(company, "is_company", False) or company.closed:
+        if not company.is_company or company.closed:
             return None
         owner = company.owner
         if owner is None or owner is not self.round.current_entity_of_round():
@@ -732,7 +732,7 @@ class SpecialToken(Step):
         return self.round.current_entity_of_round()
 
     def actions(self, entity):
-        if not getattr(entity, "is_company", False) or entity.closed or entity.owner is not self.current_entity():
+        if not entity.is_company or entity.closed or entity.owner is not self.current_entity():
             return []
         if entity.sym != "P5" or entity.owner.exchange_tokens <= 0:
             return []
@@ -842,7 +842,7 @@ class Token1822(TrackAndTokenStep):
         return [t for t in entity.tokens if not t.used and t.type != "destination"]
 
     def chpr_lcdr(self, entity) -> bool:
-        return getattr(entity, "is_corporation", False) and any(c.sym in ("P18", "P5") for c in entity.companies) \
+        return entity.is_corporation and any(c.sym in ("P18", "P5") for c in entity.companies) \
             and entity.exchange_tokens > 0
 
     def can_place_token(self, entity) -> bool:
@@ -860,7 +860,7 @@ class Token1822(TrackAndTokenStep):
         return self.game.graph.can_token(entity)
 
     def actions(self, entity):
-        if getattr(entity, "is_company", False):
+        if entity.is_company:
             return ["choose_ability", "pass"] if self.game.company_choices(entity, "token") else []
         if entity is not self.current_entity():
             return []
@@ -938,10 +938,10 @@ class Token1822(TrackAndTokenStep):
                     ok = board.tokenable(city, entity, tokens=toks[:1], free=free)
                 if ok:
                     out.append({"type": "place_token", "city": city.id, "slot": board.get_slot(city, entity) or 0})
-        if "choose_ability" in acts and getattr(entity, "is_company", False):
+        if "choose_ability" in acts and entity.is_company:
             for ch in self.game.company_choices(entity, "token"):
                 out.append({"type": "choose_ability", "choice": ch})
-        if "pass" in acts and not getattr(entity, "is_company", False):
+        if "pass" in acts and not entity.is_company:
             out.append({"type": "pass"})
         return out
 
@@ -953,7 +953,7 @@ class Route1822(RunRoutes):
         self.pullman = None
 
     def actions(self, entity):
-        if entity is not self.current_entity() or not getattr(entity, "is_corporation", False):
+        if entity is not self.current_entity() or not entity.is_corporation:
             return []
         trains = self.game.route_trains(entity)
         if not trains or not self.game.can_run_route(entity):
@@ -1149,9 +1149,9 @@ class BuyTrain1822(EmergencyBuyTrain):
 
     def actions(self, entity):
         cur = self.current_entity()
-        if getattr(entity, "is_player", False) and cur is not None and cur.owner is entity:
+        if entity.is_player and cur is not None and cur.owner is entity:
             return ["sell_shares"]  # the president may raise money for a forced purchase
-        if entity is not cur or not getattr(entity, "is_corporation", False):
+        if entity is not cur or not entity.is_corporation:
             return []
         if self.game.must_buy_train(entity):
             return ["sell_shares", "buy_train"]
@@ -1299,7 +1299,7 @@ class BuyTrain1822(EmergencyBuyTrain):
         return self.can_emergency_sell(player, bundle)
 
     def emergency_sale(self, action, entity) -> tuple:
-        player = entity.owner if getattr(entity, "is_corporation", False) else entity
+        player = entity.owner if entity.is_corporation else entity
         bundle = action_bundle(self.game, action)
         if bundle.owner is not player:
             raise GameError("only the president sells shares to buy a train", rule="illegal-sale")
@@ -1483,10 +1483,10 @@ class IssueShares1822(IssueShares):
 
     def actions(self, entity):
         game = self.game
-        if getattr(entity, "is_company", False):
+        if entity.is_company:
             return ["choose_ability", "pass"] if game.company_choices(entity, "issue") else []
         out = super().actions(entity)
-        if not out and entity is self.current_entity() and getattr(entity, "is_corporation", False) \
+        if not out and entity is self.current_entity() and entity.is_corporation \
                 and any(c.sym == "P17" for c in entity.companies):
             out = ["choose_ability", "pass"]
         return out
@@ -1534,7 +1534,7 @@ class IssueShares1822(IssueShares):
         return {**super().issue_action(bundle), "share_price": bundle.share_price}
 
     def legal_actions(self, entity):
-        if getattr(entity, "is_company", False):
+        if entity.is_company:
             if "choose_ability" not in self.actions(entity):
                 return []
             return [{"type": "choose_ability", "choice": c} for c in self.game.company_choices(entity, "issue")]

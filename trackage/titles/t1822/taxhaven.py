@@ -14,11 +14,6 @@ if TYPE_CHECKING:
 class Holder(CashHolder):
     """A cash (and share) holder that is not a player: phase-revenue pots and the tax haven."""
 
-    is_player = False
-    is_corporation = False
-    is_pool = False
-    is_company = False
-    is_minor = False
     owner = None
     player = None
 

@@ -18,7 +18,7 @@ def consent_blockers(game: Game1822, hex_) -> list:
     for e in list(game.companies) + list(game.corporations):
         if getattr(e, "closed", False):
             continue
-        for a in (e.abilities if getattr(e, "is_company", False) else e.data.get("abilities", [])):
+        for a in (e.abilities if e.is_company else e.data.get("abilities", [])):
             if a.get("type") == "blocks_hexes_consent" and hex_.id in a.get("hexes", []):
                 out.append(e)
     m14 = getattr(game, "m14_rights_hex", None)
@@ -37,7 +37,7 @@ def rights_player(game: Game1822, e):
 
 def acting_player(game: Game1822, entity):
     """The player acting for ``entity`` (a company's owner's owner)."""
-    if getattr(entity, "is_company", False):
+    if entity.is_company:
         entity = entity.owner
     owner = getattr(entity, "owner", None)
     return owner if owner is not None and owner.is_player else None
@@ -50,7 +50,7 @@ def legal_tile_rotation(game: Game1822, entity, hex_, tile) -> bool:
         return True
     if getattr(entity, "sym", None) == "P5" and hex_.id == "P43":
         return tile.rotation == 0
-    operator = entity.owner if getattr(entity, "is_company", False) else entity
+    operator = entity.owner if entity.is_company else entity
     owners = {rights_player(game, b) for b in consent_blockers(game, hex_)} - {None}
     if acting_player(game, operator) not in owners:
         stubs = game.board.stubs(hex_)

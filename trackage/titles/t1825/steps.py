@@ -258,7 +258,7 @@ class Route1825(LeaseMixin, RunRoutes):
         self.round.leased_train = None
 
     def actions(self, entity):
-        if entity is not self.current_entity() or not getattr(entity, "is_corporation", False):
+        if entity is not self.current_entity() or not entity.is_corporation:
             return []
         if not entity.trains and not entity.receivership():
             return []
@@ -289,7 +289,7 @@ class Route1825(LeaseMixin, RunRoutes):
 
 class Dividend1825(Dividend):
     def actions(self, entity):
-        if getattr(entity, "is_corporation", False) and entity.receivership():
+        if entity.is_corporation and entity.receivership():
             return []
         return super().actions(entity)
 
@@ -359,7 +359,7 @@ class BuyTrain1825(BuyTrain):
                                            or not self.room(entity) or self.game.silent_receivership(entity)))
 
     def actions(self, entity):
-        if entity is not self.current_entity() or not getattr(entity, "is_corporation", False):
+        if entity is not self.current_entity() or not entity.is_corporation:
             return []
         if self.receivership_skip(entity):
             return []

@@ -41,7 +41,7 @@ def new_corporation(game: Game1858, c) -> Corporation1858:
 
 def convert(game: Game1858, corp) -> None:
     """A five-share company becomes a ten-share one (each share split, five more in its treasury)."""
-    if not getattr(corp, "is_corporation", False) or corp.type != "5-share":
+    if not corp.is_corporation or corp.type != "5-share":
         return
     from ...core.entities import Share
 

@@ -246,19 +246,19 @@ class Game1858(Game):
     def company_pays(self, company) -> bool:
         # a private railway owned by a public company adds its revenue to that company's run
         return super().company_pays(company) and not (
-            self.private_railway(company) and getattr(company.owner, "is_corporation", False))
+            self.private_railway(company) and company.owner is not None and company.owner.is_corporation)
 
     # ------------------------------------------------------------------ privates
     def private_railway(self, company) -> bool:
         return True
 
     def private_company(self, entity):
-        if getattr(entity, "is_company", False):
+        if entity.is_company:
             return entity
         return self.index.company(entity.id)
 
     def private_minor(self, entity):
-        if getattr(entity, "is_minor", False):
+        if entity.is_minor:
             return entity
         return self.index.minor(entity.sym)
 
@@ -350,13 +350,13 @@ class Game1858(Game):
         return n + len(player.companies)
 
     def issuable_shares(self, corp) -> list:
-        if not getattr(corp, "is_corporation", False) or corp.num_ipo_shares() == 0:
+        if not corp.is_corporation or corp.num_ipo_shares() == 0:
             return []
         return [b for b in corporations.bundles_for_corporation(self, corp, corp)
                 if b.percent + self.pool.percent_of(corp) <= self.MARKET_SHARE_LIMIT]
 
     def redeemable_shares(self, corp) -> list:
-        if not getattr(corp, "is_corporation", False):
+        if not corp.is_corporation:
             return []
         return [b for b in corporations.bundles_for_corporation(self, self.pool, corp) if b.price() <= corp.cash]
 
@@ -424,7 +424,7 @@ class Game1858(Game):
 
     def other_trains(self, corp) -> list:
         return [t for t in self.depot.trains if t.owner is not None and t.owner is not self.depot
-                and t.owner is not corp and getattr(t.owner, "is_corporation", False) and not t.rusted
+                and t.owner is not corp and t.owner.is_corporation and not t.rusted
                 and t.buyable and not t.owner.closed]
 
     def min_train_price(self, corp):
@@ -495,7 +495,7 @@ class Game1858(Game):
 
     # ------------------------------------------------------------------ track and tokens
     def tile_lays(self, entity) -> list:
-        return self.TILE_LAYS if getattr(entity, "is_corporation", False) else self.MINOR_TILE_LAYS
+        return self.TILE_LAYS if entity.is_corporation else self.MINOR_TILE_LAYS
 
     def new_track_gauge(self, old_tile, new_tile) -> list:
         new = [p.track for p in new_tile.paths]
@@ -527,7 +527,7 @@ class Game1858(Game):
     # --- graphs (live play only: the reference never consults them while loading)
 
     def _home_hexes(self, entity) -> dict:
-        if not getattr(entity, "is_minor", False):
+        if not entity.is_minor:
             return {}
         out = {}
         for coord in entity.coordinates:
@@ -536,7 +536,7 @@ class Game1858(Game):
         return out
 
     def _home_nodes(self, entity) -> list:
-        if not getattr(entity, "is_minor", False):
+        if not entity.is_minor:
             return []
         company = self.private_company(entity)
         out: list = []

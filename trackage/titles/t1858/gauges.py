@@ -24,7 +24,7 @@ def terrain_cost(game: Game1858, old_tile, new_tile, hex_, entity) -> int:
     """Terrain: free for a private railway at home, halved for metre gauge track only."""
     if not old_tile.upgrades:
         return 0
-    if getattr(entity, "is_minor", False) and home_hex(game, entity, hex_):
+    if entity.is_minor and home_hex(game, entity, hex_):
         return 0
     cost = old_tile.upgrades[0].cost
     if game.new_track_gauge(old_tile, new_tile) == ["narrow"]:
@@ -101,7 +101,7 @@ def connected_hexes_1858(game: Game1858, entity) -> dict:
             for e in edges:
                 if e not in cur:
                     cur.append(e)
-    if getattr(entity, "is_minor", False):
+    if entity.is_minor:
         for coord in entity.coordinates:
             hx = game.board.hex_by_id(coord)
             cur = out.setdefault(hx, [])
@@ -125,7 +125,7 @@ def blocked_hex(game: Game1858, entity, hex_) -> bool:
     if not blockers:
         return False
     return not any(entity is b or entity is game.private_minor(b) or
-                   (getattr(b, "is_company", False) and b.owner is entity) for b in blockers)
+                   (b.is_company and b.owner is entity) for b in blockers)
 
 
 def check_track_lay(game: Game1858, entity, hex_, old_tile, tile, rotation, round_) -> None:
@@ -159,7 +159,7 @@ def legal_tile_lays_1858(game: Game1858, entity, lay, round_) -> list:
     from ...core import tiles as tilemod
 
     memo = game.board.supply.memo.setdefault(("1858 upgrades", type(game)), {})
-    power = (entity.owner.cash if getattr(entity, "is_minor", False)
+    power = (entity.owner.cash if entity.is_minor
              else entity.cash + (entity.owner.cash if entity.owner is not None else 0))
     for hex_, edges in connected.items():
         if not asks_hex(game, hex_.id):

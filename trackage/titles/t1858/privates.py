@@ -80,7 +80,7 @@ def company_reservation_available(game: Game1858, company) -> bool:
 
 def private_revenue(game: Game1858, corp) -> int:
     """The revenue of the private railways ``corp`` owns (added to its run)."""
-    if corp is None or not getattr(corp, "is_corporation", False):
+    if corp is None or not corp.is_corporation:
         return 0
     return sum(c.revenue for c in corp.companies if game.private_railway(c))
 

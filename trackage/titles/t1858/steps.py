@@ -64,7 +64,7 @@ class StockRound1858Step(AuctionMixin, BuySellParShares):
     # --- availability
     def actions(self, entity):
         game = self.game
-        if getattr(entity, "is_corporation", False):
+        if entity.is_corporation:
             player = self.round.current_entity_of_round()
             if self.auction or self.bought() or not self.can_convert(entity, player):
                 return []
@@ -176,7 +176,7 @@ class StockRound1858Step(AuctionMixin, BuySellParShares):
 
     def process_convert(self, action, entity):
         player = self.round.current_entity_of_round()
-        if not getattr(entity, "is_corporation", False) or not self.can_convert(entity, player):
+        if not entity.is_corporation or not self.can_convert(entity, player):
             raise GameError(f"{self.game.index.name(entity)} cannot convert now", rule="cannot-convert")
         corporations.convert(self.game, entity)
 
@@ -221,7 +221,7 @@ class StockRound1858Step(AuctionMixin, BuySellParShares):
     def legal_actions(self, entity):
         acts = self.actions(entity)
         out = []
-        if getattr(entity, "is_corporation", False):
+        if entity.is_corporation:
             return [{"type": "convert"}] if "convert" in acts else []
         if "bid" in acts:
             cos = [self.auction.item] if self.auction else self.auctionable()
@@ -246,7 +246,7 @@ class Exchange1858(Step):
     BLOCKS = False
 
     def actions(self, entity):
-        if getattr(entity, "is_company", False) or getattr(entity, "is_minor", False):
+        if entity.is_company or entity.is_minor:
             return ["buy_shares"]
         return []
 
@@ -264,7 +264,7 @@ class Exchange1858(Step):
             raise GameError("cannot exchange a private railway for a single share of an unstarted company",
                             rule="bad-exchange")
         if bundle.percent == 40 and bundle.shares[0].president:
-            if getattr(entity, "is_minor", False) or not game.company_starts_public(entity):
+            if entity.is_minor or not game.company_starts_public(entity):
                 raise GameError(f"{entity.name} cannot start a public company", rule="bad-exchange")
             if game.turn == 1 or corp.ipoed:
                 raise GameError(f"{corp.name} cannot be started now", rule="cannot-par")
@@ -279,7 +279,7 @@ class Exchange1858(Step):
             self.round.current_actions.append({"type": "buy_shares", "_corp": corp})
             self.round.last_to_act = player
         else:
-            if getattr(entity, "is_company", False):
+            if entity.is_company:
                 # 18xx.games offers this exchange through the private's minor only
                 if not game.loading:
                     raise GameError(f"{entity.name} exchanges for a share through its minor", rule="bad-exchange")
@@ -312,12 +312,12 @@ class Exchange1858(Step):
         if sr is None or sr.bought() or sr.auction or self.round.pending_tokens or self.round.pending_approval:
             return []
         out = []
-        if getattr(entity, "is_company", False) and game.company_starts_public(entity) and game.turn > 1:
+        if entity.is_company and game.company_starts_public(entity) and game.turn > 1:
             if game.par_price(entity).price <= player.cash and privates.company_reservation_available(game, entity):
                 for c in game.corporations:
                     if not c.ipoed and not c.closed:
                         out.append({"type": "buy_shares", "shares": [c.shares[0].id], "percent": 40})
-        if getattr(entity, "is_minor", False) and not entity.closed and game.minor_exchanges_share(entity):
+        if entity.is_minor and not entity.closed and game.minor_exchanges_share(entity):
             for c in game.corporations:
                 own = [s for s in c.shares_of(c) if not s.president]
                 if c.floated() and own and gauges.corporation_private_connected(game, c, entity):
@@ -478,10 +478,10 @@ class Track1858(TrackAndTokenStep):
         return old_tile.color != "white"
 
     def spender(self, entity):
-        return entity.owner if getattr(entity, "is_minor", False) else entity
+        return entity.owner if entity.is_minor else entity
 
     def buying_power(self, entity) -> int:
-        if getattr(entity, "is_minor", False):
+        if entity.is_minor:
             return entity.owner.cash
         return entity.cash + (entity.owner.cash if entity.owner is not None and entity.owner.is_player else 0)
 
@@ -499,7 +499,7 @@ class Track1858(TrackAndTokenStep):
         payer = self.spender(entity)
         if cost <= 0:
             return
-        if getattr(payer, "is_corporation", False) and cost > payer.cash:
+        if payer.is_corporation and cost > payer.cash:
             president = payer.owner
             short = cost - payer.cash
             if president is None or short > president.cash:
@@ -538,7 +538,7 @@ class Token1858(Step):
         return "Place a Token"
 
     def actions(self, entity):
-        if entity is not self.current_entity() or not getattr(entity, "is_corporation", False):
+        if entity is not self.current_entity() or not entity.is_corporation:
             return []
         if not any(not t.used for t in entity.tokens if t.type == "normal"):
             return []
@@ -589,7 +589,7 @@ class Token1858(Step):
 
 class Route1858(RunRoutes):
     def actions(self, entity):
-        if entity is not self.current_entity() or not getattr(entity, "is_corporation", False):
+        if entity is not self.current_entity() or not entity.is_corporation:
             return []
         if not self.game.route_trains(entity):
             return []
@@ -600,7 +600,7 @@ class Dividend1858(Dividend):
     KINDS = ("payout", "half", "withhold")
 
     def actions(self, entity):
-        if entity is not self.current_entity() or not getattr(entity, "is_corporation", False):
+        if entity is not self.current_entity() or not entity.is_corporation:
             return []
         if self.total_revenue() == 0:
             return []
@@ -611,7 +611,7 @@ class Dividend1858(Dividend):
 
     def skip(self):
         e = self.current_entity()
-        if getattr(e, "is_corporation", False):
+        if e is not None and e.is_corporation:
             self.do_dividend(e, "withhold")
         else:
             self.pass_()
@@ -697,7 +697,7 @@ class BuyTrain1858(BuyTrain):
         return g.min_depot_price() <= entity.cash + owner_cash + max(b.price() for b in bundles)
 
     def actions(self, entity):
-        if entity is not self.current_entity() or not getattr(entity, "is_corporation", False):
+        if entity is not self.current_entity() or not entity.is_corporation:
             return []
         out = []
         if self.ebuy_can_issue(entity):
@@ -780,7 +780,7 @@ class BuyTrain1858(BuyTrain):
             raise GameError("must buy a train from the depot after issuing shares", rule="must-buy-depot")
         super().pass_()
         self.round.last_issue_price = None
-        if entity is None or not getattr(entity, "is_corporation", False) or closing:
+        if entity is None or not entity.is_corporation or closing:
             return
         if g.trainless(entity):
             g.stock_market.move_left(entity)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from ...core import tiles as tilemod
+from ...core.kinds import Kinds
 from ...core.tokens import Token
 from ..t1858.game import Game1858
 from ..t1858.steps import Dividend1858, IssueShares1858, Token1858
@@ -22,10 +23,9 @@ TRAIN_COUNTS = {"2H": 8, "4H": 7, "6H": 5, "5E": 4, "6E": 3, "7E": 20, "5D": 10,
 M_PRICES = {1: 160, 2: 240, 3: 500, 4: 650, 5: 800}
 
 
-class HexTokenOwner:
+class HexTokenOwner(Kinds):
     """The bank-held mine, oil and port tokens (dummy companies in the reference)."""
 
-    is_player = is_corporation = is_minor = is_company = is_pool = False
     owner = None
     cash = 0
 
@@ -113,7 +113,7 @@ class Game1858India(Game1858):
         # works bought back earns its 10)
         if company.owner is None or company.owner is self.bank or company.revenue <= 0:
             return False
-        return not (self.private_railway(company) and getattr(company.owner, "is_corporation", False))
+        return not (self.private_railway(company) and company.owner.is_corporation)
 
     def init_round(self):
         r = super().init_round()

@@ -52,7 +52,7 @@ class CollectTokens(Step):
         return "Collect mine, oil and port tokens"
 
     def actions(self, entity):
-        if entity is not self.current_entity() or not getattr(entity, "is_corporation", False):
+        if entity is not self.current_entity() or not entity.is_corporation:
             return []
         if not self.available(entity):
             return []
@@ -166,7 +166,7 @@ class BuyTrainIndia(BuyCompanyMixin, BuyTrain1858):
 
     def actions(self, entity):
         out = super().actions(entity)
-        if entity is self.current_entity() and getattr(entity, "is_corporation", False) \
+        if entity is self.current_entity() and entity.is_corporation \
                 and self.can_buy_company(entity):
             for a in ("buy_company", "pass"):
                 if a not in out:

@@ -19,7 +19,7 @@ def _national(entity) -> bool:
 
 class SkipForNational:
     def actions(self, entity):
-        if getattr(entity, "is_corporation", False) and _national(entity):
+        if entity.is_corporation and _national(entity):
             return []
         return super().actions(entity)  # type: ignore[misc]  # mixed in before a Step, which has actions()
 

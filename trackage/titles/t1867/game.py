@@ -512,7 +512,7 @@ class Game1867(Game):
         return 5 if entity.type == "major" else 2
 
     def can_take_loan(self, entity) -> bool:
-        return (getattr(entity, "is_corporation", False) and entity.loans < self.maximum_loans(entity)
+        return (entity.is_corporation and entity.loans < self.maximum_loans(entity)
                 and self.loan_pool > 0)
 
     def take_loan(self, entity):
@@ -529,7 +529,7 @@ class Game1867(Game):
         self.loan_pool += 1
 
     def buying_power(self, entity, full: bool = False) -> int:
-        if not full or not getattr(entity, "is_corporation", False):
+        if not full or not entity.is_corporation:
             return entity.cash
         return entity.cash + (self.maximum_loans(entity) - entity.loans) * LOAN_NET
 
@@ -582,7 +582,7 @@ class Game1867(Game):
         return []
 
     def redeemable_bundles(self, corp) -> list:
-        if not getattr(corp, "is_corporation", False) or corp.type != "major":
+        if not corp.is_corporation or corp.type != "major":
             return []
         return [b for b in self.share_market.bundles_for(self.pool, corp) if corp.cash >= b.price()]
 

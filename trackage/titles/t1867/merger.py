@@ -51,7 +51,7 @@ class Merge(Step):
         return "Convert or Merge Minor Corporation"
 
     def actions(self, entity):
-        if not getattr(entity, "is_corporation", False) or entity is not self.current_entity():
+        if not entity.is_corporation or entity is not self.current_entity():
             return []
         if self.round.converted is not None:
             return []
@@ -377,7 +377,7 @@ class PostMergerShares(Step):
         return players[0] if players else None
 
     def actions(self, entity):
-        if not getattr(entity, "is_player", False) or self.corporation() is None:
+        if not entity.is_player or self.corporation() is None:
             return []
         out = []
         if self.can_buy_any(entity):

@@ -404,7 +404,7 @@ class BuyCompany1867(BuyCompanyMixin, Step):
                 and bool(comps) and min(c.min_price for c in comps) <= entity.cash)
 
     def actions(self, entity):
-        if not getattr(entity, "is_corporation", False):
+        if not entity.is_corporation:
             return []
         if self.can_buy_company(entity):
             return ["buy_company", "pass"] if self.blocks() else ["buy_company"]
@@ -455,7 +455,7 @@ class RedeemShares(Step):
     HANDLERS: ClassVar[dict] = {"buy_shares": "process_buy_shares", "pass": "process_pass"}
 
     def actions(self, entity):
-        if not getattr(entity, "is_corporation", False) or entity is not self.current_entity():
+        if not entity.is_corporation or entity is not self.current_entity():
             return []
         if self.game.redeemable_bundles(entity):
             return ["buy_shares", "pass"]
@@ -534,7 +534,7 @@ class Token1867(TrackAndTokenStep):
         return self.game.graph.can_token(entity)
 
     def actions(self, entity):
-        if not getattr(entity, "is_corporation", False):
+        if not entity.is_corporation:
             return []
         return ["place_token", "pass"] if self.can_place_token(entity) else []
 
@@ -574,7 +574,7 @@ class Dividend1867(Dividend):
     KINDS = ("payout", "half", "withhold")
 
     def actions(self, entity):
-        if not getattr(entity, "is_corporation", False) or entity.type == "minor":
+        if not entity.is_corporation or entity.type == "minor":
             return []
         return super().actions(entity)
 
@@ -633,7 +633,7 @@ class LoanOperations(Step):
     def skip(self):
         self.pass_()
         entity = self.current_entity()
-        if entity is None or not getattr(entity, "is_corporation", False):
+        if entity is None or not entity.is_corporation:
             return
         owed = self.game.pay_interest(entity)
         if owed is not None:
@@ -689,7 +689,7 @@ class BuyTrain1867(BuyTrain):
         return False
 
     def actions(self, entity):
-        if entity is not self.current_entity() or not getattr(entity, "is_corporation", False):
+        if entity is not self.current_entity() or not entity.is_corporation:
             return []
         if self.must_buy_train(entity):
             return ["buy_train"]
@@ -733,7 +733,7 @@ class BuyTrain1867(BuyTrain):
             if exchange is None:
                 self.check_room(entity)
         else:
-            if (not getattr(train.owner, "is_corporation", False) or train.owner is entity or not train.buyable
+            if (train.owner is None or not train.owner.is_corporation or train.owner is entity or not train.buyable
                     or not self.can_buy_from(train.owner)):
                 raise GameError(f"train {train.id} is not for sale", rule="train-not-available")
             if price < 1:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, ClassVar
 from ...core.entities import Corporation, Minor, ShareBundle
 from ...core.errors import GameError
 from ...core.game import Game
+from ...core.kinds import Kinds
 from ...core.money import spend
 from ...core.round import OperatingRound, Round, StockRound, ranged
 from ...core.shares import ShareMarket
@@ -102,12 +103,11 @@ def swap_shares(shares: list) -> list:
     return [s for s in shares if s is not double][:2]
 
 
-class NeutralCorp:
+class NeutralCorp(Kinds):
     """Owner of the neutral token in Köln-Deutz (H5): the city stays passable, never blocked."""
 
     id = sym = "N"
     name = "Neutral"
-    is_player = is_corporation = is_minor = is_company = is_pool = False
     owner = None
     cash = 0
     coordinates = None
@@ -488,7 +488,7 @@ class Game1893(Game):
         president_owner = None
         for info in self.exchanges[corp.id]:
             owner = info["company"].owner
-            if not getattr(owner, "is_player", False):
+            if owner is None or not owner.is_player:
                 continue
             exchangers.append(owner)
             ledger[owner] = ledger.get(owner, 0) + info["share"].percent
@@ -516,7 +516,7 @@ class Game1893(Game):
         for info in self.exchanges[corp.id]:
             share, company, minor = info["share"], info["company"], info["minor"]
             player = company.owner
-            if not getattr(player, "is_player", False):
+            if player is None or not player.is_player:
                 player = self.pool  # an unsold card: its certificate goes to the market
             if share.president:
                 president_share = share
@@ -839,7 +839,7 @@ class Game1893(Game):
 
     # ------------------------------------------------------------ trains
     def must_buy_train(self, entity) -> bool:
-        if getattr(entity, "is_minor", False):
+        if entity.is_minor:
             return False
         return (not entity.trains and bool(self.depot.depot_trains())
                 and self.graph.route_train_purchase(entity))

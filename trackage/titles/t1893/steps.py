@@ -288,7 +288,7 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         return self.game.turn == 1 and entity in self.game.passers_first_stock_round
 
     def actions(self, entity):
-        if getattr(entity, "is_company", False):
+        if entity.is_company:
             return ["buy_shares"] if self.fdsd_can_exchange(entity) else []
         if entity is not self.current_entity() or not entity.is_player:
             return []
@@ -380,7 +380,7 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
     # ---------------------------------------------------------- processing
     def exchange(self, action: dict, entity) -> bool:
         """A company's ``buy_shares`` is FdSD's exchange for RAG shares (:meth:`exchange_for_rag`)."""
-        if getattr(entity, "is_company", False):
+        if entity.is_company:
             self.exchange_for_rag(action, entity)
             return True
         return False
@@ -550,7 +550,7 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         """Name the rule a refused stock-round action breaks (raises when it knows)."""
         if action.get("type") == "pass" and self.par_rag is not None and self.must_exchange():
             raise GameError("in the first stock round RAG's par must be paid with FdSD", rule="must-exchange-fdsd")
-        if action.get("type") != "sell_shares" or not getattr(entity, "is_player", False):
+        if action.get("type") != "sell_shares" or not entity.is_player:
             return
         bundle = action_bundle(self.game, action)
         if self.game.turn == 1:
@@ -573,7 +573,7 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
             if self.must_exchange():
                 raise GameError("in the first stock round RAG's par must be paid with FdSD",
                                 rule="must-exchange-fdsd")
-        elif getattr(entity, "is_company", False):
+        elif entity.is_company:
             raise GameError(f"{entity.name} cannot pass; its owner passes", rule="no-such-action-now")
 
     def passing(self, entity) -> None:
@@ -594,7 +594,7 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         if self.par_rag is not None:
             assign = {"type": "assign", "target": self.game.fdsd.sym, "target_type": "company"}
             return [assign] + ([{"type": "pass"}] if "pass" in acts else [])
-        if getattr(entity, "is_company", False):
+        if entity.is_company:
             return self.exchange_actions(entity) if acts else []
         base = super().legal_actions(entity)
         rag = self.game.rag
@@ -655,7 +655,7 @@ class MergerVote(Step):
             self.round.next_voter()
 
     def why_not(self, action, entity) -> None:
-        if action.get("type") == "special_buy" and getattr(entity, "is_player", False) \
+        if action.get("type") == "special_buy" and entity.is_player \
                 and not self.round.has_say(entity):
             target = self.round.merge_target
             raise GameError(f"{entity.name} holds nothing of {target.name if target else 'the merger'} and "
@@ -740,7 +740,7 @@ class Bankrupt1893(Step):
     BLOCKS = False
 
     def actions(self, entity):
-        return ["bankrupt"] if entity is self.current_entity() and not getattr(entity, "is_company", False) else []
+        return ["bankrupt"] if entity is self.current_entity() and not entity.is_company else []
 
     def train_step(self):
         """The train step when it is the step in charge; the reference sells (and counts as
@@ -758,7 +758,7 @@ class Bankrupt1893(Step):
 
     def can_go_bankrupt(self, operator) -> bool:
         player = operator.owner
-        if player is None or not getattr(player, "is_player", False):
+        if player is None or not player.is_player:
             return False
         cheapest = self.game.min_depot_price()
         return cheapest > 0 and self.liquidity(player) + operator.cash < cheapest
@@ -805,9 +805,9 @@ class BuyCompany1893(BuyCompanyMixin, Step):
 
     def buyer(self, entity):
         """Who pays: a player for himself, the current operator's president for it."""
-        if getattr(entity, "is_player", False):
+        if entity.is_player:
             return None if entity.bankrupt else entity
-        if entity is self.current_entity() and not getattr(entity, "is_company", False):
+        if entity is self.current_entity() and not entity.is_company:
             return entity.player
         return None
 
@@ -881,7 +881,7 @@ class Token1893(TrackAndTokenStep):
 
 class Route1893(RunRoutes):
     def actions(self, entity):
-        if entity is not self.current_entity() or getattr(entity, "is_company", False):
+        if entity is not self.current_entity() or entity.is_company:
             return []
         if not self.game.route_trains(entity) or not self.game.can_run_route(entity):
             return []
@@ -892,13 +892,13 @@ class Dividend1893(Dividend):
     """Minors pay half to their owner and keep half; market shares pay nobody."""
 
     def actions(self, entity):
-        if getattr(entity, "is_minor", False):
+        if entity.is_minor:
             return []
         return super().actions(entity)
 
     def skip(self):
         entity = self.current_entity()
-        if getattr(entity, "is_minor", False):
+        if entity.is_minor:
             if not self.round.routes:
                 self.pass_()
                 return
@@ -907,7 +907,7 @@ class Dividend1893(Dividend):
         super().skip()
 
     def payout_amounts(self, entity, kind, revenue):
-        if getattr(entity, "is_minor", False):
+        if entity.is_minor:
             if kind == "withhold":
                 return revenue, 0
             half = revenue // 2
@@ -915,7 +915,7 @@ class Dividend1893(Dividend):
         return super().payout_amounts(entity, kind, revenue)
 
     def pay_shareholders(self, entity, amount):
-        if getattr(entity, "is_minor", False):
+        if entity.is_minor:
             spend(self.game.bank, entity.owner, amount)
             return
         super().pay_shareholders(entity, amount)
@@ -972,7 +972,7 @@ class BuyTrain1893(EmergencyBuyTrain):
         if op is None:
             return []
         if entity is not op:
-            if entity is op.owner and getattr(entity, "is_player", False) and self.must_buy(op) \
+            if entity is op.owner and entity.is_player and self.must_buy(op) \
                     and self.sellable_bundles(entity):
                 return ["sell_shares"]
             return []
@@ -1002,16 +1002,16 @@ class BuyTrain1893(EmergencyBuyTrain):
         others = []
         if self.game.can_buy_from_others():
             others = [t for t in self.game.depot.other_trains(entity)
-                      if not (getattr(entity, "is_corporation", False) and getattr(t.owner, "is_minor", False))]
+                      if not (entity.is_corporation and t.owner.is_minor)]
         return depot + others
 
     def owner_help(self, entity) -> int:
         """Cash the operator's owner adds to a purchase: all of it for a company that must
         buy and for a trainless minor; nothing otherwise."""
         owner = entity.owner
-        if owner is None or not getattr(owner, "is_player", False):
+        if owner is None or not owner.is_player:
             return 0
-        if getattr(entity, "is_minor", False):
+        if entity.is_minor:
             return owner.cash if not entity.trains else 0
         return owner.cash if self.must_buy(entity) else 0
 
@@ -1024,9 +1024,9 @@ class BuyTrain1893(EmergencyBuyTrain):
         comes from its president (a company that must buy) or owner (a trainless minor)."""
         cash = entity.cash
         owner = entity.owner
-        owner_cash = owner.cash if getattr(owner, "is_player", False) else 0
+        owner_cash = owner.cash if owner is not None and owner.is_player else 0
         hi = cash + self.owner_help(entity)
-        if getattr(entity, "is_minor", False):
+        if entity.is_minor:
             return (1, hi) if hi >= 1 else None
         if cash >= train.price:
             return (1, cash) if cash >= 1 else None
@@ -1039,7 +1039,7 @@ class BuyTrain1893(EmergencyBuyTrain):
             return True
         if train.price > entity.cash + self.owner_help(entity):
             return False
-        if getattr(entity, "is_minor", False):
+        if entity.is_minor:
             return True
         cheapest = self.cheapest_depot_train()
         return cheapest is not None and train.name == cheapest.name
@@ -1128,7 +1128,7 @@ class BuyTrain1893(EmergencyBuyTrain):
         if need <= 0:
             return
         player = entity.owner
-        if getattr(entity, "is_minor", False):
+        if entity.is_minor:
             spend(player, self.game.bank, need)
             spend(self.game.bank, entity, need)
         else:
