@@ -74,7 +74,10 @@ class _Targets:
         if j is not None and (q.terminal or counter.get(j, 0) > 1):
             return False
         hid = q.hex.id
-        return all(counter.get((hid, e.num, e.lanes[1]), 0) <= 0 for e in q.edges)
+        for e in q.edges:
+            if counter.get((hid, e.num, e.lanes[1]), 0) > 0:
+                return False
+        return True
 
     def hopeless(self, path, skip, visited, counter) -> bool:
         """Can no path still to find be reached by walking on from ``path`` (entered through
@@ -803,7 +806,10 @@ class DistanceGraph:
     def _le(known, dist) -> bool:
         if known is None:
             return False
-        return all(v <= dist[k] for k, v in known.items())
+        for k, v in known.items():
+            if v > dist[k]:
+                return False
+        return True
 
     def _kind_key(self, node):
         if not self.separate_node_types:
