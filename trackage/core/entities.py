@@ -387,3 +387,21 @@ class Minor(CashHolder):
 
     def __repr__(self) -> str:
         return f"<Minor {self.sym}>"
+
+
+def hand_over_companies(frm, to) -> None:
+    """Every private company ``frm`` owns becomes ``to``'s, in the order ``frm`` held them
+    (a merger, an acquisition, a minor folded into a major)."""
+    for c in list(frm.companies):
+        frm.companies.remove(c)
+        c.owner = to
+        to.companies.append(c)
+
+
+def hand_over_trains(frm, to) -> None:
+    """Every train ``frm`` owns becomes ``to``'s, in order (no limit is checked here: the
+    caller's rules decide what happens to a company over its limit)."""
+    for t in list(frm.trains):
+        frm.trains.remove(t)
+        t.owner = to
+        to.trains.append(t)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...core.entities import hand_over_companies, hand_over_trains
 from ...core.money import spend
 from ...core.tokens import Token
 from . import choices
@@ -107,14 +108,8 @@ def acquire_player_minor(game: Game1822, entity, minor, shares, token_choice) ->
         game.share_market._move_share(share, owner)
     if minor.cash > 0:
         spend(minor, entity, minor.cash)
-    for c in list(minor.companies):
-        minor.companies.remove(c)
-        c.owner = entity
-        entity.companies.append(c)
-    for t in list(minor.trains):
-        minor.trains.remove(t)
-        t.owner = entity
-        entity.trains.append(t)
+    hand_over_companies(minor, entity)
+    hand_over_trains(minor, entity)
     if token_choice == "replace":
         city = minor.tokens[0].city
         if game.board.tokened_by(city, entity):

@@ -93,20 +93,14 @@ def use_tile_ability(game: Game1822, ab, upgrade) -> None:
         ab["count"] -= 1
     if ab.get("upgrade_count") is None or ab.get("lay_count") is None:
         return
-    if upgrade:
-        if ab["upgrade_count"] <= 0:
-            raise GameError("Cannot use this ability to upgrade a tile now", rule="ability")
-        ab["lay_count"] = 0
-        ab["upgrade_count"] -= 1
-        if ab["upgrade_count"] <= 0:
-            ab["count"] = 0
-    else:
-        if ab["lay_count"] <= 0:
-            raise GameError("Cannot use this ability to lay a tile now", rule="ability")
-        ab["upgrade_count"] = 0
-        ab["lay_count"] -= 1
-        if ab["lay_count"] <= 0:
-            ab["count"] = 0
+    # a use of one kind (lay or upgrade) spends that kind and forfeits the other
+    used, other, verb = ("upgrade_count", "lay_count", "upgrade") if upgrade else ("lay_count", "upgrade_count", "lay")
+    if ab[used] <= 0:
+        raise GameError(f"Cannot use this ability to {verb} a tile now", rule="ability")
+    ab[other] = 0
+    ab[used] -= 1
+    if ab[used] <= 0:
+        ab["count"] = 0
 
 
 def special_lay_tile(game: Game1822, step, action, company, ab) -> None:

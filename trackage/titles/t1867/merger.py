@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ...core.entities import ShareBundle
+from ...core.entities import ShareBundle, hand_over_companies, hand_over_trains
 from ...core.errors import GameError
 from ...core.money import spend
 from ...core.round import Step
@@ -214,16 +214,10 @@ class Merge(Step):
     def move_assets(self, frm, to):
         if frm.cash > 0:
             spend(frm, to, frm.cash)
-        for c in list(frm.companies):
-            frm.companies.remove(c)
-            c.owner = to
-            to.companies.append(c)
+        hand_over_companies(frm, to)
         to.loans += frm.loans
         frm.loans = 0
-        for t in list(frm.trains):
-            t.owner = to
-            to.trains.append(t)
-        frm.trains = []
+        hand_over_trains(frm, to)
 
     def finish_convert(self, action, corp):
         target = self.target_from(action, corp)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from ...core.entities import Corporation, Minor, ShareBundle
+from ...core.entities import Corporation, Minor, ShareBundle, hand_over_trains
 from ...core.errors import GameError
 from ...core.game import Game
 from ...core.kinds import Kinds
@@ -529,10 +529,7 @@ class Game1893(Game):
                 continue
             if minor.cash > 0:
                 spend(minor, corp, minor.cash)
-            for t in list(minor.trains):
-                minor.trains.remove(t)
-                t.owner = corp
-                corp.trains.append(t)
+            hand_over_trains(minor, corp)
             token = minor.tokens[0]
             city = token.city
             board = self.board
