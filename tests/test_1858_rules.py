@@ -191,7 +191,7 @@ def test_metre_gauge_is_half_terrain_and_second_lay_discount():
     s = g.players[0]
     paid = []
     step.spender = lambda e: s
-    import trackage.titles.t1858.steps as st
+    import trackage.titles.t1858.steps.operating as st
     orig = st.spend
     st.spend = lambda a, b, c: paid.append(c)
     try:

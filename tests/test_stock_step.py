@@ -23,7 +23,8 @@ def stock_steps() -> list[type]:
     for t in TITLE_STEPS:
         mod = importlib.import_module(f"trackage.titles.{t}.steps")
         out += [c for _, c in inspect.getmembers(mod, inspect.isclass)
-                if c.__module__ == mod.__name__ and issubclass(c, BuySellParShares)]
+                if c.__module__.startswith(mod.__name__) and issubclass(c, BuySellParShares)
+                and c.__module__.startswith(f"trackage.titles.{t}.")]
     return out
 
 

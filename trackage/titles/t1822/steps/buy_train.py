@@ -1,0 +1,231 @@
+"""t1822 steps: buy train."""
+
+from __future__ import annotations
+
+from ....core.errors import GameError
+from ....core.money import spend
+from ....core.round import ranged
+from ....core.shares import action_bundle
+from ....core.steps.buy_train import Purchase
+from ....core.steps.emergency import EmergencyBuyTrain
+from .. import loans
+
+
+class BuyTrain1822(EmergencyBuyTrain):
+    """Buying trains. A company without a train must buy one; its president may add money for
+    the cheapest depot train, selling shares first and borrowing only when nothing is left to
+    sell. Trains from other companies (phase 3 on) cost 1 up to the buyer's cash."""
+
+    def room(self, entity) -> bool:
+        return self.game.num_trains(entity) < self.game.train_limit(entity)
+
+    def other_trains(self, entity):
+        if "can_buy_trains" not in self.game.phase.status:
+            return []
+        return [t for t in self.game.depot.other_trains(entity) if t.name not in ("2P", "LP", "P+")]
+
+    def min_price(self, entity):
+        # as the reference: trains of other companies count at 1 whatever the phase
+        return self.game.depot.min_price(entity)
+
+    def l_upgrades(self, entity):
+        return [t for t in entity.trains if t.name == "L"]
+
+    def can_buy_train(self, entity) -> bool:
+        lo = self.min_price(entity)
+        if self.room(entity) and lo is not None and entity.cash >= lo:
+            return True
+        return bool(self.l_upgrades(entity)) and entity.cash >= self.game.l_upgrade_cost()
+
+    def actions(self, entity):
+        cur = self.current_entity()
+        if entity.is_player and cur is not None and cur.owner is entity:
+            return ["sell_shares"]  # the president may raise money for a forced purchase
+        if entity is not cur or not entity.is_corporation:
+            return []
+        if self.game.must_buy_train(entity):
+            return ["sell_shares", "buy_train"]
+        if self.can_buy_train(entity):
+            return ["buy_train", "pass"]
+        return []
+
+    def cheapest_train(self):
+        """The depot's cheapest train: the first one at the lowest price, in depot order."""
+        trains = self.game.depot.depot_trains()
+        return min(trains, key=lambda t: t.price) if trains else None
+
+    def cheapest_depot(self) -> int:
+        t = self.cheapest_train()
+        return min(v["price"] for v in t.variants.values()) if t is not None else 0
+
+    def cheapest_names(self) -> list[str]:
+        """The variant names at the cheapest train's lowest price: what a president may fund."""
+        t = self.cheapest_train()
+        if t is None:
+            return []
+        lo = min(v["price"] for v in t.variants.values())
+        return [n for n, v in t.variants.items() if v["price"] == lo]
+
+    # ------------------------------------------------------------ the purchase
+    def chosen_variant(self, action: dict, train) -> str | None:
+        """The named variant, for any train (an L upgrade names the 2)."""
+        return action.get("variant")
+
+    def choose_variant(self, entity, train, variant: str) -> None:
+        """Checked by :meth:`check_buy`, applied only by :meth:`hand_over` (after the funding)."""
+
+    def traded_in(self, action: dict, entity, train):
+        """An L train upgraded in place (to a 2): the train itself, when ``exchange`` is named."""
+        return train if action.get("exchange") else None
+
+    def check_buy(self, entity, train, price: int, purchase: Purchase | None = None) -> None:
+        """An L upgrade at its fixed cost; a depot train at its (variant's) price, one E train
+        at most; another company's train (phase 3 on, no 2P/LP/P+) for 1 up to the buyer's
+        cash; then room. A shortfall is left to :meth:`top_up`."""
+        game = self.game
+        variant = purchase.variant if purchase is not None else None
+        if purchase is not None and purchase.exchange is not None:
+            if train.owner is not entity or train.name != "L":
+                raise GameError(f"{entity.name} has no L train {train.id} to upgrade", rule="bad-exchange")
+            if price != game.l_upgrade_cost():
+                raise GameError(f"an L train upgrade costs {game.l_upgrade_cost()}", rule="wrong-price")
+            if price > entity.cash:
+                raise GameError(f"{entity.name} cannot afford the upgrade", rule="insufficient-cash")
+            return
+        if train.owner is game.depot:
+            self.check_available(train, "is not available")
+            if variant:
+                if variant not in train.variants:
+                    raise GameError(f"train {train.id} has no variant {variant}", rule="bad-variant")
+                if variant == "E" and any(t.name == "E" for t in entity.trains):
+                    raise GameError(f"{entity.id} can only own one E-train", rule="one-e-train")
+                spec = train.variants[variant]
+                if price != spec["price"]:
+                    raise GameError(f"train {train.id} as {variant} costs {spec['price']}, not {price}",
+                                    rule="wrong-price")
+            else:
+                self.check_listed_price(train, price, train.price)
+        else:
+            if train not in self.other_trains(entity):
+                raise GameError(f"{entity.name} may not buy train {train.id}", rule="train-not-available")
+            if not 1 <= price <= entity.cash:
+                raise GameError(f"{entity.name} may spend between 1 and {entity.cash} on {train.owner.name}'s "
+                                f"{train.name} train", rule="wrong-price")
+        self.check_room(entity)
+
+    def top_up(self, entity, purchase: Purchase) -> None:
+        """The president funds a forced purchase (see :meth:`emergency_funds`)."""
+        if purchase.exchange is None and purchase.price > entity.cash:
+            train = purchase.train
+            self.emergency_funds(entity, train, purchase.variant or train.name, purchase.price)
+
+    def hand_over(self, entity, purchase: Purchase) -> None:
+        """An L upgrade: the train becomes a 2 for the upgrade cost; else the chosen variant is
+        applied and the train bought."""
+        train = purchase.train
+        if purchase.exchange is not None:
+            train.set_variant(purchase.variant or "2")
+            spend(entity, self.game.bank, purchase.price)
+            return
+        if purchase.from_depot and purchase.variant:
+            train.set_variant(purchase.variant)
+        self.buy(entity, train, purchase.price)
+
+    def after_buy_train(self, entity, purchase: Purchase) -> None:
+        """The first 2 bought in phase 1 starts phase 2 (:meth:`Game1822.phase_on_two`)."""
+        super().after_buy_train(entity, purchase)
+        if int(self.game.phase.name) <= 1 and purchase.train.name == "2":
+            self.game.phase_on_two()
+
+    def emergency_funds(self, entity, train, name: str, price: int):
+        game = self.game
+        if not game.must_buy_train(entity):
+            raise GameError(f"{entity.name} has {entity.cash}, the train costs {price}", rule="insufficient-cash")
+        if name not in self.cheapest_names():
+            raise GameError(f"Cannot purchase {name} train: cheaper train available ({self.cheapest_names()[0]})",
+                            rule="not-cheapest-train")
+        owner = entity.owner
+        need = price - entity.cash
+        if owner.cash < need:
+            if self.sellable(owner):
+                raise GameError(f"{owner.name} still needs to sell shares before a loan can be granted.",
+                                rule="must-sell-first")
+            loans.player_loan(game, owner, need - owner.cash)
+        spend(owner, entity, need)
+
+    def sellable(self, player) -> bool:
+        """Must the president sell before borrowing? Any sellable bundle counts, even one whose
+        sale the reference cannot process (``check_sale_presidency``): the reference then refuses
+        the loan, and the company can only buy another company's train. When it cannot do that
+        either, the reference has no move left at all; we let the president borrow (quirk)."""
+        bundles = self.sellable_bundles(player)
+        if any(not self.game.tax_haven_would_be_president(b) for b in bundles):
+            return True
+        if not bundles:
+            return False
+        corp = self.current_entity()
+        return bool(self.other_trains(corp)) and corp.cash >= 1 and self.room(corp)
+
+    # ------------------------------------------------------------ the president's emergency sales
+    def emergency_price(self) -> int:
+        return self.cheapest_depot()
+
+    def can_dump(self, player, bundle) -> bool:
+        return self.game.can_dump_1822(player, bundle)
+
+    def presidency_holdings(self, corp) -> dict:
+        """The tax haven and other companies holding shares count as candidates too."""
+        haven = self.game.tax_haven
+        return {h: p for h, p in corp.share_holders.items()
+                if p > 0 and (h.is_player or h is haven or (h.is_corporation and h is not corp))}
+
+    def can_emergency_sell(self, player, bundle) -> bool:
+        """Only while the forced purchase is not yet funded."""
+        corp = self.current_entity()
+        return corp is not None and self.game.must_buy_train(corp) and super().can_emergency_sell(player, bundle)
+
+    def can_sell(self, player, bundle) -> bool:
+        """:meth:`can_emergency_sell` (the game lists the president's sales through it)."""
+        return self.can_emergency_sell(player, bundle)
+
+    def emergency_sale(self, action, entity) -> tuple:
+        player = entity.owner if entity.is_corporation else entity
+        bundle = action_bundle(self.game, action)
+        if bundle.owner is not player:
+            raise GameError("only the president sells shares to buy a train", rule="illegal-sale")
+        if not self.can_emergency_sell(player, bundle):
+            raise GameError(f"{player.name} cannot sell {bundle.percent}% of {bundle.corporation.name} now",
+                            rule="illegal-sale")
+        self.game.check_sale_presidency(bundle)
+        return player, bundle
+
+    def legal_actions(self, entity):
+        acts = self.actions(entity)
+        if "buy_train" not in acts:
+            return []
+        out = []
+        game = self.game
+        room = self.room(entity)
+        if room:
+            for t in game.depot.depot_trains():
+                for v, spec in t.variants.items():
+                    if v == "E" and any(x.name == "E" for x in entity.trains):
+                        continue
+                    if spec["price"] <= entity.cash or self.can_fund(entity, v, spec["price"]):
+                        out.append({"type": "buy_train", "train": t.id, "price": spec["price"], "variant": v})
+        if entity.cash >= game.l_upgrade_cost():
+            for t in self.l_upgrades(entity):
+                out.append({"type": "buy_train", "train": t.id, "price": game.l_upgrade_cost(), "variant": "2",
+                            "exchange": t.id})
+        if room and entity.cash >= 1:
+            for t in self.other_trains(entity):
+                out.append(ranged({"type": "buy_train", "train": t.id}, 1, entity.cash))
+        if "pass" in acts:
+            out.append({"type": "pass"})
+        return out
+
+    def can_fund(self, entity, name: str, price: int) -> bool:
+        """May the president add what ``entity`` lacks for this depot train (now)?"""
+        if not self.game.must_buy_train(entity) or name not in self.cheapest_names():
+            return False
+        return entity.owner.cash >= price - entity.cash or not self.sellable(entity.owner)

@@ -1,0 +1,363 @@
+"""t1822 steps: stock."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from ....core.entities import ShareBundle
+from ....core.errors import GameError
+from ....core.money import spend
+from ....core.round import ranged
+from ....core.shares import bundle_from_ids
+from ....core.steps.auction import AuctionMixin, Bids
+from ....core.steps.stock import BuySellParShares
+from .. import loans, taxhaven
+
+
+class BuySellParShares1822(AuctionMixin, BuySellParShares):
+    """Bids in the bid boxes (committed until the round ends), one par or purchase per turn."""
+
+    HANDLERS: ClassVar[dict] = {
+        **BuySellParShares.HANDLERS, "bid": "process_bid", "choose_ability": "process_choose_ability",
+        "payoff_player_debt": "process_payoff_player_debt",
+        "payoff_player_debt_partial": "process_payoff_player_debt_partial",
+    }
+    COMPANIES = False
+    PRICE_REQUIRED = True
+    BID_INCREMENT_MESSAGE: ClassVar[str] = "bids rise in multiples of {step}"
+
+    def process_payoff_player_debt(self, action, entity):
+        loans.payoff_player_loan(self.game, entity)
+        self.round.last_to_act = entity
+        self.round.current_actions.append({"type": action["type"], "_corp": None})
+
+    def process_payoff_player_debt_partial(self, action, entity):
+        amount = action.get("amount")
+        if amount is None:
+            raise GameError("a partial payoff needs an amount", rule="malformed-action")
+        loans.payoff_player_loan(self.game, entity, amount)
+        self.round.last_to_act = entity
+        self.round.current_actions.append({"type": action["type"], "_corp": None})
+
+    def setup(self):
+        super().setup()
+        self.bid_actions = 0
+
+    def description(self):
+        return "Bid, convert concession or buy/sell shares"
+
+    @property
+    def bids(self) -> dict[object, Bids]:
+        """The bids in each bid box (kept on the round): company -> :class:`Bids`."""
+        return self.round.bids
+
+    # ------------------------------------------------------------ bids
+    def highest(self, company):
+        bids = self.bids.get(company)
+        return bids.highest() if bids else None
+
+    def committed_bids(self, player):
+        out = []
+        for company in self.bids:
+            hb = self.highest(company)
+            if hb and hb[0] is player:
+                out.append(hb)
+        return out
+
+    def committed_cash(self, player) -> int:
+        return sum(b[1] for b in self.committed_bids(player))
+
+    def available_cash(self, player) -> int:
+        return player.cash - self.committed_cash(player)
+
+    def bidding_tokens(self, player) -> int:
+        used = sum(1 for bids in self.bids.values() if bids.bid_of(player))
+        return self.game.bidding_tokens - used
+
+    def find_bid(self, player, company):
+        bids = self.bids.get(company)
+        return bids.bid_of(player) if bids else None
+
+    def min_bid(self, company) -> int:
+        hb = self.highest(company)
+        return hb[1] + self.game.MIN_BID_INCREMENT if hb else company.min_price
+
+    def num_certs_with_bids(self, player) -> int:
+        return self.game.num_certs(player) + len(self.committed_bids(player))
+
+    def can_bid_company(self, player, company) -> bool:
+        if self.num_certs_with_bids(player) >= self.game.cert_limit():
+            return False
+        if self.available_cash(player) < self.min_bid(company):
+            return False
+        hb = self.highest(company)
+        if hb and hb[0] is player:
+            return False
+        return bool(self.find_bid(player, company)) or self.bidding_tokens(player) > 0
+
+    def max_bid(self, entity, item) -> int:
+        return self.available_cash(entity)
+
+    def bid_item(self, action, entity):
+        company = super().bid_item(action, entity)
+        if company not in self.game.bidbox_items():
+            raise GameError(f"{company.name} is not in a bid box", rule="not-for-auction")
+        return company
+
+    def check_bid(self, entity, company, price):
+        """The price, then a bid raises another player's, with a bidding token, within the
+        certificate limit counting winning bids."""
+        super().check_bid(entity, company, price)
+        hb = self.highest(company)
+        if hb and hb[0] is entity:
+            raise GameError(f"{entity.name} already has the highest bid on {company.name}", rule="already-winning")
+        if not self.find_bid(entity, company) and self.bidding_tokens(entity) <= 0:
+            raise GameError(f"{entity.name} has no bidding tokens left", rule="no-bidding-tokens")
+        if self.num_certs_with_bids(entity) >= self.game.cert_limit():
+            raise GameError("over the certificate limit with bids", rule="certificate-limit")
+
+    def accept_bid(self, entity, company, price, action):
+        """The bid stays in the box until the round ends; BIDS_PER_TURN bids end the turn."""
+        self.game.nothing_sold_in_sr = False
+        entity.passed = False
+        bids = self.bids.get(company)
+        if bids is None:
+            bids = self.bids[company] = Bids(company)
+        bids.place(entity, price)
+        self._track(action, entity, company)
+        self.bid_actions += 1
+        if self.bid_actions >= self.game.BIDS_PER_TURN:
+            self.pass_()
+
+    # ------------------------------------------------------------ availability
+    def actions(self, entity):
+        if entity.is_company:
+            return ["choose_ability"] if self.choices_ability(entity) else []
+        if entity is not self.current_entity():
+            return []
+        if self.must_sell(entity):
+            return ["sell_shares"]
+        debt = self.game.player_debt.get(entity, 0)
+        out = []
+        if self.bid_actions == 0 and not debt and self.can_buy_any(entity):
+            out.append("buy_shares")
+        if self.bid_actions == 0 and not debt and self.can_ipo_any(entity):
+            out.append("par")
+        if self.can_sell_any(entity):
+            out.append("sell_shares")
+        if not debt:
+            out.append("bid")
+        if debt and entity.cash > 0:
+            out += ["payoff_player_debt", "payoff_player_debt_partial"]
+        if out:
+            out.append("pass")
+        return out
+
+    def must_sell(self, entity) -> bool:
+        return self.can_sell_any(entity) and self.game.num_certs(entity) > self.game.cert_limit()
+
+    def can_gain(self, entity, bundle, exchange=False) -> bool:
+        corp = bundle.corporation
+        if bundle.owner.is_player:
+            return False
+        counts = corp.share_price is None or corp.share_price.counts_for_limit()
+        return corp.holding_ok(entity, bundle.percent) and (
+            not counts or exchange or self.num_certs_with_bids(entity) < self.game.cert_limit())
+
+    def can_buy(self, entity, bundle, cash=None) -> bool:
+        if bundle is None or not all(s.buyable for s in bundle.shares) or bundle.owner is entity:
+            return False
+        corp = bundle.corporation
+        if corp.type != "major":
+            return False
+        exchange = bundle.presidents_share is not None and "can_convert_concessions" in self.game.phase.status
+        cash = self.available_cash(entity) if cash is None else cash
+        if cash < bundle.price() or self.sold_now(entity, corp):
+            return False
+        if self.bought() and not self.can_buy_multiple(entity, corp):
+            return False
+        return self.can_gain(entity, bundle, exchange=exchange)
+
+    def available_par_cash(self, entity, corp, share_price=None) -> int:
+        cash = self.available_cash(entity)
+        if corp.par_via_exchange is not None:
+            if share_price is not None and corp.id == "LNWR":
+                cash += share_price.price
+            else:
+                cash += corp.par_via_exchange.value
+        return cash
+
+    def can_ipo_any(self, entity) -> bool:
+        if self.bought():
+            return False
+        for corp in self.game.corporations:
+            if corp.type != "major" or not self.game.can_par(corp, entity):
+                continue
+            if self.can_buy(entity, ShareBundle([corp.shares[0]]), cash=self.available_par_cash(entity, corp)):
+                return True
+        return False
+
+    def par_prices(self, entity, corp) -> list:
+        mult = corp.shares[0].percent // 10
+        cash = self.available_par_cash(entity, corp)
+        return [p for p in self.game.stock_market.par_prices if "par_1" in p.types and p.price * mult <= cash]
+
+    def can_par_corp(self, entity, corp) -> bool:
+        return (corp.type == "major" and self.game.can_par(corp, entity) and bool(self.par_prices(entity, corp))
+                and self.can_buy(entity, ShareBundle([corp.shares[0]]), cash=self.available_par_cash(entity, corp)))
+
+    def can_sell_order(self) -> bool:
+        return not self.bought()
+
+    def can_dump(self, entity, bundle) -> bool:
+        return self.game.can_dump_1822(entity, bundle)
+
+    # ------------------------------------------------------------ processing
+    def check_buy_shares(self, entity, bundle: ShareBundle) -> None:
+        """A corporation redeems in its operating turn; no purchase after a bid; then the core's."""
+        if entity is bundle.corporation:
+            raise GameError("a corporation redeems in its operating turn", rule="no-such-action-now")
+        if self.bid_actions:
+            raise GameError("cannot buy shares after bidding this turn", rule="one-purchase-per-turn")
+        super().check_buy_shares(entity, bundle)
+
+    def after_buy(self, entity, corp) -> None:
+        """A purchase ends the turn."""
+        super().after_buy(entity, corp)
+        self.pass_()
+
+    def check_par(self, entity, corp, share_price) -> None:
+        """One par or purchase per turn and none after bidding; a major at a ``par_1`` price.
+        Started with its concession: the concession's owner, who can pay what the par price
+        exceeds the concession's value by; without it: only from the ``can_par`` phase, paid
+        in full (from the cash not committed to bids)."""
+        game = self.game
+        if self.bid_actions or self.bought():
+            raise GameError("only one purchase per turn, and none after bidding", rule="one-purchase-per-turn")
+        if not game.can_par(corp, entity):
+            raise GameError(f"{corp.name} can't be parred", rule="cannot-par")
+        if "par_1" not in share_price.types:
+            raise GameError(f"{share_price.price} is not a par price for majors", rule="bad-par-price")
+        bundle = self.par_bundle(corp)
+        conc = corp.par_via_exchange
+        if conc is not None:
+            if conc.owner is not entity:
+                raise GameError(f"{entity.name} does not own {conc.name}", rule="not-owner")
+            if not self.can_buy(entity, bundle, cash=self.available_par_cash(entity, corp)):
+                raise GameError(f"Can't buy a share of {corp.name}", rule="insufficient-cash")
+            ex_price = self.exchange_price(corp, share_price, bundle)
+            if ex_price and ex_price > self.available_cash(entity):
+                raise GameError(f"{entity.name} cannot afford {ex_price}", rule="insufficient-cash")
+        else:
+            if "can_par" not in game.phase.status:
+                raise GameError(f"{corp.name} needs its concession to start now", rule="cannot-par")
+            if not self.can_buy(entity, bundle, cash=self.available_cash(entity)) or \
+                    share_price.price * bundle.percent // 10 > self.available_cash(entity):
+                raise GameError(f"{entity.name} cannot start {corp.name}", rule="insufficient-cash")
+
+    def exchange_price(self, corp, share_price, bundle: ShareBundle) -> int | None:
+        """What a player starting ``corp`` with its concession pays: the par price of the
+        certificate less the concession's value (None when the concession covers it)."""
+        conc = corp.par_via_exchange
+        ex_price = share_price.price * (bundle.percent // 10) - conc.value
+        return None if ex_price < 0 else ex_price
+
+    def check_par_purchase(self, entity, corp, share_price, bundle: ShareBundle) -> None:
+        """Checked in :meth:`check_par`."""
+
+    def take_par_shares(self, entity, corp, share_price, bundle: ShareBundle) -> None:
+        """With its concession the player pays the company what the par price exceeds the
+        concession's value by, the bank pays the company the rest (or the whole par price when
+        the concession covers it), and the concession closes; without it, as any purchase."""
+        game = self.game
+        conc = corp.par_via_exchange
+        if conc is None:
+            super().take_par_shares(entity, corp, share_price, bundle)
+            return
+        ex_price = self.exchange_price(corp, share_price, bundle)
+        corp.ipoed = True
+        floated = corp.floated()
+        game.share_market.transfer(bundle, entity, spender=entity, receiver=corp, price=ex_price or 0)
+        if corp.floatable and floated != corp.floated():
+            game.float_corporation(corp)
+        spend(game.bank, corp, conc.value if ex_price else share_price.price)
+        conc.close()
+
+    def after_start(self, entity, corp) -> None:
+        """A par ends the turn."""
+        super().after_start(entity, corp)
+        self.pass_()
+
+    def check_sale(self, entity, bundle: ShareBundle) -> None:
+        if bundle.corporation is entity:
+            raise GameError("a corporation issues in its operating turn", rule="no-such-action-now")
+        if bundle.owner is entity:
+            self.game.check_sale_presidency(bundle)
+        super().check_sale(entity, bundle)
+
+    # ------------------------------------------------------------ company choices (tax haven)
+    def choices_ability(self, company) -> dict:
+        choices = self.game.company_choices(company, "stock_round")
+        if choices and company.sym == "P16":
+            owner = company.owner
+            if owner is not self.current_entity() and False:
+                return {}
+            if self.bid_actions > 0 or self.game.player_debt.get(owner, 0) > 0:
+                return {}
+        return choices
+
+    def process_choose_ability(self, action, entity):
+        choice = action.get("choice")
+        choices = self.choices_ability(entity)
+        if choice not in choices:
+            raise GameError(f"{choice!r} is not a choice of {entity.name} now", rule="bad-choice")
+        if entity.sym != "P16":
+            self.game.company_made_choice(entity, choice, "stock_round")
+            return
+        bundle = taxhaven.tax_haven_bundle(self.game, choice)
+        player = entity.owner
+        if not self.tax_haven_ok(entity, choice):
+            raise GameError(f"Can't buy a share of {bundle.corporation.name}", rule="cannot-buy")
+        self.round.tax_haven_bought = True
+        self.game.company_made_choice(entity, choice, "stock_round")
+        self.round.current_actions.append({"type": "choose_ability", "_corp": bundle.corporation})
+        self.round.last_to_act = player
+        self.pass_()
+
+    def tax_haven_ok(self, company, choice) -> bool:
+        bundle = taxhaven.tax_haven_bundle(self.game, choice)
+        spender = self.game.tax_haven_spender(company)
+        cash = self.available_cash(spender) if spender.is_player else spender.cash
+        return not (cash < bundle.price() or self.sold_now(company.owner, bundle.corporation)
+                    or self.round.tax_haven_bought)
+
+    def round_state(self):
+        return {**super().round_state(), "tax_haven_bought": False}
+
+    # ------------------------------------------------------------ enumeration
+    def legal_actions(self, entity):
+        out = []
+        acts = self.actions(entity)
+        if "choose_ability" in acts:
+            for ch in self.choices_ability(entity):
+                if entity.sym != "P16" or self.tax_haven_ok(entity, ch):
+                    out.append({"type": "choose_ability", "choice": ch})
+            return out
+        out = [a for a in super().legal_actions(entity)
+               if a["type"] not in ("sell_shares", "par") or (a["type"] == "sell_shares"
+                                                           and not self.game.tax_haven_would_be_president(
+                                                               bundle_from_ids(self.game, a["shares"], a["percent"])))]
+        if "par" in acts:
+            # a concession's value counts towards the par price (par_prices knows it)
+            for corp in self.game.corporations:
+                if self.can_par_corp(entity, corp):
+                    out += [{"type": "par", "corporation": corp.id, "share_price": p.id}
+                            for p in self.par_prices(entity, corp)]
+        if "payoff_player_debt" in acts:
+            out.append({"type": "payoff_player_debt"})
+        if "bid" in acts:
+            for c in self.game.bidbox_items():
+                if self.can_bid_company(entity, c):
+                    out.append(ranged({"type": "bid", "company": c.sym}, self.min_bid(c),
+                                      self.available_cash(entity), self.game.MIN_BID_INCREMENT))
+        return out

@@ -1,0 +1,242 @@
+"""t1822 steps: token."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from trackage.core.steps.track import tokenable_cities
+
+from ....core.errors import GameError
+from ....core.money import spend
+from ....core.round import Step
+from ....core.steps.passing import Passing
+from ....core.steps.track import TrackAndTokenStep
+from .. import destinations, layeffects
+from .housekeeping import _is_major
+
+
+class SpecialToken(Step):
+    """P5 puts an exchange token into the English Channel (also right after its teleport lay)."""
+
+    HANDLERS: ClassVar[dict] = {"place_token": "process_place_token"}
+    BLOCKS = False
+
+    def round_state(self):
+        return {"teleported": None}
+
+    def current_entity(self):
+        return self.round.current_entity_of_round()
+
+    def actions(self, entity):
+        if not entity.is_company or entity.closed or entity.owner is not self.current_entity():
+            return []
+        if entity.sym != "P5" or entity.owner.exchange_tokens <= 0:
+            return []
+        if getattr(self.round, "teleported", None) is entity:
+            return ["place_token"]
+        act = self.round.active_step()
+        return ["place_token"] if act is not None and "place_token" in act.HANDLERS else []
+
+    def legal_actions(self, entity):
+        if not self.actions(entity):
+            return []
+        board = self.game.board
+        city = board.tile(self.game.board.hex_by_id("P43")).cities[0]
+        if board.get_slot(city, entity.owner) is None or board.tokened_by(city, entity.owner):
+            return []
+        return [{"type": "place_token", "city": city.id, "slot": board.get_slot(city, entity.owner)}]
+
+    def process_place_token(self, action, entity):
+        game = self.game
+        corp = entity.owner
+        city = game.live_city(action.get("city"))
+        if city is None or city.hex.id != "P43":
+            raise GameError("P5 places its token in the English Channel", rule="bad-token")
+        from ....core.tokens import Token
+
+        board = game.board
+        if board.tokened_by(city, corp) or board.get_slot(city, corp) is None:
+            raise GameError(f"no room for {corp.name} in the English Channel", rule="city-full")
+        tok = Token(corp, price=0)
+        corp.tokens.append(tok)
+        board.place_city_token(city, corp, tok, free=True, check_tokenable=False)
+        corp.exchange_tokens -= 1
+        if game.secr_token_ability(corp):
+            # SECR's own free Channel token ability is the one the reference finds and uses up
+            game.secr_used_ability = True
+        self.round.teleported = None
+        entity.close()
+        game.graph_changed()
+
+
+class DestinationToken(Passing):
+    HANDLERS: ClassVar[dict] = {"hex_token": "process_hex_token", "pass": "process_pass"}
+
+    def description(self):
+        return "Place the Destination Token"
+
+    def token(self, entity):
+        return next((t for t in entity.tokens if t.type == "destination" and not t.used), None)
+
+    def actions(self, entity):
+        if entity is not self.current_entity() or not _is_major(entity) or self.token(entity) is None:
+            return []
+        return ["hex_token", "pass"]
+
+    def skip(self):
+        self.pass_()
+
+    def connected(self, entity) -> bool:
+        return destinations.destination_connected(self.game, entity)
+
+    def process_hex_token(self, action, entity):
+        game = self.game
+        tok = self.token(entity)
+        if tok is None:
+            raise GameError(f"{entity.name} has no destination token", rule="no-tokens")
+        hex_ = game.board.hex_by_id(action.get("hex"))
+        if hex_ is None or hex_.id != entity.destination:
+            raise GameError(f"{entity.name}'s destination is {entity.destination}", rule="bad-destination")
+        if not game.loading and action.get("token_type") != "destination":
+            # the reference ignores the token type (a few old games name a normal token):
+            # logs load as there, live play names the destination token (docs/quirks.md)
+            raise GameError(f"{entity.name} places its destination token here, not a "
+                            f"{action.get('token_type') or 'normal'} token", rule="wrong-token-type")
+        if not game.loading and not self.connected(entity):
+            raise GameError(f"{entity.name} is not connected to {hex_.id}", rule="not-connected")
+        game.place_destination_token(entity, hex_, tok)
+        layeffects.remove_extra_tokens(game, game.board.tile(hex_))
+        self.pass_()
+
+    def check_pass(self, entity) -> None:
+        """A major connected to its destination must place the token (logs may pass)."""
+        if not self.game.loading and self.connected(entity):
+            raise GameError(f"{entity.name} must place its destination token", rule="must-place-destination")
+
+    def legal_actions(self, entity):
+        if not self.actions(entity):
+            return []
+        if self.connected(entity):
+            return [{"type": "hex_token", "hex": entity.destination, "token_type": "destination"}]
+        return [{"type": "pass"}]
+
+
+class Token1822(TrackAndTokenStep):
+    HANDLERS: ClassVar[dict] = {"place_token": "process_place_token", "pass": "process_pass",
+                                "choose_ability": "process_choose_ability"}
+
+    def round_state(self):
+        return {"tokened": False}
+
+    def setup(self):
+        self.round.tokened = False
+
+    def description(self):
+        return "Place a Token"
+
+    def available_tokens(self, entity):
+        return [t for t in entity.tokens if not t.used and t.type != "destination"]
+
+    def chpr_lcdr(self, entity) -> bool:
+        return entity.is_corporation and any(c.sym in ("P18", "P5") for c in entity.companies) \
+            and entity.exchange_tokens > 0
+
+    def can_place_token(self, entity) -> bool:
+        if entity is not self.current_entity() or self.round.tokened:
+            return False
+        toks = self.available_tokens(entity)
+        if not toks:
+            return False
+        if entity.id == "SECR" and self.game.secr_token_ability(entity):
+            return True
+        if any(c.sym == "P5" and not c.closed for c in entity.companies):
+            return True  # P5's token ability keeps the step open, as in the reference
+        if min(t.price for t in toks) > entity.cash:
+            return False
+        return self.game.graph.can_token(entity)
+
+    def actions(self, entity):
+        if entity.is_company:
+            return ["choose_ability", "pass"] if self.game.company_choices(entity, "token") else []
+        if entity is not self.current_entity():
+            return []
+        out = ["place_token"] if self.can_place_token(entity) else []
+        if not out and self.chpr_lcdr(entity):
+            out.append("choose_ability")
+        if out:
+            out.append("pass")
+        return out
+
+    def process_choose_ability(self, action, entity):
+        if action.get("choice") not in self.game.company_choices(entity, "token"):
+            raise GameError(f"{action.get('choice')!r} is not a choice now", rule="bad-choice")
+        self.game.company_made_choice(entity, action.get("choice"), "token")
+
+    def candidate_cities(self, entity) -> list:
+        """Connected cities without a token of ``entity`` (SECR's free English Channel token
+        needs no cash)."""
+        out = list(tokenable_cities(self.game, entity))
+        if self.game.secr_token_ability(entity):
+            board = self.game.board
+            for c in board.tile(self.game.board.hex_by_id("P43")).cities:
+                if c not in out and not board.tokened_by(c, entity) and c in self.game.graph.connected_nodes(entity):
+                    out.append(c)
+        return out
+
+    def process_place_token(self, action, entity):
+        game = self.game
+        if self.round.tokened:
+            raise GameError("a token was already placed this turn", rule="one-token-per-turn")
+        city = game.live_city(action.get("city"))
+        if city is None:
+            raise GameError(f"unknown city {action.get('city')!r}", rule="unknown-city")
+        board = game.board
+        if _is_major(entity) and board.tokened_by(city, entity):
+            raise GameError(f"{entity.id} can't have 2 tokens in the same city", rule="token-same-city")
+        toks = self.available_tokens(entity)
+        if not toks:
+            raise GameError(f"{entity.name} has no tokens left", rule="no-tokens")
+        token = toks[0]
+        free = False
+        if entity.id == "SECR" and city.hex.id == "P43" and game.secr_token_ability(entity):
+            free = True
+            game.secr_used_ability = True
+        if not game.loading:
+            with game.graph_probe():
+                connected = city in game.graph.connected_nodes(entity)
+            if not connected:
+                raise GameError(f"{city.id} is not connected to {entity.name}'s network", rule="token-not-connected")
+        if city.hex.id == "M38":
+            if board.get_slot(city, entity) is None:
+                raise GameError(f"no free slot in {city.id}", rule="city-full")
+            board.place_city_token(city, entity, token, free=True, check_tokenable=False)
+        else:
+            if not board.tokenable(city, entity, free=free, tokens=[token]):
+                raise GameError(f"{entity.name} cannot place a token in {city.id}", rule="city-full")
+            board.place_city_token(city, entity, token, free=free)
+        if token.price > 0 and not free:
+            spend(entity, game.bank, token.price)
+        game.graph_changed()
+        self.round.tokened = True
+        self.pass_()
+
+    def legal_actions(self, entity):
+        acts = self.actions(entity)
+        out = []
+        if "place_token" in acts:
+            toks = self.available_tokens(entity)
+            board = self.game.board
+            for city in self.candidate_cities(entity):
+                free = city.hex.id == "P43" and self.game.secr_token_ability(entity)
+                if city.hex.id == "M38":
+                    ok = board.get_slot(city, entity) is not None and toks[0].price <= entity.cash
+                else:
+                    ok = board.tokenable(city, entity, tokens=toks[:1], free=free)
+                if ok:
+                    out.append({"type": "place_token", "city": city.id, "slot": board.get_slot(city, entity) or 0})
+        if "choose_ability" in acts and entity.is_company:
+            for ch in self.game.company_choices(entity, "token"):
+                out.append({"type": "choose_ability", "choice": ch})
+        if "pass" in acts and not entity.is_company:
+            out.append({"type": "pass"})
+        return out

@@ -1,0 +1,128 @@
+"""t1822 steps: track."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from ....core.errors import GameError
+from ....core.steps.passing import Passing
+from ....core.steps.track import TrackAndTokenStep
+from .. import layeffects, privatelays
+
+
+class Track1822(TrackAndTokenStep):
+    HANDLERS: ClassVar[dict] = {"lay_tile": "process_lay_tile", "pass": "process_pass",
+                                "choose_ability": "process_choose_ability"}
+    WITH_TOKEN = False
+
+    def description(self):
+        return "Lay Track"
+
+    def actions(self, entity):
+        if entity.is_company:
+            return ["choose_ability"] if self.game.company_choices(entity, "track") else []
+        if entity is not self.current_entity() or not self.can_lay_tile(entity):
+            return []
+        return ["lay_tile", "pass"]
+
+    def can_lay_tile(self, entity) -> bool:
+        if getattr(entity, "id", None) == "14" and not entity.operated():
+            return False
+        if any((ab := privatelays.track_ability(self.game, c, "track")) and not ab.get("consume_tile_lay")
+               for c in getattr(entity, "companies", [])):
+            return True
+        return super().can_lay_tile(entity)
+
+    def is_upgrade(self, old_tile, new_tile) -> bool:
+        return old_tile.color != "white"
+
+    def process_choose_ability(self, action, entity):
+        if action.get("choice") not in self.game.company_choices(entity, "track"):
+            raise GameError(f"{action.get('choice')!r} is not a choice now", rule="bad-choice")
+        self.game.company_made_choice(entity, action.get("choice"), "track")
+
+    def check_lay(self, entity, hex_, old_tile, tile, rotation):
+        self.game.check_lay_1822(entity, hex_, old_tile, tile)
+
+    def after_lay(self, entity, hex_, old_tile, tile):
+        layeffects.after_lay(self.game, entity, hex_, old_tile, tile)
+
+    def pay(self, entity, cost: int):
+        super().pay(entity, self.game.tile_cost_with_discount(self.laying_hex, entity, cost))
+
+    def process_lay_tile(self, action, entity):
+        self.laying_hex = self.game.board.hex_by_id(action.get("hex"))  # for the hex's discounts in pay()
+        super().process_lay_tile(action, entity)
+        if not self.can_lay_tile(entity):
+            self.pass_()
+
+    def legal_lay_ok(self, entity, hex_, old_tile, tile) -> bool:
+        try:
+            self.game.check_lay_1822(entity, hex_, old_tile, tile)
+        except GameError:
+            return False
+        return True
+
+    def legal_actions(self, entity):
+        if entity.is_company:
+            return [{"type": "choose_ability", "choice": c} for c in self.game.company_choices(entity, "track")]
+        if not self.actions(entity):
+            return []
+        if self.tile_lay(entity) is None or getattr(entity, "tokens", None) is None:
+            return [{"type": "pass"}]
+        return super().legal_actions(entity)
+
+
+class SpecialTrack(Passing):
+    """Private companies' tile lays (P2, P8, P10, P11, P12, P21), used by the owning corporation.
+    Blocks only while a company that must lay its tiles together is half-way."""
+
+    HANDLERS: ClassVar[dict] = {"lay_tile": "process_lay_tile", "pass": "process_pass"}
+
+    def setup(self):
+        self.company = None
+
+    def blocks(self) -> bool:
+        return self.company is not None
+
+    def current_entity(self):
+        return self.company if self.company is not None else self.round.current_entity_of_round()
+
+    def description(self):
+        return "Lay Track (company)"
+
+    def ability(self, company):
+        if not company.is_company or company.closed:
+            return None
+        owner = company.owner
+        if owner is None or owner is not self.round.current_entity_of_round():
+            return None
+        return privatelays.track_ability(self.game, company, "special_track")
+
+    def actions(self, entity):
+        if self.company is not None and entity is self.company:
+            return ["lay_tile", "pass"]
+        if self.ability(entity) is None:
+            return []
+        act = self.round.active_step()
+        return ["lay_tile"] if act is not None and "lay_tile" in act.HANDLERS else []
+
+    def process_lay_tile(self, action, entity):
+        ab = self.ability(entity)
+        if ab is None:
+            raise GameError(f"{entity.name} cannot lay track now", rule="no-ability")
+        privatelays.special_lay_tile(self.game, self, action, entity, ab)
+
+    def passing(self, entity) -> None:
+        """A company half-way through its lays gives up the rest: it closes."""
+        self.company = None
+        entity.close()
+
+    def legal_actions(self, entity):
+        acts = self.actions(entity)
+        out = []
+        if "lay_tile" in acts:
+            out += privatelays.special_lay_options(self.game, entity, self.ability(entity))
+        if "pass" in acts:
+            out.append({"type": "pass"})
+        return out

@@ -1,0 +1,177 @@
+"""t1858 steps: buy train."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from trackage.core.trains import remove_train
+
+from ....core.errors import GameError
+from ....core.money import spend
+from ....core.shares import action_bundle
+from ....core.steps.emergency import same_bundle
+from ....core.steps.operating import BuyTrain, Purchase
+from .. import corporations
+
+
+class BuyTrain1858(BuyTrain):
+    """Voluntary purchases; a trainless company may issue shares first and its president
+    tops up a depot purchase; wounded trains can be scrapped; passing without any train
+    drops the price."""
+
+    HANDLERS: ClassVar[dict] = {**BuyTrain.HANDLERS, "scrap_train": "process_scrap_train",
+                                "sell_shares": "process_sell_shares"}
+
+    def round_state(self):
+        return {"last_issue_price": None}
+
+    def setup(self):
+        self.round.last_issue_price = None
+
+    def room(self, entity) -> bool:
+        return self.game.num_corp_trains(entity) < self.game.train_limit(entity)
+
+    def can_buy_train(self, entity) -> bool:
+        if not self.room(entity):
+            return False
+        lo = self.game.min_train_price(entity)
+        return lo is not None and entity.cash >= lo
+
+    def can_scrap(self, entity) -> bool:
+        return any(t.obsolete for t in entity.trains)
+
+    def ebuy_can_issue(self, entity) -> bool:
+        g = self.game
+        if not self.can_buy_train(entity):
+            return False
+        bundles = corporations.emergency_issuable_bundles(g, entity)
+        if not bundles:
+            return False
+        owner_cash = entity.owner.cash if entity.owner is not None else 0
+        return g.min_depot_price() <= entity.cash + owner_cash + max(b.price() for b in bundles)
+
+    def actions(self, entity):
+        if entity is not self.current_entity() or not entity.is_corporation:
+            return []
+        out = []
+        if self.ebuy_can_issue(entity):
+            out.append("sell_shares")
+        if self.can_buy_train(entity):
+            out.append("buy_train")
+        if self.can_scrap(entity):
+            out.append("scrap_train")
+        if out:
+            out.append("pass")
+        return out
+
+    def process_scrap_train(self, action, entity):
+        train = self.game.depot.train_by_id(action.get("train"))
+        if train is None or train.owner is not entity or not train.obsolete:
+            raise GameError(f"{entity.name} has no wounded train {action.get('train')!r}", rule="not-owner")
+        remove_train(self.game, train)
+        self.game.forget_train(train)
+
+    def process_sell_shares(self, action, entity):
+        bundle = action_bundle(self.game, action, priced=False)
+        ok = [b for b in corporations.emergency_issuable_bundles(self.game, entity) if same_bundle(b, bundle)]
+        if bundle.owner is not entity or not self.ebuy_can_issue(entity) or not ok:
+            raise GameError(f"{entity.name} cannot issue these shares now", rule="illegal-sale")
+        self.round.last_issue_price = bundle.price_per_share()
+        self.game.share_market.sell_shares(bundle)
+        self.game.stock_market.move_left(entity)
+
+    def check_buy(self, entity, train, price: int, purchase: Purchase | None = None) -> None:
+        """The depot's price is the title's (:meth:`Game1858.train_price`: private railways'
+        discounts); another company's train costs 1 up to the buyer's cash. After issuing
+        shares a trainless company must buy from the depot, having issued no more than needed;
+        its president may add what it lacks for a depot train."""
+        g = self.game
+        self.check_room(entity)
+        if train.owner is g.depot:
+            self.check_available(train)
+            self.check_listed_price(train, price, g.train_price(train, entity))
+        else:
+            if train not in g.other_trains(entity):
+                raise GameError(f"train {train.id} is not for sale", rule="train-not-available")
+            if price < 1 or price > entity.cash:
+                raise GameError(f"{entity.name} may spend between 1 and {entity.cash}", rule="wrong-price")
+        if self.round.last_issue_price is not None and g.trainless(entity):
+            if train.owner is not g.depot:
+                raise GameError("must buy a train from the depot after issuing shares", rule="must-buy-depot")
+            if entity.cash - self.round.last_issue_price > price:
+                raise GameError("more shares issued than needed", rule="issued-too-many")
+        if price > entity.cash:
+            president = entity.owner
+            if not (g.trainless(entity) and train.owner is g.depot and president is not None
+                    and president.cash >= price - entity.cash):
+                raise GameError(f"{entity.name} has {entity.cash}, the train costs {price}",
+                                rule="insufficient-cash")
+
+    def chosen_variant(self, action: dict, train) -> str | None:
+        """A depot train is always bought as a variant: the named one, else its base."""
+        return (action.get("variant") or train.base) if train.owner is self.game.depot else None
+
+    def top_up(self, entity, purchase: Purchase) -> None:
+        """The president adds what a trainless company lacks (checked in :meth:`check_buy`)."""
+        if purchase.price > entity.cash:
+            spend(entity.owner, entity, purchase.price - entity.cash)
+
+    def after_buy_train(self, entity, purchase: Purchase) -> None:
+        """The step ends when nothing more may be bought or scrapped."""
+        if not self.can_buy_train(entity) and not self.can_scrap(entity):
+            # quirk (reference): the step passes twice here (once inside the purchase, once
+            # after it); a company still trainless afterwards (1858 India: it bought only a
+            # Pullman) so drops two cells, and a purchase after issuing shares is refused
+            self.pass_()
+            self.pass_()
+
+    def pass_(self):
+        g = self.game
+        entity = self.current_entity()
+        closing = entity is not None and entity.share_price is not None and entity.share_price.price == 0
+        if (self.round.last_issue_price is not None and entity is not None and g.trainless(entity)
+                and not closing and self.acted):
+            raise GameError("must buy a train from the depot after issuing shares", rule="must-buy-depot")
+        super().pass_()
+        self.round.last_issue_price = None
+        if entity is None or not entity.is_corporation or closing:
+            return
+        if g.trainless(entity):
+            g.stock_market.move_left(entity)
+
+    def legal_actions(self, entity):
+        acts = self.actions(entity)
+        out = []
+        g = self.game
+        issued = self.round.last_issue_price
+        must_buy = issued is not None and g.trainless(entity)
+        if "buy_train" in acts:
+            help_ = entity.owner.cash if g.trainless(entity) and entity.owner is not None else 0
+            for t in g.depot.depot_trains():
+                for vname in t.variants:
+                    price = g.train_price(t, entity, vname)
+                    if price > entity.cash + help_ or (must_buy and entity.cash - issued > price):
+                        continue
+                    if self.buyable_variant(entity, t, vname):
+                        out.append({"type": "buy_train", "train": t.id, "price": price, "variant": vname})
+            if not must_buy and entity.cash >= 1:
+                for t in g.other_trains(entity):
+                    out.append({"type": "buy_train", "train": t.id, "price": 1, "price_range": [1, entity.cash],
+                                "price_step": 1})
+        if "sell_shares" in acts:
+            help_ = entity.owner.cash if entity.owner is not None else 0
+            prices = [g.train_price(t, entity, v) for t in g.depot.depot_trains() for v in t.variants]
+            for b in corporations.emergency_issuable_bundles(g, entity):
+                after, pps = entity.cash + b.price(), b.price_per_share()
+                if any(after - pps <= p <= after + help_ for p in prices):
+                    out.append({"type": "sell_shares", "shares": [s.id for s in b.shares], "percent": b.percent})
+        if "scrap_train" in acts:
+            for t in entity.trains:
+                if t.obsolete:
+                    out.append({"type": "scrap_train", "train": t.id})
+        if "pass" in acts and not (must_buy and any(a["type"] == "buy_train" for a in out)):
+            out.append({"type": "pass"})
+        return out
+
+    def buyable_variant(self, entity, train, variant) -> bool:
+        return True

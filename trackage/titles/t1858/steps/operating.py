@@ -1,0 +1,308 @@
+"""t1858 steps: operating."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import ClassVar
+
+from trackage.core.actions import amount
+
+from ....core.errors import GameError
+from ....core.money import spend
+from ....core.round import Step
+from ....core.steps.issue import IssueShares
+from ....core.steps.operating import DiscardTrain, Dividend, HomeToken, RunRoutes
+from ....core.steps.passing import Passing
+from ....core.steps.track import TrackAndTokenStep
+from .. import gauges, privates
+
+
+class HomeToken1858(HomeToken, Passing):
+    """A company started from a private places its home token in one of the private's
+    reserved cities (free); one started directly pays twice the city's revenue."""
+
+    HANDLERS: ClassVar[dict] = {"place_token": "process_place_token", "pass": "process_pass"}
+
+    def active_entities(self):
+        p = self.pending()
+        return [p["entity"].owner] if p else []
+
+    def actions(self, entity):
+        p = self.pending()
+        if not p or entity is not p["entity"]:
+            return []
+        if any(t.used and t.city is not None for t in entity.tokens):
+            return ["place_token", "pass"]
+        return ["place_token"]
+
+    def process_place_token(self, action, entity):
+        game = self.game
+        p = self.pending()
+        city = game.board.city_by_id(action.get("city"))
+        if city is None or city.hex not in p["hexes"]:
+            raise GameError(f"cannot place the home token in {action.get('city')!r}", rule="bad-home-token")
+        if p.get("cities") is not None and city not in p["cities"]:
+            raise GameError(f"{entity.name} cannot place a token in {city.id}", rule="bad-home-token")
+        token = p["token"]
+        if not entity.companies and not any(t.used and t.city is not None for t in entity.tokens):
+            color = city.tile.color
+            token.price = 0 if color == "white" else 2 * city.revenue_for([color])
+        else:
+            token.price = 0
+        if token.price > 0 and entity.cash < token.price:
+            raise GameError(f"{entity.name} cannot pay {token.price} for its home token", rule="insufficient-cash")
+        if any(game.board.tokened_by(c, entity) for c in city.tile.cities):
+            raise GameError(f"{entity.name} already has a token on {city.hex.id}", rule="token-same-hex")
+        game.board.place_city_token(city, entity, token, free=True, check_tokenable=not game.loading)
+        if token.price > 0:
+            spend(entity, game.bank, token.price)
+        self.round.pending_tokens.pop(0)
+        game.delete_reservations(entity, city)
+        game.graph_changed()
+
+    def passing(self, entity) -> None:
+        """A company that already has a token leaves its home token unplaced: the pending
+        token goes and so do its reservations."""
+        self.round.pending_tokens.pop(0)
+        self.game.delete_reservations(entity)
+
+    def legal_actions(self, entity):
+        p = self.pending()
+        if not p or entity is not p["entity"]:
+            return []
+        cities = p.get("cities")
+        board = self.game.board
+        if cities is None:
+            cities = [c for h in p["hexes"] for c in board.tile(h).cities]
+        out = []
+        for c in cities:
+            if board.tokenable(c, entity, free=True, tokens=[p["token"]]):
+                if not entity.companies and not any(t.used and t.city is not None for t in entity.tokens):
+                    color = c.tile.color
+                    cost = 0 if color == "white" else 2 * c.revenue_for([color])
+                    if cost > entity.cash:
+                        continue
+                out.append({"type": "place_token", "city": c.id, "slot": board.get_slot(c, entity) or 0})
+        if "pass" in self.actions(entity):
+            out.append({"type": "pass"})
+        return out
+
+
+class Track1858(TrackAndTokenStep):
+    """Two lays (second for 20, not the same hex); minors lay yellow only. A second lay
+    that only adds metre gauge costs 10 less; terrain for metre-only upgrades is halved."""
+
+    WITH_TOKEN = False
+
+    def round_state(self):
+        return {**super().round_state(), "gauges_added": []}
+
+    def setup(self):
+        super().setup()
+        self.round.gauges_added = []
+
+    def description(self):
+        return "Lay Track"
+
+    def actions(self, entity):
+        if entity is not self.current_entity():
+            return []
+        if self.tile_lay(entity) is None:
+            return []
+        return ["lay_tile", "pass"]
+
+    def can_lay_tile(self, entity) -> bool:
+        return self.tile_lay(entity) is not None
+
+    def is_upgrade(self, old_tile, new_tile) -> bool:
+        return old_tile.color != "white"
+
+    def spender(self, entity):
+        return entity.owner if entity.is_minor else entity
+
+    def buying_power(self, entity) -> int:
+        if entity.is_minor:
+            return entity.owner.cash
+        return entity.cash + (entity.owner.cash if entity.owner is not None and entity.owner.is_player else 0)
+
+    def check_lay(self, entity, hex_, old_tile, tile, rotation) -> None:
+        game = self.game
+        if not game.loading:
+            gauges.check_track_lay(game, entity, hex_, old_tile, tile, rotation, self.round)
+        self.round.gauges_added.append(game.new_track_gauge(old_tile, tile))
+
+    def pay(self, entity, cost: int):
+        game = self.game
+        ga = self.round.gauges_added
+        if len(ga) != 1 and ["narrow"] in ga:
+            cost -= 10
+        payer = self.spender(entity)
+        if cost <= 0:
+            return
+        if payer.is_corporation and cost > payer.cash:
+            president = payer.owner
+            short = cost - payer.cash
+            if president is None or short > president.cash:
+                raise GameError(f"the tile lay costs {cost}; {payer.name} and its president cannot pay it",
+                                rule="insufficient-cash")
+            spend(president, payer, short)
+        spend(payer, game.bank, cost)
+
+    def after_lay(self, entity, hex_, old_tile, tile) -> None:
+        gauges.after_lay(self.game, entity, hex_, old_tile, tile)
+
+    def process_lay_tile(self, action, entity):
+        super().process_lay_tile(action, entity)
+        if self.tile_lay(entity) is None:
+            self.pass_()
+
+    def legal_actions(self, entity):
+        if entity is not self.current_entity():
+            return []
+        out = []
+        lay = self.tile_lay(entity)
+        if lay is not None:
+            for cand in gauges.legal_tile_lays_1858(self.game, entity, lay, self.round):
+                out.append({"type": "lay_tile", **cand})
+        out.append({"type": "pass"})
+        return out
+
+
+class Token1858(Step):
+    """One token per turn; the price grows with the provincial borders to the nearest
+    own token. While replaying, the logged cost is the price (and ours is compared)."""
+
+    HANDLERS: ClassVar[dict] = {"place_token": "process_place_token", "pass": "process_pass"}
+
+    def description(self):
+        return "Place a Token"
+
+    def actions(self, entity):
+        if entity is not self.current_entity() or not entity.is_corporation:
+            return []
+        if not any(not t.used for t in entity.tokens if t.type == "normal"):
+            return []
+        return ["place_token", "pass"]
+
+    def process_place_token(self, action, entity):
+        game = self.game
+        city = game.board.city_by_id(action.get("city"))
+        if city is None:
+            raise GameError(f"unknown city {action.get('city')!r}", rule="unknown-city")
+        token = next((t for t in entity.tokens if not t.used and t.type == "normal"), None)
+        if token is None:
+            raise GameError(f"{entity.name} has no token left", rule="no-tokens")
+        ours = game.token_cost(entity, city)
+        cost = amount(action, "cost", None)
+        if cost is None or not game.loading:
+            if cost is not None and cost != ours:
+                raise GameError(f"a token in {city.id} costs {ours}, not {cost}", rule="wrong-price")
+            cost = ours
+        elif cost != ours:
+            game.warnings.append(f"action {action.get('id')}: token cost {ours}, log says {cost}")
+        cost = int(cost)  # a whole number (trackage.core.actions.amount)
+        if not game.loading and not game.token_connected(entity, city):
+            raise GameError(f"{city.id} is not connected to {entity.name}", rule="token-not-connected")
+        if cost > entity.cash:
+            raise GameError(f"{entity.name} cannot pay {cost} for a token", rule="insufficient-cash")
+        token.price = cost
+        if any(game.board.tokened_by(c, entity) for c in city.tile.cities):
+            raise GameError(f"{entity.name} already has a token on {city.hex.id}", rule="token-same-hex")
+        game.board.place_city_token(city, entity, token, free=True, check_tokenable=not game.loading)
+        if cost > 0:
+            spend(entity, game.bank, cost)
+        game.graph_changed()
+        self.pass_()
+
+    def legal_actions(self, entity):
+        if "place_token" not in self.actions(entity):
+            return []
+        out = []
+        for city in self.game.tokenable_cities_1858(entity):
+            cost = self.game.token_cost(entity, city)
+            if cost <= entity.cash:
+                out.append({"type": "place_token", "city": city.id, "slot": self.game.board.get_slot(city, entity) or 0,
+                            "cost": cost})
+        out.append({"type": "pass"})
+        return out
+
+
+class Route1858(RunRoutes):
+    def actions(self, entity):
+        if entity is not self.current_entity() or not entity.is_corporation:
+            return []
+        if not self.game.route_trains(entity):
+            return []
+        return ["run_routes"]
+
+
+class Dividend1858(Dividend):
+    KINDS = ("payout", "half", "withhold")
+
+    def actions(self, entity):
+        if entity is not self.current_entity() or not entity.is_corporation:
+            return []
+        if self.total_revenue() == 0:
+            return []
+        return ["dividend"]
+
+    def total_revenue(self) -> int:
+        return super().total_revenue() + privates.private_revenue(self.game, self.current_entity())
+
+    def skip(self):
+        e = self.current_entity()
+        if e is not None and e.is_corporation:
+            self.do_dividend(e, "withhold")
+        else:
+            self.pass_()
+
+    def payout_amounts(self, entity, kind, revenue):
+        n = entity.total_shares
+        if kind == "withhold":
+            return revenue, 0
+        base = revenue // 2 if kind == "half" else revenue
+        per = base // n
+        return revenue - per * n, per * n
+
+    def rust_obsolete(self, entity):
+        pass
+
+    def move_price(self, entity, revenue, kept, paid):
+        if entity.share_price is None:
+            return
+        per = paid // entity.total_shares
+        if paid == 0:
+            self.game.stock_market.move_left(entity)
+        elif per * 10 >= entity.share_price.price:
+            self.game.stock_market.move_right(entity)
+
+    def after_dividend(self, entity):
+        privates.close_companies_of(self.game, entity)
+
+
+class DiscardTrain1858(DiscardTrain):
+    UNDISCARDABLE_RULE = "not-owner"
+
+    def crowded(self) -> list:
+        g = self.game
+        out = [c for c in g.corporations if g.num_corp_trains(c) > g.train_limit(c)]
+        return sorted(out, key=g.market_order_key)
+
+    def discard_key(self, train) -> Hashable:
+        """An obsolete train is another choice than a live one of the same name."""
+        return (train.name, train.obsolete)
+
+    def discard(self, entity, train) -> None:
+        """An obsolete train leaves the game rather than going to the pool."""
+        obsolete = train.obsolete
+        super().discard(entity, train)
+        if obsolete:
+            self.game.forget_train(train)
+
+
+class IssueShares1858(IssueShares):
+    def issuable(self, entity):
+        """Nothing in a company's first operating turn."""
+        if len(entity.operating_history) == 1:
+            return []
+        return super().issuable(entity)

@@ -1,0 +1,93 @@
+"""t1858 steps: private closure."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from ....core.entities import ShareBundle
+from ....core.errors import GameError
+from ....core.steps.passing import Passing
+from .. import gauges, privates
+
+
+class PrivateClosure1858(Passing):
+    """Each remaining private railway is exchanged for a share of a connected company, or
+    closes (its owner receives its face value)."""
+
+    HANDLERS: ClassVar[dict] = {"choose": "process_choose", "pass": "process_pass"}
+
+    def setup(self):
+        minor = self.current_entity()
+        self.round.approval_minor = minor
+        self.round.approvals = {}
+        if minor is None:
+            return
+        for c in self.game.corporations:
+            if c.floated():
+                self.round.approvals[c] = "approved" if c.owner is minor.owner else "pending"
+
+    def active(self):
+        return not self.passed
+
+    def actions(self, entity):
+        if entity is not self.current_entity():
+            return []
+        return ["choose", "pass"]
+
+    def description(self):
+        return "Exchange Private Companies"
+
+    def exchange_corporations(self, minor):
+        g = self.game
+        return [c for c in g.corporations if gauges.corporation_private_connected(g, c, minor)
+                and (c.num_ipo_shares() > 0 or c.num_market_shares(g.pool) > 0)]
+
+    def choices(self, minor):
+        g = self.game
+        out = []
+        for c in self.exchange_corporations(minor):
+            if c.num_ipo_shares() > 0:
+                out.append({"corporation": c.id, "from": "treasury"})
+            if c.num_market_shares(g.pool) == 0:
+                continue
+            if c.num_ipo_shares() > 0 and self.round.approvals.get(c) != "denied" and c.owner is not minor.owner:
+                continue
+            out.append({"corporation": c.id, "from": "market"})
+        return out
+
+    def passing(self, entity) -> None:
+        """The private railway is not exchanged: it closes (its owner is paid its value)."""
+        privates.close_private(self.game, entity)
+
+    def process_choose(self, action, entity):
+        g = self.game
+        choice = action.get("choice") or {}
+        if not isinstance(choice, dict):
+            raise GameError("choose a company and a share location", rule="bad-choice")
+        corp = g.corporation_by_id(choice.get("corporation"))
+        where = choice.get("from")
+        if corp is None or where not in ("treasury", "market"):
+            raise GameError("choose a company and treasury or market", rule="bad-choice")
+        if not g.loading and choice not in self.choices(entity):
+            raise GameError(f"{entity.name} cannot be exchanged for a {corp.name} {where} share", rule="bad-exchange")
+        company = g.private_company(entity)
+        player = company.owner
+        approval = self.round.approvals.get(corp)
+        if where == "market" and corp.num_ipo_shares() > 0 and approval == "pending":
+            raise GameError("ask for a treasury share first", rule="approval-needed")
+        if where == "treasury" and approval != "approved":
+            self.round.pending_approval = corp
+            return
+        share = corp.shares_of(corp)[0] if where == "treasury" else g.pool.shares_of(corp)[0]
+        treasury = where == "treasury"
+        privates.exchange_for_share(g, self.round, ShareBundle([share]), corp, entity, player, treasury)
+        if not treasury:
+            if company in player.companies:
+                player.companies.remove(company)
+            company.owner = g.bank
+        privates.close_private(g, company)
+
+    def legal_actions(self, entity):
+        if entity is not self.current_entity():
+            return []
+        return [{"type": "choose", "choice": c} for c in self.choices(entity)] + [{"type": "pass"}]

@@ -1,0 +1,221 @@
+"""t1858 steps: stock."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from ....core.errors import GameError
+from ....core.round import ranged
+from ....core.shares import action_bundle
+from ....core.steps.auction import AuctionMixin, Bids
+from ....core.steps.stock import BuySellParShares
+from .. import corporations
+
+
+class StockRound1858Step(AuctionMixin, BuySellParShares):
+    """Buy/sell/par plus auctions of bank-owned private railways and 5->10 conversion."""
+
+    HANDLERS: ClassVar[dict] = {**BuySellParShares.HANDLERS, "bid": "process_bid", "convert": "process_convert"}
+    COMPANIES = False
+
+    def round_state(self):
+        return {**super().round_state(), "auction": None}
+
+    # --- auction state (kept on the round so it survives step setup between turns)
+    @property
+    def auction(self) -> Bids | None:
+        return self.round.auction
+
+    @auction.setter
+    def auction(self, bids: Bids | None) -> None:
+        self.round.auction = bids
+
+    def bidder(self):
+        return self.auction.next_bidder() if self.auction else None
+
+    def current_entity(self):
+        if self.auction:
+            return self.bidder()
+        return self.round.current_entity_of_round()
+
+    def active_entities(self):
+        e = self.current_entity()
+        return [e] if e is not None else []
+
+    def description(self):
+        return "Bid on a private railway" if self.auction else "Buy/Sell/Par"
+
+    # --- availability
+    def actions(self, entity):
+        game = self.game
+        if entity.is_corporation:
+            player = self.round.current_entity_of_round()
+            if self.auction or self.bought() or not self.can_convert(entity, player):
+                return []
+            return ["convert", "pass"]
+        if entity is not self.current_entity():
+            return []
+        if self.auction:
+            return ["bid", "pass"]
+        if self.must_sell(entity):
+            return ["sell_shares"]
+        if self.bought():
+            return []
+        out = []
+        if self.can_sell_any(entity):
+            out.append("sell_shares")
+        if any(self.can_convert(c, entity) for c in game.corporations):
+            out.append("convert")
+        if self.can_buy_any(entity) or self.can_exchange_any(entity):
+            out.append("buy_shares")
+        if self.can_ipo_any(entity):
+            out.append("par")
+        if self.can_bid_any(entity):
+            out.append("bid")
+        if out:
+            out.append("pass")
+        return out
+
+    def bought(self) -> bool:
+        return any(a["type"] in ("buy_shares", "par", "bid") for a in self.round.current_actions)
+
+    def must_sell(self, entity) -> bool:
+        return self.can_sell_any(entity) and self.game.num_certs(entity) > self.game.cert_limit(entity)
+
+    def can_convert(self, corp, player) -> bool:
+        return (corp.owner is player and player is not None and corp.type == "5-share" and corp.floated()
+                and not self.bought())
+
+    def can_ipo_any(self, entity) -> bool:
+        return "public_companies" in self.game.phase.status and super().can_ipo_any(entity)
+
+    def par_prices(self, entity, corp) -> list:
+        return [p for p in self.game.par_prices(corp) if p.price * 2 <= entity.cash]
+
+    def can_sell(self, entity, bundle) -> bool:
+        if bundle is None or bundle.owner is not entity:
+            return False
+        if self.sold_now(entity, bundle.corporation) == "now":
+            return False
+        return super().can_sell(entity, bundle)
+
+    def can_exchange_any(self, player) -> bool:
+        game = self.game
+        for c in player.companies:
+            if game.company_starts_public(c) and game.turn > 1 and game.par_price(c).price <= player.cash \
+                    and not all(x.ipoed for x in game.corporations):
+                return True
+        for m in game.minors:
+            if m.owner is player and not m.closed and game.minor_exchanges_share(m):
+                if any(c.num_ipo_shares() > 0 for c in game.corporations):
+                    return True
+        return False
+
+    # --- auctions
+    def auctionable(self):
+        return self.game.buyable_bank_companies()
+
+    def min_bid(self, company) -> int:
+        a = self.auction
+        top = a.highest() if a and a.item is company else None
+        if top is not None:
+            return top[1] + self.game.MIN_BID_INCREMENT
+        return company.value - int(company.data.get("discount", 0))
+
+    def max_bid(self, player, item=None) -> int:
+        if self.game.num_certs(player) >= self.game.cert_limit(player):
+            return 0
+        return player.cash
+
+    def can_bid_any(self, player) -> bool:
+        return any(self.min_bid(c) <= player.cash for c in self.auctionable())
+
+    def check_bid(self, entity, company, price):
+        a = self.auction
+        if a and a.item is not company:
+            raise GameError(f"the auction is for {a.item.name}", rule="wrong-auction")
+        if company not in self.auctionable():
+            raise GameError(f"{company.name} cannot be auctioned now", rule="company-not-for-sale")
+        super().check_bid(entity, company, price)
+
+    def accept_bid(self, entity, company, price, action):
+        entity.passed = False
+        if self.auction is None:
+            self.open_bidding(entity, company, price)
+        else:
+            self.place_bid(entity, price)
+
+    def win_auction(self, winner):
+        player, price, company = winner
+        self.game.purchase_company(player, company, price)
+        self.round.next_entity_index()
+        self.round.current_actions = []
+
+    def passing(self, entity) -> None:
+        """A pass in an auction leaves it; otherwise the turn ends."""
+        if self.auction:
+            self.drop_bidder(entity)
+            return
+        self.pass_()
+
+    def process_convert(self, action, entity):
+        player = self.round.current_entity_of_round()
+        if not entity.is_corporation or not self.can_convert(entity, player):
+            raise GameError(f"{self.game.index.name(entity)} cannot convert now", rule="cannot-convert")
+        corporations.convert(self.game, entity)
+
+    def after_start(self, entity, corp) -> None:
+        """The home token, if it can be placed now; a par ends the turn."""
+        super().after_start(entity, corp)
+        self.game.maybe_place_home_token(corp)
+        self.pass_()
+
+    def after_buy(self, entity, corp) -> None:
+        """The home token, if it can be placed now."""
+        super().after_buy(entity, corp)
+        self.game.maybe_place_home_token(corp)
+
+    def sale_stalls(self, entity, action) -> bool:
+        """Would this sale close its company and leave the stock round stuck (see
+        ``Game1858.move_on_after_closing``)? Tried on a copy, only near the closing cell."""
+        game = self.game
+        corp = action_bundle(game, action, priced=False).corporation
+        # only a president's sale moves the price (one cell left): can it reach the closing cell?
+        if corp.share_price is None or corp.owner is not entity:
+            return False
+        left = game.stock_market.cell(*game.stock_market.left_of(corp, corp.share_price.coordinates))
+        if left is None or left.type != "close":
+            return False
+        trial = game.copy()
+        trial.loading = False
+        try:
+            trial._apply({**action, **game.index.ref(entity), "id": len(game.actions) + 1})
+        except GameError as e:
+            return e.rule == "stock-round-stuck"
+        return False
+
+    # --- enumeration
+    def acting_entities(self) -> list:
+        cur = self.current_entity()
+        out = [cur] if cur is not None else []
+        if cur is not None and not self.auction and cur.is_player:
+            out += [c for c in self.game.corporations if self.can_convert(c, cur)]
+        return out
+
+    def legal_actions(self, entity):
+        acts = self.actions(entity)
+        out = []
+        if entity.is_corporation:
+            return [{"type": "convert"}] if "convert" in acts else []
+        if "bid" in acts:
+            cos = [self.auction.item] if self.auction else self.auctionable()
+            for c in cos:
+                lo, hi = self.min_bid(c), self.max_bid(entity)
+                if lo <= hi:
+                    out.append(ranged({"type": "bid", "company": c.sym}, lo, hi, self.game.MIN_BID_INCREMENT))
+        if not self.auction:
+            out.extend(a for a in super().legal_actions(entity)
+                       if a["type"] != "pass" and not (a["type"] == "sell_shares" and self.sale_stalls(entity, a)))
+        if "pass" in acts:
+            out.append({"type": "pass"})
+        return out

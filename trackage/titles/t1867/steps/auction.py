@@ -1,0 +1,153 @@
+"""t1867 steps: auction."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from ....core.errors import GameError
+from ....core.money import spend
+from ....core.round import ranged
+from ....core.steps.auction import AuctionMixin, Bids
+from ....core.steps.passing import Passing
+
+if TYPE_CHECKING:
+    pass
+
+
+class SingleItemAuction(AuctionMixin, Passing):
+    """Privates one at a time, cheapest first; unsold ones get cheaper by 5 (dutch mode)."""
+
+    HANDLERS: ClassVar[dict] = {"bid": "process_bid", "pass": "process_pass"}
+    OVER_MAX_MESSAGE: ClassVar[str] = "{entity} cannot afford a bid of {price}"
+
+    def __init__(self, game, round_, **opts):
+        super().__init__(game, round_, **opts)
+        self.auction: Bids | None = None  # the private on offer
+        self.declined: list = []
+        self.dutch_mode = False
+        self.companies = sorted([c for c in game.companies if c.sym != "3" and not (c.owner and c.owner.is_player)],
+                                key=lambda c: c.value)
+        if self.companies:
+            self.start_item(self.companies[0])
+
+    @property
+    def auctioning(self):
+        return self.auction.item if self.auction is not None else None
+
+    def description(self):
+        return "Bid on Companies"
+
+    def active(self):
+        return not self.passed
+
+    def actions(self, entity):
+        if not self.companies:
+            return []
+        return ["bid", "pass"] if entity is self.current_entity() else []
+
+    def current_entity(self):
+        bids = self.auction
+        if bids is None or not bids.bidders:
+            return None
+        if bids.bids:
+            return bids.next_bidder()
+        rest = [e for e in bids.bidders if e not in self.declined]
+        return rest[0] if rest else None
+
+    def active_entities(self):
+        e = self.current_entity()
+        return [e] if e is not None else []
+
+    def min_bid(self, company) -> int:
+        if self.dutch_mode or not self.auction:
+            return self.game.min_bid(company)
+        top = self.auction.highest()
+        assert top is not None  # an auction with bids has a highest one
+        return top[1] + self.game.MIN_BID_INCREMENT
+
+    def start_item(self, company):
+        self.dutch_mode = False
+        self.declined = []
+        self.open_auction(company)
+
+    def open_auction(self, company):
+        lo = self.game.min_bid(company)
+        ents = self.round.entities
+        order = ents[self.round.entity_index:] + ents[:self.round.entity_index]
+        self.auction = Bids(company, [p for p in order if p.cash >= lo])
+        self.resolve_auction()
+
+    # ------------------------------------------------------------ bid hooks
+    def bid_item(self, action, entity):
+        company = self.game.index.company(action.get("company"))
+        if company is None or company is not self.auctioning:
+            raise GameError(f"{action.get('company')!r} is not up for auction", rule="not-for-auction")
+        return company
+
+    def accept_bid(self, entity, item, price, action):
+        self.declined = []
+        self.add_bid(entity, price)
+
+    def add_bid(self, entity, price):
+        """A bid on the private on offer; in dutch mode its bidder takes it."""
+        if self.dutch_mode and self.auction is not None:
+            self.auction.bidders = [e for e in self.auction.bidders if e is entity]
+        self.place_bid(entity, price)
+
+    def win_auction(self, winner):
+        player, price, company = winner
+        company.owner = player
+        player.companies.append(company)
+        if price > 0:
+            spend(player, self.game.bank, price)
+        self.companies.remove(company)
+        self.post_win(player, company)
+
+    def auction_unsold(self, company):
+        self.enter_dutch(company)
+        self.post_win(None, company)
+
+    def passing(self, entity) -> None:
+        """After a bid (or once the price drops) a pass leaves the auction; before any bid it
+        declines the private, and when everyone has declined its price drops (dutch mode)."""
+        bids = self.auction
+        assert bids is not None  # a pass is offered while a private is on offer
+        if bids.highest() is not None or self.dutch_mode:
+            self.drop_bidder(entity)
+        else:
+            self.declined.append(entity)
+            if len(self.declined) == len(bids.bidders):
+                self.enter_dutch(bids.item)
+                self.declined = []
+        self.resolve_auction()
+
+    def enter_dutch(self, company):
+        self.game.company_discount[company.sym] = self.game.company_discount.get(company.sym, 0) + 5
+        self.dutch_mode = True
+
+    def post_win(self, winner, company):
+        if winner is not None:
+            self.round.goto_entity(winner)
+            self.round.next_entity_index()
+            if self.companies:
+                self.start_item(self.companies[0])
+            else:
+                self.pass_()
+        else:
+            self.open_auction(company)
+            bids = self.auction
+            bidders = bids.bidders if bids is not None else []
+            if bids is not None and self.game.min_bid(company) == 0 and bidders:
+                self.check_price(bidders[0], bids.item, 0)
+                self.add_bid(bidders[0], 0)
+            self.resolve_auction()
+
+    def legal_actions(self, entity):
+        if entity is not self.current_entity() or self.auctioning is None:
+            return []
+        lo = self.min_bid(self.auctioning)
+        out = [{"type": "pass"}]
+        if entity.cash >= lo:
+            out.append(ranged({"type": "bid", "company": self.auctioning.sym}, lo, entity.cash,
+                              self.game.MIN_BID_INCREMENT))
+        return out

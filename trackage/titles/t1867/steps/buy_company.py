@@ -1,0 +1,69 @@
+"""t1867 steps: buy company."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from ....core.errors import GameError
+from ....core.round import Step, ranged
+from ....core.steps.buy_company import BuyCompanyMixin
+
+if TYPE_CHECKING:
+    pass
+
+
+class BuyCompany1867(BuyCompanyMixin, Step):
+    HANDLERS: ClassVar[dict] = {"buy_company": "process_buy_company", "pass": "process_pass"}
+    BLOCKS = False
+
+    def can_buy_company(self, entity) -> bool:
+        comps = self.game.purchasable_companies(entity)
+        return (entity is self.current_entity() and "can_buy_companies" in self.game.phase.status
+                and bool(comps) and min(c.min_price for c in comps) <= entity.cash)
+
+    def actions(self, entity):
+        if not entity.is_corporation:
+            return []
+        if self.can_buy_company(entity):
+            return ["buy_company", "pass"] if self.blocks() else ["buy_company"]
+        return []
+
+    def company_price(self, entity, company, action: dict) -> int:
+        """A player's private, in a phase that allows it, at the named price between its
+        minimum and maximum."""
+        if company is None or company not in self.game.purchasable_companies(entity):
+            raise GameError(f"{action.get('company')!r} cannot be bought", rule="company-not-for-sale")
+        if "can_buy_companies" not in self.game.phase.status:
+            raise GameError("companies cannot be bought in this phase", rule="company-not-for-sale")
+        price = action.get("price")
+        if not isinstance(price, int) or not company.min_price <= price <= company.max_price:
+            raise GameError(f"price must be between {company.min_price} and {company.max_price}", rule="wrong-price")
+        if price > entity.cash:
+            raise GameError(f"{entity.name} has {entity.cash} and cannot pay {price}", rule="insufficient-cash")
+        return price
+
+    def listed_earlier(self, entity) -> bool:
+        """The round has this step more than once (any time in the turn, and blocking before
+        loans and at the end); purchases go to the first active one, so only it lists them."""
+        for s in self.round.steps:
+            if s is self:
+                return False
+            if isinstance(s, BuyCompany1867) and s.active() and "buy_company" in s.actions(entity):
+                return True
+        return False
+
+    def legal_actions(self, entity):
+        acts = self.actions(entity)
+        out = []
+        if "buy_company" in acts and not self.listed_earlier(entity):
+            for c in self.game.purchasable_companies(entity):
+                if c.min_price <= entity.cash:
+                    out.append(ranged({"type": "buy_company", "company": c.sym}, c.min_price,
+                                      min(c.max_price, entity.cash)))
+        if "pass" in acts:
+            out.append({"type": "pass"})
+        return out
+
+
+class BuyCompanyPreloan(BuyCompany1867):
+    pass

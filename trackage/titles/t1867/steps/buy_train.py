@@ -1,0 +1,170 @@
+"""t1867 steps: buy train."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from trackage.core.trains import remove_train
+
+from ....core.errors import GameError
+from ....core.round import ranged
+from ....core.steps.operating import BuyTrain, Purchase
+
+if TYPE_CHECKING:
+    pass
+
+
+from .loans import take_loans_for
+
+
+class BuyTrain1867(BuyTrain):
+    def must_buy_train(self, entity) -> bool:
+        depot = self.game.depot
+        if entity.trains or not depot.depot_trains():
+            return False
+        return self.game.buying_power(entity, full=True) >= self.min_depot_price()
+
+    def min_depot_price(self) -> int:
+        trains = self.game.depot.depot_trains()
+        if not trains:
+            return 0
+        t = min(trains, key=lambda t: t.price)
+        return min(v["price"] for v in t.variants.values())
+
+    def buying_power_for(self, entity) -> int:
+        return self.game.buying_power(entity, full=self.must_buy_train(entity))
+
+    def discountable(self, entity, payable: bool = True) -> list:
+        """(old train, depot train, variant, price) trade-ins. With ``payable`` False also
+        those priced at zero or less: the reference still counts them as a reason to stop
+        at this step, though it refuses to buy them."""
+        out = []
+        for train in entity.trains:
+            for dt in self.game.depot.depot_trains():
+                disc = dt.spec.get("discount")
+                if not disc or train.name not in disc:
+                    continue
+                price = dt.price - disc[train.name]
+                # a trade-in worth more than the new train would pay nothing or less, which
+                # the reference refuses (it cannot spend zero or a negative amount)
+                if price < dt.price and (price > 0 or not payable):
+                    out.append((train, dt, dt.name, price))
+        return out
+
+    def can_buy_train(self, entity) -> bool:
+        bp = self.buying_power_for(entity)
+        if self.room(entity):
+            lo = self.game.depot.min_price(entity)
+            if lo is not None and bp >= lo:
+                return True
+        if int(self.game.phase.name) == 8:
+            return any(bp >= d[3] for d in self.discountable(entity, payable=False))
+        return False
+
+    def actions(self, entity):
+        if entity is not self.current_entity() or not entity.is_corporation:
+            return []
+        if self.must_buy_train(entity):
+            return ["buy_train"]
+        if self.can_buy_train(entity):
+            return ["buy_train", "pass"]
+        return []
+
+    def pass_(self):
+        super().pass_()
+        entity = self.current_entity()
+        if entity is not None and not entity.trains:
+            self.game.nationalize(entity)
+
+    def traded_in(self, action: dict, entity, train):
+        """The buyer's own train named as ``exchange`` (phase 8's trade-in discounts)."""
+        if not action.get("exchange"):
+            return None
+        exchange = self.game.depot.train_by_id(action["exchange"])
+        if exchange is None or exchange.owner is not entity:
+            raise GameError(f"{entity.name} does not own {action['exchange']!r}", rule="not-owner")
+        return exchange
+
+    def check_buy(self, entity, train, price: int, purchase: Purchase | None = None) -> None:
+        """A depot train at its price, less the trade-in's discount in phase 8 (the room check
+        is waived for a trade-in); another company's train (not the national's in 1861) for at
+        least 1. Cash is checked by :meth:`top_up`."""
+        game = self.game
+        exchange = purchase.exchange if purchase is not None else None
+        if train.owner is game.depot:
+            self.check_available(train)
+            expected = train.price
+            if exchange is not None:
+                disc = train.spec.get("discount") or {}
+                if exchange.name not in disc or int(game.phase.name) != 8:
+                    raise GameError(f"{exchange.name} cannot be traded in for {train.name}", rule="no-trade-in")
+                expected = train.price - disc[exchange.name]
+                if expected <= 0:
+                    raise GameError(f"a {exchange.name} is worth more than a {train.name}: nothing to pay",
+                                    rule="no-trade-in")
+            self.check_listed_price(train, price, expected)
+            if exchange is None:
+                self.check_room(entity)
+        else:
+            if (train.owner is None or not train.owner.is_corporation or train.owner is entity or not train.buyable
+                    or not self.can_buy_from(train.owner)):
+                raise GameError(f"train {train.id} is not for sale", rule="train-not-available")
+            if price < 1:
+                raise GameError("a train costs at least 1", rule="wrong-price")
+            self.check_room(entity)
+
+    def top_up(self, entity, purchase: Purchase) -> None:
+        """A company that must buy takes loans for a depot train it cannot pay; else a
+        shortfall is refused."""
+        price = purchase.price
+        if price > entity.cash:
+            if self.must_buy_train(entity) and purchase.from_depot:
+                take_loans_for(self.game, entity, price)
+            else:
+                raise GameError(f"{entity.name} has {entity.cash}, the train costs {price}", rule="insufficient-cash")
+        if price > entity.cash:
+            raise GameError(f"{entity.name} cannot raise {price}", rule="insufficient-cash")
+
+    def trade_in(self, entity, purchase: Purchase) -> None:
+        """The train traded in goes back to the depot."""
+        remove_train(self.game, purchase.exchange)
+        self.game.depot.reclaim(purchase.exchange)
+
+    def after_buy_train(self, entity, purchase: Purchase) -> None:
+        """The reference checks "can it buy more?" twice, before and after the trainless
+        nationalisations a new phase brings. When the purchase closed the buyer (a minor in
+        phase 8), the next operator has started meanwhile: each pass then ends that
+        operator's train buying (and nationalises it if it has no train)."""
+        if not self.can_buy_train(entity):
+            self.pass_()
+        self.game.post_train_buy()
+        if not self.can_buy_train(entity):
+            self.pass_()
+
+    def can_buy_from(self, owner) -> bool:
+        return True
+
+    def legal_actions(self, entity):
+        acts = self.actions(entity)
+        if "buy_train" not in acts:
+            return []
+        bp = self.buying_power_for(entity)
+        out = []
+        if self.room(entity):
+            for t in self.game.depot.depot_trains():
+                if t.price <= bp:
+                    out.append({"type": "buy_train", "train": t.id, "price": t.price, "variant": t.name})
+            # from another company at any price its cash covers (loans are only for depot
+            # trains), also when it must buy one
+            if entity.cash >= 1:
+                for t in self.game.depot.other_trains(entity):
+                    if self.can_buy_from(t.owner):
+                        out.append(ranged({"type": "buy_train", "train": t.id}, 1, entity.cash))
+        if int(self.game.phase.name) == 8:
+            for old, dt, name, price in self.discountable(entity):
+                if price <= bp:
+                    out.append({"type": "buy_train", "train": dt.id, "price": price, "variant": name,
+                                "exchange": old.id})
+        if "pass" in acts:
+            out.append({"type": "pass"})
+        return [a for a in out if a["type"] != "buy_train" or not self.game.strands_a_trainless_major(a, entity)]

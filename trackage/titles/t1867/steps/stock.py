@@ -1,0 +1,184 @@
+"""t1867 steps: stock."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from ....core.entities import ShareBundle
+from ....core.errors import GameError
+from ....core.money import spend
+from ....core.round import ranged
+from ....core.steps.auction import AuctionMixin, Bids
+from ....core.steps.stock import BuySellParShares
+
+if TYPE_CHECKING:
+    from ....core.entities import Corporation
+    from ....core.market import SharePrice
+
+
+class BuySellParShares1867(AuctionMixin, BuySellParShares):
+    """Shares and pars (majors from phase 4); minors are started by auction (``bid``)."""
+
+    HANDLERS: ClassVar[dict] = {**BuySellParShares.HANDLERS, "bid": "process_bid"}
+    PRICE_REQUIRED = True
+    OVER_MAX_MESSAGE: ClassVar[str] = "{entity} cannot bid {price}; maximum is {max}"
+    COMPANIES = False
+    MIN_BID = 100
+    MAX_MINOR_PAR = 135
+    MAJOR_PHASE = 4
+
+    def setup(self):
+        super().setup()
+        self.auction: Bids | None = None  # the minor being auctioned
+        self.triggerer = None
+
+    # ------------------------------------------------------------ auction state
+    @property
+    def auctioning(self):
+        return self.auction.item if self.auction is not None else None
+
+    def current_entity(self):
+        if self.auction:
+            return self.auction.next_bidder()
+        return self.round.current_entity_of_round()
+
+    def actions(self, entity):
+        if entity is not self.current_entity():
+            return []
+        if self.auctioning is not None:
+            return ["bid", "pass"]
+        out = super().actions(entity)
+        if not self.bought() and self.can_bid_any(entity):
+            out.append("bid")
+        if out and "pass" not in out and not self.must_sell(entity):
+            out.append("pass")
+        return out
+
+    def max_bid(self, player, corp=None) -> int:
+        if corp is not None and not self.can_gain(player, ShareBundle([corp.shares[0]])):
+            return 0
+        return player.cash
+
+    def can_bid_any(self, entity) -> bool:
+        if self.max_bid(entity) < self.MIN_BID or self.bought():
+            return False
+        return any(self.game.can_par(c, entity) and c.type == "minor" and self.minor_startable(c)
+                   and self.can_buy(entity, ShareBundle([c.shares[0]])) for c in self.game.corporations)
+
+    def minor_startable(self, corp) -> bool:
+        return True
+
+    def can_ipo_any(self, entity) -> bool:
+        if int(self.game.phase.name) < self.MAJOR_PHASE or self.bought():
+            return False
+        return any(self.game.can_par(c, entity) and c.type == "major"
+                   and self.can_buy(entity, ShareBundle([c.shares[0]])) for c in self.game.corporations)
+
+    def can_par_corp(self, entity, corp) -> bool:
+        return (corp.type == "major" and int(self.game.phase.name) >= self.MAJOR_PHASE
+                and corp in self.game.corporations and self.has_home(corp) and super().can_par_corp(entity, corp))
+
+    def has_home(self, corp) -> bool:
+        return bool(corp.coordinates) or bool(self.game.home_token_locations(corp))
+
+    def par_prices(self, entity, corp):
+        return [p for p in self.game.par_prices_for(corp) if p.price * 2 <= entity.cash]
+
+    def min_bid(self, corp) -> int:
+        if self.auction is None:
+            return self.MIN_BID
+        top = self.auction.highest()
+        assert top is not None  # a minor's auction opens with its first bid
+        return top[1] + self.game.MIN_BID_INCREMENT
+
+    # ------------------------------------------------------------ processing
+    def par_choice(self, action: dict, entity) -> tuple[Corporation, SharePrice]:
+        """Refused before the names are read: a minor (started by auction), a major before
+        phase 4, a company out of the game, one without a free home city."""
+        corp = self.game.corporation_by_id(action.get("corporation"))
+        if corp is not None and corp.type != "major":
+            raise GameError(f"{corp.name} is a minor and is started by auction", rule="minor-by-auction")
+        if int(self.game.phase.name) < self.MAJOR_PHASE:
+            raise GameError(f"majors cannot start before phase {self.MAJOR_PHASE}", rule="majors-not-yet")
+        if corp is not None and corp not in self.game.corporations:
+            raise GameError(f"{corp.name} is not available", rule="cannot-par")
+        if corp is not None and not self.game.loading and not self.has_home(corp):
+            raise GameError(f"no city is free for {corp.name}'s home token", rule="no-home-location")
+        return super().par_choice(action, entity)
+
+    # ------------------------------------------------------------ bid hooks
+    def bid_item(self, action, entity):
+        corp = self.game.corporation_by_id(action.get("corporation"))
+        if corp is None:
+            raise GameError(f"unknown corporation {action.get('corporation')!r}", rule="unknown-entity")
+        return corp
+
+    def check_bid(self, entity, corp, price):
+        """A bid in the auction under way names its minor; a first bid starts a minor."""
+        if self.auction is not None:
+            if corp is not self.auction.item:
+                raise GameError(f"{self.auction.item.name} is being auctioned", rule="not-for-auction")
+        else:
+            if self.bought():
+                raise GameError("only one purchase per turn", rule="one-purchase-per-turn")
+            if corp.type != "minor" or corp not in self.game.corporations or not self.game.can_par(corp, entity):
+                raise GameError(f"{corp.name} cannot be auctioned", rule="cannot-par")
+            if not self.game.loading and not self.minor_startable(corp):
+                raise GameError(f"{corp.name} cannot be started yet", rule="minor-order")
+            if not self.game.loading and not self.has_home(corp):
+                raise GameError(f"no city is free for {corp.name}'s home token", rule="no-home-location")
+            if not self.can_buy(entity, ShareBundle([corp.shares[0]])):
+                raise GameError(f"{entity.name} cannot start {corp.name}", rule="certificate-limit")
+        super().check_bid(entity, corp, price)
+
+    def accept_bid(self, entity, corp, price, action):
+        if self.auction is not None:
+            self.place_bid(entity, price)
+            return
+        self.game.place_home_token(corp)
+        self.triggerer = entity
+        self.open_bidding(entity, corp, price)
+
+    def win_auction(self, winner):
+        player, price, corp = winner
+        par_limit = min(price // 2, self.MAX_MINOR_PAR)
+        share_price = next(sp for sp in self.game.par_prices_for(corp) if sp.price <= par_limit)
+        spend(self.game.bank, player, share_price.price * 2)
+        self.game.stock_market.set_par(corp, share_price)
+        pres = corp.presidents_share
+        self.note_bought(player, corp, pres.percent)
+        self.game.share_market.buy_shares(player, ShareBundle([pres]))
+        self.game.after_par(corp)
+        self._track({"type": "par"}, player, corp, corp)
+        if corp.cash > 0:
+            spend(corp, self.game.bank, corp.cash)
+        spend(player, corp, price)
+        self.round.goto_entity(player)
+        self.pass_()
+
+    def passing(self, entity) -> None:
+        """A pass in a minor's auction leaves it; otherwise the turn ends."""
+        if self.auction is not None:
+            self.drop_bidder(self.current_entity())
+            return
+        self.pass_()
+
+    def legal_actions(self, entity):
+        if self.auctioning is not None:
+            if entity is not self.current_entity():
+                return []
+            out = [{"type": "pass"}]
+            lo = self.min_bid(self.auctioning)
+            if self.max_bid(entity, self.auctioning) >= lo:
+                out.append(ranged({"type": "bid", "corporation": self.auctioning.id}, lo,
+                                  self.max_bid(entity, self.auctioning), self.game.MIN_BID_INCREMENT))
+            return out
+        out = super().legal_actions(entity)
+        if "bid" in self.actions(entity):
+            for c in self.game.corporations:
+                if (c.type == "minor" and self.game.can_par(c, entity) and self.minor_startable(c)
+                        and self.can_buy(entity, ShareBundle([c.shares[0]]))
+                        and self.has_home(c)):
+                    out.append(ranged({"type": "bid", "corporation": c.id}, self.MIN_BID,
+                                      self.max_bid(entity, c), self.game.MIN_BID_INCREMENT))
+        return out

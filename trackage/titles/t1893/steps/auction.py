@@ -1,0 +1,264 @@
+"""t1893 steps: auction."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from trackage.core.actions import amount
+
+from ....core.errors import GameError
+from ....core.round import Step
+from ....core.steps.auction import AuctionMixin
+
+if TYPE_CHECKING:
+    pass
+
+
+def _company(game, action):
+    c = game.index.company(action.get("company"))
+    if c is None:
+        raise GameError(f"unknown company {action.get('company')!r}", rule="unknown-entity")
+    return c
+
+
+# ============================================================== starting package
+class StartingPackageInitialAuction(AuctionMixin, Step):
+    """Players in turn take a private or one of the two lowest minors at its price, or pass
+    (and are out of the draft and the first stock round). Ends when one card is left."""
+
+    HANDLERS: ClassVar[dict] = {"bid": "process_bid", "pass": "process_pass"}
+    OVER_MAX_MESSAGE: ClassVar[str] = "{entity} cannot afford {item}"
+
+    def description(self):
+        return "Initial Drafting of Privates/Minors"
+
+    def finished(self) -> bool:
+        g = self.game
+        return len(g.draftables()) == 1 or len(g.passers_first_stock_round) == len(g.players)
+
+    def active(self):
+        return not self.finished()
+
+    def actions(self, entity):
+        if self.finished() or entity is not self.current_entity():
+            return []
+        return ["bid", "pass"]
+
+    def bid_item(self, action, entity):
+        company = super().bid_item(action, entity)
+        if company not in self.game.draftables():
+            raise GameError(f"{company.name} cannot be taken now", rule="company-not-for-sale")
+        return company
+
+    def bid_price(self, action, entity, company):
+        """A card costs its value (another price in an imported log: a warning)."""
+        game = self.game
+        price = amount(action, "price", company.value)
+        if price != company.value:
+            if not game.loading:
+                raise GameError(f"{company.name} costs {company.value}, not {price}", rule="wrong-price")
+            game.warnings.append(f"action {action.get('id')}: {company.sym} price {price}, ours {company.value}")
+        return price
+
+    def check_bid(self, entity, company, price):
+        self.check_max_bid(entity, company, price)
+
+    def accept_bid(self, entity, company, price, action):
+        self.game.draft_object(company, entity, price)
+        self._finalize()
+
+    def process_pass(self, action, entity):
+        self.game.passers_first_stock_round.append(entity)
+        self._finalize()
+
+    def _finalize(self):
+        r = self.round
+        for _ in range(len(r.entities) + 1):
+            r.next_entity_index()
+            if self.finished():
+                return
+            if r.entities[r.entity_index] not in self.game.passers_first_stock_round:
+                return
+
+    def legal_actions(self, entity):
+        if "bid" not in self.actions(entity):
+            return []
+        out = [{"type": "bid", "company": c.sym, "price": c.value}
+               for c in self.game.draftables() if c.value <= entity.cash]
+        return out + [{"type": "pass"}]
+
+
+class StartingPackageForcedAuction(AuctionMixin, Step):
+    """What is left of the starting package: a player picks a card, then in turn everyone may
+    buy it at its price or pass; when all pass its price drops by 10M (down to half its value,
+    then the player who picked it must buy it)."""
+
+    HANDLERS: ClassVar[dict] = {"bid": "process_bid", "pass": "process_pass"}
+    REDUCTION = 10
+    OVER_MAX_MESSAGE: ClassVar[str] = "{entity} cannot afford {item}"
+
+    def setup(self):
+        if getattr(self, "_ready", False):
+            return
+        self._ready = True
+        self.auctioning = None
+        self.triggerer = None
+        self.discount = {}
+        self.passed_players: set = set()
+        self.green_train_holder = self.game.players[0]
+
+    def description(self):
+        return "Drafting Auction for remaining Starting Package Certificates"
+
+    def available(self) -> list:
+        return [self.auctioning] if self.auctioning else self.game.draftables()
+
+    def active(self):
+        return bool(self.available())
+
+    def blocking(self) -> bool:
+        # a picker left with no card he may pick (see selectable) holds the round: the game
+        # stops there, as the reference, which errs on any pick, does
+        return self.blocks() and self.active()
+
+    def min_bid(self, company) -> int:
+        return company.value - self.discount.get(company, 0)
+
+    def actions(self, entity):
+        if not self.available() or entity is not self.current_entity():
+            return []
+        if self.auctioning is None:
+            return ["bid"] if self.selectable(entity) else []
+        if self.min_bid(self.auctioning) > entity.cash:
+            return []
+        return ["bid", "pass"]
+
+    def bid_item(self, action, entity):
+        company = super().bid_item(action, entity)
+        if company not in self.available():
+            raise GameError(f"{company.name} is not offered now", rule="company-not-for-sale")
+        return company
+
+    def bid_price(self, action, entity, company):
+        """A pick names no price; a purchase pays the current price exactly."""
+        if self.auctioning is None:
+            return self.min_bid(company)
+        price = amount(action, "price", self.min_bid(company))
+        if price != self.min_bid(company):
+            raise GameError(f"{company.name} costs {self.min_bid(company)}, not {price}", rule="wrong-price")
+        return price
+
+    def check_bid(self, entity, company, price):
+        if self.auctioning is None:
+            if not self.game.loading and company not in self.selectable(entity):
+                raise GameError(f"nobody could pay for {company.name} and {entity.name} has no cash: the "
+                                "forced purchase would be for nothing, which the reference refuses",
+                                rule="forced-purchase-for-nothing")
+            return
+        self.check_max_bid(entity, company, price)
+
+    def accept_bid(self, entity, company, price, action):
+        """A pick puts the card up (and may run down to a forced purchase); else a purchase."""
+        if self.auctioning is None:
+            self.triggerer = entity
+            self.auctioning = company
+            self.next_entity()  # may run down to a forced purchase
+            self.game.check_draft_dead_end()
+            return
+        self.game.draft_object(company, entity, price)
+        self.reset_auction(company)
+
+    def floor_price(self, company) -> int:
+        """The price at which the player who picked ``company`` is forced to buy it: the first
+        price of the 10M steps from its current price not above half its value."""
+        price = self.min_bid(company)
+        while company.value // 2 < price:
+            price -= self.REDUCTION
+        return price
+
+    def selectable(self, entity) -> list:
+        """The cards ``entity`` may pick. Cash does not change during the auction, so when
+        nobody can pay the floor price the picker is forced to buy for all his cash; with no
+        cash the reference errs ("Cannot spend zero or negative money"): such a pick is no
+        action here."""
+        cards = self.game.draftables()
+        if entity.cash > 0:
+            return cards
+        richest = max(p.cash for p in self.round.entities)
+        return [c for c in cards if richest >= self.floor_price(c)]
+
+    def process_pass(self, action, entity):
+        if self.auctioning is None:
+            raise GameError("choose a card to offer first", rule="no-such-action-now")
+        self.passed_players.add(entity)
+        if self.all_passed():
+            return
+        self.next_entity()
+
+    def all_passed(self) -> bool:
+        target = self.auctioning
+        if target is None:
+            return True
+        if not all(p in self.passed_players for p in self.round.entities):
+            return False
+        if target.value // 2 >= self.min_bid(target):
+            self.force_purchase(target)
+        else:
+            self.discount[target] = self.discount.get(target, 0) + self.REDUCTION
+            self.passed_players = set()
+            self.next_entity()
+        return True
+
+    def force_purchase(self, target):
+        price = self.min_bid(target)
+        ents = self.round.entities
+        buyer = self.triggerer
+        assert buyer is not None  # a forced purchase follows a pass that triggered it
+        if price > buyer.cash:
+            i = ents.index(buyer)
+            for k in range(1, len(ents)):
+                cand = ents[(i + k) % len(ents)]
+                if cand.cash >= price:
+                    buyer = cand
+                    break
+            else:
+                price = buyer.cash
+        self.game.draft_object(target, buyer, price)
+        self.reset_auction(target)
+
+    def reset_auction(self, target):
+        self.auctioning = None
+        self.passed_players = set()
+        r = self.round
+        if not self.available():
+            players = self.game.players
+            i = players.index(self.green_train_holder)
+            self.game.players = players[i:] + players[:i]
+            r.entity_index = 0
+        else:
+            r.entity_index = r.entities.index(self.triggerer)
+            self.triggerer = None
+            self.next_entity()
+
+    def next_entity(self):
+        r = self.round
+        for _ in range(len(r.entities) + 1):
+            r.next_entity_index()
+            entity = r.entities[r.entity_index]
+            if self.auctioning is None:
+                return
+            if all(p in self.passed_players for p in r.entities):
+                self.all_passed()  # lowers the price (and moves on) or forces the purchase
+                return
+            if entity not in self.passed_players and self.actions(entity):
+                return
+            self.passed_players.add(entity)  # cannot pay the price: passed over
+
+    def legal_actions(self, entity):
+        acts = self.actions(entity)
+        if not acts:
+            return []
+        if self.auctioning is None:
+            return [{"type": "bid", "company": c.sym, "price": self.min_bid(c)} for c in self.selectable(entity)]
+        return [{"type": "bid", "company": self.auctioning.sym, "price": self.min_bid(self.auctioning)},
+                {"type": "pass"}]

@@ -1,0 +1,79 @@
+"""t1893 steps: bankrupt."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from ....core.errors import GameError
+from ....core.money import spend
+from ....core.round import Step
+
+if TYPE_CHECKING:
+    pass
+from .buy_train import BuyTrain1893
+
+
+# ============================================================== operating round
+class Bankrupt1893(Step):
+    """A president whose company must buy a train and who cannot raise the cheapest depot
+    train's price (cash, the shares the train step would let him sell, and 100M per city bond,
+    counted as the reference counts them) goes bankrupt: what he can sell is sold, his cash
+    goes to the bank and the game ends."""
+
+    HANDLERS: ClassVar[dict] = {"bankrupt": "process_bankrupt"}
+    BLOCKS = False
+
+    def actions(self, entity):
+        return ["bankrupt"] if entity is self.current_entity() and not entity.is_company else []
+
+    def train_step(self):
+        """The train step when it is the step in charge; the reference sells (and counts as
+        sellable) only through the step in charge, and no other operating step sells."""
+        step = self.round.active_step()
+        return step if isinstance(step, BuyTrain1893) else None
+
+    def liquidity(self, player) -> int:
+        game = self.game
+        best: dict = {}
+        buy = self.train_step()
+        for b in (buy.sellable_bundles(player) if buy is not None else []):
+            best[b.corporation] = max(best.get(b.corporation, 0), b.price())
+        return player.cash + sum(best.values()) + 100 * sum(1 for c in player.companies if game.bond(c))
+
+    def can_go_bankrupt(self, operator) -> bool:
+        player = operator.owner
+        if player is None or not player.is_player:
+            return False
+        cheapest = self.game.min_depot_price()
+        return cheapest > 0 and self.liquidity(player) + operator.cash < cheapest
+
+    def forced(self, operator) -> bool:
+        """In play, bankruptcy is for a company that must buy a train, at its train step."""
+        buy = self.train_step()
+        return buy is not None and buy.operator() is operator and self.game.must_buy_train(operator)
+
+    def process_bankrupt(self, action, entity):
+        game = self.game
+        if not game.loading and not self.forced(entity):
+            raise GameError(f"{entity.name} is not obliged to buy a train now", rule="not-bankrupt")
+        if not self.can_go_bankrupt(entity):
+            raise GameError(f"{entity.name} and its president can still pay for the cheapest train",
+                            rule="not-bankrupt")
+        player = entity.owner
+        buy = self.train_step()
+        for corp in sorted({s.corporation for s in player.all_shares()}, key=game.stock_market.operating_key):
+            if corp.share_price is None or buy is None:
+                continue
+            while True:
+                bundles = [b for b in game.share_market.bundles_for(player, corp) if buy.can_emergency_sell(player, b)]
+                if not bundles:
+                    break
+                game.sell_shares_and_change_price(max(bundles, key=lambda b: b.price()))
+        if player.cash > 0:
+            spend(player, game.bank, player.cash)
+        player.bankrupt = True
+
+    def legal_actions(self, entity):
+        if self.actions(entity) and self.forced(entity) and self.can_go_bankrupt(entity):
+            return [{"type": "bankrupt"}]
+        return []

@@ -1,0 +1,59 @@
+"""t1893 steps: buy company."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from trackage.core.actions import amount
+
+from ....core.errors import GameError
+from ....core.round import Step
+from ....core.steps.buy_company import BuyCompanyMixin
+
+if TYPE_CHECKING:
+    pass
+from .auction import _company
+
+
+class BuyCompany1893(BuyCompanyMixin, Step):
+    """In an operating round EVA may change hands between players at any moment: the acting
+    operator's president or any other player buys it from its owner, at any price from 1 to
+    the buyer's cash, paid to the owner (as the reference allows)."""
+
+    HANDLERS: ClassVar[dict] = {"buy_company": "process_buy_company"}
+    BLOCKS = False
+
+    def buyer(self, entity):
+        """Who pays: a player for himself, the current operator's president for it."""
+        if entity.is_player:
+            return None if entity.bankrupt else entity
+        if entity is self.current_entity() and not entity.is_company:
+            return entity.player
+        return None
+
+    def actions(self, entity):
+        player = self.buyer(entity)
+        if player is None or player.cash < 1 or not self.game.purchasable_companies(player):
+            return []
+        return ["buy_company"]
+
+    def company_buyer(self, entity):
+        return self.buyer(entity)
+
+    def company_price(self, entity, company, action: dict) -> int:
+        """EVA from its owner, at any price from 1 to the buyer's cash."""
+        company = _company(self.game, action)
+        player = self.buyer(entity)
+        if company not in self.game.purchasable_companies(player):
+            raise GameError(f"{company.name} cannot be bought", rule="company-not-for-sale")
+        price = amount(action, "price", 0)
+        if not 1 <= price <= player.cash:
+            raise GameError(f"the price must be between 1 and {player.cash}", rule="wrong-price")
+        return price
+
+    def legal_actions(self, entity):
+        if not self.actions(entity):
+            return []
+        p = self.buyer(entity)
+        return [{"type": "buy_company", "company": c.sym, "price": 1, "price_range": [1, p.cash]}
+                for c in self.game.purchasable_companies(p)]

@@ -1,0 +1,251 @@
+"""t1893 steps: buy train."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ....core.errors import GameError
+from ....core.money import spend
+from ....core.round import ranged
+from ....core.steps.buy_train import Purchase
+from ....core.steps.emergency import EmergencyBuyTrain
+
+if TYPE_CHECKING:
+    pass
+
+
+class BuyTrain1893(EmergencyBuyTrain):
+    """Minors buy trains too; one train may be traded in per operating round for a discount;
+    a company that must buy a train gets the rest from its president (who may sell shares
+    first, never more than needed); a trainless minor's owner pays what its train lacks.
+
+    Prices between companies follow the reference: up to the buyer's cash; for a company that
+    must buy and cannot pay the face value itself, up to the face value with its president's
+    cash, and, once the president has sold shares, at least what makes that sale necessary."""
+
+    def round_state(self):
+        return {"exchanged_by": []}
+
+    def setup(self):
+        self.last_sold_price = None
+
+    def pass_(self):
+        self.last_sold_price = None
+        super().pass_()
+
+    def operator(self):
+        return super().current_entity()
+
+    def active_entities(self) -> list:
+        op = self.operator()
+        if op is None:
+            return []
+        if self.must_buy(op) and op.owner is not None and self.actions(op.owner):
+            return [op, op.owner]
+        return [op]
+
+    def exchange_allowed(self, entity) -> bool:
+        return entity not in self.round.exchanged_by
+
+    def can_buy_train(self, entity) -> bool:
+        lo = self.game.depot.min_price(entity)
+        if self.room(entity) and lo is not None and entity.cash >= lo:
+            return True
+        return self.exchange_allowed(entity) and any(
+            entity.cash >= price for _, _, price in self.game.discountable_trains_for(entity))
+
+    def must_buy(self, entity) -> bool:
+        return self.game.must_buy_train(entity)
+
+    def actions(self, entity):
+        op = self.operator()
+        if op is None:
+            return []
+        if entity is not op:
+            if entity is op.owner and entity.is_player and self.must_buy(op) \
+                    and self.sellable_bundles(entity):
+                return ["sell_shares"]
+            return []
+        if self.must_buy(entity):
+            return ["buy_train"]
+        if self.can_buy_train(entity):
+            return ["buy_train", "pass"]
+        return []
+
+    # ---------------------------------------------------------- the president's emergency sales
+    def cheapest_depot_train(self):
+        trains = self.game.depot.depot_trains()
+        return min(trains, key=lambda t: t.price) if trains else None
+
+    def emergency_buyer(self):
+        return self.operator()
+
+    def emergency_price(self) -> int:
+        return self.game.min_depot_price()
+
+    def before_emergency_sale(self, player, bundle) -> None:
+        self.last_sold_price = bundle.price_per_share()
+
+    # ---------------------------------------------------------- what may be bought, and for how much
+    def buyable_trains(self, entity) -> list:
+        depot = list(self.game.depot.depot_trains())
+        others = []
+        if self.game.can_buy_from_others():
+            others = [t for t in self.game.depot.other_trains(entity)
+                      if not (entity.is_corporation and t.owner.is_minor)]
+        return depot + others
+
+    def owner_help(self, entity) -> int:
+        """Cash the operator's owner adds to a purchase: all of it for a company that must
+        buy and for a trainless minor; nothing otherwise."""
+        owner = entity.owner
+        if owner is None or not owner.is_player:
+            return 0
+        if entity.is_minor:
+            return owner.cash if not entity.trains else 0
+        return owner.cash if self.must_buy(entity) else 0
+
+    def other_price_range(self, entity, train):
+        """(lowest, highest) price ``entity`` may pay for another operator's ``train``, or None.
+
+        The reference's bounds: when the buyer's cash is below the train's face value, at most
+        that face value, and, after its president has sold shares this turn, at least its cash
+        plus his, less the price of one sold share, plus 1; what it pays beyond its own cash
+        comes from its president (a company that must buy) or owner (a trainless minor)."""
+        cash = entity.cash
+        owner = entity.owner
+        owner_cash = owner.cash if owner is not None and owner.is_player else 0
+        hi = cash + self.owner_help(entity)
+        if entity.is_minor:
+            return (1, hi) if hi >= 1 else None
+        if cash >= train.price:
+            return (1, cash) if cash >= 1 else None
+        lo = cash + owner_cash - self.last_sold_price + 1 if self.last_sold_price else 1
+        lo, hi = max(lo, 1), min(train.price, hi)
+        return (lo, hi) if lo <= hi else None
+
+    def depot_train_affordable(self, entity, train) -> bool:
+        if train.price <= entity.cash:
+            return True
+        if train.price > entity.cash + self.owner_help(entity):
+            return False
+        if entity.is_minor:
+            return True
+        cheapest = self.cheapest_depot_train()
+        return cheapest is not None and train.name == cheapest.name
+
+    def traded_in(self, action: dict, entity, train):
+        """The one train (an id, or a list of at most one) traded in; a company's own train is
+        never for sale to it (checked first)."""
+        if train.owner is entity:
+            raise GameError("a company cannot buy its own train", rule="train-not-available")
+        traded = action.get("exchange")
+        if isinstance(traded, list):
+            if len(traded) > 1:
+                raise GameError("only one train may be traded in for a new one", rule="one-trade-in-per-purchase")
+            traded = traded[0] if traded else None
+        if not traded:
+            return None
+        exchange = self.game.depot.train_by_id(traded)
+        if exchange is None or exchange.owner is not entity:
+            raise GameError(f"{entity.name} does not own train {traded!r}", rule="not-owner")
+        return exchange
+
+    def default_price(self, train) -> int:
+        """No price named: the listed one for a depot train, nothing for another's."""
+        return train.price if train.owner is self.game.depot else 0
+
+    def check_buy(self, entity, train, price: int, purchase: Purchase | None = None) -> None:
+        """A trade-in, a depot purchase and a purchase from another operator each have their
+        own checks."""
+        exchange = purchase.exchange if purchase is not None else None
+        if exchange is not None:
+            self.check_trade_in(entity, train, exchange, price)
+        elif train.owner is self.game.depot:
+            self.check_depot_buy(entity, train, price)
+        else:
+            self.check_other_buy(entity, train, price)
+
+    def trade_in(self, entity, purchase: Purchase) -> None:
+        """The train traded in is discarded (to the depot), once per operating round."""
+        self.game.discard_train(purchase.exchange)
+        self.round.exchanged_by.append(entity)
+
+    def top_up(self, entity, purchase: Purchase) -> None:
+        """The owner pays what the operator lacks (see :meth:`assist`)."""
+        self.assist(entity, purchase.price)
+
+    def check_price(self, train, price, expected) -> None:
+        if price == expected:
+            return
+        if not self.game.loading:
+            raise GameError(f"train {train.id} costs {expected}, not {price}", rule="wrong-price")
+        self.game.warnings.append(f"train {train.id} price {price}, ours {expected}")
+
+    def check_trade_in(self, entity, train, exchange, price) -> None:
+        game = self.game
+        if not self.exchange_allowed(entity):
+            raise GameError(f"{entity.name} has already traded a train in this turn", rule="one-trade-in-per-turn")
+        expected = game.discount_price(train, exchange)
+        if train not in game.depot.depot_trains() or expected is None:
+            raise GameError(f"a {exchange.name} train cannot be traded in for train {train.id}", rule="no-trade-in")
+        self.check_price(train, price, expected)
+        if price > entity.cash:
+            raise GameError("no contribution to a purchase with a trade-in", rule="no-assist-with-trade-in")
+
+    def check_depot_buy(self, entity, train, price) -> None:
+        self.check_available(train)
+        self.check_room(entity)
+        self.check_price(train, price, train.price)
+        if price > entity.cash + self.owner_help(entity):
+            raise GameError(f"{entity.name} cannot raise {price} for train {train.id}", rule="insufficient-cash")
+        if not self.depot_train_affordable(entity, train):
+            raise GameError("with the president's help only the cheapest depot train may be bought",
+                            rule="must-buy-cheapest")
+
+    def check_other_buy(self, entity, train, price) -> None:
+        if train not in self.buyable_trains(entity):
+            raise GameError(f"train {train.id} is not for sale to {entity.name}", rule="train-not-available")
+        self.check_room(entity)
+        rng = self.other_price_range(entity, train)
+        if rng is None or not rng[0] <= price <= rng[1]:
+            raise GameError(f"{entity.name} may pay between {rng[0]} and {rng[1]} for train {train.id}"
+                            if rng else f"{entity.name} cannot pay for train {train.id}", rule="wrong-price")
+
+    def assist(self, entity, price) -> None:
+        """The owner pays what the operator lacks (checked allowed before)."""
+        need = price - entity.cash
+        if need <= 0:
+            return
+        player = entity.owner
+        if entity.is_minor:
+            spend(player, self.game.bank, need)
+            spend(self.game.bank, entity, need)
+        else:
+            spend(player, entity, need)
+
+    def legal_actions(self, entity):
+        acts = self.actions(entity)
+        out = []
+        if "sell_shares" in acts:
+            out += self.emergency_sell_actions(entity)
+        if "buy_train" in acts:
+            room = self.room(entity)
+            for t in self.buyable_trains(entity):
+                if not room:
+                    break
+                if t.owner is self.game.depot:
+                    if self.depot_train_affordable(entity, t):
+                        out.append({"type": "buy_train", "train": t.id, "price": t.price, "variant": t.name})
+                    continue
+                rng = self.other_price_range(entity, t)
+                if rng is not None:
+                    out.append(ranged({"type": "buy_train", "train": t.id}, rng[0], rng[1]))
+            if self.exchange_allowed(entity):
+                for old, new, price in self.game.discountable_trains_for(entity):
+                    if price <= entity.cash:
+                        out.append({"type": "buy_train", "train": new.id, "price": price, "variant": new.name,
+                                    "exchange": old.id})
+        if "pass" in acts:
+            out.append({"type": "pass"})
+        return out

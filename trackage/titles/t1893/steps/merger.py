@@ -1,0 +1,119 @@
+"""t1893 steps: merger."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from trackage.core.actions import amount
+
+from ....core.errors import GameError
+from ....core.round import Step
+from ....core.steps.operating import DiscardTrain
+
+if TYPE_CHECKING:
+    pass
+
+
+# ============================================================== merger round
+class MergerVote(Step):
+    """Holders of the exchange certificates and of bought shares vote on forming the company."""
+
+    HANDLERS: ClassVar[dict] = {"special_buy": "process_special_buy"}
+
+    def active(self):
+        return bool(self.round.offering)
+
+    def description(self):
+        target = self.round.merge_target
+        return f"Merge of {target.name}" if target else "Merge"
+
+    def current_entity(self):
+        r = self.round
+        if not r.entities or r.entity_index >= len(r.entities):
+            return None
+        return r.entities[r.entity_index]
+
+    def actions(self, entity):
+        if not self.active() or entity is not self.current_entity():
+            return []
+        if not self.round.has_say(entity):
+            return []
+        return ["special_buy"]
+
+    def skip(self):
+        if self.active():
+            self.round.next_voter()
+
+    def why_not(self, action, entity) -> None:
+        if action.get("type") == "special_buy" and entity.is_player \
+                and not self.round.has_say(entity):
+            target = self.round.merge_target
+            raise GameError(f"{entity.name} holds nothing of {target.name if target else 'the merger'} and "
+                            "has no vote", rule="no-say-in-merger")
+
+    def process_special_buy(self, action, entity):
+        choice = action.get("description")
+        if choice not in ("yes", "no"):
+            raise GameError("a merger vote is 'yes' or 'no'", rule="bad-vote")
+        if (amount(action, "cost", 0) or 0) != 0:
+            raise GameError("a vote costs nothing", rule="bad-vote")
+        self.round.handle_vote(entity, choice)
+        if self.round.offering:
+            self.round.next_voter()
+            for _ in range(len(self.round.entities)):
+                if self.round.has_say(self.current_entity()):
+                    break
+                self.round.next_voter()
+
+    def founds(self, player) -> bool:
+        """Would ``player``'s yes form the company now?"""
+        r = self.round
+        return r.yes + r.votes.get(player, 0) >= 50
+
+    def legal_actions(self, entity):
+        if not self.actions(entity):
+            return []
+        choices = ["yes", "no"]
+        if self.founds(entity) and self.game.founding_fails(self.round.merge_target):
+            choices = ["no"]  # the reference fails to form it (see Game1893.founding_fails)
+        return [{"type": "special_buy", "description": d, "cost": 0} for d in choices]
+
+
+class PotentialDiscardTrainsAfterMerge(DiscardTrain):
+    """The president of a newly formed company may discard any of its trains."""
+
+    HANDLERS: ClassVar[dict] = {"discard_train": "process_discard_train", "pass": "process_pass"}
+
+    def description(self):
+        return "Optional Discard of Any Trains"
+
+    def current_entity(self):
+        p = self.game.potential_discard_trains
+        return p[0] if p else None
+
+    def active(self):
+        return bool(self.game.potential_discard_trains)
+
+    def actions(self, entity):
+        if entity is not self.current_entity():
+            return []
+        if len(entity.trains) > self.game.train_limit(entity):
+            return ["discard_train"]
+        return ["discard_train", "pass"]
+
+    def discard(self, entity, train) -> None:
+        """Once the company has no train left its president is done."""
+        super().discard(entity, train)
+        if not entity.trains:
+            self.game.potential_discard_trains.pop(0)
+
+    def process_pass(self, action, entity):
+        if len(entity.trains) > self.game.train_limit(entity):
+            raise GameError(f"{entity.name} exceeds its train limit", rule="train-limit")
+        self.game.potential_discard_trains.pop(0)
+
+    def legal_actions(self, entity):
+        out = super().legal_actions(entity)
+        if "pass" in self.actions(entity):
+            out.append({"type": "pass"})
+        return out

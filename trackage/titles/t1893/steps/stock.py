@@ -1,0 +1,368 @@
+"""t1893 steps: stock."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from trackage.core.actions import amount
+
+from ....core.entities import ShareBundle
+from ....core.errors import GameError
+from ....core.money import spend
+from ....core.shares import action_bundle
+from ....core.steps.buy_company import BuyCompanyMixin
+from ....core.steps.stock import BuySellParShares
+
+if TYPE_CHECKING:
+    from ....core.entities import Corporation
+    from ....core.market import SharePrice
+from .auction import _company
+
+
+# ============================================================== stock round
+class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
+    HANDLERS: ClassVar[dict] = {**BuySellParShares.HANDLERS, "assign": "process_assign"}
+
+    def setup(self):
+        super().setup()
+        self.par_rag = None
+
+    # ---------------------------------------------------------- availability
+    def first_sr_passed(self, entity) -> bool:
+        return self.game.turn == 1 and entity in self.game.passers_first_stock_round
+
+    def actions(self, entity):
+        if entity.is_company:
+            return ["buy_shares"] if self.fdsd_can_exchange(entity) else []
+        if entity is not self.current_entity() or not entity.is_player:
+            return []
+        if self.par_rag is not None:
+            return ["assign"] if self.must_exchange() else ["assign", "pass"]
+        if self.first_sr_passed(entity):
+            return []
+        # EVA held by another player never makes a stock-round action here: no 1893 phase lets
+        # players buy companies from each other (it changes hands in operating rounds only).
+        # A player over a limit must sell: no pass unless a company purchase, the FdSD exchange
+        # or a bond sale is also open.
+        must_sell = self.must_sell(entity)
+        out = ["sell_shares"] if must_sell else [
+            a for a, ok in (("buy_shares", self.can_buy_any), ("par", self.can_ipo_any),
+                            ("sell_shares", self.can_sell_any)) if ok(entity)]
+        extra = [a for a, ok in (("buy_company", self.can_buy_any_bank_company), ("buy_shares", self.can_exchange),
+                                 ("sell_company", self.can_sell_any_companies)) if ok(entity)]
+        out += [a for a in extra if a not in out]
+        if extra or (out and not must_sell):
+            out.append("pass")
+        return out
+
+    def fdsd_can_exchange(self, company) -> bool:
+        """FdSD acts for its owner, in the owner's turn, when RAG shares are in the market."""
+        game = self.game
+        return company is game.fdsd and game.rag.ipoed and company.owner is self.current_entity() \
+            and self.can_exchange(company.owner)
+
+    def can_buy_any_companies(self, entity) -> bool:
+        return self.can_buy_any_bank_company(entity)
+
+    def can_buy_any_bank_company(self, entity) -> bool:
+        if self.first_sr_passed(entity) or self.game.num_certs(entity) >= self.game.cert_limit(entity):
+            return False
+        return any(self._company_buyable(entity, c) for c in self.game.buyable_bank_companies())
+
+    def _company_buyable(self, entity, company) -> bool:
+        if self.first_sr_passed(entity) or self.bought():
+            return False
+        if self.game.num_certs(entity) >= self.game.cert_limit(entity):
+            return False
+        if self.game.bond(company) and self.sold_now(entity, "bond"):
+            return False
+        return entity.cash >= company.value
+
+    def can_sell_any_companies(self, entity) -> bool:
+        if self.first_sr_passed(entity) or self.game.turn <= 1 or self.bought():
+            return False
+        return any(self.game.bond(c) for c in entity.companies)
+
+    def can_buy(self, entity, bundle) -> bool:
+        if self.first_sr_passed(entity) or bundle is None:
+            return False
+        if not self.game.buyable_corp(bundle.corporation):
+            return False
+        return super().can_buy(entity, bundle)
+
+    def can_sell(self, entity, bundle) -> bool:
+        if self.first_sr_passed(entity) or bundle is None or self.game.turn == 1:
+            return False
+        return super().can_sell(entity, bundle) and self.game.buyable_corp(bundle.corporation)
+
+    def can_exchange(self, player) -> bool:
+        game = self.game
+        if player is None or not player.is_player or self.first_sr_passed(player) or self.bought():
+            return False
+        return self.owns_fdsd(player) and game.rag.ipoed and game.pool.percent_of(game.rag) > 0
+
+    def owns_fdsd(self, player) -> bool:
+        f = self.game.fdsd
+        return f is not None and not f.closed and f.owner is player
+
+    def par_prices(self, entity, corp):
+        prices = self.game.par_prices(corp)
+        if corp is self.game.rag and self.owns_fdsd(entity):
+            return prices
+        return [p for p in prices if p.price * 2 <= entity.cash]
+
+    def can_par_corp(self, entity, corp) -> bool:
+        if not self.game.can_par(corp, entity) or self.bought():
+            return False
+        if not self.can_gain(entity, ShareBundle([corp.presidents_share])):
+            return False
+        return bool(self.par_prices(entity, corp))
+
+    def can_ipo_any(self, entity) -> bool:
+        return any(self.can_par_corp(entity, c) for c in self.game.corporations)
+
+    # ---------------------------------------------------------- processing
+    def exchange(self, action: dict, entity) -> bool:
+        """A company's ``buy_shares`` is FdSD's exchange for RAG shares (:meth:`exchange_for_rag`)."""
+        if entity.is_company:
+            self.exchange_for_rag(action, entity)
+            return True
+        return False
+
+    def take_shares(self, entity, bundle: ShareBundle) -> None:
+        """The presidency changes hands only when the president's certificate may be bought."""
+        self.game.share_market.buy_shares(
+            entity, bundle, allow_president_change=bundle.corporation.presidents_share.buyable)
+
+    def after_buy(self, entity, corp) -> None:
+        """FdSD, due to close, closes once its owner has bought."""
+        super().after_buy(entity, corp)
+        game = self.game
+        if game.fdsd_to_close and game.fdsd.owner is entity:
+            game.close_fdsd()
+
+    def exchange_for_rag(self, action, company):
+        game = self.game
+        player = company.owner
+        if company is not game.fdsd or not self.can_exchange(player) or player is not self.current_entity():
+            raise GameError(f"{company.name} cannot be exchanged now", rule="no-exchange")
+        rag = game.rag
+        bundle = action_bundle(game, action, priced=False)
+        if bundle.corporation is not rag or bundle.owner is not game.pool:
+            raise GameError(f"{company.name} is exchanged for RAG shares from the market", rule="no-exchange")
+        market = list(game.pool.shares_of(rag))
+        if len(market) > 1:
+            market.sort(key=lambda s: (1 if s.president else 0, s.percent))
+            acc, pct = [], 0
+            for s in market:
+                acc.append(s)
+                pct += s.percent
+                if pct // rag.share_percent >= 2:
+                    break
+            if pct // rag.share_percent == 2:
+                bundle = ShareBundle(list(acc), pct)
+        game.close_fdsd()
+        game.share_market.buy_shares(player, bundle, exchange=True)
+        self._track(action, player, rag, rag)
+
+    def par_choice(self, action: dict, entity) -> tuple[Corporation, SharePrice]:
+        """A price that is unknown or not one of the company's par prices is refused with the
+        names (``bad-par-price``)."""
+        game = self.game
+        corp = game.corporation_by_id(action.get("corporation"))
+        if corp is None:
+            raise GameError(f"unknown corporation {action.get('corporation')!r}", rule="unknown-entity")
+        sp = game.stock_market.by_id(str(action.get("share_price")))
+        if sp is None or sp not in game.par_prices(corp):
+            raise GameError(f"{action.get('share_price')!r} is not a par price for {corp.name}", rule="bad-par-price")
+        return corp, sp
+
+    def check_par(self, entity, corp, share_price) -> None:
+        """One purchase per turn and a company that may start (the price is checked in
+        :meth:`par_choice`)."""
+        game = self.game
+        if self.bought():
+            raise GameError("only one purchase per turn", rule="one-purchase-per-turn")
+        if not game.can_par(corp, entity):
+            raise GameError(f"{corp.name} cannot be parred", rule="cannot-par")
+
+    def defer_par(self, entity, corp, share_price, action: dict) -> bool:
+        """The owner of FdSD parring RAG chooses next whether FdSD pays for the director's
+        certificate (``assign``, or ``pass`` to pay himself); one who cannot pay assigns."""
+        if corp is not self.game.rag or not self.owns_fdsd(entity):
+            return False
+        self.par_rag = {"action": action, "corp": corp, "price": share_price, "player": entity}
+        if entity.cash < share_price.price * 2:
+            self.process_assign(None, entity)
+        return True
+
+    def check_par_purchase(self, entity, corp, share_price, bundle: ShareBundle) -> None:
+        """Cash (the cost of the director's certificate) and the certificate limit only."""
+        cost = share_price.price * corp.presidents_percent // corp.share_percent
+        if entity.cash < cost:
+            raise GameError(f"{entity.name} cannot afford {cost} for {corp.name}", rule="insufficient-cash")
+        if not self.can_gain(entity, bundle):
+            raise GameError("over the certificate limit", rule="certificate-limit")
+
+    def after_start(self, entity, corp) -> None:
+        """Its buyable shares go to the market; a par FdSD waited for is done."""
+        super().after_start(entity, corp)
+        self.game.move_buyable_shares_to_market(corp)
+        self.par_rag = None
+
+    def must_exchange(self) -> bool:
+        """In the first stock round a parred RAG must be paid for with FdSD: the reference
+        records the declining player as a first-round passer, and then refuses the par
+        ("Cannot buy a share of RAG")."""
+        return self.game.turn == 1
+
+    def process_assign(self, action, entity):
+        pr = self.par_rag
+        if pr is None or pr["player"] is not entity:
+            raise GameError("nothing to exchange", rule="no-such-action-now")
+        game = self.game
+        if action is not None and action.get("target") not in (None, game.fdsd.sym):
+            raise GameError(f"only {game.fdsd.name} pays for the par of RAG", rule="bad-target")
+        game.close_fdsd()
+        spend(game.bank, entity, pr["price"].price * 2)
+        self.par_corporation(entity, pr["corp"], pr["price"], pr["action"])
+
+    def company_price(self, entity, company, action: dict) -> int:
+        """A bank card at its value, once a turn, within the certificate limit (EVA from a
+        player only while replaying, see ``eva_price``)."""
+        game = self.game
+        company = _company(game, action)
+        if company is game.eva and company.owner is not game.bank and company.owner is not entity:
+            if not game.loading:
+                raise GameError("EVA changes hands between players only in operating rounds",
+                                rule="no-company-from-player-in-stock-round")
+            return self.eva_price(action, entity)
+        if company not in game.buyable_bank_companies():
+            raise GameError(f"{company.name} cannot be bought from the bank now", rule="company-not-for-sale")
+        if not self._company_buyable(entity, company):
+            rule = "one-purchase-per-turn" if self.bought() else "insufficient-cash"
+            if game.bond(company) and self.sold_now(entity, "bond"):
+                rule = "no-buy-after-sell"
+            raise GameError(f"{entity.name} cannot buy {company.name} now", rule=rule)
+        if game.num_certs(entity) >= game.cert_limit(entity):
+            raise GameError("over the certificate limit", rule="certificate-limit")
+        price = amount(action, "price", company.value)
+        if price != company.value:
+            raise GameError(f"{company.name} costs {company.value}, not {price}", rule="wrong-price")
+        return price
+
+    def eva_price(self, action, entity) -> int:
+        """EVA taken from another player in a stock round, accepted only in a log. The
+        reference lets such an action through whenever the player has another stock-round
+        action, and handles it like a starting-package card: the price goes to the bank."""
+        if self.bought():
+            raise GameError("only one purchase per turn", rule="one-purchase-per-turn")
+        if self.game.num_certs(entity) >= self.game.cert_limit(entity):
+            raise GameError("over the certificate limit", rule="certificate-limit")
+        price = amount(action, "price", 0)
+        if not 1 <= price <= entity.cash:
+            raise GameError(f"EVA's price must be between 1 and {entity.cash}", rule="wrong-price")
+        return price
+
+    def transfer_company(self, buyer, company, price: int) -> None:
+        """Bought like a starting-package card (a minor's card floats the minor)."""
+        self.game.draft_object(company, buyer, price)
+
+    def after_company_purchase(self, entity, company, action: dict) -> None:
+        self._track(action, entity, company)
+
+    def process_sell_company(self, action, entity):
+        game = self.game
+        company = _company(game, action)
+        if company.owner is not entity:
+            raise GameError(f"{entity.name} does not own {company.sym}", rule="not-owner")
+        if not game.bond(company):
+            raise GameError(f"{company.name} cannot be sold", rule="illegal-sale")
+        if not self.can_sell_any_companies(entity):
+            raise GameError(f"{entity.name} cannot sell {company.name} now", rule="illegal-sale")
+        price = amount(action, "price", company.value)
+        if price != company.value:
+            raise GameError(f"{company.name} sells for {company.value}, not {price}", rule="wrong-price")
+        spend(game.bank, entity, price)
+        company.owner = game.bank
+        entity.companies.remove(company)
+        self.round.players_sold.setdefault(entity, {})["bond"] = "now"
+        self.round.last_to_act = entity
+        self.round.current_actions.append({"type": "sell_company", "_corp": None})
+
+    def why_not(self, action, entity) -> None:
+        """Name the rule a refused stock-round action breaks (raises when it knows)."""
+        if action.get("type") == "pass" and self.par_rag is not None and self.must_exchange():
+            raise GameError("in the first stock round RAG's par must be paid with FdSD", rule="must-exchange-fdsd")
+        if action.get("type") != "sell_shares" or not entity.is_player:
+            return
+        bundle = action_bundle(self.game, action)
+        if self.game.turn == 1:
+            raise GameError("no shares may be sold in the first stock round", rule="no-sale-first-stock-round")
+        if not bundle.corporation.operated():
+            raise GameError(f"{bundle.corporation.name} has not operated yet; its shares cannot be sold",
+                            rule="no-sale-before-operating")
+
+    def why_not_sell(self, entity, bundle) -> str:
+        if self.game.turn == 1:
+            return "no-sale-first-stock-round"
+        if not bundle.corporation.operated():
+            return "no-sale-before-operating"
+        return "illegal-sale"
+
+    def check_pass(self, entity) -> None:
+        """In the first stock round RAG's par must be paid with FdSD; FdSD itself never passes
+        (the reference would end its owner's turn: FdSD only offers its exchange)."""
+        if self.par_rag is not None:
+            if self.must_exchange():
+                raise GameError("in the first stock round RAG's par must be paid with FdSD",
+                                rule="must-exchange-fdsd")
+        elif entity.is_company:
+            raise GameError(f"{entity.name} cannot pass; its owner passes", rule="no-such-action-now")
+
+    def passing(self, entity) -> None:
+        """Declining FdSD's payment for RAG's par: the player pays it himself. Otherwise a pass
+        in the first stock round is remembered (see ``passers_first_stock_round``)."""
+        game = self.game
+        if self.par_rag is not None:
+            pr = self.par_rag
+            self.par_corporation(entity, pr["corp"], pr["price"], pr["action"])
+            return
+        if game.turn == 1 and entity not in game.passers_first_stock_round:
+            game.passers_first_stock_round.append(entity)
+        self.pass_()
+
+    def legal_actions(self, entity):
+        out = []
+        acts = self.actions(entity)
+        if self.par_rag is not None:
+            assign = {"type": "assign", "target": self.game.fdsd.sym, "target_type": "company"}
+            return [assign] + ([{"type": "pass"}] if "pass" in acts else [])
+        if entity.is_company:
+            return self.exchange_actions(entity) if acts else []
+        base = super().legal_actions(entity)
+        rag = self.game.rag
+        if "par" in acts and self.owns_fdsd(entity) and self.can_par_corp(entity, rag):
+            for p in self.par_prices(entity, rag):  # FdSD pays for the director's certificate
+                a = {"type": "par", "corporation": rag.id, "share_price": p.id}
+                if a not in base:
+                    base.insert(0, a)
+        for a in base:
+            if a["type"] == "buy_company":
+                continue
+            if a["type"] == "sell_company" and not self.game.bond(self.game.index.company(a["company"])):
+                continue
+            out.append(a)
+        if "buy_company" in acts:
+            extra = [{"type": "buy_company", "company": c.sym, "price": c.value}
+                     for c in self.game.buyable_bank_companies() if self._company_buyable(entity, c)]
+            out = [a for a in out if a["type"] != "pass"] + extra + [a for a in out if a["type"] == "pass"]
+        return out
+
+    def exchange_actions(self, company) -> list:
+        """FdSD's exchange, naming the first RAG share of the market (two are taken when the
+        market holds more than one)."""
+        shares = sorted(self.game.pool.shares_of(self.game.rag), key=lambda s: s.index)
+        if not shares:
+            return []
+        return [{"type": "buy_shares", "shares": [shares[0].id], "percent": shares[0].percent}]
