@@ -13,6 +13,7 @@ from .actions import asks_hex, asks_tile
 from .entities import Company, Corporation, Player, SharePoolHolder
 from .errors import GameError
 from .index import Index
+from .journal import Journal
 from .market import StockMarket
 from .money import Bank, spend
 from .pipeline import Pipeline, listing_entities
@@ -125,6 +126,7 @@ class Game:
         self.raw_options = list(optional_rules or [])
         self.optional_rules = self.init_optional_rules(self.raw_options)
         self.data = self.build_data()
+        self.journal = Journal()
         self.bank = Bank(self.bank_cash_start(), can_break=self.BANK_CAN_BREAK)
         self.pool = SharePoolHolder()
         self.share_market = ShareMarket(self, self.pool, allow_president_sale=self.PRESIDENT_SALES_TO_MARKET)

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from .errors import GameError
+from .journal import MONEY_CATEGORIES, round_label
 from .kinds import Kinds
+
+if TYPE_CHECKING:
+    from .game import Game
 
 
 class CashHolder(Kinds):
@@ -56,3 +62,21 @@ def spend(payer, receiver, amount: int, *, rule: str = "insufficient-cash") -> N
             )
         payer.cash -= amount
     receiver.cash += amount
+
+
+def holder_id(holder: Any) -> str | int:
+    """The id money events name a holder by: ``"bank"``, a player's id, a company's id."""
+    hid: str | int = holder.id
+    return hid
+
+
+def pay(game: Game, payer: CashHolder, receiver: CashHolder, amount: int, why: str, *,
+        rule: str = "insufficient-cash") -> None:
+    """Move ``amount`` from ``payer`` to ``receiver`` as :func:`spend` does, and record it in
+    the game's journal as a money event with its reason ``why`` (one of
+    :data:`~trackage.core.journal.MONEY_CATEGORIES`)."""
+    if why not in MONEY_CATEGORIES:
+        raise ValueError(f"unknown reason for a payment: {why!r}")
+    spend(payer, receiver, amount, rule=rule)
+    game.journal.record("money", payer=holder_id(payer), receiver=holder_id(receiver), amount=amount, why=why,
+                        round=round_label(game))
