@@ -15,7 +15,7 @@ from .errors import GameError
 from .index import Index
 from .journal import Journal
 from .market import StockMarket
-from .money import Bank, spend
+from .money import Bank, pay
 from .pipeline import Pipeline, listing_entities
 from .rng import Rng
 from .round import OperatingRound, StockRound
@@ -287,7 +287,7 @@ class Game:
                 return (0, self.players.index(c.owner), c.revenue, c.name)
             return (1, 0, c.revenue, c.name)
         for c in sorted(comps, key=key):
-            spend(self.bank, c.owner, c.revenue)
+            pay(self, self.bank, c.owner, c.revenue, "private_revenue")
 
     # stock-round hooks (the core stock step calls these)
     def after_buy_shares(self, player, corp) -> None:
@@ -312,7 +312,7 @@ class Game:
     def float_corporation(self, corp) -> None:
         if corp.capitalization in ("incremental", "none"):
             return
-        spend(self.bank, corp, corp.par_price.price * corp.total_shares)
+        pay(self, self.bank, corp, corp.par_price.price * corp.total_shares, "float_capital")
 
     def after_par(self, corp) -> None:
         if self.HOME_TOKEN_TIMING == "par":
@@ -544,7 +544,7 @@ class Game:
                 if corp in board.tile_reservations(hex_):
                     board.remove_tile_reservation(hex_, corp)
         if corp.cash > 0:
-            spend(corp, self.bank, corp.cash)
+            pay(self, corp, self.bank, corp.cash, "treasury_return")
         for t in corp.trains:
             t.buyable = False
         for c in list(corp.companies):
@@ -672,7 +672,7 @@ class Game:
         price = train.price if price is None else price
         seller = train.owner
         if price > 0:
-            spend(operator, self.bank if seller is self.depot else seller, price)
+            pay(self, operator, self.bank if seller is self.depot else seller, price, "train_purchase")
         remove_train(self, train)
         train.owner = operator
         operator.trains.append(train)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .entities import ShareBundle
 from .errors import GameError
-from .money import spend
+from .money import pay
 
 
 class ShareMarket:
@@ -63,12 +63,16 @@ class ShareMarket:
 
     # ---------------------------------------------------------------- core
     def transfer(self, bundle: ShareBundle, to, *, spender=None, receiver=None, price=0,
-                 allow_president_change=True) -> None:
+                 allow_president_change=True, why: str | None = None) -> None:
+        """Move ``bundle`` to ``to``; ``spender`` pays ``receiver`` ``price`` for it, for the reason
+        ``why`` (by default a share sale when it goes to the pool, else a share purchase)."""
         corp = bundle.corporation
         owner = bundle.owner
         previous_president = corp.owner
         if spender is not None and receiver is not None and price > 0:
-            spend(spender, receiver, price)
+            if why is None:
+                why = "share_sale" if to is self.pool else "share_purchase"
+            pay(self.game, spender, receiver, price, why)
         for s in list(bundle.shares):
             self._move_share(s, to)
         if not allow_president_change:
