@@ -41,7 +41,7 @@ def test_pay_records_the_flow_and_its_reason():
                    "amount": 50, "category": "transfer"}]
     assert unexplained(before, cash_of(g), fl) == {}
     assert net(fl) == {p1.id: -50, "LNWR": 50}
-    assert table(g, fl) == [{"from": "players", "to": "companies", "category": "transfer", "amount": 50}]
+    assert table(g, since=n) == [{"from": "players", "to": "companies", "category": "transfer", "amount": 50}]
     with pytest.raises(ValueError, match="unknown reason"):
         pay(g, p1, lnwr, 5, "gift")
     assert "gift" not in MONEY_CATEGORIES

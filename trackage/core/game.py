@@ -88,6 +88,8 @@ class Game:
     TRAIN_PRICE_MIN = 1
     TRAIN_PRICE_MULTIPLE = 1
     BANK_CAN_BREAK = True
+    #: how the title writes an amount of money (``%s`` is the amount): ``£%s``, ``%sM``
+    CURRENCY = "$%s"
     CORPORATION_CLASS = Corporation  # titles may subclass it (e.g. a different float rule)
     # the random player's weights per action type, over trackage.playout.WEIGHTS (a title's bias
     # so that random games move on and end by the title's own end conditions)

@@ -73,32 +73,19 @@ def unexplained(before: dict[str | int, int], after: dict[str | int, int],
     return out
 
 
-def holder_class(game: Game, hid: str | int) -> str:
-    """The column of the seeds' money table a holder belongs to."""
-    if hid == "bank":
-        return "bank"
-    if hid == "pool":
-        return "pool"
-    if any(p.id == hid for p in game.players):
-        return "players"
-    if any(m.id == hid for m in game.minors):
-        return "minors"
-    corp = next((c for c in game.corporations if c.id == hid), None)
-    if corp is not None:
-        return "minors" if getattr(corp, "type", None) == "minor" else "companies"
-    return "other"
-
-
-def table(game: Game, flow_list: list[Flow], by: str | None = None) -> list[dict[str, Any]]:
-    """Flows summed per (group, from class, to class, category), in the seeds' form: players,
-    companies, minors, bank. ``by`` is ``"round"``, ``"action"`` or None (the whole game)."""
+def table(game: Game, by: str | None = None, since: int = 0) -> list[dict[str, Any]]:
+    """The game's flows summed per (group, from, to, category), in the seeds' form: from and to
+    are the classes of holder (players, companies, minors, bank, pool, other); ``by`` is
+    ``"round"``, ``"action"`` or None (the whole game)."""
     sums: dict[tuple[Any, str, str, str], int] = defaultdict(int)
     order: list[tuple[Any, str, str, str]] = []
-    for f in flow_list:
-        key = (f[by] if by else None, holder_class(game, f["payer"]), holder_class(game, f["receiver"]),
-               f["category"])
+    for e in game.journal.events(since):
+        if e.kind != "money":
+            continue
+        group = (e.action if by == "action" else e["round"]) if by else None
+        key = (group, e["payer_kind"], e["receiver_kind"], e["why"])
         if key not in sums:
             order.append(key)
-        sums[key] += f["amount"]
+        sums[key] += e["amount"]
     return [{**({by: k[0]} if by else {}), "from": k[1], "to": k[2], "category": k[3], "amount": sums[k]}
             for k in order]

@@ -70,6 +70,20 @@ def holder_id(holder: Any) -> str | int:
     return hid
 
 
+def holder_kind(holder: Any) -> str:
+    """The column of the seeds' money table ``holder`` belongs to: ``bank``, ``players``,
+    ``companies``, ``minors``, ``pool`` or ``other`` (e.g. 1822's phase-revenue pots)."""
+    if holder.is_bank:
+        return "bank"
+    if holder.is_player:
+        return "players"
+    if holder.is_minor or (holder.is_corporation and getattr(holder, "type", None) == "minor"):
+        return "minors"
+    if holder.is_corporation:
+        return "companies"
+    return "pool" if holder.id == "pool" else "other"
+
+
 def pay(game: Game, payer: CashHolder, receiver: CashHolder, amount: int, why: str, *,
         rule: str = "insufficient-cash") -> None:
     """Move ``amount`` from ``payer`` to ``receiver`` as :func:`spend` does, and record it in
@@ -79,4 +93,5 @@ def pay(game: Game, payer: CashHolder, receiver: CashHolder, amount: int, why: s
         raise ValueError(f"unknown reason for a payment: {why!r}")
     spend(payer, receiver, amount, rule=rule)
     game.journal.record("money", payer=holder_id(payer), receiver=holder_id(receiver), amount=amount, why=why,
-                        round=round_label(game))
+                        round=round_label(game), payer_kind=holder_kind(payer),
+                        receiver_kind=holder_kind(receiver))

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 
 class Game1825(Game):
+    CURRENCY = "£%s"
     TITLE = "1825"
     PLAYER_RANGE = (2, 9)
     # the counts each rule allows depend on the other rules (the units): checked by

@@ -35,6 +35,7 @@ class HexTokenOwner(Kinds):
 
 
 class Game1858India(Game1858):
+    CURRENCY = "£%s"
     TITLE = "1858India"
     PLAYER_RANGE = (3, 6)
     DATA_DIR = DATA

@@ -24,6 +24,7 @@ class OperatingRound1861(OperatingRound1867):
 
 
 class Game1861(Game1867):
+    CURRENCY = "%s₽"
     TITLE = "1861"
     PLAYER_RANGE = (2, 6)
     OPTIONAL_RULES: ClassVar[dict] = {"column_market": None}

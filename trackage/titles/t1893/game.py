@@ -262,6 +262,7 @@ class OperatingRound1893(OperatingRound):
 
 
 class Game1893(Game):
+    CURRENCY = "%sM"
     TITLE = "1893"
     PLAYER_RANGE = (2, 4)
     OPTIONAL_RULES: ClassVar[dict] = {"optional_2_train": None, "optional_grey_phase": None,
