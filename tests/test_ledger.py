@@ -44,7 +44,7 @@ def test_ledger_command_prints_flows_as_json_and_a_table():
     assert all(f["amount"] > 0 and f["category"] in MONEY_CATEGORIES for f in flows)
     assert all(f["action"] <= 40 for f in flows)
     start = [f for f in flows if f["action"] == 0]
-    assert start and all(f["payer"] == "bank" and f["category"] in ("starting_cash", "company_purchase")
+    assert start and all((f["payer"] == "bank" and f["category"] in ("starting_cash", "company_purchase"))
                          or f["receiver"] == "bank" for f in start)
     data = load_log(src)
     ids = {p["id"] for p in data["players"]}

@@ -67,7 +67,7 @@ def unexplained_actions(data: dict[str, Any]) -> tuple[int, list[tuple[int, dict
 
     game = game_from_log(data)
     bad: list[tuple[int, dict[Any, tuple[int, int]]]] = []
-    start = {hid: 0 for hid in ledger.cash_of(game)}
+    start = dict.fromkeys(ledger.cash_of(game), 0)
     start["bank"] = game.bank_cash_start()
     off = ledger.unexplained(start, ledger.cash_of(game), ledger.flows(game))
     if off:
