@@ -35,6 +35,15 @@ def ledger_table(game: Game, by: str | None = None) -> list[dict[str, Any]]:
     return ledger.table(game, by)
 
 
+def money_rows(game: Game, round_label: str | None = None) -> list[dict[str, str]]:
+    """The money table for a page: the whole game so far, or one round (``SR 3``, ``OR 3.2``),
+    each row from, to, why and the amount in the title's money."""
+    rows = ledger.table(game, "round" if round_label else None)
+    return [{"from": CLASS_NAMES.get(r["from"], r["from"]), "to": CLASS_NAMES.get(r["to"], r["to"]),
+             "why": r["category"].replace("_", " "), "amount": money(game, r["amount"])}
+            for r in rows if round_label is None or r["round"] == round_label]
+
+
 def render_ledger(game: Game, by: str | None = None) -> None:
     """Print the money table with rich."""
     from rich.console import Console

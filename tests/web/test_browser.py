@@ -330,6 +330,14 @@ def test_imported_log_history_and_play_on(page, server, tmp_path):
     assert page.get_attribute("#game", "data-at") == str(target)
     assert page.query_selector("#log li.current") is not None
     shot(page, "import-middle")
+    # where the money went: this round's and the game's flows, in dollars (1867)
+    game_rows = page.query_selector_all("#money table.money-game tbody tr")
+    assert len(game_rows) >= 3
+    money_text = page.inner_text("#money")
+    assert "starting cash" in money_text and "$" in money_text
+    caption = page.inner_text("#money table.money-round caption").strip()
+    assert re.fullmatch(r"SR \d+|OR \d+\.\d+|[A-Za-z ]+ \d+", caption), caption
+    page.query_selector("#money").screenshot(path=str(SHOTS / "import-middle-money.png"))
     # a log line links to its action
     with page.expect_navigation():
         page.click(f"#log li[value='{target + 3}'] a")

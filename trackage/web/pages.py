@@ -12,6 +12,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from starlette.datastructures import UploadFile
 
+from .. import story
+from ..core.journal import round_label
 from ..titles import display_name
 from . import views
 from .api import titles_catalogue
@@ -150,6 +152,7 @@ def page_context(service: GameService, lv: Live, token: str | None, action: int 
     log_rows = [{"id": r["id"], "type": r["data"].get("type"), "entity": r["data"].get("entity"),
                  "label": views.short_label(r["data"])} for r in rows]
     acting = [views.entity_label(game, e) for e in game.acting_entities()] if not game.finished else []
+    this_round = round_label(game)
     return {
         "gid": g, "game": game, "meta": lv.meta, "title_name": display_name(game.TITLE),
         "round_label": views.round_label(game), "acting": acting, "at": at, "last": lv.last_id,
@@ -158,6 +161,8 @@ def page_context(service: GameService, lv: Live, token: str | None, action: int 
         "token_json": json.dumps([views.clean_for_json(a) for a in tok]),
         "sheet": views.spreadsheet(game), "market": views.market_grid(game), "charts": chart_svgs,
         "log_rows": log_rows, "seat": seat, "token": token or "",
+        "money_round": story.money_rows(game, this_round), "money_round_label": this_round,
+        "money_game": story.money_rows(game),
         "seat_name": None if seat is None else ("hotseat (every player)" if seat["player_id"] is None else
                                                 next((p.name for p in game.seats
                                                       if str(p.id) == seat["player_id"]), seat["player_id"])),
