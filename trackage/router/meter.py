@@ -47,6 +47,11 @@ class Meter:
     def step(self, state: Any, node: NodeBase, paths: Sequence[Path]) -> Any:  # pragma: no cover - protocol
         raise NotImplementedError
 
+    def accepts(self, state: Any) -> bool:  # pragma: no cover - protocol
+        """Do these counts (a state of a meter with the same stop types) fit? (Asked of the
+        meters of kinds that ride along another's walk: :class:`TypedMeter`.)"""
+        raise NotImplementedError
+
     # ``join(a, b, base)``: the state of a route made of two halves from one start, with
     # states ``a`` and ``b`` (each counting the start, whose state is ``base``), or None when
     # the meter does not accept it. Meters whose steps add up define it.
