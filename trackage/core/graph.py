@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Container, Hashable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 __all__ = [
     "ABORT",
@@ -44,6 +45,25 @@ if sys.getrecursionlimit() < 20000:
 
 ABORT = object()
 
+if TYPE_CHECKING:
+    from .board import Board
+    from .entities import Corporation, Minor
+    from .hexmap import Hex
+    from .tiles import City, NodeBase, Path, Placed
+    from .tokens import Token
+
+    Entity = Corporation | Minor  # (a walking corporation; graphs are kept per entity)
+
+# what a walk carries: the board's links (hex id -> edge -> neighbour), its tiles (hex id ->
+# tile) and the targets of a corporation's graph walk (None: a plain walk)
+_W: TypeAlias = "tuple[Mapping[str, Mapping[int, Hex]], Mapping[str, Placed], _Targets | None]"
+Counter: TypeAlias = "dict[Hashable, int]"  # edge crossings and junction passes on the walk
+PathVisit: TypeAlias = "Callable[[Path, dict[Path, bool], Counter, bool], object]"
+NodeVisit: TypeAlias = "Callable[[Path, dict[Path, bool], dict[NodeBase, bool]], object]"
+HexEdges: TypeAlias = "dict[Hex, list[int]]"
+_Reach: TypeAlias = "tuple[HexEdges, dict[NodeBase, bool], dict[Path, bool]]"  # hexes, nodes, paths reached
+Dist: TypeAlias = "dict[str, int]"  # fewest stops by kind of stop
+
 
 class _Complete(Exception):
     """A graph walk has seen everything it could reach."""
@@ -57,9 +77,11 @@ class _Targets:
 
     __slots__ = ("blocks", "corp", "left", "links", "nodes", "skip_paths", "skip_track", "tile_at")
 
-    def __init__(self, left, corp, blocks, skip_track, skip_paths, links, tile_at):
+    def __init__(self, left: set[Path], corp: Entity | None, blocks: Callable[[NodeBase, Entity], bool],
+                 skip_track: str | None, skip_paths: Container[Path] | None, links: Mapping[str, Mapping[int, Hex]],
+                 tile_at: Mapping[str, Placed]):
         self.left = left
-        self.nodes: dict = {}
+        self.nodes: dict[NodeBase, bool] = {}
         self.corp = corp
         self.blocks = blocks
         self.skip_track = skip_track
@@ -67,7 +89,7 @@ class _Targets:
         self.links = links
         self.tile_at = tile_at
 
-    def _open(self, q, visited, counter) -> bool:
+    def _open(self, q: Path, visited: dict[Path, bool], counter: Counter) -> bool:
         if q in visited or q.track == self.skip_track or (self.skip_paths and q in self.skip_paths):
             return False
         j = q.junction
@@ -79,7 +101,7 @@ class _Targets:
                 return False
         return True
 
-    def hopeless(self, path, skip, visited, counter) -> bool:
+    def hopeless(self, path: Path, skip: int | None, visited: dict[Path, bool], counter: Counter) -> bool:
         """Can no path still to find be reached by walking on from ``path`` (entered through
         edge ``skip``) under the restrictions the walk has now?"""
         left = self.left
@@ -91,7 +113,7 @@ class _Targets:
         todo = [(path, skip)]
         while todo:
             q, entry = todo.pop()
-            nxt = []
+            nxt: list[Path] = []
             j = q.junction
             if j is not None:
                 nxt.extend(j.paths)
@@ -138,7 +160,7 @@ _NO_LANE = (1, 0)
 # map access
 
 
-def map_hexes(hexmap) -> list:
+def map_hexes(hexmap: Any) -> list[Hex]:
     """All hexes of ``hexmap`` in map order (accepts a map object, a dict or a list)."""
     hexes = getattr(hexmap, "hexes", hexmap)
     if callable(hexes):
@@ -148,12 +170,12 @@ def map_hexes(hexmap) -> list:
     return list(hexes)
 
 
-def hex_lookup(hexmap) -> Callable:
+def hex_lookup(hexmap: Any) -> Callable[[str], Hex | None]:
     """A function hex id -> Hex (None when unknown) for ``hexmap``."""
-    f = getattr(hexmap, "hex_by_id", None)
+    f: Callable[[str], Hex | None] | None = getattr(hexmap, "hex_by_id", None)
     if callable(f):
         return f
-    by_id = getattr(hexmap, "hexes_by_id", None)
+    by_id: dict[str, Hex] | None = getattr(hexmap, "hexes_by_id", None)
     if by_id is None:
         by_id = {h.id: h for h in map_hexes(hexmap)}
     return by_id.get
@@ -163,7 +185,7 @@ def hex_lookup(hexmap) -> Callable:
 # walkers
 
 
-def _lanes_ok(l0, l1) -> bool:
+def _lanes_ok(l0: tuple[int, int] | None, l1: tuple[int, int] | None) -> bool:
     if l0 is None or l1 is None:
         return False
     w0 = l0[0]
@@ -173,7 +195,7 @@ def _lanes_ok(l0, l1) -> bool:
     return small[1] + (big[0] - small[0]) // 2 == big[0] - big[1] - 1
 
 
-def _gauge_ok(track, other) -> bool:
+def _gauge_ok(track: str, other: str) -> bool:
     if track == "broad":
         return other == "broad" or other == "dual"
     if track == "narrow":
@@ -181,17 +203,20 @@ def _gauge_ok(track, other) -> bool:
     return track == "dual"
 
 
-def walk_path(path, visit: Callable, *, board, visited: dict | None = None, counter: dict | None = None,
-              skip_paths=None, skip_track=None, converging: bool = True, skip=None, jskip=None) -> None:
+def walk_path(path: Path, visit: PathVisit, *, board: Board, visited: dict[Path, bool] | None = None,
+              counter: Counter | None = None, skip_paths: Container[Path] | None = None, skip_track: str | None = None,
+              converging: bool = True, skip: int | None = None, jskip: NodeBase | None = None) -> None:
     """Path walk from ``path`` on ``board`` (its tiles and links now); ``visit(path, visited,
     counter, converging)`` is called for every path reached (``visited`` is the dict of paths
     on the current walk, in walk order, when ``converging``)."""
-    W = (board.state.links, board.state.tile_at, None)
+    W: _W = (board.state.links, board.state.tile_at, None)
     _walk_path(path, skip, jskip, {} if visited is None else visited, skip_paths,
                {} if counter is None else counter, skip_track, converging, visit, W)
 
 
-def _walk_path(path, skip, jskip, visited, skip_paths, counter, skip_track, converging, visit, W):
+def _walk_path(path: Path, skip: int | None, jskip: NodeBase | None, visited: dict[Path, bool],
+               skip_paths: Container[Path] | None, counter: Counter, skip_track: str | None, converging: bool,
+               visit: PathVisit, W: _W) -> None:
     if path in visited:
         return
     if skip_paths and path in skip_paths:
@@ -253,26 +278,29 @@ def _walk_path(path, skip, jskip, visited, skip_paths, counter, skip_track, conv
         counter[junction] -= 1
 
 
-def walk_node(node, visit: Callable, *, board, visited: dict | None = None, corporation=None,
-              visited_paths: dict | None = None, skip_paths=None, counter: dict | None = None,
-              skip_track=None, converging: bool = True) -> None:
+def walk_node(node: NodeBase, visit: NodeVisit, *, board: Board, visited: dict[NodeBase, bool] | None = None,
+              corporation: Entity | None = None, visited_paths: dict[Path, bool] | None = None,
+              skip_paths: Container[Path] | None = None, counter: Counter | None = None,
+              skip_track: str | None = None, converging: bool = True) -> None:
     """Node walk from ``node`` on ``board``: ``visit(path, visited_paths, visited_nodes)`` for
     every path reached; returning :data:`ABORT` stops the walk beyond that path. With
     ``corporation``, nodes that block it are not entered."""
-    W = (board.state.links, board.state.tile_at, None)
+    W: _W = (board.state.links, board.state.tile_at, None)
     _walk_node(node, {} if visited is None else visited, corporation,
                {} if visited_paths is None else visited_paths, skip_paths,
                {} if counter is None else counter, skip_track, converging, visit, W, board.blocks)
 
 
-def _walk_node(node, visited, corp, visited_paths, skip_paths, counter, skip_track, converging, visit, W, blocks):
+def _walk_node(node: NodeBase, visited: dict[NodeBase, bool], corp: Entity | None, visited_paths: dict[Path, bool],
+               skip_paths: Container[Path] | None, counter: Counter, skip_track: str | None, converging: bool,
+               visit: NodeVisit, W: _W, blocks: Callable[[NodeBase, Entity], bool]) -> None:
     if node in visited:
         return
     visited[node] = True
     if W[2] is not None:
         W[2].nodes = visited
 
-    def on_path(path, vp, ct, conv):
+    def on_path(path: Path, vp: dict[Path, bool], ct: Counter, conv: bool) -> None:
         if visit(path, vp, visited) is ABORT:
             return
         if path.terminal:
@@ -297,7 +325,7 @@ def _walk_node(node, visited, corp, visited_paths, skip_paths, counter, skip_tra
 # the corporation graph
 
 
-def forget_route_info(routes: dict) -> dict:
+def forget_route_info(routes: dict[Any, dict[str, bool]]) -> dict[Any, dict[str, bool]]:
     """What a graph remembers of each corporation's routes once a tile or token changed: like
     the reference, only that it has a train-purchase route."""
     if all(r.get("route_train_purchase") for r in routes.values()):
@@ -331,15 +359,20 @@ class TrackGraph:
 
     DERIVED = True  # a copy of a game recomputes it
 
-    def __init__(self, board, *, skip_track=None, check_tokens: bool = False, home_as_token=False,
-                 no_blocking: bool = False, city_tokened_by: Callable | None = None,
-                 for_graph_city_tokened_by: Callable | None = None, skip_token: Callable | None = None,
-                 skip_paths: Callable | None = None, home_hexes: Callable | None = None,
-                 home_nodes: Callable | None = None, token_ability_nodes: Callable | None = None,
-                 teleports: Callable | None = None, memory_key=None):
+    def __init__(self, board: Board, *, skip_track: str | None = None, check_tokens: bool = False,
+                 home_as_token: bool = False, no_blocking: bool = False,
+                 city_tokened_by: Callable[[City, Entity], object] | None = None,
+                 for_graph_city_tokened_by: Callable[[City, Entity, TrackGraph], object] | None = None,
+                 skip_token: Callable[[TrackGraph, Entity, City], object] | None = None,
+                 skip_paths: Callable[[Entity], Container[Path] | None] | None = None,
+                 home_hexes: Callable[[Entity], Mapping[Hex, Iterable[int]]] | None = None,
+                 home_nodes: Callable[[Entity], Iterable[NodeBase]] | None = None,
+                 token_ability_nodes: Callable[[Entity], Iterable[NodeBase] | None] | None = None,
+                 teleports: Callable[[Entity], Iterable[tuple[Hex, bool]] | None] | None = None,
+                 memory_key: Hashable | None = None):
         self.board = board
         self.memory_key = memory_key
-        self._local_routes: dict = {}
+        self._local_routes: dict[Entity, dict[str, bool]] = {}
         self.skip_track = skip_track
         self.check_tokens = bool(check_tokens)
         self.home_as_token = home_as_token
@@ -352,14 +385,14 @@ class TrackGraph:
         self._home_nodes = home_nodes
         self._token_ability_nodes = token_ability_nodes
         self._teleports = teleports
-        self._connected_hexes: dict = {}
-        self._connected_nodes: dict = {}
-        self._connected_paths: dict = {}
-        self._reachable_hexes: dict = {}
-        self._offered: dict = {}
-        self._tokenable_cities: dict = {}
-        self._can_token: dict = {}
-        self._by_token: dict = {}
+        self._connected_hexes: dict[Entity, HexEdges] = {}
+        self._connected_nodes: dict[Entity, dict[NodeBase, bool]] = {}
+        self._connected_paths: dict[Entity, dict[Path, bool]] = {}
+        self._reachable_hexes: dict[Entity, dict[Hex, bool]] = {}
+        self._offered: dict[Entity, list[NodeBase]] = {}
+        self._tokenable_cities: dict[Entity, list[NodeBase]] = {}
+        self._can_token: dict[tuple[Entity, bool], bool] = {}
+        self._by_token: dict[Entity, dict[City, _Reach]] = {}
 
     # -- cache control ---------------------------------------------------------------
 
@@ -368,13 +401,14 @@ class TrackGraph:
     # is remembered when tiles or tokens change
     # (a graph without ``memory_key`` keeps it to itself: a derived view for live play)
     @property
-    def _routes(self) -> dict:
+    def _routes(self) -> dict[Entity, dict[str, bool]]:
         if self.memory_key is None:
             return self._local_routes
-        return self.board.state.route_info.get(self.memory_key, {})
+        got: dict[Entity, dict[str, bool]] = self.board.state.route_info.get(self.memory_key, {})
+        return got
 
     @_routes.setter
-    def _routes(self, value: dict) -> None:
+    def _routes(self, value: dict[Entity, dict[str, bool]]) -> None:
         # plain dicts (never changed in place, only replaced): their keys are corporations,
         # state objects, so a copy of the game must copy them; a shared (catalogue) dict would
         # leave a copy, or a game restored from a snapshot, keyed by another game's corporations
@@ -385,7 +419,7 @@ class TrackGraph:
         st = self.board.state
         st.route_info = {**st.route_info, self.memory_key: routes}
 
-    def _remember(self, corporation, info: dict) -> None:
+    def _remember(self, corporation: Entity, info: dict[str, bool]) -> None:
         self._routes = {**self._routes, corporation: info}
 
     def clear(self) -> None:
@@ -403,7 +437,7 @@ class TrackGraph:
         if self.memory_key is None:
             self._local_routes = forget_route_info(self._local_routes)
 
-    def clear_graph_for(self, corporation) -> None:
+    def clear_graph_for(self, corporation: Entity) -> None:
         """:meth:`clear`, and forget that corporation's route information too."""
         self.clear()
         self._routes = {c: r for c, r in self._routes.items() if c is not corporation}
@@ -416,7 +450,7 @@ class TrackGraph:
 
     # -- queries ---------------------------------------------------------------------
 
-    def connected_hexes(self, corporation) -> dict:
+    def connected_hexes(self, corporation: Entity) -> HexEdges:
         """{hex: [edges]}: hexes where the corporation may lay or upgrade track and the
         edges through which it reaches them."""
         r = self._connected_hexes.get(corporation)
@@ -425,7 +459,7 @@ class TrackGraph:
             r = self._connected_hexes[corporation]
         return r
 
-    def connected_nodes(self, corporation) -> dict:
+    def connected_nodes(self, corporation: Entity) -> dict[NodeBase, bool]:
         """{node: True}: nodes the corporation reaches (where it could token)."""
         r = self._connected_nodes.get(corporation)
         if r is None:
@@ -433,7 +467,7 @@ class TrackGraph:
             r = self._connected_nodes[corporation]
         return r
 
-    def connected_paths(self, corporation) -> dict:
+    def connected_paths(self, corporation: Entity) -> dict[Path, bool]:
         """{path: True}: track the corporation reaches."""
         r = self._connected_paths.get(corporation)
         if r is None:
@@ -441,7 +475,7 @@ class TrackGraph:
             r = self._connected_paths[corporation]
         return r
 
-    def reachable_hexes(self, corporation) -> dict:
+    def reachable_hexes(self, corporation: Entity) -> dict[Hex, bool]:
         """{hex: True}: hexes holding track the corporation reaches (where it can run)."""
         r = self._reachable_hexes.get(corporation)
         if r is None:
@@ -449,7 +483,7 @@ class TrackGraph:
             r = self._reachable_hexes[corporation]
         return r
 
-    def route_info(self, corporation) -> dict:
+    def route_info(self, corporation: Entity) -> dict[str, bool]:
         """``{"route_available": bool, "route_train_purchase": bool}`` (keys may be missing
         = False). Available: from one token at least two mandatory stops, or one mandatory
         and one optional, are reachable; train purchase: two mandatory stops."""
@@ -459,14 +493,14 @@ class TrackGraph:
             r = self._routes.get(corporation, {})
         return r
 
-    def route_available(self, corporation) -> bool:
+    def route_available(self, corporation: Entity) -> bool:
         return bool(self.route_info(corporation).get("route_available"))
 
-    def route_train_purchase(self, corporation) -> bool:
+    def route_train_purchase(self, corporation: Entity) -> bool:
         return bool(self.route_info(corporation).get("route_train_purchase"))
 
-    def can_token(self, corporation, cheater: bool = False, same_hex_allowed: bool = False,
-                  tokens=None) -> bool:
+    def can_token(self, corporation: Entity, cheater: bool = False, same_hex_allowed: bool = False,
+                  tokens: Iterable[Token] | None = None) -> bool:
         """Is there a reached city where the corporation could place a token (for free)?
         Like the reference, the answer is cached per corporation (and ``cheater``)."""
         key = (corporation, bool(cheater))
@@ -483,7 +517,7 @@ class TrackGraph:
         self._can_token[key] = r
         return r
 
-    def tokenable_cities(self, corporation) -> list:
+    def tokenable_cities(self, corporation: Entity) -> list[NodeBase]:
         """Reached cities where the corporation could place a token (free), in walk order."""
         r = self._tokenable_cities.get(corporation)
         if r is not None:
@@ -494,27 +528,28 @@ class TrackGraph:
             self._tokenable_cities[corporation] = out
         return out
 
-    def connected_hexes_by_token(self, corporation, token_city) -> dict:
+    def connected_hexes_by_token(self, corporation: Entity, token_city: City) -> HexEdges:
         return self._token_result(corporation, token_city)[0]
 
-    def connected_nodes_by_token(self, corporation, token_city) -> dict:
+    def connected_nodes_by_token(self, corporation: Entity, token_city: City) -> dict[NodeBase, bool]:
         return self._token_result(corporation, token_city)[1]
 
-    def connected_paths_by_token(self, corporation, token_city) -> dict:
+    def connected_paths_by_token(self, corporation: Entity, token_city: City) -> dict[Path, bool]:
         return self._token_result(corporation, token_city)[2]
 
     # -- computation -----------------------------------------------------------------
 
-    def _closure(self, start, starts, corp, skip_paths, skip_track, W) -> set:
+    def _closure(self, start: NodeBase, starts: Container[NodeBase], corp: Entity | None,
+                 skip_paths: Container[Path] | None, skip_track: str | None, W: _W) -> set[Path]:
         """The paths a node walk from ``start`` can reach, ignoring the walk's rules against
         crossing an edge or a junction twice: a superset of what it reaches."""
         links, tile_at = W[0], W[1]
         blocks = self.board.blocks
-        out: set = set()
-        todo = []
+        out: set[Path] = set()
+        todo: list[Path] = []
         seen_nodes = {start}
 
-        def add(p):
+        def add(p: Path) -> None:
             if p in out or p.track == skip_track or (skip_paths and p in skip_paths):
                 return
             if p.junction is not None and p.terminal:
@@ -555,14 +590,14 @@ class TrackGraph:
                         add(q)
         return out
 
-    def _offered_nodes(self, corporation) -> list:
+    def _offered_nodes(self, corporation: Entity) -> list[NodeBase]:
         r = self._offered.get(corporation)
         if r is None:
             self._compute(corporation)
             r = self._offered[corporation]
         return r
 
-    def _token_result(self, corporation, token_city):
+    def _token_result(self, corporation: Entity, token_city: City) -> _Reach:
         per = self._by_token.get(corporation)
         if per is None or token_city not in per:
             self._compute(corporation)
@@ -572,7 +607,7 @@ class TrackGraph:
                     per[city] = self._compute(corporation, one_token=city)
         return per.get(token_city, ({}, {}, {}))
 
-    def _tokened(self, city, corporation) -> bool:
+    def _tokened(self, city: City, corporation: Entity) -> bool:
         if self._city_tokened_by is not None:
             if self._city_tokened_by(city, corporation):
                 return True
@@ -580,8 +615,8 @@ class TrackGraph:
             return True
         return self._for_graph is not None and bool(self._for_graph(city, corporation, self))
 
-    def _start_cities(self, corporation, one_token=None) -> list:
-        out = []
+    def _start_cities(self, corporation: Entity, one_token: City | None = None) -> list[City]:
+        out: list[City] = []
         skip = self._skip_token if self.check_tokens else None
         for _hx, tile in self.board.tiles():
             for city in tile.cities:
@@ -594,7 +629,7 @@ class TrackGraph:
                 out.append(city)
         return out
 
-    def _default_home(self, corporation):
+    def _default_home(self, corporation: Entity) -> tuple[list[Hex], list[NodeBase]]:
         coords = getattr(corporation, "coordinates", None)
         if not coords:
             return [], []
@@ -602,7 +637,7 @@ class TrackGraph:
             coords = [coords]
         hexes = [h for h in (self.board.hex_by_id(c) for c in coords) if h is not None]
         idx = getattr(corporation, "city", None)
-        nodes = []
+        nodes: list[NodeBase] = []
         for hx in hexes:
             if idx is not None:
                 cities = self.board.tile(hx).cities
@@ -613,11 +648,11 @@ class TrackGraph:
                 nodes.extend(self.board.tile(hx).city_towns)
         return hexes, nodes
 
-    def _compute(self, corporation, one_token=None):
-        hexes: dict = {}
-        nodes: dict = {}
-        paths: dict = {}
-        offered: list = []
+    def _compute(self, corporation: Entity, one_token: City | None = None) -> _Reach:
+        hexes: dict[Hex, dict[int, bool]] = {}
+        nodes: dict[NodeBase, bool] = {}
+        paths: dict[Path, bool] = {}
+        offered: list[NodeBase] = []
 
         board = self.board
         for city in self._start_cities(corporation, one_token):
@@ -658,22 +693,24 @@ class TrackGraph:
         skip_paths = self._skip_paths(corporation) if self._skip_paths is not None else None
         skip_track = self.skip_track
         start_set = dict.fromkeys(starts, True)
-        W = (board.state.links, board.state.tile_at, None)
+        W: _W = (board.state.links, board.state.tile_at, None)
         links = W[0]
 
         for start in starts:
             visited = dict(start_set)
             del visited[start]
-            local: dict = {}
+            local: dict[NodeBase, bool] = {}
             # the paths this walk could ever reach that are not seen yet: once none is left the
             # walk can add nothing more and stops (the reference walks on, exponentially)
             reach = self._closure(start, start_set, walk_corp, skip_paths, skip_track, W)
             targets = _Targets({p for p in reach if p not in paths}, walk_corp, board.blocks, skip_track,
                                skip_paths, W[0], W[1])
             left = targets.left
-            WT = (W[0], W[1], targets)
+            WT: _W = (W[0], W[1], targets)
 
-            def visit(path, _vp, _vn, paths=paths, nodes=nodes, local=local, hexes=hexes, left=left):
+            def visit(path: Path, _vp: dict[Path, bool], _vn: dict[NodeBase, bool], paths: dict[Path, bool] = paths,
+                      nodes: dict[NodeBase, bool] = nodes, local: dict[NodeBase, bool] = local,
+                      hexes: dict[Hex, dict[int, bool]] = hexes, left: set[Path] = left) -> None:
                 if path in paths:
                     return None
                 paths[path] = True
@@ -729,7 +766,7 @@ class TrackGraph:
         self._connected_hexes[corporation] = result_hexes
         self._connected_nodes[corporation] = nodes
         self._connected_paths[corporation] = paths
-        reachable: dict = {}
+        reachable: dict[Hex, bool] = {}
         for p in paths:
             reachable[p.hex] = True
         self._reachable_hexes[corporation] = reachable
@@ -751,37 +788,37 @@ class DistanceGraph:
 
     DERIVED = True  # a copy of a game recomputes it
 
-    def __init__(self, board, *, separate_node_types: bool = False,
-                 city_tokened_by: Callable | None = None):
+    def __init__(self, board: Board, *, separate_node_types: bool = False,
+                 city_tokened_by: Callable[[City, Entity], object] | None = None):
         self.board = board
         self.separate_node_types = bool(separate_node_types)
         self._city_tokened_by = city_tokened_by
-        self._node: dict = {}
-        self._path: dict = {}
-        self._hex: dict = {}
+        self._node: dict[Entity, dict[NodeBase, Dist]] = {}
+        self._path: dict[Entity, dict[Path, Dist]] = {}
+        self._hex: dict[Entity, dict[Hex, Dist]] = {}
 
     def clear(self) -> None:
         self._node.clear()
         self._path.clear()
         self._hex.clear()
 
-    def node_distances(self, corporation) -> dict:
+    def node_distances(self, corporation: Entity) -> dict[NodeBase, Dist]:
         if corporation not in self._node:
             self._compute(corporation)
         return self._node[corporation]
 
-    def path_distances(self, corporation) -> dict:
+    def path_distances(self, corporation: Entity) -> dict[Path, Dist]:
         if corporation not in self._path:
             self._compute(corporation)
         return self._path[corporation]
 
-    def hex_distances(self, corporation) -> dict:
+    def hex_distances(self, corporation: Entity) -> dict[Hex, Dist]:
         if corporation not in self._hex:
             self._compute(corporation)
         return self._hex[corporation]
 
-    def token_cities(self, corporation) -> list:
-        out = []
+    def token_cities(self, corporation: Entity) -> list[City]:
+        out: list[City] = []
         tb = self._city_tokened_by
         for _hx, tile in self.board.tiles():
             for city in tile.cities:
@@ -792,7 +829,7 @@ class DistanceGraph:
     get_token_cities = token_cities
 
     @staticmethod
-    def _merge(store: dict, key, dist: dict) -> None:
+    def _merge(store: dict[Any, Dist], key: Hashable, dist: Dist) -> None:
         cur = store.get(key)
         if cur is None:
             store[key] = dict(dist)
@@ -803,7 +840,7 @@ class DistanceGraph:
                     cur[k] = d
 
     @staticmethod
-    def _le(known, dist) -> bool:
+    def _le(known: Dist | None, dist: Dist) -> bool:
         if known is None:
             return False
         for k, v in known.items():
@@ -811,7 +848,7 @@ class DistanceGraph:
                 return False
         return True
 
-    def _kind_key(self, node):
+    def _kind_key(self, node: NodeBase) -> str | None:
         if not self.separate_node_types:
             return "node"
         if node.is_city:
@@ -820,18 +857,20 @@ class DistanceGraph:
             return "town"
         return None
 
-    def _compute(self, corporation) -> None:
-        n_d: dict = {}
-        p_d: dict = {}
-        h_d: dict = {}
+    def _compute(self, corporation: Entity) -> None:
+        n_d: dict[NodeBase, Dist] = {}
+        p_d: dict[Path, Dist] = {}
+        h_d: dict[Hex, Dist] = {}
         for city in self.token_cities(corporation):
-            dist = {"city": 0, "town": 0} if self.separate_node_types else {"node": 0}
+            dist: Dist = {"city": 0, "town": 0} if self.separate_node_types else {"node": 0}
             self._walk(city, dist, n_d, p_d, {}, {}, corporation, {}, h_d)
         self._node[corporation] = n_d
         self._path[corporation] = p_d
         self._hex[corporation] = h_d
 
-    def _walk(self, node, dist, n_d, p_d, a_d, b_d, corp, counter, h_d) -> None:
+    def _walk(self, node: NodeBase, dist: Dist, n_d: dict[NodeBase, Dist], p_d: dict[Path, Dist],
+              a_d: dict[Path, Dist], b_d: dict[Path, Dist], corp: Entity | None, counter: Counter,
+              h_d: dict[Hex, Dist]) -> None:
         merge = self._merge
         merge(n_d, node, dist)
         if corp is not None and self.board.blocks(node, corp):
@@ -843,7 +882,7 @@ class DistanceGraph:
 
         le = self._le
 
-        def on_path(path, _vp, ct, _conv):
+        def on_path(path: Path, _vp: dict[Path, bool], ct: Counter, _conv: bool) -> None:
             merge(p_d, path, dist)
             merge(h_d, path.hex, dist)
             if path.terminal:

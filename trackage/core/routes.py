@@ -24,12 +24,17 @@ from __future__ import annotations
 
 import itertools
 import weakref
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from functools import partial
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
 from .errors import GameError
 from .graph import walk_path
+
+if TYPE_CHECKING:
+    from .tiles import NodeBase, Path
+    from .trains import Train
 
 __all__ = [
     "Chain",
@@ -105,11 +110,11 @@ class Chain:
 
     __slots__ = ("_pset", "id", "nodes", "paths")
 
-    def __init__(self, nodes, paths, id_):
+    def __init__(self, nodes: tuple[NodeBase, NodeBase] | None, paths: list[Path], id_: list[str] | None):
         self.nodes = nodes
         self.paths = paths
         self.id = id_
-        self._pset = None
+        self._pset: frozenset[Path] | None = None
 
     @property
     def path_set(self) -> frozenset:
@@ -349,7 +354,7 @@ class RouteRules:
     def city_tokened_by(self, city, corporation) -> bool:
         return self.game.board.tokened_by(city, corporation)
 
-    def skip_route_track_type(self, train):
+    def skip_route_track_type(self, train: Train) -> str | None:
         return None
 
     def local_length(self) -> int:
@@ -425,7 +430,7 @@ class RouteRules:
         walking. Default False; not overridden, the router skips the question altogether."""
         return False
 
-    def conflict_keys(self, train, keys: Sequence, nodes: Sequence) -> Sequence:
+    def conflict_keys(self, train, keys: Collection, nodes: Sequence) -> Collection:
         """The keys two routes of a run must not share, for ``train``'s link whose track keys
         are ``keys`` (see :func:`track_keys`) and which reaches ``nodes``. Asked once per link
         and train kind while walking. Default ``keys``: routes share no track (as

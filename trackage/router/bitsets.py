@@ -10,13 +10,16 @@ routes" is the lowest rank left in ``full & ~blocked``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
-from .entries import MASK, PARENT
+from .entries import MASK, PARENT, Entry
 
 if TYPE_CHECKING:
+    from .candidates import Candidate
     from .table import Ranked
 
 _HUBS = (32, 48, 64, 80, 96, 128)  # how many of the most used keys a coarse view may tell apart
@@ -29,7 +32,7 @@ _GROUP = 16  # hub keys per group of a coarse view (a query's union: one memoise
 _CHUNK = 1 << 12
 
 
-def ranks(avail: int):
+def ranks(avail: int) -> Iterator[int]:
     """The set bits of ``avail``, lowest first, a chunk of bits at a time (taking the lowest
     bit off a long bitset costs its whole length each time)."""
     base = 0
@@ -49,12 +52,12 @@ def ranks(avail: int):
         base += _CHUNK
 
 
-def rank_list(avail: int) -> list:
+def rank_list(avail: int) -> list[int]:
     """The set bits of ``avail`` as a list, lowest first: a few bits are taken off from the
     top (cheaper than ``ranks`` on a long bitset), many a chunk at a time."""
     if avail.bit_count() > 32:
         return list(ranks(avail))
-    out = []
+    out: list[int] = []
     while avail:
         top = avail.bit_length() - 1
         out.append(top)
@@ -63,7 +66,7 @@ def rank_list(avail: int) -> list:
     return out
 
 
-def union(inverted: list, mask: int) -> int:
+def union(inverted: list[int], mask: int) -> int:
     """The union of ``inverted[k]`` over the keys k set in ``mask``."""
     out = 0
     while mask:
@@ -73,20 +76,20 @@ def union(inverted: list, mask: int) -> int:
     return out
 
 
-def byte_rows(masks: list, width: int):
+def byte_rows(masks: list[int], width: int) -> npt.NDArray[np.uint8]:
     """``masks`` as rows of ``width`` little-endian bytes (an n x width array)."""
     raw = b"".join(m.to_bytes(width, "little") for m in masks)
     return np.frombuffer(raw, dtype=np.uint8).reshape(len(masks), width)
 
 
-def transpose(masks: list, nkeys: int) -> list:
+def transpose(masks: list[int], nkeys: int) -> list[int]:
     """For every key, the bitset of the positions whose mask has it."""
     if not masks or not nkeys:
         return [0] * nkeys
     return transpose_rows(byte_rows(masks, (nkeys + 7) // 8), nkeys)
 
 
-def transpose_rows(mat, nkeys: int) -> list:
+def transpose_rows(mat: npt.NDArray[np.uint8], nkeys: int) -> list[int]:
     """``transpose`` of masks given as rows of little-endian bytes (an n x width array)."""
     inverted = [0] * nkeys
     width = mat.shape[1]
@@ -104,7 +107,7 @@ def transpose_rows(mat, nkeys: int) -> list:
     return inverted
 
 
-def _classes(packed) -> int:
+def _classes(packed: npt.NDArray[np.uint8]) -> int:
     """How many distinct columns ``packed`` (the candidates' key bits packed along the first
     axis, at most 16 bytes) has (hashed to one word: a count to choose by, not to rely on)."""
     words = np.zeros((packed.shape[1], 16), dtype=np.uint8)
@@ -118,7 +121,7 @@ class Coarse:
     form a class worth its best bound. ``best(used)`` is an upper bound of the best candidate
     sharing no key with ``used`` (it only looks at the hub keys), memoised per hub part."""
 
-    def __init__(self, cands: Ranked, inverted: list):
+    def __init__(self, cands: Ranked, inverted: list[int]):
         n = len(cands)
         counts = sorted(((b.bit_count(), k) for k, b in enumerate(inverted) if b), reverse=True)
         used = [k for c, k in counts if c * 100 >= n][:max(_HUBS)]  # keys of at least 1% of them
@@ -134,7 +137,7 @@ class Coarse:
         packed = np.zeros(((len(used) + 7) // 8 or 1, n), dtype=np.uint8)
         for j in range(len(used)):
             packed[j // 8] |= uses[j] << (7 - j % 8)
-        hubs: list = []
+        hubs: list[int] = []
         for size in _HUBS:
             if size > len(used) and hubs:
                 break
@@ -145,7 +148,7 @@ class Coarse:
         for k in hubs:
             self.hub |= 1 << k
         # the hub keys in groups, each group's unions memoised on its part of a query
-        self.groups: list = []
+        self.groups: list[tuple[int, dict[int, int]]] = []
         for i in range(0, len(hubs), _GROUP):
             g = 0
             for k in hubs[i:i + _GROUP]:
@@ -163,7 +166,7 @@ class Coarse:
             col = uses[j, firsts]
             self.inverted[k] = int.from_bytes(np.packbits(col, bitorder="little").tobytes(), "little")
         self.full = (1 << len(firsts)) - 1
-        self.memo: dict = {}
+        self.memo: dict[int, int] = {}
 
     def best(self, used: int) -> int:
         h = used & self.hub
@@ -188,12 +191,12 @@ class RankedList:
         self.nkeys = nkeys  # the keys its candidates may use (keys numbered later are not theirs)
         self.keys = (1 << nkeys) - 1
         self.full = (1 << len(cands)) - 1
-        self._inverted: list | None = None  # built on first use (the first train's never is)
-        self._entries: dict = {}  # id of a walk entry -> (entry, the ranks it blocks)
+        self._inverted: list[int] | None = None  # built on first use (the first train's never is)
+        self._entries: dict[int, tuple[Entry, int]] = {}  # id of a walk entry -> (entry, the ranks it blocks)
         self._coarse: Coarse | bool | None = False  # False: not built yet; None: not worth it
 
     @property
-    def inverted(self) -> list:
+    def inverted(self) -> list[int]:
         if self._inverted is None:
             if self.nkeys and len(self.cands):
                 self._inverted = transpose_rows(self.cands.mask_rows((self.nkeys + 7) // 8), self.nkeys)
@@ -212,7 +215,7 @@ class RankedList:
         free = self.full & ~union(self.inverted, used & self.keys)
         return self.cands[(free & -free).bit_length() - 1].bound if free else 0
 
-    def blocked_by(self, cand) -> int:
+    def blocked_by(self, cand: Candidate) -> int:
         """The ranks of this list that share a conflict key with ``cand``: what its halves
         block (a half's from its parent's and its last link's keys, memoised: the routes
         tried one after another share their halves)."""
@@ -221,7 +224,7 @@ class RankedList:
             b |= self._entry_blocks(cand.other)
         return b
 
-    def _entry_blocks(self, e) -> int:
+    def _entry_blocks(self, e: Entry) -> int:
         """The ranks sharing a key with walk entry ``e`` (its mask holds its parent's)."""
         got = self._entries.get(id(e))
         if got is not None:

@@ -21,9 +21,12 @@ whole subtree when the best half in it cannot lift the route to the floor.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Sequence
 from operator import sub
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
+import numpy.typing as npt
 
 from ..core.errors import GameError
 from ..core.graph import walk_path
@@ -43,9 +46,25 @@ from .entries import (
     SPENT,
     STATE,
     VALS,
+    Entry,
 )
 from .joins import BitJoin, ListJoin
 from .meter import Meter
+
+if TYPE_CHECKING:
+    from ..core.board import Board
+    from ..core.entities import Corporation, Minor
+    from ..core.routes import RouteRules
+    from ..core.tiles import NodeBase, Path
+    from ..core.trains import PhaseTrack, Train
+
+Seg: TypeAlias = "tuple[NodeBase, list[Path]]"  # a route's leg: (its first node, its paths in walk order)
+Link: TypeAlias = "tuple[NodeBase, list[Path], frozenset[Hashable]]"  # (next node, paths, track keys)
+# a kind's view of a link (see ``Enumerator.klinks``)
+KLink: TypeAlias = "tuple[NodeBase, list[Path], int, bool, bool, bool, int, int, bool]"
+Want: TypeAlias = "tuple[int | None, int, tuple[int, ...] | None]"  # (limit, rem, need): see ``_wanted``
+# what a walk yields: (first half, its second halves' join or None, their places in the join)
+Found: TypeAlias = "tuple[Entry, BitJoin | ListJoin | None, Sequence[int]]"
 
 __all__ = ["CLASH", "DEPTH", "FIRST", "IDX", "KIDS", "LINK", "MASK", "NODE", "NODES", "PARENT", "PATHS", "SPENT",
            "STATE", "VALS", "Candidate", "Enumerator", "Links", "build_route", "evaluate_alone", "trail_nodes"]
@@ -62,7 +81,7 @@ class Candidate:
 
     __slots__ = ("_nodes", "_segs", "bonus", "bound", "half", "mask", "other", "train", "value")
 
-    def __init__(self, half, other, bound: int, mask: int, bonus: int = 0, train=None):
+    def __init__(self, half: Entry, other: Entry | None, bound: int, mask: int, bonus: int, train: Train):
         self.train = train  # a train of the kind the route was found for
         self.half = half
         self.other = other
@@ -70,12 +89,12 @@ class Candidate:
         self.bonus = bonus  # the part of ``bound`` a run earns once (the title's run bonus)
         self.mask = mask
         self.value: int | None = None
-        self._nodes: list | None = None
-        self._segs: list | None = None
+        self._nodes: list[NodeBase] | None = None
+        self._segs: list[Seg] | None = None
 
     def _build(self) -> None:
-        nodes: list = []
-        segs: list = []
+        nodes: list[NodeBase] = []
+        segs: list[Seg] = []
         e = self.half
         while e is not None:
             nodes.append(e[NODE])
@@ -86,8 +105,8 @@ class Candidate:
         segs.reverse()
         o = self.other
         if o is not None:
-            front_nodes: list = []
-            front_segs: list = []
+            front_nodes: list[NodeBase] = []
+            front_segs: list[Seg] = []
             while o[PARENT] is not None:
                 front_nodes.append(o[NODE])
                 front_segs.append((o[NODE], o[PATHS][::-1]))
@@ -98,28 +117,32 @@ class Candidate:
         self._segs = segs
 
     @property
-    def nodes(self) -> list:
+    def nodes(self) -> list[NodeBase]:
         if self._nodes is None:
             self._build()
         assert self._nodes is not None
         return self._nodes
 
     @property
-    def segs(self) -> list:
+    def segs(self) -> list[Seg]:
         if self._segs is None:
             self._build()
         assert self._segs is not None
         return self._segs
 
 
-def trail_nodes(half, other) -> tuple:
+def trail_nodes(half: Entry, other: Entry | None) -> tuple[NodeBase, ...]:
     """The stops of a route (in no particular order)."""
+    nodes: tuple[NodeBase, ...] = half[NODES]
     if other is None:
-        return half[NODES]
-    return half[NODES] + other[NODES][1:]
+        return nodes
+    more: tuple[NodeBase, ...] = other[NODES]
+    return nodes + more[1:]
 
 
-def build_route(rules, train, nodes, segs, routes: list | None, phase=None, chain_cache=None) -> Route:
+def build_route(rules: RouteRules, train: Train, nodes: Sequence[NodeBase], segs: Sequence[Seg],
+                routes: list[Route] | None, phase: PhaseTrack | None = None,
+                chain_cache: dict[Any, Any] | None = None) -> Route:
     if not segs:
         cd = [Segment(nodes[0], nodes[0], Chain(None, [], None))]
     else:
@@ -135,20 +158,20 @@ def build_route(rules, train, nodes, segs, routes: list | None, phase=None, chai
 class Links:
     """Memoised path walks on one gauge: for a node, every (next node, paths, track keys)."""
 
-    def __init__(self, board, skip_track):
+    def __init__(self, board: Board, skip_track: str | None):
         self.board = board
         self.skip_track = skip_track
-        self.memo: dict = {}
+        self.memo: dict[NodeBase, list[Link]] = {}
         self.walked = 0
 
-    def __call__(self, node) -> list:
+    def __call__(self, node: NodeBase) -> list[Link]:
         r = self.memo.get(node)
         if r is not None:
             return r
-        out: list = []
+        out: list[Link] = []
         skip = self.skip_track
 
-        def visit(path, visited, _c, _v):
+        def visit(path: Path, visited: dict[Path, Any], _c: object, _v: object) -> None:
             self.walked += 1
             for n in path.nodes:
                 if n is not node:
@@ -169,7 +192,8 @@ class _Start:
     __slots__ = ("bits", "plans", "room", "root", "rows", "slack", "sp0", "split", "summed", "t", "through",
                  "tlinks", "zero")
 
-    def __init__(self, t, root, rows, through, tlinks, sp0, room, split, summed, slack, zero):
+    def __init__(self, t: NodeBase, root: Entry, rows: _Rows | None, through: bool, tlinks: list[KLink], sp0: int,
+                 room: int, split: bool, summed: bool, slack: int, zero: Any):
         self.t = t
         self.root = root
         self.rows = rows
@@ -181,7 +205,8 @@ class _Start:
         self.summed = summed
         self.slack = slack
         self.zero = zero
-        self.plans: dict = {}  # (floor, stop values, meter state, version, first link) -> sides to join
+        # (floor, stop values, meter state, version, first link) -> sides to join
+        self.plans: dict[Any, list[tuple[int, int | None, Want | None]]] = {}
         self.bits: BitJoin | None = None  # without a floor: the second halves as bitsets
 
 
@@ -191,23 +216,24 @@ class _Rows:
     v; ``beside(v, side)[li]``, the same over the start's links after (side 1) or before
     (-1) link li. Versions are turned into lists when first used."""
 
-    def __init__(self, rows, root, versions: list, size: int, where: list, n_all: int):
+    def __init__(self, rows: npt.NDArray[np.int32], root: Entry, versions: list[int], size: int, where: list[int],
+                 n_all: int):
         self.rows = rows  # (row, version, column): rows of the halves at ``where`` (by IDX)
         self.root = root
         self.versions = versions  # by half: the version avoiding the hubs it went through
         self.size = size
         self.where = where
         self.n_all = n_all
-        self.hub_bit: dict = {}  # a hub stop -> its version bit
+        self.hub_bit: dict[NodeBase, int] = {}  # a hub stop -> its version bit
         self.links = 0  # the start's links
-        self._tables: dict = {}
-        self._beside: dict = {}
+        self._tables: dict[int, list[list[int] | None]] = {}
+        self._beside: dict[tuple[int, int], list[list[int]]] = {}
 
-    def version(self, half) -> int:
+    def version(self, half: Entry) -> int:
         """The version avoiding the hubs ``half`` went through."""
         return self.versions[half[IDX]]
 
-    def table(self, v: int) -> list:
+    def table(self, v: int) -> list[list[int] | None]:
         t = self._tables.get(v)
         if t is None:
             t = [None] * self.n_all
@@ -216,20 +242,20 @@ class _Rows:
             self._tables[v] = t
         return t
 
-    def beside(self, v: int, side: int) -> list:
+    def beside(self, v: int, side: int) -> list[list[int]]:
         """By link index of the start (``links`` of them): the fold of the rows of the start's
         children on later (side 1) or earlier (-1) links."""
         key = (v, side)
         got = self._beside.get(key)
         if got is None:
             table = self.table(v)
-            by_link: dict = {}
+            by_link: dict[int, list[int]] = {}
             for k in self.root[KIDS]:
                 row = table[k[IDX]]
                 if row is not None:
                     prev = by_link.get(k[LINK])
                     by_link[k[LINK]] = row if prev is None else [max(b, a) for a, b in zip(prev, row)]
-            got = [None] * self.links
+            got = [[]] * self.links  # (every place is set below)
             acc = [-1] * self.size
             for li in (range(self.links - 1, -1, -1) if side > 0 else range(self.links)):
                 got[li] = acc
@@ -251,8 +277,10 @@ class Enumerator:
 
     bit_joins = True  # without a floor, join the halves with bitsets (False: walk the tree)
 
-    def __init__(self, corp, board, links: Links, meter: Meter, starts: list, local: bool, *,
-                 key_bit, conflict=None, value, pay: int | None, free=None,
+    def __init__(self, corp: Corporation | Minor, board: Board, links: Links, meter: Meter, starts: list[NodeBase],
+                 local: bool, *, key_bit: Callable[[Hashable], int],
+                 conflict: Callable[[Collection[Hashable], NodeBase], Iterable[Hashable]] | None = None,
+                 value: Callable[[NodeBase], int], pay: int | None, free: Callable[[NodeBase], bool] | None = None,
                  unique_groups: bool = False, unique_hexes: bool = False):
         self.unique_groups = unique_groups  # no two stops of one group (offboard areas)
         self.unique_hexes = unique_hexes  # no two stops in one hex
@@ -273,29 +301,29 @@ class Enumerator:
         self.floor: int | None = None  # routes bound below this may be left out
         # with ``floor``: the floor of the routes whose first half uses the given track (at
         # least ``floor``; the routes yielded since the last half taken have ``cur_floor``)
-        self.floor_of = None
+        self.floor_of: Callable[[int], int] | None = None
         self.cur_floor: int | None = None
         self.slack: int | None = None  # what a route's bound may add to its stop values (None: unknown)
         self.prunes = False  # a floor is (or will be) set and the slack is known
         self._uncounted = 0  # the best value of a stop the meter does not count (capped rows)
-        self._klinks: dict = {}
-        self._want_memo: dict = {}  # (floor less slack, stop values, meter state, most) -> _wanted
-        self._spent: dict = {}  # meter state -> spent count
-        self._vals_memo: dict = {}
-        self._merged: dict = {}
-        self._beyond_memo: dict = {}  # (stop values, spent) -> ``_beyond``
-        self._best_counted: list | None = None
+        self._klinks: dict[NodeBase, list[KLink]] = {}
+        self._want_memo: dict[Any, Want] = {}  # (floor less slack, stop values, meter state, most) -> _wanted
+        self._spent: dict[Any, int] = {}  # meter state -> spent count
+        self._vals_memo: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
+        self._merged: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
+        self._beyond_memo: dict[tuple[Any, int], int] = {}  # (stop values, spent) -> ``_beyond``
+        self._best_counted: list[int] | None = None
         self._best_uncounted = 0  # (best stop values, a stop's value) -> the best values with it
-        self._cbits: dict = {}
-        self._bits: dict = {}
+        self._cbits: dict[NodeBase, int] = {}
+        self._bits: dict[tuple[str, Any], int] = {}
 
-    def klinks(self, node) -> list:
+    def klinks(self, node: NodeBase) -> list[KLink]:
         """This kind's view of a node's links: (next node, paths, mask, leaves through a
         terminal, passes a terminal, ends the walk, clash bits, stop value, a free stop)."""
         r = self._klinks.get(node)
         if r is not None:
             return r
-        out = []
+        out: list[KLink] = []
         board = self.board
         corp = self.corp
         kb = self.key_bit
@@ -312,7 +340,7 @@ class Enumerator:
         self._klinks[node] = out
         return out
 
-    def clash_bits(self, node) -> int:
+    def clash_bits(self, node: NodeBase) -> int:
         """Bits of what no two stops of a route may share: its groups (offboard areas) and,
         where the title says so, its hex (only a hex with several stops can be stopped at
         twice)."""
@@ -327,13 +355,14 @@ class Enumerator:
             self._cbits[node] = b
         return b
 
-    def _bit(self, key) -> int:
+    def _bit(self, key: tuple[str, Any]) -> int:
         b = self._bits.get(key)
         if b is None:
             b = self._bits[key] = 1 << len(self._bits)
         return b
 
-    def _add_v(self, vals, v):
+    def _add_v(self, vals: Any, v: int) -> Any:
+        # (stop values: their sum, an int, when every stop pays; else the best ones, a tuple)
         pay = self.pay
         if pay is None:
             return vals + v
@@ -358,7 +387,8 @@ class Enumerator:
             return False
         return True
 
-    def _children(self, entry, used_nodes, out):
+    def _children(self, entry: Entry, used_nodes: set[NodeBase] | frozenset[NodeBase],
+                  out: list[Entry] | None) -> Iterator[tuple[Entry, bool]]:
         """Yield (child, ends the walk) for every step the meter allows from ``entry``: a
         link sharing no track, stop or clash bit with it. ``out``: the tree's list (a child
         gets its index there and a list of children), or None (a half outside the tree)."""
@@ -392,7 +422,8 @@ class Enumerator:
                    nodes + (n,), li, [] if out is not None else None, clash | cb, sp,
                    len(out) if out is not None else -1), ends
 
-    def _extend(self, entry, used_nodes, out, lim=None, frontier=None):
+    def _extend(self, entry: Entry, used_nodes: set[NodeBase], out: list[Entry], lim: int | None,
+                frontier: list[Entry]) -> None:
         """Walk every half from ``entry`` into ``out`` (each entry also lists its children).
         With ``lim``: a half spending more than ``lim`` is listed in ``out`` and ``frontier``
         but is nobody's child and is not walked on (see ``_deep``)."""
@@ -413,7 +444,8 @@ class Enumerator:
                 extend(e, used_nodes, out, lim, frontier)
                 used_nodes.discard(n)
 
-    def _join(self, entry, tree, used_nodes, out, want, best, side: int = 1, most: int | None = None) -> None:
+    def _join(self, entry: Entry, tree: Entry, used_nodes: set[NodeBase], out: list[Entry], want: Want | None,
+              best: list[list[int] | None] | None, side: int = 1, most: int | None = None) -> None:
         """The second halves of a route on the tree of halves: ``entry`` walks on from
         ``tree`` (the tree's entry at the same node) along its children, with the track,
         stops, clash bits and meter the first half left; with ``want`` (see
@@ -448,7 +480,7 @@ class Enumerator:
                 first = li
             if most is not None and kid[SPENT] > most:
                 continue
-            if want is not None and not passes(best[kid[IDX]], *want):
+            if want is not None and not passes(best[kid[IDX]], *want):  # type: ignore[index]  # (given with want)
                 continue
             if m & used or cb & clash or n in used_nodes:
                 continue
@@ -468,7 +500,7 @@ class Enumerator:
         cap = self.meter.capacity
         return self.pay is not None and cap is not None and cap <= _ROW_MAX
 
-    def _subtree_best(self, root, halves, lim: int | None) -> _Rows:
+    def _subtree_best(self, root: Entry, halves: list[Entry], lim: int | None) -> _Rows:
         """For every half of the tree that may be a second half (spent count at most ``lim``;
         None: any) a row ``a`` (-1: no half), the best in its subtree (such halves only) of:
 
@@ -520,7 +552,7 @@ class Enumerator:
         else:
             stop_v = np.fromiter((value(e[NODE]) for e in sub), dtype=np.int64, count=n)
             if capped:
-                counted: dict = {}
+                counted: dict[NodeBase, bool] = {}
                 flags = np.fromiter((counted[e[NODE]] if e[NODE] in counted
                                      else counted.setdefault(e[NODE], meter.counted(e[NODE])) for e in sub),
                                     dtype=bool, count=n)
@@ -536,7 +568,7 @@ class Enumerator:
                 own[lvl] = np.where(flags[lvl][:, None], add, rows)
         # the hubs: the most valuable stops of the second halves; version v avoids the hubs
         # of v's bits
-        node_v: dict = {}
+        node_v: dict[NodeBase, int] = {}
         for e in sub:
             node_v[e[NODE]] = value(e[NODE])
         hubs = sorted(node_v, key=lambda nd: -node_v[nd])[:_HUBS]
@@ -575,7 +607,7 @@ class Enumerator:
         out.links = len(self.klinks(root[NODE]))
         return out
 
-    def _wanted(self, h, most: int | None, floor: int) -> tuple:
+    def _wanted(self, h: Entry, most: int | None, floor: int) -> Want:
         """(limit, rem, need) for the second halves of ``h`` under the floor. A subtree's
         row passes when ``row[rem] >= limit`` (limit not None) or ``row[j] >= need[j]`` for
         some j (need not None): every stop pays: ``limit`` at ``rem`` (the meter left);
@@ -598,7 +630,7 @@ class Enumerator:
             got = self._want_memo[key] = self._wanted_pay(base, h[VALS], h[STATE], most)
         return got
 
-    def _wanted_pay(self, base: int, vals: tuple, state, most: int | None) -> tuple:
+    def _wanted_pay(self, base: int, vals: tuple[int, ...], state: Any, most: int | None) -> Want:
         """``_wanted`` for pay-limited trains: from a half's stop values and meter state."""
         pay = self.pay
         assert pay is not None
@@ -625,21 +657,21 @@ class Enumerator:
         return base - more, rem, need
 
     @staticmethod
-    def _passes(row, limit, rem, need) -> bool:
+    def _passes(row: list[int], limit: int | None, rem: int, need: tuple[int, ...] | None) -> bool:
         if need is not None and max(map(sub, row, need)) >= 0:
             return True
         return limit is not None and row[rem] >= limit
 
-    def routes(self):
-        """Yield every distinct route once, grouped by first half: (half entry, None, None)
+    def routes(self) -> Iterator[Found]:
+        """Yield every distinct route once, grouped by first half: (half entry, None, ())
         for the half alone, (half entry, join, places) for the routes it makes with second
         halves: ``join.batch(half, places)`` gives them (a :class:`~.joins.BitJoin`: places
-        in its ``uni``; a :class:`~.joins.ListJoin`: all of them). A route's track is the
+        in its ``uni``; a :class:`~.joins.ListJoin`: all of them, places ()). A route's track is the
         half's mask with the other's. With ``floor`` set (it may rise while routes are
         taken), routes whose bound (at most their stop values plus ``slack``) is below it
         may be left out."""
-        banned: set = set()
-        zero = 0 if self.pay is None else ()
+        banned: set[NodeBase] = set()
+        zero: Any = 0 if self.pay is None else ()
         kb = self.key_bit
         conflict = self.conflict
         split = self.meter.capacity is not None
@@ -659,17 +691,17 @@ class Enumerator:
                 for k in conflict((), t):
                     m0 |= kb(k)
             sp0 = self.meter.spent(st0)
-            root: tuple = (None, t, None, m0, st0, self._add_v(zero, self.value(t)), -1, 0, (t,), -1, [],
+            root: Entry = (None, t, None, m0, st0, self._add_v(zero, self.value(t)), -1, 0, (t,), -1, [],
                     self.clash_bits(t), sp0, -1)
             if self.local:
-                yield root, None, None
-            halves: list = []
+                yield root, None, ()
+            halves: list[Entry] = []
             cap = self.meter.capacity
             room = cap - sp0 if split and cap is not None else 0  # the meter a route has beyond the start
             # a lone train (a floor that rises, no per-half floors) with a meter that caps what
             # it counts walks the halves beyond the second halves' depth last (``_deep``)
             defer = self.prunes and split and floor_of is None and (summed or self._capped())
-            frontier: list = []
+            frontier: list[Entry] = []
             self._extend(root, banned | {t}, halves, sp0 + room // 2 if defer else None, frontier)
             # the subtrees' rows only matter when a floor prunes
             rows = self._subtree_best(root, halves, sp0 + room // 2 if split else None) if self.prunes else None
@@ -701,7 +733,7 @@ class Enumerator:
                     yield from self._deep(f, set(f[NODES]) | banned, versions[f[IDX]], ctx)
             banned.add(t)
 
-    def _bit_routes(self, halves: list, c):
+    def _bit_routes(self, halves: list[Entry], c: _Start) -> Iterator[Found]:
         """``_half_routes`` for every half of a start's tree when no floor prunes: the
         second halves come from bitsets (``c.bits``)."""
         free = self.free
@@ -710,6 +742,7 @@ class Enumerator:
         room = c.room
         split = c.split
         bits = c.bits
+        assert bits is not None  # (this start's halves are joined by bitsets)
         index = bits.index
         conflicts = bits.conflicts
         tick = self._tick
@@ -721,9 +754,9 @@ class Enumerator:
             cf = ancestors[d] = conflicts(h, ancestors[d - 1])
             if free is not None and free(h[NODE]):
                 if h[DEPTH] == 1:
-                    yield h, None, None  # two stops: the shorter one is no route
+                    yield h, None, ()  # two stops: the shorter one is no route
                 continue
-            yield h, None, None
+            yield h, None, ()
             if tlinks[h[FIRST]][3]:
                 continue
             # (the split convention of ``_half_routes``)
@@ -734,7 +767,8 @@ class Enumerator:
                 if most < 0:
                     continue
                 back = min(s_h - 1, left)
-                sides: tuple = ((1, most + sp0), (-1, back + sp0)) if back >= 0 else ((1, most + sp0),)
+                sides: tuple[tuple[int, int | None], ...] = (
+                    ((1, most + sp0), (-1, back + sp0)) if back >= 0 else ((1, most + sp0),))
             else:
                 sides = ((1, None),)
             if tick():
@@ -742,18 +776,19 @@ class Enumerator:
                 if idx:
                     yield h, bits, idx
 
-    def _half_routes(self, h, floor, version, c):
+    def _half_routes(self, h: Entry, floor: int | None, version: int, c: _Start) -> Iterator[Found]:
         """The routes with first half ``h`` (and ``h`` alone) from start ``c.t``: the second
         halves are joined on the tree (see ``routes``)."""
         free = self.free
         if free is not None and free(h[NODE]):
             if h[DEPTH] == 1:
-                yield h, None, None  # two stops: the shorter one is no route
+                yield h, None, ()  # two stops: the shorter one is no route
             return
         rows = c.rows
         prunes = rows is not None and floor is not None
-        if not prunes or (h[VALS] if c.summed else sum(h[VALS])) + c.slack >= floor:
-            yield h, None, None
+        # (mypy does not narrow ``rows`` and ``floor`` through ``prunes``: the ignores below)
+        if not prunes or (h[VALS] if c.summed else sum(h[VALS])) + c.slack >= floor:  # type: ignore[operator]
+            yield h, None, ()
         if not c.through:
             return
         first = h[FIRST]
@@ -772,7 +807,7 @@ class Enumerator:
             if c.split:
                 s_h = h[SPENT] - sp0
                 left = c.room - s_h
-                options: tuple = ((1, min(s_h, left)), (-1, min(s_h - 1, left)))
+                options: tuple[tuple[int, int | None], ...] = ((1, min(s_h, left)), (-1, min(s_h - 1, left)))
             else:
                 options = ((1, None),)
             for side, most in options:
@@ -780,24 +815,24 @@ class Enumerator:
                     continue
                 want = None
                 if prunes:
-                    want = self._wanted(h, most, floor)
-                    if not self._passes(rows.beside(version, side)[first], *want):
+                    want = self._wanted(h, most, floor)  # type: ignore[arg-type]
+                    if not self._passes(rows.beside(version, side)[first], *want):  # type: ignore[union-attr]
                         continue
                 sides.append((side, None if most is None else most + sp0, want))  # (spent as the tree counts it)
             if prunes:
                 c.plans[key] = sides
         if not sides:
             return
-        other: list = []
+        other: list[Entry] = []
         joined = (None, c.t, None, h[MASK], h[STATE], c.zero, first, 0, (c.t,), -1, None, h[CLASH], 0, -1)
         used_nodes = set(h[NODES])
-        best = rows.table(version) if prunes else None
+        best = rows.table(version) if prunes else None  # type: ignore[union-attr]
         for side, most, want in sides:
             self._join(joined, c.root, used_nodes, other, want, best, side, most)
         if other:
-            yield h, ListJoin(other), None
+            yield h, ListJoin(other), ()
 
-    def _beyond(self, e) -> int:
+    def _beyond(self, e: Entry) -> int:
         """An upper bound of the stop values of any route whose first half starts with ``e``:
         ``e``'s values and, for what the meter has left, the board's best counted stop values
         (and, where only the best stops pay, as many of its best uncounted ones)."""
@@ -806,7 +841,7 @@ class Enumerator:
         if got is not None:
             return got
         if self._best_counted is None:
-            counted: list = []
+            counted: list[int] = []
             uncounted = 0
             meter = self.meter
             for _hx, tile in self.board.tiles():
@@ -823,20 +858,21 @@ class Enumerator:
         assert cap is not None
         more = self._best_counted[:max(0, cap - e[SPENT])]
         if self.pay is None:
-            got = e[VALS] + sum(more)
+            vals: int = e[VALS]
+            got = vals + sum(more)
         else:
             pool = sorted((*e[VALS], *more, *(self._best_uncounted,) * self.pay), reverse=True)
             got = sum(pool[:self.pay])
         self._beyond_memo[key] = got
         return got
 
-    def _deep(self, e, used_nodes, version, c):
+    def _deep(self, e: Entry, used_nodes: set[NodeBase], version: int, c: _Start) -> Iterator[Found]:
         """Walk on from the frontier half ``e`` (see ``_extend``), each half taken as a first
         half at once (``_half_routes``) so the floor rises as the walk goes; a half none of
         whose routes can reach the floor (``_beyond``) is left out with all beyond it."""
         if not self._tick():
             return
-        hub_bit = c.rows.hub_bit
+        hub_bit = c.rows.hub_bit  # type: ignore[union-attr]  # (rows are built when halves are deferred)
         slack = c.slack
         for h, ends in self._children(e, used_nodes, None):
             floor = self.floor
@@ -850,7 +886,7 @@ class Enumerator:
                 yield from self._deep(h, used_nodes, v, c)
                 used_nodes.discard(n)
 
-    def merged(self, hv, ov):
+    def merged(self, hv: Any, ov: Any) -> Any:
         """The stop values of a route from its two halves' values (``ov`` of the other half
         without the start's)."""
         if self.pay is None:
@@ -864,7 +900,8 @@ class Enumerator:
         return got
 
 
-def evaluate_alone(rules, train, nodes, segs, phase=None, chain_cache=None) -> int | None:
+def evaluate_alone(rules: RouteRules, train: Train, nodes: Sequence[NodeBase], segs: Sequence[Seg],
+                   phase: PhaseTrack | None = None, chain_cache: dict[Any, Any] | None = None) -> int | None:
     """The value of one route run alone: the title's ``router_bound`` (an upper bound of what
     it can add to a run) or its checked revenue; None when it can never be run."""
     r = build_route(rules, train, nodes, segs, None, phase, chain_cache)

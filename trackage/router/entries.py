@@ -8,4 +8,11 @@ link's), ``STATE`` (the meter's), ``VALS`` (stop values: a sum, or the best payi
 ``CLASH`` (clash bits), ``SPENT`` (the meter's spent count), ``IDX`` (its place in the tree).
 """
 
+from __future__ import annotations
+
+from typing import Any, TypeAlias
+
+Entry: TypeAlias = tuple[Any, ...]
+"""A walk step: its fields differ in type, read by the indexes below."""
+
 PARENT, NODE, PATHS, MASK, STATE, VALS, FIRST, DEPTH, NODES, LINK, KIDS, CLASH, SPENT, IDX = range(14)

@@ -15,8 +15,15 @@ the tree walk that prunes whole subtrees (``Enumerator._join``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
 from .bitsets import rank_list, transpose, union
-from .entries import CLASH, FIRST, IDX, MASK, NODE, PARENT, SPENT, STATE, VALS
+from .entries import CLASH, FIRST, IDX, MASK, NODE, PARENT, SPENT, STATE, VALS, Entry
+
+if TYPE_CHECKING:
+    from ..core.tiles import NodeBase
+    from .candidates import Enumerator
 
 
 class BitJoin:
@@ -24,7 +31,7 @@ class BitJoin:
     all) as bitsets over their positions; ``pairs(h, sides)`` yields the routes' second
     halves, each as an entry of the whole route's track, meter state and clash bits."""
 
-    def __init__(self, en, root, halves: list, lim: int | None):
+    def __init__(self, en: Enumerator, root: Entry, halves: list[Entry], lim: int | None):
         self.en = en
         self.root = root
         self.meter = en.meter
@@ -34,7 +41,7 @@ class BitJoin:
         n = len(uni)
         pos = {e[IDX]: j for j, e in enumerate(uni)}
         # the stops (the start left out) and clash bits of every second half, as masks
-        node_bit: dict = {}
+        node_bit: dict[NodeBase, int] = {}
         nmasks = [0] * n
         cmasks = [0] * n
         rclash = root[CLASH]
@@ -58,8 +65,8 @@ class BitJoin:
         tlinks = en.klinks(root[NODE])
         free = en.free
         by_link = [0] * len(tlinks)
-        by_state: dict = {}
-        spent_of: dict = {}
+        by_state: dict[Any, int] = {}  # a meter state -> the halves with it
+        spent_of: dict[int, int] = {}
         for j, e in enumerate(uni):
             bit = 1 << j
             if not tlinks[e[FIRST]][3] and not (free is not None and free(e[NODE])):
@@ -69,25 +76,25 @@ class BitJoin:
         self.by_link = by_link
         self.by_state = by_state
         acc = 0
-        self.spent_le: dict = {}
+        self.spent_le: dict[int, int] = {}
         for s in sorted(spent_of):
             acc |= spent_of[s]
             self.spent_le[s] = acc
         self.full = (1 << n) - 1
         self.rel_vals = self._rel_vals(pos)
-        self._track: dict = {}
-        self._node: dict = {}
-        self._allow: dict = {}
-        self._meter_ok: dict = {}
+        self._track: dict[int, int] = {}
+        self._node: dict[NodeBase, int] = {}
+        self._allow: dict[tuple[int, int, int | None], int] = {}
+        self._meter_ok: dict[Any, tuple[int, dict[Any, Any]]] = {}
 
-    def _rel_vals(self, pos: dict) -> list:
+    def _rel_vals(self, pos: dict[int, int]) -> list[Any]:
         """Every second half's stop values without the start's."""
         en = self.en
         uni = self.uni
         if en.pay is None:
             v0 = self.root[VALS]
             return [e[VALS] - v0 for e in uni]
-        out: list = [()] * len(uni)
+        out: list[Any] = [()] * len(uni)
         value = en.value
         add_v = en._add_v
         for j, e in enumerate(uni):
@@ -96,7 +103,7 @@ class BitJoin:
             out[j] = add_v(out[pj] if pj is not None else (), value(e[NODE]))
         return out
 
-    def conflicts(self, h, base: int) -> int:
+    def conflicts(self, h: Entry, base: int) -> int:
         """The second halves sharing track, a stop or a clash bit with first half ``h``, from
         ``base``, those its parent conflicts with (the halves are taken in tree order, so
         only the current half's ancestors' are kept: see ``Enumerator._bit_routes``)."""
@@ -134,13 +141,13 @@ class BitJoin:
             self._allow[key] = got
         return got
 
-    def meter_ok(self, state) -> tuple[int, dict]:
+    def meter_ok(self, state: Any) -> tuple[int, dict[Any, Any]]:
         """The second halves whose meter state, with ``state``, the meter accepts, and the
         route's state by the second half's."""
         got = self._meter_ok.get(state)
         if got is None:
             ok = 0
-            combined: dict = {}
+            combined: dict[Any, Any] = {}
             join = self.meter.join
             st0 = self.st0
             for s, bits in self.by_state.items():
@@ -151,13 +158,13 @@ class BitJoin:
             got = self._meter_ok[state] = (ok, combined)
         return got
 
-    def index(self, h, sides, cf: int) -> list:
+    def index(self, h: Entry, sides: Sequence[tuple[int, int | None]], cf: int) -> list[int]:
         """For first half ``h``, its ``sides`` ((side, most) pairs) and ``cf`` (what it
         conflicts with): the places of the routes' second halves in ``uni``, in tree order."""
         got = self._meter_ok.get(h[STATE])
         ok = (got if got is not None else self.meter_ok(h[STATE]))[0]
         free_of = ok & ~cf
-        idx: list = []
+        idx: list[int] = []
         if not free_of:
             return idx
         first = h[FIRST]
@@ -169,7 +176,7 @@ class BitJoin:
                 idx.extend(rank_list(m))
         return idx
 
-    def batch(self, h, idx: list) -> tuple[list, list, list]:
+    def batch(self, h: Entry, idx: Sequence[int]) -> tuple[list[Entry], list[Any], list[Any]]:
         """The second halves at ``idx`` (entries of the tree), their own stop values and the
         routes' meter states."""
         _ok, combined = self.meter_ok(h[STATE])
@@ -183,9 +190,9 @@ class ListJoin:
     """Second halves found by walking the tree (``Enumerator._join``): entries carrying the
     whole route's track and meter state, and the second half's own stop values."""
 
-    def __init__(self, others: list):
+    def __init__(self, others: list[Entry]):
         self.uni = others
 
-    def batch(self, h, idx) -> tuple[list, list, list]:
+    def batch(self, h: Entry, idx: Sequence[int]) -> tuple[list[Entry], list[Any], list[Any]]:
         others = self.uni
         return others, [o[VALS] for o in others], [o[STATE] for o in others]

@@ -4,22 +4,28 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..core.log import filter_actions, load_log
 from ..replay import game_from_log
 
+if TYPE_CHECKING:
+    from ..core.game import Game
 
-def run_routes_states(path_or_data, *, every: int = 1) -> Iterator[tuple[dict, object]]:
+
+def run_routes_states(path_or_data: str | Path | dict[str, Any], *,
+                      every: int = 1) -> Iterator[tuple[dict[str, Any], object]]:
     """Yield (the logged run_routes action, a copy of the game just before it); with
     ``every`` > 1 only every n-th one."""
     data = load_log(path_or_data) if not isinstance(path_or_data, dict) else path_or_data
     actions = filter_actions(data["actions"])
     game = game_from_log(data)
-    found: list = []
+    found: list[tuple[dict[str, Any], Game]] = []
     count = [0]
     applied = [0]
 
-    def on_action(g, _action):
+    def on_action(g: Game, _action: dict[str, Any]) -> None:
         applied[0] += 1
         k = applied[0]
         if k < len(actions) and actions[k].get("type") == "run_routes":
@@ -32,7 +38,7 @@ def run_routes_states(path_or_data, *, every: int = 1) -> Iterator[tuple[dict, o
     yield from found
 
 
-def state_before(path_or_data, action_id: int) -> tuple[object, dict]:
+def state_before(path_or_data: str | Path | dict[str, Any], action_id: int) -> tuple[object, dict[str, Any]]:
     """(the game just before the live action ``action_id`` of a log, that action)."""
     data = load_log(path_or_data) if not isinstance(path_or_data, dict) else path_or_data
     actions = filter_actions(data["actions"])

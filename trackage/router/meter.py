@@ -17,28 +17,39 @@ A title's rules adjust a train's meter through ``router_meter(train)`` (see
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..core.routes import RouteRules
+    from ..core.tiles import NodeBase, Path
+    from ..core.trains import Train
 
 
 class Meter:
     """The protocol: ``begin(node)`` and ``step(state, node, paths)`` return a state or None;
     ``spent(state)`` is a count that never falls as a route grows, and no route spends more
-    than ``capacity`` (None: no such count)."""
+    than ``capacity`` (None: no such count). A state is the meter's own (a count, or counts
+    by stop type), hence ``Any`` here."""
 
     capacity: int | None = None
 
-    def spent(self, state) -> int:
+    def spent(self, state: Any) -> int:
         return 0
 
-    def counted(self, node) -> bool:
+    def counted(self, node: NodeBase) -> bool:
         """Does a stop at ``node`` add to the spent count?"""
         return False
 
-    def begin(self, node) -> Any:  # pragma: no cover - protocol
+    def begin(self, node: NodeBase) -> Any:  # pragma: no cover - protocol
         raise NotImplementedError
 
-    def step(self, state, node, paths: Sequence) -> Any:  # pragma: no cover - protocol
+    def step(self, state: Any, node: NodeBase, paths: Sequence[Path]) -> Any:  # pragma: no cover - protocol
+        raise NotImplementedError
+
+    def accepts(self, state: Any) -> bool:  # pragma: no cover - protocol
+        """Do these counts (a state of a meter with the same stop types) fit? (Asked of the
+        meters of kinds that ride along another's walk: :class:`TypedMeter`.)"""
         raise NotImplementedError
 
     # ``join(a, b, base)``: the state of a route made of two halves from one start, with
@@ -48,65 +59,69 @@ class Meter:
 
 
 class StopMeter(Meter):
-    def __init__(self, stops: int, cost=None):
+    def __init__(self, stops: int, cost: Callable[[NodeBase], int] | None = None):
         self.stops = stops
         self.capacity = stops
-        self.cost = cost if cost is not None else (lambda node: node.visit_cost)
-        self._node: dict = {}
+        self.cost: Callable[[NodeBase], int] = cost if cost is not None else (lambda node: node.visit_cost)
+        self._node: dict[NodeBase, int] = {}
 
-    def begin(self, node):
+    def begin(self, node: NodeBase) -> int | None:
         c = self.cost(node)
         return c if c <= self.stops else None
 
-    def step(self, state, node, paths):
+    def step(self, state: int, node: NodeBase, paths: Sequence[Path]) -> int | None:
         c = self._node.get(node)
         if c is None:
             c = self._node[node] = self.cost(node)
         c += state
         return c if c <= self.stops else None
 
-    def spent(self, state) -> int:
+    def spent(self, state: int) -> int:
         return state
 
-    def counted(self, node) -> bool:
+    def counted(self, node: NodeBase) -> bool:
         return self.cost(node) > 0
 
-    def join(self, a, b, base):
+    def join(self, a: int, b: int, base: int) -> int | None:
         c = a + b - base
         return c if c <= self.stops else None
+
+
+State = tuple[int, ...]  # a TypedMeter's: stops counted by stop type
 
 
 class TypedMeter(Meter):
     """Counts per stop type; feasible when the rows can hold them (greedy, types that fit
     fewer rows first, the order of the rules' check)."""
 
-    def __init__(self, rows: Sequence[dict], stop_type=None, cost=None):
+    def __init__(self, rows: Sequence[dict[str, Any]], stop_type: Callable[[NodeBase], str] | None = None,
+                 cost: Callable[[NodeBase], int] | None = None):
         self.rows = [(frozenset(r["nodes"]), int(r["pay"] if r.get("visit") is None else r["visit"]))
                      for r in rows]
         self.types = sorted({t for ts, _ in self.rows for t in ts})
         self.index = {t: i for i, t in enumerate(self.types)}
         self.order = sorted(range(len(self.types)),
                             key=lambda i: sum(1 for ts, _ in self.rows if self.types[i] in ts))
-        self.stop_type = stop_type if stop_type is not None else (lambda node: node.kind)
-        self.cost = cost if cost is not None else (lambda node: node.visit_cost)
-        self._fits: dict = {}
-        self._node: dict = {}
-        self._moves: dict = {}
-        self._joins: dict = {}  # (state, state, start's state) -> ``join``
+        self.stop_type: Callable[[NodeBase], str] = stop_type if stop_type is not None else (lambda node: node.kind)
+        self.cost: Callable[[NodeBase], int] = cost if cost is not None else (lambda node: node.visit_cost)
+        self._fits: dict[State, bool] = {}
+        self._node: dict[NodeBase, tuple[int | None, int]] = {}
+        self._moves: dict[tuple[State, int, int], State | None] = {}
+        self._joins: dict[tuple[State, State, State], State | None] = {}  # (state, state, start's state) -> ``join``
         # the spent count: stops of the types that paying rows take; no route has more of
         # them than the rows taking any of those types hold
         paid = {t for r in rows if int(r.get("pay") or 0) > 0 for t in r["nodes"]}
         self._counted = [i for i, t in enumerate(self.types) if t in paid]
         self.capacity = sum(v for ts, v in self.rows if ts & paid) if paid else None
 
-    def spent(self, state) -> int:
+    def spent(self, state: State) -> int:
         return sum(state[i] for i in self._counted)
 
-    def counted(self, node) -> bool:
+    def counted(self, node: NodeBase) -> bool:
         i = self.index.get(self.stop_type(node))
         return i is not None and i in self._counted and self.cost(node) > 0
 
-    def step(self, state, node, paths=None):
+    def step(self, state: State, node: NodeBase, paths: Sequence[Path] | None = None) -> State | None:
         nk = self._node.get(node)
         if nk is None:
             nk = self._node[node] = (self.index.get(self.stop_type(node)), self.cost(node))
@@ -127,7 +142,7 @@ class TypedMeter(Meter):
         r = self._moves[key] = new if ok else None
         return r
 
-    def within(self, other: TypedMeter, nodes) -> bool:
+    def within(self, other: TypedMeter, nodes: Sequence[NodeBase]) -> bool:
         """Does every route this meter accepts pass ``other`` too, counted the same way? (The
         same stop types and rows, none longer; ``nodes`` typed and costed alike.)"""
         if self.types != other.types or len(self.rows) != len(other.rows):
@@ -136,7 +151,7 @@ class TypedMeter(Meter):
             return False
         return all(self.stop_type(n) == other.stop_type(n) and self.cost(n) == other.cost(n) for n in nodes)
 
-    def join(self, a, b, base):
+    def join(self, a: State, b: State, base: State) -> State | None:
         key = (a, b, base)
         try:
             return self._joins[key]
@@ -146,14 +161,14 @@ class TypedMeter(Meter):
         got = self._joins[key] = new if self.accepts(new) else None
         return got
 
-    def accepts(self, state) -> bool:
+    def accepts(self, state: State) -> bool:
         """Do these counts (a state of a meter with the same stop types) fit the rows?"""
         ok = self._fits.get(state)
         if ok is None:
             ok = self._fits[state] = self._feasible(state)
         return ok
 
-    def _feasible(self, counts) -> bool:
+    def _feasible(self, counts: State) -> bool:
         room = [v for _, v in self.rows]
         for i in self.order:
             num = counts[i]
@@ -170,11 +185,11 @@ class TypedMeter(Meter):
                 return False
         return True
 
-    def begin(self, node):
+    def begin(self, node: NodeBase) -> State | None:
         return self.step((0,) * len(self.types), node)
 
 
-def hex_edges(paths: Sequence) -> int:
+def hex_edges(paths: Sequence[Path]) -> int:
     """Hex edges crossed along ``paths`` (walk order)."""
     return sum(0 if a.hex is b.hex else 1 for a, b in itertools.pairwise(paths))
 
@@ -184,22 +199,22 @@ class HexMeter(Meter):
         self.edges = edges
         self.capacity = edges
 
-    def spent(self, state) -> int:
+    def spent(self, state: int) -> int:
         return state
 
-    def begin(self, node):
+    def begin(self, node: NodeBase) -> int:
         return 0
 
-    def step(self, state, node, paths):
+    def step(self, state: int, node: NodeBase, paths: Sequence[Path]) -> int | None:
         c = state + hex_edges(paths)
         return c if c <= self.edges else None
 
-    def join(self, a, b, base):
+    def join(self, a: int, b: int, base: int) -> int | None:
         c = a + b - base
         return c if c <= self.edges else None
 
 
-def default_meter(rules, train) -> Meter:
+def default_meter(rules: RouteRules, train: Train) -> Meter:
     """The meter a train's ``distance`` describes, as the title's ``router_meter(train)``
     adjusts it: ``{"hex_edges": n}`` (a hex-distance train) or ``{"free": predicate}`` (stops
     that cost no distance, e.g. stations a train may pass for free)."""

@@ -17,13 +17,18 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .bitsets import ranks
+
+if TYPE_CHECKING:
+    from .bitsets import Coarse, RankedList
+    from .candidates import Candidate
 
 
 @dataclass
 class Stats:
-    candidates: dict = field(default_factory=dict)  # train id -> candidate routes
+    candidates: dict[str, int] = field(default_factory=dict)  # train id -> candidate routes
     evaluated: int = 0  # candidates evaluated exactly alone
     bad_bounds: int = 0  # candidates whose cheap bound was below their value (a title bug)
     exhausted: bool = False  # the work limit stopped the enumeration of routes
@@ -45,8 +50,9 @@ class _Stop(Exception):
 
 
 class Search:
-    def __init__(self, lists: list, same_as_prev: list, value: Callable, evaluate: Callable,
-                 deadline=None, stats=None, node_limit: int | None = None):
+    def __init__(self, lists: list[RankedList], same_as_prev: list[bool], value: Callable[[Candidate], int],
+                 evaluate: Callable[[list[Candidate | None]], int | None], deadline: float | None = None,
+                 stats: Stats | None = None, node_limit: int | None = None):
         """``lists[i]``: train i's :class:`~.bitsets.RankedList`; ``same_as_prev[i]``: train i
         is interchangeable with train i-1 (same list); ``value(c)``: computes and stores
         ``c.value``, the exact value alone of a candidate (<= its bound; <= 0 when it can
@@ -60,10 +66,10 @@ class Search:
         self.node_limit = node_limit  # stop after this many search nodes (stats.nodes)
         self.stats = stats if stats is not None else Stats()
         self.best = 0
-        self.best_choice: list = [None] * len(lists)
+        self.best_choice: list[Candidate | None] = [None] * len(lists)
         self.finished = False
 
-    def best_alone(self, rl, blocked: int) -> int:
+    def best_alone(self, rl: RankedList, blocked: int) -> int:
         """An upper bound of the best candidate of ``rl`` outside ``blocked``."""
         m = 0
         cands = rl.cands
@@ -80,8 +86,8 @@ class Search:
     def run(self) -> None:
         n = len(self.lists)
         lists = self.lists
-        choice: list = [None] * n
-        idx: list = [-1] * n
+        choice: list[Candidate | None] = [None] * n
+        idx: list[int] = [-1] * n
         stats = self.stats
         deadline = self.deadline
         same = self.same
@@ -90,7 +96,7 @@ class Search:
         learned = [0]  # exact values learnt so far
         node_limit = self.node_limit
 
-        def base(c) -> int:
+        def base(c: Candidate) -> int:
             """What a chosen route adds apart from a once-per-run bonus (at most)."""
             b = c.bound - c.bonus
             v = c.value
@@ -98,7 +104,7 @@ class Search:
                 return v
             return b
 
-        def chosen(i):
+        def chosen(i: int) -> tuple[int, int] | None:
             """(sum of bases, best bonus) of the routes chosen before train i, or None if
             one of them turned out never to run."""
             acc = bonus = 0
@@ -118,14 +124,14 @@ class Search:
             if same[i + 1]:
                 twins[i] = twins[i + 1] + 1
 
-        def rest_of(i, blocked) -> int:
+        def rest_of(i: int, blocked: list[int]) -> int:
             """Bound of the trains after i, i's twins left out (they are counted per route)."""
             rest = 0
             for j in range(i + 1 + twins[i], n):
                 rest += best_alone(lists[j], blocked[j])
             return rest
 
-        def refresh(i, blocked):
+        def refresh(i: int, blocked: list[int]) -> tuple[int, int, int, int] | None:
             """(bases, bonus, rest, twins' bound) at train i from what is known now, or None
             when a chosen route turned out never to run."""
             got = chosen(i)
@@ -136,9 +142,9 @@ class Search:
 
         # coarse[j]: train j's list seen through its most used keys (None: a short list)
         t0 = time.monotonic()
-        coarse = [rl.coarse if j else None for j, rl in enumerate(lists)]
+        coarse: list[Coarse | None] = [rl.coarse if j else None for j, rl in enumerate(lists)]
 
-        def coarse_rest(i, tw, used, bound) -> int | None:
+        def coarse_rest(i: int, tw: int, used: int, bound: int) -> int | None:
             """A cheap bound of the trains after i once a route of ``bound`` using ``used``
             is chosen for train i (None: a list has no coarse view)."""
             total = 0
@@ -154,10 +160,10 @@ class Search:
                 total += co.best(used)
             return total
 
-        block_memo: dict = {}
-        cores: list = []  # the first list's block cores, all at once
+        block_memo: dict[int, tuple[int, int]] = {}
+        cores: list[int] = []  # the first list's block cores, all at once
 
-        def block_of(k) -> tuple:
+        def block_of(k: int) -> tuple[int, int]:
             """(best bound, shared track) of the first list's ranks k to k + _BLOCK - 1."""
             got = block_memo.get(k)
             if got is None:
@@ -166,7 +172,7 @@ class Search:
                 got = block_memo[k] = (lists[0].cands.bound_list[k], cores[k // _BLOCK])
             return got
 
-        def rec(i, blocked, acc, bonus, used):
+        def rec(i: int, blocked: list[int], acc: int, bonus: int, used: int) -> None:
             # blocked[j]: ranks of train j's list that conflict with the routes chosen so far;
             # used: their keys; acc: their bases; bonus: the best once-per-run bonus among them
             stats.nodes += 1
@@ -230,9 +236,9 @@ class Search:
                 if peek is not None:
                     # a route not looked at yet: judged without making it (its base is its
                     # bound, it has no bonus)
-                    got = peek(k)
-                    if got is not None:
-                        b, m = got
+                    peeked = peek(k)
+                    if peeked is not None:
+                        b, m = peeked
                         if acc + bonus + b * (1 + tw) + rest <= self.best:
                             break
                         cr = coarse_rest(i, tw, used | m, b)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import gc
 import time
+from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from operator import attrgetter
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import GameError
 from ..core.routes import RouteRules, rules_for
@@ -23,20 +25,31 @@ from .candidates import (
     evaluate_alone,
     trail_nodes,
 )
+from .entries import Entry
 from .meter import TypedMeter, default_meter
 from .search import Search, Stats
 from .table import CandList, Ranked, table_walk
+
+if TYPE_CHECKING:
+    from ..core.entities import Corporation, Minor
+    from ..core.game import Game
+    from ..core.routes import Route
+    from ..core.tiles import City, NodeBase
+    from ..core.trains import Train
+    from .meter import Meter
+
+    Operator = Corporation | Minor  # an entity that runs trains
 
 
 @dataclass
 class RouterResult:
     revenue: int
-    routes: list  # run_routes entries
+    routes: list[dict[str, Any]]  # run_routes entries
     optimal: bool
     stats: Stats = field(default_factory=Stats)
     entity: str | None = None
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         s = self.stats
         return {
             "entity": self.entity, "revenue": self.revenue, "optimal": self.optimal,
@@ -48,18 +61,19 @@ class RouterResult:
         }
 
 
-def _kind_key(rules, train) -> tuple:
+def _kind_key(rules: RouteRules, train: Train) -> tuple[Any, ...]:
     return rules.router_train_key(train)
 
 
-def _tokened_cities(rules, game, corp) -> list:
+def _tokened_cities(rules: RouteRules, game: Game, corp: Operator) -> list[City]:
     return [c for _hx, tile in game.board.tiles() for c in tile.cities if rules.city_tokened_by(c, corp)]
 
 
-def _start_nodes(rules, game, corp, train, links, tokened_cities: list) -> list:
+def _start_nodes(rules: RouteRules, game: Game, corp: Operator, train: Train, links: Links,
+                 tokened_cities: list[City]) -> list[NodeBase]:
     """The company's tokened cities, and the stops within the title's
     ``router_start_radius(train)`` links of them."""
-    out = list(tokened_cities)
+    out: list[NodeBase] = list(tokened_cities)
     radius = rules.router_start_radius(train)
     tokened = set(out)
     seen = set(out)
@@ -78,13 +92,13 @@ def _start_nodes(rules, game, corp, train, links, tokened_cities: list) -> list:
     return out
 
 
-def _bound_slack(rules, train, entity) -> int | None:
+def _bound_slack(rules: RouteRules, train: Train, entity: Operator) -> int | None:
     """What a route's bound may add to its stop values: the title's ``router_bound_slack``
     (by default 0 without bound hooks, else None: unknown)."""
     return rules.router_bound_slack(train, entity)
 
 
-def _row_total(meter) -> int:
+def _row_total(meter: Meter) -> int:
     """How far a meter lets a train run, to compare kinds (its rows' visits, else its capacity)."""
     if isinstance(meter, TypedMeter):
         return sum(v for _ts, v in meter.rows)
@@ -95,11 +109,12 @@ _PRELIM_NODES = 300  # search nodes for the run that sets the pruned kind's floo
 _PRUNE_BESIDE = 5000  # the most candidates the other trains may have for the pruned kind to be cut
 
 
-def _pruned_kind(rules, entity, trains, kind_of, kind_train):
+def _pruned_kind(rules: RouteRules, entity: Operator, trains: list[Train], kind_of: dict[Train, tuple[Any, ...]],
+                 kind_train: dict[tuple[Any, ...], Train]) -> tuple[Any, ...] | None:
     """The kind whose list is cut by what the other trains can run beside its routes: one
     that runs a single train, has a known bound slack and walks the longest routes (the
     largest meter); None if no kind qualifies."""
-    count: dict = {}
+    count: dict[tuple[Any, ...], int] = {}
     for t in trains:
         count[kind_of[t]] = count.get(kind_of[t], 0) + 1
     best = None
@@ -129,15 +144,16 @@ class _Kind:
 class _Plan:
     """How one train kind's routes are walked and bounded."""
 
-    def __init__(self, game, rules, entity, train, links, tokened, key_bit, work_limit):
+    def __init__(self, game: Game, rules: RouteRules, entity: Operator, train: Train, links: Links,
+                 tokened: list[City], key_bit: Callable[[Hashable], int], work_limit: int | None):
         self.train = train
         self.links = links
         free_hook = rules.router_free_stop
-        free = None
+        free: Callable[[NodeBase], bool] | None = None
         if type(rules).router_free_stop is not RouteRules.router_free_stop:  # else no stop is free
-            memo: dict = {}
+            memo: dict[NodeBase, bool] = {}
 
-            def free(node):
+            def free(node: NodeBase) -> bool:
                 f = memo.get(node)
                 if f is None:
                     f = memo[node] = bool(free_hook(train, node))
@@ -145,9 +161,9 @@ class _Plan:
 
         self.free = free
         ck_hook = rules.conflict_keys
-        conflict = None
+        conflict: Callable[[Collection[Hashable], NodeBase], Iterable[Hashable]] | None = None
         if type(rules).conflict_keys is not RouteRules.conflict_keys:  # else the track keys
-            def conflict(keys, node):
+            def conflict(keys: Collection[Hashable], node: NodeBase) -> Iterable[Hashable]:
                 return ck_hook(train, keys, [node])
 
         self.sv = sv = StopValues(rules, train, entity)
@@ -169,7 +185,7 @@ class _Plan:
         # corp)`` (made once per walk; by default its ``router_route_bound``); None: no bound
         self.hook = rules.router_bound_for(train, entity)
         self.base_hook = sv.base_hook
-        self.base_memo: dict = {}  # stop values' sum -> ``router_base_bound``
+        self.base_memo: dict[int, int] = {}  # stop values' sum -> ``router_base_bound``
         # the run bonus as ``run_bonus(stops)``: the title's ``router_run_bonus_for(train,
         # corp)`` (made once per walk; by default its ``router_run_bonus``); None: no bonus
         self.run_bonus = rules.router_run_bonus_for(train, entity)
@@ -182,7 +198,7 @@ class _Plan:
             got = self.base_memo[b] = self.base_hook(self.train, self.entity, b)
         return got
 
-    def bound(self, h, o, b: int) -> tuple[int, int]:
+    def bound(self, h: Entry, o: Entry | None, b: int) -> tuple[int, int]:
         """(bound, bonus) of a route from its stop values' sum ``b``."""
         bonus = 0
         hook = self.hook
@@ -198,7 +214,7 @@ class _Plan:
         return b, bonus
 
 
-def _rides_along(game, small: _Plan, big: _Plan) -> bool:
+def _rides_along(game: Game, small: _Plan, big: _Plan) -> bool:
     """Are ``small``'s routes exactly ``big``'s routes that small's meter accepts, worth the
     same stop values? (Same track, starts, stops and values; distance rows of the same stop
     types, none longer; no more paying stops.) Then one walk serves both."""
@@ -216,12 +232,14 @@ def _rides_along(game, small: _Plan, big: _Plan) -> bool:
         return False
     if (small.free is None) != (big.free is None):
         return False
-    return all(small.sv.value(n) == big.sv.value(n) and (small.free is None or small.free(n) == big.free(n))
-               for n in nodes)
+    return all(small.sv.value(n) == big.sv.value(n) and (small.free is None or small.free(n) == big.free(n))  # type: ignore[misc]
+               for n in nodes)  # (both free or neither, checked above)
 
 
-def _kind_candidates(game, rules, entity, train, links, tokened, key_bit, work_limit, stats,
-                     floor: int | None = None, rising: bool = False, floor_of=None) -> _Kind:
+def _kind_candidates(game: Game, rules: RouteRules, entity: Operator, train: Train, links: Links, tokened: list[City],
+                     key_bit: Callable[[Hashable], int], work_limit: int | None, stats: Stats,
+                     floor: int | None = None, rising: bool = False,
+                     floor_of: Callable[[int], int] | None = None) -> _Kind:
     """The candidate routes of ``train``'s kind: with ``floor``, those whose bound is at
     least it (``floor_of(mask)``: a higher floor for the routes whose first half uses that
     track); with ``rising``, those at least as good as the best found (the floor rises as
@@ -234,8 +252,8 @@ _ALONE = (None,)  # the second halves of a route that is one half
 _TABLES = True  # lists walked without a floor as arrays (``table_walk``); False: an object per route
 
 
-def _walk(plan: _Plan, stats, floor: int | None = None, rising: bool = False, floor_of=None,
-          riders=()) -> tuple[_Kind, list]:
+def _walk(plan: _Plan, stats: Stats, floor: int | None = None, rising: bool = False,
+          floor_of: Callable[[int], int] | None = None, riders: Sequence[_Plan] = ()) -> tuple[_Kind, list[_Kind]]:
     """``_kind_candidates`` for a plan, and the lists of the kinds that ride along
     (``riders``: their plans, see ``_rides_along``; every route of theirs is kept)."""
     train = plan.train
@@ -248,11 +266,11 @@ def _walk(plan: _Plan, stats, floor: int | None = None, rising: bool = False, fl
     hook = plan.hook
     run_bonus = plan.run_bonus
     summed = plan.pay is None
-    cands = []
+    cands: list[Candidate] = []
     low = 1 if floor is None else max(1, floor)  # a route worth nothing is never wanted
     slack = en.slack
     per_half = en.floor_of is not None
-    rider_cands: list = [[] for _ in riders]
+    rider_cands: list[list[Candidate]] = [[] for _ in riders]
     if _TABLES and floor is None and not rising and en.bit_joins and en.meter.join is not None:
         # the lists are built as arrays (``table_walk``)
         table, theirs = table_walk(en, plan, list(riders))
@@ -267,6 +285,9 @@ def _walk(plan: _Plan, stats, floor: int | None = None, rising: bool = False, fl
     base_only = hook is None and run_bonus is None and plan.base_hook is not None
     base_memo = plan.base_memo
     zero = (0,) if summed else ((),)
+    others: Sequence[Entry | None]
+    ovals: Sequence[Any]
+    states: Sequence[Any]
     for h, join, idx in en.routes():
         if per_half:
             floor = en.cur_floor
@@ -295,7 +316,7 @@ def _walk(plan: _Plan, stats, floor: int | None = None, rising: bool = False, fl
                 continue  # the hooks cannot lift it to the floor
             bonus = 0
             if hook_only:
-                b = hook(partial(trail_nodes, h, o), b)
+                b = hook(partial(trail_nodes, h, o), b)  # type: ignore[misc]  # (hook_only: it is set)
             elif base_only:
                 got = base_memo.get(b)
                 b = got if got is not None else plan.base_bound(b)
@@ -320,7 +341,7 @@ def _walk(plan: _Plan, stats, floor: int | None = None, rising: bool = False, fl
     return _Kind(CandList(cands), complete), [_Kind(CandList(out), float("-inf")) for out in rider_cands]
 
 
-def optimal_routes(game, entity=None, *, time_limit: float | None = None,
+def optimal_routes(game: Game, entity: Operator | None = None, *, time_limit: float | None = None,
                    work_limit: int | None = None) -> RouterResult:
     """The best routes for ``entity`` (default: the entity acting) with its trains now.
 
@@ -338,7 +359,8 @@ def optimal_routes(game, entity=None, *, time_limit: float | None = None,
             gc.enable()
 
 
-def _optimal_routes(game, entity, time_limit: float | None, work_limit: int | None) -> RouterResult:
+def _optimal_routes(game: Game, entity: Operator | None, time_limit: float | None,
+                    work_limit: int | None) -> RouterResult:
     if entity is None:
         entity = game.current_entity()
     stats = Stats()
@@ -349,33 +371,33 @@ def _optimal_routes(game, entity, time_limit: float | None, work_limit: int | No
         return RouterResult(0, [], True, stats, name)
     deadline = time.monotonic() + time_limit if time_limit is not None else None
     rules = rules_for(game)
-    chain_cache: dict = {}
+    chain_cache: dict[Any, Any] = {}
     t0 = time.monotonic()
 
-    key_index: dict = {}
+    key_index: dict[Hashable, int] = {}
 
-    def key_bit(k) -> int:
+    def key_bit(k: Hashable) -> int:
         b = key_index.get(k)
         if b is None:
             b = key_index[k] = 1 << len(key_index)
         return b
 
     tokened = _tokened_cities(rules, game, entity)
-    kinds: dict = {}
-    kind_of: dict = {}
-    kind_train: dict = {}
-    links_by_track: dict = {}
+    kinds: dict[tuple[Any, ...], _Kind] = {}
+    kind_of: dict[Train, tuple[Any, ...]] = {}
+    kind_train: dict[tuple[Any, ...], Train] = {}
+    links_by_track: dict[str | None, Links] = {}
     for train in trains:
         key = _kind_key(rules, train)
         kind_of[train] = key
         if key not in kinds:
             kind_train[key] = train
-            kinds[key] = None
+            kinds[key] = None  # type: ignore[assignment]  # (its place in order, set by the walks below)
     # with several trains, the kind that runs one train and walks the longest routes is
     # walked last and pruned (see below); first only its best routes
     pruned = _pruned_kind(rules, entity, trains, kind_of, kind_train) if len(trains) > 1 else None
 
-    def links_of(train) -> Links:
+    def links_of(train: Train) -> Links:
         skip = rules.skip_route_track_type(train)
         links = links_by_track.get(skip)
         if links is None:
@@ -385,7 +407,7 @@ def _optimal_routes(game, entity, time_limit: float | None, work_limit: int | No
     plans = {key: _Plan(game, rules, entity, train, links_of(train), tokened, key_bit, work_limit)
              for key, train in kind_train.items()}
     # a kind whose routes are another's that its meter accepts rides along that kind's walk
-    riders: dict = {}
+    riders: dict[tuple[Any, ...], list[tuple[Any, ...]]] = {}
     if len(kinds) > 1:
         by_size = sorted(kind_train, key=lambda k: -_row_total(plans[k].meter))
         for key in by_size:
@@ -414,8 +436,8 @@ def _optimal_routes(game, entity, time_limit: float | None, work_limit: int | No
             kinds[k] = kind
     stats.enumerate_s = time.monotonic() - t0
 
-    order: list = []
-    same: list = []
+    order: list[Train] = []
+    same: list[bool] = []
 
     def set_order() -> None:
         order[:] = sorted(trains, key=lambda t: (-kinds[kind_of[t]].top, repr(kind_of[t]), t.id))
@@ -424,17 +446,17 @@ def _optimal_routes(game, entity, time_limit: float | None, work_limit: int | No
     set_order()
     by_id = {t.id: t for t in trains}
     best = [0]  # the best run's revenue so far
-    best_choice: list = [None] * len(order)  # its candidates in train order
-    ranked_memo: dict = {}
+    best_choice: list[Candidate | None] = [None] * len(order)  # its candidates in train order
+    ranked_memo: dict[int, tuple[_Kind, RankedList]] = {}
 
-    def ranked_of(kind) -> RankedList:
+    def ranked_of(kind: _Kind) -> RankedList:
         got = ranked_memo.get(id(kind))
         if got is None or got[0] is not kind:
             got = ranked_memo[id(kind)] = (kind, RankedList(kind.cands, len(key_index)))
         return got[1]
 
-    def run_of(choice) -> list:
-        routes: list = []
+    def run_of(choice: list[Candidate | None]) -> list[Route]:
+        routes: list[Route] = []
         for train, c in zip(order, choice):
             if c is not None:
                 build_route(rules, train, c.nodes, c.segs, routes, None, chain_cache)
@@ -442,15 +464,15 @@ def _optimal_routes(game, entity, time_limit: float | None, work_limit: int | No
 
     eager = [False]  # check every better run's log form at once (after a final check failed)
 
-    def logged_total(routes) -> int | None:
+    def logged_total(routes: list[Route]) -> int | None:
         """The run's revenue as process() will see it: its log form, rebuilt and checked."""
         try:
-            again = game.compute_route_revenues(entity, [r.to_log() for r in routes], by_id)
+            again: list[int] = game.compute_route_revenues(entity, [r.to_log() for r in routes], by_id)
         except GameError:
             return None
         return sum(again)
 
-    def evaluate(choice):
+    def evaluate(choice: list[Candidate | None]) -> int | None:
         routes = run_of(choice)
         try:
             total = sum(r.revenue(recompute=True) for r in routes)
@@ -463,7 +485,7 @@ def _optimal_routes(game, entity, time_limit: float | None, work_limit: int | No
             return None
         return total
 
-    def value(c) -> int:
+    def value(c: Candidate) -> int:
         stats.evaluated += 1
         got = evaluate_alone(rules, c.train, c.nodes, c.segs, None, chain_cache)
         v = got if got is not None else -1

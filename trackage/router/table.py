@@ -15,12 +15,26 @@ rows.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from functools import partial
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
+import numpy.typing as npt
 
 from .bitsets import byte_rows
 from .candidates import MASK, NODES, STATE, VALS, Candidate, trail_nodes
+from .entries import Entry
+from .joins import BitJoin
+
+if TYPE_CHECKING:
+    from ..core.tiles import NodeBase
+    from ..core.trains import Train
+    from .candidates import Enumerator
+    from .solve import _Plan
+
+Ints = npt.NDArray[np.int64]
+Bytes = npt.NDArray[np.uint8]
 
 
 class Ranked:
@@ -29,18 +43,18 @@ class Ranked:
     (``mask_at``), and every rank's keys as byte rows (``mask_rows``) and per block
     (``block_cores``)."""
 
-    bound_list: list
+    bound_list: list[int]
 
     def __init__(self) -> None:
-        self._rows: dict = {}  # width -> mask_rows
+        self._rows: dict[int, Bytes] = {}  # width -> mask_rows
 
     def __len__(self) -> int:
         return len(self.bound_list)
 
-    def __getitem__(self, r):  # pragma: no cover - protocol
+    def __getitem__(self, r: int) -> Candidate:  # pragma: no cover - protocol
         raise NotImplementedError
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Candidate]:
         for r in range(len(self)):
             yield self[r]
 
@@ -52,17 +66,17 @@ class Ranked:
         its bound, it has no run bonus), else None."""
         return None
 
-    def mask_rows(self, width: int):
+    def mask_rows(self, width: int) -> Bytes:
         """Every rank's conflict keys as ``width`` little-endian bytes (an n x width array)."""
         got = self._rows.get(width)
         if got is None:
             got = self._rows[width] = self._mask_rows(width)
         return got
 
-    def _mask_rows(self, width: int):
+    def _mask_rows(self, width: int) -> Bytes:
         return byte_rows([c.mask for c in self], width)
 
-    def block_cores(self, size: int, width: int) -> list:
+    def block_cores(self, size: int, width: int) -> list[int]:
         """For every block of ``size`` ranks (from rank 0), the keys all its routes use."""
         rows = self.mask_rows(width)
         if not len(rows):
@@ -74,22 +88,23 @@ class Ranked:
 class CandList(Ranked):
     """Candidates made one by one (a walk under a floor), highest bound first."""
 
-    def __init__(self, cands: list):
+    def __init__(self, cands: list[Candidate]):
         super().__init__()
         self.cands = cands
         self.bound_list = [c.bound for c in cands]
 
-    def __getitem__(self, r):
+    def __getitem__(self, r: int) -> Candidate:
         return self.cands[r]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Candidate]:
         return iter(self.cands)
 
 
 class CandTable(Ranked):
     """Candidates kept as columns and made on demand, highest bound first."""
 
-    def __init__(self, train, bounds, group, kidx, heads: list, tails: list, bonus, halves_rows: dict):
+    def __init__(self, train: Train, bounds: Ints, group: Ints, kidx: Ints, heads: list[Entry], tails: list[Entry],
+                 bonus: Ints | None, halves_rows: dict[int, tuple[Bytes, Bytes]]):
         super().__init__()
         self.train = train
         self.group = group  # by rank: the route's first half (an index of ``heads``)
@@ -99,11 +114,11 @@ class CandTable(Ranked):
         self.bound_list = bounds.tolist()
         self.bonus = bonus  # by rank: the part of the bound a run earns once (None: none)
         self.halves_rows = halves_rows  # width -> the halves' masks as rows (shared by a walk's tables)
-        self._made: list = [None] * len(self.bound_list)
-        self._group: list | None = None
-        self._kidx: list | None = None
+        self._made: list[Candidate | None] = [None] * len(self.bound_list)
+        self._group: list[int] | None = None
+        self._kidx: list[int] | None = None
 
-    def _lists(self) -> tuple[list, list]:
+    def _lists(self) -> tuple[list[int], list[int]]:
         if self._group is None or self._kidx is None:
             self._group = self.group.tolist()
             self._kidx = self.kidx.tolist()
@@ -112,7 +127,7 @@ class CandTable(Ranked):
     def mask_at(self, r: int) -> int:
         """Rank r's conflict keys (without making its candidate)."""
         group, kidx = self._lists()
-        m = self.heads[group[r]][MASK]
+        m: int = self.heads[group[r]][MASK]
         k = kidx[r]
         return m | self.tails[k][MASK] if k < len(self.tails) else m
 
@@ -133,7 +148,13 @@ class CandTable(Ranked):
             c = self._made[r] = Candidate(h, o, self.bound_list[r], mask, bonus, self.train)
         return c
 
-    def __getitem__(self, r):
+    @overload
+    def __getitem__(self, r: int) -> Candidate: ...
+
+    @overload
+    def __getitem__(self, r: slice) -> list[Candidate]: ...
+
+    def __getitem__(self, r: int | slice) -> Candidate | list[Candidate]:
         if isinstance(r, slice):
             return [self._make(i) for i in range(*r.indices(len(self)))]
         if r < 0:
@@ -142,7 +163,7 @@ class CandTable(Ranked):
             raise IndexError(r)
         return self._make(r)
 
-    def _mask_rows(self, width: int):
+    def _mask_rows(self, width: int) -> Bytes:
         got = self.halves_rows.get(width)
         if got is None:
             got = self.halves_rows[width] = (
@@ -152,7 +173,7 @@ class CandTable(Ranked):
         return heads[self.group] | tails[self.kidx]
 
 
-def _unique(a) -> tuple[list, np.ndarray]:
+def _unique(a: Ints) -> tuple[list[int], Ints]:
     """The distinct values of an int array (a list, ascending) and, for each element, its
     value's place among them (by counting when they are few and close)."""
     if not len(a):
@@ -174,16 +195,16 @@ class _Routes:
     """A walk's routes as columns: ``group`` (the first half, an index of ``heads``) and
     ``kidx`` (the second half, an index of ``tails``; ``len(tails)``: none)."""
 
-    def __init__(self, en):
-        heads: list = []  # a group's first half
-        sizes: list = []  # a group's routes
-        offs: list = []  # where its tree's second halves start in ``tails``
-        ks: list = []  # by route: the second half's place in its tree (-1: none)
-        tails: list = []
-        rel: list = []  # by second half: its stop values without the start's
-        t_state: list = []
-        t_start: list = []  # by second half: its start's meter state
-        placed: dict = {}
+    def __init__(self, en: Enumerator):
+        heads: list[Entry] = []  # a group's first half
+        sizes: list[int] = []  # a group's routes
+        offs: list[int] = []  # where its tree's second halves start in ``tails``
+        ks: list[int] = []  # by route: the second half's place in its tree (-1: none)
+        tails: list[Entry] = []
+        rel: list[Any] = []  # by second half: its stop values without the start's
+        t_state: list[Any] = []  # (meter states)
+        t_start: list[Any] = []  # by second half: its start's meter state
+        placed: dict[object, int] = {}  # a join -> where its second halves start
         for h, join, idx in en.routes():
             heads.append(h)
             if join is None:
@@ -194,6 +215,7 @@ class _Routes:
             off = placed.get(join)  # (the key keeps the join alive: ids are not reused)
             if off is None:
                 off = placed[join] = len(tails)
+                assert isinstance(join, BitJoin)  # (a walk without a floor joins with bitsets)
                 tails.extend(join.uni)
                 rel.extend(join.rel_vals)
                 t_state.extend(k[STATE] for k in join.uni)
@@ -213,11 +235,11 @@ class _Routes:
         raw = np.array(ks, dtype=np.int64)
         self.kidx = np.where(raw < 0, n_t, raw + np.repeat(np.array(offs, dtype=np.int64), size))
         self.alone = self.kidx == n_t
-        self._merged: tuple | None = None
-        self._sums: dict = {}
-        self.rows: dict = {}  # width -> the halves' masks as rows (``CandTable.halves_rows``)
+        self._merged: tuple[list[tuple[int, ...]], Ints] | None = None
+        self._sums: dict[int | None, Ints] = {}
+        self.rows: dict[int, tuple[Bytes, Bytes]] = {}  # width -> the halves' masks as rows (``CandTable.halves_rows``)
 
-    def sums(self, pay: int | None):
+    def sums(self, pay: int | None) -> Ints:
         """Every route's stop values summed, the best ``pay`` of them where only those pay
         (the walk's own values first: at most its ``pay`` best)."""
         got = self._sums.get(pay)
@@ -230,7 +252,7 @@ class _Routes:
         else:
             if self._merged is None:
                 # the routes' values, once per distinct pair of the halves' values
-                ids: dict = {}
+                ids: dict[tuple[int, ...], int] = {}
                 h_id = np.array([ids.setdefault(h[VALS], len(ids)) for h in self.heads], dtype=np.int64)
                 t_id = np.array([ids.setdefault(v, len(ids)) for v in self.rel] + [ids.setdefault((), len(ids))],
                                 dtype=np.int64)
@@ -243,7 +265,7 @@ class _Routes:
         self._sums[pay] = got
         return got
 
-    def relevant_masks(self, nodes: frozenset):
+    def relevant_masks(self, nodes: frozenset[NodeBase]) -> tuple[Ints | None, list[NodeBase]]:
         """Every route's stops among ``nodes`` as bits (``nodes`` in a fixed order), with
         that order; None when there are too many of them for a word."""
         order = sorted(nodes, key=lambda n: (n.hex.id if getattr(n, "hex", None) is not None else "", repr(n)))
@@ -251,7 +273,7 @@ class _Routes:
             return None, order
         bit = {n: 1 << i for i, n in enumerate(order)}
 
-        def mask(e) -> int:
+        def mask(e: Entry) -> int:
             m = 0
             for n in e[NODES]:
                 b = bit.get(n)
@@ -263,14 +285,14 @@ class _Routes:
         tails = np.array([mask(t) for t in self.tails] + [0], dtype=np.int64)
         return heads[self.group] | tails[self.kidx], order
 
-    def stops_of(self, r: int):
+    def stops_of(self, r: int) -> partial[tuple[NodeBase, ...]]:
         """Route r's stops (a callable, as title hooks take them)."""
         h = self.heads[int(self.group[r])]
         k = int(self.kidx[r])
         return partial(trail_nodes, h, self.tails[k] if k < len(self.tails) else None)
 
 
-def _through(fn, routes: _Routes, base, with_base: bool):
+def _through(fn: Callable[..., int], routes: _Routes, base: Ints | None, with_base: bool) -> Ints:
     """A title's per-route function over every route: ``fn(stops, base)`` (``with_base``) or
     ``fn(stops)``. A function whose ``relevant`` (a set of stops) says what it reads is
     called once per distinct (stops among them, base); else once per route."""
@@ -280,13 +302,15 @@ def _through(fn, routes: _Routes, base, with_base: bool):
         masks, order = routes.relevant_masks(relevant)
     if masks is None:
         if with_base:
+            assert base is not None
             return np.array([fn(routes.stops_of(r), b) for r, b in enumerate(base.tolist())], dtype=np.int64)
         return np.array([fn(routes.stops_of(r)) for r in range(len(routes.group))], dtype=np.int64)
     assert order is not None
     m_vals, m_place = _unique(masks)
     nb = 1
-    b_vals: list = []
+    b_vals: list[int] = []
     if with_base:
+        assert base is not None
         b_vals, b_place = _unique(base)
         nb = max(1, len(b_vals))
         codes, inverse = _unique(m_place * nb + b_place)
@@ -303,7 +327,7 @@ def _through(fn, routes: _Routes, base, with_base: bool):
     return np.array(out, dtype=np.int64)[inverse] if out else np.zeros(0, dtype=np.int64)
 
 
-def _priced(routes: _Routes, plan, low: int, keep=None) -> CandTable:
+def _priced(routes: _Routes, plan: _Plan, low: int, keep: npt.NDArray[np.bool_] | None = None) -> CandTable:
     """``plan``'s kind's table of the routes (those ``keep`` marks, if given) whose bound is
     at least ``low``: stop values, the title's base bound, route bound and run bonus."""
     b = routes.sums(plan.pay)
@@ -326,7 +350,7 @@ def _priced(routes: _Routes, plan, low: int, keep=None) -> CandTable:
                      routes.tails, bonus[order] if bonus is not None else None, routes.rows)
 
 
-def table_walk(en, plan, riders: list, low: int = 1) -> tuple[CandTable, list]:
+def table_walk(en: Enumerator, plan: _Plan, riders: list[_Plan], low: int = 1) -> tuple[CandTable, list[CandTable]]:
     """The walk of ``en`` (every route, no floor) as tables: ``plan``'s kind's routes
     bounded at least ``low`` and each rider's (its plan) routes its meter accepts, bounded
     at least 1. A plan gives ``train``, ``pay``, ``meter``, ``base_hook``/``base_bound``,
@@ -336,9 +360,9 @@ def table_walk(en, plan, riders: list, low: int = 1) -> tuple[CandTable, list]:
     if not riders:
         return table, []
     # the whole route's meter state, by (first half's state, second half's state, start's)
-    ids: dict = {}
+    ids: dict[Any, int] = {}  # (meter states)
 
-    def sid(s) -> int:
+    def sid(s: Any) -> int:
         got = ids.get(s)
         if got is None:
             got = ids[s] = len(ids)
@@ -360,6 +384,6 @@ def table_walk(en, plan, riders: list, low: int = 1) -> tuple[CandTable, list]:
         whole.append(states[hs] if kk == ns - 1 else join(states[hs], states[kk], states[st]))
     out = []
     for r in riders:
-        ok = np.array([s is not None and r.meter.accepts(s) for s in whole], dtype=bool)[inverse]
+        ok = np.array([s is not None and r.meter.accepts(s) for s in whole], dtype=np.bool_)[inverse]
         out.append(_priced(routes, r, 1, ok))
     return table, out

@@ -3,7 +3,7 @@ English Channel and France, double hexes."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from ...core.routes import (
     Route,
@@ -243,7 +243,7 @@ class RouteRules1822(RouteRules):
             return 0
         return max(0, self.stop_revenue(dest.city, Route(self, train, connection_data=[])))
 
-    def conflict_keys(self, train, keys: Sequence, nodes: Sequence) -> Sequence:
+    def conflict_keys(self, train, keys: Collection, nodes: Sequence) -> Sequence:
         """Track conflicts as ``check_overlap`` sees them: E trains apart from the others,
         paths inside a tile not compared; local trains use each token once."""
         kind = train.name == "E"
