@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from .tiles import City, NodeBase, Path, Placed
     from .tokens import Token
 
-    Entity = Corporation | Minor  # (a walking corporation; graphs are kept per entity)
+    Entity: TypeAlias = Corporation | Minor  # (a walking corporation; graphs are kept per entity)
 
 # what a walk carries: the board's links (hex id -> edge -> neighbour), its tiles (hex id ->
 # tile) and the targets of a corporation's graph walk (None: a plain walk)
