@@ -603,7 +603,8 @@ class Game:
 
         return clone(self)
 
-    def load(self, actions: list[dict[str, Any]], *, strict: bool = False, trace: Callable[[Game, dict[str, Any]], object] | None = None) -> None:
+    def load(self, actions: list[dict[str, Any]], *, strict: bool = False,
+             trace: Callable[[Game, dict[str, Any]], object] | None = None) -> None:
         """Apply the actions of an 18xx.games log (a log import: the log's leniencies apply,
         e.g. stored route revenues that today's rules reject are warnings). ``trace(game,
         action)`` is called after each one. Snapshots are kept near the end, so undo after
