@@ -233,9 +233,10 @@ class Border:
     def __init__(self, edge: object, type: str | None = None, cost: object = None, color: str | None = None,
                  index: int | None = None):
         self.index = index
-        self.edge = _int(edge)
+        self.edge = cast(int, _int(edge))  # every border names its edge
         self.type = type
-        self.cost = _int(cost)
+        # the cost to cross it, or None (Any: the rules read it after a getattr(b, "cost") test)
+        self.cost: Any = _int(cost)
         self.color = color
 
     def __eq__(self, other: object) -> bool:
