@@ -826,5 +826,6 @@ class Game:
         return self.bank.cash
 
     def total_cash(self) -> int:
-        return (self.bank.cash + sum(p.cash for p in self.players) + sum(c.cash for c in self.corporations)
-                + sum(m.cash for m in self.minors))
+        total: int = (self.bank.cash + sum(p.cash for p in self.players) + sum(c.cash for c in self.corporations)
+                      + sum(m.cash for m in self.minors))
+        return total
