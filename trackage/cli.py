@@ -212,6 +212,42 @@ def show(file: str, at_id: int | None) -> None:
     render(game)
 
 
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--by", type=click.Choice(["round", "action"]), default=None,
+              help="Sum the flows per round or per action (default: the whole game).")
+@click.option("--at", "at_id", type=int, default=None, help="Stop after this action id.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print every flow as JSON: action, round, payer, receiver, amount, category.")
+def ledger(file: str, by: str | None, at_id: int | None, as_json: bool) -> None:
+    """Where the money went: flows between the bank, players and companies, with their reasons."""
+    from .core.ledger import flows
+    from .story import render_ledger
+
+    game = _replayed(file, at_id)
+    if as_json:
+        click.echo(json.dumps(flows(game)))
+        return
+    render_ledger(game, by)
+
+
+def _replayed(file: str, at_id: int | None):
+    """The game of log ``file`` after action ``at_id`` (or at its end); exits 2 on a bad log."""
+    from .core.log import filter_actions, load_log
+    from .replay import game_from_log
+
+    try:
+        data = load_log(file)
+        game = game_from_log(data)
+        actions = [a for a in filter_actions(data["actions"])
+                   if at_id is None or a.get("id") is None or a["id"] <= at_id]
+        game.load(actions)
+    except (GameError, TrackageError) as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(2)
+    return game
+
+
 def _load_for_play(file: str):
     """(log data, game after its actions) of a log file; the game takes live actions next."""
     from .core.log import filter_actions, load_log

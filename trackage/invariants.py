@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .core.ledger import cash_holders
+
 BUYS = ("buy_shares", "par", "buy_company")
 
 
@@ -33,24 +35,6 @@ def check(game, start_total: int | None = None, action: dict | None = None) -> N
         if p is not None and game.num_certs(p) > game.cert_limit(p):
             raise InvariantError(f"{p.name} bought over the certificate limit "
                                  f"({game.num_certs(p)} > {game.cert_limit(p)}) at action {action.get('id')}")
-
-
-def cash_holders(game) -> list:
-    """Every object of the game that can hold cash (the bank, players, corporations, minors,
-    and whatever a title keeps: closed or replaced companies, old records), found by walking
-    the game's state the way a copy does (trackage.core.clone), not from the lists a title
-    keeps of its live entities."""
-    from .core.clone import _copy
-    from .core.money import CashHolder
-
-    memo: dict = {}
-    _copy(game, memo)
-    seen, out = set(), []
-    for copied in memo.values():
-        if isinstance(copied, CashHolder) and id(copied) not in seen:
-            seen.add(id(copied))
-            out.append(copied)
-    return out
 
 
 def all_cash(game) -> int:

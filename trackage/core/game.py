@@ -14,8 +14,9 @@ from .actions import asks_hex, asks_tile
 from .entities import Company, Corporation, Player, ShareBundle, SharePoolHolder
 from .errors import GameError
 from .index import Index
+from .journal import Journal
 from .market import StockMarket
-from .money import Bank, CashHolder, spend
+from .money import Bank, CashHolder, pay
 from .pipeline import Pipeline, listing_entities
 from .rng import Rng
 from .round import OperatingRound, Round, StockRound
@@ -96,6 +97,8 @@ class Game:
     TRAIN_PRICE_MIN = 1
     TRAIN_PRICE_MULTIPLE = 1
     BANK_CAN_BREAK = True
+    #: how the title writes an amount of money (``%s`` is the amount): ``£%s``, ``%sM``
+    CURRENCY = "$%s"
     CORPORATION_CLASS = Corporation  # titles may subclass it (e.g. a different float rule)
     # the random player's weights per action type, over trackage.playout.WEIGHTS (a title's bias
     # so that random games move on and end by the title's own end conditions)
@@ -134,6 +137,7 @@ class Game:
         self.raw_options = list(optional_rules or [])
         self.optional_rules = self.init_optional_rules(self.raw_options)
         self.data = self.build_data()
+        self.journal = Journal()
         self.bank = Bank(self.bank_cash_start(), can_break=self.BANK_CAN_BREAK)
         self.pool = SharePoolHolder()
         self.share_market = ShareMarket(self, self.pool, allow_president_sale=self.PRESIDENT_SALES_TO_MARKET)
@@ -294,7 +298,7 @@ class Game:
                 return (0, self.players.index(c.owner), c.revenue, c.name)
             return (1, 0, c.revenue, c.name)
         for c in sorted(comps, key=key):
-            spend(self.bank, c.owner, c.revenue)
+            pay(self, self.bank, c.owner, c.revenue, "private_revenue")
 
     # stock-round hooks (the core stock step calls these)
     def after_buy_shares(self, player: Any, corp: Any) -> None:
@@ -319,7 +323,7 @@ class Game:
     def float_corporation(self, corp: Any) -> None:
         if corp.capitalization in ("incremental", "none"):
             return
-        spend(self.bank, corp, corp.par_price.price * corp.total_shares)
+        pay(self, self.bank, corp, corp.par_price.price * corp.total_shares, "float_capital")
 
     def after_par(self, corp: Any) -> None:
         if self.HOME_TOKEN_TIMING == "par":
@@ -552,7 +556,7 @@ class Game:
                 if corp in board.tile_reservations(hex_):
                     board.remove_tile_reservation(hex_, corp)
         if corp.cash > 0:
-            spend(corp, self.bank, corp.cash)
+            pay(self, corp, self.bank, corp.cash, "treasury_return")
         for t in corp.trains:
             t.buyable = False
         for c in list(corp.companies):
@@ -681,7 +685,7 @@ class Game:
         price = train.price if price is None else price
         seller = train.owner
         if price > 0:
-            spend(operator, self.bank if seller is self.depot else seller, price)
+            pay(self, operator, self.bank if seller is self.depot else seller, price, "train_purchase")
         remove_train(self, train)
         train.owner = operator
         operator.trains.append(train)

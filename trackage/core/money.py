@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import GameError
+from .journal import MONEY_CATEGORIES, round_label
 from .kinds import Kinds
+
+if TYPE_CHECKING:
+    from .game import Game
 
 
 class CashHolder(Kinds):
@@ -58,3 +62,36 @@ def spend(payer: Any, receiver: Any, amount: int, *, rule: str = "insufficient-c
             )
         payer.cash -= amount
     receiver.cash += amount
+
+
+def holder_id(holder: Any) -> str | int:
+    """The id money events name a holder by: ``"bank"``, a player's id, a company's id."""
+    hid: str | int = holder.id
+    return hid
+
+
+def holder_kind(holder: Any) -> str:
+    """The column of the seeds' money table ``holder`` belongs to: ``bank``, ``players``,
+    ``companies``, ``minors``, ``pool`` or ``other`` (e.g. 1822's phase-revenue pots)."""
+    if holder.is_bank:
+        return "bank"
+    if holder.is_player:
+        return "players"
+    if holder.is_minor or (holder.is_corporation and getattr(holder, "type", None) == "minor"):
+        return "minors"
+    if holder.is_corporation:
+        return "companies"
+    return "pool" if holder.id == "pool" else "other"
+
+
+def pay(game: Game, payer: CashHolder, receiver: CashHolder, amount: int, why: str, *,
+        rule: str = "insufficient-cash") -> None:
+    """Move ``amount`` from ``payer`` to ``receiver`` as :func:`spend` does, and record it in
+    the game's journal as a money event with its reason ``why`` (one of
+    :data:`~trackage.core.journal.MONEY_CATEGORIES`)."""
+    if why not in MONEY_CATEGORIES:
+        raise ValueError(f"unknown reason for a payment: {why!r}")
+    spend(payer, receiver, amount, rule=rule)
+    game.journal.record("money", payer=holder_id(payer), receiver=holder_id(receiver), amount=amount, why=why,
+                        round=round_label(game), payer_kind=holder_kind(payer),
+                        receiver_kind=holder_kind(receiver))

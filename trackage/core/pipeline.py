@@ -112,6 +112,8 @@ class Pipeline:
             raise ActionFormatError("undo/redo are log filters, not game actions; use Game.undo()", action)
         if game.finished and atype != "message":
             raise GameOverError(action=action)
+        # what the action and its auto_actions cause is the action's: its id, or the one it will get
+        game.journal.action = action.get("id") or len(game.actions) + 1
         self.process_single(action)
         for auto in action.get("auto_actions") or []:
             self.process_single(auto)

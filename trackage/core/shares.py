@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from .entities import ShareBundle
 from .errors import GameError
-from .money import spend
+from .money import pay
 
 if TYPE_CHECKING:
     from .entities import Corporation, Share, SharePoolHolder
@@ -70,12 +70,16 @@ class ShareMarket:
 
     # ---------------------------------------------------------------- core
     def transfer(self, bundle: ShareBundle, to: Any, *, spender: Any = None, receiver: Any = None, price: int = 0,
-                 allow_president_change: bool = True) -> None:
+                 allow_president_change: bool = True, why: str | None = None) -> None:
+        """Move ``bundle`` to ``to``; ``spender`` pays ``receiver`` ``price`` for it, for the reason
+        ``why`` (by default a share sale when it goes to the pool, else a share purchase)."""
         corp = bundle.corporation
         owner = bundle.owner
         previous_president = corp.owner
         if spender is not None and receiver is not None and price > 0:
-            spend(spender, receiver, price)
+            if why is None:
+                why = "share_sale" if to is self.pool else "share_purchase"
+            pay(self.game, spender, receiver, price, why)
         for s in list(bundle.shares):
             self._move_share(s, to)
         if not allow_president_change:

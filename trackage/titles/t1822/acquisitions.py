@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...core.entities import hand_over_companies, hand_over_trains
-from ...core.money import spend
+from ...core.money import pay
 from ...core.tokens import Token
 from . import choices
 from .config import LONDON, MINOR_14
@@ -66,7 +66,7 @@ def move_tokens_to_surviving(game: Game1822, surviving, minor) -> None:
 
 def acquire_bank_minor(game: Game1822, entity, minor, token_choice, round_) -> None:
     """``entity`` buys ``minor`` from the bank box, its token replaced or exchanged as chosen."""
-    spend(entity, game.bank, game.MINOR_BIDBOX_PRICE)
+    pay(game, entity, game.bank, game.MINOR_BIDBOX_PRICE, "acquisition")
     if token_choice == "replace":
         if minor.id == MINOR_14:
             remove_exchange_token(game, entity)
@@ -100,14 +100,14 @@ def acquire_player_minor(game: Game1822, entity, minor, shares, token_choice) ->
     owner = minor.owner
     diff = minor.share_price.price * 2 - entity.share_price.price * shares
     if diff < 0:
-        spend(owner, entity, -diff)
+        pay(game, owner, entity, -diff, "acquisition")
     elif diff > 0:
-        spend(entity, owner, diff)
+        pay(game, entity, owner, diff, "acquisition")
     for _ in range(shares):
         share = entity.shares_of(entity)[0]
         game.share_market._move_share(share, owner)
     if minor.cash > 0:
-        spend(minor, entity, minor.cash)
+        pay(game, minor, entity, minor.cash, "acquisition")
     hand_over_companies(minor, entity)
     hand_over_trains(minor, entity)
     if token_choice == "replace":

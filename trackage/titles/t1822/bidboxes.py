@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...core.entities import ShareBundle
-from ...core.money import spend
+from ...core.money import pay
 from .config import COMPANY_TRAINS, PLUS_BOX_1, PLUS_BOX_2, PLUS_BOX_3
 
 if TYPE_CHECKING:
@@ -72,7 +72,7 @@ def win_company(game: Game1822, player, company, price) -> None:
     company.owner = player
     player.companies.append(company)
     if price > 0:
-        spend(player, game.bank, price)
+        pay(game, player, game.bank, price, "company_purchase")
 
 
 def float_minor(game: Game1822, player, company, bid_amount) -> None:
@@ -84,12 +84,12 @@ def float_minor(game: Game1822, player, company, bid_amount) -> None:
     game.share_market.buy_shares(player, ShareBundle([minor.shares[0]]))
     game.after_par(minor)
     if minor.cash > 0:
-        spend(minor, game.bank, minor.cash)
+        pay(game, minor, game.bank, minor.cash, "treasury_return")
     treasury = game.minor_float_starting_cash(bid_amount, presidency)
     excess = bid_amount - presidency
     if excess:
-        spend(player, game.bank, excess)
-    spend(game.bank, minor, treasury)
+        pay(game, player, game.bank, excess, "bid")
+    pay(game, game.bank, minor, treasury, "float_capital")
     if company in game.companies:
         game.companies.remove(company)
     company.owner = None

@@ -16,7 +16,7 @@ from ...core.entities import Corporation, Player
 from ...core.errors import GameError
 from ...core.game import Game
 from ...core.market import StockMarket
-from ...core.money import spend
+from ...core.money import pay
 from ...core.round import OperatingRound, Round, StockRound
 from ...core.tokens import Token
 from . import (
@@ -198,6 +198,7 @@ class Board1822(Board):
 
 
 class Game1822(Game):
+    CURRENCY = "£%s"
     # attributes of the 1822 game that are not set in its __init__
     board: Board1822
     double_cash_choice: Player | None  # the player who chose to double his cash (P?)
@@ -270,7 +271,7 @@ class Game1822(Game):
 
     def init_starting_cash(self):
         for p in self.players:
-            spend(self.bank, p, self.data["starting_cash"])
+            pay(self, self.bank, p, self.data["starting_cash"], "starting_cash")
 
     def setup(self):
         for c in self.companies:
@@ -492,9 +493,10 @@ class Game1822(Game):
         for c in self.companies:
             if c.owner is None or c.closed:
                 continue
-            if c.sym in PHASE_REVENUE and self.phase_revenue.get(c.sym) is not None:
+            pot = self.phase_revenue.get(c.sym) if c.sym in PHASE_REVENUE else None
+            if pot is not None:
                 c.revenue = phase * PHASE_REVENUE[c.sym]
-                spend(self.bank, self.phase_revenue[c.sym], c.revenue)
+                pay(self, self.bank, pot, c.revenue, "private_revenue")
             if c.sym == DOUBLE_CASH and c.owner.is_corporation:
                 c.revenue = self.data["double_cash_revenue"][phase]
         comps = [c for c in self.companies if c.owner is not None and not c.closed and c.revenue > 0
@@ -505,7 +507,7 @@ class Game1822(Game):
                 return (0, self.players.index(c.owner), "", c.revenue, c.name)
             return (1, 0, c.owner.name, c.revenue, c.name)
         for c in sorted(comps, key=key):
-            spend(self.bank, c.owner, c.revenue)
+            pay(self, self.bank, c.owner, c.revenue, "private_revenue")
 
     def place_home_token(self, corp):
         if not corp.tokens or corp.tokens[0].used:
@@ -563,7 +565,7 @@ class Game1822(Game):
         if company.sym in PHASE_REVENUE:
             pot = self.phase_revenue.get(company.sym)
             if pot is not None and pot.cash > 0:
-                spend(pot, company.owner, pot.cash)
+                pay(self, pot, company.owner, pot.cash, "private_revenue")
             self.phase_revenue[company.sym] = None
             company.close()
         if company.sym == DOUBLE_CASH:
@@ -573,7 +575,8 @@ class Game1822(Game):
         price = train.price if price is None else price
         seller = train.owner
         if price and price > 0:
-            spend(operator, self.bank if seller is self.depot or seller is None else seller, price)
+            to = self.bank if seller is self.depot or seller is None else seller
+            pay(self, operator, to, price, "train_purchase")
         remove_train(self, train)
         train.owner = operator
         operator.trains.append(train)
@@ -608,18 +611,18 @@ class Game1822(Game):
                 if c is None or c.closed or pot is None:
                     continue
                 if pot.cash > 0:
-                    spend(pot, self.bank, pot.cash)
+                    pay(self, pot, self.bank, pot.cash, "treasury_return")
                 self.phase_revenue[sym] = None
                 c.close()
 
     def float_corporation(self, corp):
         if "full_capitalisation" in self.phase.status and corp.type == "major":
             if corp.cash > 0:
-                spend(corp, self.bank, corp.cash)
+                pay(self, corp, self.bank, corp.cash, "treasury_return")
             for s in list(corp.shares_of(corp)):
                 self.share_market._move_share(s, self.pool)
         if corp.capitalization == "full":
-            spend(self.bank, corp, corp.par_price.price * corp.total_shares)
+            pay(self, self.bank, corp, corp.par_price.price * corp.total_shares, "float_capital")
         if corp.type == "major":
             corp.capitalization = "incremental"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...core.errors import GameError
-from ...core.money import spend
+from ...core.money import pay
 
 if TYPE_CHECKING:
     from .game import Game1822
@@ -21,7 +21,7 @@ def add_interest_player_loans(game: Game1822) -> None:
 
 def player_loan(game: Game1822, player, amount) -> None:
     """The bank lends ``amount``; the debt includes 50% interest at once."""
-    spend(game.bank, player, amount)
+    pay(game, game.bank, player, amount, "loan")
     game.player_debt[player] = game.player_debt.get(player,
                                                     0) + amount + -(-amount * game.PLAYER_LOAN_INTEREST // 100)
 
@@ -36,5 +36,5 @@ def payoff_player_loan(game: Game1822, player, amount=None) -> None:
     amount = min(player.cash if amount is None else min(amount, player.cash), debt)
     if amount <= 0:
         raise GameError(f"{player.name} has no cash to pay off the loan", rule="insufficient-cash")
-    spend(player, game.bank, amount)
+    pay(game, player, game.bank, amount, "loan_repayment")
     game.player_debt[player] = debt - amount

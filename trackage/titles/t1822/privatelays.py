@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from trackage.core.actions import asks_hex, asks_tile
 
 from ...core.errors import GameError
-from ...core.money import spend
+from ...core.money import pay
 from . import layeffects
 
 if TYPE_CHECKING:
@@ -149,7 +149,7 @@ def special_lay_tile(game: Game1822, step, action, company, ab) -> None:
     gswr = "P10" in syms
     hsbc = company.sym == "P21"
 
-    def pay(cost):
+    def pay_for(cost):
         # the estuary checks hold for free lays too
         border = game.board._last_border_cost
         if gswr and border == 0:
@@ -162,7 +162,7 @@ def special_lay_tile(game: Game1822, step, action, company, ab) -> None:
             cost -= game.GSWR_DISCOUNT
         cost = game.tile_cost_with_discount(hex_, company, cost)
         if cost > 0:
-            spend(corp, game.bank, cost)
+            pay(game, corp, game.bank, cost, "terrain")
     teleport = ab.get("type") == "teleport"
     game._special_lay = True
     game._teleport_lay = teleport
@@ -170,7 +170,7 @@ def special_lay_tile(game: Game1822, step, action, company, ab) -> None:
     game._advanced_lay = ("next" if syms == {"P11"} else "either") if "P11" in syms else False
     game._lay_syms = syms
     try:
-        game.board.lay_tile(company, hex_, tile, rotation, pay=pay)
+        game.board.lay_tile(company, hex_, tile, rotation, pay=pay_for)
     finally:
         game._special_lay = False
         game._teleport_lay = False

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, ClassVar
 from ...core.entities import ShareBundle
 from ...core.errors import GameError
 from ...core.game import Game
-from ...core.money import spend
+from ...core.money import pay
 from ...core.round import OperatingRound, StockRound
 from ...core.steps.operating import DiscardTrain, HomeToken
 from . import config
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 
 class Game1825(Game):
+    CURRENCY = "£%s"
     TITLE = "1825"
     PLAYER_RANGE = (2, 9)
     # the counts each rule allows depend on the other rules (the units): checked by
@@ -76,7 +77,7 @@ class Game1825(Game):
 
     def init_starting_cash(self):
         for p in self.players:
-            spend(self.bank, p, self.data["starting_cash"])
+            pay(self, self.bank, p, self.data["starting_cash"], "starting_cash")
 
     def setup(self):
         # presidencies are decided from the reference's holdings count (see shares.py)
@@ -96,7 +97,7 @@ class Game1825(Game):
         for idx, player in enumerate(self.players):
             if idx < len(self.companies):
                 company = companies[idx]
-                spend(player, self.bank, company.value)
+                pay(self, player, self.bank, company.value, "company_purchase")
                 player.companies.append(company)
                 company.owner = player
             elif idx == len(self.companies):
@@ -424,7 +425,7 @@ class Game1825(Game):
                 self.minor_trains.remove(t)
                 corp.trains.append(t)
                 t.owner = corp
-                spend(corp, self.bank, t.price)
+                pay(self, corp, self.bank, t.price, "train_purchase")
 
     def operating_order(self):
         formed = [c for c in self.corporations if c in self.formed]

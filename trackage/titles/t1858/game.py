@@ -18,7 +18,7 @@ from trackage.core.trains import rust
 from ...core.entities import Company, Minor
 from ...core.errors import GameError
 from ...core.game import Game
-from ...core.money import spend
+from ...core.money import pay
 from ...core.round import OperatingRound, StockRound
 from . import closure, corporations, gauges, privates, randomplayer, start
 from .steps import (
@@ -64,6 +64,7 @@ class StockRound1858(StockRound):
 
 
 class Game1858(Game):
+    CURRENCY = "Pt%s"
     TITLE = "1858"
     PLAYER_RANGE = (2, 6)
     OPTIONAL_RULES: ClassVar[dict] = {"quick_start_a": (3, 4, 5, 6), "quick_start_b": (3, 4, 5, 6)}
@@ -133,7 +134,7 @@ class Game1858(Game):
     def init_starting_cash(self) -> None:
         cash = self.data["game"]["starting_cash"][str(len(self.players))]
         for p in self.players:
-            spend(self.bank, p, cash)
+            pay(self, self.bank, p, cash, "starting_cash")
 
     def init_companies(self) -> list:
         out = []
@@ -270,7 +271,7 @@ class Game1858(Game):
 
     def purchase_company(self, player, company, price: int) -> None:
         if price > 0:
-            spend(player, self.bank, price)
+            pay(self, player, self.bank, price, "company_purchase")
         player.companies.append(company)
         company.owner = player
         minor = self.private_minor(company)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...core.errors import GameError
-from ...core.money import spend
+from ...core.money import pay
 from . import gauges
 
 if TYPE_CHECKING:
@@ -97,7 +97,7 @@ def close_company(game: Game1858, company) -> None:
         return
     owner = company.owner
     if owner is not None and owner is not game.bank:
-        spend(game.bank, owner, company.value)
+        pay(game, game.bank, owner, company.value, "compensation")
     if owner is not None and hasattr(owner, "companies") and company in owner.companies:
         owner.companies.remove(company)
     company.owner = None

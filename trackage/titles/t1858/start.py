@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.money import spend
+from ...core.money import pay
 
 if TYPE_CHECKING:
     from .game import Game1858
@@ -53,6 +53,6 @@ def quick_start(game: Game1858, option: str) -> None:
     key = "quick_start_packets_b" if option == "quick_start_b" else "quick_start_packets_a"
     packets = game.rng.shuffle(list(game.data[key][str(len(game.players))]))
     for player, packet in zip(game.players, packets):
-        spend(player, game.bank, packet["cost"])
+        pay(game, player, game.bank, packet["cost"], "company_purchase")
         for sym in packet["companies"]:
             game.purchase_company(player, game.index.company(sym), 0)

@@ -35,6 +35,7 @@ class HexTokenOwner(Kinds):
 
 
 class Game1858India(Game1858):
+    CURRENCY = "£%s"
     TITLE = "1858India"
     PLAYER_RANGE = (3, 6)
     DATA_DIR = DATA
@@ -72,10 +73,10 @@ class Game1858India(Game1858):
         return self.CERT_LIMIT[len(self.players)]
 
     def init_starting_cash(self) -> None:
-        from ...core.money import spend
+        from ...core.money import pay
 
         for p in self.players:
-            spend(self.bank, p, self.STARTING_CASH[len(self.players)])
+            pay(self, self.bank, p, self.STARTING_CASH[len(self.players)], "starting_cash")
 
     def phase4_train_trigger(self) -> int:
         return 7

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import ClassVar
 
-from ...core.money import spend
+from ...core.money import pay
 from ...core.steps.operating import DiscardTrain
 from ..t1867.game import Game1867, OperatingRound1867
 from ..t1867.steps import LoanOperations, MajorTrainless, RedeemShares, Route1867
@@ -24,6 +24,7 @@ class OperatingRound1861(OperatingRound1867):
 
 
 class Game1861(Game1867):
+    CURRENCY = "%s₽"
     TITLE = "1861"
     PLAYER_RANGE = (2, 6)
     OPTIONAL_RULES: ClassVar[dict] = {"column_market": None}
@@ -76,7 +77,7 @@ class Game1861(Game1867):
             self.national.trains.append(t)
         corp.trains = []
         if corp.cash > 0:
-            spend(corp, self.national, corp.cash)
+            pay(self, corp, self.national, corp.cash, "closure")
 
     def operating_order(self):
         return super().operating_order() + [self.national]

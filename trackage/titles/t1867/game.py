@@ -17,7 +17,7 @@ from ...core.errors import GameError
 from ...core.game import Game
 from ...core.graph import TrackGraph
 from ...core.market import StockMarket
-from ...core.money import spend
+from ...core.money import pay
 from ...core.round import OperatingRound, Round, StockRound
 from ...core.steps.operating import DiscardTrain
 from ...core.tokens import Token
@@ -257,7 +257,7 @@ class Game1867(Game):
 
     def init_starting_cash(self):
         for p in self.players:
-            spend(self.bank, p, self.data["starting_cash"])
+            pay(self, self.bank, p, self.data["starting_cash"], "starting_cash")
 
     def route_rules(self) -> RouteRules1867:
         return RouteRules1867(self)
@@ -519,12 +519,12 @@ class Game1867(Game):
         if not self.can_take_loan(entity):
             raise GameError(f"{entity.name} cannot take more than {self.maximum_loans(entity)} loans",
                             rule="loan-limit")
-        spend(self.bank, entity, LOAN_NET)
+        pay(self, self.bank, entity, LOAN_NET, "loan")
         entity.loans += 1
         self.loan_pool -= 1
 
     def repay_loan(self, entity):
-        spend(entity, self.bank, LOAN_VALUE)
+        pay(self, entity, self.bank, LOAN_VALUE, "loan_repayment")
         entity.loans -= 1
         self.loan_pool += 1
 
@@ -551,7 +551,7 @@ class Game1867(Game):
             owed = self.interest_owed(entity)
         if owed <= entity.cash:
             if owed > 0:
-                spend(entity, self.bank, owed)
+                pay(self, entity, self.bank, owed, "interest")
             return None
         return owed
 
@@ -741,7 +741,7 @@ class Game1867(Game):
             owner = company.owner
             if owner is None:
                 continue
-            spend(self.bank, owner, company.value)
+            pay(self, self.bank, owner, company.value, "compensation")
             owner.companies.remove(company)
             company.owner = self.national
             self.national.companies.append(company)
@@ -767,7 +767,7 @@ class Game1867(Game):
         for player in self.players:
             amount = player.num_shares_of(corp) * per_share
             if amount:
-                spend(self.bank, player, amount)
+                pay(self, self.bank, player, amount, "compensation")
         used = [t for t in corp.tokens if t.used]
         used.sort(key=lambda t: (t.city.max_revenue, t.city.hex.id))
         board = self.board
@@ -797,7 +797,7 @@ class Game1867(Game):
 
     def nationalization_transfer_assets(self, corp):
         if corp.cash > 0:
-            spend(corp, self.bank, corp.cash)
+            pay(self, corp, self.bank, corp.cash, "treasury_return")
 
     def close_corporation(self, corp):
         board = self.board
@@ -811,7 +811,7 @@ class Game1867(Game):
             if corp in board.tile_reservations(hex_):
                 board.set_tile_reservations(hex_, [r for r in board.tile_reservations(hex_) if r is not corp])
         if corp.cash > 0:
-            spend(corp, self.bank, corp.cash)
+            pay(self, corp, self.bank, corp.cash, "treasury_return")
         for t in corp.trains:
             t.buyable = False
         for c in list(corp.companies):

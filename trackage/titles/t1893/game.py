@@ -23,7 +23,7 @@ from ...core.entities import Corporation, Minor, ShareBundle, hand_over_trains
 from ...core.errors import GameError
 from ...core.game import Game
 from ...core.kinds import Kinds
-from ...core.money import spend
+from ...core.money import pay
 from ...core.round import OperatingRound, Round, StockRound, ranged
 from ...core.shares import ShareMarket
 from ...core.steps.operating import DiscardTrain
@@ -262,6 +262,7 @@ class OperatingRound1893(OperatingRound):
 
 
 class Game1893(Game):
+    CURRENCY = "%sM"
     TITLE = "1893"
     PLAYER_RANGE = (2, 4)
     OPTIONAL_RULES: ClassVar[dict] = {"optional_2_train": None, "optional_grey_phase": None,
@@ -296,7 +297,7 @@ class Game1893(Game):
 
     def init_starting_cash(self):
         for p in self.players:
-            spend(self.bank, p, self.data["starting_cash"])
+            pay(self, self.bank, p, self.data["starting_cash"], "starting_cash")
 
     def init_corporations(self):
         corps = super().init_corporations()
@@ -382,7 +383,7 @@ class Game1893(Game):
     def draft_object(self, company, player, price: int) -> None:
         """A player takes a starting-package card (or a bond); a minor's card floats the minor."""
         if price > 0:
-            spend(player, self.bank, price)
+            pay(self, player, self.bank, price, "company_purchase")
         if company.owner is not None and company.owner is not self.bank and company in getattr(
                 company.owner, "companies", []):
             company.owner.companies.remove(company)
@@ -392,7 +393,7 @@ class Game1893(Game):
             minor = self.index.minor(company.sym)
             minor.owner = player
             minor.float_()
-            spend(self.bank, minor, max(price, 100))
+            pay(self, self.bank, minor, max(price, 100), "float_capital")
 
     def company_sale_price(self, company) -> int:
         return company.value
@@ -447,7 +448,7 @@ class Game1893(Game):
                 self.share_market.transfer(ShareBundle([s]), self.pool, allow_president_change=False)
 
     def float_corporation(self, corp) -> None:
-        spend(self.bank, corp, corp.par_price.price * corp.total_shares)
+        pay(self, self.bank, corp, corp.par_price.price * corp.total_shares, "float_capital")
 
     def sell_shares_and_change_price(self, bundle) -> None:
         corp = bundle.corporation
@@ -509,7 +510,7 @@ class Game1893(Game):
         else:
             self.hgk_mergable = False
             self.hgk_auto_found = False
-        spend(self.bank, corp, 400)
+        pay(self, self.bank, corp, 400, "capital")
         corp.floatable = True
         priority = []
         president_share = None
@@ -528,7 +529,7 @@ class Game1893(Game):
             if minor is None:
                 continue
             if minor.cash > 0:
-                spend(minor, corp, minor.cash)
+                pay(self, minor, corp, minor.cash, "closure")
             hand_over_trains(minor, corp)
             token = minor.tokens[0]
             city = token.city

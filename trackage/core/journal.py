@@ -1,0 +1,130 @@
+"""The event journal: what happened in a game, as plain data, in the order it happened.
+
+Every change the rules make is recorded where it is made, as an :class:`Event` tied to the
+action that caused it (``action`` is that action's id; 0 is the set-up before the first
+action). The journal is part of the game's state: a copy of the game has the journal as it
+was, and undoing an action takes its events away with it.
+
+It is a persistent chain: each event is a frozen link to the one before, so a copy of the
+game shares every event recorded so far and costs two attributes, and restoring a snapshot
+puts back the tail it had. Nothing recorded is ever changed.
+
+Kinds of event (the ``kind`` field) and their fields:
+
+``money``
+    ``payer``, ``receiver`` (ids: a player's id, a company's or minor's id, ``"bank"``),
+    ``amount`` (> 0) and ``why``, one of :data:`MONEY_CATEGORIES`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+#: why money moves, after the seeds' tables "where the money goes"; every flow names one
+MONEY_CATEGORIES: Mapping[str, str] = MappingProxyType({
+    "starting_cash": "the money each player starts with, from the bank",
+    "share_purchase": "a certificate bought (from the IPO, the pool, a treasury or a player)",
+    "share_sale": "a certificate sold (to the pool, or back to a company)",
+    "company_purchase": "a private company, concession or starting packet bought",
+    "company_sale": "a private company sold",
+    "bid": "an auction's price paid beyond what the item itself is worth",
+    "float_capital": "a company's capital, paid to it by the bank when it floats",
+    "capital": "money given to a company when it forms, merges or converts",
+    "dividend": "a company's revenue paid out to its shareholders (or to its owner)",
+    "withheld": "a company's revenue kept in its treasury",
+    "private_revenue": "a private company's income to its owner",
+    "train_purchase": "a train bought from the depot or from another company",
+    "train_sale": "a train sold or exported to the bank",
+    "terrain": "the cost of building track on a hex (terrain, water, a city's upgrade)",
+    "token": "a station token placed, bought or exchanged",
+    "loan": "a loan taken",
+    "loan_repayment": "a loan paid back",
+    "interest": "interest paid on loans",
+    "issue": "shares issued from a company's treasury to the pool",
+    "redeem": "shares redeemed from the pool into a company's treasury",
+    "emergency": "a president's own money put into a company's forced train purchase",
+    "acquisition": "a company acquiring another: its price and the treasury it takes over",
+    "compensation": "money paid out for a closed or nationalised holding",
+    "treasury_return": "a treasury handed back to the bank (a company closing, a re-capitalisation)",
+    "closure": "a closing company's treasury handed on to another holder",
+    "penalty": "a penalty or fee paid to the bank",
+    "bonus": "a bonus the bank pays (a destination reached, a special ability)",
+    "transfer": "money moved between a company and its owner",
+})
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing that happened: its ``kind``, the id of the ``action`` that caused it, and
+    its fields (see the module's documentation)."""
+
+    kind: str
+    action: int
+    fields: Mapping[str, Any]
+
+    def __getitem__(self, name: str) -> Any:
+        return self.fields[name]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "action": self.action, **self.fields}
+
+
+@dataclass(frozen=True, slots=True)
+class _Link:
+    event: Event
+    prev: _Link | None
+    size: int
+
+
+class Journal:
+    """The events of one game. ``action`` is the id the next events are tied to; the
+    pipeline sets it before each action is applied."""
+
+    __slots__ = ("action", "tail")
+
+    def __init__(self) -> None:
+        self.tail: _Link | None = None
+        self.action = 0
+
+    def __len__(self) -> int:
+        tail = self.tail
+        return 0 if tail is None else tail.size
+
+    def record(self, kind: str, **fields: Any) -> Event:
+        """Add an event of ``kind`` with ``fields``, tied to the current action."""
+        event = Event(kind, self.action, MappingProxyType(fields))
+        tail = self.tail
+        self.tail = _Link(event, tail, 1 if tail is None else tail.size + 1)
+        return event
+
+    def events(self, since: int = 0) -> list[Event]:
+        """The events from the ``since``-th on (0: all of them), oldest first."""
+        out: list[Event] = []
+        link = self.tail
+        while link is not None and link.size > since:
+            out.append(link.event)
+            link = link.prev
+        out.reverse()
+        return out
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self.events())
+
+    def of_kind(self, kind: str) -> list[Event]:
+        return [e for e in self.events() if e.kind == kind]
+
+
+def round_label(game: Any) -> str:
+    """The round an event happens in, as players say it: ``SR 3``, ``OR 3.2``, or the round's
+    name and the turn (``Merger Round 4``); ``Set-up`` before the first round."""
+    r = getattr(game, "round", None)  # absent while the game is being set up
+    if r is None:
+        return "Set-up"
+    if r.is_stock():
+        return f"SR {game.turn}"
+    if r.is_operating():
+        return f"OR {game.turn}.{r.round_num}"
+    return f"{r.name} {game.turn}"
