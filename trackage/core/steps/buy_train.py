@@ -60,13 +60,30 @@ class BuyTrain(Step):
     def description(self):
         return "Buy Trains"
 
+    #: the action's ``exchange`` names a train of the buyer's traded in (see :meth:`traded_in`)
+    TRADE_INS: ClassVar[bool] = False
+    #: list the trade-ins before the trains of other companies (see :meth:`train_offers`)
+    TRADE_INS_FIRST: ClassVar[bool] = False
+
     def room(self, entity) -> bool:
         return sum(1 for t in entity.trains if not t.obsolete) < self.game.train_limit(entity)
 
-    def buyable_trains(self, entity) -> list:
-        depot = [t for t in self.game.depot.depot_trains() if t.price <= entity.cash]
-        others = self.game.depot.other_trains(entity) if entity.cash >= self.game.TRAIN_PRICE_MIN else []
-        return depot + others
+    def trains_for_sale(self, entity) -> list:
+        """The trains of other companies ``entity`` may buy (default: the depot's list of them)."""
+        return self.game.depot.other_trains(entity)
+
+    def other_price_range(self, entity, train: Train) -> tuple[int, int] | None:
+        """(lowest, highest) price ``entity`` may pay for another company's ``train`` (None: it
+        cannot): by default from :attr:`~trackage.core.game.Game.TRAIN_PRICE_MIN` to its cash."""
+        lo = self.game.TRAIN_PRICE_MIN
+        return (lo, entity.cash) if entity.cash >= lo else None
+
+    def cheapest_variant_price(self) -> int:
+        """The lowest variant price of the depot's cheapest train (0: the depot is empty)."""
+        trains = self.game.depot.depot_trains()
+        if not trains:
+            return 0
+        return min(v["price"] for v in min(trains, key=lambda t: t.price).variants.values())
 
     def can_buy_train(self, entity) -> bool:
         if not self.room(entity):
@@ -121,9 +138,15 @@ class BuyTrain(Step):
         train.set_variant(variant)
 
     def traded_in(self, action: dict, entity, train: Train) -> Train | None:
-        """The buyer's train given in exchange (None: no trade-in). Titles without trade-ins
-        ignore the action's ``exchange``."""
-        return None
+        """The buyer's train named as ``exchange`` (None: no trade-in; an unknown train or one
+        of another holder is refused). Titles without :attr:`TRADE_INS` ignore ``exchange``."""
+        traded = action.get("exchange") if self.TRADE_INS else None
+        if not traded:
+            return None
+        exchange = self.game.depot.train_by_id(traded)
+        if exchange is None or exchange.owner is not entity:
+            raise GameError(f"{entity.name} does not own train {traded!r}", rule="not-owner")
+        return exchange
 
     def default_price(self, train: Train) -> int:
         """The price when the action names none: the train's listed price."""
@@ -169,6 +192,18 @@ class BuyTrain(Step):
                 or train not in getattr(owner, "trains", ())):
             raise GameError(f"train {train.id} is not for sale", rule="train-not-available")
 
+    def check_offered(self, entity, train: Train) -> None:
+        """Refuse another company's train not among :meth:`trains_for_sale`."""
+        if train not in self.trains_for_sale(entity):
+            raise GameError(f"train {train.id} is not for sale to {entity.name}", rule="train-not-available")
+
+    def check_other_price(self, entity, train: Train, price: int) -> None:
+        """Refuse a price for another company's train outside :meth:`other_price_range`."""
+        rng = self.other_price_range(entity, train)
+        if rng is None or not rng[0] <= price <= rng[1]:
+            raise GameError(f"{entity.name} may pay between {rng[0]} and {rng[1]} for train {train.id}"
+                            if rng else f"{entity.name} cannot pay for train {train.id}", rule="wrong-price")
+
     def check_cash(self, entity, price: int) -> None:
         """Refuse a price above the buyer's cash."""
         if price > entity.cash:
@@ -203,15 +238,42 @@ class BuyTrain(Step):
 
     # ------------------------------------------------------------------ listing
     def legal_actions(self, entity):
-        if "buy_train" not in self.actions(entity):
-            return []
-        out = []
-        for t in self.buyable_trains(entity):
-            if t.owner is self.game.depot:
-                out.append({"type": "buy_train", "train": t.id, "price": t.price, "variant": t.name})
-            else:
-                out.append(ranged({"type": "buy_train", "train": t.id}, self.game.TRAIN_PRICE_MIN, entity.cash,
-                                  self.game.TRAIN_PRICE_MULTIPLE or 1))
-        if "pass" in self.actions(entity):
+        acts = self.actions(entity)
+        out = self.train_offers(entity) if "buy_train" in acts else []
+        if "pass" in acts:
             out.append({"type": "pass"})
         return out
+
+    def train_offers(self, entity) -> list[dict]:
+        """The legal ``buy_train`` actions: with room, the depot's trains (each variant and price
+        of :meth:`variant_prices` that :meth:`may_buy_variant` allows) and the trains of others
+        (:meth:`trains_for_sale`, over :meth:`other_price_range`); and the trade-ins
+        (:meth:`trade_in_offers`), last or, with :attr:`TRADE_INS_FIRST`, before the others'."""
+        room = self.room(entity)
+        depot = [{"type": "buy_train", "train": t.id, "price": price, "variant": name}
+                 for t in (self.depot_offer_trains(entity) if room else [])
+                 for name, price in self.variant_prices(entity, t) if self.may_buy_variant(entity, t, name, price)]
+        step = self.game.TRAIN_PRICE_MULTIPLE or 1
+        others = [ranged({"type": "buy_train", "train": t.id}, rng[0], rng[1], step)
+                  for t in (self.trains_for_sale(entity) if room else [])
+                  if (rng := self.other_price_range(entity, t)) is not None]
+        trades = [{"type": "buy_train", "train": new.id, "price": price, "variant": name, "exchange": old.id}
+                  for old, new, name, price in self.trade_in_offers(entity)]
+        return depot + trades + others if self.TRADE_INS_FIRST else depot + others + trades
+
+    def depot_offer_trains(self, entity) -> list:
+        """The depot trains offered to ``entity`` (default: all the depot offers now)."""
+        return self.game.depot.depot_trains()
+
+    def variant_prices(self, entity, train: Train) -> list[tuple[str, int]]:
+        """(variant, price) pairs ``train`` is offered at (default: its name at its price)."""
+        return [(train.name, train.price)]
+
+    def may_buy_variant(self, entity, train: Train, variant: str, price: int) -> bool:
+        """May ``entity`` buy the depot ``train`` as ``variant`` for ``price`` now (default: its
+        cash covers the price)?"""
+        return price <= entity.cash
+
+    def trade_in_offers(self, entity) -> list[tuple]:
+        """(own train, depot train, variant, price) trade-ins listed (default: none)."""
+        return []

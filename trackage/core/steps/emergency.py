@@ -126,6 +126,11 @@ class EmergencyBuyTrain(BuyTrain):
         return [{"type": "sell_shares", "shares": [s.id for s in b.shares], "percent": b.percent}
                 for b in self.sellable_bundles(player)]
 
+    def legal_actions(self, entity):
+        """The president's emergency sales first, then the train purchases."""
+        sales = self.emergency_sell_actions(entity) if "sell_shares" in self.actions(entity) else []
+        return sales + super().legal_actions(entity)
+
     def process_sell_shares(self, action, entity) -> None:
         player, bundle = self.emergency_sale(action, entity)
         self.before_emergency_sale(player, bundle)
