@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from ..actions import amount
 from ..errors import GameError
+from ..money import spend
 from ..round import Step, ranged
 from ..trains import phase_buying_train
 
@@ -64,6 +65,8 @@ class BuyTrain(Step):
     TRADE_INS: ClassVar[bool] = False
     #: list the trade-ins before the trains of other companies (see :meth:`train_offers`)
     TRADE_INS_FIRST: ClassVar[bool] = False
+    #: the actions of a buyer that must buy a train (see :meth:`must_buy_train`): no pass
+    MUST_BUY_ACTIONS: ClassVar[tuple[str, ...]] = ("buy_train",)
 
     def room(self, entity) -> bool:
         return sum(1 for t in entity.trains if not t.obsolete) < self.game.train_limit(entity)
@@ -78,12 +81,30 @@ class BuyTrain(Step):
         lo = self.game.TRAIN_PRICE_MIN
         return (lo, entity.cash) if entity.cash >= lo else None
 
+    def cheapest_depot_train(self) -> Train | None:
+        """The depot's cheapest train: the first at the lowest price, in depot order."""
+        trains = self.game.depot.depot_trains()
+        return min(trains, key=lambda t: t.price) if trains else None
+
     def cheapest_variant_price(self) -> int:
         """The lowest variant price of the depot's cheapest train (0: the depot is empty)."""
-        trains = self.game.depot.depot_trains()
-        if not trains:
-            return 0
-        return min(v["price"] for v in min(trains, key=lambda t: t.price).variants.values())
+        train = self.cheapest_depot_train()
+        return min(v["price"] for v in train.variants.values()) if train is not None else 0
+
+    def trade_in_discounts(self, entity) -> list[tuple[Train, Train, int]]:
+        """(own train, depot train, price) for each depot train whose ``discount`` names one of
+        ``entity``'s trains, at the listed price less that discount (only real discounts)."""
+        return [(old, new, new.price - disc[old.name]) for old in entity.trains
+                for new in self.game.depot.depot_trains()
+                if (disc := new.spec.get("discount") or {}).get(old.name, 0) > 0]
+
+    def buys_trains(self, entity) -> bool:
+        """Does ``entity`` buy trains in this step when it operates (default: a corporation)?"""
+        return bool(entity.is_corporation)
+
+    def must_buy_train(self, entity) -> bool:
+        """Must ``entity`` buy a train now, without the choice to pass (default: never)?"""
+        return False
 
     def can_buy_train(self, entity) -> bool:
         if not self.room(entity):
@@ -92,8 +113,10 @@ class BuyTrain(Step):
         return lo is not None and self.game.buying_power(entity) >= lo
 
     def actions(self, entity):
-        if entity is not self.current_entity() or not entity.is_corporation:
+        if entity is not self.current_entity() or not self.buys_trains(entity):
             return []
+        if self.must_buy_train(entity):
+            return list(self.MUST_BUY_ACTIONS)
         if self.can_buy_train(entity):
             return ["buy_train", "pass"]
         return []
@@ -213,6 +236,11 @@ class BuyTrain(Step):
     def top_up(self, entity, purchase: Purchase) -> None:
         """Someone adds what the buyer lacks for a checked purchase (by default nobody: the
         checks refused any shortfall)."""
+
+    def president_pays_rest(self, entity, price: int) -> None:
+        """``entity``'s owner pays what its cash lacks for ``price`` (checked allowed before)."""
+        if price > entity.cash:
+            spend(entity.owner, entity, price - entity.cash)
 
     def hand_over(self, entity, purchase: Purchase) -> None:
         """Make the checked, funded purchase: the trade-in first, then the train."""

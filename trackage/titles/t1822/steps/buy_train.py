@@ -16,6 +16,7 @@ class BuyTrain1822(EmergencyBuyTrain):
     sell. Trains from other companies (phase 3 on) cost 1 up to the buyer's cash."""
 
     TRADE_INS_FIRST = True
+    MUST_BUY_ACTIONS = ("sell_shares", "buy_train")
 
     def room(self, entity) -> bool:
         return self.game.num_trains(entity) < self.game.train_limit(entity)
@@ -36,22 +37,16 @@ class BuyTrain1822(EmergencyBuyTrain):
             return True
         return bool(self.l_upgrades(entity)) and entity.cash >= self.game.l_upgrade_cost()
 
-    def actions(self, entity):
-        cur = self.current_entity()
-        if entity.is_player and cur is not None and cur.owner is entity:
-            return ["sell_shares"]  # the president may raise money for a forced purchase
-        if entity is not cur or not entity.is_corporation:
-            return []
-        if self.game.must_buy_train(entity):
-            return ["sell_shares", "buy_train"]
-        if self.can_buy_train(entity):
-            return ["buy_train", "pass"]
-        return []
+    def must_buy_train(self, entity) -> bool:
+        return self.game.must_buy_train(entity)
+
+    def president_sells(self, player, buyer) -> bool:
+        """The president always may (:meth:`can_emergency_sell` says what)."""
+        return player.is_player and buyer.owner is player
 
     def cheapest_names(self) -> list[str]:
         """The variant names at the cheapest train's lowest price: what a president may fund."""
-        trains, lo = self.game.depot.depot_trains(), self.cheapest_variant_price()
-        t = min(trains, key=lambda t: t.price) if trains else None
+        t, lo = self.cheapest_depot_train(), self.cheapest_variant_price()
         return [n for n, v in t.variants.items() if v["price"] == lo] if t is not None else []
 
     # ------------------------------------------------------------ the purchase

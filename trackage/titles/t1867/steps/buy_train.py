@@ -23,41 +23,14 @@ class BuyTrain1867(BuyTrain):
     def buying_power_for(self, entity) -> int:
         return self.game.buying_power(entity, full=self.must_buy_train(entity))
 
-    def discountable(self, entity, payable: bool = True) -> list:
-        """(old train, depot train, variant, price) trade-ins. With ``payable`` False also
-        those priced at zero or less: the reference still counts them as a reason to stop
-        at this step, though it refuses to buy them."""
-        out = []
-        for train in entity.trains:
-            for dt in self.game.depot.depot_trains():
-                disc = dt.spec.get("discount")
-                if not disc or train.name not in disc:
-                    continue
-                price = dt.price - disc[train.name]
-                # a trade-in worth more than the new train would pay nothing or less, which
-                # the reference refuses (it cannot spend zero or a negative amount)
-                if price < dt.price and (price > 0 or not payable):
-                    out.append((train, dt, dt.name, price))
-        return out
-
     def can_buy_train(self, entity) -> bool:
         bp = self.buying_power_for(entity)
         if self.room(entity):
             lo = self.game.depot.min_price(entity)
             if lo is not None and bp >= lo:
                 return True
-        if int(self.game.phase.name) == 8:
-            return any(bp >= d[3] for d in self.discountable(entity, payable=False))
-        return False
-
-    def actions(self, entity):
-        if entity is not self.current_entity() or not entity.is_corporation:
-            return []
-        if self.must_buy_train(entity):
-            return ["buy_train"]
-        if self.can_buy_train(entity):
-            return ["buy_train", "pass"]
-        return []
+        # a trade-in paying nothing or less is refused, but still keeps the step open (reference)
+        return int(self.game.phase.name) == 8 and any(bp >= p for _, _, p in self.trade_in_discounts(entity))
 
     def pass_(self):
         super().pass_()
@@ -134,11 +107,12 @@ class BuyTrain1867(BuyTrain):
         return price <= self.buying_power_for(entity)
 
     def trade_in_offers(self, entity) -> list[tuple]:
-        """Phase 8's trade-ins within the buying power."""
+        """Phase 8's trade-ins within the buying power (a new train worth less than the old one
+        would cost nothing or less, which the reference refuses)."""
         if int(self.game.phase.name) != 8:
             return []
         bp = self.buying_power_for(entity)
-        return [d for d in self.discountable(entity) if d[3] <= bp]
+        return [(old, new, new.name, p) for old, new, p in self.trade_in_discounts(entity) if 0 < p <= bp]
 
     def legal_actions(self, entity):
         # from another company at any price its cash covers (loans are only for depot trains)

@@ -29,14 +29,11 @@ class BuyTrain1893(EmergencyBuyTrain):
         self.last_sold_price = None
         super().pass_()
 
-    def operator(self):
-        return super().current_entity()
-
     def active_entities(self) -> list:
-        op = self.operator()
+        op = self.current_entity()
         if op is None:
             return []
-        if self.must_buy(op) and op.owner is not None and self.actions(op.owner):
+        if self.must_buy_train(op) and op.owner is not None and self.actions(op.owner):
             return [op, op.owner]
         return [op]
 
@@ -48,34 +45,16 @@ class BuyTrain1893(EmergencyBuyTrain):
         if self.room(entity) and lo is not None and entity.cash >= lo:
             return True
         return self.exchange_allowed(entity) and any(
-            entity.cash >= price for _, _, price in self.game.discountable_trains_for(entity))
+            entity.cash >= price for _, _, price in self.trade_in_discounts(entity))
 
-    def must_buy(self, entity) -> bool:
+    def buys_trains(self, entity) -> bool:
+        """Minors buy trains too."""
+        return True
+
+    def must_buy_train(self, entity) -> bool:
         return self.game.must_buy_train(entity)
 
-    def actions(self, entity):
-        op = self.operator()
-        if op is None:
-            return []
-        if entity is not op:
-            if entity is op.owner and entity.is_player and self.must_buy(op) \
-                    and self.sellable_bundles(entity):
-                return ["sell_shares"]
-            return []
-        if self.must_buy(entity):
-            return ["buy_train"]
-        if self.can_buy_train(entity):
-            return ["buy_train", "pass"]
-        return []
-
     # ---------------------------------------------------------- the president's emergency sales
-    def cheapest_depot_train(self):
-        trains = self.game.depot.depot_trains()
-        return min(trains, key=lambda t: t.price) if trains else None
-
-    def emergency_buyer(self):
-        return self.operator()
-
     def emergency_price(self) -> int:
         return self.game.min_depot_price()
 
@@ -97,7 +76,7 @@ class BuyTrain1893(EmergencyBuyTrain):
             return 0
         if entity.is_minor:
             return owner.cash if not entity.trains else 0
-        return owner.cash if self.must_buy(entity) else 0
+        return owner.cash if self.must_buy_train(entity) else 0
 
     def other_price_range(self, entity, train):
         """(lowest, highest) price ``entity`` may pay for another operator's ``train``, or None.
@@ -126,7 +105,7 @@ class BuyTrain1893(EmergencyBuyTrain):
         """One trade-in per operating round, paid from the company's cash alone."""
         if not self.exchange_allowed(entity):
             return []
-        return [(old, new, new.name, price) for old, new, price in self.game.discountable_trains_for(entity)
+        return [(old, new, new.name, price) for old, new, price in self.trade_in_discounts(entity)
                 if price <= entity.cash]
 
     def depot_train_affordable(self, entity, train) -> bool:
@@ -172,8 +151,14 @@ class BuyTrain1893(EmergencyBuyTrain):
         self.round.exchanged_by.append(entity)
 
     def top_up(self, entity, purchase: Purchase) -> None:
-        """The owner pays what the operator lacks (see :meth:`assist`)."""
-        self.assist(entity, purchase.price)
+        """The owner pays what the operator lacks (checked allowed before); a minor's share
+        goes through the bank."""
+        need = purchase.price - entity.cash
+        if need > 0 and entity.is_minor:
+            spend(entity.owner, self.game.bank, need)
+            spend(self.game.bank, entity, need)
+        else:
+            self.president_pays_rest(entity, purchase.price)
 
     def check_price(self, train, price, expected) -> None:
         if price == expected:
@@ -207,15 +192,3 @@ class BuyTrain1893(EmergencyBuyTrain):
         self.check_offered(entity, train)
         self.check_room(entity)
         self.check_other_price(entity, train, price)
-
-    def assist(self, entity, price) -> None:
-        """The owner pays what the operator lacks (checked allowed before)."""
-        need = price - entity.cash
-        if need <= 0:
-            return
-        player = entity.owner
-        if entity.is_minor:
-            spend(player, self.game.bank, need)
-            spend(self.game.bank, entity, need)
-        else:
-            spend(player, entity, need)
