@@ -156,9 +156,14 @@ class BuyTrain(Step):
     def choose_variant(self, entity, train: Train, variant: str) -> None:
         """Apply the chosen ``variant`` before the checks (the price checked is the variant's);
         one the train does not have is refused."""
+        self.variant_price(train, variant)
+        train.set_variant(variant)
+
+    def variant_price(self, train: Train, variant: str) -> int:
+        """The price of ``train`` as ``variant`` (one it does not have is refused)."""
         if variant not in train.variants:
             raise GameError(f"train {train.id} has no variant {variant}", rule="bad-variant")
-        train.set_variant(variant)
+        return int(train.variants[variant]["price"])
 
     def traded_in(self, action: dict, entity, train: Train) -> Train | None:
         """The buyer's train named as ``exchange`` (None: no trade-in; an unknown train or one

@@ -77,17 +77,10 @@ class BuyTrain1822(EmergencyBuyTrain):
             return
         if train.owner is game.depot:
             self.check_available(train, "is not available")
-            if variant:
-                if variant not in train.variants:
-                    raise GameError(f"train {train.id} has no variant {variant}", rule="bad-variant")
-                if variant == "E" and any(t.name == "E" for t in entity.trains):
-                    raise GameError(f"{entity.id} can only own one E-train", rule="one-e-train")
-                spec = train.variants[variant]
-                if price != spec["price"]:
-                    raise GameError(f"train {train.id} as {variant} costs {spec['price']}, not {price}",
-                                    rule="wrong-price")
-            else:
-                self.check_listed_price(train, price, train.price)
+            expected = self.variant_price(train, variant) if variant else train.price
+            if variant == "E" and any(t.name == "E" for t in entity.trains):
+                raise GameError(f"{entity.id} can only own one E-train", rule="one-e-train")
+            self.check_listed_price(train, price, expected)
         else:
             self.check_offered(entity, train)
             self.check_other_price(entity, train, price)

@@ -7,7 +7,6 @@ from typing import ClassVar
 from trackage.core.trains import remove_train
 
 from ....core.errors import GameError
-from ....core.money import spend
 from ....core.shares import action_bundle
 from ....core.steps.emergency import same_bundle
 from ....core.steps.operating import BuyTrain, Purchase
@@ -93,7 +92,7 @@ class BuyTrain1858(BuyTrain):
         else:
             self.check_offered(entity, train)
             self.check_other_price(entity, train, price)
-        if self.round.last_issue_price is not None and g.trainless(entity):
+        if self.must_buy_after_issue(entity):
             if train.owner is not g.depot:
                 raise GameError("must buy a train from the depot after issuing shares", rule="must-buy-depot")
             if entity.cash - self.round.last_issue_price > price:
@@ -111,8 +110,7 @@ class BuyTrain1858(BuyTrain):
 
     def top_up(self, entity, purchase: Purchase) -> None:
         """The president adds what a trainless company lacks (checked in :meth:`check_buy`)."""
-        if purchase.price > entity.cash:
-            spend(entity.owner, entity, purchase.price - entity.cash)
+        self.president_pays_rest(entity, purchase.price)
 
     def after_buy_train(self, entity, purchase: Purchase) -> None:
         """The step ends when nothing more may be bought or scrapped."""
