@@ -130,7 +130,7 @@ def test_closed_corporations_trains_are_not_for_sale(operating_game):
     g.buy_train(lnwr, train, train.price)
     g.close_corporation(lnwr)
     step = next(s for s in g.round.steps if type(s).__name__ == "BuyTrain1825")
-    assert train not in step.buyable_trains(gwr)
+    assert train not in step.trains_for_sale(gwr)
     with pytest.raises(GameError, match="not for sale"):
         step.check_buy(gwr, train, 100, {"train": train.id})
 

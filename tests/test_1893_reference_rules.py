@@ -111,7 +111,7 @@ def test_price_for_another_companys_train_with_the_presidents_help():
     two.owner = rse
     rse.trains.append(two)
     spend(g.bank, rse, 50)
-    assert not step.must_buy(rse) and step.other_price_range(rse, four) is None
+    assert not step.must_buy_train(rse) and step.other_price_range(rse, four) is None
 
 
 def test_bankruptcy_only_at_the_train_step():

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from ..actions import amount
 from ..errors import GameError
+from ..money import spend
 from ..round import Step, ranged
 from ..trains import phase_buying_train
 
@@ -60,13 +61,50 @@ class BuyTrain(Step):
     def description(self):
         return "Buy Trains"
 
+    #: the action's ``exchange`` names a train of the buyer's traded in (see :meth:`traded_in`)
+    TRADE_INS: ClassVar[bool] = False
+    #: list the trade-ins before the trains of other companies (see :meth:`train_offers`)
+    TRADE_INS_FIRST: ClassVar[bool] = False
+    #: the actions of a buyer that must buy a train (see :meth:`must_buy_train`): no pass
+    MUST_BUY_ACTIONS: ClassVar[tuple[str, ...]] = ("buy_train",)
+
     def room(self, entity) -> bool:
         return sum(1 for t in entity.trains if not t.obsolete) < self.game.train_limit(entity)
 
-    def buyable_trains(self, entity) -> list:
-        depot = [t for t in self.game.depot.depot_trains() if t.price <= entity.cash]
-        others = self.game.depot.other_trains(entity) if entity.cash >= self.game.TRAIN_PRICE_MIN else []
-        return depot + others
+    def trains_for_sale(self, entity) -> list:
+        """The trains of other companies ``entity`` may buy (default: the depot's list of them)."""
+        return self.game.depot.other_trains(entity)
+
+    def other_price_range(self, entity, train: Train) -> tuple[int, int] | None:
+        """(lowest, highest) price ``entity`` may pay for another company's ``train`` (None: it
+        cannot): by default from :attr:`~trackage.core.game.Game.TRAIN_PRICE_MIN` to its cash."""
+        lo = self.game.TRAIN_PRICE_MIN
+        return (lo, entity.cash) if entity.cash >= lo else None
+
+    def cheapest_depot_train(self) -> Train | None:
+        """The depot's cheapest train: the first at the lowest price, in depot order."""
+        trains = self.game.depot.depot_trains()
+        return min(trains, key=lambda t: t.price) if trains else None
+
+    def cheapest_variant_price(self) -> int:
+        """The lowest variant price of the depot's cheapest train (0: the depot is empty)."""
+        train = self.cheapest_depot_train()
+        return min(v["price"] for v in train.variants.values()) if train is not None else 0
+
+    def trade_in_discounts(self, entity) -> list[tuple[Train, Train, int]]:
+        """(own train, depot train, price) for each depot train whose ``discount`` names one of
+        ``entity``'s trains, at the listed price less that discount (only real discounts)."""
+        return [(old, new, new.price - disc[old.name]) for old in entity.trains
+                for new in self.game.depot.depot_trains()
+                if (disc := new.spec.get("discount") or {}).get(old.name, 0) > 0]
+
+    def buys_trains(self, entity) -> bool:
+        """Does ``entity`` buy trains in this step when it operates (default: a corporation)?"""
+        return bool(entity.is_corporation)
+
+    def must_buy_train(self, entity) -> bool:
+        """Must ``entity`` buy a train now, without the choice to pass (default: never)?"""
+        return False
 
     def can_buy_train(self, entity) -> bool:
         if not self.room(entity):
@@ -75,8 +113,10 @@ class BuyTrain(Step):
         return lo is not None and self.game.buying_power(entity) >= lo
 
     def actions(self, entity):
-        if entity is not self.current_entity() or not entity.is_corporation:
+        if entity is not self.current_entity() or not self.buys_trains(entity):
             return []
+        if self.must_buy_train(entity):
+            return list(self.MUST_BUY_ACTIONS)
         if self.can_buy_train(entity):
             return ["buy_train", "pass"]
         return []
@@ -116,14 +156,25 @@ class BuyTrain(Step):
     def choose_variant(self, entity, train: Train, variant: str) -> None:
         """Apply the chosen ``variant`` before the checks (the price checked is the variant's);
         one the train does not have is refused."""
-        if variant not in train.variants:
-            raise GameError(f"train {train.id} has no variant {variant}", rule="bad-variant")
+        self.variant_price(train, variant)
         train.set_variant(variant)
 
+    def variant_price(self, train: Train, variant: str) -> int:
+        """The price of ``train`` as ``variant`` (one it does not have is refused)."""
+        if variant not in train.variants:
+            raise GameError(f"train {train.id} has no variant {variant}", rule="bad-variant")
+        return int(train.variants[variant]["price"])
+
     def traded_in(self, action: dict, entity, train: Train) -> Train | None:
-        """The buyer's train given in exchange (None: no trade-in). Titles without trade-ins
-        ignore the action's ``exchange``."""
-        return None
+        """The buyer's train named as ``exchange`` (None: no trade-in; an unknown train or one
+        of another holder is refused). Titles without :attr:`TRADE_INS` ignore ``exchange``."""
+        traded = action.get("exchange") if self.TRADE_INS else None
+        if not traded:
+            return None
+        exchange = self.game.depot.train_by_id(traded)
+        if exchange is None or exchange.owner is not entity:
+            raise GameError(f"{entity.name} does not own train {traded!r}", rule="not-owner")
+        return exchange
 
     def default_price(self, train: Train) -> int:
         """The price when the action names none: the train's listed price."""
@@ -169,6 +220,18 @@ class BuyTrain(Step):
                 or train not in getattr(owner, "trains", ())):
             raise GameError(f"train {train.id} is not for sale", rule="train-not-available")
 
+    def check_offered(self, entity, train: Train) -> None:
+        """Refuse another company's train not among :meth:`trains_for_sale`."""
+        if train not in self.trains_for_sale(entity):
+            raise GameError(f"train {train.id} is not for sale to {entity.name}", rule="train-not-available")
+
+    def check_other_price(self, entity, train: Train, price: int) -> None:
+        """Refuse a price for another company's train outside :meth:`other_price_range`."""
+        rng = self.other_price_range(entity, train)
+        if rng is None or not rng[0] <= price <= rng[1]:
+            raise GameError(f"{entity.name} may pay between {rng[0]} and {rng[1]} for train {train.id}"
+                            if rng else f"{entity.name} cannot pay for train {train.id}", rule="wrong-price")
+
     def check_cash(self, entity, price: int) -> None:
         """Refuse a price above the buyer's cash."""
         if price > entity.cash:
@@ -178,6 +241,11 @@ class BuyTrain(Step):
     def top_up(self, entity, purchase: Purchase) -> None:
         """Someone adds what the buyer lacks for a checked purchase (by default nobody: the
         checks refused any shortfall)."""
+
+    def president_pays_rest(self, entity, price: int) -> None:
+        """``entity``'s owner pays what its cash lacks for ``price`` (checked allowed before)."""
+        if price > entity.cash:
+            spend(entity.owner, entity, price - entity.cash)
 
     def hand_over(self, entity, purchase: Purchase) -> None:
         """Make the checked, funded purchase: the trade-in first, then the train."""
@@ -203,15 +271,42 @@ class BuyTrain(Step):
 
     # ------------------------------------------------------------------ listing
     def legal_actions(self, entity):
-        if "buy_train" not in self.actions(entity):
-            return []
-        out = []
-        for t in self.buyable_trains(entity):
-            if t.owner is self.game.depot:
-                out.append({"type": "buy_train", "train": t.id, "price": t.price, "variant": t.name})
-            else:
-                out.append(ranged({"type": "buy_train", "train": t.id}, self.game.TRAIN_PRICE_MIN, entity.cash,
-                                  self.game.TRAIN_PRICE_MULTIPLE or 1))
-        if "pass" in self.actions(entity):
+        acts = self.actions(entity)
+        out = self.train_offers(entity) if "buy_train" in acts else []
+        if "pass" in acts:
             out.append({"type": "pass"})
         return out
+
+    def train_offers(self, entity) -> list[dict]:
+        """The legal ``buy_train`` actions: with room, the depot's trains (each variant and price
+        of :meth:`variant_prices` that :meth:`may_buy_variant` allows) and the trains of others
+        (:meth:`trains_for_sale`, over :meth:`other_price_range`); and the trade-ins
+        (:meth:`trade_in_offers`), last or, with :attr:`TRADE_INS_FIRST`, before the others'."""
+        room = self.room(entity)
+        depot = [{"type": "buy_train", "train": t.id, "price": price, "variant": name}
+                 for t in (self.depot_offer_trains(entity) if room else [])
+                 for name, price in self.variant_prices(entity, t) if self.may_buy_variant(entity, t, name, price)]
+        step = self.game.TRAIN_PRICE_MULTIPLE or 1
+        others = [ranged({"type": "buy_train", "train": t.id}, rng[0], rng[1], step)
+                  for t in (self.trains_for_sale(entity) if room else [])
+                  if (rng := self.other_price_range(entity, t)) is not None]
+        trades = [{"type": "buy_train", "train": new.id, "price": price, "variant": name, "exchange": old.id}
+                  for old, new, name, price in self.trade_in_offers(entity)]
+        return depot + trades + others if self.TRADE_INS_FIRST else depot + others + trades
+
+    def depot_offer_trains(self, entity) -> list:
+        """The depot trains offered to ``entity`` (default: all the depot offers now)."""
+        return self.game.depot.depot_trains()
+
+    def variant_prices(self, entity, train: Train) -> list[tuple[str, int]]:
+        """(variant, price) pairs ``train`` is offered at (default: its name at its price)."""
+        return [(train.name, train.price)]
+
+    def may_buy_variant(self, entity, train: Train, variant: str, price: int) -> bool:
+        """May ``entity`` buy the depot ``train`` as ``variant`` for ``price`` now (default: its
+        cash covers the price)?"""
+        return price <= entity.cash
+
+    def trade_in_offers(self, entity) -> list[tuple]:
+        """(own train, depot train, variant, price) trade-ins listed (default: none)."""
+        return []

@@ -95,6 +95,19 @@ class EmergencyBuyTrain(BuyTrain):
         """Called after a sale: the operators still to come are put back in operating order."""
         recalculate_order(self.round, self.game)
 
+    def president_sells(self, player, buyer) -> bool:
+        """Has ``player`` the ``sell_shares`` action (default: he is the president of ``buyer``,
+        which must buy a train, and has something to sell)?"""
+        return (player is buyer.owner and player.is_player and self.must_buy_train(buyer)
+                and bool(self.sellable_bundles(player)))
+
+    def actions(self, entity):
+        """The buyer's, and its president's ``sell_shares`` (:meth:`president_sells`)."""
+        buyer = self.current_entity()
+        if buyer is not None and entity is not buyer:
+            return ["sell_shares"] if self.president_sells(entity, buyer) else []
+        return super().actions(entity)
+
     # ---------------------------------------------------------- the rule
     def needed_cash(self, player) -> int:
         """What the president and the buying company still lack for :meth:`emergency_price`."""
@@ -125,6 +138,29 @@ class EmergencyBuyTrain(BuyTrain):
         """The legal ``sell_shares`` actions of the president."""
         return [{"type": "sell_shares", "shares": [s.id for s in b.shares], "percent": b.percent}
                 for b in self.sellable_bundles(player)]
+
+    def legal_actions(self, entity):
+        """The president's emergency sales first, then the train purchases."""
+        sales = self.emergency_sell_actions(entity) if "sell_shares" in self.actions(entity) else []
+        return sales + super().legal_actions(entity)
+
+    # ---------------------------------------------------------- bankruptcy
+    def emergency_liquidity(self, player) -> int:
+        """What ``player`` can raise now: his cash and, per corporation, the dearest bundle of it
+        he may sell (:meth:`sellable_bundles`)."""
+        best: dict = {}
+        for b in self.sellable_bundles(player):
+            best[b.corporation] = max(best.get(b.corporation, 0), b.price())
+        return player.cash + sum(best.values())
+
+    def sell_off(self, player) -> None:
+        """A bankrupt president sells all he may: corporation by corporation in operating order,
+        each time the dearest bundle he may still sell."""
+        game = self.game
+        for corp in sorted({s.corporation for s in player.all_shares()}, key=game.stock_market.operating_key):
+            while corp.share_price is not None and (bundles := [
+                    b for b in game.share_market.bundles_for(player, corp) if self.can_emergency_sell(player, b)]):
+                game.sell_shares_and_change_price(max(bundles, key=lambda b: b.price()))
 
     def process_sell_shares(self, action, entity) -> None:
         player, bundle = self.emergency_sale(action, entity)

@@ -343,12 +343,9 @@ class Dividend1825(Dividend):
 
 
 class BuyTrain1825(BuyTrain):
-    def buyable_trains(self, entity):
-        depot = [t for t in self.game.depot.depot_trains() if entity.cash >= t.price]
-        others = self.game.depot.other_trains(entity)
-        if entity.cash < self.game.TRAIN_PRICE_MIN or entity.receivership():
-            others = []
-        return depot + others
+    def trains_for_sale(self, entity) -> list:
+        """None for a company in receivership."""
+        return [] if entity.receivership() else super().trains_for_sale(entity)
 
     def buyable_depot_trains(self, entity):
         return [t for t in self.game.depot.depot_trains() if entity.cash >= t.price]

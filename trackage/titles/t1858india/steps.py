@@ -199,7 +199,7 @@ class BuyTrainIndia(BuyCompanyMixin, BuyTrain1858):
         for t in g.depot.depot_trains():
             for v in t.variants:
                 price = g.train_price(t, entity, v, companies=list(entity.companies) + [company])
-                if cash - issued <= price <= cash + help_ and self.buyable_variant(entity, t, v):
+                if cash - issued <= price <= cash + help_:
                     return True
         return False
 

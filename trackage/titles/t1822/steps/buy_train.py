@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from ....core.errors import GameError
 from ....core.money import spend
-from ....core.round import ranged
 from ....core.shares import action_bundle
 from ....core.steps.buy_train import Purchase
 from ....core.steps.emergency import EmergencyBuyTrain
@@ -16,55 +15,39 @@ class BuyTrain1822(EmergencyBuyTrain):
     the cheapest depot train, selling shares first and borrowing only when nothing is left to
     sell. Trains from other companies (phase 3 on) cost 1 up to the buyer's cash."""
 
+    TRADE_INS_FIRST = True
+    MUST_BUY_ACTIONS = ("sell_shares", "buy_train")
+
     def room(self, entity) -> bool:
         return self.game.num_trains(entity) < self.game.train_limit(entity)
 
-    def other_trains(self, entity):
+    def trains_for_sale(self, entity) -> list:
+        """From phase 3 on; never a 2P, LP or P+."""
         if "can_buy_trains" not in self.game.phase.status:
             return []
-        return [t for t in self.game.depot.other_trains(entity) if t.name not in ("2P", "LP", "P+")]
-
-    def min_price(self, entity):
-        # as the reference: trains of other companies count at 1 whatever the phase
-        return self.game.depot.min_price(entity)
+        return [t for t in super().trains_for_sale(entity) if t.name not in ("2P", "LP", "P+")]
 
     def l_upgrades(self, entity):
         return [t for t in entity.trains if t.name == "L"]
 
     def can_buy_train(self, entity) -> bool:
-        lo = self.min_price(entity)
+        # as the reference: trains of other companies count at 1 whatever the phase
+        lo = self.game.depot.min_price(entity)
         if self.room(entity) and lo is not None and entity.cash >= lo:
             return True
         return bool(self.l_upgrades(entity)) and entity.cash >= self.game.l_upgrade_cost()
 
-    def actions(self, entity):
-        cur = self.current_entity()
-        if entity.is_player and cur is not None and cur.owner is entity:
-            return ["sell_shares"]  # the president may raise money for a forced purchase
-        if entity is not cur or not entity.is_corporation:
-            return []
-        if self.game.must_buy_train(entity):
-            return ["sell_shares", "buy_train"]
-        if self.can_buy_train(entity):
-            return ["buy_train", "pass"]
-        return []
+    def must_buy_train(self, entity) -> bool:
+        return self.game.must_buy_train(entity)
 
-    def cheapest_train(self):
-        """The depot's cheapest train: the first one at the lowest price, in depot order."""
-        trains = self.game.depot.depot_trains()
-        return min(trains, key=lambda t: t.price) if trains else None
-
-    def cheapest_depot(self) -> int:
-        t = self.cheapest_train()
-        return min(v["price"] for v in t.variants.values()) if t is not None else 0
+    def president_sells(self, player, buyer) -> bool:
+        """The president always may (:meth:`can_emergency_sell` says what)."""
+        return player.is_player and buyer.owner is player
 
     def cheapest_names(self) -> list[str]:
         """The variant names at the cheapest train's lowest price: what a president may fund."""
-        t = self.cheapest_train()
-        if t is None:
-            return []
-        lo = min(v["price"] for v in t.variants.values())
-        return [n for n, v in t.variants.items() if v["price"] == lo]
+        t, lo = self.cheapest_depot_train(), self.cheapest_variant_price()
+        return [n for n, v in t.variants.items() if v["price"] == lo] if t is not None else []
 
     # ------------------------------------------------------------ the purchase
     def chosen_variant(self, action: dict, train) -> str | None:
@@ -94,23 +77,13 @@ class BuyTrain1822(EmergencyBuyTrain):
             return
         if train.owner is game.depot:
             self.check_available(train, "is not available")
-            if variant:
-                if variant not in train.variants:
-                    raise GameError(f"train {train.id} has no variant {variant}", rule="bad-variant")
-                if variant == "E" and any(t.name == "E" for t in entity.trains):
-                    raise GameError(f"{entity.id} can only own one E-train", rule="one-e-train")
-                spec = train.variants[variant]
-                if price != spec["price"]:
-                    raise GameError(f"train {train.id} as {variant} costs {spec['price']}, not {price}",
-                                    rule="wrong-price")
-            else:
-                self.check_listed_price(train, price, train.price)
+            expected = self.variant_price(train, variant) if variant else train.price
+            if variant == "E" and any(t.name == "E" for t in entity.trains):
+                raise GameError(f"{entity.id} can only own one E-train", rule="one-e-train")
+            self.check_listed_price(train, price, expected)
         else:
-            if train not in self.other_trains(entity):
-                raise GameError(f"{entity.name} may not buy train {train.id}", rule="train-not-available")
-            if not 1 <= price <= entity.cash:
-                raise GameError(f"{entity.name} may spend between 1 and {entity.cash} on {train.owner.name}'s "
-                                f"{train.name} train", rule="wrong-price")
+            self.check_offered(entity, train)
+            self.check_other_price(entity, train, price)
         self.check_room(entity)
 
     def top_up(self, entity, purchase: Purchase) -> None:
@@ -164,11 +137,11 @@ class BuyTrain1822(EmergencyBuyTrain):
         if not bundles:
             return False
         corp = self.current_entity()
-        return bool(self.other_trains(corp)) and corp.cash >= 1 and self.room(corp)
+        return bool(self.trains_for_sale(corp)) and corp.cash >= 1 and self.room(corp)
 
     # ------------------------------------------------------------ the president's emergency sales
     def emergency_price(self) -> int:
-        return self.cheapest_depot()
+        return self.cheapest_variant_price()
 
     def can_dump(self, player, bundle) -> bool:
         return self.game.can_dump_1822(player, bundle)
@@ -199,30 +172,24 @@ class BuyTrain1822(EmergencyBuyTrain):
         self.game.check_sale_presidency(bundle)
         return player, bundle
 
-    def legal_actions(self, entity):
-        acts = self.actions(entity)
-        if "buy_train" not in acts:
-            return []
-        out = []
-        game = self.game
-        room = self.room(entity)
-        if room:
-            for t in game.depot.depot_trains():
-                for v, spec in t.variants.items():
-                    if v == "E" and any(x.name == "E" for x in entity.trains):
-                        continue
-                    if spec["price"] <= entity.cash or self.can_fund(entity, v, spec["price"]):
-                        out.append({"type": "buy_train", "train": t.id, "price": spec["price"], "variant": v})
-        if entity.cash >= game.l_upgrade_cost():
-            for t in self.l_upgrades(entity):
-                out.append({"type": "buy_train", "train": t.id, "price": game.l_upgrade_cost(), "variant": "2",
-                            "exchange": t.id})
-        if room and entity.cash >= 1:
-            for t in self.other_trains(entity):
-                out.append(ranged({"type": "buy_train", "train": t.id}, 1, entity.cash))
-        if "pass" in acts:
-            out.append({"type": "pass"})
-        return out
+    def emergency_sell_actions(self, player) -> list[dict]:
+        """None here: the game lists them (:func:`~trackage.titles.t1822.legal.with_emergency_sales`)."""
+        return []
+
+    def variant_prices(self, entity, train) -> list[tuple[str, int]]:
+        """Every variant of a depot train, at its price."""
+        return [(v, spec["price"]) for v, spec in train.variants.items()]
+
+    def may_buy_variant(self, entity, train, variant: str, price: int) -> bool:
+        """One E train at most; paid from the company's cash or with its president's help."""
+        if variant == "E" and any(x.name == "E" for x in entity.trains):
+            return False
+        return price <= entity.cash or self.can_fund(entity, variant, price)
+
+    def trade_in_offers(self, entity) -> list[tuple]:
+        """An L train upgraded in place to a 2, at the upgrade cost."""
+        cost = self.game.l_upgrade_cost()
+        return [(t, t, "2", cost) for t in self.l_upgrades(entity)] if entity.cash >= cost else []
 
     def can_fund(self, entity, name: str, price: int) -> bool:
         """May the president add what ``entity`` lacks for this depot train (now)?"""

@@ -7,7 +7,6 @@ from typing import ClassVar
 from trackage.core.trains import remove_train
 
 from ....core.errors import GameError
-from ....core.money import spend
 from ....core.shares import action_bundle
 from ....core.steps.emergency import same_bundle
 from ....core.steps.operating import BuyTrain, Purchase
@@ -91,11 +90,9 @@ class BuyTrain1858(BuyTrain):
             self.check_available(train)
             self.check_listed_price(train, price, g.train_price(train, entity))
         else:
-            if train not in g.other_trains(entity):
-                raise GameError(f"train {train.id} is not for sale", rule="train-not-available")
-            if price < 1 or price > entity.cash:
-                raise GameError(f"{entity.name} may spend between 1 and {entity.cash}", rule="wrong-price")
-        if self.round.last_issue_price is not None and g.trainless(entity):
+            self.check_offered(entity, train)
+            self.check_other_price(entity, train, price)
+        if self.must_buy_after_issue(entity):
             if train.owner is not g.depot:
                 raise GameError("must buy a train from the depot after issuing shares", rule="must-buy-depot")
             if entity.cash - self.round.last_issue_price > price:
@@ -113,8 +110,7 @@ class BuyTrain1858(BuyTrain):
 
     def top_up(self, entity, purchase: Purchase) -> None:
         """The president adds what a trainless company lacks (checked in :meth:`check_buy`)."""
-        if purchase.price > entity.cash:
-            spend(entity.owner, entity, purchase.price - entity.cash)
+        self.president_pays_rest(entity, purchase.price)
 
     def after_buy_train(self, entity, purchase: Purchase) -> None:
         """The step ends when nothing more may be bought or scrapped."""
@@ -139,25 +135,34 @@ class BuyTrain1858(BuyTrain):
         if g.trainless(entity):
             g.stock_market.move_left(entity)
 
+    def must_buy_after_issue(self, entity) -> bool:
+        """Has this trainless company issued shares (it must then buy from the depot)?"""
+        return self.round.last_issue_price is not None and self.game.trainless(entity)
+
+    def trains_for_sale(self, entity) -> list:
+        """The title's list (:meth:`Game1858.other_trains`)."""
+        return self.game.other_trains(entity)
+
+    def variant_prices(self, entity, train) -> list[tuple[str, int]]:
+        """Every variant, at the title's price for ``entity`` (:meth:`Game1858.train_price`)."""
+        return [(v, self.game.train_price(train, entity, v)) for v in train.variants]
+
+    def may_buy_variant(self, entity, train, variant: str, price: int) -> bool:
+        """Within the cash (and the president's, for a trainless company); after issuing
+        shares, not for less than what the last share issued made unnecessary."""
+        g = self.game
+        help_ = entity.owner.cash if g.trainless(entity) and entity.owner is not None else 0
+        issued = self.round.last_issue_price
+        return price <= entity.cash + help_ and not (self.must_buy_after_issue(entity)
+                                                      and entity.cash - issued > price)
+
     def legal_actions(self, entity):
         acts = self.actions(entity)
-        out = []
         g = self.game
-        issued = self.round.last_issue_price
-        must_buy = issued is not None and g.trainless(entity)
-        if "buy_train" in acts:
-            help_ = entity.owner.cash if g.trainless(entity) and entity.owner is not None else 0
-            for t in g.depot.depot_trains():
-                for vname in t.variants:
-                    price = g.train_price(t, entity, vname)
-                    if price > entity.cash + help_ or (must_buy and entity.cash - issued > price):
-                        continue
-                    if self.buyable_variant(entity, t, vname):
-                        out.append({"type": "buy_train", "train": t.id, "price": price, "variant": vname})
-            if not must_buy and entity.cash >= 1:
-                for t in g.other_trains(entity):
-                    out.append({"type": "buy_train", "train": t.id, "price": 1, "price_range": [1, entity.cash],
-                                "price_step": 1})
+        must_buy = self.must_buy_after_issue(entity)
+        # after issuing shares only depot trains (those without a price range) are listed
+        out = [a for a in (self.train_offers(entity) if "buy_train" in acts else [])
+               if not (must_buy and "price_range" in a)]
         if "sell_shares" in acts:
             help_ = entity.owner.cash if entity.owner is not None else 0
             prices = [g.train_price(t, entity, v) for t in g.depot.depot_trains() for v in t.variants]
@@ -165,13 +170,7 @@ class BuyTrain1858(BuyTrain):
                 after, pps = entity.cash + b.price(), b.price_per_share()
                 if any(after - pps <= p <= after + help_ for p in prices):
                     out.append({"type": "sell_shares", "shares": [s.id for s in b.shares], "percent": b.percent})
-        if "scrap_train" in acts:
-            for t in entity.trains:
-                if t.obsolete:
-                    out.append({"type": "scrap_train", "train": t.id})
+        out += [{"type": "scrap_train", "train": t.id} for t in entity.trains if t.obsolete and "scrap_train" in acts]
         if "pass" in acts and not (must_buy and any(a["type"] == "buy_train" for a in out)):
             out.append({"type": "pass"})
         return out
-
-    def buyable_variant(self, entity, train, variant) -> bool:
-        return True

@@ -2,54 +2,26 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from trackage.core.trains import remove_train
 
 from ....core.errors import GameError
-from ....core.round import ranged
 from ....core.steps.operating import BuyTrain, Purchase
-
-if TYPE_CHECKING:
-    pass
-
-
 from .loans import take_loans_for
 
 
 class BuyTrain1867(BuyTrain):
-    def must_buy_train(self, entity) -> bool:
-        depot = self.game.depot
-        if entity.trains or not depot.depot_trains():
-            return False
-        return self.game.buying_power(entity, full=True) >= self.min_depot_price()
+    """A company that must buy a train may take loans for it; in phase 8 a train may be
+    traded in for a discount."""
 
-    def min_depot_price(self) -> int:
-        trains = self.game.depot.depot_trains()
-        if not trains:
-            return 0
-        t = min(trains, key=lambda t: t.price)
-        return min(v["price"] for v in t.variants.values())
+    TRADE_INS = True
+
+    def must_buy_train(self, entity) -> bool:
+        if entity.trains or not self.game.depot.depot_trains():
+            return False
+        return self.game.buying_power(entity, full=True) >= self.cheapest_variant_price()
 
     def buying_power_for(self, entity) -> int:
         return self.game.buying_power(entity, full=self.must_buy_train(entity))
-
-    def discountable(self, entity, payable: bool = True) -> list:
-        """(old train, depot train, variant, price) trade-ins. With ``payable`` False also
-        those priced at zero or less: the reference still counts them as a reason to stop
-        at this step, though it refuses to buy them."""
-        out = []
-        for train in entity.trains:
-            for dt in self.game.depot.depot_trains():
-                disc = dt.spec.get("discount")
-                if not disc or train.name not in disc:
-                    continue
-                price = dt.price - disc[train.name]
-                # a trade-in worth more than the new train would pay nothing or less, which
-                # the reference refuses (it cannot spend zero or a negative amount)
-                if price < dt.price and (price > 0 or not payable):
-                    out.append((train, dt, dt.name, price))
-        return out
 
     def can_buy_train(self, entity) -> bool:
         bp = self.buying_power_for(entity)
@@ -57,33 +29,14 @@ class BuyTrain1867(BuyTrain):
             lo = self.game.depot.min_price(entity)
             if lo is not None and bp >= lo:
                 return True
-        if int(self.game.phase.name) == 8:
-            return any(bp >= d[3] for d in self.discountable(entity, payable=False))
-        return False
-
-    def actions(self, entity):
-        if entity is not self.current_entity() or not entity.is_corporation:
-            return []
-        if self.must_buy_train(entity):
-            return ["buy_train"]
-        if self.can_buy_train(entity):
-            return ["buy_train", "pass"]
-        return []
+        # a trade-in paying nothing or less is refused, but still keeps the step open (reference)
+        return int(self.game.phase.name) == 8 and any(bp >= p for _, _, p in self.trade_in_discounts(entity))
 
     def pass_(self):
         super().pass_()
         entity = self.current_entity()
         if entity is not None and not entity.trains:
             self.game.nationalize(entity)
-
-    def traded_in(self, action: dict, entity, train):
-        """The buyer's own train named as ``exchange`` (phase 8's trade-in discounts)."""
-        if not action.get("exchange"):
-            return None
-        exchange = self.game.depot.train_by_id(action["exchange"])
-        if exchange is None or exchange.owner is not entity:
-            raise GameError(f"{entity.name} does not own {action['exchange']!r}", rule="not-owner")
-        return exchange
 
     def check_buy(self, entity, train, price: int, purchase: Purchase | None = None) -> None:
         """A depot train at its price, less the trade-in's discount in phase 8 (the room check
@@ -141,30 +94,27 @@ class BuyTrain1867(BuyTrain):
         if not self.can_buy_train(entity):
             self.pass_()
 
+    def trains_for_sale(self, entity) -> list:
+        """Those of the companies :meth:`can_buy_from` allows."""
+        return [t for t in super().trains_for_sale(entity) if self.can_buy_from(t.owner)]
+
     def can_buy_from(self, owner) -> bool:
+        """May the trains of ``owner`` be bought (by default: yes)?"""
         return True
 
-    def legal_actions(self, entity):
-        acts = self.actions(entity)
-        if "buy_train" not in acts:
+    def may_buy_variant(self, entity, train, variant: str, price: int) -> bool:
+        """Within the buying power (with loans when the company must buy)."""
+        return price <= self.buying_power_for(entity)
+
+    def trade_in_offers(self, entity) -> list[tuple]:
+        """Phase 8's trade-ins within the buying power (a new train worth less than the old one
+        would cost nothing or less, which the reference refuses)."""
+        if int(self.game.phase.name) != 8:
             return []
         bp = self.buying_power_for(entity)
-        out = []
-        if self.room(entity):
-            for t in self.game.depot.depot_trains():
-                if t.price <= bp:
-                    out.append({"type": "buy_train", "train": t.id, "price": t.price, "variant": t.name})
-            # from another company at any price its cash covers (loans are only for depot
-            # trains), also when it must buy one
-            if entity.cash >= 1:
-                for t in self.game.depot.other_trains(entity):
-                    if self.can_buy_from(t.owner):
-                        out.append(ranged({"type": "buy_train", "train": t.id}, 1, entity.cash))
-        if int(self.game.phase.name) == 8:
-            for old, dt, name, price in self.discountable(entity):
-                if price <= bp:
-                    out.append({"type": "buy_train", "train": dt.id, "price": price, "variant": name,
-                                "exchange": old.id})
-        if "pass" in acts:
-            out.append({"type": "pass"})
-        return [a for a in out if a["type"] != "buy_train" or not self.game.strands_a_trainless_major(a, entity)]
+        return [(old, new, new.name, p) for old, new, p in self.trade_in_discounts(entity) if 0 < p <= bp]
+
+    def legal_actions(self, entity):
+        # from another company at any price its cash covers (loans are only for depot trains)
+        return [a for a in super().legal_actions(entity)
+                if a["type"] != "buy_train" or not self.game.strands_a_trainless_major(a, entity)]

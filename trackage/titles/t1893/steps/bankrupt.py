@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from ....core.errors import GameError
 from ....core.money import spend
 from ....core.round import Step
-
-if TYPE_CHECKING:
-    pass
 from .buy_train import BuyTrain1893
 
 
@@ -33,12 +30,9 @@ class Bankrupt1893(Step):
         return step if isinstance(step, BuyTrain1893) else None
 
     def liquidity(self, player) -> int:
-        game = self.game
-        best: dict = {}
         buy = self.train_step()
-        for b in (buy.sellable_bundles(player) if buy is not None else []):
-            best[b.corporation] = max(best.get(b.corporation, 0), b.price())
-        return player.cash + sum(best.values()) + 100 * sum(1 for c in player.companies if game.bond(c))
+        cash = buy.emergency_liquidity(player) if buy is not None else player.cash
+        return cash + 100 * sum(1 for c in player.companies if self.game.bond(c))
 
     def can_go_bankrupt(self, operator) -> bool:
         player = operator.owner
@@ -50,7 +44,7 @@ class Bankrupt1893(Step):
     def forced(self, operator) -> bool:
         """In play, bankruptcy is for a company that must buy a train, at its train step."""
         buy = self.train_step()
-        return buy is not None and buy.operator() is operator and self.game.must_buy_train(operator)
+        return buy is not None and buy.current_entity() is operator and self.game.must_buy_train(operator)
 
     def process_bankrupt(self, action, entity):
         game = self.game
@@ -61,14 +55,8 @@ class Bankrupt1893(Step):
                             rule="not-bankrupt")
         player = entity.owner
         buy = self.train_step()
-        for corp in sorted({s.corporation for s in player.all_shares()}, key=game.stock_market.operating_key):
-            if corp.share_price is None or buy is None:
-                continue
-            while True:
-                bundles = [b for b in game.share_market.bundles_for(player, corp) if buy.can_emergency_sell(player, b)]
-                if not bundles:
-                    break
-                game.sell_shares_and_change_price(max(bundles, key=lambda b: b.price()))
+        if buy is not None:
+            buy.sell_off(player)
         if player.cash > 0:
             spend(player, game.bank, player.cash)
         player.bankrupt = True

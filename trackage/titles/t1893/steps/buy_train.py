@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ....core.errors import GameError
 from ....core.money import spend
-from ....core.round import ranged
 from ....core.steps.buy_train import Purchase
 from ....core.steps.emergency import EmergencyBuyTrain
-
-if TYPE_CHECKING:
-    pass
 
 
 class BuyTrain1893(EmergencyBuyTrain):
@@ -23,6 +17,8 @@ class BuyTrain1893(EmergencyBuyTrain):
     must buy and cannot pay the face value itself, up to the face value with its president's
     cash, and, once the president has sold shares, at least what makes that sale necessary."""
 
+    TRADE_INS = True
+
     def round_state(self):
         return {"exchanged_by": []}
 
@@ -33,14 +29,11 @@ class BuyTrain1893(EmergencyBuyTrain):
         self.last_sold_price = None
         super().pass_()
 
-    def operator(self):
-        return super().current_entity()
-
     def active_entities(self) -> list:
-        op = self.operator()
+        op = self.current_entity()
         if op is None:
             return []
-        if self.must_buy(op) and op.owner is not None and self.actions(op.owner):
+        if self.must_buy_train(op) and op.owner is not None and self.actions(op.owner):
             return [op, op.owner]
         return [op]
 
@@ -52,34 +45,16 @@ class BuyTrain1893(EmergencyBuyTrain):
         if self.room(entity) and lo is not None and entity.cash >= lo:
             return True
         return self.exchange_allowed(entity) and any(
-            entity.cash >= price for _, _, price in self.game.discountable_trains_for(entity))
+            entity.cash >= price for _, _, price in self.trade_in_discounts(entity))
 
-    def must_buy(self, entity) -> bool:
+    def buys_trains(self, entity) -> bool:
+        """Minors buy trains too."""
+        return True
+
+    def must_buy_train(self, entity) -> bool:
         return self.game.must_buy_train(entity)
 
-    def actions(self, entity):
-        op = self.operator()
-        if op is None:
-            return []
-        if entity is not op:
-            if entity is op.owner and entity.is_player and self.must_buy(op) \
-                    and self.sellable_bundles(entity):
-                return ["sell_shares"]
-            return []
-        if self.must_buy(entity):
-            return ["buy_train"]
-        if self.can_buy_train(entity):
-            return ["buy_train", "pass"]
-        return []
-
     # ---------------------------------------------------------- the president's emergency sales
-    def cheapest_depot_train(self):
-        trains = self.game.depot.depot_trains()
-        return min(trains, key=lambda t: t.price) if trains else None
-
-    def emergency_buyer(self):
-        return self.operator()
-
     def emergency_price(self) -> int:
         return self.game.min_depot_price()
 
@@ -87,13 +62,11 @@ class BuyTrain1893(EmergencyBuyTrain):
         self.last_sold_price = bundle.price_per_share()
 
     # ---------------------------------------------------------- what may be bought, and for how much
-    def buyable_trains(self, entity) -> list:
-        depot = list(self.game.depot.depot_trains())
-        others = []
-        if self.game.can_buy_from_others():
-            others = [t for t in self.game.depot.other_trains(entity)
-                      if not (entity.is_corporation and t.owner.is_minor)]
-        return depot + others
+    def trains_for_sale(self, entity) -> list:
+        """Once the rules allow it; a company never buys a minor's train."""
+        if not self.game.can_buy_from_others():
+            return []
+        return [t for t in super().trains_for_sale(entity) if not (entity.is_corporation and t.owner.is_minor)]
 
     def owner_help(self, entity) -> int:
         """Cash the operator's owner adds to a purchase: all of it for a company that must
@@ -103,7 +76,7 @@ class BuyTrain1893(EmergencyBuyTrain):
             return 0
         if entity.is_minor:
             return owner.cash if not entity.trains else 0
-        return owner.cash if self.must_buy(entity) else 0
+        return owner.cash if self.must_buy_train(entity) else 0
 
     def other_price_range(self, entity, train):
         """(lowest, highest) price ``entity`` may pay for another operator's ``train``, or None.
@@ -124,6 +97,17 @@ class BuyTrain1893(EmergencyBuyTrain):
         lo, hi = max(lo, 1), min(train.price, hi)
         return (lo, hi) if lo <= hi else None
 
+    def may_buy_variant(self, entity, train, variant: str, price: int) -> bool:
+        """:meth:`depot_train_affordable`."""
+        return self.depot_train_affordable(entity, train)
+
+    def trade_in_offers(self, entity) -> list[tuple]:
+        """One trade-in per operating round, paid from the company's cash alone."""
+        if not self.exchange_allowed(entity):
+            return []
+        return [(old, new, new.name, price) for old, new, price in self.trade_in_discounts(entity)
+                if price <= entity.cash]
+
     def depot_train_affordable(self, entity, train) -> bool:
         if train.price <= entity.cash:
             return True
@@ -143,13 +127,8 @@ class BuyTrain1893(EmergencyBuyTrain):
         if isinstance(traded, list):
             if len(traded) > 1:
                 raise GameError("only one train may be traded in for a new one", rule="one-trade-in-per-purchase")
-            traded = traded[0] if traded else None
-        if not traded:
-            return None
-        exchange = self.game.depot.train_by_id(traded)
-        if exchange is None or exchange.owner is not entity:
-            raise GameError(f"{entity.name} does not own train {traded!r}", rule="not-owner")
-        return exchange
+            return super().traded_in({"exchange": traded[0] if traded else None}, entity, train)
+        return super().traded_in(action, entity, train)
 
     def default_price(self, train) -> int:
         """No price named: the listed one for a depot train, nothing for another's."""
@@ -172,8 +151,14 @@ class BuyTrain1893(EmergencyBuyTrain):
         self.round.exchanged_by.append(entity)
 
     def top_up(self, entity, purchase: Purchase) -> None:
-        """The owner pays what the operator lacks (see :meth:`assist`)."""
-        self.assist(entity, purchase.price)
+        """The owner pays what the operator lacks (checked allowed before); a minor's share
+        goes through the bank."""
+        need = purchase.price - entity.cash
+        if need > 0 and entity.is_minor:
+            spend(entity.owner, self.game.bank, need)
+            spend(self.game.bank, entity, need)
+        else:
+            self.president_pays_rest(entity, purchase.price)
 
     def check_price(self, train, price, expected) -> None:
         if price == expected:
@@ -204,48 +189,6 @@ class BuyTrain1893(EmergencyBuyTrain):
                             rule="must-buy-cheapest")
 
     def check_other_buy(self, entity, train, price) -> None:
-        if train not in self.buyable_trains(entity):
-            raise GameError(f"train {train.id} is not for sale to {entity.name}", rule="train-not-available")
+        self.check_offered(entity, train)
         self.check_room(entity)
-        rng = self.other_price_range(entity, train)
-        if rng is None or not rng[0] <= price <= rng[1]:
-            raise GameError(f"{entity.name} may pay between {rng[0]} and {rng[1]} for train {train.id}"
-                            if rng else f"{entity.name} cannot pay for train {train.id}", rule="wrong-price")
-
-    def assist(self, entity, price) -> None:
-        """The owner pays what the operator lacks (checked allowed before)."""
-        need = price - entity.cash
-        if need <= 0:
-            return
-        player = entity.owner
-        if entity.is_minor:
-            spend(player, self.game.bank, need)
-            spend(self.game.bank, entity, need)
-        else:
-            spend(player, entity, need)
-
-    def legal_actions(self, entity):
-        acts = self.actions(entity)
-        out = []
-        if "sell_shares" in acts:
-            out += self.emergency_sell_actions(entity)
-        if "buy_train" in acts:
-            room = self.room(entity)
-            for t in self.buyable_trains(entity):
-                if not room:
-                    break
-                if t.owner is self.game.depot:
-                    if self.depot_train_affordable(entity, t):
-                        out.append({"type": "buy_train", "train": t.id, "price": t.price, "variant": t.name})
-                    continue
-                rng = self.other_price_range(entity, t)
-                if rng is not None:
-                    out.append(ranged({"type": "buy_train", "train": t.id}, rng[0], rng[1]))
-            if self.exchange_allowed(entity):
-                for old, new, price in self.game.discountable_trains_for(entity):
-                    if price <= entity.cash:
-                        out.append({"type": "buy_train", "train": new.id, "price": price, "variant": new.name,
-                                    "exchange": old.id})
-        if "pass" in acts:
-            out.append({"type": "pass"})
-        return out
+        self.check_other_price(entity, train, price)
