@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from ..core.entities import Corporation, Minor
     from ..core.game import Game
     from ..core.routes import Route
-    from ..core.tiles import City, NodeBase
+    from ..core.tiles import City, RevenueCenter
     from ..core.trains import Train
     from .meter import Meter
 
@@ -70,10 +70,10 @@ def _tokened_cities(rules: RouteRules, game: Game, corp: Operator) -> list[City]
 
 
 def _start_nodes(rules: RouteRules, game: Game, corp: Operator, train: Train, links: Links,
-                 tokened_cities: list[City]) -> list[NodeBase]:
+                 tokened_cities: list[City]) -> list[RevenueCenter]:
     """The company's tokened cities, and the stops within the title's
     ``router_start_radius(train)`` links of them."""
-    out: list[NodeBase] = list(tokened_cities)
+    out: list[RevenueCenter] = list(tokened_cities)
     radius = rules.router_start_radius(train)
     tokened = set(out)
     seen = set(out)
@@ -149,11 +149,11 @@ class _Plan:
         self.train = train
         self.links = links
         free_hook = rules.router_free_stop
-        free: Callable[[NodeBase], bool] | None = None
+        free: Callable[[RevenueCenter], bool] | None = None
         if type(rules).router_free_stop is not RouteRules.router_free_stop:  # else no stop is free
-            memo: dict[NodeBase, bool] = {}
+            memo: dict[RevenueCenter, bool] = {}
 
-            def free(node: NodeBase) -> bool:
+            def free(node: RevenueCenter) -> bool:
                 f = memo.get(node)
                 if f is None:
                     f = memo[node] = bool(free_hook(train, node))
@@ -161,9 +161,9 @@ class _Plan:
 
         self.free = free
         ck_hook = rules.conflict_keys
-        conflict: Callable[[Collection[Hashable], NodeBase], Iterable[Hashable]] | None = None
+        conflict: Callable[[Collection[Hashable], RevenueCenter], Iterable[Hashable]] | None = None
         if type(rules).conflict_keys is not RouteRules.conflict_keys:  # else the track keys
-            def conflict(keys: Collection[Hashable], node: NodeBase) -> Iterable[Hashable]:
+            def conflict(keys: Collection[Hashable], node: RevenueCenter) -> Iterable[Hashable]:
                 return ck_hook(train, keys, [node])
 
         self.sv = sv = StopValues(rules, train, entity)
