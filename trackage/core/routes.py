@@ -404,7 +404,7 @@ class RouteRules:
             return d == 1
         for row in d:
             if "city" in row.get("nodes", ()):
-                return bool(row.get("visit") == 1)
+                return row.get("visit") == 1
         return False
 
     def requires_token(self, train: RouteTrain) -> bool:
@@ -554,8 +554,7 @@ class RouteRules:
         return self.visited_stops(route)
 
     def stop_type(self, stop: RevenueCenter, train: RouteTrain) -> str:
-        kind: str = stop.kind
-        return kind
+        return stop.kind
 
     def compute_stops(self, route: Route, train: RouteTrain | None = None) -> list[RevenueCenter]:
         """The stops that pay: every visited stop for a numeric distance; for typed
@@ -602,8 +601,7 @@ class RouteRules:
     # -- revenue -----------------------------------------------------------------------
 
     def route_base_revenue(self, stop: RevenueCenter, route: Route) -> int:
-        rev: int = stop.revenue_for(self.phase_colors(route), route.train.name)
-        return rev
+        return stop.revenue_for(self.phase_colors(route), route.train.name)
 
     def revenue_multiplier(self, stop: RevenueCenter, train: RouteTrain) -> int:
         base: int = getattr(train, "multiplier", None) or 1
