@@ -64,3 +64,38 @@ def test_a_refused_action_leaves_the_journal_as_it_was_and_undo_takes_events_awa
         assert {e.action for e in g.journal.events(n)} == {len(g.actions)}
     g.undo()
     assert len(g.journal) == n
+
+
+def test_the_1825_worked_example_told_by_its_money_events():
+    """The seeds' 1825 worked example (seed 000) as money events: S1 pays £30 for the S&M at the
+    set-up, £200 for the LNWR's director's certificate, the LNWR gets its £1,000 when the 6th
+    share is sold (the director's certificate counts two), and the S&M pays S1 its £5 in OR 1."""
+    from helpers import act
+
+    g = new_game("1825", players(4, "S"), ["unit_1"], seed=1)
+    s1 = g.index.player(1)
+
+    def money(since=0):
+        return [(e.action, e["payer"], e["receiver"], e["amount"], e["why"])
+                for e in g.journal.events(since) if e.kind == "money"]
+
+    start = money()
+    assert (0, s1.id, "bank", 30, "company_purchase") in start
+    assert sum(1 for m in start if m[4] == "starting_cash") == 4
+    n = len(g.journal)
+    g.process({"type": "par", **g.index.ref(s1), "corporation": "LNWR", "share_price": "100,0,15"})
+    assert money(n) == [(1, s1.id, "bank", 200, "share_purchase")]
+    floated_at = None
+    for i, who in enumerate([2, 3, 4, 1, 2, 3, 4, 1], start=1):
+        n = len(g.journal)
+        p = g.index.player(who)
+        g.process({"type": "buy_shares", **g.index.ref(p), "shares": [f"LNWR_{i}"], "percent": 10})
+        got = money(n)
+        assert (len(g.actions), p.id, "bank", 100, "share_purchase") in got
+        if any(m[4] == "float_capital" for m in got):
+            floated_at = i
+            assert (len(g.actions), "bank", "LNWR", 1000, "float_capital") in got
+    assert floated_at == 4  # the director's 20% and four shares: 60% sold, it floats
+    while g.round.name == "Stock Round":
+        act(g, "pass")
+    assert ("bank", s1.id, 5, "private_revenue") in [m[1:] for m in money() if m[4] == "private_revenue"]

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-def amount(action: dict, field: str, default: Any = None) -> Any:
+def amount(action: dict[str, Any], field: str, default: Any = None) -> Any:
     """An amount of money an action names (a price, a bid, a cost): a whole number, never a
     string, a fraction, a boolean or an infinity, also in an imported log. ``default`` when
     the field is missing or null."""

@@ -13,8 +13,8 @@ change takes from one global counter, so equal versions mean equal boards.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Hashable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Container, Hashable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from . import tiles as tilemod
 from .errors import GameError
@@ -23,6 +23,9 @@ from .tiles import City, Icon, Placed, Tile
 
 if TYPE_CHECKING:
     from .graph import TrackGraph
+    from .hexmap import Hex
+    from .tiles import Border, FutureLabel, NodeBase, Partition, Stub
+    from .tokens import Token
 
 _VERSIONS = itertools.count(1)
 
@@ -35,7 +38,7 @@ _TOKEN_ERRORS: dict[str | None, str] = {
 }
 
 
-def _flag(v) -> bool:
+def _flag(v: object) -> bool:
     return v is not None and v is not False
 
 
@@ -76,30 +79,30 @@ class BoardState:
     )
     STATE_EXCLUDE = ("version",)  # a memo key for derived views, not part of the state
 
-    def __init__(self):
-        self.tile_at: dict = {}
-        self.supply: tuple = ()
-        self.next_copy: dict = {}
-        self.laid: dict = {}
-        self.links: dict = {}
-        self.tokens: dict = {}
-        self.extra_tokens: dict = {}
-        self.city_res: dict = {}
-        self.tile_res: dict = {}
-        self.hex_tokens: dict = {}
-        self.icons: dict = {}
-        self.borders: dict = {}
-        self.partitions: dict = {}
-        self.stubs: dict = {}
-        self.labels: dict = {}
-        self.future_label: dict = {}
-        self.groups: dict = {}
-        self.route_info: dict = {}
+    def __init__(self) -> None:
+        self.tile_at: dict[str, Placed] = {}
+        self.supply: tuple[Tile, ...] = ()
+        self.next_copy: dict[str, int] = {}
+        self.laid: dict[str, str] = {}
+        self.links: dict[str, FrozenDict] = {}
+        self.tokens: dict[City, tuple[Token | None, ...]] = {}
+        self.extra_tokens: dict[City, tuple[Token, ...]] = {}
+        self.city_res: dict[City, tuple[Any, ...]] = {}
+        self.tile_res: dict[str, tuple[Any, ...]] = {}
+        self.hex_tokens: dict[str, tuple[Token, ...]] = {}
+        self.icons: dict[str, tuple[Icon, ...]] = {}
+        self.borders: dict[str, tuple[Border, ...]] = {}
+        self.partitions: dict[str, tuple[Partition, ...]] = {}
+        self.stubs: dict[str, tuple[Stub, ...]] = {}
+        self.labels: dict[str, tuple[str, ...]] = {}
+        self.future_label: dict[str, FutureLabel | None] = {}
+        self.groups: dict[City, tuple[str, ...]] = {}
+        self.route_info: dict[Any, Any] = {}
         # a fresh number per change; a trial board may stand in a tuple naming it (see 1825)
         self.version: Hashable = next(_VERSIONS)
 
 
-def _printed_state(state: BoardState, hex_, tile: Placed) -> None:
+def _printed_state(state: BoardState, hex_: Hex, tile: Placed) -> None:
     hid = hex_.id
     t = tile.tile
     state.icons[hid] = t.icons
@@ -115,7 +118,8 @@ class Board:
 
     CLONE_SKIP = ("_graph", "_graph_version", "_derived", "token_error")
 
-    def __init__(self, game, map_data: dict, supply_data: dict, impassable_colors):
+    def __init__(self, game: Any, map_data: dict[str, Any], supply_data: dict[str, Any],
+                 impassable_colors: Iterable[str] | None) -> None:
         self.game = game
         self.supply = TileSupply(supply_data)
         self.hexmap = HexMap.build(map_data, impassable_colors)
@@ -127,31 +131,31 @@ class Board:
         st.links = self.hexmap.initial_links()
         self._graph: TrackGraph | None = None
         self._graph_version: Hashable | None = None
-        self._derived: tuple[Hashable, dict] | None = None  # (board version, views built at it)
+        self._derived: tuple[Hashable, dict[Hashable, Any]] | None = None  # (board version, views built at it)
         self.token_error: str | None = None
 
     # ------------------------------------------------------------ lookups
-    def hex_by_id(self, hid):
+    def hex_by_id(self, hid: object) -> Any:
         return self.hexmap.hex_by_id(hid) if isinstance(hid, str) else None
 
     @property
-    def hexes(self):
+    def hexes(self) -> list[Hex]:
         return self.hexmap.hexes
 
-    def tile(self, hex_) -> Placed:
+    def tile(self, hex_: Hex) -> Placed:
         """The tile on ``hex_`` now."""
         return self.state.tile_at[hex_.id]
 
-    def tiles(self):
+    def tiles(self) -> list[tuple[Hex, Placed]]:
         """(hex, tile) for every hex, in map order."""
         tile_at = self.state.tile_at
         return [(h, tile_at[h.id]) for h in self.hexmap.hexes]
 
-    def supply_tiles(self) -> tuple:
+    def supply_tiles(self) -> tuple[Any, ...]:
         """The tiles available to lay, in reference order."""
         return self.state.supply
 
-    def tile_by_id(self, tid):
+    def tile_by_id(self, tid: object) -> Any:
         """A tile by id: on the map (placed), in the supply (a :class:`Tile`), the next copy of
         an unlimited tile, or a preprinted tile no longer on the map."""
         if not isinstance(tid, str):
@@ -175,7 +179,7 @@ class Board:
             return self._add_extra_tile(name)
         return self.hexmap.preprinted_tile(tid)
 
-    def city_by_id(self, cid):
+    def city_by_id(self, cid: object) -> Any:
         """``"<tile id>-<part index>"`` -> a city on the map (or None)."""
         if not isinstance(cid, str):
             return None
@@ -187,17 +191,17 @@ class Board:
             return None
         return tile.city_by_index(int(idx))
 
-    def placed_tile(self, tile, rotation: int, hex_):
+    def placed_tile(self, tile: Tile, rotation: int, hex_: Hex | None) -> Placed:
         """``tile`` (a supply tile) in ``rotation`` on ``hex_``: what would be laid."""
         return tile.at(rotation, hex_)
 
-    def upgrade_labels(self, tile) -> dict:
+    def upgrade_labels(self, tile: Placed) -> dict[str, Any]:
         """The labels of the hex under ``tile`` now, as keyword arguments of the upgrade checks."""
         if tile.hex is None:
             return {}
         return {"from_label": self.label(tile.hex), "from_future_label": self.future_label(tile.hex)}
 
-    def node_by_signature(self, signature: str):
+    def node_by_signature(self, signature: str) -> NodeBase | None:
         """``"<hex id>-<part index>"`` (route node signature) -> node on that hex's tile."""
         hex_id, _, idx = signature.rpartition("-")
         tile = self.state.tile_at.get(hex_id)
@@ -205,63 +209,63 @@ class Board:
             return None
         return tile.node_by_index(int(idx))
 
-    def cities(self) -> list:
+    def cities(self) -> list[City]:
         """Cities of the tiles on the map, in map order."""
         tile_at = self.state.tile_at
         return [c for h in self.hexmap.hexes for c in tile_at[h.id].cities]
 
     # ------------------------------------------------------------ hex state
-    def neighbors(self, hex_) -> dict:
+    def neighbors(self, hex_: Hex) -> FrozenDict:
         """Linked neighbours of ``hex_`` (edge -> Hex)."""
         return self.state.links[hex_.id]
 
-    def targeting(self, hex_, other) -> bool:
+    def targeting(self, hex_: Hex, other: Hex) -> bool:
         """Does the track on ``hex_`` leave towards ``other``?"""
         return targeting(self.state.tile_at[hex_.id], other)
 
-    def icons(self, hex_) -> tuple:
+    def icons(self, hex_: Hex) -> tuple[Icon, ...]:
         return self.state.icons.get(hex_.id, ())
 
-    def set_icons(self, hex_, icons) -> None:
+    def set_icons(self, hex_: Hex, icons: Iterable[Icon]) -> None:
         self.state.icons = {**self.state.icons, hex_.id: tuple(icons)}
 
-    def borders(self, hex_) -> tuple:
+    def borders(self, hex_: Hex) -> tuple[Border, ...]:
         return self.state.borders.get(hex_.id, ())
 
-    def set_borders(self, hex_, borders) -> None:
+    def set_borders(self, hex_: Hex, borders: Iterable[Border]) -> None:
         self.state.borders = {**self.state.borders, hex_.id: tuple(borders)}
 
-    def partitions(self, hex_) -> tuple:
+    def partitions(self, hex_: Hex) -> tuple[Partition, ...]:
         return self.state.partitions.get(hex_.id, ())
 
-    def stubs(self, hex_) -> tuple:
+    def stubs(self, hex_: Hex) -> tuple[Stub, ...]:
         return self.state.stubs.get(hex_.id, ())
 
-    def set_stubs(self, hex_, stubs) -> None:
+    def set_stubs(self, hex_: Hex, stubs: Iterable[Stub]) -> None:
         self.state.stubs = {**self.state.stubs, hex_.id: tuple(stubs)}
 
-    def labels(self, hex_) -> tuple:
+    def labels(self, hex_: Hex) -> tuple[str, ...]:
         return self.state.labels.get(hex_.id, ())
 
-    def label(self, hex_) -> str | None:
+    def label(self, hex_: Hex) -> str | None:
         labs = self.labels(hex_)
         return labs[-1] if labs else None
 
-    def set_label(self, hex_, label: str | None) -> None:
+    def set_label(self, hex_: Hex, label: str | None) -> None:
         self.state.labels = {**self.state.labels, hex_.id: (label,) if label else ()}
 
-    def future_label(self, hex_):
+    def future_label(self, hex_: Hex) -> FutureLabel | None:
         return self.state.future_label.get(hex_.id)
 
-    def groups(self, city) -> tuple:
+    def groups(self, city: City) -> tuple[str, ...]:
         return self.state.groups.get(city, city.groups)
 
-    def hex_tokens(self, hex_) -> tuple:
+    def hex_tokens(self, hex_: Hex) -> tuple[Token, ...]:
         return self.state.hex_tokens.get(hex_.id, ())
 
     # ------------------------------------------------------------ graph
     @property
-    def graph(self):
+    def graph(self) -> TrackGraph:
         """The track graph of this board (recomputed when the board changed)."""
         v = self.state.version
         if self._graph is None or self._graph_version != v:
@@ -274,7 +278,7 @@ class Board:
             self._graph_version = v
         return self._graph
 
-    def derived(self, key, build: Callable):
+    def derived(self, key: Hashable, build: Callable[[], Any]) -> Any:
         """A view computed from the board as it is now, e.g. a distance graph: ``build()`` once,
         then the same object until the board changes."""
         memo = self._derived
@@ -306,7 +310,7 @@ class Board:
         self.game.on_board_changed()
 
     # ------------------------------------------------------------ reservations
-    def reserve_homes(self, corporations) -> None:
+    def reserve_homes(self, corporations: Iterable[Any]) -> None:
         for c in corporations:
             coords = c.coordinates
             if not coords:
@@ -319,28 +323,28 @@ class Board:
                 city = c.city[i] if isinstance(c.city, list) else c.city
                 self.add_tile_reservation(h, c, city)
 
-    def tile_reservations(self, hex_) -> tuple:
+    def tile_reservations(self, hex_: Hex) -> tuple[Any, ...]:
         return self.state.tile_res.get(hex_.id, ())
 
-    def set_tile_reservations(self, hex_, res) -> None:
+    def set_tile_reservations(self, hex_: Hex, res: Iterable[Any]) -> None:
         self.state.tile_res = {**self.state.tile_res, hex_.id: tuple(res)}
 
-    def city_reservations(self, city) -> tuple:
+    def city_reservations(self, city: City) -> tuple[Any, ...]:
         return self.state.city_res.get(city, ())
 
-    def set_city_reservations(self, city, res) -> None:
+    def set_city_reservations(self, city: City, res: Iterable[Any]) -> None:
         self.state.city_res = {**self.state.city_res, city: tuple(res)}
 
-    def find_reservation(self, city, corporation) -> int | None:
+    def find_reservation(self, city: City, corporation: Any) -> int | None:
         for i, r in enumerate(self.city_reservations(city)):
             if r is not None and (r is corporation or getattr(r, "owner", None) is corporation):
                 return i
         return None
 
-    def reserved_by(self, city, corporation) -> bool:
+    def reserved_by(self, city: City, corporation: Any) -> bool:
         return self.find_reservation(city, corporation) is not None
 
-    def add_reservation(self, city, entity, slot: int | None = None) -> None:
+    def add_reservation(self, city: City, entity: Any, slot: int | None = None) -> None:
         """Reserve a slot of ``city``: appended, or inserted at ``slot`` (padding with None
         like an array insert)."""
         res = list(self.city_reservations(city))
@@ -352,7 +356,7 @@ class Board:
             res.insert(slot, entity)
         self.set_city_reservations(city, res)
 
-    def remove_reservation(self, city, entity) -> None:
+    def remove_reservation(self, city: City, entity: Any) -> None:
         res = list(self.city_reservations(city))
         for i, r in enumerate(res):
             if r is entity:
@@ -360,15 +364,15 @@ class Board:
                 self.set_city_reservations(city, res)
                 return
 
-    def remove_all_reservations(self, city) -> None:
+    def remove_all_reservations(self, city: City) -> None:
         self.set_city_reservations(city, ())
 
-    def tile_reserved_by(self, hex_, corporation) -> bool:
+    def tile_reserved_by(self, hex_: Hex, corporation: Any) -> bool:
         """A reservation for ``corporation`` on the tile of ``hex_`` itself."""
         return any(r is corporation or getattr(r, "owner", None) is corporation
                    for r in self.tile_reservations(hex_))
 
-    def add_tile_reservation(self, hex_, entity, city: int | None = None, slot: int | None = None,
+    def add_tile_reservation(self, hex_: Hex, entity: Any, city: int | None = None, slot: int | None = None,
                              reserve_city: bool = True) -> None:
         """Reserve a slot of city number ``city`` (position in the tile's cities); with a
         single city and ``reserve_city`` that city is used. Falls back to a tile-level
@@ -383,14 +387,14 @@ class Board:
         else:
             self.set_tile_reservations(hex_, self.tile_reservations(hex_) + (entity,))
 
-    def remove_tile_reservation(self, hex_, entity) -> None:
+    def remove_tile_reservation(self, hex_: Hex, entity: Any) -> None:
         for c in self.tile(hex_).cities:
             if self.reserved_by(c, entity):
                 self.remove_reservation(c, entity)
                 return
         self.set_tile_reservations(hex_, [r for r in self.tile_reservations(hex_) if r is not entity])
 
-    def token_blocked_by_reservation(self, hex_, corporation) -> bool:
+    def token_blocked_by_reservation(self, hex_: Hex, corporation: Any) -> bool:
         res = self.tile_reservations(hex_)
         if not res:
             return False
@@ -400,34 +404,34 @@ class Board:
             return corporation not in res
         return sum(1 for r in res if r is not corporation) >= sum(self.available_slots(c) for c in tile.cities)
 
-    def available_slot(self, hex_) -> bool:
+    def available_slot(self, hex_: Hex) -> bool:
         return sum(self.available_slots(c) for c in self.tile(hex_).cities) > 0
 
     # ------------------------------------------------------------ tokens in cities
-    def tokens(self, city) -> tuple:
+    def tokens(self, city: City) -> tuple[Token | None, ...]:
         """The slots of ``city``: a token or None each."""
         t = self.state.tokens.get(city)
         return t if t is not None else (None,) * city.normal_slots
 
-    def set_tokens(self, city, slots) -> None:
+    def set_tokens(self, city: City, slots: Iterable[Token | None]) -> None:
         self.state.tokens = {**self.state.tokens, city: tuple(slots)}
 
-    def extra_tokens(self, city) -> tuple:
+    def extra_tokens(self, city: City) -> tuple[Token, ...]:
         return self.state.extra_tokens.get(city, ())
 
-    def set_extra_tokens(self, city, tokens) -> None:
+    def set_extra_tokens(self, city: City, tokens: Iterable[Token]) -> None:
         self.state.extra_tokens = {**self.state.extra_tokens, city: tuple(tokens)}
 
-    def slots(self, city) -> int:
+    def slots(self, city: City) -> int:
         return len(self.tokens(city))
 
-    def slot_count(self, city, all: bool = False) -> int:
+    def slot_count(self, city: City, all: bool = False) -> int:
         return self.slots(city) + (len(self.extra_tokens(city)) if all else 0)
 
-    def tokened(self, city) -> bool:
+    def tokened(self, city: City) -> bool:
         return any(t is not None for t in self.tokens(city))
 
-    def tokened_by(self, node, corporation, types=()) -> bool:
+    def tokened_by(self, node: Any, corporation: Any, types: Container[str] = ()) -> bool:
         """Has ``corporation`` a token in ``node`` (in a slot or extra); with ``types``, one of
         those types."""
         if not node.is_city:
@@ -438,7 +442,7 @@ class Board:
                     return True
         return False
 
-    def blocks(self, node, corporation) -> bool:
+    def blocks(self, node: Any, corporation: Any) -> bool:
         """Does ``node`` stop ``corporation``'s walks? Offboards always; a city when every slot
         holds a token of another corporation (a free slot, the corporation's own token or a
         neutral token unblocks)."""
@@ -451,9 +455,9 @@ class Board:
             return False
         if self.tokened_by(node, corporation):
             return False
-        return all(t.type != "neutral" for t in tokens)
+        return all(t.type != "neutral" for t in tokens)  # type: ignore[union-attr]  # no None in them (above)
 
-    def available_slots(self, city) -> int:
+    def available_slots(self, city: City) -> int:
         """Free slots that are not reserved."""
         res = self.city_reservations(city)
         n = 0
@@ -462,7 +466,7 @@ class Board:
                 n += 1
         return n
 
-    def get_slot(self, city, corporation, cheater=False) -> int | None:
+    def get_slot(self, city: City, corporation: Any, cheater: object = False) -> int | None:
         """Slot a token of ``corporation`` would take: its reservation, else the first free
         unreserved slot. With ``cheater`` (any value but None/False, even 0) the first free
         unreserved slot, else a new one."""
@@ -478,8 +482,8 @@ class Board:
         reservation = self.find_reservation(city, corporation)
         return reservation if reservation is not None else open_slot
 
-    def tokenable(self, city, corporation, free: bool = False, tokens=None, cheater=False,
-                  extra_slot: bool = False, spender=None, same_hex_allowed: bool = False) -> bool:
+    def tokenable(self, city: Any, corporation: Any, free: bool = False, tokens: Any = None, cheater: object = False,
+                  extra_slot: bool = False, spender: Any = None, same_hex_allowed: bool = False) -> bool:
         """Could ``corporation`` place one of ``tokens`` in ``city`` (default: its unused
         tokens, one per type)? Checks slot, cash (unless ``free``), another token on the same
         tile, and tile-level reservations. The reason of a refusal is left in
@@ -513,8 +517,9 @@ class Board:
             return True
         return False
 
-    def place_city_token(self, city, corporation, token, free: bool = False, check_tokenable: bool = True,
-                         cheater=False, extra_slot: bool = False, spender=None,
+    def place_city_token(self, city: City, corporation: Any, token: Token, free: bool = False,
+                         check_tokenable: bool = True,
+                         cheater: Any = False, extra_slot: bool = False, spender: Any = None,
                          same_hex_allowed: bool = False) -> None:
         """Place ``token`` in ``city``: into the slot reserved for the corporation, else the
         first free unreserved slot (``cheater``: a new slot if none is free; ``extra_slot``:
@@ -532,7 +537,7 @@ class Board:
             self.set_tile_reservations(city.hex, [r for r in tres if r is not corporation])
         self.remove_reservation(city, corporation)
 
-    def exchange_token(self, city, token, cheater=False, extra_slot: bool = False) -> None:
+    def exchange_token(self, city: City, token: Token, cheater: Any = False, extra_slot: bool = False) -> None:
         """Put ``token`` into ``city`` without checks (slot chosen as in :meth:`get_slot`)."""
         self._mark_placed(token, city, extra=extra_slot, cheater=cheater)
         if extra_slot:
@@ -554,7 +559,7 @@ class Board:
         slots[slot] = token
         self.set_tokens(city, slots)
 
-    def delete_token(self, city, token, remove_slot: bool = False) -> None:
+    def delete_token(self, city: City, token: Token, remove_slot: bool = False) -> None:
         slots = list(self.tokens(city))
         if remove_slot:
             for pos, t in enumerate(slots):
@@ -570,11 +575,11 @@ class Board:
             slots = [None if t is token else t for t in slots]
         self.set_tokens(city, slots)
 
-    def remove_tokens(self, city) -> None:
+    def remove_tokens(self, city: City) -> None:
         self.set_tokens(city, (None,) * self.slots(city))
         self.set_extra_tokens(city, ())
 
-    def reset_city(self, city) -> None:
+    def reset_city(self, city: City) -> None:
         """Drop all tokens and restore the printed number of slots."""
         st = self.state
         if city in st.tokens:
@@ -584,7 +589,7 @@ class Board:
 
     # ------------------------------------------------------------ tokens: placing and removing
     @staticmethod
-    def _mark_placed(token, location, extra=None, cheater=None) -> None:
+    def _mark_placed(token: Token, location: City | Hex, extra: bool | None = None, cheater: Any = None) -> None:
         token.used = True
         if isinstance(location, City):
             token.location_type = "city"
@@ -597,7 +602,7 @@ class Board:
         token.extra = extra
         token.cheater = cheater
 
-    def remove_token(self, token) -> None:
+    def remove_token(self, token: Token) -> None:
         """Take ``token`` off the board (its slot becomes free) and mark it unused."""
         if token.location_type == "city":
             city = token.city
@@ -617,7 +622,7 @@ class Board:
         token.cheater = False
         token.location_type = None
 
-    def destroy_token(self, token) -> None:
+    def destroy_token(self, token: Token) -> None:
         """Remove ``token`` from the board and from its corporation's token list."""
         tokens = getattr(token.corporation, "tokens", None)
         if tokens is not None:
@@ -627,8 +632,10 @@ class Board:
                     break
         self.remove_token(token)
 
-    def swap_token(self, token, other, check_tokenable: bool = True, free: bool = True) -> None:
+    def swap_token(self, token: Token, other: Token, check_tokenable: bool = True, free: bool = True) -> None:
         """Replace ``token`` on the board by ``other`` (same city/slot rules)."""
+        city: Any  # set when location_type is "city"
+        hex_: Any  # set when location_type is "hex"
         city, hex_, extra, location_type = token.city, token.hex, token.extra, token.location_type
         self.remove_token(token)
         corporation = other.corporation
@@ -641,7 +648,7 @@ class Board:
         elif location_type == "hex":
             self.place_hex_token(hex_, other)
 
-    def move_token(self, token, location) -> None:
+    def move_token(self, token: Token, location: City | Hex) -> None:
         """Move ``token`` to another city (free) or hex."""
         self.remove_token(token)
         if isinstance(location, City):
@@ -649,7 +656,8 @@ class Board:
         else:
             self.place_hex_token(location, token)
 
-    def place_hex_token(self, hex_, token, blocks_lay=None, preprinted: bool = True, loc=None) -> None:
+    def place_hex_token(self, hex_: Hex, token: Token, blocks_lay: object = None, preprinted: bool = True,
+                        loc: Any = None) -> None:
         """Put a token on the hex itself (not in a city); an icon named after the
         corporation marks it on the tile."""
         self._mark_placed(token, hex_)
@@ -659,18 +667,18 @@ class Board:
         self.set_icons(hex_, self.icons(hex_) + (
             Icon("", getattr(corp, "id", str(corp)), True, blocks_lay, preprinted, loc=loc),))
 
-    def put_hex_token(self, hex_, token) -> None:
+    def put_hex_token(self, hex_: Hex, token: Token) -> None:
         """A token on the hex itself without an icon (e.g. a bonus token waiting to be taken)."""
         self._mark_placed(token, hex_)
         st = self.state
         st.hex_tokens = {**st.hex_tokens, hex_.id: self.hex_tokens(hex_) + (token,)}
 
-    def take_hex_token(self, hex_, token) -> None:
+    def take_hex_token(self, hex_: Hex, token: Token) -> None:
         """Take a token put by :meth:`put_hex_token` off the hex (its record is left as it was)."""
         st = self.state
         st.hex_tokens = {**st.hex_tokens, hex_.id: tuple(t for t in self.hex_tokens(hex_) if t is not token)}
 
-    def remove_hex_token(self, hex_, token) -> None:
+    def remove_hex_token(self, hex_: Hex, token: Token) -> None:
         corp = token.corporation
         name = getattr(corp, "id", str(corp))
         icons = list(self.icons(hex_))
@@ -683,7 +691,8 @@ class Board:
         st.hex_tokens = {**st.hex_tokens, hex_.id: tuple(t for t in self.hex_tokens(hex_) if t is not token)}
 
     # ------------------------------------------------------------ laying tiles
-    def lay_tile(self, entity, hex_, tile, rotation: int, *, extra_cost: int = 0, pay=None, check=True) -> int:
+    def lay_tile(self, entity: Any, hex_: Hex, tile: Tile | Placed, rotation: int, *, extra_cost: int = 0,
+                 pay: Callable[[int], object] | None = None, check: bool = True) -> int:
         """Lay ``tile`` (a supply :class:`Tile`) on ``hex_`` in ``rotation``; check legality
         (outside of log replay) and pay the cost."""
         game = self.game
@@ -704,7 +713,7 @@ class Board:
             raise GameError(f"tile {tile.name} with rotation {rotation} is not legal on {hex_.id}",
                             rule="illegal-rotation")
         self.place_tile(hex_, placed)
-        cost = game.upgrade_cost(old_tile, hex_, entity) + self._border_cost(hex_, placed) + extra_cost
+        cost: int = game.upgrade_cost(old_tile, hex_, entity) + self._border_cost(hex_, placed) + extra_cost
         if pay is not None:
             pay(cost)
         self.changed()
@@ -712,7 +721,7 @@ class Board:
             game.check_laid_tile(entity, hex_, old_tile, placed)  # may raise; process() then restores
         return cost
 
-    def _border_cost(self, hex_, tile) -> int:
+    def _border_cost(self, hex_: Hex, tile: Placed) -> int:
         total = 0
         for b in list(self.borders(hex_)):
             if not getattr(b, "cost", None):
@@ -726,9 +735,9 @@ class Board:
             self.set_borders(nb, [x for x in self.borders(nb) if x.edge != inv])
         return total
 
-    def lay_cost_preview(self, hex_, tile, entity) -> int:
+    def lay_cost_preview(self, hex_: Hex, tile: Placed, entity: Any) -> int:
         """What laying ``tile`` (placed on ``hex_``) would cost, without laying it."""
-        cost = self.game.upgrade_cost(self.tile(hex_), hex_, entity)
+        cost: int = self.game.upgrade_cost(self.tile(hex_), hex_, entity)
         exits = set(tile.exits)
         for b in self.borders(hex_):
             if not getattr(b, "cost", None) or b.edge not in exits:
@@ -738,7 +747,7 @@ class Board:
                 cost += b.cost
         return cost
 
-    def legal_tile_rotation(self, entity, hex_, tile) -> bool:
+    def legal_tile_rotation(self, entity: Any, hex_: Hex, tile: Placed) -> bool:
         edges = self.game.connected_edges(entity, hex_)
         if edges is None:
             return False
@@ -759,23 +768,24 @@ class Board:
         st.supply = st.supply + (t,)
         return t
 
-    def add_extra_tile(self, tile) -> Tile:
+    def add_extra_tile(self, tile: Tile) -> Tile:
         if not tile.unlimited:
             raise GameError("Add extra tile only works if unlimited", rule="tile")
         return self._add_extra_tile(tile.name)
 
-    def remove_from_supply(self, tile) -> None:
+    def remove_from_supply(self, tile: Tile) -> None:
         st = self.state
         st.supply = tuple(t for t in st.supply if t is not tile)
 
-    def put_back(self, tile) -> None:
+    def put_back(self, tile: Tile | Placed) -> None:
         """Return a tile to the supply (appended)."""
         if isinstance(tile, Placed):
             tile = tile.tile
         if tile not in self.state.supply:
             self.state.supply = self.state.supply + (tile,)
 
-    def place_tile(self, hex_, tile: Placed, reservation_moved: Callable | None = None, relink: bool = True) -> Placed:
+    def place_tile(self, hex_: Hex, tile: Placed, reservation_moved: Callable[[Any, City, City], object] | None = None,
+                   relink: bool = True) -> Placed:
         """Put ``tile`` (placed on ``hex_``) on the map instead of the tile there; the supply
         gives up ``tile`` and takes back the old one unless it is preprinted. Reservations,
         city groups, tokens (slot/cheater rules of the reference, including multi-city
@@ -828,7 +838,7 @@ class Board:
                         raise GameError(f"no city on tile {tile.id} for a token from {old.id}", rule="tile")
                     self.exchange_token(new_c, tok, cheater=(i >= normal))
             for tok in self.extra_tokens(old_c):
-                self.exchange_token(new_c, tok, extra_slot=True)
+                self.exchange_token(new_c, tok, extra_slot=True)  # type: ignore[arg-type]  # as the reference
             self.reset_city(old_c)
         elif len(cmap) > 1:
             self._move_tokens_multi_city(cmap, tile, old)
@@ -859,7 +869,7 @@ class Board:
             self.relink(hex_)
         return old
 
-    def relink(self, hex_) -> None:
+    def relink(self, hex_: Hex) -> None:
         """Link ``hex_`` both ways with every neighbour its tile's exits face (unless an
         impassable border sits on that edge)."""
         st = self.state
@@ -879,11 +889,11 @@ class Board:
         links[hex_.id] = FrozenDict(mine)
         st.links = links
 
-    def remove_paid_borders(self, hex_) -> list:
+    def remove_paid_borders(self, hex_: Hex) -> list[Border]:
         """After a lay: remove every costed border whose edge now has track on both sides
         (from this hex, and the facing border(s) from the neighbour). Returns the removed
         borders in order; the caller charges ``border.cost`` (and discounts)."""
-        removed = []
+        removed: list[Border] = []
         for border in list(self.borders(hex_)):
             if border.cost is None:
                 continue
@@ -897,8 +907,8 @@ class Board:
             removed.append(border)
         return removed
 
-    def _move_tokens_multi_city(self, cmap: dict, tile, old) -> None:
-        grouped: dict = {}
+    def _move_tokens_multi_city(self, cmap: dict[City, City | None], tile: Placed, old: Placed) -> None:
+        grouped: dict[City, list[Token]] = {}
         for old_c, new_c in cmap.items():
             toks = self.tokens(old_c)
             if new_c is None:
@@ -906,16 +916,16 @@ class Board:
                     raise GameError(f"no city on tile {tile.id} for the tokens of {old_c.id}", rule="tile")
                 continue
             grouped.setdefault(new_c, []).extend(t for t in toks if t is not None)
-        for new_c, toks in grouped.items():
+        for new_c, moved in grouped.items():
             reserved = len(self.city_reservations(new_c))
-            for i, tok in enumerate(toks):
+            for i, tok in enumerate(moved):
                 self.exchange_token(new_c, tok, cheater=(reserved + i) >= new_c.normal_slots)
         for old_c, new_c in cmap.items():
             for tok in self.extra_tokens(old_c):
-                self.exchange_token(new_c, tok, extra_slot=True)
+                self.exchange_token(new_c, tok, extra_slot=True)  # type: ignore[arg-type]  # as the reference
             self.reset_city(old_c)
 
-    def _update_reservation_abilities(self, hex_, entity, new_city) -> None:
+    def _update_reservation_abilities(self, hex_: Hex, entity: Any, new_city: City) -> None:
         abilities = getattr(entity, "all_abilities", None)
         if abilities is None:
             return
@@ -931,7 +941,8 @@ class Board:
                 pass
 
     # ------------------------------------------------------------ tokens: the game's move
-    def place_token(self, entity, city, token, *, pay=None, check_connected=True, free=False) -> None:
+    def place_token(self, entity: Any, city: City, token: Token, *, pay: Callable[[int], object] | None = None,
+                    check_connected: bool = True, free: bool = False) -> None:
         game = self.game
         if check_connected and not game.loading:
             nodes = self.graph.connected_nodes(entity)
@@ -947,7 +958,7 @@ class Board:
         self.changed()
 
 
-def unused_tokens_by_type(corporation) -> list:
+def unused_tokens_by_type(corporation: Any) -> list[Token]:
     f = getattr(corporation, "tokens_by_type", None)
     if f is not None:
         return list(f() if callable(f) else f)

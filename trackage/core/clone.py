@@ -20,11 +20,16 @@ from __future__ import annotations
 
 import gc
 import types
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ParamSpec, TypeVar, cast
 
 _ATOMS = frozenset({int, str, float, bool, type(None), bytes, complex, range, type,
                     types.FunctionType, types.BuiltinFunctionType, types.BuiltinMethodType,
                     frozenset, type(Ellipsis), type(NotImplemented)})
+
+P = ParamSpec("P")
+R = TypeVar("R")
+T = TypeVar("T")
 
 _copiers: dict[type, Any] = {}  # a copier function, or _SHARE / _DROP (never None)
 _SHARE = object()
@@ -48,7 +53,7 @@ def _slot_names(cls: type) -> list[str]:
     return out
 
 
-def _make_copier(cls: type):
+def _make_copier(cls: type) -> Any:
     if getattr(cls, "CATALOGUE", False):
         return _SHARE
     if getattr(cls, "DERIVED", False):
@@ -70,7 +75,8 @@ def _make_copier(cls: type):
     setattr_ = object.__setattr__
     get = policies.get
 
-    def copier(o, m, C, A, target=None):
+    def copier(o: Any, m: dict[int, Any], C: Callable[[Any, dict[int, Any]], Any], A: frozenset[type],
+               target: Any = None) -> Any:
         n = new(cls) if target is None else target
         m[id(o)] = n
         if has_dict:
@@ -108,8 +114,8 @@ def _make_copier(cls: type):
     return copier
 
 
-def _copy(o, m: dict):
-    r = m.get(id(o))
+def _copy(o: Any, m: dict[int, Any]) -> Any:
+    r: Any = m.get(id(o))
     if r is not None:
         return r
     t = type(o)
@@ -148,30 +154,33 @@ def _copy(o, m: dict):
     return c(o, m, _copy, _ATOMS)
 
 
-def _no_gc(f):
+def _no_gc(f: Callable[P, R]) -> Callable[P, R]:
     # a copy allocates thousands of objects and frees none: the cyclic collector would only
     # slow it down
-    def run(*args):
+    g: Callable[..., R] = f
+
+    def run(*args: Any) -> Any:
         if not gc.isenabled():
-            return f(*args)
+            return g(*args)
         gc.disable()
         try:
-            return f(*args)
+            return g(*args)
         finally:
             gc.enable()
     run.__doc__ = f.__doc__
     run.__name__ = f.__name__
-    return run
+    return cast("Callable[P, R]", run)
 
 
 @_no_gc
-def clone(obj, memo: dict | None = None):
+def clone(obj: T, memo: dict[int, Any] | None = None) -> T:
     """A structural copy of ``obj`` (see the module's description)."""
-    return _copy(obj, {} if memo is None else memo)
+    copied: T = _copy(obj, {} if memo is None else memo)
+    return copied
 
 
 @_no_gc
-def clone_into(src, dst) -> None:
+def clone_into(src: T, dst: T) -> None:
     """Make ``dst`` (an object of ``src``'s class) a copy of ``src``; references to ``src``
     inside it become references to ``dst``."""
     c = _copiers.get(type(src))
@@ -182,13 +191,13 @@ def clone_into(src, dst) -> None:
     c(src, {}, _copy, _ATOMS, dst)
 
 
-def shared_state(original, copy) -> list[str]:
+def shared_state(original: object, copy: object) -> list[str]:
     """Paths to mutable state that ``copy`` shares with ``original`` (a test helper: a correct
     copy shares only catalogue objects, shared attributes and atoms)."""
     seen: set[int] = set()
     mine: dict[int, str] = {}
 
-    def collect(o, path, out, visit_shared):
+    def collect(o: Any, path: str, out: dict[int, str], visit_shared: bool) -> None:
         if id(o) in seen:
             return
         t = type(o)

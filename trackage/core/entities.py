@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -11,10 +12,12 @@ from .money import CashHolder
 
 if TYPE_CHECKING:
     from .market import SharePrice
+    from .tokens import Token
+    from .trains import Train
 
 
 
-def entity_type(e) -> str:
+def entity_type(e: Kinds) -> str:
     """An entity's kind as actions name it (``entity_type``): player, company, minor or
     corporation."""
     if e.is_player:
@@ -29,24 +32,24 @@ class ShareHolder(Kinds):
     """Holds certificates, kept per corporation in arrival order (order matters)."""
 
     __slots__ = ()
-    shares_by_corp: dict
+    shares_by_corp: dict[Corporation, list[Share]]
 
-    def shares_of(self, corp) -> list:
+    def shares_of(self, corp: Corporation) -> list[Share]:
         return self.shares_by_corp.get(corp, [])
 
-    def percent_of(self, corp) -> int:
+    def percent_of(self, corp: Corporation) -> int:
         return sum(s.percent for s in self.shares_by_corp.get(corp, ()))
 
-    def num_shares_of(self, corp) -> int:
+    def num_shares_of(self, corp: Corporation) -> int:
         return math.ceil(self.percent_of(corp) / corp.share_percent)
 
-    def all_shares(self) -> list:
+    def all_shares(self) -> list[Share]:
         return [s for lst in self.shares_by_corp.values() for s in lst]
 
-    def _add_share(self, share) -> None:
+    def _add_share(self, share: Share) -> None:
         self.shares_by_corp.setdefault(share.corporation, []).append(share)
 
-    def _remove_share(self, share) -> None:
+    def _remove_share(self, share: Share) -> None:
         self.shares_by_corp[share.corporation].remove(share)
 
 
@@ -54,22 +57,22 @@ class Player(CashHolder, ShareHolder):
     __slots__ = ("bankrupt", "cash", "companies", "id", "name", "passed", "penalty", "shares_by_corp")
     is_player = True
 
-    def __init__(self, pid, name: str):
+    def __init__(self, pid: Any, name: str):
         self.id = pid
         self.name = name
         self.cash = 0
         self.shares_by_corp = {}
-        self.companies: list = []
+        self.companies: list[Company] = []
         self.bankrupt = False
         self.passed = False
         self.penalty = 0
 
     @property
-    def player(self):
+    def player(self) -> Player:
         return self
 
     @property
-    def owner(self):
+    def owner(self) -> Player:
         return self
 
     def __repr__(self) -> str:
@@ -87,7 +90,7 @@ class SharePoolHolder(ShareHolder):
     owner = None
     player = None
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.shares_by_corp = {}
 
 
@@ -101,12 +104,13 @@ class Company(Kinds):
     min_price: int | None
     max_price: int | None
 
-    def __init__(self, sym: str, name: str, value: int, revenue: int, abilities=None, data=None):
+    def __init__(self, sym: str, name: str, value: int, revenue: int, abilities: Iterable[Any] | None = None,
+                 data: dict[str, Any] | None = None):
         self.sym = sym
         self.name = name
         self.value = value
         self.revenue = revenue
-        self.owner = None
+        self.owner: Any = None  # the holder: a player, a corporation, a minor, the bank ...
         self.closed = False
         self.abilities = list(abilities or [])
         self.data = data or {}
@@ -116,7 +120,7 @@ class Company(Kinds):
         return self.sym
 
     @property
-    def player(self):
+    def player(self) -> Player | None:
         o = self.owner
         return o if o is not None and o.is_player else None
 
@@ -134,7 +138,7 @@ class Company(Kinds):
 class Share:
     __slots__ = ("buyable", "corporation", "counts_for_limit", "index", "owner", "percent", "president")
 
-    def __init__(self, corporation, index: int, percent: int, president: bool):
+    def __init__(self, corporation: Corporation, index: int, percent: int, president: bool):
         self.corporation = corporation
         self.index = index
         self.percent = percent
@@ -167,24 +171,24 @@ class ShareBundle:
     certificate is split (the surplus goes back to the seller).
     """
 
-    shares: list
+    shares: list[Share]
     percent: int = 0
     share_price: int | None = None  # per-share price override
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not self.percent:
             self.percent = sum(s.percent for s in self.shares)
 
     @property
-    def corporation(self):
+    def corporation(self) -> Corporation:
         return self.shares[0].corporation
 
     @property
-    def owner(self):
+    def owner(self) -> Any:
         return self.shares[0].owner
 
     @property
-    def presidents_share(self):
+    def presidents_share(self) -> Share | None:
         for s in self.shares:
             if s.president:
                 return s
@@ -214,12 +218,12 @@ class Corporation(CashHolder, ShareHolder):
     is_corporation = True
 
     def __init__(self, sym: str, name: str, *, share_percents: list[int], tokens: list[int],
-                 coordinates=None, city=None, float_percent: int = 60, max_ownership_percent: int = 60,
-                 type_: str = "major", capitalization: str = "full", data: dict | None = None):
+                 coordinates: Any = None, city: Any = None, float_percent: int = 60, max_ownership_percent: int = 60,
+                 type_: str = "major", capitalization: str = "full", data: dict[str, Any] | None = None):
         self.sym = sym
         self.name = name
         self.cash = 0
-        self.shares_by_corp: dict = {}
+        self.shares_by_corp: dict[Corporation, list[Share]] = {}
         self.type = type_
         self.capitalization = capitalization
         self.float_percent = float_percent
@@ -227,7 +231,7 @@ class Corporation(CashHolder, ShareHolder):
         self.coordinates = coordinates
         self.city = city
         self.data = data or {}
-        self.owner = None
+        self.owner: Any = None  # the president (a player), the open market in receivership ...
         self.ipoed = False
         self._floated = False
         self.floatable = True
@@ -235,12 +239,12 @@ class Corporation(CashHolder, ShareHolder):
         self.par_price: SharePrice | None = None
         self.min_price: int | None = None
         self.share_price: SharePrice | None = None
-        self.trains: list = []
-        self.companies: list = []
-        self.operating_history: dict = {}
-        self.share_holders: dict = {}
+        self.trains: list[Train] = []
+        self.companies: list[Company] = []
+        self.operating_history: dict[Any, OperatingInfo] = {}
+        self.share_holders: dict[Any, int] = {}
         self.token_prices = list(tokens)
-        self.tokens: list = []  # filled by the game with Token objects
+        self.tokens: list[Token] = []  # filled by the game
         self.shares = [Share(self, i, p, i == 0) for i, p in enumerate(share_percents)]
         self.presidents_share = self.shares[0]
         first = share_percents[0]
@@ -257,11 +261,11 @@ class Corporation(CashHolder, ShareHolder):
         return self.sym
 
     @property
-    def ipo_owner(self):
+    def ipo_owner(self) -> Any:
         return self
 
     @property
-    def player(self):
+    def player(self) -> Player | None:
         o = self.owner
         return o if o is not None and o.is_player else None
 
@@ -276,10 +280,10 @@ class Corporation(CashHolder, ShareHolder):
     def num_ipo_shares(self) -> int:
         return self.num_shares_of(self)
 
-    def ipo_shares(self) -> list:
+    def ipo_shares(self) -> list[Share]:
         return list(self.shares_of(self))
 
-    def num_market_shares(self, pool) -> int:
+    def num_market_shares(self, pool: ShareHolder) -> int:
         return pool.percent_of(self) // self.share_percent
 
     def floated(self) -> bool:
@@ -290,16 +294,17 @@ class Corporation(CashHolder, ShareHolder):
         return self._floated
 
     def receivership(self) -> bool:
-        return self.owner is not None and self.owner.is_pool
+        o: Kinds | None = self.owner
+        return o is not None and o.is_pool
 
-    def holding_ok(self, holder, extra_percent: int = 0) -> bool:
+    def holding_ok(self, holder: ShareHolder | Minor, extra_percent: int = 0) -> bool:
         if holder is self:
             return True
         if self.share_price is not None and self.share_price.type in ("multiple_buy", "unlimited"):
             return True
         return holder.percent_of(self) + extra_percent <= self.max_ownership_percent
 
-    def player_share_holders(self) -> dict:
+    def player_share_holders(self) -> dict[Any, int]:
         return {h: p for h, p in self.share_holders.items() if h.is_player and p > 0}
 
     def operated(self) -> bool:
@@ -308,7 +313,7 @@ class Corporation(CashHolder, ShareHolder):
     def tokens_placed(self) -> int:
         return sum(1 for t in self.tokens if t.used)
 
-    def unused_tokens(self) -> list:
+    def unused_tokens(self) -> list[Token]:
         return [t for t in self.tokens if not t.used]
 
     def __repr__(self) -> str:
@@ -320,7 +325,7 @@ class OperatingInfo:
     """What an operator did in one operating round (a record: never changed, so copies of a
     game share it)."""
 
-    routes: list = field(default_factory=list)
+    routes: list[Any] = field(default_factory=list)
     revenue: int = 0
     kind: str = "withhold"
 
@@ -334,20 +339,20 @@ class Minor(CashHolder):
     share_price = None
     par_price = None
 
-    def __init__(self, sym: str, name: str, *, coordinates=None, city=None, type_: str = "minor",
-                 data: dict | None = None):
+    def __init__(self, sym: str, name: str, *, coordinates: Any = None, city: Any = None, type_: str = "minor",
+                 data: dict[str, Any] | None = None):
         self.sym = sym
         self.name = name
         self.cash = 0
-        self.owner = None
+        self.owner: Any = None
         self.coordinates = coordinates
         self.city = city
         self.type = type_
         self.data = data or {}
-        self.trains: list = []
-        self.tokens: list = []  # filled by the game with Token objects
-        self.companies: list = []
-        self.operating_history: dict = {}
+        self.trains: list[Train] = []
+        self.tokens: list[Token] = []  # filled by the game
+        self.companies: list[Company] = []
+        self.operating_history: dict[Any, OperatingInfo] = {}
         self.closed = False
         self._floated = False
 
@@ -356,7 +361,7 @@ class Minor(CashHolder):
         return self.sym
 
     @property
-    def player(self):
+    def player(self) -> Player | None:
         o = self.owner
         return o if o is not None and o.is_player else None
 
@@ -372,13 +377,13 @@ class Minor(CashHolder):
     def receivership(self) -> bool:
         return False
 
-    def percent_of(self, corp) -> int:
+    def percent_of(self, corp: Corporation) -> int:
         return 0
 
-    def shares_of(self, corp) -> list:
+    def shares_of(self, corp: Corporation) -> list[Share]:
         return []
 
-    def unused_tokens(self) -> list:
+    def unused_tokens(self) -> list[Token]:
         return [t for t in self.tokens if not t.used]
 
     def close(self) -> None:
@@ -389,7 +394,7 @@ class Minor(CashHolder):
         return f"<Minor {self.sym}>"
 
 
-def hand_over_companies(frm, to) -> None:
+def hand_over_companies(frm: Any, to: Any) -> None:
     """Every private company ``frm`` owns becomes ``to``'s, in the order ``frm`` held them
     (a merger, an acquisition, a minor folded into a major)."""
     for c in list(frm.companies):
@@ -398,7 +403,7 @@ def hand_over_companies(frm, to) -> None:
         to.companies.append(c)
 
 
-def hand_over_trains(frm, to) -> None:
+def hand_over_trains(frm: Any, to: Any) -> None:
     """Every train ``frm`` owns becomes ``to``'s, in order (no limit is checked here: the
     caller's rules decide what happens to a company over its limit)."""
     for t in list(frm.trains):

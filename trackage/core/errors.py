@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class TrackageError(Exception):
     """Base of every error the engine raises on purpose."""
@@ -14,13 +16,13 @@ class GameError(TrackageError):
     ``action`` the offending action (as a dict) when known.
     """
 
-    def __init__(self, message: str, rule: str = "illegal", action: dict | None = None):
+    def __init__(self, message: str, rule: str = "illegal", action: dict[str, Any] | None = None):
         super().__init__(message)
         self.message = message
         self.rule = rule
         self.action = action
 
-    def with_action(self, action: dict) -> GameError:
+    def with_action(self, action: dict[str, Any]) -> GameError:
         if self.action is None:
             self.action = action
         return self
@@ -35,17 +37,17 @@ class GameError(TrackageError):
 class ActionFormatError(GameError):
     """The action is malformed: unknown type, missing field, unknown entity."""
 
-    def __init__(self, message: str, action: dict | None = None):
+    def __init__(self, message: str, action: dict[str, Any] | None = None):
         super().__init__(message, rule="malformed-action", action=action)
 
 
 class OutOfTurnError(GameError):
-    def __init__(self, message: str, action: dict | None = None):
+    def __init__(self, message: str, action: dict[str, Any] | None = None):
         super().__init__(message, rule="out-of-turn", action=action)
 
 
 class GameOverError(GameError):
-    def __init__(self, message: str = "the game is over", action: dict | None = None):
+    def __init__(self, message: str = "the game is over", action: dict[str, Any] | None = None):
         super().__init__(message, rule="game-over", action=action)
 
 

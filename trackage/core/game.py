@@ -7,36 +7,45 @@ small hooks named below (``build_data``, ``stock_round``, ``operating_round``,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar, cast
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar, Concatenate, ParamSpec, TypeVar, cast
 
 from .actions import asks_hex, asks_tile
-from .entities import Company, Corporation, Player, SharePoolHolder
+from .entities import Company, Corporation, Player, ShareBundle, SharePoolHolder
 from .errors import GameError
 from .index import Index
 from .journal import Journal
 from .market import StockMarket
-from .money import Bank, pay
+from .money import Bank, CashHolder, pay
 from .pipeline import Pipeline, listing_entities
 from .rng import Rng
-from .round import OperatingRound, StockRound
+from .round import OperatingRound, Round, StockRound
 from .shares import ShareMarket
 from .trains import Depot, PhaseTrack, remove_train, rust
 
 if TYPE_CHECKING:
     from .board import Board
+    from .graph import TrackGraph
+    from .hexmap import Hex
+    from .market import SharePrice
     from .routes import RouteRules
+    from .tiles import Placed, Tile
+    from .trains import Train
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 END_TIMING_PRIORITY = ["immediate", "current_round", "current_or", "full_or", "one_more_full_or_set"]
 
 
-def _leaves_no_trace(f):
+def _leaves_no_trace(f: Callable[Concatenate[Any, P], R]) -> Callable[Concatenate[Any, P], R]:
     """``legal_actions`` is a question: whatever the track graphs remember while answering it
     (the reference's sticky route information) is forgotten again, so that asking does not
     change the game."""
     import functools
 
     @functools.wraps(f)
-    def run(self, *args, **kwargs):
+    def run(self: Any, *args: P.args, **kwargs: P.kwargs) -> R:
         board = self.board
         if board is None:
             return f(self, *args, **kwargs)
@@ -48,7 +57,7 @@ def _leaves_no_trace(f):
                 # forget it, and what the graphs learnt meanwhile (they would not learn it again)
                 board.state.route_info = saved
                 board.forget_views()
-    return run
+    return cast("Callable[Concatenate[Any, P], R]", run)
 
 
 class Game:
@@ -65,7 +74,7 @@ class Game:
     _gate = False
     _unlisted: GameError | None = None
     # while the gate asks whether one action is listed: that action (see asks())
-    _asking: dict | None = None
+    _asking: dict[str, Any] | None = None
 
     TITLE = "base"
     BANK_CASH = 12_000
@@ -79,11 +88,11 @@ class Game:
     PRESIDENT_SALES_TO_MARKET = False
     HOME_TOKEN_TIMING = "operate"
     MUST_BUY_TRAIN = "route"
-    GAME_END_CHECK: ClassVar[dict] = {"bankrupt": "immediate", "bank": "full_or"}
+    GAME_END_CHECK: ClassVar[dict[str, str]] = {"bankrupt": "immediate", "bank": "full_or"}
     GAME_END_LOCK_FIRST_TRIGGER = False
     NEXT_SR_PLAYER_ORDER = "after_last_to_act"
     CERT_LIMIT_INCLUDES_PRIVATES = True
-    TILE_LAYS: ClassVar[list] = [{"lay": True, "upgrade": True, "cost": 0}]
+    TILE_LAYS: ClassVar[list[dict[str, Any]]] = [{"lay": True, "upgrade": True, "cost": 0}]
     IMPASSABLE_HEX_COLORS = ("blue", "gray", "red")
     TRAIN_PRICE_MIN = 1
     TRAIN_PRICE_MULTIPLE = 1
@@ -100,7 +109,7 @@ class Game:
     OPTIONAL_RULES: ClassVar[dict[str, tuple[int, ...] | None]] = {}
     MUTEX_RULES: tuple[tuple[str, ...], ...] = ()
 
-    def __init__(self, players: list, optional_rules: list[str] | None = None, seed: int = 0, game_id=None):
+    def __init__(self, players: list[Any], optional_rules: list[str] | None = None, seed: int = 0, game_id: Any = None):
         if not players:
             raise GameError("a game needs players", rule="bad-setup")
         self.game_id = game_id
@@ -121,8 +130,8 @@ class Game:
         self.warnings: list[str] = []
         # set by init_map (every title has a map); None only while the game is being built
         self.board: Board = cast("Board", None)
-        self.actions: list[dict] = []
-        self.redo_stack: list[tuple[dict, bool]] = []
+        self.actions: list[dict[str, Any]] = []
+        self.redo_stack: list[tuple[dict[str, Any], bool]] = []
         self.snapshots: dict[int, Game] = {}
         self.imported = 0  # the first ``imported`` actions were applied as a log import
         self.raw_options = list(optional_rules or [])
@@ -135,7 +144,7 @@ class Game:
         self.stock_market = StockMarket(self.data["market"])
         self.companies = self.init_companies()
         self.corporations = self.init_corporations()
-        self.minors: list = self.init_minors()
+        self.minors: list[Any] = self.init_minors()
         self.phase = PhaseTrack(self.data["phases"])
         self.depot = Depot(self.data["trains"], self.phase.available)
         self.cert_limit_value = self.init_cert_limit()
@@ -179,7 +188,7 @@ class Game:
         lo, hi = cls.PLAYER_RANGE
         return {k: list(v) if v is not None else list(range(lo, hi + 1)) for k, v in cls.OPTIONAL_RULES.items()}
 
-    def __init_subclass__(cls, **kwargs):
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "legal_actions" in cls.__dict__:
             # replacing the method is the point: the subclass's own legal_actions, wrapped once
@@ -189,17 +198,17 @@ class Game:
     def init_optional_rules(self, rules: list[str]) -> list[str]:
         return rules
 
-    def build_data(self) -> dict:
+    def build_data(self) -> dict[str, Any]:
         raise NotImplementedError
 
     def bank_cash_start(self) -> int:
         return self.BANK_CASH
 
-    def init_companies(self) -> list:
+    def init_companies(self) -> list[Company]:
         return [Company(c["sym"], c["name"], c["value"], c.get("revenue", 0), c.get("abilities"), c)
                 for c in self.data.get("companies", [])]
 
-    def init_corporations(self) -> list:
+    def init_corporations(self) -> list[Any]:
         from .tokens import Token
 
         out = []
@@ -214,7 +223,7 @@ class Game:
             out.append(corp)
         return out
 
-    def init_minors(self) -> list:
+    def init_minors(self) -> list[Any]:
         """Operators without shares (:class:`~trackage.core.entities.Minor`); none by default."""
         return []
 
@@ -237,33 +246,33 @@ class Game:
     def setup(self) -> None:
         pass
 
-    def init_round(self):
+    def init_round(self) -> Any:
         return self.new_stock_round()
 
-    def stock_round(self):
+    def stock_round(self) -> Any:
         raise NotImplementedError
 
-    def operating_round(self, round_num: int):
+    def operating_round(self, round_num: int) -> Any:
         raise NotImplementedError
 
-    def operating_order(self) -> list:
+    def operating_order(self) -> list[Any]:
         floated = [c for c in self.corporations if c.floated() and not c.closed]
         return sorted(floated, key=self.stock_market.operating_key)
 
-    def start_operating_hook(self, round_, entity) -> None:
+    def start_operating_hook(self, round_: Round, entity: Any) -> None:
         if self.HOME_TOKEN_TIMING == "operate":
             self.place_home_token(entity)
 
-    def after_end_of_operating_turn(self, operator) -> None:
+    def after_end_of_operating_turn(self, operator: Any) -> None:
         pass
 
-    def hands_over_on_close(self, corp, acting) -> bool:
+    def hands_over_on_close(self, corp: Any, acting: Any) -> bool:
         """Whether ``corp``, closing with its treasury already emptied, ends the current
         operating turn and hands it to the next operator. ``acting`` is the operator the
         round named before the closing began (None outside an operating round)."""
         return acting is corp
 
-    def stock_round_finished(self, round_) -> None:
+    def stock_round_finished(self, round_: Round) -> None:
         """Stock-round end price moves (sold out up, pool drop)."""
         for corp in self.corporations:
             if not corp.floated() or corp.type == "minor" or corp.share_price is None:
@@ -273,10 +282,10 @@ class Game:
             if self.POOL_SHARE_DROP != "none" and corp.num_market_shares(self.pool) > 0:
                 self.stock_market.move_down(corp)
 
-    def sold_out(self, corp) -> bool:
+    def sold_out(self, corp: Corporation) -> bool:
         return sum(p for h, p in corp.share_holders.items() if h.is_player) >= 100
 
-    def company_pays(self, company) -> bool:
+    def company_pays(self, company: Company) -> bool:
         """Does this private pay its revenue to its owner at the start of an OR?"""
         return (company.owner is not None and not company.closed and company.revenue > 0
                 and company.owner is not self.bank)
@@ -284,7 +293,7 @@ class Game:
     def payout_companies(self) -> None:
         comps = [c for c in self.companies if self.company_pays(c)]
 
-        def key(c):
+        def key(c: Company) -> tuple[int, int, int, str]:
             if c.owner.is_player:
                 return (0, self.players.index(c.owner), c.revenue, c.name)
             return (1, 0, c.revenue, c.name)
@@ -292,44 +301,44 @@ class Game:
             pay(self, self.bank, c.owner, c.revenue, "private_revenue")
 
     # stock-round hooks (the core stock step calls these)
-    def after_buy_shares(self, player, corp) -> None:
+    def after_buy_shares(self, player: Any, corp: Any) -> None:
         pass
 
-    def after_sell_shares(self, player, corp) -> None:
+    def after_sell_shares(self, player: Any, corp: Any) -> None:
         pass
 
-    def buyable_bank_companies(self) -> list:
+    def buyable_bank_companies(self) -> list[Company]:
         """Private companies a player may buy from the bank now."""
         return [c for c in self.companies if not c.closed and (c.owner is None or c.owner is self.bank)]
 
-    def company_sale_price(self, company) -> int:
+    def company_sale_price(self, company: Company) -> int:
         return company.value
 
-    def after_buy_company(self, player, company) -> None:
+    def after_buy_company(self, player: Any, company: Company) -> None:
         pass
 
-    def after_sell_company(self, player, company) -> None:
+    def after_sell_company(self, player: Any, company: Company) -> None:
         pass
 
-    def float_corporation(self, corp) -> None:
+    def float_corporation(self, corp: Any) -> None:
         if corp.capitalization in ("incremental", "none"):
             return
         pay(self, self.bank, corp, corp.par_price.price * corp.total_shares, "float_capital")
 
-    def after_par(self, corp) -> None:
+    def after_par(self, corp: Any) -> None:
         if self.HOME_TOKEN_TIMING == "par":
             self.place_home_token(corp)
 
-    def can_par(self, corp, player) -> bool:
+    def can_par(self, corp: Any, player: Any) -> bool:
         return not corp.ipoed and not corp.closed
 
-    def par_prices(self, corp) -> list:
+    def par_prices(self, corp: Any) -> list[SharePrice]:
         return list(self.stock_market.par_prices)
 
-    def buying_power(self, entity) -> int:
+    def buying_power(self, entity: CashHolder) -> int:
         return entity.cash
 
-    def num_certs(self, player) -> int:
+    def num_certs(self, player: Any) -> int:
         n = 0
         for corp, shares in player.shares_by_corp.items():
             sp = corp.share_price
@@ -342,20 +351,20 @@ class Game:
             n += len(player.companies)
         return n
 
-    def cert_limit(self, player=None) -> int:
+    def cert_limit(self, player: Any = None) -> int:
         return self.cert_limit_value
 
-    def check_sale_timing(self, entity, bundle) -> bool:
+    def check_sale_timing(self, entity: Any, bundle: ShareBundle) -> bool:
         if self.SELL_AFTER == "first":
             return self.turn > 1 or self.round.is_operating()
         if self.SELL_AFTER == "operate":
             return bundle.corporation.operated()
         return True
 
-    def market_share_limit(self, corp) -> int:
+    def market_share_limit(self, corp: Any) -> int:
         return self.MARKET_SHARE_LIMIT
 
-    def sell_shares_and_change_price(self, bundle) -> None:
+    def sell_shares_and_change_price(self, bundle: ShareBundle) -> None:
         """Sell to the pool and move the price per ``SELL_MOVEMENT`` (``*_pres``: only when the
         seller was the president)."""
         corp = bundle.corporation
@@ -380,10 +389,10 @@ class Game:
 
     # ------------------------------------------------------------- board
     @property
-    def graph(self):
+    def graph(self) -> TrackGraph:
         return self.board.graph
 
-    def graph_options(self) -> dict:
+    def graph_options(self) -> dict[str, Any]:
         return {}
 
     def graph_changed(self) -> None:
@@ -392,39 +401,40 @@ class Game:
     def on_board_changed(self) -> None:
         pass
 
-    def tile_lays(self, entity) -> list:
+    def tile_lays(self, entity: Any) -> list[dict[str, Any]]:
         return self.TILE_LAYS
 
-    def tile_valid_for_phase(self, tile) -> bool:
+    def tile_valid_for_phase(self, tile: Tile | Placed) -> bool:
         return tile.color in self.phase.tiles
 
-    def upgrades_to(self, old_tile, new_tile) -> bool:
+    def upgrades_to(self, old_tile: Placed, new_tile: Placed) -> bool:
         """May ``old_tile`` (on the map) be upgraded to ``new_tile`` (placed on its hex)?"""
         from .tiles import upgrades_to
 
         return upgrades_to(old_tile, new_tile, **self.board.upgrade_labels(old_tile))
 
-    def check_laid_tile(self, entity, hex_, old_tile, tile) -> None:
+    def check_laid_tile(self, entity: Any, hex_: Hex, old_tile: Placed, tile: Placed) -> None:
         """Title hook: legality checks that need the map with the new tile on it."""
 
-    def upgrade_cost(self, old_tile, hex_, entity) -> int:
+    def upgrade_cost(self, old_tile: Placed, hex_: Hex, entity: Any) -> int:
         return sum(u.cost for u in old_tile.upgrades)
 
-    def legal_tile_rotation(self, entity, hex_, tile) -> bool:
+    def legal_tile_rotation(self, entity: Any, hex_: Hex, tile: Placed) -> bool:
         return self.board.legal_tile_rotation(entity, hex_, tile)
 
-    def connected_edges(self, entity, hex_):
+    def connected_edges(self, entity: Any, hex_: Hex) -> Any:
         """The edges of ``hex_`` through which ``entity`` may lay track (None: not connected)."""
         return self.graph.connected_hexes(entity).get(hex_)
 
-    def layable_hexes(self, entity) -> dict:
+    def layable_hexes(self, entity: Any) -> dict[Hex, Any]:
         """hex -> connected edges, for every hex the entity may lay or upgrade on."""
         return dict(self.graph.connected_hexes(entity))
 
-    def can_run_route(self, entity) -> bool:
-        return self.graph.route_available(entity)
+    def can_run_route(self, entity: Any) -> bool:
+        available: bool = self.graph.route_available(entity)
+        return available
 
-    def route_trains(self, entity) -> list:
+    def route_trains(self, entity: Any) -> list[Train]:
         """The trains ``entity`` may run now: its trains that have not run this operating round
         (a train bought from a company that already ran cannot run again in the same round)."""
         return [t for t in entity.trains if not t.operated]
@@ -438,18 +448,18 @@ class Game:
 
         return RouteRules(self)
 
-    def train_owner(self, train):
+    def train_owner(self, train: Train) -> Any:
         """Who runs ``train`` this turn (whose tokens its routes need and who earns):
         :meth:`RouteRules.train_owner` asks when routes are checked and searched. Default:
         the train's owner (1825: the operating company, for a train the depot leases)."""
         return train.owner
 
-    def run_extra_revenue(self, entity, routes: list) -> int:
+    def run_extra_revenue(self, entity: Any, routes: list[Any]) -> int:
         """What a run earns beside its routes' revenue (1858 India's mine, oil and port
         bonus); computed, never taken from the action in live play."""
         return 0
 
-    def compute_route_revenues(self, entity, routes: list, trains: dict) -> list:
+    def compute_route_revenues(self, entity: Any, routes: list[Any], trains: dict[Any, Any]) -> list[Any]:
         """Revenue of each logged route, computed from its geometry (title rules apply)."""
         if not routes:
             return []
@@ -463,7 +473,7 @@ class Game:
     #: the time of ``legal_actions`` that keeps suggestions the same on every machine
     ROUTER_WORK = 20_000
 
-    def upgrade_memo_key(self, hex_, old, new) -> tuple:
+    def upgrade_memo_key(self, hex_: Hex, old: Placed, new: Tile) -> tuple[Any, ...]:
         """What ``upgrades_to(old, new)`` depends on (a memo key). Turning both tiles alike
         keeps the answer, so the old tile's rotation is not part of it (the memo holds
         rotations relative to the old tile's), and the new tile is judged off the map (its
@@ -473,7 +483,7 @@ class Game:
         return (old.spec, old.name, old.color, b.labels(hex_),
                 (fl.label, fl.color) if fl is not None else None, new.name)
 
-    def legal_tile_lays(self, entity) -> list[dict]:
+    def legal_tile_lays(self, entity: Any) -> list[dict[str, Any]]:
         """Every (hex, tile, rotation) the entity could lay now (generic rules)."""
         out = []
         connected = self.layable_hexes(entity)
@@ -501,7 +511,7 @@ class Game:
                         out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
         return out
 
-    def place_home_token(self, corp) -> None:
+    def place_home_token(self, corp: Any) -> None:
         """Put the corporation's first token in its home city (reserved one first)."""
         if not corp.tokens or corp.tokens[0].used or not corp.coordinates:
             return
@@ -529,7 +539,7 @@ class Game:
             board.place_city_token(city, corp, token, free=True, check_tokenable=False)
         self.graph_changed()
 
-    def close_corporation(self, corp) -> None:
+    def close_corporation(self, corp: Any) -> None:
         """A corporation leaves the game: tokens, reservations, cash, certificates, market place."""
         # whose turn it is, as it stood after the last action (emptying the treasury below
         # could end the turn's steps early)
@@ -566,19 +576,19 @@ class Game:
         if self.board is not None:
             self.graph_changed()
 
-    def discard_train(self, train) -> None:
+    def discard_train(self, train: Train) -> None:
         remove_train(self, train)
         self.depot.reclaim(train)
 
     # ------------------------------------------------------------- lookups
-    def corporation_by_id(self, cid):
+    def corporation_by_id(self, cid: Any) -> Any:
         """The corporation with id ``cid``, or None (a title hook; other entities are found by
         :attr:`index`)."""
         return self.index.corporations.get(cid)
 
     # ------------------------------------------------------------- play: the pipeline
     # (the work is done by trackage.core.pipeline; these are the game's play API)
-    def process(self, action: dict) -> None:
+    def process(self, action: dict[str, Any]) -> None:
         """Apply one action (with its embedded ``auto_actions``).
 
         On any error the game is restored exactly as it was (from the snapshot taken
@@ -586,7 +596,7 @@ class Game:
         """
         Pipeline(self).process(action)
 
-    def _apply(self, action: dict, record: bool = True) -> None:
+    def _apply(self, action: dict[str, Any], record: bool = True) -> None:
         """Apply ``action`` without :meth:`process`'s gate and error handling (a log import,
         a replay, a trial on a copy)."""
         Pipeline(self).apply(action, record)
@@ -597,14 +607,15 @@ class Game:
 
         return clone(self)
 
-    def load(self, actions, *, strict: bool = False, trace=None) -> None:
+    def load(self, actions: list[dict[str, Any]], *, strict: bool = False,
+             trace: Callable[[Game, dict[str, Any]], object] | None = None) -> None:
         """Apply the actions of an 18xx.games log (a log import: the log's leniencies apply,
         e.g. stored route revenues that today's rules reject are warnings). ``trace(game,
         action)`` is called after each one. Snapshots are kept near the end, so undo after
         an import is cheap."""
         Pipeline(self).load(actions, strict, trace)
 
-    def undo(self) -> dict:
+    def undo(self) -> dict[str, Any]:
         """Take back the last action; returns it (it can be redone with :meth:`redo`)."""
         return Pipeline(self).undo()
 
@@ -612,18 +623,18 @@ class Game:
         """Apply the last undone action again, exactly as it was first applied."""
         Pipeline(self).redo()
 
-    def preprocess_action(self, action, entity) -> None:
+    def preprocess_action(self, action: dict[str, Any], entity: Any) -> None:
         pass
 
-    def action_processed(self, action) -> None:
+    def action_processed(self, action: dict[str, Any]) -> None:
         pass
 
     # ------------------------------------------------------------- rounds
-    def new_stock_round(self):
+    def new_stock_round(self) -> Any:
         self.round_counter += 1
         return self.stock_round()
 
-    def new_operating_round(self, round_num: int = 1):
+    def new_operating_round(self, round_num: int = 1) -> Any:
         self.round_counter += 1
         return self.operating_round(round_num)
 
@@ -667,10 +678,10 @@ class Game:
             self.players = self.players[i:] + self.players[:i]
 
     # ------------------------------------------------------------- trains
-    def train_limit(self, entity) -> int:
+    def train_limit(self, entity: Any) -> int:
         return self.phase.train_limit(entity)
 
-    def buy_train(self, operator, train, price: int | None = None) -> None:
+    def buy_train(self, operator: Any, train: Train, price: int | None = None) -> None:
         price = train.price if price is None else price
         seller = train.owner
         if price > 0:
@@ -682,13 +693,13 @@ class Game:
     def on_phase_change(self, name: str) -> None:
         pass
 
-    def on_train_event(self, event: dict, train) -> None:
+    def on_train_event(self, event: dict[str, Any], train: Train) -> None:
         pass
 
-    def after_buying_train(self, train) -> None:
+    def after_buying_train(self, train: Train) -> None:
         pass
 
-    def rust_trains(self, bought, entity) -> None:
+    def rust_trains(self, bought: Train, entity: Any) -> None:
         for t in self.depot.trains:
             if not t.obsolete and t.obsoletes_with(bought):
                 t.obsolete = True
@@ -711,7 +722,7 @@ class Game:
             return any(p.bankrupt for p in self.players)
         return False
 
-    def game_end_check(self):
+    def game_end_check(self) -> tuple[str, str] | tuple[None, None]:
         if self.GAME_END_LOCK_FIRST_TRIGGER and self.end_trigger:
             return self.end_trigger
         for reason, timing in self.GAME_END_CHECK.items():
@@ -727,11 +738,11 @@ class Game:
             return self.end_trigger
         return (None, None)
 
-    def game_end_set_final_turn(self, reason, timing) -> None:
+    def game_end_set_final_turn(self, reason: str, timing: str) -> None:
         if timing == "one_more_full_or_set" and self.final_turn is None:
             self.final_turn = self.turn + 1
 
-    def end_now(self, timing) -> bool:
+    def end_now(self, timing: str | None) -> bool:
         if not timing:
             return False
         if timing in ("immediate", "current_round"):
@@ -745,13 +756,13 @@ class Game:
             return self.turn == self.final_turn
         return final_or
 
-    def end_game(self, reason: str) -> None:
+    def end_game(self, reason: str | None) -> None:
         if self.finished:
             return
         self.finished = True
         self.game_end_reason = reason
 
-    def player_value(self, player) -> int:
+    def player_value(self, player: Player) -> int:
         v = player.cash
         for corp, shares in player.shares_by_corp.items():
             if not corp.ipoed:
@@ -761,22 +772,22 @@ class Game:
         v += sum(c.value for c in player.companies)
         return v - player.penalty
 
-    def result(self) -> dict:
+    def result(self) -> dict[str, int]:
         vals = [(p.id, self.player_value(p)) for p in self.players]
         vals.sort(key=lambda kv: kv[1], reverse=True)
         return {str(k): v for k, v in vals}
 
     # ------------------------------------------------------------- play API
-    def acting_entities(self) -> list:
+    def acting_entities(self) -> list[Any]:
         return [e for e in self.round.active_entities() if e is not None]
 
-    def playout_choose(self, rng, actions: list[dict]) -> dict | None:
+    def playout_choose(self, rng: Any, actions: list[dict[str, Any]]) -> dict[str, Any] | None:
         """A title's own pick for the random player among ``actions`` (legal now), with its
         price settled; None leaves it to the weighted default of ``trackage.playout``."""
         return None
 
     @_leaves_no_trace
-    def legal_actions(self, entity=None) -> list[dict]:
+    def legal_actions(self, entity: Any = None) -> list[dict[str, Any]]:
         """Every legal action now, as action dicts ready for :meth:`process`.
 
         A price chosen freely within a range (e.g. a train bought from another
@@ -791,7 +802,7 @@ class Game:
         else:
             # private companies act too (their abilities): each step says when, as in process()
             entities = listing_entities(self)
-        out: list[dict] = []
+        out: list[dict[str, Any]] = []
         for e in entities:
             for s in self.round.steps:
                 if not s.active():
@@ -804,14 +815,14 @@ class Game:
                     break
         return out
 
-    def state(self) -> dict:
+    def state(self) -> dict[str, Any]:
         """The whole state as plain, JSON-able data."""
         from .state import snapshot
 
         return snapshot(self)
 
     # ------------------------------------------------------------- queries
-    def current_entity(self):
+    def current_entity(self) -> Any:
         return self.round.current_entity
 
     def bank_display(self) -> int:
@@ -819,5 +830,6 @@ class Game:
         return self.bank.cash
 
     def total_cash(self) -> int:
-        return (self.bank.cash + sum(p.cash for p in self.players) + sum(c.cash for c in self.corporations)
-                + sum(m.cash for m in self.minors))
+        total: int = (self.bank.cash + sum(p.cash for p in self.players) + sum(c.cash for c in self.corporations)
+                      + sum(m.cash for m in self.minors))
+        return total

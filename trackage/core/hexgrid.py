@@ -20,6 +20,10 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from typing import TypeAlias
+
+# how a title gives its axes: a dict like {"x": "letter", "y": "number"}, an (x, y) pair, or None
+AxesSpec: TypeAlias = dict[str, str] | tuple[str, str] | None
 
 __all__ = [
     "DEFAULT_AXES",
@@ -86,7 +90,7 @@ def default_axes(layout: str) -> tuple[str, str]:
     return LAYOUT_AXES[layout]
 
 
-def normalize_axes(axes, layout: str | None = None) -> tuple[str, str]:
+def normalize_axes(axes: AxesSpec, layout: str | None = None) -> tuple[str, str]:
     """``axes`` (dict like ``{"x": "letter", "y": "number"}``, a tuple, or None) -> (x, y)
     kinds. None means the default of ``layout`` (x letter / y number without a layout)."""
     if axes is None:
@@ -120,13 +124,13 @@ def _parse(coord: str, axes: tuple[str, str]) -> tuple[int, int, object, object]
     return x, y, column, row
 
 
-def parse_coord(coord: str, axes=None) -> tuple[int, int]:
+def parse_coord(coord: str, axes: AxesSpec = None) -> tuple[int, int]:
     """``"S13"`` -> ``(x, y)`` in the doubled coordinate system."""
     x, y, _, _ = _parse(coord, normalize_axes(axes))
     return x, y
 
 
-def coord_column_row(coord: str, axes=None) -> tuple[object, object]:
+def coord_column_row(coord: str, axes: AxesSpec = None) -> tuple[object, object]:
     """Column and row labels of a coordinate (letter/number in axis order, as the reference)."""
     _, _, column, row = _parse(coord, normalize_axes(axes))
     return column, row
@@ -138,7 +142,7 @@ def _letter_for(value: int) -> str:
     return NEGATIVE_LETTERS[-value]
 
 
-def format_coord(x: int, y: int, axes=None) -> str:
+def format_coord(x: int, y: int, axes: AxesSpec = None) -> str:
     """Inverse of :func:`parse_coord`: ``(x, y)`` -> ``"<letters><number>"``."""
     ax = normalize_axes(axes)
     if ax[0] == "letter":
@@ -165,7 +169,7 @@ class HexGrid:
 
     __slots__ = ("_offsets", "axes", "layout")
 
-    def __init__(self, layout: str = "flat", axes=None):
+    def __init__(self, layout: str = "flat", axes: AxesSpec = None):
         if layout not in DIRECTIONS:
             raise ValueError(f"unknown layout {layout!r}")
         self.layout = layout
@@ -203,7 +207,7 @@ class HexGrid:
         return f"HexGrid({self.layout!r}, axes={{'x': {self.axes[0]!r}, 'y': {self.axes[1]!r}}})"
 
 
-def neighbor(coord: str, edge: int, layout: str = "flat", axes=None) -> str:
+def neighbor(coord: str, edge: int, layout: str = "flat", axes: AxesSpec = None) -> str:
     """Coordinate of the hex behind ``edge`` of ``coord`` for the given layout and axes
     (default axes of the layout when None)."""
     return HexGrid(layout, axes).neighbor(coord, edge)

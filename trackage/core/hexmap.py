@@ -20,10 +20,12 @@ formerly impassable hex links the hexes its new exits face.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeAlias
 
-from trackage.core.hexgrid import DIRECTIONS, HexGrid, coord_column_row, invert
+from trackage.core.hexgrid import DIRECTIONS, AxesSpec, HexGrid, coord_column_row, invert
 from trackage.core.hexgrid import distance as _distance
 from trackage.core.tiles import (
+    Border,
     Placed,
     Tile,
     TileLibrary,
@@ -43,8 +45,11 @@ __all__ = [
 
 DEFAULT_IMPASSABLE_COLORS = ("blue", "gray", "red")
 
+# a tile's name -> its colour and definition, or None (a TileLibrary's get)
+TileLookup: TypeAlias = Callable[[str], tuple[str, TileSpec] | None]
 
-class FrozenDict(dict):
+
+class FrozenDict(dict[Any, Any]):
     """A dict that is never changed after it is built (by convention): board state shares
     it between copies of a game instead of copying it."""
 
@@ -52,12 +57,12 @@ class FrozenDict(dict):
     CATALOGUE = True
 
 
-def blank_tile(**kwargs) -> Tile:
+def blank_tile(**kwargs: Any) -> Tile:
     """A white tile without parts (id ``blank-0``)."""
     return Tile(TileSpec.get(()), "blank", "white", **kwargs)
 
 
-def has_impassable_border(borders, edge: int) -> bool:
+def has_impassable_border(borders: Iterable[Border], edge: int) -> bool:
     return any(b.edge == edge and b.type == "impassable" for b in borders)
 
 
@@ -145,7 +150,7 @@ class HexMap:
 
     CATALOGUE = True
 
-    def __init__(self, layout: str = "flat", axes=None,
+    def __init__(self, layout: str = "flat", axes: AxesSpec = None,
                  impassable_colors: Iterable[str] = DEFAULT_IMPASSABLE_COLORS):
         self.grid = HexGrid(layout, axes)
         self.layout = layout
@@ -159,8 +164,8 @@ class HexMap:
     # -- building --------------------------------------------------------------------------
 
     @classmethod
-    def build(cls, map_data: dict, impassable_colors: Iterable[str] | None = None,
-              tile_lookup: Callable | TileLibrary | None = None, hexes: dict | None = None,
+    def build(cls, map_data: dict[str, Any], impassable_colors: Iterable[str] | None = None,
+              tile_lookup: TileLookup | TileLibrary | None = None, hexes: dict[str, Any] | None = None,
               connect: bool = True) -> HexMap:
         """Create the map from map JSON: ``layout``, ``axes``, ``location_names``,
         optional ``hide_location_names`` (list of coords), ``impassable_hex_colors``, and
@@ -228,13 +233,13 @@ class HexMap:
                 if nb is not None:
                     h.all_neighbors[edge] = nb
 
-    def initial_links(self) -> dict:
+    def initial_links(self) -> dict[str, FrozenDict]:
         """{hex id: FrozenDict(edge -> Hex)}: the linked neighbours at set-up (see the
         module's linking rule)."""
         imp = self.impassable_colors
-        out = {}
+        out: dict[str, FrozenDict] = {}
         for h in self.hexes:
-            links = {}
+            links: dict[int, Hex] = {}
             borders = h.original_tile.tile.borders
             for edge, nb in h.all_neighbors.items():
                 nt = nb.original_tile
@@ -257,7 +262,7 @@ class HexMap:
     def __getitem__(self, hex_id: str) -> Hex:
         return self._by_id[hex_id]
 
-    def __contains__(self, hex_id) -> bool:
+    def __contains__(self, hex_id: object) -> bool:
         return hex_id in self._by_id
 
     def __iter__(self) -> Iterator[Hex]:
@@ -293,7 +298,7 @@ class TileSupply:
 
     CATALOGUE = True
 
-    def __init__(self, supply_data: dict, standard_tiles: Callable | TileLibrary | None = None,
+    def __init__(self, supply_data: dict[str, Any], standard_tiles: TileLookup | TileLibrary | None = None,
                  reservation_blocks: str = "never"):
         from trackage.core.tiles import standard_tiles as _std
         lookup = standard_tiles if standard_tiles is not None else _std()
@@ -301,9 +306,9 @@ class TileSupply:
             lookup = lookup.get
         self.reservation_blocks = reservation_blocks
         self._all: dict[str, Tile] = {}
-        self._kinds: dict[str, tuple] = {}
-        self.memo: dict = {}  # pure functions of tiles (upgrade legality per rotation), by their keys
-        initial = []
+        self._kinds: dict[str, tuple[str, TileSpec, bool, bool]] = {}
+        self.memo: dict[Any, Any] = {}  # pure functions of tiles (upgrade legality per rotation), by their keys
+        initial: list[Tile] = []
         for name, val in supply_data.items():
             name = str(name)
             hidden = False
@@ -339,10 +344,10 @@ class TileSupply:
         """A tile already made, by id."""
         return self._all.get(tile_id)
 
-    def kind(self, name: str):
+    def kind(self, name: str) -> tuple[str, TileSpec, bool, bool] | None:
         return self._kinds.get(name)
 
-    def names(self) -> list:
+    def names(self) -> list[str]:
         """Tile names in supply order."""
         return list(self._kinds)
 

@@ -61,7 +61,7 @@ class Index:
             return None
         return corp.shares[int(idx)]
 
-    def resolve(self, action: dict) -> Any:
+    def resolve(self, action: dict[str, Any]) -> Any:
         """The entity an action names (``entity`` and ``entity_type``); ActionFormatError if none."""
         etype = action.get("entity_type")
         eid = action.get("entity")
@@ -82,7 +82,7 @@ class Index:
         return e
 
     @staticmethod
-    def ref(e: Any) -> dict:
+    def ref(e: Any) -> dict[str, Any]:
         """How an action names entity ``e``: its ``entity`` and ``entity_type`` fields."""
         return {"entity": e.id, "entity_type": entity_type(e)}
 

@@ -12,6 +12,13 @@ the rules.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
 BOOKKEEPING = frozenset({"id", "created_at", "user", "original_id", "skip", "auto_actions",
                          "price_range", "price_step", "canonical_prices"})
 # fields the engine works out itself: a client may leave them out
@@ -25,7 +32,7 @@ META_TYPES = frozenset({"message", "end_game", "program_share_pass", "program_bu
                         "program_harzbahn_draft_pass"})
 
 
-def share_kind(game, share_id) -> str:
+def share_kind(game: Game, share_id: object) -> str:
     """What makes a certificate different from another for a buyer or seller: its company,
     holder, size and whether it is the president's (certificates of one kind are alike)."""
     s = game.index.share(share_id) if isinstance(share_id, str) else None
@@ -36,7 +43,7 @@ def share_kind(game, share_id) -> str:
     return f"{s.corporation.id}|{holder}|{s.percent}|{s.president}|{getattr(s, 'buyable', True)}"
 
 
-def _same(k: str, a, b, canon=None) -> bool:
+def _same(k: str, a: object, b: object, canon: Callable[[object], str] | None = None) -> bool:
     if isinstance(a, list) and isinstance(b, list) and k in ("shares", "combo_entities"):
         if len(a) != len(set(map(str, a))):
             return False  # a certificate named twice
@@ -49,7 +56,7 @@ def _same(k: str, a, b, canon=None) -> bool:
     return False
 
 
-def matches(action: dict, listed: dict, canon=None) -> bool:
+def matches(action: dict[str, Any], listed: dict[str, Any], canon: Callable[[object], str] | None = None) -> bool:
     if action.get("type") != listed.get("type") or str(action.get("entity")) != str(listed.get("entity")):
         return False
     et = action.get("entity_type")
@@ -84,7 +91,8 @@ def matches(action: dict, listed: dict, canon=None) -> bool:
     return True
 
 
-def is_listed(action: dict, legal: list[dict], canon=None, resolve=None) -> bool:
+def is_listed(action: dict[str, Any], legal: list[dict[str, Any]], canon: Callable[[object], str] | None = None,
+              resolve: Callable[[dict[str, Any]], object] | None = None) -> bool:
     """Is ``action`` one of ``legal`` (see the module)? ``canon(share_id)`` names a
     certificate's kind, when certificates of one kind are interchangeable; ``resolve(action)``
     finds the acting entity (an action without ``entity_type`` names the entity its id

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from .errors import LogFormatError
 
 META_TYPES = {"undo", "redo"}
 
 
-def load_log(path: str | Path) -> dict:
+def load_log(path: str | Path) -> dict[str, Any]:
     try:
         text = Path(path).read_text()
     except OSError as e:
@@ -22,7 +23,7 @@ def load_log(path: str | Path) -> dict:
     return check_log(data, str(path))
 
 
-def check_log(data, where: str = "log") -> dict:
+def check_log(data: object, where: str = "log") -> dict[str, Any]:
     if not isinstance(data, dict):
         raise LogFormatError(f"{where}: a game log is a JSON object")
     for key in ("title", "players", "actions"):
@@ -40,7 +41,7 @@ def check_log(data, where: str = "log") -> dict:
     return data
 
 
-def filter_actions(actions: list[dict]) -> list[dict]:
+def filter_actions(actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Apply undo/redo: return the actions that stay live, in file order.
 
     ``undo`` without ``action_id`` removes the latest live non-message action;
@@ -48,9 +49,9 @@ def filter_actions(actions: list[dict]) -> list[dict]:
     (0 = all). ``redo`` restores the latest undone batch unless another action
     came in between. Messages are never undone.
     """
-    kept: list[dict | None] = [None] * len(actions)
+    kept: list[dict[str, Any] | None] = [None] * len(actions)
     batches: list[list[int]] = []
-    index_of_id: dict = {}
+    index_of_id: dict[object, int] = {}
     for i, a in enumerate(actions):
         t = a.get("type")
         if t == "undo":

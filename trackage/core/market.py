@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 PAR_TYPES = ("par", "par_overlap", "par_1", "par_2", "par_3")
 LETTER_TYPES = {
     "p": "par", "e": "endgame", "c": "close", "b": "multiple_buy", "o": "unlimited",
@@ -49,7 +51,7 @@ class SharePrice:
         return f"<SharePrice {self.id}>"
 
 
-def parse_cell(cell, row: int, col: int) -> SharePrice | None:
+def parse_cell(cell: dict[str, Any] | None, row: int, col: int) -> SharePrice | None:
     """A market cell from our data: ``{"price": 67, "types": ["par"]}`` or None."""
     if cell is None:
         return None
@@ -63,14 +65,14 @@ class StockMarket:
 
     CLONE_SHARE = ("market", "one_d", "par_prices", "_by_id")
 
-    def __init__(self, rows: list[list]):
+    def __init__(self, rows: list[list[dict[str, Any] | None]]):
         self.market = [[parse_cell(c, r, i) for i, c in enumerate(row)] for r, row in enumerate(rows)]
         self.one_d = len(self.market) == 1
         pars = [sp for row in self.market for sp in row if sp is not None and sp.can_par()]
         pars.sort(key=lambda p: (p.price, p.column, p.row), reverse=True)
         self.par_prices = pars
         self.max_reached = False
-        self.cells: dict = {}
+        self.cells: dict[SharePrice, tuple[Any, ...]] = {}
         self._by_id = {sp.id: sp for row in self.market for sp in row if sp is not None}
 
     def by_id(self, sid: str) -> SharePrice | None:
@@ -81,11 +83,11 @@ class StockMarket:
             return None
         return self.market[row][col]
 
-    def all_prices(self):
+    def all_prices(self) -> list[SharePrice]:
         return [sp for row in self.market for sp in row if sp is not None]
 
     # -- movement (coordinates -> coordinates); titles may wrap these
-    def left_of(self, corp, rc):
+    def left_of(self, corp: Any, rc: tuple[int, int]) -> tuple[int, int]:
         r, c = rc
         if self.one_d:
             return (r, c - 1) if c - 1 >= 0 else (r, c)
@@ -93,7 +95,7 @@ class StockMarket:
             return (r, c - 1)
         return self.down_of(corp, rc)
 
-    def right_of(self, corp, rc):
+    def right_of(self, corp: Any, rc: tuple[int, int]) -> tuple[int, int]:
         r, c = rc
         if self.one_d:
             return (r, c + 1) if c + 1 < len(self.market[r]) else (r, c)
@@ -101,23 +103,23 @@ class StockMarket:
             return self.up_of(corp, rc)
         return (r, c + 1)
 
-    def down_of(self, corp, rc):
+    def down_of(self, corp: Any, rc: tuple[int, int]) -> tuple[int, int]:
         if self.one_d:
             return self.left_of(corp, rc)
         r, c = rc
         return (r + 1, c) if r + 1 < len(self.market) else (r, c)
 
-    def up_of(self, corp, rc):
+    def up_of(self, corp: Any, rc: tuple[int, int]) -> tuple[int, int]:
         if self.one_d:
             return self.right_of(corp, rc)
         r, c = rc
         return (r - 1, c) if r - 1 >= 0 else (r, c)
 
-    def corporations_at(self, sp: SharePrice) -> tuple:
+    def corporations_at(self, sp: SharePrice) -> tuple[Any, ...]:
         """The corporations on ``sp``, in arrival order."""
         return self.cells.get(sp, ())
 
-    def operating_key(self, corp) -> tuple:
+    def operating_key(self, corp: Any) -> tuple[int, int, int, int, str]:
         """Where ``corp`` stands in the operating order by market position: higher price
         first, then further right, higher up, earlier arrival on the cell, name."""
         sp = corp.share_price
@@ -125,20 +127,20 @@ class StockMarket:
         idx = here.index(corp) if corp in here else 0
         return (-sp.price, -sp.column, sp.row, idx, corp.name)
 
-    def _enter(self, corp, sp: SharePrice) -> None:
+    def _enter(self, corp: Any, sp: SharePrice) -> None:
         self.cells = {**self.cells, sp: self.cells.get(sp, ()) + (corp,)}
 
-    def _leave(self, corp) -> None:
+    def _leave(self, corp: Any) -> None:
         sp = corp.share_price
         if sp is not None and corp in self.cells.get(sp, ()):
             self.cells = {**self.cells, sp: tuple(c for c in self.cells[sp] if c is not corp)}
 
-    def set_par(self, corp, sp: SharePrice) -> None:
+    def set_par(self, corp: Any, sp: SharePrice) -> None:
         self._enter(corp, sp)
         corp.share_price = sp
         corp.par_price = sp
 
-    def move(self, corp, rc) -> None:
+    def move(self, corp: Any, rc: tuple[int, int]) -> None:
         sp = self.cell(*rc)
         if sp is None or sp is corp.share_price or sp.type == "liquidation":
             return
@@ -148,17 +150,17 @@ class StockMarket:
             self.max_reached = True
         self._enter(corp, sp)
 
-    def move_left(self, corp):
+    def move_left(self, corp: Any) -> None:
         self.move(corp, self.left_of(corp, corp.share_price.coordinates))
 
-    def move_right(self, corp):
+    def move_right(self, corp: Any) -> None:
         self.move(corp, self.right_of(corp, corp.share_price.coordinates))
 
-    def move_up(self, corp):
+    def move_up(self, corp: Any) -> None:
         self.move(corp, self.up_of(corp, corp.share_price.coordinates))
 
-    def move_down(self, corp):
+    def move_down(self, corp: Any) -> None:
         self.move(corp, self.down_of(corp, corp.share_price.coordinates))
 
-    def remove(self, corp) -> None:
+    def remove(self, corp: Any) -> None:
         self._leave(corp)

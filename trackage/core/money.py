@@ -38,7 +38,7 @@ class Bank(CashHolder):
         return "<Bank>"
 
 
-def spend(payer, receiver, amount: int, *, rule: str = "insufficient-cash") -> None:
+def spend(payer: Any, receiver: Any, amount: int, *, rule: str = "insufficient-cash") -> None:
     """Move ``amount`` from ``payer`` to ``receiver``.
 
     Only the bank may go below zero (that breaks it when the title allows it).

@@ -15,8 +15,9 @@ A title changes the pipeline through the game's hooks (``preprocess_action``,
 from __future__ import annotations
 
 import contextvars
+from collections.abc import Callable, Iterable
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .errors import ActionFormatError, GameError, GameOverError
 
@@ -41,7 +42,7 @@ def snapshot(game: Game) -> Game:
     return clone(game)
 
 
-def listing_entities(game: Game) -> list:
+def listing_entities(game: Game) -> list[Any]:
     """The entities ``legal_actions`` lists actions of: the acting ones and the open private
     companies in a player's or a company's hands (their abilities)."""
     entities = game.acting_entities()
@@ -59,7 +60,7 @@ class Pipeline:
         self.game = game
 
     # ------------------------------------------------------------- one action
-    def process(self, action: dict) -> None:
+    def process(self, action: dict[str, Any]) -> None:
         """Apply one action (with its embedded ``auto_actions``); on any error restore the
         game exactly as it was and re-raise the error with the action attached."""
         from . import schema
@@ -100,7 +101,7 @@ class Pipeline:
         game.redo_stack = []
         self.keep_snapshot(len(game.actions) - 1, before)
 
-    def apply(self, action: dict, record: bool = True) -> None:
+    def apply(self, action: dict[str, Any], record: bool = True) -> None:
         """Apply ``action`` and its ``auto_actions`` without the error handling of
         :meth:`process` (a log import, a replay, a trial on a copy), and record it."""
         game = self.game
@@ -119,7 +120,7 @@ class Pipeline:
         if record:
             game.actions.append(action)
 
-    def process_single(self, action: dict) -> None:
+    def process_single(self, action: dict[str, Any]) -> None:
         """One action through the rules, then the round flow: the end checks and the next
         rounds for as long as the current one is finished."""
         game = self.game
@@ -156,7 +157,7 @@ class Pipeline:
                 game.round.setup()
 
     # ------------------------------------------------------------- the gate
-    def check_listed(self, action: dict) -> GameError | None:
+    def check_listed(self, action: dict[str, Any]) -> GameError | None:
         """Live play accepts exactly the listed actions (:mod:`trackage.core.legal`); the
         game's meta actions (chat, ending the game, the site's programmed actions) are not
         moves and are checked by the rules alone."""
@@ -175,7 +176,7 @@ class Pipeline:
         return GameError(f"{action['type']} by {game.index.name(e)} is not a legal action now",
                          rule="not-a-legal-action")
 
-    def listed_like(self, action: dict, entity) -> list[dict]:
+    def listed_like(self, action: dict[str, Any], entity: Any) -> list[dict[str, Any]]:
         """What ``legal_actions`` lists of ``entity``'s actions of ``action``'s type, the
         same as filtering the whole listing, but only that is worked out: steps skip the
         types not asked (see :func:`trackage.core.actions.asks`) and tile lays other hexes."""
@@ -208,7 +209,8 @@ class Pipeline:
             del snaps[k]
         game.snapshots = snaps
 
-    def load(self, actions, strict: bool, trace) -> None:
+    def load(self, actions: Iterable[dict[str, Any]], strict: bool,
+             trace: Callable[[Game, dict[str, Any]], object] | None) -> None:
         """Apply the actions of an 18xx.games log as a log import (see :meth:`Game.load`)."""
         from . import schema
 
@@ -252,7 +254,7 @@ class Pipeline:
         game.redo_stack = redo
         game.snapshots = kept
 
-    def undo(self) -> dict:
+    def undo(self) -> dict[str, Any]:
         """Take back the last action; returns it."""
         game = self.game
         if not game.actions:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import re
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 _A = 1_103_515_245
 _C = 12_345
@@ -19,14 +22,14 @@ class Rng:
         self.state = (_A * self.state + _C) % _M
         return self.state
 
-    def shuffle(self, items: list) -> list:
+    def shuffle(self, items: list[T]) -> list[T]:
         """Sort by one fresh random key per element, drawn in list order."""
         keyed = [(self.next(), i, item) for i, item in enumerate(items)]
         keyed.sort(key=lambda k: (k[0], k[1]))
         return [k[2] for k in keyed]
 
 
-def seed_for(game_id, settings: dict | None) -> int:
+def seed_for(game_id: object, settings: dict[str, Any] | None) -> int:
     seed = (settings or {}).get("seed")
     if seed not in (None, ""):
         return int(seed)

@@ -7,12 +7,13 @@ side effects, e.g. a withheld dividend), then the round moves on.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from .errors import GameError, OutOfTurnError
 
 
-def ranged(action: dict, lo: int, hi: int, step: int = 1) -> dict:
+def ranged(action: dict[str, Any], lo: int, hi: int, step: int = 1) -> dict[str, Any]:
     """A legal action whose price may be anything from ``lo`` to ``hi`` in steps of ``step``:
     given at ``lo``, with the range and a few canonical values (for bots and menus)."""
     hi = lo + (hi - lo) // step * step if hi >= lo else lo
@@ -27,11 +28,11 @@ class Step:
     class itself (so a subclass's override of a handler is the one called), and a handler
     that does not exist is an error at import, not at play."""
 
-    HANDLERS: ClassVar[dict] = {}
-    DISPATCH: ClassVar[dict] = {}
+    HANDLERS: ClassVar[dict[str, Any]] = {}
+    DISPATCH: ClassVar[dict[str, Callable[..., object]]] = {}
     BLOCKS = True
 
-    def __init_subclass__(cls, **kwargs):
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         table = {}
         for atype, handler in cls.HANDLERS.items():
@@ -42,7 +43,7 @@ class Step:
             table[atype] = func
         cls.DISPATCH = table
 
-    def __init__(self, game, round_, **opts):
+    def __init__(self, game: Any, round_: Any, **opts: Any) -> None:
         self.game = game
         self.round = round_
         self.opts = opts
@@ -50,7 +51,7 @@ class Step:
         self.acted = False
 
     # --- state
-    def round_state(self) -> dict:
+    def round_state(self) -> dict[str, Any]:
         return {}
 
     def setup(self) -> None:
@@ -67,12 +68,13 @@ class Step:
         self.acted = False
 
     def blocks(self) -> bool:
-        return self.opts.get("blocks", self.BLOCKS)
+        blocks: bool = self.opts.get("blocks", self.BLOCKS)
+        return blocks
 
-    def current_entity(self):
+    def current_entity(self) -> Any:
         return self.round.current_entity_of_round()
 
-    def active_entities(self) -> list:
+    def active_entities(self) -> list[Any]:
         e = self.current_entity()
         return [e] if e is not None else []
 
@@ -85,21 +87,21 @@ class Step:
     def blocking(self) -> bool:
         return self.blocks() and bool(self.current_actions())
 
-    def actions(self, entity) -> list[str]:
+    def actions(self, entity: Any) -> list[str]:
         return []
 
     def skip(self) -> None:
         self.pass_()
 
-    def process_pass(self, action, entity) -> None:
+    def process_pass(self, action: dict[str, Any], entity: Any) -> None:
         self.pass_()
 
     def description(self) -> str:
         return type(self).__name__
 
-    def legal_actions(self, entity) -> list[dict]:
+    def legal_actions(self, entity: Any) -> list[dict[str, Any]]:
         """Concrete legal actions for ``entity`` (for bots and the CLI)."""
-        out = []
+        out: list[dict[str, Any]] = []
         if "pass" in self.actions(entity):
             out.append({"type": "pass"})
         return out
@@ -108,13 +110,13 @@ class Step:
 class Round:
     NAME = "Round"
 
-    def __init__(self, game, step_classes: list, round_num: int = 1):
+    def __init__(self, game: Any, step_classes: list[Any], round_num: int = 1) -> None:
         self.game = game
         self.round_num = round_num
         self.entity_index = 0
         self.entities = self.select_entities()
-        self.last_to_act = None
-        self.pass_order: list = []
+        self.last_to_act: Any = None
+        self.pass_order: list[Any] = []
         self.steps: list[Step] = []
         for sc in step_classes:
             if isinstance(sc, tuple):
@@ -131,15 +133,15 @@ class Round:
     def name(self) -> str:
         return self.NAME
 
-    def select_entities(self) -> list:
+    def select_entities(self) -> list[Any]:
         return []
 
-    def current_entity_of_round(self):
+    def current_entity_of_round(self) -> Any:
         if not self.entities or self.entity_index >= len(self.entities):
             return None
         return self.entities[self.entity_index]
 
-    def active_step(self, entity=None):
+    def active_step(self, entity: Any = None) -> Step | None:
         for s in self.steps:
             if not s.active():
                 continue
@@ -151,21 +153,21 @@ class Round:
         return None
 
     @property
-    def current_entity(self):
+    def current_entity(self) -> Any:
         s = self.active_step()
         if s is None:
             return None
         ents = s.active_entities()
         return ents[0] if ents else None
 
-    def active_entities(self) -> list:
+    def active_entities(self) -> list[Any]:
         s = self.active_step()
         return s.active_entities() if s else []
 
     def finished(self) -> bool:
         return self.active_step() is None
 
-    def actions_for(self, entity) -> list[str]:
+    def actions_for(self, entity: Any) -> list[str]:
         out: list[str] = []
         for s in self.steps:
             if not s.active():
@@ -177,7 +179,7 @@ class Round:
                 break
         return out
 
-    def process(self, action: dict, entity) -> None:
+    def process(self, action: dict[str, Any], entity: Any) -> None:
         atype = action["type"]
         chosen = None
         for s in self.steps:
@@ -206,10 +208,10 @@ class Round:
         self.skip_steps()
         self.after_process(action, entity)
 
-    def after_process_before_skip(self, action) -> None:
+    def after_process_before_skip(self, action: dict[str, Any]) -> None:
         pass
 
-    def after_process(self, action, entity) -> None:
+    def after_process(self, action: dict[str, Any], entity: Any) -> None:
         pass
 
     # look the operator up again before each step: set where a skipped step can hand the turn
@@ -245,18 +247,18 @@ class Round:
 class StockRound(Round):
     NAME = "Stock Round"
 
-    def select_entities(self):
+    def select_entities(self) -> list[Any]:
         return [p for p in self.game.players if not p.bankrupt]
 
     def is_stock(self) -> bool:
         return True
 
-    def setup(self):
+    def setup(self) -> None:
         self.skip_steps()
         if not self.active_step():
             self.next_entity()
 
-    def after_process(self, action, entity):
+    def after_process(self, action: dict[str, Any], entity: Any) -> None:
         if self.active_step():
             return
         self.next_entity()
@@ -264,7 +266,7 @@ class StockRound(Round):
     def finished(self) -> bool:
         return self.game.finished or all(p.passed for p in self.entities)
 
-    def next_entity(self):
+    def next_entity(self) -> None:
         while True:
             if self.finished():
                 self.next_entity_index()
@@ -283,20 +285,21 @@ class StockRound(Round):
             s.setup()
         self.skip_steps()
 
-    def finish_round(self):
+    def finish_round(self) -> None:
         self.game.stock_round_finished(self)
 
 
 class OperatingRound(Round):
     NAME = "Operating Round"
 
-    def select_entities(self):
-        return self.game.operating_order()
+    def select_entities(self) -> list[Any]:
+        order: list[Any] = self.game.operating_order()
+        return order
 
     def is_operating(self) -> bool:
         return True
 
-    def setup(self):
+    def setup(self) -> None:
         self.current_operator = None
         self.game.payout_companies()
         if self.game.HOME_TOKEN_TIMING == "operating_round":
@@ -311,13 +314,14 @@ class OperatingRound(Round):
     def any_to_act(self) -> bool:
         return any(not self.skip_entity(e) for e in self.entities)
 
-    def skip_entity(self, entity) -> bool:
-        return entity.closed
+    def skip_entity(self, entity: Any) -> bool:
+        closed: bool = entity.closed
+        return closed
 
     def finished(self) -> bool:
         return self.game.finished or self.active_step() is None or not self.any_to_act()
 
-    def after_process(self, action, entity):
+    def after_process(self, action: dict[str, Any], entity: Any) -> None:
         if action["type"] == "message":
             return
         if self.active_step() is not None:
@@ -328,13 +332,13 @@ class OperatingRound(Round):
         if not self.game.finished:
             self.next_entity()
 
-    def force_next_entity(self):
+    def force_next_entity(self) -> None:
         """The current operator left mid-turn (it closed): its steps end, the next one operates."""
         for s in self.steps:
             s.pass_()
         self.next_entity()
 
-    def next_entity(self):
+    def next_entity(self) -> None:
         while True:
             if self.entity_index == len(self.entities) - 1:
                 return

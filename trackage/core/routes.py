@@ -854,8 +854,11 @@ class Route:
         want = list(hex_ids)
         out: list[Chain] = []
         board = self.rules.board
-        for sn in board.tile(start_hex).nodes:
-            for en in board.tile(end_hex).nodes:
+        # (a placed tile's ``nodes``, the ends of its paths, are stops: tiles.py types them NodeBase)
+        starts = cast("tuple[RevenueCenter, ...]", board.tile(start_hex).nodes)
+        ends = cast("tuple[RevenueCenter, ...]", board.tile(end_hex).nodes)
+        for sn in starts:
+            for en in ends:
                 if sn is en:
                     continue
                 for ch in self._node_chains(sn, en):
@@ -925,7 +928,7 @@ class Route:
             if rules.is_local(self.train):
                 hx = rules.hex_by_id(conns[0][1])
                 if hx is not None:
-                    for n in rules.board.tile(hx).nodes:
+                    for n in cast("tuple[RevenueCenter, ...]", rules.board.tile(hx).nodes):  # (as above)
                         if rules.city_tokened_by(n, corp):
                             cd.append(Segment(n, n, Chain(None, [], None)))
                             return
@@ -1124,7 +1127,7 @@ def revenues_for_action(game: Game, entity: Entity, route_dicts: list[dict[str, 
     return [r.revenue(recompute=True) for r in routes]
 
 
-def evaluate_routes(game: Game, entity: Entity, routes: list[dict[str, Any]],
+def evaluate_routes(game: Game, entity: Entity, routes: list[Any],
                     action: dict[str, Any]) -> list[dict[str, Any]]:
     """Compute each route of a ``run_routes`` action and compare its revenue with what the
     action claims: ``{"train", "revenue", "route"}`` per route.
@@ -1134,7 +1137,7 @@ def evaluate_routes(game: Game, entity: Entity, routes: list[dict[str, Any]],
     computed one.
     """
     out: list[dict[str, Any]] = []
-    trains = {t.id: t for t in game.route_trains(entity)}
+    trains: dict[Any, Train] = {t.id: t for t in game.route_trains(entity)}  # (looked up by logged values)
     for r in routes:
         ran = trains.get(r.get("train")) if isinstance(r, dict) and isinstance(r.get("train"), str) else None
         if ran is not None and ran.operated:

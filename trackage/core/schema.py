@@ -55,7 +55,7 @@ class Route(BaseModel):
     abilities: list[StrictStr] | None = None
 
 
-def _model(name: str, **fields):
+def _model(name: str, **fields: tuple[Any, Any]) -> type[Envelope]:
     annotations = {k: v[0] for k, v in fields.items()}
     namespace = {"__annotations__": annotations, **{k: v[1] for k, v in fields.items() if v[1] is not ...}}
     return type(name, (Envelope,), namespace)

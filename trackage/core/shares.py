@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from .entities import ShareBundle
 from .errors import GameError
 from .money import pay
+
+if TYPE_CHECKING:
+    from .entities import Corporation, Share, SharePoolHolder
+    from .game import Game
 
 
 class ShareMarket:
@@ -14,13 +20,13 @@ class ShareMarket:
     putting the corporation in receivership (1825).
     """
 
-    def __init__(self, game, pool, *, allow_president_sale: bool = False):
+    def __init__(self, game: Game, pool: SharePoolHolder, *, allow_president_sale: bool = False):
         self.game = game
         self.pool = pool
         self.allow_president_sale = allow_president_sale
 
     # ---------------------------------------------------------------- helpers
-    def _move_share(self, share, to) -> None:
+    def _move_share(self, share: Share, to: Any) -> None:
         corp = share.corporation
         owner = share.owner
         owner._remove_share(share)
@@ -29,7 +35,7 @@ class ShareMarket:
         corp.share_holders[owner] = corp.share_holders.get(owner, 0) - share.percent
         corp.share_holders[to] = corp.share_holders.get(to, 0) + share.percent
 
-    def distance(self, a, b) -> int:
+    def distance(self, a: Any, b: Any) -> int:
         players = list(self.game.players)
         if a is None or b is None or a not in players or b not in players:
             return 0
@@ -37,7 +43,8 @@ class ShareMarket:
         return (ib - ia) % len(players)
 
     # ---------------------------------------------------------------- buying
-    def buy_shares(self, entity, bundle: ShareBundle, *, exchange=False, allow_president_change=True) -> None:
+    def buy_shares(self, entity: Any, bundle: ShareBundle, *, exchange: bool = False,
+                   allow_president_change: bool = True) -> None:
         corp = bundle.corporation
         if self.allow_president_sale and bundle.presidents_share is not None and bundle.owner is self.pool:
             bundle = ShareBundle(bundle.shares, corp.share_percent)
@@ -56,14 +63,14 @@ class ShareMarket:
             self.game.float_corporation(corp)
 
     # ---------------------------------------------------------------- selling
-    def sell_shares(self, bundle: ShareBundle, *, allow_president_change=True) -> None:
+    def sell_shares(self, bundle: ShareBundle, *, allow_president_change: bool = True) -> None:
         price = bundle.price()
         self.transfer(bundle, self.pool, spender=self.game.bank, receiver=bundle.owner, price=price,
                       allow_president_change=allow_president_change)
 
     # ---------------------------------------------------------------- core
-    def transfer(self, bundle: ShareBundle, to, *, spender=None, receiver=None, price=0,
-                 allow_president_change=True, why: str | None = None) -> None:
+    def transfer(self, bundle: ShareBundle, to: Any, *, spender: Any = None, receiver: Any = None, price: int = 0,
+                 allow_president_change: bool = True, why: str | None = None) -> None:
         """Move ``bundle`` to ``to``; ``spender`` pays ``receiver`` ``price`` for it, for the reason
         ``why`` (by default a share sale when it goes to the pool, else a share purchase)."""
         corp = bundle.corporation
@@ -131,13 +138,13 @@ class ShareMarket:
         if bundle.partial:
             self._handle_partial(bundle, transfer_to, owner)
 
-    def _handle_partial(self, bundle, frm, to) -> None:
+    def _handle_partial(self, bundle: ShareBundle, frm: Any, to: Any) -> None:
         corp = bundle.corporation
         diff = sum(s.percent for s in bundle.shares) - bundle.percent
         for _ in range(diff // corp.share_percent):
             self._move_share(frm.shares_of(corp)[0], to)
 
-    def _change_president(self, presidents_share, swap_to, president) -> None:
+    def _change_president(self, presidents_share: Share, swap_to: Any, president: Any) -> None:
         corp = presidents_share.corporation
         num = presidents_share.percent // corp.share_percent
         moved = 0
@@ -151,7 +158,7 @@ class ShareMarket:
         self._move_share(presidents_share, president)
 
     # ---------------------------------------------------------------- bundles
-    def bundles_for(self, holder, corp) -> list[ShareBundle]:
+    def bundles_for(self, holder: Any, corp: Corporation) -> list[ShareBundle]:
         """Every sellable bundle of ``holder``'s certificates of ``corp``, smallest first."""
         if not corp.ipoed:
             return []
@@ -159,8 +166,8 @@ class ShareMarket:
         if not shares:
             return []
         shares.sort(key=lambda s: (1 if s.president else 0, s.percent))
-        out = []
-        acc = []
+        out: list[ShareBundle] = []
+        acc: list[Share] = []
         pct = 0
         for s in shares:
             acc.append(s)
@@ -174,7 +181,7 @@ class ShareMarket:
         out.sort(key=lambda b: b.percent)
         return out
 
-    def can_dump(self, entity, bundle) -> bool:
+    def can_dump(self, entity: Any, bundle: ShareBundle) -> bool:
         if bundle.presidents_share is None:
             return True
         corp = bundle.corporation
@@ -182,23 +189,24 @@ class ShareMarket:
                   and (h.is_player or (h.is_corporation and h is not corp)) and p > 0]
         return (max(others) if others else 0) >= bundle.presidents_share.percent
 
-    def fit_in_pool(self, bundle, limit: int) -> bool:
+    def fit_in_pool(self, bundle: ShareBundle, limit: int) -> bool:
         return bundle.percent + self.pool.percent_of(bundle.corporation) <= limit
 
 
-def action_bundle(game, action: dict, priced: bool = True) -> ShareBundle:
+def action_bundle(game: Game, action: dict[str, Any], priced: bool = True) -> ShareBundle:
     """The bundle an action's ``shares`` name (with its ``percent`` and, when ``priced``, the
     ``share_price`` it states), checked as ``bundle_from_ids`` checks it."""
     price = action.get("share_price") if priced else None
     return bundle_from_ids(game, action.get("shares") or [], action.get("percent"), price)
 
 
-def bundle_from_ids(game, share_ids: list[str], percent: int | None = None, share_price=None) -> ShareBundle:
+def bundle_from_ids(game: Game, share_ids: list[str], percent: int | None = None,
+                    share_price: int | None = None) -> ShareBundle:
     if not share_ids or not isinstance(share_ids, list):
         raise GameError("no shares named", rule="malformed-action")
     if len(set(map(str, share_ids))) != len(share_ids):
         raise GameError("a bundle names each certificate once", rule="bad-bundle")
-    shares = []
+    shares: list[Share] = []
     for sid in share_ids:
         s = game.index.share(sid)
         if s is None:

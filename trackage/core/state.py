@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
 
-def _pid(p) -> str:
+if TYPE_CHECKING:
+    from .game import Game
+
+
+
+def _pid(p: Any) -> str:
     return str(p.id)
 
 
-def corp_entry(game, corp, minor: bool = False) -> dict:
+def corp_entry(game: Game, corp: Any, minor: bool = False) -> dict[str, Any]:
     owner = corp.owner
-    entry = {
+    entry: dict[str, Any] = {
         "cash": corp.cash,
         "price": corp.share_price.price if getattr(corp, "share_price", None) is not None else None,
         "trains": [t.name for t in corp.trains],
@@ -19,7 +25,7 @@ def corp_entry(game, corp, minor: bool = False) -> dict:
     if minor:
         entry["minor"] = True
     else:
-        shares = {}
+        shares: dict[str, int] = {}
         for p in game.seats:
             pct = p.percent_of(corp)
             if pct:
@@ -33,10 +39,10 @@ def corp_entry(game, corp, minor: bool = False) -> dict:
     return entry
 
 
-def trace_line(game, action: dict) -> dict:
+def trace_line(game: Game, action: dict[str, Any]) -> dict[str, Any]:
     """One line of the reference trace format (see the traces README)."""
     players = game.seats
-    corps = {}
+    corps: dict[str, dict[str, Any]] = {}
     for c in game.corporations:
         if c.floated() or c.ipoed or c.cash != 0:
             corps[c.id] = corp_entry(game, c)
@@ -57,7 +63,7 @@ def trace_line(game, action: dict) -> dict:
     }
 
 
-def snapshot(game) -> dict:
+def snapshot(game: Game) -> dict[str, Any]:
     """A readable, JSON-able summary of the whole state."""
     line = trace_line(game, {})
     del line["id"], line["type"]
@@ -75,7 +81,7 @@ def snapshot(game) -> dict:
     return line
 
 
-def full_state(game) -> dict:
+def full_state(game: Game) -> dict[str, Any]:
     """Every piece of the game's state as plain data, to compare two games (a copy, an undo
     and redo, a refused action...). Catalogue objects appear as their ids, derived views not
     at all, and the state's own objects once each, in the order a walk from the game meets
@@ -85,9 +91,9 @@ def full_state(game) -> dict:
 
     labels: dict[int, str] = {}
     objects: dict[str, object] = {}
-    keep_alive: list = []
+    keep_alive: list[object] = []
 
-    def catalogue_name(o) -> str:
+    def catalogue_name(o: Any) -> str:
         t = type(o)
         for attr in ("id", "name", "sym"):
             v = getattr(o, attr, None)
@@ -103,7 +109,7 @@ def full_state(game) -> dict:
         return f"{t.__name__}:" + ",".join(f"{k}={v}" for k, v in fields.items()
                                            if isinstance(v, (int, str, float, bool)) or v is None)
 
-    def dump(o):
+    def dump(o: Any) -> Any:
         t = type(o)
         if t in _ATOMS:
             return o if isinstance(o, (int, str, float, bool)) or o is None else repr(o)
@@ -124,7 +130,7 @@ def full_state(game) -> dict:
             return label
         label = labels[id(o)] = f"{t.__name__}#{len(labels)}"
         keep_alive.append(o)
-        fields = {}
+        fields: dict[str, Any] = {}
         names = list(getattr(o, "__dict__", {}).keys()) + _slot_names(t)
         for name in names:
             if name in fields or _policy(t, name) in ("skip", "share") or name in getattr(t, "STATE_EXCLUDE", ()):

@@ -34,11 +34,12 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, ClassVar, cast
+from collections.abc import Callable, Container, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, cast, overload
 
 if TYPE_CHECKING:
     from trackage.core.errors import GameError
+    from trackage.core.hexmap import Hex
 else:
     try:  # the project-wide error type, when available
         from trackage.core.errors import GameError
@@ -108,12 +109,16 @@ _BROAD_OK = frozenset({"broad", "dual"})
 _NARROW_OK = frozenset({"narrow", "dual"})
 
 
-def _flag(v) -> bool:
+def _flag(v: object) -> bool:
     """Flag parameters are set when present (the reference treats any given value as true)."""
     return v is not None and v is not False
 
 
-def _int(v, default=None):
+@overload
+def _int(v: object, default: int) -> int: ...
+@overload
+def _int(v: object, default: None = None) -> int | None: ...
+def _int(v: object, default: int | None = None) -> int | None:
     if v is None:
         return default
     if isinstance(v, bool):
@@ -130,7 +135,7 @@ def _int(v, default=None):
             return default
 
 
-def _lane_spec(v) -> tuple[int, int]:
+def _lane_spec(v: Any) -> tuple[int, int]:
     """``"2.1"`` -> (width 2, index 1); absent -> (1, 0)."""
     if v is None:
         return (1, 0)
@@ -139,7 +144,7 @@ def _lane_spec(v) -> tuple[int, int]:
     return (w, round((f - w) * 10))
 
 
-def _parse_revenue(rev) -> dict:
+def _parse_revenue(rev: object) -> dict[str, int]:
     """Revenue parameter -> {colour: value}. Integers fill :data:`REVENUE_PHASES`."""
     if rev is None:
         rev = 0
@@ -155,7 +160,7 @@ def _parse_revenue(rev) -> dict:
     return dict.fromkeys(REVENUE_PHASES, v)
 
 
-def _groups(v) -> list:
+def _groups(v: str | Iterable[object] | None) -> list[str]:
     if v is None or v == "":
         return []
     if isinstance(v, str):
@@ -194,7 +199,8 @@ class Upgrade:
 
     __slots__ = ("cost", "index", "loc", "size", "terrains")
 
-    def __init__(self, index, cost=0, terrains=(), size=None, loc=None):
+    def __init__(self, index: int, cost: object = 0, terrains: str | Iterable[str] = (), size: object = None,
+                 loc: Any = None):
         self.index = index
         self.cost = _int(cost, 0)
         if isinstance(terrains, str):
@@ -224,18 +230,20 @@ class Border:
 
     __slots__ = ("color", "cost", "edge", "index", "type")
 
-    def __init__(self, edge, type=None, cost=None, color=None, index=None):
+    def __init__(self, edge: object, type: str | None = None, cost: object = None, color: str | None = None,
+                 index: int | None = None):
         self.index = index
-        self.edge = _int(edge)
+        self.edge = cast(int, _int(edge))  # every border names its edge
         self.type = type
-        self.cost = _int(cost)
+        # the cost to cross it, or None (Any: the rules read it after a getattr(b, "cost") test)
+        self.cost: Any = _int(cost)
         self.color = color
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return (isinstance(other, Border) and other.edge == self.edge and other.type == self.type
                 and other.cost == self.cost and other.color == self.color)
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((self.edge, self.type, self.cost, self.color))
 
     def __repr__(self) -> str:
@@ -250,8 +258,9 @@ class Icon:
 
     __slots__ = ("blocks_lay", "image", "index", "large", "loc", "name", "owner", "preprinted", "sticky")
 
-    def __init__(self, image="", name=None, sticky=True, blocks_lay=None, preprinted=True,
-                 large=False, loc=None, owner=None, index=None):
+    def __init__(self, image: str = "", name: str | None = None, sticky: object = True, blocks_lay: object = None,
+                 preprinted: bool = True,
+                 large: object = False, loc: Any = None, owner: Any = None, index: int | None = None):
         self.index = index
         self.image = image or ""
         self.name = name if name is not None else (self.image.split("/")[-1] if self.image else "")
@@ -262,7 +271,7 @@ class Icon:
         self.loc = loc
         self.owner = owner
 
-    def copy(self, preprinted=None) -> Icon:
+    def copy(self, preprinted: bool | None = None) -> Icon:
         return Icon(self.image, self.name, self.sticky, self.blocks_lay,
                     self.preprinted if preprinted is None else preprinted,
                     self.large, self.loc, self.owner, self.index)
@@ -279,11 +288,11 @@ class FutureLabel:
 
     __slots__ = ("color", "index", "label", "sticker")
 
-    def __init__(self, label=None, color=None, index=None):
+    def __init__(self, label: str | None = None, color: str | None = None, index: int | None = None):
         self.index = index
         self.label = label
         self.color = color
-        self.sticker = None
+        self.sticker: str | None = None
 
 
 class Stub:
@@ -291,7 +300,7 @@ class Stub:
     CATALOGUE = True
     __slots__ = ("edge", "index", "track")
 
-    def __init__(self, edge, track="broad", index=None):
+    def __init__(self, edge: object, track: str = "broad", index: int | None = None):
         self.index = index
         self.edge = _int(edge)
         self.track = track
@@ -317,9 +326,10 @@ class Partition:
         "type",
     )
 
-    _SIGN: ClassVar[dict] = {"-": -1, "": 0, "+": 1}
+    _SIGN: ClassVar[dict[str, int]] = {"-": -1, "": 0, "+": 1}
 
-    def __init__(self, a, b, type=None, restrict=None, length=None, index=None):
+    def __init__(self, a: object, b: object, type: str | None = None, restrict: str | None = None, length: Any = None,
+                 index: int | None = None):
         self.index = index
         sa, sb = str(a), str(b)
         self.a = int(sa[0])
@@ -329,13 +339,13 @@ class Partition:
         self.type = type
         self.restrict = restrict
         self.length = float(length) if length is not None else None
-        self.blockers: list = []
+        self.blockers: list[Any] = []
         lo, hi = sorted((self.a, self.b))
         span = list(range(lo, hi))
         self.inner = [] if restrict == "outer" else span
         self.outer = [] if restrict == "inner" else [e for e in range(6) if e not in span]
 
-    def add_blocker(self, company) -> None:
+    def add_blocker(self, company: Any) -> None:
         self.blockers.append(company)
 
 
@@ -344,7 +354,7 @@ class Frame:
     CATALOGUE = True
     __slots__ = ("color", "color2", "index")
 
-    def __init__(self, color=None, color2=None, index=None):
+    def __init__(self, color: str | None = None, color2: str | None = None, index: int | None = None):
         self.index = index
         self.color = color
         self.color2 = color2
@@ -355,7 +365,7 @@ class Stripes:
     CATALOGUE = True
     __slots__ = ("color", "index")
 
-    def __init__(self, color=None, index=None):
+    def __init__(self, color: str | None = None, index: int | None = None):
         self.index = index
         self.color = color
 
@@ -369,7 +379,7 @@ class _NodeDef:
     CATALOGUE = True
     __slots__ = ("index", "kind", "ordinal", "params", "revenue")
 
-    def __init__(self, kind, index, ordinal, params):
+    def __init__(self, kind: str, index: int, ordinal: int, params: dict[str, Any]):
         self.kind = kind
         self.index = index
         self.ordinal = ordinal
@@ -396,7 +406,9 @@ class _PathDef:
         "track",
     )
 
-    def __init__(self, index, group, a, b, lanes, terminal, track, ignore, igw, igc):
+    def __init__(self, index: int, group: int, a: tuple[str, int], b: tuple[str, int],
+                 lanes: tuple[tuple[int, int], tuple[int, int]], terminal: int | None, track: str, ignore: bool,
+                 igw: bool, igc: bool):
         self.index = index
         self.group = group
         self.a = a
@@ -416,7 +428,9 @@ class _Rot:
 
     __slots__ = ("ct_edges", "ends", "exit_count", "exits", "sig_ends")
 
-    def __init__(self, ends, exits, exit_count, sig_ends, ct_edges):
+    def __init__(self, ends: tuple[tuple[Edge | int, ...], ...], exits: tuple[int, ...], exit_count: dict[int, int],
+                 sig_ends: tuple[tuple[tuple[str, object], ...], ...],
+                 ct_edges: tuple[tuple[int, tuple[int, ...]], ...]):
         self.ends = ends            # per path: (end_a, end_b); Edge or node ordinal (int)
         self.exits = exits          # tuple of rotated exits, first-appearance order
         self.exit_count = exit_count  # {edge: number of edge end points on it}
@@ -424,7 +438,7 @@ class _Rot:
         self.ct_edges = ct_edges    # tuple of (node ordinal, tuple of edges) for cities/towns
 
 
-def _end_ref(v, n_nodes):
+def _end_ref(v: object, n_nodes: int) -> tuple[str, int]:
     if isinstance(v, bool):
         raise ValueError(f"bad path end {v!r}")
     if isinstance(v, int):
@@ -447,10 +461,10 @@ class TileSpec:
 
     CATALOGUE = True
 
-    _cache: ClassVar[dict] = {}
+    _cache: ClassVar[dict[str, TileSpec]] = {}
 
     @classmethod
-    def get(cls, parts: Sequence[dict]) -> TileSpec:
+    def get(cls, parts: Sequence[dict[str, Any]]) -> TileSpec:
         key = json.dumps(parts, sort_keys=True, separators=(",", ":"))
         spec = cls._cache.get(key)
         if spec is None:
@@ -458,16 +472,16 @@ class TileSpec:
             cls._cache[key] = spec
         return spec
 
-    def __init__(self, parts: Sequence[dict]):
+    def __init__(self, parts: Sequence[dict[str, Any]]):
         self.parts = tuple(parts)
         node_defs: list[_NodeDef] = []
-        raw_paths = []
-        labels = []
-        upgrades = []
-        borders = []
-        icon_defs = []
-        stubs = []
-        partitions = []
+        raw_paths: list[tuple[int, int, dict[str, Any], int | None]] = []
+        labels: list[tuple[int, str]] = []
+        upgrades: list[Upgrade] = []
+        borders: list[Border] = []
+        icon_defs: list[tuple[int, dict[str, Any]]] = []
+        stubs: list[Stub] = []
+        partitions: list[tuple[int, dict[str, Any]]] = []
         frame = stripes = future_label = None
         part_kinds: list[str] = []
         idx = 0
@@ -554,13 +568,13 @@ class TileSpec:
         self.edge_count = edge_count
         self.blocks_lay = any(_flag(p.get("blocks_lay")) for _, p in icon_defs)
         self.has_junction = any(d.kind == "junction" for d in node_defs)
-        seen = []
+        seen: list[int] = []
         for pd in path_defs:
             for end in (pd.a, pd.b):
                 if end[0] == "n" and node_defs[end[1]].kind != "junction" and end[1] not in seen:
                     seen.append(end[1])
         self.path_node_ordinals = tuple(seen)
-        self._rots: list = [None] * 6
+        self._rots: list[_Rot | None] = [None] * 6
         self._multi_path_nodes = sum(
             1 for pd in path_defs
             if pd.a[0] == "n" and pd.b[0] == "n"
@@ -578,12 +592,12 @@ class TileSpec:
 
     def _compute_rot(self, r: int) -> _Rot:
         node_defs = self.node_defs
-        ends = []
+        ends: list[tuple[Edge | int, ...]] = []
         exits: list[int] = []
         exit_count: dict[int, int] = {}
         counted = set()
         for pd in self.path_defs:
-            new_pair: list = []
+            new_pair: list[Edge | int] = []
             for which, (kind, val) in enumerate((pd.a, pd.b)):
                 if kind == "e":
                     num = (val + r) % 6
@@ -599,7 +613,7 @@ class TileSpec:
             ends.append(tuple(new_pair))
 
         # comparable ends for path subset checks: ("e", num) / (kind, to_city) ; junctions expanded
-        def comparable(end):
+        def comparable(end: Edge | int) -> tuple[str, object]:
             if isinstance(end, Edge):
                 return ("e", end.num)
             d = node_defs[end]
@@ -610,7 +624,7 @@ class TileSpec:
             for end in pair:
                 if not isinstance(end, Edge) and node_defs[end].kind == "junction":
                     junction_paths.setdefault(end, []).append(i)
-        sig_ends = []
+        sig_ends: list[tuple[tuple[str, object], ...]] = []
         for i, pair in enumerate(ends):
             out = []
             for end in pair:
@@ -678,7 +692,7 @@ class NodeBase:
     is_pass = False
     is_stop = False
 
-    def __init__(self, tile, index, ordinal):
+    def __init__(self, tile: Placed, index: int, ordinal: int):
         self.tile = tile
         self.hex = tile.hex
         self.index = index
@@ -689,12 +703,12 @@ class NodeBase:
         self.signature = f"{self.hex.id if self.hex is not None else None}-{index}"
 
     @property
-    def paths(self) -> tuple:
+    def paths(self) -> tuple[Path, ...]:
         """Paths of the tile that touch this node."""
         return self.tile._view.node_paths.get(self.ordinal, ())
 
     @property
-    def exits(self) -> tuple:
+    def exits(self) -> tuple[int, ...]:
         """Exits of those paths (with repeats, like the reference)."""
         return self.tile._view.node_exits.get(self.ordinal, ())
 
@@ -715,11 +729,11 @@ class Junction(NodeBase):
     is_junction = True
 
     @property
-    def paths(self) -> tuple:
+    def paths(self) -> tuple[Path, ...]:
         return self.tile._view.junction_paths.get(self.ordinal, ())
 
     @property
-    def exits(self) -> tuple:
+    def exits(self) -> tuple[int, ...]:
         return tuple(e for p in self.paths for e in p.exits)
 
 
@@ -732,12 +746,12 @@ class RevenueCenter(NodeBase):
     default_route = "mandatory"
     is_stop = True
 
-    def __init__(self, tile, nd: _NodeDef):
+    def __init__(self, tile: Placed, nd: _NodeDef):
         super().__init__(tile, nd.index, nd.ordinal)
         p = nd.params
         self.params = p
         assert nd.revenue is not None  # only junctions have no revenue, and they are no stops
-        self.revenue: dict = nd.revenue
+        self.revenue: dict[str, int] = nd.revenue
         self.groups = tuple(_groups(p.get("groups")))
         self.hide = _flag(p.get("hide"))
         self._visit_cost = _int(p.get("visit_cost"), 1)
@@ -768,7 +782,7 @@ class RevenueCenter(NodeBase):
         return max(self.revenue.values()) if self.revenue else 0
 
     @property
-    def uniq_revenues(self) -> list:
+    def uniq_revenues(self) -> list[int]:
         return list(dict.fromkeys(self.revenue.values()))
 
 
@@ -780,7 +794,7 @@ class City(RevenueCenter):
     kind = "city"
     is_city = True
 
-    def __init__(self, tile, nd: _NodeDef):
+    def __init__(self, tile: Placed, nd: _NodeDef):
         super().__init__(tile, nd)
         p = nd.params
         self.normal_slots = _int(p.get("slots"), 1)
@@ -796,7 +810,7 @@ class Pass(City):
     is_pass = True
     default_route = "never"
 
-    def __init__(self, tile, nd: _NodeDef):
+    def __init__(self, tile: Placed, nd: _NodeDef):
         super().__init__(tile, nd)
         self.color = nd.params.get("color") or "gray"
         self.size = _int(nd.params.get("size"), 1)
@@ -809,9 +823,9 @@ class Town(RevenueCenter):
     kind = "town"
     is_town = True
 
-    def __init__(self, tile, nd: _NodeDef):
+    def __init__(self, tile: Placed, nd: _NodeDef):
         super().__init__(tile, nd)
-        self.style = nd.params.get("style")
+        self.style: str | None = nd.params.get("style")
         self.to_city = nd.params.get("to_city")
         self.boom = nd.params.get("boom")
 
@@ -828,7 +842,7 @@ class Halt(Town):
     is_halt = True
     default_route = "optional"
 
-    def __init__(self, tile, nd: _NodeDef):
+    def __init__(self, tile: Placed, nd: _NodeDef):
         super().__init__(tile, nd)
         self.symbol = nd.params.get("symbol")
 
@@ -886,7 +900,8 @@ class Path:
     CATALOGUE = True
     is_edge = False
 
-    def __init__(self, tile, pd: _PathDef, rotation, a, b, sig_ends, igw=None, igc=None):
+    def __init__(self, tile: Placed, pd: _PathDef, rotation: int, a: Any, b: Any,
+                 sig_ends: tuple[tuple[str, object], ...], igw: bool | None = None, igc: bool | None = None):
         self.tile = tile
         self.hex = tile.hex
         self.index = pd.index
@@ -937,7 +952,7 @@ class Path:
         return self.lanes[0][0] == 1 and self.lanes[1][0] == 1
 
     @property
-    def ends(self) -> tuple:
+    def ends(self) -> tuple[tuple[str, object], ...]:
         """Comparable end descriptors used by :func:`path_le` (junctions expanded)."""
         return self._sig
 
@@ -964,7 +979,7 @@ def tracks_match(track: str, other_track: str, dual_ok: bool = False) -> bool:
     return False
 
 
-def lane_match(lanes0, lanes1) -> bool:
+def lane_match(lanes0: Sequence[int] | None, lanes1: Sequence[int] | None) -> bool:
     """Do two facing exits (``(width, index)`` each) line up, taking lanes into account?"""
     if not lanes0 or not lanes1:
         return False
@@ -975,7 +990,7 @@ def lane_match(lanes0, lanes1) -> bool:
     return small[1] + delta == big[0] - big[1] - 1
 
 
-def _end_le(t, o) -> bool:
+def _end_le(t: tuple[str, object], o: tuple[str, object]) -> bool:
     if t[0] == "e":
         return o[0] == "e" and o[1] == t[1]
     ok = o[0]
@@ -989,7 +1004,8 @@ def _end_le(t, o) -> bool:
     return kind == ok
 
 
-def _sig_le(ends, track, igc, other_ends, other_track) -> bool:
+def _sig_le(ends: tuple[tuple[str, object], ...], track: str, igc: bool, other_ends: tuple[tuple[str, object], ...],
+            other_track: str) -> bool:
     for t in ends:
         for o in other_ends:
             if _end_le(t, o):
@@ -1013,7 +1029,9 @@ def path_le(p: Path, other: Path) -> bool:
 class _View:
     __slots__ = ("by_edge", "junction_paths", "node_exits", "node_paths", "paths")
 
-    def __init__(self, paths, by_edge, node_paths, node_exits, junction_paths):
+    def __init__(self, paths: tuple[Path, ...], by_edge: dict[int, tuple[Path, ...]],
+                 node_paths: dict[int, tuple[Path, ...]], node_exits: dict[int, tuple[int, ...]],
+                 junction_paths: dict[int, tuple[Path, ...]]) -> None:
         self.paths = paths
         self.by_edge = by_edge
         self.node_paths = node_paths
@@ -1021,7 +1039,7 @@ class _View:
         self.junction_paths = junction_paths
 
 
-_EMPTY: tuple = ()
+_EMPTY: tuple[Path, ...] = ()
 
 
 class Tile:
@@ -1090,13 +1108,13 @@ class Tile:
         fl = spec.future_label
         self.future_label = FutureLabel(fl[1], fl[2], index=fl[0]) if fl else None
         self.blocks_lay = spec.blocks_lay
-        self._placed: dict = {}
+        self._placed: dict[tuple[int, Hex | None, bool | None, bool | None], Placed] = {}
 
     @classmethod
-    def from_parts(cls, name: str, color: str, parts: Sequence[dict], **kwargs) -> Tile:
+    def from_parts(cls, name: str, color: str, parts: Sequence[dict[str, Any]], **kwargs: Any) -> Tile:
         return cls(TileSpec.get(parts), name, color, **kwargs)
 
-    def at(self, rotation: int = 0, hex=None, igw=None, igc=None) -> Placed:
+    def at(self, rotation: int = 0, hex: Hex | None = None, igw: bool | None = None, igc: bool | None = None) -> Placed:
         """This tile in ``rotation`` on ``hex`` (None: a tile looked at in the supply).
         ``igw``/``igc`` override the paths' gauge flags (a title's dual-gauge rule)."""
         key = (rotation % 6, hex, igw, igc)
@@ -1110,7 +1128,7 @@ class Tile:
         return self.labels[-1] if self.labels else None
 
     @property
-    def terrain(self) -> list:
+    def terrain(self) -> list[str]:
         return _terrain(self.upgrades)
 
     @property
@@ -1126,8 +1144,8 @@ class Tile:
         return f"<Tile {self.id} {self.color}>"
 
 
-def _terrain(upgrades) -> list:
-    out = []
+def _terrain(upgrades: Iterable[Upgrade]) -> list[str]:
+    out: list[str] = []
     for u in upgrades:
         for t in u.terrains:
             if t not in out:
@@ -1180,10 +1198,12 @@ class Placed:
     )
     CATALOGUE = True
 
-    def __init__(self, tile: Tile, rotation: int, hex, igw=None, igc=None):
+    def __init__(self, tile: Tile, rotation: int, hex: Hex | None, igw: bool | None = None, igc: bool | None = None):
         self.tile = tile
         self.rotation = rotation
-        self.hex = hex
+        # a Hex; None only for a tile looked at in the supply (Any: on the board it never is None,
+        # and the track walks read it in their loops)
+        self.hex: Any = hex
         self.igw = igw
         self.igc = igc
         spec = self.spec = tile.spec
@@ -1221,15 +1241,15 @@ class Placed:
     def _build_view(self, r: int) -> _View:
         rot = self.spec.rot(r)
         nodes = self.all_nodes
-        path_list = []
+        path_list: list[Path] = []
         for pd, (ea, eb), sig in zip(self.spec.path_defs, rot.ends, rot.sig_ends):
             a = ea if isinstance(ea, Edge) else nodes[ea]
             b = eb if isinstance(eb, Edge) else nodes[eb]
             path_list.append(Path(self, pd, r, a, b, sig, self.igw, self.igc))
         paths = tuple(path_list)
-        by_edge: dict[int, list] = {}
-        node_paths: dict[int, list] = {}
-        junction_paths: dict[int, list] = {}
+        by_edge: dict[int, list[Path]] = {}
+        node_paths: dict[int, list[Path]] = {}
+        junction_paths: dict[int, list[Path]] = {}
         for p in paths:
             for e in p.exits:
                 lst = by_edge.setdefault(e, [])
@@ -1253,35 +1273,35 @@ class Placed:
     def rotated(self, rotation: int) -> Placed:
         return self.tile.at(rotation, self.hex, self.igw, self.igc)
 
-    def on(self, hex) -> Placed:
+    def on(self, hex: Hex | None) -> Placed:
         return self.tile.at(self.rotation, hex, self.igw, self.igc)
 
-    def with_gauge_flags(self, igw=None, igc=None) -> Placed:
+    def with_gauge_flags(self, igw: bool | None = None, igc: bool | None = None) -> Placed:
         return self.tile.at(self.rotation, self.hex, igw, igc)
 
     # -- geometry -----------------------------------------------------------------------
 
     @property
-    def paths(self) -> tuple:
+    def paths(self) -> tuple[Path, ...]:
         """Paths in this rotation, in part order."""
         return self._view.paths
 
-    def paths_at(self, edge: int) -> tuple:
+    def paths_at(self, edge: int) -> tuple[Path, ...]:
         """Paths leaving through (rotated) ``edge``."""
         return self._view.by_edge.get(edge, _EMPTY)
 
     @property
-    def paths_by_edge(self) -> dict:
+    def paths_by_edge(self) -> dict[int, tuple[Path, ...]]:
         """{edge: tuple of paths} in this rotation."""
         return self._view.by_edge
 
     @property
-    def exits(self) -> tuple:
+    def exits(self) -> tuple[int, ...]:
         """Rotated exits, unique, in first-appearance order."""
         return self.spec.rot(self.rotation).exits
 
     @property
-    def exit_count(self) -> dict:
+    def exit_count(self) -> dict[int, int]:
         return self.spec.rot(self.rotation).exit_count
 
     def converging_exit(self, num: int) -> bool:
@@ -1289,7 +1309,7 @@ class Placed:
         return self.spec.rot(self.rotation).exit_count.get(num, 0) > 1
 
     @property
-    def city_town_edges(self) -> list:
+    def city_town_edges(self) -> list[list[int]]:
         """For each city/town with exits (first path order), its list of exits."""
         return [list(e) for _, e in self.spec.rot(self.rotation).ct_edges]
 
@@ -1309,11 +1329,11 @@ class Placed:
         return self.labels[-1] if self.labels else None
 
     @property
-    def future_label(self):
+    def future_label(self) -> FutureLabel | None:
         return self.tile.future_label
 
     @property
-    def terrain(self) -> list:
+    def terrain(self) -> list[str]:
         return _terrain(self.upgrades)
 
     @property
@@ -1328,14 +1348,14 @@ class Placed:
     def location_name(self) -> str | None:
         return self.hex.location_name if self.hex is not None else None
 
-    def city_by_index(self, index: int):
+    def city_by_index(self, index: int) -> City | None:
         """The city whose part index is ``index`` (None if no such city)."""
         for c in self.cities:
             if c.index == index:
                 return c
         return None
 
-    def node_by_index(self, index: int):
+    def node_by_index(self, index: int) -> NodeBase | None:
         for n in self.all_nodes:
             if n.index == index:
                 return n
@@ -1361,8 +1381,8 @@ class TileLibrary:
 
     LOOKUP_SKIP = ("none",)
 
-    def __init__(self, data: dict):
-        self._raw: dict[str, tuple[str, list]] = {}
+    def __init__(self, data: dict[str, dict[str, list[dict[str, Any]]]]):
+        self._raw: dict[str, tuple[str, list[dict[str, Any]]]] = {}
         for color, tiles in data.items():
             if color in self.LOOKUP_SKIP:
                 continue
@@ -1370,17 +1390,17 @@ class TileLibrary:
                 self._raw.setdefault(name, (color, parts))
         self._specs: dict[str, tuple[str, TileSpec]] = {}
 
-    def __contains__(self, name) -> bool:
+    def __contains__(self, name: object) -> bool:
         return name in self._raw
 
-    def names(self) -> list:
+    def names(self) -> list[str]:
         return list(self._raw)
 
-    def parts(self, name: str) -> list | None:
+    def parts(self, name: str) -> list[dict[str, Any]] | None:
         e = self._raw.get(name)
         return e[1] if e else None
 
-    def get(self, name: str):
+    def get(self, name: str) -> tuple[str, TileSpec] | None:
         e = self._specs.get(name)
         if e is None:
             raw = self._raw.get(name)
@@ -1389,10 +1409,10 @@ class TileLibrary:
             e = self._specs[name] = (raw[0], TileSpec.get(raw[1]))
         return e
 
-    def __call__(self, name: str):
+    def __call__(self, name: str) -> tuple[str, TileSpec] | None:
         return self.get(name)
 
-    def tile(self, name: str, index: int = 0, **kwargs) -> Tile:
+    def tile(self, name: str, index: int = 0, **kwargs: Any) -> Tile:
         e = self.get(name)
         if e is None:
             raise KeyError(f"tile {name!r} not found")
@@ -1453,8 +1473,8 @@ PRINTED = object()
 hold another label for the hex: ``Board.label``, ``Board.future_label``)."""
 
 
-def upgrades_to_correct_label(from_tile: Placed, to_tile: Placed, from_label=PRINTED,
-                              from_future_label=PRINTED) -> bool:
+def upgrades_to_correct_label(from_tile: Placed, to_tile: Placed, from_label: object = PRINTED,
+                              from_future_label: Any = PRINTED) -> bool:
     """Same label; a future label applies when ``to_tile`` has its colour."""
     fl = from_tile.future_label if from_future_label is PRINTED else from_future_label
     if fl is not None and to_tile.color == fl.color:
@@ -1463,7 +1483,7 @@ def upgrades_to_correct_label(from_tile: Placed, to_tile: Placed, from_label=PRI
 
 
 def upgrades_to_correct_city_town(from_tile: Placed, to_tile: Placed, ignore_num_cities: bool = False,
-                                  from_label=PRINTED) -> bool:
+                                  from_label: object = PRINTED) -> bool:
     """Town counts equal; city counts equal unless labelled (or ``ignore_num_cities``);
     multi-city edge groups kept; a labelled city tile keeps at least one city; a white OO
     hex needs a two-city tile."""
@@ -1485,7 +1505,8 @@ def upgrades_to(from_tile: Placed, to_tile: Placed, special: bool = False,
                 color_check: Callable[[Placed, Placed], bool] | None = None,
                 label_check: Callable[[Placed, Placed], bool] | None = None,
                 city_town_check: Callable[[Placed, Placed], bool] | None = None,
-                ignore_num_cities: bool = False, from_label=PRINTED, from_future_label=PRINTED) -> bool:
+                ignore_num_cities: bool = False, from_label: object = PRINTED,
+                from_future_label: Any = PRINTED) -> bool:
     """Generic upgrade legality of ``from_tile`` (on the map) to ``to_tile`` in its current
     rotation-independent sense: colour order, old track kept under some rotation, then
     (unless ``special``, e.g. a private company's lay) label and city/town rules.
@@ -1516,7 +1537,7 @@ def old_paths_maintained(old_tile: Placed, new_tile: Placed) -> bool:
     return all(any(path_le(p, q) for q in new_paths) for p in old_tile.paths)
 
 
-def city_map(old: Placed, tile: Placed) -> dict:
+def city_map(old: Placed, tile: Placed) -> dict[City, City | None]:
     """{old city: new city or None} when ``tile`` replaces ``old``: old cities map to the
     first new city whose exits include all of theirs; exit-less old cities map by position
     (or the first unused)."""
@@ -1558,8 +1579,8 @@ def city_sizes_maintained(old: Placed, tile: Placed) -> bool:
     return True
 
 
-def legal_rotation(old: Placed, tile: Placed, neighbors, connected_edges: Iterable[int] | None = None,
-                   extra_check: Callable | None = None) -> bool:
+def legal_rotation(old: Placed, tile: Placed, neighbors: Container[int], connected_edges: Iterable[int] | None = None,
+                   extra_check: Callable[[Placed], bool] | None = None) -> bool:
     """Is ``tile`` (rotated, on its hex) a legal lay over ``old``, the tile on that hex?
 
     * every new exit leads to a linked neighbour (``neighbors``: the edges of the hex with
@@ -1597,6 +1618,6 @@ def legal_rotation(old: Placed, tile: Placed, neighbors, connected_edges: Iterab
     return city_sizes_maintained(old, tile)
 
 
-def legal_rotations(old: Placed, tile: Placed, neighbors, **kwargs) -> list[int]:
+def legal_rotations(old: Placed, tile: Placed, neighbors: Container[int], **kwargs: Any) -> list[int]:
     """Rotations (0-5) of ``tile`` in which :func:`legal_rotation` holds."""
     return [r for r in ALL_EDGES if legal_rotation(old, tile.rotated(r), neighbors, **kwargs)]

@@ -9,6 +9,12 @@ destination or mine tokens). Placing, removing and moving tokens are moves on th
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .hexmap import Hex
+    from .tiles import City
+
 __all__ = ["Token"]
 
 
@@ -30,17 +36,17 @@ class Token:
         "used",
     )
 
-    def __init__(self, corporation, price: int = 0, type: str = "normal"):
+    def __init__(self, corporation: Any, price: int = 0, type: str = "normal"):
         self.corporation = corporation
         self.price = price
         self.type = type
         self.used = False
-        self.city = None
-        self.hex = None
-        self.extra = None
-        self.cheater = None
-        self.status = None
-        self.location_type = None
+        self.city: City | None = None
+        self.hex: Hex | None = None
+        self.extra: bool | None = None
+        self.cheater: int | bool | None = None
+        self.status: str | None = None
+        self.location_type: str | None = None
 
     def __repr__(self) -> str:
         corp = getattr(self.corporation, "id", self.corporation)

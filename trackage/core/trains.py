@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -10,7 +11,7 @@ if TYPE_CHECKING:
 from .kinds import Kinds
 
 
-def _names(trigger, bought) -> bool:
+def _names(trigger: object, bought: Train) -> bool:
     """Does ``trigger`` (a train name or id, or a list of them) name the ``bought`` train?"""
     if trigger is None:
         return False
@@ -44,9 +45,9 @@ class Train:
     )
     CLONE_SHARE = ("spec", "variants")  # the title's data for it
 
-    def __init__(self, spec: dict, index: int):
+    def __init__(self, spec: dict[str, Any], index: int):
         self.spec = spec
-        self.base = spec["name"]
+        self.base: str = spec["name"]
         self.index = index
         self.events = [dict(e) for e in spec.get("events", [])] if index == spec.get("event_index", 0) else []
         self.variants = {spec["name"]: spec}
@@ -65,13 +66,13 @@ class Train:
 
     def set_variant(self, name: str) -> None:
         v = self.variants[name]
-        self.name = v["name"]
-        self.distance = v["distance"]
-        self.price = v["price"]
+        self.name: str = v["name"]
+        self.distance: Any = v["distance"]  # a number of stops, or a list of {nodes, pay, visit} rules
+        self.price: int = v["price"]
         self.rusts_on = v.get("rusts_on")
         self.obsolete_on = v.get("obsolete_on")
         self.available_on = v.get("available_on")
-        self.multiplier = v.get("multiplier") or 1
+        self.multiplier: int = v.get("multiplier") or 1
 
     @property
     def id(self) -> str:
@@ -102,7 +103,7 @@ class Depot(Kinds):
     owner = None
     player = None
 
-    def __init__(self, specs: list[dict], phase_available):
+    def __init__(self, specs: list[dict[str, Any]], phase_available: Callable[[Any], bool]):
         self.trains: list[Train] = []
         for spec in specs:
             n = spec.get("num", 1)
@@ -114,7 +115,7 @@ class Depot(Kinds):
         self.upcoming: list[Train] = list(self.trains)
         self.discarded: list[Train] = []
         self._phase_available = phase_available
-        self._cache: list | None = None
+        self._cache: list[Train] | None = None
 
     def clear_cache(self) -> None:
         self._cache = None
@@ -122,7 +123,7 @@ class Depot(Kinds):
     def depot_trains(self) -> list[Train]:
         if self._cache is None:
             seen = set()
-            out = []
+            out: list[Train] = []
             cands = ([self.upcoming[0]] if self.upcoming else []) + [
                 t for t in self.upcoming if self._phase_available(t.available_on)
             ]
@@ -163,13 +164,13 @@ class Depot(Kinds):
                 return t
         return None
 
-    def other_trains(self, corporation) -> list[Train]:
+    def other_trains(self, corporation: Any) -> list[Train]:
         """Trains other operators own that ``corporation`` could buy."""
         return [t for t in self.trains
                 if t.owner is not None and t.owner is not self and t.owner is not corporation
                 and t.buyable and not t.obsolete]
 
-    def min_price(self, corporation) -> int | None:
+    def min_price(self, corporation: Any) -> int | None:
         prices = [min(v["price"] for v in t.variants.values()) for t in self.depot_trains()]
         if self.other_trains(corporation):
             prices.append(1)
@@ -181,18 +182,19 @@ class PhaseTrack:
 
     CLONE_SHARE = ("phases", "_names")
 
-    def __init__(self, phases: list[dict]):
+    def __init__(self, phases: list[dict[str, Any]]):
         self.phases = phases
         self.index = 0
         self._names = [p["name"] for p in phases]
 
     @property
-    def current(self) -> dict:
+    def current(self) -> dict[str, Any]:
         return self.phases[self.index]
 
     @property
     def name(self) -> str:
-        return self.current["name"]
+        name: str = self.current["name"]
+        return name
 
     @property
     def tiles(self) -> list[str]:
@@ -200,19 +202,23 @@ class PhaseTrack:
 
     @property
     def operating_rounds(self) -> int:
-        return self.current.get("operating_rounds", 1)
+        rounds: int = self.current.get("operating_rounds", 1)
+        return rounds
 
     @property
     def status(self) -> list[str]:
-        return self.current.get("status", [])
+        status: list[str] = self.current.get("status", [])
+        return status
 
-    def train_limit(self, entity) -> int:
+    def train_limit(self, entity: Any) -> int:
         tl = self.current.get("train_limit", 99)
         if isinstance(tl, dict):
-            return tl.get(getattr(entity, "type", ""), 0)
-        return tl
+            limit: int = tl.get(getattr(entity, "type", ""), 0)
+            return limit
+        total: int = tl
+        return total
 
-    def available(self, phase_name) -> bool:
+    def available(self, phase_name: str | None) -> bool:
         if not phase_name or phase_name not in self._names:
             return False
         return self._names.index(phase_name) <= self.index

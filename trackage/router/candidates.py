@@ -334,9 +334,9 @@ class Enumerator:
             m = 0
             for k in ks:
                 m |= kb(k)
-            out.append((n, paths, m, paths[0].terminal,
+            out.append((n, paths, m, bool(paths[0].terminal),
                         len(paths) > 2 and any(p.terminal for p in paths[1:-1]),
-                        board.blocks(n, corp) or paths[-1].terminal, self.clash_bits(n), self.value(n),
+                        board.blocks(n, corp) or bool(paths[-1].terminal), self.clash_bits(n), self.value(n),
                         self.free is not None and bool(self.free(n))))
         self._klinks[node] = out
         return out
@@ -846,9 +846,9 @@ class Enumerator:
             uncounted = 0
             meter = self.meter
             for _hx, tile in self.board.tiles():
-                for n in tile.nodes:
-                    v = self.value(n)
-                    if meter.counted(n):
+                for n in tile.nodes:  # (stops, typed NodeBase by tiles.py: Placed.nodes)
+                    v = self.value(n)  # type: ignore[arg-type]
+                    if meter.counted(n):  # type: ignore[arg-type]
                         counted.append(v)
                     elif v > uncounted:
                         uncounted = v
