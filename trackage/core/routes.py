@@ -24,17 +24,25 @@ from __future__ import annotations
 
 import itertools
 import weakref
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from functools import partial
 from itertools import pairwise
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, cast
 
 from .errors import GameError
 from .graph import walk_path
 
 if TYPE_CHECKING:
-    from .tiles import NodeBase, Path
+    from .board import Board
+    from .entities import Corporation, Minor
+    from .game import Game
+    from .hexmap import Hex
+    from .tiles import City, Path, Placed, RevenueCenter, Town
     from .trains import Train
+
+    Entity: TypeAlias = Corporation | Minor  # (an operator running trains)
+    ChainCache: TypeAlias = "dict[tuple[RevenueCenter, RevenueCenter, str | None], list[Chain]]"
+    Pair: TypeAlias = "tuple[Chain, Chain, RevenueCenter, RevenueCenter, RevenueCenter]"  # (a, b, left, right, middle)
 
 __all__ = [
     "Chain",
@@ -45,10 +53,12 @@ __all__ = [
     "RouteRules",
     "RouteTooLong",
     "RouteTooShort",
+    "RouteTrain",
     "RouterBonus",
     "RouterBound",
     "RouterStops",
     "Segment",
+    "TrackKey",
     "chain_id",
     "evaluate_routes",
     "preferred_city_town_edges",
@@ -60,7 +70,23 @@ __all__ = [
     "track_keys",
 ]
 
-RouterStops = Callable[[], Sequence]
+TrackKey: TypeAlias = "tuple[Hex, int, int] | tuple[Hex, Town, int] | tuple[Hex, Path]"
+"""A piece of track as :func:`track_keys` gives it: ``(hex, edge, lane)``, ``(hex, town,
+lane)`` or ``(hex, path)``."""
+
+
+class RouteTrain(Protocol):
+    """What the route rules read of a train: a :class:`~trackage.core.trains.Train`, or a
+    title's stand-in for one (1825's double-header train)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def distance(self) -> int | float | Sequence[dict[str, Any]]: ...
+
+
+RouterStops = Callable[[], Sequence["RevenueCenter"]]
 """A route's stops as the router's hooks take them: called, it gives them (so a hook that
 needs no stops costs nothing)."""
 RouterBound = Callable[[RouterStops, int], int]
@@ -76,7 +102,7 @@ RouterBonus = Callable[[RouterStops], int]
 class RouteError(GameError):
     """A route breaks a rule (too short, too long, no token, reused track, ...)."""
 
-    def __init__(self, message: str, rule: str = "route", action: dict | None = None):
+    def __init__(self, message: str, rule: str = "route", action: dict[str, Any] | None = None):
         super().__init__(message, rule=rule, action=action)
 
 
@@ -110,21 +136,21 @@ class Chain:
 
     __slots__ = ("_pset", "id", "nodes", "paths")
 
-    def __init__(self, nodes: tuple[NodeBase, NodeBase] | None, paths: list[Path], id_: list[str] | None):
+    def __init__(self, nodes: tuple[RevenueCenter, RevenueCenter] | None, paths: list[Path], id_: list[str] | None):
         self.nodes = nodes
         self.paths = paths
         self.id = id_
         self._pset: frozenset[Path] | None = None
 
     @property
-    def path_set(self) -> frozenset:
+    def path_set(self) -> frozenset[Path]:
         s = self._pset
         if s is None:
             s = self._pset = frozenset(self.paths)
         return s
 
     @property
-    def hexes(self) -> list:
+    def hexes(self) -> list[Hex]:
         return [p.hex for p in self.paths]
 
     def __repr__(self) -> str:
@@ -136,7 +162,7 @@ class Segment:
 
     __slots__ = ("chain", "left", "right")
 
-    def __init__(self, left, right, chain: Chain):
+    def __init__(self, left: RevenueCenter, right: RevenueCenter, chain: Chain):
         self.left = left
         self.right = right
         self.chain = chain
@@ -145,15 +171,15 @@ class Segment:
         return f"<Segment {self.left!r} -> {self.right!r}>"
 
 
-def chain_id(paths: Sequence) -> list:
+def chain_id(paths: Sequence[Path]) -> list[str]:
     """Hex-id list naming ``paths`` in a log (intra-tile paths of ambiguous tiles become
     ``"<hex> <i>.<j>"``; a Lawson hex is listed once)."""
     if len(paths) == 1 and paths[0].tile.ambiguous_connection:
         p = paths[0]
         i, j = sorted(n.index for n in p.nodes)
         return [f"{p.hex.id} {i}.{j}"]
-    seen_junctions = set()
-    out = []
+    seen_junctions: set[object] = set()
+    out: list[str] = []
     for p in paths:
         a, b = p.a, p.b
         if a not in seen_junctions and b not in seen_junctions:
@@ -164,11 +190,12 @@ def chain_id(paths: Sequence) -> list:
             seen_junctions.add(b)
     return out
 
-def node_chains(start, end, skip_track=None, *, board) -> list:
+def node_chains(start: RevenueCenter, end: RevenueCenter, skip_track: str | None = None, *,
+                board: Board) -> list[Chain]:
     """All chains from ``start`` to ``end`` on ``board`` (shortest first)."""
-    found = []
+    found: list[Chain] = []
 
-    def visit(path, visited, _counter, _conv):
+    def visit(path: Path, visited: dict[Path, bool], _counter: object, _conv: object) -> None:
         if end in path.nodes:
             paths = list(visited)
             found.append(Chain((start, end), paths, chain_id(paths)))
@@ -181,14 +208,14 @@ def node_chains(start, end, skip_track=None, *, board) -> list:
 # --------------------------------------------------------------------------------------
 # tile geometry helper (where a town sits on its tile)
 
-_CT_EDGES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_CT_EDGES: weakref.WeakKeyDictionary[Placed, dict[RevenueCenter, float | None]] = weakref.WeakKeyDictionary()
 
-def _compute_loc(tile, loc):
+def _compute_loc(tile: Placed, loc: str | float | None) -> float | None:
     if loc is None or loc is False or loc == "center":
         return None
     return (float(loc) + tile.rotation) % 6
 
-def preferred_city_town_edges(tile) -> dict:
+def preferred_city_town_edges(tile: Placed) -> dict[RevenueCenter, float | None]:
     """{city/town: edge number (or None = centre)}: where the reference draws each city and
     town of ``tile`` in its current rotation. Route overlap checks treat an off-centre
     town as a point of track that two routes may not share."""
@@ -197,13 +224,13 @@ def preferred_city_town_edges(tile) -> dict:
         result = _CT_EDGES[tile] = _city_town_edges(tile)
     return result
 
-def _city_town_edges(tile) -> dict:
+def _city_town_edges(tile: Placed) -> dict[RevenueCenter, float | None]:
     paths = tile.paths
     cities = tile.cities
     towns = tile.towns
-    city_towns = tile.city_towns
+    city_towns = cast("tuple[City | Town, ...]", tile.city_towns)  # (what tiles.py gives: cities and towns)
     if not paths and len(cities) == 2 and len(towns) == 2:
-        out: dict = {}
+        out: dict[RevenueCenter, float | None] = {}
         for i, c in enumerate(cities):
             out[c] = i * 3
         for i, t in enumerate(towns):
@@ -217,13 +244,13 @@ def _city_town_edges(tile) -> dict:
     if not cities and len(towns) == 1 and len(towns[0].exits) != 2 and _compute_loc(tile, towns[0].loc) is None:
         return {towns[0]: None}
 
-    count: dict = {}
+    count: dict[int, float] = {}
 
-    def bump(e, by):
+    def bump(e: int, by: float) -> None:
         count[e] = count.get(e, 0) + by
 
     bump(0, 0.1)
-    ct_edges: dict = {}
+    ct_edges: dict[RevenueCenter, list[int]] = {}
     for p in paths:
         ct = p.city if p.city is not None else p.town
         if ct is None:
@@ -254,11 +281,11 @@ def _city_town_edges(tile) -> dict:
             out[ct] = _compute_loc(tile, ct.loc)
     return out
 
-def track_keys(paths: Iterable) -> list:
+def track_keys(paths: Iterable[Path]) -> list[TrackKey]:
     """The pieces of track a list of paths occupies, as compared by overlap checks:
     ``(hex, edge, lane)`` for every edge end, ``(hex, town, lane)`` for the track stub of an
     off-centre town and ``(hex, path)`` for a path joining two nodes inside a tile."""
-    out: list[tuple] = []
+    out: list[TrackKey] = []
     for p in paths:
         hx = p.hex
         a, b = p.a, p.b
@@ -279,7 +306,7 @@ def track_keys(paths: Iterable) -> list:
             out.append((hx, p))
     return out
 
-def _connects_to(path, other, corporation, board) -> bool:
+def _connects_to(path: Path, other: Path, corporation: Entity, board: Board) -> bool:
     hx = path.hex
     for part in (path.a, path.b):
         if part.is_edge:
@@ -323,44 +350,47 @@ class RouteRules:
 
     DERIVED = True  # a game makes its rules again when asked (they hold no state)
 
-    def __init__(self, game, *, phase=None):
+    def __init__(self, game: Game, *, phase: object = None):
         self.game = game
         self._phase = phase
 
     # -- context -----------------------------------------------------------------------
 
     @property
-    def board(self):
+    def board(self) -> Board:
         return self.game.board
 
-    def hex_by_id(self, hex_id):
-        return self.game.board.hex_by_id(hex_id)
+    def hex_by_id(self, hex_id: str) -> Hex | None:
+        got: Hex | None = self.game.board.hex_by_id(hex_id)
+        return got
 
     @property
-    def phase(self):
+    def phase(self) -> object:
         return self._phase if self._phase is not None else getattr(self.game, "phase", None)
 
-    def phase_colors(self, route) -> Sequence[str]:
+    def phase_colors(self, route: Route) -> Sequence[str]:
         phase = route.phase if route.phase is not None else self.phase
         if phase is None:
             return ()
-        colors = getattr(phase, "tiles", phase)
-        return colors() if callable(colors) else colors
+        colors: Any = getattr(phase, "tiles", phase)
+        got: Sequence[str] = colors() if callable(colors) else colors
+        return got
 
-    def train_owner(self, train):
+    def train_owner(self, train: Train) -> Entity:
         """Who runs ``train`` this turn: the game's ``train_owner`` (a :class:`Game` hook)."""
-        return self.game.train_owner(train)
+        owner: Entity = self.game.train_owner(train)
+        return owner
 
-    def city_tokened_by(self, city, corporation) -> bool:
+    def city_tokened_by(self, city: RevenueCenter, corporation: Entity) -> bool:
         return self.game.board.tokened_by(city, corporation)
 
-    def skip_route_track_type(self, train: Train) -> str | None:
+    def skip_route_track_type(self, train: RouteTrain) -> str | None:
         return None
 
     def local_length(self) -> int:
         return 2
 
-    def is_local(self, train) -> bool:
+    def is_local(self, train: RouteTrain) -> bool:
         loc = getattr(train, "local", None)
         if loc is not None and not callable(loc):
             return bool(loc)
@@ -377,13 +407,13 @@ class RouteRules:
                 return row.get("visit") == 1
         return False
 
-    def requires_token(self, train) -> bool:
+    def requires_token(self, train: RouteTrain) -> bool:
         spec = getattr(train, "spec", None) or {}
         v = spec.get("requires_token")
         return True if v is None else bool(v)
 
-    def compute_other_paths(self, routes, route) -> list:
-        out = []
+    def compute_other_paths(self, routes: Sequence[Route], route: Route) -> list[Path]:
+        out: list[Path] = []
         for r in routes:
             if r is not route:
                 out.extend(r.paths)
@@ -398,46 +428,47 @@ class RouteRules:
     # ``type(rules).hook is RouteRules.hook``: a title only overrides the method, and the
     # defaults below stay correct if called anyway.
 
-    def router_train_key(self, train) -> tuple:
+    def router_train_key(self, train: Train) -> tuple[Hashable, ...]:
         """Trains with equal keys run the same routes for the same revenue (the router
         enumerates their routes once and treats them as interchangeable). Asked once per
         train per search. Default: name, distance, multiplier, obsolete, skipped track."""
         return (train.name, repr(train.distance), getattr(train, "multiplier", None),
                 bool(getattr(train, "obsolete", False)), self.skip_route_track_type(train))
 
-    def router_meter(self, train) -> dict | None:
+    def router_meter(self, train: Train) -> dict[str, Any] | None:
         """How ``train``'s distance is metered, when not as its ``distance`` says:
         ``{"hex_edges": n}`` (a train counting hex edges) or ``{"free": predicate}`` (stops,
         ``predicate(node)`` true, that cost no distance). Asked once per train kind before its
         routes are walked. Default None: the distance as given."""
         return None
 
-    def router_start_radius(self, train) -> int:
+    def router_start_radius(self, train: Train) -> int:
         """How many links away from the company's tokened cities ``train``'s routes may start
         (their stops being reached from a token some other way, e.g. a double header). Asked
         once per train kind before its routes are walked. Default 0: at a tokened city."""
         return 0
 
-    def router_unique_stop_hexes(self, train) -> bool:
+    def router_unique_stop_hexes(self, train: Train) -> bool:
         """Must ``train``'s stops lie in distinct hexes (the router prunes routes stopping
         twice in a hex)? Asked once per train kind. Default False: the base rules allow it
         (one stop per group is pruned whenever :meth:`check_groups` is the base one)."""
         return False
 
-    def router_free_stop(self, train, node) -> bool:
+    def router_free_stop(self, train: Train, node: RevenueCenter) -> bool:
         """Is ``node`` a stop that never earns for ``train`` nor makes its route legal (the
         router values it 0 and may pass it)? Asked once per stop and train kind while
         walking. Default False; not overridden, the router skips the question altogether."""
         return False
 
-    def conflict_keys(self, train, keys: Collection, nodes: Sequence) -> Collection:
+    def conflict_keys(self, train: Train, keys: Collection[Hashable],
+                      nodes: Sequence[RevenueCenter]) -> Collection[Hashable]:
         """The keys two routes of a run must not share, for ``train``'s link whose track keys
         are ``keys`` (see :func:`track_keys`) and which reaches ``nodes``. Asked once per link
         and train kind while walking. Default ``keys``: routes share no track (as
         :meth:`check_overlap`); not overridden, the router uses the track keys directly."""
         return keys
 
-    def router_route_bound(self, train, corp, stops: RouterStops, base: int) -> int:
+    def router_route_bound(self, train: Train, corp: Entity, stops: RouterStops, base: int) -> int:
         """An upper bound of the revenue of ``train``'s route for ``corp`` whose stops are
         ``stops()`` and whose best stop values (:meth:`stop_revenue`, as many as the distance
         pays) sum to ``base``: what the bonuses of :meth:`revenue_for` add, halved for wounded
@@ -446,7 +477,7 @@ class RouteRules:
         ``base`` as the bound without calling it."""
         return base
 
-    def router_bound_for(self, train, corp) -> RouterBound | None:
+    def router_bound_for(self, train: Train, corp: Entity) -> RouterBound | None:
         """:meth:`router_route_bound` for one train and company, made once per walk: a
         function ``bound(stops, base)`` (what it looks up per company looked up once). With a
         ``relevant`` attribute (the set of stops it reads) the router's tables call it once
@@ -457,21 +488,21 @@ class RouteRules:
             return None
         return partial(self.router_route_bound, train, corp)
 
-    def router_base_bound(self, train, corp, base: int) -> int:
+    def router_base_bound(self, train: Train, corp: Entity, base: int) -> int:
         """A route bound that needs no stops: from the stop values' sum ``base`` alone (e.g.
         half for wounded trains). The router uses it only when :meth:`router_route_bound` is
         not overridden, once per distinct ``base`` per walk. Default ``base``; not overridden,
         the router skips it."""
         return base
 
-    def router_run_bonus(self, train, corp, stops: RouterStops) -> int:
+    def router_run_bonus(self, train: Train, corp: Entity, stops: RouterStops) -> int:
         """A bonus ``corp``'s run earns once, whichever of its routes earns it, for
         ``train``'s route through ``stops()`` (the router adds the largest one a run's routes
         earn). Asked per route the router ranks (through :meth:`router_run_bonus_for`).
         Default 0; not overridden, the router does not ask."""
         return 0
 
-    def router_run_bonus_for(self, train, corp) -> RouterBonus | None:
+    def router_run_bonus_for(self, train: Train, corp: Entity) -> RouterBonus | None:
         """:meth:`router_run_bonus` for one train and company, made once per walk: a function
         ``bonus(stops)``; ``relevant`` as for :meth:`router_bound_for`. Asked once per train
         kind. Default: :meth:`router_run_bonus` with ``train`` and ``corp`` given, or None (no
@@ -491,7 +522,7 @@ class RouteRules:
                 or cls.router_run_bonus is not RouteRules.router_run_bonus
                 or cls.router_run_bonus_for is not RouteRules.router_run_bonus_for)
 
-    def router_bound_slack(self, train, corp) -> int | None:
+    def router_bound_slack(self, train: Train, corp: Entity) -> int | None:
         """The most the bound hooks (:meth:`router_route_bound`, :meth:`router_base_bound`,
         :meth:`router_run_bonus` and their ``_for`` forms) add to a route's stop values, for
         ``train`` of ``corp``; None: unknown (the router then sets no floor from it and does
@@ -509,9 +540,9 @@ class RouteRules:
 
     # -- stops -------------------------------------------------------------------------
 
-    def visited_stops(self, route) -> list:
-        out = []
-        seen = set()
+    def visited_stops(self, route: Route) -> list[RevenueCenter]:
+        out: list[RevenueCenter] = []
+        seen: set[RevenueCenter] = set()
         for seg in route.connection_data:
             for n in (seg.left, seg.right):
                 if n is not None and n not in seen:
@@ -519,13 +550,13 @@ class RouteRules:
                     out.append(n)
         return out
 
-    def revenue_stops(self, route) -> list:
+    def revenue_stops(self, route: Route) -> list[RevenueCenter]:
         return self.visited_stops(route)
 
-    def stop_type(self, stop, train) -> str:
+    def stop_type(self, stop: RevenueCenter, train: RouteTrain) -> str:
         return stop.kind
 
-    def compute_stops(self, route, train=None) -> list:
+    def compute_stops(self, route: Route, train: RouteTrain | None = None) -> list[RevenueCenter]:
         """The stops that pay: every visited stop for a numeric distance; for typed
         distances the best-paying legal subset, trying the most stops first."""
         train = train if train is not None else route.train
@@ -541,7 +572,7 @@ class RouteRules:
         need_token = self.requires_token(train)
         types = [self.stop_type(s, train) for s in visits]
         for n in range(max_stops, 0, -1):
-            best: list = []
+            best: list[RevenueCenter] = []
             best_rev = None
             for combo in itertools.combinations(range(len(visits)), n):
                 stops = [visits[i] for i in combo]
@@ -569,58 +600,59 @@ class RouteRules:
 
     # -- revenue -----------------------------------------------------------------------
 
-    def route_base_revenue(self, stop, route) -> int:
+    def route_base_revenue(self, stop: RevenueCenter, route: Route) -> int:
         return stop.revenue_for(self.phase_colors(route), route.train.name)
 
-    def revenue_multiplier(self, stop, train) -> int:
-        base = getattr(train, "multiplier", None) or 1
+    def revenue_multiplier(self, stop: RevenueCenter, train: RouteTrain) -> int:
+        base: int = getattr(train, "multiplier", None) or 1
         d = train.distance
         if isinstance(d, (int, float)):
             return base
         for row in d:
             if stop.kind in row.get("nodes", ()):
-                return row.get("multiplier", base)
+                mult: int = row.get("multiplier", base)
+                return mult
         return base
 
-    def stop_revenue(self, stop, route) -> int:
+    def stop_revenue(self, stop: RevenueCenter, route: Route) -> int:
         return self.revenue_multiplier(stop, route.train) * self.route_base_revenue(stop, route)
 
-    def revenue_for(self, route, stops) -> int:
+    def revenue_for(self, route: Route, stops: Iterable[RevenueCenter]) -> int:
         return sum(self.stop_revenue(s, route) for s in stops)
 
-    def routes_revenue(self, routes) -> int:
+    def routes_revenue(self, routes: Iterable[Route]) -> int:
         return sum(r.revenue() for r in routes)
 
-    def extra_revenue(self, entity, routes) -> int:
+    def extra_revenue(self, entity: Entity, routes: Sequence[Route]) -> int:
         return 0
 
-    def routes_subsidy(self, routes) -> int:
+    def routes_subsidy(self, routes: Sequence[Route]) -> int:
         return 0
 
-    def revenue_str(self, route) -> str:
+    def revenue_str(self, route: Route) -> str:
         return "-".join(h.id for h in route.hexes)
 
-    def subsidy_for(self, route, stops):
+    def subsidy_for(self, route: Route, stops: Sequence[RevenueCenter]) -> Any:  # (a title's subsidy, None: none)
         return None
 
-    def route_distance(self, route) -> int:
+    def route_distance(self, route: Route) -> int:
         return sum(s.visit_cost for s in route.visited_stops)
 
-    def route_distance_str(self, route) -> str:
+    def route_distance_str(self, route: Route) -> str:
         return str(self.route_distance(route))
 
     # -- checks ------------------------------------------------------------------------
 
-    def check_min_stops(self, route, visited) -> None:
+    def check_min_stops(self, route: Route, visited: Sequence[RevenueCenter]) -> None:
         if route.connection_data and len(visited) < 2 and not self.is_local(route.train):
             raise RouteTooShort("Route must have at least 2 stops")
 
-    def check_route_token(self, route, token) -> None:
+    def check_route_token(self, route: Route, token: RevenueCenter | None) -> None:
         if token is None:
             raise NoToken("Route must contain token")
 
-    def check_groups(self, route, visited) -> None:
-        counts: dict = {}
+    def check_groups(self, route: Route, visited: Sequence[RevenueCenter]) -> None:
+        counts: dict[str, int] = {}
         for s in visited:
             for g in s.groups:
                 counts[g] = counts.get(g, 0) + 1
@@ -628,7 +660,7 @@ class RouteRules:
             if n > 1:
                 raise RouteError(f"Cannot use group {g} more than once", rule="route-group")
 
-    def check_terminals(self, route) -> None:
+    def check_terminals(self, route: Route) -> None:
         op = route.ordered_paths
         if len(route.paths) < 3:
             return
@@ -636,24 +668,24 @@ class RouteRules:
             if p.terminal:
                 raise RouteError("Route cannot pass through terminal", rule="route-terminal")
 
-    def check_other(self, route) -> None:
+    def check_other(self, route: Route) -> None:
         pass
 
-    def check_route_combination(self, routes) -> None:
+    def check_route_combination(self, routes: Sequence[Route]) -> None:
         pass
 
-    def check_cycles(self, route) -> None:
+    def check_cycles(self, route: Route) -> None:
         cd = route.connection_data
         if self.is_local(route.train) and len(cd) == 1 and cd[0].left is cd[0].right:
             return
-        seen = set()
+        seen: set[RevenueCenter] = set()
         for seg in cd:
             seen.add(seg.left)
             if seg.right in seen:
                 raise ReusesCity(f"Cannot use {seg.right.hex.id} twice")
             seen.add(seg.right)
 
-    def check_distance(self, route, visits, train=None) -> None:
+    def check_distance(self, route: Route, visits: Sequence[RevenueCenter], train: RouteTrain | None = None) -> None:
         train = train if train is not None else route.train
         distance = train.distance
         if isinstance(distance, (int, float)):
@@ -661,14 +693,14 @@ class RouteRules:
             if distance < used:
                 raise RouteTooLong(f"{used} is too many stops for {distance} train")
             return
-        type_info: dict = {}
+        type_info: dict[str, list[dict[str, Any]]] = {}  # (a row's "visit" as given: an int)
         for h in distance:
             pay = h.get("pay")
             visit = h.get("visit")
-            info = {"visit": pay if visit is None else visit}
+            info: dict[str, Any] = {"visit": pay if visit is None else visit}
             for t in h["nodes"]:
                 type_info.setdefault(t, []).append(info)
-        grouped: dict = {}
+        grouped: dict[str, list[RevenueCenter]] = {}
         for v in visits:
             grouped.setdefault(self.stop_type(v, train), []).append(v)
         for t, group in sorted(grouped.items(), key=lambda kv: len(type_info.get(kv[0], ()))):
@@ -687,15 +719,15 @@ class RouteRules:
             if num > 0:
                 raise RouteTooLong("Route has too many stops")
 
-    def check_overlap(self, routes) -> None:
-        seen = set()
+    def check_overlap(self, routes: Sequence[Route]) -> None:
+        seen: set[TrackKey] = set()
         for r in routes:
             for key in track_keys(r.paths):
                 if key in seen:
                     raise RouteError(f"Route cannot reuse track on {key[0].id}", rule="route-overlap")
                 seen.add(key)
 
-    def check_connected(self, route, corporation) -> None:
+    def check_connected(self, route: Route, corporation: Entity) -> None:
         op = route.ordered_paths
         for a, b in pairwise(op):
             if not _connects_to(a, b, corporation, self.board):
@@ -703,7 +735,7 @@ class RouteRules:
 
     # -- the whole evaluation ----------------------------------------------------------
 
-    def route_revenue(self, route, suppress_route_token_check: bool = False,
+    def route_revenue(self, route: Route, suppress_route_token_check: bool = False,
                       suppress_check_route_combination: bool = False) -> int:
         """Check ``route`` (against its sibling routes too) and return its revenue."""
         visited = route.visited_stops
@@ -723,7 +755,7 @@ class RouteRules:
         self.check_connected(route, corp)
         return self.revenue_for(route, route.stops)
 
-def rules_for(game) -> RouteRules:
+def rules_for(game: Game) -> RouteRules:
     """The route rules of ``game``: what its ``route_rules()`` (a :class:`Game` hook) gives."""
     return game.route_rules()
 
@@ -738,10 +770,12 @@ class Route:
     given, like the reference; :meth:`revenue` with ``recompute=True`` checks and computes.
     """
 
-    def __init__(self, rules: RouteRules, train, *, routes: list | None = None, connections=None,
-                 hexes=None, nodes=None, revenue=None, revenue_str=None, subsidy=None, halts=None,
-                 abilities=None, phase=None, connection_data: list | None = None,
-                 chain_cache: dict | None = None):
+    def __init__(self, rules: RouteRules, train: Train, *, routes: list[Route] | None = None,
+                 connections: list[list[str]] | None = None, hexes: list[Hex] | None = None,
+                 nodes: Iterable[str] | None = None, revenue: int | None = None,
+                 revenue_str: str | None = None, subsidy: Any = None, halts: Any = None,
+                 abilities: Any = None, phase: object = None, connection_data: list[Segment] | None = None,
+                 chain_cache: ChainCache | None = None):
         self.rules = rules
         self.train = train
         self.routes = routes if routes is not None else [self]
@@ -757,21 +791,22 @@ class Route:
         self.phase = phase
         self._cd = connection_data
         self._resolving = False
-        self._chains = chain_cache if chain_cache is not None else {}
-        self._paths: list | None = None
-        self._visited: list | None = None
-        self._stops: list | None = None
-        self._hexes: list | None = None
-        self._ordered: list | None = None
+        self._chains: ChainCache = chain_cache if chain_cache is not None else {}
+        self._paths: list[Path] | None = None
+        self._visited: list[RevenueCenter] | None = None
+        self._stops: list[RevenueCenter] | None = None
+        self._hexes: list[Hex] | None = None
+        self._ordered: list[Path] | None = None
 
     def __repr__(self) -> str:
         return f"<Route {getattr(self.train, 'id', self.train)} {self.connections}>"
 
     @classmethod
-    def from_log(cls, rules: RouteRules, data: dict, train, *, routes: list | None = None,
-                 phase=None, chain_cache: dict | None = None) -> Route:
+    def from_log(cls, rules: RouteRules, data: dict[str, Any], train: Train, *, routes: list[Route] | None = None,
+                 phase: object = None, chain_cache: ChainCache | None = None) -> Route:
         hexes = data.get("hexes")
         if hexes is not None:
+            # kept as logged, like the reference (an unknown id gives None, failing when read)
             hexes = [rules.hex_by_id(h) for h in hexes]
         return cls(rules, train, routes=routes, connections=data.get("connections"), hexes=hexes,
                    nodes=data.get("nodes"), revenue=data.get("revenue"),
@@ -782,7 +817,7 @@ class Route:
     # -- basics ------------------------------------------------------------------------
 
     @property
-    def corporation(self):
+    def corporation(self) -> Entity:
         return self.rules.train_owner(self.train)
 
     def clear_cache(self, all: bool = False) -> None:
@@ -801,7 +836,7 @@ class Route:
 
     # -- resolving logged connections --------------------------------------------------
 
-    def _node_chains(self, start, end) -> list:
+    def _node_chains(self, start: RevenueCenter, end: RevenueCenter) -> list[Chain]:
         skip_track = self.rules.skip_route_track_type(self.train)
         key = (start, end, skip_track)
         r = self._chains.get(key)
@@ -809,7 +844,7 @@ class Route:
             r = self._chains[key] = node_chains(start, end, skip_track, board=self.rules.board)
         return r
 
-    def _matching_chains(self, hex_ids) -> list:
+    def _matching_chains(self, hex_ids: Sequence[str]) -> list[Chain]:
         if not hex_ids:
             return []
         start_hex = self.rules.hex_by_id(str(hex_ids[0]).split()[0])
@@ -817,10 +852,13 @@ class Route:
         if start_hex is None or end_hex is None:
             return []
         want = list(hex_ids)
-        out = []
+        out: list[Chain] = []
         board = self.rules.board
-        for sn in board.tile(start_hex).nodes:
-            for en in board.tile(end_hex).nodes:
+        # (a placed tile's ``nodes``, the ends of its paths, are stops: tiles.py types them NodeBase)
+        starts = cast("tuple[RevenueCenter, ...]", board.tile(start_hex).nodes)
+        ends = cast("tuple[RevenueCenter, ...]", board.tile(end_hex).nodes)
+        for sn in starts:
+            for en in ends:
                 if sn is en:
                     continue
                 for ch in self._node_chains(sn, en):
@@ -828,14 +866,18 @@ class Route:
                         out.append(ch)
         return out
 
-    def _pairwise(self, chains_a, chains_b, other: set):
+    def _pairwise(self, chains_a: list[Chain], chains_b: list[Chain], other: set[Path]) -> Pair | None:
         chains_a = [a for a in chains_a if other.isdisjoint(a.paths)]
         chains_b = [b for b in chains_b if other.isdisjoint(b.paths)]
-        cands = []
+        cands: list[Pair] = []
         for a in chains_a:
             an = a.nodes
+            if an is None:  # (chains found between two nodes all have them)
+                continue
             for b in chains_b:
                 bn = b.nodes
+                if bn is None:
+                    continue
                 middle = [n for n in an if n in bn]
                 if not middle:
                     continue
@@ -861,7 +903,7 @@ class Route:
         return best
 
     @property
-    def connection_data(self) -> list:
+    def connection_data(self) -> list[Segment]:
         """The route's segments (resolved from the logged connections on first use)."""
         cd = self._cd
         if cd is not None:
@@ -879,14 +921,14 @@ class Route:
             self._paths = None
         return cd
 
-    def _resolve(self, cd: list, conns) -> None:
+    def _resolve(self, cd: list[Segment], conns: list[list[str]]) -> None:
         rules = self.rules
         corp = self.corporation
         if len(conns) == 1 and "local" in conns[0]:
             if rules.is_local(self.train):
                 hx = rules.hex_by_id(conns[0][1])
                 if hx is not None:
-                    for n in rules.board.tile(hx).nodes:
+                    for n in cast("tuple[RevenueCenter, ...]", rules.board.tile(hx).nodes):  # (as above)
                         if rules.city_tokened_by(n, corp):
                             cd.append(Segment(n, n, Chain(None, [], None)))
                             return
@@ -895,8 +937,10 @@ class Route:
         other = set(rules.compute_other_paths(self.routes, self))
         if len(possibilities) == 1:
             for ch in possibilities[0]:
-                if any(rules.city_tokened_by(n, corp) for n in ch.nodes) and other.isdisjoint(ch.paths):
-                    cd.append(Segment(ch.nodes[0], ch.nodes[1], ch))
+                nodes = ch.nodes
+                if nodes is not None and any(rules.city_tokened_by(n, corp) for n in nodes) \
+                        and other.isdisjoint(ch.paths):
+                    cd.append(Segment(nodes[0], nodes[1], ch))
                     return
             return
         for i in range(len(possibilities) - 1):
@@ -913,11 +957,11 @@ class Route:
     # -- derived -----------------------------------------------------------------------
 
     @property
-    def chains(self) -> list:
+    def chains(self) -> list[Chain]:
         return [s.chain for s in self.connection_data]
 
     @property
-    def paths(self) -> list:
+    def paths(self) -> list[Path]:
         p = self._paths
         if p is None:
             cd = self.connection_data
@@ -928,7 +972,7 @@ class Route:
         return p
 
     @property
-    def ordered_paths(self) -> list:
+    def ordered_paths(self) -> list[Path]:
         op = self._ordered
         if op is None:
             op = []
@@ -944,8 +988,8 @@ class Route:
         return op
 
     @property
-    def ordered_hexes(self) -> list:
-        out: list = []
+    def ordered_hexes(self) -> list[Hex]:
+        out: list[Hex] = []
         for p in self.ordered_paths:
             h = p.hex
             if not out or out[-1] is not h:
@@ -953,30 +997,30 @@ class Route:
         return out
 
     @property
-    def all_hexes(self) -> list:
+    def all_hexes(self) -> list[Hex]:
         return list(dict.fromkeys(p.hex for p in self.paths))
 
     @property
-    def visited_stops(self) -> list:
+    def visited_stops(self) -> list[RevenueCenter]:
         v = self._visited
         if v is None:
             v = self._visited = self.rules.visited_stops(self)
         return v
 
     @property
-    def stops(self) -> list:
+    def stops(self) -> list[RevenueCenter]:
         s = self._stops
         if s is None:
             s = self._stops = self.rules.compute_stops(self)
         return s
 
     @property
-    def hexes(self) -> list:
+    def hexes(self) -> list[Hex]:
         if self._logged_hexes is not None:
             return self._logged_hexes
         h = self._hexes
         if h is None:
-            seq: list = []
+            seq: list[RevenueCenter] = []
             for s in self.connection_data:
                 for n in (s.left, s.right):
                     if not seq or seq[-1] is not n:
@@ -985,10 +1029,10 @@ class Route:
         return h
 
     @property
-    def node_signatures(self) -> list:
+    def node_signatures(self) -> list[str]:
         if self._node_sigs is not None:
             return self._node_sigs
-        seen = []
+        seen: list[RevenueCenter] = []
         for ch in self.chains:
             for n in ch.nodes or ():
                 if n is not None and n not in seen:
@@ -996,7 +1040,7 @@ class Route:
         return [n.signature for n in seen]
 
     @property
-    def connection_hexes(self) -> list:
+    def connection_hexes(self) -> list[list[str]]:
         cd = self.connection_data
         if self.rules.is_local(self.train) and len(cd) == 1 and not cd[0].chain.paths:
             return [["local", cd[0].left.hex.id]]
@@ -1025,14 +1069,14 @@ class Route:
         return self._revenue_str
 
     @property
-    def subsidy(self):
+    def subsidy(self) -> Any:
         if self._subsidy is None:
             self._subsidy = self.rules.subsidy_for(self, self.stops)
         return self._subsidy
 
-    def to_log(self) -> dict:
+    def to_log(self) -> dict[str, Any]:
         """The route as a ``run_routes`` entry."""
-        d = {
+        d: dict[str, Any] = {
             "train": self.train.id,
             "connections": self.connection_hexes,
             "hexes": [h.id for h in self.hexes],
@@ -1049,12 +1093,13 @@ class Route:
             d["abilities"] = self.abilities
         return d
 
-def routes_from_log(rules: RouteRules, route_dicts: Sequence[dict], train_by_id: Callable | dict, *,
-                    phase=None) -> list:
+def routes_from_log(rules: RouteRules, route_dicts: Sequence[dict[str, Any]],
+                    train_by_id: Callable[[Any], Train | None] | dict[str, Train], *,
+                    phase: object = None) -> list[Route]:
     """Build the :class:`Route` objects of one ``run_routes`` action (siblings share a list)."""
-    lookup = train_by_id.get if isinstance(train_by_id, dict) else train_by_id
-    routes: list = []
-    cache: dict = {}
+    lookup: Callable[[Any], Train | None] = train_by_id.get if isinstance(train_by_id, dict) else train_by_id
+    routes: list[Route] = []
+    cache: ChainCache = {}
     for d in route_dicts:
         train = lookup(d.get("train"))
         if train is None:
@@ -1072,7 +1117,8 @@ def routes_revenue(routes: Sequence[Route], rules: RouteRules | None = None) -> 
 # --------------------------------------------------------------------------------------
 # game-facing helpers
 
-def revenues_for_action(game, entity, route_dicts: list, trains: dict) -> list:
+def revenues_for_action(game: Game, entity: Entity, route_dicts: list[dict[str, Any]],
+                        trains: dict[str, Train]) -> list[int]:
     """Checked revenue of every route of a ``run_routes`` action (in order)."""
     rules = rules_for(game)
     routes = routes_from_log(rules, route_dicts, trains)
@@ -1081,7 +1127,8 @@ def revenues_for_action(game, entity, route_dicts: list, trains: dict) -> list:
     return [r.revenue(recompute=True) for r in routes]
 
 
-def evaluate_routes(game, entity, routes: list, action: dict) -> list[dict]:
+def evaluate_routes(game: Game, entity: Entity, routes: list[Any],
+                    action: dict[str, Any]) -> list[dict[str, Any]]:
     """Compute each route of a ``run_routes`` action and compare its revenue with what the
     action claims: ``{"train", "revenue", "route"}`` per route.
 
@@ -1089,8 +1136,8 @@ def evaluate_routes(game, entity, routes: list, action: dict) -> list[dict]:
     (an error with ``strict``) and stands; in live play a claimed revenue must equal the
     computed one.
     """
-    out = []
-    trains = {t.id: t for t in game.route_trains(entity)}
+    out: list[dict[str, Any]] = []
+    trains: dict[Any, Train] = {t.id: t for t in game.route_trains(entity)}  # (looked up by logged values)
     for r in routes:
         ran = trains.get(r.get("train")) if isinstance(r, dict) and isinstance(r.get("train"), str) else None
         if ran is not None and ran.operated:
@@ -1119,7 +1166,7 @@ def evaluate_routes(game, entity, routes: list, action: dict) -> list[dict]:
     return out
 
 
-def suggest_routes(game, entity) -> list:
+def suggest_routes(game: Game, entity: Entity) -> list[dict[str, Any]]:
     """The best routes the router finds for ``entity`` within the game's ``ROUTER_WORK``
     (proven optimal unless the state is very large); none when it finds none."""
     try:

@@ -17,7 +17,7 @@ from ..core.routes import Route, RouteRules
 
 if TYPE_CHECKING:
     from ..core.entities import Corporation, Minor
-    from ..core.tiles import NodeBase
+    from ..core.tiles import RevenueCenter
     from ..core.trains import Train
 
 
@@ -31,7 +31,7 @@ class StopValues:
         # every stop may pay (some titles let any stop fill a row's unused pay), at most the
         # rows' total pay of them
         self.pay = None if isinstance(d, (int, float)) else sum(int(r.get("pay") or 0) for r in d)
-        self.memo: dict[NodeBase, int] = {}
+        self.memo: dict[RevenueCenter, int] = {}
         cls = type(rules)
         # a title whose bound needs no stops gives ``router_base_bound(train, corp, base)``
         # (used when it does not give ``router_route_bound``); None: no such rule
@@ -39,17 +39,17 @@ class StopValues:
             rules.router_base_bound if cls.router_route_bound is RouteRules.router_route_bound
             and cls.router_base_bound is not RouteRules.router_base_bound else None)
         # the title's ``router_free_stop``; None: no stop is free
-        self.free: Callable[[Train, NodeBase], bool] | None = (
+        self.free: Callable[[Train, RevenueCenter], bool] | None = (
             rules.router_free_stop if cls.router_free_stop is not RouteRules.router_free_stop else None)
 
-    def value(self, stop: NodeBase) -> int:
+    def value(self, stop: RevenueCenter) -> int:
         v = self.memo.get(stop)
         if v is None:
             v = 0 if self.free is not None and self.free(self.train, stop) else self._price(stop)
             self.memo[stop] = v
         return v
 
-    def _price(self, stop: NodeBase) -> int:
+    def _price(self, stop: RevenueCenter) -> int:
         try:
             return max(0, int(self.rules.stop_revenue(stop, self.dummy)))
         except Exception:  # noqa: BLE001 - a stop the rules cannot price alone: assume nothing

@@ -55,13 +55,13 @@ if TYPE_CHECKING:
     from ..core.board import Board
     from ..core.entities import Corporation, Minor
     from ..core.routes import RouteRules
-    from ..core.tiles import NodeBase, Path
+    from ..core.tiles import Path, RevenueCenter
     from ..core.trains import PhaseTrack, Train
 
-Seg: TypeAlias = "tuple[NodeBase, list[Path]]"  # a route's leg: (its first node, its paths in walk order)
-Link: TypeAlias = "tuple[NodeBase, list[Path], frozenset[Hashable]]"  # (next node, paths, track keys)
+Seg: TypeAlias = "tuple[RevenueCenter, list[Path]]"  # a route's leg: (its first node, its paths in walk order)
+Link: TypeAlias = "tuple[RevenueCenter, list[Path], frozenset[Hashable]]"  # (next node, paths, track keys)
 # a kind's view of a link (see ``Enumerator.klinks``)
-KLink: TypeAlias = "tuple[NodeBase, list[Path], int, bool, bool, bool, int, int, bool]"
+KLink: TypeAlias = "tuple[RevenueCenter, list[Path], int, bool, bool, bool, int, int, bool]"
 Want: TypeAlias = "tuple[int | None, int, tuple[int, ...] | None]"  # (limit, rem, need): see ``_wanted``
 # what a walk yields: (first half, its second halves' join or None, their places in the join)
 Found: TypeAlias = "tuple[Entry, BitJoin | ListJoin | None, Sequence[int]]"
@@ -89,11 +89,11 @@ class Candidate:
         self.bonus = bonus  # the part of ``bound`` a run earns once (the title's run bonus)
         self.mask = mask
         self.value: int | None = None
-        self._nodes: list[NodeBase] | None = None
+        self._nodes: list[RevenueCenter] | None = None
         self._segs: list[Seg] | None = None
 
     def _build(self) -> None:
-        nodes: list[NodeBase] = []
+        nodes: list[RevenueCenter] = []
         segs: list[Seg] = []
         e = self.half
         while e is not None:
@@ -105,7 +105,7 @@ class Candidate:
         segs.reverse()
         o = self.other
         if o is not None:
-            front_nodes: list[NodeBase] = []
+            front_nodes: list[RevenueCenter] = []
             front_segs: list[Seg] = []
             while o[PARENT] is not None:
                 front_nodes.append(o[NODE])
@@ -117,7 +117,7 @@ class Candidate:
         self._segs = segs
 
     @property
-    def nodes(self) -> list[NodeBase]:
+    def nodes(self) -> list[RevenueCenter]:
         if self._nodes is None:
             self._build()
         assert self._nodes is not None
@@ -131,16 +131,16 @@ class Candidate:
         return self._segs
 
 
-def trail_nodes(half: Entry, other: Entry | None) -> tuple[NodeBase, ...]:
+def trail_nodes(half: Entry, other: Entry | None) -> tuple[RevenueCenter, ...]:
     """The stops of a route (in no particular order)."""
-    nodes: tuple[NodeBase, ...] = half[NODES]
+    nodes: tuple[RevenueCenter, ...] = half[NODES]
     if other is None:
         return nodes
-    more: tuple[NodeBase, ...] = other[NODES]
+    more: tuple[RevenueCenter, ...] = other[NODES]
     return nodes + more[1:]
 
 
-def build_route(rules: RouteRules, train: Train, nodes: Sequence[NodeBase], segs: Sequence[Seg],
+def build_route(rules: RouteRules, train: Train, nodes: Sequence[RevenueCenter], segs: Sequence[Seg],
                 routes: list[Route] | None, phase: PhaseTrack | None = None,
                 chain_cache: dict[Any, Any] | None = None) -> Route:
     if not segs:
@@ -161,10 +161,10 @@ class Links:
     def __init__(self, board: Board, skip_track: str | None):
         self.board = board
         self.skip_track = skip_track
-        self.memo: dict[NodeBase, list[Link]] = {}
+        self.memo: dict[RevenueCenter, list[Link]] = {}
         self.walked = 0
 
-    def __call__(self, node: NodeBase) -> list[Link]:
+    def __call__(self, node: RevenueCenter) -> list[Link]:
         r = self.memo.get(node)
         if r is not None:
             return r
@@ -192,7 +192,7 @@ class _Start:
     __slots__ = ("bits", "plans", "room", "root", "rows", "slack", "sp0", "split", "summed", "t", "through",
                  "tlinks", "zero")
 
-    def __init__(self, t: NodeBase, root: Entry, rows: _Rows | None, through: bool, tlinks: list[KLink], sp0: int,
+    def __init__(self, t: RevenueCenter, root: Entry, rows: _Rows | None, through: bool, tlinks: list[KLink], sp0: int,
                  room: int, split: bool, summed: bool, slack: int, zero: Any):
         self.t = t
         self.root = root
@@ -224,7 +224,7 @@ class _Rows:
         self.size = size
         self.where = where
         self.n_all = n_all
-        self.hub_bit: dict[NodeBase, int] = {}  # a hub stop -> its version bit
+        self.hub_bit: dict[RevenueCenter, int] = {}  # a hub stop -> its version bit
         self.links = 0  # the start's links
         self._tables: dict[int, list[list[int] | None]] = {}
         self._beside: dict[tuple[int, int], list[list[int]]] = {}
@@ -277,10 +277,11 @@ class Enumerator:
 
     bit_joins = True  # without a floor, join the halves with bitsets (False: walk the tree)
 
-    def __init__(self, corp: Corporation | Minor, board: Board, links: Links, meter: Meter, starts: list[NodeBase],
+    def __init__(self, corp: Corporation | Minor, board: Board, links: Links, meter: Meter, starts: list[RevenueCenter],
                  local: bool, *, key_bit: Callable[[Hashable], int],
-                 conflict: Callable[[Collection[Hashable], NodeBase], Iterable[Hashable]] | None = None,
-                 value: Callable[[NodeBase], int], pay: int | None, free: Callable[[NodeBase], bool] | None = None,
+                 conflict: Callable[[Collection[Hashable], RevenueCenter], Iterable[Hashable]] | None = None,
+                 value: Callable[[RevenueCenter], int], pay: int | None,
+                 free: Callable[[RevenueCenter], bool] | None = None,
                  unique_groups: bool = False, unique_hexes: bool = False):
         self.unique_groups = unique_groups  # no two stops of one group (offboard areas)
         self.unique_hexes = unique_hexes  # no two stops in one hex
@@ -306,7 +307,7 @@ class Enumerator:
         self.slack: int | None = None  # what a route's bound may add to its stop values (None: unknown)
         self.prunes = False  # a floor is (or will be) set and the slack is known
         self._uncounted = 0  # the best value of a stop the meter does not count (capped rows)
-        self._klinks: dict[NodeBase, list[KLink]] = {}
+        self._klinks: dict[RevenueCenter, list[KLink]] = {}
         self._want_memo: dict[Any, Want] = {}  # (floor less slack, stop values, meter state, most) -> _wanted
         self._spent: dict[Any, int] = {}  # meter state -> spent count
         self._vals_memo: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
@@ -314,10 +315,10 @@ class Enumerator:
         self._beyond_memo: dict[tuple[Any, int], int] = {}  # (stop values, spent) -> ``_beyond``
         self._best_counted: list[int] | None = None
         self._best_uncounted = 0  # (best stop values, a stop's value) -> the best values with it
-        self._cbits: dict[NodeBase, int] = {}
+        self._cbits: dict[RevenueCenter, int] = {}
         self._bits: dict[tuple[str, Any], int] = {}
 
-    def klinks(self, node: NodeBase) -> list[KLink]:
+    def klinks(self, node: RevenueCenter) -> list[KLink]:
         """This kind's view of a node's links: (next node, paths, mask, leaves through a
         terminal, passes a terminal, ends the walk, clash bits, stop value, a free stop)."""
         r = self._klinks.get(node)
@@ -340,7 +341,7 @@ class Enumerator:
         self._klinks[node] = out
         return out
 
-    def clash_bits(self, node: NodeBase) -> int:
+    def clash_bits(self, node: RevenueCenter) -> int:
         """Bits of what no two stops of a route may share: its groups (offboard areas) and,
         where the title says so, its hex (only a hex with several stops can be stopped at
         twice)."""
@@ -387,7 +388,7 @@ class Enumerator:
             return False
         return True
 
-    def _children(self, entry: Entry, used_nodes: set[NodeBase] | frozenset[NodeBase],
+    def _children(self, entry: Entry, used_nodes: set[RevenueCenter] | frozenset[RevenueCenter],
                   out: list[Entry] | None) -> Iterator[tuple[Entry, bool]]:
         """Yield (child, ends the walk) for every step the meter allows from ``entry``: a
         link sharing no track, stop or clash bit with it. ``out``: the tree's list (a child
@@ -422,7 +423,7 @@ class Enumerator:
                    nodes + (n,), li, [] if out is not None else None, clash | cb, sp,
                    len(out) if out is not None else -1), ends
 
-    def _extend(self, entry: Entry, used_nodes: set[NodeBase], out: list[Entry], lim: int | None,
+    def _extend(self, entry: Entry, used_nodes: set[RevenueCenter], out: list[Entry], lim: int | None,
                 frontier: list[Entry]) -> None:
         """Walk every half from ``entry`` into ``out`` (each entry also lists its children).
         With ``lim``: a half spending more than ``lim`` is listed in ``out`` and ``frontier``
@@ -444,7 +445,7 @@ class Enumerator:
                 extend(e, used_nodes, out, lim, frontier)
                 used_nodes.discard(n)
 
-    def _join(self, entry: Entry, tree: Entry, used_nodes: set[NodeBase], out: list[Entry], want: Want | None,
+    def _join(self, entry: Entry, tree: Entry, used_nodes: set[RevenueCenter], out: list[Entry], want: Want | None,
               best: list[list[int] | None] | None, side: int = 1, most: int | None = None) -> None:
         """The second halves of a route on the tree of halves: ``entry`` walks on from
         ``tree`` (the tree's entry at the same node) along its children, with the track,
@@ -552,7 +553,7 @@ class Enumerator:
         else:
             stop_v = np.fromiter((value(e[NODE]) for e in sub), dtype=np.int64, count=n)
             if capped:
-                counted: dict[NodeBase, bool] = {}
+                counted: dict[RevenueCenter, bool] = {}
                 flags = np.fromiter((counted[e[NODE]] if e[NODE] in counted
                                      else counted.setdefault(e[NODE], meter.counted(e[NODE])) for e in sub),
                                     dtype=bool, count=n)
@@ -568,7 +569,7 @@ class Enumerator:
                 own[lvl] = np.where(flags[lvl][:, None], add, rows)
         # the hubs: the most valuable stops of the second halves; version v avoids the hubs
         # of v's bits
-        node_v: dict[NodeBase, int] = {}
+        node_v: dict[RevenueCenter, int] = {}
         for e in sub:
             node_v[e[NODE]] = value(e[NODE])
         hubs = sorted(node_v, key=lambda nd: -node_v[nd])[:_HUBS]
@@ -670,7 +671,7 @@ class Enumerator:
         half's mask with the other's. With ``floor`` set (it may rise while routes are
         taken), routes whose bound (at most their stop values plus ``slack``) is below it
         may be left out."""
-        banned: set[NodeBase] = set()
+        banned: set[RevenueCenter] = set()
         zero: Any = 0 if self.pay is None else ()
         kb = self.key_bit
         conflict = self.conflict
@@ -845,9 +846,9 @@ class Enumerator:
             uncounted = 0
             meter = self.meter
             for _hx, tile in self.board.tiles():
-                for n in tile.nodes:
-                    v = self.value(n)
-                    if meter.counted(n):
+                for n in tile.nodes:  # (stops, typed NodeBase by tiles.py: Placed.nodes)
+                    v = self.value(n)  # type: ignore[arg-type]
+                    if meter.counted(n):  # type: ignore[arg-type]
                         counted.append(v)
                     elif v > uncounted:
                         uncounted = v
@@ -866,7 +867,7 @@ class Enumerator:
         self._beyond_memo[key] = got
         return got
 
-    def _deep(self, e: Entry, used_nodes: set[NodeBase], version: int, c: _Start) -> Iterator[Found]:
+    def _deep(self, e: Entry, used_nodes: set[RevenueCenter], version: int, c: _Start) -> Iterator[Found]:
         """Walk on from the frontier half ``e`` (see ``_extend``), each half taken as a first
         half at once (``_half_routes``) so the floor rises as the walk goes; a half none of
         whose routes can reach the floor (``_beyond``) is left out with all beyond it."""
@@ -900,7 +901,7 @@ class Enumerator:
         return got
 
 
-def evaluate_alone(rules: RouteRules, train: Train, nodes: Sequence[NodeBase], segs: Sequence[Seg],
+def evaluate_alone(rules: RouteRules, train: Train, nodes: Sequence[RevenueCenter], segs: Sequence[Seg],
                    phase: PhaseTrack | None = None, chain_cache: dict[Any, Any] | None = None) -> int | None:
     """The value of one route run alone: the title's ``router_bound`` (an upper bound of what
     it can add to a run) or its checked revenue; None when it can never be run."""

@@ -22,7 +22,7 @@ from .bitsets import rank_list, transpose, union
 from .entries import CLASH, FIRST, IDX, MASK, NODE, PARENT, SPENT, STATE, VALS, Entry
 
 if TYPE_CHECKING:
-    from ..core.tiles import NodeBase
+    from ..core.tiles import RevenueCenter
     from .candidates import Enumerator
 
 
@@ -41,7 +41,7 @@ class BitJoin:
         n = len(uni)
         pos = {e[IDX]: j for j, e in enumerate(uni)}
         # the stops (the start left out) and clash bits of every second half, as masks
-        node_bit: dict[NodeBase, int] = {}
+        node_bit: dict[RevenueCenter, int] = {}
         nmasks = [0] * n
         cmasks = [0] * n
         rclash = root[CLASH]
@@ -83,7 +83,7 @@ class BitJoin:
         self.full = (1 << n) - 1
         self.rel_vals = self._rel_vals(pos)
         self._track: dict[int, int] = {}
-        self._node: dict[NodeBase, int] = {}
+        self._node: dict[RevenueCenter, int] = {}
         self._allow: dict[tuple[int, int, int | None], int] = {}
         self._meter_ok: dict[Any, tuple[int, dict[Any, Any]]] = {}
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..core.routes import RouteRules
-    from ..core.tiles import NodeBase, Path
+    from ..core.tiles import Path, RevenueCenter
     from ..core.trains import Train
 
 
@@ -37,14 +37,14 @@ class Meter:
     def spent(self, state: Any) -> int:
         return 0
 
-    def counted(self, node: NodeBase) -> bool:
+    def counted(self, node: RevenueCenter) -> bool:
         """Does a stop at ``node`` add to the spent count?"""
         return False
 
-    def begin(self, node: NodeBase) -> Any:  # pragma: no cover - protocol
+    def begin(self, node: RevenueCenter) -> Any:  # pragma: no cover - protocol
         raise NotImplementedError
 
-    def step(self, state: Any, node: NodeBase, paths: Sequence[Path]) -> Any:  # pragma: no cover - protocol
+    def step(self, state: Any, node: RevenueCenter, paths: Sequence[Path]) -> Any:  # pragma: no cover - protocol
         raise NotImplementedError
 
     def accepts(self, state: Any) -> bool:  # pragma: no cover - protocol
@@ -59,17 +59,17 @@ class Meter:
 
 
 class StopMeter(Meter):
-    def __init__(self, stops: int, cost: Callable[[NodeBase], int] | None = None):
+    def __init__(self, stops: int, cost: Callable[[RevenueCenter], int] | None = None):
         self.stops = stops
         self.capacity = stops
-        self.cost: Callable[[NodeBase], int] = cost if cost is not None else (lambda node: node.visit_cost)
-        self._node: dict[NodeBase, int] = {}
+        self.cost: Callable[[RevenueCenter], int] = cost if cost is not None else (lambda node: node.visit_cost)
+        self._node: dict[RevenueCenter, int] = {}
 
-    def begin(self, node: NodeBase) -> int | None:
+    def begin(self, node: RevenueCenter) -> int | None:
         c = self.cost(node)
         return c if c <= self.stops else None
 
-    def step(self, state: int, node: NodeBase, paths: Sequence[Path]) -> int | None:
+    def step(self, state: int, node: RevenueCenter, paths: Sequence[Path]) -> int | None:
         c = self._node.get(node)
         if c is None:
             c = self._node[node] = self.cost(node)
@@ -79,7 +79,7 @@ class StopMeter(Meter):
     def spent(self, state: int) -> int:
         return state
 
-    def counted(self, node: NodeBase) -> bool:
+    def counted(self, node: RevenueCenter) -> bool:
         return self.cost(node) > 0
 
     def join(self, a: int, b: int, base: int) -> int | None:
@@ -94,18 +94,19 @@ class TypedMeter(Meter):
     """Counts per stop type; feasible when the rows can hold them (greedy, types that fit
     fewer rows first, the order of the rules' check)."""
 
-    def __init__(self, rows: Sequence[dict[str, Any]], stop_type: Callable[[NodeBase], str] | None = None,
-                 cost: Callable[[NodeBase], int] | None = None):
+    def __init__(self, rows: Sequence[dict[str, Any]], stop_type: Callable[[RevenueCenter], str] | None = None,
+                 cost: Callable[[RevenueCenter], int] | None = None):
         self.rows = [(frozenset(r["nodes"]), int(r["pay"] if r.get("visit") is None else r["visit"]))
                      for r in rows]
         self.types = sorted({t for ts, _ in self.rows for t in ts})
         self.index = {t: i for i, t in enumerate(self.types)}
         self.order = sorted(range(len(self.types)),
                             key=lambda i: sum(1 for ts, _ in self.rows if self.types[i] in ts))
-        self.stop_type: Callable[[NodeBase], str] = stop_type if stop_type is not None else (lambda node: node.kind)
-        self.cost: Callable[[NodeBase], int] = cost if cost is not None else (lambda node: node.visit_cost)
+        self.stop_type: Callable[[RevenueCenter], str] = (
+            stop_type if stop_type is not None else (lambda node: node.kind))
+        self.cost: Callable[[RevenueCenter], int] = cost if cost is not None else (lambda node: node.visit_cost)
         self._fits: dict[State, bool] = {}
-        self._node: dict[NodeBase, tuple[int | None, int]] = {}
+        self._node: dict[RevenueCenter, tuple[int | None, int]] = {}
         self._moves: dict[tuple[State, int, int], State | None] = {}
         self._joins: dict[tuple[State, State, State], State | None] = {}  # (state, state, start's state) -> ``join``
         # the spent count: stops of the types that paying rows take; no route has more of
@@ -117,11 +118,11 @@ class TypedMeter(Meter):
     def spent(self, state: State) -> int:
         return sum(state[i] for i in self._counted)
 
-    def counted(self, node: NodeBase) -> bool:
+    def counted(self, node: RevenueCenter) -> bool:
         i = self.index.get(self.stop_type(node))
         return i is not None and i in self._counted and self.cost(node) > 0
 
-    def step(self, state: State, node: NodeBase, paths: Sequence[Path] | None = None) -> State | None:
+    def step(self, state: State, node: RevenueCenter, paths: Sequence[Path] | None = None) -> State | None:
         nk = self._node.get(node)
         if nk is None:
             nk = self._node[node] = (self.index.get(self.stop_type(node)), self.cost(node))
@@ -142,7 +143,7 @@ class TypedMeter(Meter):
         r = self._moves[key] = new if ok else None
         return r
 
-    def within(self, other: TypedMeter, nodes: Sequence[NodeBase]) -> bool:
+    def within(self, other: TypedMeter, nodes: Sequence[RevenueCenter]) -> bool:
         """Does every route this meter accepts pass ``other`` too, counted the same way? (The
         same stop types and rows, none longer; ``nodes`` typed and costed alike.)"""
         if self.types != other.types or len(self.rows) != len(other.rows):
@@ -185,7 +186,7 @@ class TypedMeter(Meter):
                 return False
         return True
 
-    def begin(self, node: NodeBase) -> State | None:
+    def begin(self, node: RevenueCenter) -> State | None:
         return self.step((0,) * len(self.types), node)
 
 
@@ -202,10 +203,10 @@ class HexMeter(Meter):
     def spent(self, state: int) -> int:
         return state
 
-    def begin(self, node: NodeBase) -> int:
+    def begin(self, node: RevenueCenter) -> int:
         return 0
 
-    def step(self, state: int, node: NodeBase, paths: Sequence[Path]) -> int | None:
+    def step(self, state: int, node: RevenueCenter, paths: Sequence[Path]) -> int | None:
         c = state + hex_edges(paths)
         return c if c <= self.edges else None
 

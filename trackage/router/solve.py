@@ -8,7 +8,7 @@ from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..core.errors import GameError
 from ..core.routes import RouteRules, rules_for
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from ..core.entities import Corporation, Minor
     from ..core.game import Game
     from ..core.routes import Route
-    from ..core.tiles import City, NodeBase
+    from ..core.tiles import City, RevenueCenter
     from ..core.trains import Train
     from .meter import Meter
 
@@ -70,10 +70,10 @@ def _tokened_cities(rules: RouteRules, game: Game, corp: Operator) -> list[City]
 
 
 def _start_nodes(rules: RouteRules, game: Game, corp: Operator, train: Train, links: Links,
-                 tokened_cities: list[City]) -> list[NodeBase]:
+                 tokened_cities: list[City]) -> list[RevenueCenter]:
     """The company's tokened cities, and the stops within the title's
     ``router_start_radius(train)`` links of them."""
-    out: list[NodeBase] = list(tokened_cities)
+    out: list[RevenueCenter] = list(tokened_cities)
     radius = rules.router_start_radius(train)
     tokened = set(out)
     seen = set(out)
@@ -149,11 +149,11 @@ class _Plan:
         self.train = train
         self.links = links
         free_hook = rules.router_free_stop
-        free: Callable[[NodeBase], bool] | None = None
+        free: Callable[[RevenueCenter], bool] | None = None
         if type(rules).router_free_stop is not RouteRules.router_free_stop:  # else no stop is free
-            memo: dict[NodeBase, bool] = {}
+            memo: dict[RevenueCenter, bool] = {}
 
-            def free(node: NodeBase) -> bool:
+            def free(node: RevenueCenter) -> bool:
                 f = memo.get(node)
                 if f is None:
                     f = memo[node] = bool(free_hook(train, node))
@@ -161,16 +161,18 @@ class _Plan:
 
         self.free = free
         ck_hook = rules.conflict_keys
-        conflict: Callable[[Collection[Hashable], NodeBase], Iterable[Hashable]] | None = None
+        conflict: Callable[[Collection[Hashable], RevenueCenter], Iterable[Hashable]] | None = None
         if type(rules).conflict_keys is not RouteRules.conflict_keys:  # else the track keys
-            def conflict(keys: Collection[Hashable], node: NodeBase) -> Iterable[Hashable]:
+            def conflict(keys: Collection[Hashable], node: RevenueCenter) -> Iterable[Hashable]:
                 return ck_hook(train, keys, [node])
 
         self.sv = sv = StopValues(rules, train, entity)
         self.meter = meter = default_meter(rules, train)
         pay = sv.pay
         if pay is not None and meter.capacity is not None and meter.capacity <= pay and all(
-                meter.counted(n) for _hx, tile in game.board.tiles() for n in tile.nodes if sv.value(n) > 0):
+                # (a placed tile's nodes are stops, typed NodeBase by tiles.py: Placed.nodes)
+                meter.counted(n) for _hx, tile in game.board.tiles() for n in tile.nodes  # type: ignore[arg-type]
+                if sv.value(n) > 0):  # type: ignore[arg-type]
             pay = None  # no route has more than ``pay`` stops that earn: every stop value counts
         self.pay = pay
         self.en = en = Enumerator(entity, game.board, links, meter,
@@ -227,7 +229,8 @@ def _rides_along(game: Game, small: _Plan, big: _Plan) -> bool:
             or se.unique_groups != be.unique_groups or se.unique_hexes != be.unique_hexes):
         return False
     sm, bm = small.meter, big.meter
-    nodes = [n for _hx, tile in game.board.tiles() for n in tile.nodes]
+    # (a placed tile's nodes are stops: tiles.py types them NodeBase)
+    nodes = cast("list[RevenueCenter]", [n for _hx, tile in game.board.tiles() for n in tile.nodes])
     if not isinstance(sm, TypedMeter) or not isinstance(bm, TypedMeter) or not sm.within(bm, nodes):
         return False
     if (small.free is None) != (big.free is None):

@@ -28,7 +28,7 @@ from .entries import Entry
 from .joins import BitJoin
 
 if TYPE_CHECKING:
-    from ..core.tiles import NodeBase
+    from ..core.tiles import RevenueCenter
     from ..core.trains import Train
     from .candidates import Enumerator
     from .solve import _Plan
@@ -265,7 +265,7 @@ class _Routes:
         self._sums[pay] = got
         return got
 
-    def relevant_masks(self, nodes: frozenset[NodeBase]) -> tuple[Ints | None, list[NodeBase]]:
+    def relevant_masks(self, nodes: frozenset[RevenueCenter]) -> tuple[Ints | None, list[RevenueCenter]]:
         """Every route's stops among ``nodes`` as bits (``nodes`` in a fixed order), with
         that order; None when there are too many of them for a word."""
         order = sorted(nodes, key=lambda n: (n.hex.id if getattr(n, "hex", None) is not None else "", repr(n)))
@@ -285,7 +285,7 @@ class _Routes:
         tails = np.array([mask(t) for t in self.tails] + [0], dtype=np.int64)
         return heads[self.group] | tails[self.kidx], order
 
-    def stops_of(self, r: int) -> partial[tuple[NodeBase, ...]]:
+    def stops_of(self, r: int) -> partial[tuple[RevenueCenter, ...]]:
         """Route r's stops (a callable, as title hooks take them)."""
         h = self.heads[int(self.group[r])]
         k = int(self.kidx[r])

@@ -4,8 +4,12 @@ on its own gauge (broad or metre, dual track for both), wounded trains earn half
 from __future__ import annotations
 
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
 from ...core.routes import RouteError, RouteRules
+
+if TYPE_CHECKING:
+    from .game import Game1858
 
 
 def hex_train(train) -> bool:
@@ -18,6 +22,8 @@ def hex_edge_cost(chain) -> int:
 
 
 class RouteRules1858(RouteRules):
+    game: Game1858
+
     def track_type(self, train) -> str:
         return self.game.track_type(train)
 

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import itertools
+from typing import TYPE_CHECKING
 
 from ...core.routes import RouteError, RouterBound, RouteRules
 
+if TYPE_CHECKING:
+    from .game import Game1867
+
 
 class RouteRules1867(RouteRules):
+    game: Game1867
+
     def compute_stops(self, route, train=None):
         train = train if train is not None else route.train
         visits = self.visited_stops(route)
