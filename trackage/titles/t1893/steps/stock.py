@@ -14,14 +14,14 @@ from ....core.steps.buy_company import BuyCompanyMixin
 from ....core.steps.stock import BuySellParShares
 
 if TYPE_CHECKING:
-    from ....core.entities import Corporation
-    from ....core.market import SharePrice
+    pass
 from .auction import _company
 
 
 # ============================================================== stock round
 class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
     HANDLERS: ClassVar[dict] = {**BuySellParShares.HANDLERS, "assign": "process_assign"}
+    PAR_PRICE_FIRST = True
 
     def setup(self):
         super().setup()
@@ -83,12 +83,9 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
             return False
         return any(self.game.bond(c) for c in entity.companies)
 
-    def can_buy(self, entity, bundle) -> bool:
-        if self.first_sr_passed(entity) or bundle is None:
-            return False
-        if not self.game.buyable_corp(bundle.corporation):
-            return False
-        return super().can_buy(entity, bundle)
+    def may_buy_from(self, entity, corp) -> bool:
+        """Not after passing in the first stock round; only companies the game lets be bought."""
+        return not self.first_sr_passed(entity) and self.game.buyable_corp(corp)
 
     def can_sell(self, entity, bundle) -> bool:
         if self.first_sr_passed(entity) or bundle is None or self.game.turn == 1:
@@ -164,27 +161,6 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         game.close_fdsd()
         game.share_market.buy_shares(player, bundle, exchange=True)
         self._track(action, player, rag, rag)
-
-    def par_choice(self, action: dict, entity) -> tuple[Corporation, SharePrice]:
-        """A price that is unknown or not one of the company's par prices is refused with the
-        names (``bad-par-price``)."""
-        game = self.game
-        corp = game.corporation_by_id(action.get("corporation"))
-        if corp is None:
-            raise GameError(f"unknown corporation {action.get('corporation')!r}", rule="unknown-entity")
-        sp = game.stock_market.by_id(str(action.get("share_price")))
-        if sp is None or sp not in game.par_prices(corp):
-            raise GameError(f"{action.get('share_price')!r} is not a par price for {corp.name}", rule="bad-par-price")
-        return corp, sp
-
-    def check_par(self, entity, corp, share_price) -> None:
-        """One purchase per turn and a company that may start (the price is checked in
-        :meth:`par_choice`)."""
-        game = self.game
-        if self.bought():
-            raise GameError("only one purchase per turn", rule="one-purchase-per-turn")
-        if not game.can_par(corp, entity):
-            raise GameError(f"{corp.name} cannot be parred", rule="cannot-par")
 
     def defer_par(self, entity, corp, share_price, action: dict) -> bool:
         """The owner of FdSD parring RAG chooses next whether FdSD pays for the director's
@@ -287,8 +263,7 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         company.owner = game.bank
         entity.companies.remove(company)
         self.round.players_sold.setdefault(entity, {})["bond"] = "now"
-        self.round.last_to_act = entity
-        self.round.current_actions.append({"type": "sell_company", "_corp": None})
+        self._track(action, entity, company)
 
     def why_not(self, action, entity) -> None:
         """Name the rule a refused stock-round action breaks (raises when it knows)."""
