@@ -49,6 +49,8 @@ class BuySellParShares(Passing):
     PAR_PRICE_FIRST: ClassVar[bool] = False
     #: A player over a holding limit must sell (not only one over the certificate limit).
     HOLDING_LIMIT_FORCES_SALE: ClassVar[bool] = True
+    #: A purchase, or a par, ends the player's turn.
+    PURCHASE_ENDS_TURN: ClassVar[bool] = False
 
     def round_state(self):
         return {"players_sold": {}, "players_bought": {}, "current_actions": []}
@@ -324,9 +326,11 @@ class BuySellParShares(Passing):
         self.game.share_market.buy_shares(entity, bundle)
 
     def after_buy(self, entity, corp: Corporation) -> None:
-        """What follows a purchase: the game's ``after_buy_shares``; titles add to it (e.g. a
-        purchase that ends the turn)."""
+        """What follows a purchase: the game's ``after_buy_shares``, then the turn's end if
+        :attr:`PURCHASE_ENDS_TURN`; titles add to it."""
         self.game.after_buy_shares(entity, corp)
+        if self.PURCHASE_ENDS_TURN:
+            self.pass_()
 
     def _why_not_buy(self, entity, bundle) -> str:
         corp = bundle.corporation
@@ -443,8 +447,10 @@ class BuySellParShares(Passing):
 
     def after_start(self, entity, corp: Corporation) -> None:
         """What follows a par (after the game's ``after_par``): the game's
-        ``after_buy_shares``; titles add to it."""
+        ``after_buy_shares``, then the turn's end if :attr:`PURCHASE_ENDS_TURN`; titles add to it."""
         self.game.after_buy_shares(entity, corp)
+        if self.PURCHASE_ENDS_TURN:
+            self.pass_()
 
     def process_buy_company(self, action, entity):
         company = self.game.index.company(action.get("company"))

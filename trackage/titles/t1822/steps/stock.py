@@ -23,6 +23,7 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
     }
     COMPANIES = False
     HOLDING_LIMIT_FORCES_SALE = False
+    PURCHASE_ENDS_TURN = True
     PRICE_REQUIRED = True
     BID_INCREMENT_MESSAGE: ClassVar[str] = "bids rise in multiples of {step}"
 
@@ -159,14 +160,12 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         return cash
 
     def can_ipo_any(self, entity) -> bool:
-        if self.bought():
-            return False
-        for corp in self.game.corporations:
-            if corp.type != "major" or not self.game.can_par(corp, entity):
-                continue
-            if self.can_buy(entity, ShareBundle([corp.shares[0]]), cash=self.available_par_cash(entity, corp)):
-                return True
-        return False
+        return not self.bought() and any(self.can_start(entity, c) for c in self.game.corporations)
+
+    def can_start(self, entity, corp) -> bool:
+        """``corp`` (a major) may be parred and its first certificate bought with what a par may use."""
+        return self.game.can_par(corp, entity) and self.can_buy(
+            entity, ShareBundle([corp.shares[0]]), cash=self.available_par_cash(entity, corp))
 
     def par_prices(self, entity, corp) -> list:
         mult = corp.shares[0].percent // 10
@@ -174,8 +173,7 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         return [p for p in self.game.stock_market.par_prices if "par_1" in p.types and p.price * mult <= cash]
 
     def can_par_corp(self, entity, corp) -> bool:
-        return (corp.type == "major" and self.game.can_par(corp, entity) and bool(self.par_prices(entity, corp))
-                and self.can_buy(entity, ShareBundle([corp.shares[0]]), cash=self.available_par_cash(entity, corp)))
+        return self.can_start(entity, corp) and bool(self.par_prices(entity, corp))
 
     def can_sell_order(self) -> bool:
         return not self.bought()
@@ -191,11 +189,6 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         if self.bid_actions:
             raise GameError("cannot buy shares after bidding this turn", rule="one-purchase-per-turn")
         super().check_buy_shares(entity, bundle)
-
-    def after_buy(self, entity, corp) -> None:
-        """A purchase ends the turn."""
-        super().after_buy(entity, corp)
-        self.pass_()
 
     def check_par(self, entity, corp, share_price) -> None:
         """One par or purchase per turn and none after bidding; a major at a ``par_1`` price.
@@ -253,11 +246,6 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
             game.float_corporation(corp)
         spend(game.bank, corp, conc.value if ex_price else share_price.price)
         conc.close()
-
-    def after_start(self, entity, corp) -> None:
-        """A par ends the turn."""
-        super().after_start(entity, corp)
-        self.pass_()
 
     def check_sale(self, entity, bundle: ShareBundle) -> None:
         if bundle.corporation is entity:

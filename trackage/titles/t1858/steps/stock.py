@@ -72,15 +72,10 @@ class StockRound1858Step(AuctionBuySellParShares):
     def can_ipo_any(self, entity) -> bool:
         return "public_companies" in self.game.phase.status and super().can_ipo_any(entity)
 
-    def par_prices(self, entity, corp) -> list:
-        return [p for p in self.game.par_prices(corp) if p.price * 2 <= entity.cash]
-
     def can_sell(self, entity, bundle) -> bool:
-        if bundle is None or bundle.owner is not entity:
-            return False
-        if self.sold_now(entity, bundle.corporation) == "now":
-            return False
-        return super().can_sell(entity, bundle)
+        """Not shares of a company sold earlier in this turn."""
+        return (bundle is not None and bundle.owner is entity and self.sold_now(entity, bundle.corporation) != "now"
+                and super().can_sell(entity, bundle))
 
     def can_exchange_any(self, player) -> bool:
         game = self.game

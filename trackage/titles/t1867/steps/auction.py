@@ -53,10 +53,6 @@ class SingleItemAuction(AuctionMixin, Passing):
         rest = [e for e in bids.bidders if e not in self.declined]
         return rest[0] if rest else None
 
-    def active_entities(self):
-        e = self.current_entity()
-        return [e] if e is not None else []
-
     def opening_bid(self, company) -> int:
         return self.game.min_bid(company)
 

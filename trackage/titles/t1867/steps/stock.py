@@ -52,10 +52,12 @@ class BuySellParShares1867(AuctionBuySellParShares):
         return player.cash
 
     def can_bid_any(self, entity) -> bool:
-        if self.max_bid(entity) < self.MIN_BID or self.bought():
-            return False
-        return any(self.game.can_par(c, entity) and c.type == "minor" and self.minor_startable(c)
-                   and self.can_buy(entity, ShareBundle([c.shares[0]])) for c in self.game.corporations)
+        return self.max_bid(entity) >= self.MIN_BID and not self.bought() and bool(self.startable_minors(entity))
+
+    def startable_minors(self, entity) -> list:
+        """The minors ``entity`` could put up for auction."""
+        return [c for c in self.game.corporations if self.game.can_par(c, entity) and c.type == "minor"
+                and self.minor_startable(c) and self.can_buy(entity, ShareBundle([c.shares[0]]))]
 
     def minor_startable(self, corp) -> bool:
         return True
@@ -154,9 +156,7 @@ class BuySellParShares1867(AuctionBuySellParShares):
             return [{"type": "pass"}, *self.bid_offer(entity, self.auctioning)]
         out = super().legal_actions(entity)
         if "bid" in self.actions(entity):
-            for c in self.game.corporations:
-                if (c.type == "minor" and self.game.can_par(c, entity) and self.minor_startable(c)
-                        and self.can_buy(entity, ShareBundle([c.shares[0]]))
-                        and self.has_home(c)):
+            for c in self.startable_minors(entity):
+                if self.has_home(c):
                     out += self.bid_offer(entity, c)
         return out

@@ -48,7 +48,7 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         out = ["sell_shares"] if must_sell else [
             a for a, ok in (("buy_shares", self.can_buy_any), ("par", self.can_ipo_any),
                             ("sell_shares", self.can_sell_any)) if ok(entity)]
-        extra = [a for a, ok in (("buy_company", self.can_buy_any_bank_company), ("buy_shares", self.can_exchange),
+        extra = [a for a, ok in (("buy_company", self.can_buy_any_companies), ("buy_shares", self.can_exchange),
                                  ("sell_company", self.can_sell_any_companies)) if ok(entity)]
         out += [a for a in extra if a not in out]
         if extra or (out and not must_sell):
@@ -62,11 +62,6 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
             and self.can_exchange(company.owner)
 
     def can_buy_any_companies(self, entity) -> bool:
-        return self.can_buy_any_bank_company(entity)
-
-    def can_buy_any_bank_company(self, entity) -> bool:
-        if self.first_sr_passed(entity) or self.game.num_certs(entity) >= self.game.cert_limit(entity):
-            return False
         return any(self._company_buyable(entity, c) for c in self.game.buyable_bank_companies())
 
     def _company_buyable(self, entity, company) -> bool:
@@ -220,8 +215,6 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
             if game.bond(company) and self.sold_now(entity, "bond"):
                 rule = "no-buy-after-sell"
             raise GameError(f"{entity.name} cannot buy {company.name} now", rule=rule)
-        if game.num_certs(entity) >= game.cert_limit(entity):
-            raise GameError("over the certificate limit", rule="certificate-limit")
         price = amount(action, "price", company.value)
         if price != company.value:
             raise GameError(f"{company.name} costs {company.value}, not {price}", rule="wrong-price")
@@ -308,7 +301,6 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         self.pass_()
 
     def legal_actions(self, entity):
-        out = []
         acts = self.actions(entity)
         if self.par_rag is not None:
             assign = {"type": "assign", "target": self.game.fdsd.sym, "target_type": "company"}
@@ -322,17 +314,10 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
                 a = {"type": "par", "corporation": rag.id, "share_price": p.id}
                 if a not in base:
                     base.insert(0, a)
-        for a in base:
-            if a["type"] == "buy_company":
-                continue
-            if a["type"] == "sell_company" and not self.game.bond(self.game.index.company(a["company"])):
-                continue
-            out.append(a)
-        if "buy_company" in acts:
-            extra = [{"type": "buy_company", "company": c.sym, "price": c.value}
-                     for c in self.game.buyable_bank_companies() if self._company_buyable(entity, c)]
-            out = [a for a in out if a["type"] != "pass"] + extra + [a for a in out if a["type"] == "pass"]
-        return out
+        # only bonds are sold; bank cards are listed last, before the pass
+        out = [a for a in base if a["type"] not in ("buy_company", "pass") and (
+            a["type"] != "sell_company" or self.game.bond(self.game.index.company(a["company"])))]
+        return out + [a for a in base if a["type"] == "buy_company"] + [a for a in base if a["type"] == "pass"]
 
     def exchange_actions(self, company) -> list:
         """FdSD's exchange, naming the first RAG share of the market (two are taken when the
