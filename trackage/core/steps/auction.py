@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 
 from ..actions import amount
 from ..errors import GameError
+from ..round import ranged
 
 #: A bid: (entity, price, item). A plain tuple, so copies of a game share nothing with it.
 Bid = tuple[Any, int, Any]
@@ -144,7 +145,19 @@ class AuctionMixin:
         self.check_price(entity, item, price)
 
     def min_bid(self, item) -> int:
-        """The lowest bid ``item`` takes now."""
+        """The lowest bid ``item`` takes now: :meth:`bid_step` over its :meth:`highest_bid`,
+        or its :meth:`opening_bid` before any."""
+        top = self.highest_bid(item)
+        return top[1] + self.bid_step() if top else self.opening_bid(item)
+
+    def highest_bid(self, item) -> Bid | None:
+        """The bid to beat on ``item``: the highest of the auction under way, if it is for
+        ``item`` (titles keeping bids elsewhere override it)."""
+        bids = self.auction
+        return bids.highest() if bids is not None and bids.item is item else None
+
+    def opening_bid(self, item) -> int:
+        """The lowest first bid on ``item``."""
         raise NotImplementedError
 
     def max_bid(self, entity, item) -> int:
@@ -167,6 +180,16 @@ class AuctionMixin:
     def auction_unsold(self, item) -> None:
         """Every bidder has dropped out of the auction of ``item`` (already cleared).
         Default: nothing."""
+
+    def bid_target(self, item) -> dict:
+        """The fields of a ``bid`` action naming ``item`` (default: the company's ``sym``)."""
+        return {"company": item.sym}
+
+    def bid_offer(self, entity, item) -> list[dict]:
+        """The ``bid`` on ``item`` open to ``entity`` with its price range (:meth:`min_bid` to
+        :meth:`max_bid` in steps of :meth:`bid_step`), or none when the minimum is out of reach."""
+        lo, hi = self.min_bid(item), self.max_bid(entity, item)
+        return [ranged({"type": "bid", **self.bid_target(item)}, lo, hi, self.bid_step())] if lo <= hi else []
 
     # ------------------------------------------------------------------ shared rules
     def check_price(self, entity, item, price: int) -> None:

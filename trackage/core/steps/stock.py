@@ -8,6 +8,7 @@ from ..actions import amount
 from ..errors import GameError
 from ..money import spend
 from ..shares import action_bundle
+from .auction import AuctionMixin
 from .passing import Passing
 
 if TYPE_CHECKING:
@@ -43,6 +44,13 @@ class BuySellParShares(Passing):
         "buy_company": "process_buy_company", "sell_company": "process_sell_company", "pass": "process_pass",
     }
     COMPANIES = True  # players may buy companies from the bank and sell them back
+    #: A par price that is unknown or not one of the corporation's is refused first, before
+    #: the turn's checks, as ``bad-par-price`` (otherwise an unknown one is ``unknown-price``).
+    PAR_PRICE_FIRST: ClassVar[bool] = False
+    #: A player over a holding limit must sell (not only one over the certificate limit).
+    HOLDING_LIMIT_FORCES_SALE: ClassVar[bool] = True
+    #: A purchase, or a par, ends the player's turn.
+    PURCHASE_ENDS_TURN: ClassVar[bool] = False
 
     def round_state(self):
         return {"players_sold": {}, "players_bought": {}, "current_actions": []}
@@ -90,16 +98,34 @@ class BuySellParShares(Passing):
         """Over the certificate limit (with something to sell), or over a holding limit."""
         if self.game.num_certs(entity) > self.game.cert_limit(entity):
             return self.can_sell_any(entity)
-        return any(not c.holding_ok(entity) and self.can_sell_any_of(entity, c)
+        return self.HOLDING_LIMIT_FORCES_SALE and any(not c.holding_ok(entity) and self.can_sell_any_of(entity, c)
                    for c in self.game.corporations if entity.shares_of(c))
 
-    def can_gain(self, entity, bundle) -> bool:
+    def can_gain(self, entity, bundle, exchange: bool = False) -> bool:
+        """Whether ``entity`` may take ``bundle`` within its holding limit and (unless the
+        price's cell does not count, or it comes by ``exchange``) the certificate limit."""
         corp = bundle.corporation
         if bundle.owner.is_player:
             return False
         counts = corp.share_price is None or corp.share_price.counts_for_limit()
         return corp.holding_ok(entity, bundle.percent) and (
-            not counts or self.game.num_certs(entity) < self.game.cert_limit(entity))
+            not counts or exchange or self.certs_held(entity) < self.game.cert_limit(entity))
+
+    def certs_held(self, entity) -> int:
+        """The certificates counted against ``entity``'s limit (default: the game's count)."""
+        return self.game.num_certs(entity)
+
+    def available_cash(self, entity) -> int:
+        """What ``entity`` may spend on shares now (default: its cash)."""
+        return entity.cash
+
+    def may_buy_from(self, entity, corp: Corporation) -> bool:
+        """Whether ``entity`` may buy shares of ``corp`` at all now (default: yes)."""
+        return True
+
+    def buys_by_exchange(self, bundle: ShareBundle) -> bool:
+        """Whether buying ``bundle`` is an exchange, outside the certificate limit (default: no)."""
+        return False
 
     def can_buy_multiple(self, entity, corp) -> bool:
         sp = corp.share_price
@@ -112,15 +138,20 @@ class BuySellParShares(Passing):
                 return False
         return True
 
-    def can_buy(self, entity, bundle) -> bool:
+    def can_buy(self, entity, bundle, cash: int | None = None) -> bool:
+        """Whether ``entity`` may buy ``bundle`` now, paying from ``cash`` (default:
+        :meth:`available_cash`)."""
         if bundle is None or not all(s.buyable for s in bundle.shares) or bundle.owner is entity:
             return False
         corp = bundle.corporation
-        if entity.cash < bundle.price() or self.sold_now(entity, corp):
+        if not self.may_buy_from(entity, corp):
+            return False
+        cash = self.available_cash(entity) if cash is None else cash
+        if cash < bundle.price() or self.sold_now(entity, corp):
             return False
         if self.bought() and not self.can_buy_multiple(entity, corp):
             return False
-        if not self.can_gain(entity, bundle):
+        if not self.can_gain(entity, bundle, exchange=self.buys_by_exchange(bundle)):
             return False
         if self.game.PRESIDENT_SALES_TO_MARKET and bundle.owner is self.game.pool \
                 and bundle.percent == corp.presidents_percent:
@@ -295,9 +326,11 @@ class BuySellParShares(Passing):
         self.game.share_market.buy_shares(entity, bundle)
 
     def after_buy(self, entity, corp: Corporation) -> None:
-        """What follows a purchase: the game's ``after_buy_shares``; titles add to it (e.g. a
-        purchase that ends the turn)."""
+        """What follows a purchase: the game's ``after_buy_shares``, then the turn's end if
+        :attr:`PURCHASE_ENDS_TURN`; titles add to it."""
         self.game.after_buy_shares(entity, corp)
+        if self.PURCHASE_ENDS_TURN:
+            self.pass_()
 
     def _why_not_buy(self, entity, bundle) -> str:
         corp = bundle.corporation
@@ -368,6 +401,8 @@ class BuySellParShares(Passing):
         if corp is None:
             raise GameError(f"unknown corporation {action.get('corporation')!r}", rule="unknown-entity")
         sp = self.game.stock_market.by_id(str(action.get("share_price")))
+        if self.PAR_PRICE_FIRST and (sp is None or sp not in self.game.par_prices(corp)):
+            raise GameError(f"{action.get('share_price')!r} is not a par price for {corp.name}", rule="bad-par-price")
         if sp is None:
             raise GameError(f"unknown share price {action.get('share_price')!r}", rule="unknown-price")
         return corp, sp
@@ -412,8 +447,10 @@ class BuySellParShares(Passing):
 
     def after_start(self, entity, corp: Corporation) -> None:
         """What follows a par (after the game's ``after_par``): the game's
-        ``after_buy_shares``; titles add to it."""
+        ``after_buy_shares``, then the turn's end if :attr:`PURCHASE_ENDS_TURN`; titles add to it."""
         self.game.after_buy_shares(entity, corp)
+        if self.PURCHASE_ENDS_TURN:
+            self.pass_()
 
     def process_buy_company(self, action, entity):
         company = self.game.index.company(action.get("company"))
@@ -471,6 +508,12 @@ class BuySellParShares(Passing):
         return True
 
     # ------------------------------------------------------------ enumeration
+    def offers_sale(self, entity, bundle: ShareBundle, action: dict) -> bool:
+        """Whether :meth:`legal_actions` lists the sale ``action`` of ``bundle``, which
+        :meth:`can_sell` allows (titles drop sales the reference would refuse later).
+        Default: yes."""
+        return True
+
     def legal_actions(self, entity) -> list[dict]:
         acts = self.actions(entity)
         out: list[dict] = []
@@ -491,11 +534,31 @@ class BuySellParShares(Passing):
         if "sell_shares" in acts:
             for corp in self.game.corporations:
                 for b in self.game.share_market.bundles_for(entity, corp):
-                    if self.can_sell(entity, b):
-                        out.append({"type": "sell_shares", "shares": [s.id for s in b.shares], "percent": b.percent})
+                    sale = {"type": "sell_shares", "shares": [s.id for s in b.shares], "percent": b.percent}
+                    if self.can_sell(entity, b) and self.offers_sale(entity, b, sale):
+                        out.append(sale)
         if "sell_company" in acts:
             for c in entity.companies:
                 out.append({"type": "sell_company", "company": c.sym, "price": self.game.company_sale_price(c)})
         if "pass" in acts:
             out.append({"type": "pass"})
         return out
+
+
+class AuctionBuySellParShares(AuctionMixin, BuySellParShares):
+    """A stock round in which a turn may put one item up for auction (1858's private railways,
+    1867's minors): while it runs its bidders act in turn, and a pass leaves it."""
+
+    HANDLERS: ClassVar[dict] = {**BuySellParShares.HANDLERS, "bid": "process_bid"}
+    COMPANIES = False
+
+    def current_entity(self):
+        """The next bidder while an auction runs, else the round's player in turn."""
+        return self.auction.next_bidder() if self.auction else self.round.current_entity_of_round()
+
+    def passing(self, entity) -> None:
+        """A pass in an auction leaves it; otherwise the turn ends."""
+        if self.auction:
+            self.drop_bidder(entity)
+        else:
+            self.pass_()

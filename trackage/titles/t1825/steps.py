@@ -17,11 +17,6 @@ LEASE_COST = 10
 
 
 class BuySellParShares1825(BuySellParShares):
-    def actions(self, entity):
-        if entity is not self.current_entity():
-            return []
-        return super().actions(entity)
-
     def pass_keeps_active(self) -> bool:
         return self.bought()
 

@@ -7,7 +7,6 @@ from typing import ClassVar
 from ....core.entities import ShareBundle
 from ....core.errors import GameError
 from ....core.money import spend
-from ....core.round import ranged
 from ....core.shares import bundle_from_ids
 from ....core.steps.auction import AuctionMixin, Bids
 from ....core.steps.stock import BuySellParShares
@@ -20,24 +19,22 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
     HANDLERS: ClassVar[dict] = {
         **BuySellParShares.HANDLERS, "bid": "process_bid", "choose_ability": "process_choose_ability",
         "payoff_player_debt": "process_payoff_player_debt",
-        "payoff_player_debt_partial": "process_payoff_player_debt_partial",
+        "payoff_player_debt_partial": "process_payoff_player_debt",
     }
     COMPANIES = False
+    HOLDING_LIMIT_FORCES_SALE = False
+    PURCHASE_ENDS_TURN = True
     PRICE_REQUIRED = True
     BID_INCREMENT_MESSAGE: ClassVar[str] = "bids rise in multiples of {step}"
 
     def process_payoff_player_debt(self, action, entity):
-        loans.payoff_player_loan(self.game, entity)
-        self.round.last_to_act = entity
-        self.round.current_actions.append({"type": action["type"], "_corp": None})
-
-    def process_payoff_player_debt_partial(self, action, entity):
-        amount = action.get("amount")
-        if amount is None:
+        """Pay off the player's debt: all of it, or ``amount`` of it (a partial payoff)."""
+        partial = action["type"] == "payoff_player_debt_partial"
+        amount = action.get("amount") if partial else None
+        if partial and amount is None:
             raise GameError("a partial payoff needs an amount", rule="malformed-action")
         loans.payoff_player_loan(self.game, entity, amount)
-        self.round.last_to_act = entity
-        self.round.current_actions.append({"type": action["type"], "_corp": None})
+        self._track(action, entity, None)
 
     def setup(self):
         super().setup()
@@ -52,17 +49,15 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         return self.round.bids
 
     # ------------------------------------------------------------ bids
-    def highest(self, company):
+    def highest_bid(self, company):
         bids = self.bids.get(company)
         return bids.highest() if bids else None
 
+    def opening_bid(self, company) -> int:
+        return company.min_price
+
     def committed_bids(self, player):
-        out = []
-        for company in self.bids:
-            hb = self.highest(company)
-            if hb and hb[0] is player:
-                out.append(hb)
-        return out
+        return [hb for company in self.bids if (hb := self.highest_bid(company)) and hb[0] is player]
 
     def committed_cash(self, player) -> int:
         return sum(b[1] for b in self.committed_bids(player))
@@ -78,19 +73,16 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         bids = self.bids.get(company)
         return bids.bid_of(player) if bids else None
 
-    def min_bid(self, company) -> int:
-        hb = self.highest(company)
-        return hb[1] + self.game.MIN_BID_INCREMENT if hb else company.min_price
-
-    def num_certs_with_bids(self, player) -> int:
+    def certs_held(self, player) -> int:
+        """Winning bids count against the certificate limit."""
         return self.game.num_certs(player) + len(self.committed_bids(player))
 
     def can_bid_company(self, player, company) -> bool:
-        if self.num_certs_with_bids(player) >= self.game.cert_limit():
+        if self.certs_held(player) >= self.game.cert_limit():
             return False
         if self.available_cash(player) < self.min_bid(company):
             return False
-        hb = self.highest(company)
+        hb = self.highest_bid(company)
         if hb and hb[0] is player:
             return False
         return bool(self.find_bid(player, company)) or self.bidding_tokens(player) > 0
@@ -108,22 +100,19 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         """The price, then a bid raises another player's, with a bidding token, within the
         certificate limit counting winning bids."""
         super().check_bid(entity, company, price)
-        hb = self.highest(company)
+        hb = self.highest_bid(company)
         if hb and hb[0] is entity:
             raise GameError(f"{entity.name} already has the highest bid on {company.name}", rule="already-winning")
         if not self.find_bid(entity, company) and self.bidding_tokens(entity) <= 0:
             raise GameError(f"{entity.name} has no bidding tokens left", rule="no-bidding-tokens")
-        if self.num_certs_with_bids(entity) >= self.game.cert_limit():
+        if self.certs_held(entity) >= self.game.cert_limit():
             raise GameError("over the certificate limit with bids", rule="certificate-limit")
 
     def accept_bid(self, entity, company, price, action):
         """The bid stays in the box until the round ends; BIDS_PER_TURN bids end the turn."""
         self.game.nothing_sold_in_sr = False
         entity.passed = False
-        bids = self.bids.get(company)
-        if bids is None:
-            bids = self.bids[company] = Bids(company)
-        bids.place(entity, price)
+        self.bids.setdefault(company, Bids(company)).place(entity, price)
         self._track(action, entity, company)
         self.bid_actions += 1
         if self.bid_actions >= self.game.BIDS_PER_TURN:
@@ -153,30 +142,13 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
             out.append("pass")
         return out
 
-    def must_sell(self, entity) -> bool:
-        return self.can_sell_any(entity) and self.game.num_certs(entity) > self.game.cert_limit()
+    def may_buy_from(self, entity, corp) -> bool:
+        """Only majors' shares are bought."""
+        return corp.type == "major"
 
-    def can_gain(self, entity, bundle, exchange=False) -> bool:
-        corp = bundle.corporation
-        if bundle.owner.is_player:
-            return False
-        counts = corp.share_price is None or corp.share_price.counts_for_limit()
-        return corp.holding_ok(entity, bundle.percent) and (
-            not counts or exchange or self.num_certs_with_bids(entity) < self.game.cert_limit())
-
-    def can_buy(self, entity, bundle, cash=None) -> bool:
-        if bundle is None or not all(s.buyable for s in bundle.shares) or bundle.owner is entity:
-            return False
-        corp = bundle.corporation
-        if corp.type != "major":
-            return False
-        exchange = bundle.presidents_share is not None and "can_convert_concessions" in self.game.phase.status
-        cash = self.available_cash(entity) if cash is None else cash
-        if cash < bundle.price() or self.sold_now(entity, corp):
-            return False
-        if self.bought() and not self.can_buy_multiple(entity, corp):
-            return False
-        return self.can_gain(entity, bundle, exchange=exchange)
+    def buys_by_exchange(self, bundle: ShareBundle) -> bool:
+        """A president's certificate once concessions convert."""
+        return bundle.presidents_share is not None and "can_convert_concessions" in self.game.phase.status
 
     def available_par_cash(self, entity, corp, share_price=None) -> int:
         cash = self.available_cash(entity)
@@ -188,14 +160,12 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         return cash
 
     def can_ipo_any(self, entity) -> bool:
-        if self.bought():
-            return False
-        for corp in self.game.corporations:
-            if corp.type != "major" or not self.game.can_par(corp, entity):
-                continue
-            if self.can_buy(entity, ShareBundle([corp.shares[0]]), cash=self.available_par_cash(entity, corp)):
-                return True
-        return False
+        return not self.bought() and any(self.can_start(entity, c) for c in self.game.corporations)
+
+    def can_start(self, entity, corp) -> bool:
+        """``corp`` (a major) may be parred and its first certificate bought with what a par may use."""
+        return self.game.can_par(corp, entity) and self.can_buy(
+            entity, ShareBundle([corp.shares[0]]), cash=self.available_par_cash(entity, corp))
 
     def par_prices(self, entity, corp) -> list:
         mult = corp.shares[0].percent // 10
@@ -203,8 +173,7 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         return [p for p in self.game.stock_market.par_prices if "par_1" in p.types and p.price * mult <= cash]
 
     def can_par_corp(self, entity, corp) -> bool:
-        return (corp.type == "major" and self.game.can_par(corp, entity) and bool(self.par_prices(entity, corp))
-                and self.can_buy(entity, ShareBundle([corp.shares[0]]), cash=self.available_par_cash(entity, corp)))
+        return self.can_start(entity, corp) and bool(self.par_prices(entity, corp))
 
     def can_sell_order(self) -> bool:
         return not self.bought()
@@ -220,11 +189,6 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         if self.bid_actions:
             raise GameError("cannot buy shares after bidding this turn", rule="one-purchase-per-turn")
         super().check_buy_shares(entity, bundle)
-
-    def after_buy(self, entity, corp) -> None:
-        """A purchase ends the turn."""
-        super().after_buy(entity, corp)
-        self.pass_()
 
     def check_par(self, entity, corp, share_price) -> None:
         """One par or purchase per turn and none after bidding; a major at a ``par_1`` price.
@@ -283,11 +247,6 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         spend(game.bank, corp, conc.value if ex_price else share_price.price)
         conc.close()
 
-    def after_start(self, entity, corp) -> None:
-        """A par ends the turn."""
-        super().after_start(entity, corp)
-        self.pass_()
-
     def check_sale(self, entity, bundle: ShareBundle) -> None:
         if bundle.corporation is entity:
             raise GameError("a corporation issues in its operating turn", rule="no-such-action-now")
@@ -299,10 +258,7 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
     def choices_ability(self, company) -> dict:
         choices = self.game.company_choices(company, "stock_round")
         if choices and company.sym == "P16":
-            owner = company.owner
-            if owner is not self.current_entity() and False:
-                return {}
-            if self.bid_actions > 0 or self.game.player_debt.get(owner, 0) > 0:
+            if self.bid_actions > 0 or self.game.player_debt.get(company.owner, 0) > 0:
                 return {}
         return choices
 
@@ -320,8 +276,7 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
             raise GameError(f"Can't buy a share of {bundle.corporation.name}", rule="cannot-buy")
         self.round.tax_haven_bought = True
         self.game.company_made_choice(entity, choice, "stock_round")
-        self.round.current_actions.append({"type": "choose_ability", "_corp": bundle.corporation})
-        self.round.last_to_act = player
+        self._track(action, player, None, bundle.corporation)
         self.pass_()
 
     def tax_haven_ok(self, company, choice) -> bool:
@@ -335,6 +290,11 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         return {**super().round_state(), "tax_haven_bought": False}
 
     # ------------------------------------------------------------ enumeration
+    def offers_sale(self, entity, bundle: ShareBundle, action: dict) -> bool:
+        """Not a sale that would make the tax haven a president."""
+        return not self.game.tax_haven_would_be_president(bundle_from_ids(self.game, action["shares"],
+                                                                          action["percent"]))
+
     def legal_actions(self, entity):
         out = []
         acts = self.actions(entity)
@@ -343,10 +303,7 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
                 if entity.sym != "P16" or self.tax_haven_ok(entity, ch):
                     out.append({"type": "choose_ability", "choice": ch})
             return out
-        out = [a for a in super().legal_actions(entity)
-               if a["type"] not in ("sell_shares", "par") or (a["type"] == "sell_shares"
-                                                           and not self.game.tax_haven_would_be_president(
-                                                               bundle_from_ids(self.game, a["shares"], a["percent"])))]
+        out = [a for a in super().legal_actions(entity) if a["type"] != "par"]
         if "par" in acts:
             # a concession's value counts towards the par price (par_prices knows it)
             for corp in self.game.corporations:
@@ -358,6 +315,5 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         if "bid" in acts:
             for c in self.game.bidbox_items():
                 if self.can_bid_company(entity, c):
-                    out.append(ranged({"type": "bid", "company": c.sym}, self.min_bid(c),
-                                      self.available_cash(entity), self.game.MIN_BID_INCREMENT))
+                    out += self.bid_offer(entity, c)
         return out

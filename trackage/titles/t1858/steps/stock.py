@@ -5,18 +5,16 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ....core.errors import GameError
-from ....core.round import ranged
-from ....core.shares import action_bundle
-from ....core.steps.auction import AuctionMixin, Bids
-from ....core.steps.stock import BuySellParShares
+from ....core.steps.auction import Bids
+from ....core.steps.stock import AuctionBuySellParShares
 from .. import corporations
 
 
-class StockRound1858Step(AuctionMixin, BuySellParShares):
+class StockRound1858Step(AuctionBuySellParShares):
     """Buy/sell/par plus auctions of bank-owned private railways and 5->10 conversion."""
 
-    HANDLERS: ClassVar[dict] = {**BuySellParShares.HANDLERS, "bid": "process_bid", "convert": "process_convert"}
-    COMPANIES = False
+    HANDLERS: ClassVar[dict] = {**AuctionBuySellParShares.HANDLERS, "convert": "process_convert"}
+    HOLDING_LIMIT_FORCES_SALE = False
 
     def round_state(self):
         return {**super().round_state(), "auction": None}
@@ -29,18 +27,6 @@ class StockRound1858Step(AuctionMixin, BuySellParShares):
     @auction.setter
     def auction(self, bids: Bids | None) -> None:
         self.round.auction = bids
-
-    def bidder(self):
-        return self.auction.next_bidder() if self.auction else None
-
-    def current_entity(self):
-        if self.auction:
-            return self.bidder()
-        return self.round.current_entity_of_round()
-
-    def active_entities(self):
-        e = self.current_entity()
-        return [e] if e is not None else []
 
     def description(self):
         return "Bid on a private railway" if self.auction else "Buy/Sell/Par"
@@ -79,9 +65,6 @@ class StockRound1858Step(AuctionMixin, BuySellParShares):
     def bought(self) -> bool:
         return any(a["type"] in ("buy_shares", "par", "bid") for a in self.round.current_actions)
 
-    def must_sell(self, entity) -> bool:
-        return self.can_sell_any(entity) and self.game.num_certs(entity) > self.game.cert_limit(entity)
-
     def can_convert(self, corp, player) -> bool:
         return (corp.owner is player and player is not None and corp.type == "5-share" and corp.floated()
                 and not self.bought())
@@ -89,15 +72,10 @@ class StockRound1858Step(AuctionMixin, BuySellParShares):
     def can_ipo_any(self, entity) -> bool:
         return "public_companies" in self.game.phase.status and super().can_ipo_any(entity)
 
-    def par_prices(self, entity, corp) -> list:
-        return [p for p in self.game.par_prices(corp) if p.price * 2 <= entity.cash]
-
     def can_sell(self, entity, bundle) -> bool:
-        if bundle is None or bundle.owner is not entity:
-            return False
-        if self.sold_now(entity, bundle.corporation) == "now":
-            return False
-        return super().can_sell(entity, bundle)
+        """Not shares of a company sold earlier in this turn."""
+        return (bundle is not None and bundle.owner is entity and self.sold_now(entity, bundle.corporation) != "now"
+                and super().can_sell(entity, bundle))
 
     def can_exchange_any(self, player) -> bool:
         game = self.game
@@ -115,11 +93,7 @@ class StockRound1858Step(AuctionMixin, BuySellParShares):
     def auctionable(self):
         return self.game.buyable_bank_companies()
 
-    def min_bid(self, company) -> int:
-        a = self.auction
-        top = a.highest() if a and a.item is company else None
-        if top is not None:
-            return top[1] + self.game.MIN_BID_INCREMENT
+    def opening_bid(self, company) -> int:
         return company.value - int(company.data.get("discount", 0))
 
     def max_bid(self, player, item=None) -> int:
@@ -151,13 +125,6 @@ class StockRound1858Step(AuctionMixin, BuySellParShares):
         self.round.next_entity_index()
         self.round.current_actions = []
 
-    def passing(self, entity) -> None:
-        """A pass in an auction leaves it; otherwise the turn ends."""
-        if self.auction:
-            self.drop_bidder(entity)
-            return
-        self.pass_()
-
     def process_convert(self, action, entity):
         player = self.round.current_entity_of_round()
         if not entity.is_corporation or not self.can_convert(entity, player):
@@ -175,24 +142,24 @@ class StockRound1858Step(AuctionMixin, BuySellParShares):
         super().after_buy(entity, corp)
         self.game.maybe_place_home_token(corp)
 
-    def sale_stalls(self, entity, action) -> bool:
-        """Would this sale close its company and leave the stock round stuck (see
-        ``Game1858.move_on_after_closing``)? Tried on a copy, only near the closing cell."""
+    def offers_sale(self, entity, bundle, action) -> bool:
+        """Not a sale that would close its company and leave the stock round stuck (see
+        ``Game1858.move_on_after_closing``): tried on a copy, only near the closing cell."""
         game = self.game
-        corp = action_bundle(game, action, priced=False).corporation
+        corp = bundle.corporation
         # only a president's sale moves the price (one cell left): can it reach the closing cell?
         if corp.share_price is None or corp.owner is not entity:
-            return False
+            return True
         left = game.stock_market.cell(*game.stock_market.left_of(corp, corp.share_price.coordinates))
         if left is None or left.type != "close":
-            return False
+            return True
         trial = game.copy()
         trial.loading = False
         try:
             trial._apply({**action, **game.index.ref(entity), "id": len(game.actions) + 1})
         except GameError as e:
-            return e.rule == "stock-round-stuck"
-        return False
+            return e.rule != "stock-round-stuck"
+        return True
 
     # --- enumeration
     def acting_entities(self) -> list:
@@ -210,12 +177,9 @@ class StockRound1858Step(AuctionMixin, BuySellParShares):
         if "bid" in acts:
             cos = [self.auction.item] if self.auction else self.auctionable()
             for c in cos:
-                lo, hi = self.min_bid(c), self.max_bid(entity)
-                if lo <= hi:
-                    out.append(ranged({"type": "bid", "company": c.sym}, lo, hi, self.game.MIN_BID_INCREMENT))
+                out += self.bid_offer(entity, c)
         if not self.auction:
-            out.extend(a for a in super().legal_actions(entity)
-                       if a["type"] != "pass" and not (a["type"] == "sell_shares" and self.sale_stalls(entity, a)))
+            out.extend(a for a in super().legal_actions(entity) if a["type"] != "pass")
         if "pass" in acts:
             out.append({"type": "pass"})
         return out

@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING, ClassVar
 
 from ....core.errors import GameError
 from ....core.money import spend
-from ....core.round import ranged
 from ....core.steps.auction import AuctionMixin, Bids
 from ....core.steps.passing import Passing
 
@@ -54,16 +53,12 @@ class SingleItemAuction(AuctionMixin, Passing):
         rest = [e for e in bids.bidders if e not in self.declined]
         return rest[0] if rest else None
 
-    def active_entities(self):
-        e = self.current_entity()
-        return [e] if e is not None else []
+    def opening_bid(self, company) -> int:
+        return self.game.min_bid(company)
 
-    def min_bid(self, company) -> int:
-        if self.dutch_mode or not self.auction:
-            return self.game.min_bid(company)
-        top = self.auction.highest()
-        assert top is not None  # an auction with bids has a highest one
-        return top[1] + self.game.MIN_BID_INCREMENT
+    def highest_bid(self, company):
+        """None in dutch mode: a bid takes the private at its lowered price."""
+        return None if self.dutch_mode else super().highest_bid(company)
 
     def start_item(self, company):
         self.dutch_mode = False
@@ -145,9 +140,4 @@ class SingleItemAuction(AuctionMixin, Passing):
     def legal_actions(self, entity):
         if entity is not self.current_entity() or self.auctioning is None:
             return []
-        lo = self.min_bid(self.auctioning)
-        out = [{"type": "pass"}]
-        if entity.cash >= lo:
-            out.append(ranged({"type": "bid", "company": self.auctioning.sym}, lo, entity.cash,
-                              self.game.MIN_BID_INCREMENT))
-        return out
+        return [{"type": "pass"}, *self.bid_offer(entity, self.auctioning)]

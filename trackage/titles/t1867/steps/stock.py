@@ -7,22 +7,19 @@ from typing import TYPE_CHECKING, ClassVar
 from ....core.entities import ShareBundle
 from ....core.errors import GameError
 from ....core.money import spend
-from ....core.round import ranged
-from ....core.steps.auction import AuctionMixin, Bids
-from ....core.steps.stock import BuySellParShares
+from ....core.steps.auction import Bids
+from ....core.steps.stock import AuctionBuySellParShares
 
 if TYPE_CHECKING:
     from ....core.entities import Corporation
     from ....core.market import SharePrice
 
 
-class BuySellParShares1867(AuctionMixin, BuySellParShares):
+class BuySellParShares1867(AuctionBuySellParShares):
     """Shares and pars (majors from phase 4); minors are started by auction (``bid``)."""
 
-    HANDLERS: ClassVar[dict] = {**BuySellParShares.HANDLERS, "bid": "process_bid"}
     PRICE_REQUIRED = True
     OVER_MAX_MESSAGE: ClassVar[str] = "{entity} cannot bid {price}; maximum is {max}"
-    COMPANIES = False
     MIN_BID = 100
     MAX_MINOR_PAR = 135
     MAJOR_PHASE = 4
@@ -36,11 +33,6 @@ class BuySellParShares1867(AuctionMixin, BuySellParShares):
     @property
     def auctioning(self):
         return self.auction.item if self.auction is not None else None
-
-    def current_entity(self):
-        if self.auction:
-            return self.auction.next_bidder()
-        return self.round.current_entity_of_round()
 
     def actions(self, entity):
         if entity is not self.current_entity():
@@ -60,10 +52,12 @@ class BuySellParShares1867(AuctionMixin, BuySellParShares):
         return player.cash
 
     def can_bid_any(self, entity) -> bool:
-        if self.max_bid(entity) < self.MIN_BID or self.bought():
-            return False
-        return any(self.game.can_par(c, entity) and c.type == "minor" and self.minor_startable(c)
-                   and self.can_buy(entity, ShareBundle([c.shares[0]])) for c in self.game.corporations)
+        return self.max_bid(entity) >= self.MIN_BID and not self.bought() and bool(self.startable_minors(entity))
+
+    def startable_minors(self, entity) -> list:
+        """The minors ``entity`` could put up for auction."""
+        return [c for c in self.game.corporations if self.game.can_par(c, entity) and c.type == "minor"
+                and self.minor_startable(c) and self.can_buy(entity, ShareBundle([c.shares[0]]))]
 
     def minor_startable(self, corp) -> bool:
         return True
@@ -84,12 +78,11 @@ class BuySellParShares1867(AuctionMixin, BuySellParShares):
     def par_prices(self, entity, corp):
         return [p for p in self.game.par_prices_for(corp) if p.price * 2 <= entity.cash]
 
-    def min_bid(self, corp) -> int:
-        if self.auction is None:
-            return self.MIN_BID
-        top = self.auction.highest()
-        assert top is not None  # a minor's auction opens with its first bid
-        return top[1] + self.game.MIN_BID_INCREMENT
+    def opening_bid(self, corp) -> int:
+        return self.MIN_BID
+
+    def bid_target(self, corp) -> dict:
+        return {"corporation": corp.id}
 
     # ------------------------------------------------------------ processing
     def par_choice(self, action: dict, entity) -> tuple[Corporation, SharePrice]:
@@ -156,29 +149,14 @@ class BuySellParShares1867(AuctionMixin, BuySellParShares):
         self.round.goto_entity(player)
         self.pass_()
 
-    def passing(self, entity) -> None:
-        """A pass in a minor's auction leaves it; otherwise the turn ends."""
-        if self.auction is not None:
-            self.drop_bidder(self.current_entity())
-            return
-        self.pass_()
-
     def legal_actions(self, entity):
         if self.auctioning is not None:
             if entity is not self.current_entity():
                 return []
-            out = [{"type": "pass"}]
-            lo = self.min_bid(self.auctioning)
-            if self.max_bid(entity, self.auctioning) >= lo:
-                out.append(ranged({"type": "bid", "corporation": self.auctioning.id}, lo,
-                                  self.max_bid(entity, self.auctioning), self.game.MIN_BID_INCREMENT))
-            return out
+            return [{"type": "pass"}, *self.bid_offer(entity, self.auctioning)]
         out = super().legal_actions(entity)
         if "bid" in self.actions(entity):
-            for c in self.game.corporations:
-                if (c.type == "minor" and self.game.can_par(c, entity) and self.minor_startable(c)
-                        and self.can_buy(entity, ShareBundle([c.shares[0]]))
-                        and self.has_home(c)):
-                    out.append(ranged({"type": "bid", "corporation": c.id}, self.MIN_BID,
-                                      self.max_bid(entity, c), self.game.MIN_BID_INCREMENT))
+            for c in self.startable_minors(entity):
+                if self.has_home(c):
+                    out += self.bid_offer(entity, c)
         return out

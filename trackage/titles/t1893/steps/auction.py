@@ -214,15 +214,10 @@ class StartingPackageForcedAuction(AuctionMixin, Step):
         ents = self.round.entities
         buyer = self.triggerer
         assert buyer is not None  # a forced purchase follows a pass that triggered it
-        if price > buyer.cash:
+        if price > buyer.cash:  # the next player in turn who can pay, else the picker with all his cash
             i = ents.index(buyer)
-            for k in range(1, len(ents)):
-                cand = ents[(i + k) % len(ents)]
-                if cand.cash >= price:
-                    buyer = cand
-                    break
-            else:
-                price = buyer.cash
+            cand = next((p for p in ents[i + 1:] + ents[:i] if p.cash >= price), None)
+            buyer, price = (cand, price) if cand is not None else (buyer, buyer.cash)
         self.game.draft_object(target, buyer, price)
         self.reset_auction(target)
 

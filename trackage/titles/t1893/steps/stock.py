@@ -14,14 +14,14 @@ from ....core.steps.buy_company import BuyCompanyMixin
 from ....core.steps.stock import BuySellParShares
 
 if TYPE_CHECKING:
-    from ....core.entities import Corporation
-    from ....core.market import SharePrice
+    pass
 from .auction import _company
 
 
 # ============================================================== stock round
 class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
     HANDLERS: ClassVar[dict] = {**BuySellParShares.HANDLERS, "assign": "process_assign"}
+    PAR_PRICE_FIRST = True
 
     def setup(self):
         super().setup()
@@ -48,7 +48,7 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         out = ["sell_shares"] if must_sell else [
             a for a, ok in (("buy_shares", self.can_buy_any), ("par", self.can_ipo_any),
                             ("sell_shares", self.can_sell_any)) if ok(entity)]
-        extra = [a for a, ok in (("buy_company", self.can_buy_any_bank_company), ("buy_shares", self.can_exchange),
+        extra = [a for a, ok in (("buy_company", self.can_buy_any_companies), ("buy_shares", self.can_exchange),
                                  ("sell_company", self.can_sell_any_companies)) if ok(entity)]
         out += [a for a in extra if a not in out]
         if extra or (out and not must_sell):
@@ -62,11 +62,6 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
             and self.can_exchange(company.owner)
 
     def can_buy_any_companies(self, entity) -> bool:
-        return self.can_buy_any_bank_company(entity)
-
-    def can_buy_any_bank_company(self, entity) -> bool:
-        if self.first_sr_passed(entity) or self.game.num_certs(entity) >= self.game.cert_limit(entity):
-            return False
         return any(self._company_buyable(entity, c) for c in self.game.buyable_bank_companies())
 
     def _company_buyable(self, entity, company) -> bool:
@@ -83,12 +78,9 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
             return False
         return any(self.game.bond(c) for c in entity.companies)
 
-    def can_buy(self, entity, bundle) -> bool:
-        if self.first_sr_passed(entity) or bundle is None:
-            return False
-        if not self.game.buyable_corp(bundle.corporation):
-            return False
-        return super().can_buy(entity, bundle)
+    def may_buy_from(self, entity, corp) -> bool:
+        """Not after passing in the first stock round; only companies the game lets be bought."""
+        return not self.first_sr_passed(entity) and self.game.buyable_corp(corp)
 
     def can_sell(self, entity, bundle) -> bool:
         if self.first_sr_passed(entity) or bundle is None or self.game.turn == 1:
@@ -165,27 +157,6 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         game.share_market.buy_shares(player, bundle, exchange=True)
         self._track(action, player, rag, rag)
 
-    def par_choice(self, action: dict, entity) -> tuple[Corporation, SharePrice]:
-        """A price that is unknown or not one of the company's par prices is refused with the
-        names (``bad-par-price``)."""
-        game = self.game
-        corp = game.corporation_by_id(action.get("corporation"))
-        if corp is None:
-            raise GameError(f"unknown corporation {action.get('corporation')!r}", rule="unknown-entity")
-        sp = game.stock_market.by_id(str(action.get("share_price")))
-        if sp is None or sp not in game.par_prices(corp):
-            raise GameError(f"{action.get('share_price')!r} is not a par price for {corp.name}", rule="bad-par-price")
-        return corp, sp
-
-    def check_par(self, entity, corp, share_price) -> None:
-        """One purchase per turn and a company that may start (the price is checked in
-        :meth:`par_choice`)."""
-        game = self.game
-        if self.bought():
-            raise GameError("only one purchase per turn", rule="one-purchase-per-turn")
-        if not game.can_par(corp, entity):
-            raise GameError(f"{corp.name} cannot be parred", rule="cannot-par")
-
     def defer_par(self, entity, corp, share_price, action: dict) -> bool:
         """The owner of FdSD parring RAG chooses next whether FdSD pays for the director's
         certificate (``assign``, or ``pass`` to pay himself); one who cannot pay assigns."""
@@ -244,8 +215,6 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
             if game.bond(company) and self.sold_now(entity, "bond"):
                 rule = "no-buy-after-sell"
             raise GameError(f"{entity.name} cannot buy {company.name} now", rule=rule)
-        if game.num_certs(entity) >= game.cert_limit(entity):
-            raise GameError("over the certificate limit", rule="certificate-limit")
         price = amount(action, "price", company.value)
         if price != company.value:
             raise GameError(f"{company.name} costs {company.value}, not {price}", rule="wrong-price")
@@ -287,8 +256,7 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         company.owner = game.bank
         entity.companies.remove(company)
         self.round.players_sold.setdefault(entity, {})["bond"] = "now"
-        self.round.last_to_act = entity
-        self.round.current_actions.append({"type": "sell_company", "_corp": None})
+        self._track(action, entity, company)
 
     def why_not(self, action, entity) -> None:
         """Name the rule a refused stock-round action breaks (raises when it knows)."""
@@ -333,7 +301,6 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         self.pass_()
 
     def legal_actions(self, entity):
-        out = []
         acts = self.actions(entity)
         if self.par_rag is not None:
             assign = {"type": "assign", "target": self.game.fdsd.sym, "target_type": "company"}
@@ -347,17 +314,10 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
                 a = {"type": "par", "corporation": rag.id, "share_price": p.id}
                 if a not in base:
                     base.insert(0, a)
-        for a in base:
-            if a["type"] == "buy_company":
-                continue
-            if a["type"] == "sell_company" and not self.game.bond(self.game.index.company(a["company"])):
-                continue
-            out.append(a)
-        if "buy_company" in acts:
-            extra = [{"type": "buy_company", "company": c.sym, "price": c.value}
-                     for c in self.game.buyable_bank_companies() if self._company_buyable(entity, c)]
-            out = [a for a in out if a["type"] != "pass"] + extra + [a for a in out if a["type"] == "pass"]
-        return out
+        # only bonds are sold; bank cards are listed last, before the pass
+        out = [a for a in base if a["type"] not in ("buy_company", "pass") and (
+            a["type"] != "sell_company" or self.game.bond(self.game.index.company(a["company"])))]
+        return out + [a for a in base if a["type"] == "buy_company"] + [a for a in base if a["type"] == "pass"]
 
     def exchange_actions(self, company) -> list:
         """FdSD's exchange, naming the first RAG share of the market (two are taken when the
