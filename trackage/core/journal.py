@@ -128,3 +128,14 @@ def round_label(game: Any) -> str:
     if r.is_operating():
         return f"OR {game.turn}.{r.round_num}"
     return f"{r.name} {game.turn}"
+
+
+def record_round(game: Any) -> Event:
+    """Record that ``game.round`` has just begun (a round header): its ``name`` (``Stock
+    Round``), the game's ``turn``, the round's ``number`` in its set, how many the set has
+    (``of``, operating rounds only) and its ``label`` as :func:`round_label` gives it."""
+    r = game.round
+    operating = r.is_operating()
+    return game.journal.record("round", name=r.name, turn=game.turn, number=getattr(r, "round_num", 1),
+                               of=game.operating_rounds_in_set if operating else None,
+                               operating=operating, stock=r.is_stock(), label=round_label(game))

@@ -91,7 +91,10 @@ def pay(game: Game, payer: CashHolder, receiver: CashHolder, amount: int, why: s
     :data:`~trackage.core.journal.MONEY_CATEGORIES`)."""
     if why not in MONEY_CATEGORIES:
         raise ValueError(f"unknown reason for a payment: {why!r}")
+    broken = isinstance(payer, Bank) and payer.broken
     spend(payer, receiver, amount, rule=rule)
+    if isinstance(payer, Bank) and payer.broken and not broken:
+        game.journal.record("bank_broken", cash=payer.cash)
     game.journal.record("money", payer=holder_id(payer), receiver=holder_id(receiver), amount=amount, why=why,
                         round=round_label(game), payer_kind=holder_kind(payer),
                         receiver_kind=holder_kind(receiver))
