@@ -130,6 +130,7 @@ class Game:
         self.data = self.build_data()
         self.journal = Journal()
         self.bank = Bank(self.bank_cash_start(), can_break=self.BANK_CAN_BREAK)
+        self.bank.journal = self.journal
         self.pool = SharePoolHolder()
         self.share_market = ShareMarket(self, self.pool, allow_president_sale=self.PRESIDENT_SALES_TO_MARKET)
         self.stock_market = StockMarket(self.data["market"])

@@ -14,6 +14,10 @@ Kinds of event (the ``kind`` field) and their fields:
 ``money``
     ``payer``, ``receiver`` (ids: a player's id, a company's or minor's id, ``"bank"``),
     ``amount`` (> 0) and ``why``, one of :data:`MONEY_CATEGORIES`.
+
+The other kinds (``round``, ``phase``, ``par``, ``share_price``, ``shares``, ``president``,
+``float``, ``train``, ``rust``, ``obsolete``, ``tile``, ``token``, ``close``, ``bank_broken``,
+``game_end``), where each is recorded and its fields: ``docs/journal.md``.
 """
 
 from __future__ import annotations
