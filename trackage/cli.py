@@ -231,6 +231,22 @@ def ledger(file: str, by: str | None, at_id: int | None, as_json: bool) -> None:
     render_ledger(game, by)
 
 
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--at", "at_id", type=int, default=None, help="Stop after this action id.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print every event as JSON (its kind, action and fields) with its message.")
+def log(file: str, at_id: int | None, as_json: bool) -> None:
+    """The game's story: what happened, round by round, each line with its action id."""
+    from .story import message, render_log
+
+    game = _replayed(file, at_id)
+    if as_json:
+        click.echo(json.dumps([{**e.as_dict(), "message": message(game, e)} for e in game.journal.events()]))
+        return
+    render_log(game)
+
+
 def _replayed(file: str, at_id: int | None):
     """The game of log ``file`` after action ``at_id`` (or at its end); exits 2 on a bad log."""
     from .core.log import filter_actions, load_log

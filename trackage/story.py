@@ -9,6 +9,7 @@ from .core import ledger
 
 if TYPE_CHECKING:
     from .core.game import Game
+    from .core.journal import Event
 
 CLASS_NAMES = {"bank": "Bank", "players": "Players", "companies": "Companies", "minors": "Minors",
                "pool": "Pool", "other": "Other"}
@@ -27,6 +28,136 @@ def holder_name(game: Game, hid: str | int) -> str:
         if p.id == hid:
             return str(p.name)
     return str(hid)
+
+
+#: why the game ended, as players say it (``game_end`` events' ``reason``)
+END_REASONS = {"bank": "the bank has broken", "stock_market": "a share price reached the top of the market",
+               "final_phase": "the last phase has begun", "final_train": "the last train has been bought",
+               "bankrupt": "a player went bankrupt", "manually_ended": "the players ended it",
+               "dnf": "it ran out of turns", "custom": "the title's own condition was met"}
+
+#: money told by another event of the same change (the certificates, the train): not said twice
+_TOLD_ELSEWHERE = frozenset({"share_purchase", "share_sale", "train_purchase"})
+
+
+def _whose(game: Game, hid: Any) -> str:
+    """A certificate holder's name: the bank pool, a company's own treasury (its IPO), a player."""
+    if hid == "pool":
+        return "the market"
+    return holder_name(game, hid)
+
+
+def _money_message(game: Game, e: Event) -> str | None:
+    why, amount = e["why"], money(game, e["amount"])
+    payer, receiver = holder_name(game, e["payer"]), holder_name(game, e["receiver"])
+    if why in _TOLD_ELSEWHERE:
+        return None
+    if why == "starting_cash":
+        return f"{receiver} starts with {amount}"
+    if why == "float_capital":
+        return f"{receiver} receives its capital of {amount}"
+    if why == "dividend":
+        return f"{receiver} receives {amount} in dividends from {payer}"
+    if why == "withheld":
+        return f"{receiver} keeps {amount} in its treasury"
+    if why == "private_revenue":
+        return f"{receiver} collects {amount} from {payer}"
+    if e["payer"] == "bank":
+        return f"{receiver} receives {amount} from the bank ({why.replace('_', ' ')})"
+    if e["receiver"] == "bank":
+        return f"{payer} pays {amount} to the bank ({why.replace('_', ' ')})"
+    return f"{payer} pays {amount} to {receiver} ({why.replace('_', ' ')})"
+
+
+def _shares_message(game: Game, e: Event) -> str:
+    corp, pct = e["corporation"], e["percent"]
+    what = f"{pct}% {'president’s certificate' if e['president'] else 'share'} of {corp}"
+    seller = "the IPO" if e["seller"] == corp else _whose(game, e["seller"])
+    price = f" for {money(game, e['price'])}" if e["price"] else ""
+    if e["buyer"] == "pool":
+        return f"{_whose(game, e['seller'])} sells a {what} to the market{price}"
+    return f"{_whose(game, e['buyer'])} gets a {what} from {seller}{price}"
+
+
+def _round_header(e: Event) -> str:
+    if e["operating"]:
+        of = f" (of {e['of']})" if e["of"] else ""
+        return f"— {e['name']} {e['turn']}.{e['number']}{of} —"
+    return f"— {e['name']} {e['turn']} —"
+
+
+def _train_owner(game: Game, hid: Any) -> str | None:
+    return None if hid in (None, "depot") else holder_name(game, hid)
+
+
+def message(game: Game, event: Event) -> str | None:
+    """``event`` told in a line for players (names, the title's money), or None when it says
+    nothing a player needs (it is told by another event, or it is bookkeeping)."""
+    e, kind = event, event.kind
+    if kind == "money":
+        return _money_message(game, e)
+    if kind == "round":
+        return _round_header(e)
+    if kind == "shares":
+        return _shares_message(game, e)
+    if kind == "president":
+        if e["player"] == "pool":
+            return f"{e['corporation']} goes into receivership"
+        return f"{holder_name(game, e['player'])} becomes the president of {e['corporation']}"
+    if kind == "float":
+        return f"{e['corporation']} floats"
+    if kind == "par":
+        return f"{e['corporation']} is parred at {money(game, e['price'])}"
+    if kind == "share_price":
+        way = f" {e['direction']}" if e["direction"] else ""
+        start = "" if e["from_price"] is None else f" from {money(game, e['from_price'])}"
+        return f"{e['corporation']}'s share price moves{way}{start} to {money(game, e['to_price'])}"
+    if kind == "phase":
+        return f"— Phase {e['name']} —"
+    if kind == "train":
+        seller = "the depot" if e["seller"] in (None, "depot") else holder_name(game, e["seller"])
+        price = f" for {money(game, e['price'])}" if e["price"] else ""
+        return f"{holder_name(game, e['operator'])} buys a {e['name']} train from {seller}{price}"
+    if kind in ("rust", "obsolete"):
+        owner = _train_owner(game, e["owner"])
+        if owner is None:
+            return None
+        verb = "rusts" if kind == "rust" else "becomes obsolete"
+        return f"{owner}'s {e['name']} train {verb}"
+    if kind == "tile":
+        cost = f" for {money(game, e['cost'])}" if e["cost"] else ""
+        return f"{holder_name(game, e['entity'])} lays tile #{e['tile']} on {e['hex']} (rotation {e['rotation']}){cost}"
+    if kind == "token":
+        return f"{e['corporation']} places a token on {e['hex']}"
+    if kind == "close":
+        return f"{e['corporation']} closes"
+    if kind == "bank_broken":
+        return "The bank breaks"
+    if kind == "game_end":
+        return f"The game ends: {END_REASONS.get(e['reason'], str(e['reason']))}"
+    return None
+
+
+def log_lines(game: Game) -> list[tuple[int, str | None, str]]:
+    """The game's log: (action id, round header or None, message) for every event that says
+    something, oldest first; a round header line has the header as its message too."""
+    out: list[tuple[int, str | None, str]] = []
+    for e in game.journal.events():
+        text = message(game, e)
+        if text is not None:
+            out.append((e.action, text if e.kind == "round" else None, text))
+    return out
+
+
+def render_log(game: Game) -> None:
+    """Print the game's log, grouped under its round headers, each line with its action id."""
+    import click
+
+    for action, header, text in log_lines(game):
+        if header is not None:
+            click.echo(f"\n{header}")
+        else:
+            click.echo(f"{action:6d}  {text}")
 
 
 def ledger_table(game: Game, by: str | None = None) -> list[dict[str, Any]]:

@@ -532,6 +532,8 @@ class Board:
             msg = _TOKEN_ERRORS.get(self.token_error, "{c} cannot lay token on {i} {h}")
             raise GameError(msg.format(c=name, h=h, i=city.id), rule="token")
         self.exchange_token(city, token, cheater=cheater, extra_slot=extra_slot)
+        self.game.journal.record("token", corporation=getattr(corporation, "id", None),
+                                 hex=None if city.hex is None else city.hex.id, city=city.id, free=free)
         tres = self.tile_reservations(city.hex)
         if corporation in tres:
             self.set_tile_reservations(city.hex, [r for r in tres if r is not corporation])
@@ -661,6 +663,8 @@ class Board:
         """Put a token on the hex itself (not in a city); an icon named after the
         corporation marks it on the tile."""
         self._mark_placed(token, hex_)
+        self.game.journal.record("token", corporation=getattr(token.corporation, "id", None), hex=hex_.id,
+                                 city=None, free=True)
         st = self.state
         st.hex_tokens = {**st.hex_tokens, hex_.id: self.hex_tokens(hex_) + (token,)}
         corp = token.corporation
@@ -716,6 +720,8 @@ class Board:
         cost: int = game.upgrade_cost(old_tile, hex_, entity) + self._border_cost(hex_, placed) + extra_cost
         if pay is not None:
             pay(cost)
+        game.journal.record("tile", entity=getattr(entity, "id", None), hex=hex_.id, tile=tile.name,
+                            rotation=rotation, cost=cost, replaced=old_tile.name)
         self.changed()
         if check and not game.loading:
             game.check_laid_tile(entity, hex_, old_tile, placed)  # may raise; process() then restores

@@ -14,7 +14,7 @@ from .actions import asks_hex, asks_tile
 from .entities import Company, Corporation, Player, ShareBundle, SharePoolHolder
 from .errors import GameError
 from .index import Index
-from .journal import Journal
+from .journal import Journal, record_round, round_label
 from .market import StockMarket
 from .money import Bank, CashHolder, pay
 from .pipeline import Pipeline, listing_entities
@@ -139,9 +139,11 @@ class Game:
         self.data = self.build_data()
         self.journal = Journal()
         self.bank = Bank(self.bank_cash_start(), can_break=self.BANK_CAN_BREAK)
+        self.bank.journal = self.journal
         self.pool = SharePoolHolder()
         self.share_market = ShareMarket(self, self.pool, allow_president_sale=self.PRESIDENT_SALES_TO_MARKET)
         self.stock_market = StockMarket(self.data["market"])
+        self.stock_market.journal = self.journal
         self.companies = self.init_companies()
         self.corporations = self.init_corporations()
         self.minors: list[Any] = self.init_minors()
@@ -153,6 +155,9 @@ class Game:
         self.index = Index(self)
         self.round = self.init_round()
         self.setup()
+        self.stock_market.journal = self.journal  # (a title may have made its own market)
+        self.journal.record("phase", name=self.phase.name, train=None)
+        record_round(self)
         self.round.setup()
 
     @classmethod
@@ -321,6 +326,7 @@ class Game:
         pass
 
     def float_corporation(self, corp: Any) -> None:
+        self.journal.record("float", corporation=corp.id)
         if corp.capitalization in ("incremental", "none"):
             return
         pay(self, self.bank, corp, corp.par_price.price * corp.total_shares, "float_capital")
@@ -557,6 +563,7 @@ class Game:
                     board.remove_tile_reservation(hex_, corp)
         if corp.cash > 0:
             pay(self, corp, self.bank, corp.cash, "treasury_return")
+        self.journal.record("close", corporation=corp.id)
         for t in corp.trains:
             t.buyable = False
         for c in list(corp.companies):
@@ -689,6 +696,8 @@ class Game:
         remove_train(self, train)
         train.owner = operator
         operator.trains.append(train)
+        self.journal.record("train", operator=operator.id, train=train.id, name=train.name, price=price,
+                            seller=getattr(seller, "id", None))
 
     def on_phase_change(self, name: str) -> None:
         pass
@@ -703,6 +712,7 @@ class Game:
         for t in self.depot.trains:
             if not t.obsolete and t.obsoletes_with(bought):
                 t.obsolete = True
+                self.journal.record("obsolete", train=t.id, name=t.name, owner=getattr(t.owner, "id", None))
         for t in list(self.depot.trains):
             if t.rusted or not t.rusts_with(bought):
                 continue
@@ -761,6 +771,7 @@ class Game:
             return
         self.finished = True
         self.game_end_reason = reason
+        self.journal.record("game_end", reason=reason, round=round_label(self))
 
     def player_value(self, player: Player) -> int:
         v = player.cash

@@ -14,6 +14,10 @@ Kinds of event (the ``kind`` field) and their fields:
 ``money``
     ``payer``, ``receiver`` (ids: a player's id, a company's or minor's id, ``"bank"``),
     ``amount`` (> 0) and ``why``, one of :data:`MONEY_CATEGORIES`.
+
+The other kinds (``round``, ``phase``, ``par``, ``share_price``, ``shares``, ``president``,
+``float``, ``train``, ``rust``, ``obsolete``, ``tile``, ``token``, ``close``, ``bank_broken``,
+``game_end``), where each is recorded and its fields: ``docs/journal.md``.
 """
 
 from __future__ import annotations
@@ -128,3 +132,15 @@ def round_label(game: Any) -> str:
     if r.is_operating():
         return f"OR {game.turn}.{r.round_num}"
     return f"{r.name} {game.turn}"
+
+
+def record_round(game: Any) -> Event:
+    """Record that ``game.round`` has just begun (a round header): its ``name`` (``Stock
+    Round``), the game's ``turn``, the round's ``number`` in its set, how many the set has
+    (``of``, operating rounds only) and its ``label`` as :func:`round_label` gives it."""
+    r = game.round
+    operating = r.is_operating()
+    journal: Journal = game.journal
+    return journal.record("round", name=r.name, turn=game.turn, number=getattr(r, "round_num", 1),
+                          of=game.operating_rounds_in_set if operating else None,
+                          operating=operating, stock=r.is_stock(), label=round_label(game))

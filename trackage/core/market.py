@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .journal import Journal
 
 PAR_TYPES = ("par", "par_overlap", "par_1", "par_2", "par_3")
 LETTER_TYPES = {
@@ -66,6 +69,7 @@ class StockMarket:
     CLONE_SHARE = ("market", "one_d", "par_prices", "_by_id")
 
     def __init__(self, rows: list[list[dict[str, Any] | None]]):
+        self.journal: Journal | None = None  # the game's, set by Game.__init__: price moves are recorded there
         self.market = [[parse_cell(c, r, i) for i, c in enumerate(row)] for r, row in enumerate(rows)]
         self.one_d = len(self.market) == 1
         pars = [sp for row in self.market for sp in row if sp is not None and sp.can_par()]
@@ -139,11 +143,17 @@ class StockMarket:
         self._enter(corp, sp)
         corp.share_price = sp
         corp.par_price = sp
+        if self.journal is not None:
+            self.journal.record("par", corporation=corp.id, price=sp.price)
 
-    def move(self, corp: Any, rc: tuple[int, int]) -> None:
+    def move(self, corp: Any, rc: tuple[int, int], direction: str | None = None) -> None:
         sp = self.cell(*rc)
         if sp is None or sp is corp.share_price or sp.type == "liquidation":
             return
+        if self.journal is not None:
+            old = corp.share_price
+            self.journal.record("share_price", corporation=corp.id, from_price=None if old is None else old.price,
+                                to_price=sp.price, direction=direction)
         self._leave(corp)
         corp.share_price = sp
         if sp.type == "endgame":
@@ -151,16 +161,16 @@ class StockMarket:
         self._enter(corp, sp)
 
     def move_left(self, corp: Any) -> None:
-        self.move(corp, self.left_of(corp, corp.share_price.coordinates))
+        self.move(corp, self.left_of(corp, corp.share_price.coordinates), "left")
 
     def move_right(self, corp: Any) -> None:
-        self.move(corp, self.right_of(corp, corp.share_price.coordinates))
+        self.move(corp, self.right_of(corp, corp.share_price.coordinates), "right")
 
     def move_up(self, corp: Any) -> None:
-        self.move(corp, self.up_of(corp, corp.share_price.coordinates))
+        self.move(corp, self.up_of(corp, corp.share_price.coordinates), "up")
 
     def move_down(self, corp: Any) -> None:
-        self.move(corp, self.down_of(corp, corp.share_price.coordinates))
+        self.move(corp, self.down_of(corp, corp.share_price.coordinates), "down")
 
     def remove(self, corp: Any) -> None:
         self._leave(corp)

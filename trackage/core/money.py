@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .errors import GameError
-from .journal import MONEY_CATEGORIES, round_label
+from .journal import MONEY_CATEGORIES, Journal, round_label
 from .kinds import Kinds
 
 if TYPE_CHECKING:
@@ -20,9 +20,10 @@ class CashHolder(Kinds):
 
 
 class Bank(CashHolder):
-    __slots__ = ("broken", "can_break", "cash")
+    __slots__ = ("broken", "can_break", "cash", "journal")
 
     def __init__(self, cash: int, can_break: bool = True):
+        self.journal: Journal | None = None  # the game's, set by Game.__init__: the bank breaking is recorded there
         self.cash = cash
         self.broken = False
         self.can_break = can_break
@@ -54,6 +55,8 @@ def spend(payer: Any, receiver: Any, amount: int, *, rule: str = "insufficient-c
     if isinstance(payer, Bank):
         payer.cash -= amount
         if payer.cash < 0 and payer.can_break:
+            if not payer.broken and payer.journal is not None:
+                payer.journal.record("bank_broken", cash=payer.cash)
             payer.broken = True
     else:
         if payer.cash < amount:

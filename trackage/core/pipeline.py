@@ -20,6 +20,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from .errors import ActionFormatError, GameError, GameOverError
+from .journal import record_round
 
 if TYPE_CHECKING:
     from .game import Game
@@ -151,9 +152,12 @@ class Pipeline:
             elif game.turn >= 100:
                 game.end_game("dnf")
             else:
+                old = game.round
                 game.next_round()
                 if game.finished:
                     break
+                if game.round is not old:
+                    record_round(game)
                 game.round.setup()
 
     # ------------------------------------------------------------- the gate

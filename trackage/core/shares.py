@@ -82,6 +82,8 @@ class ShareMarket:
             pay(self.game, spender, receiver, price, why)
         for s in list(bundle.shares):
             self._move_share(s, to)
+        self.game.journal.record("shares", corporation=corp.id, percent=bundle.percent, seller=owner.id,
+                                 buyer=to.id, price=price, president=bundle.presidents_share is not None)
         if not allow_president_change:
             return
         holders = corp.player_share_holders()
@@ -90,11 +92,13 @@ class ShareMarket:
         if (self.allow_president_sale and max_pct < corp.presidents_percent and pres_share is not None
                 and to is self.pool):
             corp.owner = self.pool
+            self._new_president(corp, previous_president)
             if bundle.partial:
                 self._handle_partial(bundle, self.pool, owner)
             return
         if self.allow_president_sale and owner is self.pool and pres_share is not None:
             corp.owner = to
+            self._new_president(corp, previous_president)
             self._handle_partial(bundle, to, self.pool)
             return
         if self.allow_president_sale and max_pct < corp.presidents_percent:
@@ -118,6 +122,7 @@ class ShareMarket:
         if president is None:
             return
         corp.owner = president
+        self._new_president(corp, previous_president)
         if to is president and previous_president is owner and pres_share is not None and not bundle.partial:
             return
         if owner is corp and pres_share is None:
@@ -137,6 +142,12 @@ class ShareMarket:
         self._change_president(presidents_share, swap_to, president)
         if bundle.partial:
             self._handle_partial(bundle, transfer_to, owner)
+
+    def _new_president(self, corp: Any, before: Any) -> None:
+        """Record that ``corp.owner`` has just become its president (the pool: receivership)."""
+        if corp.owner is not before:
+            self.game.journal.record("president", corporation=corp.id, player=corp.owner.id,
+                                     before=None if before is None else before.id)
 
     def _handle_partial(self, bundle: ShareBundle, frm: Any, to: Any) -> None:
         corp = bundle.corporation

@@ -246,6 +246,7 @@ def remove_train(game: Game, train: Any) -> None:
 
 def rust(game: Game, train: Train) -> None:
     """``train`` rusts: it leaves the game."""
+    game.journal.record("rust", train=train.id, name=train.name, owner=getattr(train.owner, "id", None))
     train.rusted = True
     remove_train(game, train)
     train.owner = None
@@ -256,6 +257,7 @@ def phase_buying_train(game: Game, entity: Any, train: Train) -> None:
     obsolete, its events, then the title's :meth:`Game.after_buying_train`."""
     while train.id in game.phase.next_on() or train.sym in game.phase.next_on():
         game.phase.index += 1
+        game.journal.record("phase", name=game.phase.name, train=train.id)
         game.on_phase_change(game.phase.name)
     game.rust_trains(train, entity)
     game.depot.clear_cache()

@@ -580,6 +580,8 @@ class Game1822(Game):
         remove_train(self, train)
         train.owner = operator
         operator.trains.append(train)
+        self.journal.record("train", operator=operator.id, train=train.id, name=train.name, price=price,
+                            seller=getattr(seller, "id", None))
 
     def discard_train(self, train):
         if train.name in EXTRA_PERMANENTS or train.name == "P+":
@@ -616,6 +618,7 @@ class Game1822(Game):
                 c.close()
 
     def float_corporation(self, corp):
+        self.journal.record("float", corporation=corp.id)
         if "full_capitalisation" in self.phase.status and corp.type == "major":
             if corp.cash > 0:
                 pay(self, corp, self.bank, corp.cash, "treasury_return")
@@ -704,6 +707,7 @@ class Game1822(Game):
     def phase_on_two(self):
         if "2" in self.phase.next_on():
             self.phase.index += 1
+            self.journal.record("phase", name=self.phase.name, train=None)
             self.on_phase_change(self.phase.name)
             self.depot.clear_cache()
 

@@ -441,6 +441,8 @@ class Game1825(Game):
 
     def check_bank_broken(self):
         if self.real_bank_cash() < 0:
+            if not self.bank.broken:
+                self.journal.record("bank_broken", cash=self.real_bank_cash())
             self.bank.broken = True
 
     def check_bankrupt(self, corp):

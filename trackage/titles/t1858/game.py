@@ -448,6 +448,7 @@ class Game1858(Game):
         for t in self.depot.trains:
             if not t.obsolete and t.obsolete_on == bought.sym:
                 t.obsolete = True
+                self.journal.record("obsolete", train=t.id, name=t.name, owner=getattr(t.owner, "id", None))
         for t in list(self.depot.trains):
             if t.rusted:
                 continue

@@ -812,6 +812,7 @@ class Game1867(Game):
                 board.set_tile_reservations(hex_, [r for r in board.tile_reservations(hex_) if r is not corp])
         if corp.cash > 0:
             pay(self, corp, self.bank, corp.cash, "treasury_return")
+        self.journal.record("close", corporation=corp.id)
         for t in corp.trains:
             t.buyable = False
         for c in list(corp.companies):

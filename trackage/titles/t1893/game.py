@@ -448,6 +448,7 @@ class Game1893(Game):
                 self.share_market.transfer(ShareBundle([s]), self.pool, allow_president_change=False)
 
     def float_corporation(self, corp) -> None:
+        self.journal.record("float", corporation=corp.id)
         pay(self, self.bank, corp, corp.par_price.price * corp.total_shares, "float_capital")
 
     def sell_shares_and_change_price(self, bundle) -> None:
