@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from trackage.core.board import Board
 from trackage.core.game import Game
+from trackage.core.journal import Journal
 from trackage.core.tiles import standard_tiles
 from trackage.core.tokens import Token
 
@@ -47,6 +48,7 @@ class StubGame:
     def __init__(self, map_data: dict, supply: dict | None = None, *, phase=None,
                  impassable_colors=None, loading: bool = False, graph_options: dict | None = None):
         self.loading = loading
+        self.journal = Journal()  # the board records tile lays and tokens there
         self.phase = phase if phase is not None else Phase()
         self.changes = 0
         self._graph_options = dict(graph_options or {})
