@@ -126,8 +126,6 @@ class RouteIndia(ChooseMixin, Route1858):
 
     def legal_actions(self, entity):
         out = super().legal_actions(entity)
-        if "choose" in self.actions(entity):
-            out = [{"type": "choose", "choice": t.id} for t in self.attachable(entity)] + out
         for a in out:
             if a["type"] == "run_routes":
                 a["extra_revenue"] = self.game.mines_ports_bonus(entity) if a.get("routes") else 0

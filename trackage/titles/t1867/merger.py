@@ -3,6 +3,7 @@ a major, the share purchases that follow, and token reduction."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import ClassVar
 
 from ...core.entities import ShareBundle, hand_over_companies, hand_over_trains
@@ -87,9 +88,7 @@ class Merge(Step):
         companies, at most six of one owner."""
         if len(mergeable) >= LIMIT_MERGE:
             return []
-        counts: dict[int, int] = {}
-        for c in mergeable:
-            counts[id(c.owner)] = counts.get(id(c.owner), 0) + 1
+        counts = Counter(id(c.owner) for c in mergeable)
         at_limit = {k for k, v in counts.items() if v >= LIMIT_OWNED_BY_ONE_ENTITY}
         available = []
         for c in mergeable:
@@ -100,9 +99,7 @@ class Merge(Step):
                 and not c.closed]
 
     def mergeable(self, corp) -> list:
-        if self.converting is not None or self.merge_major:
-            return [c for c in self.game.corporations if c.type == "major" and not c.floated() and not c.ipoed]
-        return self.mergeable_candidates(corp)
+        return self.majors() if self.converting is not None or self.merge_major else self.mergeable_candidates(corp)
 
     def merged_par(self, merging):
         prices = [c.share_price.price for c in merging]
@@ -152,13 +149,14 @@ class Merge(Step):
         return next(sp for sp in self.game.share_prices_with_types(("par", "par_2")) if sp.price <= price_limit)
 
     # ------------------------------------------------------------ processing
-    def majors_available(self) -> bool:
-        return any(c.type == "major" and not c.floated() and not c.ipoed for c in self.game.corporations)
+    def majors(self) -> list:
+        """The majors not yet started, for a conversion or a merge to form."""
+        return [c for c in self.game.corporations if c.type == "major" and not c.floated() and not c.ipoed]
 
     def process_convert(self, action, entity):
         if self.merging is not None or not self.can_convert(entity):
             raise GameError(f"{entity.name} cannot convert", rule="cannot-convert")
-        if not self.game.loading and not self.majors_available():
+        if not self.game.loading and not self.majors():
             raise GameError("no major corporation is available", rule="no-major-available")
         self.converting = entity
 
@@ -182,7 +180,7 @@ class Merge(Step):
         if not self.game.loading and other not in self.mergeable_candidates(entity):
             raise GameError(f"{entity.name} cannot merge with {other.name}", rule="illegal-merge")
         merging = (self.merging or [entity]) + [other]
-        if not self.game.loading and not self.majors_available():
+        if not self.game.loading and not self.majors():
             raise GameError("no major corporation is available", rule="no-major-available")
         if not self.game.loading and not self.reachable_viable(merging):
             raise GameError("this merge could not end with a president", rule="illegal-merge")
@@ -245,9 +243,7 @@ class Merge(Step):
         target = self.target_from(action, corp)
         assert self.merging is not None  # only called while a merge is under way
         merging = sorted(self.merging, key=game.stock_market.operating_key)
-        prices = [c.share_price.price for c in merging]
-        new_price = min(200, max(100, max(prices) + min(prices)))
-        par = self.new_par(new_price)
+        par = self.merged_par(merging)
         owners = [c.owner for c in merging]
         players = [p for p in game.players if p in owners]
         i = players.index(owners[0])
@@ -300,11 +296,11 @@ class Merge(Step):
         if "merge" in acts:
             for c in self.mergeable(entity):
                 if (self.converting is None and not self.merge_major
-                        and (not self.majors_available()
+                        and (not self.majors()
                              or not self.reachable_viable((self.merging or [entity]) + [c]))):
                     continue
                 out.append({"type": "merge", "corporation": c.id})
-        if "convert" in acts and self.majors_available():
+        if "convert" in acts and self.majors():
             out.append({"type": "convert"})
         if "pass" in acts and (self.merging is None or self.viable(self.merging)):
             out.append({"type": "pass"})

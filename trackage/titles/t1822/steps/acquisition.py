@@ -130,9 +130,6 @@ class MinorAcquisition(Step):
         self.minor = None
         self.pass_()
 
-    def skip(self):
-        self.pass_()
-
     def legal_actions(self, entity):
         acts = self.actions(entity)
         if "choose" in acts:

@@ -36,11 +36,6 @@ class Choose(ChooseMixin, Step):
         self.game.company_made_choice(self.company(entity), choice, "choose")
         self.pass_()
 
-    def legal_actions(self, entity):
-        if not self.actions(entity):
-            return []
-        return [{"type": "choose", "choice": c} for c in self.choices(entity)] + [{"type": "pass"}]
-
 
 class SpecialChoose(ChooseMixin, Step):
     HANDLERS: ClassVar[dict] = {"choose": "process_choose"}
@@ -63,10 +58,3 @@ class SpecialChoose(ChooseMixin, Step):
     def choose(self, entity, choice) -> None:
         """The acquired company's choice is made."""
         self.game.company_made_choice(self.company(entity), choice, "special_choose")
-
-    def skip(self):
-        self.pass_()
-
-    def legal_actions(self, entity):
-        c = self.company(entity) if self.actions(entity) else None
-        return [{"type": "choose", "choice": k} for k in self.game.company_choices(c, "special_choose")] if c else []

@@ -10,7 +10,7 @@ from ....core.errors import GameError
 from ....core.money import spend
 from ....core.round import Step
 from ....core.steps.passing import Passing
-from ....core.steps.track import TrackAndTokenStep
+from ....core.steps.track import TokenStep
 from .. import destinations, layeffects
 from .housekeeping import _is_major
 
@@ -83,9 +83,6 @@ class DestinationToken(Passing):
             return []
         return ["hex_token", "pass"]
 
-    def skip(self):
-        self.pass_()
-
     def connected(self, entity) -> bool:
         return destinations.destination_connected(self.game, entity)
 
@@ -121,18 +118,8 @@ class DestinationToken(Passing):
         return [{"type": "pass"}]
 
 
-class Token1822(TrackAndTokenStep):
-    HANDLERS: ClassVar[dict] = {"place_token": "process_place_token", "pass": "process_pass",
-                                "choose_ability": "process_choose_ability"}
-
-    def round_state(self):
-        return {"tokened": False}
-
-    def setup(self):
-        self.round.tokened = False
-
-    def description(self):
-        return "Place a Token"
+class Token1822(TokenStep):
+    HANDLERS: ClassVar[dict] = {**TokenStep.HANDLERS, "choose_ability": "process_choose_ability"}
 
     def available_tokens(self, entity):
         return [t for t in entity.tokens if not t.used and t.type != "destination"]

@@ -145,8 +145,3 @@ class ExchangeApproval1858(ChooseMixin, Step):
         elif in_pcr:
             self.round.approvals[corp] = "denied"
         self.round.pending_approval = None
-
-    def legal_actions(self, entity):
-        if entity is not self.round.pending_approval:
-            return []
-        return [{"type": "choose", "choice": "approve"}, {"type": "choose", "choice": "deny"}]

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from ....core.errors import GameError
 from ....core.round import Step, ranged
 from ....core.steps.buy_company import BuyCompanyMixin
-
-if TYPE_CHECKING:
-    pass
 
 
 class BuyCompany1867(BuyCompanyMixin, Step):
