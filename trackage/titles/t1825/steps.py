@@ -151,17 +151,11 @@ class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
         super().setup()
 
     def actions(self, entity):
-        if self.game.silent_receivership(entity) or entity is not self.current_entity():
+        if self.game.silent_receivership(entity):
             return []
-        out = []
-        if self.can_lay_tile(entity):
-            out.append("lay_tile")
-            if self.can_lease(entity):
-                out.append("special_buy")
-        if self.can_place_token(entity):
-            out.append("place_token")
-        if out:
-            out.append("pass")
+        out = super().actions(entity)
+        if "lay_tile" in out and self.can_lease(entity):
+            out.insert(1, "special_buy")
         return out
 
     def buying_power(self, entity) -> int:

@@ -68,20 +68,14 @@ class Merge(Step):
         return entity.type == "minor" and entity.share_price is not None and "convert_range" in entity.share_price.types
 
     # ------------------------------------------------------------ candidates
-    def connected_cities(self, corp) -> list:
-        return [n for n in self.game.graph.connected_nodes(corp) if getattr(n, "is_city", False)]
-
     def mergeable_candidates(self, corp) -> list:
         return self.candidates_of(self.merging if self.merging is not None else [corp])
 
     def neighbours(self, corp) -> list:
         """Corporations with a token in a city that ``corp``'s track reaches."""
-        out = []
-        for city in self.connected_cities(corp):
-            for t in self.game.board.tokens(city):
-                if t is not None and t.corporation not in out:
-                    out.append(t.corporation)
-        return out
+        board = self.game.board
+        return list(dict.fromkeys(t.corporation for n in self.game.graph.connected_nodes(corp)
+                                  if getattr(n, "is_city", False) for t in board.tokens(n) if t is not None))
 
     def candidates_of(self, mergeable: list, neighbours=None) -> list:
         """Minors that may join a merge of ``mergeable``: connected by track, at most ten
@@ -90,11 +84,8 @@ class Merge(Step):
             return []
         counts = Counter(id(c.owner) for c in mergeable)
         at_limit = {k for k, v in counts.items() if v >= LIMIT_OWNED_BY_ONE_ENTITY}
-        available = []
-        for c in mergeable:
-            for oc in (neighbours(c) if neighbours else self.neighbours(c)):
-                if oc not in mergeable and oc not in available:
-                    available.append(oc)
+        near = neighbours or self.neighbours
+        available = dict.fromkeys(oc for c in mergeable for oc in near(c) if oc not in mergeable)
         return [c for c in available if getattr(c, "type", None) == "minor" and id(c.owner) not in at_limit
                 and not c.closed]
 
@@ -196,6 +187,26 @@ class Merge(Step):
             raise GameError(f"choose a major corporation to merge {corp.name} into", rule="illegal-merge")
         return target
 
+    def absorb(self, frm, to):
+        """``to`` takes over the tokens, cash, privates, loans and trains of ``frm``, which closes."""
+        self.move_tokens(frm, to)
+        if frm.cash > 0:
+            spend(frm, to, frm.cash)
+        hand_over_companies(frm, to)
+        to.loans += frm.loans
+        frm.loans = 0
+        hand_over_trains(frm, to)
+        self.game.close_corporation(frm)
+
+    def deal_shares(self, target, kind: str, players: list, multiple: list) -> None:
+        """The major formed by a ``kind`` ("convert" or "merge") offers its shares to ``players``."""
+        self.round.converted = target
+        self.round.converts.append(target)
+        self.round.merge_type = kind
+        self.round.share_dealing_players = players
+        self.round.share_dealing_multiple = multiple
+        self.game.graph_changed()
+
     def move_tokens(self, frm, to):
         for token in list(frm.tokens):
             city = token.city
@@ -209,14 +220,6 @@ class Merge(Step):
             board.remove_token(token)
             board.place_city_token(city, to, new_token, check_tokenable=False)
 
-    def move_assets(self, frm, to):
-        if frm.cash > 0:
-            spend(frm, to, frm.cash)
-        hand_over_companies(frm, to)
-        to.loans += frm.loans
-        frm.loans = 0
-        hand_over_trains(frm, to)
-
     def finish_convert(self, action, corp):
         target = self.target_from(action, corp)
         game = self.game
@@ -225,18 +228,10 @@ class Merge(Step):
         owner = corp.owner
         self.converting = None
         game.share_market.buy_shares(owner, ShareBundle([_treasury(target)[0]]), exchange=True)
-        self.move_tokens(corp, target)
-        self.move_assets(corp, target)
-        game.close_corporation(corp)
+        self.absorb(corp, target)
         self.round.entities[self.round.entity_index] = target
-        self.round.converted = target
-        self.round.converts.append(target)
-        self.round.merge_type = "convert"
-        players = game.players
-        i = players.index(target.owner)
-        self.round.share_dealing_players = players[i:] + players[:i]
-        self.round.share_dealing_multiple = [owner]
-        game.graph_changed()
+        i = game.players.index(target.owner)
+        self.deal_shares(target, "convert", game.players[i:] + game.players[:i], [owner])
 
     def finish_merge_to_major(self, action, corp):
         game = self.game
@@ -265,9 +260,7 @@ class Merge(Step):
             else:
                 sm.buy_shares(owner, ShareBundle([treasury[-1]]), exchange=True)
             self.remove_duplicate_tokens(target, self.merging)
-            self.move_tokens(minor, target)
-            self.move_assets(minor, target)
-            game.close_corporation(minor)
+            self.absorb(minor, target)
             if minor in self.round.entities:
                 self.round.entities.remove(minor)
         if tokens_above_limits(game, target, self.merging):
@@ -277,12 +270,7 @@ class Merge(Step):
         if self.round.entities:
             self.round.goto_entity(target)
         self.merging = None
-        self.round.converted = target
-        self.round.converts.append(target)
-        self.round.merge_type = "merge"
-        self.round.share_dealing_players = list(players)
-        self.round.share_dealing_multiple = list(players)
-        game.graph_changed()
+        self.deal_shares(target, "merge", list(players), list(players))
 
     def remove_duplicate_tokens(self, surviving, others):
         cities = [t.city for o in others for t in o.tokens if t.city is not None]
@@ -327,15 +315,12 @@ class PostMergerShares(Step):
         return corp.holding_ok(entity, share.percent) and self.game.num_certs(entity) < self.game.cert_limit(entity)
 
     def can_buy(self, entity, share) -> bool:
-        if share is None:
-            return False
         corp = self.corporation()
         return (share.corporation is corp and share.percent == 10 and share.owner is not self.game.pool
                 and entity.cash >= ShareBundle([share]).price() and self.can_gain(entity, share))
 
     def can_buy_any(self, entity) -> bool:
-        t = _treasury(self.corporation())
-        return self.can_buy(entity, t[0] if t else None) or self.can_buy(entity, t[1] if len(t) > 1 else None)
+        return any(self.can_buy(entity, s) for s in _treasury(self.corporation())[:2])
 
     def eligible_players(self) -> list:
         return [p for p in self.round.share_dealing_players if not p.passed and self.can_buy_any(p)]
@@ -425,12 +410,8 @@ class PostMergerShares(Step):
     def legal_actions(self, entity):
         if "buy_shares" not in self.actions(entity):
             return []
-        t = _treasury(self.corporation())
-        out = []
-        for s in t[:2]:
-            if self.can_buy(entity, s):
-                out.append({"type": "buy_shares", "shares": [s.id], "percent": 10})
-                break
+        s = next(s for s in _treasury(self.corporation())[:2] if self.can_buy(entity, s))
+        out = [{"type": "buy_shares", "shares": [s.id], "percent": 10}]
         if not self.pass_breaks_merge(entity):
             out.append({"type": "pass"})
         return out
@@ -464,18 +445,13 @@ class ReduceTokens(Step):
     def available_hex(self, entity, hex_) -> bool:
         if entity is not self.surviving():
             return False
-        own = [t for t in entity.tokens if t.used and t.city is not None and t.city.hex is hex_]
-        if len(own) > 1:
+        own = _used_hexes(entity).count(hex_)
+        others = [h for o in self.acquired() for h in _used_hexes(o)]
+        if own > 1:
             return True
-        others = [t for o in self.acquired() for t in o.tokens if t.used and t.city is not None and t.city.hex is hex_]
-        same_hex = bool(set(_used_hexes(entity)) & {t.city.hex for o in self.acquired() for t in o.tokens
-                                                   if t.used and t.city is not None})
-        if same_hex:
-            return bool(own) and bool(others)
-        return bool(own) or bool(others)
-
-    def token_hex_count(self, corp) -> int:
-        return len(set(_used_hexes(corp)))
+        if set(_used_hexes(entity)) & set(others):
+            return bool(own) and hex_ in others
+        return bool(own) or hex_ in others
 
     def process_remove_token(self, action, entity):
         game = self.game
@@ -484,9 +460,8 @@ class ReduceTokens(Step):
         if city is None or not isinstance(slot, int):
             raise GameError("remove_token needs a city and a slot", rule="malformed-action")
         board = game.board
-        slots, extra = board.tokens(city), board.extra_tokens(city)
-        n = len(slots)
-        token = slots[slot] if 0 <= slot < n else (extra[slot - n] if 0 <= slot - n < len(extra) else None)
+        tokens = list(board.tokens(city)) + list(board.extra_tokens(city))
+        token = tokens[slot] if 0 <= slot < len(tokens) else None
         if token is None:
             raise GameError(f"no token in slot {slot} of {city.id}", rule="no-token")
         if not self.available_hex(entity, city.hex):

@@ -18,9 +18,7 @@ class Choose(ChooseMixin, Step):
 
     def company(self, entity):
         c = self.game.index.company("P9")
-        if c is None or c.owner is not entity:
-            return None
-        return c
+        return c if c is not None and c.owner is entity else None
 
     def actions(self, entity):
         if entity is not self.current_entity() or self.company(entity) is None:

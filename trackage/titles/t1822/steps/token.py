@@ -129,18 +129,13 @@ class Token1822(TokenStep):
             and entity.exchange_tokens > 0
 
     def can_place_token(self, entity) -> bool:
-        if entity is not self.current_entity() or self.round.tokened:
+        """SECR's free Channel token and P5's token ability (as in the reference) keep the step open."""
+        if entity is not self.current_entity() or self.round.tokened or not self.available_tokens(entity):
             return False
-        toks = self.available_tokens(entity)
-        if not toks:
-            return False
-        if entity.id == "SECR" and self.game.secr_token_ability(entity):
+        if (entity.id == "SECR" and self.game.secr_token_ability(entity)) or any(
+                c.sym == "P5" and not c.closed for c in entity.companies):
             return True
-        if any(c.sym == "P5" and not c.closed for c in entity.companies):
-            return True  # P5's token ability keeps the step open, as in the reference
-        if min(t.price for t in toks) > entity.cash:
-            return False
-        return self.game.graph.can_token(entity)
+        return super().can_place_token(entity)
 
     def actions(self, entity):
         if entity.is_company:

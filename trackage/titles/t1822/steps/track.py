@@ -105,10 +105,6 @@ class SpecialTrack(Passing):
         entity.close()
 
     def legal_actions(self, entity):
-        acts = self.actions(entity)
-        out = []
-        if "lay_tile" in acts:
-            out += privatelays.special_lay_options(self.game, entity, self.ability(entity))
-        if "pass" in acts:
-            out.append({"type": "pass"})
-        return out
+        lays = privatelays.special_lay_options(self.game, entity, self.ability(entity)) \
+            if "lay_tile" in self.actions(entity) else []
+        return lays + super().legal_actions(entity)

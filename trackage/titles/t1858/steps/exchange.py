@@ -22,9 +22,7 @@ class Exchange1858(Step):
     BLOCKS = False
 
     def actions(self, entity):
-        if entity.is_company or entity.is_minor:
-            return ["buy_shares"]
-        return []
+        return ["buy_shares"] if entity.is_company or entity.is_minor else []
 
     def active(self):
         return True

@@ -44,12 +44,8 @@ class HomeToken1858(HomeToken, Passing):
         if p.get("cities") is not None and city not in p["cities"]:
             raise GameError(f"{entity.name} cannot place a token in {city.id}", rule="bad-home-token")
         token = p["token"]
-        if not entity.companies and not any(t.used and t.city is not None for t in entity.tokens):
-            color = city.tile.color
-            token.price = 0 if color == "white" else 2 * city.revenue_for([color])
-        else:
-            token.price = 0
-        if token.price > 0 and entity.cash < token.price:
+        token.price = self.home_cost(entity, city)
+        if token.price > entity.cash:
             raise GameError(f"{entity.name} cannot pay {token.price} for its home token", rule="insufficient-cash")
         if any(game.board.tokened_by(c, entity) for c in city.tile.cities):
             raise GameError(f"{entity.name} already has a token on {city.hex.id}", rule="token-same-hex")
@@ -59,6 +55,13 @@ class HomeToken1858(HomeToken, Passing):
         self.round.pending_tokens.pop(0)
         game.delete_reservations(entity, city)
         game.graph_changed()
+
+    def home_cost(self, entity, city) -> int:
+        """A company started directly pays twice the city's revenue for its first token
+        (nothing on an empty hex); otherwise the home token is free."""
+        if entity.companies or any(t.used and t.city is not None for t in entity.tokens):
+            return 0
+        return 0 if city.tile.color == "white" else 2 * city.revenue_for([city.tile.color])
 
     def passing(self, entity) -> None:
         """A company that already has a token leaves its home token unplaced: the pending
@@ -74,15 +77,9 @@ class HomeToken1858(HomeToken, Passing):
         board = self.game.board
         if cities is None:
             cities = [c for h in p["hexes"] for c in board.tile(h).cities]
-        out = []
-        for c in cities:
-            if board.tokenable(c, entity, free=True, tokens=[p["token"]]):
-                if not entity.companies and not any(t.used and t.city is not None for t in entity.tokens):
-                    color = c.tile.color
-                    cost = 0 if color == "white" else 2 * c.revenue_for([color])
-                    if cost > entity.cash:
-                        continue
-                out.append({"type": "place_token", "city": c.id, "slot": board.get_slot(c, entity) or 0})
+        out = [{"type": "place_token", "city": c.id, "slot": board.get_slot(c, entity) or 0} for c in cities
+               if board.tokenable(c, entity, free=True, tokens=[p["token"]])
+               and self.home_cost(entity, c) <= entity.cash]
         if "pass" in self.actions(entity):
             out.append({"type": "pass"})
         return out

@@ -19,11 +19,9 @@ class BuyCompany1867(BuyCompanyMixin, Step):
                 and bool(comps) and min(c.min_price for c in comps) <= entity.cash)
 
     def actions(self, entity):
-        if not entity.is_corporation:
+        if not entity.is_corporation or not self.can_buy_company(entity):
             return []
-        if self.can_buy_company(entity):
-            return ["buy_company", "pass"] if self.blocks() else ["buy_company"]
-        return []
+        return ["buy_company", "pass"] if self.blocks() else ["buy_company"]
 
     def company_price(self, entity, company, action: dict) -> int:
         """A player's private, in a phase that allows it, at the named price between its
