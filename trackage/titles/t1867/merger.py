@@ -52,9 +52,7 @@ class Merge(Step):
         return "Convert or Merge Minor Corporation"
 
     def actions(self, entity):
-        if not entity.is_corporation or entity is not self.current_entity():
-            return []
-        if self.round.converted is not None:
+        if not entity.is_corporation or entity is not self.current_entity() or self.round.converted is not None:
             return []
         if self.converting is not None or self.merge_major:
             return ["merge"]
@@ -352,14 +350,9 @@ class PostMergerShares(Step):
         return players[0] if players else None
 
     def actions(self, entity):
-        if not entity.is_player or self.corporation() is None:
+        if not entity.is_player or self.corporation() is None or not self.can_buy_any(entity):
             return []
-        out = []
-        if self.can_buy_any(entity):
-            out.append("buy_shares")
-        if out:
-            out.append("pass")
-        return out
+        return ["buy_shares", "pass"]
 
     def process_buy_shares(self, action, entity):
         from ...core.shares import action_bundle
@@ -508,10 +501,6 @@ class ReduceTokens(Step):
     def legal_actions(self, entity):
         if entity is not self.surviving():
             return []
-        out = []
-        for t in entity.tokens:
-            if (t.used and t.city is not None and self.available_hex(entity, t.city.hex)
-                    and not self.leaves_one_hex(entity, t)):
-                out.append({"type": "remove_token", "city": t.city.id,
-                            "slot": self.game.board.tokens(t.city).index(t)})
-        return out
+        return [{"type": "remove_token", "city": t.city.id, "slot": self.game.board.tokens(t.city).index(t)}
+                for t in entity.tokens if t.used and t.city is not None
+                and self.available_hex(entity, t.city.hex) and not self.leaves_one_hex(entity, t)]
