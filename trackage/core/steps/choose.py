@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Any
 
 from ..errors import GameError
@@ -10,7 +10,10 @@ from ..errors import GameError
 
 class ChooseMixin:
     """``process_choose`` for a :class:`~trackage.core.round.Step` (mixed in before it): the
-    action's ``choice`` must be one of ``choices(entity)``, then ``choose`` carries it out."""
+    action's ``choice`` must be one of ``choices(entity)``, then ``choose`` carries it out; the
+    listing offers each choice while ``choose`` is among the entity's actions."""
+
+    actions: Callable[[Any], list[str]]  # the step's
 
     def choices(self, entity) -> Collection[Any]:
         """Title hook: the choices ``entity`` may name now."""
@@ -26,3 +29,10 @@ class ChooseMixin:
         if choice not in self.choices(entity):
             raise GameError(f"{choice!r} is not a choice now", rule="bad-choice")
         self.choose(entity, choice)
+
+    def legal_actions(self, entity) -> list[dict]:
+        """A ``choose`` per choice (while ``choose`` is offered), then the step's own actions."""
+        own: list[dict] = super().legal_actions(entity)  # type: ignore[misc]  # the Step's
+        if "choose" not in self.actions(entity):
+            return own
+        return [{"type": "choose", "choice": c} for c in self.choices(entity)] + own

@@ -31,13 +31,15 @@ class RunRoutes(Step):
         return "Run Routes"
 
     def actions(self, entity):
-        if entity is not self.current_entity() or not entity.is_corporation:
+        if entity is not self.current_entity() or not self.runs(entity):
             return []
-        if not self.game.route_trains(entity):
-            return []
-        if not self.game.can_run_route(entity):
+        if not self.game.route_trains(entity) or not self.game.can_run_route(entity):
             return []
         return ["run_routes"]
+
+    def runs(self, entity) -> bool:
+        """Title hook: is ``entity`` an operator that runs routes (default: a corporation)?"""
+        return entity.is_corporation
 
     def process_run_routes(self, action, entity):
         routes = action.get("routes")
@@ -64,6 +66,12 @@ class RunRoutes(Step):
 
 
 class Dividend(Step):
+    """The operator pays out or withholds its run's revenue.
+
+    Titles hook in through ``decides`` (who chooses), ``auto_kind`` (what the others are
+    paid), ``payout_amounts`` (the split), ``pays_half_to_owner`` (minors), ``pay_shareholders``,
+    ``price_moves`` and ``after_dividend``."""
+
     HANDLERS: ClassVar[dict] = {"dividend": "process_dividend"}
     KINDS: ClassVar[tuple[str, ...]] = ("payout", "withhold")
 
@@ -71,17 +79,32 @@ class Dividend(Step):
         return "Pay or Withhold Dividends"
 
     def actions(self, entity):
-        if entity is not self.current_entity() or entity.is_company:
+        if entity is not self.current_entity() or not self.decides(entity):
             return []
         if self.total_revenue() == 0:
             return []
         return ["dividend"]
 
+    def decides(self, entity) -> bool:
+        """Title hook: does ``entity`` choose its dividend (others are paid ``auto_kind``)?
+        Default: any operator but a private company."""
+        return not entity.is_company
+
+    def auto_kind(self, entity) -> str | None:
+        """Title hook: the dividend paid when ``entity`` does not choose (no revenue, or an
+        operator that never chooses); None passes the step without one. Default: withhold."""
+        return "withhold"
+
     def total_revenue(self) -> int:
         return sum(r["revenue"] for r in self.round.routes) + (self.round.extra_revenue or 0)
 
     def skip(self):
-        self.do_dividend(self.current_entity(), "withhold")
+        entity = self.current_entity()
+        kind = self.auto_kind(entity)
+        if kind is None:
+            self.pass_()
+        else:
+            self.do_dividend(entity, kind)
 
     def legal_actions(self, entity):
         if "dividend" not in self.actions(entity):
@@ -95,14 +118,23 @@ class Dividend(Step):
         self.do_dividend(entity, kind)
 
     # --- the money
+    def pays_half_to_owner(self, entity) -> bool:
+        """Title hook: does ``entity`` (a minor without shareholders) keep half of any
+        dividend it does not withhold and hand the rest to its owner? Default: no."""
+        return False
+
     def payout_amounts(self, entity, kind: str, revenue: int) -> tuple[int, int]:
-        """(kept by the corporation, distributed to shareholders)."""
+        """(kept by the corporation, distributed to shareholders); a half dividend keeps the
+        half rounded down to a whole number per share."""
         if kind == "withhold":
             return revenue, 0
-        if kind == "half":
-            half = (revenue // 2 // entity.total_shares) * entity.total_shares
-            return revenue - half, half
-        return 0, revenue
+        if self.pays_half_to_owner(entity):
+            kept = revenue // 2
+        elif kind == "half":
+            kept = revenue // 2 // entity.total_shares * entity.total_shares
+        else:
+            kept = 0
+        return kept, revenue - kept
 
     def do_dividend(self, entity, kind: str):
         revenue = self.total_revenue()
@@ -137,22 +169,32 @@ class Dividend(Step):
         return self.dividends_for(entity, holder, per_share)
 
     def pay_shareholders(self, entity, amount: int):
+        if self.pays_half_to_owner(entity):
+            if entity.owner is not None:
+                spend(self.game.bank, entity.owner, amount)
+            return
         ps = self.per_share(entity, amount)
         for payee in list(self.game.players) + list(self.game.corporations):
             amt = self.corporation_dividends(entity, ps) if payee is entity else self.dividends_for(entity, payee, ps)
             if amt > 0:
                 spend(self.game.bank, payee, amt)
 
-    def move_price(self, entity, revenue, kept, paid):
+    def move_price(self, entity, revenue: int, kept: int, paid: int) -> None:
+        """Withholding everything moves the price left; a paid dividend ``price_moves`` right."""
         if entity.share_price is None:
             return
-        if paid > 0:
-            self.game.stock_market.move_right(entity)
-        else:
+        if paid <= 0:
             self.game.stock_market.move_left(entity)
+            return
+        for _ in range(self.price_moves(entity, paid)):
+            self.game.stock_market.move_right(entity)
+
+    def price_moves(self, entity, paid: int) -> int:
+        """Title hook: how many steps right a dividend of ``paid`` moves the price (default 1)."""
+        return 1
 
     def after_dividend(self, entity):
-        pass
+        """Title hook: what follows the dividend (default: nothing)."""
 
 
 class DiscardTrain(Step):

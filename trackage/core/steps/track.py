@@ -33,6 +33,8 @@ class TrackAndTokenStep(Step):
     HANDLERS: ClassVar[dict] = {"lay_tile": "process_lay_tile", "place_token": "process_place_token",
                                 "pass": "process_pass"}
     WITH_TOKEN = True
+    #: is a tile on a preprinted yellow hex a lay rather than an upgrade?
+    PREPRINTED_YELLOW_IS_LAY = True
 
     def round_state(self):
         return {"num_laid_track": 0, "upgraded_track": False, "laid_hexes": [], "tokened": False}
@@ -44,7 +46,7 @@ class TrackAndTokenStep(Step):
         self.round.tokened = False
 
     def description(self):
-        return "Place a Token or Lay Track"
+        return "Place a Token or Lay Track" if self.WITH_TOKEN else "Lay Track"
 
     def actions(self, entity):
         if entity is not self.current_entity():
@@ -83,7 +85,8 @@ class TrackAndTokenStep(Step):
         return self.buying_power(entity) >= lay["cost"] and bool(lay["lay"] or lay["upgrade"])
 
     def is_upgrade(self, old_tile, new_tile) -> bool:
-        return old_tile.color != "white" and not (old_tile.color == "yellow" and old_tile.preprinted)
+        return old_tile.color != "white" and not (self.PREPRINTED_YELLOW_IS_LAY and old_tile.color == "yellow"
+                                                  and old_tile.preprinted)
 
     def pay(self, entity, cost: int):
         if cost > 0:
@@ -170,6 +173,11 @@ class TrackAndTokenStep(Step):
         places it in ``city``; the board then checks connection and room and charges
         ``token.price`` through ``pay``. Default: nothing to add."""
 
+    def token_listed(self, entity, city) -> bool:
+        """Title hook for enumeration: offer a token in ``city`` (a connected city with room)?
+        Default: yes."""
+        return True
+
     # ------------------------------------------------------------ enumeration
     def legal_actions(self, entity):
         acts = self.actions(entity)
@@ -198,9 +206,27 @@ class TrackAndTokenStep(Step):
                     continue
                 out.append({"type": "lay_tile", **cand})
         if "place_token" in acts and asks(self.game, "place_token"):
-            for city in tokenable_cities(self.game, entity):
+            for city in filter(lambda c: self.token_listed(entity, c), tokenable_cities(self.game, entity)):
                 out.append({"type": "place_token", "city": city.id, "slot": self.game.board.get_slot(city, entity)
                             or 0})
         if "pass" in acts:
             out.append({"type": "pass"})
         return out
+
+
+class TokenStep(TrackAndTokenStep):
+    """A step that only places a token, at most one a turn (its tile lays are elsewhere)."""
+
+    HANDLERS: ClassVar[dict] = {"place_token": "process_place_token", "pass": "process_pass"}
+
+    def round_state(self):
+        return {"tokened": False}
+
+    def setup(self):
+        self.round.tokened = False
+
+    def description(self):
+        return "Place a Token"
+
+    def can_lay_tile(self, entity) -> bool:
+        return False

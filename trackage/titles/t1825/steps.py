@@ -146,24 +146,15 @@ class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
         super().setup()
 
     def actions(self, entity):
-        if self.game.silent_receivership(entity) or entity is not self.current_entity():
+        if self.game.silent_receivership(entity):
             return []
-        out = []
-        if self.can_lay_tile(entity):
-            out.append("lay_tile")
-            if self.can_lease(entity):
-                out.append("special_buy")
-        if self.can_place_token(entity):
-            out.append("place_token")
-        if out:
-            out.append("pass")
+        out = super().actions(entity)
+        if "lay_tile" in out and self.can_lease(entity):
+            out.insert(1, "special_buy")
         return out
 
     def buying_power(self, entity) -> int:
         return entity.cash + (200 if entity.receivership() else 0)
-
-    def is_upgrade(self, old_tile, new_tile) -> bool:
-        return old_tile.color != "white" and not (old_tile.color == "yellow" and old_tile.preprinted)
 
     def check_lay(self, entity, hex_, old_tile, tile, rotation):
         if tile.name in ("887", "888") and hex_.id == "Q13" and entity.id != "NS":
@@ -283,20 +274,15 @@ class Route1825(LeaseMixin, RunRoutes):
 
 
 class Dividend1825(Dividend):
-    def actions(self, entity):
-        if entity.is_corporation and entity.receivership():
-            return []
-        return super().actions(entity)
-
-    def total_revenue(self) -> int:
-        return super().total_revenue()
+    def decides(self, entity) -> bool:
+        return not entity.is_company and not (entity.is_corporation and entity.receivership())
 
     def skip(self):
         entity = self.current_entity()
         in_receivership = entity.receivership()
         routes = self.round.routes
         revenue = sum(r["revenue"] for r in routes)
-        self.do_dividend(entity, "withhold")
+        super().skip()
         nxt = self.current_entity()
         if in_receivership and nxt is not None and nxt is not entity:
             # bankrupt in this step: the reference files this turn's record under the
@@ -313,24 +299,10 @@ class Dividend1825(Dividend):
     def corporation_dividends(self, entity, per_share):
         return 0
 
-    def move_price(self, entity, revenue, kept, paid):
+    def price_moves(self, entity, paid: int) -> int:
+        """None up to half the price, then one per multiple of it, at least one and at most four."""
         price = entity.share_price.price
-        times = 0
-        if paid <= 0:
-            self.game.stock_market.move_left(entity)
-            return
-        if paid <= price // 2:
-            times = 0
-        elif paid < 2 * price:
-            times = 1
-        elif paid < 3 * price:
-            times = 2
-        elif paid < 4 * price:
-            times = 3
-        else:
-            times = 4
-        for _ in range(times):
-            self.game.stock_market.move_right(entity)
+        return 0 if paid <= price // 2 else max(1, min(4, paid // price))
 
     def after_dividend(self, entity):
         self.game.check_bank_broken()

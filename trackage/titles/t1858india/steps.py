@@ -93,14 +93,8 @@ class CollectTokens(Step):
         if "remove_hex_token" not in self.actions(entity):
             return []
         reach = gauges.reachable_1858(self.game, entity)
-        out = []
-        seen = set()
-        for t in self.available(entity):
-            if t.hex in reach and t.hex.id not in seen:
-                seen.add(t.hex.id)
-                out.append({"type": "remove_hex_token", "hex": t.hex.id})
-        out.append({"type": "pass"})
-        return out
+        hexes = dict.fromkeys(t.hex.id for t in self.available(entity) if t.hex in reach)
+        return [{"type": "remove_hex_token", "hex": h} for h in hexes] + [{"type": "pass"}]
 
 
 class RouteIndia(ChooseMixin, Route1858):
@@ -126,8 +120,6 @@ class RouteIndia(ChooseMixin, Route1858):
 
     def legal_actions(self, entity):
         out = super().legal_actions(entity)
-        if "choose" in self.actions(entity):
-            out = [{"type": "choose", "choice": t.id} for t in self.attachable(entity)] + out
         for a in out:
             if a["type"] == "run_routes":
                 a["extra_revenue"] = self.game.mines_ports_bonus(entity) if a.get("routes") else 0

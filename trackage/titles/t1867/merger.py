@@ -3,6 +3,7 @@ a major, the share purchases that follow, and token reduction."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import ClassVar
 
 from ...core.entities import ShareBundle, hand_over_companies, hand_over_trains
@@ -51,9 +52,7 @@ class Merge(Step):
         return "Convert or Merge Minor Corporation"
 
     def actions(self, entity):
-        if not entity.is_corporation or entity is not self.current_entity():
-            return []
-        if self.round.converted is not None:
+        if not entity.is_corporation or entity is not self.current_entity() or self.round.converted is not None:
             return []
         if self.converting is not None or self.merge_major:
             return ["merge"]
@@ -67,42 +66,29 @@ class Merge(Step):
         return entity.type == "minor" and entity.share_price is not None and "convert_range" in entity.share_price.types
 
     # ------------------------------------------------------------ candidates
-    def connected_cities(self, corp) -> list:
-        return [n for n in self.game.graph.connected_nodes(corp) if getattr(n, "is_city", False)]
-
     def mergeable_candidates(self, corp) -> list:
         return self.candidates_of(self.merging if self.merging is not None else [corp])
 
     def neighbours(self, corp) -> list:
         """Corporations with a token in a city that ``corp``'s track reaches."""
-        out = []
-        for city in self.connected_cities(corp):
-            for t in self.game.board.tokens(city):
-                if t is not None and t.corporation not in out:
-                    out.append(t.corporation)
-        return out
+        board = self.game.board
+        return list(dict.fromkeys(t.corporation for n in self.game.graph.connected_nodes(corp)
+                                  if getattr(n, "is_city", False) for t in board.tokens(n) if t is not None))
 
     def candidates_of(self, mergeable: list, neighbours=None) -> list:
         """Minors that may join a merge of ``mergeable``: connected by track, at most ten
         companies, at most six of one owner."""
         if len(mergeable) >= LIMIT_MERGE:
             return []
-        counts: dict[int, int] = {}
-        for c in mergeable:
-            counts[id(c.owner)] = counts.get(id(c.owner), 0) + 1
+        counts = Counter(id(c.owner) for c in mergeable)
         at_limit = {k for k, v in counts.items() if v >= LIMIT_OWNED_BY_ONE_ENTITY}
-        available = []
-        for c in mergeable:
-            for oc in (neighbours(c) if neighbours else self.neighbours(c)):
-                if oc not in mergeable and oc not in available:
-                    available.append(oc)
+        near = neighbours or self.neighbours
+        available = dict.fromkeys(oc for c in mergeable for oc in near(c) if oc not in mergeable)
         return [c for c in available if getattr(c, "type", None) == "minor" and id(c.owner) not in at_limit
                 and not c.closed]
 
     def mergeable(self, corp) -> list:
-        if self.converting is not None or self.merge_major:
-            return [c for c in self.game.corporations if c.type == "major" and not c.floated() and not c.ipoed]
-        return self.mergeable_candidates(corp)
+        return self.majors() if self.converting is not None or self.merge_major else self.mergeable_candidates(corp)
 
     def merged_par(self, merging):
         prices = [c.share_price.price for c in merging]
@@ -152,13 +138,14 @@ class Merge(Step):
         return next(sp for sp in self.game.share_prices_with_types(("par", "par_2")) if sp.price <= price_limit)
 
     # ------------------------------------------------------------ processing
-    def majors_available(self) -> bool:
-        return any(c.type == "major" and not c.floated() and not c.ipoed for c in self.game.corporations)
+    def majors(self) -> list:
+        """The majors not yet started, for a conversion or a merge to form."""
+        return [c for c in self.game.corporations if c.type == "major" and not c.floated() and not c.ipoed]
 
     def process_convert(self, action, entity):
         if self.merging is not None or not self.can_convert(entity):
             raise GameError(f"{entity.name} cannot convert", rule="cannot-convert")
-        if not self.game.loading and not self.majors_available():
+        if not self.game.loading and not self.majors():
             raise GameError("no major corporation is available", rule="no-major-available")
         self.converting = entity
 
@@ -182,7 +169,7 @@ class Merge(Step):
         if not self.game.loading and other not in self.mergeable_candidates(entity):
             raise GameError(f"{entity.name} cannot merge with {other.name}", rule="illegal-merge")
         merging = (self.merging or [entity]) + [other]
-        if not self.game.loading and not self.majors_available():
+        if not self.game.loading and not self.majors():
             raise GameError("no major corporation is available", rule="no-major-available")
         if not self.game.loading and not self.reachable_viable(merging):
             raise GameError("this merge could not end with a president", rule="illegal-merge")
@@ -198,6 +185,26 @@ class Merge(Step):
             raise GameError(f"choose a major corporation to merge {corp.name} into", rule="illegal-merge")
         return target
 
+    def absorb(self, frm, to):
+        """``to`` takes over the tokens, cash, privates, loans and trains of ``frm``, which closes."""
+        self.move_tokens(frm, to)
+        if frm.cash > 0:
+            spend(frm, to, frm.cash)
+        hand_over_companies(frm, to)
+        to.loans += frm.loans
+        frm.loans = 0
+        hand_over_trains(frm, to)
+        self.game.close_corporation(frm)
+
+    def deal_shares(self, target, kind: str, players: list, multiple: list) -> None:
+        """The major formed by a ``kind`` ("convert" or "merge") offers its shares to ``players``."""
+        self.round.converted = target
+        self.round.converts.append(target)
+        self.round.merge_type = kind
+        self.round.share_dealing_players = players
+        self.round.share_dealing_multiple = multiple
+        self.game.graph_changed()
+
     def move_tokens(self, frm, to):
         for token in list(frm.tokens):
             city = token.city
@@ -211,14 +218,6 @@ class Merge(Step):
             board.remove_token(token)
             board.place_city_token(city, to, new_token, check_tokenable=False)
 
-    def move_assets(self, frm, to):
-        if frm.cash > 0:
-            spend(frm, to, frm.cash)
-        hand_over_companies(frm, to)
-        to.loans += frm.loans
-        frm.loans = 0
-        hand_over_trains(frm, to)
-
     def finish_convert(self, action, corp):
         target = self.target_from(action, corp)
         game = self.game
@@ -227,27 +226,17 @@ class Merge(Step):
         owner = corp.owner
         self.converting = None
         game.share_market.buy_shares(owner, ShareBundle([_treasury(target)[0]]), exchange=True)
-        self.move_tokens(corp, target)
-        self.move_assets(corp, target)
-        game.close_corporation(corp)
+        self.absorb(corp, target)
         self.round.entities[self.round.entity_index] = target
-        self.round.converted = target
-        self.round.converts.append(target)
-        self.round.merge_type = "convert"
-        players = game.players
-        i = players.index(target.owner)
-        self.round.share_dealing_players = players[i:] + players[:i]
-        self.round.share_dealing_multiple = [owner]
-        game.graph_changed()
+        i = game.players.index(target.owner)
+        self.deal_shares(target, "convert", game.players[i:] + game.players[:i], [owner])
 
     def finish_merge_to_major(self, action, corp):
         game = self.game
         target = self.target_from(action, corp)
         assert self.merging is not None  # only called while a merge is under way
         merging = sorted(self.merging, key=game.stock_market.operating_key)
-        prices = [c.share_price.price for c in merging]
-        new_price = min(200, max(100, max(prices) + min(prices)))
-        par = self.new_par(new_price)
+        par = self.merged_par(merging)
         owners = [c.owner for c in merging]
         players = [p for p in game.players if p in owners]
         i = players.index(owners[0])
@@ -269,9 +258,7 @@ class Merge(Step):
             else:
                 sm.buy_shares(owner, ShareBundle([treasury[-1]]), exchange=True)
             self.remove_duplicate_tokens(target, self.merging)
-            self.move_tokens(minor, target)
-            self.move_assets(minor, target)
-            game.close_corporation(minor)
+            self.absorb(minor, target)
             if minor in self.round.entities:
                 self.round.entities.remove(minor)
         if tokens_above_limits(game, target, self.merging):
@@ -281,12 +268,7 @@ class Merge(Step):
         if self.round.entities:
             self.round.goto_entity(target)
         self.merging = None
-        self.round.converted = target
-        self.round.converts.append(target)
-        self.round.merge_type = "merge"
-        self.round.share_dealing_players = list(players)
-        self.round.share_dealing_multiple = list(players)
-        game.graph_changed()
+        self.deal_shares(target, "merge", list(players), list(players))
 
     def remove_duplicate_tokens(self, surviving, others):
         cities = [t.city for o in others for t in o.tokens if t.city is not None]
@@ -300,11 +282,11 @@ class Merge(Step):
         if "merge" in acts:
             for c in self.mergeable(entity):
                 if (self.converting is None and not self.merge_major
-                        and (not self.majors_available()
+                        and (not self.majors()
                              or not self.reachable_viable((self.merging or [entity]) + [c]))):
                     continue
                 out.append({"type": "merge", "corporation": c.id})
-        if "convert" in acts and self.majors_available():
+        if "convert" in acts and self.majors():
             out.append({"type": "convert"})
         if "pass" in acts and (self.merging is None or self.viable(self.merging)):
             out.append({"type": "pass"})
@@ -331,15 +313,12 @@ class PostMergerShares(Step):
         return corp.holding_ok(entity, share.percent) and self.game.num_certs(entity) < self.game.cert_limit(entity)
 
     def can_buy(self, entity, share) -> bool:
-        if share is None:
-            return False
         corp = self.corporation()
         return (share.corporation is corp and share.percent == 10 and share.owner is not self.game.pool
                 and entity.cash >= ShareBundle([share]).price() and self.can_gain(entity, share))
 
     def can_buy_any(self, entity) -> bool:
-        t = _treasury(self.corporation())
-        return self.can_buy(entity, t[0] if t else None) or self.can_buy(entity, t[1] if len(t) > 1 else None)
+        return any(self.can_buy(entity, s) for s in _treasury(self.corporation())[:2])
 
     def eligible_players(self) -> list:
         return [p for p in self.round.share_dealing_players if not p.passed and self.can_buy_any(p)]
@@ -371,14 +350,9 @@ class PostMergerShares(Step):
         return players[0] if players else None
 
     def actions(self, entity):
-        if not entity.is_player or self.corporation() is None:
+        if not entity.is_player or self.corporation() is None or not self.can_buy_any(entity):
             return []
-        out = []
-        if self.can_buy_any(entity):
-            out.append("buy_shares")
-        if out:
-            out.append("pass")
-        return out
+        return ["buy_shares", "pass"]
 
     def process_buy_shares(self, action, entity):
         from ...core.shares import action_bundle
@@ -429,12 +403,8 @@ class PostMergerShares(Step):
     def legal_actions(self, entity):
         if "buy_shares" not in self.actions(entity):
             return []
-        t = _treasury(self.corporation())
-        out = []
-        for s in t[:2]:
-            if self.can_buy(entity, s):
-                out.append({"type": "buy_shares", "shares": [s.id], "percent": 10})
-                break
+        s = next(s for s in _treasury(self.corporation())[:2] if self.can_buy(entity, s))
+        out = [{"type": "buy_shares", "shares": [s.id], "percent": 10}]
         if not self.pass_breaks_merge(entity):
             out.append({"type": "pass"})
         return out
@@ -468,18 +438,13 @@ class ReduceTokens(Step):
     def available_hex(self, entity, hex_) -> bool:
         if entity is not self.surviving():
             return False
-        own = [t for t in entity.tokens if t.used and t.city is not None and t.city.hex is hex_]
-        if len(own) > 1:
+        own = _used_hexes(entity).count(hex_)
+        others = [h for o in self.acquired() for h in _used_hexes(o)]
+        if own > 1:
             return True
-        others = [t for o in self.acquired() for t in o.tokens if t.used and t.city is not None and t.city.hex is hex_]
-        same_hex = bool(set(_used_hexes(entity)) & {t.city.hex for o in self.acquired() for t in o.tokens
-                                                   if t.used and t.city is not None})
-        if same_hex:
-            return bool(own) and bool(others)
-        return bool(own) or bool(others)
-
-    def token_hex_count(self, corp) -> int:
-        return len(set(_used_hexes(corp)))
+        if set(_used_hexes(entity)) & set(others):
+            return bool(own) and hex_ in others
+        return bool(own) or hex_ in others
 
     def process_remove_token(self, action, entity):
         game = self.game
@@ -488,9 +453,8 @@ class ReduceTokens(Step):
         if city is None or not isinstance(slot, int):
             raise GameError("remove_token needs a city and a slot", rule="malformed-action")
         board = game.board
-        slots, extra = board.tokens(city), board.extra_tokens(city)
-        n = len(slots)
-        token = slots[slot] if 0 <= slot < n else (extra[slot - n] if 0 <= slot - n < len(extra) else None)
+        tokens = list(board.tokens(city)) + list(board.extra_tokens(city))
+        token = tokens[slot] if 0 <= slot < len(tokens) else None
         if token is None:
             raise GameError(f"no token in slot {slot} of {city.id}", rule="no-token")
         if not self.available_hex(entity, city.hex):
@@ -537,10 +501,6 @@ class ReduceTokens(Step):
     def legal_actions(self, entity):
         if entity is not self.surviving():
             return []
-        out = []
-        for t in entity.tokens:
-            if (t.used and t.city is not None and self.available_hex(entity, t.city.hex)
-                    and not self.leaves_one_hex(entity, t)):
-                out.append({"type": "remove_token", "city": t.city.id,
-                            "slot": self.game.board.tokens(t.city).index(t)})
-        return out
+        return [{"type": "remove_token", "city": t.city.id, "slot": self.game.board.tokens(t.city).index(t)}
+                for t in entity.tokens if t.used and t.city is not None
+                and self.available_hex(entity, t.city.hex) and not self.leaves_one_hex(entity, t)]

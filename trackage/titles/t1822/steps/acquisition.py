@@ -56,9 +56,9 @@ class MinorAcquisition(Step):
         n = entity.num_ipo_shares()
         if n > 0 and self._payable(entity, minor, 1):
             out.append("one_share")
-        counts = entity.share_price is None or entity.share_price.counts_for_limit()
-        if n > 1 and (not counts or game.num_certs(minor.owner) < game.cert_limit()) and self._payable(entity, minor,
-                                                                                                       2):
+        room = not (entity.share_price is None or entity.share_price.counts_for_limit()) \
+            or game.num_certs(minor.owner) < game.cert_limit()
+        if n > 1 and room and self._payable(entity, minor, 2):
             out.append("two_shares")
         return out
 
@@ -130,18 +130,12 @@ class MinorAcquisition(Step):
         self.minor = None
         self.pass_()
 
-    def skip(self):
-        self.pass_()
-
     def legal_actions(self, entity):
         acts = self.actions(entity)
         if "choose" in acts:
             ch = self.pay_choices(entity, self.minor) if self.state == "pay" else self.token_choices(entity)
             return [{"type": "choose", "choice": c} for c in ch]
-        out = []
-        if "merge" in acts:
-            for m in self.candidates(entity):
-                if self.connected(entity, m):
-                    out.append({"type": "merge", "corporation": m.id})
-            out.append({"type": "pass"})
-        return out
+        if "merge" not in acts:
+            return []
+        return [{"type": "merge", "corporation": m.id} for m in self.candidates(entity)
+                if self.connected(entity, m)] + [{"type": "pass"}]

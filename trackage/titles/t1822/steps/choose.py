@@ -18,9 +18,7 @@ class Choose(ChooseMixin, Step):
 
     def company(self, entity):
         c = self.game.index.company("P9")
-        if c is None or c.owner is not entity:
-            return None
-        return c
+        return c if c is not None and c.owner is entity else None
 
     def actions(self, entity):
         if entity is not self.current_entity() or self.company(entity) is None:
@@ -35,11 +33,6 @@ class Choose(ChooseMixin, Step):
         """The P9 choice is made and the step is done."""
         self.game.company_made_choice(self.company(entity), choice, "choose")
         self.pass_()
-
-    def legal_actions(self, entity):
-        if not self.actions(entity):
-            return []
-        return [{"type": "choose", "choice": c} for c in self.choices(entity)] + [{"type": "pass"}]
 
 
 class SpecialChoose(ChooseMixin, Step):
@@ -63,10 +56,3 @@ class SpecialChoose(ChooseMixin, Step):
     def choose(self, entity, choice) -> None:
         """The acquired company's choice is made."""
         self.game.company_made_choice(self.company(entity), choice, "special_choose")
-
-    def skip(self):
-        self.pass_()
-
-    def legal_actions(self, entity):
-        c = self.company(entity) if self.actions(entity) else None
-        return [{"type": "choose", "choice": k} for k in self.game.company_choices(c, "special_choose")] if c else []

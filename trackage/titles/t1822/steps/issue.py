@@ -57,9 +57,6 @@ class IssueShares1822(IssueShares):
     def redeem(self, entity, bundle) -> None:
         self.game.share_market.transfer(bundle, entity, spender=entity, receiver=self.game.bank, price=bundle.price())
 
-    def skip(self):
-        self.pass_()
-
     def issue_action(self, bundle) -> dict:
         return {**super().issue_action(bundle), "share_price": bundle.share_price}
 

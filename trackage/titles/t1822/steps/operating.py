@@ -33,15 +33,10 @@ class Route1822(RunRoutes):
         self.pullman = None
 
     def actions(self, entity):
-        if entity is not self.current_entity() or not entity.is_corporation:
+        out = super().actions(entity)
+        if out and entity.type == "minor" and all(t.name == "E" for t in self.game.route_trains(entity)):
             return []
-        trains = self.game.route_trains(entity)
-        if not trains or not self.game.can_run_route(entity):
-            return []
-        if entity.type == "minor" and all(t.name == "E" for t in trains):
-            return []
-        out = ["run_routes"]
-        if self.pullman is None and self.pullman_train(entity) and self.pullman_choices(entity):
+        if out and self.pullman is None and self.pullman_train(entity) and self.pullman_choices(entity):
             out.append("choose")
         return out
 
@@ -78,6 +73,9 @@ class Route1822(RunRoutes):
 
 
 class Dividend1822(Dividend):
+    """Majors choose (a permanent train's revenue may be paid another way); minors pay half.
+    The mail subsidy goes to the company; the tax haven's shares are paid too."""
+
     HANDLERS: ClassVar[dict] = {"dividend": "process_dividend", "choose": "process_choose"}
     KINDS = ("payout", "half", "withhold")
 
@@ -87,13 +85,15 @@ class Dividend1822(Dividend):
     def round_state(self):
         return {"subsidy": 0}
 
+    def decides(self, entity) -> bool:
+        return _is_major(entity)
+
+    def auto_kind(self, entity) -> str:
+        return "half" if entity.type != "major" and self.total_revenue() > 0 else "withhold"
+
     def actions(self, entity):
-        if not _is_major(entity) or entity is not self.current_entity():
-            return []
-        if self.total_revenue() == 0:
-            return []
-        out = ["dividend"]
-        if not self.extra_choice and self.extra_train(entity) and len(entity.trains) > 1:
+        out = super().actions(entity)
+        if out and not self.extra_choice and self.extra_train(entity) and len(entity.trains) > 1:
             out.append("choose")
         return out
 
@@ -109,93 +109,43 @@ class Dividend1822(Dividend):
             raise GameError(f"{action.get('choice')} is an illegal choice", rule="bad-choice")
         self.extra_choice = action.get("choice")
 
-    def split(self, entity, kind, revenue):
-        """(to the corporation, per share) for ``revenue`` paid as ``kind``."""
-        n = entity.total_shares
-        if kind == "withhold":
-            return revenue, 0.0
-        if kind == "half":
-            half = revenue // 2
-            kept = half if entity.type == "minor" else (half // n) * n
-            return kept, (revenue - kept) / n
-        return 0, revenue / n
+    def split(self, entity, kind, revenue) -> tuple[int, int]:
+        """A minor's half keeps exactly half."""
+        if kind == "half" and entity.type == "minor":
+            return revenue // 2, revenue - revenue // 2
+        return super().payout_amounts(entity, kind, revenue)
 
-    def skip(self):
-        entity = self.current_entity()
-        if entity.type == "major":
-            self.do_dividend(entity, "withhold")
-        else:
-            self.do_dividend(entity, "half" if self.total_revenue() > 0 else "withhold")
-
-    def process_dividend(self, action, entity):
-        kind = action.get("kind")
-        if kind not in self.KINDS:
-            raise GameError(f"dividend kind must be one of {', '.join(self.KINDS)}", rule="bad-dividend-kind")
-        self.do_dividend(entity, kind)
-
-    def do_dividend(self, entity, kind):
-        import math
-
-        from ....core.entities import OperatingInfo
-
-        game = self.game
-        revenue = self.total_revenue()
-        subsidy = getattr(self.round, "subsidy", 0) or 0
+    def payout_amounts(self, entity, kind, revenue):
+        """The permanent train's revenue is split as chosen for it; the subsidy is kept."""
         extra = self.extra_train(entity) if self.extra_choice else None
+        extra_rev = next(r["revenue"] for r in self.round.routes if r["train"] == extra.id) if extra else 0
+        kept, paid = self.split(entity, kind, revenue - extra_rev)
         if extra is not None:
-            extra_rev = next(r["revenue"] for r in self.round.routes if r["train"] == extra.id)
-            corp_part, per_share = self.split(entity, kind, revenue - extra_rev)
-            c2, p2 = self.split(entity, self.extra_choice, extra_rev)
-            corp_part += c2
-            per_share += p2
-        else:
-            corp_part, per_share = self.split(entity, kind, revenue)
-        entity.operating_history[(game.turn, self.round.round_num)] = OperatingInfo(self.round.routes, revenue, kind)
-        for t in entity.trains:
-            t.operated = True
-        self.round.routes = []
-        self.round.subsidy = 0
-        if corp_part + subsidy > 0:
-            spend(game.bank, entity, corp_part + subsidy)
-        if per_share > 0:
-            per_share = (revenue - corp_part) / entity.total_shares
-            for payee in list(game.players) + list(game.corporations):
-                pct = payee.percent_of(entity)
-                if not pct:
-                    continue
-                amt = math.ceil(pct / entity.share_percent * per_share)
-                if amt > 0:
-                    spend(game.bank, payee, amt)
-            if game.tax_haven.value() > 0:
-                amt = int(game.tax_haven.num_shares_of(entity) * per_share)  # the reference truncates here
-                if amt > 0:
-                    spend(game.bank, game.tax_haven, amt)
-        paid = revenue - corp_part
-        self.move_share_price(entity, paid)
-        self.extra_choice = ""
-        self.pass_()
+            kept2, paid2 = self.split(entity, self.extra_choice, extra_rev)
+            kept, paid = kept + kept2, paid + paid2
+        return kept + (getattr(self.round, "subsidy", 0) or 0), paid
 
-    def move_share_price(self, entity, paid):
-        sm = self.game.stock_market
-        if entity.share_price is None:
-            return
-        if paid <= 0:
-            sm.move_left(entity)
-            return
+    def corporation_dividends(self, entity, per_share):
+        return self.dividends_for(entity, entity, per_share)
+
+    def pay_shareholders(self, entity, amount):
+        super().pay_shareholders(entity, amount)
+        if self.game.tax_haven.value() > 0:
+            amt = int(self.game.tax_haven.num_shares_of(entity) * self.per_share(entity, amount))  # truncated
+            if amt > 0:
+                spend(self.game.bank, self.game.tax_haven, amt)
+
+    def price_moves(self, entity, paid: int) -> int:
+        """A minor moves once; a major once for its price paid, twice for double."""
         price = entity.share_price.price
-        times = 0
-        if paid >= price or entity.type == "minor":
-            times = 1
-        if paid >= price * 2 and entity.type == "major":
-            times = 2
-        for _ in range(times):
-            sm.move_right(entity)
+        return 1 if entity.type == "minor" else (paid >= price) + (paid >= 2 * price and entity.type == "major")
+
+    def after_dividend(self, entity):
+        self.round.subsidy = 0
+        self.extra_choice = ""
 
     def legal_actions(self, entity):
-        acts = self.actions(entity)
-        out = []
-        if "dividend" in acts:
-            out += [{"type": "dividend", "kind": k} for k in self.KINDS]
-        if "choose" in acts:
+        out = super().legal_actions(entity)
+        if "choose" in self.actions(entity):
             out += [{"type": "choose", "choice": k} for k in self.KINDS]
         return out

@@ -10,7 +10,7 @@ from ....core.errors import GameError
 from ....core.money import spend
 from ....core.round import Step
 from ....core.steps.passing import Passing
-from ....core.steps.track import TrackAndTokenStep
+from ....core.steps.track import TokenStep
 from .. import destinations, layeffects
 from .housekeeping import _is_major
 
@@ -83,9 +83,6 @@ class DestinationToken(Passing):
             return []
         return ["hex_token", "pass"]
 
-    def skip(self):
-        self.pass_()
-
     def connected(self, entity) -> bool:
         return destinations.destination_connected(self.game, entity)
 
@@ -121,18 +118,8 @@ class DestinationToken(Passing):
         return [{"type": "pass"}]
 
 
-class Token1822(TrackAndTokenStep):
-    HANDLERS: ClassVar[dict] = {"place_token": "process_place_token", "pass": "process_pass",
-                                "choose_ability": "process_choose_ability"}
-
-    def round_state(self):
-        return {"tokened": False}
-
-    def setup(self):
-        self.round.tokened = False
-
-    def description(self):
-        return "Place a Token"
+class Token1822(TokenStep):
+    HANDLERS: ClassVar[dict] = {**TokenStep.HANDLERS, "choose_ability": "process_choose_ability"}
 
     def available_tokens(self, entity):
         return [t for t in entity.tokens if not t.used and t.type != "destination"]
@@ -142,18 +129,13 @@ class Token1822(TrackAndTokenStep):
             and entity.exchange_tokens > 0
 
     def can_place_token(self, entity) -> bool:
-        if entity is not self.current_entity() or self.round.tokened:
+        """SECR's free Channel token and P5's token ability (as in the reference) keep the step open."""
+        if entity is not self.current_entity() or self.round.tokened or not self.available_tokens(entity):
             return False
-        toks = self.available_tokens(entity)
-        if not toks:
-            return False
-        if entity.id == "SECR" and self.game.secr_token_ability(entity):
+        if (entity.id == "SECR" and self.game.secr_token_ability(entity)) or any(
+                c.sym == "P5" and not c.closed for c in entity.companies):
             return True
-        if any(c.sym == "P5" and not c.closed for c in entity.companies):
-            return True  # P5's token ability keeps the step open, as in the reference
-        if min(t.price for t in toks) > entity.cash:
-            return False
-        return self.game.graph.can_token(entity)
+        return super().can_place_token(entity)
 
     def actions(self, entity):
         if entity.is_company:

@@ -14,9 +14,7 @@ class Track1822(TrackAndTokenStep):
     HANDLERS: ClassVar[dict] = {"lay_tile": "process_lay_tile", "pass": "process_pass",
                                 "choose_ability": "process_choose_ability"}
     WITH_TOKEN = False
-
-    def description(self):
-        return "Lay Track"
+    PREPRINTED_YELLOW_IS_LAY = False
 
     def actions(self, entity):
         if entity.is_company:
@@ -32,9 +30,6 @@ class Track1822(TrackAndTokenStep):
                for c in getattr(entity, "companies", [])):
             return True
         return super().can_lay_tile(entity)
-
-    def is_upgrade(self, old_tile, new_tile) -> bool:
-        return old_tile.color != "white"
 
     def process_choose_ability(self, action, entity):
         if action.get("choice") not in self.game.company_choices(entity, "track"):
@@ -53,15 +48,6 @@ class Track1822(TrackAndTokenStep):
     def process_lay_tile(self, action, entity):
         self.laying_hex = self.game.board.hex_by_id(action.get("hex"))  # for the hex's discounts in pay()
         super().process_lay_tile(action, entity)
-        if not self.can_lay_tile(entity):
-            self.pass_()
-
-    def legal_lay_ok(self, entity, hex_, old_tile, tile) -> bool:
-        try:
-            self.game.check_lay_1822(entity, hex_, old_tile, tile)
-        except GameError:
-            return False
-        return True
 
     def legal_actions(self, entity):
         if entity.is_company:
@@ -119,10 +105,6 @@ class SpecialTrack(Passing):
         entity.close()
 
     def legal_actions(self, entity):
-        acts = self.actions(entity)
-        out = []
-        if "lay_tile" in acts:
-            out += privatelays.special_lay_options(self.game, entity, self.ability(entity))
-        if "pass" in acts:
-            out.append({"type": "pass"})
-        return out
+        lays = privatelays.special_lay_options(self.game, entity, self.ability(entity)) \
+            if "lay_tile" in self.actions(entity) else []
+        return lays + super().legal_actions(entity)

@@ -22,9 +22,7 @@ class Exchange1858(Step):
     BLOCKS = False
 
     def actions(self, entity):
-        if entity.is_company or entity.is_minor:
-            return ["buy_shares"]
-        return []
+        return ["buy_shares"] if entity.is_company or entity.is_minor else []
 
     def active(self):
         return True
@@ -145,8 +143,3 @@ class ExchangeApproval1858(ChooseMixin, Step):
         elif in_pcr:
             self.round.approvals[corp] = "denied"
         self.round.pending_approval = None
-
-    def legal_actions(self, entity):
-        if entity is not self.round.pending_approval:
-            return []
-        return [{"type": "choose", "choice": "approve"}, {"type": "choose", "choice": "deny"}]

@@ -44,12 +44,8 @@ class HomeToken1858(HomeToken, Passing):
         if p.get("cities") is not None and city not in p["cities"]:
             raise GameError(f"{entity.name} cannot place a token in {city.id}", rule="bad-home-token")
         token = p["token"]
-        if not entity.companies and not any(t.used and t.city is not None for t in entity.tokens):
-            color = city.tile.color
-            token.price = 0 if color == "white" else 2 * city.revenue_for([color])
-        else:
-            token.price = 0
-        if token.price > 0 and entity.cash < token.price:
+        token.price = self.home_cost(entity, city)
+        if token.price > entity.cash:
             raise GameError(f"{entity.name} cannot pay {token.price} for its home token", rule="insufficient-cash")
         if any(game.board.tokened_by(c, entity) for c in city.tile.cities):
             raise GameError(f"{entity.name} already has a token on {city.hex.id}", rule="token-same-hex")
@@ -59,6 +55,13 @@ class HomeToken1858(HomeToken, Passing):
         self.round.pending_tokens.pop(0)
         game.delete_reservations(entity, city)
         game.graph_changed()
+
+    def home_cost(self, entity, city) -> int:
+        """A company started directly pays twice the city's revenue for its first token
+        (nothing on an empty hex); otherwise the home token is free."""
+        if entity.companies or any(t.used and t.city is not None for t in entity.tokens):
+            return 0
+        return 0 if city.tile.color == "white" else 2 * city.revenue_for([city.tile.color])
 
     def passing(self, entity) -> None:
         """A company that already has a token leaves its home token unplaced: the pending
@@ -74,15 +77,9 @@ class HomeToken1858(HomeToken, Passing):
         board = self.game.board
         if cities is None:
             cities = [c for h in p["hexes"] for c in board.tile(h).cities]
-        out = []
-        for c in cities:
-            if board.tokenable(c, entity, free=True, tokens=[p["token"]]):
-                if not entity.companies and not any(t.used and t.city is not None for t in entity.tokens):
-                    color = c.tile.color
-                    cost = 0 if color == "white" else 2 * c.revenue_for([color])
-                    if cost > entity.cash:
-                        continue
-                out.append({"type": "place_token", "city": c.id, "slot": board.get_slot(c, entity) or 0})
+        out = [{"type": "place_token", "city": c.id, "slot": board.get_slot(c, entity) or 0} for c in cities
+               if board.tokenable(c, entity, free=True, tokens=[p["token"]])
+               and self.home_cost(entity, c) <= entity.cash]
         if "pass" in self.actions(entity):
             out.append({"type": "pass"})
         return out
@@ -93,6 +90,7 @@ class Track1858(TrackAndTokenStep):
     that only adds metre gauge costs 10 less; terrain for metre-only upgrades is halved."""
 
     WITH_TOKEN = False
+    PREPRINTED_YELLOW_IS_LAY = False
 
     def round_state(self):
         return {**super().round_state(), "gauges_added": []}
@@ -101,21 +99,8 @@ class Track1858(TrackAndTokenStep):
         super().setup()
         self.round.gauges_added = []
 
-    def description(self):
-        return "Lay Track"
-
-    def actions(self, entity):
-        if entity is not self.current_entity():
-            return []
-        if self.tile_lay(entity) is None:
-            return []
-        return ["lay_tile", "pass"]
-
     def can_lay_tile(self, entity) -> bool:
         return self.tile_lay(entity) is not None
-
-    def is_upgrade(self, old_tile, new_tile) -> bool:
-        return old_tile.color != "white"
 
     def spender(self, entity):
         return entity.owner if entity.is_minor else entity
@@ -150,11 +135,6 @@ class Track1858(TrackAndTokenStep):
 
     def after_lay(self, entity, hex_, old_tile, tile) -> None:
         gauges.after_lay(self.game, entity, hex_, old_tile, tile)
-
-    def process_lay_tile(self, action, entity):
-        super().process_lay_tile(action, entity)
-        if self.tile_lay(entity) is None:
-            self.pass_()
 
     def legal_actions(self, entity):
         if entity is not self.current_entity():
@@ -239,42 +219,28 @@ class Route1858(RunRoutes):
 class Dividend1858(Dividend):
     KINDS = ("payout", "half", "withhold")
 
-    def actions(self, entity):
-        if entity is not self.current_entity() or not entity.is_corporation:
-            return []
-        if self.total_revenue() == 0:
-            return []
-        return ["dividend"]
+    def decides(self, entity) -> bool:
+        return entity.is_corporation
+
+    def auto_kind(self, entity) -> str | None:
+        return "withhold" if entity is not None and entity.is_corporation else None
 
     def total_revenue(self) -> int:
         return super().total_revenue() + privates.private_revenue(self.game, self.current_entity())
 
-    def skip(self):
-        e = self.current_entity()
-        if e is not None and e.is_corporation:
-            self.do_dividend(e, "withhold")
-        else:
-            self.pass_()
-
     def payout_amounts(self, entity, kind, revenue):
-        n = entity.total_shares
+        """Shareholders get a whole amount per share; the rest stays with the company."""
         if kind == "withhold":
             return revenue, 0
-        base = revenue // 2 if kind == "half" else revenue
-        per = base // n
-        return revenue - per * n, per * n
+        paid = (revenue // 2 if kind == "half" else revenue) // entity.total_shares * entity.total_shares
+        return revenue - paid, paid
 
     def rust_obsolete(self, entity):
         pass
 
-    def move_price(self, entity, revenue, kept, paid):
-        if entity.share_price is None:
-            return
-        per = paid // entity.total_shares
-        if paid == 0:
-            self.game.stock_market.move_left(entity)
-        elif per * 10 >= entity.share_price.price:
-            self.game.stock_market.move_right(entity)
+    def price_moves(self, entity, paid: int) -> int:
+        """Right only for a dividend per share of at least a tenth of the price."""
+        return 1 if paid // entity.total_shares * 10 >= entity.share_price.price else 0
 
     def after_dividend(self, entity):
         privates.close_companies_of(self.game, entity)

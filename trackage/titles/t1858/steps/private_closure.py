@@ -6,11 +6,12 @@ from typing import ClassVar
 
 from ....core.entities import ShareBundle
 from ....core.errors import GameError
+from ....core.steps.choose import ChooseMixin
 from ....core.steps.passing import Passing
 from .. import gauges, privates
 
 
-class PrivateClosure1858(Passing):
+class PrivateClosure1858(ChooseMixin, Passing):
     """Each remaining private railway is exchanged for a share of a connected company, or
     closes (its owner receives its face value)."""
 
@@ -25,9 +26,6 @@ class PrivateClosure1858(Passing):
         for c in self.game.corporations:
             if c.floated():
                 self.round.approvals[c] = "approved" if c.owner is minor.owner else "pending"
-
-    def active(self):
-        return not self.passed
 
     def actions(self, entity):
         if entity is not self.current_entity():
@@ -86,8 +84,3 @@ class PrivateClosure1858(Passing):
                 player.companies.remove(company)
             company.owner = g.bank
         privates.close_private(g, company)
-
-    def legal_actions(self, entity):
-        if entity is not self.current_entity():
-            return []
-        return [{"type": "choose", "choice": c} for c in self.choices(entity)] + [{"type": "pass"}]

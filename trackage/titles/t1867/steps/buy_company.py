@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from ....core.errors import GameError
 from ....core.round import Step, ranged
 from ....core.steps.buy_company import BuyCompanyMixin
-
-if TYPE_CHECKING:
-    pass
 
 
 class BuyCompany1867(BuyCompanyMixin, Step):
@@ -22,11 +19,9 @@ class BuyCompany1867(BuyCompanyMixin, Step):
                 and bool(comps) and min(c.min_price for c in comps) <= entity.cash)
 
     def actions(self, entity):
-        if not entity.is_corporation:
+        if not entity.is_corporation or not self.can_buy_company(entity):
             return []
-        if self.can_buy_company(entity):
-            return ["buy_company", "pass"] if self.blocks() else ["buy_company"]
-        return []
+        return ["buy_company", "pass"] if self.blocks() else ["buy_company"]
 
     def company_price(self, entity, company, action: dict) -> int:
         """A player's private, in a phase that allows it, at the named price between its

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from ....core.errors import GameError
 from ....core.round import Step
 from ....core.shares import action_bundle
-
-if TYPE_CHECKING:
-    pass
 
 
 class RedeemShares(Step):
@@ -43,9 +40,6 @@ def take_loans_for(game, entity, cost):
 
 class LoanOperations(Step):
     """Interest, automatic loans for it, repayment; nationalisation if it cannot pay."""
-
-    def actions(self, entity):
-        return []
 
     def skip(self):
         self.pass_()

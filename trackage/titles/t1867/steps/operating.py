@@ -2,21 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
-
-from trackage.core.steps.track import tokenable_cities
+from typing import ClassVar
 
 from ....core.errors import GameError
 from ....core.money import spend
 from ....core.steps.choose import ChooseMixin
 from ....core.steps.operating import Dividend, HomeToken, RunRoutes
 from ....core.steps.passing import Passing
-from ....core.steps.track import TrackAndTokenStep
-
-if TYPE_CHECKING:
-    pass
-
-
+from ....core.steps.track import TokenStep, TrackAndTokenStep
 from .loans import take_loans_for
 
 
@@ -81,15 +74,10 @@ class MajorTrainless(ChooseMixin, Passing):
 
 class Track1867(TrackAndTokenStep):
     WITH_TOKEN = False
-
-    def description(self):
-        return "Lay Track"
+    PREPRINTED_YELLOW_IS_LAY = False
 
     def buying_power(self, entity) -> int:
         return self.game.buying_power(entity, full=True)
-
-    def is_upgrade(self, old_tile, new_tile) -> bool:
-        return old_tile.color != "white"
 
     def pay(self, entity, cost):
         if cost > 0:
@@ -110,41 +98,19 @@ class Track1867(TrackAndTokenStep):
             self.game.place_639_token(tile)
 
 
-class Token1867(TrackAndTokenStep):
+class Token1867(TokenStep):
     """One token per turn, its price times the distance to the nearest own token."""
 
-    HANDLERS: ClassVar[dict] = {"place_token": "process_place_token", "pass": "process_pass"}
-
-    def round_state(self):
-        return {"tokened": False}
-
-    def setup(self):
-        self.round.tokened = False
-
-    def description(self):
-        return "Place a Token"
-
     def can_place_token(self, entity) -> bool:
-        if entity is not self.current_entity() or self.round.tokened:
-            return False
         toks = self.available_tokens(entity)
-        if not toks or toks[0].price > entity.cash:
-            return False
-        return self.game.graph.can_token(entity)
-
-    def actions(self, entity):
-        if not entity.is_corporation:
-            return []
-        return ["place_token", "pass"] if self.can_place_token(entity) else []
+        return (not self.round.tokened and bool(toks) and toks[0].price <= entity.cash
+                and self.game.graph.can_token(entity))
 
     def token_price(self, entity, token, hex_) -> int:
         used = [t.city.hex for t in entity.tokens if t.used and t.city is not None]
         if not used:
             return token.price
         return token.price * min(h.distance(hex_) for h in used)
-
-    def can_lay_tile(self, entity) -> bool:
-        return False
 
     def prepare_token(self, entity, city, token, action: dict) -> None:
         """The token costs its price times the distance to the nearest own token."""
@@ -153,16 +119,8 @@ class Token1867(TrackAndTokenStep):
             raise GameError(f"{entity.name} cannot afford a token for {price}", rule="insufficient-cash")
         token.price = price
 
-    def legal_actions(self, entity):
-        if "place_token" not in self.actions(entity):
-            return []
-        out = []
-        toks = self.available_tokens(entity)
-        for city in tokenable_cities(self.game, entity):
-            if self.token_price(entity, toks[0], city.hex) <= entity.cash:
-                out.append({"type": "place_token", "city": city.id, "slot": self.game.board.get_slot(city, entity)
-                            or 0})
-        return out + [{"type": "pass"}]
+    def token_listed(self, entity, city) -> bool:
+        return self.token_price(entity, self.available_tokens(entity)[0], city.hex) <= entity.cash
 
 
 class Route1867(RunRoutes):
@@ -172,52 +130,16 @@ class Route1867(RunRoutes):
 class Dividend1867(Dividend):
     KINDS = ("payout", "half", "withhold")
 
-    def actions(self, entity):
-        if not entity.is_corporation or entity.type == "minor":
-            return []
-        return super().actions(entity)
+    def decides(self, entity) -> bool:
+        """Majors choose; a minor pays half to its owner."""
+        return entity.is_corporation and entity.type != "minor"
 
-    def skip(self):
-        entity = self.current_entity()
-        if entity.type == "minor":
-            self.do_dividend(entity, "payout" if self.total_revenue() > 0 else "withhold")
-        else:
-            self.do_dividend(entity, "withhold")
+    def auto_kind(self, entity) -> str:
+        return "payout" if entity.type == "minor" and self.total_revenue() > 0 else "withhold"
 
-    def payout_amounts(self, entity, kind, revenue):
-        if kind == "withhold":
-            return revenue, 0
-        if entity.type == "minor":
-            return revenue // 2, revenue - revenue // 2
-        if kind == "half":
-            n = entity.total_shares
-            withheld = (revenue // 2 // n) * n
-            return withheld, revenue - withheld
-        return 0, revenue
+    def pays_half_to_owner(self, entity) -> bool:
+        return entity.type == "minor"
 
-    def pay_shareholders(self, entity, amount):
-        if entity.type == "minor":
-            if amount > 0 and entity.owner is not None:
-                spend(self.game.bank, entity.owner, amount)
-            return
-        super().pay_shareholders(entity, amount)
-
-    def move_price(self, entity, revenue, kept, paid):
-        if entity.share_price is None:
-            return
-        sm = self.game.stock_market
-        if entity.type == "minor":
-            if paid > 0:
-                sm.move_right(entity)
-            else:
-                sm.move_left(entity)
-            return
-        if paid <= 0:
-            sm.move_left(entity)
-        elif paid >= entity.share_price.price:
-            sm.move_right(entity)
-
-    def legal_actions(self, entity):
-        if "dividend" not in self.actions(entity):
-            return []
-        return [{"type": "dividend", "kind": k} for k in self.KINDS]
+    def price_moves(self, entity, paid: int) -> int:
+        """A major's price moves right only for a dividend of at least its share price."""
+        return 1 if entity.type == "minor" or paid >= entity.share_price.price else 0

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from trackage.core.actions import amount
 
 from ....core.errors import GameError
 from ....core.round import Step
 from ....core.steps.buy_company import BuyCompanyMixin
-
-if TYPE_CHECKING:
-    pass
 from .auction import _company
 
 

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from ....core.errors import GameError
-from ....core.money import spend
 from ....core.steps.operating import Dividend, RunRoutes
-from ....core.steps.track import TrackAndTokenStep
-
-if TYPE_CHECKING:
-    pass
+from ....core.steps.track import TokenStep, TrackAndTokenStep
 
 
 class Track1893(TrackAndTokenStep):
@@ -18,9 +14,6 @@ class Track1893(TrackAndTokenStep):
 
     HANDLERS: ClassVar[dict] = {"lay_tile": "process_lay_tile", "pass": "process_pass"}
     WITH_TOKEN = False
-
-    def description(self):
-        return "Lay Track"
 
     def check_lay(self, entity, hex_, old_tile, tile, rotation) -> None:
         if hex_.id in self.game.tile_blocked:
@@ -31,18 +24,7 @@ class Track1893(TrackAndTokenStep):
                             rule="rhine-impassable")
 
 
-class Token1893(TrackAndTokenStep):
-    HANDLERS: ClassVar[dict] = {"place_token": "process_place_token", "pass": "process_pass"}
-
-    def description(self):
-        return "Place a Token"
-
-    def setup(self):
-        self.round.tokened = False
-
-    def can_lay_tile(self, entity) -> bool:
-        return False
-
+class Token1893(TokenStep):
     def prepare_token(self, entity, city, token, action: dict) -> None:
         """The token takes the city's next free slot; in play a client naming another slot is
         told so (the reference, and a log, ignore the slot)."""
@@ -54,45 +36,24 @@ class Token1893(TrackAndTokenStep):
 
 
 class Route1893(RunRoutes):
-    def actions(self, entity):
-        if entity is not self.current_entity() or entity.is_company:
-            return []
-        if not self.game.route_trains(entity) or not self.game.can_run_route(entity):
-            return []
-        return ["run_routes"]
+    def runs(self, entity) -> bool:
+        """Minors run too."""
+        return not entity.is_company
 
 
 class Dividend1893(Dividend):
     """Minors pay half to their owner and keep half; market shares pay nobody."""
 
-    def actions(self, entity):
-        if entity.is_minor:
-            return []
-        return super().actions(entity)
+    def decides(self, entity) -> bool:
+        return not entity.is_minor and not entity.is_company
 
-    def skip(self):
-        entity = self.current_entity()
-        if entity.is_minor:
-            if not self.round.routes:
-                self.pass_()
-                return
-            self.do_dividend(entity, "payout" if self.total_revenue() > 0 else "withhold")
-            return
-        super().skip()
+    def auto_kind(self, entity) -> str | None:
+        if entity.is_minor and not self.round.routes:
+            return None
+        return "payout" if entity.is_minor and self.total_revenue() > 0 else "withhold"
 
-    def payout_amounts(self, entity, kind, revenue):
-        if entity.is_minor:
-            if kind == "withhold":
-                return revenue, 0
-            half = revenue // 2
-            return half, (revenue - half if half > 0 else 0)
-        return super().payout_amounts(entity, kind, revenue)
-
-    def pay_shareholders(self, entity, amount):
-        if entity.is_minor:
-            spend(self.game.bank, entity.owner, amount)
-            return
-        super().pay_shareholders(entity, amount)
+    def pays_half_to_owner(self, entity) -> bool:
+        return bool(entity.is_minor)
 
     def corporation_dividends(self, entity, per_share):
         return 0
