@@ -854,9 +854,8 @@ class Route:
         want = list(hex_ids)
         out: list[Chain] = []
         board = self.rules.board
-        # (a placed tile's ``nodes``, the ends of its paths, are stops: tiles.py types them NodeBase)
-        starts = cast("tuple[RevenueCenter, ...]", board.tile(start_hex).nodes)
-        ends = cast("tuple[RevenueCenter, ...]", board.tile(end_hex).nodes)
+        starts = board.tile(start_hex).nodes
+        ends = board.tile(end_hex).nodes
         for sn in starts:
             for en in ends:
                 if sn is en:
@@ -928,7 +927,7 @@ class Route:
             if rules.is_local(self.train):
                 hx = rules.hex_by_id(conns[0][1])
                 if hx is not None:
-                    for n in cast("tuple[RevenueCenter, ...]", rules.board.tile(hx).nodes):  # (as above)
+                    for n in rules.board.tile(hx).nodes:
                         if rules.city_tokened_by(n, corp):
                             cd.append(Segment(n, n, Chain(None, [], None)))
                             return

@@ -1234,7 +1234,7 @@ class Placed:
         self.city_towns = tuple(n for n in nodes if n.is_city or n.is_town)
         junctions = [n for n in nodes if n.is_junction]
         self.junction = junctions[-1] if junctions else None
-        self.nodes = tuple(nodes[o] for o in spec.path_node_ordinals)
+        self.nodes = cast("tuple[RevenueCenter, ...]", tuple(nodes[o] for o in spec.path_node_ordinals))  # no junctions
         self.stops = self.nodes
         self._view = self._build_view(rotation)
 

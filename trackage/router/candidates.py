@@ -846,9 +846,9 @@ class Enumerator:
             uncounted = 0
             meter = self.meter
             for _hx, tile in self.board.tiles():
-                for n in tile.nodes:  # (stops, typed NodeBase by tiles.py: Placed.nodes)
-                    v = self.value(n)  # type: ignore[arg-type]
-                    if meter.counted(n):  # type: ignore[arg-type]
+                for n in tile.nodes:
+                    v = self.value(n)
+                    if meter.counted(n):
                         counted.append(v)
                     elif v > uncounted:
                         uncounted = v

@@ -8,7 +8,7 @@ from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import GameError
 from ..core.routes import RouteRules, rules_for
@@ -170,9 +170,8 @@ class _Plan:
         self.meter = meter = default_meter(rules, train)
         pay = sv.pay
         if pay is not None and meter.capacity is not None and meter.capacity <= pay and all(
-                # (a placed tile's nodes are stops, typed NodeBase by tiles.py: Placed.nodes)
-                meter.counted(n) for _hx, tile in game.board.tiles() for n in tile.nodes  # type: ignore[arg-type]
-                if sv.value(n) > 0):  # type: ignore[arg-type]
+                meter.counted(n) for _hx, tile in game.board.tiles() for n in tile.nodes
+                if sv.value(n) > 0):
             pay = None  # no route has more than ``pay`` stops that earn: every stop value counts
         self.pay = pay
         self.en = en = Enumerator(entity, game.board, links, meter,
@@ -229,8 +228,7 @@ def _rides_along(game: Game, small: _Plan, big: _Plan) -> bool:
             or se.unique_groups != be.unique_groups or se.unique_hexes != be.unique_hexes):
         return False
     sm, bm = small.meter, big.meter
-    # (a placed tile's nodes are stops: tiles.py types them NodeBase)
-    nodes = cast("list[RevenueCenter]", [n for _hx, tile in game.board.tiles() for n in tile.nodes])
+    nodes = [n for _hx, tile in game.board.tiles() for n in tile.nodes]
     if not isinstance(sm, TypedMeter) or not isinstance(bm, TypedMeter) or not sm.within(bm, nodes):
         return False
     if (small.free is None) != (big.free is None):

@@ -39,10 +39,10 @@ class Bids:
 
     __slots__ = ("bidders", "bids", "item")
 
-    def __init__(self, item: Any, bidders: list | None = None) -> None:
+    def __init__(self, item: Any, bidders: list[Any] | None = None) -> None:
         self.item = item
         self.bids: list[Bid] = []
-        self.bidders: list = list(bidders) if bidders is not None else []
+        self.bidders: list[Any] = list(bidders) if bidders is not None else []
 
     def __len__(self) -> int:
         return len(self.bids)
@@ -50,7 +50,7 @@ class Bids:
     def __iter__(self) -> Iterator[Bid]:
         return iter(self.bids)
 
-    def __getitem__(self, i):
+    def __getitem__(self, i: int) -> Bid:
         return self.bids[i]
 
     def __repr__(self) -> str:
@@ -64,18 +64,18 @@ class Bids:
                 best = b
         return best
 
-    def bid_of(self, entity) -> Bid | None:
+    def bid_of(self, entity: Any) -> Bid | None:
         """``entity``'s bid, if it has one."""
         return next((b for b in self.bids if b[0] is entity), None)
 
-    def place(self, entity, price: int) -> Bid:
+    def place(self, entity: Any, price: int) -> Bid:
         """``entity`` bids ``price``: its earlier bid, if any, goes; the new one is the latest."""
         bid = (entity, price, self.item)
         self.bids = [b for b in self.bids if b[0] is not entity]
         self.bids.append(bid)
         return bid
 
-    def drop(self, entity) -> None:
+    def drop(self, entity: Any) -> None:
         """``entity`` is out: no longer a bidder, its bid withdrawn."""
         if entity in self.bidders:
             self.bidders.remove(entity)
@@ -87,7 +87,7 @@ class Bids:
             return None
         return self.bids[0]
 
-    def next_bidder(self):
+    def next_bidder(self) -> Any:
         """The bidder in turn after the highest bid's (None before any bid)."""
         best = self.highest()
         if best is None or not self.bidders:
@@ -114,14 +114,14 @@ class AuctionMixin:
     OVER_MAX_MESSAGE: ClassVar[str] = "{entity} can bid at most {max}"
 
     # ------------------------------------------------------------------ the handler
-    def process_bid(self, action: dict, entity) -> None:
+    def process_bid(self, action: dict[str, Any], entity: Any) -> None:
         item = self.bid_item(action, entity)
         price = self.bid_price(action, entity, item)
         self.check_bid(entity, item, price)
         self.accept_bid(entity, item, price, action)
 
     # ------------------------------------------------------------------ hooks
-    def bid_item(self, action: dict, entity) -> Any:
+    def bid_item(self, action: dict[str, Any], entity: Any) -> Any:
         """The item ``action`` bids on; refuses an unknown one and (override) one not up for
         auction now. Default: the company named by ``company`` (``unknown-entity``)."""
         company = self.game.index.company(action.get("company"))
@@ -129,7 +129,7 @@ class AuctionMixin:
             raise GameError(f"unknown company {action.get('company')!r}", rule="unknown-entity")
         return company
 
-    def bid_price(self, action: dict, entity, item) -> int:
+    def bid_price(self, action: dict[str, Any], entity: Any, item: Any) -> int:
         """The price ``action`` bids: a whole number (``malformed-action``); 0 when missing,
         unless :attr:`PRICE_REQUIRED`."""
         if self.PRICE_REQUIRED:
@@ -137,38 +137,41 @@ class AuctionMixin:
             if not isinstance(price, int):
                 raise GameError("a bid needs an integer price", rule="malformed-action")
             return price
-        return amount(action, "price", 0)
+        bid: int = amount(action, "price", 0)
+        return bid
 
-    def check_bid(self, entity, item, price: int) -> None:
+    def check_bid(self, entity: Any, item: Any, price: int) -> None:
         """Refuse a bid the rules do not allow. Default: the shared :meth:`check_price`;
         titles add their own rules before or after it."""
         self.check_price(entity, item, price)
 
-    def min_bid(self, item) -> int:
+    def min_bid(self, item: Any) -> int:
         """The lowest bid ``item`` takes now: :meth:`bid_step` over its :meth:`highest_bid`,
         or its :meth:`opening_bid` before any."""
         top = self.highest_bid(item)
         return top[1] + self.bid_step() if top else self.opening_bid(item)
 
-    def highest_bid(self, item) -> Bid | None:
+    def highest_bid(self, item: Any) -> Bid | None:
         """The bid to beat on ``item``: the highest of the auction under way, if it is for
         ``item`` (titles keeping bids elsewhere override it)."""
         bids = self.auction
         return bids.highest() if bids is not None and bids.item is item else None
 
-    def opening_bid(self, item) -> int:
+    def opening_bid(self, item: Any) -> int:
         """The lowest first bid on ``item``."""
         raise NotImplementedError
 
-    def max_bid(self, entity, item) -> int:
+    def max_bid(self, entity: Any, item: Any) -> int:
         """The most ``entity`` may bid on ``item`` (default: its cash)."""
-        return entity.cash
+        cash: int = entity.cash
+        return cash
 
     def bid_step(self) -> int:
         """Bids rise from the minimum in steps of this (the game's ``MIN_BID_INCREMENT``)."""
-        return self.game.MIN_BID_INCREMENT
+        step: int = self.game.MIN_BID_INCREMENT
+        return step
 
-    def accept_bid(self, entity, item, price: int, action: dict) -> None:
+    def accept_bid(self, entity: Any, item: Any, price: int, action: dict[str, Any]) -> None:
         """Record an allowed bid. Default: :meth:`place_bid` on the auction under way."""
         self.place_bid(entity, price)
 
@@ -177,22 +180,22 @@ class AuctionMixin:
         cleared."""
         raise NotImplementedError
 
-    def auction_unsold(self, item) -> None:
+    def auction_unsold(self, item: Any) -> None:
         """Every bidder has dropped out of the auction of ``item`` (already cleared).
         Default: nothing."""
 
-    def bid_target(self, item) -> dict:
+    def bid_target(self, item: Any) -> dict[str, Any]:
         """The fields of a ``bid`` action naming ``item`` (default: the company's ``sym``)."""
         return {"company": item.sym}
 
-    def bid_offer(self, entity, item) -> list[dict]:
+    def bid_offer(self, entity: Any, item: Any) -> list[dict[str, Any]]:
         """The ``bid`` on ``item`` open to ``entity`` with its price range (:meth:`min_bid` to
         :meth:`max_bid` in steps of :meth:`bid_step`), or none when the minimum is out of reach."""
         lo, hi = self.min_bid(item), self.max_bid(entity, item)
         return [ranged({"type": "bid", **self.bid_target(item)}, lo, hi, self.bid_step())] if lo <= hi else []
 
     # ------------------------------------------------------------------ shared rules
-    def check_price(self, entity, item, price: int) -> None:
+    def check_price(self, entity: Any, item: Any, price: int) -> None:
         """The price check of an open auction: at least :meth:`min_bid` (``bid-too-low``), in
         steps of :meth:`bid_step` from it (``bid-increment``), at most :meth:`max_bid`
         (``insufficient-cash``)."""
@@ -203,7 +206,7 @@ class AuctionMixin:
             raise GameError(self.BID_INCREMENT_MESSAGE.format(step=step), rule="bid-increment")
         self.check_max_bid(entity, item, price)
 
-    def check_max_bid(self, entity, item, price: int) -> None:
+    def check_max_bid(self, entity: Any, item: Any, price: int) -> None:
         """At most :meth:`max_bid` (``insufficient-cash``, worded by :attr:`OVER_MAX_MESSAGE`)."""
         hi = self.max_bid(entity, item)
         if price > hi:
@@ -211,7 +214,7 @@ class AuctionMixin:
                             rule="insufficient-cash")
 
     # ------------------------------------------------------------------ one-item auctions
-    def open_bidding(self, entity, item, price: int) -> None:
+    def open_bidding(self, entity: Any, item: Any, price: int) -> None:
         """``entity`` puts ``item`` up with a first bid of ``price``: the bidders are the
         round's entities who can reach the next minimum, and ``entity``."""
         bids = self.auction = Bids(item)
@@ -220,7 +223,7 @@ class AuctionMixin:
         bids.bidders = [p for p in self.round.entities if p is entity or self.max_bid(p, item) >= lo]
         self.resolve_auction()
 
-    def place_bid(self, entity, price: int) -> None:
+    def place_bid(self, entity: Any, price: int) -> None:
         """``entity`` bids ``price`` on the item up: the bidders who cannot reach the next
         minimum drop out, and the auction ends if it is decided."""
         bids = self.auction
@@ -232,7 +235,7 @@ class AuctionMixin:
             bids.drop(p)
         self.resolve_auction()
 
-    def drop_bidder(self, entity) -> None:
+    def drop_bidder(self, entity: Any) -> None:
         """``entity`` leaves the auction under way, which ends if that decides it."""
         if self.auction is not None:
             self.auction.drop(entity)

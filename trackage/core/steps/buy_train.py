@@ -26,7 +26,7 @@ A purchase goes through the same five stages in every title (the reference's
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..actions import amount
 from ..errors import GameError
@@ -56,9 +56,9 @@ class BuyTrain(Step):
     """The operator buys trains, from the depot at the listed price or from another company
     at a price between :attr:`~trackage.core.game.Game.TRAIN_PRICE_MIN` and its cash."""
 
-    HANDLERS: ClassVar[dict] = {"buy_train": "process_buy_train", "pass": "process_pass"}
+    HANDLERS: ClassVar[dict[str, Any]] = {"buy_train": "process_buy_train", "pass": "process_pass"}
 
-    def description(self):
+    def description(self) -> str:
         return "Buy Trains"
 
     #: the action's ``exchange`` names a train of the buyer's traded in (see :meth:`traded_in`)
@@ -68,14 +68,16 @@ class BuyTrain(Step):
     #: the actions of a buyer that must buy a train (see :meth:`must_buy_train`): no pass
     MUST_BUY_ACTIONS: ClassVar[tuple[str, ...]] = ("buy_train",)
 
-    def room(self, entity) -> bool:
-        return sum(1 for t in entity.trains if not t.obsolete) < self.game.train_limit(entity)
+    def room(self, entity: Any) -> bool:
+        room: bool = sum(1 for t in entity.trains if not t.obsolete) < self.game.train_limit(entity)
+        return room
 
-    def trains_for_sale(self, entity) -> list:
+    def trains_for_sale(self, entity: Any) -> list[Train]:
         """The trains of other companies ``entity`` may buy (default: the depot's list of them)."""
-        return self.game.depot.other_trains(entity)
+        trains: list[Train] = self.game.depot.other_trains(entity)
+        return trains
 
-    def other_price_range(self, entity, train: Train) -> tuple[int, int] | None:
+    def other_price_range(self, entity: Any, train: Train) -> tuple[int, int] | None:
         """(lowest, highest) price ``entity`` may pay for another company's ``train`` (None: it
         cannot): by default from :attr:`~trackage.core.game.Game.TRAIN_PRICE_MIN` to its cash."""
         lo = self.game.TRAIN_PRICE_MIN
@@ -91,28 +93,28 @@ class BuyTrain(Step):
         train = self.cheapest_depot_train()
         return min(v["price"] for v in train.variants.values()) if train is not None else 0
 
-    def trade_in_discounts(self, entity) -> list[tuple[Train, Train, int]]:
+    def trade_in_discounts(self, entity: Any) -> list[tuple[Train, Train, int]]:
         """(own train, depot train, price) for each depot train whose ``discount`` names one of
         ``entity``'s trains, at the listed price less that discount (only real discounts)."""
         return [(old, new, new.price - disc[old.name]) for old in entity.trains
                 for new in self.game.depot.depot_trains()
                 if (disc := new.spec.get("discount") or {}).get(old.name, 0) > 0]
 
-    def buys_trains(self, entity) -> bool:
+    def buys_trains(self, entity: Any) -> bool:
         """Does ``entity`` buy trains in this step when it operates (default: a corporation)?"""
         return bool(entity.is_corporation)
 
-    def must_buy_train(self, entity) -> bool:
+    def must_buy_train(self, entity: Any) -> bool:
         """Must ``entity`` buy a train now, without the choice to pass (default: never)?"""
         return False
 
-    def can_buy_train(self, entity) -> bool:
+    def can_buy_train(self, entity: Any) -> bool:
         if not self.room(entity):
             return False
         lo = self.game.depot.min_price(entity)
         return lo is not None and self.game.buying_power(entity) >= lo
 
-    def actions(self, entity):
+    def actions(self, entity: Any) -> list[str]:
         if entity is not self.current_entity() or not self.buys_trains(entity):
             return []
         if self.must_buy_train(entity):
@@ -122,14 +124,14 @@ class BuyTrain(Step):
         return []
 
     # ------------------------------------------------------------------ the purchase
-    def process_buy_train(self, action: dict, entity) -> None:
+    def process_buy_train(self, action: dict[str, Any], entity: Any) -> None:
         purchase = self.read_purchase(action, entity)
         self.check_buy(entity, purchase.train, purchase.price, purchase)
         self.top_up(entity, purchase)
         self.hand_over(entity, purchase)
         self.after_buy_train(entity, purchase)
 
-    def read_purchase(self, action: dict, entity) -> Purchase:
+    def read_purchase(self, action: dict[str, Any], entity: Any) -> Purchase:
         """The action read: the train (unknown: refused), its chosen variant (applied now, see
         :meth:`choose_variant`), the train traded in, and the price."""
         train = self.purchased_train(action, entity)
@@ -144,16 +146,17 @@ class BuyTrain(Step):
         return Purchase(train, price, variant, exchange, from_depot)
 
     # --- reading hooks
-    def purchased_train(self, action: dict, entity) -> Train | None:
+    def purchased_train(self, action: dict[str, Any], entity: Any) -> Train | None:
         """The train the action buys (None: no such train): the one it names."""
-        return self.game.depot.train_by_id(action.get("train"))
+        train: Train | None = self.game.depot.train_by_id(action.get("train"))
+        return train
 
-    def chosen_variant(self, action: dict, train: Train) -> str | None:
+    def chosen_variant(self, action: dict[str, Any], train: Train) -> str | None:
         """The variant the buyer chooses for ``train``: the one the action names, for a depot
         train only (None: keep the train as it is)."""
         return action.get("variant") if train.owner is self.game.depot else None
 
-    def choose_variant(self, entity, train: Train, variant: str) -> None:
+    def choose_variant(self, entity: Any, train: Train, variant: str) -> None:
         """Apply the chosen ``variant`` before the checks (the price checked is the variant's);
         one the train does not have is refused."""
         self.variant_price(train, variant)
@@ -165,13 +168,13 @@ class BuyTrain(Step):
             raise GameError(f"train {train.id} has no variant {variant}", rule="bad-variant")
         return int(train.variants[variant]["price"])
 
-    def traded_in(self, action: dict, entity, train: Train) -> Train | None:
+    def traded_in(self, action: dict[str, Any], entity: Any, train: Train) -> Train | None:
         """The buyer's train named as ``exchange`` (None: no trade-in; an unknown train or one
         of another holder is refused). Titles without :attr:`TRADE_INS` ignore ``exchange``."""
         traded = action.get("exchange") if self.TRADE_INS else None
         if not traded:
             return None
-        exchange = self.game.depot.train_by_id(traded)
+        exchange: Train | None = self.game.depot.train_by_id(traded)
         if exchange is None or exchange.owner is not entity:
             raise GameError(f"{entity.name} does not own train {traded!r}", rule="not-owner")
         return exchange
@@ -181,7 +184,7 @@ class BuyTrain(Step):
         return train.price
 
     # --- the checks
-    def check_buy(self, entity, train: Train, price: int, purchase: Purchase | None = None) -> None:
+    def check_buy(self, entity: Any, train: Train, price: int, purchase: Purchase | None = None) -> None:
         """Refuse buying ``train`` for ``price`` when the rules do not allow it (the core rule:
         room, then the depot's listed price or a price between companies, then cash).
         ``purchase`` is the whole purchase read (variant, trade-in), for titles that need it."""
@@ -196,7 +199,7 @@ class BuyTrain(Step):
                                 f"in steps of {self.game.TRAIN_PRICE_MULTIPLE}", rule="wrong-price")
         self.check_cash(entity, price)
 
-    def check_room(self, entity) -> None:
+    def check_room(self, entity: Any) -> None:
         """Refuse a buyer at its train limit (:meth:`room`)."""
         if not self.room(entity):
             raise GameError(f"{entity.name} is at its train limit", rule="train-limit")
@@ -211,7 +214,7 @@ class BuyTrain(Step):
         if price != expected:
             raise GameError(f"train {train.id} costs {expected}, not {price}", rule="wrong-price")
 
-    def check_for_sale(self, entity, train: Train) -> None:
+    def check_for_sale(self, entity: Any, train: Train) -> None:
         """Refuse another holder's train that is not for sale: it must belong to another live
         corporation, be unrusted and buyable, and be among that holder's trains."""
         owner = train.owner
@@ -220,43 +223,43 @@ class BuyTrain(Step):
                 or train not in getattr(owner, "trains", ())):
             raise GameError(f"train {train.id} is not for sale", rule="train-not-available")
 
-    def check_offered(self, entity, train: Train) -> None:
+    def check_offered(self, entity: Any, train: Train) -> None:
         """Refuse another company's train not among :meth:`trains_for_sale`."""
         if train not in self.trains_for_sale(entity):
             raise GameError(f"train {train.id} is not for sale to {entity.name}", rule="train-not-available")
 
-    def check_other_price(self, entity, train: Train, price: int) -> None:
+    def check_other_price(self, entity: Any, train: Train, price: int) -> None:
         """Refuse a price for another company's train outside :meth:`other_price_range`."""
         rng = self.other_price_range(entity, train)
         if rng is None or not rng[0] <= price <= rng[1]:
             raise GameError(f"{entity.name} may pay between {rng[0]} and {rng[1]} for train {train.id}"
                             if rng else f"{entity.name} cannot pay for train {train.id}", rule="wrong-price")
 
-    def check_cash(self, entity, price: int) -> None:
+    def check_cash(self, entity: Any, price: int) -> None:
         """Refuse a price above the buyer's cash."""
         if price > entity.cash:
             raise GameError(f"{entity.name} has {entity.cash}, the train costs {price}", rule="insufficient-cash")
 
     # --- paying and handing over
-    def top_up(self, entity, purchase: Purchase) -> None:
+    def top_up(self, entity: Any, purchase: Purchase) -> None:
         """Someone adds what the buyer lacks for a checked purchase (by default nobody: the
         checks refused any shortfall)."""
 
-    def president_pays_rest(self, entity, price: int) -> None:
+    def president_pays_rest(self, entity: Any, price: int) -> None:
         """``entity``'s owner pays what its cash lacks for ``price`` (checked allowed before)."""
         if price > entity.cash:
             spend(entity.owner, entity, price - entity.cash)
 
-    def hand_over(self, entity, purchase: Purchase) -> None:
+    def hand_over(self, entity: Any, purchase: Purchase) -> None:
         """Make the checked, funded purchase: the trade-in first, then the train."""
         if purchase.exchange is not None:
             self.trade_in(entity, purchase)
         self.buy(entity, purchase.train, purchase.price)
 
-    def trade_in(self, entity, purchase: Purchase) -> None:
+    def trade_in(self, entity: Any, purchase: Purchase) -> None:
         """What becomes of the train traded in (titles with trade-ins say)."""
 
-    def buy(self, entity, train: Train, price: int) -> None:
+    def buy(self, entity: Any, train: Train, price: int) -> None:
         """The train changes hands for ``price``; a depot train may bring a new phase (and rust
         or obsolete older trains)."""
         from_depot = train.owner is self.game.depot
@@ -264,20 +267,20 @@ class BuyTrain(Step):
         if from_depot:
             phase_buying_train(self.game, entity, train)
 
-    def after_buy_train(self, entity, purchase: Purchase) -> None:
+    def after_buy_train(self, entity: Any, purchase: Purchase) -> None:
         """After the purchase: the step ends when the buyer may buy nothing more."""
         if not self.can_buy_train(entity):
             self.pass_()
 
     # ------------------------------------------------------------------ listing
-    def legal_actions(self, entity):
+    def legal_actions(self, entity: Any) -> list[dict[str, Any]]:
         acts = self.actions(entity)
         out = self.train_offers(entity) if "buy_train" in acts else []
         if "pass" in acts:
             out.append({"type": "pass"})
         return out
 
-    def train_offers(self, entity) -> list[dict]:
+    def train_offers(self, entity: Any) -> list[dict[str, Any]]:
         """The legal ``buy_train`` actions: with room, the depot's trains (each variant and price
         of :meth:`variant_prices` that :meth:`may_buy_variant` allows) and the trains of others
         (:meth:`trains_for_sale`, over :meth:`other_price_range`); and the trade-ins
@@ -294,19 +297,21 @@ class BuyTrain(Step):
                   for old, new, name, price in self.trade_in_offers(entity)]
         return depot + trades + others if self.TRADE_INS_FIRST else depot + others + trades
 
-    def depot_offer_trains(self, entity) -> list:
+    def depot_offer_trains(self, entity: Any) -> list[Train]:
         """The depot trains offered to ``entity`` (default: all the depot offers now)."""
-        return self.game.depot.depot_trains()
+        trains: list[Train] = self.game.depot.depot_trains()
+        return trains
 
-    def variant_prices(self, entity, train: Train) -> list[tuple[str, int]]:
+    def variant_prices(self, entity: Any, train: Train) -> list[tuple[str, int]]:
         """(variant, price) pairs ``train`` is offered at (default: its name at its price)."""
         return [(train.name, train.price)]
 
-    def may_buy_variant(self, entity, train: Train, variant: str, price: int) -> bool:
+    def may_buy_variant(self, entity: Any, train: Train, variant: str, price: int) -> bool:
         """May ``entity`` buy the depot ``train`` as ``variant`` for ``price`` now (default: its
         cash covers the price)?"""
-        return price <= entity.cash
+        affordable: bool = price <= entity.cash
+        return affordable
 
-    def trade_in_offers(self, entity) -> list[tuple]:
+    def trade_in_offers(self, entity: Any) -> list[tuple[Train, Train, str, int]]:
         """(own train, depot train, variant, price) trade-ins listed (default: none)."""
         return []

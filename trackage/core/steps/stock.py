@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..actions import amount
 from ..errors import GameError
@@ -12,13 +12,13 @@ from .auction import AuctionMixin
 from .passing import Passing
 
 if TYPE_CHECKING:
-    from ..entities import Corporation, ShareBundle
+    from ..entities import Company, Corporation, ShareBundle
     from ..market import SharePrice
 
 PURCHASES = ("buy_shares", "par", "buy_company")
 
 
-def transfer_company(game, company, buyer, price: int) -> None:
+def transfer_company(game: Any, company: Company, buyer: Any, price: int) -> None:
     """``buyer`` buys ``company`` for ``price`` from its owner (the bank when it has none)."""
     owner = company.owner
     seller = owner if owner is not None else game.bank
@@ -30,7 +30,7 @@ def transfer_company(game, company, buyer, price: int) -> None:
         spend(buyer, seller, price)
 
 
-def sell_company_to_bank(game, player, company, price: int) -> None:
+def sell_company_to_bank(game: Any, player: Any, company: Company, price: int) -> None:
     """``player`` sells ``company`` to the bank for ``price``."""
     company.owner = game.bank
     player.companies.remove(company)
@@ -39,7 +39,7 @@ def sell_company_to_bank(game, player, company, price: int) -> None:
 
 
 class BuySellParShares(Passing):
-    HANDLERS: ClassVar[dict] = {
+    HANDLERS: ClassVar[dict[str, Any]] = {
         "buy_shares": "process_buy_shares", "sell_shares": "process_sell_shares", "par": "process_par",
         "buy_company": "process_buy_company", "sell_company": "process_sell_company", "pass": "process_pass",
     }
@@ -52,20 +52,20 @@ class BuySellParShares(Passing):
     #: A purchase, or a par, ends the player's turn.
     PURCHASE_ENDS_TURN: ClassVar[bool] = False
 
-    def round_state(self):
+    def round_state(self) -> dict[str, Any]:
         return {"players_sold": {}, "players_bought": {}, "current_actions": []}
 
-    def setup(self):
+    def setup(self) -> None:
         for sold in self.round.players_sold.values():
             for k in sold:
                 sold[k] = "prev"
         self.round.current_actions = []
 
-    def description(self):
+    def description(self) -> str:
         return "Buy/Sell/Par"
 
     # ------------------------------------------------------------ availability
-    def actions(self, entity):
+    def actions(self, entity: Any) -> list[str]:
         if entity is not self.current_entity():
             return []
         if self.must_sell(entity):
@@ -91,17 +91,17 @@ class BuySellParShares(Passing):
     def bought(self) -> bool:
         return any(a["type"] in PURCHASES for a in self.round.current_actions)
 
-    def sold_now(self, player, thing) -> object:
+    def sold_now(self, player: Any, thing: Any) -> object:
         return self.round.players_sold.get(player, {}).get(thing)
 
-    def must_sell(self, entity) -> bool:
+    def must_sell(self, entity: Any) -> bool:
         """Over the certificate limit (with something to sell), or over a holding limit."""
         if self.game.num_certs(entity) > self.game.cert_limit(entity):
             return self.can_sell_any(entity)
         return self.HOLDING_LIMIT_FORCES_SALE and any(not c.holding_ok(entity) and self.can_sell_any_of(entity, c)
                    for c in self.game.corporations if entity.shares_of(c))
 
-    def can_gain(self, entity, bundle, exchange: bool = False) -> bool:
+    def can_gain(self, entity: Any, bundle: ShareBundle, exchange: bool = False) -> bool:
         """Whether ``entity`` may take ``bundle`` within its holding limit and (unless the
         price's cell does not count, or it comes by ``exchange``) the certificate limit."""
         corp = bundle.corporation
@@ -111,15 +111,17 @@ class BuySellParShares(Passing):
         return corp.holding_ok(entity, bundle.percent) and (
             not counts or exchange or self.certs_held(entity) < self.game.cert_limit(entity))
 
-    def certs_held(self, entity) -> int:
+    def certs_held(self, entity: Any) -> int:
         """The certificates counted against ``entity``'s limit (default: the game's count)."""
-        return self.game.num_certs(entity)
+        certs: int = self.game.num_certs(entity)
+        return certs
 
-    def available_cash(self, entity) -> int:
+    def available_cash(self, entity: Any) -> int:
         """What ``entity`` may spend on shares now (default: its cash)."""
-        return entity.cash
+        cash: int = entity.cash
+        return cash
 
-    def may_buy_from(self, entity, corp: Corporation) -> bool:
+    def may_buy_from(self, entity: Any, corp: Corporation) -> bool:
         """Whether ``entity`` may buy shares of ``corp`` at all now (default: yes)."""
         return True
 
@@ -127,7 +129,7 @@ class BuySellParShares(Passing):
         """Whether buying ``bundle`` is an exchange, outside the certificate limit (default: no)."""
         return False
 
-    def can_buy_multiple(self, entity, corp) -> bool:
+    def can_buy_multiple(self, entity: Any, corp: Corporation) -> bool:
         sp = corp.share_price
         if sp is None or "multiple_buy" not in sp.types:
             return False
@@ -138,7 +140,7 @@ class BuySellParShares(Passing):
                 return False
         return True
 
-    def can_buy(self, entity, bundle, cash: int | None = None) -> bool:
+    def can_buy(self, entity: Any, bundle: ShareBundle | None, cash: int | None = None) -> bool:
         """Whether ``entity`` may buy ``bundle`` now, paying from ``cash`` (default:
         :meth:`available_cash`)."""
         if bundle is None or not all(s.buyable for s in bundle.shares) or bundle.owner is entity:
@@ -160,7 +162,7 @@ class BuySellParShares(Passing):
                 return False
         return True
 
-    def buyable_bundles(self, entity) -> list:
+    def buyable_bundles(self, entity: Any) -> list[ShareBundle]:
         """Single-certificate bundles the player could buy now (IPO and pool)."""
         from ..entities import ShareBundle
 
@@ -180,7 +182,7 @@ class BuySellParShares(Passing):
                         out.append(b)
         return out
 
-    def can_buy_any(self, entity) -> bool:
+    def can_buy_any(self, entity: Any) -> bool:
         from ..entities import ShareBundle
 
         for corp in self.game.corporations:
@@ -195,7 +197,7 @@ class BuySellParShares(Passing):
                     return True
         return False
 
-    def can_ipo_any(self, entity) -> bool:
+    def can_ipo_any(self, entity: Any) -> bool:
         from ..entities import ShareBundle
 
         if self.bought():
@@ -208,7 +210,7 @@ class BuySellParShares(Passing):
                 return True
         return False
 
-    def can_par_corp(self, entity, corp) -> bool:
+    def can_par_corp(self, entity: Any, corp: Corporation) -> bool:
         from ..entities import ShareBundle
 
         if not self.game.can_par(corp, entity):
@@ -220,7 +222,7 @@ class BuySellParShares(Passing):
         return self.can_gain(entity, ShareBundle([pres])) and entity.cash >= min(
             p.price for p in prices) * pres.percent // corp.share_percent
 
-    def par_prices(self, entity, corp) -> list:
+    def par_prices(self, entity: Any, corp: Corporation) -> list[SharePrice]:
         return [p for p in self.game.par_prices(corp) if p.price * 2 <= entity.cash]
 
     def can_sell_order(self) -> bool:
@@ -232,7 +234,7 @@ class BuySellParShares(Passing):
         types = {a["type"] for a in self.round.current_actions}
         return not (len(types) == 2 and self.round.current_actions[-1]["type"] in PURCHASES)
 
-    def can_dump(self, entity, bundle) -> bool:
+    def can_dump(self, entity: Any, bundle: ShareBundle) -> bool:
         corp = bundle.corporation
         if self.game.PRESIDENT_SALES_TO_MARKET:
             if bundle.presidents_share is None or bundle.percent >= corp.presidents_percent:
@@ -240,10 +242,12 @@ class BuySellParShares(Passing):
             others = [p for h, p in corp.player_share_holders().items() if h is not entity]
             if (max(others) if others else 0) > 10:
                 return True
-            return self.game.pool.percent_of(corp) > 0
-        return self.game.share_market.can_dump(entity, bundle)
+            pooled: bool = self.game.pool.percent_of(corp) > 0
+            return pooled
+        dump: bool = self.game.share_market.can_dump(entity, bundle)
+        return dump
 
-    def can_sell(self, entity, bundle) -> bool:
+    def can_sell(self, entity: Any, bundle: ShareBundle | None) -> bool:
         if bundle is None or bundle.owner is not entity:
             return False
         if not self.game.check_sale_timing(entity, bundle):
@@ -254,34 +258,34 @@ class BuySellParShares(Passing):
                 and self.game.share_market.fit_in_pool(bundle, self.game.market_share_limit(bundle.corporation))
                 and self.can_dump(entity, bundle))
 
-    def just_bought(self, corp) -> bool:
+    def just_bought(self, corp: Corporation) -> bool:
         return False
 
-    def can_sell_any_of(self, entity, corp) -> bool:
+    def can_sell_any_of(self, entity: Any, corp: Corporation) -> bool:
         return any(self.can_sell(entity, b) for b in self.game.share_market.bundles_for(entity, corp))
 
-    def can_sell_any(self, entity) -> bool:
+    def can_sell_any(self, entity: Any) -> bool:
         return any(self.can_sell_any_of(entity, c) for c in self.game.corporations if entity.shares_of(c))
 
     # companies
-    def can_buy_any_companies(self, entity) -> bool:
+    def can_buy_any_companies(self, entity: Any) -> bool:
         if self.bought() or entity.cash <= 0 or self.game.num_certs(entity) >= self.game.cert_limit(entity):
             return False
         return any(self._company_buyable(entity, c) for c in self.game.buyable_bank_companies())
 
-    def _company_buyable(self, entity, company) -> bool:
+    def _company_buyable(self, entity: Any, company: Company) -> bool:
         return not self.sold_now(entity, company) and entity.cash >= company.value
 
-    def can_sell_any_companies(self, entity) -> bool:
+    def can_sell_any_companies(self, entity: Any) -> bool:
         return not self.bought() and self.game.turn > 1 and bool(entity.companies)
 
     # ------------------------------------------------------------ processing
-    def _track(self, action, entity, thing, corp=None):
+    def _track(self, action: dict[str, Any], entity: Any, thing: Any, corp: Corporation | None = None) -> None:
         rec = {"type": action["type"], "_corp": corp}
         self.round.current_actions.append(rec)
         self.round.last_to_act = entity
 
-    def process_buy_shares(self, action: dict, entity) -> None:
+    def process_buy_shares(self, action: dict[str, Any], entity: Any) -> None:
         """A player buys a bundle from the IPO or the market, in five stages a title fills in:
         :meth:`exchange` (a ``buy_shares`` that is no purchase), :meth:`purchase_bundle` (which
         bundle), :meth:`check_buy_shares` (may it), :meth:`take_shares` (the certificates and
@@ -298,41 +302,41 @@ class BuySellParShares(Passing):
         self.after_buy(entity, corp)
 
     # hooks of process_buy_shares
-    def exchange(self, action: dict, entity) -> bool:
+    def exchange(self, action: dict[str, Any], entity: Any) -> bool:
         """Carry out a ``buy_shares`` that is an exchange rather than a purchase (e.g. 1893's
         FdSD for RAG shares) and say so. Default: none (False)."""
         return False
 
-    def purchase_bundle(self, action: dict, entity) -> ShareBundle:
+    def purchase_bundle(self, action: dict[str, Any], entity: Any) -> ShareBundle:
         """The bundle ``action`` buys, at the price it states (see :func:`action_bundle`)."""
         return action_bundle(self.game, action)
 
-    def check_buy_shares(self, entity, bundle: ShareBundle) -> None:
+    def check_buy_shares(self, entity: Any, bundle: ShareBundle) -> None:
         """Refuse a purchase :meth:`can_buy` does not allow, naming the rule it breaks
         (:meth:`_why_not_buy`). Titles add their own refusals before it."""
         if not self.can_buy(entity, bundle):
             raise GameError(f"{entity.name} cannot buy {', '.join(s.id for s in bundle.shares)} now",
                             rule=self._why_not_buy(entity, bundle))
 
-    def note_bought(self, entity, corp: Corporation, percent: int) -> None:
+    def note_bought(self, entity: Any, corp: Corporation, percent: int) -> None:
         """Record that ``entity`` bought ``percent`` of ``corp`` this round."""
         bought = self.round.players_bought.setdefault(entity, {})
         bought[corp] = bought.get(corp, 0) + percent
 
-    def take_shares(self, entity, bundle: ShareBundle) -> None:
+    def take_shares(self, entity: Any, bundle: ShareBundle) -> None:
         """Move the certificates to ``entity`` and its money to their seller: the market's
         ``buy_shares`` (the IPO's price to the bank or an incremental company, the market's
         to the bank, the company floating when it should)."""
         self.game.share_market.buy_shares(entity, bundle)
 
-    def after_buy(self, entity, corp: Corporation) -> None:
+    def after_buy(self, entity: Any, corp: Corporation) -> None:
         """What follows a purchase: the game's ``after_buy_shares``, then the turn's end if
         :attr:`PURCHASE_ENDS_TURN`; titles add to it."""
         self.game.after_buy_shares(entity, corp)
         if self.PURCHASE_ENDS_TURN:
             self.pass_()
 
-    def _why_not_buy(self, entity, bundle) -> str:
+    def _why_not_buy(self, entity: Any, bundle: ShareBundle) -> str:
         corp = bundle.corporation
         if bundle.owner is entity:
             return "already-owned"
@@ -348,7 +352,7 @@ class BuySellParShares(Passing):
             return "holding-limit"
         return "certificate-limit"
 
-    def process_sell_shares(self, action, entity):
+    def process_sell_shares(self, action: dict[str, Any], entity: Any) -> None:
         """A player sells a bundle to the market: checked by :meth:`check_sale`, recorded (no
         buying it back this round), priced by the game's ``sell_shares_and_change_price`` and
         followed by the game's ``after_sell_shares``."""
@@ -359,18 +363,18 @@ class BuySellParShares(Passing):
         self._track(action, entity, bundle.corporation, bundle.corporation)
         self.game.after_sell_shares(entity, bundle.corporation)
 
-    def check_sale(self, entity, bundle: ShareBundle) -> None:
+    def check_sale(self, entity: Any, bundle: ShareBundle) -> None:
         """Raise a :class:`GameError` unless ``entity`` may sell ``bundle`` now (:meth:`can_sell`).
         Titles add the checks the reference makes besides ``can_sell?`` here."""
         if not self.can_sell(entity, bundle):
             raise GameError(f"{entity.name} cannot sell {bundle.percent}% of {bundle.corporation.name} now",
                             rule=self.why_not_sell(entity, bundle))
 
-    def why_not_sell(self, entity, bundle: ShareBundle) -> str:
+    def why_not_sell(self, entity: Any, bundle: ShareBundle) -> str:
         """The rule named in the error when :meth:`can_sell` refuses a sale."""
         return "illegal-sale"
 
-    def process_par(self, action: dict, entity) -> None:
+    def process_par(self, action: dict[str, Any], entity: Any) -> None:
         """A player starts a corporation at a par price, in stages a title fills in:
         :meth:`par_choice` (which corporation, which price), :meth:`check_par` (may it be
         parred so), :meth:`defer_par` (a par that waits for a choice) and
@@ -380,7 +384,7 @@ class BuySellParShares(Passing):
         if not self.defer_par(entity, corp, share_price, action):
             self.par_corporation(entity, corp, share_price, action)
 
-    def par_corporation(self, entity, corp: Corporation, share_price: SharePrice, action: dict) -> None:
+    def par_corporation(self, entity: Any, corp: Corporation, share_price: SharePrice, action: dict[str, Any]) -> None:
         """Start ``corp`` at ``share_price`` for ``entity``: :meth:`check_par_purchase`, the par
         set, the :meth:`par_bundle` taken (:meth:`take_par_shares`), the game's ``after_par``
         (e.g. the home token), then :meth:`after_start`."""
@@ -394,7 +398,7 @@ class BuySellParShares(Passing):
         self.after_start(entity, corp)
 
     # hooks of process_par
-    def par_choice(self, action: dict, entity) -> tuple[Corporation, SharePrice]:
+    def par_choice(self, action: dict[str, Any], entity: Any) -> tuple[Corporation, SharePrice]:
         """The corporation and the par price ``action`` names; refuses unknown ones
         (``unknown-entity``, ``unknown-price``)."""
         corp = self.game.corporation_by_id(action.get("corporation"))
@@ -407,7 +411,7 @@ class BuySellParShares(Passing):
             raise GameError(f"unknown share price {action.get('share_price')!r}", rule="unknown-price")
         return corp, sp
 
-    def check_par(self, entity, corp: Corporation, share_price: SharePrice) -> None:
+    def check_par(self, entity: Any, corp: Corporation, share_price: SharePrice) -> None:
         """Refuse a par the turn or the corporation does not allow: after a purchase
         (``one-purchase-per-turn``), a corporation that cannot start (``cannot-par``), a price
         that is not one of its par prices (``bad-par-price``)."""
@@ -418,7 +422,7 @@ class BuySellParShares(Passing):
         if share_price not in self.game.par_prices(corp):
             raise GameError(f"{share_price.price} is not a par price for {corp.name}", rule="bad-par-price")
 
-    def defer_par(self, entity, corp: Corporation, share_price: SharePrice, action: dict) -> bool:
+    def defer_par(self, entity: Any, corp: Corporation, share_price: SharePrice, action: dict[str, Any]) -> bool:
         """Hold a checked par back (its purchase then comes from another action, through
         :meth:`par_corporation`) and say so. Default: never (False)."""
         return False
@@ -429,7 +433,7 @@ class BuySellParShares(Passing):
 
         return ShareBundle([corp.presidents_share])
 
-    def check_par_purchase(self, entity, corp: Corporation, share_price: SharePrice, bundle: ShareBundle) -> None:
+    def check_par_purchase(self, entity: Any, corp: Corporation, share_price: SharePrice, bundle: ShareBundle) -> None:
         """Refuse the par's purchase: too little cash (``insufficient-cash``), over the
         certificate limit (``certificate-limit``), or :meth:`can_par_corp` refusing."""
         cost = share_price.price * bundle.percent // corp.share_percent
@@ -440,19 +444,19 @@ class BuySellParShares(Passing):
         if not self.can_par_corp(entity, corp):
             raise GameError(f"{corp.name} is not available to start now", rule="cannot-par")
 
-    def take_par_shares(self, entity, corp: Corporation, share_price: SharePrice, bundle: ShareBundle) -> None:
+    def take_par_shares(self, entity: Any, corp: Corporation, share_price: SharePrice, bundle: ShareBundle) -> None:
         """The par's certificates move to ``entity``, paid for as any purchase
         (:meth:`ShareMarket.buy_shares`); the par is already set."""
         self.game.share_market.buy_shares(entity, bundle)
 
-    def after_start(self, entity, corp: Corporation) -> None:
+    def after_start(self, entity: Any, corp: Corporation) -> None:
         """What follows a par (after the game's ``after_par``): the game's
         ``after_buy_shares``, then the turn's end if :attr:`PURCHASE_ENDS_TURN`; titles add to it."""
         self.game.after_buy_shares(entity, corp)
         if self.PURCHASE_ENDS_TURN:
             self.pass_()
 
-    def process_buy_company(self, action, entity):
+    def process_buy_company(self, action: dict[str, Any], entity: Any) -> None:
         company = self.game.index.company(action.get("company"))
         if company is None:
             raise GameError(f"unknown company {action.get('company')!r}", rule="unknown-entity")
@@ -473,7 +477,7 @@ class BuySellParShares(Passing):
         self._track(action, entity, company)
         self.game.after_buy_company(entity, company)
 
-    def process_sell_company(self, action, entity):
+    def process_sell_company(self, action: dict[str, Any], entity: Any) -> None:
         company = self.game.index.company(action.get("company"))
         if company is None or company.owner is not entity:
             raise GameError(f"{entity.name} does not own {action.get('company')!r}", rule="not-owner")
@@ -490,7 +494,7 @@ class BuySellParShares(Passing):
         self._track(action, entity, company)
         self.game.after_sell_company(entity, company)
 
-    def pass_(self):
+    def pass_(self) -> None:
         super().pass_()
         cur = self.current_entity()
         if cur is None:
@@ -508,15 +512,15 @@ class BuySellParShares(Passing):
         return True
 
     # ------------------------------------------------------------ enumeration
-    def offers_sale(self, entity, bundle: ShareBundle, action: dict) -> bool:
+    def offers_sale(self, entity: Any, bundle: ShareBundle, action: dict[str, Any]) -> bool:
         """Whether :meth:`legal_actions` lists the sale ``action`` of ``bundle``, which
         :meth:`can_sell` allows (titles drop sales the reference would refuse later).
         Default: yes."""
         return True
 
-    def legal_actions(self, entity) -> list[dict]:
+    def legal_actions(self, entity: Any) -> list[dict[str, Any]]:
         acts = self.actions(entity)
-        out: list[dict] = []
+        out: list[dict[str, Any]] = []
         if "buy_shares" in acts:
             for b in self.buyable_bundles(entity):
                 out.append({"type": "buy_shares", "shares": [s.id for s in b.shares], "percent": b.percent})
@@ -549,14 +553,14 @@ class AuctionBuySellParShares(AuctionMixin, BuySellParShares):
     """A stock round in which a turn may put one item up for auction (1858's private railways,
     1867's minors): while it runs its bidders act in turn, and a pass leaves it."""
 
-    HANDLERS: ClassVar[dict] = {**BuySellParShares.HANDLERS, "bid": "process_bid"}
+    HANDLERS: ClassVar[dict[str, Any]] = {**BuySellParShares.HANDLERS, "bid": "process_bid"}
     COMPANIES = False
 
-    def current_entity(self):
+    def current_entity(self) -> Any:
         """The next bidder while an auction runs, else the round's player in turn."""
         return self.auction.next_bidder() if self.auction else self.round.current_entity_of_round()
 
-    def passing(self, entity) -> None:
+    def passing(self, entity: Any) -> None:
         """A pass in an auction leaves it; otherwise the turn ends."""
         if self.auction:
             self.drop_bidder(entity)
