@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..money import spend
+from ..money import pay
 
 if TYPE_CHECKING:
     from ..entities import Company
@@ -35,7 +35,7 @@ class BuyCompanyMixin:
         """Title hook: ``buyer`` pays ``price`` to the company's owner (the bank when it has
         none) and takes the company (default)."""
         seller = company.owner
-        spend(buyer, seller if seller is not None else self.game.bank, price)
+        pay(self.game, buyer, seller if seller is not None else self.game.bank, price, "company_purchase")
         if seller is not None:
             seller.companies.remove(company)
         company.owner = buyer

@@ -11,7 +11,7 @@ from .. import routes as routemod
 from ..actions import amount
 from ..entities import OperatingInfo
 from ..errors import GameError
-from ..money import spend
+from ..money import pay
 from ..round import Step
 from ..trains import Train, rust
 from .buy_train import BuyTrain, Purchase
@@ -147,7 +147,7 @@ class Dividend(Step):
         self.round.routes = []
         self.round.extra_revenue = 0
         if kept > 0:
-            spend(self.game.bank, entity, kept)
+            pay(self.game, self.game.bank, entity, kept, "withheld")
         if paid > 0:
             self.pay_shareholders(entity, paid)
         self.move_price(entity, revenue, kept, paid)
@@ -171,13 +171,13 @@ class Dividend(Step):
     def pay_shareholders(self, entity, amount: int):
         if self.pays_half_to_owner(entity):
             if entity.owner is not None:
-                spend(self.game.bank, entity.owner, amount)
+                pay(self.game, self.game.bank, entity.owner, amount, "dividend")
             return
         ps = self.per_share(entity, amount)
         for payee in list(self.game.players) + list(self.game.corporations):
             amt = self.corporation_dividends(entity, ps) if payee is entity else self.dividends_for(entity, payee, ps)
             if amt > 0:
-                spend(self.game.bank, payee, amt)
+                pay(self.game, self.game.bank, payee, amt, "dividend")
 
     def move_price(self, entity, revenue: int, kept: int, paid: int) -> None:
         """Withholding everything moves the price left; a paid dividend ``price_moves`` right."""

@@ -6,7 +6,7 @@ from typing import ClassVar
 
 from ..actions import asks
 from ..errors import GameError
-from ..money import spend
+from ..money import pay
 from ..round import Step
 
 
@@ -88,9 +88,11 @@ class TrackAndTokenStep(Step):
         return old_tile.color != "white" and not (self.PREPRINTED_YELLOW_IS_LAY and old_tile.color == "yellow"
                                                   and old_tile.preprinted)
 
-    def pay(self, entity, cost: int):
+    def pay(self, entity, cost: int, why: str = "terrain"):
+        """Title hook: ``entity`` pays ``cost`` for a tile lay (``why`` "terrain") or a token
+        ("token") to the bank."""
         if cost > 0:
-            spend(entity, self.game.bank, cost)
+            pay(self.game, entity, self.game.bank, cost, why)
 
     def check_lay(self, entity, hex_, old_tile, tile, rotation) -> None:
         """Title hook: extra legality checks before a lay."""
@@ -163,7 +165,7 @@ class TrackAndTokenStep(Step):
             raise GameError(f"{entity.name} has no tokens left", rule="no-tokens")
         token = toks[0]
         self.prepare_token(entity, city, token, action)
-        game.board.place_token(entity, city, token, pay=lambda c: self.pay(entity, c), check_connected=True)
+        game.board.place_token(entity, city, token, pay=lambda c: self.pay(entity, c, "token"), check_connected=True)
         self.round.tokened = True
         if not self.can_lay_tile(entity):
             self.pass_()

@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from ...core.entities import ShareBundle, hand_over_companies, hand_over_trains
 from ...core.errors import GameError
-from ...core.money import spend
+from ...core.money import pay
 from ...core.round import Step
 from ...core.tokens import Token
 
@@ -189,7 +189,7 @@ class Merge(Step):
         """``to`` takes over the tokens, cash, privates, loans and trains of ``frm``, which closes."""
         self.move_tokens(frm, to)
         if frm.cash > 0:
-            spend(frm, to, frm.cash)
+            pay(self.game, frm, to, frm.cash, "closure")
         hand_over_companies(frm, to)
         to.loans += frm.loans
         frm.loans = 0

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ....core.errors import GameError
-from ....core.money import spend
+from ....core.money import pay
 from ....core.shares import action_bundle
 from ....core.steps.buy_train import Purchase
 from ....core.steps.emergency import EmergencyBuyTrain
@@ -98,7 +98,7 @@ class BuyTrain1822(EmergencyBuyTrain):
         train = purchase.train
         if purchase.exchange is not None:
             train.set_variant(purchase.variant or "2")
-            spend(entity, self.game.bank, purchase.price)
+            pay(self.game, entity, self.game.bank, purchase.price, "train_purchase")
             return
         if purchase.from_depot and purchase.variant:
             train.set_variant(purchase.variant)
@@ -124,7 +124,7 @@ class BuyTrain1822(EmergencyBuyTrain):
                 raise GameError(f"{owner.name} still needs to sell shares before a loan can be granted.",
                                 rule="must-sell-first")
             loans.player_loan(game, owner, need - owner.cash)
-        spend(owner, entity, need)
+        pay(game, owner, entity, need, "emergency")
 
     def sellable(self, player) -> bool:
         """Must the president sell before borrowing? Any sellable bundle counts, even one whose

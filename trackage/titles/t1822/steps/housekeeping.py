@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ....core.errors import GameError
-from ....core.money import spend
+from ....core.money import pay
 from ....core.round import Step
 from ....core.steps.buy_train import BuyTrain, Purchase
 from ....core.steps.operating import HomeToken
@@ -53,7 +53,7 @@ class PendingToken(HomeToken):
             board.set_tokens(city, board.tokens(city) + (None,))
         board.place_city_token(city, entity, token, free=True, check_tokenable=False)
         if price > 0:
-            spend(entity, self.game.bank, price)
+            pay(self.game, entity, self.game.bank, price, "token")
         self.round.pending_tokens.pop(0)
         if city.hex.id == "M38":
             path = next((pp for pp in board.tile(city.hex).paths if pp.city is city and pp.edges), None)

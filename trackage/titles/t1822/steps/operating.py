@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ....core.errors import GameError
-from ....core.money import spend
+from ....core.money import pay
 from ....core.steps.operating import DiscardTrain, Dividend, RunRoutes
 from .housekeeping import _is_major
 
@@ -133,7 +133,7 @@ class Dividend1822(Dividend):
         if self.game.tax_haven.value() > 0:
             amt = int(self.game.tax_haven.num_shares_of(entity) * self.per_share(entity, amount))  # truncated
             if amt > 0:
-                spend(self.game.bank, self.game.tax_haven, amt)
+                pay(self.game, self.game.bank, self.game.tax_haven, amt, "dividend")
 
     def price_moves(self, entity, paid: int) -> int:
         """A minor moves once; a major once for its price paid, twice for double."""

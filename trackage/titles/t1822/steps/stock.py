@@ -6,7 +6,7 @@ from typing import ClassVar
 
 from ....core.entities import ShareBundle
 from ....core.errors import GameError
-from ....core.money import spend
+from ....core.money import pay
 from ....core.shares import bundle_from_ids
 from ....core.steps.auction import AuctionMixin, Bids
 from ....core.steps.stock import BuySellParShares
@@ -244,7 +244,7 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         game.share_market.transfer(bundle, entity, spender=entity, receiver=corp, price=ex_price or 0)
         if corp.floatable and floated != corp.floated():
             game.float_corporation(corp)
-        spend(game.bank, corp, conc.value if ex_price else share_price.price)
+        pay(game, game.bank, corp, conc.value if ex_price else share_price.price, "capital")
         conc.close()
 
     def check_sale(self, entity, bundle: ShareBundle) -> None:

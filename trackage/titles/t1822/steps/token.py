@@ -7,7 +7,7 @@ from typing import ClassVar
 from trackage.core.steps.track import tokenable_cities
 
 from ....core.errors import GameError
-from ....core.money import spend
+from ....core.money import pay
 from ....core.round import Step
 from ....core.steps.passing import Passing
 from ....core.steps.track import TokenStep
@@ -197,7 +197,7 @@ class Token1822(TokenStep):
                 raise GameError(f"{entity.name} cannot place a token in {city.id}", rule="city-full")
             board.place_city_token(city, entity, token, free=free)
         if token.price > 0 and not free:
-            spend(entity, game.bank, token.price)
+            pay(game, entity, game.bank, token.price, "token")
         game.graph_changed()
         self.round.tokened = True
         self.pass_()

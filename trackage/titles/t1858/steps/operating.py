@@ -8,7 +8,7 @@ from typing import ClassVar
 from trackage.core.actions import amount
 
 from ....core.errors import GameError
-from ....core.money import spend
+from ....core.money import pay
 from ....core.round import Step
 from ....core.steps.issue import IssueShares
 from ....core.steps.operating import DiscardTrain, Dividend, HomeToken, RunRoutes
@@ -51,7 +51,7 @@ class HomeToken1858(HomeToken, Passing):
             raise GameError(f"{entity.name} already has a token on {city.hex.id}", rule="token-same-hex")
         game.board.place_city_token(city, entity, token, free=True, check_tokenable=not game.loading)
         if token.price > 0:
-            spend(entity, game.bank, token.price)
+            pay(game, entity, game.bank, token.price, "token")
         self.round.pending_tokens.pop(0)
         game.delete_reservations(entity, city)
         game.graph_changed()
@@ -116,7 +116,7 @@ class Track1858(TrackAndTokenStep):
             gauges.check_track_lay(game, entity, hex_, old_tile, tile, rotation, self.round)
         self.round.gauges_added.append(game.new_track_gauge(old_tile, tile))
 
-    def pay(self, entity, cost: int):
+    def pay(self, entity, cost: int, why: str = "terrain"):
         game = self.game
         ga = self.round.gauges_added
         if len(ga) != 1 and ["narrow"] in ga:
@@ -130,8 +130,8 @@ class Track1858(TrackAndTokenStep):
             if president is None or short > president.cash:
                 raise GameError(f"the tile lay costs {cost}; {payer.name} and its president cannot pay it",
                                 rule="insufficient-cash")
-            spend(president, payer, short)
-        spend(payer, game.bank, cost)
+            pay(game, president, payer, short, "transfer")
+        pay(game, payer, game.bank, cost, why)
 
     def after_lay(self, entity, hex_, old_tile, tile) -> None:
         gauges.after_lay(self.game, entity, hex_, old_tile, tile)
@@ -190,7 +190,7 @@ class Token1858(Step):
             raise GameError(f"{entity.name} already has a token on {city.hex.id}", rule="token-same-hex")
         game.board.place_city_token(city, entity, token, free=True, check_tokenable=not game.loading)
         if cost > 0:
-            spend(entity, game.bank, cost)
+            pay(game, entity, game.bank, cost, "token")
         game.graph_changed()
         self.pass_()
 

@@ -8,7 +8,7 @@ from trackage.core.actions import amount
 
 from ....core.entities import ShareBundle
 from ....core.errors import GameError
-from ....core.money import spend
+from ....core.money import pay
 from ....core.shares import action_bundle
 from ....core.steps.buy_company import BuyCompanyMixin
 from ....core.steps.stock import BuySellParShares
@@ -195,7 +195,7 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         if action is not None and action.get("target") not in (None, game.fdsd.sym):
             raise GameError(f"only {game.fdsd.name} pays for the par of RAG", rule="bad-target")
         game.close_fdsd()
-        spend(game.bank, entity, pr["price"].price * 2)
+        pay(game, game.bank, entity, pr["price"].price * 2, "compensation")
         self.par_corporation(entity, pr["corp"], pr["price"], pr["action"])
 
     def company_price(self, entity, company, action: dict) -> int:
@@ -252,7 +252,7 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         price = amount(action, "price", company.value)
         if price != company.value:
             raise GameError(f"{company.name} sells for {company.value}, not {price}", rule="wrong-price")
-        spend(game.bank, entity, price)
+        pay(game, game.bank, entity, price, "company_sale")
         company.owner = game.bank
         entity.companies.remove(company)
         self.round.players_sold.setdefault(entity, {})["bond"] = "now"
