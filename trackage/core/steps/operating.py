@@ -218,8 +218,11 @@ class DiscardTrain(Step):
         return "Discard Train"
 
     def crowded(self) -> list[Any]:
-        return [c for c in self.game.corporations + self.game.minors
-                if sum(1 for t in c.trains if not t.obsolete) > self.game.train_limit(c)]
+        game = self.game
+        limit = game.train_limit
+        # (asked for every step check of every action: a trainless holder is never counted)
+        return [c for group in (game.corporations, game.minors) for c in group
+                if c.trains and sum(1 for t in c.trains if not t.obsolete) > limit(c)]
 
     def current_entity(self) -> Any:
         c = self.crowded()

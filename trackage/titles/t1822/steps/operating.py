@@ -12,7 +12,8 @@ from .housekeeping import _is_major
 
 class DiscardTrain1822(DiscardTrain):
     def crowded(self):
-        return [c for c in self.game.corporations if self.game.crowded_corp(c)]
+        crowded = self.game.crowded_corp  # (never with fewer than two trains)
+        return [c for c in self.game.corporations if len(c.trains) > 1 and crowded(c)]
 
     def discardable(self, entity) -> list:
         """Two permanents (2P/LP) or two Pullmans: one of those goes; else a normal train."""

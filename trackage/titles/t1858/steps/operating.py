@@ -251,7 +251,7 @@ class DiscardTrain1858(DiscardTrain):
 
     def crowded(self) -> list:
         g = self.game
-        out = [c for c in g.corporations if g.num_corp_trains(c) > g.train_limit(c)]
+        out = [c for c in g.corporations if c.trains and g.num_corp_trains(c) > g.train_limit(c)]
         return sorted(out, key=g.market_order_key)
 
     def discard_key(self, train) -> Hashable:
