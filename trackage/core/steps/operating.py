@@ -61,6 +61,14 @@ class RunRoutes(Step):
             game.warnings.append(msg)
         # a log's figure stands, as on 18xx.games, which takes the client's
         self.round.extra_revenue = claimed if (game.loading and claimed is not None) else ours
+        for r in self.round.routes:
+            route = r["route"] if isinstance(r.get("route"), dict) else {}
+            train = game.depot.train_by_id(r["train"])
+            game.journal.record("run", corporation=entity.id, train=r["train"],
+                                name=getattr(train, "name", r["train"]), revenue=r["revenue"] or 0,
+                                hexes=list(route.get("hexes") or []))
+        if not self.round.routes:
+            game.journal.record("no_run", corporation=entity.id)
         self.pass_()
 
     def legal_actions(self, entity: Any) -> list[dict[str, Any]]:
@@ -144,6 +152,9 @@ class Dividend(Step):
     def do_dividend(self, entity: Any, kind: str) -> None:
         revenue = self.total_revenue()
         kept, paid = self.payout_amounts(entity, kind, revenue)
+        shares = getattr(entity, "total_shares", 0)  # (a minor of some titles has no shares)
+        self.game.journal.record("dividend", corporation=entity.id, choice=kind, revenue=revenue, kept=kept,
+                                 paid=paid, per_share=int(self.per_share(entity, paid)) if paid and shares else 0)
         entity.operating_history[(self.game.turn, self.round.round_num)] = OperatingInfo(self.round.routes, revenue,
                                                                                          kind)
         for t in entity.trains:
