@@ -131,6 +131,8 @@ def message(game: Game, event: Event) -> str | None:
         return f"{e['corporation']} places a token on {e['hex']}"
     if kind == "close":
         return f"{e['corporation']} closes"
+    if kind == "bid":
+        return f"{holder_name(game, e['entity'])} bids {money(game, e['price'])} for {e['item']}"
     if kind == "run":
         where = f": {'-'.join(e['hexes'])}" if e["hexes"] else ""
         return f"{e['corporation']} runs a {e['name']} train for {money(game, e['revenue'])}{where}"
