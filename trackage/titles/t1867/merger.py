@@ -3,6 +3,7 @@ a major, the share purchases that follow, and token reduction."""
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from typing import ClassVar
 
@@ -114,13 +115,7 @@ class Merge(Step):
 
     def reachable_viable(self, merging) -> bool:
         """Can this merge still end with a president, adding more connected minors if needed?"""
-        cache: dict = {}
-
-        def neighbours(c):
-            if c not in cache:
-                cache[c] = self.neighbours(c)
-            return cache[c]
-
+        neighbours = functools.cache(self.neighbours)
         seen = set()
 
         def search(group) -> bool:
@@ -206,15 +201,13 @@ class Merge(Step):
         self.game.graph_changed()
 
     def move_tokens(self, frm, to):
-        for token in list(frm.tokens):
+        board = self.game.board
+        for token in [t for t in frm.tokens if t.city is not None]:
             city = token.city
-            if city is None:
-                continue
             new_token = next((t for t in to.tokens if not t.used), None)
             if new_token is None:
                 new_token = Token(to)
                 to.tokens.append(new_token)
-            board = self.game.board
             board.remove_token(token)
             board.place_city_token(city, to, new_token, check_tokenable=False)
 

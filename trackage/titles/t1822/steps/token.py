@@ -24,9 +24,6 @@ class SpecialToken(Step):
     def round_state(self):
         return {"teleported": None}
 
-    def current_entity(self):
-        return self.round.current_entity_of_round()
-
     def actions(self, entity):
         if not entity.is_company or entity.closed or entity.owner is not self.current_entity():
             return []
