@@ -301,14 +301,11 @@ class PostMergerShares(Step):
     def skip(self):
         pass
 
-    def can_gain(self, entity, share) -> bool:
-        corp = share.corporation
-        return corp.holding_ok(entity, share.percent) and self.game.num_certs(entity) < self.game.cert_limit(entity)
-
     def can_buy(self, entity, share) -> bool:
-        corp = self.corporation()
-        return (share.corporation is corp and share.percent == 10 and share.owner is not self.game.pool
-                and entity.cash >= ShareBundle([share]).price() and self.can_gain(entity, share))
+        corp, game = self.corporation(), self.game
+        return (share.corporation is corp and share.percent == 10 and share.owner is not game.pool
+                and entity.cash >= ShareBundle([share]).price() and corp.holding_ok(entity, share.percent)
+                and game.num_certs(entity) < game.cert_limit(entity))
 
     def can_buy_any(self, entity) -> bool:
         return any(self.can_buy(entity, s) for s in _treasury(self.corporation())[:2])
@@ -415,12 +412,11 @@ class ReduceTokens(Step):
     def skip(self):
         pass
 
-    def surviving(self):
+    def current_entity(self):
         crt = self.round.corporations_removing_tokens
         return crt[0] if crt else None
 
-    def current_entity(self):
-        return self.surviving()
+    surviving = current_entity
 
     def acquired(self):
         return (self.round.corporations_removing_tokens or [])[1:]
