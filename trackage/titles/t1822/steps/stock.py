@@ -59,8 +59,11 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
     def committed_bids(self, player):
         return [hb for company in self.bids if (hb := self.highest_bid(company)) and hb[0] is player]
 
+    def committed_cash(self, player) -> int:
+        return sum(b[1] for b in self.committed_bids(player))
+
     def available_cash(self, player) -> int:
-        return player.cash - sum(b[1] for b in self.committed_bids(player))
+        return player.cash - self.committed_cash(player)
 
     def bidding_tokens(self, player) -> int:
         used = sum(1 for bids in self.bids.values() if bids.bid_of(player))
