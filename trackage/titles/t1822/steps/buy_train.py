@@ -72,9 +72,7 @@ class BuyTrain1822(EmergencyBuyTrain):
                 raise GameError(f"{entity.name} has no L train {train.id} to upgrade", rule="bad-exchange")
             if price != game.l_upgrade_cost():
                 raise GameError(f"an L train upgrade costs {game.l_upgrade_cost()}", rule="wrong-price")
-            if price > entity.cash:
-                raise GameError(f"{entity.name} cannot afford the upgrade", rule="insufficient-cash")
-            return
+            return self.check_cash(entity, price)
         if train.owner is game.depot:
             self.check_available(train, "is not available")
             expected = self.variant_price(train, variant) if variant else train.price
@@ -182,9 +180,8 @@ class BuyTrain1822(EmergencyBuyTrain):
 
     def may_buy_variant(self, entity, train, variant: str, price: int) -> bool:
         """One E train at most; paid from the company's cash or with its president's help."""
-        if variant == "E" and any(x.name == "E" for x in entity.trains):
-            return False
-        return price <= entity.cash or self.can_fund(entity, variant, price)
+        return not (variant == "E" and any(x.name == "E" for x in entity.trains)) and (
+            price <= entity.cash or self.can_fund(entity, variant, price))
 
     def trade_in_offers(self, entity) -> list[tuple]:
         """An L train upgraded in place to a 2, at the upgrade cost."""

@@ -18,12 +18,9 @@ class DiscardTrain1822(DiscardTrain):
     def discardable(self, entity) -> list:
         """Two permanents (2P/LP) or two Pullmans: one of those goes; else a normal train."""
         trains = entity.trains
-        perm = [t for t in trains if t.name in ("2P", "LP")]
-        if len(perm) > 1:
-            return perm
-        pullman = [t for t in trains if t.name == "P+"]
-        if len(pullman) > 1:
-            return pullman
+        for names in (("2P", "LP"), ("P+",)):
+            if len(group := [t for t in trains if t.name in names]) > 1:
+                return group
         return [t for t in trains if t.name not in ("2P", "LP", "P+")]
 
 

@@ -24,9 +24,6 @@ class SpecialToken(Step):
     def round_state(self):
         return {"teleported": None}
 
-    def current_entity(self):
-        return self.round.current_entity_of_round()
-
     def actions(self, entity):
         if not entity.is_company or entity.closed or entity.owner is not self.current_entity():
             return []
@@ -217,8 +214,7 @@ class Token1822(TokenStep):
                 if ok:
                     out.append({"type": "place_token", "city": city.id, "slot": board.get_slot(city, entity) or 0})
         if "choose_ability" in acts and entity.is_company:
-            for ch in self.game.company_choices(entity, "token"):
-                out.append({"type": "choose_ability", "choice": ch})
+            out += [{"type": "choose_ability", "choice": ch} for ch in self.game.company_choices(entity, "token")]
         if "pass" in acts and not entity.is_company:
             out.append({"type": "pass"})
         return out

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from ....core.errors import GameError
 from ....core.money import pay
 from ....core.steps.auction import AuctionMixin, Bids
 from ....core.steps.passing import Passing
-
-if TYPE_CHECKING:
-    pass
 
 
 class SingleItemAuction(AuctionMixin, Passing):

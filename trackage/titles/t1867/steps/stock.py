@@ -156,7 +156,5 @@ class BuySellParShares1867(AuctionBuySellParShares):
             return [{"type": "pass"}, *self.bid_offer(entity, self.auctioning)]
         out = super().legal_actions(entity)
         if "bid" in self.actions(entity):
-            for c in self.startable_minors(entity):
-                if self.has_home(c):
-                    out += self.bid_offer(entity, c)
+            out += [b for c in self.startable_minors(entity) if self.has_home(c) for b in self.bid_offer(entity, c)]
         return out
