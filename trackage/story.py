@@ -131,6 +131,8 @@ def message(game: Game, event: Event) -> str | None:
         return f"{e['corporation']} places a token on {e['hex']}"
     if kind == "close":
         return f"{e['corporation']} closes"
+    if kind == "pass":
+        return f"{holder_name(game, e['entity'])} passes ({e['step'].lower()})"
     if kind == "bid":
         return f"{holder_name(game, e['entity'])} bids {money(game, e['price'])} for {e['item']}"
     if kind == "run":

@@ -203,6 +203,8 @@ class Round:
         if handler is None:
             raise GameError(f"{chosen.description()} has no handler for {atype}", rule="no-such-action-now")
         chosen.acted = True
+        if atype == "pass":  # (the pass is told before what it causes: the next round's header)
+            self.game.journal.record("pass", entity=getattr(entity, "id", None), step=chosen.description())
         handler(chosen, action, entity)
         self.after_process_before_skip(action)
         self.skip_steps()
