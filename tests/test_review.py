@@ -107,7 +107,7 @@ def test_command_prints_json(reviewed: Review) -> None:
     assert r.exit_code == 0, r.output
     out = json.loads(r.output)
     assert {"runs", "by_company", "by_player", "total"} <= set(out)
-    assert out["runs"] and all(RUN_FIELDS <= set(run) for run in out["runs"])
+    assert out["runs"] and all(set(run) >= RUN_FIELDS for run in out["runs"])
     assert out["runs"] == reviewed["runs"]
     assert out["by_company"] == reviewed["by_company"]
     assert out["by_player"] == reviewed["by_player"]
