@@ -130,3 +130,22 @@ def test_bad_file_is_a_clear_error(tmp_path: Any, content: str | None) -> None:
     assert r.exit_code == 2, r.output
     assert isinstance(r.exception, SystemExit)
     assert "error:" in r.output and "Traceback" not in r.output
+
+
+LOG_1822 = FIXTURES / "1822" / "1822_game_end_stock_market.json"
+
+
+@pytest.mark.skipif(not LOG_1822.exists(), reason=f"NO FIXTURES: {LOG_1822} is absent (set TRACKAGE_FIXTURES)")
+def test_a_best_below_the_logged_is_reported_with_its_cause() -> None:
+    """In this 1822 log the game took three logged revenues our rules do not confirm (an
+    E-train's route, a 5+ train's revenue): the router's best is below them, which the review
+    reports as a problem naming the replay's warning, never as revenue left (negative)."""
+    out = review(LOG_1822)
+    below = [r for r in out["runs"] if r["best"] is not None and r["best"] < r["logged"]]
+    assert below
+    for r in below:
+        assert r["left"] == 0
+        assert r["note"] is not None and "not confirmed by our rules" in r["note"], r
+    proven_below = {r["action"] for r in below if r["proven"]}
+    assert proven_below == {int(p.split()[1]) for p in out["problems"]}
+    assert all(r["left"] >= 0 for r in out["runs"])

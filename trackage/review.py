@@ -89,6 +89,8 @@ def review_runs(data: dict[str, Any], work_limit: int | None = None) -> tuple[li
     limit = game.ROUTER_WORK if work_limit is None else work_limit
     pending: list[_Pending] = []
     applied = [0]
+    seen = [0]  # the game's warnings so far
+    warned: dict[int, list[str]] = {}  # a run's id -> what the replay warned about it
 
     def ask(g: Game, action: dict[str, Any]) -> None:
         entity = g.index.resolve(action)
@@ -107,7 +109,10 @@ def review_runs(data: dict[str, Any], work_limit: int | None = None) -> tuple[li
                         "president": None if player is None else str(player.name),
                         "best": best, "proven": proven, "note": note})
 
-    def on_action(g: Game, _action: dict[str, Any]) -> None:
+    def on_action(g: Game, action: dict[str, Any]) -> None:
+        if len(g.warnings) > seen[0] and action.get("type") == "run_routes":
+            warned[int(action["id"])] = [str(w) for w in g.warnings[seen[0]:]]
+        seen[0] = len(g.warnings)
         applied[0] += 1
         k = applied[0]
         if k < len(actions) and actions[k].get("type") == "run_routes" and not g.finished:
@@ -130,6 +135,8 @@ def review_runs(data: dict[str, Any], work_limit: int | None = None) -> tuple[li
         if best is not None and best < got:
             note = (f"the router's best {best} is below the logged {got}"
                     + ("" if p["proven"] else " (not proven)"))
+            if p["action"] in warned:  # the game took the log's revenue, which our rules do not confirm
+                note += "; the log's revenue is not confirmed by our rules: " + "; ".join(warned[p["action"]])
         left = max(0, best - got) if best is not None else 0
         runs.append({"action": p["action"], "round": p["round"], "corporation": p["corporation"],
                      "president": p["president"], "logged": got, "best": best, "left": left,
