@@ -1,4 +1,4 @@
-"""The command line: replay, new, playout, show, play, act, routes, serve."""
+"""The command line: replay, new, playout, show, ledger, log, review, play, act, routes, serve."""
 
 from __future__ import annotations
 
@@ -245,6 +245,32 @@ def log(file: str, at_id: int | None, as_json: bool) -> None:
         click.echo(json.dumps([{**e.as_dict(), "message": message(game, e)} for e in game.journal.events()]))
         return
     render_log(game)
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON object: runs (action, round, corporation, president, logged, best, left, "
+                   "proven), by_company, by_player, total, problems.")
+@click.option("--work-limit", type=click.IntRange(min=1), default=None,
+              help="The router's work limit per run (default: the title's ROUTER_WORK).")
+def review(file: str, as_json: bool, work_limit: int | None) -> None:
+    """Each run of a log against the best the exact router proves for the same state: the
+    revenue left on the table, per run, per company and per president."""
+    from .review import review as review_log
+    from .story import render_review
+
+    try:
+        result = review_log(file, work_limit)
+    except (GameError, TrackageError) as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(2)
+    if as_json:
+        click.echo(json.dumps(result))
+    else:
+        render_review(result)
+    for p in result["problems"]:
+        click.echo(f"problem: {p}", err=True)
 
 
 def _replayed(file: str, at_id: int | None):

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from .core import ledger
 
 if TYPE_CHECKING:
+    from . import review
     from .core.game import Game
     from .core.journal import Event
 
@@ -238,3 +239,40 @@ def unexplained_actions(data: dict[str, Any]) -> tuple[int, list[tuple[int, dict
 
     game.load(filter_actions(data["actions"]), trace=after)
     return state["n"], bad
+
+
+def render_review(result: review.Review) -> None:
+    """Print a review (``trackage review``) with rich: the runs that left revenue on the table
+    or that the router could not prove, then the sums per company, per president and in all."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    t = result["total"]
+    shown = [r for r in result["runs"] if r["left"] > 0 or r["note"] is not None]
+    if shown:
+        runs = Table(title=f"Runs below the best ({result['title']}, router work limit {result['work_limit']})")
+        for col in ("Action", "Round", "Company", "President"):
+            runs.add_column(col)
+        for col in ("Logged", "Best", "Left"):
+            runs.add_column(col, justify="right")
+        runs.add_column("Note")
+        for r in shown:
+            best = "-" if r["best"] is None else str(r["best"]) + ("" if r["proven"] else "?")
+            runs.add_row(str(r["action"]), r["round"], r["corporation"], r["president"] or "-", str(r["logged"]),
+                         best, str(r["left"]), r["note"] or "", style="red" if r["note"] and r["proven"] else None)
+        console.print(runs)
+    for title, key, group in (("Per company", "Company", result["by_company"]),
+                              ("Per president", "President", result["by_player"])):
+        table = Table(title=f"{title}: revenue left on the table")
+        table.add_column(key)
+        for col in ("Runs", "Improved", "Unproven", "Logged", "Best", "Left"):
+            table.add_column(col, justify="right")
+        for name, s in sorted(group.items(), key=lambda kv: (-kv[1]["left"], kv[0])):
+            table.add_row(name, *(str(s[c]) for c in ("runs", "improved", "unproven", "logged", "best", "left")))
+        table.add_section()
+        table.add_row("total", *(str(t[c]) for c in ("runs", "improved", "unproven", "logged", "best", "left")),
+                      style="bold")
+        console.print(table)
+    console.print(f"{t['runs']} runs, {t['improved']} below the best, {t['unproven']} not proven; "
+                  f"{t['left']} left on the table of {t['best']} possible", highlight=False)
