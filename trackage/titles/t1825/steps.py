@@ -50,10 +50,8 @@ class BuySellParShares1825(BuySellParShares):
                    for c in self.game.companies if not c.closed)
 
     def can_buy_any(self, entity) -> bool:
-        """Whether buying is offered, as the reference decides it: the smallest buyable
-        certificate of some company in the pool or its IPO is affordable and allowed -- a
-        president's certificate in the pool counts even for a player who could not buy it
-        (buying it needs a share to swap), so the player must then pass by hand."""
+        """As the reference: the smallest buyable certificate in a pool or IPO is affordable and
+        allowed (a pooled president's certificate counts even if the player cannot buy it)."""
         for corp in self.game.corporations:
             if not corp.ipoed or corp.closed or self.sold_now(entity, corp):
                 continue
@@ -246,13 +244,9 @@ class Route1825(LeaseMixin, RunRoutes):
     def actions(self, entity):
         if entity is not self.current_entity() or not entity.is_corporation:
             return []
-        if not entity.trains and not entity.receivership():
+        if (not entity.trains and not entity.receivership()) or not self.game.can_run_route(entity):
             return []
-        if not self.game.can_run_route(entity):
-            return []
-        if entity.receivership() and self.round.leased_train is None and self.game.depot.depot_trains():
-            return ["run_routes", "special_buy"]
-        return ["run_routes"]
+        return ["run_routes", "special_buy"] if self.can_lease(entity) else ["run_routes"]
 
     def process_run_routes(self, action, entity):
         depot = self.game.depot

@@ -211,31 +211,20 @@ class BuyTrainIndia(BuyCompanyMixin, BuyTrain1858):
             raise GameError(f"{company.name} costs {company.value}", rule="wrong-price")
         return price
 
-    def legal_actions(self, entity):
-        g = self.game
-        must_buy = self.round.last_issue_price is not None and g.trainless(entity)
-        out = [a for a in super().legal_actions(entity) if a["type"] != "pass" and self.listable(entity, a, must_buy)]
-        if "buy_company" in self.actions(entity):
-            for c in g.purchasable_companies(entity):
-                if c.value <= entity.cash and (not must_buy or self.train_still_affordable(entity, c)):
-                    out.append({"type": "buy_company", "company": c.sym, "price": c.value})
-        # after issuing shares a trainless company must buy a train when it can
-        if "pass" in self.actions(entity) and not (must_buy and any(a["type"] == "buy_train" for a in out)):
-            out.append({"type": "pass"})
-        return out
+    def company_offers(self, entity, acts: list, must_buy: bool) -> list:
+        return [{"type": "buy_company", "company": c.sym, "price": c.value}
+                for c in self.game.purchasable_companies(entity) if "buy_company" in acts and c.value <= entity.cash
+                and (not must_buy or self.train_still_affordable(entity, c))]
 
     def listable(self, entity, action, must_buy: bool) -> bool:
-        if action["type"] != "buy_train":
-            return True
         g = self.game
         train = g.depot.train_by_id(action["train"])
-        if not self.buyable(entity, train):
-            return False
         if not g.pullman(train):
-            return True
+            return self.buyable(entity, train)
         # Pullmans never change hands between companies; bought right after issuing shares,
         # one that closes the step leaves the company trainless, which is refused
-        return train.owner is g.depot and not (must_buy and not self.open_after(entity, action["price"]))
+        return self.buyable(entity, train) and train.owner is g.depot and not (
+            must_buy and not self.open_after(entity, action["price"]))
 
 
 def pullman_bonus_per_stop(game, train) -> int:

@@ -162,7 +162,7 @@ class BuyTrain1858(BuyTrain):
         must_buy = self.must_buy_after_issue(entity)
         # after issuing shares only depot trains (those without a price range) are listed
         out = [a for a in (self.train_offers(entity) if "buy_train" in acts else [])
-               if not (must_buy and "price_range" in a)]
+               if not (must_buy and "price_range" in a) and self.listable(entity, a, must_buy)]
         if "sell_shares" in acts:
             help_ = entity.owner.cash if entity.owner is not None else 0
             prices = [g.train_price(t, entity, v) for t in g.depot.depot_trains() for v in t.variants]
@@ -171,6 +171,13 @@ class BuyTrain1858(BuyTrain):
                 if any(after - pps <= p <= after + help_ for p in prices):
                     out.append({"type": "sell_shares", "shares": [s.id for s in b.shares], "percent": b.percent})
         out += [{"type": "scrap_train", "train": t.id} for t in entity.trains if t.obsolete and "scrap_train" in acts]
+        out += self.company_offers(entity, acts, must_buy)
         if "pass" in acts and not (must_buy and any(a["type"] == "buy_train" for a in out)):
             out.append({"type": "pass"})
         return out
+
+    def listable(self, entity, action: dict, must_buy: bool) -> bool:
+        return True
+
+    def company_offers(self, entity, acts: list, must_buy: bool) -> list:
+        return []

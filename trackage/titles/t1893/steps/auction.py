@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from trackage.core.actions import amount
 
 from ....core.errors import GameError
 from ....core.round import Step
 from ....core.steps.auction import AuctionMixin
-
-if TYPE_CHECKING:
-    pass
 
 
 def _company(game, action):

@@ -9,13 +9,9 @@ from ....core.steps.emergency import EmergencyBuyTrain
 
 
 class BuyTrain1893(EmergencyBuyTrain):
-    """Minors buy trains too; one train may be traded in per operating round for a discount;
-    a company that must buy a train gets the rest from its president (who may sell shares
-    first, never more than needed); a trainless minor's owner pays what its train lacks.
-
-    Prices between companies follow the reference: up to the buyer's cash; for a company that
-    must buy and cannot pay the face value itself, up to the face value with its president's
-    cash, and, once the president has sold shares, at least what makes that sale necessary."""
+    """Minors buy trains too; one trade-in per operating round; a company that must buy gets
+    the rest from its president (who may sell shares first); a trainless minor's owner pays
+    what its train lacks. Prices between companies: see :meth:`other_price_range`."""
 
     TRADE_INS = True
 
@@ -79,12 +75,9 @@ class BuyTrain1893(EmergencyBuyTrain):
         return owner.cash if self.must_buy_train(entity) else 0
 
     def other_price_range(self, entity, train):
-        """(lowest, highest) price ``entity`` may pay for another operator's ``train``, or None.
-
-        The reference's bounds: when the buyer's cash is below the train's face value, at most
-        that face value, and, after its president has sold shares this turn, at least its cash
-        plus his, less the price of one sold share, plus 1; what it pays beyond its own cash
-        comes from its president (a company that must buy) or owner (a trainless minor)."""
+        """(lowest, highest) price for another operator's ``train``, or None: as the reference,
+        below face value at most the face value, and after the president's sales at least
+        both cashes less one sold share's price, plus 1 (the rest paid by :meth:`owner_help`)."""
         cash = entity.cash
         owner = entity.owner
         owner_cash = owner.cash if owner is not None and owner.is_player else 0
@@ -98,7 +91,6 @@ class BuyTrain1893(EmergencyBuyTrain):
         return (lo, hi) if lo <= hi else None
 
     def may_buy_variant(self, entity, train, variant: str, price: int) -> bool:
-        """:meth:`depot_train_affordable`."""
         return self.depot_train_affordable(entity, train)
 
     def trade_in_offers(self, entity) -> list[tuple]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from trackage.core.actions import amount
 
@@ -11,10 +11,7 @@ from ....core.errors import GameError
 from ....core.money import spend
 from ....core.shares import action_bundle
 from ....core.steps.buy_company import BuyCompanyMixin
-from ....core.steps.stock import BuySellParShares
-
-if TYPE_CHECKING:
-    pass
+from ....core.steps.stock import BuySellParShares, sell_company_to_bank
 from .auction import _company
 
 
@@ -58,8 +55,7 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
     def fdsd_can_exchange(self, company) -> bool:
         """FdSD acts for its owner, in the owner's turn, when RAG shares are in the market."""
         game = self.game
-        return company is game.fdsd and game.rag.ipoed and company.owner is self.current_entity() \
-            and self.can_exchange(company.owner)
+        return company is game.fdsd and company.owner is self.current_entity() and self.can_exchange(company.owner)
 
     def can_buy_any_companies(self, entity) -> bool:
         return any(self._company_buyable(entity, c) for c in self.game.buyable_bank_companies())
@@ -136,7 +132,7 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
     def exchange_for_rag(self, action, company):
         game = self.game
         player = company.owner
-        if company is not game.fdsd or not self.can_exchange(player) or player is not self.current_entity():
+        if not self.fdsd_can_exchange(company):
             raise GameError(f"{company.name} cannot be exchanged now", rule="no-exchange")
         rag = game.rag
         bundle = action_bundle(game, action, priced=False)
@@ -252,9 +248,7 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         price = amount(action, "price", company.value)
         if price != company.value:
             raise GameError(f"{company.name} sells for {company.value}, not {price}", rule="wrong-price")
-        spend(game.bank, entity, price)
-        company.owner = game.bank
-        entity.companies.remove(company)
+        sell_company_to_bank(game, entity, company, price)
         self.round.players_sold.setdefault(entity, {})["bond"] = "now"
         self._track(action, entity, company)
 
@@ -262,14 +256,10 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         """Name the rule a refused stock-round action breaks (raises when it knows)."""
         if action.get("type") == "pass" and self.par_rag is not None and self.must_exchange():
             raise GameError("in the first stock round RAG's par must be paid with FdSD", rule="must-exchange-fdsd")
-        if action.get("type") != "sell_shares" or not entity.is_player:
-            return
-        bundle = action_bundle(self.game, action)
-        if self.game.turn == 1:
-            raise GameError("no shares may be sold in the first stock round", rule="no-sale-first-stock-round")
-        if not bundle.corporation.operated():
-            raise GameError(f"{bundle.corporation.name} has not operated yet; its shares cannot be sold",
-                            rule="no-sale-before-operating")
+        if action.get("type") == "sell_shares" and entity.is_player:
+            rule = self.why_not_sell(entity, action_bundle(self.game, action))
+            if rule != "illegal-sale":
+                raise GameError(f"{entity.name} cannot sell these shares yet", rule=rule)
 
     def why_not_sell(self, entity, bundle) -> str:
         if self.game.turn == 1:
