@@ -158,17 +158,14 @@ class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
         if tile.name in ("887", "888") and hex_.id == "Q13" and entity.id != "NS":
             raise GameError("only the NS may place tiles 887/888 on Q13", rule="tile-reserved")
         if not self.game.loading:
-            for old_ct in old_tile.city_towns:
-                if not any(set(old_ct.exits) <= set(n.exits) for n in tile.city_towns):
-                    raise GameError("new track must keep the old stations' track", rule="illegal-upgrade")
+            if any(not any(set(o.exits) <= set(n.exits) for n in tile.city_towns) for o in old_tile.city_towns):
+                raise GameError("new track must keep the old stations' track", rule="illegal-upgrade")
             deferred_home = self.game.minor_deferred_token(entity) and hex_.id == self.game._home_hex_id(entity)
             if (not deferred_home and not old_tile.preprinted and tile.nodes and not entity.trains
                     and getattr(self.round, "leased_train", None) is None):
                 raise GameError("cannot upgrade a city/town without a train", rule="upgrade-needs-train")
-        if self.round.num_laid_track > 0:
-            for h in self.round.laid_hexes:
-                if hex_.distance(h) == 1:
-                    raise GameError("cannot lay tiles in adjacent hexes", rule="adjacent-lays")
+        if self.round.num_laid_track > 0 and any(hex_.distance(h) == 1 for h in self.round.laid_hexes):
+            raise GameError("cannot lay tiles in adjacent hexes", rule="adjacent-lays")
 
     def after_lay(self, entity, hex_, old_tile, tile):
         self.update_tile_reservation(hex_)
@@ -180,14 +177,10 @@ class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
         board = self.game.board
         tile = board.tile(hex_)
         res = board.tile_reservations(hex_)
-        if len(res) != 1 or not tile.cities:
-            return
-        corp = res[0]
-        ok = [c for c in tile.cities if board.tokenable(c, corp)]
-        if len(ok) != 1:
-            return
-        slot = board.get_slot(ok[0], corp)
-        if slot is None:
+        corp = res[0] if len(res) == 1 and tile.cities else None
+        ok = [c for c in tile.cities if board.tokenable(c, corp)] if corp is not None else []
+        slot = board.get_slot(ok[0], corp) if len(ok) == 1 else None
+        if slot is None:  # one reserving company, one city it may token: the reservation goes there
             return
         board.add_reservation(ok[0], corp, slot)
         board.set_tile_reservations(hex_, [r for r in res if r is not corp])
@@ -212,11 +205,8 @@ class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
         game = self.game
         if game.minor_deferred_token(entity) and hex_.id == game._home_hex_id(entity):
             return True
-        if not game.lay_uses_new_track(entity, hex_, old_tile, tile):
-            return False
-        if old_tile.preprinted or not tile.nodes:
-            return True
-        return game.lay_keeps_reach(entity, hex_, tile)
+        return game.lay_uses_new_track(entity, hex_, old_tile, tile) and (
+            old_tile.preprinted or not tile.nodes or game.lay_keeps_reach(entity, hex_, tile))
 
     def _cost_of(self, entity, a) -> int:
         if a["type"] == "lay_tile":
@@ -317,9 +307,7 @@ class BuyTrain1825(BuyTrain):
                                            or not self.room(entity) or self.game.silent_receivership(entity)))
 
     def actions(self, entity):
-        if entity is not self.current_entity() or not entity.is_corporation:
-            return []
-        if self.receivership_skip(entity):
+        if entity is not self.current_entity() or not entity.is_corporation or self.receivership_skip(entity):
             return []
         if entity.receivership():
             return ["buy_train"]

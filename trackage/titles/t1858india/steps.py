@@ -52,9 +52,7 @@ class CollectTokens(Step):
         return "Collect mine, oil and port tokens"
 
     def actions(self, entity):
-        if entity is not self.current_entity() or not entity.is_corporation:
-            return []
-        if not self.available(entity):
+        if entity is not self.current_entity() or not entity.is_corporation or not self.available(entity):
             return []
         return ["remove_hex_token", "pass"]
 
@@ -62,11 +60,7 @@ class CollectTokens(Step):
         g = self.game
         out: list = []
         for kind in ("mine", "oil", "port"):
-            if corp.cash < g.TOKEN_COST[kind]:
-                continue
-            if kind == "oil" and "oil_tokens" not in g.phase.status:
-                continue
-            if kind == "port" and "port_tokens" not in g.phase.status:
+            if corp.cash < g.TOKEN_COST[kind] or (kind != "mine" and f"{kind}_tokens" not in g.phase.status):
                 continue
             for h in g.hex_token_hexes(kind):
                 if g.board.tile(h).color != "white":
@@ -149,28 +143,22 @@ class BuyTrainIndia(BuyCompanyMixin, BuyTrain1858):
 
     def can_buy_company(self, entity) -> bool:
         g = self.game
-        if any(not g.private_railway(c) for c in entity.companies):
-            return False
-        if "loco_works" not in g.phase.status:
+        if any(not g.private_railway(c) for c in entity.companies) or "loco_works" not in g.phase.status:
             return False
         comps = g.purchasable_companies(entity)
         return bool(comps) and min(c.value for c in comps) <= entity.cash
 
     def actions(self, entity):
         out = super().actions(entity)
-        if entity is self.current_entity() and entity.is_corporation \
-                and self.can_buy_company(entity):
-            for a in ("buy_company", "pass"):
-                if a not in out:
-                    out.append(a)
+        if entity is self.current_entity() and entity.is_corporation and self.can_buy_company(entity):
+            out += [a for a in ("buy_company", "pass") if a not in out]
         return out
 
     def buyable(self, entity, train) -> bool:
         g = self.game
-        if g.pullman(train) and g.owns_pullman(entity):
-            return False
-        at_limit = g.num_corp_trains(entity) == g.train_limit(entity)
-        return not (at_limit and not g.pullman(train))
+        if g.pullman(train):
+            return not g.owns_pullman(entity)
+        return g.num_corp_trains(entity) != g.train_limit(entity)
 
     def check_buy(self, entity, train, price: int, purchase=None) -> None:
         """First: room for this train (a Pullman needs none, one per company), and no Pullman

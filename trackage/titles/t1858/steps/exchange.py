@@ -86,11 +86,10 @@ class Exchange1858(Step):
         if sr is None or sr.bought() or sr.auction or self.round.pending_tokens or self.round.pending_approval:
             return []
         out = []
-        if entity.is_company and game.company_starts_public(entity) and game.turn > 1:
-            if game.par_price(entity).price <= player.cash and privates.company_reservation_available(game, entity):
-                for c in game.corporations:
-                    if not c.ipoed and not c.closed:
-                        out.append({"type": "buy_shares", "shares": [c.shares[0].id], "percent": 40})
+        if entity.is_company and game.company_starts_public(entity) and game.turn > 1 and \
+                game.par_price(entity).price <= player.cash and privates.company_reservation_available(game, entity):
+            out = [{"type": "buy_shares", "shares": [c.shares[0].id], "percent": 40}
+                   for c in game.corporations if not c.ipoed and not c.closed]
         if entity.is_minor and not entity.closed and game.minor_exchanges_share(entity):
             for c in game.corporations:
                 own = [s for s in c.shares_of(c) if not s.president]

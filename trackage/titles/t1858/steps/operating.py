@@ -31,9 +31,7 @@ class HomeToken1858(HomeToken, Passing):
         p = self.pending()
         if not p or entity is not p["entity"]:
             return []
-        if any(t.used and t.city is not None for t in entity.tokens):
-            return ["place_token", "pass"]
-        return ["place_token"]
+        return ["place_token"] + (["pass"] if any(t.used and t.city is not None for t in entity.tokens) else [])
 
     def process_place_token(self, action, entity):
         game = self.game
@@ -139,13 +137,9 @@ class Track1858(TrackAndTokenStep):
     def legal_actions(self, entity):
         if entity is not self.current_entity():
             return []
-        out = []
         lay = self.tile_lay(entity)
-        if lay is not None:
-            for cand in gauges.legal_tile_lays_1858(self.game, entity, lay, self.round):
-                out.append({"type": "lay_tile", **cand})
-        out.append({"type": "pass"})
-        return out
+        cands = gauges.legal_tile_lays_1858(self.game, entity, lay, self.round) if lay is not None else []
+        return [{"type": "lay_tile", **c} for c in cands] + [{"type": "pass"}]
 
 
 class Token1858(Step):
@@ -158,9 +152,8 @@ class Token1858(Step):
         return "Place a Token"
 
     def actions(self, entity):
-        if entity is not self.current_entity() or not entity.is_corporation:
-            return []
-        if not any(not t.used for t in entity.tokens if t.type == "normal"):
+        if entity is not self.current_entity() or not entity.is_corporation \
+                or not any(not t.used for t in entity.tokens if t.type == "normal"):
             return []
         return ["place_token", "pass"]
 
@@ -174,13 +167,11 @@ class Token1858(Step):
             raise GameError(f"{entity.name} has no token left", rule="no-tokens")
         ours = game.token_cost(entity, city)
         cost = amount(action, "cost", None)
-        if cost is None or not game.loading:
-            if cost is not None and cost != ours:
+        if cost is not None and cost != ours:
+            if not game.loading:
                 raise GameError(f"a token in {city.id} costs {ours}, not {cost}", rule="wrong-price")
-            cost = ours
-        elif cost != ours:
             game.warnings.append(f"action {action.get('id')}: token cost {ours}, log says {cost}")
-        cost = int(cost)  # a whole number (trackage.core.actions.amount)
+        cost = int(ours if cost is None or not game.loading else cost)  # the logged cost while replaying
         if not game.loading and not game.token_connected(entity, city):
             raise GameError(f"{city.id} is not connected to {entity.name}", rule="token-not-connected")
         if cost > entity.cash:
@@ -197,23 +188,16 @@ class Token1858(Step):
     def legal_actions(self, entity):
         if "place_token" not in self.actions(entity):
             return []
-        out = []
-        for city in self.game.tokenable_cities_1858(entity):
-            cost = self.game.token_cost(entity, city)
-            if cost <= entity.cash:
-                out.append({"type": "place_token", "city": city.id, "slot": self.game.board.get_slot(city, entity) or 0,
-                            "cost": cost})
-        out.append({"type": "pass"})
-        return out
+        g = self.game
+        return [{"type": "place_token", "city": city.id, "slot": g.board.get_slot(city, entity) or 0, "cost": cost}
+                for city in g.tokenable_cities_1858(entity)
+                if (cost := g.token_cost(entity, city)) <= entity.cash] + [{"type": "pass"}]
 
 
 class Route1858(RunRoutes):
     def actions(self, entity):
-        if entity is not self.current_entity() or not entity.is_corporation:
-            return []
-        if not self.game.route_trains(entity):
-            return []
-        return ["run_routes"]
+        ok = entity is self.current_entity() and entity.is_corporation and self.game.route_trains(entity)
+        return ["run_routes"] if ok else []
 
 
 class Dividend1858(Dividend):
@@ -269,6 +253,4 @@ class DiscardTrain1858(DiscardTrain):
 class IssueShares1858(IssueShares):
     def issuable(self, entity):
         """Nothing in a company's first operating turn."""
-        if len(entity.operating_history) == 1:
-            return []
-        return super().issuable(entity)
+        return [] if len(entity.operating_history) == 1 else super().issuable(entity)

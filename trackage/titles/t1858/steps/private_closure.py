@@ -28,9 +28,7 @@ class PrivateClosure1858(ChooseMixin, Passing):
                 self.round.approvals[c] = "approved" if c.owner is minor.owner else "pending"
 
     def actions(self, entity):
-        if entity is not self.current_entity():
-            return []
-        return ["choose", "pass"]
+        return ["choose", "pass"] if entity is self.current_entity() else []
 
     def description(self):
         return "Exchange Private Companies"
@@ -44,13 +42,13 @@ class PrivateClosure1858(ChooseMixin, Passing):
         g = self.game
         out = []
         for c in self.exchange_corporations(minor):
-            if c.num_ipo_shares() > 0:
+            ipo = c.num_ipo_shares() > 0
+            if ipo:
                 out.append({"corporation": c.id, "from": "treasury"})
-            if c.num_market_shares(g.pool) == 0:
-                continue
-            if c.num_ipo_shares() > 0 and self.round.approvals.get(c) != "denied" and c.owner is not minor.owner:
-                continue
-            out.append({"corporation": c.id, "from": "market"})
+            # a market share only once the treasury is empty, its exchange denied, or the same president's
+            if c.num_market_shares(g.pool) and not (ipo and self.round.approvals.get(c) != "denied"
+                                                    and c.owner is not minor.owner):
+                out.append({"corporation": c.id, "from": "market"})
         return out
 
     def passing(self, entity) -> None:

@@ -47,20 +47,12 @@ class StockRound1858Step(AuctionBuySellParShares):
             return ["sell_shares"]
         if self.bought():
             return []
-        out = []
-        if self.can_sell_any(entity):
-            out.append("sell_shares")
-        if any(self.can_convert(c, entity) for c in game.corporations):
-            out.append("convert")
-        if self.can_buy_any(entity) or self.can_exchange_any(entity):
-            out.append("buy_shares")
-        if self.can_ipo_any(entity):
-            out.append("par")
-        if self.can_bid_any(entity):
-            out.append("bid")
-        if out:
-            out.append("pass")
-        return out
+        out = [a for a, ok in (
+            ("sell_shares", self.can_sell_any(entity)),
+            ("convert", any(self.can_convert(c, entity) for c in game.corporations)),
+            ("buy_shares", self.can_buy_any(entity) or self.can_exchange_any(entity)),
+            ("par", self.can_ipo_any(entity)), ("bid", self.can_bid_any(entity))) if ok]
+        return out + ["pass"] if out else []
 
     def bought(self) -> bool:
         return any(a["type"] in ("buy_shares", "par", "bid") for a in self.round.current_actions)
@@ -74,20 +66,14 @@ class StockRound1858Step(AuctionBuySellParShares):
 
     def can_sell(self, entity, bundle) -> bool:
         """Not shares of a company sold earlier in this turn."""
-        return (bundle is not None and bundle.owner is entity and self.sold_now(entity, bundle.corporation) != "now"
-                and super().can_sell(entity, bundle))
+        return super().can_sell(entity, bundle) and self.sold_now(entity, bundle.corporation) != "now"
 
     def can_exchange_any(self, player) -> bool:
         game = self.game
-        for c in player.companies:
-            if game.company_starts_public(c) and game.turn > 1 and game.par_price(c).price <= player.cash \
-                    and not all(x.ipoed for x in game.corporations):
-                return True
-        for m in game.minors:
-            if m.owner is player and not m.closed and game.minor_exchanges_share(m):
-                if any(c.num_ipo_shares() > 0 for c in game.corporations):
-                    return True
-        return False
+        return any(game.company_starts_public(c) and game.turn > 1 and game.par_price(c).price <= player.cash
+                   and not all(x.ipoed for x in game.corporations) for c in player.companies) or any(
+            m.owner is player and not m.closed and game.minor_exchanges_share(m)
+            and any(c.num_ipo_shares() > 0 for c in game.corporations) for m in game.minors)
 
     # --- auctions
     def auctionable(self):
@@ -171,13 +157,10 @@ class StockRound1858Step(AuctionBuySellParShares):
 
     def legal_actions(self, entity):
         acts = self.actions(entity)
-        out = []
         if entity.is_corporation:
             return [{"type": "convert"}] if "convert" in acts else []
-        if "bid" in acts:
-            cos = [self.auction.item] if self.auction else self.auctionable()
-            for c in cos:
-                out += self.bid_offer(entity, c)
+        out = [b for c in ([self.auction.item] if self.auction else self.auctionable()) if "bid" in acts
+               for b in self.bid_offer(entity, c)]
         if not self.auction:
             out.extend(a for a in super().legal_actions(entity) if a["type"] != "pass")
         if "pass" in acts:

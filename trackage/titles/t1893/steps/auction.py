@@ -41,10 +41,13 @@ class StartingPackageInitialAuction(AuctionMixin, Step):
             return []
         return ["bid", "pass"]
 
+    def available(self) -> list:
+        return self.game.draftables()
+
     def bid_item(self, action, entity):
         company = super().bid_item(action, entity)
-        if company not in self.game.draftables():
-            raise GameError(f"{company.name} cannot be taken now", rule="company-not-for-sale")
+        if company not in self.available():
+            raise GameError(f"{company.name} is not offered now", rule="company-not-for-sale")
         return company
 
     def bid_price(self, action, entity, company):
@@ -72,27 +75,22 @@ class StartingPackageInitialAuction(AuctionMixin, Step):
         r = self.round
         for _ in range(len(r.entities) + 1):
             r.next_entity_index()
-            if self.finished():
-                return
-            if r.entities[r.entity_index] not in self.game.passers_first_stock_round:
+            if self.finished() or r.entities[r.entity_index] not in self.game.passers_first_stock_round:
                 return
 
     def legal_actions(self, entity):
         if "bid" not in self.actions(entity):
             return []
-        out = [{"type": "bid", "company": c.sym, "price": c.value}
-               for c in self.game.draftables() if c.value <= entity.cash]
-        return out + [{"type": "pass"}]
+        return [{"type": "bid", "company": c.sym, "price": c.value}
+                for c in self.game.draftables() if c.value <= entity.cash] + [{"type": "pass"}]
 
 
-class StartingPackageForcedAuction(AuctionMixin, Step):
+class StartingPackageForcedAuction(StartingPackageInitialAuction):
     """What is left of the starting package: a player picks a card, then in turn everyone may
     buy it at its price or pass; when all pass its price drops by 10M (down to half its value,
     then the player who picked it must buy it)."""
 
-    HANDLERS: ClassVar[dict] = {"bid": "process_bid", "pass": "process_pass"}
     REDUCTION = 10
-    OVER_MAX_MESSAGE: ClassVar[str] = "{entity} cannot afford {item}"
 
     def setup(self):
         if getattr(self, "_ready", False):
@@ -126,33 +124,22 @@ class StartingPackageForcedAuction(AuctionMixin, Step):
             return []
         if self.auctioning is None:
             return ["bid"] if self.selectable(entity) else []
-        if self.min_bid(self.auctioning) > entity.cash:
-            return []
-        return ["bid", "pass"]
-
-    def bid_item(self, action, entity):
-        company = super().bid_item(action, entity)
-        if company not in self.available():
-            raise GameError(f"{company.name} is not offered now", rule="company-not-for-sale")
-        return company
+        return [] if self.min_bid(self.auctioning) > entity.cash else ["bid", "pass"]
 
     def bid_price(self, action, entity, company):
         """A pick names no price; a purchase pays the current price exactly."""
-        if self.auctioning is None:
-            return self.min_bid(company)
-        price = amount(action, "price", self.min_bid(company))
-        if price != self.min_bid(company):
-            raise GameError(f"{company.name} costs {self.min_bid(company)}, not {price}", rule="wrong-price")
+        price = self.min_bid(company)
+        if self.auctioning is not None and (asked := amount(action, "price", price)) != price:
+            raise GameError(f"{company.name} costs {price}, not {asked}", rule="wrong-price")
         return price
 
     def check_bid(self, entity, company, price):
-        if self.auctioning is None:
-            if not self.game.loading and company not in self.selectable(entity):
-                raise GameError(f"nobody could pay for {company.name} and {entity.name} has no cash: the "
-                                "forced purchase would be for nothing, which the reference refuses",
-                                rule="forced-purchase-for-nothing")
-            return
-        self.check_max_bid(entity, company, price)
+        if self.auctioning is not None:
+            self.check_max_bid(entity, company, price)
+        elif not self.game.loading and company not in self.selectable(entity):
+            raise GameError(f"nobody could pay for {company.name} and {entity.name} has no cash: the "
+                            "forced purchase would be for nothing, which the reference refuses",
+                            rule="forced-purchase-for-nothing")
 
     def accept_bid(self, entity, company, price, action):
         """A pick puts the card up (and may run down to a forced purchase); else a purchase."""
@@ -178,24 +165,19 @@ class StartingPackageForcedAuction(AuctionMixin, Step):
         nobody can pay the floor price the picker is forced to buy for all his cash; with no
         cash the reference errs ("Cannot spend zero or negative money"): such a pick is no
         action here."""
-        cards = self.game.draftables()
-        if entity.cash > 0:
-            return cards
         richest = max(p.cash for p in self.round.entities)
-        return [c for c in cards if richest >= self.floor_price(c)]
+        return [c for c in self.game.draftables() if entity.cash > 0 or richest >= self.floor_price(c)]
 
     def process_pass(self, action, entity):
         if self.auctioning is None:
             raise GameError("choose a card to offer first", rule="no-such-action-now")
         self.passed_players.add(entity)
-        if self.all_passed():
-            return
-        self.next_entity()
+        if not self.all_passed():
+            self.next_entity()
 
     def all_passed(self) -> bool:
         target = self.auctioning
-        if target is None:
-            return True
+        assert target is not None  # called only while a card is up
         if not all(p in self.passed_players for p in self.round.entities):
             return False
         if target.value // 2 >= self.min_bid(target):
@@ -247,8 +229,7 @@ class StartingPackageForcedAuction(AuctionMixin, Step):
             self.passed_players.add(entity)  # cannot pay the price: passed over
 
     def legal_actions(self, entity):
-        acts = self.actions(entity)
-        if not acts:
+        if not self.actions(entity):
             return []
         if self.auctioning is None:
             return [{"type": "bid", "company": c.sym, "price": self.min_bid(c)} for c in self.selectable(entity)]

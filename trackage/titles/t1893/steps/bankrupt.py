@@ -12,10 +12,9 @@ from .buy_train import BuyTrain1893
 
 # ============================================================== operating round
 class Bankrupt1893(Step):
-    """A president whose company must buy a train and who cannot raise the cheapest depot
-    train's price (cash, the shares the train step would let him sell, and 100M per city bond,
-    counted as the reference counts them) goes bankrupt: what he can sell is sold, his cash
-    goes to the bank and the game ends."""
+    """A president whose company must buy a train and who cannot raise the cheapest one
+    (:meth:`liquidity`) goes bankrupt: what he can sell is sold, his cash goes to
+    the bank and the game ends."""
 
     HANDLERS: ClassVar[dict] = {"bankrupt": "process_bankrupt"}
     BLOCKS = False
@@ -30,6 +29,7 @@ class Bankrupt1893(Step):
         return step if isinstance(step, BuyTrain1893) else None
 
     def liquidity(self, player) -> int:
+        """Cash, the shares the train step would let him sell, and 100M per city bond."""
         buy = self.train_step()
         cash = buy.emergency_liquidity(player) if buy is not None else player.cash
         return cash + 100 * sum(1 for c in player.companies if self.game.bond(c))

@@ -26,16 +26,11 @@ class MergerVote(Step):
 
     def current_entity(self):
         r = self.round
-        if not r.entities or r.entity_index >= len(r.entities):
-            return None
-        return r.entities[r.entity_index]
+        return r.entities[r.entity_index] if r.entity_index < len(r.entities) else None
 
     def actions(self, entity):
-        if not self.active() or entity is not self.current_entity():
-            return []
-        if not self.round.has_say(entity):
-            return []
-        return ["special_buy"]
+        ok = self.active() and entity is self.current_entity() and self.round.has_say(entity)
+        return ["special_buy"] if ok else []
 
     def skip(self):
         if self.active():
@@ -62,17 +57,13 @@ class MergerVote(Step):
                     break
                 self.round.next_voter()
 
-    def founds(self, player) -> bool:
-        """Would ``player``'s yes form the company now?"""
-        r = self.round
-        return r.yes + r.votes.get(player, 0) >= 50
-
     def legal_actions(self, entity):
         if not self.actions(entity):
             return []
+        r = self.round
         choices = ["yes", "no"]
-        if self.founds(entity) and self.game.founding_fails(self.round.merge_target):
-            choices = ["no"]  # the reference fails to form it (see Game1893.founding_fails)
+        if r.yes + r.votes.get(entity, 0) >= 50 and self.game.founding_fails(r.merge_target):
+            choices = ["no"]  # this yes would form it, which the reference fails to do (Game1893.founding_fails)
         return [{"type": "special_buy", "description": d, "cost": 0} for d in choices]
 
 
@@ -94,9 +85,7 @@ class PotentialDiscardTrainsAfterMerge(DiscardTrain):
     def actions(self, entity):
         if entity is not self.current_entity():
             return []
-        if len(entity.trains) > self.game.train_limit(entity):
-            return ["discard_train"]
-        return ["discard_train", "pass"]
+        return ["discard_train"] + ([] if len(entity.trains) > self.game.train_limit(entity) else ["pass"])
 
     def discard(self, entity, train) -> None:
         """Once the company has no train left its president is done."""

@@ -34,7 +34,7 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         if entity is not self.current_entity() or not entity.is_player:
             return []
         if self.par_rag is not None:
-            return ["assign"] if self.must_exchange() else ["assign", "pass"]
+            return ["assign"] if self.game.turn == 1 else ["assign", "pass"]
         if self.first_sr_passed(entity):
             return []
         # EVA held by another player never makes a stock-round action here: no 1893 phase lets
@@ -57,22 +57,14 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         game = self.game
         return company is game.fdsd and company.owner is self.current_entity() and self.can_exchange(company.owner)
 
-    def can_buy_any_companies(self, entity) -> bool:
-        return any(self._company_buyable(entity, c) for c in self.game.buyable_bank_companies())
-
     def _company_buyable(self, entity, company) -> bool:
-        if self.first_sr_passed(entity) or self.bought():
-            return False
-        if self.game.num_certs(entity) >= self.game.cert_limit(entity):
-            return False
-        if self.game.bond(company) and self.sold_now(entity, "bond"):
-            return False
-        return entity.cash >= company.value
+        g = self.game
+        return not (self.first_sr_passed(entity) or self.bought() or g.num_certs(entity) >= g.cert_limit(entity)
+                    or (g.bond(company) and self.sold_now(entity, "bond"))) and entity.cash >= company.value
 
     def can_sell_any_companies(self, entity) -> bool:
-        if self.first_sr_passed(entity) or self.game.turn <= 1 or self.bought():
-            return False
-        return any(self.game.bond(c) for c in entity.companies)
+        return not (self.first_sr_passed(entity) or self.game.turn <= 1 or self.bought()) and any(
+            self.game.bond(c) for c in entity.companies)
 
     def may_buy_from(self, entity, corp) -> bool:
         """Not after passing in the first stock round; only companies the game lets be bought."""
@@ -94,17 +86,12 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         return f is not None and not f.closed and f.owner is player
 
     def par_prices(self, entity, corp):
-        prices = self.game.par_prices(corp)
-        if corp is self.game.rag and self.owns_fdsd(entity):
-            return prices
-        return [p for p in prices if p.price * 2 <= entity.cash]
+        fdsd_pays = corp is self.game.rag and self.owns_fdsd(entity)
+        return [p for p in self.game.par_prices(corp) if fdsd_pays or p.price * 2 <= entity.cash]
 
     def can_par_corp(self, entity, corp) -> bool:
-        if not self.game.can_par(corp, entity) or self.bought():
-            return False
-        if not self.can_gain(entity, ShareBundle([corp.presidents_share])):
-            return False
-        return bool(self.par_prices(entity, corp))
+        return self.game.can_par(corp, entity) and not self.bought() and self.can_gain(
+            entity, ShareBundle([corp.presidents_share])) and bool(self.par_prices(entity, corp))
 
     def can_ipo_any(self, entity) -> bool:
         return any(self.can_par_corp(entity, c) for c in self.game.corporations)
@@ -138,17 +125,12 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         bundle = action_bundle(game, action, priced=False)
         if bundle.corporation is not rag or bundle.owner is not game.pool:
             raise GameError(f"{company.name} is exchanged for RAG shares from the market", rule="no-exchange")
-        market = list(game.pool.shares_of(rag))
-        if len(market) > 1:
-            market.sort(key=lambda s: (1 if s.president else 0, s.percent))
-            acc, pct = [], 0
-            for s in market:
-                acc.append(s)
-                pct += s.percent
-                if pct // rag.share_percent >= 2:
-                    break
-            if pct // rag.share_percent == 2:
-                bundle = ShareBundle(list(acc), pct)
+        market = sorted(game.pool.shares_of(rag), key=lambda s: (1 if s.president else 0, s.percent))
+        for n in range(1, len(market) + 1):  # two shares' worth from the market, when it has more than one
+            pct = sum(s.percent for s in market[:n])
+            if len(market) > 1 and pct // rag.share_percent >= 2:
+                bundle = ShareBundle(market[:n], pct) if pct // rag.share_percent == 2 else bundle
+                break
         game.close_fdsd()
         game.share_market.buy_shares(player, bundle, exchange=True)
         self._track(action, player, rag, rag)
@@ -176,12 +158,6 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         super().after_start(entity, corp)
         self.game.move_buyable_shares_to_market(corp)
         self.par_rag = None
-
-    def must_exchange(self) -> bool:
-        """In the first stock round a parred RAG must be paid for with FdSD: the reference
-        records the declining player as a first-round passer, and then refuses the par
-        ("Cannot buy a share of RAG")."""
-        return self.game.turn == 1
 
     def process_assign(self, action, entity):
         pr = self.par_rag
@@ -241,9 +217,7 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         company = _company(game, action)
         if company.owner is not entity:
             raise GameError(f"{entity.name} does not own {company.sym}", rule="not-owner")
-        if not game.bond(company):
-            raise GameError(f"{company.name} cannot be sold", rule="illegal-sale")
-        if not self.can_sell_any_companies(entity):
+        if not game.bond(company) or not self.can_sell_any_companies(entity):
             raise GameError(f"{entity.name} cannot sell {company.name} now", rule="illegal-sale")
         price = amount(action, "price", company.value)
         if price != company.value:
@@ -254,7 +228,7 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
 
     def why_not(self, action, entity) -> None:
         """Name the rule a refused stock-round action breaks (raises when it knows)."""
-        if action.get("type") == "pass" and self.par_rag is not None and self.must_exchange():
+        if action.get("type") == "pass" and self.par_rag is not None and self.game.turn == 1:
             raise GameError("in the first stock round RAG's par must be paid with FdSD", rule="must-exchange-fdsd")
         if action.get("type") == "sell_shares" and entity.is_player:
             rule = self.why_not_sell(entity, action_bundle(self.game, action))
@@ -269,10 +243,11 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         return "illegal-sale"
 
     def check_pass(self, entity) -> None:
-        """In the first stock round RAG's par must be paid with FdSD; FdSD itself never passes
-        (the reference would end its owner's turn: FdSD only offers its exchange)."""
+        """In the first stock round RAG's par must be paid with FdSD (the reference would record
+        a first-round passer, then refuse the par); FdSD itself never passes (it would end its
+        owner's turn)."""
         if self.par_rag is not None:
-            if self.must_exchange():
+            if self.game.turn == 1:
                 raise GameError("in the first stock round RAG's par must be paid with FdSD",
                                 rule="must-exchange-fdsd")
         elif entity.is_company:
@@ -282,8 +257,7 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         """Declining FdSD's payment for RAG's par: the player pays it himself. Otherwise a pass
         in the first stock round is remembered (see ``passers_first_stock_round``)."""
         game = self.game
-        if self.par_rag is not None:
-            pr = self.par_rag
+        if (pr := self.par_rag) is not None:
             self.par_corporation(entity, pr["corp"], pr["price"], pr["action"])
             return
         if game.turn == 1 and entity not in game.passers_first_stock_round:
@@ -312,7 +286,5 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
     def exchange_actions(self, company) -> list:
         """FdSD's exchange, naming the first RAG share of the market (two are taken when the
         market holds more than one)."""
-        shares = sorted(self.game.pool.shares_of(self.game.rag), key=lambda s: s.index)
-        if not shares:
-            return []
-        return [{"type": "buy_shares", "shares": [shares[0].id], "percent": shares[0].percent}]
+        first = min(self.game.pool.shares_of(self.game.rag), key=lambda s: s.index, default=None)
+        return [{"type": "buy_shares", "shares": [first.id], "percent": first.percent}] if first is not None else []
