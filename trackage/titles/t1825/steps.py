@@ -33,13 +33,11 @@ class BuySellParShares1825(BuySellParShares):
             if not shares or not shares[-1].president or not corp.ipoed:
                 continue
             pres, normal = shares[-1], shares[:-1]
-            unit = corp.share_percent
             for k in range(len(normal)):
                 certs = normal[:k] + [pres]
                 total = sum(s.percent for s in certs)
-                for pct in range(total, total - pres.percent, -unit):
-                    b = ShareBundle(certs, pct)
-                    if self.can_sell(entity, b):
+                for pct in range(total, total - pres.percent, -corp.share_percent):
+                    if self.can_sell(entity, ShareBundle(certs, pct)):
                         out.append({"type": "sell_shares", "shares": [s.id for s in certs], "percent": pct})
         return out
 
@@ -53,9 +51,8 @@ class BuySellParShares1825(BuySellParShares):
         """As the reference: the smallest buyable certificate in a pool or IPO is affordable and
         allowed (a pooled president's certificate counts even if the player cannot buy it)."""
         for corp in self.game.corporations:
-            if not corp.ipoed or corp.closed or self.sold_now(entity, corp):
-                continue
-            if self.bought() and not self.can_buy_multiple(entity, corp):
+            if not corp.ipoed or corp.closed or self.sold_now(entity, corp) or (
+                    self.bought() and not self.can_buy_multiple(entity, corp)):
                 continue
             for holder in (corp, self.game.pool):
                 shares = [s for s in holder.shares_of(corp) if s.buyable]
@@ -67,10 +64,8 @@ class BuySellParShares1825(BuySellParShares):
         return False
 
     def par_prices(self, entity, corp):
-        prices = self.game.par_prices(corp)
-        if self.game.minor(corp):
-            return [p for p in prices if p.price * 4 <= entity.cash]
-        return prices
+        minor = self.game.minor(corp)
+        return [p for p in self.game.par_prices(corp) if not minor or p.price * 4 <= entity.cash]
 
     def can_par_corp(self, entity, corp) -> bool:
         return self.game.can_ipo(corp) and super().can_par_corp(entity, corp)
@@ -120,9 +115,7 @@ class LeaseMixin:
         return (entity.receivership() and getattr(self.round, "leased_train", None) is None
                 and bool(self.game.depot.depot_trains()))
 
-    def process_special_buy(self, action, entity):
-        if not self.can_lease(entity):
-            raise GameError(f"{entity.name} cannot lease a train now", rule="no-lease")
+    def process_special_buy(self, action, entity):  # offered only when it can lease (can_lease)
         desc = action.get("description")
         train = next((t for t in self.game.depot.depot_trains() if t.name == desc), None) or self.game.depot.upcoming[0]
         self.round.leased_train = train
@@ -175,8 +168,7 @@ class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
 
     def update_tile_reservation(self, hex_):
         board = self.game.board
-        tile = board.tile(hex_)
-        res = board.tile_reservations(hex_)
+        tile, res = board.tile(hex_), board.tile_reservations(hex_)
         corp = res[0] if len(res) == 1 and tile.cities else None
         ok = [c for c in tile.cities if board.tokenable(c, corp)] if corp is not None else []
         slot = board.get_slot(ok[0], corp) if len(ok) == 1 else None
@@ -217,9 +209,7 @@ class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
         if a["type"] == "place_token":
             toks = self.available_tokens(entity)
             return toks[0].price if toks else 0
-        if a["type"] == "special_buy":
-            return LEASE_COST
-        return 0
+        return LEASE_COST if a["type"] == "special_buy" else 0
 
 
 class Route1825(LeaseMixin, RunRoutes):
@@ -264,8 +254,7 @@ class Dividend1825(Dividend):
     def skip(self):
         entity = self.current_entity()
         in_receivership = entity.receivership()
-        routes = self.round.routes
-        revenue = sum(r["revenue"] for r in routes)
+        routes, revenue = self.round.routes, sum(r["revenue"] for r in self.round.routes)
         super().skip()
         nxt = self.current_entity()
         if in_receivership and nxt is not None and nxt is not entity:
@@ -274,8 +263,7 @@ class Dividend1825(Dividend):
             nxt.operating_history[(self.game.turn, self.round.round_num)] = OperatingInfo(routes, revenue, "withhold")
 
     def do_dividend(self, entity, kind):
-        loan = self.round.receivership_loan or 0
-        if loan > 0:
+        if (loan := self.round.receivership_loan or 0) > 0:
             self.round.extra_revenue = (self.round.extra_revenue or 0) - loan
         self.round.receivership_loan = 0
         super().do_dividend(entity, kind)
@@ -309,9 +297,7 @@ class BuyTrain1825(BuyTrain):
     def actions(self, entity):
         if entity is not self.current_entity() or not entity.is_corporation or self.receivership_skip(entity):
             return []
-        if entity.receivership():
-            return ["buy_train"]
-        return super().actions(entity)
+        return ["buy_train"] if entity.receivership() else super().actions(entity)
 
     def skip(self):
         entity = self.current_entity()

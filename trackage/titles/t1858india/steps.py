@@ -58,14 +58,10 @@ class CollectTokens(Step):
 
     def available(self, corp) -> list:
         g = self.game
-        out: list = []
-        for kind in ("mine", "oil", "port"):
-            if corp.cash < g.TOKEN_COST[kind] or (kind != "mine" and f"{kind}_tokens" not in g.phase.status):
-                continue
-            for h in g.hex_token_hexes(kind):
-                if g.board.tile(h).color != "white":
-                    out.extend(t for t in g.board.hex_tokens(h) if t.type == kind)
-        return out
+        return [t for kind in ("mine", "oil", "port")
+                if corp.cash >= g.TOKEN_COST[kind] and (kind == "mine" or f"{kind}_tokens" in g.phase.status)
+                for h in g.hex_token_hexes(kind) if g.board.tile(h).color != "white"
+                for t in g.board.hex_tokens(h) if t.type == kind]
 
     def process_remove_hex_token(self, action, entity):
         g = self.game
@@ -77,8 +73,7 @@ class CollectTokens(Step):
             raise GameError(f"{entity.name} cannot collect the token on {hex_.id} now", rule="no-hex-token")
         if not g.loading and hex_ not in gauges.reachable_1858(g, entity):
             raise GameError(f"{entity.name} does not reach {hex_.id}", rule="not-connected")
-        price = g.TOKEN_COST[token.type]
-        spend(entity, g.bank, price)
+        spend(entity, g.bank, g.TOKEN_COST[token.type])
         g.board.take_hex_token(hex_, token)
         token.corporation = entity
         entity.tokens.append(token)
@@ -101,9 +96,7 @@ class RouteIndia(ChooseMixin, Route1858):
 
     def actions(self, entity):
         out = list(super().actions(entity))
-        if out and self.choosing(entity):
-            out.append("choose")
-        return out
+        return out + ["choose"] if out and self.choosing(entity) else out
 
     def attachable(self, corp) -> list:
         g = self.game
@@ -145,8 +138,7 @@ class BuyTrainIndia(BuyCompanyMixin, BuyTrain1858):
         g = self.game
         if any(not g.private_railway(c) for c in entity.companies) or "loco_works" not in g.phase.status:
             return False
-        comps = g.purchasable_companies(entity)
-        return bool(comps) and min(c.value for c in comps) <= entity.cash
+        return any(c.value <= entity.cash for c in g.purchasable_companies(entity))
 
     def actions(self, entity):
         out = super().actions(entity)
@@ -173,15 +165,10 @@ class BuyTrainIndia(BuyCompanyMixin, BuyTrain1858):
         """After issuing shares a trainless company may still buy a loco works, as long as a
         depot train (with the works' discount) stays within the rules for that purchase."""
         g = self.game
-        cash = entity.cash - company.value
-        help_ = entity.owner.cash if entity.owner is not None else 0
-        issued = self.round.last_issue_price
-        for t in g.depot.depot_trains():
-            for v in t.variants:
-                price = g.train_price(t, entity, v, companies=list(entity.companies) + [company])
-                if cash - issued <= price <= cash + help_:
-                    return True
-        return False
+        cash, lo = entity.cash - company.value, entity.cash - company.value - self.round.last_issue_price
+        hi = cash + (entity.owner.cash if entity.owner is not None else 0)
+        return any(lo <= g.train_price(t, entity, v, companies=list(entity.companies) + [company]) <= hi
+                   for t in g.depot.depot_trains() for v in t.variants)
 
     def open_after(self, entity, price: int) -> bool:
         """Would the step stay open after paying ``price`` (the president covering a shortfall)?
@@ -191,8 +178,7 @@ class BuyTrainIndia(BuyCompanyMixin, BuyTrain1858):
 
     def company_price(self, entity, company, action: dict) -> int:
         """A loco works from the bank, at its value."""
-        g = self.game
-        if company is None or company not in g.purchasable_companies(entity) or not self.can_buy_company(entity):
+        if company is None or company not in self.game.purchasable_companies(entity):  # offered if can_buy_company
             raise GameError(f"cannot buy {action.get('company')!r}", rule="company-not-for-sale")
         price = amount(action, "price", company.value)
         if price != company.value:

@@ -146,10 +146,10 @@ class BuyTrain1858(BuyTrain):
         if "sell_shares" in acts:
             help_ = entity.owner.cash if entity.owner is not None else 0
             prices = [g.train_price(t, entity, v) for t in g.depot.depot_trains() for v in t.variants]
-            for b in corporations.emergency_issuable_bundles(g, entity):
-                after, pps = entity.cash + b.price(), b.price_per_share()
-                if any(after - pps <= p <= after + help_ for p in prices):
-                    out.append({"type": "sell_shares", "shares": [s.id for s in b.shares], "percent": b.percent})
+            out += [{"type": "sell_shares", "shares": [s.id for s in b.shares], "percent": b.percent}
+                    for b in corporations.emergency_issuable_bundles(g, entity)  # a depot train within reach
+                    if any(entity.cash + b.price() - b.price_per_share() <= p <= entity.cash + b.price() + help_
+                           for p in prices)]
         out += [{"type": "scrap_train", "train": t.id} for t in entity.trains if t.obsolete and "scrap_train" in acts]
         out += self.company_offers(entity, acts, must_buy)
         if "pass" in acts and not (must_buy and any(a["type"] == "buy_train" for a in out)):

@@ -37,10 +37,8 @@ class HomeToken1858(HomeToken, Passing):
         game = self.game
         p = self.pending()
         city = game.board.city_by_id(action.get("city"))
-        if city is None or city.hex not in p["hexes"]:
+        if city is None or city.hex not in p["hexes"] or (p.get("cities") is not None and city not in p["cities"]):
             raise GameError(f"cannot place the home token in {action.get('city')!r}", rule="bad-home-token")
-        if p.get("cities") is not None and city not in p["cities"]:
-            raise GameError(f"{entity.name} cannot place a token in {city.id}", rule="bad-home-token")
         token = p["token"]
         token.price = self.home_cost(entity, city)
         if token.price > entity.cash:
@@ -57,9 +55,8 @@ class HomeToken1858(HomeToken, Passing):
     def home_cost(self, entity, city) -> int:
         """A company started directly pays twice the city's revenue for its first token
         (nothing on an empty hex); otherwise the home token is free."""
-        if entity.companies or any(t.used and t.city is not None for t in entity.tokens):
-            return 0
-        return 0 if city.tile.color == "white" else 2 * city.revenue_for([city.tile.color])
+        free = entity.companies or any(t.used and t.city is not None for t in entity.tokens)
+        return 0 if free or city.tile.color == "white" else 2 * city.revenue_for([city.tile.color])
 
     def passing(self, entity) -> None:
         """A company that already has a token leaves its home token unplaced: the pending
@@ -71,16 +68,12 @@ class HomeToken1858(HomeToken, Passing):
         p = self.pending()
         if not p or entity is not p["entity"]:
             return []
-        cities = p.get("cities")
-        board = self.game.board
+        board, cities = self.game.board, p.get("cities")
         if cities is None:
             cities = [c for h in p["hexes"] for c in board.tile(h).cities]
-        out = [{"type": "place_token", "city": c.id, "slot": board.get_slot(c, entity) or 0} for c in cities
-               if board.tokenable(c, entity, free=True, tokens=[p["token"]])
-               and self.home_cost(entity, c) <= entity.cash]
-        if "pass" in self.actions(entity):
-            out.append({"type": "pass"})
-        return out
+        return [{"type": "place_token", "city": c.id, "slot": board.get_slot(c, entity) or 0} for c in cities
+                if board.tokenable(c, entity, free=True, tokens=[p["token"]]) and self.home_cost(entity, c)
+                <= entity.cash] + [{"type": a} for a in self.actions(entity) if a == "pass"]
 
 
 class Track1858(TrackAndTokenStep):
@@ -115,7 +108,6 @@ class Track1858(TrackAndTokenStep):
         self.round.gauges_added.append(game.new_track_gauge(old_tile, tile))
 
     def pay(self, entity, cost: int):
-        game = self.game
         ga = self.round.gauges_added
         if len(ga) != 1 and ["narrow"] in ga:
             cost -= 10
@@ -129,7 +121,7 @@ class Track1858(TrackAndTokenStep):
                 raise GameError(f"the tile lay costs {cost}; {payer.name} and its president cannot pay it",
                                 rule="insufficient-cash")
             spend(president, payer, short)
-        spend(payer, game.bank, cost)
+        spend(payer, self.game.bank, cost)
 
     def after_lay(self, entity, hex_, old_tile, tile) -> None:
         gauges.after_lay(self.game, entity, hex_, old_tile, tile)
@@ -162,9 +154,7 @@ class Token1858(Step):
         city = game.board.city_by_id(action.get("city"))
         if city is None:
             raise GameError(f"unknown city {action.get('city')!r}", rule="unknown-city")
-        token = next((t for t in entity.tokens if not t.used and t.type == "normal"), None)
-        if token is None:
-            raise GameError(f"{entity.name} has no token left", rule="no-tokens")
+        token = next(t for t in entity.tokens if not t.used and t.type == "normal")  # offered only then
         ours = game.token_cost(entity, city)
         cost = amount(action, "cost", None)
         if cost is not None and cost != ours:

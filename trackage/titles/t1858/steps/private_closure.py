@@ -20,12 +20,8 @@ class PrivateClosure1858(ChooseMixin, Passing):
     def setup(self):
         minor = self.current_entity()
         self.round.approval_minor = minor
-        self.round.approvals = {}
-        if minor is None:
-            return
-        for c in self.game.corporations:
-            if c.floated():
-                self.round.approvals[c] = "approved" if c.owner is minor.owner else "pending"
+        self.round.approvals = {c: "approved" if c.owner is minor.owner else "pending"
+                                for c in self.game.corporations if c.floated()} if minor is not None else {}
 
     def actions(self, entity):
         return ["choose", "pass"] if entity is self.current_entity() else []
@@ -60,8 +56,7 @@ class PrivateClosure1858(ChooseMixin, Passing):
         choice = action.get("choice") or {}
         if not isinstance(choice, dict):
             raise GameError("choose a company and a share location", rule="bad-choice")
-        corp = g.corporation_by_id(choice.get("corporation"))
-        where = choice.get("from")
+        corp, where = g.corporation_by_id(choice.get("corporation")), choice.get("from")
         if corp is None or where not in ("treasury", "market"):
             raise GameError("choose a company and treasury or market", rule="bad-choice")
         if not g.loading and choice not in self.choices(entity):

@@ -33,12 +33,9 @@ class StockRound1858Step(AuctionBuySellParShares):
 
     # --- availability
     def actions(self, entity):
-        game = self.game
-        if entity.is_corporation:
-            player = self.round.current_entity_of_round()
-            if self.auction or self.bought() or not self.can_convert(entity, player):
-                return []
-            return ["convert", "pass"]
+        if entity.is_corporation:  # its president's conversion to ten shares
+            ok = not self.auction and self.can_convert(entity, self.round.current_entity_of_round())
+            return ["convert", "pass"] if ok else []
         if entity is not self.current_entity():
             return []
         if self.auction:
@@ -49,7 +46,7 @@ class StockRound1858Step(AuctionBuySellParShares):
             return []
         out = [a for a, ok in (
             ("sell_shares", self.can_sell_any(entity)),
-            ("convert", any(self.can_convert(c, entity) for c in game.corporations)),
+            ("convert", any(self.can_convert(c, entity) for c in self.game.corporations)),
             ("buy_shares", self.can_buy_any(entity) or self.can_exchange_any(entity)),
             ("par", self.can_ipo_any(entity)), ("bid", self.can_bid_any(entity))) if ok]
         return out + ["pass"] if out else []
@@ -83,9 +80,7 @@ class StockRound1858Step(AuctionBuySellParShares):
         return company.value - int(company.data.get("discount", 0))
 
     def max_bid(self, player, item=None) -> int:
-        if self.game.num_certs(player) >= self.game.cert_limit(player):
-            return 0
-        return player.cash
+        return 0 if self.game.num_certs(player) >= self.game.cert_limit(player) else player.cash
 
     def can_bid_any(self, player) -> bool:
         return any(self.min_bid(c) <= player.cash for c in self.auctionable())
@@ -112,8 +107,7 @@ class StockRound1858Step(AuctionBuySellParShares):
         self.round.current_actions = []
 
     def process_convert(self, action, entity):
-        player = self.round.current_entity_of_round()
-        if not entity.is_corporation or not self.can_convert(entity, player):
+        if not entity.is_corporation or not self.can_convert(entity, self.round.current_entity_of_round()):
             raise GameError(f"{self.game.index.name(entity)} cannot convert now", rule="cannot-convert")
         corporations.convert(self.game, entity)
 
@@ -131,8 +125,7 @@ class StockRound1858Step(AuctionBuySellParShares):
     def offers_sale(self, entity, bundle, action) -> bool:
         """Not a sale that would close its company and leave the stock round stuck (see
         ``Game1858.move_on_after_closing``): tried on a copy, only near the closing cell."""
-        game = self.game
-        corp = bundle.corporation
+        game, corp = self.game, bundle.corporation
         # only a president's sale moves the price (one cell left): can it reach the closing cell?
         if corp.share_price is None or corp.owner is not entity:
             return True
@@ -150,10 +143,10 @@ class StockRound1858Step(AuctionBuySellParShares):
     # --- enumeration
     def acting_entities(self) -> list:
         cur = self.current_entity()
-        out = [cur] if cur is not None else []
-        if cur is not None and not self.auction and cur.is_player:
-            out += [c for c in self.game.corporations if self.can_convert(c, cur)]
-        return out
+        if cur is None:
+            return []
+        return [cur] + ([c for c in self.game.corporations if self.can_convert(c, cur)]
+                        if not self.auction and cur.is_player else [])
 
     def legal_actions(self, entity):
         acts = self.actions(entity)

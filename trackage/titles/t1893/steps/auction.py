@@ -37,9 +37,7 @@ class StartingPackageInitialAuction(AuctionMixin, Step):
         return not self.finished()
 
     def actions(self, entity):
-        if self.finished() or entity is not self.current_entity():
-            return []
-        return ["bid", "pass"]
+        return ["bid", "pass"] if not self.finished() and entity is self.current_entity() else []
 
     def available(self) -> list:
         return self.game.draftables()
@@ -96,8 +94,7 @@ class StartingPackageForcedAuction(StartingPackageInitialAuction):
         if getattr(self, "_ready", False):
             return
         self._ready = True
-        self.auctioning = None
-        self.triggerer = None
+        self.auctioning = self.triggerer = None
         self.discount = {}
         self.passed_players: set = set()
         self.green_train_holder = self.game.players[0]
@@ -144,8 +141,7 @@ class StartingPackageForcedAuction(StartingPackageInitialAuction):
     def accept_bid(self, entity, company, price, action):
         """A pick puts the card up (and may run down to a forced purchase); else a purchase."""
         if self.auctioning is None:
-            self.triggerer = entity
-            self.auctioning = company
+            self.triggerer, self.auctioning = entity, company
             self.next_entity()  # may run down to a forced purchase
             self.game.check_draft_dead_end()
             return
@@ -169,9 +165,7 @@ class StartingPackageForcedAuction(StartingPackageInitialAuction):
         return [c for c in self.game.draftables() if entity.cash > 0 or richest >= self.floor_price(c)]
 
     def process_pass(self, action, entity):
-        if self.auctioning is None:
-            raise GameError("choose a card to offer first", rule="no-such-action-now")
-        self.passed_players.add(entity)
+        self.passed_players.add(entity)  # offered only while a card is up
         if not self.all_passed():
             self.next_entity()
 
@@ -189,9 +183,7 @@ class StartingPackageForcedAuction(StartingPackageInitialAuction):
         return True
 
     def force_purchase(self, target):
-        price = self.min_bid(target)
-        ents = self.round.entities
-        buyer = self.triggerer
+        price, ents, buyer = self.min_bid(target), self.round.entities, self.triggerer
         assert buyer is not None  # a forced purchase follows a pass that triggered it
         if price > buyer.cash:  # the next player in turn who can pay, else the picker with all his cash
             i = ents.index(buyer)
@@ -201,8 +193,7 @@ class StartingPackageForcedAuction(StartingPackageInitialAuction):
         self.reset_auction(target)
 
     def reset_auction(self, target):
-        self.auctioning = None
-        self.passed_players = set()
+        self.auctioning, self.passed_players = None, set()
         r = self.round
         if not self.available():
             players = self.game.players
@@ -219,10 +210,7 @@ class StartingPackageForcedAuction(StartingPackageInitialAuction):
         for _ in range(len(r.entities) + 1):
             r.next_entity_index()
             entity = r.entities[r.entity_index]
-            if self.auctioning is None:
-                return
-            if all(p in self.passed_players for p in r.entities):
-                self.all_passed()  # lowers the price (and moves on) or forces the purchase
+            if self.auctioning is None or self.all_passed():  # all passed: a lower price, or a forced purchase
                 return
             if entity not in self.passed_players and self.actions(entity):
                 return

@@ -24,9 +24,7 @@ class BuyCompany1893(BuyCompanyMixin, Step):
         """Who pays: a player for himself, the current operator's president for it."""
         if entity.is_player:
             return None if entity.bankrupt else entity
-        if entity is self.current_entity() and not entity.is_company:
-            return entity.player
-        return None
+        return entity.player if entity is self.current_entity() and not entity.is_company else None
 
     def actions(self, entity):
         player = self.company_buyer(entity)

@@ -36,10 +36,8 @@ class BuyTrain1893(EmergencyBuyTrain):
 
     def can_buy_train(self, entity) -> bool:
         lo = self.game.depot.min_price(entity)
-        if self.room(entity) and lo is not None and entity.cash >= lo:
-            return True
-        return self.exchange_allowed(entity) and any(
-            entity.cash >= price for _, _, price in self.trade_in_discounts(entity))
+        return (self.room(entity) and lo is not None and entity.cash >= lo) or (self.exchange_allowed(entity) and any(
+            entity.cash >= price for _, _, price in self.trade_in_discounts(entity)))
 
     def buys_trains(self, entity) -> bool:
         """Minors buy trains too."""

@@ -37,8 +37,7 @@ class MergerVote(Step):
             self.round.next_voter()
 
     def why_not(self, action, entity) -> None:
-        if action.get("type") == "special_buy" and entity.is_player \
-                and not self.round.has_say(entity):
+        if action.get("type") == "special_buy" and entity.is_player and not self.round.has_say(entity):
             target = self.round.merge_target
             raise GameError(f"{entity.name} holds nothing of {target.name if target else 'the merger'} and "
                             "has no vote", rule="no-say-in-merger")
@@ -94,12 +93,7 @@ class PotentialDiscardTrainsAfterMerge(DiscardTrain):
             self.game.potential_discard_trains.pop(0)
 
     def process_pass(self, action, entity):
-        if len(entity.trains) > self.game.train_limit(entity):
-            raise GameError(f"{entity.name} exceeds its train limit", rule="train-limit")
-        self.game.potential_discard_trains.pop(0)
+        self.game.potential_discard_trains.pop(0)  # offered only within the train limit
 
     def legal_actions(self, entity):
-        out = super().legal_actions(entity)
-        if "pass" in self.actions(entity):
-            out.append({"type": "pass"})
-        return out
+        return super().legal_actions(entity) + [{"type": a} for a in self.actions(entity) if a == "pass"]

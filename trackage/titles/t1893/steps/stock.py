@@ -37,10 +37,8 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
             return ["assign"] if self.game.turn == 1 else ["assign", "pass"]
         if self.first_sr_passed(entity):
             return []
-        # EVA held by another player never makes a stock-round action here: no 1893 phase lets
-        # players buy companies from each other (it changes hands in operating rounds only).
-        # A player over a limit must sell: no pass unless a company purchase, the FdSD exchange
-        # or a bond sale is also open.
+        # (EVA held by another player changes hands in operating rounds only.) A player over a
+        # limit must sell: no pass unless a company purchase, the FdSD exchange or a bond sale is open.
         must_sell = self.must_sell(entity)
         out = ["sell_shares"] if must_sell else [
             a for a, ok in (("buy_shares", self.can_buy_any), ("par", self.can_ipo_any),
@@ -54,8 +52,7 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
 
     def fdsd_can_exchange(self, company) -> bool:
         """FdSD acts for its owner, in the owner's turn, when RAG shares are in the market."""
-        game = self.game
-        return company is game.fdsd and company.owner is self.current_entity() and self.can_exchange(company.owner)
+        return company is self.game.fdsd and company.owner is self.current_entity() and self.can_exchange(company.owner)
 
     def _company_buyable(self, entity, company) -> bool:
         g = self.game
@@ -71,15 +68,13 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         return not self.first_sr_passed(entity) and self.game.buyable_corp(corp)
 
     def can_sell(self, entity, bundle) -> bool:
-        if self.first_sr_passed(entity) or bundle is None or self.game.turn == 1:
-            return False
-        return super().can_sell(entity, bundle) and self.game.buyable_corp(bundle.corporation)
+        return not (self.first_sr_passed(entity) or bundle is None or self.game.turn == 1) and super().can_sell(
+            entity, bundle) and self.game.buyable_corp(bundle.corporation)
 
     def can_exchange(self, player) -> bool:
         game = self.game
-        if player is None or not player.is_player or self.first_sr_passed(player) or self.bought():
-            return False
-        return self.owns_fdsd(player) and game.rag.ipoed and game.pool.percent_of(game.rag) > 0
+        return not (player is None or not player.is_player or self.first_sr_passed(player) or self.bought()) \
+            and self.owns_fdsd(player) and game.rag.ipoed and game.pool.percent_of(game.rag) > 0
 
     def owns_fdsd(self, player) -> bool:
         f = self.game.fdsd
@@ -98,11 +93,25 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
 
     # ---------------------------------------------------------- processing
     def exchange(self, action: dict, entity) -> bool:
-        """A company's ``buy_shares`` is FdSD's exchange for RAG shares (:meth:`exchange_for_rag`)."""
-        if entity.is_company:
-            self.exchange_for_rag(action, entity)
-            return True
-        return False
+        """A company's ``buy_shares`` is FdSD's exchange for RAG shares from the market (offered
+        only when :meth:`fdsd_can_exchange`): two shares' worth when the market has more than one."""
+        if not entity.is_company:
+            return False
+        game = self.game
+        player, rag = entity.owner, game.rag
+        bundle = action_bundle(game, action, priced=False)
+        if bundle.corporation is not rag or bundle.owner is not game.pool:
+            raise GameError(f"{entity.name} is exchanged for RAG shares from the market", rule="no-exchange")
+        market = sorted(game.pool.shares_of(rag), key=lambda s: (1 if s.president else 0, s.percent))
+        for n in range(1, len(market) + 1):
+            pct = sum(s.percent for s in market[:n])
+            if len(market) > 1 and pct // rag.share_percent >= 2:
+                bundle = ShareBundle(market[:n], pct) if pct // rag.share_percent == 2 else bundle
+                break
+        game.close_fdsd()
+        game.share_market.buy_shares(player, bundle, exchange=True)
+        self._track(action, player, rag, rag)
+        return True
 
     def take_shares(self, entity, bundle: ShareBundle) -> None:
         """The presidency changes hands only when the president's certificate may be bought."""
@@ -115,25 +124,6 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         game = self.game
         if game.fdsd_to_close and game.fdsd.owner is entity:
             game.close_fdsd()
-
-    def exchange_for_rag(self, action, company):
-        game = self.game
-        player = company.owner
-        if not self.fdsd_can_exchange(company):
-            raise GameError(f"{company.name} cannot be exchanged now", rule="no-exchange")
-        rag = game.rag
-        bundle = action_bundle(game, action, priced=False)
-        if bundle.corporation is not rag or bundle.owner is not game.pool:
-            raise GameError(f"{company.name} is exchanged for RAG shares from the market", rule="no-exchange")
-        market = sorted(game.pool.shares_of(rag), key=lambda s: (1 if s.president else 0, s.percent))
-        for n in range(1, len(market) + 1):  # two shares' worth from the market, when it has more than one
-            pct = sum(s.percent for s in market[:n])
-            if len(market) > 1 and pct // rag.share_percent >= 2:
-                bundle = ShareBundle(market[:n], pct) if pct // rag.share_percent == 2 else bundle
-                break
-        game.close_fdsd()
-        game.share_market.buy_shares(player, bundle, exchange=True)
-        self._track(action, player, rag, rag)
 
     def defer_par(self, entity, corp, share_price, action: dict) -> bool:
         """The owner of FdSD parring RAG chooses next whether FdSD pays for the director's
@@ -171,15 +161,24 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         self.par_corporation(entity, pr["corp"], pr["price"], pr["action"])
 
     def company_price(self, entity, company, action: dict) -> int:
-        """A bank card at its value, once a turn, within the certificate limit (EVA from a
-        player only while replaying, see ``eva_price``)."""
+        """A bank card at its value, once a turn, within the certificate limit; EVA from a
+        player only while replaying."""
         game = self.game
         company = _company(game, action)
         if company is game.eva and company.owner is not game.bank and company.owner is not entity:
             if not game.loading:
                 raise GameError("EVA changes hands between players only in operating rounds",
                                 rule="no-company-from-player-in-stock-round")
-            return self.eva_price(action, entity)
+            # accepted only in a log: the reference lets it through whenever the player has another
+            # stock-round action, and handles it like a starting-package card (the price to the bank)
+            if self.bought():
+                raise GameError("only one purchase per turn", rule="one-purchase-per-turn")
+            if game.num_certs(entity) >= game.cert_limit(entity):
+                raise GameError("over the certificate limit", rule="certificate-limit")
+            price = amount(action, "price", 0)
+            if not 1 <= price <= entity.cash:
+                raise GameError(f"EVA's price must be between 1 and {entity.cash}", rule="wrong-price")
+            return price
         if company not in game.buyable_bank_companies():
             raise GameError(f"{company.name} cannot be bought from the bank now", rule="company-not-for-sale")
         if not self._company_buyable(entity, company):
@@ -190,19 +189,6 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         price = amount(action, "price", company.value)
         if price != company.value:
             raise GameError(f"{company.name} costs {company.value}, not {price}", rule="wrong-price")
-        return price
-
-    def eva_price(self, action, entity) -> int:
-        """EVA taken from another player in a stock round, accepted only in a log. The
-        reference lets such an action through whenever the player has another stock-round
-        action, and handles it like a starting-package card: the price goes to the bank."""
-        if self.bought():
-            raise GameError("only one purchase per turn", rule="one-purchase-per-turn")
-        if self.game.num_certs(entity) >= self.game.cert_limit(entity):
-            raise GameError("over the certificate limit", rule="certificate-limit")
-        price = amount(action, "price", 0)
-        if not 1 <= price <= entity.cash:
-            raise GameError(f"EVA's price must be between 1 and {entity.cash}", rule="wrong-price")
         return price
 
     def transfer_company(self, buyer, company, price: int) -> None:
@@ -238,20 +224,7 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
     def why_not_sell(self, entity, bundle) -> str:
         if self.game.turn == 1:
             return "no-sale-first-stock-round"
-        if not bundle.corporation.operated():
-            return "no-sale-before-operating"
-        return "illegal-sale"
-
-    def check_pass(self, entity) -> None:
-        """In the first stock round RAG's par must be paid with FdSD (the reference would record
-        a first-round passer, then refuse the par); FdSD itself never passes (it would end its
-        owner's turn)."""
-        if self.par_rag is not None:
-            if self.game.turn == 1:
-                raise GameError("in the first stock round RAG's par must be paid with FdSD",
-                                rule="must-exchange-fdsd")
-        elif entity.is_company:
-            raise GameError(f"{entity.name} cannot pass; its owner passes", rule="no-such-action-now")
+        return "illegal-sale" if bundle.corporation.operated() else "no-sale-before-operating"
 
     def passing(self, entity) -> None:
         """Declining FdSD's payment for RAG's par: the player pays it himself. Otherwise a pass
@@ -269,22 +242,18 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         if self.par_rag is not None:
             assign = {"type": "assign", "target": self.game.fdsd.sym, "target_type": "company"}
             return [assign] + ([{"type": "pass"}] if "pass" in acts else [])
-        if entity.is_company:
-            return self.exchange_actions(entity) if acts else []
+        if entity.is_company:  # FdSD's exchange names the market's first RAG share (it may take two)
+            first = min(self.game.pool.shares_of(self.game.rag), key=lambda s: s.index, default=None)
+            if not acts or first is None:
+                return []
+            return [{"type": "buy_shares", "shares": [first.id], "percent": first.percent}]
         base = super().legal_actions(entity)
         rag = self.game.rag
         if "par" in acts and self.owns_fdsd(entity) and self.can_par_corp(entity, rag):
             for p in self.par_prices(entity, rag):  # FdSD pays for the director's certificate
-                a = {"type": "par", "corporation": rag.id, "share_price": p.id}
-                if a not in base:
+                if (a := {"type": "par", "corporation": rag.id, "share_price": p.id}) not in base:
                     base.insert(0, a)
         # only bonds are sold; bank cards are listed last, before the pass
         out = [a for a in base if a["type"] not in ("buy_company", "pass") and (
             a["type"] != "sell_company" or self.game.bond(self.game.index.company(a["company"])))]
         return out + [a for a in base if a["type"] == "buy_company"] + [a for a in base if a["type"] == "pass"]
-
-    def exchange_actions(self, company) -> list:
-        """FdSD's exchange, naming the first RAG share of the market (two are taken when the
-        market holds more than one)."""
-        first = min(self.game.pool.shares_of(self.game.rag), key=lambda s: s.index, default=None)
-        return [{"type": "buy_shares", "shares": [first.id], "percent": first.percent}] if first is not None else []
