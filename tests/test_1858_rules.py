@@ -192,13 +192,13 @@ def test_metre_gauge_is_half_terrain_and_second_lay_discount():
     paid = []
     step.spender = lambda e: s
     import trackage.titles.t1858.steps.operating as st
-    orig = st.spend
-    st.spend = lambda a, b, c: paid.append(c)
+    orig = st.pay
+    st.pay = lambda game, a, b, c, why: paid.append((c, why))
     try:
         step.pay(g.minors[0], 20)
     finally:
-        st.spend = orig
-    assert paid == [10]
+        st.pay = orig
+    assert paid == [(10, "terrain")]
 
 
 @needs_india

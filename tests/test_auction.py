@@ -8,12 +8,13 @@ import pytest
 
 from trackage.core.clone import clone
 from trackage.core.errors import GameError
+from trackage.core.journal import Journal
 from trackage.core.steps.auction import AuctionMixin, Bids
 
 
 class Thing:
     def __init__(self, name: str, cash: int = 0) -> None:
-        self.name = name
+        self.id = self.name = name
         self.cash = cash
         self.passed = True
 
@@ -24,6 +25,7 @@ class FakeGame:
     def __init__(self, companies) -> None:
         self.companies = {c.name: c for c in companies}
         self.index = SimpleNamespace(company=self.companies.get)
+        self.journal = Journal()  # the bids are recorded there
 
 
 class FakeRound:
@@ -184,6 +186,8 @@ def test_auction_runs_to_a_winner(setup):
     assert bids.bidders == [b, c] and bids.next_bidder() is c
     step.drop_bidder(c)
     assert step.auction is None and step.won == [(b, 60, item)]
+    # the accepted bids are in the journal, the refused one is not
+    assert [(e["entity"], e["price"]) for e in step.game.journal if e.kind == "bid"] == [("A", 40), ("B", 60)]
 
 
 def test_first_bid_nobody_can_raise_wins_at_once(setup):

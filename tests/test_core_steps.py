@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 import pytest
 
 from trackage.core.errors import GameError
+from trackage.core.journal import Journal
 from trackage.core.round import Step
 from trackage.core.steps.buy_company import BuyCompanyMixin
 from trackage.core.steps.choose import ChooseMixin
@@ -18,7 +19,9 @@ from trackage.core.steps.operating import DiscardTrain
 
 
 def holder(name: str, cash: int = 0) -> SimpleNamespace:
-    return SimpleNamespace(name=name, cash=cash, companies=[], trains=[])
+    """A stand-in cash holder (what ``pay`` reads of one: its id and kind)."""
+    return SimpleNamespace(id=name, name=name, cash=cash, companies=[], trains=[], is_bank=name == "bank",
+                           is_player=False, is_minor=False, is_corporation=False)
 
 
 # ---------------------------------------------------------------- discard_train
@@ -111,7 +114,7 @@ def buy_setup() -> tuple[FixedPriceBuy, SimpleNamespace, SimpleNamespace, Simple
     seller.companies.append(company)
     loose = SimpleNamespace(sym="P2", name="P2", owner=None)
     comps = {"P1": company, "P2": loose}
-    game = SimpleNamespace(bank=bank, index=SimpleNamespace(company=comps.get))
+    game = SimpleNamespace(bank=bank, index=SimpleNamespace(company=comps.get), journal=Journal(), turn=1)
     return FixedPriceBuy(game, SimpleNamespace()), bank, seller, company
 
 
@@ -124,6 +127,8 @@ def test_buy_company_from_an_owner_and_from_the_bank():
     step.process_buy_company({"company": "P2", "price": 30}, buyer)
     assert [c.sym for c in buyer.companies] == ["P1", "P2"]
     assert (buyer.cash, bank.cash) == (40, 1030)
+    paid = [(e["payer"], e["receiver"], e["amount"], e["why"]) for e in step.game.journal]
+    assert paid == [("buyer", "seller", 30, "company_purchase"), ("buyer", "bank", 30, "company_purchase")]
     with pytest.raises(GameError) as e:
         step.process_buy_company({"company": "P9"}, buyer)
     assert e.value.rule == "company-not-for-sale"

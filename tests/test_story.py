@@ -159,3 +159,19 @@ def test_the_log_command_prints_round_headers_and_names():
     assert max(e["action"] for e in events) == 13
     train = next(e for e in events if e["kind"] == "train")
     assert train["message"] == "LNWR buys a 2 train from the depot for £180" and train["price"] == 180
+
+
+def test_runs_and_dividends_at_the_reference_log_s_actions(game_1825):
+    """The reference's log of 1825_game_end_bank: at action 46 the LNWR runs two 2-trains
+    for £50 (T16-S13) and £60 (T16-V20); at action 47 it pays out £110, £11 per share."""
+    g = game_1825
+    runs = [e for e in g.journal.events() if e.kind == "run" and e.action == 46]
+    assert [(e["corporation"], e["name"], e["revenue"]) for e in runs] == [("LNWR", "2", 50), ("LNWR", "2", 60)]
+    assert [message(g, e) for e in runs] == ["LNWR runs a 2 train for £50: T16-S13",
+                                              "LNWR runs a 2 train for £60: T16-V20"]
+    paid = _first(g, "dividend", corporation="LNWR", choice="payout")
+    assert (paid.action, paid["revenue"], paid["paid"], paid["per_share"]) == (47, 110, 110, 11)
+    assert message(g, paid) == "LNWR pays out £110 (£11 per share)"
+    dividends = {(e["receiver"], e["amount"]) for e in g.journal.events() if e.kind == "money"
+                 and e.action == 47 and e["why"] == "dividend"}
+    assert sum(a for _, a in dividends) == 110

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .core.errors import GameError, TrackageError
 from .core.log import filter_actions, load_log
@@ -16,15 +17,21 @@ if TYPE_CHECKING:
     from .core.game import Game
 
 
+class TextSink(Protocol):
+    """Where a trace goes: anything with ``write(str)`` (a file, a StringIO)."""
+
+    def write(self, text: str, /) -> object: ...
+
+
 @dataclass
 class ReplayOutcome:
     game: Game | None = None  # set by replay_data before the first action
     applied: int = 0
     error: Exception | None = None
-    failed_action: dict | None = None
-    result: dict = field(default_factory=dict)
-    expected: dict | None = None
-    warnings: list = field(default_factory=list)
+    failed_action: dict[str, Any] | None = None
+    result: dict[str, int] = field(default_factory=dict)
+    expected: dict[str, int] | None = None
+    warnings: list[Any] = field(default_factory=list)
 
     @property
     def finished(self) -> bool:
@@ -35,18 +42,18 @@ class ReplayOutcome:
         return self.error is None and self.expected is not None and self.result == self.expected
 
 
-def game_from_log(data: dict):
+def game_from_log(data: dict[str, Any]) -> Game:
     settings = data.get("settings") or {}
     return new_game(data["title"], data["players"], settings.get("optional_rules") or [],
                     seed_for(data.get("id"), settings), data.get("id"), validate=False)
 
 
-def replay_data(data: dict, trace=None, strict: bool = False) -> ReplayOutcome:
+def replay_data(data: dict[str, Any], trace: TextSink | None = None, strict: bool = False) -> ReplayOutcome:
     out = ReplayOutcome(expected={str(k): v for k, v in data["result"].items()} if data.get("result") else None)
     game = game_from_log(data)
     out.game = game
 
-    def on_action(g, action):
+    def on_action(g: Game, action: dict[str, Any]) -> None:
         out.applied += 1
         if trace is not None:
             trace.write(json.dumps(trace_line(g, action), separators=(",", ":")) + "\n")
@@ -63,5 +70,5 @@ def replay_data(data: dict, trace=None, strict: bool = False) -> ReplayOutcome:
     return out
 
 
-def replay_file(path, trace=None, strict: bool = False) -> ReplayOutcome:
+def replay_file(path: str | Path, trace: TextSink | None = None, strict: bool = False) -> ReplayOutcome:
     return replay_data(load_log(path), trace=trace, strict=strict)

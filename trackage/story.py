@@ -131,6 +131,19 @@ def message(game: Game, event: Event) -> str | None:
         return f"{e['corporation']} places a token on {e['hex']}"
     if kind == "close":
         return f"{e['corporation']} closes"
+    if kind == "bid":
+        return f"{holder_name(game, e['entity'])} bids {money(game, e['price'])} for {e['item']}"
+    if kind == "run":
+        where = f": {'-'.join(e['hexes'])}" if e["hexes"] else ""
+        return f"{e['corporation']} runs a {e['name']} train for {money(game, e['revenue'])}{where}"
+    if kind == "no_run":
+        return f"{e['corporation']} does not run"
+    if kind == "dividend":
+        if e["choice"] == "withhold":
+            return f"{e['corporation']} withholds {money(game, e['revenue'])}"
+        each = f" ({money(game, e['per_share'])} per share)" if e["per_share"] else ""
+        half = "half of " if e["choice"] == "half" else ""
+        return f"{e['corporation']} pays out {half}{money(game, e['revenue'])}{each}"
     if kind == "bank_broken":
         return "The bank breaks"
     if kind == "game_end":

@@ -338,6 +338,15 @@ def test_imported_log_history_and_play_on(page, server, tmp_path):
     caption = page.inner_text("#money table.money-round caption").strip()
     assert re.fullmatch(r"SR \d+|OR \d+\.\d+|[A-Za-z ]+ \d+", caption), caption
     page.query_selector("#money").screenshot(path=str(SHOTS / "import-middle-money.png"))
+    # the story: round headers, names (never a player's id), dollars, and lines linking to their action
+    headers = [h.inner_text() for h in page.query_selector_all("#story li.header")]
+    assert any("Stock Round 1" in h for h in headers) and any("Operating Round" in h for h in headers)
+    story_text = page.inner_text("#story")
+    assert "$" in story_text and " floats" in story_text and " runs a " in story_text
+    assert not re.search(r"\b(949|4661)\b", story_text)  # player ids of this log: names are shown instead
+    assert page.query_selector(f"#story li.current[data-action='{target}']") is not None or \
+        page.query_selector_all(f"#story li[data-action='{target}']") == []
+    page.query_selector("#story").screenshot(path=str(SHOTS / "import-middle-story.png"))
     # a log line links to its action
     with page.expect_navigation():
         page.click(f"#log li[value='{target + 3}'] a")

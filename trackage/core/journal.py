@@ -57,6 +57,8 @@ MONEY_CATEGORIES: Mapping[str, str] = MappingProxyType({
     "penalty": "a penalty or fee paid to the bank",
     "bonus": "a bonus the bank pays (a destination reached, a special ability)",
     "transfer": "money moved between a company and its owner",
+    "lease": "a train leased for a company in receivership",
+    "bankruptcy": "a bankrupt player's or company's money handed to the bank",
 })
 
 

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
 from ..core.errors import GameError
+
+if TYPE_CHECKING:
+    from ..core.game import Game
 
 TITLES = {
     "1825": ("trackage.titles.t1825.game", "Game1825"),
@@ -49,17 +54,18 @@ def title_info(title: str) -> TitleInfo:
     return TitleInfo(str(title), display_name(title), (int(lo), int(hi)))
 
 
-def game_class(title: str):
+def game_class(title: str) -> type[Game]:
     try:
         module, cls = TITLES[str(title)]
     except KeyError:
         raise GameError(f"unsupported title {title!r}; supported: {', '.join(sorted(TITLES))}",
                         rule="unknown-title") from None
-    return getattr(importlib.import_module(module), cls)
+    found: type[Game] = getattr(importlib.import_module(module), cls)
+    return found
 
 
-def new_game(title: str, players: list, optional_rules=None, seed: int = 0, game_id=None, *,
-             validate: bool = True):
+def new_game(title: str, players: list[Any], optional_rules: Iterable[Any] | None = None, seed: int = 0,
+             game_id: Any = None, *, validate: bool = True) -> Game:
     """A new game. ``validate`` refuses set-ups the site would not create (player count,
     unknown or exclusive options); importing a log passes ``validate=False``, as the
     reference loads whatever a log names."""

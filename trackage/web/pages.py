@@ -163,6 +163,7 @@ def page_context(service: GameService, lv: Live, token: str | None, action: int 
         "log_rows": log_rows, "seat": seat, "token": token or "",
         "money_round": story.money_rows(game, this_round), "money_round_label": this_round,
         "money_game": story.money_rows(game),
+        "story": [{"action": a, "header": h, "text": t} for a, h, t in story.log_lines(live_game)],
         "seat_name": None if seat is None else ("hotseat (every player)" if seat["player_id"] is None else
                                                 next((p.name for p in game.seats
                                                       if str(p.id) == seat["player_id"]), seat["player_id"])),

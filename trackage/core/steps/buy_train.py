@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..actions import amount
 from ..errors import GameError
-from ..money import spend
+from ..money import pay
 from ..round import Step, ranged
 from ..trains import phase_buying_train
 
@@ -248,7 +248,7 @@ class BuyTrain(Step):
     def president_pays_rest(self, entity: Any, price: int) -> None:
         """``entity``'s owner pays what its cash lacks for ``price`` (checked allowed before)."""
         if price > entity.cash:
-            spend(entity.owner, entity, price - entity.cash)
+            pay(self.game, entity.owner, entity, price - entity.cash, "emergency")
 
     def hand_over(self, entity: Any, purchase: Purchase) -> None:
         """Make the checked, funded purchase: the trade-in first, then the train."""

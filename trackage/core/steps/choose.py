@@ -15,24 +15,24 @@ class ChooseMixin:
 
     actions: Callable[[Any], list[str]]  # the step's
 
-    def choices(self, entity) -> Collection[Any]:
+    def choices(self, entity: Any) -> Collection[Any]:
         """Title hook: the choices ``entity`` may name now."""
         raise NotImplementedError
 
-    def choose(self, entity, choice: Any) -> None:
+    def choose(self, entity: Any, choice: Any) -> None:
         """Title hook: carry out ``entity``'s ``choice`` (one of ``choices(entity)``); raise a
         ``GameError`` to refuse it after all."""
         raise NotImplementedError
 
-    def process_choose(self, action: dict, entity) -> None:
+    def process_choose(self, action: dict[str, Any], entity: Any) -> None:
         choice = action.get("choice")
         if choice not in self.choices(entity):
             raise GameError(f"{choice!r} is not a choice now", rule="bad-choice")
         self.choose(entity, choice)
 
-    def legal_actions(self, entity) -> list[dict]:
+    def legal_actions(self, entity: Any) -> list[dict[str, Any]]:
         """A ``choose`` per choice (while ``choose`` is offered), then the step's own actions."""
-        own: list[dict] = super().legal_actions(entity)  # type: ignore[misc]  # the Step's
+        own: list[dict[str, Any]] = super().legal_actions(entity)  # type: ignore[misc]  # the Step's
         if "choose" not in self.actions(entity):
             return own
         return [{"type": "choose", "choice": c} for c in self.choices(entity)] + own

@@ -7,7 +7,7 @@ title's (:meth:`IssueShares.issue`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..errors import GameError
 from ..round import Step
@@ -21,22 +21,25 @@ if TYPE_CHECKING:
 class IssueShares(Step):
     """``sell_shares`` issues a treasury bundle, ``buy_shares`` redeems one from the market."""
 
-    HANDLERS: ClassVar[dict] = {"sell_shares": "process_sell_shares", "buy_shares": "process_buy_shares",
+    HANDLERS: ClassVar[dict[str, Any]] = {"sell_shares": "process_sell_shares", "buy_shares": "process_buy_shares",
                                 "pass": "process_pass"}
 
     def description(self) -> str:
         return "Issue or Redeem Shares"
 
     # ---------------------------------------------------------- hooks
-    def issuable(self, entity) -> list:
+    def issuable(self, entity: Any) -> list[ShareBundle]:
         """The bundles ``entity`` may issue now."""
-        return self.game.issuable_shares(entity)
+        bundles: list[ShareBundle] = self.game.issuable_shares(entity)
+        return bundles
 
-    def redeemable(self, entity) -> list:
+    def redeemable(self, entity: Any) -> list[ShareBundle]:
         """The bundles ``entity`` may redeem now."""
-        return self.game.redeemable_shares(entity)
+        bundles: list[ShareBundle] = self.game.redeemable_shares(entity)
+        return bundles
 
-    def chosen_bundle(self, action, entity, options: list, issuing: bool) -> ShareBundle:
+    def chosen_bundle(self, action: dict[str, Any], entity: Any, options: list[ShareBundle],
+                      issuing: bool) -> ShareBundle:
         """The bundle among ``options`` that ``action`` names (certificates and percent);
         refused when there is none."""
         bundle = action_bundle(self.game, action, priced=False)
@@ -45,24 +48,24 @@ class IssueShares(Step):
                 return b
         raise GameError("that bundle cannot be issued or redeemed now", rule="illegal-sale")
 
-    def issue(self, entity, bundle: ShareBundle, action) -> None:
+    def issue(self, entity: Any, bundle: ShareBundle, action: dict[str, Any]) -> None:
         """Sell ``bundle`` from the treasury to the market; the price moves one column left."""
         self.game.share_market.sell_shares(bundle)
         self.game.stock_market.move_left(entity)
 
-    def redeem(self, entity, bundle: ShareBundle) -> None:
+    def redeem(self, entity: Any, bundle: ShareBundle) -> None:
         """Buy ``bundle`` back from the market into the treasury."""
         self.game.share_market.buy_shares(entity, bundle)
 
-    def issue_action(self, bundle: ShareBundle) -> dict:
+    def issue_action(self, bundle: ShareBundle) -> dict[str, Any]:
         """The legal ``sell_shares`` action issuing ``bundle``."""
         return {"type": "sell_shares", "shares": [s.id for s in bundle.shares], "percent": bundle.percent}
 
     # ---------------------------------------------------------- the step
-    def actions(self, entity) -> list[str]:
+    def actions(self, entity: Any) -> list[str]:
         if entity is not self.current_entity() or not entity.is_corporation:
             return []
-        out = []
+        out: list[str] = []
         if self.redeemable(entity):
             out.append("buy_shares")
         if self.issuable(entity):
@@ -71,17 +74,17 @@ class IssueShares(Step):
             out.append("pass")
         return out
 
-    def process_sell_shares(self, action, entity) -> None:
+    def process_sell_shares(self, action: dict[str, Any], entity: Any) -> None:
         self.issue(entity, self.chosen_bundle(action, entity, self.issuable(entity), True), action)
         self.pass_()
 
-    def process_buy_shares(self, action, entity) -> None:
+    def process_buy_shares(self, action: dict[str, Any], entity: Any) -> None:
         self.redeem(entity, self.chosen_bundle(action, entity, self.redeemable(entity), False))
         self.pass_()
 
-    def legal_actions(self, entity) -> list[dict]:
+    def legal_actions(self, entity: Any) -> list[dict[str, Any]]:
         acts = self.actions(entity)
-        out = []
+        out: list[dict[str, Any]] = []
         if "sell_shares" in acts:
             out += [self.issue_action(b) for b in self.issuable(entity)]
         if "buy_shares" in acts:

@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import routes as routemod
 from ..actions import amount
 from ..entities import OperatingInfo
 from ..errors import GameError
-from ..money import spend
+from ..money import pay
 from ..round import Step
 from ..trains import Train, rust
 from .buy_train import BuyTrain, Purchase
+
+if TYPE_CHECKING:
+    from ..tiles import City
 
 __all__ = ["BuyTrain", "DiscardTrain", "Dividend", "HomeToken", "Purchase", "RunRoutes"]
 
@@ -22,26 +25,27 @@ __all__ = ["BuyTrain", "DiscardTrain", "Dividend", "HomeToken", "Purchase", "Run
 class RunRoutes(Step):
     """The operator names its routes; the engine computes what they earn."""
 
-    HANDLERS: ClassVar[dict] = {"run_routes": "process_run_routes"}
+    HANDLERS: ClassVar[dict[str, Any]] = {"run_routes": "process_run_routes"}
 
-    def round_state(self):
+    def round_state(self) -> dict[str, Any]:
         return {"routes": [], "extra_revenue": 0}
 
-    def description(self):
+    def description(self) -> str:
         return "Run Routes"
 
-    def actions(self, entity):
+    def actions(self, entity: Any) -> list[str]:
         if entity is not self.current_entity() or not self.runs(entity):
             return []
         if not self.game.route_trains(entity) or not self.game.can_run_route(entity):
             return []
         return ["run_routes"]
 
-    def runs(self, entity) -> bool:
+    def runs(self, entity: Any) -> bool:
         """Title hook: is ``entity`` an operator that runs routes (default: a corporation)?"""
-        return entity.is_corporation
+        runs: bool = entity.is_corporation
+        return runs
 
-    def process_run_routes(self, action, entity):
+    def process_run_routes(self, action: dict[str, Any], entity: Any) -> None:
         routes = action.get("routes")
         if not isinstance(routes, list):
             raise GameError("run_routes needs a list of routes", rule="malformed-action")
@@ -57,9 +61,17 @@ class RunRoutes(Step):
             game.warnings.append(msg)
         # a log's figure stands, as on 18xx.games, which takes the client's
         self.round.extra_revenue = claimed if (game.loading and claimed is not None) else ours
+        for r in self.round.routes:
+            route = r["route"] if isinstance(r.get("route"), dict) else {}
+            train = game.depot.train_by_id(r["train"])
+            game.journal.record("run", corporation=entity.id, train=r["train"],
+                                name=getattr(train, "name", r["train"]), revenue=r["revenue"] or 0,
+                                hexes=list(route.get("hexes") or []))
+        if not self.round.routes:
+            game.journal.record("no_run", corporation=entity.id)
         self.pass_()
 
-    def legal_actions(self, entity):
+    def legal_actions(self, entity: Any) -> list[dict[str, Any]]:
         if "run_routes" not in self.actions(entity):
             return []
         return [{"type": "run_routes", "routes": routemod.suggest_routes(self.game, entity)}]
@@ -72,33 +84,34 @@ class Dividend(Step):
     paid), ``payout_amounts`` (the split), ``pays_half_to_owner`` (minors), ``pay_shareholders``,
     ``price_moves`` and ``after_dividend``."""
 
-    HANDLERS: ClassVar[dict] = {"dividend": "process_dividend"}
+    HANDLERS: ClassVar[dict[str, Any]] = {"dividend": "process_dividend"}
     KINDS: ClassVar[tuple[str, ...]] = ("payout", "withhold")
 
-    def description(self):
+    def description(self) -> str:
         return "Pay or Withhold Dividends"
 
-    def actions(self, entity):
+    def actions(self, entity: Any) -> list[str]:
         if entity is not self.current_entity() or not self.decides(entity):
             return []
         if self.total_revenue() == 0:
             return []
         return ["dividend"]
 
-    def decides(self, entity) -> bool:
+    def decides(self, entity: Any) -> bool:
         """Title hook: does ``entity`` choose its dividend (others are paid ``auto_kind``)?
         Default: any operator but a private company."""
         return not entity.is_company
 
-    def auto_kind(self, entity) -> str | None:
+    def auto_kind(self, entity: Any) -> str | None:
         """Title hook: the dividend paid when ``entity`` does not choose (no revenue, or an
         operator that never chooses); None passes the step without one. Default: withhold."""
         return "withhold"
 
     def total_revenue(self) -> int:
-        return sum(r["revenue"] for r in self.round.routes) + (self.round.extra_revenue or 0)
+        revenue: int = sum(r["revenue"] for r in self.round.routes) + (self.round.extra_revenue or 0)
+        return revenue
 
-    def skip(self):
+    def skip(self) -> None:
         entity = self.current_entity()
         kind = self.auto_kind(entity)
         if kind is None:
@@ -106,24 +119,24 @@ class Dividend(Step):
         else:
             self.do_dividend(entity, kind)
 
-    def legal_actions(self, entity):
+    def legal_actions(self, entity: Any) -> list[dict[str, Any]]:
         if "dividend" not in self.actions(entity):
             return []
         return [{"type": "dividend", "kind": k} for k in self.KINDS]
 
-    def process_dividend(self, action, entity):
+    def process_dividend(self, action: dict[str, Any], entity: Any) -> None:
         kind = action.get("kind")
         if kind not in self.KINDS:
             raise GameError(f"dividend kind must be one of {', '.join(self.KINDS)}", rule="bad-dividend-kind")
         self.do_dividend(entity, kind)
 
     # --- the money
-    def pays_half_to_owner(self, entity) -> bool:
+    def pays_half_to_owner(self, entity: Any) -> bool:
         """Title hook: does ``entity`` (a minor without shareholders) keep half of any
         dividend it does not withhold and hand the rest to its owner? Default: no."""
         return False
 
-    def payout_amounts(self, entity, kind: str, revenue: int) -> tuple[int, int]:
+    def payout_amounts(self, entity: Any, kind: str, revenue: int) -> tuple[int, int]:
         """(kept by the corporation, distributed to shareholders); a half dividend keeps the
         half rounded down to a whole number per share."""
         if kind == "withhold":
@@ -136,9 +149,12 @@ class Dividend(Step):
             kept = 0
         return kept, revenue - kept
 
-    def do_dividend(self, entity, kind: str):
+    def do_dividend(self, entity: Any, kind: str) -> None:
         revenue = self.total_revenue()
         kept, paid = self.payout_amounts(entity, kind, revenue)
+        shares = getattr(entity, "total_shares", 0)  # (a minor of some titles has no shares)
+        self.game.journal.record("dividend", corporation=entity.id, choice=kind, revenue=revenue, kept=kept,
+                                 paid=paid, per_share=int(self.per_share(entity, paid)) if paid and shares else 0)
         entity.operating_history[(self.game.turn, self.round.round_num)] = OperatingInfo(self.round.routes, revenue,
                                                                                          kind)
         for t in entity.trains:
@@ -147,39 +163,40 @@ class Dividend(Step):
         self.round.routes = []
         self.round.extra_revenue = 0
         if kept > 0:
-            spend(self.game.bank, entity, kept)
+            pay(self.game, self.game.bank, entity, kept, "withheld")
         if paid > 0:
             self.pay_shareholders(entity, paid)
         self.move_price(entity, revenue, kept, paid)
         self.after_dividend(entity)
         self.pass_()
 
-    def rust_obsolete(self, entity):
+    def rust_obsolete(self, entity: Any) -> None:
         for t in [t for t in entity.trains if t.obsolete]:
             rust(self.game, t)
 
-    def per_share(self, entity, amount: int) -> float:
+    def per_share(self, entity: Any, amount: int) -> float:
         return amount / float(entity.total_shares)
 
-    def dividends_for(self, entity, holder, per_share: float) -> int:
-        return math.ceil(holder.percent_of(entity) / entity.share_percent * per_share)
+    def dividends_for(self, entity: Any, holder: Any, per_share: float) -> int:
+        dividends: int = math.ceil(holder.percent_of(entity) / entity.share_percent * per_share)
+        return dividends
 
-    def corporation_dividends(self, entity, per_share: float) -> int:
+    def corporation_dividends(self, entity: Any, per_share: float) -> int:
         holder = entity if entity.capitalization == "incremental" else self.game.pool
         return self.dividends_for(entity, holder, per_share)
 
-    def pay_shareholders(self, entity, amount: int):
+    def pay_shareholders(self, entity: Any, amount: int) -> None:
         if self.pays_half_to_owner(entity):
             if entity.owner is not None:
-                spend(self.game.bank, entity.owner, amount)
+                pay(self.game, self.game.bank, entity.owner, amount, "dividend")
             return
         ps = self.per_share(entity, amount)
         for payee in list(self.game.players) + list(self.game.corporations):
             amt = self.corporation_dividends(entity, ps) if payee is entity else self.dividends_for(entity, payee, ps)
             if amt > 0:
-                spend(self.game.bank, payee, amt)
+                pay(self.game, self.game.bank, payee, amt, "dividend")
 
-    def move_price(self, entity, revenue: int, kept: int, paid: int) -> None:
+    def move_price(self, entity: Any, revenue: int, kept: int, paid: int) -> None:
         """Withholding everything moves the price left; a paid dividend ``price_moves`` right."""
         if entity.share_price is None:
             return
@@ -189,11 +206,11 @@ class Dividend(Step):
         for _ in range(self.price_moves(entity, paid)):
             self.game.stock_market.move_right(entity)
 
-    def price_moves(self, entity, paid: int) -> int:
+    def price_moves(self, entity: Any, paid: int) -> int:
         """Title hook: how many steps right a dividend of ``paid`` moves the price (default 1)."""
         return 1
 
-    def after_dividend(self, entity):
+    def after_dividend(self, entity: Any) -> None:
         """Title hook: what follows the dividend (default: nothing)."""
 
 
@@ -204,28 +221,31 @@ class DiscardTrain(Step):
     trains may go), ``discard_key`` (which trains are one choice) and ``discard`` (what
     discarding does)."""
 
-    HANDLERS: ClassVar[dict] = {"discard_train": "process_discard_train"}
+    HANDLERS: ClassVar[dict[str, Any]] = {"discard_train": "process_discard_train"}
     #: the rule broken by naming a train the entity holds but may not discard
-    UNDISCARDABLE_RULE = "bad-discard"
+    UNDISCARDABLE_RULE: ClassVar[str] = "bad-discard"
 
-    def description(self):
+    def description(self) -> str:
         return "Discard Train"
 
-    def crowded(self) -> list:
-        return [c for c in self.game.corporations + self.game.minors
-                if sum(1 for t in c.trains if not t.obsolete) > self.game.train_limit(c)]
+    def crowded(self) -> list[Any]:
+        game = self.game
+        limit = game.train_limit
+        # (asked for every step check of every action: a trainless holder is never counted)
+        return [c for group in (game.corporations, game.minors) for c in group
+                if c.trains and sum(1 for t in c.trains if not t.obsolete) > limit(c)]
 
-    def current_entity(self):
+    def current_entity(self) -> Any:
         c = self.crowded()
         return c[0] if c else None
 
-    def active(self):
+    def active(self) -> bool:
         return bool(self.crowded())
 
-    def actions(self, entity):
+    def actions(self, entity: Any) -> list[str]:
         return ["discard_train"] if entity is self.current_entity() else []
 
-    def discardable(self, entity) -> list[Train]:
+    def discardable(self, entity: Any) -> list[Train]:
         """Title hook: the trains ``entity`` may discard now (default: all it holds)."""
         return list(entity.trains)
 
@@ -233,11 +253,11 @@ class DiscardTrain(Step):
         """Title hook: trains with equal keys are one choice in the legal actions (default: the name)."""
         return train.name
 
-    def discard(self, entity, train: Train) -> None:
+    def discard(self, entity: Any, train: Train) -> None:
         """Title hook: discard ``train`` of ``entity`` (default: to the pool, or away if it rusts)."""
         self.game.discard_train(train)
 
-    def process_discard_train(self, action, entity):
+    def process_discard_train(self, action: dict[str, Any], entity: Any) -> None:
         train = self.game.depot.train_by_id(action.get("train"))
         if train is None or train.owner is not entity:
             raise GameError(f"{entity.name} does not own train {action.get('train')!r}", rule="not-owner")
@@ -245,11 +265,11 @@ class DiscardTrain(Step):
             raise GameError(f"{entity.name} cannot discard its {train.name} train", rule=self.UNDISCARDABLE_RULE)
         self.discard(entity, train)
 
-    def legal_actions(self, entity):
+    def legal_actions(self, entity: Any) -> list[dict[str, Any]]:
         if entity is not self.current_entity():
             return []
-        seen = set()
-        out = []
+        seen: set[Hashable] = set()
+        out: list[dict[str, Any]] = []
         for t in self.discardable(entity):
             key = self.discard_key(t)
             if key not in seen:
@@ -261,26 +281,28 @@ class DiscardTrain(Step):
 class HomeToken(Step):
     """Asks an operator to choose a city for a home token when that is ambiguous."""
 
-    HANDLERS: ClassVar[dict] = {"place_token": "process_place_token"}
+    HANDLERS: ClassVar[dict[str, Any]] = {"place_token": "process_place_token"}
 
-    def round_state(self):
+    def round_state(self) -> dict[str, Any]:
         return {"pending_tokens": []}
 
-    def pending(self):
+    def pending(self) -> Any:
+        """The first pending home token (a dict: ``entity``, ``token``, ``hexes``...), or None;
+        Any, as the handlers index it unchecked while the step is active."""
         return self.round.pending_tokens[0] if self.round.pending_tokens else None
 
-    def active(self):
+    def active(self) -> bool:
         return self.pending() is not None
 
-    def current_entity(self):
+    def current_entity(self) -> Any:
         p = self.pending()
         return p["entity"] if p else None
 
-    def actions(self, entity):
+    def actions(self, entity: Any) -> list[str]:
         p = self.pending()
         return ["place_token"] if p and entity is p["entity"] else []
 
-    def legal_actions(self, entity):
+    def legal_actions(self, entity: Any) -> list[dict[str, Any]]:
         p = self.pending()
         if not p or entity is not p["entity"]:
             return []
@@ -291,7 +313,7 @@ class HomeToken(Step):
                 if board.tokenable(c, corp, free=True)
                 and not any(board.tokened_by(o, corp) for o in board.tile(h).cities)]
 
-    def process_place_token(self, action, entity):
+    def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
         p = self.pending()
         city = self.game.board.city_by_id(action.get("city"))
         if city is None:
@@ -307,5 +329,5 @@ class HomeToken(Step):
         self.game.graph_changed()
         self.after_home_token(entity, city)
 
-    def after_home_token(self, entity, city) -> None:
+    def after_home_token(self, entity: Any, city: City) -> None:
         """Title hook: bookkeeping once ``entity`` has placed a pending home token in ``city``."""

@@ -9,6 +9,8 @@ private, closing a company whose ability goes unused...), not by writing ``proce
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..round import Step
 
 
@@ -16,15 +18,15 @@ class Passing(Step):
     """A step whose ``pass`` goes through :meth:`check_pass` and :meth:`passing` (the hooks
     its subclasses override); it names no action type itself."""
 
-    def process_pass(self, action: dict, entity) -> None:
+    def process_pass(self, action: dict[str, Any], entity: Any) -> None:
         """``entity`` passes: :meth:`check_pass`, then :meth:`passing`."""
         self.check_pass(entity)
         self.passing(entity)
 
-    def check_pass(self, entity) -> None:
+    def check_pass(self, entity: Any) -> None:
         """Refuse a pass the rules do not allow now (a :class:`GameError` naming the rule).
         Default: a pass is always allowed."""
 
-    def passing(self, entity) -> None:
+    def passing(self, entity: Any) -> None:
         """What ``entity``'s pass does. Default: the step's ``pass_``."""
         self.pass_()

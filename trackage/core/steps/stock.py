@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..actions import amount
 from ..errors import GameError
-from ..money import spend
+from ..money import pay
 from ..shares import action_bundle
 from .auction import AuctionMixin
 from .passing import Passing
@@ -27,7 +27,7 @@ def transfer_company(game: Any, company: Company, buyer: Any, price: int) -> Non
     company.owner = buyer
     buyer.companies.append(company)
     if price > 0:
-        spend(buyer, seller, price)
+        pay(game, buyer, seller, price, "company_purchase")
 
 
 def sell_company_to_bank(game: Any, player: Any, company: Company, price: int) -> None:
@@ -35,7 +35,7 @@ def sell_company_to_bank(game: Any, player: Any, company: Company, price: int) -
     company.owner = game.bank
     player.companies.remove(company)
     if price > 0:
-        spend(game.bank, player, price)
+        pay(game, game.bank, player, price, "company_sale")
 
 
 class BuySellParShares(Passing):

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..actions import asks
 from ..errors import GameError
-from ..money import spend
+from ..money import pay
 from ..round import Step
 
+if TYPE_CHECKING:
+    from ..hexmap import Hex
+    from ..tiles import City, Placed
+    from ..tokens import Token
 
-def tokenable_cities(game, entity) -> list:
+
+def tokenable_cities(game: Any, entity: Any) -> list[City]:
     """The cities ``entity`` reaches and may place a token in: a free slot and no token of
     its own on that tile yet."""
-    out = []
+    out: list[City] = []
     board = game.board
     for node in game.graph.connected_nodes(entity):
         if getattr(node, "is_city", False) and board.tokenable(node, entity) and not any(
@@ -30,28 +35,28 @@ class TrackAndTokenStep(Step):
     answers ``can_lay_tile`` with False.
     """
 
-    HANDLERS: ClassVar[dict] = {"lay_tile": "process_lay_tile", "place_token": "process_place_token",
+    HANDLERS: ClassVar[dict[str, Any]] = {"lay_tile": "process_lay_tile", "place_token": "process_place_token",
                                 "pass": "process_pass"}
-    WITH_TOKEN = True
+    WITH_TOKEN: ClassVar[bool] = True
     #: is a tile on a preprinted yellow hex a lay rather than an upgrade?
-    PREPRINTED_YELLOW_IS_LAY = True
+    PREPRINTED_YELLOW_IS_LAY: ClassVar[bool] = True
 
-    def round_state(self):
+    def round_state(self) -> dict[str, Any]:
         return {"num_laid_track": 0, "upgraded_track": False, "laid_hexes": [], "tokened": False}
 
-    def setup(self):
+    def setup(self) -> None:
         self.round.num_laid_track = 0
         self.round.upgraded_track = False
         self.round.laid_hexes = []
         self.round.tokened = False
 
-    def description(self):
+    def description(self) -> str:
         return "Place a Token or Lay Track" if self.WITH_TOKEN else "Lay Track"
 
-    def actions(self, entity):
+    def actions(self, entity: Any) -> list[str]:
         if entity is not self.current_entity():
             return []
-        out = []
+        out: list[str] = []
         if self.can_lay_tile(entity):
             out.append("lay_tile")
         if self.WITH_TOKEN and self.can_place_token(entity):
@@ -61,12 +66,12 @@ class TrackAndTokenStep(Step):
         return out
 
     # ------------------------------------------------------------ tile lays
-    def tile_lay(self, entity) -> dict | None:
+    def tile_lay(self, entity: Any) -> dict[str, Any] | None:
         lays = self.game.tile_lays(entity)
         i = self.round.num_laid_track
         if i >= len(lays):
             return None
-        lay = dict(lays[i])
+        lay: dict[str, Any] = dict(lays[i])
         for k in ("lay", "upgrade"):
             if lay.get(k) == "not_if_upgraded":
                 lay[k] = not self.round.upgraded_track
@@ -75,34 +80,37 @@ class TrackAndTokenStep(Step):
         lay.setdefault("cannot_reuse_same_hex", False)
         return lay
 
-    def buying_power(self, entity) -> int:
-        return entity.cash
+    def buying_power(self, entity: Any) -> int:
+        cash: int = entity.cash
+        return cash
 
-    def can_lay_tile(self, entity) -> bool:
+    def can_lay_tile(self, entity: Any) -> bool:
         lay = self.tile_lay(entity)
         if lay is None or not entity.tokens:
             return False
         return self.buying_power(entity) >= lay["cost"] and bool(lay["lay"] or lay["upgrade"])
 
-    def is_upgrade(self, old_tile, new_tile) -> bool:
+    def is_upgrade(self, old_tile: Placed, new_tile: Placed) -> bool:
         return old_tile.color != "white" and not (self.PREPRINTED_YELLOW_IS_LAY and old_tile.color == "yellow"
                                                   and old_tile.preprinted)
 
-    def pay(self, entity, cost: int):
+    def pay(self, entity: Any, cost: int, why: str = "terrain") -> None:
+        """Title hook: ``entity`` pays ``cost`` for a tile lay (``why`` "terrain") or a token
+        ("token") to the bank."""
         if cost > 0:
-            spend(entity, self.game.bank, cost)
+            pay(self.game, entity, self.game.bank, cost, why)
 
-    def check_lay(self, entity, hex_, old_tile, tile, rotation) -> None:
+    def check_lay(self, entity: Any, hex_: Hex, old_tile: Placed, tile: Placed, rotation: int) -> None:
         """Title hook: extra legality checks before a lay."""
 
-    def legal_lay_ok(self, entity, hex_, old_tile, tile) -> bool:
+    def legal_lay_ok(self, entity: Any, hex_: Hex, old_tile: Placed, tile: Placed) -> bool:
         """Title hook for enumeration: reject a candidate lay before trying it."""
         return True
 
-    def after_lay(self, entity, hex_, old_tile, tile) -> None:
+    def after_lay(self, entity: Any, hex_: Hex, old_tile: Placed, tile: Placed) -> None:
         """Title hook: bookkeeping after a lay."""
 
-    def process_lay_tile(self, action, entity):
+    def process_lay_tile(self, action: dict[str, Any], entity: Any) -> None:
         game = self.game
         hex_ = game.board.hex_by_id(action.get("hex"))
         if hex_ is None:
@@ -140,18 +148,19 @@ class TrackAndTokenStep(Step):
             self.pass_()
 
     # ------------------------------------------------------------ tokens
-    def available_tokens(self, entity) -> list:
+    def available_tokens(self, entity: Any) -> list[Token]:
         return [t for t in entity.tokens if not t.used]
 
-    def can_place_token(self, entity) -> bool:
+    def can_place_token(self, entity: Any) -> bool:
         if self.round.tokened:
             return False
         toks = self.available_tokens(entity)
         if not toks or min(t.price for t in toks) > self.buying_power(entity):
             return False
-        return self.game.graph.can_token(entity)
+        can: bool = self.game.graph.can_token(entity)
+        return can
 
-    def process_place_token(self, action, entity):
+    def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
         game = self.game
         if self.round.tokened:
             raise GameError("a token was already placed this turn", rule="one-token-per-turn")
@@ -163,25 +172,25 @@ class TrackAndTokenStep(Step):
             raise GameError(f"{entity.name} has no tokens left", rule="no-tokens")
         token = toks[0]
         self.prepare_token(entity, city, token, action)
-        game.board.place_token(entity, city, token, pay=lambda c: self.pay(entity, c), check_connected=True)
+        game.board.place_token(entity, city, token, pay=lambda c: self.pay(entity, c, "token"), check_connected=True)
         self.round.tokened = True
         if not self.can_lay_tile(entity):
             self.pass_()
 
-    def prepare_token(self, entity, city, token, action: dict) -> None:
+    def prepare_token(self, entity: Any, city: City, token: Token, action: dict[str, Any]) -> None:
         """Title hook: check (raise a ``GameError``) and price ``token`` before ``entity``
         places it in ``city``; the board then checks connection and room and charges
         ``token.price`` through ``pay``. Default: nothing to add."""
 
-    def token_listed(self, entity, city) -> bool:
+    def token_listed(self, entity: Any, city: City) -> bool:
         """Title hook for enumeration: offer a token in ``city`` (a connected city with room)?
         Default: yes."""
         return True
 
     # ------------------------------------------------------------ enumeration
-    def legal_actions(self, entity):
+    def legal_actions(self, entity: Any) -> list[dict[str, Any]]:
         acts = self.actions(entity)
-        out: list[dict] = []
+        out: list[dict[str, Any]] = []
         if "lay_tile" in acts and asks(self.game, "lay_tile"):
             lay = self.tile_lay(entity)
             assert lay is not None  # lay_tile is offered only while a lay is left
@@ -217,16 +226,16 @@ class TrackAndTokenStep(Step):
 class TokenStep(TrackAndTokenStep):
     """A step that only places a token, at most one a turn (its tile lays are elsewhere)."""
 
-    HANDLERS: ClassVar[dict] = {"place_token": "process_place_token", "pass": "process_pass"}
+    HANDLERS: ClassVar[dict[str, Any]] = {"place_token": "process_place_token", "pass": "process_pass"}
 
-    def round_state(self):
+    def round_state(self) -> dict[str, Any]:
         return {"tokened": False}
 
-    def setup(self):
+    def setup(self) -> None:
         self.round.tokened = False
 
-    def description(self):
+    def description(self) -> str:
         return "Place a Token"
 
-    def can_lay_tile(self, entity) -> bool:
+    def can_lay_tile(self, entity: Any) -> bool:
         return False

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from trackage.core.actions import asks
+from trackage.core.money import pay
 
 from ...core.entities import OperatingInfo, ShareBundle
 from ...core.errors import GameError
-from ...core.money import spend
 from ...core.steps.operating import BuyTrain, Dividend, Purchase, RunRoutes
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
@@ -83,7 +83,7 @@ class BuySellParShares1825(BuySellParShares):
         return bool(acts) and acts[-1]["type"] in ("par", "buy_shares") and acts[-1]["_corp"] is corp
 
 
-def _receivership_pay(step, entity, cost: int):
+def _receivership_pay(step, entity, cost: int, why: str):
     """A corporation in receivership pays what it can; the rest is a loan on its revenue.
 
     Deviation "no receivership loans in live play" (docs/quirks.md): the reference lets
@@ -96,11 +96,11 @@ def _receivership_pay(step, entity, cost: int):
                         "a loan on its revenue is only replayed from logs", rule="receivership-loan")
     if entity.cash >= cost:
         if cost > 0:
-            spend(entity, step.game.bank, cost)
+            pay(step.game, entity, step.game.bank, cost, why)
     else:
         diff = cost - entity.cash
         if entity.cash > 0:
-            spend(entity, step.game.bank, entity.cash)
+            pay(step.game, entity, step.game.bank, entity.cash, why)
         step.round.receivership_loan += diff
 
 
@@ -119,7 +119,7 @@ class LeaseMixin:
         desc = action.get("description")
         train = next((t for t in self.game.depot.depot_trains() if t.name == desc), None) or self.game.depot.upcoming[0]
         self.round.leased_train = train
-        _receivership_pay(self, entity, LEASE_COST)
+        _receivership_pay(self, entity, LEASE_COST, "lease")
 
     def lease_actions(self, entity) -> list[dict]:
         names = dict.fromkeys(t.name for t in self.game.depot.depot_trains())
@@ -177,11 +177,11 @@ class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
         board.add_reservation(ok[0], corp, slot)
         board.set_tile_reservations(hex_, [r for r in res if r is not corp])
 
-    def pay(self, entity, cost: int):
+    def pay(self, entity, cost: int, why: str = "terrain"):
         if entity.receivership():
-            _receivership_pay(self, entity, cost)
+            _receivership_pay(self, entity, cost, why)
         elif cost > 0:
-            spend(entity, self.game.bank, cost)
+            pay(self.game, entity, self.game.bank, cost, why)
 
     def legal_actions(self, entity):
         out = super().legal_actions(entity)

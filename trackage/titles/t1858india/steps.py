@@ -8,7 +8,7 @@ from typing import ClassVar
 from trackage.core.actions import amount
 
 from ...core.errors import GameError
-from ...core.money import spend
+from ...core.money import pay
 from ...core.round import Step
 from ...core.steps.buy_company import BuyCompanyMixin
 from ...core.steps.choose import ChooseMixin
@@ -73,7 +73,7 @@ class CollectTokens(Step):
             raise GameError(f"{entity.name} cannot collect the token on {hex_.id} now", rule="no-hex-token")
         if not g.loading and hex_ not in gauges.reachable_1858(g, entity):
             raise GameError(f"{entity.name} does not reach {hex_.id}", rule="not-connected")
-        spend(entity, g.bank, g.TOKEN_COST[token.type])
+        pay(g, entity, g.bank, g.TOKEN_COST[token.type], "token")
         g.board.take_hex_token(hex_, token)
         token.corporation = entity
         entity.tokens.append(token)

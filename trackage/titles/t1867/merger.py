@@ -3,12 +3,13 @@ a major, the share purchases that follow, and token reduction."""
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from typing import ClassVar
 
 from ...core.entities import ShareBundle, hand_over_companies, hand_over_trains
 from ...core.errors import GameError
-from ...core.money import spend
+from ...core.money import pay
 from ...core.round import Step
 from ...core.tokens import Token
 
@@ -114,13 +115,7 @@ class Merge(Step):
 
     def reachable_viable(self, merging) -> bool:
         """Can this merge still end with a president, adding more connected minors if needed?"""
-        cache: dict = {}
-
-        def neighbours(c):
-            if c not in cache:
-                cache[c] = self.neighbours(c)
-            return cache[c]
-
+        neighbours = functools.cache(self.neighbours)
         seen = set()
 
         def search(group) -> bool:
@@ -189,7 +184,7 @@ class Merge(Step):
         """``to`` takes over the tokens, cash, privates, loans and trains of ``frm``, which closes."""
         self.move_tokens(frm, to)
         if frm.cash > 0:
-            spend(frm, to, frm.cash)
+            pay(self.game, frm, to, frm.cash, "closure")
         hand_over_companies(frm, to)
         to.loans += frm.loans
         frm.loans = 0
@@ -206,15 +201,13 @@ class Merge(Step):
         self.game.graph_changed()
 
     def move_tokens(self, frm, to):
-        for token in list(frm.tokens):
+        board = self.game.board
+        for token in [t for t in frm.tokens if t.city is not None]:
             city = token.city
-            if city is None:
-                continue
             new_token = next((t for t in to.tokens if not t.used), None)
             if new_token is None:
                 new_token = Token(to)
                 to.tokens.append(new_token)
-            board = self.game.board
             board.remove_token(token)
             board.place_city_token(city, to, new_token, check_tokenable=False)
 
@@ -308,14 +301,11 @@ class PostMergerShares(Step):
     def skip(self):
         pass
 
-    def can_gain(self, entity, share) -> bool:
-        corp = share.corporation
-        return corp.holding_ok(entity, share.percent) and self.game.num_certs(entity) < self.game.cert_limit(entity)
-
     def can_buy(self, entity, share) -> bool:
-        corp = self.corporation()
-        return (share.corporation is corp and share.percent == 10 and share.owner is not self.game.pool
-                and entity.cash >= ShareBundle([share]).price() and self.can_gain(entity, share))
+        corp, game = self.corporation(), self.game
+        return (share.corporation is corp and share.percent == 10 and share.owner is not game.pool
+                and entity.cash >= ShareBundle([share]).price() and corp.holding_ok(entity, share.percent)
+                and game.num_certs(entity) < game.cert_limit(entity))
 
     def can_buy_any(self, entity) -> bool:
         return any(self.can_buy(entity, s) for s in _treasury(self.corporation())[:2])
@@ -422,12 +412,11 @@ class ReduceTokens(Step):
     def skip(self):
         pass
 
-    def surviving(self):
+    def current_entity(self):
         crt = self.round.corporations_removing_tokens
         return crt[0] if crt else None
 
-    def current_entity(self):
-        return self.surviving()
+    surviving = current_entity
 
     def acquired(self):
         return (self.round.corporations_removing_tokens or [])[1:]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ....core.errors import GameError
-from ....core.money import spend
+from ....core.money import pay
 from ....core.shares import action_bundle
 from ....core.steps.buy_train import Purchase
 from ....core.steps.emergency import EmergencyBuyTrain
@@ -72,9 +72,7 @@ class BuyTrain1822(EmergencyBuyTrain):
                 raise GameError(f"{entity.name} has no L train {train.id} to upgrade", rule="bad-exchange")
             if price != game.l_upgrade_cost():
                 raise GameError(f"an L train upgrade costs {game.l_upgrade_cost()}", rule="wrong-price")
-            if price > entity.cash:
-                raise GameError(f"{entity.name} cannot afford the upgrade", rule="insufficient-cash")
-            return
+            return self.check_cash(entity, price)
         if train.owner is game.depot:
             self.check_available(train, "is not available")
             expected = self.variant_price(train, variant) if variant else train.price
@@ -98,7 +96,7 @@ class BuyTrain1822(EmergencyBuyTrain):
         train = purchase.train
         if purchase.exchange is not None:
             train.set_variant(purchase.variant or "2")
-            spend(entity, self.game.bank, purchase.price)
+            pay(self.game, entity, self.game.bank, purchase.price, "train_purchase")
             return
         if purchase.from_depot and purchase.variant:
             train.set_variant(purchase.variant)
@@ -124,7 +122,7 @@ class BuyTrain1822(EmergencyBuyTrain):
                 raise GameError(f"{owner.name} still needs to sell shares before a loan can be granted.",
                                 rule="must-sell-first")
             loans.player_loan(game, owner, need - owner.cash)
-        spend(owner, entity, need)
+        pay(game, owner, entity, need, "emergency")
 
     def sellable(self, player) -> bool:
         """Must the president sell before borrowing? Any sellable bundle counts, even one whose
@@ -182,9 +180,8 @@ class BuyTrain1822(EmergencyBuyTrain):
 
     def may_buy_variant(self, entity, train, variant: str, price: int) -> bool:
         """One E train at most; paid from the company's cash or with its president's help."""
-        if variant == "E" and any(x.name == "E" for x in entity.trains):
-            return False
-        return price <= entity.cash or self.can_fund(entity, variant, price)
+        return not (variant == "E" and any(x.name == "E" for x in entity.trains)) and (
+            price <= entity.cash or self.can_fund(entity, variant, price))
 
     def trade_in_offers(self, entity) -> list[tuple]:
         """An L train upgraded in place to a 2, at the upgrade cost."""

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ....core.errors import GameError
-from ....core.money import spend
+from ....core.money import pay
 from ....core.round import Step
 from ....core.steps.buy_train import BuyTrain, Purchase
 from ....core.steps.operating import HomeToken
+from ....core.steps.stock import transfer_company
 
 
 def _is_major(e) -> bool:
@@ -53,7 +54,7 @@ class PendingToken(HomeToken):
             board.set_tokens(city, board.tokens(city) + (None,))
         board.place_city_token(city, entity, token, free=True, check_tokenable=False)
         if price > 0:
-            spend(entity, self.game.bank, price)
+            pay(self.game, entity, self.game.bank, price, "token")
         self.round.pending_tokens.pop(0)
         if city.hex.id == "M38":
             path = next((pp for pp in board.tile(city.hex).paths if pp.city is city and pp.edges), None)
@@ -82,8 +83,7 @@ class FirstTurnHousekeeping(BuyTrain):
         # the reference's generic test: room for any train (extra trains count here) and cash for
         # the cheapest train available, another company's at 1 included
         lo = game.depot.min_price(entity)
-        if sum(1 for t in entity.trains if not t.obsolete) >= game.train_limit(entity) \
-                or lo is None or entity.cash < lo:
+        if not self.room(entity) or lo is None or entity.cash < lo:
             return []
         return ["buy_train", "pass"]
 
@@ -112,9 +112,6 @@ class FirstTurnHousekeeping(BuyTrain):
         """One train only: the step ends."""
         self.pass_()
 
-    def skip(self):
-        self.pass_()
-
     def legal_actions(self, entity):
         if not self.actions(entity):
             return []
@@ -141,11 +138,7 @@ class AcquireCompany(Step):
         company = self.game.index.company(action.get("company"))
         if company is None or company not in self.game.purchasable_companies(entity):
             raise GameError(f"{entity.name} cannot acquire {action.get('company')!r} now", rule="cannot-acquire")
-        owner = company.owner
-        if company in owner.companies:
-            owner.companies.remove(company)
-        company.owner = entity
-        entity.companies.append(company)
+        transfer_company(self.game, company, entity, 0)
         self.round.acquired_companies.append(company)
         self.game.company_bought(company, entity)
         if not self.game.purchasable_companies(entity):

@@ -5,24 +5,22 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ....core.errors import GameError
-from ....core.money import spend
+from ....core.money import pay
 from ....core.steps.operating import DiscardTrain, Dividend, RunRoutes
 from .housekeeping import _is_major
 
 
 class DiscardTrain1822(DiscardTrain):
     def crowded(self):
-        return [c for c in self.game.corporations if self.game.crowded_corp(c)]
+        crowded = self.game.crowded_corp  # (never with fewer than two trains)
+        return [c for c in self.game.corporations if len(c.trains) > 1 and crowded(c)]
 
     def discardable(self, entity) -> list:
         """Two permanents (2P/LP) or two Pullmans: one of those goes; else a normal train."""
         trains = entity.trains
-        perm = [t for t in trains if t.name in ("2P", "LP")]
-        if len(perm) > 1:
-            return perm
-        pullman = [t for t in trains if t.name == "P+"]
-        if len(pullman) > 1:
-            return pullman
+        for names in (("2P", "LP"), ("P+",)):
+            if len(group := [t for t in trains if t.name in names]) > 1:
+                return group
         return [t for t in trains if t.name not in ("2P", "LP", "P+")]
 
 
@@ -133,7 +131,7 @@ class Dividend1822(Dividend):
         if self.game.tax_haven.value() > 0:
             amt = int(self.game.tax_haven.num_shares_of(entity) * self.per_share(entity, amount))  # truncated
             if amt > 0:
-                spend(self.game.bank, self.game.tax_haven, amt)
+                pay(self.game, self.game.bank, self.game.tax_haven, amt, "dividend")
 
     def price_moves(self, entity, paid: int) -> int:
         """A minor moves once; a major once for its price paid, twice for double."""

@@ -6,7 +6,7 @@ from typing import ClassVar
 
 from ....core.entities import ShareBundle
 from ....core.errors import GameError
-from ....core.money import spend
+from ....core.money import pay
 from ....core.shares import bundle_from_ids
 from ....core.steps.auction import AuctionMixin, Bids
 from ....core.steps.stock import BuySellParShares
@@ -78,12 +78,9 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         return self.game.num_certs(player) + len(self.committed_bids(player))
 
     def can_bid_company(self, player, company) -> bool:
-        if self.certs_held(player) >= self.game.cert_limit():
-            return False
-        if self.available_cash(player) < self.min_bid(company):
-            return False
         hb = self.highest_bid(company)
-        if hb and hb[0] is player:
+        if self.certs_held(player) >= self.game.cert_limit() or self.available_cash(player) < self.min_bid(company) \
+                or (hb and hb[0] is player):
             return False
         return bool(self.find_bid(player, company)) or self.bidding_tokens(player) > 0
 
@@ -175,9 +172,6 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
     def can_par_corp(self, entity, corp) -> bool:
         return self.can_start(entity, corp) and bool(self.par_prices(entity, corp))
 
-    def can_sell_order(self) -> bool:
-        return not self.bought()
-
     def can_dump(self, entity, bundle) -> bool:
         return self.game.can_dump_1822(entity, bundle)
 
@@ -207,17 +201,14 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         if conc is not None:
             if conc.owner is not entity:
                 raise GameError(f"{entity.name} does not own {conc.name}", rule="not-owner")
-            if not self.can_buy(entity, bundle, cash=self.available_par_cash(entity, corp)):
-                raise GameError(f"Can't buy a share of {corp.name}", rule="insufficient-cash")
-            ex_price = self.exchange_price(corp, share_price, bundle)
-            if ex_price and ex_price > self.available_cash(entity):
-                raise GameError(f"{entity.name} cannot afford {ex_price}", rule="insufficient-cash")
+            cost = self.exchange_price(corp, share_price, bundle) or 0
+            cash = self.available_par_cash(entity, corp)
+        elif "can_par" not in game.phase.status:
+            raise GameError(f"{corp.name} needs its concession to start now", rule="cannot-par")
         else:
-            if "can_par" not in game.phase.status:
-                raise GameError(f"{corp.name} needs its concession to start now", rule="cannot-par")
-            if not self.can_buy(entity, bundle, cash=self.available_cash(entity)) or \
-                    share_price.price * bundle.percent // 10 > self.available_cash(entity):
-                raise GameError(f"{entity.name} cannot start {corp.name}", rule="insufficient-cash")
+            cost, cash = share_price.price * bundle.percent // 10, self.available_cash(entity)
+        if not self.can_buy(entity, bundle, cash=cash) or cost > self.available_cash(entity):
+            raise GameError(f"{entity.name} cannot start {corp.name}", rule="insufficient-cash")
 
     def exchange_price(self, corp, share_price, bundle: ShareBundle) -> int | None:
         """What a player starting ``corp`` with its concession pays: the par price of the
@@ -244,7 +235,7 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         game.share_market.transfer(bundle, entity, spender=entity, receiver=corp, price=ex_price or 0)
         if corp.floatable and floated != corp.floated():
             game.float_corporation(corp)
-        spend(game.bank, corp, conc.value if ex_price else share_price.price)
+        pay(game, game.bank, corp, conc.value if ex_price else share_price.price, "capital")
         conc.close()
 
     def check_sale(self, entity, bundle: ShareBundle) -> None:
@@ -257,10 +248,8 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
     # ------------------------------------------------------------ company choices (tax haven)
     def choices_ability(self, company) -> dict:
         choices = self.game.company_choices(company, "stock_round")
-        if choices and company.sym == "P16":
-            if self.bid_actions > 0 or self.game.player_debt.get(company.owner, 0) > 0:
-                return {}
-        return choices
+        blocked = company.sym == "P16" and (self.bid_actions > 0 or self.game.player_debt.get(company.owner, 0) > 0)
+        return {} if choices and blocked else choices
 
     def process_choose_ability(self, action, entity):
         choice = action.get("choice")
@@ -296,24 +285,17 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
                                                                           action["percent"]))
 
     def legal_actions(self, entity):
-        out = []
         acts = self.actions(entity)
         if "choose_ability" in acts:
-            for ch in self.choices_ability(entity):
-                if entity.sym != "P16" or self.tax_haven_ok(entity, ch):
-                    out.append({"type": "choose_ability", "choice": ch})
-            return out
+            return [{"type": "choose_ability", "choice": ch} for ch in self.choices_ability(entity)
+                    if entity.sym != "P16" or self.tax_haven_ok(entity, ch)]
         out = [a for a in super().legal_actions(entity) if a["type"] != "par"]
-        if "par" in acts:
-            # a concession's value counts towards the par price (par_prices knows it)
-            for corp in self.game.corporations:
-                if self.can_par_corp(entity, corp):
-                    out += [{"type": "par", "corporation": corp.id, "share_price": p.id}
-                            for p in self.par_prices(entity, corp)]
+        if "par" in acts:  # a concession's value counts towards the par price (par_prices knows it)
+            out += [{"type": "par", "corporation": corp.id, "share_price": p.id} for corp in self.game.corporations
+                    if self.can_par_corp(entity, corp) for p in self.par_prices(entity, corp)]
         if "payoff_player_debt" in acts:
             out.append({"type": "payoff_player_debt"})
         if "bid" in acts:
-            for c in self.game.bidbox_items():
-                if self.can_bid_company(entity, c):
-                    out += self.bid_offer(entity, c)
+            out += [b for c in self.game.bidbox_items() if self.can_bid_company(entity, c)
+                    for b in self.bid_offer(entity, c)]
         return out

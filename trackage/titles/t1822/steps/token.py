@@ -7,7 +7,7 @@ from typing import ClassVar
 from trackage.core.steps.track import tokenable_cities
 
 from ....core.errors import GameError
-from ....core.money import spend
+from ....core.money import pay
 from ....core.round import Step
 from ....core.steps.passing import Passing
 from ....core.steps.track import TokenStep
@@ -23,9 +23,6 @@ class SpecialToken(Step):
 
     def round_state(self):
         return {"teleported": None}
-
-    def current_entity(self):
-        return self.round.current_entity_of_round()
 
     def actions(self, entity):
         if not entity.is_company or entity.closed or entity.owner is not self.current_entity():
@@ -197,7 +194,7 @@ class Token1822(TokenStep):
                 raise GameError(f"{entity.name} cannot place a token in {city.id}", rule="city-full")
             board.place_city_token(city, entity, token, free=free)
         if token.price > 0 and not free:
-            spend(entity, game.bank, token.price)
+            pay(game, entity, game.bank, token.price, "token")
         game.graph_changed()
         self.round.tokened = True
         self.pass_()
@@ -217,8 +214,7 @@ class Token1822(TokenStep):
                 if ok:
                     out.append({"type": "place_token", "city": city.id, "slot": board.get_slot(city, entity) or 0})
         if "choose_ability" in acts and entity.is_company:
-            for ch in self.game.company_choices(entity, "token"):
-                out.append({"type": "choose_ability", "choice": ch})
+            out += [{"type": "choose_ability", "choice": ch} for ch in self.game.company_choices(entity, "token")]
         if "pass" in acts and not entity.is_company:
             out.append({"type": "pass"})
         return out

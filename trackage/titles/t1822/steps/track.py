@@ -42,8 +42,8 @@ class Track1822(TrackAndTokenStep):
     def after_lay(self, entity, hex_, old_tile, tile):
         layeffects.after_lay(self.game, entity, hex_, old_tile, tile)
 
-    def pay(self, entity, cost: int):
-        super().pay(entity, self.game.tile_cost_with_discount(self.laying_hex, entity, cost))
+    def pay(self, entity, cost: int, why: str = "terrain"):
+        super().pay(entity, self.game.tile_cost_with_discount(self.laying_hex, entity, cost), why)
 
     def process_lay_tile(self, action, entity):
         self.laying_hex = self.game.board.hex_by_id(action.get("hex"))  # for the hex's discounts in pay()

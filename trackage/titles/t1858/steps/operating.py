@@ -8,7 +8,7 @@ from typing import ClassVar
 from trackage.core.actions import amount
 
 from ....core.errors import GameError
-from ....core.money import spend
+from ....core.money import pay
 from ....core.round import Step
 from ....core.steps.issue import IssueShares
 from ....core.steps.operating import DiscardTrain, Dividend, HomeToken, RunRoutes
@@ -47,7 +47,7 @@ class HomeToken1858(HomeToken, Passing):
             raise GameError(f"{entity.name} already has a token on {city.hex.id}", rule="token-same-hex")
         game.board.place_city_token(city, entity, token, free=True, check_tokenable=not game.loading)
         if token.price > 0:
-            spend(entity, game.bank, token.price)
+            pay(game, entity, game.bank, token.price, "token")
         self.round.pending_tokens.pop(0)
         game.delete_reservations(entity, city)
         game.graph_changed()
@@ -107,7 +107,7 @@ class Track1858(TrackAndTokenStep):
             gauges.check_track_lay(game, entity, hex_, old_tile, tile, rotation, self.round)
         self.round.gauges_added.append(game.new_track_gauge(old_tile, tile))
 
-    def pay(self, entity, cost: int):
+    def pay(self, entity, cost: int, why: str = "terrain"):
         ga = self.round.gauges_added
         if len(ga) != 1 and ["narrow"] in ga:
             cost -= 10
@@ -120,8 +120,8 @@ class Track1858(TrackAndTokenStep):
             if president is None or short > president.cash:
                 raise GameError(f"the tile lay costs {cost}; {payer.name} and its president cannot pay it",
                                 rule="insufficient-cash")
-            spend(president, payer, short)
-        spend(payer, self.game.bank, cost)
+            pay(self.game, president, payer, short, "transfer")
+        pay(self.game, payer, self.game.bank, cost, why)
 
     def after_lay(self, entity, hex_, old_tile, tile) -> None:
         gauges.after_lay(self.game, entity, hex_, old_tile, tile)
@@ -171,7 +171,7 @@ class Token1858(Step):
             raise GameError(f"{entity.name} already has a token on {city.hex.id}", rule="token-same-hex")
         game.board.place_city_token(city, entity, token, free=True, check_tokenable=not game.loading)
         if cost > 0:
-            spend(entity, game.bank, cost)
+            pay(game, entity, game.bank, cost, "token")
         game.graph_changed()
         self.pass_()
 
@@ -225,7 +225,7 @@ class DiscardTrain1858(DiscardTrain):
 
     def crowded(self) -> list:
         g = self.game
-        out = [c for c in g.corporations if g.num_corp_trains(c) > g.train_limit(c)]
+        out = [c for c in g.corporations if c.trains and g.num_corp_trains(c) > g.train_limit(c)]
         return sorted(out, key=g.market_order_key)
 
     def discard_key(self, train) -> Hashable:

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from ....core.errors import GameError
-from ....core.money import spend
+from ....core.money import pay
 from ....core.steps.auction import AuctionMixin, Bids
 from ....core.steps.passing import Passing
-
-if TYPE_CHECKING:
-    pass
 
 
 class SingleItemAuction(AuctionMixin, Passing):
@@ -94,7 +91,7 @@ class SingleItemAuction(AuctionMixin, Passing):
         company.owner = player
         player.companies.append(company)
         if price > 0:
-            spend(player, self.game.bank, price)
+            pay(self.game, player, self.game.bank, price, "company_purchase")
         self.companies.remove(company)
         self.post_win(player, company)
 

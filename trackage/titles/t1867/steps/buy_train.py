@@ -70,13 +70,9 @@ class BuyTrain1867(BuyTrain):
         """A company that must buy takes loans for a depot train it cannot pay; else a
         shortfall is refused."""
         price = purchase.price
-        if price > entity.cash:
-            if self.must_buy_train(entity) and purchase.from_depot:
-                take_loans_for(self.game, entity, price)
-            else:
-                raise GameError(f"{entity.name} has {entity.cash}, the train costs {price}", rule="insufficient-cash")
-        if price > entity.cash:
-            raise GameError(f"{entity.name} cannot raise {price}", rule="insufficient-cash")
+        if price > entity.cash and self.must_buy_train(entity) and purchase.from_depot:
+            take_loans_for(self.game, entity, price)
+        self.check_cash(entity, price)
 
     def trade_in(self, entity, purchase: Purchase) -> None:
         """The train traded in goes back to the depot."""

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from ....core.entities import ShareBundle
 from ....core.errors import GameError
-from ....core.money import spend
+from ....core.money import pay
 from ....core.steps.auction import Bids
 from ....core.steps.stock import AuctionBuySellParShares
 
@@ -136,7 +136,7 @@ class BuySellParShares1867(AuctionBuySellParShares):
         player, price, corp = winner
         par_limit = min(price // 2, self.MAX_MINOR_PAR)
         share_price = next(sp for sp in self.game.par_prices_for(corp) if sp.price <= par_limit)
-        spend(self.game.bank, player, share_price.price * 2)
+        pay(self.game, self.game.bank, player, share_price.price * 2, "bid")
         self.game.stock_market.set_par(corp, share_price)
         pres = corp.presidents_share
         self.note_bought(player, corp, pres.percent)
@@ -144,8 +144,8 @@ class BuySellParShares1867(AuctionBuySellParShares):
         self.game.after_par(corp)
         self._track({"type": "par"}, player, corp, corp)
         if corp.cash > 0:
-            spend(corp, self.game.bank, corp.cash)
-        spend(player, corp, price)
+            pay(self.game, corp, self.game.bank, corp.cash, "treasury_return")
+        pay(self.game, player, corp, price, "bid")
         self.round.goto_entity(player)
         self.pass_()
 
@@ -156,7 +156,5 @@ class BuySellParShares1867(AuctionBuySellParShares):
             return [{"type": "pass"}, *self.bid_offer(entity, self.auctioning)]
         out = super().legal_actions(entity)
         if "bid" in self.actions(entity):
-            for c in self.startable_minors(entity):
-                if self.has_home(c):
-                    out += self.bid_offer(entity, c)
+            out += [b for c in self.startable_minors(entity) if self.has_home(c) for b in self.bid_offer(entity, c)]
         return out

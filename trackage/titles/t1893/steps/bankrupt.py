@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ....core.errors import GameError
-from ....core.money import spend
+from ....core.money import pay
 from ....core.round import Step
 from .buy_train import BuyTrain1893
 
@@ -51,7 +51,7 @@ class Bankrupt1893(Step):
         if (buy := self.train_step()) is not None:
             buy.sell_off(player)
         if player.cash > 0:
-            spend(player, game.bank, player.cash)
+            pay(game, player, game.bank, player.cash, "bankruptcy")
         player.bankrupt = True
 
     def legal_actions(self, entity):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ....core.errors import GameError
-from ....core.money import spend
+from ....core.money import pay
 from ....core.steps.buy_train import Purchase
 from ....core.steps.emergency import EmergencyBuyTrain
 
@@ -152,8 +152,8 @@ class BuyTrain1893(EmergencyBuyTrain):
         goes through the bank."""
         need = purchase.price - entity.cash
         if need > 0 and entity.is_minor:
-            spend(entity.owner, self.game.bank, need)
-            spend(self.game.bank, entity, need)
+            pay(self.game, entity.owner, self.game.bank, need, "emergency")
+            pay(self.game, self.game.bank, entity, need, "emergency")
         else:
             self.president_pays_rest(entity, purchase.price)
 

@@ -8,7 +8,7 @@ from trackage.core.actions import amount
 
 from ....core.entities import ShareBundle
 from ....core.errors import GameError
-from ....core.money import spend
+from ....core.money import pay
 from ....core.shares import action_bundle
 from ....core.steps.buy_company import BuyCompanyMixin
 from ....core.steps.stock import BuySellParShares, sell_company_to_bank
@@ -157,7 +157,7 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         if action is not None and action.get("target") not in (None, game.fdsd.sym):
             raise GameError(f"only {game.fdsd.name} pays for the par of RAG", rule="bad-target")
         game.close_fdsd()
-        spend(game.bank, entity, pr["price"].price * 2)
+        pay(game, game.bank, entity, pr["price"].price * 2, "compensation")
         self.par_corporation(entity, pr["corp"], pr["price"], pr["action"])
 
     def company_price(self, entity, company, action: dict) -> int:
