@@ -33,13 +33,11 @@ class BuySellParShares1825(BuySellParShares):
             if not shares or not shares[-1].president or not corp.ipoed:
                 continue
             pres, normal = shares[-1], shares[:-1]
-            unit = corp.share_percent
             for k in range(len(normal)):
                 certs = normal[:k] + [pres]
                 total = sum(s.percent for s in certs)
-                for pct in range(total, total - pres.percent, -unit):
-                    b = ShareBundle(certs, pct)
-                    if self.can_sell(entity, b):
+                for pct in range(total, total - pres.percent, -corp.share_percent):
+                    if self.can_sell(entity, ShareBundle(certs, pct)):
                         out.append({"type": "sell_shares", "shares": [s.id for s in certs], "percent": pct})
         return out
 
@@ -50,14 +48,11 @@ class BuySellParShares1825(BuySellParShares):
                    for c in self.game.companies if not c.closed)
 
     def can_buy_any(self, entity) -> bool:
-        """Whether buying is offered, as the reference decides it: the smallest buyable
-        certificate of some company in the pool or its IPO is affordable and allowed -- a
-        president's certificate in the pool counts even for a player who could not buy it
-        (buying it needs a share to swap), so the player must then pass by hand."""
+        """As the reference: the smallest buyable certificate in a pool or IPO is affordable and
+        allowed (a pooled president's certificate counts even if the player cannot buy it)."""
         for corp in self.game.corporations:
-            if not corp.ipoed or corp.closed or self.sold_now(entity, corp):
-                continue
-            if self.bought() and not self.can_buy_multiple(entity, corp):
+            if not corp.ipoed or corp.closed or self.sold_now(entity, corp) or (
+                    self.bought() and not self.can_buy_multiple(entity, corp)):
                 continue
             for holder in (corp, self.game.pool):
                 shares = [s for s in holder.shares_of(corp) if s.buyable]
@@ -69,10 +64,8 @@ class BuySellParShares1825(BuySellParShares):
         return False
 
     def par_prices(self, entity, corp):
-        prices = self.game.par_prices(corp)
-        if self.game.minor(corp):
-            return [p for p in prices if p.price * 4 <= entity.cash]
-        return prices
+        minor = self.game.minor(corp)
+        return [p for p in self.game.par_prices(corp) if not minor or p.price * 4 <= entity.cash]
 
     def can_par_corp(self, entity, corp) -> bool:
         return self.game.can_ipo(corp) and super().can_par_corp(entity, corp)
@@ -122,9 +115,7 @@ class LeaseMixin:
         return (entity.receivership() and getattr(self.round, "leased_train", None) is None
                 and bool(self.game.depot.depot_trains()))
 
-    def process_special_buy(self, action, entity):
-        if not self.can_lease(entity):
-            raise GameError(f"{entity.name} cannot lease a train now", rule="no-lease")
+    def process_special_buy(self, action, entity):  # offered only when it can lease (can_lease)
         desc = action.get("description")
         train = next((t for t in self.game.depot.depot_trains() if t.name == desc), None) or self.game.depot.upcoming[0]
         self.round.leased_train = train
@@ -160,17 +151,14 @@ class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
         if tile.name in ("887", "888") and hex_.id == "Q13" and entity.id != "NS":
             raise GameError("only the NS may place tiles 887/888 on Q13", rule="tile-reserved")
         if not self.game.loading:
-            for old_ct in old_tile.city_towns:
-                if not any(set(old_ct.exits) <= set(n.exits) for n in tile.city_towns):
-                    raise GameError("new track must keep the old stations' track", rule="illegal-upgrade")
+            if any(not any(set(o.exits) <= set(n.exits) for n in tile.city_towns) for o in old_tile.city_towns):
+                raise GameError("new track must keep the old stations' track", rule="illegal-upgrade")
             deferred_home = self.game.minor_deferred_token(entity) and hex_.id == self.game._home_hex_id(entity)
             if (not deferred_home and not old_tile.preprinted and tile.nodes and not entity.trains
                     and getattr(self.round, "leased_train", None) is None):
                 raise GameError("cannot upgrade a city/town without a train", rule="upgrade-needs-train")
-        if self.round.num_laid_track > 0:
-            for h in self.round.laid_hexes:
-                if hex_.distance(h) == 1:
-                    raise GameError("cannot lay tiles in adjacent hexes", rule="adjacent-lays")
+        if self.round.num_laid_track > 0 and any(hex_.distance(h) == 1 for h in self.round.laid_hexes):
+            raise GameError("cannot lay tiles in adjacent hexes", rule="adjacent-lays")
 
     def after_lay(self, entity, hex_, old_tile, tile):
         self.update_tile_reservation(hex_)
@@ -180,16 +168,11 @@ class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
 
     def update_tile_reservation(self, hex_):
         board = self.game.board
-        tile = board.tile(hex_)
-        res = board.tile_reservations(hex_)
-        if len(res) != 1 or not tile.cities:
-            return
-        corp = res[0]
-        ok = [c for c in tile.cities if board.tokenable(c, corp)]
-        if len(ok) != 1:
-            return
-        slot = board.get_slot(ok[0], corp)
-        if slot is None:
+        tile, res = board.tile(hex_), board.tile_reservations(hex_)
+        corp = res[0] if len(res) == 1 and tile.cities else None
+        ok = [c for c in tile.cities if board.tokenable(c, corp)] if corp is not None else []
+        slot = board.get_slot(ok[0], corp) if len(ok) == 1 else None
+        if slot is None:  # one reserving company, one city it may token: the reservation goes there
             return
         board.add_reservation(ok[0], corp, slot)
         board.set_tile_reservations(hex_, [r for r in res if r is not corp])
@@ -214,11 +197,8 @@ class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
         game = self.game
         if game.minor_deferred_token(entity) and hex_.id == game._home_hex_id(entity):
             return True
-        if not game.lay_uses_new_track(entity, hex_, old_tile, tile):
-            return False
-        if old_tile.preprinted or not tile.nodes:
-            return True
-        return game.lay_keeps_reach(entity, hex_, tile)
+        return game.lay_uses_new_track(entity, hex_, old_tile, tile) and (
+            old_tile.preprinted or not tile.nodes or game.lay_keeps_reach(entity, hex_, tile))
 
     def _cost_of(self, entity, a) -> int:
         if a["type"] == "lay_tile":
@@ -229,9 +209,7 @@ class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
         if a["type"] == "place_token":
             toks = self.available_tokens(entity)
             return toks[0].price if toks else 0
-        if a["type"] == "special_buy":
-            return LEASE_COST
-        return 0
+        return LEASE_COST if a["type"] == "special_buy" else 0
 
 
 class Route1825(LeaseMixin, RunRoutes):
@@ -246,13 +224,9 @@ class Route1825(LeaseMixin, RunRoutes):
     def actions(self, entity):
         if entity is not self.current_entity() or not entity.is_corporation:
             return []
-        if not entity.trains and not entity.receivership():
+        if (not entity.trains and not entity.receivership()) or not self.game.can_run_route(entity):
             return []
-        if not self.game.can_run_route(entity):
-            return []
-        if entity.receivership() and self.round.leased_train is None and self.game.depot.depot_trains():
-            return ["run_routes", "special_buy"]
-        return ["run_routes"]
+        return ["run_routes", "special_buy"] if self.can_lease(entity) else ["run_routes"]
 
     def process_run_routes(self, action, entity):
         depot = self.game.depot
@@ -280,8 +254,7 @@ class Dividend1825(Dividend):
     def skip(self):
         entity = self.current_entity()
         in_receivership = entity.receivership()
-        routes = self.round.routes
-        revenue = sum(r["revenue"] for r in routes)
+        routes, revenue = self.round.routes, sum(r["revenue"] for r in self.round.routes)
         super().skip()
         nxt = self.current_entity()
         if in_receivership and nxt is not None and nxt is not entity:
@@ -290,8 +263,7 @@ class Dividend1825(Dividend):
             nxt.operating_history[(self.game.turn, self.round.round_num)] = OperatingInfo(routes, revenue, "withhold")
 
     def do_dividend(self, entity, kind):
-        loan = self.round.receivership_loan or 0
-        if loan > 0:
+        if (loan := self.round.receivership_loan or 0) > 0:
             self.round.extra_revenue = (self.round.extra_revenue or 0) - loan
         self.round.receivership_loan = 0
         super().do_dividend(entity, kind)
@@ -323,13 +295,9 @@ class BuyTrain1825(BuyTrain):
                                            or not self.room(entity) or self.game.silent_receivership(entity)))
 
     def actions(self, entity):
-        if entity is not self.current_entity() or not entity.is_corporation:
+        if entity is not self.current_entity() or not entity.is_corporation or self.receivership_skip(entity):
             return []
-        if self.receivership_skip(entity):
-            return []
-        if entity.receivership():
-            return ["buy_train"]
-        return super().actions(entity)
+        return ["buy_train"] if entity.receivership() else super().actions(entity)
 
     def skip(self):
         entity = self.current_entity()

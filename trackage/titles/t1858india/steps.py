@@ -52,26 +52,16 @@ class CollectTokens(Step):
         return "Collect mine, oil and port tokens"
 
     def actions(self, entity):
-        if entity is not self.current_entity() or not entity.is_corporation:
-            return []
-        if not self.available(entity):
+        if entity is not self.current_entity() or not entity.is_corporation or not self.available(entity):
             return []
         return ["remove_hex_token", "pass"]
 
     def available(self, corp) -> list:
         g = self.game
-        out: list = []
-        for kind in ("mine", "oil", "port"):
-            if corp.cash < g.TOKEN_COST[kind]:
-                continue
-            if kind == "oil" and "oil_tokens" not in g.phase.status:
-                continue
-            if kind == "port" and "port_tokens" not in g.phase.status:
-                continue
-            for h in g.hex_token_hexes(kind):
-                if g.board.tile(h).color != "white":
-                    out.extend(t for t in g.board.hex_tokens(h) if t.type == kind)
-        return out
+        return [t for kind in ("mine", "oil", "port")
+                if corp.cash >= g.TOKEN_COST[kind] and (kind == "mine" or f"{kind}_tokens" in g.phase.status)
+                for h in g.hex_token_hexes(kind) if g.board.tile(h).color != "white"
+                for t in g.board.hex_tokens(h) if t.type == kind]
 
     def process_remove_hex_token(self, action, entity):
         g = self.game
@@ -83,8 +73,7 @@ class CollectTokens(Step):
             raise GameError(f"{entity.name} cannot collect the token on {hex_.id} now", rule="no-hex-token")
         if not g.loading and hex_ not in gauges.reachable_1858(g, entity):
             raise GameError(f"{entity.name} does not reach {hex_.id}", rule="not-connected")
-        price = g.TOKEN_COST[token.type]
-        pay(g, entity, g.bank, price, "token")
+        pay(g, entity, g.bank, g.TOKEN_COST[token.type], "token")
         g.board.take_hex_token(hex_, token)
         token.corporation = entity
         entity.tokens.append(token)
@@ -107,9 +96,7 @@ class RouteIndia(ChooseMixin, Route1858):
 
     def actions(self, entity):
         out = list(super().actions(entity))
-        if out and self.choosing(entity):
-            out.append("choose")
-        return out
+        return out + ["choose"] if out and self.choosing(entity) else out
 
     def attachable(self, corp) -> list:
         g = self.game
@@ -149,28 +136,21 @@ class BuyTrainIndia(BuyCompanyMixin, BuyTrain1858):
 
     def can_buy_company(self, entity) -> bool:
         g = self.game
-        if any(not g.private_railway(c) for c in entity.companies):
+        if any(not g.private_railway(c) for c in entity.companies) or "loco_works" not in g.phase.status:
             return False
-        if "loco_works" not in g.phase.status:
-            return False
-        comps = g.purchasable_companies(entity)
-        return bool(comps) and min(c.value for c in comps) <= entity.cash
+        return any(c.value <= entity.cash for c in g.purchasable_companies(entity))
 
     def actions(self, entity):
         out = super().actions(entity)
-        if entity is self.current_entity() and entity.is_corporation \
-                and self.can_buy_company(entity):
-            for a in ("buy_company", "pass"):
-                if a not in out:
-                    out.append(a)
+        if entity is self.current_entity() and entity.is_corporation and self.can_buy_company(entity):
+            out += [a for a in ("buy_company", "pass") if a not in out]
         return out
 
     def buyable(self, entity, train) -> bool:
         g = self.game
-        if g.pullman(train) and g.owns_pullman(entity):
-            return False
-        at_limit = g.num_corp_trains(entity) == g.train_limit(entity)
-        return not (at_limit and not g.pullman(train))
+        if g.pullman(train):
+            return not g.owns_pullman(entity)
+        return g.num_corp_trains(entity) != g.train_limit(entity)
 
     def check_buy(self, entity, train, price: int, purchase=None) -> None:
         """First: room for this train (a Pullman needs none, one per company), and no Pullman
@@ -185,15 +165,10 @@ class BuyTrainIndia(BuyCompanyMixin, BuyTrain1858):
         """After issuing shares a trainless company may still buy a loco works, as long as a
         depot train (with the works' discount) stays within the rules for that purchase."""
         g = self.game
-        cash = entity.cash - company.value
-        help_ = entity.owner.cash if entity.owner is not None else 0
-        issued = self.round.last_issue_price
-        for t in g.depot.depot_trains():
-            for v in t.variants:
-                price = g.train_price(t, entity, v, companies=list(entity.companies) + [company])
-                if cash - issued <= price <= cash + help_:
-                    return True
-        return False
+        cash, lo = entity.cash - company.value, entity.cash - company.value - self.round.last_issue_price
+        hi = cash + (entity.owner.cash if entity.owner is not None else 0)
+        return any(lo <= g.train_price(t, entity, v, companies=list(entity.companies) + [company]) <= hi
+                   for t in g.depot.depot_trains() for v in t.variants)
 
     def open_after(self, entity, price: int) -> bool:
         """Would the step stay open after paying ``price`` (the president covering a shortfall)?
@@ -203,39 +178,27 @@ class BuyTrainIndia(BuyCompanyMixin, BuyTrain1858):
 
     def company_price(self, entity, company, action: dict) -> int:
         """A loco works from the bank, at its value."""
-        g = self.game
-        if company is None or company not in g.purchasable_companies(entity) or not self.can_buy_company(entity):
+        if company is None or company not in self.game.purchasable_companies(entity):  # offered if can_buy_company
             raise GameError(f"cannot buy {action.get('company')!r}", rule="company-not-for-sale")
         price = amount(action, "price", company.value)
         if price != company.value:
             raise GameError(f"{company.name} costs {company.value}", rule="wrong-price")
         return price
 
-    def legal_actions(self, entity):
-        g = self.game
-        must_buy = self.round.last_issue_price is not None and g.trainless(entity)
-        out = [a for a in super().legal_actions(entity) if a["type"] != "pass" and self.listable(entity, a, must_buy)]
-        if "buy_company" in self.actions(entity):
-            for c in g.purchasable_companies(entity):
-                if c.value <= entity.cash and (not must_buy or self.train_still_affordable(entity, c)):
-                    out.append({"type": "buy_company", "company": c.sym, "price": c.value})
-        # after issuing shares a trainless company must buy a train when it can
-        if "pass" in self.actions(entity) and not (must_buy and any(a["type"] == "buy_train" for a in out)):
-            out.append({"type": "pass"})
-        return out
+    def company_offers(self, entity, acts: list, must_buy: bool) -> list:
+        return [{"type": "buy_company", "company": c.sym, "price": c.value}
+                for c in self.game.purchasable_companies(entity) if "buy_company" in acts and c.value <= entity.cash
+                and (not must_buy or self.train_still_affordable(entity, c))]
 
     def listable(self, entity, action, must_buy: bool) -> bool:
-        if action["type"] != "buy_train":
-            return True
         g = self.game
         train = g.depot.train_by_id(action["train"])
-        if not self.buyable(entity, train):
-            return False
         if not g.pullman(train):
-            return True
+            return self.buyable(entity, train)
         # Pullmans never change hands between companies; bought right after issuing shares,
         # one that closes the step leaves the company trainless, which is refused
-        return train.owner is g.depot and not (must_buy and not self.open_after(entity, action["price"]))
+        return self.buyable(entity, train) and train.owner is g.depot and not (
+            must_buy and not self.open_after(entity, action["price"]))
 
 
 def pullman_bonus_per_stop(game, train) -> int:

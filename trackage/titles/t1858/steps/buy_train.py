@@ -31,9 +31,7 @@ class BuyTrain1858(BuyTrain):
         return self.game.num_corp_trains(entity) < self.game.train_limit(entity)
 
     def can_buy_train(self, entity) -> bool:
-        if not self.room(entity):
-            return False
-        lo = self.game.min_train_price(entity)
+        lo = self.game.min_train_price(entity) if self.room(entity) else None
         return lo is not None and entity.cash >= lo
 
     def can_scrap(self, entity) -> bool:
@@ -41,27 +39,16 @@ class BuyTrain1858(BuyTrain):
 
     def ebuy_can_issue(self, entity) -> bool:
         g = self.game
-        if not self.can_buy_train(entity):
-            return False
-        bundles = corporations.emergency_issuable_bundles(g, entity)
-        if not bundles:
-            return False
+        bundles = corporations.emergency_issuable_bundles(g, entity) if self.can_buy_train(entity) else []
         owner_cash = entity.owner.cash if entity.owner is not None else 0
-        return g.min_depot_price() <= entity.cash + owner_cash + max(b.price() for b in bundles)
+        return bool(bundles) and g.min_depot_price() <= entity.cash + owner_cash + max(b.price() for b in bundles)
 
     def actions(self, entity):
         if entity is not self.current_entity() or not entity.is_corporation:
             return []
-        out = []
-        if self.ebuy_can_issue(entity):
-            out.append("sell_shares")
-        if self.can_buy_train(entity):
-            out.append("buy_train")
-        if self.can_scrap(entity):
-            out.append("scrap_train")
-        if out:
-            out.append("pass")
-        return out
+        out = [a for a, ok in (("sell_shares", self.ebuy_can_issue(entity)), ("buy_train", self.can_buy_train(entity)),
+                               ("scrap_train", self.can_scrap(entity))) if ok]
+        return out + ["pass"] if out else []
 
     def process_scrap_train(self, action, entity):
         train = self.game.depot.train_by_id(action.get("train"))
@@ -97,12 +84,9 @@ class BuyTrain1858(BuyTrain):
                 raise GameError("must buy a train from the depot after issuing shares", rule="must-buy-depot")
             if entity.cash - self.round.last_issue_price > price:
                 raise GameError("more shares issued than needed", rule="issued-too-many")
-        if price > entity.cash:
-            president = entity.owner
-            if not (g.trainless(entity) and train.owner is g.depot and president is not None
-                    and president.cash >= price - entity.cash):
-                raise GameError(f"{entity.name} has {entity.cash}, the train costs {price}",
-                                rule="insufficient-cash")
+        if price > entity.cash and not (g.trainless(entity) and train.owner is g.depot and entity.owner is not None
+                                        and entity.owner.cash >= price - entity.cash):
+            raise GameError(f"{entity.name} has {entity.cash}, the train costs {price}", rule="insufficient-cash")
 
     def chosen_variant(self, action: dict, train) -> str | None:
         """A depot train is always bought as a variant: the named one, else its base."""
@@ -125,14 +109,11 @@ class BuyTrain1858(BuyTrain):
         g = self.game
         entity = self.current_entity()
         closing = entity is not None and entity.share_price is not None and entity.share_price.price == 0
-        if (self.round.last_issue_price is not None and entity is not None and g.trainless(entity)
-                and not closing and self.acted):
+        if entity is not None and self.must_buy_after_issue(entity) and not closing and self.acted:
             raise GameError("must buy a train from the depot after issuing shares", rule="must-buy-depot")
         super().pass_()
         self.round.last_issue_price = None
-        if entity is None or not entity.is_corporation or closing:
-            return
-        if g.trainless(entity):
+        if entity is not None and entity.is_corporation and not closing and g.trainless(entity):
             g.stock_market.move_left(entity)
 
     def must_buy_after_issue(self, entity) -> bool:
@@ -152,9 +133,8 @@ class BuyTrain1858(BuyTrain):
         shares, not for less than what the last share issued made unnecessary."""
         g = self.game
         help_ = entity.owner.cash if g.trainless(entity) and entity.owner is not None else 0
-        issued = self.round.last_issue_price
         return price <= entity.cash + help_ and not (self.must_buy_after_issue(entity)
-                                                      and entity.cash - issued > price)
+                                                      and entity.cash - self.round.last_issue_price > price)
 
     def legal_actions(self, entity):
         acts = self.actions(entity)
@@ -162,15 +142,22 @@ class BuyTrain1858(BuyTrain):
         must_buy = self.must_buy_after_issue(entity)
         # after issuing shares only depot trains (those without a price range) are listed
         out = [a for a in (self.train_offers(entity) if "buy_train" in acts else [])
-               if not (must_buy and "price_range" in a)]
+               if not (must_buy and "price_range" in a) and self.listable(entity, a, must_buy)]
         if "sell_shares" in acts:
             help_ = entity.owner.cash if entity.owner is not None else 0
             prices = [g.train_price(t, entity, v) for t in g.depot.depot_trains() for v in t.variants]
-            for b in corporations.emergency_issuable_bundles(g, entity):
-                after, pps = entity.cash + b.price(), b.price_per_share()
-                if any(after - pps <= p <= after + help_ for p in prices):
-                    out.append({"type": "sell_shares", "shares": [s.id for s in b.shares], "percent": b.percent})
+            out += [{"type": "sell_shares", "shares": [s.id for s in b.shares], "percent": b.percent}
+                    for b in corporations.emergency_issuable_bundles(g, entity)  # a depot train within reach
+                    if any(entity.cash + b.price() - b.price_per_share() <= p <= entity.cash + b.price() + help_
+                           for p in prices)]
         out += [{"type": "scrap_train", "train": t.id} for t in entity.trains if t.obsolete and "scrap_train" in acts]
+        out += self.company_offers(entity, acts, must_buy)
         if "pass" in acts and not (must_buy and any(a["type"] == "buy_train" for a in out)):
             out.append({"type": "pass"})
         return out
+
+    def listable(self, entity, action: dict, must_buy: bool) -> bool:
+        return True
+
+    def company_offers(self, entity, acts: list, must_buy: bool) -> list:
+        return []

@@ -30,8 +30,7 @@ class Exchange1858(Step):
     def process_buy_shares(self, action, entity):
         game = self.game
         bundle = action_bundle(game, action, priced=False)
-        corp = bundle.corporation
-        player = entity.owner
+        corp, player = bundle.corporation, entity.owner
         if player is None or not player.is_player or player is not self.round.current_entity_of_round():
             raise GameError(f"{game.index.name(entity)} is not owned by the player in turn", rule="out-of-turn")
         if not corp.floated() and not bundle.shares[0].president:
@@ -86,16 +85,14 @@ class Exchange1858(Step):
         if sr is None or sr.bought() or sr.auction or self.round.pending_tokens or self.round.pending_approval:
             return []
         out = []
-        if entity.is_company and game.company_starts_public(entity) and game.turn > 1:
-            if game.par_price(entity).price <= player.cash and privates.company_reservation_available(game, entity):
-                for c in game.corporations:
-                    if not c.ipoed and not c.closed:
-                        out.append({"type": "buy_shares", "shares": [c.shares[0].id], "percent": 40})
+        if entity.is_company and game.company_starts_public(entity) and game.turn > 1 and \
+                game.par_price(entity).price <= player.cash and privates.company_reservation_available(game, entity):
+            out = [{"type": "buy_shares", "shares": [c.shares[0].id], "percent": 40}
+                   for c in game.corporations if not c.ipoed and not c.closed]
         if entity.is_minor and not entity.closed and game.minor_exchanges_share(entity):
-            for c in game.corporations:
-                own = [s for s in c.shares_of(c) if not s.president]
-                if c.floated() and own and gauges.corporation_private_connected(game, c, entity):
-                    out.append({"type": "buy_shares", "shares": [own[0].id], "percent": own[0].percent})
+            out += [{"type": "buy_shares", "shares": [own[0].id], "percent": own[0].percent} for c in game.corporations
+                    if (own := [s for s in c.shares_of(c) if not s.president]) and c.floated()
+                    and gauges.corporation_private_connected(game, c, entity)]
         return out
 
 
@@ -116,9 +113,7 @@ class ExchangeApproval1858(ChooseMixin, Step):
 
     def active_entities(self):
         corp = self.round.pending_approval
-        if corp is None:
-            return []
-        return [corp] if self.game.private_closure_round == "in_progress" else [corp.owner]
+        return [] if corp is None else [corp] if self.game.private_closure_round == "in_progress" else [corp.owner]
 
     def actions(self, entity):
         return ["choose"] if entity is self.round.pending_approval else []
@@ -130,8 +125,7 @@ class ExchangeApproval1858(ChooseMixin, Step):
         """Approved, the private is exchanged for a treasury share; denied in the private
         closure round, the company is not asked again."""
         game = self.game
-        corp = self.round.pending_approval
-        minor = self.round.approval_minor
+        corp, minor = self.round.pending_approval, self.round.approval_minor
         in_pcr = game.private_closure_round == "in_progress"
         if choice == "approve":
             share = corp.shares_of(corp)[0]

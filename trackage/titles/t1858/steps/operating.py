@@ -31,18 +31,14 @@ class HomeToken1858(HomeToken, Passing):
         p = self.pending()
         if not p or entity is not p["entity"]:
             return []
-        if any(t.used and t.city is not None for t in entity.tokens):
-            return ["place_token", "pass"]
-        return ["place_token"]
+        return ["place_token"] + (["pass"] if any(t.used and t.city is not None for t in entity.tokens) else [])
 
     def process_place_token(self, action, entity):
         game = self.game
         p = self.pending()
         city = game.board.city_by_id(action.get("city"))
-        if city is None or city.hex not in p["hexes"]:
+        if city is None or city.hex not in p["hexes"] or (p.get("cities") is not None and city not in p["cities"]):
             raise GameError(f"cannot place the home token in {action.get('city')!r}", rule="bad-home-token")
-        if p.get("cities") is not None and city not in p["cities"]:
-            raise GameError(f"{entity.name} cannot place a token in {city.id}", rule="bad-home-token")
         token = p["token"]
         token.price = self.home_cost(entity, city)
         if token.price > entity.cash:
@@ -59,9 +55,8 @@ class HomeToken1858(HomeToken, Passing):
     def home_cost(self, entity, city) -> int:
         """A company started directly pays twice the city's revenue for its first token
         (nothing on an empty hex); otherwise the home token is free."""
-        if entity.companies or any(t.used and t.city is not None for t in entity.tokens):
-            return 0
-        return 0 if city.tile.color == "white" else 2 * city.revenue_for([city.tile.color])
+        free = entity.companies or any(t.used and t.city is not None for t in entity.tokens)
+        return 0 if free or city.tile.color == "white" else 2 * city.revenue_for([city.tile.color])
 
     def passing(self, entity) -> None:
         """A company that already has a token leaves its home token unplaced: the pending
@@ -73,16 +68,12 @@ class HomeToken1858(HomeToken, Passing):
         p = self.pending()
         if not p or entity is not p["entity"]:
             return []
-        cities = p.get("cities")
-        board = self.game.board
+        board, cities = self.game.board, p.get("cities")
         if cities is None:
             cities = [c for h in p["hexes"] for c in board.tile(h).cities]
-        out = [{"type": "place_token", "city": c.id, "slot": board.get_slot(c, entity) or 0} for c in cities
-               if board.tokenable(c, entity, free=True, tokens=[p["token"]])
-               and self.home_cost(entity, c) <= entity.cash]
-        if "pass" in self.actions(entity):
-            out.append({"type": "pass"})
-        return out
+        return [{"type": "place_token", "city": c.id, "slot": board.get_slot(c, entity) or 0} for c in cities
+                if board.tokenable(c, entity, free=True, tokens=[p["token"]]) and self.home_cost(entity, c)
+                <= entity.cash] + [{"type": a} for a in self.actions(entity) if a == "pass"]
 
 
 class Track1858(TrackAndTokenStep):
@@ -117,7 +108,6 @@ class Track1858(TrackAndTokenStep):
         self.round.gauges_added.append(game.new_track_gauge(old_tile, tile))
 
     def pay(self, entity, cost: int, why: str = "terrain"):
-        game = self.game
         ga = self.round.gauges_added
         if len(ga) != 1 and ["narrow"] in ga:
             cost -= 10
@@ -130,8 +120,8 @@ class Track1858(TrackAndTokenStep):
             if president is None or short > president.cash:
                 raise GameError(f"the tile lay costs {cost}; {payer.name} and its president cannot pay it",
                                 rule="insufficient-cash")
-            pay(game, president, payer, short, "transfer")
-        pay(game, payer, game.bank, cost, why)
+            pay(self.game, president, payer, short, "transfer")
+        pay(self.game, payer, self.game.bank, cost, why)
 
     def after_lay(self, entity, hex_, old_tile, tile) -> None:
         gauges.after_lay(self.game, entity, hex_, old_tile, tile)
@@ -139,13 +129,9 @@ class Track1858(TrackAndTokenStep):
     def legal_actions(self, entity):
         if entity is not self.current_entity():
             return []
-        out = []
         lay = self.tile_lay(entity)
-        if lay is not None:
-            for cand in gauges.legal_tile_lays_1858(self.game, entity, lay, self.round):
-                out.append({"type": "lay_tile", **cand})
-        out.append({"type": "pass"})
-        return out
+        cands = gauges.legal_tile_lays_1858(self.game, entity, lay, self.round) if lay is not None else []
+        return [{"type": "lay_tile", **c} for c in cands] + [{"type": "pass"}]
 
 
 class Token1858(Step):
@@ -158,9 +144,8 @@ class Token1858(Step):
         return "Place a Token"
 
     def actions(self, entity):
-        if entity is not self.current_entity() or not entity.is_corporation:
-            return []
-        if not any(not t.used for t in entity.tokens if t.type == "normal"):
+        if entity is not self.current_entity() or not entity.is_corporation \
+                or not any(not t.used for t in entity.tokens if t.type == "normal"):
             return []
         return ["place_token", "pass"]
 
@@ -169,18 +154,14 @@ class Token1858(Step):
         city = game.board.city_by_id(action.get("city"))
         if city is None:
             raise GameError(f"unknown city {action.get('city')!r}", rule="unknown-city")
-        token = next((t for t in entity.tokens if not t.used and t.type == "normal"), None)
-        if token is None:
-            raise GameError(f"{entity.name} has no token left", rule="no-tokens")
+        token = next(t for t in entity.tokens if not t.used and t.type == "normal")  # offered only then
         ours = game.token_cost(entity, city)
         cost = amount(action, "cost", None)
-        if cost is None or not game.loading:
-            if cost is not None and cost != ours:
+        if cost is not None and cost != ours:
+            if not game.loading:
                 raise GameError(f"a token in {city.id} costs {ours}, not {cost}", rule="wrong-price")
-            cost = ours
-        elif cost != ours:
             game.warnings.append(f"action {action.get('id')}: token cost {ours}, log says {cost}")
-        cost = int(cost)  # a whole number (trackage.core.actions.amount)
+        cost = int(ours if cost is None or not game.loading else cost)  # the logged cost while replaying
         if not game.loading and not game.token_connected(entity, city):
             raise GameError(f"{city.id} is not connected to {entity.name}", rule="token-not-connected")
         if cost > entity.cash:
@@ -197,23 +178,16 @@ class Token1858(Step):
     def legal_actions(self, entity):
         if "place_token" not in self.actions(entity):
             return []
-        out = []
-        for city in self.game.tokenable_cities_1858(entity):
-            cost = self.game.token_cost(entity, city)
-            if cost <= entity.cash:
-                out.append({"type": "place_token", "city": city.id, "slot": self.game.board.get_slot(city, entity) or 0,
-                            "cost": cost})
-        out.append({"type": "pass"})
-        return out
+        g = self.game
+        return [{"type": "place_token", "city": city.id, "slot": g.board.get_slot(city, entity) or 0, "cost": cost}
+                for city in g.tokenable_cities_1858(entity)
+                if (cost := g.token_cost(entity, city)) <= entity.cash] + [{"type": "pass"}]
 
 
 class Route1858(RunRoutes):
     def actions(self, entity):
-        if entity is not self.current_entity() or not entity.is_corporation:
-            return []
-        if not self.game.route_trains(entity):
-            return []
-        return ["run_routes"]
+        ok = entity is self.current_entity() and entity.is_corporation and self.game.route_trains(entity)
+        return ["run_routes"] if ok else []
 
 
 class Dividend1858(Dividend):
@@ -269,6 +243,4 @@ class DiscardTrain1858(DiscardTrain):
 class IssueShares1858(IssueShares):
     def issuable(self, entity):
         """Nothing in a company's first operating turn."""
-        if len(entity.operating_history) == 1:
-            return []
-        return super().issuable(entity)
+        return [] if len(entity.operating_history) == 1 else super().issuable(entity)

@@ -20,17 +20,11 @@ class PrivateClosure1858(ChooseMixin, Passing):
     def setup(self):
         minor = self.current_entity()
         self.round.approval_minor = minor
-        self.round.approvals = {}
-        if minor is None:
-            return
-        for c in self.game.corporations:
-            if c.floated():
-                self.round.approvals[c] = "approved" if c.owner is minor.owner else "pending"
+        self.round.approvals = {c: "approved" if c.owner is minor.owner else "pending"
+                                for c in self.game.corporations if c.floated()} if minor is not None else {}
 
     def actions(self, entity):
-        if entity is not self.current_entity():
-            return []
-        return ["choose", "pass"]
+        return ["choose", "pass"] if entity is self.current_entity() else []
 
     def description(self):
         return "Exchange Private Companies"
@@ -44,13 +38,13 @@ class PrivateClosure1858(ChooseMixin, Passing):
         g = self.game
         out = []
         for c in self.exchange_corporations(minor):
-            if c.num_ipo_shares() > 0:
+            ipo = c.num_ipo_shares() > 0
+            if ipo:
                 out.append({"corporation": c.id, "from": "treasury"})
-            if c.num_market_shares(g.pool) == 0:
-                continue
-            if c.num_ipo_shares() > 0 and self.round.approvals.get(c) != "denied" and c.owner is not minor.owner:
-                continue
-            out.append({"corporation": c.id, "from": "market"})
+            # a market share only once the treasury is empty, its exchange denied, or the same president's
+            if c.num_market_shares(g.pool) and not (ipo and self.round.approvals.get(c) != "denied"
+                                                    and c.owner is not minor.owner):
+                out.append({"corporation": c.id, "from": "market"})
         return out
 
     def passing(self, entity) -> None:
@@ -62,8 +56,7 @@ class PrivateClosure1858(ChooseMixin, Passing):
         choice = action.get("choice") or {}
         if not isinstance(choice, dict):
             raise GameError("choose a company and a share location", rule="bad-choice")
-        corp = g.corporation_by_id(choice.get("corporation"))
-        where = choice.get("from")
+        corp, where = g.corporation_by_id(choice.get("corporation")), choice.get("from")
         if corp is None or where not in ("treasury", "market"):
             raise GameError("choose a company and treasury or market", rule="bad-choice")
         if not g.loading and choice not in self.choices(entity):

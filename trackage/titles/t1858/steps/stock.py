@@ -33,12 +33,9 @@ class StockRound1858Step(AuctionBuySellParShares):
 
     # --- availability
     def actions(self, entity):
-        game = self.game
-        if entity.is_corporation:
-            player = self.round.current_entity_of_round()
-            if self.auction or self.bought() or not self.can_convert(entity, player):
-                return []
-            return ["convert", "pass"]
+        if entity.is_corporation:  # its president's conversion to ten shares
+            ok = not self.auction and self.can_convert(entity, self.round.current_entity_of_round())
+            return ["convert", "pass"] if ok else []
         if entity is not self.current_entity():
             return []
         if self.auction:
@@ -47,20 +44,12 @@ class StockRound1858Step(AuctionBuySellParShares):
             return ["sell_shares"]
         if self.bought():
             return []
-        out = []
-        if self.can_sell_any(entity):
-            out.append("sell_shares")
-        if any(self.can_convert(c, entity) for c in game.corporations):
-            out.append("convert")
-        if self.can_buy_any(entity) or self.can_exchange_any(entity):
-            out.append("buy_shares")
-        if self.can_ipo_any(entity):
-            out.append("par")
-        if self.can_bid_any(entity):
-            out.append("bid")
-        if out:
-            out.append("pass")
-        return out
+        out = [a for a, ok in (
+            ("sell_shares", self.can_sell_any(entity)),
+            ("convert", any(self.can_convert(c, entity) for c in self.game.corporations)),
+            ("buy_shares", self.can_buy_any(entity) or self.can_exchange_any(entity)),
+            ("par", self.can_ipo_any(entity)), ("bid", self.can_bid_any(entity))) if ok]
+        return out + ["pass"] if out else []
 
     def bought(self) -> bool:
         return any(a["type"] in ("buy_shares", "par", "bid") for a in self.round.current_actions)
@@ -74,20 +63,14 @@ class StockRound1858Step(AuctionBuySellParShares):
 
     def can_sell(self, entity, bundle) -> bool:
         """Not shares of a company sold earlier in this turn."""
-        return (bundle is not None and bundle.owner is entity and self.sold_now(entity, bundle.corporation) != "now"
-                and super().can_sell(entity, bundle))
+        return super().can_sell(entity, bundle) and self.sold_now(entity, bundle.corporation) != "now"
 
     def can_exchange_any(self, player) -> bool:
         game = self.game
-        for c in player.companies:
-            if game.company_starts_public(c) and game.turn > 1 and game.par_price(c).price <= player.cash \
-                    and not all(x.ipoed for x in game.corporations):
-                return True
-        for m in game.minors:
-            if m.owner is player and not m.closed and game.minor_exchanges_share(m):
-                if any(c.num_ipo_shares() > 0 for c in game.corporations):
-                    return True
-        return False
+        return any(game.company_starts_public(c) and game.turn > 1 and game.par_price(c).price <= player.cash
+                   and not all(x.ipoed for x in game.corporations) for c in player.companies) or any(
+            m.owner is player and not m.closed and game.minor_exchanges_share(m)
+            and any(c.num_ipo_shares() > 0 for c in game.corporations) for m in game.minors)
 
     # --- auctions
     def auctionable(self):
@@ -97,9 +80,7 @@ class StockRound1858Step(AuctionBuySellParShares):
         return company.value - int(company.data.get("discount", 0))
 
     def max_bid(self, player, item=None) -> int:
-        if self.game.num_certs(player) >= self.game.cert_limit(player):
-            return 0
-        return player.cash
+        return 0 if self.game.num_certs(player) >= self.game.cert_limit(player) else player.cash
 
     def can_bid_any(self, player) -> bool:
         return any(self.min_bid(c) <= player.cash for c in self.auctionable())
@@ -126,8 +107,7 @@ class StockRound1858Step(AuctionBuySellParShares):
         self.round.current_actions = []
 
     def process_convert(self, action, entity):
-        player = self.round.current_entity_of_round()
-        if not entity.is_corporation or not self.can_convert(entity, player):
+        if not entity.is_corporation or not self.can_convert(entity, self.round.current_entity_of_round()):
             raise GameError(f"{self.game.index.name(entity)} cannot convert now", rule="cannot-convert")
         corporations.convert(self.game, entity)
 
@@ -145,8 +125,7 @@ class StockRound1858Step(AuctionBuySellParShares):
     def offers_sale(self, entity, bundle, action) -> bool:
         """Not a sale that would close its company and leave the stock round stuck (see
         ``Game1858.move_on_after_closing``): tried on a copy, only near the closing cell."""
-        game = self.game
-        corp = bundle.corporation
+        game, corp = self.game, bundle.corporation
         # only a president's sale moves the price (one cell left): can it reach the closing cell?
         if corp.share_price is None or corp.owner is not entity:
             return True
@@ -164,20 +143,17 @@ class StockRound1858Step(AuctionBuySellParShares):
     # --- enumeration
     def acting_entities(self) -> list:
         cur = self.current_entity()
-        out = [cur] if cur is not None else []
-        if cur is not None and not self.auction and cur.is_player:
-            out += [c for c in self.game.corporations if self.can_convert(c, cur)]
-        return out
+        if cur is None:
+            return []
+        return [cur] + ([c for c in self.game.corporations if self.can_convert(c, cur)]
+                        if not self.auction and cur.is_player else [])
 
     def legal_actions(self, entity):
         acts = self.actions(entity)
-        out = []
         if entity.is_corporation:
             return [{"type": "convert"}] if "convert" in acts else []
-        if "bid" in acts:
-            cos = [self.auction.item] if self.auction else self.auctionable()
-            for c in cos:
-                out += self.bid_offer(entity, c)
+        out = [b for c in ([self.auction.item] if self.auction else self.auctionable()) if "bid" in acts
+               for b in self.bid_offer(entity, c)]
         if not self.auction:
             out.extend(a for a in super().legal_actions(entity) if a["type"] != "pass")
         if "pass" in acts:

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from trackage.core.actions import amount
 
 from ....core.errors import GameError
 from ....core.round import Step
 from ....core.steps.auction import AuctionMixin
-
-if TYPE_CHECKING:
-    pass
 
 
 def _company(game, action):
@@ -40,14 +37,15 @@ class StartingPackageInitialAuction(AuctionMixin, Step):
         return not self.finished()
 
     def actions(self, entity):
-        if self.finished() or entity is not self.current_entity():
-            return []
-        return ["bid", "pass"]
+        return ["bid", "pass"] if not self.finished() and entity is self.current_entity() else []
+
+    def available(self) -> list:
+        return self.game.draftables()
 
     def bid_item(self, action, entity):
         company = super().bid_item(action, entity)
-        if company not in self.game.draftables():
-            raise GameError(f"{company.name} cannot be taken now", rule="company-not-for-sale")
+        if company not in self.available():
+            raise GameError(f"{company.name} is not offered now", rule="company-not-for-sale")
         return company
 
     def bid_price(self, action, entity, company):
@@ -75,34 +73,28 @@ class StartingPackageInitialAuction(AuctionMixin, Step):
         r = self.round
         for _ in range(len(r.entities) + 1):
             r.next_entity_index()
-            if self.finished():
-                return
-            if r.entities[r.entity_index] not in self.game.passers_first_stock_round:
+            if self.finished() or r.entities[r.entity_index] not in self.game.passers_first_stock_round:
                 return
 
     def legal_actions(self, entity):
         if "bid" not in self.actions(entity):
             return []
-        out = [{"type": "bid", "company": c.sym, "price": c.value}
-               for c in self.game.draftables() if c.value <= entity.cash]
-        return out + [{"type": "pass"}]
+        return [{"type": "bid", "company": c.sym, "price": c.value}
+                for c in self.game.draftables() if c.value <= entity.cash] + [{"type": "pass"}]
 
 
-class StartingPackageForcedAuction(AuctionMixin, Step):
+class StartingPackageForcedAuction(StartingPackageInitialAuction):
     """What is left of the starting package: a player picks a card, then in turn everyone may
     buy it at its price or pass; when all pass its price drops by 10M (down to half its value,
     then the player who picked it must buy it)."""
 
-    HANDLERS: ClassVar[dict] = {"bid": "process_bid", "pass": "process_pass"}
     REDUCTION = 10
-    OVER_MAX_MESSAGE: ClassVar[str] = "{entity} cannot afford {item}"
 
     def setup(self):
         if getattr(self, "_ready", False):
             return
         self._ready = True
-        self.auctioning = None
-        self.triggerer = None
+        self.auctioning = self.triggerer = None
         self.discount = {}
         self.passed_players: set = set()
         self.green_train_holder = self.game.players[0]
@@ -129,39 +121,27 @@ class StartingPackageForcedAuction(AuctionMixin, Step):
             return []
         if self.auctioning is None:
             return ["bid"] if self.selectable(entity) else []
-        if self.min_bid(self.auctioning) > entity.cash:
-            return []
-        return ["bid", "pass"]
-
-    def bid_item(self, action, entity):
-        company = super().bid_item(action, entity)
-        if company not in self.available():
-            raise GameError(f"{company.name} is not offered now", rule="company-not-for-sale")
-        return company
+        return [] if self.min_bid(self.auctioning) > entity.cash else ["bid", "pass"]
 
     def bid_price(self, action, entity, company):
         """A pick names no price; a purchase pays the current price exactly."""
-        if self.auctioning is None:
-            return self.min_bid(company)
-        price = amount(action, "price", self.min_bid(company))
-        if price != self.min_bid(company):
-            raise GameError(f"{company.name} costs {self.min_bid(company)}, not {price}", rule="wrong-price")
+        price = self.min_bid(company)
+        if self.auctioning is not None and (asked := amount(action, "price", price)) != price:
+            raise GameError(f"{company.name} costs {price}, not {asked}", rule="wrong-price")
         return price
 
     def check_bid(self, entity, company, price):
-        if self.auctioning is None:
-            if not self.game.loading and company not in self.selectable(entity):
-                raise GameError(f"nobody could pay for {company.name} and {entity.name} has no cash: the "
-                                "forced purchase would be for nothing, which the reference refuses",
-                                rule="forced-purchase-for-nothing")
-            return
-        self.check_max_bid(entity, company, price)
+        if self.auctioning is not None:
+            self.check_max_bid(entity, company, price)
+        elif not self.game.loading and company not in self.selectable(entity):
+            raise GameError(f"nobody could pay for {company.name} and {entity.name} has no cash: the "
+                            "forced purchase would be for nothing, which the reference refuses",
+                            rule="forced-purchase-for-nothing")
 
     def accept_bid(self, entity, company, price, action):
         """A pick puts the card up (and may run down to a forced purchase); else a purchase."""
         if self.auctioning is None:
-            self.triggerer = entity
-            self.auctioning = company
+            self.triggerer, self.auctioning = entity, company
             self.next_entity()  # may run down to a forced purchase
             self.game.check_draft_dead_end()
             return
@@ -181,24 +161,17 @@ class StartingPackageForcedAuction(AuctionMixin, Step):
         nobody can pay the floor price the picker is forced to buy for all his cash; with no
         cash the reference errs ("Cannot spend zero or negative money"): such a pick is no
         action here."""
-        cards = self.game.draftables()
-        if entity.cash > 0:
-            return cards
         richest = max(p.cash for p in self.round.entities)
-        return [c for c in cards if richest >= self.floor_price(c)]
+        return [c for c in self.game.draftables() if entity.cash > 0 or richest >= self.floor_price(c)]
 
     def process_pass(self, action, entity):
-        if self.auctioning is None:
-            raise GameError("choose a card to offer first", rule="no-such-action-now")
-        self.passed_players.add(entity)
-        if self.all_passed():
-            return
-        self.next_entity()
+        self.passed_players.add(entity)  # offered only while a card is up
+        if not self.all_passed():
+            self.next_entity()
 
     def all_passed(self) -> bool:
         target = self.auctioning
-        if target is None:
-            return True
+        assert target is not None  # called only while a card is up
         if not all(p in self.passed_players for p in self.round.entities):
             return False
         if target.value // 2 >= self.min_bid(target):
@@ -210,9 +183,7 @@ class StartingPackageForcedAuction(AuctionMixin, Step):
         return True
 
     def force_purchase(self, target):
-        price = self.min_bid(target)
-        ents = self.round.entities
-        buyer = self.triggerer
+        price, ents, buyer = self.min_bid(target), self.round.entities, self.triggerer
         assert buyer is not None  # a forced purchase follows a pass that triggered it
         if price > buyer.cash:  # the next player in turn who can pay, else the picker with all his cash
             i = ents.index(buyer)
@@ -222,8 +193,7 @@ class StartingPackageForcedAuction(AuctionMixin, Step):
         self.reset_auction(target)
 
     def reset_auction(self, target):
-        self.auctioning = None
-        self.passed_players = set()
+        self.auctioning, self.passed_players = None, set()
         r = self.round
         if not self.available():
             players = self.game.players
@@ -240,18 +210,14 @@ class StartingPackageForcedAuction(AuctionMixin, Step):
         for _ in range(len(r.entities) + 1):
             r.next_entity_index()
             entity = r.entities[r.entity_index]
-            if self.auctioning is None:
-                return
-            if all(p in self.passed_players for p in r.entities):
-                self.all_passed()  # lowers the price (and moves on) or forces the purchase
+            if self.auctioning is None or self.all_passed():  # all passed: a lower price, or a forced purchase
                 return
             if entity not in self.passed_players and self.actions(entity):
                 return
             self.passed_players.add(entity)  # cannot pay the price: passed over
 
     def legal_actions(self, entity):
-        acts = self.actions(entity)
-        if not acts:
+        if not self.actions(entity):
             return []
         if self.auctioning is None:
             return [{"type": "bid", "company": c.sym, "price": self.min_bid(c)} for c in self.selectable(entity)]

@@ -12,10 +12,9 @@ from .buy_train import BuyTrain1893
 
 # ============================================================== operating round
 class Bankrupt1893(Step):
-    """A president whose company must buy a train and who cannot raise the cheapest depot
-    train's price (cash, the shares the train step would let him sell, and 100M per city bond,
-    counted as the reference counts them) goes bankrupt: what he can sell is sold, his cash
-    goes to the bank and the game ends."""
+    """A president whose company must buy a train and who cannot raise the cheapest one
+    (:meth:`liquidity`) goes bankrupt: what he can sell is sold, his cash goes to
+    the bank and the game ends."""
 
     HANDLERS: ClassVar[dict] = {"bankrupt": "process_bankrupt"}
     BLOCKS = False
@@ -30,16 +29,14 @@ class Bankrupt1893(Step):
         return step if isinstance(step, BuyTrain1893) else None
 
     def liquidity(self, player) -> int:
+        """Cash, the shares the train step would let him sell, and 100M per city bond."""
         buy = self.train_step()
         cash = buy.emergency_liquidity(player) if buy is not None else player.cash
         return cash + 100 * sum(1 for c in player.companies if self.game.bond(c))
 
     def can_go_bankrupt(self, operator) -> bool:
-        player = operator.owner
-        if player is None or not player.is_player:
-            return False
-        cheapest = self.game.min_depot_price()
-        return cheapest > 0 and self.liquidity(player) + operator.cash < cheapest
+        player, cheapest = operator.owner, self.game.min_depot_price()
+        return player is not None and player.is_player and 0 < cheapest > self.liquidity(player) + operator.cash
 
     def forced(self, operator) -> bool:
         """In play, bankruptcy is for a company that must buy a train, at its train step."""
@@ -48,14 +45,10 @@ class Bankrupt1893(Step):
 
     def process_bankrupt(self, action, entity):
         game = self.game
-        if not game.loading and not self.forced(entity):
-            raise GameError(f"{entity.name} is not obliged to buy a train now", rule="not-bankrupt")
-        if not self.can_go_bankrupt(entity):
-            raise GameError(f"{entity.name} and its president can still pay for the cheapest train",
-                            rule="not-bankrupt")
+        if (not game.loading and not self.forced(entity)) or not self.can_go_bankrupt(entity):
+            raise GameError(f"{entity.name} is not obliged to buy a train it cannot pay", rule="not-bankrupt")
         player = entity.owner
-        buy = self.train_step()
-        if buy is not None:
+        if (buy := self.train_step()) is not None:
             buy.sell_off(player)
         if player.cash > 0:
             pay(game, player, game.bank, player.cash, "bankruptcy")

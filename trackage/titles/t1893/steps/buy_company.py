@@ -20,27 +20,22 @@ class BuyCompany1893(BuyCompanyMixin, Step):
     HANDLERS: ClassVar[dict] = {"buy_company": "process_buy_company"}
     BLOCKS = False
 
-    def buyer(self, entity):
+    def company_buyer(self, entity):
         """Who pays: a player for himself, the current operator's president for it."""
         if entity.is_player:
             return None if entity.bankrupt else entity
-        if entity is self.current_entity() and not entity.is_company:
-            return entity.player
-        return None
+        return entity.player if entity is self.current_entity() and not entity.is_company else None
 
     def actions(self, entity):
-        player = self.buyer(entity)
+        player = self.company_buyer(entity)
         if player is None or player.cash < 1 or not self.game.purchasable_companies(player):
             return []
         return ["buy_company"]
 
-    def company_buyer(self, entity):
-        return self.buyer(entity)
-
     def company_price(self, entity, company, action: dict) -> int:
         """EVA from its owner, at any price from 1 to the buyer's cash."""
         company = _company(self.game, action)
-        player = self.buyer(entity)
+        player = self.company_buyer(entity)
         if company not in self.game.purchasable_companies(player):
             raise GameError(f"{company.name} cannot be bought", rule="company-not-for-sale")
         price = amount(action, "price", 0)
@@ -51,6 +46,6 @@ class BuyCompany1893(BuyCompanyMixin, Step):
     def legal_actions(self, entity):
         if not self.actions(entity):
             return []
-        p = self.buyer(entity)
+        p = self.company_buyer(entity)
         return [{"type": "buy_company", "company": c.sym, "price": 1, "price_range": [1, p.cash]}
                 for c in self.game.purchasable_companies(p)]

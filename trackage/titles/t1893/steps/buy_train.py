@@ -9,13 +9,9 @@ from ....core.steps.emergency import EmergencyBuyTrain
 
 
 class BuyTrain1893(EmergencyBuyTrain):
-    """Minors buy trains too; one train may be traded in per operating round for a discount;
-    a company that must buy a train gets the rest from its president (who may sell shares
-    first, never more than needed); a trainless minor's owner pays what its train lacks.
-
-    Prices between companies follow the reference: up to the buyer's cash; for a company that
-    must buy and cannot pay the face value itself, up to the face value with its president's
-    cash, and, once the president has sold shares, at least what makes that sale necessary."""
+    """Minors buy trains too; one trade-in per operating round; a company that must buy gets
+    the rest from its president (who may sell shares first); a trainless minor's owner pays
+    what its train lacks. Prices between companies: see :meth:`other_price_range`."""
 
     TRADE_INS = True
 
@@ -33,19 +29,15 @@ class BuyTrain1893(EmergencyBuyTrain):
         op = self.current_entity()
         if op is None:
             return []
-        if self.must_buy_train(op) and op.owner is not None and self.actions(op.owner):
-            return [op, op.owner]
-        return [op]
+        return [op, op.owner] if self.must_buy_train(op) and op.owner is not None and self.actions(op.owner) else [op]
 
     def exchange_allowed(self, entity) -> bool:
         return entity not in self.round.exchanged_by
 
     def can_buy_train(self, entity) -> bool:
         lo = self.game.depot.min_price(entity)
-        if self.room(entity) and lo is not None and entity.cash >= lo:
-            return True
-        return self.exchange_allowed(entity) and any(
-            entity.cash >= price for _, _, price in self.trade_in_discounts(entity))
+        return (self.room(entity) and lo is not None and entity.cash >= lo) or (self.exchange_allowed(entity) and any(
+            entity.cash >= price for _, _, price in self.trade_in_discounts(entity)))
 
     def buys_trains(self, entity) -> bool:
         """Minors buy trains too."""
@@ -64,9 +56,8 @@ class BuyTrain1893(EmergencyBuyTrain):
     # ---------------------------------------------------------- what may be bought, and for how much
     def trains_for_sale(self, entity) -> list:
         """Once the rules allow it; a company never buys a minor's train."""
-        if not self.game.can_buy_from_others():
-            return []
-        return [t for t in super().trains_for_sale(entity) if not (entity.is_corporation and t.owner.is_minor)]
+        return [t for t in super().trains_for_sale(entity) if not (entity.is_corporation and t.owner.is_minor)] \
+            if self.game.can_buy_from_others() else []
 
     def owner_help(self, entity) -> int:
         """Cash the operator's owner adds to a purchase: all of it for a company that must
@@ -74,19 +65,13 @@ class BuyTrain1893(EmergencyBuyTrain):
         owner = entity.owner
         if owner is None or not owner.is_player:
             return 0
-        if entity.is_minor:
-            return owner.cash if not entity.trains else 0
-        return owner.cash if self.must_buy_train(entity) else 0
+        return owner.cash if (not entity.trains if entity.is_minor else self.must_buy_train(entity)) else 0
 
     def other_price_range(self, entity, train):
-        """(lowest, highest) price ``entity`` may pay for another operator's ``train``, or None.
-
-        The reference's bounds: when the buyer's cash is below the train's face value, at most
-        that face value, and, after its president has sold shares this turn, at least its cash
-        plus his, less the price of one sold share, plus 1; what it pays beyond its own cash
-        comes from its president (a company that must buy) or owner (a trainless minor)."""
-        cash = entity.cash
-        owner = entity.owner
+        """(lowest, highest) price for another operator's ``train``, or None: as the reference,
+        below face value at most the face value, and after the president's sales at least
+        both cashes less one sold share's price, plus 1 (the rest paid by :meth:`owner_help`)."""
+        cash, owner = entity.cash, entity.owner
         owner_cash = owner.cash if owner is not None and owner.is_player else 0
         hi = cash + self.owner_help(entity)
         if entity.is_minor:
@@ -98,25 +83,20 @@ class BuyTrain1893(EmergencyBuyTrain):
         return (lo, hi) if lo <= hi else None
 
     def may_buy_variant(self, entity, train, variant: str, price: int) -> bool:
-        """:meth:`depot_train_affordable`."""
         return self.depot_train_affordable(entity, train)
 
     def trade_in_offers(self, entity) -> list[tuple]:
         """One trade-in per operating round, paid from the company's cash alone."""
-        if not self.exchange_allowed(entity):
-            return []
         return [(old, new, new.name, price) for old, new, price in self.trade_in_discounts(entity)
-                if price <= entity.cash]
+                if price <= entity.cash] if self.exchange_allowed(entity) else []
 
     def depot_train_affordable(self, entity, train) -> bool:
         if train.price <= entity.cash:
             return True
         if train.price > entity.cash + self.owner_help(entity):
             return False
-        if entity.is_minor:
-            return True
         cheapest = self.cheapest_depot_train()
-        return cheapest is not None and train.name == cheapest.name
+        return entity.is_minor or (cheapest is not None and train.name == cheapest.name)
 
     def traded_in(self, action: dict, entity, train):
         """The one train (an id, or a list of at most one) traded in; a company's own train is
@@ -135,15 +115,32 @@ class BuyTrain1893(EmergencyBuyTrain):
         return train.price if train.owner is self.game.depot else 0
 
     def check_buy(self, entity, train, price: int, purchase: Purchase | None = None) -> None:
-        """A trade-in, a depot purchase and a purchase from another operator each have their
-        own checks."""
+        """A trade-in (once per round, from the company's cash alone), a depot purchase and a
+        purchase from another operator each have their own checks."""
+        game = self.game
         exchange = purchase.exchange if purchase is not None else None
         if exchange is not None:
-            self.check_trade_in(entity, train, exchange, price)
-        elif train.owner is self.game.depot:
-            self.check_depot_buy(entity, train, price)
+            if not self.exchange_allowed(entity):
+                raise GameError(f"{entity.name} has already traded a train in this turn", rule="one-trade-in-per-turn")
+            expected = game.discount_price(train, exchange)
+            if train not in game.depot.depot_trains() or expected is None:
+                raise GameError(f"a {exchange.name} train cannot be traded in for train {train.id}", rule="no-trade-in")
+            self.check_price(train, price, expected)
+            if price > entity.cash:
+                raise GameError("no contribution to a purchase with a trade-in", rule="no-assist-with-trade-in")
+        elif train.owner is game.depot:
+            self.check_available(train)
+            self.check_room(entity)
+            self.check_price(train, price, train.price)
+            if price > entity.cash + self.owner_help(entity):
+                raise GameError(f"{entity.name} cannot raise {price} for train {train.id}", rule="insufficient-cash")
+            if not self.depot_train_affordable(entity, train):
+                raise GameError("with the president's help only the cheapest depot train may be bought",
+                                rule="must-buy-cheapest")
         else:
-            self.check_other_buy(entity, train, price)
+            self.check_offered(entity, train)
+            self.check_room(entity)
+            self.check_other_price(entity, train, price)
 
     def trade_in(self, entity, purchase: Purchase) -> None:
         """The train traded in is discarded (to the depot), once per operating round."""
@@ -166,29 +163,3 @@ class BuyTrain1893(EmergencyBuyTrain):
         if not self.game.loading:
             raise GameError(f"train {train.id} costs {expected}, not {price}", rule="wrong-price")
         self.game.warnings.append(f"train {train.id} price {price}, ours {expected}")
-
-    def check_trade_in(self, entity, train, exchange, price) -> None:
-        game = self.game
-        if not self.exchange_allowed(entity):
-            raise GameError(f"{entity.name} has already traded a train in this turn", rule="one-trade-in-per-turn")
-        expected = game.discount_price(train, exchange)
-        if train not in game.depot.depot_trains() or expected is None:
-            raise GameError(f"a {exchange.name} train cannot be traded in for train {train.id}", rule="no-trade-in")
-        self.check_price(train, price, expected)
-        if price > entity.cash:
-            raise GameError("no contribution to a purchase with a trade-in", rule="no-assist-with-trade-in")
-
-    def check_depot_buy(self, entity, train, price) -> None:
-        self.check_available(train)
-        self.check_room(entity)
-        self.check_price(train, price, train.price)
-        if price > entity.cash + self.owner_help(entity):
-            raise GameError(f"{entity.name} cannot raise {price} for train {train.id}", rule="insufficient-cash")
-        if not self.depot_train_affordable(entity, train):
-            raise GameError("with the president's help only the cheapest depot train may be bought",
-                            rule="must-buy-cheapest")
-
-    def check_other_buy(self, entity, train, price) -> None:
-        self.check_offered(entity, train)
-        self.check_room(entity)
-        self.check_other_price(entity, train, price)

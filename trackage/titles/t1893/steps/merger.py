@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from trackage.core.actions import amount
 
 from ....core.errors import GameError
 from ....core.round import Step
 from ....core.steps.operating import DiscardTrain
-
-if TYPE_CHECKING:
-    pass
 
 
 # ============================================================== merger round
@@ -29,24 +26,18 @@ class MergerVote(Step):
 
     def current_entity(self):
         r = self.round
-        if not r.entities or r.entity_index >= len(r.entities):
-            return None
-        return r.entities[r.entity_index]
+        return r.entities[r.entity_index] if r.entity_index < len(r.entities) else None
 
     def actions(self, entity):
-        if not self.active() or entity is not self.current_entity():
-            return []
-        if not self.round.has_say(entity):
-            return []
-        return ["special_buy"]
+        ok = self.active() and entity is self.current_entity() and self.round.has_say(entity)
+        return ["special_buy"] if ok else []
 
     def skip(self):
         if self.active():
             self.round.next_voter()
 
     def why_not(self, action, entity) -> None:
-        if action.get("type") == "special_buy" and entity.is_player \
-                and not self.round.has_say(entity):
+        if action.get("type") == "special_buy" and entity.is_player and not self.round.has_say(entity):
             target = self.round.merge_target
             raise GameError(f"{entity.name} holds nothing of {target.name if target else 'the merger'} and "
                             "has no vote", rule="no-say-in-merger")
@@ -65,17 +56,13 @@ class MergerVote(Step):
                     break
                 self.round.next_voter()
 
-    def founds(self, player) -> bool:
-        """Would ``player``'s yes form the company now?"""
-        r = self.round
-        return r.yes + r.votes.get(player, 0) >= 50
-
     def legal_actions(self, entity):
         if not self.actions(entity):
             return []
+        r = self.round
         choices = ["yes", "no"]
-        if self.founds(entity) and self.game.founding_fails(self.round.merge_target):
-            choices = ["no"]  # the reference fails to form it (see Game1893.founding_fails)
+        if r.yes + r.votes.get(entity, 0) >= 50 and self.game.founding_fails(r.merge_target):
+            choices = ["no"]  # this yes would form it, which the reference fails to do (Game1893.founding_fails)
         return [{"type": "special_buy", "description": d, "cost": 0} for d in choices]
 
 
@@ -97,9 +84,7 @@ class PotentialDiscardTrainsAfterMerge(DiscardTrain):
     def actions(self, entity):
         if entity is not self.current_entity():
             return []
-        if len(entity.trains) > self.game.train_limit(entity):
-            return ["discard_train"]
-        return ["discard_train", "pass"]
+        return ["discard_train"] + ([] if len(entity.trains) > self.game.train_limit(entity) else ["pass"])
 
     def discard(self, entity, train) -> None:
         """Once the company has no train left its president is done."""
@@ -108,12 +93,7 @@ class PotentialDiscardTrainsAfterMerge(DiscardTrain):
             self.game.potential_discard_trains.pop(0)
 
     def process_pass(self, action, entity):
-        if len(entity.trains) > self.game.train_limit(entity):
-            raise GameError(f"{entity.name} exceeds its train limit", rule="train-limit")
-        self.game.potential_discard_trains.pop(0)
+        self.game.potential_discard_trains.pop(0)  # offered only within the train limit
 
     def legal_actions(self, entity):
-        out = super().legal_actions(entity)
-        if "pass" in self.actions(entity):
-            out.append({"type": "pass"})
-        return out
+        return super().legal_actions(entity) + [{"type": a} for a in self.actions(entity) if a == "pass"]

@@ -29,10 +29,9 @@ class Token1893(TokenStep):
         """The token takes the city's next free slot; in play a client naming another slot is
         told so (the reference, and a log, ignore the slot)."""
         slot = action.get("slot")
-        if slot is not None and not self.game.loading:
-            expected = self.game.board.get_slot(city, entity) or 0
-            if int(slot) != expected:
-                raise GameError(f"a token in {city.id} takes slot {expected}, not {slot}", rule="wrong-slot")
+        expected = self.game.board.get_slot(city, entity) or 0
+        if slot is not None and not self.game.loading and int(slot) != expected:
+            raise GameError(f"a token in {city.id} takes slot {expected}, not {slot}", rule="wrong-slot")
 
 
 class Route1893(RunRoutes):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from trackage.core.actions import amount
 
@@ -11,10 +11,7 @@ from ....core.errors import GameError
 from ....core.money import pay
 from ....core.shares import action_bundle
 from ....core.steps.buy_company import BuyCompanyMixin
-from ....core.steps.stock import BuySellParShares
-
-if TYPE_CHECKING:
-    pass
+from ....core.steps.stock import BuySellParShares, sell_company_to_bank
 from .auction import _company
 
 
@@ -37,13 +34,11 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         if entity is not self.current_entity() or not entity.is_player:
             return []
         if self.par_rag is not None:
-            return ["assign"] if self.must_exchange() else ["assign", "pass"]
+            return ["assign"] if self.game.turn == 1 else ["assign", "pass"]
         if self.first_sr_passed(entity):
             return []
-        # EVA held by another player never makes a stock-round action here: no 1893 phase lets
-        # players buy companies from each other (it changes hands in operating rounds only).
-        # A player over a limit must sell: no pass unless a company purchase, the FdSD exchange
-        # or a bond sale is also open.
+        # (EVA held by another player changes hands in operating rounds only.) A player over a
+        # limit must sell: no pass unless a company purchase, the FdSD exchange or a bond sale is open.
         must_sell = self.must_sell(entity)
         out = ["sell_shares"] if must_sell else [
             a for a, ok in (("buy_shares", self.can_buy_any), ("par", self.can_ipo_any),
@@ -57,69 +52,66 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
 
     def fdsd_can_exchange(self, company) -> bool:
         """FdSD acts for its owner, in the owner's turn, when RAG shares are in the market."""
-        game = self.game
-        return company is game.fdsd and game.rag.ipoed and company.owner is self.current_entity() \
-            and self.can_exchange(company.owner)
-
-    def can_buy_any_companies(self, entity) -> bool:
-        return any(self._company_buyable(entity, c) for c in self.game.buyable_bank_companies())
+        return company is self.game.fdsd and company.owner is self.current_entity() and self.can_exchange(company.owner)
 
     def _company_buyable(self, entity, company) -> bool:
-        if self.first_sr_passed(entity) or self.bought():
-            return False
-        if self.game.num_certs(entity) >= self.game.cert_limit(entity):
-            return False
-        if self.game.bond(company) and self.sold_now(entity, "bond"):
-            return False
-        return entity.cash >= company.value
+        g = self.game
+        return not (self.first_sr_passed(entity) or self.bought() or g.num_certs(entity) >= g.cert_limit(entity)
+                    or (g.bond(company) and self.sold_now(entity, "bond"))) and entity.cash >= company.value
 
     def can_sell_any_companies(self, entity) -> bool:
-        if self.first_sr_passed(entity) or self.game.turn <= 1 or self.bought():
-            return False
-        return any(self.game.bond(c) for c in entity.companies)
+        return not (self.first_sr_passed(entity) or self.game.turn <= 1 or self.bought()) and any(
+            self.game.bond(c) for c in entity.companies)
 
     def may_buy_from(self, entity, corp) -> bool:
         """Not after passing in the first stock round; only companies the game lets be bought."""
         return not self.first_sr_passed(entity) and self.game.buyable_corp(corp)
 
     def can_sell(self, entity, bundle) -> bool:
-        if self.first_sr_passed(entity) or bundle is None or self.game.turn == 1:
-            return False
-        return super().can_sell(entity, bundle) and self.game.buyable_corp(bundle.corporation)
+        return not (self.first_sr_passed(entity) or bundle is None or self.game.turn == 1) and super().can_sell(
+            entity, bundle) and self.game.buyable_corp(bundle.corporation)
 
     def can_exchange(self, player) -> bool:
         game = self.game
-        if player is None or not player.is_player or self.first_sr_passed(player) or self.bought():
-            return False
-        return self.owns_fdsd(player) and game.rag.ipoed and game.pool.percent_of(game.rag) > 0
+        return not (player is None or not player.is_player or self.first_sr_passed(player) or self.bought()) \
+            and self.owns_fdsd(player) and game.rag.ipoed and game.pool.percent_of(game.rag) > 0
 
     def owns_fdsd(self, player) -> bool:
         f = self.game.fdsd
         return f is not None and not f.closed and f.owner is player
 
     def par_prices(self, entity, corp):
-        prices = self.game.par_prices(corp)
-        if corp is self.game.rag and self.owns_fdsd(entity):
-            return prices
-        return [p for p in prices if p.price * 2 <= entity.cash]
+        fdsd_pays = corp is self.game.rag and self.owns_fdsd(entity)
+        return [p for p in self.game.par_prices(corp) if fdsd_pays or p.price * 2 <= entity.cash]
 
     def can_par_corp(self, entity, corp) -> bool:
-        if not self.game.can_par(corp, entity) or self.bought():
-            return False
-        if not self.can_gain(entity, ShareBundle([corp.presidents_share])):
-            return False
-        return bool(self.par_prices(entity, corp))
+        return self.game.can_par(corp, entity) and not self.bought() and self.can_gain(
+            entity, ShareBundle([corp.presidents_share])) and bool(self.par_prices(entity, corp))
 
     def can_ipo_any(self, entity) -> bool:
         return any(self.can_par_corp(entity, c) for c in self.game.corporations)
 
     # ---------------------------------------------------------- processing
     def exchange(self, action: dict, entity) -> bool:
-        """A company's ``buy_shares`` is FdSD's exchange for RAG shares (:meth:`exchange_for_rag`)."""
-        if entity.is_company:
-            self.exchange_for_rag(action, entity)
-            return True
-        return False
+        """A company's ``buy_shares`` is FdSD's exchange for RAG shares from the market (offered
+        only when :meth:`fdsd_can_exchange`): two shares' worth when the market has more than one."""
+        if not entity.is_company:
+            return False
+        game = self.game
+        player, rag = entity.owner, game.rag
+        bundle = action_bundle(game, action, priced=False)
+        if bundle.corporation is not rag or bundle.owner is not game.pool:
+            raise GameError(f"{entity.name} is exchanged for RAG shares from the market", rule="no-exchange")
+        market = sorted(game.pool.shares_of(rag), key=lambda s: (1 if s.president else 0, s.percent))
+        for n in range(1, len(market) + 1):
+            pct = sum(s.percent for s in market[:n])
+            if len(market) > 1 and pct // rag.share_percent >= 2:
+                bundle = ShareBundle(market[:n], pct) if pct // rag.share_percent == 2 else bundle
+                break
+        game.close_fdsd()
+        game.share_market.buy_shares(player, bundle, exchange=True)
+        self._track(action, player, rag, rag)
+        return True
 
     def take_shares(self, entity, bundle: ShareBundle) -> None:
         """The presidency changes hands only when the president's certificate may be bought."""
@@ -132,30 +124,6 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         game = self.game
         if game.fdsd_to_close and game.fdsd.owner is entity:
             game.close_fdsd()
-
-    def exchange_for_rag(self, action, company):
-        game = self.game
-        player = company.owner
-        if company is not game.fdsd or not self.can_exchange(player) or player is not self.current_entity():
-            raise GameError(f"{company.name} cannot be exchanged now", rule="no-exchange")
-        rag = game.rag
-        bundle = action_bundle(game, action, priced=False)
-        if bundle.corporation is not rag or bundle.owner is not game.pool:
-            raise GameError(f"{company.name} is exchanged for RAG shares from the market", rule="no-exchange")
-        market = list(game.pool.shares_of(rag))
-        if len(market) > 1:
-            market.sort(key=lambda s: (1 if s.president else 0, s.percent))
-            acc, pct = [], 0
-            for s in market:
-                acc.append(s)
-                pct += s.percent
-                if pct // rag.share_percent >= 2:
-                    break
-            if pct // rag.share_percent == 2:
-                bundle = ShareBundle(list(acc), pct)
-        game.close_fdsd()
-        game.share_market.buy_shares(player, bundle, exchange=True)
-        self._track(action, player, rag, rag)
 
     def defer_par(self, entity, corp, share_price, action: dict) -> bool:
         """The owner of FdSD parring RAG chooses next whether FdSD pays for the director's
@@ -181,12 +149,6 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         self.game.move_buyable_shares_to_market(corp)
         self.par_rag = None
 
-    def must_exchange(self) -> bool:
-        """In the first stock round a parred RAG must be paid for with FdSD: the reference
-        records the declining player as a first-round passer, and then refuses the par
-        ("Cannot buy a share of RAG")."""
-        return self.game.turn == 1
-
     def process_assign(self, action, entity):
         pr = self.par_rag
         if pr is None or pr["player"] is not entity:
@@ -199,15 +161,24 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         self.par_corporation(entity, pr["corp"], pr["price"], pr["action"])
 
     def company_price(self, entity, company, action: dict) -> int:
-        """A bank card at its value, once a turn, within the certificate limit (EVA from a
-        player only while replaying, see ``eva_price``)."""
+        """A bank card at its value, once a turn, within the certificate limit; EVA from a
+        player only while replaying."""
         game = self.game
         company = _company(game, action)
         if company is game.eva and company.owner is not game.bank and company.owner is not entity:
             if not game.loading:
                 raise GameError("EVA changes hands between players only in operating rounds",
                                 rule="no-company-from-player-in-stock-round")
-            return self.eva_price(action, entity)
+            # accepted only in a log: the reference lets it through whenever the player has another
+            # stock-round action, and handles it like a starting-package card (the price to the bank)
+            if self.bought():
+                raise GameError("only one purchase per turn", rule="one-purchase-per-turn")
+            if game.num_certs(entity) >= game.cert_limit(entity):
+                raise GameError("over the certificate limit", rule="certificate-limit")
+            price = amount(action, "price", 0)
+            if not 1 <= price <= entity.cash:
+                raise GameError(f"EVA's price must be between 1 and {entity.cash}", rule="wrong-price")
+            return price
         if company not in game.buyable_bank_companies():
             raise GameError(f"{company.name} cannot be bought from the bank now", rule="company-not-for-sale")
         if not self._company_buyable(entity, company):
@@ -218,19 +189,6 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         price = amount(action, "price", company.value)
         if price != company.value:
             raise GameError(f"{company.name} costs {company.value}, not {price}", rule="wrong-price")
-        return price
-
-    def eva_price(self, action, entity) -> int:
-        """EVA taken from another player in a stock round, accepted only in a log. The
-        reference lets such an action through whenever the player has another stock-round
-        action, and handles it like a starting-package card: the price goes to the bank."""
-        if self.bought():
-            raise GameError("only one purchase per turn", rule="one-purchase-per-turn")
-        if self.game.num_certs(entity) >= self.game.cert_limit(entity):
-            raise GameError("over the certificate limit", rule="certificate-limit")
-        price = amount(action, "price", 0)
-        if not 1 <= price <= entity.cash:
-            raise GameError(f"EVA's price must be between 1 and {entity.cash}", rule="wrong-price")
         return price
 
     def transfer_company(self, buyer, company, price: int) -> None:
@@ -245,55 +203,34 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         company = _company(game, action)
         if company.owner is not entity:
             raise GameError(f"{entity.name} does not own {company.sym}", rule="not-owner")
-        if not game.bond(company):
-            raise GameError(f"{company.name} cannot be sold", rule="illegal-sale")
-        if not self.can_sell_any_companies(entity):
+        if not game.bond(company) or not self.can_sell_any_companies(entity):
             raise GameError(f"{entity.name} cannot sell {company.name} now", rule="illegal-sale")
         price = amount(action, "price", company.value)
         if price != company.value:
             raise GameError(f"{company.name} sells for {company.value}, not {price}", rule="wrong-price")
-        pay(game, game.bank, entity, price, "company_sale")
-        company.owner = game.bank
-        entity.companies.remove(company)
+        sell_company_to_bank(game, entity, company, price)
         self.round.players_sold.setdefault(entity, {})["bond"] = "now"
         self._track(action, entity, company)
 
     def why_not(self, action, entity) -> None:
         """Name the rule a refused stock-round action breaks (raises when it knows)."""
-        if action.get("type") == "pass" and self.par_rag is not None and self.must_exchange():
+        if action.get("type") == "pass" and self.par_rag is not None and self.game.turn == 1:
             raise GameError("in the first stock round RAG's par must be paid with FdSD", rule="must-exchange-fdsd")
-        if action.get("type") != "sell_shares" or not entity.is_player:
-            return
-        bundle = action_bundle(self.game, action)
-        if self.game.turn == 1:
-            raise GameError("no shares may be sold in the first stock round", rule="no-sale-first-stock-round")
-        if not bundle.corporation.operated():
-            raise GameError(f"{bundle.corporation.name} has not operated yet; its shares cannot be sold",
-                            rule="no-sale-before-operating")
+        if action.get("type") == "sell_shares" and entity.is_player:
+            rule = self.why_not_sell(entity, action_bundle(self.game, action))
+            if rule != "illegal-sale":
+                raise GameError(f"{entity.name} cannot sell these shares yet", rule=rule)
 
     def why_not_sell(self, entity, bundle) -> str:
         if self.game.turn == 1:
             return "no-sale-first-stock-round"
-        if not bundle.corporation.operated():
-            return "no-sale-before-operating"
-        return "illegal-sale"
-
-    def check_pass(self, entity) -> None:
-        """In the first stock round RAG's par must be paid with FdSD; FdSD itself never passes
-        (the reference would end its owner's turn: FdSD only offers its exchange)."""
-        if self.par_rag is not None:
-            if self.must_exchange():
-                raise GameError("in the first stock round RAG's par must be paid with FdSD",
-                                rule="must-exchange-fdsd")
-        elif entity.is_company:
-            raise GameError(f"{entity.name} cannot pass; its owner passes", rule="no-such-action-now")
+        return "illegal-sale" if bundle.corporation.operated() else "no-sale-before-operating"
 
     def passing(self, entity) -> None:
         """Declining FdSD's payment for RAG's par: the player pays it himself. Otherwise a pass
         in the first stock round is remembered (see ``passers_first_stock_round``)."""
         game = self.game
-        if self.par_rag is not None:
-            pr = self.par_rag
+        if (pr := self.par_rag) is not None:
             self.par_corporation(entity, pr["corp"], pr["price"], pr["action"])
             return
         if game.turn == 1 and entity not in game.passers_first_stock_round:
@@ -305,24 +242,18 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         if self.par_rag is not None:
             assign = {"type": "assign", "target": self.game.fdsd.sym, "target_type": "company"}
             return [assign] + ([{"type": "pass"}] if "pass" in acts else [])
-        if entity.is_company:
-            return self.exchange_actions(entity) if acts else []
+        if entity.is_company:  # FdSD's exchange names the market's first RAG share (it may take two)
+            first = min(self.game.pool.shares_of(self.game.rag), key=lambda s: s.index, default=None)
+            if not acts or first is None:
+                return []
+            return [{"type": "buy_shares", "shares": [first.id], "percent": first.percent}]
         base = super().legal_actions(entity)
         rag = self.game.rag
         if "par" in acts and self.owns_fdsd(entity) and self.can_par_corp(entity, rag):
             for p in self.par_prices(entity, rag):  # FdSD pays for the director's certificate
-                a = {"type": "par", "corporation": rag.id, "share_price": p.id}
-                if a not in base:
+                if (a := {"type": "par", "corporation": rag.id, "share_price": p.id}) not in base:
                     base.insert(0, a)
         # only bonds are sold; bank cards are listed last, before the pass
         out = [a for a in base if a["type"] not in ("buy_company", "pass") and (
             a["type"] != "sell_company" or self.game.bond(self.game.index.company(a["company"])))]
         return out + [a for a in base if a["type"] == "buy_company"] + [a for a in base if a["type"] == "pass"]
-
-    def exchange_actions(self, company) -> list:
-        """FdSD's exchange, naming the first RAG share of the market (two are taken when the
-        market holds more than one)."""
-        shares = sorted(self.game.pool.shares_of(self.game.rag), key=lambda s: s.index)
-        if not shares:
-            return []
-        return [{"type": "buy_shares", "shares": [shares[0].id], "percent": shares[0].percent}]
