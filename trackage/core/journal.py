@@ -23,7 +23,6 @@ The other kinds (``round``, ``phase``, ``par``, ``share_price``, ``shares``, ``p
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
@@ -62,57 +61,58 @@ MONEY_CATEGORIES: Mapping[str, str] = MappingProxyType({
 })
 
 
-@dataclass(frozen=True, slots=True)
 class Event:
     """One thing that happened: its ``kind``, the id of the ``action`` that caused it, and
-    its fields (see the module's documentation)."""
+    its fields (see the module's documentation). Events are never changed once recorded;
+    each is also a link of the journal's chain (to the event before it), so copies of a
+    game share them (``CATALOGUE``: the copy machinery shares, never copies, them)."""
 
-    kind: str
-    action: int
-    fields: Mapping[str, Any]
+    __slots__ = ("_prev", "_size", "action", "fields", "kind")
+    CATALOGUE = True
+
+    def __init__(self, kind: str, action: int, fields: Mapping[str, Any], prev: Event | None = None) -> None:
+        self.kind = kind
+        self.action = action
+        self.fields = fields
+        self._prev = prev
+        self._size: int = 1 if prev is None else prev._size + 1
 
     def __getitem__(self, name: str) -> Any:
         return self.fields[name]
+
+    def __repr__(self) -> str:
+        return f"Event({self.kind!r}, {self.action}, {dict(self.fields)!r})"
 
     def as_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "action": self.action, **self.fields}
 
 
-@dataclass(frozen=True, slots=True)
-class _Link:
-    event: Event
-    prev: _Link | None
-    size: int
-
-
 class Journal:
     """The events of one game. ``action`` is the id the next events are tied to; the
-    pipeline sets it before each action is applied."""
+    pipeline sets it before each action is applied; ``tail`` is the last event (None: none)."""
 
     __slots__ = ("action", "tail")
 
     def __init__(self) -> None:
-        self.tail: _Link | None = None
+        self.tail: Event | None = None
         self.action = 0
 
     def __len__(self) -> int:
         tail = self.tail
-        return 0 if tail is None else tail.size
+        return 0 if tail is None else tail._size
 
     def record(self, kind: str, **fields: Any) -> Event:
         """Add an event of ``kind`` with ``fields``, tied to the current action."""
-        event = Event(kind, self.action, MappingProxyType(fields))
-        tail = self.tail
-        self.tail = _Link(event, tail, 1 if tail is None else tail.size + 1)
+        event = self.tail = Event(kind, self.action, MappingProxyType(fields), self.tail)
         return event
 
     def events(self, since: int = 0) -> list[Event]:
         """The events from the ``since``-th on (0: all of them), oldest first."""
         out: list[Event] = []
-        link = self.tail
-        while link is not None and link.size > since:
-            out.append(link.event)
-            link = link.prev
+        event = self.tail
+        while event is not None and event._size > since:
+            out.append(event)
+            event = event._prev
         out.reverse()
         return out
 
