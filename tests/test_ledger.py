@@ -71,3 +71,16 @@ def test_money_moves_only_through_pay():
     assert callers == ["core/money.py:" + str(next(
         i for i, line in enumerate((root / "core" / "money.py").read_text().splitlines(), 1)
         if "    spend(payer, receiver, amount" in line))]
+
+
+def test_the_money_picture_sums_each_pair_of_holder_classes():
+    from trackage.web.charts import flow_chart
+
+    rows = [{"from": "players", "to": "bank", "category": "share_purchase", "amount": 300},
+            {"from": "players", "to": "bank", "category": "company_purchase", "amount": 45},
+            {"from": "bank", "to": "companies", "category": "float_capital", "amount": 1000},
+            {"from": "companies", "to": "companies", "category": "train_purchase", "amount": 80}]
+    svg = flow_chart(rows, lambda n: f"£{n}")
+    assert svg.count('class="flow"') == 2  # a company paying a company is no arrow between classes
+    assert "£345" in svg and "£1000" in svg and "£80" not in svg
+    assert 'data-node="minors"' not in svg  # only the classes that moved money are drawn

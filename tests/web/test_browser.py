@@ -337,6 +337,9 @@ def test_imported_log_history_and_play_on(page, server, tmp_path):
     assert "starting cash" in money_text and "$" in money_text
     caption = page.inner_text("#money table.money-round caption").strip()
     assert re.fullmatch(r"SR \d+|OR \d+\.\d+|[A-Za-z ]+ \d+", caption), caption
+    # the picture: an arrow from the bank to the players (their starting cash at least), labelled in dollars
+    arrow = page.query_selector("#money-flow g.flow[data-from='bank'][data-to='players']")
+    assert arrow is not None and arrow.text_content().startswith("$")
     page.query_selector("#money").screenshot(path=str(SHOTS / "import-middle-money.png"))
     # the story: round headers, names (never a player's id), dollars, and lines linking to their action
     headers = [h.inner_text() for h in page.query_selector_all("#story li.header")]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
+from typing import Any
 
 from .mapsvg import stable_color
 
@@ -83,4 +85,59 @@ def line_chart(title: str, labels: list[str], series: dict[str, list], *, colors
             out.append(f'<text x="{left + pw + 24}" y="{ly + 4}">{escape(str(name))[:14]}'
                        f'{"" if last is None else " " + str(last)}</text>')
     out.append('</svg>')
+    return "".join(out)
+
+
+# the money's flow: where each class of holder paid and received, as arrows
+FLOW_NODES = {"bank": ("Bank", 300, 52), "players": ("Players", 90, 180), "companies": ("Companies", 510, 180),
+              "minors": ("Minors", 300, 292), "pool": ("Pool", 510, 292), "other": ("Other", 90, 292)}
+
+
+def flow_chart(rows: list[dict[str, Any]], money: Callable[[int], str], *, width: int = 600, height: int = 340,
+               chart_id: str = "") -> str:
+    """An SVG picture of the money's flows: one arrow per (from, to) pair of holder classes
+    (rows of the ledger's table: ``from``, ``to``, ``amount``), as thick as its sum is large,
+    labelled with it (``money(n)`` writes an amount)."""
+    import math
+
+    sums: dict[tuple[str, str], int] = {}
+    for r in rows:
+        if r["from"] != r["to"]:
+            key = (r["from"], r["to"])
+            sums[key] = sums.get(key, 0) + r["amount"]
+    used = {k for pair in sums for k in pair}
+    top = max(sums.values(), default=1)
+    out = [(f'<svg xmlns="http://www.w3.org/2000/svg" class="flow-chart" id="{escape(chart_id)}" '
+            f'viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
+            f'aria-label="Where the money went">'),
+           ('<defs><marker id="flow-head" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="12" markerHeight="12" '
+            'markerUnits="userSpaceOnUse" '
+            'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#4363d8"/></marker></defs>')]
+    for (a, b), total in sorted(sums.items(), key=lambda kv: -kv[1]):
+        if a not in FLOW_NODES or b not in FLOW_NODES:
+            continue
+        _, x1, y1 = FLOW_NODES[a]
+        _, x2, y2 = FLOW_NODES[b]
+        dx, dy = x2 - x1, y2 - y1
+        length = math.hypot(dx, dy) or 1
+        nx, ny = -dy / length, dx / length  # the left of the way from a to b: each direction its own side
+        cx, cy = (x1 + x2) / 2 + nx * 38, (y1 + y2) / 2 + ny * 38
+        # start and end short of the nodes' boxes
+        sx, sy = x1 + dx / length * 34 + nx * 8, y1 + dy / length * 22 + ny * 8
+        ex, ey = x2 - dx / length * 34 + nx * 8, y2 - dy / length * 22 + ny * 8
+        w = 1.5 + 14 * total / top
+        label = escape(money(total))
+        out.append(f'<g class="flow" data-from="{escape(a)}" data-to="{escape(b)}">'
+                   f'<path d="M{sx:.0f},{sy:.0f} Q{cx:.0f},{cy:.0f} {ex:.0f},{ey:.0f}" fill="none" '
+                   f'stroke="#4363d8" stroke-opacity="0.55" stroke-width="{w:.1f}" marker-end="url(#flow-head)"/>'
+                   f'<text x="{(sx + 2 * cx + ex) / 4:.0f}" y="{(sy + 2 * cy + ey) / 4:.0f}" font-size="12" '
+                   f'text-anchor="middle" fill="#222" paint-order="stroke" stroke="#fff" stroke-width="3">'
+                   f'{label}</text></g>')
+    for node, (name, x, y) in FLOW_NODES.items():
+        if node not in used:
+            continue
+        out.append(f'<g class="flow-node" data-node="{node}"><rect x="{x - 44}" y="{y - 16}" width="88" height="32" '
+                   f'rx="6" fill="#f4f4f4" stroke="#555"/><text x="{x}" y="{y + 5}" font-size="13" '
+                   f'text-anchor="middle" font-weight="600">{name}</text></g>')
+    out.append("</svg>")
     return "".join(out)

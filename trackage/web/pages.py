@@ -14,10 +14,11 @@ from starlette.datastructures import UploadFile
 
 from .. import story
 from ..core.journal import round_label
+from ..core.ledger import table as ledger_table
 from ..titles import display_name
 from . import views
 from .api import titles_catalogue
-from .charts import line_chart
+from .charts import flow_chart, line_chart
 from .deps import (
     SEAT_COOKIE_AGE,
     GameId,
@@ -163,6 +164,7 @@ def page_context(service: GameService, lv: Live, token: str | None, action: int 
         "log_rows": log_rows, "seat": seat, "token": token or "",
         "money_round": story.money_rows(game, this_round), "money_round_label": this_round,
         "money_game": story.money_rows(game),
+        "money_svg": flow_chart(ledger_table(game), lambda n: story.money(game, n), chart_id="money-flow"),
         "story": [{"action": a, "header": h, "text": t} for a, h, t in story.log_lines(live_game)],
         "seat_name": None if seat is None else ("hotseat (every player)" if seat["player_id"] is None else
                                                 next((p.name for p in game.seats
