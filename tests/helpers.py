@@ -1,7 +1,8 @@
 """Helpers the test files share (import them as ``from helpers import ...``, like
 ``boardkit``): players for a new game, an action by whoever acts (:func:`action`,
 :func:`act`), a game part-way through a log (:func:`game_until`), and a refused action that
-must leave the game exactly as it was (:func:`refused`, by the state's :func:`fingerprint`)."""
+must leave the game exactly as it was (:func:`refused`, by the state's :func:`fingerprint`),
+and what the journal tells at an action (:func:`told_at`, :func:`money_at`)."""
 
 from __future__ import annotations
 
@@ -85,3 +86,40 @@ def refused(game: Game, action: dict[str, Any], rule: str | None = None, *,
         assert err.value.action is action
         assert str(action.get("id", "")) in str(err.value) or action.get("type") in str(err.value)
     return err.value
+
+
+def told_at(game: Game, action_id: int, *kinds: str) -> list[str]:
+    """What the game's story says at action ``action_id``: the messages of the events recorded
+    then (only those of ``kinds``, if given), in order."""
+    from trackage.story import message
+
+    said = (message(game, e) for e in game.journal.events()
+            if e.action == action_id and (not kinds or e.kind in kinds))
+    return [m for m in said if m]
+
+
+def money_at(game: Game, action_id: int) -> list[tuple[Any, Any, int, str]]:
+    """The money events recorded at action ``action_id``: (payer, receiver, amount, why)."""
+    return [(e["payer"], e["receiver"], e["amount"], e["why"]) for e in game.journal.events()
+            if e.action == action_id and e.kind == "money"]
+
+
+#: the events' fields that name a holder (a player's id, a company's, "bank", "pool")
+HOLDER_FIELDS = ("payer", "receiver", "seller", "buyer", "player", "before", "entity", "operator", "owner")
+
+
+def ids_told(game: Game) -> list[str]:
+    """The story's messages that give a player by id rather than by name (none should): an
+    event naming a player whose message holds that id as a word of its own."""
+    import re
+
+    from trackage.story import message
+
+    ids = {p.id for p in game.players}
+    bad = []
+    for e in game.journal.events():
+        m = message(game, e)
+        named = {e[k] for k in HOLDER_FIELDS if k in e.fields and e[k] in ids}
+        if m and any(re.search(rf"(?<![\w£$.]){i}(?![\w%.])", m) for i in named):
+            bad.append(m)
+    return bad

@@ -18,7 +18,7 @@ Where the summary and the reference differ, the reference wins:
 from __future__ import annotations
 
 import pytest
-from helpers import act, player, players
+from helpers import act, ids_told, money_at, player, players, told_at
 
 from trackage.core.errors import GameError
 from trackage.titles import new_game
@@ -39,27 +39,35 @@ def story():
     s1 = player(g, "S1")
     gip = g.corporation_by_id("GIP")
     seen = {"start": (s1.cash, len(g.buyable_bank_companies()), [c for c in g.corporations if c.ipoed])}
+    at = seen["at"] = {}  # the ids of the actions the example's steps are taken by
 
     # SR 1: S1 opens the BT auction at its minimum (face 120 - 25), S2 bids 100, S1 wins at 105
     assert g.round.is_stock() and g.current_entity() is s1
     bt = g.index.company("BT")
     act(g, "bid", company="BT", price=95)
+    at["bid_95"] = len(g.actions)
     assert g.current_entity().name == "S2"
     act(g, "bid", company="BT", price=100)
+    at["bid_100"] = len(g.actions)
     act(g, "pass")  # S3 out of the auction
     act(g, "pass")  # S4 out
     assert g.current_entity() is s1
     act(g, "bid", company="BT", price=105)
+    at["bid_105"] = len(g.actions)
     act(g, "pass")  # S2 gives up: S1 wins
+    at["bt_won"] = len(g.actions)
     seen["sr1"] = (s1.cash, bt.owner, g.index.minor("BT").owner)
     everyone_passes(g)
+    at["or11"] = len(g.actions)
 
     # OR 1.1: S1 receives £24; the BT lays a town in Poona (K8), mountain but its own home hex
     assert g.round.is_operating() and g.round.round_num == 1
     seen["or11_income"] = s1.cash
     act(g, "lay_tile", hex="K8", tile="58-0", rotation=1)
+    at["poona"] = len(g.actions)
     seen["or11_lay"] = s1.cash
     act(g, "pass")
+    at["or12"] = len(g.actions)
 
     # OR 1.2
     assert g.round.is_operating() and g.round.round_num == 2
@@ -70,14 +78,17 @@ def story():
     assert g.round.is_stock() and g.turn == 2
     everyone_passes(g, stop_at="S1")
     act(g, "buy_shares", entity=bt, shares=["GIP_0"], percent=40)
+    at["exchange"] = len(g.actions)
     act(g, "place_token", entity=gip, city="K6-0-0", slot=0)
     seen["exchange"] = (s1.cash, gip.cash, gip.share_price.price, gip.par_price.price, bt.owner,
                         g.index.minor("BT").closed, [t.city.hex.id for t in gip.tokens if t.used])
     for name, share in (("S2", "GIP_1"), ("S3", "GIP_2")):
         everyone_passes(g, stop_at=name)
         act(g, "buy_shares", shares=[share], percent=20)
+        at[name] = len(g.actions)
     everyone_passes(g, stop_at="S1")
     act(g, "buy_shares", shares=["GIP_3"], percent=20)
+    at["S1"] = len(g.actions)
     seen["capital"] = (s1.cash, gip.cash, gip.percent_of(gip), s1.percent_of(gip))
     everyone_passes(g)
 
@@ -88,8 +99,10 @@ def story():
     act(g, "pass")  # token
     assert g.legal_actions()[0]["type"] == "dividend"
     act(g, "dividend", kind="payout")
+    at["or21_dividend"] = len(g.actions)
     seen["or21_dividend"] = (s1.cash, gip.cash, gip.share_price.price, bt.closed)
     act(g, "buy_train", train="2H-0", price=100, variant="2H")
+    at["2H"] = len(g.actions)
     seen["or21_train"] = (gip.cash, [t.name for t in gip.trains])
     act(g, "pass")
 
@@ -100,7 +113,9 @@ def story():
     route = {"train": "2H-0", "connections": [["K6", "K8"]], "hexes": ["K6", "K8"], "revenue": 40,
              "revenue_str": "K6-K8", "nodes": ["K6-0", "K8-0"]}
     act(g, "run_routes", routes=[route], extra_revenue=0)
+    at["or22_run"] = len(g.actions)
     act(g, "dividend", kind="payout")
+    at["or22_dividend"] = len(g.actions)
     seen["or22"] = (s1.cash, gip.cash, gip.share_price.price)
     return g, seen
 
@@ -170,3 +185,68 @@ def test_bid_below_minimum_is_refused():
     with pytest.raises(GameError) as e:
         act(g, "bid", company="BT", price=90)
     assert e.value.rule == "bid-too-low"
+
+
+def test_the_example_told_by_the_journal(story):
+    """The worked example as the journal tells it, each step at the action that takes it, in
+    pounds and by name. Where the reference differs (see the module docstring) it says so."""
+    g, seen = story
+    at = seen["at"]
+    s1, s2, s3 = (player(g, n).id for n in ("S1", "S2", "S3"))
+
+    # SR 1: the BT's auction opens at £95, S2 bids £100 and S1 wins at £105
+    assert told_at(g, at["bid_95"]) == ["S1 bids £95 for BT"]
+    assert told_at(g, at["bid_100"]) == ["S2 bids £100 for BT"]
+    assert told_at(g, at["bid_105"]) == ["S1 bids £105 for BT"]
+    assert money_at(g, at["bt_won"]) == [(s1, "bank", 105, "company_purchase")]
+    assert told_at(g, at["bt_won"], "money") == ["S1 pays £105 to the bank (company purchase)"]
+
+    # OR 1.1 and 1.2: S1 collects the BT's £24 twice; Poona's £40 mountain costs nothing
+    assert money_at(g, at["or11"]) == [("bank", s1, 24, "private_revenue")]
+    assert told_at(g, at["or11"], "round", "money") == ["— Operating Round 1.1 (of 2) —",
+                                                        "S1 collects £24 from the bank"]
+    lay = [e for e in g.journal.events() if e.action == at["poona"] and e.kind == "tile"]
+    assert [(e["entity"], e["hex"], e["cost"]) for e in lay] == [("BT", "K8", 0)]
+    assert money_at(g, at["poona"]) == []
+    assert money_at(g, at["or12"]) == [("bank", s1, 24, "private_revenue")]
+
+    # SR 2: the BT and £120 for the GIP's 40% director's certificate, par £120, floated
+    assert money_at(g, at["exchange"]) == [(s1, "GIP", 120, "share_purchase")]
+    assert told_at(g, at["exchange"]) == [
+        "GIP is parred at £120",
+        "S1 gets a 40% president’s certificate of GIP from the IPO for £120",
+        "S1 becomes the president of GIP",
+        "GIP floats",
+    ]
+    # the rest of its capital: 20% from the treasury at £120 each for S2, S3 and S1
+    for name, who in (("S2", s2), ("S3", s3), ("S1", s1)):
+        assert money_at(g, at[name]) == [(who, "GIP", 120, "share_purchase")]
+        assert told_at(g, at[name]) == [f"{name} gets a 20% share of GIP from the IPO for £120"]
+
+    # OR 2.1: the BT's £24 paid out at £4 a share: S1 £12 (3 of 5 shares), £4 kept; no move
+    dividend = [e for e in g.journal.events() if e.action == at["or21_dividend"] and e.kind == "dividend"]
+    assert [(e["revenue"], e["per_share"], e["paid"], e["kept"]) for e in dividend] == [(24, 4, 20, 4)]
+    paid = money_at(g, at["or21_dividend"])
+    assert ("bank", s1, 12, "dividend") in paid and ("bank", "GIP", 4, "withheld") in paid
+    assert ("bank", s2, 4, "dividend") in paid and ("bank", s3, 4, "dividend") in paid
+    said = told_at(g, at["or21_dividend"])
+    assert said[0] == "GIP pays out £24 (£4 per share)"
+    assert "S1 receives £12 in dividends from the bank" in said
+    assert "GIP keeps £4 in its treasury" in said
+    assert not told_at(g, at["or21_dividend"], "share_price")  # £4 is under a tenth of £120
+    # reference: the BT closes after the first dividend and the GIP gets its £120 face value
+    assert ("bank", "GIP", 120, "compensation") in paid
+    # the 2H for £100
+    assert money_at(g, at["2H"]) == [("GIP", "bank", 100, "train_purchase")]
+    assert told_at(g, at["2H"]) == ["GIP buys a 2H train from the depot for £100"]
+
+    # OR 2.2: Bombay-Poona £40; reference: without the BT's £24, £8 a share (S1 £24), nothing
+    # kept and no rise (the summary: £64, £12 a share, S1 £36, £4 kept, up to £135)
+    assert told_at(g, at["or22_run"]) == ["GIP runs a 2H train for £40: K6-K8"]
+    dividend = [e for e in g.journal.events() if e.action == at["or22_dividend"] and e.kind == "dividend"]
+    assert [(e["revenue"], e["per_share"], e["paid"], e["kept"]) for e in dividend] == [(40, 8, 40, 0)]
+    assert ("bank", s1, 24, "dividend") in money_at(g, at["or22_dividend"])
+    assert "S1 receives £24 in dividends from the bank" in told_at(g, at["or22_dividend"])
+    assert not told_at(g, at["or22_dividend"], "share_price")
+
+    assert ids_told(g) == []  # players by name, never by id

@@ -25,7 +25,7 @@ split 15M/15M, the DE's 2-train 40M run (4M per share, nothing for the market sh
 from __future__ import annotations
 
 import pytest
-from helpers import act, players
+from helpers import act, ids_told, money_at, players, told_at
 
 from trackage.titles import new_game
 
@@ -46,13 +46,15 @@ def pass_minors(game, *minors):
 @pytest.fixture(scope="module")
 def story():
     g = new_game("1893", PLAYERS)
-    f = {}
+    f = {"game": g}
+    at = f["at"] = {}  # the ids of the actions the example's steps are taken by
     s1 = g.index.player(1)
     ekb, de = g.index.minor("EKB"), g.corporation_by_id("DE")
     f["start"] = (s1.cash, g.cert_limit(), g.bank.cash, g.current_entity().name)
 
     # the starting package: a private or one of the two lowest minors, in turn
     act(g, "bid", "S1", company="EKB", price=210)
+    at["ekb"] = len(g.actions)
     f["ekb"] = (s1.cash, ekb.cash, ekb.owner.name)
     for who, card, price in (("S2", "FdSD", 180), ("S3", "EVA", 150), ("S4", "KFBE", 200), ("S1", "KSZ", 100),
                              ("S2", "HdSK", 100), ("S3", "KBE", 220)):
@@ -62,9 +64,11 @@ def story():
     # SR 1
     act(g, "buy_company", "S4", company="AdSK-1", price=100)
     act(g, "par", "S1", corporation="DE", share_price="60,5,1")
+    at["par"] = len(g.actions)
     f["par"] = (s1.cash, de.share_price.price, s1.percent_of(de), de.floated())
     for who, share in (("S2", "DE_1"), ("S3", "DE_2"), ("S4", "DE_3")):
         act(g, "buy_shares", who, shares=[share], percent=10)
+        at[who] = len(g.actions)
     f["float"] = (de.floated(), de.cash, sum(p.percent_of(de) for p in g.players), g.pool.percent_of(de))
     while g.round.name == "Stock Round":
         act(g, "pass", g.current_entity().name)
@@ -73,14 +77,17 @@ def story():
     f["or11"] = [e.id for e in g.round.entities]
     act(g, "lay_tile", "EKB", hex="T3", tile="57-0", rotation=2)
     act(g, "buy_train", "EKB", train="2-0", price=80)
+    at["ekb_train"] = len(g.actions)
     f["ekb_train"] = ekb.cash
     act(g, "pass", "EKB")
     pass_minors(g, "KFBE", "KSZ", "KBE")
     assert g.current_entity() is de
     f["de_home"] = de.tokens[0].used and de.tokens[0].city.hex.id
     act(g, "lay_tile", "DE", hex="O2", tile="5-0", rotation=1)
+    at["de_lay"] = len(g.actions)
     f["de_no_run"] = (de.share_price.price, g.round.actions_for(de))
     act(g, "buy_train", "DE", train="2-1", price=80)
+    at["de_train"] = len(g.actions)
     f["de_train"] = de.cash
     act(g, "pass", "DE")
 
@@ -89,15 +96,19 @@ def story():
     act(g, "lay_tile", "EKB", hex="S2", tile="58-0", rotation=3)
     cash = s1.cash
     act(g, "run_routes", "EKB", routes=[route("2-0", "T3", "U4", 30)])
+    at["ekb_run"] = len(g.actions)
     f["ekb_run"] = (s1.cash - cash, ekb.cash)
     act(g, "pass", "EKB")
     pass_minors(g, "KFBE", "KSZ", "KBE")
     act(g, "pass", "DE")  # no track this time
     holders = {p.name: p.cash for p in g.players}
     act(g, "run_routes", "DE", routes=[route("2-1", "O2", "P1", 40)])
+    at["de_run"] = len(g.actions)
     act(g, "dividend", "DE", kind="payout")
+    at["de_payout"] = len(g.actions)
     f["de_payout"] = ({p.name: p.cash - holders[p.name] for p in g.players}, de.share_price.price, de.cash)
     act(g, "buy_train", "DE", train="2-2", price=80)
+    at["de_second_train"] = len(g.actions)
     f["de_second_train"] = (de.cash, [t.name for t in de.trains])
     act(g, "pass", "DE")
     f["after"] = (g.round.name, g.turn, de.operated())
@@ -156,3 +167,57 @@ def test_second_train(story):
 def test_on_to_stock_round_2(story):
     # the last card (BKB) is still in the package: an auction of it comes before SR 2
     assert story["after"] == ("Draft Round", 2, True)
+
+
+def test_the_example_told_by_the_journal(story):
+    """The worked example as the journal tells it, each step at the action that takes it, in
+    marks and by name. Where the reference differs (see the module docstring) it says so."""
+    g, at = story["game"], story["at"]
+    s1, s2, s3, s4 = (g.index.player(i).id for i in (1, 2, 3, 4))
+
+    # the starting package: S1 pays 210M for the EKB, whose treasury gets the 210M
+    assert money_at(g, at["ekb"]) == [(s1, "bank", 210, "company_purchase"), ("bank", "EKB", 210, "float_capital")]
+    assert told_at(g, at["ekb"]) == ["S1 bids 210M for EKB", "S1 pays 210M to the bank (company purchase)",
+                                     "EKB receives its capital of 210M"]
+    # reference: S1 also takes minor 3 (the KSZ) for 100M
+    ksz = [m for m in (e for e in g.journal.of_kind("money")) if m["receiver"] == "KSZ"]
+    assert [(m["amount"], m["why"]) for m in ksz] == [(100, "float_capital")]
+
+    # SR 1: S1 pars the DE at 60M and pays 120M for the director's certificate (reference: 20%)
+    assert money_at(g, at["par"]) == [(s1, "bank", 120, "share_purchase")]
+    said = told_at(g, at["par"])
+    assert said[:3] == ["DE is parred at 60M", "S1 gets a 20% president’s certificate of DE from the IPO for 120M",
+                        "S1 becomes the president of DE"]
+    # S2, S3 and S4 buy a share each at 60M; with S4's the DE has 50% sold: it floats with 600M
+    for who, pid in (("S2", s2), ("S3", s3), ("S4", s4)):
+        assert (pid, "bank", 60, "share_purchase") in money_at(g, at[who])
+        assert told_at(g, at[who], "shares") == [f"{who} gets a 10% share of DE from the market for 60M"]
+    assert told_at(g, at["S3"], "float") == []
+    assert ("bank", "DE", 600, "float_capital") in money_at(g, at["S4"])
+    assert told_at(g, at["S4"], "float", "money") == ["DE floats", "DE receives its capital of 600M"]
+
+    # OR 1.1: the EKB buys a 2-train for 80M (210M -> 130M)
+    assert money_at(g, at["ekb_train"]) == [("EKB", "bank", 80, "train_purchase")]
+    assert told_at(g, at["ekb_train"]) == ["EKB buys a 2 train from the depot for 80M"]
+    # the DE lays its Düren tile, has no train to run: 60M -> 55M; then a 2-train for 80M (600M -> 520M)
+    assert told_at(g, at["de_lay"], "dividend", "share_price") == [
+        "DE withholds 0M", "DE's share price moves left from 60M to 55M"]
+    assert money_at(g, at["de_train"]) == [("DE", "bank", 80, "train_purchase")]
+
+    # OR 1.2: the EKB's 30M run split 15M to S1, 15M to its treasury (130M -> 145M)
+    assert money_at(g, at["ekb_run"]) == [("bank", "EKB", 15, "withheld"), ("bank", s1, 15, "dividend")]
+    assert told_at(g, at["ekb_run"]) == [
+        "EKB runs a 2 train for 30M: T3-U4", "EKB pays out 30M", "EKB keeps 15M in its treasury",
+        "S1 receives 15M in dividends from the bank"]
+    # the DE's 2-train earns 40M: 4M a share, nothing for the market's shares; 55M -> 60M.
+    # reference: S1 holds 20%, so 8M (the summary: 30%, 12M)
+    assert told_at(g, at["de_run"]) == ["DE runs a 2 train for 40M: O2-P1"]
+    assert money_at(g, at["de_payout"]) == [("bank", s1, 8, "dividend"), ("bank", s2, 4, "dividend"),
+                                            ("bank", s3, 4, "dividend"), ("bank", s4, 4, "dividend")]
+    assert told_at(g, at["de_payout"], "dividend", "share_price") == [
+        "DE pays out 40M (4M per share)", "DE's share price moves right from 55M to 60M"]
+    # a second 2-train for 80M (520M -> 440M)
+    assert money_at(g, at["de_second_train"]) == [("DE", "bank", 80, "train_purchase")]
+    assert told_at(g, at["de_second_train"]) == ["DE buys a 2 train from the depot for 80M"]
+
+    assert ids_told(g) == []  # players by name, never by id

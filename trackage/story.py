@@ -75,6 +75,8 @@ def _shares_message(game: Game, e: Event) -> str:
     what = f"{pct}% {'president’s certificate' if e['president'] else 'share'} of {corp}"
     seller = "the IPO" if e["seller"] == corp else _whose(game, e["seller"])
     price = f" for {money(game, e['price'])}" if e["price"] else ""
+    if e["buyer"] == corp and not e["price"]:
+        return f"{_whose(game, e['seller'])} returns a {what} to the IPO"
     if e["buyer"] == "pool":
         return f"{_whose(game, e['seller'])} sells a {what} to the market{price}"
     return f"{_whose(game, e['buyer'])} gets a {what} from {seller}{price}"

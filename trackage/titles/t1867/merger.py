@@ -17,6 +17,12 @@ LIMIT_OWNED_BY_ONE_ENTITY = 6
 LIMIT_MERGE = 10
 
 
+def _give_back(sm, holder, target):
+    """``holder``'s 10% share of ``target`` goes back to its treasury (to be taken again as part
+    of the director's certificate), as a transfer the journal tells."""
+    sm.transfer(ShareBundle([holder.shares_of(target)[0]]), target, allow_president_change=False)
+
+
 def _treasury(corp) -> list:
     return corp.shares_of(corp)
 
@@ -246,7 +252,7 @@ class Merge(Step):
             treasury = _treasury(target)
             if treasury and treasury[0].president and owner.percent_of(target) == 10:
                 presidency = treasury[0]
-                sm._move_share(owner.shares_of(target)[0], target)
+                _give_back(sm, owner, target)
                 sm.buy_shares(owner, ShareBundle([presidency]), exchange=True)
             else:
                 sm.buy_shares(owner, ShareBundle([treasury[-1]]), exchange=True)
@@ -356,9 +362,9 @@ class PostMergerShares(Step):
         t = _treasury(target)
         if t and t[0].president and entity.percent_of(target) == 10:
             presidency = t[0]
-            sm._move_share(entity.shares_of(target)[0], target)
+            _give_back(sm, entity, target)
             sm.buy_shares(entity, bundle)
-            sm._move_share(entity.shares_of(target)[0], target)
+            _give_back(sm, entity, target)
             sm.buy_shares(entity, ShareBundle([presidency]), exchange=True)
         else:
             sm.buy_shares(entity, bundle)
