@@ -40,3 +40,28 @@ def test_game_at_equals_a_fresh_replay():
     assert c.prices and all(len(v) == len(c.labels) for v in c.prices.values())
     labels, rev = c.revenue()
     assert labels and labels[0].startswith("OR") and any(any(x for x in s if x) for s in rev.values())
+
+
+def test_history_names_what_an_undo_took_back_and_a_redo_put_back():
+    from trackage.web.views import history_rows
+
+    def row(i, **a):
+        return {"id": i, "data": {"id": i, **a}}
+
+    rows = [row(1, type="par", corporation="LNWR", share_price="100,0,15"),
+            row(2, type="buy_shares", shares=["LNWR_1"], percent=10),
+            row(3, type="undo"),
+            row(4, type="redo"),
+            row(5, type="pass"),
+            row(6, type="message", message="gg"),
+            row(7, type="undo", action_id=1),
+            row(8, type="redo"),
+            row(9, type="lay_tile", hex="T14", tile="8-0", rotation=2),
+            row(10, type="redo")]
+    labels = {r["id"]: r["label"] for r in history_rows(rows)}
+    assert labels[3] == "undo: buy shares: shares LNWR_1; percent 10"
+    assert labels[4] == "redo: buy shares: shares LNWR_1; percent 10"
+    assert labels[7] == "undo: buy shares: shares LNWR_1; percent 10; pass"  # everything after action 1
+    assert labels[8] == "redo: buy shares: shares LNWR_1; percent 10; pass"
+    assert labels[10] == "redo (nothing to put back)"  # a new action cleared what could be redone
+    assert labels[6].startswith("message")

@@ -150,8 +150,7 @@ def page_context(service: GameService, lv: Live, token: str | None, action: int 
         line_chart("Revenue per operating round", rev_labels, rev_series, colors=colors, chart_id="chart-revenue"),
     ]
     rows = history.rows
-    log_rows = [{"id": r["id"], "type": r["data"].get("type"), "entity": r["data"].get("entity"),
-                 "label": views.short_label(r["data"])} for r in rows]
+    log_rows = views.history_rows(rows)
     acting = [views.entity_label(game, e) for e in game.acting_entities()] if not game.finished else []
     this_round = round_label(game)
     return {

@@ -131,6 +131,39 @@ def short_label(a: dict) -> str:
     return f"{t.replace('_', ' ')}" + (": " + "; ".join(parts) if parts else "")
 
 
+def history_rows(rows: list[dict]) -> list[dict]:
+    """The history card's lines for stored ``rows`` (``{"id", "data"}``): each action's short
+    label, an undo naming the action(s) it took back and a redo the ones it put back (undo and
+    redo as the log filter reads them: an undo takes back the last live action, or every one
+    after its ``action_id``; a redo puts back what the latest undo took; any other action
+    clears what can be redone)."""
+    live: list[tuple[int, str]] = []  # (id, label) of the actions in effect
+    undone: list[list[tuple[int, str]]] = []
+    out = []
+    for r in rows:
+        a = r["data"]
+        t = a.get("type")
+        label = short_label(a)
+        if t == "undo":
+            if isinstance(a.get("action_id"), int):
+                group = [x for x in live if x[0] > a["action_id"]]
+                live = [x for x in live if x[0] <= a["action_id"]]
+            else:
+                group = live[-1:]
+                live = live[:-1]
+            undone.append(group)
+            label = "undo: " + "; ".join(lb for _, lb in group) if group else "undo (nothing to take back)"
+        elif t == "redo":
+            group = undone.pop() if undone else []
+            live.extend(group)
+            label = "redo: " + "; ".join(lb for _, lb in group) if group else "redo (nothing to put back)"
+        elif t != "message":
+            live.append((r["id"], label))
+            undone.clear()
+        out.append({"id": r["id"], "type": t, "entity": a.get("entity"), "label": label})
+    return out
+
+
 def acting_label(game, a: dict) -> str:
     try:
         return entity_label(game, game.index.resolve(a))
