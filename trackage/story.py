@@ -134,6 +134,8 @@ def message(game: Game, event: Event) -> str | None:
         return f"{e['corporation']} places a token on {e['hex']}"
     if kind == "close":
         return f"{e['corporation']} closes"
+    if kind == "chat":
+        return f"{holder_name(game, e['entity'])} says: “{e['message']}”"
     if kind == "pass":
         return f"{holder_name(game, e['entity'])} passes ({e['step'].lower()})"
     if kind == "bid":

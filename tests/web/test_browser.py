@@ -366,6 +366,12 @@ def test_imported_log_history_and_play_on(page, server, tmp_path):
     act(page, b.click)
     shot(page, "import-after-dividend")
     assert page.query_selector("#charts svg#chart-values polyline")
-    # undo my last action (the hotseat token owns every seat)
+    # undo my last action (the hotseat token owns every seat): the history names what it took back
     act(page, lambda: page.click("#undo"))
     assert button(page, "dividend") is not None
+    assert "undo: dividend" in page.inner_text("#log li:last-child")
+    # a word to the table: in the history and in the story, by name
+    page.fill("#chat input[name=message]", "Nice run, Kalle")
+    act(page, lambda: page.click("#chat button"))
+    assert "Nice run, Kalle" in page.inner_text("#log li:last-child")
+    assert "says: “Nice run, Kalle”" in page.inner_text("#story")

@@ -132,6 +132,8 @@ class Pipeline:
         if atype in NO_OP_TYPES:
             if atype != "message":
                 game.index.resolve(action)
+            else:  # chat: said in the story, changes nothing else
+                game.journal.record("chat", entity=action.get("entity"), message=str(action.get("message", ""))[:500])
             return
         if atype == "end_game":
             game.end_game("manually_ended")

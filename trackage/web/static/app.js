@@ -92,6 +92,14 @@ function trackageGame() {
     if (price) a.price = parseInt(price.value, 10);
     post(a);
   }));
+  const chat = document.getElementById("chat");
+  if (chat) chat.addEventListener("submit", ev => {
+    ev.preventDefault();
+    const text = chat.querySelector("input[name=message]").value.trim();
+    if (!text) return;
+    const pid = chat.dataset.entity;
+    post({type: "message", entity: /^\d+$/.test(pid) ? parseInt(pid, 10) : pid, entity_type: "player", message: text});
+  });
   document.querySelectorAll("form.meta-action").forEach(f => f.addEventListener("submit", ev => {
     ev.preventDefault(); post({type: f.dataset.meta});
   }));
