@@ -375,3 +375,6 @@ def test_imported_log_history_and_play_on(page, server, tmp_path):
     act(page, lambda: page.click("#chat button"))
     assert "Nice run, Kalle" in page.inner_text("#log li:last-child")
     assert "says: “Nice run, Kalle”" in page.inner_text("#story")
+    # viewing now, the story opens at its end: the last line is in view
+    assert page.evaluate("(() => { const ol = document.querySelector('ol.story'); "
+                         "return ol.scrollTop + ol.clientHeight >= ol.scrollHeight - 2; })()")

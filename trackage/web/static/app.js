@@ -92,6 +92,11 @@ function trackageGame() {
     if (price) a.price = parseInt(price.value, 10);
     post(a);
   }));
+  // the story and the history open at the action viewed (at the end when viewing now)
+  document.querySelectorAll("ol.story, ol.log").forEach(ol => {
+    const cur = ol.querySelector("li.current");
+    ol.scrollTop = cur ? cur.offsetTop - ol.offsetTop - ol.clientHeight / 2 : ol.scrollHeight;
+  });
   const chat = document.getElementById("chat");
   if (chat) chat.addEventListener("submit", ev => {
     ev.preventDefault();
