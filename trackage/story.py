@@ -180,12 +180,6 @@ def render_log(game: Game) -> None:
             click.echo(f"{action:6d}  {text}")
 
 
-def ledger_table(game: Game, by: str | None = None) -> list[dict[str, Any]]:
-    """The seeds' money table of the whole game (or per round, per action): from which class
-    of holder to which, for which reason, how much."""
-    return ledger.table(game, by)
-
-
 def money_rows(game: Game, round_label: str | None = None) -> list[dict[str, str]]:
     """The money table for a page: the whole game so far, or one round (``SR 3``, ``OR 3.2``),
     each row from, to, why and the amount in the title's money."""
@@ -200,7 +194,7 @@ def render_ledger(game: Game, by: str | None = None) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    rows = ledger_table(game, by)
+    rows = ledger.table(game, by)
     table = Table(title=f"Where the money went ({game.TITLE})")
     if by:
         table.add_column(by.capitalize())
