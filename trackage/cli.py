@@ -380,7 +380,7 @@ def act(file: str, action_json: str) -> None:
     except GameError as e:
         click.echo(json.dumps({"error": e.message, "rule": e.rule}), err=True)
         sys.exit(2)
-    from .web.views import round_label
+    from .core.journal import round_label
 
     click.echo(json.dumps({"action_count": _next_id(data) - 1, "round": round_label(game),
                            "acting": [game.index.name(e) for e in game.acting_entities()] if not game.finished else [],
@@ -402,10 +402,11 @@ def play(file: str, title: str | None, num_players: int | None, options: tuple, 
 
     from rich.console import Console
 
+    from .core.journal import round_label
     from .export import game_to_log
     from .show import render
     from .titles import new_game
-    from .web.views import describe, round_label
+    from .web.views import describe
 
     console = Console()
     if not os.path.exists(file):

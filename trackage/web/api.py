@@ -10,6 +10,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
 from ..core.entities import entity_type
+from ..core.journal import round_label
 from ..titles import TITLES, game_class, title_info
 from . import views
 from .deps import ActingSeat, GameId, Locked, Seat, ServiceDep, StorageDep
@@ -43,7 +44,7 @@ def game_state(service: GameService, lv: Live, seat: dict | None) -> dict[str, A
     return {
         "id": gid, "title": game.TITLE, "players": [{"id": p.id, "name": p.name} for p in game.seats],
         "options": list(lv.meta.get("options") or []),
-        "round": game.round.name, "round_label": views.round_label(game), "turn": game.turn,
+        "round": game.round.name, "round_label": round_label(game), "turn": game.turn,
         "round_num": game.round.round_num, "phase": game.phase.name, "acting": acting,
         "seat": None if seat is None else (seat["player_id"] or "*"),
         "legal_actions": legal, "finished": game.finished,

@@ -155,7 +155,7 @@ def page_context(service: GameService, lv: Live, token: str | None, action: int 
     this_round = round_label(game)
     return {
         "gid": g, "game": game, "meta": lv.meta, "title_name": display_name(game.TITLE),
-        "round_label": views.round_label(game), "acting": acting, "at": at, "last": lv.last_id,
+        "round_label": this_round, "acting": acting, "at": at, "last": lv.last_id,
         "viewing_past": viewing_past, "map_svg": svg, "groups": groups, "has_lay": bool(lay),
         "lay_hexes": sorted({a["hex"] for a in lay}),
         "token_json": json.dumps([views.clean_for_json(a) for a in tok]),

@@ -7,6 +7,7 @@ import threading
 from typing import TYPE_CHECKING
 
 from ..core.errors import GameError
+from ..core.journal import round_label
 from ..core.log import filter_actions
 from ..titles import new_game
 from .mapsvg import entity_colors
@@ -14,21 +15,8 @@ from .mapsvg import entity_colors
 if TYPE_CHECKING:
     from ..core.game import Game
 
-ROUND_SHORT = {"Stock Round": "SR", "Operating Round": "OR"}
-
 
 # ---------------------------------------------------------------------------- labels
-def round_label(game) -> str:
-    r = game.round
-    name = r.name
-    short = ROUND_SHORT.get(name)
-    if short == "OR":
-        return f"OR {game.turn}.{r.round_num}"
-    if short == "SR":
-        return f"SR {game.turn}"
-    return f"{name} {game.turn}"
-
-
 def entity_label(game, e) -> str:
     if e is None:
         return "-"
