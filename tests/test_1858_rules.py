@@ -468,6 +468,7 @@ def test_india_a_closed_loco_works_is_for_sale_again_and_pays():
 def test_share_exchange_requests_come_from_a_connected_minor(monkeypatch):
     path = FIXTURES / "1858" / "1858-quick-start-b.json"
     g, a = at(path, 212)  # the M&Z asks MZA's president for a treasury share
+    g.LIVE_SNAPSHOT_EVERY = 1  # the rules are patched below: a refusal must not replay under them
     # the same request through the private's company: 18xx.games offers it through the minor
     refused(g, {**a, "entity_type": "company"}, "bad-exchange")
     # an unconnected private could only be denied there: refused at once here

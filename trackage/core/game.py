@@ -69,6 +69,10 @@ class Game:
     STATE_EXCLUDE: tuple[str, ...] = ("snapshots", "redo_stack", "_gate", "_unlisted", "_asking")
     CLONE_SKIP: tuple[str, ...] = ("_gate", "_unlisted", "_asking")
     SNAPSHOT_EVERY = 16
+    # live play copies the game before every LIVE_SNAPSHOT_EVERY-th action only: a refused
+    # action in between is taken back by replaying from the last snapshot (the same state:
+    # the rules are deterministic), and undo replays at most this many actions
+    LIVE_SNAPSHOT_EVERY = 4
     # live play (process() outside a log import) accepts exactly what legal_actions() lists
     LISTED_ONLY = True
     _gate = False

@@ -3,7 +3,7 @@
 :class:`Pipeline` does the work behind the public play API of
 :class:`~trackage.core.game.Game` (``process``, ``_apply``, ``load``, ``undo``, ``redo``):
 an action's way through the rules and the round flow, the gate that refuses what
-``legal_actions`` does not list, the snapshots taken before each action and kept for undo,
+``legal_actions`` does not list, the snapshots taken before every few actions and kept for undo,
 and the replay from a snapshot. It holds the game only while it works (one is made per
 call, so a game's state never holds one); what it keeps between calls (the action list,
 the snapshots, the redo stack, the gate's flags) lives on the game.
@@ -68,7 +68,9 @@ class Pipeline:
 
         game = self.game
         misfit = schema.check(action, loading=game.loading)
-        before = snapshot(game)
+        n = len(game.actions)
+        before = snapshot(game) if n % game.LIVE_SNAPSHOT_EVERY == 0 else None
+        history = None if before is not None else self.history()
         # the gate guards the outermost call only: trials the rules run on copies are not moves
         gated = not game.loading and game.LISTED_ONLY and not _GATING.get()
         try:
@@ -84,23 +86,46 @@ class Pipeline:
                 # the rules let it through, but it is no legal action: refused all the same
                 raise game._unlisted
         except GameError as e:
-            self.restore(before)
+            self.take_back(n, before, history)
             raise e.with_action(action) from None
         except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError, AssertionError) as e:
             # (an assert states what the rules guarantee for a listed action: one that fails
             # was reached by an impossible action, as a None's missing attribute would be)
-            self.restore(before)
+            self.take_back(n, before, history)
             raise ActionFormatError(f"malformed or impossible action: {type(e).__name__}: {e}", action) from e
         except Exception:
             # an engine bug: still leave the game as it was, and let the error show itself
-            self.restore(before)
+            self.take_back(n, before, history)
             raise
         finally:
             game._gate = False
         if misfit is not None:
             game.warnings.append(misfit)  # a log's misfit, accepted: said once it is applied
         game.redo_stack = []
-        self.keep_snapshot(len(game.actions) - 1, before)
+        if before is not None:
+            self.keep_snapshot(n, before)
+
+    def history(self) -> dict[str, Any]:
+        """The game's records (actions, log, warnings, redo stack) as they are now, to be put
+        back after a replay (they are replaced, never changed in place, by a snapshot's restore)."""
+        game = self.game
+        return {name: list(getattr(game, name)) for name in game.CLONE_SHALLOW if name != "snapshots"}
+
+    def take_back(self, n: int, before: Game | None, history: dict[str, Any] | None) -> None:
+        """Leave the game as it was after its first ``n`` actions: a copy of ``before`` when
+        one was taken, or else a replay from the last snapshot with the records put back."""
+        game = self.game
+        game._gate = False
+        game._unlisted = None
+        if before is not None:
+            self.restore(before)
+            return
+        assert history is not None
+        snaps = game.snapshots
+        self.replay_to(n)
+        for name, value in history.items():
+            setattr(game, name, value)
+        game.snapshots = snaps
 
     def apply(self, action: dict[str, Any], record: bool = True) -> None:
         """Apply ``action`` and its ``auto_actions`` without the error handling of
