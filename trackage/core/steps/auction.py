@@ -113,6 +113,11 @@ class AuctionMixin:
     BID_INCREMENT_MESSAGE: ClassVar[str] = "bids rise in steps of {step}"
     OVER_MAX_MESSAGE: ClassVar[str] = "{entity} can bid at most {max}"
 
+    @property
+    def auctioning(self) -> Any:
+        """The item up for auction now (None when nothing is)."""
+        return self.auction.item if self.auction is not None else None
+
     # ------------------------------------------------------------------ the handler
     def process_bid(self, action: dict[str, Any], entity: Any) -> None:
         item = self.bid_item(action, entity)

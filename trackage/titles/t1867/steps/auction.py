@@ -26,10 +26,6 @@ class SingleItemAuction(AuctionMixin, Passing):
         if self.companies:
             self.start_item(self.companies[0])
 
-    @property
-    def auctioning(self):
-        return self.auction.item if self.auction is not None else None
-
     def description(self):
         return "Bid on Companies"
 
