@@ -25,6 +25,7 @@ class StartingPackageInitialAuction(AuctionMixin, Step):
 
     HANDLERS: ClassVar[dict] = {"bid": "process_bid", "pass": "process_pass"}
     OVER_MAX_MESSAGE: ClassVar[str] = "{entity} cannot afford {item}"
+    NOT_UP_RULE: ClassVar[str] = "company-not-for-sale"
 
     def description(self):
         return "Initial Drafting of Privates/Minors"
@@ -42,11 +43,8 @@ class StartingPackageInitialAuction(AuctionMixin, Step):
     def available(self) -> list:
         return self.game.draftables()
 
-    def bid_item(self, action, entity):
-        company = super().bid_item(action, entity)
-        if company not in self.available():
-            raise GameError(f"{company.name} is not offered now", rule="company-not-for-sale")
-        return company
+    def up_for_auction(self, company) -> bool:
+        return company in self.available()
 
     def bid_price(self, action, entity, company):
         """A card costs its value (another price in an imported log: a warning)."""
@@ -172,7 +170,8 @@ class StartingPackageForcedAuction(StartingPackageInitialAuction):
         return [c for c in self.game.draftables() if entity.cash > 0 or richest >= self.floor_price(c)]
 
     def process_pass(self, action, entity):
-        self.auction.drop(entity)  # offered only while a card is up
+        assert self.auction is not None  # a pass is offered only while a card is up
+        self.auction.drop(entity)
         if not self.all_passed():
             self.next_entity()
 
@@ -220,9 +219,11 @@ class StartingPackageForcedAuction(StartingPackageInitialAuction):
             entity = r.entities[r.entity_index]
             if self.auctioning is None or self.all_passed():  # all passed: a lower price, or a forced purchase
                 return
-            if entity in self.auction.bidders and self.actions(entity):
+            bids = self.auction
+            assert bids is not None  # a card is up
+            if entity in bids.bidders and self.actions(entity):
                 return
-            self.auction.drop(entity)  # cannot pay the price: passed over
+            bids.drop(entity)  # cannot pay the price: passed over
 
     def offered(self, entity) -> list:
         return self.selectable(entity) if self.auctioning is None else [self.auctioning]
