@@ -112,6 +112,13 @@ class AuctionMixin:
     #: the maximum's (fields: entity, item, price, max).
     BID_INCREMENT_MESSAGE: ClassVar[str] = "bids rise in steps of {step}"
     OVER_MAX_MESSAGE: ClassVar[str] = "{entity} can bid at most {max}"
+    #: The rule a bid on an item not :meth:`up_for_auction` breaks.
+    NOT_UP_RULE: ClassVar[str] = "not-for-auction"
+
+    @property
+    def auctioning(self) -> Any:
+        """The item up for auction now (None when nothing is)."""
+        return self.auction.item if self.auction is not None else None
 
     # ------------------------------------------------------------------ the handler
     def process_bid(self, action: dict[str, Any], entity: Any) -> None:
@@ -124,12 +131,18 @@ class AuctionMixin:
 
     # ------------------------------------------------------------------ hooks
     def bid_item(self, action: dict[str, Any], entity: Any) -> Any:
-        """The item ``action`` bids on; refuses an unknown one and (override) one not up for
-        auction now. Default: the company named by ``company`` (``unknown-entity``)."""
+        """The item ``action`` bids on: the company named by ``company`` (``unknown-entity``),
+        if :meth:`up_for_auction` (else :attr:`NOT_UP_RULE`)."""
         company = self.game.index.company(action.get("company"))
         if company is None:
             raise GameError(f"unknown company {action.get('company')!r}", rule="unknown-entity")
+        if not self.up_for_auction(company):
+            raise GameError(f"bid: {company.name} is not up for auction now", rule=self.NOT_UP_RULE)
         return company
+
+    def up_for_auction(self, item: Any) -> bool:
+        """May ``item`` be bid on now? Default: yes."""
+        return True
 
     def bid_price(self, action: dict[str, Any], entity: Any, item: Any) -> int:
         """The price ``action`` bids: a whole number (``malformed-action``); 0 when missing,

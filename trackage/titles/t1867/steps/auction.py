@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ....core.errors import GameError
 from ....core.money import pay
 from ....core.steps.auction import AuctionMixin, Bids
 from ....core.steps.passing import Passing
@@ -25,10 +24,6 @@ class SingleItemAuction(AuctionMixin, Passing):
                                 key=lambda c: c.value)
         if self.companies:
             self.start_item(self.companies[0])
-
-    @property
-    def auctioning(self):
-        return self.auction.item if self.auction is not None else None
 
     def description(self):
         return "Bid on Companies"
@@ -70,11 +65,8 @@ class SingleItemAuction(AuctionMixin, Passing):
         self.resolve_auction()
 
     # ------------------------------------------------------------ bid hooks
-    def bid_item(self, action, entity):
-        company = self.game.index.company(action.get("company"))
-        if company is None or company is not self.auctioning:
-            raise GameError(f"{action.get('company')!r} is not up for auction", rule="not-for-auction")
-        return company
+    def up_for_auction(self, company) -> bool:
+        return company is self.auctioning
 
     def accept_bid(self, entity, item, price, action):
         self.declined = []
