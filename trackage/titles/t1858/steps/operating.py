@@ -22,58 +22,44 @@ class HomeToken1858(HomeToken, Passing):
     reserved cities (free); one started directly pays twice the city's revenue."""
 
     HANDLERS: ClassVar[dict] = {"place_token": "process_place_token", "pass": "process_pass"}
+    HOME_ROOM_RULE = "token-same-hex"
 
     def active_entities(self):
         p = self.pending()
         return [p["entity"].owner] if p else []
 
     def actions(self, entity):
-        p = self.pending()
-        if not p or entity is not p["entity"]:
-            return []
-        return ["place_token"] + (["pass"] if any(t.used and t.city is not None for t in entity.tokens) else [])
+        out = super().actions(entity)
+        return out + ["pass"] if out and self.has_token(entity) else out
 
-    def process_place_token(self, action, entity):
-        game = self.game
-        p = self.pending()
-        city = game.board.city_by_id(action.get("city"))
-        if city is None or city.hex not in p["hexes"] or (p.get("cities") is not None and city not in p["cities"]):
-            raise GameError(f"cannot place the home token in {action.get('city')!r}", rule="bad-home-token")
-        token = p["token"]
-        token.price = self.home_cost(entity, city)
-        if token.price > entity.cash:
-            raise GameError(f"{entity.name} cannot pay {token.price} for its home token", rule="insufficient-cash")
-        if any(game.board.tokened_by(c, entity) for c in city.tile.cities):
-            raise GameError(f"{entity.name} already has a token on {city.hex.id}", rule="token-same-hex")
-        game.board.place_city_token(city, entity, token, free=True, check_tokenable=not game.loading)
-        if token.price > 0:
-            pay(game, entity, game.bank, token.price, "token")
-        self.round.pending_tokens.pop(0)
-        game.delete_reservations(entity, city)
-        game.graph_changed()
+    def has_token(self, entity) -> bool:
+        return any(t.used and t.city is not None for t in entity.tokens)
 
-    def home_cost(self, entity, city) -> int:
+    def home_room(self, entity, city, token) -> bool:
+        """No token of its own on the tile; room is not checked while replaying."""
+        board = self.game.board
+        return not any(board.tokened_by(c, entity) for c in city.tile.cities) and (
+            self.game.loading or board.tokenable(city, entity, free=True, tokens=[token]))
+
+    def home_price(self, entity, city, token) -> int:
         """A company started directly pays twice the city's revenue for its first token
         (nothing on an empty hex); otherwise the home token is free."""
-        free = entity.companies or any(t.used and t.city is not None for t in entity.tokens)
+        free = entity.companies or self.has_token(entity)
         return 0 if free or city.tile.color == "white" else 2 * city.revenue_for([city.tile.color])
+
+    def make_home_room(self, entity, city) -> None:
+        """The token carries its price."""
+        token = self.pending()["token"]
+        token.price = self.home_price(entity, city, token)
+
+    def after_home_token(self, entity, city) -> None:
+        self.game.delete_reservations(entity, city)
 
     def passing(self, entity) -> None:
         """A company that already has a token leaves its home token unplaced: the pending
         token goes and so do its reservations."""
         self.round.pending_tokens.pop(0)
         self.game.delete_reservations(entity)
-
-    def legal_actions(self, entity):
-        p = self.pending()
-        if not p or entity is not p["entity"]:
-            return []
-        board, cities = self.game.board, p.get("cities")
-        if cities is None:
-            cities = [c for h in p["hexes"] for c in board.tile(h).cities]
-        return [{"type": "place_token", "city": c.id, "slot": board.get_slot(c, entity) or 0} for c in cities
-                if board.tokenable(c, entity, free=True, tokens=[p["token"]]) and self.home_cost(entity, c)
-                <= entity.cash] + [{"type": a} for a in self.actions(entity) if a == "pass"]
 
 
 class Track1858(TrackAndTokenStep):
