@@ -170,6 +170,7 @@ def test_the_unconfirmed_runs_are_judged_as_the_reference_judges_them(
     log's stored revenue); ours agree, and the router's proven best is at least what the
     logged routes are worth under the rules (1404: 1,250)."""
     from trackage.core.errors import GameError
+    from trackage.review import review_limit
     from trackage.router import logstates, optimal_routes
 
     game, logged = logstates.state_before(LOG_1822, action)
@@ -180,6 +181,6 @@ def test_the_unconfirmed_runs_are_judged_as_the_reference_judges_them(
             game.compute_route_revenues(entity, logged["routes"], trains)
     else:
         assert game.compute_route_revenues(entity, logged["routes"], trains) == revenues
-    best = optimal_routes(game, entity, work_limit=game.ROUTER_WORK)
+    best = optimal_routes(game, entity, work_limit=review_limit(game))
     assert best.optimal
     assert revenues is None or best.revenue >= sum(revenues)

@@ -79,16 +79,28 @@ def logged_revenues(game: Game) -> dict[int, int]:
     return out
 
 
+#: the review's work limit per run: a review wants a proof behind every best and may spend
+#: seconds on a run (a lone 7E on 1858's late map walks ~76,000 steps), where live play's
+#: suggestion keeps to the title's ``ROUTER_WORK``
+REVIEW_WORK = 200_000
+
+
+def review_limit(game: Game, work_limit: int | None = None) -> int:
+    """The router's work limit per reviewed run: ``work_limit`` when given."""
+    return max(REVIEW_WORK, game.ROUTER_WORK) if work_limit is None else work_limit
+
+
 def review_runs(data: dict[str, Any], work_limit: int | None = None) -> tuple[list[RunReview], Game]:
     """Every ``run_routes`` of log ``data`` reviewed, in log order, and the replayed game.
 
-    ``work_limit``: the router's work limit per run (default: the title's ``ROUTER_WORK``).
+    ``work_limit``: the router's work limit per run (default: :data:`REVIEW_WORK`, or the
+    title's ``ROUTER_WORK`` when that is higher).
     A log that does not replay raises :class:`TrackageError` naming the failing action."""
     from .router import optimal_routes
 
     actions = filter_actions(data["actions"])
     game = game_from_log(data)
-    limit = game.ROUTER_WORK if work_limit is None else work_limit
+    limit = review_limit(game, work_limit)
     pending: list[_Pending] = []
     applied = [0]
     seen = [0]  # the game's warnings so far
@@ -209,6 +221,6 @@ def review(path_or_data: str | Path | dict[str, Any], work_limit: int | None = N
     player and in all, and the problems found."""
     data = path_or_data if isinstance(path_or_data, dict) else load_log(path_or_data)
     runs, game = review_runs(data, work_limit)
-    return {"title": str(game.TITLE), "work_limit": game.ROUTER_WORK if work_limit is None else work_limit,
+    return {"title": str(game.TITLE), "work_limit": review_limit(game, work_limit),
             "runs": runs, "by_company": by_company(runs), "by_player": by_player(runs), "total": totals(runs),
             "problems": problems(runs), "unconfirmed": unconfirmed(runs)}

@@ -227,9 +227,6 @@ class Game1822(Game):
     GAME_END_LOCK_FIRST_TRIGGER = True
     NEXT_SR_PLAYER_ORDER = "most_cash"
     MIN_BID_INCREMENT = 5
-    #: the router's work limit: an E train beside a 7+ and an LP walks up to ~30,000
-    #: steps (1822_game_end_stock_market), proven in under 2 s
-    ROUTER_WORK = 100_000
     BIDBOX_MINORS = 4
     BIDBOX_CONCESSIONS = 3
     BIDBOX_PRIVATES = 3

@@ -85,9 +85,6 @@ class Game1858(Game):
     TILE_LAYS: ClassVar[list] = [{"lay": True, "upgrade": True, "cost": 0},
                  {"lay": True, "upgrade": True, "cost": 20, "cannot_reuse_same_hex": True}]
     GREY_TRAINS = ("7E", "6M", "5D")
-    #: the router's work limit: a lone 7E or 5D, or a 5E beside a 7E, on the late map walks
-    #: up to ~76,000 steps (1858_game_end_bank), proven in under 6 s
-    ROUTER_WORK = 100_000
     QUICK_START = ("quick_start_a", "quick_start_b")
 
     # ------------------------------------------------------------------ data

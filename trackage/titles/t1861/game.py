@@ -37,9 +37,6 @@ class Game1861(Game1867):
     NUM_LOANS = 172
     NATIONAL_MAX_LOANS = 100
     NATIONALIZATION_LOAN_STEPS = 1
-    #: the router's work limit: a lone 8 train on the late map walks up to ~55,000 steps
-    #: (167259), proven in about a second
-    ROUTER_WORK = 100_000
 
     def add_neutral_tokens(self):
         self.green_tokens = []
