@@ -8,7 +8,7 @@ from ..actions import amount
 from ..errors import GameError
 from ..money import pay
 from ..shares import action_bundle
-from .auction import AuctionMixin
+from .auction import AuctionMixin, Bids
 from .passing import Passing
 
 if TYPE_CHECKING:
@@ -551,10 +551,27 @@ class BuySellParShares(Passing):
 
 class AuctionBuySellParShares(AuctionMixin, BuySellParShares):
     """A stock round in which a turn may put one item up for auction (1858's private railways,
-    1867's minors): while it runs its bidders act in turn, and a pass leaves it."""
+    1867's minors): while it runs its bidders act in turn (``bid`` or ``pass``, which leaves
+    it); otherwise a turn may open one (:meth:`can_bid_any`, on one of :meth:`bid_items`)
+    unless it has bought."""
 
     HANDLERS: ClassVar[dict[str, Any]] = {**BuySellParShares.HANDLERS, "bid": "process_bid"}
     COMPANIES = False
+    #: The bids are listed before the turn's other actions (else after them, pass included).
+    BIDS_FIRST: ClassVar[bool] = False
+
+    def round_state(self) -> dict[str, Any]:
+        return {**super().round_state(), "auction": None}
+
+    @property
+    def auction(self) -> Bids | None:
+        """The auction under way, kept on the round (``round.auction``)."""
+        bids: Bids | None = self.round.auction
+        return bids
+
+    @auction.setter
+    def auction(self, bids: Bids | None) -> None:
+        self.round.auction = bids
 
     def current_entity(self) -> Any:
         """The next bidder while an auction runs, else the round's player in turn."""
@@ -566,3 +583,32 @@ class AuctionBuySellParShares(AuctionMixin, BuySellParShares):
             self.drop_bidder(entity)
         else:
             self.pass_()
+
+    def can_bid_any(self, entity: Any) -> bool:
+        """Whether ``entity`` may open an auction now (default: never)."""
+        return False
+
+    def bid_items(self, entity: Any) -> list[Any]:
+        """The items ``entity`` may open an auction on (default: none)."""
+        return []
+
+    def actions(self, entity: Any) -> list[str]:
+        if entity is not self.current_entity():
+            return []
+        if self.auction:
+            return ["bid", "pass"]
+        out = super().actions(entity)
+        if not self.bought() and self.can_bid_any(entity):
+            out.append("bid")
+        if out and "pass" not in out and not self.must_sell(entity):
+            out.append("pass")
+        return out
+
+    def legal_actions(self, entity: Any) -> list[dict[str, Any]]:
+        """The turn's listing with the bids on the auction under way, or on
+        :meth:`bid_items`, before it (:attr:`BIDS_FIRST`) or after it."""
+        acts = self.actions(entity)
+        items = [self.auction.item] if self.auction else self.bid_items(entity)
+        bids = [b for c in items for b in self.bid_offer(entity, c)] if "bid" in acts else []
+        rest = super().legal_actions(entity)
+        return bids + rest if self.BIDS_FIRST else rest + bids
