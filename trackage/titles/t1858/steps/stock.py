@@ -14,7 +14,7 @@ class StockRound1858Step(AuctionBuySellParShares):
 
     HANDLERS: ClassVar[dict] = {**AuctionBuySellParShares.HANDLERS, "convert": "process_convert"}
     HOLDING_LIMIT_FORCES_SALE = False
-    BIDS_FIRST = True
+    LISTING = ("bid", *AuctionBuySellParShares.LISTING[:-1])
 
     def description(self):
         return "Bid on a private railway" if self.auction else "Buy/Sell/Par"
