@@ -170,24 +170,16 @@ class StartingPackageForcedAuction(StartingPackageInitialAuction):
         return [c for c in self.game.draftables() if entity.cash > 0 or richest >= self.floor_price(c)]
 
     def process_pass(self, action, entity):
-        assert self.auction is not None  # a pass is offered only while a card is up
-        self.auction.drop(entity)
-        if not self.all_passed():
+        if not self.decline(entity):
             self.next_entity()
 
-    def all_passed(self) -> bool:
-        bids = self.auction
-        assert bids is not None  # called only while a card is up
-        if bids.bidders:
-            return False
-        target = bids.item
+    def price_drop(self, target) -> None:
+        """Everyone passed: 10M off the price, or at half its value the picker must buy it."""
         if target.value // 2 >= self.min_bid(target):
             self.force_purchase(target)
         else:
             self.discount[target] = self.discount.get(target, 0) + self.REDUCTION
-            bids.bidders = list(self.round.entities)
             self.next_entity()
-        return True
 
     def force_purchase(self, target):
         price, ents, buyer = self.min_bid(target), self.round.entities, self.triggerer
@@ -216,14 +208,13 @@ class StartingPackageForcedAuction(StartingPackageInitialAuction):
         r = self.round
         for _ in range(len(r.entities) + 1):
             r.next_entity_index()
-            entity = r.entities[r.entity_index]
-            if self.auctioning is None or self.all_passed():  # all passed: a lower price, or a forced purchase
-                return
             bids = self.auction
-            assert bids is not None  # a card is up
-            if entity in bids.bidders and self.actions(entity):
+            if bids is None or self.check_declined():  # all passed: a lower price, or a forced purchase
                 return
-            bids.drop(entity)  # cannot pay the price: passed over
+            entity = r.entities[r.entity_index]
+            if entity not in bids.declined and self.actions(entity):
+                return
+            bids.declined.append(entity)  # cannot pay the price: passed over
 
     def offered(self, entity) -> list:
         return self.selectable(entity) if self.auctioning is None else [self.auctioning]
