@@ -112,15 +112,17 @@ class Token1867(TokenStep):
             return token.price
         return token.price * min(h.distance(hex_) for h in used)
 
-    def prepare_token(self, entity, city, token, action: dict) -> None:
+    def prepare_token(self, entity, city, token, action: dict) -> bool:
         """The token costs its price times the distance to the nearest own token."""
         price = self.token_price(entity, token, city.hex)
         if price > entity.cash:
             raise GameError(f"{entity.name} cannot afford a token for {price}", rule="insufficient-cash")
         token.price = price
+        return False
 
-    def token_listed(self, entity, city) -> bool:
-        return self.token_price(entity, self.available_tokens(entity)[0], city.hex) <= entity.cash
+    def token_offer(self, entity, city):
+        price = self.token_price(entity, self.available_tokens(entity)[0], city.hex)
+        return super().token_offer(entity, city) if price <= entity.cash else None
 
 
 class Route1867(RunRoutes):
