@@ -171,8 +171,8 @@ class TrackAndTokenStep(Step):
         toks = self.available_tokens(entity)
         if not toks:
             raise GameError(f"{entity.name} has no tokens left", rule="no-tokens")
-        token = toks[0]
-        free = self.prepare_token(entity, city, token, action)
+        token, free = toks[0], self.free_token(entity, city)
+        self.prepare_token(entity, city, token, action)
         if not game.loading and not self.token_connected(entity, city):
             raise GameError(f"{city.id} is not connected to {entity.name}'s network", rule="token-not-connected")
         self.check_token_room(entity, city, token, free)
@@ -184,11 +184,13 @@ class TrackAndTokenStep(Step):
         if not self.can_lay_tile(entity):
             self.pass_()
 
-    def prepare_token(self, entity: Any, city: City, token: Token, action: dict[str, Any]) -> bool:
+    def prepare_token(self, entity: Any, city: City, token: Token, action: dict[str, Any]) -> None:
         """Title hook: check (raise a ``GameError``) and price ``token`` before ``entity``
-        places it in ``city``; True when it is free (a company's ability). The step then
-        checks connection and room and charges ``token.price`` through ``pay``. Default: a
-        priced token."""
+        places it in ``city``; the step then checks connection and room and charges
+        ``token.price`` through ``pay`` unless ``free_token``. Default: nothing to add."""
+
+    def free_token(self, entity: Any, city: City) -> bool:
+        """Title hook: is ``entity``'s token in ``city`` free (a company's ability)? Default: no."""
         return False
 
     def token_connected(self, entity: Any, city: City) -> bool:
@@ -207,12 +209,18 @@ class TrackAndTokenStep(Step):
 
     def token_cities(self, entity: Any) -> list[City]:
         """Title hook for enumeration: the cities a token may be offered in (default: the
-        connected cities with room)."""
-        return tokenable_cities(self.game, entity)
+        connected cities without a token of ``entity`` on their tile)."""
+        board = self.game.board
+        return [n for n in self.game.graph.connected_nodes(entity) if getattr(n, "is_city", False)
+                and not any(board.tokened_by(c, entity) for c in n.tile.cities)]
 
     def token_offer(self, entity: Any, city: City) -> dict[str, Any] | None:
-        """Title hook for enumeration: the legal ``place_token`` action in ``city``, or None.
-        Default: its city and slot."""
+        """Title hook for enumeration: the legal ``place_token`` action in ``city`` (its slot),
+        or None when ``check_token_room`` refuses it."""
+        try:
+            self.check_token_room(entity, city, self.available_tokens(entity)[0], self.free_token(entity, city))
+        except GameError:
+            return None
         return {"type": "place_token", "city": city.id, "slot": self.game.board.get_slot(city, entity) or 0}
 
     # ------------------------------------------------------------ enumeration

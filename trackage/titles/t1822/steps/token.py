@@ -148,47 +148,28 @@ class Token1822(TokenStep):
             raise GameError(f"{action.get('choice')!r} is not a choice now", rule="bad-choice")
         self.game.company_made_choice(entity, action.get("choice"), "token")
 
-    def token_cities(self, entity) -> list:
-        """Connected cities without a token of ``entity``, and the English Channel for
-        SECR's free token there."""
-        out = super().token_cities(entity)
-        if self.game.secr_token_ability(entity):
-            board = self.game.board
-            for c in board.tile(self.game.board.hex_by_id("P43")).cities:
-                if c not in out and not board.tokened_by(c, entity) and c in self.game.graph.connected_nodes(entity):
-                    out.append(c)
-        return out
-
     def free_token(self, entity, city) -> bool:
+        """SECR's token in the English Channel is free (once)."""
         return city.hex.id == "P43" and self.game.secr_token_ability(entity)
 
-    def prepare_token(self, entity, city, token, action) -> bool:
-        """A major has one token a city; SECR's token in the English Channel is free."""
+    def prepare_token(self, entity, city, token, action) -> None:
+        """A major has one token a city; SECR's free token uses its ability up."""
         if _is_major(entity) and self.game.board.tokened_by(city, entity):
             raise GameError(f"{entity.id} can't have 2 tokens in the same city", rule="token-same-city")
-        free = entity.id == "SECR" and self.free_token(entity, city)
-        if free:
+        if self.free_token(entity, city):
             self.game.secr_used_ability = True
-        return free
 
     def token_connected(self, entity, city) -> bool:
         with self.game.graph_probe():
             return super().token_connected(entity, city)
 
     def check_token_room(self, entity, city, token, free) -> None:
-        """London (M38) needs only a free slot; elsewhere there must be room for the token."""
-        if city.hex.id != "M38" and not self.game.board.tokenable(city, entity, free=free, tokens=[token]):
-            raise GameError(f"{entity.name} cannot place a token in {city.id}", rule="city-full")
-        if city.hex.id == "M38" and self.game.board.get_slot(city, entity) is None:
+        """London (M38) needs only a free slot (and the price); elsewhere, room for the token."""
+        board = self.game.board
+        if city.hex.id == "M38" and (board.get_slot(city, entity) is None or token.price > entity.cash):
             raise GameError(f"no free slot in {city.id}", rule="city-full")
-
-    def token_offer(self, entity, city):
-        board, token = self.game.board, self.available_tokens(entity)[0]
-        if city.hex.id == "M38":
-            ok = board.get_slot(city, entity) is not None and token.price <= entity.cash
-        else:
-            ok = board.tokenable(city, entity, tokens=[token], free=self.free_token(entity, city))
-        return super().token_offer(entity, city) if ok else None
+        if city.hex.id != "M38" and not board.tokenable(city, entity, free=free, tokens=[token]):
+            raise GameError(f"{entity.name} cannot place a token in {city.id}", rule="city-full")
 
     def legal_actions(self, entity):
         acts = self.actions(entity)

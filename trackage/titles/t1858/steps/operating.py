@@ -130,7 +130,7 @@ class Token1858(TokenStep):
     def can_place_token(self, entity) -> bool:
         return entity.is_corporation and bool(self.available_tokens(entity))
 
-    def prepare_token(self, entity, city, token, action) -> bool:
+    def prepare_token(self, entity, city, token, action) -> None:
         game = self.game
         ours, cost = game.token_cost(entity, city), amount(action, "cost", None)
         if cost is not None and cost != ours:
@@ -140,14 +140,14 @@ class Token1858(TokenStep):
         token.price = int(ours if cost is None or not game.loading else cost)
         if token.price > entity.cash:
             raise GameError(f"{entity.name} cannot pay {token.price} for a token", rule="insufficient-cash")
-        return False
 
     def token_connected(self, entity, city) -> bool:
         return self.game.token_connected(entity, city)
 
     def check_token_room(self, entity, city, token, free) -> None:
+        """(Cash is checked with the price.)"""
         if not self.game.loading or any(self.game.board.tokened_by(c, entity) for c in city.tile.cities):
-            super().check_token_room(entity, city, token, free)
+            super().check_token_room(entity, city, token, True)
 
     def token_cities(self, entity):
         return self.game.tokenable_cities_1858(entity)

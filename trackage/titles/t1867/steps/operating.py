@@ -112,13 +112,12 @@ class Token1867(TokenStep):
             return token.price
         return token.price * min(h.distance(hex_) for h in used)
 
-    def prepare_token(self, entity, city, token, action: dict) -> bool:
+    def prepare_token(self, entity, city, token, action: dict) -> None:
         """The token costs its price times the distance to the nearest own token."""
         price = self.token_price(entity, token, city.hex)
         if price > entity.cash:
             raise GameError(f"{entity.name} cannot afford a token for {price}", rule="insufficient-cash")
         token.price = price
-        return False
 
     def token_offer(self, entity, city):
         price = self.token_price(entity, self.available_tokens(entity)[0], city.hex)

@@ -25,14 +25,13 @@ class Track1893(TrackAndTokenStep):
 
 
 class Token1893(TokenStep):
-    def prepare_token(self, entity, city, token, action: dict) -> bool:
+    def prepare_token(self, entity, city, token, action: dict) -> None:
         """The token takes the city's next free slot; in play a client naming another slot is
         told so (the reference, and a log, ignore the slot)."""
         slot = action.get("slot")
         expected = self.game.board.get_slot(city, entity) or 0
         if slot is not None and not self.game.loading and int(slot) != expected:
             raise GameError(f"a token in {city.id} takes slot {expected}, not {slot}", rule="wrong-slot")
-        return False
 
 
 class Route1893(RunRoutes):
