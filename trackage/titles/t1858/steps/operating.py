@@ -9,11 +9,10 @@ from trackage.core.actions import amount
 
 from ....core.errors import GameError
 from ....core.money import pay
-from ....core.round import Step
 from ....core.steps.issue import IssueShares
 from ....core.steps.operating import DiscardTrain, Dividend, HomeToken, RunRoutes
 from ....core.steps.passing import Passing
-from ....core.steps.track import TrackAndTokenStep
+from ....core.steps.track import TokenStep, TrackAndTokenStep
 from .. import gauges, privates
 
 
@@ -120,54 +119,43 @@ class Track1858(TrackAndTokenStep):
         return [{"type": "lay_tile", **c} for c in cands] + [{"type": "pass"}]
 
 
-class Token1858(Step):
-    """One token per turn; the price grows with the provincial borders to the nearest
-    own token. While replaying, the logged cost is the price (and ours is compared)."""
+class Token1858(TokenStep):
+    """One normal token per turn, in a city of either gauge's network; the price grows with
+    the provincial borders to the nearest own token. While replaying, the logged cost is the
+    price (and ours is compared) and room is not checked."""
 
-    HANDLERS: ClassVar[dict] = {"place_token": "process_place_token", "pass": "process_pass"}
+    def available_tokens(self, entity):
+        return [t for t in entity.tokens if not t.used and t.type == "normal"]
 
-    def description(self):
-        return "Place a Token"
+    def can_place_token(self, entity) -> bool:
+        return entity.is_corporation and bool(self.available_tokens(entity))
 
-    def actions(self, entity):
-        if entity is not self.current_entity() or not entity.is_corporation \
-                or not any(not t.used for t in entity.tokens if t.type == "normal"):
-            return []
-        return ["place_token", "pass"]
-
-    def process_place_token(self, action, entity):
+    def prepare_token(self, entity, city, token, action) -> None:
         game = self.game
-        city = game.board.city_by_id(action.get("city"))
-        if city is None:
-            raise GameError(f"unknown city {action.get('city')!r}", rule="unknown-city")
-        token = next(t for t in entity.tokens if not t.used and t.type == "normal")  # offered only then
-        ours = game.token_cost(entity, city)
-        cost = amount(action, "cost", None)
+        ours, cost = game.token_cost(entity, city), amount(action, "cost", None)
         if cost is not None and cost != ours:
             if not game.loading:
                 raise GameError(f"a token in {city.id} costs {ours}, not {cost}", rule="wrong-price")
             game.warnings.append(f"action {action.get('id')}: token cost {ours}, log says {cost}")
-        cost = int(ours if cost is None or not game.loading else cost)  # the logged cost while replaying
-        if not game.loading and not game.token_connected(entity, city):
-            raise GameError(f"{city.id} is not connected to {entity.name}", rule="token-not-connected")
-        if cost > entity.cash:
-            raise GameError(f"{entity.name} cannot pay {cost} for a token", rule="insufficient-cash")
-        token.price = cost
-        if any(game.board.tokened_by(c, entity) for c in city.tile.cities):
-            raise GameError(f"{entity.name} already has a token on {city.hex.id}", rule="token-same-hex")
-        game.board.place_city_token(city, entity, token, free=True, check_tokenable=not game.loading)
-        if cost > 0:
-            pay(game, entity, game.bank, cost, "token")
-        game.graph_changed()
-        self.pass_()
+        token.price = int(ours if cost is None or not game.loading else cost)
+        if token.price > entity.cash:
+            raise GameError(f"{entity.name} cannot pay {token.price} for a token", rule="insufficient-cash")
 
-    def legal_actions(self, entity):
-        if "place_token" not in self.actions(entity):
-            return []
-        g = self.game
-        return [{"type": "place_token", "city": city.id, "slot": g.board.get_slot(city, entity) or 0, "cost": cost}
-                for city in g.tokenable_cities_1858(entity)
-                if (cost := g.token_cost(entity, city)) <= entity.cash] + [{"type": "pass"}]
+    def token_connected(self, entity, city) -> bool:
+        return self.game.token_connected(entity, city)
+
+    def check_token_room(self, entity, city, token, free) -> None:
+        """(Cash is checked with the price.)"""
+        if not self.game.loading or any(self.game.board.tokened_by(c, entity) for c in city.tile.cities):
+            super().check_token_room(entity, city, token, True)
+
+    def token_cities(self, entity):
+        return self.game.tokenable_cities_1858(entity)
+
+    def token_offer(self, entity, city):
+        cost = self.game.token_cost(entity, city)
+        offer = super().token_offer(entity, city)
+        return {**offer, "cost": cost} if offer is not None and cost <= entity.cash else None
 
 
 class Route1858(RunRoutes):
