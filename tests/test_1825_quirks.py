@@ -132,7 +132,7 @@ def test_closed_corporations_trains_are_not_for_sale(operating_game):
     step = next(s for s in g.round.steps if type(s).__name__ == "BuyTrain1825")
     assert train not in step.trains_for_sale(gwr)
     with pytest.raises(GameError, match="not for sale"):
-        step.check_buy(gwr, train, 100, {"train": train.id})
+        step.check_buy(gwr, train, 100)
 
 
 def test_receivership_spends_only_its_treasury_in_live_play(operating_game):

@@ -251,9 +251,9 @@ def log(file: str, at_id: int | None, as_json: bool) -> None:
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True,
               help="Print one JSON object: runs (action, round, corporation, president, logged, best, left, "
-                   "proven), by_company, by_player, total, problems.")
+                   "proven, confirmed, note), by_company, by_player, total, problems, unconfirmed.")
 @click.option("--work-limit", type=click.IntRange(min=1), default=None,
-              help="The router's work limit per run (default: the title's ROUTER_WORK).")
+              help="The router's work limit per run (default: 200,000, a proof for every shared log's run).")
 def review(file: str, as_json: bool, work_limit: int | None) -> None:
     """Each run of a log against the best the exact router proves for the same state: the
     revenue left on the table, per run, per company and per president."""
@@ -271,6 +271,8 @@ def review(file: str, as_json: bool, work_limit: int | None) -> None:
         render_review(result)
     for p in result["problems"]:
         click.echo(f"problem: {p}", err=True)
+    for u in result["unconfirmed"]:
+        click.echo(f"unconfirmed: {u}", err=True)
 
 
 def _replayed(file: str, at_id: int | None):

@@ -257,8 +257,9 @@ def render_review(result: review.Review) -> None:
         runs.add_column("Note")
         for r in shown:
             best = "-" if r["best"] is None else str(r["best"]) + ("" if r["proven"] else "?")
+            problem = r["note"] is not None and r["proven"] and r["confirmed"]  # (unconfirmed: the log's fault)
             runs.add_row(str(r["action"]), r["round"], r["corporation"], r["president"] or "-", str(r["logged"]),
-                         best, str(r["left"]), r["note"] or "", style="red" if r["note"] and r["proven"] else None)
+                         best, str(r["left"]), r["note"] or "", style="red" if problem else None)
         console.print(runs)
     for title, key, group in (("Per company", "Company", result["by_company"]),
                               ("Per president", "President", result["by_player"])):

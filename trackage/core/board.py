@@ -946,23 +946,6 @@ class Board:
             except AttributeError:
                 pass
 
-    # ------------------------------------------------------------ tokens: the game's move
-    def place_token(self, entity: Any, city: City, token: Token, *, pay: Callable[[int], object] | None = None,
-                    check_connected: bool = True, free: bool = False) -> None:
-        game = self.game
-        if check_connected and not game.loading:
-            nodes = self.graph.connected_nodes(entity)
-            if city not in nodes:
-                raise GameError(f"{city.id} is not connected to {entity.name}'s network", rule="token-not-connected")
-        if any(self.tokened_by(c, entity) for c in city.tile.cities):
-            raise GameError(f"{entity.name} already has a token on {city.hex.id}", rule="token-same-hex")
-        if not self.tokenable(city, entity, free=free):
-            raise GameError(f"no free slot for {entity.name} in {city.id}", rule="city-full")
-        self.place_city_token(city, entity, token, free=free)
-        if pay is not None and token.price > 0 and not free:
-            pay(token.price)
-        self.changed()
-
 
 def unused_tokens_by_type(corporation: Any) -> list[Token]:
     f = getattr(corporation, "tokens_by_type", None)

@@ -31,18 +31,20 @@ Bid = tuple[Any, int, Any]
 
 
 class Bids:
-    """The bids on one item, oldest first, and the bidders still in.
+    """The bids on one item, oldest first, the bidders still in, and those of them who
+    declined it at its price (passed before any bid; a bid clears the list).
 
     Plain data (copied with the game by :mod:`trackage.core.clone`). It reads as the sequence
     of its bids: ``len(bids)``, ``bids[0]``, iteration.
     """
 
-    __slots__ = ("bidders", "bids", "item")
+    __slots__ = ("bidders", "bids", "declined", "item")
 
     def __init__(self, item: Any, bidders: list[Any] | None = None) -> None:
         self.item = item
         self.bids: list[Bid] = []
         self.bidders: list[Any] = list(bidders) if bidders is not None else []
+        self.declined: list[Any] = []
 
     def __len__(self) -> int:
         return len(self.bids)
@@ -54,7 +56,7 @@ class Bids:
         return self.bids[i]
 
     def __repr__(self) -> str:
-        return f"Bids({self.item!r}, bids={self.bids!r}, bidders={self.bidders!r})"
+        return f"Bids({self.item!r}, bids={self.bids!r}, bidders={self.bidders!r}, declined={self.declined!r})"
 
     def highest(self) -> Bid | None:
         """The highest bid (the oldest of equal ones), None before any bid."""
@@ -69,8 +71,10 @@ class Bids:
         return next((b for b in self.bids if b[0] is entity), None)
 
     def place(self, entity: Any, price: int) -> Bid:
-        """``entity`` bids ``price``: its earlier bid, if any, goes; the new one is the latest."""
+        """``entity`` bids ``price``: its earlier bid, if any, goes; the new one is the latest
+        (and nobody has declined the item any more)."""
         bid = (entity, price, self.item)
+        self.declined = []
         self.bids = [b for b in self.bids if b[0] is not entity]
         self.bids.append(bid)
         return bid
@@ -94,6 +98,17 @@ class Bids:
             return None
         return self.bidders[(self.bidders.index(best[0]) + 1) % len(self.bidders)]
 
+    def in_turn(self) -> Any:
+        """The bidder in turn: :meth:`next_bidder`, or before any bid the first bidder who has
+        not declined (None when there is none)."""
+        if self.bids:
+            return self.next_bidder()
+        return next((e for e in self.bidders if e not in self.declined), None)
+
+    def all_declined(self) -> bool:
+        """Has every bidder declined the item at its price?"""
+        return all(e in self.declined for e in self.bidders)
+
 
 class AuctionMixin:
     """The ``bid`` handler of a step, for its title to fill in through the hooks.
@@ -112,6 +127,13 @@ class AuctionMixin:
     #: the maximum's (fields: entity, item, price, max).
     BID_INCREMENT_MESSAGE: ClassVar[str] = "bids rise in steps of {step}"
     OVER_MAX_MESSAGE: ClassVar[str] = "{entity} can bid at most {max}"
+    #: The rule a bid on an item not :meth:`up_for_auction` breaks.
+    NOT_UP_RULE: ClassVar[str] = "not-for-auction"
+
+    @property
+    def auctioning(self) -> Any:
+        """The item up for auction now (None when nothing is)."""
+        return self.auction.item if self.auction is not None else None
 
     # ------------------------------------------------------------------ the handler
     def process_bid(self, action: dict[str, Any], entity: Any) -> None:
@@ -124,12 +146,18 @@ class AuctionMixin:
 
     # ------------------------------------------------------------------ hooks
     def bid_item(self, action: dict[str, Any], entity: Any) -> Any:
-        """The item ``action`` bids on; refuses an unknown one and (override) one not up for
-        auction now. Default: the company named by ``company`` (``unknown-entity``)."""
+        """The item ``action`` bids on: the company named by ``company`` (``unknown-entity``),
+        if :meth:`up_for_auction` (else :attr:`NOT_UP_RULE`)."""
         company = self.game.index.company(action.get("company"))
         if company is None:
             raise GameError(f"unknown company {action.get('company')!r}", rule="unknown-entity")
+        if not self.up_for_auction(company):
+            raise GameError(f"bid: {company.name} is not up for auction now", rule=self.NOT_UP_RULE)
         return company
+
+    def up_for_auction(self, item: Any) -> bool:
+        """May ``item`` be bid on now? Default: yes."""
+        return True
 
     def bid_price(self, action: dict[str, Any], entity: Any, item: Any) -> int:
         """The price ``action`` bids: a whole number (``malformed-action``); 0 when missing,
@@ -236,6 +264,27 @@ class AuctionMixin:
         for p in [p for p in bids.bidders if p is not entity and self.max_bid(p, bids.item) < lo]:
             bids.drop(p)
         self.resolve_auction()
+
+    def decline(self, entity: Any) -> bool:
+        """``entity`` passes on the item up at its price without bidding; True when that made
+        everyone decline it (see :meth:`check_declined`)."""
+        if self.auction is not None:
+            self.auction.declined.append(entity)
+        return self.check_declined()
+
+    def check_declined(self) -> bool:
+        """Once every bidder has declined the item up, they may all bid again after
+        :meth:`price_drop`; True when that happened."""
+        bids = self.auction
+        if bids is None or not bids.all_declined():
+            return False
+        bids.declined = []
+        self.price_drop(bids.item)
+        return True
+
+    def price_drop(self, item: Any) -> None:
+        """Every bidder declined ``item`` at its price: lower it (or say what else happens)."""
+        raise NotImplementedError
 
     def drop_bidder(self, entity: Any) -> None:
         """``entity`` leaves the auction under way, which ends if that decides it."""

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..actions import amount
+from ..errors import GameError
 from ..money import pay
+from ..round import ranged
 
 if TYPE_CHECKING:
     from ..entities import Company
@@ -21,11 +24,33 @@ class BuyCompanyMixin:
 
     game: Any
 
+    def price_range(self, entity: Any, company: Company) -> tuple[int, int] | None:
+        """Title hook: the lowest and highest price ``entity`` may pay for ``company``, or None
+        when it may not buy it (default: None)."""
+        return None
+
     def company_price(self, entity: Any, company: Company | None, action: dict[str, Any]) -> int:
         """Title hook: check that ``entity`` may buy ``company`` as ``action`` asks (``company``
         is None when the action names no known company) and return the price paid; raise a
-        ``GameError`` to refuse."""
-        raise NotImplementedError
+        ``GameError`` to refuse. Default: the named price, within ``price_range`` and the
+        buyer's cash."""
+        span = self.price_range(entity, company) if company is not None else None
+        if company is None or span is None:
+            raise GameError(f"{action.get('company')!r} cannot be bought", rule="company-not-for-sale")
+        price = amount(action, "price", None)
+        if price is None or not span[0] <= price <= span[1]:
+            raise GameError(f"price must be between {span[0]} and {span[1]}", rule="wrong-price")
+        cash: int = self.company_buyer(entity).cash
+        if price > cash:
+            raise GameError(f"{entity.name} has {cash} and cannot pay {price}", rule="insufficient-cash")
+        return int(price)
+
+    def priced_offers(self, entity: Any, companies: list[Company]) -> list[dict[str, Any]]:
+        """The legal ``buy_company`` actions for ``companies``, each at any affordable price in
+        its ``price_range``."""
+        cash: int = self.company_buyer(entity).cash
+        return [ranged({"type": "buy_company", "company": c.sym}, span[0], min(span[1], cash))
+                for c in companies if (span := self.price_range(entity, c)) is not None and span[0] <= cash]
 
     def company_buyer(self, entity: Any) -> Any:
         """Title hook: who pays for and receives the company (default: the acting entity)."""

@@ -9,16 +9,17 @@ A purchase goes through the same five stages in every title (the reference's
    traded in (:meth:`BuyTrain.traded_in`) and the price (:meth:`BuyTrain.default_price` when
    the action names none);
 2. :meth:`BuyTrain.check_buy` (train, price, purchase) refuses what the rules do not allow:
-   a train not on offer, a wrong price (from the depot: the listed price, its variant's, less a
-   trade-in; from another company: a price in the allowed range), no room (train limit), too
-   little cash. The shared checks are small helpers (:meth:`BuyTrain.check_available`,
-   :meth:`BuyTrain.check_room`, :meth:`BuyTrain.check_listed_price`,
-   :meth:`BuyTrain.check_for_sale`, :meth:`BuyTrain.check_cash`) a title calls in its own order;
-3. :meth:`BuyTrain.top_up` lets someone add what the buyer lacks (1822: the president, who may
-   borrow; 1858: the president; 1867: loans; 1893: the owner);
-4. :meth:`BuyTrain.hand_over` makes the purchase: the traded-in train goes
-   (:meth:`BuyTrain.trade_in`), the train changes hands and a depot train may change the phase
-   (:meth:`BuyTrain.buy`);
+   a trade-in not among :meth:`BuyTrain.trade_ins`, a depot train not on offer, without room,
+   as a variant refused (:meth:`BuyTrain.check_variant`) or at another price than
+   :meth:`BuyTrain.depot_price`, another company's train not for sale or outside
+   :meth:`BuyTrain.other_price_range`; then more than :meth:`BuyTrain.funds` (the buyer's cash,
+   with whatever help the title gives) in :meth:`BuyTrain.check_funds`. The listing offers
+   what these checks accept (:meth:`BuyTrain.may_buy_variant`);
+3. :meth:`BuyTrain.top_up` adds what the buyer lacks (default: the president; 1822: he may
+   borrow; 1867: loans; 1893: a minor's owner through the bank);
+4. :meth:`BuyTrain.hand_over` makes the purchase: the traded-in train goes (by default back
+   to the depot, :meth:`BuyTrain.trade_in`), the train changes hands and a depot train may
+   change the phase (:meth:`BuyTrain.buy`);
 5. :meth:`BuyTrain.after_buy_train`: the step ends when nothing more may be bought, and titles
    add their follow-ups (1822's phase on the first 2, 1867's nationalisations, ...).
 """
@@ -67,6 +68,8 @@ class BuyTrain(Step):
     TRADE_INS_FIRST: ClassVar[bool] = False
     #: the actions of a buyer that must buy a train (see :meth:`must_buy_train`): no pass
     MUST_BUY_ACTIONS: ClassVar[tuple[str, ...]] = ("buy_train",)
+    #: offer a depot train as each of its variants (else only as what it is now)
+    ALL_VARIANTS: ClassVar[bool] = False
 
     def room(self, entity: Any) -> bool:
         room: bool = sum(1 for t in entity.trains if not t.obsolete) < self.game.train_limit(entity)
@@ -93,10 +96,11 @@ class BuyTrain(Step):
         train = self.cheapest_depot_train()
         return min(v["price"] for v in train.variants.values()) if train is not None else 0
 
-    def trade_in_discounts(self, entity: Any) -> list[tuple[Train, Train, int]]:
-        """(own train, depot train, price) for each depot train whose ``discount`` names one of
-        ``entity``'s trains, at the listed price less that discount (only real discounts)."""
-        return [(old, new, new.price - disc[old.name]) for old in entity.trains
+    def trade_in_discounts(self, entity: Any) -> list[tuple[Train, Train, str, int]]:
+        """The :meth:`trade_ins` of a title whose depot trains name a ``discount`` for some of
+        ``entity``'s trains: (own train, depot train, its name, the listed price less that
+        discount), only real discounts."""
+        return [(old, new, new.name, new.price - disc[old.name]) for old in entity.trains
                 for new in self.game.depot.depot_trains()
                 if (disc := new.spec.get("discount") or {}).get(old.name, 0) > 0]
 
@@ -108,11 +112,28 @@ class BuyTrain(Step):
         """Must ``entity`` buy a train now, without the choice to pass (default: never)?"""
         return False
 
+    def buying_power(self, entity: Any) -> int:
+        """What ``entity`` may spend on a train now (default: the game's buying power)."""
+        power: int = self.game.buying_power(entity)
+        return power
+
+    def min_train_price(self, entity: Any) -> int | None:
+        """The cheapest train ``entity`` could buy (None: none): the depot's lowest price, 1
+        for another company's train."""
+        lo: int | None = self.game.depot.min_price(entity)
+        return lo
+
     def can_buy_train(self, entity: Any) -> bool:
-        if not self.room(entity):
-            return False
-        lo = self.game.depot.min_price(entity)
-        return lo is not None and self.game.buying_power(entity) >= lo
+        """With room, a train within :meth:`buying_power`; or a trade-in (:meth:`trade_ins`)
+        it covers."""
+        power = self.buying_power(entity)
+        lo = self.min_train_price(entity) if self.room(entity) else None
+        return (lo is not None and power >= lo) or any(power >= p for _, _, _, p in self.trade_ins(entity))
+
+    def trade_ins(self, entity: Any) -> list[tuple[Train, Train, str, int]]:
+        """(own train, new train, variant, price) for every trade-in the rules allow ``entity``
+        now, whatever its cash (default: none)."""
+        return []
 
     def actions(self, entity: Any) -> list[str]:
         if entity is not self.current_entity() or not self.buys_trains(entity):
@@ -185,19 +206,46 @@ class BuyTrain(Step):
 
     # --- the checks
     def check_buy(self, entity: Any, train: Train, price: int, purchase: Purchase | None = None) -> None:
-        """Refuse buying ``train`` for ``price`` when the rules do not allow it (the core rule:
-        room, then the depot's listed price or a price between companies, then cash).
-        ``purchase`` is the whole purchase read (variant, trade-in), for titles that need it."""
-        self.check_room(entity)
-        if train.owner is self.game.depot:
+        """Refuse buying ``train`` for ``price`` when the rules do not allow it: a trade-in must
+        be one of :meth:`trade_ins` (:meth:`check_trade_in`); a depot train must be offered,
+        with room, at :meth:`depot_price`; another company's among :meth:`trains_for_sale`,
+        with room, in :meth:`other_price_range`; then :meth:`check_funds`. ``purchase`` is the
+        whole purchase read (variant, trade-in)."""
+        purchase = purchase or Purchase(train, price, from_depot=train.owner is self.game.depot)
+        if purchase.exchange is not None:
+            self.check_trade_in(entity, purchase)
+        elif train.owner is self.game.depot:
             self.check_available(train)
-            self.check_listed_price(train, price, train.price)
+            self.check_room(entity)
+            self.check_variant(entity, purchase)
+            self.check_listed_price(train, price, self.depot_price(entity, train, purchase.variant or train.name))
         else:
-            self.check_for_sale(entity, train)
-            if price < self.game.TRAIN_PRICE_MIN or price % self.game.TRAIN_PRICE_MULTIPLE:
-                raise GameError(f"a train between companies costs at least {self.game.TRAIN_PRICE_MIN} "
-                                f"in steps of {self.game.TRAIN_PRICE_MULTIPLE}", rule="wrong-price")
-        self.check_cash(entity, price)
+            self.check_offered(entity, train)
+            self.check_room(entity)
+            self.check_other_price(entity, train, price)
+        self.check_funds(entity, purchase)
+
+    def check_trade_in(self, entity: Any, purchase: Purchase) -> None:
+        """Refuse a trade-in not among :meth:`trade_ins`, at another price, or paying nothing."""
+        train, old = purchase.train, purchase.exchange
+        prices = [p for o, n, _, p in self.trade_ins(entity) if o is old and n is train]
+        if not prices or prices[0] <= 0:
+            raise GameError(f"{old.name if old else None} cannot be traded in for {train.name}", rule="no-trade-in")
+        self.check_listed_price(train, purchase.price, prices[0])
+
+    def check_variant(self, entity: Any, purchase: Purchase) -> None:
+        """Refuse a depot train as a variant ``entity`` may not have (default: any may)."""
+
+    def funds(self, entity: Any, purchase: Purchase) -> int:
+        """What ``entity`` may pay for ``purchase``, help included (default: its cash)."""
+        cash: int = entity.cash
+        return cash
+
+    def check_funds(self, entity: Any, purchase: Purchase) -> None:
+        """Refuse a price above :meth:`funds` (what is lacking is added by :meth:`top_up`)."""
+        funds = self.funds(entity, purchase)
+        if purchase.price > funds:
+            raise GameError(f"{entity.name} has {funds}, the train costs {purchase.price}", rule="insufficient-cash")
 
     def check_room(self, entity: Any) -> None:
         """Refuse a buyer at its train limit (:meth:`room`)."""
@@ -214,15 +262,6 @@ class BuyTrain(Step):
         if price != expected:
             raise GameError(f"train {train.id} costs {expected}, not {price}", rule="wrong-price")
 
-    def check_for_sale(self, entity: Any, train: Train) -> None:
-        """Refuse another holder's train that is not for sale: it must belong to another live
-        corporation, be unrusted and buyable, and be among that holder's trains."""
-        owner = train.owner
-        if (owner is None or not owner.is_corporation or owner is entity or train.rusted
-                or getattr(owner, "closed", False) or not getattr(train, "buyable", True)
-                or train not in getattr(owner, "trains", ())):
-            raise GameError(f"train {train.id} is not for sale", rule="train-not-available")
-
     def check_offered(self, entity: Any, train: Train) -> None:
         """Refuse another company's train not among :meth:`trains_for_sale`."""
         if train not in self.trains_for_sale(entity):
@@ -231,19 +270,15 @@ class BuyTrain(Step):
     def check_other_price(self, entity: Any, train: Train, price: int) -> None:
         """Refuse a price for another company's train outside :meth:`other_price_range`."""
         rng = self.other_price_range(entity, train)
-        if rng is None or not rng[0] <= price <= rng[1]:
+        if rng is None or not rng[0] <= price <= rng[1] or price % self.game.TRAIN_PRICE_MULTIPLE:
             raise GameError(f"{entity.name} may pay between {rng[0]} and {rng[1]} for train {train.id}"
                             if rng else f"{entity.name} cannot pay for train {train.id}", rule="wrong-price")
 
-    def check_cash(self, entity: Any, price: int) -> None:
-        """Refuse a price above the buyer's cash."""
-        if price > entity.cash:
-            raise GameError(f"{entity.name} has {entity.cash}, the train costs {price}", rule="insufficient-cash")
-
     # --- paying and handing over
     def top_up(self, entity: Any, purchase: Purchase) -> None:
-        """Someone adds what the buyer lacks for a checked purchase (by default nobody: the
-        checks refused any shortfall)."""
+        """Someone adds what the buyer lacks for a checked purchase (default: the president,
+        for what :meth:`funds` allowed beyond the buyer's cash)."""
+        self.president_pays_rest(entity, purchase.price)
 
     def president_pays_rest(self, entity: Any, price: int) -> None:
         """``entity``'s owner pays what its cash lacks for ``price`` (checked allowed before)."""
@@ -257,7 +292,9 @@ class BuyTrain(Step):
         self.buy(entity, purchase.train, purchase.price)
 
     def trade_in(self, entity: Any, purchase: Purchase) -> None:
-        """What becomes of the train traded in (titles with trade-ins say)."""
+        """The train traded in goes back to the depot (:meth:`~trackage.core.game.Game.discard_train`)."""
+        if purchase.exchange is not None:
+            self.game.discard_train(purchase.exchange)
 
     def buy(self, entity: Any, train: Train, price: int) -> None:
         """The train changes hands for ``price``; a depot train may bring a new phase (and rust
@@ -302,16 +339,29 @@ class BuyTrain(Step):
         trains: list[Train] = self.game.depot.depot_trains()
         return trains
 
+    def depot_price(self, entity: Any, train: Train, variant: str) -> int:
+        """What ``entity`` pays for the depot ``train`` as ``variant`` (default: its price)."""
+        return self.variant_price(train, variant)
+
     def variant_prices(self, entity: Any, train: Train) -> list[tuple[str, int]]:
-        """(variant, price) pairs ``train`` is offered at (default: its name at its price)."""
-        return [(train.name, train.price)]
+        """(variant, :meth:`depot_price`) pairs ``train`` is offered at: each variant with
+        :attr:`ALL_VARIANTS`, else what it is now."""
+        names = list(train.variants) if self.ALL_VARIANTS else [train.name]
+        return [(name, self.depot_price(entity, train, name)) for name in names]
 
     def may_buy_variant(self, entity: Any, train: Train, variant: str, price: int) -> bool:
-        """May ``entity`` buy the depot ``train`` as ``variant`` for ``price`` now (default: its
-        cash covers the price)?"""
-        affordable: bool = price <= entity.cash
-        return affordable
+        """May ``entity`` buy the depot ``train`` as ``variant`` for ``price`` now: do
+        :meth:`check_variant` and :meth:`check_funds` accept it?"""
+        purchase = Purchase(train, price, variant)
+        try:
+            self.check_variant(entity, purchase)
+            self.check_funds(entity, purchase)
+        except GameError:
+            return False
+        return True
 
     def trade_in_offers(self, entity: Any) -> list[tuple[Train, Train, str, int]]:
-        """(own train, depot train, variant, price) trade-ins listed (default: none)."""
-        return []
+        """The trade-ins listed: those of :meth:`trade_ins` paying something within the
+        :meth:`buying_power`."""
+        power = self.buying_power(entity)
+        return [(old, new, name, p) for old, new, name, p in self.trade_ins(entity) if 0 < p <= power]

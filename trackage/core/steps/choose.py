@@ -3,17 +3,29 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from typing import Any
+from typing import Any, ClassVar
 
 from ..errors import GameError
 
 
 class ChooseMixin:
     """``process_choose`` for a :class:`~trackage.core.round.Step` (mixed in before it): the
-    action's ``choice`` must be one of ``choices(entity)``, then ``choose`` carries it out; the
-    listing offers each choice while ``choose`` is among the entity's actions."""
+    action's choice must be one of ``choices(entity)``, then ``choose`` carries it out; the
+    listing offers each choice while the choice's action type is among the entity's actions.
+
+    The action is a ``choose`` naming its ``choice`` unless the step says otherwise
+    (:attr:`CHOICE_ACTION`, :attr:`CHOICE_FIELD`, with the fields :attr:`CHOICE_FIXED` that
+    must be as given): 1893's merger vote is a ``special_buy`` whose ``description`` is the
+    vote, at a ``cost`` of 0.
+    """
 
     actions: Callable[[Any], list[str]]  # the step's
+
+    CHOICE_ACTION: ClassVar[str] = "choose"
+    CHOICE_FIELD: ClassVar[str] = "choice"
+    CHOICE_FIXED: ClassVar[dict[str, Any]] = {}
+    #: The rule a choice not offered breaks.
+    BAD_CHOICE_RULE: ClassVar[str] = "bad-choice"
 
     def choices(self, entity: Any) -> Collection[Any]:
         """Title hook: the choices ``entity`` may name now."""
@@ -25,14 +37,18 @@ class ChooseMixin:
         raise NotImplementedError
 
     def process_choose(self, action: dict[str, Any], entity: Any) -> None:
-        choice = action.get("choice")
+        choice = action.get(self.CHOICE_FIELD)
         if choice not in self.choices(entity):
-            raise GameError(f"{choice!r} is not a choice now", rule="bad-choice")
+            raise GameError(f"{self.CHOICE_ACTION}: {choice!r} is not a choice now", rule=self.BAD_CHOICE_RULE)
+        for name, value in self.CHOICE_FIXED.items():
+            if action.get(name, value) != value:
+                raise GameError(f"{self.CHOICE_ACTION}: {name} must be {value!r}", rule=self.BAD_CHOICE_RULE)
         self.choose(entity, choice)
 
     def legal_actions(self, entity: Any) -> list[dict[str, Any]]:
-        """A ``choose`` per choice (while ``choose`` is offered), then the step's own actions."""
+        """An action per choice (while its type is offered), then the step's own actions."""
         own: list[dict[str, Any]] = super().legal_actions(entity)  # type: ignore[misc]  # the Step's
-        if "choose" not in self.actions(entity):
+        if self.CHOICE_ACTION not in self.actions(entity):
             return own
-        return [{"type": "choose", "choice": c} for c in self.choices(entity)] + own
+        fixed = self.CHOICE_FIXED
+        return [{"type": self.CHOICE_ACTION, self.CHOICE_FIELD: c, **fixed} for c in self.choices(entity)] + own

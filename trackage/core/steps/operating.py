@@ -18,6 +18,7 @@ from .buy_train import BuyTrain, Purchase
 
 if TYPE_CHECKING:
     from ..tiles import City
+    from ..tokens import Token
 
 __all__ = ["BuyTrain", "DiscardTrain", "Dividend", "HomeToken", "Purchase", "RunRoutes"]
 
@@ -279,16 +280,23 @@ class DiscardTrain(Step):
 
 
 class HomeToken(Step):
-    """Asks an operator to choose a city for a home token when that is ambiguous."""
+    """Asks an operator to choose a city for a home token when that is ambiguous.
+
+    A pending token is a dict: ``entity``, ``token``, ``hexes`` and optionally ``cities`` (the
+    cities offered; default every city on the hexes). Titles hook in through ``home_room``
+    (is there room, else ``HOME_ROOM_RULE`` is broken), ``home_price`` (what it costs),
+    ``make_home_room`` (before the token goes in) and ``after_home_token``."""
 
     HANDLERS: ClassVar[dict[str, Any]] = {"place_token": "process_place_token"}
+    #: the rule broken by naming a city without room for the home token
+    HOME_ROOM_RULE: ClassVar[str] = "city-full"
 
     def round_state(self) -> dict[str, Any]:
         return {"pending_tokens": []}
 
     def pending(self) -> Any:
-        """The first pending home token (a dict: ``entity``, ``token``, ``hexes``...), or None;
-        Any, as the handlers index it unchecked while the step is active."""
+        """The first pending home token, or None; Any, as the handlers index it unchecked
+        while the step is active."""
         return self.round.pending_tokens[0] if self.round.pending_tokens else None
 
     def active(self) -> bool:
@@ -302,32 +310,56 @@ class HomeToken(Step):
         p = self.pending()
         return ["place_token"] if p and entity is p["entity"] else []
 
+    def home_cities(self, pending: dict[str, Any]) -> list[City]:
+        """The cities ``pending`` offers: its ``cities``, else every city on its hexes."""
+        cities: list[City] | None = pending.get("cities")
+        board = self.game.board
+        return list(cities) if cities is not None else [c for h in pending["hexes"] for c in board.tile(h).cities]
+
+    def home_room(self, entity: Any, city: City, token: Token) -> bool:
+        """Title hook: is there room for ``entity``'s home ``token`` in ``city``? Default: a
+        free slot and no token of its own on the tile."""
+        room: bool = self.game.board.tokenable(city, entity, free=True, tokens=[token])
+        return room
+
+    def home_price(self, entity: Any, city: City, token: Token) -> int:
+        """Title hook: what ``entity`` pays the bank for its home token in ``city`` (default: nothing)."""
+        return 0
+
+    def make_home_room(self, entity: Any, city: City) -> None:
+        """Title hook: changes to ``city`` before the home token goes in (default: none)."""
+
+    def after_home_token(self, entity: Any, city: City) -> None:
+        """Title hook: bookkeeping once ``entity`` has placed a pending home token in ``city``."""
+
     def legal_actions(self, entity: Any) -> list[dict[str, Any]]:
         p = self.pending()
         if not p or entity is not p["entity"]:
             return []
-        corp = p["token"].corporation
-        board = self.game.board
-        return [{"type": "place_token", "city": c.id, "slot": board.get_slot(c, corp) or 0}
-                for h in p["hexes"] for c in board.tile(h).cities
-                if board.tokenable(c, corp, free=True)
-                and not any(board.tokened_by(o, corp) for o in board.tile(h).cities)]
+        board, token = self.game.board, p["token"]
+        return [{"type": "place_token", "city": c.id, "slot": board.get_slot(c, entity) or 0}
+                for c in self.home_cities(p)
+                if self.home_room(entity, c, token) and self.home_price(entity, c, token) <= entity.cash] + \
+            [{"type": "pass"} for a in self.actions(entity) if a == "pass"]
 
     def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
         p = self.pending()
-        city = self.game.board.city_by_id(action.get("city"))
+        game, token = self.game, p["token"]
+        city = game.board.city_by_id(action.get("city"))
         if city is None:
             raise GameError(f"unknown city {action.get('city')!r}", rule="unknown-city")
-        corp = p["token"].corporation
-        board = self.game.board
-        if any(board.tokened_by(c, corp) for c in city.tile.cities) or not board.tokenable(city, corp, free=True):
-            raise GameError(f"no free slot for {corp.name} in {city.id}", rule="city-full")
-        if city.hex not in p["hexes"]:
-            raise GameError(f"{city.hex.id} is not a home location for {corp.name}", rule="bad-home-token")
-        board.place_city_token(city, corp, p["token"], free=True)
+        if not self.home_room(entity, city, token):
+            raise GameError(f"no room for {entity.name}'s home token in {city.id}", rule=self.HOME_ROOM_RULE)
+        if city not in self.home_cities(p):
+            raise GameError(f"{city.id} is not a home location for {entity.name}", rule="bad-home-token")
+        price = self.home_price(entity, city, token)
+        if price > entity.cash:
+            raise GameError(f"{entity.name} cannot pay {price} for its home token",
+                            rule="insufficient-cash")
+        self.make_home_room(entity, city)
+        game.board.place_city_token(city, entity, token, free=True, check_tokenable=False)
+        if price > 0:
+            pay(game, entity, game.bank, price, "token")
         self.round.pending_tokens.pop(0)
-        self.game.graph_changed()
         self.after_home_token(entity, city)
-
-    def after_home_token(self, entity: Any, city: City) -> None:
-        """Title hook: bookkeeping once ``entity`` has placed a pending home token in ``city``."""
+        game.graph_changed()

@@ -8,7 +8,7 @@ from ..actions import amount
 from ..errors import GameError
 from ..money import pay
 from ..shares import action_bundle
-from .auction import AuctionMixin
+from .auction import AuctionMixin, Bids
 from .passing import Passing
 
 if TYPE_CHECKING:
@@ -518,43 +518,67 @@ class BuySellParShares(Passing):
         Default: yes."""
         return True
 
+    #: The order in which :meth:`legal_actions` lists the kinds of action (see :meth:`offers`).
+    LISTING: ClassVar[tuple[str, ...]] = ("buy_shares", "par", "buy_company", "sell_shares", "sell_company", "pass")
+
     def legal_actions(self, entity: Any) -> list[dict[str, Any]]:
+        """The :meth:`offers` of each kind :meth:`actions` allows, in the order of :attr:`LISTING`."""
         acts = self.actions(entity)
-        out: list[dict[str, Any]] = []
-        if "buy_shares" in acts:
-            for b in self.buyable_bundles(entity):
-                out.append({"type": "buy_shares", "shares": [s.id for s in b.shares], "percent": b.percent})
-        if "par" in acts:
-            for corp in self.game.corporations:
-                if self.can_par_corp(entity, corp):
-                    for p in self.par_prices(entity, corp):
-                        cost = p.price * corp.presidents_percent // corp.share_percent
-                        if cost <= entity.cash:
-                            out.append({"type": "par", "corporation": corp.id, "share_price": p.id})
-        if "buy_company" in acts:
-            for c in self.game.buyable_bank_companies():
-                if self._company_buyable(entity, c):
-                    out.append({"type": "buy_company", "company": c.sym, "price": c.value})
-        if "sell_shares" in acts:
-            for corp in self.game.corporations:
-                for b in self.game.share_market.bundles_for(entity, corp):
-                    sale = {"type": "sell_shares", "shares": [s.id for s in b.shares], "percent": b.percent}
+        return [a for kind in self.LISTING if kind in acts for a in self.offers(kind, entity)]
+
+    def par_cash(self, entity: Any, corp: Corporation) -> int:
+        """What ``entity`` may spend on starting ``corp`` (default: its cash)."""
+        cash: int = entity.cash
+        return cash
+
+    def offers(self, kind: str, entity: Any) -> list[dict[str, Any]]:
+        """The actions of ``kind`` listed for ``entity``; titles add the kinds of their own."""
+        game = self.game
+        if kind == "buy_shares":
+            return [{"type": kind, "shares": [s.id for s in b.shares], "percent": b.percent}
+                    for b in self.buyable_bundles(entity)]
+        if kind == "par":
+            return [{"type": kind, "corporation": corp.id, "share_price": p.id} for corp in game.corporations
+                    if self.can_par_corp(entity, corp) for p in self.par_prices(entity, corp)
+                    if p.price * corp.presidents_percent // corp.share_percent <= self.par_cash(entity, corp)]
+        if kind == "buy_company":
+            return [{"type": kind, "company": c.sym, "price": c.value} for c in game.buyable_bank_companies()
+                    if self._company_buyable(entity, c)]
+        if kind == "sell_shares":
+            out = []
+            for corp in game.corporations:
+                for b in game.share_market.bundles_for(entity, corp):
+                    sale = {"type": kind, "shares": [s.id for s in b.shares], "percent": b.percent}
                     if self.can_sell(entity, b) and self.offers_sale(entity, b, sale):
                         out.append(sale)
-        if "sell_company" in acts:
-            for c in entity.companies:
-                out.append({"type": "sell_company", "company": c.sym, "price": self.game.company_sale_price(c)})
-        if "pass" in acts:
-            out.append({"type": "pass"})
-        return out
+            return out
+        if kind == "sell_company":
+            return [{"type": kind, "company": c.sym, "price": game.company_sale_price(c)} for c in entity.companies]
+        return [{"type": "pass"}] if kind == "pass" else []
 
 
 class AuctionBuySellParShares(AuctionMixin, BuySellParShares):
     """A stock round in which a turn may put one item up for auction (1858's private railways,
-    1867's minors): while it runs its bidders act in turn, and a pass leaves it."""
+    1867's minors): while it runs its bidders act in turn (``bid`` or ``pass``, which leaves
+    it); otherwise a turn may open one (:meth:`can_bid_any`, on one of :meth:`bid_items`)
+    unless it has bought."""
 
     HANDLERS: ClassVar[dict[str, Any]] = {**BuySellParShares.HANDLERS, "bid": "process_bid"}
     COMPANIES = False
+    LISTING = (*BuySellParShares.LISTING, "bid")
+
+    def round_state(self) -> dict[str, Any]:
+        return {**super().round_state(), "auction": None}
+
+    @property
+    def auction(self) -> Bids | None:
+        """The auction under way, kept on the round (``round.auction``)."""
+        bids: Bids | None = self.round.auction
+        return bids
+
+    @auction.setter
+    def auction(self, bids: Bids | None) -> None:
+        self.round.auction = bids
 
     def current_entity(self) -> Any:
         """The next bidder while an auction runs, else the round's player in turn."""
@@ -566,3 +590,30 @@ class AuctionBuySellParShares(AuctionMixin, BuySellParShares):
             self.drop_bidder(entity)
         else:
             self.pass_()
+
+    def can_bid_any(self, entity: Any) -> bool:
+        """Whether ``entity`` may open an auction now (default: never)."""
+        return False
+
+    def bid_items(self, entity: Any) -> list[Any]:
+        """The items ``entity`` may open an auction on (default: none)."""
+        return []
+
+    def actions(self, entity: Any) -> list[str]:
+        if entity is not self.current_entity():
+            return []
+        if self.auction:
+            return ["bid", "pass"]
+        out = super().actions(entity)
+        if not self.bought() and self.can_bid_any(entity):
+            out.append("bid")
+        if out and "pass" not in out and not self.must_sell(entity):
+            out.append("pass")
+        return out
+
+    def offers(self, kind: str, entity: Any) -> list[dict[str, Any]]:
+        """Bids: on the auction under way, else on :meth:`bid_items`."""
+        if kind != "bid":
+            return super().offers(kind, entity)
+        return [b for c in ([self.auction.item] if self.auction else self.bid_items(entity))
+                for b in self.bid_offer(entity, c)]

@@ -31,7 +31,8 @@ class TrackAndTokenStep(Step):
     """Tile lays per ``game.TILE_LAYS`` plus at most one token, in any order.
 
     Titles hook in through ``check_lay`` / ``after_lay`` / ``pay`` for tiles and
-    ``available_tokens`` / ``prepare_token`` / ``pay`` for tokens; a token-only step
+    ``available_tokens`` / ``prepare_token`` / ``token_connected`` / ``check_token_room`` /
+    ``pay`` for tokens (``token_cities`` / ``token_offer`` list them); a token-only step
     answers ``can_lay_tile`` with False.
     """
 
@@ -161,31 +162,66 @@ class TrackAndTokenStep(Step):
         return can
 
     def process_place_token(self, action: dict[str, Any], entity: Any) -> None:
-        game = self.game
+        game, board = self.game, self.game.board
         if self.round.tokened:
             raise GameError("a token was already placed this turn", rule="one-token-per-turn")
-        city = game.board.city_by_id(action.get("city"))
-        if city is None:
+        city = board.city_by_id(action.get("city"))
+        if city is None or city.hex is None or city.tile is not board.tile(city.hex):
             raise GameError(f"unknown city {action.get('city')!r}", rule="unknown-city")
         toks = self.available_tokens(entity)
         if not toks:
             raise GameError(f"{entity.name} has no tokens left", rule="no-tokens")
-        token = toks[0]
+        token, free = toks[0], self.free_token(entity, city)
         self.prepare_token(entity, city, token, action)
-        game.board.place_token(entity, city, token, pay=lambda c: self.pay(entity, c, "token"), check_connected=True)
+        if not game.loading and not self.token_connected(entity, city):
+            raise GameError(f"{city.id} is not connected to {entity.name}'s network", rule="token-not-connected")
+        self.check_token_room(entity, city, token, free)
+        board.place_city_token(city, entity, token, free=free, check_tokenable=False)
+        if token.price > 0 and not free:
+            self.pay(entity, token.price, "token")
+        board.changed()
         self.round.tokened = True
         if not self.can_lay_tile(entity):
             self.pass_()
 
     def prepare_token(self, entity: Any, city: City, token: Token, action: dict[str, Any]) -> None:
         """Title hook: check (raise a ``GameError``) and price ``token`` before ``entity``
-        places it in ``city``; the board then checks connection and room and charges
-        ``token.price`` through ``pay``. Default: nothing to add."""
+        places it in ``city``; the step then checks connection and room and charges
+        ``token.price`` through ``pay`` unless ``free_token``. Default: nothing to add."""
 
-    def token_listed(self, entity: Any, city: City) -> bool:
-        """Title hook for enumeration: offer a token in ``city`` (a connected city with room)?
-        Default: yes."""
-        return True
+    def free_token(self, entity: Any, city: City) -> bool:
+        """Title hook: is ``entity``'s token in ``city`` free (a company's ability)? Default: no."""
+        return False
+
+    def token_connected(self, entity: Any, city: City) -> bool:
+        """Title hook: does ``entity`` reach ``city`` (not asked while replaying)? Default:
+        the city is on its track graph."""
+        return city in self.game.graph.connected_nodes(entity)
+
+    def check_token_room(self, entity: Any, city: City, token: Token, free: bool) -> None:
+        """Title hook: refuse (a ``GameError``) a token in ``city`` without room for it.
+        Default: no token of its own on the tile, and a slot it may take (and pay for)."""
+        board = self.game.board
+        if any(board.tokened_by(c, entity) for c in city.tile.cities):
+            raise GameError(f"{entity.name} already has a token on {city.hex.id}", rule="token-same-hex")
+        if not board.tokenable(city, entity, free=free, tokens=[token]):
+            raise GameError(f"no free slot for {entity.name} in {city.id}", rule="city-full")
+
+    def token_cities(self, entity: Any) -> list[City]:
+        """Title hook for enumeration: the cities a token may be offered in (default: the
+        connected cities without a token of ``entity`` on their tile)."""
+        board = self.game.board
+        return [n for n in self.game.graph.connected_nodes(entity) if getattr(n, "is_city", False)
+                and not any(board.tokened_by(c, entity) for c in n.tile.cities)]
+
+    def token_offer(self, entity: Any, city: City) -> dict[str, Any] | None:
+        """Title hook for enumeration: the legal ``place_token`` action in ``city`` (its slot),
+        or None when ``check_token_room`` refuses it."""
+        try:
+            self.check_token_room(entity, city, self.available_tokens(entity)[0], self.free_token(entity, city))
+        except GameError:
+            return None
+        return {"type": "place_token", "city": city.id, "slot": self.game.board.get_slot(city, entity) or 0}
 
     # ------------------------------------------------------------ enumeration
     def legal_actions(self, entity: Any) -> list[dict[str, Any]]:
@@ -215,9 +251,7 @@ class TrackAndTokenStep(Step):
                     continue
                 out.append({"type": "lay_tile", **cand})
         if "place_token" in acts and asks(self.game, "place_token"):
-            for city in filter(lambda c: self.token_listed(entity, c), tokenable_cities(self.game, entity)):
-                out.append({"type": "place_token", "city": city.id, "slot": self.game.board.get_slot(city, entity)
-                            or 0})
+            out += [a for city in self.token_cities(entity) if (a := self.token_offer(entity, city)) is not None]
         if "pass" in acts:
             out.append({"type": "pass"})
         return out

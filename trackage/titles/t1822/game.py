@@ -205,7 +205,7 @@ class Game1822(Game):
     _lay_syms: Collection[str]  # the companies of the special tile lay under way
     _pullman_saved: tuple | None  # a train's name and distance while the pullman rides on it
     company_trains: dict  # the trains the private companies hold (P1, P3, P4, P13, P14, P19), by company
-    m14_token_ability: Corporation  # the major that acquired minor 14 from the bank (its London token)
+    m14_token_ability: Corporation | None  # the major that acquired minor 14 from the bank (its London token)
     _special_lay: bool  # a private company's lay under way compares tiles as special lays
     _advanced_lay: bool | str  # P11's lay under way: tiles of the next colour (or "either")
     _teleport_lay: bool  # P5's teleport under way: every edge of the hex counts as connected
@@ -285,6 +285,7 @@ class Game1822(Game):
         self.tax_haven = Holder(TAX_HAVEN)
         self.double_cash_choice = None
         self.minor_14_city_exit = None
+        self.m14_token_ability = None
         self.player_debt = dict.fromkeys(self.players, 0)
         bidboxes.setup_companies(self)
         self.bidbox_minors_cache = []

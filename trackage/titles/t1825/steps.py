@@ -9,7 +9,7 @@ from trackage.core.money import pay
 
 from ...core.entities import OperatingInfo, ShareBundle
 from ...core.errors import GameError
-from ...core.steps.operating import BuyTrain, Dividend, Purchase, RunRoutes
+from ...core.steps.operating import BuyTrain, Dividend, RunRoutes
 from ...core.steps.stock import BuySellParShares
 from ...core.steps.track import TrackAndTokenStep
 
@@ -310,10 +310,3 @@ class BuyTrain1825(BuyTrain):
                 self.buy(entity, trains[0], trains[0].price)
             return
         super().skip()
-
-    def check_buy(self, entity, train, price: int, purchase: Purchase | None = None) -> None:
-        """The trains of another company are for sale only while buyable (e.g. not those of a
-        corporation that has closed), which is checked first."""
-        if train.owner is not self.game.depot and not train.buyable:
-            raise GameError(f"train {train.id} is not for sale", rule="train-not-available")
-        super().check_buy(entity, train, price, purchase)

@@ -7,42 +7,21 @@ import functools
 from collections import Counter
 from typing import ClassVar
 
-from ...core.entities import ShareBundle, hand_over_companies, hand_over_trains
+from ...core.entities import ShareBundle
 from ...core.errors import GameError
-from ...core.money import pay
 from ...core.round import Step
-from ...core.tokens import Token
+from ...core.steps import merger
+from ...core.steps.merger import MergerMixin, placed_hexes
 
 LIMIT_OWNED_BY_ONE_ENTITY = 6
 LIMIT_MERGE = 10
-
-
-def _give_back(sm, holder, target):
-    """``holder``'s 10% share of ``target`` goes back to its treasury (to be taken again as part
-    of the director's certificate), as a transfer the journal tells."""
-    sm.transfer(ShareBundle([holder.shares_of(target)[0]]), target, allow_president_change=False)
 
 
 def _treasury(corp) -> list:
     return corp.shares_of(corp)
 
 
-def _used_hexes(corp) -> list:
-    return [t.city.hex for t in corp.tokens if t.used and t.city is not None]
-
-
-def tokens_above_limits(game, surviving, others) -> bool:
-    hexes = _used_hexes(surviving)
-    if len(set(hexes)) != len(hexes):
-        return True
-    other_hexes = {t.city.hex for o in others for t in o.tokens if t.used and t.city is not None}
-    if set(hexes) & other_hexes:
-        return True
-    used = sum(1 for t in surviving.tokens if t.used) + sum(1 for o in others for t in o.tokens if t.used)
-    return used > game.LIMIT_TOKENS_AFTER_MERGER
-
-
-class Merge(Step):
+class Merge(MergerMixin, Step):
     HANDLERS: ClassVar[dict] = {"merge": "process_merge", "convert": "process_convert", "pass": "process_pass"}
 
     def __init__(self, game, round_, **opts):
@@ -186,17 +165,6 @@ class Merge(Step):
             raise GameError(f"choose a major corporation to merge {corp.name} into", rule="illegal-merge")
         return target
 
-    def absorb(self, frm, to):
-        """``to`` takes over the tokens, cash, privates, loans and trains of ``frm``, which closes."""
-        self.move_tokens(frm, to)
-        if frm.cash > 0:
-            pay(self.game, frm, to, frm.cash, "closure")
-        hand_over_companies(frm, to)
-        to.loans += frm.loans
-        frm.loans = 0
-        hand_over_trains(frm, to)
-        self.game.close_corporation(frm)
-
     def deal_shares(self, target, kind: str, players: list, multiple: list) -> None:
         """The major formed by a ``kind`` ("convert" or "merge") offers its shares to ``players``."""
         self.round.converted = target
@@ -206,17 +174,6 @@ class Merge(Step):
         self.round.share_dealing_multiple = multiple
         self.game.graph_changed()
 
-    def move_tokens(self, frm, to):
-        board = self.game.board
-        for token in [t for t in frm.tokens if t.city is not None]:
-            city = token.city
-            new_token = next((t for t in to.tokens if not t.used), None)
-            if new_token is None:
-                new_token = Token(to)
-                to.tokens.append(new_token)
-            board.remove_token(token)
-            board.place_city_token(city, to, new_token, check_tokenable=False)
-
     def finish_convert(self, action, corp):
         target = self.target_from(action, corp)
         game = self.game
@@ -225,7 +182,7 @@ class Merge(Step):
         owner = corp.owner
         self.converting = None
         game.share_market.buy_shares(owner, ShareBundle([_treasury(target)[0]]), exchange=True)
-        self.absorb(corp, target)
+        self.take_over(corp, target)
         self.round.entities[self.round.entity_index] = target
         i = game.players.index(target.owner)
         self.deal_shares(target, "convert", game.players[i:] + game.players[:i], [owner])
@@ -249,18 +206,15 @@ class Merge(Step):
         sm = game.share_market
         for minor in merging:
             owner = minor.owner
-            treasury = _treasury(target)
-            if treasury and treasury[0].president and owner.percent_of(target) == 10:
-                presidency = treasury[0]
-                _give_back(sm, owner, target)
-                sm.buy_shares(owner, ShareBundle([presidency]), exchange=True)
+            if self.presidency_in_treasury(target) and owner.percent_of(target) == 10:
+                self.take_presidency(owner, target)
             else:
-                sm.buy_shares(owner, ShareBundle([treasury[-1]]), exchange=True)
+                sm.buy_shares(owner, ShareBundle([_treasury(target)[-1]]), exchange=True)
             self.remove_duplicate_tokens(target, self.merging)
-            self.absorb(minor, target)
+            self.take_over(minor, target)
             if minor in self.round.entities:
                 self.round.entities.remove(minor)
-        if tokens_above_limits(game, target, self.merging):
+        if self.tokens_above_limits(target, self.merging):
             self.round.corporations_removing_tokens = [target] + self.merging
         else:
             game.fix_token_count(target)
@@ -268,12 +222,6 @@ class Merge(Step):
             self.round.goto_entity(target)
         self.merging = None
         self.deal_shares(target, "merge", list(players), list(players))
-
-    def remove_duplicate_tokens(self, surviving, others):
-        cities = [t.city for o in others for t in o.tokens if t.city is not None]
-        for token in surviving.tokens:
-            if token.city is not None and token.city in cities:
-                self.game.board.remove_token(token)
 
     def legal_actions(self, entity):
         acts = self.actions(entity)
@@ -292,7 +240,7 @@ class Merge(Step):
         return out
 
 
-class PostMergerShares(Step):
+class PostMergerShares(MergerMixin, Step):
     HANDLERS: ClassVar[dict] = {"buy_shares": "process_buy_shares", "pass": "process_pass"}
 
     def description(self):
@@ -323,8 +271,7 @@ class PostMergerShares(Step):
         if self.eligible_players():
             return
         corp = self.corporation()
-        t = _treasury(corp)
-        if t and t[0].president:
+        if self.presidency_in_treasury(corp):
             self.broken = True
         elif self.round.merge_type == "merge" and self.round.share_dealing_multiple:
             for p in self.round.share_dealing_players:
@@ -358,16 +305,12 @@ class PostMergerShares(Step):
         self.check_turn(entity)
         if target is not self.corporation() or len(bundle.shares) != 1 or not self.can_buy(entity, bundle.shares[0]):
             raise GameError(f"{entity.name} cannot buy {bundle.shares[0].id}", rule="illegal-buy")
-        sm = self.game.share_market
-        t = _treasury(target)
-        if t and t[0].president and entity.percent_of(target) == 10:
-            presidency = t[0]
-            _give_back(sm, entity, target)
-            sm.buy_shares(entity, bundle)
-            _give_back(sm, entity, target)
-            sm.buy_shares(entity, ShareBundle([presidency]), exchange=True)
-        else:
-            sm.buy_shares(entity, bundle)
+        swap = self.presidency_in_treasury(target) and entity.percent_of(target) == 10
+        if swap:  # the 10% share held goes back, the one bought too, for the president's certificate
+            self.give_back_share(entity, target)
+        self.game.share_market.buy_shares(entity, bundle)
+        if swap:
+            self.take_presidency(entity, target)
         if entity not in self.round.share_dealing_multiple or not self.can_buy_any(entity):
             entity.passed = True
         self.check_merge()
@@ -406,66 +349,23 @@ class PostMergerShares(Step):
         return out
 
 
-class ReduceTokens(Step):
-    HANDLERS: ClassVar[dict] = {"remove_token": "process_remove_token"}
-
-    def round_state(self):
-        return {"corporations_removing_tokens": None}
-
-    def active(self):
-        return bool(self.round.corporations_removing_tokens)
-
-    def skip(self):
-        pass
-
-    def current_entity(self):
-        crt = self.round.corporations_removing_tokens
-        return crt[0] if crt else None
-
-    surviving = current_entity
-
-    def acquired(self):
-        return (self.round.corporations_removing_tokens or [])[1:]
-
-    def actions(self, entity):
-        return ["remove_token"] if entity is self.surviving() and entity is not None else []
+class ReduceTokens(merger.ReduceTokens):
+    """The major formed keeps two tokens, in two different hexes."""
 
     def available_hex(self, entity, hex_) -> bool:
-        if entity is not self.surviving():
-            return False
-        own = _used_hexes(entity).count(hex_)
-        others = [h for o in self.acquired() for h in _used_hexes(o)]
-        if own > 1:
-            return True
-        if set(_used_hexes(entity)) & set(others):
-            return bool(own) and hex_ in others
-        return bool(own) or hex_ in others
+        """Two of the major's own tokens in one hex are cleared up first."""
+        own_twice = entity is self.surviving() and placed_hexes(entity).count(hex_) > 1
+        return own_twice or super().available_hex(entity, hex_)
 
-    def process_remove_token(self, action, entity):
-        game = self.game
-        city = game.board.city_by_id(action.get("city"))
-        slot = action.get("slot")
-        if city is None or not isinstance(slot, int):
-            raise GameError("remove_token needs a city and a slot", rule="malformed-action")
-        board = game.board
-        tokens = list(board.tokens(city)) + list(board.extra_tokens(city))
-        token = tokens[slot] if 0 <= slot < len(tokens) else None
-        if token is None:
-            raise GameError(f"no token in slot {slot} of {city.id}", rule="no-token")
-        if not self.available_hex(entity, city.hex):
-            raise GameError(f"cannot remove the {token.corporation.name} token", rule="illegal-token-removal")
+    def removal_refusal(self, entity, token):
         if self.leaves_one_hex(entity, token):
-            raise GameError(f"{entity.id} must have two tokens in different hexes", rule="token-hexes")
-        board.remove_token(token)
-        if tokens_above_limits(game, entity, self.acquired()):
-            return
-        self.move_tokens_to_surviving(entity, self.acquired())
-        self.round.corporations_removing_tokens = None
+            return GameError(f"remove_token: {entity.id} must have two tokens in different hexes", rule="token-hexes")
+        return None
 
     def leaves_one_hex(self, entity, token) -> bool:
         """Would removing ``token`` leave all of the major's tokens in one hex when they were
         in several (possible with a multi-city hex)?"""
-        hexes = _used_hexes(entity)
+        hexes = placed_hexes(entity)
         if len(set(hexes)) == 1:
             return False
         rest = list(hexes)
@@ -473,29 +373,9 @@ class ReduceTokens(Step):
             rest.remove(token.city.hex)
         return len(set(rest)) <= 1
 
-    def move_tokens_to_surviving(self, surviving, others):
+    def move_tokens_to_surviving(self, surviving, others) -> None:
+        """The minors' unplaced tokens are not moved; a major left with two gets its 40 one back."""
         for o in others:
             o.tokens = [t for t in o.tokens if t.city is not None]
-        used = [t for t in surviving.tokens if t.used]
-        unused = [t for t in surviving.tokens if not t.used]
-        for o in others:
-            for tok in o.tokens:
-                new = Token(surviving, price=0)
-                if tok.city is not None:
-                    used.append(new)
-                    self.game.board.swap_token(tok, new, check_tokenable=True)
-                else:
-                    unused.append(new)
-        if len(used) > self.game.LIMIT_TOKENS_AFTER_MERGER:
-            raise GameError("used tokens above the limit", rule="token-limit")
-        unused.sort(key=lambda t: t.price)
-        surviving.tokens = (used + unused)[:self.game.LIMIT_TOKENS_AFTER_MERGER]
+        super().move_tokens_to_surviving(surviving, others)
         self.game.fix_token_count(surviving)
-        self.game.clear_graph()
-
-    def legal_actions(self, entity):
-        if entity is not self.surviving():
-            return []
-        return [{"type": "remove_token", "city": t.city.id, "slot": self.game.board.tokens(t.city).index(t)}
-                for t in entity.tokens if t.used and t.city is not None
-                and self.available_hex(entity, t.city.hex) and not self.leaves_one_hex(entity, t)]

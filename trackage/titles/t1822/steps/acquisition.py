@@ -6,11 +6,12 @@ from typing import ClassVar
 
 from ....core.errors import GameError
 from ....core.round import Step
+from ....core.steps.choose import ChooseMixin
 from .. import acquisitions
 from .housekeeping import _is_major
 
 
-class MinorAcquisition(Step):
+class MinorAcquisition(ChooseMixin, Step):
     HANDLERS: ClassVar[dict] = {"merge": "process_merge", "choose": "process_choose", "pass": "process_pass"}
     PAY: ClassVar[dict] = {"money": 0, "one_share": 1, "two_shares": 2}
 
@@ -112,16 +113,15 @@ class MinorAcquisition(Step):
         self.minor = minor
         self.state = "pay"
 
-    def process_choose(self, action, entity):
-        choice = action.get("choice")
+    def choices(self, entity) -> list:
+        """How to pay for the minor, then what becomes of its token."""
+        return self.pay_choices(entity, self.minor) if self.state == "pay" else self.token_choices(entity)
+
+    def choose(self, entity, choice) -> None:
         if self.state == "pay":
-            if choice not in self.pay_choices(entity, self.minor):
-                raise GameError(f"{choice!r} is not a way to pay now", rule="bad-choice")
             self.shares = self.PAY[choice]
             self.state = "token"
             return
-        if choice not in self.token_choices(entity):
-            raise GameError(f"{choice!r} is not a token choice now", rule="bad-choice")
         if self.bank_minor(self.minor):
             acquisitions.acquire_bank_minor(self.game, entity, self.minor, choice, self.round)
         else:
@@ -131,11 +131,7 @@ class MinorAcquisition(Step):
         self.pass_()
 
     def legal_actions(self, entity):
-        acts = self.actions(entity)
-        if "choose" in acts:
-            ch = self.pay_choices(entity, self.minor) if self.state == "pay" else self.token_choices(entity)
-            return [{"type": "choose", "choice": c} for c in ch]
-        if "merge" not in acts:
-            return []
+        if "merge" not in self.actions(entity):
+            return super().legal_actions(entity)
         return [{"type": "merge", "corporation": m.id} for m in self.candidates(entity)
                 if self.connected(entity, m)] + [{"type": "pass"}]

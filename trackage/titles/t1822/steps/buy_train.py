@@ -16,6 +16,7 @@ class BuyTrain1822(EmergencyBuyTrain):
     sell. Trains from other companies (phase 3 on) cost 1 up to the buyer's cash."""
 
     TRADE_INS_FIRST = True
+    ALL_VARIANTS = True
     MUST_BUY_ACTIONS = ("sell_shares", "buy_train")
 
     def room(self, entity) -> bool:
@@ -30,12 +31,9 @@ class BuyTrain1822(EmergencyBuyTrain):
     def l_upgrades(self, entity):
         return [t for t in entity.trains if t.name == "L"]
 
-    def can_buy_train(self, entity) -> bool:
-        # as the reference: trains of other companies count at 1 whatever the phase
-        lo = self.game.depot.min_price(entity)
-        if self.room(entity) and lo is not None and entity.cash >= lo:
-            return True
-        return bool(self.l_upgrades(entity)) and entity.cash >= self.game.l_upgrade_cost()
+    def trade_ins(self, entity) -> list[tuple]:
+        """An L train upgraded in place to a 2, at the upgrade cost."""
+        return [(t, t, "2", self.game.l_upgrade_cost()) for t in self.l_upgrades(entity)]
 
     def must_buy_train(self, entity) -> bool:
         return self.game.must_buy_train(entity)
@@ -61,34 +59,33 @@ class BuyTrain1822(EmergencyBuyTrain):
         """An L train upgraded in place (to a 2): the train itself, when ``exchange`` is named."""
         return train if action.get("exchange") else None
 
-    def check_buy(self, entity, train, price: int, purchase: Purchase | None = None) -> None:
-        """An L upgrade at its fixed cost; a depot train at its (variant's) price, one E train
-        at most; another company's train (phase 3 on, no 2P/LP/P+) for 1 up to the buyer's
-        cash; then room. A shortfall is left to :meth:`top_up`."""
-        game = self.game
-        variant = purchase.variant if purchase is not None else None
-        if purchase is not None and purchase.exchange is not None:
-            if train.owner is not entity or train.name != "L":
-                raise GameError(f"{entity.name} has no L train {train.id} to upgrade", rule="bad-exchange")
-            if price != game.l_upgrade_cost():
-                raise GameError(f"an L train upgrade costs {game.l_upgrade_cost()}", rule="wrong-price")
-            return self.check_cash(entity, price)
-        if train.owner is game.depot:
-            self.check_available(train, "is not available")
-            expected = self.variant_price(train, variant) if variant else train.price
-            if variant == "E" and any(t.name == "E" for t in entity.trains):
-                raise GameError(f"{entity.id} can only own one E-train", rule="one-e-train")
-            self.check_listed_price(train, price, expected)
-        else:
-            self.check_offered(entity, train)
-            self.check_other_price(entity, train, price)
-        self.check_room(entity)
+    def check_variant(self, entity, purchase: Purchase) -> None:
+        if purchase.variant == "E" and any(t.name == "E" for t in entity.trains):
+            raise GameError(f"{entity.id} can only own one E-train", rule="one-e-train")
+
+    def check_funds(self, entity, purchase: Purchase) -> None:
+        """A company that must buy may get what it lacks for the cheapest depot train from its
+        president, who must sell shares before borrowing (see :meth:`top_up`)."""
+        if purchase.exchange is not None or not purchase.from_depot or purchase.price <= entity.cash:
+            return super().check_funds(entity, purchase)
+        name = purchase.variant or purchase.train.name
+        if not self.game.must_buy_train(entity):
+            raise GameError(f"{entity.name} has {entity.cash}, the train costs {purchase.price}",
+                            rule="insufficient-cash")
+        if name not in self.cheapest_names():
+            raise GameError(f"Cannot purchase {name} train: cheaper train available ({self.cheapest_names()[0]})",
+                            rule="not-cheapest-train")
+        if entity.owner.cash < purchase.price - entity.cash and self.sellable(entity.owner):
+            raise GameError(f"{entity.owner.name} still needs to sell shares before a loan can be granted.",
+                            rule="must-sell-first")
 
     def top_up(self, entity, purchase: Purchase) -> None:
-        """The president funds a forced purchase (see :meth:`emergency_funds`)."""
-        if purchase.exchange is None and purchase.price > entity.cash:
-            train = purchase.train
-            self.emergency_funds(entity, train, purchase.variant or train.name, purchase.price)
+        """The president pays what the company lacks, borrowing what he has not."""
+        need, owner = purchase.price - entity.cash, entity.owner
+        if need > 0:
+            if owner.cash < need:
+                loans.player_loan(self.game, owner, need - owner.cash)
+            pay(self.game, owner, entity, need, "emergency")
 
     def hand_over(self, entity, purchase: Purchase) -> None:
         """An L upgrade: the train becomes a 2 for the upgrade cost; else the chosen variant is
@@ -107,22 +104,6 @@ class BuyTrain1822(EmergencyBuyTrain):
         super().after_buy_train(entity, purchase)
         if int(self.game.phase.name) <= 1 and purchase.train.name == "2":
             self.game.phase_on_two()
-
-    def emergency_funds(self, entity, train, name: str, price: int):
-        game = self.game
-        if not game.must_buy_train(entity):
-            raise GameError(f"{entity.name} has {entity.cash}, the train costs {price}", rule="insufficient-cash")
-        if name not in self.cheapest_names():
-            raise GameError(f"Cannot purchase {name} train: cheaper train available ({self.cheapest_names()[0]})",
-                            rule="not-cheapest-train")
-        owner = entity.owner
-        need = price - entity.cash
-        if owner.cash < need:
-            if self.sellable(owner):
-                raise GameError(f"{owner.name} still needs to sell shares before a loan can be granted.",
-                                rule="must-sell-first")
-            loans.player_loan(game, owner, need - owner.cash)
-        pay(game, owner, entity, need, "emergency")
 
     def sellable(self, player) -> bool:
         """Must the president sell before borrowing? Any sellable bundle counts, even one whose
@@ -173,23 +154,3 @@ class BuyTrain1822(EmergencyBuyTrain):
     def emergency_sell_actions(self, player) -> list[dict]:
         """None here: the game lists them (:func:`~trackage.titles.t1822.legal.with_emergency_sales`)."""
         return []
-
-    def variant_prices(self, entity, train) -> list[tuple[str, int]]:
-        """Every variant of a depot train, at its price."""
-        return [(v, spec["price"]) for v, spec in train.variants.items()]
-
-    def may_buy_variant(self, entity, train, variant: str, price: int) -> bool:
-        """One E train at most; paid from the company's cash or with its president's help."""
-        return not (variant == "E" and any(x.name == "E" for x in entity.trains)) and (
-            price <= entity.cash or self.can_fund(entity, variant, price))
-
-    def trade_in_offers(self, entity) -> list[tuple]:
-        """An L train upgraded in place to a 2, at the upgrade cost."""
-        cost = self.game.l_upgrade_cost()
-        return [(t, t, "2", cost) for t in self.l_upgrades(entity)] if entity.cash >= cost else []
-
-    def can_fund(self, entity, name: str, price: int) -> bool:
-        """May the president add what ``entity`` lacks for this depot train (now)?"""
-        if not self.game.must_buy_train(entity) or name not in self.cheapest_names():
-            return False
-        return entity.owner.cash >= price - entity.cash or not self.sellable(entity.owner)

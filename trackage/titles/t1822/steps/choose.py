@@ -9,9 +9,12 @@ from ....core.steps.choose import ChooseMixin
 
 
 class Choose(ChooseMixin, Step):
-    """The owner of P9 may double his cash for the player order."""
+    """The owner of P9 may double his cash for the player order (the company's ``choose``
+    choices; its owner is then done)."""
 
     HANDLERS: ClassVar[dict] = {"choose": "process_choose", "pass": "process_pass"}
+    #: Which of the company's choices the step offers.
+    KIND: ClassVar[str] = "choose"
 
     def description(self):
         return "Choose"
@@ -23,36 +26,26 @@ class Choose(ChooseMixin, Step):
     def actions(self, entity):
         if entity is not self.current_entity() or self.company(entity) is None:
             return []
-        return ["choose", "pass"]
+        return list(self.HANDLERS)
 
     def choices(self, entity):
         c = self.company(entity)
-        return self.game.company_choices(c, "choose") if c else {}
+        return self.game.company_choices(c, self.KIND) if c else {}
 
     def choose(self, entity, choice) -> None:
-        """The P9 choice is made and the step is done."""
-        self.game.company_made_choice(self.company(entity), choice, "choose")
+        self.game.company_made_choice(self.company(entity), choice, self.KIND)
         self.pass_()
 
 
-class SpecialChoose(ChooseMixin, Step):
-    HANDLERS: ClassVar[dict] = {"choose": "process_choose"}
+class SpecialChoose(Choose):
+    """The owner of a company acquired this turn makes its ``special_choose`` choice."""
 
-    def description(self):
-        return "Choose"
+    HANDLERS: ClassVar[dict] = {"choose": "process_choose"}
+    KIND: ClassVar[str] = "special_choose"
 
     def company(self, entity):
         return next((c for c in self.round.acquired_companies
-                     if c.owner is entity and self.game.company_choices(c, "special_choose")), None)
-
-    def actions(self, entity):
-        if entity is not self.current_entity() or self.company(entity) is None:
-            return []
-        return ["choose"]
-
-    def choices(self, entity):
-        return self.game.company_choices(self.company(entity), "special_choose")
+                     if c.owner is entity and self.game.company_choices(c, self.KIND)), None)
 
     def choose(self, entity, choice) -> None:
-        """The acquired company's choice is made."""
-        self.game.company_made_choice(self.company(entity), choice, "special_choose")
+        self.game.company_made_choice(self.company(entity), choice, self.KIND)

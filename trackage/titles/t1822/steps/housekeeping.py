@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ....core.errors import GameError
-from ....core.money import pay
 from ....core.round import Step
 from ....core.steps.buy_train import BuyTrain, Purchase
 from ....core.steps.operating import HomeToken
@@ -23,48 +22,43 @@ def _is_minor(e) -> bool:
 class PendingToken(HomeToken):
     """Home tokens that need a choice of city (minor 14 in London; acquired 14's token)."""
 
-    def legal_actions(self, entity):
-        p = self.pending()
-        if not p or entity is not p["entity"]:
-            return []
-        board = self.game.board
-        return [{"type": "place_token", "city": c.id, "slot": 0}
-                for h in p["hexes"] for c in board.tile(h).cities if not board.tokened_by(c, entity)]
+    HOME_ROOM_RULE = "token-same-city"
 
-    def process_place_token(self, action, entity):
-        p = self.pending()
-        city = self.game.live_city(action.get("city"))
-        if city is None or city.hex not in p["hexes"]:
-            raise GameError(f"cannot place the token in {action.get('city')!r}", rule="bad-home-token")
+    def home_room(self, entity, city, token) -> bool:
+        return not self.game.board.tokened_by(city, entity)
+
+    def home_price(self, entity, city, token) -> int:
+        """The acquired minor 14's London token costs 20 when London is in reach."""
+        game = self.game
+        if game.m14_token_ability is entity and city.hex in game.graph.reachable_hexes(entity):
+            return int(game.M14_TOKEN_PRICE)
+        return int(token.price)
+
+    def make_home_room(self, entity, city) -> None:
+        """Minor 14 (and a company without a free slot) gets an extra slot."""
         board = self.game.board
-        if board.tokened_by(city, entity):
-            raise GameError(f"{entity.name} can't have 2 tokens in the same city", rule="token-same-city")
-        token = p["token"]
-        price = token.price
-        if getattr(self.game, "m14_token_ability", None) is entity:
-            # the acquired minor 14's London token costs 20 when London is in reach
-            self.game.m14_token_ability = None
-            if city.hex in self.game.graph.reachable_hexes(entity):
-                price = self.game.M14_TOKEN_PRICE
-        if price > entity.cash:
-            raise GameError(f"{entity.name} cannot pay {price} for the token", rule="insufficient-cash")
         if entity.id == "14":
             board.set_tokens(city, board.tokens(city) + (None,))
         if board.get_slot(city, entity) is None:
             board.set_tokens(city, board.tokens(city) + (None,))
-        board.place_city_token(city, entity, token, free=True, check_tokenable=False)
-        if price > 0:
-            pay(self.game, entity, self.game.bank, price, "token")
-        self.round.pending_tokens.pop(0)
+
+    def after_home_token(self, entity, city) -> None:
+        """London's exit taken by the token (and minor 14's track rights) are noted."""
+        game, board = self.game, self.game.board
+        if game.m14_token_ability is entity:
+            game.m14_token_ability = None
         if city.hex.id == "M38":
             path = next((pp for pp in board.tile(city.hex).paths if pp.city is city and pp.edges), None)
             if path is not None:
-                self.game.minor_14_city_exit = path.edges[0].num
-            if entity.id == "14" and self.game.minor_14_city_exit is not None:
-                nb = board.neighbors(city.hex).get(self.game.minor_14_city_exit)
+                game.minor_14_city_exit = path.edges[0].num
+            if entity.id == "14" and game.minor_14_city_exit is not None:
+                nb = board.neighbors(city.hex).get(game.minor_14_city_exit)
                 if nb is not None:
-                    self.game.m14_rights_hex = nb.id
-        self.game.graph_changed()
+                    game.m14_rights_hex = nb.id
+
+    def legal_actions(self, entity):
+        with self.game.graph_probe():
+            return super().legal_actions(entity)
 
 
 class FirstTurnHousekeeping(BuyTrain):

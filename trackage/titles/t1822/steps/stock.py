@@ -147,7 +147,7 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         """A president's certificate once concessions convert."""
         return bundle.presidents_share is not None and "can_convert_concessions" in self.game.phase.status
 
-    def available_par_cash(self, entity, corp, share_price=None) -> int:
+    def par_cash(self, entity, corp, share_price=None) -> int:
         cash = self.available_cash(entity)
         if corp.par_via_exchange is not None:
             if share_price is not None and corp.id == "LNWR":
@@ -162,11 +162,11 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
     def can_start(self, entity, corp) -> bool:
         """``corp`` (a major) may be parred and its first certificate bought with what a par may use."""
         return self.game.can_par(corp, entity) and self.can_buy(
-            entity, ShareBundle([corp.shares[0]]), cash=self.available_par_cash(entity, corp))
+            entity, ShareBundle([corp.shares[0]]), cash=self.par_cash(entity, corp))
 
     def par_prices(self, entity, corp) -> list:
         mult = corp.shares[0].percent // 10
-        cash = self.available_par_cash(entity, corp)
+        cash = self.par_cash(entity, corp)
         return [p for p in self.game.stock_market.par_prices if "par_1" in p.types and p.price * mult <= cash]
 
     def can_par_corp(self, entity, corp) -> bool:
@@ -202,7 +202,7 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
             if conc.owner is not entity:
                 raise GameError(f"{entity.name} does not own {conc.name}", rule="not-owner")
             cost = self.exchange_price(corp, share_price, bundle) or 0
-            cash = self.available_par_cash(entity, corp)
+            cash = self.par_cash(entity, corp)
         elif "can_par" not in game.phase.status:
             raise GameError(f"{corp.name} needs its concession to start now", rule="cannot-par")
         else:
@@ -284,18 +284,18 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         return not self.game.tax_haven_would_be_president(bundle_from_ids(self.game, action["shares"],
                                                                           action["percent"]))
 
+    LISTING = ("buy_shares", "sell_shares", "pass", "par", "payoff_player_debt", "bid")
+
+    def offers(self, kind, entity):
+        if kind == "payoff_player_debt":
+            return [{"type": kind}]
+        if kind == "bid":
+            return [b for c in self.game.bidbox_items() if self.can_bid_company(entity, c)
+                    for b in self.bid_offer(entity, c)]
+        return super().offers(kind, entity)
+
     def legal_actions(self, entity):
-        acts = self.actions(entity)
-        if "choose_ability" in acts:
+        if entity.is_company:
             return [{"type": "choose_ability", "choice": ch} for ch in self.choices_ability(entity)
                     if entity.sym != "P16" or self.tax_haven_ok(entity, ch)]
-        out = [a for a in super().legal_actions(entity) if a["type"] != "par"]
-        if "par" in acts:  # a concession's value counts towards the par price (par_prices knows it)
-            out += [{"type": "par", "corporation": corp.id, "share_price": p.id} for corp in self.game.corporations
-                    if self.can_par_corp(entity, corp) for p in self.par_prices(entity, corp)]
-        if "payoff_player_debt" in acts:
-            out.append({"type": "payoff_player_debt"})
-        if "bid" in acts:
-            out += [b for c in self.game.bidbox_items() if self.can_bid_company(entity, c)
-                    for b in self.bid_offer(entity, c)]
-        return out
+        return super().legal_actions(entity)

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from trackage.core.steps.track import tokenable_cities
-
 from ....core.errors import GameError
-from ....core.money import pay
 from ....core.round import Step
 from ....core.steps.passing import Passing
 from ....core.steps.track import TokenStep
@@ -151,70 +148,32 @@ class Token1822(TokenStep):
             raise GameError(f"{action.get('choice')!r} is not a choice now", rule="bad-choice")
         self.game.company_made_choice(entity, action.get("choice"), "token")
 
-    def candidate_cities(self, entity) -> list:
-        """Connected cities without a token of ``entity`` (SECR's free English Channel token
-        needs no cash)."""
-        out = list(tokenable_cities(self.game, entity))
-        if self.game.secr_token_ability(entity):
-            board = self.game.board
-            for c in board.tile(self.game.board.hex_by_id("P43")).cities:
-                if c not in out and not board.tokened_by(c, entity) and c in self.game.graph.connected_nodes(entity):
-                    out.append(c)
-        return out
+    def free_token(self, entity, city) -> bool:
+        """SECR's token in the English Channel is free (once)."""
+        return city.hex.id == "P43" and self.game.secr_token_ability(entity)
 
-    def process_place_token(self, action, entity):
-        game = self.game
-        if self.round.tokened:
-            raise GameError("a token was already placed this turn", rule="one-token-per-turn")
-        city = game.live_city(action.get("city"))
-        if city is None:
-            raise GameError(f"unknown city {action.get('city')!r}", rule="unknown-city")
-        board = game.board
-        if _is_major(entity) and board.tokened_by(city, entity):
+    def prepare_token(self, entity, city, token, action) -> None:
+        """A major has one token a city; SECR's free token uses its ability up."""
+        if _is_major(entity) and self.game.board.tokened_by(city, entity):
             raise GameError(f"{entity.id} can't have 2 tokens in the same city", rule="token-same-city")
-        toks = self.available_tokens(entity)
-        if not toks:
-            raise GameError(f"{entity.name} has no tokens left", rule="no-tokens")
-        token = toks[0]
-        free = False
-        if entity.id == "SECR" and city.hex.id == "P43" and game.secr_token_ability(entity):
-            free = True
-            game.secr_used_ability = True
-        if not game.loading:
-            with game.graph_probe():
-                connected = city in game.graph.connected_nodes(entity)
-            if not connected:
-                raise GameError(f"{city.id} is not connected to {entity.name}'s network", rule="token-not-connected")
-        if city.hex.id == "M38":
-            if board.get_slot(city, entity) is None:
-                raise GameError(f"no free slot in {city.id}", rule="city-full")
-            board.place_city_token(city, entity, token, free=True, check_tokenable=False)
-        else:
-            if not board.tokenable(city, entity, free=free, tokens=[token]):
-                raise GameError(f"{entity.name} cannot place a token in {city.id}", rule="city-full")
-            board.place_city_token(city, entity, token, free=free)
-        if token.price > 0 and not free:
-            pay(game, entity, game.bank, token.price, "token")
-        game.graph_changed()
-        self.round.tokened = True
-        self.pass_()
+        if self.free_token(entity, city):
+            self.game.secr_used_ability = True
+
+    def token_connected(self, entity, city) -> bool:
+        with self.game.graph_probe():
+            return super().token_connected(entity, city)
+
+    def check_token_room(self, entity, city, token, free) -> None:
+        """London (M38) needs only a free slot (and the price); elsewhere, room for the token."""
+        board = self.game.board
+        if city.hex.id == "M38" and (board.get_slot(city, entity) is None or token.price > entity.cash):
+            raise GameError(f"no free slot in {city.id}", rule="city-full")
+        if city.hex.id != "M38" and not board.tokenable(city, entity, free=free, tokens=[token]):
+            raise GameError(f"{entity.name} cannot place a token in {city.id}", rule="city-full")
 
     def legal_actions(self, entity):
         acts = self.actions(entity)
-        out = []
-        if "place_token" in acts:
-            toks = self.available_tokens(entity)
-            board = self.game.board
-            for city in self.candidate_cities(entity):
-                free = city.hex.id == "P43" and self.game.secr_token_ability(entity)
-                if city.hex.id == "M38":
-                    ok = board.get_slot(city, entity) is not None and toks[0].price <= entity.cash
-                else:
-                    ok = board.tokenable(city, entity, tokens=toks[:1], free=free)
-                if ok:
-                    out.append({"type": "place_token", "city": city.id, "slot": board.get_slot(city, entity) or 0})
+        out = super().legal_actions(entity) if not entity.is_company else []
         if "choose_ability" in acts and entity.is_company:
             out += [{"type": "choose_ability", "choice": ch} for ch in self.game.company_choices(entity, "token")]
-        if "pass" in acts and not entity.is_company:
-            out.append({"type": "pass"})
         return out

@@ -18,6 +18,7 @@ class BuyTrain1858(BuyTrain):
     tops up a depot purchase; wounded trains can be scrapped; passing without any train
     drops the price."""
 
+    ALL_VARIANTS = True
     HANDLERS: ClassVar[dict] = {**BuyTrain.HANDLERS, "scrap_train": "process_scrap_train",
                                 "sell_shares": "process_sell_shares"}
 
@@ -30,9 +31,8 @@ class BuyTrain1858(BuyTrain):
     def room(self, entity) -> bool:
         return self.game.num_corp_trains(entity) < self.game.train_limit(entity)
 
-    def can_buy_train(self, entity) -> bool:
-        lo = self.game.min_train_price(entity) if self.room(entity) else None
-        return lo is not None and entity.cash >= lo
+    def min_train_price(self, entity):
+        return self.game.min_train_price(entity)
 
     def can_scrap(self, entity) -> bool:
         return any(t.obsolete for t in entity.trains)
@@ -66,35 +66,28 @@ class BuyTrain1858(BuyTrain):
         self.game.share_market.sell_shares(bundle)
         self.game.stock_market.move_left(entity)
 
-    def check_buy(self, entity, train, price: int, purchase: Purchase | None = None) -> None:
-        """The depot's price is the title's (:meth:`Game1858.train_price`: private railways'
-        discounts); another company's train costs 1 up to the buyer's cash. After issuing
-        shares a trainless company must buy from the depot, having issued no more than needed;
-        its president may add what it lacks for a depot train."""
-        g = self.game
-        self.check_room(entity)
-        if train.owner is g.depot:
-            self.check_available(train)
-            self.check_listed_price(train, price, g.train_price(train, entity))
-        else:
-            self.check_offered(entity, train)
-            self.check_other_price(entity, train, price)
-        if self.must_buy_after_issue(entity):
-            if train.owner is not g.depot:
-                raise GameError("must buy a train from the depot after issuing shares", rule="must-buy-depot")
-            if entity.cash - self.round.last_issue_price > price:
-                raise GameError("more shares issued than needed", rule="issued-too-many")
-        if price > entity.cash and not (g.trainless(entity) and train.owner is g.depot and entity.owner is not None
-                                        and entity.owner.cash >= price - entity.cash):
-            raise GameError(f"{entity.name} has {entity.cash}, the train costs {price}", rule="insufficient-cash")
+    def depot_price(self, entity, train, variant: str) -> int:
+        """The title's (:meth:`Game1858.train_price`: private railways' discounts)."""
+        return self.game.train_price(train, entity, variant)
 
     def chosen_variant(self, action: dict, train) -> str | None:
         """A depot train is always bought as a variant: the named one, else its base."""
         return (action.get("variant") or train.base) if train.owner is self.game.depot else None
 
-    def top_up(self, entity, purchase: Purchase) -> None:
-        """The president adds what a trainless company lacks (checked in :meth:`check_buy`)."""
-        self.president_pays_rest(entity, purchase.price)
+    def funds(self, entity, purchase: Purchase) -> int:
+        """The president adds what a trainless company lacks for a depot train."""
+        help_ = self.game.trainless(entity) and purchase.from_depot and entity.owner is not None
+        return entity.cash + (entity.owner.cash if help_ else 0)
+
+    def check_funds(self, entity, purchase: Purchase) -> None:
+        """After issuing shares a trainless company must buy from the depot, having issued no
+        more than needed."""
+        if self.must_buy_after_issue(entity):
+            if not purchase.from_depot:
+                raise GameError("must buy a train from the depot after issuing shares", rule="must-buy-depot")
+            if entity.cash - self.round.last_issue_price > purchase.price:
+                raise GameError("more shares issued than needed", rule="issued-too-many")
+        super().check_funds(entity, purchase)
 
     def after_buy_train(self, entity, purchase: Purchase) -> None:
         """The step ends when nothing more may be bought or scrapped."""
@@ -123,18 +116,6 @@ class BuyTrain1858(BuyTrain):
     def trains_for_sale(self, entity) -> list:
         """The title's list (:meth:`Game1858.other_trains`)."""
         return self.game.other_trains(entity)
-
-    def variant_prices(self, entity, train) -> list[tuple[str, int]]:
-        """Every variant, at the title's price for ``entity`` (:meth:`Game1858.train_price`)."""
-        return [(v, self.game.train_price(train, entity, v)) for v in train.variants]
-
-    def may_buy_variant(self, entity, train, variant: str, price: int) -> bool:
-        """Within the cash (and the president's, for a trainless company); after issuing
-        shares, not for less than what the last share issued made unnecessary."""
-        g = self.game
-        help_ = entity.owner.cash if g.trainless(entity) and entity.owner is not None else 0
-        return price <= entity.cash + help_ and not (self.must_buy_after_issue(entity)
-                                                      and entity.cash - self.round.last_issue_price > price)
 
     def legal_actions(self, entity):
         acts = self.actions(entity)

@@ -9,11 +9,10 @@ from trackage.core.actions import amount
 
 from ....core.errors import GameError
 from ....core.money import pay
-from ....core.round import Step
 from ....core.steps.issue import IssueShares
 from ....core.steps.operating import DiscardTrain, Dividend, HomeToken, RunRoutes
 from ....core.steps.passing import Passing
-from ....core.steps.track import TrackAndTokenStep
+from ....core.steps.track import TokenStep, TrackAndTokenStep
 from .. import gauges, privates
 
 
@@ -22,58 +21,44 @@ class HomeToken1858(HomeToken, Passing):
     reserved cities (free); one started directly pays twice the city's revenue."""
 
     HANDLERS: ClassVar[dict] = {"place_token": "process_place_token", "pass": "process_pass"}
+    HOME_ROOM_RULE = "token-same-hex"
 
     def active_entities(self):
         p = self.pending()
         return [p["entity"].owner] if p else []
 
     def actions(self, entity):
-        p = self.pending()
-        if not p or entity is not p["entity"]:
-            return []
-        return ["place_token"] + (["pass"] if any(t.used and t.city is not None for t in entity.tokens) else [])
+        out = super().actions(entity)
+        return out + ["pass"] if out and self.has_token(entity) else out
 
-    def process_place_token(self, action, entity):
-        game = self.game
-        p = self.pending()
-        city = game.board.city_by_id(action.get("city"))
-        if city is None or city.hex not in p["hexes"] or (p.get("cities") is not None and city not in p["cities"]):
-            raise GameError(f"cannot place the home token in {action.get('city')!r}", rule="bad-home-token")
-        token = p["token"]
-        token.price = self.home_cost(entity, city)
-        if token.price > entity.cash:
-            raise GameError(f"{entity.name} cannot pay {token.price} for its home token", rule="insufficient-cash")
-        if any(game.board.tokened_by(c, entity) for c in city.tile.cities):
-            raise GameError(f"{entity.name} already has a token on {city.hex.id}", rule="token-same-hex")
-        game.board.place_city_token(city, entity, token, free=True, check_tokenable=not game.loading)
-        if token.price > 0:
-            pay(game, entity, game.bank, token.price, "token")
-        self.round.pending_tokens.pop(0)
-        game.delete_reservations(entity, city)
-        game.graph_changed()
+    def has_token(self, entity) -> bool:
+        return any(t.used and t.city is not None for t in entity.tokens)
 
-    def home_cost(self, entity, city) -> int:
+    def home_room(self, entity, city, token) -> bool:
+        """No token of its own on the tile; room is not checked while replaying."""
+        board = self.game.board
+        return not any(board.tokened_by(c, entity) for c in city.tile.cities) and (
+            self.game.loading or board.tokenable(city, entity, free=True, tokens=[token]))
+
+    def home_price(self, entity, city, token) -> int:
         """A company started directly pays twice the city's revenue for its first token
         (nothing on an empty hex); otherwise the home token is free."""
-        free = entity.companies or any(t.used and t.city is not None for t in entity.tokens)
+        free = entity.companies or self.has_token(entity)
         return 0 if free or city.tile.color == "white" else 2 * city.revenue_for([city.tile.color])
+
+    def make_home_room(self, entity, city) -> None:
+        """The token carries its price."""
+        token = self.pending()["token"]
+        token.price = self.home_price(entity, city, token)
+
+    def after_home_token(self, entity, city) -> None:
+        self.game.delete_reservations(entity, city)
 
     def passing(self, entity) -> None:
         """A company that already has a token leaves its home token unplaced: the pending
         token goes and so do its reservations."""
         self.round.pending_tokens.pop(0)
         self.game.delete_reservations(entity)
-
-    def legal_actions(self, entity):
-        p = self.pending()
-        if not p or entity is not p["entity"]:
-            return []
-        board, cities = self.game.board, p.get("cities")
-        if cities is None:
-            cities = [c for h in p["hexes"] for c in board.tile(h).cities]
-        return [{"type": "place_token", "city": c.id, "slot": board.get_slot(c, entity) or 0} for c in cities
-                if board.tokenable(c, entity, free=True, tokens=[p["token"]]) and self.home_cost(entity, c)
-                <= entity.cash] + [{"type": a} for a in self.actions(entity) if a == "pass"]
 
 
 class Track1858(TrackAndTokenStep):
@@ -134,54 +119,43 @@ class Track1858(TrackAndTokenStep):
         return [{"type": "lay_tile", **c} for c in cands] + [{"type": "pass"}]
 
 
-class Token1858(Step):
-    """One token per turn; the price grows with the provincial borders to the nearest
-    own token. While replaying, the logged cost is the price (and ours is compared)."""
+class Token1858(TokenStep):
+    """One normal token per turn, in a city of either gauge's network; the price grows with
+    the provincial borders to the nearest own token. While replaying, the logged cost is the
+    price (and ours is compared) and room is not checked."""
 
-    HANDLERS: ClassVar[dict] = {"place_token": "process_place_token", "pass": "process_pass"}
+    def available_tokens(self, entity):
+        return [t for t in entity.tokens if not t.used and t.type == "normal"]
 
-    def description(self):
-        return "Place a Token"
+    def can_place_token(self, entity) -> bool:
+        return entity.is_corporation and bool(self.available_tokens(entity))
 
-    def actions(self, entity):
-        if entity is not self.current_entity() or not entity.is_corporation \
-                or not any(not t.used for t in entity.tokens if t.type == "normal"):
-            return []
-        return ["place_token", "pass"]
-
-    def process_place_token(self, action, entity):
+    def prepare_token(self, entity, city, token, action) -> None:
         game = self.game
-        city = game.board.city_by_id(action.get("city"))
-        if city is None:
-            raise GameError(f"unknown city {action.get('city')!r}", rule="unknown-city")
-        token = next(t for t in entity.tokens if not t.used and t.type == "normal")  # offered only then
-        ours = game.token_cost(entity, city)
-        cost = amount(action, "cost", None)
+        ours, cost = game.token_cost(entity, city), amount(action, "cost", None)
         if cost is not None and cost != ours:
             if not game.loading:
                 raise GameError(f"a token in {city.id} costs {ours}, not {cost}", rule="wrong-price")
             game.warnings.append(f"action {action.get('id')}: token cost {ours}, log says {cost}")
-        cost = int(ours if cost is None or not game.loading else cost)  # the logged cost while replaying
-        if not game.loading and not game.token_connected(entity, city):
-            raise GameError(f"{city.id} is not connected to {entity.name}", rule="token-not-connected")
-        if cost > entity.cash:
-            raise GameError(f"{entity.name} cannot pay {cost} for a token", rule="insufficient-cash")
-        token.price = cost
-        if any(game.board.tokened_by(c, entity) for c in city.tile.cities):
-            raise GameError(f"{entity.name} already has a token on {city.hex.id}", rule="token-same-hex")
-        game.board.place_city_token(city, entity, token, free=True, check_tokenable=not game.loading)
-        if cost > 0:
-            pay(game, entity, game.bank, cost, "token")
-        game.graph_changed()
-        self.pass_()
+        token.price = int(ours if cost is None or not game.loading else cost)
+        if token.price > entity.cash:
+            raise GameError(f"{entity.name} cannot pay {token.price} for a token", rule="insufficient-cash")
 
-    def legal_actions(self, entity):
-        if "place_token" not in self.actions(entity):
-            return []
-        g = self.game
-        return [{"type": "place_token", "city": city.id, "slot": g.board.get_slot(city, entity) or 0, "cost": cost}
-                for city in g.tokenable_cities_1858(entity)
-                if (cost := g.token_cost(entity, city)) <= entity.cash] + [{"type": "pass"}]
+    def token_connected(self, entity, city) -> bool:
+        return self.game.token_connected(entity, city)
+
+    def check_token_room(self, entity, city, token, free) -> None:
+        """(Cash is checked with the price.)"""
+        if not self.game.loading or any(self.game.board.tokened_by(c, entity) for c in city.tile.cities):
+            super().check_token_room(entity, city, token, True)
+
+    def token_cities(self, entity):
+        return self.game.tokenable_cities_1858(entity)
+
+    def token_offer(self, entity, city):
+        cost = self.game.token_cost(entity, city)
+        offer = super().token_offer(entity, city)
+        return {**offer, "cost": cost} if offer is not None and cost <= entity.cash else None
 
 
 class Route1858(RunRoutes):

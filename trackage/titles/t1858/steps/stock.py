@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ....core.errors import GameError
-from ....core.steps.auction import Bids
 from ....core.steps.stock import AuctionBuySellParShares
 from .. import corporations
 
@@ -15,18 +14,7 @@ class StockRound1858Step(AuctionBuySellParShares):
 
     HANDLERS: ClassVar[dict] = {**AuctionBuySellParShares.HANDLERS, "convert": "process_convert"}
     HOLDING_LIMIT_FORCES_SALE = False
-
-    def round_state(self):
-        return {**super().round_state(), "auction": None}
-
-    # --- auction state (kept on the round so it survives step setup between turns)
-    @property
-    def auction(self) -> Bids | None:
-        return self.round.auction
-
-    @auction.setter
-    def auction(self, bids: Bids | None) -> None:
-        self.round.auction = bids
+    LISTING = ("bid", *AuctionBuySellParShares.LISTING[:-1])
 
     def description(self):
         return "Bid on a private railway" if self.auction else "Buy/Sell/Par"
@@ -73,7 +61,7 @@ class StockRound1858Step(AuctionBuySellParShares):
             and any(c.num_ipo_shares() > 0 for c in game.corporations) for m in game.minors)
 
     # --- auctions
-    def auctionable(self):
+    def bid_items(self, entity):
         return self.game.buyable_bank_companies()
 
     def opening_bid(self, company) -> int:
@@ -83,13 +71,13 @@ class StockRound1858Step(AuctionBuySellParShares):
         return 0 if self.game.num_certs(player) >= self.game.cert_limit(player) else player.cash
 
     def can_bid_any(self, player) -> bool:
-        return any(self.min_bid(c) <= player.cash for c in self.auctionable())
+        return any(self.min_bid(c) <= player.cash for c in self.bid_items(player))
 
     def check_bid(self, entity, company, price):
         a = self.auction
         if a and a.item is not company:
             raise GameError(f"the auction is for {a.item.name}", rule="wrong-auction")
-        if company not in self.auctionable():
+        if company not in self.bid_items(entity):
             raise GameError(f"{company.name} cannot be auctioned now", rule="company-not-for-sale")
         super().check_bid(entity, company, price)
 
@@ -149,13 +137,6 @@ class StockRound1858Step(AuctionBuySellParShares):
                         if not self.auction and cur.is_player else [])
 
     def legal_actions(self, entity):
-        acts = self.actions(entity)
         if entity.is_corporation:
-            return [{"type": "convert"}] if "convert" in acts else []
-        out = [b for c in ([self.auction.item] if self.auction else self.auctionable()) if "bid" in acts
-               for b in self.bid_offer(entity, c)]
-        if not self.auction:
-            out.extend(a for a in super().legal_actions(entity) if a["type"] != "pass")
-        if "pass" in acts:
-            out.append({"type": "pass"})
-        return out
+            return [{"type": "convert"}] if "convert" in self.actions(entity) else []
+        return super().legal_actions(entity)

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ....core.errors import GameError
-from ....core.money import pay
 from ....core.steps.auction import AuctionMixin, Bids
 from ....core.steps.passing import Passing
+from ....core.steps.stock import transfer_company
 
 
 class SingleItemAuction(AuctionMixin, Passing):
@@ -19,16 +18,11 @@ class SingleItemAuction(AuctionMixin, Passing):
     def __init__(self, game, round_, **opts):
         super().__init__(game, round_, **opts)
         self.auction: Bids | None = None  # the private on offer
-        self.declined: list = []
         self.dutch_mode = False
         self.companies = sorted([c for c in game.companies if c.sym != "3" and not (c.owner and c.owner.is_player)],
                                 key=lambda c: c.value)
         if self.companies:
             self.start_item(self.companies[0])
-
-    @property
-    def auctioning(self):
-        return self.auction.item if self.auction is not None else None
 
     def description(self):
         return "Bid on Companies"
@@ -42,13 +36,7 @@ class SingleItemAuction(AuctionMixin, Passing):
         return ["bid", "pass"] if entity is self.current_entity() else []
 
     def current_entity(self):
-        bids = self.auction
-        if bids is None or not bids.bidders:
-            return None
-        if bids.bids:
-            return bids.next_bidder()
-        rest = [e for e in bids.bidders if e not in self.declined]
-        return rest[0] if rest else None
+        return self.auction.in_turn() if self.auction is not None else None
 
     def opening_bid(self, company) -> int:
         return self.game.min_bid(company)
@@ -59,7 +47,6 @@ class SingleItemAuction(AuctionMixin, Passing):
 
     def start_item(self, company):
         self.dutch_mode = False
-        self.declined = []
         self.open_auction(company)
 
     def open_auction(self, company):
@@ -70,14 +57,10 @@ class SingleItemAuction(AuctionMixin, Passing):
         self.resolve_auction()
 
     # ------------------------------------------------------------ bid hooks
-    def bid_item(self, action, entity):
-        company = self.game.index.company(action.get("company"))
-        if company is None or company is not self.auctioning:
-            raise GameError(f"{action.get('company')!r} is not up for auction", rule="not-for-auction")
-        return company
+    def up_for_auction(self, company) -> bool:
+        return company is self.auctioning
 
     def accept_bid(self, entity, item, price, action):
-        self.declined = []
         self.add_bid(entity, price)
 
     def add_bid(self, entity, price):
@@ -87,52 +70,40 @@ class SingleItemAuction(AuctionMixin, Passing):
         self.place_bid(entity, price)
 
     def win_auction(self, winner):
+        """The winner pays for the private; the player after him opens the next one."""
         player, price, company = winner
-        company.owner = player
-        player.companies.append(company)
-        if price > 0:
-            pay(self.game, player, self.game.bank, price, "company_purchase")
+        transfer_company(self.game, company, player, price)
         self.companies.remove(company)
-        self.post_win(player, company)
+        self.round.goto_entity(player)
+        self.round.next_entity_index()
+        if self.companies:
+            self.start_item(self.companies[0])
+        else:
+            self.pass_()
 
     def auction_unsold(self, company):
-        self.enter_dutch(company)
-        self.post_win(None, company)
+        """Its price drops and it is offered again; at a price of 0 the first bidder takes it."""
+        self.price_drop(company)
+        self.open_auction(company)
+        bids = self.auction
+        if bids is not None and bids.bidders and self.game.min_bid(company) == 0:
+            self.check_price(bids.bidders[0], bids.item, 0)
+            self.add_bid(bids.bidders[0], 0)
+        self.resolve_auction()
 
     def passing(self, entity) -> None:
         """After a bid (or once the price drops) a pass leaves the auction; before any bid it
         declines the private, and when everyone has declined its price drops (dutch mode)."""
-        bids = self.auction
-        assert bids is not None  # a pass is offered while a private is on offer
-        if bids.highest() is not None or self.dutch_mode:
+        if self.dutch_mode or (self.auction is not None and self.auction.highest() is not None):
             self.drop_bidder(entity)
         else:
-            self.declined.append(entity)
-            if len(self.declined) == len(bids.bidders):
-                self.enter_dutch(bids.item)
-                self.declined = []
+            self.decline(entity)
         self.resolve_auction()
 
-    def enter_dutch(self, company):
+    def price_drop(self, company) -> None:
+        """Nobody bid on (or bought) the private: 5 off its price, and a bid buys it (dutch mode)."""
         self.game.company_discount[company.sym] = self.game.company_discount.get(company.sym, 0) + 5
         self.dutch_mode = True
-
-    def post_win(self, winner, company):
-        if winner is not None:
-            self.round.goto_entity(winner)
-            self.round.next_entity_index()
-            if self.companies:
-                self.start_item(self.companies[0])
-            else:
-                self.pass_()
-        else:
-            self.open_auction(company)
-            bids = self.auction
-            bidders = bids.bidders if bids is not None else []
-            if bids is not None and self.game.min_bid(company) == 0 and bidders:
-                self.check_price(bidders[0], bids.item, 0)
-                self.add_bid(bidders[0], 0)
-            self.resolve_auction()
 
     def legal_actions(self, entity):
         if entity is not self.current_entity() or self.auctioning is None:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ....core.errors import GameError
-from ....core.round import Step, ranged
+from ....core.round import Step
 from ....core.steps.buy_company import BuyCompanyMixin
 
 
@@ -23,19 +22,10 @@ class BuyCompany1867(BuyCompanyMixin, Step):
             return []
         return ["buy_company", "pass"] if self.blocks() else ["buy_company"]
 
-    def company_price(self, entity, company, action: dict) -> int:
-        """A player's private, in a phase that allows it, at the named price between its
-        minimum and maximum."""
-        if company is None or company not in self.game.purchasable_companies(entity):
-            raise GameError(f"{action.get('company')!r} cannot be bought", rule="company-not-for-sale")
-        if "can_buy_companies" not in self.game.phase.status:
-            raise GameError("companies cannot be bought in this phase", rule="company-not-for-sale")
-        price = action.get("price")
-        if not isinstance(price, int) or not company.min_price <= price <= company.max_price:
-            raise GameError(f"price must be between {company.min_price} and {company.max_price}", rule="wrong-price")
-        if price > entity.cash:
-            raise GameError(f"{entity.name} has {entity.cash} and cannot pay {price}", rule="insufficient-cash")
-        return price
+    def price_range(self, entity, company):
+        """A player's private, in a phase that allows it, between its minimum and maximum."""
+        ok = company in self.game.purchasable_companies(entity) and "can_buy_companies" in self.game.phase.status
+        return (company.min_price, company.max_price) if ok else None
 
     def listed_earlier(self, entity) -> bool:
         """The round has this step more than once (any time in the turn, and blocking before
@@ -51,10 +41,7 @@ class BuyCompany1867(BuyCompanyMixin, Step):
         acts = self.actions(entity)
         out = []
         if "buy_company" in acts and not self.listed_earlier(entity):
-            for c in self.game.purchasable_companies(entity):
-                if c.min_price <= entity.cash:
-                    out.append(ranged({"type": "buy_company", "company": c.sym}, c.min_price,
-                                      min(c.max_price, entity.cash)))
+            out += self.priced_offers(entity, self.game.purchasable_companies(entity))
         if "pass" in acts:
             out.append({"type": "pass"})
         return out

@@ -119,8 +119,9 @@ class Token1867(TokenStep):
             raise GameError(f"{entity.name} cannot afford a token for {price}", rule="insufficient-cash")
         token.price = price
 
-    def token_listed(self, entity, city) -> bool:
-        return self.token_price(entity, self.available_tokens(entity)[0], city.hex) <= entity.cash
+    def token_offer(self, entity, city):
+        price = self.token_price(entity, self.available_tokens(entity)[0], city.hex)
+        return super().token_offer(entity, city) if price <= entity.cash else None
 
 
 class Route1867(RunRoutes):

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, ClassVar
 from ....core.entities import ShareBundle
 from ....core.errors import GameError
 from ....core.money import pay
-from ....core.steps.auction import Bids
 from ....core.steps.stock import AuctionBuySellParShares
 
 if TYPE_CHECKING:
@@ -24,35 +23,17 @@ class BuySellParShares1867(AuctionBuySellParShares):
     MAX_MINOR_PAR = 135
     MAJOR_PHASE = 4
 
-    def setup(self):
-        super().setup()
-        self.auction: Bids | None = None  # the minor being auctioned
-        self.triggerer = None
-
-    # ------------------------------------------------------------ auction state
-    @property
-    def auctioning(self):
-        return self.auction.item if self.auction is not None else None
-
-    def actions(self, entity):
-        if entity is not self.current_entity():
-            return []
-        if self.auctioning is not None:
-            return ["bid", "pass"]
-        out = super().actions(entity)
-        if not self.bought() and self.can_bid_any(entity):
-            out.append("bid")
-        if out and "pass" not in out and not self.must_sell(entity):
-            out.append("pass")
-        return out
-
     def max_bid(self, player, corp=None) -> int:
         if corp is not None and not self.can_gain(player, ShareBundle([corp.shares[0]])):
             return 0
         return player.cash
 
     def can_bid_any(self, entity) -> bool:
-        return self.max_bid(entity) >= self.MIN_BID and not self.bought() and bool(self.startable_minors(entity))
+        return self.max_bid(entity) >= self.MIN_BID and bool(self.startable_minors(entity))
+
+    def bid_items(self, entity) -> list:
+        """The minors ``entity`` could put up for auction (with a free home city)."""
+        return [c for c in self.startable_minors(entity) if self.has_home(c)]
 
     def startable_minors(self, entity) -> list:
         """The minors ``entity`` could put up for auction."""
@@ -148,13 +129,3 @@ class BuySellParShares1867(AuctionBuySellParShares):
         pay(self.game, player, corp, price, "bid")
         self.round.goto_entity(player)
         self.pass_()
-
-    def legal_actions(self, entity):
-        if self.auctioning is not None:
-            if entity is not self.current_entity():
-                return []
-            return [{"type": "pass"}, *self.bid_offer(entity, self.auctioning)]
-        out = super().legal_actions(entity)
-        if "bid" in self.actions(entity):
-            out += [b for c in self.startable_minors(entity) if self.has_home(c) for b in self.bid_offer(entity, c)]
-        return out

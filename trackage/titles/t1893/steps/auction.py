@@ -8,7 +8,7 @@ from trackage.core.actions import amount
 
 from ....core.errors import GameError
 from ....core.round import Step
-from ....core.steps.auction import AuctionMixin
+from ....core.steps.auction import AuctionMixin, Bids
 
 
 def _company(game, action):
@@ -25,6 +25,7 @@ class StartingPackageInitialAuction(AuctionMixin, Step):
 
     HANDLERS: ClassVar[dict] = {"bid": "process_bid", "pass": "process_pass"}
     OVER_MAX_MESSAGE: ClassVar[str] = "{entity} cannot afford {item}"
+    NOT_UP_RULE: ClassVar[str] = "company-not-for-sale"
 
     def description(self):
         return "Initial Drafting of Privates/Minors"
@@ -42,11 +43,8 @@ class StartingPackageInitialAuction(AuctionMixin, Step):
     def available(self) -> list:
         return self.game.draftables()
 
-    def bid_item(self, action, entity):
-        company = super().bid_item(action, entity)
-        if company not in self.available():
-            raise GameError(f"{company.name} is not offered now", rule="company-not-for-sale")
-        return company
+    def up_for_auction(self, company) -> bool:
+        return company in self.available()
 
     def bid_price(self, action, entity, company):
         """A card costs its value (another price in an imported log: a warning)."""
@@ -76,11 +74,19 @@ class StartingPackageInitialAuction(AuctionMixin, Step):
             if self.finished() or r.entities[r.entity_index] not in self.game.passers_first_stock_round:
                 return
 
+    def opening_bid(self, company) -> int:
+        return company.value
+
+    def offered(self, entity) -> list:
+        """The cards ``entity`` may take now, at their :meth:`min_bid`."""
+        return [c for c in self.game.draftables() if c.value <= entity.cash]
+
     def legal_actions(self, entity):
-        if "bid" not in self.actions(entity):
+        acts = self.actions(entity)
+        if "bid" not in acts:
             return []
-        return [{"type": "bid", "company": c.sym, "price": c.value}
-                for c in self.game.draftables() if c.value <= entity.cash] + [{"type": "pass"}]
+        return [{"type": "bid", "company": c.sym, "price": self.min_bid(c)}
+                for c in self.offered(entity)] + [{"type": a} for a in acts if a == "pass"]
 
 
 class StartingPackageForcedAuction(StartingPackageInitialAuction):
@@ -94,9 +100,8 @@ class StartingPackageForcedAuction(StartingPackageInitialAuction):
         if getattr(self, "_ready", False):
             return
         self._ready = True
-        self.auctioning = self.triggerer = None
+        self.triggerer = None
         self.discount = {}
-        self.passed_players: set = set()
         self.green_train_holder = self.game.players[0]
 
     def description(self):
@@ -141,7 +146,7 @@ class StartingPackageForcedAuction(StartingPackageInitialAuction):
     def accept_bid(self, entity, company, price, action):
         """A pick puts the card up (and may run down to a forced purchase); else a purchase."""
         if self.auctioning is None:
-            self.triggerer, self.auctioning = entity, company
+            self.triggerer, self.auction = entity, Bids(company, list(self.round.entities))
             self.next_entity()  # may run down to a forced purchase
             self.game.check_draft_dead_end()
             return
@@ -165,22 +170,16 @@ class StartingPackageForcedAuction(StartingPackageInitialAuction):
         return [c for c in self.game.draftables() if entity.cash > 0 or richest >= self.floor_price(c)]
 
     def process_pass(self, action, entity):
-        self.passed_players.add(entity)  # offered only while a card is up
-        if not self.all_passed():
+        if not self.decline(entity):
             self.next_entity()
 
-    def all_passed(self) -> bool:
-        target = self.auctioning
-        assert target is not None  # called only while a card is up
-        if not all(p in self.passed_players for p in self.round.entities):
-            return False
+    def price_drop(self, target) -> None:
+        """Everyone passed: 10M off the price, or at half its value the picker must buy it."""
         if target.value // 2 >= self.min_bid(target):
             self.force_purchase(target)
         else:
             self.discount[target] = self.discount.get(target, 0) + self.REDUCTION
-            self.passed_players = set()
             self.next_entity()
-        return True
 
     def force_purchase(self, target):
         price, ents, buyer = self.min_bid(target), self.round.entities, self.triggerer
@@ -193,7 +192,7 @@ class StartingPackageForcedAuction(StartingPackageInitialAuction):
         self.reset_auction(target)
 
     def reset_auction(self, target):
-        self.auctioning, self.passed_players = None, set()
+        self.auction = None
         r = self.round
         if not self.available():
             players = self.game.players
@@ -209,17 +208,13 @@ class StartingPackageForcedAuction(StartingPackageInitialAuction):
         r = self.round
         for _ in range(len(r.entities) + 1):
             r.next_entity_index()
+            bids = self.auction
+            if bids is None or self.check_declined():  # all passed: a lower price, or a forced purchase
+                return
             entity = r.entities[r.entity_index]
-            if self.auctioning is None or self.all_passed():  # all passed: a lower price, or a forced purchase
+            if entity not in bids.declined and self.actions(entity):
                 return
-            if entity not in self.passed_players and self.actions(entity):
-                return
-            self.passed_players.add(entity)  # cannot pay the price: passed over
+            bids.declined.append(entity)  # cannot pay the price: passed over
 
-    def legal_actions(self, entity):
-        if not self.actions(entity):
-            return []
-        if self.auctioning is None:
-            return [{"type": "bid", "company": c.sym, "price": self.min_bid(c)} for c in self.selectable(entity)]
-        return [{"type": "bid", "company": self.auctioning.sym, "price": self.min_bid(self.auctioning)},
-                {"type": "pass"}]
+    def offered(self, entity) -> list:
+        return self.selectable(entity) if self.auctioning is None else [self.auctioning]

@@ -4,12 +4,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from trackage.core.actions import amount
-
-from ....core.errors import GameError
 from ....core.round import Step
 from ....core.steps.buy_company import BuyCompanyMixin
-from .auction import _company
 
 
 class BuyCompany1893(BuyCompanyMixin, Step):
@@ -32,16 +28,10 @@ class BuyCompany1893(BuyCompanyMixin, Step):
             return []
         return ["buy_company"]
 
-    def company_price(self, entity, company, action: dict) -> int:
+    def price_range(self, entity, company):
         """EVA from its owner, at any price from 1 to the buyer's cash."""
-        company = _company(self.game, action)
         player = self.company_buyer(entity)
-        if company not in self.game.purchasable_companies(player):
-            raise GameError(f"{company.name} cannot be bought", rule="company-not-for-sale")
-        price = amount(action, "price", 0)
-        if not 1 <= price <= player.cash:
-            raise GameError(f"the price must be between 1 and {player.cash}", rule="wrong-price")
-        return price
+        return (1, player.cash) if company in self.game.purchasable_companies(player) else None
 
     def legal_actions(self, entity):
         if not self.actions(entity):

@@ -34,11 +34,6 @@ class BuyTrain1893(EmergencyBuyTrain):
     def exchange_allowed(self, entity) -> bool:
         return entity not in self.round.exchanged_by
 
-    def can_buy_train(self, entity) -> bool:
-        lo = self.game.depot.min_price(entity)
-        return (self.room(entity) and lo is not None and entity.cash >= lo) or (self.exchange_allowed(entity) and any(
-            entity.cash >= price for _, _, price in self.trade_in_discounts(entity)))
-
     def buys_trains(self, entity) -> bool:
         """Minors buy trains too."""
         return True
@@ -82,13 +77,9 @@ class BuyTrain1893(EmergencyBuyTrain):
         lo, hi = max(lo, 1), min(train.price, hi)
         return (lo, hi) if lo <= hi else None
 
-    def may_buy_variant(self, entity, train, variant: str, price: int) -> bool:
-        return self.depot_train_affordable(entity, train)
-
-    def trade_in_offers(self, entity) -> list[tuple]:
+    def trade_ins(self, entity) -> list[tuple]:
         """One trade-in per operating round, paid from the company's cash alone."""
-        return [(old, new, new.name, price) for old, new, price in self.trade_in_discounts(entity)
-                if price <= entity.cash] if self.exchange_allowed(entity) else []
+        return self.trade_in_discounts(entity) if self.exchange_allowed(entity) else []
 
     def depot_train_affordable(self, entity, train) -> bool:
         if train.price <= entity.cash:
@@ -114,37 +105,25 @@ class BuyTrain1893(EmergencyBuyTrain):
         """No price named: the listed one for a depot train, nothing for another's."""
         return train.price if train.owner is self.game.depot else 0
 
-    def check_buy(self, entity, train, price: int, purchase: Purchase | None = None) -> None:
-        """A trade-in (once per round, from the company's cash alone), a depot purchase and a
-        purchase from another operator each have their own checks."""
-        game = self.game
-        exchange = purchase.exchange if purchase is not None else None
-        if exchange is not None:
-            if not self.exchange_allowed(entity):
-                raise GameError(f"{entity.name} has already traded a train in this turn", rule="one-trade-in-per-turn")
-            expected = game.discount_price(train, exchange)
-            if train not in game.depot.depot_trains() or expected is None:
-                raise GameError(f"a {exchange.name} train cannot be traded in for train {train.id}", rule="no-trade-in")
-            self.check_price(train, price, expected)
-            if price > entity.cash:
-                raise GameError("no contribution to a purchase with a trade-in", rule="no-assist-with-trade-in")
-        elif train.owner is game.depot:
-            self.check_available(train)
-            self.check_room(entity)
-            self.check_price(train, price, train.price)
-            if price > entity.cash + self.owner_help(entity):
-                raise GameError(f"{entity.name} cannot raise {price} for train {train.id}", rule="insufficient-cash")
-            if not self.depot_train_affordable(entity, train):
-                raise GameError("with the president's help only the cheapest depot train may be bought",
-                                rule="must-buy-cheapest")
-        else:
-            self.check_offered(entity, train)
-            self.check_room(entity)
-            self.check_other_price(entity, train, price)
+    def check_trade_in(self, entity, purchase: Purchase) -> None:
+        if not self.exchange_allowed(entity):
+            raise GameError(f"{entity.name} has already traded a train in this turn", rule="one-trade-in-per-turn")
+        super().check_trade_in(entity, purchase)
+
+    def funds(self, entity, purchase: Purchase) -> int:
+        """The owner's help (:meth:`owner_help`), never for a trade-in."""
+        return entity.cash + (0 if purchase.exchange else self.owner_help(entity))
+
+    def check_funds(self, entity, purchase: Purchase) -> None:
+        """With the owner's help only the cheapest depot train (any for a minor)."""
+        super().check_funds(entity, purchase)
+        if purchase.from_depot and not purchase.exchange and not self.depot_train_affordable(entity, purchase.train):
+            raise GameError("with the president's help only the cheapest depot train may be bought",
+                            rule="must-buy-cheapest")
 
     def trade_in(self, entity, purchase: Purchase) -> None:
-        """The train traded in is discarded (to the depot), once per operating round."""
-        self.game.discard_train(purchase.exchange)
+        """Once per operating round."""
+        super().trade_in(entity, purchase)
         self.round.exchanged_by.append(entity)
 
     def top_up(self, entity, purchase: Purchase) -> None:
@@ -155,9 +134,9 @@ class BuyTrain1893(EmergencyBuyTrain):
             pay(self.game, entity.owner, self.game.bank, need, "emergency")
             pay(self.game, self.game.bank, entity, need, "emergency")
         else:
-            self.president_pays_rest(entity, purchase.price)
+            super().top_up(entity, purchase)
 
-    def check_price(self, train, price, expected) -> None:
+    def check_listed_price(self, train, price: int, expected: int) -> None:
         if price == expected:
             return
         if not self.game.loading:

@@ -4,18 +4,22 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from trackage.core.actions import amount
-
 from ....core.errors import GameError
 from ....core.round import Step
+from ....core.steps.choose import ChooseMixin
 from ....core.steps.operating import DiscardTrain
 
 
 # ============================================================== merger round
-class MergerVote(Step):
-    """Holders of the exchange certificates and of bought shares vote on forming the company."""
+class MergerVote(ChooseMixin, Step):
+    """Holders of the exchange certificates and of bought shares vote on forming the company:
+    a ``special_buy`` whose ``description`` is the vote, at no cost."""
 
-    HANDLERS: ClassVar[dict] = {"special_buy": "process_special_buy"}
+    HANDLERS: ClassVar[dict] = {"special_buy": "process_choose"}
+    CHOICE_ACTION: ClassVar[str] = "special_buy"
+    CHOICE_FIELD: ClassVar[str] = "description"
+    CHOICE_FIXED: ClassVar[dict] = {"cost": 0}
+    BAD_CHOICE_RULE: ClassVar[str] = "bad-vote"
 
     def active(self):
         return bool(self.round.offering)
@@ -42,12 +46,14 @@ class MergerVote(Step):
             raise GameError(f"{entity.name} holds nothing of {target.name if target else 'the merger'} and "
                             "has no vote", rule="no-say-in-merger")
 
-    def process_special_buy(self, action, entity):
-        choice = action.get("description")
-        if choice not in ("yes", "no"):
-            raise GameError("a merger vote is 'yes' or 'no'", rule="bad-vote")
-        if (amount(action, "cost", 0) or 0) != 0:
-            raise GameError("a vote costs nothing", rule="bad-vote")
+    def choices(self, entity):
+        r = self.round
+        if r.yes + r.votes.get(entity, 0) >= 50 and self.game.founding_fails(r.merge_target):
+            return ("no",)  # this yes would form it, which the reference fails to do (Game1893.founding_fails)
+        return ("yes", "no")
+
+    def choose(self, entity, choice) -> None:
+        """The vote is counted; while the company is still offered the next voter with a say is up."""
         self.round.handle_vote(entity, choice)
         if self.round.offering:
             self.round.next_voter()
@@ -55,15 +61,6 @@ class MergerVote(Step):
                 if self.round.has_say(self.current_entity()):
                     break
                 self.round.next_voter()
-
-    def legal_actions(self, entity):
-        if not self.actions(entity):
-            return []
-        r = self.round
-        choices = ["yes", "no"]
-        if r.yes + r.votes.get(entity, 0) >= 50 and self.game.founding_fails(r.merge_target):
-            choices = ["no"]  # this yes would form it, which the reference fails to do (Game1893.founding_fails)
-        return [{"type": "special_buy", "description": d, "cost": 0} for d in choices]
 
 
 class PotentialDiscardTrainsAfterMerge(DiscardTrain):
