@@ -66,13 +66,14 @@ class Game:
     CLONE_SHARE: tuple[str, ...] = ("data", "raw_options", "optional_rules")
     CLONE_SHALLOW: tuple[str, ...] = ("actions", "log", "warnings", "redo_stack", "snapshots")
     # history and the pipeline's own flags
-    STATE_EXCLUDE: tuple[str, ...] = ("snapshots", "redo_stack", "_gate", "_unlisted", "_asking")
+    STATE_EXCLUDE: tuple[str, ...] = ("snapshots", "redo_stack", "_gate", "_unlisted", "_asking", "_live_to")
     CLONE_SKIP: tuple[str, ...] = ("_gate", "_unlisted", "_asking")
     SNAPSHOT_EVERY = 16
     # live play copies the game before every LIVE_SNAPSHOT_EVERY-th action only: a refused
     # action in between is taken back by replaying from the last snapshot (the same state:
     # the rules are deterministic), and undo replays at most this many actions
     LIVE_SNAPSHOT_EVERY = 4
+    _live_to = -1  # the number of actions after the last one applied by process()
     # live play (process() outside a log import) accepts exactly what legal_actions() lists
     LISTED_ONLY = True
     _gate = False
@@ -517,7 +518,9 @@ class Game:
                                 if self.upgrades_to(old, self.board.placed_tile(t, r, None)))
                     memo[key] = rel
                 for r in sorted((x + old.rotation) % 6 for x in rel):
-                    if self.legal_tile_rotation(entity, hex_, self.board.placed_tile(t, r, hex_)):
+                    # the rules read the hex from ``hex_``: the tile as seen in the supply (one
+                    # per tile and rotation) answers for the tile on any hex
+                    if self.legal_tile_rotation(entity, hex_, self.board.placed_tile(t, r, None)):
                         out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
         return out
 

@@ -69,7 +69,12 @@ class Pipeline:
         game = self.game
         misfit = schema.check(action, loading=game.loading)
         n = len(game.actions)
-        before = snapshot(game) if n % game.LIVE_SNAPSHOT_EVERY == 0 else None
+        # no copy when a replay can take the action back: every action since the last
+        # snapshot, a few back, was applied live by process() (the last one is, and so were
+        # those before it, or a snapshot would have been taken)
+        replayable = (game._live_to == n and not game.loading
+                      and n - max(game.snapshots, default=-game.LIVE_SNAPSHOT_EVERY) < game.LIVE_SNAPSHOT_EVERY)
+        before = None if replayable else snapshot(game)
         history = None if before is not None else self.history()
         # the gate guards the outermost call only: trials the rules run on copies are not moves
         gated = not game.loading and game.LISTED_ONLY and not _GATING.get()
@@ -104,6 +109,7 @@ class Pipeline:
         game.redo_stack = []
         if before is not None:
             self.keep_snapshot(n, before)
+        game._live_to = len(game.actions)
 
     def history(self) -> dict[str, Any]:
         """The game's records (actions, log, warnings, redo stack) as they are now, to be put
