@@ -757,7 +757,15 @@ class Board:
         edges = self.game.connected_edges(entity, hex_)
         if edges is None:
             return False
-        return tilemod.legal_rotation(self.tile(hex_), tile, self.neighbors(hex_), connected_edges=edges)
+        old = self.tile(hex_)
+        nbrs = self.neighbors(hex_)
+        # a pure function of the two placements and the two edge sets: memoised with the catalogue
+        key = ("rotation", old, tile, frozenset(nbrs), frozenset(edges))
+        memo = self.supply.memo
+        ok = memo.get(key)
+        if ok is None:
+            ok = memo[key] = tilemod.legal_rotation(old, tile, nbrs, connected_edges=edges)
+        return bool(ok)
 
     def _next_index(self, name: str) -> int:
         n = self.state.next_copy.get(name)

@@ -46,18 +46,40 @@ def _leaves_no_trace(f: Callable[Concatenate[Any, P], R]) -> Callable[Concatenat
 
     @functools.wraps(f)
     def run(self: Any, *args: P.args, **kwargs: P.kwargs) -> R:
-        board = self.board
-        if board is None:
-            return f(self, *args, **kwargs)
-        saved = board.state.route_info
+        # the whole listing (no entity, no question of the gate) is remembered until the game
+        # moves (``_moves``): the gate then checks an action against the very list handed out
+        whole = not args and not kwargs and self._asking is None and not self._listing_busy
+        if whole:
+            memo = self._listing
+            if memo is not None and memo[0] == self._moves:
+                return cast(R, [dict(a) for a in memo[1]])
+            self._listing_busy = True
         try:
-            return f(self, *args, **kwargs)
+            out = _forgetting(self, f, *args, **kwargs)
         finally:
-            if board.state.route_info is not saved:
-                # forget it, and what the graphs learnt meanwhile (they would not learn it again)
-                board.state.route_info = saved
-                board.forget_views()
+            if whole:
+                self._listing_busy = False
+        if whole:
+            listing = cast("list[dict[str, Any]]", out)
+            self._listing = (self._moves, listing)
+            return cast(R, [dict(a) for a in listing])
+        return out
     return cast("Callable[Concatenate[Any, P], R]", run)
+
+
+def _forgetting(game: Any, f: Callable[..., R], *args: Any, **kwargs: Any) -> R:
+    """``f(game, ...)``, with what the track graphs learnt meanwhile forgotten."""
+    board = game.board
+    if board is None:
+        return f(game, *args, **kwargs)
+    saved = board.state.route_info
+    try:
+        return f(game, *args, **kwargs)
+    finally:
+        if board.state.route_info is not saved:
+            # forget it, and what the graphs learnt meanwhile (they would not learn it again)
+            board.state.route_info = saved
+            board.forget_views()
 
 
 class Game:
@@ -66,14 +88,19 @@ class Game:
     CLONE_SHARE: tuple[str, ...] = ("data", "raw_options", "optional_rules")
     CLONE_SHALLOW: tuple[str, ...] = ("actions", "log", "warnings", "redo_stack", "snapshots")
     # history and the pipeline's own flags
-    STATE_EXCLUDE: tuple[str, ...] = ("snapshots", "redo_stack", "_gate", "_unlisted", "_asking", "_live_to")
-    CLONE_SKIP: tuple[str, ...] = ("_gate", "_unlisted", "_asking")
+    STATE_EXCLUDE: tuple[str, ...] = ("snapshots", "redo_stack", "_gate", "_unlisted", "_asking", "_live_to",
+                                      "_moves", "_listing", "_listing_busy")
+    # (the listing's memo and its key belong to this game object: a copy starts without them)
+    CLONE_SKIP: tuple[str, ...] = ("_gate", "_unlisted", "_asking", "_moves", "_listing", "_listing_busy")
     SNAPSHOT_EVERY = 16
     # live play copies the game before every LIVE_SNAPSHOT_EVERY-th action only: a refused
     # action in between is taken back by replaying from the last snapshot (the same state:
     # the rules are deterministic), and undo replays at most this many actions
     LIVE_SNAPSHOT_EVERY = 4
     _live_to = -1  # the number of actions after the last one applied by process()
+    _moves = 0  # counts every change of this game object's state through the pipeline
+    _listing: tuple[int, list[dict[str, Any]]] | None = None  # the whole listing at _moves
+    _listing_busy = False  # a whole listing is being made (the titles' inner calls are not it)
     # live play (process() outside a log import) accepts exactly what legal_actions() lists
     LISTED_ONLY = True
     _gate = False

@@ -156,6 +156,13 @@ class Pipeline:
         """One action through the rules, then the round flow: the end checks and the next
         rounds for as long as the current one is finished."""
         game = self.game
+        try:
+            self._process_single(action)
+        finally:
+            game._moves = (game._moves or 0) + 1
+
+    def _process_single(self, action: dict[str, Any]) -> None:
+        game = self.game
         atype = action["type"]
         if game._gate and game._unlisted is None:
             # a specific rule's refusal, if any, is the clearer error: the rules run first
@@ -220,11 +227,15 @@ class Pipeline:
         if entity is None:
             return []
         game = self.game
-        game._asking = action
-        try:
-            out = game.legal_actions(entity)
-        finally:
-            game._asking = None
+        memo = game._listing
+        if memo is not None and memo[0] == game._moves:
+            out = memo[1]  # the listing handed out for this very state
+        else:
+            game._asking = action
+            try:
+                out = game.legal_actions(entity)
+            finally:
+                game._asking = None
         atype, eid = action["type"], str(entity.id)
         return [a for a in out if a["type"] == atype and str(a.get("entity")) == eid]
 
@@ -234,6 +245,7 @@ class Pipeline:
         from .clone import clone_into
 
         clone_into(snap, self.game)
+        self.game._moves = (self.game._moves or 0) + 1
 
     def keep_snapshot(self, n: int, snap: Game) -> None:
         """Remember ``snap`` as the state after ``n`` actions: the last few, and every
