@@ -274,10 +274,20 @@ class BuySellParShares(Passing):
         return any(self._company_buyable(entity, c) for c in self.game.buyable_bank_companies())
 
     def _company_buyable(self, entity: Any, company: Company) -> bool:
-        return not self.sold_now(entity, company) and entity.cash >= company.value
+        return not self.sold_now(entity, self.sale_key(company)) and entity.cash >= company.value
 
     def can_sell_any_companies(self, entity: Any) -> bool:
-        return not self.bought() and self.game.turn > 1 and bool(entity.companies)
+        return not self.bought() and any(self.may_sell_company(entity, c) for c in entity.companies)
+
+    def may_sell_company(self, entity: Any, company: Company) -> bool:
+        """Whether ``entity`` may sell its ``company`` to the bank now (default: after the
+        first stock round, and not after a purchase unless it must sell)."""
+        return self.game.turn > 1 and (not self.bought() or self.must_sell(entity))
+
+    def sale_key(self, company: Company) -> object:
+        """What the sale of ``company`` is recorded under, barring a purchase of it this
+        round (default: the company itself)."""
+        return company
 
     # ------------------------------------------------------------ processing
     def _track(self, action: dict[str, Any], entity: Any, thing: Any, corp: Corporation | None = None) -> None:
@@ -478,19 +488,22 @@ class BuySellParShares(Passing):
         self.game.after_buy_company(entity, company)
 
     def process_sell_company(self, action: dict[str, Any], entity: Any) -> None:
+        """A player sells a company to the bank: its own (``not-owner``), when
+        :meth:`may_sell_company` (``illegal-sale``), at the game's ``company_sale_price``;
+        recorded under :meth:`sale_key`, then the game's ``after_sell_company``."""
         company = self.game.index.company(action.get("company"))
-        if company is None or company.owner is not entity:
-            raise GameError(f"{entity.name} does not own {action.get('company')!r}", rule="not-owner")
-        if self.bought() and not self.must_sell(entity):
-            raise GameError("cannot sell a company after buying this turn", rule="illegal-sale")
-        if self.game.turn <= 1:
-            raise GameError("companies cannot be sold in the first stock round", rule="illegal-sale")
-        price = amount(action, "price", 0)
+        if company is None:
+            raise GameError(f"unknown company {action.get('company')!r}", rule="unknown-entity")
+        if company.owner is not entity:
+            raise GameError(f"{entity.name} does not own {company.sym}", rule="not-owner")
+        if not self.may_sell_company(entity, company):
+            raise GameError(f"{entity.name} cannot sell {company.name} now", rule="illegal-sale")
         expected = self.game.company_sale_price(company)
+        price = amount(action, "price", expected)
         if price != expected:
             raise GameError(f"{company.name} sells for {expected}, not {price}", rule="wrong-price")
         sell_company_to_bank(self.game, entity, company, price)
-        self.round.players_sold.setdefault(entity, {})[company] = "now"
+        self.round.players_sold.setdefault(entity, {})[self.sale_key(company)] = "now"
         self._track(action, entity, company)
         self.game.after_sell_company(entity, company)
 
@@ -553,7 +566,8 @@ class BuySellParShares(Passing):
                         out.append(sale)
             return out
         if kind == "sell_company":
-            return [{"type": kind, "company": c.sym, "price": game.company_sale_price(c)} for c in entity.companies]
+            return [{"type": kind, "company": c.sym, "price": game.company_sale_price(c)} for c in entity.companies
+                    if self.may_sell_company(entity, c)]
         return [{"type": "pass"}] if kind == "pass" else []
 
 
