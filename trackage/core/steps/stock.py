@@ -193,9 +193,14 @@ class BuySellParShares(Passing):
                 if not shares:
                     continue
                 smallest = min((s for s in shares if s.buyable), key=lambda s: s.percent, default=None)
-                if smallest is not None and self.can_buy(entity, ShareBundle([smallest])):
+                if smallest is not None and self.may_buy_some(entity, ShareBundle([smallest])):
                     return True
         return False
+
+    def may_buy_some(self, entity: Any, bundle: ShareBundle) -> bool:
+        """The check :meth:`can_buy_any` makes of the smallest certificate of an IPO or the
+        market (default: :meth:`can_buy`)."""
+        return self.can_buy(entity, bundle)
 
     def can_ipo_any(self, entity: Any) -> bool:
         from ..entities import ShareBundle
