@@ -216,19 +216,27 @@ class BuySellParShares(Passing):
         return False
 
     def can_par_corp(self, entity: Any, corp: Corporation) -> bool:
+        """Whether ``entity`` may start ``corp``: one of its :meth:`par_prices`, within the limits."""
         from ..entities import ShareBundle
 
-        if not self.game.can_par(corp, entity):
-            return False
-        prices = self.par_prices(entity, corp)
-        if not prices:
-            return False
-        pres = corp.presidents_share
-        return self.can_gain(entity, ShareBundle([pres])) and entity.cash >= min(
-            p.price for p in prices) * pres.percent // corp.share_percent
+        return self.game.can_par(corp, entity) and bool(self.par_prices(entity, corp)) and self.can_gain(
+            entity, ShareBundle([corp.presidents_share]))
 
     def par_prices(self, entity: Any, corp: Corporation) -> list[SharePrice]:
-        return [p for p in self.game.par_prices(corp) if p.price * 2 <= entity.cash]
+        """The :meth:`par_price_choices` at which ``entity`` can pay for the president's
+        certificate (:meth:`par_cost`) from its :meth:`par_cash`."""
+        cash = self.par_cash(entity, corp)
+        return [p for p in self.par_price_choices(corp) if self.par_cost(corp, p) <= cash]
+
+    def par_price_choices(self, corp: Corporation) -> list[SharePrice]:
+        """The par prices ``corp`` may start at (default: the game's ``par_prices``)."""
+        prices: list[SharePrice] = self.game.par_prices(corp)
+        return prices
+
+    @staticmethod
+    def par_cost(corp: Corporation, share_price: SharePrice) -> int:
+        """What the president's certificate of ``corp`` costs at ``share_price``."""
+        return share_price.price * corp.price_multiplier * corp.presidents_percent // corp.share_percent
 
     def can_sell_order(self) -> bool:
         order = self.game.SELL_BUY_ORDER
@@ -558,7 +566,7 @@ class BuySellParShares(Passing):
         if kind == "par":
             return [{"type": kind, "corporation": corp.id, "share_price": p.id} for corp in game.corporations
                     if self.can_par_corp(entity, corp) for p in self.par_prices(entity, corp)
-                    if p.price * corp.presidents_percent // corp.share_percent <= self.par_cash(entity, corp)]
+                    if self.par_cost(corp, p) <= self.par_cash(entity, corp)]
         if kind == "buy_company":
             return [{"type": kind, "company": c.sym, "price": c.value} for c in game.buyable_bank_companies()
                     if self._company_buyable(entity, c)]

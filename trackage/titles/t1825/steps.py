@@ -54,10 +54,6 @@ class BuySellParShares1825(BuySellParShares):
         return not self.sold_now(entity, corp) and (not self.bought() or self.can_buy_multiple(entity, corp)) \
             and entity.cash >= bundle.price() and self.can_gain(entity, bundle)
 
-    def par_prices(self, entity, corp):
-        minor = self.game.minor(corp)
-        return [p for p in self.game.par_prices(corp) if not minor or p.price * 4 <= entity.cash]
-
     def can_par_corp(self, entity, corp) -> bool:
         return self.game.can_ipo(corp) and super().can_par_corp(entity, corp)
 

@@ -147,14 +147,10 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         """A president's certificate once concessions convert."""
         return bundle.presidents_share is not None and "can_convert_concessions" in self.game.phase.status
 
-    def par_cash(self, entity, corp, share_price=None) -> int:
-        cash = self.available_cash(entity)
-        if corp.par_via_exchange is not None:
-            if share_price is not None and corp.id == "LNWR":
-                cash += share_price.price
-            else:
-                cash += corp.par_via_exchange.value
-        return cash
+    def par_cash(self, entity, corp) -> int:
+        """The cash not committed to bids, and the value of the concession it is started with."""
+        conc = corp.par_via_exchange
+        return self.available_cash(entity) + (conc.value if conc is not None else 0)
 
     def can_ipo_any(self, entity) -> bool:
         return not self.bought() and any(self.can_start(entity, c) for c in self.game.corporations)
@@ -164,10 +160,9 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         return self.game.can_par(corp, entity) and self.can_buy(
             entity, ShareBundle([corp.shares[0]]), cash=self.par_cash(entity, corp))
 
-    def par_prices(self, entity, corp) -> list:
-        mult = corp.shares[0].percent // 10
-        cash = self.par_cash(entity, corp)
-        return [p for p in self.game.stock_market.par_prices if "par_1" in p.types and p.price * mult <= cash]
+    def par_price_choices(self, corp) -> list:
+        """Majors start at the ``par_1`` prices."""
+        return [p for p in self.game.stock_market.par_prices if "par_1" in p.types]
 
     def can_par_corp(self, entity, corp) -> bool:
         return self.can_start(entity, corp) and bool(self.par_prices(entity, corp))

@@ -90,8 +90,7 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         return [p for p in self.game.par_prices(corp) if fdsd_pays or p.price * 2 <= entity.cash]
 
     def can_par_corp(self, entity, corp) -> bool:
-        return self.game.can_par(corp, entity) and not self.bought() and self.can_gain(
-            entity, ShareBundle([corp.presidents_share])) and bool(self.par_prices(entity, corp))
+        return not self.bought() and super().can_par_corp(entity, corp)
 
     def can_ipo_any(self, entity) -> bool:
         return any(self.can_par_corp(entity, c) for c in self.game.corporations)
