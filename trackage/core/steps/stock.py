@@ -437,12 +437,12 @@ class BuySellParShares(Passing):
     def check_par(self, entity: Any, corp: Corporation, share_price: SharePrice) -> None:
         """Refuse a par the turn or the corporation does not allow: after a purchase
         (``one-purchase-per-turn``), a corporation that cannot start (``cannot-par``), a price
-        that is not one of its par prices (``bad-par-price``)."""
+        that is not one of its :meth:`par_price_choices` (``bad-par-price``)."""
         if self.bought():
             raise GameError("only one purchase per turn", rule="one-purchase-per-turn")
         if not self.game.can_par(corp, entity):
             raise GameError(f"{corp.name} cannot be parred", rule="cannot-par")
-        if share_price not in self.game.par_prices(corp):
+        if share_price not in self.par_price_choices(corp):
             raise GameError(f"{share_price.price} is not a par price for {corp.name}", rule="bad-par-price")
 
     def defer_par(self, entity: Any, corp: Corporation, share_price: SharePrice, action: dict[str, Any]) -> bool:
