@@ -5,9 +5,9 @@ A purchase goes through the same five stages in every title (the reference's
 
 1. :meth:`BuyTrain.read_purchase` reads the action into a :class:`Purchase`: the train
    (:meth:`BuyTrain.purchased_train`), the variant chosen for a depot train
-   (:meth:`BuyTrain.chosen_variant`, applied by :meth:`BuyTrain.choose_variant`), the train
-   traded in (:meth:`BuyTrain.traded_in`) and the price (:meth:`BuyTrain.default_price` when
-   the action names none);
+   (:meth:`BuyTrain.chosen_variant`, applied only when the train is handed over), the train
+   traded in (:meth:`BuyTrain.traded_in`) and the price (the variant's, or
+   :meth:`BuyTrain.default_price`, when the action names none);
 2. :meth:`BuyTrain.check_buy` (train, price, purchase) refuses what the rules do not allow:
    a trade-in not among :meth:`BuyTrain.trade_ins`, a depot train not on offer, without room,
    as a variant refused (:meth:`BuyTrain.check_variant`) or at another price than
@@ -18,8 +18,9 @@ A purchase goes through the same five stages in every title (the reference's
 3. :meth:`BuyTrain.top_up` adds what the buyer lacks (default: the president; 1822: he may
    borrow; 1867: loans; 1893: a minor's owner through the bank);
 4. :meth:`BuyTrain.hand_over` makes the purchase: the traded-in train goes (by default back
-   to the depot, :meth:`BuyTrain.trade_in`), the train changes hands and a depot train may
-   change the phase (:meth:`BuyTrain.buy`);
+   to the depot, :meth:`BuyTrain.trade_in`), the chosen variant is applied, and the train
+   changes hands, a depot train perhaps changing the phase (:meth:`BuyTrain.buy`); a train
+   traded in for itself is upgraded in place, the price paid to the bank;
 5. :meth:`BuyTrain.after_buy_train`: the step ends when nothing more may be bought, and titles
    add their follow-ups (1822's phase on the first 2, 1867's nationalisations, ...).
 """
@@ -153,18 +154,16 @@ class BuyTrain(Step):
         self.after_buy_train(entity, purchase)
 
     def read_purchase(self, action: dict[str, Any], entity: Any) -> Purchase:
-        """The action read: the train (unknown: refused), its chosen variant (applied now, see
-        :meth:`choose_variant`), the train traded in, and the price."""
+        """The action read: the train (unknown: refused), its chosen variant (one it does not
+        have: refused), the train traded in, and the price (by default the variant's)."""
         train = self.purchased_train(action, entity)
         if train is None:
             raise GameError(f"unknown train {action.get('train')!r}", rule="unknown-entity")
         from_depot = train.owner is self.game.depot
         variant = self.chosen_variant(action, train)
-        if variant:
-            self.choose_variant(entity, train, variant)
+        listed = self.variant_price(train, variant) if variant else self.default_price(train)
         exchange = self.traded_in(action, entity, train)
-        price = amount(action, "price", self.default_price(train))
-        return Purchase(train, price, variant, exchange, from_depot)
+        return Purchase(train, amount(action, "price", listed), variant, exchange, from_depot)
 
     # --- reading hooks
     def purchased_train(self, action: dict[str, Any], entity: Any) -> Train | None:
@@ -176,12 +175,6 @@ class BuyTrain(Step):
         """The variant the buyer chooses for ``train``: the one the action names, for a depot
         train only (None: keep the train as it is)."""
         return action.get("variant") if train.owner is self.game.depot else None
-
-    def choose_variant(self, entity: Any, train: Train, variant: str) -> None:
-        """Apply the chosen ``variant`` before the checks (the price checked is the variant's);
-        one the train does not have is refused."""
-        self.variant_price(train, variant)
-        train.set_variant(variant)
 
     def variant_price(self, train: Train, variant: str) -> int:
         """The price of ``train`` as ``variant`` (one it does not have is refused)."""
@@ -286,14 +279,23 @@ class BuyTrain(Step):
             pay(self.game, entity.owner, entity, price - entity.cash, "emergency")
 
     def hand_over(self, entity: Any, purchase: Purchase) -> None:
-        """Make the checked, funded purchase: the trade-in first, then the train."""
+        """Make the checked, funded purchase: the trade-in first, then the chosen variant is
+        applied and the train bought; a train traded in for itself (1822's L upgraded to a 2)
+        stays, the price going to the bank."""
+        train = purchase.train
         if purchase.exchange is not None:
             self.trade_in(entity, purchase)
-        self.buy(entity, purchase.train, purchase.price)
+        if purchase.variant:
+            train.set_variant(purchase.variant)
+        if purchase.exchange is train:
+            pay(self.game, entity, self.game.bank, purchase.price, "train_purchase")
+        else:
+            self.buy(entity, train, purchase.price)
 
     def trade_in(self, entity: Any, purchase: Purchase) -> None:
-        """The train traded in goes back to the depot (:meth:`~trackage.core.game.Game.discard_train`)."""
-        if purchase.exchange is not None:
+        """The train traded in goes back to the depot (:meth:`~trackage.core.game.Game.discard_train`),
+        unless it is upgraded in place."""
+        if purchase.exchange is not None and purchase.exchange is not purchase.train:
             self.game.discard_train(purchase.exchange)
 
     def buy(self, entity: Any, train: Train, price: int) -> None:
