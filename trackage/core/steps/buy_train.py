@@ -72,8 +72,13 @@ class BuyTrain(Step):
     #: offer a depot train as each of its variants (else only as what it is now)
     ALL_VARIANTS: ClassVar[bool] = False
 
+    def train_count(self, entity: Any) -> int:
+        """The trains of ``entity`` counted for its limit and for :meth:`must_buy_train`
+        (default: those not obsolete)."""
+        return sum(1 for t in entity.trains if not t.obsolete)
+
     def room(self, entity: Any) -> bool:
-        room: bool = sum(1 for t in entity.trains if not t.obsolete) < self.game.train_limit(entity)
+        room: bool = self.train_count(entity) < self.game.train_limit(entity)
         return room
 
     def trains_for_sale(self, entity: Any) -> list[Train]:
@@ -110,8 +115,13 @@ class BuyTrain(Step):
         return bool(entity.is_corporation)
 
     def must_buy_train(self, entity: Any) -> bool:
-        """Must ``entity`` buy a train now, without the choice to pass (default: never)?"""
-        return False
+        """Must ``entity`` buy a train now, without the choice to pass? As the game's
+        ``MUST_BUY_TRAIN`` says: never; or, without a train (:meth:`train_count`) while the
+        depot offers one, always or (``"route"``) when it has a route to run one."""
+        rule = self.game.MUST_BUY_TRAIN
+        if rule == "never" or self.train_count(entity) or not self.game.depot.depot_trains():
+            return False
+        return rule == "always" or bool(self.game.graph.route_train_purchase(entity))
 
     def buying_power(self, entity: Any) -> int:
         """What ``entity`` may spend on a train now (default: the game's buying power)."""

@@ -18,8 +18,8 @@ class BuyTrain1822(EmergencyBuyTrain):
     ALL_VARIANTS = True
     MUST_BUY_ACTIONS = ("sell_shares", "buy_train")
 
-    def room(self, entity) -> bool:
-        return self.game.num_trains(entity) < self.game.train_limit(entity)
+    def train_count(self, entity) -> int:
+        return self.game.num_trains(entity)
 
     def trains_for_sale(self, entity) -> list:
         """From phase 3 on; never a 2P, LP or P+."""
@@ -33,9 +33,6 @@ class BuyTrain1822(EmergencyBuyTrain):
     def trade_ins(self, entity) -> list[tuple]:
         """An L train upgraded in place to a 2, at the upgrade cost."""
         return [(t, t, "2", self.game.l_upgrade_cost()) for t in self.l_upgrades(entity)]
-
-    def must_buy_train(self, entity) -> bool:
-        return self.game.must_buy_train(entity)
 
     def president_sells(self, player, buyer) -> bool:
         """The president always may (:meth:`can_emergency_sell` says what)."""
@@ -65,7 +62,7 @@ class BuyTrain1822(EmergencyBuyTrain):
         if purchase.exchange is not None or not purchase.from_depot or purchase.price <= entity.cash:
             return super().check_funds(entity, purchase)
         name = purchase.variant or purchase.train.name
-        if not self.game.must_buy_train(entity):
+        if not self.must_buy_train(entity):
             raise GameError(f"{entity.name} has {entity.cash}, the train costs {purchase.price}",
                             rule="insufficient-cash")
         if name not in self.cheapest_names():
@@ -117,7 +114,7 @@ class BuyTrain1822(EmergencyBuyTrain):
     def can_emergency_sell(self, player, bundle) -> bool:
         """Only while the forced purchase is not yet funded."""
         corp = self.current_entity()
-        return corp is not None and self.game.must_buy_train(corp) and super().can_emergency_sell(player, bundle)
+        return corp is not None and self.must_buy_train(corp) and super().can_emergency_sell(player, bundle)
 
     def emergency_sale(self, action, entity) -> tuple:
         player = entity.owner if entity.is_corporation else entity

@@ -39,7 +39,7 @@ class BuyTrain1893(EmergencyBuyTrain):
         return True
 
     def must_buy_train(self, entity) -> bool:
-        return self.game.must_buy_train(entity)
+        return not entity.is_minor and super().must_buy_train(entity)
 
     # ---------------------------------------------------------- the president's emergency sales
     def emergency_price(self) -> int:
