@@ -81,6 +81,10 @@ class BuyTrain(Step):
         room: bool = self.train_count(entity) < self.game.train_limit(entity)
         return room
 
+    def room_for(self, entity: Any, train: Train) -> bool:
+        """Has ``entity`` room for ``train`` in particular (default: :meth:`room`)?"""
+        return self.room(entity)
+
     def trains_for_sale(self, entity: Any) -> list[Train]:
         """The trains of other companies ``entity`` may buy (default: the depot's list of them)."""
         trains: list[Train] = self.game.depot.other_trains(entity)
@@ -193,9 +197,18 @@ class BuyTrain(Step):
         return int(train.variants[variant]["price"])
 
     def traded_in(self, action: dict[str, Any], entity: Any, train: Train) -> Train | None:
-        """The buyer's train named as ``exchange`` (None: no trade-in; an unknown train or one
-        of another holder is refused). Titles without :attr:`TRADE_INS` ignore ``exchange``."""
-        traded = action.get("exchange") if self.TRADE_INS else None
+        """The buyer's train named as ``exchange``, an id or a list of at most one (None: no
+        trade-in; an unknown train or one of another holder is refused). Titles without
+        :attr:`TRADE_INS` ignore ``exchange``; with them, a company's own train is refused first."""
+        if not self.TRADE_INS:
+            return None
+        if train.owner is entity:
+            raise GameError("a company cannot buy its own train", rule="train-not-available")
+        traded = action.get("exchange")
+        if isinstance(traded, list):
+            if len(traded) > 1:
+                raise GameError("only one train may be traded in for a new one", rule="one-trade-in-per-purchase")
+            traded = traded[0] if traded else None
         if not traded:
             return None
         exchange: Train | None = self.game.depot.train_by_id(traded)
@@ -219,12 +232,12 @@ class BuyTrain(Step):
             self.check_trade_in(entity, purchase)
         elif train.owner is self.game.depot:
             self.check_available(train)
-            self.check_room(entity)
+            self.check_room(entity, train)
             self.check_variant(entity, purchase)
             self.check_listed_price(train, price, self.depot_price(entity, train, purchase.variant or train.name))
         else:
             self.check_offered(entity, train)
-            self.check_room(entity)
+            self.check_room(entity, train)
             self.check_other_price(entity, train, price)
         self.check_funds(entity, purchase)
 
@@ -250,9 +263,9 @@ class BuyTrain(Step):
         if purchase.price > funds:
             raise GameError(f"{entity.name} has {funds}, the train costs {purchase.price}", rule="insufficient-cash")
 
-    def check_room(self, entity: Any) -> None:
-        """Refuse a buyer at its train limit (:meth:`room`)."""
-        if not self.room(entity):
+    def check_room(self, entity: Any, train: Train) -> None:
+        """Refuse a buyer without room for ``train`` (:meth:`room_for`)."""
+        if not self.room_for(entity, train):
             raise GameError(f"{entity.name} is at its train limit", rule="train-limit")
 
     def check_available(self, train: Train, message: str = "is not available yet") -> None:
@@ -330,18 +343,17 @@ class BuyTrain(Step):
         return out
 
     def train_offers(self, entity: Any) -> list[dict[str, Any]]:
-        """The legal ``buy_train`` actions: with room, the depot's trains (each variant and price
+        """The legal ``buy_train`` actions: with room (:meth:`room_for`), the depot's trains (each variant and price
         of :meth:`variant_prices` that :meth:`may_buy_variant` allows) and the trains of others
         (:meth:`trains_for_sale`, over :meth:`other_price_range`); and the trade-ins
         (:meth:`trade_in_offers`), last or, with :attr:`TRADE_INS_FIRST`, before the others'."""
-        room = self.room(entity)
         depot = [{"type": "buy_train", "train": t.id, "price": price, "variant": name}
-                 for t in (self.depot_offer_trains(entity) if room else [])
+                 for t in self.depot_offer_trains(entity) if self.room_for(entity, t)
                  for name, price in self.variant_prices(entity, t) if self.may_buy_variant(entity, t, name, price)]
         step = self.game.TRAIN_PRICE_MULTIPLE or 1
         others = [ranged({"type": "buy_train", "train": t.id}, rng[0], rng[1], step)
-                  for t in (self.trains_for_sale(entity) if room else [])
-                  if (rng := self.other_price_range(entity, t)) is not None]
+                  for t in self.trains_for_sale(entity)
+                  if self.room_for(entity, t) and (rng := self.other_price_range(entity, t)) is not None]
         trades = [{"type": "buy_train", "train": new.id, "price": price, "variant": name, "exchange": old.id}
                   for old, new, name, price in self.trade_in_offers(entity)]
         return depot + trades + others if self.TRADE_INS_FIRST else depot + others + trades
