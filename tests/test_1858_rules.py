@@ -249,7 +249,7 @@ def test_pullman_counts_no_train_limit_and_one_per_company():
     assert g.owns_pullman(corp) and g.num_corp_trains(corp) == len(corp.trains) - 1
     step = next(s for s in g.round.steps if type(s).__name__ == "BuyTrainIndia")
     other = next(t for t in g.depot.trains if t.base == "Pullman" and t.owner is g.depot)
-    assert not step.buyable(corp, other)
+    assert not step.room_for(corp, other)
 
 
 # ----------------------------------------------------------------- bad input

@@ -87,6 +87,7 @@ class Game:
     MARKET_SHARE_LIMIT = 50
     PRESIDENT_SALES_TO_MARKET = False
     HOME_TOKEN_TIMING = "operate"
+    #: when a trainless company must buy a train: "never", "always" or "route" (it has a route)
     MUST_BUY_TRAIN = "route"
     GAME_END_CHECK: ClassVar[dict[str, str]] = {"bankrupt": "immediate", "bank": "full_or"}
     GAME_END_LOCK_FIRST_TRIGGER = False

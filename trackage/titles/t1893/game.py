@@ -837,12 +837,6 @@ class Game1893(Game):
         return super().end_now(timing)
 
     # ------------------------------------------------------------ trains
-    def must_buy_train(self, entity) -> bool:
-        if entity.is_minor:
-            return False
-        return (not entity.trains and bool(self.depot.depot_trains())
-                and self.graph.route_train_purchase(entity))
-
     def discount_price(self, new_train, old_train):
         """Price of ``new_train`` (from the depot) with ``old_train`` traded in, or None."""
         disc = (new_train.spec.get("discount") or {}).get(old_train.name)
