@@ -190,8 +190,8 @@ def test_metre_gauge_is_half_terrain_and_second_lay_discount():
     g.round.gauges_added = [["broad"], ["narrow"]]
     s = g.players[0]
     paid = []
-    step.spender = lambda e: s
-    import trackage.titles.t1858.steps.operating as st
+    step.payer = lambda e: s
+    import trackage.core.steps.track as st
     orig = st.pay
     st.pay = lambda game, a, b, c, why: paid.append((c, why))
     try:
