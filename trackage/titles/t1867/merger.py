@@ -10,8 +10,9 @@ from typing import ClassVar
 from ...core.entities import ShareBundle
 from ...core.errors import GameError
 from ...core.round import Step
+from ...core.shares import action_bundle
 from ...core.steps import merger
-from ...core.steps.merger import MergerMixin, placed_hexes
+from ...core.steps.merger import MergerMixin, connected_corporations, placed_hexes
 
 LIMIT_OWNED_BY_ONE_ENTITY = 6
 LIMIT_MERGE = 10
@@ -55,23 +56,16 @@ class Merge(MergerMixin, Step):
     def mergeable_candidates(self, corp) -> list:
         return self.candidates_of(self.merging if self.merging is not None else [corp])
 
-    def neighbours(self, corp) -> list:
-        """Corporations with a token in a city that ``corp``'s track reaches."""
-        board = self.game.board
-        return list(dict.fromkeys(t.corporation for n in self.game.graph.connected_nodes(corp)
-                                  if getattr(n, "is_city", False) for t in board.tokens(n) if t is not None))
-
     def candidates_of(self, mergeable: list, neighbours=None) -> list:
         """Minors that may join a merge of ``mergeable``: connected by track, at most ten
         companies, at most six of one owner."""
         if len(mergeable) >= LIMIT_MERGE:
             return []
         counts = Counter(id(c.owner) for c in mergeable)
-        at_limit = {k for k, v in counts.items() if v >= LIMIT_OWNED_BY_ONE_ENTITY}
-        near = neighbours or self.neighbours
+        near = neighbours or functools.partial(connected_corporations, self.game)
         available = dict.fromkeys(oc for c in mergeable for oc in near(c) if oc not in mergeable)
-        return [c for c in available if getattr(c, "type", None) == "minor" and id(c.owner) not in at_limit
-                and not c.closed]
+        return [c for c in available if getattr(c, "type", None) == "minor" and not c.closed
+                and counts[id(c.owner)] < LIMIT_OWNED_BY_ONE_ENTITY]
 
     def mergeable(self, corp) -> list:
         return self.majors() if self.converting is not None or self.merge_major else self.mergeable_candidates(corp)
@@ -100,7 +94,7 @@ class Merge(MergerMixin, Step):
 
     def reachable_viable(self, merging) -> bool:
         """Can this merge still end with a president, adding more connected minors if needed?"""
-        neighbours = functools.cache(self.neighbours)
+        neighbours = functools.cache(functools.partial(connected_corporations, self.game))
         seen = set()
 
         def search(group) -> bool:
@@ -138,6 +132,16 @@ class Merge(MergerMixin, Step):
         else:
             self.pass_()
 
+    def partner_refusal(self, entity, other) -> GameError | None:
+        """Why ``entity``'s merge may not take in ``other`` now (None when it may)."""
+        if other not in self.mergeable_candidates(entity):
+            return GameError(f"{entity.name} cannot merge with {other.name}", rule="illegal-merge")
+        if not self.majors():
+            return GameError("no major corporation is available", rule="no-major-available")
+        if not self.reachable_viable((self.merging or [entity]) + [other]):
+            return GameError("this merge could not end with a president", rule="illegal-merge")
+        return None
+
     def process_merge(self, action, entity):
         if self.converting is not None:
             return self.finish_convert(action, entity)
@@ -146,16 +150,9 @@ class Merge(MergerMixin, Step):
         other = self.game.corporation_by_id(action.get("corporation"))
         if other is None:
             raise GameError(f"unknown corporation {action.get('corporation')!r}", rule="unknown-entity")
-        if not self.game.loading and other not in self.mergeable_candidates(entity):
-            raise GameError(f"{entity.name} cannot merge with {other.name}", rule="illegal-merge")
-        merging = (self.merging or [entity]) + [other]
-        if not self.game.loading and not self.majors():
-            raise GameError("no major corporation is available", rule="no-major-available")
-        if not self.game.loading and not self.reachable_viable(merging):
-            raise GameError("this merge could not end with a president", rule="illegal-merge")
-        if self.merging is None:
-            self.merging = [entity]
-        self.merging.append(other)
+        if not self.game.loading and (refusal := self.partner_refusal(entity, other)) is not None:
+            raise refusal
+        self.merging = (self.merging or [entity]) + [other]
         if not self.mergeable_candidates(entity):
             self.merge_major = True
 
@@ -203,18 +200,11 @@ class Merge(MergerMixin, Step):
         self.round.entities[self.round.entity_index] = target
         self.merge_major = False
         target.ipoed = True
-        sm = game.share_market
         for minor in merging:
-            owner = minor.owner
-            if self.presidency_in_treasury(target) and owner.percent_of(target) == 10:
-                self.take_presidency(owner, target)
-            else:
-                sm.buy_shares(owner, ShareBundle([_treasury(target)[-1]]), exchange=True)
-            self.remove_duplicate_tokens(target, self.merging)
-            self.take_over(minor, target)
+            self.receive_share(minor.owner, target)
             if minor in self.round.entities:
                 self.round.entities.remove(minor)
-        if self.tokens_above_limits(target, self.merging):
+        if self.absorb(target, merging):
             self.round.corporations_removing_tokens = [target] + self.merging
         else:
             game.fix_token_count(target)
@@ -224,15 +214,9 @@ class Merge(MergerMixin, Step):
         self.deal_shares(target, "merge", list(players), list(players))
 
     def legal_actions(self, entity):
-        acts = self.actions(entity)
-        out = []
-        if "merge" in acts:
-            for c in self.mergeable(entity):
-                if (self.converting is None and not self.merge_major
-                        and (not self.majors()
-                             or not self.reachable_viable((self.merging or [entity]) + [c]))):
-                    continue
-                out.append({"type": "merge", "corporation": c.id})
+        acts, choosing = self.actions(entity), self.converting is None and not self.merge_major
+        out = [{"type": "merge", "corporation": c.id} for c in (self.mergeable(entity) if "merge" in acts else [])
+               if not choosing or self.partner_refusal(entity, c) is None]
         if "convert" in acts and self.majors():
             out.append({"type": "convert"})
         if "pass" in acts and (self.merging is None or self.viable(self.merging)):
@@ -298,19 +282,12 @@ class PostMergerShares(MergerMixin, Step):
         return ["buy_shares", "pass"]
 
     def process_buy_shares(self, action, entity):
-        from ...core.shares import action_bundle
-
         bundle = action_bundle(self.game, action)
         target = bundle.corporation
         self.check_turn(entity)
         if target is not self.corporation() or len(bundle.shares) != 1 or not self.can_buy(entity, bundle.shares[0]):
             raise GameError(f"{entity.name} cannot buy {bundle.shares[0].id}", rule="illegal-buy")
-        swap = self.presidency_in_treasury(target) and entity.percent_of(target) == 10
-        if swap:  # the 10% share held goes back, the one bought too, for the president's certificate
-            self.give_back_share(entity, target)
-        self.game.share_market.buy_shares(entity, bundle)
-        if swap:
-            self.take_presidency(entity, target)
+        self.receive_share(entity, target, bundle)
         if entity not in self.round.share_dealing_multiple or not self.can_buy_any(entity):
             entity.passed = True
         self.check_merge()
