@@ -9,7 +9,7 @@ from typing import ClassVar
 
 from ...core.entities import ShareBundle
 from ...core.errors import GameError
-from ...core.round import Step
+from ...core.round import Step, starting_at
 from ...core.shares import action_bundle
 from ...core.steps import merger
 from ...core.steps.merger import MergerMixin, connected_corporations, placed_hexes
@@ -35,8 +35,7 @@ class Merge(MergerMixin, Step):
         return {"converted": None, "merge_type": None, "converts": [], "share_dealing_players": [],
                 "share_dealing_multiple": []}
 
-    def description(self):
-        return "Convert or Merge Minor Corporation"
+    DESCRIPTION: ClassVar[str] = "Convert or Merge Minor Corporation"
 
     def actions(self, entity):
         if not entity.is_corporation or entity is not self.current_entity() or self.round.converted is not None:
@@ -181,8 +180,7 @@ class Merge(MergerMixin, Step):
         game.share_market.buy_shares(owner, ShareBundle([_treasury(target)[0]]), exchange=True)
         self.take_over(corp, target)
         self.round.entities[self.round.entity_index] = target
-        i = game.players.index(target.owner)
-        self.deal_shares(target, "convert", game.players[i:] + game.players[:i], [owner])
+        self.deal_shares(target, "convert", starting_at(game.players, target.owner), [owner])
 
     def finish_merge_to_major(self, action, corp):
         game = self.game
@@ -191,9 +189,7 @@ class Merge(MergerMixin, Step):
         merging = sorted(self.merging, key=game.stock_market.operating_key)
         par = self.merged_par(merging)
         owners = [c.owner for c in merging]
-        players = [p for p in game.players if p in owners]
-        i = players.index(owners[0])
-        players = players[i:] + players[:i]
+        players = starting_at([p for p in game.players if p in owners], owners[0])
         if not any(p.cash >= par.price or owners.count(p) >= 2 for p in players):
             raise GameError("merge impossible, no player can become president", rule="illegal-merge")
         game.stock_market.set_par(target, par)
@@ -227,8 +223,7 @@ class Merge(MergerMixin, Step):
 class PostMergerShares(MergerMixin, Step):
     HANDLERS: ClassVar[dict] = {"buy_shares": "process_buy_shares", "pass": "process_pass"}
 
-    def description(self):
-        return "Buy Shares Post Merge"
+    DESCRIPTION: ClassVar[str] = "Buy Shares Post Merge"
 
     def corporation(self):
         return self.round.converted
@@ -260,9 +255,7 @@ class PostMergerShares(MergerMixin, Step):
         elif self.round.merge_type == "merge" and self.round.share_dealing_multiple:
             for p in self.round.share_dealing_players:
                 p.passed = False
-            players = self.game.players
-            i = players.index(corp.owner)
-            self.round.share_dealing_players = players[i:] + players[:i]
+            self.round.share_dealing_players = starting_at(self.game.players, corp.owner)
             self.round.share_dealing_multiple = []
 
     def current_entity(self):

@@ -27,8 +27,7 @@ class PrivateClosure1858(ChooseMixin, Passing):
     def actions(self, entity):
         return ["choose", "pass"] if entity is self.current_entity() else []
 
-    def description(self):
-        return "Exchange Private Companies"
+    DESCRIPTION: ClassVar[str] = "Exchange Private Companies"
 
     def exchange_corporations(self, minor):
         g = self.game

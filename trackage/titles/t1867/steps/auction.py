@@ -24,8 +24,7 @@ class SingleItemAuction(AuctionMixin, Passing):
         if self.companies:
             self.start_item(self.companies[0])
 
-    def description(self):
-        return "Bid on Companies"
+    DESCRIPTION: ClassVar[str] = "Bid on Companies"
 
     def active(self):
         return not self.passed
