@@ -79,11 +79,10 @@ class Merge(MergerMixin, Step):
         10% share afterwards (its price in cash, room under the certificate limit once the
         minor's certificate became a 10% share), or the reference calls the merge failed and
         stops until it is undone."""
-        owners = [c.owner for c in merging]
+        owners, game = [c.owner for c in merging], self.game
         if any(owners.count(p) >= 2 for p in owners):
             return True
         par = self.merged_par(merging).price
-        game = self.game
         for minor in merging:
             p = minor.owner
             certs = game.num_certs(p) - sum(1 for s in p.shares_of(minor) if s.counts_for_limit) + 1
@@ -171,11 +170,8 @@ class Merge(MergerMixin, Step):
         self.game.graph_changed()
 
     def finish_convert(self, action, corp):
-        target = self.target_from(action, corp)
-        game = self.game
-        new_price = self.new_par(corp.share_price.price)
-        game.stock_market.set_par(target, new_price)
-        owner = corp.owner
+        game, target, owner = self.game, self.target_from(action, corp), corp.owner
+        game.stock_market.set_par(target, self.new_par(corp.share_price.price))
         self.converting = None
         game.share_market.buy_shares(owner, ShareBundle([_treasury(target)[0]]), exchange=True)
         self.take_over(corp, target)
@@ -294,10 +290,7 @@ class PostMergerShares(MergerMixin, Step):
     def pass_breaks_merge(self, entity) -> bool:
         """Would this pass leave the major without a president (nobody else may still buy)?
         The reference then calls the merge failed and stops until it is undone."""
-        t = _treasury(self.corporation())
-        if not t or not t[0].president:
-            return False
-        return not any(p is not entity for p in self.eligible_players())
+        return self.presidency_in_treasury(self.corporation()) and all(p is entity for p in self.eligible_players())
 
     def process_pass(self, action, entity):
         self.check_turn(entity)
