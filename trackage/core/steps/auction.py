@@ -258,6 +258,14 @@ class AuctionMixin:
         bids.bidders = [p for p in self.round.entities if p is entity or self.max_bid(p, item) >= lo]
         self.resolve_auction()
 
+    def offer_item(self, item: Any) -> None:
+        """Put ``item`` up with no bid yet: the bidders are the round's entities, from the one
+        in turn, who can reach its :meth:`opening_bid`."""
+        ents, i = self.round.entities, self.round.entity_index
+        lo = self.opening_bid(item)
+        self.auction = Bids(item, [p for p in ents[i:] + ents[:i] if self.max_bid(p, item) >= lo])
+        self.resolve_auction()
+
     def place_bid(self, entity: Any, price: int) -> None:
         """``entity`` bids ``price`` on the item up: the bidders who cannot reach the next
         minimum drop out, and the auction ends if it is decided."""
