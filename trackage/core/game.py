@@ -19,7 +19,7 @@ from .market import StockMarket
 from .money import Bank, CashHolder, pay
 from .pipeline import Pipeline, listing_entities
 from .rng import Rng
-from .round import OperatingRound, Round, StockRound
+from .round import OperatingRound, Round, StockRound, starting_at
 from .shares import ShareMarket
 from .trains import Depot, PhaseTrack, remove_train, rust
 
@@ -681,9 +681,7 @@ class Game:
             active = [p for p in self.players if not p.bankrupt]
             if not active:
                 return
-            player = active[self.round.entity_index % len(active)]
-            i = self.players.index(player)
-            self.players = self.players[i:] + self.players[:i]
+            self.players = starting_at(self.players, active[self.round.entity_index % len(active)])
 
     # ------------------------------------------------------------- trains
     def train_limit(self, entity: Any) -> int:
