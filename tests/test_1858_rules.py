@@ -190,8 +190,8 @@ def test_metre_gauge_is_half_terrain_and_second_lay_discount():
     g.round.gauges_added = [["broad"], ["narrow"]]
     s = g.players[0]
     paid = []
-    step.spender = lambda e: s
-    import trackage.titles.t1858.steps.operating as st
+    step.payer = lambda e: s
+    import trackage.core.steps.track as st
     orig = st.pay
     st.pay = lambda game, a, b, c, why: paid.append((c, why))
     try:
@@ -249,7 +249,7 @@ def test_pullman_counts_no_train_limit_and_one_per_company():
     assert g.owns_pullman(corp) and g.num_corp_trains(corp) == len(corp.trains) - 1
     step = next(s for s in g.round.steps if type(s).__name__ == "BuyTrainIndia")
     other = next(t for t in g.depot.trains if t.base == "Pullman" and t.owner is g.depot)
-    assert not step.buyable(corp, other)
+    assert not step.room_for(corp, other)
 
 
 # ----------------------------------------------------------------- bad input

@@ -19,7 +19,7 @@ from .market import StockMarket
 from .money import Bank, CashHolder, pay
 from .pipeline import Pipeline, listing_entities
 from .rng import Rng
-from .round import OperatingRound, Round, StockRound
+from .round import OperatingRound, Round, StockRound, starting_at
 from .shares import ShareMarket
 from .trains import Depot, PhaseTrack, remove_train, rust
 
@@ -119,6 +119,7 @@ class Game:
     MARKET_SHARE_LIMIT = 50
     PRESIDENT_SALES_TO_MARKET = False
     HOME_TOKEN_TIMING = "operate"
+    #: when a trainless company must buy a train: "never", "always" or "route" (it has a route)
     MUST_BUY_TRAIN = "route"
     GAME_END_CHECK: ClassVar[dict[str, str]] = {"bankrupt": "immediate", "bank": "full_or"}
     GAME_END_LOCK_FIRST_TRIGGER = False
@@ -714,9 +715,7 @@ class Game:
             active = [p for p in self.players if not p.bankrupt]
             if not active:
                 return
-            player = active[self.round.entity_index % len(active)]
-            i = self.players.index(player)
-            self.players = self.players[i:] + self.players[:i]
+            self.players = starting_at(self.players, active[self.round.entity_index % len(active)])
 
     # ------------------------------------------------------------- trains
     def train_limit(self, entity: Any) -> int:

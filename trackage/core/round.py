@@ -13,6 +13,12 @@ from typing import Any, ClassVar
 from .errors import GameError, OutOfTurnError
 
 
+def starting_at(seq: list[Any], first: Any) -> list[Any]:
+    """The entries of ``seq`` in turn from ``first`` (which must be one of them)."""
+    i = seq.index(first)
+    return seq[i:] + seq[:i]
+
+
 def ranged(action: dict[str, Any], lo: int, hi: int, step: int = 1) -> dict[str, Any]:
     """A legal action whose price may be anything from ``lo`` to ``hi`` in steps of ``step``:
     given at ``lo``, with the range and a few canonical values (for bots and menus)."""
@@ -29,6 +35,8 @@ class Step:
     that does not exist is an error at import, not at play."""
 
     HANDLERS: ClassVar[dict[str, Any]] = {}
+    #: What the step is about, for the player (default: the class name); or override :meth:`description`.
+    DESCRIPTION: ClassVar[str] = ""
     DISPATCH: ClassVar[dict[str, Callable[..., object]]] = {}
     BLOCKS = True
 
@@ -97,7 +105,7 @@ class Step:
         self.pass_()
 
     def description(self) -> str:
-        return type(self).__name__
+        return self.DESCRIPTION or type(self).__name__
 
     def legal_actions(self, entity: Any) -> list[dict[str, Any]]:
         """Concrete legal actions for ``entity`` (for bots and the CLI)."""

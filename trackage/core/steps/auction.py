@@ -224,6 +224,11 @@ class AuctionMixin:
         lo, hi = self.min_bid(item), self.max_bid(entity, item)
         return [ranged({"type": "bid", **self.bid_target(item)}, lo, hi, self.bid_step())] if lo <= hi else []
 
+    def fixed_bids(self, items: list[Any]) -> list[dict[str, Any]]:
+        """A ``bid`` on each of ``items`` at its :meth:`min_bid` exactly (items sold at a set
+        price; the step chooses which ``entity`` is offered, e.g. by cash or not)."""
+        return [{"type": "bid", **self.bid_target(item), "price": self.min_bid(item)} for item in items]
+
     # ------------------------------------------------------------------ shared rules
     def check_price(self, entity: Any, item: Any, price: int) -> None:
         """The price check of an open auction: at least :meth:`min_bid` (``bid-too-low``), in
@@ -251,6 +256,14 @@ class AuctionMixin:
         bids.place(entity, price)
         lo = self.min_bid(item)
         bids.bidders = [p for p in self.round.entities if p is entity or self.max_bid(p, item) >= lo]
+        self.resolve_auction()
+
+    def offer_item(self, item: Any) -> None:
+        """Put ``item`` up with no bid yet: the bidders are the round's entities, from the one
+        in turn, who can reach its :meth:`opening_bid`."""
+        ents, i = self.round.entities, self.round.entity_index
+        lo = self.opening_bid(item)
+        self.auction = Bids(item, [p for p in ents[i:] + ents[:i] if self.max_bid(p, item) >= lo])
         self.resolve_auction()
 
     def place_bid(self, entity: Any, price: int) -> None:

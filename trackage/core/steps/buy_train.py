@@ -5,9 +5,9 @@ A purchase goes through the same five stages in every title (the reference's
 
 1. :meth:`BuyTrain.read_purchase` reads the action into a :class:`Purchase`: the train
    (:meth:`BuyTrain.purchased_train`), the variant chosen for a depot train
-   (:meth:`BuyTrain.chosen_variant`, applied by :meth:`BuyTrain.choose_variant`), the train
-   traded in (:meth:`BuyTrain.traded_in`) and the price (:meth:`BuyTrain.default_price` when
-   the action names none);
+   (:meth:`BuyTrain.chosen_variant`, applied only when the train is handed over), the train
+   traded in (:meth:`BuyTrain.traded_in`) and the price (the variant's, or
+   :meth:`BuyTrain.default_price`, when the action names none);
 2. :meth:`BuyTrain.check_buy` (train, price, purchase) refuses what the rules do not allow:
    a trade-in not among :meth:`BuyTrain.trade_ins`, a depot train not on offer, without room,
    as a variant refused (:meth:`BuyTrain.check_variant`) or at another price than
@@ -18,8 +18,9 @@ A purchase goes through the same five stages in every title (the reference's
 3. :meth:`BuyTrain.top_up` adds what the buyer lacks (default: the president; 1822: he may
    borrow; 1867: loans; 1893: a minor's owner through the bank);
 4. :meth:`BuyTrain.hand_over` makes the purchase: the traded-in train goes (by default back
-   to the depot, :meth:`BuyTrain.trade_in`), the train changes hands and a depot train may
-   change the phase (:meth:`BuyTrain.buy`);
+   to the depot, :meth:`BuyTrain.trade_in`), the chosen variant is applied, and the train
+   changes hands, a depot train perhaps changing the phase (:meth:`BuyTrain.buy`); a train
+   traded in for itself is upgraded in place, the price paid to the bank;
 5. :meth:`BuyTrain.after_buy_train`: the step ends when nothing more may be bought, and titles
    add their follow-ups (1822's phase on the first 2, 1867's nationalisations, ...).
 """
@@ -71,9 +72,18 @@ class BuyTrain(Step):
     #: offer a depot train as each of its variants (else only as what it is now)
     ALL_VARIANTS: ClassVar[bool] = False
 
+    def train_count(self, entity: Any) -> int:
+        """The trains of ``entity`` counted for its limit and for :meth:`must_buy_train`
+        (default: those not obsolete)."""
+        return sum(1 for t in entity.trains if not t.obsolete)
+
     def room(self, entity: Any) -> bool:
-        room: bool = sum(1 for t in entity.trains if not t.obsolete) < self.game.train_limit(entity)
+        room: bool = self.train_count(entity) < self.game.train_limit(entity)
         return room
+
+    def room_for(self, entity: Any, train: Train) -> bool:
+        """Has ``entity`` room for ``train`` in particular (default: :meth:`room`)?"""
+        return self.room(entity)
 
     def trains_for_sale(self, entity: Any) -> list[Train]:
         """The trains of other companies ``entity`` may buy (default: the depot's list of them)."""
@@ -109,8 +119,13 @@ class BuyTrain(Step):
         return bool(entity.is_corporation)
 
     def must_buy_train(self, entity: Any) -> bool:
-        """Must ``entity`` buy a train now, without the choice to pass (default: never)?"""
-        return False
+        """Must ``entity`` buy a train now, without the choice to pass? As the game's
+        ``MUST_BUY_TRAIN`` says: never; or, without a train (:meth:`train_count`) while the
+        depot offers one, always or (``"route"``) when it has a route to run one."""
+        rule = self.game.MUST_BUY_TRAIN
+        if rule == "never" or self.train_count(entity) or not self.game.depot.depot_trains():
+            return False
+        return rule == "always" or bool(self.game.graph.route_train_purchase(entity))
 
     def buying_power(self, entity: Any) -> int:
         """What ``entity`` may spend on a train now (default: the game's buying power)."""
@@ -153,18 +168,16 @@ class BuyTrain(Step):
         self.after_buy_train(entity, purchase)
 
     def read_purchase(self, action: dict[str, Any], entity: Any) -> Purchase:
-        """The action read: the train (unknown: refused), its chosen variant (applied now, see
-        :meth:`choose_variant`), the train traded in, and the price."""
+        """The action read: the train (unknown: refused), its chosen variant (one it does not
+        have: refused), the train traded in, and the price (by default the variant's)."""
         train = self.purchased_train(action, entity)
         if train is None:
             raise GameError(f"unknown train {action.get('train')!r}", rule="unknown-entity")
         from_depot = train.owner is self.game.depot
         variant = self.chosen_variant(action, train)
-        if variant:
-            self.choose_variant(entity, train, variant)
+        listed = self.variant_price(train, variant) if variant else self.default_price(train)
         exchange = self.traded_in(action, entity, train)
-        price = amount(action, "price", self.default_price(train))
-        return Purchase(train, price, variant, exchange, from_depot)
+        return Purchase(train, amount(action, "price", listed), variant, exchange, from_depot)
 
     # --- reading hooks
     def purchased_train(self, action: dict[str, Any], entity: Any) -> Train | None:
@@ -177,12 +190,6 @@ class BuyTrain(Step):
         train only (None: keep the train as it is)."""
         return action.get("variant") if train.owner is self.game.depot else None
 
-    def choose_variant(self, entity: Any, train: Train, variant: str) -> None:
-        """Apply the chosen ``variant`` before the checks (the price checked is the variant's);
-        one the train does not have is refused."""
-        self.variant_price(train, variant)
-        train.set_variant(variant)
-
     def variant_price(self, train: Train, variant: str) -> int:
         """The price of ``train`` as ``variant`` (one it does not have is refused)."""
         if variant not in train.variants:
@@ -190,9 +197,18 @@ class BuyTrain(Step):
         return int(train.variants[variant]["price"])
 
     def traded_in(self, action: dict[str, Any], entity: Any, train: Train) -> Train | None:
-        """The buyer's train named as ``exchange`` (None: no trade-in; an unknown train or one
-        of another holder is refused). Titles without :attr:`TRADE_INS` ignore ``exchange``."""
-        traded = action.get("exchange") if self.TRADE_INS else None
+        """The buyer's train named as ``exchange``, an id or a list of at most one (None: no
+        trade-in; an unknown train or one of another holder is refused). Titles without
+        :attr:`TRADE_INS` ignore ``exchange``; with them, a company's own train is refused first."""
+        if not self.TRADE_INS:
+            return None
+        if train.owner is entity:
+            raise GameError("a company cannot buy its own train", rule="train-not-available")
+        traded = action.get("exchange")
+        if isinstance(traded, list):
+            if len(traded) > 1:
+                raise GameError("only one train may be traded in for a new one", rule="one-trade-in-per-purchase")
+            traded = traded[0] if traded else None
         if not traded:
             return None
         exchange: Train | None = self.game.depot.train_by_id(traded)
@@ -216,12 +232,12 @@ class BuyTrain(Step):
             self.check_trade_in(entity, purchase)
         elif train.owner is self.game.depot:
             self.check_available(train)
-            self.check_room(entity)
+            self.check_room(entity, train)
             self.check_variant(entity, purchase)
             self.check_listed_price(train, price, self.depot_price(entity, train, purchase.variant or train.name))
         else:
             self.check_offered(entity, train)
-            self.check_room(entity)
+            self.check_room(entity, train)
             self.check_other_price(entity, train, price)
         self.check_funds(entity, purchase)
 
@@ -247,9 +263,9 @@ class BuyTrain(Step):
         if purchase.price > funds:
             raise GameError(f"{entity.name} has {funds}, the train costs {purchase.price}", rule="insufficient-cash")
 
-    def check_room(self, entity: Any) -> None:
-        """Refuse a buyer at its train limit (:meth:`room`)."""
-        if not self.room(entity):
+    def check_room(self, entity: Any, train: Train) -> None:
+        """Refuse a buyer without room for ``train`` (:meth:`room_for`)."""
+        if not self.room_for(entity, train):
             raise GameError(f"{entity.name} is at its train limit", rule="train-limit")
 
     def check_available(self, train: Train, message: str = "is not available yet") -> None:
@@ -286,14 +302,23 @@ class BuyTrain(Step):
             pay(self.game, entity.owner, entity, price - entity.cash, "emergency")
 
     def hand_over(self, entity: Any, purchase: Purchase) -> None:
-        """Make the checked, funded purchase: the trade-in first, then the train."""
+        """Make the checked, funded purchase: the trade-in first, then the chosen variant is
+        applied and the train bought; a train traded in for itself (1822's L upgraded to a 2)
+        stays, the price going to the bank."""
+        train = purchase.train
         if purchase.exchange is not None:
             self.trade_in(entity, purchase)
-        self.buy(entity, purchase.train, purchase.price)
+        if purchase.variant:
+            train.set_variant(purchase.variant)
+        if purchase.exchange is train:
+            pay(self.game, entity, self.game.bank, purchase.price, "train_purchase")
+        else:
+            self.buy(entity, train, purchase.price)
 
     def trade_in(self, entity: Any, purchase: Purchase) -> None:
-        """The train traded in goes back to the depot (:meth:`~trackage.core.game.Game.discard_train`)."""
-        if purchase.exchange is not None:
+        """The train traded in goes back to the depot (:meth:`~trackage.core.game.Game.discard_train`),
+        unless it is upgraded in place."""
+        if purchase.exchange is not None and purchase.exchange is not purchase.train:
             self.game.discard_train(purchase.exchange)
 
     def buy(self, entity: Any, train: Train, price: int) -> None:
@@ -318,18 +343,17 @@ class BuyTrain(Step):
         return out
 
     def train_offers(self, entity: Any) -> list[dict[str, Any]]:
-        """The legal ``buy_train`` actions: with room, the depot's trains (each variant and price
+        """The legal ``buy_train`` actions: with room (:meth:`room_for`), the depot's trains (each variant and price
         of :meth:`variant_prices` that :meth:`may_buy_variant` allows) and the trains of others
         (:meth:`trains_for_sale`, over :meth:`other_price_range`); and the trade-ins
         (:meth:`trade_in_offers`), last or, with :attr:`TRADE_INS_FIRST`, before the others'."""
-        room = self.room(entity)
         depot = [{"type": "buy_train", "train": t.id, "price": price, "variant": name}
-                 for t in (self.depot_offer_trains(entity) if room else [])
+                 for t in self.depot_offer_trains(entity) if self.room_for(entity, t)
                  for name, price in self.variant_prices(entity, t) if self.may_buy_variant(entity, t, name, price)]
         step = self.game.TRAIN_PRICE_MULTIPLE or 1
         others = [ranged({"type": "buy_train", "train": t.id}, rng[0], rng[1], step)
-                  for t in (self.trains_for_sale(entity) if room else [])
-                  if (rng := self.other_price_range(entity, t)) is not None]
+                  for t in self.trains_for_sale(entity)
+                  if self.room_for(entity, t) and (rng := self.other_price_range(entity, t)) is not None]
         trades = [{"type": "buy_train", "train": new.id, "price": price, "variant": name, "exchange": old.id}
                   for old, new, name, price in self.trade_in_offers(entity)]
         return depot + trades + others if self.TRADE_INS_FIRST else depot + others + trades

@@ -20,12 +20,16 @@ class ChooseMixin:
     """
 
     actions: Callable[[Any], list[str]]  # the step's
+    game: Any
 
     CHOICE_ACTION: ClassVar[str] = "choose"
     CHOICE_FIELD: ClassVar[str] = "choice"
     CHOICE_FIXED: ClassVar[dict[str, Any]] = {}
     #: The rule a choice not offered breaks.
     BAD_CHOICE_RULE: ClassVar[str] = "bad-choice"
+    #: While a log loads, carry out a choice not listed all the same (``choose`` still
+    #: refuses what cannot be done): the reference offered it where the listing differs.
+    TRUST_LOGGED_CHOICES: ClassVar[bool] = False
 
     def choices(self, entity: Any) -> Collection[Any]:
         """Title hook: the choices ``entity`` may name now."""
@@ -38,7 +42,7 @@ class ChooseMixin:
 
     def process_choose(self, action: dict[str, Any], entity: Any) -> None:
         choice = action.get(self.CHOICE_FIELD)
-        if choice not in self.choices(entity):
+        if not (self.TRUST_LOGGED_CHOICES and self.game.loading) and choice not in self.choices(entity):
             raise GameError(f"{self.CHOICE_ACTION}: {choice!r} is not a choice now", rule=self.BAD_CHOICE_RULE)
         for name, value in self.CHOICE_FIXED.items():
             if action.get(name, value) != value:

@@ -24,6 +24,14 @@ def placed_hexes(corp: Any) -> list[Any]:
     return [t.city.hex for t in corp.tokens if t.used and t.city is not None]
 
 
+def connected_corporations(game: Any, corp: Any) -> list[Any]:
+    """The companies with a token in a city ``corp``'s track reaches (``corp`` among them
+    when it has one there), each once, in the order found: the partners it may merge with."""
+    board = game.board
+    return list(dict.fromkeys(t.corporation for n in game.graph.connected_nodes(corp)
+                              if n.is_city for t in board.tokens(n) if t is not None))
+
+
 class MergerMixin:
     """What a merger does to the companies in it: tokens, assets, the president's certificate."""
 
@@ -92,6 +100,16 @@ class MergerMixin:
         hand_over_trains(frm, to)
         self.game.close_corporation(frm)
 
+    def absorb(self, surviving: Any, others: list[Any]) -> bool:
+        """``surviving`` takes over each of ``others`` in turn (:meth:`take_over`; first its
+        tokens in a city where one of theirs still is leave the board). True when it is then
+        above its token limits, for :class:`ReduceTokens` (the title lists the round's
+        ``corporations_removing_tokens``: their order is its rule)."""
+        for other in others:
+            self.remove_duplicate_tokens(surviving, others)
+            self.take_over(other, surviving)
+        return self.tokens_above_limits(surviving, others)
+
     def give_back_share(self, holder: Any, corp: Any) -> None:
         """``holder``'s first share of ``corp`` goes back to its treasury (the journal tells it)."""
         share = holder.shares_of(corp)[0]
@@ -103,6 +121,21 @@ class MergerMixin:
         presidency = corp.shares_of(corp)[0]
         self.give_back_share(holder, corp)
         self.game.share_market.buy_shares(holder, ShareBundle([presidency]), exchange=True)
+
+    def receive_share(self, holder: Any, corp: Any, bought: ShareBundle | None = None) -> None:
+        """``holder`` gets a 10% share of ``corp``: ``bought`` (paid for), or without it the last
+        one of the treasury in exchange. While the president's certificate is still in the
+        treasury, a holder of 10% takes it for that share (and the one bought) instead."""
+        swap = self.presidency_in_treasury(corp) and holder.percent_of(corp) == 10
+        if swap and bought is None:
+            self.take_presidency(holder, corp)
+            return
+        if swap:
+            self.give_back_share(holder, corp)
+        bundle = bought if bought is not None else ShareBundle([corp.shares_of(corp)[-1]])
+        self.game.share_market.buy_shares(holder, bundle, exchange=bought is None)
+        if swap:
+            self.take_presidency(holder, corp)
 
     def presidency_in_treasury(self, corp: Any) -> bool:
         """Is ``corp``'s president's certificate still in its treasury?"""

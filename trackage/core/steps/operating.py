@@ -87,6 +87,10 @@ class Dividend(Step):
 
     HANDLERS: ClassVar[dict[str, Any]] = {"dividend": "process_dividend"}
     KINDS: ClassVar[tuple[str, ...]] = ("payout", "withhold")
+    #: which part of a dividend is a whole amount per share: "kept" (a half dividend keeps
+    #: its half rounded down so) or "paid" (1858: any dividend pays a whole amount a share,
+    #: the rest is kept)
+    WHOLE_PER_SHARE: ClassVar[str] = "kept"
 
     def description(self) -> str:
         return "Pay or Withhold Dividends"
@@ -138,16 +142,17 @@ class Dividend(Step):
         return False
 
     def payout_amounts(self, entity: Any, kind: str, revenue: int) -> tuple[int, int]:
-        """(kept by the corporation, distributed to shareholders); a half dividend keeps the
-        half rounded down to a whole number per share."""
+        """(kept by the corporation, distributed to shareholders), the part named by
+        ``WHOLE_PER_SHARE`` rounded down to a whole amount per share."""
         if kind == "withhold":
             return revenue, 0
         if self.pays_half_to_owner(entity):
-            kept = revenue // 2
-        elif kind == "half":
-            kept = revenue // 2 // entity.total_shares * entity.total_shares
-        else:
-            kept = 0
+            return revenue // 2, revenue - revenue // 2
+        shares = entity.total_shares
+        if self.WHOLE_PER_SHARE == "paid":
+            paid: int = (revenue // 2 if kind == "half" else revenue) // shares * shares
+            return revenue - paid, paid
+        kept = revenue // 2 // shares * shares if kind == "half" else 0
         return kept, revenue - kept
 
     def do_dividend(self, entity: Any, kind: str) -> None:

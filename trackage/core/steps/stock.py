@@ -193,9 +193,14 @@ class BuySellParShares(Passing):
                 if not shares:
                     continue
                 smallest = min((s for s in shares if s.buyable), key=lambda s: s.percent, default=None)
-                if smallest is not None and self.can_buy(entity, ShareBundle([smallest])):
+                if smallest is not None and self.may_buy_some(entity, ShareBundle([smallest])):
                     return True
         return False
+
+    def may_buy_some(self, entity: Any, bundle: ShareBundle) -> bool:
+        """The check :meth:`can_buy_any` makes of the smallest certificate of an IPO or the
+        market (default: :meth:`can_buy`)."""
+        return self.can_buy(entity, bundle)
 
     def can_ipo_any(self, entity: Any) -> bool:
         from ..entities import ShareBundle
@@ -211,19 +216,27 @@ class BuySellParShares(Passing):
         return False
 
     def can_par_corp(self, entity: Any, corp: Corporation) -> bool:
+        """Whether ``entity`` may start ``corp``: one of its :meth:`par_prices`, within the limits."""
         from ..entities import ShareBundle
 
-        if not self.game.can_par(corp, entity):
-            return False
-        prices = self.par_prices(entity, corp)
-        if not prices:
-            return False
-        pres = corp.presidents_share
-        return self.can_gain(entity, ShareBundle([pres])) and entity.cash >= min(
-            p.price for p in prices) * pres.percent // corp.share_percent
+        return self.game.can_par(corp, entity) and bool(self.par_prices(entity, corp)) and self.can_gain(
+            entity, ShareBundle([corp.presidents_share]))
 
     def par_prices(self, entity: Any, corp: Corporation) -> list[SharePrice]:
-        return [p for p in self.game.par_prices(corp) if p.price * 2 <= entity.cash]
+        """The :meth:`par_price_choices` at which ``entity`` can pay for the president's
+        certificate (:meth:`par_cost`) from its :meth:`par_cash`."""
+        cash = self.par_cash(entity, corp)
+        return [p for p in self.par_price_choices(corp) if self.par_cost(corp, p) <= cash]
+
+    def par_price_choices(self, corp: Corporation) -> list[SharePrice]:
+        """The par prices ``corp`` may start at (default: the game's ``par_prices``)."""
+        prices: list[SharePrice] = self.game.par_prices(corp)
+        return prices
+
+    @staticmethod
+    def par_cost(corp: Corporation, share_price: SharePrice) -> int:
+        """What the president's certificate of ``corp`` costs at ``share_price``."""
+        return share_price.price * corp.price_multiplier * corp.presidents_percent // corp.share_percent
 
     def can_sell_order(self) -> bool:
         order = self.game.SELL_BUY_ORDER
@@ -274,10 +287,20 @@ class BuySellParShares(Passing):
         return any(self._company_buyable(entity, c) for c in self.game.buyable_bank_companies())
 
     def _company_buyable(self, entity: Any, company: Company) -> bool:
-        return not self.sold_now(entity, company) and entity.cash >= company.value
+        return not self.sold_now(entity, self.sale_key(company)) and entity.cash >= company.value
 
     def can_sell_any_companies(self, entity: Any) -> bool:
-        return not self.bought() and self.game.turn > 1 and bool(entity.companies)
+        return not self.bought() and any(self.may_sell_company(entity, c) for c in entity.companies)
+
+    def may_sell_company(self, entity: Any, company: Company) -> bool:
+        """Whether ``entity`` may sell its ``company`` to the bank now (default: after the
+        first stock round, and not after a purchase unless it must sell)."""
+        return self.game.turn > 1 and (not self.bought() or self.must_sell(entity))
+
+    def sale_key(self, company: Company) -> object:
+        """What the sale of ``company`` is recorded under, barring a purchase of it this
+        round (default: the company itself)."""
+        return company
 
     # ------------------------------------------------------------ processing
     def _track(self, action: dict[str, Any], entity: Any, thing: Any, corp: Corporation | None = None) -> None:
@@ -414,12 +437,12 @@ class BuySellParShares(Passing):
     def check_par(self, entity: Any, corp: Corporation, share_price: SharePrice) -> None:
         """Refuse a par the turn or the corporation does not allow: after a purchase
         (``one-purchase-per-turn``), a corporation that cannot start (``cannot-par``), a price
-        that is not one of its par prices (``bad-par-price``)."""
+        that is not one of its :meth:`par_price_choices` (``bad-par-price``)."""
         if self.bought():
             raise GameError("only one purchase per turn", rule="one-purchase-per-turn")
         if not self.game.can_par(corp, entity):
             raise GameError(f"{corp.name} cannot be parred", rule="cannot-par")
-        if share_price not in self.game.par_prices(corp):
+        if share_price not in self.par_price_choices(corp):
             raise GameError(f"{share_price.price} is not a par price for {corp.name}", rule="bad-par-price")
 
     def defer_par(self, entity: Any, corp: Corporation, share_price: SharePrice, action: dict[str, Any]) -> bool:
@@ -478,19 +501,22 @@ class BuySellParShares(Passing):
         self.game.after_buy_company(entity, company)
 
     def process_sell_company(self, action: dict[str, Any], entity: Any) -> None:
+        """A player sells a company to the bank: its own (``not-owner``), when
+        :meth:`may_sell_company` (``illegal-sale``), at the game's ``company_sale_price``;
+        recorded under :meth:`sale_key`, then the game's ``after_sell_company``."""
         company = self.game.index.company(action.get("company"))
-        if company is None or company.owner is not entity:
-            raise GameError(f"{entity.name} does not own {action.get('company')!r}", rule="not-owner")
-        if self.bought() and not self.must_sell(entity):
-            raise GameError("cannot sell a company after buying this turn", rule="illegal-sale")
-        if self.game.turn <= 1:
-            raise GameError("companies cannot be sold in the first stock round", rule="illegal-sale")
-        price = amount(action, "price", 0)
+        if company is None:
+            raise GameError(f"unknown company {action.get('company')!r}", rule="unknown-entity")
+        if company.owner is not entity:
+            raise GameError(f"{entity.name} does not own {company.sym}", rule="not-owner")
+        if not self.may_sell_company(entity, company):
+            raise GameError(f"{entity.name} cannot sell {company.name} now", rule="illegal-sale")
         expected = self.game.company_sale_price(company)
+        price = amount(action, "price", expected)
         if price != expected:
             raise GameError(f"{company.name} sells for {expected}, not {price}", rule="wrong-price")
         sell_company_to_bank(self.game, entity, company, price)
-        self.round.players_sold.setdefault(entity, {})[company] = "now"
+        self.round.players_sold.setdefault(entity, {})[self.sale_key(company)] = "now"
         self._track(action, entity, company)
         self.game.after_sell_company(entity, company)
 
@@ -540,7 +566,7 @@ class BuySellParShares(Passing):
         if kind == "par":
             return [{"type": kind, "corporation": corp.id, "share_price": p.id} for corp in game.corporations
                     if self.can_par_corp(entity, corp) for p in self.par_prices(entity, corp)
-                    if p.price * corp.presidents_percent // corp.share_percent <= self.par_cash(entity, corp)]
+                    if self.par_cost(corp, p) <= self.par_cash(entity, corp)]
         if kind == "buy_company":
             return [{"type": kind, "company": c.sym, "price": c.value} for c in game.buyable_bank_companies()
                     if self._company_buyable(entity, c)]
@@ -553,7 +579,8 @@ class BuySellParShares(Passing):
                         out.append(sale)
             return out
         if kind == "sell_company":
-            return [{"type": kind, "company": c.sym, "price": game.company_sale_price(c)} for c in entity.companies]
+            return [{"type": kind, "company": c.sym, "price": game.company_sale_price(c)} for c in entity.companies
+                    if self.may_sell_company(entity, c)]
         return [{"type": "pass"}] if kind == "pass" else []
 
 

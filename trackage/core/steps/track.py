@@ -30,7 +30,8 @@ def tokenable_cities(game: Any, entity: Any) -> list[City]:
 class TrackAndTokenStep(Step):
     """Tile lays per ``game.TILE_LAYS`` plus at most one token, in any order.
 
-    Titles hook in through ``check_lay`` / ``after_lay`` / ``pay`` for tiles and
+    Titles hook in through ``check_lay`` / ``after_lay`` / ``pay`` (``payer``,
+    ``cover_shortfall``, ``PRESIDENT_TOPS_UP``) for tiles and
     ``available_tokens`` / ``prepare_token`` / ``token_connected`` / ``check_token_room`` /
     ``pay`` for tokens (``token_cities`` / ``token_offer`` list them); a token-only step
     answers ``can_lay_tile`` with False.
@@ -41,6 +42,8 @@ class TrackAndTokenStep(Step):
     WITH_TOKEN: ClassVar[bool] = True
     #: is a tile on a preprinted yellow hex a lay rather than an upgrade?
     PREPRINTED_YELLOW_IS_LAY: ClassVar[bool] = True
+    #: does a player president give his corporation what it lacks for a lay (1858)?
+    PRESIDENT_TOPS_UP: ClassVar[bool] = False
 
     def round_state(self) -> dict[str, Any]:
         return {"num_laid_track": 0, "upgraded_track": False, "laid_hexes": [], "tokened": False}
@@ -81,8 +84,20 @@ class TrackAndTokenStep(Step):
         lay.setdefault("cannot_reuse_same_hex", False)
         return lay
 
+    def payer(self, entity: Any) -> Any:
+        """Title hook: who pays ``entity``'s tile lays and tokens (default: ``entity``)."""
+        return entity
+
+    def president_tops_up(self, payer: Any) -> bool:
+        """Does the president give ``payer`` what it lacks for a lay (``PRESIDENT_TOPS_UP``,
+        for a corporation a player presides)?"""
+        return self.PRESIDENT_TOPS_UP and payer.is_corporation and payer.owner is not None \
+            and payer.owner.is_player
+
     def buying_power(self, entity: Any) -> int:
-        cash: int = entity.cash
+        """What ``entity`` may spend on a lay: its payer's cash, and its president's when he tops up."""
+        payer = self.payer(entity)
+        cash: int = payer.cash + (payer.owner.cash if self.president_tops_up(payer) else 0)
         return cash
 
     def can_lay_tile(self, entity: Any) -> bool:
@@ -96,10 +111,25 @@ class TrackAndTokenStep(Step):
                                                   and old_tile.preprinted)
 
     def pay(self, entity: Any, cost: int, why: str = "terrain") -> None:
-        """Title hook: ``entity`` pays ``cost`` for a tile lay (``why`` "terrain") or a token
-        ("token") to the bank."""
-        if cost > 0:
-            pay(self.game, entity, self.game.bank, cost, why)
+        """Title hook: ``entity``'s ``payer`` pays ``cost`` for a tile lay (``why`` "terrain")
+        or a token ("token") to the bank, after ``cover_shortfall`` when it has less."""
+        if cost <= 0:
+            return
+        payer = self.payer(entity)
+        if cost > payer.cash:
+            self.cover_shortfall(payer, cost)
+        pay(self.game, payer, self.game.bank, cost, why)
+
+    def cover_shortfall(self, payer: Any, cost: int) -> None:
+        """Title hook: find what ``payer`` lacks to pay ``cost`` (a loan, say). Default: the
+        president gives it when he tops up (refused when he cannot), else nothing."""
+        if not self.president_tops_up(payer):
+            return
+        president, short = payer.owner, cost - payer.cash
+        if short > president.cash:
+            raise GameError(f"lay_tile: the tile lay costs {cost}; {payer.name} and its president cannot pay it",
+                            rule="insufficient-cash")
+        pay(self.game, president, payer, short, "transfer")
 
     def check_lay(self, entity: Any, hex_: Hex, old_tile: Placed, tile: Placed, rotation: int) -> None:
         """Title hook: extra legality checks before a lay."""

@@ -533,9 +533,6 @@ class Game1822(Game):
     def extra_train(self, train) -> bool:
         return train.name in EXTRA_TRAINS
 
-    def must_buy_train(self, entity) -> bool:
-        return not any(t.name not in EXTRA_TRAINS for t in entity.trains) and bool(self.depot.depot_trains())
-
     def tile_lays(self, entity):
         if getattr(entity, "sym", None) == "P21":
             return self.data["hsbc_tile_lays"]

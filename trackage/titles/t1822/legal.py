@@ -25,7 +25,7 @@ def with_emergency_sales(game: Game1822, out: list, entity=None) -> list:
             if entity is not None and entity is not player:
                 break
             for b in s.sellable_bundles(player):
-                if not s.can_sell(player, b) or game.tax_haven_would_be_president(b):
+                if game.tax_haven_would_be_president(b):
                     continue
                 out.append({"type": "sell_shares", "shares": [x.id for x in b.shares], "percent": b.percent,
                             **game.index.ref(player)})

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 class Game1825(Game):
     CURRENCY = "£%s"
     TITLE = "1825"
+    MUST_BUY_TRAIN = "never"
     PLAYER_RANGE = (2, 9)
     # the counts each rule allows depend on the other rules (the units): checked by
     # validate_setup, listed by option_player_counts

@@ -47,25 +47,12 @@ class BuySellParShares1825(BuySellParShares):
         return any((c.owner is None or c.owner is self.game.bank) and not self.sold_now(entity, c)
                    for c in self.game.companies if not c.closed)
 
-    def can_buy_any(self, entity) -> bool:
-        """As the reference: the smallest buyable certificate in a pool or IPO is affordable and
-        allowed (a pooled president's certificate counts even if the player cannot buy it)."""
-        for corp in self.game.corporations:
-            if not corp.ipoed or corp.closed or self.sold_now(entity, corp) or (
-                    self.bought() and not self.can_buy_multiple(entity, corp)):
-                continue
-            for holder in (corp, self.game.pool):
-                shares = [s for s in holder.shares_of(corp) if s.buyable]
-                if not shares:
-                    continue
-                bundle = ShareBundle([min(shares, key=lambda s: s.percent)])
-                if entity.cash >= bundle.price() and self.can_gain(entity, bundle):
-                    return True
-        return False
-
-    def par_prices(self, entity, corp):
-        minor = self.game.minor(corp)
-        return [p for p in self.game.par_prices(corp) if not minor or p.price * 4 <= entity.cash]
+    def may_buy_some(self, entity, bundle) -> bool:
+        """As the reference: affordable and within the limits (a pooled president's certificate
+        counts even if the player cannot buy it)."""
+        corp = bundle.corporation
+        return not self.sold_now(entity, corp) and (not self.bought() or self.can_buy_multiple(entity, corp)) \
+            and entity.cash >= bundle.price() and self.can_gain(entity, bundle)
 
     def can_par_corp(self, entity, corp) -> bool:
         return self.game.can_ipo(corp) and super().can_par_corp(entity, corp)

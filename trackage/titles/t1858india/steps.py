@@ -146,20 +146,16 @@ class BuyTrainIndia(BuyCompanyMixin, BuyTrain1858):
             out += [a for a in ("buy_company", "pass") if a not in out]
         return out
 
-    def buyable(self, entity, train) -> bool:
+    def room_for(self, entity, train) -> bool:
+        """A Pullman needs no room, one per company."""
         g = self.game
         if g.pullman(train):
             return not g.owns_pullman(entity)
         return g.num_corp_trains(entity) != g.train_limit(entity)
 
-    def check_buy(self, entity, train, price: int, purchase=None) -> None:
-        """First: room for this train (a Pullman needs none, one per company), and no Pullman
-        from another company."""
-        if not self.buyable(entity, train):
-            raise GameError(f"{entity.name} cannot buy train {train.id}", rule="train-limit")
-        if self.game.pullman(train) and train.owner is not self.game.depot:
-            raise GameError("Pullmans cannot be bought from another company", rule="train-not-available")
-        super().check_buy(entity, train, price, purchase)
+    def trains_for_sale(self, entity) -> list:
+        """Never a Pullman."""
+        return [t for t in super().trains_for_sale(entity) if not self.game.pullman(t)]
 
     def train_still_affordable(self, entity, company) -> bool:
         """After issuing shares a trainless company may still buy a loco works, as long as a
@@ -191,14 +187,10 @@ class BuyTrainIndia(BuyCompanyMixin, BuyTrain1858):
                 and (not must_buy or self.train_still_affordable(entity, c))]
 
     def listable(self, entity, action, must_buy: bool) -> bool:
-        g = self.game
-        train = g.depot.train_by_id(action["train"])
-        if not g.pullman(train):
-            return self.buyable(entity, train)
-        # Pullmans never change hands between companies; bought right after issuing shares,
-        # one that closes the step leaves the company trainless, which is refused
-        return self.buyable(entity, train) and train.owner is g.depot and not (
-            must_buy and not self.open_after(entity, action["price"]))
+        """Bought right after issuing shares, a Pullman that closes the step leaves the company
+        trainless, which is refused."""
+        pullman = self.game.pullman(self.game.depot.train_by_id(action["train"]))
+        return not (pullman and must_buy and not self.open_after(entity, action["price"]))
 
 
 def pullman_bonus_per_stop(game, train) -> int:

@@ -9,9 +9,10 @@ from typing import ClassVar
 
 from ...core.entities import ShareBundle
 from ...core.errors import GameError
-from ...core.round import Step
+from ...core.round import Step, starting_at
+from ...core.shares import action_bundle
 from ...core.steps import merger
-from ...core.steps.merger import MergerMixin, placed_hexes
+from ...core.steps.merger import MergerMixin, connected_corporations, placed_hexes
 
 LIMIT_OWNED_BY_ONE_ENTITY = 6
 LIMIT_MERGE = 10
@@ -34,8 +35,7 @@ class Merge(MergerMixin, Step):
         return {"converted": None, "merge_type": None, "converts": [], "share_dealing_players": [],
                 "share_dealing_multiple": []}
 
-    def description(self):
-        return "Convert or Merge Minor Corporation"
+    DESCRIPTION: ClassVar[str] = "Convert or Merge Minor Corporation"
 
     def actions(self, entity):
         if not entity.is_corporation or entity is not self.current_entity() or self.round.converted is not None:
@@ -55,23 +55,16 @@ class Merge(MergerMixin, Step):
     def mergeable_candidates(self, corp) -> list:
         return self.candidates_of(self.merging if self.merging is not None else [corp])
 
-    def neighbours(self, corp) -> list:
-        """Corporations with a token in a city that ``corp``'s track reaches."""
-        board = self.game.board
-        return list(dict.fromkeys(t.corporation for n in self.game.graph.connected_nodes(corp)
-                                  if getattr(n, "is_city", False) for t in board.tokens(n) if t is not None))
-
     def candidates_of(self, mergeable: list, neighbours=None) -> list:
         """Minors that may join a merge of ``mergeable``: connected by track, at most ten
         companies, at most six of one owner."""
         if len(mergeable) >= LIMIT_MERGE:
             return []
         counts = Counter(id(c.owner) for c in mergeable)
-        at_limit = {k for k, v in counts.items() if v >= LIMIT_OWNED_BY_ONE_ENTITY}
-        near = neighbours or self.neighbours
+        near = neighbours or functools.partial(connected_corporations, self.game)
         available = dict.fromkeys(oc for c in mergeable for oc in near(c) if oc not in mergeable)
-        return [c for c in available if getattr(c, "type", None) == "minor" and id(c.owner) not in at_limit
-                and not c.closed]
+        return [c for c in available if getattr(c, "type", None) == "minor" and not c.closed
+                and counts[id(c.owner)] < LIMIT_OWNED_BY_ONE_ENTITY]
 
     def mergeable(self, corp) -> list:
         return self.majors() if self.converting is not None or self.merge_major else self.mergeable_candidates(corp)
@@ -86,11 +79,10 @@ class Merge(MergerMixin, Step):
         10% share afterwards (its price in cash, room under the certificate limit once the
         minor's certificate became a 10% share), or the reference calls the merge failed and
         stops until it is undone."""
-        owners = [c.owner for c in merging]
+        owners, game = [c.owner for c in merging], self.game
         if any(owners.count(p) >= 2 for p in owners):
             return True
         par = self.merged_par(merging).price
-        game = self.game
         for minor in merging:
             p = minor.owner
             certs = game.num_certs(p) - sum(1 for s in p.shares_of(minor) if s.counts_for_limit) + 1
@@ -100,7 +92,7 @@ class Merge(MergerMixin, Step):
 
     def reachable_viable(self, merging) -> bool:
         """Can this merge still end with a president, adding more connected minors if needed?"""
-        neighbours = functools.cache(self.neighbours)
+        neighbours = functools.cache(functools.partial(connected_corporations, self.game))
         seen = set()
 
         def search(group) -> bool:
@@ -138,6 +130,16 @@ class Merge(MergerMixin, Step):
         else:
             self.pass_()
 
+    def partner_refusal(self, entity, other) -> GameError | None:
+        """Why ``entity``'s merge may not take in ``other`` now (None when it may)."""
+        if other not in self.mergeable_candidates(entity):
+            return GameError(f"{entity.name} cannot merge with {other.name}", rule="illegal-merge")
+        if not self.majors():
+            return GameError("no major corporation is available", rule="no-major-available")
+        if not self.reachable_viable((self.merging or [entity]) + [other]):
+            return GameError("this merge could not end with a president", rule="illegal-merge")
+        return None
+
     def process_merge(self, action, entity):
         if self.converting is not None:
             return self.finish_convert(action, entity)
@@ -146,16 +148,9 @@ class Merge(MergerMixin, Step):
         other = self.game.corporation_by_id(action.get("corporation"))
         if other is None:
             raise GameError(f"unknown corporation {action.get('corporation')!r}", rule="unknown-entity")
-        if not self.game.loading and other not in self.mergeable_candidates(entity):
-            raise GameError(f"{entity.name} cannot merge with {other.name}", rule="illegal-merge")
-        merging = (self.merging or [entity]) + [other]
-        if not self.game.loading and not self.majors():
-            raise GameError("no major corporation is available", rule="no-major-available")
-        if not self.game.loading and not self.reachable_viable(merging):
-            raise GameError("this merge could not end with a president", rule="illegal-merge")
-        if self.merging is None:
-            self.merging = [entity]
-        self.merging.append(other)
+        if not self.game.loading and (refusal := self.partner_refusal(entity, other)) is not None:
+            raise refusal
+        self.merging = (self.merging or [entity]) + [other]
         if not self.mergeable_candidates(entity):
             self.merge_major = True
 
@@ -175,17 +170,13 @@ class Merge(MergerMixin, Step):
         self.game.graph_changed()
 
     def finish_convert(self, action, corp):
-        target = self.target_from(action, corp)
-        game = self.game
-        new_price = self.new_par(corp.share_price.price)
-        game.stock_market.set_par(target, new_price)
-        owner = corp.owner
+        game, target, owner = self.game, self.target_from(action, corp), corp.owner
+        game.stock_market.set_par(target, self.new_par(corp.share_price.price))
         self.converting = None
         game.share_market.buy_shares(owner, ShareBundle([_treasury(target)[0]]), exchange=True)
         self.take_over(corp, target)
         self.round.entities[self.round.entity_index] = target
-        i = game.players.index(target.owner)
-        self.deal_shares(target, "convert", game.players[i:] + game.players[:i], [owner])
+        self.deal_shares(target, "convert", starting_at(game.players, target.owner), [owner])
 
     def finish_merge_to_major(self, action, corp):
         game = self.game
@@ -194,27 +185,18 @@ class Merge(MergerMixin, Step):
         merging = sorted(self.merging, key=game.stock_market.operating_key)
         par = self.merged_par(merging)
         owners = [c.owner for c in merging]
-        players = [p for p in game.players if p in owners]
-        i = players.index(owners[0])
-        players = players[i:] + players[:i]
+        players = starting_at([p for p in game.players if p in owners], owners[0])
         if not any(p.cash >= par.price or owners.count(p) >= 2 for p in players):
             raise GameError("merge impossible, no player can become president", rule="illegal-merge")
         game.stock_market.set_par(target, par)
         self.round.entities[self.round.entity_index] = target
         self.merge_major = False
         target.ipoed = True
-        sm = game.share_market
         for minor in merging:
-            owner = minor.owner
-            if self.presidency_in_treasury(target) and owner.percent_of(target) == 10:
-                self.take_presidency(owner, target)
-            else:
-                sm.buy_shares(owner, ShareBundle([_treasury(target)[-1]]), exchange=True)
-            self.remove_duplicate_tokens(target, self.merging)
-            self.take_over(minor, target)
+            self.receive_share(minor.owner, target)
             if minor in self.round.entities:
                 self.round.entities.remove(minor)
-        if self.tokens_above_limits(target, self.merging):
+        if self.absorb(target, merging):
             self.round.corporations_removing_tokens = [target] + self.merging
         else:
             game.fix_token_count(target)
@@ -224,15 +206,9 @@ class Merge(MergerMixin, Step):
         self.deal_shares(target, "merge", list(players), list(players))
 
     def legal_actions(self, entity):
-        acts = self.actions(entity)
-        out = []
-        if "merge" in acts:
-            for c in self.mergeable(entity):
-                if (self.converting is None and not self.merge_major
-                        and (not self.majors()
-                             or not self.reachable_viable((self.merging or [entity]) + [c]))):
-                    continue
-                out.append({"type": "merge", "corporation": c.id})
+        acts, choosing = self.actions(entity), self.converting is None and not self.merge_major
+        out = [{"type": "merge", "corporation": c.id} for c in (self.mergeable(entity) if "merge" in acts else [])
+               if not choosing or self.partner_refusal(entity, c) is None]
         if "convert" in acts and self.majors():
             out.append({"type": "convert"})
         if "pass" in acts and (self.merging is None or self.viable(self.merging)):
@@ -243,8 +219,7 @@ class Merge(MergerMixin, Step):
 class PostMergerShares(MergerMixin, Step):
     HANDLERS: ClassVar[dict] = {"buy_shares": "process_buy_shares", "pass": "process_pass"}
 
-    def description(self):
-        return "Buy Shares Post Merge"
+    DESCRIPTION: ClassVar[str] = "Buy Shares Post Merge"
 
     def corporation(self):
         return self.round.converted
@@ -276,9 +251,7 @@ class PostMergerShares(MergerMixin, Step):
         elif self.round.merge_type == "merge" and self.round.share_dealing_multiple:
             for p in self.round.share_dealing_players:
                 p.passed = False
-            players = self.game.players
-            i = players.index(corp.owner)
-            self.round.share_dealing_players = players[i:] + players[:i]
+            self.round.share_dealing_players = starting_at(self.game.players, corp.owner)
             self.round.share_dealing_multiple = []
 
     def current_entity(self):
@@ -298,19 +271,12 @@ class PostMergerShares(MergerMixin, Step):
         return ["buy_shares", "pass"]
 
     def process_buy_shares(self, action, entity):
-        from ...core.shares import action_bundle
-
         bundle = action_bundle(self.game, action)
         target = bundle.corporation
         self.check_turn(entity)
         if target is not self.corporation() or len(bundle.shares) != 1 or not self.can_buy(entity, bundle.shares[0]):
             raise GameError(f"{entity.name} cannot buy {bundle.shares[0].id}", rule="illegal-buy")
-        swap = self.presidency_in_treasury(target) and entity.percent_of(target) == 10
-        if swap:  # the 10% share held goes back, the one bought too, for the president's certificate
-            self.give_back_share(entity, target)
-        self.game.share_market.buy_shares(entity, bundle)
-        if swap:
-            self.take_presidency(entity, target)
+        self.receive_share(entity, target, bundle)
         if entity not in self.round.share_dealing_multiple or not self.can_buy_any(entity):
             entity.passed = True
         self.check_merge()
@@ -324,10 +290,7 @@ class PostMergerShares(MergerMixin, Step):
     def pass_breaks_merge(self, entity) -> bool:
         """Would this pass leave the major without a president (nobody else may still buy)?
         The reference then calls the merge failed and stops until it is undone."""
-        t = _treasury(self.corporation())
-        if not t or not t[0].president:
-            return False
-        return not any(p is not entity for p in self.eligible_players())
+        return self.presidency_in_treasury(self.corporation()) and all(p is entity for p in self.eligible_players())
 
     def process_pass(self, action, entity):
         self.check_turn(entity)

@@ -24,7 +24,7 @@ from ...core.errors import GameError
 from ...core.game import Game
 from ...core.kinds import Kinds
 from ...core.money import pay
-from ...core.round import OperatingRound, Round, StockRound, ranged
+from ...core.round import OperatingRound, Round, StockRound, ranged, starting_at
 from ...core.shares import ShareMarket
 from ...core.steps.operating import DiscardTrain
 from ...core.tokens import Token
@@ -827,9 +827,7 @@ class Game1893(Game):
         if len(self.passers_first_stock_round) < len(self.players):
             self.reorder_players()
             return
-        first = self.passers_first_stock_round[0]
-        i = self.players.index(first)
-        self.players = self.players[i:] + self.players[:i]
+        self.players = starting_at(self.players, self.passers_first_stock_round[0])
 
     def end_now(self, timing) -> bool:
         if timing == "full_or" and isinstance(self.round, OperatingRound):
@@ -837,12 +835,6 @@ class Game1893(Game):
         return super().end_now(timing)
 
     # ------------------------------------------------------------ trains
-    def must_buy_train(self, entity) -> bool:
-        if entity.is_minor:
-            return False
-        return (not entity.trains and bool(self.depot.depot_trains())
-                and self.graph.route_train_purchase(entity))
-
     def discount_price(self, new_train, old_train):
         """Price of ``new_train`` (from the depot) with ``old_train`` traded in, or None."""
         disc = (new_train.spec.get("discount") or {}).get(old_train.name)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from ....core.errors import GameError
-from ....core.money import pay
 from ....core.shares import action_bundle
 from ....core.steps.buy_train import Purchase
 from ....core.steps.emergency import EmergencyBuyTrain
@@ -19,8 +18,8 @@ class BuyTrain1822(EmergencyBuyTrain):
     ALL_VARIANTS = True
     MUST_BUY_ACTIONS = ("sell_shares", "buy_train")
 
-    def room(self, entity) -> bool:
-        return self.game.num_trains(entity) < self.game.train_limit(entity)
+    def train_count(self, entity) -> int:
+        return self.game.num_trains(entity)
 
     def trains_for_sale(self, entity) -> list:
         """From phase 3 on; never a 2P, LP or P+."""
@@ -35,9 +34,6 @@ class BuyTrain1822(EmergencyBuyTrain):
         """An L train upgraded in place to a 2, at the upgrade cost."""
         return [(t, t, "2", self.game.l_upgrade_cost()) for t in self.l_upgrades(entity)]
 
-    def must_buy_train(self, entity) -> bool:
-        return self.game.must_buy_train(entity)
-
     def president_sells(self, player, buyer) -> bool:
         """The president always may (:meth:`can_emergency_sell` says what)."""
         return player.is_player and buyer.owner is player
@@ -49,11 +45,8 @@ class BuyTrain1822(EmergencyBuyTrain):
 
     # ------------------------------------------------------------ the purchase
     def chosen_variant(self, action: dict, train) -> str | None:
-        """The named variant, for any train (an L upgrade names the 2)."""
-        return action.get("variant")
-
-    def choose_variant(self, entity, train, variant: str) -> None:
-        """Checked by :meth:`check_buy`, applied only by :meth:`hand_over` (after the funding)."""
+        """The named variant, for any train; an L upgraded in place becomes a 2 unless named."""
+        return action.get("variant") or ("2" if action.get("exchange") else None)
 
     def traded_in(self, action: dict, entity, train):
         """An L train upgraded in place (to a 2): the train itself, when ``exchange`` is named."""
@@ -69,7 +62,7 @@ class BuyTrain1822(EmergencyBuyTrain):
         if purchase.exchange is not None or not purchase.from_depot or purchase.price <= entity.cash:
             return super().check_funds(entity, purchase)
         name = purchase.variant or purchase.train.name
-        if not self.game.must_buy_train(entity):
+        if not self.must_buy_train(entity):
             raise GameError(f"{entity.name} has {entity.cash}, the train costs {purchase.price}",
                             rule="insufficient-cash")
         if name not in self.cheapest_names():
@@ -81,23 +74,10 @@ class BuyTrain1822(EmergencyBuyTrain):
 
     def top_up(self, entity, purchase: Purchase) -> None:
         """The president pays what the company lacks, borrowing what he has not."""
-        need, owner = purchase.price - entity.cash, entity.owner
-        if need > 0:
-            if owner.cash < need:
-                loans.player_loan(self.game, owner, need - owner.cash)
-            pay(self.game, owner, entity, need, "emergency")
-
-    def hand_over(self, entity, purchase: Purchase) -> None:
-        """An L upgrade: the train becomes a 2 for the upgrade cost; else the chosen variant is
-        applied and the train bought."""
-        train = purchase.train
-        if purchase.exchange is not None:
-            train.set_variant(purchase.variant or "2")
-            pay(self.game, entity, self.game.bank, purchase.price, "train_purchase")
-            return
-        if purchase.from_depot and purchase.variant:
-            train.set_variant(purchase.variant)
-        self.buy(entity, train, purchase.price)
+        lacking = purchase.price - entity.cash - entity.owner.cash
+        if lacking > 0:
+            loans.player_loan(self.game, entity.owner, lacking)
+        super().top_up(entity, purchase)
 
     def after_buy_train(self, entity, purchase: Purchase) -> None:
         """The first 2 bought in phase 1 starts phase 2 (:meth:`Game1822.phase_on_two`)."""
@@ -134,11 +114,7 @@ class BuyTrain1822(EmergencyBuyTrain):
     def can_emergency_sell(self, player, bundle) -> bool:
         """Only while the forced purchase is not yet funded."""
         corp = self.current_entity()
-        return corp is not None and self.game.must_buy_train(corp) and super().can_emergency_sell(player, bundle)
-
-    def can_sell(self, player, bundle) -> bool:
-        """:meth:`can_emergency_sell` (the game lists the president's sales through it)."""
-        return self.can_emergency_sell(player, bundle)
+        return corp is not None and self.must_buy_train(corp) and super().can_emergency_sell(player, bundle)
 
     def emergency_sale(self, action, entity) -> tuple:
         player = entity.owner if entity.is_corporation else entity

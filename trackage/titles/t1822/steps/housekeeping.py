@@ -85,23 +85,6 @@ class FirstTurnHousekeeping(BuyTrain):
         """Whatever the action names: the next train (an L)."""
         return self.game.depot.upcoming[0]
 
-    def chosen_variant(self, action: dict, train) -> str | None:
-        return action.get("variant")
-
-    def choose_variant(self, entity, train, variant: str) -> None:
-        """Applied by :meth:`check_buy`, after the price is read."""
-
-    def check_buy(self, entity, train, price: int, purchase: Purchase | None = None) -> None:
-        """The chosen variant is applied (unchecked), then the price must be the train's and
-        within the minor's cash."""
-        variant = purchase.variant if purchase is not None else None
-        if variant and variant != train.name:
-            train.set_variant(variant)
-        if price != train.price:
-            raise GameError(f"the L train costs {train.price}", rule="wrong-price")
-        if price > entity.cash:
-            raise GameError(f"{entity.name} cannot afford the L train", rule="insufficient-cash")
-
     def after_buy_train(self, entity, purchase: Purchase) -> None:
         """One train only: the step ends."""
         self.pass_()

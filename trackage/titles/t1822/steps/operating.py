@@ -107,19 +107,16 @@ class Dividend1822(Dividend):
             raise GameError(f"{action.get('choice')} is an illegal choice", rule="bad-choice")
         self.extra_choice = action.get("choice")
 
-    def split(self, entity, kind, revenue) -> tuple[int, int]:
-        """A minor's half keeps exactly half."""
-        if kind == "half" and entity.type == "minor":
-            return revenue // 2, revenue - revenue // 2
-        return super().payout_amounts(entity, kind, revenue)
+    def pays_half_to_owner(self, entity) -> bool:
+        return entity.type == "minor"
 
     def payout_amounts(self, entity, kind, revenue):
         """The permanent train's revenue is split as chosen for it; the subsidy is kept."""
         extra = self.extra_train(entity) if self.extra_choice else None
         extra_rev = next(r["revenue"] for r in self.round.routes if r["train"] == extra.id) if extra else 0
-        kept, paid = self.split(entity, kind, revenue - extra_rev)
+        kept, paid = super().payout_amounts(entity, kind, revenue - extra_rev)
         if extra is not None:
-            kept2, paid2 = self.split(entity, self.extra_choice, extra_rev)
+            kept2, paid2 = super().payout_amounts(entity, self.extra_choice, extra_rev)
             kept, paid = kept + kept2, paid + paid2
         return kept + (getattr(self.round, "subsidy", 0) or 0), paid
 

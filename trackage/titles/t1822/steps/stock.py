@@ -147,14 +147,10 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         """A president's certificate once concessions convert."""
         return bundle.presidents_share is not None and "can_convert_concessions" in self.game.phase.status
 
-    def par_cash(self, entity, corp, share_price=None) -> int:
-        cash = self.available_cash(entity)
-        if corp.par_via_exchange is not None:
-            if share_price is not None and corp.id == "LNWR":
-                cash += share_price.price
-            else:
-                cash += corp.par_via_exchange.value
-        return cash
+    def par_cash(self, entity, corp) -> int:
+        """The cash not committed to bids, and the value of the concession it is started with."""
+        conc = corp.par_via_exchange
+        return self.available_cash(entity) + (conc.value if conc is not None else 0)
 
     def can_ipo_any(self, entity) -> bool:
         return not self.bought() and any(self.can_start(entity, c) for c in self.game.corporations)
@@ -164,10 +160,9 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         return self.game.can_par(corp, entity) and self.can_buy(
             entity, ShareBundle([corp.shares[0]]), cash=self.par_cash(entity, corp))
 
-    def par_prices(self, entity, corp) -> list:
-        mult = corp.shares[0].percent // 10
-        cash = self.par_cash(entity, corp)
-        return [p for p in self.game.stock_market.par_prices if "par_1" in p.types and p.price * mult <= cash]
+    def par_price_choices(self, corp) -> list:
+        """Majors start at the ``par_1`` prices."""
+        return [p for p in self.game.stock_market.par_prices if "par_1" in p.types]
 
     def can_par_corp(self, entity, corp) -> bool:
         return self.can_start(entity, corp) and bool(self.par_prices(entity, corp))
@@ -185,25 +180,22 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         super().check_buy_shares(entity, bundle)
 
     def check_par(self, entity, corp, share_price) -> None:
-        """One par or purchase per turn and none after bidding; a major at a ``par_1`` price.
-        Started with its concession: the concession's owner, who can pay what the par price
+        """None after bidding; then the core's (a major at one of its :meth:`par_price_choices`)."""
+        if self.bid_actions:
+            raise GameError("no par after bidding this turn", rule="one-purchase-per-turn")
+        super().check_par(entity, corp, share_price)
+
+    def check_par_purchase(self, entity, corp, share_price, bundle: ShareBundle) -> None:
+        """Started with its concession: the concession's owner, who can pay what the par price
         exceeds the concession's value by; without it: only from the ``can_par`` phase, paid
         in full (from the cash not committed to bids)."""
-        game = self.game
-        if self.bid_actions or self.bought():
-            raise GameError("only one purchase per turn, and none after bidding", rule="one-purchase-per-turn")
-        if not game.can_par(corp, entity):
-            raise GameError(f"{corp.name} can't be parred", rule="cannot-par")
-        if "par_1" not in share_price.types:
-            raise GameError(f"{share_price.price} is not a par price for majors", rule="bad-par-price")
-        bundle = self.par_bundle(corp)
         conc = corp.par_via_exchange
         if conc is not None:
             if conc.owner is not entity:
                 raise GameError(f"{entity.name} does not own {conc.name}", rule="not-owner")
             cost = self.exchange_price(corp, share_price, bundle) or 0
             cash = self.par_cash(entity, corp)
-        elif "can_par" not in game.phase.status:
+        elif "can_par" not in self.game.phase.status:
             raise GameError(f"{corp.name} needs its concession to start now", rule="cannot-par")
         else:
             cost, cash = share_price.price * bundle.percent // 10, self.available_cash(entity)
@@ -216,9 +208,6 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         conc = corp.par_via_exchange
         ex_price = share_price.price * (bundle.percent // 10) - conc.value
         return None if ex_price < 0 else ex_price
-
-    def check_par_purchase(self, entity, corp, share_price, bundle: ShareBundle) -> None:
-        """Checked in :meth:`check_par`."""
 
     def take_par_shares(self, entity, corp, share_price, bundle: ShareBundle) -> None:
         """With its concession the player pays the company what the par price exceeds the

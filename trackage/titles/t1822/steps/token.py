@@ -5,31 +5,29 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ....core.errors import GameError
-from ....core.round import Step
+from ....core.steps.ability import CompanyAbility
 from ....core.steps.passing import Passing
 from ....core.steps.track import TokenStep
 from .. import destinations, layeffects
 from .housekeeping import _is_major
 
 
-class SpecialToken(Step):
+class SpecialToken(CompanyAbility):
     """P5 puts an exchange token into the English Channel (also right after its teleport lay)."""
 
     HANDLERS: ClassVar[dict] = {"place_token": "process_place_token"}
-    BLOCKS = False
+    ABILITY_ACTION = "place_token"
 
     def round_state(self):
         return {"teleported": None}
 
+    def ability(self, company) -> bool:
+        return company.sym == "P5" and company.owner.exchange_tokens > 0
+
     def actions(self, entity):
-        if not entity.is_company or entity.closed or entity.owner is not self.current_entity():
-            return []
-        if entity.sym != "P5" or entity.owner.exchange_tokens <= 0:
-            return []
-        if getattr(self.round, "teleported", None) is entity:
+        if self.round.teleported is entity and self.usable_ability(entity):
             return ["place_token"]
-        act = self.round.active_step()
-        return ["place_token"] if act is not None and "place_token" in act.HANDLERS else []
+        return super().actions(entity)
 
     def legal_actions(self, entity):
         if not self.actions(entity):

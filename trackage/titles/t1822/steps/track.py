@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ....core.errors import GameError
+from ....core.steps.ability import CompanyAbility
 from ....core.steps.passing import Passing
 from ....core.steps.track import TrackAndTokenStep
 from .. import layeffects, privatelays
@@ -59,11 +60,12 @@ class Track1822(TrackAndTokenStep):
         return super().legal_actions(entity)
 
 
-class SpecialTrack(Passing):
+class SpecialTrack(CompanyAbility, Passing):
     """Private companies' tile lays (P2, P8, P10, P11, P12, P21), used by the owning corporation.
     Blocks only while a company that must lay its tiles together is half-way."""
 
     HANDLERS: ClassVar[dict] = {"lay_tile": "process_lay_tile", "pass": "process_pass"}
+    ABILITY_ACTION = "lay_tile"
 
     def setup(self):
         self.company = None
@@ -78,26 +80,13 @@ class SpecialTrack(Passing):
         return "Lay Track (company)"
 
     def ability(self, company):
-        if not company.is_company or company.closed:
-            return None
-        owner = company.owner
-        if owner is None or owner is not self.round.current_entity_of_round():
-            return None
         return privatelays.track_ability(self.game, company, "special_track")
 
     def actions(self, entity):
-        if self.company is not None and entity is self.company:
-            return ["lay_tile", "pass"]
-        if self.ability(entity) is None:
-            return []
-        act = self.round.active_step()
-        return ["lay_tile"] if act is not None and "lay_tile" in act.HANDLERS else []
+        return ["lay_tile", "pass"] if self.company is not None and entity is self.company else super().actions(entity)
 
     def process_lay_tile(self, action, entity):
-        ab = self.ability(entity)
-        if ab is None:
-            raise GameError(f"{entity.name} cannot lay track now", rule="no-ability")
-        privatelays.special_lay_tile(self.game, self, action, entity, ab)
+        privatelays.special_lay_tile(self.game, self, action, entity, self.ability_for(entity))
 
     def passing(self, entity) -> None:
         """A company half-way through its lays gives up the rest: it closes."""
@@ -105,6 +94,6 @@ class SpecialTrack(Passing):
         entity.close()
 
     def legal_actions(self, entity):
-        lays = privatelays.special_lay_options(self.game, entity, self.ability(entity)) \
+        lays = privatelays.special_lay_options(self.game, entity, self.usable_ability(entity)) \
             if "lay_tile" in self.actions(entity) else []
         return lays + super().legal_actions(entity)

@@ -8,7 +8,6 @@ from typing import ClassVar
 from trackage.core.actions import amount
 
 from ....core.errors import GameError
-from ....core.money import pay
 from ....core.steps.issue import IssueShares
 from ....core.steps.operating import DiscardTrain, Dividend, HomeToken, RunRoutes
 from ....core.steps.passing import Passing
@@ -67,6 +66,7 @@ class Track1858(TrackAndTokenStep):
 
     WITH_TOKEN = False
     PREPRINTED_YELLOW_IS_LAY = False
+    PRESIDENT_TOPS_UP = True
 
     def round_state(self):
         return {**super().round_state(), "gauges_added": []}
@@ -78,13 +78,9 @@ class Track1858(TrackAndTokenStep):
     def can_lay_tile(self, entity) -> bool:
         return self.tile_lay(entity) is not None
 
-    def spender(self, entity):
+    def payer(self, entity):
+        """A minor's tile lays are paid by its owner."""
         return entity.owner if entity.is_minor else entity
-
-    def buying_power(self, entity) -> int:
-        if entity.is_minor:
-            return entity.owner.cash
-        return entity.cash + (entity.owner.cash if entity.owner is not None and entity.owner.is_player else 0)
 
     def check_lay(self, entity, hex_, old_tile, tile, rotation) -> None:
         game = self.game
@@ -94,19 +90,7 @@ class Track1858(TrackAndTokenStep):
 
     def pay(self, entity, cost: int, why: str = "terrain"):
         ga = self.round.gauges_added
-        if len(ga) != 1 and ["narrow"] in ga:
-            cost -= 10
-        payer = self.spender(entity)
-        if cost <= 0:
-            return
-        if payer.is_corporation and cost > payer.cash:
-            president = payer.owner
-            short = cost - payer.cash
-            if president is None or short > president.cash:
-                raise GameError(f"the tile lay costs {cost}; {payer.name} and its president cannot pay it",
-                                rule="insufficient-cash")
-            pay(self.game, president, payer, short, "transfer")
-        pay(self.game, payer, self.game.bank, cost, why)
+        super().pay(entity, cost - 10 if len(ga) != 1 and ["narrow"] in ga else cost, why)
 
     def after_lay(self, entity, hex_, old_tile, tile) -> None:
         gauges.after_lay(self.game, entity, hex_, old_tile, tile)
@@ -166,6 +150,7 @@ class Route1858(RunRoutes):
 
 class Dividend1858(Dividend):
     KINDS = ("payout", "half", "withhold")
+    WHOLE_PER_SHARE = "paid"
 
     def decides(self, entity) -> bool:
         return entity.is_corporation
@@ -175,13 +160,6 @@ class Dividend1858(Dividend):
 
     def total_revenue(self) -> int:
         return super().total_revenue() + privates.private_revenue(self.game, self.current_entity())
-
-    def payout_amounts(self, entity, kind, revenue):
-        """Shareholders get a whole amount per share; the rest stays with the company."""
-        if kind == "withhold":
-            return revenue, 0
-        paid = (revenue // 2 if kind == "half" else revenue) // entity.total_shares * entity.total_shares
-        return revenue - paid, paid
 
     def rust_obsolete(self, entity):
         pass

@@ -16,6 +16,7 @@ class PrivateClosure1858(ChooseMixin, Passing):
     closes (its owner receives its face value)."""
 
     HANDLERS: ClassVar[dict] = {"choose": "process_choose", "pass": "process_pass"}
+    TRUST_LOGGED_CHOICES: ClassVar[bool] = True
 
     def setup(self):
         minor = self.current_entity()
@@ -26,8 +27,7 @@ class PrivateClosure1858(ChooseMixin, Passing):
     def actions(self, entity):
         return ["choose", "pass"] if entity is self.current_entity() else []
 
-    def description(self):
-        return "Exchange Private Companies"
+    DESCRIPTION: ClassVar[str] = "Exchange Private Companies"
 
     def exchange_corporations(self, minor):
         g = self.game
@@ -51,16 +51,13 @@ class PrivateClosure1858(ChooseMixin, Passing):
         """The private railway is not exchanged: it closes (its owner is paid its value)."""
         privates.close_private(self.game, entity)
 
-    def process_choose(self, action, entity):
+    def choose(self, entity, choice) -> None:
+        """The private is exchanged for the chosen share, or its treasury share is asked for."""
         g = self.game
-        choice = action.get("choice") or {}
-        if not isinstance(choice, dict):
-            raise GameError("choose a company and a share location", rule="bad-choice")
-        corp, where = g.corporation_by_id(choice.get("corporation")), choice.get("from")
+        corp = g.corporation_by_id(choice.get("corporation")) if isinstance(choice, dict) else None
+        where = choice.get("from") if isinstance(choice, dict) else None
         if corp is None or where not in ("treasury", "market"):
-            raise GameError("choose a company and treasury or market", rule="bad-choice")
-        if not g.loading and choice not in self.choices(entity):
-            raise GameError(f"{entity.name} cannot be exchanged for a {corp.name} {where} share", rule="bad-exchange")
+            raise GameError("choose: name a company and treasury or market", rule="bad-choice")
         company = g.private_company(entity)
         player = company.owner
         approval = self.round.approvals.get(corp)

@@ -24,8 +24,7 @@ class SingleItemAuction(AuctionMixin, Passing):
         if self.companies:
             self.start_item(self.companies[0])
 
-    def description(self):
-        return "Bid on Companies"
+    DESCRIPTION: ClassVar[str] = "Bid on Companies"
 
     def active(self):
         return not self.passed
@@ -47,23 +46,13 @@ class SingleItemAuction(AuctionMixin, Passing):
 
     def start_item(self, company):
         self.dutch_mode = False
-        self.open_auction(company)
-
-    def open_auction(self, company):
-        lo = self.game.min_bid(company)
-        ents = self.round.entities
-        order = ents[self.round.entity_index:] + ents[:self.round.entity_index]
-        self.auction = Bids(company, [p for p in order if p.cash >= lo])
-        self.resolve_auction()
+        self.offer_item(company)
 
     # ------------------------------------------------------------ bid hooks
     def up_for_auction(self, company) -> bool:
         return company is self.auctioning
 
-    def accept_bid(self, entity, item, price, action):
-        self.add_bid(entity, price)
-
-    def add_bid(self, entity, price):
+    def accept_bid(self, entity, item, price, action=None):
         """A bid on the private on offer; in dutch mode its bidder takes it."""
         if self.dutch_mode and self.auction is not None:
             self.auction.bidders = [e for e in self.auction.bidders if e is entity]
@@ -84,11 +73,11 @@ class SingleItemAuction(AuctionMixin, Passing):
     def auction_unsold(self, company):
         """Its price drops and it is offered again; at a price of 0 the first bidder takes it."""
         self.price_drop(company)
-        self.open_auction(company)
+        self.offer_item(company)
         bids = self.auction
         if bids is not None and bids.bidders and self.game.min_bid(company) == 0:
             self.check_price(bids.bidders[0], bids.item, 0)
-            self.add_bid(bids.bidders[0], 0)
+            self.accept_bid(bids.bidders[0], company, 0)
         self.resolve_auction()
 
     def passing(self, entity) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ....core.errors import GameError
-from ....core.money import pay
 from ....core.steps.choose import ChooseMixin
 from ....core.steps.operating import Dividend, HomeToken, RunRoutes
 from ....core.steps.passing import Passing
@@ -79,11 +78,8 @@ class Track1867(TrackAndTokenStep):
     def buying_power(self, entity) -> int:
         return self.game.buying_power(entity, full=True)
 
-    def pay(self, entity, cost, why: str = "terrain"):
-        if cost > 0:
-            if cost > entity.cash:
-                take_loans_for(self.game, entity, cost)
-            pay(self.game, entity, self.game.bank, cost, why)
+    def cover_shortfall(self, payer, cost) -> None:
+        take_loans_for(self.game, payer, cost)
 
     def check_lay(self, entity, hex_, old_tile, tile, rotation):
         hidden = self.game.hidden_company

@@ -56,9 +56,6 @@ class BuySellParShares1867(AuctionBuySellParShares):
     def has_home(self, corp) -> bool:
         return bool(corp.coordinates) or bool(self.game.home_token_locations(corp))
 
-    def par_prices(self, entity, corp):
-        return [p for p in self.game.par_prices_for(corp) if p.price * 2 <= entity.cash]
-
     def opening_bid(self, corp) -> int:
         return self.MIN_BID
 

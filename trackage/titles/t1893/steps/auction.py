@@ -7,7 +7,7 @@ from typing import ClassVar
 from trackage.core.actions import amount
 
 from ....core.errors import GameError
-from ....core.round import Step
+from ....core.round import Step, starting_at
 from ....core.steps.auction import AuctionMixin, Bids
 
 
@@ -27,8 +27,7 @@ class StartingPackageInitialAuction(AuctionMixin, Step):
     OVER_MAX_MESSAGE: ClassVar[str] = "{entity} cannot afford {item}"
     NOT_UP_RULE: ClassVar[str] = "company-not-for-sale"
 
-    def description(self):
-        return "Initial Drafting of Privates/Minors"
+    DESCRIPTION: ClassVar[str] = "Initial Drafting of Privates/Minors"
 
     def finished(self) -> bool:
         g = self.game
@@ -85,8 +84,7 @@ class StartingPackageInitialAuction(AuctionMixin, Step):
         acts = self.actions(entity)
         if "bid" not in acts:
             return []
-        return [{"type": "bid", "company": c.sym, "price": self.min_bid(c)}
-                for c in self.offered(entity)] + [{"type": a} for a in acts if a == "pass"]
+        return self.fixed_bids(self.offered(entity)) + [{"type": a} for a in acts if a == "pass"]
 
 
 class StartingPackageForcedAuction(StartingPackageInitialAuction):
@@ -96,16 +94,13 @@ class StartingPackageForcedAuction(StartingPackageInitialAuction):
 
     REDUCTION = 10
 
-    def setup(self):
-        if getattr(self, "_ready", False):
-            return
-        self._ready = True
+    def __init__(self, game, round_, **opts):
+        super().__init__(game, round_, **opts)
         self.triggerer = None
         self.discount = {}
         self.green_train_holder = self.game.players[0]
 
-    def description(self):
-        return "Drafting Auction for remaining Starting Package Certificates"
+    DESCRIPTION: ClassVar[str] = "Drafting Auction for remaining Starting Package Certificates"
 
     def available(self) -> list:
         return [self.auctioning] if self.auctioning else self.game.draftables()
@@ -195,9 +190,7 @@ class StartingPackageForcedAuction(StartingPackageInitialAuction):
         self.auction = None
         r = self.round
         if not self.available():
-            players = self.game.players
-            i = players.index(self.green_train_holder)
-            self.game.players = players[i:] + players[:i]
+            self.game.players = starting_at(self.game.players, self.green_train_holder)
             r.entity_index = 0
         else:
             r.entity_index = r.entities.index(self.triggerer)

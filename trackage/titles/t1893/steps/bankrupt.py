@@ -41,7 +41,7 @@ class Bankrupt1893(Step):
     def forced(self, operator) -> bool:
         """In play, bankruptcy is for a company that must buy a train, at its train step."""
         buy = self.train_step()
-        return buy is not None and buy.current_entity() is operator and self.game.must_buy_train(operator)
+        return buy is not None and buy.current_entity() is operator and buy.must_buy_train(operator)
 
     def process_bankrupt(self, action, entity):
         game = self.game

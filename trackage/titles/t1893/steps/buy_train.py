@@ -39,7 +39,7 @@ class BuyTrain1893(EmergencyBuyTrain):
         return True
 
     def must_buy_train(self, entity) -> bool:
-        return self.game.must_buy_train(entity)
+        return not entity.is_minor and super().must_buy_train(entity)
 
     # ---------------------------------------------------------- the president's emergency sales
     def emergency_price(self) -> int:
@@ -88,18 +88,6 @@ class BuyTrain1893(EmergencyBuyTrain):
             return False
         cheapest = self.cheapest_depot_train()
         return entity.is_minor or (cheapest is not None and train.name == cheapest.name)
-
-    def traded_in(self, action: dict, entity, train):
-        """The one train (an id, or a list of at most one) traded in; a company's own train is
-        never for sale to it (checked first)."""
-        if train.owner is entity:
-            raise GameError("a company cannot buy its own train", rule="train-not-available")
-        traded = action.get("exchange")
-        if isinstance(traded, list):
-            if len(traded) > 1:
-                raise GameError("only one train may be traded in for a new one", rule="one-trade-in-per-purchase")
-            return super().traded_in({"exchange": traded[0] if traded else None}, entity, train)
-        return super().traded_in(action, entity, train)
 
     def default_price(self, train) -> int:
         """No price named: the listed one for a depot train, nothing for another's."""

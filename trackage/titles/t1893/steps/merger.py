@@ -28,10 +28,6 @@ class MergerVote(ChooseMixin, Step):
         target = self.round.merge_target
         return f"Merge of {target.name}" if target else "Merge"
 
-    def current_entity(self):
-        r = self.round
-        return r.entities[r.entity_index] if r.entity_index < len(r.entities) else None
-
     def actions(self, entity):
         ok = self.active() and entity is self.current_entity() and self.round.has_say(entity)
         return ["special_buy"] if ok else []
@@ -68,8 +64,7 @@ class PotentialDiscardTrainsAfterMerge(DiscardTrain):
 
     HANDLERS: ClassVar[dict] = {"discard_train": "process_discard_train", "pass": "process_pass"}
 
-    def description(self):
-        return "Optional Discard of Any Trains"
+    DESCRIPTION: ClassVar[str] = "Optional Discard of Any Trains"
 
     def current_entity(self):
         p = self.game.potential_discard_trains

@@ -11,7 +11,7 @@ from ....core.errors import GameError
 from ....core.money import pay
 from ....core.shares import action_bundle
 from ....core.steps.buy_company import BuyCompanyMixin
-from ....core.steps.stock import BuySellParShares, sell_company_to_bank
+from ....core.steps.stock import BuySellParShares
 from .auction import _company
 
 
@@ -19,6 +19,7 @@ from .auction import _company
 class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
     HANDLERS: ClassVar[dict] = {**BuySellParShares.HANDLERS, "assign": "process_assign"}
     PAR_PRICE_FIRST = True
+    LISTING = ("buy_shares", "par", "sell_shares", "sell_company", "buy_company", "pass")  # bank cards last
 
     def setup(self):
         super().setup()
@@ -57,11 +58,15 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
     def _company_buyable(self, entity, company) -> bool:
         g = self.game
         return not (self.first_sr_passed(entity) or self.bought() or g.num_certs(entity) >= g.cert_limit(entity)
-                    or (g.bond(company) and self.sold_now(entity, "bond"))) and entity.cash >= company.value
+                    ) and super()._company_buyable(entity, company)
 
-    def can_sell_any_companies(self, entity) -> bool:
-        return not (self.first_sr_passed(entity) or self.game.turn <= 1 or self.bought()) and any(
-            self.game.bond(c) for c in entity.companies)
+    def may_sell_company(self, entity, company) -> bool:
+        """Only bonds are sold, from the second stock round, before buying."""
+        return not (self.first_sr_passed(entity) or self.game.turn <= 1 or self.bought()) and self.game.bond(company)
+
+    def sale_key(self, company):
+        """Selling a bond bars buying any bond this round."""
+        return "bond" if self.game.bond(company) else company
 
     def may_buy_from(self, entity, corp) -> bool:
         """Not after passing in the first stock round; only companies the game lets be bought."""
@@ -85,8 +90,7 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         return [p for p in self.game.par_prices(corp) if fdsd_pays or p.price * 2 <= entity.cash]
 
     def can_par_corp(self, entity, corp) -> bool:
-        return self.game.can_par(corp, entity) and not self.bought() and self.can_gain(
-            entity, ShareBundle([corp.presidents_share])) and bool(self.par_prices(entity, corp))
+        return not self.bought() and super().can_par_corp(entity, corp)
 
     def can_ipo_any(self, entity) -> bool:
         return any(self.can_par_corp(entity, c) for c in self.game.corporations)
@@ -183,7 +187,7 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
             raise GameError(f"{company.name} cannot be bought from the bank now", rule="company-not-for-sale")
         if not self._company_buyable(entity, company):
             rule = "one-purchase-per-turn" if self.bought() else "insufficient-cash"
-            if game.bond(company) and self.sold_now(entity, "bond"):
+            if self.sold_now(entity, self.sale_key(company)):
                 rule = "no-buy-after-sell"
             raise GameError(f"{entity.name} cannot buy {company.name} now", rule=rule)
         price = amount(action, "price", company.value)
@@ -196,20 +200,6 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         self.game.draft_object(company, buyer, price)
 
     def after_company_purchase(self, entity, company, action: dict) -> None:
-        self._track(action, entity, company)
-
-    def process_sell_company(self, action, entity):
-        game = self.game
-        company = _company(game, action)
-        if company.owner is not entity:
-            raise GameError(f"{entity.name} does not own {company.sym}", rule="not-owner")
-        if not game.bond(company) or not self.can_sell_any_companies(entity):
-            raise GameError(f"{entity.name} cannot sell {company.name} now", rule="illegal-sale")
-        price = amount(action, "price", company.value)
-        if price != company.value:
-            raise GameError(f"{company.name} sells for {company.value}, not {price}", rule="wrong-price")
-        sell_company_to_bank(game, entity, company, price)
-        self.round.players_sold.setdefault(entity, {})["bond"] = "now"
         self._track(action, entity, company)
 
     def why_not(self, action, entity) -> None:
@@ -253,7 +243,4 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
             for p in self.par_prices(entity, rag):  # FdSD pays for the director's certificate
                 if (a := {"type": "par", "corporation": rag.id, "share_price": p.id}) not in base:
                     base.insert(0, a)
-        # only bonds are sold; bank cards are listed last, before the pass
-        out = [a for a in base if a["type"] not in ("buy_company", "pass") and (
-            a["type"] != "sell_company" or self.game.bond(self.game.index.company(a["company"])))]
-        return out + [a for a in base if a["type"] == "buy_company"] + [a for a in base if a["type"] == "pass"]
+        return base
