@@ -11,6 +11,7 @@ from test_1893 import compulsory_purchase, first_operating_round, two_player_gam
 from trackage.core.entities import ShareBundle
 from trackage.core.errors import GameError
 from trackage.core.money import spend
+from trackage.core.pipeline import changed
 from trackage.titles import new_game
 
 
@@ -85,6 +86,7 @@ def test_a_player_over_the_certificate_limit_must_sell_and_cannot_pass():
     p = g.current_entity()
     assert any(x["type"] == "sell_shares" for x in g.legal_actions())
     g.cert_limit_value = g.num_certs(p) - 1  # what-if: the limit drops below the holding
+    changed(g)  # (a change outside the play API: the listing is made again)
     acts = g.legal_actions()
     assert acts and {x["type"] for x in acts} == {"sell_shares"}
     with pytest.raises(GameError) as err:  # (the refusal rebuilds the game without the what-if)

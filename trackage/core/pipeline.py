@@ -43,6 +43,12 @@ def snapshot(game: Game) -> Game:
     return clone(game)
 
 
+def changed(game: Game) -> None:
+    """Say that ``game``'s state was changed outside the play API (a what-if, a test's set-up):
+    what was worked out for the state before (the remembered listing) is not used again."""
+    game._moves = (game._moves or 0) + 1
+
+
 def listing_entities(game: Game) -> list[Any]:
     """The entities ``legal_actions`` lists actions of: the acting ones and the open private
     companies in a player's or a company's hands (their abilities)."""
