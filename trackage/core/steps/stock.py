@@ -65,28 +65,34 @@ class BuySellParShares(Passing):
         return "Buy/Sell/Par"
 
     # ------------------------------------------------------------ availability
+    #: The kinds of action :meth:`actions` lists, in this order, each when :meth:`allows` it.
+    KINDS: ClassVar[tuple[str, ...]] = ("buy_shares", "par", "buy_company", "sell_shares", "sell_company")
+
     def actions(self, entity: Any) -> list[str]:
+        """For the player in turn: the :attr:`KINDS` the step :meth:`allows` (``forced`` when
+        the player :meth:`must_sell`), then ``pass`` when :meth:`may_pass`."""
         if entity is not self.current_entity():
             return []
-        if self.must_sell(entity):
-            out = ["sell_shares"]
-            if self.COMPANIES and self.can_sell_any_companies(entity):
-                out.append("sell_company")
-            return out
-        out = []
-        if self.can_buy_any(entity):
-            out.append("buy_shares")
-        if self.can_ipo_any(entity):
-            out.append("par")
-        if self.COMPANIES and self.can_buy_any_companies(entity):
-            out.append("buy_company")
-        if self.can_sell_any(entity):
-            out.append("sell_shares")
-        if self.COMPANIES and self.can_sell_any_companies(entity):
-            out.append("sell_company")
-        if out:
-            out.append("pass")
-        return out
+        forced = self.must_sell(entity)
+        out = [kind for kind in self.KINDS if self.allows(kind, entity, forced)]
+        return [*out, "pass"] if self.may_pass(out, forced) else out
+
+    def allows(self, kind: str, entity: Any, forced: bool) -> bool:
+        """Whether :meth:`actions` lists ``kind`` for ``entity``; one ``forced`` to sell may
+        only sell (shares, and companies where :attr:`COMPANIES`)."""
+        if kind == "sell_shares":
+            return self.can_sell_any(entity)
+        if kind == "sell_company":
+            return self.COMPANIES and self.can_sell_any_companies(entity)
+        if forced:
+            return False
+        if kind == "buy_company":
+            return self.COMPANIES and self.can_buy_any_companies(entity)
+        return self.can_buy_any(entity) if kind == "buy_shares" else kind == "par" and self.can_ipo_any(entity)
+
+    def may_pass(self, kinds: list[str], forced: bool) -> bool:
+        """Whether the turn may pass with ``kinds`` open (default: some are, and not ``forced``)."""
+        return bool(kinds) and not forced
 
     def bought(self) -> bool:
         return any(a["type"] in PURCHASES for a in self.round.current_actions)
@@ -592,6 +598,7 @@ class AuctionBuySellParShares(AuctionMixin, BuySellParShares):
 
     HANDLERS: ClassVar[dict[str, Any]] = {**BuySellParShares.HANDLERS, "bid": "process_bid"}
     COMPANIES = False
+    KINDS = (*BuySellParShares.KINDS, "bid")
     LISTING = (*BuySellParShares.LISTING, "bid")
 
     def round_state(self) -> dict[str, Any]:
@@ -627,16 +634,16 @@ class AuctionBuySellParShares(AuctionMixin, BuySellParShares):
         return []
 
     def actions(self, entity: Any) -> list[str]:
-        if entity is not self.current_entity():
-            return []
-        if self.auction:
+        """While an auction runs, its bidder in turn bids or passes."""
+        if self.auction and entity is self.current_entity():
             return ["bid", "pass"]
-        out = super().actions(entity)
-        if not self.bought() and self.can_bid_any(entity):
-            out.append("bid")
-        if out and "pass" not in out and not self.must_sell(entity):
-            out.append("pass")
-        return out
+        return super().actions(entity)
+
+    def allows(self, kind: str, entity: Any, forced: bool) -> bool:
+        """Also ``bid`` (opening an auction, even when forced to sell) before a purchase."""
+        if kind == "bid":
+            return not self.bought() and self.can_bid_any(entity)
+        return super().allows(kind, entity, forced)
 
     def offers(self, kind: str, entity: Any) -> list[dict[str, Any]]:
         """Bids: on the auction under way, else on :meth:`bid_items`."""

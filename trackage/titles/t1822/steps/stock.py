@@ -116,28 +116,21 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
             self.pass_()
 
     # ------------------------------------------------------------ availability
+    KINDS = ("buy_shares", "par", "sell_shares", "bid", "payoff_player_debt", "payoff_player_debt_partial")
+
     def actions(self, entity):
         if entity.is_company:
             return ["choose_ability"] if self.choices_ability(entity) else []
-        if entity is not self.current_entity():
-            return []
-        if self.must_sell(entity):
-            return ["sell_shares"]
-        debt = self.game.player_debt.get(entity, 0)
-        out = []
-        if self.bid_actions == 0 and not debt and self.can_buy_any(entity):
-            out.append("buy_shares")
-        if self.bid_actions == 0 and not debt and self.can_ipo_any(entity):
-            out.append("par")
-        if self.can_sell_any(entity):
-            out.append("sell_shares")
-        if not debt:
-            out.append("bid")
-        if debt and entity.cash > 0:
-            out += ["payoff_player_debt", "payoff_player_debt_partial"]
-        if out:
-            out.append("pass")
-        return out
+        return super().actions(entity)
+
+    def allows(self, kind, entity, forced) -> bool:
+        """Unless forced to sell: a bid, or with a debt its payoff instead; no purchase with a
+        debt or after a bid."""
+        debt = self.game.player_debt.get(entity, 0) > 0
+        if kind == "bid" or kind.startswith("payoff"):
+            return not forced and (not debt if kind == "bid" else debt and entity.cash > 0)
+        barred = kind in ("buy_shares", "par") and (self.bid_actions or debt)
+        return not barred and super().allows(kind, entity, forced)
 
     def may_buy_from(self, entity, corp) -> bool:
         """Only majors' shares are bought."""

@@ -24,20 +24,18 @@ class StockRound1858Step(AuctionBuySellParShares):
         if entity.is_corporation:  # its president's conversion to ten shares
             ok = not self.auction and self.can_convert(entity, self.round.current_entity_of_round())
             return ["convert", "pass"] if ok else []
-        if entity is not self.current_entity():
-            return []
-        if self.auction:
-            return ["bid", "pass"]
-        if self.must_sell(entity):
-            return ["sell_shares"]
-        if self.bought():
-            return []
-        out = [a for a, ok in (
-            ("sell_shares", self.can_sell_any(entity)),
-            ("convert", any(self.can_convert(c, entity) for c in self.game.corporations)),
-            ("buy_shares", self.can_buy_any(entity) or self.can_exchange_any(entity)),
-            ("par", self.can_ipo_any(entity)), ("bid", self.can_bid_any(entity))) if ok]
-        return out + ["pass"] if out else []
+        return super().actions(entity)
+
+    KINDS = ("sell_shares", "convert", "buy_shares", "par", "bid")
+
+    def allows(self, kind, entity, forced) -> bool:
+        """Nothing after a purchase or a bid; one forced to sell only sells; a conversion; an
+        exchange for shares."""
+        if forced or self.bought():
+            return forced and kind == "sell_shares"
+        if kind == "convert":
+            return any(self.can_convert(c, entity) for c in self.game.corporations)
+        return (kind == "buy_shares" and self.can_exchange_any(entity)) or super().allows(kind, entity, forced)
 
     def bought(self) -> bool:
         return any(a["type"] in ("buy_shares", "par", "bid") for a in self.round.current_actions)

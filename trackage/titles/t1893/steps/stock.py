@@ -36,20 +36,20 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
             return []
         if self.par_rag is not None:
             return ["assign"] if self.game.turn == 1 else ["assign", "pass"]
-        if self.first_sr_passed(entity):
-            return []
-        # (EVA held by another player changes hands in operating rounds only.) A player over a
-        # limit must sell: no pass unless a company purchase, the FdSD exchange or a bond sale is open.
-        must_sell = self.must_sell(entity)
-        out = ["sell_shares"] if must_sell else [
-            a for a, ok in (("buy_shares", self.can_buy_any), ("par", self.can_ipo_any),
-                            ("sell_shares", self.can_sell_any)) if ok(entity)]
-        extra = [a for a, ok in (("buy_company", self.can_buy_any_companies), ("buy_shares", self.can_exchange),
-                                 ("sell_company", self.can_sell_any_companies)) if ok(entity)]
-        out += [a for a in extra if a not in out]
-        if extra or (out and not must_sell):
-            out.append("pass")
-        return out
+        return [] if self.first_sr_passed(entity) else super().actions(entity)
+
+    KINDS = ("buy_shares", "par", "sell_shares", "buy_company", "sell_company")
+
+    def allows(self, kind, entity, forced) -> bool:
+        """Even to one forced to sell: a bank card (EVA held by another player changes hands in
+        operating rounds only), the FdSD exchange, a bond sale."""
+        if kind == "buy_company":
+            return self.can_buy_any_companies(entity)
+        return (kind == "buy_shares" and self.can_exchange(entity)) or super().allows(kind, entity, forced)
+
+    def may_pass(self, kinds, forced) -> bool:
+        """One forced to sell passes only when something besides the sale is open."""
+        return len(kinds) > (1 if forced else 0)
 
     def fdsd_can_exchange(self, company) -> bool:
         """FdSD acts for its owner, in the owner's turn, when RAG shares are in the market."""
