@@ -51,6 +51,10 @@ class BuySellParShares(Passing):
     HOLDING_LIMIT_FORCES_SALE: ClassVar[bool] = True
     #: A purchase, or a par, ends the player's turn.
     PURCHASE_ENDS_TURN: ClassVar[bool] = False
+    #: A par ends the player's turn.
+    PAR_ENDS_TURN: ClassVar[bool] = False
+    #: A par's purchase is refused when :meth:`can_par_corp` does not allow the start.
+    PAR_CHECKS_START: ClassVar[bool] = True
 
     def round_state(self) -> dict[str, Any]:
         return {"players_sold": {}, "players_bought": {}, "current_actions": []}
@@ -209,17 +213,17 @@ class BuySellParShares(Passing):
         return self.can_buy(entity, bundle)
 
     def can_ipo_any(self, entity: Any) -> bool:
+        """Whether ``entity`` may start a corporation now: before a purchase, one it :meth:`may_start`."""
+        return not self.bought() and any(self.may_start(entity, c) for c in self.game.corporations)
+
+    def may_start(self, entity: Any, corp: Corporation) -> bool:
+        """Whether ``entity`` could start ``corp``: the game's ``can_par``, and the first of its
+        own certificates one it :meth:`can_buy` with its :meth:`par_cash`."""
         from ..entities import ShareBundle
 
-        if self.bought():
-            return False
-        for c in self.game.corporations:
-            if not self.game.can_par(c, entity):
-                continue
-            own = c.shares_of(c)
-            if own and self.can_buy(entity, ShareBundle([own[0]])):
-                return True
-        return False
+        own = corp.shares_of(corp)
+        return self.game.can_par(corp, entity) and bool(own) and self.can_buy(
+            entity, ShareBundle([own[0]]), cash=self.par_cash(entity, corp))
 
     def can_par_corp(self, entity: Any, corp: Corporation) -> bool:
         """Whether ``entity`` may start ``corp``: one of its :meth:`par_prices`, within the limits."""
@@ -359,11 +363,15 @@ class BuySellParShares(Passing):
         self.game.share_market.buy_shares(entity, bundle)
 
     def after_buy(self, entity: Any, corp: Corporation) -> None:
-        """What follows a purchase: the game's ``after_buy_shares``, then the turn's end if
+        """What follows a purchase: :meth:`after_gain`, then the turn's end if
         :attr:`PURCHASE_ENDS_TURN`; titles add to it."""
-        self.game.after_buy_shares(entity, corp)
+        self.after_gain(entity, corp)
         if self.PURCHASE_ENDS_TURN:
             self.pass_()
+
+    def after_gain(self, entity: Any, corp: Corporation) -> None:
+        """What follows a purchase and a par alike (default: the game's ``after_buy_shares``)."""
+        self.game.after_buy_shares(entity, corp)
 
     def _why_not_buy(self, entity: Any, bundle: ShareBundle) -> str:
         corp = bundle.corporation
@@ -464,13 +472,14 @@ class BuySellParShares(Passing):
 
     def check_par_purchase(self, entity: Any, corp: Corporation, share_price: SharePrice, bundle: ShareBundle) -> None:
         """Refuse the par's purchase: too little cash (``insufficient-cash``), over the
-        certificate limit (``certificate-limit``), or :meth:`can_par_corp` refusing."""
+        certificate limit (``certificate-limit``), or :meth:`can_par_corp` refusing (if
+        :attr:`PAR_CHECKS_START`)."""
         cost = share_price.price * bundle.percent // corp.share_percent
         if entity.cash < cost:
             raise GameError(f"{entity.name} cannot afford {cost} for {corp.name}", rule="insufficient-cash")
         if not self.can_gain(entity, bundle):
             raise GameError("over the certificate limit", rule="certificate-limit")
-        if not self.can_par_corp(entity, corp):
+        if self.PAR_CHECKS_START and not self.can_par_corp(entity, corp):
             raise GameError(f"{corp.name} is not available to start now", rule="cannot-par")
 
     def take_par_shares(self, entity: Any, corp: Corporation, share_price: SharePrice, bundle: ShareBundle) -> None:
@@ -479,10 +488,10 @@ class BuySellParShares(Passing):
         self.game.share_market.buy_shares(entity, bundle)
 
     def after_start(self, entity: Any, corp: Corporation) -> None:
-        """What follows a par (after the game's ``after_par``): the game's
-        ``after_buy_shares``, then the turn's end if :attr:`PURCHASE_ENDS_TURN`; titles add to it."""
-        self.game.after_buy_shares(entity, corp)
-        if self.PURCHASE_ENDS_TURN:
+        """What follows a par (after the game's ``after_par``): :meth:`after_gain`, then the
+        turn's end if :attr:`PURCHASE_ENDS_TURN` or :attr:`PAR_ENDS_TURN`; titles add to it."""
+        self.after_gain(entity, corp)
+        if self.PURCHASE_ENDS_TURN or self.PAR_ENDS_TURN:
             self.pass_()
 
     def process_buy_company(self, action: dict[str, Any], entity: Any) -> None:

@@ -145,20 +145,14 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         conc = corp.par_via_exchange
         return self.available_cash(entity) + (conc.value if conc is not None else 0)
 
-    def can_ipo_any(self, entity) -> bool:
-        return not self.bought() and any(self.can_start(entity, c) for c in self.game.corporations)
-
-    def can_start(self, entity, corp) -> bool:
-        """``corp`` (a major) may be parred and its first certificate bought with what a par may use."""
-        return self.game.can_par(corp, entity) and self.can_buy(
-            entity, ShareBundle([corp.shares[0]]), cash=self.par_cash(entity, corp))
-
     def par_price_choices(self, corp) -> list:
         """Majors start at the ``par_1`` prices."""
         return [p for p in self.game.stock_market.par_prices if "par_1" in p.types]
 
     def can_par_corp(self, entity, corp) -> bool:
-        return self.can_start(entity, corp) and bool(self.par_prices(entity, corp))
+        """One it :meth:`may_start` (within the limits even when the president's certificate is an
+        exchange), at one of its :meth:`par_prices`."""
+        return self.may_start(entity, corp) and bool(self.par_prices(entity, corp))
 
     def can_dump(self, entity, bundle) -> bool:
         return self.game.can_dump_1822(entity, bundle)

@@ -14,6 +14,7 @@ class StockRound1858Step(AuctionBuySellParShares):
 
     HANDLERS: ClassVar[dict] = {**AuctionBuySellParShares.HANDLERS, "convert": "process_convert"}
     HOLDING_LIMIT_FORCES_SALE = False
+    PAR_ENDS_TURN = True
     LISTING = ("bid", *AuctionBuySellParShares.LISTING[:-1])
 
     def description(self):
@@ -97,15 +98,9 @@ class StockRound1858Step(AuctionBuySellParShares):
             raise GameError(f"{self.game.index.name(entity)} cannot convert now", rule="cannot-convert")
         corporations.convert(self.game, entity)
 
-    def after_start(self, entity, corp) -> None:
-        """The home token, if it can be placed now; a par ends the turn."""
-        super().after_start(entity, corp)
-        self.game.maybe_place_home_token(corp)
-        self.pass_()
-
-    def after_buy(self, entity, corp) -> None:
+    def after_gain(self, entity, corp) -> None:
         """The home token, if it can be placed now."""
-        super().after_buy(entity, corp)
+        super().after_gain(entity, corp)
         self.game.maybe_place_home_token(corp)
 
     def offers_sale(self, entity, bundle, action) -> bool:

@@ -37,17 +37,15 @@ class BuySellParShares1867(AuctionBuySellParShares):
 
     def startable_minors(self, entity) -> list:
         """The minors ``entity`` could put up for auction."""
-        return [c for c in self.game.corporations if self.game.can_par(c, entity) and c.type == "minor"
-                and self.minor_startable(c) and self.can_buy(entity, ShareBundle([c.shares[0]]))]
+        return [c for c in self.game.corporations if c.type == "minor" and self.minor_startable(c)
+                and self.may_start(entity, c)]
 
     def minor_startable(self, corp) -> bool:
         return True
 
     def can_ipo_any(self, entity) -> bool:
-        if int(self.game.phase.name) < self.MAJOR_PHASE or self.bought():
-            return False
-        return any(self.game.can_par(c, entity) and c.type == "major"
-                   and self.can_buy(entity, ShareBundle([c.shares[0]])) for c in self.game.corporations)
+        return int(self.game.phase.name) >= self.MAJOR_PHASE and not self.bought() and any(
+            c.type == "major" and self.may_start(entity, c) for c in self.game.corporations)
 
     def can_par_corp(self, entity, corp) -> bool:
         return (corp.type == "major" and int(self.game.phase.name) >= self.MAJOR_PHASE

@@ -19,6 +19,7 @@ from .auction import _company
 class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
     HANDLERS: ClassVar[dict] = {**BuySellParShares.HANDLERS, "assign": "process_assign"}
     PAR_PRICE_FIRST = True
+    PAR_CHECKS_START = False  # a par's purchase: cash and the certificate limit only
     LISTING = ("buy_shares", "par", "sell_shares", "sell_company", "buy_company", "pass")  # bank cards last
 
     def setup(self):
@@ -138,14 +139,6 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         if entity.cash < share_price.price * 2:
             self.process_assign(None, entity)
         return True
-
-    def check_par_purchase(self, entity, corp, share_price, bundle: ShareBundle) -> None:
-        """Cash (the cost of the director's certificate) and the certificate limit only."""
-        cost = share_price.price * corp.presidents_percent // corp.share_percent
-        if entity.cash < cost:
-            raise GameError(f"{entity.name} cannot afford {cost} for {corp.name}", rule="insufficient-cash")
-        if not self.can_gain(entity, bundle):
-            raise GameError("over the certificate limit", rule="certificate-limit")
 
     def after_start(self, entity, corp) -> None:
         """Its buyable shares go to the market; a par FdSD waited for is done."""
