@@ -51,6 +51,10 @@ class BuySellParShares(Passing):
     HOLDING_LIMIT_FORCES_SALE: ClassVar[bool] = True
     #: A purchase, or a par, ends the player's turn.
     PURCHASE_ENDS_TURN: ClassVar[bool] = False
+    #: The shares of a corporation the turn's last action bought or parred are not sold at once.
+    NO_SALE_OF_LAST_BUY: ClassVar[bool] = False
+    #: A corporation's shares are sold at most once a turn.
+    ONE_SALE_PER_TURN: ClassVar[bool] = False
     #: A par ends the player's turn.
     PAR_ENDS_TURN: ClassVar[bool] = False
     #: A par's purchase is refused when :meth:`can_par_corp` does not allow the start.
@@ -275,14 +279,19 @@ class BuySellParShares(Passing):
             return False
         if not self.game.check_sale_timing(entity, bundle):
             return False
-        if self.just_bought(bundle.corporation):
+        if self.just_bought(bundle.corporation) or (
+                self.ONE_SALE_PER_TURN and self.sold_now(entity, bundle.corporation) == "now"):
             return False
         return (self.can_sell_order()
                 and self.game.share_market.fit_in_pool(bundle, self.game.market_share_limit(bundle.corporation))
                 and self.can_dump(entity, bundle))
 
     def just_bought(self, corp: Corporation) -> bool:
-        return False
+        """Whether ``corp``'s shares are barred from sale as the turn's last purchase or par
+        (only if :attr:`NO_SALE_OF_LAST_BUY`)."""
+        acts = self.round.current_actions
+        return self.NO_SALE_OF_LAST_BUY and bool(acts) and acts[-1]["type"] in ("par", "buy_shares") \
+            and acts[-1]["_corp"] is corp
 
     def can_sell_any_of(self, entity: Any, corp: Corporation) -> bool:
         return any(self.can_sell(entity, b) for b in self.game.share_market.bundles_for(entity, corp))

@@ -158,20 +158,6 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         return self.game.can_dump_1822(entity, bundle)
 
     # ------------------------------------------------------------ processing
-    def check_buy_shares(self, entity, bundle: ShareBundle) -> None:
-        """A corporation redeems in its operating turn; no purchase after a bid; then the core's."""
-        if entity is bundle.corporation:
-            raise GameError("a corporation redeems in its operating turn", rule="no-such-action-now")
-        if self.bid_actions:
-            raise GameError("cannot buy shares after bidding this turn", rule="one-purchase-per-turn")
-        super().check_buy_shares(entity, bundle)
-
-    def check_par(self, entity, corp, share_price) -> None:
-        """None after bidding; then the core's (a major at one of its :meth:`par_price_choices`)."""
-        if self.bid_actions:
-            raise GameError("no par after bidding this turn", rule="one-purchase-per-turn")
-        super().check_par(entity, corp, share_price)
-
     def check_par_purchase(self, entity, corp, share_price, bundle: ShareBundle) -> None:
         """Started with its concession: the concession's owner, who can pay what the par price
         exceeds the concession's value by; without it: only from the ``can_par`` phase, paid
@@ -215,8 +201,7 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         conc.close()
 
     def check_sale(self, entity, bundle: ShareBundle) -> None:
-        if bundle.corporation is entity:
-            raise GameError("a corporation issues in its operating turn", rule="no-such-action-now")
+        """Not a sale that would make the tax haven a candidate for the presidency."""
         if bundle.owner is entity:
             self.game.check_sale_presidency(bundle)
         super().check_sale(entity, bundle)

@@ -15,6 +15,7 @@ class StockRound1858Step(AuctionBuySellParShares):
     HANDLERS: ClassVar[dict] = {**AuctionBuySellParShares.HANDLERS, "convert": "process_convert"}
     HOLDING_LIMIT_FORCES_SALE = False
     PAR_ENDS_TURN = True
+    ONE_SALE_PER_TURN = True
     LISTING = ("bid", *AuctionBuySellParShares.LISTING[:-1])
 
     def description(self):
@@ -47,10 +48,6 @@ class StockRound1858Step(AuctionBuySellParShares):
 
     def can_ipo_any(self, entity) -> bool:
         return "public_companies" in self.game.phase.status and super().can_ipo_any(entity)
-
-    def can_sell(self, entity, bundle) -> bool:
-        """Not shares of a company sold earlier in this turn."""
-        return super().can_sell(entity, bundle) and self.sold_now(entity, bundle.corporation) != "now"
 
     def can_exchange_any(self, player) -> bool:
         game = self.game
