@@ -55,6 +55,8 @@ class BuySellParShares(Passing):
     NO_SALE_OF_LAST_BUY: ClassVar[bool] = False
     #: A corporation's shares are sold at most once a turn.
     ONE_SALE_PER_TURN: ClassVar[bool] = False
+    #: The actions that count as the turn's purchase (see :meth:`bought`).
+    TURN_PURCHASES: ClassVar[tuple[str, ...]] = PURCHASES
     #: A par ends the player's turn.
     PAR_ENDS_TURN: ClassVar[bool] = False
     #: A par's purchase is refused when :meth:`can_par_corp` does not allow the start.
@@ -103,7 +105,8 @@ class BuySellParShares(Passing):
         return bool(kinds) and not forced
 
     def bought(self) -> bool:
-        return any(a["type"] in PURCHASES for a in self.round.current_actions)
+        """Whether the turn has made one of the :attr:`TURN_PURCHASES`."""
+        return any(a["type"] in self.TURN_PURCHASES for a in self.round.current_actions)
 
     def sold_now(self, player: Any, thing: Any) -> object:
         return self.round.players_sold.get(player, {}).get(thing)
@@ -368,8 +371,10 @@ class BuySellParShares(Passing):
     def take_shares(self, entity: Any, bundle: ShareBundle) -> None:
         """Move the certificates to ``entity`` and its money to their seller: the market's
         ``buy_shares`` (the IPO's price to the bank or an incremental company, the market's
-        to the bank, the company floating when it should)."""
-        self.game.share_market.buy_shares(entity, bundle)
+        to the bank, the company floating when it should); the presidency changes hands only
+        when the president's certificate may be bought."""
+        pres = bundle.corporation.presidents_share
+        self.game.share_market.buy_shares(entity, bundle, allow_president_change=pres is None or pres.buyable)
 
     def after_buy(self, entity: Any, corp: Corporation) -> None:
         """What follows a purchase: :meth:`after_gain`, then the turn's end if
@@ -436,12 +441,19 @@ class BuySellParShares(Passing):
         (e.g. the home token), then :meth:`after_start`."""
         bundle = self.par_bundle(corp)
         self.check_par_purchase(entity, corp, share_price, bundle)
+        self.start_corporation(entity, corp, share_price, action)
+        self.after_start(entity, corp)
+
+    def start_corporation(self, entity: Any, corp: Corporation, share_price: SharePrice,
+                          action: dict[str, Any]) -> None:
+        """Set ``corp``'s par at ``share_price``; ``entity`` takes its :meth:`par_bundle`
+        (:meth:`take_par_shares`), then the game's ``after_par``; recorded as ``action``."""
+        bundle = self.par_bundle(corp)
         self.game.stock_market.set_par(corp, share_price)
         self.note_bought(entity, corp, bundle.percent)
         self.take_par_shares(entity, corp, share_price, bundle)
         self.game.after_par(corp)
         self._track(action, entity, corp, corp)
-        self.after_start(entity, corp)
 
     # hooks of process_par
     def par_choice(self, action: dict[str, Any], entity: Any) -> tuple[Corporation, SharePrice]:
@@ -642,6 +654,13 @@ class AuctionBuySellParShares(AuctionMixin, BuySellParShares):
             self.drop_bidder(entity)
         else:
             self.pass_()
+
+    def accept_bid(self, entity: Any, item: Any, price: int, action: dict[str, Any]) -> None:
+        """A first bid puts ``item`` up for auction; a later one raises the bid."""
+        if self.auction is None:
+            self.open_bidding(entity, item, price)
+        else:
+            self.place_bid(entity, price)
 
     def can_bid_any(self, entity: Any) -> bool:
         """Whether ``entity`` may open an auction now (default: never)."""

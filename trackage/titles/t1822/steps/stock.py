@@ -7,7 +7,6 @@ from typing import ClassVar
 from ....core.entities import ShareBundle
 from ....core.errors import GameError
 from ....core.money import pay
-from ....core.shares import bundle_from_ids
 from ....core.steps.auction import AuctionMixin, Bids
 from ....core.steps.stock import BuySellParShares
 from .. import loans, taxhaven
@@ -242,8 +241,7 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
     # ------------------------------------------------------------ enumeration
     def offers_sale(self, entity, bundle: ShareBundle, action: dict) -> bool:
         """Not a sale that would make the tax haven a president."""
-        return not self.game.tax_haven_would_be_president(bundle_from_ids(self.game, action["shares"],
-                                                                          action["percent"]))
+        return not self.game.tax_haven_would_be_president(bundle)
 
     LISTING = ("buy_shares", "sell_shares", "pass", "par", "payoff_player_debt", "bid")
 

@@ -16,6 +16,7 @@ class StockRound1858Step(AuctionBuySellParShares):
     HOLDING_LIMIT_FORCES_SALE = False
     PAR_ENDS_TURN = True
     ONE_SALE_PER_TURN = True
+    TURN_PURCHASES = ("buy_shares", "par", "bid")
     LISTING = ("bid", *AuctionBuySellParShares.LISTING[:-1])
 
     def description(self):
@@ -38,9 +39,6 @@ class StockRound1858Step(AuctionBuySellParShares):
         if kind == "convert":
             return any(self.can_convert(c, entity) for c in self.game.corporations)
         return (kind == "buy_shares" and self.can_exchange_any(entity)) or super().allows(kind, entity, forced)
-
-    def bought(self) -> bool:
-        return any(a["type"] in ("buy_shares", "par", "bid") for a in self.round.current_actions)
 
     def can_convert(self, corp, player) -> bool:
         return (corp.owner is player and player is not None and corp.type == "5-share" and corp.floated()
@@ -79,10 +77,7 @@ class StockRound1858Step(AuctionBuySellParShares):
 
     def accept_bid(self, entity, company, price, action):
         entity.passed = False
-        if self.auction is None:
-            self.open_bidding(entity, company, price)
-        else:
-            self.place_bid(entity, price)
+        super().accept_bid(entity, company, price, action)
 
     def win_auction(self, winner):
         player, price, company = winner

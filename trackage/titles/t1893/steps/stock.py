@@ -56,25 +56,20 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         """FdSD acts for its owner, in the owner's turn, when RAG shares are in the market."""
         return company is self.game.fdsd and company.owner is self.current_entity() and self.can_exchange(company.owner)
 
-    def _company_buyable(self, entity, company) -> bool:
-        g = self.game
-        return not (self.first_sr_passed(entity) or self.bought() or g.num_certs(entity) >= g.cert_limit(entity)
-                    ) and super()._company_buyable(entity, company)
-
     def may_sell_company(self, entity, company) -> bool:
         """Only bonds are sold, from the second stock round, before buying."""
-        return not (self.first_sr_passed(entity) or self.game.turn <= 1 or self.bought()) and self.game.bond(company)
+        return not (self.game.turn <= 1 or self.bought()) and self.game.bond(company)
 
     def sale_key(self, company):
         """Selling a bond bars buying any bond this round."""
         return "bond" if self.game.bond(company) else company
 
     def may_buy_from(self, entity, corp) -> bool:
-        """Not after passing in the first stock round; only companies the game lets be bought."""
-        return not self.first_sr_passed(entity) and self.game.buyable_corp(corp)
+        """Only companies the game lets be bought."""
+        return self.game.buyable_corp(corp)
 
     def can_sell(self, entity, bundle) -> bool:
-        return not (self.first_sr_passed(entity) or bundle is None or self.game.turn == 1) and super().can_sell(
+        return not (bundle is None or self.game.turn == 1) and super().can_sell(
             entity, bundle) and self.game.buyable_corp(bundle.corporation)
 
     def can_exchange(self, player) -> bool:
@@ -117,11 +112,6 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         game.share_market.buy_shares(player, bundle, exchange=True)
         self._track(action, player, rag, rag)
         return True
-
-    def take_shares(self, entity, bundle: ShareBundle) -> None:
-        """The presidency changes hands only when the president's certificate may be bought."""
-        self.game.share_market.buy_shares(
-            entity, bundle, allow_president_change=bundle.corporation.presidents_share.buyable)
 
     def after_buy(self, entity, corp) -> None:
         """FdSD, due to close, closes once its owner has bought."""
