@@ -26,12 +26,9 @@ class BuyTrain1822(EmergencyBuyTrain):
             return []
         return [t for t in super().trains_for_sale(entity) if t.name not in ("2P", "LP", "P+")]
 
-    def l_upgrades(self, entity):
-        return [t for t in entity.trains if t.name == "L"]
-
     def trade_ins(self, entity) -> list[tuple]:
         """An L train upgraded in place to a 2, at the upgrade cost."""
-        return [(t, t, "2", self.game.l_upgrade_cost()) for t in self.l_upgrades(entity)]
+        return [(t, t, "2", self.game.l_upgrade_cost()) for t in entity.trains if t.name == "L"]
 
     def cheapest_names(self) -> list[str]:
         """The variant names at the cheapest train's lowest price: what a president may fund."""
@@ -105,11 +102,6 @@ class BuyTrain1822(EmergencyBuyTrain):
         haven = self.game.tax_haven
         return {h: p for h, p in corp.share_holders.items()
                 if p > 0 and (h.is_player or h is haven or (h.is_corporation and h is not corp))}
-
-    def can_emergency_sell(self, player, bundle) -> bool:
-        """Only while the forced purchase is not yet funded."""
-        corp = self.current_entity()
-        return corp is not None and self.must_buy_train(corp) and super().can_emergency_sell(player, bundle)
 
     def before_emergency_sale(self, player, bundle) -> None:
         self.game.check_sale_presidency(bundle)
