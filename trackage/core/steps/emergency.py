@@ -82,12 +82,14 @@ class EmergencyBuyTrain(BuyTrain):
         return corp.player_share_holders()
 
     def emergency_sale(self, action: dict[str, Any], entity: Any) -> tuple[Any, ShareBundle]:
-        """(seller, bundle) of a ``sell_shares`` action, checked: by default the bundle must be
-        one of :meth:`sellable_bundles` (at the market price)."""
+        """(seller, bundle) of a ``sell_shares`` action, checked: the seller is the acting
+        player (the president, when the buying company names the sale), the bundle one of his
+        :meth:`sellable_bundles` (at the market price)."""
+        seller = entity.owner if entity.is_corporation else entity
         bundle = action_bundle(self.game, action, priced=False)
-        if not any(same_bundle(bundle, b) for b in self.sellable_bundles(entity)):
-            raise GameError(f"{entity.name} cannot sell these shares to pay for a train now", rule="illegal-sale")
-        return entity, bundle
+        if not any(same_bundle(bundle, b) for b in self.sellable_bundles(seller)):
+            raise GameError(f"{seller.name} cannot sell these shares to pay for a train now", rule="illegal-sale")
+        return seller, bundle
 
     def before_emergency_sale(self, player: Any, bundle: ShareBundle) -> None:
         """Called with a checked sale just before it is made (prices have not moved yet)."""
@@ -101,6 +103,14 @@ class EmergencyBuyTrain(BuyTrain):
         which must buy a train, and has something to sell)?"""
         return (player is buyer.owner and player.is_player and self.must_buy_train(buyer)
                 and bool(self.sellable_bundles(player)))
+
+    def active_entities(self) -> list[Any]:
+        """The buyer, then its president while he may sell shares for the train."""
+        buyer = self.current_entity()
+        if buyer is None:
+            return []
+        owner = buyer.owner
+        return [buyer, owner] if owner is not None and owner is not buyer and self.actions(owner) else [buyer]
 
     def actions(self, entity: Any) -> list[str]:
         """The buyer's, and its president's ``sell_shares`` (:meth:`president_sells`)."""
@@ -136,10 +146,14 @@ class EmergencyBuyTrain(BuyTrain):
         return [b for c in game.corporations for b in game.share_market.bundles_for(player, c)
                 if self.can_emergency_sell(player, b)]
 
+    def offered_sales(self, player: Any) -> list[ShareBundle]:
+        """The bundles listed for sale (default: every one of :meth:`sellable_bundles`)."""
+        return self.sellable_bundles(player)
+
     def emergency_sell_actions(self, player: Any) -> list[dict[str, Any]]:
-        """The legal ``sell_shares`` actions of the president."""
+        """The legal ``sell_shares`` actions of the president (:meth:`offered_sales`)."""
         return [{"type": "sell_shares", "shares": [s.id for s in b.shares], "percent": b.percent}
-                for b in self.sellable_bundles(player)]
+                for b in self.offered_sales(player)]
 
     def legal_actions(self, entity: Any) -> list[dict[str, Any]]:
         """The president's emergency sales first, then the train purchases."""

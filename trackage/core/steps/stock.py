@@ -51,6 +51,16 @@ class BuySellParShares(Passing):
     HOLDING_LIMIT_FORCES_SALE: ClassVar[bool] = True
     #: A purchase, or a par, ends the player's turn.
     PURCHASE_ENDS_TURN: ClassVar[bool] = False
+    #: The shares of a corporation the turn's last action bought or parred are not sold at once.
+    NO_SALE_OF_LAST_BUY: ClassVar[bool] = False
+    #: A corporation's shares are sold at most once a turn.
+    ONE_SALE_PER_TURN: ClassVar[bool] = False
+    #: The actions that count as the turn's purchase (see :meth:`bought`).
+    TURN_PURCHASES: ClassVar[tuple[str, ...]] = PURCHASES
+    #: A par ends the player's turn.
+    PAR_ENDS_TURN: ClassVar[bool] = False
+    #: A par's purchase is refused when :meth:`can_par_corp` does not allow the start.
+    PAR_CHECKS_START: ClassVar[bool] = True
 
     def round_state(self) -> dict[str, Any]:
         return {"players_sold": {}, "players_bought": {}, "current_actions": []}
@@ -65,31 +75,38 @@ class BuySellParShares(Passing):
         return "Buy/Sell/Par"
 
     # ------------------------------------------------------------ availability
+    #: The kinds of action :meth:`actions` lists, in this order, each when :meth:`allows` it.
+    KINDS: ClassVar[tuple[str, ...]] = ("buy_shares", "par", "buy_company", "sell_shares", "sell_company")
+
     def actions(self, entity: Any) -> list[str]:
+        """For the player in turn: the :attr:`KINDS` the step :meth:`allows` (``forced`` when
+        the player :meth:`must_sell`), then ``pass`` when :meth:`may_pass`."""
         if entity is not self.current_entity():
             return []
-        if self.must_sell(entity):
-            out = ["sell_shares"]
-            if self.COMPANIES and self.can_sell_any_companies(entity):
-                out.append("sell_company")
-            return out
-        out = []
-        if self.can_buy_any(entity):
-            out.append("buy_shares")
-        if self.can_ipo_any(entity):
-            out.append("par")
-        if self.COMPANIES and self.can_buy_any_companies(entity):
-            out.append("buy_company")
-        if self.can_sell_any(entity):
-            out.append("sell_shares")
-        if self.COMPANIES and self.can_sell_any_companies(entity):
-            out.append("sell_company")
-        if out:
-            out.append("pass")
-        return out
+        forced = self.must_sell(entity)
+        out = [kind for kind in self.KINDS if self.allows(kind, entity, forced)]
+        return [*out, "pass"] if self.may_pass(out, forced) else out
+
+    def allows(self, kind: str, entity: Any, forced: bool) -> bool:
+        """Whether :meth:`actions` lists ``kind`` for ``entity``; one ``forced`` to sell may
+        only sell (shares, and companies where :attr:`COMPANIES`)."""
+        if kind == "sell_shares":
+            return self.can_sell_any(entity)
+        if kind == "sell_company":
+            return self.COMPANIES and self.can_sell_any_companies(entity)
+        if forced:
+            return False
+        if kind == "buy_company":
+            return self.COMPANIES and self.can_buy_any_companies(entity)
+        return self.can_buy_any(entity) if kind == "buy_shares" else kind == "par" and self.can_ipo_any(entity)
+
+    def may_pass(self, kinds: list[str], forced: bool) -> bool:
+        """Whether the turn may pass with ``kinds`` open (default: some are, and not ``forced``)."""
+        return bool(kinds) and not forced
 
     def bought(self) -> bool:
-        return any(a["type"] in PURCHASES for a in self.round.current_actions)
+        """Whether the turn has made one of the :attr:`TURN_PURCHASES`."""
+        return any(a["type"] in self.TURN_PURCHASES for a in self.round.current_actions)
 
     def sold_now(self, player: Any, thing: Any) -> object:
         return self.round.players_sold.get(player, {}).get(thing)
@@ -203,17 +220,17 @@ class BuySellParShares(Passing):
         return self.can_buy(entity, bundle)
 
     def can_ipo_any(self, entity: Any) -> bool:
+        """Whether ``entity`` may start a corporation now: before a purchase, one it :meth:`may_start`."""
+        return not self.bought() and any(self.may_start(entity, c) for c in self.game.corporations)
+
+    def may_start(self, entity: Any, corp: Corporation) -> bool:
+        """Whether ``entity`` could start ``corp``: the game's ``can_par``, and the first of its
+        own certificates one it :meth:`can_buy` with its :meth:`par_cash`."""
         from ..entities import ShareBundle
 
-        if self.bought():
-            return False
-        for c in self.game.corporations:
-            if not self.game.can_par(c, entity):
-                continue
-            own = c.shares_of(c)
-            if own and self.can_buy(entity, ShareBundle([own[0]])):
-                return True
-        return False
+        own = corp.shares_of(corp)
+        return self.game.can_par(corp, entity) and bool(own) and self.can_buy(
+            entity, ShareBundle([own[0]]), cash=self.par_cash(entity, corp))
 
     def can_par_corp(self, entity: Any, corp: Corporation) -> bool:
         """Whether ``entity`` may start ``corp``: one of its :meth:`par_prices`, within the limits."""
@@ -265,14 +282,19 @@ class BuySellParShares(Passing):
             return False
         if not self.game.check_sale_timing(entity, bundle):
             return False
-        if self.just_bought(bundle.corporation):
+        if self.just_bought(bundle.corporation) or (
+                self.ONE_SALE_PER_TURN and self.sold_now(entity, bundle.corporation) == "now"):
             return False
         return (self.can_sell_order()
                 and self.game.share_market.fit_in_pool(bundle, self.game.market_share_limit(bundle.corporation))
                 and self.can_dump(entity, bundle))
 
     def just_bought(self, corp: Corporation) -> bool:
-        return False
+        """Whether ``corp``'s shares are barred from sale as the turn's last purchase or par
+        (only if :attr:`NO_SALE_OF_LAST_BUY`)."""
+        acts = self.round.current_actions
+        return self.NO_SALE_OF_LAST_BUY and bool(acts) and acts[-1]["type"] in ("par", "buy_shares") \
+            and acts[-1]["_corp"] is corp
 
     def can_sell_any_of(self, entity: Any, corp: Corporation) -> bool:
         return any(self.can_sell(entity, b) for b in self.game.share_market.bundles_for(entity, corp))
@@ -349,15 +371,21 @@ class BuySellParShares(Passing):
     def take_shares(self, entity: Any, bundle: ShareBundle) -> None:
         """Move the certificates to ``entity`` and its money to their seller: the market's
         ``buy_shares`` (the IPO's price to the bank or an incremental company, the market's
-        to the bank, the company floating when it should)."""
-        self.game.share_market.buy_shares(entity, bundle)
+        to the bank, the company floating when it should); the presidency changes hands only
+        when the president's certificate may be bought."""
+        pres = bundle.corporation.presidents_share
+        self.game.share_market.buy_shares(entity, bundle, allow_president_change=pres is None or pres.buyable)
 
     def after_buy(self, entity: Any, corp: Corporation) -> None:
-        """What follows a purchase: the game's ``after_buy_shares``, then the turn's end if
+        """What follows a purchase: :meth:`after_gain`, then the turn's end if
         :attr:`PURCHASE_ENDS_TURN`; titles add to it."""
-        self.game.after_buy_shares(entity, corp)
+        self.after_gain(entity, corp)
         if self.PURCHASE_ENDS_TURN:
             self.pass_()
+
+    def after_gain(self, entity: Any, corp: Corporation) -> None:
+        """What follows a purchase and a par alike (default: the game's ``after_buy_shares``)."""
+        self.game.after_buy_shares(entity, corp)
 
     def _why_not_buy(self, entity: Any, bundle: ShareBundle) -> str:
         corp = bundle.corporation
@@ -413,12 +441,19 @@ class BuySellParShares(Passing):
         (e.g. the home token), then :meth:`after_start`."""
         bundle = self.par_bundle(corp)
         self.check_par_purchase(entity, corp, share_price, bundle)
+        self.start_corporation(entity, corp, share_price, action)
+        self.after_start(entity, corp)
+
+    def start_corporation(self, entity: Any, corp: Corporation, share_price: SharePrice,
+                          action: dict[str, Any]) -> None:
+        """Set ``corp``'s par at ``share_price``; ``entity`` takes its :meth:`par_bundle`
+        (:meth:`take_par_shares`), then the game's ``after_par``; recorded as ``action``."""
+        bundle = self.par_bundle(corp)
         self.game.stock_market.set_par(corp, share_price)
         self.note_bought(entity, corp, bundle.percent)
         self.take_par_shares(entity, corp, share_price, bundle)
         self.game.after_par(corp)
         self._track(action, entity, corp, corp)
-        self.after_start(entity, corp)
 
     # hooks of process_par
     def par_choice(self, action: dict[str, Any], entity: Any) -> tuple[Corporation, SharePrice]:
@@ -458,13 +493,14 @@ class BuySellParShares(Passing):
 
     def check_par_purchase(self, entity: Any, corp: Corporation, share_price: SharePrice, bundle: ShareBundle) -> None:
         """Refuse the par's purchase: too little cash (``insufficient-cash``), over the
-        certificate limit (``certificate-limit``), or :meth:`can_par_corp` refusing."""
+        certificate limit (``certificate-limit``), or :meth:`can_par_corp` refusing (if
+        :attr:`PAR_CHECKS_START`)."""
         cost = share_price.price * bundle.percent // corp.share_percent
         if entity.cash < cost:
             raise GameError(f"{entity.name} cannot afford {cost} for {corp.name}", rule="insufficient-cash")
         if not self.can_gain(entity, bundle):
             raise GameError("over the certificate limit", rule="certificate-limit")
-        if not self.can_par_corp(entity, corp):
+        if self.PAR_CHECKS_START and not self.can_par_corp(entity, corp):
             raise GameError(f"{corp.name} is not available to start now", rule="cannot-par")
 
     def take_par_shares(self, entity: Any, corp: Corporation, share_price: SharePrice, bundle: ShareBundle) -> None:
@@ -473,10 +509,10 @@ class BuySellParShares(Passing):
         self.game.share_market.buy_shares(entity, bundle)
 
     def after_start(self, entity: Any, corp: Corporation) -> None:
-        """What follows a par (after the game's ``after_par``): the game's
-        ``after_buy_shares``, then the turn's end if :attr:`PURCHASE_ENDS_TURN`; titles add to it."""
-        self.game.after_buy_shares(entity, corp)
-        if self.PURCHASE_ENDS_TURN:
+        """What follows a par (after the game's ``after_par``): :meth:`after_gain`, then the
+        turn's end if :attr:`PURCHASE_ENDS_TURN` or :attr:`PAR_ENDS_TURN`; titles add to it."""
+        self.after_gain(entity, corp)
+        if self.PURCHASE_ENDS_TURN or self.PAR_ENDS_TURN:
             self.pass_()
 
     def process_buy_company(self, action: dict[str, Any], entity: Any) -> None:
@@ -592,6 +628,7 @@ class AuctionBuySellParShares(AuctionMixin, BuySellParShares):
 
     HANDLERS: ClassVar[dict[str, Any]] = {**BuySellParShares.HANDLERS, "bid": "process_bid"}
     COMPANIES = False
+    KINDS = (*BuySellParShares.KINDS, "bid")
     LISTING = (*BuySellParShares.LISTING, "bid")
 
     def round_state(self) -> dict[str, Any]:
@@ -618,6 +655,13 @@ class AuctionBuySellParShares(AuctionMixin, BuySellParShares):
         else:
             self.pass_()
 
+    def accept_bid(self, entity: Any, item: Any, price: int, action: dict[str, Any]) -> None:
+        """A first bid puts ``item`` up for auction; a later one raises the bid."""
+        if self.auction is None:
+            self.open_bidding(entity, item, price)
+        else:
+            self.place_bid(entity, price)
+
     def can_bid_any(self, entity: Any) -> bool:
         """Whether ``entity`` may open an auction now (default: never)."""
         return False
@@ -627,16 +671,16 @@ class AuctionBuySellParShares(AuctionMixin, BuySellParShares):
         return []
 
     def actions(self, entity: Any) -> list[str]:
-        if entity is not self.current_entity():
-            return []
-        if self.auction:
+        """While an auction runs, its bidder in turn bids or passes."""
+        if self.auction and entity is self.current_entity():
             return ["bid", "pass"]
-        out = super().actions(entity)
-        if not self.bought() and self.can_bid_any(entity):
-            out.append("bid")
-        if out and "pass" not in out and not self.must_sell(entity):
-            out.append("pass")
-        return out
+        return super().actions(entity)
+
+    def allows(self, kind: str, entity: Any, forced: bool) -> bool:
+        """Also ``bid`` (opening an auction, even when forced to sell) before a purchase."""
+        if kind == "bid":
+            return not self.bought() and self.can_bid_any(entity)
+        return super().allows(kind, entity, forced)
 
     def offers(self, kind: str, entity: Any) -> list[dict[str, Any]]:
         """Bids: on the auction under way, else on :meth:`bid_items`."""

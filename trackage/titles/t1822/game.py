@@ -23,7 +23,6 @@ from . import (
     bidboxes,
     choices,
     config,
-    legal,
     loans,
     trackrights,
     trains,
@@ -824,7 +823,7 @@ class Game1822(Game):
 
     def legal_actions(self, entity=None):
         with self.graph_probe():
-            return legal.with_emergency_sales(self, super().legal_actions(entity), entity)
+            return super().legal_actions(entity)
 
     def upgrade_memo_key(self, hex_, old, new):
         # a yellow tile takes a label (S, T) from its hex (in the old tile's labels); D35 has its own rule

@@ -17,6 +17,8 @@ LEASE_COST = 10
 
 
 class BuySellParShares1825(BuySellParShares):
+    NO_SALE_OF_LAST_BUY = True
+
     def pass_keeps_active(self) -> bool:
         return self.bought()
 
@@ -64,10 +66,6 @@ class BuySellParShares1825(BuySellParShares):
             if share is not None and share.corporation.closed:
                 raise GameError(f"{share.corporation.name} has closed", rule="closed-corporation")
         return super().purchase_bundle(action, entity)
-
-    def just_bought(self, corp) -> bool:
-        acts = self.round.current_actions
-        return bool(acts) and acts[-1]["type"] in ("par", "buy_shares") and acts[-1]["_corp"] is corp
 
 
 def _receivership_pay(step, entity, cost: int, why: str):

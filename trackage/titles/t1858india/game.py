@@ -151,7 +151,7 @@ class Game1858India(Game1858):
         return price
 
     # other companies' Pullmans count for the cheapest train (the step stays open for them)
-    # though they are never sold across: BuyTrainIndia.listable and check_buy refuse them
+    # though they are never sold across: BuyTrainIndia.trains_for_sale leaves them out
 
     def route_rules(self) -> RouteRulesIndia:
         from .routes import RouteRulesIndia

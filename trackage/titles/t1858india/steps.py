@@ -186,11 +186,11 @@ class BuyTrainIndia(BuyCompanyMixin, BuyTrain1858):
                 for c in self.game.purchasable_companies(entity) if "buy_company" in acts and c.value <= entity.cash
                 and (not must_buy or self.train_still_affordable(entity, c))]
 
-    def listable(self, entity, action, must_buy: bool) -> bool:
+    def may_buy_variant(self, entity, train, variant: str, price: int) -> bool:
         """Bought right after issuing shares, a Pullman that closes the step leaves the company
         trainless, which is refused."""
-        pullman = self.game.pullman(self.game.depot.train_by_id(action["train"]))
-        return not (pullman and must_buy and not self.open_after(entity, action["price"]))
+        closes = self.game.pullman(train) and self.must_buy_after_issue(entity) and not self.open_after(entity, price)
+        return not closes and super().may_buy_variant(entity, train, variant, price)
 
 
 def pullman_bonus_per_stop(game, train) -> int:

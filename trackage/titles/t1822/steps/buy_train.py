@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from ....core.errors import GameError
-from ....core.shares import action_bundle
 from ....core.steps.buy_train import Purchase
 from ....core.steps.emergency import EmergencyBuyTrain
 from .. import loans
@@ -27,16 +26,9 @@ class BuyTrain1822(EmergencyBuyTrain):
             return []
         return [t for t in super().trains_for_sale(entity) if t.name not in ("2P", "LP", "P+")]
 
-    def l_upgrades(self, entity):
-        return [t for t in entity.trains if t.name == "L"]
-
     def trade_ins(self, entity) -> list[tuple]:
         """An L train upgraded in place to a 2, at the upgrade cost."""
-        return [(t, t, "2", self.game.l_upgrade_cost()) for t in self.l_upgrades(entity)]
-
-    def president_sells(self, player, buyer) -> bool:
-        """The president always may (:meth:`can_emergency_sell` says what)."""
-        return player.is_player and buyer.owner is player
+        return [(t, t, "2", self.game.l_upgrade_cost()) for t in entity.trains if t.name == "L"]
 
     def cheapest_names(self) -> list[str]:
         """The variant names at the cheapest train's lowest price: what a president may fund."""
@@ -111,22 +103,9 @@ class BuyTrain1822(EmergencyBuyTrain):
         return {h: p for h, p in corp.share_holders.items()
                 if p > 0 and (h.is_player or h is haven or (h.is_corporation and h is not corp))}
 
-    def can_emergency_sell(self, player, bundle) -> bool:
-        """Only while the forced purchase is not yet funded."""
-        corp = self.current_entity()
-        return corp is not None and self.must_buy_train(corp) and super().can_emergency_sell(player, bundle)
-
-    def emergency_sale(self, action, entity) -> tuple:
-        player = entity.owner if entity.is_corporation else entity
-        bundle = action_bundle(self.game, action)
-        if bundle.owner is not player:
-            raise GameError("only the president sells shares to buy a train", rule="illegal-sale")
-        if not self.can_emergency_sell(player, bundle):
-            raise GameError(f"{player.name} cannot sell {bundle.percent}% of {bundle.corporation.name} now",
-                            rule="illegal-sale")
+    def before_emergency_sale(self, player, bundle) -> None:
         self.game.check_sale_presidency(bundle)
-        return player, bundle
 
-    def emergency_sell_actions(self, player) -> list[dict]:
-        """None here: the game lists them (:func:`~trackage.titles.t1822.legal.with_emergency_sales`)."""
-        return []
+    def offered_sales(self, player) -> list:
+        """Not those the reference offers but cannot make (:meth:`Game1822.check_sale_presidency`)."""
+        return [b for b in super().offered_sales(player) if not self.game.tax_haven_would_be_president(b)]

@@ -7,7 +7,6 @@ from typing import ClassVar
 from ....core.entities import ShareBundle
 from ....core.errors import GameError
 from ....core.money import pay
-from ....core.shares import bundle_from_ids
 from ....core.steps.auction import AuctionMixin, Bids
 from ....core.steps.stock import BuySellParShares
 from .. import loans, taxhaven
@@ -116,28 +115,21 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
             self.pass_()
 
     # ------------------------------------------------------------ availability
+    KINDS = ("buy_shares", "par", "sell_shares", "bid", "payoff_player_debt", "payoff_player_debt_partial")
+
     def actions(self, entity):
         if entity.is_company:
             return ["choose_ability"] if self.choices_ability(entity) else []
-        if entity is not self.current_entity():
-            return []
-        if self.must_sell(entity):
-            return ["sell_shares"]
-        debt = self.game.player_debt.get(entity, 0)
-        out = []
-        if self.bid_actions == 0 and not debt and self.can_buy_any(entity):
-            out.append("buy_shares")
-        if self.bid_actions == 0 and not debt and self.can_ipo_any(entity):
-            out.append("par")
-        if self.can_sell_any(entity):
-            out.append("sell_shares")
-        if not debt:
-            out.append("bid")
-        if debt and entity.cash > 0:
-            out += ["payoff_player_debt", "payoff_player_debt_partial"]
-        if out:
-            out.append("pass")
-        return out
+        return super().actions(entity)
+
+    def allows(self, kind, entity, forced) -> bool:
+        """Unless forced to sell: a bid, or with a debt its payoff instead; no purchase with a
+        debt or after a bid."""
+        debt = self.game.player_debt.get(entity, 0) > 0
+        if kind == "bid" or kind.startswith("payoff"):
+            return not forced and (not debt if kind == "bid" else debt and entity.cash > 0)
+        barred = kind in ("buy_shares", "par") and (self.bid_actions or debt)
+        return not barred and super().allows(kind, entity, forced)
 
     def may_buy_from(self, entity, corp) -> bool:
         """Only majors' shares are bought."""
@@ -152,39 +144,19 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         conc = corp.par_via_exchange
         return self.available_cash(entity) + (conc.value if conc is not None else 0)
 
-    def can_ipo_any(self, entity) -> bool:
-        return not self.bought() and any(self.can_start(entity, c) for c in self.game.corporations)
-
-    def can_start(self, entity, corp) -> bool:
-        """``corp`` (a major) may be parred and its first certificate bought with what a par may use."""
-        return self.game.can_par(corp, entity) and self.can_buy(
-            entity, ShareBundle([corp.shares[0]]), cash=self.par_cash(entity, corp))
-
     def par_price_choices(self, corp) -> list:
         """Majors start at the ``par_1`` prices."""
         return [p for p in self.game.stock_market.par_prices if "par_1" in p.types]
 
     def can_par_corp(self, entity, corp) -> bool:
-        return self.can_start(entity, corp) and bool(self.par_prices(entity, corp))
+        """One it :meth:`may_start` (within the limits even when the president's certificate is an
+        exchange), at one of its :meth:`par_prices`."""
+        return self.may_start(entity, corp) and bool(self.par_prices(entity, corp))
 
     def can_dump(self, entity, bundle) -> bool:
         return self.game.can_dump_1822(entity, bundle)
 
     # ------------------------------------------------------------ processing
-    def check_buy_shares(self, entity, bundle: ShareBundle) -> None:
-        """A corporation redeems in its operating turn; no purchase after a bid; then the core's."""
-        if entity is bundle.corporation:
-            raise GameError("a corporation redeems in its operating turn", rule="no-such-action-now")
-        if self.bid_actions:
-            raise GameError("cannot buy shares after bidding this turn", rule="one-purchase-per-turn")
-        super().check_buy_shares(entity, bundle)
-
-    def check_par(self, entity, corp, share_price) -> None:
-        """None after bidding; then the core's (a major at one of its :meth:`par_price_choices`)."""
-        if self.bid_actions:
-            raise GameError("no par after bidding this turn", rule="one-purchase-per-turn")
-        super().check_par(entity, corp, share_price)
-
     def check_par_purchase(self, entity, corp, share_price, bundle: ShareBundle) -> None:
         """Started with its concession: the concession's owner, who can pay what the par price
         exceeds the concession's value by; without it: only from the ``can_par`` phase, paid
@@ -228,8 +200,7 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         conc.close()
 
     def check_sale(self, entity, bundle: ShareBundle) -> None:
-        if bundle.corporation is entity:
-            raise GameError("a corporation issues in its operating turn", rule="no-such-action-now")
+        """Not a sale that would make the tax haven a candidate for the presidency."""
         if bundle.owner is entity:
             self.game.check_sale_presidency(bundle)
         super().check_sale(entity, bundle)
@@ -270,8 +241,7 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
     # ------------------------------------------------------------ enumeration
     def offers_sale(self, entity, bundle: ShareBundle, action: dict) -> bool:
         """Not a sale that would make the tax haven a president."""
-        return not self.game.tax_haven_would_be_president(bundle_from_ids(self.game, action["shares"],
-                                                                          action["percent"]))
+        return not self.game.tax_haven_would_be_president(bundle)
 
     LISTING = ("buy_shares", "sell_shares", "pass", "par", "payoff_player_debt", "bid")
 

@@ -80,13 +80,9 @@ class BuyTrain1858(BuyTrain):
         return entity.cash + (entity.owner.cash if help_ else 0)
 
     def check_funds(self, entity, purchase: Purchase) -> None:
-        """After issuing shares a trainless company must buy from the depot, having issued no
-        more than needed."""
-        if self.must_buy_after_issue(entity):
-            if not purchase.from_depot:
-                raise GameError("must buy a train from the depot after issuing shares", rule="must-buy-depot")
-            if entity.cash - self.round.last_issue_price > purchase.price:
-                raise GameError("more shares issued than needed", rule="issued-too-many")
+        """After issuing shares a trainless company must have issued no more than needed."""
+        if self.must_buy_after_issue(entity) and entity.cash - self.round.last_issue_price > purchase.price:
+            raise GameError("more shares issued than needed", rule="issued-too-many")
         super().check_funds(entity, purchase)
 
     def after_buy_train(self, entity, purchase: Purchase) -> None:
@@ -114,16 +110,15 @@ class BuyTrain1858(BuyTrain):
         return self.round.last_issue_price is not None and self.game.trainless(entity)
 
     def trains_for_sale(self, entity) -> list:
-        """The title's list (:meth:`Game1858.other_trains`)."""
-        return self.game.other_trains(entity)
+        """The title's list (:meth:`Game1858.other_trains`); none after issuing shares (the
+        company must then buy from the depot)."""
+        return [] if self.must_buy_after_issue(entity) else self.game.other_trains(entity)
 
     def legal_actions(self, entity):
         acts = self.actions(entity)
         g = self.game
         must_buy = self.must_buy_after_issue(entity)
-        # after issuing shares only depot trains (those without a price range) are listed
-        out = [a for a in (self.train_offers(entity) if "buy_train" in acts else [])
-               if not (must_buy and "price_range" in a) and self.listable(entity, a, must_buy)]
+        out = self.train_offers(entity) if "buy_train" in acts else []
         if "sell_shares" in acts:
             help_ = entity.owner.cash if entity.owner is not None else 0
             prices = [g.train_price(t, entity, v) for t in g.depot.depot_trains() for v in t.variants]
@@ -136,9 +131,6 @@ class BuyTrain1858(BuyTrain):
         if "pass" in acts and not (must_buy and any(a["type"] == "buy_train" for a in out)):
             out.append({"type": "pass"})
         return out
-
-    def listable(self, entity, action: dict, must_buy: bool) -> bool:
-        return True
 
     def company_offers(self, entity, acts: list, must_buy: bool) -> list:
         return []

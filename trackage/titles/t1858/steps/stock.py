@@ -14,6 +14,9 @@ class StockRound1858Step(AuctionBuySellParShares):
 
     HANDLERS: ClassVar[dict] = {**AuctionBuySellParShares.HANDLERS, "convert": "process_convert"}
     HOLDING_LIMIT_FORCES_SALE = False
+    PAR_ENDS_TURN = True
+    ONE_SALE_PER_TURN = True
+    TURN_PURCHASES = ("buy_shares", "par", "bid")
     LISTING = ("bid", *AuctionBuySellParShares.LISTING[:-1])
 
     def description(self):
@@ -24,23 +27,18 @@ class StockRound1858Step(AuctionBuySellParShares):
         if entity.is_corporation:  # its president's conversion to ten shares
             ok = not self.auction and self.can_convert(entity, self.round.current_entity_of_round())
             return ["convert", "pass"] if ok else []
-        if entity is not self.current_entity():
-            return []
-        if self.auction:
-            return ["bid", "pass"]
-        if self.must_sell(entity):
-            return ["sell_shares"]
-        if self.bought():
-            return []
-        out = [a for a, ok in (
-            ("sell_shares", self.can_sell_any(entity)),
-            ("convert", any(self.can_convert(c, entity) for c in self.game.corporations)),
-            ("buy_shares", self.can_buy_any(entity) or self.can_exchange_any(entity)),
-            ("par", self.can_ipo_any(entity)), ("bid", self.can_bid_any(entity))) if ok]
-        return out + ["pass"] if out else []
+        return super().actions(entity)
 
-    def bought(self) -> bool:
-        return any(a["type"] in ("buy_shares", "par", "bid") for a in self.round.current_actions)
+    KINDS = ("sell_shares", "convert", "buy_shares", "par", "bid")
+
+    def allows(self, kind, entity, forced) -> bool:
+        """Nothing after a purchase or a bid; one forced to sell only sells; a conversion; an
+        exchange for shares."""
+        if forced or self.bought():
+            return forced and kind == "sell_shares"
+        if kind == "convert":
+            return any(self.can_convert(c, entity) for c in self.game.corporations)
+        return (kind == "buy_shares" and self.can_exchange_any(entity)) or super().allows(kind, entity, forced)
 
     def can_convert(self, corp, player) -> bool:
         return (corp.owner is player and player is not None and corp.type == "5-share" and corp.floated()
@@ -48,10 +46,6 @@ class StockRound1858Step(AuctionBuySellParShares):
 
     def can_ipo_any(self, entity) -> bool:
         return "public_companies" in self.game.phase.status and super().can_ipo_any(entity)
-
-    def can_sell(self, entity, bundle) -> bool:
-        """Not shares of a company sold earlier in this turn."""
-        return super().can_sell(entity, bundle) and self.sold_now(entity, bundle.corporation) != "now"
 
     def can_exchange_any(self, player) -> bool:
         game = self.game
@@ -83,10 +77,7 @@ class StockRound1858Step(AuctionBuySellParShares):
 
     def accept_bid(self, entity, company, price, action):
         entity.passed = False
-        if self.auction is None:
-            self.open_bidding(entity, company, price)
-        else:
-            self.place_bid(entity, price)
+        super().accept_bid(entity, company, price, action)
 
     def win_auction(self, winner):
         player, price, company = winner
@@ -99,15 +90,9 @@ class StockRound1858Step(AuctionBuySellParShares):
             raise GameError(f"{self.game.index.name(entity)} cannot convert now", rule="cannot-convert")
         corporations.convert(self.game, entity)
 
-    def after_start(self, entity, corp) -> None:
-        """The home token, if it can be placed now; a par ends the turn."""
-        super().after_start(entity, corp)
-        self.game.maybe_place_home_token(corp)
-        self.pass_()
-
-    def after_buy(self, entity, corp) -> None:
+    def after_gain(self, entity, corp) -> None:
         """The home token, if it can be placed now."""
-        super().after_buy(entity, corp)
+        super().after_gain(entity, corp)
         self.game.maybe_place_home_token(corp)
 
     def offers_sale(self, entity, bundle, action) -> bool:

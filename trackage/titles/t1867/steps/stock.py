@@ -37,17 +37,15 @@ class BuySellParShares1867(AuctionBuySellParShares):
 
     def startable_minors(self, entity) -> list:
         """The minors ``entity`` could put up for auction."""
-        return [c for c in self.game.corporations if self.game.can_par(c, entity) and c.type == "minor"
-                and self.minor_startable(c) and self.can_buy(entity, ShareBundle([c.shares[0]]))]
+        return [c for c in self.game.corporations if c.type == "minor" and self.minor_startable(c)
+                and self.may_start(entity, c)]
 
     def minor_startable(self, corp) -> bool:
         return True
 
     def can_ipo_any(self, entity) -> bool:
-        if int(self.game.phase.name) < self.MAJOR_PHASE or self.bought():
-            return False
-        return any(self.game.can_par(c, entity) and c.type == "major"
-                   and self.can_buy(entity, ShareBundle([c.shares[0]])) for c in self.game.corporations)
+        return int(self.game.phase.name) >= self.MAJOR_PHASE and not self.bought() and any(
+            c.type == "major" and self.may_start(entity, c) for c in self.game.corporations)
 
     def can_par_corp(self, entity, corp) -> bool:
         return (corp.type == "major" and int(self.game.phase.name) >= self.MAJOR_PHASE
@@ -103,24 +101,18 @@ class BuySellParShares1867(AuctionBuySellParShares):
         super().check_bid(entity, corp, price)
 
     def accept_bid(self, entity, corp, price, action):
-        if self.auction is not None:
-            self.place_bid(entity, price)
-            return
-        self.game.place_home_token(corp)
-        self.triggerer = entity
-        self.open_bidding(entity, corp, price)
+        """Opening an auction places the minor's home token."""
+        if self.auction is None:
+            self.game.place_home_token(corp)
+            self.triggerer = entity
+        super().accept_bid(entity, corp, price, action)
 
     def win_auction(self, winner):
         player, price, corp = winner
         par_limit = min(price // 2, self.MAX_MINOR_PAR)
         share_price = next(sp for sp in self.game.par_prices_for(corp) if sp.price <= par_limit)
         pay(self.game, self.game.bank, player, share_price.price * 2, "bid")
-        self.game.stock_market.set_par(corp, share_price)
-        pres = corp.presidents_share
-        self.note_bought(player, corp, pres.percent)
-        self.game.share_market.buy_shares(player, ShareBundle([pres]))
-        self.game.after_par(corp)
-        self._track({"type": "par"}, player, corp, corp)
+        self.start_corporation(player, corp, share_price, {"type": "par"})
         if corp.cash > 0:
             pay(self.game, corp, self.game.bank, corp.cash, "treasury_return")
         pay(self.game, player, corp, price, "bid")

@@ -25,12 +25,6 @@ class BuyTrain1893(EmergencyBuyTrain):
         self.last_sold_price = None
         super().pass_()
 
-    def active_entities(self) -> list:
-        op = self.current_entity()
-        if op is None:
-            return []
-        return [op, op.owner] if self.must_buy_train(op) and op.owner is not None and self.actions(op.owner) else [op]
-
     def exchange_allowed(self, entity) -> bool:
         return entity not in self.round.exchanged_by
 

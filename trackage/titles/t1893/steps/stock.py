@@ -19,6 +19,7 @@ from .auction import _company
 class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
     HANDLERS: ClassVar[dict] = {**BuySellParShares.HANDLERS, "assign": "process_assign"}
     PAR_PRICE_FIRST = True
+    PAR_CHECKS_START = False  # a par's purchase: cash and the certificate limit only
     LISTING = ("buy_shares", "par", "sell_shares", "sell_company", "buy_company", "pass")  # bank cards last
 
     def setup(self):
@@ -36,44 +37,39 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
             return []
         if self.par_rag is not None:
             return ["assign"] if self.game.turn == 1 else ["assign", "pass"]
-        if self.first_sr_passed(entity):
-            return []
-        # (EVA held by another player changes hands in operating rounds only.) A player over a
-        # limit must sell: no pass unless a company purchase, the FdSD exchange or a bond sale is open.
-        must_sell = self.must_sell(entity)
-        out = ["sell_shares"] if must_sell else [
-            a for a, ok in (("buy_shares", self.can_buy_any), ("par", self.can_ipo_any),
-                            ("sell_shares", self.can_sell_any)) if ok(entity)]
-        extra = [a for a, ok in (("buy_company", self.can_buy_any_companies), ("buy_shares", self.can_exchange),
-                                 ("sell_company", self.can_sell_any_companies)) if ok(entity)]
-        out += [a for a in extra if a not in out]
-        if extra or (out and not must_sell):
-            out.append("pass")
-        return out
+        return [] if self.first_sr_passed(entity) else super().actions(entity)
+
+    KINDS = ("buy_shares", "par", "sell_shares", "buy_company", "sell_company")
+
+    def allows(self, kind, entity, forced) -> bool:
+        """Even to one forced to sell: a bank card (EVA held by another player changes hands in
+        operating rounds only), the FdSD exchange, a bond sale."""
+        if kind == "buy_company":
+            return self.can_buy_any_companies(entity)
+        return (kind == "buy_shares" and self.can_exchange(entity)) or super().allows(kind, entity, forced)
+
+    def may_pass(self, kinds, forced) -> bool:
+        """One forced to sell passes only when something besides the sale is open."""
+        return len(kinds) > (1 if forced else 0)
 
     def fdsd_can_exchange(self, company) -> bool:
         """FdSD acts for its owner, in the owner's turn, when RAG shares are in the market."""
         return company is self.game.fdsd and company.owner is self.current_entity() and self.can_exchange(company.owner)
 
-    def _company_buyable(self, entity, company) -> bool:
-        g = self.game
-        return not (self.first_sr_passed(entity) or self.bought() or g.num_certs(entity) >= g.cert_limit(entity)
-                    ) and super()._company_buyable(entity, company)
-
     def may_sell_company(self, entity, company) -> bool:
         """Only bonds are sold, from the second stock round, before buying."""
-        return not (self.first_sr_passed(entity) or self.game.turn <= 1 or self.bought()) and self.game.bond(company)
+        return not (self.game.turn <= 1 or self.bought()) and self.game.bond(company)
 
     def sale_key(self, company):
         """Selling a bond bars buying any bond this round."""
         return "bond" if self.game.bond(company) else company
 
     def may_buy_from(self, entity, corp) -> bool:
-        """Not after passing in the first stock round; only companies the game lets be bought."""
-        return not self.first_sr_passed(entity) and self.game.buyable_corp(corp)
+        """Only companies the game lets be bought."""
+        return self.game.buyable_corp(corp)
 
     def can_sell(self, entity, bundle) -> bool:
-        return not (self.first_sr_passed(entity) or bundle is None or self.game.turn == 1) and super().can_sell(
+        return not (bundle is None or self.game.turn == 1) and super().can_sell(
             entity, bundle) and self.game.buyable_corp(bundle.corporation)
 
     def can_exchange(self, player) -> bool:
@@ -117,11 +113,6 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         self._track(action, player, rag, rag)
         return True
 
-    def take_shares(self, entity, bundle: ShareBundle) -> None:
-        """The presidency changes hands only when the president's certificate may be bought."""
-        self.game.share_market.buy_shares(
-            entity, bundle, allow_president_change=bundle.corporation.presidents_share.buyable)
-
     def after_buy(self, entity, corp) -> None:
         """FdSD, due to close, closes once its owner has bought."""
         super().after_buy(entity, corp)
@@ -138,14 +129,6 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         if entity.cash < share_price.price * 2:
             self.process_assign(None, entity)
         return True
-
-    def check_par_purchase(self, entity, corp, share_price, bundle: ShareBundle) -> None:
-        """Cash (the cost of the director's certificate) and the certificate limit only."""
-        cost = share_price.price * corp.presidents_percent // corp.share_percent
-        if entity.cash < cost:
-            raise GameError(f"{entity.name} cannot afford {cost} for {corp.name}", rule="insufficient-cash")
-        if not self.can_gain(entity, bundle):
-            raise GameError("over the certificate limit", rule="certificate-limit")
 
     def after_start(self, entity, corp) -> None:
         """Its buyable shares go to the market; a par FdSD waited for is done."""
