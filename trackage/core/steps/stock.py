@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..actions import amount
+from ..entities import ShareBundle
 from ..errors import GameError
 from ..money import pay
 from ..shares import action_bundle
@@ -12,7 +13,7 @@ from .auction import AuctionMixin, Bids
 from .passing import Passing
 
 if TYPE_CHECKING:
-    from ..entities import Company, Corporation, ShareBundle
+    from ..entities import Company, Corporation
     from ..market import SharePrice
 
 PURCHASES = ("buy_shares", "par", "buy_company")
@@ -181,8 +182,6 @@ class BuySellParShares(Passing):
 
     def buyable_bundles(self, entity: Any) -> list[ShareBundle]:
         """Single-certificate bundles the player could buy now (IPO and pool)."""
-        from ..entities import ShareBundle
-
         out = []
         for corp in self.game.corporations:
             if not corp.ipoed or corp.closed:
@@ -200,8 +199,6 @@ class BuySellParShares(Passing):
         return out
 
     def can_buy_any(self, entity: Any) -> bool:
-        from ..entities import ShareBundle
-
         for corp in self.game.corporations:
             if not corp.ipoed or corp.closed:
                 continue
@@ -226,16 +223,13 @@ class BuySellParShares(Passing):
     def may_start(self, entity: Any, corp: Corporation) -> bool:
         """Whether ``entity`` could start ``corp``: the game's ``can_par``, and the first of its
         own certificates one it :meth:`can_buy` with its :meth:`par_cash`."""
-        from ..entities import ShareBundle
-
+        if not self.game.can_par(corp, entity):
+            return False
         own = corp.shares_of(corp)
-        return self.game.can_par(corp, entity) and bool(own) and self.can_buy(
-            entity, ShareBundle([own[0]]), cash=self.par_cash(entity, corp))
+        return bool(own) and self.can_buy(entity, ShareBundle([own[0]]), cash=self.par_cash(entity, corp))
 
     def can_par_corp(self, entity: Any, corp: Corporation) -> bool:
         """Whether ``entity`` may start ``corp``: one of its :meth:`par_prices`, within the limits."""
-        from ..entities import ShareBundle
-
         return self.game.can_par(corp, entity) and bool(self.par_prices(entity, corp)) and self.can_gain(
             entity, ShareBundle([corp.presidents_share]))
 
@@ -487,8 +481,6 @@ class BuySellParShares(Passing):
 
     def par_bundle(self, corp: Corporation) -> ShareBundle:
         """What the player starting ``corp`` buys: the president's certificate."""
-        from ..entities import ShareBundle
-
         return ShareBundle([corp.presidents_share])
 
     def check_par_purchase(self, entity: Any, corp: Corporation, share_price: SharePrice, bundle: ShareBundle) -> None:
