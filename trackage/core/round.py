@@ -107,6 +107,10 @@ class Step:
     def description(self) -> str:
         return self.DESCRIPTION or type(self).__name__
 
+    def why_not(self, action: dict[str, Any], entity: Any) -> None:
+        """A hook for a round that explains refusals: raise the GameError naming the rule
+        ``action`` breaks when this step knows it better than the dispatcher (default: nothing)."""
+
     def legal_actions(self, entity: Any) -> list[dict[str, Any]]:
         """Concrete legal actions for ``entity`` (for bots and the CLI)."""
         out: list[dict[str, Any]] = []

@@ -131,9 +131,8 @@ class ExplainRefusal(_RoundMixinBase):
         except GameError as e:
             if e.rule in ("no-such-action-now", "out-of-turn"):
                 for s in self.steps:
-                    why = getattr(s, "why_not", None)
-                    if why is not None and s.active():
-                        why(action, entity)
+                    if s.active():
+                        s.why_not(action, entity)
             raise
 
 
