@@ -162,17 +162,12 @@ class Pipeline:
         """One action through the rules, then the round flow: the end checks and the next
         rounds for as long as the current one is finished."""
         game = self.game
-        try:
-            self._process_single(action)
-        finally:
-            game._moves = (game._moves or 0) + 1
-
-    def _process_single(self, action: dict[str, Any]) -> None:
-        game = self.game
         atype = action["type"]
         if game._gate and game._unlisted is None:
             # a specific rule's refusal, if any, is the clearer error: the rules run first
             game._unlisted = self.check_listed(action)
+        # the state moves from here on: a listing remembered for the state before is retired
+        game._moves = (game._moves or 0) + 1
         if atype in NO_OP_TYPES:
             if atype != "message":
                 game.index.resolve(action)
