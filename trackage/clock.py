@@ -217,3 +217,16 @@ def tally(players: Iterable[str], start: Seen, marks: list[Mark], settings: Cloc
     report.running = to_act
     report.since = prev_at
     return report
+
+
+def clock_time(seconds: float | None) -> str:
+    """Seconds as a clock shows them: ``1:02:03``, ``2d 0:00:05``, ``-0:01:40`` when over."""
+    if seconds is None:
+        return ""
+    s = round(seconds)
+    sign = "-" if s < 0 else ""
+    s = abs(s)
+    days, s = divmod(s, DAY)
+    h, s = divmod(s, 3600)
+    m, s = divmod(s, 60)
+    return f"{sign}{f'{days}d ' if days else ''}{h}:{m:02d}:{s:02d}"

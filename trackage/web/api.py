@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 
@@ -15,8 +15,9 @@ from ..titles import TITLES, game_class, title_info
 from . import views
 from .deps import ActingSeat, GameId, Locked, Seat, ServiceDep, StorageDep
 from .jsonbody import JsonBodyRoute
+from .lobby import lobby_games
 from .models import Action, CreateGame, ImportLog
-from .service import GameService, Live
+from .service import GameService, Live, to_act_of
 
 router = APIRouter(prefix="/api", route_class=JsonBodyRoute)
 
@@ -49,8 +50,25 @@ def game_state(service: GameService, lv: Live, seat: dict | None) -> dict[str, A
         "seat": None if seat is None else (seat["player_id"] or "*"),
         "legal_actions": legal, "finished": game.finished,
         "result": game.result() if game.finished else None, "game_end_reason": game.game_end_reason,
-        "action_count": lv.last_id,
+        "action_count": lv.last_id, "to_act": to_act_of(game), **clock_state(service, lv),
     }
+
+
+def clock_state(service: GameService, lv: Live) -> dict[str, Any]:
+    """The chess clock (a game with one, or imported): per player ``used_s`` (and with
+    settings ``left_s``, ``increments_s``, ``over``, ``penalty``), whose clock runs since
+    which timestamp, the settings; ``clock: None`` without one."""
+    report = service.clock(lv)
+    if report is None:
+        return {"clock": None}
+    out: dict[str, Any] = {"clock": report.as_json(),
+                           "clock_running": {"players": list(report.running), "since": report.since},
+                           "clock_settings": lv.meta.get("clock")}
+    if lv.game.finished:
+        adjusted = report.adjusted_result(lv.game.result())
+        if adjusted is not None:
+            out["adjusted_result"] = adjusted
+    return out
 
 
 @router.get("/titles")
@@ -59,10 +77,10 @@ def api_titles() -> dict[str, dict[str, Any]]:
 
 
 @router.get("/games")
-def api_games(storage: StorageDep) -> list[dict[str, Any]]:
-    return [{"id": g["id"], "title": g["title"], "players": [p["name"] for p in g["players"]],
-             "status": g["status"], "source": g["source"], "result": g["result"]}
-            for g in storage.list_games()]
+def api_games(request: Request, storage: StorageDep, filter: str | None = None) -> list[dict[str, Any]]:
+    """Stored games, newest first, each with who is to act and, for the viewer's seat
+    cookies, ``mine`` and ``your_turn``; ``?filter=mine|waiting|active|finished``."""
+    return lobby_games(storage, request.cookies, filter)
 
 
 @router.post("/games", status_code=201)

@@ -13,6 +13,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
+from ..clock import clock_time
 from ..titles import DISPLAY_NAMES
 from . import api, events, pages
 from .service import GameService, Illegal, ServiceError
@@ -48,6 +49,7 @@ def create_app(db_url: str | None = None, *, sse_interval: float = 1.0) -> FastA
     app.state.service = GameService(storage)
     app.state.sse_interval = sse_interval
     templates = Jinja2Templates(directory=str(HERE / "templates"))
+    templates.env.filters["clock_time"] = clock_time
     templates.env.globals.update(TITLE_NAMES=dict(DISPLAY_NAMES))
     app.state.templates = templates
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")

@@ -20,6 +20,7 @@ from pydantic import (
     model_validator,
 )
 
+from ..clock import ClockSettingsError, parse_settings
 from ..core.errors import LogFormatError
 from ..core.log import check_log
 from ..titles import TITLES
@@ -72,6 +73,9 @@ class CreateGame(JsonBody):
     seed: int | None = Field(default=None, ge=0, lt=2**62, description="the RNG seed (default: from the clock)")
     hotseat: bool | None = Field(default=None, description="one token for every seat (default: only for one "
                                                            "player)")
+    clock: dict[str, Any] | None = Field(default=None, description="a chess clock: {preset: blitz|2h|async, "
+                                         "budget_s, sr_turn_s, operation_s, penalty: {mode: show|deduct, "
+                                         "points_per_minute}, pauses: [[start, end], ...]}")
 
     @classmethod
     def check(cls, data: Any) -> dict[str, Any]:
@@ -90,6 +94,11 @@ class CreateGame(JsonBody):
         out: dict[str, Any] = {"title": title, "players": names, "options": options, "seed": seed}
         if "hotseat" in data:
             out["hotseat"] = bool(data["hotseat"])
+        if data.get("clock") is not None:
+            try:
+                out["clock"] = parse_settings(data["clock"]).as_json()
+            except ClockSettingsError as e:
+                raise Illegal(str(e), "bad-clock") from None
         return out
 
 

@@ -31,25 +31,31 @@ from .deps import (
     seat_cookie,
 )
 from .jsonbody import MAX_IMPORT_BODY, BadJson, game_id, parse_json
+from .lobby import lobby_games, your_turn
 from .mapsvg import entity_colors, render_map, render_tile
 from .models import CreateGame, ImportLog
-from .service import GameService, Live, ServiceError
+from .service import GameService, Live, ServiceError, to_act_of
 from .storage import Storage
 
 router = APIRouter()
 
 
 def lobby_page(request: Request, templates: Jinja2Templates, storage: Storage, error: str | None = None,
-               status: int = 200) -> Response:
+               status: int = 200, which: str | None = None) -> Response:
     titles = titles_catalogue()
+    try:
+        games = lobby_games(storage, request.cookies, which)
+    except ServiceError as e:
+        games, error, status, which = lobby_games(storage, request.cookies), e.message, e.status, None
     return templates.TemplateResponse(request, "lobby.html", {
-        "games": storage.list_games(), "titles": titles, "error": error,
+        "games": games, "titles": titles, "error": error, "game_filter": which or "all",
         "titles_json": json.dumps(titles)}, status_code=status)
 
 
 @router.get("/", response_class=HTMLResponse)
-def lobby(request: Request, templates: TemplatesDep, storage: StorageDep, error: str | None = None) -> Response:
-    return lobby_page(request, templates, storage, error)
+def lobby(request: Request, templates: TemplatesDep, storage: StorageDep, error: str | None = None,
+          filter: str | None = None) -> Response:
+    return lobby_page(request, templates, storage, error, which=filter)
 
 
 @router.post("/games")
@@ -152,10 +158,16 @@ def page_context(service: GameService, lv: Live, token: str | None, action: int 
     rows = history.rows
     log_rows = views.history_rows(rows)
     acting = [views.entity_label(game, e) for e in game.acting_entities()] if not game.finished else []
+    to_act = to_act_of(game)
+    report = service.clock(lv)
     this_round = round_label(game)
     return {
         "gid": g, "game": game, "meta": lv.meta, "title_name": display_name(game.TITLE),
         "round_label": this_round, "acting": acting, "at": at, "last": lv.last_id,
+        "to_act": to_act, "your_turn": not viewing_past and your_turn(seat, to_act),
+        "clock": None if report is None else report.as_json(),
+        "clock_running": () if report is None else report.running,
+        "clock_settings": lv.meta.get("clock"),
         "viewing_past": viewing_past, "map_svg": svg, "groups": groups, "has_lay": bool(lay),
         "lay_hexes": sorted({a["hex"] for a in lay}),
         "token_json": json.dumps([views.clean_for_json(a) for a in tok]),

@@ -18,11 +18,13 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..clock import ClockReport, ClockSettings, parse_settings, tally
 from ..core.errors import GameError, TrackageError
 from ..core.log import filter_actions
 from ..core.rng import seed_for
 from ..export import LOCAL_KEYS, game_to_log
 from ..titles import game_class, new_game
+from ..turns import Mark, Seen, mark_after, players_to_act, replay_marks, seen, sender_of
 from .storage import ActionConflict, Storage
 from .views import History
 
@@ -78,6 +80,22 @@ class Live:
     actors: list = field(default_factory=list)   # (action id, actor, type) of every stored action
     history: History | None = None   # views.History: checkpoints and charts (built lazily)
     legal: tuple | None = None       # (last_id, the game's legal actions then): asked once per action
+    marks: tuple[Seen, list[Mark]] | None = None  # the clock's marks of every stored action (built lazily)
+
+
+def to_act_of(game) -> list[dict]:
+    """The players to act now: ``[{id, name}]`` (several when several may act at once)."""
+    return [{"id": p.id, "name": p.name} for p in players_to_act(game)]
+
+
+def clock_settings(meta: dict) -> ClockSettings | None:
+    raw = meta.get("clock")
+    return None if raw is None else parse_settings(raw)
+
+
+def has_clock(meta: dict) -> bool:
+    """A game shows a clock when it was set one, or was imported (time per player)."""
+    return meta.get("clock") is not None or meta.get("source") == "import"
 
 
 def controller(game, entity):
@@ -169,10 +187,11 @@ class GameService:
         players = [{"id": i + 1, "name": n} for i, n in enumerate(names)]
         try:
             game_class(title).validate_setup(len(players), options)
-            new_game(title, players, options, seed)  # it must start
+            game = new_game(title, players, options, seed)  # it must start
         except GameError as e:
             raise Illegal(str(e.message), e.rule) from None
-        gid, seat_list = self.storage.create_game(title, players, options, seed, hotseat=hotseat)
+        gid, seat_list = self.storage.create_game(title, players, options, seed, hotseat=hotseat,
+                                                  to_act=to_act_of(game), clock=setup.clock)
         return {"id": gid, "seats": [{"player": s["player"], "token": s["token"]} for s in seat_list]}
 
     def import_log(self, data: ImportLog) -> dict:
@@ -213,7 +232,8 @@ class GameService:
         status = "finished" if game.finished else "active"
         gid, seat_list = self.storage.create_game(
             str(title), players, options, seed, hotseat=True, source="import", log_id=data.id,
-            initial_actions=rows, status=status, result=game.result() if game.finished else None)
+            initial_actions=rows, status=status, result=game.result() if game.finished else None,
+            to_act=to_act_of(game))
         hist.meta = {**meta, "id": gid, "hotseat": True, "source": "import"}
         live_obj = Live(gid, hist.meta, game, rows[-1]["id"] if rows else 0,
                         [(a["id"], None, a.get("type")) for a in rows], hist)
@@ -275,6 +295,7 @@ class GameService:
                     return self.live(gid)
                 lv.last_id = new[-1]["id"]
                 lv.history = None
+                lv.marks = None
                 lv.actors.extend((r["id"], r["actor"], r["data"].get("type")) for r in new)
             self._put(lv)
             return lv
@@ -361,6 +382,9 @@ class GameService:
                     raise Forbidden(f"{game.index.name(entity)} is not yours to act for", "not-your-entity")
             if atype == "run_routes":
                 self._fill_revenues(game, entity, action)
+            action["created_at"] = int(time.time())  # when it arrived: the clock's time
+            before = seen(game) if lv.marks is not None else None
+            sender = sender_of(game, action) if lv.marks is not None else None
             try:
                 game.process(action)
             except GameError as e:
@@ -371,7 +395,7 @@ class GameService:
                 raise Illegal(f"the engine could not apply this action: {type(e).__name__}: {e}",
                               "engine-error") from None
             try:
-                self.storage.append_action(gid, action, actor)
+                self.storage.append_action(gid, action, actor, to_act=to_act_of(game))
             except ActionConflict:
                 self._drop(gid)
                 raise Conflict(f"action {aid} was stored by another request first", "stale-id",
@@ -381,6 +405,8 @@ class GameService:
                 raise
             lv.last_id = aid
             lv.actors.append((aid, actor, atype))
+            if lv.marks is not None and before is not None:
+                lv.marks[1].append(mark_after(game, action, before, sender)[0])
             if lv.history is not None:
                 lv.history.append({"id": aid, "data": action, "actor": actor}, game)
             if game.finished:
@@ -420,7 +446,7 @@ class GameService:
                 raise Forbidden("you can undo only your own last action, before anyone acts after it",
                                 "not-your-action")
             stored = {"type": "undo", "entity": int(pid) if pid and pid.isdigit() else (pid or game.seats[0].id),
-                      "entity_type": "player", "id": action["id"]}
+                      "entity_type": "player", "id": action["id"], "created_at": int(time.time())}
             game.undo()
         else:
             if not lv.actors or lv.actors[-1][2] != "undo" or not game.redo_stack:
@@ -428,20 +454,37 @@ class GameService:
             if pid is not None and lv.actors[-1][1] != pid:
                 raise Forbidden("you can redo only your own undo", "not-your-action")
             stored = {"type": "redo", "entity": int(pid) if pid and pid.isdigit() else (pid or game.seats[0].id),
-                      "entity_type": "player", "id": action["id"]}
+                      "entity_type": "player", "id": action["id"], "created_at": int(time.time())}
             try:
                 game.redo()
             except GameError as e:
                 raise Illegal(e.message, e.rule) from None
         try:
-            self.storage.append_action(lv.gid, stored, actor)
+            self.storage.append_action(lv.gid, stored, actor, to_act=to_act_of(game))
         except ActionConflict:
             self._drop(lv.gid)
             raise Conflict("another request stored this action id first", "stale-id") from None
         lv.last_id = stored["id"]
         lv.actors.append((stored["id"], actor, atype))
         lv.history = None
+        lv.marks = None
         return lv
+
+    # ------------------------------------------------------------------ the clock
+    def clock(self, lv: Live) -> ClockReport | None:
+        """The chess clock of a game with one (or imported), from its stored actions'
+        timestamps; the marks are built by one replay, then kept up by live play."""
+        if not has_clock(lv.meta):
+            return None
+        with self._lock_for(lv.gid):
+            if lv.marks is None:
+                rows = self.storage.actions(lv.gid)
+                lv.marks = replay_marks(build_game(lv.meta, []), [r["data"] for r in rows])
+            start, marks = lv.marks
+            live_ids = {a.get("id") for a in lv.game.actions}
+            start_at = lv.meta.get("created_at") if lv.meta.get("source") != "import" else None
+            return tally([str(p.id) for p in lv.game.seats], start, marks, clock_settings(lv.meta),
+                         start_at=start_at, live_ids=live_ids)
 
     # ------------------------------------------------------------------ views
     def log(self, gid: int) -> dict:

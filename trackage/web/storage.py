@@ -33,6 +33,8 @@ games = sa.Table(
     sa.Column("result", sa.JSON, nullable=True),
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("updated_at", sa.Float, nullable=False),
+    sa.Column("to_act", sa.JSON, nullable=True),         # [{id, name}]: the players to act now
+    sa.Column("clock", sa.JSON, nullable=True),          # the chess clock's settings (trackage.clock)
 )
 
 seats = sa.Table(
@@ -111,7 +113,7 @@ class Storage:
     # ------------------------------------------------------------------ games
     def create_game(self, title: str, players: list[dict], options: list[str], seed: int, *,
                     hotseat: bool, source: str = "new", log_id=None, initial_actions=(),
-                    status: str = "active", result=None) -> tuple[int, list[dict]]:
+                    status: str = "active", result=None, to_act=None, clock=None) -> tuple[int, list[dict]]:
         """Store a new game (and an imported log's actions); returns (id, seats with tokens)."""
         now = time.time()
         out_seats = []
@@ -119,7 +121,8 @@ class Storage:
             key = conn.execute(games.insert().values(
                 title=title, players=players, options=list(options), seed=int(seed),
                 log_id=None if log_id is None else str(log_id)[:80], source=source, hotseat=hotseat,
-                status=status, result=result, created_at=now, updated_at=now)).inserted_primary_key
+                status=status, result=result, created_at=now, updated_at=now, to_act=to_act,
+                clock=clock)).inserted_primary_key
             assert key is not None  # an insert into a table with a primary key names it
             gid = key[0]
             seat_rows = [(None, None)] if hotseat else [(str(p["id"]), p["name"]) for p in players]
@@ -149,6 +152,16 @@ class Storage:
                                                     seats.c.token_hash == token_hash(token))).mappings().first()
         return dict(row) if row else None
 
+    def seats_for_tokens(self, tokens: dict[int, str]) -> dict[int, dict]:
+        """The seats some tokens hold, by game id (one query; a token of another game is not
+        its game's seat)."""
+        if not tokens:
+            return {}
+        hashes = {token_hash(t): gid for gid, t in tokens.items()}
+        with self.engine.connect() as conn:
+            rows = conn.execute(seats.select().where(seats.c.token_hash.in_(list(hashes)))).mappings().all()
+        return {r["game_id"]: dict(r) for r in rows if hashes.get(r["token_hash"]) == r["game_id"]}
+
     def set_status(self, gid: int, status: str, result) -> None:
         with self.engine.begin() as conn:
             conn.execute(games.update().where(games.c.id == gid).values(
@@ -168,13 +181,17 @@ class Storage:
                                 .order_by(actions.c.action_id)).all()
         return [{"id": r[0], "data": r[1], "actor": r[2]} for r in rows]
 
-    def append_action(self, gid: int, action: dict, actor: str | None) -> None:
-        """Store one action; :class:`ActionConflict` when its id is taken."""
+    def append_action(self, gid: int, action: dict, actor: str | None, to_act=None) -> None:
+        """Store one action (and who is to act after it, a list); :class:`ActionConflict`
+        when its id is taken."""
         try:
             with self.engine.begin() as conn:
                 conn.execute(actions.insert().values(game_id=gid, action_id=int(action["id"]), data=action,
                                                      actor=actor, created_at=time.time()))
-                conn.execute(games.update().where(games.c.id == gid).values(updated_at=time.time()))
+                changes: dict = {"updated_at": time.time()}
+                if to_act is not None:
+                    changes["to_act"] = to_act
+                conn.execute(games.update().where(games.c.id == gid).values(**changes))
         except IntegrityError as e:
             raise ActionConflict(str(e.orig)) from e
 
