@@ -108,7 +108,7 @@ def cli(*args):
 def test_tournament_resumes(tmp_path):
     out = tmp_path / "results.jsonl"
     args = ["tournament", "1893", "--bots", "random,random", "--games", "2", "--seed", "5", "--out", str(out),
-            "--json"]
+            "--workers", "1", "--json"]
     r = cli(*args)
     assert r.returncode == 0, r.stderr
     first = json.loads(r.stdout)
@@ -134,7 +134,8 @@ def test_tournament_resumes(tmp_path):
     r = cli(*args)
     assert r.returncode == 0 and json.loads(r.stdout) == first and len(out.read_text().splitlines()) == 2
     # other arguments do not resume this file
-    r = cli("tournament", "1893", "--bots", "random,random", "--games", "2", "--seed", "6", "--out", str(out))
+    r = cli("tournament", "1893", "--bots", "random,random", "--games", "2", "--seed", "6", "--out", str(out),
+            "--workers", "1")
     assert r.returncode == 2 and "other arguments" in r.stderr
 
 
@@ -144,11 +145,11 @@ def test_tournament_same_with_workers():
 
 
 def test_tournament_table():
-    r = cli("tournament", "1893", "--bots", "random,random", "--games", "1")
+    r = cli("tournament", "1893", "--bots", "random,random", "--games", "1", "--workers", "1")
     assert r.returncode == 0, r.stderr
     assert "win share" in r.stdout and "random" in r.stdout
 
 
 def test_tournament_unknown_bot():
-    r = cli("tournament", "1893", "--bots", "random,nobody", "--games", "1")
+    r = cli("tournament", "1893", "--bots", "random,nobody", "--games", "1", "--workers", "1")
     assert r.returncode == 2 and "unknown bot 'nobody'" in r.stderr

@@ -194,18 +194,20 @@ def playout(title: str, num_players: int, options: tuple, seed: int, out_path: s
               help="One bot name per seat, comma-separated (e.g. random,random,random,random).")
 @click.option("--option", "-o", "options", multiple=True, help="An optional rule (repeatable).")
 @click.option("--games", "-n", type=click.IntRange(min=1), required=True, help="How many games.")
-@click.option("--workers", "-w", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Games played at once (processes); the results do not depend on it.")
+@click.option("--workers", "-w", type=click.IntRange(min=1), default=None,
+              help="Games played at once (processes; default: one per CPU); the results do not depend on it.")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
               help="Append each game's results here (JSON lines; logs in <stem>.logs/); a rerun resumes.")
 @click.option("--seed", type=int, default=0, show_default=True, help="The tournament's seed (each game's from it).")
 @click.option("--budget", type=click.FloatRange(min=0, min_open=True), default=None,
               help="Seconds per decision for bots that think.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
-def tournament(title: str, bot_list: str, options: tuple, games: int, workers: int, out_path: str | None,
+def tournament(title: str, bot_list: str, options: tuple, games: int, workers: int | None, out_path: str | None,
                seed: int, budget: float | None, as_json: bool) -> None:
     """Play seat-rotated games between bots; win shares (95% Wilson interval), mean rank and
     score margin, and an OpenSkill rating per bot."""
+    import os
+
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -219,7 +221,7 @@ def tournament(title: str, bot_list: str, options: tuple, games: int, workers: i
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=Console(stderr=True), transient=False) as progress:
             task = progress.add_task(f"{title} tournament", total=games, completed=done)
-            result = run(setup, workers, on_game=lambda rec: progress.advance(task))
+            result = run(setup, workers or os.cpu_count() or 1, on_game=lambda rec: progress.advance(task))
     except (TrackageError, ValueError) as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(2)
