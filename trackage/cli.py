@@ -1,4 +1,4 @@
-"""The command line: replay, new, playout, show, ledger, log, review, play, act, routes, serve."""
+"""The command line: replay, new, playout, tournament, show, ledger, log, review, play, act, routes, serve."""
 
 from __future__ import annotations
 
@@ -186,6 +186,49 @@ def playout(title: str, num_players: int, options: tuple, seed: int, out_path: s
     click.echo(json.dumps({"finished": game.finished, "game_end_reason": game.game_end_reason,
                            "actions": len(game.actions), "result": game.result()}))
     sys.exit(0 if game.finished else 1)
+
+
+@main.command()
+@click.argument("title")
+@click.option("--bots", "bot_list", required=True,
+              help="One bot name per seat, comma-separated (e.g. random,random,random,random).")
+@click.option("--option", "-o", "options", multiple=True, help="An optional rule (repeatable).")
+@click.option("--games", "-n", type=click.IntRange(min=1), required=True, help="How many games.")
+@click.option("--workers", "-w", type=click.IntRange(min=1), default=None,
+              help="Games played at once (processes; default: one per CPU); the results do not depend on it.")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), default=None,
+              help="Append each game's results here (JSON lines; logs in <stem>.logs/); a rerun resumes.")
+@click.option("--seed", type=int, default=0, show_default=True, help="The tournament's seed (each game's from it).")
+@click.option("--budget", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Seconds per decision for bots that think.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+def tournament(title: str, bot_list: str, options: tuple, games: int, workers: int | None, out_path: str | None,
+               seed: int, budget: float | None, as_json: bool) -> None:
+    """Play seat-rotated games between bots; win shares (95% Wilson interval), mean rank and
+    score margin, and an OpenSkill rating per bot."""
+    import os
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .bots.report import summary_table
+    from .bots.tournament import Setup, read_done, run
+
+    bots = tuple(b.strip() for b in bot_list.split(",") if b.strip())
+    setup = Setup(title, bots, games, seed=seed, options=tuple(options), budget=budget, out=out_path)
+    try:
+        done = len(read_done(setup))
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=Console(stderr=True), transient=False) as progress:
+            task = progress.add_task(f"{title} tournament", total=games, completed=done)
+            result = run(setup, workers or os.cpu_count() or 1, on_game=lambda rec: progress.advance(task))
+    except (TrackageError, ValueError) as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(2)
+    if as_json:
+        click.echo(json.dumps(result))
+    else:
+        Console(width=None if sys.stdout.isatty() else 160).print(summary_table(result))
 
 
 @main.command()

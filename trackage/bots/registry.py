@@ -1,0 +1,30 @@
+"""Bots by name: ``make_bot(name, seed, budget)``.
+
+Levels of the ladder: ``random`` (level 1) today. The rule-based bot (``rule``) and the search
+bot (``search``) are added here, one line each in ``_KINDS``, by the slices that write them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import MappingProxyType
+
+from .base import BotBase
+from .random_bot import RandomBot
+
+_KINDS: MappingProxyType[str, Callable[[int, float | None], BotBase]] = MappingProxyType({
+    "random": RandomBot,
+    # "rule": RuleBot,      (level 2, a later slice)
+    # "search": SearchBot,  (level 3, a later slice)
+})
+
+BOT_NAMES: tuple[str, ...] = tuple(_KINDS)
+
+
+def make_bot(name: str, seed: int, budget: float | None = None) -> BotBase:
+    """A new bot of kind ``name`` with its own random stream from ``seed`` and ``budget``
+    seconds per decision."""
+    try:
+        kind = _KINDS[name]
+    except KeyError:
+        raise ValueError(f"make_bot: unknown bot {name!r} (known: {', '.join(BOT_NAMES)})") from None
+    return kind(seed, budget)

@@ -1,0 +1,156 @@
+"""Tournaments: seat-rotated games between bots, resumable from a JSON-lines file of results.
+
+Game ``g`` seats the bot list rotated by ``g mod players`` (seat ``s`` gets bot ``(s + g) mod
+players``), so with a multiple of the player count every bot sits in every seat equally often.
+Its seed comes from the tournament's seed and ``g`` alone, and each bot's from the game's seed
+and its seat: the results do not depend on the number of workers nor on the order games end.
+With an output file each finished game is appended as one line as it ends, and its log is
+written beside it (``<out stem>.logs/game-<g>.json``); a rerun with the same arguments skips
+the games already there."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..export import game_to_log
+from .play import derive_seed, outcome, play_game
+from .registry import make_bot
+from .stats import summary
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a tournament is: title, options, the bot list (one per seat), games, seed, budget."""
+
+    title: str
+    bots: tuple[str, ...]
+    games: int
+    seed: int = 0
+    options: tuple[str, ...] = ()
+    budget: float | None = None
+    out: str | None = None
+
+    def seating(self, g: int) -> list[str]:
+        n = len(self.bots)
+        return [self.bots[(s + g) % n] for s in range(n)]
+
+    def game_seed(self, g: int) -> int:
+        return derive_seed("game", self.seed, g)
+
+    def identity(self) -> dict[str, Any]:
+        """The arguments a results line must share with this run to be counted in it."""
+        return {"title": self.title, "options": list(self.options), "bots": list(self.bots),
+                "seed": self.seed, "budget": self.budget}
+
+    def logs_dir(self) -> Path | None:
+        if self.out is None:
+            return None
+        p = Path(self.out)
+        return p.with_name(p.stem + ".logs")
+
+
+def play_one(setup: Setup, g: int) -> dict[str, Any]:
+    """Play game ``g`` of the tournament; its results line (and its log, kept as a file when the
+    tournament has an output file, else in the line)."""
+    seating = setup.seating(g)
+    seed = setup.game_seed(g)
+    bots = [make_bot(name, derive_seed("bot", seed, s), setup.budget) for s, name in enumerate(seating)]
+    t = time.perf_counter()
+    game = play_game(setup.title, list(setup.options), seed, bots)
+    seconds = time.perf_counter() - t
+    out = outcome(game)
+    log = game_to_log(game, game_id=f"tournament-{setup.title}-{setup.seed}-{g}")
+    log.pop("created_at", None)  # the same game gives the same log
+    rec: dict[str, Any] = {"game": g, **setup.identity(), "game_seed": seed, "seating": seating,
+                           "result": game.result(), "game_end_reason": game.game_end_reason,
+                           "scores": out.scores, "ranks": out.ranks, "margins": out.margins, "wins": out.wins,
+                           "actions": len(game.actions), "seconds": round(seconds, 3)}
+    logs = setup.logs_dir()
+    if logs is not None:
+        logs.mkdir(parents=True, exist_ok=True)
+        path = logs / f"game-{g:05d}.json"
+        path.write_text(json.dumps(log))
+        rec["log"] = str(path)
+    else:
+        rec["log"] = log
+    return rec
+
+
+def _play_star(args: tuple[Setup, int]) -> dict[str, Any]:
+    return play_one(*args)
+
+
+def read_done(setup: Setup) -> list[dict[str, Any]]:
+    """The games already in the output file, checked against this run's arguments; a last line
+    cut short (a run stopped while writing) is dropped from the file."""
+    if setup.out is None or not Path(setup.out).exists():
+        return []
+    path = Path(setup.out)
+    lines = path.read_text().splitlines()
+    mine = setup.identity()
+    done: dict[int, dict[str, Any]] = {}
+    for i, line in enumerate(lines):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError:
+            if i == len(lines) - 1:
+                path.write_text("".join(ln + "\n" for ln in lines[:i]))
+                break
+            raise ValueError(f"tournament: {path} line {i + 1} is not JSON (resume needs a results file)") from None
+        theirs = {k: rec.get(k) for k in mine}
+        if theirs != mine:
+            raise ValueError(f"tournament: {path} line {i + 1} was made by other arguments ({theirs}, not {mine}); "
+                             "resume needs the same title, options, bots, seed and budget")
+        if 0 <= rec["game"] < setup.games:
+            done[rec["game"]] = rec
+    return [done[g] for g in sorted(done)]
+
+
+def play(setup: Setup, workers: int = 1) -> Iterator[dict[str, Any]]:
+    """The records of the games not yet in the output file, as each ends (appended to it first)."""
+    if not setup.bots:
+        raise ValueError("tournament: no bots (give one per seat)")
+    for name in set(setup.bots):
+        make_bot(name, 0)  # an unknown name fails now, not in a worker
+    done = {r["game"] for r in read_done(setup)}
+    todo = [g for g in range(setup.games) if g not in done]
+    if not todo:
+        return
+    sink = open(setup.out, "a") if setup.out is not None else None  # noqa: SIM115 - closed below
+    try:
+        if workers <= 1 or len(todo) == 1:
+            results: Iterator[dict[str, Any]] = (play_one(setup, g) for g in todo)
+            yield from _kept(results, sink)
+        else:
+            ctx = multiprocessing.get_context("spawn")
+            with ctx.Pool(min(workers, len(todo))) as pool:
+                yield from _kept(pool.imap_unordered(_play_star, [(setup, g) for g in todo]), sink)
+    finally:
+        if sink is not None:
+            sink.close()
+
+
+def _kept(results: Iterator[dict[str, Any]], sink: Any) -> Iterator[dict[str, Any]]:
+    for rec in results:
+        if sink is not None:
+            sink.write(json.dumps(rec) + "\n")
+            sink.flush()
+        yield rec
+
+
+def run(setup: Setup, workers: int = 1, on_game: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """Play the tournament's missing games and return its summary over all of its games."""
+    records = read_done(setup)
+    for rec in play(setup, workers):
+        records.append(rec)
+        if on_game is not None:
+            on_game(rec)
+    return summary(setup.title, records)
