@@ -209,6 +209,8 @@ def run_routes(game: Any, who: Any, a: dict[str, Any]) -> str:
     routes = [r for r in a.get("routes") or [] if isinstance(r, dict)]
     if not routes:
         return "Run no trains"
+    if any(r.get("revenue") is None for r in routes):  # (a logged run names only its connections)
+        return "Run " + ", ".join(f"{train_name(game, r.get('train'))} train" for r in routes)
     total = sum(int(r.get("revenue") or 0) for r in routes)
     parts = ", ".join(f"{train_name(game, r.get('train'))}: {r.get('revenue_str') or ''} ({r.get('revenue')})"
                       for r in routes)
