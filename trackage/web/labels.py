@@ -118,7 +118,7 @@ def sell_shares(game: Any, who: Any, a: dict[str, Any]) -> str:
 
 def par(game: Any, who: Any, a: dict[str, Any]) -> str:
     sp = str(a.get("share_price", "")).split(",")[0]
-    return f"Par {corporation(game, a.get('corporation'))} at {money(game, sp)}"
+    return f"Par {corporation(game, a.get('corporation'))} at {money(game, int(sp))}"
 
 
 def bid(game: Any, who: Any, a: dict[str, Any]) -> str:
