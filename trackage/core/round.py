@@ -111,6 +111,12 @@ class Step:
         """A hook for a round that explains refusals: raise the GameError naming the rule
         ``action`` breaks when this step knows it better than the dispatcher (default: nothing)."""
 
+    def action_label(self, entity: Any, action: dict[str, Any]) -> str | None:
+        """Title hook: ``action`` (one this step lists or processes for ``entity``) in the
+        step's own words, for people (the web's buttons); None leaves it to the generic
+        labels. Default: None."""
+        return None
+
     def legal_actions(self, entity: Any) -> list[dict[str, Any]]:
         """Concrete legal actions for ``entity`` (for bots and the CLI)."""
         out: list[dict[str, Any]] = []

@@ -1,5 +1,5 @@
-"""What the pages show, as plain data: action labels, the spreadsheet, the market grid,
-the history (a game at any action, with checkpoints) and the charts' series."""
+"""What the pages show, as plain data: action labels (``describe``, from :mod:`.labels`),
+the spreadsheet, the market grid, the history (a game at any action, with checkpoints) and the charts' series."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from ..core.errors import GameError
 from ..core.journal import round_label
 from ..core.log import filter_actions
 from ..titles import new_game
+from .labels import describe as describe  # (the pages and the CLI label actions through views)
 from .mapsvg import entity_colors
 
 if TYPE_CHECKING:
@@ -23,74 +24,6 @@ def entity_label(game, e) -> str:
     if e.is_player:
         return e.name
     return str(getattr(e, "id", None) or getattr(e, "name", e))
-
-
-def describe(game, a: dict) -> str:
-    """A short human label of a legal (or logged) action."""
-    t = a.get("type")
-    try:
-        if t == "pass":
-            return "Pass"
-        if t in ("buy_shares", "sell_shares"):
-            shares = [game.index.share(s) for s in a.get("shares") or []]
-            shares = [s for s in shares if s is not None]
-            corp = shares[0].corporation.id if shares else "?"
-            pct = a.get("percent") or sum(s.percent for s in shares)
-            if t == "buy_shares":
-                src = "?"
-                if shares:
-                    o = shares[0].owner
-                    src = "IPO" if o is shares[0].corporation or (o is not None and o.is_corporation) else (
-                        "market" if o is not None and o.is_pool else entity_label(game, o))
-                price = sum(s.price() for s in shares) if shares else None
-                return f"Buy {pct}% {corp} from {src}" + (f" for {price}" if price is not None else "")
-            price = sum(s.price() for s in shares) if shares else None
-            return f"Sell {pct}% {corp}" + (f" for {price}" if price is not None else "")
-        if t == "par":
-            sp = str(a.get("share_price", "")).split(",")[0]
-            return f"Par {a.get('corporation')} at {sp}"
-        if t == "buy_company":
-            return f"Buy {a.get('company')} for {a.get('price')}"
-        if t == "sell_company":
-            return f"Sell {a.get('company')} for {a.get('price')}"
-        if t == "bid":
-            return f"Bid on {a.get('company') or a.get('corporation') or a.get('minor')}"
-        if t == "lay_tile":
-            return f"Lay tile {a.get('tile')} on {a.get('hex')} (rotation {a.get('rotation')})"
-        if t == "place_token":
-            city = a.get("city")
-            c = game.board.city_by_id(city) if game.board is not None else None
-            where = c.hex.id if c is not None and c.hex is not None else city
-            return f"Token in {where}" + (f" ({c.hex.location_name})" if c is not None and c.hex is not None
-                                          and c.hex.location_name else "")
-        if t == "buy_train":
-            tr = a.get("train")
-            return f"Buy train {a.get('variant') or tr} ({tr}) for {a.get('price')}"
-        if t == "run_routes":
-            routes = a.get("routes") or []
-            if not routes:
-                return "Run no trains"
-            total = sum(int(r.get("revenue") or 0) for r in routes)
-            parts = ", ".join(f"{r.get('train')}: {r.get('revenue_str') or ''} ({r.get('revenue')})" for r in routes)
-            return f"Run for {total}: {parts}"
-        if t == "dividend":
-            kind = str(a.get("kind"))
-            return {"payout": "Pay dividends", "withhold": "Withhold", "half": "Pay half"}.get(
-                kind, f"Dividend: {kind}")
-        if t == "discard_train":
-            return f"Discard train {a.get('train')}"
-        if t == "undo":
-            return "Undo"
-        if t == "redo":
-            return "Redo"
-        if t == "message":
-            return f"Message: {a.get('message', '')}"
-    except (GameError, AttributeError, TypeError, ValueError, KeyError):
-        pass
-    extra = ", ".join(f"{k}={v}" for k, v in a.items()
-                      if k not in ("type", "entity", "entity_type", "id", "price_range", "price_step",
-                                   "canonical_prices", "created_at", "user", "auto_actions"))
-    return f"{t.replace('_', ' ').capitalize() if isinstance(t, str) else t}" + (f": {extra}" if extra else "")
 
 
 def clean_for_json(a: dict) -> dict:

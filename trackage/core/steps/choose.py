@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from typing import Any, ClassVar
 
 from ..errors import GameError
@@ -39,6 +39,28 @@ class ChooseMixin:
         """Title hook: carry out ``entity``'s ``choice`` (one of ``choices(entity)``); raise a
         ``GameError`` to refuse it after all."""
         raise NotImplementedError
+
+    def choice_question(self, entity: Any) -> str:
+        """Title hook: what ``entity`` is asked, for people (put before each choice's label);
+        default: nothing (the choices' labels say it all)."""
+        return ""
+
+    def choice_label(self, entity: Any, choice: Any) -> str:
+        """Title hook: ``choice`` in words, for people. Default: the label ``choices`` gives
+        it (when it is a mapping of choices to labels), else the choice itself, spaced."""
+        offered = self.choices(entity)
+        if isinstance(offered, Mapping) and choice in offered:
+            return str(offered[choice])
+        return str(choice).replace("_", " ").capitalize()
+
+    def action_label(self, entity: Any, action: dict[str, Any]) -> str | None:
+        """A choice as its question and its label; other actions as the step words them."""
+        if action.get("type") != self.CHOICE_ACTION:
+            label: str | None = super().action_label(entity, action)  # type: ignore[misc]  # the Step's
+            return label
+        question = self.choice_question(entity)
+        label = self.choice_label(entity, action.get(self.CHOICE_FIELD))
+        return f"{question}: {label}" if question else label
 
     def process_choose(self, action: dict[str, Any], entity: Any) -> None:
         choice = action.get(self.CHOICE_FIELD)

@@ -106,6 +106,14 @@ class LeaseMixin:
         self.round.leased_train = train
         _receivership_pay(self, entity, LEASE_COST, "lease")
 
+    def action_label(self, entity, action) -> str | None:
+        """The lease in words."""
+        if action.get("type") == "special_buy":
+            cost = self.game.CURRENCY % action.get("cost", LEASE_COST)
+            return f"Lease a {action.get('description')} train for {cost}"
+        label: str | None = super().action_label(entity, action)  # type: ignore[misc]  # the step's
+        return label
+
     def lease_actions(self, entity) -> list[dict]:
         names = dict.fromkeys(t.name for t in self.game.depot.depot_trains())
         return [{"type": "special_buy", "description": n, "cost": LEASE_COST} for n in names]

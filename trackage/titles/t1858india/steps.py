@@ -115,6 +115,10 @@ class RouteIndia(ChooseMixin, Route1858):
     def choices(self, entity) -> list[str]:
         return [t.id for t in self.attachable(entity)]
 
+    def choice_label(self, entity, choice) -> str:
+        train = self.game.depot.train_by_id(choice)
+        return f"Pullman with the {train.name if train else choice} train"
+
     def choose(self, entity, choice) -> None:
         """The Pullman runs with the named train."""
         self.round.pullmans[entity] = self.game.depot.train_by_id(choice)

@@ -22,6 +22,23 @@ class MinorAcquisition(ChooseMixin, Step):
     def description(self):
         return "Acquire a minor"
 
+    #: the choices in words: how to pay for the minor, then what becomes of its token
+    CHOICE_WORDS: ClassVar[dict] = {"money": "Pay in cash", "one_share": "Pay with one share",
+                                    "two_shares": "Pay with two shares", "replace": "Replace its token",
+                                    "exchange": "Exchange its token", "remove": "Remove its token"}
+
+    def choice_question(self, entity) -> str:
+        return f"Acquire {self.minor.name} ({self.minor.id})" if self.minor is not None else ""
+
+    def choice_label(self, entity, choice) -> str:
+        return self.CHOICE_WORDS.get(choice) or super().choice_label(entity, choice)
+
+    def action_label(self, entity, action):
+        if action.get("type") == "merge":
+            minor = self.game.corporation_by_id(action.get("corporation"))
+            return f"Acquire {minor.name} ({minor.id})" if minor is not None else None
+        return super().action_label(entity, action)
+
     def actions(self, entity):
         if entity is not self.current_entity():
             return []

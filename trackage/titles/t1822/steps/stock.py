@@ -211,6 +211,12 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         blocked = company.sym == "P16" and (self.bid_actions > 0 or self.game.player_debt.get(company.owner, 0) > 0)
         return {} if choices and blocked else choices
 
+    def action_label(self, entity, action):
+        """A company's choice in the words the company gives it."""
+        if action.get("type") == "choose_ability":
+            return {k: str(v) for k, v in self.choices_ability(entity).items()}.get(action.get("choice"))
+        return super().action_label(entity, action)
+
     def process_choose_ability(self, action, entity):
         choice = action.get("choice")
         choices = self.choices_ability(entity)

@@ -32,6 +32,12 @@ class Track1822(TrackAndTokenStep):
             return True
         return super().can_lay_tile(entity)
 
+    def action_label(self, entity, action):
+        """A company's choice in the words the company gives it."""
+        if action.get("type") == "choose_ability":
+            return {k: str(v) for k, v in self.game.company_choices(entity, "track").items()}.get(action.get("choice"))
+        return super().action_label(entity, action)
+
     def process_choose_ability(self, action, entity):
         if action.get("choice") not in self.game.company_choices(entity, "track"):
             raise GameError(f"{action.get('choice')!r} is not a choice now", rule="bad-choice")

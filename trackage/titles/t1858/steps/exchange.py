@@ -121,6 +121,10 @@ class ExchangeApproval1858(ChooseMixin, Step):
     def choices(self, entity) -> tuple[str, ...]:
         return ("approve", "deny")
 
+    def choice_label(self, entity, choice) -> str:
+        minor = self.round.approval_minor
+        return f"{str(choice).capitalize()} {minor.name if minor else 'the'} exchange for a treasury share"
+
     def choose(self, entity, choice) -> None:
         """Approved, the private is exchanged for a treasury share; denied in the private
         closure round, the company is not asked again."""

@@ -47,6 +47,13 @@ class PrivateClosure1858(ChooseMixin, Passing):
                 out.append({"corporation": c.id, "from": "market"})
         return out
 
+    def choice_label(self, entity, choice) -> str:
+        corp = self.game.corporation_by_id(choice.get("corporation")) if isinstance(choice, dict) else None
+        if corp is None:
+            return "Exchange"
+        where = "treasury" if choice.get("from") == "treasury" else "market"
+        return f"Exchange {entity.name} for a {corp.name} ({corp.id}) share from the {where}"
+
     def passing(self, entity) -> None:
         """The private railway is not exchanged: it closes (its owner is paid its value)."""
         privates.close_private(self.game, entity)

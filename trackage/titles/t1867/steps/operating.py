@@ -43,6 +43,9 @@ class MajorTrainless(ChooseMixin, Passing):
     def choices(self, entity) -> list[str]:
         return ["nationalize"]
 
+    def choice_label(self, entity, choice) -> str:
+        return f"Nationalize {entity.name}"
+
     def choose(self, entity, choice) -> None:
         """Nationalise the major (refused while that would strand the round)."""
         if self.strands_round(entity):

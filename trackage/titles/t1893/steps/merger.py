@@ -48,6 +48,13 @@ class MergerVote(ChooseMixin, Step):
             return ("no",)  # this yes would form it, which the reference fails to do (Game1893.founding_fails)
         return ("yes", "no")
 
+    def choice_question(self, entity) -> str:
+        target = self.round.merge_target
+        return f"Form {target.name}" if target is not None else "Merge"
+
+    def choice_label(self, entity, choice) -> str:
+        return f"vote {choice}"
+
     def choose(self, entity, choice) -> None:
         """The vote is counted; while the company is still offered the next voter with a say is up."""
         self.round.handle_vote(entity, choice)
