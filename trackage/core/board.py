@@ -116,7 +116,7 @@ def _printed_state(state: BoardState, hex_: Hex, tile: Placed) -> None:
 class Board:
     """A game's board: ``hexmap`` and ``supply`` (catalogue), ``state`` (:class:`BoardState`)."""
 
-    CLONE_SKIP = ("_graph", "_graph_version", "_derived", "token_error")
+    CLONE_SKIP = ("_graph", "_graph_version", "_derived", "token_error", "unsettled_graph")
 
     def __init__(self, game: Any, map_data: dict[str, Any], supply_data: dict[str, Any],
                  impassable_colors: Iterable[str] | None) -> None:
@@ -133,6 +133,7 @@ class Board:
         self._graph_version: Hashable | None = None
         self._derived: tuple[Hashable, dict[Hashable, Any]] | None = None  # (board version, views built at it)
         self.token_error: str | None = None
+        self.unsettled_graph: TrackGraph | None = None  # owes whole walks (TrackGraph.settle)
 
     # ------------------------------------------------------------ lookups
     def hex_by_id(self, hid: object) -> Any:
@@ -413,13 +414,24 @@ class Board:
         t = self.state.tokens.get(city)
         return t if t is not None else (None,) * city.normal_slots
 
+    def settle_graph(self) -> None:
+        """Let the track graph finish the walks it cut short (before tokens move, before a copy)."""
+        g = self.unsettled_graph
+        if g is not None:
+            self.unsettled_graph = None
+            g.settle()
+
     def set_tokens(self, city: City, slots: Iterable[Token | None]) -> None:
+        if self.unsettled_graph is not None:
+            self.settle_graph()
         self.state.tokens = {**self.state.tokens, city: tuple(slots)}
 
     def extra_tokens(self, city: City) -> tuple[Token, ...]:
         return self.state.extra_tokens.get(city, ())
 
     def set_extra_tokens(self, city: City, tokens: Iterable[Token]) -> None:
+        if self.unsettled_graph is not None:
+            self.settle_graph()
         self.state.extra_tokens = {**self.state.extra_tokens, city: tuple(tokens)}
 
     def slots(self, city: City) -> int:
@@ -584,6 +596,8 @@ class Board:
     def reset_city(self, city: City) -> None:
         """Drop all tokens and restore the printed number of slots."""
         st = self.state
+        if self.unsettled_graph is not None:
+            self.settle_graph()
         if city in st.tokens:
             st.tokens = {k: v for k, v in st.tokens.items() if k is not city}
         if city in st.extra_tokens:

@@ -647,6 +647,8 @@ class Game:
         """An independent game in the same state: a structural copy (the catalogue is shared)."""
         from .clone import clone
 
+        if self.board is not None:
+            self.board.settle_graph()
         return clone(self)
 
     def load(self, actions: list[dict[str, Any]], *, strict: bool = False,

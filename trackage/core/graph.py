@@ -393,6 +393,10 @@ class TrackGraph:
         self._tokenable_cities: dict[Entity, list[NodeBase]] = {}
         self._can_token: dict[tuple[Entity, bool], bool] = {}
         self._by_token: dict[Entity, dict[City, _Reach]] = {}
+        # corporations whose can_token answer was found without the whole walk, and the
+        # board version then: the whole walk is owed before a token moves (see settle)
+        self._pending: dict[Entity, bool] = {}
+        self._pending_at: Hashable | None = None
 
     # -- cache control ---------------------------------------------------------------
 
@@ -434,6 +438,7 @@ class TrackGraph:
         self._tokenable_cities.clear()
         self._can_token.clear()
         self._by_token.clear()
+        self._pending.clear()
         if self.memory_key is None:
             self._local_routes = forget_route_info(self._local_routes)
 
@@ -507,15 +512,36 @@ class TrackGraph:
         r = self._can_token.get(key)
         if r is not None:
             return r
-        offered = self._offered_nodes(corporation)
-        r = False
-        for node in offered:
-            if node.is_city and self.board.tokenable(node, corporation, free=True, tokens=tokens, cheater=cheater,
-                                                     same_hex_allowed=same_hex_allowed):
-                r = True
-                break
+        board = self.board
+
+        def wanted(node: NodeBase) -> bool:
+            return node.is_city and board.tokenable(node, corporation, free=True, tokens=tokens, cheater=cheater,
+                                                    same_hex_allowed=same_hex_allowed)
+
+        offered = self._offered.get(corporation)
+        known = self._routes.get(corporation)
+        if offered is None and known is not None and known.get("route_train_purchase"):
+            # a whole walk would tell nothing new of its routes (a train-purchase route is
+            # remembered): walk only until a tokenable city is found
+            r = self._offers_any(corporation, wanted)
+            self._pending[corporation] = True
+            self._pending_at = board.state.version
+            board.unsettled_graph = self
+        else:
+            r = any(wanted(n) for n in self._offered_nodes(corporation))
         self._can_token[key] = r
         return r
+
+    def settle(self) -> None:
+        """Do the whole walks that :meth:`can_token` cut short, as the board is now. Called
+        before a token moves without a new board version: a graph that keeps its answers past
+        such a change (quirk stale-graph) must know what a whole walk before it found."""
+        pending, self._pending = self._pending, {}
+        if not pending or self._pending_at != self.board.state.version:
+            return
+        for corporation in pending:
+            if corporation not in self._offered:
+                self._compute(corporation)
 
     def tokenable_cities(self, corporation: Entity) -> list[NodeBase]:
         """Reached cities where the corporation could place a token (free), in walk order."""
@@ -648,10 +674,13 @@ class TrackGraph:
                 nodes.extend(self.board.tile(hx).city_towns)
         return hexes, nodes
 
-    def _compute(self, corporation: Entity, one_token: City | None = None) -> _Reach:
+    def _seed(self, corporation: Entity, one_token: City | None
+              ) -> tuple[dict[Hex, dict[int, bool]], dict[NodeBase, bool], list[NodeBase], list[NodeBase]]:
+        """Where the corporation's walks start: the hexes and nodes connected before any walk,
+        the start nodes (its token cities, its home with ``home_as_token``) and the nodes
+        offered without a walk (token abilities, used teleports)."""
         hexes: dict[Hex, dict[int, bool]] = {}
         nodes: dict[NodeBase, bool] = {}
-        paths: dict[Path, bool] = {}
         offered: list[NodeBase] = []
 
         board = self.board
@@ -686,6 +715,52 @@ class TrackGraph:
                     nodes[n] = True
                     if used:
                         offered.append(n)
+        return hexes, nodes, starts, offered
+
+    def _offers_any(self, corporation: Entity, wanted: Callable[[NodeBase], bool]) -> bool:
+        """Would :meth:`_compute` offer a node for which ``wanted`` holds? The same walks, each
+        stopped at the first such node and pruned to the paths that carry one."""
+        _hexes, _nodes, starts, offered = self._seed(corporation, None)
+        if any(wanted(n) for n in offered):
+            return True
+        board = self.board
+        walk_corp = None if self.no_blocking else corporation
+        skip_paths = self._skip_paths(corporation) if self._skip_paths is not None else None
+        skip_track = self.skip_track
+        start_set = dict.fromkeys(starts, True)
+        W: _W = (board.state.links, board.state.tile_at, None)
+        verdict: dict[NodeBase, bool] = {}
+
+        def good(n: NodeBase) -> bool:
+            v = verdict.get(n)
+            if v is None:
+                v = verdict[n] = bool(wanted(n))
+            return v
+
+        for start in starts:
+            reach = self._closure(start, start_set, walk_corp, skip_paths, skip_track, W)
+            left = {p for p in reach if any(good(n) for n in p.nodes)}
+            if not left:
+                continue
+            visited = dict(start_set)
+            del visited[start]
+            targets = _Targets(left, walk_corp, board.blocks, skip_track, skip_paths, W[0], W[1])
+
+            def visit(path: Path, _vp: dict[Path, bool], _vn: dict[NodeBase, bool], left: set[Path] = left) -> None:
+                if path in left:
+                    raise _Complete
+
+            try:
+                _walk_node(start, visited, walk_corp, {}, skip_paths, {}, skip_track, False, visit,
+                           (W[0], W[1], targets), board.blocks)
+            except _Complete:
+                return True
+        return False
+
+    def _compute(self, corporation: Entity, one_token: City | None = None) -> _Reach:
+        hexes, nodes, starts, offered = self._seed(corporation, one_token)
+        paths: dict[Path, bool] = {}
+        board = self.board
 
         known = self._routes.get(corporation)
         routes = dict(known) if known is not None else {}

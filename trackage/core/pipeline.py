@@ -40,6 +40,8 @@ def snapshot(game: Game) -> Game:
     """A frozen copy of ``game`` now (never changed; restored by copying it again)."""
     from .clone import clone
 
+    if game.board is not None:
+        game.board.settle_graph()
     return clone(game)
 
 
