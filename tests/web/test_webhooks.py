@@ -263,3 +263,12 @@ def test_a_seat_removes_its_own_hook(hclient, receiver):
     assert hclient.delete(f"/api/games/{gid}/webhooks/{hook_id}", headers=auth(bob)).status_code == 404
     assert hclient.delete(f"/api/games/{gid}/webhooks/{hook_id}", headers=auth(ann)).status_code == 204
     assert state(hclient, gid, ann)["webhooks"] == []
+
+
+def test_a_named_host_is_posted_to_its_checked_address_with_its_own_host_header(hclient, receiver):
+    port = receiver.url.rsplit(":", 1)[1]
+    gid, tokens = new_game(hclient, webhooks=[f"http://localhost:{port}/named"])
+    act(hclient, gid, tokens[state(hclient, gid)["to_act"][0]["name"]])
+    wait_for(lambda: len(receiver.received()) >= 1)
+    got = receiver.received()[0]
+    assert got["path"] == "/named" and got["host"] == f"localhost:{port}"

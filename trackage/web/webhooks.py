@@ -115,11 +115,8 @@ class Deliverer:
             target = hookurl.check(url, allow_private=self.settings.allow_private)
         except hookurl.WebhookUrlError as e:
             return None, f"refused (webhook-url): {e}"
-        # connect to the address just checked (not a second lookup): the Host header and TLS
-        # name stay the URL's
-        ip = target.addresses[0]
-        netloc_ip = f"[{ip}]" if ":" in ip else ip
-        pinned = target.parts._replace(netloc=f"{netloc_ip}:{target.port}").geturl()
+        # connect to an address just checked (not a second lookup): the Host header and TLS
+        # name stay the URL's; the next address when one refuses the connection
         default_port = hookurl.SCHEMES[target.parts.scheme.lower()]
         host_header = target.parts.hostname or target.host
         if ":" in host_header:
@@ -128,20 +125,35 @@ class Deliverer:
             host_header += f":{target.port}"
         extensions = {"sni_hostname": target.host} if target.parts.scheme.lower() == "https" else {}
         headers = {"Host": host_header, "User-Agent": USER_AGENT}
-        try:
-            with client.stream("POST", pinned, json=body, headers=headers, extensions=extensions) as resp:
-                read = 0
-                for chunk in resp.iter_bytes():
-                    read += len(chunk)
-                    if read >= self.settings.max_response_bytes:
-                        break
-                status = resp.status_code
-        except httpx.TimeoutException:
-            return None, f"timed out after {self.settings.timeout:g} s"
-        except httpx.HTTPError as e:
-            return None, f"{type(e).__name__}: {e}"
-        if 200 <= status < 300:
-            return status, None
-        if 300 <= status < 400:
-            return status, f"HTTP {status}: redirects are not followed"
-        return status, f"HTTP {status}"
+        error = "no address"
+        for ip in target.addresses:
+            netloc_ip = f"[{ip}]" if ":" in ip else ip
+            pinned = target.parts._replace(netloc=f"{netloc_ip}:{target.port}").geturl()
+            try:
+                status = self._post(client, pinned, body, headers, extensions)
+            except httpx.ConnectError as e:
+                error = f"ConnectError: {e}"
+                continue
+            except httpx.TimeoutException:
+                return None, f"timed out after {self.settings.timeout:g} s"
+            except httpx.HTTPError as e:
+                return None, f"{type(e).__name__}: {e}"
+            if 200 <= status < 300:
+                return status, None
+            if 300 <= status < 400:
+                return status, f"HTTP {status}: redirects are not followed"
+            return status, f"HTTP {status}"
+        return None, error
+
+    def _post(self, client: httpx.Client, url: str, body: dict[str, Any], headers: dict[str, str],
+              extensions: dict[str, Any]) -> int:
+        """The answer's status; at most ``max_response_bytes`` of it read, within ``timeout``
+        in all."""
+        deadline = time.monotonic() + self.settings.timeout
+        with client.stream("POST", url, json=body, headers=headers, extensions=extensions) as resp:
+            read = 0
+            for chunk in resp.iter_bytes():
+                read += len(chunk)
+                if read >= self.settings.max_response_bytes or time.monotonic() > deadline:
+                    break
+            return resp.status_code
