@@ -120,6 +120,11 @@ def test_every_turn_change_of_a_hotseat_game_is_posted(hclient, receiver):
     assert r.status_code == 200, r.text
     undone = r.json()
     expected.append((undone["action_count"], undone["to_act"], undone["round"]))
+    r = post(hclient, gid, tok, {"type": "redo", "id": undone["action_count"] + 1})
+    assert r.status_code == 200, r.text
+    redone = r.json()
+    assert redone["to_act"] == s["to_act"] != undone["to_act"]
+    expected.append((redone["action_count"], redone["to_act"], redone["round"]))
     assert len(expected) >= 3
     wait_for(lambda: len(receiver.received()) >= len(expected))
     got = sorted(receiver.received(), key=lambda b: b["body"]["action_id"])
