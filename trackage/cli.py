@@ -593,15 +593,21 @@ def routes(file: str, at_id: int | None, as_json: bool, time_limit: float | None
 @click.option("--port", default=8018, show_default=True, type=int)
 @click.option("--db", "db_url", default=None, help="Database URL (default: $TRACKAGE_DB or sqlite:///trackage.db).")
 @click.option("--log-level", default="info", show_default=True)
-def serve(host: str, port: int, db_url: str | None, log_level: str) -> None:
+@click.option("--allow-private-webhooks", is_flag=True,
+              help="Let webhooks go to loopback, private and link-local addresses (a LAN or test server).")
+@click.option("--public-url", default=None, help="The server's address in webhooks' links (default: the request's).")
+def serve(host: str, port: int, db_url: str | None, log_level: str, allow_private_webhooks: bool,
+          public_url: str | None) -> None:
     """Run the web app: lobby, games, the JSON API (FastAPI on uvicorn)."""
     import os
 
     import uvicorn
 
     from .web.app import create_app
+    from .web.webhooks import WebhookSettings
 
-    app = create_app(db_url or os.environ.get("TRACKAGE_DB"))
+    app = create_app(db_url or os.environ.get("TRACKAGE_DB"),
+                     webhooks=WebhookSettings(allow_private=allow_private_webhooks, public_url=public_url))
     click.echo(f"trackage serving on http://{host}:{port}/ (database {app.state.storage.url})")
     uvicorn.run(app, host=host, port=port, log_level=log_level)
 

@@ -13,11 +13,11 @@ from ..core.entities import entity_type
 from ..core.journal import round_label
 from ..titles import TITLES, game_class, title_info
 from . import views
-from .deps import ActingSeat, GameId, Locked, Seat, ServiceDep, StorageDep
+from .deps import ActingSeat, Bearer, GameId, Locked, Seat, ServiceDep, StorageDep
 from .jsonbody import JsonBodyRoute
 from .lobby import lobby_games
-from .models import Action, CreateGame, ImportLog
-from .service import GameService, Live, to_act_of
+from .models import Action, AddWebhook, CreateGame, ImportLog
+from .service import GameService, Live, ServiceError, to_act_of
 
 router = APIRouter(prefix="/api", route_class=JsonBodyRoute)
 
@@ -51,6 +51,7 @@ def game_state(service: GameService, lv: Live, seat: dict | None) -> dict[str, A
         "legal_actions": legal, "finished": game.finished,
         "result": game.result() if game.finished else None, "game_end_reason": game.game_end_reason,
         "action_count": lv.last_id, "to_act": to_act_of(game), **clock_state(service, lv),
+        "webhooks": [] if service.hooks is None else service.hooks.status(gid, seat),
     }
 
 
@@ -101,11 +102,13 @@ def api_game(seat: Seat, locked: Locked, service: ServiceDep) -> dict[str, Any]:
 
 @router.post("/games/{gid}/actions")
 async def api_act(gid: GameId, seat: ActingSeat, action: Action, locked: Locked,
-                  service: ServiceDep) -> JSONResponse:
+                  service: ServiceDep, request: Request) -> JSONResponse:
+    base_url = str(request.base_url)
+
     def work() -> JSONResponse:
         with locked.held():  # the reply is the state this action made
             t0 = time.perf_counter()
-            service.act(gid, seat, action)
+            service.act(gid, seat, action, base_url=base_url)
             t1 = time.perf_counter()
             out = game_state(service, service.live(gid), seat)
             t2 = time.perf_counter()
@@ -113,6 +116,27 @@ async def api_act(gid: GameId, seat: ActingSeat, action: Action, locked: Locked,
         timing = f"act;dur={(t1 - t0) * 1000:.1f}, state;dur={(t2 - t1) * 1000:.1f}"
         return JSONResponse(out, headers={"Server-Timing": timing})
     return await run_in_threadpool(work)
+
+
+def game_hooks(service: GameService):
+    if service.hooks is None:
+        raise ServiceError("this server sends no webhooks", "webhook-url")
+    return service.hooks
+
+
+@router.post("/games/{gid}/webhooks", status_code=201)
+async def api_add_webhook(gid: GameId, seat: ActingSeat, body: AddWebhook, token: Bearer,
+                          service: ServiceDep) -> dict[str, Any]:
+    """A seat's webhook: a player's seat is told when its player is to act (with its seat
+    link); the hotseat token adds one to the game's (told of every change)."""
+    assert token is not None  # the acting seat's
+    return await run_in_threadpool(game_hooks(service).add, gid, seat, token, body.url)
+
+
+@router.delete("/games/{gid}/webhooks/{hook_id}", status_code=204)
+def api_delete_webhook(gid: GameId, hook_id: int, seat: ActingSeat, service: ServiceDep) -> None:
+    """Remove a seat's own webhook (the game's: with the hotseat token)."""
+    game_hooks(service).remove(gid, seat, hook_id)
 
 
 @router.get("/games/{gid}/log")

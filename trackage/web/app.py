@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -16,8 +18,10 @@ from fastapi.templating import Jinja2Templates
 from ..clock import clock_time
 from ..titles import DISPLAY_NAMES
 from . import api, events, pages
+from .gamehooks import GameHooks
 from .service import GameService, Illegal, ServiceError
 from .storage import DEFAULT_DB, Storage
+from .webhooks import WebhookSettings
 
 HERE = Path(__file__).parent
 
@@ -41,12 +45,24 @@ async def validation_error(request: Request, exc: Exception) -> Response:
                          "rule": "bad-body"}, status_code=422)
 
 
-def create_app(db_url: str | None = None, *, sse_interval: float = 1.0) -> FastAPI:
+def create_app(db_url: str | None = None, *, sse_interval: float = 1.0,
+               webhooks: WebhookSettings | None = None) -> FastAPI:
+    """The app on the database ``db_url``; ``webhooks``: the operator's webhook settings
+    (default: public addresses only, retries after 1, 4 and 16 s). Its webhook worker
+    stops when the app shuts down."""
     db_url = db_url or os.environ.get("TRACKAGE_DB") or DEFAULT_DB
     storage = Storage(db_url)
-    app = FastAPI(title="trackage", docs_url="/api/docs", openapi_url="/api/openapi.json")
+    hooks = GameHooks(storage, webhooks or WebhookSettings())
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        hooks.deliverer.stop()
+
+    app = FastAPI(title="trackage", docs_url="/api/docs", openapi_url="/api/openapi.json", lifespan=lifespan)
     app.state.storage = storage
-    app.state.service = GameService(storage)
+    app.state.service = GameService(storage, hooks=hooks)
+    app.state.webhook_settings = hooks.settings
     app.state.sse_interval = sse_interval
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.filters["clock_time"] = clock_time

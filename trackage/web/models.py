@@ -76,6 +76,8 @@ class CreateGame(JsonBody):
     clock: dict[str, Any] | None = Field(default=None, description="a chess clock: {preset: blitz|2h|async, "
                                          "budget_s, sr_turn_s, operation_s, penalty: {mode: show|deduct, "
                                          "points_per_minute}, pauses: [[start, end], ...]}")
+    webhooks: list[str] = Field(default_factory=list, description="the game's webhooks: URLs told by a JSON POST "
+                                "whenever the players to act change (http(s), public addresses)")
 
     @classmethod
     def check(cls, data: Any) -> dict[str, Any]:
@@ -99,7 +101,28 @@ class CreateGame(JsonBody):
                 out["clock"] = parse_settings(data["clock"]).as_json()
             except ClockSettingsError as e:
                 raise Illegal(str(e), "bad-clock") from None
+        out["webhooks"] = webhook_urls(data.get("webhooks") or [])
         return out
+
+
+def webhook_urls(raw: Any) -> list[str]:
+    """A body's webhook URLs: a list of strings (their rules are the service's, with the
+    operator's settings)."""
+    if not isinstance(raw, list) or not all(isinstance(u, str) for u in raw):
+        raise Illegal("webhooks must be a list of URLs", "webhook-url")
+    return raw
+
+
+class AddWebhook(JsonBody):
+    """A seat's webhook (``POST /api/games/{gid}/webhooks``)."""
+
+    url: str = Field(description="an http(s) URL on a public address, told when the seat's player is to act")
+
+    @classmethod
+    def check(cls, data: Any) -> dict[str, Any]:
+        if not isinstance(data, dict) or not isinstance(data.get("url"), str):
+            raise Illegal("the body must be a JSON object {url}", "webhook-url")
+        return {"url": data["url"]}
 
 
 class ImportLog(JsonBody):

@@ -184,6 +184,7 @@ def page_context(service: GameService, lv: Live, token: str | None, action: int 
         "names": {str(p.id): p.name for p in game.seats},
         "can_undo": seat is not None and not viewing_past and bool(game.actions),
         "history_error": str(history.error) if history.error else None,
+        "webhooks": [] if service.hooks is None else service.hooks.status(g, seat),
     }
 
 

@@ -30,6 +30,7 @@ from .views import History
 
 if TYPE_CHECKING:
     from ..core.game import Game
+    from .gamehooks import GameHooks
     from .models import Action, CreateGame, ImportLog
 
 log = logging.getLogger("trackage.web")
@@ -170,8 +171,9 @@ def build_game(meta: dict, rows: list[dict]):
 
 
 class GameService:
-    def __init__(self, storage: Storage, cache_size: int = 32):
+    def __init__(self, storage: Storage, cache_size: int = 32, hooks: GameHooks | None = None):
         self.storage = storage
+        self.hooks = hooks  # the games' webhooks (None: none are kept or sent)
         self.cache_size = cache_size
         self._cache: OrderedDict[int, Live] = OrderedDict()
         self._cache_lock = threading.Lock()
@@ -190,8 +192,13 @@ class GameService:
             game = new_game(title, players, options, seed)  # it must start
         except GameError as e:
             raise Illegal(str(e.message), e.rule) from None
+        if setup.webhooks and self.hooks is None:
+            raise Illegal("this server sends no webhooks", "webhook-url")
+        urls = self.hooks.check_urls(setup.webhooks) if self.hooks is not None else []
         gid, seat_list = self.storage.create_game(title, players, options, seed, hotseat=hotseat,
                                                   to_act=to_act_of(game), clock=setup.clock)
+        if self.hooks is not None:
+            self.hooks.add_game_hooks(gid, urls)
         return {"id": gid, "seats": [{"player": s["player"], "token": s["token"]} for s in seat_list]}
 
     def import_log(self, data: ImportLog) -> dict:
@@ -354,13 +361,23 @@ class GameService:
         return out
 
     # ------------------------------------------------------------------ acting
-    def act(self, gid: int, seat: dict, sent: Action) -> Live:
+    def act(self, gid: int, seat: dict, sent: Action, base_url: str = "") -> Live:
         """Apply an action (its model checked its id and type) of a seat of the game (the
-        route found the game and the seat)."""
+        route found the game and the seat); when the players to act change, the game's
+        webhooks are told (links from ``base_url``, the server's address)."""
+        with self._lock_for(gid):
+            lv = self.live(gid)
+            before = to_act_of(lv.game)
+            lv = self._act(gid, seat, sent, lv)
+            after = to_act_of(lv.game)
+            if self.hooks is not None and after != before:
+                self.hooks.turn_changed(gid, lv.game.TITLE, after, lv.game.round.name, lv.last_id, base_url)
+            return lv
+
+    def _act(self, gid: int, seat: dict, sent: Action, lv: Live) -> Live:
         action = sent.as_dict()
         aid = sent.id
         with self._lock_for(gid):
-            lv = self.live(gid)
             if aid != lv.last_id + 1:
                 raise Conflict(f"stale action id {aid}: the game has {lv.last_id} actions, send {lv.last_id + 1}",
                                "stale-id", action_count=lv.last_id)

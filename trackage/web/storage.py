@@ -54,6 +54,21 @@ actions = sa.Table(
     sa.Column("created_at", sa.Float, nullable=False),
 )
 
+webhooks = sa.Table(
+    "webhooks", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), nullable=False, index=True),
+    sa.Column("player_id", sa.String(40), nullable=True),   # None: the game's hook (every turn change)
+    sa.Column("url", sa.String(2000), nullable=False),      # as given
+    sa.Column("seat_token", sa.String(80), nullable=True),  # a player's hook: its seat link's token
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("last_status", sa.Integer, nullable=True),    # the last attempt's HTTP status (None: no answer)
+    sa.Column("last_error", sa.String(500), nullable=True),  # the last attempt's error (None: delivered)
+    sa.Column("failures", sa.Integer, nullable=False, server_default="0"),  # failed attempts since a success
+    sa.Column("delivered", sa.Integer, nullable=False, server_default="0"),  # deliveries that succeeded
+    sa.Column("last_attempt_at", sa.Float, nullable=True),
+)
+
 DEFAULT_DB = "sqlite:///trackage.db"
 
 
@@ -194,6 +209,37 @@ class Storage:
                 conn.execute(games.update().where(games.c.id == gid).values(**changes))
         except IntegrityError as e:
             raise ActionConflict(str(e.orig)) from e
+
+    # ------------------------------------------------------------------ webhooks
+    def add_webhook(self, gid: int, url: str, player_id: str | None = None, seat_token: str | None = None) -> int:
+        with self.engine.begin() as conn:
+            key = conn.execute(webhooks.insert().values(game_id=gid, url=url, player_id=player_id,
+                                                        seat_token=seat_token, created_at=time.time(),
+                                                        failures=0, delivered=0)).inserted_primary_key
+        assert key is not None
+        return int(key[0])
+
+    def webhooks(self, gid: int) -> list[dict]:
+        """A game's hooks in the order they were added."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(webhooks.select().where(webhooks.c.game_id == gid)
+                                .order_by(webhooks.c.id)).mappings().all()
+        return [dict(r) for r in rows]
+
+    def delete_webhook(self, gid: int, hook_id: int) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(webhooks.delete().where(webhooks.c.game_id == gid, webhooks.c.id == hook_id))
+
+    def record_delivery(self, hook_id: int, status: int | None, error: str | None) -> None:
+        """One attempt's outcome: an error counts a failure, a success resets the count."""
+        changes: dict = {"last_status": status, "last_error": None if error is None else error[:500],
+                         "last_attempt_at": time.time()}
+        if error is None:
+            changes.update(failures=0, delivered=webhooks.c.delivered + 1)
+        else:
+            changes["failures"] = webhooks.c.failures + 1
+        with self.engine.begin() as conn:
+            conn.execute(webhooks.update().where(webhooks.c.id == hook_id).values(**changes))
 
 
 def dumps(o) -> str:
