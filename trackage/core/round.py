@@ -95,6 +95,18 @@ class Step:
     def blocking(self) -> bool:
         return self.blocks() and bool(self.current_actions())
 
+    def blocking_for(self, entity: Any, acts: list[str]) -> bool:
+        """:meth:`blocking`, told ``acts``, the actions of ``entity`` now: when ``entity`` is the
+        step's current entity they are its current actions, not worked out again."""
+        if type(self).blocking is not Step.blocking:
+            return self.blocking()
+        if not self.blocks():
+            return False
+        e = self.current_entity()
+        if e is entity:
+            return e is not None and not getattr(e, "closed", False) and bool(acts)
+        return bool(self.current_actions())
+
     def actions(self, entity: Any) -> list[str]:
         return []
 
@@ -164,7 +176,8 @@ class Round:
             if not s.active():
                 continue
             if entity is not None:
-                if (entity.is_company or s.blocking()) and s.actions(entity):
+                acts = s.actions(entity)
+                if acts and (entity.is_company or s.blocking_for(entity, acts)):
                     return s
             elif s.blocking():
                 return s
@@ -203,8 +216,9 @@ class Round:
         for s in self.steps:
             if not s.active():
                 continue
-            accepts = atype in s.actions(entity)
-            blocking = s.blocking()
+            acts = s.actions(entity)
+            accepts = atype in acts
+            blocking = s.blocking_for(entity, acts)
             if blocking and not accepts:
                 cur = self.current_entity
                 if cur is not None and cur is not entity and atype in s.actions(cur):
