@@ -1,14 +1,15 @@
 """The HTML pages: the lobby and its forms (new game, import), a game's page (a seat link
-sets the seat's cookie), the tile choices of a hex, the map as SVG, and /healthz."""
+sets the seat's cookie), the tile choices of a hex, the map as SVG, the favicon and /healthz."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from starlette.datastructures import UploadFile
 
@@ -38,6 +39,7 @@ from .service import GameService, Live, ServiceError, to_act_of
 from .storage import Storage
 
 router = APIRouter()
+STATIC = Path(__file__).parent / "static"
 
 
 def new_game_form() -> dict[str, Any]:
@@ -231,6 +233,13 @@ def map_svg(gid: str, service: ServiceDep, action: int | None = None) -> Respons
         game, _ = service.game_at(g, action)
         svg = render_map(game)
     return Response(svg, media_type="image/svg+xml")
+
+
+@router.get("/favicon.ico", include_in_schema=False)
+def favicon() -> Response:
+    """The site's icon (an SVG; base.html links it too)."""
+    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml",
+                        headers={"Cache-Control": "public, max-age=86400"})
 
 
 @router.get("/healthz")
