@@ -48,7 +48,7 @@ for (const [title, players] of cases) {
   out.push({range: ids["player-range"].textContent, create_disabled: ids.create.disabled,
             options: ids.options.children.map(l => ({
               value: /value="([^"]*)"/.exec(l.innerHTML)[1], disabled: / disabled /.test(l.innerHTML),
-              note: (/<small>(.*)<\/small>/.exec(l.innerHTML) || [null, null])[1]}))});
+              note: (/<small class="counts">(.*?)<\/small>/.exec(l.innerHTML) || [null, null])[1]}))});
 }
 process.stdout.write(JSON.stringify(out));
 """

@@ -17,6 +17,7 @@ from .deps import ActingSeat, Bearer, GameId, Locked, Seat, ServiceDep, StorageD
 from .jsonbody import JsonBodyRoute
 from .lobby import lobby_games
 from .models import Action, AddWebhook, CreateGame, ImportLog
+from .optiontext import describe_options
 from .service import GameService, Live, ServiceError, to_act_of
 
 router = APIRouter(prefix="/api", route_class=JsonBodyRoute)
@@ -24,14 +25,15 @@ router = APIRouter(prefix="/api", route_class=JsonBodyRoute)
 
 def titles_catalogue() -> dict[str, dict[str, Any]]:
     """Every title: its display name, player range, options (each with the player counts
-    allowing it) and the options that exclude each other."""
+    allowing it), the options that exclude each other, each option's name and description
+    (``option_text``) and what sets the player range (``players_note``)."""
     out = {}
     for t in TITLES:
         cls = game_class(t)
         info = title_info(t)
         out[t] = {"name": info.name, "players": list(info.players),
                   "options": cls.option_player_counts(),  # option -> the player counts allowing it
-                  "exclusive": [list(g) for g in cls.MUTEX_RULES]}
+                  "exclusive": [list(g) for g in cls.MUTEX_RULES], **describe_options(t)}
     return out
 
 

@@ -8,41 +8,21 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI, Request
-from fastapi.exception_handlers import request_validation_exception_handler
+from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..clock import clock_time
 from ..titles import DISPLAY_NAMES
-from . import api, events, pages
+from . import api, errorpages, events, pages
 from .gamehooks import GameHooks
 from .service import GameService, Illegal, ServiceError
 from .storage import DEFAULT_DB, Storage
 from .webhooks import WebhookSettings
 
 HERE = Path(__file__).parent
-
-
-async def service_error(request: Request, exc: Exception) -> Response:
-    """A refused request: its status and ``{"error", "rule", ...}``."""
-    assert isinstance(exc, ServiceError)
-    return JSONResponse(exc.body(), status_code=exc.status)
-
-
-async def validation_error(request: Request, exc: Exception) -> Response:
-    """A body its model refused other than by the API's own rules (the models check bodies
-    first, so this is a safety net): 422 ``bad-body`` in the API's shape. Other parameters
-    (a query's) keep FastAPI's answer."""
-    assert isinstance(exc, RequestValidationError)
-    body = [e for e in exc.errors() if e.get("loc", ("",))[0] == "body"]
-    if not body:
-        return await request_validation_exception_handler(request, exc)
-    where = ".".join(str(x) for x in body[0]["loc"][1:])
-    return JSONResponse({"error": f"the body does not fit: {where or 'body'}: {body[0].get('msg')}",
-                         "rule": "bad-body"}, status_code=422)
 
 
 def create_app(db_url: str | None = None, *, sse_interval: float = 1.0,
@@ -69,8 +49,10 @@ def create_app(db_url: str | None = None, *, sse_interval: float = 1.0,
     templates.env.globals.update(TITLE_NAMES=dict(DISPLAY_NAMES))
     app.state.templates = templates
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
-    app.add_exception_handler(ServiceError, service_error)
-    app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_exception_handler(ServiceError, errorpages.service_error)
+    app.add_exception_handler(RequestValidationError, errorpages.validation_error)
+    app.add_exception_handler(StarletteHTTPException, errorpages.http_error)
+    app.add_exception_handler(Exception, errorpages.server_error)
     app.include_router(api.router)
     app.include_router(events.router)
     app.include_router(pages.router)

@@ -1,14 +1,15 @@
 """The HTML pages: the lobby and its forms (new game, import), a game's page (a seat link
-sets the seat's cookie), the tile choices of a hex, the map as SVG, and /healthz."""
+sets the seat's cookie), the tile choices of a hex, the map as SVG, the favicon and /healthz."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from starlette.datastructures import UploadFile
 
@@ -38,18 +39,28 @@ from .service import GameService, Live, ServiceError, to_act_of
 from .storage import Storage
 
 router = APIRouter()
+STATIC = Path(__file__).parent / "static"
+
+
+def new_game_form() -> dict[str, Any]:
+    """The lobby's forms as it first shows them."""
+    return {"title": "", "players": "Alice\nBob\nCarol", "options": [], "seed": "", "mode": "hotseat", "log": ""}
 
 
 def lobby_page(request: Request, templates: Jinja2Templates, storage: Storage, error: str | None = None,
-               status: int = 200, which: str | None = None) -> Response:
+               status: int = 200, which: str | None = None, form: dict[str, Any] | None = None,
+               error_form: str = "new") -> Response:
+    """The lobby; after a refused form, ``error`` beside the form ``error_form`` (new, import,
+    games) and ``form``: the values submitted, shown again."""
     titles = titles_catalogue()
     try:
         games = lobby_games(storage, request.cookies, which)
     except ServiceError as e:
         games, error, status, which = lobby_games(storage, request.cookies), e.message, e.status, None
+        error_form = "games"
     return templates.TemplateResponse(request, "lobby.html", {
-        "games": games, "titles": titles, "error": error, "game_filter": which or "all",
-        "titles_json": json.dumps(titles)}, status_code=status)
+        "games": games, "titles": titles, "error": error, "error_form": error_form, "game_filter": which or "all",
+        "form": {**new_game_form(), **(form or {})}, "titles_json": json.dumps(titles)}, status_code=status)
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -62,6 +73,9 @@ def lobby(request: Request, templates: TemplatesDep, storage: StorageDep, error:
 async def page_create(request: Request, service: ServiceDep, templates: TemplatesDep,
                       storage: StorageDep) -> Response:
     form = await request.form()
+    kept = {"title": str(form.get("title") or ""), "players": str(form.get("players") or ""),
+            "options": [str(o) for o in form.getlist("options")], "seed": str(form.get("seed") or ""),
+            "mode": "seats" if form.get("mode") == "seats" else "hotseat"}
     names = [n.strip() for n in str(form.get("players", "")).replace(",", "\n").splitlines() if n.strip()]
     body: dict[str, Any] = {"title": form.get("title"), "players": names, "options": list(form.getlist("options")),
                             "hotseat": form.get("mode", "hotseat") == "hotseat"}
@@ -72,7 +86,7 @@ async def page_create(request: Request, service: ServiceDep, templates: Template
         setup = CreateGame.model_validate(body)
         out = await run_in_threadpool(service.create, setup)
     except ServiceError as e:
-        return lobby_page(request, templates, storage, e.message, e.status)
+        return lobby_page(request, templates, storage, e.message, e.status, form=kept)
     if body["hotseat"]:
         return RedirectResponse(f"/games/{out['id']}?token={out['seats'][0]['token']}", status_code=303)
     return templates.TemplateResponse(request, "seats.html", {"gid": out["id"], "seats": out["seats"],
@@ -90,16 +104,19 @@ async def page_import(request: Request, service: ServiceDep, templates: Template
     if not text.strip():
         text = str(form.get("log") or "")
     if len(text) > MAX_IMPORT_BODY:
-        return lobby_page(request, templates, storage, "the log is too large", 413)
+        return lobby_page(request, templates, storage, "import refused: the log is too large", 413,
+                          error_form="import")
+    kept = {"log": text}
     try:
         data = parse_json(text)
     except BadJson as e:
-        return lobby_page(request, templates, storage, f"not a log: {e.message}", e.status)
+        return lobby_page(request, templates, storage, f"not a log: {e.message}", e.status, form=kept,
+                          error_form="import")
     try:
         log = ImportLog.model_validate(data)
         out = await run_in_threadpool(service.import_log, log)
     except ServiceError as e:
-        return lobby_page(request, templates, storage, e.message, e.status)
+        return lobby_page(request, templates, storage, e.message, e.status, form=kept, error_form="import")
     return RedirectResponse(f"/games/{out['id']}?token={out['seats'][0]['token']}&action=0", status_code=303)
 
 
@@ -216,6 +233,13 @@ def map_svg(gid: str, service: ServiceDep, action: int | None = None) -> Respons
         game, _ = service.game_at(g, action)
         svg = render_map(game)
     return Response(svg, media_type="image/svg+xml")
+
+
+@router.get("/favicon.ico", include_in_schema=False)
+def favicon() -> Response:
+    """The site's icon (an SVG; base.html links it too)."""
+    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml",
+                        headers={"Cache-Control": "public, max-age=86400"})
 
 
 @router.get("/healthz")

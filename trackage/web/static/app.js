@@ -13,30 +13,56 @@ function spanText(counts) {
   return parts.join(", ");
 }
 
+// text for the page, escaped
+function esc(text) {
+  return String(text).replace(/[&<>"']/g, c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"})[c]);
+}
+
 function trackageLobby() {
   const titles = window.TRACKAGE_TITLES || {};
   const sel = document.getElementById("title");
   const players = document.getElementById("players");
   const box = document.getElementById("options");
   const range = document.getElementById("player-range");
+  const note = document.getElementById("players-note");
+  // the options checked when the page came (the form kept after an error)
+  let kept = null;
+  try { kept = new Set(JSON.parse((box.dataset && box.dataset.checked) || "[]")); } catch (e) { kept = new Set(); }
   function count() { return players.value.split(/\n|,/).map(s => s.trim()).filter(Boolean).length; }
   function refresh() {
     const info = titles[sel.value]; if (!info) return;
     const n = count();
     const [lo, hi] = info.players;
-    range.textContent = `${info.name}: ${lo}-${hi} players (now ${n})`;
-    range.className = (n < lo || n > hi) ? "hint error" : "hint";
-    const checked = new Set([...box.querySelectorAll("input:checked")].map(i => i.value));
+    const checked = kept || new Set([...box.querySelectorAll("input:checked")].map(i => i.value));
+    kept = null;
+    // the counts the checked options allow together
+    let allowed = null;
+    for (const opt of checked) {
+      const counts = (info.options || {})[opt];
+      if (!counts) continue;
+      allowed = allowed === null ? counts : allowed.filter(c => counts.includes(c));
+    }
+    const texts = info.option_text || {};
+    const names = [...checked].filter(o => o in info.options).map(o => (texts[o] || {}).name || o);
+    range.textContent = `${info.name}: ${lo}-${hi} players (now ${n})` +
+      (allowed !== null && allowed.length < hi - lo + 1
+        ? `; with ${names.join(", ")}: ${allowed.length ? spanText(allowed) : "no count"} players` : "");
+    const bad = n < lo || n > hi || (allowed !== null && !allowed.includes(n));
+    range.className = bad ? "hint error" : "hint";
+    if (note) note.textContent = info.players_note || "";
     box.querySelectorAll("label").forEach(l => l.remove());
     for (const [opt, counts] of Object.entries(info.options)) {
       // counts: the player counts the option allows (null: any); said when it is not every count
       const ok = counts === null || counts.includes(n);
       const limited = counts !== null && counts.length < hi - lo + 1;
+      const text = texts[opt] || {name: opt, desc: ""};
       const l = document.createElement("label");
       l.className = "opt" + (ok ? "" : " disabled");
-      l.title = limited ? `${opt}: ${spanText(counts)} players` : "";
-      l.innerHTML = `<input type="checkbox" name="options" value="${opt}" ${ok ? "" : "disabled"} ${ok && checked.has(opt) ? "checked" : ""}> ${opt}` +
-        (limited ? ` <small>(${spanText(counts)} players${ok ? "" : `, not ${n}`})</small>` : "");
+      l.title = limited ? `${text.name}: ${spanText(counts)} players` : "";
+      l.innerHTML = `<input type="checkbox" name="options" value="${esc(opt)}" ${ok ? "" : "disabled"} ${ok && checked.has(opt) ? "checked" : ""}> ` +
+        `<span class="opt-name">${esc(text.name)}</span>` +
+        (limited ? ` <small class="counts">(${spanText(counts)} players${ok ? "" : `, not ${n}`})</small>` : "") +
+        (text.desc ? ` <small class="desc">${esc(text.desc)}</small>` : "");
       box.appendChild(l);
     }
     document.getElementById("create").disabled = n < lo || n > hi;
@@ -50,6 +76,7 @@ function trackageLobby() {
       box.querySelectorAll("input").forEach(i => { if (i !== t && group.includes(i.value)) i.checked = false; });
     }
   });
+  box.addEventListener("change", refresh);
   sel.addEventListener("change", refresh);
   players.addEventListener("input", refresh);
   refresh();
