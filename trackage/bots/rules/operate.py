@@ -49,8 +49,9 @@ def choose_train(game: Any, entity: Any, actions: list[dict[str, Any]], forced: 
     all rust with the next one), or when it has room; the cheapest when it must buy one it
     cannot pay for (``forced``: no pass listed) and no other operator sells one. From another
     operator (only for one without trains): its own controller's at the low end, never the
-    seller's last; anyone else's only when forced, at all the buyer's cash (so that its president
-    does not pay)."""
+    seller's last; anyone else's only when forced (so that its president does
+    not pay), at the low end too (paying more there once left an 1893 emergency buy with no
+    legal action after it)."""
     me = controller(entity)
     depot: list[tuple[int, dict[str, Any]]] = []
     own: list[dict[str, Any]] = []
@@ -75,7 +76,7 @@ def choose_train(game: Any, entity: Any, actions: list[dict[str, Any]], forced: 
     if not forced:
         return None
     if others:
-        return finalize(others[0], int(entity.cash))
+        return finalize(others[0])
     return finalize(depot[0][1]) if depot else None
 
 
