@@ -58,7 +58,7 @@ def test_same_seed_same_game():
 def test_bot_interface_and_registry():
     bot = make_bot("random", 3, budget=0.5)
     assert isinstance(bot, Bot) and bot.name == "random" and bot.budget == 0.5
-    assert BOT_NAMES == ("random",)
+    assert BOT_NAMES == ("random", "rule")
     with pytest.raises(ValueError, match="unknown bot 'search'"):
         make_bot("search", 0)
 

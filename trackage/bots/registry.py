@@ -1,7 +1,7 @@
 """Bots by name: ``make_bot(name, seed, budget)``.
 
-Levels of the ladder: ``random`` (level 1) today. The rule-based bot (``rule``) and the search
-bot (``search``) are added here, one line each in ``_KINDS``, by the slices that write them."""
+Levels of the ladder: ``random`` (level 1), ``rule`` (level 2, rules of thumb). The search
+bot (``search``) is added here, one line each in ``_KINDS``, by the slices that write them."""
 
 from __future__ import annotations
 
@@ -10,10 +10,11 @@ from types import MappingProxyType
 
 from .base import BotBase
 from .random_bot import RandomBot
+from .rule_bot import RuleBot
 
 _KINDS: MappingProxyType[str, Callable[[int, float | None], BotBase]] = MappingProxyType({
     "random": RandomBot,
-    # "rule": RuleBot,      (level 2, a later slice)
+    "rule": RuleBot,
     # "search": SearchBot,  (level 3, a later slice)
 })
 
