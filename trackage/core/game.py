@@ -18,6 +18,7 @@ from .journal import Journal, record_round, round_label
 from .market import StockMarket
 from .money import Bank, CashHolder, pay
 from .pipeline import Pipeline, listing_entities
+from .programs import new_state as programs_state
 from .rng import Rng
 from .round import OperatingRound, Round, StockRound, starting_at
 from .shares import ShareMarket
@@ -161,6 +162,8 @@ class Game:
         self.loading = False
         self.strict = False
         self.warnings: list[str] = []
+        # the players' programmed actions (trackage.core.programs), plain data
+        self.programs: dict[str, Any] = programs_state()
         # set by init_map (every title has a map); None only while the game is being built
         self.board: Board = cast("Board", None)
         self.actions: list[dict[str, Any]] = []

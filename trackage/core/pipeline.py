@@ -21,14 +21,14 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import ActionFormatError, GameError, GameOverError
 from .journal import record_round
+from .programs import PROGRAM_TYPES, after_action, round_changed
+from .programs import process as process_program
 
 if TYPE_CHECKING:
     from .game import Game
 
 # action types that never change state (besides the log)
-NO_OP_TYPES = frozenset({"message", "program_share_pass", "program_buy_shares", "program_merger_pass",
-                         "program_disable", "program_auction_bid", "program_independent_mines",
-                         "program_harzbahn_draft_pass"})
+NO_OP_TYPES = frozenset({"message"})
 
 # is a gated process() call running in this context (this thread, this task)? The gate checks
 # the outermost call only: the trials the rules run on copies inside it are not moves. A
@@ -91,7 +91,7 @@ class Pipeline:
             game._unlisted = None
             token = _GATING.set(True) if gated else None
             try:
-                self.apply(action)
+                self.apply(action, live=True)
             finally:
                 if token is not None:
                     _GATING.reset(token)
@@ -141,9 +141,10 @@ class Pipeline:
             setattr(game, name, value)
         game.snapshots = snaps
 
-    def apply(self, action: dict[str, Any], record: bool = True) -> None:
+    def apply(self, action: dict[str, Any], record: bool = True, live: bool = False) -> None:
         """Apply ``action`` and its ``auto_actions`` without the error handling of
-        :meth:`process` (a log import, a replay, a trial on a copy), and record it."""
+        :meth:`process` (a log import, a replay, a trial on a copy), and record it. ``live``
+        (a move through :meth:`process`): the players' programs make the auto actions."""
         game = self.game
         if not game.actions and 0 not in game.snapshots:
             game.snapshots = {0: snapshot(game)}  # the start: undo never rebuilds the game
@@ -155,8 +156,7 @@ class Pipeline:
         # what the action and its auto_actions cause is the action's: its id, or the one it will get
         game.journal.action = action.get("id") or len(game.actions) + 1
         self.process_single(action)
-        for auto in action.get("auto_actions") or []:
-            self.process_single(auto)
+        action = after_action(self, action, live)
         if record:
             game.actions.append(action)
 
@@ -178,6 +178,9 @@ class Pipeline:
             return
         if atype == "end_game":
             game.end_game("manually_ended")
+            return
+        if atype in PROGRAM_TYPES:  # a player's programs: state beside the rounds, as the site keeps them
+            process_program(game, action, game.index.resolve(action))
             return
         entity = game.index.resolve(action)
         game.preprocess_action(action, entity)
@@ -201,6 +204,7 @@ class Pipeline:
                     break
                 if game.round is not old:
                     record_round(game)
+                round_changed(game)
                 game.round.setup()
 
     # ------------------------------------------------------------- the gate

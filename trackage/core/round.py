@@ -129,6 +129,11 @@ class Step:
         labels. Default: None."""
         return None
 
+    def auto_actions(self, entity: Any) -> list[dict[str, Any]]:
+        """What ``entity``'s programmed actions (:mod:`trackage.core.programs`) do now, in this
+        step, as actions to process. Default: nothing."""
+        return []
+
     def legal_actions(self, entity: Any) -> list[dict[str, Any]]:
         """Concrete legal actions for ``entity`` (for bots and the CLI)."""
         out: list[dict[str, Any]] = []

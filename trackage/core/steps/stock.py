@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from .. import programs
 from ..actions import amount
 from ..entities import ShareBundle
 from ..errors import GameError
@@ -71,6 +72,7 @@ class BuySellParShares(Passing):
             for k in sold:
                 sold[k] = "prev"
         self.round.current_actions = []
+        programs.turn_started(self.game, self.current_entity())
 
     def description(self) -> str:
         return "Buy/Sell/Par"
@@ -323,6 +325,17 @@ class BuySellParShares(Passing):
         rec = {"type": action["type"], "_corp": corp}
         self.round.current_actions.append(rec)
         self.round.last_to_act = entity
+        programs.note(self.game, action, entity, corp)
+
+    # ------------------------------------------------------------ programmed actions
+    def auto_actions(self, entity: Any) -> list[dict[str, Any]]:
+        """The player's programs: a share pass, a purchase until a count (see :mod:`..programs`)."""
+        return programs.stock_auto_actions(self, entity)
+
+    def normal_pass(self, entity: Any) -> bool:
+        """Whether a pass now is an ordinary one that a programmed share pass may make (not one
+        inside a bid or a price protection). Default: yes."""
+        return True
 
     def process_buy_shares(self, action: dict[str, Any], entity: Any) -> None:
         """A player buys a bundle from the IPO or the market, in five stages a title fills in:
@@ -639,6 +652,10 @@ class AuctionBuySellParShares(AuctionMixin, BuySellParShares):
     def current_entity(self) -> Any:
         """The next bidder while an auction runs, else the round's player in turn."""
         return self.auction.next_bidder() if self.auction else self.round.current_entity_of_round()
+
+    def normal_pass(self, entity: Any) -> bool:
+        """A pass inside the auction is no programmed share pass's."""
+        return self.auction is None
 
     def passing(self, entity: Any) -> None:
         """A pass in an auction leaves it; otherwise the turn ends."""

@@ -1,0 +1,120 @@
+"""Programmed actions (trackage.core.programs): a share pass and a purchase made for a
+player while others act, stopped with the site's reasons, exported and replayed."""
+
+from __future__ import annotations
+
+import json
+
+from helpers import fingerprint, players, refused
+
+from trackage.export import game_to_log
+from trackage.replay import game_from_log
+from trackage.titles import new_game
+
+
+def _prog(player, atype, **kw):
+    return {"type": atype, "entity": player.id, "entity_type": "player", **kw}
+
+
+def _until_par():
+    """A 3-player 1825 game in its first stock round, at the first turn that may par."""
+    g = new_game("1825", players(3))
+    while not any(a["type"] == "par" for a in g.legal_actions()):
+        acts = g.legal_actions()
+        g.process(next((a for a in acts if a["type"] == "buy_company"), None)
+                  or next(a for a in acts if a["type"] == "pass"))
+    return g
+
+
+def _pass(g):
+    g.process(next(a for a in g.legal_actions() if a["type"] == "pass"))
+
+
+def _replayed(g):
+    log = json.loads(json.dumps(game_to_log(g)))
+    h = game_from_log(log)
+    h.load(log["actions"])
+    return log, h
+
+
+def test_share_pass_passes_for_the_player_then_stops_on_a_par():
+    g = _until_par()
+    parrer = g.current_entity()
+    away = next(p for p in g.players if p is not parrer)
+    g.process(next(a for a in g.legal_actions() if a["type"] == "par"))
+    g.process(_prog(away, "program_share_pass", unconditional=False, indefinite=False))
+    # the others act; each time the turn comes to the away player, the engine passes for them
+    passed = []
+    for _ in range(3):
+        if g.current_entity() is away:
+            break
+        _pass(g)
+        passed += [a for a in g.actions[-1].get("auto_actions") or [] if a["entity"] == away.id]
+    assert passed and all(a["type"] == "pass" for a in passed)
+    log, h = _replayed(g)
+    assert any(a.get("auto_actions") for a in log["actions"])
+    assert json.dumps(h.state(), sort_keys=True, default=str) == json.dumps(g.state(), sort_keys=True, default=str)
+
+
+def test_a_par_by_another_player_disables_a_conditional_share_pass():
+    g = _until_par()
+    first = g.current_entity()
+    g.process(next(a for a in g.legal_actions() if a["type"] == "par"))
+    # the next player programs a share pass, the one after pars: at the away player's turn the program stops
+    away = g.current_entity()
+    g.process(_prog(away, "program_share_pass", unconditional=False, indefinite=False))
+    made = g.actions[-1].get("auto_actions") or []
+    assert [a["type"] for a in made][:1] == ["pass"]
+    other = g.current_entity()
+    assert other not in (away,)
+    par = next((a for a in g.legal_actions() if a["type"] == "par"), None)
+    if par is None:
+        return  # nothing left to par for the third player in this set-up
+    g.process(par)
+    while g.current_entity() is not away and g.round.is_stock() and g.current_entity() is not None:
+        if g.actions[-1].get("auto_actions"):
+            break
+        _pass(g)
+    autos = [a for act in g.actions for a in act.get("auto_actions") or [] if a["type"] == "program_disable"]
+    assert autos and autos[-1]["entity"] == away.id and "parred" in autos[-1]["reason"]
+    assert not g.programs["enabled"][str(away.id)]
+    assert first is not away
+
+
+def test_buy_shares_buys_until_the_count_then_stops():
+    g = _until_par()
+    g.process(next(a for a in g.legal_actions() if a["type"] == "par"))
+    corp = next(c for c in g.corporations if c.share_price is not None)
+    buyer = g.current_entity()
+    g.process(_prog(buyer, "program_buy_shares", corporation=corp.id, until_condition=2,
+                    from_market=False, auto_pass_after=False))
+    for _ in range(12):
+        if not g.round.is_stock() or not g.programs["enabled"].get(str(buyer.id)):
+            break
+        if g.current_entity() is buyer:
+            break
+        _pass(g)
+    bought = [a for act in g.actions for a in act.get("auto_actions") or []
+              if a["type"] == "buy_shares" and a["entity"] == buyer.id]
+    stops = [a for act in g.actions for a in act.get("auto_actions") or []
+             if a["type"] == "program_disable" and a["entity"] == buyer.id]
+    assert bought
+    assert buyer.num_shares_of(corp) <= 2
+    if buyer.num_shares_of(corp) == 2:
+        assert stops and "end condition met" in stops[-1]["reason"]
+    _, h = _replayed(g)
+    assert json.dumps(h.state(), sort_keys=True, default=str) == json.dumps(g.state(), sort_keys=True, default=str)
+
+
+def test_refused_programs_leave_the_game_as_it_was():
+    g = _until_par()
+    p = g.current_entity()
+    corp = next(c for c in g.corporations if c.share_price is None)
+    before = fingerprint(g)
+    refused(g, _prog(p, "program_buy_shares", corporation=corp.id, until_condition=2),
+            rule="program-corporation-not-parred")
+    refused(g, _prog(p, "program_buy_shares", corporation=corp.id, until_condition=0), rule="program-until")
+    refused(g, _prog(p, "program_auction_bid", bid_target=10), rule="program-not-available")
+    refused(g, {"type": "program_share_pass", "entity": corp.id, "entity_type": "corporation"},
+            rule="program-by-player")
+    assert fingerprint(g) == before
