@@ -403,3 +403,53 @@ def test_imported_log_history_and_play_on(page, server, tmp_path):
     page.wait_for_function("() => document.querySelector('#game').dataset.past === '1'")
     gid = page.get_attribute("#game", "data-gid")
     assert same_document(page) and all("?action=" in u or u.endswith(f"/games/{gid}") for u in navs), navs
+
+
+def test_in_place_live_update_stale_click_scroll_and_redo(page, web_browser, server):
+    """Two tabs on one hotseat game: an action in one reaches the other by its live update (one
+    fetch of the parts, no page load); a tab without live updates clicks on a game that moved
+    on and is told so, and updated; the map keeps its scroll across an action; undo, then redo."""
+    new_game(page, server, "1867")
+    gid = page.get_attribute("#game", "data-gid")
+    tok = next(c["value"] for c in page.context.cookies() if c["name"] == f"trackage_seat_{gid}")
+    other_ctx = web_browser.new_context(viewport={"width": 1500, "height": 1000})
+    other_ctx.route("**/api/games/*/events", lambda route: route.abort())  # this tab hears nothing
+    other = other_ctx.new_page()
+    other.set_default_timeout(30_000)
+    try:
+        other.goto(f"{server.url}/games/{gid}?token={tok}")
+        other.wait_for_selector("#game")
+        navs, other_navs = watch_loads(page), watch_loads(other)
+        fetched: list = []
+        page.on("request", lambda r: fetched.append(r.url) if "/panels" in r.url else None)
+        # the map's box keeps its scroll across an action
+        page.eval_on_selector("#map-wrap", "el => { el.scrollTop = 120; el.scrollLeft = 60; }")
+        scroll = page.eval_on_selector("#map-wrap", "el => [el.scrollTop, el.scrollLeft]")
+        assert scroll[0] > 0, "the map's box does not scroll"
+        act(page, button(page, "pass").click if button(page, "bid") is None else button(page, "bid").click)
+        page.wait_for_timeout(2500)  # the live update of this action comes (interval 1 s): no second fetch
+        assert len(fetched) == 1, fetched
+        assert page.eval_on_selector("#map-wrap", "el => [el.scrollTop, el.scrollLeft]") == scroll
+        # the other tab did not hear it: its click is stale, it is told so and updated
+        assert last(other) == last(page) - 1
+        other.query_selector("#actions form.action button").click()
+        other.wait_for_function(f"() => document.querySelector('#game').dataset.last === '{last(page)}'")
+        msg = other.inner_text("#action-error")
+        assert msg.startswith("the game moved on: ") and msg.endswith("; the page is updated"), msg
+        shot(other, "in-place-stale-click")
+        # an action in the other tab reaches this one by its live update, in place
+        n = last(page)
+        act(other, lambda: other.query_selector("#actions form.action button").click())
+        page.wait_for_function(f"() => document.querySelector('#game').dataset.last === '{n + 1}'")
+        page.wait_for_timeout(1500)
+        assert len(fetched) == 2, fetched
+        # undo (this page's own action is the last), then redo
+        act(page, button(page, "pass").click)
+        act(page, lambda: page.click("#undo"))
+        assert page.query_selector("#redo") is not None
+        act(page, lambda: page.click("#redo"))
+        assert page.query_selector("#redo") is None and "redo" in page.inner_text("#log li:last-child")
+        shot(page, "in-place-after-redo")
+        assert navs == [] and other_navs == [] and same_document(page) and same_document(other)
+    finally:
+        other_ctx.close()

@@ -149,10 +149,13 @@ function trackageGame() {
     return swap(html);
   }
 
-  // what the history shows after action ``before``: who did what since
+  // who did what after action ``before``, in the story's words (names, amounts)
   function since(before) {
-    const rows = [...document.querySelectorAll("#log li")].filter(li => li.value > before)
-      .map(li => li.textContent.trim());
+    let rows = [...document.querySelectorAll("#story li[data-action]")]
+      .filter(li => parseInt(li.dataset.action, 10) > before).map(li => li.textContent.trim());
+    if (!rows.length) {
+      rows = [...document.querySelectorAll("#log li")].filter(li => li.value > before).map(li => li.textContent.trim());
+    }
     return (rows.length > 3 ? ["…"] : []).concat(rows.slice(-3)).join("; ") || "another action";
   }
 
