@@ -82,6 +82,27 @@ def act(page, click) -> None:
     page.wait_for_selector("#game")
 
 
+def watch_loads(page) -> list:
+    """From now on: every navigation of the page's main frame (a reload, a new document) goes
+    to the list returned, and a marker is left on the window that only a new document loses."""
+    navs: list = []
+    page.on("framenavigated", lambda f: navs.append(f.url) if f == page.main_frame else None)
+    page.evaluate("window.trackageSameDocument = true")
+    return navs
+
+
+def same_document(page) -> bool:
+    """The marker of watch_loads is still there: no new document since."""
+    return page.evaluate("window.trackageSameDocument === true")
+
+
+def step(page, click, **want) -> None:
+    """Click a history control and wait for #game's data attributes ``want`` (at, past)."""
+    click()
+    cond = " && ".join(f"document.querySelector('#game').dataset.{k} === '{v}'" for k, v in want.items())
+    page.wait_for_function(f"() => {cond}")
+
+
 def button(page, type_: str, text: str | None = None):
     sel = f"#actions form.action button[data-type='{type_}']"
     for b in page.query_selector_all(sel):
@@ -206,6 +227,7 @@ def play_operating_round(page, title, done) -> None:
 @pytest.mark.parametrize("title", list(GAMES))
 def test_first_rounds_by_clicking(page, server, title):
     new_game(page, server, title)
+    navs = watch_loads(page)  # every action after the first page load changes the page in place
     shot(page, f"{title}-start")
     sr_done: set = set()
     play_stock_round(page, title, sr_done)
@@ -216,6 +238,7 @@ def test_first_rounds_by_clicking(page, server, title):
     page.evaluate("window.scrollTo(0, 0)")
     shot(page, f"{title}-or1-done")
     assert "lay_tile" in done["all"], done
+    assert navs == [] and same_document(page), f"{title}: {len(navs)} page loads after the first: {navs[:3]}"
     # the game's log has what was clicked, and it replays
     gid = page.get_attribute("#game", "data-gid")
     import httpx
@@ -263,8 +286,7 @@ def first_run_with_dividend(acts):
 @pytest.mark.parametrize("title", list(FIRST_RUNS))
 def test_first_run_and_dividend_by_clicking(page, server, tmp_path, title):
     import_cut(page, server, tmp_path, title, FIRST_RUNS[title], first_run_with_dividend)
-    with page.expect_navigation():
-        page.click("#hist-now")
+    step(page, lambda: page.click("#hist-now"), past="0")
     assert page.query_selector("#map .routes polyline"), f"{title}: no route drawn"
     run = button(page, "run_routes", "Run for")
     assert run is not None, f"{title}: no run offered"
@@ -286,8 +308,7 @@ def test_a_token_by_clicking_a_city(page, server, tmp_path, title):
     """The shared log cut before its first token placement: click a highlighted city."""
     import_cut(page, server, tmp_path, title, FIRST_RUNS[title],
                lambda acts: next(k for k, a in enumerate(acts) if a["type"] == "place_token"))
-    with page.expect_navigation():
-        page.click("#hist-now")
+    step(page, lambda: page.click("#hist-now"), past="0")
     city = page.query_selector("#map g.city.tokenable")
     assert city is not None, f"{title}: no city to token"
     act(page, city.click)
@@ -317,16 +338,17 @@ def test_imported_log_history_and_play_on(page, server, tmp_path):
     assert total == acts[i - 1]["id"]
     shot(page, "import-at-0")
     # step forward twice, back once, with the buttons
-    for _ in range(2):
-        with page.expect_navigation():
-            page.click("#hist-next")
-    with page.expect_navigation():
-        page.click("#hist-prev")
+    navs = watch_loads(page)  # history steps change the page in place too
+    for n in (1, 2):
+        step(page, lambda: page.click("#hist-next"), at=str(n))
+    step(page, lambda: page.click("#hist-prev"), at="1")
+    assert page.url.endswith("?action=1")
     assert page.get_attribute("#game", "data-at") == "1"
     # the slider jumps anywhere
     target = total // 2
-    with page.expect_navigation():
-        page.eval_on_selector("#history", f"(el) => {{ el.value = {target}; el.dispatchEvent(new Event('change')); }}")
+    step(page, lambda: page.eval_on_selector(
+        "#history", f"(el) => {{ el.value = {target}; el.dispatchEvent(new Event('change', {{bubbles: true}})); }}"),
+        at=str(target))
     assert page.get_attribute("#game", "data-at") == str(target)
     assert page.query_selector("#log li.current") is not None
     shot(page, "import-middle")
@@ -351,12 +373,10 @@ def test_imported_log_history_and_play_on(page, server, tmp_path):
         page.query_selector_all(f"#story li[data-action='{target}']") == []
     page.query_selector("#story").screenshot(path=str(SHOTS / "import-middle-story.png"))
     # a log line links to its action
-    with page.expect_navigation():
-        page.click(f"#log li[value='{target + 3}'] a")
+    step(page, lambda: page.click(f"#log li[value='{target + 3}'] a"), at=str(target + 3))
     assert page.get_attribute("#game", "data-at") == str(target + 3)
     # back to now and play on: the run (drawn on the map) and the dividend
-    with page.expect_navigation():
-        page.click("#hist-now")
+    step(page, lambda: page.click("#hist-now"), past="0")
     assert page.get_attribute("#game", "data-past") == "0"
     assert page.query_selector("#map .routes polyline")
     shot(page, "import-run-drawn")
@@ -378,3 +398,58 @@ def test_imported_log_history_and_play_on(page, server, tmp_path):
     # viewing now, the story opens at its end: the last line is in view
     assert page.evaluate("(() => { const ol = document.querySelector('ol.story'); "
                          "return ol.scrollTop + ol.clientHeight >= ol.scrollHeight - 2; })()")
+    # the browser's back button: the history view before, still in place
+    page.go_back()
+    page.wait_for_function("() => document.querySelector('#game').dataset.past === '1'")
+    gid = page.get_attribute("#game", "data-gid")
+    assert same_document(page) and all("?action=" in u or u.endswith(f"/games/{gid}") for u in navs), navs
+
+
+def test_in_place_live_update_stale_click_scroll_and_redo(page, web_browser, server):
+    """Two tabs on one hotseat game: an action in one reaches the other by its live update (one
+    fetch of the parts, no page load); a tab without live updates clicks on a game that moved
+    on and is told so, and updated; the map keeps its scroll across an action; undo, then redo."""
+    new_game(page, server, "1867")
+    gid = page.get_attribute("#game", "data-gid")
+    tok = next(c["value"] for c in page.context.cookies() if c["name"] == f"trackage_seat_{gid}")
+    other_ctx = web_browser.new_context(viewport={"width": 1500, "height": 1000})
+    other_ctx.route("**/api/games/*/events", lambda route: route.abort())  # this tab hears nothing
+    other = other_ctx.new_page()
+    other.set_default_timeout(30_000)
+    try:
+        other.goto(f"{server.url}/games/{gid}?token={tok}")
+        other.wait_for_selector("#game")
+        navs, other_navs = watch_loads(page), watch_loads(other)
+        fetched: list = []
+        page.on("request", lambda r: fetched.append(r.url) if "/panels" in r.url else None)
+        # the map's box keeps its scroll across an action
+        page.eval_on_selector("#map-wrap", "el => { el.scrollTop = 120; el.scrollLeft = 60; }")
+        scroll = page.eval_on_selector("#map-wrap", "el => [el.scrollTop, el.scrollLeft]")
+        assert scroll[0] > 0, "the map's box does not scroll"
+        act(page, button(page, "pass").click if button(page, "bid") is None else button(page, "bid").click)
+        page.wait_for_timeout(2500)  # the live update of this action comes (interval 1 s): no second fetch
+        assert len(fetched) == 1, fetched
+        assert page.eval_on_selector("#map-wrap", "el => [el.scrollTop, el.scrollLeft]") == scroll
+        # the other tab did not hear it: its click is stale, it is told so and updated
+        assert last(other) == last(page) - 1
+        other.query_selector("#actions form.action button").click()
+        other.wait_for_function(f"() => document.querySelector('#game').dataset.last === '{last(page)}'")
+        msg = other.inner_text("#action-error")
+        assert msg.startswith("the game moved on: ") and msg.endswith("; the page is updated"), msg
+        shot(other, "in-place-stale-click")
+        # an action in the other tab reaches this one by its live update, in place
+        n = last(page)
+        act(other, lambda: other.query_selector("#actions form.action button").click())
+        page.wait_for_function(f"() => document.querySelector('#game').dataset.last === '{n + 1}'")
+        page.wait_for_timeout(1500)
+        assert len(fetched) == 2, fetched
+        # undo (this page's own action is the last), then redo
+        act(page, button(page, "pass").click)
+        act(page, lambda: page.click("#undo"))
+        assert page.query_selector("#redo") is not None
+        act(page, lambda: page.click("#redo"))
+        assert page.query_selector("#redo") is None and "redo" in page.inner_text("#log li:last-child")
+        shot(page, "in-place-after-redo")
+        assert navs == [] and other_navs == [] and same_document(page) and same_document(other)
+    finally:
+        other_ctx.close()

@@ -1,5 +1,6 @@
 """The HTML pages: the lobby and its forms (new game, import), a game's page (a seat link
-sets the seat's cookie), the tile choices of a hex, the map as SVG, the favicon and /healthz."""
+sets the seat's cookie) and its parts (swapped in place by the page's script), the tile
+choices of a hex, the map as SVG, the favicon and /healthz."""
 
 from __future__ import annotations
 
@@ -135,6 +136,20 @@ def game_page(gid: str, request: Request, service: ServiceDep, templates: Templa
     return templates.TemplateResponse(request, "game.html", ctx)
 
 
+@router.get("/games/{gid}/panels", response_class=HTMLResponse)
+def game_panels(gid: str, request: Request, service: ServiceDep, templates: TemplatesDep,
+                action: int | None = None) -> Response:
+    """The game page's parts after the stored actions up to ``action`` (None: all), as the
+    page renders them, for its script to swap in place (after an action, a live update, a
+    history step)."""
+    g = game_id(gid)
+    token = request.cookies.get(seat_cookie(g))
+    with LockedGame(service, g) as lv:
+        ctx = page_context(service, lv, token, action)
+    return templates.TemplateResponse(request, "game/panels.html", ctx,
+                                      headers={"Cache-Control": "no-store"})
+
+
 def page_context(service: GameService, lv: Live, token: str | None, action: int | None) -> dict[str, Any]:
     """What game.html shows of a game (under its lock) to the seat of ``token``, after the
     stored actions up to ``action`` (None: all)."""
@@ -199,7 +214,8 @@ def page_context(service: GameService, lv: Live, token: str | None, action: int 
                                                       if str(p.id) == seat["player_id"]), seat["player_id"])),
         "result": game.result() if game.finished else None,
         "names": {str(p.id): p.name for p in game.seats},
-        "can_undo": seat is not None and not viewing_past and bool(game.actions),
+        "can_undo": not viewing_past and service.may_undo(lv, seat),
+        "can_redo": not viewing_past and service.may_redo(lv, seat),
         "history_error": str(history.error) if history.error else None,
         "webhooks": [] if service.hooks is None else service.hooks.status(g, seat),
     }

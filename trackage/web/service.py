@@ -156,6 +156,20 @@ def player_names(raw) -> list[str]:
     return names
 
 
+def last_undoable(lv: Live) -> tuple[int, str, str] | None:
+    """(id, actor, type) of the stored action an undo takes back now: the last one still
+    in play that is not a message; None: nothing to undo."""
+    if not lv.game.actions:
+        return None
+    live_ids = {a.get("id") for a in lv.game.actions}
+    return next(((i, a, t) for i, a, t in reversed(lv.actors) if i in live_ids and t != "message"), None)
+
+
+def redo_waiting(lv: Live) -> bool:
+    """Whether a redo would be taken now: the last stored action is an undo, something to put back."""
+    return bool(lv.actors) and lv.actors[-1][2] == "undo" and bool(lv.game.redo_stack)
+
+
 def clean_action(action: dict) -> dict:
     return {k: v for k, v in action.items() if k not in LOCAL_KEYS}
 
@@ -453,10 +467,7 @@ class GameService:
         if atype == "undo":
             if "action_id" in action:
                 raise Illegal("only the last action can be undone here", "undo-one")
-            if not game.actions:
-                raise Illegal("nothing to undo", "nothing-to-undo")
-            live_ids = {a.get("id") for a in game.actions}
-            last = next(((i, a, t) for i, a, t in reversed(lv.actors) if i in live_ids and t != "message"), None)
+            last = last_undoable(lv)
             if last is None:
                 raise Illegal("nothing to undo", "nothing-to-undo")
             if pid is not None and last[1] != pid:
@@ -466,7 +477,7 @@ class GameService:
                       "entity_type": "player", "id": action["id"], "created_at": int(time.time())}
             game.undo()
         else:
-            if not lv.actors or lv.actors[-1][2] != "undo" or not game.redo_stack:
+            if not redo_waiting(lv):
                 raise Illegal("nothing to redo", "nothing-to-redo")
             if pid is not None and lv.actors[-1][1] != pid:
                 raise Forbidden("you can redo only your own undo", "not-your-action")
@@ -486,6 +497,15 @@ class GameService:
         lv.history = None
         lv.marks = None
         return lv
+
+    def may_undo(self, lv: Live, seat: dict | None) -> bool:
+        """Whether the seat's undo would be taken now (its own last action, nobody acted after)."""
+        last = last_undoable(lv)
+        return seat is not None and last is not None and seat["player_id"] in (None, last[1])
+
+    def may_redo(self, lv: Live, seat: dict | None) -> bool:
+        """Whether the seat's redo would be taken now (the last stored action is its undo)."""
+        return seat is not None and redo_waiting(lv) and seat["player_id"] in (None, lv.actors[-1][1])
 
     # ------------------------------------------------------------------ the clock
     def clock(self, lv: Live) -> ClockReport | None:

@@ -82,99 +82,214 @@ function trackageLobby() {
   refresh();
 }
 
+// the game page: actions, undo/redo, live updates and history steps change the page in place:
+// the server renders the page's parts (/games/{id}/panels, the templates the page is made of)
+// and each [data-part] is swapped for its new self (data-swap="inner": its content, so the map's
+// box keeps its scroll); #game's data-last says the action count shown
 function trackageGame() {
   const root = document.getElementById("game");
   const gid = root.dataset.gid;
-  const last = parseInt(root.dataset.last, 10);
-  const at = parseInt(root.dataset.at, 10);
   const token = root.dataset.token;
-  const past = root.dataset.past === "1";
-  const errBox = document.getElementById("action-error");
+  const num = key => parseInt(root.dataset[key], 10);
+  let viewing = root.dataset.past === "1" ? num("at") : null;  // the action viewed (null: now)
+  let wanted = num("last");  // the newest action count asked for (shown, or its parts on the way)
+  let seq = 0;               // the latest parts asked for: an older answer is dropped
+  let posting = false;       // an action on its way: live updates wait for it
+  let heard = 0;             // the newest count a live update told of while posting
 
-  function showError(msg) { errBox.hidden = false; errBox.textContent = msg; }
+  function showError(msg) {
+    const box = document.getElementById("action-error");
+    if (box) { box.hidden = false; box.textContent = msg; }
+  }
 
-  async function post(action) {
-    action = Object.assign({}, action);
-    delete action.price_range; delete action.price_step; delete action.canonical_prices;
-    action.id = last + 1;
-    document.body.classList.add("busy");
+  // the story and the history open at the action viewed (at the end when viewing now)
+  function scrollLists() {
+    document.querySelectorAll("ol.story, ol.log").forEach(ol => {
+      const cur = ol.querySelector("li.current");
+      ol.scrollTop = cur ? cur.offsetTop - ol.offsetTop - ol.clientHeight / 2 : ol.scrollHeight;
+    });
+  }
+
+  function swap(html) {
+    const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("game");
+    if (!fresh) return false;
+    const chatInput = document.querySelector("#chat input[name=message]");
+    const typed = chatInput ? chatInput.value : "";
+    const focused = chatInput !== null && document.activeElement === chatInput;
+    fresh.querySelectorAll("[data-part]").forEach(part => {
+      const old = root.querySelector(`[data-part="${part.dataset.part}"]`);
+      if (!old) return;
+      if (part.dataset.swap === "inner") {
+        const left = old.scrollLeft, top = old.scrollTop;
+        old.replaceChildren(...part.childNodes);
+        old.scrollLeft = left; old.scrollTop = top;
+      } else {
+        old.replaceWith(part);
+      }
+    });
+    const chat = document.querySelector("#chat input[name=message]");
+    if (chat && typed) chat.value = typed;
+    if (chat && focused) chat.focus();
+    scrollLists();
+    for (const key of ["at", "past", "token", "last"]) root.dataset[key] = fresh.dataset[key];
+    return true;
+  }
+
+  // the parts after action ``action`` (null: now), swapped in; true when they were
+  async function refresh(action) {
+    const mine = ++seq;
     let res;
     try {
-      res = await fetch(`/api/games/${gid}/actions`, {
-        method: "POST", headers: {"Content-Type": "application/json", "Authorization": `Bearer ${token}`},
-        body: JSON.stringify(action)});
-    } catch (e) { document.body.classList.remove("busy"); showError(String(e)); return; }
-    if (res.ok) { window.location.href = `/games/${gid}`; return; }
-    document.body.classList.remove("busy");
-    let body = {}; try { body = await res.json(); } catch (e) { /* not JSON */ }
-    if (res.status === 409) { window.location.href = `/games/${gid}`; return; }
-    showError(`${res.status}: ${body.error || res.statusText}${body.rule ? " [" + body.rule + "]" : ""}`);
+      res = await fetch(`/games/${gid}/panels` + (action === null ? "" : `?action=${action}`),
+                        {credentials: "same-origin", headers: {"Accept": "text/html"}});
+    } catch (e) { showError(`the page could not be updated: ${e}`); return false; }
+    if (!res.ok) { showError(`the page could not be updated: ${res.status} ${res.statusText}`); return false; }
+    const html = await res.text();
+    if (mine !== seq) return false;
+    return swap(html);
+  }
+
+  // who did what after action ``before``, in the story's words (names, amounts)
+  function since(before) {
+    let rows = [...document.querySelectorAll("#story li[data-action]")]
+      .filter(li => parseInt(li.dataset.action, 10) > before).map(li => li.textContent.trim());
+    if (!rows.length) {
+      rows = [...document.querySelectorAll("#log li")].filter(li => li.value > before).map(li => li.textContent.trim());
+    }
+    return (rows.length > 3 ? ["…"] : []).concat(rows.slice(-3)).join("; ") || "another action";
+  }
+
+  async function post(action) {
+    if (posting) return;
+    action = Object.assign({}, action);
+    delete action.price_range; delete action.price_step; delete action.canonical_prices;
+    const before = num("last");
+    action.id = before + 1;
+    posting = true;
+    document.body.classList.add("busy");
+    try {
+      let res;
+      try {
+        res = await fetch(`/api/games/${gid}/actions`, {
+          method: "POST", headers: {"Content-Type": "application/json", "Authorization": `Bearer ${token}`},
+          body: JSON.stringify(action)});
+      } catch (e) { showError(String(e)); return; }
+      let body = {}; try { body = await res.json(); } catch (e) { /* not JSON */ }
+      if (res.ok || res.status === 409) {
+        wanted = Math.max(wanted, body.action_count || 0, heard);
+        viewing = null;
+        const swapped = await refresh(null);
+        if (res.status === 409 && swapped) {
+          showError(`the game moved on: ${since(before)}; the page is updated`);
+        }
+        return;
+      }
+      showError(`${res.status}: ${body.error || res.statusText}${body.rule ? " [" + body.rule + "]" : ""}`);
+    } finally {
+      posting = false;
+      document.body.classList.remove("busy");
+      if (heard > num("last") && viewing === null) live(heard);
+    }
   }
   window.trackagePost = post;
 
-  document.querySelectorAll("form.action").forEach(f => f.addEventListener("submit", ev => {
-    ev.preventDefault();
-    const a = JSON.parse(f.dataset.action);
-    const price = f.querySelector("input[name=price]");
-    if (price) a.price = parseInt(price.value, 10);
-    post(a);
-  }));
-  // the story and the history open at the action viewed (at the end when viewing now)
-  document.querySelectorAll("ol.story, ol.log").forEach(ol => {
-    const cur = ol.querySelector("li.current");
-    ol.scrollTop = cur ? cur.offsetTop - ol.offsetTop - ol.clientHeight / 2 : ol.scrollHeight;
-  });
-  const chat = document.getElementById("chat");
-  if (chat) chat.addEventListener("submit", ev => {
-    ev.preventDefault();
-    const text = chat.querySelector("input[name=message]").value.trim();
-    if (!text) return;
-    const pid = chat.dataset.entity;
-    post({type: "message", entity: /^\d+$/.test(pid) ? parseInt(pid, 10) : pid, entity_type: "player", message: text});
-  });
-  document.querySelectorAll("form.meta-action").forEach(f => f.addEventListener("submit", ev => {
-    ev.preventDefault(); post({type: f.dataset.meta});
-  }));
-
-  // the map: click a highlighted hex for its tiles, a highlighted city for a token
-  const tokenActions = JSON.parse((document.getElementById("token-actions") || {}).textContent || "[]");
-  const choices = document.getElementById("tile-choices");
-  document.querySelectorAll("#map .city.tokenable").forEach(c => c.addEventListener("click", ev => {
-    ev.stopPropagation();
-    const acts = tokenActions.filter(a => a.city === c.dataset.city);
-    if (acts.length) post(acts[0]);
-  }));
-  document.querySelectorAll("#map .hex.layable").forEach(h => h.addEventListener("click", async ev => {
-    document.querySelectorAll("#map .hex.selected").forEach(x => x.classList.remove("selected"));
-    h.classList.add("selected");
-    const res = await fetch(`/games/${gid}/hex/${encodeURIComponent(h.dataset.hex)}`, {credentials: "same-origin"});
-    choices.innerHTML = await res.text();
-    choices.querySelectorAll(".tile-option").forEach(b => b.addEventListener("click", () => post(JSON.parse(b.dataset.action))));
-    choices.scrollIntoView({block: "nearest"});
-  }));
-
-  // history: the slider and the step buttons
-  const slider = document.getElementById("history");
-  const go = n => { window.location.href = `/games/${gid}?action=${Math.max(0, Math.min(last, n))}`; };
-  if (slider) {
-    slider.addEventListener("input", () => { document.getElementById("history-at").textContent = slider.value; });
-    slider.addEventListener("change", () => go(parseInt(slider.value, 10)));
-    document.getElementById("hist-first").addEventListener("click", () => go(0));
-    document.getElementById("hist-prev").addEventListener("click", () => go(at - 1));
-    document.getElementById("hist-next").addEventListener("click", () => go(at + 1));
+  // live updates (server-sent events, keyed by the action count): the parts once per new count
+  function live(n) {
+    if (posting) { heard = Math.max(heard, n); return; }
+    if (n <= wanted) return;  // shown already, or on the way (this page's own action)
+    wanted = n;
+    refresh(viewing);
   }
+  if (window.EventSource) {
+    const es = new EventSource(`/api/games/${gid}/events`);
+    es.addEventListener("action", ev => live(JSON.parse(ev.data).action_count));
+  }
+
+  // history: the slider, the step buttons, the links to an action; the address follows
+  async function go(n, push = true) {
+    const target = n === null || n >= num("last") ? null : Math.max(0, n);
+    if (target === viewing && push) return;
+    viewing = target;
+    if (await refresh(target) && push) {
+      history.pushState({action: target}, "", `/games/${gid}` + (target === null ? "" : `?action=${target}`));
+    }
+  }
+  window.addEventListener("popstate", () => {
+    const a = new URLSearchParams(window.location.search).get("action");
+    go(a === null ? null : parseInt(a, 10), false);
+  });
+
+  document.addEventListener("submit", ev => {
+    const f = ev.target;
+    if (f.matches("form.action")) {
+      ev.preventDefault();
+      const a = JSON.parse(f.dataset.action);
+      const price = f.querySelector("input[name=price]");
+      if (price) a.price = parseInt(price.value, 10);
+      post(a);
+    } else if (f.matches("form.meta-action")) {
+      ev.preventDefault(); post({type: f.dataset.meta});
+    } else if (f.id === "chat") {
+      ev.preventDefault();
+      const input = f.querySelector("input[name=message]");
+      const text = input.value.trim();
+      if (!text) return;
+      input.value = "";
+      const pid = f.dataset.entity;
+      post({type: "message", entity: /^\d+$/.test(pid) ? parseInt(pid, 10) : pid, entity_type: "player", message: text});
+    } else if (f.id === "history-form") {
+      ev.preventDefault();
+    }
+  });
+
+  document.addEventListener("click", async ev => {
+    const t = ev.target;
+    const link = t.closest("a[href]");
+    if (link && root.contains(link) && !ev.ctrlKey && !ev.metaKey && !ev.shiftKey && ev.button === 0) {
+      const url = new URL(link.href, window.location.href);
+      if (url.origin === window.location.origin && url.pathname === `/games/${gid}`) {
+        ev.preventDefault();
+        const a = url.searchParams.get("action");
+        go(a === null ? null : parseInt(a, 10));
+        return;
+      }
+    }
+    const button = t.closest("button");
+    if (button && button.id === "hist-first") { go(0); return; }
+    if (button && button.id === "hist-prev") { go(num("at") - 1); return; }
+    if (button && button.id === "hist-next") { go(num("at") + 1); return; }
+    const option = t.closest("#tile-choices .tile-option");
+    if (option) { post(JSON.parse(option.dataset.action)); return; }
+    // the map: a highlighted city for a token, a highlighted hex for its tiles
+    const city = t.closest("#map .city.tokenable");
+    if (city) {
+      const acts = JSON.parse((document.getElementById("token-actions") || {}).textContent || "[]");
+      const mine = acts.filter(a => a.city === city.dataset.city);
+      if (mine.length) post(mine[0]);
+      return;
+    }
+    const hex = t.closest("#map .hex.layable");
+    if (hex) {
+      document.querySelectorAll("#map .hex.selected").forEach(x => x.classList.remove("selected"));
+      hex.classList.add("selected");
+      const res = await fetch(`/games/${gid}/hex/${encodeURIComponent(hex.dataset.hex)}`, {credentials: "same-origin"});
+      const choices = document.getElementById("tile-choices");
+      if (!choices) return;
+      choices.innerHTML = await res.text();
+      choices.scrollIntoView({block: "nearest"});
+    }
+  });
+
+  document.addEventListener("input", ev => {
+    if (ev.target.id === "history") document.getElementById("history-at").textContent = ev.target.value;
+  });
+  document.addEventListener("change", ev => {
+    if (ev.target.id === "history") go(parseInt(ev.target.value, 10));
+  });
   document.addEventListener("keydown", ev => {
     if (ev.target.tagName === "INPUT" || ev.target.tagName === "TEXTAREA") return;
-    if (ev.key === "ArrowLeft") go(at - 1);
-    if (ev.key === "ArrowRight") go(at + 1);
+    if (ev.key === "ArrowLeft") go(num("at") - 1);
+    if (ev.key === "ArrowRight") go(num("at") + 1);
   });
-
-  // live updates (server-sent events): reload when someone else acts
-  if (!past && window.EventSource) {
-    const es = new EventSource(`/api/games/${gid}/events`);
-    es.addEventListener("action", ev => {
-      const n = JSON.parse(ev.data).action_count;
-      if (n !== last) window.location.reload();
-    });
-  }
+  scrollLists();
 }
