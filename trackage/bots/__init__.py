@@ -2,7 +2,8 @@
 
 A bot answers ``choose(game, seat)`` with an action ready for ``game.process``. Levels:
 ``random`` (:mod:`.random_bot`); rule-based and search bots are later levels, registered in
-:mod:`.registry` once they exist. Tournaments between bots: :mod:`.tournament`.
+:mod:`.registry` once they exist. Tournaments between bots: :mod:`.tournament` (on a Ray
+cluster: :mod:`.cluster`).
 """
 
 from __future__ import annotations

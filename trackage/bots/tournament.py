@@ -3,7 +3,8 @@
 Game ``g`` seats the bot list rotated by ``g mod players`` (seat ``s`` gets bot ``(s + g) mod
 players``), so with a multiple of the player count every bot sits in every seat equally often.
 Its seed comes from the tournament's seed and ``g`` alone, and each bot's from the game's seed
-and its seat: the results do not depend on the number of workers nor on the order games end.
+and its seat: the results do not depend on the number of workers, on the executor (this
+process, a process pool, Ray tasks: :mod:`.cluster`) nor on the order games end.
 With an output file each finished game is appended as one line as it ends, and its log is
 written beside it (``<out stem>.logs/game-<g>.json``); a rerun with the same arguments skips
 the games already there."""
