@@ -201,9 +201,12 @@ def playout(title: str, num_players: int, options: tuple, seed: int, out_path: s
 @click.option("--seed", type=int, default=0, show_default=True, help="The tournament's seed (each game's from it).")
 @click.option("--budget", type=click.FloatRange(min=0, min_open=True), default=None,
               help="Seconds per decision for bots that think.")
+@click.option("--ray", "ray_address", default=None, metavar="ADDRESS",
+              help="Play each game as a Ray task on the cluster at ADDRESS ('local' or 'auto': a Ray on this "
+                   "machine; needs trackage[cluster]); the results do not depend on it.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 def tournament(title: str, bot_list: str, options: tuple, games: int, workers: int | None, out_path: str | None,
-               seed: int, budget: float | None, as_json: bool) -> None:
+               seed: int, budget: float | None, ray_address: str | None, as_json: bool) -> None:
     """Play seat-rotated games between bots; win shares (95% Wilson interval), mean rank and
     score margin, and an OpenSkill rating per bot."""
     import os
@@ -221,7 +224,8 @@ def tournament(title: str, bot_list: str, options: tuple, games: int, workers: i
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=Console(stderr=True), transient=False) as progress:
             task = progress.add_task(f"{title} tournament", total=games, completed=done)
-            result = run(setup, workers or os.cpu_count() or 1, on_game=lambda rec: progress.advance(task))
+            result = run(setup, workers or os.cpu_count() or 1, on_game=lambda rec: progress.advance(task),
+                         ray=ray_address)
     except (TrackageError, ValueError) as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(2)

@@ -3,7 +3,7 @@
 A bot answers ``choose(game, seat)`` with an action ready for ``game.process``. Levels:
 ``random`` (:mod:`.random_bot`), ``rule`` (:mod:`.rule_bot`, its rules in :mod:`.rules`); the
 search bot is a later level, registered in :mod:`.registry` once it exists. Tournaments between
-bots: :mod:`.tournament`.
+bots: :mod:`.tournament` (on a Ray cluster: :mod:`.cluster`).
 """
 
 from __future__ import annotations

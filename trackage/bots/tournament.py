@@ -3,7 +3,8 @@
 Game ``g`` seats the bot list rotated by ``g mod players`` (seat ``s`` gets bot ``(s + g) mod
 players``), so with a multiple of the player count every bot sits in every seat equally often.
 Its seed comes from the tournament's seed and ``g`` alone, and each bot's from the game's seed
-and its seat: the results do not depend on the number of workers nor on the order games end.
+and its seat: the results do not depend on the number of workers, on the executor (this
+process, a process pool, Ray tasks: :mod:`.cluster`) nor on the order games end.
 With an output file each finished game is appended as one line as it ends, and its log is
 written beside it (``<out stem>.logs/game-<g>.json``); a rerun with the same arguments skips
 the games already there."""
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..export import game_to_log
+from .cluster import ray_results, require_ray
 from .play import derive_seed, outcome, play_game
 from .registry import make_bot
 from .stats import summary
@@ -114,19 +116,25 @@ def read_done(setup: Setup) -> list[dict[str, Any]]:
     return [done[g] for g in sorted(done)]
 
 
-def play(setup: Setup, workers: int = 1) -> Iterator[dict[str, Any]]:
-    """The records of the games not yet in the output file, as each ends (appended to it first)."""
+def play(setup: Setup, workers: int = 1, ray: str | None = None) -> Iterator[dict[str, Any]]:
+    """The records of the games not yet in the output file, as each ends (appended to it first);
+    played in this process, in a pool of ``workers`` processes, or as Ray tasks on the cluster at
+    ``ray`` (:mod:`.cluster`)."""
     if not setup.bots:
         raise ValueError("tournament: no bots (give one per seat)")
     for name in set(setup.bots):
         make_bot(name, 0)  # an unknown name fails now, not in a worker
+    if ray is not None:
+        require_ray()  # Ray missing fails now, before the results file is opened
     done = {r["game"] for r in read_done(setup)}
     todo = [g for g in range(setup.games) if g not in done]
     if not todo:
         return
     sink = open(setup.out, "a") if setup.out is not None else None  # noqa: SIM115 - closed below
     try:
-        if workers <= 1 or len(todo) == 1:
+        if ray is not None:
+            yield from _kept(ray_results(setup, todo, ray), sink)
+        elif workers <= 1 or len(todo) == 1:
             results: Iterator[dict[str, Any]] = (play_one(setup, g) for g in todo)
             yield from _kept(results, sink)
         else:
@@ -146,10 +154,12 @@ def _kept(results: Iterator[dict[str, Any]], sink: Any) -> Iterator[dict[str, An
         yield rec
 
 
-def run(setup: Setup, workers: int = 1, on_game: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
-    """Play the tournament's missing games and return its summary over all of its games."""
+def run(setup: Setup, workers: int = 1, on_game: Callable[[dict[str, Any]], None] | None = None,
+        ray: str | None = None) -> dict[str, Any]:
+    """Play the tournament's missing games (as Ray tasks when ``ray`` names a cluster) and return
+    its summary over all of its games."""
     records = read_done(setup)
-    for rec in play(setup, workers):
+    for rec in play(setup, workers, ray):
         records.append(rec)
         if on_game is not None:
             on_game(rec)
