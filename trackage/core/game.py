@@ -133,6 +133,8 @@ class Game:
     BANK_CAN_BREAK = True
     #: how the title writes an amount of money (``%s`` is the amount): ``£%s``, ``%sM``
     CURRENCY = "$%s"
+    #: what the site calls a corporation's unsold shares in messages ("IPO", "Treasury")
+    IPO_NAME = "IPO"
     CORPORATION_CLASS = Corporation  # titles may subclass it (e.g. a different float rule)
     # the random player's weights per action type, over trackage.playout.WEIGHTS (a title's bias
     # so that random games move on and end by the title's own end conditions)

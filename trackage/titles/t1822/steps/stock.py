@@ -231,7 +231,7 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
             raise GameError(f"Can't buy a share of {bundle.corporation.name}", rule="cannot-buy")
         self.round.tax_haven_bought = True
         self.game.company_made_choice(entity, choice, "stock_round")
-        self._track(action, player, None, bundle.corporation)
+        self._track(action, player, entity, bundle.corporation)  # (the site tracks it under the company)
         self.pass_()
 
     def tax_haven_ok(self, company, choice) -> bool:
