@@ -13,8 +13,7 @@ from helpers import fingerprint, players, refused
 from trackage.core.programs import is_mismatch
 from trackage.export import game_to_log
 from trackage.replay import game_from_log, replay_file
-from trackage.titles import TITLES
-from trackage.titles import new_game
+from trackage.titles import TITLES, new_game
 
 
 def _prog(player, atype, **kw):
