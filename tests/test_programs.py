@@ -4,12 +4,16 @@ player while others act, stopped with the site's reasons, exported and replayed.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import pytest
+from conftest import require_fixtures
 from helpers import fingerprint, players, refused
 
+from trackage.core.programs import is_mismatch
 from trackage.export import game_to_log
-from trackage.replay import game_from_log
-from trackage.titles import new_game
+from trackage.replay import game_from_log, replay_file
+from trackage.titles import TITLES, new_game
 
 
 def _prog(player, atype, **kw):
@@ -118,3 +122,16 @@ def test_refused_programs_leave_the_game_as_it_was():
     refused(g, {"type": "program_share_pass", "entity": corp.id, "entity_type": "corporation"},
             rule="program-by-player")
     assert fingerprint(g) == before
+
+
+SHARED_LOGS = [f for title in sorted(TITLES) for f in require_fixtures(title)]
+
+
+@pytest.mark.parametrize("path", SHARED_LOGS, ids=[f"{p.parent.name}/{p.stem}" if isinstance(p, Path) else "absent"
+                                                   for p in SHARED_LOGS])
+def test_logged_auto_actions_are_what_the_programs_make(path):
+    """Every shared log's auto actions made while programs ran are what ours make there
+    (types, fields and the disabling reasons' text); see scripts/programcheck."""
+    out = replay_file(path, check_programs=True)
+    assert out.error is None
+    assert [w for w in out.warnings if is_mismatch(w)] == []

@@ -48,9 +48,13 @@ def game_from_log(data: dict[str, Any]) -> Game:
                     seed_for(data.get("id"), settings), data.get("id"), validate=False)
 
 
-def replay_data(data: dict[str, Any], trace: TextSink | None = None, strict: bool = False) -> ReplayOutcome:
+def replay_data(data: dict[str, Any], trace: TextSink | None = None, strict: bool = False,
+                check_programs: bool = False) -> ReplayOutcome:
+    """Replay ``data``; ``check_programs`` compares its auto actions with what the players'
+    programs make (warnings), as a strict load does, without a strict load's other checks."""
     out = ReplayOutcome(expected={str(k): v for k, v in data["result"].items()} if data.get("result") else None)
     game = game_from_log(data)
+    game.check_programs = check_programs
     out.game = game
 
     def on_action(g: Game, action: dict[str, Any]) -> None:
@@ -70,5 +74,6 @@ def replay_data(data: dict[str, Any], trace: TextSink | None = None, strict: boo
     return out
 
 
-def replay_file(path: str | Path, trace: TextSink | None = None, strict: bool = False) -> ReplayOutcome:
-    return replay_data(load_log(path), trace=trace, strict=strict)
+def replay_file(path: str | Path, trace: TextSink | None = None, strict: bool = False,
+                check_programs: bool = False) -> ReplayOutcome:
+    return replay_data(load_log(path), trace=trace, strict=strict, check_programs=check_programs)

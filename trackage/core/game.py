@@ -90,7 +90,7 @@ class Game:
     CLONE_SHALLOW: tuple[str, ...] = ("actions", "log", "warnings", "redo_stack", "snapshots")
     # history and the pipeline's own flags
     STATE_EXCLUDE: tuple[str, ...] = ("snapshots", "redo_stack", "_gate", "_unlisted", "_asking", "_live_to",
-                                      "_moves", "_listing", "_listing_busy")
+                                      "_moves", "_listing", "_listing_busy", "check_programs")
     # (the listing's memo and its key belong to this game object: a copy starts without them)
     CLONE_SKIP: tuple[str, ...] = ("_gate", "_unlisted", "_asking", "_moves", "_listing", "_listing_busy")
     SNAPSHOT_EVERY = 16
@@ -104,6 +104,9 @@ class Game:
     _listing_busy = False  # a whole listing is being made (the titles' inner calls are not it)
     # live play (process() outside a log import) accepts exactly what legal_actions() lists
     LISTED_ONLY = True
+    # a log's auto actions are compared with what the programs make (trackage.core.programs) in
+    # a strict load, and in any load of a game with this set (scripts/programcheck)
+    check_programs = False
     _gate = False
     _unlisted: GameError | None = None
     # while the gate asks whether one action is listed: that action (see asks())
@@ -133,6 +136,8 @@ class Game:
     BANK_CAN_BREAK = True
     #: how the title writes an amount of money (``%s`` is the amount): ``£%s``, ``%sM``
     CURRENCY = "$%s"
+    #: what the site calls a corporation's unsold shares in messages ("IPO", "Treasury")
+    IPO_NAME = "IPO"
     CORPORATION_CLASS = Corporation  # titles may subclass it (e.g. a different float rule)
     # the random player's weights per action type, over trackage.playout.WEIGHTS (a title's bias
     # so that random games move on and end by the title's own end conditions)

@@ -134,6 +134,10 @@ class Step:
         step, as actions to process. Default: nothing."""
         return []
 
+    def program_enabled(self, player: Any) -> None:
+        """Title hook: ``player`` has just enabled a programmed action while this step is in the
+        round (:mod:`trackage.core.programs`). Default: nothing."""
+
     def legal_actions(self, entity: Any) -> list[dict[str, Any]]:
         """Concrete legal actions for ``entity`` (for bots and the CLI)."""
         out: list[dict[str, Any]] = []

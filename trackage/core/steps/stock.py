@@ -63,6 +63,8 @@ class BuySellParShares(Passing):
     PAR_ENDS_TURN: ClassVar[bool] = False
     #: A par's purchase is refused when :meth:`can_par_corp` does not allow the start.
     PAR_CHECKS_START: ClassVar[bool] = True
+    #: Action types the round's history (what programs read, :mod:`..programs`) leaves out.
+    UNTRACKED: ClassVar[frozenset[str]] = frozenset()
 
     def round_state(self) -> dict[str, Any]:
         return {"players_sold": {}, "players_bought": {}, "current_actions": []}
@@ -325,12 +327,22 @@ class BuySellParShares(Passing):
         rec = {"type": action["type"], "_corp": corp}
         self.round.current_actions.append(rec)
         self.round.last_to_act = entity
-        programs.note(self.game, action, entity, corp)
+        if action["type"] not in self.UNTRACKED:
+            programs.note(self.game, action, entity, thing)
 
     # ------------------------------------------------------------ programmed actions
     def auto_actions(self, entity: Any) -> list[dict[str, Any]]:
         """The player's programs: a share pass, a purchase until a count (see :mod:`..programs`)."""
         return programs.stock_auto_actions(self, entity)
+
+    def program_from_market(self, prog: dict[str, Any]) -> bool:
+        """Whether a programmed purchase buys from the market (default: as the program says)."""
+        return bool(prog.get("from_market"))
+
+    def shenanigan(self, entity: Any, other: Any, atype: str, actor: Any, thing: Any, share: Any) -> str | None:
+        """Why ``other``'s action ``atype`` (by ``actor``, on ``thing``) this round stops a program of
+        ``entity`` about to buy ``share`` (None: it does not); see :func:`programs.shenanigan`."""
+        return programs.shenanigan(self, entity, other, atype, actor, thing, share)
 
     def normal_pass(self, entity: Any) -> bool:
         """Whether a pass now is an ordinary one that a programmed share pass may make (not one
@@ -652,6 +664,15 @@ class AuctionBuySellParShares(AuctionMixin, BuySellParShares):
     def current_entity(self) -> Any:
         """The next bidder while an auction runs, else the round's player in turn."""
         return self.auction.next_bidder() if self.auction else self.round.current_entity_of_round()
+
+    def program_from_market(self, prog: dict[str, Any]) -> bool:
+        """Whether a programmed purchase buys from the market (default: as the program says)."""
+        return bool(prog.get("from_market"))
+
+    def shenanigan(self, entity: Any, other: Any, atype: str, actor: Any, thing: Any, share: Any) -> str | None:
+        """Why ``other``'s action ``atype`` (by ``actor``, on ``thing``) this round stops a program of
+        ``entity`` about to buy ``share`` (None: it does not); see :func:`programs.shenanigan`."""
+        return programs.shenanigan(self, entity, other, atype, actor, thing, share)
 
     def normal_pass(self, entity: Any) -> bool:
         """A pass inside the auction is no programmed share pass's."""

@@ -198,6 +198,7 @@ class Board1822(Board):
 
 class Game1822(Game):
     CURRENCY = "£%s"
+    IPO_NAME = "Treasury"
     # attributes of the 1822 game that are not set in its __init__
     board: Board1822
     double_cash_choice: Player | None  # the player who chose to double his cash (P?)

@@ -65,6 +65,7 @@ class StockRound1858(StockRound):
 
 class Game1858(Game):
     CURRENCY = "Pt%s"
+    IPO_NAME = "Treasury"
     TITLE = "1858"
     PLAYER_RANGE = (2, 6)
     OPTIONAL_RULES: ClassVar[dict] = {"quick_start_a": (3, 4, 5, 6), "quick_start_b": (3, 4, 5, 6)}

@@ -181,6 +181,7 @@ class MergerRound(Round):
 class Game1867(Game):
     TITLE = "1867"
     PLAYER_RANGE = (2, 6)
+    IPO_NAME = "Treasury"
     OPTIONAL_RULES: ClassVar[dict] = {"grid_market": None}
     DATA_DIR = config.DATA
     # the track graph's caches depend on which questions were asked when; they are copied

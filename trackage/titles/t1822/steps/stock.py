@@ -231,7 +231,7 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
             raise GameError(f"Can't buy a share of {bundle.corporation.name}", rule="cannot-buy")
         self.round.tax_haven_bought = True
         self.game.company_made_choice(entity, choice, "stock_round")
-        self._track(action, player, None, bundle.corporation)
+        self._track(action, player, entity, bundle.corporation)  # (the site tracks it under the company)
         self.pass_()
 
     def tax_haven_ok(self, company, choice) -> bool:
@@ -242,7 +242,33 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
                     or self.round.tax_haven_bought)
 
     def round_state(self):
-        return {**super().round_state(), "tax_haven_bought": False}
+        # stored_winning_bids: per player, the bid boxes they led at the end of their last turn
+        # (or when they enabled a program): a program stops when they no longer lead one
+        return {**super().round_state(), "tax_haven_bought": False, "stored_winning_bids": {}}
+
+    # ------------------------------------------------------------ programmed actions
+    def store_winning_bids(self, player) -> None:
+        leading = [c for c in self.game.bidbox_items() if (hb := self.highest_bid(c)) and hb[0] is player]
+        self.round.stored_winning_bids = {**self.round.stored_winning_bids, player.id: leading}
+
+    def program_enabled(self, player) -> None:
+        self.store_winning_bids(player)
+
+    def pass_(self) -> None:
+        cur = self.current_entity()
+        if cur is not None and cur.is_player:
+            self.store_winning_bids(cur)
+        super().pass_()
+
+    def shenanigan(self, entity, other, atype, actor, thing, share):
+        """A bid stops a program only when it outbid the player on a box they led; the tax
+        haven's purchase never does."""
+        if atype == "bid":
+            led = self.round.stored_winning_bids.get(entity.id, [])
+            return f"No longer winning bid on {thing.id}" if thing in led else None
+        if atype == "choose_ability" and actor.is_company and actor.sym == "P16":
+            return None
+        return super().shenanigan(entity, other, atype, actor, thing, share)
 
     # ------------------------------------------------------------ enumeration
     def offers_sale(self, entity, bundle: ShareBundle, action: dict) -> bool:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from ....core import programs
 from ....core.errors import GameError
 from ....core.steps.stock import AuctionBuySellParShares
-from .. import corporations
+from .. import corporations, gauges
 
 
 class StockRound1858Step(AuctionBuySellParShares):
@@ -47,12 +48,27 @@ class StockRound1858Step(AuctionBuySellParShares):
     def can_ipo_any(self, entity) -> bool:
         return "public_companies" in self.game.phase.status and super().can_ipo_any(entity)
 
-    def can_exchange_any(self, player) -> bool:
+    def can_exchange_any(self, player, connected: bool = False) -> bool:
+        """Whether ``player`` may exchange a private railway (for a president's certificate, or a
+        share in the treasury of a company, ``connected`` to it if asked: a question for the graph)."""
         game = self.game
         return any(game.company_starts_public(c) and game.turn > 1 and game.par_price(c).price <= player.cash
                    and not all(x.ipoed for x in game.corporations) for c in player.companies) or any(
             m.owner is player and not m.closed and game.minor_exchanges_share(m)
-            and any(c.num_ipo_shares() > 0 for c in game.corporations) for m in game.minors)
+            and any(c.num_ipo_shares() > 0 and (not connected or gauges.corporation_private_connected(game, c, m))
+                    for c in game.corporations) for m in game.minors)
+
+    def auto_actions(self, entity):
+        """A player's programs; for a player without any, the site also passes for them when
+        their only move would be an exchange that no connected company allows."""
+        game = self.game
+        if not entity.is_player or programs.enabled_of(game, entity):
+            return super().auto_actions(entity)
+        if getattr(self.round, "pending_tokens", None) or self.actions(entity) != ["buy_shares", "pass"]:
+            return []
+        if self.can_buy_any(entity) or self.can_exchange_any(entity, connected=True):
+            return []
+        return [programs.auto(entity, "pass", game.programs.get("created_at"))]
 
     # --- auctions
     def bid_items(self, entity):
@@ -74,6 +90,15 @@ class StockRound1858Step(AuctionBuySellParShares):
         if company not in self.bid_items(entity):
             raise GameError(f"{company.name} cannot be auctioned now", rule="company-not-for-sale")
         super().check_bid(entity, company, price)
+
+    def process_bid(self, action, entity):
+        """A bid first clears the conditional programmed share passes of the players who could
+        afford a private railway (the site's guard for players who passed an auction by program)."""
+        items = self.bid_items(entity)
+        if items:
+            cheapest = min(self.opening_bid(c) for c in items)
+            programs.drop_share_passes(self.game, [p for p in self.game.players if p.cash >= cheapest])
+        super().process_bid(action, entity)
 
     def accept_bid(self, entity, company, price, action):
         entity.passed = False

@@ -20,11 +20,16 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
     HANDLERS: ClassVar[dict] = {**BuySellParShares.HANDLERS, "assign": "process_assign"}
     PAR_PRICE_FIRST = True
     PAR_CHECKS_START = False  # a par's purchase: cash and the certificate limit only
+    UNTRACKED = frozenset({"buy_company", "sell_company"})  # programs do not see the bank's cards change hands
     LISTING = ("buy_shares", "par", "sell_shares", "sell_company", "buy_company", "pass")  # bank cards last
 
     def setup(self):
         super().setup()
         self.par_rag = None
+
+    def program_from_market(self, prog) -> bool:
+        """A parred company's unsold shares are all in the market: programs buy there."""
+        return True
 
     # ---------------------------------------------------------- availability
     def first_sr_passed(self, entity) -> bool:
