@@ -1,12 +1,12 @@
 """Level 3: the search bot, the rule bot with a short look-ahead on the decisions that matter.
 
 On a decision of a searched kind (stock round buys, sells and pars, bids, privates, train
-purchases, dividends, tile lays when there are few) the candidates are the rule bot's best
-scored actions, a few prices where a price is free, and passing. Each is applied on a copy of
-the game, which is then played forward with the rule bot for every seat for a fixed number of
-actions; the candidate after which the seat stands best against the best other seat
-(``search_eval.standing``) is played. Other decisions, and those with one candidate, are the
-rule bot's.
+purchases, dividends) the candidates are the rule bot's best scored actions, a few prices where
+a price is free, and passing. Each is applied on a copy of the game, which is then played
+forward with the rule bot for every seat for a fixed number of actions, or up to the next step
+that needs the track graph (the end of an operator's turn); the candidate after which the seat
+stands best against the best other seat (``search_eval.standing``) is played. Other decisions,
+and those with one candidate, are the rule bot's.
 
 The search is bounded by a node budget (simulated actions per decision, from the time budget
 at a fixed cost per node measured on the development machine), never by the clock: the same
@@ -23,12 +23,15 @@ from .rule_bot import RuleBot
 from .rules.common import finalize
 from .search_eval import standing
 
-# the kinds of decisions searched (lay_tile only when there are few lays)
-SEARCHED = frozenset({"par", "buy_shares", "sell_shares", "bid", "buy_company", "buy_train", "dividend",
-                      "lay_tile"})
+# the kinds of decisions searched (not bids: an auction ends beyond the look-ahead)
+SEARCHED = frozenset({"par", "buy_shares", "sell_shares", "buy_company", "buy_train", "dividend"})
+# what another candidate must gain over the rule bot's own pick to be played instead (money)
+MARGIN = 20.0
 # skip the search when one of these is listed: it is forced, or the rules already know best
-FORCED = frozenset({"run_routes", "bankrupt"})
-MAX_LAYS = 6
+FORCED = frozenset({"run_routes", "bankrupt", "lay_tile"})
+# a look-ahead stops before a step that asks the track graph (on a copy it is worked out
+# afresh, up to a quarter of a second): the end of the operator's turn
+GRAPH_STEPS = frozenset({"lay_tile", "place_token", "run_routes"})
 TOP_K = 4
 # seconds one simulated action costs (with its share of the copies), measured on 1893 and 1867
 SECONDS_PER_NODE = 0.0085
@@ -70,9 +73,7 @@ class SearchBot(BotBase):
 
     def searched(self, actions: list[dict[str, Any]]) -> bool:
         kinds = {a["type"] for a in actions}
-        if len(actions) < 2 or kinds & FORCED or not kinds & SEARCHED:
-            return False
-        return sum(1 for a in actions if a["type"] == "lay_tile") <= MAX_LAYS
+        return len(actions) >= 2 and not kinds & FORCED and bool(kinds & SEARCHED)
 
     def candidates(self, game: Any, seat: int, actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The actions worth a look-ahead, the rule bot's best first; none when the decision is
@@ -98,12 +99,15 @@ class SearchBot(BotBase):
         return list(out.values())
 
     def search(self, game: Any, seat: int, candidates: list[dict[str, Any]]) -> dict[str, Any]:
-        """The candidate after which the seat stands best (the first of equals)."""
+        """The candidate after which the seat stands best (the first of equals); the rule bot's
+        own pick, first, unless another does better by ``MARGIN``."""
         horizon = max(MIN_HORIZON, self.nodes // len(candidates) - 1)
         turn = len(game.actions)
         best: tuple[float, dict[str, Any]] | None = None
         for i, action in enumerate(candidates):
             value = self.look_ahead(game, seat, action, horizon, derive_seed("search", self.seed, turn, i))
+            if value is not None and i > 0:
+                value -= MARGIN
             if value is not None and (best is None or value > best[0]):
                 best = (value, action)
         return candidates[0] if best is None else best[1]
@@ -118,7 +122,7 @@ class SearchBot(BotBase):
             return None
         policy = RuleBot(seed, None)
         for _ in range(horizon):
-            if sim.finished:
+            if sim.finished or asks_graph(sim):
                 break
             listed = sim.legal_actions()
             if not listed:
@@ -129,6 +133,12 @@ class SearchBot(BotBase):
             except GameError:
                 break
         return standing(sim, seat)
+
+
+def asks_graph(game: Any) -> bool:
+    """Whether the step in charge lists actions that need the track graph."""
+    step = game.round.active_step()
+    return step is not None and bool(GRAPH_STEPS.intersection(step.current_actions()))
 
 
 def _same_listed(listed: dict[str, Any], action: dict[str, Any]) -> bool:

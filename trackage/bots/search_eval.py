@@ -14,12 +14,13 @@ from typing import Any
 from .base import controller
 from .rules.common import exposure, is_floated, last_revenue, trains_of
 
-# the part of an operator's treasury, trains and next revenue counted to its holders
+# the part of an operator's treasury, trains and next revenue counted to its holders (cash and
+# trains alike: a train bought at its price is neither gain nor loss to the look-ahead)
 TREASURY_WEIGHT = 0.5
-TRAIN_WEIGHT = 0.4
+TRAIN_WEIGHT = 0.5
 REVENUE_WEIGHT = 1.0
 # the part of a forced train purchase counted against the player
-EXPOSURE_WEIGHT = 0.5
+EXPOSURE_WEIGHT = 0.25
 
 
 def operator_worth(entity: Any) -> float:
