@@ -58,9 +58,9 @@ def test_same_seed_same_game():
 def test_bot_interface_and_registry():
     bot = make_bot("random", 3, budget=0.5)
     assert isinstance(bot, Bot) and bot.name == "random" and bot.budget == 0.5
-    assert BOT_NAMES == ("random", "rule")
-    with pytest.raises(ValueError, match="unknown bot 'search'"):
-        make_bot("search", 0)
+    assert BOT_NAMES == ("random", "rule", "search")
+    with pytest.raises(ValueError, match="unknown bot 'oracle'"):
+        make_bot("oracle", 0)
 
 
 def test_bot_answers_only_its_own_seat():

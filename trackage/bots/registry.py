@@ -1,7 +1,7 @@
 """Bots by name: ``make_bot(name, seed, budget)``.
 
-Levels of the ladder: ``random`` (level 1), ``rule`` (level 2, rules of thumb). The search
-bot (``search``) is added here, one line each in ``_KINDS``, by the slices that write them."""
+Levels of the ladder: ``random`` (level 1), ``rule`` (level 2, rules of thumb), ``search``
+(level 3, the rule bot with a short look-ahead). One line each in ``_KINDS``."""
 
 from __future__ import annotations
 
@@ -11,11 +11,12 @@ from types import MappingProxyType
 from .base import BotBase
 from .random_bot import RandomBot
 from .rule_bot import RuleBot
+from .search_bot import SearchBot
 
 _KINDS: MappingProxyType[str, Callable[[int, float | None], BotBase]] = MappingProxyType({
     "random": RandomBot,
     "rule": RuleBot,
-    # "search": SearchBot,  (level 3, a later slice)
+    "search": SearchBot,
 })
 
 BOT_NAMES: tuple[str, ...] = tuple(_KINDS)

@@ -1,0 +1,147 @@
+"""Level 3: the search bot, the rule bot with a short look-ahead on the decisions that matter.
+
+On a decision of a searched kind (stock round buys, sells and pars, bids, privates, train
+purchases, dividends) the candidates are the rule bot's best scored actions, a few prices where
+a price is free, and passing. Each is applied on a copy of the game, which is then played
+forward with the rule bot for every seat for a fixed number of actions, or up to the next step
+that needs the track graph (the end of an operator's turn); the candidate after which the seat
+stands best against the best other seat (``search_eval.standing``) is played. Other decisions,
+and those with one candidate, are the rule bot's.
+
+The search is bounded by a node budget (simulated actions per decision, from the time budget
+at a fixed cost per node measured on the development machine), never by the clock: the same
+seed plays the same game on any machine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.errors import GameError
+from .base import BotBase, acting_seat, seat_actions
+from .play import derive_seed
+from .rule_bot import RuleBot
+from .rules.common import finalize
+from .search_eval import standing
+
+# the kinds of decisions searched (not bids: an auction ends beyond the look-ahead)
+SEARCHED = frozenset({"par", "buy_shares", "sell_shares", "buy_company", "buy_train", "dividend"})
+# what another candidate must gain over the rule bot's own pick to be played instead (money)
+MARGIN = 20.0
+# skip the search when one of these is listed: it is forced, or the rules already know best
+FORCED = frozenset({"run_routes", "bankrupt", "lay_tile"})
+# a look-ahead stops before a step that asks the track graph (on a copy it is worked out
+# afresh, up to a quarter of a second): the end of the operator's turn
+GRAPH_STEPS = frozenset({"lay_tile", "place_token", "run_routes"})
+TOP_K = 4
+# seconds one simulated action costs (with its share of the copies), measured on 1893 and 1867
+SECONDS_PER_NODE = 0.0085
+DEFAULT_BUDGET = 0.25
+MIN_HORIZON = 2
+
+
+def node_budget(budget: float | None) -> int:
+    """Simulated actions per decision for a time budget (a fixed conversion, not the clock)."""
+    seconds = DEFAULT_BUDGET if budget is None else budget
+    return max(0, int(seconds / SECONDS_PER_NODE))
+
+
+def _key(action: dict[str, Any]) -> str:
+    return repr(sorted((k, repr(v)) for k, v in action.items() if k != "id"))
+
+
+class SearchBot(BotBase):
+    name = "search"
+
+    def __init__(self, seed: int, budget: float | None = DEFAULT_BUDGET) -> None:
+        super().__init__(seed, DEFAULT_BUDGET if budget is None else budget)
+        self.rule = RuleBot(seed, budget)
+        self.nodes = node_budget(self.budget)
+
+    def choose(self, game: Any, seat: int) -> dict[str, Any]:
+        actions = seat_actions(game, seat)
+        if not actions:
+            raise GameError(f"search bot: seat {seat} has no legal action in {game.round.name}",
+                            rule="not-your-turn")
+        candidates = self.candidates(game, seat, actions)
+        if len(candidates) < 2:
+            action = candidates[0] if candidates else self.rule.decide(game, seat, actions)
+        else:
+            action = self.search(game, seat, candidates)
+        action = dict(action)
+        action["id"] = len(game.actions) + 1
+        return action
+
+    def searched(self, actions: list[dict[str, Any]]) -> bool:
+        kinds = {a["type"] for a in actions}
+        return len(actions) >= 2 and not kinds & FORCED and bool(kinds & SEARCHED)
+
+    def candidates(self, game: Any, seat: int, actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The actions worth a look-ahead, the rule bot's best first; none when the decision is
+        not searched (the rule bot then decides)."""
+        if not self.searched(actions):
+            return []
+        scored = [s for s in self.rule.scored(game, seat, actions) if s is not None and s[0] > 0]
+        scored.sort(key=lambda s: -s[0])  # stable: the rules' order among equal scores
+        out: dict[str, dict[str, Any]] = {}
+        for _, action in scored[:TOP_K]:
+            out.setdefault(_key(action), action)
+        for listed in actions:
+            if "price_range" in listed and listed["type"] in ("buy_train", "buy_company"):
+                if any(_same_listed(listed, a) for a in out.values()):
+                    lo, hi = listed["price_range"]
+                    for price in (lo, (lo + hi) // 2, hi):
+                        variant = finalize(listed, int(price))
+                        out.setdefault(_key(variant), variant)
+        for listed in actions:
+            if listed["type"] == "pass":
+                passing = finalize(listed)
+                out.setdefault(_key(passing), passing)
+        return list(out.values())
+
+    def search(self, game: Any, seat: int, candidates: list[dict[str, Any]]) -> dict[str, Any]:
+        """The candidate after which the seat stands best (the first of equals); the rule bot's
+        own pick, first, unless another does better by ``MARGIN``."""
+        horizon = max(MIN_HORIZON, self.nodes // len(candidates) - 1)
+        turn = len(game.actions)
+        best: tuple[float, dict[str, Any]] | None = None
+        for i, action in enumerate(candidates):
+            value = self.look_ahead(game, seat, action, horizon, derive_seed("search", self.seed, turn, i))
+            if value is not None and i > 0:
+                value -= MARGIN
+            if value is not None and (best is None or value > best[0]):
+                best = (value, action)
+        return candidates[0] if best is None else best[1]
+
+    def look_ahead(self, game: Any, seat: int, action: dict[str, Any], horizon: int, seed: int) -> float | None:
+        """The seat's standing after ``action`` and ``horizon`` rule bot actions (None when the
+        action is refused)."""
+        sim = game.copy()
+        try:
+            sim.process({**action, "id": len(sim.actions) + 1})
+        except GameError:
+            return None
+        policy = RuleBot(seed, None)
+        for _ in range(horizon):
+            if sim.finished or asks_graph(sim):
+                break
+            listed = sim.legal_actions()
+            if not listed:
+                break
+            mover = acting_seat(sim, listed)
+            try:
+                sim.process(policy.choose(sim, mover))
+            except GameError:
+                break
+        return standing(sim, seat)
+
+
+def asks_graph(game: Any) -> bool:
+    """Whether the step in charge lists actions that need the track graph."""
+    step = game.round.active_step()
+    return step is not None and bool(GRAPH_STEPS.intersection(step.current_actions()))
+
+
+def _same_listed(listed: dict[str, Any], action: dict[str, Any]) -> bool:
+    """Whether ``action`` is ``listed`` with a price chosen."""
+    ignore = ("id", "price", "price_range", "price_step", "canonical_prices")
+    return all(listed.get(k) == action.get(k) for k in set(listed) | set(action) if k not in ignore)
