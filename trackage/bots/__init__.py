@@ -1,8 +1,8 @@
 """Bots: players for trackage's games, on the engine's public API only.
 
 A bot answers ``choose(game, seat)`` with an action ready for ``game.process``. Levels:
-``random`` (:mod:`.random_bot`), ``rule`` (:mod:`.rule_bot`, its rules in :mod:`.rules`); the
-search bot is a later level, registered in :mod:`.registry` once it exists. Tournaments between
+``random`` (:mod:`.random_bot`), ``rule`` (:mod:`.rule_bot`, its rules in :mod:`.rules`),
+``search`` (:mod:`.search_bot`, its scoring in :mod:`.search_eval`). Tournaments between
 bots: :mod:`.tournament` (on a Ray cluster: :mod:`.cluster`).
 """
 
