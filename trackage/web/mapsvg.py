@@ -20,6 +20,8 @@ import hashlib
 import math
 from html import escape
 
+from .hexinfo import hex_info
+
 R = 50.0
 S3 = math.sqrt(3)
 
@@ -636,12 +638,16 @@ def render_map(game, *, layable=None, tokenable=None, routes=None, scale: float 
     layable = set(layable or ())
     tokenable = set(tokenable or ())
     city_classes = dict.fromkeys(tokenable, "tokenable")
+    phases = view.phase_colors()
     for hx, tile in board.tiles():
         if getattr(hx, "empty", False):
             continue
         cx, cy = geo.center(hx.x, hx.y)
+        toks = [str(getattr(t.corporation, "id", "?")) for c in tile.cities for t in view.tokens(c) if t is not None]
+        info = hex_info(hx, tile, toks, phases)
         draw_tile(out, geo, cx, cy, hx, tile, view, classes="layable" if hx.id in layable else "",
-                  city_classes=city_classes)
+                  city_classes=city_classes,
+                  attrs=f' data-cx="{_f(cx)}" data-cy="{_f(cy)}" data-info="{escape(info)}"')
     if routes:
         out.add('<g class="routes" pointer-events="none">')
         palette = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#9a6324"]
