@@ -329,12 +329,14 @@ def draw_tile(out: _Out, geo: Geometry, cx: float, cy: float, hex_, tile, view: 
             out.add(f'<path class="terrain water" d="M{_f(px - 8)},{_f(py)} q4,-5 8,0 t8,0" fill="none" '
                     f'stroke="#1f6fd1" stroke-width="2.5"/>')
             out.text(px, py + 9, u.cost, size=9, weight="bold")
-        else:  # a word: nearer the centre, so that it stays whole inside the hex
-            px, py = geo.point(cx, cy, 4.6 - i * 0.7, r * 0.4)
+        else:  # a word: whole inside the hex, above or below its stops
             t = ",".join(u.terrains)
             txt = f"{t}{' ' if t else ''}{u.cost}"
-            out.text(px, py, txt, size=8 if len(txt) <= 9 else max(5.0, 8 * 9 / len(txt)), weight="bold",
-                     cls="terrain")
+            size = 8 if len(txt) <= 9 else max(5.0, 8 * 9 / len(txt))
+            px, py = _word_spot(geo, cx, cy, i, [positions[n.ordinal] for n in tile.all_nodes
+                                                 if not n.is_junction and n.ordinal in positions],
+                                len(txt) * size * 0.3)
+            out.text(px, py, txt, size=size, weight="bold", cls="terrain")
 
     # track: casing first, then the rails
     tracks = []
@@ -517,6 +519,19 @@ def draw_tile(out: _Out, geo: Geometry, cx: float, cy: float, hex_, tile, view: 
             px, py = geo.point(cx, cy, b.edge, r * 0.64)
             out.text(px, py, b.cost, size=8, weight="bold", fill=col)
     out.add('</g>')
+
+
+def _word_spot(geo: Geometry, cx: float, cy: float, i: int, stops: list[tuple[float, float]],
+               half: float) -> tuple[float, float]:
+    """Where the ``i``-th terrain word (``half`` its half width) goes: near the centre on a
+    hex without stops, else above them (or below) where no stop is."""
+    if not stops:
+        return geo.point(cx, cy, 4.6 - i * 0.7, geo.r * 0.4)
+    r = geo.r
+    for dy in (-0.6 * r - 10 * i, 0.6 * r + 10 * i):
+        if all(abs(y - (cy + dy)) > r * 0.3 + 5 or abs(x - cx) > half + r * 0.3 for x, y in stops):
+            return cx, cy + dy
+    return cx, cy - 0.6 * r - 10 * i
 
 
 def _free_spot(geo: Geometry, cx: float, cy: float, edge: float, taken: list[tuple[float, float, float]],
