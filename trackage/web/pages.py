@@ -37,7 +37,7 @@ from .lobby import lobby_games, your_turn
 from .mapsvg import entity_colors, render_map, render_tile
 from .maptargets import focus_hexes
 from .models import CreateGame, ImportLog
-from .service import GameService, Live, ServiceError, to_act_of
+from .service import GameService, Live, NotFound, ServiceError, to_act_of
 from .storage import Storage
 
 router = APIRouter()
@@ -231,11 +231,13 @@ def tile_choices(gid: GameId, hex_id: str, request: Request, seat: PageSeat, loc
     with locked as lv:
         game: Any = lv.game
         lays = [a for a in service.seat_legal(game, seat, lv) if a["type"] == "lay_tile" and a["hex"] == hex_id]
-        hx = game.board.hex_by_id(hex_id)
+        hx = game.board.hex_by_id(hex_id) if game.board is not None else None
+        if hx is None:
+            raise NotFound(f"tile choices refused: this map has no hex {hex_id!r}", "unknown-hex", hex=hex_id)
         tiles: dict[str, dict[str, Any]] = {}
         for a in lays:
             tile = game.board.tile_by_id(a["tile"])
-            if tile is None or hx is None:
+            if tile is None:
                 continue
             placed = game.board.placed_tile(getattr(tile, "tile", tile), a["rotation"], hx)
             t = tiles.setdefault(a["tile"], {"tile": a["tile"], "name": getattr(tile, "name", a["tile"]),
@@ -245,7 +247,7 @@ def tile_choices(gid: GameId, hex_id: str, request: Request, seat: PageSeat, loc
             t["rotations"].append(a["rotation"])
         items = [{**t, "json": json.dumps(t["actions"])} for t in tiles.values()]
         return templates.TemplateResponse(request, "tiles.html", {"items": items, "hex": hex_id,
-                                                                  "name": hx.location_name if hx else None})
+                                                                  "name": hx.location_name})
 
 
 @router.get("/games/{gid}/map.svg")
