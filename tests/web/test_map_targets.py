@@ -14,7 +14,8 @@ from trackage.web.hexinfo import hex_info
 from trackage.web.mapsvg import render_map
 from trackage.web.maptargets import entity_hexes, focus_hexes, lay_targets, token_targets
 
-from .test_api import acting_token, new_game as api_game
+from .test_api import acting_token
+from .test_api import new_game as api_game
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 
