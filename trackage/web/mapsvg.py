@@ -589,15 +589,10 @@ def _location_name(out: _Out, geo: Geometry, cx: float, cy: float, name: str, ti
     longest = max(len(x) for x in lines)
     size = 7.5 if longest <= 16 else max(4.5, 7.5 * 16 / longest)
     r = geo.r
-    edge = 0.0
-    big = [c for c in tile.cities if c.normal_slots >= 3]
-    if big or len(tile.cities) >= 2:
-        edge = 3.0 if geo.layout == "flat" else 4.5  # the top (flat) / the upper left (pointy)
-    px, py = geo.point(cx, cy, edge, r * (0.78 if len(lines) == 1 else 0.72))
-    if py > cy and len(lines) == 2:
-        py -= size * 0.5
-    elif len(lines) == 2:
-        py += size * 0.5
+    up = any(c.normal_slots >= 3 for c in tile.cities) or len(tile.cities) >= 2
+    # straight below the centre (above it for big cities), where the hex is widest: clear of
+    # its edges and of the borders drawn on them
+    px, py = cx, cy + (-1 if up else 1) * r * (0.62 if len(lines) == 1 else 0.58)
     for i, line in enumerate(lines):
         out.text(px, py + (i - (len(lines) - 1) / 2) * size * 1.05, line, size=size, cls="locname",
                  extra=' stroke="#fff" stroke-width="2" stroke-opacity="0.7" paint-order="stroke"')
