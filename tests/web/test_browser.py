@@ -119,7 +119,9 @@ def lay_tile(page) -> bool:
         opt = page.query_selector("#tile-choices .tile-option")
         if opt is None:
             continue
-        act(page, opt.click)
+        opt.click()  # the tile on the hex, in its first legal rotation; Confirm lays it
+        page.wait_for_selector("#map .lay-preview")
+        act(page, lambda: page.click("#tile-confirm"))
         return True
     return False
 
@@ -408,7 +410,7 @@ def test_imported_log_history_and_play_on(page, server, tmp_path):
 def test_in_place_live_update_stale_click_scroll_and_redo(page, web_browser, server):
     """Two tabs on one hotseat game: an action in one reaches the other by its live update (one
     fetch of the parts, no page load); a tab without live updates clicks on a game that moved
-    on and is told so, and updated; the map keeps its scroll across an action; undo, then redo."""
+    on and is told so, and updated; the map keeps its view (zoom) across an action; undo, then redo."""
     new_game(page, server, "1867")
     gid = page.get_attribute("#game", "data-gid")
     tok = next(c["value"] for c in page.context.cookies() if c["name"] == f"trackage_seat_{gid}")
@@ -422,14 +424,15 @@ def test_in_place_live_update_stale_click_scroll_and_redo(page, web_browser, ser
         navs, other_navs = watch_loads(page), watch_loads(other)
         fetched: list = []
         page.on("request", lambda r: fetched.append(r.url) if "/panels" in r.url else None)
-        # the map's box keeps its scroll across an action
-        page.eval_on_selector("#map-wrap", "el => { el.scrollTop = 120; el.scrollLeft = 60; }")
-        scroll = page.eval_on_selector("#map-wrap", "el => [el.scrollTop, el.scrollLeft]")
-        assert scroll[0] > 0, "the map's box does not scroll"
+        # the map keeps its view (zoom and pan) across an action
+        page.click("#map-zoom-in")
+        page.click("#map-zoom-in")
+        scroll = page.get_attribute("#map", "viewBox")
+        assert scroll != page.get_attribute("#map", "data-full"), "the map does not zoom"
         act(page, button(page, "pass").click if button(page, "bid") is None else button(page, "bid").click)
         page.wait_for_timeout(2500)  # the live update of this action comes (interval 1 s): no second fetch
         assert len(fetched) == 1, fetched
-        assert page.eval_on_selector("#map-wrap", "el => [el.scrollTop, el.scrollLeft]") == scroll
+        assert page.get_attribute("#map", "viewBox") == scroll
         # the other tab did not hear it: its click is stale, it is told so and updated
         assert last(other) == last(page) - 1
         other.query_selector("#actions form.action button").click()

@@ -20,6 +20,8 @@ import hashlib
 import math
 from html import escape
 
+from .hexinfo import hex_info
+
 R = 50.0
 S3 = math.sqrt(3)
 
@@ -292,14 +294,14 @@ class _Out:
 
 def draw_tile(out: _Out, geo: Geometry, cx: float, cy: float, hex_, tile, view: BoardView, *,
               coord: bool = True, name: bool = True, classes: str = "", city_classes: dict | None = None,
-              preview: bool = False) -> None:
-    """One hex with its tile and everything on it."""
+              preview: bool = False, attrs: str = "") -> None:
+    """One hex with its tile and everything on it (``attrs``: more attributes of its group)."""
     r = geo.r
     color = tile.color
     fill = HEX_FILL.get(color, "#eae0c8")
     hid = hex_.id if hex_ is not None else ""
     cls = "hex" + (" " + classes if classes else "")
-    out.add(f'<g class="{cls}" data-hex="{escape(hid)}" data-color="{escape(color)}">')
+    out.add(f'<g class="{cls}" data-hex="{escape(hid)}" data-color="{escape(color)}"{attrs}>')
     pts = " ".join(f"{_f(x)},{_f(y)}" for x, y in geo.corners(cx, cy))
     out.add(f'<polygon class="hex-bg" points="{pts}" fill="{fill}" stroke="#555" stroke-width="1"/>')
     if getattr(tile, "stripes", None) is not None and tile.stripes.color:
@@ -327,9 +329,14 @@ def draw_tile(out: _Out, geo: Geometry, cx: float, cy: float, hex_, tile, view: 
             out.add(f'<path class="terrain water" d="M{_f(px - 8)},{_f(py)} q4,-5 8,0 t8,0" fill="none" '
                     f'stroke="#1f6fd1" stroke-width="2.5"/>')
             out.text(px, py + 9, u.cost, size=9, weight="bold")
-        else:
+        else:  # a word: whole inside the hex, above or below its stops
             t = ",".join(u.terrains)
-            out.text(px, py, f"{t[:5]}{' ' if t else ''}{u.cost}", size=8, weight="bold", cls="terrain")
+            txt = f"{t}{' ' if t else ''}{u.cost}"
+            size = 8 if len(txt) <= 9 else max(5.0, 8 * 9 / len(txt))
+            px, py = _word_spot(geo, cx, cy, i, [positions[n.ordinal] for n in tile.all_nodes
+                                                 if not n.is_junction and n.ordinal in positions],
+                                len(txt) * size * 0.3)
+            out.text(px, py, txt, size=size, weight="bold", cls="terrain")
 
     # track: casing first, then the rails
     tracks = []
@@ -396,7 +403,8 @@ def draw_tile(out: _Out, geo: Geometry, cx: float, cy: float, hex_, tile, view: 
             out.text(x0 + i * w + w / 2, y0 + 6, v, size=8, weight="bold")
         out.add('</g>')
 
-    # towns
+    # towns (revenue bubbles are drawn after every city, outside its slots: never under a token)
+    bubbles: list[tuple[tuple[float, float], str]] = []
     for n in tile.towns:
         if getattr(n, "hidden", False) or n.hide:
             continue
@@ -407,9 +415,11 @@ def draw_tile(out: _Out, geo: Geometry, cx: float, cy: float, hex_, tile, view: 
             out.add(f'<circle class="town" cx="{_f(x)}" cy="{_f(y)}" r="{_f(r * 0.11)}" fill="#000" '
                     f'stroke="#fff" stroke-width="1.2"/>')
         if not shared and revs.get(n.ordinal, ("", False))[0] not in ("", "0"):
-            _rev_bubble(out, x + r * 0.2, y - r * 0.2, revs[n.ordinal][0])
+            bubbles.append((_outward(cx, cy, x, y, r * 0.11 + 9, r), revs[n.ordinal][0]))
 
-    # cities
+    # cities (``taken``: the discs the stops cover, kept free of the shared revenue and the label)
+    taken: list[tuple[float, float, float]] = [(x, y, r * 0.14) for x, y in (
+        positions.get(n.ordinal, (cx, cy)) for n in tile.towns)]
     city_classes = city_classes or {}
     for n in tile.cities:
         x, y = positions.get(n.ordinal, (cx, cy))
@@ -450,12 +460,17 @@ def draw_tile(out: _Out, geo: Geometry, cx: float, cy: float, hex_, tile, view: 
                     label = getattr(rv, "id", None) or getattr(rv, "sym", None) or str(rv)
                     out.text(sx, sy, str(label)[:4], size=min(tr * 0.8, 8), fill="#777", cls="reservation")
         out.add('</g>')
+        half = max(max(abs(dx), abs(dy)) for dx, dy in offs_xy) + tr + 1.5
+        taken.append((x, y, half))
         if not shared and revs.get(n.ordinal, ("", False))[0] not in ("", "0"):
-            _rev_bubble(out, x + tr * 1.6, y - tr * 1.4, revs[n.ordinal][0])
+            bubbles.append((_outward(cx, cy, x, y, half + 8.5, r), revs[n.ordinal][0]))
+    for (bx, by), txt in bubbles:
+        _rev_bubble(out, bx, by, txt)
     if shared and stops and not all(n.is_offboard for n in stops):
         txt = next(iter(revs.values()))[0]
         if txt not in ("", "0"):
-            px, py = geo.point(cx, cy, 2.0, r * 0.62)
+            px, py = _free_spot(geo, cx, cy, 2.0, taken, 9.0)
+            taken.append((px, py, 9.0))
             _rev_bubble(out, px, py, txt)
 
     # labels, icons, names, coordinates
@@ -463,7 +478,7 @@ def draw_tile(out: _Out, geo: Geometry, cx: float, cy: float, hex_, tile, view: 
     if preview:
         labels = tile.labels
     for lab in labels[-1:] if labels else ():
-        px, py = geo.point(cx, cy, 1.4, r * 0.66)
+        px, py = _free_spot(geo, cx, cy, 1.4, taken, 7.0)
         out.text(px, py, lab, size=13, weight="bold", cls="label")
     if hex_ is not None:
         for i, ic in enumerate(view.icons(hex_)):
@@ -481,8 +496,7 @@ def draw_tile(out: _Out, geo: Geometry, cx: float, cy: float, hex_, tile, view: 
             if not tile.cities:
                 continue
         if name and hex_.location_name and not getattr(hex_, "hide_location_name", False):
-            px, py = geo.point(cx, cy, 0.0, r * 0.72)
-            out.text(px, py, hex_.location_name[:18], size=7.5, cls="locname")
+            _location_name(out, geo, cx, cy, hex_.location_name, tile)
         if coord:
             px, py = geo.point(cx, cy, 3.0, r * 0.8)
             out.text(px, py, hex_.id, size=6.5, fill="#666", cls="coord")
@@ -505,6 +519,83 @@ def draw_tile(out: _Out, geo: Geometry, cx: float, cy: float, hex_, tile, view: 
             px, py = geo.point(cx, cy, b.edge, r * 0.64)
             out.text(px, py, b.cost, size=8, weight="bold", fill=col)
     out.add('</g>')
+
+
+def _word_spot(geo: Geometry, cx: float, cy: float, i: int, stops: list[tuple[float, float]],
+               half: float) -> tuple[float, float]:
+    """Where the ``i``-th terrain word (``half`` its half width) goes: near the centre on a
+    hex without stops, else above them (or below) where no stop is."""
+    if not stops:
+        return geo.point(cx, cy, 4.6 - i * 0.7, geo.r * 0.4)
+    r = geo.r
+    for dy in (-0.6 * r - 10 * i, 0.6 * r + 10 * i):
+        if all(abs(y - (cy + dy)) > r * 0.3 + 5 or abs(x - cx) > half + r * 0.3 for x, y in stops):
+            return cx, cy + dy
+    return cx, cy - 0.6 * r - 10 * i
+
+
+def _free_spot(geo: Geometry, cx: float, cy: float, edge: float, taken: list[tuple[float, float, float]],
+               size: float) -> tuple[float, float]:
+    """A point 0.62 R from the centre, towards ``edge`` when that is free of the discs
+    ``taken`` (x, y, radius), else the nearest direction that is, else the freest."""
+    best, best_gap = geo.point(cx, cy, edge, geo.r * 0.62), -1e9
+    for k in range(24):
+        step = (k % 12 + 1) // 2 * (1 if k % 2 else -1) * 0.5
+        px, py = geo.point(cx, cy, edge + step, geo.r * (0.62 if k < 12 else 0.8))
+        gap = min((math.hypot(px - x, py - y) - rad - size for x, y, rad in taken), default=1e9)
+        if gap >= 0:
+            return px, py
+        if gap > best_gap:
+            best, best_gap = (px, py), gap
+    return best
+
+
+def _outward(cx: float, cy: float, x: float, y: float, dist: float, r: float) -> tuple[float, float]:
+    """A point ``dist`` from a stop at (x, y), away from the hex's centre (up-right for a stop
+    at the centre), kept inside the hex."""
+    vx, vy = x - cx, y - cy
+    norm = math.hypot(vx, vy)
+    if norm < 1e-6:
+        vx, vy, norm = 1.0, -1.0, math.sqrt(2)
+    px, py = x + dist * vx / norm, y + dist * vy / norm
+    out = math.hypot(px - cx, py - cy)
+    lim = r * 0.78
+    if out > lim:  # pulled back in along the same line, then sideways off the stop
+        px, py = cx + (px - cx) * lim / out, cy + (py - cy) * lim / out
+        if math.hypot(px - x, py - y) < dist:
+            px, py = x - dist * vy / norm, y + dist * vx / norm
+    return px, py
+
+
+def _name_lines(name: str, width: int = 16) -> list[str]:
+    """A place name in at most two lines, cut at spaces when it is long (never cut short)."""
+    if len(name) <= width:
+        return [name]
+    words = name.split(" ")
+    best = [name]
+    best_w = len(name)
+    for i in range(1, len(words)):
+        a, b = " ".join(words[:i]), " ".join(words[i:])
+        w = max(len(a), len(b))
+        if w < best_w:
+            best, best_w = [a, b], w
+    return best
+
+
+def _location_name(out: _Out, geo: Geometry, cx: float, cy: float, name: str, tile) -> None:
+    """The hex's place name, whole: two lines when long, smaller when a line is still long,
+    on the side of the hex away from its cities' token slots, with a halo."""
+    lines = _name_lines(name)
+    longest = max(len(x) for x in lines)
+    size = 7.5 if longest <= 16 else max(4.5, 7.5 * 16 / longest)
+    r = geo.r
+    up = any(c.normal_slots >= 3 for c in tile.cities) or len(tile.cities) >= 2
+    # straight below the centre (above it for big cities), where the hex is widest: clear of
+    # its edges and of the borders drawn on them
+    px, py = cx, cy + (-1 if up else 1) * r * (0.62 if len(lines) == 1 else 0.58)
+    for i, line in enumerate(lines):
+        out.text(px, py + (i - (len(lines) - 1) / 2) * size * 1.05, line, size=size, cls="locname",
+                 extra=' stroke="#fff" stroke-width="2" stroke-opacity="0.7" paint-order="stroke"')
 
 
 def _rev_bubble(out: _Out, x, y, txt) -> None:
@@ -557,12 +648,16 @@ def render_map(game, *, layable=None, tokenable=None, routes=None, scale: float 
     layable = set(layable or ())
     tokenable = set(tokenable or ())
     city_classes = dict.fromkeys(tokenable, "tokenable")
+    phases = view.phase_colors()
     for hx, tile in board.tiles():
         if getattr(hx, "empty", False):
             continue
         cx, cy = geo.center(hx.x, hx.y)
+        toks = [str(getattr(t.corporation, "id", "?")) for c in tile.cities for t in view.tokens(c) if t is not None]
+        info = hex_info(hx, tile, toks, phases)
         draw_tile(out, geo, cx, cy, hx, tile, view, classes="layable" if hx.id in layable else "",
-                  city_classes=city_classes)
+                  city_classes=city_classes,
+                  attrs=f' data-cx="{_f(cx)}" data-cy="{_f(cy)}" data-info="{escape(info)}"')
     if routes:
         out.add('<g class="routes" pointer-events="none">')
         palette = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#9a6324"]

@@ -18,7 +18,7 @@ from .. import story
 from ..core.journal import round_label
 from ..core.ledger import table as ledger_table
 from ..titles import display_name
-from . import views
+from . import maptargets, views
 from .api import titles_catalogue
 from .charts import flow_chart, line_chart
 from .deps import (
@@ -35,8 +35,9 @@ from .deps import (
 from .jsonbody import MAX_IMPORT_BODY, BadJson, game_id, parse_json
 from .lobby import lobby_games, your_turn
 from .mapsvg import entity_colors, render_map, render_tile
+from .maptargets import focus_hexes
 from .models import CreateGame, ImportLog
-from .service import GameService, Live, ServiceError, to_act_of
+from .service import GameService, Live, NotFound, ServiceError, to_act_of
 from .storage import Storage
 
 router = APIRouter()
@@ -164,6 +165,7 @@ def page_context(service: GameService, lv: Live, token: str | None, action: int 
     runs = [a for a in legal if a["type"] == "run_routes"]
     others = [a for a in legal if a["type"] not in ("lay_tile",)]
     routes = runs[0].get("routes") if runs else None
+    lay_targets, token_targets = maptargets.lay_targets(game, lay), maptargets.token_targets(game, tok)
     svg = render_map(game, layable={a["hex"] for a in lay}, tokenable={a["city"] for a in tok}, routes=routes)
     buttons = []
     for a in others:
@@ -201,7 +203,8 @@ def page_context(service: GameService, lv: Live, token: str | None, action: int 
         "clock_running": () if report is None else report.running,
         "clock_settings": lv.meta.get("clock"),
         "viewing_past": viewing_past, "map_svg": svg, "groups": groups, "has_lay": bool(lay),
-        "lay_hexes": sorted({a["hex"] for a in lay}),
+        "lay_hexes": sorted({a["hex"] for a in lay}), "lay_targets": lay_targets, "token_targets": token_targets,
+        "focus_hexes": focus_hexes(game, lay_targets, token_targets),
         "token_json": json.dumps([views.clean_for_json(a) for a in tok]),
         "sheet": views.spreadsheet(game), "market": views.market_grid(game), "charts": chart_svgs,
         "log_rows": log_rows, "seat": seat, "token": token or "",
@@ -228,18 +231,23 @@ def tile_choices(gid: GameId, hex_id: str, request: Request, seat: PageSeat, loc
     with locked as lv:
         game: Any = lv.game
         lays = [a for a in service.seat_legal(game, seat, lv) if a["type"] == "lay_tile" and a["hex"] == hex_id]
-        hx = game.board.hex_by_id(hex_id)
-        items = []
+        hx = game.board.hex_by_id(hex_id) if game.board is not None else None
+        if hx is None:
+            raise NotFound(f"tile choices refused: this map has no hex {hex_id!r}", "unknown-hex", hex=hex_id)
+        tiles: dict[str, dict[str, Any]] = {}
         for a in lays:
             tile = game.board.tile_by_id(a["tile"])
-            if tile is None or hx is None:
+            if tile is None:
                 continue
             placed = game.board.placed_tile(getattr(tile, "tile", tile), a["rotation"], hx)
-            items.append({"svg": render_tile(game, hx, placed, size=84), "json": json.dumps(views.clean_for_json(a)),
-                          "label": f"{getattr(tile, 'name', a['tile'])} r{a['rotation']}", "tile": a["tile"],
-                          "rotation": a["rotation"]})
+            t = tiles.setdefault(a["tile"], {"tile": a["tile"], "name": getattr(tile, "name", a["tile"]),
+                                             "actions": [], "svgs": [], "rotations": []})
+            t["actions"].append(views.clean_for_json(a))
+            t["svgs"].append(render_tile(game, hx, placed, size=84))
+            t["rotations"].append(a["rotation"])
+        items = [{**t, "json": json.dumps(t["actions"])} for t in tiles.values()]
         return templates.TemplateResponse(request, "tiles.html", {"items": items, "hex": hex_id,
-                                                                  "name": hx.location_name if hx else None})
+                                                                  "name": hx.location_name})
 
 
 @router.get("/games/{gid}/map.svg")

@@ -131,6 +131,7 @@ function trackageGame() {
     if (chat && typed) chat.value = typed;
     if (chat && focused) chat.focus();
     scrollLists();
+    if (map) map.restore();
     for (const key of ["at", "past", "token", "last"]) root.dataset[key] = fresh.dataset[key];
     return true;
   }
@@ -192,6 +193,8 @@ function trackageGame() {
     }
   }
   window.trackagePost = post;
+  const map = window.trackageMap ? window.trackageMap(gid, post) : null;
+  if (map) map.restore();
 
   // live updates (server-sent events, keyed by the action count): the parts once per new count
   function live(n) {
@@ -258,8 +261,8 @@ function trackageGame() {
     if (button && button.id === "hist-first") { go(0); return; }
     if (button && button.id === "hist-prev") { go(num("at") - 1); return; }
     if (button && button.id === "hist-next") { go(num("at") + 1); return; }
-    const option = t.closest("#tile-choices .tile-option");
-    if (option) { post(JSON.parse(option.dataset.action)); return; }
+    // the map's own: zoom, fit, centre, the hint's hexes, the tile preview and its rotations
+    if (map && map.click(ev)) return;
     // the map: a highlighted city for a token, a highlighted hex for its tiles
     const city = t.closest("#map .city.tokenable");
     if (city) {
@@ -268,17 +271,25 @@ function trackageGame() {
       if (mine.length) post(mine[0]);
       return;
     }
-    const hex = t.closest("#map .hex.layable");
-    if (hex) {
-      document.querySelectorAll("#map .hex.selected").forEach(x => x.classList.remove("selected"));
-      hex.classList.add("selected");
-      const res = await fetch(`/games/${gid}/hex/${encodeURIComponent(hex.dataset.hex)}`, {credentials: "same-origin"});
-      const choices = document.getElementById("tile-choices");
-      if (!choices) return;
-      choices.innerHTML = await res.text();
-      choices.scrollIntoView({block: "nearest"});
-    }
+    const hex = t.closest("#map .hex.layable") || t.closest("#actions .lay-link");
+    if (hex) await openHex(hex.dataset.hex);
   });
+
+  // the tiles of a highlighted hex, in the actions' box (a tile chosen there is previewed on the hex)
+  async function openHex(hid) {
+    document.querySelectorAll("#map .hex.selected").forEach(x => x.classList.remove("selected"));
+    const g = document.querySelector(`#map .hex.layable[data-hex="${CSS.escape(hid)}"]`);
+    if (g) g.classList.add("selected");
+    let res;
+    try {
+      res = await fetch(`/games/${gid}/hex/${encodeURIComponent(hid)}`, {credentials: "same-origin"});
+    } catch (e) { showError(`the tiles of ${hid} could not be fetched: ${e}`); return; }
+    const choices = document.getElementById("tile-choices");
+    if (!choices) return;
+    if (!res.ok) { showError(`the tiles of ${hid} could not be fetched: ${res.status} ${res.statusText}`); return; }
+    choices.innerHTML = await res.text();
+    choices.scrollIntoView({block: "nearest"});
+  }
 
   document.addEventListener("input", ev => {
     if (ev.target.id === "history") document.getElementById("history-at").textContent = ev.target.value;
