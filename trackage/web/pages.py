@@ -18,7 +18,7 @@ from .. import story
 from ..core.journal import round_label
 from ..core.ledger import table as ledger_table
 from ..titles import display_name
-from . import views
+from . import auctions, cards, roster, views
 from .api import titles_catalogue
 from .charts import flow_chart, line_chart
 from .deps import (
@@ -203,7 +203,10 @@ def page_context(service: GameService, lv: Live, token: str | None, action: int 
         "viewing_past": viewing_past, "map_svg": svg, "groups": groups, "has_lay": bool(lay),
         "lay_hexes": sorted({a["hex"] for a in lay}),
         "token_json": json.dumps([views.clean_for_json(a) for a in tok]),
-        "sheet": views.spreadsheet(game), "market": views.market_grid(game), "charts": chart_svgs,
+        "sheet": views.spreadsheet(game), "cards": cards.cards(game), "auctions": auctions.auctions(game),
+        "trains": roster.trains(game), "phases": roster.phases(game),
+        "rules": roster.rules(game, list(lv.meta.get("options") or [])),
+        "market": views.market_grid(game), "charts": chart_svgs,
         "log_rows": log_rows, "seat": seat, "token": token or "",
         "money_round": story.money_rows(game, this_round), "money_round_label": this_round,
         "money_game": story.money_rows(game),
