@@ -215,7 +215,7 @@ def page_context(service: GameService, lv: Live, token: str | None, action: int 
         "seat_name": None if seat is None else ("hotseat (every player)" if seat["player_id"] is None else
                                                 next((p.name for p in game.seats
                                                       if str(p.id) == seat["player_id"]), seat["player_id"])),
-        "result": game.result() if game.finished else None,
+        "result": {k: story.money(game, v) for k, v in game.result().items()} if game.finished else None,
         "names": {str(p.id): p.name for p in game.seats},
         "can_undo": not viewing_past and service.may_undo(lv, seat),
         "can_redo": not viewing_past and service.may_redo(lv, seat),
