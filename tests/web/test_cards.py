@@ -120,3 +120,34 @@ def test_imported_page_shows_cards_trains_phases_rules(client):
     assert not re.search(r'data-private="[MC]\d', html) and "£" in html
     past = client.get(f"/games/{gid}?action=3").text
     assert 'id="auction-table"' in past and "(bid box)" in past
+
+
+def _amount(text: str) -> int:
+    return int(re.sub(r"[^0-9]", "", text))
+
+
+@pytest.mark.parametrize("title", ["1822", "1858", "1858India", "1861", "1867", "1893"])
+def test_auctions_along_a_shared_log(title):
+    """At every action of a shared log: the auctions read without error; where a bid leads,
+    the next bid is above it and the leader is a player still in."""
+    from trackage.core.log import filter_actions, load_log
+    from trackage.replay import game_from_log
+
+    data = load_log(fixture(title, FINISHED[title]))
+    game = game_from_log(data)
+    kinds: set[str] = set()
+    led = 0
+
+    def trace(g, _action):
+        nonlocal led
+        for item in auctions.auctions(g):
+            kinds.add(item["kind"])
+            if item["leader"]:
+                led += 1
+                assert _amount(item["min"]) > _amount(item["high"]), item
+                assert item["leader"] in item["bidders"] and item["leader"] in {p.name for p in g.seats}
+        assert sum(p["current"] for p in roster.phases(g)) == 1
+
+    game.load(filter_actions(data["actions"]), trace=trace)
+    assert kinds == {"1822": {"bid box"}, "1893": {"draft", "auction"}}.get(title, {"auction"})
+    assert led or title == "1893"
