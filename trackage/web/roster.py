@@ -26,10 +26,6 @@ END_TIMINGS = MappingProxyType({
     "one_more_full_or_set": "the game ends after one more full set of operating rounds"})
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
 def trains(game: Any) -> list[dict[str, Any]]:
     """Each kind of train in the title's order: its names (variants too), prices, the counts
     (``left`` in the depot, ``market``: in the open market, ``owned``, ``gone``: rusted or
@@ -100,6 +96,4 @@ def rules(game: Any, chosen: list[str] | None = None) -> dict[str, Any]:
         "bank": "broken" if game.bank.broken else story.money(game, bank),
         "bank_broken": bool(game.bank.broken),
         "end_reason": None if not game.finished else story.END_REASONS.get(str(reason), str(reason)),
-        "units": sorted(getattr(game, "units", ()) or ()),
-        "rounds": _plural(game.phase.operating_rounds, "operating round"),
     }
