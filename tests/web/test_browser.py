@@ -456,3 +456,38 @@ def test_in_place_live_update_stale_click_scroll_and_redo(page, web_browser, ser
         assert navs == [] and other_navs == [] and same_document(page) and same_document(other)
     finally:
         other_ctx.close()
+
+
+def test_cards_trains_phases_rules_and_an_auction(page, server, tmp_path):
+    """An imported 1822 log cut at its first run: the entity cards, the train roster, the phase
+    table and the rules in effect; stepped back to the bid boxes: the bids, their leaders and
+    the next bids, swapped in place; the whole log: the end in words and the bank broken."""
+    import_cut(page, server, tmp_path, "1822", FIRST_RUNS["1822"], first_run_with_dividend)
+    step(page, lambda: page.click("#hist-now"), past="0")
+    assert page.query_selector_all("#player-cards .entity-card")
+    assert page.query_selector_all("#company-cards .entity-card")
+    assert "£" in page.inner_text("#player-cards") and len(page.query_selector_all("#phases tr.current-phase")) == 1
+    privates = page.eval_on_selector_all("#privates tr[data-private]", "rs => rs.map(r => r.dataset.private)")
+    assert privates and all(s[0] == "P" for s in privates)
+    assert page.is_hidden("#auctions")
+    page.query_selector("#cards").screenshot(path=str(SHOTS / "cards-1822-companies.png"))
+    page.query_selector("#trains").screenshot(path=str(SHOTS / "cards-1822-trains-phases.png"))
+    page.query_selector("#rules").screenshot(path=str(SHOTS / "cards-1822-rules.png"))
+    gid = page.get_attribute("#game", "data-gid")
+    page.goto(server.url + f"/games/{gid}?action=3")
+    watch_loads(page)
+    assert page.is_visible("#auction-table") and page.query_selector("#auctions tr.has-bid")
+    page.query_selector("#auctions").screenshot(path=str(SHOTS / "cards-1822-bid-boxes.png"))
+    step(page, lambda: page.click("#hist-next"), at="4")
+    assert same_document(page) and page.is_visible("#auction-table")
+    data = json.loads(fixture("1822", FIRST_RUNS["1822"]).read_text())
+    f = tmp_path / "1822-whole.json"
+    f.write_text(json.dumps(data))
+    page.goto(server.url + "/")
+    page.set_input_files("#import-file", str(f))
+    page.click("#import")
+    page.wait_for_selector("#game")
+    step(page, lambda: page.click("#hist-now"), past="0")
+    assert "the bank has broken" in page.inner_text("#finished") and page.inner_text("#bank") == "broken"
+    assert "the bank has broken" in page.inner_text("#end-reason") and "£" in page.inner_text("#result")
+    shot(page, "cards-1822-finished")

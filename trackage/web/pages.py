@@ -18,7 +18,7 @@ from .. import story
 from ..core.journal import round_label
 from ..core.ledger import table as ledger_table
 from ..titles import display_name
-from . import maptargets, views
+from . import auctions, cards, maptargets, roster, views
 from .api import titles_catalogue
 from .charts import flow_chart, line_chart
 from .deps import (
@@ -206,7 +206,10 @@ def page_context(service: GameService, lv: Live, token: str | None, action: int 
         "lay_hexes": sorted({a["hex"] for a in lay}), "lay_targets": lay_targets, "token_targets": token_targets,
         "focus_hexes": focus_hexes(game, lay_targets, token_targets),
         "token_json": json.dumps([views.clean_for_json(a) for a in tok]),
-        "sheet": views.spreadsheet(game), "market": views.market_grid(game), "charts": chart_svgs,
+        "sheet": views.spreadsheet(game), "cards": cards.cards(game), "auctions": auctions.auctions(game),
+        "trains": roster.trains(game), "phases": roster.phases(game),
+        "rules": roster.rules(game, list(lv.meta.get("options") or [])),
+        "market": views.market_grid(game), "charts": chart_svgs,
         "log_rows": log_rows, "seat": seat, "token": token or "",
         "money_round": story.money_rows(game, this_round), "money_round_label": this_round,
         "money_game": story.money_rows(game),
@@ -215,7 +218,7 @@ def page_context(service: GameService, lv: Live, token: str | None, action: int 
         "seat_name": None if seat is None else ("hotseat (every player)" if seat["player_id"] is None else
                                                 next((p.name for p in game.seats
                                                       if str(p.id) == seat["player_id"]), seat["player_id"])),
-        "result": game.result() if game.finished else None,
+        "result": {k: story.money(game, v) for k, v in game.result().items()} if game.finished else None,
         "names": {str(p.id): p.name for p in game.seats},
         "can_undo": not viewing_past and service.may_undo(lv, seat),
         "can_redo": not viewing_past and service.may_redo(lv, seat),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING
 
+from .. import story
 from ..core.errors import GameError
 from ..core.journal import round_label
 from ..core.log import filter_actions
@@ -95,14 +96,16 @@ def acting_label(game, a: dict) -> str:
 # ---------------------------------------------------------------------------- tables
 def spreadsheet(game) -> dict:
     """Players (cash, certificates, value, shares per corporation, privates) and companies
-    (president, prices, treasury, trains, tokens, IPO, pool)."""
+    (president, prices, treasury, trains, tokens, IPO, pool); amounts in the title's money,
+    the bank "broken" once it has. (The private companies and the trains: :mod:`.cards`,
+    :mod:`.roster`.)"""
     corps = [c for c in game.corporations if getattr(c, "ipoed", False) or c.floated()]
     players = []
     for p in game.seats:
         players.append({
-            "name": p.name, "id": p.id, "cash": p.cash,
+            "name": p.name, "id": p.id, "cash": story.money(game, p.cash),
             "certs": f"{game.num_certs(p)}/{game.cert_limit(p)}",
-            "value": game.player_value(p),
+            "value": story.money(game, game.player_value(p)),
             "shares": {c.id: p.percent_of(c) for c in corps},
             "companies": [c.sym for c in p.companies],
             "priority": bool(game.players) and p is game.players[0],
@@ -114,9 +117,9 @@ def spreadsheet(game) -> dict:
         crows.append({
             "id": c.id, "name": c.name, "color": fc, "text_color": tc,
             "president": entity_label(game, c.owner) if c.owner is not None else "-",
-            "price": c.share_price.price if c.share_price is not None else None,
-            "par": c.par_price.price if getattr(c, "par_price", None) is not None else None,
-            "cash": c.cash, "trains": [t.name for t in c.trains],
+            "price": story.money(game, c.share_price.price) if c.share_price is not None else None,
+            "par": story.money(game, c.par_price.price) if getattr(c, "par_price", None) is not None else None,
+            "cash": story.money(game, c.cash), "trains": [t.name for t in c.trains],
             "tokens": f"{sum(1 for t in c.tokens if t.used)}/{len(c.tokens)}",
             "ipo": c.percent_of(c), "pool": game.pool.percent_of(c),
             "companies": [x.sym for x in getattr(c, "companies", [])],
@@ -129,16 +132,10 @@ def spreadsheet(game) -> dict:
         fc, tc = entity_colors(m)
         minors.append({"id": m.id, "name": m.name, "color": fc, "text_color": tc,
                        "owner": entity_label(game, m.owner) if m.owner is not None else "-",
-                       "cash": m.cash, "trains": [t.name for t in m.trains],
+                       "cash": story.money(game, m.cash), "trains": [t.name for t in m.trains],
                        "tokens": f"{sum(1 for t in m.tokens if t.used)}/{len(m.tokens)}"})
-    companies = []
-    for c in game.companies:
-        if c.closed:
-            continue
-        companies.append({"sym": c.sym, "name": c.name, "value": c.value, "revenue": c.revenue,
-                          "owner": entity_label(game, c.owner) if c.owner is not None else "bank"})
-    return {"players": players, "corps": crows, "minors": minors, "companies": companies,
-            "bank": game.bank_display(), "depot": [t.name for t in game.depot.upcoming][:12],
+    return {"players": players, "corps": crows, "minors": minors,
+            "bank": "broken" if game.bank.broken else story.money(game, game.bank_display()),
             "phase": game.phase.name}
 
 
