@@ -89,7 +89,7 @@ def psycopg_url(url: str) -> str:
 class PgListener:
     """A thread LISTENing on ``channel`` of the database ``url``: each notification's payload
     (a game id) is published to ``changes``. Reconnects after a lost connection; ``stop``
-    ends it within a second."""
+    ends it within a quarter of a second."""
 
     def __init__(self, url: str, channel: str, changes: Changes) -> None:
         self.url = psycopg_url(url)
@@ -116,7 +116,7 @@ class PgListener:
                     conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(self.channel)))
                     self.ready.set()
                     while not self._stop.is_set():
-                        for n in conn.notifies(timeout=1.0):
+                        for n in conn.notifies(timeout=0.25):
                             self._deliver(n.payload)
             except psycopg.Error as e:
                 log.warning("live updates: the LISTEN connection failed (%s); retrying in 1 s", e)
