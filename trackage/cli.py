@@ -600,18 +600,45 @@ def routes(file: str, at_id: int | None, as_json: bool, time_limit: float | None
 @click.option("--allow-private-webhooks", is_flag=True,
               help="Let webhooks go to loopback, private and link-local addresses (a LAN or test server).")
 @click.option("--public-url", default=None, help="The server's address in webhooks' links (default: the request's).")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="uvicorn worker processes (more than 1 needs a PostgreSQL database).")
+@click.option("--cache-size", default=None, type=click.IntRange(1, 100_000),
+              help="Live games kept in memory per worker (least recently used dropped; default 32).")
 def serve(host: str, port: int, db_url: str | None, log_level: str, allow_private_webhooks: bool,
-          public_url: str | None) -> None:
-    """Run the web app: lobby, games, the JSON API (FastAPI on uvicorn)."""
+          public_url: str | None, workers: int, cache_size: int | None) -> None:
+    """Run the web app: lobby, games, the JSON API (FastAPI on uvicorn).
+
+    With --workers N, N processes share the port and the PostgreSQL database: actions of one
+    game are serialised by the database (the loser of a race gets 409), each worker's cache
+    catches up with the others' actions, and live updates cross workers by LISTEN/NOTIFY."""
     import os
 
     import uvicorn
 
-    from .web.app import create_app
+    from .web.app import create_app, env_settings
+    from .web.storage import DEFAULT_DB, migrate
     from .web.webhooks import WebhookSettings
 
-    app = create_app(db_url or os.environ.get("TRACKAGE_DB"),
-                     webhooks=WebhookSettings(allow_private=allow_private_webhooks, public_url=public_url))
+    url = db_url or os.environ.get("TRACKAGE_DB") or DEFAULT_DB
+    if workers > 1:
+        if not url.startswith(("postgresql", "postgres:")):
+            raise click.UsageError(f"--workers {workers} needs a PostgreSQL database (--db postgresql://...): "
+                                   f"{url.split(':', 1)[0]} is one process's database (rule: workers-need-postgresql)")
+        env = {"TRACKAGE_DB": url, "TRACKAGE_ALLOW_PRIVATE_WEBHOOKS": "1" if allow_private_webhooks else "0",
+               "TRACKAGE_PUBLIC_URL": public_url or ""}
+        if cache_size is not None:
+            env["TRACKAGE_CACHE_SIZE"] = str(cache_size)
+        os.environ.update(env)  # the workers' settings (trackage.web.app.app_from_env)
+        migrate(url)  # once, before the workers start
+        click.echo(f"trackage serving on http://{host}:{port}/ with {workers} workers (database {url})")
+        uvicorn.run("trackage.web.app:app_from_env", factory=True, host=host, port=port, workers=workers,
+                    log_level=log_level)
+        return
+    settings = env_settings(os.environ)
+    settings["webhooks"] = WebhookSettings(allow_private=allow_private_webhooks, public_url=public_url)
+    if cache_size is not None:
+        settings["cache_size"] = cache_size
+    app = create_app(url, **settings)
     click.echo(f"trackage serving on http://{host}:{port}/ (database {app.state.storage.url})")
     uvicorn.run(app, host=host, port=port, log_level=log_level)
 

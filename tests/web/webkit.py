@@ -54,16 +54,17 @@ def free_port() -> int:
 
 
 class Server:
-    """``trackage serve`` in a subprocess on a free port (stopped by ``stop``)."""
+    """``trackage serve`` in a subprocess on a free port (``extra``: more options, e.g.
+    ``--workers 2``; stopped by ``stop``)."""
 
-    def __init__(self, db_url: str, log_path: Path):
+    def __init__(self, db_url: str, log_path: Path, *extra: str):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
         self.log = open(log_path, "w")  # noqa: SIM115 - the server writes to it until stop()
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "trackage", "serve", "--port", str(self.port), "--db", db_url,
-             "--log-level", "warning"], cwd=REPO, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+             "--log-level", "warning", *extra], cwd=REPO, env=env, stdout=self.log, stderr=subprocess.STDOUT)
         import httpx
 
         deadline = time.time() + 60

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from ..core.game import Game
     from .gamehooks import GameHooks
     from .models import Action, CreateGame, ImportLog
+    from .notify import Changes
 
 log = logging.getLogger("trackage.web")
 META = ("undo", "redo")
@@ -185,9 +186,13 @@ def build_game(meta: dict, rows: list[dict]):
 
 
 class GameService:
-    def __init__(self, storage: Storage, cache_size: int = 32, hooks: GameHooks | None = None):
+    def __init__(self, storage: Storage, cache_size: int = 32, hooks: GameHooks | None = None,
+                 changes: Changes | None = None):
+        if cache_size < 1:
+            raise ValueError(f"the live-game cache holds at least 1 game, not {cache_size}")
         self.storage = storage
         self.hooks = hooks  # the games' webhooks (None: none are kept or sent)
+        self.changes = changes  # the live updates' waiters, told of each stored action
         self.cache_size = cache_size
         self._cache: OrderedDict[int, Live] = OrderedDict()
         self._cache_lock = threading.Lock()
@@ -276,6 +281,11 @@ class GameService:
             self._cache.move_to_end(live.gid)
             while len(self._cache) > self.cache_size:
                 self._cache.popitem(last=False)
+
+    def cached(self) -> list[int]:
+        """The ids of the games cached here, least recently used first."""
+        with self._cache_lock:
+            return list(self._cache)
 
     def _drop(self, gid: int) -> None:
         with self._cache_lock:
@@ -384,6 +394,8 @@ class GameService:
             before = to_act_of(lv.game)
             lv = self._act(gid, seat, sent, lv)
             after = to_act_of(lv.game)
+            if self.changes is not None:
+                self.changes.publish(gid)
             if self.hooks is not None and after != before:
                 self.hooks.turn_changed(gid, lv.game.TITLE, after, lv.game.round.name, lv.last_id, base_url)
             return lv

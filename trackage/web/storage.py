@@ -3,7 +3,8 @@
 SQLAlchemy Core on SQLite (a file, the default) or PostgreSQL (by URL); the schema is
 created and upgraded by Alembic migrations shipped in the package (``migrations/``).
 Games are never deleted. ``actions`` has the primary key (game_id, action_id): two posts
-of the same action id cannot both land, whichever process they come from.
+of the same action id cannot both land, whichever process they come from. On PostgreSQL a
+stored action is NOTIFYed on the app's channel (``notify.py`` wakes the live updates).
 """
 
 from __future__ import annotations
@@ -116,11 +117,18 @@ def migrate(url: str) -> None:
 class Storage:
     """All database access of the server."""
 
-    def __init__(self, url: str = DEFAULT_DB, *, run_migrations: bool = True):
+    def __init__(self, url: str = DEFAULT_DB, *, run_migrations: bool = True,
+                 channel: str | None = None):
         self.url = url
         if run_migrations:
             migrate(url)
         self.engine = make_engine(url)
+        # PostgreSQL: each stored action is NOTIFYed on this channel (its game id)
+        self.channel = channel if self.is_postgresql else None
+
+    @property
+    def is_postgresql(self) -> bool:
+        return self.engine.dialect.name == "postgresql"
 
     def close(self) -> None:
         self.engine.dispose()
@@ -207,6 +215,8 @@ class Storage:
                 if to_act is not None:
                     changes["to_act"] = to_act
                 conn.execute(games.update().where(games.c.id == gid).values(**changes))
+                if self.channel is not None:  # sent at commit, to every listening process
+                    conn.execute(sa.select(sa.func.pg_notify(self.channel, str(gid))))
         except IntegrityError as e:
             raise ActionConflict(str(e.orig)) from e
 
