@@ -36,6 +36,7 @@ from .jsonbody import MAX_IMPORT_BODY, BadJson, game_id, parse_json
 from .lobby import lobby_games, your_turn
 from .mapsvg import entity_colors, render_map, render_tile
 from .models import CreateGame, ImportLog
+from .programcard import program_card
 from .service import GameService, Live, ServiceError, to_act_of
 from .storage import Storage
 
@@ -218,6 +219,7 @@ def page_context(service: GameService, lv: Live, token: str | None, action: int 
         "can_redo": not viewing_past and service.may_redo(lv, seat),
         "history_error": str(history.error) if history.error else None,
         "webhooks": [] if service.hooks is None else service.hooks.status(g, seat),
+        "programs": program_card(game, seat, to_act, viewing_past),
     }
 
 

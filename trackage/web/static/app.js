@@ -227,6 +227,14 @@ function trackageGame() {
       const price = f.querySelector("input[name=price]");
       if (price) a.price = parseInt(price.value, 10);
       post(a);
+    } else if (f.matches("form.program")) {
+      // a programmed action: the listed shape, with the form's fields (checkboxes, counts)
+      ev.preventDefault();
+      const a = JSON.parse(f.dataset.action);
+      f.querySelectorAll("[data-field]").forEach(i => {
+        a[i.dataset.field] = i.type === "checkbox" ? i.checked : parseInt(i.value, 10);
+      });
+      post(a);
     } else if (f.matches("form.meta-action")) {
       ev.preventDefault(); post({type: f.dataset.meta});
     } else if (f.id === "chat") {
