@@ -200,6 +200,7 @@ def page_context(service: GameService, lv: Live, token: str | None, action: int 
         "to_act": to_act, "your_turn": not viewing_past and your_turn(seat, to_act),
         "clock": None if report is None else report.as_json(),
         "clock_running": () if report is None else report.running,
+        "clock_since": None if report is None or game.finished else report.since,
         "clock_settings": lv.meta.get("clock"),
         "viewing_past": viewing_past, "map_svg": svg, "groups": groups, "has_lay": bool(lay),
         "lay_hexes": sorted({a["hex"] for a in lay}),
