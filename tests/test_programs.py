@@ -10,7 +10,7 @@ import pytest
 from conftest import require_fixtures
 from helpers import fingerprint, players, refused
 
-from trackage.core.programs import is_mismatch
+from trackage.core.programs import available, is_mismatch
 from trackage.export import game_to_log
 from trackage.replay import game_from_log, replay_file
 from trackage.titles import TITLES, new_game
@@ -135,3 +135,37 @@ def test_logged_auto_actions_are_what_the_programs_make(path):
     out = replay_file(path, check_programs=True)
     assert out.error is None
     assert [w for w in out.warnings if is_mismatch(w)] == []
+
+
+def test_available_programs_in_the_sites_shapes_and_the_gate_accepts_exactly_them():
+    g = _until_par()
+    g.process(next(a for a in g.legal_actions() if a["type"] == "par"))
+    corp = next(c for c in g.corporations if c.share_price is not None)
+    p = next(pl for pl in g.players if pl is not g.current_entity() and not pl.num_shares_of(corp))
+    listed = available(g, p)
+    passes = [a for a in listed if a["type"] == "program_share_pass"]
+    assert {(a["unconditional"], a["indefinite"]) for a in passes} == {(False, False), (True, False), (False, True),
+                                                                      (True, True)}
+    buys = [a for a in listed if a["type"] == "program_buy_shares"]
+    assert {a["corporation"] for a in buys} == {corp.id}
+    assert {(a["until_condition"] == "float", a["from_market"]) for a in buys} == {(True, False), (False, False)}
+    ipo = next(a for a in buys if a["until_condition"] != "float")
+    assert ipo["until_range"][0] == p.num_shares_of(corp) + 1
+    assert not [a for a in listed if a["type"] == "program_disable"]  # nothing to disable yet
+    assert not [a for a in g.legal_actions() if a["type"].startswith("program_")]  # no moves
+    before = fingerprint(g)
+    refused(g, _prog(p, "program_disable", reason="user"), rule="program-not-listed")
+    refused(g, _prog(p, "program_buy_shares", corporation=corp.id, until_condition=ipo["until_range"][1] + 1),
+            rule="program-not-listed")
+    refused(g, _prog(p, "program_share_pass", unconditional=1), rule="program-fields")  # the rules' word first
+    refused(g, _prog(p, "program_buy_shares", corporation=corp.id, until_condition=1, from_market=True),
+            rule="program-not-listed")  # nothing in the market
+    assert fingerprint(g) == before
+    g.process(_prog(p, "program_buy_shares", corporation=corp.id, until_condition=ipo["until_range"][1],
+                    from_market=False, auto_pass_after=True))
+    assert g.programs["enabled"][str(p.id)][-1]["until_condition"] == ipo["until_range"][1]
+    off = next(a for a in available(g, p) if a["type"] == "program_disable")
+    assert off["original_type"] == "program_buy_shares"
+    g.process(_prog(p, "program_disable", reason="user"))
+    assert not g.programs["enabled"][str(p.id)]
+    assert available(g, g.corporations[0]) == []

@@ -491,3 +491,115 @@ def test_cards_trains_phases_rules_and_an_auction(page, server, tmp_path):
     assert "the bank has broken" in page.inner_text("#finished") and page.inner_text("#bank") == "broken"
     assert "the bank has broken" in page.inner_text("#end-reason") and "£" in page.inner_text("#result")
     shot(page, "cards-1822-finished")
+
+
+# ---------------------------------------------------------------- playing with friends over days
+def api_game(server, **extra) -> tuple[int, dict]:
+    """A 1825 game made through the API: its id and its seats' tokens by player name."""
+    import httpx
+
+    r = httpx.post(server.url + "/api/games", json={"title": "1825", "players": ["Ann", "Bob", "Cid"],
+                                                    "options": ["unit_1"], "seed": 7, **extra}, timeout=60)
+    assert r.status_code == 201, r.text
+    return r.json()["id"], {s["player"]: s["token"] for s in r.json()["seats"]}
+
+
+def seat_page(web_browser, server, gid: int, token: str):
+    """A browser of its own (its own cookies) on a seat link: (context, page)."""
+    ctx = web_browser.new_context(viewport={"width": 1500, "height": 1000})
+    pg = ctx.new_page()
+    pg.set_default_timeout(30_000)
+    pg.goto(f"{server.url}/games/{gid}?token={token}")
+    pg.wait_for_selector("#game")
+    return ctx, pg
+
+
+def to_act(page) -> str:
+    return page.inner_text("#to-act").strip()
+
+
+def test_turn_marker_in_hotseat_and_seat_link_games_moves_in_place(page, web_browser, server):
+    """'your turn' is the seat's to act, not another's, and moves after an action, in place."""
+    new_game(page, server, "1825")
+    navs = watch_loads(page)
+    assert to_act(page) == "Ann" and page.query_selector("#your-turn") is not None  # the hotseat plays every seat
+    act(page, button(page, "pass").click)
+    assert to_act(page) == "Bob" and page.query_selector("#your-turn") is not None
+    shot(page, "turn-marker-hotseat")
+    assert navs == [] and same_document(page)
+    gid, tokens = api_game(server)
+    (actx, ann), (bctx, bob) = (seat_page(web_browser, server, gid, tokens[n]) for n in ("Ann", "Bob"))
+    try:
+        navs, bob_navs = watch_loads(ann), watch_loads(bob)
+        assert to_act(ann) == to_act(bob) == "Ann"
+        assert ann.inner_text("#your-turn") == "your turn" and bob.query_selector("#your-turn") is None
+        shot(ann, "turn-marker-seat-ann-to-act")
+        shot(bob, "turn-marker-seat-bob-waits")
+        act(ann, button(ann, "pass").click)
+        bob.wait_for_selector("#your-turn")  # by the live update
+        assert to_act(ann) == to_act(bob) == "Bob" and ann.query_selector("#your-turn") is None
+        shot(bob, "turn-marker-seat-bob-to-act")
+        assert navs == [] and bob_navs == [] and same_document(ann) and same_document(bob)
+    finally:
+        actx.close()
+        bctx.close()
+
+
+def clock_row(page, name: str) -> dict:
+    for tr in page.query_selector_all("#clock tr"):
+        cells = [c.inner_text().strip() for c in tr.query_selector_all("td")]
+        if cells and cells[0].startswith(name):
+            return {"used": cells[1], "left": cells[2], "running": "running" in (tr.get_attribute("class") or "")}
+    raise AssertionError(f"no clock row for {name}")
+
+
+def test_clock_shows_each_players_time_and_the_acting_players_runs(page, server):
+    """A game made with a clock preset: each player's time; the acting player's counts on the
+    page while the page is open, and is charged by the action; then the next player's counts."""
+    gid, tokens = api_game(server, hotseat=True, clock={"preset": "blitz"})
+    page.goto(f"{server.url}/games/{gid}?token={next(iter(tokens.values()))}")  # the hotseat's one token
+    page.wait_for_selector("#clock")
+    rows = {n: clock_row(page, n) for n in ("Ann", "Bob", "Cid")}
+    assert [n for n, r in rows.items() if r["running"]] == ["Ann"]
+    assert all(rows[n]["used"] == "0:00:00" and rows[n]["left"] == "0:15:00" for n in ("Bob", "Cid")), rows
+    shot(page, "clock-start")
+    running = ("() => [...document.querySelectorAll('#clock tr.running td.used')]"
+               ".some(td => td.textContent.trim() >= '0:00:02')")
+    page.wait_for_function(running, timeout=10_000)  # Ann's time counts on the page
+    ann_left = clock_row(page, "Ann")["left"]
+    assert ann_left < "0:15:00", ann_left
+    act(page, button(page, "pass").click)
+    ann, bob = clock_row(page, "Ann"), clock_row(page, "Bob")
+    assert ann["used"] >= "0:00:02" and not ann["running"] and bob["running"], (ann, bob)
+    assert ann["left"] > ann_left  # (the stock round turn's increment)
+    page.wait_for_function(running, timeout=10_000)  # now Bob's counts
+    assert clock_row(page, "Ann")["used"] == ann["used"]  # Ann's stands
+    shot(page, "clock-after-a-turn")
+
+
+def test_programmed_auto_pass_plays_for_a_seat_and_is_cancelled(page, web_browser, server):
+    """Bob sets an auto-pass in SR1 on his page; Ann passes; Bob's pass is made for him (the
+    story tells it, the turn goes on to Cid); Bob cancels his program."""
+    gid, tokens = api_game(server)
+    (actx, ann), (bctx, bob) = (seat_page(web_browser, server, gid, tokens[n]) for n in ("Ann", "Bob"))
+    try:
+        card = "#programs details.program-player"
+        assert bob.inner_text(f"{card} .program-active") == "no program"
+        act(bob, lambda: bob.click("#programs .program-set-pass"))
+        assert bob.inner_text(f"{card} .program-active") == "Pass in stock rounds"
+        bob.query_selector("#programs").screenshot(path=str(SHOTS / "program-auto-pass-set.png"))
+        ann.wait_for_function("() => document.querySelector('#game').dataset.last === '1'")
+        act(ann, button(ann, "pass").click)
+        story = ann.inner_text("#story")
+        assert "Ann passes" in story and "Bob passes" in story, story
+        assert to_act(ann) == "Cid"
+        bob.wait_for_function("() => document.getElementById('to-act').textContent.trim() === 'Cid'")
+        assert bob.query_selector("#your-turn") is None and "Bob passes" in bob.inner_text("#story")
+        shot(ann, "program-auto-pass-made")
+        act(bob, lambda: bob.click("#programs .program-cancel"))
+        assert bob.inner_text(f"{card} .program-active") == "no program"
+        assert bob.query_selector("#programs .program-cancel") is None
+        bob.query_selector("#programs").screenshot(path=str(SHOTS / "program-cancelled.png"))
+    finally:
+        actx.close()
+        bctx.close()

@@ -36,8 +36,8 @@ def test_panels_are_the_page_parts(sqlite_url):
         assert r.status_code == 200 and r.headers["cache-control"] == "no-store"
         assert "<html" not in r.text and root(r.text) == root(full)
         parts = re.findall(r'data-part="([a-z]+)"', r.text)
-        assert parts == ["status", "history", "map", "actions", "auctions", "market", "cards", "sheet", "trains",
-                         "rules", "charts", "story", "money", "log"]
+        assert parts == ["status", "history", "map", "actions", "programs", "auctions", "market", "cards", "sheet",
+                         "trains", "rules", "charts", "story", "money", "log"]
         assert 'data-last="1"' in r.text and 'data-past="0"' in r.text
         past = client.get(f"/games/{gid}/panels?action=0").text
         assert 'data-at="0"' in past and 'data-past="1"' in past and "History view" in past

@@ -25,8 +25,8 @@ BOOKKEEPING = frozenset({"id", "created_at", "user", "original_id", "skip", "aut
 DERIVED = frozenset({"slot", "cost", "tokener"})
 PRICES = ("price", "bid", "share_price")
 
-# actions that are not moves of the game: always allowed in live play (the rules still check
-# who sends them)
+# actions that are not moves of the game: allowed in live play (the rules still check who sends
+# them; a programmed action must be one its player may set now: trackage.core.programs.available)
 META_TYPES = frozenset({"message", "end_game", "program_share_pass", "program_buy_shares", "program_merger_pass",
                         "program_disable", "program_auction_bid", "program_independent_mines",
                         "program_harzbahn_draft_pass"})

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import ActionFormatError, GameError, GameOverError
 from .journal import record_round
-from .programs import PROGRAM_TYPES, after_action, round_changed
+from .programs import PROGRAM_TYPES, after_action, is_available, round_changed
 from .programs import process as process_program
 
 if TYPE_CHECKING:
@@ -210,11 +210,17 @@ class Pipeline:
     # ------------------------------------------------------------- the gate
     def check_listed(self, action: dict[str, Any]) -> GameError | None:
         """Live play accepts exactly the listed actions (:mod:`trackage.core.legal`); the
-        game's meta actions (chat, ending the game, the site's programmed actions) are not
-        moves and are checked by the rules alone."""
+        game's meta actions (chat, ending the game) are not moves and are checked by the rules
+        alone; a programmed action is accepted when its player may set it now
+        (:func:`trackage.core.programs.available`, a listing of its own)."""
         from .legal import META_TYPES, is_listed, share_kind
 
         game = self.game
+        if action["type"] in PROGRAM_TYPES:
+            if is_available(game, action):
+                return None
+            return GameError(f"{action['type']} by {game.index.name(game.index.resolve(action))} is not a program "
+                             "this player may set now", rule="program-not-listed")
         if action["type"] in META_TYPES:
             if action["type"] == "end_game":
                 e = game.index.resolve(action)

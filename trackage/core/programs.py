@@ -56,6 +56,75 @@ def enabled_of(game: Game, player: Any) -> list[dict[str, Any]]:
     return progs
 
 
+# ------------------------------------------------------------------ the programs a player may set
+#: the share pass's flags, as the site's form offers them (each combination listed)
+_PASS_FLAGS = ((False, False), (True, False), (False, True), (True, True))
+
+
+def available(game: Game, player: Any) -> list[dict[str, Any]]:
+    """The programs ``player`` may set now, in the site's action shapes (its
+    ``available_programmed_actions`` and the forms of its Auto page): a share pass with each of
+    its flags (``unconditional``, ``indefinite``); per corporation whose shares can be bought
+    (parred, with shares in the IPO or the market), a purchase until it floats (not floated
+    yet) and until a count of shares from the IPO and from the market (``until_condition`` the
+    least count, ``until_range`` the counts allowed), each with and without ``auto_pass_after``;
+    and a ``program_disable`` (reason ``user``) when a program is on. Not in
+    :meth:`Game.legal_actions` (a program is no move); the gate of live play accepts these."""
+    if game.finished or player is None or not player.is_player:
+        return []
+    player = next((q for q in game.players if q.id == player.id), None)  # (this game's own)
+    if player is None:
+        return []
+    me: dict[str, Any] = {"entity": player.id, "entity_type": "player"}
+    out: list[dict[str, Any]] = [{"type": "program_share_pass", **me, "unconditional": u, "indefinite": i}
+                                 for u, i in _PASS_FLAGS]
+    for corp in game.corporations:
+        if corp.share_price is None:
+            continue
+        ipo, market = len(corp.ipo_shares()), len(game.pool.shares_of(corp))
+        if not ipo and not market:
+            continue
+        owned = player.percent_of(corp) // corp.share_percent
+        modes: list[dict[str, Any]] = []
+        if not corp.floated() and corp.float_percent != 0:
+            modes.append({"until_condition": "float", "from_market": False})
+        for count, from_market in ((ipo, False), (market, True)):
+            if count:
+                modes.append({"until_condition": owned + 1, "from_market": from_market,
+                              "until_range": [owned + 1, owned + count]})
+        out += [{"type": "program_buy_shares", **me, "corporation": corp.id, **m, "auto_pass_after": after}
+                for m in modes for after in (False, True)]
+    progs = enabled_of(game, player)
+    if progs:
+        out.append({"type": "program_disable", **me, "reason": "user", "original_type": progs[-1]["type"]})
+    return out
+
+
+def is_available(game: Game, action: dict[str, Any]) -> bool:
+    """Whether ``action`` is one of the programs its player may set now (:func:`available`):
+    the fields equal, a count inside the listed range; a disable's reason and original type
+    are the player's words."""
+    player = game.index.resolve(action)
+    for listed in available(game, player):
+        if listed["type"] != action.get("type"):
+            continue
+        if listed["type"] == "program_disable":
+            return True
+        fields = [k for k in listed if k not in ("entity", "entity_type", "until_range", "until_condition")]
+        if any(action.get(k, False if isinstance(listed[k], bool) else None) != listed[k]
+               or type(action.get(k, listed[k])) is not type(listed[k]) for k in fields):
+            continue
+        if "until_condition" not in listed:
+            return True
+        until, lo_hi = action.get("until_condition"), listed.get("until_range")
+        if lo_hi is None:
+            if until == listed["until_condition"]:
+                return True
+        elif isinstance(until, int) and not isinstance(until, bool) and lo_hi[0] <= until <= lo_hi[1]:
+            return True
+    return False
+
+
 # ------------------------------------------------------------------ processing a program action
 def process(game: Game, action: dict[str, Any], entity: Any) -> None:
     """Enable or disable a program for ``entity`` (a player); refused with the rule broken."""

@@ -37,6 +37,7 @@ from .lobby import lobby_games, your_turn
 from .mapsvg import entity_colors, render_map, render_tile
 from .maptargets import focus_hexes
 from .models import CreateGame, ImportLog
+from .programcard import program_card
 from .service import GameService, Live, NotFound, ServiceError, to_act_of
 from .storage import Storage
 
@@ -201,6 +202,7 @@ def page_context(service: GameService, lv: Live, token: str | None, action: int 
         "to_act": to_act, "your_turn": not viewing_past and your_turn(seat, to_act),
         "clock": None if report is None else report.as_json(),
         "clock_running": () if report is None else report.running,
+        "clock_since": None if report is None or game.finished else report.since,
         "clock_settings": lv.meta.get("clock"),
         "viewing_past": viewing_past, "map_svg": svg, "groups": groups, "has_lay": bool(lay),
         "lay_hexes": sorted({a["hex"] for a in lay}), "lay_targets": lay_targets, "token_targets": token_targets,
@@ -224,6 +226,7 @@ def page_context(service: GameService, lv: Live, token: str | None, action: int 
         "can_redo": not viewing_past and service.may_redo(lv, seat),
         "history_error": str(history.error) if history.error else None,
         "webhooks": [] if service.hooks is None else service.hooks.status(g, seat),
+        "programs": program_card(game, seat, to_act, viewing_past),
     }
 
 

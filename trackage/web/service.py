@@ -437,6 +437,9 @@ class GameService:
                 self._drop(gid)
                 raise Illegal(f"the engine could not apply this action: {type(e).__name__}: {e}",
                               "engine-error") from None
+            made = game.actions[-1].get("auto_actions") if game.actions else None
+            if made:  # what the players' programs did after it is stored with it (as the site stores it)
+                action = {**action, "auto_actions": made}
             try:
                 self.storage.append_action(gid, action, actor, to_act=to_act_of(game))
             except ActionConflict:

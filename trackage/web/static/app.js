@@ -230,6 +230,14 @@ function trackageGame() {
       const price = f.querySelector("input[name=price]");
       if (price) a.price = parseInt(price.value, 10);
       post(a);
+    } else if (f.matches("form.program")) {
+      // a programmed action: the listed shape, with the form's fields (checkboxes, counts)
+      ev.preventDefault();
+      const a = JSON.parse(f.dataset.action);
+      f.querySelectorAll("[data-field]").forEach(i => {
+        a[i.dataset.field] = i.type === "checkbox" ? i.checked : parseInt(i.value, 10);
+      });
+      post(a);
     } else if (f.matches("form.meta-action")) {
       ev.preventDefault(); post({type: f.dataset.meta});
     } else if (f.id === "chat") {
@@ -303,4 +311,28 @@ function trackageGame() {
     if (ev.key === "ArrowRight") go(num("at") + 1);
   });
   scrollLists();
+  setInterval(tickClock, 1000);
+}
+
+// seconds as the clock shows them (trackage.clock.clock_time): 1:02:03, 2d 0:00:05, -0:01:40
+function clockTime(seconds) {
+  let s = Math.round(seconds);
+  const sign = s < 0 ? "-" : "";
+  s = Math.abs(s);
+  const days = Math.floor(s / 86400); s %= 86400;
+  const h = Math.floor(s / 3600); s %= 3600;
+  const m = Math.floor(s / 60); s %= 60;
+  return `${sign}${days ? days + "d " : ""}${h}:${String(m).padStart(2, "0")}:${String(s).padStart(2, "0")}`;
+}
+
+// the running players' clocks count on the page: their time as the server counted it at the
+// last action (data-s) and the seconds since (#clock's data-since, a Unix time; pauses aside)
+function tickClock() {
+  const table = document.getElementById("clock");
+  if (!table || !table.dataset.since) return;
+  const ran = Math.max(0, Date.now() / 1000 - parseFloat(table.dataset.since));
+  table.querySelectorAll("tr.running td[data-s]").forEach(td => {
+    const base = parseFloat(td.dataset.s);
+    td.textContent = clockTime(td.classList.contains("left") ? base - ran : base + ran);
+  });
 }
