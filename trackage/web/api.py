@@ -12,11 +12,11 @@ from fastapi.responses import JSONResponse
 from ..core.entities import entity_type
 from ..core.journal import round_label
 from ..titles import TITLES, game_class, title_info
-from . import views
+from . import handroutes, views
 from .deps import ActingSeat, Bearer, GameId, Locked, Seat, ServiceDep, StorageDep
 from .jsonbody import JsonBodyRoute
 from .lobby import lobby_games
-from .models import Action, AddWebhook, CreateGame, ImportLog
+from .models import Action, AddWebhook, CreateGame, ImportLog, RouteCheck
 from .optiontext import describe_options
 from .service import GameService, Live, ServiceError, to_act_of
 
@@ -117,6 +117,18 @@ async def api_act(gid: GameId, seat: ActingSeat, action: Action, locked: Locked,
         # Server-Timing: the action (engine + database) and the new state (legal actions)
         timing = f"act;dur={(t1 - t0) * 1000:.1f}, state;dur={(t2 - t1) * 1000:.1f}"
         return JSONResponse(out, headers={"Server-Timing": timing})
+    return await run_in_threadpool(work)
+
+
+@router.post("/games/{gid}/routes/check")
+async def api_check_routes(seat: ActingSeat, body: RouteCheck, locked: Locked, service: ServiceDep) -> dict[str, Any]:
+    """Routes proposed by hand, checked by the engine on the current state (nothing changes):
+    each route's revenue and stops, or the rule refusing it and why in words; the total; the
+    routes as a ``run_routes`` action carries them (``routes_action``, when all are legal)."""
+    def work() -> dict[str, Any]:
+        with locked as lv:
+            legal = service.seat_legal(lv.game, seat, lv)
+            return handroutes.check(lv.game, legal, body.routes)
     return await run_in_threadpool(work)
 
 

@@ -410,9 +410,11 @@ def draw_tile(out: _Out, geo: Geometry, cx: float, cy: float, hex_, tile, view: 
             continue
         x, y = positions.get(n.ordinal, (cx, cy))
         if n.is_halt:
-            out.add(f'<rect class="halt" x="{_f(x - 4)}" y="{_f(y - 4)}" width="8" height="8" fill="#000"/>')
+            out.add(f'<rect class="halt" data-node="{escape(n.signature)}" x="{_f(x - 4)}" y="{_f(y - 4)}" '
+                    'width="8" height="8" fill="#000"/>')
         else:
-            out.add(f'<circle class="town" cx="{_f(x)}" cy="{_f(y)}" r="{_f(r * 0.11)}" fill="#000" '
+            out.add(f'<circle class="town" data-node="{escape(n.signature)}" cx="{_f(x)}" cy="{_f(y)}" '
+                    f'r="{_f(r * 0.11)}" fill="#000" '
                     f'stroke="#fff" stroke-width="1.2"/>')
         if not shared and revs.get(n.ordinal, ("", False))[0] not in ("", "0"):
             bubbles.append((_outward(cx, cy, x, y, r * 0.11 + 9, r), revs[n.ordinal][0]))
@@ -428,7 +430,8 @@ def draw_tile(out: _Out, geo: Geometry, cx: float, cy: float, hex_, tile, view: 
         tr = r * (0.2 if ns <= 2 else 0.17 if ns <= 4 else 0.13)
         offs_xy = _slot_offsets(ns, tr)
         extra_cls = city_classes.get(n.id, "")
-        out.add(f'<g class="city{(" " + extra_cls) if extra_cls else ""}" data-city="{escape(n.id)}">')
+        out.add(f'<g class="city{(" " + extra_cls) if extra_cls else ""}" data-city="{escape(n.id)}" '
+                f'data-node="{escape(n.signature)}">')
         if ns == 1:
             out.add(f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(tr + 1.5)}" fill="#fff" stroke="#000" '
                     'stroke-width="1.5"/>')

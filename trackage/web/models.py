@@ -175,3 +175,41 @@ class Action(JsonBody):
         if not isinstance(data.get("type"), str):
             raise Illegal("the action needs a string type", "malformed-action")
         return data
+
+
+#: at most this many routes in a check, and this many stops or connections in a route
+MAX_CHECK_ROUTES = 20
+MAX_CHECK_STOPS = 60
+
+
+class RouteCheck(JsonBody):
+    """Routes proposed by hand (``POST /api/games/{gid}/routes/check``): ``{"routes":
+    [{"train", "stops": [node or hex ids]} or {"train", "connections": [[hex ids]]}]}``."""
+
+    routes: list[dict[str, Any]] = Field(description="per train: its id and its stops (or connections)")
+
+    @classmethod
+    def first_check(cls, data: Any) -> None:
+        if not isinstance(data, dict) or not isinstance(data.get("routes"), list):
+            raise Illegal("a route check is a JSON object with a list of routes", "bad-body")
+
+    @classmethod
+    def check(cls, data: Any) -> dict[str, Any]:
+        cls.first_check(data)
+        routes = data["routes"]
+        if len(routes) > MAX_CHECK_ROUTES:
+            raise Illegal(f"at most {MAX_CHECK_ROUTES} routes in a check", "bad-body")
+        for r in routes:
+            if not isinstance(r, dict) or not isinstance(r.get("train"), str):
+                raise Illegal("each route names its train (a string)", "bad-route")
+            stops, conns = r.get("stops"), r.get("connections")
+            if conns is not None:
+                if not isinstance(conns, list) or len(conns) > MAX_CHECK_STOPS or not all(
+                        isinstance(c, list) and len(c) <= MAX_CHECK_STOPS and all(isinstance(h, str) for h in c)
+                        for c in conns):
+                    raise Illegal("a route's connections are lists of hex ids", "bad-route")
+            elif not isinstance(stops, list) or len(stops) > MAX_CHECK_STOPS or not all(
+                    isinstance(s, str) for s in stops):
+                raise Illegal("a route's stops are a list of node or hex ids", "bad-route")
+        return {"routes": [{"train": r["train"], **({"connections": r["connections"]} if r.get("connections")
+                                                   is not None else {"stops": r["stops"]})} for r in routes]}

@@ -18,7 +18,7 @@ from .. import story
 from ..core.journal import round_label
 from ..core.ledger import table as ledger_table
 from ..titles import display_name
-from . import auctions, cards, maptargets, roster, views
+from . import auctions, cards, handroutes, maptargets, roster, views
 from .api import titles_catalogue
 from .charts import flow_chart, line_chart
 from .deps import (
@@ -197,6 +197,7 @@ def page_context(service: GameService, lv: Live, token: str | None, action: int 
     report = service.clock(lv)
     this_round = round_label(game)
     return {
+        "routing": handroutes.builder(game, legal),
         "gid": g, "game": game, "meta": lv.meta, "title_name": display_name(game.TITLE),
         "round_label": this_round, "acting": acting, "at": at, "last": lv.last_id,
         "to_act": to_act, "your_turn": not viewing_past and your_turn(seat, to_act),

@@ -132,6 +132,7 @@ function trackageGame() {
     if (chat && focused) chat.focus();
     scrollLists();
     if (map) map.restore();
+    if (routes) routes.restore();
     for (const key of ["at", "past", "token", "last"]) root.dataset[key] = fresh.dataset[key];
     return true;
   }
@@ -195,6 +196,8 @@ function trackageGame() {
   window.trackagePost = post;
   const map = window.trackageMap ? window.trackageMap(gid, post) : null;
   if (map) map.restore();
+  const routes = window.trackageRoutes ? window.trackageRoutes(gid, token, post, showError) : null;
+  if (routes) routes.restore();
 
   // live updates (server-sent events, keyed by the action count): the parts once per new count
   function live(n) {
@@ -271,6 +274,8 @@ function trackageGame() {
     if (button && button.id === "hist-next") { go(num("at") + 1); return; }
     // the map's own: zoom, fit, centre, the hint's hexes, the tile preview and its rotations
     if (map && map.click(ev)) return;
+    // routes by hand: a stop clicked for the train picked, the builder's buttons
+    if (routes && routes.click(ev)) return;
     // the map: a highlighted city for a token, a highlighted hex for its tiles
     const city = t.closest("#map .city.tokenable");
     if (city) {
