@@ -28,9 +28,7 @@ class Choose(ChooseMixin, Step):
     HANDLERS: ClassVar[dict] = {"choose": "process_choose", "pass": "process_pass"}
     #: Which of the company's choices the step offers.
     KIND: ClassVar[str] = "choose"
-
-    def description(self):
-        return "Choose"
+    DESCRIPTION: ClassVar[str] = "Choose"
 
     def company(self, entity):
         c = self.game.index.company("P9")

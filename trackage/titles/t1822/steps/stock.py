@@ -27,6 +27,7 @@ class BuySellParShares1822(CompanyChoices, AuctionMixin, BuySellParShares):
     PRICE_REQUIRED = True
     BID_INCREMENT_MESSAGE: ClassVar[str] = "bids rise in multiples of {step}"
     CHOICE_TIME = "stock_round"
+    DESCRIPTION: ClassVar[str] = "Bid, convert concession or buy/sell shares"
 
     def process_payoff_player_debt(self, action, entity):
         """Pay off the player's debt: all of it, or ``amount`` of it (a partial payoff)."""
@@ -40,9 +41,6 @@ class BuySellParShares1822(CompanyChoices, AuctionMixin, BuySellParShares):
     def setup(self):
         super().setup()
         self.bid_actions = 0
-
-    def description(self):
-        return "Bid, convert concession or buy/sell shares"
 
     @property
     def bids(self) -> dict[object, Bids]:

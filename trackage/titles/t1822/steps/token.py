@@ -64,9 +64,7 @@ class SpecialToken(CompanyAbility):
 
 class DestinationToken(Passing):
     HANDLERS: ClassVar[dict] = {"hex_token": "process_hex_token", "pass": "process_pass"}
-
-    def description(self):
-        return "Place the Destination Token"
+    DESCRIPTION: ClassVar[str] = "Place the Destination Token"
 
     def token(self, entity):
         return next((t for t in entity.tokens if t.type == "destination" and not t.used), None)

@@ -72,8 +72,7 @@ class SpecialTrack(CompanyAbility, Passing):
     def current_entity(self):
         return self.company if self.company is not None else self.round.current_entity_of_round()
 
-    def description(self):
-        return "Lay Track (company)"
+    DESCRIPTION: ClassVar[str] = "Lay Track (company)"
 
     def ability(self, company):
         return privatelays.track_ability(self.game, company, "special_track")
