@@ -93,6 +93,8 @@ class Dividend(Step):
     WHOLE_PER_SHARE: ClassVar[str] = "kept"
     #: minors keep half of a dividend and pay their owner the rest (see :meth:`pays_half_to_owner`)
     MINORS_PAY_HALF: ClassVar[bool] = False
+    #: a company's own shares pay it (see :meth:`corporation_dividends`)
+    COMPANY_SHARES_PAY: ClassVar[bool] = True
 
     def description(self) -> str:
         return "Pay or Withhold Dividends"
@@ -191,6 +193,10 @@ class Dividend(Step):
         return dividends
 
     def corporation_dividends(self, entity: Any, per_share: float) -> int:
+        """What ``entity`` is paid for its own shares: those in its treasury (incremental) or
+        in the market pay it, unless not :attr:`COMPANY_SHARES_PAY`."""
+        if not self.COMPANY_SHARES_PAY:
+            return 0
         holder = entity if entity.capitalization == "incremental" else self.game.pool
         return self.dividends_for(entity, holder, per_share)
 

@@ -44,6 +44,7 @@ class Dividend1893(Dividend):
     """Minors pay half to their owner and keep half; market shares pay nobody."""
 
     MINORS_PAY_HALF = True
+    COMPANY_SHARES_PAY = False
 
     def decides(self, entity) -> bool:
         return not entity.is_minor and not entity.is_company
@@ -52,6 +53,3 @@ class Dividend1893(Dividend):
         if entity.is_minor and not self.round.routes:
             return None
         return "payout" if entity.is_minor and self.total_revenue() > 0 else "withhold"
-
-    def corporation_dividends(self, entity, per_share):
-        return 0
