@@ -126,8 +126,36 @@ class Step:
     def action_label(self, entity: Any, action: dict[str, Any]) -> str | None:
         """Title hook: ``action`` (one this step lists or processes for ``entity``) in the
         step's own words, for people (the web's buttons); None leaves it to the generic
-        labels. Default: None."""
-        return None
+        labels. Default: a company's ``choose_ability`` in the words of its
+        :meth:`ability_choices`, None for anything else."""
+        if action.get("type") != "choose_ability":
+            return None
+        label = self.ability_choices(entity).get(action.get("choice"))
+        return None if label is None else str(label)
+
+    # --- a company's ability choices (the ``choose_ability`` action)
+    def ability_choices(self, entity: Any) -> dict[Any, Any]:
+        """Title hook: the choices ``entity`` (a company) may make now with ``choose_ability``,
+        each with its words. Default: none."""
+        return {}
+
+    def ability_offers(self, entity: Any) -> list[dict[str, Any]]:
+        """A ``choose_ability`` for each of :meth:`ability_choices`, when the step offers
+        ``entity`` that action now (for :meth:`legal_actions`)."""
+        if "choose_ability" not in self.actions(entity):
+            return []
+        return [{"type": "choose_ability", "choice": c} for c in self.ability_choices(entity)]
+
+    def process_choose_ability(self, action: dict[str, Any], entity: Any) -> None:
+        """One of :meth:`ability_choices` (else ``bad-choice``), made by :meth:`ability_chosen`."""
+        choice = action.get("choice")
+        if choice not in self.ability_choices(entity):
+            raise GameError(f"{choice!r} is not a choice of {entity.name} now", rule="bad-choice")
+        self.ability_chosen(entity, choice, action)
+
+    def ability_chosen(self, entity: Any, choice: Any, action: dict[str, Any]) -> None:
+        """Title hook: what a company's ability choice (checked one of :meth:`ability_choices`)
+        does. Default: nothing."""
 
     def auto_actions(self, entity: Any) -> list[dict[str, Any]]:
         """What ``entity``'s programmed actions (:mod:`trackage.core.programs`) do now, in this

@@ -71,6 +71,8 @@ class BuyTrain(Step):
     MUST_BUY_ACTIONS: ClassVar[tuple[str, ...]] = ("buy_train",)
     #: offer a depot train as each of its variants (else only as what it is now)
     ALL_VARIANTS: ClassVar[bool] = False
+    #: a log's depot price other than the listed one is accepted with a warning (1893)
+    LOGGED_PRICE_WARNS: ClassVar[bool] = False
 
     def train_count(self, entity: Any) -> int:
         """The trains of ``entity`` counted for its limit and for :meth:`must_buy_train`
@@ -274,9 +276,13 @@ class BuyTrain(Step):
             raise GameError(f"train {train.id} {message}", rule="train-not-available")
 
     def check_listed_price(self, train: Train, price: int, expected: int) -> None:
-        """Refuse a depot price other than ``expected`` (the listed, variant or trade-in price)."""
-        if price != expected:
+        """Refuse a depot price other than ``expected`` (the listed, variant or trade-in price);
+        from a log, only a warning when :attr:`LOGGED_PRICE_WARNS`."""
+        if price == expected:
+            return
+        if not (self.LOGGED_PRICE_WARNS and self.game.loading):
             raise GameError(f"train {train.id} costs {expected}, not {price}", rule="wrong-price")
+        self.game.warnings.append(f"train {train.id} price {price}, ours {expected}")
 
     def check_offered(self, entity: Any, train: Train) -> None:
         """Refuse another company's train not among :meth:`trains_for_sale`."""

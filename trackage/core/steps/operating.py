@@ -91,6 +91,10 @@ class Dividend(Step):
     #: its half rounded down so) or "paid" (1858: any dividend pays a whole amount a share,
     #: the rest is kept)
     WHOLE_PER_SHARE: ClassVar[str] = "kept"
+    #: minors keep half of a dividend and pay their owner the rest (see :meth:`pays_half_to_owner`)
+    MINORS_PAY_HALF: ClassVar[bool] = False
+    #: a company's own shares pay it (see :meth:`corporation_dividends`)
+    COMPANY_SHARES_PAY: ClassVar[bool] = True
 
     def description(self) -> str:
         return "Pay or Withhold Dividends"
@@ -138,8 +142,9 @@ class Dividend(Step):
     # --- the money
     def pays_half_to_owner(self, entity: Any) -> bool:
         """Title hook: does ``entity`` (a minor without shareholders) keep half of any
-        dividend it does not withhold and hand the rest to its owner? Default: no."""
-        return False
+        dividend it does not withhold and hand the rest to its owner? Default: a minor (a
+        :class:`Minor`, or a company of type ``minor``) does when :attr:`MINORS_PAY_HALF`."""
+        return self.MINORS_PAY_HALF and (entity.is_minor or entity.type == "minor")
 
     def payout_amounts(self, entity: Any, kind: str, revenue: int) -> tuple[int, int]:
         """(kept by the corporation, distributed to shareholders), the part named by
@@ -188,6 +193,10 @@ class Dividend(Step):
         return dividends
 
     def corporation_dividends(self, entity: Any, per_share: float) -> int:
+        """What ``entity`` is paid for its own shares: those in its treasury (incremental) or
+        in the market pay it, unless not :attr:`COMPANY_SHARES_PAY`."""
+        if not self.COMPANY_SHARES_PAY:
+            return 0
         holder = entity if entity.capitalization == "incremental" else self.game.pool
         return self.dividends_for(entity, holder, per_share)
 

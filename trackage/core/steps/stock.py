@@ -692,6 +692,19 @@ class AuctionBuySellParShares(AuctionMixin, BuySellParShares):
         else:
             self.place_bid(entity, price)
 
+    def check_bid(self, entity: Any, item: Any, price: int) -> None:
+        """A bid while an auction runs is on its item (else :attr:`NOT_UP_RULE`); one that would
+        open an auction passes :meth:`check_opening`; then the price."""
+        bids = self.auction
+        if bids is not None and item is not bids.item:
+            raise GameError(f"{bids.item.name} is being auctioned", rule=self.NOT_UP_RULE)
+        if bids is None:
+            self.check_opening(entity, item)
+        super().check_bid(entity, item, price)
+
+    def check_opening(self, entity: Any, item: Any) -> None:
+        """Title hook: refuse a bid that would put ``item`` up for auction. Default: nothing."""
+
     def can_bid_any(self, entity: Any) -> bool:
         """Whether ``entity`` may open an auction now (default: never)."""
         return False

@@ -241,6 +241,8 @@ class Route1825(LeaseMixin, RunRoutes):
 
 
 class Dividend1825(Dividend):
+    COMPANY_SHARES_PAY = False
+
     def decides(self, entity) -> bool:
         return not entity.is_company and not (entity.is_corporation and entity.receivership())
 
@@ -260,9 +262,6 @@ class Dividend1825(Dividend):
             self.round.extra_revenue = (self.round.extra_revenue or 0) - loan
         self.round.receivership_loan = 0
         super().do_dividend(entity, kind)
-
-    def corporation_dividends(self, entity, per_share):
-        return 0
 
     def price_moves(self, entity, paid: int) -> int:
         """None up to half the price, then one per multiple of it, at least one and at most four."""

@@ -47,9 +47,7 @@ class CollectTokens(Step):
     track the company reaches; each adds the bonus offboard's value to its revenue."""
 
     HANDLERS: ClassVar[dict] = {"remove_hex_token": "process_remove_hex_token", "pass": "process_pass"}
-
-    def description(self):
-        return "Collect mine, oil and port tokens"
+    DESCRIPTION: ClassVar[str] = "Collect mine, oil and port tokens"
 
     def actions(self, entity):
         if entity is not self.current_entity() or not entity.is_corporation or not self.available(entity):

@@ -19,9 +19,7 @@ class MinorAcquisition(ChooseMixin, Step):
         self.state = "select"
         self.minor = None
 
-    def description(self):
-        return "Acquire a minor"
-
+    DESCRIPTION: ClassVar[str] = "Acquire a minor"
     #: the choices in words: how to pay for the minor, then what becomes of its token
     CHOICE_WORDS: ClassVar[dict] = {"money": "Pay in cash", "one_share": "Pay with one share",
                                     "two_shares": "Pay with two shares", "replace": "Replace its token",

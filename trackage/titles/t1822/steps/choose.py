@@ -8,6 +8,19 @@ from ....core.round import Step
 from ....core.steps.choose import ChooseMixin
 
 
+class CompanyChoices(Step):
+    """A step whose companies make their choices at :attr:`CHOICE_TIME` (``choose_ability``):
+    the game's ``company_choices``, made by its ``company_made_choice``."""
+
+    CHOICE_TIME: ClassVar[str] = ""
+
+    def ability_choices(self, entity):
+        return self.game.company_choices(entity, self.CHOICE_TIME)
+
+    def ability_chosen(self, entity, choice, action) -> None:
+        self.game.company_made_choice(entity, choice, self.CHOICE_TIME)
+
+
 class Choose(ChooseMixin, Step):
     """The owner of P9 may double his cash for the player order (the company's ``choose``
     choices; its owner is then done)."""
@@ -15,9 +28,7 @@ class Choose(ChooseMixin, Step):
     HANDLERS: ClassVar[dict] = {"choose": "process_choose", "pass": "process_pass"}
     #: Which of the company's choices the step offers.
     KIND: ClassVar[str] = "choose"
-
-    def description(self):
-        return "Choose"
+    DESCRIPTION: ClassVar[str] = "Choose"
 
     def company(self, entity):
         c = self.game.index.company("P9")

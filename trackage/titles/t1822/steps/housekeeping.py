@@ -64,8 +64,7 @@ class PendingToken(HomeToken):
 class FirstTurnHousekeeping(BuyTrain):
     """A minor's first turn: it may buy the next L train."""
 
-    def description(self):
-        return "Buy an L train"
+    DESCRIPTION: ClassVar[str] = "Buy an L train"
 
     def actions(self, entity):
         game = self.game
@@ -103,8 +102,7 @@ class AcquireCompany(Step):
     def round_state(self):
         return {"acquired_companies": []}
 
-    def description(self):
-        return "Acquire private companies"
+    DESCRIPTION: ClassVar[str] = "Acquire private companies"
 
     def actions(self, entity):
         if entity is not self.current_entity():

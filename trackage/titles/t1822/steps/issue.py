@@ -6,31 +6,21 @@ from typing import ClassVar
 
 from ....core.errors import GameError
 from ....core.steps.issue import IssueShares
+from .choose import CompanyChoices
 
 
-class IssueShares1822(IssueShares):
+class IssueShares1822(CompanyChoices, IssueShares):
     HANDLERS: ClassVar[dict] = {**IssueShares.HANDLERS, "choose_ability": "process_choose_ability"}
+    CHOICE_TIME = "issue"
 
     def actions(self, entity):
-        game = self.game
         if entity.is_company:
-            return ["choose_ability", "pass"] if game.company_choices(entity, "issue") else []
+            return ["choose_ability", "pass"] if self.ability_choices(entity) else []
         out = super().actions(entity)
         if not out and entity is self.current_entity() and entity.is_corporation \
                 and any(c.sym == "P17" for c in entity.companies):
             out = ["choose_ability", "pass"]
         return out
-
-    def action_label(self, entity, action):
-        """A company's choice in the words the company gives it."""
-        if action.get("type") == "choose_ability":
-            return {k: str(v) for k, v in self.game.company_choices(entity, "issue").items()}.get(action.get("choice"))
-        return super().action_label(entity, action)
-
-    def process_choose_ability(self, action, entity):
-        if action.get("choice") not in self.game.company_choices(entity, "issue"):
-            raise GameError(f"{action.get('choice')!r} is not a choice now", rule="bad-choice")
-        self.game.company_made_choice(entity, action.get("choice"), "issue")
 
     def chosen_bundle(self, action, entity, options, issuing):
         ids = action.get("shares") or []
@@ -67,8 +57,4 @@ class IssueShares1822(IssueShares):
         return {**super().issue_action(bundle), "share_price": bundle.share_price}
 
     def legal_actions(self, entity):
-        if entity.is_company:
-            if "choose_ability" not in self.actions(entity):
-                return []
-            return [{"type": "choose_ability", "choice": c} for c in self.game.company_choices(entity, "issue")]
-        return super().legal_actions(entity)
+        return self.ability_offers(entity) if entity.is_company else super().legal_actions(entity)

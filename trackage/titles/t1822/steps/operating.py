@@ -75,6 +75,7 @@ class Dividend1822(Dividend):
     The mail subsidy goes to the company; the tax haven's shares are paid too."""
 
     HANDLERS: ClassVar[dict] = {"dividend": "process_dividend", "choose": "process_choose"}
+    MINORS_PAY_HALF = True
     KINDS = ("payout", "half", "withhold")
 
     def setup(self):
@@ -106,9 +107,6 @@ class Dividend1822(Dividend):
         if action.get("choice") not in self.KINDS:
             raise GameError(f"{action.get('choice')} is an illegal choice", rule="bad-choice")
         self.extra_choice = action.get("choice")
-
-    def pays_half_to_owner(self, entity) -> bool:
-        return entity.type == "minor"
 
     def payout_amounts(self, entity, kind, revenue):
         """The permanent train's revenue is split as chosen for it; the subsidy is kept."""

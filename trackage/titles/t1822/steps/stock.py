@@ -10,9 +10,10 @@ from ....core.money import pay
 from ....core.steps.auction import AuctionMixin, Bids
 from ....core.steps.stock import BuySellParShares
 from .. import loans, taxhaven
+from .choose import CompanyChoices
 
 
-class BuySellParShares1822(AuctionMixin, BuySellParShares):
+class BuySellParShares1822(CompanyChoices, AuctionMixin, BuySellParShares):
     """Bids in the bid boxes (committed until the round ends), one par or purchase per turn."""
 
     HANDLERS: ClassVar[dict] = {
@@ -25,6 +26,8 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
     PURCHASE_ENDS_TURN = True
     PRICE_REQUIRED = True
     BID_INCREMENT_MESSAGE: ClassVar[str] = "bids rise in multiples of {step}"
+    CHOICE_TIME = "stock_round"
+    DESCRIPTION: ClassVar[str] = "Bid, convert concession or buy/sell shares"
 
     def process_payoff_player_debt(self, action, entity):
         """Pay off the player's debt: all of it, or ``amount`` of it (a partial payoff)."""
@@ -38,9 +41,6 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
     def setup(self):
         super().setup()
         self.bid_actions = 0
-
-    def description(self):
-        return "Bid, convert concession or buy/sell shares"
 
     @property
     def bids(self) -> dict[object, Bids]:
@@ -119,7 +119,7 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
 
     def actions(self, entity):
         if entity.is_company:
-            return ["choose_ability"] if self.choices_ability(entity) else []
+            return ["choose_ability"] if self.ability_choices(entity) else []
         return super().actions(entity)
 
     def allows(self, kind, entity, forced) -> bool:
@@ -206,32 +206,23 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
         super().check_sale(entity, bundle)
 
     # ------------------------------------------------------------ company choices (tax haven)
-    def choices_ability(self, company) -> dict:
-        choices = self.game.company_choices(company, "stock_round")
-        blocked = company.sym == "P16" and (self.bid_actions > 0 or self.game.player_debt.get(company.owner, 0) > 0)
+    def ability_choices(self, entity) -> dict:
+        """The tax haven's (P16) not after a bid nor with a debt."""
+        choices = super().ability_choices(entity)
+        blocked = entity.sym == "P16" and (self.bid_actions > 0 or self.game.player_debt.get(entity.owner, 0) > 0)
         return {} if choices and blocked else choices
 
-    def action_label(self, entity, action):
-        """A company's choice in the words the company gives it."""
-        if action.get("type") == "choose_ability":
-            return {k: str(v) for k, v in self.choices_ability(entity).items()}.get(action.get("choice"))
-        return super().action_label(entity, action)
-
-    def process_choose_ability(self, action, entity):
-        choice = action.get("choice")
-        choices = self.choices_ability(entity)
-        if choice not in choices:
-            raise GameError(f"{choice!r} is not a choice of {entity.name} now", rule="bad-choice")
+    def ability_chosen(self, entity, choice, action) -> None:
+        """The tax haven's purchase of a share ends its owner's turn."""
         if entity.sym != "P16":
-            self.game.company_made_choice(entity, choice, "stock_round")
+            super().ability_chosen(entity, choice, action)
             return
         bundle = taxhaven.tax_haven_bundle(self.game, choice)
-        player = entity.owner
         if not self.tax_haven_ok(entity, choice):
             raise GameError(f"Can't buy a share of {bundle.corporation.name}", rule="cannot-buy")
         self.round.tax_haven_bought = True
-        self.game.company_made_choice(entity, choice, "stock_round")
-        self._track(action, player, entity, bundle.corporation)  # (the site tracks it under the company)
+        super().ability_chosen(entity, choice, action)
+        self._track(action, entity.owner, entity, bundle.corporation)  # (the site tracks it under the company)
         self.pass_()
 
     def tax_haven_ok(self, company, choice) -> bool:
@@ -287,6 +278,6 @@ class BuySellParShares1822(AuctionMixin, BuySellParShares):
 
     def legal_actions(self, entity):
         if entity.is_company:
-            return [{"type": "choose_ability", "choice": ch} for ch in self.choices_ability(entity)
-                    if entity.sym != "P16" or self.tax_haven_ok(entity, ch)]
+            return [a for a in self.ability_offers(entity)
+                    if entity.sym != "P16" or self.tax_haven_ok(entity, a["choice"])]
         return super().legal_actions(entity)

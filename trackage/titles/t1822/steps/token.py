@@ -9,6 +9,7 @@ from ....core.steps.ability import CompanyAbility
 from ....core.steps.passing import Passing
 from ....core.steps.track import TokenStep
 from .. import destinations, layeffects
+from .choose import CompanyChoices
 from .housekeeping import _is_major
 
 
@@ -63,9 +64,7 @@ class SpecialToken(CompanyAbility):
 
 class DestinationToken(Passing):
     HANDLERS: ClassVar[dict] = {"hex_token": "process_hex_token", "pass": "process_pass"}
-
-    def description(self):
-        return "Place the Destination Token"
+    DESCRIPTION: ClassVar[str] = "Place the Destination Token"
 
     def token(self, entity):
         return next((t for t in entity.tokens if t.type == "destination" and not t.used), None)
@@ -110,8 +109,9 @@ class DestinationToken(Passing):
         return [{"type": "pass"}]
 
 
-class Token1822(TokenStep):
+class Token1822(CompanyChoices, TokenStep):
     HANDLERS: ClassVar[dict] = {**TokenStep.HANDLERS, "choose_ability": "process_choose_ability"}
+    CHOICE_TIME = "token"
 
     def available_tokens(self, entity):
         return [t for t in entity.tokens if not t.used and t.type != "destination"]
@@ -131,7 +131,7 @@ class Token1822(TokenStep):
 
     def actions(self, entity):
         if entity.is_company:
-            return ["choose_ability", "pass"] if self.game.company_choices(entity, "token") else []
+            return ["choose_ability", "pass"] if self.ability_choices(entity) else []
         if entity is not self.current_entity():
             return []
         out = ["place_token"] if self.can_place_token(entity) else []
@@ -140,11 +140,6 @@ class Token1822(TokenStep):
         if out:
             out.append("pass")
         return out
-
-    def process_choose_ability(self, action, entity):
-        if action.get("choice") not in self.game.company_choices(entity, "token"):
-            raise GameError(f"{action.get('choice')!r} is not a choice now", rule="bad-choice")
-        self.game.company_made_choice(entity, action.get("choice"), "token")
 
     def free_token(self, entity, city) -> bool:
         """SECR's token in the English Channel is free (once)."""
@@ -170,8 +165,4 @@ class Token1822(TokenStep):
             raise GameError(f"{entity.name} cannot place a token in {city.id}", rule="city-full")
 
     def legal_actions(self, entity):
-        acts = self.actions(entity)
-        out = super().legal_actions(entity) if not entity.is_company else []
-        if "choose_ability" in acts and entity.is_company:
-            out += [{"type": "choose_ability", "choice": ch} for ch in self.game.company_choices(entity, "token")]
-        return out
+        return self.ability_offers(entity) if entity.is_company else super().legal_actions(entity)

@@ -4,22 +4,23 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ....core.errors import GameError
 from ....core.steps.ability import CompanyAbility
 from ....core.steps.passing import Passing
 from ....core.steps.track import TrackAndTokenStep
 from .. import layeffects, privatelays
+from .choose import CompanyChoices
 
 
-class Track1822(TrackAndTokenStep):
+class Track1822(CompanyChoices, TrackAndTokenStep):
     HANDLERS: ClassVar[dict] = {"lay_tile": "process_lay_tile", "pass": "process_pass",
                                 "choose_ability": "process_choose_ability"}
+    CHOICE_TIME = "track"
     WITH_TOKEN = False
     PREPRINTED_YELLOW_IS_LAY = False
 
     def actions(self, entity):
         if entity.is_company:
-            return ["choose_ability"] if self.game.company_choices(entity, "track") else []
+            return ["choose_ability"] if self.ability_choices(entity) else []
         if entity is not self.current_entity() or not self.can_lay_tile(entity):
             return []
         return ["lay_tile", "pass"]
@@ -31,17 +32,6 @@ class Track1822(TrackAndTokenStep):
                for c in getattr(entity, "companies", [])):
             return True
         return super().can_lay_tile(entity)
-
-    def action_label(self, entity, action):
-        """A company's choice in the words the company gives it."""
-        if action.get("type") == "choose_ability":
-            return {k: str(v) for k, v in self.game.company_choices(entity, "track").items()}.get(action.get("choice"))
-        return super().action_label(entity, action)
-
-    def process_choose_ability(self, action, entity):
-        if action.get("choice") not in self.game.company_choices(entity, "track"):
-            raise GameError(f"{action.get('choice')!r} is not a choice now", rule="bad-choice")
-        self.game.company_made_choice(entity, action.get("choice"), "track")
 
     def check_lay(self, entity, hex_, old_tile, tile, rotation):
         self.game.check_lay_1822(entity, hex_, old_tile, tile)
@@ -58,7 +48,7 @@ class Track1822(TrackAndTokenStep):
 
     def legal_actions(self, entity):
         if entity.is_company:
-            return [{"type": "choose_ability", "choice": c} for c in self.game.company_choices(entity, "track")]
+            return self.ability_offers(entity)
         if not self.actions(entity):
             return []
         if self.tile_lay(entity) is None or getattr(entity, "tokens", None) is None:
@@ -82,8 +72,7 @@ class SpecialTrack(CompanyAbility, Passing):
     def current_entity(self):
         return self.company if self.company is not None else self.round.current_entity_of_round()
 
-    def description(self):
-        return "Lay Track (company)"
+    DESCRIPTION: ClassVar[str] = "Lay Track (company)"
 
     def ability(self, company):
         return privatelays.track_ability(self.game, company, "special_track")

@@ -17,6 +17,7 @@ class StockRound1858Step(AuctionBuySellParShares):
     HOLDING_LIMIT_FORCES_SALE = False
     PAR_ENDS_TURN = True
     ONE_SALE_PER_TURN = True
+    NOT_UP_RULE = "wrong-auction"  # a bid on another company than the one up
     TURN_PURCHASES = ("buy_shares", "par", "bid")
     LISTING = ("bid", *AuctionBuySellParShares.LISTING[:-1])
 
@@ -83,13 +84,9 @@ class StockRound1858Step(AuctionBuySellParShares):
     def can_bid_any(self, player) -> bool:
         return any(self.min_bid(c) <= player.cash for c in self.bid_items(player))
 
-    def check_bid(self, entity, company, price):
-        a = self.auction
-        if a and a.item is not company:
-            raise GameError(f"the auction is for {a.item.name}", rule="wrong-auction")
+    def check_opening(self, entity, company) -> None:
         if company not in self.bid_items(entity):
             raise GameError(f"{company.name} cannot be auctioned now", rule="company-not-for-sale")
-        super().check_bid(entity, company, price)
 
     def process_bid(self, action, entity):
         """A bid first clears the conditional programmed share passes of the players who could

@@ -26,9 +26,6 @@ class SingleItemAuction(AuctionMixin, Passing):
 
     DESCRIPTION: ClassVar[str] = "Bid on Companies"
 
-    def active(self):
-        return not self.passed
-
     def actions(self, entity):
         if not self.companies:
             return []

@@ -129,6 +129,7 @@ class Route1867(RunRoutes):
 
 class Dividend1867(Dividend):
     KINDS = ("payout", "half", "withhold")
+    MINORS_PAY_HALF = True
 
     def decides(self, entity) -> bool:
         """Majors choose; a minor pays half to its owner."""
@@ -136,9 +137,6 @@ class Dividend1867(Dividend):
 
     def auto_kind(self, entity) -> str:
         return "payout" if entity.type == "minor" and self.total_revenue() > 0 else "withhold"
-
-    def pays_half_to_owner(self, entity) -> bool:
-        return entity.type == "minor"
 
     def price_moves(self, entity, paid: int) -> int:
         """A major's price moves right only for a dividend of at least its share price."""

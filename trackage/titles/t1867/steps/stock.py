@@ -82,23 +82,18 @@ class BuySellParShares1867(AuctionBuySellParShares):
             raise GameError(f"unknown corporation {action.get('corporation')!r}", rule="unknown-entity")
         return corp
 
-    def check_bid(self, entity, corp, price):
-        """A bid in the auction under way names its minor; a first bid starts a minor."""
-        if self.auction is not None:
-            if corp is not self.auction.item:
-                raise GameError(f"{self.auction.item.name} is being auctioned", rule="not-for-auction")
-        else:
-            if self.bought():
-                raise GameError("only one purchase per turn", rule="one-purchase-per-turn")
-            if corp.type != "minor" or corp not in self.game.corporations or not self.game.can_par(corp, entity):
-                raise GameError(f"{corp.name} cannot be auctioned", rule="cannot-par")
-            if not self.game.loading and not self.minor_startable(corp):
-                raise GameError(f"{corp.name} cannot be started yet", rule="minor-order")
-            if not self.game.loading and not self.has_home(corp):
-                raise GameError(f"no city is free for {corp.name}'s home token", rule="no-home-location")
-            if not self.can_buy(entity, ShareBundle([corp.shares[0]])):
-                raise GameError(f"{entity.name} cannot start {corp.name}", rule="certificate-limit")
-        super().check_bid(entity, corp, price)
+    def check_opening(self, entity, corp) -> None:
+        """A first bid starts a minor."""
+        if self.bought():
+            raise GameError("only one purchase per turn", rule="one-purchase-per-turn")
+        if corp.type != "minor" or corp not in self.game.corporations or not self.game.can_par(corp, entity):
+            raise GameError(f"{corp.name} cannot be auctioned", rule="cannot-par")
+        if not self.game.loading and not self.minor_startable(corp):
+            raise GameError(f"{corp.name} cannot be started yet", rule="minor-order")
+        if not self.game.loading and not self.has_home(corp):
+            raise GameError(f"no city is free for {corp.name}'s home token", rule="no-home-location")
+        if not self.can_buy(entity, ShareBundle([corp.shares[0]])):
+            raise GameError(f"{entity.name} cannot start {corp.name}", rule="certificate-limit")
 
     def accept_bid(self, entity, corp, price, action):
         """Opening an auction places the minor's home token."""

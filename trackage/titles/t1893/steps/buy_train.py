@@ -14,6 +14,7 @@ class BuyTrain1893(EmergencyBuyTrain):
     what its train lacks. Prices between companies: see :meth:`other_price_range`."""
 
     TRADE_INS = True
+    LOGGED_PRICE_WARNS = True
 
     def round_state(self):
         return {"exchanged_by": []}
@@ -117,10 +118,3 @@ class BuyTrain1893(EmergencyBuyTrain):
             pay(self.game, self.game.bank, entity, need, "emergency")
         else:
             super().top_up(entity, purchase)
-
-    def check_listed_price(self, train, price: int, expected: int) -> None:
-        if price == expected:
-            return
-        if not self.game.loading:
-            raise GameError(f"train {train.id} costs {expected}, not {price}", rule="wrong-price")
-        self.game.warnings.append(f"train {train.id} price {price}, ours {expected}")

@@ -43,6 +43,9 @@ class Route1893(RunRoutes):
 class Dividend1893(Dividend):
     """Minors pay half to their owner and keep half; market shares pay nobody."""
 
+    MINORS_PAY_HALF = True
+    COMPANY_SHARES_PAY = False
+
     def decides(self, entity) -> bool:
         return not entity.is_minor and not entity.is_company
 
@@ -50,9 +53,3 @@ class Dividend1893(Dividend):
         if entity.is_minor and not self.round.routes:
             return None
         return "payout" if entity.is_minor and self.total_revenue() > 0 else "withhold"
-
-    def pays_half_to_owner(self, entity) -> bool:
-        return bool(entity.is_minor)
-
-    def corporation_dividends(self, entity, per_share):
-        return 0
