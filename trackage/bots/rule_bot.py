@@ -77,7 +77,7 @@ class RuleBot(BotBase):
                 key = id(entity)
                 if key not in train_picks:
                     forced = not any(p["type"] == "pass" and game.index.resolve(p) is entity for p in actions) or (
-                        bool(tweaks.get("trainless_closes")) and not trains_of(entity))
+                        bool(tweaks.get("buy_when_trainless")) and not trains_of(entity))
                     train_picks[key] = operate.choose_train(game, entity, by_entity[key], forced)
                 pick = train_picks[key]
                 if pick is not None and pick.get("train") == a.get("train") and pick.get("variant") == a.get("variant"):
@@ -85,18 +85,18 @@ class RuleBot(BotBase):
             elif kind == "lay_tile":
                 out.append((operate.score_lay(game, entity, a), finalize(a)))
             elif kind == "place_token":
-                out.append((operate.score_token(game, a), finalize(a)))
+                out.append((operate.score_token(game, entity, a), finalize(a)))
             elif kind == "discard_train":
                 out.append((20.0 - operate.price_of(a) / 10000.0, finalize(a)))
             elif kind == "buy_company" and entity is not player:
                 sale = operate.company_sale(game, entity, a)
                 out.append(None if sale is None else (30.0, sale))
             elif kind == "buy_company":
-                out.append(stock.score_buy_company(game, player, a))
+                out.append(stock.score_buy_company(game, player, a, tweaks))
             elif kind == "par":
                 out.append(stock.score_par(game, player, a, tweaks))
             elif kind == "buy_shares":
-                out.append(stock.score_buy_shares(game, player, entity, a))
+                out.append(stock.score_buy_shares(game, player, entity, a, tweaks))
             elif kind == "sell_shares":
                 out.append(stock.score_sell_shares(game, player, entity, a))
             elif kind == "convert":

@@ -134,7 +134,9 @@ def _revenue(tile: Any) -> int:
     return total
 
 
-def score_token(game: Any, action: dict[str, Any]) -> float:
+def score_token(game: Any, entity: Any, action: dict[str, Any]) -> float:
+    """A token in a richer city first; less for its cost, below passing when paying for it
+    would leave an operator that needs a train without the price of one."""
     city = game.board.city_by_id(action.get("city"))
     rev = 0
     if city is not None:
@@ -143,6 +145,8 @@ def score_token(game: Any, action: dict[str, Any]) -> float:
         except (AttributeError, TypeError, ValueError):
             rev = 0
     cost = int(action.get("cost", 0) or 0)
+    if cost > 0 and not affords_after(game, entity, cost):
+        return -1.0
     return 45.0 + rev / 10.0 - cost / 100.0
 
 
