@@ -12,8 +12,8 @@ from typing import Any
 from ..core.errors import GameError
 from ..playout import choose as weighted_choice
 from .base import BotBase, seat_actions
-from .rules import operate, stock
-from .rules.common import finalize
+from .rules import mergers, operate, stock
+from .rules.common import finalize, trains_of
 from .rules.tweaks import tweaks_for
 
 # actions a player takes only when nothing else is listed
@@ -76,28 +76,33 @@ class RuleBot(BotBase):
             elif kind == "buy_train":
                 key = id(entity)
                 if key not in train_picks:
-                    forced = not any(p["type"] == "pass" and game.index.resolve(p) is entity for p in actions)
+                    forced = not any(p["type"] == "pass" and game.index.resolve(p) is entity for p in actions) or (
+                        bool(tweaks.get("buy_when_trainless")) and not trains_of(entity))
                     train_picks[key] = operate.choose_train(game, entity, by_entity[key], forced)
                 pick = train_picks[key]
                 if pick is not None and pick.get("train") == a.get("train") and pick.get("variant") == a.get("variant"):
                     out.append((60.0, pick))
             elif kind == "lay_tile":
-                out.append((operate.score_lay(game, a), finalize(a)))
+                out.append((operate.score_lay(game, entity, a), finalize(a)))
             elif kind == "place_token":
-                out.append((operate.score_token(game, a), finalize(a)))
+                out.append((operate.score_token(game, entity, a), finalize(a)))
             elif kind == "discard_train":
                 out.append((20.0 - operate.price_of(a) / 10000.0, finalize(a)))
             elif kind == "buy_company" and entity is not player:
                 sale = operate.company_sale(game, entity, a)
                 out.append(None if sale is None else (30.0, sale))
             elif kind == "buy_company":
-                out.append(stock.score_buy_company(game, player, a))
+                out.append(stock.score_buy_company(game, player, a, tweaks))
             elif kind == "par":
                 out.append(stock.score_par(game, player, a, tweaks))
             elif kind == "buy_shares":
-                out.append(stock.score_buy_shares(game, player, entity, a))
+                out.append(stock.score_buy_shares(game, player, entity, a, tweaks))
             elif kind == "sell_shares":
                 out.append(stock.score_sell_shares(game, player, entity, a))
+            elif kind == "convert":
+                out.append(mergers.score_convert(game, player, entity, a))
+            elif kind == "merge":
+                out.append(mergers.score_merge(game, player, entity, a))
             elif kind == "bid":
                 out.append(stock.score_bid(game, player, a, tweaks))
             else:
@@ -108,4 +113,4 @@ class RuleBot(BotBase):
 # paying back what a player owes: first, before interest grows
 REPAY = frozenset({"payoff_player_debt", "payoff_debt", "repay_loan"})
 RULED = REPAY | frozenset({"pass", "run_routes", "dividend", "buy_train", "lay_tile", "place_token", "discard_train",
-                   "buy_company", "par", "buy_shares", "sell_shares", "bid"})
+                   "buy_company", "par", "buy_shares", "sell_shares", "bid", "convert", "merge"})

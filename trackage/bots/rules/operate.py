@@ -80,9 +80,10 @@ def choose_train(game: Any, entity: Any, actions: list[dict[str, Any]], forced: 
     return finalize(depot[0][1]) if depot else None
 
 
-def score_lay(game: Any, action: dict[str, Any]) -> float:
+def score_lay(game: Any, entity: Any, action: dict[str, Any]) -> float:
     """Prefer upgrades of revenue centres and tiles that add revenue: a cheap stand-in for the
-    router's gain."""
+    router's gain; less for what the lay costs, and below passing (-1) when paying for it would
+    leave an operator that needs a train without the price of one."""
     board = game.board
     hex_ = board.hex_by_id(action.get("hex"))
     tile = board.tile_by_id(action.get("tile"))
@@ -93,13 +94,34 @@ def score_lay(game: Any, action: dict[str, Any]) -> float:
         old = board.tile(hex_)
     except Exception:  # noqa: BLE001 - a heuristic must never stop the game
         return 30.0
+    cost = _lay_cost(board, hex_, placed, entity)
+    if cost > 0 and not affords_after(game, entity, cost):
+        return -1.0
     new_rev = _revenue(placed)
     old_rev = _revenue(old)
     upgrade = COLOR_RANK.get(str(getattr(old, "color", "white")), 0)
     cities = len(getattr(placed, "cities", ()))
     towns = len(getattr(placed, "towns", ()))
     exits = len(placed.exits) if hasattr(placed, "exits") and not callable(placed.exits) else 0
-    return 40.0 + min(20.0, (new_rev - old_rev) / 5.0) + 3.0 * upgrade + 4.0 * cities + 2.0 * towns + 0.3 * exits
+    return (40.0 + min(20.0, (new_rev - old_rev) / 5.0) + 3.0 * upgrade + 4.0 * cities + 2.0 * towns + 0.3 * exits
+            - cost / 10.0)
+
+
+def _lay_cost(board: Any, hex_: Any, placed: Any, entity: Any) -> int:
+    try:
+        return int(board.lay_cost_preview(hex_, placed, entity))
+    except Exception:  # noqa: BLE001 - a heuristic must never stop the game
+        return 0
+
+
+def affords_after(game: Any, entity: Any, cost: int) -> bool:
+    """Can ``entity`` pay ``cost`` and still buy the train it needs (none, or all about to rust),
+    and keep a margin of half the cheapest train otherwise?"""
+    cheapest = cheapest_depot_price(game) or 0
+    cash = int(getattr(entity, "cash", 0))
+    needs = not trains_of(entity) or trains_about_to_rust(game, entity)
+    reserve = cheapest if needs else cheapest // 2
+    return cash - cost >= reserve
 
 
 def _revenue(tile: Any) -> int:
@@ -112,7 +134,9 @@ def _revenue(tile: Any) -> int:
     return total
 
 
-def score_token(game: Any, action: dict[str, Any]) -> float:
+def score_token(game: Any, entity: Any, action: dict[str, Any]) -> float:
+    """A token in a richer city first; less for its cost, below passing when paying for it
+    would leave an operator that needs a train without the price of one."""
     city = game.board.city_by_id(action.get("city"))
     rev = 0
     if city is not None:
@@ -121,6 +145,8 @@ def score_token(game: Any, action: dict[str, Any]) -> float:
         except (AttributeError, TypeError, ValueError):
             rev = 0
     cost = int(action.get("cost", 0) or 0)
+    if cost > 0 and not affords_after(game, entity, cost):
+        return -1.0
     return 45.0 + rev / 10.0 - cost / 100.0
 
 

@@ -36,7 +36,7 @@ def score_par(game: Any, player: Any, action: dict[str, Any], tweaks: dict[str, 
         return None
     float_pct = int(getattr(corp, "float_percent", 60) or 60)
     need = price * max(20, float_pct) // 10 * float(tweaks.get("par_cash_share", 1.0))
-    if player.cash < need + exposure(game, player):
+    if player.cash < need + kept_back(game, player, tweaks):
         return None
     return 30.0 + price / 100.0, finalize(action)
 
@@ -50,7 +50,13 @@ def share_yield(corp: Any) -> float:
     return rev / 10.0 / price
 
 
-def score_buy_shares(game: Any, player: Any, entity: Any, action: dict[str, Any]) -> Scored | None:
+def kept_back(game: Any, player: Any, tweaks: dict[str, Any]) -> int:
+    """What the player keeps back for trains its operators may make it pay for."""
+    return exposure(game, player) if tweaks.get("president_pays", True) else 0
+
+
+def score_buy_shares(game: Any, player: Any, entity: Any, action: dict[str, Any],
+                     tweaks: dict[str, Any]) -> Scored | None:
     shares = action.get("shares") or []
     if not shares:
         return None
@@ -60,7 +66,7 @@ def score_buy_shares(game: Any, player: Any, entity: Any, action: dict[str, Any]
     if entity is not player:  # a corporation or a private buying (an exchange, a treasury buy)
         return 22.0, finalize(action)
     price = share_price(corp)
-    if price and player.cash < price + exposure(game, player):
+    if price and player.cash < price + kept_back(game, player, tweaks):
         return None
     mine = controller(corp) is player
     floated = is_floated(corp)
@@ -108,18 +114,18 @@ def score_bid(game: Any, player: Any, action: dict[str, Any], tweaks: dict[str, 
     value = company_value(game, action)
     low = price_of(action)
     limit = max(value, 1) * float(tweaks.get("bid_margin", 1.2)) + float(tweaks.get("bid_extra", 10))
-    if low > limit or low + int(tweaks.get("bid_reserve", 0)) + exposure(game, player) > player.cash:
+    if low > limit or low + int(tweaks.get("bid_reserve", 0)) + kept_back(game, player, tweaks) > player.cash:
         return None
     if holdings(game, player) >= int(tweaks.get("max_holdings", 99)):
         return None
     return 24.0 - low / 1000.0, finalize(action, low)
 
 
-def score_buy_company(game: Any, player: Any, action: dict[str, Any]) -> Scored | None:
+def score_buy_company(game: Any, player: Any, action: dict[str, Any], tweaks: dict[str, Any]) -> Scored | None:
     """A private at a price: bought when the price is at most its face value."""
     value = company_value(game, action)
     low = price_of(action)
-    if low + exposure(game, player) > player.cash or (value and low > value):
+    if low + kept_back(game, player, tweaks) > player.cash or (value and low > value):
         return None
     return 20.0, finalize(action, low)
 

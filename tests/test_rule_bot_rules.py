@@ -1,0 +1,59 @@
+"""The rule bot's rules on small stand-ins: money kept for a train before a tile or a token is
+paid for, the per-title tweaks, the merger round's choices."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from trackage.bots.rules.mergers import score_convert, score_merge
+from trackage.bots.rules.operate import affords_after
+from trackage.bots.rules.stock import kept_back
+from trackage.bots.rules.tweaks import tweaks_for
+
+
+def _game(price: int = 100) -> SimpleNamespace:
+    train = SimpleNamespace(price=price)
+    depot = SimpleNamespace(depot_trains=lambda: [train], upcoming=[])
+    return SimpleNamespace(depot=depot, corporations=[], minors=[])
+
+
+def test_a_trainless_operator_keeps_the_price_of_a_train():
+    game = _game(100)
+    trainless = SimpleNamespace(cash=120, trains=[])
+    assert affords_after(game, trainless, 20)
+    assert not affords_after(game, trainless, 40)
+
+
+def test_an_operator_with_a_train_keeps_half_a_train():
+    game = _game(100)
+    running = SimpleNamespace(cash=120, trains=[SimpleNamespace(rusted=False)])
+    assert affords_after(game, running, 70)
+    assert not affords_after(game, running, 80)
+
+
+def test_tweaks_per_title():
+    assert tweaks_for("1861")["buy_when_trainless"] and tweaks_for("1867")["buy_when_trainless"]
+    assert tweaks_for("1858")["president_pays"] is False and tweaks_for("1858India")["president_pays"] is False
+    assert "buy_when_trainless" not in tweaks_for("1893")
+    assert kept_back(_game(), SimpleNamespace(cash=0), {"president_pays": False}) == 0
+
+
+def _corp(owner: object, kind: str) -> SimpleNamespace:
+    return SimpleNamespace(owner=owner, type=kind, cash=0, is_player=False)
+
+
+def test_merger_round_choices(monkeypatch):
+    import trackage.bots.rules.mergers as mergers
+
+    me = SimpleNamespace(is_player=True, name="me")
+    other = SimpleNamespace(is_player=True, name="other")
+    minor, mine2, theirs, major = _corp(me, "minor"), _corp(me, "minor"), _corp(other, "minor"), _corp(None, "major")
+    by_id = {"M1": minor, "M2": mine2, "T": theirs, "X": major}
+    monkeypatch.setattr(mergers, "controlled_by", lambda e, p: getattr(e, "owner", None) is p)
+    game = SimpleNamespace(corporation_by_id=by_id.get, round=SimpleNamespace(active_step=lambda: None))
+    assert score_convert(game, me, minor, {"type": "convert"}) is not None
+    assert score_convert(game, other, minor, {"type": "convert"}) is None
+    to_major = score_merge(game, me, minor, {"type": "merge", "corporation": "X"})
+    with_mine = score_merge(game, me, minor, {"type": "merge", "corporation": "M2"})
+    assert to_major is not None and with_mine is not None and to_major[0] > with_mine[0]
+    assert score_merge(game, me, minor, {"type": "merge", "corporation": "T"}) is None
