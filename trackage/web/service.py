@@ -18,6 +18,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..bots.base import controller
 from ..clock import ClockReport, ClockSettings, parse_settings, tally
 from ..core.errors import GameError, TrackageError
 from ..core.log import filter_actions
@@ -100,17 +101,6 @@ def has_clock(meta: dict) -> bool:
     return meta.get("clock") is not None or meta.get("source") == "import"
 
 
-def controller(game, entity):
-    """The player who acts for ``entity`` (a player, or the owner up the chain); None when
-    nobody owns it (e.g. a corporation in receivership: any seat may act)."""
-    e = entity
-    for _ in range(5):
-        if e is None:
-            return None
-        if e.is_player:
-            return e
-        e = getattr(e, "owner", None)
-    return None
 
 
 # characters a name may not hold (Unicode categories): control characters (NUL, escapes, ...),
@@ -377,7 +367,7 @@ class GameService:
         out = []
         for a in acts:
             try:
-                c = controller(game, game.index.resolve(a))
+                c = controller(game.index.resolve(a))
             except GameError:
                 continue
             if c is None or str(c.id) == seat["player_id"]:
@@ -420,7 +410,7 @@ class GameService:
             except GameError as e:
                 raise Illegal(e.message, e.rule) from None
             if seat["player_id"] is not None and atype != "message":
-                c = controller(game, entity)
+                c = controller(entity)
                 if c is not None and str(c.id) != seat["player_id"]:
                     raise Forbidden(f"{game.index.name(entity)} is not yours to act for", "not-your-entity")
             if atype == "run_routes":

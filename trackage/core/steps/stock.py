@@ -665,15 +665,6 @@ class AuctionBuySellParShares(AuctionMixin, BuySellParShares):
         """The next bidder while an auction runs, else the round's player in turn."""
         return self.auction.next_bidder() if self.auction else self.round.current_entity_of_round()
 
-    def program_from_market(self, prog: dict[str, Any]) -> bool:
-        """Whether a programmed purchase buys from the market (default: as the program says)."""
-        return bool(prog.get("from_market"))
-
-    def shenanigan(self, entity: Any, other: Any, atype: str, actor: Any, thing: Any, share: Any) -> str | None:
-        """Why ``other``'s action ``atype`` (by ``actor``, on ``thing``) this round stops a program of
-        ``entity`` about to buy ``share`` (None: it does not); see :func:`programs.shenanigan`."""
-        return programs.shenanigan(self, entity, other, atype, actor, thing, share)
-
     def normal_pass(self, entity: Any) -> bool:
         """A pass inside the auction is no programmed share pass's."""
         return self.auction is None
