@@ -13,6 +13,7 @@ from ..core.entities import entity_type
 from ..core.journal import round_label
 from ..titles import TITLES, game_class, title_info
 from . import handroutes, views
+from .botseats import bot_levels
 from .deps import ActingSeat, Bearer, GameId, Locked, Seat, ServiceDep, StorageDep
 from .jsonbody import JsonBodyRoute
 from .lobby import lobby_games
@@ -42,10 +43,13 @@ def game_state(service: GameService, lv: Live, seat: dict | None) -> dict[str, A
     gid = lv.gid
     game: Any = lv.game
     legal = [views.clean_for_json(a) for a in service.seat_legal(game, seat, lv)]
+    bots = bot_levels(lv.meta)
     acting = [{"id": getattr(e, "id", None), "type": entity_type(e), "name": views.entity_label(game, e)}
               for e in (game.acting_entities() if not game.finished else [])]
     return {
-        "id": gid, "title": game.TITLE, "players": [{"id": p.id, "name": p.name} for p in game.seats],
+        "id": gid, "title": game.TITLE,
+        "players": [{"id": p.id, "name": p.name, "bot": bots.get(str(p.id))} for p in game.seats],
+        "bot_error": service.bots.error(gid),
         "options": list(lv.meta.get("options") or []),
         "round": game.round.name, "round_label": round_label(game), "turn": game.turn,
         "round_num": game.round.round_num, "phase": game.phase.name, "acting": acting,

@@ -42,6 +42,8 @@ def create_app(db_url: str | None = None, *, sse_interval: float = 1.0,
     changes = Changes()
     listener = PgListener(db_url, channel, changes) if storage.is_postgresql else None
 
+    service = GameService(storage, cache_size=cache_size, hooks=hooks, changes=changes)
+
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         if listener is not None:
@@ -50,10 +52,11 @@ def create_app(db_url: str | None = None, *, sse_interval: float = 1.0,
         if listener is not None:
             listener.stop()
         hooks.deliverer.stop()
+        service.bots.stop()
 
     app = FastAPI(title="trackage", docs_url="/api/docs", openapi_url="/api/openapi.json", lifespan=lifespan)
     app.state.storage = storage
-    app.state.service = GameService(storage, cache_size=cache_size, hooks=hooks, changes=changes)
+    app.state.service = service
     app.state.changes = changes
     app.state.listener = listener
     app.state.webhook_settings = hooks.settings

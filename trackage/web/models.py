@@ -20,6 +20,7 @@ from pydantic import (
     model_validator,
 )
 
+from ..bots.registry import BOT_NAMES
 from ..clock import ClockSettingsError, parse_settings
 from ..core.errors import LogFormatError
 from ..core.log import check_log
@@ -78,6 +79,8 @@ class CreateGame(JsonBody):
                                          "points_per_minute}, pauses: [[start, end], ...]}")
     webhooks: list[str] = Field(default_factory=list, description="the game's webhooks: URLs told by a JSON POST "
                                 "whenever the players to act change (http(s), public addresses)")
+    bots: dict[str, str] = Field(default_factory=dict, description="seats played by the server's bots: "
+                                 "{seat number (1-based, the player's id) or player name: random|rule|search}")
 
     @classmethod
     def check(cls, data: Any) -> dict[str, Any]:
@@ -102,7 +105,27 @@ class CreateGame(JsonBody):
             except ClockSettingsError as e:
                 raise Illegal(str(e), "bad-clock") from None
         out["webhooks"] = webhook_urls(data.get("webhooks") or [])
+        out["bots"] = bot_seats(data.get("bots") or {}, names)
         return out
+
+
+def bot_seats(raw: Any, names: list[str]) -> dict[str, str]:
+    """A new game's bot seats as ``{player id: level}`` (the ids are the seat numbers, from
+    1): each key a seat number or a player's name, each value a bot level (422 ``bad-bots``)."""
+    if not isinstance(raw, dict):
+        raise Illegal("bots must be an object {seat number or player name: level}", "bad-bots")
+    out: dict[str, str] = {}
+    for key, level in raw.items():
+        seat = str(key).strip()
+        if seat in names:
+            seat = str(names.index(seat) + 1)
+        if not seat.isdigit() or not 1 <= int(seat) <= len(names):
+            raise Illegal(f"bots: {key!r} is neither a seat number (1..{len(names)}) nor a player's name",
+                          "bad-bots")
+        if level not in BOT_NAMES:
+            raise Illegal(f"bots: seat {seat}'s level {level!r} is not one of {', '.join(BOT_NAMES)}", "bad-bots")
+        out[str(int(seat))] = level
+    return out
 
 
 def webhook_urls(raw: Any) -> list[str]:

@@ -26,6 +26,7 @@ from ..core.rng import seed_for
 from ..export import LOCAL_KEYS, game_to_log
 from ..titles import game_class, new_game
 from ..turns import Mark, Seen, mark_after, players_to_act, replay_marks, seen, sender_of
+from .botseats import BOT_BUDGET, BotRunner, bot_levels
 from .storage import ActionConflict, Storage
 from .views import History
 
@@ -177,7 +178,7 @@ def build_game(meta: dict, rows: list[dict]):
 
 class GameService:
     def __init__(self, storage: Storage, cache_size: int = 32, hooks: GameHooks | None = None,
-                 changes: Changes | None = None):
+                 changes: Changes | None = None, bot_budget: float | None = BOT_BUDGET):
         if cache_size < 1:
             raise ValueError(f"the live-game cache holds at least 1 game, not {cache_size}")
         self.storage = storage
@@ -187,6 +188,7 @@ class GameService:
         self._cache: OrderedDict[int, Live] = OrderedDict()
         self._cache_lock = threading.Lock()
         self._game_locks: dict[int, threading.RLock] = {}
+        self.bots = BotRunner(self, bot_budget)  # plays the bot seats' turns in its own thread
 
     # ------------------------------------------------------------------ create
     def create(self, setup: CreateGame) -> dict:
@@ -205,10 +207,14 @@ class GameService:
             raise Illegal("this server sends no webhooks", "webhook-url")
         urls = self.hooks.check_urls(setup.webhooks) if self.hooks is not None else []
         gid, seat_list = self.storage.create_game(title, players, options, seed, hotseat=hotseat,
-                                                  to_act=to_act_of(game), clock=setup.clock)
+                                                  to_act=to_act_of(game), clock=setup.clock, bots=setup.bots)
         if self.hooks is not None:
             self.hooks.add_game_hooks(gid, urls)
-        return {"id": gid, "seats": [{"player": s["player"], "token": s["token"]} for s in seat_list]}
+        if setup.bots:
+            self.bots.kick(gid)  # a bot may be the first to act
+        return {"id": gid, "seats": [{"player": s["player"], "token": s["token"],
+                                      **({"bot": setup.bots[s["player_id"]]} if s["player_id"] in setup.bots else {})}
+                                     for s in seat_list]}
 
     def import_log(self, data: ImportLog) -> dict:
         """A game from a log its model checked (its shape and title); it must replay."""
@@ -362,7 +368,8 @@ class GameService:
         if seat is None or game.finished:
             return []
         acts = self.legal(lv) if lv is not None and lv.game is game else game.legal_actions()
-        if seat["player_id"] is None:
+        bots = {} if lv is None or seat.get("bot") else bot_levels(lv.meta)  # not offered to humans
+        if seat["player_id"] is None and not bots:
             return acts
         out = []
         for a in acts:
@@ -370,7 +377,9 @@ class GameService:
                 c = controller(game.index.resolve(a))
             except GameError:
                 continue
-            if c is None or str(c.id) == seat["player_id"]:
+            if c is not None and str(c.id) in bots:
+                continue
+            if c is None or seat["player_id"] in (None, str(c.id)):
                 out.append(a)
         return out
 
@@ -388,6 +397,8 @@ class GameService:
                 self.changes.publish(gid)
             if self.hooks is not None and after != before:
                 self.hooks.turn_changed(gid, lv.game.TITLE, after, lv.game.round.name, lv.last_id, base_url)
+            if bot_levels(lv.meta) and not lv.game.finished:
+                self.bots.kick(gid, base_url)  # a bot to act next moves in the background
             return lv
 
     def _act(self, gid: int, seat: dict, sent: Action, lv: Live) -> Live:
@@ -409,10 +420,13 @@ class GameService:
                 entity = game.index.resolve(action)
             except GameError as e:
                 raise Illegal(e.message, e.rule) from None
-            if seat["player_id"] is not None and atype != "message":
+            if atype != "message":
                 c = controller(entity)
-                if c is not None and str(c.id) != seat["player_id"]:
+                if seat["player_id"] is not None and c is not None and str(c.id) != seat["player_id"]:
                     raise Forbidden(f"{game.index.name(entity)} is not yours to act for", "not-your-entity")
+                if not seat.get("bot") and c is not None and str(c.id) in bot_levels(lv.meta):
+                    raise Forbidden(f"{atype}: {game.index.name(entity)} is played by a bot "
+                                    f"({bot_levels(lv.meta)[str(c.id)]}); a human cannot act for it", "bot-seat")
             if atype == "run_routes":
                 self._fill_revenues(game, entity, action)
             action["created_at"] = int(time.time())  # when it arrived: the clock's time

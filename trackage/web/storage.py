@@ -36,6 +36,7 @@ games = sa.Table(
     sa.Column("updated_at", sa.Float, nullable=False),
     sa.Column("to_act", sa.JSON, nullable=True),         # [{id, name}]: the players to act now
     sa.Column("clock", sa.JSON, nullable=True),          # the chess clock's settings (trackage.clock)
+    sa.Column("bots", sa.JSON, nullable=True),           # {player id: bot level}: the seats bots play
 )
 
 seats = sa.Table(
@@ -136,7 +137,8 @@ class Storage:
     # ------------------------------------------------------------------ games
     def create_game(self, title: str, players: list[dict], options: list[str], seed: int, *,
                     hotseat: bool, source: str = "new", log_id=None, initial_actions=(),
-                    status: str = "active", result=None, to_act=None, clock=None) -> tuple[int, list[dict]]:
+                    status: str = "active", result=None, to_act=None, clock=None,
+                    bots: dict[str, str] | None = None) -> tuple[int, list[dict]]:
         """Store a new game (and an imported log's actions); returns (id, seats with tokens)."""
         now = time.time()
         out_seats = []
@@ -145,7 +147,7 @@ class Storage:
                 title=title, players=players, options=list(options), seed=int(seed),
                 log_id=None if log_id is None else str(log_id)[:80], source=source, hotseat=hotseat,
                 status=status, result=result, created_at=now, updated_at=now, to_act=to_act,
-                clock=clock)).inserted_primary_key
+                clock=clock, bots=bots or None)).inserted_primary_key
             assert key is not None  # an insert into a table with a primary key names it
             gid = key[0]
             seat_rows = [(None, None)] if hotseat else [(str(p["id"]), p["name"]) for p in players]
