@@ -13,7 +13,7 @@ from ..core.entities import entity_type
 from ..core.journal import round_label
 from ..titles import TITLES, game_class, title_info
 from . import handroutes, views
-from .botseats import bot_levels
+from .botseats import bot_levels, bot_to_act
 from .deps import ActingSeat, Bearer, GameId, Locked, Seat, ServiceDep, StorageDep
 from .jsonbody import JsonBodyRoute
 from .lobby import lobby_games
@@ -49,7 +49,7 @@ def game_state(service: GameService, lv: Live, seat: dict | None) -> dict[str, A
     return {
         "id": gid, "title": game.TITLE,
         "players": [{"id": p.id, "name": p.name, "bot": bots.get(str(p.id))} for p in game.seats],
-        "bot_error": service.bots.error(gid),
+        "bot_error": service.bots.error(gid), "bot_to_act": bot_player(game, service.legal(lv), bots),
         "options": list(lv.meta.get("options") or []),
         "round": game.round.name, "round_label": round_label(game), "turn": game.turn,
         "round_num": game.round.round_num, "phase": game.phase.name, "acting": acting,
@@ -59,6 +59,12 @@ def game_state(service: GameService, lv: Live, seat: dict | None) -> dict[str, A
         "action_count": lv.last_id, "to_act": to_act_of(game), **clock_state(service, lv),
         "webhooks": [] if service.hooks is None else service.hooks.status(gid, seat),
     }
+
+
+def bot_player(game: Any, legal: list[dict[str, Any]], bots: dict[str, str]) -> Any:
+    """The id of the bot player to move now (None: no bot is to act; the server plays it soon)."""
+    turn = bot_to_act(game, legal, bots)
+    return None if turn is None else game.seats[turn[0]].id
 
 
 def clock_state(service: GameService, lv: Live) -> dict[str, Any]:

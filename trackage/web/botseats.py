@@ -19,10 +19,9 @@ import threading
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
-from ..bots.base import acting_seat, seat_actions, seat_of
+from ..bots.base import acting_seat
 from ..bots.play import derive_seed
 from ..bots.registry import make_bot
-from ..turns import players_to_act
 
 if TYPE_CHECKING:
     from .service import GameService, Live
@@ -38,21 +37,14 @@ def bot_levels(meta: dict[str, Any]) -> dict[str, str]:
 
 
 def bot_to_act(game: Any, legal: list[dict[str, Any]], bots: dict[str, str]) -> tuple[int, str] | None:
-    """(seat, level) of a bot to move now; None when no bot is to act (a human is, or nobody)."""
+    """(seat, level) of the bot to move now: the seat in charge (``acting_seat``, as in the
+    bots' own games) when a bot plays it; None when a human is to move (a bot's optional
+    moves beside the seat in charge, such as 1893's private sales, wait for its turn)."""
     if not bots or game.finished or not legal:
         return None
-    to_act = players_to_act(game)
-    for p in to_act:
-        level = bots.get(str(p.id))
-        seat = seat_of(game, p)
-        if level is not None and seat is not None and seat_actions(game, seat, legal):
-            return seat, level
-    if not to_act:  # only an entity nobody owns acts: the seat in charge plays it
-        seat = acting_seat(game, legal)
-        level = bots.get(str(game.seats[seat].id))
-        if level is not None:
-            return seat, level
-    return None
+    seat = acting_seat(game, legal)
+    level = bots.get(str(game.seats[seat].id))
+    return None if level is None else (seat, level)
 
 
 class BotRunner:

@@ -20,6 +20,7 @@ from ..core.ledger import table as ledger_table
 from ..titles import display_name
 from . import auctions, cards, handroutes, maptargets, roster, views
 from .api import titles_catalogue
+from .botseats import bot_levels
 from .charts import flow_chart, line_chart
 from .deps import (
     SEAT_COOKIE_AGE,
@@ -47,7 +48,8 @@ STATIC = Path(__file__).parent / "static"
 
 def new_game_form() -> dict[str, Any]:
     """The lobby's forms as it first shows them."""
-    return {"title": "", "players": "Alice\nBob\nCarol", "options": [], "seed": "", "mode": "hotseat", "log": ""}
+    return {"title": "", "players": "Alice\nBob\nCarol", "options": [], "seed": "", "mode": "hotseat", "log": "",
+            "bots": ""}
 
 
 def lobby_page(request: Request, templates: Jinja2Templates, storage: Storage, error: str | None = None,
@@ -78,10 +80,10 @@ async def page_create(request: Request, service: ServiceDep, templates: Template
     form = await request.form()
     kept = {"title": str(form.get("title") or ""), "players": str(form.get("players") or ""),
             "options": [str(o) for o in form.getlist("options")], "seed": str(form.get("seed") or ""),
-            "mode": "seats" if form.get("mode") == "seats" else "hotseat"}
+            "mode": "seats" if form.get("mode") == "seats" else "hotseat", "bots": str(form.get("bots") or "")}
     names = [n.strip() for n in str(form.get("players", "")).replace(",", "\n").splitlines() if n.strip()]
     body: dict[str, Any] = {"title": form.get("title"), "players": names, "options": list(form.getlist("options")),
-                            "hotseat": form.get("mode", "hotseat") == "hotseat"}
+                            "hotseat": form.get("mode", "hotseat") == "hotseat", "bots": form_bots(kept["bots"])}
     seed = str(form.get("seed") or "").strip()
     if seed:
         body["seed"] = int(seed) if seed.isascii() and seed.isdigit() else seed
@@ -94,6 +96,18 @@ async def page_create(request: Request, service: ServiceDep, templates: Template
         return RedirectResponse(f"/games/{out['id']}?token={out['seats'][0]['token']}", status_code=303)
     return templates.TemplateResponse(request, "seats.html", {"gid": out["id"], "seats": out["seats"],
                                                               "base": str(request.base_url).rstrip("/")})
+
+
+def form_bots(text: str) -> dict[str, str] | str:
+    """The lobby's bot seats ("2=rule 3=search") as the API's ``bots`` (a malformed entry is
+    passed on as it is, for the API's rule to refuse)."""
+    out: dict[str, str] = {}
+    for item in text.replace(",", " ").split():
+        seat, sep, level = item.partition("=")
+        if not sep:
+            return text
+        out[seat.strip()] = level.strip()
+    return out
 
 
 @router.post("/import")
@@ -194,13 +208,15 @@ def page_context(service: GameService, lv: Live, token: str | None, action: int 
     log_rows = views.history_rows(rows)
     acting = [views.entity_label(game, e) for e in game.acting_entities()] if not game.finished else []
     to_act = to_act_of(game)
+    bots = bot_levels(lv.meta)
     report = service.clock(lv)
     this_round = round_label(game)
     return {
         "routing": handroutes.builder(game, legal),
         "gid": g, "game": game, "meta": lv.meta, "title_name": display_name(game.TITLE),
         "round_label": this_round, "acting": acting, "at": at, "last": lv.last_id,
-        "to_act": to_act, "your_turn": not viewing_past and your_turn(seat, to_act),
+        "to_act": to_act, "bots": bots, "bot_error": service.bots.error(g),
+        "your_turn": not viewing_past and your_turn(seat, [p for p in to_act if str(p["id"]) not in bots]),
         "clock": None if report is None else report.as_json(),
         "clock_running": () if report is None else report.running,
         "clock_since": None if report is None or game.finished else report.since,

@@ -492,6 +492,8 @@ class GameService:
             if pid is not None and last[1] != pid:
                 raise Forbidden("you can undo only your own last action, before anyone acts after it",
                                 "not-your-action")
+            if last[1] in bot_levels(lv.meta) and not seat.get("bot"):
+                raise Forbidden("undo: the last action is a bot's; a human cannot take it back", "bot-seat")
             stored = {"type": "undo", "entity": int(pid) if pid and pid.isdigit() else (pid or game.seats[0].id),
                       "entity_type": "player", "id": action["id"], "created_at": int(time.time())}
             game.undo()
@@ -520,7 +522,8 @@ class GameService:
     def may_undo(self, lv: Live, seat: dict | None) -> bool:
         """Whether the seat's undo would be taken now (its own last action, nobody acted after)."""
         last = last_undoable(lv)
-        return seat is not None and last is not None and seat["player_id"] in (None, last[1])
+        return (seat is not None and last is not None and seat["player_id"] in (None, last[1])
+                and last[1] not in bot_levels(lv.meta))
 
     def may_redo(self, lv: Live, seat: dict | None) -> bool:
         """Whether the seat's redo would be taken now (the last stored action is its undo)."""
