@@ -399,6 +399,52 @@ def _apply_live(file: str, data: dict, game, action: dict) -> None:
     _save_log(file, data, game)
 
 
+def _play_bots(specs: tuple, seats: int) -> dict[int, str]:
+    """``--bot SEAT=LEVEL`` options as {seat index from 0: level} (ValueError naming the bad one)."""
+    from .bots.registry import BOT_NAMES
+
+    out: dict[int, str] = {}
+    for spec in specs:
+        seat, _, level = str(spec).partition("=")
+        if not seat.strip().isdigit() or not 1 <= int(seat) <= seats:
+            raise ValueError(f"{spec!r}: the seat is a number from 1 to {seats}")
+        if level.strip() not in BOT_NAMES:
+            raise ValueError(f"{spec!r}: the level is one of {', '.join(BOT_NAMES)}")
+        out[int(seat) - 1] = level.strip()
+    return out
+
+
+def _bot_moved(file: str, data: dict, game, bots: dict[int, str], console) -> bool:
+    """When the seat in charge is a bot's: its move, made, saved and printed; whether one was."""
+    if not bots:
+        return False
+    from .bots.base import acting_seat
+    from .bots.play import derive_seed
+    from .bots.registry import make_bot
+    from .web.views import describe
+
+    acts = game.legal_actions()
+    if not acts:
+        return False
+    seat = acting_seat(game, acts)
+    if seat not in bots:
+        return False
+    aid = _next_id(data)
+    bot = make_bot(bots[seat], derive_seed(data.get("id"), aid, seat), 0.25)
+    try:
+        action = bot.choose(game, seat)
+        who = ""
+        with contextlib.suppress(GameError):
+            who = game.index.name(game.index.resolve(action)) + ": "
+        text = describe(game, action)
+        _apply_live(file, data, game, action)
+    except Exception as e:  # noqa: BLE001 - a bot's failure: said, and the seat is offered to the terminal's player
+        console.print(f"[red]the {bots[seat]} bot of seat {seat + 1} could not move: {e}[/red]")
+        return False
+    console.print(f"  🤖 {bots[seat]} ({game.seats[seat].name}) {who}{text}", highlight=False)
+    return True
+
+
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False, exists=True))
 @click.argument("action_json")
@@ -442,11 +488,16 @@ def act(file: str, action_json: str) -> None:
 @click.option("--players", "-p", "num_players", type=click.IntRange(1, 12), default=None)
 @click.option("--option", "-o", "options", multiple=True)
 @click.option("--seed", type=int, default=0)
-def play(file: str, title: str | None, num_players: int | None, options: tuple, seed: int) -> None:
+@click.option("--bot", "bot_specs", multiple=True, metavar="SEAT=LEVEL",
+              help="A seat played by a bot: SEAT is 1-based in player order, LEVEL random, rule or search "
+                   "(repeatable, e.g. --bot 2=rule --bot 3=search).")
+def play(file: str, title: str | None, num_players: int | None, options: tuple, seed: int,
+         bot_specs: tuple) -> None:
     """Play a game hotseat in the terminal: numbered legal actions; `undo`, `show`, `quit`.
 
     Type a number to take that action (with a price after it where one is asked, e.g. `3 150`),
-    or an action as JSON. Every action is saved to FILE (an 18xx.games log)."""
+    or an action as JSON. Every action is saved to FILE (an 18xx.games log). With --bot, the
+    seats given (1 = the first player) are played by bots: each bot move is printed and saved."""
     import os
 
     from rich.console import Console
@@ -475,8 +526,15 @@ def play(file: str, title: str | None, num_players: int | None, options: tuple, 
     except (TrackageError, ValueError) as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(2)
+    try:
+        bots = _play_bots(bot_specs, len(game.seats))
+    except ValueError as e:
+        click.echo(f"error: --bot: {e}", err=True)
+        sys.exit(2)
     stdin = click.get_text_stream("stdin")
     while True:
+        if not game.finished and _bot_moved(file, data, game, bots, console):
+            continue
         if game.finished:
             console.print(f"Game over ({game.game_end_reason}): " + ", ".join(
                 f"{p.name} {game.player_value(p)}" for p in game.seats), style="bold")

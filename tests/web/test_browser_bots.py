@@ -1,3 +1,4 @@
+# ruff: noqa: F401, F811 - the fixtures imported from test_browser are used as arguments
 """Bot seats in a real browser: a hotseat game of one human and three rule bots created from
 the lobby form, played through the first operating round by clicking the human's actions while
 the page follows the bots' moves in place (no page load after the first)."""
@@ -9,7 +10,7 @@ import time
 
 import httpx
 
-from .test_browser import (  # noqa: F401 - the browser fixtures, shared
+from .test_browser import (  # the browser fixtures (page, server, web_browser) are shared
     act,
     lay_tile,
     offered,

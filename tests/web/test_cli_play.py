@@ -62,3 +62,19 @@ def test_replay_several_files_prints_a_table():
     assert "hs_ahjzadkh_19792.json" in r.stdout and "replayed to their result" in r.stdout
     n = 1 + len(list(Path(folder).rglob("*.json")))
     assert f"{n} of {n} replayed" in r.stdout
+
+
+def test_play_with_bot_seats(tmp_path):
+    f = tmp_path / "b.json"
+    r = run("play", str(f), "--title", "1893", "--players", "4", "--seed", "3", "--bot", "2=rule", "--bot", "3=rule",
+            "--bot", "4=random", input="0\n0\nquit\n")
+    assert r.returncode == 0, r.stderr
+    assert "🤖 rule (Player 2) Player 2: " in r.stdout and "🤖 random (Player 4)" in r.stdout
+    log = json.loads(f.read_text())
+    ids = [a["id"] for a in log["actions"]]
+    assert ids == list(range(1, len(ids) + 1)) and len(ids) > 2  # two human moves, the bots' after each
+    assert {a["entity"] for a in log["actions"]} >= {1, 2, 3, 4}
+    assert run("replay", str(f)).returncode in (0, 1)
+    assert "1-based" in run("play", "--help").stdout
+    r = run("play", str(f), "--bot", "9=rule", input="quit\n")
+    assert r.returncode == 2 and "seat is a number from 1 to 4" in r.stderr
