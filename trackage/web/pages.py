@@ -83,7 +83,8 @@ async def page_create(request: Request, service: ServiceDep, templates: Template
             "mode": "seats" if form.get("mode") == "seats" else "hotseat", "bots": str(form.get("bots") or "")}
     names = [n.strip() for n in str(form.get("players", "")).replace(",", "\n").splitlines() if n.strip()]
     body: dict[str, Any] = {"title": form.get("title"), "players": names, "options": list(form.getlist("options")),
-                            "hotseat": form.get("mode", "hotseat") == "hotseat", "bots": form_bots(kept["bots"])}
+                            "hotseat": form.get("mode", "hotseat") == "hotseat",
+                            "bots": form_bots(str(form.get("bots") or ""))}
     seed = str(form.get("seed") or "").strip()
     if seed:
         body["seed"] = int(seed) if seed.isascii() and seed.isdigit() else seed
