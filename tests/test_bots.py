@@ -153,3 +153,62 @@ def test_tournament_table():
 def test_tournament_unknown_bot():
     r = cli("tournament", "1893", "--bots", "random,nobody", "--games", "1", "--workers", "1")
     assert r.returncode == 2 and "unknown bot 'nobody'" in r.stderr
+
+
+def _stand_in_game(listed_by: dict[str, object], in_charge: object, played: int):
+    """A stand-in game: players p0..p3 seated in order, each listed action names its entity."""
+    from types import SimpleNamespace
+
+    seats = [SimpleNamespace(is_player=True, name=f"p{i}") for i in range(4)]
+    by_name = {f"p{i}": p for i, p in enumerate(seats)}
+    index = SimpleNamespace(resolve=lambda a: by_name[a["entity"]])
+    game = SimpleNamespace(seats=seats, index=index, actions=[None] * played,
+                           current_entity=lambda: by_name[str(in_charge)])
+    return game, [{"type": "buy_company", "entity": e} for e in listed_by]
+
+
+def test_seats_beside_the_one_in_charge_are_asked_in_turn():
+    """1893 game 36 of the rule-vs-random sample (seed 0) never ended: RAG had to buy a train it
+    and its president could not pay for (nor go bankrupt: his city bonds count), so only EVA
+    purchases were listed; the same other seat was always asked and the two traded EVA back and
+    forth for ever. Now every seat that may act beside the one in charge gets its turn."""
+    from trackage.bots import acting_seat
+
+    listed = {"p3": 1, "p1": 1, "p2": 1}
+    asked = set()
+    for played in range(6):
+        game, actions = _stand_in_game(listed, "p0", played)
+        asked.add(acting_seat(game, actions))
+    assert asked == {1, 2, 3}
+    game, actions = _stand_in_game({"p0": 1, "p2": 1}, "p0", 5)
+    assert acting_seat(game, actions) == 0  # the seat in charge moves when it may
+
+
+def test_a_stalled_game_is_stopped(monkeypatch):
+    """Bots answering each other without end stop the game as stuck instead of hanging."""
+    import trackage.bots.play as play
+    from trackage.core.errors import GameError
+
+    monkeypatch.setattr(play, "STALL_LIMIT", 50)
+    game = new_game("1893", [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}], [], 2)
+    entity = object.__new__(type("Stuck", (), {"name": "X"}))
+    fake = type("Fake", (), {"finished": False, "round": game.round, "actions": [],
+                             "current_entity": lambda self: entity,
+                             "legal_actions": lambda self: [{"type": "pass"}],
+                             "process": lambda self, a: self.actions.append(a)})()
+    monkeypatch.setattr(play, "new_game", lambda *a: fake)
+    monkeypatch.setattr(play, "acting_seat", lambda g, a: 0)
+    bot = type("Passer", (), {"name": "p", "choose": lambda self, g, s: {"type": "pass"}})()
+    with pytest.raises(GameError, match="50 actions"):
+        play.play_game("1893", [], 0, [bot, bot])
+
+
+def test_1893_game_36_of_the_sample_ends():
+    """The game that never ended (see above) now ends."""
+    setup = Setup("1893", ("rule", "random", "random", "random"), 37, 0)
+    seed = setup.game_seed(36)
+    from trackage.bots.play import derive_seed
+
+    players = [make_bot(n, derive_seed("bot", seed, s)) for s, n in enumerate(setup.seating(36))]
+    game = play_game("1893", [], seed, players)
+    assert game.finished and len(game.actions) < 5000

@@ -57,3 +57,18 @@ def test_merger_round_choices(monkeypatch):
     with_mine = score_merge(game, me, minor, {"type": "merge", "corporation": "M2"})
     assert to_major is not None and with_mine is not None and to_major[0] > with_mine[0]
     assert score_merge(game, me, minor, {"type": "merge", "corporation": "T"}) is None
+
+
+def test_a_private_for_a_tenth_of_its_value_is_bought_whatever_is_kept_back(monkeypatch):
+    """1893's EVA (face value 150) may be taken from another player for 1 in an operating
+    round: bought even when the player keeps all his cash back for trains."""
+    import trackage.bots.rules.stock as stock
+
+    monkeypatch.setattr(stock, "kept_back", lambda game, player, tweaks: 1000)
+    eva = SimpleNamespace(value=150)
+    game = SimpleNamespace(index=SimpleNamespace(company=lambda cid: eva))
+    player = SimpleNamespace(cash=50)
+    cheap = stock.score_buy_company(game, player, {"type": "buy_company", "company": "EVA", "price": 1}, {})
+    assert cheap is not None and cheap[1]["price"] == 1
+    dear = {"type": "buy_company", "company": "EVA", "price": 40}
+    assert stock.score_buy_company(game, player, dear, {}) is None

@@ -72,9 +72,10 @@ def seat_actions(game: Any, seat: int, actions: list[dict[str, Any]] | None = No
 
 
 def acting_seat(game: Any, actions: list[dict[str, Any]] | None = None) -> int:
-    """The seat to move: the controller of the entity in charge when it may act, else the
-    controller of the first listed action (an ability used beside the step in charge), else the
-    seat of the entity in charge's first player (nobody controls the actor)."""
+    """The seat to move: the controller of the entity in charge when it may act, else one of
+    the seats that control a listed action (an ability or purchase beside the step in charge),
+    taken in turn by the number of actions played so that every such seat gets asked (never
+    the same two seats answering each other forever), else seat 0 (nobody controls the actor)."""
     listed = game.legal_actions() if actions is None else actions
     if not listed:
         raise GameError(f"no legal action in {game.round.name}: no seat can move", rule="stuck")
@@ -83,10 +84,11 @@ def acting_seat(game: Any, actions: list[dict[str, Any]] | None = None) -> int:
         seat = seat_of(game, current)
         if seat is not None and seat_actions(game, seat, listed):
             return seat
+    seats: list[int] = []
     for a in listed:
-        c = controller(game.index.resolve(a))
-        if c is not None:
-            seat = seat_of(game, c)
-            if seat is not None:
-                return seat
-    return 0
+        seat = seat_of(game, controller(game.index.resolve(a)))
+        if seat is not None and seat not in seats:
+            seats.append(seat)
+    if not seats:
+        return 0
+    return sorted(seats)[len(game.actions) % len(seats)]

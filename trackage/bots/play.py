@@ -41,16 +41,32 @@ def outcome(game: Any) -> Outcome:
     return Outcome(scores, ranks, margins, wins)
 
 
+# actions in a row by which the same entity stays in charge of the same round before a game
+# counts as stuck (a turn of any title takes far fewer)
+STALL_LIMIT = 2000
+
+
 def play_game(title: str, options: list[str], seed: int, bots: list[BotBase]) -> Any:
     """A game of ``title`` seeded ``seed`` with one bot per seat, played through ``process``
-    until the game ends by its own rules; returns the finished game."""
+    until the game ends by its own rules; returns the finished game. A game in which one
+    entity stays in charge of one round for :data:`STALL_LIMIT` actions is stopped as stuck
+    (bots answering each other without end) rather than played forever."""
     players = [{"id": i + 1, "name": f"{b.name} {i + 1}"} for i, b in enumerate(bots)]
     game = new_game(title, players, options, seed)
+    held: tuple[int, int] = (0, 0)
+    since = 0
     while not game.finished:
         actions = game.legal_actions()
         if not actions:
             raise GameError(f"tournament game: no legal action in {game.round.name} after action "
                             f"{len(game.actions)}", rule="stuck")
+        key = (id(game.round), id(game.current_entity()))
+        if key != held:
+            held, since = key, len(game.actions)
+        elif len(game.actions) - since >= STALL_LIMIT:
+            raise GameError(f"tournament game: {game.current_entity().name} has been in charge of "
+                            f"{game.round.name} since action {since + 1} ({STALL_LIMIT} actions, last "
+                            f"{actions[0]['type']} and the like): bots answering each other", rule="stuck")
         seat = acting_seat(game, actions)
         action = bots[seat].choose(game, seat)
         game.process(action)
