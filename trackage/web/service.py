@@ -27,7 +27,7 @@ from ..export import LOCAL_KEYS, game_to_log
 from ..titles import game_class, new_game
 from ..turns import Mark, Seen, mark_after, players_to_act, replay_marks, seen, sender_of
 from .storage import ActionConflict, Storage
-from .views import History
+from .views import History, logged_label
 
 if TYPE_CHECKING:
     from ..core.game import Game
@@ -418,6 +418,7 @@ class GameService:
             action["created_at"] = int(time.time())  # when it arrived: the clock's time
             before = seen(game) if lv.marks is not None else None
             sender = sender_of(game, action) if lv.marks is not None else None
+            label = logged_label(game, action) if lv.history is not None else None
             try:
                 game.process(action)
             except GameError as e:
@@ -444,7 +445,7 @@ class GameService:
             if lv.marks is not None and before is not None:
                 lv.marks[1].append(mark_after(game, action, before, sender)[0])
             if lv.history is not None:
-                lv.history.append({"id": aid, "data": action, "actor": actor}, game)
+                lv.history.append({"id": aid, "data": action, "actor": actor}, game, label)
             if game.finished:
                 self.storage.set_status(gid, "finished", game.result())
             return lv
