@@ -106,5 +106,7 @@ def test_a_route_chosen_by_clicking_stops_is_priced_and_run(page, server, tmp_pa
     assert posted == {r["train"]: (visited(c), r["revenue"])
                       for r, c in zip(run["routes"], checked["routes"], strict=True)}
     assert not page.query_selector("#route-builder")
+    # the history list words the run as its button did
+    assert "Run for " in page.query_selector_all("#log li")[-1].inner_text()
     shot(page, f"routes-{title}-after-run")
     assert not errors, errors
