@@ -250,7 +250,9 @@ class GameService:
             str(title), players, options, seed, hotseat=True, source="import", log_id=data.id,
             initial_actions=rows, status=status, result=game.result() if game.finished else None,
             to_act=to_act_of(game))
-        hist.meta = {**meta, "id": gid, "hotseat": True, "source": "import"}
+        stored = self.storage.game(gid) or {}
+        hist.meta = {**meta, "id": gid, "hotseat": True, "source": "import",
+                     "created_at": stored.get("created_at", time.time())}  # (when imported: the clock's restart)
         live_obj = Live(gid, hist.meta, game, rows[-1]["id"] if rows else 0,
                         [(a["id"], None, a.get("type")) for a in rows], hist)
         self._put(live_obj)
@@ -525,9 +527,12 @@ class GameService:
                 lv.marks = replay_marks(build_game(lv.meta, []), [r["data"] for r in rows])
             start, marks = lv.marks
             live_ids = {a.get("id") for a in lv.game.actions}
-            start_at = lv.meta.get("created_at") if lv.meta.get("source") != "import" else None
+            imported = lv.meta.get("source") == "import"
+            start_at = lv.meta.get("created_at") if not imported else None
+            # an imported log's clock stood still from its last action until the import
+            resumed_at = lv.meta.get("created_at") if imported else None
             return tally([str(p.id) for p in lv.game.seats], start, marks, clock_settings(lv.meta),
-                         start_at=start_at, live_ids=live_ids)
+                         start_at=start_at, live_ids=live_ids, resumed_at=resumed_at)
 
     # ------------------------------------------------------------------ views
     def log(self, gid: int) -> dict:
