@@ -52,6 +52,18 @@ def test_pauses_are_not_charged():
     assert r.as_json()["B"]["left_s"] == 1000 - 150
 
 
+def test_an_imported_log_stood_still_until_its_import():
+    # the log: A at 100 (B to act), B at 160 (A to act); imported at 10_000 (A still to act);
+    # A acts at 10_030 after the import: 30 s of A's, not the years the log stood still
+    marks = [Mark(1, 100.0, "action", "A", ("B",)), Mark(2, 160.0, "action", "B", ("A",))]
+    r = tally(["A", "B"], seen("A"), marks, resumed_at=10_000.0)
+    assert {p: c.used_s for p, c in r.players.items()} == {"A": 0.0, "B": 60.0}
+    assert r.running == ("A",) and r.since == 10_000.0  # A's clock runs from the import
+    r = tally(["A", "B"], seen("A"), [*marks, Mark(3, 10_030.0, "action", "A", ("B",))], resumed_at=10_000.0)
+    assert {p: c.used_s for p, c in r.players.items()} == {"A": 30.0, "B": 60.0}
+    assert r.uncharged_s == 10_000.0 - 160.0 and r.since == 10_030.0
+
+
 def test_increments_and_undone_increments():
     ended_a = ("A", "stock")
     marks = [

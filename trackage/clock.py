@@ -13,7 +13,8 @@ Rules (see docs/web.md, "The chess clock"):
   nobody's turn: the time around it runs on as if it were not there.
 - Time nobody was to act (the game over, a company nobody owns) and intervals with a
   missing timestamp are not charged; time inside a pause agreed by the players
-  (``pauses``) is not charged either.
+  (``pauses``) is not charged either, nor the time an imported log stood still until its
+  import (``resumed_at``).
 - Increments: when a stock-round turn ends (the player to act passes on) its player gets
   ``sr_turn_s``; when a company's operation ends its operator gets ``operation_s``. An
   increment earned by an action later undone is taken back.
@@ -176,10 +177,13 @@ def paused_within(pauses: Iterable[tuple[float, float]], a: float, b: float) -> 
 
 
 def tally(players: Iterable[str], start: Seen, marks: list[Mark], settings: ClockSettings | None = None,
-          start_at: float | None = None, live_ids: Iterable[Any] | None = None) -> ClockReport:
+          start_at: float | None = None, live_ids: Iterable[Any] | None = None,
+          resumed_at: float | None = None) -> ClockReport:
     """The clock of ``players`` (ids) after ``marks`` (from :func:`trackage.turns.replay_marks`),
     ``start``: the state before the first; ``live_ids``: the ids of the actions live at the
-    end (an increment earned by an action undone since is not counted; None: all)."""
+    end (an increment earned by an action undone since is not counted; None: all);
+    ``resumed_at``: the clock stood still from the last action before it until it (an
+    imported log, from its last action until the import): that time is no one's."""
     report = ClockReport({str(p): PlayerClock() for p in players}, settings)
     pauses = settings.pauses if settings else ()
     prev_at = start_at
@@ -187,7 +191,10 @@ def tally(players: Iterable[str], start: Seen, marks: list[Mark], settings: Cloc
     for m in marks:
         if prev_at is not None and m.at is not None:
             span = max(0.0, m.at - prev_at)
-            paused = paused_within(pauses, prev_at, prev_at + span)
+            stood = 0.0
+            if resumed_at is not None and prev_at < resumed_at < m.at:  # across the import
+                stood = resumed_at - prev_at
+            paused = stood + paused_within(pauses, prev_at + stood, prev_at + span)
             charged = span - paused
             who = to_act
             if m.kind in ("undo", "redo") and m.sender is not None:
@@ -215,7 +222,7 @@ def tally(players: Iterable[str], start: Seen, marks: list[Mark], settings: Cloc
             if pid in report.players:
                 report.players[pid].increments_s += per[kind]
     report.running = to_act
-    report.since = prev_at
+    report.since = prev_at if resumed_at is None or prev_at is None else max(prev_at, resumed_at)
     return report
 
 

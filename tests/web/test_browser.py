@@ -605,3 +605,23 @@ def test_programmed_auto_pass_plays_for_a_seat_and_is_cancelled(page, web_browse
     finally:
         actx.close()
         bctx.close()
+
+
+def test_an_imported_logs_clock_counts_from_the_import(page, server, tmp_path):
+    """A log of 1825 imported long after its last action: each player's time is the time the
+    log shows, and the player to act counts from the import (not the days since the log
+    stood still); the running mark is words, not a glyph a font may lack."""
+    import_cut(page, server, tmp_path, "1825", "141331.json", lambda acts: len(acts) // 2)
+    step(page, lambda: page.click("#hist-now"), past="0")
+    page.wait_for_selector("#clock tr.running")
+    page.wait_for_timeout(1500)  # the page's tick has run
+    times = [td.inner_text().strip() for td in page.query_selector_all("#clock td.used")]
+    assert times and not any("d " in t for t in times), times
+    assert all(re.fullmatch(r"\d+:\d\d:\d\d", t) for t in times), times
+    since = float(page.get_attribute("#clock", "data-since"))
+    import time
+
+    assert time.time() - since < 120, since  # the clock runs from the import
+    assert page.inner_text("#clock tr.running .clock-runs") == "to act"
+    assert "⏱" not in page.inner_text("#clock")
+    shot(page, "clock-imported-1825")

@@ -1,7 +1,8 @@
-"""The game page's map in a real browser, on the big maps (1822, 1825 units 1+2+3, 1858
-India): zoom in and out, fit, centre on a hex the hint names; the view kept across an action
-swapped in place; a tile previewed on its hex, turned by clicking the hex through its legal
-rotations only, laid by Confirm. Screenshots go to test-artifacts/browser/."""
+"""The game page's map in a real browser, in every title (a shared log each, cut before its
+first tile lay, where some tile has more than one legal rotation): zoom in and out, fit,
+centre on a hex the hint names; the view kept across an action swapped in place; a tile
+previewed on its hex, turned by clicking the hex through its legal rotations only, laid by
+Confirm. Screenshots go to test-artifacts/browser/."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ from .test_browser import act, import_cut, shot, step
 
 server, web_browser, page = tb.server, tb.web_browser, tb.page  # the browser tests' fixtures
 
-# title -> a shared log cut before its first tile lay
-LOGS = {"1822": "discard_trains_after_sr_export.json", "1825": "141331.json", "1858India": "hotseat_qs_b.json"}
+# title -> a shared log cut before its first tile lay (every title)
+LOGS = {"1822": "discard_trains_after_sr_export.json", "1825": "141331.json", "1858": "1858-quick-start-b.json",
+        "1858India": "hotseat_qs_b.json", "1861": "29683.json", "1867": "21268.json",
+        "1893": "1893_game_end_bank.json"}
 
 
 def view(pg) -> list[float]:
@@ -66,6 +69,7 @@ def test_map_zoom_fit_hint_and_a_tile_turned_on_its_hex(page, server, tmp_path, 
     assert abs(v[0] + v[2] / 2 - cx) < v[2] * 0.3 and abs(v[1] + v[3] / 2 - cy) < v[3] * 0.3, (v, cx, cy)
     # the tile on the hex: its legal rotations only, in turn, by clicking the hex
     legal = sorted(a["rotation"] for a in lays if a["hex"] == hx and a["tile"] == target["tile"])
+    assert len(legal) > 1, f"{title}: no tile with more than one legal rotation at this cut ({target})"
     page.click(f"#tile-choices .tile-option[data-tile='{target['tile']}']")
     page.wait_for_selector("#map .lay-preview")
     seen = [int(page.get_attribute("#map .lay-preview", "data-rotation"))]
@@ -75,10 +79,9 @@ def test_map_zoom_fit_hint_and_a_tile_turned_on_its_hex(page, server, tmp_path, 
         page.click("#map .lay-preview")
         seen.append(int(page.get_attribute("#map .lay-preview", "data-rotation")))
     assert sorted(set(seen)) == legal and seen[-1] == seen[0], (seen, legal)
-    if len(legal) > 1:
-        assert seen[1] != seen[0]
-        page.click("#tile-rotate")  # the button turns it too
-        assert int(page.get_attribute("#map .lay-preview", "data-rotation")) == seen[1]
+    assert seen[1] != seen[0]
+    page.click("#tile-rotate")  # the button turns it too
+    assert int(page.get_attribute("#map .lay-preview", "data-rotation")) == seen[1]
     chosen = int(page.get_attribute("#map .lay-preview", "data-rotation"))
     # hover: the hex's details
     page.hover(f"#map g.hex[data-hex='{hx}'] .hex-bg", force=True)

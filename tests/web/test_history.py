@@ -65,3 +65,23 @@ def test_history_names_what_an_undo_took_back_and_a_redo_put_back():
     assert labels[8] == "redo: buy shares: shares LNWR_1; percent 10; pass"
     assert labels[10] == "redo (nothing to put back)"  # a new action cleared what could be redone
     assert labels[6].startswith("message")
+
+
+def test_the_history_words_each_action_as_its_button_did():
+    """Each logged action worded on the game just before it (a buy names where the share came
+    from, a lay the place); the rows use those words, not the raw action types."""
+    from trackage.web.views import history_rows
+
+    data = json.loads(fixture("1867", "hs_ahjzadkh_19792.json").read_text())
+    rows = [{"id": a["id"], "data": a, "actor": None} for a in data["actions"]]
+    meta = {"id": data["id"], "title": data["title"], "players": data["players"],
+            "options": (data.get("settings") or {}).get("optional_rules") or [],
+            "seed": game_from_log(data).seed, "log_id": data["id"]}
+    h = History(meta, rows)
+    out = {r["id"]: r for r in history_rows(rows, h.labels)}
+    buy = next(a for a in data["actions"] if a["type"] == "buy_shares")
+    assert out[buy["id"]]["label"].startswith("Buy ") and " from IPO for " in out[buy["id"]]["label"]
+    lay = next(a for a in data["actions"] if a["type"] == "lay_tile")
+    assert out[lay["id"]]["label"].startswith("Lay ") and lay["hex"] in out[lay["id"]]["label"]
+    raw = [r["label"] for r in out.values() if r["label"].split(":")[0] in {"buy shares", "lay tile", "run routes"}]
+    assert not raw, raw[:5]

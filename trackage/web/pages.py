@@ -206,7 +206,7 @@ def page_context(service: GameService, lv: Live, token: str | None, action: int 
         line_chart("Revenue per operating round", rev_labels, rev_series, colors=colors, chart_id="chart-revenue"),
     ]
     rows = history.rows
-    log_rows = views.history_rows(rows)
+    log_rows = views.history_rows(rows, history.labels)
     acting = [views.entity_label(game, e) for e in game.acting_entities()] if not game.finished else []
     to_act = to_act_of(game)
     bots = bot_levels(lv.meta)

@@ -28,7 +28,7 @@ from ..titles import game_class, new_game
 from ..turns import Mark, Seen, mark_after, players_to_act, replay_marks, seen, sender_of
 from .botseats import BOT_BUDGET, BotRunner, bot_levels
 from .storage import ActionConflict, Storage
-from .views import History
+from .views import History, logged_label
 
 if TYPE_CHECKING:
     from ..core.game import Game
@@ -256,7 +256,9 @@ class GameService:
             str(title), players, options, seed, hotseat=True, source="import", log_id=data.id,
             initial_actions=rows, status=status, result=game.result() if game.finished else None,
             to_act=to_act_of(game))
-        hist.meta = {**meta, "id": gid, "hotseat": True, "source": "import"}
+        stored = self.storage.game(gid) or {}
+        hist.meta = {**meta, "id": gid, "hotseat": True, "source": "import",
+                     "created_at": stored.get("created_at", time.time())}  # (when imported: the clock's restart)
         live_obj = Live(gid, hist.meta, game, rows[-1]["id"] if rows else 0,
                         [(a["id"], None, a.get("type")) for a in rows], hist)
         self._put(live_obj)
@@ -432,6 +434,7 @@ class GameService:
             action["created_at"] = int(time.time())  # when it arrived: the clock's time
             before = seen(game) if lv.marks is not None else None
             sender = sender_of(game, action) if lv.marks is not None else None
+            label = logged_label(game, action) if lv.history is not None else None
             try:
                 game.process(action)
             except GameError as e:
@@ -458,7 +461,7 @@ class GameService:
             if lv.marks is not None and before is not None:
                 lv.marks[1].append(mark_after(game, action, before, sender)[0])
             if lv.history is not None:
-                lv.history.append({"id": aid, "data": action, "actor": actor}, game)
+                lv.history.append({"id": aid, "data": action, "actor": actor}, game, label)
             if game.finished:
                 self.storage.set_status(gid, "finished", game.result())
             return lv
@@ -541,9 +544,12 @@ class GameService:
                 lv.marks = replay_marks(build_game(lv.meta, []), [r["data"] for r in rows])
             start, marks = lv.marks
             live_ids = {a.get("id") for a in lv.game.actions}
-            start_at = lv.meta.get("created_at") if lv.meta.get("source") != "import" else None
+            imported = lv.meta.get("source") == "import"
+            start_at = lv.meta.get("created_at") if not imported else None
+            # an imported log's clock stood still from its last action until the import
+            resumed_at = lv.meta.get("created_at") if imported else None
             return tally([str(p.id) for p in lv.game.seats], start, marks, clock_settings(lv.meta),
-                         start_at=start_at, live_ids=live_ids)
+                         start_at=start_at, live_ids=live_ids, resumed_at=resumed_at)
 
     # ------------------------------------------------------------------ views
     def log(self, gid: int) -> dict:

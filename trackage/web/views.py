@@ -53,19 +53,28 @@ def short_label(a: dict) -> str:
     return f"{t.replace('_', ' ')}" + (": " + "; ".join(parts) if parts else "")
 
 
-def history_rows(rows: list[dict]) -> list[dict]:
-    """The history card's lines for stored ``rows`` (``{"id", "data"}``): each action's short
-    label, an undo naming the action(s) it took back and a redo the ones it put back (undo and
-    redo as the log filter reads them: an undo takes back the last live action, or every one
-    after its ``action_id``; a redo puts back what the latest undo took; any other action
-    clears what can be redone)."""
+def logged_label(game, a: dict) -> str:
+    """A logged action in words (the buttons' labels), worded on ``game`` just before it was
+    applied; the short form when the labels cannot word it."""
+    try:
+        return describe(game, a)
+    except Exception:  # noqa: BLE001 - a label never stops a replay or an action
+        return short_label(a)
+
+
+def history_rows(rows: list[dict], labels: dict[int, str] | None = None) -> list[dict]:
+    """The history card's lines for stored ``rows`` (``{"id", "data"}``): each action's label
+    (from ``labels``, by row id, else its short form), an undo naming the action(s) it took
+    back and a redo the ones it put back (undo and redo as the log filter reads them: an undo
+    takes back the last live action, or every one after its ``action_id``; a redo puts back
+    what the latest undo took; any other action clears what can be redone)."""
     live: list[tuple[int, str]] = []  # (id, label) of the actions in effect
     undone: list[list[tuple[int, str]]] = []
     out = []
     for r in rows:
         a = r["data"]
         t = a.get("type")
-        label = short_label(a)
+        label = (labels or {}).get(r["id"]) or short_label(a)
         if t == "undo":
             if isinstance(a.get("action_id"), int):
                 group = [x for x in live if x[0] > a["action_id"]]
@@ -243,7 +252,9 @@ class Charts:
 
 class History:
     """A stored game's history: the game after any number of stored actions, from
-    checkpoints (copies every ``EVERY`` live actions) built by one replay, and its charts."""
+    checkpoints (copies every ``EVERY`` live actions) built by one replay, its charts, and
+    each live action's label in words (``labels``, by action id: worded on the game just
+    before it, during the replay)."""
 
     EVERY = 40
 
@@ -254,13 +265,16 @@ class History:
         self.final_live = filter_actions([r["data"] for r in rows])
         self.checkpoints: dict[int, Game] = {}
         self.charts = Charts()
+        self.labels: dict[int, str] = {}
         game = self.new_game()
         self.checkpoints[0] = game.copy()
         count = 0
+        self._label_next(game, 0)
 
         def trace(g, action):
             nonlocal count
             count += 1
+            self._label_next(g, count)
             self.charts.observe(g, action.get("id", count))
             if count % self.EVERY == 0:
                 self.checkpoints[count] = g.copy()
@@ -274,9 +288,19 @@ class History:
         self.final = game
         self.applied = count
 
-    def append(self, row: dict, game) -> None:
-        """A new stored (live-played, non-meta) action, already applied to ``game``."""
+    def _label_next(self, game, done: int) -> None:
+        """Word the live action after the first ``done`` on ``game`` (the game before it)."""
+        if done < len(self.final_live):
+            a = self.final_live[done]
+            if isinstance(a.get("id"), int):
+                self.labels[a["id"]] = logged_label(game, a)
+
+    def append(self, row: dict, game, label: str | None = None) -> None:
+        """A new stored (live-played, non-meta) action, already applied to ``game``; ``label``:
+        its words, taken on the game before it."""
         with self.lock:
+            if label:
+                self.labels[row["id"]] = label
             self.rows.append(row)
             self.final_live.append(row["data"])
             self.applied += 1
