@@ -345,9 +345,11 @@ def _company_lay_rotations(game: Game1822, pairs, corp, hex_, old, tile) -> list
         return []
     free = any(a.get("free") for _, a in matched)
     out = []
-    for r in range(6):
-        placed = game.board.placed_tile(tile, r, hex_)
-        if not (game.upgrades_to(old, placed) and game.legal_tile_rotation(company, hex_, placed)):
+    for r in _upgrade_rotations(game, hex_, old, tile):
+        # the tile as seen in the supply (one per tile and rotation) answers for the tile on
+        # any hex: the rules read the hex from ``hex_``
+        placed = game.board.placed_tile(tile, r, None)
+        if not game.legal_tile_rotation(company, hex_, placed):
             continue
         border = game.board.border_cost_preview(hex_, placed)
         if ("P10" in syms or company.sym == "P21") and border <= 0:
@@ -359,3 +361,16 @@ def _company_lay_rotations(game: Game1822, pairs, corp, hex_, old, tile) -> list
         if cost <= corp.cash:
             out.append({"type": "lay_tile", "hex": hex_.id, "tile": tile.id, "rotation": r})
     return out
+
+
+def _upgrade_rotations(game: Game1822, hex_, old, tile) -> tuple[int, ...]:
+    """The rotations of ``tile`` that upgrade ``old`` on ``hex_`` (as a special lay or not,
+    as the lay in progress says): a pure function of the upgrade's memo key, the old tile's
+    rotation and the kind of lay, so it is worked out once and kept with the catalogue."""
+    special = bool(game._special_lay)
+    key = (game.upgrade_memo_key(hex_, old, tile), old.rotation, special)
+    memo = game.board.supply.memo.setdefault(("special-upgrades", type(game)), {})
+    rots = memo.get(key)
+    if rots is None:
+        rots = memo[key] = tuple(r for r in range(6) if game.upgrades_to(old, game.board.placed_tile(tile, r, None)))
+    return rots
