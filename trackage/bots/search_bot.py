@@ -20,13 +20,18 @@ from ..core.errors import GameError
 from .base import BotBase, acting_seat, seat_actions
 from .play import derive_seed
 from .rule_bot import RuleBot
-from .rules.common import finalize
+from .rules.common import finalize, par_price
 from .search_eval import standing
 
 # the kinds of decisions searched (not bids: an auction ends beyond the look-ahead)
-SEARCHED = frozenset({"par", "buy_shares", "sell_shares", "buy_company", "buy_train", "dividend"})
+SEARCHED = frozenset({"par", "buy_shares", "sell_shares", "buy_company", "sell_company", "buy_train", "dividend"})
+# a stock decision (none of the operators' kinds listed): every kind of listed action is a
+# candidate, one per kind and target (the rule bot's best of them, else the middle par price)
+STOCK_KINDS = frozenset({"par", "buy_shares", "sell_shares", "buy_company", "sell_company"})
+OPERATOR_KINDS = frozenset({"buy_train", "dividend"})
+MAX_CANDIDATES = 10
 # what another candidate must gain over the rule bot's own pick to be played instead (money)
-MARGIN = 20.0
+MARGIN = 10.0
 # skip the search when one of these is listed: it is forced, or the rules already know best
 FORCED = frozenset({"run_routes", "bankrupt", "lay_tile"})
 # a look-ahead stops before a step that asks the track graph (on a copy it is worked out
@@ -36,7 +41,7 @@ TOP_K = 4
 # seconds one simulated action costs (with its share of the copies), measured on 1893 and 1867
 SECONDS_PER_NODE = 0.0085
 DEFAULT_BUDGET = 0.25
-MIN_HORIZON = 2
+MIN_HORIZON = 0
 
 
 def node_budget(budget: float | None) -> int:
@@ -80,6 +85,9 @@ class SearchBot(BotBase):
         not searched (the rule bot then decides)."""
         if not self.searched(actions):
             return []
+        kinds = {a["type"] for a in actions}
+        if kinds & STOCK_KINDS and not kinds & OPERATOR_KINDS:
+            return self.stock_candidates(game, seat, actions)
         scored = [s for s in self.rule.scored(game, seat, actions) if s is not None and s[0] > 0]
         scored.sort(key=lambda s: -s[0])  # stable: the rules' order among equal scores
         out: dict[str, dict[str, Any]] = {}
@@ -97,6 +105,34 @@ class SearchBot(BotBase):
                 passing = finalize(listed)
                 out.setdefault(_key(passing), passing)
         return list(out.values())
+
+    def stock_candidates(self, game: Any, seat: int, actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """One candidate per kind and target of the listed actions: the rule bot's scored ones
+        first (best first), then passing, then the kinds it does not score."""
+        scores: dict[str, float] = {}
+        ready: dict[str, dict[str, Any]] = {}
+        for s in self.rule.scored(game, seat, actions):
+            if s is not None:
+                k = _key(s[1])
+                scores[k] = max(scores.get(k, s[0]), s[0])
+                ready.setdefault(k, s[1])
+        groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        for listed in actions:
+            groups.setdefault((listed["type"], _target(listed)), []).append(listed)
+        picks: list[tuple[float, int, dict[str, Any]]] = []
+        for (kind, _), members in groups.items():
+            finals = [ready.get(_key(finalize(m)), finalize(m)) for m in members]
+            rated = [(scores[_key(f)], f) for f in finals if _key(f) in scores]
+            if rated and max(r[0] for r in rated) > 0:
+                score, pick = max(rated, key=lambda r: r[0])
+                picks.append((score, 0, pick))
+            elif kind == "pass":
+                picks.append((0.0, 1, finals[0]))
+            else:
+                pick = sorted(finals, key=_par_of)[len(finals) // 2] if kind == "par" else finals[0]
+                picks.append((-1.0, 2, pick))
+        picks.sort(key=lambda p: (p[1], -p[0]))  # stable: the listed order among equals
+        return [p[2] for p in picks[:MAX_CANDIDATES]]
 
     def search(self, game: Any, seat: int, candidates: list[dict[str, Any]]) -> dict[str, Any]:
         """The candidate after which the seat stands best (the first of equals); the rule bot's
@@ -139,6 +175,21 @@ def asks_graph(game: Any) -> bool:
     """Whether the step in charge lists actions that need the track graph."""
     step = game.round.active_step()
     return step is not None and bool(GRAPH_STEPS.intersection(step.current_actions()))
+
+
+def _target(action: dict[str, Any]) -> str:
+    """What an action is about: the corporation, the company (numbered ones alike), the first
+    share's corporation."""
+    if action.get("corporation"):
+        return str(action["corporation"])
+    if action.get("company"):
+        return str(action["company"]).rstrip("0123456789").rstrip("-")
+    shares = action.get("shares") or []
+    return str(shares[0]).rpartition("_")[0] if shares else ""
+
+
+def _par_of(action: dict[str, Any]) -> int:
+    return par_price(action)
 
 
 def _same_listed(listed: dict[str, Any], action: dict[str, Any]) -> bool:
