@@ -29,7 +29,7 @@ SEARCHED = frozenset({"par", "buy_shares", "sell_shares", "buy_company", "sell_c
 # candidate, one per kind and target (the rule bot's best of them, else the middle par price)
 STOCK_KINDS = frozenset({"par", "buy_shares", "sell_shares", "buy_company", "sell_company"})
 OPERATOR_KINDS = frozenset({"buy_train", "dividend"})
-MAX_CANDIDATES = 10
+MAX_CANDIDATES = 6
 # what another candidate must gain over the rule bot's own pick to be played instead (money)
 MARGIN = 10.0
 # skip the search when one of these is listed: it is forced, or the rules already know best
@@ -42,6 +42,8 @@ TOP_K = 4
 SECONDS_PER_NODE = 0.0085
 DEFAULT_BUDGET = 0.25
 MIN_HORIZON = 0
+# what a copy of the game costs, in simulated actions
+COPY_NODES = 2
 
 
 def node_budget(budget: float | None) -> int:
@@ -137,7 +139,8 @@ class SearchBot(BotBase):
     def search(self, game: Any, seat: int, candidates: list[dict[str, Any]]) -> dict[str, Any]:
         """The candidate after which the seat stands best (the first of equals); the rule bot's
         own pick, first, unless another does better by ``MARGIN``."""
-        horizon = max(MIN_HORIZON, self.nodes // len(candidates) - 1)
+        candidates = candidates[:max(1, self.nodes // (COPY_NODES + 1))]
+        horizon = max(MIN_HORIZON, self.nodes // len(candidates) - COPY_NODES - 1)
         turn = len(game.actions)
         best: tuple[float, dict[str, Any]] | None = None
         for i, action in enumerate(candidates):
