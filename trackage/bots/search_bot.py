@@ -33,7 +33,7 @@ MAX_CANDIDATES = 6
 # what another candidate must gain over the rule bot's own pick to be played instead (money)
 MARGIN = 10.0
 # skip the search when one of these is listed: it is forced, or the rules already know best
-FORCED = frozenset({"run_routes", "bankrupt", "lay_tile"})
+FORCED = frozenset({"run_routes", "bankrupt", "lay_tile", "place_token"})
 # a look-ahead stops before a step that asks the track graph (on a copy it is worked out
 # afresh, up to a quarter of a second): the end of the operator's turn
 GRAPH_STEPS = frozenset({"lay_tile", "place_token", "run_routes"})
@@ -73,7 +73,7 @@ class SearchBot(BotBase):
         if len(candidates) < 2:
             action = candidates[0] if candidates else self.rule.decide(game, seat, actions)
         else:
-            action = self.search(game, seat, candidates)
+            action = self.search(game, seat, candidates, rollout=not is_stock(actions))
         action = dict(action)
         action["id"] = len(game.actions) + 1
         return action
@@ -87,8 +87,7 @@ class SearchBot(BotBase):
         not searched (the rule bot then decides)."""
         if not self.searched(actions):
             return []
-        kinds = {a["type"] for a in actions}
-        if kinds & STOCK_KINDS and not kinds & OPERATOR_KINDS:
+        if is_stock(actions):
             return self.stock_candidates(game, seat, actions)
         scored = [s for s in self.rule.scored(game, seat, actions) if s is not None and s[0] > 0]
         scored.sort(key=lambda s: -s[0])  # stable: the rules' order among equal scores
@@ -136,11 +135,11 @@ class SearchBot(BotBase):
         picks.sort(key=lambda p: (p[1], -p[0]))  # stable: the listed order among equals
         return [p[2] for p in picks[:MAX_CANDIDATES]]
 
-    def search(self, game: Any, seat: int, candidates: list[dict[str, Any]]) -> dict[str, Any]:
+    def search(self, game: Any, seat: int, candidates: list[dict[str, Any]], rollout: bool = True) -> dict[str, Any]:
         """The candidate after which the seat stands best (the first of equals); the rule bot's
         own pick, first, unless another does better by ``MARGIN``."""
         candidates = candidates[:max(1, self.nodes // (COPY_NODES + 1))]
-        horizon = max(MIN_HORIZON, self.nodes // len(candidates) - COPY_NODES - 1)
+        horizon = max(MIN_HORIZON, self.nodes // len(candidates) - COPY_NODES - 1) if rollout else 0
         turn = len(game.actions)
         best: tuple[float, dict[str, Any]] | None = None
         for i, action in enumerate(candidates):
@@ -172,6 +171,13 @@ class SearchBot(BotBase):
             except GameError:
                 break
         return standing(sim, seat)
+
+
+def is_stock(actions: list[dict[str, Any]]) -> bool:
+    """Whether a decision is a player's in the stock market (judged one step ahead, without a
+    rollout: the evaluation counts the income to come)."""
+    kinds = {a["type"] for a in actions}
+    return bool(kinds & STOCK_KINDS) and not kinds & OPERATOR_KINDS
 
 
 def asks_graph(game: Any) -> bool:
