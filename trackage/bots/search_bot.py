@@ -23,11 +23,12 @@ from .rule_bot import RuleBot
 from .rules.common import finalize, par_price
 from .search_eval import standing
 
-# the kinds of decisions searched (not bids: an auction ends beyond the look-ahead)
-SEARCHED = frozenset({"par", "buy_shares", "sell_shares", "buy_company", "sell_company", "buy_train", "dividend"})
+# the kinds of decisions searched (a bid that buys at once, as in a draft, is judged at once)
+SEARCHED = frozenset({"par", "buy_shares", "sell_shares", "buy_company", "sell_company", "bid", "buy_train",
+                      "dividend"})
 # a stock decision (none of the operators' kinds listed): every kind of listed action is a
 # candidate, one per kind and target (the rule bot's best of them, else the middle par price)
-STOCK_KINDS = frozenset({"par", "buy_shares", "sell_shares", "buy_company", "sell_company"})
+STOCK_KINDS = frozenset({"par", "buy_shares", "sell_shares", "buy_company", "sell_company", "bid"})
 OPERATOR_KINDS = frozenset({"buy_train", "dividend"})
 MAX_CANDIDATES = 6
 # what another candidate must gain over the rule bot's own pick to be played instead (money)
