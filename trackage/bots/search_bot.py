@@ -23,7 +23,8 @@ from .rule_bot import RuleBot
 from .rules.common import finalize, par_price
 from .search_eval import standing
 
-# the kinds of decisions searched (a bid that buys at once, as in a draft, is judged at once)
+# the kinds of decisions searched: a bid only at a set price, one that buys at once (a draft);
+# an auction (a bid with a price range) ends beyond the look-ahead and is left to the rule bot
 SEARCHED = frozenset({"par", "buy_shares", "sell_shares", "buy_company", "sell_company", "bid", "buy_train",
                       "dividend"})
 # a stock decision (none of the operators' kinds listed): every kind of listed action is a
@@ -81,7 +82,8 @@ class SearchBot(BotBase):
 
     def searched(self, actions: list[dict[str, Any]]) -> bool:
         kinds = {a["type"] for a in actions}
-        return len(actions) >= 2 and not kinds & FORCED and bool(kinds & SEARCHED)
+        auction = any(a["type"] == "bid" and "price_range" in a for a in actions)
+        return len(actions) >= 2 and not auction and not kinds & FORCED and bool(kinds & SEARCHED)
 
     def candidates(self, game: Any, seat: int, actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The actions worth a look-ahead, the rule bot's best first; none when the decision is
