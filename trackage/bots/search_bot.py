@@ -1,16 +1,20 @@
 """Level 3: the search bot, the rule bot with a short look-ahead on the decisions that matter.
 
-On a decision of a searched kind (stock round buys, sells and pars, bids, privates, train
-purchases, dividends) the candidates are the rule bot's best scored actions, a few prices where
-a price is free, and passing. Each is applied on a copy of the game, which is then played
-forward with the rule bot for every seat for a fixed number of actions, or up to the next step
-that needs the track graph (the end of an operator's turn); the candidate after which the seat
-stands best against the best other seat (``search_eval.standing``) is played. Other decisions,
-and those with one candidate, are the rule bot's.
+A stock decision (buys, sells, pars, privates, draft picks at a set price; no operator's kind
+listed) has one candidate per kind and target of the listed actions (the rule bot's best of
+each, the rule bot's scored ones first, then passing), each judged one step ahead: applied on
+a copy, no rollout, since the evaluation counts the income still to come. An operator's
+decision (train purchases, dividends) has the rule bot's best scored actions, a few prices
+where a price is free, and passing as candidates; each is applied on a copy that is then played
+forward with the rule bot for every seat for the node budget left, or up to the next step that
+needs the track graph (the end of an operator's turn). The candidate after which the seat
+stands best against the best other seat (``search_eval.standing``) is played, the rule bot's
+own pick unless another does better by a margin. Auctions (a bid with a price range), steps
+that list a tile or a token, and decisions with one candidate are the rule bot's.
 
-The search is bounded by a node budget (simulated actions per decision, from the time budget
-at a fixed cost per node measured on the development machine), never by the clock: the same
-seed plays the same game on any machine."""
+The search is bounded by a node budget (simulated actions per decision, a copy counting as
+two, from the time budget at a fixed cost per node measured on the development machine), never
+by the clock: the same seed plays the same game on any machine."""
 
 from __future__ import annotations
 
