@@ -1,16 +1,20 @@
 """Level 3: the search bot, the rule bot with a short look-ahead on the decisions that matter.
 
-On a decision of a searched kind (stock round buys, sells and pars, bids, privates, train
-purchases, dividends) the candidates are the rule bot's best scored actions, a few prices where
-a price is free, and passing. Each is applied on a copy of the game, which is then played
-forward with the rule bot for every seat for a fixed number of actions, or up to the next step
-that needs the track graph (the end of an operator's turn); the candidate after which the seat
-stands best against the best other seat (``search_eval.standing``) is played. Other decisions,
-and those with one candidate, are the rule bot's.
+A stock decision (buys, sells, pars, privates, draft picks at a set price; no operator's kind
+listed) has one candidate per kind and target of the listed actions (the rule bot's best of
+each, the rule bot's scored ones first, then passing), each judged one step ahead: applied on
+a copy, no rollout, since the evaluation counts the income still to come. An operator's
+decision (train purchases, dividends) has the rule bot's best scored actions, a few prices
+where a price is free, and passing as candidates; each is applied on a copy that is then played
+forward with the rule bot for every seat for the node budget left, or up to the next step that
+needs the track graph (the end of an operator's turn). The candidate after which the seat
+stands best against the best other seat (``search_eval.standing``) is played, the rule bot's
+own pick unless another does better by a margin. Auctions (a bid with a price range), steps
+that list a tile or a token, and decisions with one candidate are the rule bot's.
 
-The search is bounded by a node budget (simulated actions per decision, from the time budget
-at a fixed cost per node measured on the development machine), never by the clock: the same
-seed plays the same game on any machine."""
+The search is bounded by a node budget (simulated actions per decision, a copy counting as
+two, from the time budget at a fixed cost per node measured on the development machine), never
+by the clock: the same seed plays the same game on any machine."""
 
 from __future__ import annotations
 
@@ -20,15 +24,22 @@ from ..core.errors import GameError
 from .base import BotBase, acting_seat, seat_actions
 from .play import derive_seed
 from .rule_bot import RuleBot
-from .rules.common import finalize
+from .rules.common import finalize, par_price
 from .search_eval import standing
 
-# the kinds of decisions searched (not bids: an auction ends beyond the look-ahead)
-SEARCHED = frozenset({"par", "buy_shares", "sell_shares", "buy_company", "buy_train", "dividend"})
+# the kinds of decisions searched: a bid only at a set price, one that buys at once (a draft);
+# an auction (a bid with a price range) ends beyond the look-ahead and is left to the rule bot
+SEARCHED = frozenset({"par", "buy_shares", "sell_shares", "buy_company", "sell_company", "bid", "buy_train",
+                      "dividend"})
+# a stock decision (none of the operators' kinds listed): every kind of listed action is a
+# candidate, one per kind and target (the rule bot's best of them, else the middle par price)
+STOCK_KINDS = frozenset({"par", "buy_shares", "sell_shares", "buy_company", "sell_company", "bid"})
+OPERATOR_KINDS = frozenset({"buy_train", "dividend"})
+MAX_CANDIDATES = 6
 # what another candidate must gain over the rule bot's own pick to be played instead (money)
-MARGIN = 20.0
+MARGIN = 10.0
 # skip the search when one of these is listed: it is forced, or the rules already know best
-FORCED = frozenset({"run_routes", "bankrupt", "lay_tile"})
+FORCED = frozenset({"run_routes", "bankrupt", "lay_tile", "place_token"})
 # a look-ahead stops before a step that asks the track graph (on a copy it is worked out
 # afresh, up to a quarter of a second): the end of the operator's turn
 GRAPH_STEPS = frozenset({"lay_tile", "place_token", "run_routes"})
@@ -36,7 +47,9 @@ TOP_K = 4
 # seconds one simulated action costs (with its share of the copies), measured on 1893 and 1867
 SECONDS_PER_NODE = 0.0085
 DEFAULT_BUDGET = 0.25
-MIN_HORIZON = 2
+MIN_HORIZON = 0
+# what a copy of the game costs, in simulated actions
+COPY_NODES = 2
 
 
 def node_budget(budget: float | None) -> int:
@@ -66,20 +79,23 @@ class SearchBot(BotBase):
         if len(candidates) < 2:
             action = candidates[0] if candidates else self.rule.decide(game, seat, actions)
         else:
-            action = self.search(game, seat, candidates)
+            action = self.search(game, seat, candidates, rollout=not is_stock(actions))
         action = dict(action)
         action["id"] = len(game.actions) + 1
         return action
 
     def searched(self, actions: list[dict[str, Any]]) -> bool:
         kinds = {a["type"] for a in actions}
-        return len(actions) >= 2 and not kinds & FORCED and bool(kinds & SEARCHED)
+        auction = any(a["type"] == "bid" and "price_range" in a for a in actions)
+        return len(actions) >= 2 and not auction and not kinds & FORCED and bool(kinds & SEARCHED)
 
     def candidates(self, game: Any, seat: int, actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The actions worth a look-ahead, the rule bot's best first; none when the decision is
         not searched (the rule bot then decides)."""
         if not self.searched(actions):
             return []
+        if is_stock(actions):
+            return self.stock_candidates(game, seat, actions)
         scored = [s for s in self.rule.scored(game, seat, actions) if s is not None and s[0] > 0]
         scored.sort(key=lambda s: -s[0])  # stable: the rules' order among equal scores
         out: dict[str, dict[str, Any]] = {}
@@ -98,10 +114,39 @@ class SearchBot(BotBase):
                 out.setdefault(_key(passing), passing)
         return list(out.values())
 
-    def search(self, game: Any, seat: int, candidates: list[dict[str, Any]]) -> dict[str, Any]:
+    def stock_candidates(self, game: Any, seat: int, actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """One candidate per kind and target of the listed actions: the rule bot's scored ones
+        first (best first), then passing, then the kinds it does not score."""
+        scores: dict[str, float] = {}
+        ready: dict[str, dict[str, Any]] = {}
+        for s in self.rule.scored(game, seat, actions):
+            if s is not None:
+                k = _key(s[1])
+                scores[k] = max(scores.get(k, s[0]), s[0])
+                ready.setdefault(k, s[1])
+        groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        for listed in actions:
+            groups.setdefault((listed["type"], _target(listed)), []).append(listed)
+        picks: list[tuple[float, int, dict[str, Any]]] = []
+        for (kind, _), members in groups.items():
+            finals = [ready.get(_key(finalize(m)), finalize(m)) for m in members]
+            rated = [(scores[_key(f)], f) for f in finals if _key(f) in scores]
+            if rated and max(r[0] for r in rated) > 0:
+                score, pick = max(rated, key=lambda r: r[0])
+                picks.append((score, 0, pick))
+            elif kind == "pass":
+                picks.append((0.0, 1, finals[0]))
+            else:
+                pick = sorted(finals, key=_par_of)[len(finals) // 2] if kind == "par" else finals[0]
+                picks.append((-1.0, 2, pick))
+        picks.sort(key=lambda p: (p[1], -p[0]))  # stable: the listed order among equals
+        return [p[2] for p in picks[:MAX_CANDIDATES]]
+
+    def search(self, game: Any, seat: int, candidates: list[dict[str, Any]], rollout: bool = True) -> dict[str, Any]:
         """The candidate after which the seat stands best (the first of equals); the rule bot's
         own pick, first, unless another does better by ``MARGIN``."""
-        horizon = max(MIN_HORIZON, self.nodes // len(candidates) - 1)
+        candidates = candidates[:max(1, self.nodes // (COPY_NODES + 1))]
+        horizon = max(MIN_HORIZON, self.nodes // len(candidates) - COPY_NODES - 1) if rollout else 0
         turn = len(game.actions)
         best: tuple[float, dict[str, Any]] | None = None
         for i, action in enumerate(candidates):
@@ -135,10 +180,32 @@ class SearchBot(BotBase):
         return standing(sim, seat)
 
 
+def is_stock(actions: list[dict[str, Any]]) -> bool:
+    """Whether a decision is a player's in the stock market (judged one step ahead, without a
+    rollout: the evaluation counts the income to come)."""
+    kinds = {a["type"] for a in actions}
+    return bool(kinds & STOCK_KINDS) and not kinds & OPERATOR_KINDS
+
+
 def asks_graph(game: Any) -> bool:
     """Whether the step in charge lists actions that need the track graph."""
     step = game.round.active_step()
     return step is not None and bool(GRAPH_STEPS.intersection(step.current_actions()))
+
+
+def _target(action: dict[str, Any]) -> str:
+    """What an action is about: the corporation, the company (numbered ones alike), the first
+    share's corporation."""
+    if action.get("corporation"):
+        return str(action["corporation"])
+    if action.get("company"):
+        return str(action["company"]).rstrip("0123456789").rstrip("-")
+    shares = action.get("shares") or []
+    return str(shares[0]).rpartition("_")[0] if shares else ""
+
+
+def _par_of(action: dict[str, Any]) -> int:
+    return par_price(action)
 
 
 def _same_listed(listed: dict[str, Any], action: dict[str, Any]) -> bool:
