@@ -23,7 +23,7 @@ import types
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar, cast
 
-_ATOMS = frozenset({int, str, float, bool, type(None), bytes, complex, range, type,
+_ATOMS: frozenset[type] = frozenset({int, str, float, bool, type(None), bytes, complex, range, type,
                     types.FunctionType, types.BuiltinFunctionType, types.BuiltinMethodType,
                     frozenset, type(Ellipsis), type(NotImplemented)})
 
@@ -32,6 +32,10 @@ R = TypeVar("R")
 T = TypeVar("T")
 
 _copiers: dict[type, Any] = {}  # a copier function, or _SHARE / _DROP (never None)
+# the types a copy takes as they are without a look: the atoms, and each class found to be
+# shared (catalogue) as it is met, so that the many references to catalogue objects (hexes,
+# tiles, paths) cost a set lookup instead of a call (a memo of classes, like ``_copiers``)
+_TAKEN: set[type] = set(_ATOMS)
 _SHARE = object()
 _DROP = object()
 
@@ -75,7 +79,7 @@ def _make_copier(cls: type) -> Any:
     setattr_ = object.__setattr__
     get = policies.get
 
-    def copier(o: Any, m: dict[int, Any], C: Callable[[Any, dict[int, Any]], Any], A: frozenset[type],
+    def copier(o: Any, m: dict[int, Any], C: Callable[[Any, dict[int, Any]], Any], A: set[type],
                target: Any = None) -> Any:
         n = new(cls) if target is None else target
         m[id(o)] = n
@@ -122,36 +126,38 @@ def _copy(o: Any, m: dict[int, Any]) -> Any:
     if t is list:
         r = []
         m[id(o)] = r
-        r.extend([x if type(x) in _ATOMS else _copy(x, m) for x in o])
+        r.extend([x if type(x) in _TAKEN else _copy(x, m) for x in o])
         return r
     if t is dict:
         r = {}
         m[id(o)] = r
         for k, v in o.items():
-            r[k if type(k) in _ATOMS else _copy(k, m)] = v if type(v) in _ATOMS else _copy(v, m)
+            r[k if type(k) in _TAKEN else _copy(k, m)] = v if type(v) in _TAKEN else _copy(v, m)
         return r
     if t is tuple:
-        items = [x if type(x) in _ATOMS else _copy(x, m) for x in o]
+        items = [x if type(x) in _TAKEN else _copy(x, m) for x in o]
         r = o if all(a is b for a, b in zip(items, o)) else tuple(items)
         m[id(o)] = r
         return r
     if t is set:
         r = set()
         m[id(o)] = r
-        r.update([x if type(x) in _ATOMS else _copy(x, m) for x in o])
+        r.update([x if type(x) in _TAKEN else _copy(x, m) for x in o])
         return r
     if t is types.MethodType:
         r = types.MethodType(o.__func__, _copy(o.__self__, m))
         m[id(o)] = r
         return r
-    c = _copiers.get(t)
+    c: Any = _copiers.get(t)
     if c is None:
         c = _copiers[t] = _make_copier(t)
+        if c is _SHARE:
+            _TAKEN.add(t)
     if c is _SHARE:
         return o
     if c is _DROP:
         return None
-    return c(o, m, _copy, _ATOMS)
+    return c(o, m, _copy, _TAKEN)
 
 
 def _no_gc(f: Callable[P, R]) -> Callable[P, R]:
@@ -188,7 +194,7 @@ def clone_into(src: T, dst: T) -> None:
         c = _copiers[type(src)] = _make_copier(type(src))
     if c is _SHARE or c is _DROP:
         raise TypeError(f"{type(src).__name__} objects are not copied")
-    c(src, {}, _copy, _ATOMS, dst)
+    c(src, {}, _copy, _TAKEN, dst)
 
 
 def shared_state(original: object, copy: object) -> list[str]:

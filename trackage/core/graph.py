@@ -63,6 +63,10 @@ NodeVisit: TypeAlias = "Callable[[Path, dict[Path, bool], dict[NodeBase, bool]],
 HexEdges: TypeAlias = "dict[Hex, list[int]]"
 _Reach: TypeAlias = "tuple[HexEdges, dict[NodeBase, bool], dict[Path, bool]]"  # hexes, nodes, paths reached
 Dist: TypeAlias = "dict[str, int]"  # fewest stops by kind of stop
+# a corporation's whole walk: hexes, nodes, paths, reachable hexes, offered nodes and the route
+# information before and after it
+Walked: TypeAlias = ("tuple[HexEdges, dict[NodeBase, bool], dict[Path, bool], dict[Hex, bool], list[NodeBase], "
+                     "tuple[dict[str, bool] | None, dict[str, bool]]]")
 
 
 class _Complete(Exception):
@@ -390,6 +394,9 @@ class TrackGraph:
         self._connected_paths: dict[Entity, dict[Path, bool]] = {}
         self._reachable_hexes: dict[Entity, dict[Hex, bool]] = {}
         self._offered: dict[Entity, list[NodeBase]] = {}
+        # per corporation walked whole: the route information it started from and the one it
+        # left (see :meth:`walked` and :meth:`adopt`)
+        self._walked_routes: dict[Entity, tuple[dict[str, bool] | None, dict[str, bool]]] = {}
         self._tokenable_cities: dict[Entity, list[NodeBase]] = {}
         self._can_token: dict[tuple[Entity, bool], bool] = {}
         self._by_token: dict[Entity, dict[City, _Reach]] = {}
@@ -435,6 +442,7 @@ class TrackGraph:
         self._connected_paths.clear()
         self._reachable_hexes.clear()
         self._offered.clear()
+        self._walked_routes.clear()
         self._tokenable_cities.clear()
         self._can_token.clear()
         self._by_token.clear()
@@ -452,6 +460,39 @@ class TrackGraph:
         self._routes = {}
 
     clear_graph_for_all = clear_all
+
+    # -- a walk handed over ------------------------------------------------------------
+
+    def walked(self, corporation: Entity) -> Walked | None:
+        """What the whole walk of ``corporation`` found, if it was done since the last
+        :meth:`clear`: to be handed to another graph of the same board by :meth:`adopt`."""
+        routes = self._walked_routes.get(corporation)
+        if routes is None or corporation not in self._connected_hexes:
+            return None
+        return (self._connected_hexes[corporation], self._connected_nodes[corporation],
+                self._connected_paths[corporation], self._reachable_hexes[corporation],
+                self._offered[corporation], routes)
+
+    def adopt(self, corporation: Entity, walk: Walked) -> bool:
+        """Take ``walk`` (:meth:`walked` of a graph of this very board state) as this graph's
+        whole walk of ``corporation``, leaving the route information as that walk would:
+        only when the graph has not walked it yet and the corporation's route information is
+        the one the walk started from (so the walk here would find the same). True if taken."""
+        if corporation in self._connected_hexes:
+            return False
+        hexes, nodes, paths, reachable, offered, (start, routes) = walk
+        known = self._routes.get(corporation)
+        if (None if known is None else dict(known)) != start:
+            return False
+        if known is None or dict(known) != routes:
+            self._remember(corporation, dict(routes))
+        self._walked_routes[corporation] = (start, dict(routes))
+        self._connected_hexes[corporation] = hexes
+        self._connected_nodes[corporation] = nodes
+        self._connected_paths[corporation] = paths
+        self._reachable_hexes[corporation] = reachable
+        self._offered[corporation] = offered
+        return True
 
     # -- queries ---------------------------------------------------------------------
 
@@ -838,6 +879,7 @@ class TrackGraph:
 
         if known is None or dict(known) != routes:
             self._remember(corporation, routes)
+        self._walked_routes[corporation] = (None if known is None else dict(known), dict(routes))
         self._connected_hexes[corporation] = result_hexes
         self._connected_nodes[corporation] = nodes
         self._connected_paths[corporation] = paths

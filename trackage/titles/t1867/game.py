@@ -186,7 +186,11 @@ class Game1867(Game):
     DATA_DIR = config.DATA
     # the track graph's caches depend on which questions were asked when; they are copied
     # with the game (quirk stale-graph) but two equal games may have asked different ones
-    STATE_EXCLUDE = Game.STATE_EXCLUDE + ("track_graph", "track_graph_version")
+    STATE_EXCLUDE = Game.STATE_EXCLUDE + ("track_graph", "track_graph_version", "_listed_walks")
+    # the walks a listing made, for the tile lay that follows it (see legal_actions): they
+    # belong to this game object, a copy starts without them
+    CLONE_SKIP = ("_listed_walks",)
+    _listed_walks: tuple[int, Hashable | None, dict] | None = None
     # the stale track graph (see graph), set up by setup()
     track_graph: StaleTrackGraph | None
     track_graph_version: Hashable | None
@@ -295,9 +299,26 @@ class Game1867(Game):
         try:
             return super().legal_actions(entity)
         finally:
+            now = self.board.state.version
+            if g is not None and self.track_graph is g and self.track_graph_version == now:
+                # the whole walks of this board state the listing knows: a tile lay listed
+                # here and processed next walks its company first thing (the rotation check)
+                # from this same state, and takes the listing's walk instead (preprocess_action)
+                walks = {c: w for c in list(g._connected_hexes) if (w := g.walked(c)) is not None}
+                self._listed_walks = (self._moves or 0, now, walks)
             self.track_graph, self.track_graph_version = g, version
             if g is not None and answers is not None:
                 g.recall(answers)
+
+    def preprocess_action(self, action: dict, entity) -> None:
+        super().preprocess_action(action, entity)
+        listed, self._listed_walks = self._listed_walks, None
+        if (listed is None or self.loading or action.get("type") != "lay_tile"
+                or listed[0] != (self._moves or 0) - 1 or listed[1] != self.board.state.version):
+            return
+        walk = listed[2].get(entity)
+        if walk is not None:
+            self.graph.adopt(entity, walk)
 
     def setup(self):
         self.stock_market = StockMarket1867(self.data["market"])
