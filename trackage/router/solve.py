@@ -254,9 +254,16 @@ _TABLES = True  # lists walked without a floor as arrays (``table_walk``); False
 
 
 def _walk(plan: _Plan, stats: Stats, floor: int | None = None, rising: bool = False,
-          floor_of: Callable[[int], int] | None = None, riders: Sequence[_Plan] = ()) -> tuple[_Kind, list[_Kind]]:
+          floor_of: Callable[[int], int] | None = None, riders: Sequence[_Plan] = (),
+          judge: Callable[[Candidate], int | None] | None = None) -> tuple[_Kind, list[_Kind]]:
     """``_kind_candidates`` for a plan, and the lists of the kinds that ride along
-    (``riders``: their plans, see ``_rides_along``; every route of theirs is kept)."""
+    (``riders``: their plans, see ``_rides_along``; every route of theirs is kept).
+
+    ``judge`` (a rising walk of a lone train): the exact value of a run of one candidate
+    (None: it cannot run). The floor then rises to one more than the best value judged (each
+    candidate with a new best bound is judged) instead of to the best bound: a title's bound
+    may promise more than every route earns (bonuses of stops that do not pay), and a floor
+    from bounds would then need a second walk down to the best run."""
     train = plan.train
     en = plan.en
     if en.slack is None:
@@ -269,6 +276,7 @@ def _walk(plan: _Plan, stats: Stats, floor: int | None = None, rising: bool = Fa
     summed = plan.pay is None
     cands: list[Candidate] = []
     low = 1 if floor is None else max(1, floor)  # a route worth nothing is never wanted
+    top = low - 1  # the best bound kept so far (a rising walk)
     slack = en.slack
     per_half = en.floor_of is not None
     rider_cands: list[list[Candidate]] = [[] for _ in riders]
@@ -325,14 +333,23 @@ def _walk(plan: _Plan, stats: Stats, floor: int | None = None, rising: bool = Fa
                 b, bonus = bound(h, o, b)
             if b + bonus < low:
                 continue
-            cands.append(Candidate(h, o, b + bonus, mask, bonus, train))
-            if rising and b + bonus > low:
-                low = en.floor = b + bonus
+            cand = Candidate(h, o, b + bonus, mask, bonus, train)
+            cands.append(cand)
+            if rising and b + bonus > top:
+                top = b + bonus
+                if judge is None:
+                    low = en.floor = top
+                else:
+                    v = judge(cand)
+                    if v is not None and v + 1 > low:
+                        low = en.floor = v + 1
     cands.sort(key=attrgetter("bound"), reverse=True)  # stable: equal bounds keep walk order
     if en.exhausted:
         stats.exhausted = True
-    if rising:
-        complete: float = cands[0].bound if cands else float("inf")
+    if rising and judge is not None:
+        complete: float = low  # every route worth more than a run judged is kept
+    elif rising:
+        complete = cands[0].bound if cands else float("inf")
     elif floor is not None:
         complete = floor
     else:
@@ -425,6 +442,38 @@ def _optimal_routes(game: Game, entity: Operator | None, time_limit: float | Non
     # route beside a first half is then exact and cheap; beside long lists, the cut rarely
     # pays for its extra walks)
     walk_order = sorted(riders, key=lambda k: k == pruned)
+    # a lone train's runs are its routes: the exact value of a run of one candidate, kept for
+    # the search's leaf (and, where the title's value alone is the route's checked revenue,
+    # as the candidate's value alone)
+    lone = trains[0] if len(trains) == 1 else None
+    run_memo: dict[int, tuple[Candidate, int | None]] = {}
+    plain_value = (type(rules).router_bound is RouteRules.router_bound
+                   and type(rules).route_revenue is RouteRules.route_revenue)
+
+    def learn(c: Candidate, v: int) -> None:
+        stats.evaluated += 1
+        if v > c.bound:  # a bound that is not one would make the search wrong: report it
+            stats.bad_bounds += 1
+            c.bound = v
+        c.value = v
+
+    def run_alone(c: Candidate) -> int | None:
+        """The checked revenue of the lone train's run of ``c`` (None: it cannot run)."""
+        got = run_memo.get(id(c))
+        if got is not None and got[0] is c:
+            return got[1]
+        assert lone is not None
+        routes: list[Route] = []
+        build_route(rules, lone, c.nodes, c.segs, routes, None, chain_cache)
+        try:
+            v: int | None = sum(r.revenue(recompute=True) for r in routes)
+        except GameError:
+            v = None
+        run_memo[id(c)] = (c, v)
+        if v is not None and plain_value and c.value is None:
+            learn(c, v)  # its value alone is the same checked revenue, without the run's checks
+        return v
+
     for key in walk_order:
         along = riders[key]
         if key == pruned and sum(len(kinds[k].cands) for k in kinds if k != pruned) > _PRUNE_BESIDE:
@@ -432,7 +481,8 @@ def _optimal_routes(game: Game, entity: Operator | None, time_limit: float | Non
         # a lone train (or the pruned kind): first only its best routes; the best run they
         # make tells how far down the list must go (below)
         kinds[key], theirs = _walk(plans[key], stats, rising=len(trains) == 1 or key == pruned,
-                                   riders=[plans[k] for k in along])
+                                   riders=[plans[k] for k in along],
+                                   judge=run_alone if lone is not None else None)
         for k, kind in zip(along, theirs):
             kinds[k] = kind
     stats.enumerate_s = time.monotonic() - t0
@@ -474,26 +524,30 @@ def _optimal_routes(game: Game, entity: Operator | None, time_limit: float | Non
         return sum(again)
 
     def evaluate(choice: list[Candidate | None]) -> int | None:
-        routes = run_of(choice)
-        try:
-            total = sum(r.revenue(recompute=True) for r in routes)
-        except GameError:
-            return None
-        if total <= best[0] or not eager[0]:
-            return total
+        if lone is not None:
+            c = choice[0]
+            got = run_alone(c) if c is not None else 0
+            if got is None or got <= best[0] or not eager[0]:
+                return got
+            total = got
+            routes = run_of(choice)
+        else:
+            routes = run_of(choice)
+            try:
+                total = sum(r.revenue(recompute=True) for r in routes)
+            except GameError:
+                return None
+            if total <= best[0] or not eager[0]:
+                return total
         if logged_total(routes) != total:
             stats.unlogged += 1
             return None
         return total
 
     def value(c: Candidate) -> int:
-        stats.evaluated += 1
         got = evaluate_alone(rules, c.train, c.nodes, c.segs, None, chain_cache)
         v = got if got is not None else -1
-        if v > c.bound:  # a bound that is not one would make the search wrong: report it
-            stats.bad_bounds += 1
-            c.bound = v
-        c.value = v
+        learn(c, v)
         return v
 
     def search_all() -> bool:
