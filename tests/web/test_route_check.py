@@ -100,3 +100,24 @@ def test_check_needs_the_seat_and_a_run(client):
     assert post(client, gid, tok, act).status_code == 200
     r = client.post(f"/api/games/{gid}/routes/check", json=body, headers=auth(tok))
     assert r.status_code == 422 and r.json()["rule"] == "no-run", r.text
+
+
+@pytest.mark.parametrize("title", list(RUNS))
+def test_the_state_lists_the_run_without_routes_and_the_suggestion_is_the_listings(client, title):
+    from trackage.router.logstates import state_before
+
+    name, _ = RUNS[title]
+    gid, tok, run = _cut(client, title)
+    listed = [a for a in state(client, gid, tok)["legal_actions"] if a["type"] == "run_routes"]
+    assert len(listed) == 1 and "routes" not in listed[0]
+    r = client.get(f"/api/games/{gid}/routes/suggested", headers=auth(tok))
+    assert r.status_code == 200, r.text
+    body = r.json()
+    # the engine's own listing of the same state, with the routes
+    game, _ = state_before(fixture(title, name), run["id"])
+    engine = next(a for a in game.legal_actions() if a["type"] == "run_routes")
+    assert body["routes"] == engine["routes"] and body["action"] == engine
+    assert body["entity"] == run["entity"] and body["total"] == sum(x["revenue"] for x in engine["routes"])
+    # a seat with nothing to run (no credentials: no seat) is told so
+    r = client.get(f"/api/games/{gid}/routes/suggested")
+    assert r.status_code == 422 and r.json()["rule"] == "no-run"

@@ -42,29 +42,38 @@ END_TIMING_PRIORITY = ["immediate", "current_round", "current_or", "full_or", "o
 def _leaves_no_trace(f: Callable[Concatenate[Any, P], R]) -> Callable[Concatenate[Any, P], R]:
     """``legal_actions`` is a question: whatever the track graphs remember while answering it
     (the reference's sticky route information) is forgotten again, so that asking does not
-    change the game."""
+    change the game.
+
+    The outermost call acts on ``routes`` (the titles' overrides leave it to this wrapper):
+    the steps list a ``run_routes`` without the router's suggestion, and with ``routes`` true
+    it is filled in afterwards (:mod:`trackage.core.suggestion`)."""
     import functools
 
     @functools.wraps(f)
     def run(self: Any, *args: P.args, **kwargs: P.kwargs) -> R:
+        routes = kwargs.pop("routes", True)
+        if self._listing_busy:  # a title's super() call or a step's question inside a listing
+            return _forgetting(self, f, *args, **kwargs)
         # the whole listing (no entity, no question of the gate) is remembered until the game
         # moves (``_moves``): the gate then checks an action against the very list handed out
-        whole = not args and not kwargs and self._asking is None and not self._listing_busy
-        if whole:
-            memo = self._listing
-            if memo is not None and memo[0] == self._moves:
-                return cast(R, [dict(a) for a in memo[1]])
+        whole = not args and not kwargs and self._asking is None
+        memo = self._listing
+        if whole and memo is not None and memo[0] == self._moves:
+            listing = memo[1]
+        else:
             self._listing_busy = True
-        try:
-            out = _forgetting(self, f, *args, **kwargs)
-        finally:
-            if whole:
+            try:
+                listing = cast("list[dict[str, Any]]", _forgetting(self, f, *args, **kwargs))
+            finally:
                 self._listing_busy = False
-        if whole:
-            listing = cast("list[dict[str, Any]]", out)
-            self._listing = (self._moves, listing)
-            return cast(R, [dict(a) for a in listing])
-        return out
+            if whole:
+                self._listing = (self._moves, listing)
+        out = [dict(a) for a in listing]
+        if routes and not self._suggesting:
+            from .suggestion import with_suggestions
+
+            out = with_suggestions(self, out)
+        return cast(R, out)
     return cast("Callable[Concatenate[Any, P], R]", run)
 
 
@@ -90,9 +99,11 @@ class Game:
     CLONE_SHALLOW: tuple[str, ...] = ("actions", "log", "warnings", "redo_stack", "snapshots")
     # history and the pipeline's own flags
     STATE_EXCLUDE: tuple[str, ...] = ("snapshots", "redo_stack", "_gate", "_unlisted", "_asking", "_live_to",
-                                      "_moves", "_listing", "_listing_busy", "check_programs")
+                                      "_moves", "_listing", "_listing_busy", "_suggested", "_suggesting",
+                                      "check_programs")
     # (the listing's memo and its key belong to this game object: a copy starts without them)
-    CLONE_SKIP: tuple[str, ...] = ("_gate", "_unlisted", "_asking", "_moves", "_listing", "_listing_busy")
+    CLONE_SKIP: tuple[str, ...] = ("_gate", "_unlisted", "_asking", "_moves", "_listing", "_listing_busy",
+                                   "_suggested", "_suggesting")
     SNAPSHOT_EVERY = 16
     # live play copies the game before every LIVE_SNAPSHOT_EVERY-th action only: a refused
     # action in between is taken back by replaying from the last snapshot (the same state:
@@ -101,7 +112,10 @@ class Game:
     _live_to = -1  # the number of actions after the last one applied by process()
     _moves = 0  # counts every change of this game object's state through the pipeline
     _listing: tuple[int, list[dict[str, Any]]] | None = None  # the whole listing at _moves
-    _listing_busy = False  # a whole listing is being made (the titles' inner calls are not it)
+    _listing_busy = False  # a listing is being made (the titles' inner calls are not it)
+    # the router's suggested runs of the state at _moves, by entity (trackage.core.suggestion)
+    _suggested: tuple[int, dict[tuple[str, str], dict[str, Any] | None]] | None = None
+    _suggesting = False  # the run step lists its run_routes with the suggestion
     # live play (process() outside a log import) accepts exactly what legal_actions() lists
     LISTED_ONLY = True
     # a log's auto actions are compared with what the programs make (trackage.core.programs) in
@@ -841,11 +855,19 @@ class Game:
         return None
 
     @_leaves_no_trace
-    def legal_actions(self, entity: Any = None) -> list[dict[str, Any]]:
+    def legal_actions(self, entity: Any = None, *, routes: bool = True) -> list[dict[str, Any]]:
         """Every legal action now, as action dicts ready for :meth:`process`.
 
         A price chosen freely within a range (e.g. a train bought from another
         company) is given at its minimum with ``price_range`` and ``price_step``.
+
+        A ``run_routes`` carries the router's suggested run in ``routes`` (and whatever the
+        title derives from it, e.g. 1858 India's ``extra_revenue``). With ``routes=False``
+        the router is not asked: the ``run_routes`` is listed without those keys (only
+        ``type``, ``entity``, ``entity_type``), and :func:`trackage.core.suggestion.suggested_run`
+        gives the suggestion when it is wanted. Both are remembered until the game moves.
+        (``routes`` is acted on by the wrapper ``_leaves_no_trace``; overrides accept it and
+        leave it be.)
         """
         if self.finished:
             return []

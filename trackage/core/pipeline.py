@@ -246,7 +246,7 @@ class Pipeline:
         else:
             game._asking = action
             try:
-                out = game.legal_actions(entity)
+                out = game.legal_actions(entity, routes=False)  # a run's routes are the rules' to check
             finally:
                 game._asking = None
         atype, eid = action["type"], str(entity.id)

@@ -130,6 +130,18 @@ async def api_act(gid: GameId, seat: ActingSeat, action: Action, locked: Locked,
     return await run_in_threadpool(work)
 
 
+@router.get("/games/{gid}/routes/suggested")
+async def api_suggested_routes(seat: Seat, locked: Locked, service: ServiceDep) -> dict[str, Any]:
+    """The router's suggested run for the seat's ``run_routes`` now (the game's state lists
+    it without its routes): ``entity``, ``entity_type``, ``routes``, their ``total`` and the
+    whole listed ``action``; 422 ``no-run`` when the seat has no run to make."""
+    def work() -> dict[str, Any]:
+        with locked as lv:
+            legal = service.seat_legal(lv.game, seat, lv)
+            return handroutes.suggested(lv.game, legal)
+    return await run_in_threadpool(work)
+
+
 @router.post("/games/{gid}/routes/check")
 async def api_check_routes(seat: ActingSeat, body: RouteCheck, locked: Locked, service: ServiceDep) -> dict[str, Any]:
     """Routes proposed by hand, checked by the engine on the current state (nothing changes):

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..core.errors import GameError
 from ..core.routecheck import check_routes
+from ..core.suggestion import suggested_run
 from .service import Illegal
 
 #: the trains' colours on the map, in the order of the company's trains
@@ -36,6 +37,19 @@ def builder(game: Any, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
     best = run.get("routes") or []
     return {"entity": getattr(entity, "id", None), "entity_type": run.get("entity_type"), "trains": trains,
             "best": best, "best_total": sum(int(r.get("revenue") or 0) for r in best)}
+
+
+def suggested(game: Any, legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """The router's suggested run for the seat's run now (the listed ``run_routes`` with its
+    ``routes``, as ``legal_actions()`` lists it) and its ``total``; 422 ``no-run`` when the
+    seat has no run to make now."""
+    found = run_entity(game, legal)
+    run = suggested_run(game, found[0]) if found is not None else None
+    if run is None:
+        raise Illegal("routes/suggested: this seat has no trains to run now (no run_routes step)", "no-run")
+    routes = run.get("routes") or []
+    return {"entity": run.get("entity"), "entity_type": run.get("entity_type"), "routes": routes,
+            "total": sum(int(r.get("revenue") or 0) for r in routes), "action": run}
 
 
 def check(game: Any, legal: list[dict[str, Any]], routes: list[dict[str, Any]]) -> dict[str, Any]:

@@ -175,7 +175,7 @@ def page_context(service: GameService, lv: Live, token: str | None, action: int 
     history = service.history(g)
     game, at = service.game_at(g, action)
     viewing_past = at < lv.last_id
-    legal = [] if viewing_past else service.seat_legal(game, seat, lv)
+    legal = [] if viewing_past else service.seat_legal(game, seat, lv, routes=True)  # the run's button and map
     lay = [a for a in legal if a["type"] == "lay_tile"]
     tok = [a for a in legal if a["type"] == "place_token"]
     runs = [a for a in legal if a["type"] == "run_routes"]

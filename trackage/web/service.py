@@ -23,6 +23,7 @@ from ..clock import ClockReport, ClockSettings, parse_settings, tally
 from ..core.errors import GameError, TrackageError
 from ..core.log import filter_actions
 from ..core.rng import seed_for
+from ..core.suggestion import with_suggestions
 from ..export import LOCAL_KEYS, game_to_log
 from ..titles import game_class, new_game
 from ..turns import Mark, Seen, mark_after, players_to_act, replay_marks, seen, sender_of
@@ -356,20 +357,24 @@ class GameService:
         touches the engine's route memory; another request may be acting)."""
         return self._lock_for(gid)
 
-    def legal(self, lv: Live) -> list[dict]:
-        """The live game's legal actions, asked of the engine once per stored action (the
-        route search behind a run can take a while late in a game); copies."""
+    def legal(self, lv: Live, *, routes: bool = False) -> list[dict]:
+        """The live game's legal actions, asked of the engine once per stored action; copies.
+        A ``run_routes`` is listed without the router's suggestion (the route search behind
+        it can take a while late in a game) unless ``routes`` (the engine remembers it)."""
         with self._lock_for(lv.gid):
             if lv.legal is None or lv.legal[0] != lv.last_id:
-                lv.legal = (lv.last_id, [] if lv.game.finished else lv.game.legal_actions())
-            return copy.deepcopy(lv.legal[1])
+                lv.legal = (lv.last_id, [] if lv.game.finished else lv.game.legal_actions(routes=False))
+            listing = lv.legal[1]
+            return copy.deepcopy(with_suggestions(lv.game, listing) if routes else listing)
 
-    def seat_legal(self, game, seat: dict | None, lv: Live | None = None) -> list[dict]:
+    def seat_legal(self, game, seat: dict | None, lv: Live | None = None, *, routes: bool = False) -> list[dict]:
         """Legal actions the seat may take now (a hotseat token: all); ``lv``: the live
-        game ``game`` is (its legal actions are cached)."""
+        game ``game`` is (its legal actions are cached); ``routes``: a ``run_routes`` with the
+        router's suggestion (see :meth:`legal`)."""
         if seat is None or game.finished:
             return []
-        acts = self.legal(lv) if lv is not None and lv.game is game else game.legal_actions()
+        acts = (self.legal(lv, routes=routes) if lv is not None and lv.game is game
+                else game.legal_actions(routes=routes))
         bots = {} if lv is None or seat.get("bot") else bot_levels(lv.meta)  # not offered to humans
         if seat["player_id"] is None and not bots:
             return acts

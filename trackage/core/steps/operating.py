@@ -75,7 +75,14 @@ class RunRoutes(Step):
     def legal_actions(self, entity: Any) -> list[dict[str, Any]]:
         if "run_routes" not in self.actions(entity):
             return []
-        return [{"type": "run_routes", "routes": routemod.suggest_routes(self.game, entity)}]
+        if not self.game._suggesting:
+            return [{"type": "run_routes"}]  # the suggestion only when asked (trackage.core.suggestion)
+        return [{"type": "run_routes", **self.suggestion(entity)}]
+
+    def suggestion(self, entity: Any) -> dict[str, Any]:
+        """Title hook: the fields of ``entity``'s listed run_routes that come from the
+        router's suggested run (default: ``routes``)."""
+        return {"routes": routemod.suggest_routes(self.game, entity)}
 
 
 class Dividend(Step):

@@ -822,7 +822,7 @@ class Game1822(Game):
     def extra_share_holders(self) -> list:
         return [self.tax_haven]
 
-    def legal_actions(self, entity=None):
+    def legal_actions(self, entity=None, *, routes=True):
         with self.graph_probe():
             return super().legal_actions(entity)
 

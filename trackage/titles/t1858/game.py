@@ -605,7 +605,7 @@ class Game1858(Game):
         return action
 
     # ------------------------------------------------------------------ play API
-    def legal_actions(self, entity=None) -> list:
+    def legal_actions(self, entity=None, *, routes=True) -> list:
         """Every legal action now. Steps name who acts (a player's private railway
         exchanges, a company's home token or approval, a company converting)."""
         if self.finished:

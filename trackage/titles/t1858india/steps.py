@@ -103,11 +103,9 @@ class RouteIndia(ChooseMixin, Route1858):
     def choosing(self, corp) -> bool:
         return self.game.owns_pullman(corp) and corp not in self.round.pullmans and bool(self.attachable(corp))
 
-    def legal_actions(self, entity):
-        out = super().legal_actions(entity)
-        for a in out:
-            if a["type"] == "run_routes":
-                a["extra_revenue"] = self.game.mines_ports_bonus(entity) if a.get("routes") else 0
+    def suggestion(self, entity):
+        out = super().suggestion(entity)
+        out["extra_revenue"] = self.game.mines_ports_bonus(entity) if out["routes"] else 0
         return out
 
     def choices(self, entity) -> list[str]:

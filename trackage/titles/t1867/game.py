@@ -291,7 +291,7 @@ class Game1867(Game):
         self.track_graph_version = version
         return g
 
-    def legal_actions(self, entity=None) -> list[dict]:
+    def legal_actions(self, entity=None, *, routes=True) -> list[dict]:
         """Asking leaves the stale graph as it was: the reference asks its graph only when
         it acts, so answers cached by a question would outlive a token removal differently."""
         g, version = self.track_graph, self.track_graph_version

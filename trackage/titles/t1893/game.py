@@ -643,7 +643,7 @@ class Game1893(Game):
         return super().legal_tile_rotation(entity, hex_, tile)
 
     # ------------------------------------------------------------ legal actions
-    def legal_actions(self, entity=None) -> list[dict]:
+    def legal_actions(self, entity=None, *, routes=True) -> list[dict]:
         """No action leads where the reference cannot go on: when the next merger round would
         have to form a company the reference cannot form (see ``founding_fails``), no action may
         end the current round (the reference errs on any of them); no action may leave a draft
