@@ -665,3 +665,33 @@ def test_an_imported_logs_clock_counts_from_the_import(page, server, tmp_path):
     assert page.inner_text("#clock tr.running .clock-runs") == "to act"
     assert "⏱" not in page.inner_text("#clock")
     shot(page, "clock-imported-1825")
+
+
+def test_a_hex_token_previewed_then_confirmed(page, server, tmp_path):
+    """1822's destination token (a ``hex_token``): the highlighted hex clicked shows the token
+    on it, with its price; Confirm places it."""
+    import_cut(page, server, tmp_path, "1822", "discard_trains_after_sr_export.json",
+               lambda acts: next(k for k, a in enumerate(acts) if a["type"] == "hex_token"))
+    step(page, lambda: page.click("#hist-now"), past="0")
+    navs = watch_loads(page)
+    link = page.query_selector("#hex-token-hint button.hex-token-link")
+    assert link is not None, "no hex token offered"
+    hx = link.get_attribute("data-hex")
+    assert page.query_selector(f"#map g.hex.hex-tokenable[data-hex='{hx}']") is not None
+    link.click()  # the hint's link previews it too
+    page.wait_for_selector("#map .token-preview")
+    assert page.get_attribute("#map .token-preview", "data-hex") == hx
+    page.click("#token-cancel")
+    page.wait_for_selector("#map .token-preview", state="detached")
+    page.click(f"#map g.hex.hex-tokenable[data-hex='{hx}']")
+    page.wait_for_selector("#map .token-preview")
+    said = page.inner_text("#token-said")
+    assert hx in said, said
+    shot(page, "1822-hex-token-preview")
+    act(page, lambda: page.click("#token-confirm"))
+    assert navs == [] and same_document(page)
+    gid = page.get_attribute("#game", "data-gid")
+    import httpx
+
+    log = httpx.get(f"{server.url}/api/games/{gid}/log", timeout=30).json()
+    assert log["actions"][-1]["type"] == "hex_token" and log["actions"][-1]["hex"] == hx
