@@ -126,6 +126,22 @@ def lay_tile(page) -> bool:
     return False
 
 
+def preview_token(page, city) -> str:
+    """Click a highlighted city: its token previewed in a slot, with the price said; the words."""
+    n = last(page)
+    city.click()
+    page.wait_for_selector("#map .token-preview")
+    page.wait_for_selector("#token-controls:not([hidden])")
+    assert last(page) == n, "a click on a city only previews its token"
+    return page.inner_text("#token-said")
+
+
+def place_token(page, city) -> None:
+    """A token by clicking a highlighted city, then Confirm."""
+    preview_token(page, city)
+    act(page, lambda: page.click("#token-confirm"))
+
+
 def new_game(page, server, title):
     n, opts = GAMES[title]
     page.goto(server.url + "/")
@@ -205,7 +221,7 @@ def play_operating_round(page, title, done) -> None:
             continue
         city = page.query_selector("#map g.city.tokenable")
         if city is not None:
-            act(page, city.click)
+            place_token(page, city)
             done["all"].add("place_token")
             continue
         acts = offered(page)
@@ -307,19 +323,43 @@ def test_first_run_and_dividend_by_clicking(page, server, tmp_path, title):
 
 @pytest.mark.parametrize("title", list(FIRST_RUNS))
 def test_a_token_by_clicking_a_city(page, server, tmp_path, title):
-    """The shared log cut before its first token placement: click a highlighted city."""
+    """The shared log cut before its first token placement: a highlighted city clicked shows
+    the token in its slot with the price (nothing posted), Cancel takes it away, clicked
+    again and confirmed it is placed; no page load on the way."""
     import_cut(page, server, tmp_path, title, FIRST_RUNS[title],
                lambda acts: next(k for k, a in enumerate(acts) if a["type"] == "place_token"))
     step(page, lambda: page.click("#hist-now"), past="0")
+    navs = watch_loads(page)
+    n = last(page)
     city = page.query_selector("#map g.city.tokenable")
     assert city is not None, f"{title}: no city to token"
-    act(page, city.click)
+    cid = city.get_attribute("data-city")
+    said = preview_token(page, city)
+    offers = json.loads(page.inner_text("#token-actions") or "[]")
+    offer = next(o for o in offers if o["city"] == cid)
+    assert offer["label"] in said and offer["where"] in said and (offer["cost_text"] or "?") in said, said
+    assert page.get_attribute("#map .token-preview", "data-corp") == offer["label"]
+    shot(page, f"{title}-token-preview")
+    page.click("#token-cancel")
+    page.wait_for_selector("#map .token-preview", state="detached")
+    assert page.is_hidden("#token-controls") and last(page) == n
+    # every highlighted city of the hex (OO cities ...) previews its own token
+    hx = page.eval_on_selector(f"#map g.city[data-city='{cid}']", "c => c.closest('g.hex').dataset.hex")
+    for other in page.query_selector_all(f"#map g.hex[data-hex='{hx}'] g.city.tokenable"):
+        preview_token(page, other)
+        want = other.get_attribute("data-city")
+        assert page.get_attribute("#map .token-preview", "data-city") == want
+    city = page.query_selector(f"#map g.city[data-city='{cid}']")
+    preview_token(page, city)
+    act(page, lambda: page.click("#token-confirm"))
     shot(page, f"{title}-token")
+    assert navs == [] and same_document(page), f"{title}: {len(navs)} page loads: {navs[:3]}"
     gid = page.get_attribute("#game", "data-gid")
     import httpx
 
     log = httpx.get(f"{server.url}/api/games/{gid}/log", timeout=30).json()
-    assert log["actions"][-1]["type"] == "place_token"
+    assert log["actions"][-1]["type"] == "place_token" and log["actions"][-1]["city"] == cid
+    assert page.query_selector("#map .token-preview") is None
 
 
 def test_imported_log_history_and_play_on(page, server, tmp_path):
@@ -625,3 +665,33 @@ def test_an_imported_logs_clock_counts_from_the_import(page, server, tmp_path):
     assert page.inner_text("#clock tr.running .clock-runs") == "to act"
     assert "⏱" not in page.inner_text("#clock")
     shot(page, "clock-imported-1825")
+
+
+def test_a_hex_token_previewed_then_confirmed(page, server, tmp_path):
+    """1822's destination token (a ``hex_token``): the highlighted hex clicked shows the token
+    on it, with its price; Confirm places it."""
+    import_cut(page, server, tmp_path, "1822", "discard_trains_after_sr_export.json",
+               lambda acts: next(k for k, a in enumerate(acts) if a["type"] == "hex_token"))
+    step(page, lambda: page.click("#hist-now"), past="0")
+    navs = watch_loads(page)
+    link = page.query_selector("#hex-token-hint button.hex-token-link")
+    assert link is not None, "no hex token offered"
+    hx = link.get_attribute("data-hex")
+    assert page.query_selector(f"#map g.hex.hex-tokenable[data-hex='{hx}']") is not None
+    link.click()  # the hint's link previews it too
+    page.wait_for_selector("#map .token-preview")
+    assert page.get_attribute("#map .token-preview", "data-hex") == hx
+    page.click("#token-cancel")
+    page.wait_for_selector("#map .token-preview", state="detached")
+    page.click(f"#map g.hex.hex-tokenable[data-hex='{hx}']")
+    page.wait_for_selector("#map .token-preview")
+    said = page.inner_text("#token-said")
+    assert hx in said, said
+    shot(page, "1822-hex-token-preview")
+    act(page, lambda: page.click("#token-confirm"))
+    assert navs == [] and same_document(page)
+    gid = page.get_attribute("#game", "data-gid")
+    import httpx
+
+    log = httpx.get(f"{server.url}/api/games/{gid}/log", timeout=30).json()
+    assert log["actions"][-1]["type"] == "hex_token" and log["actions"][-1]["hex"] == hx

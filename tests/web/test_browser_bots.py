@@ -15,6 +15,7 @@ from .test_browser import (  # the browser fixtures (page, server, web_browser) 
     lay_tile,
     offered,
     page,
+    place_token,
     round_label,
     same_document,
     server,
@@ -77,7 +78,7 @@ def test_one_human_and_three_bots_from_the_lobby(page, server):
             continue
         city = page.query_selector("#map g.city.tokenable")
         if city is not None:
-            act(page, city.click)
+            place_token(page, city)
             clicks.append("place_token")
             continue
         chosen = None

@@ -110,3 +110,32 @@ def test_a_route_chosen_by_clicking_stops_is_priced_and_run(page, server, tmp_pa
     assert "Run for " in page.query_selector_all("#log li")[-1].inner_text()
     shot(page, f"routes-{title}-after-run")
     assert not errors, errors
+
+
+def test_a_town_between_two_clicked_stops_is_named_and_added(page, server, tmp_path):
+    """1861: Moscow then St Petersburg clicked for N's 2-train, Tver between them on the track:
+    the refusal says to click Tver; its Add button puts it in the route, which runs as logged."""
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    acts, k = import_cut(page, server, tmp_path, "1861", "167259.json",
+                         lambda acts: next(i for i, a in enumerate(acts) if a.get("id") == 70))
+    step(page, lambda: page.click("#hist-now"), past="0")
+    [logged] = acts[k]["routes"]
+    page.wait_for_selector("#route-builder")
+    page.check(f"#route-builder input[name=route-train][value='{logged['train']}']")
+    for ref in ("H8-1", "E1-1"):
+        click_stop(page, ref)
+    reason = f"#route-builder .train-route[data-train='{logged['train']}'] .route-reason"
+    page.wait_for_selector(f"{reason} button.route-add-between")
+    said = page.inner_text(reason)
+    assert "click Tver (G5) between Moscow (H8) and St. Petersburg (E1)" in said, said
+    assert "no track" not in said
+    shot(page, "routes-1861-town-between")
+    page.click(f"{reason} button.route-add-between")
+    page.wait_for_function("() => !document.getElementById('route-run').disabled")
+    assert revenue_of(page, logged["train"]) == str(logged["revenue"])
+    act(page, lambda: page.click("#route-run"))
+    gid = page.get_attribute("#game", "data-gid")
+    last = httpx.get(f"{server.url}/api/games/{gid}/log", timeout=30).json()["actions"][-1]
+    assert last["type"] == "run_routes" and [x["nodes"] for x in last["routes"]] == [logged["nodes"]]
+    assert not errors, errors

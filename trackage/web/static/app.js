@@ -272,18 +272,11 @@ function trackageGame() {
     if (button && button.id === "hist-first") { go(0); return; }
     if (button && button.id === "hist-prev") { go(num("at") - 1); return; }
     if (button && button.id === "hist-next") { go(num("at") + 1); return; }
-    // the map's own: zoom, fit, centre, the hint's hexes, the tile preview and its rotations
+    // the map's own: zoom, fit, centre, the hint's hexes, the tile preview and its rotations, the token preview
     if (map && map.click(ev)) return;
     // routes by hand: a stop clicked for the train picked, the builder's buttons
     if (routes && routes.click(ev)) return;
-    // the map: a highlighted city for a token, a highlighted hex for its tiles
-    const city = t.closest("#map .city.tokenable");
-    if (city) {
-      const acts = JSON.parse((document.getElementById("token-actions") || {}).textContent || "[]");
-      const mine = acts.filter(a => a.city === city.dataset.city);
-      if (mine.length) post(mine[0]);
-      return;
-    }
+    // the map: a highlighted hex for its tiles (a highlighted city's token: the map's preview)
     const hex = t.closest("#map .hex.layable") || t.closest("#actions .lay-link");
     if (hex) await openHex(hex.dataset.hex);
   });

@@ -1,12 +1,14 @@
 // trackage: the game page's map: zoom (buttons, wheel, pinch), pan (drag), fit, centre on the
 // acting company or on a hex; the view (the SVG's viewBox) kept per game in sessionStorage and
 // put back after every swap in place; a hex's details on hover or tap; a tile previewed on its
-// hex, turned through its legal rotations by clicking the hex (or Rotate), laid by Confirm.
+// hex, turned through its legal rotations by clicking the hex (or Rotate), laid by Confirm; a
+// token previewed in the city slot (or on the hex) clicked, with its price, placed by Confirm.
 "use strict";
 
 function trackageMap(gid, post) {
   const key = `trackage-map-view-${gid}`;
   let lay = null;  // the tile previewed: {hex, actions (one a legal rotation), svgs, i}
+  let tok = null;  // the token previewed: an offer of #token-actions (its action, where, colours, price)
   const svg = () => document.getElementById("map");
   const full = s => (s.dataset.full || (s.dataset.full = s.getAttribute("viewBox"))).split(/\s+/).map(Number);
   const box = () => svg().viewBox.baseVal;
@@ -101,6 +103,62 @@ function trackageMap(gid, post) {
   }
   function rotate() { if (lay) { lay.i = (lay.i + 1) % lay.actions.length; drawLay(); } }
 
+  // the token preview: the listed token actions with their placer's colours and price
+  function offers() {
+    const el = document.getElementById("token-actions");
+    try { return JSON.parse((el && el.textContent) || "[]"); } catch (e) { return []; }
+  }
+  const same = (a, b) => JSON.stringify(a.action) === JSON.stringify(b.action);
+  // preview the token offered where ``pick`` says (a city's, a hex's); false: none there
+  function preview(pick) {
+    const mine = offers().find(pick);
+    if (!mine) return false;
+    tok = mine;
+    drawTok();
+    return true;
+  }
+  function drawTok() {
+    const s = svg(); if (!s) return;
+    s.querySelectorAll(".token-preview").forEach(x => x.remove());
+    const c = document.getElementById("token-controls");
+    if (c) c.hidden = !tok;
+    if (!tok) return;
+    const o = tok;
+    let x, y, r;
+    if (o.kind === "city") {
+      const city = s.querySelector(`g.city.tokenable[data-city="${CSS.escape(o.city)}"]`);
+      const slot = city && (city.querySelector(`circle.slot[data-slot="${o.slot}"]`) || city.querySelector("circle.slot"));
+      if (!slot) { tok = null; drawTok(); return; }
+      x = slot.getAttribute("cx"); y = slot.getAttribute("cy"); r = parseFloat(slot.getAttribute("r"));
+    } else {
+      const g = s.querySelector(`g.hex.hex-tokenable[data-hex="${CSS.escape(o.hex)}"]`);
+      if (!g) { tok = null; drawTok(); return; }
+      x = g.dataset.tx; y = g.dataset.ty; r = 9;
+    }
+    const ns = "http://www.w3.org/2000/svg";
+    const p = document.createElementNS(ns, "g");
+    p.setAttribute("class", "token-preview");
+    p.setAttribute("pointer-events", "none");  // a click on it is a click on its city
+    p.dataset.corp = o.label; p.dataset.city = o.city; p.dataset.hex = o.hex;
+    const circle = document.createElementNS(ns, "circle");
+    circle.setAttribute("cx", x); circle.setAttribute("cy", y); circle.setAttribute("r", r);
+    circle.setAttribute("fill", o.fill);
+    const text = document.createElementNS(ns, "text");
+    const label = o.label.slice(0, 4);
+    text.setAttribute("x", x); text.setAttribute("y", y);
+    text.setAttribute("font-size", label.length > 2 ? Math.min(r * 0.85, 9) : r * 0.9);
+    text.setAttribute("text-anchor", "middle"); text.setAttribute("dominant-baseline", "central");
+    text.setAttribute("font-weight", "bold"); text.setAttribute("fill", o.text);
+    text.textContent = label;
+    p.append(circle, text);
+    s.appendChild(p);
+    const said = document.getElementById("token-said");
+    if (said) {
+      const cost = o.cost_text ? (o.cost === 0 ? " (free)" : ` for ${o.cost_text}`) : "";
+      said.textContent = `${o.label} token in ${o.where}${cost}`;
+    }
+  }
+
   function info(g) {
     const out = document.getElementById("map-info");
     if (out && g) out.textContent = g.dataset.info || g.dataset.hex;
@@ -117,6 +175,8 @@ function trackageMap(gid, post) {
     if (v) { const [x, y, w, h] = v.split(/\s+/).map(Number); setView(x, y, w, h); }
     if (lay && !document.querySelector(`#tile-choices .tile-option[data-hex="${CSS.escape(lay.hex)}"]`)) lay = null;
     drawLay();
+    if (tok) tok = offers().find(o => same(o, tok)) || null;  // still offered, else gone
+    drawTok();
   }
 
   // pan by dragging, pinch with two fingers; a drag is no click
@@ -173,13 +233,22 @@ function trackageMap(gid, post) {
     if (b && b.id === "map-zoom-out") { zoom(1 / 1.4); return true; }
     if (b && b.id === "map-fit") { fit(); return true; }
     if (b && b.id === "map-centre") { centre(JSON.parse(b.dataset.hexes || "[]"), false); return true; }
+    if (b && b.classList.contains("city-link")) { centre([b.dataset.hex], true); preview(o => o.kind === "city" && o.city === b.dataset.city); return true; }
+    if (b && b.classList.contains("hex-token-link")) { centre([b.dataset.hex], true); preview(o => o.kind === "hex" && o.hex === b.dataset.hex); return true; }
     if (b && b.classList.contains("hex-link")) { centre([b.dataset.hex], true); return !b.classList.contains("lay-link"); }
+    if (b && b.id === "token-cancel") { tok = null; drawTok(); return true; }
+    if (b && b.id === "token-confirm") { if (tok) { const a = tok.action; tok = null; drawTok(); post(a); } return true; }
     if (b && b.id === "tile-rotate") { rotate(); return true; }
     if (b && b.id === "tile-cancel") { lay = null; drawLay(); return true; }
     if (b && b.id === "tile-confirm") { if (lay) { const a = lay.actions[lay.i]; lay = null; post(a); } return true; }
     const option = t.closest("#tile-choices .tile-option");
     if (option) { choose(option); return true; }
     if (t.closest("#map .lay-preview")) { rotate(); return true; }
+    const city = t.closest("#map .city.tokenable");
+    if (city && preview(o => o.kind === "city" && o.city === city.dataset.city)) return true;
+    const spot = t.closest("#map g.hex.hex-tokenable:not(.layable)");
+    if (spot && preview(o => o.kind === "hex" && o.hex === spot.dataset.hex)) { info(spot); return true; }
+    if (tok && svg() && svg().contains(t)) { tok = null; drawTok(); }  // a click elsewhere on the map
     const g = t.closest("#map g.hex");
     if (g) info(g);
     if (g && lay && g.dataset.hex === lay.hex) { rotate(); return true; }

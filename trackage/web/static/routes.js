@@ -1,7 +1,8 @@
 // trackage: routes chosen by hand at a run. A train is picked, its stops clicked on the map in
 // order (a city, a town, or a hex with one stop); the run is checked by the engine (POST
 // /api/games/{id}/routes/check: the track between stops found, each route priced or refused with
-// the rule and why) and drawn in the trains' colours. Run posts the run_routes the check gave
+// the rule and why; stops the track passes between two clicked named, one click adding them)
+// and drawn in the trains' colours. Run posts the run_routes the check gave
 // (the server prices it again); Best routes fills in the router's run; Clear empties the routes.
 "use strict";
 
@@ -106,7 +107,15 @@ function trackageRoutes(gid, token, post, showError) {
       const names = r && r.stops ? r.stops.map(x => x.name ? `${x.name} (${x.hex})` : x.hex) : refs;
       t.el.querySelector(".route-stops").textContent = names.length ? names.join(" – ") : (state.conns[t.id] ? "…" : "");
       t.el.querySelector(".route-revenue").textContent = r && r.ok ? `${r.revenue}` : "";
-      t.el.querySelector(".route-reason").textContent = r && !r.ok ? `refused: ${r.reason} [${r.rule}]` : "";
+      const why = t.el.querySelector(".route-reason");
+      why.textContent = r && !r.ok ? `refused: ${r.reason} [${r.rule}]` : "";
+      if (r && !r.ok && r.between && r.between.length && !state.conns[t.id]) {
+        // the stops the track passes between two clicked: one click adds them where they go
+        const add = document.createElement("button");
+        add.type = "button"; add.className = "route-add-between"; add.dataset.train = t.id;
+        add.textContent = "Add " + r.between.map(x => x.name ? `${x.name} (${x.hex})` : x.hex).join(", ");
+        why.append(" ", add);
+      }
       t.el.classList.toggle("refused", !!(r && !r.ok));
     }
     const total = document.getElementById("route-total");
@@ -149,6 +158,12 @@ function trackageRoutes(gid, token, post, showError) {
       const id = selected();
       if (id && state.conns[id]) { delete state.conns[id]; }
       else if (id && state.stops[id]) state.stops[id].pop();
+      render(); check(); return true;
+    }
+    if (btn && btn.classList.contains("route-add-between")) {
+      const r = state.result && state.result.routes.find(x => x.train === btn.dataset.train);
+      const list = state.stops[btn.dataset.train];
+      if (r && r.between && list) list.splice(r.insert_at, 0, ...r.between.map(x => x.node));
       render(); check(); return true;
     }
     if (btn && btn.id === "route-best") {
