@@ -72,22 +72,3 @@ def test_a_private_for_a_tenth_of_its_value_is_bought_whatever_is_kept_back(monk
     assert cheap is not None and cheap[1]["price"] == 1
     dear = {"type": "buy_company", "company": "EVA", "price": 40}
     assert stock.score_buy_company(game, player, dear, {}) is None
-
-
-def test_saving_for_the_train_that_rusts_all_of_an_operators_trains():
-    """1822 (tweak ``save_for_rust``): a minor whose L-train rusts with the first 3-train, still
-    behind other trains in the depot, withholds until it holds the 3-train's price."""
-    from trackage.bots.rules.operate import score_dividend
-
-    three = SimpleNamespace(name="3", price=200)
-    l_train = SimpleNamespace(name="L", price=60, rusted=False, rusts_with=lambda t: t.name == "3",
-                              obsoletes_with=lambda t: False)
-    depot = SimpleNamespace(depot_trains=lambda: [l_train], upcoming=[l_train, three])
-    game = SimpleNamespace(depot=depot)
-    minor = SimpleNamespace(cash=150, trains=[l_train])
-    withhold, half = {"kind": "withhold"}, {"kind": "half"}
-    assert score_dividend(game, minor, withhold) < score_dividend(game, minor, half)
-    assert score_dividend(game, minor, withhold, save_ahead=True) > score_dividend(game, minor, half, save_ahead=True)
-    assert tweaks_for("1822")["save_for_rust"] and "save_for_rust" not in tweaks_for("1825")
-    minor.cash = 200
-    assert score_dividend(game, minor, withhold, save_ahead=True) < score_dividend(game, minor, half, save_ahead=True)

@@ -72,7 +72,7 @@ class RuleBot(BotBase):
             elif kind == "run_routes":
                 out.append((operate.score_run(a), finalize(a)))
             elif kind == "dividend":
-                out.append((operate.score_dividend(game, entity, a, bool(tweaks.get("save_for_rust"))), finalize(a)))
+                out.append((operate.score_dividend(game, entity, a), finalize(a)))
             elif kind == "buy_train":
                 key = id(entity)
                 if key not in train_picks:

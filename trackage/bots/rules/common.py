@@ -58,18 +58,6 @@ def trains_about_to_rust(game: Any, entity: Any) -> bool:
     return all(t.rusts_with(nxt) or t.obsoletes_with(nxt) for t in trains)
 
 
-def rusting_train(game: Any, entity: Any) -> Any:
-    """The first train left in the depot with which every train of ``entity`` rusts or goes
-    obsolete (None when it has no train or none of the depot's does that)."""
-    trains = trains_of(entity)
-    if not trains:
-        return None
-    for nxt in getattr(game.depot, "upcoming", []):
-        if all(t.rusts_with(nxt) or t.obsoletes_with(nxt) for t in trains):
-            return nxt
-    return None
-
-
 def controlled_by(entity: Any, player: Any) -> bool:
     return entity is not None and controller(entity) is player
 

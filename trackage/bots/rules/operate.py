@@ -12,7 +12,6 @@ from .common import (
     controlled_by,
     finalize,
     price_of,
-    rusting_train,
     trains_about_to_rust,
     trains_of,
 )
@@ -24,18 +23,13 @@ def score_run(action: dict[str, Any]) -> float:
     return 100.0 + sum(int(r.get("revenue", 0)) for r in action.get("routes", [])) / 1000.0
 
 
-def score_dividend(game: Any, entity: Any, action: dict[str, Any], save_ahead: bool = False) -> float:
+def score_dividend(game: Any, entity: Any, action: dict[str, Any]) -> float:
     """Pay out, unless the operator has no train (or its trains rust with the next one) and
-    cannot afford one: then withhold, so that its president is not made to pay for it.
-    With ``save_ahead`` (tweak ``save_for_rust``) it also withholds while it lacks the price of
-    the depot train that will rust all of its trains, however far off that train is."""
+    cannot afford one: then withhold, so that its president is not made to pay for it."""
     kind = action.get("kind")
     cheapest = cheapest_depot_price(game)
     endangered = not trains_of(entity) or trains_about_to_rust(game, entity)
     starving = endangered and cheapest is not None and entity.cash < cheapest
-    if save_ahead and not starving:
-        rusting = rusting_train(game, entity)
-        starving = rusting is not None and entity.cash < int(rusting.price)
     if kind == "withhold":
         return 90.0 if starving else 10.0
     if kind == "payout":

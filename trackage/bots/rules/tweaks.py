@@ -9,11 +9,7 @@ default when a title leaves one out):
   forced (1861, 1867: one that ends its train step without a train is nationalised; 1858:
   it earns nothing and its price drops);
 - ``president_pays`` (True): a president may be made to pay for a train (not in 1858), so
-  what that may cost is kept back before buying shares or bidding;
-- ``save_for_rust`` (False): an operator withholds while it lacks the price of the depot train
-  that will rust all of its trains (1822: when the first 3-train rusts every minor's L-train,
-  the presidents pay for the 3-trains, a player short of cash borrows from the bank, and that
-  debt grows by half each stock round, faster than a player in that state can repay it)."""
+  what that may cost is kept back before buying shares or bidding."""
 
 from __future__ import annotations
 
@@ -21,8 +17,7 @@ from types import MappingProxyType
 from typing import Any
 
 TWEAKS: MappingProxyType[str, MappingProxyType[str, Any]] = MappingProxyType({
-    "1822": MappingProxyType({"bid_margin": 1.0, "bid_extra": 20, "bid_reserve": 100, "max_holdings": 3,
-                                     "save_for_rust": True}),
+    "1822": MappingProxyType({"bid_margin": 1.0, "bid_extra": 20, "bid_reserve": 100, "max_holdings": 3}),
     "1861": MappingProxyType({"buy_when_trainless": True}),
     "1867": MappingProxyType({"buy_when_trainless": True}),
     "1858": MappingProxyType({"buy_when_trainless": True, "president_pays": False}),
