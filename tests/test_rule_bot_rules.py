@@ -72,3 +72,29 @@ def test_a_private_for_a_tenth_of_its_value_is_bought_whatever_is_kept_back(monk
     assert cheap is not None and cheap[1]["price"] == 1
     dear = {"type": "buy_company", "company": "EVA", "price": 40}
     assert stock.score_buy_company(game, player, dear, {}) is None
+
+
+def test_bids_led_elsewhere_count_as_spent_and_held(monkeypatch):
+    """1822's bid boxes stay open all the stock round: the bids a player leads on other items
+    count against its cash and its holdings."""
+    import trackage.bots.rules.stock as stock
+    from trackage.core.steps.auction import AuctionMixin
+
+    me = SimpleNamespace(cash=300, companies=[])
+    m12, m14, m20 = (SimpleNamespace(value=100, sym=s) for s in ("M12", "M14", "M20"))
+    leads = {id(m12): (me, 100, m12), id(m14): (me, 110, m14)}
+
+    class Step(AuctionMixin):
+        def highest_bid(self, item):
+            return leads.get(id(item))
+
+    syms = {"M12": m12, "M14": m14, "M20": m20}
+    game = SimpleNamespace(round=SimpleNamespace(active_step=Step), companies=[m12, m14, m20],
+                           index=SimpleNamespace(company=syms.get), corporations=[], minors=[])
+    monkeypatch.setattr(stock, "kept_back", lambda game, player, tweaks: 0)
+    bid = {"type": "bid", "company": "M20", "price": 100}
+    assert stock.leading_bids(game, me, m20) == [100, 110]
+    assert stock.score_bid(game, me, bid, {}) is None  # 100 + 210 led > 300
+    me.cash = 600
+    assert stock.score_bid(game, me, bid, {}) is not None
+    assert stock.score_bid(game, me, bid, {"max_holdings": 2}) is None

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...core.steps.auction import AuctionMixin
 from ..base import controller
 from .common import (
     corporation_of_share,
@@ -110,13 +111,19 @@ def company_value(game: Any, action: dict[str, Any]) -> int:
 
 
 def score_bid(game: Any, player: Any, action: dict[str, Any], tweaks: dict[str, Any]) -> Scored | None:
-    """Bid the least allowed when it is within face value plus a margin and the cash allows."""
+    """Bid the least allowed when it is within face value plus a margin and the cash allows.
+    The bids the player leads on other items count as spent and as held (1822's bid boxes stay
+    open all the stock round: counting only what was already won, the rule bot once led on
+    three minors and two privates with 525 of its 525)."""
     value = company_value(game, action)
     low = price_of(action)
     limit = max(value, 1) * float(tweaks.get("bid_margin", 1.2)) + float(tweaks.get("bid_extra", 10))
-    if low > limit or low + int(tweaks.get("bid_reserve", 0)) + kept_back(game, player, tweaks) > player.cash:
+    item = game.index.company(action.get("company")) if action.get("company") else None
+    leading = leading_bids(game, player, item)
+    need = low + sum(leading) + int(tweaks.get("bid_reserve", 0)) + kept_back(game, player, tweaks)
+    if low > limit or need > player.cash:
         return None
-    if holdings(game, player) >= int(tweaks.get("max_holdings", 99)):
+    if holdings(game, player) + len(leading) >= int(tweaks.get("max_holdings", 99)):
         return None
     return 24.0 - low / 1000.0, finalize(action, low)
 
@@ -131,6 +138,22 @@ def score_buy_company(game: Any, player: Any, action: dict[str, Any], tweaks: di
     if low + reserve > player.cash or (value and low > value):
         return None
     return 20.0, finalize(action, low)
+
+
+def leading_bids(game: Any, player: Any, item: Any) -> list[int]:
+    """The prices of the bids ``player`` leads on items other than ``item`` in the auction step
+    under way (titles whose bids stay open on several items at once; one item elsewhere)."""
+    step = game.round.active_step()
+    if not isinstance(step, AuctionMixin):
+        return []
+    out: list[int] = []
+    for company in game.companies:
+        if company is item:
+            continue
+        top = step.highest_bid(company)
+        if top is not None and top[0] is player:
+            out.append(int(top[1]))
+    return out
 
 
 def holdings(game: Any, player: Any) -> int:
