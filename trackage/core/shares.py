@@ -200,6 +200,29 @@ class ShareMarket:
                   and (h.is_player or (h.is_corporation and h is not corp)) and p > 0]
         return (max(others) if others else 0) >= bundle.presidents_share.percent
 
+    def change_given_back(self, seller: Any, bundle: ShareBundle) -> bool:
+        """Can the sale of part of ``seller``'s president's certificate give back the rest?
+        When the presidency passes, the new president swaps ordinary shares for the
+        certificate, and the part not sold returns to the seller from the pool: with too few
+        shares of the company there after the swap, the reference fails, so the sale is not
+        a legal one (the 1825 random game of seed 0, game 10, offered one)."""
+        pres = bundle.presidents_share
+        if pres is None or not bundle.partial:
+            return True
+        corp = bundle.corporation
+        moved = sum(s.percent for s in bundle.shares)
+        kept = seller.percent_of(corp) - moved
+        top = max((p for h, p in corp.player_share_holders().items() if h is not seller), default=0)
+        if kept >= top:
+            return True  # the seller stays president: nothing is swapped
+        if self.allow_president_sale and top < corp.presidents_percent:
+            return True  # receivership: the pool holds the certificate and gives back from it
+        in_pool = sum(1 for s in self.pool.shares_of(corp) if not s.president)
+        in_pool += sum(1 for s in bundle.shares if not s.president)
+        if kept < pres.percent:  # the new president's ordinary shares go to the pool
+            in_pool += pres.percent // corp.share_percent
+        return in_pool >= (moved - bundle.percent) // corp.share_percent
+
     def fit_in_pool(self, bundle: ShareBundle, limit: int) -> bool:
         return bundle.percent + self.pool.percent_of(bundle.corporation) <= limit
 

@@ -131,6 +131,8 @@ class EmergencyBuyTrain(BuyTrain):
         market allows it, the buying company keeps him as president, and no more than needed."""
         if bundle.owner is not player or not self.sellable_bundle(player, bundle):
             return False
+        if not self.game.share_market.change_given_back(player, bundle):
+            return False
         corp = bundle.corporation
         if corp is self.emergency_buyer() and corp.owner is player \
                 and not keeps_presidency(player, bundle, self.presidency_holdings(corp)):

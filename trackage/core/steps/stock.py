@@ -283,9 +283,10 @@ class BuySellParShares(Passing):
         if self.just_bought(bundle.corporation) or (
                 self.ONE_SALE_PER_TURN and self.sold_now(entity, bundle.corporation) == "now"):
             return False
+        market = self.game.share_market
         return (self.can_sell_order()
-                and self.game.share_market.fit_in_pool(bundle, self.game.market_share_limit(bundle.corporation))
-                and self.can_dump(entity, bundle))
+                and market.fit_in_pool(bundle, self.game.market_share_limit(bundle.corporation))
+                and self.can_dump(entity, bundle) and market.change_given_back(entity, bundle))
 
     def just_bought(self, corp: Corporation) -> bool:
         """Whether ``corp``'s shares are barred from sale as the turn's last purchase or par
