@@ -29,6 +29,8 @@ import sys
 from collections.abc import Callable, Container, Hashable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from .walk_prune import NO_LANE, Targets, gauge_ok, lanes_ok
+
 __all__ = [
     "ABORT",
     "DistanceGraph",
@@ -44,6 +46,7 @@ if sys.getrecursionlimit() < 20000:
     sys.setrecursionlimit(20000)
 
 ABORT = object()
+"""Returned by a node-walk visitor to stop the walk from going beyond that path."""
 
 if TYPE_CHECKING:
     from .board import Board
@@ -56,7 +59,7 @@ if TYPE_CHECKING:
 
 # what a walk carries: the board's links (hex id -> edge -> neighbour), its tiles (hex id ->
 # tile) and the targets of a corporation's graph walk (None: a plain walk)
-_W: TypeAlias = "tuple[Mapping[str, Mapping[int, Hex]], Mapping[str, Placed], _Targets | None]"
+_W: TypeAlias = "tuple[Mapping[str, Mapping[int, Hex]], Mapping[str, Placed], Targets | None]"
 Counter: TypeAlias = "dict[Hashable, int]"  # edge crossings and junction passes on the walk
 PathVisit: TypeAlias = "Callable[[Path, dict[Path, bool], Counter, bool], object]"
 NodeVisit: TypeAlias = "Callable[[Path, dict[Path, bool], dict[NodeBase, bool]], object]"
@@ -71,93 +74,6 @@ Walked: TypeAlias = ("tuple[HexEdges, dict[NodeBase, bool], dict[Path, bool], di
 
 class _Complete(Exception):
     """A graph walk has seen everything it could reach."""
-
-
-class _Targets:
-    """What a corporation's graph walk from one token has still to find: the paths of its
-    reach (an over-approximation) not seen yet. A converging walk (whose marks vanish when
-    it returns) does not go where none of them can be reached any more: the reference walks
-    every such branch, exponentially, to find nothing."""
-
-    __slots__ = ("blocks", "corp", "left", "links", "nodes", "skip_paths", "skip_track", "tile_at")
-
-    def __init__(self, left: set[Path], corp: Entity | None, blocks: Callable[[NodeBase, Entity], bool],
-                 skip_track: str | None, skip_paths: Container[Path] | None, links: Mapping[str, Mapping[int, Hex]],
-                 tile_at: Mapping[str, Placed]):
-        self.left = left
-        self.nodes: dict[NodeBase, bool] = {}
-        self.corp = corp
-        self.blocks = blocks
-        self.skip_track = skip_track
-        self.skip_paths = skip_paths
-        self.links = links
-        self.tile_at = tile_at
-
-    def _open(self, q: Path, visited: dict[Path, bool], counter: Counter) -> bool:
-        if q in visited or q.track == self.skip_track or (self.skip_paths and q in self.skip_paths):
-            return False
-        j = q.junction
-        if j is not None and (q.terminal or counter.get(j, 0) > 1):
-            return False
-        hid = q.hex.id
-        for e in q.edges:
-            if counter.get((hid, e.num, e.lanes[1]), 0) > 0:
-                return False
-        return True
-
-    def hopeless(self, path: Path, skip: int | None, visited: dict[Path, bool], counter: Counter) -> bool:
-        """Can no path still to find be reached by walking on from ``path`` (entered through
-        edge ``skip``) under the restrictions the walk has now?"""
-        left = self.left
-        if path in left:
-            return False
-        links, tile_at, nodes, corp, blocks = self.links, self.tile_at, self.nodes, self.corp, self.blocks
-        # a path reached through one edge may leave through the others: (path, entry) pairs
-        seen = {(path, skip)}
-        todo = [(path, skip)]
-        while todo:
-            q, entry = todo.pop()
-            nxt: list[Path] = []
-            j = q.junction
-            if j is not None:
-                nxt.extend(j.paths)
-            hid = q.hex.id
-            for e in q.edges:
-                if e.num == entry:
-                    continue
-                nb = links[hid].get(e.num)
-                if nb is None:
-                    continue
-                np_edge = (e.num + 3) % 6
-                for np in tile_at[nb.id].paths_at(np_edge):
-                    if e.lanes != _NO_LANE or np.exit_lanes.get(np_edge) != _NO_LANE:
-                        if not _lanes_ok(e.lanes, np.exit_lanes.get(np_edge)):
-                            continue
-                    if not q.ignore_gauge_walk and not _gauge_ok(q.track, np.track):
-                        continue
-                    if (np, np_edge) not in seen:
-                        seen.add((np, np_edge))
-                        if self._open(np, visited, counter):
-                            if np in left:
-                                return False
-                            todo.append((np, np_edge))
-            if not q.terminal:
-                for n in q.nodes:
-                    if n in nodes or (corp is not None and blocks(n, corp)):
-                        continue
-                    nxt.extend(p for p in n.paths if not p.ignore)
-            for np in nxt:
-                if (np, None) not in seen:
-                    seen.add((np, None))
-                    if self._open(np, visited, counter):
-                        if np in left:
-                            return False
-                        todo.append((np, None))
-        return True
-
-"""Returned by a node-walk visitor to stop the walk from going beyond that path."""
-
-_NO_LANE = (1, 0)
 
 
 # --------------------------------------------------------------------------------------
@@ -187,24 +103,6 @@ def hex_lookup(hexmap: Any) -> Callable[[str], Hex | None]:
 
 # --------------------------------------------------------------------------------------
 # walkers
-
-
-def _lanes_ok(l0: tuple[int, int] | None, l1: tuple[int, int] | None) -> bool:
-    if l0 is None or l1 is None:
-        return False
-    w0 = l0[0]
-    if w0 == l1[0]:
-        return l1[1] == w0 - l0[1] - 1
-    small, big = (l0, l1) if tuple(l0) < tuple(l1) else (l1, l0)
-    return small[1] + (big[0] - small[0]) // 2 == big[0] - big[1] - 1
-
-
-def _gauge_ok(track: str, other: str) -> bool:
-    if track == "broad":
-        return other == "broad" or other == "dual"
-    if track == "narrow":
-        return other == "narrow" or other == "dual"
-    return track == "dual"
 
 
 def walk_path(path: Path, visit: PathVisit, *, board: Board, visited: dict[Path, bool] | None = None,
@@ -268,10 +166,10 @@ def _walk_path(path: Path, skip: int | None, jskip: NodeBase | None, visited: di
             track = path.track
             gauge_free = path.ignore_gauge_walk
             for np in tile_at[nb.id].paths_at(np_edge):
-                if lanes != _NO_LANE or np.exit_lanes.get(np_edge) != _NO_LANE:
-                    if not _lanes_ok(lanes, np.exit_lanes.get(np_edge)):
+                if lanes != NO_LANE or np.exit_lanes.get(np_edge) != NO_LANE:
+                    if not lanes_ok(lanes, np.exit_lanes.get(np_edge)):
                         continue
-                if not gauge_free and not _gauge_ok(track, np.track):
+                if not gauge_free and not gauge_ok(track, np.track):
                     continue
                 _walk_path(np, np_edge, None, visited, skip_paths, counter, skip_track, conv, visit, W)
             counter[key] -= 1
@@ -640,10 +538,10 @@ class TrackGraph:
                     continue
                 np_edge = (e.num + 3) % 6
                 for np in tile_at[nb.id].paths_at(np_edge):
-                    if e.lanes != _NO_LANE or np.exit_lanes.get(np_edge) != _NO_LANE:
-                        if not _lanes_ok(e.lanes, np.exit_lanes.get(np_edge)):
+                    if e.lanes != NO_LANE or np.exit_lanes.get(np_edge) != NO_LANE:
+                        if not lanes_ok(e.lanes, np.exit_lanes.get(np_edge)):
                             continue
-                    if not p.ignore_gauge_walk and not _gauge_ok(p.track, np.track):
+                    if not p.ignore_gauge_walk and not gauge_ok(p.track, np.track):
                         continue
                     add(np)
             if p.terminal:
@@ -785,7 +683,7 @@ class TrackGraph:
                 continue
             visited = dict(start_set)
             del visited[start]
-            targets = _Targets(left, walk_corp, board.blocks, skip_track, skip_paths, W[0], W[1])
+            targets = Targets(left, walk_corp, board.blocks, skip_track, skip_paths, W[0], W[1])
 
             def visit(path: Path, _vp: dict[Path, bool], _vn: dict[NodeBase, bool], left: set[Path] = left) -> None:
                 if path in left:
@@ -819,7 +717,7 @@ class TrackGraph:
             # the paths this walk could ever reach that are not seen yet: once none is left the
             # walk can add nothing more and stops (the reference walks on, exponentially)
             reach = self._closure(start, start_set, walk_corp, skip_paths, skip_track, W)
-            targets = _Targets({p for p in reach if p not in paths}, walk_corp, board.blocks, skip_track,
+            targets = Targets({p for p in reach if p not in paths}, walk_corp, board.blocks, skip_track,
                                skip_paths, W[0], W[1])
             left = targets.left
             WT: _W = (W[0], W[1], targets)
