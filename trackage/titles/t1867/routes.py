@@ -208,27 +208,32 @@ class RouteRules1867(RouteRules):
 
         def bound(stops, base: int, weakest: int = 0) -> int:
             at = stops()
-            if hex_of.keys().isdisjoint(at) and (not weakest or tokened.isdisjoint(at)):
+            if not weakest and hex_of.keys().isdisjoint(at):
                 return base
             gain: dict = {}  # bonus hex -> the most its stop adds if it pays (negative: a shortfall)
+            n_mandatory = 0
+            token_short = None  # the best tokened stop's shortfall (None: no tokened stop)
             for s in at:
                 h = hex_of.get(s)
-                if h is None:
-                    continue
-                v = value(s) if weakest else None
-                g = per_hex.get(h, 0) + (min(0, v - weakest) if v is not None else 0)
-                gain[h] = max(gain.get(h, g), g)
+                short = 0
+                if weakest and (h is not None or s in tokened):
+                    v = value(s)
+                    short = min(0, v - weakest) if v is not None else 0
+                if s in tokened:  # (its bonus and shortfall, if of a bonus hex, count there)
+                    t = 0 if h is not None else short
+                    token_short = t if token_short is None else max(token_short, t)
+                elif s in mandatory:
+                    n_mandatory += 1
+                if h is not None:
+                    g = per_hex.get(h, 0) + short
+                    gain[h] = max(gain.get(h, g), g)
             base += sum(g for g in gain.values() if g > 0)
             if timmins in gain:
                 cap = [min(0, g) for h, g in gain.items() if h in capitals]
                 if cap:
                     base += max(0, both + min(0, gain[timmins]) + max(cap))
-            if weakest and tokened and sum(1 for s in at if s in mandatory) != must_pay:
-                # a paid tokened stop: none of a bonus hex (its shortfall is counted above)
-                # costs at least the shortfall of the best one
-                short = [0 if s in hex_of else min(0, (value(s) or weakest) - weakest) for s in at if s in tokened]
-                if short:
-                    base += max(short)
+            if token_short is not None and n_mandatory != must_pay:
+                base += token_short  # a tokened stop pays (``compute_stops``)
             return base
 
         bound.relevant = frozenset(hex_of) | tokened | mandatory  # type: ignore[attr-defined]  # (the stops it reads)
