@@ -84,3 +84,21 @@ def test_bound_of_a_5_5e_is_at_least_its_revenue(monkeypatch, title, log, at):
         tight += c.bound == v
     assert exact > len(ranks) // 2
     assert tight > exact // 2
+
+
+def test_hard_1861_national_prices_few_routes():
+    """1861/167259.json before run_routes 594, the national with 8 tokens and one 5+5E:
+    750, proven, in one walk; with the bonuses bounded by what their stops can pay, the list
+    keeps and prices a handful of routes (1,468 exact evaluations with the old bound)."""
+    path = FIXTURES / "1861" / "167259.json"
+    if not path.exists():
+        pytest.skip(f"NO FIXTURES: {path} is absent (set TRACKAGE_FIXTURES)")
+    game, _ = logstates.state_before(path, 594)
+    national = with_national_train(game)
+    res = optimal_routes(game, national)
+    assert res.optimal and res.revenue == 750
+    assert res.stats.passes == 1
+    assert sum(res.stats.candidates.values()) < 50
+    assert res.stats.evaluated < 50
+    trains = {t.id: t for t in national.trains}
+    assert sum(game.compute_route_revenues(national, res.routes, trains)) == 750
