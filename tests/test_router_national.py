@@ -5,10 +5,14 @@ floor from the best run judged walks once, with the same proven revenue."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from conftest import FIXTURES
 
+from trackage.core.routes import rules_for
 from trackage.router import logstates, optimal_routes, solve
+from trackage.router.candidates import evaluate_alone
 from trackage.router.national import with_national_train
 
 LOG = FIXTURES / "1867" / "21268.json"
@@ -38,3 +42,63 @@ def test_floor_from_bounds_gives_the_same_run(state, monkeypatch):
     monkeypatch.setattr(solve, "_walk", lambda *a, judge=None, **k: real(*a, **k))
     res = optimal_routes(game, national)
     assert res.optimal and res.revenue == 830
+
+
+BOUND_STATES = [("1867", "21268.json", 846), ("1861", "167259.json", 594),
+                ("1861", "bank_breaks_then_final_phase.json", 758)]
+
+
+@pytest.mark.parametrize(("title", "log", "at"), BOUND_STATES)
+def test_bound_of_a_5_5e_is_at_least_its_revenue(monkeypatch, title, log, at):
+    """1867/1861's bound for a train paying its 5 best stops counts a bonus only as far as
+    its stop can pay (and a tokened stop must pay): on 1,500 routes of the national's whole
+    list (no floor), the bound is at least the route's exact value, and it is that value on
+    most of them."""
+    path = FIXTURES / title / log
+    if not path.exists():
+        pytest.skip(f"NO FIXTURES: {path} is absent (set TRACKAGE_FIXTURES)")
+    game, _ = logstates.state_before(path, at)
+    national = with_national_train(game)
+    rules = rules_for(game)
+    lists: list = []
+    real = solve._walk
+
+    def whole(plan, stats, *a, **k):  # every route, as a table (no floor)
+        kind, theirs = real(plan, stats)
+        lists.append(kind.cands)
+        return kind, theirs
+
+    monkeypatch.setattr(solve, "_walk", whole)
+    res = optimal_routes(game, national)
+    assert res.optimal
+    (table,) = lists
+    ranks = random.Random(5).sample(range(len(table)), min(1500, len(table)))
+    exact = tight = 0
+    for r in ranks:
+        c = table[r]
+        v = evaluate_alone(rules, c.train, c.nodes, c.segs)
+        if v is None:
+            continue
+        exact += 1
+        assert c.bound >= v, (r, c.bound, v)
+        tight += c.bound == v
+    assert exact > len(ranks) // 2
+    assert tight > exact // 2
+
+
+def test_hard_1861_national_prices_few_routes():
+    """1861/167259.json before run_routes 594, the national with 8 tokens and one 5+5E:
+    750, proven, in one walk; with the bonuses bounded by what their stops can pay, the list
+    keeps and prices a handful of routes (1,468 exact evaluations with the old bound)."""
+    path = FIXTURES / "1861" / "167259.json"
+    if not path.exists():
+        pytest.skip(f"NO FIXTURES: {path} is absent (set TRACKAGE_FIXTURES)")
+    game, _ = logstates.state_before(path, 594)
+    national = with_national_train(game)
+    res = optimal_routes(game, national)
+    assert res.optimal and res.revenue == 750
+    assert res.stats.passes == 1
+    assert sum(res.stats.candidates.values()) < 50
+    assert res.stats.evaluated < 50
+    trains = {t.id: t for t in national.trains}
+    assert sum(game.compute_route_revenues(national, res.routes, trains)) == 750

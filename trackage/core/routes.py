@@ -89,8 +89,9 @@ class RouteTrain(Protocol):
 RouterStops = Callable[[], Sequence["RevenueCenter"]]
 """A route's stops as the router's hooks take them: called, it gives them (so a hook that
 needs no stops costs nothing)."""
-RouterBound = Callable[[RouterStops, int], int]
-"""``bound(stops, base)``: :meth:`RouteRules.router_bound_for`'s route bound."""
+RouterBound = Callable[[RouterStops, int, int], int]
+"""``bound(stops, base, weakest)``: :meth:`RouteRules.router_bound_for`'s route bound (see
+:meth:`RouteRules.router_route_bound`)."""
 RouterBonus = Callable[[RouterStops], int]
 """``bonus(stops)``: :meth:`RouteRules.router_run_bonus_for`'s run bonus."""
 
@@ -468,20 +469,23 @@ class RouteRules:
         :meth:`check_overlap`); not overridden, the router uses the track keys directly."""
         return keys
 
-    def router_route_bound(self, train: Train, corp: Entity, stops: RouterStops, base: int) -> int:
+    def router_route_bound(self, train: Train, corp: Entity, stops: RouterStops, base: int,
+                           weakest: int = 0) -> int:
         """An upper bound of the revenue of ``train``'s route for ``corp`` whose stops are
         ``stops()`` and whose best stop values (:meth:`stop_revenue`, as many as the distance
         pays) sum to ``base``: what the bonuses of :meth:`revenue_for` add, halved for wounded
-        trains, .... Asked per route the router ranks (through :meth:`router_bound_for`).
-        Default ``base``: revenue is the stop values' sum; not overridden, the router takes
-        ``base`` as the bound without calling it."""
+        trains, .... ``weakest``: when only the best stops pay and the route has at least that
+        many, the lowest stop value counted in ``base`` (a stop not counted there pays only in
+        place of one worth at least that much), else 0. Asked per route the router ranks
+        (through :meth:`router_bound_for`). Default ``base``: revenue is the stop values' sum;
+        not overridden, the router takes ``base`` as the bound without calling it."""
         return base
 
     def router_bound_for(self, train: Train, corp: Entity) -> RouterBound | None:
         """:meth:`router_route_bound` for one train and company, made once per walk: a
-        function ``bound(stops, base)`` (what it looks up per company looked up once). With a
-        ``relevant`` attribute (the set of stops it reads) the router's tables call it once
-        per distinct (those stops, base) instead of once per route. Asked once per train kind.
+        function ``bound(stops, base, weakest)`` (what it looks up per company looked up
+        once). With a ``relevant`` attribute (the set of stops it reads) the router's tables
+        call it once per distinct (those stops, base, weakest) instead of once per route. Asked once per train kind.
         Default: :meth:`router_route_bound` with ``train`` and ``corp`` given, or None (no
         route bound) when that is not overridden either."""
         if type(self).router_route_bound is RouteRules.router_route_bound:

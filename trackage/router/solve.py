@@ -182,7 +182,7 @@ class _Plan:
                                   unique_hexes=bool(rules.router_unique_stop_hexes(train)))
         en.budget = work_limit
         en.slack = _bound_slack(rules, train, entity)
-        # the route bound as ``hook(stops, base)``: the title's ``router_bound_for(train,
+        # the route bound as ``hook(stops, base, weakest)``: the title's ``router_bound_for(train,
         # corp)`` (made once per walk; by default its ``router_route_bound``); None: no bound
         self.hook = rules.router_bound_for(train, entity)
         self.base_hook = sv.base_hook
@@ -199,8 +199,10 @@ class _Plan:
             got = self.base_memo[b] = self.base_hook(self.train, self.entity, b)
         return got
 
-    def bound(self, h: Entry, o: Entry | None, b: int) -> tuple[int, int]:
-        """(bound, bonus) of a route from its stop values' sum ``b``."""
+    def bound(self, h: Entry, o: Entry | None, b: int, weakest: int = 0) -> tuple[int, int]:
+        """(bound, bonus) of a route from its stop values' sum ``b`` (``weakest``: the lowest
+        value counted in it when only the best ``pay`` stops pay and the route has that many,
+        else 0)."""
         bonus = 0
         hook = self.hook
         run_bonus = self.run_bonus
@@ -209,7 +211,7 @@ class _Plan:
         if hook is not None or run_bonus is not None:
             stops = partial(trail_nodes, h, o)
             if hook is not None:
-                b = hook(stops, b)
+                b = hook(stops, b, weakest)
             if run_bonus is not None:
                 bonus = run_bonus(stops)
         return b, bonus
@@ -294,6 +296,8 @@ def _walk(plan: _Plan, stats: Stats, floor: int | None = None, rising: bool = Fa
     base_only = hook is None and run_bonus is None and plan.base_hook is not None
     base_memo = plan.base_memo
     zero = (0,) if summed else ((),)
+    pay = plan.pay if plan.pay is not None else 0
+    weakest = 0
     others: Sequence[Entry | None]
     ovals: Sequence[Any]
     states: Sequence[Any]
@@ -315,22 +319,27 @@ def _walk(plan: _Plan, stats: Stats, floor: int | None = None, rising: bool = Fa
             else:
                 vals = merged(hv, ov)
                 b = sum(vals)
+                weakest = vals[pay - 1] if len(vals) >= pay else 0
             if riders:
                 for plan_r, out in zip(riders, rider_cands):
                     if plan_r.meter.accepts(state):
-                        rb, rbonus = plan_r.bound(h, o, b if summed else sum(vals[:plan_r.pay]))
+                        if summed:
+                            rb, rbonus = plan_r.bound(h, o, b)
+                        else:
+                            rp = plan_r.pay or 0
+                            rb, rbonus = plan_r.bound(h, o, sum(vals[:rp]), vals[rp - 1] if len(vals) >= rp else 0)
                         if rb + rbonus >= 1:
                             out.append(Candidate(h, o, rb + rbonus, mask, rbonus, plan_r.train))
             if slack is not None and b + slack < low:
                 continue  # the hooks cannot lift it to the floor
             bonus = 0
             if hook_only:
-                b = hook(partial(trail_nodes, h, o), b)  # type: ignore[misc]  # (hook_only: it is set)
+                b = hook(partial(trail_nodes, h, o), b, weakest)  # type: ignore[misc]  # (hook_only: it is set)
             elif base_only:
                 got = base_memo.get(b)
                 b = got if got is not None else plan.base_bound(b)
             elif hooked:
-                b, bonus = bound(h, o, b)
+                b, bonus = bound(h, o, b, weakest)
             if b + bonus < low:
                 continue
             cand = Candidate(h, o, b + bonus, mask, bonus, train)

@@ -237,6 +237,7 @@ class _Routes:
         self.alone = self.kidx == n_t
         self._merged: tuple[list[tuple[int, ...]], Ints] | None = None
         self._sums: dict[int | None, Ints] = {}
+        self._weakest: dict[int, Ints] = {}
         self.rows: dict[int, tuple[Bytes, Bytes]] = {}  # width -> the halves' masks as rows (``CandTable.halves_rows``)
 
     def sums(self, pay: int | None) -> Ints:
@@ -263,6 +264,20 @@ class _Routes:
             merged, inverse = self._merged
             got = np.array([sum(m[:pay]) for m in merged], dtype=np.int64)[inverse]
         self._sums[pay] = got
+        return got
+
+    def weakest(self, pay: int | None) -> Ints:
+        """Every route's lowest stop value among the ``pay`` best it sums when only those pay
+        and it has that many stops (else 0; every route 0 when every stop pays)."""
+        if pay is None or self.en.pay is None:
+            return np.zeros(len(self.group), dtype=np.int64)
+        got = self._weakest.get(pay)
+        if got is None:
+            self.sums(pay)
+            assert self._merged is not None  # (made by ``sums``)
+            merged, inverse = self._merged
+            got = self._weakest[pay] = np.array([m[pay - 1] if len(m) >= pay else 0 for m in merged],
+                                                dtype=np.int64)[inverse]
         return got
 
     def relevant_masks(self, nodes: frozenset[RevenueCenter]) -> tuple[Ints | None, list[RevenueCenter]]:
@@ -292,26 +307,33 @@ class _Routes:
         return partial(trail_nodes, h, self.tails[k] if k < len(self.tails) else None)
 
 
-def _through(fn: Callable[..., int], routes: _Routes, base: Ints | None, with_base: bool) -> Ints:
-    """A title's per-route function over every route: ``fn(stops, base)`` (``with_base``) or
-    ``fn(stops)``. A function whose ``relevant`` (a set of stops) says what it reads is
-    called once per distinct (stops among them, base); else once per route."""
+def _through(fn: Callable[..., int], routes: _Routes, base: Ints | None, with_base: bool,
+             weakest: Ints | None = None) -> Ints:
+    """A title's per-route function over every route: ``fn(stops, base, weakest)``
+    (``with_base``) or ``fn(stops)``. A function whose ``relevant`` (a set of stops) says what
+    it reads is called once per distinct (stops among them, base, weakest); else once per
+    route."""
     relevant = getattr(fn, "relevant", None)
     masks = order = None
     if relevant is not None:
         masks, order = routes.relevant_masks(relevant)
     if masks is None:
         if with_base:
-            assert base is not None
-            return np.array([fn(routes.stops_of(r), b) for r, b in enumerate(base.tolist())], dtype=np.int64)
+            assert base is not None and weakest is not None
+            pairs = enumerate(zip(base.tolist(), weakest.tolist()))
+            return np.array([fn(routes.stops_of(r), b, w) for r, (b, w) in pairs], dtype=np.int64)
         return np.array([fn(routes.stops_of(r)) for r in range(len(routes.group))], dtype=np.int64)
     assert order is not None
     m_vals, m_place = _unique(masks)
-    nb = 1
+    nb = nw = 1
     b_vals: list[int] = []
+    w_vals: list[int] = []
     if with_base:
-        assert base is not None
-        b_vals, b_place = _unique(base)
+        assert base is not None and weakest is not None
+        # (base, weakest) pairs as one code
+        w_vals, w_place = _unique(weakest)
+        nw = max(1, len(w_vals))
+        b_vals, b_place = _unique(base * nw + w_place)
         nb = max(1, len(b_vals))
         codes, inverse = _unique(m_place * nb + b_place)
     else:
@@ -321,7 +343,8 @@ def _through(fn: Callable[..., int], routes: _Routes, base: Ints | None, with_ba
         m = m_vals[c // nb] if with_base else c
         stops = tuple(n for i, n in enumerate(order) if m >> i & 1)
         if with_base:
-            out.append(fn(lambda stops=stops: stops, b_vals[c % nb]))
+            b, w = divmod(b_vals[c % nb], nw)
+            out.append(fn(lambda stops=stops: stops, b, w_vals[w]))
         else:
             out.append(fn(lambda stops=stops: stops))
     return np.array(out, dtype=np.int64)[inverse] if out else np.zeros(0, dtype=np.int64)
@@ -335,7 +358,7 @@ def _priced(routes: _Routes, plan: _Plan, low: int, keep: npt.NDArray[np.bool_] 
         values, inverse = _unique(b)
         b = np.array([plan.base_bound(v) for v in values], dtype=np.int64)[inverse]
     if plan.hook is not None:
-        b = _through(plan.hook, routes, b, True)
+        b = _through(plan.hook, routes, b, True, routes.weakest(plan.pay))
     bonus = _through(plan.run_bonus, routes, None, False) if plan.run_bonus is not None else None
     total = b + bonus if bonus is not None else b
     ok = total >= low

@@ -160,7 +160,7 @@ class RouteRules1822(RouteRules):
         """``router_route_bound`` for one train and company: an E train's stop values looked
         up once per stop."""
         if train.name != "E":
-            def same(stops, base: int) -> int:
+            def same(stops, base: int, weakest: int = 0) -> int:
                 return base
 
             same.relevant = frozenset()  # type: ignore[attr-defined]  # (the stops it reads)
@@ -176,7 +176,7 @@ class RouteRules1822(RouteRules):
 
         france_worth: dict = {}
 
-        def bound(stops, base: int) -> int:
+        def bound(stops, base: int, weakest: int = 0) -> int:
             nodes = stops()
             france = next((s for s in nodes if s.hex.id == FRANCE), None)
             base = 0
@@ -218,7 +218,7 @@ class RouteRules1822(RouteRules):
         bonus.relevant = targets  # type: ignore[attr-defined]  # (the stops it reads)
         return bonus
 
-    def router_route_bound(self, train, corp, stops, base: int) -> int:
+    def router_route_bound(self, train, corp, stops, base: int, weakest: int = 0) -> int:
         """``base``; for E trains the tokened cities only, the English Channel worth France
         at most."""
         if train.name == "E":

@@ -20,7 +20,7 @@ class RouteRulesIndia(RouteRules1858):
         """The Pullman bonus depends on the route's stops: not bounded ahead."""
         return None
 
-    def router_route_bound(self, train, corp, stops, base: int) -> int:
+    def router_route_bound(self, train, corp, stops, base: int, weakest: int = 0) -> int:
         base = self.router_base_bound(train, corp, base)
         per = pullman_bonus_per_stop(self.game, train)
         return base + (per * pullman_stops(stops()) if per else 0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING
 
-from ...core.routes import RouteError, RouterBound, RouteRules
+from ...core.routes import Route, RouteError, RouterBound, RouteRules
 
 if TYPE_CHECKING:
     from .game import Game1867
@@ -156,14 +156,24 @@ class RouteRules1867(RouteRules):
 
         return price
 
-    def router_route_bound(self, train, corp, stops, base: int) -> int:
+    def router_route_bound(self, train, corp, stops, base: int, weakest: int = 0) -> int:
         """``base`` plus what the bonuses of ``revenue_for`` can add to a route through
         ``stops``: the hex bonuses of the company's privates and the capitals-and-Timmins
-        bonus."""
-        return self.router_bound_for(train, corp)(stops, base)
+        bonus, each counted only as far as its stop can pay (see ``router_bound_for``)."""
+        return self.router_bound_for(train, corp)(stops, base, weakest)
 
     def router_bound_for(self, train, corp) -> RouterBound:
-        """``router_route_bound`` for one train and company, its bonus hexes looked up once."""
+        """``router_route_bound`` for one train and company, its bonus hexes and their stops'
+        values looked up once.
+
+        A bonus pays only with its stop among the paid ones. When only the best stops pay
+        (``weakest`` > 0: the lowest of the ``base`` stop values), a bonus stop worth ``v``
+        with bonus ``b`` adds at most ``b + min(0, v - weakest)`` (it pays in place of a stop
+        worth at least ``weakest``), and the capitals-and-Timmins bonus at most itself plus
+        those shortfalls of Timmins and the best capital. Any paid set S earns at most
+        ``base + sum(b_s + min(0, v_s - weakest) for s in S)`` (plus the pair bonus when S
+        holds both), since S's stops outside the best ones replace as many stops worth at
+        least ``weakest``; with ``weakest`` 0 it is every visited bonus."""
         game = self.game
         per_hex = self._hex_bonuses(corp)
         relevant = frozenset({game.BONUS_REVENUE, *game.BONUS_CAPITALS, *per_hex})
@@ -171,19 +181,62 @@ class RouteRules1867(RouteRules):
         capitals = frozenset(game.BONUS_CAPITALS)
         both = 40 * (getattr(train, "multiplier", None) or 1)
         hex_of = {n: hx.id for hx, tile in self.board.tiles() if hx.id in relevant for n in tile.nodes}
+        dummy = Route(self, train, connection_data=[])
+        worth: dict = {}  # stop -> its value for the train, as the router values it (None: unknown)
 
-        def bound(stops, base: int) -> int:
+        def value(s) -> int | None:
+            if s not in worth:
+                try:
+                    worth[s] = max(0, int(self.stop_revenue(s, dummy)))
+                except Exception:  # noqa: BLE001 - the router's value is then unbounded: no shortfall
+                    worth[s] = None
+            return worth[s]
+
+        # a train whose paying row takes no city (1867's 5+5E: offboards) pays, unless it
+        # visits exactly as many of those as the row pays, a stop the company has tokened
+        # (``compute_stops``): then the best tokened stop's shortfall counts too
+        distance = train.distance
+        paying = None if isinstance(distance, (int, float)) else next(
+            (d for d in distance if (d.get("pay") or 0) > 0), None)
+        nodes = [n for _hx, tile in self.board.tiles() for n in tile.nodes]
+        tokened: frozenset = frozenset()
+        mandatory: frozenset = frozenset()
+        if paying is not None and "city" not in paying["nodes"]:
+            tokened = frozenset(n for n in nodes if self.city_tokened_by(n, corp))
+            mandatory = frozenset(n for n in nodes if n.kind in paying["nodes"])
+        must_pay = int(paying["pay"]) if paying is not None else 0
+
+        def bound(stops, base: int, weakest: int = 0) -> int:
             at = stops()
-            if hex_of.keys().isdisjoint(at):
+            if not weakest and hex_of.keys().isdisjoint(at):
                 return base
-            hexes = {hex_of[s] for s in at if s in hex_of}
-            for h in hexes:
-                base += per_hex.get(h, 0)
-            if timmins in hexes and not capitals.isdisjoint(hexes):
-                base += both
+            gain: dict = {}  # bonus hex -> the most its stop adds if it pays (negative: a shortfall)
+            n_mandatory = 0
+            token_short = None  # the best tokened stop's shortfall (None: no tokened stop)
+            for s in at:
+                h = hex_of.get(s)
+                short = 0
+                if weakest and (h is not None or s in tokened):
+                    v = value(s)
+                    short = min(0, v - weakest) if v is not None else 0
+                if s in tokened:  # (its bonus and shortfall, if of a bonus hex, count there)
+                    t = 0 if h is not None else short
+                    token_short = t if token_short is None else max(token_short, t)
+                elif s in mandatory:
+                    n_mandatory += 1
+                if h is not None:
+                    g = per_hex.get(h, 0) + short
+                    gain[h] = max(gain.get(h, g), g)
+            base += sum(g for g in gain.values() if g > 0)
+            if timmins in gain:
+                cap = [min(0, g) for h, g in gain.items() if h in capitals]
+                if cap:
+                    base += max(0, both + min(0, gain[timmins]) + max(cap))
+            if token_short is not None and n_mandatory != must_pay:
+                base += token_short  # a tokened stop pays (``compute_stops``)
             return base
 
-        bound.relevant = frozenset(hex_of)  # type: ignore[attr-defined]  # (the stops it reads)
+        bound.relevant = frozenset(hex_of) | tokened | mandatory  # type: ignore[attr-defined]  # (the stops it reads)
         return bound
 
     def router_bound_slack(self, train, corp) -> int | None:
