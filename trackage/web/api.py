@@ -133,8 +133,9 @@ async def api_act(gid: GameId, seat: ActingSeat, action: Action, locked: Locked,
 @router.get("/games/{gid}/routes/suggested")
 async def api_suggested_routes(seat: Seat, locked: Locked, service: ServiceDep) -> dict[str, Any]:
     """The router's suggested run for the seat's ``run_routes`` now (the game's state lists
-    it without its routes): ``entity``, ``entity_type``, ``routes``, their ``total`` and the
-    whole listed ``action``; 422 ``no-run`` when the seat has no run to make."""
+    it without its routes): ``entity``, ``entity_type``, ``routes``, their ``total``, the
+    whole listed ``action`` and its button's ``label`` (the game page's words); 422
+    ``no-run`` when the seat has no run to make."""
     def work() -> dict[str, Any]:
         with locked as lv:
             legal = service.seat_legal(lv.game, seat, lv)

@@ -242,7 +242,7 @@ class GameService:
         meta = {"id": data.id, "title": str(title), "players": players, "options": options,
                 "seed": seed, "log_id": data.id}
         try:
-            hist = History(meta, [{"id": a["id"], "data": a, "actor": None} for a in rows])
+            hist = History(meta, [{"id": a["id"], "data": a, "actor": None} for a in rows], clock=True)
         except (TrackageError, ValueError, KeyError, TypeError, AttributeError) as e:
             raise Illegal(f"the log cannot be set up: {e}", "bad-log") from None
         if hist.error is not None:
@@ -261,7 +261,7 @@ class GameService:
         hist.meta = {**meta, "id": gid, "hotseat": True, "source": "import",
                      "created_at": stored.get("created_at", time.time())}  # (when imported: the clock's restart)
         live_obj = Live(gid, hist.meta, game, rows[-1]["id"] if rows else 0,
-                        [(a["id"], None, a.get("type")) for a in rows], hist)
+                        [(a["id"], None, a.get("type")) for a in rows], hist, marks=hist.marks)
         self._put(live_obj)
         return {"id": gid, "seats": [{"player": s["player"], "token": s["token"]} for s in seat_list],
                 "action_count": live_obj.last_id, "finished": game.finished}
@@ -307,9 +307,9 @@ class GameService:
             if lv is None:
                 meta = self.meta(gid)
                 rows = self.storage.actions(gid)
-                hist = History(meta, rows)
+                hist = History(meta, rows, clock=has_clock(meta))
                 lv = Live(gid, meta, hist.final, rows[-1]["id"] if rows else 0,
-                          [(r["id"], r["actor"], r["data"].get("type")) for r in rows], hist)
+                          [(r["id"], r["actor"], r["data"].get("type")) for r in rows], hist, marks=hist.marks)
                 self._put(lv)
                 return lv
             last = self.storage.last_action_id(gid)
