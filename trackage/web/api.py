@@ -20,6 +20,7 @@ from .lobby import lobby_games
 from .models import Action, AddWebhook, CreateGame, ImportLog, RouteCheck
 from .optiontext import describe_options
 from .service import GameService, Live, ServiceError, to_act_of
+from .tokenoffers import token_offers
 
 router = APIRouter(prefix="/api", route_class=JsonBodyRoute)
 
@@ -140,6 +141,17 @@ async def api_suggested_routes(seat: Seat, locked: Locked, service: ServiceDep) 
         with locked as lv:
             legal = service.seat_legal(lv.game, seat, lv)
             return handroutes.suggested(lv.game, legal)
+    return await run_in_threadpool(work)
+
+
+@router.get("/games/{gid}/tokens")
+async def api_token_offers(seat: Seat, locked: Locked, service: ServiceDep) -> dict[str, Any]:
+    """The seat's token actions now as the game page's map previews them, each priced by
+    trying it on a copy of the game (``cost``, ``cost_text``): ``{action_count, offers}``."""
+    def work() -> dict[str, Any]:
+        with locked as lv:
+            legal = service.seat_legal(lv.game, seat, lv)
+            return {"action_count": lv.last_id, "offers": token_offers(lv.game, legal)}
     return await run_in_threadpool(work)
 
 

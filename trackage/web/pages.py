@@ -183,7 +183,7 @@ def page_context(service: GameService, lv: Live, token: str | None, action: int 
     tok = [a for a in legal if a["type"] == "place_token"]
     others = [a for a in legal if a["type"] not in ("lay_tile",)]
     lay_targets, token_targets = maptargets.lay_targets(game, lay), maptargets.token_targets(game, tok)
-    offers = token_offers(game, legal)
+    offers = token_offers(game, legal, priced=False)  # priced when previewed (GET /api/games/{id}/tokens)
     hex_token_targets = sorted({(o["hex"], o["where"]) for o in offers if o["kind"] == "hex"})
     svg = render_map(game, layable={a["hex"] for a in lay}, tokenable={a["city"] for a in tok},
                      hex_tokenable={h for h, _ in hex_token_targets})
