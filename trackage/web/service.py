@@ -167,6 +167,25 @@ def clean_action(action: dict) -> dict:
     return {k: v for k, v in action.items() if k not in LOCAL_KEYS}
 
 
+def load_marked(game, actions: list[dict], marks: list[Mark] | None) -> None:
+    """Load ``actions`` (no undo or redo among them) onto ``game``; with ``marks``, append
+    the clock's mark of each, as :func:`trackage.turns.replay_marks` takes them."""
+    if marks is None or not actions:
+        game.load(actions)
+        return
+    state = seen(game)
+    senders = [sender_of(game, actions[0])]
+
+    def trace(g, action: dict) -> None:
+        nonlocal state
+        mark, state = mark_after(g, action, state, senders[-1])
+        marks.append(mark)
+        if len(senders) < len(actions):
+            senders.append(sender_of(g, actions[len(senders)]))
+
+    game.load(actions, trace=trace)
+
+
 def build_game(meta: dict, rows: list[dict]):
     """The engine game of a stored game after its stored actions (undo/redo applied)."""
     g = new_game(meta["title"], meta["players"], meta["options"], meta["seed"],
@@ -318,14 +337,16 @@ class GameService:
                 if any(r["data"].get("type") in META for r in new):
                     self._drop(gid)
                     return self.live(gid)
+                marks: list[Mark] = []
                 try:
-                    lv.game.load([r["data"] for r in new])
+                    load_marked(lv.game, [r["data"] for r in new], marks if lv.marks is not None else None)
                 except Exception:  # noqa: BLE001 - rebuild from scratch
                     self._drop(gid)
                     return self.live(gid)
                 lv.last_id = new[-1]["id"]
                 lv.history = None
-                lv.marks = None
+                if lv.marks is not None:  # the clock's marks kept up (no replay of the whole game)
+                    lv.marks[1].extend(marks)
                 lv.actors.extend((r["id"], r["actor"], r["data"].get("type")) for r in new)
             self._put(lv)
             return lv
