@@ -305,7 +305,7 @@ def first_run_with_dividend(acts):
 def test_first_run_and_dividend_by_clicking(page, server, tmp_path, title):
     import_cut(page, server, tmp_path, title, FIRST_RUNS[title], first_run_with_dividend)
     step(page, lambda: page.click("#hist-now"), past="0")
-    assert page.query_selector("#map .routes polyline"), f"{title}: no route drawn"
+    page.wait_for_selector("#map .routes polyline", state="attached")  # the router's run, asked after the page shows
     run = button(page, "run_routes", "Run for")
     assert run is not None, f"{title}: no run offered"
     act(page, run.click)
@@ -420,7 +420,7 @@ def test_imported_log_history_and_play_on(page, server, tmp_path):
     # back to now and play on: the run (drawn on the map) and the dividend
     step(page, lambda: page.click("#hist-now"), past="0")
     assert page.get_attribute("#game", "data-past") == "0"
-    assert page.query_selector("#map .routes polyline")
+    page.wait_for_selector("#map .routes polyline", state="attached")  # the router's run, asked after the page shows
     shot(page, "import-run-drawn")
     act(page, button(page, "run_routes", "Run for").click)
     b = button(page, "dividend", "Pay dividends") or button(page, "dividend")

@@ -66,7 +66,7 @@ def test_a_route_chosen_by_clicking_stops_is_priced_and_run(page, server, tmp_pa
     assert checked["ok"], checked
     page.wait_for_selector("#route-builder")
     # the best run is drawn on the map; Best routes fills it in beside the trains
-    assert page.query_selector("#map g.routes polyline")
+    page.wait_for_selector("#map g.routes polyline", state="attached")  # the router's run, asked after the page shows
     page.click("#route-best")
     page.wait_for_function("() => /Total \\d+/.test(document.getElementById('route-total').textContent)")
     assert page.query_selector("#map g.hand-routes polyline")

@@ -71,7 +71,7 @@ def test_a_tour_of_the_game_page_mid_game(web_browser, server, tmp_path, title):
             pg.wait_for_selector("#map")
             assert pg.inner_text("#round").strip().startswith("OR"), (title, pg.inner_text("#round"))
             assert laid(pg) >= 3, f"{title}: {laid(pg)} green or brown tiles on the map"
-            assert pg.query_selector("#map g.routes polyline"), f"{title}: no best run drawn"
+            pg.wait_for_selector("#map g.routes polyline", state="attached")  # the best run, asked after the page shows
             missing = runners(acts, k) - card_ids(pg)
             assert not missing, f"{title}: no card for {sorted(missing)}"
             assert json.loads(pg.get_attribute("#game", "data-last") or "0") > 0

@@ -11,7 +11,7 @@ from trackage.replay import replay_data
 from trackage.web.mapsvg import render_map
 from trackage.web.tokenoffers import token_offers
 
-from .webkit import fixture
+from .webkit import auth, fixture
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 
@@ -46,3 +46,22 @@ def test_hex_tokens_are_offered_and_marked():
     root = ET.fromstring(render_map(g, hex_tokenable={"G36"}))
     hx = root.find(".//s:g[@data-hex='G36']", NS)
     assert "hex-tokenable" in hx.get("class") and hx.get("data-tx") and hx.get("data-ty")
+
+
+def test_the_page_lists_tokens_unpriced_and_the_api_prices_them(client):
+    """The game page lists the offers without trying each on a copy; ``GET
+    /api/games/{id}/tokens`` gives them priced, the same prices."""
+    data = json.loads(fixture("1861", "29683.json").read_text())
+    acts = data["actions"]
+    cut = {**data, "actions": acts[:next(k for k, a in enumerate(acts) if a["type"] == "place_token")]}
+    cut.pop("result", None)
+    r = client.post("/api/games/import", json=cut)
+    assert r.status_code == 201, r.text
+    gid, tok = r.json()["id"], r.json()["seats"][0]["token"]
+    page = client.get(f"/games/{gid}?token={tok}", follow_redirects=True).text
+    listed = json.loads(page.split('<script id="token-actions" type="application/json">')[1].split("</script>")[0])
+    assert listed and all(o["priced"] is False and o["cost"] is None for o in listed)
+    body = client.get(f"/api/games/{gid}/tokens", headers=auth(tok)).json()
+    assert body["action_count"] > 0
+    assert [o["action"] for o in body["offers"]] == [o["action"] for o in listed]
+    assert {o["cost"] for o in body["offers"]} == {120, 160} and all(o["priced"] for o in body["offers"])

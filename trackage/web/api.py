@@ -20,6 +20,7 @@ from .lobby import lobby_games
 from .models import Action, AddWebhook, CreateGame, ImportLog, RouteCheck
 from .optiontext import describe_options
 from .service import GameService, Live, ServiceError, to_act_of
+from .tokenoffers import token_offers
 
 router = APIRouter(prefix="/api", route_class=JsonBodyRoute)
 
@@ -49,7 +50,8 @@ def game_state(service: GameService, lv: Live, seat: dict | None) -> dict[str, A
     return {
         "id": gid, "title": game.TITLE,
         "players": [{"id": p.id, "name": p.name, "bot": bots.get(str(p.id))} for p in game.seats],
-        "bot_error": service.bots.error(gid), "bot_to_act": bot_player(game, service.legal(lv), bots),
+        "bot_error": service.bots.error(gid),
+        "bot_to_act": bot_player(game, service.legal(lv), bots) if bots else None,  # (no second copy without bots)
         "options": list(lv.meta.get("options") or []),
         "round": game.round.name, "round_label": round_label(game), "turn": game.turn,
         "round_num": game.round.round_num, "phase": game.phase.name, "acting": acting,
@@ -133,12 +135,24 @@ async def api_act(gid: GameId, seat: ActingSeat, action: Action, locked: Locked,
 @router.get("/games/{gid}/routes/suggested")
 async def api_suggested_routes(seat: Seat, locked: Locked, service: ServiceDep) -> dict[str, Any]:
     """The router's suggested run for the seat's ``run_routes`` now (the game's state lists
-    it without its routes): ``entity``, ``entity_type``, ``routes``, their ``total`` and the
-    whole listed ``action``; 422 ``no-run`` when the seat has no run to make."""
+    it without its routes): ``entity``, ``entity_type``, ``routes``, their ``total``, the
+    whole listed ``action`` and its button's ``label`` (the game page's words); 422
+    ``no-run`` when the seat has no run to make."""
     def work() -> dict[str, Any]:
         with locked as lv:
             legal = service.seat_legal(lv.game, seat, lv)
             return handroutes.suggested(lv.game, legal)
+    return await run_in_threadpool(work)
+
+
+@router.get("/games/{gid}/tokens")
+async def api_token_offers(seat: Seat, locked: Locked, service: ServiceDep) -> dict[str, Any]:
+    """The seat's token actions now as the game page's map previews them, each priced by
+    trying it on a copy of the game (``cost``, ``cost_text``): ``{action_count, offers}``."""
+    def work() -> dict[str, Any]:
+        with locked as lv:
+            legal = service.seat_legal(lv.game, seat, lv)
+            return {"action_count": lv.last_id, "offers": token_offers(lv.game, legal)}
     return await run_in_threadpool(work)
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from ..core.errors import GameError
 from ..core.routecheck import check_routes
 from ..core.suggestion import suggested_run
+from . import views
 from .service import Illegal
 
 #: the trains' colours on the map, in the order of the company's trains
@@ -27,7 +28,9 @@ def run_entity(game: Any, legal: list[dict[str, Any]]) -> tuple[Any, dict[str, A
 
 
 def builder(game: Any, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """What the route builder shows: the company, its trains (id, name, colour), the best run."""
+    """What the route builder shows: the company, its trains (id, name, colour), the best run
+    when the listed run carries it (the page's listing does not: its script asks
+    :func:`suggested` and fills it in)."""
     found = run_entity(game, legal)
     if found is None:
         return None
@@ -41,7 +44,7 @@ def builder(game: Any, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
 
 def suggested(game: Any, legal: list[dict[str, Any]]) -> dict[str, Any]:
     """The router's suggested run for the seat's run now (the listed ``run_routes`` with its
-    ``routes``, as ``legal_actions()`` lists it) and its ``total``; 422 ``no-run`` when the
+    ``routes``, as ``legal_actions()`` lists it), its ``total`` and its button's ``label``; 422 ``no-run`` when the
     seat has no run to make now."""
     found = run_entity(game, legal)
     run = suggested_run(game, found[0]) if found is not None else None
@@ -49,7 +52,8 @@ def suggested(game: Any, legal: list[dict[str, Any]]) -> dict[str, Any]:
         raise Illegal("routes/suggested: this seat has no trains to run now (no run_routes step)", "no-run")
     routes = run.get("routes") or []
     return {"entity": run.get("entity"), "entity_type": run.get("entity_type"), "routes": routes,
-            "total": sum(int(r.get("revenue") or 0) for r in routes), "action": run}
+            "total": sum(int(r.get("revenue") or 0) for r in routes), "action": run,
+            "label": views.describe(game, run)}
 
 
 def check(game: Any, legal: list[dict[str, Any]], routes: list[dict[str, Any]]) -> dict[str, Any]:

@@ -642,7 +642,9 @@ def render_map(game, *, layable=None, tokenable=None, hex_tokenable=None, routes
     ``layable``: hex ids to mark as legal tile lays; ``tokenable``: city ids to mark as
     legal token places; ``hex_tokenable``: hex ids to mark as legal hex tokens (with the
     spot a hex token is drawn at, ``data-tx``/``data-ty``); ``routes``: logged-route dicts
-    (``connections`` of hex ids) to draw.
+    (``connections`` of hex ids) to draw (the game page's script draws the router's run the
+    same way, in a ``g.routes`` of its own, from the hexes' ``data-cx``/``data-cy`` and the
+    map's hex radius ``data-r``).
     """
     board = game.board
     if board is None:
@@ -654,7 +656,7 @@ def render_map(game, *, layable=None, tokenable=None, hex_tokenable=None, routes
     w, h = (x1 - x0), (y1 - y0)
     out.add(f'<svg xmlns="http://www.w3.org/2000/svg" id="{element_id}" class="map" '
             f'viewBox="{_f(x0)} {_f(y0)} {_f(w)} {_f(h)}" width="{_f(w * scale)}" height="{_f(h * scale)}" '
-            f'font-family="Helvetica, Arial, sans-serif" data-layout="{geo.layout}">')
+            f'font-family="Helvetica, Arial, sans-serif" data-layout="{geo.layout}" data-r="{_f(geo.r)}">')
     layable = set(layable or ())
     tokenable = set(tokenable or ())
     hex_tokenable = set(hex_tokenable or ())

@@ -176,23 +176,24 @@ def page_context(service: GameService, lv: Live, token: str | None, action: int 
     history = service.history(g)
     game, at = service.game_at(g, action)
     viewing_past = at < lv.last_id
-    legal = [] if viewing_past else service.seat_legal(game, seat, lv, routes=True)  # the run's button and map
+    # a run is listed without the router's run: the page asks /api/games/{id}/routes/suggested
+    # after it shows (the button, the map's run and the route builder's best run fill in then)
+    legal = [] if viewing_past else service.seat_legal(game, seat, lv)
     lay = [a for a in legal if a["type"] == "lay_tile"]
     tok = [a for a in legal if a["type"] == "place_token"]
-    runs = [a for a in legal if a["type"] == "run_routes"]
     others = [a for a in legal if a["type"] not in ("lay_tile",)]
-    routes = runs[0].get("routes") if runs else None
     lay_targets, token_targets = maptargets.lay_targets(game, lay), maptargets.token_targets(game, tok)
-    offers = token_offers(game, legal)
+    offers = token_offers(game, legal, priced=False)  # priced when previewed (GET /api/games/{id}/tokens)
     hex_token_targets = sorted({(o["hex"], o["where"]) for o in offers if o["kind"] == "hex"})
     svg = render_map(game, layable={a["hex"] for a in lay}, tokenable={a["city"] for a in tok},
-                     hex_tokenable={h for h, _ in hex_token_targets}, routes=routes)
+                     hex_tokenable={h for h, _ in hex_token_targets})
     buttons = []
     for a in others:
         clean = views.clean_for_json(a)
         buttons.append({"label": views.describe(game, a), "type": a["type"], "json": json.dumps(clean),
                         "entity": views.acting_label(game, a), "range": a.get("price_range"),
-                        "step": a.get("price_step") or 1, "price": a.get("price")})
+                        "step": a.get("price_step") or 1, "price": a.get("price"),
+                        "suggest": a["type"] == "run_routes" and not a.get("routes")})
     groups: dict[str, list[dict[str, Any]]] = {}
     for b in buttons:
         groups.setdefault(b["type"], []).append(b)

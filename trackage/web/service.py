@@ -167,6 +167,25 @@ def clean_action(action: dict) -> dict:
     return {k: v for k, v in action.items() if k not in LOCAL_KEYS}
 
 
+def load_marked(game, actions: list[dict], marks: list[Mark] | None) -> None:
+    """Load ``actions`` (no undo or redo among them) onto ``game``; with ``marks``, append
+    the clock's mark of each, as :func:`trackage.turns.replay_marks` takes them."""
+    if marks is None or not actions:
+        game.load(actions)
+        return
+    state = seen(game)
+    senders = [sender_of(game, actions[0])]
+
+    def trace(g, action: dict) -> None:
+        nonlocal state
+        mark, state = mark_after(g, action, state, senders[-1])
+        marks.append(mark)
+        if len(senders) < len(actions):
+            senders.append(sender_of(g, actions[len(senders)]))
+
+    game.load(actions, trace=trace)
+
+
 def build_game(meta: dict, rows: list[dict]):
     """The engine game of a stored game after its stored actions (undo/redo applied)."""
     g = new_game(meta["title"], meta["players"], meta["options"], meta["seed"],
@@ -242,7 +261,7 @@ class GameService:
         meta = {"id": data.id, "title": str(title), "players": players, "options": options,
                 "seed": seed, "log_id": data.id}
         try:
-            hist = History(meta, [{"id": a["id"], "data": a, "actor": None} for a in rows])
+            hist = History(meta, [{"id": a["id"], "data": a, "actor": None} for a in rows], clock=True)
         except (TrackageError, ValueError, KeyError, TypeError, AttributeError) as e:
             raise Illegal(f"the log cannot be set up: {e}", "bad-log") from None
         if hist.error is not None:
@@ -261,7 +280,7 @@ class GameService:
         hist.meta = {**meta, "id": gid, "hotseat": True, "source": "import",
                      "created_at": stored.get("created_at", time.time())}  # (when imported: the clock's restart)
         live_obj = Live(gid, hist.meta, game, rows[-1]["id"] if rows else 0,
-                        [(a["id"], None, a.get("type")) for a in rows], hist)
+                        [(a["id"], None, a.get("type")) for a in rows], hist, marks=hist.marks)
         self._put(live_obj)
         return {"id": gid, "seats": [{"player": s["player"], "token": s["token"]} for s in seat_list],
                 "action_count": live_obj.last_id, "finished": game.finished}
@@ -307,9 +326,9 @@ class GameService:
             if lv is None:
                 meta = self.meta(gid)
                 rows = self.storage.actions(gid)
-                hist = History(meta, rows)
+                hist = History(meta, rows, clock=has_clock(meta))
                 lv = Live(gid, meta, hist.final, rows[-1]["id"] if rows else 0,
-                          [(r["id"], r["actor"], r["data"].get("type")) for r in rows], hist)
+                          [(r["id"], r["actor"], r["data"].get("type")) for r in rows], hist, marks=hist.marks)
                 self._put(lv)
                 return lv
             last = self.storage.last_action_id(gid)
@@ -318,14 +337,16 @@ class GameService:
                 if any(r["data"].get("type") in META for r in new):
                     self._drop(gid)
                     return self.live(gid)
+                marks: list[Mark] = []
                 try:
-                    lv.game.load([r["data"] for r in new])
+                    load_marked(lv.game, [r["data"] for r in new], marks if lv.marks is not None else None)
                 except Exception:  # noqa: BLE001 - rebuild from scratch
                     self._drop(gid)
                     return self.live(gid)
                 lv.last_id = new[-1]["id"]
                 lv.history = None
-                lv.marks = None
+                if lv.marks is not None:  # the clock's marks kept up (no replay of the whole game)
+                    lv.marks[1].extend(marks)
                 lv.actors.extend((r["id"], r["actor"], r["data"].get("type")) for r in new)
             self._put(lv)
             return lv

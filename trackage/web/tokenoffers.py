@@ -2,7 +2,8 @@
 city and its slot) or ``hex_token`` (a hex), with who places it (its colours and label, as
 the map draws the other tokens), where in words, and what it costs: the price is found by
 trying the action on a copy of the game (the rules price a token by distance, terrain,
-count ...; nothing of the live game changes)."""
+count ...; nothing of the live game changes). A copy costs 3-30 ms, so the game page lists
+the offers unpriced and asks for the prices when the player previews a token."""
 
 from __future__ import annotations
 
@@ -48,9 +49,11 @@ def token_cost(game: Any, action: dict[str, Any]) -> int | None:
     return before - sum(p.cash for p in payers)
 
 
-def token_offers(game: Any, legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def token_offers(game: Any, legal: list[dict[str, Any]], *, priced: bool = True) -> list[dict[str, Any]]:
     """The listed token actions for the map's preview: ``{"action", "kind" ("city" or
-    "hex"), "city", "slot", "hex", "label", "fill", "text", "where", "cost", "cost_text"}``."""
+    "hex"), "city", "slot", "hex", "label", "fill", "text", "where", "cost", "cost_text",
+    "priced"}``; without ``priced`` no copy is tried (``cost`` None: the game page asks
+    ``GET /api/games/{id}/tokens`` for the prices when the player previews a token)."""
     out: list[dict[str, Any]] = []
     for a in legal:
         if a.get("type") not in TOKEN_TYPES:
@@ -61,7 +64,7 @@ def token_offers(game: Any, legal: list[dict[str, Any]]) -> list[dict[str, Any]]
             continue
         owner = placer(entity)
         fill, text = entity_colors(owner)
-        cost = token_cost(game, a)
+        cost = token_cost(game, a) if priced else None
         is_city = a["type"] == "place_token"
         out.append({
             "action": views.clean_for_json(a), "kind": "city" if is_city else "hex",
@@ -70,5 +73,6 @@ def token_offers(game: Any, legal: list[dict[str, Any]]) -> list[dict[str, Any]]
             "fill": fill, "text": text,
             "where": city_place(game, a.get("city")) if is_city else where(game, a.get("hex")),
             "cost": cost, "cost_text": "" if cost is None else ("free" if cost == 0 else money(game, cost)),
+            "priced": priced,
         })
     return out

@@ -11,6 +11,7 @@ from ..core.errors import GameError
 from ..core.journal import round_label
 from ..core.log import filter_actions
 from ..titles import new_game
+from ..turns import META_TYPES, Mark, Seen, action_kind, mark_after, seen, sender_of
 from .labels import describe as describe  # (the pages and the CLI label actions through views)
 from .mapsvg import entity_colors
 
@@ -258,7 +259,10 @@ class History:
 
     EVERY = 40
 
-    def __init__(self, meta: dict, rows: list[dict]):
+    def __init__(self, meta: dict, rows: list[dict], *, clock: bool = False):
+        """``clock``: also take the clock's marks of the stored actions on the way (``marks``,
+        as :func:`trackage.turns.replay_marks` makes them, saving the clock a second replay),
+        when no action is an undo or redo (None otherwise, or when the game does not replay)."""
         self.meta = meta
         self.rows = rows
         self.lock = threading.Lock()
@@ -270,10 +274,20 @@ class History:
         self.checkpoints[0] = game.copy()
         count = 0
         self._label_next(game, 0)
+        marking = clock and len(self.final_live) == len(rows) and all(
+            action_kind(r["data"]) not in META_TYPES for r in rows)
+        start = state = seen(game) if marking else None
+        marks: list[Mark] = []
+        senders = [sender_of(game, self.final_live[0])] if marking and self.final_live else []
 
         def trace(g, action):
-            nonlocal count
+            nonlocal count, state
             count += 1
+            if state is not None:  # the clock's mark, as replay_marks takes it
+                mark, state = mark_after(g, action, state, senders[-1])
+                marks.append(mark)
+                if len(senders) < len(self.final_live):
+                    senders.append(sender_of(g, self.final_live[len(senders)]))
             self._label_next(g, count)
             self.charts.observe(g, action.get("id", count))
             if count % self.EVERY == 0:
@@ -287,6 +301,8 @@ class History:
             self.error = e
         self.final = game
         self.applied = count
+        self.marks: tuple[Seen, list[Mark]] | None = (
+            (start, marks) if start is not None and self.error is None else None)
 
     def _label_next(self, game, done: int) -> None:
         """Word the live action after the first ``done`` on ``game`` (the game before it)."""

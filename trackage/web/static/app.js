@@ -134,6 +134,7 @@ function trackageGame() {
     if (map) map.restore();
     if (routes) routes.restore();
     for (const key of ["at", "past", "token", "last"]) root.dataset[key] = fresh.dataset[key];
+    if (suggest) suggest.refresh();
     return true;
   }
 
@@ -198,6 +199,8 @@ function trackageGame() {
   if (map) map.restore();
   const routes = window.trackageRoutes ? window.trackageRoutes(gid, token, post, showError) : null;
   if (routes) routes.restore();
+  const suggest = window.trackageSuggest ? window.trackageSuggest(gid, token, showError) : null;
+  if (suggest) suggest.refresh();
 
   // live updates (server-sent events, keyed by the action count): the parts once per new count
   function live(n) {

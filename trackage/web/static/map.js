@@ -110,18 +110,48 @@ function trackageMap(gid, post) {
   }
   const same = (a, b) => JSON.stringify(a.action) === JSON.stringify(b.action);
   // preview the token offered where ``pick`` says (a city's, a hex's); false: none there
+  // the page lists the offers unpriced (a price is the action tried on a copy of the game, a
+  // few ms each): the first preview asks for them all (GET /api/games/{id}/tokens); the
+  // token shows at once, its Confirm with the price once it comes
+  let pricing = null;
+  function price() {
+    const g = document.getElementById("game");
+    const at = g ? g.dataset.last : null;
+    if (pricing && pricing.at === at) return pricing.done;
+    const done = (async () => {
+      try {
+        const res = await fetch(`/api/games/${gid}/tokens`, {headers: {"Authorization": `Bearer ${g ? g.dataset.token : ""}`}});
+        if (!res.ok) return null;
+        const body = await res.json();
+        const now = document.getElementById("game");
+        if (!now || now.dataset.last !== at || String(body.action_count) !== at) return null;  // another state shows
+        const el = document.getElementById("token-actions");
+        if (el) el.textContent = JSON.stringify(body.offers);
+        return body.offers;
+      } catch (e) { return null; }
+    })();
+    pricing = {at, done};
+    return done;
+  }
   function preview(pick) {
     const mine = offers().find(pick);
     if (!mine) return false;
     tok = mine;
     drawTok();
+    if (mine.priced === false) {
+      price().then(priced => {
+        if (tok !== mine) return;  // another preview, or none, since
+        tok = (priced || []).find(o => same(o, mine)) || Object.assign({}, mine, {priced: true});
+        drawTok();
+      });
+    }
     return true;
   }
   function drawTok() {
     const s = svg(); if (!s) return;
     s.querySelectorAll(".token-preview").forEach(x => x.remove());
     const c = document.getElementById("token-controls");
-    if (c) c.hidden = !tok;
+    if (c) c.hidden = !tok || tok.priced === false;  // Confirm once the price is said
     if (!tok) return;
     const o = tok;
     let x, y, r;

@@ -189,3 +189,94 @@ function trackageRoutes(gid, token, post, showError) {
   }
   return {restore, click};
 }
+
+// the router's run for the seat's run now, asked after the page (or its parts) shows: the page
+// lists the run without it (the route search can take a while late in a game), so the "Run for"
+// button, the map's run and Best routes say "finding the best run…" until it comes
+// (GET /api/games/{id}/routes/suggested); an answer for a state no longer shown is dropped
+function trackageSuggest(gid, token, showError) {
+  const NS = "http://www.w3.org/2000/svg";
+  const PALETTE = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#9a6324"];
+  let seq = 0;
+  const root = () => document.getElementById("game");
+
+  function drawRun(routes) {
+    const s = document.getElementById("map"); if (!s) return;
+    s.querySelectorAll("g.routes").forEach(x => x.remove());
+    if (!routes.length) return;
+    const r = parseFloat(s.dataset.r) || 40;
+    const centre = hid => {
+      const g = typeof hid === "string" ? s.querySelector(`g.hex[data-hex="${CSS.escape(hid)}"]`) : null;
+      return g ? [g.dataset.cx, g.dataset.cy] : null;
+    };
+    const layer = document.createElementNS(NS, "g");
+    layer.setAttribute("class", "routes"); layer.setAttribute("pointer-events", "none");
+    if (s.querySelector("g.hand-routes")) layer.style.display = "none";  // routes chosen by hand show instead
+    routes.forEach((rt, i) => {
+      const col = PALETTE[i % PALETTE.length];
+      for (const conn of rt.connections || []) {
+        const pts = conn.map(centre).filter(Boolean);
+        if (pts.length < 2) continue;
+        const p = document.createElementNS(NS, "polyline");
+        p.setAttribute("class", "route"); p.setAttribute("points", pts.map(q => q.join(",")).join(" "));
+        p.setAttribute("fill", "none"); p.setAttribute("stroke", col); p.setAttribute("stroke-width", String(r * 0.22));
+        p.setAttribute("stroke-opacity", "0.7"); p.setAttribute("stroke-linecap", "round"); p.setAttribute("stroke-linejoin", "round");
+        layer.appendChild(p);
+      }
+      const hexes = rt.hexes || [];
+      if (hexes.length === 1 && centre(hexes[0])) {  // a run within one hex: a ring on it
+        const [x, y] = centre(hexes[0]);
+        const c = document.createElementNS(NS, "circle");
+        c.setAttribute("class", "route"); c.setAttribute("cx", x); c.setAttribute("cy", y); c.setAttribute("r", String(r * 0.35));
+        c.setAttribute("fill", "none"); c.setAttribute("stroke", col); c.setAttribute("stroke-width", String(r * 0.15));
+        c.setAttribute("stroke-opacity", "0.7");
+        layer.appendChild(c);
+      }
+    });
+    const hand = s.querySelector("g.hand-routes");
+    s.insertBefore(layer, hand);
+  }
+
+  function fill(body) {
+    for (const b of document.querySelectorAll("#actions button.act[data-suggest]")) {
+      const form = b.closest("form.action");
+      if (form) form.dataset.action = JSON.stringify(body.action);
+      b.textContent = `${b.dataset.entity}: ${body.label}`;
+      b.disabled = false;
+    }
+    const best = document.getElementById("route-best");
+    if (best) {
+      best.textContent = body.routes.length ? `Best routes (${body.total})` : "Best routes";
+      best.disabled = false;
+    }
+    const json = document.getElementById("route-best-json");
+    if (json) json.textContent = JSON.stringify(body.routes);
+    drawRun(body.routes);
+  }
+
+  function unfound(why) {
+    for (const b of document.querySelectorAll("#actions button.act[data-suggest]")) {
+      b.textContent = `${b.dataset.entity}: no run found (${why})`;
+    }
+    const best = document.getElementById("route-best");
+    if (best) best.textContent = "Best routes (none found)";
+  }
+
+  async function refresh() {
+    const g = root();
+    const waiting = document.querySelector("#actions button.act[data-suggest]") ||
+      document.querySelector("#route-best:disabled");
+    if (!g || !waiting || g.dataset.past === "1") return;
+    const mine = ++seq, at = g.dataset.last;
+    let res, body = {};
+    try {
+      res = await fetch(`/api/games/${gid}/routes/suggested`, {headers: {"Authorization": `Bearer ${token}`}});
+      body = await res.json();
+    } catch (e) { if (mine === seq) { unfound("not reached"); showError(`the best run could not be found: ${e}`); } return; }
+    const now = root();
+    if (mine !== seq || !now || now.dataset.last !== at || now.dataset.past === "1") return;  // another state shows
+    if (!res.ok) { unfound(body.error || res.statusText); return; }
+    fill(body);
+  }
+  return {refresh};
+}
