@@ -211,15 +211,17 @@ class ShareMarket:
             return True
         corp = bundle.corporation
         moved = sum(s.percent for s in bundle.shares)
-        kept = seller.percent_of(corp) - moved
+        # who is president afterwards is counted as the holders' percentages count the sale
+        # (the percent sold), who gets the new president's shares by the certificates kept
+        held = corp.share_holders.get(seller, 0) - bundle.percent
         top = max((p for h, p in corp.player_share_holders().items() if h is not seller), default=0)
-        if kept >= top:
+        if held >= top:
             return True  # the seller stays president: nothing is swapped
         if self.allow_president_sale and top < corp.presidents_percent:
             return True  # receivership: the pool holds the certificate and gives back from it
         in_pool = sum(1 for s in self.pool.shares_of(corp) if not s.president)
         in_pool += sum(1 for s in bundle.shares if not s.president)
-        if kept < pres.percent:  # the new president's ordinary shares go to the pool
+        if seller.percent_of(corp) - moved < pres.percent:  # the new president's shares go to the pool
             in_pool += pres.percent // corp.share_percent
         return in_pool >= (moved - bundle.percent) // corp.share_percent
 
