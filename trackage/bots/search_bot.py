@@ -9,12 +9,20 @@ where a price is free, and passing as candidates; each is applied on a copy that
 forward with the rule bot for every seat for the node budget left, or up to the next step that
 needs the track graph (the end of an operator's turn). The candidate after which the seat
 stands best against the best other seat (``search_eval.standing``) is played, the rule bot's
-own pick unless another does better by a margin. Auctions (a bid with a price range), steps
-that list a tile or a token, and decisions with one candidate are the rule bot's.
+own pick unless another does better by a margin. Steps that list a tile or a token, and
+decisions with one candidate are the rule bot's; so are auctions (a bid with a price range)
+after the opening.
+
+The opening (``opening.py``: every player's decision of the first stock round, draft or
+auction, up to the second stock round) is where the seats' fortunes part: there each candidate
+(auction bids too: passing, the lowest bid, the rule bot's and a higher one) is played on by
+the rule bot for every seat to the start of the second stock round, and judged there.
 
 The search is bounded by a node budget (simulated actions per decision, a copy counting as
-two, from the time budget at a fixed cost per node measured on the development machine), never
-by the clock: the same seed plays the same game on any machine."""
+two, from the time budget at a fixed cost per node measured per title: ``search_cost``), never
+by the clock: the same seed plays the same game on any machine. A pass of an operator that has
+a train is judged on the position as it stands (it changes no holdings; processing it starts
+the next operator's turn, the costliest step of a look-ahead)."""
 
 from __future__ import annotations
 
@@ -24,8 +32,10 @@ from ..core.errors import GameError
 from .base import BotBase, acting_seat, seat_actions
 from .play import derive_seed
 from .rule_bot import RuleBot
-from .rules.common import finalize, par_price
+from .rules.common import finalize, par_price, trains_of
+from .search_cost import COPY_NODES, DEFAULT_BUDGET, node_budget
 from .search_eval import standing
+from .search_opening import in_opening, opening_search
 
 # the kinds of decisions searched: a bid only at a set price, one that buys at once (a draft);
 # an auction (a bid with a price range) ends beyond the look-ahead and is left to the rule bot
@@ -44,18 +54,7 @@ FORCED = frozenset({"run_routes", "bankrupt", "lay_tile", "place_token"})
 # afresh, up to a quarter of a second): the end of the operator's turn
 GRAPH_STEPS = frozenset({"lay_tile", "place_token", "run_routes"})
 TOP_K = 4
-# seconds one simulated action costs (with its share of the copies), measured on 1893 and 1867
-SECONDS_PER_NODE = 0.0085
-DEFAULT_BUDGET = 0.25
 MIN_HORIZON = 0
-# what a copy of the game costs, in simulated actions
-COPY_NODES = 2
-
-
-def node_budget(budget: float | None) -> int:
-    """Simulated actions per decision for a time budget (a fixed conversion, not the clock)."""
-    seconds = DEFAULT_BUDGET if budget is None else budget
-    return max(0, int(seconds / SECONDS_PER_NODE))
 
 
 def _key(action: dict[str, Any]) -> str:
@@ -75,6 +74,12 @@ class SearchBot(BotBase):
         if not actions:
             raise GameError(f"search bot: seat {seat} has no legal action in {game.round.name}",
                             rule="not-your-turn")
+        if in_opening(game) and is_stock(actions) and not {a["type"] for a in actions} & FORCED:
+            picked = opening_search(self, game, seat, actions)
+            if picked is not None:
+                action = dict(picked)
+                action["id"] = len(game.actions) + 1
+                return action
         candidates = self.candidates(game, seat, actions)
         if len(candidates) < 2:
             action = candidates[0] if candidates else self.rule.decide(game, seat, actions)
@@ -145,8 +150,9 @@ class SearchBot(BotBase):
     def search(self, game: Any, seat: int, candidates: list[dict[str, Any]], rollout: bool = True) -> dict[str, Any]:
         """The candidate after which the seat stands best (the first of equals); the rule bot's
         own pick, first, unless another does better by ``MARGIN``."""
-        candidates = candidates[:max(1, self.nodes // (COPY_NODES + 1))]
-        horizon = max(MIN_HORIZON, self.nodes // len(candidates) - COPY_NODES - 1) if rollout else 0
+        nodes = node_budget(self.budget, str(getattr(game, "TITLE", "")))
+        candidates = candidates[:max(1, nodes // (COPY_NODES + 1))]
+        horizon = max(MIN_HORIZON, nodes // len(candidates) - COPY_NODES - 1) if rollout else 0
         turn = len(game.actions)
         best: tuple[float, dict[str, Any]] | None = None
         for i, action in enumerate(candidates):
@@ -159,7 +165,12 @@ class SearchBot(BotBase):
 
     def look_ahead(self, game: Any, seat: int, action: dict[str, Any], horizon: int, seed: int) -> float | None:
         """The seat's standing after ``action`` and ``horizon`` rule bot actions (None when the
-        action is refused)."""
+        action is refused). An operator's pass is judged on the position as it stands when the
+        operator has a train (see the module's account)."""
+        if action["type"] == "pass" and game.round.is_operating():
+            entity = game.index.resolve(action)
+            if not entity.is_player and trains_of(entity):
+                return standing(game, seat)
         sim = game.copy()
         try:
             sim.process({**action, "id": len(sim.actions) + 1})
@@ -173,8 +184,11 @@ class SearchBot(BotBase):
             if not listed:
                 break
             mover = acting_seat(sim, listed)
+            chosen = policy.choose(sim, mover)
+            if chosen["type"] == "pass" and sim.round.is_operating():
+                break  # the end of the operator's step or turn: judged as it stands
             try:
-                sim.process(policy.choose(sim, mover))
+                sim.process(chosen)
             except GameError:
                 break
         return standing(sim, seat)
