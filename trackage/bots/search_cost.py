@@ -24,13 +24,13 @@ SECONDS_PER_NODE: MappingProxyType[str, float] = MappingProxyType({
     "1822": 0.0100,
     "1858India": 0.0120,
 })
-# seconds per node of a rollout through the opening (the first stock round, draft or auction
-# and the first operating round, when little track is laid yet: 0.55 ms in 1867, 0.75 ms in
-# 1893 on an idle core, about twice that under load); a title not listed has no opening
-# search (its opening's rollouts are longer than a decision's budget pays for)
+# seconds per node of a rollout through the opening (the first stock round or auction and the
+# first operating round, when little track is laid yet: 0.55 ms in 1867 on an idle core, about
+# 0.9 ms under load, with room left for a collection of the garbage the copies leave, 0.1-0.3 s
+# under load); a title not listed has no opening search: its opening's rollouts are longer than
+# a decision's budget pays for, or (1893's draft: 2 wins in 16 against 5) they chose worse
 OPENING_SECONDS_PER_NODE: MappingProxyType[str, float] = MappingProxyType({
-    "1867": 0.0013,
-    "1893": 0.0020,
+    "1867": 0.0020,
 })
 
 
