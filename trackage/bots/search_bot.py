@@ -9,20 +9,14 @@ where a price is free, and passing as candidates; each is applied on a copy that
 forward with the rule bot for every seat for the node budget left, or up to the next step that
 needs the track graph (the end of an operator's turn). The candidate after which the seat
 stands best against the best other seat (``search_eval.standing``) is played, the rule bot's
-own pick unless another does better by a margin. Steps that list a tile or a token, and
-decisions with one candidate are the rule bot's; so are auctions (a bid with a price range)
-after the opening.
-
-The opening (``opening.py``: every player's decision of the first stock round, draft or
-auction, up to the second stock round) is where the seats' fortunes part: there each candidate
-(auction bids too: passing, the lowest bid, the rule bot's and a higher one) is played on by
-the rule bot for every seat to the start of the second stock round, and judged there.
+own pick unless another does better by a margin. Auctions (a bid with a price range), steps
+that list a tile or a token, and decisions with one candidate are the rule bot's.
 
 The search is bounded by a node budget (simulated actions per decision, a copy counting as
 two, from the time budget at a fixed cost per node measured per title: ``search_cost``), never
-by the clock: the same seed plays the same game on any machine. (Judging an operator's pass on
-the position as it stands, without processing it, cut the costliest look-aheads but lost two
-1893 games in 16: tried and dropped.)"""
+by the clock: the same seed plays the same game on any machine. (Tried and dropped, see
+docs/bots.md: judging an operator's pass on the position as it stands, and rollouts of the
+opening's decisions to the second stock round.)"""
 
 from __future__ import annotations
 
@@ -35,7 +29,6 @@ from .rule_bot import RuleBot
 from .rules.common import finalize, par_price
 from .search_cost import COPY_NODES, DEFAULT_BUDGET, node_budget
 from .search_eval import standing
-from .search_opening import in_opening, opening_search
 
 # the kinds of decisions searched: a bid only at a set price, one that buys at once (a draft);
 # an auction (a bid with a price range) ends beyond the look-ahead and is left to the rule bot
@@ -74,12 +67,6 @@ class SearchBot(BotBase):
         if not actions:
             raise GameError(f"search bot: seat {seat} has no legal action in {game.round.name}",
                             rule="not-your-turn")
-        if in_opening(game) and is_stock(actions) and not {a["type"] for a in actions} & FORCED:
-            picked = opening_search(self, game, seat, actions)
-            if picked is not None:
-                action = dict(picked)
-                action["id"] = len(game.actions) + 1
-                return action
         candidates = self.candidates(game, seat, actions)
         if len(candidates) < 2:
             action = candidates[0] if candidates else self.rule.decide(game, seat, actions)

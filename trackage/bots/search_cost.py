@@ -4,8 +4,7 @@ time budget.
 A node is one simulated action: the rule bot's choice for the seat to move (with the listing
 of the legal actions it asks for) and the engine processing it; a copy of the game counts as
 ``COPY_NODES``. The costs below are CPU seconds per node measured with the rule bot playing
-every seat (a whole game for ``SECONDS_PER_NODE``, the actions up to the second stock round
-for ``OPENING_SECONDS_PER_NODE``), with a margin for a loaded machine. The conversion is fixed:
+every seat (a whole game), with a margin for a loaded machine. The conversion is fixed:
 the search never looks at the clock, so the same seed plays the same game on any machine."""
 
 from __future__ import annotations
@@ -24,21 +23,10 @@ SECONDS_PER_NODE: MappingProxyType[str, float] = MappingProxyType({
     "1822": 0.0100,
     "1858India": 0.0120,
 })
-# seconds per node of a rollout through the opening (the first stock round or auction and the
-# first operating round, when little track is laid yet: 0.55 ms in 1867 on an idle core, about
-# 0.9 ms under load, with room left for a collection of the garbage the copies leave, 0.1-0.3 s
-# under load); a title not listed has no opening search: its opening's rollouts are longer than
-# a decision's budget pays for, or (1893's draft: 2 wins in 16 against 5) they chose worse
-OPENING_SECONDS_PER_NODE: MappingProxyType[str, float] = MappingProxyType({
-    "1867": 0.0020,
-})
 
 
-def node_budget(budget: float | None, title: str = "", opening: bool = False) -> int:
+def node_budget(budget: float | None, title: str = "") -> int:
     """Simulated actions per decision for a time budget in ``title`` (a fixed conversion, not
-    the clock); ``opening``: for rollouts through the first stock round and operating round."""
+    the clock)."""
     seconds = DEFAULT_BUDGET if budget is None else budget
-    if opening:
-        per_node = OPENING_SECONDS_PER_NODE.get(title, 0.0)
-        return int(seconds / per_node) if per_node else 0
     return max(0, int(seconds / SECONDS_PER_NODE.get(title, FALLBACK_SECONDS_PER_NODE)))
