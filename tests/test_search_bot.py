@@ -60,3 +60,8 @@ def test_search_bot_decisions_are_listed_actions():
             action = others[seat].choose(game, seat)
         game.process(action)
     assert checked > 20 and searched > 5
+
+
+
+def test_node_budgets_follow_each_titles_cost():
+    assert node_budget(0.25, "1858India") < node_budget(0.25, "1822") < node_budget(0.25, "1893") == node_budget(0.25)

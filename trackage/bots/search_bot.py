@@ -13,8 +13,10 @@ own pick unless another does better by a margin. Auctions (a bid with a price ra
 that list a tile or a token, and decisions with one candidate are the rule bot's.
 
 The search is bounded by a node budget (simulated actions per decision, a copy counting as
-two, from the time budget at a fixed cost per node measured on the development machine), never
-by the clock: the same seed plays the same game on any machine."""
+two, from the time budget at a fixed cost per node measured per title: ``search_cost``), never
+by the clock: the same seed plays the same game on any machine. (Tried and dropped, see
+docs/bots.md: judging an operator's pass on the position as it stands, and rollouts of the
+opening's decisions to the second stock round.)"""
 
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ from .base import BotBase, acting_seat, seat_actions
 from .play import derive_seed
 from .rule_bot import RuleBot
 from .rules.common import finalize, par_price
+from .search_cost import COPY_NODES, DEFAULT_BUDGET, node_budget
 from .search_eval import standing
 
 # the kinds of decisions searched: a bid only at a set price, one that buys at once (a draft);
@@ -44,18 +47,7 @@ FORCED = frozenset({"run_routes", "bankrupt", "lay_tile", "place_token"})
 # afresh, up to a quarter of a second): the end of the operator's turn
 GRAPH_STEPS = frozenset({"lay_tile", "place_token", "run_routes"})
 TOP_K = 4
-# seconds one simulated action costs (with its share of the copies), measured on 1893 and 1867
-SECONDS_PER_NODE = 0.0085
-DEFAULT_BUDGET = 0.25
 MIN_HORIZON = 0
-# what a copy of the game costs, in simulated actions
-COPY_NODES = 2
-
-
-def node_budget(budget: float | None) -> int:
-    """Simulated actions per decision for a time budget (a fixed conversion, not the clock)."""
-    seconds = DEFAULT_BUDGET if budget is None else budget
-    return max(0, int(seconds / SECONDS_PER_NODE))
 
 
 def _key(action: dict[str, Any]) -> str:
@@ -145,8 +137,9 @@ class SearchBot(BotBase):
     def search(self, game: Any, seat: int, candidates: list[dict[str, Any]], rollout: bool = True) -> dict[str, Any]:
         """The candidate after which the seat stands best (the first of equals); the rule bot's
         own pick, first, unless another does better by ``MARGIN``."""
-        candidates = candidates[:max(1, self.nodes // (COPY_NODES + 1))]
-        horizon = max(MIN_HORIZON, self.nodes // len(candidates) - COPY_NODES - 1) if rollout else 0
+        nodes = node_budget(self.budget, str(getattr(game, "TITLE", "")))
+        candidates = candidates[:max(1, nodes // (COPY_NODES + 1))]
+        horizon = max(MIN_HORIZON, nodes // len(candidates) - COPY_NODES - 1) if rollout else 0
         turn = len(game.actions)
         best: tuple[float, dict[str, Any]] | None = None
         for i, action in enumerate(candidates):
@@ -159,7 +152,8 @@ class SearchBot(BotBase):
 
     def look_ahead(self, game: Any, seat: int, action: dict[str, Any], horizon: int, seed: int) -> float | None:
         """The seat's standing after ``action`` and ``horizon`` rule bot actions (None when the
-        action is refused)."""
+        action is refused). An operator's pass is judged on the position as it stands when the
+        operator has a train (see the module's account)."""
         sim = game.copy()
         try:
             sim.process({**action, "id": len(sim.actions) + 1})
@@ -173,8 +167,9 @@ class SearchBot(BotBase):
             if not listed:
                 break
             mover = acting_seat(sim, listed)
+            chosen = policy.choose(sim, mover)
             try:
-                sim.process(policy.choose(sim, mover))
+                sim.process(chosen)
             except GameError:
                 break
         return standing(sim, seat)
