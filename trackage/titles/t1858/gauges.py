@@ -196,10 +196,10 @@ def legal_tile_lays_1858(game: Game1858, entity, lay, round_) -> list:
                 seen = game.board.placed_tile(t, r, None)
                 if not game.stubs_respected(hex_, seen):
                     continue
-                key = ("rotation", old, seen, frozenset(nbrs), frozenset(edges))
-                ok = rot_memo.get(key)
+                rkey = ("rotation", old, seen, frozenset(nbrs), frozenset(edges))
+                ok = rot_memo.get(rkey)
                 if ok is None:
-                    ok = rot_memo[key] = tilemod.legal_rotation(old, seen, nbrs, connected_edges=edges)
+                    ok = rot_memo[rkey] = tilemod.legal_rotation(old, seen, nbrs, connected_edges=edges)
                 if not ok:
                     continue
                 placed = game.board.placed_tile(t, r, hex_)
