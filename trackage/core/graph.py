@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Callable, Container, Hashable, Iterable, Mapping
+from collections.abc import Callable, Collection, Container, Hashable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .walk_prune import NO_LANE, Targets, gauge_ok, lanes_ok
@@ -679,6 +679,41 @@ class TrackGraph:
         for start in starts:
             reach = self._closure(start, start_set, walk_corp, skip_paths, skip_track, W)
             left = {p for p in reach if any(good(n) for n in p.nodes)}
+            if not left:
+                continue
+            visited = dict(start_set)
+            del visited[start]
+            targets = Targets(left, walk_corp, board.blocks, skip_track, skip_paths, W[0], W[1])
+
+            def visit(path: Path, _vp: dict[Path, bool], _vn: dict[NodeBase, bool], left: set[Path] = left) -> None:
+                if path in left:
+                    raise _Complete
+
+            try:
+                _walk_node(start, visited, walk_corp, {}, skip_paths, {}, skip_track, False, visit,
+                           (W[0], W[1], targets), board.blocks)
+            except _Complete:
+                return True
+        return False
+
+    def reaches_any_path(self, corporation: Entity, wanted: Collection[Path]) -> bool:
+        """Is any of ``wanted`` in :meth:`connected_paths`? Without the whole walk when it is
+        not known yet: the same walks from each start, stopped at the first wanted path and
+        pruned to the branches that can still reach one (a start none of them is in reach of
+        is not walked). Nothing is remembered: the graph learns no routes from this walk."""
+        known = self._connected_paths.get(corporation)
+        if known is not None:
+            return any(p in known for p in wanted)
+        _hexes, _nodes, starts, _offered = self._seed(corporation, None)
+        board = self.board
+        walk_corp = None if self.no_blocking else corporation
+        skip_paths = self._skip_paths(corporation) if self._skip_paths is not None else None
+        skip_track = self.skip_track
+        start_set = dict.fromkeys(starts, True)
+        W: _W = (board.state.links, board.state.tile_at, None)
+        for start in starts:
+            reach = self._closure(start, start_set, walk_corp, skip_paths, skip_track, W)
+            left = {p for p in wanted if p in reach}
             if not left:
                 continue
             visited = dict(start_set)

@@ -575,6 +575,8 @@ class TileSpec:
                     seen.append(end[1])
         self.path_node_ordinals = tuple(seen)
         self._rots: list[_Rot | None] = [None] * 6
+        # tile_paths_kept's answers with this spec as the old tile's, by (new spec, gauge flags)
+        self._kept_in: dict[tuple[TileSpec, bool | None, bool | None, bool | None], bool] = {}
         self._multi_path_nodes = sum(
             1 for pd in path_defs
             if pd.a[0] == "n" and pd.b[0] == "n"
@@ -1459,6 +1461,19 @@ def paths_are_subset_of(from_tile: Placed, other_paths: Sequence[Path]) -> bool:
     return False
 
 
+def tile_paths_kept(from_tile: Placed, to_tile: Placed) -> bool:
+    """``paths_are_subset_of(from_tile, to_tile.paths)``, remembered with the old tile's spec.
+    The old tile is tried in every rotation, and turning the new tile turns its paths' edges
+    alike, so the answer does not depend on either tile's rotation (nor hex): it is a function
+    of the two specs and the gauge flags, the same in every game."""
+    memo = from_tile.spec._kept_in
+    key = (to_tile.spec, from_tile.igc, to_tile.igw, to_tile.igc)
+    ok = memo.get(key)
+    if ok is None:
+        ok = memo[key] = paths_are_subset_of(from_tile, to_tile.paths)
+    return ok
+
+
 def upgrades_to_correct_color(from_tile: Tile | Placed, to_tile: Tile | Placed,
                               colors_order: Sequence[str] = COLORS) -> bool:
     """``to_tile`` is the colour right after ``from_tile``'s in ``colors_order``."""
@@ -1517,7 +1532,7 @@ def upgrades_to(from_tile: Placed, to_tile: Placed, special: bool = False,
             return False
     elif not upgrades_to_correct_color(from_tile, to_tile, colors_order):
         return False
-    if not paths_are_subset_of(from_tile, to_tile.paths):
+    if not tile_paths_kept(from_tile, to_tile):
         return False
     if special:
         return True

@@ -319,8 +319,9 @@ class Game1825(Game):
         from ...core.graph import TrackGraph
 
         with self.tile_in_place(hex_, tile):
-            return self.uses_new_track(corp, old_tile, tile,
-                                       TrackGraph(self.board, **self.graph_options()).connected_paths(corp))
+            # the walk stops at the first new path it reaches (what uses_new_track asks)
+            return TrackGraph(self.board, **self.graph_options()).reaches_any_path(
+                corp, self.new_paths(old_tile, tile))
 
     def check_laid_tile(self, entity, hex_, old_tile, tile):
         if not entity.is_corporation:

@@ -159,6 +159,7 @@ def legal_tile_lays_1858(game: Game1858, entity, lay, round_) -> list:
     from ...core import tiles as tilemod
 
     memo = game.board.supply.memo.setdefault(("1858 upgrades", type(game)), {})
+    rot_memo = game.board.supply.memo
     power = (entity.owner.cash if entity.is_minor
              else entity.cash + (entity.owner.cash if entity.owner is not None else 0))
     for hex_, edges in connected.items():
@@ -169,6 +170,7 @@ def legal_tile_lays_1858(game: Game1858, entity, lay, round_) -> list:
         if blocked_hex(game, entity, hex_):
             continue
         old = game.board.tile(hex_)
+        nbrs = game.board.neighbors(hex_)
         # the upgrade check reads the tiles and the hex's labels only: hexes alike share answers
         fl = game.board.future_label(hex_)
         labels = (game.board.label(hex_), None if fl is None else (fl.label, fl.color, fl.sticker))
@@ -189,11 +191,18 @@ def legal_tile_lays_1858(game: Game1858, entity, lay, round_) -> list:
                 memo[key] = rel
             rots = sorted((r + old.rotation) % 6 for r in rel)
             for r in rots:
+                # the stubs and the rotation read the new tile's track only: it is looked at as
+                # in the supply, and the answer kept as Board.legal_tile_rotation keeps it
+                seen = game.board.placed_tile(t, r, None)
+                if not game.stubs_respected(hex_, seen):
+                    continue
+                rkey = ("rotation", old, seen, frozenset(nbrs), frozenset(edges))
+                ok = rot_memo.get(rkey)
+                if ok is None:
+                    ok = rot_memo[rkey] = tilemod.legal_rotation(old, seen, nbrs, connected_edges=edges)
+                if not ok:
+                    continue
                 placed = game.board.placed_tile(t, r, hex_)
-                if not game.stubs_respected(hex_, placed):
-                    continue
-                if not tilemod.legal_rotation(old, placed, game.board.neighbors(hex_), connected_edges=edges):
-                    continue
                 if lay_cost(game, entity, hex_, old, placed, lay, round_.gauges_added) > power:
                     continue
                 out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
