@@ -212,3 +212,51 @@ def test_1893_game_36_of_the_sample_ends():
     players = [make_bot(n, derive_seed("bot", seed, s)) for s, n in enumerate(setup.seating(36))]
     game = play_game("1893", [], seed, players)
     assert game.finished and len(game.actions) < 5000
+
+
+def _boom_factory(setup: Setup, failing: set[int]):
+    """``make_bot`` in which the bot of seat 0 raises on its first move in the games ``failing``."""
+    from trackage.bots.base import BotBase
+    from trackage.bots.play import derive_seed
+    from trackage.bots.random_bot import RandomBot
+
+    class Boom(BotBase):
+        name = "random"
+
+        def choose(self, game, seat):
+            raise RuntimeError("boom on purpose")
+
+    doomed = {derive_seed("bot", setup.game_seed(g), 0) for g in failing}
+
+    def make(name: str, seed: int, budget: float | None = None) -> BotBase:
+        return Boom(seed, budget) if seed in doomed else RandomBot(seed, budget)
+    return make
+
+
+def test_a_failed_game_is_noted_and_the_tournament_goes_on(tmp_path, monkeypatch):
+    """A game that raises is a line naming its error, counted as failed (for no bot), and the
+    games after it are played; a rerun skips it unless asked to retry failed games."""
+    import trackage.bots.tournament as tournament
+    from trackage.bots.report import summary_table
+
+    out = tmp_path / "results.jsonl"
+    setup = Setup("1893", ("random", "random"), 3, seed=5, out=str(out))
+    monkeypatch.setattr(tournament, "make_bot", _boom_factory(setup, {1}))
+    result = run(setup, workers=1)
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [rec["game"] for rec in lines] == [0, 1, 2]
+    bad = lines[1]
+    assert bad["error"] == "RuntimeError: boom on purpose" and "result" not in bad and "wins" not in bad
+    assert bad["game_seed"] == setup.game_seed(1) and bad["seating"] == setup.seating(1) and bad["seed"] == 5
+    assert result["games"] == 2 and result["failed"] == 1 and result["failed_games"] == [1]
+    assert result["bots"][0]["seat_games"] == 4 and result["bots"][0]["wins"] == 2
+    table = summary_table(result)
+    assert "1 failed (games 1)" in str(table.title)
+    # a rerun with the same arguments plays nothing, the failed game included
+    assert run(setup, workers=1) == result and len(out.read_text().splitlines()) == 3
+    # asked to retry, it plays the failed game again (now it ends) and its new line counts
+    monkeypatch.setattr(tournament, "make_bot", _boom_factory(setup, set()))
+    again = run(setup, workers=1, retry_failed=True)
+    assert len(out.read_text().splitlines()) == 4
+    assert again["games"] == 3 and again["failed"] == 0 and again["bots"][0]["seat_games"] == 6
+    assert again == run(Setup("1893", ("random", "random"), 3, seed=5), workers=1)

@@ -204,11 +204,14 @@ def playout(title: str, num_players: int, options: tuple, seed: int, out_path: s
 @click.option("--ray", "ray_address", default=None, metavar="ADDRESS",
               help="Play each game as a Ray task on the cluster at ADDRESS ('local' or 'auto': a Ray on this "
                    "machine; needs trackage[cluster]); the results do not depend on it.")
+@click.option("--retry-failed", is_flag=True,
+              help="Play again the games the results file notes as failed (a rerun skips them otherwise).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 def tournament(title: str, bot_list: str, options: tuple, games: int, workers: int | None, out_path: str | None,
-               seed: int, budget: float | None, ray_address: str | None, as_json: bool) -> None:
+               seed: int, budget: float | None, ray_address: str | None, retry_failed: bool, as_json: bool) -> None:
     """Play seat-rotated games between bots; win shares (95% Wilson interval), mean rank and
-    score margin, and an OpenSkill rating per bot."""
+    score margin, and an OpenSkill rating per bot. A game that raises is noted in the results
+    as failed (with its error) and the tournament goes on."""
     import os
 
     from rich.console import Console
@@ -220,12 +223,12 @@ def tournament(title: str, bot_list: str, options: tuple, games: int, workers: i
     bots = tuple(b.strip() for b in bot_list.split(",") if b.strip())
     setup = Setup(title, bots, games, seed=seed, options=tuple(options), budget=budget, out=out_path)
     try:
-        done = len(read_done(setup))
+        done = len(read_done(setup, retry_failed))
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=Console(stderr=True), transient=False) as progress:
             task = progress.add_task(f"{title} tournament", total=games, completed=done)
             result = run(setup, workers or os.cpu_count() or 1, on_game=lambda rec: progress.advance(task),
-                         ray=ray_address)
+                         ray=ray_address, retry_failed=retry_failed)
     except (TrackageError, ValueError) as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(2)

@@ -8,7 +8,9 @@ from rich.table import Table
 
 
 def summary_table(result: dict[str, Any]) -> Table:
-    table = Table(title=f"{result['title']}: {result['games']} games")
+    failed = result.get("failed", 0)
+    caption = f", {failed} failed (games {', '.join(map(str, result.get('failed_games', [])))})" if failed else ""
+    table = Table(title=f"{result['title']}: {result['games']} games{caption}")
     for col in ("bot", "seat-games", "wins", "win share", "95% interval", "mean rank", "mean margin", "rating"):
         table.add_column(col, justify="left" if col == "bot" else "right")
     for b in result["bots"]:

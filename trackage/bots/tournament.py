@@ -7,7 +7,9 @@ and its seat: the results do not depend on the number of workers, on the executo
 process, a process pool, Ray tasks: :mod:`.cluster`) nor on the order games end.
 With an output file each finished game is appended as one line as it ends, and its log is
 written beside it (``<out stem>.logs/game-<g>.json``); a rerun with the same arguments skips
-the games already there."""
+the games already there. A game that raises (an engine error, a bot's, a stuck game) does not
+stop the tournament: its line names the error instead of a result, the summary counts it as
+failed, and a rerun skips it too unless asked to retry failed games."""
 
 from __future__ import annotations
 
@@ -59,12 +61,16 @@ class Setup:
 
 def play_one(setup: Setup, g: int) -> dict[str, Any]:
     """Play game ``g`` of the tournament; its results line (and its log, kept as a file when the
-    tournament has an output file, else in the line)."""
+    tournament has an output file, else in the line), or, when the game raised, a line naming
+    the error (:func:`failed_line`)."""
     seating = setup.seating(g)
     seed = setup.game_seed(g)
     bots = [make_bot(name, derive_seed("bot", seed, s), setup.budget) for s, name in enumerate(seating)]
     t = time.perf_counter()
-    game = play_game(setup.title, list(setup.options), seed, bots)
+    try:
+        game = play_game(setup.title, list(setup.options), seed, bots)
+    except Exception as e:  # noqa: BLE001 - any game's failure is noted and the tournament goes on
+        return failed_line(setup, g, e, time.perf_counter() - t)
     seconds = time.perf_counter() - t
     out = outcome(game)
     log = game_to_log(game, game_id=f"tournament-{setup.title}-{setup.seed}-{g}")
@@ -84,13 +90,21 @@ def play_one(setup: Setup, g: int) -> dict[str, Any]:
     return rec
 
 
+def failed_line(setup: Setup, g: int, error: BaseException, seconds: float) -> dict[str, Any]:
+    """The results line of game ``g`` that raised ``error``: its index, arguments, seed, seating
+    and the error (no result: it counts for no bot)."""
+    return {"game": g, **setup.identity(), "game_seed": setup.game_seed(g), "seating": setup.seating(g),
+            "error": f"{type(error).__name__}: {error}", "seconds": round(seconds, 3)}
+
+
 def _play_star(args: tuple[Setup, int]) -> dict[str, Any]:
     return play_one(*args)
 
 
-def read_done(setup: Setup) -> list[dict[str, Any]]:
-    """The games already in the output file, checked against this run's arguments; a last line
-    cut short (a run stopped while writing) is dropped from the file."""
+def read_done(setup: Setup, retry_failed: bool = False) -> list[dict[str, Any]]:
+    """The games already in the output file, checked against this run's arguments (a game's last
+    line counts); a last line cut short (a run stopped while writing) is dropped from the file.
+    With ``retry_failed`` the games whose line names an error are left out, to be played again."""
     if setup.out is None or not Path(setup.out).exists():
         return []
     path = Path(setup.out)
@@ -113,20 +127,21 @@ def read_done(setup: Setup) -> list[dict[str, Any]]:
                              "resume needs the same title, options, bots, seed and budget")
         if 0 <= rec["game"] < setup.games:
             done[rec["game"]] = rec
-    return [done[g] for g in sorted(done)]
+    return [done[g] for g in sorted(done) if not (retry_failed and "error" in done[g])]
 
 
-def play(setup: Setup, workers: int = 1, ray: str | None = None) -> Iterator[dict[str, Any]]:
-    """The records of the games not yet in the output file, as each ends (appended to it first);
-    played in this process, in a pool of ``workers`` processes, or as Ray tasks on the cluster at
-    ``ray`` (:mod:`.cluster`)."""
+def play(setup: Setup, workers: int = 1, ray: str | None = None,
+         retry_failed: bool = False) -> Iterator[dict[str, Any]]:
+    """The records of the games not yet in the output file (nor failed there, unless
+    ``retry_failed``), as each ends (appended to it first); played in this process, in a pool of
+    ``workers`` processes, or as Ray tasks on the cluster at ``ray`` (:mod:`.cluster`)."""
     if not setup.bots:
         raise ValueError("tournament: no bots (give one per seat)")
     for name in set(setup.bots):
         make_bot(name, 0)  # an unknown name fails now, not in a worker
     if ray is not None:
         require_ray()  # Ray missing fails now, before the results file is opened
-    done = {r["game"] for r in read_done(setup)}
+    done = {r["game"] for r in read_done(setup, retry_failed)}
     todo = [g for g in range(setup.games) if g not in done]
     if not todo:
         return
@@ -155,11 +170,11 @@ def _kept(results: Iterator[dict[str, Any]], sink: Any) -> Iterator[dict[str, An
 
 
 def run(setup: Setup, workers: int = 1, on_game: Callable[[dict[str, Any]], None] | None = None,
-        ray: str | None = None) -> dict[str, Any]:
-    """Play the tournament's missing games (as Ray tasks when ``ray`` names a cluster) and return
-    its summary over all of its games."""
-    records = read_done(setup)
-    for rec in play(setup, workers, ray):
+        ray: str | None = None, retry_failed: bool = False) -> dict[str, Any]:
+    """Play the tournament's missing games (as Ray tasks when ``ray`` names a cluster; failed
+    ones again with ``retry_failed``) and return its summary over all of its games."""
+    records = read_done(setup, retry_failed)
+    for rec in play(setup, workers, ray, retry_failed):
         records.append(rec)
         if on_game is not None:
             on_game(rec)
