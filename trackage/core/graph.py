@@ -662,12 +662,6 @@ class TrackGraph:
         _hexes, _nodes, starts, offered = self._seed(corporation, None)
         if any(wanted(n) for n in offered):
             return True
-        board = self.board
-        walk_corp = None if self.no_blocking else corporation
-        skip_paths = self._skip_paths(corporation) if self._skip_paths is not None else None
-        skip_track = self.skip_track
-        start_set = dict.fromkeys(starts, True)
-        W: _W = (board.state.links, board.state.tile_at, None)
         verdict: dict[NodeBase, bool] = {}
 
         def good(n: NodeBase) -> bool:
@@ -676,25 +670,7 @@ class TrackGraph:
                 v = verdict[n] = bool(wanted(n))
             return v
 
-        for start in starts:
-            reach = self._closure(start, start_set, walk_corp, skip_paths, skip_track, W)
-            left = {p for p in reach if any(good(n) for n in p.nodes)}
-            if not left:
-                continue
-            visited = dict(start_set)
-            del visited[start]
-            targets = Targets(left, walk_corp, board.blocks, skip_track, skip_paths, W[0], W[1])
-
-            def visit(path: Path, _vp: dict[Path, bool], _vn: dict[NodeBase, bool], left: set[Path] = left) -> None:
-                if path in left:
-                    raise _Complete
-
-            try:
-                _walk_node(start, visited, walk_corp, {}, skip_paths, {}, skip_track, False, visit,
-                           (W[0], W[1], targets), board.blocks)
-            except _Complete:
-                return True
-        return False
+        return self._walks_find(corporation, starts, lambda reach: {p for p in reach if any(good(n) for n in p.nodes)})
 
     def reaches_any_path(self, corporation: Entity, wanted: Collection[Path]) -> bool:
         """Is any of ``wanted`` in :meth:`connected_paths`? Without the whole walk when it is
@@ -705,6 +681,14 @@ class TrackGraph:
         if known is not None:
             return any(p in known for p in wanted)
         _hexes, _nodes, starts, _offered = self._seed(corporation, None)
+        return self._walks_find(corporation, starts, lambda reach: {p for p in wanted if p in reach})
+
+    def _walks_find(self, corporation: Entity, starts: list[NodeBase],
+                    targets_in: Callable[[Collection[Path]], set[Path]]) -> bool:
+        """Does a walk from one of ``starts`` reach a path of ``targets_in(reach)`` (the
+        targets among what that start could ever reach)? Each walk stops at the first one
+        and is pruned to the branches that can still reach one; a start with none in reach
+        is not walked."""
         board = self.board
         walk_corp = None if self.no_blocking else corporation
         skip_paths = self._skip_paths(corporation) if self._skip_paths is not None else None
@@ -712,8 +696,7 @@ class TrackGraph:
         start_set = dict.fromkeys(starts, True)
         W: _W = (board.state.links, board.state.tile_at, None)
         for start in starts:
-            reach = self._closure(start, start_set, walk_corp, skip_paths, skip_track, W)
-            left = {p for p in wanted if p in reach}
+            left = targets_in(self._closure(start, start_set, walk_corp, skip_paths, skip_track, W))
             if not left:
                 continue
             visited = dict(start_set)
