@@ -121,13 +121,21 @@ async def api_act(gid: GameId, seat: ActingSeat, action: Action, locked: Locked,
 
     def work() -> JSONResponse:
         with locked.held():  # the reply is the state this action made
+            service.take_catchup(gid)  # (what a read caught up with before is not this request's)
+            c0 = time.thread_time()
             t0 = time.perf_counter()
             service.act(gid, seat, action, base_url=base_url)
             t1 = time.perf_counter()
             out = game_state(service, service.live(gid), seat)
             t2 = time.perf_counter()
-        # Server-Timing: the action (engine + database) and the new state (legal actions)
-        timing = f"act;dur={(t1 - t0) * 1000:.1f}, state;dur={(t2 - t1) * 1000:.1f}"
+            caught, caught_s = service.take_catchup(gid)
+            cpu = time.thread_time() - c0
+        # Server-Timing: the action (engine + database; it includes the catch-up with actions
+        # other workers stored: how many, how long), the new state (legal actions), and the
+        # CPU time the thread used for both (the rest of their time: waiting for the
+        # database, or for the CPU: the interpreter's lock, other processes)
+        timing = (f"act;dur={(t1 - t0) * 1000:.1f}, state;dur={(t2 - t1) * 1000:.1f}, "
+                  f"catchup;desc={caught};dur={caught_s * 1000:.1f}, cpu;dur={cpu * 1000:.1f}")
         return JSONResponse(out, headers={"Server-Timing": timing})
     return await run_in_threadpool(work)
 

@@ -208,6 +208,7 @@ class GameService:
         self._cache: OrderedDict[int, Live] = OrderedDict()
         self._cache_lock = threading.Lock()
         self._game_locks: dict[int, threading.RLock] = {}
+        self._catchups: dict[int, tuple[int, float]] = {}  # per game: (actions applied, seconds) since taken
         self.bots = BotRunner(self, bot_budget)  # plays the bot seats' turns in its own thread
 
     # ------------------------------------------------------------------ create
@@ -298,7 +299,8 @@ class GameService:
             self._cache[live.gid] = live
             self._cache.move_to_end(live.gid)
             while len(self._cache) > self.cache_size:
-                self._cache.popitem(last=False)
+                gone, _lv = self._cache.popitem(last=False)
+                self._catchups.pop(gone, None)
 
     def cached(self) -> list[int]:
         """The ids of the games cached here, least recently used first."""
@@ -317,12 +319,24 @@ class GameService:
             raise NotFound(f"no game {gid}", "unknown-game")
         return m
 
+    def take_catchup(self, gid: int) -> tuple[int, float]:
+        """How many stored actions this process applied to the game to catch up with the
+        database (a cold load: all of them), and in how many seconds, since the last call."""
+        with self._cache_lock:
+            return self._catchups.pop(gid, (0, 0.0))
+
+    def _count_catchup(self, gid: int, n: int, t0: float) -> None:
+        with self._cache_lock:
+            done, secs = self._catchups.get(gid, (0, 0.0))
+            self._catchups[gid] = (done + n, secs + time.perf_counter() - t0)
+
     def live(self, gid: int) -> Live:
         """The cached live game, caught up with the database (call under the game's lock
         when you change it)."""
         with self._lock_for(gid):
             with self._cache_lock:
                 lv = self._cache.get(gid)
+            t0 = time.perf_counter()
             if lv is None:
                 meta = self.meta(gid)
                 rows = self.storage.actions(gid)
@@ -330,6 +344,7 @@ class GameService:
                 lv = Live(gid, meta, hist.final, rows[-1]["id"] if rows else 0,
                           [(r["id"], r["actor"], r["data"].get("type")) for r in rows], hist, marks=hist.marks)
                 self._put(lv)
+                self._count_catchup(gid, len(rows), t0)
                 return lv
             last = self.storage.last_action_id(gid)
             if last != lv.last_id:
@@ -348,6 +363,7 @@ class GameService:
                 if lv.marks is not None:  # the clock's marks kept up (no replay of the whole game)
                     lv.marks[1].extend(marks)
                 lv.actors.extend((r["id"], r["actor"], r["data"].get("type")) for r in new)
+                self._count_catchup(gid, len(new), t0)
             self._put(lv)
             return lv
 
