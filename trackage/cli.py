@@ -669,13 +669,16 @@ def serve(host: str, port: int, db_url: str | None, log_level: str, allow_privat
           public_url: str | None, workers: int, cache_size: int | None) -> None:
     """Run the web app: lobby, games, the JSON API (FastAPI on uvicorn).
 
-    With --workers N, N processes share the port and the PostgreSQL database: actions of one
-    game are serialised by the database (the loser of a race gets 409), each worker's cache
-    catches up with the others' actions, and live updates cross workers by LISTEN/NOTIFY."""
+    With --workers N, N processes share the PostgreSQL database behind a front on the port that
+    sends each game's requests to the worker owning it (game id modulo N; trackage.web.front).
+    Correctness does not rest on it: actions of one game are serialised by the database (the
+    loser of a race gets 409), a worker's cache catches up with the others' actions, and live
+    updates cross workers by LISTEN/NOTIFY."""
     import os
 
     import uvicorn
 
+    from .web import front
     from .web.app import create_app, env_settings
     from .web.storage import DEFAULT_DB, migrate
     from .web.webhooks import WebhookSettings
@@ -689,12 +692,10 @@ def serve(host: str, port: int, db_url: str | None, log_level: str, allow_privat
                "TRACKAGE_PUBLIC_URL": public_url or ""}
         if cache_size is not None:
             env["TRACKAGE_CACHE_SIZE"] = str(cache_size)
-        os.environ.update(env)  # the workers' settings (trackage.web.app.app_from_env)
         migrate(url)  # once, before the workers start
-        click.echo(f"trackage serving on http://{host}:{port}/ with {workers} workers (database {url})")
-        uvicorn.run("trackage.web.app:app_from_env", factory=True, host=host, port=port, workers=workers,
-                    log_level=log_level)
-        return
+        click.echo(f"trackage serving on http://{host}:{port}/ with {workers} workers, each game's requests "
+                   f"sent to one of them (database {url})")
+        raise SystemExit(front.run(host, port, workers, env, log_level))
     settings = env_settings(os.environ)
     settings["webhooks"] = WebhookSettings(allow_private=allow_private_webhooks, public_url=public_url)
     if cache_size is not None:

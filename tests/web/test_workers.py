@@ -115,11 +115,13 @@ def test_serve_with_workers(pg_url, tmp_path):
     try:
         with httpx.Client(base_url=srv.url, timeout=60, headers={"Connection": "close"}) as c:
             gid, tok = new_game(c)
-            for i in range(12):  # each request on a new connection: the workers take turns
+            for i in range(12):  # each request on a new connection
                 act = next_action(c, gid, tok)
                 assert act["id"] == i + 1
                 r = c.post(f"/api/games/{gid}/actions", json=act, headers=auth(tok))
                 assert r.status_code == 200, r.text
+                # the front sends the game to one worker: it never catches up with another's actions
+                assert "catchup;desc=0;" in r.headers["server-timing"], r.headers["server-timing"]
             assert [x["id"] for x in c.get(f"/api/games/{gid}/log").json()["actions"]] == list(range(1, 13))
     finally:
         srv.stop()
