@@ -219,8 +219,11 @@ def tournament(title: str, bot_list: str, options: tuple, games: int, workers: i
 
     from .bots.report import summary_table
     from .bots.tournament import Setup, read_done, run
+    from .heapsettle import settle_heap
+    from .titles import TITLES
 
     bots = tuple(b.strip() for b in bot_list.split(",") if b.strip())
+    settle_heap([title] if title in TITLES else [])  # for the in-process games (workers spawn afresh)
     setup = Setup(title, bots, games, seed=seed, options=tuple(options), budget=budget, out=out_path)
     try:
         done = len(read_done(setup, retry_failed))
@@ -678,6 +681,8 @@ def serve(host: str, port: int, db_url: str | None, log_level: str, allow_privat
 
     import uvicorn
 
+    from .heapsettle import settle_heap
+    from .titles import TITLES
     from .web import front
     from .web.app import create_app, env_settings
     from .web.storage import DEFAULT_DB, migrate
@@ -701,6 +706,7 @@ def serve(host: str, port: int, db_url: str | None, log_level: str, allow_privat
     if cache_size is not None:
         settings["cache_size"] = cache_size
     app = create_app(url, **settings)
+    settle_heap(TITLES)  # the catalogues loaded and kept out of full collections
     click.echo(f"trackage serving on http://{host}:{port}/ (database {app.state.storage.url})")
     uvicorn.run(app, host=host, port=port, log_level=log_level)
 

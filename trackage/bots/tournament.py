@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..export import game_to_log
+from ..heapsettle import settle_heap
 from .cluster import ray_results, require_ray
 from .play import derive_seed, outcome, play_game
 from .registry import make_bot
@@ -154,7 +155,8 @@ def play(setup: Setup, workers: int = 1, ray: str | None = None,
             yield from _kept(results, sink)
         else:
             ctx = multiprocessing.get_context("spawn")
-            with ctx.Pool(min(workers, len(todo))) as pool:
+            # each worker settles its heap (the title's catalogue frozen: trackage.heapsettle)
+            with ctx.Pool(min(workers, len(todo)), initializer=settle_heap, initargs=([setup.title],)) as pool:
                 yield from _kept(pool.imap_unordered(_play_star, [(setup, g) for g in todo]), sink)
     finally:
         if sink is not None:

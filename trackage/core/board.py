@@ -42,6 +42,13 @@ def _flag(v: object) -> bool:
     return v is not None and v is not False
 
 
+def rotation_memo_key(old: Placed, tile: Placed, nbrs: Iterable[int], edges: Iterable[int]) -> tuple[Any, ...]:
+    """The catalogue memo's key of ``legal_rotation(old, tile, nbrs, connected_edges=edges)``:
+    the two edge sets as bit masks (ints, which the collector does not track, where frozensets
+    of them would be two more tracked objects per entry)."""
+    return ("rotation", old, tile, sum(1 << e for e in nbrs), sum(1 << e for e in edges))
+
+
 class BoardState:
     """What a game changes on the board. Every value is replaced, never changed in place.
 
@@ -774,7 +781,7 @@ class Board:
         old = self.tile(hex_)
         nbrs = self.neighbors(hex_)
         # a pure function of the two placements and the two edge sets: memoised with the catalogue
-        key = ("rotation", old, tile, frozenset(nbrs), frozenset(edges))
+        key = rotation_memo_key(old, tile, nbrs, edges)
         memo = self.supply.memo
         ok = memo.get(key)
         if ok is None:

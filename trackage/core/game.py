@@ -105,6 +105,11 @@ class Game:
     CLONE_SKIP: tuple[str, ...] = ("_gate", "_unlisted", "_asking", "_moves", "_listing", "_listing_busy",
                                    "_suggested", "_suggesting")
     SNAPSHOT_EVERY = 16
+    # older than SNAPSHOT_SPARSE_AFTER actions, only every SNAPSHOT_SPARSE_EVERY-th snapshot is
+    # kept: a long game's history stays a few dozen copies (the collector scans every one of
+    # them at each full collection), and an undo that far back replays at most that many actions
+    SNAPSHOT_SPARSE_AFTER = 256
+    SNAPSHOT_SPARSE_EVERY = 256
     # live play copies the game before every LIVE_SNAPSHOT_EVERY-th action only: a refused
     # action in between is taken back by replaying from the last snapshot (the same state:
     # the rules are deterministic), and undo replays at most this many actions

@@ -37,12 +37,16 @@ _GATING: contextvars.ContextVar[bool] = contextvars.ContextVar("trackage_gating"
 
 
 def snapshot(game: Game) -> Game:
-    """A frozen copy of ``game`` now (never changed; restored by copying it again)."""
+    """A frozen copy of ``game`` now (never changed; restored by copying it again). It keeps
+    no snapshots of its own: the history is the game's (a snapshot holding the snapshots
+    before it would keep every one ever taken alive, for the collector to scan)."""
     from .clone import clone
 
     if game.board is not None:
         game.board.settle_graph()
-    return clone(game)
+    snap = clone(game)
+    snap.snapshots = {}
+    return snap
 
 
 def changed(game: Game) -> None:
@@ -254,20 +258,26 @@ class Pipeline:
 
     # ------------------------------------------------------------- history
     def restore(self, snap: Game) -> None:
-        """Make the game a copy of ``snap`` (references to ``snap`` inside it become the game)."""
+        """Make the game a copy of ``snap`` (references to ``snap`` inside it become the game);
+        the game's snapshots stay its own."""
         from .clone import clone_into
 
-        clone_into(snap, self.game)
-        self.game._moves = (self.game._moves or 0) + 1
+        game = self.game
+        snaps = game.snapshots
+        clone_into(snap, game)
+        game.snapshots = snaps
+        game._moves = (game._moves or 0) + 1
 
     def keep_snapshot(self, n: int, snap: Game) -> None:
-        """Remember ``snap`` as the state after ``n`` actions: the last few, and every
-        ``SNAPSHOT_EVERY``-th, so that undo needs little replay."""
+        """Remember ``snap`` as the state after ``n`` actions: the last few, every
+        ``SNAPSHOT_EVERY``-th of the last ``SNAPSHOT_SPARSE_AFTER`` actions and every
+        ``SNAPSHOT_SPARSE_EVERY``-th before them (and the start), so that undo needs little
+        replay and a long game does not keep a copy per ``SNAPSHOT_EVERY`` actions."""
         game = self.game
         snaps = {k: v for k, v in game.snapshots.items() if k < n}
         snaps[n] = snap
-        every = game.SNAPSHOT_EVERY
-        for k in [k for k in snaps if k % every and k < n - 4]:
+        every, far, sparse = game.SNAPSHOT_EVERY, n - game.SNAPSHOT_SPARSE_AFTER, game.SNAPSHOT_SPARSE_EVERY
+        for k in [k for k in snaps if k < n - 4 and (k % every or (k < far and k % sparse))]:
             del snaps[k]
         game.snapshots = snaps
 

@@ -79,7 +79,12 @@ def create_app(db_url: str | None = None, *, sse_interval: float = 1.0,
 def app_from_env() -> FastAPI:
     """For ``uvicorn --factory trackage.web.app:app_from_env`` (each of ``trackage serve
     --workers N``'s workers): the settings from the environment (:func:`env_settings`)."""
-    return create_app(os.environ.get("TRACKAGE_DB"), **env_settings(os.environ))
+    from ..heapsettle import settle_heap
+    from ..titles import TITLES
+
+    app = create_app(os.environ.get("TRACKAGE_DB"), **env_settings(os.environ))
+    settle_heap(TITLES)  # the catalogues loaded and kept out of full collections
+    return app
 
 
 def env_settings(env: Mapping[str, str]) -> dict[str, Any]:

@@ -157,6 +157,7 @@ def legal_tile_lays_1858(game: Game1858, entity, lay, round_) -> list:
                 continue
             candidates[t.name] = t
     from ...core import tiles as tilemod
+    from ...core.board import rotation_memo_key
 
     memo = game.board.supply.memo.setdefault(("1858 upgrades", type(game)), {})
     rot_memo = game.board.supply.memo
@@ -196,7 +197,7 @@ def legal_tile_lays_1858(game: Game1858, entity, lay, round_) -> list:
                 seen = game.board.placed_tile(t, r, None)
                 if not game.stubs_respected(hex_, seen):
                     continue
-                rkey = ("rotation", old, seen, frozenset(nbrs), frozenset(edges))
+                rkey = rotation_memo_key(old, seen, nbrs, edges)
                 ok = rot_memo.get(rkey)
                 if ok is None:
                     ok = rot_memo[rkey] = tilemod.legal_rotation(old, seen, nbrs, connected_edges=edges)
