@@ -200,12 +200,15 @@ class SearchBot(BotBase):
 
     def auction_pick(self, game: Any, seat: int, actions: list[dict[str, Any]],
                      model: OpeningModel) -> dict[str, Any]:
-        """An opening auction decision: the rule bot's pick, passing, or the lowest bid on each
-        listed target, each judged by what holding the target at that price adds to the seat's
+        """An opening auction decision: the rule bot's pick, the lowest bid on each listed target
+        (or passing, when the rule bot passes), each judged by what holding the target at that price adds to the seat's
         learned value (passing adds nothing); the rule bot's pick unless another does better by
         ``OPENING_MARGIN``."""
         rule_pick = self.rule.decide(game, seat, actions)
-        candidates = [rule_pick] + [finalize(a) for a in actions if a["type"] in ("pass", "bid")]
+        # passing where the rule bot bids lost every game (see docs/bots.md): the values choose
+        # which item to bid for, or to bid where the rule bot passes
+        kinds = ("bid",) if rule_pick["type"] == "bid" else ("pass", "bid")
+        candidates = [rule_pick] + [finalize(a) for a in actions if a["type"] in kinds]
         player = game.seats[seat]
         before = features(game, player, seat)
         best: tuple[float, dict[str, Any]] | None = None
