@@ -3,7 +3,10 @@ one of the seat's listed legal actions, and it plays a short game of 1893 to its
 
 from __future__ import annotations
 
+import math
+
 from trackage.bots import BOT_NAMES, acting_seat, make_bot, seat_actions
+from trackage.bots.opening_values import canonical, features, load_model
 from trackage.bots.play import play_game
 from trackage.bots.search_bot import SearchBot, node_budget
 from trackage.titles import new_game
@@ -65,3 +68,35 @@ def test_search_bot_decisions_are_listed_actions():
 
 def test_node_budgets_follow_each_titles_cost():
     assert node_budget(0.25, "1858India") < node_budget(0.25, "1822") < node_budget(0.25, "1893") == node_budget(0.25)
+
+
+def test_opening_models_load_and_say_how_they_were_made():
+    for title in ("1893", "1867"):
+        model = load_model(title)
+        assert model is not None and model.title == title
+        assert model.meta["games"] >= 20 and model.meta["seeds"] and model.meta["commit"]
+        assert "cash" in model.weights and all(math.isfinite(w) for w in model.weights.values())
+    assert load_model("no such title") is None
+
+
+def test_opening_features_name_the_holdings():
+    game = new_game("1893", [{"id": i + 1, "name": f"p{i + 1}"} for i in range(4)], [], 1)
+    feats = features(game, game.seats[0], 0)
+    assert feats["cash"] == game.seats[0].cash / 100 and feats["seat:0"] == 1.0 and feats["priority"] == 1.0
+    assert canonical({"company:AdSK-3": 1.0, "company:AdSK-10": 1.0}) == {"company:AdSK": 2.0}
+
+
+def test_search_bot_opening_choice_is_deterministic_for_a_seed():
+    for title, steps in (("1893", 12), ("1867", 40)):
+        picks = []
+        for _ in range(2):
+            game = new_game(title, [{"id": i + 1, "name": f"p{i + 1}"} for i in range(4)], [], 7)
+            players = [make_bot("search", 7, BUDGET)] + [make_bot("rule", 700 + i) for i in range(1, 4)]
+            chosen = []
+            for _ in range(steps):
+                seat = acting_seat(game, game.legal_actions())
+                action = players[seat].choose(game, seat)
+                chosen.append(action)
+                game.process(action)
+            picks.append(chosen)
+        assert picks[0] == picks[1]

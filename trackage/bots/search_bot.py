@@ -9,8 +9,15 @@ where a price is free, and passing as candidates; each is applied on a copy that
 forward with the rule bot for every seat for the node budget left, or up to the next step that
 needs the track graph (the end of an operator's turn). The candidate after which the seat
 stands best against the best other seat (``search_eval.standing``) is played, the rule bot's
-own pick unless another does better by a margin. Auctions (a bid with a price range), steps
-that list a tile or a token, and decisions with one candidate are the rule bot's.
+own pick unless another does better by a margin. Steps that list a tile or a token and
+decisions with one candidate are the rule bot's; so are auctions (a bid with a price range)
+outside the opening.
+
+In the opening (before the second stock round), where the title has learned opening values
+(``opening_values``: a model of the final score share fitted on rule bot games), a stock
+decision's candidates are judged one step ahead by those values instead, and an auction's
+(the rule bot's bid, passing, the lowest bid on each listed item) by what holding the item at
+that price adds to the seat's learned value.
 
 The search is bounded by a node budget (simulated actions per decision, a copy counting as
 two, from the time budget at a fixed cost per node measured per title: ``search_cost``), never
@@ -24,6 +31,7 @@ from typing import Any
 
 from ..core.errors import GameError
 from .base import BotBase, acting_seat, seat_actions
+from .opening_values import OpeningModel, features, in_opening, load_model, opening_standing
 from .play import derive_seed
 from .rule_bot import RuleBot
 from .rules.common import finalize, par_price
@@ -48,6 +56,9 @@ FORCED = frozenset({"run_routes", "bankrupt", "lay_tile", "place_token"})
 GRAPH_STEPS = frozenset({"lay_tile", "place_token", "run_routes"})
 TOP_K = 4
 MIN_HORIZON = 0
+# what another candidate must gain over the rule bot's own pick in the opening, judged by the
+# learned opening values (percent of the final scores)
+OPENING_MARGIN = 0.5
 
 
 def _key(action: dict[str, Any]) -> str:
@@ -61,20 +72,40 @@ class SearchBot(BotBase):
         super().__init__(seed, DEFAULT_BUDGET if budget is None else budget)
         self.rule = RuleBot(seed, budget)
         self.nodes = node_budget(self.budget)
+        self.models: dict[str, OpeningModel | None] = {}
+
+    def opening_model(self, game: Any) -> OpeningModel | None:
+        """The title's learned opening values while the game is in its opening, else None."""
+        if not in_opening(game):
+            return None
+        title = str(getattr(game, "TITLE", ""))
+        if title not in self.models:
+            self.models[title] = load_model(title)
+        return self.models[title]
 
     def choose(self, game: Any, seat: int) -> dict[str, Any]:
         actions = seat_actions(game, seat)
         if not actions:
             raise GameError(f"search bot: seat {seat} has no legal action in {game.round.name}",
                             rule="not-your-turn")
-        candidates = self.candidates(game, seat, actions)
-        if len(candidates) < 2:
-            action = candidates[0] if candidates else self.rule.decide(game, seat, actions)
-        else:
-            action = self.search(game, seat, candidates, rollout=not is_stock(actions))
+        action = self.decide(game, seat, actions)
         action = dict(action)
         action["id"] = len(game.actions) + 1
         return action
+
+    def decide(self, game: Any, seat: int, actions: list[dict[str, Any]]) -> dict[str, Any]:
+        """The seat's pick among its listed actions: in the opening (with a learned model for
+        the title) auctions and stock decisions are judged by the opening values; otherwise a
+        searched decision is judged by ``search``, any other is the rule bot's."""
+        model = self.opening_model(game)
+        if model is not None and is_auction(actions) and not {a["type"] for a in actions} & FORCED:
+            return self.auction_pick(game, seat, actions, model)
+        candidates = self.candidates(game, seat, actions)
+        if len(candidates) < 2:
+            return candidates[0] if candidates else self.rule.decide(game, seat, actions)
+        if model is not None and is_stock(actions):
+            return self.opening_search(game, seat, candidates, model)
+        return self.search(game, seat, candidates, rollout=not is_stock(actions))
 
     def searched(self, actions: list[dict[str, Any]]) -> bool:
         kinds = {a["type"] for a in actions}
@@ -150,6 +181,43 @@ class SearchBot(BotBase):
                 best = (value, action)
         return candidates[0] if best is None else best[1]
 
+    def opening_search(self, game: Any, seat: int, candidates: list[dict[str, Any]],
+                       model: OpeningModel) -> dict[str, Any]:
+        """An opening stock decision (a draft pick, a par, a buy): each candidate applied on a copy
+        and judged by the learned opening values; the rule bot's pick unless another does better
+        by ``OPENING_MARGIN``."""
+        best: tuple[float, dict[str, Any]] | None = None
+        for i, action in enumerate(candidates[:max(1, self.nodes // (COPY_NODES + 1))]):
+            sim = game.copy()
+            try:
+                sim.process({**action, "id": len(sim.actions) + 1})
+            except GameError:
+                continue
+            value = opening_standing(sim, seat, model) - (OPENING_MARGIN if i > 0 else 0.0)
+            if best is None or value > best[0]:
+                best = (value, action)
+        return candidates[0] if best is None else best[1]
+
+    def auction_pick(self, game: Any, seat: int, actions: list[dict[str, Any]],
+                     model: OpeningModel) -> dict[str, Any]:
+        """An opening auction decision: the rule bot's pick, the lowest bid on each listed target
+        (or passing, when the rule bot passes), each judged by what holding the target at that price adds to the seat's
+        learned value (passing adds nothing); the rule bot's pick unless another does better by
+        ``OPENING_MARGIN``."""
+        rule_pick = self.rule.decide(game, seat, actions)
+        # passing where the rule bot bids lost every game (see docs/bots.md): the values choose
+        # which item to bid for, or to bid where the rule bot passes
+        kinds = ("bid",) if rule_pick["type"] == "bid" else ("pass", "bid")
+        candidates = [rule_pick] + [finalize(a) for a in actions if a["type"] in kinds]
+        player = game.seats[seat]
+        before = features(game, player, seat)
+        best: tuple[float, dict[str, Any]] | None = None
+        for i, action in enumerate(candidates):
+            value = bid_gain(model, before, action) - (OPENING_MARGIN if i > 0 else 0.0)
+            if best is None or value > best[0]:
+                best = (value, action)
+        return rule_pick if best is None else best[1]
+
     def look_ahead(self, game: Any, seat: int, action: dict[str, Any], horizon: int, seed: int) -> float | None:
         """The seat's standing after ``action`` and ``horizon`` rule bot actions (None when the
         action is refused). An operator's pass is judged on the position as it stands when the
@@ -180,6 +248,31 @@ def is_stock(actions: list[dict[str, Any]]) -> bool:
     rollout: the evaluation counts the income to come)."""
     kinds = {a["type"] for a in actions}
     return bool(kinds & STOCK_KINDS) and not kinds & OPERATOR_KINDS
+
+
+def is_auction(actions: list[dict[str, Any]]) -> bool:
+    """Whether a decision is a bid in an auction (a bid with a price range)."""
+    return any(a["type"] == "bid" and "price_range" in a for a in actions)
+
+
+def bid_gain(model: OpeningModel, before: dict[str, float], action: dict[str, Any]) -> float:
+    """What winning ``action``'s target at its price adds to a player's learned value: a
+    private company held, or a minor (all its shares and its presidency, its certificate counted
+    at the price paid), less the cash paid; nothing for any other action."""
+    if action["type"] != "bid":
+        return 0.0
+    after = dict(before)
+    after["cash"] = before.get("cash", 0.0) - float(action.get("price", 0) or 0) / 100.0
+    if action.get("company"):
+        after[f"company:{action['company']}"] = 1.0
+    elif action.get("corporation"):
+        corp = str(action["corporation"])
+        after[f"stake:{corp}"] = 1.0
+        after[f"pres:{corp}"] = 1.0
+        after["stock"] = before.get("stock", 0.0) + float(action.get("price", 0) or 0) / 100.0
+    else:
+        return 0.0
+    return model.value(after) - model.value(before)
 
 
 def asks_graph(game: Any) -> bool:
