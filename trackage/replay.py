@@ -49,9 +49,11 @@ def game_from_log(data: dict[str, Any]) -> Game:
 
 
 def replay_data(data: dict[str, Any], trace: TextSink | None = None, strict: bool = False,
-                check_programs: bool = False) -> ReplayOutcome:
+                check_programs: bool = False, keep_snapshots: bool = False) -> ReplayOutcome:
     """Replay ``data``; ``check_programs`` compares its auto actions with what the players'
-    programs make (warnings), as a strict load does, without a strict load's other checks."""
+    programs make (warnings), as a strict load does, without a strict load's other checks.
+    The game is kept for its state, not for undo: no snapshots near the end unless
+    ``keep_snapshots`` (an undo of it replays from the start)."""
     out = ReplayOutcome(expected={str(k): v for k, v in data["result"].items()} if data.get("result") else None)
     game = game_from_log(data)
     game.check_programs = check_programs
@@ -64,7 +66,7 @@ def replay_data(data: dict[str, Any], trace: TextSink | None = None, strict: boo
 
     actions = filter_actions(data["actions"])
     try:
-        game.load(actions, strict=strict, trace=on_action)
+        game.load(actions, strict=strict, trace=on_action, snapshots_near_end=keep_snapshots)
     except (GameError, TrackageError) as e:
         out.error, out.failed_action = e, actions[out.applied]
     except Exception as e:  # noqa: BLE001 - an engine bug: report it with the action, never hide it

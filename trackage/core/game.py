@@ -679,12 +679,14 @@ class Game:
         return clone(self)
 
     def load(self, actions: list[dict[str, Any]], *, strict: bool = False,
-             trace: Callable[[Game, dict[str, Any]], object] | None = None) -> None:
+             trace: Callable[[Game, dict[str, Any]], object] | None = None,
+             snapshots_near_end: bool = True) -> None:
         """Apply the actions of an 18xx.games log (a log import: the log's leniencies apply,
         e.g. stored route revenues that today's rules reject are warnings). ``trace(game,
         action)`` is called after each one. Snapshots are kept near the end, so undo after
-        an import is cheap."""
-        Pipeline(self).load(actions, strict, trace)
+        an import is cheap; a replay that will not be undone (``snapshots_near_end=False``)
+        keeps the start only (an undo then replays the whole log)."""
+        Pipeline(self).load(actions, strict, trace, snapshots_near_end)
 
     def undo(self) -> dict[str, Any]:
         """Take back the last action; returns it (it can be redone with :meth:`redo`)."""

@@ -282,7 +282,7 @@ class Pipeline:
         game.snapshots = snaps
 
     def load(self, actions: Iterable[dict[str, Any]], strict: bool,
-             trace: Callable[[Game, dict[str, Any]], object] | None) -> None:
+             trace: Callable[[Game, dict[str, Any]], object] | None, snapshots_near_end: bool = True) -> None:
         """Apply the actions of an 18xx.games log as a log import (see :meth:`Game.load`)."""
         from . import schema
 
@@ -292,10 +292,12 @@ class Pipeline:
         game.loading = True
         every = game.SNAPSHOT_EVERY
         end = len(game.actions) + len(actions)
+        # without snapshots near the end, none is taken here (apply keeps the start all the same)
+        near = end - 4 * every if snapshots_near_end else end + 1
         try:
             for action in actions:
                 n = len(game.actions)
-                if n >= end - 4 * every and (n % every == 0 or n >= end - 2):
+                if n >= near and (n % every == 0 or n >= end - 2):
                     self.keep_snapshot(n, snapshot(game))
                 misfit = schema.check(action, loading=True)
                 self.apply(action)

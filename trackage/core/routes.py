@@ -41,7 +41,8 @@ if TYPE_CHECKING:
     from .trains import Train
 
     Entity: TypeAlias = Corporation | Minor  # (an operator running trains)
-    ChainCache: TypeAlias = "dict[tuple[RevenueCenter, RevenueCenter, str | None], list[Chain]]"
+    # (start, end, skipped track, the hexes a chain may cross or None for any)
+    ChainCache: TypeAlias = "dict[tuple[RevenueCenter, RevenueCenter, str | None, frozenset[str] | None], list[Chain]]"
     Pair: TypeAlias = "tuple[Chain, Chain, RevenueCenter, RevenueCenter, RevenueCenter]"  # (a, b, left, right, middle)
 
 __all__ = [
@@ -191,9 +192,26 @@ def chain_id(paths: Sequence[Path]) -> list[str]:
             seen_junctions.add(b)
     return out
 
+class _OutsideHexes:
+    """The paths a walk skips: those of hexes not in ``hex_ids`` (a ``skip_paths`` container)."""
+
+    __slots__ = ("hex_ids",)
+
+    def __init__(self, hex_ids: frozenset[str]):
+        self.hex_ids = hex_ids
+
+    def __bool__(self) -> bool:
+        return True
+
+    def __contains__(self, path: object) -> bool:
+        return cast("Path", path).hex.id not in self.hex_ids
+
+
 def node_chains(start: RevenueCenter, end: RevenueCenter, skip_track: str | None = None, *,
-                board: Board) -> list[Chain]:
-    """All chains from ``start`` to ``end`` on ``board`` (shortest first)."""
+                board: Board, within: frozenset[str] | None = None) -> list[Chain]:
+    """All chains from ``start`` to ``end`` on ``board`` (shortest first); with ``within``, only
+    those whose paths all lie in these hexes: the same chains, in the same order, as the
+    whole list filtered (the walk backtracks fully, so a branch cut off changes no other)."""
     found: list[Chain] = []
 
     def visit(path: Path, visited: dict[Path, bool], _counter: object, _conv: object) -> None:
@@ -201,8 +219,9 @@ def node_chains(start: RevenueCenter, end: RevenueCenter, skip_track: str | None
             paths = list(visited)
             found.append(Chain((start, end), paths, chain_id(paths)))
 
+    outside = None if within is None else _OutsideHexes(within)
     for sp in start.paths:
-        walk_path(sp, visit, board=board, skip_track=skip_track)
+        walk_path(sp, visit, board=board, skip_track=skip_track, skip_paths=outside)
     found.sort(key=lambda c: len(c.paths))
     return found
 
@@ -840,12 +859,13 @@ class Route:
 
     # -- resolving logged connections --------------------------------------------------
 
-    def _node_chains(self, start: RevenueCenter, end: RevenueCenter) -> list[Chain]:
+    def _node_chains(self, start: RevenueCenter, end: RevenueCenter,
+                     within: frozenset[str] | None = None) -> list[Chain]:
         skip_track = self.rules.skip_route_track_type(self.train)
-        key = (start, end, skip_track)
+        key = (start, end, skip_track, within)
         r = self._chains.get(key)
         if r is None:
-            r = self._chains[key] = node_chains(start, end, skip_track, board=self.rules.board)
+            r = self._chains[key] = node_chains(start, end, skip_track, board=self.rules.board, within=within)
         return r
 
     def _matching_chains(self, hex_ids: Sequence[str]) -> list[Chain]:
@@ -856,6 +876,9 @@ class Route:
         if start_hex is None or end_hex is None:
             return []
         want = list(hex_ids)
+        # a chain names every hex it crosses (a hex's first path in it is always listed), so
+        # only chains within the logged hexes can match: the walk needs to go nowhere else
+        within = frozenset(str(h).split()[0] for h in want)
         out: list[Chain] = []
         board = self.rules.board
         starts = board.tile(start_hex).nodes
@@ -864,7 +887,7 @@ class Route:
             for en in ends:
                 if sn is en:
                     continue
-                for ch in self._node_chains(sn, en):
+                for ch in self._node_chains(sn, en, within):
                     if ch.id == want:
                         out.append(ch)
         return out
