@@ -8,8 +8,12 @@ steps, the title's own records). :func:`clone` copies the state and shares the c
 * an object whose class has ``DERIVED = True`` (a memo such as a track graph) is not
   copied: the copy holds None and recomputes it;
 * a class may name attributes to share (``CLONE_SHARE``: catalogue data held by a state
-  object, e.g. a corporation's data dict), to copy one level deep (``CLONE_SHALLOW``: lists
-  of records that are never changed, e.g. the action list) and to drop (``CLONE_SKIP``);
+  object, e.g. a corporation's data dict, or a map that is replaced, never changed in
+  place), to copy one level deep (``CLONE_SHALLOW``: lists of records that are never
+  changed, e.g. the action list), to copy with their keys only (``CLONE_KEYS``: a dict keyed
+  by state objects whose values are replaced, never changed in place, e.g. a stale track
+  graph's results per corporation: the copy's dict has the copied keys and the same values)
+  and to drop (``CLONE_SKIP``);
 * tuples of shared things are shared; lists, dicts and sets are copied; bound methods are
   rebound to the copy of their object.
 
@@ -38,13 +42,22 @@ _copiers: dict[type, Any] = {}  # a copier function, or _SHARE / _DROP (never No
 _TAKEN: set[type] = set(_ATOMS)
 _SHARE = object()
 _DROP = object()
+_POLICIES = (("CLONE_SKIP", "skip"), ("CLONE_SHARE", "share"), ("CLONE_SHALLOW", "shallow"), ("CLONE_KEYS", "keys"))
 
 
 def _policy(cls: type, name: str) -> str:
-    for attr, kind in (("CLONE_SKIP", "skip"), ("CLONE_SHARE", "share"), ("CLONE_SHALLOW", "shallow")):
+    for attr, kind in _POLICIES:
         if name in getattr(cls, attr, ()):
             return kind
     return "deep"
+
+
+def _keys_copy(v: Any, m: dict[int, Any], C: Callable[[Any, dict[int, Any]], Any], A: set[type]) -> Any:
+    """``v`` (a dict) with its keys copied and its values shared (policy ``CLONE_KEYS``)."""
+    r = m.get(id(v))
+    if r is None:
+        r = m[id(v)] = {k if type(k) in A else C(k, m): x for k, x in v.items()}
+    return r
 
 
 def _slot_names(cls: type) -> list[str]:
@@ -70,7 +83,7 @@ def _make_copier(cls: type) -> Any:
         not all("__slots__" in c.__dict__ for c in cls.__mro__ if c is not object)
     policies: dict[str, str] = {}
     for c in cls.__mro__:
-        for attr, kind in (("CLONE_SKIP", "skip"), ("CLONE_SHARE", "share"), ("CLONE_SHALLOW", "shallow")):
+        for attr, kind in _POLICIES:
             for name in c.__dict__.get(attr, ()):
                 policies.setdefault(name, kind)
     deep_slots = tuple(x for x in slots if x not in policies)
@@ -94,6 +107,8 @@ def _make_copier(cls: type) -> Any:
                             nd[k] = C(v, m)
                     elif p == "shallow":
                         nd[k] = v.copy() if hasattr(v, "copy") else v
+                    elif p == "keys":
+                        nd[k] = _keys_copy(v, m, C, A)
                     elif p == "skip":
                         nd[k] = None
                 setattr_(n, "__dict__", nd)
@@ -110,6 +125,8 @@ def _make_copier(cls: type) -> Any:
                 continue
             if p == "shallow":
                 v = v.copy() if hasattr(v, "copy") else v
+            elif p == "keys":
+                v = _keys_copy(v, m, C, A)
             elif p == "skip":
                 v = None
             setattr_(n, name, v)
@@ -242,6 +259,11 @@ def shared_state(original: object, copy: object) -> list[str]:
                 if name in getattr(t, "CLONE_SHALLOW", ()):
                     if isinstance(v, (list, dict, set)):
                         out[id(v)] = f"{path}.{name}"
+                    continue
+                if name in getattr(t, "CLONE_KEYS", ()):
+                    out[id(v)] = f"{path}.{name}"
+                    for k in v:
+                        collect(k, f"{path}.{name}{{key}}", out, visit_shared)
                     continue
                 collect(v, f"{path}.{name}", out, visit_shared)
 

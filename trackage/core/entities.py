@@ -214,6 +214,9 @@ class Corporation(CashHolder, ShareHolder):
     """A share-issuing company: majors, and minors modelled as corporations."""
 
     CLONE_SHARE = ("data", "coordinates", "city", "token_prices")  # the title's data for it
+    # (turn, round) -> OperatingInfo: plain keys and records never changed, so a copy of the
+    # game copies the dict alone
+    CLONE_SHALLOW = ("operating_history",)
 
     is_corporation = True
 
@@ -335,6 +338,7 @@ class Minor(CashHolder):
     trains and station tokens. It floats when the title says so (``float_``)."""
 
     CLONE_SHARE = ("data", "coordinates", "city")  # the title's data for it
+    CLONE_SHALLOW = ("operating_history",)  # as a corporation's
     is_minor = True
     share_price = None
     par_price = None
