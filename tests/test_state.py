@@ -138,3 +138,25 @@ def test_asking_for_the_legal_actions_changes_nothing(title, n):
         if i % 25 == 0:
             assert full_state(asked) == full_state(blind), f"after action {i + 1}"
     assert full_state(asked) == full_state(blind)
+
+
+@needs_logs
+@pytest.mark.parametrize("path", [p for p in LOGS if p.parent.name == "1822"], ids=lambda p: p.stem)
+def test_a_used_ability_is_the_games_own(path):
+    # a company's abilities are shared by copies of a game; a tile lay that uses one up
+    # (counts, P12's lays and upgrades, P5's teleport) replaces it: the copies do not see it
+    data = load_log(path)
+    actions = filter_actions(data["actions"])
+    g = game_from_log(data)
+    g.loading = True
+    for a in actions:
+        if a["type"] == "lay_tile" and a.get("entity_type") == "company":
+            before = full_state(g)
+            c, keep = g.copy(), g.copy()
+            c._apply(a)
+            assert full_state(g) == before
+            g._apply(a)
+            assert full_state(keep) == before, f"the lay of action {a['id']} shows on a copy taken before it"
+            assert full_state(g) == full_state(c)
+        else:
+            g._apply(a)
