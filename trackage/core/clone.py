@@ -8,12 +8,17 @@ steps, the title's own records). :func:`clone` copies the state and shares the c
 * an object whose class has ``DERIVED = True`` (a memo such as a track graph) is not
   copied: the copy holds None and recomputes it;
 * a class may name attributes to share (``CLONE_SHARE``: catalogue data held by a state
-  object, e.g. a corporation's data dict), to copy one level deep (``CLONE_SHALLOW``: lists
-  of records that are never changed, e.g. the action list) and to drop (``CLONE_SKIP``);
+  object, e.g. a corporation's data dict, or a map that is replaced, never changed in
+  place), to copy one level deep (``CLONE_SHALLOW``: lists of records that are never
+  changed, e.g. the action list), to copy with their keys only (``CLONE_KEYS``: a dict keyed
+  by state objects whose values are replaced, never changed in place, e.g. a stale track
+  graph's results per corporation: the copy's dict has the copied keys and the same values)
+  and to drop (``CLONE_SKIP``);
 * tuples of shared things are shared; lists, dicts and sets are copied; bound methods are
   rebound to the copy of their object.
 
-Each class's copier (which attributes to copy, share or drop) is worked out once.
+Each class's copier (which attributes to copy, share or drop) is worked out once, and written
+out as code for that class (one read and one store per slot).
 """
 
 from __future__ import annotations
@@ -31,20 +36,28 @@ P = ParamSpec("P")
 R = TypeVar("R")
 T = TypeVar("T")
 
-_copiers: dict[type, Any] = {}  # a copier function, or _SHARE / _DROP (never None)
 # the types a copy takes as they are without a look: the atoms, and each class found to be
 # shared (catalogue) as it is met, so that the many references to catalogue objects (hexes,
 # tiles, paths) cost a set lookup instead of a call (a memo of classes, like ``_copiers``)
 _TAKEN: set[type] = set(_ATOMS)
 _SHARE = object()
 _DROP = object()
+_POLICIES = (("CLONE_SKIP", "skip"), ("CLONE_SHARE", "share"), ("CLONE_SHALLOW", "shallow"), ("CLONE_KEYS", "keys"))
 
 
 def _policy(cls: type, name: str) -> str:
-    for attr, kind in (("CLONE_SKIP", "skip"), ("CLONE_SHARE", "share"), ("CLONE_SHALLOW", "shallow")):
+    for attr, kind in _POLICIES:
         if name in getattr(cls, attr, ()):
             return kind
     return "deep"
+
+
+def _keys_copy(v: Any, m: dict[int, Any], C: Callable[[Any, dict[int, Any]], Any], A: set[type]) -> Any:
+    """``v`` (a dict) with its keys copied and its values shared (policy ``CLONE_KEYS``)."""
+    r = m.get(id(v))
+    if r is None:
+        r = m[id(v)] = {k if type(k) in A else C(k, m): x for k, x in v.items()}
+    return r
 
 
 def _slot_names(cls: type) -> list[str]:
@@ -70,52 +83,97 @@ def _make_copier(cls: type) -> Any:
         not all("__slots__" in c.__dict__ for c in cls.__mro__ if c is not object)
     policies: dict[str, str] = {}
     for c in cls.__mro__:
-        for attr, kind in (("CLONE_SKIP", "skip"), ("CLONE_SHARE", "share"), ("CLONE_SHALLOW", "shallow")):
+        for attr, kind in _POLICIES:
             for name in c.__dict__.get(attr, ()):
                 policies.setdefault(name, kind)
-    deep_slots = tuple(x for x in slots if x not in policies)
-    other_slots = tuple((x, policies[x]) for x in slots if x in policies)
-    new = object.__new__
-    setattr_ = object.__setattr__
-    get = policies.get
+    # the copier's code, written out for this class: one statement per slot (an attribute
+    # read and a plain store are much cheaper than a loop of getattr/setattr calls)
+    plain_store = all("__setattr__" not in c.__dict__ for c in cls.__mro__ if c is not object)
+    code = ["def copier(o, m, C, A, target=None):",
+            "    n = new(cls) if target is None else target",
+            "    m[id(o)] = n"]
+    if has_dict:
+        code += ["    d = getattr(o, '__dict__', None)",
+                 "    if d is not None:",
+                 "        nd = d.copy()",
+                 "        for k, v in d.items():",
+                 "            if type(v) not in A and k not in policies:",
+                 "                nd[k] = C(v, m)",
+                 "        for k, p in policy_items:",
+                 "            if k in d:",
+                 "                nd[k] = take(p, d[k], m, C, A)",
+                 "        setattr_(n, '__dict__', nd)"]
+    for name in slots:
+        p = policies.get(name, "deep")
+        value = {"deep": "v if type(v) in A else C(v, m)", "share": "v", "skip": "None"}.get(
+            p, f"take(p_{name}, v, m, C, A)")
+        store = f"n.{name} = {value}" if plain_store else f"setattr_(n, {name!r}, {value})"
+        code += ["    try:", f"        v = o.{name}", "    except AttributeError:", "        pass", "    else:",
+                 f"        {store}"]
+    code.append("    return n")
+    # (a shared attribute is in the dict's copy as it is)
+    policy_items = tuple((k, p) for k, p in policies.items() if p != "share")
+    space: dict[str, Any] = {"new": object.__new__, "cls": cls, "setattr_": object.__setattr__, "take": _take,
+                             "policies": policies, "policy_items": policy_items}
+    space.update({"p_" + name: policies.get(name, "deep") for name in slots})
+    exec("\n".join(code), space)
+    return space["copier"]
 
-    def copier(o: Any, m: dict[int, Any], C: Callable[[Any, dict[int, Any]], Any], A: set[type],
+
+def _take(p: str, v: Any, m: dict[int, Any], C: Callable[[Any, dict[int, Any]], Any], A: set[type]) -> Any:
+    """The copy of ``v``, an attribute copied by policy ``p`` (not "deep")."""
+    if p == "shallow":
+        return v.copy() if hasattr(v, "copy") else v
+    if p == "keys":
+        return _keys_copy(v, m, C, A)
+    return None if p == "skip" else v
+
+
+def _copy_list(o: Any, m: dict[int, Any], C: Callable[[Any, dict[int, Any]], Any], A: set[type],
                target: Any = None) -> Any:
-        n = new(cls) if target is None else target
-        m[id(o)] = n
-        if has_dict:
-            d = getattr(o, "__dict__", None)
-            if d is not None:
-                nd = d.copy()
-                for k, v in d.items():
-                    p = get(k)
-                    if p is None:
-                        if type(v) not in A:
-                            nd[k] = C(v, m)
-                    elif p == "shallow":
-                        nd[k] = v.copy() if hasattr(v, "copy") else v
-                    elif p == "skip":
-                        nd[k] = None
-                setattr_(n, "__dict__", nd)
-        for name in deep_slots:
-            try:
-                v = getattr(o, name)
-            except AttributeError:
-                continue
-            setattr_(n, name, v if type(v) in A else C(v, m))
-        for name, p in other_slots:
-            try:
-                v = getattr(o, name)
-            except AttributeError:
-                continue
-            if p == "shallow":
-                v = v.copy() if hasattr(v, "copy") else v
-            elif p == "skip":
-                v = None
-            setattr_(n, name, v)
-        return n
+    r: list[Any] = []
+    m[id(o)] = r
+    if o:
+        r.extend([x if type(x) in A else C(x, m) for x in o])
+    return r
 
-    return copier
+
+def _copy_dict(o: Any, m: dict[int, Any], C: Callable[[Any, dict[int, Any]], Any], A: set[type],
+               target: Any = None) -> Any:
+    r: dict[Any, Any] = {}
+    m[id(o)] = r
+    for k, v in o.items():
+        r[k if type(k) in A else C(k, m)] = v if type(v) in A else C(v, m)
+    return r
+
+
+def _copy_tuple(o: Any, m: dict[int, Any], C: Callable[[Any, dict[int, Any]], Any], A: set[type],
+                target: Any = None) -> Any:
+    items = [x if type(x) in A else C(x, m) for x in o]
+    r = o if all(a is b for a, b in zip(items, o)) else tuple(items)
+    m[id(o)] = r
+    return r
+
+
+def _copy_set(o: Any, m: dict[int, Any], C: Callable[[Any, dict[int, Any]], Any], A: set[type],
+              target: Any = None) -> Any:
+    r: set[Any] = set()
+    m[id(o)] = r
+    r.update([x if type(x) in A else C(x, m) for x in o])
+    return r
+
+
+def _copy_method(o: Any, m: dict[int, Any], C: Callable[[Any, dict[int, Any]], Any], A: set[type],
+                 target: Any = None) -> Any:
+    r = types.MethodType(o.__func__, C(o.__self__, m))
+    m[id(o)] = r
+    return r
+
+
+# a copier function per class, or _SHARE / _DROP (never None): the containers' copiers, and
+# each class's as it is met (a memo of classes, like ``_TAKEN``)
+_copiers: dict[type, Any] = {list: _copy_list, dict: _copy_dict, tuple: _copy_tuple, set: _copy_set,
+                             types.MethodType: _copy_method}
 
 
 def _copy(o: Any, m: dict[int, Any]) -> Any:
@@ -123,31 +181,6 @@ def _copy(o: Any, m: dict[int, Any]) -> Any:
     if r is not None:
         return r
     t = type(o)
-    if t is list:
-        r = []
-        m[id(o)] = r
-        r.extend([x if type(x) in _TAKEN else _copy(x, m) for x in o])
-        return r
-    if t is dict:
-        r = {}
-        m[id(o)] = r
-        for k, v in o.items():
-            r[k if type(k) in _TAKEN else _copy(k, m)] = v if type(v) in _TAKEN else _copy(v, m)
-        return r
-    if t is tuple:
-        items = [x if type(x) in _TAKEN else _copy(x, m) for x in o]
-        r = o if all(a is b for a, b in zip(items, o)) else tuple(items)
-        m[id(o)] = r
-        return r
-    if t is set:
-        r = set()
-        m[id(o)] = r
-        r.update([x if type(x) in _TAKEN else _copy(x, m) for x in o])
-        return r
-    if t is types.MethodType:
-        r = types.MethodType(o.__func__, _copy(o.__self__, m))
-        m[id(o)] = r
-        return r
     c: Any = _copiers.get(t)
     if c is None:
         c = _copiers[t] = _make_copier(t)
@@ -242,6 +275,11 @@ def shared_state(original: object, copy: object) -> list[str]:
                 if name in getattr(t, "CLONE_SHALLOW", ()):
                     if isinstance(v, (list, dict, set)):
                         out[id(v)] = f"{path}.{name}"
+                    continue
+                if name in getattr(t, "CLONE_KEYS", ()):
+                    out[id(v)] = f"{path}.{name}"
+                    for k in v:
+                        collect(k, f"{path}.{name}{{key}}", out, visit_shared)
                     continue
                 collect(v, f"{path}.{name}", out, visit_shared)
 

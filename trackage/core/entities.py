@@ -98,7 +98,9 @@ class Company(Kinds):
     """A private company (or any certificate-like company card)."""
 
     __slots__ = ("abilities", "closed", "data", "max_price", "min_price", "name", "owner", "revenue", "sym", "value")
-    CLONE_SHARE = ("data",)  # the title's data for it (catalogue)
+    # the title's data for it (catalogue); and its abilities, replaced, never changed in
+    # place once the game is set up (a title that uses one up replaces it: see 1822's)
+    CLONE_SHARE = ("data", "abilities")
     is_company = True
     # a title's price range for buying it in (slots left unset unless the title sets them)
     min_price: int | None
@@ -214,6 +216,9 @@ class Corporation(CashHolder, ShareHolder):
     """A share-issuing company: majors, and minors modelled as corporations."""
 
     CLONE_SHARE = ("data", "coordinates", "city", "token_prices")  # the title's data for it
+    # (turn, round) -> OperatingInfo: plain keys and records never changed, so a copy of the
+    # game copies the dict alone
+    CLONE_SHALLOW = ("operating_history",)
 
     is_corporation = True
 
@@ -334,7 +339,8 @@ class Minor(CashHolder):
     """An operator without shares (a "minor" in the reference): one owner, a treasury,
     trains and station tokens. It floats when the title says so (``float_``)."""
 
-    CLONE_SHARE = ("data", "coordinates", "city")  # the title's data for it
+    CLONE_SHARE: tuple[str, ...] = ("data", "coordinates", "city")  # the title's data for it
+    CLONE_SHALLOW = ("operating_history",)  # as a corporation's
     is_minor = True
     share_price = None
     par_price = None

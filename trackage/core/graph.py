@@ -566,10 +566,12 @@ class TrackGraph:
         per = self._by_token.get(corporation)
         if per is None or token_city not in per:
             self._compute(corporation)
-            per = self._by_token.setdefault(corporation, {})
+            # replaced, not changed in place (a stale graph's copies share the old one)
+            per = dict(self._by_token.get(corporation, {}))
             for city in self._start_cities(corporation):
                 if city not in per:
                     per[city] = self._compute(corporation, one_token=city)
+            self._by_token[corporation] = per
         return per.get(token_city, ({}, {}, {}))
 
     def _tokened(self, city: City, corporation: Entity) -> bool:

@@ -43,7 +43,9 @@ class Train:
         "unlimited",
         "variants",
     )
-    CLONE_SHARE = ("spec", "variants")  # the title's data for it
+    # the title's data for it; and its events and distance rules, replaced (never changed in
+    # place) when the train is bought or a variant chosen, so copies of a game share them
+    CLONE_SHARE = ("spec", "variants", "events", "distance")
 
     def __init__(self, spec: dict[str, Any], index: int):
         self.spec = spec

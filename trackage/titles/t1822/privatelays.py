@@ -85,6 +85,14 @@ def check_company_lay(game: Game1822, company, corp, hex_, old_tile, tile) -> No
         raise GameError("P10 lays over an estuary", rule="ability-hex")
 
 
+def own_ability(company, ab) -> dict:
+    """A fresh copy of ``company``'s ability ``ab``, put in its place: copies of a game share
+    a company's abilities, so an ability is replaced, never changed in place, once set up."""
+    mine = dict(ab)
+    company.abilities = [mine if a is ab else a for a in company.abilities]
+    return mine
+
+
 def use_tile_ability(game: Game1822, ab, upgrade) -> None:
     """Count one use of a tile-lay ability (P12: a lay or an upgrade)."""
     if ab.get("count") is not None and ab["count"] <= 0:
@@ -176,6 +184,13 @@ def special_lay_tile(game: Game1822, step, action, company, ab) -> None:
         game._teleport_lay = False
         game._advanced_lay = False
         game._lay_syms = ()
+    # the abilities about to be used up become the companies' own (copies of a game share them)
+    owned: dict[int, dict] = {}
+    for c, a in [(company, ab), *combo]:
+        if id(a) not in owned:
+            owned[id(a)] = own_ability(c, a)
+    ab = owned[id(ab)]
+    combo = [(c, owned[id(a)]) for c, a in combo]
     if teleport:
         ab["used"] = True
         round_.teleported = company

@@ -49,6 +49,8 @@ def load(folder: Path, name: str):
 class Minor1858(Minor):
     """A private railway as an operator: lays track in its home area, never runs trains."""
 
+    CLONE_SHARE = ("abilities",)  # the title's data for it, never changed
+
     def __init__(self, spec: dict):
         super().__init__(spec["sym"], spec.get("name", spec["sym"]), coordinates=list(spec.get("coordinates", [])),
                          city=spec.get("city"), data=spec)

@@ -112,6 +112,10 @@ class StaleTrackGraph(TrackGraph):
     """A track graph whose answers are part of the game's state (quirk stale-graph)."""
 
     DERIVED = False
+    # its results per corporation are replaced, never changed in place: a copy of the game
+    # copies the corporations they are keyed by and shares the results
+    CLONE_KEYS = ("_local_routes", "_connected_hexes", "_connected_nodes", "_connected_paths", "_reachable_hexes",
+                  "_offered", "_walked_routes", "_tokenable_cities", "_by_token", "_can_token", "_pending")
 
     def answers(self) -> dict:
         """What the graph has answered so far (its caches map corporations to results that
