@@ -14,8 +14,8 @@ from trackage.core.routes import rules_for
 from trackage.router import logstates, optimal_routes, solve
 from trackage.router.candidates import evaluate_alone
 from trackage.router.entries import DEPTH, IDX, NODES, PARENT, SPENT
-from trackage.router.slack import BonusSlack, weakest_paid
 from trackage.router.national import with_national_train
+from trackage.router.slack import BonusSlack, weakest_paid
 
 LOG = FIXTURES / "1867" / "21268.json"
 
