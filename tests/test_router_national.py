@@ -13,7 +13,9 @@ from conftest import FIXTURES
 from trackage.core.routes import rules_for
 from trackage.router import logstates, optimal_routes, solve
 from trackage.router.candidates import evaluate_alone
+from trackage.router.entries import DEPTH, IDX, NODES, PARENT, SPENT
 from trackage.router.national import with_national_train
+from trackage.router.slack import BonusSlack, weakest_paid
 
 LOG = FIXTURES / "1867" / "21268.json"
 
@@ -102,3 +104,73 @@ def test_hard_1861_national_prices_few_routes():
     assert res.stats.evaluated < 50
     trains = {t.id: t for t in national.trains}
     assert sum(game.compute_route_revenues(national, res.routes, trains)) == 750
+
+
+@pytest.mark.parametrize(("title", "log", "at"), BOUND_STATES)
+def test_bonus_slack_of_a_subtree_bounds_its_routes(monkeypatch, title, log, at):
+    """The per-part slack (``trackage.router.slack``): a half's subtree bits hold the bonus
+    stops of every half below it; and on sampled routes of the national's whole list, the
+    stop values plus the slack of any set of bonus stops holding the route's (as a subtree's
+    does), with a weakest paid value at most the route's, is at least the route's bound and
+    its exact value. The floored walk with it keeps the proven revenue of the whole list."""
+    path = FIXTURES / title / log
+    if not path.exists():
+        pytest.skip(f"NO FIXTURES: {path} is absent (set TRACKAGE_FIXTURES)")
+    game, _ = logstates.state_before(path, at)
+    national = with_national_train(game)
+    rules = rules_for(game)
+    trees: list = []
+    real_bits = BonusSlack.subtree_bits
+
+    def record(self, halves, lim):
+        out = real_bits(self, halves, lim)
+        trees.append((self, list(halves), lim, out))
+        return out
+
+    monkeypatch.setattr(BonusSlack, "subtree_bits", record)
+    floored = optimal_routes(game, national)
+    assert floored.optimal
+    assert trees  # the floored walk pruned by subtree slack
+    rnd = random.Random(7)
+    for bonus, halves, lim, out in trees:
+        kept = [h for h in halves if lim is None or h[SPENT] <= lim]
+        for h in rnd.sample(kept, min(2000, len(kept))):
+            below = bonus.path_bits(h[NODES][h[DEPTH]:])  # its own stop
+            assert below & ~out[h[IDX]] == 0
+            p = h[PARENT]
+            if p[IDX] >= 0:
+                assert out[h[IDX]] & ~out[p[IDX]] == 0  # a parent's subtree holds its children's
+
+    lists: list = []
+    plans: list = []
+    real = solve._walk
+
+    def whole(plan, stats, *a, **k):  # every route, as a table (no floor)
+        kind, theirs = real(plan, stats)
+        lists.append(kind.cands)
+        plans.append(plan)
+        return kind, theirs
+
+    monkeypatch.setattr(solve, "_walk", whole)
+    res = optimal_routes(game, national)
+    assert res.optimal and res.revenue == floored.revenue
+    (table,) = lists
+    (plan,) = plans
+    bonus = plan.en.bonus
+    assert bonus is not None
+    pay = plan.pay
+    every = (1 << len(bonus.nodes)) - 1
+    checked = 0
+    for r in rnd.sample(range(len(table)), min(1500, len(table))):
+        c = table[r]
+        v = evaluate_alone(rules, c.train, c.nodes, c.segs)
+        if v is None:
+            continue
+        vals = tuple(sorted((plan.en.value(n) for n in c.nodes), reverse=True)[:pay])
+        base = sum(vals)
+        bits = bonus.path_bits(c.nodes)
+        wk = weakest_paid(vals, pay)
+        for reach, w in ((bits, wk), (bits | (rnd.getrandbits(len(bonus.nodes)) & every), rnd.randint(0, wk))):
+            assert base + bonus(reach, w) >= max(v, c.bound), (r, reach, w, base, v, c.bound)
+        checked += 1
+    assert checked > 500

@@ -95,6 +95,11 @@ RouterBound = Callable[[RouterStops, int, int], int]
 :meth:`RouteRules.router_route_bound`)."""
 RouterBonus = Callable[[RouterStops], int]
 """``bonus(stops)``: :meth:`RouteRules.router_run_bonus_for`'s run bonus."""
+RouterSlack = tuple[frozenset["RevenueCenter"], Callable[[Collection["RevenueCenter"], int], int]]
+"""``(stops, slack)``: :meth:`RouteRules.router_slack_for`'s bonus stops and the most
+``slack(reached, weakest)`` the route bound adds for routes whose bonus stops lie in
+``reached``."""
+"""``bonus(stops)``: :meth:`RouteRules.router_run_bonus_for`'s run bonus."""
 
 
 # --------------------------------------------------------------------------------------
@@ -552,6 +557,17 @@ class RouteRules:
         not cut that kind's list). Asked once per train kind. Default: 0 when the title
         overrides no bound hook (:meth:`router_bounded`), else None."""
         return None if self.router_bounded() else 0
+
+    def router_slack_for(self, train: Train, corp: Entity) -> RouterSlack | None:
+        """A finer :meth:`router_bound_slack` for one train and company, made once per walk:
+        ``(stops, slack)``, the stops through which the route bound may exceed the stop
+        values and ``slack(reached, weakest)``, at least what the bound adds to a route's
+        stop values when the route's stops among ``stops`` all lie in ``reached`` and its
+        ``weakest`` (see :meth:`router_route_bound`) is at least ``weakest``; never more than
+        :meth:`router_bound_slack`. The router prunes a part of its walk by the bonus stops
+        that part can still reach. Default None: the router uses :meth:`router_bound_slack`
+        alone."""
+        return None
 
     def router_bound(self, route: Route) -> int | None:
         """The value ``route`` (its train's, run alone) can add to a run, an upper bound when

@@ -50,6 +50,7 @@ from .entries import (
 )
 from .joins import BitJoin, ListJoin
 from .meter import Meter
+from .slack import BonusSlack, weakest_paid
 
 if TYPE_CHECKING:
     from ..core.board import Board
@@ -189,8 +190,8 @@ class Links:
 class _Start:
     """What the routes from one start share (see ``Enumerator.routes``)."""
 
-    __slots__ = ("bits", "plans", "room", "root", "rows", "slack", "sp0", "split", "summed", "t", "through",
-                 "tlinks", "zero")
+    __slots__ = ("bits", "plans", "reach", "room", "root", "rows", "slack", "sp0", "split", "sub", "summed", "t",
+                 "through", "tlinks", "zero")
 
     def __init__(self, t: RevenueCenter, root: Entry, rows: _Rows | None, through: bool, tlinks: list[KLink], sp0: int,
                  room: int, split: bool, summed: bool, slack: int, zero: Any):
@@ -208,6 +209,9 @@ class _Start:
         # (floor, stop values, meter state, version, first link) -> sides to join
         self.plans: dict[Any, list[tuple[int, int | None, Want | None]]] = {}
         self.bits: BitJoin | None = None  # without a floor: the second halves as bitsets
+        # with a bonus slack (``Enumerator.bonus``) and rows: by half (IDX), its subtree's bonus stops as bits
+        self.sub: list[int] | None = None
+        self.reach = 0  # (with ``sub``) the bonus stops of every second half
 
 
 class _Rows:
@@ -306,6 +310,8 @@ class Enumerator:
         self.cur_floor: int | None = None
         self.slack: int | None = None  # what a route's bound may add to its stop values (None: unknown)
         self.prunes = False  # a floor is (or will be) set and the slack is known
+        # the slack of a part of the walk from the bonus stops it can reach (None: ``slack`` throughout)
+        self.bonus: BonusSlack | None = None
         self._uncounted = 0  # the best value of a stop the meter does not count (capped rows)
         self._klinks: dict[RevenueCenter, list[KLink]] = {}
         self._want_memo: dict[Any, Want] = {}  # (floor less slack, stop values, meter state, most) -> _wanted
@@ -446,14 +452,19 @@ class Enumerator:
                 used_nodes.discard(n)
 
     def _join(self, entry: Entry, tree: Entry, used_nodes: set[RevenueCenter], out: list[Entry], want: Want | None,
-              best: list[list[int] | None] | None, side: int = 1, most: int | None = None) -> None:
+              best: list[list[int] | None] | None, side: int = 1, most: int | None = None,
+              want_of: Callable[[int], Want] | None = None, sub: list[int] | None = None, jb: int = 0,
+              keeps: Callable[[Any, int], bool] | None = None) -> None:
         """The second halves of a route on the tree of halves: ``entry`` walks on from
         ``tree`` (the tree's entry at the same node) along its children, with the track,
         stops, clash bits and meter the first half left; with ``want`` (see
         ``_wanted``) a child is skipped when no half in its subtree can lift the route to the
         floor (``best``: the subtrees' rows). From the start, the links after the first
         half's first link (``side`` 1) or before it (-1); ``most``: the most meter a second
-        half may spend (its tree entries' spent count)."""
+        half may spend (its tree entries' spent count). ``want_of`` (with ``sub``, the
+        subtrees' bonus stops as bits, and ``jb``, those of the route so far): a subtree's
+        want from the bonus stops its routes can reach, in place of ``want``; ``keeps``:
+        whether a route may reach the floor (see ``_keeps``; None: every route is listed)."""
         if not self._tick():
             return
         links = self.klinks(tree[NODE])
@@ -470,6 +481,7 @@ class Enumerator:
         step = self.meter.step
         join = self._join
         passes = self._passes
+        bit = self.bonus.bit if want_of is not None and self.bonus is not None else None
         for kid in tree[KIDS]:
             li = kid[LINK]
             n, paths, m, bad_first, _bad_mid, _ends, cb, val, free = links[li]
@@ -481,7 +493,10 @@ class Enumerator:
                 first = li
             if most is not None and kid[SPENT] > most:
                 continue
-            if want is not None and not passes(best[kid[IDX]], *want):  # type: ignore[index]  # (given with want)
+            if want_of is not None:
+                if not passes(best[kid[IDX]], *want_of(jb | sub[kid[IDX]])):  # type: ignore[index]  # (given with want_of)
+                    continue
+            elif want is not None and not passes(best[kid[IDX]], *want):  # type: ignore[index]  # (given with want)
                 continue
             if m & used or cb & clash or n in used_nodes:
                 continue
@@ -490,10 +505,47 @@ class Enumerator:
                 continue
             e = (entry, n, paths, used | m, st, vals + val if summed else add_v(vals, val), first, depth,
                  nodes + (n,), li, None, clash | cb, 0, -1)
-            if not free:  # no route ends at a free stop (the shorter one is found)
+            kb = jb | bit.get(n, 0) if bit is not None else jb
+            # no route ends at a free stop (the shorter one is found)
+            if not free and (keeps is None or keeps(e[VALS], kb)):
                 out.append(e)
             if kid[KIDS]:
-                join(e, kid, used_nodes, out, want, best, side, most)
+                join(e, kid, used_nodes, out, want, best, side, most, want_of, sub, kb, keeps)
+
+    def _want_of(self, h: Entry, most: int | None, floor: int, hb: int, wk: int) -> Callable[[int], Want]:
+        """``_wanted`` for the second halves of ``h`` by the bonus stops they can reach
+        (bits): the slack is that of those and ``h``'s (``hb``), the route's weakest paid
+        value at least ``wk`` (memoised per call)."""
+        bonus = self.bonus
+        assert bonus is not None
+        memo: dict[int, Want] = {}
+        wanted = self._wanted
+
+        def want_of(bits: int) -> Want:
+            got = memo.get(bits)
+            if got is None:
+                got = memo[bits] = wanted(h, most, floor, bonus(hb | bits, wk))
+            return got
+
+        return want_of
+
+    def _keeps(self, h: Entry, floor: int, hb: int) -> Callable[[Any, int], bool]:
+        """Whether the route of ``h`` and a second half with stop values ``vals`` and bonus
+        stops ``bits`` may reach ``floor``: its stop values and the slack of its own bonus
+        stops (its weakest paid value known)."""
+        bonus = self.bonus
+        assert bonus is not None
+        hv = h[VALS]
+        pay = self.pay
+        merged = self.merged
+
+        def keeps(vals: Any, bits: int) -> bool:
+            if pay is None:
+                return bool(hv + vals + bonus(hb | bits, 0) >= floor)
+            got = merged(hv, vals)
+            return bool(sum(got) + bonus(hb | bits, weakest_paid(got, pay)) >= floor)
+
+        return keeps
 
     def _capped(self) -> bool:
         """Only the best ``pay`` stops pay, and the meter caps the stops it counts: rows are
@@ -608,16 +660,19 @@ class Enumerator:
         out.links = len(self.klinks(root[NODE]))
         return out
 
-    def _wanted(self, h: Entry, most: int | None, floor: int) -> Want:
+    def _wanted(self, h: Entry, most: int | None, floor: int, slack: int | None = None) -> Want:
         """(limit, rem, need) for the second halves of ``h`` under the floor. A subtree's
         row passes when ``row[rem] >= limit`` (limit not None) or ``row[j] >= need[j]`` for
         some j (need not None): every stop pays: ``limit`` at ``rem`` (the meter left);
         only the best ``pay`` stops pay: ``need[j]`` is what j stops of the second half must
         add, and with capped rows only j up to ``rem`` are compared, ``limit`` covering the
         second halves that add more uncounted stops. ``most``: the most meter a second half
-        may spend (None: what the meter leaves)."""
-        assert self.slack is not None
-        base = floor - self.slack
+        may spend (None: what the meter leaves); ``slack``: what the bound may add to the
+        routes' stop values (None: ``self.slack``)."""
+        if slack is None:
+            slack = self.slack
+        assert slack is not None
+        base = floor - slack
         pay = self.pay
         cap = self.meter.capacity
         if pay is None:
@@ -710,6 +765,10 @@ class Enumerator:
             tlinks = self.klinks(t)
             versions = rows.versions if rows is not None else None
             ctx = _Start(t, root, rows, through, tlinks, sp0, room, split, summed, slack, zero)
+            if rows is not None and self.bonus is not None:
+                ctx.sub = sub = self.bonus.subtree_bits(halves, sp0 + room // 2 if split else None)
+                for k in root[KIDS]:
+                    ctx.reach |= sub[k[IDX]]
             if rows is None and through and self.bit_joins and self.meter.join is not None:
                 ctx.bits = BitJoin(self, root, halves, sp0 + room // 2 if split else None)
             if ctx.bits is not None:
@@ -787,8 +846,16 @@ class Enumerator:
             return
         rows = c.rows
         prunes = rows is not None and floor is not None
+        bonus = self.bonus if prunes else None
+        slack = c.slack
+        hb = wk = 0
+        if bonus is not None:
+            # the bonus stops of ``h`` and the least paid value of a route holding it
+            hb = bonus.path_bits(h[NODES])
+            wk = weakest_paid(h[VALS], self.pay)
+            slack = bonus(hb, wk)
         # (mypy does not narrow ``rows`` and ``floor`` through ``prunes``: the ignores below)
-        if not prunes or (h[VALS] if c.summed else sum(h[VALS])) + c.slack >= floor:  # type: ignore[operator]
+        if not prunes or (h[VALS] if c.summed else sum(h[VALS])) + slack >= floor:  # type: ignore[operator]
             yield h, None, ()
         if not c.through:
             return
@@ -801,7 +868,11 @@ class Enumerator:
         # route to the floor depends only on (floor, stop values, meter state, version,
         # first link): memoised
         sp0 = c.sp0
-        key = (floor, h[VALS], h[STATE], version, first) if prunes else None
+        sub = c.sub
+        if bonus is not None and sub is not None:
+            # the second halves reach at most the bonus stops of the whole tree
+            slack = bonus(hb | c.reach, wk)
+        key = (floor, h[VALS], h[STATE], version, first, slack) if prunes else None
         sides = c.plans.get(key) if prunes else None
         if sides is None:
             sides = []
@@ -816,7 +887,7 @@ class Enumerator:
                     continue
                 want = None
                 if prunes:
-                    want = self._wanted(h, most, floor)  # type: ignore[arg-type]
+                    want = self._wanted(h, most, floor, slack)  # type: ignore[arg-type]
                     if not self._passes(rows.beside(version, side)[first], *want):  # type: ignore[union-attr]
                         continue
                 sides.append((side, None if most is None else most + sp0, want))  # (spent as the tree counts it)
@@ -829,7 +900,13 @@ class Enumerator:
         used_nodes = set(h[NODES])
         best = rows.table(version) if prunes else None  # type: ignore[union-attr]
         for side, most, want in sides:
-            self._join(joined, c.root, used_nodes, other, want, best, side, most)
+            want_of = keeps = None
+            if bonus is not None and sub is not None and want is not None:
+                # a subtree's want from the bonus stops its second halves can reach; a route
+                # kept by the slack of its own bonus stops
+                want_of = self._want_of(h, None if most is None else most - sp0, floor, hb, wk)  # type: ignore[arg-type]
+                keeps = self._keeps(h, floor, hb)  # type: ignore[arg-type]
+            self._join(joined, c.root, used_nodes, other, want, best, side, most, want_of, sub, hb, keeps)
         if other:
             yield h, ListJoin(other), ()
 
@@ -875,9 +952,12 @@ class Enumerator:
             return
         hub_bit = c.rows.hub_bit  # type: ignore[union-attr]  # (rows are built when halves are deferred)
         slack = c.slack
+        bonus = self.bonus
+        every = (1 << len(bonus.nodes)) - 1 if bonus is not None else 0
         for h, ends in self._children(e, used_nodes, None):
             floor = self.floor
-            if floor is not None and self._beyond(h) + slack < floor:
+            if floor is not None and self._beyond(h) + (
+                    slack if bonus is None else bonus(every, weakest_paid(h[VALS], self.pay))) < floor:
                 continue
             n = h[NODE]
             v = version | hub_bit.get(n, 0)

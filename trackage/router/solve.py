@@ -28,6 +28,7 @@ from .candidates import (
 from .entries import Entry
 from .meter import TypedMeter, default_meter
 from .search import Search, Stats
+from .slack import BonusSlack
 from .table import CandList, Ranked, table_walk
 
 if TYPE_CHECKING:
@@ -182,6 +183,10 @@ class _Plan:
                                   unique_hexes=bool(rules.router_unique_stop_hexes(train)))
         en.budget = work_limit
         en.slack = _bound_slack(rules, train, entity)
+        per_part = rules.router_slack_for(train, entity) if en.slack is not None else None
+        if per_part is not None:
+            assert en.slack is not None
+            en.bonus = BonusSlack(per_part[0], per_part[1], en.slack)
         # the route bound as ``hook(stops, base, weakest)``: the title's ``router_bound_for(train,
         # corp)`` (made once per walk; by default its ``router_route_bound``); None: no bound
         self.hook = rules.router_bound_for(train, entity)

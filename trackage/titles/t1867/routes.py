@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING
 
-from ...core.routes import Route, RouteError, RouterBound, RouteRules
+from ...core.routes import Route, RouteError, RouterBound, RouterSlack, RouteRules
 
 if TYPE_CHECKING:
     from .game import Game1867
@@ -238,6 +238,53 @@ class RouteRules1867(RouteRules):
 
         bound.relevant = frozenset(hex_of) | tokened | mandatory  # type: ignore[attr-defined]  # (the stops it reads)
         return bound
+
+    def router_slack_for(self, train, corp) -> RouterSlack:
+        """The bonus stops (the privates' bonus hexes, the capitals and Timmins) and
+        ``slack(reached, weakest)``: ``router_bound_for``'s bonus terms over the stops of
+        ``reached`` (each hex's best gain when positive, the pair bonus with its shortfalls),
+        without the tokened stop's shortfall (never positive). Each term grows with
+        ``reached`` and shrinks as ``weakest`` rises, so a route whose bonus stops lie in
+        ``reached`` and whose weakest paid value is at least ``weakest`` is bounded by its
+        stop values plus ``slack(reached, weakest)``."""
+        game = self.game
+        per_hex = self._hex_bonuses(corp)
+        relevant = frozenset({game.BONUS_REVENUE, *game.BONUS_CAPITALS, *per_hex})
+        timmins = game.BONUS_REVENUE
+        capitals = frozenset(game.BONUS_CAPITALS)
+        both = 40 * (getattr(train, "multiplier", None) or 1)
+        hex_of = {n: hx.id for hx, tile in self.board.tiles() if hx.id in relevant for n in tile.nodes}
+        dummy = Route(self, train, connection_data=[])
+        worth: dict = {}
+
+        def value(s) -> int | None:
+            if s not in worth:
+                try:
+                    worth[s] = max(0, int(self.stop_revenue(s, dummy)))
+                except Exception:  # noqa: BLE001 - unbounded value: no shortfall
+                    worth[s] = None
+            return worth[s]
+
+        def slack(reached, weakest: int) -> int:
+            gain: dict = {}
+            for s in reached:
+                h = hex_of.get(s)
+                if h is None:
+                    continue
+                short = 0
+                if weakest:
+                    v = value(s)
+                    short = min(0, v - weakest) if v is not None else 0
+                g = per_hex.get(h, 0) + short
+                gain[h] = max(gain.get(h, g), g)
+            total = sum(g for g in gain.values() if g > 0)
+            if timmins in gain:
+                cap = [min(0, g) for h, g in gain.items() if h in capitals]
+                if cap:
+                    total += max(0, both + min(0, gain[timmins]) + max(cap))
+            return total
+
+        return frozenset(hex_of), slack
 
     def router_bound_slack(self, train, corp) -> int | None:
         """The most ``router_route_bound`` adds to a route's stop values: every hex bonus of
