@@ -827,8 +827,16 @@ class Game1822(Game):
             return super().legal_actions(entity)
 
     def upgrade_memo_key(self, hex_, old, new):
-        # a yellow tile takes a label (S, T) from its hex (in the old tile's labels); D35 has its own rule
-        return super().upgrade_memo_key(hex_, old, new) + ((hex_.id,) if hex_.id == "D35" else ())
+        # a yellow tile takes a label (S, T) from its hex (in the old tile's labels); D35 has its
+        # own rule; the new tile's spec, as the answers are shared by every 1822 game
+        return (super().upgrade_memo_key(hex_, old, new) + ((hex_.id,) if hex_.id == "D35" else ())
+                + (new.spec,))
+
+    def upgrade_memo(self, old):
+        # upgrades_to reads only the two tiles, the hex's labels and D35 (all in the key), and
+        # the special-lay flag, which no listing through this memo has set: the answers hold in
+        # every 1822 game, and a game loaded or imported by the server starts with them
+        return old.spec.upgrade_memos.setdefault(type(self), {})
 
     def legal_tile_rotation(self, entity, hex_, tile):
         if self.__dict__.get("_probing"):
