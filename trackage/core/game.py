@@ -570,20 +570,23 @@ class Game:
                 candidates[t.name] = t
         if getattr(self, "_asking", None) is not None:
             candidates = {k: t for k, t in candidates.items() if asks_tile(self, t.id)}
+        placed_tile, memo_key, rotation_ok = self.board.placed_tile, self.upgrade_memo_key, self.legal_tile_rotation
         for hex_, _edges in connected.items():
             old = self.board.tile(hex_)
             memo = self.upgrade_memo(old)  # a pure function of its key
             for t in candidates.values():
-                key = self.upgrade_memo_key(hex_, old, t)
+                key = memo_key(hex_, old, t)
                 rel = memo.get(key)
                 if rel is None:
                     rel = tuple((r - old.rotation) % 6 for r in range(6)
-                                if self.upgrades_to(old, self.board.placed_tile(t, r, None)))
+                                if self.upgrades_to(old, placed_tile(t, r, None)))
                     memo[key] = rel
+                if not rel:
+                    continue
                 for r in sorted((x + old.rotation) % 6 for x in rel):
                     # the rules read the hex from ``hex_``: the tile as seen in the supply (one
                     # per tile and rotation) answers for the tile on any hex
-                    if self.legal_tile_rotation(entity, hex_, self.board.placed_tile(t, r, None)):
+                    if rotation_ok(entity, hex_, placed_tile(t, r, None)):
                         out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
         return out
 
