@@ -549,6 +549,15 @@ class Game:
         return (old.spec, old.name, old.color, b.labels(hex_),
                 (fl.label, fl.color) if fl is not None else None, new.name)
 
+    def upgrade_memo(self, old: Placed) -> dict[Any, Any]:
+        """Where the rotations of the upgrades of ``old`` are remembered, by
+        :meth:`upgrade_memo_key`. Default: with the game's tile supply (one game's; its
+        upgrade rules may read the game's options). A title whose ``upgrades_to`` depends on
+        nothing but its key may keep them with the old tile's spec, shared by all its games
+        (a game loaded or imported then starts with them)."""
+        memo: dict[Any, Any] = self.board.supply.memo.setdefault(("upgrades", type(self)), {})
+        return memo
+
     def legal_tile_lays(self, entity: Any) -> list[dict[str, Any]]:
         """Every (hex, tile, rotation) the entity could lay now (generic rules)."""
         out = []
@@ -559,23 +568,25 @@ class Game:
         for t in self.board.supply_tiles():
             if t.name not in candidates and self.tile_valid_for_phase(t):
                 candidates[t.name] = t
-        # a pure function of its key, so the memo lives with the catalogue
-        memo = self.board.supply.memo.setdefault(("upgrades", type(self)), {})
         if getattr(self, "_asking", None) is not None:
             candidates = {k: t for k, t in candidates.items() if asks_tile(self, t.id)}
+        placed_tile, memo_key, rotation_ok = self.board.placed_tile, self.upgrade_memo_key, self.legal_tile_rotation
         for hex_, _edges in connected.items():
             old = self.board.tile(hex_)
+            memo = self.upgrade_memo(old)  # a pure function of its key
             for t in candidates.values():
-                key = self.upgrade_memo_key(hex_, old, t)
+                key = memo_key(hex_, old, t)
                 rel = memo.get(key)
                 if rel is None:
                     rel = tuple((r - old.rotation) % 6 for r in range(6)
-                                if self.upgrades_to(old, self.board.placed_tile(t, r, None)))
+                                if self.upgrades_to(old, placed_tile(t, r, None)))
                     memo[key] = rel
+                if not rel:
+                    continue
                 for r in sorted((x + old.rotation) % 6 for x in rel):
                     # the rules read the hex from ``hex_``: the tile as seen in the supply (one
                     # per tile and rotation) answers for the tile on any hex
-                    if self.legal_tile_rotation(entity, hex_, self.board.placed_tile(t, r, None)):
+                    if rotation_ok(entity, hex_, placed_tile(t, r, None)):
                         out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
         return out
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Container, Iterable, Sequence
+from collections.abc import Callable, Container, Hashable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, cast, overload
 
 if TYPE_CHECKING:
@@ -577,6 +577,9 @@ class TileSpec:
         self._rots: list[_Rot | None] = [None] * 6
         # tile_paths_kept's answers with this spec as the old tile's, by (new spec, gauge flags)
         self._kept_in: dict[tuple[TileSpec, bool | None, bool | None, bool | None], bool] = {}
+        # upgrade answers with this spec as the old tile's, per title whose upgrade rule is a
+        # pure function of its memo key (``Game.upgrade_memo``): shared by all its games
+        self.upgrade_memos: dict[Hashable, dict[Any, Any]] = {}
         self._multi_path_nodes = sum(
             1 for pd in path_defs
             if pd.a[0] == "n" and pd.b[0] == "n"

@@ -823,12 +823,46 @@ class Game1822(Game):
         return [self.tax_haven]
 
     def legal_actions(self, entity=None, *, routes=True):
-        with self.graph_probe():
+        with self.graph_probe(), self.rights_memo():
             return super().legal_actions(entity)
 
+    # a listing's memo of the track rights per hex (trackrights.rights_owners): a passing
+    # attribute, never copied nor part of the state
+    CLONE_SKIP = (*Game.CLONE_SKIP, "_rights_memo")
+    STATE_EXCLUDE = (*Game.STATE_EXCLUDE, "_rights_memo")
+
+    def rights_memo(self):
+        """A context in which the track rights of each hex are worked out once (a listing
+        asks them for every tile and rotation; nothing changes the rights meanwhile)."""
+        from contextlib import contextmanager
+
+        @contextmanager
+        def memo():
+            if "_rights_memo" in self.__dict__:
+                yield  # nested: the outer listing's memo
+                return
+            self._rights_memo: dict[tuple[str, object], frozenset] = {}
+            try:
+                yield
+            finally:
+                del self._rights_memo
+        return memo()
+
     def upgrade_memo_key(self, hex_, old, new):
-        # a yellow tile takes a label (S, T) from its hex (in the old tile's labels); D35 has its own rule
-        return super().upgrade_memo_key(hex_, old, new) + ((hex_.id,) if hex_.id == "D35" else ())
+        # the core's key (the old tile, the hex's labels and future label, the new tile's name;
+        # a yellow tile takes a label, S or T, from its hex), made in one go (the listing makes
+        # one per hex and tile), with D35 (its own rule) and the new tile's spec, as the
+        # answers are shared by every 1822 game
+        b = self.board
+        fl = b.future_label(hex_)
+        return (old.spec, old.name, old.color, b.labels(hex_), (fl.label, fl.color) if fl is not None else None,
+                new.name, hex_.id == "D35", new.spec)
+
+    def upgrade_memo(self, old):
+        # upgrades_to reads only the two tiles, the hex's labels and D35 (all in the key), and
+        # the special-lay flag, which no listing through this memo has set: the answers hold in
+        # every 1822 game, and a game loaded or imported by the server starts with them
+        return old.spec.upgrade_memos.setdefault(type(self), {})
 
     def legal_tile_rotation(self, entity, hex_, tile):
         if self.__dict__.get("_probing"):

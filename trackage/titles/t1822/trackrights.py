@@ -29,6 +29,19 @@ def consent_blockers(game: Game1822, hex_) -> list:
     return out
 
 
+def rights_owners(game: Game1822, hex_) -> frozenset:
+    """The players holding track rights on ``hex_`` (:func:`consent_blockers`' owners), asked
+    once per hex and board during a listing (``Game1822.rights_memo``), else worked out."""
+    memo = game.__dict__.get("_rights_memo")
+    key = (hex_.id, game.board.state.version)
+    owners = memo.get(key) if memo is not None else None
+    if owners is None:
+        owners = frozenset(rights_player(game, b) for b in consent_blockers(game, hex_)) - {None}
+        if memo is not None:
+            memo[key] = owners
+    return owners
+
+
 def rights_player(game: Game1822, e):
     """The player holding ``e``'s track rights (None: not a player's)."""
     owner = e.owner
@@ -51,7 +64,7 @@ def legal_tile_rotation(game: Game1822, entity, hex_, tile) -> bool:
     if getattr(entity, "sym", None) == "P5" and hex_.id == "P43":
         return tile.rotation == 0
     operator = entity.owner if entity.is_company else entity
-    owners = {rights_player(game, b) for b in consent_blockers(game, hex_)} - {None}
+    owners = rights_owners(game, hex_)
     if acting_player(game, operator) not in owners:
         stubs = game.board.stubs(hex_)
         if not owners and stubs:
