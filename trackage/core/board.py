@@ -42,11 +42,22 @@ def _flag(v: object) -> bool:
     return v is not None and v is not False
 
 
+def edge_mask(edges: Iterable[int]) -> int:
+    """A set of hex edges as a bit mask."""
+    return sum(1 << e for e in edges)
+
+
 def rotation_memo_key(old: Placed, tile: Placed, nbrs: Iterable[int], edges: Iterable[int]) -> tuple[Any, ...]:
     """The catalogue memo's key of ``legal_rotation(old, tile, nbrs, connected_edges=edges)``:
     the two edge sets as bit masks (ints, which the collector does not track, where frozensets
     of them would be two more tracked objects per entry)."""
-    return ("rotation", old, tile, sum(1 << e for e in nbrs), sum(1 << e for e in edges))
+    return rotation_key(old, tile, edge_mask(nbrs), edge_mask(edges))
+
+
+def rotation_key(old: Placed, tile: Placed, nbrs_mask: int, edges_mask: int) -> tuple[Any, ...]:
+    """:func:`rotation_memo_key` from the edge sets' masks (:func:`edge_mask`), for a caller
+    that tries many tiles on one hex."""
+    return ("rotation", old, tile, nbrs_mask, edges_mask)
 
 
 class BoardState:

@@ -146,21 +146,72 @@ def upgrade_fits(game: Game1858, old, placed) -> bool:
     return placed.color != old.color or game.conversion_ok(old, placed)
 
 
+class LayChoices:
+    """What the tile lays of every listing at one board version and phase share: the
+    candidate tiles (the first of each name in the supply, in the phase's colours, no metre
+    gauge track before phase 3) and, per kind of hex (its labels, the old tile's spec, name
+    and colour), the candidates that may replace its tile with their rotations relative to
+    the old tile's (those with none left out, in the candidates' order)."""
+
+    __slots__ = ("by_kind", "candidates", "supply")
+
+    def __init__(self, game: Game1858, broad_only: bool) -> None:
+        self.supply = game.board.supply_tiles()
+        found: dict = {}
+        for t in self.supply:
+            if t.name not in found and game.tile_valid_for_phase(t):
+                if broad_only and any(p.track == "narrow" for p in t.spec.path_defs):
+                    continue
+                found[t.name] = t
+        self.candidates = tuple(found.values())
+        self.by_kind: dict = {}
+
+    def fitting(self, game: Game1858, kind: tuple, old) -> tuple:
+        """(tile, relative rotations) of each candidate that may replace ``old`` (a tile of
+        ``kind``); the answers per tile are kept with the catalogue (turning both tiles alike
+        keeps them, so any hex of the kind gives the same)."""
+        out = self.by_kind.get(kind)
+        if out is not None:
+            return out
+        memo = game.board.supply.memo.setdefault(("1858 upgrades", type(game)), {})
+        color = old.color
+        fits = []
+        for t in self.candidates:
+            if t.color != color and COLOR_NEXT.get(color) != t.color:
+                continue
+            key = (*kind, t.name)
+            rel = memo.get(key)
+            if rel is None:
+                rel = tuple(sorted((r - old.rotation) % 6 for r in range(6)
+                                   if upgrade_fits(game, old, game.board.placed_tile(t, r, None))))
+                memo[key] = rel
+            if rel:
+                fits.append((t, rel))
+        out = self.by_kind[kind] = tuple(fits)
+        return out
+
+
+def lay_choices(game: Game1858) -> LayChoices:
+    """The :class:`LayChoices` of the board and phase now."""
+    broad_only = "broad_gauge" in game.phase.status
+    board = game.board
+    choices = board.derived(("1858 lay choices", tuple(game.phase.tiles), broad_only),
+                            lambda: LayChoices(game, broad_only))
+    if choices.supply is not board.supply_tiles():  # the supply is replaced, never changed
+        choices = LayChoices(game, broad_only)
+    return choices
+
+
 def legal_tile_lays_1858(game: Game1858, entity, lay, round_) -> list:
     """Every lay ``entity`` may make with ``lay`` (hex, tile, rotation)."""
+    from ...core import tiles as tilemod
+    from ...core.board import edge_mask, rotation_key
+
     out = []
     connected = connected_hexes_1858(game, entity)
-    candidates = {}
-    for t in game.board.supply_tiles():
-        if t.name not in candidates and game.tile_valid_for_phase(t):
-            if "broad_gauge" in game.phase.status and any(p.track == "narrow" for p in t.spec.path_defs):
-                continue
-            candidates[t.name] = t
-    from ...core import tiles as tilemod
-    from ...core.board import rotation_memo_key
-
-    memo = game.board.supply.memo.setdefault(("1858 upgrades", type(game)), {})
-    rot_memo = game.board.supply.memo
+    board = game.board
+    choices = lay_choices(game)
+    rot_memo = board.supply.memo
     power = (entity.owner.cash if entity.is_minor
              else entity.cash + (entity.owner.cash if entity.owner is not None else 0))
     for hex_, edges in connected.items():
@@ -170,40 +221,34 @@ def legal_tile_lays_1858(game: Game1858, entity, lay, round_) -> list:
             continue
         if blocked_hex(game, entity, hex_):
             continue
-        old = game.board.tile(hex_)
-        nbrs = game.board.neighbors(hex_)
-        # the upgrade check reads the tiles and the hex's labels only: hexes alike share answers
-        fl = game.board.future_label(hex_)
-        labels = (game.board.label(hex_), None if fl is None else (fl.label, fl.color, fl.sticker))
+        old = board.tile(hex_)
         upgrade = old.color != "white"
         if (upgrade and not lay["upgrade"]) or (not upgrade and not lay["lay"]):
             continue
-        for t in candidates.values():
-            if t.color != old.color and COLOR_NEXT.get(old.color) != t.color:
-                continue
+        # the upgrade check reads the tiles and the hex's labels only: hexes alike share answers
+        fl = board.future_label(hex_)
+        labels = (board.label(hex_), None if fl is None else (fl.label, fl.color, fl.sticker))
+        fits = choices.fitting(game, (labels, old.spec, old.name, old.color), old)
+        if not fits:
+            continue
+        nbrs = board.neighbors(hex_)
+        nmask, emask = edge_mask(nbrs), edge_mask(edges)
+        for t, rel in fits:
             if not asks_tile(game, t.id):
                 continue
-            # turning both tiles alike keeps the answer: rotations are kept relative to the old tile's
-            key = (labels, old.spec, old.name, old.color, t.name)
-            rel = memo.get(key)
-            if rel is None:
-                rel = tuple(sorted((r - old.rotation) % 6 for r in range(6)
-                                   if upgrade_fits(game, old, game.board.placed_tile(t, r, None))))
-                memo[key] = rel
-            rots = sorted((r + old.rotation) % 6 for r in rel)
-            for r in rots:
+            for r in sorted((x + old.rotation) % 6 for x in rel):
                 # the stubs and the rotation read the new tile's track only: it is looked at as
                 # in the supply, and the answer kept as Board.legal_tile_rotation keeps it
-                seen = game.board.placed_tile(t, r, None)
+                seen = board.placed_tile(t, r, None)
                 if not game.stubs_respected(hex_, seen):
                     continue
-                rkey = rotation_memo_key(old, seen, nbrs, edges)
+                rkey = rotation_key(old, seen, nmask, emask)
                 ok = rot_memo.get(rkey)
                 if ok is None:
                     ok = rot_memo[rkey] = tilemod.legal_rotation(old, seen, nbrs, connected_edges=edges)
                 if not ok:
                     continue
-                placed = game.board.placed_tile(t, r, hex_)
+                placed = board.placed_tile(t, r, hex_)
                 if lay_cost(game, entity, hex_, old, placed, lay, round_.gauges_added) > power:
                     continue
                 out.append({"hex": hex_.id, "tile": t.id, "rotation": r})

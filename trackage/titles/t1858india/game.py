@@ -182,7 +182,18 @@ class Game1858India(Game1858):
         return self.gauge_conversion(old_tile, new_tile) and conversion_ok(old_tile, new_tile)
 
     def gauge_conversion(self, old, new) -> bool:
-        """Same colour, label, cities, towns and track layout; only gauges differ."""
+        """Same colour, label, cities, towns and track layout; only gauges differ. The old
+        tile is tried in every rotation and turning the new one turns its paths alike, so the
+        answer is a function of the two tiles' specs, colours, labels and gauge flags, kept with
+        the catalogue."""
+        memo = self.board.supply.memo.setdefault(("1858 India gauge conversion", type(self)), {})
+        key = (old.spec, old.color, old.labels, new.spec, new.color, new.labels, old.igc, new.igw, new.igc)
+        ok = memo.get(key)
+        if ok is None:
+            ok = memo[key] = self._gauge_conversion(old, new)
+        return ok
+
+    def _gauge_conversion(self, old, new) -> bool:
         if old.color != new.color or old.color == "white":
             return False
         if not tilemod.upgrades_to_correct_label(old, new):
