@@ -2,9 +2,9 @@
 (issue 31).
 
 Some openings are decided by one item of the auction: in 1867, with rule bots in every seat,
-the seat that wins QB (at 100, the rule bot's limit) goes on to win the game, and the same
-games replayed with another seat bidding QB up to 110 handed the win to that seat in each of
-the 11 games and seats tried (docs/bots.md, slice s37-search67). A cap here makes the search
+seat 0 wins QB (at 100, the rule bot's limit) and the game; replayed with seat 1 or seat 3
+bidding QB up to 110, that seat won each of the 6 games tried (seat 2 doing so handed the win
+to seat 1; docs/bots.md, slice s37-search67). A cap here makes the search
 bot bid the least allowed on that item, while the price is at most the cap and its cash
 allows, in the opening (before the second stock round); other bids stay with its other rules."""
 
