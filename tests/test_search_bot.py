@@ -104,7 +104,7 @@ def test_search_bot_opening_choice_is_deterministic_for_a_seed():
 
 
 def test_search_bot_bids_for_a_capped_item_up_to_its_cap():
-    assert auction_cap("1867", "QB") == 110 and auction_cap("1867", "SCT") is None
+    assert auction_cap("1867", "QB") == 110 and auction_cap("1867", "C&SL") == 50 and auction_cap("1867", "SCT") is None
     assert auction_cap("1893", "QB") is None
     game = new_game("1867", [{"id": i + 1, "name": f"p{i + 1}"} for i in range(4)], [], 7)
     players = [make_bot("rule", 700 + i) for i in range(4)]

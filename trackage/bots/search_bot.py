@@ -18,7 +18,7 @@ In the opening (before the second stock round), where the title has learned open
 decision's candidates are judged one step ahead by those values instead, and an auction's
 (the rule bot's bid, passing, the lowest bid on each listed item) by what holding the item at
 that price adds to the seat's learned value. An item a title caps (``auction_caps``, found by
-experiment: 1867's QB) is bid for at the least price allowed up to its cap, before all else.
+experiment: 1867's C&SL and QB) is bid for at the least price allowed up to its cap, before all else.
 
 The search is bounded by a node budget (simulated actions per decision, a copy counting as
 two, from the time budget at a fixed cost per node measured per title: ``search_cost``), never
