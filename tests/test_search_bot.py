@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 from trackage.bots import BOT_NAMES, acting_seat, make_bot, seat_actions
+from trackage.bots.auction_caps import auction_cap
 from trackage.bots.opening_values import canonical, features, load_model
 from trackage.bots.play import play_game
 from trackage.bots.search_bot import SearchBot, node_budget
@@ -100,3 +101,19 @@ def test_search_bot_opening_choice_is_deterministic_for_a_seed():
                 game.process(action)
             picks.append(chosen)
         assert picks[0] == picks[1]
+
+
+def test_search_bot_bids_for_a_capped_item_up_to_its_cap():
+    assert auction_cap("1867", "QB") == 110 and auction_cap("1867", "C&SL") == 50 and auction_cap("1867", "SCT") is None
+    assert auction_cap("1893", "QB") is None
+    game = new_game("1867", [{"id": i + 1, "name": f"p{i + 1}"} for i in range(4)], [], 7)
+    players = [make_bot("rule", 700 + i) for i in range(4)]
+    players[2] = make_bot("search", 7, BUDGET)
+    qb = game.index.company("QB")
+    while qb.owner is None or qb.owner is game.bank:
+        seat = acting_seat(game, game.legal_actions())
+        action = players[seat].choose(game, seat)
+        if seat == 2 and action["type"] == "bid" and action.get("company") == "QB":
+            assert action["price"] <= 110
+        game.process(action)
+    assert qb.owner is game.seats[2]

@@ -17,7 +17,8 @@ In the opening (before the second stock round), where the title has learned open
 (``opening_values``: a model of the final score share fitted on rule bot games), a stock
 decision's candidates are judged one step ahead by those values instead, and an auction's
 (the rule bot's bid, passing, the lowest bid on each listed item) by what holding the item at
-that price adds to the seat's learned value.
+that price adds to the seat's learned value. An item a title caps (``auction_caps``, found by
+experiment: 1867's C&SL and QB) is bid for at the least price allowed up to its cap, before all else.
 
 The search is bounded by a node budget (simulated actions per decision, a copy counting as
 two, from the time budget at a fixed cost per node measured per title: ``search_cost``), never
@@ -30,6 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.errors import GameError
+from .auction_caps import auction_cap
 from .base import BotBase, acting_seat, seat_actions
 from .opening_values import OpeningModel, features, in_opening, load_model, opening_standing
 from .play import derive_seed
@@ -97,6 +99,10 @@ class SearchBot(BotBase):
         """The seat's pick among its listed actions: in the opening (with a learned model for
         the title) auctions and stock decisions are judged by the opening values; otherwise a
         searched decision is judged by ``search``, any other is the rule bot's."""
+        if in_opening(game) and is_auction(actions) and not {a["type"] for a in actions} & FORCED:
+            capped = capped_bid(game, seat, actions)
+            if capped is not None:
+                return capped
         model = self.opening_model(game)
         if model is not None and is_auction(actions) and not {a["type"] for a in actions} & FORCED:
             return self.auction_pick(game, seat, actions, model)
@@ -253,6 +259,21 @@ def is_stock(actions: list[dict[str, Any]]) -> bool:
 def is_auction(actions: list[dict[str, Any]]) -> bool:
     """Whether a decision is a bid in an auction (a bid with a price range)."""
     return any(a["type"] == "bid" and "price_range" in a for a in actions)
+
+
+def capped_bid(game: Any, seat: int, actions: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The least bid allowed on a listed item the title caps (``auction_caps``) while that
+    price is within the cap and the seat's cash; None when no listed bid qualifies."""
+    title = str(getattr(game, "TITLE", ""))
+    cash = int(game.seats[seat].cash)
+    for listed in actions:
+        if listed["type"] != "bid" or "price_range" not in listed:
+            continue
+        cap = auction_cap(title, str(listed.get("company") or listed.get("corporation") or ""))
+        low = int(listed["price_range"][0])
+        if cap is not None and low <= min(cap, cash):
+            return finalize(listed, low)
+    return None
 
 
 def bid_gain(model: OpeningModel, before: dict[str, float], action: dict[str, Any]) -> float:
