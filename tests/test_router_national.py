@@ -12,8 +12,8 @@ from conftest import FIXTURES
 
 from trackage.core.routes import rules_for
 from trackage.router import logstates, optimal_routes, solve
-from trackage.router.candidates import evaluate_alone
-from trackage.router.entries import DEPTH, IDX, NODES, PARENT, SPENT
+from trackage.router.candidates import Enumerator, evaluate_alone
+from trackage.router.entries import DEPTH, IDX, NODES, PARENT, SPENT, VALS
 from trackage.router.national import with_national_train
 from trackage.router.slack import BonusSlack, weakest_paid
 
@@ -174,3 +174,58 @@ def test_bonus_slack_of_a_subtree_bounds_its_routes(monkeypatch, title, log, at)
             assert base + bonus(reach, w) >= max(v, c.bound), (r, reach, w, base, v, c.bound)
         checked += 1
     assert checked > 500
+
+
+@pytest.mark.parametrize(("title", "log", "at"), BOUND_STATES)
+def test_subtree_rows_keep_every_route_reaching_the_floor(monkeypatch, title, log, at):
+    """The 5+5E's subtree rows (counted and uncounted stops apart, ``Enumerator._subtree_best``)
+    are an upper bound: on sampled (first half, second half) pairs of the national's trees,
+    with the floor set to the route's own stop values, the want of the first half passes the
+    row of every subtree on the second half's way from the start (so no route reaching the
+    floor is cut); and the floored walk's revenue is proven."""
+    path = FIXTURES / title / log
+    if not path.exists():
+        pytest.skip(f"NO FIXTURES: {path} is absent (set TRACKAGE_FIXTURES)")
+    game, _ = logstates.state_before(path, at)
+    national = with_national_train(game)
+    trees: list = []
+    real_rows = Enumerator._subtree_best
+
+    def record(self, root, halves, lim):
+        out = real_rows(self, root, halves, lim)
+        trees.append((self, root, list(halves), lim, out))
+        return out
+
+    monkeypatch.setattr(Enumerator, "_subtree_best", record)
+    res = optimal_routes(game, national)
+    assert res.optimal
+    rnd = random.Random(11)
+    checked = split = 0
+    for en, root, halves, lim, rows in trees:
+        assert en._capped()
+        sp0 = root[SPENT]
+        room = en.meter.capacity - sp0
+        seconds = [h for h in halves if lim is None or h[SPENT] <= lim]
+        if not seconds:
+            continue
+        for _ in range(3000):
+            h1 = rnd.choice(halves)
+            s_h = h1[SPENT] - sp0
+            most = min(s_h, room - s_h)
+            h2 = rnd.choice(seconds)
+            if most < 0 or h2[SPENT] - sp0 > most or rows.version(h1) & rows.version(h2):
+                continue
+            paid = sorted((*h1[VALS], *(en.value(n) for n in h2[NODES][1:])), reverse=True)[:en.pay]
+            want = en._wanted(h1, most, sum(paid), 0)
+            table = rows.table(rows.version(h1))
+            # (with two rows, also as the walk joins them for the meter left)
+            joined = rows.joined(rows.version(h1), want[1]) if want[3] else table
+            a = h2
+            while a[IDX] >= 0:
+                assert en._passes(table[a[IDX]], *want), (at, h1[NODES], h2[NODES], a[NODES], want)
+                assert en._passes(joined[a[IDX]], *want[:3], 0), (at, h1[NODES], h2[NODES], a[NODES], want)
+                a = a[PARENT]
+            split += bool(want[3])
+            checked += 1
+    assert checked > 1000
+    assert split > checked // 2  # (the national's uncounted cities outrank its paid offboards)

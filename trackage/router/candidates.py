@@ -63,7 +63,7 @@ Seg: TypeAlias = "tuple[RevenueCenter, list[Path]]"  # a route's leg: (its first
 Link: TypeAlias = "tuple[RevenueCenter, list[Path], frozenset[Hashable]]"  # (next node, paths, track keys)
 # a kind's view of a link (see ``Enumerator.klinks``)
 KLink: TypeAlias = "tuple[RevenueCenter, list[Path], int, bool, bool, bool, int, int, bool]"
-Want: TypeAlias = "tuple[int | None, int, tuple[int, ...] | None]"  # (limit, rem, need): see ``_wanted``
+Want: TypeAlias = "tuple[int | None, int, tuple[int, ...] | None, int]"  # (limit, rem, need, split): ``_wanted``
 # what a walk yields: (first half, its second halves' join or None, their places in the join)
 Found: TypeAlias = "tuple[Entry, BitJoin | ListJoin | None, Sequence[int]]"
 
@@ -230,7 +230,9 @@ class _Rows:
         self.n_all = n_all
         self.hub_bit: dict[RevenueCenter, int] = {}  # a hub stop -> its version bit
         self.links = 0  # the start's links
+        self.split = 0  # capped rows: where the uncounted stops' row starts (0: one row)
         self._tables: dict[int, list[list[int] | None]] = {}
+        self._joined: dict[tuple[int, int], list[list[int] | None]] = {}
         self._beside: dict[tuple[int, int], list[list[int]]] = {}
 
     def version(self, half: Entry) -> int:
@@ -244,6 +246,28 @@ class _Rows:
             for i, row in zip(self.where, self.rows[:, v, :].tolist()):
                 t[i] = row
             self._tables[v] = t
+        return t
+
+    def joined(self, v: int, rem: int) -> list[list[int] | None]:
+        """(Capped rows, ``split`` > 0) ``table(v)`` with each half's two rows made one for
+        second halves counting at most ``rem`` stops: ``a[j]``, the most of ``row[c] +
+        row[split + j - c]`` over c up to ``rem`` (j up to the pay)."""
+        split = self.split
+        key = (v, min(rem, split - 1))
+        t = self._joined.get(key)
+        if t is None:
+            rows = self.rows[:, v, :].astype(np.int64)
+            width = rows.shape[1] - split
+            # every (j, c) with c up to min(j, rem), grouped by j
+            js = np.array([j for j in range(width) for c in range(min(j, key[1]) + 1)], dtype=np.int64)
+            cs = np.array([c for j in range(width) for c in range(min(j, key[1]) + 1)], dtype=np.int64)
+            sums = rows[:, cs] + rows[:, split + js - cs]
+            out = np.maximum.reduceat(sums, np.flatnonzero(np.r_[True, js[1:] != js[:-1]]), axis=1)
+            out[rows[:, 0] < 0] = -1  # (no half)
+            t = [None] * self.n_all
+            for i, row in zip(self.where, out.tolist()):
+                t[i] = row
+            self._joined[key] = t
         return t
 
     def beside(self, v: int, side: int) -> list[list[int]]:
@@ -268,6 +292,11 @@ class _Rows:
                     acc = [max(b, a) for a, b in zip(acc, row)]
             self._beside[key] = got
         return got
+
+
+def _flat(want: Want) -> Want:
+    """A capped rows' want for the joined rows (``_Rows.joined``): ``row[j] >= need[j]``."""
+    return want[0], want[1], want[2], 0
 
 
 class Enumerator:
@@ -312,7 +341,10 @@ class Enumerator:
         self.prunes = False  # a floor is (or will be) set and the slack is known
         # the slack of a part of the walk from the bonus stops it can reach (None: ``slack`` throughout)
         self.bonus: BonusSlack | None = None
-        self._uncounted = 0  # the best value of a stop the meter does not count (capped rows)
+        # (capped rows, by the current start's tree) the best value of an uncounted stop, and
+        # where the rows of uncounted stops start (0: rows padded with that value)
+        self._uncounted = 0
+        self._split = 0
         self._klinks: dict[RevenueCenter, list[KLink]] = {}
         self._want_memo: dict[Any, Want] = {}  # (floor less slack, stop values, meter state, most) -> _wanted
         self._spent: dict[Any, int] = {}  # meter state -> spent count
@@ -524,7 +556,7 @@ class Enumerator:
         def want_of(bits: int) -> Want:
             got = memo.get(bits)
             if got is None:
-                got = memo[bits] = wanted(h, most, floor, bonus(hb | bits, wk))
+                got = memo[bits] = _flat(wanted(h, most, floor, bonus(hb | bits, wk)))
             return got
 
         return want_of
@@ -549,7 +581,7 @@ class Enumerator:
 
     def _capped(self) -> bool:
         """Only the best ``pay`` stops pay, and the meter caps the stops it counts: rows are
-        then kept by counted stops (the others are worth at most ``_uncounted``)."""
+        then kept by counted and uncounted stops apart (see ``_subtree_best``)."""
         cap = self.meter.capacity
         return self.pay is not None and cap is not None and cap <= _ROW_MAX
 
@@ -561,7 +593,11 @@ class Enumerator:
           the meter beyond the start;
         * only the best ``pay`` stops pay and the meter caps the stops it counts: ``a[k]``,
           the sum over a half's k best counted stops of each one's value or the best value of
-          an uncounted stop, whichever is more (that value for a missing stop);
+          an uncounted stop, whichever is more (that value for a missing stop); or, where an
+          uncounted stop is worth more than the ``pay``-th best counted stop of the tree, two
+          rows side by side: ``a[c]`` (c up to ``min(capacity, pay)``) the sum of a half's c
+          best counted stops and ``a[split + m]`` (m up to ``pay``) that of its m best
+          uncounted stops (``split``: the first row's length; a missing stop is worth 0);
         * else: ``a[j]``, the sum of a half's j best stop values.
 
         The start's value is left out (a second half does not earn it). Also, for every link
@@ -592,8 +628,9 @@ class Enumerator:
         depth = np.fromiter((e[DEPTH] for e in sub), dtype=np.int64, count=n)
         order = np.argsort(depth, kind="stable")
         levels = np.split(order, np.flatnonzero(np.diff(depth[order])) + 1) if n else []  # by depth, shallowest first
-        own = np.zeros((n + 1, size), dtype=np.int32)
+        split = 0  # (capped rows) where the uncounted stops' row starts; 0: one row
         if pay is None:
+            own = np.zeros((n + 1, size), dtype=np.int32)
             vt = root[VALS]
             vals = np.fromiter((e[VALS] for e in sub), dtype=np.int64, count=n) - vt
             if cap is None:
@@ -610,15 +647,36 @@ class Enumerator:
                                      else counted.setdefault(e[NODE], meter.counted(e[NODE])) for e in sub),
                                     dtype=bool, count=n)
                 top_u = int(stop_v[~flags].max()) if (~flags).any() else 0
+                best_c = sorted((value(nd) for nd, c in counted.items() if c), reverse=True)
+                if top_u > (best_c[pay - 1] if len(best_c) >= pay else 0):
+                    # an uncounted stop may outrank a paid counted one: which uncounted stops
+                    # a subtree holds matters, the rows keep them apart
+                    assert cap is not None
+                    split = min(cap, pay) + 1
+                    size = split + pay + 1
+                    own = np.zeros((n + 1, size), dtype=np.int32)
+                else:
+                    own = np.zeros((n + 1, size), dtype=np.int32)
+                    own[n] = np.arange(size) * top_u
                 self._uncounted = top_u
-                own[n] = np.arange(size) * top_u
+                self._split = split
             else:
+                own = np.zeros((n + 1, size), dtype=np.int32)
                 flags = np.ones(n, dtype=bool)
             for lvl in levels:
                 rows = own[parent[lvl]]
                 add = rows.copy()
-                add[:, 1:] = np.maximum(rows[:, 1:], rows[:, :-1] + stop_v[lvl][:, None])
-                own[lvl] = np.where(flags[lvl][:, None], add, rows)
+                sv = stop_v[lvl][:, None]
+                if split:
+                    # a counted stop joins the first row, an uncounted one the second
+                    add[:, 1:split] = np.maximum(rows[:, 1:split], rows[:, :split - 1] + sv)
+                    more = np.maximum(rows[:, split + 1:], rows[:, split:-1] + sv)
+                    add[:, split + 1:] = np.where(flags[lvl][:, None], rows[:, split + 1:], more)
+                    add[:, 1:split] = np.where(flags[lvl][:, None], add[:, 1:split], rows[:, 1:split])
+                    own[lvl] = add
+                else:
+                    add[:, 1:] = np.maximum(rows[:, 1:], rows[:, :-1] + sv)
+                    own[lvl] = np.where(flags[lvl][:, None], add, rows)
         # the hubs: the most valuable stops of the second halves; version v avoids the hubs
         # of v's bits
         node_v: dict[RevenueCenter, int] = {}
@@ -656,17 +714,21 @@ class Enumerator:
             b = bits.get(e[NODE])
             versions[e[IDX]] = v | b if b is not None else v
         out = _Rows(best_rows, root, versions, size, where.tolist(), n_all)
+        out.split = split
         out.hub_bit = bits
         out.links = len(self.klinks(root[NODE]))
         return out
 
     def _wanted(self, h: Entry, most: int | None, floor: int, slack: int | None = None) -> Want:
-        """(limit, rem, need) for the second halves of ``h`` under the floor. A subtree's
-        row passes when ``row[rem] >= limit`` (limit not None) or ``row[j] >= need[j]`` for
-        some j (need not None): every stop pays: ``limit`` at ``rem`` (the meter left);
-        only the best ``pay`` stops pay: ``need[j]`` is what j stops of the second half must
-        add, and with capped rows only j up to ``rem`` are compared, ``limit`` covering the
-        second halves that add more uncounted stops. ``most``: the most meter a second half
+        """(limit, rem, need, split) for the second halves of ``h`` under the floor. A
+        subtree's row passes when ``row[rem] >= limit`` (limit not None) or it reaches
+        ``need`` (not None): every stop pays: ``limit`` at ``rem`` (the meter left); only the
+        best ``pay`` stops pay: ``need[j]`` is what j stops of the second half must add,
+        ``row[j] >= need[j]`` for some j; with capped rows only j up to ``rem`` are compared,
+        ``limit`` covering the second halves that add more uncounted stops, or, with two rows
+        (``split`` > 0, see ``_subtree_best``), ``row[c] + row[split + j - c] >= need[j]``
+        for some j and c up to ``rem`` (a second half counts no more stops than the meter
+        leaves, the others are uncounted). ``most``: the most meter a second half
         may spend (None: what the meter leaves); ``slack``: what the bound may add to the
         routes' stop values (None: ``self.slack``)."""
         if slack is None:
@@ -679,8 +741,8 @@ class Enumerator:
             rem = 0 if cap is None or cap > _ROW_MAX else cap - self.meter.spent(h[STATE])
             if most is not None and rem:
                 rem = min(rem, most)
-            return base - h[VALS], rem, None
-        key = (base, h[VALS], h[STATE], most)
+            return base - h[VALS], rem, None, 0
+        key = (base, h[VALS], h[STATE], most, self._split, self._uncounted)
         got = self._want_memo.get(key)
         if got is None:
             got = self._want_memo[key] = self._wanted_pay(base, h[VALS], h[STATE], most)
@@ -698,22 +760,34 @@ class Enumerator:
         def pre_h(i: int) -> int:
             return pre[min(max(i, 0), len(vals))]
 
+        need = tuple(base - pre_h(pay - j) for j in range(pay + 1))
         if not self._capped():
-            return None, 0, tuple(base - pre_h(pay - j) for j in range(pay + 1))
+            return None, 0, need, 0
         assert cap is not None
         rem = max(0, cap - self.meter.spent(state))
         if most is not None:
             rem = min(rem, most)
+        if self._split:
+            return None, min(rem, pay), need, self._split
         top = min(rem, pay)
-        need = tuple(base - pre_h(pay - j) for j in range(top + 1))
         if top >= pay:
-            return None, rem, need
+            return None, rem, need, 0
         u = self._uncounted
         more = max(pre_h(pay - j) + (j - rem) * u for j in range(top + 1, pay + 1))
-        return base - more, rem, need
+        return base - more, rem, need[:top + 1], 0
 
     @staticmethod
-    def _passes(row: list[int], limit: int | None, rem: int, need: tuple[int, ...] | None) -> bool:
+    def _passes(row: list[int], limit: int | None, rem: int, need: tuple[int, ...] | None, split: int) -> bool:
+        if split:
+            if row[0] < 0:
+                return False  # (no half)
+            assert need is not None
+            for c in range(rem + 1):
+                tc = row[c]
+                for j in range(c, len(need)):
+                    if tc + row[split + j - c] >= need[j]:
+                        return True
+            return False
         if need is not None and max(map(sub, row, need)) >= 0:
             return True
         return limit is not None and row[rem] >= limit
@@ -898,15 +972,21 @@ class Enumerator:
         other: list[Entry] = []
         joined = (None, c.t, None, h[MASK], h[STATE], c.zero, first, 0, (c.t,), -1, None, h[CLASH], 0, -1)
         used_nodes = set(h[NODES])
-        best = rows.table(version) if prunes else None  # type: ignore[union-attr]
         for side, most, want in sides:
             want_of = keeps = None
+            table = None
+            if want is not None and want[3]:
+                # capped rows: the subtrees' two rows made one for the meter this side leaves
+                table = rows.joined(version, want[1])  # type: ignore[union-attr]
+                want = _flat(want)
+            elif prunes:
+                table = rows.table(version)  # type: ignore[union-attr]
             if bonus is not None and sub is not None and want is not None:
                 # a subtree's want from the bonus stops its second halves can reach; a route
                 # kept by the slack of its own bonus stops
                 want_of = self._want_of(h, None if most is None else most - sp0, floor, hb, wk)  # type: ignore[arg-type]
                 keeps = self._keeps(h, floor, hb)  # type: ignore[arg-type]
-            self._join(joined, c.root, used_nodes, other, want, best, side, most, want_of, sub, hb, keeps)
+            self._join(joined, c.root, used_nodes, other, want, table, side, most, want_of, sub, hb, keeps)
         if other:
             yield h, ListJoin(other), ()
 

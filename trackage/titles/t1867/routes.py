@@ -239,16 +239,23 @@ class RouteRules1867(RouteRules):
         bound.relevant = frozenset(hex_of) | tokened | mandatory  # type: ignore[attr-defined]  # (the stops it reads)
         return bound
 
-    def router_slack_for(self, train, corp) -> RouterSlack:
+    def router_slack_for(self, train, corp) -> RouterSlack | None:
         """The bonus stops (the privates' bonus hexes, the capitals and Timmins) and
         ``slack(reached, weakest)``: ``router_bound_for``'s bonus terms over the stops of
         ``reached`` (each hex's best gain when positive, the pair bonus with its shortfalls),
         without the tokened stop's shortfall (never positive). Each term grows with
         ``reached`` and shrinks as ``weakest`` rises, so a route whose bonus stops lie in
         ``reached`` and whose weakest paid value is at least ``weakest`` is bounded by its
-        stop values plus ``slack(reached, weakest)``."""
+        stop values plus ``slack(reached, weakest)``.
+
+        None (the whole slack throughout) for a company without hex bonuses: its slack is
+        the pair bonus alone, small beside what the walk's stop-value rows allow, and the
+        per-part bookkeeping costs more than it cuts (a lone 8 train of 1861: 1% of the walk
+        cut, a quarter more time)."""
         game = self.game
         per_hex = self._hex_bonuses(corp)
+        if not per_hex:
+            return None
         relevant = frozenset({game.BONUS_REVENUE, *game.BONUS_CAPITALS, *per_hex})
         timmins = game.BONUS_REVENUE
         capitals = frozenset(game.BONUS_CAPITALS)
