@@ -100,3 +100,14 @@ def test_search_bot_opening_choice_is_deterministic_for_a_seed():
                 game.process(action)
             picks.append(chosen)
         assert picks[0] == picks[1]
+
+
+def test_opening_auction_leaves_unknown_items_to_the_rule_bot():
+    from trackage.bots.opening_values import OpeningModel
+    from trackage.bots.search_bot import judged
+
+    model = OpeningModel("t", 25.0, {"cash": 1.0, "company:P1": 2.0, "pres:A": 3.0}, {})
+    assert judged(model, {"type": "pass"}) and judged(model, {"type": "bid", "company": "P1", "price": 10})
+    assert judged(model, {"type": "bid", "corporation": "A", "price": 10})
+    # 1822's minors are bid for as companies (M1...) but are minors by the second stock round
+    assert not judged(model, {"type": "bid", "company": "M1", "price": 100})

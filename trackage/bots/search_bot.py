@@ -208,7 +208,13 @@ class SearchBot(BotBase):
         # passing where the rule bot bids lost every game (see docs/bots.md): the values choose
         # which item to bid for, or to bid where the rule bot passes
         kinds = ("bid",) if rule_pick["type"] == "bid" else ("pass", "bid")
+        # an item the model has no weight for (1822's minors: at the second stock round they are
+        # minors, no longer the companies bid for) cannot be judged: such candidates are left
+        # out, and the rule bot's pick stands when it is one
+        if not judged(model, rule_pick):
+            return rule_pick
         candidates = [rule_pick] + [finalize(a) for a in actions if a["type"] in kinds]
+        candidates = [c for c in candidates if judged(model, c)]
         player = game.seats[seat]
         before = features(game, player, seat)
         best: tuple[float, dict[str, Any]] | None = None
@@ -253,6 +259,18 @@ def is_stock(actions: list[dict[str, Any]]) -> bool:
 def is_auction(actions: list[dict[str, Any]]) -> bool:
     """Whether a decision is a bid in an auction (a bid with a price range)."""
     return any(a["type"] == "bid" and "price_range" in a for a in actions)
+
+
+def judged(model: OpeningModel, action: dict[str, Any]) -> bool:
+    """Whether the learned values know what ``action`` gains: anything but a bid, or a bid on a
+    private company or a corporation (or minor) the model has a weight for."""
+    if action["type"] != "bid":
+        return True
+    if action.get("company"):
+        return f"company:{action['company']}" in model.weights
+    if action.get("corporation"):
+        return f"pres:{action['corporation']}" in model.weights
+    return False
 
 
 def bid_gain(model: OpeningModel, before: dict[str, float], action: dict[str, Any]) -> float:
