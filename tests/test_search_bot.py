@@ -111,3 +111,11 @@ def test_opening_auction_leaves_unknown_items_to_the_rule_bot():
     assert judged(model, {"type": "bid", "corporation": "A", "price": 10})
     # 1822's minors are bid for as companies (M1...) but are minors by the second stock round
     assert not judged(model, {"type": "bid", "company": "M1", "price": 100})
+
+
+def test_a_bid_for_a_private_that_is_a_minor_counts_both():
+    from trackage.bots.opening_values import OpeningModel
+    from trackage.bots.search_bot import bid_gain
+
+    model = OpeningModel("t", 25.0, {"cash": 1.0, "company:A&S": 2.0, "minor:A&S": 3.0}, {})
+    assert bid_gain(model, {"cash": 5.0}, {"type": "bid", "company": "A&S", "price": 100}) == 4.0

@@ -283,6 +283,8 @@ def bid_gain(model: OpeningModel, before: dict[str, float], action: dict[str, An
     after["cash"] = before.get("cash", 0.0) - float(action.get("price", 0) or 0) / 100.0
     if action.get("company"):
         after[f"company:{action['company']}"] = 1.0
+        if f"minor:{action['company']}" in model.weights:  # 1858's private railways are minors too
+            after[f"minor:{action['company']}"] = 1.0
     elif action.get("corporation"):
         corp = str(action["corporation"])
         after[f"stake:{corp}"] = 1.0
