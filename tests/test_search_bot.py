@@ -117,3 +117,22 @@ def test_search_bot_bids_for_a_capped_item_up_to_its_cap():
             assert action["price"] <= 110
         game.process(action)
     assert qb.owner is game.seats[2]
+
+
+def test_opening_auction_leaves_unknown_items_to_the_rule_bot():
+    from trackage.bots.opening_values import OpeningModel
+    from trackage.bots.search_bot import judged
+
+    model = OpeningModel("t", 25.0, {"cash": 1.0, "company:P1": 2.0, "pres:A": 3.0}, {})
+    assert judged(model, {"type": "pass"}) and judged(model, {"type": "bid", "company": "P1", "price": 10})
+    assert judged(model, {"type": "bid", "corporation": "A", "price": 10})
+    # 1822's minors are bid for as companies (M1...) but are minors by the second stock round
+    assert not judged(model, {"type": "bid", "company": "M1", "price": 100})
+
+
+def test_a_bid_for_a_private_that_is_a_minor_counts_both():
+    from trackage.bots.opening_values import OpeningModel
+    from trackage.bots.search_bot import bid_gain
+
+    model = OpeningModel("t", 25.0, {"cash": 1.0, "company:A&S": 2.0, "minor:A&S": 3.0}, {})
+    assert bid_gain(model, {"cash": 5.0}, {"type": "bid", "company": "A&S", "price": 100}) == 4.0

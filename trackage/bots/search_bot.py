@@ -214,7 +214,13 @@ class SearchBot(BotBase):
         # passing where the rule bot bids lost every game (see docs/bots.md): the values choose
         # which item to bid for, or to bid where the rule bot passes
         kinds = ("bid",) if rule_pick["type"] == "bid" else ("pass", "bid")
+        # an item the model has no weight for (1822's minors: at the second stock round they are
+        # minors, no longer the companies bid for) cannot be judged: such candidates are left
+        # out, and the rule bot's pick stands when it is one
+        if not judged(model, rule_pick):
+            return rule_pick
         candidates = [rule_pick] + [finalize(a) for a in actions if a["type"] in kinds]
+        candidates = [c for c in candidates if judged(model, c)]
         player = game.seats[seat]
         before = features(game, player, seat)
         best: tuple[float, dict[str, Any]] | None = None
@@ -276,6 +282,18 @@ def capped_bid(game: Any, seat: int, actions: list[dict[str, Any]]) -> dict[str,
     return None
 
 
+def judged(model: OpeningModel, action: dict[str, Any]) -> bool:
+    """Whether the learned values know what ``action`` gains: anything but a bid, or a bid on a
+    private company or a corporation (or minor) the model has a weight for."""
+    if action["type"] != "bid":
+        return True
+    if action.get("company"):
+        return f"company:{action['company']}" in model.weights
+    if action.get("corporation"):
+        return f"pres:{action['corporation']}" in model.weights
+    return False
+
+
 def bid_gain(model: OpeningModel, before: dict[str, float], action: dict[str, Any]) -> float:
     """What winning ``action``'s target at its price adds to a player's learned value: a
     private company held, or a minor (all its shares and its presidency, its certificate counted
@@ -286,6 +304,8 @@ def bid_gain(model: OpeningModel, before: dict[str, float], action: dict[str, An
     after["cash"] = before.get("cash", 0.0) - float(action.get("price", 0) or 0) / 100.0
     if action.get("company"):
         after[f"company:{action['company']}"] = 1.0
+        if f"minor:{action['company']}" in model.weights:  # 1858's private railways are minors too
+            after[f"minor:{action['company']}"] = 1.0
     elif action.get("corporation"):
         corp = str(action["corporation"])
         after[f"stake:{corp}"] = 1.0
