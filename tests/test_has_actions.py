@@ -13,7 +13,7 @@ from trackage.core.steps.track import TrackAndTokenStep
 from trackage.replay import game_from_log
 
 # short logs of the titles whose steps answer sooner (stock, tile lay, trains, issues)
-LOGS = [f for title in ("1825", "1858India", "1867") for f in require_fixtures(title)[:1]]
+LOGS = [f for title in ("1822", "1825", "1858India", "1867") for f in require_fixtures(title)[:1]]
 
 
 class _Listing(TrackAndTokenStep):
