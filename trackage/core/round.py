@@ -50,6 +50,14 @@ class Step:
                 raise TypeError(f"{cls.__name__}: no handler {handler!r} for action type {atype!r}")
             table[atype] = func
         cls.DISPATCH = table
+        # :meth:`has_actions` answers for the :meth:`actions` it was written beside: where a class
+        # (or a base later in its MRO) overrides ``actions`` without its own ``has_actions``,
+        # an inherited shortcut would answer for another list, so the class gets the default
+        mro = cls.__mro__
+        lister = next(k for k in mro if "actions" in k.__dict__)
+        shortcut = next(k for k in mro if "has_actions" in k.__dict__)
+        if mro.index(shortcut) > mro.index(lister):
+            cls.has_actions = Step.has_actions  # type: ignore[method-assign]
 
     def __init__(self, game: Any, round_: Any, **opts: Any) -> None:
         self.game = game
@@ -92,23 +100,35 @@ class Step:
             return []
         return self.actions(e)
 
-    def blocking(self) -> bool:
-        return self.blocks() and bool(self.current_actions())
+    def has_current_actions(self) -> bool:
+        """Whether :meth:`current_actions` lists anything (asked through :meth:`has_actions`)."""
+        e = self.current_entity()
+        return e is not None and not getattr(e, "closed", False) and self.has_actions(e)
 
-    def blocking_for(self, entity: Any, acts: list[str]) -> bool:
-        """:meth:`blocking`, told ``acts``, the actions of ``entity`` now: when ``entity`` is the
-        step's current entity they are its current actions, not worked out again."""
+    def blocking(self) -> bool:
+        return self.blocks() and self.has_current_actions()
+
+    def blocking_for(self, entity: Any, has: bool) -> bool:
+        """:meth:`blocking`, told ``has``, whether ``entity`` has actions now: when ``entity``
+        is the step's current entity that is the answer, not worked out again."""
         if type(self).blocking is not Step.blocking:
             return self.blocking()
         if not self.blocks():
             return False
         e = self.current_entity()
         if e is entity:
-            return e is not None and not getattr(e, "closed", False) and bool(acts)
-        return bool(self.current_actions())
+            return e is not None and not getattr(e, "closed", False) and has
+        return self.has_current_actions()
 
     def actions(self, entity: Any) -> list[str]:
         return []
+
+    def has_actions(self, entity: Any) -> bool:
+        """Whether :meth:`actions` lists anything for ``entity``: the round's "active?" and
+        "blocking?" questions. Default: the list, worked out. A step whose list is costly may
+        answer sooner (stopping at the first kind it allows), with the same truth value; a
+        subclass that overrides :meth:`actions` without this gets the default back."""
+        return bool(self.actions(entity))
 
     def skip(self) -> None:
         self.pass_()
@@ -213,8 +233,7 @@ class Round:
             if not s.active():
                 continue
             if entity is not None:
-                acts = s.actions(entity)
-                if acts and (entity.is_company or s.blocking_for(entity, acts)):
+                if s.has_actions(entity) and (entity.is_company or s.blocking_for(entity, True)):
                     return s
             elif s.blocking():
                 return s
@@ -255,7 +274,7 @@ class Round:
                 continue
             acts = s.actions(entity)
             accepts = atype in acts
-            blocking = s.blocking_for(entity, acts)
+            blocking = s.blocking_for(entity, bool(acts))
             if blocking and not accepts:
                 cur = self.current_entity
                 if cur is not None and cur is not entity and atype in s.actions(cur):

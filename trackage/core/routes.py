@@ -895,6 +895,28 @@ class Route:
         # a chain names every hex it crosses (a hex's first path in it is always listed), so
         # only chains within the logged hexes can match: the walk needs to go nowhere else
         within = frozenset(str(h).split()[0] for h in want)
+        board = self.rules.board
+        if not all(isinstance(h, str) for h in want):
+            return self._walk_matching_chains(want, within, start_hex, end_hex)
+        # what the walk reads: the tiles (catalogue objects) and the links of those hexes, and
+        # the track the train skips; kept with the game's tile supply, so a run checked
+        # again, or the same run in a later operating round, does not walk again
+        st = board.state
+        hexes = sorted(within)
+        key = ("logged chains", tuple(want), self.rules.skip_route_track_type(self.train),
+               tuple(st.tile_at.get(h) for h in hexes))
+        links = tuple(st.links.get(h) for h in hexes)
+        memo = board.supply.memo
+        got = memo.get(key)
+        if got is not None and all(a is b for a, b in zip(got[0], links, strict=True)):
+            return list(got[1])
+        out = self._walk_matching_chains(want, within, start_hex, end_hex)
+        memo[key] = (links, tuple(out))
+        return out
+
+    def _walk_matching_chains(self, want: list[str], within: frozenset[str], start_hex: Hex,
+                              end_hex: Hex) -> list[Chain]:
+        """:meth:`_matching_chains`, walked: the chains between the end hexes' nodes named ``want``."""
         out: list[Chain] = []
         board = self.rules.board
         starts = board.tile(start_hex).nodes

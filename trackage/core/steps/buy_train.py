@@ -161,6 +161,14 @@ class BuyTrain(Step):
             return ["buy_train", "pass"]
         return []
 
+    def has_actions(self, entity: Any) -> bool:
+        """:meth:`actions`' truth, without the lists."""
+        if entity is not self.current_entity() or not self.buys_trains(entity):
+            return False
+        if self.must_buy_train(entity):
+            return bool(self.MUST_BUY_ACTIONS)
+        return self.can_buy_train(entity)
+
     # ------------------------------------------------------------------ the purchase
     def process_buy_train(self, action: dict[str, Any], entity: Any) -> None:
         purchase = self.read_purchase(action, entity)

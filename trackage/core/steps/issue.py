@@ -74,6 +74,11 @@ class IssueShares(Step):
             out.append("pass")
         return out
 
+    def has_actions(self, entity: Any) -> bool:
+        """:meth:`actions`' truth: a redemption, else an issue, without the other asked."""
+        return entity is self.current_entity() and entity.is_corporation and (
+            bool(self.redeemable(entity)) or bool(self.issuable(entity)))
+
     def process_sell_shares(self, action: dict[str, Any], entity: Any) -> None:
         self.issue(entity, self.chosen_bundle(action, entity, self.issuable(entity), True), action)
         self.pass_()

@@ -92,6 +92,13 @@ class BuySellParShares(Passing):
         out = [kind for kind in self.KINDS if self.allows(kind, entity, forced)]
         return [*out, "pass"] if self.may_pass(out, forced) else out
 
+    def has_actions(self, entity: Any) -> bool:
+        """:meth:`actions`' truth: the first of the :attr:`KINDS` allowed, else ``pass`` with none."""
+        if entity is not self.current_entity():
+            return False
+        forced = self.must_sell(entity)
+        return any(self.allows(kind, entity, forced) for kind in self.KINDS) or self.may_pass([], forced)
+
     def allows(self, kind: str, entity: Any, forced: bool) -> bool:
         """Whether :meth:`actions` lists ``kind`` for ``entity``; one ``forced`` to sell may
         only sell (shares, and companies where :attr:`COMPANIES`)."""
@@ -710,6 +717,9 @@ class AuctionBuySellParShares(AuctionMixin, BuySellParShares):
         if self.auction and entity is self.current_entity():
             return ["bid", "pass"]
         return super().actions(entity)
+
+    def has_actions(self, entity: Any) -> bool:
+        return bool(self.auction and entity is self.current_entity()) or super().has_actions(entity)
 
     def allows(self, kind: str, entity: Any, forced: bool) -> bool:
         """Also ``bid`` (opening an auction, even when forced to sell) before a purchase."""

@@ -69,6 +69,11 @@ class TrackAndTokenStep(Step):
             out.append("pass")
         return out
 
+    def has_actions(self, entity: Any) -> bool:
+        """:meth:`actions`' truth: a tile lay, else a token, without the other asked."""
+        return entity is self.current_entity() and (
+            self.can_lay_tile(entity) or (self.WITH_TOKEN and bool(self.can_place_token(entity))))
+
     # ------------------------------------------------------------ tile lays
     def tile_lay(self, entity: Any) -> dict[str, Any] | None:
         lays = self.game.tile_lays(entity)

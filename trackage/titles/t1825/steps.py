@@ -137,6 +137,9 @@ class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
             out.insert(1, "special_buy")
         return out
 
+    def has_actions(self, entity):
+        return not self.game.silent_receivership(entity) and super().has_actions(entity)
+
     def buying_power(self, entity) -> int:
         return entity.cash + (200 if entity.receivership() else 0)
 

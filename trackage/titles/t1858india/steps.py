@@ -146,6 +146,10 @@ class BuyTrainIndia(BuyCompanyMixin, BuyTrain1858):
             out += [a for a in ("buy_company", "pass") if a not in out]
         return out
 
+    def has_actions(self, entity):
+        return super().has_actions(entity) or (
+            entity is self.current_entity() and entity.is_corporation and self.can_buy_company(entity))
+
     def room_for(self, entity, train) -> bool:
         """A Pullman needs no room, one per company."""
         g = self.game

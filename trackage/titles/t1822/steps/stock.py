@@ -122,6 +122,11 @@ class BuySellParShares1822(CompanyChoices, AuctionMixin, BuySellParShares):
             return ["choose_ability"] if self.ability_choices(entity) else []
         return super().actions(entity)
 
+    def has_actions(self, entity):
+        if entity.is_company:
+            return bool(self.ability_choices(entity))
+        return super().has_actions(entity)
+
     def allows(self, kind, entity, forced) -> bool:
         """Unless forced to sell: a bid, or with a debt its payoff instead; no purchase with a
         debt or after a bid."""

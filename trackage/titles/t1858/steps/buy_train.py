@@ -50,6 +50,11 @@ class BuyTrain1858(BuyTrain):
                                ("scrap_train", self.can_scrap(entity))) if ok]
         return out + ["pass"] if out else []
 
+    def has_actions(self, entity):
+        if entity is not self.current_entity() or not entity.is_corporation:
+            return False
+        return self.can_buy_train(entity) or self.can_scrap(entity) or self.ebuy_can_issue(entity)
+
     def process_scrap_train(self, action, entity):
         train = self.game.depot.train_by_id(action.get("train"))
         if train is None or train.owner is not entity or not train.obsolete:

@@ -31,6 +31,11 @@ class StockRound1858Step(AuctionBuySellParShares):
             return ["convert", "pass"] if ok else []
         return super().actions(entity)
 
+    def has_actions(self, entity):
+        if entity.is_corporation:
+            return not self.auction and self.can_convert(entity, self.round.current_entity_of_round())
+        return super().has_actions(entity)
+
     KINDS = ("sell_shares", "convert", "buy_shares", "par", "bid")
 
     def allows(self, kind, entity, forced) -> bool:
