@@ -5,7 +5,12 @@ Some openings are decided by one item of the auction: in 1867, with rule bots in
 seat 0 wins QB (at 100, the rule bot's limit) and the game; replayed with seat 1 or seat 3
 bidding QB up to 110, that seat won each of the 6 games tried, but seat 2 doing so handed the
 win to seat 1; bidding C&SL up to 50 as well, the seat won each of the 9 games tried from
-every seat (docs/bots.md, slice s37-search67). A cap here makes the search
+every seat (docs/bots.md, slice s37-search67). In 1861 (the same auction: privates, then
+minors) the rule bots in every seat give the game to the seat that wins BSS, MRR and WVR; the
+search bot bidding TSR up to 50, BSS up to 65, MRR up to 105 and WVR up to 120, and leaving the
+rest of the auction to the rule bot (its learned values spent its cash on four privates and
+lost from two seats of four), won each of the 9 games tried, from every seat (slice
+s37-search3). A cap here makes the search
 bot bid the least allowed on that item, while the price is at most the cap and its cash
 allows, in the opening (before the second stock round); other bids stay with its other rules."""
 
@@ -15,11 +20,21 @@ from types import MappingProxyType
 
 # title -> item (company symbol or corporation id) -> the highest price the search bot bids
 AUCTION_CAPS: MappingProxyType[str, MappingProxyType[str, int]] = MappingProxyType({
+    "1861": MappingProxyType({"BSS": 65, "MRR": 105, "TSR": 50, "WVR": 120}),
     "1867": MappingProxyType({"C&SL": 50, "QB": 110}),
 })
+
+# titles whose opening auction, beyond the capped bids, is the rule bot's (not the learned values')
+RULE_AUCTIONS: frozenset[str] = frozenset({"1861"})
 
 
 def auction_cap(title: str, item: str) -> int | None:
     """The most the search bot bids for ``item`` in ``title``'s opening auction (None: no cap)."""
     caps = AUCTION_CAPS.get(title)
     return None if caps is None else caps.get(item)
+
+
+def auction_left_to_rule(title: str) -> bool:
+    """Whether the search bot leaves ``title``'s opening auction, beyond its capped bids, to the
+    rule bot rather than judging it by the title's learned opening values."""
+    return title in RULE_AUCTIONS
