@@ -101,14 +101,15 @@ class SearchBot(BotBase):
         """The seat's pick among its listed actions: in the opening (with a learned model for
         the title) auctions and stock decisions are judged by the opening values; otherwise a
         searched decision is judged by ``search``, any other is the rule bot's."""
-        if in_opening(game) and is_auction(actions) and not {a["type"] for a in actions} & FORCED:
+        auction = is_auction(actions) and not {a["type"] for a in actions} & FORCED
+        if auction and in_opening(game):
             capped = capped_bid(game, seat, actions)
             if capped is not None:
                 return capped
+        if auction and auction_left_to_rule(str(getattr(game, "TITLE", ""))):
+            return self.rule.decide(game, seat, actions)
         model = self.opening_model(game)
-        if model is not None and is_auction(actions) and not {a["type"] for a in actions} & FORCED:
-            if auction_left_to_rule(str(getattr(game, "TITLE", ""))):
-                return self.rule.decide(game, seat, actions)
+        if model is not None and auction:
             return self.auction_pick(game, seat, actions, model)
         candidates = self.candidates(game, seat, actions)
         if len(candidates) < 2:
