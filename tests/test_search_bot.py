@@ -119,6 +119,28 @@ def test_search_bot_bids_for_a_capped_item_up_to_its_cap():
     assert qb.owner is game.seats[2]
 
 
+def test_search_bot_wins_1861s_capped_privates_and_leaves_the_rest_to_the_rule_bot():
+    from trackage.bots.auction_caps import auction_left_to_rule
+
+    assert auction_cap("1861", "WVR") == 120 and auction_cap("1861", "MYR") is None
+    assert auction_left_to_rule("1861") and not auction_left_to_rule("1867")
+    from trackage.bots.play import derive_seed
+
+    # game 3 of the seed-0 tournament (the search bot in seat 1), as measured in docs/bots.md
+    seed = derive_seed("game", 0, 3)
+    game = new_game("1861", [{"id": i + 1, "name": f"p{i + 1}"} for i in range(4)], [], seed)
+    players = [make_bot("search" if s == 1 else "rule", derive_seed("bot", seed, s), BUDGET if s == 1 else None)
+               for s in range(4)]
+    while game.turn < 2:
+        seat = acting_seat(game, game.legal_actions())
+        action = players[seat].choose(game, seat)
+        if seat == 1 and action["type"] == "bid" and action.get("company") in ("TSR", "BSS", "MRR", "WVR"):
+            assert action["price"] <= auction_cap("1861", action["company"])
+        game.process(action)
+    # it wins three of the four capped privates (too little cash left for WVR at 115)
+    assert {c.sym for c in game.companies if c.owner is game.seats[1]} == {"TSR", "BSS", "MRR"}
+
+
 def test_opening_auction_leaves_unknown_items_to_the_rule_bot():
     from trackage.bots.opening_values import OpeningModel
     from trackage.bots.search_bot import judged

@@ -18,7 +18,9 @@ In the opening (before the second stock round), where the title has learned open
 decision's candidates are judged one step ahead by those values instead, and an auction's
 (the rule bot's bid, passing, the lowest bid on each listed item) by what holding the item at
 that price adds to the seat's learned value. An item a title caps (``auction_caps``, found by
-experiment: 1867's C&SL and QB) is bid for at the least price allowed up to its cap, before all else.
+experiment: 1867's C&SL and QB, 1861's four privates) is bid for at the least price allowed
+up to its cap, before all else; in 1861 the rest of the auction is the rule bot's
+(``auction_left_to_rule``).
 
 The search is bounded by a node budget (simulated actions per decision, a copy counting as
 two, from the time budget at a fixed cost per node measured per title: ``search_cost``), never
@@ -31,7 +33,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.errors import GameError
-from .auction_caps import auction_cap
+from .auction_caps import auction_cap, auction_left_to_rule
 from .base import BotBase, acting_seat, seat_actions
 from .opening_values import OpeningModel, features, in_opening, load_model, opening_standing
 from .play import derive_seed
@@ -99,12 +101,15 @@ class SearchBot(BotBase):
         """The seat's pick among its listed actions: in the opening (with a learned model for
         the title) auctions and stock decisions are judged by the opening values; otherwise a
         searched decision is judged by ``search``, any other is the rule bot's."""
-        if in_opening(game) and is_auction(actions) and not {a["type"] for a in actions} & FORCED:
+        auction = is_auction(actions) and not {a["type"] for a in actions} & FORCED
+        if auction and in_opening(game):
             capped = capped_bid(game, seat, actions)
             if capped is not None:
                 return capped
+        if auction and auction_left_to_rule(str(getattr(game, "TITLE", ""))):
+            return self.rule.decide(game, seat, actions)
         model = self.opening_model(game)
-        if model is not None and is_auction(actions) and not {a["type"] for a in actions} & FORCED:
+        if model is not None and auction:
             return self.auction_pick(game, seat, actions, model)
         candidates = self.candidates(game, seat, actions)
         if len(candidates) < 2:
