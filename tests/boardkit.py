@@ -74,6 +74,7 @@ class StubGame:
     connected_edges = Game.connected_edges
     layable_hexes = Game.layable_hexes
     upgrade_memo_key = Game.upgrade_memo_key
+    upgrade_memo = Game.upgrade_memo
     legal_tile_lays = Game.legal_tile_lays
     copy = Game.copy
 
