@@ -132,3 +132,14 @@ def test_refused_merger_passes_leave_the_game_as_it_was():
     assert fingerprint(g) == before
     s = new_game("1825", players(3))
     refused(s, _merger_pass(s.players[0], []), rule="program-not-available")
+
+
+def test_the_programs_card_offers_the_merger_pass_and_says_it():
+    from trackage.web.programcard import program_card, program_words
+
+    g = game_until(LOG, CUT)
+    p2 = _player(g, "Player 2")
+    [section] = program_card(g, {"player_id": str(p2.id)}, [], False)
+    assert [json.loads(m["json"])["options"] for m in section["mergers"]] == [["disable_others"], []]
+    prog = _merger_pass(p2, ["TGB", "PM"], ["disable_others"])
+    assert program_words(g, prog) == "Pass on mergers in MR (TGB, PM), unless someone else acts"

@@ -2,7 +2,11 @@
 
 18xx.games lets a player program actions (``program_share_pass``: pass in stock rounds;
 ``program_buy_shares``: buy shares of a corporation until a count or its float;
-``program_disable``: stop). The programs are state, plain data on the game
+``program_merger_pass``, in 1867 and 1861: pass in merger rounds for the corporations named
+per round kind, optionally stopping once another player has converted;
+``program_disable``: stop). Which a player may set is the title's (``Game.available_programs``,
+the site's ``available_programmed_actions``: a share pass and a purchase unless a title says
+otherwise). The programs are state, plain data on the game
 (``game.programs``): per player id the programs enabled, each a copy of its action with
 ``seq``, the number of the action that enabled it; and, while any program is enabled, what
 each player did this round in the stock round (``history``: player id -> corporation id ->
