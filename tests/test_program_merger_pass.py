@@ -143,3 +143,16 @@ def test_the_programs_card_offers_the_merger_pass_and_says_it():
     assert [json.loads(m["json"])["options"] for m in section["mergers"]] == [["disable_others"], []]
     prog = _merger_pass(p2, ["TGB", "PM"], ["disable_others"])
     assert program_words(g, prog) == "Pass on mergers in MR (TGB, PM), unless someone else acts"
+
+
+def test_in_1861_the_program_passes_for_the_named_minor():
+    log = next(p for p in require_fixtures("1861") if p.stem == "29683")
+    g = game_until(log, 192)  # (its first merger round starts: RO of Player 2 to act)
+    assert g.round.is_merger() and g.round.current_entity.id == "RO"
+    p2 = _player(g, "Player 2")
+    listed = next(a for a in available(g, p2) if a["type"] == "program_merger_pass")
+    assert "RO" in listed["corporations_by_round"]["MR"]
+    g.process(_merger_pass(p2, ["RO"], ["disable_others"]))
+    assert g.actions[-1]["auto_actions"][0]["entity"] == "RO"
+    assert g.round.current_entity.id != "RO"
+    _replays_alike(g)
