@@ -18,6 +18,7 @@ from .journal import Journal, record_round, round_label
 from .market import StockMarket
 from .money import Bank, CashHolder, pay
 from .pipeline import Pipeline, listing_entities
+from .programs import LIVE_TYPES
 from .programs import new_state as programs_state
 from .rng import Rng
 from .round import OperatingRound, Round, StockRound, starting_at
@@ -323,6 +324,18 @@ class Game:
     def operating_order(self) -> list[Any]:
         floated = [c for c in self.corporations if c.floated() and not c.closed]
         return sorted(floated, key=self.stock_market.operating_key)
+
+    # ------------------------------------------------------------ programmed actions
+    def available_programs(self) -> tuple[str, ...]:
+        """The programmed actions a player may set in live play (:mod:`trackage.core.programs`;
+        the site's ``available_programmed_actions``). Default: the site's, a purchase and a
+        share pass."""
+        return LIVE_TYPES
+
+    def merger_pass_choices(self, player: Any) -> dict[str, list[Any]]:
+        """What a programmed merger pass of ``player`` may name: per merger round kind (its
+        ``SHORT_NAME``), the corporations it may pass for. Default: none (no merger rounds)."""
+        return {}
 
     def start_operating_hook(self, round_: Round, entity: Any) -> None:
         if self.HOME_TOKEN_TIMING == "operate":

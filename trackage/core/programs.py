@@ -2,7 +2,11 @@
 
 18xx.games lets a player program actions (``program_share_pass``: pass in stock rounds;
 ``program_buy_shares``: buy shares of a corporation until a count or its float;
-``program_disable``: stop). The programs are state, plain data on the game
+``program_merger_pass``, in 1867 and 1861: pass in merger rounds for the corporations named
+per round kind, optionally stopping once another player has converted;
+``program_disable``: stop). Which a player may set is the title's (``Game.available_programs``,
+the site's ``available_programmed_actions``: a share pass and a purchase unless a title says
+otherwise). The programs are state, plain data on the game
 (``game.programs``): per player id the programs enabled, each a copy of its action with
 ``seq``, the number of the action that enabled it; and, while any program is enabled, what
 each player did this round in the stock round (``history``: player id -> corporation id ->
@@ -31,8 +35,11 @@ if TYPE_CHECKING:
 PROGRAM_TYPES = frozenset({"program_share_pass", "program_buy_shares", "program_merger_pass", "program_disable",
                            "program_auction_bid", "program_independent_mines", "program_harzbahn_draft_pass",
                            "program_close_pass"})
-#: the programs a player may set in live play (the site's default ``available_programmed_actions``)
+#: the programs a player may set in live play (the site's default ``available_programmed_actions``;
+#: a title's are its game's ``available_programs``)
 LIVE_TYPES = ("program_buy_shares", "program_share_pass")
+#: the merger pass's options, as the site's form offers them (stop when other players have acted)
+_MERGER_OPTIONS = ("disable_others",)
 #: fields of a program action that are bookkeeping, not the program
 _BOOKKEEPING = frozenset({"id", "created_at", "user", "auto_actions", "entity", "entity_type"})
 #: fields compared between logged and generated auto actions (the site ignores ``created_at``)
@@ -68,6 +75,9 @@ def available(game: Game, player: Any) -> list[dict[str, Any]]:
     (parred, with shares in the IPO or the market), a purchase until it floats (not floated
     yet) and until a count of shares from the IPO and from the market (``until_condition`` the
     least count, ``until_range`` the counts allowed), each with and without ``auto_pass_after``;
+    in a title with merger rounds, outside stock rounds, a merger pass naming per round kind the
+    corporations of the player it may pass for (``corporations_by_round``; any part of them may
+    be set), with and without the option ``disable_others``;
     and a ``program_disable`` (reason ``user``) when a program is on. Not in
     :meth:`Game.legal_actions` (a program is no move); the gate of live play accepts these."""
     if game.finished or player is None or not player.is_player:
@@ -76,9 +86,13 @@ def available(game: Game, player: Any) -> list[dict[str, Any]]:
     if player is None:
         return []
     me: dict[str, Any] = {"entity": player.id, "entity_type": "player"}
-    out: list[dict[str, Any]] = [{"type": "program_share_pass", **me, "unconditional": u, "indefinite": i}
-                                 for u, i in _PASS_FLAGS]
-    for corp in game.corporations:
+    kinds = game.available_programs()
+    out: list[dict[str, Any]] = []
+    if "program_merger_pass" in kinds:
+        out += _merger_passes(game, player, me)
+    if "program_share_pass" in kinds:
+        out += [{"type": "program_share_pass", **me, "unconditional": u, "indefinite": i} for u, i in _PASS_FLAGS]
+    for corp in game.corporations if "program_buy_shares" in kinds else ():
         if corp.share_price is None:
             continue
         ipo, market = len(corp.ipo_shares()), len(game.pool.shares_of(corp))
@@ -100,6 +114,32 @@ def available(game: Game, player: Any) -> list[dict[str, Any]]:
     return out
 
 
+def _merger_passes(game: Game, player: Any, me: dict[str, Any]) -> list[dict[str, Any]]:
+    """The merger passes ``player`` may set (the site's form: none in a stock round, none
+    without a corporation to pass for)."""
+    if game.round.is_stock():
+        return []
+    choices = {kind: [c.id for c in corps] for kind, corps in game.merger_pass_choices(player).items() if corps}
+    if not choices:
+        return []
+    return [{"type": "program_merger_pass", **me, "corporations_by_round": choices, "options": list(opts)}
+            for opts in (_MERGER_OPTIONS, ())]
+
+
+def _merger_pass_fits(listed: dict[str, Any], action: dict[str, Any]) -> bool:
+    """Whether ``action`` sets the merger pass ``listed``: per listed round kind some of the
+    listed corporations (each once), the listed options."""
+    by_round, allowed = action.get("corporations_by_round"), listed["corporations_by_round"]
+    if not isinstance(by_round, dict) or (action.get("options") or []) != listed["options"]:
+        return False
+    for kind, corps in by_round.items():
+        if kind not in allowed or not isinstance(corps, list) or len(set(map(str, corps))) != len(corps):
+            return False
+        if any(not isinstance(c, str) or c not in allowed[kind] for c in corps):
+            return False
+    return True
+
+
 def is_available(game: Game, action: dict[str, Any]) -> bool:
     """Whether ``action`` is one of the programs its player may set now (:func:`available`):
     the fields equal, a count inside the listed range; a disable's reason and original type
@@ -110,6 +150,10 @@ def is_available(game: Game, action: dict[str, Any]) -> bool:
             continue
         if listed["type"] == "program_disable":
             return True
+        if listed["type"] == "program_merger_pass":
+            if _merger_pass_fits(listed, action):
+                return True
+            continue
         fields = [k for k in listed if k not in ("entity", "entity_type", "until_range", "until_condition")]
         if any(action.get(k, False if isinstance(listed[k], bool) else None) != listed[k]
                or type(action.get(k, listed[k])) is not type(listed[k]) for k in fields):
@@ -166,11 +210,13 @@ def _remove(game: Game, entity: Any) -> None:
 
 def _check(game: Game, action: dict[str, Any], entity: Any) -> None:
     atype = action["type"]
-    if atype not in LIVE_TYPES:
+    if atype not in game.available_programs():
         raise GameError(f"{atype}: this game offers no such program", rule="program-not-available")
     for flag in ("unconditional", "indefinite", "from_market", "auto_pass_after"):
         if not isinstance(action.get(flag, False), bool):
             raise GameError(f"{atype}: {flag} is true or false", rule="program-fields")
+    if atype == "program_merger_pass":
+        _check_merger_pass(game, action)
     if atype != "program_buy_shares":
         return
     corp = game.corporation_by_id(action.get("corporation"))
@@ -184,21 +230,43 @@ def _check(game: Game, action: dict[str, Any], entity: Any) -> None:
                         rule="program-corporation-not-parred")
 
 
+def _check_merger_pass(game: Game, action: dict[str, Any]) -> None:
+    atype = action["type"]
+    options = action.get("options") or []
+    if not isinstance(options, list) or any(o not in _MERGER_OPTIONS for o in options):
+        raise GameError(f"{atype}: the options are some of {', '.join(_MERGER_OPTIONS)}", rule="program-fields")
+    by_round = action.get("corporations_by_round")
+    if not isinstance(by_round, dict):
+        raise GameError(f"{atype}: corporations_by_round names per round kind the corporations",
+                        rule="program-fields")
+    for kind, corps in by_round.items():
+        if not isinstance(corps, list):
+            raise GameError(f"{atype}: corporations_by_round[{kind!r}] is a list of corporations",
+                            rule="program-fields")
+        for cid in corps:
+            if game.corporation_by_id(cid) is None:
+                raise GameError(f"{atype}: no corporation {cid!r}", rule="program-corporation")
+
+
 def round_changed(game: Game) -> None:
     """A new round: the programs it ends are removed (a share pass not indefinite, a purchase,
-    outside stock rounds; any other program), and the round's history is forgotten."""
+    outside stock rounds; a merger pass, outside merger rounds; any other program), and the
+    round's history is forgotten."""
     if not any_enabled(game) and not game.programs["history"]:
         return  # (no copy: the common case of a game without programs)
-    stock = game.round.is_stock()
-    enabled = {pid: [p for p in progs if not _ends(p, stock)] for pid, progs in game.programs["enabled"].items()}
+    stock, merger = game.round.is_stock(), game.round.is_merger()
+    enabled = {pid: [p for p in progs if not _ends(p, stock, merger)]
+               for pid, progs in game.programs["enabled"].items()}
     game.programs = {"enabled": enabled, "history": {}}
 
 
-def _ends(prog: dict[str, Any], stock: bool) -> bool:
+def _ends(prog: dict[str, Any], stock: bool, merger: bool) -> bool:
     if prog["type"] == "program_share_pass":
         return not stock and not prog.get("indefinite")
     if prog["type"] == "program_buy_shares":
         return not stock
+    if prog["type"] == "program_merger_pass":
+        return not merger
     return True
 
 
@@ -246,8 +314,9 @@ def turn_started(game: Game, player: Any) -> None:
 
 # ------------------------------------------------------------------ what programs make
 def auto(entity: Any, atype: str, created_at: Any, **fields: Any) -> dict[str, Any]:
-    """An action made by a program for ``entity``, in the site's shape."""
-    out: dict[str, Any] = {"type": atype, "entity": entity.id, "entity_type": "player"}
+    """An action made by a program for ``entity`` (a player, or a corporation it passes for),
+    in the site's shape."""
+    out: dict[str, Any] = {"type": atype, "entity": entity.id, "entity_type": entity_type(entity)}
     if created_at is not None:
         out["created_at"] = created_at
     return {**out, **fields}
@@ -262,6 +331,30 @@ def stock_auto_actions(step: Any, entity: Any) -> list[dict[str, Any]]:
             out += _share_pass(step, entity, prog)
         elif prog["type"] == "program_buy_shares":
             out += _buy_shares(step, entity, prog)
+    return out
+
+
+def merger_auto_actions(step: Any, entity: Any, pass_entity: Any, others_acted: bool) -> list[dict[str, Any]]:
+    """What the programmed merger pass of ``entity``'s owner does now in a merger round's merge
+    step: stop (option ``disable_others``) when ``others_acted`` since the action that enabled
+    it; else pass for ``pass_entity`` (None: nothing to pass now) when the program names it
+    for this kind of round."""
+    game = step.game
+    player = entity.owner if not entity.is_player else entity
+    if player is None or not getattr(player, "is_player", False):
+        return []
+    at = game.programs.get("created_at")
+    out: list[dict[str, Any]] = []
+    for prog in enabled_of(game, player):
+        if prog["type"] != "program_merger_pass":
+            continue
+        if prog["seq"] != game.journal.action and "disable_others" in (prog.get("options") or []) and others_acted:
+            out.append(auto(player, "program_disable", at,
+                            reason="Other players have acted and requested to stop"))
+            continue
+        names = (prog.get("corporations_by_round") or {}).get(game.round.SHORT_NAME) or []
+        if pass_entity is not None and pass_entity.id in names:
+            out.append(auto(pass_entity, "pass", at))
     return out
 
 

@@ -196,6 +196,8 @@ class Step:
 
 class Round:
     NAME = "Round"
+    #: the round's kind as the site abbreviates it (a merger pass names its rounds so); "" when none
+    SHORT_NAME = ""
 
     def __init__(self, game: Any, step_classes: list[Any], round_num: int = 1) -> None:
         self.game = game
@@ -331,6 +333,10 @@ class Round:
         return False
 
     def is_operating(self) -> bool:
+        return False
+
+    def is_merger(self) -> bool:
+        """Whether this is a merger round (where a programmed merger pass lives). Default: no."""
         return False
 
 

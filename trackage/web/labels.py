@@ -271,7 +271,7 @@ LABELS: dict[str, Label] = {
     "bankrupt": fixed("Declare bankruptcy"), "end_game": fixed("End the game"),
     "payoff_player_debt": fixed("Pay off the loan"),
     "program_buy_shares": program_buy_shares, "program_share_pass": fixed("Auto-pass in stock rounds"),
-    "program_disable": fixed("Stop auto actions"),
+    "program_disable": fixed("Stop auto actions"), "program_merger_pass": fixed("Auto-pass in merger rounds"),
     "message": message,
 }
 

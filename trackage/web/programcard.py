@@ -23,6 +23,11 @@ def program_words(game: Any, prog: dict[str, Any]) -> str:
         source = "the market" if prog.get("from_market") else "the IPO"
         return f"Buy {name} from {source} until {condition}" + (", then auto pass" if prog.get("auto_pass_after")
                                                                   else "")
+    if prog.get("type") == "program_merger_pass":
+        rounds = " and ".join(f"{kind} ({', '.join(map(str, corps)) or 'none'})"
+                              for kind, corps in (prog.get("corporations_by_round") or {}).items())
+        return f"Pass on mergers in {rounds}" + (", unless someone else acts"
+                                                 if "disable_others" in (prog.get("options") or []) else "")
     return str(prog.get("type", "?")).replace("_", " ")
 
 
@@ -46,8 +51,10 @@ def _section(game: Any, player: Any, open_: bool) -> dict[str, Any]:
             label = f"Buy {name} from {'the market' if a['from_market'] else 'the IPO'} until I hold"
         buys.append({"label": label, "json": _json(a), "range": a.get("until_range"), "corporation": a["corporation"],
                      "mode": "float" if a["until_condition"] == "float" else ("market" if a["from_market"] else "ipo")})
+    mergers = [{"label": program_words(game, a), "json": _json(a)} for a in listed
+               if a["type"] == "program_merger_pass"]
     disable = next((a for a in listed if a["type"] == "program_disable"), None)
-    return {"pid": str(player.id), "name": player.name, "open": open_,
+    return {"mergers": mergers, "pid": str(player.id), "name": player.name, "open": open_,
             "active": [program_words(game, p) for p in enabled_of(game, player)],
             "share_pass": None if share_pass is None else _json(share_pass), "buys": buys,
             "disable": None if disable is None else _json(disable)}

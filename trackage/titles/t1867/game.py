@@ -129,10 +129,14 @@ class StaleTrackGraph(TrackGraph):
 
 class MergerRound(Round):
     NAME = "Merger Round"
+    SHORT_NAME = "MR"
 
     def __init__(self, game, step_classes, round_num=1):
         self.converted = None
         super().__init__(game, step_classes, round_num)
+
+    def is_merger(self) -> bool:
+        return True
 
     def select_entities(self):
         ents = [c for c in self.game.corporations if c.floated() and c.type == "minor"]
@@ -422,6 +426,14 @@ class Game1867(Game):
                                          Route1867, Dividend1867, (BuyCompanyPreloan, {"blocks": True}),
                                          LoanOperations, DiscardTrain, BuyTrain1867,
                                          (BuyCompany1867, {"blocks": True})], round_num=round_num)
+
+    def available_programs(self) -> tuple[str, ...]:
+        return ("program_merger_pass", "program_buy_shares", "program_share_pass")
+
+    def merger_pass_choices(self, player) -> dict[str, list]:
+        """A player may pass in merger rounds for the floated minors they own."""
+        return {MergerRound.SHORT_NAME: [c for c in self.corporations
+                                         if c.floated() and c.type == "minor" and c.owner is player]}
 
     def merger_round(self, round_num):
         from .merger import Merge, PostMergerShares, ReduceTokens

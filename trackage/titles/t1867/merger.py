@@ -7,6 +7,7 @@ import functools
 from collections import Counter
 from typing import ClassVar
 
+from ...core import programs
 from ...core.entities import ShareBundle
 from ...core.errors import GameError
 from ...core.round import Step, starting_at
@@ -47,6 +48,19 @@ class Merge(MergerMixin, Step):
             out.append("convert")
         out.append("pass")
         return out
+
+    def auto_actions(self, entity):
+        """The site's: a minor that can neither convert nor merge passes; otherwise its owner's
+        programmed merger pass answers (for the minor to act, not while a major is chosen; it
+        stops when a conversion was made this round and it asks so)."""
+        if not self.actions(entity):
+            return []
+        choosing = self.converting is not None or self.merge_major
+        if not choosing and self.merging is None and not self.can_convert(entity) \
+                and not self.mergeable_candidates(entity):
+            return [programs.auto(entity, "pass", self.game.programs.get("created_at"))]
+        return programs.merger_auto_actions(self, entity, None if choosing else self.current_entity(),
+                                            bool(self.round.converts))
 
     def can_convert(self, entity) -> bool:
         return entity.type == "minor" and entity.share_price is not None and "convert_range" in entity.share_price.types
