@@ -68,7 +68,7 @@ class RouteRules1867(RouteRules):
         game = self.game
         capitals = game.BONUS_CAPITALS
         timmins = game.BONUS_REVENUE
-        both = 40 * (getattr(route.train, "multiplier", None) or 1)
+        both = _pair_bonus(route.train)
         base = 0
         have_t = have_c = False
         for s in mandatory:
@@ -141,7 +141,7 @@ class RouteRules1867(RouteRules):
         game = self.game
         capitals = game.BONUS_CAPITALS
         timmins = game.BONUS_REVENUE
-        both = 40 * (getattr(route.train, "multiplier", None) or 1)
+        both = _pair_bonus(route.train)
 
         def price(stops) -> int:
             if twice:
@@ -155,6 +155,26 @@ class RouteRules1867(RouteRules):
             return total
 
         return price
+
+    def _bonus_stops(self, train, per_hex):
+        """The stops of the bonus hexes (the privates' ``per_hex``, Timmins and the capitals)
+        by node, with their hex ids, and ``value(stop)``: the stop's value for ``train`` as the
+        router values it, remembered (None: unknown, so no shortfall is counted for it)."""
+        game = self.game
+        relevant = frozenset({game.BONUS_REVENUE, *game.BONUS_CAPITALS, *per_hex})
+        hex_of = {n: hx.id for hx, tile in self.board.tiles() if hx.id in relevant for n in tile.nodes}
+        dummy = Route(self, train, connection_data=[])
+        worth: dict = {}
+
+        def value(s) -> int | None:
+            if s not in worth:
+                try:
+                    worth[s] = max(0, int(self.stop_revenue(s, dummy)))
+                except Exception:  # noqa: BLE001 - the router's value is then unbounded: no shortfall
+                    worth[s] = None
+            return worth[s]
+
+        return hex_of, value
 
     def router_route_bound(self, train, corp, stops, base: int, weakest: int = 0) -> int:
         """``base`` plus what the bonuses of ``revenue_for`` can add to a route through
@@ -174,23 +194,9 @@ class RouteRules1867(RouteRules):
         ``base + sum(b_s + min(0, v_s - weakest) for s in S)`` (plus the pair bonus when S
         holds both), since S's stops outside the best ones replace as many stops worth at
         least ``weakest``; with ``weakest`` 0 it is every visited bonus."""
-        game = self.game
         per_hex = self._hex_bonuses(corp)
-        relevant = frozenset({game.BONUS_REVENUE, *game.BONUS_CAPITALS, *per_hex})
-        timmins = game.BONUS_REVENUE
-        capitals = frozenset(game.BONUS_CAPITALS)
-        both = 40 * (getattr(train, "multiplier", None) or 1)
-        hex_of = {n: hx.id for hx, tile in self.board.tiles() if hx.id in relevant for n in tile.nodes}
-        dummy = Route(self, train, connection_data=[])
-        worth: dict = {}  # stop -> its value for the train, as the router values it (None: unknown)
-
-        def value(s) -> int | None:
-            if s not in worth:
-                try:
-                    worth[s] = max(0, int(self.stop_revenue(s, dummy)))
-                except Exception:  # noqa: BLE001 - the router's value is then unbounded: no shortfall
-                    worth[s] = None
-            return worth[s]
+        hex_of, value = self._bonus_stops(train, per_hex)
+        timmins, capitals, both = self.game.BONUS_REVENUE, frozenset(self.game.BONUS_CAPITALS), _pair_bonus(train)
 
         # a train whose paying row takes no city (1867's 5+5E: offboards) pays, unless it
         # visits exactly as many of those as the row pays, a stop the company has tokened
@@ -227,11 +233,7 @@ class RouteRules1867(RouteRules):
                 if h is not None:
                     g = per_hex.get(h, 0) + short
                     gain[h] = max(gain.get(h, g), g)
-            base += sum(g for g in gain.values() if g > 0)
-            if timmins in gain:
-                cap = [min(0, g) for h, g in gain.items() if h in capitals]
-                if cap:
-                    base += max(0, both + min(0, gain[timmins]) + max(cap))
+            base += _bonus_total(gain, timmins, capitals, both)
             if token_short is not None and n_mandatory != must_pay:
                 base += token_short  # a tokened stop pays (``compute_stops``)
             return base
@@ -252,25 +254,11 @@ class RouteRules1867(RouteRules):
         the pair bonus alone, small beside what the walk's stop-value rows allow, and the
         per-part bookkeeping costs more than it cuts (a lone 8 train of 1861: 1% of the walk
         cut, a quarter more time)."""
-        game = self.game
         per_hex = self._hex_bonuses(corp)
         if not per_hex:
             return None
-        relevant = frozenset({game.BONUS_REVENUE, *game.BONUS_CAPITALS, *per_hex})
-        timmins = game.BONUS_REVENUE
-        capitals = frozenset(game.BONUS_CAPITALS)
-        both = 40 * (getattr(train, "multiplier", None) or 1)
-        hex_of = {n: hx.id for hx, tile in self.board.tiles() if hx.id in relevant for n in tile.nodes}
-        dummy = Route(self, train, connection_data=[])
-        worth: dict = {}
-
-        def value(s) -> int | None:
-            if s not in worth:
-                try:
-                    worth[s] = max(0, int(self.stop_revenue(s, dummy)))
-                except Exception:  # noqa: BLE001 - unbounded value: no shortfall
-                    worth[s] = None
-            return worth[s]
+        hex_of, value = self._bonus_stops(train, per_hex)
+        timmins, capitals, both = self.game.BONUS_REVENUE, frozenset(self.game.BONUS_CAPITALS), _pair_bonus(train)
 
         def slack(reached, weakest: int) -> int:
             gain: dict = {}
@@ -284,19 +272,14 @@ class RouteRules1867(RouteRules):
                     short = min(0, v - weakest) if v is not None else 0
                 g = per_hex.get(h, 0) + short
                 gain[h] = max(gain.get(h, g), g)
-            total = sum(g for g in gain.values() if g > 0)
-            if timmins in gain:
-                cap = [min(0, g) for h, g in gain.items() if h in capitals]
-                if cap:
-                    total += max(0, both + min(0, gain[timmins]) + max(cap))
-            return total
+            return _bonus_total(gain, timmins, capitals, both)
 
         return frozenset(hex_of), slack
 
     def router_bound_slack(self, train, corp) -> int | None:
         """The most ``router_route_bound`` adds to a route's stop values: every hex bonus of
         the company's privates and the capitals-and-Timmins bonus."""
-        total = 40 * (getattr(train, "multiplier", None) or 1)
+        total = _pair_bonus(train)
         for company in getattr(corp, "companies", []):
             for ab in company.abilities:
                 if ab.get("type") == "hex_bonus":
@@ -306,3 +289,20 @@ class RouteRules1867(RouteRules):
     def router_unique_stop_hexes(self, train) -> bool:
         """``revenue_for`` refuses a route that stops twice in a hex."""
         return True
+
+
+def _pair_bonus(train) -> int:
+    """The capitals-and-Timmins bonus for ``train`` (doubled by a double-revenue train)."""
+    return 40 * (getattr(train, "multiplier", None) or 1)
+
+
+def _bonus_total(gain: dict, timmins, capitals: frozenset, both: int) -> int:
+    """What the bonus hexes' best gains add (``gain``: hex -> the most its stop adds when it
+    pays, negative a shortfall): every positive gain, and the capitals-and-Timmins bonus less
+    the shortfalls of Timmins and the best capital when the route reaches both."""
+    total = sum(g for g in gain.values() if g > 0)
+    if timmins in gain:
+        cap = [min(0, g) for h, g in gain.items() if h in capitals]
+        if cap:
+            total += max(0, both + min(0, gain[timmins]) + max(cap))
+    return total
