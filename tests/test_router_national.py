@@ -50,18 +50,24 @@ BOUND_STATES = [("1867", "21268.json", 846), ("1861", "167259.json", 594),
                 ("1861", "bank_breaks_then_final_phase.json", 758)]
 
 
+def national_state(title: str, log: str, at: int):
+    """The shared log's state before action ``at`` with the national given one 5+5E: the
+    game, the national and the route rules (skipped when the fixtures are absent)."""
+    path = FIXTURES / title / log
+    if not path.exists():
+        pytest.skip(f"NO FIXTURES: {path} is absent (set TRACKAGE_FIXTURES)")
+    game, _ = logstates.state_before(path, at)
+    national = with_national_train(game)
+    return game, national, rules_for(game)
+
+
 @pytest.mark.parametrize(("title", "log", "at"), BOUND_STATES)
 def test_bound_of_a_5_5e_is_at_least_its_revenue(monkeypatch, title, log, at):
     """1867/1861's bound for a train paying its 5 best stops counts a bonus only as far as
     its stop can pay (and a tokened stop must pay): on 1,500 routes of the national's whole
     list (no floor), the bound is at least the route's exact value, and it is that value on
     most of them."""
-    path = FIXTURES / title / log
-    if not path.exists():
-        pytest.skip(f"NO FIXTURES: {path} is absent (set TRACKAGE_FIXTURES)")
-    game, _ = logstates.state_before(path, at)
-    national = with_national_train(game)
-    rules = rules_for(game)
+    game, national, rules = national_state(title, log, at)
     lists: list = []
     real = solve._walk
 
@@ -113,12 +119,7 @@ def test_bonus_slack_of_a_subtree_bounds_its_routes(monkeypatch, title, log, at)
     stop values plus the slack of any set of bonus stops holding the route's (as a subtree's
     does), with a weakest paid value at most the route's, is at least the route's bound and
     its exact value. The floored walk with it keeps the proven revenue of the whole list."""
-    path = FIXTURES / title / log
-    if not path.exists():
-        pytest.skip(f"NO FIXTURES: {path} is absent (set TRACKAGE_FIXTURES)")
-    game, _ = logstates.state_before(path, at)
-    national = with_national_train(game)
-    rules = rules_for(game)
+    game, national, rules = national_state(title, log, at)
     trees: list = []
     real_bits = BonusSlack.subtree_bits
 
