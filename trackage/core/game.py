@@ -910,15 +910,27 @@ class Game:
             # private companies act too (their abilities): each step says when, as in process()
             entities = listing_entities(self)
         out: list[dict[str, Any]] = []
+        steps = self.round.steps
+        # a step's "active?" and "blocking?" do not depend on the entity listed, and nothing
+        # changes while listing: each is worked out once per step (blocking, told whether the
+        # entity it is asked with has actions, as the step's own current entity often is)
+        active: list[bool | None] = [None] * len(steps)
+        blocking: list[bool | None] = [None] * len(steps)
         for e in entities:
-            for s in self.round.steps:
-                if not s.active():
+            for i, s in enumerate(steps):
+                on = active[i]
+                if on is None:
+                    on = active[i] = s.active()
+                if not on:
                     continue
                 acts = s.actions(e)
                 if acts and (asking is None or asking["type"] in acts):
                     for a in s.legal_actions(e):
                         out.append({**a, **self.index.ref(e)})
-                if s.blocking():
+                blocks = blocking[i]
+                if blocks is None:
+                    blocks = blocking[i] = s.blocking_for(e, bool(acts))
+                if blocks:
                     break
         return out
 
