@@ -1,7 +1,8 @@
 """Bots: players for trackage's games, on the engine's public API only.
 
 A bot answers ``choose(game, seat)`` with an action ready for ``game.process``. Levels:
-``random`` (:mod:`.random_bot`), ``rule`` (:mod:`.rule_bot`, its rules in :mod:`.rules`),
+``random`` (:mod:`.random_bot`), ``rule`` (:mod:`.rule_bot`, its rules in :mod:`.rules`; varied by
+its seed: :mod:`.varied_rule_bot`),
 ``search`` (:mod:`.search_bot`, its scoring in :mod:`.search_eval`). Tournaments between
 bots: :mod:`.tournament` (on a Ray cluster: :mod:`.cluster`).
 """

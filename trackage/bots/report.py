@@ -10,7 +10,8 @@ from rich.table import Table
 def summary_table(result: dict[str, Any]) -> Table:
     failed = result.get("failed", 0)
     caption = f", {failed} failed (games {', '.join(map(str, result.get('failed_games', [])))})" if failed else ""
-    table = Table(title=f"{result['title']}: {result['games']} games{caption}")
+    distinct = result.get("distinct_games", result["games"])
+    table = Table(title=f"{result['title']}: {result['games']} games ({distinct} distinct){caption}")
     for col in ("bot", "seat-games", "wins", "win share", "95% interval", "mean rank", "mean margin", "rating"):
         table.add_column(col, justify="left" if col == "bot" else "right")
     for b in result["bots"]:

@@ -39,10 +39,7 @@ class RuleBot(BotBase):
     def decide(self, game: Any, seat: int, actions: list[dict[str, Any]]) -> dict[str, Any]:
         """The best scored action; else a weighted draw among the actions the rules do not
         judge (and passing); else passing; else any listed action."""
-        best: Scored | None = None
-        for s in self.scored(game, seat, actions):
-            if s is not None and (best is None or s[0] > best[0]):
-                best = s
+        best = self.pick(self.scored(game, seat, actions))
         if best is not None and best[0] > 0:
             return best[1]
         passes = [a for a in actions if a["type"] == "pass"]
@@ -53,9 +50,21 @@ class RuleBot(BotBase):
         picked = game.playout_choose(self.rng, pool) or weighted_choice(self.rng, pool, game.PLAYOUT_WEIGHTS)
         return dict(picked)
 
+    def pick(self, scored: list[Scored | None]) -> Scored | None:
+        """The best scored action (the first listed among equals); None when no rule judged one."""
+        best: Scored | None = None
+        for s in scored:
+            if s is not None and (best is None or s[0] > best[0]):
+                best = s
+        return best
+
+    def tweaks(self, game: Any) -> dict[str, Any]:
+        """The thresholds the rules read (``rules.tweaks``): the title's."""
+        return tweaks_for(str(getattr(game, "TITLE", "")))
+
     def scored(self, game: Any, seat: int, actions: list[dict[str, Any]]) -> list[Scored | None]:
         player = game.seats[seat]
-        tweaks = tweaks_for(str(getattr(game, "TITLE", "")))
+        tweaks = self.tweaks(game)
         out: list[Scored | None] = []
         trains = [a for a in actions if a["type"] == "buy_train"]
         by_entity: dict[int, list[dict[str, Any]]] = {}

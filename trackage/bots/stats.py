@@ -47,7 +47,9 @@ def summary(title: str, records: list[dict[str, Any]]) -> dict[str, Any]:
     """The tournament's result: per distinct bot name (in order of first seating) its seat-games,
     wins, win share, 95% interval, mean rank, mean margin and rating (mu; sigma beside it), over
     the games that ended; the games that raised (a line with ``error``) are counted as failed
-    (``failed``, their indices in ``failed_games``) and count for no bot."""
+    (``failed``, their indices in ``failed_games``) and count for no bot. ``distinct_games``
+    counts the games that ended once per distinct ``actions_hash`` (a line without one counts
+    as a game of its own)."""
     failed = sorted(r["game"] for r in records if "error" in r)
     records = sorted((r for r in records if "error" not in r), key=lambda r: r["game"])
     names: list[str] = []
@@ -77,4 +79,6 @@ def summary(title: str, records: list[dict[str, Any]]) -> dict[str, Any]:
                      "mean_rank": round(rank_sum / seat_games, 6) if seat_games else 0.0,
                      "mean_margin": round(margin_sum / seat_games, 6) if seat_games else 0.0,
                      "rating": round(mu, 6), "sigma": round(sigma, 6)})
-    return {"title": title, "games": len(records), "failed": len(failed), "failed_games": failed, "bots": bots}
+    distinct = len({r.get("actions_hash") or f"game {r['game']}" for r in records})
+    return {"title": title, "games": len(records), "distinct_games": distinct, "failed": len(failed),
+            "failed_games": failed, "bots": bots}

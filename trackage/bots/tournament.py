@@ -6,13 +6,16 @@ Its seed comes from the tournament's seed and ``g`` alone, and each bot's from t
 and its seat: the results do not depend on the number of workers, on the executor (this
 process, a process pool, Ray tasks: :mod:`.cluster`) nor on the order games end.
 With an output file each finished game is appended as one line as it ends, and its log is
-written beside it (``<out stem>.logs/game-<g>.json``); a rerun with the same arguments skips
+written beside it (``<out stem>.logs/game-<g>.json``), and the line keeps a hash of the game's
+actions (``actions_hash``: games that played the same actions count once among the distinct
+games of the summary); a rerun with the same arguments skips
 the games already there. A game that raises (an engine error, a bot's, a stuck game) does not
 stop the tournament: its line names the error instead of a result, the summary counts it as
 failed, and a rerun skips it too unless asked to retry failed games."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import multiprocessing
 import time
@@ -79,7 +82,8 @@ def play_one(setup: Setup, g: int) -> dict[str, Any]:
     rec: dict[str, Any] = {"game": g, **setup.identity(), "game_seed": seed, "seating": seating,
                            "result": game.result(), "game_end_reason": game.game_end_reason,
                            "scores": out.scores, "ranks": out.ranks, "margins": out.margins, "wins": out.wins,
-                           "actions": len(game.actions), "seconds": round(seconds, 3)}
+                           "actions": len(game.actions), "actions_hash": actions_hash(log["actions"]),
+                           "seconds": round(seconds, 3)}
     logs = setup.logs_dir()
     if logs is not None:
         logs.mkdir(parents=True, exist_ok=True)
@@ -89,6 +93,23 @@ def play_one(setup: Setup, g: int) -> dict[str, Any]:
     else:
         rec["log"] = log
     return rec
+
+
+def actions_hash(actions: list[dict[str, Any]]) -> str:
+    """A short hash of a game's log actions: two games hash alike when they played the same
+    actions (the same game, whatever its seeds)."""
+    return hashlib.sha256(json.dumps(actions, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def with_hash(rec: dict[str, Any]) -> dict[str, Any]:
+    """A finished game's line with its ``actions_hash``, computed from its log file when the line
+    was written before lines kept one (left without when the log is gone)."""
+    if "actions_hash" in rec or "error" in rec or not isinstance(rec.get("log"), str):
+        return rec
+    path = Path(rec["log"])
+    if not path.exists():
+        return rec
+    return {**rec, "actions_hash": actions_hash(json.loads(path.read_text())["actions"])}
 
 
 def failed_line(setup: Setup, g: int, error: BaseException, seconds: float) -> dict[str, Any]:
@@ -127,7 +148,7 @@ def read_done(setup: Setup, retry_failed: bool = False) -> list[dict[str, Any]]:
             raise ValueError(f"tournament: {path} line {i + 1} was made by other arguments ({theirs}, not {mine}); "
                              "resume needs the same title, options, bots, seed and budget")
         if 0 <= rec["game"] < setup.games:
-            done[rec["game"]] = rec
+            done[rec["game"]] = with_hash(rec)
     return [done[g] for g in sorted(done) if not (retry_failed and "error" in done[g])]
 
 

@@ -129,13 +129,14 @@ def score_bid(game: Any, player: Any, action: dict[str, Any], tweaks: dict[str, 
 
 
 def score_buy_company(game: Any, player: Any, action: dict[str, Any], tweaks: dict[str, Any]) -> Scored | None:
-    """A private at a price: bought when the price is at most its face value, and what its
-    operators may need for trains is kept back unless the price is a tenth of it or less (1893's
-    EVA, which any president may take from another player for 1 during an operating round)."""
+    """A private at a price: bought when the price is at most its face value (times the
+    ``price_margin`` tweak), and what its operators may need for trains is kept back unless the
+    price is a tenth of it or less (1893's EVA, which any president may take from another player
+    for 1 during an operating round)."""
     value = company_value(game, action)
     low = price_of(action)
     reserve = 0 if value and low * 10 <= value else kept_back(game, player, tweaks)
-    if low + reserve > player.cash or (value and low > value):
+    if low + reserve > player.cash or (value and low > value * float(tweaks.get("price_margin", 1.0))):
         return None
     return 20.0, finalize(action, low)
 

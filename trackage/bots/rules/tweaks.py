@@ -5,6 +5,8 @@ default when a title leaves one out):
 - ``bid_reserve`` (0): cash kept back after a bid; ``max_holdings`` (none): no bid once the
   player runs or holds this many operators and privates;
 - ``par_cash_share`` (1.0): the part of the floating cost the player must hold to par;
+- ``price_margin`` (1.0): a private is bought from another player at most at its face value
+  times this;
 - ``buy_when_trainless`` (False): an operator without a train buys whatever it can, as if
   forced (1861, 1867: one that ends its train step without a train is nationalised; 1858:
   it earns nothing and its price drops);
