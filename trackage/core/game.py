@@ -111,10 +111,13 @@ class Game:
     # them at each full collection), and an undo that far back replays at most that many actions
     SNAPSHOT_SPARSE_AFTER = 256
     SNAPSHOT_SPARSE_EVERY = 256
-    # live play copies the game before every LIVE_SNAPSHOT_EVERY-th action only: a refused
-    # action in between is taken back by replaying from the last snapshot (the same state:
-    # the rules are deterministic), and undo replays at most this many actions
-    LIVE_SNAPSHOT_EVERY = 4
+    # live play copies the game before every LIVE_SNAPSHOT_EVERY-th action only (the same
+    # positions the history keeps, so no copy is taken to be thrown away): a refused action in
+    # between is taken back by replaying from the last snapshot (the same state: the rules are
+    # deterministic), and undo replays fewer than this many actions. Every 4th cost live play
+    # a copy (and the collector its garbage) worth more than the listing's own work
+    # (docs/speed.md, "the live loop outside the listing")
+    LIVE_SNAPSHOT_EVERY = 16
     _live_to = -1  # the number of actions after the last one applied by process()
     _moves = 0  # counts every change of this game object's state through the pipeline
     _listing: tuple[int, list[dict[str, Any]]] | None = None  # the whole listing at _moves

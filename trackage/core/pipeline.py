@@ -83,9 +83,11 @@ class Pipeline:
         n = len(game.actions)
         # no copy when a replay can take the action back: every action since the last
         # snapshot, a few back, was applied live by process() (the last one is, and so were
-        # those before it, or a snapshot would have been taken)
-        replayable = (game._live_to == n and not game.loading
-                      and n - max(game.snapshots, default=-game.LIVE_SNAPSHOT_EVERY) < game.LIVE_SNAPSHOT_EVERY)
+        # those before it, or a snapshot would have been taken); a copy at the positions the
+        # history keeps (multiples of LIVE_SNAPSHOT_EVERY), and when the last is that far back
+        every = game.LIVE_SNAPSHOT_EVERY
+        replayable = (game._live_to == n and not game.loading and n % every != 0
+                      and n - max(game.snapshots, default=-every) < every)
         before = None if replayable else snapshot(game)
         history = None if before is not None else self.history()
         # the gate guards the outermost call only: trials the rules run on copies are not moves
