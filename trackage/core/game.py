@@ -17,7 +17,7 @@ from .index import Index
 from .journal import Journal, record_round, round_label
 from .market import StockMarket
 from .money import Bank, CashHolder, pay
-from .pipeline import Pipeline, listing_entities
+from .pipeline import Pipeline, listing_entities, trials_only
 from .programs import LIVE_TYPES
 from .programs import new_state as programs_state
 from .rng import Rng
@@ -64,7 +64,8 @@ def _leaves_no_trace(f: Callable[Concatenate[Any, P], R]) -> Callable[Concatenat
         else:
             self._listing_busy = True
             try:
-                listing = cast("list[dict[str, Any]]", _forgetting(self, f, *args, **kwargs))
+                with trials_only():  # the rules' trials on copies meanwhile are no moves
+                    listing = cast("list[dict[str, Any]]", _forgetting(self, f, *args, **kwargs))
             finally:
                 self._listing_busy = False
             if whole:

@@ -14,8 +14,9 @@ A title changes the pipeline through the game's hooks (``preprocess_action``,
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +35,20 @@ NO_OP_TYPES = frozenset({"message"})
 # the outermost call only: the trials the rules run on copies inside it are not moves. A
 # context variable, so that games processed at once in other threads are gated all the same.
 _GATING: contextvars.ContextVar[bool] = contextvars.ContextVar("trackage_gating", default=False)
+
+
+@contextlib.contextmanager
+def trials_only() -> Iterator[None]:
+    """Within it, ``process()`` on a game is a trial, not a move, and is not gated: a listing
+    uses it around its work, so that the rules' trials on copies (e.g. 1893's "would this
+    end the round into a failed founding?") do not list the copy's actions again to check a
+    move nobody makes. The trial's answer is the rules' refusal, which comes before the
+    gate's, or none."""
+    token = _GATING.set(True)
+    try:
+        yield
+    finally:
+        _GATING.reset(token)
 
 
 def snapshot(game: Game) -> Game:
