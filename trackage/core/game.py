@@ -17,7 +17,7 @@ from .index import Index
 from .journal import Journal, record_round, round_label
 from .market import StockMarket
 from .money import Bank, CashHolder, pay
-from .pipeline import Pipeline, listing_entities
+from .pipeline import Pipeline, listing_entities, trials_only
 from .programs import LIVE_TYPES
 from .programs import new_state as programs_state
 from .rng import Rng
@@ -64,7 +64,8 @@ def _leaves_no_trace(f: Callable[Concatenate[Any, P], R]) -> Callable[Concatenat
         else:
             self._listing_busy = True
             try:
-                listing = cast("list[dict[str, Any]]", _forgetting(self, f, *args, **kwargs))
+                with trials_only():  # the rules' trials on copies meanwhile are no moves
+                    listing = cast("list[dict[str, Any]]", _forgetting(self, f, *args, **kwargs))
             finally:
                 self._listing_busy = False
             if whole:
@@ -111,10 +112,13 @@ class Game:
     # them at each full collection), and an undo that far back replays at most that many actions
     SNAPSHOT_SPARSE_AFTER = 256
     SNAPSHOT_SPARSE_EVERY = 256
-    # live play copies the game before every LIVE_SNAPSHOT_EVERY-th action only: a refused
-    # action in between is taken back by replaying from the last snapshot (the same state:
-    # the rules are deterministic), and undo replays at most this many actions
-    LIVE_SNAPSHOT_EVERY = 4
+    # live play copies the game before every LIVE_SNAPSHOT_EVERY-th action only (the same
+    # positions the history keeps, so no copy is taken to be thrown away): a refused action in
+    # between is taken back by replaying from the last snapshot (the same state: the rules are
+    # deterministic), and undo replays fewer than this many actions. Every 4th cost live play
+    # a copy (and the collector its garbage) worth more than the listing's own work
+    # (docs/speed.md, "the live loop outside the listing")
+    LIVE_SNAPSHOT_EVERY = 16
     _live_to = -1  # the number of actions after the last one applied by process()
     _moves = 0  # counts every change of this game object's state through the pipeline
     _listing: tuple[int, list[dict[str, Any]]] | None = None  # the whole listing at _moves

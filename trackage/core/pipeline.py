@@ -14,8 +14,9 @@ A title changes the pipeline through the game's hooks (``preprocess_action``,
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +35,20 @@ NO_OP_TYPES = frozenset({"message"})
 # the outermost call only: the trials the rules run on copies inside it are not moves. A
 # context variable, so that games processed at once in other threads are gated all the same.
 _GATING: contextvars.ContextVar[bool] = contextvars.ContextVar("trackage_gating", default=False)
+
+
+@contextlib.contextmanager
+def trials_only() -> Iterator[None]:
+    """Within it, ``process()`` on a game is a trial, not a move, and is not gated: a listing
+    uses it around its work, so that the rules' trials on copies (e.g. 1893's "would this
+    end the round into a failed founding?") do not list the copy's actions again to check a
+    move nobody makes. The trial's answer is the rules' refusal, which comes before the
+    gate's, or none."""
+    token = _GATING.set(True)
+    try:
+        yield
+    finally:
+        _GATING.reset(token)
 
 
 def snapshot(game: Game) -> Game:
@@ -83,9 +98,11 @@ class Pipeline:
         n = len(game.actions)
         # no copy when a replay can take the action back: every action since the last
         # snapshot, a few back, was applied live by process() (the last one is, and so were
-        # those before it, or a snapshot would have been taken)
-        replayable = (game._live_to == n and not game.loading
-                      and n - max(game.snapshots, default=-game.LIVE_SNAPSHOT_EVERY) < game.LIVE_SNAPSHOT_EVERY)
+        # those before it, or a snapshot would have been taken); a copy at the positions the
+        # history keeps (multiples of LIVE_SNAPSHOT_EVERY), and when the last is that far back
+        every = game.LIVE_SNAPSHOT_EVERY
+        replayable = (game._live_to == n and not game.loading and n % every != 0
+                      and n - max(game.snapshots, default=-every) < every)
         before = None if replayable else snapshot(game)
         history = None if before is not None else self.history()
         # the gate guards the outermost call only: trials the rules run on copies are not moves
