@@ -20,8 +20,9 @@ A ceiling works the other way: in 1858 India's opening auction the rule bots bid
 times an item's face value plus 10, the cheap privates come up first, and the seat that pays
 above face value for them runs out of cash before the good ones (seat 0, outbid on the cheap
 ones, won all eight rule bot games tried with five privates bought at or below face value).
-The search bot there bids as the rule bot does but never above an item's face value (times
-the title's ceiling), passing instead (slice s38-india)."""
+The search bot there bids as the rule bot does but never above an item's face value times
+the title's ceiling (1.1: it won 6 of 8 replays, face value itself 5), passing instead (slice
+s38-india)."""
 
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ AUCTION_CAPS: MappingProxyType[str, MappingProxyType[str, int]] = MappingProxyTy
 RULE_AUCTIONS: frozenset[str] = frozenset({"1861", "1858India"})
 
 # title -> the most the search bot bids in its opening auction, as a share of the item's face value
-CEILINGS: MappingProxyType[str, float] = MappingProxyType({"1858India": 1.0})
+CEILINGS: MappingProxyType[str, float] = MappingProxyType({"1858India": 1.1})
 
 
 def auction_cap(title: str, item: str) -> int | None:

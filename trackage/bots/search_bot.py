@@ -20,7 +20,7 @@ decision's candidates are judged one step ahead by those values instead, and an 
 that price adds to the seat's learned value. An item a title caps (``auction_caps``, found by
 experiment: 1867's C&SL and QB, 1861's four privates) is bid for at the least price allowed
 up to its cap, before all else; in 1861 and 1858 India the rest of the auction is the rule
-bot's (``auction_left_to_rule``), in 1858 India never above an item's face value
+bot's (``auction_left_to_rule``), in 1858 India never above 1.1 times an item's face value
 (``under_ceiling``).
 
 The search is bounded by a node budget (simulated actions per decision, a copy counting as
@@ -291,7 +291,7 @@ def capped_bid(game: Any, seat: int, actions: list[dict[str, Any]]) -> dict[str,
 
 def under_ceiling(game: Any, actions: list[dict[str, Any]], pick: dict[str, Any]) -> dict[str, Any]:
     """``pick`` (the rule bot's), or passing in its place when it is an opening bid above the
-    title's ceiling for the item (``auction_caps.bid_ceiling``: 1858 India's face value)."""
+    title's ceiling for the item (``auction_caps.bid_ceiling``: 1.1 times face value in 1858 India)."""
     if pick["type"] != "bid" or not in_opening(game):
         return pick
     ceiling = bid_ceiling(str(getattr(game, "TITLE", "")), company_value(game, pick))
