@@ -158,3 +158,29 @@ def test_a_bid_for_a_private_that_is_a_minor_counts_both():
 
     model = OpeningModel("t", 25.0, {"cash": 1.0, "company:A&S": 2.0, "minor:A&S": 3.0}, {})
     assert bid_gain(model, {"cash": 5.0}, {"type": "bid", "company": "A&S", "price": 100}) == 4.0
+
+
+def test_search_bot_bids_at_most_its_ceiling_in_1858_indias_opening_auction():
+    from trackage.bots.auction_caps import auction_left_to_rule, bid_ceiling
+    from trackage.bots.play import derive_seed
+
+    assert bid_ceiling("1858India", 100) == 110 and bid_ceiling("1858", 115) is None
+    assert auction_left_to_rule("1858India") and bid_ceiling("1867", 100) is None
+    # game 1 of the seed-0 tournament (the search bot in seat 3), as measured in docs/bots.md
+    seed = derive_seed("game", 0, 1)
+    game = new_game("1858India", [{"id": i + 1, "name": f"p{i + 1}"} for i in range(4)], [], seed)
+    players = [make_bot("search" if s == 3 else "rule", derive_seed("bot", seed, s), BUDGET if s == 3 else None)
+               for s in range(4)]
+    rule = make_bot("rule", derive_seed("bot", seed, 3))
+    passed_a_rule_bid = False
+    while any(c.owner in (None, game.bank) for c in game.companies if c.sym in ("BS", "KK", "TN")):
+        seat = acting_seat(game, game.legal_actions())
+        action = players[seat].choose(game, seat)
+        if seat == 3:
+            if action["type"] == "bid":
+                assert action["price"] <= bid_ceiling("1858India", game.index.company(action["company"]).value)
+            passed_a_rule_bid |= action["type"] == "pass" and rule.choose(game, seat)["type"] == "bid"
+        game.process(action)
+    # outbid on the cheap privates, it keeps its cash for the good ones (seat 0's in rule bot games)
+    assert passed_a_rule_bid
+    assert {c.sym for c in game.companies if c.owner is game.seats[3]} >= {"BS", "KK", "TN"}

@@ -14,7 +14,15 @@ s37-search3). In 1822's first stock round the rule bots bid each private in the 
 to 20 and seat 0 wins them; the search bot bids them up to 25 (slice s37-search3: a smaller
 gain, 1822 being less deterministic: docs/bots.md). A cap here makes the search
 bot bid the least allowed on that item, while the price is at most the cap and its cash
-allows, in the opening (before the second stock round); other bids stay with its other rules."""
+allows, in the opening (before the second stock round); other bids stay with its other rules.
+
+A ceiling works the other way: in 1858 India's opening auction the rule bots bid up to 1.2
+times an item's face value plus 10, the cheap privates come up first, and the seat that pays
+above face value for them runs out of cash before the good ones (seat 0, outbid on the cheap
+ones, won all eight rule bot games tried with five privates bought at or below face value).
+The search bot there bids as the rule bot does but never above an item's face value times
+the title's ceiling (1.1: it won 6 of 8 replays, face value itself 5), passing instead (slice
+s38-india)."""
 
 from __future__ import annotations
 
@@ -29,7 +37,10 @@ AUCTION_CAPS: MappingProxyType[str, MappingProxyType[str, int]] = MappingProxyTy
 })
 
 # titles whose auctions, beyond the capped bids, are the rule bot's (not the learned values')
-RULE_AUCTIONS: frozenset[str] = frozenset({"1861"})
+RULE_AUCTIONS: frozenset[str] = frozenset({"1861", "1858India"})
+
+# title -> the most the search bot bids in its opening auction, as a share of the item's face value
+CEILINGS: MappingProxyType[str, float] = MappingProxyType({"1858India": 1.1})
 
 
 def auction_cap(title: str, item: str) -> int | None:
@@ -42,3 +53,10 @@ def auction_left_to_rule(title: str) -> bool:
     """Whether the search bot leaves ``title``'s auctions, beyond its capped bids, to the rule
     bot rather than judging them by the title's learned opening values."""
     return title in RULE_AUCTIONS
+
+
+def bid_ceiling(title: str, value: int) -> int | None:
+    """The most the search bot bids in ``title``'s opening auction for an item of face value
+    ``value`` (None: no ceiling)."""
+    share = CEILINGS.get(title)
+    return None if share is None else int(value * share)

@@ -19,8 +19,9 @@ decision's candidates are judged one step ahead by those values instead, and an 
 (the rule bot's bid, passing, the lowest bid on each listed item) by what holding the item at
 that price adds to the seat's learned value. An item a title caps (``auction_caps``, found by
 experiment: 1867's C&SL and QB, 1861's four privates) is bid for at the least price allowed
-up to its cap, before all else; in 1861 the rest of the auction is the rule bot's
-(``auction_left_to_rule``).
+up to its cap, before all else; in 1861 and 1858 India the rest of the auction is the rule
+bot's (``auction_left_to_rule``), in 1858 India never above 1.1 times an item's face value
+(``under_ceiling``).
 
 The search is bounded by a node budget (simulated actions per decision, a copy counting as
 two, from the time budget at a fixed cost per node measured per title: ``search_cost``), never
@@ -33,12 +34,13 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.errors import GameError
-from .auction_caps import auction_cap, auction_left_to_rule
+from .auction_caps import auction_cap, auction_left_to_rule, bid_ceiling
 from .base import BotBase, acting_seat, seat_actions
 from .opening_values import OpeningModel, features, in_opening, load_model, opening_standing
 from .play import derive_seed
 from .rule_bot import RuleBot
 from .rules.common import finalize, par_price
+from .rules.stock import company_value
 from .search_cost import COPY_NODES, DEFAULT_BUDGET, node_budget
 from .search_eval import standing
 
@@ -107,7 +109,7 @@ class SearchBot(BotBase):
             if capped is not None:
                 return capped
         if auction and auction_left_to_rule(str(getattr(game, "TITLE", ""))):
-            return self.rule.decide(game, seat, actions)
+            return under_ceiling(game, actions, self.rule.decide(game, seat, actions))
         model = self.opening_model(game)
         if model is not None and auction:
             return self.auction_pick(game, seat, actions, model)
@@ -285,6 +287,18 @@ def capped_bid(game: Any, seat: int, actions: list[dict[str, Any]]) -> dict[str,
         if cap is not None and low <= min(cap, cash):
             return finalize(listed, low)
     return None
+
+
+def under_ceiling(game: Any, actions: list[dict[str, Any]], pick: dict[str, Any]) -> dict[str, Any]:
+    """``pick`` (the rule bot's), or passing in its place when it is an opening bid above the
+    title's ceiling for the item (``auction_caps.bid_ceiling``: 1.1 times face value in 1858 India)."""
+    if pick["type"] != "bid" or not in_opening(game):
+        return pick
+    ceiling = bid_ceiling(str(getattr(game, "TITLE", "")), company_value(game, pick))
+    if ceiling is None or int(pick.get("price", 0)) <= ceiling:
+        return pick
+    passing = next((a for a in actions if a["type"] == "pass"), None)
+    return pick if passing is None else finalize(passing)
 
 
 def judged(model: OpeningModel, action: dict[str, Any]) -> bool:
