@@ -22,7 +22,7 @@ whole subtree when the best half in it cannot lift the route to the floor.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Sequence
-from operator import sub
+from operator import itemgetter, sub
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
@@ -350,9 +350,7 @@ class Enumerator:
         self._spent: dict[Any, int] = {}  # meter state -> spent count
         self._vals_memo: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
         self._merged: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
-        self._beyond_memo: dict[tuple[Any, int], int] = {}  # (stop values, spent) -> ``_beyond``
-        self._best_counted: list[int] | None = None
-        self._best_uncounted = 0  # (best stop values, a stop's value) -> the best values with it
+        self._stops: tuple[list[tuple[int, Any]], list[tuple[int, Any]]] | None = None  # ``_board_stops``
         self._cbits: dict[RevenueCenter, int] = {}
         self._bits: dict[tuple[str, Any], int] = {}
 
@@ -993,36 +991,36 @@ class Enumerator:
     def _beyond(self, e: Entry) -> int:
         """An upper bound of the stop values of any route whose first half starts with ``e``:
         ``e``'s values and, for what the meter has left, the board's best counted stop values
-        (and, where only the best stops pay, as many of its best uncounted ones)."""
-        key = (e[VALS], e[SPENT])
-        got = self._beyond_memo.get(key)
-        if got is not None:
-            return got
-        if self._best_counted is None:
-            counted: list[int] = []
-            uncounted = 0
-            meter = self.meter
-            for _hx, tile in self.board.tiles():
-                for n in tile.nodes:
-                    v = self.value(n)
-                    if meter.counted(n):
-                        counted.append(v)
-                    elif v > uncounted:
-                        uncounted = v
-            counted.sort(reverse=True)
-            self._best_counted = counted
-            self._best_uncounted = uncounted
+        (and, where only the best stops pay, as many of its best uncounted ones), of the stops
+        not on ``e`` (no route visits a stop twice)."""
+        nodes = e[NODES]
         cap = self.meter.capacity
         assert cap is not None
-        more = self._best_counted[:max(0, cap - e[SPENT])]
+        left = max(0, cap - e[SPENT])
+        counted, uncounted = self._board_stops()
+        on = set(nodes)  # (a route visits none of them again)
+        more = _best_off(counted, on, left)
         if self.pay is None:
             vals: int = e[VALS]
-            got = vals + sum(more)
-        else:
-            pool = sorted((*e[VALS], *more, *(self._best_uncounted,) * self.pay), reverse=True)
-            got = sum(pool[:self.pay])
-        self._beyond_memo[key] = got
-        return got
+            return vals + sum(more)
+        # only the best ``pay`` stops pay: as many of the best uncounted stops not on ``e``
+        pool = sorted((*e[VALS], *more, *_best_off(uncounted, on, self.pay)), reverse=True)
+        return sum(pool[:self.pay])
+
+    def _board_stops(self) -> tuple[list[tuple[int, Any]], list[tuple[int, Any]]]:
+        """(the board's counted stops, its uncounted ones, each as (value, stop), best first)."""
+        if self._stops is None:
+            counted: list[tuple[int, Any]] = []
+            uncounted: list[tuple[int, Any]] = []
+            counts = self.meter.counted
+            value = self.value
+            for _hx, tile in self.board.tiles():
+                for n in tile.nodes:
+                    (counted if counts(n) else uncounted).append((value(n), n))
+            counted.sort(key=itemgetter(0), reverse=True)
+            uncounted.sort(key=itemgetter(0), reverse=True)
+            self._stops = (counted, uncounted)
+        return self._stops
 
     def _deep(self, e: Entry, used_nodes: set[RevenueCenter], version: int, c: _Start) -> Iterator[Found]:
         """Walk on from the frontier half ``e`` (see ``_extend``), each half taken as a first
@@ -1059,6 +1057,19 @@ class Enumerator:
         if got is None:
             got = self._merged[key] = tuple(sorted(hv + ov, reverse=True)[:self.pay])
         return got
+
+
+def _best_off(stops: list[tuple[int, Any]], on: set[RevenueCenter], k: int) -> list[int]:
+    """The ``k`` best values of ``stops`` ((value, stop), best first) whose stop is not in ``on``."""
+    out: list[int] = []
+    if k <= 0:
+        return out
+    for v, n in stops:
+        if n not in on:
+            out.append(v)
+            if len(out) == k:
+                break
+    return out
 
 
 def evaluate_alone(rules: RouteRules, train: Train, nodes: Sequence[RevenueCenter], segs: Sequence[Seg],
