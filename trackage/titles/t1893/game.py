@@ -721,13 +721,10 @@ class Game1893(Game):
     def ends_in_failed_founding(self, action: dict) -> bool:
         """Would ``action`` lead where the reference cannot go on (a failed founding or a
         draft dead end)?"""
-        trial = self.copy()
         act = {k: v for k, v in action.items() if k not in ("price_range", "price_step", "canonical_prices")}
-        try:
-            trial.process(act)
-        except GameError as e:
-            return e.rule in ("founding-fails-in-reference", "draft-dead-end")
-        return False
+        # a listed action's trial (the listing's own action, priced within its range)
+        err = self.trial_error(act)
+        return err is not None and err.rule in ("founding-fails-in-reference", "draft-dead-end")
 
     def draft_may_follow(self) -> bool:
         """Could the next action lead to a pick of the forced draft (the auction round after a
