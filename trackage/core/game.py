@@ -698,6 +698,26 @@ class Game:
         a replay, a trial on a copy)."""
         Pipeline(self).apply(action, record)
 
+    def trial_error(self, action: dict[str, Any]) -> GameError | None:
+        """What ``action`` meets as a live move (its auto actions made by the players'
+        programs) on a copy of this game, thrown away after: the refusal the rules or the
+        action's form raise, or None. A listed action's trial: unlike ``copy().process()``,
+        no check against the listing (a listing of the copy's own) and nothing kept to undo
+        by; the gate refuses only what the rules let through, so no rule's refusal is missed."""
+        from . import schema
+        from .errors import ActionFormatError
+
+        trial = self.copy()
+        try:
+            schema.check(action, loading=False)
+            Pipeline(trial).apply(action, live=True)
+        except GameError as e:
+            return e
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError, AssertionError) as e:
+            # as ``process`` words it
+            return ActionFormatError(f"malformed or impossible action: {type(e).__name__}: {e}", action)
+        return None
+
     def copy(self) -> Game:
         """An independent game in the same state: a structural copy (the catalogue is shared)."""
         from .clone import clone

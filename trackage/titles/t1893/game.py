@@ -603,18 +603,27 @@ class Game1893(Game):
         return super().upgrades_to(old_tile, new_tile)
 
     def upgrade_memo_key(self, hex_, old, new):
-        # Leverkusen's yellow tile has its own upgrade, and a blocked hex takes none while blocked
-        extra = (hex_.id, hex_.id in self.tile_blocked) if hex_.id in (self.data["leverkusen"]["hex"],
-                                                                     *self.data["tile_block"]) else ()
-        return super().upgrade_memo_key(hex_, old, new) + extra
+        # the core's key (the old tile, the hex's labels and future label, the new tile's name)
+        # made in one go (the listing makes one per hex and tile), with the new tile's spec (the
+        # options swap tiles) and, on Leverkusen and the tile-blocked hexes, the hex and whether
+        # it is blocked now: the answers are shared by every 1893 game (``upgrade_memo``)
+        b = self.board
+        fl = b.future_label(hex_)
+        hid = hex_.id
+        own = hid == self.data["leverkusen"]["hex"] or hid in self.data["tile_block"]
+        return (old.spec, old.name, old.color, b.labels(hex_), (fl.label, fl.color) if fl is not None else None,
+                new.name, new.spec) + ((hid, hid in self.tile_blocked) if own else ())
+
+    def upgrade_memo(self, old):
+        # upgrades_to reads the two tiles, the hex's labels and future label, Leverkusen's
+        # hex and the tile block (all in the key; the Leverkusen and tile-block data are the
+        # same in every game): the answers hold in every 1893 game, and a game loaded or
+        # imported by the server starts with them
+        return old.spec.upgrade_memos.setdefault(type(self), {})
 
     def legal_tile_lays(self, entity) -> list[dict]:
-        out = []
-        for cand in super().legal_tile_lays(entity):
-            hex_ = self.board.hex_by_id(cand["hex"])
-            tile = self.board.placed_tile(self.board.tile_by_id(cand["tile"]), cand["rotation"], hex_)
-            if self.legal_tile_rotation(entity, hex_, tile):
-                out.append(cand)
+        # the core's listing asks this title's legal_tile_rotation (stubs, the Rhine) already
+        out = super().legal_tile_lays(entity)
         lev = self.data["leverkusen"]
         hex_ = self.board.hex_by_id(lev["hex"])
         if self.board.tile(hex_).color == "yellow" and hex_ in self.graph.connected_hexes(entity):
@@ -712,13 +721,10 @@ class Game1893(Game):
     def ends_in_failed_founding(self, action: dict) -> bool:
         """Would ``action`` lead where the reference cannot go on (a failed founding or a
         draft dead end)?"""
-        trial = self.copy()
         act = {k: v for k, v in action.items() if k not in ("price_range", "price_step", "canonical_prices")}
-        try:
-            trial.process(act)
-        except GameError as e:
-            return e.rule in ("founding-fails-in-reference", "draft-dead-end")
-        return False
+        # a listed action's trial (the listing's own action, priced within its range)
+        err = self.trial_error(act)
+        return err is not None and err.rule in ("founding-fails-in-reference", "draft-dead-end")
 
     def draft_may_follow(self) -> bool:
         """Could the next action lead to a pick of the forced draft (the auction round after a
