@@ -351,6 +351,7 @@ class Enumerator:
         self._vals_memo: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
         self._merged: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
         self._stops: tuple[list[tuple[int, Any]], list[tuple[int, Any]]] | None = None  # ``_board_stops``
+        self._paid: dict[Any, int] | None = None  # ``_uncounted_paid``
         self._cbits: dict[RevenueCenter, int] = {}
         self._bits: dict[tuple[str, Any], int] = {}
 
@@ -991,8 +992,8 @@ class Enumerator:
     def _beyond(self, e: Entry) -> int:
         """An upper bound of the stop values of any route whose first half starts with ``e``:
         ``e``'s values and, for what the meter has left, the board's best counted stop values
-        (and, where only the best stops pay, as many of its best uncounted ones), of the stops
-        not on ``e`` (no route visits a stop twice)."""
+        and its uncounted ones (every one worth something, or where only the best stops pay
+        as many of the best), of the stops not on ``e`` (no route visits a stop twice)."""
         nodes = e[NODES]
         cap = self.meter.capacity
         assert cap is not None
@@ -1001,11 +1002,22 @@ class Enumerator:
         on = set(nodes)  # (a route visits none of them again)
         more = _best_off(counted, on, left)
         if self.pay is None:
+            # every stop pays: also every uncounted stop worth something, not on ``e`` (the
+            # meter does not limit how many a route visits: hex edges, stops it passes free)
             vals: int = e[VALS]
-            return vals + sum(more)
+            paid = self._uncounted_paid()
+            return vals + sum(more) + paid[None] - sum(paid.get(n, 0) for n in on)
         # only the best ``pay`` stops pay: as many of the best uncounted stops not on ``e``
         pool = sorted((*e[VALS], *more, *_best_off(uncounted, on, self.pay)), reverse=True)
         return sum(pool[:self.pay])
+
+    def _uncounted_paid(self) -> dict[Any, int]:
+        """The board's uncounted stops worth something, by stop, and (under None) their sum."""
+        if self._paid is None:
+            paid: dict[Any, int] = {n: v for v, n in self._board_stops()[1] if v > 0}
+            paid[None] = sum(paid.values())
+            self._paid = paid
+        return self._paid
 
     def _board_stops(self) -> tuple[list[tuple[int, Any]], list[tuple[int, Any]]]:
         """(the board's counted stops, its uncounted ones, each as (value, stop), best first)."""
