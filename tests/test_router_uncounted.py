@@ -24,7 +24,7 @@ CASES = [
 
 @pytest.mark.parametrize(("name", "at", "best"), CASES)
 def test_a_lone_h_train_finds_the_best_run(monkeypatch, name, at, best):
-    data = json.loads(gzip.open(PLAYTHROUGHS / f"{name}.json.gz").read())
+    data = json.loads(gzip.decompress((PLAYTHROUGHS / f"{name}.json.gz").read_bytes()))
     game, action = logstates.state_before(data, at)
     entity = game.current_entity()
     assert entity.id == action["entity"]
