@@ -46,9 +46,12 @@ _POLICIES = (("CLONE_SKIP", "skip"), ("CLONE_SHARE", "share"), ("CLONE_SHALLOW",
 
 
 def _policy(cls: type, name: str) -> str:
-    for attr, kind in _POLICIES:
-        if name in getattr(cls, attr, ()):
-            return kind
+    """How ``cls``'s copier takes attribute ``name``: the first class in the MRO to name it
+    decides (as in ``_make_copier``: a subclass's ``CLONE_SHARE`` adds to its base's)."""
+    for c in cls.__mro__:
+        for attr, kind in _POLICIES:
+            if name in c.__dict__.get(attr, ()):
+                return kind
     return "deep"
 
 
