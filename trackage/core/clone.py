@@ -46,9 +46,12 @@ _POLICIES = (("CLONE_SKIP", "skip"), ("CLONE_SHARE", "share"), ("CLONE_SHALLOW",
 
 
 def _policy(cls: type, name: str) -> str:
-    for attr, kind in _POLICIES:
-        if name in getattr(cls, attr, ()):
-            return kind
+    """How ``cls``'s copier takes attribute ``name``: the first class in the MRO to name it
+    decides (as in ``_make_copier``: a subclass's ``CLONE_SHARE`` adds to its base's)."""
+    for c in cls.__mro__:
+        for attr, kind in _POLICIES:
+            if name in c.__dict__.get(attr, ()):
+                return kind
     return "deep"
 
 
@@ -70,6 +73,14 @@ def _slot_names(cls: type) -> list[str]:
     return out
 
 
+def _is_slot(cls: type, name: str) -> bool:
+    """Whether ``name``, as ``cls``'s objects see it, is a slot (not shadowed by a property)."""
+    for c in cls.__mro__:
+        if name in c.__dict__:
+            return type(c.__dict__[name]) is types.MemberDescriptorType
+    return False
+
+
 def _make_copier(cls: type) -> Any:
     if getattr(cls, "CATALOGUE", False):
         return _SHARE
@@ -78,7 +89,9 @@ def _make_copier(cls: type) -> Any:
     params = getattr(cls, "__dataclass_params__", None)
     if params is not None and params.frozen:
         return _SHARE
-    slots = _slot_names(cls)
+    # a slot a subclass shadows with a property (a computed ``par_price`` over its own slot)
+    # is copied through the slot it stores to, never through the property
+    slots = [name for name in _slot_names(cls) if _is_slot(cls, name)]
     has_dict = any("__dict__" in (c.__dict__.get("__slots__", ()) or ()) for c in cls.__mro__) or \
         not all("__slots__" in c.__dict__ for c in cls.__mro__ if c is not object)
     policies: dict[str, str] = {}

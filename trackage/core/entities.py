@@ -215,6 +215,13 @@ class ShareBundle:
 class Corporation(CashHolder, ShareHolder):
     """A share-issuing company: majors, and minors modelled as corporations."""
 
+    # slots, not a __dict__: a game copy copies them with one read and one store each (a
+    # title's subclass declares its own attributes the same way)
+    __slots__ = ("_floated", "capitalization", "cash", "city", "closed", "companies", "coordinates", "data",
+                 "float_percent", "floatable", "ipoed", "max_ownership_percent", "min_price", "name",
+                 "operating_history", "owner", "par_price", "presidents_share", "price_multiplier", "share_holders",
+                 "share_percent", "share_price", "shares", "shares_by_corp", "sym", "token_prices", "tokens", "trains",
+                 "type")
     CLONE_SHARE = ("data", "coordinates", "city", "token_prices")  # the title's data for it
     # (turn, round) -> OperatingInfo: plain keys and records never changed, so a copy of the
     # game copies the dict alone
@@ -339,6 +346,8 @@ class Minor(CashHolder):
     """An operator without shares (a "minor" in the reference): one owner, a treasury,
     trains and station tokens. It floats when the title says so (``float_``)."""
 
+    __slots__ = ("_floated", "cash", "city", "closed", "companies", "coordinates", "data", "name",
+                 "operating_history", "owner", "sym", "tokens", "trains", "type")  # as a corporation's
     CLONE_SHARE: tuple[str, ...] = ("data", "coordinates", "city")  # the title's data for it
     CLONE_SHALLOW = ("operating_history",)  # as a corporation's
     is_minor = True

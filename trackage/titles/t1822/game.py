@@ -52,6 +52,8 @@ if TYPE_CHECKING:
 class Corporation1822(Corporation):
     """Treasury shares of majors sell at the market price once parred."""
 
+    __slots__ = ("_par", "destination", "exchange_tokens", "par_via_exchange")
+
     def __init__(self, *args, **kwargs):
         self._par = None
         super().__init__(*args, **kwargs)

@@ -20,6 +20,8 @@ NO_IPO = _NoIpo()
 
 
 class Corporation1858(Corporation):
+    __slots__ = ()
+
     @property
     def ipo_owner(self):
         return NO_IPO if self.data.get("always_market_price") else self

@@ -49,6 +49,7 @@ def load(folder: Path, name: str):
 class Minor1858(Minor):
     """A private railway as an operator: lays track in its home area, never runs trains."""
 
+    __slots__ = ("abilities",)
     CLONE_SHARE = ("abilities",)  # the title's data for it, never changed
 
     def __init__(self, spec: dict):

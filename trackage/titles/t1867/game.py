@@ -34,6 +34,8 @@ INTEREST_RATE = 5
 class Corporation1867(Corporation):
     """A corporation whose treasury shares sell at the market price (``always_market_price``)."""
 
+    __slots__ = ("_par_price", "always_market_price", "loans")
+
     def __init__(self, *args, **kwargs):
         self._par_price = None
         super().__init__(*args, **kwargs)

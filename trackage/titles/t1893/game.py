@@ -17,7 +17,7 @@ round the acting company's president pays EVA's owner).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...core.entities import Corporation, Minor, ShareBundle, hand_over_trains
 from ...core.errors import GameError
@@ -52,7 +52,11 @@ MINOR_PROXIES = ("EKB", "KFBE", "KSZ", "KBE", "BKB")
 class Corporation1893(Corporation):
     """A corporation whose float counts only the shares players hold (the market excluded)."""
 
-    pool = None
+    __slots__ = ("pool",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.pool: Any = None  # the game's open market, set when the game is built
 
     def floated(self) -> bool:
         if not self.floatable:
