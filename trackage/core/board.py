@@ -314,6 +314,17 @@ class Board:
             out = memo[1][key] = build()
         return out
 
+    def dismantle_tiles(self) -> None:
+        """Take this board's tiles as placed apart (``Game.close``: the game and every copy of
+        it are done): the placements the game ever looked at are reference cycles, each tile
+        with its nodes and paths, and so are freed at once instead of by a full collection."""
+        tiles = {id(t): t for t in self.supply.made()}
+        for h in self.hexmap.hexes:
+            tiles.setdefault(id(h.original_tile.tile), h.original_tile.tile)
+        for t in tiles.values():
+            t.dismantle_placements()
+        self.forget_views()
+
     def forget_views(self) -> None:
         """Drop every memoised view (they are recomputed on demand)."""
         self._graph = None

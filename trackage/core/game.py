@@ -718,6 +718,18 @@ class Game:
             return ActionFormatError(f"malformed or impossible action: {type(e).__name__}: {e}", action)
         return None
 
+    def close(self) -> None:
+        """Done with this game and every copy of it (a finished playout, a tournament game,
+        a profiling run): drop its history and take apart the tiles as placed that its
+        catalogue made during play (most of a dead game's reference cycles: 1858 India after
+        300 decisions, ~38,000 of ~65,000 objects), so that reference counting frees them now
+        rather than the next full collection, inside whatever runs next. Every copy shares
+        the catalogue: none may be used afterwards."""
+        self.snapshots = {}
+        self.redo_stack = []
+        if self.board is not None:
+            self.board.dismantle_tiles()
+
     def copy(self) -> Game:
         """An independent game in the same state: a structural copy (the catalogue is shared)."""
         from .clone import clone

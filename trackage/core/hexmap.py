@@ -340,6 +340,10 @@ class TileSupply:
                                       hidden=hidden, reservation_blocks=self.reservation_blocks)
         return t
 
+    def made(self) -> tuple[Tile, ...]:
+        """Every tile made so far (the supply's and the unlimited tiles' copies)."""
+        return tuple(self._all.values())
+
     def known(self, tile_id: str) -> Tile | None:
         """A tile already made, by id."""
         return self._all.get(tile_id)

@@ -1132,6 +1132,13 @@ class Tile:
     def label(self) -> str | None:
         return self.labels[-1] if self.labels else None
 
+    def dismantle_placements(self) -> None:
+        """Forget this tile's placements and take each apart (see :meth:`Placed.dismantle`):
+        for a game being closed (``Game.close``) only."""
+        for placed in self._placed.values():
+            placed.dismantle()
+        self._placed.clear()
+
     @property
     def terrain(self) -> list[str]:
         return _terrain(self.upgrades)
@@ -1242,6 +1249,18 @@ class Placed:
         self.nodes = cast("tuple[RevenueCenter, ...]", tuple(nodes[o] for o in spec.path_node_ordinals))  # no junctions
         self.stops = self.nodes
         self._view = self._build_view(rotation)
+
+    # the slots that hold the parts pointing back at this tile (nodes, paths)
+    _PARTS = ("_view", "all_nodes", "cities", "city_towns", "halts", "junction", "nodes", "offboards", "stops",
+              "towns")
+
+    def dismantle(self) -> None:
+        """Drop the nodes and paths (they refer back to this tile: without this the tile and
+        its parts are a reference cycle that only a full collection frees). The tile is
+        unusable afterwards: for a game being closed (``Game.close``) only."""
+        for name in self._PARTS:
+            if hasattr(self, name):
+                delattr(self, name)
 
     def _build_view(self, r: int) -> _View:
         rot = self.spec.rot(r)
