@@ -122,7 +122,8 @@ def test_search_bot_bids_for_a_capped_item_up_to_its_cap():
 def test_search_bot_wins_1861s_capped_privates_and_leaves_the_rest_to_the_rule_bot():
     from trackage.bots.auction_caps import auction_left_to_rule
 
-    assert auction_cap("1861", "WVR") == 120 and auction_cap("1861", "MYR") is None
+    assert auction_cap("1861", "WVR") == 130 and auction_cap("1861", "MYR") == 90
+    assert auction_cap("1861", "TSR") == 0 and auction_cap("1861", "MRR") == 0
     assert auction_left_to_rule("1861") and not auction_left_to_rule("1867")
     from trackage.bots.play import derive_seed
 
@@ -134,11 +135,11 @@ def test_search_bot_wins_1861s_capped_privates_and_leaves_the_rest_to_the_rule_b
     while game.turn < 2:
         seat = acting_seat(game, game.legal_actions())
         action = players[seat].choose(game, seat)
-        if seat == 1 and action["type"] == "bid" and action.get("company") in ("TSR", "BSS", "MRR", "WVR"):
-            assert action["price"] <= auction_cap("1861", action["company"])
+        if seat == 1 and action["type"] == "bid" and action.get("company") in ("TSR", "BSS", "MYR", "MRR", "WVR"):
+            assert 0 < action["price"] <= auction_cap("1861", action["company"])
         game.process(action)
-    # it wins three of the four capped privates (too little cash left for WVR at 115)
-    assert {c.sym for c in game.companies if c.owner is game.seats[1]} == {"TSR", "BSS", "MRR"}
+    # it wins the three privates it bids for, and none of those it passes on (TSR, MRR)
+    assert {c.sym for c in game.companies if c.owner is game.seats[1]} == {"BSS", "MYR", "WVR"}
 
 
 def test_opening_auction_leaves_unknown_items_to_the_rule_bot():

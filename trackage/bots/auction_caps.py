@@ -10,11 +10,16 @@ minors) the rule bots in every seat give the game to the seat that wins BSS, MRR
 search bot bidding TSR up to 50, BSS up to 65, MRR up to 105 and WVR up to 120, and leaving the
 rest of the auction to the rule bot (its learned values spent its cash on four privates and
 lost from two seats of four), won each of the 9 games tried, from every seat (slice
-s37-search3). In 1822's first stock round the rule bots bid each private in the bid boxes up
+s37-search3); against rule bots whose limits vary by ±10% (``rule-varied``) those caps won 11
+of games 0-23, and the search bot never had the cash left for WVR. Now it passes on TSR and
+MRR (a cap of 0: left to the others) and bids BSS, MYR and WVR up to 75, 90 and 130, above the
+band's top (the rule bot's limit times 1.1: 70, 90, 130), which won 15 of games 0-23 (slice
+s38-caps61). In 1822's first stock round the rule bots bid each private in the bid boxes up
 to 20 and seat 0 wins them; the search bot bids them up to 25 (slice s37-search3: a smaller
 gain, 1822 being less deterministic: docs/bots.md). A cap here makes the search
 bot bid the least allowed on that item, while the price is at most the cap and its cash
-allows, in the opening (before the second stock round); other bids stay with its other rules.
+allows, in the opening (before the second stock round); a cap of 0 makes it pass on the item;
+other bids stay with its other rules.
 
 A ceiling works the other way: in 1858 India's opening auction the rule bots bid up to 1.2
 times an item's face value plus 10, the cheap privates come up first, and the seat that pays
@@ -29,10 +34,11 @@ from __future__ import annotations
 from types import MappingProxyType
 
 # title -> item (company symbol or corporation id) -> the highest price the search bot bids
+# (0: it passes on the item)
 AUCTION_CAPS: MappingProxyType[str, MappingProxyType[str, int]] = MappingProxyType({
     # 1822's privates (P1...P21, all valued 0): the rule bots' bids stop at 20
     "1822": MappingProxyType({f"P{n}": 25 for n in range(1, 22)}),
-    "1861": MappingProxyType({"BSS": 65, "MRR": 105, "TSR": 50, "WVR": 120}),
+    "1861": MappingProxyType({"BSS": 75, "MRR": 0, "MYR": 90, "TSR": 0, "WVR": 130}),
     "1867": MappingProxyType({"C&SL": 50, "QB": 110}),
 })
 

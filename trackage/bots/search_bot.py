@@ -18,10 +18,10 @@ In the opening (before the second stock round), where the title has learned open
 decision's candidates are judged one step ahead by those values instead, and an auction's
 (the rule bot's bid, passing, the lowest bid on each listed item) by what holding the item at
 that price adds to the seat's learned value. An item a title caps (``auction_caps``, found by
-experiment: 1867's C&SL and QB, 1861's four privates) is bid for at the least price allowed
-up to its cap, before all else; in 1861 and 1858 India the rest of the auction is the rule
-bot's (``auction_left_to_rule``), in 1858 India never above 1.1 times an item's face value
-(``under_ceiling``).
+experiment: 1867's C&SL and QB, 1861's BSS, MYR and WVR) is bid for at the least price
+allowed up to its cap, before all else; an item capped at 0 (1861's TSR and MRR) is passed on;
+in 1861 and 1858 India the rest of the auction is the rule bot's (``auction_left_to_rule``), in
+1858 India never above 1.1 times an item's face value (``under_ceiling``).
 
 The search is bounded by a node budget (simulated actions per decision, a copy counting as
 two, from the time budget at a fixed cost per node measured per title: ``search_cost``), never
@@ -276,16 +276,19 @@ def is_auction(actions: list[dict[str, Any]]) -> bool:
 
 def capped_bid(game: Any, seat: int, actions: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The least bid allowed on a listed item the title caps (``auction_caps``) while that
-    price is within the cap and the seat's cash; None when no listed bid qualifies."""
+    price is within the cap and the seat's cash; passing when every item listed is capped at 0
+    (left to the others) and passing is listed; None when neither applies."""
     title = str(getattr(game, "TITLE", ""))
     cash = int(game.seats[seat].cash)
-    for listed in actions:
-        if listed["type"] != "bid" or "price_range" not in listed:
-            continue
-        cap = auction_cap(title, str(listed.get("company") or listed.get("corporation") or ""))
+    bids = [a for a in actions if a["type"] == "bid" and "price_range" in a]
+    caps = [auction_cap(title, str(a.get("company") or a.get("corporation") or "")) for a in bids]
+    for listed, cap in zip(bids, caps):
         low = int(listed["price_range"][0])
         if cap is not None and low <= min(cap, cash):
             return finalize(listed, low)
+    passes = [a for a in actions if a["type"] == "pass"]
+    if bids and passes and all(cap == 0 for cap in caps):
+        return finalize(passes[0])
     return None
 
 
