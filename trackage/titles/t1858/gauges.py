@@ -168,18 +168,20 @@ class LayChoices:
 
     def fitting(self, game: Game1858, kind: tuple, old) -> tuple:
         """(tile, relative rotations) of each candidate that may replace ``old`` (a tile of
-        ``kind``); the answers per tile are kept with the catalogue (turning both tiles alike
+        ``kind``); the answers per tile are kept with the old tile's spec (turning both tiles alike
         keeps them, so any hex of the kind gives the same)."""
         out = self.by_kind.get(kind)
         if out is not None:
             return out
-        memo = game.board.supply.memo.setdefault(("1858 upgrades", type(game)), {})
+        # the answers depend on the tiles and the hex's labels only: kept with the old tile's
+        # spec, shared by every game of the title (the new tile's spec in the key)
+        memo = old.spec.upgrade_memos.setdefault(("1858 upgrades", type(game)), {})
         color = old.color
         fits = []
         for t in self.candidates:
             if t.color != color and COLOR_NEXT.get(color) != t.color:
                 continue
-            key = (*kind, t.name)
+            key = (*kind, t.name, t.spec)
             rel = memo.get(key)
             if rel is None:
                 rel = tuple(sorted((r - old.rotation) % 6 for r in range(6)
