@@ -250,8 +250,9 @@ def legal_tile_lays_1858(game: Game1858, entity, lay, round_) -> list:
                     ok = rot_memo[rkey] = tilemod.legal_rotation(old, seen, nbrs, connected_edges=edges)
                 if not ok:
                     continue
-                placed = board.placed_tile(t, r, hex_)
-                if lay_cost(game, entity, hex_, old, placed, lay, round_.gauges_added) > power:
+                # the price reads the new tile's track gauges only: the tile as seen in the
+                # supply answers (no placement on the hex made per candidate)
+                if lay_cost(game, entity, hex_, old, seen, lay, round_.gauges_added) > power:
                     continue
                 out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
     return out

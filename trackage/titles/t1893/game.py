@@ -615,12 +615,9 @@ class Game1893(Game):
         return old.spec.upgrade_memos.setdefault(type(self), {})
 
     def legal_tile_lays(self, entity) -> list[dict]:
-        out = []
-        for cand in super().legal_tile_lays(entity):
-            hex_ = self.board.hex_by_id(cand["hex"])
-            tile = self.board.placed_tile(self.board.tile_by_id(cand["tile"]), cand["rotation"], hex_)
-            if self.legal_tile_rotation(entity, hex_, tile):
-                out.append(cand)
+        # the generic listing has asked this game's legal_tile_rotation of every candidate
+        # (with the tile as seen in the supply, which answers for it on any hex)
+        out = super().legal_tile_lays(entity)
         lev = self.data["leverkusen"]
         hex_ = self.board.hex_by_id(lev["hex"])
         if self.board.tile(hex_).color == "yellow" and hex_ in self.graph.connected_hexes(entity):
