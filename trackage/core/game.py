@@ -588,22 +588,25 @@ class Game:
         if getattr(self, "_asking", None) is not None:
             candidates = {k: t for k, t in candidates.items() if asks_tile(self, t.id)}
         placed_tile, memo_key, rotation_ok = self.board.placed_tile, self.upgrade_memo_key, self.legal_tile_rotation
+        # the rules read the hex from ``hex_`` and the tile's shape only: the first copy of each
+        # name as seen off the map (one placement per name and rotation, made once a game)
+        # answers for the candidate copy on any hex
+        shape = self.board.supply.shape
+        seen = [(t, shape(t.name)) for t in candidates.values()]
         for hex_, _edges in connected.items():
             old = self.board.tile(hex_)
             memo = self.upgrade_memo(old)  # a pure function of its key
-            for t in candidates.values():
+            for t, view in seen:
                 key = memo_key(hex_, old, t)
                 rel = memo.get(key)
                 if rel is None:
                     rel = tuple((r - old.rotation) % 6 for r in range(6)
-                                if self.upgrades_to(old, placed_tile(t, r, None)))
+                                if self.upgrades_to(old, placed_tile(view, r, None)))
                     memo[key] = rel
                 if not rel:
                     continue
                 for r in sorted((x + old.rotation) % 6 for x in rel):
-                    # the rules read the hex from ``hex_``: the tile as seen in the supply (one
-                    # per tile and rotation) answers for the tile on any hex
-                    if rotation_ok(entity, hex_, placed_tile(t, r, None)):
+                    if rotation_ok(entity, hex_, placed_tile(view, r, None)):
                         out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
         return out
 
