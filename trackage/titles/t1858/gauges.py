@@ -207,13 +207,12 @@ def lay_choices(game: Game1858) -> LayChoices:
 def legal_tile_lays_1858(game: Game1858, entity, lay, round_) -> list:
     """Every lay ``entity`` may make with ``lay`` (hex, tile, rotation)."""
     from ...core import tiles as tilemod
-    from ...core.board import edge_mask, rotation_key
+    from ...core.board import edge_mask, rotation_key, rotation_memo
 
     out = []
     connected = connected_hexes_1858(game, entity)
     board = game.board
     choices = lay_choices(game)
-    rot_memo = board.supply.memo
     power = (entity.owner.cash if entity.is_minor
              else entity.cash + (entity.owner.cash if entity.owner is not None else 0))
     for hex_, edges in connected.items():
@@ -235,12 +234,13 @@ def legal_tile_lays_1858(game: Game1858, entity, lay, round_) -> list:
             continue
         nbrs = board.neighbors(hex_)
         nmask, emask = edge_mask(nbrs), edge_mask(edges)
+        rot_memo = rotation_memo(old)
         for t, rel in fits:
             if not asks_tile(game, t.id):
                 continue
             for r in sorted((x + old.rotation) % 6 for x in rel):
                 # the stubs and the rotation read the new tile's track only: it is looked at as
-                # in the supply, and the answer kept as Board.legal_tile_rotation keeps it
+                # in the supply, and the answer kept as Board.legal_tile_rotation keeps it (with the old tile's spec)
                 seen = board.placed_tile(t, r, None)
                 if not game.stubs_respected(hex_, seen):
                     continue
