@@ -154,6 +154,11 @@ class Game:
     NEXT_SR_PLAYER_ORDER = "after_last_to_act"
     CERT_LIMIT_INCLUDES_PRIVATES = True
     TILE_LAYS: ClassVar[list[dict[str, Any]]] = [{"lay": True, "upgrade": True, "cost": 0}]
+    #: the title's ``upgrades_to`` reads nothing but what its ``upgrade_memo_key`` holds (no
+    #: option, no state beside the key), so its answers hold in every game: ``upgrade_memo``
+    #: keeps them with the old tile's spec, shared by all its games (a game loaded or imported
+    #: starts with them). False: kept with the game's tile supply, one game's
+    UPGRADE_ANSWERS_SHARED = False
     IMPASSABLE_HEX_COLORS = ("blue", "gray", "red")
     TRAIN_PRICE_MIN = 1
     TRAIN_PRICE_MULTIPLE = 1
@@ -560,18 +565,21 @@ class Game:
         """What ``upgrades_to(old, new)`` depends on (a memo key). Turning both tiles alike
         keeps the answer, so the old tile's rotation is not part of it (the memo holds
         rotations relative to the old tile's), and the new tile is judged off the map (its
-        hex is not read). Titles whose upgrade rules look at the hex or at the game add that."""
+        hex is not read). Titles whose upgrade rules look at the hex or at the game add that.
+        The new tile's spec is in it, as a name may stand for other track in another game."""
         b = self.board
         fl = b.future_label(hex_)
         return (old.spec, old.name, old.color, b.labels(hex_),
-                (fl.label, fl.color) if fl is not None else None, new.name)
+                (fl.label, fl.color) if fl is not None else None, new.name, new.spec)
 
     def upgrade_memo(self, old: Placed) -> dict[Any, Any]:
         """Where the rotations of the upgrades of ``old`` are remembered, by
-        :meth:`upgrade_memo_key`. Default: with the game's tile supply (one game's; its
-        upgrade rules may read the game's options). A title whose ``upgrades_to`` depends on
-        nothing but its key may keep them with the old tile's spec, shared by all its games
-        (a game loaded or imported then starts with them)."""
+        :meth:`upgrade_memo_key`: with the old tile's spec, shared by all the title's games,
+        where ``UPGRADE_ANSWERS_SHARED`` says its ``upgrades_to`` depends on nothing but its
+        key; else with the game's tile supply (one game's; its upgrade rules may read the
+        game's options)."""
+        if self.UPGRADE_ANSWERS_SHARED:
+            return old.spec.upgrade_memos.setdefault(("upgrades", type(self)), {})
         memo: dict[Any, Any] = self.board.supply.memo.setdefault(("upgrades", type(self)), {})
         return memo
 

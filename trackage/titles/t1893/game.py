@@ -277,6 +277,9 @@ class Game1893(Game):
     MUST_BUY_TRAIN = "route"
     GAME_END_CHECK: ClassVar[dict] = {"bankrupt": "immediate", "bank": "full_or"}
     TILE_LAYS: ClassVar[list] = [{"lay": True, "upgrade": True, "cost": 0}]
+    # upgrades_to reads the two tiles, the hex's labels and, on Leverkusen's and the blocked
+    # hexes, the hex and whether it is blocked (all in upgrade_memo_key)
+    UPGRADE_ANSWERS_SHARED = True
     BANK_CAN_BREAK = True
     CERT_LIMIT_INCLUDES_PRIVATES = True
     CORPORATION_CLASS = Corporation1893
@@ -606,13 +609,7 @@ class Game1893(Game):
         # Leverkusen's yellow tile has its own upgrade, and a blocked hex takes none while blocked
         extra = (hex_.id, hex_.id in self.tile_blocked) if hex_.id in (self.data["leverkusen"]["hex"],
                                                                      *self.data["tile_block"]) else ()
-        return super().upgrade_memo_key(hex_, old, new) + extra + (new.spec,)
-
-    def upgrade_memo(self, old):
-        # upgrades_to reads the two tiles, the hex's labels and, on Leverkusen's and the
-        # blocked hexes, the hex and whether it is blocked (all in the key, with the new
-        # tile's spec): the answers hold in every 1893 game
-        return old.spec.upgrade_memos.setdefault(type(self), {})
+        return super().upgrade_memo_key(hex_, old, new) + extra
 
     def legal_tile_lays(self, entity) -> list[dict]:
         # the generic listing has asked this game's legal_tile_rotation of every candidate
