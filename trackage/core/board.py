@@ -48,16 +48,23 @@ def edge_mask(edges: Iterable[int]) -> int:
 
 
 def rotation_memo_key(old: Placed, tile: Placed, nbrs: Iterable[int], edges: Iterable[int]) -> tuple[Any, ...]:
-    """The catalogue memo's key of ``legal_rotation(old, tile, nbrs, connected_edges=edges)``:
-    the two edge sets as bit masks (ints, which the collector does not track, where frozensets
-    of them would be two more tracked objects per entry)."""
+    """The key of ``legal_rotation(old, tile, nbrs, connected_edges=edges)`` in
+    :func:`rotation_memo`: the two edge sets as bit masks (ints, which the collector does not
+    track, where frozensets of them would be two more tracked objects per entry)."""
     return rotation_key(old, tile, edge_mask(nbrs), edge_mask(edges))
 
 
 def rotation_key(old: Placed, tile: Placed, nbrs_mask: int, edges_mask: int) -> tuple[Any, ...]:
     """:func:`rotation_memo_key` from the edge sets' masks (:func:`edge_mask`), for a caller
-    that tries many tiles on one hex."""
-    return ("rotation", old, tile, nbrs_mask, edges_mask)
+    that tries many tiles on one hex. ``legal_rotation`` reads the two placements' track and
+    cities only (their specs, rotations and gauge flags), never their hex nor their copy."""
+    return (old.rotation, old.igw, old.igc, tile.spec, tile.rotation, tile.igw, tile.igc, nbrs_mask, edges_mask)
+
+
+def rotation_memo(old: Placed) -> dict[Any, Any]:
+    """Where the answers of ``legal_rotation`` over ``old`` are remembered: with the old
+    tile's spec, shared by every game (keys: :func:`rotation_key`)."""
+    return old.spec.upgrade_memos.setdefault("legal rotation", {})
 
 
 class BoardState:
@@ -807,9 +814,9 @@ class Board:
             return False
         old = self.tile(hex_)
         nbrs = self.neighbors(hex_)
-        # a pure function of the two placements and the two edge sets: memoised with the catalogue
+        # a pure function of the two placements' track and the two edge sets: shared by all games
         key = rotation_memo_key(old, tile, nbrs, edges)
-        memo = self.supply.memo
+        memo = rotation_memo(old)
         ok = memo.get(key)
         if ok is None:
             ok = memo[key] = tilemod.legal_rotation(old, tile, nbrs, connected_edges=edges)

@@ -154,6 +154,11 @@ class Game:
     NEXT_SR_PLAYER_ORDER = "after_last_to_act"
     CERT_LIMIT_INCLUDES_PRIVATES = True
     TILE_LAYS: ClassVar[list[dict[str, Any]]] = [{"lay": True, "upgrade": True, "cost": 0}]
+    #: the title's ``upgrades_to`` reads nothing but what its ``upgrade_memo_key`` holds (no
+    #: option, no state beside the key), so its answers hold in every game: ``upgrade_memo``
+    #: keeps them with the old tile's spec, shared by all its games (a game loaded or imported
+    #: starts with them). False: kept with the game's tile supply, one game's
+    UPGRADE_ANSWERS_SHARED = False
     IMPASSABLE_HEX_COLORS = ("blue", "gray", "red")
     TRAIN_PRICE_MIN = 1
     TRAIN_PRICE_MULTIPLE = 1
@@ -560,18 +565,21 @@ class Game:
         """What ``upgrades_to(old, new)`` depends on (a memo key). Turning both tiles alike
         keeps the answer, so the old tile's rotation is not part of it (the memo holds
         rotations relative to the old tile's), and the new tile is judged off the map (its
-        hex is not read). Titles whose upgrade rules look at the hex or at the game add that."""
+        hex is not read). Titles whose upgrade rules look at the hex or at the game add that.
+        The new tile's spec is in it, as a name may stand for other track in another game."""
         b = self.board
         fl = b.future_label(hex_)
         return (old.spec, old.name, old.color, b.labels(hex_),
-                (fl.label, fl.color) if fl is not None else None, new.name)
+                (fl.label, fl.color) if fl is not None else None, new.name, new.spec)
 
     def upgrade_memo(self, old: Placed) -> dict[Any, Any]:
         """Where the rotations of the upgrades of ``old`` are remembered, by
-        :meth:`upgrade_memo_key`. Default: with the game's tile supply (one game's; its
-        upgrade rules may read the game's options). A title whose ``upgrades_to`` depends on
-        nothing but its key may keep them with the old tile's spec, shared by all its games
-        (a game loaded or imported then starts with them)."""
+        :meth:`upgrade_memo_key`: with the old tile's spec, shared by all the title's games,
+        where ``UPGRADE_ANSWERS_SHARED`` says its ``upgrades_to`` depends on nothing but its
+        key; else with the game's tile supply (one game's; its upgrade rules may read the
+        game's options)."""
+        if self.UPGRADE_ANSWERS_SHARED:
+            return old.spec.upgrade_memos.setdefault(("upgrades", type(self)), {})
         memo: dict[Any, Any] = self.board.supply.memo.setdefault(("upgrades", type(self)), {})
         return memo
 
@@ -588,22 +596,25 @@ class Game:
         if getattr(self, "_asking", None) is not None:
             candidates = {k: t for k, t in candidates.items() if asks_tile(self, t.id)}
         placed_tile, memo_key, rotation_ok = self.board.placed_tile, self.upgrade_memo_key, self.legal_tile_rotation
+        # the rules read the hex from ``hex_`` and the tile's shape only: the first copy of each
+        # name as seen off the map (one placement per name and rotation, made once a game)
+        # answers for the candidate copy on any hex
+        shape = self.board.supply.shape
+        seen = [(t, shape(t.name)) for t in candidates.values()]
         for hex_, _edges in connected.items():
             old = self.board.tile(hex_)
             memo = self.upgrade_memo(old)  # a pure function of its key
-            for t in candidates.values():
+            for t, view in seen:
                 key = memo_key(hex_, old, t)
                 rel = memo.get(key)
                 if rel is None:
                     rel = tuple((r - old.rotation) % 6 for r in range(6)
-                                if self.upgrades_to(old, placed_tile(t, r, None)))
+                                if self.upgrades_to(old, placed_tile(view, r, None)))
                     memo[key] = rel
                 if not rel:
                     continue
                 for r in sorted((x + old.rotation) % 6 for x in rel):
-                    # the rules read the hex from ``hex_``: the tile as seen in the supply (one
-                    # per tile and rotation) answers for the tile on any hex
-                    if rotation_ok(entity, hex_, placed_tile(t, r, None)):
+                    if rotation_ok(entity, hex_, placed_tile(view, r, None)):
                         out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
         return out
 

@@ -344,6 +344,12 @@ class TileSupply:
         """Every tile made so far (the supply's and the unlimited tiles' copies)."""
         return tuple(self._all.values())
 
+    def shape(self, name: str) -> Tile:
+        """The tile every copy of ``name`` is looked at as off the map (the first copy): its
+        placements in each rotation, made once per name, answer for any copy's (same spec,
+        colour and labels) where only the track's shape is read."""
+        return self.copy_of(name, 0)
+
     def known(self, tile_id: str) -> Tile | None:
         """A tile already made, by id."""
         return self._all.get(tile_id)

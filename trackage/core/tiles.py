@@ -578,7 +578,8 @@ class TileSpec:
         # tile_paths_kept's answers with this spec as the old tile's, by (new spec, gauge flags)
         self._kept_in: dict[tuple[TileSpec, bool | None, bool | None, bool | None], bool] = {}
         # upgrade answers with this spec as the old tile's, per title whose upgrade rule is a
-        # pure function of its memo key (``Game.upgrade_memo``): shared by all its games
+        # pure function of its memo key (``Game.upgrade_memo``), and the legal rotations over
+        # it ("legal rotation": ``board.rotation_memo``): shared by all games
         self.upgrade_memos: dict[Hashable, dict[Any, Any]] = {}
         self._multi_path_nodes = sum(
             1 for pd in path_defs

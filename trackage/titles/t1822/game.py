@@ -240,6 +240,9 @@ class Game1822(Game):
     GSWR_DISCOUNT = 40  # P10 pays one estuary crossing
     M14_TOKEN_PRICE = 20  # an acquired minor 14's London token, when London is in reach
     TILE_LAYS: ClassVar[list] = [{"lay": True, "upgrade": True}]
+    # upgrades_to reads only the two tiles, the hex's labels and D35 (all in upgrade_memo_key),
+    # and the special-lay flag, which no listing through the memo has set
+    UPGRADE_ANSWERS_SHARED = True
     TRAIN_PRICE_MIN = 1
 
     # ------------------------------------------------------------ set-up
@@ -859,12 +862,6 @@ class Game1822(Game):
         fl = b.future_label(hex_)
         return (old.spec, old.name, old.color, b.labels(hex_), (fl.label, fl.color) if fl is not None else None,
                 new.name, hex_.id == "D35", new.spec)
-
-    def upgrade_memo(self, old):
-        # upgrades_to reads only the two tiles, the hex's labels and D35 (all in the key), and
-        # the special-lay flag, which no listing through this memo has set: the answers hold in
-        # every 1822 game, and a game loaded or imported by the server starts with them
-        return old.spec.upgrade_memos.setdefault(type(self), {})
 
     def legal_tile_rotation(self, entity, hex_, tile):
         if self.__dict__.get("_probing"):

@@ -37,6 +37,9 @@ class Game1825(Game):
     HOME_TOKEN_TIMING = "operating_round"
     GAME_END_CHECK: ClassVar[dict] = {"bank": "current_or", "stock_market": "immediate"}
     TILE_LAYS: ClassVar[list] = [{"lay": True, "upgrade": True}, {"lay": "not_if_upgraded", "upgrade": False}]
+    # upgrades_to reads the two tiles, the hex's labels, the title's fixed upgrade tables (the
+    # same under every option) and, for tile 200, the hex (all in upgrade_memo_key)
+    UPGRADE_ANSWERS_SHARED = True
     IMPASSABLE_HEX_COLORS = ("blue", "sepia", "red")
     TRAIN_PRICE_MIN = 10
     TRAIN_PRICE_MULTIPLE = 10

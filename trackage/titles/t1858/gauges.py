@@ -168,18 +168,20 @@ class LayChoices:
 
     def fitting(self, game: Game1858, kind: tuple, old) -> tuple:
         """(tile, relative rotations) of each candidate that may replace ``old`` (a tile of
-        ``kind``); the answers per tile are kept with the catalogue (turning both tiles alike
+        ``kind``); the answers per tile are kept with the old tile's spec (turning both tiles alike
         keeps them, so any hex of the kind gives the same)."""
         out = self.by_kind.get(kind)
         if out is not None:
             return out
-        memo = game.board.supply.memo.setdefault(("1858 upgrades", type(game)), {})
+        # the answers depend on the tiles and the hex's labels only: kept with the old tile's
+        # spec, shared by every game of the title (the new tile's spec in the key)
+        memo = old.spec.upgrade_memos.setdefault(("1858 upgrades", type(game)), {})
         color = old.color
         fits = []
         for t in self.candidates:
             if t.color != color and COLOR_NEXT.get(color) != t.color:
                 continue
-            key = (*kind, t.name)
+            key = (*kind, t.name, t.spec)
             rel = memo.get(key)
             if rel is None:
                 rel = tuple(sorted((r - old.rotation) % 6 for r in range(6)
@@ -205,13 +207,12 @@ def lay_choices(game: Game1858) -> LayChoices:
 def legal_tile_lays_1858(game: Game1858, entity, lay, round_) -> list:
     """Every lay ``entity`` may make with ``lay`` (hex, tile, rotation)."""
     from ...core import tiles as tilemod
-    from ...core.board import edge_mask, rotation_key
+    from ...core.board import edge_mask, rotation_key, rotation_memo
 
     out = []
     connected = connected_hexes_1858(game, entity)
     board = game.board
     choices = lay_choices(game)
-    rot_memo = board.supply.memo
     power = (entity.owner.cash if entity.is_minor
              else entity.cash + (entity.owner.cash if entity.owner is not None else 0))
     for hex_, edges in connected.items():
@@ -233,12 +234,13 @@ def legal_tile_lays_1858(game: Game1858, entity, lay, round_) -> list:
             continue
         nbrs = board.neighbors(hex_)
         nmask, emask = edge_mask(nbrs), edge_mask(edges)
+        rot_memo = rotation_memo(old)
         for t, rel in fits:
             if not asks_tile(game, t.id):
                 continue
             for r in sorted((x + old.rotation) % 6 for x in rel):
                 # the stubs and the rotation read the new tile's track only: it is looked at as
-                # in the supply, and the answer kept as Board.legal_tile_rotation keeps it
+                # in the supply, and the answer kept as Board.legal_tile_rotation keeps it (with the old tile's spec)
                 seen = board.placed_tile(t, r, None)
                 if not game.stubs_respected(hex_, seen):
                     continue
@@ -248,8 +250,9 @@ def legal_tile_lays_1858(game: Game1858, entity, lay, round_) -> list:
                     ok = rot_memo[rkey] = tilemod.legal_rotation(old, seen, nbrs, connected_edges=edges)
                 if not ok:
                     continue
-                placed = board.placed_tile(t, r, hex_)
-                if lay_cost(game, entity, hex_, old, placed, lay, round_.gauges_added) > power:
+                # the price reads the new tile's track gauges only: the tile as seen in the
+                # supply answers (no placement on the hex made per candidate)
+                if lay_cost(game, entity, hex_, old, seen, lay, round_.gauges_added) > power:
                     continue
                 out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
     return out

@@ -186,7 +186,7 @@ class Game1858India(Game1858):
         tile is tried in every rotation and turning the new one turns its paths alike, so the
         answer is a function of the two tiles' specs, colours, labels and gauge flags, kept with
         the catalogue."""
-        memo = self.board.supply.memo.setdefault(("1858 India gauge conversion", type(self)), {})
+        memo = old.spec.upgrade_memos.setdefault(("1858 India gauge conversion", type(self)), {})
         key = (old.spec, old.color, old.labels, new.spec, new.color, new.labels, old.igc, new.igw, new.igc)
         ok = memo.get(key)
         if ok is None:

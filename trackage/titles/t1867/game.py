@@ -216,6 +216,8 @@ class Game1867(Game):
     HOME_TOKEN_TIMING = "par"
     MUST_BUY_TRAIN = "always"
     GAME_END_CHECK: ClassVar[dict] = {"bank": "current_or", "final_phase": "one_more_full_or_set"}
+    # the generic upgrade rule: the two tiles and the hex's labels only (1861 too)
+    UPGRADE_ANSWERS_SHARED = True
     TILE_LAYS: ClassVar[list] = [{"lay": True, "upgrade": True},
                  {"lay": True, "upgrade": "not_if_upgraded", "cost": 20, "cannot_reuse_same_hex": True}]
     TRAIN_PRICE_MIN = 1

@@ -281,6 +281,9 @@ class Game1893(Game):
     MUST_BUY_TRAIN = "route"
     GAME_END_CHECK: ClassVar[dict] = {"bankrupt": "immediate", "bank": "full_or"}
     TILE_LAYS: ClassVar[list] = [{"lay": True, "upgrade": True, "cost": 0}]
+    # upgrades_to reads the two tiles, the hex's labels and, on Leverkusen's and the blocked
+    # hexes, the hex and whether it is blocked (all in upgrade_memo_key)
+    UPGRADE_ANSWERS_SHARED = True
     BANK_CAN_BREAK = True
     CERT_LIMIT_INCLUDES_PRIVATES = True
     CORPORATION_CLASS = Corporation1893
@@ -607,26 +610,14 @@ class Game1893(Game):
         return super().upgrades_to(old_tile, new_tile)
 
     def upgrade_memo_key(self, hex_, old, new):
-        # the core's key (the old tile, the hex's labels and future label, the new tile's name)
-        # made in one go (the listing makes one per hex and tile), with the new tile's spec (the
-        # options swap tiles) and, on Leverkusen and the tile-blocked hexes, the hex and whether
-        # it is blocked now: the answers are shared by every 1893 game (``upgrade_memo``)
-        b = self.board
-        fl = b.future_label(hex_)
-        hid = hex_.id
-        own = hid == self.data["leverkusen"]["hex"] or hid in self.data["tile_block"]
-        return (old.spec, old.name, old.color, b.labels(hex_), (fl.label, fl.color) if fl is not None else None,
-                new.name, new.spec) + ((hid, hid in self.tile_blocked) if own else ())
-
-    def upgrade_memo(self, old):
-        # upgrades_to reads the two tiles, the hex's labels and future label, Leverkusen's
-        # hex and the tile block (all in the key; the Leverkusen and tile-block data are the
-        # same in every game): the answers hold in every 1893 game, and a game loaded or
-        # imported by the server starts with them
-        return old.spec.upgrade_memos.setdefault(type(self), {})
+        # Leverkusen's yellow tile has its own upgrade, and a blocked hex takes none while blocked
+        extra = (hex_.id, hex_.id in self.tile_blocked) if hex_.id in (self.data["leverkusen"]["hex"],
+                                                                     *self.data["tile_block"]) else ()
+        return super().upgrade_memo_key(hex_, old, new) + extra
 
     def legal_tile_lays(self, entity) -> list[dict]:
-        # the core's listing asks this title's legal_tile_rotation (stubs, the Rhine) already
+        # the generic listing has asked this game's legal_tile_rotation of every candidate
+        # (with the tile as seen in the supply, which answers for it on any hex)
         out = super().legal_tile_lays(entity)
         lev = self.data["leverkusen"]
         hex_ = self.board.hex_by_id(lev["hex"])
