@@ -29,12 +29,14 @@ def entity_type(e: Kinds) -> str:
     return "corporation"
 
 class ShareHolder(Kinds):
-    """Holds certificates: one list of them in arrival order (order matters: of a
-    corporation's certificates, the one that came first is the first to go). One list per
-    holder, not one per corporation held: a game copy copies one container per holder."""
+    """Holds certificates: one tuple of them in arrival order (order matters: of a
+    corporation's certificates, the one that came first is the first to go). One container
+    per holder, not one per corporation held, and a tuple replaced on every change, never
+    changed in place: a game copy copies one container per holder, and none for a holder
+    with nothing (every copy shares the empty tuple)."""
 
-    __slots__ = ()
-    certificates: list[Share]
+    __slots__ = ("certificates",)
+    certificates: tuple[Share, ...]
 
     def shares_of(self, corp: Corporation) -> list[Share]:
         """The certificates of ``corp`` held, in arrival order (a new list)."""
@@ -59,24 +61,30 @@ class ShareHolder(Kinds):
 
     def drop_holdings(self, corp: Corporation) -> None:
         """Forget every certificate of ``corp`` held (it closes)."""
-        self.certificates[:] = [s for s in self.certificates if s.corporation is not corp]
+        self.certificates = tuple(s for s in self.certificates if s.corporation is not corp)
 
     def _add_share(self, share: Share) -> None:
-        self.certificates.append(share)
+        self.certificates += (share,)
 
     def _remove_share(self, share: Share) -> None:
-        self.certificates.remove(share)
+        self.certificates = without(self.certificates, share)
+
+
+def without(certificates: tuple[Share, ...], share: Share) -> tuple[Share, ...]:
+    """``certificates`` less ``share`` (which must be among them: ValueError if not)."""
+    i = certificates.index(share)
+    return certificates[:i] + certificates[i + 1:]
 
 
 class Player(CashHolder, ShareHolder):
-    __slots__ = ("bankrupt", "cash", "certificates", "companies", "id", "name", "passed", "penalty")
+    __slots__ = ("bankrupt", "cash", "companies", "id", "name", "passed", "penalty")
     is_player = True
 
     def __init__(self, pid: Any, name: str):
         self.id = pid
         self.name = name
         self.cash = 0
-        self.certificates = []
+        self.certificates = ()
         self.companies: list[Company] = []
         self.bankrupt = False
         self.passed = False
@@ -97,7 +105,7 @@ class Player(CashHolder, ShareHolder):
 class SharePoolHolder(ShareHolder):
     """The open market (bank pool) as a certificate holder."""
 
-    __slots__ = ("certificates",)
+    __slots__ = ()
     is_pool = True
     name = "Market"
     id = "pool"
@@ -106,7 +114,7 @@ class SharePoolHolder(ShareHolder):
     player = None
 
     def __init__(self) -> None:
-        self.certificates = []
+        self.certificates = ()
 
 
 class Company(Kinds):
@@ -232,8 +240,8 @@ class Corporation(CashHolder, ShareHolder):
 
     # slots, not a __dict__: a game copy copies them with one read and one store each (a
     # title's subclass declares its own attributes the same way)
-    __slots__ = ("_floated", "capitalization", "cash", "certificates", "city", "closed", "companies", "coordinates",
-                 "data", "float_percent", "floatable", "ipoed", "max_ownership_percent", "min_price", "name",
+    __slots__ = ("_floated", "capitalization", "cash", "city", "closed", "companies", "coordinates", "data",
+                 "float_percent", "floatable", "ipoed", "max_ownership_percent", "min_price", "name",
                  "operating_history", "owner", "par_price", "presidents_share", "price_multiplier", "share_holders",
                  "share_percent", "share_price", "shares", "sym", "token_prices", "tokens", "trains",
                  "type")
@@ -250,7 +258,7 @@ class Corporation(CashHolder, ShareHolder):
         self.sym = sym
         self.name = name
         self.cash = 0
-        self.certificates: list[Share] = []
+        self.certificates: tuple[Share, ...] = ()
         self.type = type_
         self.capitalization = capitalization
         self.float_percent = float_percent

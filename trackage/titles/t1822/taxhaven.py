@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.entities import ShareBundle
+from ...core.entities import ShareBundle, without
 from ...core.money import CashHolder
 
 if TYPE_CHECKING:
@@ -21,7 +21,7 @@ class Holder(CashHolder):
         self.id = name
         self.name = name
         self.cash = 0
-        self.certificates: list = []  # in arrival order, as a share holder's
+        self.certificates: tuple = ()  # in arrival order, replaced on change: as a share holder's
 
     def percent_of(self, corp) -> int:
         return sum(s.percent for s in self.certificates if s.corporation is corp)
@@ -30,13 +30,13 @@ class Holder(CashHolder):
         return [s for s in self.certificates if s.corporation is corp]
 
     def drop_holdings(self, corp) -> None:
-        self.certificates[:] = [s for s in self.certificates if s.corporation is not corp]
+        self.certificates = tuple(s for s in self.certificates if s.corporation is not corp)
 
     def _add_share(self, share) -> None:
-        self.certificates.append(share)
+        self.certificates += (share,)
 
     def _remove_share(self, share) -> None:
-        self.certificates.remove(share)
+        self.certificates = without(self.certificates, share)
 
     def num_shares_of(self, corp) -> int:
         return self.percent_of(corp) // corp.share_percent
