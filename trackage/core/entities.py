@@ -45,6 +45,11 @@ class ShareHolder(Kinds):
     def percent_of(self, corp: Corporation) -> int:
         return sum(s.percent for s in self.certificates if s.corporation is corp)
 
+    def held_corporations(self) -> set[Corporation]:
+        """The corporations of which a certificate is held (one look at the holdings instead
+        of a :meth:`shares_of` per corporation)."""
+        return {s.corporation for s in self.certificates}
+
     def num_shares_of(self, corp: Corporation) -> int:
         return math.ceil(self.percent_of(corp) / corp.share_percent)
 
@@ -417,6 +422,9 @@ class Minor(CashHolder):
 
     def percent_of(self, corp: Corporation) -> int:
         return 0
+
+    def held_corporations(self) -> set[Corporation]:
+        return set()
 
     def shares_of(self, corp: Corporation) -> list[Share]:
         return []

@@ -29,6 +29,9 @@ class Holder(CashHolder):
     def shares_of(self, corp) -> list:
         return [s for s in self.certificates if s.corporation is corp]
 
+    def held_corporations(self) -> set:
+        return {s.corporation for s in self.certificates}
+
     def drop_holdings(self, corp) -> None:
         self.certificates = tuple(s for s in self.certificates if s.corporation is not corp)
 
