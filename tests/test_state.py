@@ -160,3 +160,25 @@ def test_a_used_ability_is_the_games_own(path):
             assert full_state(g) == full_state(c)
         else:
             g._apply(a)
+
+
+@needs_logs
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_a_copys_certificates_are_its_own(path):
+    # a holder's certificates are one tuple, replaced on every change (the empty one is
+    # shared by every copy): every certificate moved to the market in a copy leaves the
+    # original's holdings as they were
+    g, _ = loaded(path)
+
+    def holdings(game):
+        return [(h.id, [s.id for s in h.certificates]) for h in [*game.players, game.pool, *game.corporations]]
+
+    before, state = holdings(g), full_state(g)
+    c = g.copy()
+    moved = [s for h in [*c.players, *c.corporations] for s in h.certificates]
+    for s in moved:
+        c.share_market._move_share(s, c.pool)
+    assert moved and all(s.owner is c.pool for s in moved)
+    assert holdings(g) == before
+    assert full_state(g) == state
+    assert all(s.owner.certificates.count(s) == 1 for h in [*g.players, *g.corporations] for s in h.certificates)

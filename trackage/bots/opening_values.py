@@ -27,7 +27,7 @@ def features(game: Any, player: Any, seat: int) -> dict[str, float]:
     """The player's position as named numbers (money in hundreds)."""
     out: dict[str, float] = {"cash": float(player.cash) / 100.0}
     stock = 0.0
-    for corp, shares in player.shares_by_corp.items():
+    for corp, shares in player.holdings().items():
         if not shares:
             continue
         if getattr(corp, "ipoed", True):

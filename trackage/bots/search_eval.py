@@ -69,7 +69,7 @@ def operator_worth(game: Any, entity: Any, rounds: float) -> float:
 def stake(entity: Any, player: Any) -> float:
     """The player's part of an operator: its percent of the shares, or all of one it controls
     that has no shares in players' hands (a minor)."""
-    percent = player.percent_of(entity) if entity in player.shares_by_corp else 0
+    percent = player.percent_of(entity)
     if percent:
         return percent / 100.0
     if controller(entity) is player and not getattr(entity, "ipoed", True):

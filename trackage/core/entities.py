@@ -29,39 +29,67 @@ def entity_type(e: Kinds) -> str:
     return "corporation"
 
 class ShareHolder(Kinds):
-    """Holds certificates, kept per corporation in arrival order (order matters)."""
+    """Holds certificates: one tuple of them in arrival order (order matters: of a
+    corporation's certificates, the one that came first is the first to go). One container
+    per holder, not one per corporation held, and a tuple replaced on every change, never
+    changed in place: a game copy copies one container per holder, and none for a holder
+    with nothing (every copy shares the empty tuple)."""
 
-    __slots__ = ()
-    shares_by_corp: dict[Corporation, list[Share]]
+    __slots__ = ("certificates",)
+    certificates: tuple[Share, ...]
 
     def shares_of(self, corp: Corporation) -> list[Share]:
-        return self.shares_by_corp.get(corp, [])
+        """The certificates of ``corp`` held, in arrival order (a new list)."""
+        return [s for s in self.certificates if s.corporation is corp]
 
     def percent_of(self, corp: Corporation) -> int:
-        return sum(s.percent for s in self.shares_by_corp.get(corp, ()))
+        return sum(s.percent for s in self.certificates if s.corporation is corp)
+
+    def held_corporations(self) -> set[Corporation]:
+        """The corporations of which a certificate is held (one look at the holdings instead
+        of a :meth:`shares_of` per corporation)."""
+        return {s.corporation for s in self.certificates}
 
     def num_shares_of(self, corp: Corporation) -> int:
         return math.ceil(self.percent_of(corp) / corp.share_percent)
 
+    def holdings(self) -> dict[Corporation, list[Share]]:
+        """The certificates held, by corporation (corporations in the order their first
+        certificate held arrived; each one's certificates in arrival order)."""
+        out: dict[Corporation, list[Share]] = {}
+        for s in self.certificates:
+            out.setdefault(s.corporation, []).append(s)
+        return out
+
     def all_shares(self) -> list[Share]:
-        return [s for lst in self.shares_by_corp.values() for s in lst]
+        return list(self.certificates)
+
+    def drop_holdings(self, corp: Corporation) -> None:
+        """Forget every certificate of ``corp`` held (it closes)."""
+        self.certificates = tuple(s for s in self.certificates if s.corporation is not corp)
 
     def _add_share(self, share: Share) -> None:
-        self.shares_by_corp.setdefault(share.corporation, []).append(share)
+        self.certificates += (share,)
 
     def _remove_share(self, share: Share) -> None:
-        self.shares_by_corp[share.corporation].remove(share)
+        self.certificates = without(self.certificates, share)
+
+
+def without(certificates: tuple[Share, ...], share: Share) -> tuple[Share, ...]:
+    """``certificates`` less ``share`` (which must be among them: ValueError if not)."""
+    i = certificates.index(share)
+    return certificates[:i] + certificates[i + 1:]
 
 
 class Player(CashHolder, ShareHolder):
-    __slots__ = ("bankrupt", "cash", "companies", "id", "name", "passed", "penalty", "shares_by_corp")
+    __slots__ = ("bankrupt", "cash", "companies", "id", "name", "passed", "penalty")
     is_player = True
 
     def __init__(self, pid: Any, name: str):
         self.id = pid
         self.name = name
         self.cash = 0
-        self.shares_by_corp = {}
+        self.certificates = ()
         self.companies: list[Company] = []
         self.bankrupt = False
         self.passed = False
@@ -82,7 +110,7 @@ class Player(CashHolder, ShareHolder):
 class SharePoolHolder(ShareHolder):
     """The open market (bank pool) as a certificate holder."""
 
-    __slots__ = ("shares_by_corp",)
+    __slots__ = ()
     is_pool = True
     name = "Market"
     id = "pool"
@@ -91,7 +119,7 @@ class SharePoolHolder(ShareHolder):
     player = None
 
     def __init__(self) -> None:
-        self.shares_by_corp = {}
+        self.certificates = ()
 
 
 class Company(Kinds):
@@ -220,7 +248,7 @@ class Corporation(CashHolder, ShareHolder):
     __slots__ = ("_floated", "capitalization", "cash", "city", "closed", "companies", "coordinates", "data",
                  "float_percent", "floatable", "ipoed", "max_ownership_percent", "min_price", "name",
                  "operating_history", "owner", "par_price", "presidents_share", "price_multiplier", "share_holders",
-                 "share_percent", "share_price", "shares", "shares_by_corp", "sym", "token_prices", "tokens", "trains",
+                 "share_percent", "share_price", "shares", "sym", "token_prices", "tokens", "trains",
                  "type")
     CLONE_SHARE = ("data", "coordinates", "city", "token_prices")  # the title's data for it
     # (turn, round) -> OperatingInfo: plain keys and records never changed, so a copy of the
@@ -235,7 +263,7 @@ class Corporation(CashHolder, ShareHolder):
         self.sym = sym
         self.name = name
         self.cash = 0
-        self.shares_by_corp: dict[Corporation, list[Share]] = {}
+        self.certificates: tuple[Share, ...] = ()
         self.type = type_
         self.capitalization = capitalization
         self.float_percent = float_percent
@@ -394,6 +422,9 @@ class Minor(CashHolder):
 
     def percent_of(self, corp: Corporation) -> int:
         return 0
+
+    def held_corporations(self) -> set[Corporation]:
+        return set()
 
     def shares_of(self, corp: Corporation) -> list[Share]:
         return []

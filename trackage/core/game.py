@@ -428,13 +428,10 @@ class Game:
 
     def num_certs(self, player: Any) -> int:
         n = 0
-        for corp, shares in player.shares_by_corp.items():
-            sp = corp.share_price
-            if sp is not None and not sp.counts_for_limit():
-                continue
-            for s in shares:
-                if s.counts_for_limit:
-                    n += 1
+        for s in player.certificates:
+            sp = s.corporation.share_price
+            if s.counts_for_limit and (sp is None or sp.counts_for_limit()):
+                n += 1
         if self.CERT_LIMIT_INCLUDES_PRIVATES:
             n += len(player.companies)
         return n
@@ -673,8 +670,8 @@ class Game:
             # its turn ends here and the next operator in the order takes over
             self.round.force_next_entity()
         for holder in list(corp.share_holders):
-            holder.shares_by_corp.pop(corp, None)
-        self.pool.shares_by_corp.pop(corp, None)
+            holder.drop_holdings(corp)
+        self.pool.drop_holdings(corp)
         self.stock_market.remove(corp)
         if corp in self.corporations:
             self.corporations.remove(corp)
@@ -910,7 +907,7 @@ class Game:
 
     def player_value(self, player: Player) -> int:
         v = player.cash
-        for corp, shares in player.shares_by_corp.items():
+        for corp, shares in player.holdings().items():
             if not corp.ipoed:
                 continue
             for s in shares:

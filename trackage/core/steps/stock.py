@@ -306,7 +306,8 @@ class BuySellParShares(Passing):
         return any(self.can_sell(entity, b) for b in self.game.share_market.bundles_for(entity, corp))
 
     def can_sell_any(self, entity: Any) -> bool:
-        return any(self.can_sell_any_of(entity, c) for c in self.game.corporations if entity.shares_of(c))
+        held = entity.held_corporations()
+        return any(self.can_sell_any_of(entity, c) for c in self.game.corporations if c in held)
 
     # companies
     def can_buy_any_companies(self, entity: Any) -> bool:

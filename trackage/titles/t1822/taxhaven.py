@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.entities import ShareBundle
+from ...core.entities import ShareBundle, without
 from ...core.money import CashHolder
 
 if TYPE_CHECKING:
@@ -21,28 +21,33 @@ class Holder(CashHolder):
         self.id = name
         self.name = name
         self.cash = 0
-        self.shares_by_corp = {}
+        self.certificates: tuple = ()  # in arrival order, replaced on change: as a share holder's
 
     def percent_of(self, corp) -> int:
-        return sum(s.percent for s in self.shares_by_corp.get(corp, ()))
+        return sum(s.percent for s in self.certificates if s.corporation is corp)
 
     def shares_of(self, corp) -> list:
-        return self.shares_by_corp.get(corp, [])
+        return [s for s in self.certificates if s.corporation is corp]
+
+    def held_corporations(self) -> set:
+        return {s.corporation for s in self.certificates}
+
+    def drop_holdings(self, corp) -> None:
+        self.certificates = tuple(s for s in self.certificates if s.corporation is not corp)
 
     def _add_share(self, share) -> None:
-        self.shares_by_corp.setdefault(share.corporation, []).append(share)
+        self.certificates += (share,)
 
     def _remove_share(self, share) -> None:
-        self.shares_by_corp[share.corporation].remove(share)
+        self.certificates = without(self.certificates, share)
 
     def num_shares_of(self, corp) -> int:
         return self.percent_of(corp) // corp.share_percent
 
     def value(self) -> int:
         v = self.cash
-        for _corp, shares in self.shares_by_corp.items():
-            for s in shares:
-                v += s.price()
+        for s in self.certificates:
+            v += s.price()
         return v
 
 

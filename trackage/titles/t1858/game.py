@@ -351,7 +351,7 @@ class Game1858(Game):
 
     # ------------------------------------------------------------------ shares
     def num_certs(self, player) -> int:
-        n = sum(1 for corp, shares in player.shares_by_corp.items() for s in shares if s.counts_for_limit)
+        n = sum(1 for s in player.certificates if s.counts_for_limit)
         return n + len(player.companies)
 
     def issuable_shares(self, corp) -> list:
@@ -633,7 +633,7 @@ class Game1858(Game):
     # ------------------------------------------------------------------ end and score
     def player_value(self, player) -> int:
         v = player.cash
-        for corp, shares in player.shares_by_corp.items():
+        for corp, shares in player.holdings().items():
             if not corp.ipoed or corp.closed:
                 continue
             for s in shares:

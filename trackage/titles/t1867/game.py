@@ -12,7 +12,7 @@ from typing import ClassVar
 
 from trackage.core.trains import phase_buying_train
 
-from ...core.entities import Corporation
+from ...core.entities import Corporation, ShareHolder
 from ...core.errors import GameError
 from ...core.game import Game
 from ...core.graph import TrackGraph
@@ -539,7 +539,7 @@ class Game1867(Game):
 
     def player_value(self, player) -> int:
         v = player.cash + sum(c.value for c in player.companies)
-        for corp, shares in player.shares_by_corp.items():
+        for corp, shares in player.holdings().items():
             if not corp.ipoed or not shares or corp.share_price is None:
                 continue
             price = corp.share_price.price if not corp.loans else self.loan_price(corp)
@@ -862,9 +862,9 @@ class Game1867(Game):
         if self.round is not None and self.round.current_entity is corp and hasattr(self.round, "force_next_entity"):
             self.round.force_next_entity()
         for holder in list(corp.share_holders):
-            if hasattr(holder, "shares_by_corp"):
-                holder.shares_by_corp.pop(corp, None)
-        self.pool.shares_by_corp.pop(corp, None)
+            if isinstance(holder, ShareHolder):
+                holder.drop_holdings(corp)
+        self.pool.drop_holdings(corp)
         self.stock_market.remove(corp)
         if corp in self.corporations:
             self.corporations.remove(corp)
@@ -874,9 +874,9 @@ class Game1867(Game):
 
     def reset_corporation(self, corp):
         for holder in list(corp.share_holders):
-            if hasattr(holder, "shares_by_corp"):
-                holder.shares_by_corp.pop(corp, None)
-        self.pool.shares_by_corp.pop(corp, None)
+            if isinstance(holder, ShareHolder):
+                holder.drop_holdings(corp)
+        self.pool.drop_holdings(corp)
         for c in list(corp.companies):
             c.close()
         self.stock_market.remove(corp)
