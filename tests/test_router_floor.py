@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import FIXTURES
+from routerkit import floored_and_full
 
 from trackage.router import logstates, optimal_routes, solve
 
@@ -30,10 +31,7 @@ def test_floor_gives_the_full_walks_result(monkeypatch, title, log, at, full_at_
     game, _ = logstates.state_before(path, at)
     entity = game.current_entity()
     assert len(list(game.route_trains(entity))) == 1
-    floored = optimal_routes(game, entity)
-    with monkeypatch.context() as m:
-        m.setattr(solve, "_bound_slack", lambda *_a: None)  # no floor: every route is walked
-        full = optimal_routes(game, entity)
+    floored, full = floored_and_full(monkeypatch, game, entity)
     assert full.optimal and floored.optimal
     assert floored.revenue == full.revenue > 0
     (n_full,) = full.stats.candidates.values()

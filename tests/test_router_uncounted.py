@@ -10,8 +10,9 @@ import json
 from pathlib import Path
 
 import pytest
+from routerkit import floored_and_full
 
-from trackage.router import logstates, optimal_routes, solve
+from trackage.router import logstates
 
 PLAYTHROUGHS = Path(__file__).parent / "playthroughs" / "1858"
 
@@ -29,10 +30,7 @@ def test_a_lone_h_train_finds_the_best_run(monkeypatch, name, at, best):
     entity = game.current_entity()
     assert entity.id == action["entity"]
     assert len(list(game.route_trains(entity))) == 1
-    found = optimal_routes(game, entity)
-    with monkeypatch.context() as m:
-        m.setattr(solve, "_bound_slack", lambda *_a: None)  # no floor: every route is walked
-        full = optimal_routes(game, entity)
+    found, full = floored_and_full(monkeypatch, game, entity)
     assert full.optimal and found.optimal
     assert found.revenue == full.revenue == best
     trains = {t.id: t for t in game.route_trains(entity)}
