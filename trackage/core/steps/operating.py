@@ -262,6 +262,11 @@ class DiscardTrain(Step):
         return c[0] if c else None
 
     def active(self) -> bool:
+        return self.anyone_crowded()
+
+    def anyone_crowded(self) -> bool:
+        """Whether :meth:`crowded` names anyone (asked by every step question of every
+        action). Default: the list, worked out; a title may answer sooner, with the same truth."""
         return bool(self.crowded())
 
     def actions(self, entity: Any) -> list[str]:
