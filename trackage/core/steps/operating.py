@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import routes as routemod
@@ -254,8 +254,17 @@ class DiscardTrain(Step):
         game = self.game
         limit = game.train_limit
         # (asked for every step check of every action: a trainless holder is never counted)
-        return [c for group in (game.corporations, game.minors) for c in group
-                if c.trains and sum(1 for t in c.trains if not t.obsolete) > limit(c)]
+        return [c for group in (game.corporations, game.minors) for c in group if self._over(c, limit)]
+
+    @staticmethod
+    def _over(c: Any, limit: Callable[[Any], int]) -> bool:
+        """Whether ``c`` holds more live trains than ``limit(c)`` (counted only when it holds more
+        trains than that at all)."""
+        trains = c.trains
+        if not trains:
+            return False
+        n: int = limit(c)
+        return len(trains) > n and sum(1 for t in trains if not t.obsolete) > n
 
     def current_entity(self) -> Any:
         c = self.crowded()
@@ -266,8 +275,13 @@ class DiscardTrain(Step):
 
     def anyone_crowded(self) -> bool:
         """Whether :meth:`crowded` names anyone (asked by every step question of every
-        action). Default: the list, worked out; a title may answer sooner, with the same truth."""
-        return bool(self.crowded())
+        action). Default: the list's truth, stopping at the first over its limit (the list,
+        worked out, for a step with a :meth:`crowded` of its own); a title may answer sooner."""
+        if type(self).crowded is not DiscardTrain.crowded:
+            return bool(self.crowded())
+        game = self.game
+        limit = game.train_limit
+        return any(self._over(c, limit) for group in (game.corporations, game.minors) for c in group)
 
     def actions(self, entity: Any) -> list[str]:
         return ["discard_train"] if entity is self.current_entity() else []
