@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import routes as routemod
@@ -253,18 +253,10 @@ class DiscardTrain(Step):
     def crowded(self) -> list[Any]:
         game = self.game
         limit = game.train_limit
-        # (asked for every step check of every action: a trainless holder is never counted)
-        return [c for group in (game.corporations, game.minors) for c in group if self._over(c, limit)]
-
-    @staticmethod
-    def _over(c: Any, limit: Callable[[Any], int]) -> bool:
-        """Whether ``c`` holds more live trains than ``limit(c)`` (counted only when it holds more
-        trains than that at all)."""
-        trains = c.trains
-        if not trains:
-            return False
-        n: int = limit(c)
-        return len(trains) > n and sum(1 for t in trains if not t.obsolete) > n
+        # (asked for every step check of every action: a holder of no more trains than its
+        # limit, live or not, is never over it, so its live trains are not counted)
+        return [c for group in (game.corporations, game.minors) for c in group
+                if c.trains and len(c.trains) > (n := limit(c)) and sum(1 for t in c.trains if not t.obsolete) > n]
 
     def current_entity(self) -> Any:
         c = self.crowded()
@@ -281,7 +273,8 @@ class DiscardTrain(Step):
             return bool(self.crowded())
         game = self.game
         limit = game.train_limit
-        return any(self._over(c, limit) for group in (game.corporations, game.minors) for c in group)
+        return any(c.trains and len(c.trains) > (n := limit(c)) and sum(1 for t in c.trains if not t.obsolete) > n
+                   for group in (game.corporations, game.minors) for c in group)
 
     def actions(self, entity: Any) -> list[str]:
         return ["discard_train"] if entity is self.current_entity() else []
