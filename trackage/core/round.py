@@ -207,6 +207,10 @@ class Round:
         self.last_to_act: Any = None
         self.pass_order: list[Any] = []
         self.steps: list[Step] = []
+        # what :meth:`skip_steps` found, kept by :meth:`process` for the first "which step is
+        # active?" of its ``after_process`` (nothing moves between them); None otherwise
+        self.settled: tuple[Step | None] | None = None
+        self.skip_found: tuple[Step | None] | None = None
         for sc in step_classes:
             if isinstance(sc, tuple):
                 cls, opts = sc
@@ -231,6 +235,12 @@ class Round:
         return self.entities[self.entity_index]
 
     def active_step(self, entity: Any = None) -> Step | None:
+        settled = self.settled
+        if settled is not None and entity is None:
+            self.settled = None  # (asked once: whatever follows may move the state)
+            found = self.settled_step(settled[0])
+            if found is not None:
+                return found[0]
         for s in self.steps:
             if not s.active():
                 continue
@@ -297,8 +307,13 @@ class Round:
             self.game.journal.record("pass", entity=getattr(entity, "id", None), step=chosen.description())
         handler(chosen, action, entity)
         self.after_process_before_skip(action)
+        self.skip_found = None
         self.skip_steps()
-        self.after_process(action, entity)
+        self.settled, self.skip_found = self.skip_found, None
+        try:
+            self.after_process(action, entity)
+        finally:
+            self.settled = None
 
     def after_process_before_skip(self, action: dict[str, Any]) -> None:
         pass
@@ -313,14 +328,33 @@ class Round:
 
     def skip_steps(self) -> None:
         cur = self.current_entity_of_round()
+        closed = cur is not None and getattr(cur, "closed", False)
         for s in self.steps:
             if self.OPERATOR_PER_STEP:
                 cur = self.current_entity_of_round()
-            if not s.active() or not s.blocks() or (cur is not None and getattr(cur, "closed", False)):
+                closed = cur is not None and getattr(cur, "closed", False)
+            if not s.active() or not s.blocks() or closed:
                 continue
             if s.blocking():
+                stopped: Step | None = s
                 break
             s.skip()
+        else:
+            stopped = None
+        if not self.OPERATOR_PER_STEP and not closed:
+            self.skip_found = (stopped,)
+
+    def settled_step(self, stopped: Step | None) -> tuple[Step | None] | None:
+        """:meth:`active_step` right after :meth:`skip_steps` stopped at ``stopped`` (None: at
+        no step), with nothing moved since: that step, in a 1-tuple, unless a step before it is
+        still active and might block (a skip that left it active, a ``blocking`` of its own):
+        None (ask again). A step that does not block, with the base ``blocking``, never does."""
+        for s in self.steps:
+            if s is stopped:
+                return (s,)
+            if s.active() and (s.blocks() or type(s).blocking is not Step.blocking):
+                return None
+        return (None,)
 
     def setup(self) -> None:
         pass

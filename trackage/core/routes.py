@@ -197,6 +197,14 @@ def chain_id(paths: Sequence[Path]) -> list[str]:
             seen_junctions.add(b)
     return out
 
+def _logged_hexes(want: Sequence[object]) -> tuple[frozenset[str], tuple[str, ...], str, str]:
+    """A logged connection's hex list: the hex ids it names (a chain names every hex it
+    crosses, a hex's first path in it always, so only chains within them can match), those
+    sorted, and the ids of its first and last hex."""
+    within = frozenset(str(h).split()[0] for h in want)
+    return within, tuple(sorted(within)), str(want[0]).split()[0], str(want[-1]).split()[0]
+
+
 class _OutsideHexes:
     """The paths a walk skips: those of hexes not in ``hex_ids`` (a ``skip_paths`` container)."""
 
@@ -761,7 +769,7 @@ class RouteRules:
     def check_overlap(self, routes: Sequence[Route]) -> None:
         seen: set[TrackKey] = set()
         for r in routes:
-            for key in track_keys(r.paths):
+            for key in r.track_keys:
                 if key in seen:
                     raise RouteError(f"Route cannot reuse track on {key[0].id}", rule="route-overlap")
                 seen.add(key)
@@ -832,6 +840,7 @@ class Route:
         self._resolving = False
         self._chains: ChainCache = chain_cache if chain_cache is not None else {}
         self._paths: list[Path] | None = None
+        self._track: list[TrackKey] | None = None
         self._visited: list[RevenueCenter] | None = None
         self._stops: list[RevenueCenter] | None = None
         self._hexes: list[Hex] | None = None
@@ -868,6 +877,7 @@ class Route:
         self._hexes = None
         self._ordered = None
         self._paths = None
+        self._track = None
         self._subsidy = None
         if all:
             self._cd = None
@@ -887,26 +897,34 @@ class Route:
     def _matching_chains(self, hex_ids: Sequence[str]) -> list[Chain]:
         if not hex_ids:
             return []
-        start_hex = self.rules.hex_by_id(str(hex_ids[0]).split()[0])
-        end_hex = self.rules.hex_by_id(str(hex_ids[-1]).split()[0])
+        want = list(hex_ids)
+        board = self.rules.board
+        memo = board.supply.memo
+        logged = tuple(want)
+        plain = all(isinstance(h, str) for h in want)
+        # what a logged hex list names (ids only: the memo goes with every copy of the game)
+        named: tuple[frozenset[str], tuple[str, ...], str, str] | None = \
+            memo.get(("logged hexes", logged)) if plain else None
+        if named is None:
+            named = _logged_hexes(want)
+            if plain:
+                memo[("logged hexes", logged)] = named
+        within, hexes, start_id, end_id = named
+        start_hex = self.rules.hex_by_id(start_id)
+        end_hex = self.rules.hex_by_id(end_id)
         if start_hex is None or end_hex is None:
             return []
-        want = list(hex_ids)
-        # a chain names every hex it crosses (a hex's first path in it is always listed), so
-        # only chains within the logged hexes can match: the walk needs to go nowhere else
-        within = frozenset(str(h).split()[0] for h in want)
-        board = self.rules.board
-        if not all(isinstance(h, str) for h in want):
+        if not plain:
             return self._walk_matching_chains(want, within, start_hex, end_hex)
         # what the walk reads: the tiles (catalogue objects) and the links of those hexes, and
         # the track the train skips; kept with the game's tile supply, so a run checked
         # again, or the same run in a later operating round, does not walk again
         st = board.state
-        hexes = sorted(within)
-        key = ("logged chains", tuple(want), self.rules.skip_route_track_type(self.train),
-               tuple(st.tile_at.get(h) for h in hexes))
-        links = tuple(st.links.get(h) for h in hexes)
-        memo = board.supply.memo
+        tile_at = st.tile_at
+        links_at = st.links
+        key = ("logged chains", logged, self.rules.skip_route_track_type(self.train),
+               tuple([tile_at.get(h) for h in hexes]))
+        links = tuple([links_at.get(h) for h in hexes])
         got = memo.get(key)
         if got is not None and all(a is b for a, b in zip(got[0], links, strict=True)):
             return list(got[1])
@@ -983,6 +1001,7 @@ class Route:
             self._resolving = False
             self._node_sigs = None
             self._paths = None
+            self._track = None
         return cd
 
     def _resolve(self, cd: list[Segment], conns: list[list[str]]) -> None:
@@ -1034,6 +1053,18 @@ class Route:
                 return p
             self._paths = p
         return p
+
+    @property
+    def track_keys(self) -> list[TrackKey]:
+        """:func:`track_keys` of :attr:`paths`, kept with them (every route of a run checks the
+        overlap of all the run's routes)."""
+        t = self._track
+        if t is None:
+            t = track_keys(self.paths)
+            if self._resolving:
+                return t
+            self._track = t
+        return t
 
     @property
     def ordered_paths(self) -> list[Path]:

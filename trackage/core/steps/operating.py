@@ -253,16 +253,28 @@ class DiscardTrain(Step):
     def crowded(self) -> list[Any]:
         game = self.game
         limit = game.train_limit
-        # (asked for every step check of every action: a trainless holder is never counted)
+        # (asked for every step check of every action: a holder of no more trains than its
+        # limit, live or not, is never over it, so its live trains are not counted)
         return [c for group in (game.corporations, game.minors) for c in group
-                if c.trains and sum(1 for t in c.trains if not t.obsolete) > limit(c)]
+                if c.trains and len(c.trains) > (n := limit(c)) and sum(1 for t in c.trains if not t.obsolete) > n]
 
     def current_entity(self) -> Any:
         c = self.crowded()
         return c[0] if c else None
 
     def active(self) -> bool:
-        return bool(self.crowded())
+        return self.anyone_crowded()
+
+    def anyone_crowded(self) -> bool:
+        """Whether :meth:`crowded` names anyone (asked by every step question of every
+        action). Default: the list's truth, stopping at the first over its limit (the list,
+        worked out, for a step with a :meth:`crowded` of its own); a title may answer sooner."""
+        if type(self).crowded is not DiscardTrain.crowded:
+            return bool(self.crowded())
+        game = self.game
+        limit = game.train_limit
+        return any(c.trains and len(c.trains) > (n := limit(c)) and sum(1 for t in c.trains if not t.obsolete) > n
+                   for group in (game.corporations, game.minors) for c in group)
 
     def actions(self, entity: Any) -> list[str]:
         return ["discard_train"] if entity is self.current_entity() else []

@@ -117,14 +117,12 @@ class RouteRules1822(RouteRules):
     def check_overlap(self, routes) -> None:
         """Track may not be reused by two routes of the same kind (E trains apart); local
         trains use each token once; one of the two Merthyr Tydfil - Pontypool tracks only."""
-        from ...core.routes import track_keys
-
         for kind in (True, False):
             seen = set()
             for r in routes:
                 if (r.train.name == "E") != kind:
                     continue
-                for key in track_keys(r.paths):
+                for key in r.track_keys:
                     if len(key) == 2:  # a path inside a tile: not compared by the reference
                         continue
                     if key in seen:

@@ -23,6 +23,12 @@ class SkipForNational:
             return []
         return super().actions(entity)  # type: ignore[misc]  # mixed in before a Step, which has actions()
 
+    def has_actions(self, entity):
+        """:meth:`actions`' truth: none for a national, else the step's own answer."""
+        if entity.is_corporation and _national(entity):
+            return False
+        return super().has_actions(entity)  # type: ignore[misc]  # mixed in before a Step, which has has_actions()
+
 
 class BuyCompany1861(SkipForNational, BuyCompany1867):
     pass

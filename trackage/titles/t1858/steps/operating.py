@@ -180,6 +180,11 @@ class DiscardTrain1858(DiscardTrain):
         out = [c for c in g.corporations if c.trains and g.num_corp_trains(c) > g.train_limit(c)]
         return sorted(out, key=g.market_order_key)
 
+    def anyone_crowded(self) -> bool:
+        """The truth of :meth:`crowded`, stopping at the first company over its limit."""
+        g = self.game
+        return any(c.trains and g.num_corp_trains(c) > g.train_limit(c) for c in g.corporations)
+
     def discard_key(self, train) -> Hashable:
         """An obsolete train is another choice than a live one of the same name."""
         return (train.name, train.obsolete)
