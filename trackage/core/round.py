@@ -210,7 +210,6 @@ class Round:
         # what :meth:`skip_steps` found, kept by :meth:`process` for the first "which step is
         # active?" of its ``after_process`` (nothing moves between them); None otherwise
         self.settled: tuple[Step | None] | None = None
-        self.skip_found: tuple[Step | None] | None = None
         for sc in step_classes:
             if isinstance(sc, tuple):
                 cls, opts = sc
@@ -307,9 +306,7 @@ class Round:
             self.game.journal.record("pass", entity=getattr(entity, "id", None), step=chosen.description())
         handler(chosen, action, entity)
         self.after_process_before_skip(action)
-        self.skip_found = None
-        self.skip_steps()
-        self.settled, self.skip_found = self.skip_found, None
+        self.settled = self.skip_steps()
         try:
             self.after_process(action, entity)
         finally:
@@ -326,7 +323,9 @@ class Round:
     # steps this same pass then skips or stops at, as the reference does
     OPERATOR_PER_STEP = False
 
-    def skip_steps(self) -> None:
+    def skip_steps(self) -> tuple[Step | None] | None:
+        """Skip the steps with nothing to do, up to the first that blocks; returns that step (in
+        a 1-tuple; None in it: no step blocks) where :meth:`settled_step` may use it, else None."""
         cur = self.current_entity_of_round()
         closed = cur is not None and getattr(cur, "closed", False)
         for s in self.steps:
@@ -341,8 +340,7 @@ class Round:
             s.skip()
         else:
             stopped = None
-        if not self.OPERATOR_PER_STEP and not closed:
-            self.skip_found = (stopped,)
+        return (stopped,) if not self.OPERATOR_PER_STEP and not closed else None
 
     def settled_step(self, stopped: Step | None) -> tuple[Step | None] | None:
         """:meth:`active_step` right after :meth:`skip_steps` stopped at ``stopped`` (None: at

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import routes as routemod
@@ -236,6 +236,13 @@ class Dividend(Step):
         """Title hook: what follows the dividend (default: nothing)."""
 
 
+def _over_limit(holder: Any, limit: Callable[[Any], int]) -> bool:
+    """Whether ``holder`` has more live trains than its limit (one of no more trains than its
+    limit, live or not, is never over it: its live trains are not counted)."""
+    trains = holder.trains
+    return bool(trains) and len(trains) > (n := limit(holder)) and sum(1 for t in trains if not t.obsolete) > n
+
+
 class DiscardTrain(Step):
     """A company over its train limit discards trains, one action each, until within it.
 
@@ -253,10 +260,8 @@ class DiscardTrain(Step):
     def crowded(self) -> list[Any]:
         game = self.game
         limit = game.train_limit
-        # (asked for every step check of every action: a holder of no more trains than its
-        # limit, live or not, is never over it, so its live trains are not counted)
-        return [c for group in (game.corporations, game.minors) for c in group
-                if c.trains and len(c.trains) > (n := limit(c)) and sum(1 for t in c.trains if not t.obsolete) > n]
+        # (asked for every step check of every action)
+        return [c for group in (game.corporations, game.minors) for c in group if _over_limit(c, limit)]
 
     def current_entity(self) -> Any:
         c = self.crowded()
@@ -273,8 +278,7 @@ class DiscardTrain(Step):
             return bool(self.crowded())
         game = self.game
         limit = game.train_limit
-        return any(c.trains and len(c.trains) > (n := limit(c)) and sum(1 for t in c.trains if not t.obsolete) > n
-                   for group in (game.corporations, game.minors) for c in group)
+        return any(_over_limit(c, limit) for group in (game.corporations, game.minors) for c in group)
 
     def actions(self, entity: Any) -> list[str]:
         return ["discard_train"] if entity is self.current_entity() else []
