@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from . import tiles as tilemod
 from .errors import GameError
 from .hexmap import FrozenDict, HexMap, TileSupply, has_impassable_border, targeting
+from .rewind import Tracked
 from .tiles import City, Icon, Placed, Tile
 
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ def rotation_memo(old: Placed) -> dict[Any, Any]:
     return old.spec.upgrade_memos.setdefault("legal rotation", {})
 
 
-class BoardState:
+class BoardState(Tracked):
     """What a game changes on the board. Every value is replaced, never changed in place.
 
     ``tile_at`` hex id -> :class:`Placed`; ``supply`` the available tiles in reference
@@ -143,7 +144,7 @@ def _printed_state(state: BoardState, hex_: Hex, tile: Placed) -> None:
     state.future_label[hid] = t.future_label
 
 
-class Board:
+class Board(Tracked):
     """A game's board: ``hexmap`` and ``supply`` (catalogue), ``state`` (:class:`BoardState`)."""
 
     CLONE_SKIP = ("_graph", "_graph_version", "_derived", "token_error", "unsettled_graph")

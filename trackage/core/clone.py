@@ -28,6 +28,8 @@ import types
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar, cast
 
+from .rewind import Tracked, untracked_twin
+
 _ATOMS: frozenset[type] = frozenset({int, str, float, bool, type(None), bytes, complex, range, type,
                     types.FunctionType, types.BuiltinFunctionType, types.BuiltinMethodType,
                     frozenset, type(Ellipsis), type(NotImplemented)})
@@ -102,9 +104,22 @@ def _make_copier(cls: type) -> Any:
     # the copier's code, written out for this class: one statement per slot (an attribute
     # read and a plain store are much cheaper than a loop of getattr/setattr calls)
     plain_store = all("__setattr__" not in c.__dict__ for c in cls.__mro__ if c is not object)
-    code = ["def copier(o, m, C, A, target=None):",
-            "    n = new(cls) if target is None else target",
-            "    m[id(o)] = n"]
+    # a state class with the undo journal's write barrier: its new objects are filled as the
+    # barrier-free twin (plain stores) and made the class's at the end
+    twin = untracked_twin(cls) if not plain_store and issubclass(cls, Tracked) and len(slots) > 1 else None
+    if twin is not None:
+        plain_store = True
+        code = ["def copier(o, m, C, A, target=None):",
+                "    if target is None:",
+                "        n = new(twin)",
+                "    else:",
+                "        n = target",
+                "        setattr_(n, '__class__', twin)",
+                "    m[id(o)] = n"]
+    else:
+        code = ["def copier(o, m, C, A, target=None):",
+                "    n = new(cls) if target is None else target",
+                "    m[id(o)] = n"]
     if has_dict:
         code += ["    d = getattr(o, '__dict__', None)",
                  "    if d is not None:",
@@ -123,10 +138,13 @@ def _make_copier(cls: type) -> Any:
         store = f"n.{name} = {value}" if plain_store else f"setattr_(n, {name!r}, {value})"
         code += ["    try:", f"        v = o.{name}", "    except AttributeError:", "        pass", "    else:",
                  f"        {store}"]
+    if twin is not None:
+        code.append("    n.__class__ = cls")
     code.append("    return n")
     # (a shared attribute is in the dict's copy as it is)
     policy_items = tuple((k, p) for k, p in policies.items() if p != "share")
-    space: dict[str, Any] = {"new": object.__new__, "cls": cls, "setattr_": object.__setattr__, "take": _take,
+    space: dict[str, Any] = {"new": object.__new__, "cls": cls, "twin": twin, "setattr_": object.__setattr__,
+                             "take": _take,
                              "policies": policies, "policy_items": policy_items}
     space.update({"p_" + name: policies.get(name, "deep") for name in slots})
     exec("\n".join(code), space)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from .kinds import Kinds  # every owner's kind flags (is_player, is_corporation ...)
 from .money import CashHolder
+from .rewind import Tracked
 
 if TYPE_CHECKING:
     from .market import SharePrice
@@ -82,6 +83,7 @@ def without(certificates: tuple[Share, ...], share: Share) -> tuple[Share, ...]:
 
 
 class Player(CashHolder, ShareHolder):
+    IN_PLACE = ("companies",)
     __slots__ = ("bankrupt", "cash", "companies", "id", "name", "passed", "penalty")
     is_player = True
 
@@ -165,7 +167,7 @@ class Company(Kinds):
         return f"<Company {self.sym}>"
 
 
-class Share:
+class Share(Tracked):
     __slots__ = ("buyable", "corporation", "counts_for_limit", "index", "owner", "percent", "president")
 
     def __init__(self, corporation: Corporation, index: int, percent: int, president: bool):
@@ -242,6 +244,7 @@ class ShareBundle:
 
 class Corporation(CashHolder, ShareHolder):
     """A share-issuing company: majors, and minors modelled as corporations."""
+    IN_PLACE = ("share_holders", "trains", "companies", "tokens", "shares", "operating_history")
 
     # slots, not a __dict__: a game copy copies them with one read and one store each (a
     # title's subclass declares its own attributes the same way)
@@ -373,6 +376,7 @@ class OperatingInfo:
 class Minor(CashHolder):
     """An operator without shares (a "minor" in the reference): one owner, a treasury,
     trains and station tokens. It floats when the title says so (``float_``)."""
+    IN_PLACE = ("trains", "companies", "tokens", "operating_history")
 
     __slots__ = ("_floated", "cash", "city", "closed", "companies", "coordinates", "data", "name",
                  "operating_history", "owner", "sym", "tokens", "trains", "type")  # as a corporation's

@@ -20,6 +20,7 @@ from .money import Bank, CashHolder, pay
 from .pipeline import Pipeline, listing_entities, trials_only
 from .programs import LIVE_TYPES
 from .programs import new_state as programs_state
+from .rewind import Tracked
 from .rng import Rng
 from .round import OperatingRound, Round, StockRound, starting_at
 from .shares import ShareMarket
@@ -94,17 +95,23 @@ def _forgetting(game: Any, f: Callable[..., R], *args: Any, **kwargs: Any) -> R:
             board.forget_views()
 
 
-class Game:
+class Game(Tracked):
+    # the containers the rules change in place (saved before each live action for an undo,
+    # trackage.core.rewind); a title's own ones are named here too (absent ones are passed by)
+    IN_PLACE = ("corporations", "companies", "minors", "phase_revenue", "formed", "minor_trains", "_stubs",
+                "interest_paid", "interest", "national_reservations", "defunct_corporations", "trainless_major",
+                "potential_discard_trains", "passers_first_stock_round", "player_debt", "green_tokens",
+            "hex_token_owners", "company_discount", "company_trains", "exchanges")
     # how a copy treats the game's attributes (trackage.core.clone): the title's data is
     # catalogue; the log, the actions and the snapshots are records that are never changed
     CLONE_SHARE: tuple[str, ...] = ("data", "raw_options", "optional_rules")
     CLONE_SHALLOW: tuple[str, ...] = ("actions", "log", "warnings", "redo_stack", "snapshots")
     # history and the pipeline's own flags
-    STATE_EXCLUDE: tuple[str, ...] = ("snapshots", "redo_stack", "_gate", "_unlisted", "_asking", "_live_to",
+    STATE_EXCLUDE: tuple[str, ...] = ("snapshots", "redo_stack", "_gate", "_unlisted", "_asking", "_live_to", "_rewinds",
                                       "_moves", "_listing", "_listing_busy", "_suggested", "_suggesting",
                                       "check_programs")
     # (the listing's memo and its key belong to this game object: a copy starts without them)
-    CLONE_SKIP: tuple[str, ...] = ("_gate", "_unlisted", "_asking", "_moves", "_listing", "_listing_busy",
+    CLONE_SKIP: tuple[str, ...] = ("_gate", "_unlisted", "_asking", "_moves", "_listing", "_listing_busy", "_rewinds",
                                    "_suggested", "_suggesting")
     SNAPSHOT_EVERY = 16
     # older than SNAPSHOT_SPARSE_AFTER actions, only every SNAPSHOT_SPARSE_EVERY-th snapshot is
@@ -119,6 +126,11 @@ class Game:
     # a copy (and the collector its garbage) worth more than the listing's own work
     # (docs/speed.md, "the live loop outside the listing")
     LIVE_SNAPSHOT_EVERY = 16
+    # live play records what each action changes (trackage.core.rewind), so that a refusal and
+    # an undo put back just that; the records of the last REWIND_KEEP actions are kept
+    REWIND = True
+    REWIND_KEEP = 32
+    _rewinds: tuple[tuple[int, Any, tuple[int, int]], ...] = ()  # (actions before, record, log lengths)
     _live_to = -1  # the number of actions after the last one applied by process()
     _moves = 0  # counts every change of this game object's state through the pipeline
     _listing: tuple[int, list[dict[str, Any]]] | None = None  # the whole listing at _moves
@@ -921,6 +933,20 @@ class Game:
         return {str(k): v for k, v in vals}
 
     # ------------------------------------------------------------- play API
+    def rewind_owners(self) -> list[Any]:
+        """The state objects whose in-place containers (``IN_PLACE``) an undo journal saves
+        before each live action (:mod:`trackage.core.rewind`): the game, its index and depot,
+        the players and operators, the round and its steps. A title adds its own holders."""
+        index = self.index
+        out: list[Any] = [self, index, self.depot, *self.players, *index.corporations.values(), *index.minors.values()]
+        # a closed operator may be in no list and still hold trains that rust
+        out.extend({id(t.owner): t.owner for t in self.depot.trains if t.owner is not None}.values())
+        r = self.round
+        if r is not None:
+            out.append(r)
+            out.extend(r.steps)
+        return out
+
     def acting_entities(self) -> list[Any]:
         return [e for e in self.round.active_entities() if e is not None]
 

@@ -13,13 +13,15 @@ from typing import TYPE_CHECKING, Any
 
 from .entities import entity_type
 from .errors import ActionFormatError
+from .rewind import Tracked
 
 if TYPE_CHECKING:
     from .game import Game
 
 
-class Index:
+class Index(Tracked):
     """The game's players, corporations, companies and minors by id."""
+    IN_PLACE = ("corporations",)
 
     __slots__ = ("companies", "corporations", "game", "minors", "players")
 

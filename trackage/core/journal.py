@@ -26,6 +26,8 @@ from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import Any
 
+from .rewind import Tracked
+
 #: why money moves, after the seeds' tables "where the money goes"; every flow names one
 MONEY_CATEGORIES: Mapping[str, str] = MappingProxyType({
     "starting_cash": "the money each player starts with, from the bank",
@@ -87,7 +89,7 @@ class Event:
         return {"kind": self.kind, "action": self.action, **self.fields}
 
 
-class Journal:
+class Journal(Tracked):
     """The events of one game. ``action`` is the id the next events are tied to; the
     pipeline sets it before each action is applied; ``tail`` is the last event (None: none)."""
 

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from .rewind import Tracked
 
-class Kinds:
+
+class Kinds(Tracked):
     """The kind flags of an owner or payer, all ``False`` here; each kind sets its own."""
 
     __slots__ = ()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .rewind import Tracked
+
 if TYPE_CHECKING:
     from .journal import Journal
 
@@ -61,7 +63,7 @@ def parse_cell(cell: dict[str, Any] | None, row: int, col: int) -> SharePrice | 
     return SharePrice(int(cell["price"]), row, col, cell.get("types", []))
 
 
-class StockMarket:
+class StockMarket(Tracked):
     """The market grid (catalogue: ``market``, ``par_prices``) and its state: the
     corporations on each cell (``cells``: cell -> tuple, in arrival order) and whether the
     top was reached."""

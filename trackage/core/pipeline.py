@@ -24,6 +24,7 @@ from .errors import ActionFormatError, GameError, GameOverError
 from .journal import record_round
 from .programs import PROGRAM_TYPES, after_action, is_available, round_changed
 from .programs import process as process_program
+from .rewind import Rewind, current, recording
 
 if TYPE_CHECKING:
     from .game import Game
@@ -68,6 +69,7 @@ def changed(game: Game) -> None:
     """Say that ``game``'s state was changed outside the play API (a what-if, a test's set-up):
     what was worked out for the state before (the remembered listing) is not used again."""
     game._moves = (game._moves or 0) + 1
+    game._rewinds = ()  # changes made outside the record: its undo no longer fits
 
 
 def listing_entities(game: Game) -> list[Any]:
@@ -96,15 +98,24 @@ class Pipeline:
         game = self.game
         misfit = schema.check(action, loading=game.loading)
         n = len(game.actions)
-        # no copy when a replay can take the action back: every action since the last
-        # snapshot, a few back, was applied live by process() (the last one is, and so were
-        # those before it, or a snapshot would have been taken); a copy at the positions the
-        # history keeps (multiples of LIVE_SNAPSHOT_EVERY), and when the last is that far back
+        # live play records what the action changes (trackage.core.rewind): a refusal and an
+        # undo put it back in place. A copy is still taken at the positions the history keeps
+        # (multiples of LIVE_SNAPSHOT_EVERY), for undos further back than the records kept
         every = game.LIVE_SNAPSHOT_EVERY
-        replayable = (game._live_to == n and not game.loading and n % every != 0
-                      and n - max(game.snapshots, default=-every) < every)
-        before = None if replayable else snapshot(game)
-        history = None if before is not None else self.history()
+        rec = Rewind(game, game.rewind_owners()) if game.REWIND and not game.loading else None
+        if rec is not None:
+            before = snapshot(game) if n % every == 0 else None
+            history = None
+        else:
+            # no copy when a replay can take the action back: every action since the last
+            # snapshot, a few back, was applied live by process() (the last one is, and so
+            # were those before it, or a snapshot would have been taken)
+            replayable = (game._live_to == n and not game.loading and n % every != 0
+                          and n - max(game.snapshots, default=-every) < every)
+            before = None if replayable else snapshot(game)
+            history = None if before is not None else self.history()
+            game._rewinds = ()
+        lengths = (len(game.log), len(game.warnings))
         # the gate guards the outermost call only: trials the rules run on copies are not moves
         gated = not game.loading and game.LISTED_ONLY and not _GATING.get()
         try:
@@ -112,7 +123,8 @@ class Pipeline:
             game._unlisted = None
             token = _GATING.set(True) if gated else None
             try:
-                self.apply(action, live=True)
+                with recording(rec):
+                    self.apply(action, live=True)
             finally:
                 if token is not None:
                     _GATING.reset(token)
@@ -120,16 +132,16 @@ class Pipeline:
                 # the rules let it through, but it is no legal action: refused all the same
                 raise game._unlisted
         except GameError as e:
-            self.take_back(n, before, history)
+            self.take_back(n, before, history, rec, lengths)
             raise e.with_action(action) from None
         except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError, AssertionError) as e:
             # (an assert states what the rules guarantee for a listed action: one that fails
             # was reached by an impossible action, as a None's missing attribute would be)
-            self.take_back(n, before, history)
+            self.take_back(n, before, history, rec, lengths)
             raise ActionFormatError(f"malformed or impossible action: {type(e).__name__}: {e}", action) from e
         except Exception:
             # an engine bug: still leave the game as it was, and let the error show itself
-            self.take_back(n, before, history)
+            self.take_back(n, before, history, rec, lengths)
             raise
         finally:
             game._gate = False
@@ -138,6 +150,9 @@ class Pipeline:
         game.redo_stack = []
         if before is not None:
             self.keep_snapshot(n, before)
+        if rec is not None:
+            keep = game.REWIND_KEEP
+            game._rewinds = (*(game._rewinds or ())[1 - keep:], (n, rec, lengths))  # (a copy starts with None)
         game._live_to = len(game.actions)
 
     def history(self) -> dict[str, Any]:
@@ -146,12 +161,17 @@ class Pipeline:
         game = self.game
         return {name: list(getattr(game, name)) for name in game.CLONE_SHALLOW if name != "snapshots"}
 
-    def take_back(self, n: int, before: Game | None, history: dict[str, Any] | None) -> None:
-        """Leave the game as it was after its first ``n`` actions: a copy of ``before`` when
-        one was taken, or else a replay from the last snapshot with the records put back."""
+    def take_back(self, n: int, before: Game | None, history: dict[str, Any] | None, rec: Rewind | None = None,
+                  lengths: tuple[int, int] = (0, 0)) -> None:
+        """Leave the game as it was after its first ``n`` actions: the record of what the
+        action changed put back, or a copy of ``before`` when one was taken, or else a replay
+        from the last snapshot with the records put back."""
         game = self.game
         game._gate = False
         game._unlisted = None
+        if rec is not None:
+            self.rewind(rec, n, lengths)
+            return
         if before is not None:
             self.restore(before)
             return
@@ -162,11 +182,28 @@ class Pipeline:
             setattr(game, name, value)
         game.snapshots = snaps
 
+    def rewind(self, rec: Rewind, n: int, lengths: tuple[int, int]) -> None:
+        """Put back what ``rec`` recorded of the action after the first ``n`` (the game's
+        own objects, as they were), and the pipeline's records to their lengths then."""
+        game = self.game
+        moves = game._moves or 0
+        rec.undo()
+        game._moves = moves + 1  # a new state number: nothing remembered for a later one is used
+        del game.actions[n:]
+        del game.log[lengths[0]:]
+        del game.warnings[lengths[1]:]
+
     def apply(self, action: dict[str, Any], record: bool = True, live: bool = False) -> None:
         """Apply ``action`` and its ``auto_actions`` without the error handling of
         :meth:`process` (a log import, a replay, a trial on a copy), and record it. ``live``
         (a move through :meth:`process`): the players' programs make the auto actions."""
         game = self.game
+        rec = current()
+        if rec is not None and rec.game is not game:
+            # a trial on a copy inside a recorded action: the copy's changes are not the action's
+            with recording(None):
+                self.apply(action, record, live)
+            return
         if not game.actions and 0 not in game.snapshots:
             game.snapshots = {0: snapshot(game)}  # the start: undo never rebuilds the game
         atype = action["type"]
@@ -284,6 +321,7 @@ class Pipeline:
         clone_into(snap, game)
         game.snapshots = snaps
         game._moves = (game._moves or 0) + 1
+        game._rewinds = ()  # the game's objects are new: the records name the old ones
 
     def keep_snapshot(self, n: int, snap: Game) -> None:
         """Remember ``snap`` as the state after ``n`` actions: the last few, every
@@ -305,6 +343,7 @@ class Pipeline:
 
         game = self.game
         actions = list(actions)
+        game._rewinds = ()
         game.strict = strict
         game.loading = True
         every = game.SNAPSHOT_EVERY
@@ -346,14 +385,25 @@ class Pipeline:
         game.snapshots = kept
 
     def undo(self) -> dict[str, Any]:
-        """Take back the last action; returns it."""
+        """Take back the last action; returns it. A live action recorded by :meth:`process`
+        is put back by its record; any other is replayed to from the nearest snapshot."""
         game = self.game
         if not game.actions:
             raise GameError("nothing to undo", rule="nothing-to-undo")
         last = game.actions[-1]
+        n = len(game.actions) - 1
         was_imported = len(game.actions) <= game.imported
         redo = game.redo_stack + [(last, was_imported)]
-        self.replay_to(len(game.actions) - 1)
+        records = game._rewinds or ()
+        if records and records[-1][0] == n and not was_imported:
+            _, rec, lengths = records[-1]
+            game._rewinds = records[:-1]
+            self.rewind(rec, n, lengths)
+            game.snapshots = {k: v for k, v in game.snapshots.items() if k <= n}
+            if game._live_to > n:
+                game._live_to = n
+        else:
+            self.replay_to(n)
         game.redo_stack = redo
         return last
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any, TypeVar
 
+from .rewind import Tracked
+
 T = TypeVar("T")
 
 _A = 1_103_515_245
@@ -12,7 +14,7 @@ _C = 12_345
 _M = 2**31
 
 
-class Rng:
+class Rng(Tracked):
     __slots__ = ("state",)
 
     def __init__(self, seed: int):

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from .errors import GameError, OutOfTurnError
+from .rewind import Tracked
 
 
 def starting_at(seq: list[Any], first: Any) -> list[Any]:
@@ -28,11 +29,13 @@ def ranged(action: dict[str, Any], lo: int, hi: int, step: int = 1) -> dict[str,
             "canonical_prices": sorted({lo, mid, hi})}
 
 
-class Step:
+class Step(Tracked):
     """A unit of a round. Subclasses fill ``HANDLERS``: action type -> the method (function or
     name) that processes it. The table is resolved when the class is defined, against the
     class itself (so a subclass's override of a handler is the one called), and a handler
     that does not exist is an error at import, not at play."""
+    IN_PLACE = ("companies", "discount")
+    IN_PLACE_PARTS = ("auction",)
 
     HANDLERS: ClassVar[dict[str, Any]] = {}
     #: What the step is about, for the player (default: the class name); or override :meth:`description`.
@@ -194,7 +197,13 @@ class Step:
         return out
 
 
-class Round:
+class Round(Tracked):
+    # what an undo saves before each live action (trackage.core.rewind): the containers rounds
+    # change in place, and the parts (bids per item) whose own containers are saved too
+    IN_PLACE = ("bids", "current_actions", "pass_order", "laid_hexes", "gauges_added", "pullmans", "acquired_companies",
+                "exchanged_by", "pending_tokens", "offering", "converts", "entities", "approvals", "votes", "voters")
+    IN_PLACE_NESTED = ("players_bought", "players_sold")
+    IN_PLACE_PARTS = ("bids",)
     NAME = "Round"
     #: the round's kind as the site abbreviates it (a merger pass names its rounds so); "" when none
     SHORT_NAME = ""

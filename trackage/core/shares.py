@@ -7,13 +7,14 @@ from typing import TYPE_CHECKING, Any
 from .entities import ShareBundle
 from .errors import GameError
 from .money import pay
+from .rewind import Tracked
 
 if TYPE_CHECKING:
     from .entities import Corporation, Share, SharePoolHolder
     from .game import Game
 
 
-class ShareMarket:
+class ShareMarket(Tracked):
     """Moves certificates between holders and keeps presidencies right.
 
     ``allow_president_sale``: the president's certificate may go to the pool,

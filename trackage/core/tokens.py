@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .rewind import Tracked
+
 if TYPE_CHECKING:
     from .hexmap import Hex
     from .tiles import City
@@ -18,7 +20,7 @@ if TYPE_CHECKING:
 __all__ = ["Token"]
 
 
-class Token:
+class Token(Tracked):
     """``corporation``, ``price``, ``type`` ("normal", "neutral", "destination", ...),
     ``used``, ``city``, ``hex``, ``extra`` (in an extra slot), ``cheater`` (in a slot
     created beyond the printed ones), ``status`` (free for titles)."""

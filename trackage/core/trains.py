@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from .rewind import Tracked
+
 if TYPE_CHECKING:
     from .game import Game
 
@@ -19,7 +21,7 @@ def _names(trigger: object, bought: Train) -> bool:
     return bought.sym in names or bought.id in names
 
 
-class Train:
+class Train(Tracked):
     """One train card. ``id`` keeps the base name even when bought as a variant."""
 
     __slots__ = (
@@ -96,6 +98,7 @@ class Train:
 
 class Depot(Kinds):
     """All trains in definition order; ``upcoming`` are the ones not yet sold."""
+    IN_PLACE = ("upcoming", "trains", "discarded")
 
     CLONE_SKIP = ("_cache",)  # a memo of depot_trains()
 
@@ -179,7 +182,7 @@ class Depot(Kinds):
         return min(prices) if prices else None
 
 
-class PhaseTrack:
+class PhaseTrack(Tracked):
     """The phases of a title and the current one."""
 
     CLONE_SHARE = ("phases", "_names")

@@ -24,19 +24,21 @@ from typing import Any, ClassVar
 
 from ..actions import amount
 from ..errors import GameError
+from ..rewind import Tracked
 from ..round import ranged
 
 #: A bid: (entity, price, item). A plain tuple, so copies of a game share nothing with it.
 Bid = tuple[Any, int, Any]
 
 
-class Bids:
+class Bids(Tracked):
     """The bids on one item, oldest first, the bidders still in, and those of them who
     declined it at its price (passed before any bid; a bid clears the list).
 
     Plain data (copied with the game by :mod:`trackage.core.clone`). It reads as the sequence
     of its bids: ``len(bids)``, ``bids[0]``, iteration.
     """
+    IN_PLACE = ("bids", "bidders", "declined")
 
     __slots__ = ("bidders", "bids", "declined", "item")
 

@@ -18,6 +18,7 @@ from ...core.game import Game
 from ...core.graph import TrackGraph
 from ...core.market import StockMarket
 from ...core.money import pay
+from ...core.rewind import Tracked
 from ...core.round import OperatingRound, Round, StockRound
 from ...core.steps.operating import DiscardTrain
 from ...core.tokens import Token
@@ -110,7 +111,7 @@ class OperatingRound1867(OperatingRound):
     OPERATOR_PER_STEP = True  # a bankruptcy/nationalisation inside a skip starts the next operator
 
 
-class StaleTrackGraph(TrackGraph):
+class StaleTrackGraph(Tracked, TrackGraph):
     """A track graph whose answers are part of the game's state (quirk stale-graph)."""
 
     DERIVED = False
@@ -118,6 +119,7 @@ class StaleTrackGraph(TrackGraph):
     # copies the corporations they are keyed by and shares the results
     CLONE_KEYS = ("_local_routes", "_connected_hexes", "_connected_nodes", "_connected_paths", "_reachable_hexes",
                   "_offered", "_walked_routes", "_tokenable_cities", "_by_token", "_can_token", "_pending")
+    IN_PLACE = CLONE_KEYS  # its answers are state: an undo puts them back
 
     def answers(self) -> dict:
         """What the graph has answered so far (its caches map corporations to results that
@@ -149,6 +151,12 @@ class MergerRound(Round):
         if not ents or self.entity_index >= len(ents):
             return None
         return ents[self.entity_index]
+
+    def rewind_owners(self) -> list:
+        owners = super().rewind_owners()
+        if self.track_graph is not None:
+            owners.append(self.track_graph)  # its answers are state (quirk stale-graph)
+        return owners
 
     def setup(self):
         self.skip_steps()

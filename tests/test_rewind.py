@@ -1,0 +1,141 @@
+"""The undo journal (trackage.core.rewind): a live action taken back by its record leaves every
+state object of the game as it was, the same objects holding the same values."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from trackage.core.errors import GameError
+from trackage.core.pipeline import Pipeline
+from trackage.core.rewind import Rewind, Tracked, recording
+from trackage.core.state import full_state
+from trackage.playout import COMBOS, choose
+from trackage.rewindcheck import check_live, check_log, differences, marks
+from trackage.titles import new_game
+
+from conftest import require_fixtures
+
+TITLES = ["1822", "1825", "1858", "1858India", "1861", "1867", "1893"]
+LOGS = [p for t in TITLES for p in require_fixtures(t)]
+
+
+def _game(title: str, seed: int):
+    n, options = COMBOS[title][seed % len(COMBOS[title])]
+    return new_game(title, [{"id": i + 1, "name": f"P{i + 1}"} for i in range(n)], options, seed)
+
+
+def _play(game, rng: random.Random, decisions: int) -> None:
+    for _ in range(decisions):
+        legal = game.legal_actions()
+        if game.finished or not legal:
+            return
+        game.process(game.playout_choose(rng, legal) or choose(rng, legal, game.PLAYOUT_WEIGHTS))
+
+
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: f"{p.parent.name}/{p.stem}" if p is not None else "absent")
+def test_every_action_of_a_shared_log_is_put_back(path: Path) -> None:
+    # every action applied under a record and taken back: the whole state is the same objects
+    # holding the same values as before it (then applied for good, and on to the next)
+    assert check_log(path, every=2) == []
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_live_undo_by_record(title: str) -> None:
+    game = _game(title, 1)
+    assert check_live(game, 200, seed=1) == []
+    assert len(game.actions) > 50
+
+
+@pytest.mark.parametrize("title", ["1822", "1858", "1867"])
+def test_undo_by_record_replays_nothing_and_matches_a_replay(title: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = _game(title, 2)
+    _play(game, random.Random(2), 120)
+    reference = game.copy()
+    n = len(game.actions)
+    rng = random.Random(5)
+    _play(game, rng, 10)
+    made = len(game.actions) - n
+    assert made == 10
+    # ten live actions back by their records: no snapshot restored, no action replayed
+    monkeypatch.setattr(Pipeline, "replay_to", lambda self, n: pytest.fail("undo replayed"))
+    for _ in range(made):
+        game.undo()
+    monkeypatch.undo()
+    assert full_state(game) == full_state(reference)
+    # and forward again: redo gives the state the actions gave
+    for _ in range(made):
+        game.redo()
+    again = reference.copy()
+    _play(again, random.Random(5), 10)
+    assert full_state(game) == full_state(again)
+
+
+@pytest.mark.parametrize("title", ["1822", "1893"])
+def test_a_refused_action_leaves_the_same_objects(title: str) -> None:
+    game = _game(title, 3)
+    rng = random.Random(3)
+    refused = 0
+    for _ in range(150):
+        legal = game.legal_actions()
+        if game.finished or not legal:
+            break
+        priced = [a for a in legal if "price" in a]
+        if priced:
+            bad = dict(priced[0])
+            hi = bad.pop("price_range", (bad["price"], bad["price"]))[1]
+            bad["price"] = hi + 7
+            before = marks(game)
+            with pytest.raises(GameError):
+                game.process(bad)
+            assert differences(before, marks(game)) == []
+            refused += 1
+        game.process(game.playout_choose(rng, legal) or choose(rng, legal, game.PLAYOUT_WEIGHTS))
+    assert refused >= 10
+
+
+def test_a_copy_inside_a_recorded_action_is_not_recorded() -> None:
+    game = _game("1893", 0)
+    _play(game, random.Random(0), 30)
+    action = game.legal_actions()[0]
+    rec = Rewind(game, game.rewind_owners())
+    with recording(rec):
+        trial = game.copy()
+        Pipeline(trial).apply(dict(action))  # a trial, as the rules run them
+    theirs = {id(o) for o in marks(trial).values() for o in [o[1]]}
+    assert not [w for w in rec.writes if id(w[0]) in theirs]
+
+
+def test_copies_are_of_the_games_own_classes() -> None:
+    # a copy fills its objects as barrier-free twins and gives them their class back
+    game = _game("1867", 0)
+    _play(game, random.Random(0), 40)
+    copy = game.copy()
+    for _, obj, _ in marks(copy).values():
+        if isinstance(obj, Tracked):
+            assert type(obj).__setattr__ is Tracked.__setattr__, type(obj)
+    rec = Rewind(copy, copy.rewind_owners())
+    with recording(rec):
+        copy.players[0].cash += 1
+    assert rec.writes and rec.writes[0][0] is copy.players[0]
+
+
+def test_shared_log_undo_after_import_still_replays() -> None:
+    # actions imported from a log have no record: undo replays to them from a snapshot
+    path = require_fixtures("1893")[0]
+    if not isinstance(path, Path):
+        pytest.skip("NO FIXTURES: 1893 (set TRACKAGE_FIXTURES)")
+    data = json.loads(path.read_text())
+    from trackage.core.log import filter_actions
+    from trackage.replay import game_from_log
+
+    game = game_from_log(data)
+    actions = filter_actions(data["actions"])[:120]
+    game.load(actions)
+    before = full_state(game)
+    game.undo()
+    game.redo()
+    assert full_state(game) == before

@@ -1,0 +1,149 @@
+"""The undo journal: a live action taken back by putting back what it changed.
+
+While an action is applied under :func:`recording`, every attribute written on a state object
+(a :class:`Tracked` one: players, companies, operators, certificates, trains, tokens, the
+market, the board's state, rounds, steps, the game) is noted with the value it replaced, and
+the containers that state objects change in place (a class names them in ``IN_PLACE``, or in
+``IN_PLACE_NESTED`` for a dict whose values are containers changed in place) are copied, one
+level, before the action starts, for every object the game names in ``rewind_owners()``.
+:meth:`Rewind.undo` puts every attribute back, newest first, and every saved container's
+contents back into the same container, so the game is again the very objects it was (not a
+copy of them): what refers to them stays true.
+
+What is not recorded: writes to objects that are not :class:`Tracked` (derived views, which
+are memoised on versions, and the catalogue, which never changes), the pipeline's own records
+(the action list, the log: the pipeline takes its entries back itself) and containers changed
+in place that no class names. The last would be a bug; ``trackage.rewindcheck`` finds it (a
+walk of the whole state before an action and after its undo, compared object by object).
+
+Objects made by a copy (:mod:`trackage.core.clone`) are filled without the write barrier.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import types
+from collections.abc import Iterable, Iterator
+from typing import Any, ClassVar
+
+MISSING: Any = object()  # an attribute that had no value before the write
+
+# the record of the action being applied in this context (thread, task), or None: a game's
+# process() sets it around its own action only, so a trial on a copy inside it records into
+# its own record (or none), never into the outer action's
+_RECORDING: contextvars.ContextVar[Rewind | None] = contextvars.ContextVar("trackage_rewind", default=None)
+
+_CONTAINERS = (list, dict, set)
+_MEMBER = types.MemberDescriptorType
+
+
+class Tracked:
+    """A state object: its attribute writes are noted while an action is recorded."""
+
+    __slots__ = ()
+    # attributes holding a list, dict or set that the rules change in place (not replace)
+    IN_PLACE: ClassVar[tuple[str, ...]] = ()
+    # attributes holding a dict whose values are lists, dicts or sets changed in place
+    IN_PLACE_NESTED: ClassVar[tuple[str, ...]] = ()
+    # attributes holding a state object (or a dict or list of them) whose own IN_PLACE
+    # containers are saved with this one's (a round's bids, an auction step's item)
+    IN_PLACE_PARTS: ClassVar[tuple[str, ...]] = ()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        rec = _RECORDING.get()
+        if rec is not None:
+            rec.writes.append((self, name, _old(self, name)))
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        rec = _RECORDING.get()
+        if rec is not None:
+            rec.writes.append((self, name, _old(self, name)))
+        object.__delattr__(self, name)
+
+
+def _old(obj: Any, name: str) -> Any:
+    """The value ``obj`` itself holds as ``name`` (MISSING: none of its own, even where its
+    class has a default)."""
+    d = getattr(obj, "__dict__", None)
+    if d is not None:
+        v = d.get(name, MISSING)
+        if v is not MISSING or type(getattr(type(obj), name, None)) is not _MEMBER:
+            return v
+    return getattr(obj, name, MISSING)
+
+
+class Rewind:
+    """What one action changed, to be put back: attribute writes in order, and the contents
+    of the owners' in-place containers before it."""
+
+    __slots__ = ("game", "saved", "writes")
+
+    def __init__(self, game: Any, owners: Iterable[Any]) -> None:
+        self.game = game  # whose action this is (work on other games inside it is not recorded)
+        self.writes: list[tuple[Any, str, Any]] = []
+        saved: list[tuple[Any, Any]] = []
+        todo = list(owners)
+        while todo:
+            owner = todo.pop()
+            cls = type(owner)
+            for name in cls.IN_PLACE:
+                c = getattr(owner, name, None)
+                if type(c) in _CONTAINERS:
+                    saved.append((c, c.copy()))
+            for name in cls.IN_PLACE_NESTED:
+                d = getattr(owner, name, None)
+                if type(d) is dict:
+                    saved.append((d, d.copy()))
+                    saved.extend((v, v.copy()) for v in d.values() if type(v) in _CONTAINERS)
+            for name in cls.IN_PLACE_PARTS:
+                part = getattr(owner, name, None)
+                if isinstance(part, Tracked):
+                    todo.append(part)
+                elif type(part) is dict:
+                    todo.extend(v for v in part.values() if isinstance(v, Tracked))
+        self.saved = saved
+
+    def undo(self) -> None:
+        """Put back everything recorded (called once, with recording off)."""
+        setattr_, delattr_ = object.__setattr__, object.__delattr__
+        for obj, name, old in reversed(self.writes):
+            if isinstance(getattr(type(obj), name, None), property):
+                continue  # a property's setter: the stores it made are put back themselves
+            if old is MISSING:
+                with contextlib.suppress(AttributeError):
+                    delattr_(obj, name)
+            else:
+                setattr_(obj, name, old)
+        for c, contents in self.saved:
+            if c != contents:
+                if type(c) is list:
+                    c[:] = contents
+                else:
+                    c.clear()
+                    c.update(contents)
+        self.writes = []
+        self.saved = []
+
+
+def current() -> Rewind | None:
+    """The record being made in this context, if any."""
+    return _RECORDING.get()
+
+
+@contextlib.contextmanager
+def recording(rec: Rewind | None) -> Iterator[Rewind | None]:
+    """Within it, state writes are noted in ``rec`` (None: in no record, e.g. a log import)."""
+    token = _RECORDING.set(rec)
+    try:
+        yield rec
+    finally:
+        _RECORDING.reset(token)
+
+
+def untracked_twin(cls: type) -> type:
+    """A class of the same layout as ``cls`` without the write barrier: a copy fills its new
+    objects as one of these (plain stores) and then makes them ``cls``'s."""
+    return type(cls.__name__, (cls,), {"__slots__": (), "__setattr__": object.__setattr__,
+                                       "__delattr__": object.__delattr__, "__module__": cls.__module__})
