@@ -28,7 +28,8 @@ from trackage.titles import new_game
 
 ENTITIES = (Player, Company, Corporation, Minor, Train, Share)
 # the game's history: other games (snapshots) and records, not the state its rules read
-HISTORY = frozenset({"snapshots", "redo_stack", "actions", "log", "warnings", "_rewinds"})  # (_rewinds: the undo records hold the values actions replaced)
+# (_rewinds: the undo records hold the values the actions replaced)
+HISTORY = frozenset({"snapshots", "redo_stack", "actions", "log", "warnings", "_rewinds"})
 WALKED_ATOMS = _ATOMS - {types.FunctionType}  # a function's closure may hold state
 
 

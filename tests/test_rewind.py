@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
+from conftest import require_fixtures
 
 from trackage.core.errors import GameError
 from trackage.core.pipeline import Pipeline
@@ -16,8 +17,6 @@ from trackage.core.state import full_state
 from trackage.playout import COMBOS, choose
 from trackage.rewindcheck import check_live, check_log, differences, marks
 from trackage.titles import new_game
-
-from conftest import require_fixtures
 
 TITLES = ["1822", "1825", "1858", "1858India", "1861", "1867", "1893"]
 LOGS = [p for t in TITLES for p in require_fixtures(t)]

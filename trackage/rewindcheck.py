@@ -29,7 +29,7 @@ def _held(v: Any) -> Any:
 
 def _names(t: type, o: Any, memo: dict[type, list[tuple[str, str]]]) -> list[tuple[str, str]]:
     """The attributes of ``o`` the walk follows, with their copy policy."""
-    names = [n for n in getattr(o, "__dict__", {})]
+    names = list(getattr(o, "__dict__", {}))
     known = memo.get(t)
     if known is None:
         known = memo[t] = [(n, _policy(t, n)) for n in _slot_names(t)]

@@ -107,8 +107,8 @@ class Game(Tracked):
     CLONE_SHARE: tuple[str, ...] = ("data", "raw_options", "optional_rules")
     CLONE_SHALLOW: tuple[str, ...] = ("actions", "log", "warnings", "redo_stack", "snapshots")
     # history and the pipeline's own flags
-    STATE_EXCLUDE: tuple[str, ...] = ("snapshots", "redo_stack", "_gate", "_unlisted", "_asking", "_live_to", "_rewinds",
-                                      "_moves", "_listing", "_listing_busy", "_suggested", "_suggesting",
+    STATE_EXCLUDE: tuple[str, ...] = ("snapshots", "redo_stack", "_gate", "_unlisted", "_asking", "_live_to",
+                                      "_rewinds", "_moves", "_listing", "_listing_busy", "_suggested", "_suggesting",
                                       "check_programs")
     # (the listing's memo and its key belong to this game object: a copy starts without them)
     CLONE_SKIP: tuple[str, ...] = ("_gate", "_unlisted", "_asking", "_moves", "_listing", "_listing_busy", "_rewinds",

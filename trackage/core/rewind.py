@@ -89,7 +89,7 @@ class Rewind:
             owner = todo.pop()
             cls = type(owner)
             for name in cls.IN_PLACE:
-                c = getattr(owner, name, None)
+                c: Any = getattr(owner, name, None)
                 if type(c) in _CONTAINERS:
                     saved.append((c, c.copy()))
             for name in cls.IN_PLACE_NESTED:
