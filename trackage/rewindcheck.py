@@ -18,7 +18,7 @@ from typing import Any
 from .core.clone import _ATOMS, _DROP, _SHARE, _copiers, _make_copier, _policy, _slot_names
 from .core.game import Game
 from .core.pipeline import Pipeline
-from .core.rewind import Rewind, recording
+from .core.rewind import recording
 
 Marks = dict[int, tuple[str, Any, Any]]
 
@@ -117,7 +117,7 @@ def check_actions(game: Game, actions: Iterable[dict[str, Any]], every: int = 1)
             if i % every == 0 and not game.finished:
                 before = marks(game)
                 n, log_n, warn_n = len(game.actions), len(game.log), len(game.warnings)
-                rec = Rewind(game, game.rewind_owners())
+                rec = game.rewind_record()
                 with recording(rec):
                     pipeline.apply(action)
                 rec.undo()

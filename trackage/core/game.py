@@ -97,7 +97,7 @@ def _forgetting(game: Any, f: Callable[..., R], *args: Any, **kwargs: Any) -> R:
 
 class Game(Tracked):
     # the containers the rules change in place (saved before each live action for an undo,
-    # trackage.core.rewind); a title's own ones are named here too (absent ones are passed by)
+    # trackage.core.rewind); a title adds its own
     IN_PLACE = ("corporations", "companies", "minors", "phase_revenue", "formed", "minor_trains", "_stubs",
                 "interest_paid", "interest", "national_reservations", "defunct_corporations", "trainless_major",
                 "potential_discard_trains", "passers_first_stock_round", "player_debt", "green_tokens",
@@ -747,6 +747,7 @@ class Game(Tracked):
         the catalogue: none may be used afterwards."""
         self.snapshots = {}
         self.redo_stack = []
+        self._rewinds = ()
         if self.board is not None:
             self.board.dismantle_tiles()
 
@@ -936,7 +937,8 @@ class Game(Tracked):
     def rewind_owners(self) -> list[Any]:
         """The state objects whose in-place containers (``IN_PLACE``) an undo journal saves
         before each live action (:mod:`trackage.core.rewind`): the game, its index and depot,
-        the players and operators, the round and its steps. A title adds its own holders."""
+        the players and operators (closed ones too: their trains still rust), the round and
+        its steps. A title adds its own holders."""
         index = self.index
         out: list[Any] = [self, index, self.depot, *self.players, *index.corporations.values(), *index.minors.values()]
         # a closed operator may be in no list and still hold trains that rust
@@ -946,6 +948,13 @@ class Game(Tracked):
             out.append(r)
             out.extend(r.steps)
         return out
+
+    def rewind_record(self) -> Any:
+        """A new record of what the next action changes (:class:`trackage.core.rewind.Rewind`)."""
+        from .rewind import Rewind
+
+        r = self.round
+        return Rewind(self, self.rewind_owners(), r.in_place_containers() if r is not None else ())
 
     def acting_entities(self) -> list[Any]:
         return [e for e in self.round.active_entities() if e is not None]

@@ -102,7 +102,7 @@ class Pipeline:
         # undo put it back in place. A copy is still taken at the positions the history keeps
         # (multiples of LIVE_SNAPSHOT_EVERY), for undos further back than the records kept
         every = game.LIVE_SNAPSHOT_EVERY
-        rec = Rewind(game, game.rewind_owners()) if game.REWIND and not game.loading else None
+        rec = game.rewind_record() if game.REWIND and not game.loading else None
         if rec is not None:
             before = snapshot(game) if n % every == 0 else None
             history = None

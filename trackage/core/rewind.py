@@ -80,29 +80,38 @@ class Rewind:
 
     __slots__ = ("game", "saved", "writes")
 
-    def __init__(self, game: Any, owners: Iterable[Any]) -> None:
+    def __init__(self, game: Any, owners: Iterable[Any], containers: Iterable[Any] = ()) -> None:
         self.game = game  # whose action this is (work on other games inside it is not recorded)
         self.writes: list[tuple[Any, str, Any]] = []
         saved: list[tuple[Any, Any]] = []
+        c: Any
+        # containers named directly (a round's state): a dict's container values one level down
+        for c in containers:
+            saved.append((c, c.copy()))
+            if type(c) is dict:
+                saved.extend((v, v.copy()) for v in c.values() if type(v) in _CONTAINERS)
         todo = list(owners)
+        append = saved.append
         while todo:
             owner = todo.pop()
             cls = type(owner)
             for name in cls.IN_PLACE:
-                c: Any = getattr(owner, name, None)
+                c = getattr(owner, name, None)
                 if type(c) in _CONTAINERS:
-                    saved.append((c, c.copy()))
-            for name in cls.IN_PLACE_NESTED:
-                d = getattr(owner, name, None)
-                if type(d) is dict:
-                    saved.append((d, d.copy()))
-                    saved.extend((v, v.copy()) for v in d.values() if type(v) in _CONTAINERS)
-            for name in cls.IN_PLACE_PARTS:
-                part = getattr(owner, name, None)
-                if isinstance(part, Tracked):
-                    todo.append(part)
-                elif type(part) is dict:
-                    todo.extend(v for v in part.values() if isinstance(v, Tracked))
+                    append((c, c.copy() if c else None))  # (None: it was empty)
+            if cls.IN_PLACE_NESTED:
+                for name in cls.IN_PLACE_NESTED:
+                    d = getattr(owner, name, None)
+                    if type(d) is dict:
+                        append((d, d.copy()))
+                        saved.extend((v, v.copy()) for v in d.values() if type(v) in _CONTAINERS)
+            if cls.IN_PLACE_PARTS:
+                for name in cls.IN_PLACE_PARTS:
+                    part = getattr(owner, name, None)
+                    if isinstance(part, Tracked):
+                        todo.append(part)
+                    elif type(part) is dict:
+                        todo.extend(v for v in part.values() if isinstance(v, Tracked))
         self.saved = saved
 
     def undo(self) -> None:
@@ -117,7 +126,10 @@ class Rewind:
             else:
                 setattr_(obj, name, old)
         for c, contents in self.saved:
-            if c != contents:
+            if contents is None:
+                if c:
+                    c.clear()
+            elif c != contents:
                 if type(c) is list:
                     c[:] = contents
                 else:

@@ -34,7 +34,6 @@ class Step(Tracked):
     name) that processes it. The table is resolved when the class is defined, against the
     class itself (so a subclass's override of a handler is the one called), and a handler
     that does not exist is an error at import, not at play."""
-    IN_PLACE = ("companies", "discount")
     IN_PLACE_PARTS = ("auction",)
 
     HANDLERS: ClassVar[dict[str, Any]] = {}
@@ -198,11 +197,10 @@ class Step(Tracked):
 
 
 class Round(Tracked):
-    # what an undo saves before each live action (trackage.core.rewind): the containers rounds
-    # change in place, and the parts (bids per item) whose own containers are saved too
-    IN_PLACE = ("bids", "current_actions", "pass_order", "laid_hexes", "gauges_added", "pullmans", "acquired_companies",
-                "exchanged_by", "pending_tokens", "offering", "converts", "entities", "approvals", "votes", "voters")
-    IN_PLACE_NESTED = ("players_bought", "players_sold")
+    # what an undo saves before each live action (trackage.core.rewind): the round's own
+    # containers changed in place (its steps' round state is found by in_place_containers),
+    # and the parts (bids per item) whose own containers are saved too
+    IN_PLACE = ("pass_order",)
     IN_PLACE_PARTS = ("bids",)
     NAME = "Round"
     #: the round's kind as the site abbreviates it (a merger pass names its rounds so); "" when none
@@ -219,6 +217,7 @@ class Round(Tracked):
         # what :meth:`skip_steps` found, kept by :meth:`process` for the first "which step is
         # active?" of its ``after_process`` (nothing moves between them); None otherwise
         self.settled: tuple[Step | None] | None = None
+        state_keys: list[str] = []
         for sc in step_classes:
             if isinstance(sc, tuple):
                 cls, opts = sc
@@ -227,8 +226,21 @@ class Round(Tracked):
             step = cls(game, self, **opts)
             for k, v in step.round_state().items():
                 setattr(self, k, v)
+                if k not in state_keys:
+                    state_keys.append(k)
             step.setup()
             self.steps.append(step)
+        self.state_keys = tuple(state_keys)
+
+    def in_place_containers(self) -> list[Any]:
+        """The containers of the round's state (what its steps keep on it) as they are now:
+        an undo journal saves them before each live action (a dict one level deep)."""
+        out = []
+        for k in self.state_keys:
+            v = getattr(self, k, None)
+            if type(v) in (list, dict, set):
+                out.append(v)
+        return out
 
     @property
     def name(self) -> str:

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 class ClosureRound(OperatingRound):
     """Private railways still owned by players are exchanged for shares or closed."""
+    IN_PLACE = (*OperatingRound.IN_PLACE, "pending_tokens", "approvals")
 
     NAME = "Operating Round"
     pending_tokens: list  # home tokens still to place (set by the steps while exchanging)

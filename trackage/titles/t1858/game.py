@@ -67,6 +67,7 @@ class StockRound1858(StockRound):
 
 
 class Game1858(Game):
+    IN_PLACE = (*Game.IN_PLACE, "_stubs")
     CURRENCY = "Pt%s"
     IPO_NAME = "Treasury"
     TITLE = "1858"

@@ -35,6 +35,7 @@ class HexTokenOwner(Kinds):
 
 
 class Game1858India(Game1858):
+    IN_PLACE = (*Game1858.IN_PLACE, "hex_token_owners")
     CURRENCY = "£%s"
     TITLE = "1858India"
     PLAYER_RANGE = (3, 6)

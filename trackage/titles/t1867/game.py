@@ -132,6 +132,7 @@ class StaleTrackGraph(Tracked, TrackGraph):
 
 
 class MergerRound(Round):
+    IN_PLACE = (*Round.IN_PLACE, "converts", "entities")
     NAME = "Merger Round"
     SHORT_NAME = "MR"
 
@@ -197,6 +198,8 @@ class MergerRound(Round):
 
 
 class Game1867(Game):
+    IN_PLACE = (*Game.IN_PLACE, "interest_paid", "interest", "national_reservations", "defunct_corporations",
+                "trainless_major", "green_tokens", "company_discount")
     TITLE = "1867"
     PLAYER_RANGE = (2, 6)
     IPO_NAME = "Treasury"
