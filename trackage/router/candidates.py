@@ -497,7 +497,7 @@ class Enumerator:
             sp = spent.get(st)
             if sp is None:
                 sp = spent[st] = meter.spent(st)
-            e = (entry, n, paths, used | m, st, vals + val if summed else add_v(vals, val), first, depth,
+            e: Entry = (entry, n, paths, used | m, st, vals + val if summed else add_v(vals, val), first, depth,
                  nodes + (n,), li, [], clash | cb, sp, len(out))
             out.append(e)
             if lim is not None and sp > lim:
