@@ -62,33 +62,36 @@ def rotation_check(game: Game1893, entity: Any, hex_: Hex) -> Callable[[Placed],
 
 
 def hex_upgrades(game: Game1893, hex_: Hex, old: Placed, seen: list[tuple[Tile, Tile]],
-                 names: tuple[Any, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """The candidates (index in ``seen``) that may replace ``old`` on ``hex_``, each with its
-    rotations relative to the old tile's. A pure function of the hex's upgrade key (the parts
-    of :meth:`Game1893.upgrade_memo_key` that do not depend on the new tile) and the
-    candidates' names and specs (``names``): kept with the old tile's spec, shared by every
-    1893 game; each candidate's answer is the one the generic listing keeps."""
+                 names: list[tuple[str, Any]]) -> list[tuple[int, tuple[int, ...]]]:
+    """The candidates (index in ``seen``; ``names`` their names and specs) that may replace
+    ``old`` on ``hex_``, each with its rotations relative to the old tile's. The answers are a
+    pure function of the hex's upgrade key (the parts of :meth:`Game1893.upgrade_memo_key`
+    that do not depend on the new tile) and the new tile's name and spec: kept per hex key with
+    the old tile's spec, shared by every 1893 game (the names asked, and those that fit)."""
     board = game.board
     fl = board.future_label(hex_)
     key = (old.name, old.color, board.labels(hex_), (fl.label, fl.color) if fl is not None else None,
-           game.upgrade_hex_extra(hex_), names)
+           game.upgrade_hex_extra(hex_))
     hexes = old.spec.upgrade_memos.setdefault((HEX_UPGRADES, type(game)), {})
-    found: tuple[tuple[int, tuple[int, ...]], ...] | None = hexes.get(key)
-    if found is not None:
-        return found
-    memo = game.upgrade_memo(old)
-    out = []
-    for i, (t, view) in enumerate(seen):
-        mkey = game.upgrade_memo_key(hex_, old, t)
-        rel = memo.get(mkey)
-        if rel is None:
-            rel = tuple((r - old.rotation) % 6 for r in range(6)
-                        if game.upgrades_to(old, board.placed_tile(view, r, None)))
-            memo[mkey] = rel
-        if rel:
-            out.append((i, rel))
-    found = hexes[key] = tuple(out)
-    return found
+    entry: tuple[set[tuple[str, Any]], dict[tuple[str, Any], tuple[int, ...]]] | None = hexes.get(key)
+    if entry is None:
+        entry = hexes[key] = (set(), {})
+    asked, fitting = entry
+    if not asked.issuperset(names):
+        memo = game.upgrade_memo(old)
+        for (t, view), name in zip(seen, names):
+            if name in asked:
+                continue
+            mkey = game.upgrade_memo_key(hex_, old, t)
+            rel = memo.get(mkey)
+            if rel is None:
+                rel = tuple((r - old.rotation) % 6 for r in range(6)
+                            if game.upgrades_to(old, board.placed_tile(view, r, None)))
+                memo[mkey] = rel
+            if rel:
+                fitting[name] = rel
+            asked.add(name)
+    return [(i, fitting[name]) for i, name in enumerate(names) if name in fitting]
 
 
 def legal_tile_lays(game: Game1893, entity: Any) -> list[dict[str, Any]]:
@@ -103,7 +106,7 @@ def legal_tile_lays(game: Game1893, entity: Any) -> list[dict[str, Any]]:
     # every copy of a name is looked at as the first copy off the map (the rules read its shape)
     shape = board.supply.shape
     seen = [(t, shape(t.name)) for t in candidates.values() if asks_tile(game, t.id)]
-    names = tuple((t.name, t.spec) for t, _ in seen)
+    names = [(t.name, t.spec) for t, _ in seen]
     out = []
     for hex_ in connected:
         if not asks_hex(game, hex_.id):
