@@ -716,16 +716,19 @@ class Game1893(Game):
     def draft_may_follow(self) -> bool:
         """Could the next action lead to a pick of the forced draft (the auction round after a
         set of operating rounds, while starting-package cards are left)?"""
-        if self.loading or self.hgk.floated() or not self.draftables():
+        if self.loading or self.hgk.floated():
             return False
+        # the round's questions first (asked at every listing, mostly no), the cards left last
         r = self.round
         if isinstance(r, DraftRound):
-            return any(isinstance(s, StartingPackageForcedAuction) for s in r.steps)
-        if isinstance(r, MergerRound):
-            return r.count == 3
-        if isinstance(r, OperatingRound):
-            return r.round_num >= self.operating_rounds_in_set and self.round_may_end()
-        return False
+            near = any(isinstance(s, StartingPackageForcedAuction) for s in r.steps)
+        elif isinstance(r, MergerRound):
+            near = r.count == 3
+        elif isinstance(r, OperatingRound):
+            near = r.round_num >= self.operating_rounds_in_set and self.round_may_end()
+        else:
+            near = False
+        return near and bool(self.draftables())
 
     def check_draft_dead_end(self) -> None:
         """A forced-draft picker with no card he may pick (no cash, and nobody could pay any
