@@ -869,6 +869,9 @@ class Game1822(Game):
         with self.graph_probe():
             return trackrights.legal_tile_rotation(self, entity, hex_, tile)
 
+    def tile_rotation_check(self, entity, hex_):
+        return trackrights.rotation_check(self, entity, hex_)
+
     def connected_edges(self, entity, hex_):
         operator = entity.owner if entity.is_company else entity
         if getattr(self, "_teleport_lay", False):
