@@ -578,6 +578,13 @@ class Game:
         return (old.spec, old.name, old.color, b.labels(hex_),
                 (fl.label, fl.color) if fl is not None else None, new.name, new.spec)
 
+    def upgrade_memo_keys(self, hex_: Hex, old: Placed) -> Callable[[Tile], tuple[Any, ...]]:
+        """:meth:`upgrade_memo_key` of ``hex_`` and ``old`` for each tile the listing tries
+        there (a title may work out the hex's part of the key once). Default: the key itself."""
+        def key(new: Tile) -> tuple[Any, ...]:
+            return self.upgrade_memo_key(hex_, old, new)
+        return key
+
     def upgrade_memo(self, old: Placed) -> dict[Any, Any]:
         """Where the rotations of the upgrades of ``old`` are remembered, by
         :meth:`upgrade_memo_key`: with the old tile's spec, shared by all the title's games,
@@ -601,7 +608,7 @@ class Game:
                 candidates[t.name] = t
         if getattr(self, "_asking", None) is not None:
             candidates = {k: t for k, t in candidates.items() if asks_tile(self, t.id)}
-        placed_tile, memo_key = self.board.placed_tile, self.upgrade_memo_key
+        placed_tile = self.board.placed_tile
         # the rules read the hex from ``hex_`` and the tile's shape only: the first copy of each
         # name as seen off the map (one placement per name and rotation, made once a game)
         # answers for the candidate copy on any hex
@@ -610,9 +617,10 @@ class Game:
         for hex_, _edges in connected.items():
             old = self.board.tile(hex_)
             memo = self.upgrade_memo(old)  # a pure function of its key
+            memo_key = self.upgrade_memo_keys(hex_, old)
             rotation_ok: Callable[[Placed], bool] | None = None  # the hex's, once a tile needs it
             for t, view in seen:
-                key = memo_key(hex_, old, t)
+                key = memo_key(t)
                 rel = memo.get(key)
                 if rel is None:
                     rel = tuple((r - old.rotation) % 6 for r in range(6)

@@ -863,6 +863,14 @@ class Game1822(Game):
         return (old.spec, old.name, old.color, b.labels(hex_), (fl.label, fl.color) if fl is not None else None,
                 new.name, hex_.id == "D35", new.spec)
 
+    def upgrade_memo_keys(self, hex_, old):
+        # upgrade_memo_key's, the hex's part made once for all the tiles tried there
+        b = self.board
+        fl = b.future_label(hex_)
+        head = (old.spec, old.name, old.color, b.labels(hex_), (fl.label, fl.color) if fl is not None else None)
+        d35 = hex_.id == "D35"
+        return lambda new: (*head, new.name, d35, new.spec)
+
     def legal_tile_rotation(self, entity, hex_, tile):
         if self.__dict__.get("_probing"):
             return trackrights.legal_tile_rotation(self, entity, hex_, tile)
