@@ -472,12 +472,18 @@ class Game1822(Game):
     def crowded_corp(self, corp) -> bool:
         if len(corp.trains) < 2:
             return False  # every limit is at least one, and one extra train of each kind is allowed
-        names = [trains.train_kind(self, t) for t in corp.trains]
-        if sum(1 for n in names if n not in EXTRA_TRAINS) > self.train_limit(corp):
-            return True
-        if sum(1 for n in names if n in EXTRA_PERMANENTS) > 1:
-            return True
-        return sum(1 for n in names if n == "P+") > 1
+        # over the limit in normal trains, or two permanents (2P, LP), or two pullmans (P+),
+        # each train counted by trains.train_kind
+        normal = permanents = pullmans = 0
+        for t in corp.trains:
+            n = trains.train_kind(self, t)
+            if n in EXTRA_PERMANENTS:
+                permanents += 1
+            elif n == "P+":
+                pullmans += 1
+            else:
+                normal += 1
+        return permanents > 1 or pullmans > 1 or (normal > 0 and normal > self.train_limit(corp))
 
     # ------------------------------------------------------------ operating rounds
     def operating_round(self, round_num):
