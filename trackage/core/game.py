@@ -603,9 +603,15 @@ class Game:
         if getattr(self, "_asking", None) is not None:
             connected = {h: e for h, e in connected.items() if asks_hex(self, h.id)}
         candidates = {}
+        refused = set()  # (the phase's rule reads a tile's name and colour: asked once per name)
         for t in self.board.supply_tiles():
-            if t.name not in candidates and self.tile_valid_for_phase(t):
-                candidates[t.name] = t
+            name = t.name
+            if name in candidates or name in refused:
+                continue
+            if self.tile_valid_for_phase(t):
+                candidates[name] = t
+            else:
+                refused.add(name)
         if getattr(self, "_asking", None) is not None:
             candidates = {k: t for k, t in candidates.items() if asks_tile(self, t.id)}
         placed_tile = self.board.placed_tile
