@@ -130,7 +130,7 @@ class Company(Kinds):
     # place once the game is set up (a title that uses one up replaces it: see 1822's)
     CLONE_SHARE = ("data", "abilities")
     is_company = True
-    # a title's price range for buying it in (slots left unset unless the title sets them)
+    # a title's price range for buying it in (None unless the title sets them)
     min_price: int | None
     max_price: int | None
 
@@ -144,6 +144,9 @@ class Company(Kinds):
         self.closed = False
         self.abilities = list(abilities or [])
         self.data = data or {}
+        # (set, not left unset: a copy reads every slot, and an unset one costs an exception)
+        self.min_price = None
+        self.max_price = None
 
     @property
     def id(self) -> str:
