@@ -823,6 +823,26 @@ class Board(Tracked):
             ok = memo[key] = tilemod.legal_rotation(old, tile, nbrs, connected_edges=edges)
         return bool(ok)
 
+    def rotation_check(self, entity: Any, hex_: Hex) -> Callable[[Placed], bool]:
+        """:meth:`legal_tile_rotation` of ``entity`` on ``hex_`` with what it reads of the hex
+        (connected edges, neighbours, the old tile and its memo) worked out once, for a caller
+        that tries many tiles there while nothing changes; the same answers, the same memo."""
+        edges = self.game.connected_edges(entity, hex_)
+        if edges is None:
+            return lambda tile: False
+        old = self.tile(hex_)
+        nbrs = self.neighbors(hex_)
+        nbrs_mask, edges_mask = edge_mask(nbrs), edge_mask(edges)
+        memo = rotation_memo(old)
+
+        def check(tile: Placed) -> bool:
+            key = rotation_key(old, tile, nbrs_mask, edges_mask)
+            ok = memo.get(key)
+            if ok is None:
+                ok = memo[key] = tilemod.legal_rotation(old, tile, nbrs, connected_edges=edges)
+            return bool(ok)
+        return check
+
     def _next_index(self, name: str) -> int:
         n = self.state.next_copy.get(name)
         if n is None:

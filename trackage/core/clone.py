@@ -26,6 +26,7 @@ from __future__ import annotations
 import gc
 import types
 from collections.abc import Callable
+from operator import is_
 from typing import Any, ParamSpec, TypeVar, cast
 
 from .rewind import Tracked, untracked_twin
@@ -147,7 +148,8 @@ def _make_copier(cls: type) -> Any:
                              "take": _take,
                              "policies": policies, "policy_items": policy_items}
     space.update({"p_" + name: policies.get(name, "deep") for name in slots})
-    exec("\n".join(code), space)
+    # (named for its class, so that a profile tells the copiers apart)
+    exec(compile("\n".join(code), f"<copier of {cls.__module__}.{cls.__qualname__}>", "exec"), space)
     return space["copier"]
 
 
@@ -173,15 +175,17 @@ def _copy_dict(o: Any, m: dict[int, Any], C: Callable[[Any, dict[int, Any]], Any
                target: Any = None) -> Any:
     r: dict[Any, Any] = {}
     m[id(o)] = r
-    for k, v in o.items():
-        r[k if type(k) in A else C(k, m)] = v if type(v) in A else C(v, m)
+    if o:
+        # (a comprehension then one update: cheaper than a store per item; the items are
+        # copied in the same order)
+        r.update({k if type(k) in A else C(k, m): v if type(v) in A else C(v, m) for k, v in o.items()})
     return r
 
 
 def _copy_tuple(o: Any, m: dict[int, Any], C: Callable[[Any, dict[int, Any]], Any], A: set[type],
                 target: Any = None) -> Any:
     items = [x if type(x) in A else C(x, m) for x in o]
-    r = o if all(a is b for a, b in zip(items, o)) else tuple(items)
+    r = o if all(map(is_, items, o)) else tuple(items)
     m[id(o)] = r
     return r
 

@@ -132,7 +132,7 @@ class Company(Kinds):
     # place once the game is set up (a title that uses one up replaces it: see 1822's)
     CLONE_SHARE = ("data", "abilities")
     is_company = True
-    # a title's price range for buying it in (slots left unset unless the title sets them)
+    # a title's price range for buying it in (None unless the title sets them)
     min_price: int | None
     max_price: int | None
 
@@ -146,6 +146,9 @@ class Company(Kinds):
         self.closed = False
         self.abilities = list(abilities or [])
         self.data = data or {}
+        # (set, not left unset: a copy reads every slot, and an unset one costs an exception)
+        self.min_price = None
+        self.max_price = None
 
     @property
     def id(self) -> str:
@@ -253,10 +256,10 @@ class Corporation(CashHolder, ShareHolder):
                  "operating_history", "owner", "par_price", "presidents_share", "price_multiplier", "share_holders",
                  "share_percent", "share_price", "shares", "sym", "token_prices", "tokens", "trains",
                  "type")
-    CLONE_SHARE = ("data", "coordinates", "city", "token_prices")  # the title's data for it
-    # (turn, round) -> OperatingInfo: plain keys and records never changed, so a copy of the
-    # game copies the dict alone
-    CLONE_SHALLOW = ("operating_history",)
+    # the title's data for it; and the operating history, (turn, round) -> OperatingInfo:
+    # plain keys and records, a dict replaced on every record (:func:`record_operation`),
+    # never changed in place, so copies of the game share it
+    CLONE_SHARE = ("data", "coordinates", "city", "token_prices", "operating_history")
 
     is_corporation = True
 
@@ -363,6 +366,12 @@ class Corporation(CashHolder, ShareHolder):
         return f"<Corporation {self.sym}>"
 
 
+def record_operation(operator: Corporation | Minor, key: tuple[int, int], info: OperatingInfo) -> None:
+    """File ``info`` as what ``operator`` did in operating round ``key`` (turn, round): the
+    history is replaced, never changed in place (copies of a game share it)."""
+    operator.operating_history = {**operator.operating_history, key: info}
+
+
 @dataclass(frozen=True)
 class OperatingInfo:
     """What an operator did in one operating round (a record: never changed, so copies of a
@@ -380,8 +389,8 @@ class Minor(CashHolder):
 
     __slots__ = ("_floated", "cash", "city", "closed", "companies", "coordinates", "data", "name",
                  "operating_history", "owner", "sym", "tokens", "trains", "type")  # as a corporation's
-    CLONE_SHARE: tuple[str, ...] = ("data", "coordinates", "city")  # the title's data for it
-    CLONE_SHALLOW = ("operating_history",)  # as a corporation's
+    # the title's data for it, and the operating history (as a corporation's)
+    CLONE_SHARE: tuple[str, ...] = ("data", "coordinates", "city", "operating_history")
     is_minor = True
     share_price = None
     par_price = None

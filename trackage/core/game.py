@@ -519,6 +519,15 @@ class Game(Tracked):
     def legal_tile_rotation(self, entity: Any, hex_: Hex, tile: Placed) -> bool:
         return self.board.legal_tile_rotation(entity, hex_, tile)
 
+    def tile_rotation_check(self, entity: Any, hex_: Hex) -> Callable[[Placed], bool]:
+        """:meth:`legal_tile_rotation` of ``entity`` on ``hex_``, for the tile-lay listing to ask
+        of every candidate tile and rotation there (nothing changes meanwhile). Default: the
+        question itself, per tile; a title may work out once per hex what its answer reads of
+        the hex (:meth:`Board.rotation_check`)."""
+        def check(tile: Placed) -> bool:
+            return self.legal_tile_rotation(entity, hex_, tile)
+        return check
+
     def connected_edges(self, entity: Any, hex_: Hex) -> Any:
         """The edges of ``hex_`` through which ``entity`` may lay track (None: not connected)."""
         return self.graph.connected_hexes(entity).get(hex_)
@@ -581,6 +590,13 @@ class Game(Tracked):
         return (old.spec, old.name, old.color, b.labels(hex_),
                 (fl.label, fl.color) if fl is not None else None, new.name, new.spec)
 
+    def upgrade_memo_keys(self, hex_: Hex, old: Placed) -> Callable[[Tile], tuple[Any, ...]]:
+        """:meth:`upgrade_memo_key` of ``hex_`` and ``old`` for each tile the listing tries
+        there (a title may work out the hex's part of the key once). Default: the key itself."""
+        def key(new: Tile) -> tuple[Any, ...]:
+            return self.upgrade_memo_key(hex_, old, new)
+        return key
+
     def upgrade_memo(self, old: Placed) -> dict[Any, Any]:
         """Where the rotations of the upgrades of ``old`` are remembered, by
         :meth:`upgrade_memo_key`: with the old tile's spec, shared by all the title's games,
@@ -599,12 +615,18 @@ class Game(Tracked):
         if getattr(self, "_asking", None) is not None:
             connected = {h: e for h, e in connected.items() if asks_hex(self, h.id)}
         candidates = {}
+        refused = set()  # (the phase's rule reads a tile's name and colour: asked once per name)
         for t in self.board.supply_tiles():
-            if t.name not in candidates and self.tile_valid_for_phase(t):
-                candidates[t.name] = t
+            name = t.name
+            if name in candidates or name in refused:
+                continue
+            if self.tile_valid_for_phase(t):
+                candidates[name] = t
+            else:
+                refused.add(name)
         if getattr(self, "_asking", None) is not None:
             candidates = {k: t for k, t in candidates.items() if asks_tile(self, t.id)}
-        placed_tile, memo_key, rotation_ok = self.board.placed_tile, self.upgrade_memo_key, self.legal_tile_rotation
+        placed_tile = self.board.placed_tile
         # the rules read the hex from ``hex_`` and the tile's shape only: the first copy of each
         # name as seen off the map (one placement per name and rotation, made once a game)
         # answers for the candidate copy on any hex
@@ -613,8 +635,10 @@ class Game(Tracked):
         for hex_, _edges in connected.items():
             old = self.board.tile(hex_)
             memo = self.upgrade_memo(old)  # a pure function of its key
+            memo_key = self.upgrade_memo_keys(hex_, old)
+            rotation_ok: Callable[[Placed], bool] | None = None  # the hex's, once a tile needs it
             for t, view in seen:
-                key = memo_key(hex_, old, t)
+                key = memo_key(t)
                 rel = memo.get(key)
                 if rel is None:
                     rel = tuple((r - old.rotation) % 6 for r in range(6)
@@ -622,8 +646,10 @@ class Game(Tracked):
                     memo[key] = rel
                 if not rel:
                     continue
+                if rotation_ok is None:
+                    rotation_ok = self.tile_rotation_check(entity, hex_)
                 for r in sorted((x + old.rotation) % 6 for x in rel):
-                    if rotation_ok(entity, hex_, placed_tile(view, r, None)):
+                    if rotation_ok(placed_tile(view, r, None)):
                         out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
         return out
 

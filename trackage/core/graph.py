@@ -29,6 +29,7 @@ import sys
 from collections.abc import Callable, Collection, Container, Hashable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from .hexmap import FrozenDict
 from .walk_prune import NO_LANE, Targets, gauge_ok, lanes_ok
 
 __all__ = [
@@ -320,8 +321,9 @@ class TrackGraph:
     def _routes(self, value: dict[Entity, dict[str, bool]]) -> None:
         # plain dicts (never changed in place, only replaced): their keys are corporations,
         # state objects, so a copy of the game must copy them; a shared (catalogue) dict would
-        # leave a copy, or a game restored from a snapshot, keyed by another game's corporations
-        routes = {c: dict(r) for c, r in value.items()}
+        # leave a copy, or a game restored from a snapshot, keyed by another game's corporations.
+        # Each corporation's information (flag name -> bool) is a frozen dict, which copies share
+        routes: dict[Entity, dict[str, bool]] = {c: FrozenDict(r) for c, r in value.items()}
         if self.memory_key is None:
             self._local_routes = routes
             return

@@ -41,6 +41,8 @@ class Step(Tracked):
     DESCRIPTION: ClassVar[str] = ""
     DISPATCH: ClassVar[dict[str, Callable[..., object]]] = {}
     BLOCKS = True
+    # the options it was made with (plain values, never changed after): copies share them
+    CLONE_SHARE: ClassVar[tuple[str, ...]] = ("opts",)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -53,17 +53,18 @@ def ranks(avail: int) -> Iterator[int]:
 
 
 def rank_list(avail: int) -> list[int]:
-    """The set bits of ``avail`` as a list, lowest first: a few bits are taken off from the
-    top (cheaper than ``ranks`` on a long bitset), many a chunk at a time."""
-    if avail.bit_count() > 32:
-        return list(ranks(avail))
+    """The set bits of ``avail`` as a list, lowest first: up to 32 bits are taken off from
+    the top (cheaper than ``ranks`` on a long bitset, and no count of a long bitset's bits
+    first), the rest, if any, a chunk at a time."""
     out: list[int] = []
-    while avail:
+    for _ in range(32):
+        if not avail:
+            break
         top = avail.bit_length() - 1
         out.append(top)
         avail ^= 1 << top
     out.reverse()
-    return out
+    return list(ranks(avail)) + out if avail else out
 
 
 def union(inverted: list[int], mask: int) -> int:
@@ -93,8 +94,9 @@ def transpose_rows(mat: npt.NDArray[np.uint8], nkeys: int) -> list[int]:
     """``transpose`` of masks given as rows of little-endian bytes (an n x width array)."""
     inverted = [0] * nkeys
     width = mat.shape[1]
-    for byte in range(width):
-        col = mat[:, byte]
+    cols = np.ascontiguousarray(mat[:, :(nkeys + 7) // 8].T)  # (a key byte's column read 8 times: contiguous)
+    for byte in range(min(width, len(cols))):
+        col = cols[byte]
         if not col.any():
             continue
         for bit in range(8):

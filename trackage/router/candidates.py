@@ -464,20 +464,48 @@ class Enumerator:
                 frontier: list[Entry]) -> None:
         """Walk every half from ``entry`` into ``out`` (each entry also lists its children).
         With ``lim``: a half spending more than ``lim`` is listed in ``out`` and ``frontier``
-        but is nobody's child and is not walked on (see ``_deep``)."""
+        but is nobody's child and is not walked on (see ``_deep``). (The steps are those of
+        ``_children``, taken here without a generator: this is the walk's inner loop.)"""
         if not self._tick():
             return
         kids = entry[KIDS]
         extend = self._extend
-        for e, ends in self._children(entry, used_nodes, out):
+        depth = entry[DEPTH]
+        inner = depth > 0
+        depth += 1
+        used = entry[MASK]
+        state = entry[STATE]
+        vals = entry[VALS]
+        nodes = entry[NODES]
+        summed = self.pay is None
+        add_v = self._add_v
+        meter = self.meter
+        step = meter.step
+        first = entry[FIRST]
+        clash = entry[CLASH]
+        spent = self._spent
+        for li, (n, paths, m, bad_first, bad_mid, ends, cb, val, _free) in enumerate(self.klinks(entry[NODE])):
+            if not inner:
+                first = li
+            elif bad_first:
+                continue
+            if m & used or bad_mid or cb & clash or n in used_nodes:
+                continue
+            st = step(state, n, paths)
+            if st is None:
+                continue
+            sp = spent.get(st)
+            if sp is None:
+                sp = spent[st] = meter.spent(st)
+            e: Entry = (entry, n, paths, used | m, st, vals + val if summed else add_v(vals, val), first, depth,
+                 nodes + (n,), li, [], clash | cb, sp, len(out))
             out.append(e)
-            if lim is not None and e[SPENT] > lim:
+            if lim is not None and sp > lim:
                 if not ends:
                     frontier.append(e)
                 continue
             kids.append(e)
             if not ends:
-                n = e[NODE]
                 used_nodes.add(n)
                 extend(e, used_nodes, out, lim, frontier)
                 used_nodes.discard(n)

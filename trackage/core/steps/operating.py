@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import routes as routemod
 from ..actions import amount
-from ..entities import OperatingInfo
+from ..entities import OperatingInfo, record_operation
 from ..errors import GameError
 from ..money import pay
 from ..round import Step
@@ -173,8 +173,8 @@ class Dividend(Step):
         shares = getattr(entity, "total_shares", 0)  # (a minor of some titles has no shares)
         self.game.journal.record("dividend", corporation=entity.id, choice=kind, revenue=revenue, kept=kept,
                                  paid=paid, per_share=int(self.per_share(entity, paid)) if paid and shares else 0)
-        entity.operating_history[(self.game.turn, self.round.round_num)] = OperatingInfo(self.round.routes, revenue,
-                                                                                         kind)
+        record_operation(entity, (self.game.turn, self.round.round_num),
+                         OperatingInfo(self.round.routes, revenue, kind))
         for t in entity.trains:
             t.operated = True
         self.rust_obsolete(entity)

@@ -42,6 +42,12 @@ class TrackAndTokenStep(Step):
     WITH_TOKEN: ClassVar[bool] = True
     #: is a tile on a preprinted yellow hex a lay rather than an upgrade?
     PREPRINTED_YELLOW_IS_LAY: ClassVar[bool] = True
+    #: Whether the listing's checks of a candidate lay (:meth:`is_upgrade`, :meth:`check_lay`,
+    #: :meth:`legal_lay_ok`, the board's ``lay_cost_preview``) read nothing of the new tile but
+    #: its colour and exits, so that the tile as seen off the map in that rotation
+    #: (``TileSupply.shape``) answers for it on the hex, and no placement is made per hex and
+    #: rotation. Default: no, the candidate placed on its hex.
+    LISTING_CHECKS_SHAPE: ClassVar[bool] = False
     #: does a player president give his corporation what it lacks for a lay (1858)?
     PRESIDENT_TOPS_UP: ClassVar[bool] = False
 
@@ -266,10 +272,13 @@ class TrackAndTokenStep(Step):
             lay = self.tile_lay(entity)
             assert lay is not None  # lay_tile is offered only while a lay is left
             board = self.game.board
+            shape = board.supply.shape if self.LISTING_CHECKS_SHAPE else None
             for cand in self.game.legal_tile_lays(entity):
-                hex_ = self.game.board.hex_by_id(cand["hex"])
+                hex_ = board.hex_by_id(cand["hex"])
                 old = board.tile(hex_)
-                tile = self.game.board.placed_tile(self.game.board.tile_by_id(cand["tile"]), cand["rotation"], hex_)
+                supply_tile = board.tile_by_id(cand["tile"])
+                tile = (board.placed_tile(supply_tile, cand["rotation"], hex_) if shape is None
+                        else board.placed_tile(shape(supply_tile.name), cand["rotation"], None))
                 up = self.is_upgrade(old, tile)
                 if (up and not lay["upgrade"]) or (not up and not lay["lay"]):
                     continue

@@ -475,12 +475,18 @@ class Game1822(Game):
     def crowded_corp(self, corp) -> bool:
         if len(corp.trains) < 2:
             return False  # every limit is at least one, and one extra train of each kind is allowed
-        names = [trains.train_kind(self, t) for t in corp.trains]
-        if sum(1 for n in names if n not in EXTRA_TRAINS) > self.train_limit(corp):
-            return True
-        if sum(1 for n in names if n in EXTRA_PERMANENTS) > 1:
-            return True
-        return sum(1 for n in names if n == "P+") > 1
+        # over the limit in normal trains, or two permanents (2P, LP), or two pullmans (P+),
+        # each train counted by trains.train_kind
+        normal = permanents = pullmans = 0
+        for t in corp.trains:
+            n = trains.train_kind(self, t)
+            if n in EXTRA_PERMANENTS:
+                permanents += 1
+            elif n == "P+":
+                pullmans += 1
+            else:
+                normal += 1
+        return permanents > 1 or pullmans > 1 or (normal > 0 and normal > self.train_limit(corp))
 
     # ------------------------------------------------------------ operating rounds
     def operating_round(self, round_num):
@@ -866,11 +872,22 @@ class Game1822(Game):
         return (old.spec, old.name, old.color, b.labels(hex_), (fl.label, fl.color) if fl is not None else None,
                 new.name, hex_.id == "D35", new.spec)
 
+    def upgrade_memo_keys(self, hex_, old):
+        # upgrade_memo_key's, the hex's part made once for all the tiles tried there
+        b = self.board
+        fl = b.future_label(hex_)
+        head = (old.spec, old.name, old.color, b.labels(hex_), (fl.label, fl.color) if fl is not None else None)
+        d35 = hex_.id == "D35"
+        return lambda new: (*head, new.name, d35, new.spec)
+
     def legal_tile_rotation(self, entity, hex_, tile):
         if self.__dict__.get("_probing"):
             return trackrights.legal_tile_rotation(self, entity, hex_, tile)
         with self.graph_probe():
             return trackrights.legal_tile_rotation(self, entity, hex_, tile)
+
+    def tile_rotation_check(self, entity, hex_):
+        return trackrights.rotation_check(self, entity, hex_)
 
     def connected_edges(self, entity, hex_):
         operator = entity.owner if entity.is_company else entity

@@ -360,10 +360,12 @@ def _company_lay_rotations(game: Game1822, pairs, corp, hex_, old, tile) -> list
         return []
     free = any(a.get("free") for _, a in matched)
     out = []
+    view = game.board.supply.shape(tile.name)
     for r in _upgrade_rotations(game, hex_, old, tile):
-        # the tile as seen in the supply (one per tile and rotation) answers for the tile on
-        # any hex: the rules read the hex from ``hex_``
-        placed = game.board.placed_tile(tile, r, None)
+        # the tile as seen off the map (its name's first copy, as the generic listing sees it:
+        # one placement per name and rotation) answers for the tile on any hex: the rules
+        # read the hex from ``hex_`` and the tile's shape
+        placed = game.board.placed_tile(view, r, None)
         if not game.legal_tile_rotation(company, hex_, placed):
             continue
         border = game.board.border_cost_preview(hex_, placed)
@@ -381,11 +383,13 @@ def _company_lay_rotations(game: Game1822, pairs, corp, hex_, old, tile) -> list
 def _upgrade_rotations(game: Game1822, hex_, old, tile) -> tuple[int, ...]:
     """The rotations of ``tile`` that upgrade ``old`` on ``hex_`` (as a special lay or not,
     as the lay in progress says): a pure function of the upgrade's memo key, the old tile's
-    rotation and the kind of lay, so it is worked out once and kept with the catalogue."""
+    rotation and the kind of lay, so it is worked out once and kept with the old tile's spec,
+    shared by every 1822 game as the generic listing's answers are (``UPGRADE_ANSWERS_SHARED``)."""
     special = bool(game._special_lay)
     key = (game.upgrade_memo_key(hex_, old, tile), old.rotation, special)
-    memo = game.board.supply.memo.setdefault(("special-upgrades", type(game)), {})
+    memo = old.spec.upgrade_memos.setdefault(("special-upgrades", type(game)), {})
     rots = memo.get(key)
     if rots is None:
-        rots = memo[key] = tuple(r for r in range(6) if game.upgrades_to(old, game.board.placed_tile(tile, r, None)))
+        view = game.board.supply.shape(tile.name)
+        rots = memo[key] = tuple(r for r in range(6) if game.upgrades_to(old, game.board.placed_tile(view, r, None)))
     return rots

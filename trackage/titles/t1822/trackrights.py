@@ -81,3 +81,21 @@ def legal_tile_rotation(game: Game1822, entity, hex_, tile) -> bool:
             return False
         return set(game.board.tile(hex_).exits) <= exits
     return game.board.legal_tile_rotation(operator, hex_, tile)
+
+
+def rotation_check(game: Game1822, entity, hex_):
+    """:func:`legal_tile_rotation` on one hex for the tile-lay listing (inside its graph probe),
+    the track rights, stubs, connected edges and memo worked out once for all the tiles tried
+    there; a company's lay, D35 and a question outside a listing are asked per tile."""
+    if hex_.id == "D35" or entity.is_company or getattr(entity, "sym", None) == "P5" \
+            or not game.__dict__.get("_probing"):
+        return lambda tile: game.legal_tile_rotation(entity, hex_, tile)
+    board_ok = game.board.rotation_check(entity, hex_)
+    stubs = game.board.stubs(hex_)
+    if not stubs or rights_owners(game, hex_):
+        return board_ok  # (no stubs, or someone's rights: the stubs need not be kept)
+
+    def check(tile) -> bool:
+        exits = set(tile.exits)
+        return all(s.edge in exits for s in stubs) and board_ok(tile)
+    return check

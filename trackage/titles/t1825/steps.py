@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 from trackage.core.actions import asks
 from trackage.core.money import pay
 
-from ...core.entities import OperatingInfo, ShareBundle
+from ...core.entities import OperatingInfo, ShareBundle, record_operation
 from ...core.errors import GameError
 from ...core.steps.operating import BuyTrain, Dividend, RunRoutes
 from ...core.steps.stock import BuySellParShares
@@ -258,7 +258,7 @@ class Dividend1825(Dividend):
         if in_receivership and nxt is not None and nxt is not entity:
             # bankrupt in this step: the reference files this turn's record under the
             # operator that has just started (quirk "bankrupt in the dividend step")
-            nxt.operating_history[(self.game.turn, self.round.round_num)] = OperatingInfo(routes, revenue, "withhold")
+            record_operation(nxt, (self.game.turn, self.round.round_num), OperatingInfo(routes, revenue, "withhold"))
 
     def do_dividend(self, entity, kind):
         if (loan := self.round.receivership_loan or 0) > 0:

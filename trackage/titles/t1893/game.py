@@ -28,7 +28,7 @@ from ...core.round import OperatingRound, Round, StockRound, ranged, starting_at
 from ...core.shares import ShareMarket
 from ...core.steps.operating import DiscardTrain
 from ...core.tokens import Token
-from . import config
+from . import config, tilelays
 from .steps import (
     Bankrupt1893,
     BuyCompany1893,
@@ -612,41 +612,33 @@ class Game1893(Game):
         return super().upgrades_to(old_tile, new_tile)
 
     def upgrade_memo_key(self, hex_, old, new):
-        # Leverkusen's yellow tile has its own upgrade, and a blocked hex takes none while blocked
-        extra = (hex_.id, hex_.id in self.tile_blocked) if hex_.id in (self.data["leverkusen"]["hex"],
-                                                                     *self.data["tile_block"]) else ()
-        return super().upgrade_memo_key(hex_, old, new) + extra
+        return super().upgrade_memo_key(hex_, old, new) + self.upgrade_hex_extra(hex_)
+
+    def upgrade_hex_extra(self, hex_) -> tuple:
+        """What 1893's upgrade rule reads of ``hex_`` beside its labels: Leverkusen's yellow tile
+        has its own upgrade, and a blocked hex takes none while blocked (their hex and whether it
+        is blocked now; nothing elsewhere)."""
+        if hex_.id in (self.data["leverkusen"]["hex"], *self.data["tile_block"]):
+            return (hex_.id, hex_.id in self.tile_blocked)
+        return ()
 
     def legal_tile_lays(self, entity) -> list[dict]:
-        # the generic listing has asked this game's legal_tile_rotation of every candidate
-        # (with the tile as seen in the supply, which answers for it on any hex)
-        out = super().legal_tile_lays(entity)
-        lev = self.data["leverkusen"]
-        hex_ = self.board.hex_by_id(lev["hex"])
-        if self.board.tile(hex_).color == "yellow" and hex_ in self.graph.connected_hexes(entity):
-            green = next((t for t in self.board.supply_tiles() if t.name == lev["green"]), None)
-            if green is not None and self.tile_valid_for_phase(green) and \
-                    not any(c["hex"] == hex_.id and c["tile"] == green.id for c in out):
-                out.append({"hex": hex_.id, "tile": green.id, "rotation": 0})
-        return out
+        return tilelays.legal_tile_lays(self, entity)
 
     def rhine_blocks(self, hex_, tile) -> bool:
         """In phase 2 no tile may cross the Rhine at the closed passages (L5, S6)."""
-        if self.phase.name != "2" or hex_.id not in self.data["rhine_passage"]:
-            return False
-        water = {b.edge for b in self.board.borders(hex_) if b.type == "water"}
+        water = self.closed_rhine_edges(hex_)
         return bool(water & set(tile.exits))
 
+    def closed_rhine_edges(self, hex_) -> frozenset[int]:
+        """The edges of ``hex_`` no track may leave by now: its Rhine edges at a closed passage
+        (L5, S6) in phase 2; none elsewhere."""
+        if self.phase.name != "2" or hex_.id not in self.data["rhine_passage"]:
+            return frozenset()
+        return frozenset(b.edge for b in self.board.borders(hex_) if b.type == "water")
+
     def legal_tile_rotation(self, entity, hex_, tile) -> bool:
-        lev = self.data["leverkusen"]
-        if hex_.id == lev["hex"] and tile.name == lev["green"]:
-            return True
-        stubs = [s.edge for s in self.board.stubs(hex_)]
-        if stubs and not set(stubs) <= set(tile.exits):
-            return False
-        if self.rhine_blocks(hex_, tile):
-            return False
-        return super().legal_tile_rotation(entity, hex_, tile)
+        return tilelays.rotation_check(self, entity, hex_)(tile)
 
     # ------------------------------------------------------------ legal actions
     def legal_actions(self, entity=None, *, routes=True) -> list[dict]:
@@ -726,16 +718,19 @@ class Game1893(Game):
     def draft_may_follow(self) -> bool:
         """Could the next action lead to a pick of the forced draft (the auction round after a
         set of operating rounds, while starting-package cards are left)?"""
-        if self.loading or self.hgk.floated() or not self.draftables():
+        if self.loading or self.hgk.floated():
             return False
+        # the round's questions first (asked at every listing, mostly no), the cards left last
         r = self.round
         if isinstance(r, DraftRound):
-            return any(isinstance(s, StartingPackageForcedAuction) for s in r.steps)
-        if isinstance(r, MergerRound):
-            return r.count == 3
-        if isinstance(r, OperatingRound):
-            return r.round_num >= self.operating_rounds_in_set and self.round_may_end()
-        return False
+            near = any(isinstance(s, StartingPackageForcedAuction) for s in r.steps)
+        elif isinstance(r, MergerRound):
+            near = r.count == 3
+        elif isinstance(r, OperatingRound):
+            near = r.round_num >= self.operating_rounds_in_set and self.round_may_end()
+        else:
+            near = False
+        return near and bool(self.draftables())
 
     def check_draft_dead_end(self) -> None:
         """A forced-draft picker with no card he may pick (no cash, and nobody could pay any

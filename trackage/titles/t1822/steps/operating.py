@@ -15,6 +15,13 @@ class DiscardTrain1822(DiscardTrain):
         crowded = self.game.crowded_corp  # (never with fewer than two trains)
         return [c for c in self.game.corporations if len(c.trains) > 1 and crowded(c)]
 
+    def anyone_crowded(self):
+        crowded = self.game.crowded_corp  # (the list's truth, stopping at the first)
+        for c in self.game.corporations:
+            if len(c.trains) > 1 and crowded(c):
+                return True
+        return False
+
     def discardable(self, entity) -> list:
         """Two permanents (2P/LP) or two Pullmans: one of those goes; else a normal train."""
         trains = entity.trains

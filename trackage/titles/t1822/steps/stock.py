@@ -76,12 +76,23 @@ class BuySellParShares1822(CompanyChoices, AuctionMixin, BuySellParShares):
         """Winning bids count against the certificate limit."""
         return self.game.num_certs(player) + len(self.committed_bids(player))
 
-    def can_bid_company(self, player, company) -> bool:
+    def can_bid_company(self, player, company, standing=None) -> bool:
+        """A box ``player`` may bid on: within the certificate limit counting winning bids, the
+        minimum within the cash not committed, not its own highest bid, with a bidding token
+        unless it has a bid there. ``standing``: :meth:`bid_standing`, worked out once for a
+        listing of every box."""
+        at_limit, cash, tokens = standing or self.bid_standing(player)
         hb = self.highest_bid(company)
-        if self.certs_held(player) >= self.game.cert_limit() or self.available_cash(player) < self.min_bid(company) \
-                or (hb and hb[0] is player):
+        if at_limit or cash < self.min_bid(company) or (hb and hb[0] is player):
             return False
-        return bool(self.find_bid(player, company)) or self.bidding_tokens(player) > 0
+        return bool(self.find_bid(player, company)) or tokens > 0
+
+    def bid_standing(self, player) -> tuple[bool, int, int]:
+        """What a bid of ``player`` on any box reads of its bids: at the certificate limit
+        (winning bids counted), the cash not committed to bids, the bidding tokens left."""
+        committed = self.committed_bids(player)
+        at_limit = self.game.num_certs(player) + len(committed) >= self.game.cert_limit()
+        return at_limit, player.cash - sum(b[1] for b in committed), self.bidding_tokens(player)
 
     def max_bid(self, entity, item) -> int:
         return self.available_cash(entity)
@@ -157,6 +168,11 @@ class BuySellParShares1822(CompanyChoices, AuctionMixin, BuySellParShares):
         """One it :meth:`may_start` (within the limits even when the president's certificate is an
         exchange), at one of its :meth:`par_prices`."""
         return self.may_start(entity, corp) and bool(self.par_prices(entity, corp))
+
+    def can_ipo_any(self, entity) -> bool:
+        """Only majors are started (``Game1822.can_par``)."""
+        return not self.bought() and any(self.may_start(entity, c) for c in self.game.corporations
+                                         if c.type == "major")
 
     def can_dump(self, entity, bundle) -> bool:
         return self.game.can_dump_1822(entity, bundle)
@@ -277,7 +293,8 @@ class BuySellParShares1822(CompanyChoices, AuctionMixin, BuySellParShares):
         if kind == "payoff_player_debt":
             return [{"type": kind}]
         if kind == "bid":
-            return [b for c in self.game.bidbox_items() if self.can_bid_company(entity, c)
+            standing = self.bid_standing(entity)
+            return [b for c in self.game.bidbox_items() if self.can_bid_company(entity, c, standing)
                     for b in self.bid_offer(entity, c)]
         return super().offers(kind, entity)
 

@@ -33,6 +33,10 @@ class Track1822(CompanyChoices, TrackAndTokenStep):
             return True
         return super().can_lay_tile(entity)
 
+    # the listing's checks read the tile's colour (check_lay_1822, the lay's price) and exits
+    # (Board1822.lay_cost_preview's borders) only
+    LISTING_CHECKS_SHAPE = True
+
     def check_lay(self, entity, hex_, old_tile, tile, rotation):
         self.game.check_lay_1822(entity, hex_, old_tile, tile)
 

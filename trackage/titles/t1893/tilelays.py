@@ -1,0 +1,131 @@
+"""1893's tile-lay listing and rotation rule, with what depends on the hex alone worked out
+once per hex (not once per candidate tile and rotation).
+
+The listing is the generic one (:meth:`trackage.core.game.Game.legal_tile_lays`: every
+connected hex, every tile of the phase in the supply, every rotation its upgrade and rotation
+rules allow, in that order) plus Leverkusen's green tile; the rotation rule is 1893's (stubs,
+the Rhine's closed passages in phase 2) over the board's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ...core import tiles as tilemod
+from ...core.actions import asks_hex, asks_tile
+from ...core.board import edge_mask, rotation_key, rotation_memo
+
+if TYPE_CHECKING:
+    from ...core.hexmap import Hex
+    from ...core.tiles import Placed, Tile
+    from .game import Game1893
+
+#: where a hex's upgrade answers for a whole candidate list are kept (with the old tile's spec)
+HEX_UPGRADES = "1893 hex upgrades"
+
+
+def rotation_check(game: Game1893, entity: Any, hex_: Hex) -> Callable[[Placed], bool]:
+    """1893's rotation rule for ``entity`` laying on ``hex_``: a test of a placed tile (only its
+    name and track are read). Leverkusen's green tile may lie any way; the hex's stubs must be
+    among the tile's exits; in phase 2 no track may cross the Rhine at its closed passages;
+    then the board's rule (track joining the neighbours and the entity's connected edges),
+    its answers kept with the old tile's spec as :meth:`Board.legal_tile_rotation` keeps them."""
+    board = game.board
+    lev = game.data["leverkusen"]
+    lev_green = lev["green"] if hex_.id == lev["hex"] else None
+    stubs = frozenset(s.edge for s in board.stubs(hex_))
+    water = game.closed_rhine_edges(hex_)
+    edges = game.connected_edges(entity, hex_)
+    old = board.tile(hex_)
+    nbrs = board.neighbors(hex_)
+    nmask = edge_mask(nbrs)
+    emask = edge_mask(edges) if edges is not None else 0
+    memo = rotation_memo(old)
+
+    def ok(tile: Placed) -> bool:
+        if lev_green is not None and tile.name == lev_green:
+            return True
+        if stubs or water:
+            exits = set(tile.exits)
+            if not stubs <= exits or water & exits:
+                return False
+        if edges is None:
+            return False
+        key = rotation_key(old, tile, nmask, emask)
+        answer = memo.get(key)
+        if answer is None:
+            answer = memo[key] = tilemod.legal_rotation(old, tile, nbrs, connected_edges=edges)
+        return bool(answer)
+
+    return ok
+
+
+def hex_upgrades(game: Game1893, hex_: Hex, old: Placed, seen: list[tuple[Tile, Tile]],
+                 names: list[tuple[str, Any]]) -> list[tuple[int, tuple[int, ...]]]:
+    """The candidates (index in ``seen``; ``names`` their names and specs) that may replace
+    ``old`` on ``hex_``, each with its rotations relative to the old tile's. The answers are a
+    pure function of the hex's upgrade key (the parts of :meth:`Game1893.upgrade_memo_key`
+    that do not depend on the new tile) and the new tile's name and spec: kept per hex key with
+    the old tile's spec, shared by every 1893 game (the names asked, and those that fit)."""
+    board = game.board
+    fl = board.future_label(hex_)
+    key = (old.name, old.color, board.labels(hex_), (fl.label, fl.color) if fl is not None else None,
+           game.upgrade_hex_extra(hex_))
+    hexes = old.spec.upgrade_memos.setdefault((HEX_UPGRADES, type(game)), {})
+    entry: tuple[set[tuple[str, Any]], dict[tuple[str, Any], tuple[int, ...]]] | None = hexes.get(key)
+    if entry is None:
+        entry = hexes[key] = (set(), {})
+    asked, fitting = entry
+    if not asked.issuperset(names):
+        memo = game.upgrade_memo(old)
+        for (t, view), name in zip(seen, names):
+            if name in asked:
+                continue
+            mkey = game.upgrade_memo_key(hex_, old, t)
+            rel = memo.get(mkey)
+            if rel is None:
+                rel = tuple((r - old.rotation) % 6 for r in range(6)
+                            if game.upgrades_to(old, board.placed_tile(view, r, None)))
+                memo[mkey] = rel
+            if rel:
+                fitting[name] = rel
+            asked.add(name)
+    return [(i, fitting[name]) for i, name in enumerate(names) if name in fitting]
+
+
+def legal_tile_lays(game: Game1893, entity: Any) -> list[dict[str, Any]]:
+    """Every (hex, tile, rotation) ``entity`` could lay now, in the generic listing's order,
+    then Leverkusen's green tile if its hex is yellow and connected."""
+    board = game.board
+    connected = game.layable_hexes(entity)
+    candidates: dict[str, Tile] = {}
+    for t in board.supply_tiles():
+        if t.name not in candidates and game.tile_valid_for_phase(t):
+            candidates[t.name] = t
+    # every copy of a name is looked at as the first copy off the map (the rules read its shape)
+    shape = board.supply.shape
+    seen = [(t, shape(t.name)) for t in candidates.values() if asks_tile(game, t.id)]
+    names = [(t.name, t.spec) for t, _ in seen]
+    out = []
+    for hex_ in connected:
+        if not asks_hex(game, hex_.id):
+            continue
+        old = board.tile(hex_)
+        fits = hex_upgrades(game, hex_, old, seen, names)
+        if not fits:
+            continue
+        ok = rotation_check(game, entity, hex_)
+        for i, rel in fits:
+            t, view = seen[i]
+            for r in sorted((x + old.rotation) % 6 for x in rel):
+                if ok(board.placed_tile(view, r, None)):
+                    out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
+    lev = game.data["leverkusen"]
+    hex_ = board.hex_by_id(lev["hex"])
+    if board.tile(hex_).color == "yellow" and hex_ in game.graph.connected_hexes(entity):
+        green = next((t for t in board.supply_tiles() if t.name == lev["green"]), None)
+        if green is not None and game.tile_valid_for_phase(green) and \
+                not any(c["hex"] == hex_.id and c["tile"] == green.id for c in out):
+            out.append({"hex": hex_.id, "tile": green.id, "rotation": 0})
+    return out
