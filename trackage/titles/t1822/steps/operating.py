@@ -18,7 +18,10 @@ class DiscardTrain1822(DiscardTrain):
     def anyone_crowded(self):
         """:meth:`crowded`'s truth, stopping at the first company over its limit."""
         crowded = self.game.crowded_corp
-        return any(len(c.trains) > 1 and crowded(c) for c in self.game.corporations)
+        for c in self.game.corporations:
+            if len(c.trains) > 1 and crowded(c):
+                return True
+        return False
 
     def discardable(self, entity) -> list:
         """Two permanents (2P/LP) or two Pullmans: one of those goes; else a normal train."""
