@@ -1,6 +1,7 @@
 """A step's ``has_actions`` (the round's "active?"/"blocking?" question) has the truth value
-of its ``actions`` list, and its ``answers`` (listed? anything?) the list's; a subclass that overrides ``actions`` alone gets the default back;
-a logged route's chains are remembered only for the same tiles and links."""
+of its ``actions`` list, and its ``answers`` (listed? anything?) the list's; a subclass that
+overrides ``actions`` alone gets the default back; a logged route's chains are remembered
+only for the same tiles and links."""
 
 from __future__ import annotations
 
