@@ -462,6 +462,15 @@ class Board:
             self.unsettled_graph = None
             g.settle()
 
+    def unsettled_graph_goes(self) -> None:
+        """Tokens are about to move and the board to take a new version right after (a tile
+        or a token laid): the walks a graph cut short are not done (its answers are all
+        forgotten at the new version; see :meth:`TrackGraph.forget_pending`)."""
+        g = self.unsettled_graph
+        if g is not None:
+            self.unsettled_graph = None
+            g.forget_pending()
+
     def set_tokens(self, city: City, slots: Iterable[Token | None]) -> None:
         if self.unsettled_graph is not None:
             self.settle_graph()
@@ -771,6 +780,7 @@ class Board:
         if check and not game.loading and not game.legal_tile_rotation(entity, hex_, placed):
             raise GameError(f"tile {tile.name} with rotation {rotation} is not legal on {hex_.id}",
                             rule="illegal-rotation")
+        self.unsettled_graph_goes()  # (changed() follows)
         self.place_tile(hex_, placed)
         cost: int = game.upgrade_cost(old_tile, hex_, entity) + self._border_cost(hex_, placed) + extra_cost
         if pay is not None:

@@ -484,6 +484,14 @@ class TrackGraph:
             if corporation not in self._offered:
                 self._compute(corporation)
 
+    def forget_pending(self) -> None:
+        """Drop the whole walks :meth:`can_token` cut short, unwalked: for a board about to take a
+        new version (a tile or a token laid), after which every answer of this graph is
+        forgotten. A cut walk leaves the route information as it is (it is only cut when a
+        train-purchase route is already known), so nothing a whole walk would find outlives
+        the change."""
+        self._pending = {}
+
     def tokenable_cities(self, corporation: Entity) -> list[NodeBase]:
         """Reached cities where the corporation could place a token (free), in walk order."""
         r = self._tokenable_cities.get(corporation)

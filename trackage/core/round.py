@@ -60,6 +60,9 @@ class Step:
         shortcut = next(k for k in mro if "has_actions" in k.__dict__)
         if mro.index(shortcut) > mro.index(lister):
             cls.has_actions = Step.has_actions  # type: ignore[method-assign]
+        # likewise :meth:`answers`
+        if mro.index(next(k for k in mro if "answers" in k.__dict__)) > mro.index(lister):
+            cls.answers = Step.answers  # type: ignore[method-assign]
 
     def __init__(self, game: Any, round_: Any, **opts: Any) -> None:
         self.game = game
@@ -131,6 +134,14 @@ class Step:
         answer sooner (stopping at the first kind it allows), with the same truth value; a
         subclass that overrides :meth:`actions` without this gets the default back."""
         return bool(self.actions(entity))
+
+    def answers(self, entity: Any, atype: str) -> tuple[bool, bool]:
+        """For an action of ``atype`` by ``entity``, the round's two questions: whether
+        :meth:`actions` lists ``atype``, and whether it lists anything. Default: the list,
+        worked out. A step whose list is costly may answer from the one kind asked (the same
+        truths); a subclass that overrides :meth:`actions` without this gets the default back."""
+        acts = self.actions(entity)
+        return atype in acts, bool(acts)
 
     def skip(self) -> None:
         self.pass_()
@@ -285,9 +296,8 @@ class Round:
         for s in self.steps:
             if not s.active():
                 continue
-            acts = s.actions(entity)
-            accepts = atype in acts
-            blocking = s.blocking_for(entity, bool(acts))
+            accepts, has = s.answers(entity, atype)
+            blocking = s.blocking_for(entity, has)
             if blocking and not accepts:
                 cur = self.current_entity
                 if cur is not None and cur is not entity and atype in s.actions(cur):
