@@ -579,8 +579,8 @@ class Game1858(Game):
 
     def stubs_respected(self, hex_, tile) -> bool:
         """Track on a hex with stubs (a private railway's unbuilt line) must use every stub."""
-        exits = set(tile.exits)
-        return all(st.edge in exits for st in self.board.stubs(hex_))
+        exits = tile.exits
+        return all(e in exits for e in gauges.stub_edges(self, hex_))
 
     # ------------------------------------------------------------------ random player
     # weights of the random player: left to chance, companies trade trains at random prices,

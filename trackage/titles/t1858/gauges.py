@@ -59,21 +59,30 @@ def after_lay(game: Game1858, entity, hex_, old_tile, tile) -> None:
         compact_reservations(game, hex_)
 
 
-def reachable_1858(game: Game1858, entity) -> set:
-    """The hexes ``entity`` reaches on either gauge."""
-    out = set()
-    for gauge in ("broad", "narrow"):
-        out |= set(gauge_graph(game, gauge).reachable_hexes(entity))
-    return out
+def reachable_1858(game: Game1858, entity) -> frozenset:
+    """The hexes ``entity`` reaches on either gauge (kept with the board's version, as the
+    gauge graphs are)."""
+    def build() -> frozenset:
+        out: set = set()
+        for gauge in ("broad", "narrow"):
+            out |= set(gauge_graph(game, gauge).reachable_hexes(entity))
+        return frozenset(out)
+    return game.board.derived(("1858 reach", entity), build)
+
+
+def reachable_ids(game: Game1858, entity) -> frozenset:
+    """The ids of :func:`reachable_1858`'s hexes."""
+    return game.board.derived(("1858 reach ids", entity),
+                              lambda: frozenset(h.id for h in reachable_1858(game, entity)))
 
 
 def corporation_private_connected(game: Game1858, corp, minor) -> bool:
     """Is ``minor`` (a private railway) connected to ``corp`` (reached, or tokened in its home)?"""
     if corp.closed or not corp.floated():
         return False
-    coords = set(minor.coordinates)
-    if any(h.id in coords for h in reachable_1858(game, corp)):
+    if not reachable_ids(game, corp).isdisjoint(minor.coordinates):
         return True
+    coords = set(minor.coordinates)
     return any(t.used and t.city is not None and t.city.hex.id in coords for t in corp.tokens)
 
 
@@ -92,7 +101,11 @@ def gauge_graph(game: Game1858, gauge: str):
 
 def connected_hexes_1858(game: Game1858, entity) -> dict:
     """The hexes (and their edges) ``entity`` reaches over either gauge (a private railway
-    also its home hexes)."""
+    also its home hexes); kept with the board's version, as the gauge graphs are (read only)."""
+    return game.board.derived(("1858 connected", entity), lambda: _connected_hexes(game, entity))
+
+
+def _connected_hexes(game: Game1858, entity) -> dict:
     out: dict = {}
     for gauge in ("broad", "narrow"):
         g = gauge_graph(game, gauge)
@@ -115,17 +128,29 @@ def blocked_hex(game: Game1858, entity, hex_) -> bool:
     """Is ``hex_`` blocked for ``entity`` by another's private railway?"""
     if game.board.tile(hex_).color != "white":
         return False
-    blockers = []
-    for e in list(game.minors) + list(game.companies):
+    return _blocked_by(game, entity, blockers(game).get(hex_.id, ()))
+
+
+def blockers(game: Game1858) -> dict:
+    """The open private railways and companies blocking each hex (hex id -> their tuple, in
+    the minors' then the companies' order)."""
+    out: dict = {}
+    for e in (*game.minors, *game.companies):
         if e.closed:
             continue
         for ab in e.abilities:
-            if ab.get("type") == "blocks_hexes" and hex_.id in ab.get("hexes", []):
-                blockers.append(e)
-    if not blockers:
+            if ab.get("type") == "blocks_hexes":
+                for h in dict.fromkeys(ab.get("hexes", [])):
+                    out[h] = (*out.get(h, ()), e)
+    return out
+
+
+def _blocked_by(game: Game1858, entity, found: tuple) -> bool:
+    """Is a hex with ``found`` blockers blocked for ``entity`` (none of them its own)?"""
+    if not found:
         return False
     return not any(entity is b or entity is game.private_minor(b) or
-                   (b.is_company and b.owner is entity) for b in blockers)
+                   (b.is_company and b.owner is entity) for b in found)
 
 
 def check_track_lay(game: Game1858, entity, hex_, old_tile, tile, rotation, round_) -> None:
@@ -149,48 +174,69 @@ def upgrade_fits(game: Game1858, old, placed) -> bool:
 class LayChoices:
     """What the tile lays of every listing at one board version and phase share: the
     candidate tiles (the first of each name in the supply, in the phase's colours, no metre
-    gauge track before phase 3) and, per kind of hex (its labels, the old tile's spec, name
-    and colour), the candidates that may replace its tile with their rotations relative to
-    the old tile's (those with none left out, in the candidates' order)."""
+    gauge track before phase 3), each name's tile as seen off the map (its placements answer
+    for every copy's track), and, per kind of hex (its labels, the old tile's spec, name and
+    colour), the candidates that may replace its tile with their rotations relative to the
+    old tile's (those with none left out, in the candidates' order)."""
 
-    __slots__ = ("by_kind", "candidates", "supply")
+    __slots__ = ("by_kind", "candidates", "names", "shapes", "supply")
 
     def __init__(self, game: Game1858, broad_only: bool) -> None:
         self.supply = game.board.supply_tiles()
-        found: dict = {}
+        seen: set = set()
+        found = []
         for t in self.supply:
-            if t.name not in found and game.tile_valid_for_phase(t):
-                if broad_only and any(p.track == "narrow" for p in t.spec.path_defs):
-                    continue
-                found[t.name] = t
-        self.candidates = tuple(found.values())
+            name = t.name
+            if name in seen:
+                continue
+            seen.add(name)
+            # the phase's rule and the gauges read the name's colour and spec only
+            if not game.tile_valid_for_phase(t):
+                continue
+            if broad_only and any(p.track == "narrow" for p in t.spec.path_defs):
+                continue
+            found.append(t)
+        self.candidates = tuple(found)
+        self.names = tuple(t.name for t in found)
+        shape = game.board.supply.shape
+        self.shapes = tuple(shape(t.name) for t in found)
         self.by_kind: dict = {}
 
     def fitting(self, game: Game1858, kind: tuple, old) -> tuple:
-        """(tile, relative rotations) of each candidate that may replace ``old`` (a tile of
-        ``kind``); the answers per tile are kept with the old tile's spec (turning both tiles alike
-        keeps them, so any hex of the kind gives the same)."""
+        """(tile, its shape, relative rotations) of each candidate that may replace ``old``
+        (a tile of ``kind``). The answers read the tiles and the hex's labels only, so they are
+        kept with the old tile's spec, shared by every game of the title: per candidate tile
+        (the new tile's name and spec in the key) and per kind and list of candidate names."""
         out = self.by_kind.get(kind)
         if out is not None:
             return out
-        # the answers depend on the tiles and the hex's labels only: kept with the old tile's
-        # spec, shared by every game of the title (the new tile's spec in the key)
+        lists = old.spec.upgrade_memos.setdefault(("1858 upgrade lists", type(game)), {})
+        lkey = (kind, self.names)
+        picked = lists.get(lkey)
+        if picked is None:
+            picked = lists[lkey] = self._pick(game, kind, old)
+        cands, shapes = self.candidates, self.shapes
+        out = self.by_kind[kind] = tuple((cands[i], shapes[i], rel) for i, rel in picked)
+        return out
+
+    def _pick(self, game: Game1858, kind: tuple, old) -> tuple:
+        """(index, relative rotations) of each candidate that fits over ``old``."""
         memo = old.spec.upgrade_memos.setdefault(("1858 upgrades", type(game)), {})
         color = old.color
-        fits = []
-        for t in self.candidates:
+        picked = []
+        for i, t in enumerate(self.candidates):
             if t.color != color and COLOR_NEXT.get(color) != t.color:
                 continue
             key = (*kind, t.name, t.spec)
             rel = memo.get(key)
             if rel is None:
+                shape = self.shapes[i]
                 rel = tuple(sorted((r - old.rotation) % 6 for r in range(6)
-                                   if upgrade_fits(game, old, game.board.placed_tile(t, r, None))))
+                                   if upgrade_fits(game, old, shape.at(r))))
                 memo[key] = rel
             if rel:
-                fits.append((t, rel))
-        out = self.by_kind[kind] = tuple(fits)
-        return out
+                picked.append((i, rel))
+        return tuple(picked)
 
 
 def lay_choices(game: Game1858) -> LayChoices:
@@ -204,27 +250,36 @@ def lay_choices(game: Game1858) -> LayChoices:
     return choices
 
 
+def stub_edges(game: Game1858, hex_) -> tuple:
+    """The edges of ``hex_``'s stubs (a private railway's unbuilt line), which its track must use."""
+    return tuple(st.edge for st in game.board.stubs(hex_))
+
+
 def legal_tile_lays_1858(game: Game1858, entity, lay, round_) -> list:
     """Every lay ``entity`` may make with ``lay`` (hex, tile, rotation)."""
     from ...core import tiles as tilemod
     from ...core.board import edge_mask, rotation_key, rotation_memo
 
-    out = []
+    out: list = []
     connected = connected_hexes_1858(game, entity)
     board = game.board
     choices = lay_choices(game)
     power = (entity.owner.cash if entity.is_minor
              else entity.cash + (entity.owner.cash if entity.owner is not None else 0))
+    may_lay, may_upgrade = lay["lay"], lay["upgrade"]
+    laid = round_.laid_hexes if lay.get("cannot_reuse_same_hex") else ()
+    blocking = blockers(game)
+    gauges_added = round_.gauges_added
     for hex_, edges in connected.items():
         if not asks_hex(game, hex_.id):
             continue
-        if lay.get("cannot_reuse_same_hex") and hex_ in round_.laid_hexes:
-            continue
-        if blocked_hex(game, entity, hex_):
+        if hex_ in laid:
             continue
         old = board.tile(hex_)
         upgrade = old.color != "white"
-        if (upgrade and not lay["upgrade"]) or (not upgrade and not lay["lay"]):
+        if not upgrade and _blocked_by(game, entity, blocking.get(hex_.id, ())):
+            continue
+        if (upgrade and not may_upgrade) or (not upgrade and not may_lay):
             continue
         # the upgrade check reads the tiles and the hex's labels only: hexes alike share answers
         fl = board.future_label(hex_)
@@ -235,24 +290,27 @@ def legal_tile_lays_1858(game: Game1858, entity, lay, round_) -> list:
         nbrs = board.neighbors(hex_)
         nmask, emask = edge_mask(nbrs), edge_mask(edges)
         rot_memo = rotation_memo(old)
-        for t, rel in fits:
+        stubs = stub_edges(game, hex_)
+        base = old.rotation
+        for t, shape, rel in fits:
             if not asks_tile(game, t.id):
                 continue
-            for r in sorted((x + old.rotation) % 6 for x in rel):
-                # the stubs and the rotation read the new tile's track only: it is looked at as
-                # in the supply, and the answer kept as Board.legal_tile_rotation keeps it (with the old tile's spec)
-                seen = board.placed_tile(t, r, None)
-                if not game.stubs_respected(hex_, seen):
-                    continue
+            for r in sorted((x + base) % 6 for x in rel):
+                # the stubs, the rotation and the price read the new tile's track only: it is
+                # looked at as off the map (the name's shape), and the rotation's answer kept as
+                # Board.legal_tile_rotation keeps it (with the old tile's spec)
+                seen = shape.at(r)
+                if stubs:
+                    exits = seen.exits
+                    if not all(e in exits for e in stubs):
+                        continue
                 rkey = rotation_key(old, seen, nmask, emask)
                 ok = rot_memo.get(rkey)
                 if ok is None:
                     ok = rot_memo[rkey] = tilemod.legal_rotation(old, seen, nbrs, connected_edges=edges)
                 if not ok:
                     continue
-                # the price reads the new tile's track gauges only: the tile as seen in the
-                # supply answers (no placement on the hex made per candidate)
-                if lay_cost(game, entity, hex_, old, seen, lay, round_.gauges_added) > power:
+                if lay_cost(game, entity, hex_, old, seen, lay, gauges_added) > power:
                     continue
                 out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
     return out
