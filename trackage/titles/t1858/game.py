@@ -89,6 +89,10 @@ class Game1858(Game):
     TILE_LAYS: ClassVar[list] = [{"lay": True, "upgrade": True, "cost": 0},
                  {"lay": True, "upgrade": True, "cost": 20, "cannot_reuse_same_hex": True}]
     GREY_TRAINS = ("7E", "6M", "5D")
+    # the hexes private railways block, with what they were worked out from (gauges.blockers);
+    # a copy works them out again
+    CLONE_SKIP = (*Game.CLONE_SKIP, "_blockers")
+    _blockers: tuple | None = None
     QUICK_START = ("quick_start_a", "quick_start_b")
 
     # ------------------------------------------------------------------ data
@@ -519,6 +523,11 @@ class Game1858(Game):
 
     def conversion_ok(self, old_tile, new_tile) -> bool:
         """A same-colour replacement (1858 India's gauge conversions); none in 1858."""
+        return False
+
+    def conversion_may_fit(self, old_tile, new_tile) -> bool:
+        """May ``new_tile`` replace ``old_tile`` of the same colour in some rotation (a question
+        that reads no rotation; False: in none)? None in 1858."""
         return False
 
     def token_cost(self, corp, city) -> int:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from trackage.core.actions import asks_hex, asks_tile
 
+from ...core import tiles as tilemod
 from ...core.errors import GameError
 
 if TYPE_CHECKING:
@@ -133,15 +134,20 @@ def blocked_hex(game: Game1858, entity, hex_) -> bool:
 
 def blockers(game: Game1858) -> dict:
     """The open private railways and companies blocking each hex (hex id -> their tuple, in
-    the minors' then the companies' order)."""
+    the minors' then the companies' order). Kept with the game until an entity closes or its
+    abilities are replaced (they are never changed in place)."""
+    ents = (*game.minors, *game.companies)
+    state = tuple(None if e.closed else e.abilities for e in ents)
+    kept = game._blockers
+    if kept is not None and kept[0] == state:
+        return kept[1]
     out: dict = {}
-    for e in (*game.minors, *game.companies):
-        if e.closed:
-            continue
-        for ab in e.abilities:
+    for e, abilities in zip(ents, state):
+        for ab in abilities or ():
             if ab.get("type") == "blocks_hexes":
                 for h in dict.fromkeys(ab.get("hexes", [])):
                     out[h] = (*out.get(h, ()), e)
+    game._blockers = (state, out)
     return out
 
 
@@ -169,6 +175,22 @@ def upgrade_fits(game: Game1858, old, placed) -> bool:
     if not game.upgrades_to(old, placed):
         return False
     return placed.color != old.color or game.conversion_ok(old, placed)
+
+
+def refused_in_every_rotation(game: Game1858, old, new) -> bool:
+    """Does :func:`upgrade_fits` refuse ``new`` over ``old`` whatever the rotation, by the
+    parts of the rule that read no rotation? A same-colour tile only as a gauge conversion
+    (:meth:`Game1858.conversion_may_fit`); otherwise the colour order, the labels, the towns'
+    number and, on an unlabelled hex, the cities' number. (False: try the rotations.)"""
+    if new.color == old.color:
+        return not game.conversion_may_fit(old, new)
+    labels = game.board.upgrade_labels(old)
+    if not tilemod.upgrades_to_correct_color(old, new) or not tilemod.upgrades_to_correct_label(old, new, **labels):
+        return True
+    if len(old.towns) != len(new.towns):
+        return True
+    label = labels["from_label"] if "from_label" in labels else old.label
+    return not label and len(old.cities) != len(new.cities)
 
 
 class LayChoices:
@@ -231,8 +253,11 @@ class LayChoices:
             rel = memo.get(key)
             if rel is None:
                 shape = self.shapes[i]
-                rel = tuple(sorted((r - old.rotation) % 6 for r in range(6)
-                                   if upgrade_fits(game, old, shape.at(r))))
+                if refused_in_every_rotation(game, old, shape.at(0)):
+                    rel = ()
+                else:
+                    rel = tuple(sorted((r - old.rotation) % 6 for r in range(6)
+                                       if upgrade_fits(game, old, shape.at(r))))
                 memo[key] = rel
             if rel:
                 picked.append((i, rel))
@@ -257,7 +282,6 @@ def stub_edges(game: Game1858, hex_) -> tuple:
 
 def legal_tile_lays_1858(game: Game1858, entity, lay, round_) -> list:
     """Every lay ``entity`` may make with ``lay`` (hex, tile, rotation)."""
-    from ...core import tiles as tilemod
     from ...core.board import edge_mask, rotation_key, rotation_memo
 
     out: list = []
