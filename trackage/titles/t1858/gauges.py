@@ -189,7 +189,7 @@ def refused_in_every_rotation(game: Game1858, old, new) -> bool:
         return True
     if len(old.towns) != len(new.towns):
         return True
-    label = labels["from_label"] if "from_label" in labels else old.label
+    label = labels.get("from_label", old.label)
     return not label and len(old.cities) != len(new.cities)
 
 
