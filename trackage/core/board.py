@@ -61,6 +61,12 @@ def rotation_key(old: Placed, tile: Placed, nbrs_mask: int, edges_mask: int) -> 
     return (old.rotation, old.igw, old.igc, tile.spec, tile.rotation, tile.igw, tile.igc, nbrs_mask, edges_mask)
 
 
+def offmap_rotation_key(old: Placed, spec: Any, rotation: int, nbrs_mask: int, edges_mask: int) -> tuple[Any, ...]:
+    """:func:`rotation_key` of a tile of ``spec`` seen off the map (``Tile.at(rotation)``, no
+    gauge flags), for a listing that need not place the tile to ask the memo."""
+    return (old.rotation, old.igw, old.igc, spec, rotation, None, None, nbrs_mask, edges_mask)
+
+
 def rotation_memo(old: Placed) -> dict[Any, Any]:
     """Where the answers of ``legal_rotation`` over ``old`` are remembered: with the old
     tile's spec, shared by every game (keys: :func:`rotation_key`)."""

@@ -282,7 +282,7 @@ def stub_edges(game: Game1858, hex_) -> tuple:
 
 def legal_tile_lays_1858(game: Game1858, entity, lay, round_) -> list:
     """Every lay ``entity`` may make with ``lay`` (hex, tile, rotation)."""
-    from ...core.board import edge_mask, rotation_key, rotation_memo
+    from ...core.board import edge_mask, offmap_rotation_key, rotation_memo
 
     out: list = []
     connected = connected_hexes_1858(game, entity)
@@ -319,22 +319,25 @@ def legal_tile_lays_1858(game: Game1858, entity, lay, round_) -> list:
         for t, shape, rel in fits:
             if not asks_tile(game, t.id):
                 continue
+            spec = shape.spec
+            cost = None
             for r in sorted((x + base) % 6 for x in rel):
                 # the stubs, the rotation and the price read the new tile's track only: it is
-                # looked at as off the map (the name's shape), and the rotation's answer kept as
-                # Board.legal_tile_rotation keeps it (with the old tile's spec)
-                seen = shape.at(r)
+                # looked at as off the map (the name's shape, placed only when the rotation's
+                # answer is not yet kept, as Board.legal_tile_rotation keeps it)
                 if stubs:
-                    exits = seen.exits
+                    exits = spec.rot(r).exits
                     if not all(e in exits for e in stubs):
                         continue
-                rkey = rotation_key(old, seen, nmask, emask)
+                rkey = offmap_rotation_key(old, spec, r, nmask, emask)
                 ok = rot_memo.get(rkey)
                 if ok is None:
-                    ok = rot_memo[rkey] = tilemod.legal_rotation(old, seen, nbrs, connected_edges=edges)
+                    ok = rot_memo[rkey] = tilemod.legal_rotation(old, shape.at(r), nbrs, connected_edges=edges)
                 if not ok:
                     continue
-                if lay_cost(game, entity, hex_, old, seen, lay, gauges_added) > power:
-                    continue
+                if cost is None:  # the price reads the tile's track gauges, not its rotation
+                    cost = lay_cost(game, entity, hex_, old, shape.at(r), lay, gauges_added)
+                if cost > power:
+                    break
                 out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
     return out
