@@ -91,8 +91,11 @@ class Game1858(Game):
     GREY_TRAINS = ("7E", "6M", "5D")
     # the hexes private railways block, with what they were worked out from (gauges.blockers);
     # a copy works them out again
-    CLONE_SKIP = (*Game.CLONE_SKIP, "_blockers")
+    CLONE_SKIP = (*Game.CLONE_SKIP, "_blockers", "_lay_names")
     _blockers: tuple | None = None
+    # per phase's colours and broad gauge rule, whether each tile name may be laid
+    # (gauges.LayChoices); a copy works them out again
+    _lay_names: dict | None = None
     QUICK_START = ("quick_start_a", "quick_start_b")
 
     # ------------------------------------------------------------------ data

@@ -205,6 +205,11 @@ class LayChoices:
 
     def __init__(self, game: Game1858, broad_only: bool) -> None:
         self.supply = game.board.supply_tiles()
+        # the phase's rule and the gauges read the name's colour and spec only: the answer
+        # per name is kept with the game
+        if game._lay_names is None:
+            game._lay_names = {}
+        valid = game._lay_names.setdefault((tuple(game.phase.tiles), broad_only), {})
         seen: set = set()
         found = []
         for t in self.supply:
@@ -212,12 +217,12 @@ class LayChoices:
             if name in seen:
                 continue
             seen.add(name)
-            # the phase's rule and the gauges read the name's colour and spec only
-            if not game.tile_valid_for_phase(t):
-                continue
-            if broad_only and any(p.track == "narrow" for p in t.spec.path_defs):
-                continue
-            found.append(t)
+            ok = valid.get(name)
+            if ok is None:
+                ok = valid[name] = game.tile_valid_for_phase(t) and not (
+                    broad_only and any(p.track == "narrow" for p in t.spec.path_defs))
+            if ok:
+                found.append(t)
         self.candidates = tuple(found)
         self.names = tuple(t.name for t in found)
         shape = game.board.supply.shape
