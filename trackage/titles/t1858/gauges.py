@@ -233,12 +233,15 @@ class LayChoices:
         """(tile, its shape, relative rotations) of each candidate that may replace ``old``
         (a tile of ``kind``). The answers read the tiles and the hex's labels only, so they are
         kept with the old tile's spec, shared by every game of the title: per candidate tile
-        (the new tile's name and spec in the key) and per kind and list of candidate names."""
+        and per kind and list of candidate names (a title's tile name stands for its spec,
+        colour and labels). The keys are strings and tuples of them, which the collector stops
+        tracking (the memos outlive the games)."""
         out = self.by_kind.get(kind)
         if out is not None:
             return out
         lists = old.spec.upgrade_memos.setdefault(("1858 upgrade lists", type(game)), {})
-        lkey = (kind, self.names)
+        labels, _spec, name, color = kind
+        lkey = (labels, name, color, self.names)
         picked = lists.get(lkey)
         if picked is None:
             picked = lists[lkey] = self._pick(game, kind, old)
@@ -249,12 +252,12 @@ class LayChoices:
     def _pick(self, game: Game1858, kind: tuple, old) -> tuple:
         """(index, relative rotations) of each candidate that fits over ``old``."""
         memo = old.spec.upgrade_memos.setdefault(("1858 upgrades", type(game)), {})
-        color = old.color
+        labels, _spec, name, color = kind
         picked = []
         for i, t in enumerate(self.candidates):
             if t.color != color and COLOR_NEXT.get(color) != t.color:
                 continue
-            key = (*kind, t.name, t.spec)
+            key = (labels, name, color, t.name)
             rel = memo.get(key)
             if rel is None:
                 shape = self.shapes[i]
