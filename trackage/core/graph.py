@@ -595,6 +595,15 @@ class TrackGraph:
     def _start_cities(self, corporation: Entity, one_token: City | None = None) -> list[City]:
         out: list[City] = []
         skip = self._skip_token if self.check_tokens else None
+        if self._city_tokened_by is None and self._for_graph is None:
+            # the board's own token question only: its cities with the corporation's tokens
+            for city in self.board.token_cities().get(corporation, ()):
+                if one_token is not None and city is not one_token:
+                    continue
+                if skip is not None and skip(self, corporation, city):
+                    continue
+                out.append(city)
+            return out
         for _hx, tile in self.board.tiles():
             for city in tile.cities:
                 if one_token is not None and city is not one_token:

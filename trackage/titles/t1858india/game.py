@@ -181,6 +181,10 @@ class Game1858India(Game1858):
 
         return self.gauge_conversion(old_tile, new_tile) and conversion_ok(old_tile, new_tile)
 
+    def conversion_may_fit(self, old_tile, new_tile) -> bool:
+        """A gauge conversion (its test reads no rotation) in some rotation, maybe."""
+        return self.gauge_conversion(old_tile, new_tile)
+
     def gauge_conversion(self, old, new) -> bool:
         """Same colour, label, cities, towns and track layout; only gauges differ. The old
         tile is tried in every rotation and turning the new one turns its paths alike, so the
