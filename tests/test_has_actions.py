@@ -1,6 +1,7 @@
 """A step's ``has_actions`` (the round's "active?"/"blocking?" question) has the truth value
-of its ``actions`` list; a subclass that overrides ``actions`` alone gets the default back;
-a logged route's chains are remembered only for the same tiles and links."""
+of its ``actions`` list, and its ``answers`` (listed? anything?) the list's; a subclass that
+overrides ``actions`` alone gets the default back; a logged route's chains are remembered
+only for the same tiles and links."""
 
 from __future__ import annotations
 
@@ -13,7 +14,10 @@ from trackage.core.steps.track import TrackAndTokenStep
 from trackage.replay import game_from_log
 
 # short logs of the titles whose steps answer sooner (stock, tile lay, trains, issues)
-LOGS = [f for title in ("1822", "1825", "1858India", "1867") for f in require_fixtures(title)[:1]]
+LOGS = [f for title in ("1822", "1825", "1858India", "1867", "1858") for f in require_fixtures(title)[:1]]
+# the action types asked of ``answers`` at each position: the stock kinds and a few others
+ASKED = ("buy_shares", "par", "sell_shares", "buy_company", "sell_company", "bid", "convert", "pass",
+         "lay_tile", "choose_ability", "payoff_player_debt")
 
 
 class _Listing(TrackAndTokenStep):
@@ -34,6 +38,7 @@ def test_overriding_actions_restores_the_default_answer():
     assert TrackAndTokenStep.has_actions is not Step.has_actions
     assert _Listing.has_actions is Step.has_actions
     assert _Mixed.has_actions is Step.has_actions
+    assert TrackAndTokenStep.answers is Step.answers
 
 
 def _check_position(game):
@@ -43,7 +48,10 @@ def _check_position(game):
         if not step.active():
             continue
         for e in [*entities.values(), *(s.current_entity() for s in [step] if s.current_entity() is not None)]:
-            assert step.has_actions(e) == bool(step.actions(e)), (type(step).__name__, e)
+            acts = step.actions(e)
+            assert step.has_actions(e) == bool(acts), (type(step).__name__, e)
+            for atype in ASKED:
+                assert step.answers(e, atype) == (atype in acts, bool(acts)), (type(step).__name__, e, atype)
 
 
 @pytest.mark.parametrize("path", LOGS, ids=[f"{p.parent.name}/{p.stem}" for p in LOGS])

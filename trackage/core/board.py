@@ -62,6 +62,12 @@ def rotation_key(old: Placed, tile: Placed, nbrs_mask: int, edges_mask: int) -> 
     return (old.rotation, old.igw, old.igc, tile.spec, tile.rotation, tile.igw, tile.igc, nbrs_mask, edges_mask)
 
 
+def offmap_rotation_key(old: Placed, spec: Any, rotation: int, nbrs_mask: int, edges_mask: int) -> tuple[Any, ...]:
+    """:func:`rotation_key` of a tile of ``spec`` seen off the map (``Tile.at(rotation)``, no
+    gauge flags), for a listing that need not place the tile to ask the memo."""
+    return (old.rotation, old.igw, old.igc, spec, rotation, None, None, nbrs_mask, edges_mask)
+
+
 def rotation_memo(old: Placed) -> dict[Any, Any]:
     """Where the answers of ``legal_rotation`` over ``old`` are remembered: with the old
     tile's spec, shared by every game (keys: :func:`rotation_key`)."""
@@ -147,7 +153,7 @@ def _printed_state(state: BoardState, hex_: Hex, tile: Placed) -> None:
 class Board(Tracked):
     """A game's board: ``hexmap`` and ``supply`` (catalogue), ``state`` (:class:`BoardState`)."""
 
-    CLONE_SKIP = ("_graph", "_graph_version", "_derived", "token_error", "unsettled_graph")
+    CLONE_SKIP = ("_graph", "_graph_version", "_derived", "_token_cities", "token_error", "unsettled_graph")
 
     def __init__(self, game: Any, map_data: dict[str, Any], supply_data: dict[str, Any],
                  impassable_colors: Iterable[str] | None) -> None:
@@ -163,6 +169,9 @@ class Board(Tracked):
         self._graph: TrackGraph | None = None
         self._graph_version: Hashable | None = None
         self._derived: tuple[Hashable, dict[Hashable, Any]] | None = None  # (board version, views built at it)
+        # (tokens, extra tokens, tiles on the map: the state's maps it was made from, each
+        # replaced, never changed in place; :meth:`token_cities`)
+        self._token_cities: tuple[Any, Any, Any, dict[Any, tuple[City, ...]]] | None = None
         self.token_error: str | None = None
         self.unsettled_graph: TrackGraph | None = None  # owes whole walks (TrackGraph.settle)
 
@@ -338,6 +347,7 @@ class Board(Tracked):
         self._graph = None
         self._graph_version = None
         self._derived = None
+        self._token_cities = None
 
     def changed(self) -> None:
         """A tile or token changed: new version (derived views are recomputed), and the
@@ -463,6 +473,15 @@ class Board(Tracked):
             self.unsettled_graph = None
             g.settle()
 
+    def unsettled_graph_goes(self) -> None:
+        """Tokens are about to move and the board to take a new version right after (a tile
+        or a token laid): the walks a graph cut short are not done (its answers are all
+        forgotten at the new version; see :meth:`TrackGraph.forget_pending`)."""
+        g = self.unsettled_graph
+        if g is not None:
+            self.unsettled_graph = None
+            g.forget_pending()
+
     def set_tokens(self, city: City, slots: Iterable[Token | None]) -> None:
         if self.unsettled_graph is not None:
             self.settle_graph()
@@ -484,6 +503,28 @@ class Board(Tracked):
 
     def tokened(self, city: City) -> bool:
         return any(t is not None for t in self.tokens(city))
+
+    def token_cities(self) -> dict[Any, tuple[City, ...]]:
+        """{corporation: the cities on the map holding a token of it (in a slot or extra), in
+        map order}: :meth:`tokened_by` asked of every city at once, kept until the tokens or the
+        tiles on the map change."""
+        st = self.state
+        memo = self._token_cities
+        if memo is not None and memo[0] is st.tokens and memo[1] is st.extra_tokens and memo[2] is st.tile_at:
+            return memo[3]
+        found: dict[Any, list[City]] = {}
+        tokens, extra, tile_at = st.tokens, st.extra_tokens, st.tile_at
+        for h in self.hexmap.hexes:
+            for city in tile_at[h.id].cities:
+                for lst in (tokens.get(city, ()), extra.get(city, ())):
+                    for t in lst:
+                        if t is not None:
+                            cities = found.setdefault(t.corporation, [])
+                            if not cities or cities[-1] is not city:
+                                cities.append(city)
+        out = {corp: tuple(cities) for corp, cities in found.items()}
+        self._token_cities = (tokens, extra, tile_at, out)
+        return out
 
     def tokened_by(self, node: Any, corporation: Any, types: Container[str] = ()) -> bool:
         """Has ``corporation`` a token in ``node`` (in a slot or extra); with ``types``, one of
@@ -772,6 +813,7 @@ class Board(Tracked):
         if check and not game.loading and not game.legal_tile_rotation(entity, hex_, placed):
             raise GameError(f"tile {tile.name} with rotation {rotation} is not legal on {hex_.id}",
                             rule="illegal-rotation")
+        self.unsettled_graph_goes()  # (changed() follows)
         self.place_tile(hex_, placed)
         cost: int = game.upgrade_cost(old_tile, hex_, entity) + self._border_cost(hex_, placed) + extra_cost
         if pay is not None:

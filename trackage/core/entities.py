@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .kinds import Kinds  # every owner's kind flags (is_player, is_corporation ...)
 from .money import CashHolder
@@ -83,7 +83,7 @@ def without(certificates: tuple[Share, ...], share: Share) -> tuple[Share, ...]:
 
 
 class Player(CashHolder, ShareHolder):
-    IN_PLACE = ("companies",)
+    IN_PLACE: ClassVar[tuple[str, ...]] = ("companies",)
     __slots__ = ("bankrupt", "cash", "companies", "id", "name", "passed", "penalty")
     is_player = True
 
@@ -247,7 +247,7 @@ class ShareBundle:
 
 class Corporation(CashHolder, ShareHolder):
     """A share-issuing company: majors, and minors modelled as corporations."""
-    IN_PLACE = ("share_holders", "trains", "companies", "tokens", "shares", "operating_history")
+    IN_PLACE: ClassVar[tuple[str, ...]] = ("share_holders", "trains", "companies", "tokens", "shares")
 
     # slots, not a __dict__: a game copy copies them with one read and one store each (a
     # title's subclass declares its own attributes the same way)
@@ -385,7 +385,7 @@ class OperatingInfo:
 class Minor(CashHolder):
     """An operator without shares (a "minor" in the reference): one owner, a treasury,
     trains and station tokens. It floats when the title says so (``float_``)."""
-    IN_PLACE = ("trains", "companies", "tokens", "operating_history")
+    IN_PLACE: ClassVar[tuple[str, ...]] = ("trains", "companies", "tokens")
 
     __slots__ = ("_floated", "cash", "city", "closed", "companies", "coordinates", "data", "name",
                  "operating_history", "owner", "sym", "tokens", "trains", "type")  # as a corporation's

@@ -98,10 +98,7 @@ def _forgetting(game: Any, f: Callable[..., R], *args: Any, **kwargs: Any) -> R:
 class Game(Tracked):
     # the containers the rules change in place (saved before each live action for an undo,
     # trackage.core.rewind); a title adds its own
-    IN_PLACE = ("corporations", "companies", "minors", "phase_revenue", "formed", "minor_trains", "_stubs",
-                "interest_paid", "interest", "national_reservations", "defunct_corporations", "trainless_major",
-                "potential_discard_trains", "passers_first_stock_round", "player_debt", "green_tokens",
-            "hex_token_owners", "company_discount", "company_trains", "exchanges")
+    IN_PLACE: ClassVar[tuple[str, ...]] = ("corporations", "companies")
     # how a copy treats the game's attributes (trackage.core.clone): the title's data is
     # catalogue; the log, the actions and the snapshots are records that are never changed
     CLONE_SHARE: tuple[str, ...] = ("data", "raw_options", "optional_rules")

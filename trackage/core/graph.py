@@ -484,6 +484,14 @@ class TrackGraph:
             if corporation not in self._offered:
                 self._compute(corporation)
 
+    def forget_pending(self) -> None:
+        """Drop the whole walks :meth:`can_token` cut short, unwalked: for a board about to take a
+        new version (a tile or a token laid), after which every answer of this graph is
+        forgotten. A cut walk leaves the route information as it is (it is only cut when a
+        train-purchase route is already known), so nothing a whole walk would find outlives
+        the change."""
+        self._pending = {}
+
     def tokenable_cities(self, corporation: Entity) -> list[NodeBase]:
         """Reached cities where the corporation could place a token (free), in walk order."""
         r = self._tokenable_cities.get(corporation)
@@ -587,6 +595,15 @@ class TrackGraph:
     def _start_cities(self, corporation: Entity, one_token: City | None = None) -> list[City]:
         out: list[City] = []
         skip = self._skip_token if self.check_tokens else None
+        if self._city_tokened_by is None and self._for_graph is None:
+            # the board's own token question only: its cities with the corporation's tokens
+            for city in self.board.token_cities().get(corporation, ()):
+                if one_token is not None and city is not one_token:
+                    continue
+                if skip is not None and skip(self, corporation, city):
+                    continue
+                out.append(city)
+            return out
         for _hx, tile in self.board.tiles():
             for city in tile.cities:
                 if one_token is not None and city is not one_token:

@@ -9,7 +9,7 @@ which reads :attr:`Index.corporations`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .entities import entity_type
 from .errors import ActionFormatError
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 class Index(Tracked):
     """The game's players, corporations, companies and minors by id."""
-    IN_PLACE = ("corporations",)
+    IN_PLACE: ClassVar[tuple[str, ...]] = ("corporations",)
 
     __slots__ = ("companies", "corporations", "game", "minors", "players")
 

@@ -34,7 +34,7 @@ class Step(Tracked):
     name) that processes it. The table is resolved when the class is defined, against the
     class itself (so a subclass's override of a handler is the one called), and a handler
     that does not exist is an error at import, not at play."""
-    IN_PLACE_PARTS = ("auction",)
+    IN_PLACE_PARTS: ClassVar[tuple[str, ...]] = ("auction",)
 
     HANDLERS: ClassVar[dict[str, Any]] = {}
     #: What the step is about, for the player (default: the class name); or override :meth:`description`.
@@ -62,6 +62,9 @@ class Step(Tracked):
         shortcut = next(k for k in mro if "has_actions" in k.__dict__)
         if mro.index(shortcut) > mro.index(lister):
             cls.has_actions = Step.has_actions  # type: ignore[method-assign]
+        # likewise :meth:`answers`
+        if mro.index(next(k for k in mro if "answers" in k.__dict__)) > mro.index(lister):
+            cls.answers = Step.answers  # type: ignore[method-assign]
 
     def __init__(self, game: Any, round_: Any, **opts: Any) -> None:
         self.game = game
@@ -134,6 +137,14 @@ class Step(Tracked):
         subclass that overrides :meth:`actions` without this gets the default back."""
         return bool(self.actions(entity))
 
+    def answers(self, entity: Any, atype: str) -> tuple[bool, bool]:
+        """For an action of ``atype`` by ``entity``, the round's two questions: whether
+        :meth:`actions` lists ``atype``, and whether it lists anything. Default: the list,
+        worked out. A step whose list is costly may answer from the one kind asked (the same
+        truths); a subclass that overrides :meth:`actions` without this gets the default back."""
+        acts = self.actions(entity)
+        return atype in acts, bool(acts)
+
     def skip(self) -> None:
         self.pass_()
 
@@ -202,8 +213,8 @@ class Round(Tracked):
     # what an undo saves before each live action (trackage.core.rewind): the round's own
     # containers changed in place (its steps' round state is found by in_place_containers),
     # and the parts (bids per item) whose own containers are saved too
-    IN_PLACE = ("pass_order",)
-    IN_PLACE_PARTS = ("bids",)
+    IN_PLACE: ClassVar[tuple[str, ...]] = ("pass_order",)
+    IN_PLACE_PARTS: ClassVar[tuple[str, ...]] = ("bids",)
     NAME = "Round"
     #: the round's kind as the site abbreviates it (a merger pass names its rounds so); "" when none
     SHORT_NAME = ""
@@ -306,9 +317,8 @@ class Round(Tracked):
         for s in self.steps:
             if not s.active():
                 continue
-            acts = s.actions(entity)
-            accepts = atype in acts
-            blocking = s.blocking_for(entity, bool(acts))
+            accepts, has = s.answers(entity, atype)
+            blocking = s.blocking_for(entity, has)
             if blocking and not accepts:
                 cur = self.current_entity
                 if cur is not None and cur is not entity and atype in s.actions(cur):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .rewind import Tracked
 
@@ -98,7 +98,7 @@ class Train(Tracked):
 
 class Depot(Kinds):
     """All trains in definition order; ``upcoming`` are the ones not yet sold."""
-    IN_PLACE = ("upcoming", "trains", "discarded")
+    IN_PLACE: ClassVar[tuple[str, ...]] = ("upcoming", "trains", "discarded")
 
     CLONE_SKIP = ("_cache",)  # a memo of depot_trains()
 

@@ -38,7 +38,7 @@ class Bids(Tracked):
     Plain data (copied with the game by :mod:`trackage.core.clone`). It reads as the sequence
     of its bids: ``len(bids)``, ``bids[0]``, iteration.
     """
-    IN_PLACE = ("bids", "bidders", "declined")
+    IN_PLACE: ClassVar[tuple[str, ...]] = ("bids", "bidders", "declined")
 
     __slots__ = ("bidders", "bids", "declined", "item")
 

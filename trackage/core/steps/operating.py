@@ -278,7 +278,12 @@ class DiscardTrain(Step):
             return bool(self.crowded())
         game = self.game
         limit = game.train_limit
-        return any(_over_limit(c, limit) for group in (game.corporations, game.minors) for c in group)
+        for group in (game.corporations, game.minors):
+            for c in group:
+                # (a holder without trains is never over: most are, and are passed at once)
+                if c.trains and _over_limit(c, limit):
+                    return True
+        return False
 
     def actions(self, entity: Any) -> list[str]:
         return ["discard_train"] if entity is self.current_entity() else []

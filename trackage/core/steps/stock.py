@@ -99,6 +99,14 @@ class BuySellParShares(Passing):
         forced = self.must_sell(entity)
         return any(self.allows(kind, entity, forced) for kind in self.KINDS) or self.may_pass([], forced)
 
+    def answers(self, entity: Any, atype: str) -> tuple[bool, bool]:
+        """One of the :attr:`KINDS` the step :meth:`allows`: listed, so the list is not empty;
+        anything else (``pass`` too): the list."""
+        if atype in self.KINDS and entity is self.current_entity() \
+                and self.allows(atype, entity, self.must_sell(entity)):
+            return True, True
+        return super().answers(entity, atype)
+
     def allows(self, kind: str, entity: Any, forced: bool) -> bool:
         """Whether :meth:`actions` lists ``kind`` for ``entity``; one ``forced`` to sell may
         only sell (shares, and companies where :attr:`COMPANIES`)."""
@@ -721,6 +729,11 @@ class AuctionBuySellParShares(AuctionMixin, BuySellParShares):
 
     def has_actions(self, entity: Any) -> bool:
         return bool(self.auction and entity is self.current_entity()) or super().has_actions(entity)
+
+    def answers(self, entity: Any, atype: str) -> tuple[bool, bool]:
+        if self.auction and entity is self.current_entity():
+            return atype in ("bid", "pass"), True
+        return super().answers(entity, atype)
 
     def allows(self, kind: str, entity: Any, forced: bool) -> bool:
         """Also ``bid`` (opening an auction, even when forced to sell) before a purchase."""

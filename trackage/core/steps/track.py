@@ -217,6 +217,7 @@ class TrackAndTokenStep(Step):
         if not game.loading and not self.token_connected(entity, city):
             raise GameError(f"{city.id} is not connected to {entity.name}'s network", rule="token-not-connected")
         self.check_token_room(entity, city, token, free)
+        board.unsettled_graph_goes()  # (changed() follows)
         board.place_city_token(city, entity, token, free=free, check_tokenable=False)
         if token.price > 0 and not free:
             self.pay(entity, token.price, "token")

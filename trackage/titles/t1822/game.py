@@ -81,7 +81,8 @@ class StockMarket1822(StockMarket):
 
 
 class StockRound1822(StockRound):
-    IN_PLACE = (*StockRound.IN_PLACE, "bids")  # the bids per item (each item's Bids saved too: IN_PLACE_PARTS)
+    # the bids per item, changed in place (each item's Bids is saved too: IN_PLACE_PARTS)
+    IN_PLACE: ClassVar[tuple[str, ...]] = (*StockRound.IN_PLACE, "bids")
 
     def __init__(self, game, steps, round_num=1):
         self.bids = {}
@@ -201,7 +202,7 @@ class Board1822(Board):
 
 
 class Game1822(Game):
-    IN_PLACE = (*Game.IN_PLACE, "phase_revenue", "player_debt", "company_trains")
+    IN_PLACE: ClassVar[tuple[str, ...]] = (*Game.IN_PLACE, "phase_revenue", "player_debt", "company_trains")
     CURRENCY = "£%s"
     IPO_NAME = "Treasury"
     # attributes of the 1822 game that are not set in its __init__

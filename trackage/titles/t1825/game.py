@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 
 class Game1825(Game):
-    IN_PLACE = (*Game.IN_PLACE, "formed", "minor_trains")
+    IN_PLACE: ClassVar[tuple[str, ...]] = (*Game.IN_PLACE, "formed", "minor_trains")
     CURRENCY = "£%s"
     TITLE = "1825"
     MUST_BUY_TRAIN = "never"

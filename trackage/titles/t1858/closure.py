@@ -3,7 +3,7 @@ players are exchanged for shares or closed."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from ...core.round import OperatingRound
 from . import privates
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 class ClosureRound(OperatingRound):
     """Private railways still owned by players are exchanged for shares or closed."""
-    IN_PLACE = (*OperatingRound.IN_PLACE, "pending_tokens", "approvals")
+    IN_PLACE: ClassVar[tuple[str, ...]] = (*OperatingRound.IN_PLACE, "pending_tokens", "approvals")
 
     NAME = "Operating Round"
     pending_tokens: list  # home tokens still to place (set by the steps while exchanging)

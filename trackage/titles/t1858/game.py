@@ -67,7 +67,7 @@ class StockRound1858(StockRound):
 
 
 class Game1858(Game):
-    IN_PLACE = (*Game.IN_PLACE, "_stubs")
+    IN_PLACE: ClassVar[tuple[str, ...]] = (*Game.IN_PLACE, "_stubs")
     CURRENCY = "Pt%s"
     IPO_NAME = "Treasury"
     TITLE = "1858"
@@ -90,6 +90,13 @@ class Game1858(Game):
     TILE_LAYS: ClassVar[list] = [{"lay": True, "upgrade": True, "cost": 0},
                  {"lay": True, "upgrade": True, "cost": 20, "cannot_reuse_same_hex": True}]
     GREY_TRAINS = ("7E", "6M", "5D")
+    # the hexes private railways block, with what they were worked out from (gauges.blockers);
+    # a copy works them out again
+    CLONE_SKIP = (*Game.CLONE_SKIP, "_blockers", "_lay_names")
+    _blockers: tuple | None = None
+    # per phase's colours and broad gauge rule, whether each tile name may be laid
+    # (gauges.LayChoices); a copy works them out again
+    _lay_names: dict | None = None
     QUICK_START = ("quick_start_a", "quick_start_b")
 
     # ------------------------------------------------------------------ data
@@ -522,6 +529,11 @@ class Game1858(Game):
         """A same-colour replacement (1858 India's gauge conversions); none in 1858."""
         return False
 
+    def conversion_may_fit(self, old_tile, new_tile) -> bool:
+        """May ``new_tile`` replace ``old_tile`` of the same colour in some rotation (a question
+        that reads no rotation; False: in none)? None in 1858."""
+        return False
+
     def token_cost(self, corp, city) -> int:
         dist = self.data["board"]["token_distances"]
         placed = [t for t in corp.tokens if t.used and t.city is not None]
@@ -580,8 +592,8 @@ class Game1858(Game):
 
     def stubs_respected(self, hex_, tile) -> bool:
         """Track on a hex with stubs (a private railway's unbuilt line) must use every stub."""
-        exits = set(tile.exits)
-        return all(st.edge in exits for st in self.board.stubs(hex_))
+        exits = tile.exits
+        return all(e in exits for e in gauges.stub_edges(self, hex_))
 
     # ------------------------------------------------------------------ random player
     # weights of the random player: left to chance, companies trade trains at random prices,

@@ -35,7 +35,7 @@ class HexTokenOwner(Kinds):
 
 
 class Game1858India(Game1858):
-    IN_PLACE = (*Game1858.IN_PLACE, "hex_token_owners")
+    IN_PLACE: ClassVar[tuple[str, ...]] = (*Game1858.IN_PLACE, "hex_token_owners")
     CURRENCY = "£%s"
     TITLE = "1858India"
     PLAYER_RANGE = (3, 6)
@@ -181,6 +181,10 @@ class Game1858India(Game1858):
         from .steps import conversion_ok
 
         return self.gauge_conversion(old_tile, new_tile) and conversion_ok(old_tile, new_tile)
+
+    def conversion_may_fit(self, old_tile, new_tile) -> bool:
+        """A gauge conversion (its test reads no rotation) in some rotation, maybe."""
+        return self.gauge_conversion(old_tile, new_tile)
 
     def gauge_conversion(self, old, new) -> bool:
         """Same colour, label, cities, towns and track layout; only gauges differ. The old

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 from functools import cache
 from pathlib import Path
@@ -11,13 +10,14 @@ DATA = Path(__file__).parent / "data"
 
 
 @cache
-def _load(directory: str, name: str) -> dict:
-    with open(Path(directory) / f"{name}.json", encoding="utf-8") as f:
-        return json.load(f)
+def _text(directory: str, name: str) -> str:
+    return (Path(directory) / f"{name}.json").read_text(encoding="utf-8")
 
 
 def load(name: str, directory: Path = DATA) -> dict:
-    return copy.deepcopy(_load(str(directory), name))
+    """The file's data, a fresh copy each time (parsed again: faster than a deep copy)."""
+    data: dict = json.loads(_text(str(directory), name))
+    return data
 
 
 def build(rules: list[str], num_players: int, directory: Path = DATA, grid_default: bool = False) -> dict:

@@ -119,7 +119,7 @@ class StaleTrackGraph(Tracked, TrackGraph):
     # copies the corporations they are keyed by and shares the results
     CLONE_KEYS = ("_local_routes", "_connected_hexes", "_connected_nodes", "_connected_paths", "_reachable_hexes",
                   "_offered", "_walked_routes", "_tokenable_cities", "_by_token", "_can_token", "_pending")
-    IN_PLACE = CLONE_KEYS  # its answers are state: an undo puts them back
+    IN_PLACE: ClassVar[tuple[str, ...]] = CLONE_KEYS  # its answers are state: an undo puts them back
 
     def answers(self) -> dict:
         """What the graph has answered so far (its caches map corporations to results that
@@ -132,7 +132,7 @@ class StaleTrackGraph(Tracked, TrackGraph):
 
 
 class MergerRound(Round):
-    IN_PLACE = (*Round.IN_PLACE, "converts", "entities")
+    IN_PLACE: ClassVar[tuple[str, ...]] = (*Round.IN_PLACE, "converts", "entities")
     NAME = "Merger Round"
     SHORT_NAME = "MR"
 
@@ -152,12 +152,6 @@ class MergerRound(Round):
         if not ents or self.entity_index >= len(ents):
             return None
         return ents[self.entity_index]
-
-    def rewind_owners(self) -> list:
-        owners = super().rewind_owners()
-        if self.track_graph is not None:
-            owners.append(self.track_graph)  # its answers are state (quirk stale-graph)
-        return owners
 
     def setup(self):
         self.skip_steps()
@@ -198,8 +192,9 @@ class MergerRound(Round):
 
 
 class Game1867(Game):
-    IN_PLACE = (*Game.IN_PLACE, "interest_paid", "interest", "national_reservations", "defunct_corporations",
-                "trainless_major", "green_tokens", "company_discount")
+    IN_PLACE: ClassVar[tuple[str, ...]] = (
+        *Game.IN_PLACE, "interest_paid", "interest", "national_reservations", "defunct_corporations",
+        "trainless_major", "green_tokens", "company_discount")
     TITLE = "1867"
     PLAYER_RANGE = (2, 6)
     IPO_NAME = "Treasury"
@@ -342,6 +337,12 @@ class Game1867(Game):
         walk = listed[2].get(entity)
         if walk is not None:
             self.graph.adopt(entity, walk)
+
+    def rewind_owners(self) -> list:
+        owners = super().rewind_owners()
+        if self.track_graph is not None:
+            owners.append(self.track_graph)  # its answers are state (quirk stale-graph)
+        return owners
 
     def setup(self):
         self.stock_market = StockMarket1867(self.data["market"])

@@ -158,7 +158,7 @@ class MergerRound(ExplainRefusal, Round):
     """Votes on forming the AGV / HGK, then optional train discards of a formed company.
 
     The reference models it as a stock round, so the trace names it "Stock Round"."""
-    IN_PLACE = (*Round.IN_PLACE, "offering", "votes", "voters", "entities")
+    IN_PLACE: ClassVar[tuple[str, ...]] = (*Round.IN_PLACE, "offering", "votes", "voters", "entities")
 
     NAME = "Stock Round"
 
@@ -266,7 +266,8 @@ class OperatingRound1893(OperatingRound):
 
 
 class Game1893(Game):
-    IN_PLACE = (*Game.IN_PLACE, "potential_discard_trains", "passers_first_stock_round", "exchanges")
+    IN_PLACE: ClassVar[tuple[str, ...]] = (*Game.IN_PLACE, "potential_discard_trains", "passers_first_stock_round",
+                                           "exchanges")
     CURRENCY = "%sM"
     TITLE = "1893"
     PLAYER_RANGE = (2, 4)

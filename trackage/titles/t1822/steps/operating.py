@@ -16,7 +16,8 @@ class DiscardTrain1822(DiscardTrain):
         return [c for c in self.game.corporations if len(c.trains) > 1 and crowded(c)]
 
     def anyone_crowded(self):
-        crowded = self.game.crowded_corp  # (the list's truth, stopping at the first)
+        """:meth:`crowded`'s truth, stopping at the first company over its limit."""
+        crowded = self.game.crowded_corp
         for c in self.game.corporations:
             if len(c.trains) > 1 and crowded(c):
                 return True

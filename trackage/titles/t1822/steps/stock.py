@@ -138,6 +138,12 @@ class BuySellParShares1822(CompanyChoices, AuctionMixin, BuySellParShares):
             return bool(self.ability_choices(entity))
         return super().has_actions(entity)
 
+    def answers(self, entity, atype):
+        if entity.is_company:
+            acts = self.actions(entity)
+            return atype in acts, bool(acts)
+        return super().answers(entity, atype)
+
     def allows(self, kind, entity, forced) -> bool:
         """Unless forced to sell: a bid, or with a debt its payoff instead; no purchase with a
         debt or after a bid."""

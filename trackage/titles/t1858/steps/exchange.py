@@ -81,6 +81,12 @@ class Exchange1858(Step):
         player = entity.owner
         if player is None or not player.is_player or player is not self.round.current_entity_of_round():
             return []
+        # (what follows lists nothing for an entity that could offer no exchange: asked first)
+        if entity.is_company:
+            if not (game.company_starts_public(entity) and game.turn > 1):
+                return []
+        elif not (entity.is_minor and not entity.closed and game.minor_exchanges_share(entity)):
+            return []
         sr = next((s for s in self.round.steps if isinstance(s, StockRound1858Step)), None)
         if sr is None or sr.bought() or sr.auction or self.round.pending_tokens or self.round.pending_approval:
             return []
@@ -91,7 +97,7 @@ class Exchange1858(Step):
                    for c in game.corporations if not c.ipoed and not c.closed]
         if entity.is_minor and not entity.closed and game.minor_exchanges_share(entity):
             out += [{"type": "buy_shares", "shares": [own[0].id], "percent": own[0].percent} for c in game.corporations
-                    if (own := [s for s in c.shares_of(c) if not s.president]) and c.floated()
+                    if c.floated() and (own := [s for s in c.shares_of(c) if not s.president])
                     and gauges.corporation_private_connected(game, c, entity)]
         return out
 

@@ -36,6 +36,12 @@ class StockRound1858Step(AuctionBuySellParShares):
             return not self.auction and self.can_convert(entity, self.round.current_entity_of_round())
         return super().has_actions(entity)
 
+    def answers(self, entity, atype):
+        if entity.is_corporation:
+            acts = self.actions(entity)
+            return atype in acts, bool(acts)
+        return super().answers(entity, atype)
+
     KINDS = ("sell_shares", "convert", "buy_shares", "par", "bid")
 
     def allows(self, kind, entity, forced) -> bool:

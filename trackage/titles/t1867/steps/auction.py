@@ -11,7 +11,7 @@ from ....core.steps.stock import transfer_company
 
 class SingleItemAuction(AuctionMixin, Passing):
     """Privates one at a time, cheapest first; unsold ones get cheaper by 5 (dutch mode)."""
-    IN_PLACE = ("companies",)
+    IN_PLACE: ClassVar[tuple[str, ...]] = ("companies",)
 
     HANDLERS: ClassVar[dict] = {"bid": "process_bid", "pass": "process_pass"}
     OVER_MAX_MESSAGE: ClassVar[str] = "{entity} cannot afford a bid of {price}"

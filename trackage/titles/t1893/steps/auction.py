@@ -22,7 +22,7 @@ def _company(game, action):
 class StartingPackageInitialAuction(AuctionMixin, Step):
     """Players in turn take a private or one of the two lowest minors at its price, or pass
     (and are out of the draft and the first stock round). Ends when one card is left."""
-    IN_PLACE = ("discount",)  # its discounts per item, changed in place (saved for an undo)
+    IN_PLACE: ClassVar[tuple[str, ...]] = ("discount",)  # its discounts per item, changed in place (saved for an undo)
 
     HANDLERS: ClassVar[dict] = {"bid": "process_bid", "pass": "process_pass"}
     OVER_MAX_MESSAGE: ClassVar[str] = "{entity} cannot afford {item}"
