@@ -75,6 +75,8 @@ class StubGame:
     layable_hexes = Game.layable_hexes
     upgrade_memo_key = Game.upgrade_memo_key
     upgrade_memo = Game.upgrade_memo
+    upgrade_memo_keys = Game.upgrade_memo_keys
+    tile_rotation_check = Game.tile_rotation_check
     UPGRADE_ANSWERS_SHARED = Game.UPGRADE_ANSWERS_SHARED
     legal_tile_lays = Game.legal_tile_lays
     copy = Game.copy
