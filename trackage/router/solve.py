@@ -67,7 +67,18 @@ def _kind_key(rules: RouteRules, train: Train) -> tuple[Any, ...]:
 
 
 def _tokened_cities(rules: RouteRules, game: Game, corp: Operator) -> list[City]:
-    return [c for _hx, tile in game.board.tiles() for c in tile.cities if rules.city_tokened_by(c, corp)]
+    """The cities ``corp`` has a token in, in map order."""
+    board = game.board
+    if type(rules).city_tokened_by is not RouteRules.city_tokened_by:
+        return [c for _hx, tile in board.tiles() for c in tile.cities if rules.city_tokened_by(c, corp)]
+    # the base rule (a token of ``corp`` in a slot or an extra token): the few cities holding
+    # one, found from the board's tokens, then taken in map order
+    state = board.state
+    held = {c for tables in (state.tokens, state.extra_tokens) for c, toks in tables.items()
+            if any(t is not None and t.corporation is corp for t in toks)}
+    if not held:
+        return []
+    return [c for _hx, tile in board.tiles() for c in tile.cities if c in held]
 
 
 def _start_nodes(rules: RouteRules, game: Game, corp: Operator, train: Train, links: Links,
@@ -171,8 +182,7 @@ class _Plan:
         self.meter = meter = default_meter(rules, train)
         pay = sv.pay
         if pay is not None and meter.capacity is not None and meter.capacity <= pay and all(
-                meter.counted(n) for _hx, tile in game.board.tiles() for n in tile.nodes
-                if sv.value(n) > 0):
+                meter.counted(n) or sv.value(n) <= 0 for _hx, tile in game.board.tiles() for n in tile.nodes):
             pay = None  # no route has more than ``pay`` stops that earn: every stop value counts
         self.pay = pay
         self.en = en = Enumerator(entity, game.board, links, meter,
@@ -627,8 +637,26 @@ def _optimal_routes(game: Game, entity: Operator | None, time_limit: float | Non
             stats.enumerate_s += time.monotonic() - t1
             stats.passes += 1
 
+    def logs_of(choice: list[Candidate | None]) -> list[dict[str, Any]]:
+        """The run's ``run_routes`` entries (every route's revenue worked out first)."""
+        routes = run_of(choice)
+        for r in routes:
+            r.revenue(recompute=True)
+        return [r.to_log() for r in routes]
+
+    def logged_check(logs: list[dict[str, Any]]) -> int | None:
+        """``logged_total`` of a run already in its log form."""
+        try:
+            again: list[int] = game.compute_route_revenues(entity, logs, by_id)
+        except GameError:
+            return None
+        return sum(again)
+
     finished = search_all()
-    if best[0] > 0 and not eager[0] and logged_total(run_of(best_choice)) != best[0]:
+    logs: list[dict[str, Any]] | None = None  # the best run's entries, once checked
+    if best[0] > 0 and not eager[0]:
+        logs = logs_of(best_choice)
+    if logs is not None and logged_check(logs) != best[0]:
         # the best run's log form does not rebuild to its revenue (never seen in real logs):
         # search again, checking each better run as it is found
         stats.unlogged += 1
@@ -639,11 +667,11 @@ def _optimal_routes(game: Game, entity: Operator | None, time_limit: float | Non
             set_order()
         best[0], best_choice[:] = 0, [None] * len(order)
         finished = search_all()
+        logs = None
     for t in order:
         stats.candidates[t.id] = len(kinds[kind_of[t]].cands)
     stats.links_walked = sum(lk.walked for lk in links_by_track.values())
-    routes = run_of(best_choice) if best[0] > 0 else []
-    for r in routes:
-        r.revenue(recompute=True)
+    if logs is None:
+        logs = logs_of(best_choice) if best[0] > 0 else []
     optimal = finished and not stats.bad_bounds and not stats.exhausted
-    return RouterResult(best[0], [r.to_log() for r in routes], optimal, stats, name)
+    return RouterResult(best[0], logs, optimal, stats, name)
