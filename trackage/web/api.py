@@ -51,7 +51,7 @@ def game_state(service: GameService, lv: Live, seat: dict | None) -> dict[str, A
         "id": gid, "title": game.TITLE,
         "players": [{"id": p.id, "name": p.name, "bot": bots.get(str(p.id))} for p in game.seats],
         "bot_error": service.bots.error(gid),
-        "bot_to_act": bot_player(game, service.legal(lv, shared=True), bots) if bots else None,  # (no second copy without bots)
+        "bot_to_act": bot_player(game, service.legal(lv, shared=True), bots) if bots else None,
         "options": list(lv.meta.get("options") or []),
         "round": game.round.name, "round_label": round_label(game), "turn": game.turn,
         "round_num": game.round.round_num, "phase": game.phase.name, "acting": acting,
