@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..bots.base import controller
-from ..clock import ClockReport, ClockSettings, parse_settings, tally
+from ..clock import ClockReport, ClockSettings, ClockWalk, parse_settings, tally
 from ..core.errors import GameError, TrackageError
 from ..core.log import filter_actions
 from ..core.rng import seed_for
@@ -87,6 +87,7 @@ class Live:
     legal: tuple | None = None       # (last_id, the game's legal actions then): asked once per action
     marks: tuple[Seen, list[Mark]] | None = None  # the clock's marks of every stored action (built lazily)
     clock_report: tuple[tuple, ClockReport] | None = None  # (its key: the move, the marks, the settings; the tally)
+    clock_walk: ClockWalk = field(default_factory=ClockWalk)  # the tally's walk over the marks, taken up after each action
 
 
 def to_act_of(game) -> list[dict]:
@@ -604,7 +605,7 @@ class GameService:
             # an imported log's clock stood still from its last action until the import
             resumed_at = lv.meta.get("created_at") if imported else None
             report = tally([str(p.id) for p in lv.game.seats], start, marks, clock_settings(lv.meta),
-                           start_at=start_at, live_ids=live_ids, resumed_at=resumed_at)
+                           start_at=start_at, live_ids=live_ids, resumed_at=resumed_at, walk=lv.clock_walk)
             lv.clock_report = (key, report)
             return report
 
