@@ -87,7 +87,7 @@ class Live:
     legal: tuple | None = None       # (last_id, the game's legal actions then): asked once per action
     marks: tuple[Seen, list[Mark]] | None = None  # the clock's marks of every stored action (built lazily)
     clock_report: tuple[tuple, ClockReport] | None = None  # (its key: the move, the marks, the settings; the tally)
-    clock_walk: ClockWalk = field(default_factory=ClockWalk)  # the tally's walk over the marks, taken up after each action
+    clock_walk: ClockWalk = field(default_factory=ClockWalk)  # the tally's walk over the marks, taken up per action
 
 
 def to_act_of(game) -> list[dict]:
