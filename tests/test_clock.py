@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from trackage.clock import ClockSettingsError, parse_settings, tally
+from trackage.clock import ClockSettingsError, ClockWalk, parse_settings, tally
 from trackage.core.log import filter_actions
 from trackage.core.rng import seed_for
 from trackage.titles import new_game
@@ -144,3 +144,24 @@ def test_real_log_sums_to_its_span_and_matches_an_independent_sum():
     r30 = tally(pids, start30, marks30)
     assert {p: c.used_s for p, c in r30.players.items()} == expected
     assert sum(expected.values()) == first[-1]["created_at"] - first[0]["created_at"]
+
+
+@pytest.mark.skipif(not FIXTURE.exists(), reason="the shared fixtures are not on this machine")
+def test_a_walk_taken_up_after_each_mark_tallies_as_a_walk_from_the_start():
+    log = json.loads(FIXTURE.read_text())
+    actions = log["actions"]
+    pids = [str(p["id"]) for p in log["players"]]
+    start, marks = replay_marks(_fixture_game(log), actions)
+    s = parse_settings({"preset": "blitz", "pauses": [[actions[5]["created_at"], actions[9]["created_at"]]]})
+    live = {a["id"] for a in filter_actions(actions)}
+    walk = ClockWalk()
+    grown: list[Mark] = []
+    for m in marks:
+        grown.append(m)
+        kept = tally(pids, start, grown, s, start_at=actions[0]["created_at"] - 30, live_ids=live, walk=walk)
+        fresh = tally(pids, start, list(grown), s, start_at=actions[0]["created_at"] - 30, live_ids=live)
+        assert kept == fresh and walk.done == len(grown)
+    # other inputs, or the list cut, start the walk over
+    assert tally(pids, start, grown, s, live_ids=live, walk=walk) == tally(pids, start, grown, s, live_ids=live)
+    del grown[-3:]
+    assert tally(pids, start, grown, s, live_ids=live, walk=walk) == tally(pids, start, list(grown), s, live_ids=live)

@@ -176,19 +176,59 @@ def paused_within(pauses: Iterable[tuple[float, float]], a: float, b: float) -> 
     return total
 
 
+@dataclass
+class ClockWalk:
+    """Where :func:`tally`'s walk over a list of marks stands, to be taken up again: given
+    back to ``tally`` with the same arguments and the same list grown at its end, it walks
+    the new marks only (the same sums, added in the same order, as a walk from the start).
+    Anything else (other players, settings or start, another list, a list cut or changed)
+    starts the walk over."""
+
+    inputs: tuple[Any, ...] | None = None  # players, start, settings, start_at, resumed_at
+    marks: list[Mark] | None = None        # the list walked
+    done: int = 0                          # how many of its marks
+    last: Mark | None = None               # the last one walked (a changed list starts over)
+    used: dict[str, float] = field(default_factory=dict)
+    counted_s: float = 0.0
+    uncharged_s: float = 0.0
+    untimed: int = 0
+    prev_at: float | None = None
+    to_act: tuple[str, ...] = ()
+
+    def restart(self, inputs: tuple[Any, ...], marks: list[Mark], players: Iterable[str],
+                start: Seen, start_at: float | None) -> None:
+        self.inputs, self.marks, self.done, self.last = inputs, marks, 0, None
+        self.used = dict.fromkeys(players, 0.0)
+        self.counted_s = self.uncharged_s = 0.0
+        self.untimed = 0
+        self.prev_at, self.to_act = start_at, start.to_act
+
+    def takes_up(self, inputs: tuple[Any, ...], marks: list[Mark]) -> bool:
+        """Whether this walk is one over a start of ``marks`` with these inputs."""
+        return (self.inputs == inputs and self.marks is marks and self.done <= len(marks)
+                and (self.done == 0 or marks[self.done - 1] is self.last))
+
+
 def tally(players: Iterable[str], start: Seen, marks: list[Mark], settings: ClockSettings | None = None,
           start_at: float | None = None, live_ids: Iterable[Any] | None = None,
-          resumed_at: float | None = None) -> ClockReport:
+          resumed_at: float | None = None, walk: ClockWalk | None = None) -> ClockReport:
     """The clock of ``players`` (ids) after ``marks`` (from :func:`trackage.turns.replay_marks`),
     ``start``: the state before the first; ``live_ids``: the ids of the actions live at the
     end (an increment earned by an action undone since is not counted; None: all);
     ``resumed_at``: the clock stood still from the last action before it until it (an
-    imported log, from its last action until the import): that time is no one's."""
-    report = ClockReport({str(p): PlayerClock() for p in players}, settings)
+    imported log, from its last action until the import): that time is no one's; ``walk``:
+    where an earlier tally of the same marks stopped (:class:`ClockWalk`), taken up and
+    left where this one stops."""
+    pids = [str(p) for p in players]
+    inputs = (tuple(pids), start, settings, start_at, resumed_at)
+    w = walk if walk is not None else ClockWalk()
+    if not w.takes_up(inputs, marks):
+        w.restart(inputs, marks, pids, start, start_at)
     pauses = settings.pauses if settings else ()
-    prev_at = start_at
-    to_act = start.to_act
-    for m in marks:
+    used = w.used
+    for i in range(w.done, len(marks)):
+        m = marks[i]
+        prev_at = w.prev_at
         if prev_at is not None and m.at is not None:
             span = max(0.0, m.at - prev_at)
             stood = 0.0
@@ -196,22 +236,26 @@ def tally(players: Iterable[str], start: Seen, marks: list[Mark], settings: Cloc
                 stood = resumed_at - prev_at
             paused = stood + paused_within(pauses, prev_at + stood, prev_at + span)
             charged = span - paused
-            who = to_act
+            who = w.to_act
             if m.kind in ("undo", "redo") and m.sender is not None:
                 who = (m.sender,)
-            who = tuple(p for p in who if p in report.players)
+            who = tuple(p for p in who if p in used)
             for p in who:
-                report.players[p].used_s += charged
+                used[p] += charged
             if who:
-                report.counted_s += charged
-                report.uncharged_s += paused
+                w.counted_s += charged
+                w.uncharged_s += paused
             else:
-                report.uncharged_s += span
+                w.uncharged_s += span
         elif prev_at is not None or m is not marks[0]:
-            report.untimed += 1
+            w.untimed += 1
         if m.at is not None:
-            prev_at = m.at
-        to_act = m.to_act
+            w.prev_at = m.at
+        w.to_act = m.to_act
+    w.done = len(marks)
+    w.last = marks[-1] if marks else None
+    report = ClockReport({p: PlayerClock(used_s=used[p]) for p in pids}, settings,
+                         counted_s=w.counted_s, uncharged_s=w.uncharged_s, untimed=w.untimed)
     if settings is not None:
         live = None if live_ids is None else set(live_ids)
         per = {"stock": settings.sr_turn_s, "operating": settings.operation_s}
@@ -221,7 +265,8 @@ def tally(players: Iterable[str], start: Seen, marks: list[Mark], settings: Cloc
             pid, kind = m.ended
             if pid in report.players:
                 report.players[pid].increments_s += per[kind]
-    report.running = to_act
+    prev_at = w.prev_at
+    report.running = w.to_act
     report.since = prev_at if resumed_at is None or prev_at is None else max(prev_at, resumed_at)
     return report
 

@@ -43,7 +43,7 @@ def game_state(service: GameService, lv: Live, seat: dict | None) -> dict[str, A
     """A game's state as a seat sees it (call under the game's lock)."""
     gid = lv.gid
     game: Any = lv.game
-    legal = [views.clean_for_json(a) for a in service.seat_legal(game, seat, lv)]
+    legal = [views.clean_for_json(a) for a in service.seat_legal(game, seat, lv, shared=True)]
     bots = bot_levels(lv.meta)
     acting = [{"id": getattr(e, "id", None), "type": entity_type(e), "name": views.entity_label(game, e)}
               for e in (game.acting_entities() if not game.finished else [])]
@@ -51,7 +51,7 @@ def game_state(service: GameService, lv: Live, seat: dict | None) -> dict[str, A
         "id": gid, "title": game.TITLE,
         "players": [{"id": p.id, "name": p.name, "bot": bots.get(str(p.id))} for p in game.seats],
         "bot_error": service.bots.error(gid),
-        "bot_to_act": bot_player(game, service.legal(lv), bots) if bots else None,  # (no second copy without bots)
+        "bot_to_act": bot_player(game, service.legal(lv, shared=True), bots) if bots else None,
         "options": list(lv.meta.get("options") or []),
         "round": game.round.name, "round_label": round_label(game), "turn": game.turn,
         "round_num": game.round.round_num, "phase": game.phase.name, "acting": acting,
@@ -108,10 +108,12 @@ async def api_import(log: ImportLog, service: ServiceDep) -> dict[str, Any]:
     return await run_in_threadpool(service.import_log, log)
 
 
-@router.get("/games/{gid}")
-def api_game(seat: Seat, locked: Locked, service: ServiceDep) -> dict[str, Any]:
+@router.get("/games/{gid}", response_model=dict[str, Any])
+def api_game(seat: Seat, locked: Locked, service: ServiceDep) -> JSONResponse:
+    # the state is JSON's own types already (the action's reply sends the same): encoded as
+    # it is, not walked by FastAPI's encoder first
     with locked as lv:
-        return game_state(service, lv, seat)
+        return JSONResponse(game_state(service, lv, seat))
 
 
 @router.post("/games/{gid}/actions")
@@ -130,13 +132,17 @@ async def api_act(gid: GameId, seat: ActingSeat, action: Action, locked: Locked,
             t2 = time.perf_counter()
             caught, caught_s = service.take_catchup(gid)
             cpu = time.thread_time() - c0
+        reply = JSONResponse(out)
+        t3 = time.perf_counter()
         # Server-Timing: the action (engine + database; it includes the catch-up with actions
-        # other workers stored: how many, how long), the new state (legal actions), and the
-        # CPU time the thread used for both (the rest of their time: waiting for the
-        # database, or for the CPU: the interpreter's lock, other processes)
-        timing = (f"act;dur={(t1 - t0) * 1000:.1f}, state;dur={(t2 - t1) * 1000:.1f}, "
-                  f"catchup;desc={caught};dur={caught_s * 1000:.1f}, cpu;dur={cpu * 1000:.1f}")
-        return JSONResponse(out, headers={"Server-Timing": timing})
+        # other workers stored: how many, how long), the new state (legal actions), the CPU
+        # time the thread used for both (the rest of their time: waiting for the database, or
+        # for the CPU: the interpreter's lock, other processes), and the reply's JSON encoding
+        reply.headers["Server-Timing"] = (
+            f"act;dur={(t1 - t0) * 1000:.1f}, state;dur={(t2 - t1) * 1000:.1f}, "
+            f"catchup;desc={caught};dur={caught_s * 1000:.1f}, cpu;dur={cpu * 1000:.1f}, "
+            f"json;dur={(t3 - t2) * 1000:.1f}")
+        return reply
     return await run_in_threadpool(work)
 
 

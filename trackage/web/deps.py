@@ -1,5 +1,8 @@
 """The routes' dependencies: the service and storage, the game id in the path, the seat
-(a bearer token, the seat cookie a seat link sets) and a game held under its lock."""
+(a bearer token, the seat cookie a seat link sets) and a game held under its lock.
+
+Those that only read the request are ``async``: FastAPI runs a plain function dependency in
+its thread pool, a hop per dependency per request; the seats' (a database read) stay plain."""
 
 from __future__ import annotations
 
@@ -17,24 +20,24 @@ from .storage import Storage
 SEAT_COOKIE_AGE = 3600 * 24 * 365
 
 
-def get_service(request: Request) -> GameService:
+async def get_service(request: Request) -> GameService:
     return request.app.state.service
 
 
-def get_storage(request: Request) -> Storage:
+async def get_storage(request: Request) -> Storage:
     return request.app.state.storage
 
 
-def get_templates(request: Request) -> Jinja2Templates:
+async def get_templates(request: Request) -> Jinja2Templates:
     return request.app.state.templates
 
 
-def path_game_id(gid: str) -> int:
+async def path_game_id(gid: str) -> int:
     """The path's game id (404 ``unknown-game`` when it is not one)."""
     return game_id(gid)
 
 
-def bearer(request: Request) -> str | None:
+async def bearer(request: Request) -> str | None:
     """The token of ``Authorization: Bearer <token>``."""
     h = request.headers.get("authorization") or ""
     if h.lower().startswith("bearer "):
@@ -54,12 +57,12 @@ GameId = Annotated[int, Depends(path_game_id)]
 Bearer = Annotated[str | None, Depends(bearer)]
 
 
-def cookie_token(gid: GameId, request: Request) -> str | None:
+async def cookie_token(gid: GameId, request: Request) -> str | None:
     """The token the game's seat cookie holds."""
     return request.cookies.get(seat_cookie(gid))
 
 
-def page_token(gid: GameId, request: Request, token: Bearer) -> str | None:
+async def page_token(gid: GameId, request: Request, token: Bearer) -> str | None:
     """A page fragment's token: the seat cookie, else a bearer token."""
     return request.cookies.get(seat_cookie(gid)) or token
 
@@ -123,7 +126,7 @@ class LockedGame:
         self._lock.release()
 
 
-def locked_game(gid: GameId, service: ServiceDep) -> LockedGame:
+async def locked_game(gid: GameId, service: ServiceDep) -> LockedGame:
     return LockedGame(service, gid)
 
 

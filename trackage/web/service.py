@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..bots.base import controller
-from ..clock import ClockReport, ClockSettings, parse_settings, tally
+from ..clock import ClockReport, ClockSettings, ClockWalk, parse_settings, tally
 from ..core.errors import GameError, TrackageError
 from ..core.log import filter_actions
 from ..core.rng import seed_for
@@ -86,6 +86,8 @@ class Live:
     history: History | None = None   # views.History: checkpoints and charts (built lazily)
     legal: tuple | None = None       # (last_id, the game's legal actions then): asked once per action
     marks: tuple[Seen, list[Mark]] | None = None  # the clock's marks of every stored action (built lazily)
+    clock_report: tuple[tuple, ClockReport] | None = None  # (its key: the move, the marks, the settings; the tally)
+    clock_walk: ClockWalk = field(default_factory=ClockWalk)  # the tally's walk over the marks, taken up per action
 
 
 def to_act_of(game) -> list[dict]:
@@ -394,23 +396,29 @@ class GameService:
         touches the engine's route memory; another request may be acting)."""
         return self._lock_for(gid)
 
-    def legal(self, lv: Live, *, routes: bool = False) -> list[dict]:
-        """The live game's legal actions, asked of the engine once per stored action; copies.
-        A ``run_routes`` is listed without the router's suggestion (the route search behind
-        it can take a while late in a game) unless ``routes`` (the engine remembers it)."""
+    def legal(self, lv: Live, *, routes: bool = False, shared: bool = False) -> list[dict]:
+        """The live game's legal actions, asked of the engine once per stored action; copies
+        (``shared``: the kept listing itself, for a caller that only reads it, as the state's
+        JSON does). A ``run_routes`` is listed without the router's suggestion (the route
+        search behind it can take a while late in a game) unless ``routes`` (the engine
+        remembers it)."""
         with self._lock_for(lv.gid):
             if lv.legal is None or lv.legal[0] != lv.last_id:
                 lv.legal = (lv.last_id, [] if lv.game.finished else lv.game.legal_actions(routes=False))
             listing = lv.legal[1]
-            return copy.deepcopy(with_suggestions(lv.game, listing) if routes else listing)
+            if routes:
+                return copy.deepcopy(with_suggestions(lv.game, listing))
+            return listing if shared else copy.deepcopy(listing)
 
-    def seat_legal(self, game, seat: dict | None, lv: Live | None = None, *, routes: bool = False) -> list[dict]:
+    def seat_legal(self, game, seat: dict | None, lv: Live | None = None, *, routes: bool = False,
+                   shared: bool = False) -> list[dict]:
         """Legal actions the seat may take now (a hotseat token: all); ``lv``: the live
         game ``game`` is (its legal actions are cached); ``routes``: a ``run_routes`` with the
-        router's suggestion (see :meth:`legal`)."""
+        router's suggestion; ``shared``: the kept actions, not copies, to read only (see
+        :meth:`legal`)."""
         if seat is None or game.finished:
             return []
-        acts = (self.legal(lv, routes=routes) if lv is not None and lv.game is game
+        acts = (self.legal(lv, routes=routes, shared=shared) if lv is not None and lv.game is game
                 else game.legal_actions(routes=routes))
         bots = {} if lv is None or seat.get("bot") else bot_levels(lv.meta)  # not offered to humans
         if seat["player_id"] is None and not bots:
@@ -585,13 +593,21 @@ class GameService:
                 rows = self.storage.actions(lv.gid)
                 lv.marks = replay_marks(build_game(lv.meta, []), [r["data"] for r in rows])
             start, marks = lv.marks
+            # the tally reads the marks, the live actions and the settings, not the time now:
+            # kept until the game moves (a state after each action, then its reads, share it)
+            key = (lv.last_id, id(marks), len(marks), len(lv.game.actions), repr(lv.meta.get("clock")),
+                   lv.meta.get("created_at"))
+            if lv.clock_report is not None and lv.clock_report[0] == key:
+                return lv.clock_report[1]
             live_ids = {a.get("id") for a in lv.game.actions}
             imported = lv.meta.get("source") == "import"
             start_at = lv.meta.get("created_at") if not imported else None
             # an imported log's clock stood still from its last action until the import
             resumed_at = lv.meta.get("created_at") if imported else None
-            return tally([str(p.id) for p in lv.game.seats], start, marks, clock_settings(lv.meta),
-                         start_at=start_at, live_ids=live_ids, resumed_at=resumed_at)
+            report = tally([str(p.id) for p in lv.game.seats], start, marks, clock_settings(lv.meta),
+                           start_at=start_at, live_ids=live_ids, resumed_at=resumed_at, walk=lv.clock_walk)
+            lv.clock_report = (key, report)
+            return report
 
     # ------------------------------------------------------------------ views
     def log(self, gid: int) -> dict:

@@ -83,14 +83,32 @@ class BuySellParShares(Passing):
     #: The kinds of action :meth:`actions` lists, in this order, each when :meth:`allows` it.
     KINDS: ClassVar[tuple[str, ...]] = ("buy_shares", "par", "buy_company", "sell_shares", "sell_company")
 
+    #: the kinds listed at one listing (``_kinds_memo``) belong to this step object: a copy
+    #: starts without them
+    CLONE_SKIP: ClassVar[tuple[str, ...]] = ("_kinds_memo",)
+    _kinds_memo: tuple[int, Any, list[str]] | None = None
+
     def actions(self, entity: Any) -> list[str]:
         """For the player in turn: the :attr:`KINDS` the step :meth:`allows` (``forced`` when
-        the player :meth:`must_sell`), then ``pass`` when :meth:`may_pass`."""
+        the player :meth:`must_sell`), then ``pass`` when :meth:`may_pass`.
+
+        While the game is listing (nothing changes meanwhile: ``Game._listing_busy``), the
+        answer is worked out once per entity and move (the listing asks it several times)."""
         if entity is not self.current_entity():
             return []
+        game = self.game
+        busy = game._listing_busy
+        if busy:
+            memo = self._kinds_memo
+            if memo is not None and memo[0] == game._moves and memo[1] is entity:
+                return list(memo[2])
         forced = self.must_sell(entity)
         out = [kind for kind in self.KINDS if self.allows(kind, entity, forced)]
-        return [*out, "pass"] if self.may_pass(out, forced) else out
+        if self.may_pass(out, forced):
+            out.append("pass")
+        if busy:
+            self._kinds_memo = (game._moves, entity, list(out))
+        return out
 
     def has_actions(self, entity: Any) -> bool:
         """:meth:`actions`' truth: the first of the :attr:`KINDS` allowed, else ``pass`` with none."""
@@ -218,11 +236,11 @@ class BuySellParShares(Passing):
         return out
 
     def can_buy_any(self, entity: Any) -> bool:
+        pooled = self.game.pool.holdings()  # (one look at the market's certificates)
         for corp in self.game.corporations:
             if not corp.ipoed or corp.closed:
                 continue
-            for holder in (corp, self.game.pool):
-                shares = holder.shares_of(corp)
+            for shares in (corp.shares_of(corp), pooled.get(corp)):
                 if not shares:
                     continue
                 smallest = min((s for s in shares if s.buyable), key=lambda s: s.percent, default=None)

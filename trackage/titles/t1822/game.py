@@ -18,6 +18,7 @@ from ...core.game import Game
 from ...core.market import StockMarket
 from ...core.money import pay
 from ...core.round import OperatingRound, Round, StockRound
+from ...core.tiles import upgrades_to as core_upgrades_to
 from ...core.tokens import Token
 from . import (
     bidboxes,
@@ -828,10 +829,8 @@ class Game1822(Game):
             if old_tile.color in self.COLORS and new_tile.color in self.COLORS:
                 return self.COLORS.index(new_tile.color) == self.COLORS.index(old_tile.color) + 1
             return False
-        from ...core.tiles import upgrades_to
-
-        return upgrades_to(old_tile, new_tile, special=getattr(self, "_special_lay", False),
-                           **self.board.upgrade_labels(old_tile))
+        return core_upgrades_to(old_tile, new_tile, special=getattr(self, "_special_lay", False),
+                                **self.board.upgrade_labels(old_tile))
 
     # ------------------------------------------------------------ private companies' tile lays
     def extra_share_holders(self) -> list:

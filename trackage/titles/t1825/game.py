@@ -158,6 +158,14 @@ class Game1825(Game):
         # tile 200 may only replace the sepia tiles of three named hexes
         return super().upgrade_memo_key(hex_, old, new) + ((hex_.id,) if new.name == "200" else ())
 
+    def upgrade_memo_keys(self, hex_, old):
+        # upgrade_memo_key's, the hex's part made once for all the tiles tried there
+        b = self.board
+        fl = b.future_label(hex_)
+        head = (old.spec, old.name, old.color, b.labels(hex_), (fl.label, fl.color) if fl is not None else None)
+        at = (hex_.id,)
+        return lambda new: (*head, new.name, new.spec, *at) if new.name == "200" else (*head, new.name, new.spec)
+
     def force_upgrade(self, old_tile, new_tile) -> bool:
         extra = self.data["extra_upgrades"].get(old_tile.name)
         if extra is None:
@@ -180,6 +188,18 @@ class Game1825(Game):
             home = self.board.hex_by_id(self._home_hex_id(entity))
             out[home] = list(self.board.neighbors(home))
         return out
+
+    def tile_rotation_check(self, entity, hex_):
+        # the generic rule's hex part worked out once (Board.rotation_check); a forced upgrade
+        # (the data's extra upgrades) is asked per tile, as the lay's check asks it
+        generic = self.board.rotation_check(entity, hex_)
+        old = self.board.tile(hex_)
+
+        def check(tile) -> bool:
+            if self.force_upgrade(old, tile):
+                return self.legal_tile_rotation(entity, hex_, tile)
+            return generic(tile)
+        return check
 
     def legal_tile_rotation(self, entity, hex_, tile) -> bool:
         old = self.board.tile(hex_)

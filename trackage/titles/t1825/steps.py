@@ -49,6 +49,37 @@ class BuySellParShares1825(BuySellParShares):
         return any((c.owner is None or c.owner is self.game.bank) and not self.sold_now(entity, c)
                    for c in self.game.companies if not c.closed)
 
+    def can_buy_any(self, entity) -> bool:
+        """:meth:`may_buy_some` of the smallest certificate of each IPO and of the market, with
+        what it reads of the player (a purchase made, cash, room under the certificate limit)
+        and of each corporation (sold this turn, a second purchase allowed) asked once."""
+        bought = self.bought()
+        cash = entity.cash
+        room = None  # certs_held < cert_limit, once a certificate that counts needs it
+        pooled = self.game.pool.holdings()
+        for corp in self.game.corporations:
+            if not corp.ipoed or corp.closed or self.sold_now(entity, corp) \
+                    or (bought and not self.can_buy_multiple(entity, corp)):
+                continue
+            sp = corp.share_price
+            counts = sp is None or sp.counts_for_limit()
+            for shares in (corp.shares_of(corp), pooled.get(corp)):
+                if not shares:
+                    continue
+                smallest = min((s for s in shares if s.buyable), key=lambda s: s.percent, default=None)
+                if smallest is None:
+                    continue
+                bundle = ShareBundle([smallest])
+                if cash < bundle.price() or bundle.owner.is_player or not corp.holding_ok(entity, bundle.percent):
+                    continue
+                if counts:
+                    if room is None:
+                        room = self.certs_held(entity) < self.game.cert_limit(entity)
+                    if not room:
+                        continue
+                return True
+        return False
+
     def may_buy_some(self, entity, bundle) -> bool:
         """As the reference: affordable and within the limits (a pooled president's certificate
         counts even if the player cannot buy it)."""
@@ -57,7 +88,9 @@ class BuySellParShares1825(BuySellParShares):
             and entity.cash >= bundle.price() and self.can_gain(entity, bundle)
 
     def can_par_corp(self, entity, corp) -> bool:
-        return self.game.can_ipo(corp) and super().can_par_corp(entity, corp)
+        # (the cheap part of the base's rule first: the layer is asked of a company not started)
+        game = self.game
+        return game.can_par(corp, entity) and game.can_ipo(corp) and super().can_par_corp(entity, corp)
 
     def purchase_bundle(self, action: dict, entity) -> ShareBundle:
         """No share of a closed company is bought (refused before the bundle is read)."""

@@ -239,6 +239,18 @@ class Game1867(Game):
     NATIONAL_MAX_LOANS: int | None = None
     NATIONALIZATION_LOAN_STEPS = 2
 
+    # ------------------------------------------------------------ tile-lay listing
+    def tile_rotation_check(self, entity, hex_):
+        # the generic rotation rule (1867 and 1861 keep it), with the hex's part worked out once
+        return self.board.rotation_check(entity, hex_)
+
+    def upgrade_memo_keys(self, hex_, old):
+        # the generic upgrade_memo_key, the hex's part made once for all the tiles tried there
+        b = self.board
+        fl = b.future_label(hex_)
+        head = (old.spec, old.name, old.color, b.labels(hex_), (fl.label, fl.color) if fl is not None else None)
+        return lambda new: (*head, new.name, new.spec)
+
     # ------------------------------------------------------------ set-up
     def build_data(self):
         return config.build(self.raw_options, len(self.players), self.DATA_DIR, self.GRID_DEFAULT)

@@ -76,6 +76,9 @@ class MajorTrainless(ChooseMixin, Passing):
 
 class Track1867(TrackAndTokenStep):
     WITH_TOKEN = False
+    # the listing's checks (the colour rule, the blocked hexes, the border costs) read the
+    # candidate's shape only: it is seen off the map, not placed on the hex
+    LISTING_CHECKS_SHAPE = True
     PREPRINTED_YELLOW_IS_LAY = False
 
     def buying_power(self, entity) -> int:
