@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from .entities import without
 from .rewind import Tracked
 
 if TYPE_CHECKING:
@@ -246,7 +247,7 @@ def remove_train(game: Game, train: Any) -> None:
     if owner is game.depot:
         game.depot.remove_train(train)
     elif train in owner.trains:
-        owner.trains.remove(train)
+        owner.trains = without(owner.trains, train)
 
 
 def rust(game: Game, train: Train) -> None:

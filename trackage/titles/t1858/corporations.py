@@ -36,7 +36,7 @@ def new_corporation(game: Game1858, c) -> Corporation1858:
                            tokens=c.get("tokens", []), float_percent=c.get("float_percent", 40),
                            max_ownership_percent=c.get("max_ownership_percent", 60),
                            type_=c.get("type", "5-share"), capitalization="incremental", data=c)
-    corp.tokens = [Token(corp, price=p) for p in corp.token_prices]
+    corp.tokens = tuple(Token(corp, price=p) for p in corp.token_prices)
     corp.min_price = min((p.price for p in game.stock_market.par_prices), default=None)
     return corp
 

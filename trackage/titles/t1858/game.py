@@ -284,7 +284,7 @@ class Game1858(Game):
     def purchase_company(self, player, company, price: int) -> None:
         if price > 0:
             pay(self, player, self.bank, price, "company_purchase")
-        player.companies.append(company)
+        player.companies = (*player.companies, company)
         company.owner = player
         minor = self.private_minor(company)
         if minor is not None:
