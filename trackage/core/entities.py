@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .kinds import Kinds  # every owner's kind flags (is_player, is_corporation ...)
 from .money import CashHolder
@@ -249,7 +249,6 @@ class ShareBundle:
 
 class Corporation(CashHolder, ShareHolder):
     """A share-issuing company: majors, and minors modelled as corporations."""
-    IN_PLACE: ClassVar[tuple[str, ...]] = ("share_holders", "shares")
 
     # slots, not a __dict__: a game copy copies them with one read and one store each (a
     # title's subclass declares its own attributes the same way)
@@ -290,10 +289,10 @@ class Corporation(CashHolder, ShareHolder):
         self.trains: tuple[Train, ...] = ()  # replaced on every change (see ``without``)
         self.companies: tuple[Company, ...] = ()  # replaced on every change (see ``without``)
         self.operating_history: dict[Any, OperatingInfo] = {}
-        self.share_holders: dict[Any, int] = {}
+        self.share_holders: dict[Any, int] = {}  # replaced on every change (``shift_holding``)
         self.token_prices = list(tokens)
         self.tokens: tuple[Token, ...] = ()  # filled by the game; replaced on every change
-        self.shares = [Share(self, i, p, i == 0) for i, p in enumerate(share_percents)]
+        self.shares = tuple(Share(self, i, p, i == 0) for i, p in enumerate(share_percents))
         self.presidents_share = self.shares[0]
         first = share_percents[0]
         self.share_percent = share_percents[1] if len(share_percents) > 1 else first // 2 or first
@@ -302,7 +301,7 @@ class Corporation(CashHolder, ShareHolder):
         for s in self.shares:
             s.owner = self
             self._add_share(s)
-        self.share_holders[self] = sum(share_percents)
+        self.share_holders = {self: sum(share_percents)}
 
     @property
     def id(self) -> str:
@@ -366,6 +365,15 @@ class Corporation(CashHolder, ShareHolder):
 
     def __repr__(self) -> str:
         return f"<Corporation {self.sym}>"
+
+
+def shift_holding(corp: Corporation, frm: Any, to: Any, percent: int) -> None:
+    """Move ``percent`` of ``corp`` from ``frm`` to ``to`` in its holder ledger, which is
+    replaced, never changed in place (the undo journal's write barrier notes it)."""
+    ledger = dict(corp.share_holders)
+    ledger[frm] = ledger.get(frm, 0) - percent
+    ledger[to] = ledger.get(to, 0) + percent
+    corp.share_holders = ledger
 
 
 def record_operation(operator: Corporation | Minor, key: tuple[int, int], info: OperatingInfo) -> None:

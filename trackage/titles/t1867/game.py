@@ -362,7 +362,7 @@ class Game1867(Game):
         self.national._floated = True
         for s in list(self.national.shares_of(self.national)):
             self.national._remove_share(s)
-        self.national.shares = []
+        self.national.shares = ()
         self.national.share_holders = {}
         self.national_reservations = list(self.data["national_reservations"])
         self.corporations = [c for c in self.corporations if c is not self.national]

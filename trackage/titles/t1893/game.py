@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ...core.entities import Corporation, Minor, ShareBundle, hand_over_trains, without
+from ...core.entities import Corporation, Minor, ShareBundle, hand_over_trains, shift_holding, without
 from ...core.errors import GameError
 from ...core.game import Game
 from ...core.kinds import Kinds
@@ -78,9 +78,7 @@ class ShareMarket1893(ShareMarket):
     certificates held (a quirk real games go through)."""
 
     def transfer(self, bundle, to, **kwargs) -> None:
-        ledger = bundle.corporation.share_holders
-        ledger[bundle.owner] = ledger.get(bundle.owner, 0) - bundle.percent
-        ledger[to] = ledger.get(to, 0) + bundle.percent
+        shift_holding(bundle.corporation, bundle.owner, to, bundle.percent)
         super().transfer(bundle, to, **kwargs)
 
     def _move_share(self, share, to) -> None:
