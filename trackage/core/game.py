@@ -964,8 +964,10 @@ class Game(Tracked):
         its steps. A title adds its own holders."""
         index = self.index
         out: list[Any] = [self, index, self.depot, *self.players, *index.corporations.values(), *index.minors.values()]
-        # a closed operator may be in no list and still hold trains that rust
-        out.extend({id(t.owner): t.owner for t in self.depot.trains if t.owner is not None}.values())
+        # a closed operator may be in no list and still hold trains that rust (each holder
+        # once: the depot and the listed operators are there already)
+        listed = {id(o) for o in out}
+        out.extend({id(o): o for t in self.depot.trains if (o := t.owner) is not None and id(o) not in listed}.values())
         r = self.round
         if r is not None:
             out.append(r)
