@@ -377,7 +377,7 @@ class Game1867(Game):
             trains = [t for t in self.depot.upcoming if t.name == name][::-1][:count]
             for t in trains:
                 self.depot.remove_train(t)
-                self.depot.trains.remove(t)
+                self.depot.trains = without(self.depot.trains, t)
         cands = [c for c in self.companies if c.sym != "3"]
         removal = self.rng.shuffle(cands)[:2]
         for c in removal:
