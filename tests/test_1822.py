@@ -235,7 +235,7 @@ def test_double_cash_choice_changes_player_order():
     a, b, c = g.players
     b.cash, c.cash = 600, 650
     p9.owner = a
-    a.companies.append(p9)
+    a.companies = (*a.companies, p9)
     a.cash = 400
     g.double_cash_choice = a
     g.reorder_players()
@@ -264,7 +264,7 @@ def test_total_cash_is_conserved_with_pots():
     total = g.total_cash()
     p15 = g.index.company("P15")
     p15.owner = g.players[0]
-    g.players[0].companies.append(p15)
+    g.players[0].companies = (*g.players[0].companies, p15)
     g.payout_companies()
     assert g.phase_revenue["P15"].cash == 10 and g.players[0].cash == 710
     assert g.total_cash() == total
@@ -387,7 +387,7 @@ def test_tax_haven(multiple):
     p = g.players[0]
     p16 = g.index.company("P16")
     p16.owner = p
-    p.companies.append(p16)
+    p.companies = (*p.companies, p16)
     for sym in ("GWR", "CR"):
         corp = g.corporation_by_id(sym)
         g.stock_market.set_par(corp, g.stock_market.by_id("100,4,4"))

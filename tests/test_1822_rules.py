@@ -187,7 +187,7 @@ def test_a_first_turn_minor_without_cash_for_an_l_train_still_stops_to_pass():
     t = g.depot.upcoming[1]
     g.depot.remove_train(t)
     t.owner = other
-    other.trains.append(t)
+    other.trains = (*other.trains, t)
     # the reference's test counts another company's train at 1, whatever the phase
     assert step.actions(minor) == ["buy_train", "pass"]
     assert step.legal_actions(minor) == [{"type": "pass"}]
@@ -198,7 +198,7 @@ def test_a_pullman_on_a_permanent_2_train_does_not_crowd_the_company():
     lyr = g.current_entity()
     lp = next(t for t in lyr.trains if t.name == "LP")
     two = g.company_trains.get("P3") or g.company_trains["P4"]
-    lyr.trains[lyr.trains.index(lp)] = two  # a permanent 2P in place of the LP
+    lyr.trains = tuple(two if t is lp else t for t in lyr.trains)  # a permanent 2P in place of the LP
     two.owner, lp.owner = lyr, None
     two.operated = False  # CR ran it this round; here it stands for a 2P of LYR's own, not yet run
     assert not g.crowded_corp(lyr)
@@ -232,9 +232,9 @@ def test_p5_token_for_secr_uses_up_secrs_own_channel_ability():
     secr = g.current_entity()
     p5 = g.index.company("P5")
     if p5.owner is not None and p5 in getattr(p5.owner, "companies", []):
-        p5.owner.companies.remove(p5)
+        p5.owner.companies = tuple(c for c in p5.owner.companies if c is not p5)
     p5.owner, p5.closed = secr, False
-    secr.companies.append(p5)
+    secr.companies = (*secr.companies, p5)
     assert g.secr_token_ability(secr)
     g.process({"type": "place_token", "entity": "P5", "entity_type": "company", "city": "P43-0-0", "slot": 0})
     secr = g.corporation_by_id("SECR")
@@ -247,9 +247,9 @@ def test_combined_company_lays_are_offered():
     corp = g.current_entity()
     p2 = g.index.company("P2")
     if p2.owner is not None and p2 in getattr(p2.owner, "companies", []):
-        p2.owner.companies.remove(p2)
+        p2.owner.companies = tuple(c for c in p2.owner.companies if c is not p2)
     p2.owner, p2.closed = corp, False
-    corp.companies.append(p2)
+    corp.companies = (*corp.companies, p2)
     combos = [a for a in g.legal_actions() if a.get("combo_entities")]
     assert combos and {a["entity"] for a in combos} <= {"P2", "P12"}
     p2_with_p12 = next(a for a in combos if a["entity"] == "P2" and a["combo_entities"] == ["P12"])

@@ -47,7 +47,7 @@ def test_new_game(units, n):
             assert p.cash == CASH[units][n] - companies[i].value
         else:
             # more players than privates: LNWR director's certificate, then LNWR shares
-            assert p.companies == [] and p.percent_of(g.corporation_by_id("LNWR")) in (10, 20)
+            assert not p.companies and p.percent_of(g.corporation_by_id("LNWR")) in (10, 20)
     assert g.total_cash() == g.bank.cash + sum(p.cash for p in g.players)
     assert g.total_cash() == 50_000
     assert g.round.name == "Stock Round" and g.legal_actions()

@@ -109,9 +109,9 @@ def test_price_for_another_companys_train_with_the_presidents_help():
     # the bound stays for the rest of the turn, also once the company need not buy: with a
     # train and 50M, at least 50 + 85 - 65 + 1 but at most its 50M: nothing
     two = g.depot.train_by_id("2-5")
-    g.depot.upcoming.remove(two)
+    g.depot.upcoming = tuple(t for t in g.depot.upcoming if t is not two)
     two.owner = rse
-    rse.trains.append(two)
+    rse.trains = (*rse.trains, two)
     spend(g.bank, rse, 50)
     assert not step.must_buy_train(rse) and step.other_price_range(rse, four) is None
 
@@ -165,7 +165,7 @@ def test_a_bond_keeps_the_president_from_bankruptcy():
     g, rse, b = compulsory_purchase(0, 0)
     bond = g.index.company("AdSK-1")
     bond.owner = b
-    b.companies.append(bond)  # what-if: B holds a bond
+    b.companies = (*b.companies, bond)  # what-if: B holds a bond
     sale = next(x for x in g.legal_actions(b) if x["type"] == "sell_shares")
     g.process(sale)  # 65M: with the bond, 165M of means for an 80M train
     b = g.index.player(2)

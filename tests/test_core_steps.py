@@ -20,7 +20,7 @@ from trackage.core.steps.operating import DiscardTrain
 
 def holder(name: str, cash: int = 0) -> SimpleNamespace:
     """A stand-in cash holder (what ``pay`` reads of one: its id and kind)."""
-    return SimpleNamespace(id=name, name=name, cash=cash, companies=[], trains=[], is_bank=name == "bank",
+    return SimpleNamespace(id=name, name=name, cash=cash, companies=(), trains=(), is_bank=name == "bank",
                            is_player=False, is_minor=False, is_corporation=False)
 
 
@@ -33,7 +33,7 @@ class FakeDiscardGame:
 
     def discard_train(self, train) -> None:
         self.discarded.append(train)
-        train.owner.trains.remove(train)
+        train.owner.trains = tuple(t for t in train.owner.trains if t is not train)
         train.owner = None
 
 
@@ -41,7 +41,7 @@ def discard_setup(step_cls: type[DiscardTrain]) -> tuple[Any, SimpleNamespace, l
     corp = holder("C")
     trains = [SimpleNamespace(id=f"{n}-{i}", name=n, obsolete=(n == "2"), owner=corp)
               for i, n in enumerate(["2", "3", "3", "P"])]
-    corp.trains.extend(trains)
+    corp.trains = tuple(trains)
     other = SimpleNamespace(id="4-0", name="4", obsolete=False, owner=holder("D"))
     game = FakeDiscardGame(trains + [other])
     return step_cls(game, SimpleNamespace()), corp, trains
@@ -111,7 +111,7 @@ def buy_setup() -> tuple[FixedPriceBuy, SimpleNamespace, SimpleNamespace, Simple
     bank = holder("bank", 1000)
     seller = holder("seller", 0)
     company = SimpleNamespace(sym="P1", name="P1", owner=seller)
-    seller.companies.append(company)
+    seller.companies = (company,)
     loose = SimpleNamespace(sym="P2", name="P2", owner=None)
     comps = {"P1": company, "P2": loose}
     game = SimpleNamespace(bank=bank, index=SimpleNamespace(company=comps.get), journal=Journal(), turn=1)
@@ -122,7 +122,7 @@ def test_buy_company_from_an_owner_and_from_the_bank():
     step, bank, seller, company = buy_setup()
     buyer = holder("buyer", 100)
     step.process_buy_company({"company": "P1", "price": 30}, buyer)
-    assert company.owner is buyer and buyer.companies == [company] and seller.companies == []
+    assert company.owner is buyer and buyer.companies == (company,) and seller.companies == ()
     assert (buyer.cash, seller.cash) == (70, 30)
     step.process_buy_company({"company": "P2", "price": 30}, buyer)
     assert [c.sym for c in buyer.companies] == ["P1", "P2"]

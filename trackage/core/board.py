@@ -723,12 +723,10 @@ class Board(Tracked):
 
     def destroy_token(self, token: Token) -> None:
         """Remove ``token`` from the board and from its corporation's token list."""
-        tokens = getattr(token.corporation, "tokens", None)
-        if tokens is not None:
-            for i, t in enumerate(tokens):
-                if t is token:
-                    del tokens[i]
-                    break
+        owner = token.corporation
+        tokens = getattr(owner, "tokens", None)
+        if tokens is not None and any(t is token for t in tokens):
+            owner.tokens = tuple(t for t in tokens if t is not token)
         self.remove_token(token)
 
     def swap_token(self, token: Token, other: Token, check_tokenable: bool = True, free: bool = True) -> None:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .kinds import Kinds  # every owner's kind flags (is_player, is_corporation ...)
 from .money import CashHolder
@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from .tokens import Token
     from .trains import Train
 
+T = TypeVar("T")
 
 
 def entity_type(e: Kinds) -> str:
@@ -76,14 +77,15 @@ class ShareHolder(Kinds):
         self.certificates = without(self.certificates, share)
 
 
-def without(certificates: tuple[Share, ...], share: Share) -> tuple[Share, ...]:
-    """``certificates`` less ``share`` (which must be among them: ValueError if not)."""
-    i = certificates.index(share)
-    return certificates[:i] + certificates[i + 1:]
+def without(items: Sequence[T], item: T) -> tuple[T, ...]:
+    """``items`` less the first ``item`` (which must be among them: ValueError if not), as a
+    new tuple: what an operator holds is replaced, never changed in place (the undo journal's
+    write barrier then notes the change, and nothing need be saved before an action)."""
+    i = items.index(item)
+    return (*items[:i], *items[i + 1:])
 
 
 class Player(CashHolder, ShareHolder):
-    IN_PLACE: ClassVar[tuple[str, ...]] = ("companies",)
     __slots__ = ("bankrupt", "cash", "companies", "id", "name", "passed", "penalty")
     is_player = True
 
@@ -92,7 +94,7 @@ class Player(CashHolder, ShareHolder):
         self.name = name
         self.cash = 0
         self.certificates = ()
-        self.companies: list[Company] = []
+        self.companies: tuple[Company, ...] = ()  # replaced on every change (see ``without``)
         self.bankrupt = False
         self.passed = False
         self.penalty = 0
@@ -161,7 +163,7 @@ class Company(Kinds):
 
     def close(self) -> None:
         if self.owner is not None and hasattr(self.owner, "companies") and self in self.owner.companies:
-            self.owner.companies.remove(self)
+            self.owner.companies = without(self.owner.companies, self)
         self.owner = None
         self.closed = True
         self.abilities = []
@@ -247,7 +249,6 @@ class ShareBundle:
 
 class Corporation(CashHolder, ShareHolder):
     """A share-issuing company: majors, and minors modelled as corporations."""
-    IN_PLACE: ClassVar[tuple[str, ...]] = ("share_holders", "trains", "companies", "tokens", "shares")
 
     # slots, not a __dict__: a game copy copies them with one read and one store each (a
     # title's subclass declares its own attributes the same way)
@@ -285,13 +286,13 @@ class Corporation(CashHolder, ShareHolder):
         self.par_price: SharePrice | None = None
         self.min_price: int | None = None
         self.share_price: SharePrice | None = None
-        self.trains: list[Train] = []
-        self.companies: list[Company] = []
+        self.trains: tuple[Train, ...] = ()  # replaced on every change (see ``without``)
+        self.companies: tuple[Company, ...] = ()  # replaced on every change (see ``without``)
         self.operating_history: dict[Any, OperatingInfo] = {}
-        self.share_holders: dict[Any, int] = {}
+        self.share_holders: dict[Any, int] = {}  # replaced on every change (``shift_holding``)
         self.token_prices = list(tokens)
-        self.tokens: list[Token] = []  # filled by the game
-        self.shares = [Share(self, i, p, i == 0) for i, p in enumerate(share_percents)]
+        self.tokens: tuple[Token, ...] = ()  # filled by the game; replaced on every change
+        self.shares = tuple(Share(self, i, p, i == 0) for i, p in enumerate(share_percents))
         self.presidents_share = self.shares[0]
         first = share_percents[0]
         self.share_percent = share_percents[1] if len(share_percents) > 1 else first // 2 or first
@@ -300,7 +301,7 @@ class Corporation(CashHolder, ShareHolder):
         for s in self.shares:
             s.owner = self
             self._add_share(s)
-        self.share_holders[self] = sum(share_percents)
+        self.share_holders = {self: sum(share_percents)}
 
     @property
     def id(self) -> str:
@@ -366,6 +367,15 @@ class Corporation(CashHolder, ShareHolder):
         return f"<Corporation {self.sym}>"
 
 
+def shift_holding(corp: Corporation, frm: Any, to: Any, percent: int) -> None:
+    """Move ``percent`` of ``corp`` from ``frm`` to ``to`` in its holder ledger, which is
+    replaced, never changed in place (the undo journal's write barrier notes it)."""
+    ledger = dict(corp.share_holders)
+    ledger[frm] = ledger.get(frm, 0) - percent
+    ledger[to] = ledger.get(to, 0) + percent
+    corp.share_holders = ledger
+
+
 def record_operation(operator: Corporation | Minor, key: tuple[int, int], info: OperatingInfo) -> None:
     """File ``info`` as what ``operator`` did in operating round ``key`` (turn, round): the
     history is replaced, never changed in place (copies of a game share it)."""
@@ -385,7 +395,6 @@ class OperatingInfo:
 class Minor(CashHolder):
     """An operator without shares (a "minor" in the reference): one owner, a treasury,
     trains and station tokens. It floats when the title says so (``float_``)."""
-    IN_PLACE: ClassVar[tuple[str, ...]] = ("trains", "companies", "tokens")
 
     __slots__ = ("_floated", "cash", "city", "closed", "companies", "coordinates", "data", "name",
                  "operating_history", "owner", "sym", "tokens", "trains", "type")  # as a corporation's
@@ -405,9 +414,9 @@ class Minor(CashHolder):
         self.city = city
         self.type = type_
         self.data = data or {}
-        self.trains: list[Train] = []
-        self.tokens: list[Token] = []  # filled by the game
-        self.companies: list[Company] = []
+        self.trains: tuple[Train, ...] = ()  # replaced on every change (see ``without``)
+        self.tokens: tuple[Token, ...] = ()  # filled by the game; replaced on every change
+        self.companies: tuple[Company, ...] = ()  # replaced on every change (see ``without``)
         self.operating_history: dict[Any, OperatingInfo] = {}
         self.closed = False
         self._floated = False
@@ -456,16 +465,18 @@ class Minor(CashHolder):
 def hand_over_companies(frm: Any, to: Any) -> None:
     """Every private company ``frm`` owns becomes ``to``'s, in the order ``frm`` held them
     (a merger, an acquisition, a minor folded into a major)."""
-    for c in list(frm.companies):
-        frm.companies.remove(c)
+    moved = frm.companies
+    frm.companies = ()
+    for c in moved:
         c.owner = to
-        to.companies.append(c)
+    to.companies = (*to.companies, *moved)
 
 
 def hand_over_trains(frm: Any, to: Any) -> None:
     """Every train ``frm`` owns becomes ``to``'s, in order (no limit is checked here: the
     caller's rules decide what happens to a company over its limit)."""
-    for t in list(frm.trains):
-        frm.trains.remove(t)
+    moved = frm.trains
+    frm.trains = ()
+    for t in moved:
         t.owner = to
-        to.trains.append(t)
+    to.trains = (*to.trains, *moved)

@@ -302,7 +302,7 @@ class Game(Tracked):
                 tokens=c.get("tokens", []), coordinates=c.get("coordinates"), city=c.get("city"),
                 float_percent=c.get("float_percent", 60), max_ownership_percent=c.get("max_ownership_percent", 60),
                 type_=c.get("type", "major"), capitalization=c.get("capitalization", self.CAPITALIZATION), data=c)
-            corp.tokens = [Token(corp, price=p) for p in corp.token_prices]
+            corp.tokens = tuple(Token(corp, price=p) for p in corp.token_prices)
             corp.min_price = min((p.price for p in self.stock_market.par_prices), default=None)
             out.append(corp)
         return out
@@ -863,7 +863,7 @@ class Game(Tracked):
             pay(self, operator, self.bank if seller is self.depot else seller, price, "train_purchase")
         remove_train(self, train)
         train.owner = operator
-        operator.trains.append(train)
+        operator.trains = (*operator.trains, train)
         self.journal.record("train", operator=operator.id, train=train.id, name=train.name, price=price,
                             seller=getattr(seller, "id", None))
 
@@ -964,8 +964,10 @@ class Game(Tracked):
         its steps. A title adds its own holders."""
         index = self.index
         out: list[Any] = [self, index, self.depot, *self.players, *index.corporations.values(), *index.minors.values()]
-        # a closed operator may be in no list and still hold trains that rust
-        out.extend({id(t.owner): t.owner for t in self.depot.trains if t.owner is not None}.values())
+        # a closed operator may be in no list and still hold trains that rust (each holder
+        # once: the depot and the listed operators are there already)
+        listed = {id(o) for o in out}
+        out.extend({id(o): o for t in self.depot.trains if (o := t.owner) is not None and id(o) not in listed}.values())
         r = self.round
         if r is not None:
             out.append(r)

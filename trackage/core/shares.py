@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .entities import ShareBundle
+from .entities import ShareBundle, shift_holding
 from .errors import GameError
 from .money import pay
 from .rewind import Tracked
@@ -33,8 +33,7 @@ class ShareMarket(Tracked):
         owner._remove_share(share)
         to._add_share(share)
         share.owner = to
-        corp.share_holders[owner] = corp.share_holders.get(owner, 0) - share.percent
-        corp.share_holders[to] = corp.share_holders.get(to, 0) + share.percent
+        shift_holding(corp, owner, to, share.percent)
 
     def distance(self, a: Any, b: Any) -> int:
         players = list(self.game.players)

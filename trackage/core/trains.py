@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
+from .entities import without
 from .rewind import Tracked
 
 if TYPE_CHECKING:
@@ -97,8 +98,9 @@ class Train(Tracked):
 
 
 class Depot(Kinds):
-    """All trains in definition order; ``upcoming`` are the ones not yet sold."""
-    IN_PLACE: ClassVar[tuple[str, ...]] = ("upcoming", "trains", "discarded")
+    """All trains in definition order; ``upcoming`` are the ones not yet sold. Its three
+    lists are tuples replaced on every change, never changed in place (the undo journal's
+    write barrier notes them: nothing is saved before an action)."""
 
     CLONE_SKIP = ("_cache",)  # a memo of depot_trains()
 
@@ -109,16 +111,17 @@ class Depot(Kinds):
     player = None
 
     def __init__(self, specs: list[dict[str, Any]], phase_available: Callable[[Any], bool]):
-        self.trains: list[Train] = []
+        trains: list[Train] = []
         for spec in specs:
             n = spec.get("num", 1)
             count = 1 if n == "unlimited" else int(n)
             for i in range(count):
                 t = Train(spec, i)
                 t.owner = self
-                self.trains.append(t)
-        self.upcoming: list[Train] = list(self.trains)
-        self.discarded: list[Train] = []
+                trains.append(t)
+        self.trains: tuple[Train, ...] = tuple(trains)
+        self.upcoming: tuple[Train, ...] = self.trains
+        self.discarded: tuple[Train, ...] = ()
         self._phase_available = phase_available
         self._cache: list[Train] | None = None
 
@@ -146,21 +149,23 @@ class Depot(Kinds):
 
     def remove_train(self, train: Train) -> None:
         if train in self.upcoming:
-            idx = self.upcoming.index(train)
-            self.upcoming.remove(train)
-            if train.unlimited and not (idx < len(self.upcoming) and self.upcoming[idx].name == train.name):
+            up = self.upcoming
+            idx = up.index(train)
+            rest = up[idx + 1:]
+            if train.unlimited and not (rest and rest[0].name == train.name):
                 clone = Train(train.spec, max(t.index for t in self.trains if t.base == train.base) + 1)
                 clone.owner = self
-                self.trains.append(clone)
-                self.upcoming.insert(idx, clone)
+                self.trains = (*self.trains, clone)
+                rest = (clone, *rest)
+            self.upcoming = up[:idx] + rest
         if train in self.discarded:
-            self.discarded.remove(train)
+            self.discarded = without(self.discarded, train)
         self._cache = None
 
     def reclaim(self, train: Train, discard: bool = True) -> None:
         train.owner = self
         if discard and not train.obsolete:
-            self.discarded.append(train)
+            self.discarded = (*self.discarded, train)
         self._cache = None
 
     def train_by_id(self, tid: Any) -> Train | None:
@@ -246,7 +251,7 @@ def remove_train(game: Game, train: Any) -> None:
     if owner is game.depot:
         game.depot.remove_train(train)
     elif train in owner.trains:
-        owner.trains.remove(train)
+        owner.trains = without(owner.trains, train)
 
 
 def rust(game: Game, train: Train) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..actions import amount
+from ..entities import without
 from ..errors import GameError
 from ..money import pay
 from ..round import ranged
@@ -62,9 +63,9 @@ class BuyCompanyMixin:
         seller = company.owner
         pay(self.game, buyer, seller if seller is not None else self.game.bank, price, "company_purchase")
         if seller is not None:
-            seller.companies.remove(company)
+            seller.companies = without(seller.companies, company)
         company.owner = buyer
-        buyer.companies.append(company)
+        buyer.companies = (*buyer.companies, company)
 
     def after_company_purchase(self, entity: Any, company: Company, action: dict[str, Any]) -> None:
         """Title hook: bookkeeping once ``entity``'s purchase of ``company`` is done (default: none)."""

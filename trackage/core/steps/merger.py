@@ -77,7 +77,7 @@ class MergerMixin:
         if len(used) > limit:
             raise GameError("used tokens above the limit", rule="token-limit")
         unused.sort(key=lambda t: t.price)
-        surviving.tokens = (used + unused)[:limit]
+        surviving.tokens = (*used, *unused)[:limit]
         self.game.board.changed()
 
     def take_over(self, frm: Any, to: Any) -> None:
@@ -89,7 +89,7 @@ class MergerMixin:
             new_token = next((t for t in to.tokens if not t.used), None)
             if new_token is None:
                 new_token = Token(to)
-                to.tokens.append(new_token)
+                to.tokens = (*to.tokens, new_token)
             board.remove_token(token)
             board.place_city_token(city, to, new_token, check_tokenable=False)
         if frm.cash > 0:

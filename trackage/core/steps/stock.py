@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import programs
 from ..actions import amount
-from ..entities import ShareBundle
+from ..entities import ShareBundle, without
 from ..errors import GameError
 from ..money import pay
 from ..shares import action_bundle
@@ -25,9 +25,9 @@ def transfer_company(game: Any, company: Company, buyer: Any, price: int) -> Non
     owner = company.owner
     seller = owner if owner is not None else game.bank
     if owner is not None and owner is not game.bank and company in getattr(owner, "companies", []):
-        owner.companies.remove(company)
+        owner.companies = without(owner.companies, company)
     company.owner = buyer
-    buyer.companies.append(company)
+    buyer.companies = (*buyer.companies, company)
     if price > 0:
         pay(game, buyer, seller, price, "company_purchase")
 
@@ -35,7 +35,7 @@ def transfer_company(game: Any, company: Company, buyer: Any, price: int) -> Non
 def sell_company_to_bank(game: Any, player: Any, company: Company, price: int) -> None:
     """``player`` sells ``company`` to the bank for ``price``."""
     company.owner = game.bank
-    player.companies.remove(company)
+    player.companies = without(player.companies, company)
     if price > 0:
         pay(game, game.bank, player, price, "company_sale")
 

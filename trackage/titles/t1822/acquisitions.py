@@ -60,7 +60,7 @@ def move_tokens_to_surviving(game: Game1822, surviving, minor) -> None:
         else:
             unused.append(new)
     unused.sort(key=lambda t: t.price)
-    surviving.tokens = (used + unused)[:9]
+    surviving.tokens = (*used, *unused)[:9]
     game.graph_changed()
 
 
@@ -71,7 +71,7 @@ def acquire_bank_minor(game: Game1822, entity, minor, token_choice, round_) -> N
         if minor.id == MINOR_14:
             remove_exchange_token(game, entity)
             tok = Token(entity, price=0)
-            entity.tokens.append(tok)
+            entity.tokens = (*entity.tokens, tok)
             game.m14_token_ability = entity
             round_.pending_tokens.append({"entity": entity, "hexes": [game.board.hex_by_id(LONDON)], "token": tok})
         else:
@@ -84,7 +84,7 @@ def acquire_bank_minor(game: Game1822, entity, minor, token_choice, round_) -> N
             else:
                 remove_exchange_token(game, entity)
                 tok = Token(entity, price=0)
-                entity.tokens.append(tok)
+                entity.tokens = (*entity.tokens, tok)
                 board.place_city_token(city, entity, tok, check_tokenable=False, free=True)
                 game.graph_changed()
     elif token_choice == "exchange":

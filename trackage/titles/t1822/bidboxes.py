@@ -70,7 +70,7 @@ def setup_bidboxes(game: Game1822) -> None:
 def win_company(game: Game1822, player, company, price) -> None:
     """A won bid: ``player`` takes ``company`` for ``price``."""
     company.owner = player
-    player.companies.append(company)
+    player.companies = (*player.companies, company)
     if price > 0:
         pay(game, player, game.bank, price, "company_purchase")
 

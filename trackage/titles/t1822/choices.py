@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...core.entities import without
 from ...core.tokens import Token
 from . import bidboxes, taxhaven
 from .config import DOUBLE_CASH, LUR, TAX_HAVEN
@@ -61,7 +62,7 @@ def choices_egr(game: Game1822, company, time) -> dict:
 def move_exchange_token(game: Game1822, corp) -> None:
     """One of ``corp``'s exchange tokens becomes an available token."""
     corp.exchange_tokens -= 1
-    corp.tokens.append(Token(corp, price=game.TOKEN_PRICE))
+    corp.tokens = (*corp.tokens, Token(corp, price=game.TOKEN_PRICE))
 
 
 def company_choices(game: Game1822, company, time) -> dict:
@@ -116,7 +117,7 @@ def company_made_choice(game: Game1822, company, choice, time) -> None:
             move_exchange_token(game, owner)
         else:
             tok = next(t for t in owner.tokens if not t.used and t.type == "normal")
-            owner.tokens.remove(tok)
+            owner.tokens = without(owner.tokens, tok)
             owner.exchange_tokens += 1
         company.close()
     elif sym == "P8":

@@ -271,7 +271,7 @@ class Game1822(Game):
                                    float_percent=c.get("float_percent", 60),
                                    max_ownership_percent=c.get("max_ownership_percent", 60),
                                    type_=c.get("type", "major"), capitalization=self.CAPITALIZATION, data=c)
-            corp.tokens = [Token(corp, price=p) for p in corp.token_prices]
+            corp.tokens = tuple(Token(corp, price=p) for p in corp.token_prices)
             corp.min_price = lo
             out.append(corp)
         return out
@@ -304,7 +304,7 @@ class Game1822(Game):
                 continue
             corp.exchange_tokens = self.data["exchange_tokens"].get(corp.id, 0)
             if corp.destination:
-                corp.tokens.append(Token(corp, price=0, type="destination"))
+                corp.tokens = (*corp.tokens, Token(corp, price=0, type="destination"))
             ex = next((c for c in self.companies
                        if any(a.get("type") == "exchange" and corp.id in a.get("corporations", [])
                               for a in c.abilities)), None)
@@ -593,7 +593,7 @@ class Game1822(Game):
             pay(self, operator, to, price, "train_purchase")
         remove_train(self, train)
         train.owner = operator
-        operator.trains.append(train)
+        operator.trains = (*operator.trains, train)
         self.journal.record("train", operator=operator.id, train=train.id, name=train.name, price=price,
                             seller=getattr(seller, "id", None))
 
@@ -783,9 +783,9 @@ class Game1822(Game):
     # ------------------------------------------------------------ minor acquisition
 
     def close_corporation(self, corp):
-        for t in list(corp.trains):
-            corp.trains.remove(t)
+        for t in corp.trains:
             t.owner = None
+        corp.trains = ()
         super().close_corporation(corp)
         self.index.rebuild()
 

@@ -103,7 +103,7 @@ class Game1825(Game):
             if idx < len(self.companies):
                 company = companies[idx]
                 pay(self, player, self.bank, company.value, "company_purchase")
-                player.companies.append(company)
+                player.companies = (*player.companies, company)
                 company.owner = player
             elif idx == len(self.companies):
                 price = self.par_prices(lnwr)[0]
@@ -449,7 +449,7 @@ class Game1825(Game):
                 self.formed.append(corp)
                 t = next(t for t in self.minor_trains if t.name == self.required_train[corp.id])
                 self.minor_trains.remove(t)
-                corp.trains.append(t)
+                corp.trains = (*corp.trains, t)
                 t.owner = corp
                 pay(self, corp, self.bank, t.price, "train_purchase")
 

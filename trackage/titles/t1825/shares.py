@@ -15,6 +15,7 @@ counts from there. We keep the same count so that games replay identically there
 
 from __future__ import annotations
 
+from ...core.entities import shift_holding
 from ...core.shares import ShareMarket
 
 
@@ -29,7 +30,5 @@ class ShareMarket1825(ShareMarket):
     def transfer(self, bundle, to, **kwargs) -> None:
         corp = bundle.corporation
         owner = bundle.owner
-        holders = corp.share_holders
-        holders[owner] = holders.get(owner, 0) - bundle.percent
-        holders[to] = holders.get(to, 0) + bundle.percent
+        shift_holding(corp, owner, to, bundle.percent)
         super().transfer(bundle, to, **kwargs)

@@ -36,7 +36,7 @@ def new_corporation(game: Game1858, c) -> Corporation1858:
                            tokens=c.get("tokens", []), float_percent=c.get("float_percent", 40),
                            max_ownership_percent=c.get("max_ownership_percent", 60),
                            type_=c.get("type", "5-share"), capitalization="incremental", data=c)
-    corp.tokens = [Token(corp, price=p) for p in corp.token_prices]
+    corp.tokens = tuple(Token(corp, price=p) for p in corp.token_prices)
     corp.min_price = min((p.price for p in game.stock_market.par_prices), default=None)
     return corp
 
@@ -51,15 +51,14 @@ def convert(game: Game1858, corp) -> None:
     corp.float_percent = 20
     for s in corp.shares:
         s.percent //= 2
-    for h in list(corp.share_holders):
-        corp.share_holders[h] //= 2
+    corp.share_holders = {h: p // 2 for h, p in corp.share_holders.items()}
     corp.share_percent = 10
-    for i in range(5):
-        s = Share(corp, 4 + i, 10, False)
+    added = tuple(Share(corp, 4 + i, 10, False) for i in range(5))
+    for s in added:
         s.owner = corp
-        corp.shares.append(s)
         corp._add_share(s)
-        corp.share_holders[corp] = corp.share_holders.get(corp, 0) + 10
+    corp.shares = (*corp.shares, *added)
+    corp.share_holders = {**corp.share_holders, corp: corp.share_holders.get(corp, 0) + 10 * len(added)}
 
 
 def bundles_for_corporation(game: Game1858, holder, corp) -> list:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from trackage.core.trains import rust
 
-from ...core.entities import Company, Minor
+from ...core.entities import Company, Minor, without
 from ...core.errors import GameError
 from ...core.game import Game
 from ...core.money import pay
@@ -284,7 +284,7 @@ class Game1858(Game):
     def purchase_company(self, player, company, price: int) -> None:
         if price > 0:
             pay(self, player, self.bank, price, "company_purchase")
-        player.companies.append(company)
+        player.companies = (*player.companies, company)
         company.owner = player
         minor = self.private_minor(company)
         if minor is not None:
@@ -453,7 +453,7 @@ class Game1858(Game):
     def forget_train(self, train) -> None:
         self.depot.remove_train(train)
         if train in self.depot.trains:
-            self.depot.trains.remove(train)
+            self.depot.trains = without(self.depot.trains, train)
         train.owner = None
 
     def rust_trains(self, bought, entity) -> None:

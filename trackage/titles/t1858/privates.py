@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...core.entities import without
 from ...core.errors import GameError
 from ...core.money import pay
 from . import gauges
@@ -30,9 +31,9 @@ def acquire_private(game: Game1858, corp, entity) -> None:
         company.abilities = list(company.abilities) + blocker
     minor.close()
     if company in player.companies:
-        player.companies.remove(company)
+        player.companies = without(player.companies, company)
     company.owner = corp
-    corp.companies.append(company)
+    corp.companies = (*corp.companies, company)
 
 
 def exchange_for_share(game: Game1858, round_, bundle, corp, minor, player, treasury: bool) -> None:
@@ -99,7 +100,7 @@ def close_company(game: Game1858, company) -> None:
     if owner is not None and owner is not game.bank:
         pay(game, game.bank, owner, company.value, "compensation")
     if owner is not None and hasattr(owner, "companies") and company in owner.companies:
-        owner.companies.remove(company)
+        owner.companies = without(owner.companies, company)
     company.owner = None
     company.closed = True
     if any(a.get("type") == "reservation" for a in company.abilities):

@@ -31,7 +31,7 @@ class HexTokenOwner(Kinds):
 
     def __init__(self, sym):
         self.id = self.sym = self.name = sym
-        self.tokens = []
+        self.tokens: tuple = ()
 
 
 class Game1858India(Game1858):
@@ -91,7 +91,7 @@ class Game1858India(Game1858):
             for coord in self.data["board"][f"{kind}_hexes"]:
                 hx = self.board.hex_by_id(coord)
                 tok = Token(owner, price=0, type=kind)
-                owner.tokens.append(tok)
+                owner.tokens = (*owner.tokens, tok)
                 self.board.put_hex_token(hx, tok)
 
     def hex_token_hexes(self, kind) -> list:

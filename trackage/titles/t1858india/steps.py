@@ -74,7 +74,7 @@ class CollectTokens(Step):
         pay(g, entity, g.bank, g.TOKEN_COST[token.type], "token")
         g.board.take_hex_token(hex_, token)
         token.corporation = entity
-        entity.tokens.append(token)
+        entity.tokens = (*entity.tokens, token)
 
     def legal_actions(self, entity):
         if "remove_hex_token" not in self.actions(entity):

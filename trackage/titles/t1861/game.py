@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import ClassVar
 
+from ...core.entities import hand_over_companies
 from ...core.money import pay
 from ...core.steps.operating import DiscardTrain
 from ..t1867.game import Game1867, OperatingRound1867
@@ -68,14 +69,11 @@ class Game1861(Game1867):
         super().start_operating_hook(round_, entity)
 
     def nationalization_transfer_assets(self, corp):
-        for c in list(corp.companies):
-            corp.companies.remove(c)
-            c.owner = self.national
-            self.national.companies.append(c)
-        for t in list(corp.trains):
+        hand_over_companies(corp, self.national)
+        for t in corp.trains:
             t.owner = self.national
-            self.national.trains.append(t)
-        corp.trains = []
+        self.national.trains = (*self.national.trains, *corp.trains)
+        corp.trains = ()
         if corp.cash > 0:
             pay(self, corp, self.national, corp.cash, "closure")
 

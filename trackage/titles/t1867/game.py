@@ -12,7 +12,7 @@ from typing import ClassVar
 
 from trackage.core.trains import phase_buying_train
 
-from ...core.entities import Corporation, ShareHolder
+from ...core.entities import Corporation, ShareHolder, without
 from ...core.errors import GameError
 from ...core.game import Game
 from ...core.graph import TrackGraph
@@ -281,7 +281,7 @@ class Game1867(Game):
                                float_percent=c.get("float_percent", 60),
                                max_ownership_percent=c.get("max_ownership_percent", 60),
                                type_=c.get("type", "major"), capitalization=self.CAPITALIZATION, data=c)
-        corp.tokens = [Token(corp, price=p) for p in corp.token_prices]
+        corp.tokens = tuple(Token(corp, price=p) for p in corp.token_prices)
         corp.min_price = major_min if corp.type == "major" else self.MINIMUM_MINOR_PRICE
         if len(self.players) == 2 and corp.max_ownership_percent == 60:
             corp.max_ownership_percent = 70
@@ -374,7 +374,7 @@ class Game1867(Game):
         self.national._floated = True
         for s in list(self.national.shares_of(self.national)):
             self.national._remove_share(s)
-        self.national.shares = []
+        self.national.shares = ()
         self.national.share_holders = {}
         self.national_reservations = list(self.data["national_reservations"])
         self.corporations = [c for c in self.corporations if c is not self.national]
@@ -389,7 +389,7 @@ class Game1867(Game):
             trains = [t for t in self.depot.upcoming if t.name == name][::-1][:count]
             for t in trains:
                 self.depot.remove_train(t)
-                self.depot.trains.remove(t)
+                self.depot.trains = without(self.depot.trains, t)
         cands = [c for c in self.companies if c.sym != "3"]
         removal = self.rng.shuffle(cands)[:2]
         for c in removal:
@@ -808,9 +808,9 @@ class Game1867(Game):
             if owner is None:
                 continue
             pay(self, self.bank, owner, company.value, "compensation")
-            owner.companies.remove(company)
+            owner.companies = without(owner.companies, company)
             company.owner = self.national
-            self.national.companies.append(company)
+            self.national.companies = (*self.national.companies, company)
 
     def _sort_key(self, c):
         """The reference's corporation order: by share price like the operating order,
@@ -917,7 +917,7 @@ class Game1867(Game):
     def fix_token_count(self, corp):
         if len(corp.tokens) == 3:
             return
-        corp.tokens.append(Token(corp, price=40))
+        corp.tokens = (*corp.tokens, Token(corp, price=40))
 
     def place_639_token(self, tile):
         if not self.national_reservations:

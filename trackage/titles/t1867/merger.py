@@ -353,6 +353,6 @@ class ReduceTokens(merger.ReduceTokens):
     def move_tokens_to_surviving(self, surviving, others) -> None:
         """The minors' unplaced tokens are not moved; a major left with two gets its 40 one back."""
         for o in others:
-            o.tokens = [t for t in o.tokens if t.city is not None]
+            o.tokens = tuple(t for t in o.tokens if t.city is not None)
         super().move_tokens_to_surviving(surviving, others)
         self.game.fix_token_count(surviving)

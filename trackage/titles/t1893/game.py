@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ...core.entities import Corporation, Minor, ShareBundle, hand_over_trains
+from ...core.entities import Corporation, Minor, ShareBundle, hand_over_trains, shift_holding, without
 from ...core.errors import GameError
 from ...core.game import Game
 from ...core.kinds import Kinds
@@ -78,9 +78,7 @@ class ShareMarket1893(ShareMarket):
     certificates held (a quirk real games go through)."""
 
     def transfer(self, bundle, to, **kwargs) -> None:
-        ledger = bundle.corporation.share_holders
-        ledger[bundle.owner] = ledger.get(bundle.owner, 0) - bundle.percent
-        ledger[to] = ledger.get(to, 0) + bundle.percent
+        shift_holding(bundle.corporation, bundle.owner, to, bundle.percent)
         super().transfer(bundle, to, **kwargs)
 
     def _move_share(self, share, to) -> None:
@@ -117,7 +115,7 @@ class NeutralCorp(Kinds):
     coordinates = None
 
     def __init__(self):
-        self.tokens = []
+        self.tokens: tuple = ()
 
 
 if TYPE_CHECKING:
@@ -320,7 +318,7 @@ class Game1893(Game):
         out = []
         for m in self.data["minors"]:
             minor = Minor(m["sym"], m["name"], coordinates=m["coordinates"], city=m.get("city", 0), data=m)
-            minor.tokens = [Token(minor, price=p) for p in m.get("tokens", [0])]
+            minor.tokens = tuple(Token(minor, price=p) for p in m.get("tokens", [0]))
             out.append(minor)
         return out
 
@@ -348,7 +346,7 @@ class Game1893(Game):
             board.place_city_token(city, minor, minor.tokens[0], free=True, check_tokenable=False)
         self.neutral = NeutralCorp()
         neutral_token = Token(self.neutral, price=0, type="neutral")
-        self.neutral.tokens = [neutral_token]
+        self.neutral.tokens = (neutral_token,)
         board.place_city_token(self.board.city_by_id(self.data["neutral_city"]), self.neutral, neutral_token, free=True,
                                check_tokenable=False)
         hgk_token = self.hgk.tokens[0]
@@ -395,9 +393,9 @@ class Game1893(Game):
             pay(self, player, self.bank, price, "company_purchase")
         if company.owner is not None and company.owner is not self.bank and company in getattr(
                 company.owner, "companies", []):
-            company.owner.companies.remove(company)
+            company.owner.companies = without(company.owner.companies, company)
         company.owner = player
-        player.companies.append(company)
+        player.companies = (*player.companies, company)
         if self.minor_proxy(company):
             minor = self.index.minor(company.sym)
             minor.owner = player

@@ -51,7 +51,7 @@ class SpecialToken(CompanyAbility):
         if board.tokened_by(city, corp) or board.get_slot(city, corp) is None:
             raise GameError(f"no room for {corp.name} in the English Channel", rule="city-full")
         tok = Token(corp, price=0)
-        corp.tokens.append(tok)
+        corp.tokens = (*corp.tokens, tok)
         board.place_city_token(city, corp, tok, free=True, check_tokenable=False)
         corp.exchange_tokens -= 1
         if game.secr_token_ability(corp):

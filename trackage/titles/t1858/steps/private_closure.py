@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ....core.entities import ShareBundle
+from ....core.entities import ShareBundle, without
 from ....core.errors import GameError
 from ....core.steps.choose import ChooseMixin
 from ....core.steps.passing import Passing
@@ -78,6 +78,6 @@ class PrivateClosure1858(ChooseMixin, Passing):
         privates.exchange_for_share(g, self.round, ShareBundle([share]), corp, entity, player, treasury)
         if not treasury:
             if company in player.companies:
-                player.companies.remove(company)
+                player.companies = without(player.companies, company)
             company.owner = g.bank
         privates.close_private(g, company)
