@@ -119,12 +119,17 @@ def _owner_player(entity):
     return entity
 
 
-@pytest.mark.skipif(not FIXTURE.exists(), reason="the shared fixtures are not on this machine")
-def test_real_log_sums_to_its_span_and_matches_an_independent_sum():
+def _fixture_marks():
+    """The shared log, its actions, its players' ids, and its replay's start and marks."""
     log = json.loads(FIXTURE.read_text())
     actions = log["actions"]
-    pids = [str(p["id"]) for p in log["players"]]
     start, marks = replay_marks(_fixture_game(log), actions)
+    return log, actions, [str(p["id"]) for p in log["players"]], start, marks
+
+
+@pytest.mark.skipif(not FIXTURE.exists(), reason="the shared fixtures are not on this machine")
+def test_real_log_sums_to_its_span_and_matches_an_independent_sum():
+    log, actions, pids, start, marks = _fixture_marks()
     r = tally(pids, start, marks, live_ids={a["id"] for a in filter_actions(actions)})
     assert all(len(m.to_act) <= 1 for m in marks)  # one player at a time in this game
     span = actions[-1]["created_at"] - actions[0]["created_at"]
@@ -148,10 +153,7 @@ def test_real_log_sums_to_its_span_and_matches_an_independent_sum():
 
 @pytest.mark.skipif(not FIXTURE.exists(), reason="the shared fixtures are not on this machine")
 def test_a_walk_taken_up_after_each_mark_tallies_as_a_walk_from_the_start():
-    log = json.loads(FIXTURE.read_text())
-    actions = log["actions"]
-    pids = [str(p["id"]) for p in log["players"]]
-    start, marks = replay_marks(_fixture_game(log), actions)
+    _log, actions, pids, start, marks = _fixture_marks()
     s = parse_settings({"preset": "blitz", "pauses": [[actions[5]["created_at"], actions[9]["created_at"]]]})
     live = {a["id"] for a in filter_actions(actions)}
     walk = ClockWalk()

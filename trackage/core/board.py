@@ -74,6 +74,16 @@ def rotation_memo(old: Placed) -> dict[Any, Any]:
     return old.spec.upgrade_memos.setdefault("legal rotation", {})
 
 
+def remembered_rotation(memo: dict[Any, Any], key: Hashable, old: Placed, tile: Placed, nbrs: Any,
+                        edges: Any) -> bool:
+    """``legal_rotation`` of ``tile`` over ``old`` (``nbrs``, ``edges``: the hex's), asked of
+    ``memo`` under ``key`` first and remembered there."""
+    ok = memo.get(key)
+    if ok is None:
+        ok = memo[key] = tilemod.legal_rotation(old, tile, nbrs, connected_edges=edges)
+    return bool(ok)
+
+
 class BoardState(Tracked):
     """What a game changes on the board. Every value is replaced, never changed in place.
 
@@ -857,11 +867,7 @@ class Board(Tracked):
         nbrs = self.neighbors(hex_)
         # a pure function of the two placements' track and the two edge sets: shared by all games
         key = rotation_memo_key(old, tile, nbrs, edges)
-        memo = rotation_memo(old)
-        ok = memo.get(key)
-        if ok is None:
-            ok = memo[key] = tilemod.legal_rotation(old, tile, nbrs, connected_edges=edges)
-        return bool(ok)
+        return remembered_rotation(rotation_memo(old), key, old, tile, nbrs, edges)
 
     def rotation_check(self, entity: Any, hex_: Hex) -> Callable[[Placed], bool]:
         """:meth:`legal_tile_rotation` of ``entity`` on ``hex_`` with what it reads of the hex
@@ -876,11 +882,7 @@ class Board(Tracked):
         memo = rotation_memo(old)
 
         def check(tile: Placed) -> bool:
-            key = rotation_key(old, tile, nbrs_mask, edges_mask)
-            ok = memo.get(key)
-            if ok is None:
-                ok = memo[key] = tilemod.legal_rotation(old, tile, nbrs, connected_edges=edges)
-            return bool(ok)
+            return remembered_rotation(memo, rotation_key(old, tile, nbrs_mask, edges_mask), old, tile, nbrs, edges)
         return check
 
     def _next_index(self, name: str) -> int:

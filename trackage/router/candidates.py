@@ -425,69 +425,22 @@ class Enumerator:
             return False
         return True
 
-    def _children(self, entry: Entry, used_nodes: set[RevenueCenter] | frozenset[RevenueCenter],
-                  out: list[Entry] | None) -> Iterator[tuple[Entry, bool]]:
-        """Yield (child, ends the walk) for every step the meter allows from ``entry``: a
-        link sharing no track, stop or clash bit with it. ``out``: the tree's list (a child
-        gets its index there and a list of children), or None (a half outside the tree)."""
-        depth = entry[DEPTH]
-        inner = depth > 0
-        depth += 1
+    def _steps(self, entry: Entry, used_nodes: set[RevenueCenter] | frozenset[RevenueCenter]) -> list[tuple[Any, ...]]:
+        """Every step the meter allows from ``entry``: a link sharing no track, stop or clash
+        bit with it, as (link index, node, paths, track mask, meter state, meter spent, value,
+        clash bits, ends the walk, first link). A list worked out at once (the walk's inner
+        loop: no generator)."""
+        inner = entry[DEPTH] > 0
         used = entry[MASK]
         state = entry[STATE]
-        vals = entry[VALS]
-        nodes = entry[NODES]
-        summed = self.pay is None
-        add_v = self._add_v
-        step = self.meter.step
         first = entry[FIRST]
         clash = entry[CLASH]
-        spent = self._spent
-        for li, (n, paths, m, bad_first, bad_mid, ends, cb, val, _free) in enumerate(self.klinks(entry[NODE])):
-            if not inner:
-                first = li
-            elif bad_first:
-                continue
-            if m & used or bad_mid or cb & clash or n in used_nodes:
-                continue
-            st = step(state, n, paths)
-            if st is None:
-                continue
-            sp = spent.get(st)
-            if sp is None:
-                sp = spent[st] = self.meter.spent(st)
-            yield (entry, n, paths, used | m, st, vals + val if summed else add_v(vals, val), first, depth,
-                   nodes + (n,), li, [] if out is not None else None, clash | cb, sp,
-                   len(out) if out is not None else -1), ends
-
-    def _extend(self, entry: Entry, used_nodes: set[RevenueCenter], out: list[Entry], lim: int | None,
-                frontier: list[Entry]) -> None:
-        """Walk every half from ``entry`` into ``out`` (each entry also lists its children).
-        With ``lim``: a half spending more than ``lim`` is listed in ``out`` and ``frontier``
-        but is nobody's child and is not walked on (see ``_deep``). (The steps are those of
-        ``_children``, taken here without a generator: this is the walk's inner loop.)"""
-        if not self._tick():
-            return
-        kids = entry[KIDS]
-        extend = self._extend
-        depth = entry[DEPTH]
-        inner = depth > 0
-        depth += 1
-        used = entry[MASK]
-        state = entry[STATE]
-        vals = entry[VALS]
-        nodes = entry[NODES]
-        summed = self.pay is None
-        add_v = self._add_v
         meter = self.meter
         step = meter.step
-        first = entry[FIRST]
-        clash = entry[CLASH]
         spent = self._spent
+        out = []
         for li, (n, paths, m, bad_first, bad_mid, ends, cb, val, _free) in enumerate(self.klinks(entry[NODE])):
-            if not inner:
-                first = li
-            elif bad_first:
+            if inner and bad_first:
                 continue
             if m & used or bad_mid or cb & clash or n in used_nodes:
                 continue
@@ -497,8 +450,42 @@ class Enumerator:
             sp = spent.get(st)
             if sp is None:
                 sp = spent[st] = meter.spent(st)
-            e: Entry = (entry, n, paths, used | m, st, vals + val if summed else add_v(vals, val), first, depth,
-                 nodes + (n,), li, [], clash | cb, sp, len(out))
+            out.append((li, n, paths, used | m, st, sp, val, clash | cb, ends, first if inner else li))
+        return out
+
+    def _child(self, entry: Entry, s: tuple[Any, ...], out: list[Entry] | None) -> Entry:
+        """The half ``entry`` followed by the step ``s`` (see :meth:`_steps`); ``out``: the
+        tree's list (the child gets its index there and a list of children), or None."""
+        li, n, paths, mask, st, sp, val, clash, _ends, first = s
+        vals = entry[VALS]
+        return (entry, n, paths, mask, st, vals + val if self.pay is None else self._add_v(vals, val), first,
+                entry[DEPTH] + 1, entry[NODES] + (n,), li, [] if out is not None else None, clash, sp,
+                len(out) if out is not None else -1)
+
+    def _children(self, entry: Entry, used_nodes: set[RevenueCenter] | frozenset[RevenueCenter],
+                  out: list[Entry] | None) -> Iterator[tuple[Entry, bool]]:
+        """Yield (child, ends the walk) for every step the meter allows from ``entry``."""
+        for s in self._steps(entry, used_nodes):
+            yield self._child(entry, s, out), s[8]
+
+    def _extend(self, entry: Entry, used_nodes: set[RevenueCenter], out: list[Entry], lim: int | None,
+                frontier: list[Entry]) -> None:
+        """Walk every half from ``entry`` into ``out`` (each entry also lists its children).
+        With ``lim``: a half spending more than ``lim`` is listed in ``out`` and ``frontier``
+        but is nobody's child and is not walked on (see ``_deep``)."""
+        if not self._tick():
+            return
+        kids = entry[KIDS]
+        extend = self._extend
+        vals = entry[VALS]
+        summed = self.pay is None
+        add_v = self._add_v
+        depth = entry[DEPTH] + 1
+        nodes = entry[NODES]
+        for li, n, paths, mask, st, sp, val, clash, ends, first in self._steps(entry, used_nodes):
+            # (the child as :meth:`_child` makes it, built here: the walk's inner loop)
+            e: Entry = (entry, n, paths, mask, st, vals + val if summed else add_v(vals, val), first, depth,
+                        nodes + (n,), li, [], clash, sp, len(out))
             out.append(e)
             if lim is not None and sp > lim:
                 if not ends:

@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ...core import tiles as tilemod
 from ...core.actions import asks_hex, asks_tile
-from ...core.board import edge_mask, rotation_key, rotation_memo
+from ...core.board import edge_mask, remembered_rotation, rotation_key, rotation_memo
 
 if TYPE_CHECKING:
     from ...core.hexmap import Hex
@@ -52,11 +51,7 @@ def rotation_check(game: Game1893, entity: Any, hex_: Hex) -> Callable[[Placed],
                 return False
         if edges is None:
             return False
-        key = rotation_key(old, tile, nmask, emask)
-        answer = memo.get(key)
-        if answer is None:
-            answer = memo[key] = tilemod.legal_rotation(old, tile, nbrs, connected_edges=edges)
-        return bool(answer)
+        return remembered_rotation(memo, rotation_key(old, tile, nmask, emask), old, tile, nbrs, edges)
 
     return ok
 
