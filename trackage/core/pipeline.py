@@ -219,14 +219,22 @@ class Pipeline:
         del game.warnings[lengths[1]:]
 
     def trial(self, action: dict[str, Any], live: bool = True, loading: bool | None = None) -> None:
-        """Apply ``action`` as :meth:`apply` would, on the game itself, and take it back by its
-        record whatever happens (a refusal half-way included), leaving the very state it found:
-        the same objects holding the same values, the same state number (``_moves``: what was
-        remembered for a state reached in the trial is undone with it), flags, records and
-        views. The game is seen as a copy would see it: no gate, no listing under way, no
-        memo of the state before, the board's derived views built anew (the game's own are
-        put back untouched). ``loading``: the trial's mode (None: the game's). A refusal
+        """Apply ``action`` as :meth:`apply` would, on the game itself, and take it back
+        (:meth:`trying`). ``loading``: the trial's mode (None: the game's). A refusal
         propagates after the take-back."""
+        with self.trying(loading):
+            self.apply(action, live=live)
+
+    @contextlib.contextmanager
+    def trying(self, loading: bool | None = None) -> Iterator[None]:
+        """Within it, the game's changes are a trial: recorded, and taken back by their record
+        at the end whatever happens (a refusal half-way included), leaving the very state it
+        found: the same objects holding the same values, the same state number (``_moves``:
+        what was remembered for a state reached in the trial is undone with it), flags,
+        records and views. The game is seen as a copy would see it: no gate, no listing under
+        way, no memo of the state before, the board's derived views built anew (the game's own
+        are put back untouched). ``loading``: the trial's mode (None: the game's). A record
+        around it does not see the trial's writes (records nest)."""
         game = self.game
         board = game.board
         if board is not None:
@@ -241,7 +249,7 @@ class Pipeline:
                 if loading is not None:
                     object.__setattr__(game, "loading", loading)
                 with recording(rec):
-                    self.apply(action, live=live)
+                    yield
             finally:
                 rec.undo()
                 if board is not None:
