@@ -138,3 +138,33 @@ def test_shared_log_undo_after_import_still_replays() -> None:
     game.undo()
     game.redo()
     assert full_state(game) == before
+
+
+@pytest.mark.parametrize(("title", "seed", "decisions"), [("1893", 0, 300), ("1858", 2, 300), ("1867", 0, 2000)])
+def test_a_trial_on_the_game_leaves_it_as_it_was(title: str, seed: int, decisions: int,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # the rules' trials (Game.trial_error) apply an action on the game itself and take it
+    # back by its record: the same objects holding the same values, the same state number,
+    # flags and records, whatever the trial met
+    real = Pipeline.trial
+    seen: list[str] = []
+
+    def checked(self: Pipeline, action: dict, live: bool = True, loading: bool | None = None) -> None:
+        game = self.game
+        flags = ("_moves", "_listing", "_suggested", "_gate", "_unlisted", "_asking", "_listing_busy", "loading")
+        before, held = marks(game), {n: getattr(game, n) for n in flags}
+        records = (len(game.actions), len(game.log), len(game.warnings), game.journal.tail, game.snapshots)
+        try:
+            real(self, action, live, loading)
+            seen.append("none")
+        except GameError:
+            seen.append("refused")
+            raise
+        finally:
+            assert differences(before, marks(game)) == []
+            assert {n: getattr(game, n) for n in flags} == held
+            assert (len(game.actions), len(game.log), len(game.warnings), game.journal.tail, game.snapshots) == records
+
+    monkeypatch.setattr(Pipeline, "trial", checked)
+    _play(_game(title, seed), random.Random(seed), decisions)
+    assert seen

@@ -741,19 +741,27 @@ class Game(Tracked):
         a replay, a trial on a copy)."""
         Pipeline(self).apply(action, record)
 
-    def trial_error(self, action: dict[str, Any]) -> GameError | None:
-        """What ``action`` meets as a live move (its auto actions made by the players'
-        programs) on a copy of this game, thrown away after: the refusal the rules or the
-        action's form raise, or None. A listed action's trial: unlike ``copy().process()``,
-        no check against the listing (a listing of the copy's own) and nothing kept to undo
-        by; the gate refuses only what the rules let through, so no rule's refusal is missed."""
+    def trial_error(self, action: dict[str, Any], *, live: bool = True,
+                    loading: bool | None = None) -> GameError | None:
+        """What ``action`` meets as a move (``live``: its auto actions made by the players'
+        programs; ``loading``: in that mode, None: the game's) tried on this game and taken
+        back by its record (:meth:`Pipeline.trial`; a title without the undo journal tries it
+        on a copy): the refusal the rules or the
+        action's form raise, or None. A listed action's trial: unlike ``process()``, no
+        check against the listing and nothing kept to undo by; the gate refuses only what
+        the rules let through, so no rule's refusal is missed."""
         from . import schema
         from .errors import ActionFormatError
 
-        trial = self.copy()
         try:
             schema.check(action, loading=False)
-            Pipeline(trial).apply(action, live=True)
+            if self.REWIND:
+                Pipeline(self).trial(action, live=live, loading=loading)
+            else:
+                trial = self.copy()
+                if loading is not None:
+                    trial.loading = loading
+                Pipeline(trial).apply(action, live=live)
         except GameError as e:
             return e
         except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError, AssertionError) as e:

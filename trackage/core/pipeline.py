@@ -81,6 +81,31 @@ def listing_entities(game: Game) -> list[Any]:
     return entities
 
 
+def _skipped(cls: type) -> tuple[str, ...]:
+    """The attributes a copy of a ``cls`` starts without (``CLONE_SKIP`` along its classes)."""
+    return tuple(dict.fromkeys(n for c in cls.__mro__ for n in c.__dict__.get("CLONE_SKIP", ())))
+
+
+def _hide(obj: Any, names: Iterable[str], keep: tuple[str, ...] = ()) -> tuple[tuple[str, Any], ...]:
+    """Take ``obj``'s own values of ``names`` (but ``keep``) away for a trial, as a copy would
+    start without them (unrecorded); :func:`_show` puts them back."""
+    own = obj.__dict__
+    out = tuple((n, own[n]) for n in names if n not in keep and n in own)
+    cls = type(obj)
+    for n, _ in out:
+        del own[n]
+        if not hasattr(cls, n):
+            own[n] = None  # (no class default: a new object's own start)
+    return out
+
+
+def _show(obj: Any, hidden: tuple[tuple[str, Any], ...]) -> None:
+    """Put back what :func:`_hide` took (and drop what the trial left in its place)."""
+    own = obj.__dict__
+    for n, v in hidden:
+        own[n] = v
+
+
 class Pipeline:
     """The work of :meth:`Game.process` and its kin, on one game."""
 
@@ -192,6 +217,51 @@ class Pipeline:
         del game.actions[n:]
         del game.log[lengths[0]:]
         del game.warnings[lengths[1]:]
+
+    def trial(self, action: dict[str, Any], live: bool = True, loading: bool | None = None) -> None:
+        """Apply ``action`` as :meth:`apply` would, on the game itself, and take it back
+        (:meth:`trying`). ``loading``: the trial's mode (None: the game's). A refusal
+        propagates after the take-back."""
+        with self.trying(loading):
+            self.apply(action, live=live)
+
+    @contextlib.contextmanager
+    def trying(self, loading: bool | None = None) -> Iterator[None]:
+        """Within it, the game's changes are a trial: recorded, and taken back by their record
+        at the end whatever happens (a refusal half-way included), leaving the very state it
+        found: the same objects holding the same values, the same state number (``_moves``:
+        what was remembered for a state reached in the trial is undone with it), flags,
+        records and views. The game is seen as a copy would see it: no gate, no listing under
+        way, no memo of the state before, the board's derived views built anew (the game's own
+        are put back untouched). ``loading``: the trial's mode (None: the game's). A record
+        around it does not see the trial's writes (records nest)."""
+        game = self.game
+        board = game.board
+        if board is not None:
+            board.settle_graph()  # as a copy does before it is taken
+        moves, lengths = game._moves, (len(game.actions), len(game.log), len(game.warnings))
+        snaps, was_loading = game.snapshots, game.loading
+        rec = game.rewind_record()
+        hidden = _hide(game, _skipped(type(game)), keep=("_moves", "_rewinds"))
+        try:
+            views = _hide(board, _skipped(type(board))) if board is not None else ()
+            try:
+                if loading is not None:
+                    object.__setattr__(game, "loading", loading)
+                with recording(rec):
+                    yield
+            finally:
+                rec.undo()
+                if board is not None:
+                    _show(board, views)
+        finally:
+            del game.actions[lengths[0]:]
+            del game.log[lengths[1]:]
+            del game.warnings[lengths[2]:]
+            object.__setattr__(game, "snapshots", snaps)
+            object.__setattr__(game, "_moves", moves)
+            object.__setattr__(game, "loading", was_loading)
+            _show(game, hidden)
 
     def apply(self, action: dict[str, Any], record: bool = True, live: bool = False) -> None:
         """Apply ``action`` and its ``auto_actions`` without the error handling of

@@ -561,10 +561,14 @@ def _compare(pipe: Pipeline, action: dict[str, Any], logged: list[dict[str, Any]
     from .pipeline import Pipeline, snapshot
 
     game = pipe.game
-    trial = snapshot(game)
-    trial.loading = False
     try:
-        made = generate(Pipeline(trial), action.get("created_at"))
+        if game.REWIND:  # tried on the game itself and taken back by its record
+            with Pipeline(game).trying(loading=False):
+                made = generate(Pipeline(game), action.get("created_at"))
+        else:
+            trial = snapshot(game)
+            trial.loading = False
+            made = generate(Pipeline(trial), action.get("created_at"))
     except GameError as e:
         made = [{"type": "error", "message": str(e)}]
     rest = logged[len(made):]

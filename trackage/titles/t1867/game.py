@@ -786,19 +786,15 @@ class Game1867(Game):
 
     def strands_a_trainless_major(self, action: dict, entity) -> bool:
         """Would this purchase of a train that makes trainless companies choose end in
-        :meth:`check_trainless_majors`' refusal? Tried on a copy, only for those trains."""
+        :meth:`check_trainless_majors`' refusal? Tried on the game and taken back, only for those trains."""
         if self.loading:
             return False
         train = self.depot.train_by_id(action.get("train"))
         if train is None or train.owner is not self.depot or \
                 not any(e.get("type") == "trainless_nationalization" for e in train.events):
             return False
-        trial = self.copy()
-        try:
-            trial._apply({**action, **self.index.ref(entity), "id": len(self.actions) + 1})
-        except GameError as e:
-            return e.rule == "trainless-major-reset"
-        return False
+        err = self.trial_error({**action, **self.index.ref(entity), "id": len(self.actions) + 1}, live=False)
+        return err is not None and err.rule == "trainless-major-reset"
 
     def event_nationalize_companies(self):
         for company in self.companies:

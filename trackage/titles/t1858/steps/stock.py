@@ -130,7 +130,7 @@ class StockRound1858Step(AuctionBuySellParShares):
 
     def offers_sale(self, entity, bundle, action) -> bool:
         """Not a sale that would close its company and leave the stock round stuck (see
-        ``Game1858.move_on_after_closing``): tried on a copy, only near the closing cell."""
+        ``Game1858.move_on_after_closing``): tried on the game and taken back, only near the closing cell."""
         game, corp = self.game, bundle.corporation
         # only a president's sale moves the price (one cell left): can it reach the closing cell?
         if corp.share_price is None or corp.owner is not entity:
@@ -138,13 +138,9 @@ class StockRound1858Step(AuctionBuySellParShares):
         left = game.stock_market.cell(*game.stock_market.left_of(corp, corp.share_price.coordinates))
         if left is None or left.type != "close":
             return True
-        trial = game.copy()
-        trial.loading = False
-        try:
-            trial._apply({**action, **game.index.ref(entity), "id": len(game.actions) + 1})
-        except GameError as e:
-            return e.rule != "stock-round-stuck"
-        return True
+        err = game.trial_error({**action, **game.index.ref(entity), "id": len(game.actions) + 1},
+                               live=False, loading=False)
+        return err is None or err.rule != "stock-round-stuck"
 
     # --- enumeration
     def acting_entities(self) -> list:
