@@ -479,15 +479,7 @@ class Game1822(Game):
             return False  # every limit is at least one, and one extra train of each kind is allowed
         # over the limit in normal trains, or two permanents (2P, LP), or two pullmans (P+),
         # each train counted by trains.train_kind
-        normal = permanents = pullmans = 0
-        for t in corp.trains:
-            n = trains.train_kind(self, t)
-            if n in EXTRA_PERMANENTS:
-                permanents += 1
-            elif n == "P+":
-                pullmans += 1
-            else:
-                normal += 1
+        normal, permanents, pullmans = trains.kind_counts(self, corp)
         return permanents > 1 or pullmans > 1 or (normal > 0 and normal > self.train_limit(corp))
 
     # ------------------------------------------------------------ operating rounds

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import operator
+from operator import attrgetter
 from typing import ClassVar
 
 from ....core.errors import GameError
@@ -9,19 +11,44 @@ from ....core.money import pay
 from ....core.steps.operating import DiscardTrain, Dividend, RunRoutes
 from .housekeeping import _is_major
 
+_TRAINS = attrgetter("trains")
+
+
+def _same(a: tuple, b: tuple) -> bool:
+    """Whether two keys hold the very same objects, place by place."""
+    return len(a) == len(b) and all(map(operator.is_, a, b))
+
 
 class DiscardTrain1822(DiscardTrain):
     def crowded(self):
         crowded = self.game.crowded_corp  # (never with fewer than two trains)
         return [c for c in self.game.corporations if len(c.trains) > 1 and crowded(c)]
 
+    #: the last answer of :meth:`anyone_crowded` and what it read: a copy asks again
+    CLONE_SKIP: ClassVar[tuple[str, ...]] = ("_crowd_memo",)
+    _crowd_memo: tuple | None = None
+
     def anyone_crowded(self):
-        """:meth:`crowded`'s truth, stopping at the first company over its limit."""
-        crowded = self.game.crowded_corp
-        for c in self.game.corporations:
+        """:meth:`crowded`'s truth, stopping at the first company over its limit.
+
+        Asked at every step question (~7 times an action): the answer is kept with what it
+        reads, the phase (the limits), the pullman's rider and every company's trains (a
+        holder's trains are a tuple replaced on every change), and given again while those are
+        the same objects."""
+        game = self.game
+        key = (game.phase.index, getattr(game, "_pullman_train", None), getattr(game, "_pullman_saved", None),
+               *map(_TRAINS, game.corporations))
+        memo = self._crowd_memo
+        if memo is not None and _same(memo[0], key):
+            return memo[1]
+        crowded = game.crowded_corp
+        out = False
+        for c in game.corporations:
             if len(c.trains) > 1 and crowded(c):
-                return True
-        return False
+                out = True
+                break
+        object.__setattr__(self, "_crowd_memo", (key, out))  # (a memo: not the action's change)
+        return out
 
     def discardable(self, entity) -> list:
         """Two permanents (2P/LP) or two Pullmans: one of those goes; else a normal train."""

@@ -133,15 +133,33 @@ class BuySellParShares1822(CompanyChoices, AuctionMixin, BuySellParShares):
             return ["choose_ability"] if self.ability_choices(entity) else []
         return super().actions(entity)
 
+    #: :attr:`KINDS` in the order "any kind?" tries them: a bid and a payoff read a flag, the
+    #: purchases look at every certificate (the truth is the same in any order)
+    KINDS_CHEAP_FIRST = ("bid", "payoff_player_debt", "sell_shares", "buy_shares", "par", "payoff_player_debt_partial")
+
+    def any_kind(self, entity) -> tuple[bool, bool]:
+        """For the player in turn: whether it ``must_sell``, and whether any kind is allowed."""
+        forced = self.must_sell(entity)
+        return forced, any(self.allows(kind, entity, forced) for kind in self.KINDS_CHEAP_FIRST)
+
     def has_actions(self, entity):
         if entity.is_company:
             return bool(self.ability_choices(entity))
-        return super().has_actions(entity)
+        if entity is not self.current_entity():
+            return False
+        forced, anything = self.any_kind(entity)
+        return anything or self.may_pass([], forced)
 
     def answers(self, entity, atype):
         if entity.is_company:
             acts = self.actions(entity)
             return atype in acts, bool(acts)
+        if atype == "pass" and type(self).may_pass is BuySellParShares.may_pass:
+            # listed when some kind is and the player need not sell (the default ``may_pass``)
+            if entity is not self.current_entity():
+                return False, False
+            forced, anything = self.any_kind(entity)
+            return anything and not forced, anything
         return super().answers(entity, atype)
 
     def allows(self, kind, entity, forced) -> bool:
