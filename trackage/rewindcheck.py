@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from .core.clone import _ATOMS, _DROP, _SHARE, _copiers, _make_copier, _policy, _slot_names
+from .core.clone import _ATOMS, _DROP, _SHARE, _copiers, _make_copier, held_attributes
 from .core.game import Game
 from .core.pipeline import Pipeline
 from .core.rewind import recording
@@ -27,20 +27,9 @@ def _held(v: Any) -> Any:
     return v if type(v) in _ATOMS else id(v)
 
 
-def _names(t: type, o: Any, memo: dict[type, list[tuple[str, str]]]) -> list[tuple[str, str]]:
-    """The attributes of ``o`` the walk follows, with their copy policy."""
-    names = list(getattr(o, "__dict__", {}))
-    known = memo.get(t)
-    if known is None:
-        known = memo[t] = [(n, _policy(t, n)) for n in _slot_names(t)]
-    out = [(n, _policy(t, n)) for n in names] if names else []
-    return out + known
-
-
 def marks(game: Game) -> Marks:
     """id -> (path, the object, what it holds) for every state object and container."""
     out: Marks = {}
-    memo: dict[type, list[tuple[str, str]]] = {}
     skip = set(game.STATE_EXCLUDE) | set(game.CLONE_SHALLOW) | {"snapshots"}
     stack: list[tuple[Any, str]] = [(game, "game")]
     while stack:
@@ -69,12 +58,8 @@ def marks(game: Game) -> Marks:
             stack.append((o.__self__, f"{path}.__self__"))
         else:
             held = []
-            for name, policy in _names(t, o, memo):
+            for name, policy, v in held_attributes(o):
                 if policy == "skip" or (o is game and name in skip):
-                    continue
-                try:
-                    v = getattr(o, name)
-                except AttributeError:
                     continue
                 held.append((name, _held(v)))
                 if policy == "deep":
@@ -116,12 +101,11 @@ def check_actions(game: Game, actions: Iterable[dict[str, Any]], every: int = 1)
         for i, action in enumerate(actions):
             if i % every == 0 and not game.finished:
                 before = marks(game)
-                n, log_n, warn_n = len(game.actions), len(game.log), len(game.warnings)
+                lengths = (len(game.actions), len(game.log), len(game.warnings))
                 rec = game.rewind_record()
                 with recording(rec):
                     pipeline.apply(action)
-                rec.undo()
-                del game.actions[n:], game.log[log_n:], game.warnings[warn_n:]
+                pipeline.rewind(rec, lengths)
                 found = differences(before, marks(game))
                 if found:
                     problems += [f"action {i} ({action.get('type')}): {d}" for d in found]

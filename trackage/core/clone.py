@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import gc
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from operator import is_
 from typing import Any, ParamSpec, TypeVar, cast
 
@@ -46,16 +46,31 @@ _TAKEN: set[type] = set(_ATOMS)
 _SHARE = object()
 _DROP = object()
 _POLICIES = (("CLONE_SKIP", "skip"), ("CLONE_SHARE", "share"), ("CLONE_SHALLOW", "shallow"), ("CLONE_KEYS", "keys"))
+# each (class, attribute)'s policy as it is asked (a memo of classes, like ``_copiers``)
+_POLICY_OF: dict[tuple[type, str], str] = {}
 
 
 def _policy(cls: type, name: str) -> str:
     """How ``cls``'s copier takes attribute ``name``: the first class in the MRO to name it
     decides (as in ``_make_copier``: a subclass's ``CLONE_SHARE`` adds to its base's)."""
-    for c in cls.__mro__:
-        for attr, kind in _POLICIES:
-            if name in c.__dict__.get(attr, ()):
-                return kind
-    return "deep"
+    key = (cls, name)
+    found = _POLICY_OF.get(key)
+    if found is None:
+        found = _POLICY_OF[key] = next((kind for c in cls.__mro__ for attr, kind in _POLICIES
+                                       if name in c.__dict__.get(attr, ())), "deep")
+    return found
+
+
+def held_attributes(o: Any) -> Iterator[tuple[str, str, Any]]:
+    """The attributes state object ``o`` holds, as a copy takes them: (name, policy, value),
+    the policy one of "deep", "share", "shallow", "keys", "skip" (see ``_make_copier``)."""
+    t = type(o)
+    for name in [*getattr(o, "__dict__", {}), *_slot_names(t)]:
+        try:
+            v = getattr(o, name)
+        except AttributeError:
+            continue
+        yield name, _policy(t, name), v
 
 
 def _keys_copy(v: Any, m: dict[int, Any], C: Callable[[Any, dict[int, Any]], Any], A: set[type]) -> Any:
@@ -297,15 +312,10 @@ def shared_state(original: object, copy: object) -> list[str]:
         elif t is types.MethodType:
             collect(o.__self__, f"{path}.__self__", out, visit_shared)
         else:
-            names = list(getattr(o, "__dict__", {}).keys()) + _slot_names(t)
-            for name in names:
-                if _policy(t, name) in ("share", "skip") or any(
+            for name, policy, v in held_attributes(o):
+                if policy in ("share", "skip") or any(
                         name in c2.__dict__.get("CLONE_SHARE", ()) or name in c2.__dict__.get("CLONE_SKIP", ())
                         for c2 in t.__mro__):
-                    continue
-                try:
-                    v = getattr(o, name)
-                except AttributeError:
                     continue
                 if name in getattr(t, "CLONE_SHALLOW", ()):
                     if isinstance(v, (list, dict, set)):

@@ -104,7 +104,7 @@ class Game(Tracked):
     CLONE_SHARE: tuple[str, ...] = ("data", "raw_options", "optional_rules")
     CLONE_SHALLOW: tuple[str, ...] = ("actions", "log", "warnings", "redo_stack", "snapshots")
     # history and the pipeline's own flags
-    STATE_EXCLUDE: tuple[str, ...] = ("snapshots", "redo_stack", "_gate", "_unlisted", "_asking", "_live_to",
+    STATE_EXCLUDE: tuple[str, ...] = ("snapshots", "redo_stack", "_gate", "_unlisted", "_asking",
                                       "_rewinds", "_moves", "_listing", "_listing_busy", "_suggested", "_suggesting",
                                       "check_programs")
     # (the listing's memo and its key belong to this game object: a copy starts without them)
@@ -117,18 +117,14 @@ class Game(Tracked):
     SNAPSHOT_SPARSE_AFTER = 256
     SNAPSHOT_SPARSE_EVERY = 256
     # live play copies the game before every LIVE_SNAPSHOT_EVERY-th action only (the same
-    # positions the history keeps, so no copy is taken to be thrown away): a refused action in
-    # between is taken back by replaying from the last snapshot (the same state: the rules are
-    # deterministic), and undo replays fewer than this many actions. Every 4th cost live play
-    # a copy (and the collector its garbage) worth more than the listing's own work
-    # (docs/speed.md, "the live loop outside the listing")
+    # positions the history keeps, so no copy is taken to be thrown away), for undos further
+    # back than the records below (they replay fewer than this many actions)
     LIVE_SNAPSHOT_EVERY = 16
     # live play records what each action changes (trackage.core.rewind), so that a refusal and
     # an undo put back just that; the records of the last REWIND_KEEP actions are kept
     REWIND = True
     REWIND_KEEP = 32
-    _rewinds: tuple[tuple[int, Any, tuple[int, int]], ...] = ()  # (actions before, record, log lengths)
-    _live_to = -1  # the number of actions after the last one applied by process()
+    _rewinds: tuple[tuple[Any, tuple[int, int, int]], ...] = ()  # (record, lengths of actions, log, warnings before)
     _moves = 0  # counts every change of this game object's state through the pipeline
     _listing: tuple[int, list[dict[str, Any]]] | None = None  # the whole listing at _moves
     _listing_busy = False  # a listing is being made (the titles' inner calls are not it)

@@ -125,22 +125,12 @@ class Pipeline:
         n = len(game.actions)
         # live play records what the action changes (trackage.core.rewind): a refusal and an
         # undo put it back in place. A copy is still taken at the positions the history keeps
-        # (multiples of LIVE_SNAPSHOT_EVERY), for undos further back than the records kept
-        every = game.LIVE_SNAPSHOT_EVERY
+        # (multiples of LIVE_SNAPSHOT_EVERY), for undos further back than the records kept;
+        # without a record (a title with REWIND off, a process() inside a log import), before
+        # every action, and a refusal restores it
         rec = game.rewind_record() if game.REWIND and not game.loading else None
-        if rec is not None:
-            before = snapshot(game) if n % every == 0 else None
-            history = None
-        else:
-            # no copy when a replay can take the action back: every action since the last
-            # snapshot, a few back, was applied live by process() (the last one is, and so
-            # were those before it, or a snapshot would have been taken)
-            replayable = (game._live_to == n and not game.loading and n % every != 0
-                          and n - max(game.snapshots, default=-every) < every)
-            before = None if replayable else snapshot(game)
-            history = None if before is not None else self.history()
-            game._rewinds = ()
-        lengths = (len(game.log), len(game.warnings))
+        before = snapshot(game) if rec is None or n % game.LIVE_SNAPSHOT_EVERY == 0 else None
+        lengths = (n, len(game.log), len(game.warnings))
         # the gate guards the outermost call only: trials the rules run on copies are not moves
         gated = not game.loading and game.LISTED_ONLY and not _GATING.get()
         try:
@@ -157,16 +147,16 @@ class Pipeline:
                 # the rules let it through, but it is no legal action: refused all the same
                 raise game._unlisted
         except GameError as e:
-            self.take_back(n, before, history, rec, lengths)
+            self.take_back(before, rec, lengths)
             raise e.with_action(action) from None
         except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError, AssertionError) as e:
             # (an assert states what the rules guarantee for a listed action: one that fails
             # was reached by an impossible action, as a None's missing attribute would be)
-            self.take_back(n, before, history, rec, lengths)
+            self.take_back(before, rec, lengths)
             raise ActionFormatError(f"malformed or impossible action: {type(e).__name__}: {e}", action) from e
         except Exception:
             # an engine bug: still leave the game as it was, and let the error show itself
-            self.take_back(n, before, history, rec, lengths)
+            self.take_back(before, rec, lengths)
             raise
         finally:
             game._gate = False
@@ -175,48 +165,37 @@ class Pipeline:
         game.redo_stack = []
         if before is not None:
             self.keep_snapshot(n, before)
-        if rec is not None:
-            keep = game.REWIND_KEEP
-            game._rewinds = (*(game._rewinds or ())[1 - keep:], (n, rec, lengths))  # (a copy starts with None)
-        game._live_to = len(game.actions)
+        # the last REWIND_KEEP records, for undo (a copy starts with None)
+        game._rewinds = (*(game._rewinds or ())[1 - game.REWIND_KEEP:], (rec, lengths)) if rec is not None else ()
 
-    def history(self) -> dict[str, Any]:
-        """The game's records (actions, log, warnings, redo stack) as they are now, to be put
-        back after a replay (they are replaced, never changed in place, by a snapshot's restore)."""
-        game = self.game
-        return {name: list(getattr(game, name)) for name in game.CLONE_SHALLOW if name != "snapshots"}
-
-    def take_back(self, n: int, before: Game | None, history: dict[str, Any] | None, rec: Rewind | None = None,
-                  lengths: tuple[int, int] = (0, 0)) -> None:
-        """Leave the game as it was after its first ``n`` actions: the record of what the
-        action changed put back, or a copy of ``before`` when one was taken, or else a replay
-        from the last snapshot with the records put back."""
+    def take_back(self, before: Game | None, rec: Rewind | None, lengths: tuple[int, int, int]) -> None:
+        """Leave the game as it was before the action being processed: its record put back,
+        or else the copy taken before it restored."""
         game = self.game
         game._gate = False
         game._unlisted = None
         if rec is not None:
-            self.rewind(rec, n, lengths)
-            return
-        if before is not None:
+            self.rewind(rec, lengths)
+        else:
+            assert before is not None
             self.restore(before)
-            return
-        assert history is not None
-        snaps = game.snapshots
-        self.replay_to(n)
-        for name, value in history.items():
-            setattr(game, name, value)
-        game.snapshots = snaps
 
-    def rewind(self, rec: Rewind, n: int, lengths: tuple[int, int]) -> None:
-        """Put back what ``rec`` recorded of the action after the first ``n`` (the game's
-        own objects, as they were), and the pipeline's records to their lengths then."""
+    def rewind(self, rec: Rewind, lengths: tuple[int, int, int]) -> None:
+        """Put back what ``rec`` recorded (the game's own objects, as they were), and the
+        pipeline's records (actions, log, warnings) to their ``lengths`` then; the state gets
+        a new number (``_moves``): nothing remembered for a later state is used."""
         game = self.game
         moves = game._moves or 0
         rec.undo()
-        game._moves = moves + 1  # a new state number: nothing remembered for a later one is used
-        del game.actions[n:]
-        del game.log[lengths[0]:]
-        del game.warnings[lengths[1]:]
+        game._moves = moves + 1
+        self.cut_records(lengths)
+
+    def cut_records(self, lengths: tuple[int, int, int]) -> None:
+        """The game's action list, log and warnings back to ``lengths``."""
+        game = self.game
+        del game.actions[lengths[0]:]
+        del game.log[lengths[1]:]
+        del game.warnings[lengths[2]:]
 
     def trial(self, action: dict[str, Any], live: bool = True, loading: bool | None = None) -> None:
         """Apply ``action`` as :meth:`apply` would, on the game itself, and take it back
@@ -255,9 +234,7 @@ class Pipeline:
                 if board is not None:
                     _show(board, views)
         finally:
-            del game.actions[lengths[0]:]
-            del game.log[lengths[1]:]
-            del game.warnings[lengths[2]:]
+            self.cut_records(lengths)
             object.__setattr__(game, "snapshots", snaps)
             object.__setattr__(game, "_moves", moves)
             object.__setattr__(game, "loading", was_loading)
@@ -465,13 +442,11 @@ class Pipeline:
         was_imported = len(game.actions) <= game.imported
         redo = game.redo_stack + [(last, was_imported)]
         records = game._rewinds or ()
-        if records and records[-1][0] == n and not was_imported:
-            _, rec, lengths = records[-1]
+        if records and records[-1][1][0] == n and not was_imported:
+            rec, lengths = records[-1]
             game._rewinds = records[:-1]
-            self.rewind(rec, n, lengths)
+            self.rewind(rec, lengths)
             game.snapshots = {k: v for k, v in game.snapshots.items() if k <= n}
-            if game._live_to > n:
-                game._live_to = n
         else:
             self.replay_to(n)
         game.redo_stack = redo
