@@ -19,6 +19,7 @@ from ...core.market import StockMarket
 from ...core.money import pay
 from ...core.round import OperatingRound, Round, StockRound
 from ...core.tiles import upgrades_to as core_upgrades_to
+from ...core.tiles import upgrades_to_correct_color
 from ...core.tokens import Token
 from . import (
     bidboxes,
@@ -198,8 +199,17 @@ class Board1822(Board):
                    if getattr(b, "cost", None) and b.edge in exits and nbs.get(b.edge) is not None)
 
     def lay_cost_preview(self, hex_, tile, entity) -> int:
+        # it reads the hex, the entity and the new tile's exits only: a listing (which changes
+        # nothing) asks it once per hex, entity and exits (Game1822.rights_memo's dict)
+        memo = self.game.__dict__.get("_rights_memo")
+        key = ("lay cost", hex_.id, id(entity), tile.exits) if memo is not None else None
+        if key is not None and (known := memo.get(key)) is not None:
+            return known
         cost = self.game.upgrade_cost(self.tile(hex_), hex_, entity) + self.border_cost_preview(hex_, tile)
-        return self.game.tile_cost_with_discount(hex_, entity, cost)
+        cost = self.game.tile_cost_with_discount(hex_, entity, cost)
+        if key is not None:
+            memo[key] = cost
+        return cost
 
 
 class Game1822(Game):
@@ -817,6 +827,8 @@ class Game1822(Game):
     def upgrades_to(self, old_tile, new_tile) -> bool:
         if old_tile.hex is not None and old_tile.hex.id == "D35" and old_tile.color == "white":
             return new_tile.name == "57"
+        if not upgrades_to_correct_color(old_tile, new_tile):
+            return False  # both rules below ask for the next colour first (the hex's labels unread)
         if old_tile.name in self.TRACK_TOWN and new_tile.name in self.TRACK_PLAIN:
             if old_tile.color in self.COLORS and new_tile.color in self.COLORS:
                 return self.COLORS.index(new_tile.color) == self.COLORS.index(old_tile.color) + 1
@@ -832,7 +844,8 @@ class Game1822(Game):
         with self.graph_probe(), self.rights_memo():
             return super().legal_actions(entity)
 
-    # a listing's memo of the track rights per hex (trackrights.rights_owners): a passing
+    # a listing's memo of the track rights per hex (trackrights.rights_owners) and of the lay
+    # costs (Board1822.lay_cost_preview): a passing
     # attribute, never copied nor part of the state
     CLONE_SKIP = (*Game.CLONE_SKIP, "_rights_memo")
     STATE_EXCLUDE = (*Game.STATE_EXCLUDE, "_rights_memo")
@@ -847,7 +860,7 @@ class Game1822(Game):
             if "_rights_memo" in self.__dict__:
                 yield  # nested: the outer listing's memo
                 return
-            self._rights_memo: dict[tuple[str, object], frozenset] = {}
+            self._rights_memo: dict[tuple, object] = {}
             try:
                 yield
             finally:
