@@ -199,17 +199,8 @@ class Board1822(Board):
                    if getattr(b, "cost", None) and b.edge in exits and nbs.get(b.edge) is not None)
 
     def lay_cost_preview(self, hex_, tile, entity) -> int:
-        # it reads the hex, the entity and the new tile's exits only: a listing (which changes
-        # nothing) asks it once per hex, entity and exits (Game1822.rights_memo's dict)
-        memo = self.game.__dict__.get("_rights_memo")
-        key = ("lay cost", hex_.id, id(entity), tile.exits) if memo is not None else None
-        if key is not None and (known := memo.get(key)) is not None:
-            return known
         cost = self.game.upgrade_cost(self.tile(hex_), hex_, entity) + self.border_cost_preview(hex_, tile)
-        cost = self.game.tile_cost_with_discount(hex_, entity, cost)
-        if key is not None:
-            memo[key] = cost
-        return cost
+        return self.game.tile_cost_with_discount(hex_, entity, cost)
 
 
 class Game1822(Game):
@@ -844,8 +835,7 @@ class Game1822(Game):
         with self.graph_probe(), self.rights_memo():
             return super().legal_actions(entity)
 
-    # a listing's memo of the track rights per hex (trackrights.rights_owners) and of the lay
-    # costs (Board1822.lay_cost_preview): a passing
+    # a listing's memo of the track rights per hex (trackrights.rights_owners): a passing
     # attribute, never copied nor part of the state
     CLONE_SKIP = (*Game.CLONE_SKIP, "_rights_memo")
     STATE_EXCLUDE = (*Game.STATE_EXCLUDE, "_rights_memo")
@@ -860,7 +850,7 @@ class Game1822(Game):
             if "_rights_memo" in self.__dict__:
                 yield  # nested: the outer listing's memo
                 return
-            self._rights_memo: dict[tuple, object] = {}
+            self._rights_memo: dict[tuple[str, object], frozenset] = {}
             try:
                 yield
             finally:
