@@ -19,6 +19,7 @@ from ...core.market import StockMarket
 from ...core.money import pay
 from ...core.round import OperatingRound, Round, StockRound
 from ...core.tiles import upgrades_to as core_upgrades_to
+from ...core.tiles import upgrades_to_correct_color
 from ...core.tokens import Token
 from . import (
     bidboxes,
@@ -817,6 +818,8 @@ class Game1822(Game):
     def upgrades_to(self, old_tile, new_tile) -> bool:
         if old_tile.hex is not None and old_tile.hex.id == "D35" and old_tile.color == "white":
             return new_tile.name == "57"
+        if not upgrades_to_correct_color(old_tile, new_tile):
+            return False  # both rules below ask for the next colour first (the hex's labels unread)
         if old_tile.name in self.TRACK_TOWN and new_tile.name in self.TRACK_PLAIN:
             if old_tile.color in self.COLORS and new_tile.color in self.COLORS:
                 return self.COLORS.index(new_tile.color) == self.COLORS.index(old_tile.color) + 1
