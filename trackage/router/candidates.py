@@ -539,24 +539,28 @@ class Enumerator:
                 first = li
             if most is not None and kid[SPENT] > most:
                 continue
+            # (the conflicts first: cheaper than a subtree's row test)
+            if m & used or cb & clash or n in used_nodes:
+                continue
             if want_of is not None:
                 if not passes(best[kid[IDX]], *want_of(jb | sub[kid[IDX]])):  # type: ignore[index]  # (given with want_of)
                     continue
             elif want is not None and not passes(best[kid[IDX]], *want):  # type: ignore[index]  # (given with want)
                 continue
-            if m & used or cb & clash or n in used_nodes:
-                continue
             st = step(state, n, paths)
             if st is None:
                 continue
-            e = (entry, n, paths, used | m, st, vals + val if summed else add_v(vals, val), first, depth,
-                 nodes + (n,), li, None, clash | cb, 0, -1)
+            ev = vals + val if summed else add_v(vals, val)
             kb = jb | bit.get(n, 0) if bit is not None else jb
             # no route ends at a free stop (the shorter one is found)
-            if not free and (keeps is None or keeps(e[VALS], kb)):
-                out.append(e)
-            if kid[KIDS]:
-                join(e, kid, used_nodes, out, want, best, side, most, want_of, sub, kb, keeps)
+            listed = not free and (keeps is None or keeps(ev, kb))
+            if listed or kid[KIDS]:
+                # (the entry is made only for a route listed or walked on)
+                e = (entry, n, paths, used | m, st, ev, first, depth, nodes + (n,), li, None, clash | cb, 0, -1)
+                if listed:
+                    out.append(e)
+                if kid[KIDS]:
+                    join(e, kid, used_nodes, out, want, best, side, most, want_of, sub, kb, keeps)
 
     def _want_of(self, h: Entry, most: int | None, floor: int, hb: int, wk: int) -> Callable[[int], Want]:
         """``_wanted`` for the second halves of ``h`` by the bonus stops they can reach
@@ -584,12 +588,19 @@ class Enumerator:
         hv = h[VALS]
         pay = self.pay
         merged = self.merged
+        memo: dict[tuple[Any, int], bool] = {}  # (stop values, bits) -> kept
 
         def keeps(vals: Any, bits: int) -> bool:
-            if pay is None:
-                return bool(hv + vals + bonus(hb | bits, 0) >= floor)
-            got = merged(hv, vals)
-            return bool(sum(got) + bonus(hb | bits, weakest_paid(got, pay)) >= floor)
+            key = (vals, bits)
+            got = memo.get(key)
+            if got is None:
+                if pay is None:
+                    got = bool(hv + vals + bonus(hb | bits, 0) >= floor)
+                else:
+                    mv = merged(hv, vals)
+                    got = bool(sum(mv) + bonus(hb | bits, weakest_paid(mv, pay)) >= floor)
+                memo[key] = got
+            return got
 
         return keeps
 

@@ -33,6 +33,7 @@ class Stats:
     bad_bounds: int = 0  # candidates whose cheap bound was below their value (a title bug)
     exhausted: bool = False  # the work limit stopped the enumeration of routes
     links_walked: int = 0
+    walk_steps: int = 0  # steps of the enumerators' walks of halves (``Enumerator.walks``)
     nodes: int = 0  # search nodes
     leaves: int = 0  # runs evaluated exactly
     rejected: int = 0  # runs the title's rules refused

@@ -57,7 +57,8 @@ class RouterResult:
             "routes": self.routes,
             "stats": {"candidates": s.candidates, "evaluated": s.evaluated, "search_nodes": s.nodes,
                       "leaves": s.leaves, "rejected": s.rejected, "unlogged": s.unlogged,
-                      "bad_bounds": s.bad_bounds, "links_walked": s.links_walked, "passes": s.passes,
+                      "bad_bounds": s.bad_bounds, "links_walked": s.links_walked,
+                      "walk_steps": s.walk_steps, "passes": s.passes,
                       "enumerate_s": round(s.enumerate_s, 4), "search_s": round(s.search_s, 4)},
         }
 
@@ -283,6 +284,7 @@ def _walk(plan: _Plan, stats: Stats, floor: int | None = None, rising: bool = Fa
     from bounds would then need a second walk down to the best run."""
     train = plan.train
     en = plan.en
+    walks0 = en.walks
     if en.slack is None:
         floor, rising, floor_of = None, False, None
     en.floor = floor
@@ -300,6 +302,7 @@ def _walk(plan: _Plan, stats: Stats, floor: int | None = None, rising: bool = Fa
     if _TABLES and floor is None and not rising and en.bit_joins and en.meter.join is not None:
         # the lists are built as arrays (``table_walk``)
         table, theirs = table_walk(en, plan, list(riders))
+        stats.walk_steps += en.walks - walks0
         if en.exhausted:
             stats.exhausted = True
         return _Kind(table, float("-inf")), [_Kind(t, float("-inf")) for t in theirs]
@@ -368,6 +371,7 @@ def _walk(plan: _Plan, stats: Stats, floor: int | None = None, rising: bool = Fa
                     if v is not None and v + 1 > low:
                         low = en.floor = v + 1
     cands.sort(key=attrgetter("bound"), reverse=True)  # stable: equal bounds keep walk order
+    stats.walk_steps += en.walks - walks0
     if en.exhausted:
         stats.exhausted = True
     if rising and judge is not None:
