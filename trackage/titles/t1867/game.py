@@ -251,6 +251,12 @@ class Game1867(Game):
         # the generic rotation rule (1867 and 1861 keep it), with the hex's part worked out once
         return self.board.rotation_check(entity, hex_)
 
+    def train_limit(self, entity) -> int:
+        # the phase's limit (by company type), read in place: asked for every operator by the
+        # discard step's "anyone crowded?" at every step question
+        tl = self.phase.current.get("train_limit", 99)
+        return tl.get(getattr(entity, "type", ""), 0) if isinstance(tl, dict) else tl
+
     def tile_valid_for_phase(self, tile) -> bool:
         # the phase's colours read in place (``phase.tiles`` is a new list per question)
         return tile.color in self.phase.current.get("tiles", ())
