@@ -32,6 +32,13 @@ NUM_LOANS = 72
 INTEREST_RATE = 5
 
 
+def class_saves(cls: type) -> bool:
+    """Whether the undo journal may save anything of a ``cls`` before an action (it names
+    containers changed in place, or parts holding them)."""
+    return bool(getattr(cls, "IN_PLACE", ()) or getattr(cls, "IN_PLACE_NESTED", ())
+                or getattr(cls, "IN_PLACE_PARTS", ()))
+
+
 class Corporation1867(Corporation):
     """A corporation whose treasury shares sell at the market price (``always_market_price``)."""
 
@@ -244,6 +251,16 @@ class Game1867(Game):
         # the generic rotation rule (1867 and 1861 keep it), with the hex's part worked out once
         return self.board.rotation_check(entity, hex_)
 
+    def train_limit(self, entity) -> int:
+        # the phase's limit (by company type), read in place: asked for every operator by the
+        # discard step's "anyone crowded?" at every step question
+        tl = self.phase.current.get("train_limit", 99)
+        return tl.get(getattr(entity, "type", ""), 0) if isinstance(tl, dict) else tl
+
+    def tile_valid_for_phase(self, tile) -> bool:
+        # the phase's colours read in place (``phase.tiles`` is a new list per question)
+        return tile.color in self.phase.current.get("tiles", ())
+
     def upgrade_memo_keys(self, hex_, old):
         # the generic upgrade_memo_key, the hex's part made once for all the tiles tried there
         b = self.board
@@ -351,10 +368,29 @@ class Game1867(Game):
             self.graph.adopt(entity, walk)
 
     def rewind_owners(self) -> list:
-        owners = super().rewind_owners()
+        """The base's owners less the groups the journal would save nothing of (1867's
+        players, operators and depot name no container changed in place: asked per class,
+        not per object), and the stale track graph (its answers are state, quirk stale-graph)."""
+        index = self.index
+        depot = self.depot
+        out: list = [self, index]
+        if class_saves(type(depot)):
+            out.append(depot)
+        for group in (self.players, index.corporations.values(), index.minors.values()):
+            if any(class_saves(k) for k in {type(o) for o in group}):
+                out.extend(o for o in group if class_saves(type(o)))
+        # (the base's closed holders of trains, each once)
+        if any(class_saves(k) for k in {type(t.owner) for t in depot.trains}):
+            named = {id(o) for o in out}
+            out.extend({id(o): o for t in depot.trains
+                        if (o := t.owner) is not None and id(o) not in named and class_saves(type(o))}.values())
+        r = self.round
+        if r is not None:
+            out.append(r)
+            out.extend(r.steps)
         if self.track_graph is not None:
-            owners.append(self.track_graph)  # its answers are state (quirk stale-graph)
-        return owners
+            out.append(self.track_graph)
+        return out
 
     def setup(self):
         self.stock_market = StockMarket1867(self.data["market"])
