@@ -14,6 +14,9 @@ class Track1893(TrackAndTokenStep):
 
     HANDLERS: ClassVar[dict] = {"lay_tile": "process_lay_tile", "pass": "process_pass"}
     WITH_TOKEN = False
+    # the listing's checks read the candidate's colour and exits only (the Rhine rule, the
+    # border cost): the tile as seen off the map answers for it
+    LISTING_CHECKS_SHAPE = True
 
     def check_lay(self, entity, hex_, old_tile, tile, rotation) -> None:
         if hex_.id in self.game.tile_blocked:
