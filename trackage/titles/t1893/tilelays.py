@@ -80,8 +80,8 @@ def hex_upgrades(game: Game1893, hex_: Hex, old: Placed, seen: list[tuple[Tile, 
             mkey = game.upgrade_memo_key(hex_, old, t)
             rel = memo.get(mkey)
             if rel is None:
-                # (a colour that cannot follow fits in no rotation: no placement made to ask)
-                rel = () if game.upgrade_colour_refused(old, view) else \
+                # (a colour or label that cannot follow fits in no rotation: no placement made)
+                rel = () if game.upgrade_refused_in_every_rotation(old, view) else \
                     tuple((r - old.rotation) % 6 for r in range(6)
                           if game.upgrades_to(old, board.placed_tile(view, r, None)))
                 memo[mkey] = rel
