@@ -26,7 +26,6 @@ from ...core.kinds import Kinds
 from ...core.money import pay
 from ...core.round import OperatingRound, Round, StockRound, ranged, starting_at
 from ...core.shares import ShareMarket
-from ...core.steps.operating import DiscardTrain
 from ...core.tiles import upgrades_to_correct_color, upgrades_to_correct_label
 from ...core.tokens import Token
 from . import config, tilelays
@@ -35,6 +34,7 @@ from .steps import (
     BuyCompany1893,
     BuySellParShares1893,
     BuyTrain1893,
+    DiscardTrain1893,
     Dividend1893,
     MergerVote,
     PotentialDiscardTrainsAfterMerge,
@@ -770,11 +770,11 @@ class Game1893(Game):
         return DraftRound(self, [StartingPackageForcedAuction])
 
     def stock_round(self):
-        return StockRound1893(self, [DiscardTrain, BuySellParShares1893])
+        return StockRound1893(self, [DiscardTrain1893, BuySellParShares1893])
 
     def operating_round(self, round_num):
-        return OperatingRound1893(self, [Bankrupt1893, DiscardTrain, BuyCompany1893, Track1893, Token1893, Route1893,
-                                         Dividend1893, BuyTrain1893], round_num=round_num)
+        return OperatingRound1893(self, [Bankrupt1893, DiscardTrain1893, BuyCompany1893, Track1893, Token1893,
+                                         Route1893, Dividend1893, BuyTrain1893], round_num=round_num)
 
     def new_operating_round(self, round_num: int = 1):
         self.passers_first_stock_round = []
