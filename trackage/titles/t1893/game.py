@@ -26,7 +26,7 @@ from ...core.kinds import Kinds
 from ...core.money import pay
 from ...core.round import OperatingRound, Round, StockRound, ranged, starting_at
 from ...core.shares import ShareMarket
-from ...core.steps.operating import DiscardTrain
+from ...core.tiles import upgrades_to_correct_color, upgrades_to_correct_label
 from ...core.tokens import Token
 from . import config, tilelays
 from .steps import (
@@ -34,6 +34,7 @@ from .steps import (
     BuyCompany1893,
     BuySellParShares1893,
     BuyTrain1893,
+    DiscardTrain1893,
     Dividend1893,
     MergerVote,
     PotentialDiscardTrainsAfterMerge,
@@ -610,6 +611,20 @@ class Game1893(Game):
             return False
         return super().upgrades_to(old_tile, new_tile)
 
+    def upgrade_refused_in_every_rotation(self, old_tile, new_tile) -> bool:
+        """Is :meth:`upgrades_to` false for ``new_tile`` (a supply tile) in every rotation,
+        by what it reads that does not turn with the tile? Its colour must follow the old
+        tile's and its label match the hex's, except on Leverkusen's yellow tile (its own
+        upgrade, by name); a blocked hex takes no tile at all."""
+        lev = self.data["leverkusen"]
+        hex_ = old_tile.hex
+        if hex_ is not None and old_tile.color == "yellow" and hex_.id == lev["hex"]:
+            return False
+        if hex_ is not None and hex_.id in self.tile_blocked:
+            return True
+        return not (upgrades_to_correct_color(old_tile, new_tile)
+                    and upgrades_to_correct_label(old_tile, new_tile, **self.board.upgrade_labels(old_tile)))
+
     def upgrade_memo_key(self, hex_, old, new):
         return super().upgrade_memo_key(hex_, old, new) + self.upgrade_hex_extra(hex_)
 
@@ -755,11 +770,11 @@ class Game1893(Game):
         return DraftRound(self, [StartingPackageForcedAuction])
 
     def stock_round(self):
-        return StockRound1893(self, [DiscardTrain, BuySellParShares1893])
+        return StockRound1893(self, [DiscardTrain1893, BuySellParShares1893])
 
     def operating_round(self, round_num):
-        return OperatingRound1893(self, [Bankrupt1893, DiscardTrain, BuyCompany1893, Track1893, Token1893, Route1893,
-                                         Dividend1893, BuyTrain1893], round_num=round_num)
+        return OperatingRound1893(self, [Bankrupt1893, DiscardTrain1893, BuyCompany1893, Track1893, Token1893,
+                                         Route1893, Dividend1893, BuyTrain1893], round_num=round_num)
 
     def new_operating_round(self, round_num: int = 1):
         self.passers_first_stock_round = []

@@ -80,8 +80,10 @@ def hex_upgrades(game: Game1893, hex_: Hex, old: Placed, seen: list[tuple[Tile, 
             mkey = game.upgrade_memo_key(hex_, old, t)
             rel = memo.get(mkey)
             if rel is None:
-                rel = tuple((r - old.rotation) % 6 for r in range(6)
-                            if game.upgrades_to(old, board.placed_tile(view, r, None)))
+                # (a colour or label that cannot follow fits in no rotation: no placement made)
+                rel = () if game.upgrade_refused_in_every_rotation(old, view) else \
+                    tuple((r - old.rotation) % 6 for r in range(6)
+                          if game.upgrades_to(old, board.placed_tile(view, r, None)))
                 memo[mkey] = rel
             if rel:
                 fitting[name] = rel
@@ -102,6 +104,8 @@ def legal_tile_lays(game: Game1893, entity: Any) -> list[dict[str, Any]]:
     shape = board.supply.shape
     seen = [(t, shape(t.name)) for t in candidates.values() if asks_tile(game, t.id)]
     names = [(t.name, t.spec) for t, _ in seen]
+    # each candidate's placements off the map, looked up once per listing
+    placements: dict[tuple[int, int], Placed] = {}
     out = []
     for hex_ in connected:
         if not asks_hex(game, hex_.id):
@@ -114,7 +118,10 @@ def legal_tile_lays(game: Game1893, entity: Any) -> list[dict[str, Any]]:
         for i, rel in fits:
             t, view = seen[i]
             for r in sorted((x + old.rotation) % 6 for x in rel):
-                if ok(board.placed_tile(view, r, None)):
+                placed = placements.get((i, r))
+                if placed is None:
+                    placed = placements[i, r] = board.placed_tile(view, r, None)
+                if ok(placed):
                     out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
     lev = game.data["leverkusen"]
     hex_ = board.hex_by_id(lev["hex"])

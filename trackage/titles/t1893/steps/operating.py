@@ -5,8 +5,29 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ....core.errors import GameError
-from ....core.steps.operating import Dividend, RunRoutes
+from ....core.steps.operating import DiscardTrain, Dividend, RunRoutes
 from ....core.steps.track import TokenStep, TrackAndTokenStep
+
+
+class DiscardTrain1893(DiscardTrain):
+    def anyone_crowded(self) -> bool:
+        """Is any corporation or minor over its train limit (asked by every step question,
+        ~8 times an action)? A limit depends on the holder's type alone (the phase's table):
+        it is looked up once per type, not once per holder with trains."""
+        game = self.game
+        limits: dict[str, int] = {}
+        for group in (game.corporations, game.minors):
+            for c in group:
+                trains = c.trains
+                if not trains:
+                    continue
+                kind = getattr(c, "type", "")
+                n = limits.get(kind)
+                if n is None:
+                    n = limits[kind] = game.train_limit(c)
+                if len(trains) > n and sum(1 for t in trains if not t.obsolete) > n:
+                    return True
+        return False
 
 
 class Track1893(TrackAndTokenStep):
@@ -14,6 +35,9 @@ class Track1893(TrackAndTokenStep):
 
     HANDLERS: ClassVar[dict] = {"lay_tile": "process_lay_tile", "pass": "process_pass"}
     WITH_TOKEN = False
+    # the listing's checks read the candidate's colour and exits only (the Rhine rule, the
+    # border cost): the tile as seen off the map answers for it
+    LISTING_CHECKS_SHAPE = True
 
     def check_lay(self, entity, hex_, old_tile, tile, rotation) -> None:
         if hex_.id in self.game.tile_blocked:
