@@ -100,9 +100,9 @@ def check_actions(game: Game, actions: Iterable[dict[str, Any]], every: int = 1)
     try:
         for i, action in enumerate(actions):
             if i % every == 0 and not game.finished:
+                rec = game.rewind_record()  # (first: it makes a game of barrier-free twins tracked)
                 before = marks(game)
                 lengths = (len(game.actions), len(game.log), len(game.warnings))
-                rec = game.rewind_record()
                 with recording(rec):
                     pipeline.apply(action)
                 pipeline.rewind(rec, lengths)

@@ -106,7 +106,7 @@ class Game(Tracked):
     # history and the pipeline's own flags
     STATE_EXCLUDE: tuple[str, ...] = ("snapshots", "redo_stack", "_gate", "_unlisted", "_asking",
                                       "_rewinds", "_moves", "_listing", "_listing_busy", "_suggested", "_suggesting",
-                                      "check_programs")
+                                      "check_programs", "untracked")
     # (the listing's memo and its key belong to this game object: a copy starts without them)
     CLONE_SKIP: tuple[str, ...] = ("_gate", "_unlisted", "_asking", "_moves", "_listing", "_listing_busy", "_rewinds",
                                    "_suggested", "_suggesting")
@@ -125,6 +125,9 @@ class Game(Tracked):
     REWIND = True
     REWIND_KEEP = 32
     _rewinds: tuple[tuple[Any, tuple[int, int, int]], ...] = ()  # (record, lengths of actions, log, warnings before)
+    # made of barrier-free twins (a new game, a log import: trackage.core.rewind); the first
+    # record made of it makes it tracked
+    untracked = False
     _moves = 0  # counts every change of this game object's state through the pipeline
     _listing: tuple[int, list[dict[str, Any]]] | None = None  # the whole listing at _moves
     _listing_busy = False  # a listing is being made (the titles' inner calls are not it)

@@ -24,7 +24,7 @@ from .errors import ActionFormatError, GameError, GameOverError
 from .journal import record_round
 from .programs import PROGRAM_TYPES, after_action, is_available, round_changed
 from .programs import process as process_program
-from .rewind import Rewind, current, recording
+from .rewind import Rewind, building_untracked, current, recording
 
 if TYPE_CHECKING:
     from .game import Game
@@ -397,18 +397,21 @@ class Pipeline:
         end = len(game.actions) + len(actions)
         # without snapshots near the end, none is taken here (apply keeps the start all the same)
         near = end - 4 * every if snapshots_near_end else end + 1
+        # a game of barrier-free twins makes its new objects so too (nothing records here)
+        scope = building_untracked() if game.untracked else contextlib.nullcontext()
         try:
-            for action in actions:
-                n = len(game.actions)
-                if n >= near and (n % every == 0 or n >= end - 2):
-                    self.keep_snapshot(n, snapshot(game))
-                misfit = schema.check(action, loading=True)
-                self.apply(action)
-                if misfit is not None:
-                    game.warnings.append(misfit)  # tolerated from a log, and said
-                game.imported = len(game.actions)
-                if trace is not None:
-                    trace(game, action)
+            with scope:
+                for action in actions:
+                    n = len(game.actions)
+                    if n >= near and (n % every == 0 or n >= end - 2):
+                        self.keep_snapshot(n, snapshot(game))
+                    misfit = schema.check(action, loading=True)
+                    self.apply(action)
+                    if misfit is not None:
+                        game.warnings.append(misfit)  # tolerated from a log, and said
+                    game.imported = len(game.actions)
+                    if trace is not None:
+                        trace(game, action)
         finally:
             game.loading = False
 

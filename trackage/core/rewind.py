@@ -17,14 +17,22 @@ in place that no class names. The last would be a bug; ``trackage.rewindcheck`` 
 walk of the whole state before an action and after its undo, compared object by object).
 
 Objects made by a copy (:mod:`trackage.core.clone`) are filled without the write barrier.
+
+A game built and replayed where nothing records (a new game, a log import) is made of
+barrier-free twins (:func:`building_untracked`: every state object made within it is of its
+class's twin, :func:`tracked_twin_of`); the game says so (``untracked``), and the first record
+made of it (:class:`Rewind`) turns every one of its objects back into its class
+(:func:`make_tracked`), so live play records all it must.
 """
 
 from __future__ import annotations
 
 import contextlib
 import contextvars
+import gc
 import types
 from collections.abc import Iterable, Iterator
+from functools import cache
 from typing import Any, ClassVar
 
 MISSING: Any = object()  # an attribute that had no value before the write
@@ -33,6 +41,10 @@ MISSING: Any = object()  # an attribute that had no value before the write
 # process() sets it around its own action only, so a trial on a copy inside it records into
 # its own record (or none), never into the outer action's
 _RECORDING: contextvars.ContextVar[Rewind | None] = contextvars.ContextVar("trackage_rewind", default=None)
+
+# are state objects made in this context made as barrier-free twins (a game built or a log
+# imported where nothing records)?
+_UNTRACKED: contextvars.ContextVar[bool] = contextvars.ContextVar("trackage_untracked", default=False)
 
 _CONTAINERS = (list, dict, set)
 _MEMBER = types.MemberDescriptorType
@@ -49,6 +61,14 @@ class Tracked:
     # attributes holding a state object (or a dict or list of them) whose own IN_PLACE
     # containers are saved with this one's (a round's bids, an auction step's item)
     IN_PLACE_PARTS: ClassVar[tuple[str, ...]] = ()
+    # on a barrier-free twin (:func:`tracked_twin_of`): the class it is the twin of
+    TRACKED_CLASS: ClassVar[type | None] = None
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        if _UNTRACKED.get():
+            kind: Any = cls  # (a class is hashable: the cache's key)
+            return object.__new__(untracked_class(kind))
+        return object.__new__(cls.TRACKED_CLASS or cls)
 
     def __setattr__(self, name: str, value: Any) -> None:
         rec = _RECORDING.get()
@@ -81,6 +101,8 @@ class Rewind:
     __slots__ = ("game", "saved", "writes")
 
     def __init__(self, game: Any, owners: Iterable[Any], containers: Iterable[Any] = ()) -> None:
+        if game.untracked:
+            make_tracked(game)
         self.game = game  # whose action this is (work on other games inside it is not recorded)
         self.writes: list[tuple[Any, str, Any]] = []
         saved: list[tuple[Any, Any]] = []
@@ -159,3 +181,53 @@ def untracked_twin(cls: type) -> type:
     objects as one of these (plain stores) and then makes them ``cls``'s."""
     return type(cls.__name__, (cls,), {"__slots__": (), "__setattr__": object.__setattr__,
                                        "__delattr__": object.__delattr__, "__module__": cls.__module__})
+
+
+@cache
+def untracked_class(cls: type) -> type:
+    """The barrier-free twin made where nothing records (:func:`building_untracked`) for
+    ``cls`` (itself for a twin): it knows its class (``TRACKED_CLASS``) to be turned back."""
+    if cls.__dict__.get("TRACKED_CLASS") is not None:
+        return cls
+    twin = untracked_twin(cls)
+    type.__setattr__(twin, "TRACKED_CLASS", cls)
+    return twin
+
+
+@contextlib.contextmanager
+def building_untracked() -> Iterator[None]:
+    """Within it, state objects are made as their classes' barrier-free twins: for a game
+    that says so (``untracked``) and is made tracked before anything records."""
+    token = _UNTRACKED.set(True)
+    try:
+        yield
+    finally:
+        _UNTRACKED.reset(token)
+
+
+_LEAVES = frozenset({str, int, float, bool, bytes, type(None), complex, range, slice,
+                     types.FunctionType, types.BuiltinFunctionType, types.ModuleType, types.CodeType,
+                     types.MethodDescriptorType, types.WrapperDescriptorType, types.GetSetDescriptorType,
+                     types.MemberDescriptorType, property, staticmethod, classmethod})
+
+
+def make_tracked(game: Any) -> None:
+    """Turn every barrier-free twin reachable from ``game`` (its state, its snapshots)
+    back into its class: from now on its writes are noted while an action is recorded."""
+    seen = {id(game)}
+    todo = [game]
+    pop, push = todo.pop, todo.extend
+    setattr_ = object.__setattr__
+    while todo:
+        o = pop()
+        cls = type(o)
+        if isinstance(o, Tracked):
+            if cls.TRACKED_CLASS is not None:
+                setattr_(o, "__class__", cls.TRACKED_CLASS)
+            d = getattr(o, "__dict__", None)
+            if d and d.get("untracked"):
+                d["untracked"] = False  # (a snapshot of the game, made tracked with it)
+        fresh = [r for r in gc.get_referents(o)
+                 if id(r) not in seen and type(r) not in _LEAVES and not isinstance(r, type)]
+        seen.update(id(r) for r in fresh)
+        push(fresh)

@@ -183,7 +183,12 @@ class DiscardTrain1858(DiscardTrain):
     def anyone_crowded(self) -> bool:
         """The truth of :meth:`crowded`, stopping at the first company over its limit."""
         g = self.game
-        return any(c.trains and g.num_corp_trains(c) > g.train_limit(c) for c in g.corporations)
+        for c in g.corporations:
+            n = len(c.trains)
+            # (the trains counted are some of those held: none over the limit, none counted over it)
+            if n and n > (limit := g.train_limit(c)) and g.num_corp_trains(c) > limit:
+                return True
+        return False
 
     def discard_key(self, train) -> Hashable:
         """An obsolete train is another choice than a live one of the same name."""
