@@ -91,8 +91,7 @@ def _forgetting(game: Any, f: Callable[..., R], *args: Any, **kwargs: Any) -> R:
     finally:
         if board.state.route_info is not saved:
             # forget it, and what the graphs learnt meanwhile (they would not learn it again)
-            board.state.route_info = saved
-            board.forget_views()
+            board.restore_route_info(saved)
 
 
 class Game(Tracked):

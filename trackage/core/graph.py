@@ -303,6 +303,9 @@ class TrackGraph:
         # board version then: the whole walk is owed before a token moves (see settle)
         self._pending: dict[Entity, bool] = {}
         self._pending_at: Hashable | None = None
+        # corporations whose whole walk is kept but whose route information was put back to
+        # what it was before the walk taught it (see :meth:`unteach`): taught again when asked
+        self._untaught: dict[Entity, bool] = {}
 
     # -- cache control ---------------------------------------------------------------
 
@@ -347,6 +350,7 @@ class TrackGraph:
         self._can_token.clear()
         self._by_token.clear()
         self._pending.clear()
+        self._untaught = {}
         if self.memory_key is None:
             self._local_routes = forget_route_info(self._local_routes)
 
@@ -361,13 +365,51 @@ class TrackGraph:
 
     clear_graph_for_all = clear_all
 
+    def unteach(self) -> None:
+        """The route information was put back to what it was before some walks of this graph
+        taught it (a question that must leave no trace, ``Board.restore_route_info``): the
+        whole walks are kept (what they reach does not depend on it) and each teaches its
+        routes again when its corporation is next asked about, as a fresh graph's walk would
+        then (:meth:`_teach`). The answers built on the walks are dropped."""
+        self._untaught = dict.fromkeys(self._connected_hexes, True)
+        self._tokenable_cities.clear()
+        self._can_token.clear()
+        self._by_token.clear()
+        self._pending.clear()
+
+    def _teach(self, corporation: Entity) -> bool:
+        """Teach the kept whole walk's routes of ``corporation`` (see :meth:`unteach`) to the
+        route information as it is now. A walk teaches from the corporation's information it
+        starts from: when that is not the one the kept walk started from, the walk is dropped
+        (False: the caller walks again)."""
+        del self._untaught[corporation]
+        start, routes = self._walked_routes[corporation]
+        known = self._routes.get(corporation)
+        if (None if known is None else dict(known)) != start:
+            for cache in (self._connected_hexes, self._connected_nodes, self._connected_paths,
+                          self._reachable_hexes, self._offered, self._walked_routes):
+                cache.pop(corporation, None)
+            return False
+        if known is None or dict(known) != routes:
+            self._remember(corporation, dict(routes))
+        return True
+
+    def _whole(self, corporation: Entity) -> None:
+        """Make sure the whole walk of ``corporation`` is known and has taught its routes."""
+        if corporation in self._untaught:
+            if self._teach(corporation):
+                return
+        elif corporation in self._connected_hexes:
+            return
+        self._compute(corporation)
+
     # -- a walk handed over ------------------------------------------------------------
 
     def walked(self, corporation: Entity) -> Walked | None:
         """What the whole walk of ``corporation`` found, if it was done since the last
         :meth:`clear`: to be handed to another graph of the same board by :meth:`adopt`."""
         routes = self._walked_routes.get(corporation)
-        if routes is None or corporation not in self._connected_hexes:
+        if routes is None or corporation not in self._connected_hexes or corporation in self._untaught:
             return None
         return (self._connected_hexes[corporation], self._connected_nodes[corporation],
                 self._connected_paths[corporation], self._reachable_hexes[corporation],
@@ -400,32 +442,32 @@ class TrackGraph:
         """{hex: [edges]}: hexes where the corporation may lay or upgrade track and the
         edges through which it reaches them."""
         r = self._connected_hexes.get(corporation)
-        if r is None:
-            self._compute(corporation)
+        if r is None or self._untaught:
+            self._whole(corporation)
             r = self._connected_hexes[corporation]
         return r
 
     def connected_nodes(self, corporation: Entity) -> dict[NodeBase, bool]:
         """{node: True}: nodes the corporation reaches (where it could token)."""
         r = self._connected_nodes.get(corporation)
-        if r is None:
-            self._compute(corporation)
+        if r is None or self._untaught:
+            self._whole(corporation)
             r = self._connected_nodes[corporation]
         return r
 
     def connected_paths(self, corporation: Entity) -> dict[Path, bool]:
         """{path: True}: track the corporation reaches."""
         r = self._connected_paths.get(corporation)
-        if r is None:
-            self._compute(corporation)
+        if r is None or self._untaught:
+            self._whole(corporation)
             r = self._connected_paths[corporation]
         return r
 
     def reachable_hexes(self, corporation: Entity) -> dict[Hex, bool]:
         """{hex: True}: hexes holding track the corporation reaches (where it can run)."""
         r = self._reachable_hexes.get(corporation)
-        if r is None:
-            self._compute(corporation)
+        if r is None or self._untaught:
+            self._whole(corporation)
             r = self._reachable_hexes[corporation]
         return r
 
@@ -435,7 +477,8 @@ class TrackGraph:
         and one optional, are reachable; train purchase: two mandatory stops."""
         r = self._routes.get(corporation)
         if r is None:
-            self._compute(corporation)
+            if corporation not in self._untaught or not self._teach(corporation):
+                self._compute(corporation)
             r = self._routes.get(corporation, {})
         return r
 
@@ -461,10 +504,12 @@ class TrackGraph:
 
         offered = self._offered.get(corporation)
         known = self._routes.get(corporation)
-        if offered is None and known is not None and known.get("route_train_purchase"):
+        untaught = offered is not None and corporation in self._untaught
+        if (offered is None or untaught) and known is not None and known.get("route_train_purchase"):
             # a whole walk would tell nothing new of its routes (a train-purchase route is
-            # remembered): walk only until a tokenable city is found
-            r = self._offers_any(corporation, wanted)
+            # remembered): walk only until a tokenable city is found (a kept walk untaught
+            # has the answer; it teaches when settled, as a walk cut short is done then)
+            r = any(wanted(n) for n in offered) if offered is not None else self._offers_any(corporation, wanted)
             self._pending[corporation] = True
             self._pending_at = board.state.version
             board.unsettled_graph = self
@@ -481,8 +526,8 @@ class TrackGraph:
         if not pending or self._pending_at != self.board.state.version:
             return
         for corporation in pending:
-            if corporation not in self._offered:
-                self._compute(corporation)
+            if corporation in self._untaught or corporation not in self._offered:
+                self._whole(corporation)
 
     def forget_pending(self) -> None:
         """Drop the whole walks :meth:`can_token` cut short, unwalked: for a board about to take a
@@ -567,8 +612,8 @@ class TrackGraph:
 
     def _offered_nodes(self, corporation: Entity) -> list[NodeBase]:
         r = self._offered.get(corporation)
-        if r is None:
-            self._compute(corporation)
+        if r is None or self._untaught:
+            self._whole(corporation)
             r = self._offered[corporation]
         return r
 
@@ -817,6 +862,7 @@ class TrackGraph:
         if known is None or dict(known) != routes:
             self._remember(corporation, routes)
         self._walked_routes[corporation] = (None if known is None else dict(known), dict(routes))
+        self._untaught.pop(corporation, None)
         self._connected_hexes[corporation] = result_hexes
         self._connected_nodes[corporation] = nodes
         self._connected_paths[corporation] = paths

@@ -914,8 +914,7 @@ class Game1822(Game):
                 if st is not None and st.route_info is not saved:
                     # forget it, and what the graphs learnt meanwhile (they would not learn it
                     # again), as the core does around legal_actions()
-                    st.route_info = saved
-                    self.board.forget_views()
+                    self.board.restore_route_info(saved)
         return probe()
 
     def live_city(self, cid):
