@@ -324,8 +324,10 @@ class Board(Tracked):
 
             if self._graph is None:
                 self._graph = TrackGraph(self, memory_key="main", **self.game.graph_options())
+                if self.game.GRAPH_KEEPS_WALKS:
+                    self._graph.keep_walks()
             else:
-                self._graph.clear()
+                self._graph.rebase()
             self._graph_version = v
         return self._graph
 

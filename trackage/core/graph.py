@@ -67,6 +67,8 @@ NodeVisit: TypeAlias = "Callable[[Path, dict[Path, bool], dict[NodeBase, bool]],
 HexEdges: TypeAlias = "dict[Hex, list[int]]"
 _Reach: TypeAlias = "tuple[HexEdges, dict[NodeBase, bool], dict[Path, bool]]"  # hexes, nodes, paths reached
 Dist: TypeAlias = "dict[str, int]"  # fewest stops by kind of stop
+# a kept whole walk (TrackGraph.keep_walks): its seed, and each start's (mandatory, optional) stops
+_Kept: TypeAlias = "tuple[tuple[object, ...], tuple[tuple[int, int], ...]]"
 # a corporation's whole walk: hexes, nodes, paths, reachable hexes, offered nodes and the route
 # information before and after it
 Walked: TypeAlias = ("tuple[HexEdges, dict[NodeBase, bool], dict[Path, bool], dict[Hex, bool], list[NodeBase], "
@@ -236,6 +238,21 @@ def forget_route_info(routes: dict[Any, dict[str, bool]]) -> dict[Any, dict[str,
     return {c: r for c, r in routes.items() if r.get("route_train_purchase")}
 
 
+def _taught_routes(known: Mapping[str, bool] | None, counts: Iterable[tuple[int, int]]) -> dict[str, bool]:
+    """The route information a whole walk leaves, starting from ``known``, given what each
+    start's walk found: (mandatory stops, optional stops)."""
+    routes = dict(known) if known is not None else {}
+    for mandatory, optional in counts:
+        if routes.get("route_train_purchase"):
+            break
+        if mandatory > 1:
+            routes["route_available"] = True
+            routes["route_train_purchase"] = True
+        elif mandatory == 1 and optional > 0:
+            routes["route_available"] = True
+    return routes
+
+
 class TrackGraph:
     """What each corporation reaches from its tokens; cached per corporation until
     :meth:`clear`.
@@ -306,6 +323,12 @@ class TrackGraph:
         # corporations whose whole walk is kept but whose route information was put back to
         # what it was before the walk taught it (see :meth:`unteach`): taught again when asked
         self._untaught: dict[Entity, bool] = {}
+        # with :meth:`keep_walks`: per corporation walked whole, where it started (its seed) and
+        # what each start's walk found of its stops, to carry the walk to a new board version
+        # (:meth:`rebase`) and teach its routes from any route information (:meth:`_teach`);
+        # and the board's maps the walks were made from
+        self._kept: dict[Entity, _Kept] | None = None
+        self._basis: tuple[Any, Any, Any, Any] | None = None
 
     # -- cache control ---------------------------------------------------------------
 
@@ -351,6 +374,8 @@ class TrackGraph:
         self._by_token.clear()
         self._pending.clear()
         self._untaught = {}
+        if self._kept is not None:
+            self._kept = {}
         if self.memory_key is None:
             self._local_routes = forget_route_info(self._local_routes)
 
@@ -364,6 +389,67 @@ class TrackGraph:
         self._routes = {}
 
     clear_graph_for_all = clear_all
+
+    def keep_walks(self) -> None:
+        """Carry whole walks over to new board versions that did not change what they walked
+        (:meth:`rebase`) instead of dropping them all."""
+        self._kept = {}
+        st = self.board.state
+        self._basis = (st.tile_at, st.links, st.tokens, st.extra_tokens)
+
+    def _dirty_hexes(self) -> set[Hex] | None:
+        """The hexes whose tile, links or city tokens differ from the maps the walks were made
+        from (None: cannot tell)."""
+        basis = self._basis
+        st = self.board.state
+        if basis is None:
+            return None
+        ids: set[str] = set()
+        for old, new in ((basis[0], st.tile_at), (basis[1], st.links)):
+            if old is not new:
+                ids.update(h for h, v in new.items() if old.get(h) is not v)
+                ids.update(h for h in old if h not in new)
+        out = {hx for hx in map(self.board.hex_by_id, ids) if hx is not None}
+        for was, now in ((basis[2], st.tokens), (basis[3], st.extra_tokens)):
+            if was is not now:
+                for city in {*was, *now}:
+                    if was.get(city) is not now.get(city):
+                        if city.hex is None:
+                            return None
+                        out.add(city.hex)
+        return out
+
+    def rebase(self) -> None:
+        """The board took a new version: like :meth:`clear`, but the whole walk of a
+        corporation that reached no changed hex and starts as before is kept (a fresh walk
+        would find the same); it teaches its routes again when asked (:meth:`unteach`)."""
+        kept = self._kept
+        dirty = self._dirty_hexes() if kept else None
+        walks = {c: (self._connected_hexes[c], self._connected_nodes[c], self._connected_paths[c],
+                     self._reachable_hexes[c], self._offered[c], self._walked_routes[c])
+                 for c in (kept or ()) if c in self._connected_hexes}
+        self.clear()
+        st = self.board.state
+        self._basis = (st.tile_at, st.links, st.tokens, st.extra_tokens)
+        if kept is None:
+            return
+        self._kept = {}
+        if dirty is None:
+            return
+        for c, w in walks.items():
+            rec = kept[c]
+            if not dirty.isdisjoint(w[0]) or self._seed_record(c) != rec[0]:
+                continue
+            self._kept[c] = rec
+            (self._connected_hexes[c], self._connected_nodes[c], self._connected_paths[c],
+             self._reachable_hexes[c], self._offered[c], self._walked_routes[c]) = w
+            self._untaught[c] = True
+
+    def _seed_record(self, corporation: Entity) -> tuple[object, ...]:
+        hexes, nodes, starts, offered = self._seed(corporation, None)
+        skip_paths = self._skip_paths(corporation) if self._skip_paths is not None else None
+        return (tuple((hx, tuple(e)) for hx, e in hexes.items()), tuple(nodes), tuple(starts), tuple(offered),
+                skip_paths)
 
     def unteach(self) -> None:
         """The route information was put back to what it was before some walks of this graph
@@ -379,13 +465,17 @@ class TrackGraph:
 
     def _teach(self, corporation: Entity) -> bool:
         """Teach the kept whole walk's routes of ``corporation`` (see :meth:`unteach`) to the
-        route information as it is now. A walk teaches from the corporation's information it
-        starts from: when that is not the one the kept walk started from, the walk is dropped
-        (False: the caller walks again)."""
+        route information as it is now, as the walk would. With :meth:`keep_walks` each start's
+        stops are known, so it teaches from any information; else only from the one it started
+        from: when that is not the one now, the walk is dropped (False: the caller walks again)."""
         del self._untaught[corporation]
         start, routes = self._walked_routes[corporation]
         known = self._routes.get(corporation)
-        if (None if known is None else dict(known)) != start:
+        kept = self._kept.get(corporation) if self._kept is not None else None
+        if kept is not None:
+            routes = _taught_routes(known, kept[1])
+            self._walked_routes[corporation] = (None if known is None else dict(known), dict(routes))
+        elif (None if known is None else dict(known)) != start:
             for cache in (self._connected_hexes, self._connected_nodes, self._connected_paths,
                           self._reachable_hexes, self._offered, self._walked_routes):
                 cache.pop(corporation, None)
@@ -782,6 +872,13 @@ class TrackGraph:
 
     def _compute(self, corporation: Entity, one_token: City | None = None) -> _Reach:
         hexes, nodes, starts, offered = self._seed(corporation, one_token)
+        keep = self._kept is not None and one_token is None
+        seed: tuple[object, ...] = ()
+        counts: list[tuple[int, int]] = []
+        if keep:
+            skip_record = self._skip_paths(corporation) if self._skip_paths is not None else None
+            seed = (tuple((hx, tuple(e)) for hx, e in hexes.items()), tuple(nodes), tuple(starts), tuple(offered),
+                    skip_record)
         paths: dict[Path, bool] = {}
         board = self.board
 
@@ -839,7 +936,7 @@ class TrackGraph:
                     _walk_node(start, visited, walk_corp, {}, skip_paths, {}, skip_track, False, visit, WT,
                                board.blocks)
 
-            if routes.get("route_train_purchase"):
+            if not keep and routes.get("route_train_purchase"):
                 continue
             mandatory = optional = 0
             for n in local:
@@ -848,6 +945,9 @@ class TrackGraph:
                     mandatory += 1
                 elif kind == "optional":
                     optional += 1
+            counts.append((mandatory, optional))
+            if routes.get("route_train_purchase"):
+                continue
             if mandatory > 1:
                 routes["route_available"] = True
                 routes["route_train_purchase"] = True
@@ -863,6 +963,8 @@ class TrackGraph:
             self._remember(corporation, routes)
         self._walked_routes[corporation] = (None if known is None else dict(known), dict(routes))
         self._untaught.pop(corporation, None)
+        if self._kept is not None:
+            self._kept[corporation] = (seed, tuple(counts))
         self._connected_hexes[corporation] = result_hexes
         self._connected_nodes[corporation] = nodes
         self._connected_paths[corporation] = paths
