@@ -55,6 +55,8 @@ class StubGame:
         self.board = None
         self.board = Board(self, map_data, supply or {}, impassable_colors)
 
+    GRAPH_KEEPS_WALKS = False  # (Game's default: the board's graph drops its walks at a new version)
+
     def graph_options(self) -> dict:
         return dict(self._graph_options)
 

@@ -324,8 +324,10 @@ class Board(Tracked):
 
             if self._graph is None:
                 self._graph = TrackGraph(self, memory_key="main", **self.game.graph_options())
+                if self.game.GRAPH_KEEPS_WALKS:
+                    self._graph.keep_walks()
             else:
-                self._graph.clear()
+                self._graph.rebase()
             self._graph_version = v
         return self._graph
 
@@ -358,6 +360,20 @@ class Board(Tracked):
         self._graph_version = None
         self._derived = None
         self._token_cities = None
+
+    def restore_route_info(self, saved: dict[Any, Any]) -> None:
+        """Put the graphs' route information back to ``saved`` (a question taught them routes and
+        must leave no trace). The track graph keeps its walks of this board version and teaches
+        their routes again when asked (:meth:`TrackGraph.unteach`), as a fresh graph would;
+        the other views are dropped (they may keep routes of their own). A graph owing walks
+        cut short is dropped whole, as before."""
+        self.state.route_info = saved
+        g = self._graph
+        if g is None or self.unsettled_graph is not None or self._graph_version != self.state.version:
+            self.forget_views()
+            return
+        g.unteach()
+        self._derived = None
 
     def changed(self) -> None:
         """A tile or token changed: new version (derived views are recomputed), and the

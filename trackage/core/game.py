@@ -91,8 +91,7 @@ def _forgetting(game: Any, f: Callable[..., R], *args: Any, **kwargs: Any) -> R:
     finally:
         if board.state.route_info is not saved:
             # forget it, and what the graphs learnt meanwhile (they would not learn it again)
-            board.state.route_info = saved
-            board.forget_views()
+            board.restore_route_info(saved)
 
 
 class Game(Tracked):
@@ -110,6 +109,9 @@ class Game(Tracked):
     # (the listing's memo and its key belong to this game object: a copy starts without them)
     CLONE_SKIP: tuple[str, ...] = ("_gate", "_unlisted", "_asking", "_moves", "_listing", "_listing_busy", "_rewinds",
                                    "_suggested", "_suggesting")
+    # the board's track graph carries each corporation's walk over to a new board version
+    # that did not change what it walked (TrackGraph.keep_walks), instead of walking again
+    GRAPH_KEEPS_WALKS: ClassVar[bool] = False
     SNAPSHOT_EVERY = 16
     # older than SNAPSHOT_SPARSE_AFTER actions, only every SNAPSHOT_SPARSE_EVERY-th snapshot is
     # kept: a long game's history stays a few dozen copies (the collector scans every one of

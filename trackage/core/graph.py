@@ -67,6 +67,8 @@ NodeVisit: TypeAlias = "Callable[[Path, dict[Path, bool], dict[NodeBase, bool]],
 HexEdges: TypeAlias = "dict[Hex, list[int]]"
 _Reach: TypeAlias = "tuple[HexEdges, dict[NodeBase, bool], dict[Path, bool]]"  # hexes, nodes, paths reached
 Dist: TypeAlias = "dict[str, int]"  # fewest stops by kind of stop
+# a kept whole walk (TrackGraph.keep_walks): its seed, and each start's (mandatory, optional) stops
+_Kept: TypeAlias = "tuple[tuple[object, ...], tuple[tuple[int, int], ...]]"
 # a corporation's whole walk: hexes, nodes, paths, reachable hexes, offered nodes and the route
 # information before and after it
 Walked: TypeAlias = ("tuple[HexEdges, dict[NodeBase, bool], dict[Path, bool], dict[Hex, bool], list[NodeBase], "
@@ -236,6 +238,21 @@ def forget_route_info(routes: dict[Any, dict[str, bool]]) -> dict[Any, dict[str,
     return {c: r for c, r in routes.items() if r.get("route_train_purchase")}
 
 
+def _taught_routes(known: Mapping[str, bool] | None, counts: Iterable[tuple[int, int]]) -> dict[str, bool]:
+    """The route information a whole walk leaves, starting from ``known``, given what each
+    start's walk found: (mandatory stops, optional stops)."""
+    routes = dict(known) if known is not None else {}
+    for mandatory, optional in counts:
+        if routes.get("route_train_purchase"):
+            break
+        if mandatory > 1:
+            routes["route_available"] = True
+            routes["route_train_purchase"] = True
+        elif mandatory == 1 and optional > 0:
+            routes["route_available"] = True
+    return routes
+
+
 class TrackGraph:
     """What each corporation reaches from its tokens; cached per corporation until
     :meth:`clear`.
@@ -303,6 +320,15 @@ class TrackGraph:
         # board version then: the whole walk is owed before a token moves (see settle)
         self._pending: dict[Entity, bool] = {}
         self._pending_at: Hashable | None = None
+        # corporations whose whole walk is kept but whose route information was put back to
+        # what it was before the walk taught it (see :meth:`unteach`): taught again when asked
+        self._untaught: dict[Entity, bool] = {}
+        # with :meth:`keep_walks`: per corporation walked whole, where it started (its seed) and
+        # what each start's walk found of its stops, to carry the walk to a new board version
+        # (:meth:`rebase`) and teach its routes from any route information (:meth:`_teach`);
+        # and the board's maps the walks were made from
+        self._kept: dict[Entity, _Kept] | None = None
+        self._basis: tuple[Any, Any, Any, Any] | None = None
 
     # -- cache control ---------------------------------------------------------------
 
@@ -347,6 +373,9 @@ class TrackGraph:
         self._can_token.clear()
         self._by_token.clear()
         self._pending.clear()
+        self._untaught = {}
+        if self._kept is not None:
+            self._kept = {}
         if self.memory_key is None:
             self._local_routes = forget_route_info(self._local_routes)
 
@@ -361,13 +390,116 @@ class TrackGraph:
 
     clear_graph_for_all = clear_all
 
+    def keep_walks(self) -> None:
+        """Carry whole walks over to new board versions that did not change what they walked
+        (:meth:`rebase`) instead of dropping them all."""
+        self._kept = {}
+        st = self.board.state
+        self._basis = (st.tile_at, st.links, st.tokens, st.extra_tokens)
+
+    def _dirty_hexes(self) -> set[Hex] | None:
+        """The hexes whose tile, links or city tokens differ from the maps the walks were made
+        from (None: cannot tell)."""
+        basis = self._basis
+        st = self.board.state
+        if basis is None:
+            return None
+        ids: set[str] = set()
+        for old, new in ((basis[0], st.tile_at), (basis[1], st.links)):
+            if old is not new:
+                ids.update(h for h, v in new.items() if old.get(h) is not v)
+                ids.update(h for h in old if h not in new)
+        out = {hx for hx in map(self.board.hex_by_id, ids) if hx is not None}
+        for was, now in ((basis[2], st.tokens), (basis[3], st.extra_tokens)):
+            if was is not now:
+                for city in {*was, *now}:
+                    if was.get(city) is not now.get(city):
+                        if city.hex is None:
+                            return None
+                        out.add(city.hex)
+        return out
+
+    def rebase(self) -> None:
+        """The board took a new version: like :meth:`clear`, but the whole walk of a
+        corporation that reached no changed hex and starts as before is kept (a fresh walk
+        would find the same); it teaches its routes again when asked (:meth:`unteach`)."""
+        kept = self._kept
+        dirty = self._dirty_hexes() if kept else None
+        walks = {c: (self._connected_hexes[c], self._connected_nodes[c], self._connected_paths[c],
+                     self._reachable_hexes[c], self._offered[c], self._walked_routes[c])
+                 for c in (kept or ()) if c in self._connected_hexes}
+        self.clear()
+        st = self.board.state
+        self._basis = (st.tile_at, st.links, st.tokens, st.extra_tokens)
+        if kept is None:
+            return
+        self._kept = {}
+        if dirty is None:
+            return
+        for c, w in walks.items():
+            rec = kept[c]
+            if not dirty.isdisjoint(w[0]) or self._seed_record(c) != rec[0]:
+                continue
+            self._kept[c] = rec
+            (self._connected_hexes[c], self._connected_nodes[c], self._connected_paths[c],
+             self._reachable_hexes[c], self._offered[c], self._walked_routes[c]) = w
+            self._untaught[c] = True
+
+    def _seed_record(self, corporation: Entity) -> tuple[object, ...]:
+        hexes, nodes, starts, offered = self._seed(corporation, None)
+        skip_paths = self._skip_paths(corporation) if self._skip_paths is not None else None
+        return (tuple((hx, tuple(e)) for hx, e in hexes.items()), tuple(nodes), tuple(starts), tuple(offered),
+                skip_paths)
+
+    def unteach(self) -> None:
+        """The route information was put back to what it was before some walks of this graph
+        taught it (a question that must leave no trace, ``Board.restore_route_info``): the
+        whole walks are kept (what they reach does not depend on it) and each teaches its
+        routes again when its corporation is next asked about, as a fresh graph's walk would
+        then (:meth:`_teach`). The answers built on the walks are dropped."""
+        self._untaught = dict.fromkeys(self._connected_hexes, True)
+        self._tokenable_cities.clear()
+        self._can_token.clear()
+        self._by_token.clear()
+        self._pending.clear()
+
+    def _teach(self, corporation: Entity) -> bool:
+        """Teach the kept whole walk's routes of ``corporation`` (see :meth:`unteach`) to the
+        route information as it is now, as the walk would. With :meth:`keep_walks` each start's
+        stops are known, so it teaches from any information; else only from the one it started
+        from: when that is not the one now, the walk is dropped (False: the caller walks again)."""
+        del self._untaught[corporation]
+        start, routes = self._walked_routes[corporation]
+        known = self._routes.get(corporation)
+        kept = self._kept.get(corporation) if self._kept is not None else None
+        if kept is not None:
+            routes = _taught_routes(known, kept[1])
+            self._walked_routes[corporation] = (None if known is None else dict(known), dict(routes))
+        elif (None if known is None else dict(known)) != start:
+            for cache in (self._connected_hexes, self._connected_nodes, self._connected_paths,
+                          self._reachable_hexes, self._offered, self._walked_routes):
+                cache.pop(corporation, None)
+            return False
+        if known is None or dict(known) != routes:
+            self._remember(corporation, dict(routes))
+        return True
+
+    def _whole(self, corporation: Entity) -> None:
+        """Make sure the whole walk of ``corporation`` is known and has taught its routes."""
+        if corporation in self._untaught:
+            if self._teach(corporation):
+                return
+        elif corporation in self._connected_hexes:
+            return
+        self._compute(corporation)
+
     # -- a walk handed over ------------------------------------------------------------
 
     def walked(self, corporation: Entity) -> Walked | None:
         """What the whole walk of ``corporation`` found, if it was done since the last
         :meth:`clear`: to be handed to another graph of the same board by :meth:`adopt`."""
         routes = self._walked_routes.get(corporation)
-        if routes is None or corporation not in self._connected_hexes:
+        if routes is None or corporation not in self._connected_hexes or corporation in self._untaught:
             return None
         return (self._connected_hexes[corporation], self._connected_nodes[corporation],
                 self._connected_paths[corporation], self._reachable_hexes[corporation],
@@ -400,32 +532,32 @@ class TrackGraph:
         """{hex: [edges]}: hexes where the corporation may lay or upgrade track and the
         edges through which it reaches them."""
         r = self._connected_hexes.get(corporation)
-        if r is None:
-            self._compute(corporation)
+        if r is None or self._untaught:
+            self._whole(corporation)
             r = self._connected_hexes[corporation]
         return r
 
     def connected_nodes(self, corporation: Entity) -> dict[NodeBase, bool]:
         """{node: True}: nodes the corporation reaches (where it could token)."""
         r = self._connected_nodes.get(corporation)
-        if r is None:
-            self._compute(corporation)
+        if r is None or self._untaught:
+            self._whole(corporation)
             r = self._connected_nodes[corporation]
         return r
 
     def connected_paths(self, corporation: Entity) -> dict[Path, bool]:
         """{path: True}: track the corporation reaches."""
         r = self._connected_paths.get(corporation)
-        if r is None:
-            self._compute(corporation)
+        if r is None or self._untaught:
+            self._whole(corporation)
             r = self._connected_paths[corporation]
         return r
 
     def reachable_hexes(self, corporation: Entity) -> dict[Hex, bool]:
         """{hex: True}: hexes holding track the corporation reaches (where it can run)."""
         r = self._reachable_hexes.get(corporation)
-        if r is None:
-            self._compute(corporation)
+        if r is None or self._untaught:
+            self._whole(corporation)
             r = self._reachable_hexes[corporation]
         return r
 
@@ -435,7 +567,8 @@ class TrackGraph:
         and one optional, are reachable; train purchase: two mandatory stops."""
         r = self._routes.get(corporation)
         if r is None:
-            self._compute(corporation)
+            if corporation not in self._untaught or not self._teach(corporation):
+                self._compute(corporation)
             r = self._routes.get(corporation, {})
         return r
 
@@ -461,10 +594,12 @@ class TrackGraph:
 
         offered = self._offered.get(corporation)
         known = self._routes.get(corporation)
-        if offered is None and known is not None and known.get("route_train_purchase"):
+        untaught = offered is not None and corporation in self._untaught
+        if (offered is None or untaught) and known is not None and known.get("route_train_purchase"):
             # a whole walk would tell nothing new of its routes (a train-purchase route is
-            # remembered): walk only until a tokenable city is found
-            r = self._offers_any(corporation, wanted)
+            # remembered): walk only until a tokenable city is found (a kept walk untaught
+            # has the answer; it teaches when settled, as a walk cut short is done then)
+            r = any(wanted(n) for n in offered) if offered is not None else self._offers_any(corporation, wanted)
             self._pending[corporation] = True
             self._pending_at = board.state.version
             board.unsettled_graph = self
@@ -481,8 +616,8 @@ class TrackGraph:
         if not pending or self._pending_at != self.board.state.version:
             return
         for corporation in pending:
-            if corporation not in self._offered:
-                self._compute(corporation)
+            if corporation in self._untaught or corporation not in self._offered:
+                self._whole(corporation)
 
     def forget_pending(self) -> None:
         """Drop the whole walks :meth:`can_token` cut short, unwalked: for a board about to take a
@@ -567,8 +702,8 @@ class TrackGraph:
 
     def _offered_nodes(self, corporation: Entity) -> list[NodeBase]:
         r = self._offered.get(corporation)
-        if r is None:
-            self._compute(corporation)
+        if r is None or self._untaught:
+            self._whole(corporation)
             r = self._offered[corporation]
         return r
 
@@ -737,6 +872,13 @@ class TrackGraph:
 
     def _compute(self, corporation: Entity, one_token: City | None = None) -> _Reach:
         hexes, nodes, starts, offered = self._seed(corporation, one_token)
+        keep = self._kept is not None and one_token is None
+        seed: tuple[object, ...] = ()
+        counts: list[tuple[int, int]] = []
+        if keep:
+            skip_record = self._skip_paths(corporation) if self._skip_paths is not None else None
+            seed = (tuple((hx, tuple(e)) for hx, e in hexes.items()), tuple(nodes), tuple(starts), tuple(offered),
+                    skip_record)
         paths: dict[Path, bool] = {}
         board = self.board
 
@@ -794,7 +936,7 @@ class TrackGraph:
                     _walk_node(start, visited, walk_corp, {}, skip_paths, {}, skip_track, False, visit, WT,
                                board.blocks)
 
-            if routes.get("route_train_purchase"):
+            if not keep and routes.get("route_train_purchase"):
                 continue
             mandatory = optional = 0
             for n in local:
@@ -803,6 +945,9 @@ class TrackGraph:
                     mandatory += 1
                 elif kind == "optional":
                     optional += 1
+            counts.append((mandatory, optional))
+            if routes.get("route_train_purchase"):
+                continue
             if mandatory > 1:
                 routes["route_available"] = True
                 routes["route_train_purchase"] = True
@@ -817,6 +962,9 @@ class TrackGraph:
         if known is None or dict(known) != routes:
             self._remember(corporation, routes)
         self._walked_routes[corporation] = (None if known is None else dict(known), dict(routes))
+        self._untaught.pop(corporation, None)
+        if self._kept is not None:
+            self._kept[corporation] = (seed, tuple(counts))
         self._connected_hexes[corporation] = result_hexes
         self._connected_nodes[corporation] = nodes
         self._connected_paths[corporation] = paths

@@ -206,6 +206,7 @@ class Board1822(Board):
 class Game1822(Game):
     IN_PLACE: ClassVar[tuple[str, ...]] = (*Game.IN_PLACE, "phase_revenue", "player_debt", "company_trains")
     CURRENCY = "£%s"
+    GRAPH_KEEPS_WALKS = True  # (no graph hooks: a walk depends on the tiles and tokens it reached only)
     IPO_NAME = "Treasury"
     # attributes of the 1822 game that are not set in its __init__
     board: Board1822
@@ -914,8 +915,7 @@ class Game1822(Game):
                 if st is not None and st.route_info is not saved:
                     # forget it, and what the graphs learnt meanwhile (they would not learn it
                     # again), as the core does around legal_actions()
-                    st.route_info = saved
-                    self.board.forget_views()
+                    self.board.restore_route_info(saved)
         return probe()
 
     def live_city(self, cid):
