@@ -182,3 +182,15 @@ def test_a_copys_certificates_are_its_own(path):
     assert holdings(g) == before
     assert full_state(g) == state
     assert all(s.owner.certificates.count(s) == 1 for h in [*g.players, *g.corporations] for s in h.certificates)
+
+
+@needs_logs
+def test_an_attribute_named_an_atom_holding_anything_else_is_reported():
+    # a copy takes ``CLONE_ATOMS`` attributes as they are: one holding a container would be
+    # shared by the copies, so the copies' check names it
+    g, _ = loaded(LOGS[0])
+    c = g.copy()
+    share = next(s for corp in g.corporations for s in corp.shares)
+    share.percent = [share.percent]
+    found = shared_state(g, c)
+    assert any("CLONE_ATOMS" in p and p.endswith("holds a list)") for p in found), found

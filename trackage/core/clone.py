@@ -14,6 +14,9 @@ steps, the title's own records). :func:`clone` copies the state and shares the c
   by state objects whose values are replaced, never changed in place, e.g. a stale track
   graph's results per corporation: the copy's dict has the copied keys and the same values)
   and to drop (``CLONE_SKIP``);
+* a class may name attributes that only ever hold atoms (``CLONE_ATOMS``: numbers,
+  strings, booleans, None): the copy takes them as they are without looking at them
+  (:func:`shared_state` reports one found holding anything else);
 * tuples of shared things are shared; lists, dicts and sets are copied; bound methods are
   rebound to the copy of their object.
 
@@ -45,7 +48,8 @@ T = TypeVar("T")
 _TAKEN: set[type] = set(_ATOMS)
 _SHARE = object()
 _DROP = object()
-_POLICIES = (("CLONE_SKIP", "skip"), ("CLONE_SHARE", "share"), ("CLONE_SHALLOW", "shallow"), ("CLONE_KEYS", "keys"))
+_POLICIES = (("CLONE_SKIP", "skip"), ("CLONE_SHARE", "share"), ("CLONE_ATOMS", "atom"), ("CLONE_SHALLOW", "shallow"),
+             ("CLONE_KEYS", "keys"))
 # each (class, attribute)'s policy as it is asked (a memo of classes, like ``_copiers``)
 _POLICY_OF: dict[tuple[type, str], str] = {}
 
@@ -63,7 +67,7 @@ def _policy(cls: type, name: str) -> str:
 
 def held_attributes(o: Any) -> Iterator[tuple[str, str, Any]]:
     """The attributes state object ``o`` holds, as a copy takes them: (name, policy, value),
-    the policy one of "deep", "share", "shallow", "keys", "skip" (see ``_make_copier``)."""
+    the policy one of "deep", "share", "atom", "shallow", "keys", "skip" (see ``_make_copier``)."""
     t = type(o)
     for name in [*getattr(o, "__dict__", {}), *_slot_names(t)]:
         try:
@@ -149,7 +153,8 @@ def _make_copier(cls: type) -> Any:
                  "        setattr_(n, '__dict__', nd)"]
     for name in slots:
         p = policies.get(name, "deep")
-        value = {"deep": "v if type(v) in A else C(v, m)", "share": "v", "skip": "None"}.get(
+        # (the empty tuple, held by every holder of nothing, is taken without a look)
+        value = {"deep": "v if type(v) in A or v is E else C(v, m)", "share": "v", "atom": "v", "skip": "None"}.get(
             p, f"take(p_{name}, v, m, C, A)")
         store = f"n.{name} = {value}" if plain_store else f"setattr_(n, {name!r}, {value})"
         code += ["    try:", f"        v = o.{name}", "    except AttributeError:", "        pass", "    else:",
@@ -158,8 +163,8 @@ def _make_copier(cls: type) -> Any:
         code.append("    n.__class__ = cls")
     code.append("    return n")
     # (a shared attribute is in the dict's copy as it is)
-    policy_items = tuple((k, p) for k, p in policies.items() if p != "share")
-    space: dict[str, Any] = {"new": object.__new__, "cls": cls, "twin": twin, "setattr_": object.__setattr__,
+    policy_items = tuple((k, p) for k, p in policies.items() if p not in ("share", "atom"))
+    space: dict[str, Any] = {"E": (), "new": object.__new__, "cls": cls, "twin": twin, "setattr_": object.__setattr__,
                              "take": _take,
                              "policies": policies, "policy_items": policy_items}
     space.update({"p_" + name: policies.get(name, "deep") for name in slots})
@@ -199,6 +204,13 @@ def _copy_dict(o: Any, m: dict[int, Any], C: Callable[[Any, dict[int, Any]], Any
 
 def _copy_tuple(o: Any, m: dict[int, Any], C: Callable[[Any, dict[int, Any]], Any], A: set[type],
                 target: Any = None) -> Any:
+    if len(o) == 1:
+        # (most tuples copied hold one thing: a holder's one certificate, a city's one token)
+        x = o[0]
+        y = x if type(x) in A else C(x, m)
+        r = o if y is x else (y,)
+        m[id(o)] = r
+        return r
     items = [x if type(x) in A else C(x, m) for x in o]
     r = o if all(map(is_, items, o)) else tuple(items)
     m[id(o)] = r
@@ -282,9 +294,11 @@ def clone_into(src: T, dst: T) -> None:
 
 def shared_state(original: object, copy: object) -> list[str]:
     """Paths to mutable state that ``copy`` shares with ``original`` (a test helper: a correct
-    copy shares only catalogue objects, shared attributes and atoms)."""
+    copy shares only catalogue objects, shared attributes and atoms), and to attributes named
+    in ``CLONE_ATOMS`` that hold anything but an atom."""
     seen: set[int] = set()
     mine: dict[int, str] = {}
+    not_atoms: list[str] = []
 
     def collect(o: Any, path: str, out: dict[int, str], visit_shared: bool) -> None:
         if id(o) in seen:
@@ -313,6 +327,8 @@ def shared_state(original: object, copy: object) -> list[str]:
             collect(o.__self__, f"{path}.__self__", out, visit_shared)
         else:
             for name, policy, v in held_attributes(o):
+                if policy == "atom" and type(v) not in _ATOMS:
+                    not_atoms.append(f"{path}.{name} (CLONE_ATOMS, holds a {type(v).__name__})")
                 if policy in ("share", "skip") or any(
                         name in c2.__dict__.get("CLONE_SHARE", ()) or name in c2.__dict__.get("CLONE_SKIP", ())
                         for c2 in t.__mro__):
@@ -332,4 +348,4 @@ def shared_state(original: object, copy: object) -> list[str]:
     seen.clear()
     theirs: dict[int, str] = {}
     collect(copy, "copy", theirs, True)
-    return sorted(mine[i] for i in set(mine) & set(theirs))
+    return sorted(mine[i] for i in set(mine) & set(theirs)) + sorted(set(not_atoms))

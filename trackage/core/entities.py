@@ -87,6 +87,7 @@ def without(items: Sequence[T], item: T) -> tuple[T, ...]:
 
 class Player(CashHolder, ShareHolder):
     __slots__ = ("bankrupt", "cash", "companies", "id", "name", "passed", "penalty")
+    CLONE_ATOMS = ("bankrupt", "cash", "id", "name", "passed", "penalty")  # (as a company's)
     is_player = True
 
     def __init__(self, pid: Any, name: str):
@@ -133,6 +134,9 @@ class Company(Kinds):
     # the title's data for it (catalogue); and its abilities, replaced, never changed in
     # place once the game is set up (a title that uses one up replaces it: see 1822's)
     CLONE_SHARE = ("data", "abilities")
+    # (slots that only ever hold numbers, strings, booleans or None: a copy takes them as
+    # they are, see ``clone``)
+    CLONE_ATOMS = ("closed", "max_price", "min_price", "name", "revenue", "sym", "value")
     is_company = True
     # a title's price range for buying it in (None unless the title sets them)
     min_price: int | None
@@ -174,6 +178,7 @@ class Company(Kinds):
 
 class Share(Tracked):
     __slots__ = ("buyable", "corporation", "counts_for_limit", "index", "owner", "percent", "president")
+    CLONE_ATOMS = ("buyable", "counts_for_limit", "index", "percent", "president")  # (as a company's)
 
     def __init__(self, corporation: Corporation, index: int, percent: int, president: bool):
         self.corporation = corporation
@@ -261,6 +266,10 @@ class Corporation(CashHolder, ShareHolder):
     # plain keys and records, a dict replaced on every record (:func:`record_operation`),
     # never changed in place, so copies of the game share it
     CLONE_SHARE = ("data", "coordinates", "city", "token_prices", "operating_history")
+    # (slots that only ever hold numbers, strings, booleans or None, as a company's)
+    CLONE_ATOMS: tuple[str, ...] = (
+        "_floated", "capitalization", "cash", "closed", "float_percent", "floatable", "ipoed",
+        "max_ownership_percent", "min_price", "name", "price_multiplier", "share_percent", "sym", "type")
 
     is_corporation = True
 
@@ -400,6 +409,7 @@ class Minor(CashHolder):
                  "operating_history", "owner", "sym", "tokens", "trains", "type")  # as a corporation's
     # the title's data for it, and the operating history (as a corporation's)
     CLONE_SHARE: tuple[str, ...] = ("data", "coordinates", "city", "operating_history")
+    CLONE_ATOMS: tuple[str, ...] = ("_floated", "cash", "closed", "name", "sym", "type")  # (as a company's)
     is_minor = True
     share_price = None
     par_price = None

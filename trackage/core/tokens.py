@@ -38,6 +38,10 @@ class Token(Tracked):
         "used",
     )
 
+    # (slots that only ever hold numbers, strings, booleans or None: a copy takes them as they
+    # are, see ``clone``)
+    CLONE_ATOMS = ("extra", "location_type", "price", "status", "type", "used")
+
     def __init__(self, corporation: Any, price: int = 0, type: str = "normal"):
         self.corporation = corporation
         self.price = price
