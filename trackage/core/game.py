@@ -106,10 +106,10 @@ class Game(Tracked):
     # history and the pipeline's own flags
     STATE_EXCLUDE: tuple[str, ...] = ("snapshots", "redo_stack", "_gate", "_unlisted", "_asking",
                                       "_rewinds", "_moves", "_listing", "_listing_busy", "_suggested", "_suggesting",
-                                      "check_programs")
+                                      "_run_checks", "_checked_run", "check_programs")
     # (the listing's memo and its key belong to this game object: a copy starts without them)
     CLONE_SKIP: tuple[str, ...] = ("_gate", "_unlisted", "_asking", "_moves", "_listing", "_listing_busy", "_rewinds",
-                                   "_suggested", "_suggesting")
+                                   "_suggested", "_suggesting", "_run_checks", "_checked_run")
     SNAPSHOT_EVERY = 16
     # older than SNAPSHOT_SPARSE_AFTER actions, only every SNAPSHOT_SPARSE_EVERY-th snapshot is
     # kept: a long game's history stays a few dozen copies (the collector scans every one of
@@ -131,6 +131,10 @@ class Game(Tracked):
     # the router's suggested runs of the state at _moves, by entity (trackage.core.suggestion)
     _suggested: tuple[int, dict[tuple[str, str], dict[str, Any] | None]] | None = None
     _suggesting = False  # the run step lists its run_routes with the suggestion
+    # the log-form checks made while the router suggests a run, by entries (trackage.core.routes)
+    _run_checks: dict[str, list[Any]] | None = None
+    # the suggested run's checked revenues (state number, board version, entity, trains, entries)
+    _checked_run: tuple[int, Any, Any, tuple[str, ...], str, list[Any]] | None = None
     # live play (process() outside a log import) accepts exactly what legal_actions() lists
     LISTED_ONLY = True
     # a log's auto actions are compared with what the programs make (trackage.core.programs) in
