@@ -105,10 +105,10 @@ class Game(Tracked):
     # history and the pipeline's own flags
     STATE_EXCLUDE: tuple[str, ...] = ("snapshots", "redo_stack", "_gate", "_unlisted", "_asking",
                                       "_rewinds", "_moves", "_listing", "_listing_busy", "_suggested", "_suggesting",
-                                      "check_programs", "untracked")
+                                      "_run_checks", "_checked_run", "check_programs", "untracked")
     # (the listing's memo and its key belong to this game object: a copy starts without them)
     CLONE_SKIP: tuple[str, ...] = ("_gate", "_unlisted", "_asking", "_moves", "_listing", "_listing_busy", "_rewinds",
-                                   "_suggested", "_suggesting")
+                                   "_suggested", "_suggesting", "_run_checks", "_checked_run")
     # the board's track graph carries each corporation's walk over to a new board version
     # that did not change what it walked (TrackGraph.keep_walks), instead of walking again
     GRAPH_KEEPS_WALKS: ClassVar[bool] = False
@@ -136,6 +136,10 @@ class Game(Tracked):
     # the router's suggested runs of the state at _moves, by entity (trackage.core.suggestion)
     _suggested: tuple[int, dict[tuple[str, str], dict[str, Any] | None]] | None = None
     _suggesting = False  # the run step lists its run_routes with the suggestion
+    # the log-form checks made while the router suggests a run, by entries (trackage.core.routes)
+    _run_checks: dict[str, list[Any]] | None = None
+    # the suggested run's checked revenues (state number, board version, entity, trains, entries)
+    _checked_run: tuple[int, Any, Any, tuple[str, ...], str, list[Any]] | None = None
     # live play (process() outside a log import) accepts exactly what legal_actions() lists
     LISTED_ONLY = True
     # a log's auto actions are compared with what the programs make (trackage.core.programs) in

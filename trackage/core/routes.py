@@ -1219,7 +1219,40 @@ def revenues_for_action(game: Game, entity: Entity, route_dicts: list[dict[str, 
     routes = routes_from_log(rules, route_dicts, trains)
     for r in routes:
         r._revenue = None
-    return [r.revenue(recompute=True) for r in routes]
+    out = [r.revenue(recompute=True) for r in routes]
+    checks = game._run_checks
+    if checks is not None:  # the router is suggesting a run: its checks are remembered
+        key = _entries_key(route_dicts, trains)
+        if key is not None:
+            checks[key] = list(out)
+    return out
+
+
+def _entries_key(route_dicts: Sequence[Any], trains: dict[Any, Train]) -> str | None:
+    """The exact form of a run's entries with the trains it may use (a memo key), or None when
+    they are not plain data."""
+    import json
+
+    try:
+        return json.dumps([sorted(map(str, trains)), route_dicts], sort_keys=True)
+    except (TypeError, ValueError):
+        return None
+
+
+def _checked_revenues(game: Game, entity: Entity, routes: list[Any], trains: dict[Any, Train]) -> list[Any] | None:
+    """The revenues the engine itself worked out for exactly these entries when it suggested
+    them as ``entity``'s run in the state just before this action (``process()`` numbers the
+    state anew before the rules run), or None: anything else is checked in full."""
+    memo = game._checked_run
+    if memo is None:
+        return None
+    moves, version, who, names, key, revenues = memo
+    board = game.board
+    if (moves + 1 != game._moves or who is not entity or board is None or version != board.state.version
+            or names != tuple(map(str, trains)) or _entries_key(routes, trains) != key):
+        return None
+    game._checked_run = None  # used once
+    return list(revenues)
 
 
 def evaluate_routes(game: Game, entity: Entity, routes: list[Any],
@@ -1239,7 +1272,9 @@ def evaluate_routes(game: Game, entity: Entity, routes: list[Any],
             raise GameError(f"{ran.id} already ran this operating round", rule="train-operated")
     computed = None
     try:
-        computed = game.compute_route_revenues(entity, routes, trains)
+        computed = _checked_revenues(game, entity, routes, trains) if routes else None
+        if computed is None:
+            computed = game.compute_route_revenues(entity, routes, trains)
     except GameError as e:
         if not game.loading or game.strict:
             raise
@@ -1264,9 +1299,21 @@ def evaluate_routes(game: Game, entity: Entity, routes: list[Any],
 def suggest_routes(game: Game, entity: Entity) -> list[dict[str, Any]]:
     """The best routes the router finds for ``entity`` within the game's ``ROUTER_WORK``
     (proven optimal unless the state is very large); none when it finds none."""
-    try:
-        from ..router import optimal_routes
+    from ..router import optimal_routes
 
-        return optimal_routes(game, entity, work_limit=game.ROUTER_WORK).routes
+    checks: dict[str, list[Any]] = {}
+    outer, game._run_checks = game._run_checks, checks
+    try:
+        found: list[dict[str, Any]] = optimal_routes(game, entity, work_limit=game.ROUTER_WORK).routes
     except GameError:  # a bot's helper: an empty run is always legal
         return []
+    finally:
+        game._run_checks = outer
+    # the router checked the run it returns in its log form, as process() will: the revenues
+    # of exactly these entries are remembered for this state (see evaluate_routes)
+    trains: dict[Any, Train] = {t.id: t for t in game.route_trains(entity)}
+    key = _entries_key(found, trains) if found and game.board is not None else None
+    revenues = checks.get(key) if key is not None else None
+    if key is not None and revenues is not None and game.board is not None:
+        game._checked_run = (game._moves, game.board.state.version, entity, tuple(map(str, trains)), key, revenues)
+    return found

@@ -443,11 +443,15 @@ def _optimal_routes(game: Game, entity: Operator | None, time_limit: float | Non
     # walked last and pruned (see below); first only its best routes
     pruned = _pruned_kind(rules, entity, trains, kind_of, kind_train) if len(trains) > 1 else None
 
+    walked_before: dict[str | None, int] = {}
+
     def links_of(train: Train) -> Links:
         skip = rules.skip_route_track_type(train)
         links = links_by_track.get(skip)
         if links is None:
-            links = links_by_track[skip] = Links(game.board, skip)
+            # the path walks depend on the board's tiles alone: kept per board version
+            links = links_by_track[skip] = game.board.derived(("router links", skip), partial(Links, game.board, skip))
+            walked_before[skip] = links.walked
         return links
 
     plans = {key: _Plan(game, rules, entity, train, links_of(train), tokened, key_bit, work_limit)
@@ -674,7 +678,7 @@ def _optimal_routes(game: Game, entity: Operator | None, time_limit: float | Non
         logs = None
     for t in order:
         stats.candidates[t.id] = len(kinds[kind_of[t]].cands)
-    stats.links_walked = sum(lk.walked for lk in links_by_track.values())
+    stats.links_walked = sum(lk.walked - walked_before[k] for k, lk in links_by_track.items())
     if logs is None:
         logs = logs_of(best_choice) if best[0] > 0 else []
     optimal = finished and not stats.bad_bounds and not stats.exhausted
