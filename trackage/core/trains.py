@@ -46,13 +46,13 @@ class Train(Tracked):
         "unlimited",
         "variants",
     )
-    # the title's data for it; and its events, distance and rust/obsolescence/availability
-    # rules (the spec's values), replaced (never changed in place) when the train is bought or
-    # a variant chosen (or, in 1858, its rust set), so copies of a game share them
-    CLONE_SHARE = ("spec", "variants", "events", "distance", "rusts_on", "obsolete_on", "available_on")
-    # (slots that only ever hold numbers, strings, booleans or None: taken as they are)
+    # the title's data for it; and its events and distance rules, replaced (never changed in
+    # place) when the train is bought or a variant chosen, so copies of a game share them
+    CLONE_SHARE = ("spec", "variants", "events", "distance")
+    # (slots that only ever hold numbers, strings, booleans or None: taken as they are; the
+    # rust/obsolescence/availability rules are a train name or None, and stay in full_state)
     CLONE_ATOMS = ("base", "buyable", "index", "multiplier", "name", "obsolete", "operated", "price", "reserved",
-                   "rusted", "unlimited")
+                   "rusted", "unlimited", "rusts_on", "obsolete_on", "available_on")
 
     def __init__(self, spec: dict[str, Any], index: int):
         self.spec = spec
