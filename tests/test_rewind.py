@@ -168,3 +168,33 @@ def test_a_trial_on_the_game_leaves_it_as_it_was(title: str, seed: int, decision
     monkeypatch.setattr(Pipeline, "trial", checked)
     _play(_game(title, seed), random.Random(seed), decisions)
     assert seen
+
+
+def _barrier_free_twins(root: object) -> int:
+    """Objects reachable from ``root`` (every referent: catalogue and derived views included)
+    that are still barrier-free twins made by ``building_untracked``."""
+    import gc
+
+    seen, todo, twins = {id(root)}, [root], 0
+    while todo:
+        o = todo.pop()
+        if isinstance(o, Tracked) and type(o).__dict__.get("TRACKED_CLASS") is not None:
+            twins += 1
+        for r in gc.get_referents(o):
+            if id(r) not in seen and not isinstance(r, (type, str, int, float)):
+                seen.add(id(r))
+                todo.append(r)
+    return twins
+
+
+@pytest.mark.parametrize("title", TITLES)
+def test_a_new_game_is_made_tracked_whole_at_its_first_recorded_action(title: str) -> None:
+    # new_game builds barrier-free twins (nothing records a game being made); the first live
+    # action turns every one the game reaches back into its class, its snapshots included
+    # (the walk skips the catalogue and derived views: none may hold a game's state object)
+    game = _game(title, 3)
+    assert game.untracked and _barrier_free_twins(game) > 0
+    _play(game, random.Random(3), 30)
+    assert not game.untracked
+    assert _barrier_free_twins(game) == 0
+    assert _barrier_free_twins(game.copy()) == 0

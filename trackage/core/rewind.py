@@ -218,6 +218,18 @@ def make_tracked(game: Any) -> None:
     todo = [game]
     pop, push = todo.pop, todo.extend
     setattr_ = object.__setattr__
+    # what the walk does not enter, by type: atoms, functions and classes, and the catalogue
+    # and derived views (shared by every game of the process, or rebuilt: no game's state
+    # object lives in them; the tiles' shared memos grow with every game played)
+    passed: dict[type, bool] = {}
+
+    def passes(t: type) -> bool:
+        p = passed.get(t)
+        if p is None:
+            p = passed[t] = (t in _LEAVES or issubclass(t, type) or bool(getattr(t, "CATALOGUE", False))
+                             or bool(getattr(t, "DERIVED", False)))
+        return p
+
     while todo:
         o = pop()
         cls = type(o)
@@ -227,7 +239,6 @@ def make_tracked(game: Any) -> None:
             d = getattr(o, "__dict__", None)
             if d and d.get("untracked"):
                 d["untracked"] = False  # (a snapshot of the game, made tracked with it)
-        fresh = [r for r in gc.get_referents(o)
-                 if id(r) not in seen and type(r) not in _LEAVES and not isinstance(r, type)]
+        fresh = [r for r in gc.get_referents(o) if id(r) not in seen and not passes(type(r))]
         seen.update(id(r) for r in fresh)
         push(fresh)
