@@ -595,14 +595,6 @@ class Game(Tracked):
             return self.upgrade_memo_key(hex_, old, new)
         return key
 
-    def upgrade_memo_hex_key(self, hex_: Hex, old: Placed) -> tuple[Any, ...] | None:
-        """The part of :meth:`upgrade_memo_key` that the hex and ``old`` make, when the rest
-        of it is the new tile's name and spec only: the tile-lay listing then remembers, by
-        this and the listed tiles' names and specs, which of them upgrade ``old`` in which
-        rotations (one look-up per hex instead of one per tile). Default: None (no such part:
-        a key per tile)."""
-        return None
-
     def upgrade_ruled_out(self, old: Placed, new: Placed) -> bool:
         """True when no rotation of ``new`` (a tile off the map, in rotation 0) upgrades
         ``old``, by the rules of :meth:`upgrades_to` that do not read the new tile's rotation:
@@ -645,45 +637,27 @@ class Game(Tracked):
         # answers for the candidate copy on any hex
         shape = self.board.supply.shape
         seen = [(t, shape(t.name)) for t in candidates.values()]
-        listed = tuple((t.name, t.spec) for t in candidates.values())
         for hex_, _edges in connected.items():
             old = self.board.tile(hex_)
             memo = self.upgrade_memo(old)  # a pure function of its key
-            hex_key = self.upgrade_memo_hex_key(hex_, old)
-            upgrades = None if hex_key is None else memo.get(("listed", hex_key, listed))
-            if upgrades is None:
-                upgrades = self._listed_upgrades(hex_, old, seen, memo)
-                if hex_key is not None:
-                    memo[("listed", hex_key, listed)] = upgrades
+            memo_key = self.upgrade_memo_keys(hex_, old)
             rotation_ok: Callable[[Placed], bool] | None = None  # the hex's, once a tile needs it
-            for i, rel in upgrades:
-                t, view = seen[i]
+            for t, view in seen:
+                key = memo_key(t)
+                rel = memo.get(key)
+                if rel is None:
+                    rel = () if self.upgrade_ruled_out(old, placed_tile(view, 0, None)) else \
+                        tuple((r - old.rotation) % 6 for r in range(6)
+                              if self.upgrades_to(old, placed_tile(view, r, None)))
+                    memo[key] = rel
+                if not rel:
+                    continue
                 if rotation_ok is None:
                     rotation_ok = self.tile_rotation_check(entity, hex_)
                 for r in sorted((x + old.rotation) % 6 for x in rel):
                     if rotation_ok(placed_tile(view, r, None)):
                         out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
         return out
-
-    def _listed_upgrades(self, hex_: Hex, old: Placed, seen: list[tuple[Tile, Tile]],
-                         memo: dict[Any, Any]) -> tuple[tuple[int, tuple[int, ...]], ...]:
-        """(index in ``seen``, rotations relative to ``old``'s) of each listed tile (with its
-        shape) that upgrades ``old`` on ``hex_`` in some rotation, remembered per tile in
-        ``memo`` (the upgrade memo) by :meth:`upgrade_memo_key`."""
-        memo_key = self.upgrade_memo_keys(hex_, old)
-        placed_tile = self.board.placed_tile
-        out = []
-        for i, (t, view) in enumerate(seen):
-            key = memo_key(t)
-            rel = memo.get(key)
-            if rel is None:
-                rel = () if self.upgrade_ruled_out(old, placed_tile(view, 0, None)) else \
-                    tuple((r - old.rotation) % 6 for r in range(6)
-                          if self.upgrades_to(old, placed_tile(view, r, None)))
-                memo[key] = rel
-            if rel:
-                out.append((i, rel))
-        return tuple(out)
 
     def place_home_token(self, corp: Any) -> None:
         """Put the corporation's first token in its home city (reserved one first)."""

@@ -905,14 +905,6 @@ class Game1822(Game):
         d35 = hex_.id == "D35"
         return lambda new: (*head, new.name, d35, new.spec)
 
-    def upgrade_memo_hex_key(self, hex_, old):
-        # upgrade_memo_key's but the new tile's name and spec (a tuple of its own: no key of
-        # one tile has this length)
-        b = self.board
-        fl = b.future_label(hex_)
-        return (old.spec, old.name, old.color, b.labels(hex_), (fl.label, fl.color) if fl is not None else None,
-                hex_.id == "D35")
-
     def legal_tile_rotation(self, entity, hex_, tile):
         if self.__dict__.get("_probing"):
             return trackrights.legal_tile_rotation(self, entity, hex_, tile)
