@@ -599,6 +599,13 @@ class Game(Tracked):
             return self.upgrade_memo_key(hex_, old, new)
         return key
 
+    def upgrade_ruled_out(self, old: Placed, new: Placed) -> bool:
+        """True when no rotation of ``new`` (a tile off the map, in rotation 0) upgrades
+        ``old``, by the rules of :meth:`upgrades_to` that do not read the new tile's rotation:
+        the tile-lay listing asks it once per tile before asking ``upgrades_to`` of each
+        rotation. Default: False (each rotation asked)."""
+        return False
+
     def upgrade_memo(self, old: Placed) -> dict[Any, Any]:
         """Where the rotations of the upgrades of ``old`` are remembered, by
         :meth:`upgrade_memo_key`: with the old tile's spec, shared by all the title's games,
@@ -643,8 +650,9 @@ class Game(Tracked):
                 key = memo_key(t)
                 rel = memo.get(key)
                 if rel is None:
-                    rel = tuple((r - old.rotation) % 6 for r in range(6)
-                                if self.upgrades_to(old, placed_tile(view, r, None)))
+                    rel = () if self.upgrade_ruled_out(old, placed_tile(view, 0, None)) else \
+                        tuple((r - old.rotation) % 6 for r in range(6)
+                              if self.upgrades_to(old, placed_tile(view, r, None)))
                     memo[key] = rel
                 if not rel:
                     continue

@@ -1525,13 +1525,22 @@ def upgrades_to_correct_city_town(from_tile: Placed, to_tile: Placed, ignore_num
     """Town counts equal; city counts equal unless labelled (or ``ignore_num_cities``);
     multi-city edge groups kept; a labelled city tile keeps at least one city; a white OO
     hex needs a two-city tile."""
+    if not upgrades_to_correct_city_counts(from_tile, to_tile, ignore_num_cities, from_label):
+        return False
+    return not (len(from_tile.cities) > 1 and len(to_tile.cities) > 1
+                and not from_tile.city_town_edges_are_subset_of(to_tile.city_town_edges))
+
+
+def upgrades_to_correct_city_counts(from_tile: Placed, to_tile: Placed, ignore_num_cities: bool = False,
+                                    from_label: object = PRINTED) -> bool:
+    """The rules of :func:`upgrades_to_correct_city_town` that read no rotation (all but the
+    multi-city edge groups): town counts equal; city counts equal unless labelled (or
+    ``ignore_num_cities``); a labelled city tile keeps at least one city; a white OO hex needs
+    a two-city tile."""
     if len(from_tile.towns) != len(to_tile.towns):
         return False
     label = from_tile.label if from_label is PRINTED else from_label
     if not label and len(from_tile.cities) != len(to_tile.cities) and not ignore_num_cities:
-        return False
-    if (len(from_tile.cities) > 1 and len(to_tile.cities) > 1
-            and not from_tile.city_town_edges_are_subset_of(to_tile.city_town_edges)):
         return False
     if label and from_tile.cities and not to_tile.cities:
         return False

@@ -18,8 +18,14 @@ from ...core.game import Game
 from ...core.market import StockMarket
 from ...core.money import pay
 from ...core.round import OperatingRound, Round, StockRound
+from ...core.tiles import (
+    PRINTED,
+    tile_paths_kept,
+    upgrades_to_correct_city_counts,
+    upgrades_to_correct_color,
+    upgrades_to_correct_label,
+)
 from ...core.tiles import upgrades_to as core_upgrades_to
-from ...core.tiles import upgrades_to_correct_color
 from ...core.tokens import Token
 from . import (
     bidboxes,
@@ -827,6 +833,29 @@ class Game1822(Game):
             return False
         return core_upgrades_to(old_tile, new_tile, special=getattr(self, "_special_lay", False),
                                 **self.board.upgrade_labels(old_tile))
+
+    def upgrade_ruled_out(self, old_tile, new_tile) -> bool:
+        # upgrades_to's rules that read no rotation: D35's, the colour, the small station to
+        # plain track rule (rotation-free whole), then the core rule's old track kept (under
+        # any rotation), labels and city and town counts; only the multi-city edge groups
+        # (asked per rotation by upgrades_to) are left out
+        if old_tile.hex is not None and old_tile.hex.id == "D35" and old_tile.color == "white":
+            return new_tile.name != "57"
+        if not upgrades_to_correct_color(old_tile, new_tile):
+            return True
+        if old_tile.name in self.TRACK_TOWN and new_tile.name in self.TRACK_PLAIN:
+            colors = self.COLORS
+            return not (old_tile.color in colors and new_tile.color in colors
+                        and colors.index(new_tile.color) == colors.index(old_tile.color) + 1)
+        if not tile_paths_kept(old_tile, new_tile):
+            return True
+        if getattr(self, "_special_lay", False):
+            return False
+        labels = self.board.upgrade_labels(old_tile)
+        if not upgrades_to_correct_label(old_tile, new_tile, labels.get("from_label", PRINTED),
+                                         labels.get("from_future_label", PRINTED)):
+            return True
+        return not upgrades_to_correct_city_counts(old_tile, new_tile, labels.get("from_label", PRINTED))
 
     # ------------------------------------------------------------ private companies' tile lays
     def extra_share_holders(self) -> list:

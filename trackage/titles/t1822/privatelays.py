@@ -391,5 +391,8 @@ def _upgrade_rotations(game: Game1822, hex_, old, tile) -> tuple[int, ...]:
     rots = memo.get(key)
     if rots is None:
         view = game.board.supply.shape(tile.name)
-        rots = memo[key] = tuple(r for r in range(6) if game.upgrades_to(old, game.board.placed_tile(view, r, None)))
+        placed_tile = game.board.placed_tile
+        # (the rules that read no rotation asked once, before the six rotations)
+        rots = memo[key] = () if game.upgrade_ruled_out(old, placed_tile(view, 0, None)) else \
+            tuple(r for r in range(6) if game.upgrades_to(old, placed_tile(view, r, None)))
     return rots
