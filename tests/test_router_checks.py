@@ -9,6 +9,7 @@ import random
 import pytest
 from router_states import log_state
 
+from trackage.core.rewind import state_class
 from trackage.core.routes import rules_for
 from trackage.router import optimal_routes, solve
 from trackage.router.candidates import build_route
@@ -65,7 +66,7 @@ def test_a_best_run_that_does_not_rebuild_is_searched_again(monkeypatch):
     game, entity = log_state(*STATES[0])
     first = optimal_routes(game, entity)
     assert first.optimal and first.stats.unlogged == 0
-    real = type(game).compute_route_revenues
+    real = state_class(game).compute_route_revenues
     bad = {tuple(sorted(str(r) for r in first.routes))}
 
     def compute(self, ent, routes, trains):
@@ -74,7 +75,7 @@ def test_a_best_run_that_does_not_rebuild_is_searched_again(monkeypatch):
             return [v - 10 for v in got]  # this run does not rebuild to its revenue
         return got
 
-    monkeypatch.setattr(type(game), "compute_route_revenues", compute)
+    monkeypatch.setattr(state_class(game), "compute_route_revenues", compute)
     again = optimal_routes(game, entity)
     assert again.stats.unlogged >= 2  # the final check, then the eager search's check
     assert tuple(sorted(str(r) for r in again.routes)) not in bad

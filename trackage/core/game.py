@@ -118,14 +118,16 @@ class Game(Tracked):
     # them at each full collection), and an undo that far back replays at most that many actions
     SNAPSHOT_SPARSE_AFTER = 256
     SNAPSHOT_SPARSE_EVERY = 256
-    # live play copies the game before every LIVE_SNAPSHOT_EVERY-th action only (the same
-    # positions the history keeps, so no copy is taken to be thrown away), for undos further
-    # back than the records below (they replay fewer than this many actions)
-    LIVE_SNAPSHOT_EVERY = 16
+    # live play copies the game before every LIVE_SNAPSHOT_EVERY-th action only (positions
+    # the history keeps, so no copy is taken to be thrown away), for undos further back than
+    # the records below (they replay fewer than this many actions); a copy costs 0.3-0.8 ms
+    # and its garbage the collector's time, so every 64th (every 16th cost ~5% of a decision)
+    LIVE_SNAPSHOT_EVERY = 64
     # live play records what each action changes (trackage.core.rewind), so that a refusal and
-    # an undo put back just that; the records of the last REWIND_KEEP actions are kept
+    # an undo put back just that; the records of the last REWIND_KEEP actions are kept (as many
+    # as the snapshots' spacing: an undo within them replays nothing)
     REWIND = True
-    REWIND_KEEP = 32
+    REWIND_KEEP = 64
     _rewinds: tuple[tuple[Any, tuple[int, int, int]], ...] = ()  # (record, lengths of actions, log, warnings before)
     # made of barrier-free twins (a new game, a log import: trackage.core.rewind); the first
     # record made of it makes it tracked

@@ -183,6 +183,13 @@ def untracked_twin(cls: type) -> type:
                                        "__delattr__": object.__delattr__, "__module__": cls.__module__})
 
 
+def state_class(obj: object) -> type:
+    """The class ``obj``'s rules are written in: its own, or, for a barrier-free twin, the class
+    it stands for (patch or compare this one; a new game is a twin until its first action)."""
+    cls = type(obj)
+    return cls.__dict__.get("TRACKED_CLASS") or cls
+
+
 @cache
 def untracked_class(cls: type) -> type:
     """The barrier-free twin made where nothing records (:func:`building_untracked`) for
