@@ -169,7 +169,7 @@ class Board(Tracked):
                  impassable_colors: Iterable[str] | None) -> None:
         self.game = game
         self.supply = TileSupply(supply_data)
-        self.hexmap = HexMap.build(map_data, impassable_colors)
+        self.hexmap = HexMap.shared_build(map_data, impassable_colors)
         st = self.state = BoardState()
         for h in self.hexmap.hexes:
             st.tile_at[h.id] = h.original_tile
@@ -348,7 +348,7 @@ class Board(Tracked):
         it are done): the placements the game ever looked at are reference cycles, each tile
         with its nodes and paths, and so are freed at once instead of by a full collection."""
         tiles = {id(t): t for t in self.supply.made()}
-        for h in self.hexmap.hexes:
+        for h in () if self.hexmap.shared else self.hexmap.hexes:  # a shared map's: other games' too
             tiles.setdefault(id(h.original_tile.tile), h.original_tile.tile)
         for t in tiles.values():
             t.dismantle_placements()

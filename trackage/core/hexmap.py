@@ -19,8 +19,9 @@ formerly impassable hex links the hexes its new exits face.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, TypeAlias
+from typing import Any, ClassVar, TypeAlias
 
 from trackage.core.hexgrid import DIRECTIONS, AxesSpec, HexGrid, coord_column_row, invert
 from trackage.core.hexgrid import distance as _distance
@@ -146,9 +147,14 @@ class HexMap:
     """All hexes of a game in map order (catalogue).
 
     ``layout``, ``axes``, ``grid`` (:class:`HexGrid`), ``impassable_colors``, ``hexes``
-    (list). Iterating yields hexes in map order."""
+    (list). Iterating yields hexes in map order. ``shared``: made by :meth:`shared`, so other
+    games may hold it too (never taken apart by one of them)."""
 
     CATALOGUE = True
+
+    # the maps :meth:`shared` made, by their data (as TileSpec's parses): at most SHARED_LIMIT
+    _shared: ClassVar[dict[tuple[str, tuple[str, ...] | None], HexMap]] = {}
+    SHARED_LIMIT: ClassVar[int] = 64
 
     def __init__(self, layout: str = "flat", axes: AxesSpec = None,
                  impassable_colors: Iterable[str] = DEFAULT_IMPASSABLE_COLORS):
@@ -160,6 +166,8 @@ class HexMap:
         self._by_id: dict[str, Hex] = {}
         self._by_xy: dict[tuple[int, int], Hex] = {}
         self._preprinted: dict[str, Placed] = {}
+        self.shared = False
+        self._links: dict[str, FrozenDict] | None = None  # initial_links' answer (of the map as built)
 
     # -- building --------------------------------------------------------------------------
 
@@ -207,7 +215,25 @@ class HexMap:
             m.connect()
         return m
 
+    @classmethod
+    def shared_build(cls, map_data: dict[str, Any], impassable_colors: Iterable[str] | None = None) -> HexMap:
+        """The map of ``map_data`` (standard tiles, connected), built once per process for the
+        same data and shared by every game made of it: the map is catalogue (hexes, printed
+        tiles and their placements never change in play), so two games hold it as two copies
+        of one game do. The key is the data as JSON in its own order (map order follows it)."""
+        colors = None if impassable_colors is None else tuple(impassable_colors)
+        key = (json.dumps(map_data, separators=(",", ":")), colors)
+        found = cls._shared.get(key)
+        if found is None:
+            if len(cls._shared) >= cls.SHARED_LIMIT:
+                cls._shared.clear()  # the games holding them keep theirs
+            found = cls.build(map_data, colors)
+            found.shared = True
+            cls._shared[key] = found
+        return found
+
     def _add(self, hex: Hex) -> None:
+        self._links = None
         prev = self._by_id.get(hex.id)
         if prev is not None:  # a later definition replaces an earlier one in place
             self.hexes[self.hexes.index(prev)] = hex
@@ -223,6 +249,7 @@ class HexMap:
 
     def connect(self) -> None:
         """(Re)compute ``all_neighbors`` of every hex."""
+        self._links = None
         offsets = self.grid._offsets
         by_xy = self._by_xy
         for h in self.hexes:
@@ -235,7 +262,13 @@ class HexMap:
 
     def initial_links(self) -> dict[str, FrozenDict]:
         """{hex id: FrozenDict(edge -> Hex)}: the linked neighbours at set-up (see the
-        module's linking rule)."""
+        module's linking rule). A new dict each time (board state); its values, worked out once
+        per map, are shared."""
+        if self._links is None:
+            self._links = self._initial_links()
+        return dict(self._links)
+
+    def _initial_links(self) -> dict[str, FrozenDict]:
         imp = self.impassable_colors
         out: dict[str, FrozenDict] = {}
         for h in self.hexes:

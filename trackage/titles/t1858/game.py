@@ -10,6 +10,7 @@ wounded trains; issuing and redeeming shares.
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -42,8 +43,15 @@ DATA = Path(__file__).parent / "data"
 
 
 
+@cache
+def _text(path: Path) -> str:
+    """A data file's text, read once per process (immutable: each game parses its own copy)."""
+    return path.read_text(encoding="utf-8")
+
+
 def load(folder: Path, name: str):
-    return json.loads((folder / name).read_text())
+    """The data file's contents, a fresh copy each time (parsed again from the cached text)."""
+    return json.loads(_text(folder / name))
 
 
 class Minor1858(Minor):
