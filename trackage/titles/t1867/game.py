@@ -359,6 +359,11 @@ class Game1867(Game):
 
     def preprocess_action(self, action: dict, entity) -> None:
         super().preprocess_action(action, entity)
+        stale = self.stale_major_to_choose()
+        if stale is not None:
+            raise GameError(f"18xx.games waits for {stale.name}'s old record to "
+                            "choose whether it is nationalised, and no action can name it (the game cannot go on)",
+                            rule="trainless-major-reset")
         listed, self._listed_walks = self._listed_walks, None
         if (listed is None or self.loading or action.get("type") != "lay_tile"
                 or listed[0] != (self._moves or 0) - 1 or listed[1] != self.board.state.version):
@@ -781,11 +786,14 @@ class Game1867(Game):
                 board.set_city_reservations(city, [r for r in res if r not in removed])
 
     def event_minors_nationalized(self):
+        keep = [c for c in self.corporations if c.type != "minor"]
         removed = [c for c in self.corporations if c.type == "minor"]
         for c in sorted(removed, key=self._sort_key):
             self.nationalize(c)
-        # filtered afterwards: a major reset meanwhile stays in the list as its new object
-        self.corporations = [c for c in self.corporations if c.type != "minor"]
+        # Quirk stale-major-record: the list is the one taken before the nationalisations, so a
+        # major reset meanwhile (the operator's train step passing when a minor closes) stays
+        # in it as its old record, as in the reference
+        self.corporations = keep
 
     def event_trainless_nationalization(self):
         self.trainless_nationalization = True
@@ -803,16 +811,27 @@ class Game1867(Game):
 
     def action_processed(self, action) -> None:
         super().action_processed(action)
-        self.check_trainless_majors()
+        self.check_trainless_majors(action)
 
-    def check_trainless_majors(self) -> None:
+    def stale_major_to_choose(self):
+        """Quirk reset-trainless-major: the major that has to choose next when it is an old
+        record (reset since, or named after its reset), which no action can name: the
+        reference then refuses every action. None otherwise."""
+        tm = self.trainless_major
+        if tm and self.corporation_by_id(tm[0].id) is not tm[0]:
+            return tm[0]
+        return None
+
+    def check_trainless_majors(self, action) -> None:
         """Quirk reset-trainless-major: a major named trainless (``trainless_major``) can be
         nationalised, and so reset to a new record, later in the same action, e.g. when the
         purchase of the phase's train makes it the operator and its train step passes with no
         train. The reference then waits for the old record to choose, which no action can name
         (an action's entity is found by id: the new record), so every later action fails.
-        Refused in play; a log loads as it came."""
-        if self.loading:
+        Such a purchase is refused in play (the company may buy another train or none); a
+        log loads as it came. The same dead end reached at the end of a round (which no
+        choice of the last operator avoids) is imitated: see :meth:`stale_major_to_choose`."""
+        if self.loading or action.get("type") != "buy_train":
             return
         for c in self.trainless_major:
             if self.corporation_by_id(c.id) is not c:

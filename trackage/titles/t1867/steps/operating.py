@@ -66,7 +66,8 @@ class MajorTrainless(ChooseMixin, Passing):
         return operator is entity and any(c is not entity for c in self.game.trainless_major)
 
     def legal_actions(self, entity):
-        if entity not in self.game.trainless_major:
+        # an old record (quirk reset-trainless-major) cannot be named by an action
+        if entity not in self.game.trainless_major or self.game.corporation_by_id(entity.id) is not entity:
             return []
         out = [{"type": "pass"}]
         if not self.strands_round(entity):
