@@ -1,0 +1,340 @@
+"""The best run of a lone train that pays its best stops, searched over paid stop sets.
+
+A train like 1867/1861's 5+5E pays its ``pay`` best stops (the stops of its paying row's
+kinds always, the rest filled from the other stops, one of them tokened) and may visit any
+number of others: its routes cross the whole map, and the walk of every route is far too
+long. Its revenue depends on which stops pay, not on the path between them, so the search
+goes over *paid sets* instead:
+
+- the candidate stops (reachable from the starts, worth something, or of a paying kind) are
+  ordered by worth (value plus a lone stop's bonus); every set of at most ``pay`` of them is
+  generated in falling order of its summed worth (a heap, from the best set by shifting a
+  stop to the next one or dropping it);
+- a set's upper bound is the title's route bound of a route visiting exactly that set (no
+  more than its worth plus the bound slack); sets are taken in falling order of bound, and
+  a set bounded above the best run found is tried: a depth-first search for a legal route
+  through all its stops (and a start when none of them is one), visiting no other stop of a
+  paying kind, pruned by reachability on the unused track;
+- the first route found through a set is priced by the title: it earns at least the set's
+  price (the set is among the combinations it may pay). The search ends when the best run
+  found is at least every remaining set's bound: it is then the best run (every route's
+  revenue is the price of its paid set, bounded by that set's bound, and a route through a
+  set, cut to the span of its set and a start, is legal and pays at least as much).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..core.errors import GameError
+from .candidates import build_route
+from .meter import TypedMeter
+
+if TYPE_CHECKING:
+    from ..core.routes import Route, RouteRules
+    from ..core.tiles import RevenueCenter
+    from ..core.trains import Train
+    from .candidates import Enumerator, Seg
+
+_BUDGET = 300_000  # DFS steps in all before the walk is used instead
+
+
+class SetStats:
+    """What a set search did: sets generated, sets tried (a feasibility search each), DFS
+    steps, routes priced."""
+
+    def __init__(self) -> None:
+        self.generated = 0
+        self.tried = 0
+        self.steps = 0
+        self.priced = 0
+
+
+def set_search_applies(train: Train, pay: int | None, en: Enumerator, hook: Any, base_hook: Any, run_bonus: Any,
+                       free: Any) -> bool:
+    """Does the set search fit this lone train: it pays its ``pay`` best stops (one paying row
+    of some kinds, any number of other stops on rows that pay nothing), with a known bound
+    slack and no base bound, run bonus, free stops or local runs."""
+    d = train.distance
+    if pay is None or isinstance(d, (int, float)) or en.slack is None or base_hook is not None:
+        return False
+    if run_bonus is not None or free is not None or en.local or not isinstance(en.meter, TypedMeter):
+        return False
+    paying = [r for r in d if int(r.get("pay") or 0) > 0]
+    others = [r for r in d if not int(r.get("pay") or 0)]
+    if len(paying) != 1 or not others:
+        return False
+    paid_kinds = set(paying[0]["nodes"])
+    return all(int(r.get("visit") or 0) >= 99 and not paid_kinds & set(r["nodes"]) for r in others)
+
+
+class SetSearch:
+    """See the module's docstring. ``price(nodes, segs)``: the title's checked revenue of the
+    route (None: the rules refuse it)."""
+
+    def __init__(self, en: Enumerator, pay: int, value: Callable[[RevenueCenter], int],
+                 hook: Callable[..., int] | None, slack: int,
+                 price: Callable[[list[RevenueCenter], list[Seg]], int | None]):
+        self.en = en
+        self.pay = pay
+        self.value = value
+        self.hook = hook
+        self.slack = slack
+        self.price = price
+        self.stats = SetStats()
+        self.best = 0
+        self.best_route: tuple[list[RevenueCenter], list[Seg]] | None = None
+        self.starts = frozenset(en.starts)
+        meter = en.meter
+        self.counted: Callable[[RevenueCenter], bool] = meter.counted  # stops of a paying kind
+        self.out_of_budget = False
+        self._end_only: dict[RevenueCenter, bool] = {}
+
+    def bound(self, stops: Sequence[RevenueCenter]) -> int:
+        base = sum(self.value(s) for s in stops)
+        if self.hook is None:
+            return base
+        return int(self.hook(lambda: tuple(stops), base, 0))
+
+    def end_only(self, n: RevenueCenter) -> bool:
+        """A stop no route can pass (blocked, or every way out is a terminal path)."""
+        got = self._end_only.get(n)
+        if got is None:
+            kl = self.en.klinks(n)
+            got = self.en.board.blocks(n, self.en.corp) or all(k[3] for k in kl)
+            self._end_only[n] = got
+        return got
+
+    def reachable(self) -> list[RevenueCenter]:
+        """Every stop some route from a start can reach (ignoring track conflicts), in walk order."""
+        seen: dict[RevenueCenter, None] = {}
+        frontier = list(self.en.starts)
+        for s in frontier:
+            seen[s] = None
+        while frontier:
+            u = frontier.pop()
+            if u not in self.starts and self.end_only(u):
+                continue
+            for k in self.en.klinks(u):
+                n = k[0]
+                if n not in seen and not k[4]:
+                    seen[n] = None
+                    frontier.append(n)
+        return list(seen)
+
+    def run(self) -> bool:
+        """Search; True when the best run is proven (False: out of budget)."""
+        reach = self.reachable()
+        relevant = frozenset(getattr(self.hook, "relevant", ()) or ())
+        cands = []
+        for i, s in enumerate(reach):
+            v = self.value(s)
+            w = max(v, self.bound([s]))
+            if w > 0 or self.counted(s) or s in relevant:
+                cands.append((-w, i, s))
+        cands.sort(key=lambda t: (t[0], t[1]))
+        stops = [s for _w, _i, s in cands]
+        worth = [-w for w, _i, _s in cands]
+        n = len(stops)
+        k = min(self.pay, n)
+        if k == 0:
+            return True
+        first = tuple(range(k))
+        gen: list[tuple[int, tuple[int, ...]]] = [(-sum(worth[i] for i in first), first)]
+        seen = {first}
+        pending: list[tuple[int, int, tuple[int, ...]]] = []  # (-bound, order, set)
+        order = 0
+        slack = self.slack
+        while True:
+            next_key = -gen[0][0] if gen else None
+            if pending and (next_key is None or -pending[0][0] >= next_key + slack):
+                nb, _o, ids = heapq.heappop(pending)
+                if -nb <= self.best:
+                    return True  # every set left is bounded by the best run (the generator's too)
+                self.try_set([stops[i] for i in ids])
+                if self.out_of_budget:
+                    return False
+                continue
+            if next_key is None:
+                return True
+            if self.best >= next_key + slack and (not pending or -pending[0][0] <= self.best):
+                return True
+            key, ids = heapq.heappop(gen)
+            self.stats.generated += 1
+            for q in range(len(ids)):
+                nxt = ids[q] + 1
+                if nxt < n and (q + 1 == len(ids) or ids[q + 1] != nxt):
+                    c = ids[:q] + (nxt,) + ids[q + 1:]
+                    if c not in seen:
+                        seen.add(c)
+                        heapq.heappush(gen, (key + worth[ids[q]] - worth[nxt], c))
+                if len(ids) > 1:
+                    c = ids[:q] + ids[q + 1:]
+                    if c not in seen:
+                        seen.add(c)
+                        heapq.heappush(gen, (key + worth[ids[q]], c))
+            chosen = [stops[i] for i in ids]
+            if len(chosen) == self.pay and not self.starts.intersection(chosen) and sum(
+                    1 for c in chosen if self.counted(c)) < self.pay:
+                continue  # not a paid set: with fewer paying-kind stops than it pays, a start pays
+            if not self.well_formed(chosen):
+                continue
+            b = self.bound(chosen)
+            if b > self.best:
+                heapq.heappush(pending, (-b, order, ids))
+                order += 1
+
+    def well_formed(self, chosen: list[RevenueCenter]) -> bool:
+        """No two stops sharing a clash bit (a group, a hex), at most ``pay`` of a paying kind,
+        at most two that end a route."""
+        clash = 0
+        ends = 0
+        for s in chosen:
+            cb = self.en.clash_bits(s)
+            if cb & clash:
+                return False
+            clash |= cb
+            if s not in self.starts and self.end_only(s):
+                ends += 1
+        return ends <= 2
+
+    def try_set(self, chosen: list[RevenueCenter]) -> None:
+        """Look for a legal route through ``chosen`` (and a start); price the first found."""
+        self.stats.tried += 1
+        need = set(chosen)
+        token = not (need & self.starts)
+        ends = [s for s in chosen if self.end_only(s)]
+        roots = ends[:1] if ends else chosen
+        if token and not chosen:
+            return
+        forbidden_kind = self.counted
+        for root in roots:
+            if self._dfs_from(root, need, token, forbidden_kind):
+                return
+            if self.out_of_budget:
+                return
+
+    def _dfs_from(self, root: RevenueCenter, need: set[RevenueCenter], token: bool,
+                  counted: Callable[[RevenueCenter], bool]) -> bool:
+        en = self.en
+        meter = en.meter
+        st0 = meter.begin(root)
+        if st0 is None:
+            return False
+        m0 = 0
+        if en.conflict is not None:
+            for key in en.conflict((), root):
+                m0 |= en.key_bit(key)
+        nodes = [root]
+        segs: list[Seg] = []
+        visited = {root}
+        left = set(need)
+        left.discard(root)
+        tok = token and root not in self.starts
+        stats = self.stats
+
+        def reach_ok(u: RevenueCenter, used: int) -> bool:
+            # every stop still needed (and a start, if needed) reachable from ``u`` on track
+            # not used, through stops not visited that a route may pass
+            want = set(left)
+            got_tok = not tok
+            ends_left = sum(1 for s in want if self.end_only(s))
+            if ends_left > 1:
+                return False
+            seen = {u}
+            frontier = [u]
+            while frontier:
+                x = frontier.pop()
+                if x is not u and x not in left and x in self.starts:
+                    got_tok = True
+                if x is not u and self.end_only(x):
+                    continue
+                for kl in en.klinks(x):
+                    y = kl[0]
+                    if y in seen or y in visited or kl[2] & used or kl[4]:
+                        continue
+                    if x is not u and kl[3]:
+                        continue
+                    if counted(y) and y not in need:
+                        continue
+                    seen.add(y)
+                    want.discard(y)
+                    if y in self.starts:
+                        got_tok = True
+                    frontier.append(y)
+            return not want and got_tok
+
+        def dfs(u: RevenueCenter, used: int, clash: int, state: Any, inner: bool) -> bool:
+            stats.steps += 1
+            if stats.steps > _BUDGET:
+                self.out_of_budget = True
+                return False
+            if not left and not tok_left[0]:
+                v = self.price(list(nodes), list(segs))
+                stats.priced += 1
+                if v is not None:
+                    if v > self.best:
+                        self.best = v
+                        self.best_route = (list(nodes), list(segs))
+                    return True
+                return False
+            if inner and self.end_only(u):
+                return False
+            if not reach_ok(u, used):
+                return False
+            steps = []
+            for kl in en.klinks(u):
+                y, paths, m, bad_first, bad_mid, ends, cb, _val, _free = kl
+                if inner and bad_first:
+                    continue
+                if m & used or bad_mid or cb & clash or y in visited:
+                    continue
+                if counted(y) and y not in need:
+                    continue
+                st = meter.step(state, y, paths)
+                if st is None:
+                    continue
+                steps.append((0 if y in left else 1, y, paths, m, cb, ends, st))
+            steps.sort(key=lambda t: t[0])
+            for _pri, y, paths, m, cb, ends, st in steps:
+                nodes.append(y)
+                segs.append((u, paths))
+                visited.add(y)
+                was_left = y in left
+                left.discard(y)
+                was_tok = tok_left[0]
+                if y in self.starts:
+                    tok_left[0] = False
+                done = not left and not tok_left[0]
+                ok = False
+                if done or not ends:
+                    ok = dfs(y, used | m, clash | cb, st, True)
+                tok_left[0] = was_tok
+                if was_left:
+                    left.add(y)
+                visited.discard(y)
+                segs.pop()
+                nodes.pop()
+                if ok or self.out_of_budget:
+                    return ok
+            return False
+
+        tok_left = [tok]
+        return dfs(root, m0, en.clash_bits(root), st0, False)
+
+
+def priced_by(rules: RouteRules, train: Train, chain_cache: dict[Any, Any]
+              ) -> Callable[[list[RevenueCenter], list[Seg]], int | None]:
+    """``price(nodes, segs)``: the title's revenue of a lone train's route (None: refused)."""
+
+    def price(nodes: list[RevenueCenter], segs: list[Seg]) -> int | None:
+        routes: list[Route] = []
+        build_route(rules, train, nodes, segs, routes, None, chain_cache)
+        try:
+            return sum(r.revenue(recompute=True) for r in routes)
+        except GameError:
+            return None
+
+    return price
