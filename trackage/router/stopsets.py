@@ -25,6 +25,7 @@ goes over *paid sets* instead:
 from __future__ import annotations
 
 import heapq
+import itertools
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -43,13 +44,14 @@ _BUDGET = 300_000  # DFS steps in all before the walk is used instead
 
 class SetStats:
     """What a set search did: sets generated, sets tried (a feasibility search each), DFS
-    steps, routes priced."""
+    steps, routes priced, parts (pairs, triples) probed."""
 
     def __init__(self) -> None:
         self.generated = 0
         self.tried = 0
         self.steps = 0
         self.priced = 0
+        self.parts = 0
 
 
 def set_search_applies(train: Train, pay: int | None, en: Enumerator, hook: Any, base_hook: Any, run_bonus: Any,
@@ -91,6 +93,11 @@ class SetSearch:
         self.counted: Callable[[RevenueCenter], bool] = meter.counted  # stops of a paying kind
         self.out_of_budget = False
         self._end_only: dict[RevenueCenter, bool] = {}
+        self._parts: dict[frozenset[RevenueCenter], bool] = {}  # ``part_ok``
+        self._probe = False  # a part's search: a route found is not priced
+        self._adj_memo: dict[RevenueCenter, list[tuple[RevenueCenter, int, bool]]] = {}
+        self._counted: frozenset[RevenueCenter] = frozenset()  # reachable stops of a paying kind
+        self._end_set: frozenset[RevenueCenter] = frozenset()  # reachable stops that end a route (not starts)
 
     def bound(self, stops: Sequence[RevenueCenter]) -> int:
         base = sum(self.value(s) for s in stops)
@@ -105,6 +112,14 @@ class SetSearch:
             kl = self.en.klinks(n)
             got = self.en.board.blocks(n, self.en.corp) or all(k[3] for k in kl)
             self._end_only[n] = got
+        return got
+
+    def _adj(self, x: RevenueCenter) -> list[tuple[RevenueCenter, int, bool]]:
+        """``x``'s links a route may take (none passes a terminal): (next stop, track bits,
+        leaves by a terminal path)."""
+        got = self._adj_memo.get(x)
+        if got is None:
+            got = self._adj_memo[x] = [(k[0], k[2], bool(k[3])) for k in self.en.klinks(x) if not k[4]]
         return got
 
     def reachable(self) -> list[RevenueCenter]:
@@ -127,64 +142,72 @@ class SetSearch:
     def run(self) -> bool:
         """Search; True when the best run is proven (False: out of budget)."""
         reach = self.reachable()
+        self._counted = frozenset(s for s in reach if self.counted(s))
+        self._end_set = frozenset(s for s in reach if s not in self.starts and self.end_only(s))
         relevant = frozenset(getattr(self.hook, "relevant", ()) or ())
-        cands = []
-        for i, s in enumerate(reach):
-            v = self.value(s)
-            w = max(v, self.bound([s]))
-            if w > 0 or self.counted(s) or s in relevant:
-                cands.append((-w, i, s))
-        cands.sort(key=lambda t: (t[0], t[1]))
-        stops = [s for _w, _i, s in cands]
-        worth = [-w for w, _i, _s in cands]
-        n = len(stops)
-        k = min(self.pay, n)
-        if k == 0:
-            return True
-        first = tuple(range(k))
-        gen: list[tuple[int, tuple[int, ...]]] = [(-sum(worth[i] for i in first), first)]
-        seen = {first}
-        pending: list[tuple[int, int, tuple[int, ...]]] = []  # (-bound, order, set)
+        bonus = self.en.bonus
+        bonus_nodes = frozenset(bonus.nodes) if bonus is not None else frozenset()
+        # the bonus stops apart (each subset's slack from the title), the others by value
+        extra = [s for s in reach if s in bonus_nodes]
+        plain = [s for s in reach if s not in bonus_nodes
+                 and (self.value(s) > 0 or self.counted(s) or s in relevant or s in self.starts)]
+        plain.sort(key=lambda s: -self.value(s))  # (stable: reach order on ties)
+        vals = [self.value(s) for s in plain]
+        n = len(plain)
+        pay = self.pay
+        heap: list[tuple[int, int, int, Any]] = []  # (-bound, order, generator or -1, combination or set)
+        gens: list[tuple[tuple[RevenueCenter, ...], int, set[tuple[int, ...]]]] = []  # (bonus stops, base, seen)
         order = 0
-        slack = self.slack
-        while True:
-            next_key = -gen[0][0] if gen else None
-            if pending and (next_key is None or -pending[0][0] >= next_key + slack):
-                nb, _o, ids = heapq.heappop(pending)
-                if -nb <= self.best:
-                    return True  # every set left is bounded by the best run (the generator's too)
-                self.try_set([stops[i] for i in ids])
+        for size in range(min(pay, len(extra)) + 1):
+            for part in itertools.combinations(extra, size):
+                clash = 0
+                for x in part:
+                    cb = self.en.clash_bits(x)
+                    if cb & clash:
+                        break
+                    clash |= cb
+                else:
+                    slack = bonus(bonus.path_bits(part), 0) if bonus is not None else self.slack
+                    base = sum(self.value(x) for x in part) + slack
+                    for j in range(min(pay - size, n) + 1):
+                        comb = tuple(range(j))
+                        gens.append((part, base, {comb}))
+                        heapq.heappush(heap, (-(base + sum(vals[:j])), order, len(gens) - 1, comb))
+                        order += 1
+        while heap:
+            nb, _o, g, item = heapq.heappop(heap)
+            if -nb <= self.best:
+                return True  # every set left is bounded by the best run
+            if g < 0:  # a set, its exact bound known
+                self.try_set(list(item))
                 if self.out_of_budget:
                     return False
                 continue
-            if next_key is None:
-                return True
-            if self.best >= next_key + slack and (not pending or -pending[0][0] <= self.best):
-                return True
-            key, ids = heapq.heappop(gen)
+            part, base, seen = gens[g]
+            comb = item
             self.stats.generated += 1
-            for q in range(len(ids)):
-                nxt = ids[q] + 1
-                if nxt < n and (q + 1 == len(ids) or ids[q + 1] != nxt):
-                    c = ids[:q] + (nxt,) + ids[q + 1:]
+            key = -nb
+            for q in range(len(comb)):
+                nxt = comb[q] + 1
+                if nxt < n and (q + 1 == len(comb) or comb[q + 1] != nxt):
+                    c = comb[:q] + (nxt,) + comb[q + 1:]
                     if c not in seen:
                         seen.add(c)
-                        heapq.heappush(gen, (key + worth[ids[q]] - worth[nxt], c))
-                if len(ids) > 1:
-                    c = ids[:q] + ids[q + 1:]
-                    if c not in seen:
-                        seen.add(c)
-                        heapq.heappush(gen, (key + worth[ids[q]], c))
-            chosen = [stops[i] for i in ids]
-            if len(chosen) == self.pay and not self.starts.intersection(chosen) and sum(
-                    1 for c in chosen if self.counted(c)) < self.pay:
+                        heapq.heappush(heap, (-(key - vals[comb[q]] + vals[nxt]), order, g, c))
+                        order += 1
+            chosen = list(part) + [plain[i] for i in comb]
+            if not chosen:
+                continue
+            if len(chosen) == pay and not self.starts.intersection(chosen) and sum(
+                    1 for c in chosen if c in self._counted) < pay:
                 continue  # not a paid set: with fewer paying-kind stops than it pays, a start pays
             if not self.well_formed(chosen):
                 continue
-            b = self.bound(chosen)
+            b = min(self.bound(chosen), key)
             if b > self.best:
-                heapq.heappush(pending, (-b, order, ids))
+                heapq.heappush(heap, (-b, order, -1, tuple(chosen)))
                 order += 1
+        return True
 
     def well_formed(self, chosen: list[RevenueCenter]) -> bool:
         """No two stops sharing a clash bit (a group, a hex), at most ``pay`` of a paying kind,
@@ -200,21 +223,47 @@ class SetSearch:
                 ends += 1
         return ends <= 2
 
+    def part_ok(self, part: tuple[RevenueCenter, ...]) -> bool:
+        """Can one route visit every stop of ``part`` (and a start)? (Found once per part, by
+        the same search without pricing: a set holding a part no route visits is skipped.)"""
+        key = frozenset(part)
+        got = self._parts.get(key)
+        if got is None:
+            self._probe = True
+            try:
+                got = self._route_through(list(part))
+            finally:
+                self._probe = False
+            self._parts[key] = got
+            self.stats.parts += 1
+        return got
+
     def try_set(self, chosen: list[RevenueCenter]) -> None:
-        """Look for a legal route through ``chosen`` (and a start); price the first found."""
+        """Look for a legal route through ``chosen`` (and a start); price the first found.
+        Its pairs, then its triples, are tried first (each once per search)."""
+        for size in (2, 3):
+            if len(chosen) <= size:
+                break
+            for part in itertools.combinations(chosen, size):
+                if not self.part_ok(part) or self.out_of_budget:
+                    return
         self.stats.tried += 1
+        self._route_through(chosen)
+
+    def _route_through(self, chosen: list[RevenueCenter]) -> bool:
+        """Search for a route through ``chosen`` and a start (priced unless probing)."""
         need = set(chosen)
         token = not (need & self.starts)
         ends = [s for s in chosen if self.end_only(s)]
-        roots = ends[:1] if ends else chosen
-        if token and not chosen:
-            return
-        forbidden_kind = self.counted
+        # a route cut to the span of the set (and a start) ends at two of its stops when it
+        # holds a start: one root may be left out; an end-only stop is an end
+        roots = ends[:1] if ends else (chosen[:-1] if not token and len(chosen) > 1 else chosen)
         for root in roots:
-            if self._dfs_from(root, need, token, forbidden_kind):
-                return
+            if self._dfs_from(root, need, token, self.counted):
+                return True
             if self.out_of_budget:
-                return
+                return False
+        return False
 
     def _dfs_from(self, root: RevenueCenter, need: set[RevenueCenter], token: bool,
                   counted: Callable[[RevenueCenter], bool]) -> bool:
@@ -235,36 +284,37 @@ class SetSearch:
         tok = token and root not in self.starts
         stats = self.stats
 
+        starts = self.starts
+        end_only = self._end_set
+        adj = self._adj
+        barred = self._counted - need  # stops of a paying kind outside the set: never visited
+
         def reach_ok(u: RevenueCenter, used: int) -> bool:
-            # every stop still needed (and a start, if needed) reachable from ``u`` on track
-            # not used, through stops not visited that a route may pass
-            want = set(left)
-            got_tok = not tok
-            ends_left = sum(1 for s in want if self.end_only(s))
-            if ends_left > 1:
-                return False
+            # every stop still needed (and a start, if still needed) reachable from ``u`` on
+            # track not used, through stops not visited that a route may pass
+            if len(end_only.intersection(left)) > 1:
+                return False  # the route has one end left
+            want = len(left)
+            got_tok = not tok_left[0]
             seen = {u}
             frontier = [u]
+            first = True
             while frontier:
                 x = frontier.pop()
-                if x is not u and x not in left and x in self.starts:
-                    got_tok = True
-                if x is not u and self.end_only(x):
-                    continue
-                for kl in en.klinks(x):
-                    y = kl[0]
-                    if y in seen or y in visited or kl[2] & used or kl[4]:
-                        continue
-                    if x is not u and kl[3]:
-                        continue
-                    if counted(y) and y not in need:
+                for y, m, bad_first in adj(x):
+                    if y in seen or y in visited or m & used or y in barred or (bad_first and not first):
                         continue
                     seen.add(y)
-                    want.discard(y)
-                    if y in self.starts:
+                    if y in left:
+                        want -= 1
+                    if y in starts:
                         got_tok = True
-                    frontier.append(y)
-            return not want and got_tok
+                    if want == 0 and got_tok:
+                        return True
+                    if y not in end_only:
+                        frontier.append(y)
+                first = False
+            return want == 0 and got_tok
 
         def dfs(u: RevenueCenter, used: int, clash: int, state: Any, inner: bool) -> bool:
             stats.steps += 1
@@ -272,6 +322,8 @@ class SetSearch:
                 self.out_of_budget = True
                 return False
             if not left and not tok_left[0]:
+                if self._probe:
+                    return True
                 v = self.price(list(nodes), list(segs))
                 stats.priced += 1
                 if v is not None:
@@ -291,7 +343,7 @@ class SetSearch:
                     continue
                 if m & used or bad_mid or cb & clash or y in visited:
                     continue
-                if counted(y) and y not in need:
+                if y in barred:
                     continue
                 st = meter.step(state, y, paths)
                 if st is None:
