@@ -40,6 +40,9 @@ if TYPE_CHECKING:
     from .candidates import Enumerator, Seg
 
 _BUDGET = 300_000  # DFS steps in all before the walk is used instead
+# sets generated before the walk is used instead: many sets bounded above the best run while
+# few are tried (a bound slack that is one constant, no per-part slack) is the walk's ground
+_SETS = 4_000
 
 
 class SetStats:
@@ -152,11 +155,23 @@ class SetSearch:
         plain = [s for s in reach if s not in bonus_nodes
                  and (self.value(s) > 0 or self.counted(s) or s in relevant or s in self.starts)]
         plain.sort(key=lambda s: -self.value(s))  # (stable: reach order on ties)
-        vals = [self.value(s) for s in plain]
-        n = len(plain)
         pay = self.pay
+        starts = self.starts
+        # a paid set holds a start unless it is ``pay`` stops of a paying kind: each set is
+        # made once, from its best start (``anchor``: the others of ``rest`` rank after it),
+        # or with a start among its bonus stops, or of paying-kind stops alone
+        rests: list[tuple[RevenueCenter | None, list[RevenueCenter], list[int]]] = []
+        for ia, a in enumerate(plain):
+            if a in starts:
+                rest = [x for ix, x in enumerate(plain) if ix != ia and not (x in starts and ix < ia)]
+                rests.append((a, rest, [self.value(x) for x in rest]))
+        anyone = (None, plain, [self.value(x) for x in plain])
+        paying = [x for x in plain if x in self._counted]
+        only_paying = (None, paying, [self.value(x) for x in paying])
         heap: list[tuple[int, int, int, Any]] = []  # (-bound, order, generator or -1, combination or set)
-        gens: list[tuple[tuple[RevenueCenter, ...], int, set[tuple[int, ...]]]] = []  # (bonus stops, base, seen)
+        # generators: (stops always in, their values and slack, the stops to choose from, their
+        # values, combinations seen)
+        gens: list[tuple[tuple[RevenueCenter, ...], int, list[RevenueCenter], list[int], set[tuple[int, ...]]]] = []
         order = 0
         for size in range(min(pay, len(extra)) + 1):
             for part in itertools.combinations(extra, size):
@@ -169,11 +184,23 @@ class SetSearch:
                 else:
                     slack = bonus(bonus.path_bits(part), 0) if bonus is not None else self.slack
                     base = sum(self.value(x) for x in part) + slack
-                    for j in range(min(pay - size, n) + 1):
-                        comb = tuple(range(j))
-                        gens.append((part, base, {comb}))
-                        heapq.heappush(heap, (-(base + sum(vals[:j])), order, len(gens) - 1, comb))
-                        order += 1
+                    choices: list[tuple[tuple[RevenueCenter, ...], list[RevenueCenter], list[int], bool]] = []
+                    if starts.intersection(part):
+                        choices.append((part, anyone[1], anyone[2], False))
+                    else:
+                        choices.extend(((*part, a), rest, rv, False) for a, rest, rv in rests if a is not None)
+                        if all(x in self._counted for x in part):
+                            choices.append((part, only_paying[1], only_paying[2], True))
+                    for fixed, rest, rv, full in choices:
+                        fbase = base + sum(self.value(x) for x in fixed[len(part):])
+                        room = pay - len(fixed)
+                        for k in ([room] if full else range(room + 1)):
+                            if k > len(rest):
+                                continue
+                            comb = tuple(range(k))
+                            gens.append((fixed, fbase, rest, rv, {comb}))
+                            heapq.heappush(heap, (-(fbase + sum(rv[:k])), order, len(gens) - 1, comb))
+                            order += 1
         while heap:
             nb, _o, g, item = heapq.heappop(heap)
             if -nb <= self.best:
@@ -183,9 +210,13 @@ class SetSearch:
                 if self.out_of_budget:
                     return False
                 continue
-            part, base, seen = gens[g]
+            fixed, _base, rest, rv, seen = gens[g]
             comb = item
+            n = len(rest)
             self.stats.generated += 1
+            if self.stats.generated > _SETS:
+                self.out_of_budget = True
+                return False
             key = -nb
             for q in range(len(comb)):
                 nxt = comb[q] + 1
@@ -193,14 +224,11 @@ class SetSearch:
                     c = comb[:q] + (nxt,) + comb[q + 1:]
                     if c not in seen:
                         seen.add(c)
-                        heapq.heappush(heap, (-(key - vals[comb[q]] + vals[nxt]), order, g, c))
+                        heapq.heappush(heap, (-(key - rv[comb[q]] + rv[nxt]), order, g, c))
                         order += 1
-            chosen = list(part) + [plain[i] for i in comb]
+            chosen = list(fixed) + [rest[i] for i in comb]
             if not chosen:
                 continue
-            if len(chosen) == pay and not self.starts.intersection(chosen) and sum(
-                    1 for c in chosen if c in self._counted) < pay:
-                continue  # not a paid set: with fewer paying-kind stops than it pays, a start pays
             if not self.well_formed(chosen):
                 continue
             b = min(self.bound(chosen), key)
