@@ -96,7 +96,7 @@ class SetSearch:
         self.counted: Callable[[RevenueCenter], bool] = meter.counted  # stops of a paying kind
         self.out_of_budget = False
         self._end_only: dict[RevenueCenter, bool] = {}
-        self._parts: dict[frozenset[RevenueCenter], bool] = {}  # ``part_ok``
+        self._parts: dict[tuple[frozenset[RevenueCenter], frozenset[RevenueCenter]], bool] = {}  # ``part_ok``
         self._probe = False  # a part's search: a route found is not priced
         self._adj_memo: dict[RevenueCenter, list[tuple[RevenueCenter, int, bool]]] = {}
         self._counted: frozenset[RevenueCenter] = frozenset()  # reachable stops of a paying kind
@@ -251,15 +251,16 @@ class SetSearch:
                 ends += 1
         return ends <= 2
 
-    def part_ok(self, part: tuple[RevenueCenter, ...]) -> bool:
+    def part_ok(self, part: tuple[RevenueCenter, ...], whole: list[RevenueCenter]) -> bool:
         """Can one route visit every stop of ``part`` (and a start)? (Found once per part, by
         the same search without pricing: a set holding a part no route visits is skipped.)"""
-        key = frozenset(part)
+        # (the route may pass the set's other paying-kind stops: only those outside it are barred)
+        key = (frozenset(part), frozenset(x for x in whole if x in self._counted))
         got = self._parts.get(key)
         if got is None:
             self._probe = True
             try:
-                got = self._route_through(list(part))
+                got = self._route_through(list(part), whole)
             finally:
                 self._probe = False
             self._parts[key] = got
@@ -273,12 +274,12 @@ class SetSearch:
             if len(chosen) <= size:
                 break
             for part in itertools.combinations(chosen, size):
-                if not self.part_ok(part) or self.out_of_budget:
+                if not self.part_ok(part, chosen) or self.out_of_budget:
                     return
         self.stats.tried += 1
-        self._route_through(chosen)
+        self._route_through(chosen, chosen)
 
-    def _route_through(self, chosen: list[RevenueCenter]) -> bool:
+    def _route_through(self, chosen: list[RevenueCenter], whole: list[RevenueCenter]) -> bool:
         """Search for a route through ``chosen`` and a start (priced unless probing)."""
         need = set(chosen)
         token = not (need & self.starts)
@@ -287,14 +288,16 @@ class SetSearch:
         # holds a start: one root may be left out; an end-only stop is an end
         roots = ends[:1] if ends else (chosen[:-1] if not token and len(chosen) > 1 else chosen)
         for root in roots:
-            if self._dfs_from(root, need, token, self.counted):
+            if self._dfs_from(root, need, token, frozenset(whole)):
                 return True
             if self.out_of_budget:
                 return False
         return False
 
     def _dfs_from(self, root: RevenueCenter, need: set[RevenueCenter], token: bool,
-                  counted: Callable[[RevenueCenter], bool]) -> bool:
+                  whole: frozenset[RevenueCenter]) -> bool:
+        """A route from ``root`` through ``need`` (and a start if ``token``), visiting no stop
+        of a paying kind outside ``whole``."""
         en = self.en
         meter = en.meter
         st0 = meter.begin(root)
@@ -315,7 +318,7 @@ class SetSearch:
         starts = self.starts
         end_only = self._end_set
         adj = self._adj
-        barred = self._counted - need  # stops of a paying kind outside the set: never visited
+        barred = self._counted - whole  # stops of a paying kind outside the set: never visited
 
         def reach_ok(u: RevenueCenter, used: int) -> bool:
             # every stop still needed (and a start, if still needed) reachable from ``u`` on
