@@ -48,6 +48,7 @@ def test_second_walk_when_the_best_bound_is_not_earned(monkeypatch):
     path = _path("1861", "167259.json")
     if not path.exists():
         pytest.skip(f"NO FIXTURES: {path} is absent (set TRACKAGE_FIXTURES)")
+    monkeypatch.setattr(solve, "_SET_SEARCH", False)  # (the walk's floor is tested here)
     game, _ = logstates.state_before(path, 653)
     entity = game.current_entity()
     full_rev = optimal_routes(game, entity).revenue

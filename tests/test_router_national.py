@@ -42,6 +42,7 @@ def test_floor_from_bounds_gives_the_same_run(state, monkeypatch):
     game, national = state
     real = solve._walk
     monkeypatch.setattr(solve, "_walk", lambda *a, judge=None, **k: real(*a, **k))
+    monkeypatch.setattr(solve, "_SET_SEARCH", False)  # (the walk is tested here)
     res = optimal_routes(game, national)
     assert res.optimal and res.revenue == 830
 
@@ -77,6 +78,7 @@ def test_bound_of_a_5_5e_is_at_least_its_revenue(monkeypatch, title, log, at):
         return kind, theirs
 
     monkeypatch.setattr(solve, "_walk", whole)
+    monkeypatch.setattr(solve, "_SET_SEARCH", False)  # (the walk is tested here)
     res = optimal_routes(game, national)
     assert res.optimal
     (table,) = lists
@@ -129,6 +131,7 @@ def test_bonus_slack_of_a_subtree_bounds_its_routes(monkeypatch, title, log, at)
         return out
 
     monkeypatch.setattr(BonusSlack, "subtree_bits", record)
+    monkeypatch.setattr(solve, "_SET_SEARCH", False)  # (the walk is tested here)
     floored = optimal_routes(game, national)
     assert floored.optimal
     assert trees  # the floored walk pruned by subtree slack
@@ -153,6 +156,7 @@ def test_bonus_slack_of_a_subtree_bounds_its_routes(monkeypatch, title, log, at)
         return kind, theirs
 
     monkeypatch.setattr(solve, "_walk", whole)
+    monkeypatch.setattr(solve, "_SET_SEARCH", False)  # (the walk is tested here)
     res = optimal_routes(game, national)
     assert res.optimal and res.revenue == floored.revenue
     (table,) = lists
@@ -198,6 +202,7 @@ def test_subtree_rows_keep_every_route_reaching_the_floor(monkeypatch, title, lo
         return out
 
     monkeypatch.setattr(Enumerator, "_subtree_best", record)
+    monkeypatch.setattr(solve, "_SET_SEARCH", False)  # (the walk is tested here)
     res = optimal_routes(game, national)
     assert res.optimal
     rnd = random.Random(11)

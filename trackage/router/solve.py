@@ -29,6 +29,7 @@ from .entries import Entry
 from .meter import TypedMeter, default_meter
 from .search import Search, Stats
 from .slack import BonusSlack
+from .stopsets import SetSearch, priced_by, set_search_applies
 from .table import CandList, Ranked, table_walk
 
 if TYPE_CHECKING:
@@ -268,6 +269,7 @@ def _kind_candidates(game: Game, rules: RouteRules, entity: Operator, train: Tra
 
 
 _ALONE = (None,)  # the second halves of a route that is one half
+_SET_SEARCH = True  # a lone train paying its best stops searched over stop sets (False: the walk)
 _TABLES = True  # lists walked without a floor as arrays (``table_walk``); False: an object per route
 
 
@@ -387,6 +389,40 @@ def _walk(plan: _Plan, stats: Stats, floor: int | None = None, rising: bool = Fa
     return _Kind(CandList(cands), complete), [_Kind(CandList(out), float("-inf")) for out in rider_cands]
 
 
+def _by_stop_sets(game: Game, rules: RouteRules, entity: Operator, plan: _Plan, chain_cache: dict[Any, Any],
+                  stats: Stats, name: str | None) -> RouterResult | None:
+    """The lone train's best run by the set search, its log form checked; None when the
+    search does not apply, runs out of budget or its run does not rebuild (the walk decides)."""
+    en = plan.en
+    if not set_search_applies(plan.train, plan.pay, en, plan.hook, plan.base_hook, plan.run_bonus, plan.free):
+        return None
+    assert plan.pay is not None and en.slack is not None
+    ss = SetSearch(en, plan.pay, plan.sv.value, plan.hook, en.slack, priced_by(rules, plan.train, chain_cache))
+    proven = ss.run()
+    stats.walk_steps += ss.stats.steps
+    stats.nodes += ss.stats.tried
+    stats.evaluated += ss.stats.priced
+    stats.leaves += ss.stats.generated
+    if not proven:
+        return None
+    if ss.best_route is None:
+        stats.candidates[plan.train.id] = 0
+        return RouterResult(0, [], True, stats, name)
+    routes: list[Route] = []
+    build_route(rules, plan.train, ss.best_route[0], ss.best_route[1], routes, None, chain_cache)
+    for r in routes:
+        r.revenue(recompute=True)
+    logs = [r.to_log() for r in routes]
+    try:
+        again = sum(game.compute_route_revenues(entity, logs, {plan.train.id: plan.train}))
+    except GameError:
+        return None
+    if again != ss.best:
+        return None
+    stats.candidates[plan.train.id] = 1
+    return RouterResult(ss.best, logs, True, stats, name)
+
+
 def optimal_routes(game: Game, entity: Operator | None = None, *, time_limit: float | None = None,
                    work_limit: int | None = None) -> RouterResult:
     """The best routes for ``entity`` (default: the entity acting) with its trains now.
@@ -456,6 +492,12 @@ def _optimal_routes(game: Game, entity: Operator | None, time_limit: float | Non
 
     plans = {key: _Plan(game, rules, entity, train, links_of(train), tokened, key_bit, work_limit)
              for key, train in kind_train.items()}
+    if _SET_SEARCH and len(trains) == 1 and time_limit is None and work_limit is None:
+        # a lone train that pays its best stops: searched over paid stop sets (:mod:`.stopsets`)
+        got = _by_stop_sets(game, rules, entity, plans[kind_of[trains[0]]], chain_cache, stats, name)
+        if got is not None:
+            stats.enumerate_s = time.monotonic() - t0
+            return got
     # a kind whose routes are another's that its meter accepts rides along that kind's walk
     riders: dict[tuple[Any, ...], list[tuple[Any, ...]]] = {}
     if len(kinds) > 1:
