@@ -87,8 +87,11 @@ class Step(Tracked):
         self.passed = True
 
     def unpass(self) -> None:
-        self.passed = False
-        self.acted = False
+        # (written only when changed: each write is the undo journal's in live play)
+        if self.passed:
+            self.passed = False
+        if self.acted:
+            self.acted = False
 
     def blocks(self) -> bool:
         blocks: bool = self.opts.get("blocks", self.BLOCKS)
