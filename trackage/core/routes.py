@@ -667,6 +667,16 @@ class RouteRules:
     def revenue_for(self, route: Route, stops: Iterable[RevenueCenter]) -> int:
         return sum(self.stop_revenue(s, route) for s in stops)
 
+    def stops_revenue(self, route: Route, stops: list[RevenueCenter]) -> int:
+        """``revenue_for(route, stops)``, worked out once for the route's list of paying stops
+        (a title's stop choice prices its pick; the route's revenue is that same price)."""
+        priced = route._priced
+        if priced is not None and priced[0] is stops:
+            return priced[1]
+        rev = self.revenue_for(route, stops)
+        route._priced = (stops, rev)
+        return rev
+
     def routes_revenue(self, routes: Iterable[Route]) -> int:
         return sum(r.revenue() for r in routes)
 
@@ -798,9 +808,25 @@ class RouteRules:
             self.check_route_combination(route.routes)
         self.check_cycles(route)
         self.check_distance(route, visited)
-        self.check_overlap(route.routes)
+        run = route.routes
+        if not _overlap_checked(run):  # (the same answer for every route of the run)
+            self.check_overlap(run)
+            _mark_overlap_checked(run)
         self.check_connected(route, corp)
-        return self.revenue_for(route, route.stops)
+        return self.stops_revenue(route, route.stops)
+
+
+def _overlap_checked(run: Sequence[Route]) -> bool:
+    """Whether ``check_overlap`` passed for exactly these routes (each route remembers the run
+    it was checked in)."""
+    return all(r._overlap_run is not None and len(r._overlap_run) == len(run)
+               and all(a is b for a, b in zip(r._overlap_run, run, strict=True)) for r in run)
+
+
+def _mark_overlap_checked(run: Sequence[Route]) -> None:
+    checked = tuple(run)
+    for r in run:
+        r._overlap_run = checked
 
 def rules_for(game: Game) -> RouteRules:
     """The route rules of ``game``: what its ``route_rules()`` (a :class:`Game` hook) gives."""
@@ -845,6 +871,8 @@ class Route:
         self._stops: list[RevenueCenter] | None = None
         self._hexes: list[Hex] | None = None
         self._ordered: list[Path] | None = None
+        self._priced: tuple[list[RevenueCenter], int] | None = None  # (paying stops, their revenue)
+        self._overlap_run: tuple[Route, ...] | None = None  # the run whose overlap check passed
 
     def __repr__(self) -> str:
         return f"<Route {getattr(self.train, 'id', self.train)} {self.connections}>"
@@ -879,6 +907,8 @@ class Route:
         self._paths = None
         self._track = None
         self._subsidy = None
+        self._priced = None
+        self._overlap_run = None
         if all:
             self._cd = None
             self._logged_hexes = None

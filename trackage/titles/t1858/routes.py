@@ -100,7 +100,7 @@ class RouteRules1858(RouteRules):
                 return []
             picked = best[1]
         stops = [visits[i] for i in sorted(picked)]
-        return stops if stops and self.revenue_for(route, stops) > 0 else []
+        return stops if stops and self.stops_revenue(route, stops) > 0 else []
 
     def revenue_for(self, route, stops) -> int:
         revenue = super().revenue_for(route, stops)
