@@ -56,6 +56,9 @@ class StubGame:
         self.board = Board(self, map_data, supply or {}, impassable_colors)
 
     GRAPH_KEEPS_WALKS = False  # (Game's default: the board's graph drops its walks at a new version)
+    _moves = 0  # the state number (Game's: bumped by every action)
+    _run_checks = None  # (Game's: no suggested run's checks kept)
+    _checked_run = None
 
     def graph_options(self) -> dict:
         return dict(self._graph_options)
@@ -68,6 +71,7 @@ class StubGame:
     graph_changed = Game.graph_changed
     tile_valid_for_phase = Game.tile_valid_for_phase
     upgrades_to = Game.upgrades_to
+    upgrade_ruled_out = Game.upgrade_ruled_out
     check_laid_tile = Game.check_laid_tile
     upgrade_cost = Game.upgrade_cost
     legal_tile_rotation = Game.legal_tile_rotation

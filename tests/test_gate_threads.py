@@ -11,6 +11,7 @@ from helpers import fingerprint, players
 
 from trackage.core.errors import GameError
 from trackage.core.pipeline import _GATING, Pipeline
+from trackage.core.rewind import state_class
 from trackage.titles import new_game
 
 
@@ -33,7 +34,7 @@ def test_an_unlisted_action_is_refused_while_another_game_is_mid_process(monkeyp
     # ``slow`` stops inside its action (after the rules ran, before process() returns) until
     # ``other``'s action has been tried
     inside, release = threading.Event(), threading.Event()
-    real_processed = type(slow).action_processed
+    real_processed = state_class(slow).action_processed
 
     def action_processed(self, action):
         real_processed(self, action)
@@ -41,7 +42,7 @@ def test_an_unlisted_action_is_refused_while_another_game_is_mid_process(monkeyp
             inside.set()
             assert release.wait(30), "the other thread never finished"
 
-    monkeypatch.setattr(type(slow), "action_processed", action_processed)
+    monkeypatch.setattr(state_class(slow), "action_processed", action_processed)
 
     errors: dict[str, BaseException] = {}
 

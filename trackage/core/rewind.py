@@ -101,8 +101,12 @@ class Rewind:
     __slots__ = ("game", "saved", "writes")
 
     def __init__(self, game: Any, owners: Iterable[Any], containers: Iterable[Any] = ()) -> None:
-        if game.untracked:
+        if game.untracked or _UNTRACKED.get():
+            # the first record of a game of barrier-free twins (or one made inside a log
+            # import, a trial of a strict load's programs): every twin it reaches turned back,
+            # and whatever the import makes from now on made tracked
             make_tracked(game)
+            _UNTRACKED.set(False)
         self.game = game  # whose action this is (work on other games inside it is not recorded)
         self.writes: list[tuple[Any, str, Any]] = []
         saved: list[tuple[Any, Any]] = []

@@ -1278,7 +1278,7 @@ def _checked_revenues(game: Game, entity: Entity, routes: list[Any], trains: dic
         return None
     moves, version, who, names, key, revenues = memo
     board = game.board
-    if (moves + 1 != game._moves or who is not entity or board is None or version != board.state.version
+    if (moves + 1 != (game._moves or 0) or who is not entity or board is None or version != board.state.version
             or names != tuple(map(str, trains)) or _entries_key(routes, trains) != key):
         return None
     game._checked_run = None  # used once
@@ -1345,5 +1345,5 @@ def suggest_routes(game: Game, entity: Entity) -> list[dict[str, Any]]:
     key = _entries_key(found, trains) if found and game.board is not None else None
     revenues = checks.get(key) if key is not None else None
     if key is not None and revenues is not None and game.board is not None:
-        game._checked_run = (game._moves, game.board.state.version, entity, tuple(map(str, trains)), key, revenues)
+        game._checked_run = (game._moves or 0, game.board.state.version, entity, tuple(map(str, trains)), key, revenues)
     return found
