@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from .core.clone import _ATOMS, _DROP, _SHARE, _copiers, _make_copier, held_attributes
+from .core.clone import _ATOMS, held_attributes, passed_by_copy
 from .core.game import Game
 from .core.pipeline import Pipeline
 from .core.rewind import recording
@@ -35,12 +35,7 @@ def marks(game: Game) -> Marks:
     while stack:
         o, path = stack.pop()
         t = type(o)
-        if t in _ATOMS or id(o) in out:
-            continue
-        c = _copiers.get(t)
-        if c is None:
-            c = _copiers[t] = _make_copier(t)
-        if c is _SHARE or c is _DROP:
+        if t in _ATOMS or id(o) in out or passed_by_copy(t):
             continue
         if t is list or t is tuple:
             out[id(o)] = (path, o, tuple(map(_held, o)))

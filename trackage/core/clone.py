@@ -238,6 +238,24 @@ _copiers: dict[type, Any] = {list: _copy_list, dict: _copy_dict, tuple: _copy_tu
                              types.MethodType: _copy_method}
 
 
+def copier_of(t: type) -> Any:
+    """How a copy treats objects of type ``t``: ``_SHARE``, ``_DROP`` or its copier (made once
+    per type and kept)."""
+    c: Any = _copiers.get(t)
+    if c is None:
+        c = _copiers[t] = _make_copier(t)
+        if c is _SHARE:
+            _TAKEN.add(t)
+    return c
+
+
+def passed_by_copy(t: type) -> bool:
+    """Whether a copy shares or drops objects of type ``t`` (catalogue, derived views...)
+    instead of copying them: walks of a game's state as a copy sees it skip them."""
+    c = copier_of(t)
+    return c is _SHARE or c is _DROP
+
+
 def _copy(o: Any, m: dict[int, Any]) -> Any:
     r: Any = m.get(id(o))
     if r is not None:
@@ -245,9 +263,7 @@ def _copy(o: Any, m: dict[int, Any]) -> Any:
     t = type(o)
     c: Any = _copiers.get(t)
     if c is None:
-        c = _copiers[t] = _make_copier(t)
-        if c is _SHARE:
-            _TAKEN.add(t)
+        c = copier_of(t)
     if c is _SHARE:
         return o
     if c is _DROP:
@@ -284,9 +300,7 @@ def clone(obj: T, memo: dict[int, Any] | None = None) -> T:
 def clone_into(src: T, dst: T) -> None:
     """Make ``dst`` (an object of ``src``'s class) a copy of ``src``; references to ``src``
     inside it become references to ``dst``."""
-    c = _copiers.get(type(src))
-    if c is None:
-        c = _copiers[type(src)] = _make_copier(type(src))
+    c = copier_of(type(src))
     if c is _SHARE or c is _DROP:
         raise TypeError(f"{type(src).__name__} objects are not copied")
     c(src, {}, _copy, _TAKEN, dst)
@@ -304,12 +318,7 @@ def shared_state(original: object, copy: object) -> list[str]:
         if id(o) in seen:
             return
         t = type(o)
-        if t in _ATOMS:
-            return
-        c = _copiers.get(t)
-        if c is None:
-            c = _copiers[t] = _make_copier(t)
-        if c is _SHARE or c is _DROP:
+        if t in _ATOMS or passed_by_copy(t):
             return
         seen.add(id(o))
         if t is tuple and all(type(x) in _ATOMS for x in o):
