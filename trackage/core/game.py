@@ -112,6 +112,9 @@ class Game(Tracked):
     # the board's track graph carries each corporation's walk over to a new board version
     # that did not change what it walked (TrackGraph.keep_walks), instead of walking again
     GRAPH_KEEPS_WALKS: ClassVar[bool] = False
+    # a title whose ``train_limit`` reads nothing of an operator but its ``type`` (and the
+    # phase) says so: the discard step's "anyone over the limit?" then asks once per kind
+    TRAIN_LIMIT_BY_KIND: ClassVar[bool] = False
     SNAPSHOT_EVERY = 16
     # older than SNAPSHOT_SPARSE_AFTER actions, only every SNAPSHOT_SPARSE_EVERY-th snapshot is
     # kept: a long game's history stays a few dozen copies (the collector scans every one of

@@ -243,6 +243,24 @@ def _over_limit(holder: Any, limit: Callable[[Any], int]) -> bool:
     return bool(trains) and len(trains) > (n := limit(holder)) and sum(1 for t in trains if not t.obsolete) > n
 
 
+def _anyone_over_by_kind(game: Any, limit: Callable[[Any], int]) -> bool:
+    """Whether an operator holds more live trains than its limit, the limit asked once per
+    kind of operator (for titles whose limit depends on the kind alone)."""
+    limits: dict[Any, int] = {}
+    for group in (game.corporations, game.minors):
+        for c in group:
+            trains = c.trains
+            if not trains:
+                continue
+            kind = getattr(c, "type", "")
+            n = limits.get(kind)
+            if n is None:
+                n = limits[kind] = limit(c)
+            if len(trains) > n and sum(1 for t in trains if not t.obsolete) > n:
+                return True
+    return False
+
+
 class DiscardTrain(Step):
     """A company over its train limit discards trains, one action each, until within it.
 
@@ -278,6 +296,8 @@ class DiscardTrain(Step):
             return bool(self.crowded())
         game = self.game
         limit = game.train_limit
+        if game.TRAIN_LIMIT_BY_KIND:
+            return _anyone_over_by_kind(game, limit)
         for group in (game.corporations, game.minors):
             for c in group:
                 # (a holder without trains is never over: most are, and are passed at once)

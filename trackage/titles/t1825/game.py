@@ -24,6 +24,7 @@ class Game1825(Game):
     CURRENCY = "£%s"
     TITLE = "1825"
     MUST_BUY_TRAIN = "never"
+    TRAIN_LIMIT_BY_KIND = True  # (the phase's limit by company type)
     PLAYER_RANGE = (2, 9)
     # the counts each rule allows depend on the other rules (the units): checked by
     # validate_setup, listed by option_player_counts

@@ -245,6 +245,7 @@ class Game1867(Game):
     NUM_LOANS = NUM_LOANS
     NATIONAL_MAX_LOANS: int | None = None
     NATIONALIZATION_LOAN_STEPS = 2
+    TRAIN_LIMIT_BY_KIND = True  # (train_limit below: the phase's limit by company type)
 
     # ------------------------------------------------------------ tile-lay listing
     def tile_rotation_check(self, entity, hex_):
