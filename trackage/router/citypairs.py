@@ -16,15 +16,19 @@ cities are few (a thousand or so). So the search goes over the sequences:
 - *pairing*: the first train's sequences in falling value; for each, the second train's
   sequences that would beat the best run are refuted at once with numpy (their core meets the
   first's core, or one of their stretches has every alternative meeting the first's core);
-  the others are *laid* in falling value (a backtracking choice of alternatives, disjoint in
-  track, towns and clash bits within a route, in track between routes) and the first laid
-  pair is the best with that first sequence.
+  the pairs left come out of a heap in falling value; each is refuted by its *nogoods* (small
+  sets of stretch variants, one part per route, that no two routes can lay, learnt from the
+  pairs that failed), then by cores (each stretch keeps the alternatives meeting no other
+  stretch's core, to a fixpoint), else *laid* (a backtracking choice of alternatives,
+  disjoint in track, towns and clash bits within a route, in track between routes, with the
+  cores propagated at every step); the first pair laid is the best run.
 
 Why it is exact: every route of such a train is a sequence of cities joined by town-only
 stretches that the walk's rules allow, so it is one of the sequences with one alternative
 per stretch; refutation only drops pairs no two disjoint routes realise (a core is used by
-every route of its sequence); the pairs are taken until no sequence of the first train can
-beat the best with the second's best. The best pair is priced by the title and its log
+every route of its sequence; a nogood is laid with every alternative and no cities, a
+relaxation of any pair holding it); the pairs come in falling value, so the first laid is
+the best. The best pair is priced by the title and its log
 form rebuilt; if either differs from the sum of city values (or a budget runs out) the
 caller uses its walk instead.
 """
@@ -32,6 +36,7 @@ caller uses its walk instead.
 from __future__ import annotations
 
 import heapq
+import itertools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -47,6 +52,10 @@ _SEQ_BUDGET = 200_000  # sequence walk steps before the walk is used instead
 
 # an alternative: (track mask, towns as bits, clash bits of its towns, its legs)
 Alt = tuple[int, int, int, list["Seg"]]
+# a sequence: (value, cities, stretch variants)
+Seq = tuple[int, tuple["RevenueCenter", ...], tuple[int, ...]]
+# a sequence's stretches as cut by the cores: (alternatives, track core, town core) per stretch
+Refined = tuple[list[list[Alt]], list[int], list[int]]
 
 
 class PairStats:
@@ -78,7 +87,9 @@ class CityPairs:
         self.var_alts: list[list[Alt]] = []
         self.var_core: list[int] = []
         self.var_towns: list[int] = []  # the towns every alternative of a variant visits
+        self.var_span: list[int] = []  # the track any alternative of a variant uses
         self.lay_steps = 0
+        self.propagate = True  # the lay's nodes propagate cores (else forward checking only)
         self.best = 0
         self.best_pair: tuple[tuple[list[RevenueCenter], list[Seg]] | None,
                               tuple[list[RevenueCenter], list[Seg]] | None] = (None, None)
@@ -136,12 +147,16 @@ class CityPairs:
                     towns &= a[1]
                 self.var_core.append(core)
                 self.var_towns.append(towns)
+                span = 0
+                for a in alts:
+                    span |= a[0]
+                self.var_span.append(span)
                 self.stats.alts += len(alts)
             self._variant[key] = got
         return got
 
     # -- sequences ---------------------------------------------------------------------
-    def sequences(self, value: Callable[[RevenueCenter], int]) -> list[tuple[int, tuple[RevenueCenter, ...], tuple[int, ...]]] | None:
+    def sequences(self, value: Callable[[RevenueCenter], int]) -> list[Seq] | None:
         """Every sequence of at least two cities (value, cities, variants), one direction of
         each; None when over budget."""
         en = self.en
@@ -209,13 +224,22 @@ class CityPairs:
         return seqs
 
     # -- refuting by cores -------------------------------------------------------------
-    def consistent(self, plans: list[tuple[int, ...]]) -> bool:
-        """False when no laying exists, shown by cores alone: each stretch keeps only the
+    def refined(self, var: tuple[int, ...]) -> Refined | None:
+        """A sequence's stretches cut to the alternatives meeting no other stretch's core
+        (see :meth:`consistent`); None: the sequence cannot be laid."""
+        start: Refined = ([list(self.var_alts[v]) for v in var], [self.var_core[v] for v in var],
+                          [self.var_towns[v] for v in var])
+        got = self.consistent([start])
+        return got[0] if got is not None else None
+
+    def consistent(self, plans: list[Refined]) -> list[Refined] | None:
+        """None when no laying exists, shown by cores alone: each stretch keeps only the
         alternatives meeting no other stretch's core (track between and within routes, towns
-        and clash bits within a route), and the cores grow from what is kept, to a fixpoint."""
-        alts = [[list(self.var_alts[v]) for v in var] for var in plans]
-        cores = [[self.var_core[v] for v in var] for var in plans]
-        towns = [[self.var_towns[v] for v in var] for var in plans]
+        within a route), and the cores grow from what is kept, to a fixpoint; else the
+        stretches so cut."""
+        alts = [list(p[0]) for p in plans]
+        cores = [list(p[1]) for p in plans]
+        towns = [list(p[2]) for p in plans]
         changed = True
         while changed:
             changed = False
@@ -223,7 +247,7 @@ class CityPairs:
             for cs in cores:
                 for c in cs:
                     total |= c
-            for r, var in enumerate(plans):
+            for r, var in enumerate(alts):
                 for x in range(len(var)):
                     other = 0
                     for r2, cs in enumerate(cores):
@@ -236,7 +260,7 @@ class CityPairs:
                             ot |= t
                     kept = [a for a in alts[r][x] if not (a[0] & other or a[1] & ot)]
                     if not kept:
-                        return False
+                        return None
                     if len(kept) < len(alts[r][x]):
                         alts[r][x] = kept
                         core, tw = kept[0][0], kept[0][1]
@@ -246,15 +270,15 @@ class CityPairs:
                         if core != cores[r][x] or tw != towns[r][x]:
                             cores[r][x], towns[r][x] = core, tw
                             changed = True
-        return True
+        return list(zip(alts, cores, towns))
 
     # -- laying ------------------------------------------------------------------------
-    def lay(self, plans: list[tuple[tuple[RevenueCenter, ...], tuple[int, ...]]]) -> list[list[Alt]] | None:
+    def lay(self, plans: list[tuple[tuple[RevenueCenter, ...], list[list[Alt]]]]) -> list[list[Alt]] | None:
         """One alternative per stretch of each sequence in ``plans`` (one per train), disjoint
         in track between and within routes, in towns and clash bits within a route; None:
         none (or out of budget: ``out_of_budget``)."""
         en = self.en
-        items: list[tuple[int, int]] = []  # (route, variant), fewest alternatives first
+        items: list[tuple[int, list[Alt]]] = []  # (route, the stretch's alternatives)
         clash0: list[int] = []
         for r, (cities, var) in enumerate(plans):
             cb = 0
@@ -263,41 +287,67 @@ class CityPairs:
             clash0.append(cb)
             items.extend((r, v) for v in var)
         chosen: list[Alt | None] = [None] * len(items)
-        var_alts = self.var_alts
 
-        def go(left: list[int], track: int, towns: list[int], clash: list[int]) -> bool:
-            # forward checking: every stretch left keeps an alternative; the one with the
-            # fewest is laid next
-            if not left:
+        def prune(doms: dict[int, list[Alt]], track: int, towns: list[int], clash: list[int]) -> bool:
+            # every stretch left keeps the alternatives meeting nothing laid, nor the core of
+            # another stretch left (track; towns within a route), to a fixpoint; False: one
+            # keeps none
+            for i, d in doms.items():
+                r = items[i][0]
+                tw, cl = towns[r], clash[r]
+                ok = [a for a in d if not (a[0] & track or a[1] & tw or a[2] & cl)]
+                if not ok:
+                    return False
+                doms[i] = ok
+            changed = self.propagate
+            while changed and len(doms) > 1:
+                changed = False
+                cores = {}
+                for i, d in doms.items():
+                    c, t = d[0][0], d[0][1]
+                    for x in d[1:]:
+                        c &= x[0]
+                        t &= x[1]
+                    cores[i] = (c, t)
+                for i, d in doms.items():
+                    r = items[i][0]
+                    oc = ot = 0
+                    for j, (c, t) in cores.items():
+                        if j != i:
+                            oc |= c
+                            if items[j][0] == r:
+                                ot |= t
+                    ok = [a for a in d if not (a[0] & oc or a[1] & ot)]
+                    if not ok:
+                        return False
+                    if len(ok) < len(d):
+                        doms[i] = ok
+                        changed = True
+            return True
+
+        def go(doms: dict[int, list[Alt]], track: int, towns: list[int], clash: list[int]) -> bool:
+            if not doms:
                 return True
             self.lay_steps += 1
             if self.lay_steps > _LAY_BUDGET:
                 self.out_of_budget = True
                 return False
-            pick = -1
-            fits: list[Alt] = []
-            for i in left:
-                r = items[i][0]
-                tw, cl = towns[r], clash[r]
-                ok = [a for a in var_alts[items[i][1]] if not (a[0] & track or a[1] & tw or a[2] & cl)]
-                if not ok:
-                    return False
-                if pick < 0 or len(ok) < len(fits):
-                    pick, fits = i, ok
-            rest = [i for i in left if i != pick]
+            if not prune(doms, track, towns, clash):
+                return False
+            pick = min(doms, key=lambda i: len(doms[i]))
             r = items[pick][0]
-            for a in fits:
+            for a in doms[pick]:
                 chosen[pick] = a
                 t2, c2 = list(towns), list(clash)
                 t2[r] |= a[1]
                 c2[r] |= a[2]
-                if go(rest, track | a[0], t2, c2):
+                if go({i: d for i, d in doms.items() if i != pick}, track | a[0], t2, c2):
                     return True
                 if self.out_of_budget:
                     return False
             return False
 
-        if not go(list(range(len(items))), 0, [0] * len(plans), clash0):
+        if not go({i: list(it[1]) for i, it in enumerate(items)}, 0, [0] * len(plans), clash0):
             return None
         out: list[list[Alt]] = [[] for _ in plans]
         for i, (r, _v) in enumerate(items):
@@ -305,6 +355,55 @@ class CityPairs:
             assert a is not None
             out[r].append(a)
         return out
+
+    def nogood(self, va: tuple[int, ...], vb: tuple[int, ...]) -> tuple[frozenset[int], frozenset[int]] | None:
+        """A least set of the two sequences' stretch variants (with all their alternatives,
+        no cities) that cannot be laid together, by dropping one at a time; None: the whole
+        set can (the pair failed on its cities' clash bits or its cores)."""
+        var_alts = self.var_alts
+        keep = [(0, v) for v in va] + [(1, v) for v in vb]
+
+        def fails(items: list[tuple[int, int]]) -> bool:
+            plans: list[tuple[tuple[RevenueCenter, ...], list[list[Alt]]]] = [((), []), ((), [])]
+            for r, v in items:
+                plans[r][1].append(var_alts[v])
+            tight = self.consistent([([var_alts[v] for r, v in items if r == q],
+                                      [self.var_core[v] for r, v in items if r == q],
+                                      [self.var_towns[v] for r, v in items if r == q]) for q in (0, 1)])
+            if tight is None:
+                return True
+            plans = [((), tight[0][0]), ((), tight[1][0])]
+            return self.lay([p for p in plans if p[1]]) is None and not self.out_of_budget
+
+        # the stretches whose track may meet the other route's
+        reach = [0, 0]
+        for r, v in keep:
+            reach[r] |= self.var_span[v]
+        near = [(r, v) for r, v in keep if self.var_span[v] & reach[1 - r]]
+        if {r for r, _v in near} == {0, 1} and fails(near):
+            # small sets first (what blocks two routes is mostly one stretch of one and two of
+            # the other): every set of 3, then of 4, of the stretches near the other route
+            side = [[v for r, v in near if r == q] for q in (0, 1)]
+            for na, nb in ((1, 2), (2, 1), (2, 2)):
+                for xa in itertools.combinations(side[0], na):
+                    for xb in itertools.combinations(side[1], nb):
+                        if self.out_of_budget:
+                            return None
+                        if fails([(0, v) for v in xa] + [(1, v) for v in xb]):
+                            return frozenset(xa), frozenset(xb)
+            keep = near
+        elif not fails(keep):
+            return None
+        i = 0
+        while i < len(keep):
+            trial = keep[:i] + keep[i + 1:]
+            if self.out_of_budget:
+                return None
+            if {r for r, _v in trial} == {0, 1} and fails(trial):
+                keep = trial
+            else:
+                i += 1
+        return frozenset(v for r, v in keep if r == 0), frozenset(v for r, v in keep if r == 1)
 
     # -- the pairing -------------------------------------------------------------------
     def run(self, value: Callable[[RevenueCenter], int]) -> bool:
@@ -342,9 +441,17 @@ class CityPairs:
             b_var[i, :len(s[2])] = s[2]
         neg_b = -b_vals  # ascending, for searchsorted
         laid_alone: dict[int, bool] = {}
+        refs: dict[tuple[int, ...], Refined | None] = {}
+
+        def ref(var: tuple[int, ...]) -> Refined | None:
+            if var in refs:
+                return refs[var]
+            got = refs[var] = self.refined(var)
+            return got
 
         def alone(i: int, s: tuple[int, tuple[RevenueCenter, ...], tuple[int, ...]]) -> list[Alt] | None:
-            got = self.lay([(s[1], s[2])])
+            r = ref(s[2])
+            got = self.lay([(s[1], r[0])]) if r is not None else None
             laid_alone[i] = got is not None
             return got[0] if got is not None else None
 
@@ -366,8 +473,13 @@ class CityPairs:
             got = b_alone.get(j)
             if got is None:
                 sb = seq_b[j]
-                got = b_alone[j] = self.lay([(sb[1], sb[2])]) is not None
+                r = ref(sb[2])
+                got = b_alone[j] = r is not None and self.lay([(sb[1], r[0])]) is not None
             return got
+
+        # sets of stretch variants (one route's, the other's) that no two routes can lay
+        # (indexed by the least variant of its first route's part)
+        ng_index: dict[int, list[tuple[frozenset[int], frozenset[int]]]] = {}
 
         # the pairs in falling value: a heap of (-(value), first sequence, place in its live
         # list); entries with place -1 open the next first sequence (its live list is made then)
@@ -394,7 +506,12 @@ class CityPairs:
                 k = int(np.searchsorted(neg_b, self.best - va, side="left"))  # b_vals > best - va
                 if k == 0:
                     continue
-                ca = rows([self._core(s[2])])[0]
+                ra = ref(s[2])
+                assert ra is not None  # (laid alone)
+                core_a = 0
+                for c in ra[1]:
+                    core_a |= c
+                ca = rows([core_a])[0]
                 refuted = (b_core[:k] & ca).any(axis=1)
                 hit = (alt_rows & ca).any(axis=1)
                 dead = np.append(np.minimum.reduceat(hit, begins) if nvar else np.zeros(0, dtype=bool), False)
@@ -415,11 +532,25 @@ class CityPairs:
             if self.out_of_budget:
                 return False
             sb = seq_b[j]
-            if not self.consistent([s[2], sb[2]]):
+            va_set, vb_set = frozenset(s[2]), frozenset(sb[2])
+            if any(na <= va_set and nb_ <= vb_set for v in va_set for na, nb_ in ng_index.get(v, ())) or any(
+                    na <= vb_set and nb_ <= va_set for v in vb_set for na, nb_ in ng_index.get(v, ())):
+                self.stats.refuted += 1
+                continue
+            ra, rb = ref(s[2]), ref(sb[2])
+            assert ra is not None and rb is not None  # (both laid alone)
+            both = self.consistent([ra, rb])
+            if both is None:
                 self.stats.refuted += 1
                 continue
             self.stats.laid += 1
-            got2 = self.lay([(s[1], s[2]), (sb[1], sb[2])])
+            got2 = self.lay([(s[1], both[0][0]), (sb[1], both[1][0])])
+            if self.out_of_budget:
+                return False
+            if got2 is None and not self.out_of_budget:
+                learnt = self.nogood(s[2], sb[2])
+                if learnt is not None:
+                    ng_index.setdefault(min(learnt[0]), []).append(learnt)
             if self.out_of_budget:
                 return False
             if got2 is not None:
@@ -443,8 +574,9 @@ class CityPairs:
 
 def applies(plans: list[Any]) -> bool:
     """Two trains of this kind: every stop is free (a town: worth nothing, not counted) or a
-    counted city; no bound hooks (a base bound only where it is the stop values), slack 0, no run bonus, conflict hook or local runs; the
-    same starts (none free), links and values (the second rides along the first)."""
+    counted city; no bound hooks (a base bound only where it is the stop values), slack 0, no
+    run bonus, conflict hook or local runs; no start free (the caller checks that the second
+    rides along the first: same starts, links and values)."""
     from .meter import TypedMeter
 
     for p in plans:

@@ -14,8 +14,6 @@ from ..core.errors import GameError
 from ..core.routes import RouteRules, rules_for
 from .bitsets import RankedList
 from .bounds import StopValues
-from .citypairs import CityPairs
-from .citypairs import applies as pairs_apply
 from .candidates import (
     MASK,
     STATE,
@@ -27,6 +25,8 @@ from .candidates import (
     evaluate_alone,
     trail_nodes,
 )
+from .citypairs import CityPairs
+from .citypairs import applies as pairs_apply
 from .entries import Entry
 from .meter import TypedMeter, default_meter
 from .search import Search, Stats
