@@ -10,7 +10,7 @@ from conftest import FIXTURES
 
 from trackage.router import logstates, optimal_routes, solve
 
-STATES = [("1858_game_end_bank.json", 868), ("1858-quick-start-a.json", 942)]
+STATES = [("1858_game_end_bank.json", 868), ("1858_game_end_bank.json", 987)]
 
 
 def _both(game, entity, monkeypatch):

@@ -49,6 +49,12 @@ if TYPE_CHECKING:
 
 _LAY_BUDGET = 200_000  # backtracking steps laying pairs before the walk is used instead
 _SEQ_BUDGET = 200_000  # sequence walk steps before the walk is used instead
+# pairs taken from the heap before the walk is used instead: past it the pairs beating the
+# best run are too many to refute one by one faster than the walk lists their routes
+_PAIR_BUDGET = 900
+# pairs laid (each not refuted by cores or nogoods; a failed one teaches a nogood) before the
+# walk is used instead
+_LAID_BUDGET = 40
 
 # an alternative: (track mask, towns as bits, clash bits of its towns, its legs)
 Alt = tuple[int, int, int, list["Seg"]]
@@ -68,6 +74,7 @@ class PairStats:
         self.refuted = 0
         self.laid = 0
         self.steps = 0
+        self.popped = 0  # pairs taken from the heap
 
 
 class CityPairs:
@@ -89,7 +96,6 @@ class CityPairs:
         self.var_towns: list[int] = []  # the towns every alternative of a variant visits
         self.var_span: list[int] = []  # the track any alternative of a variant uses
         self.lay_steps = 0
-        self.propagate = True  # the lay's nodes propagate cores (else forward checking only)
         self.best = 0
         self.best_pair: tuple[tuple[list[RevenueCenter], list[Seg]] | None,
                               tuple[list[RevenueCenter], list[Seg]] | None] = (None, None)
@@ -184,7 +190,13 @@ class CityPairs:
         seqs: list[tuple[int, tuple[RevenueCenter, ...], tuple[int, ...]]] = []
         steps = [0]
 
-        var_core, var_towns = self.var_core, self.var_towns
+        var_core, var_towns, var_alts = self.var_core, self.var_towns, self.var_alts
+
+        def fits(vi: int, core: int, towns: int) -> bool:
+            # its core meets none of the sequence's, and one of its ways avoids the cores
+            if var_core[vi] & core or var_towns[vi] & towns:
+                return False
+            return any(not (a[0] & core or a[1] & towns) for a in var_alts[vi])
 
         def grow(cities: list[RevenueCenter], var: list[int], clash: int, val: int, started: bool,
                  core: int, towns: int) -> bool:
@@ -201,11 +213,11 @@ class CityPairs:
                 # as the last stretch (the route ends at n)
                 if st and reach[cities[0]] < reach[n]:
                     vi = self.variant(c, n, first, True, w)
-                    if vi >= 0 and not (var_core[vi] & core or var_towns[vi] & towns):
+                    if vi >= 0 and fits(vi, core, towns):
                         seqs.append((nv, (*cities, n), (*var, vi)))
                 if len(cities) + 1 < cap:
                     vi = self.variant(c, n, first, False, w)
-                    if vi >= 0 and not (var_core[vi] & core or var_towns[vi] & towns):
+                    if vi >= 0 and fits(vi, core, towns):
                         cities.append(n)
                         var.append(vi)
                         ok = grow(cities, var, clash | en.clash_bits(n), nv, st, core | var_core[vi],
@@ -273,10 +285,12 @@ class CityPairs:
         return list(zip(alts, cores, towns))
 
     # -- laying ------------------------------------------------------------------------
-    def lay(self, plans: list[tuple[tuple[RevenueCenter, ...], list[list[Alt]]]]) -> list[list[Alt]] | None:
+    def lay(self, plans: list[tuple[tuple[RevenueCenter, ...], list[list[Alt]]]],
+            propagate: bool = False) -> list[list[Alt]] | None:
         """One alternative per stretch of each sequence in ``plans`` (one per train), disjoint
         in track between and within routes, in towns and clash bits within a route; None:
-        none (or out of budget: ``out_of_budget``)."""
+        none (or out of budget: ``out_of_budget``). ``propagate``: every step also cuts the
+        stretches left by each other's cores (else forward checking only)."""
         en = self.en
         items: list[tuple[int, list[Alt]]] = []  # (route, the stretch's alternatives)
         clash0: list[int] = []
@@ -299,7 +313,7 @@ class CityPairs:
                 if not ok:
                     return False
                 doms[i] = ok
-            changed = self.propagate
+            changed = propagate
             while changed and len(doms) > 1:
                 changed = False
                 cores = {}
@@ -380,17 +394,20 @@ class CityPairs:
         for r, v in keep:
             reach[r] |= self.var_span[v]
         near = [(r, v) for r, v in keep if self.var_span[v] & reach[1 - r]]
+        # small sets first (what blocks two routes is mostly one stretch of one and two of the
+        # other): every set of 3, then of 4, of near stretches whose tracks may all meet across
+        span = self.var_span
+        side = [[v for r, v in near if r == q] for q in (0, 1)]
+        for na, nb in ((1, 2), (2, 1), (2, 2)):
+            for xa in itertools.combinations(side[0], na):
+                for xb in itertools.combinations(side[1], nb):
+                    if not all(span[x] & span[y] for x in xa for y in xb):
+                        continue
+                    if self.out_of_budget:
+                        return None
+                    if fails([(0, v) for v in xa] + [(1, v) for v in xb]):
+                        return frozenset(xa), frozenset(xb)
         if {r for r, _v in near} == {0, 1} and fails(near):
-            # small sets first (what blocks two routes is mostly one stretch of one and two of
-            # the other): every set of 3, then of 4, of the stretches near the other route
-            side = [[v for r, v in near if r == q] for q in (0, 1)]
-            for na, nb in ((1, 2), (2, 1), (2, 2)):
-                for xa in itertools.combinations(side[0], na):
-                    for xb in itertools.combinations(side[1], nb):
-                        if self.out_of_budget:
-                            return None
-                        if fails([(0, v) for v in xa] + [(1, v) for v in xb]):
-                            return frozenset(xa), frozenset(xb)
             keep = near
         elif not fails(keep):
             return None
@@ -434,7 +451,7 @@ class CityPairs:
         # the second train's sequences: values, cores, variants (padded with a never-dead one)
         core_of = [self._core(s[2]) for s in seq_b]
         b_vals = np.array([s[0] for s in seq_b], dtype=np.int64)
-        b_core = rows(core_of) if nb else np.zeros((0, words), dtype=np.uint64)
+        b_core = rows(core_of).copy() if nb else np.zeros((0, words), dtype=np.uint64)
         width = max((len(s[2]) for s in seq_b), default=1)
         b_var = np.full((nb, width), nvar, dtype=np.int64)
         for i, s in enumerate(seq_b):
@@ -475,6 +492,14 @@ class CityPairs:
                 sb = seq_b[j]
                 r = ref(sb[2])
                 got = b_alone[j] = r is not None and self.lay([(sb[1], r[0])]) is not None
+                # later first sequences meet its cut core (or, never laid, anything)
+                if got and r is not None:
+                    core = 0
+                    for c in r[1]:
+                        core |= c
+                    b_core[j] = rows([core])[0]
+                elif not self.out_of_budget:
+                    b_core[j] = ~np.uint64(0)
             return got
 
         # sets of stretch variants (one route's, the other's) that no two routes can lay
@@ -496,18 +521,14 @@ class CityPairs:
             if p < 0:
                 if i + 1 < len(seqs):
                     heapq.heappush(heap, (-(seqs[i + 1][0] + top_b), i + 1, -1))
-                ok = laid_alone.get(i)
-                if ok is None:
-                    ok = alone(i, s) is not None
-                if self.out_of_budget:
-                    return False
-                if not ok:
+                if laid_alone.get(i) is False:
                     continue
                 k = int(np.searchsorted(neg_b, self.best - va, side="left"))  # b_vals > best - va
                 if k == 0:
                     continue
                 ra = ref(s[2])
-                assert ra is not None  # (laid alone)
+                if ra is None:
+                    continue  # (never laid, alone)
                 core_a = 0
                 for c in ra[1]:
                     core_a |= c
@@ -525,9 +546,20 @@ class CityPairs:
                 continue
             live = live_of[i]
             j = live[p]
+            self.stats.popped += 1
+            if self.stats.popped > _PAIR_BUDGET:
+                self.out_of_budget = True
+                return False
             if p + 1 < len(live):
                 heapq.heappush(heap, (-(va + int(b_vals[live[p + 1]])), i, p + 1))
             if not b_ok(j):
+                continue
+            ok = laid_alone.get(i)
+            if ok is None:
+                ok = alone(i, s) is not None
+                if self.out_of_budget:
+                    return False
+            if not ok:
                 continue
             if self.out_of_budget:
                 return False
@@ -544,7 +576,10 @@ class CityPairs:
                 self.stats.refuted += 1
                 continue
             self.stats.laid += 1
-            got2 = self.lay([(s[1], both[0][0]), (sb[1], both[1][0])])
+            if self.stats.laid > _LAID_BUDGET:
+                self.out_of_budget = True
+                return False
+            got2 = self.lay([(s[1], both[0][0]), (sb[1], both[1][0])], propagate=True)
             if self.out_of_budget:
                 return False
             if got2 is None and not self.out_of_budget:

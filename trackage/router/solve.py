@@ -425,7 +425,7 @@ def _by_stop_sets(game: Game, rules: RouteRules, entity: Operator, plan: _Plan, 
     return RouterResult(ss.best, logs, True, stats, name)
 
 
-_CITY_PAIRS = False  # two trains paid for the cities they visit searched over city sequences (False: the walk)
+_CITY_PAIRS = True  # two trains paid for the cities they visit searched over city sequences (False: the walk)
 
 
 def _by_city_pairs(game: Game, rules: RouteRules, entity: Operator, trains: list[Train], plans: list[_Plan],
@@ -436,7 +436,7 @@ def _by_city_pairs(game: Game, rules: RouteRules, entity: Operator, trains: list
     if not pairs_apply(plans):
         return None
     big, small = sorted(plans, key=lambda p: -(p.meter.capacity or 0))
-    if big is not small and not _rides_along(game, small, big):
+    if not _rides_along(game, small, big):
         return None
     free, value, counted = big.free, big.sv.value, big.meter.counted
     assert free is not None
@@ -551,10 +551,12 @@ def _optimal_routes(game: Game, entity: Operator | None, time_limit: float | Non
             return got
     if _CITY_PAIRS and len(trains) == 2 and time_limit is None and work_limit is None:
         # two trains paid for the cities they visit: searched over city sequences (:mod:`.citypairs`)
-        pair = [plans[kind_of[t]] for t in trains]
-        if pair[0] is pair[1]:
-            pair[1] = _Plan(game, rules, entity, trains[1], links_of(trains[1]), tokened, key_bit, work_limit)
-        got = _by_city_pairs(game, rules, entity, trains, pair, chain_cache, stats, name)
+        # (two trains of one kind are left to the walk: their pairs come twice, and the walk
+        # takes interchangeable trains' routes in order)
+        got = None
+        if kind_of[trains[0]] != kind_of[trains[1]]:
+            got = _by_city_pairs(game, rules, entity, trains, [plans[kind_of[t]] for t in trains], chain_cache,
+                                 stats, name)
         if got is not None:
             stats.enumerate_s = time.monotonic() - t0
             return got
