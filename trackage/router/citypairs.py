@@ -75,6 +75,7 @@ class PairStats:
         self.laid = 0
         self.steps = 0
         self.popped = 0  # pairs taken from the heap
+        self.opened = 0  # first sequences whose pairs were listed
 
 
 class CityPairs:
@@ -521,6 +522,7 @@ class CityPairs:
             if p < 0:
                 if i + 1 < len(seqs):
                     heapq.heappush(heap, (-(seqs[i + 1][0] + top_b), i + 1, -1))
+                self.stats.opened += 1
                 if laid_alone.get(i) is False:
                     continue
                 k = int(np.searchsorted(neg_b, self.best - va, side="left"))  # b_vals > best - va
