@@ -525,7 +525,7 @@ class CityPairs:
                 self.stats.opened += 1
                 if laid_alone.get(i) is False:
                     continue
-                k = int(np.searchsorted(neg_b, self.best - va, side="left"))  # b_vals > best - va
+                k = int(np.searchsorted(neg_b, va - self.best, side="left"))  # b_vals > best - va
                 if k == 0:
                     continue
                 ra = ref(s[2])
