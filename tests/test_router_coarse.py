@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from conftest import FIXTURES
 
-from trackage.router import bitsets, logstates, optimal_routes
+from trackage.router import bitsets, logstates, optimal_routes, solve
 
 # states whose later trains have long lists (coarse views are built for them)
 LONG = [
@@ -17,6 +17,13 @@ LONG = [
 # logs whose multi-train states are run with coarse views forced on every list
 FORCED = [("1867", "21268.json", 3), ("1822", "1822_game_end_stock_market.json", 6),
           ("1861", "bank_breaks_then_final_phase.json", 6)]
+
+
+@pytest.fixture(autouse=True)
+def _the_walk(monkeypatch):
+    """These tests are of the walk: the city-sequence search of two E trains is off."""
+    monkeypatch.setattr(solve, "_CITY_PAIRS", False)
+
 
 
 def _path(title, log):

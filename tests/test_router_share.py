@@ -19,6 +19,13 @@ PRUNED = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def _the_walk(monkeypatch):
+    """These tests are of the walk: the city-sequence search of two E trains is off."""
+    monkeypatch.setattr(solve, "_CITY_PAIRS", False)
+
+
+
 def _lists(monkeypatch, game, entity, *, share: bool) -> tuple[object, dict]:
     """The result and, per train name, the routes (as node lists, sorted) of its kind's first walk."""
     patches = [] if share else [(solve, "_rides_along", lambda *_a: False)]

@@ -23,6 +23,13 @@ STATES = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def _the_walk(monkeypatch):
+    """These tests are of the walk: the city-sequence search of two E trains is off."""
+    monkeypatch.setattr(solve, "_CITY_PAIRS", False)
+
+
+
 def _lists(monkeypatch, game, entity, *, fast: bool) -> tuple[object, dict]:
     """The result and, per train name, its kind's first list as (stops, bound, bonus) by rank."""
     return first_lists(monkeypatch, game, entity, lambda c: (tuple(n.id for n in c.nodes), c.bound, c.bonus),

@@ -25,6 +25,8 @@ from .candidates import (
     evaluate_alone,
     trail_nodes,
 )
+from .citypairs import CityPairs
+from .citypairs import applies as pairs_apply
 from .entries import Entry
 from .meter import TypedMeter, default_meter
 from .search import Search, Stats
@@ -423,6 +425,55 @@ def _by_stop_sets(game: Game, rules: RouteRules, entity: Operator, plan: _Plan, 
     return RouterResult(ss.best, logs, True, stats, name)
 
 
+_CITY_PAIRS = True  # two trains paid for the cities they visit searched over city sequences (False: the walk)
+
+
+def _by_city_pairs(game: Game, rules: RouteRules, entity: Operator, trains: list[Train], plans: list[_Plan],
+                   chain_cache: dict[Any, Any], stats: Stats, name: str | None) -> RouterResult | None:
+    """Two trains' best run by the city-sequence search (:mod:`.citypairs`), priced by the
+    title and its log form checked; None when it does not apply, runs out of budget or its
+    run does not price or rebuild to the sum of its cities' values (the walk decides)."""
+    if not pairs_apply(plans):
+        return None
+    big, small = sorted(plans, key=lambda p: -(p.meter.capacity or 0))
+    if not _rides_along(game, small, big):
+        return None
+    free, value, counted = big.free, big.sv.value, big.meter.counted
+    assert free is not None
+    for _hx, tile in game.board.tiles():
+        for n in tile.nodes:
+            if (value(n) != 0 or counted(n)) if free(n) else not counted(n):
+                return None
+    caps = (int(big.meter.capacity or 0), int(small.meter.capacity or 0))
+    cp = CityPairs(big.en, caps, free)
+    proven = cp.run(value)
+    stats.walk_steps += cp.stats.steps
+    stats.nodes += cp.stats.laid
+    if not proven:
+        return None
+    by_plan = {id(p): t for p, t in zip(plans, trains)}
+    routes: list[Route] = []
+    for p, got in zip((big, small), cp.best_pair):
+        if got is not None:
+            build_route(rules, by_plan[id(p)], got[0], got[1], routes, None, chain_cache)
+    try:
+        total = sum(r.revenue(recompute=True) for r in routes)
+    except GameError:
+        return None
+    if total != cp.best:
+        return None
+    logs = [r.to_log() for r in routes]
+    try:
+        again = sum(game.compute_route_revenues(entity, logs, {t.id: t for t in trains}))
+    except GameError:
+        return None
+    if again != cp.best:
+        return None
+    for t in trains:
+        stats.candidates[t.id] = 1
+    return RouterResult(cp.best, logs, True, stats, name)
+
+
 def optimal_routes(game: Game, entity: Operator | None = None, *, time_limit: float | None = None,
                    work_limit: int | None = None) -> RouterResult:
     """The best routes for ``entity`` (default: the entity acting) with its trains now.
@@ -495,6 +546,17 @@ def _optimal_routes(game: Game, entity: Operator | None, time_limit: float | Non
     if _SET_SEARCH and len(trains) == 1 and time_limit is None and work_limit is None:
         # a lone train that pays its best stops: searched over paid stop sets (:mod:`.stopsets`)
         got = _by_stop_sets(game, rules, entity, plans[kind_of[trains[0]]], chain_cache, stats, name)
+        if got is not None:
+            stats.enumerate_s = time.monotonic() - t0
+            return got
+    if _CITY_PAIRS and len(trains) == 2 and time_limit is None and work_limit is None:
+        # two trains paid for the cities they visit: searched over city sequences (:mod:`.citypairs`)
+        # (two trains of one kind are left to the walk: their pairs come twice, and the walk
+        # takes interchangeable trains' routes in order)
+        got = None
+        if kind_of[trains[0]] != kind_of[trains[1]]:
+            got = _by_city_pairs(game, rules, entity, trains, [plans[kind_of[t]] for t in trains], chain_cache,
+                                 stats, name)
         if got is not None:
             stats.enumerate_s = time.monotonic() - t0
             return got

@@ -1,0 +1,629 @@
+"""The best run of two trains that are paid for the cities they visit, searched over city sequences.
+
+1858's E trains visit at most N cities and offboards (all paying) and pass any number of
+towns for free: a route's revenue is the sum of its cities' values, and its many variants
+(which towns and track lie between two cities) differ only in the track they use. Two such
+trains' route lists are long (hundreds of thousands of routes) while the sequences of
+cities are few (a thousand or so). So the search goes over the sequences:
+
+- *stretches*: from every city, a walk through towns only (the walk's own links: track,
+  stops, clash bits, terminals) to the next city; each way is an *alternative* (track mask,
+  towns, clash bits, paths), grouped per (city, next city, may it leave the first city by a
+  terminal path, may it end the route);
+- *sequences*: the walks over cities joined by stretches (distinct cities, no two sharing a
+  clash bit, at most the meter's capacity, a start among them), one direction kept; a
+  sequence's *core* is the track every alternative of each of its stretches uses;
+- *pairing*: the first train's sequences in falling value; for each, the second train's
+  sequences that would beat the best run are refuted at once with numpy (their core meets the
+  first's core, or one of their stretches has every alternative meeting the first's core);
+  the pairs left come out of a heap in falling value; each is refuted by its *nogoods* (small
+  sets of stretch variants, one part per route, that no two routes can lay, learnt from the
+  pairs that failed), then by cores (each stretch keeps the alternatives meeting no other
+  stretch's core, to a fixpoint), else *laid* (a backtracking choice of alternatives,
+  disjoint in track, towns and clash bits within a route, in track between routes, with the
+  cores propagated at every step); the first pair laid is the best run.
+
+Why it is exact: every route of such a train is a sequence of cities joined by town-only
+stretches that the walk's rules allow, so it is one of the sequences with one alternative
+per stretch; refutation only drops pairs no two disjoint routes realise (a core is used by
+every route of its sequence; a nogood is laid with every alternative and no cities, a
+relaxation of any pair holding it); the pairs come in falling value, so the first laid is
+the best. The best pair is priced by the title and its log
+form rebuilt; if either differs from the sum of city values (or a budget runs out) the
+caller uses its walk instead.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+if TYPE_CHECKING:
+    from ..core.tiles import RevenueCenter
+    from .candidates import Enumerator, Seg
+
+_LAY_BUDGET = 200_000  # backtracking steps laying pairs before the walk is used instead
+_SEQ_BUDGET = 200_000  # sequence walk steps before the walk is used instead
+# pairs taken from the heap before the walk is used instead: past it the pairs beating the
+# best run are too many to refute one by one faster than the walk lists their routes
+_PAIR_BUDGET = 900
+# pairs laid (each not refuted by cores or nogoods; a failed one teaches a nogood) before the
+# walk is used instead
+_LAID_BUDGET = 40
+
+# an alternative: (track mask, towns as bits, clash bits of its towns, its legs)
+Alt = tuple[int, int, int, list["Seg"]]
+# a sequence: (value, cities, stretch variants)
+Seq = tuple[int, tuple["RevenueCenter", ...], tuple[int, ...]]
+# a sequence's stretches as cut by the cores: (alternatives, track core, town core) per stretch
+Refined = tuple[list[list[Alt]], list[int], list[int]]
+
+
+class PairStats:
+    """What a pair search did: stretch alternatives, sequences, pairs refuted by bitsets, pairs
+    laid, backtracking steps."""
+
+    def __init__(self) -> None:
+        self.alts = 0
+        self.sequences = 0
+        self.refuted = 0
+        self.laid = 0
+        self.steps = 0
+        self.popped = 0  # pairs taken from the heap
+        self.opened = 0  # first sequences whose pairs were listed
+
+
+class CityPairs:
+    """See the module's docstring. ``en``: the longer train's enumerator (the shorter one's
+    routes are its routes that visit at most ``caps[1]`` cities); ``caps``: the most cities
+    each train visits (the first the larger)."""
+
+    def __init__(self, en: Enumerator, caps: tuple[int, int], free: Callable[[RevenueCenter], bool]):
+        self.en = en
+        self.caps = caps
+        self.free = free
+        self.stats = PairStats()
+        self.out_of_budget = False
+        self._town_bit: dict[RevenueCenter, int] = {}
+        # (city, next city, first stretch, last stretch) -> variant index
+        self._variant: dict[tuple[RevenueCenter, RevenueCenter, bool, bool], int] = {}
+        self.var_alts: list[list[Alt]] = []
+        self.var_core: list[int] = []
+        self.var_towns: list[int] = []  # the towns every alternative of a variant visits
+        self.var_span: list[int] = []  # the track any alternative of a variant uses
+        self.lay_steps = 0
+        self.best = 0
+        self.best_pair: tuple[tuple[list[RevenueCenter], list[Seg]] | None,
+                              tuple[list[RevenueCenter], list[Seg]] | None] = (None, None)
+
+    # -- stretches ---------------------------------------------------------------------
+    def _tbit(self, n: RevenueCenter) -> int:
+        b = self._town_bit.get(n)
+        if b is None:
+            b = self._town_bit[n] = 1 << len(self._town_bit)
+        return b
+
+    def stretches(self, u: RevenueCenter) -> dict[RevenueCenter, list[tuple[Alt, bool, bool]]]:
+        """Every town-only way from city ``u`` to a next city: next city -> [(alternative,
+        leaves ``u`` by a terminal path, ends the route at the next city)]."""
+        out: dict[RevenueCenter, list[tuple[Alt, bool, bool]]] = {}
+        en = self.en
+        free = self.free
+        clash0 = en.clash_bits(u)
+
+        def walk(x: RevenueCenter, used: int, towns: int, clash: int, legs: list[Seg], lead: bool) -> None:
+            self.stats.steps += 1
+            for n, paths, m, bad_first, bad_mid, ends, cb, _val, _free in en.klinks(x):
+                inner = x is not u
+                if (inner and bad_first) or bad_mid or m & used or cb & clash or n is u:
+                    continue
+                if not free(n):
+                    out.setdefault(n, []).append(((used | m, towns, clash & ~clash0, [*legs, (x, paths)]),
+                                                  lead or (not inner and bad_first), ends))
+                    continue
+                tb = self._tbit(n)
+                if ends or towns & tb:
+                    continue  # (a route ending at a town is left out: the shorter one is as good)
+                walk(n, used | m, towns | tb, clash | cb, [*legs, (x, paths)], lead or (not inner and bad_first))
+
+        walk(u, 0, 0, clash0, [], False)
+        return out
+
+    def variant(self, u: RevenueCenter, v: RevenueCenter, first: bool, last: bool,
+                ways: list[tuple[Alt, bool, bool]]) -> int:
+        """The index of the alternatives from ``u`` to ``v`` a route may take there (leaving
+        by a terminal path only as its first stretch, ending the route only as its last); -1:
+        none."""
+        key = (u, v, first, last)
+        got = self._variant.get(key)
+        if got is None:
+            alts = [a for a, lead, ends in ways if (first or not lead) and (last or not ends)]
+            if not alts:
+                got = -1
+            else:
+                got = len(self.var_alts)
+                self.var_alts.append(alts)
+                core, towns = alts[0][0], alts[0][1]
+                for a in alts[1:]:
+                    core &= a[0]
+                    towns &= a[1]
+                self.var_core.append(core)
+                self.var_towns.append(towns)
+                span = 0
+                for a in alts:
+                    span |= a[0]
+                self.var_span.append(span)
+                self.stats.alts += len(alts)
+            self._variant[key] = got
+        return got
+
+    # -- sequences ---------------------------------------------------------------------
+    def sequences(self, value: Callable[[RevenueCenter], int]) -> list[Seq] | None:
+        """Every sequence of at least two cities (value, cities, variants), one direction of
+        each; None when over budget."""
+        en = self.en
+        starts = frozenset(en.starts)
+        cap = self.caps[0]
+        ways: dict[RevenueCenter, dict[RevenueCenter, list[tuple[Alt, bool, bool]]]] = {}
+
+        def ways_of(c: RevenueCenter) -> dict[RevenueCenter, list[tuple[Alt, bool, bool]]]:
+            w = ways.get(c)
+            if w is None:
+                w = ways[c] = self.stretches(c)
+            return w
+
+        # the cities a route may visit: those reachable from a start (any route holds one)
+        reach: dict[RevenueCenter, int] = {}
+        frontier = list(starts)
+        for s in frontier:
+            reach[s] = len(reach)
+        while frontier:
+            c = frontier.pop()
+            for n in ways_of(c):
+                if n not in reach:
+                    reach[n] = len(reach)
+                    frontier.append(n)
+        seqs: list[tuple[int, tuple[RevenueCenter, ...], tuple[int, ...]]] = []
+        steps = [0]
+
+        var_core, var_towns, var_alts = self.var_core, self.var_towns, self.var_alts
+
+        def fits(vi: int, core: int, towns: int) -> bool:
+            # its core meets none of the sequence's, and one of its ways avoids the cores
+            if var_core[vi] & core or var_towns[vi] & towns:
+                return False
+            return any(not (a[0] & core or a[1] & towns) for a in var_alts[vi])
+
+        def grow(cities: list[RevenueCenter], var: list[int], clash: int, val: int, started: bool,
+                 core: int, towns: int) -> bool:
+            steps[0] += 1
+            if steps[0] > _SEQ_BUDGET:
+                return False
+            c = cities[-1]
+            first = len(cities) == 1
+            for n, w in ways_of(c).items():
+                if n in cities or en.clash_bits(n) & clash:
+                    continue
+                nv = val + value(n)
+                st = started or n in starts
+                # as the last stretch (the route ends at n)
+                if st and reach[cities[0]] < reach[n]:
+                    vi = self.variant(c, n, first, True, w)
+                    if vi >= 0 and fits(vi, core, towns):
+                        seqs.append((nv, (*cities, n), (*var, vi)))
+                if len(cities) + 1 < cap:
+                    vi = self.variant(c, n, first, False, w)
+                    if vi >= 0 and fits(vi, core, towns):
+                        cities.append(n)
+                        var.append(vi)
+                        ok = grow(cities, var, clash | en.clash_bits(n), nv, st, core | var_core[vi],
+                                  towns | var_towns[vi])
+                        cities.pop()
+                        var.pop()
+                        if not ok:
+                            return False
+            return True
+
+        for c in reach:
+            if not grow([c], [], en.clash_bits(c), value(c), c in starts, 0, 0):
+                return None
+        self.stats.sequences = len(seqs)
+        self.stats.steps += steps[0]
+        return seqs
+
+    # -- refuting by cores -------------------------------------------------------------
+    def refined(self, var: tuple[int, ...]) -> Refined | None:
+        """A sequence's stretches cut to the alternatives meeting no other stretch's core
+        (see :meth:`consistent`); None: the sequence cannot be laid."""
+        start: Refined = ([list(self.var_alts[v]) for v in var], [self.var_core[v] for v in var],
+                          [self.var_towns[v] for v in var])
+        got = self.consistent([start])
+        return got[0] if got is not None else None
+
+    def consistent(self, plans: list[Refined]) -> list[Refined] | None:
+        """None when no laying exists, shown by cores alone: each stretch keeps only the
+        alternatives meeting no other stretch's core (track between and within routes, towns
+        within a route), and the cores grow from what is kept, to a fixpoint; else the
+        stretches so cut."""
+        alts = [list(p[0]) for p in plans]
+        cores = [list(p[1]) for p in plans]
+        towns = [list(p[2]) for p in plans]
+        changed = True
+        while changed:
+            changed = False
+            total = 0
+            for cs in cores:
+                for c in cs:
+                    total |= c
+            for r, var in enumerate(alts):
+                for x in range(len(var)):
+                    other = 0
+                    for r2, cs in enumerate(cores):
+                        for y, c in enumerate(cs):
+                            if r2 != r or y != x:
+                                other |= c
+                    ot = 0
+                    for y, t in enumerate(towns[r]):
+                        if y != x:
+                            ot |= t
+                    kept = [a for a in alts[r][x] if not (a[0] & other or a[1] & ot)]
+                    if not kept:
+                        return None
+                    if len(kept) < len(alts[r][x]):
+                        alts[r][x] = kept
+                        core, tw = kept[0][0], kept[0][1]
+                        for a in kept[1:]:
+                            core &= a[0]
+                            tw &= a[1]
+                        if core != cores[r][x] or tw != towns[r][x]:
+                            cores[r][x], towns[r][x] = core, tw
+                            changed = True
+        return list(zip(alts, cores, towns))
+
+    # -- laying ------------------------------------------------------------------------
+    def lay(self, plans: list[tuple[tuple[RevenueCenter, ...], list[list[Alt]]]],
+            propagate: bool = False) -> list[list[Alt]] | None:
+        """One alternative per stretch of each sequence in ``plans`` (one per train), disjoint
+        in track between and within routes, in towns and clash bits within a route; None:
+        none (or out of budget: ``out_of_budget``). ``propagate``: every step also cuts the
+        stretches left by each other's cores (else forward checking only)."""
+        en = self.en
+        items: list[tuple[int, list[Alt]]] = []  # (route, the stretch's alternatives)
+        clash0: list[int] = []
+        for r, (cities, var) in enumerate(plans):
+            cb = 0
+            for c in cities:
+                cb |= en.clash_bits(c)
+            clash0.append(cb)
+            items.extend((r, v) for v in var)
+        chosen: list[Alt | None] = [None] * len(items)
+
+        def prune(doms: dict[int, list[Alt]], track: int, towns: list[int], clash: list[int]) -> bool:
+            # every stretch left keeps the alternatives meeting nothing laid, nor the core of
+            # another stretch left (track; towns within a route), to a fixpoint; False: one
+            # keeps none
+            for i, d in doms.items():
+                r = items[i][0]
+                tw, cl = towns[r], clash[r]
+                ok = [a for a in d if not (a[0] & track or a[1] & tw or a[2] & cl)]
+                if not ok:
+                    return False
+                doms[i] = ok
+            changed = propagate
+            while changed and len(doms) > 1:
+                changed = False
+                cores = {}
+                for i, d in doms.items():
+                    c, t = d[0][0], d[0][1]
+                    for x in d[1:]:
+                        c &= x[0]
+                        t &= x[1]
+                    cores[i] = (c, t)
+                for i, d in doms.items():
+                    r = items[i][0]
+                    oc = ot = 0
+                    for j, (c, t) in cores.items():
+                        if j != i:
+                            oc |= c
+                            if items[j][0] == r:
+                                ot |= t
+                    ok = [a for a in d if not (a[0] & oc or a[1] & ot)]
+                    if not ok:
+                        return False
+                    if len(ok) < len(d):
+                        doms[i] = ok
+                        changed = True
+            return True
+
+        def go(doms: dict[int, list[Alt]], track: int, towns: list[int], clash: list[int]) -> bool:
+            if not doms:
+                return True
+            self.lay_steps += 1
+            if self.lay_steps > _LAY_BUDGET:
+                self.out_of_budget = True
+                return False
+            if not prune(doms, track, towns, clash):
+                return False
+            pick = min(doms, key=lambda i: len(doms[i]))
+            r = items[pick][0]
+            for a in doms[pick]:
+                chosen[pick] = a
+                t2, c2 = list(towns), list(clash)
+                t2[r] |= a[1]
+                c2[r] |= a[2]
+                if go({i: d for i, d in doms.items() if i != pick}, track | a[0], t2, c2):
+                    return True
+                if self.out_of_budget:
+                    return False
+            return False
+
+        if not go({i: list(it[1]) for i, it in enumerate(items)}, 0, [0] * len(plans), clash0):
+            return None
+        out: list[list[Alt]] = [[] for _ in plans]
+        for i, (r, _v) in enumerate(items):
+            a = chosen[i]
+            assert a is not None
+            out[r].append(a)
+        return out
+
+    def nogood(self, va: tuple[int, ...], vb: tuple[int, ...]) -> tuple[frozenset[int], frozenset[int]] | None:
+        """A least set of the two sequences' stretch variants (with all their alternatives,
+        no cities) that cannot be laid together, by dropping one at a time; None: the whole
+        set can (the pair failed on its cities' clash bits or its cores)."""
+        var_alts = self.var_alts
+        keep = [(0, v) for v in va] + [(1, v) for v in vb]
+
+        def fails(items: list[tuple[int, int]]) -> bool:
+            plans: list[tuple[tuple[RevenueCenter, ...], list[list[Alt]]]] = [((), []), ((), [])]
+            for r, v in items:
+                plans[r][1].append(var_alts[v])
+            tight = self.consistent([([var_alts[v] for r, v in items if r == q],
+                                      [self.var_core[v] for r, v in items if r == q],
+                                      [self.var_towns[v] for r, v in items if r == q]) for q in (0, 1)])
+            if tight is None:
+                return True
+            plans = [((), tight[0][0]), ((), tight[1][0])]
+            return self.lay([p for p in plans if p[1]]) is None and not self.out_of_budget
+
+        # the stretches whose track may meet the other route's
+        reach = [0, 0]
+        for r, v in keep:
+            reach[r] |= self.var_span[v]
+        near = [(r, v) for r, v in keep if self.var_span[v] & reach[1 - r]]
+        # small sets first (what blocks two routes is mostly one stretch of one and two of the
+        # other): every set of 3, then of 4, of near stretches whose tracks may all meet across
+        span = self.var_span
+        side = [[v for r, v in near if r == q] for q in (0, 1)]
+        for na, nb in ((1, 2), (2, 1), (2, 2)):
+            for xa in itertools.combinations(side[0], na):
+                for xb in itertools.combinations(side[1], nb):
+                    if not all(span[x] & span[y] for x in xa for y in xb):
+                        continue
+                    if self.out_of_budget:
+                        return None
+                    if fails([(0, v) for v in xa] + [(1, v) for v in xb]):
+                        return frozenset(xa), frozenset(xb)
+        if {r for r, _v in near} == {0, 1} and fails(near):
+            keep = near
+        elif not fails(keep):
+            return None
+        i = 0
+        while i < len(keep):
+            trial = keep[:i] + keep[i + 1:]
+            if self.out_of_budget:
+                return None
+            if {r for r, _v in trial} == {0, 1} and fails(trial):
+                keep = trial
+            else:
+                i += 1
+        return frozenset(v for r, v in keep if r == 0), frozenset(v for r, v in keep if r == 1)
+
+    # -- the pairing -------------------------------------------------------------------
+    def run(self, value: Callable[[RevenueCenter], int]) -> bool:
+        """Search; True when the best pair is proven (False: out of budget)."""
+        seqs = self.sequences(value)
+        if seqs is None:
+            self.out_of_budget = True
+            return False
+        seqs.sort(key=lambda s: -s[0])
+        cap_b = self.caps[1]
+        seq_b = [s for s in seqs if len(s[1]) <= cap_b]
+        nb = len(seq_b)
+        nvar = len(self.var_alts)
+        words = max((a[0].bit_length() for alts in self.var_alts for a in alts), default=0) // 64 + 1
+
+        def rows(masks: list[int]) -> npt.NDArray[np.uint64]:
+            buf = b"".join(m.to_bytes(words * 8, "little") for m in masks)
+            return np.frombuffer(buf, dtype=np.uint64).reshape(len(masks), words)
+
+        # every alternative's track, grouped per variant (contiguous), and where each begins
+        flat = [a[0] for alts in self.var_alts for a in alts]
+        alt_rows = rows(flat) if flat else np.zeros((0, words), dtype=np.uint64)
+        begins = np.zeros(nvar, dtype=np.int64)
+        pos = 0
+        for i, alts in enumerate(self.var_alts):
+            begins[i] = pos
+            pos += len(alts)
+        # the second train's sequences: values, cores, variants (padded with a never-dead one)
+        core_of = [self._core(s[2]) for s in seq_b]
+        b_vals = np.array([s[0] for s in seq_b], dtype=np.int64)
+        b_core = rows(core_of).copy() if nb else np.zeros((0, words), dtype=np.uint64)
+        width = max((len(s[2]) for s in seq_b), default=1)
+        b_var = np.full((nb, width), nvar, dtype=np.int64)
+        for i, s in enumerate(seq_b):
+            b_var[i, :len(s[2])] = s[2]
+        neg_b = -b_vals  # ascending, for searchsorted
+        laid_alone: dict[int, bool] = {}
+        refs: dict[tuple[int, ...], Refined | None] = {}
+
+        def ref(var: tuple[int, ...]) -> Refined | None:
+            if var in refs:
+                return refs[var]
+            got = refs[var] = self.refined(var)
+            return got
+
+        def alone(i: int, s: tuple[int, tuple[RevenueCenter, ...], tuple[int, ...]]) -> list[Alt] | None:
+            r = ref(s[2])
+            got = self.lay([(s[1], r[0])]) if r is not None else None
+            laid_alone[i] = got is not None
+            return got[0] if got is not None else None
+
+        # the best single route (the other train runs nothing)
+        for i, s in enumerate(seqs):
+            if s[0] <= self.best:
+                break
+            got = alone(i, s)
+            if self.out_of_budget:
+                return False
+            if got is not None:
+                self.best = s[0]
+                self.best_pair = (self._route(s[1], got), None)
+                break
+        top_b = int(b_vals[0]) if nb else 0
+        b_alone: dict[int, bool] = {}
+
+        def b_ok(j: int) -> bool:
+            got = b_alone.get(j)
+            if got is None:
+                sb = seq_b[j]
+                r = ref(sb[2])
+                got = b_alone[j] = r is not None and self.lay([(sb[1], r[0])]) is not None
+                # later first sequences meet its cut core (or, never laid, anything)
+                if got and r is not None:
+                    core = 0
+                    for c in r[1]:
+                        core |= c
+                    b_core[j] = rows([core])[0]
+                elif not self.out_of_budget:
+                    b_core[j] = ~np.uint64(0)
+            return got
+
+        # sets of stretch variants (one route's, the other's) that no two routes can lay
+        # (indexed by the least variant of its first route's part)
+        ng_index: dict[int, list[tuple[frozenset[int], frozenset[int]]]] = {}
+
+        # the pairs in falling value: a heap of (-(value), first sequence, place in its live
+        # list); entries with place -1 open the next first sequence (its live list is made then)
+        heap: list[tuple[int, int, int]] = []
+        live_of: dict[int, list[int]] = {}
+        if seqs and nb:
+            heap.append((-(seqs[0][0] + top_b), 0, -1))
+        while heap:
+            neg, i, p = heapq.heappop(heap)
+            if -neg <= self.best:
+                break  # every pair left is worth at most the best run
+            s = seqs[i]
+            va = s[0]
+            if p < 0:
+                if i + 1 < len(seqs):
+                    heapq.heappush(heap, (-(seqs[i + 1][0] + top_b), i + 1, -1))
+                self.stats.opened += 1
+                if laid_alone.get(i) is False:
+                    continue
+                k = int(np.searchsorted(neg_b, va - self.best, side="left"))  # b_vals > best - va
+                if k == 0:
+                    continue
+                ra = ref(s[2])
+                if ra is None:
+                    continue  # (never laid, alone)
+                core_a = 0
+                for c in ra[1]:
+                    core_a |= c
+                ca = rows([core_a])[0]
+                refuted = (b_core[:k] & ca).any(axis=1)
+                hit = (alt_rows & ca).any(axis=1)
+                dead = np.append(np.minimum.reduceat(hit, begins) if nvar else np.zeros(0, dtype=bool), False)
+                refuted |= dead[b_var[:k]].any(axis=1)
+                live = np.flatnonzero(~refuted).tolist()
+                self.stats.refuted += k - len(live)
+                if not live:
+                    continue
+                live_of[i] = live
+                heapq.heappush(heap, (-(va + int(b_vals[live[0]])), i, 0))
+                continue
+            live = live_of[i]
+            j = live[p]
+            self.stats.popped += 1
+            if self.stats.popped > _PAIR_BUDGET:
+                self.out_of_budget = True
+                return False
+            if p + 1 < len(live):
+                heapq.heappush(heap, (-(va + int(b_vals[live[p + 1]])), i, p + 1))
+            if not b_ok(j):
+                continue
+            ok = laid_alone.get(i)
+            if ok is None:
+                ok = alone(i, s) is not None
+                if self.out_of_budget:
+                    return False
+            if not ok:
+                continue
+            if self.out_of_budget:
+                return False
+            sb = seq_b[j]
+            va_set, vb_set = frozenset(s[2]), frozenset(sb[2])
+            if any(na <= va_set and nb_ <= vb_set for v in va_set for na, nb_ in ng_index.get(v, ())) or any(
+                    na <= vb_set and nb_ <= va_set for v in vb_set for na, nb_ in ng_index.get(v, ())):
+                self.stats.refuted += 1
+                continue
+            ra, rb = ref(s[2]), ref(sb[2])
+            assert ra is not None and rb is not None  # (both laid alone)
+            both = self.consistent([ra, rb])
+            if both is None:
+                self.stats.refuted += 1
+                continue
+            self.stats.laid += 1
+            if self.stats.laid > _LAID_BUDGET:
+                self.out_of_budget = True
+                return False
+            got2 = self.lay([(s[1], both[0][0]), (sb[1], both[1][0])], propagate=True)
+            if self.out_of_budget:
+                return False
+            if got2 is None and not self.out_of_budget:
+                learnt = self.nogood(s[2], sb[2])
+                if learnt is not None:
+                    ng_index.setdefault(min(learnt[0]), []).append(learnt)
+            if self.out_of_budget:
+                return False
+            if got2 is not None:
+                self.best = va + sb[0]
+                self.best_pair = (self._route(s[1], got2[0]), self._route(sb[1], got2[1]))
+                break  # (the pairs come in falling value: the first laid is the best)
+        return True
+
+    def _core(self, var: tuple[int, ...]) -> int:
+        core = 0
+        for v in var:
+            core |= self.var_core[v]
+        return core
+
+    @staticmethod
+    def _route(cities: tuple[RevenueCenter, ...], alts: list[Alt]) -> tuple[list[RevenueCenter], list[Seg]]:
+        """A laid sequence's nodes and legs, in walk order."""
+        segs = [leg for a in alts for leg in a[3]]
+        return [x for x, _p in segs] + [cities[-1]], segs
+
+
+def applies(plans: list[Any]) -> bool:
+    """Two trains of this kind: every stop is free (a town: worth nothing, not counted) or a
+    counted city; no bound hooks (a base bound only where it is the stop values), slack 0, no
+    run bonus, conflict hook or local runs; no start free (the caller checks that the second
+    rides along the first: same starts, links and values)."""
+    from .meter import TypedMeter
+
+    for p in plans:
+        en = p.en
+        if p.base_hook is not None and any(p.base_bound(b) != b for b in (10, 100, 1000, 1001)):
+            return False  # (a base bound that is not the stop values, e.g. 1858's wounded trains)
+        if (p.pay is not None or p.hook is not None or p.run_bonus is not None
+                or p.free is None or en.conflict is not None or en.local or en.slack != 0
+                or not isinstance(p.meter, TypedMeter) or p.meter.capacity is None):
+            return False
+        if any(p.free(s) for s in en.starts):
+            return False
+    return True
