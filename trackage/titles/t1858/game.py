@@ -37,6 +37,8 @@ from .steps import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .routes import RouteRules1858
 
 DATA = Path(__file__).parent / "data"
@@ -382,6 +384,9 @@ class Game1858(Game):
         return [b for b in corporations.bundles_for_corporation(self, self.pool, corp) if b.price() <= corp.cash]
 
     def action_processed(self, action) -> None:
+        if not any(c.share_price is not None and c.share_price.type == "close" and not c.closed
+                   for c in self.corporations):
+            return  # (nothing at the bottom of the market: asked after every action)
         closed = False
         for corp in list(self.corporations):
             if corp.closed or corp.share_price is None:
@@ -457,6 +462,10 @@ class Game1858(Game):
     def train_limit(self, entity) -> int:
         tl = self.phase.current.get("train_limit", {})
         return tl.get(getattr(entity, "type", ""), 0) if isinstance(tl, dict) else tl
+
+    #: the :meth:`train_limit` that reads the phase's table as it is (a subclass with its own
+    #: limits does not): the discard step's question reads the table once for every company
+    TABLE_TRAIN_LIMIT: ClassVar[Callable[..., int]] = train_limit
 
     def forget_train(self, train) -> None:
         self.depot.remove_train(train)

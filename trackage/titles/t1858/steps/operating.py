@@ -183,7 +183,18 @@ class DiscardTrain1858(DiscardTrain):
     def anyone_crowded(self) -> bool:
         """The truth of :meth:`crowded`, stopping at the first company over its limit."""
         g = self.game
-        for c in g.corporations:
+        corps = g.corporations
+        if type(g).train_limit is type(g).TABLE_TRAIN_LIMIT:
+            # (the phase's table read once, not once per company: asked by every step question)
+            table = g.phase.current.get("train_limit", {})
+            if not isinstance(table, dict):
+                return any(len(c.trains) > table and g.num_corp_trains(c) > table for c in corps)
+            for c in corps:
+                n = len(c.trains)
+                if n and n > (limit := table.get(getattr(c, "type", ""), 0)) and g.num_corp_trains(c) > limit:
+                    return True
+            return False
+        for c in corps:
             n = len(c.trains)
             # (the trains counted are some of those held: none over the limit, none counted over it)
             if n and n > (limit := g.train_limit(c)) and g.num_corp_trains(c) > limit:
