@@ -9,7 +9,7 @@ the Rhine's closed passages in phase 2) over the board's.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ...core.actions import asks_hex, asks_tile
@@ -91,9 +91,11 @@ def hex_upgrades(game: Game1893, hex_: Hex, old: Placed, seen: list[tuple[Tile, 
     return [(i, fitting[name]) for i, name in enumerate(names) if name in fitting]
 
 
-def legal_tile_lays(game: Game1893, entity: Any) -> list[dict[str, Any]]:
+def lay_candidates(game: Game1893, entity: Any) -> Iterator[tuple[Hex, Placed, Tile, int, Placed]]:
     """Every (hex, tile, rotation) ``entity`` could lay now, in the generic listing's order,
-    then Leverkusen's green tile if its hex is yellow and connected."""
+    then Leverkusen's green tile if its hex is yellow and connected: each as (hex, its tile
+    now, the supply tile, rotation, the supply tile's shape placed off the map in that
+    rotation), for the track step's checks of the same candidates (:class:`Track1893`)."""
     board = game.board
     connected = game.layable_hexes(entity)
     candidates: dict[str, Tile] = {}
@@ -106,7 +108,9 @@ def legal_tile_lays(game: Game1893, entity: Any) -> list[dict[str, Any]]:
     names = [(t.name, t.spec) for t, _ in seen]
     # each candidate's placements off the map, looked up once per listing
     placements: dict[tuple[int, int], Placed] = {}
-    out = []
+    lev = game.data["leverkusen"]
+    lev_hex, lev_green = lev["hex"], lev["green"]
+    lev_listed: set[str] = set()  # the tiles listed on Leverkusen's hex
     for hex_ in connected:
         if not asks_hex(game, hex_.id):
             continue
@@ -122,12 +126,17 @@ def legal_tile_lays(game: Game1893, entity: Any) -> list[dict[str, Any]]:
                 if placed is None:
                     placed = placements[i, r] = board.placed_tile(view, r, None)
                 if ok(placed):
-                    out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
-    lev = game.data["leverkusen"]
-    hex_ = board.hex_by_id(lev["hex"])
-    if board.tile(hex_).color == "yellow" and hex_ in game.graph.connected_hexes(entity):
-        green = next((t for t in board.supply_tiles() if t.name == lev["green"]), None)
-        if green is not None and game.tile_valid_for_phase(green) and \
-                not any(c["hex"] == hex_.id and c["tile"] == green.id for c in out):
-            out.append({"hex": hex_.id, "tile": green.id, "rotation": 0})
-    return out
+                    if hex_.id == lev_hex:
+                        lev_listed.add(t.id)
+                    yield hex_, old, t, r, placed
+    hex_ = board.hex_by_id(lev_hex)
+    old = board.tile(hex_)
+    if old.color == "yellow" and hex_ in game.graph.connected_hexes(entity):
+        green = next((t for t in board.supply_tiles() if t.name == lev_green), None)
+        if green is not None and game.tile_valid_for_phase(green) and green.id not in lev_listed:
+            yield hex_, old, green, 0, board.placed_tile(shape(green.name), 0, None)
+
+
+def legal_tile_lays(game: Game1893, entity: Any) -> list[dict[str, Any]]:
+    """Every (hex, tile, rotation) ``entity`` could lay now (:func:`lay_candidates`)."""
+    return [{"hex": hex_.id, "tile": t.id, "rotation": r} for hex_, _, t, r, _ in lay_candidates(game, entity)]

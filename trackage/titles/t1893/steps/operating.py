@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from ....core.actions import asks
 from ....core.errors import GameError
 from ....core.steps.operating import DiscardTrain, Dividend, RunRoutes
 from ....core.steps.track import TokenStep, TrackAndTokenStep
+from .. import tilelays
 
 
 class DiscardTrain1893(DiscardTrain):
@@ -38,6 +40,53 @@ class Track1893(TrackAndTokenStep):
     # the listing's checks read the candidate's colour and exits only (the Rhine rule, the
     # border cost): the tile as seen off the map answers for it
     LISTING_CHECKS_SHAPE = True
+
+    def legal_actions(self, entity):
+        """The generic listing with the lays' checks worked out per hex where they read the hex
+        alone (the same answers, in the same order): the candidates come with their hex, old
+        tile and placement (:func:`tilelays.lay_candidates`); the lay's cost is the old tile's
+        upgrade cost on a hex without costly borders; 1893's :meth:`check_lay` is asked only on
+        a blocked hex or one at a closed Rhine passage (elsewhere it refuses nothing)."""
+        acts = self.actions(entity)
+        if "lay_tile" not in acts or not asks(self.game, "lay_tile"):
+            return super().legal_actions(entity)
+        game = self.game
+        board = game.board
+        lay = self.tile_lay(entity)
+        assert lay is not None  # lay_tile is offered only while a lay is left
+        power = self.buying_power(entity)
+        reuse_barred = lay["cannot_reuse_same_hex"]
+        out: list[dict] = []
+        last = None
+        for hex_, old, t, r, tile in tilelays.lay_candidates(game, entity):
+            if hex_ is not last:
+                last = hex_
+                barred = reuse_barred and hex_ in self.round.laid_hexes
+                checked = hex_.id in game.tile_blocked or bool(game.closed_rhine_edges(hex_))
+                costly = any(getattr(b, "cost", None) for b in board.borders(hex_))
+                base = None if costly else game.upgrade_cost(old, hex_, entity)
+            if barred:
+                continue
+            up = self.is_upgrade(old, tile)
+            if (up and not lay["upgrade"]) or (not up and not lay["lay"]):
+                continue
+            if checked:
+                try:
+                    self.check_lay(entity, hex_, old, tile, r)
+                except GameError:
+                    continue
+            if not self.legal_lay_ok(entity, hex_, old, tile):
+                continue
+            extra = lay["cost"] if tile.color == "yellow" else lay["upgrade_cost"]
+            cost = base if base is not None else board.lay_cost_preview(hex_, tile, entity)
+            if cost + extra > power:
+                continue
+            out.append({"type": "lay_tile", "hex": hex_.id, "tile": t.id, "rotation": r})
+        if "place_token" in acts and asks(game, "place_token"):
+            out += [a for city in self.token_cities(entity) if (a := self.token_offer(entity, city)) is not None]
+        if "pass" in acts:
+            out.append({"type": "pass"})
+        return out
 
     def check_lay(self, entity, hex_, old_tile, tile, rotation) -> None:
         if hex_.id in self.game.tile_blocked:
