@@ -377,10 +377,16 @@ class Game1893(Game):
 
     def buyable_bank_companies(self) -> list:
         """Bank-owned non-bond companies and the first bank-owned bond."""
-        mine = [c for c in self.companies if not c.closed and c.owner is self.bank]
-        non_bonds = [c for c in mine if not self.bond(c)]
-        bonds = [c for c in mine if self.bond(c)]
-        return non_bonds + bonds[:1]
+        bank, bond = self.bank, self.bond
+        out, first_bond = [], None
+        for c in self.companies:
+            if c.closed or c.owner is not bank:
+                continue
+            if not bond(c):
+                out.append(c)
+            elif first_bond is None:
+                first_bond = c
+        return out if first_bond is None else [*out, first_bond]
 
     def draftables(self) -> list:
         rest = [c for c in self.buyable_bank_companies() if not self.bond(c)]
