@@ -10,7 +10,7 @@ the Rhine's closed passages in phase 2) over the board's.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...core.actions import asks_hex, asks_tile
 from ...core.board import edge_mask, remembered_rotation, rotation_key, rotation_memo
@@ -24,23 +24,47 @@ if TYPE_CHECKING:
 HEX_UPGRADES = "1893 hex upgrades"
 
 
-def rotation_check(game: Game1893, entity: Any, hex_: Hex) -> Callable[[Placed], bool]:
+class RotationParts(NamedTuple):
+    """What 1893's rotation rule reads of a hex for one entity (:func:`rotation_parts`)."""
+
+    lev_green: str | None  # Leverkusen's green tile's name on its hex (it may lie any way)
+    stubs: frozenset[Any]
+    water: frozenset[int]  # the closed Rhine edges
+    edges: Any  # the entity's connected edges (None: none)
+    old: Placed
+    nbrs: Any
+    nmask: int
+    emask: int
+    memo: dict[Any, Any]
+
+    @property
+    def plain(self) -> bool:
+        """Does the board's rule alone answer (no Leverkusen tile, stubs or closed passage)?"""
+        return self.lev_green is None and not self.stubs and not self.water
+
+
+def rotation_parts(game: Game1893, entity: Any, hex_: Hex) -> RotationParts:
+    """What :func:`rotation_check` reads of ``hex_`` for ``entity``, worked out once."""
+    board = game.board
+    lev = game.data["leverkusen"]
+    edges = game.connected_edges(entity, hex_)
+    old = board.tile(hex_)
+    nbrs = board.neighbors(hex_)
+    return RotationParts(lev["green"] if hex_.id == lev["hex"] else None,
+                         frozenset(s.edge for s in board.stubs(hex_)), game.closed_rhine_edges(hex_),
+                         edges, old, nbrs, edge_mask(nbrs), edge_mask(edges) if edges is not None else 0,
+                         rotation_memo(old))
+
+
+def rotation_check(game: Game1893, entity: Any, hex_: Hex,
+                   parts: RotationParts | None = None) -> Callable[[Placed], bool]:
     """1893's rotation rule for ``entity`` laying on ``hex_``: a test of a placed tile (only its
     name and track are read). Leverkusen's green tile may lie any way; the hex's stubs must be
     among the tile's exits; in phase 2 no track may cross the Rhine at its closed passages;
     then the board's rule (track joining the neighbours and the entity's connected edges),
     its answers kept with the old tile's spec as :meth:`Board.legal_tile_rotation` keeps them."""
-    board = game.board
-    lev = game.data["leverkusen"]
-    lev_green = lev["green"] if hex_.id == lev["hex"] else None
-    stubs = frozenset(s.edge for s in board.stubs(hex_))
-    water = game.closed_rhine_edges(hex_)
-    edges = game.connected_edges(entity, hex_)
-    old = board.tile(hex_)
-    nbrs = board.neighbors(hex_)
-    nmask = edge_mask(nbrs)
-    emask = edge_mask(edges) if edges is not None else 0
-    memo = rotation_memo(old)
+    lev_green, stubs, water, edges, old, nbrs, nmask, emask, memo = \
+        parts if parts is not None else rotation_parts(game, entity, hex_)
 
     def ok(tile: Placed) -> bool:
         if lev_green is not None and tile.name == lev_green:
@@ -114,21 +138,35 @@ def lay_candidates(game: Game1893, entity: Any) -> Iterator[tuple[Hex, Placed, T
     for hex_ in connected:
         if not asks_hex(game, hex_.id):
             continue
-        old = board.tile(hex_)
+        parts = rotation_parts(game, entity, hex_)
+        plain = parts.plain
+        if plain and parts.edges is None:
+            continue  # (the board's rule refuses every tile here)
+        old = parts.old
         fits = hex_upgrades(game, hex_, old, seen, names)
         if not fits:
             continue
-        ok = rotation_check(game, entity, hex_)
+        # on a plain hex the board's rule is asked of its memo here; elsewhere through the check
+        ok = None if plain else rotation_check(game, entity, hex_, parts)
+        memo, nmask, emask = parts.memo, parts.nmask, parts.emask
         for i, rel in fits:
             t, view = seen[i]
             for r in sorted((x + old.rotation) % 6 for x in rel):
                 placed = placements.get((i, r))
                 if placed is None:
                     placed = placements[i, r] = board.placed_tile(view, r, None)
-                if ok(placed):
-                    if hex_.id == lev_hex:
-                        lev_listed.add(t.id)
-                    yield hex_, old, t, r, placed
+                if ok is None:
+                    key = rotation_key(old, placed, nmask, emask)
+                    fit = memo.get(key)
+                    if fit is None:
+                        fit = remembered_rotation(memo, key, old, placed, parts.nbrs, parts.edges)
+                    if not fit:
+                        continue
+                elif not ok(placed):
+                    continue
+                if hex_.id == lev_hex:
+                    lev_listed.add(t.id)
+                yield hex_, old, t, r, placed
     hex_ = board.hex_by_id(lev_hex)
     old = board.tile(hex_)
     if old.color == "yellow" and hex_ in game.graph.connected_hexes(entity):

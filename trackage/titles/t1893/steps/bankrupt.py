@@ -39,7 +39,12 @@ class Bankrupt1893(Step):
         return player is not None and player.is_player and 0 < cheapest > self.liquidity(player) + operator.cash
 
     def forced(self, operator) -> bool:
-        """In play, bankruptcy is for a company that must buy a train, at its train step."""
+        """In play, bankruptcy is for a company that must buy a train, at its train step.
+        (The round's train steps are asked first: the step in charge is worked out only when
+        one of them has ``operator`` in turn and obliged to buy; the same answer.)"""
+        if not any(s.current_entity() is operator and s.must_buy_train(operator)
+                   for s in self.round.steps if isinstance(s, BuyTrain1893)):
+            return False
         buy = self.train_step()
         return buy is not None and buy.current_entity() is operator and buy.must_buy_train(operator)
 
