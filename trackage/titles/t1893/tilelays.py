@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...core.actions import asks_hex, asks_tile
-from ...core.board import edge_mask, remembered_rotation, rotation_key, rotation_memo
+from ...core.board import edge_mask, offmap_rotation_key, remembered_rotation, rotation_key, rotation_memo
 
 if TYPE_CHECKING:
     from ...core.hexmap import Hex
@@ -123,9 +123,15 @@ def lay_candidates(game: Game1893, entity: Any) -> Iterator[tuple[Hex, Placed, T
     board = game.board
     connected = game.layable_hexes(entity)
     candidates: dict[str, Tile] = {}
+    refused: set[str] = set()  # (copies of a name share its colour: the phase refuses them all)
     for t in board.supply_tiles():
-        if t.name not in candidates and game.tile_valid_for_phase(t):
-            candidates[t.name] = t
+        name = t.name
+        if name in candidates or name in refused:
+            continue
+        if game.tile_valid_for_phase(t):
+            candidates[name] = t
+        else:
+            refused.add(name)
     # every copy of a name is looked at as the first copy off the map (the rules read its shape)
     shape = board.supply.shape
     seen = [(t, shape(t.name)) for t in candidates.values() if asks_tile(game, t.id)]
@@ -152,15 +158,17 @@ def lay_candidates(game: Game1893, entity: Any) -> Iterator[tuple[Hex, Placed, T
         for i, rel in fits:
             t, view = seen[i]
             for r in sorted((x + old.rotation) % 6 for x in rel):
+                if ok is None:
+                    # (the memo's key of the shape placed off the map, asked before it is placed)
+                    key = offmap_rotation_key(old, view.spec, r, nmask, emask)
+                    fit = memo.get(key)
+                    if fit is not None and not fit:
+                        continue
                 placed = placements.get((i, r))
                 if placed is None:
                     placed = placements[i, r] = board.placed_tile(view, r, None)
                 if ok is None:
-                    key = rotation_key(old, placed, nmask, emask)
-                    fit = memo.get(key)
-                    if fit is None:
-                        fit = remembered_rotation(memo, key, old, placed, parts.nbrs, parts.edges)
-                    if not fit:
+                    if fit is None and not remembered_rotation(memo, key, old, placed, parts.nbrs, parts.edges):
                         continue
                 elif not ok(placed):
                     continue
