@@ -415,9 +415,14 @@ class Game1893(Game):
     def purchasable_companies(self, player) -> list:
         """EVA is the one private that changes hands between players."""
         eva = self.eva
-        if eva.closed or eva.owner is self.bank or eva.owner is None or eva.owner is player:
+        if not self.eva_changes_hands() or eva.owner is player:
             return []
         return [eva]
+
+    def eva_changes_hands(self) -> bool:
+        """Is EVA open and held by a player, so that another may buy it?"""
+        eva = self.eva
+        return not (eva.closed or eva.owner is self.bank or eva.owner is None)
 
     def acting_entities(self) -> list:
         """In an operating round any player may also buy EVA from its owner."""

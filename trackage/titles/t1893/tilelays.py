@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...core.actions import asks_hex, asks_tile
 from ...core.board import edge_mask, offmap_rotation_key, remembered_rotation, rotation_key, rotation_memo
+from ...core.game import Game
 
 if TYPE_CHECKING:
     from ...core.hexmap import Hex
@@ -80,22 +81,30 @@ def rotation_check(game: Game1893, entity: Any, hex_: Hex,
     return ok
 
 
+#: a hex key's answers: the names and specs asked, those that fit (their rotations relative to
+#: the old tile's) and the relative rotations turned to absolute ones (by the old tile's rotation)
+_Entry = tuple[set[tuple[str, Any]], dict[tuple[str, Any], tuple[int, ...]],
+               dict[tuple[tuple[int, ...], int], tuple[int, ...]]]
+
+
 def hex_upgrades(game: Game1893, hex_: Hex, old: Placed, seen: list[tuple[Tile, Tile]],
-                 names: list[tuple[str, Any]]) -> list[tuple[int, tuple[int, ...]]]:
+                 names: list[tuple[str, Any]]) -> tuple[list[tuple[int, tuple[int, ...]]],
+                                                        Callable[[tuple[int, ...], int], tuple[int, ...]]]:
     """The candidates (index in ``seen``; ``names`` their names and specs) that may replace
     ``old`` on ``hex_``, each with its rotations relative to the old tile's. The answers are a
     pure function of the hex's upgrade key (the parts of :meth:`Game1893.upgrade_memo_key`
     that do not depend on the new tile) and the new tile's name and spec: kept per hex key with
-    the old tile's spec, shared by every 1893 game (the names asked, and those that fit)."""
+    the old tile's spec, shared by every 1893 game (the names asked, and those that fit); with
+    them a function giving a candidate's rotations in order, turned by the old tile's."""
     board = game.board
     fl = board.future_label(hex_)
     key = (old.name, old.color, board.labels(hex_), (fl.label, fl.color) if fl is not None else None,
            game.upgrade_hex_extra(hex_))
     hexes = old.spec.upgrade_memos.setdefault((HEX_UPGRADES, type(game)), {})
-    entry: tuple[set[tuple[str, Any]], dict[tuple[str, Any], tuple[int, ...]]] | None = hexes.get(key)
+    entry: _Entry | None = hexes.get(key)
     if entry is None:
-        entry = hexes[key] = (set(), {})
-    asked, fitting = entry
+        entry = hexes[key] = (set(), {}, {})
+    asked, fitting, turned = entry
     if not asked.issuperset(names):
         memo = game.upgrade_memo(old)
         for (t, view), name in zip(seen, names):
@@ -112,7 +121,14 @@ def hex_upgrades(game: Game1893, hex_: Hex, old: Placed, seen: list[tuple[Tile, 
             if rel:
                 fitting[name] = rel
             asked.add(name)
-    return [(i, fitting[name]) for i, name in enumerate(names) if name in fitting]
+    def absolute(rel: tuple[int, ...], by: int) -> tuple[int, ...]:
+        """The rotations ``rel`` (relative to the old tile's) turned by ``by``, in order."""
+        out = turned.get((rel, by))
+        if out is None:
+            out = turned[rel, by] = tuple(sorted((x + by) % 6 for x in rel))
+        return out
+
+    return [(i, fitting[name]) for i, name in enumerate(names) if name in fitting], absolute
 
 
 def lay_candidates(game: Game1893, entity: Any) -> Iterator[tuple[Hex, Placed, Tile, int, Placed]]:
@@ -124,11 +140,13 @@ def lay_candidates(game: Game1893, entity: Any) -> Iterator[tuple[Hex, Placed, T
     connected = game.layable_hexes(entity)
     candidates: dict[str, Tile] = {}
     refused: set[str] = set()  # (copies of a name share its colour: the phase refuses them all)
+    # the core's phase rule reads the colour alone: the phase's colours asked once
+    colours = game.phase.tiles if type(game).tile_valid_for_phase is Game.tile_valid_for_phase else None
     for t in board.supply_tiles():
         name = t.name
         if name in candidates or name in refused:
             continue
-        if game.tile_valid_for_phase(t):
+        if (t.color in colours) if colours is not None else game.tile_valid_for_phase(t):
             candidates[name] = t
         else:
             refused.add(name)
@@ -149,7 +167,7 @@ def lay_candidates(game: Game1893, entity: Any) -> Iterator[tuple[Hex, Placed, T
         if plain and parts.edges is None:
             continue  # (the board's rule refuses every tile here)
         old = parts.old
-        fits = hex_upgrades(game, hex_, old, seen, names)
+        fits, absolute = hex_upgrades(game, hex_, old, seen, names)
         if not fits:
             continue
         # on a plain hex the board's rule is asked of its memo here; elsewhere through the check
@@ -157,7 +175,7 @@ def lay_candidates(game: Game1893, entity: Any) -> Iterator[tuple[Hex, Placed, T
         memo, nmask, emask = parts.memo, parts.nmask, parts.emask
         for i, rel in fits:
             t, view = seen[i]
-            for r in sorted((x + old.rotation) % 6 for x in rel):
+            for r in absolute(rel, old.rotation):
                 if ok is None:
                     # (the memo's key of the shape placed off the map, asked before it is placed)
                     key = offmap_rotation_key(old, view.spec, r, nmask, emask)

@@ -20,7 +20,10 @@ class Bankrupt1893(Step):
     BLOCKS = False
 
     def actions(self, entity):
-        return ["bankrupt"] if entity is self.current_entity() and not entity.is_company else []
+        # (a player or a company is never the operator in turn: not asked who is)
+        if entity.is_player or entity.is_company:
+            return []
+        return ["bankrupt"] if entity is self.current_entity() else []
 
     def train_step(self):
         """The train step when it is the step in charge; the reference sells (and counts as
