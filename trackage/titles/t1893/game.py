@@ -377,10 +377,16 @@ class Game1893(Game):
 
     def buyable_bank_companies(self) -> list:
         """Bank-owned non-bond companies and the first bank-owned bond."""
-        mine = [c for c in self.companies if not c.closed and c.owner is self.bank]
-        non_bonds = [c for c in mine if not self.bond(c)]
-        bonds = [c for c in mine if self.bond(c)]
-        return non_bonds + bonds[:1]
+        bank, bond = self.bank, self.bond
+        out, first_bond = [], None
+        for c in self.companies:
+            if c.closed or c.owner is not bank:
+                continue
+            if not bond(c):
+                out.append(c)
+            elif first_bond is None:
+                first_bond = c
+        return out if first_bond is None else [*out, first_bond]
 
     def draftables(self) -> list:
         rest = [c for c in self.buyable_bank_companies() if not self.bond(c)]
@@ -409,9 +415,14 @@ class Game1893(Game):
     def purchasable_companies(self, player) -> list:
         """EVA is the one private that changes hands between players."""
         eva = self.eva
-        if eva.closed or eva.owner is self.bank or eva.owner is None or eva.owner is player:
+        if not self.eva_changes_hands() or eva.owner is player:
             return []
         return [eva]
+
+    def eva_changes_hands(self) -> bool:
+        """Is EVA open and held by a player, so that another may buy it?"""
+        eva = self.eva
+        return not (eva.closed or eva.owner is self.bank or eva.owner is None)
 
     def acting_entities(self) -> list:
         """In an operating round any player may also buy EVA from its owner."""

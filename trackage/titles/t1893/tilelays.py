@@ -9,11 +9,12 @@ the Rhine's closed passages in phase 2) over the board's.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ...core.actions import asks_hex, asks_tile
-from ...core.board import edge_mask, remembered_rotation, rotation_key, rotation_memo
+from ...core.board import edge_mask, offmap_rotation_key, remembered_rotation, rotation_key, rotation_memo
+from ...core.game import Game
 
 if TYPE_CHECKING:
     from ...core.hexmap import Hex
@@ -24,23 +25,47 @@ if TYPE_CHECKING:
 HEX_UPGRADES = "1893 hex upgrades"
 
 
-def rotation_check(game: Game1893, entity: Any, hex_: Hex) -> Callable[[Placed], bool]:
+class RotationParts(NamedTuple):
+    """What 1893's rotation rule reads of a hex for one entity (:func:`rotation_parts`)."""
+
+    lev_green: str | None  # Leverkusen's green tile's name on its hex (it may lie any way)
+    stubs: frozenset[Any]
+    water: frozenset[int]  # the closed Rhine edges
+    edges: Any  # the entity's connected edges (None: none)
+    old: Placed
+    nbrs: Any
+    nmask: int
+    emask: int
+    memo: dict[Any, Any]
+
+    @property
+    def plain(self) -> bool:
+        """Does the board's rule alone answer (no Leverkusen tile, stubs or closed passage)?"""
+        return self.lev_green is None and not self.stubs and not self.water
+
+
+def rotation_parts(game: Game1893, entity: Any, hex_: Hex) -> RotationParts:
+    """What :func:`rotation_check` reads of ``hex_`` for ``entity``, worked out once."""
+    board = game.board
+    lev = game.data["leverkusen"]
+    edges = game.connected_edges(entity, hex_)
+    old = board.tile(hex_)
+    nbrs = board.neighbors(hex_)
+    return RotationParts(lev["green"] if hex_.id == lev["hex"] else None,
+                         frozenset(s.edge for s in board.stubs(hex_)), game.closed_rhine_edges(hex_),
+                         edges, old, nbrs, edge_mask(nbrs), edge_mask(edges) if edges is not None else 0,
+                         rotation_memo(old))
+
+
+def rotation_check(game: Game1893, entity: Any, hex_: Hex,
+                   parts: RotationParts | None = None) -> Callable[[Placed], bool]:
     """1893's rotation rule for ``entity`` laying on ``hex_``: a test of a placed tile (only its
     name and track are read). Leverkusen's green tile may lie any way; the hex's stubs must be
     among the tile's exits; in phase 2 no track may cross the Rhine at its closed passages;
     then the board's rule (track joining the neighbours and the entity's connected edges),
     its answers kept with the old tile's spec as :meth:`Board.legal_tile_rotation` keeps them."""
-    board = game.board
-    lev = game.data["leverkusen"]
-    lev_green = lev["green"] if hex_.id == lev["hex"] else None
-    stubs = frozenset(s.edge for s in board.stubs(hex_))
-    water = game.closed_rhine_edges(hex_)
-    edges = game.connected_edges(entity, hex_)
-    old = board.tile(hex_)
-    nbrs = board.neighbors(hex_)
-    nmask = edge_mask(nbrs)
-    emask = edge_mask(edges) if edges is not None else 0
-    memo = rotation_memo(old)
+    lev_green, stubs, water, edges, old, nbrs, nmask, emask, memo = \
+        parts if parts is not None else rotation_parts(game, entity, hex_)
 
     def ok(tile: Placed) -> bool:
         if lev_green is not None and tile.name == lev_green:
@@ -56,22 +81,30 @@ def rotation_check(game: Game1893, entity: Any, hex_: Hex) -> Callable[[Placed],
     return ok
 
 
+#: a hex key's answers: the names and specs asked, those that fit (their rotations relative to
+#: the old tile's) and the relative rotations turned to absolute ones (by the old tile's rotation)
+_Entry = tuple[set[tuple[str, Any]], dict[tuple[str, Any], tuple[int, ...]],
+               dict[tuple[tuple[int, ...], int], tuple[int, ...]]]
+
+
 def hex_upgrades(game: Game1893, hex_: Hex, old: Placed, seen: list[tuple[Tile, Tile]],
-                 names: list[tuple[str, Any]]) -> list[tuple[int, tuple[int, ...]]]:
+                 names: list[tuple[str, Any]]) -> tuple[list[tuple[int, tuple[int, ...]]],
+                                                        Callable[[tuple[int, ...], int], tuple[int, ...]]]:
     """The candidates (index in ``seen``; ``names`` their names and specs) that may replace
     ``old`` on ``hex_``, each with its rotations relative to the old tile's. The answers are a
     pure function of the hex's upgrade key (the parts of :meth:`Game1893.upgrade_memo_key`
     that do not depend on the new tile) and the new tile's name and spec: kept per hex key with
-    the old tile's spec, shared by every 1893 game (the names asked, and those that fit)."""
+    the old tile's spec, shared by every 1893 game (the names asked, and those that fit); with
+    them a function giving a candidate's rotations in order, turned by the old tile's."""
     board = game.board
     fl = board.future_label(hex_)
     key = (old.name, old.color, board.labels(hex_), (fl.label, fl.color) if fl is not None else None,
            game.upgrade_hex_extra(hex_))
     hexes = old.spec.upgrade_memos.setdefault((HEX_UPGRADES, type(game)), {})
-    entry: tuple[set[tuple[str, Any]], dict[tuple[str, Any], tuple[int, ...]]] | None = hexes.get(key)
+    entry: _Entry | None = hexes.get(key)
     if entry is None:
-        entry = hexes[key] = (set(), {})
-    asked, fitting = entry
+        entry = hexes[key] = (set(), {}, {})
+    asked, fitting, turned = entry
     if not asked.issuperset(names):
         memo = game.upgrade_memo(old)
         for (t, view), name in zip(seen, names):
@@ -88,46 +121,86 @@ def hex_upgrades(game: Game1893, hex_: Hex, old: Placed, seen: list[tuple[Tile, 
             if rel:
                 fitting[name] = rel
             asked.add(name)
-    return [(i, fitting[name]) for i, name in enumerate(names) if name in fitting]
+    def absolute(rel: tuple[int, ...], by: int) -> tuple[int, ...]:
+        """The rotations ``rel`` (relative to the old tile's) turned by ``by``, in order."""
+        out = turned.get((rel, by))
+        if out is None:
+            out = turned[rel, by] = tuple(sorted((x + by) % 6 for x in rel))
+        return out
+
+    return [(i, fitting[name]) for i, name in enumerate(names) if name in fitting], absolute
 
 
-def legal_tile_lays(game: Game1893, entity: Any) -> list[dict[str, Any]]:
+def lay_candidates(game: Game1893, entity: Any) -> Iterator[tuple[Hex, Placed, Tile, int, Placed]]:
     """Every (hex, tile, rotation) ``entity`` could lay now, in the generic listing's order,
-    then Leverkusen's green tile if its hex is yellow and connected."""
+    then Leverkusen's green tile if its hex is yellow and connected: each as (hex, its tile
+    now, the supply tile, rotation, the supply tile's shape placed off the map in that
+    rotation), for the track step's checks of the same candidates (:class:`Track1893`)."""
     board = game.board
     connected = game.layable_hexes(entity)
     candidates: dict[str, Tile] = {}
+    refused: set[str] = set()  # (copies of a name share its colour: the phase refuses them all)
+    # the core's phase rule reads the colour alone: the phase's colours asked once
+    colours = game.phase.tiles if type(game).tile_valid_for_phase is Game.tile_valid_for_phase else None
     for t in board.supply_tiles():
-        if t.name not in candidates and game.tile_valid_for_phase(t):
-            candidates[t.name] = t
+        name = t.name
+        if name in candidates or name in refused:
+            continue
+        if (t.color in colours) if colours is not None else game.tile_valid_for_phase(t):
+            candidates[name] = t
+        else:
+            refused.add(name)
     # every copy of a name is looked at as the first copy off the map (the rules read its shape)
     shape = board.supply.shape
     seen = [(t, shape(t.name)) for t in candidates.values() if asks_tile(game, t.id)]
     names = [(t.name, t.spec) for t, _ in seen]
     # each candidate's placements off the map, looked up once per listing
     placements: dict[tuple[int, int], Placed] = {}
-    out = []
+    lev = game.data["leverkusen"]
+    lev_hex, lev_green = lev["hex"], lev["green"]
+    lev_listed: set[str] = set()  # the tiles listed on Leverkusen's hex
     for hex_ in connected:
         if not asks_hex(game, hex_.id):
             continue
-        old = board.tile(hex_)
-        fits = hex_upgrades(game, hex_, old, seen, names)
+        parts = rotation_parts(game, entity, hex_)
+        plain = parts.plain
+        if plain and parts.edges is None:
+            continue  # (the board's rule refuses every tile here)
+        old = parts.old
+        fits, absolute = hex_upgrades(game, hex_, old, seen, names)
         if not fits:
             continue
-        ok = rotation_check(game, entity, hex_)
+        # on a plain hex the board's rule is asked of its memo here; elsewhere through the check
+        ok = None if plain else rotation_check(game, entity, hex_, parts)
+        memo, nmask, emask = parts.memo, parts.nmask, parts.emask
         for i, rel in fits:
             t, view = seen[i]
-            for r in sorted((x + old.rotation) % 6 for x in rel):
+            for r in absolute(rel, old.rotation):
+                if ok is None:
+                    # (the memo's key of the shape placed off the map, asked before it is placed)
+                    key = offmap_rotation_key(old, view.spec, r, nmask, emask)
+                    fit = memo.get(key)
+                    if fit is not None and not fit:
+                        continue
                 placed = placements.get((i, r))
                 if placed is None:
                     placed = placements[i, r] = board.placed_tile(view, r, None)
-                if ok(placed):
-                    out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
-    lev = game.data["leverkusen"]
-    hex_ = board.hex_by_id(lev["hex"])
-    if board.tile(hex_).color == "yellow" and hex_ in game.graph.connected_hexes(entity):
-        green = next((t for t in board.supply_tiles() if t.name == lev["green"]), None)
-        if green is not None and game.tile_valid_for_phase(green) and \
-                not any(c["hex"] == hex_.id and c["tile"] == green.id for c in out):
-            out.append({"hex": hex_.id, "tile": green.id, "rotation": 0})
-    return out
+                if ok is None:
+                    if fit is None and not remembered_rotation(memo, key, old, placed, parts.nbrs, parts.edges):
+                        continue
+                elif not ok(placed):
+                    continue
+                if hex_.id == lev_hex:
+                    lev_listed.add(t.id)
+                yield hex_, old, t, r, placed
+    hex_ = board.hex_by_id(lev_hex)
+    old = board.tile(hex_)
+    if old.color == "yellow" and hex_ in game.graph.connected_hexes(entity):
+        green = next((t for t in board.supply_tiles() if t.name == lev_green), None)
+        if green is not None and game.tile_valid_for_phase(green) and green.id not in lev_listed:
+            yield hex_, old, green, 0, board.placed_tile(shape(green.name), 0, None)
+
+
+def legal_tile_lays(game: Game1893, entity: Any) -> list[dict[str, Any]]:
+    """Every (hex, tile, rotation) ``entity`` could lay now (:func:`lay_candidates`)."""
+    return [{"hex": hex_.id, "tile": t.id, "rotation": r} for hex_, _, t, r, _ in lay_candidates(game, entity)]

@@ -20,7 +20,10 @@ class Bankrupt1893(Step):
     BLOCKS = False
 
     def actions(self, entity):
-        return ["bankrupt"] if entity is self.current_entity() and not entity.is_company else []
+        # (a player or a company is never the operator in turn: not asked who is)
+        if entity.is_player or entity.is_company:
+            return []
+        return ["bankrupt"] if entity is self.current_entity() else []
 
     def train_step(self):
         """The train step when it is the step in charge; the reference sells (and counts as
@@ -39,7 +42,12 @@ class Bankrupt1893(Step):
         return player is not None and player.is_player and 0 < cheapest > self.liquidity(player) + operator.cash
 
     def forced(self, operator) -> bool:
-        """In play, bankruptcy is for a company that must buy a train, at its train step."""
+        """In play, bankruptcy is for a company that must buy a train, at its train step.
+        (The round's train steps are asked first: the step in charge is worked out only when
+        one of them has ``operator`` in turn and obliged to buy; the same answer.)"""
+        if not any(s.current_entity() is operator and s.must_buy_train(operator)
+                   for s in self.round.steps if isinstance(s, BuyTrain1893)):
+            return False
         buy = self.train_step()
         return buy is not None and buy.current_entity() is operator and buy.must_buy_train(operator)
 

@@ -23,6 +23,8 @@ class BuyCompany1893(BuyCompanyMixin, Step):
         return entity.player if entity is self.current_entity() and not entity.is_company else None
 
     def actions(self, entity):
+        if not self.game.eva_changes_hands():
+            return []  # (for anyone: the buyer not asked for)
         player = self.company_buyer(entity)
         if player is None or player.cash < 1 or not self.game.purchasable_companies(player):
             return []

@@ -4,27 +4,39 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from ....core.actions import asks
 from ....core.errors import GameError
+from ....core.game import Game
 from ....core.steps.operating import DiscardTrain, Dividend, RunRoutes
 from ....core.steps.track import TokenStep, TrackAndTokenStep
+from ....core.trains import PhaseTrack
+from .. import tilelays
 
 
 class DiscardTrain1893(DiscardTrain):
     def anyone_crowded(self) -> bool:
         """Is any corporation or minor over its train limit (asked by every step question,
-        ~8 times an action)? A limit depends on the holder's type alone (the phase's table):
-        it is looked up once per type, not once per holder with trains."""
+        ~8 times an action)? A limit depends on the holder's type alone (the phase's table,
+        read here once per question where the game keeps the core's :meth:`train_limit`;
+        else asked once per type), not once per holder with trains."""
         game = self.game
+        phase = game.phase
+        core_rule = type(game).train_limit is Game.train_limit and type(phase).train_limit is PhaseTrack.train_limit
+        table = phase.current.get("train_limit", 99) if core_rule else None
         limits: dict[str, int] = {}
         for group in (game.corporations, game.minors):
             for c in group:
                 trains = c.trains
                 if not trains:
                     continue
-                kind = getattr(c, "type", "")
-                n = limits.get(kind)
-                if n is None:
-                    n = limits[kind] = game.train_limit(c)
+                if table is None:
+                    kind = getattr(c, "type", "")
+                    known = limits.get(kind)
+                    n = limits[kind] = game.train_limit(c) if known is None else known
+                elif isinstance(table, dict):
+                    n = table.get(getattr(c, "type", ""), 0)
+                else:
+                    n = table
                 if len(trains) > n and sum(1 for t in trains if not t.obsolete) > n:
                     return True
         return False
@@ -38,6 +50,53 @@ class Track1893(TrackAndTokenStep):
     # the listing's checks read the candidate's colour and exits only (the Rhine rule, the
     # border cost): the tile as seen off the map answers for it
     LISTING_CHECKS_SHAPE = True
+
+    def legal_actions(self, entity):
+        """The generic listing with the lays' checks worked out per hex where they read the hex
+        alone (the same answers, in the same order): the candidates come with their hex, old
+        tile and placement (:func:`tilelays.lay_candidates`); the lay's cost is the old tile's
+        upgrade cost on a hex without costly borders; 1893's :meth:`check_lay` is asked only on
+        a blocked hex or one at a closed Rhine passage (elsewhere it refuses nothing)."""
+        acts = self.actions(entity)
+        if "lay_tile" not in acts or not asks(self.game, "lay_tile"):
+            return super().legal_actions(entity)
+        game = self.game
+        board = game.board
+        lay = self.tile_lay(entity)
+        assert lay is not None  # lay_tile is offered only while a lay is left
+        power = self.buying_power(entity)
+        reuse_barred = lay["cannot_reuse_same_hex"]
+        out: list[dict] = []
+        last = None
+        for hex_, old, t, r, tile in tilelays.lay_candidates(game, entity):
+            if hex_ is not last:
+                last = hex_
+                barred = reuse_barred and hex_ in self.round.laid_hexes
+                checked = hex_.id in game.tile_blocked or bool(game.closed_rhine_edges(hex_))
+                costly = any(getattr(b, "cost", None) for b in board.borders(hex_))
+                base = None if costly else game.upgrade_cost(old, hex_, entity)
+            if barred:
+                continue
+            up = self.is_upgrade(old, tile)
+            if (up and not lay["upgrade"]) or (not up and not lay["lay"]):
+                continue
+            if checked:
+                try:
+                    self.check_lay(entity, hex_, old, tile, r)
+                except GameError:
+                    continue
+            if not self.legal_lay_ok(entity, hex_, old, tile):
+                continue
+            extra = lay["cost"] if tile.color == "yellow" else lay["upgrade_cost"]
+            cost = base if base is not None else board.lay_cost_preview(hex_, tile, entity)
+            if cost + extra > power:
+                continue
+            out.append({"type": "lay_tile", "hex": hex_.id, "tile": t.id, "rotation": r})
+        if "place_token" in acts and asks(game, "place_token"):
+            out += [a for city in self.token_cities(entity) if (a := self.token_offer(entity, city)) is not None]
+        if "pass" in acts:
+            out.append({"type": "pass"})
+        return out
 
     def check_lay(self, entity, hex_, old_tile, tile, rotation) -> None:
         if hex_.id in self.game.tile_blocked:
