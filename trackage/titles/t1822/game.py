@@ -819,7 +819,7 @@ class Game1822(Game):
 
     def tile_valid_for_phase(self, tile):
         mode = getattr(self, "_advanced_lay", False)
-        current = tile.color in self.phase.tiles
+        current = tile.color in self.phase.current.get("tiles", ())  # (the phase's colours, not copied)
         if not mode:
             return current
         # P11: a tile of the colour after the phase's latest one
