@@ -901,6 +901,17 @@ class Board(Tracked):
             return remembered_rotation(memo, rotation_key(old, tile, nbrs_mask, edges_mask), old, tile, nbrs, edges)
         return check
 
+    def rotation_check_key(self, entity: Any, hex_: Hex) -> tuple[Any, ...]:
+        """What :meth:`rotation_check`'s answers for tiles seen off the map read of the hex:
+        the old tile's spec, rotation and gauge flags, the neighbours' and the connected edges'
+        masks (the rotation memo's part of its key that is the hex's), or only the old spec when
+        ``entity`` is not connected there (every answer False)."""
+        edges = self.game.connected_edges(entity, hex_)
+        old = self.tile(hex_)
+        if edges is None:
+            return (old.spec,)
+        return (old.spec, old.rotation, old.igw, old.igc, edge_mask(self.neighbors(hex_)), edge_mask(edges))
+
     def _next_index(self, name: str) -> int:
         n = self.state.next_copy.get(name)
         if n is None:

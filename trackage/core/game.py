@@ -7,7 +7,7 @@ small hooks named below (``build_data``, ``stock_round``, ``operating_round``,
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any, ClassVar, Concatenate, ParamSpec, TypeVar, cast
 
 from .actions import asks_hex, asks_tile
@@ -604,6 +604,16 @@ class Game(Tracked):
             return self.upgrade_memo_key(hex_, old, new)
         return key
 
+    def tile_lays_hex_keys(self, entity: Any, hex_: Hex, old: Placed) -> tuple[Hashable | None, Hashable | None]:
+        """What the tile-lay listing's answers on ``hex_`` (now holding ``old``) read besides
+        the candidate tiles, in two parts, each given only when the answers are a pure function
+        of it: the upgrade part (the hex's part of :meth:`upgrade_memo_key`: which candidates
+        upgrade ``old``, in which rotations) and, with it, the rotation part (the inputs of
+        :meth:`tile_rotation_check` for tiles seen off the map). The listing keeps each hex's
+        upgrades, and with both parts its lays, under them and the candidates' names and specs,
+        in :meth:`upgrade_memo`. Default: (None, None), every tile asked on every hex."""
+        return None, None
+
     def upgrade_ruled_out(self, old: Placed, new: Placed) -> bool:
         """True when no rotation of ``new`` (a tile off the map, in rotation 0) upgrades
         ``old``, by the rules of :meth:`upgrades_to` that do not read the new tile's rotation:
@@ -646,26 +656,67 @@ class Game(Tracked):
         # answers for the candidate copy on any hex
         shape = self.board.supply.shape
         seen = [(t, shape(t.name)) for t in candidates.values()]
+        # each candidate's place in ``seen`` by its name and spec, once a hex has a key
+        places: dict[tuple[str, Any], int] | None = None
         for hex_, _edges in connected.items():
             old = self.board.tile(hex_)
             memo = self.upgrade_memo(old)  # a pure function of its key
-            memo_key = self.upgrade_memo_keys(hex_, old)
+            upgrade_part, rotation_part = self.tile_lays_hex_keys(entity, hex_, old)
+            # (candidate's place in ``seen``, its upgrades' rotations relative to the old tile's)
+            rels: list[tuple[int, tuple[int, ...]]]
+            if upgrade_part is None:
+                rels = self._tile_upgrades(hex_, old, memo, seen, range(len(seen)))
+            else:
+                if places is None:
+                    places = {(t.name, view.spec): i for i, (t, view) in enumerate(seen)}
+                # the candidates asked on such a hex so far, and those that upgrade it
+                asked, upgrading = memo.setdefault(("hex upgrades", upgrade_part), (set(), {}))
+                missing = places.keys() - asked
+                if missing:
+                    for i, rel in self._tile_upgrades(hex_, old, memo, seen, sorted(places[k] for k in missing)):
+                        t, view = seen[i]
+                        upgrading[(t.name, view.spec)] = rel
+                    asked |= missing
+                rels = sorted((place, rel) for k, rel in upgrading.items() if (place := places.get(k)) is not None)
+            if not rels:
+                continue
             rotation_ok: Callable[[Placed], bool] | None = None  # the hex's, once a tile needs it
-            for t, view in seen:
-                key = memo_key(t)
-                rel = memo.get(key)
-                if rel is None:
-                    rel = () if self.upgrade_ruled_out(old, placed_tile(view, 0, None)) else \
-                        tuple((r - old.rotation) % 6 for r in range(6)
-                              if self.upgrades_to(old, placed_tile(view, r, None)))
-                    memo[key] = rel
-                if not rel:
-                    continue
-                if rotation_ok is None:
-                    rotation_ok = self.tile_rotation_check(entity, hex_)
-                for r in sorted((x + old.rotation) % 6 for x in rel):
-                    if rotation_ok(placed_tile(view, r, None)):
-                        out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
+            lays: dict[tuple[str, Any], tuple[int, ...]] | None = None
+            if rotation_part is not None:
+                lays = memo.setdefault(("hex lays", upgrade_part, rotation_part), {})
+            for i, rel in rels:
+                t, view = seen[i]
+                rotations = lays.get((t.name, view.spec)) if lays is not None else None
+                if rotations is None:
+                    if rotation_ok is None:
+                        rotation_ok = self.tile_rotation_check(entity, hex_)
+                    rotations = tuple(r for r in sorted((x + old.rotation) % 6 for x in rel)
+                                      if rotation_ok(placed_tile(view, r, None)))
+                    if lays is not None:
+                        lays[(t.name, view.spec)] = rotations
+                for r in rotations:
+                    out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
+        return out
+
+    def _tile_upgrades(self, hex_: Hex, old: Placed, memo: dict[Any, Any], seen: list[tuple[Tile, Tile]],
+                       places: Iterable[int]) -> list[tuple[int, tuple[int, ...]]]:
+        """The tile-lay listing's candidates (``seen``, at ``places``) that upgrade ``old`` on
+        ``hex_``: (place, rotations relative to the old tile's), each asked of ``memo`` by
+        :meth:`upgrade_memo_key` first."""
+        placed_tile = self.board.placed_tile
+        memo_key = self.upgrade_memo_keys(hex_, old)
+        out = []
+        for i in places:
+            t, view = seen[i]
+            key = memo_key(t)
+            rel = memo.get(key)
+            if rel is None:
+                rel = () if self.upgrade_ruled_out(old, placed_tile(view, 0, None)) else \
+                    tuple((r - old.rotation) % 6 for r in range(6)
+                          if self.upgrades_to(old, placed_tile(view, r, None)))
+                memo[key] = rel
+            if rel:
+                out.append((i, rel))
         return out
 
     def place_home_token(self, corp: Any) -> None:

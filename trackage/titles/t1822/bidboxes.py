@@ -54,6 +54,16 @@ def bank_companies(game: Game1822, prefix) -> list:
             and not c.closed]
 
 
+def bank_companies_by_kind(game: Game1822) -> dict[str, list]:
+    """:func:`bank_companies` of every kind (M, C, P) in one pass over the companies."""
+    out: dict[str, list] = {"M": [], "C": [], "P": []}
+    bank = game.bank
+    for c in game.companies:
+        if (c.owner is None or c.owner is bank) and not c.closed and (kind := out.get(c.sym[0])) is not None:
+            kind.append(c)
+    return out
+
+
 def bidbox_minors_refill(game: Game1822) -> None:
     """Remember which minors the minors' box holds now."""
     game.bidbox_minors_cache = [c.sym for c in bank_companies(game, "M")[:game.BIDBOX_MINORS]]

@@ -6,7 +6,8 @@ and privates are sold from bid boxes in the stock round; bids resolve when it en
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, ClassVar
 
 from trackage.core.trains import phase_buying_train, remove_train
@@ -199,9 +200,12 @@ class Board1822(Board):
     _last_border_cost = 0
 
     def border_cost_preview(self, hex_, tile) -> int:
+        borders = self.borders(hex_)
+        if not borders:
+            return 0  # (most hexes: the listing asks for every candidate lay)
         exits = set(tile.exits)
         nbs = self.neighbors(hex_)
-        return sum(b.cost for b in self.borders(hex_)
+        return sum(b.cost for b in borders
                    if getattr(b, "cost", None) and b.edge in exits and nbs.get(b.edge) is not None)
 
     def lay_cost_preview(self, hex_, tile, entity) -> int:
@@ -331,14 +335,17 @@ class Game1822(Game):
 
     # ------------------------------------------------------------ bid boxes
 
-    def bidbox_minors(self):
-        return [c for c in bidboxes.bank_companies(self, "M")[:self.BIDBOX_MINORS] if c.sym in self.bidbox_minors_cache]
+    def bidbox_minors(self, bank=None):
+        # (``bank``: the bank's companies of the kind, when worked out already)
+        if bank is None:
+            bank = bidboxes.bank_companies(self, "M")
+        return [c for c in bank[:self.BIDBOX_MINORS] if c.sym in self.bidbox_minors_cache]
 
-    def bidbox_concessions(self):
-        return bidboxes.bank_companies(self, "C")[:self.BIDBOX_CONCESSIONS]
+    def bidbox_concessions(self, bank=None):
+        return (bidboxes.bank_companies(self, "C") if bank is None else bank)[:self.BIDBOX_CONCESSIONS]
 
-    def bidbox_privates(self):
-        comps = bidboxes.bank_companies(self, "P")
+    def bidbox_privates(self, bank=None):
+        comps = bidboxes.bank_companies(self, "P") if bank is None else bank
         if self.plus and "plus_expansion_single_stack" not in self.optional_rules:
             out = []
             for box in (PLUS_BOX_1, PLUS_BOX_2, PLUS_BOX_3):
@@ -349,7 +356,8 @@ class Game1822(Game):
         return comps[:self.BIDBOX_PRIVATES]
 
     def bidbox_items(self):
-        return self.bidbox_minors() + self.bidbox_concessions() + self.bidbox_privates()
+        bank = bidboxes.bank_companies_by_kind(self)
+        return self.bidbox_minors(bank["M"]) + self.bidbox_concessions(bank["C"]) + self.bidbox_privates(bank["P"])
 
     def find_corporation(self, company):
         return self.corporation_by_id(company.sym[1:])
@@ -544,7 +552,8 @@ class Game1822(Game):
         return any(t.name in LOCAL_TRAINS for t in entity.trains) or super().can_run_route(entity)
 
     def route_trains(self, entity):
-        return [t for t in super().route_trains(entity) if t.name != "P+"]
+        # the core's (trains not run this round) without the pullman, in one pass
+        return [t for t in entity.trains if not t.operated and t.name != "P+"]
 
     def extra_train(self, train) -> bool:
         return train.name in EXTRA_TRAINS
@@ -810,7 +819,7 @@ class Game1822(Game):
 
     def tile_valid_for_phase(self, tile):
         mode = getattr(self, "_advanced_lay", False)
-        current = tile.color in self.phase.tiles
+        current = tile.color in self.phase.current.get("tiles", ())  # (the phase's colours, not copied)
         if not mode:
             return current
         # P11: a tile of the colour after the phase's latest one
@@ -870,22 +879,18 @@ class Game1822(Game):
     CLONE_SKIP = (*Game.CLONE_SKIP, "_rights_memo")
     STATE_EXCLUDE = (*Game.STATE_EXCLUDE, "_rights_memo")
 
-    def rights_memo(self):
+    @contextmanager
+    def rights_memo(self) -> Iterator[None]:
         """A context in which the track rights of each hex are worked out once (a listing
         asks them for every tile and rotation; nothing changes the rights meanwhile)."""
-        from contextlib import contextmanager
-
-        @contextmanager
-        def memo():
-            if "_rights_memo" in self.__dict__:
-                yield  # nested: the outer listing's memo
-                return
-            self._rights_memo: dict[tuple[str, object], frozenset] = {}
-            try:
-                yield
-            finally:
-                del self._rights_memo
-        return memo()
+        if "_rights_memo" in self.__dict__:
+            yield  # nested: the outer listing's memo
+            return
+        self._rights_memo: dict[tuple[str, object], frozenset] = {}
+        try:
+            yield
+        finally:
+            del self._rights_memo
 
     def upgrade_memo_key(self, hex_, old, new):
         # the core's key (the old tile, the hex's labels and future label, the new tile's name;
@@ -905,6 +910,15 @@ class Game1822(Game):
         d35 = hex_.id == "D35"
         return lambda new: (*head, new.name, d35, new.spec)
 
+    def tile_lays_hex_keys(self, entity, hex_, old):
+        # the hex's part of upgrade_memo_key, and the rotation check's inputs where it is the
+        # board's (trackrights.rotation_check_key)
+        b = self.board
+        fl = b.future_label(hex_)
+        upgrade = (old.spec, old.name, old.color, b.labels(hex_), (fl.label, fl.color) if fl is not None else None,
+                   hex_.id == "D35")
+        return upgrade, trackrights.rotation_check_key(self, entity, hex_)
+
     def legal_tile_rotation(self, entity, hex_, tile):
         if self.__dict__.get("_probing"):
             return trackrights.legal_tile_rotation(self, entity, hex_, tile)
@@ -920,32 +934,28 @@ class Game1822(Game):
             return list(range(6))
         return self.graph.connected_hexes(operator).get(hex_)
 
-    def graph_probe(self):
+    @contextmanager
+    def graph_probe(self) -> Iterator[None]:
         """A context in which graph queries leave no trace in the sticky route information.
 
         The reference remembers that a corporation once had a route (graph results are kept
         across changes for such corporations), so *when* the graph is computed matters. Live-play
         checks and bot enumerations compute it at moments a replay does not; they run inside this
         probe so that live play and replay evolve the same way."""
-        from contextlib import contextmanager
-
-        @contextmanager
-        def probe():
-            if self.__dict__.get("_probing"):
-                yield  # nested: the outer probe restores
-                return
-            st = self.board.state if self.board is not None else None
-            saved = st.route_info if st is not None else None
-            self._probing = True
-            try:
-                yield
-            finally:
-                del self._probing  # a passing flag, not game state
-                if st is not None and st.route_info is not saved:
-                    # forget it, and what the graphs learnt meanwhile (they would not learn it
-                    # again), as the core does around legal_actions()
-                    self.board.restore_route_info(saved)
-        return probe()
+        if self.__dict__.get("_probing"):
+            yield  # nested: the outer probe restores
+            return
+        st = self.board.state if self.board is not None else None
+        saved = st.route_info if st is not None else None
+        self._probing = True
+        try:
+            yield
+        finally:
+            del self._probing  # a passing flag, not game state
+            if st is not None and st.route_info is not saved:
+                # forget it, and what the graphs learnt meanwhile (they would not learn it
+                # again), as the core does around legal_actions()
+                self.board.restore_route_info(saved)
 
     def live_city(self, cid):
         """A city on the map now (a city id of a replaced tile is refused)."""

@@ -323,9 +323,10 @@ def _lay_tile_options(game: Game1822, pairs, corp) -> list:
         if named is not None:
             named += [(n, a.get("special", True), c.sym == "P11", c.sym) for n in a.get("tiles") or []]
     out = []
+    colors = game.phase.tiles
     if named is None:
         for t in supply.values():
-            if t.color in game.phase.tiles and not (corp.type == "minor" and t.color in ("brown", "gray")):
+            if t.color in colors and not (corp.type == "minor" and t.color in ("brown", "gray")):
                 out.append((t, False, False, None))
         return out
     seen = set()
@@ -333,7 +334,7 @@ def _lay_tile_options(game: Game1822, pairs, corp) -> list:
         t = supply.get(name)
         if t is None or name in seen:
             continue
-        if (t.color in game.phase.tiles) == advanced:
+        if (t.color in colors) == advanced:
             continue
         if corp.type == "minor" and t.color in ("brown", "gray"):
             continue

@@ -99,3 +99,18 @@ def rotation_check(game: Game1822, entity, hex_):
         exits = set(tile.exits)
         return all(s.edge in exits for s in stubs) and board_ok(tile)
     return check
+
+
+def rotation_check_key(game: Game1822, entity, hex_):
+    """What :func:`rotation_check`'s answers on ``hex_`` read, for tiles seen off the map, when
+    it is the board's check (with the stubs kept where nobody holds rights there): the board's
+    key and those stubs' edges; None where it asks per tile (D35, a company's lay, P5, a
+    question outside a listing)."""
+    if hex_.id == "D35" or entity.is_company or getattr(entity, "sym", None) == "P5" \
+            or not game.__dict__.get("_probing"):
+        return None
+    board_key = game.board.rotation_check_key(entity, hex_)
+    stubs = game.board.stubs(hex_)
+    if not stubs or rights_owners(game, hex_):
+        return board_key, None
+    return board_key, frozenset(s.edge for s in stubs)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import operator
 from operator import attrgetter
 from typing import ClassVar
 
@@ -12,11 +11,6 @@ from ....core.steps.operating import DiscardTrain, Dividend, RunRoutes
 from .housekeeping import _is_major
 
 _TRAINS = attrgetter("trains")
-
-
-def _same(a: tuple, b: tuple) -> bool:
-    """Whether two keys hold the very same objects, place by place."""
-    return len(a) == len(b) and all(map(operator.is_, a, b))
 
 
 class DiscardTrain1822(DiscardTrain):
@@ -39,7 +33,8 @@ class DiscardTrain1822(DiscardTrain):
         key = (game.phase.index, getattr(game, "_pullman_train", None), getattr(game, "_pullman_saved", None),
                *map(_TRAINS, game.corporations))
         memo = self._crowd_memo
-        if memo is not None and _same(memo[0], key):
+        # (the trains compare by identity: equal keys hold the same trains, place by place)
+        if memo is not None and memo[0] == key:
             return memo[1]
         crowded = game.crowded_corp
         out = False
@@ -49,6 +44,8 @@ class DiscardTrain1822(DiscardTrain):
                 break
         object.__setattr__(self, "_crowd_memo", (key, out))  # (a memo: not the action's change)
         return out
+
+    active = anyone_crowded  # (the step question's answer, without one more call)
 
     def discardable(self, entity) -> list:
         """Two permanents (2P/LP) or two Pullmans: one of those goes; else a normal train."""
