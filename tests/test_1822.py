@@ -391,7 +391,7 @@ def test_tax_haven(multiple):
     for sym in ("GWR", "CR"):
         corp = g.corporation_by_id(sym)
         g.stock_market.set_par(corp, g.stock_market.by_id("100,4,4"))
-        g.share_market.transfer(ShareBundle([corp.shares[0]]), g.players[1])  # a president, for free
+        g.share_market.transfer(ShareBundle([corp.shares[0]], corporation=corp), g.players[1])  # a president, for free
     assert g.num_certs(p) == 0  # the tax haven does not count against the limit
     # (state set by hand: a refused action would rebuild the game from its log, so no refusal here)
     assert set(g.company_choices(p16, "stock_round")) == {"GWR_ipo", "CR_ipo"}
@@ -451,7 +451,7 @@ def test_redeeming_shares_from_the_market():
     g.process({"type": "buy_shares", "entity": "CR", "entity_type": "corporation", "shares": ["CR_3"], "percent": 10})
     cr = g.corporation_by_id("CR")
     assert cr.cash == cash - cr.share_price.price and g.bank.cash == bank + cr.share_price.price
-    assert g.index.share("CR_3").owner is cr
+    assert cr.holder_of(g.index.share("CR_3")) is cr
 
 
 def test_choices_round_refuses_a_bad_choice():

@@ -63,7 +63,7 @@ def test_a_sale_handing_the_presidency_to_a_player_ahead_of_the_tax_haven():
     assert listed(g, action)
     g.process(action)
     lnwr, other = g.corporation_by_id("LNWR"), g.index.player(13911)
-    assert lnwr.owner is other and g.index.share("LNWR_0").owner is other
+    assert lnwr.owner is other and lnwr.holder_of(g.index.share("LNWR_0")) is other
 
 
 def test_issue_price_is_offered_and_written():

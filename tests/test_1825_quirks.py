@@ -19,9 +19,9 @@ def _minor_held(g):
     tv = g.corporation_by_id("TV")
     g.stock_market.set_par(tv, next(p for p in g.stock_market.market[0] if p.price == 49))
     p1, p2, p3 = g.players[:3]
-    g.share_market.buy_shares(p1, ShareBundle([tv.shares[0]]))
-    g.share_market.buy_shares(p2, ShareBundle([tv.shares[1]]))
-    g.share_market.buy_shares(p3, ShareBundle([tv.shares[2]]))
+    g.share_market.buy_shares(p1, ShareBundle([tv.shares[0]], corporation=tv))
+    g.share_market.buy_shares(p2, ShareBundle([tv.shares[1]], corporation=tv))
+    g.share_market.buy_shares(p3, ShareBundle([tv.shares[2]], corporation=tv))
     assert tv.owner is p1
     return tv, p1, p2, p3
 
@@ -34,13 +34,13 @@ def test_half_president_certificate_sale_leaves_a_stale_presidency_count():
     tv, p1, _p2, _p3 = _minor_held(g)
     start = g.total_cash()
     cash = p1.cash
-    g.share_market.sell_shares(ShareBundle([tv.shares[0]], 20))
+    g.share_market.sell_shares(ShareBundle([tv.shares[0]], 20, corporation=tv))
     assert tv.receivership()
     assert p1.percent_of(tv) == 40 and g.pool.percent_of(tv) == 0  # the certificate came back
     assert p1.cash == cash + 2 * 49  # paid for 20%
     assert tv.share_holders[p1] == 20 and tv.share_holders[g.pool] == 20
     # P2 sells 20%: by certificates P1 (40%) would become president; counted, nobody has 40%
-    g.share_market.sell_shares(ShareBundle([tv.shares[1]]))
+    g.share_market.sell_shares(ShareBundle([tv.shares[1]], corporation=tv))
     assert tv.receivership()
     assert p1.percent_of(tv) == 40
     check(g, start)
@@ -49,7 +49,7 @@ def test_half_president_certificate_sale_leaves_a_stale_presidency_count():
 def test_full_president_certificate_sale_counts_right():
     g = new_game("1825", PLAYERS, ["unit_1", "r1"], seed=3)
     tv, p1, _p2, _p3 = _minor_held(g)
-    g.share_market.sell_shares(ShareBundle([tv.shares[0]]))
+    g.share_market.sell_shares(ShareBundle([tv.shares[0]], corporation=tv))
     assert tv.receivership() and p1.percent_of(tv) == 0 and tv.share_holders[p1] == 0
     assert tv.share_holders[g.pool] == 40
 
@@ -165,14 +165,14 @@ def test_a_president_certificate_in_the_pool_offers_buying_to_a_player_who_canno
     swap, so a player without one is offered buying but can only pass."""
     g = new_game("1825", PLAYERS, ["unit_1", "r1"], seed=3)
     tv, _p1, p2, _p3 = _minor_held(g)
-    g.share_market.sell_shares(ShareBundle([tv.shares[0]]))
+    g.share_market.sell_shares(ShareBundle([tv.shares[0]], corporation=tv))
     assert tv.receivership() and g.pool.percent_of(tv) == 40
     p4 = g.players[3]
     assert not any(c.ipoed for c in g.corporations if c is not tv)
     step = next(s for s in g.round.steps if type(s).__name__ == "BuySellParShares1825")
     assert step.can_buy_any(p4)
-    assert not step.can_buy(p4, ShareBundle([tv.shares[0]]))
-    assert step.can_buy(p2, ShareBundle([tv.shares[0]]))  # P2 has a 20% share to swap
+    assert not step.can_buy(p4, ShareBundle([tv.shares[0]], corporation=tv))
+    assert step.can_buy(p2, ShareBundle([tv.shares[0]], corporation=tv))  # P2 has a 20% share to swap
 
 
 def test_closing_keeps_what_the_track_graphs_knew(operating_game):

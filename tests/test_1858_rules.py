@@ -151,8 +151,8 @@ def test_convert_to_ten_shares():
     gip = g.corporation_by_id("GIP")
     g.stock_market.set_par(gip, g.stock_market.par_prices[0])
     s1 = g.players[0]
-    g.share_market.transfer(__import__("trackage.core.entities", fromlist=["ShareBundle"]).ShareBundle([gip.shares[0]]),
-                            s1)
+    bundle_class = __import__("trackage.core.entities", fromlist=["ShareBundle"]).ShareBundle
+    g.share_market.transfer(bundle_class([gip.shares[0]], corporation=gip), s1)
     corporations.convert(g, gip)
     assert gip.type == "10-share" and gip.share_percent == 10 and gip.total_shares == 10
     assert [s.id for s in gip.shares][-5:] == ["GIP_4", "GIP_5", "GIP_6", "GIP_7", "GIP_8"]
@@ -398,8 +398,8 @@ def _president_about_to_close_a(loading: bool):
     a.ipoed = True
     a.operating_history[(1, 1)] = None
     s1 = g.players[0]
-    g.share_market.transfer(ShareBundle([a.shares[0]]), s1)
-    g.share_market.transfer(ShareBundle([a.shares_of(a)[0]]), s1)
+    g.share_market.transfer(ShareBundle([a.shares[0]], corporation=a), s1)
+    g.share_market.transfer(ShareBundle([a.shares_of(a)[0]], corporation=a), s1)
     for p in g.players:
         spend(p, g.bank, p.cash)
     for c in list(g.companies):

@@ -334,7 +334,7 @@ def test_last_possible_president_must_buy(merger_round):
     act(g, "merge", corporation="CV")
     act(g, "merge", corporation="GWR")
     gwr = g.corporation_by_id("GWR")
-    assert gwr.presidents_share.owner is gwr  # nobody has 20% yet
+    assert gwr.holder_of(gwr.presidents_share) is gwr  # nobody has 20% yet
     s1 = g.current_entity()
     assert s1.name == "S1" and s1.percent_of(gwr) == 10
     assert [a["type"] for a in g.legal_actions()] == ["buy_shares"]

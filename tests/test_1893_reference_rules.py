@@ -4,11 +4,13 @@ bankruptcy, the merger vote order and the holder ledger."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from helpers import act, refused
 from test_1893 import compulsory_purchase, first_operating_round, two_player_game
 
-from trackage.core.entities import ShareBundle
+from trackage.core.entities import ShareBundle, replace_certificate
 from trackage.core.errors import GameError
 from trackage.core.money import spend
 from trackage.core.pipeline import changed
@@ -143,18 +145,18 @@ def test_holder_ledger_moves_by_percent_not_with_swapped_certificates():
     p1, p2 = g.index.player(1), g.index.player(2)
     g.stock_market.set_par(agv, next(p for p in g.stock_market.par_prices if p.price == 120))
     for s in agv.shares:
-        s.buyable = True
+        replace_certificate(agv, s, dataclasses.replace(s, buyable=True))
     placing = {"AGV_0": p1, "AGV_1": p2, "AGV_7": p2, "AGV_2": pool, "AGV_4": pool, "AGV_5": pool}
     for sid, to in placing.items():
-        sm.transfer(ShareBundle([g.index.share(sid)]), to, allow_president_change=False)
+        sm.transfer(ShareBundle([g.index.share(sid)], corporation=agv), to, allow_president_change=False)
     agv.owner = p1
     # P1 sells half of the president's certificate: P2 becomes president, the 20% certificate
     # first in the market goes back to P1 as the rest of his certificate
-    g.sell_shares_and_change_price(ShareBundle([g.index.share("AGV_0")], 10))
+    g.sell_shares_and_change_price(ShareBundle([g.index.share("AGV_0")], 10, corporation=agv))
     assert agv.owner is p2 and [s.id for s in p1.shares_of(agv)] == ["AGV_2"]
     assert p1.percent_of(agv) == 20 and agv.share_holders[p1] == 10
     # so buying 10% gives P1 30% of certificates, but 20% in the ledger: a tie, no new president
-    sm.transfer(ShareBundle([g.index.share("AGV_4")]), p1)
+    sm.transfer(ShareBundle([g.index.share("AGV_4")], corporation=agv), p1)
     assert p1.percent_of(agv) == 30 and agv.owner is p2
 
 
@@ -203,7 +205,7 @@ def test_no_founding_where_the_reference_fails():
     hgk = g.hgk
     bought = [s for s in hgk.shares if s.buyable][:3]
     for s in bought:
-        g.share_market.transfer(ShareBundle([s]), p3, allow_president_change=False)
+        g.share_market.transfer(ShareBundle([s], corporation=hgk), p3, allow_president_change=False)
     assert g.founding_fails(hgk)
     g.hgk_mergable = True
     g.round = g.new_merger_round(1)
@@ -216,11 +218,11 @@ def test_no_founding_where_the_reference_fails():
         g.found(hgk)
     assert err.value.rule == "founding-fails-in-reference"
     # with 20% for P3 the president's certificate is among the largest holdings: no failure
-    g.share_market.transfer(ShareBundle([bought[0]]), g.pool, allow_president_change=False)
+    g.share_market.transfer(ShareBundle([bought[0]], corporation=hgk), g.pool, allow_president_change=False)
     assert not g.founding_fails(hgk)
     # due by its phase, the founding at the start of the next merger round fails the same way:
     # no action may end the round before it (the game cannot go on there, as in the reference)
-    g.share_market.transfer(ShareBundle([bought[0]]), p3, allow_president_change=False)
+    g.share_market.transfer(ShareBundle([bought[0]], corporation=hgk), p3, allow_president_change=False)
     g.hgk_auto_found = True
     assert g.doomed_founding() is True
     with pytest.raises(GameError) as err:

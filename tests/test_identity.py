@@ -1,6 +1,7 @@
 """One object per entity: every player, company, corporation, minor, train and share that a
 game's state refers to is the game's own object, the one its lookups by id give (or a record
-the game itself retired: closed, or replaced by a reset), after every kind of copy the game
+the game itself retired: closed, or replaced by a reset; a certificate, a value shared by the
+copies of a game, is the one its corporation holds now or one it replaced), after every kind of copy the game
 makes: ``copy()``, the snapshot restored by ``undo()``, ``redo()``, and the snapshot restored
 after a refused action. Whoever the round asks to act must be the object found by id, since an
 action names its entity by id. A stale object (one of another copy of the game, or one the
@@ -101,7 +102,7 @@ def retired(game, e) -> bool:
     company, a major replaced by a reset (1867's ``defunct_corporations``; its trains stay
     for sale), their certificates, and certificates taken out of a company (the national's)."""
     if isinstance(e, Share):
-        corp = e.corporation
+        corp = game.corporation_by_id(e.corp_id)
         if not any(s is e for s in corp.shares):
             return own(game, corp)
         return retired(game, corp)
@@ -136,7 +137,7 @@ def problems(game, where: str, others=()) -> tuple[list[str], list]:
     found = entities(game)
     out = []
     for p, e in found:
-        if id(e) in foreign:
+        if id(e) in foreign and not isinstance(e, Share):  # (certificates are values every copy shares)
             out.append(f"{where}: {p} is {e!r} of another game")
         elif not own(game, e):
             out.append(f"{where}: {p} is {stale(e, by_id(game, e))}")

@@ -3,6 +3,7 @@ should (whole-state comparisons), and a copy shares only the catalogue."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
@@ -164,24 +165,44 @@ def test_a_used_ability_is_the_games_own(path):
 
 @needs_logs
 @pytest.mark.parametrize("path", LOGS, ids=lambda p: f"{p.parent.name}/{p.stem}")
-def test_a_copys_certificates_are_its_own(path):
-    # a holder's certificates are one tuple, replaced on every change (the empty one is
-    # shared by every copy): every certificate moved to the market in a copy leaves the
-    # original's holdings as they were
+def test_a_copys_holdings_are_its_own(path):
+    # certificates are values shared by every copy; who holds them is each game's own (the
+    # holders' tuples and each corporation's ``cert_holders``, replaced on every change):
+    # every certificate moved to the market in a copy leaves the original's holdings as they were
     g, _ = loaded(path)
 
     def holdings(game):
         return [(h.id, [s.id for s in h.certificates]) for h in [*game.players, game.pool, *game.corporations]]
 
     before, state = holdings(g), full_state(g)
+    holders = [corp.cert_holders for corp in g.corporations]
     c = g.copy()
+    assert [s for corp in c.corporations for s in corp.shares] == [s for corp in g.corporations for s in corp.shares]
     moved = [s for h in [*c.players, *c.corporations] for s in h.certificates]
     for s in moved:
         c.share_market._move_share(s, c.pool)
-    assert moved and all(s.owner is c.pool for s in moved)
+    assert moved and all(c.share_corp(s).holder_of(s) is c.pool for s in moved)
     assert holdings(g) == before
+    assert [corp.cert_holders for corp in g.corporations] == holders
     assert full_state(g) == state
-    assert all(s.owner.certificates.count(s) == 1 for h in [*g.players, *g.corporations] for s in h.certificates)
+    assert all(g.share_corp(s).holder_of(s).certificates.count(s) == 1
+               for h in [*g.players, *g.corporations] for s in h.certificates)
+
+
+@needs_logs
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_certificates_are_values_of_atoms_held_where_their_corporation_says(path):
+    # a certificate is shared by copies: it holds atoms only and cannot be changed; its
+    # corporation's ``cert_holders`` names the holder that has it among its certificates
+    g, _ = loaded(path)
+    for corp in g.corporations:
+        assert len(corp.cert_holders) == len(corp.shares)
+        for i, s in enumerate(corp.shares):
+            assert s.index == i and s.corp_id == corp.id
+            assert all(type(getattr(s, f.name)) in (int, str, bool) for f in dataclasses.fields(s))
+            assert corp.holder_of(s).certificates.count(s) == 1
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                s.percent = 0  # type: ignore[misc]
 
 
 @needs_logs
@@ -190,7 +211,7 @@ def test_an_attribute_named_an_atom_holding_anything_else_is_reported():
     # shared by the copies, so the copies' check names it
     g, _ = loaded(LOGS[0])
     c = g.copy()
-    share = next(s for corp in g.corporations for s in corp.shares)
-    share.percent = [share.percent]
+    train = next(t for corp in g.corporations for t in corp.trains)
+    train.price = [train.price]
     found = shared_state(g, c)
     assert any("CLONE_ATOMS" in p and p.endswith("holds a list)") for p in found), found

@@ -25,7 +25,7 @@ def check(game, start_total: int | None = None, action: dict | None = None) -> N
         if pct != 100:
             raise InvariantError(f"{corp.id}: certificates add up to {pct}%")
         for s in corp.shares:
-            if s not in s.owner.shares_of(corp):
+            if s not in corp.holder_of(s).shares_of(corp):
                 raise InvariantError(f"{s.id}: owner does not hold it")
     # the limit binds stock-round purchases (an operating-round purchase from another player,
     # such as 1893's EVA, is not checked by the reference either)

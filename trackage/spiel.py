@@ -162,11 +162,11 @@ class ActionEncoding:
             shares = [game.index.share(s) for s in action.get("shares") or []]
             if not shares or any(s is None for s in shares):
                 raise EncodingError("unknown shares")
-            corp = self._of(self.entities, shares[0].corporation.id, "corporation")
+            corp = self._of(self.entities, shares[0].corp_id, "corporation")
             pct = int(action.get("percent") or sum(s.percent for s in shares)) // 5
             if atype == "sell_shares":
                 return self._index(atype, e, [corp, pct])
-            owner = shares[0].owner
+            owner = game.share_corp(shares[0]).holder_of(shares[0])
             holder = "pool" if owner is not None and owner.is_pool else str(getattr(owner, "id", "bank"))
             return self._index(atype, e, [corp, self._of(self.holders, holder, "holder"), pct])
         if atype == "par":

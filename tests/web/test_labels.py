@@ -35,7 +35,7 @@ def named(game, a: dict) -> list[str]:
             game.index.minor(a.get("minor")) if "minor" in a else None,
             game.index.company(a.get("target")) if a.get("target_type") == "company" else None]
     shares = [game.index.share(s) for s in a.get("shares") or []]
-    ents += [s.corporation for s in shares if s is not None]
+    ents += [game.share_corp(s) for s in shares if s is not None]
     for e in ents:
         if e is not None and e.name and e.name != str(e.id):
             out.append(e.name)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.entities import certificate_price
 from .base import controller
 
 MODEL_DIR = Path(__file__).with_name("opening")
@@ -27,11 +28,12 @@ def features(game: Any, player: Any, seat: int) -> dict[str, float]:
     """The player's position as named numbers (money in hundreds)."""
     out: dict[str, float] = {"cash": float(player.cash) / 100.0}
     stock = 0.0
-    for corp, shares in player.holdings().items():
+    for cid, shares in player.holdings().items():
         if not shares:
             continue
+        corp = game.index.corporations[cid]
         if getattr(corp, "ipoed", True):
-            stock += sum(float(s.price()) for s in shares)
+            stock += sum(float(certificate_price(corp, s)) for s in shares)
         out[f"stake:{corp.id}"] = player.percent_of(corp) / 100.0
         if getattr(corp, "owner", None) is player:
             out[f"pres:{corp.id}"] = 1.0

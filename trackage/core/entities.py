@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .kinds import Kinds  # every owner's kind flags (is_player, is_corporation ...)
 from .money import CashHolder
-from .rewind import Tracked
 
 if TYPE_CHECKING:
     from .market import SharePrice
@@ -42,25 +41,27 @@ class ShareHolder(Kinds):
 
     def shares_of(self, corp: Corporation) -> list[Share]:
         """The certificates of ``corp`` held, in arrival order (a new list)."""
-        return [s for s in self.certificates if s.corporation is corp]
+        cid = corp.id
+        return [s for s in self.certificates if s.corp_id == cid]
 
     def percent_of(self, corp: Corporation) -> int:
-        return sum(s.percent for s in self.certificates if s.corporation is corp)
+        cid = corp.id
+        return sum(s.percent for s in self.certificates if s.corp_id == cid)
 
-    def held_corporations(self) -> set[Corporation]:
-        """The corporations of which a certificate is held (one look at the holdings instead
-        of a :meth:`shares_of` per corporation)."""
-        return {s.corporation for s in self.certificates}
+    def held_corporations(self) -> set[str]:
+        """The ids of the corporations of which a certificate is held (one look at the
+        holdings instead of a :meth:`shares_of` per corporation)."""
+        return {s.corp_id for s in self.certificates}
 
     def num_shares_of(self, corp: Corporation) -> int:
         return math.ceil(self.percent_of(corp) / corp.share_percent)
 
-    def holdings(self) -> dict[Corporation, list[Share]]:
-        """The certificates held, by corporation (corporations in the order their first
+    def holdings(self) -> dict[str, list[Share]]:
+        """The certificates held, by corporation id (corporations in the order their first
         certificate held arrived; each one's certificates in arrival order)."""
-        out: dict[Corporation, list[Share]] = {}
+        out: dict[str, list[Share]] = {}
         for s in self.certificates:
-            out.setdefault(s.corporation, []).append(s)
+            out.setdefault(s.corp_id, []).append(s)
         return out
 
     def all_shares(self) -> list[Share]:
@@ -68,7 +69,8 @@ class ShareHolder(Kinds):
 
     def drop_holdings(self, corp: Corporation) -> None:
         """Forget every certificate of ``corp`` held (it closes)."""
-        self.certificates = tuple(s for s in self.certificates if s.corporation is not corp)
+        cid = corp.id
+        self.certificates = tuple(s for s in self.certificates if s.corp_id != cid)
 
     def _add_share(self, share: Share) -> None:
         self.certificates += (share,)
@@ -176,30 +178,25 @@ class Company(Kinds):
         return f"<Company {self.sym}>"
 
 
-class Share(Tracked):
-    __slots__ = ("buyable", "corporation", "counts_for_limit", "index", "owner", "percent", "president")
-    CLONE_ATOMS = ("buyable", "counts_for_limit", "index", "percent", "president")  # (as a company's)
+@dataclass(frozen=True, slots=True, eq=False)
+class Share:
+    """A certificate: which corporation's (``corp_id``), its place among that corporation's
+    certificates (``index``), its percent and flags. A value, never changed: every copy of a
+    game shares its certificates. Who holds it is the corporation's (``cert_holders``, by
+    index: :meth:`Corporation.holder_of`); a certificate that changes (1858's conversion halves
+    the percent, 1893 makes exchange certificates buyable) is replaced by a new one with the
+    same corporation and index wherever it is held (:func:`replace_certificate`)."""
 
-    def __init__(self, corporation: Corporation, index: int, percent: int, president: bool):
-        self.corporation = corporation
-        self.index = index
-        self.percent = percent
-        self.president = president
-        self.owner: Any = None  # the holder: a player, a corporation, the pool ...
-        self.buyable = True
-        self.counts_for_limit = True
+    corp_id: str
+    index: int
+    percent: int
+    president: bool
+    buyable: bool = True
+    counts_for_limit: bool = True
 
     @property
     def id(self) -> str:
-        return f"{self.corporation.id}_{self.index}"
-
-    def price_per_share(self) -> int:
-        corp = self.corporation
-        sp = corp.par_price if self.owner is corp.ipo_owner else corp.share_price
-        return sp.price * corp.price_multiplier if sp is not None else (corp.min_price or 0)
-
-    def price(self) -> int:
-        return math.ceil(self.price_per_share() * self.percent / self.corporation.share_percent)
+        return f"{self.corp_id}_{self.index}"
 
     def __repr__(self) -> str:
         return f"<Share {self.id} {self.percent}%>"
@@ -216,18 +213,18 @@ class ShareBundle:
     shares: list[Share]
     percent: int = 0
     share_price: int | None = None  # per-share price override
+    corporation: Corporation = field(default=None, kw_only=True)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
+        if self.corporation is None:
+            raise TypeError("a share bundle names its corporation")
         if not self.percent:
             self.percent = sum(s.percent for s in self.shares)
 
     @property
-    def corporation(self) -> Corporation:
-        return self.shares[0].corporation
-
-    @property
     def owner(self) -> Any:
-        return self.shares[0].owner
+        """The holder of the bundle's certificates (as they are held now)."""
+        return self.corporation.cert_holders[self.shares[0].index]
 
     @property
     def presidents_share(self) -> Share | None:
@@ -246,10 +243,21 @@ class ShareBundle:
     def price_per_share(self) -> int:
         if self.share_price:
             return self.share_price
-        return self.shares[0].price_per_share()
+        return certificate_price_per_share(self.corporation, self.shares[0])
 
     def price(self) -> int:
         return math.ceil(self.price_per_share() * self.percent / self.corporation.share_percent)
+
+
+def certificate_price_per_share(corp: Corporation, share: Share) -> int:
+    """What one share of ``corp`` costs bought as ``share`` is held now: the par price from
+    the IPO, the market price elsewhere (the corporation's minimum without a price)."""
+    sp = corp.par_price if corp.cert_holders[share.index] is corp.ipo_owner else corp.share_price
+    return sp.price * corp.price_multiplier if sp is not None else (corp.min_price or 0)
+
+
+def certificate_price(corp: Corporation, share: Share) -> int:
+    return math.ceil(certificate_price_per_share(corp, share) * share.percent / corp.share_percent)
 
 
 class Corporation(CashHolder, ShareHolder):
@@ -257,8 +265,8 @@ class Corporation(CashHolder, ShareHolder):
 
     # slots, not a __dict__: a game copy copies them with one read and one store each (a
     # title's subclass declares its own attributes the same way)
-    __slots__ = ("_floated", "capitalization", "cash", "city", "closed", "companies", "coordinates", "data",
-                 "float_percent", "floatable", "ipoed", "max_ownership_percent", "min_price", "name",
+    __slots__ = ("_floated", "capitalization", "cash", "cert_holders", "city", "closed", "companies", "coordinates",
+                 "data", "float_percent", "floatable", "ipoed", "max_ownership_percent", "min_price", "name",
                  "operating_history", "owner", "par_price", "presidents_share", "price_multiplier", "share_holders",
                  "share_percent", "share_price", "shares", "sym", "token_prices", "tokens", "trains",
                  "type")
@@ -301,14 +309,16 @@ class Corporation(CashHolder, ShareHolder):
         self.share_holders: dict[Any, int] = {}  # replaced on every change (``shift_holding``)
         self.token_prices = list(tokens)
         self.tokens: tuple[Token, ...] = ()  # filled by the game; replaced on every change
-        self.shares = tuple(Share(self, i, p, i == 0) for i, p in enumerate(share_percents))
+        self.shares = tuple(Share(self.sym, i, p, i == 0) for i, p in enumerate(share_percents))
         self.presidents_share = self.shares[0]
+        # the holder of each certificate, by its index (replaced on every move, never changed
+        # in place: :func:`set_holder`)
+        self.cert_holders: tuple[Any, ...] = (self,) * len(self.shares)
         first = share_percents[0]
         self.share_percent = share_percents[1] if len(share_percents) > 1 else first // 2 or first
         price_percent = self.data.get("price_percent") or self.share_percent
         self.price_multiplier = self.share_percent // price_percent
         for s in self.shares:
-            s.owner = self
             self._add_share(s)
         self.share_holders = {self: sum(share_percents)}
 
@@ -360,6 +370,10 @@ class Corporation(CashHolder, ShareHolder):
             return True
         return holder.percent_of(self) + extra_percent <= self.max_ownership_percent
 
+    def holder_of(self, share: Share) -> Any:
+        """Who holds ``share`` (one of this corporation's certificates)."""
+        return self.cert_holders[share.index]
+
     def player_share_holders(self) -> dict[Any, int]:
         return {h: p for h, p in self.share_holders.items() if h.is_player and p > 0}
 
@@ -374,6 +388,24 @@ class Corporation(CashHolder, ShareHolder):
 
     def __repr__(self) -> str:
         return f"<Corporation {self.sym}>"
+
+
+def set_holder(corp: Corporation, share: Share, to: Any) -> None:
+    """Note ``to`` as the holder of ``share`` (a certificate of ``corp``): the holders' tuple is
+    replaced, never changed in place (the undo journal's write barrier notes it)."""
+    holders = corp.cert_holders
+    i = share.index
+    corp.cert_holders = (*holders[:i], to, *holders[i + 1:])
+
+
+def replace_certificate(corp: Corporation, old: Share, new: Share) -> None:
+    """Put ``new`` (same corporation and index) where ``old`` is: the corporation's
+    certificates, its president's certificate, the holder's certificates (same position)."""
+    corp.shares = tuple(new if s is old else s for s in corp.shares)
+    if corp.presidents_share is old:
+        corp.presidents_share = new
+    holder = corp.cert_holders[old.index]
+    holder.certificates = tuple(new if s is old else s for s in holder.certificates)
 
 
 def shift_holding(corp: Corporation, frm: Any, to: Any, percent: int) -> None:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any, ClassVar, Concatenate, ParamSpec, TypeVar, cast
 
 from .actions import asks_hex, asks_tile
-from .entities import Company, Corporation, Player, ShareBundle, SharePoolHolder
+from .entities import Company, Corporation, Player, Share, ShareBundle, SharePoolHolder, certificate_price
 from .errors import GameError
 from .index import Index
 from .journal import Journal, record_round, round_label
@@ -447,8 +447,9 @@ class Game(Tracked):
 
     def num_certs(self, player: Any) -> int:
         n = 0
+        corps = self.index.corporations
         for s in player.certificates:
-            sp = s.corporation.share_price
+            sp = corps[s.corp_id].share_price
             if s.counts_for_limit and (sp is None or sp.counts_for_limit()):
                 n += 1
         if self.CERT_LIMIT_INCLUDES_PRIVATES:
@@ -790,6 +791,10 @@ class Game(Tracked):
         self.depot.reclaim(train)
 
     # ------------------------------------------------------------- lookups
+    def share_corp(self, share: Share) -> Any:
+        """The corporation whose certificate ``share`` is."""
+        return self.index.corporations[share.corp_id]
+
     def corporation_by_id(self, cid: Any) -> Any:
         """The corporation with id ``cid``, or None (a title hook; other entities are found by
         :attr:`index`)."""
@@ -1020,11 +1025,13 @@ class Game(Tracked):
 
     def player_value(self, player: Player) -> int:
         v = player.cash
-        for corp, shares in player.holdings().items():
+        corps = self.index.corporations
+        for cid, shares in player.holdings().items():
+            corp = corps[cid]
             if not corp.ipoed:
                 continue
             for s in shares:
-                v += s.price()
+                v += certificate_price(corp, s)
         v += sum(c.value for c in player.companies)
         return v - player.penalty
 

@@ -38,9 +38,9 @@ def share_kind(game: Game, share_id: object) -> str:
     s = game.index.share(share_id) if isinstance(share_id, str) else None
     if s is None:
         return f"?{share_id!r}"
-    owner = s.owner
+    owner = game.share_corp(s).holder_of(s)
     holder = f"{type(owner).__name__}:{getattr(owner, 'id', id(owner))}"
-    return f"{s.corporation.id}|{holder}|{s.percent}|{s.president}|{getattr(s, 'buyable', True)}"
+    return f"{s.corp_id}|{holder}|{s.percent}|{s.president}|{getattr(s, 'buyable', True)}"
 
 
 def _same(k: str, a: object, b: object, canon: Callable[[object], str] | None = None) -> bool:

@@ -395,7 +395,7 @@ def _buy_shares(step: Any, entity: Any, prog: dict[str, Any]) -> list[dict[str, 
             source, shares = game.IPO_NAME, corp.ipo_shares()
         by_percent: dict[int, list[Any]] = {}
         for s in shares:
-            if step.can_buy(entity, ShareBundle([s])):
+            if step.can_buy(entity, ShareBundle([s], corporation=corp)):
                 by_percent.setdefault(s.percent, []).append(s)
         if not by_percent:
             return [auto(entity, "program_disable", at, reason=f"Cannot buy {name} from {source}")]
@@ -440,10 +440,10 @@ def shenanigan(step: Any, entity: Any, other: Any, atype: str, actor: Any, corp:
     """Whether ``other``'s action ``atype`` (made by ``actor``, on ``corp``) since ``entity``
     enabled a program stops it before it buys ``share`` (None: a pass); the reason."""
     game = step.game
-    buying: Any = share.corporation if share is not None else None
+    buying: Any = game.share_corp(share) if share is not None else None
     name = site_name(corp)
     if atype == "par":
-        if buying is None or game.check_sale_timing(entity, ShareBundle([corp.shares[0]])):
+        if buying is None or game.check_sale_timing(entity, ShareBundle([corp.shares[0]], corporation=corp)):
             return f"Corporation {name} parred"
         return None
     if atype == "sell_shares":
@@ -461,7 +461,7 @@ def shenanigan(step: Any, entity: Any, other: Any, atype: str, actor: Any, corp:
     percentage = entity.percent_of(corp) + share.percent
     if percentage > 50:
         return None
-    bigger = [s for s in corp.shares if s.percent > share.percent and s.owner is not entity]
+    bigger = [s for s in corp.shares if s.percent > share.percent and corp.holder_of(s) is not entity]
     if bigger:
         top = max(bigger, key=lambda s: s.percent)
         if percentage < actor.percent_of(corp) + top.percent:

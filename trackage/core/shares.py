@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .entities import ShareBundle, shift_holding
+from .entities import ShareBundle, set_holder, shift_holding
 from .errors import GameError
 from .money import pay
 from .rewind import Tracked
@@ -28,11 +28,11 @@ class ShareMarket(Tracked):
 
     # ---------------------------------------------------------------- helpers
     def _move_share(self, share: Share, to: Any) -> None:
-        corp = share.corporation
-        owner = share.owner
+        corp = self.game.share_corp(share)
+        owner = corp.cert_holders[share.index]
         owner._remove_share(share)
         to._add_share(share)
-        share.owner = to
+        set_holder(corp, share, to)
         shift_holding(corp, owner, to, share.percent)
 
     def distance(self, a: Any, b: Any) -> int:
@@ -47,7 +47,7 @@ class ShareMarket(Tracked):
                    allow_president_change: bool = True) -> None:
         corp = bundle.corporation
         if self.allow_president_sale and bundle.presidents_share is not None and bundle.owner is self.pool:
-            bundle = ShareBundle(bundle.shares, corp.share_percent)
+            bundle = ShareBundle(bundle.shares, corp.share_percent, corporation=corp)
         if bundle.presidents_share is not None or (corp.owner is not None and corp.owner.is_player):
             corp.ipoed = True
         floated_before = corp.floated()
@@ -109,7 +109,7 @@ class ShareMarket(Tracked):
         president = None
         if previous_president is None:
             for p in majority:
-                if p is corp.presidents_share.owner:
+                if p is corp.holder_of(corp.presidents_share):
                     president = p
                     break
         if president is None:
@@ -156,7 +156,7 @@ class ShareMarket(Tracked):
             self._move_share(frm.shares_of(corp)[0], to)
 
     def _change_president(self, presidents_share: Share, swap_to: Any, president: Any) -> None:
-        corp = presidents_share.corporation
+        corp = self.game.share_corp(presidents_share)
         num = presidents_share.percent // corp.share_percent
         moved = 0
         for s in list(president.shares_of(corp)):
@@ -183,12 +183,12 @@ class ShareMarket(Tracked):
         for s in shares:
             acc.append(s)
             pct += s.percent
-            out.append(ShareBundle(list(acc), pct))
+            out.append(ShareBundle(list(acc), pct, corporation=corp))
         if shares[-1].president:
             normal = corp.share_percent
             diff = corp.presidents_percent - normal
             for n in range(1, diff // normal + 1):
-                out.append(ShareBundle(list(acc), pct - normal * n))
+                out.append(ShareBundle(list(acc), pct - normal * n, corporation=corp))
         out.sort(key=lambda b: b.percent)
         return out
 
@@ -248,9 +248,9 @@ def bundle_from_ids(game: Game, share_ids: list[str], percent: int | None = None
         if s is None:
             raise GameError(f"unknown share {sid}", rule="unknown-entity")
         shares.append(s)
-    corps = {s.corporation for s in shares}
-    owners = {id(s.owner) for s in shares}
-    if len(corps) != 1 or len(owners) != 1:
+    corp_ids = {s.corp_id for s in shares}
+    corp = game.share_corp(shares[0])
+    if len(corp_ids) != 1 or len({id(corp.cert_holders[s.index]) for s in shares}) != 1:
         raise GameError("a bundle's shares must share one corporation and one owner", rule="bad-bundle")
     total = sum(s.percent for s in shares)
     # the percent is the certificates' sum: the client's figure is checked, not used. Only a
@@ -264,7 +264,7 @@ def bundle_from_ids(game: Game, share_ids: list[str], percent: int | None = None
         pct = percent
     if pct != total:
         pres = next((s for s in shares if s.president), None)
-        unit = shares[0].corporation.share_percent or 0
+        unit = corp.share_percent or 0
         if pres is None or not (0 < pct < total) or not unit or (total - pct) % unit or total - pct >= pres.percent:
             raise GameError(f"bundle percent {pct} does not fit its certificates ({total}%)", rule="bad-bundle")
-    return ShareBundle(shares, pct, share_price or None)
+    return ShareBundle(shares, pct, share_price or None, corporation=corp)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..core.entities import certificate_price
 from ..core.errors import GameError
 from ..story import money
 
@@ -95,25 +96,26 @@ def buy_shares(game: Any, who: Any, a: dict[str, Any]) -> str:
     shares = _shares(game, a)
     if not shares:
         return "Buy shares"
-    corp = titled(shares[0].corporation)
+    owning = game.share_corp(shares[0])
+    corp = titled(owning)
     pct = a.get("percent") or sum(s.percent for s in shares)
     if who is not None and (who.is_company or who.is_minor):  # 1858: a private railway exchanged
         president = " president's" if any(getattr(s, "president", False) for s in shares) else ""
         return f"Exchange {titled(who)} for the{president} {pct}% of {corp}"
-    o = shares[0].owner
-    src = "IPO" if o is shares[0].corporation or (o is not None and o.is_corporation) else (
+    o = owning.holder_of(shares[0])
+    src = "IPO" if o is owning or (o is not None and o.is_corporation) else (
         "market" if o is not None and o.is_pool else getattr(o, "name", "?"))
-    return f"Buy {pct}% of {corp} from {src} for {money(game, sum(s.price() for s in shares))}"
+    return f"Buy {pct}% of {corp} from {src} for {money(game, sum(certificate_price(owning, s) for s in shares))}"
 
 
 def sell_shares(game: Any, who: Any, a: dict[str, Any]) -> str:
     shares = _shares(game, a)
     if not shares:
         return "Sell shares"
-    corp = shares[0].corporation
+    corp = game.share_corp(shares[0])
     pct = a.get("percent") or sum(s.percent for s in shares)
     verb = "Issue" if who is corp else "Sell"
-    return f"{verb} {pct}% of {titled(corp)} for {money(game, sum(s.price() for s in shares))}"
+    return f"{verb} {pct}% of {titled(corp)} for {money(game, sum(certificate_price(corp, s) for s in shares))}"
 
 
 def par(game: Any, who: Any, a: dict[str, Any]) -> str:

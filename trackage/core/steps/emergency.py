@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..entities import certificate_price
 from ..errors import GameError
 from ..shares import action_bundle
 from .buy_train import BuyTrain
@@ -25,7 +26,8 @@ if TYPE_CHECKING:
 def selling_minimum_shares(bundle: ShareBundle, needed: int) -> bool:
     """Sell no more than needed: ``bundle`` may be sold only if, without its cheapest
     certificate, it would still raise less than ``needed`` (the cash still missing)."""
-    smaller = bundle.price() - min(s.price() for s in bundle.shares)
+    corp = bundle.corporation
+    smaller = bundle.price() - min(certificate_price(corp, s) for s in bundle.shares)
     return smaller < needed
 
 
@@ -176,7 +178,8 @@ class EmergencyBuyTrain(BuyTrain):
         """A bankrupt president sells all he may: corporation by corporation in operating order,
         each time the dearest bundle he may still sell."""
         game = self.game
-        for corp in sorted({s.corporation for s in player.all_shares()}, key=game.stock_market.operating_key):
+        held = [game.index.corporations[cid] for cid in player.held_corporations()]
+        for corp in sorted(held, key=game.stock_market.operating_key):
             while corp.share_price is not None and (bundles := [
                     b for b in game.share_market.bundles_for(player, corp) if self.can_emergency_sell(player, b)]):
                 game.sell_shares_and_change_price(max(bundles, key=lambda b: b.price()))

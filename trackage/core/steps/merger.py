@@ -113,14 +113,14 @@ class MergerMixin:
     def give_back_share(self, holder: Any, corp: Any) -> None:
         """``holder``'s first share of ``corp`` goes back to its treasury (the journal tells it)."""
         share = holder.shares_of(corp)[0]
-        self.game.share_market.transfer(ShareBundle([share]), corp, allow_president_change=False)
+        self.game.share_market.transfer(ShareBundle([share], corporation=corp), corp, allow_president_change=False)
 
     def take_presidency(self, holder: Any, corp: Any) -> None:
         """``holder``'s 10% share of ``corp`` goes back to its treasury and ``holder`` takes the
         president's certificate from there in exchange."""
         presidency = corp.shares_of(corp)[0]
         self.give_back_share(holder, corp)
-        self.game.share_market.buy_shares(holder, ShareBundle([presidency]), exchange=True)
+        self.game.share_market.buy_shares(holder, ShareBundle([presidency], corporation=corp), exchange=True)
 
     def receive_share(self, holder: Any, corp: Any, bought: ShareBundle | None = None) -> None:
         """``holder`` gets a 10% share of ``corp``: ``bought`` (paid for), or without it the last
@@ -132,7 +132,7 @@ class MergerMixin:
             return
         if swap:
             self.give_back_share(holder, corp)
-        bundle = bought if bought is not None else ShareBundle([corp.shares_of(corp)[-1]])
+        bundle = bought if bought is not None else ShareBundle([corp.shares_of(corp)[-1]], corporation=corp)
         self.game.share_market.buy_shares(holder, bundle, exchange=bought is None)
         if swap:
             self.take_presidency(holder, corp)

@@ -230,7 +230,7 @@ class BuySellParShares(Passing):
                     if key in seen:
                         continue
                     seen.add(key)
-                    b = ShareBundle([s])
+                    b = ShareBundle([s], corporation=corp)
                     if self.can_buy(entity, b):
                         out.append(b)
         return out
@@ -240,11 +240,11 @@ class BuySellParShares(Passing):
         for corp in self.game.corporations:
             if not corp.ipoed or corp.closed:
                 continue
-            for shares in (corp.shares_of(corp), pooled.get(corp)):
+            for shares in (corp.shares_of(corp), pooled.get(corp.id)):
                 if not shares:
                     continue
                 smallest = min((s for s in shares if s.buyable), key=lambda s: s.percent, default=None)
-                if smallest is not None and self.may_buy_some(entity, ShareBundle([smallest])):
+                if smallest is not None and self.may_buy_some(entity, ShareBundle([smallest], corporation=corp)):
                     return True
         return False
 
@@ -263,12 +263,13 @@ class BuySellParShares(Passing):
         if not self.game.can_par(corp, entity):
             return False
         own = corp.shares_of(corp)
-        return bool(own) and self.can_buy(entity, ShareBundle([own[0]]), cash=self.par_cash(entity, corp))
+        return bool(own) and self.can_buy(entity, ShareBundle([own[0]], corporation=corp),
+                                          cash=self.par_cash(entity, corp))
 
     def can_par_corp(self, entity: Any, corp: Corporation) -> bool:
         """Whether ``entity`` may start ``corp``: one of its :meth:`par_prices`, within the limits."""
         return self.game.can_par(corp, entity) and bool(self.par_prices(entity, corp)) and self.can_gain(
-            entity, ShareBundle([corp.presidents_share]))
+            entity, ShareBundle([corp.presidents_share], corporation=corp))
 
     def par_prices(self, entity: Any, corp: Corporation) -> list[SharePrice]:
         """The :meth:`par_price_choices` at which ``entity`` can pay for the president's
@@ -333,7 +334,7 @@ class BuySellParShares(Passing):
 
     def can_sell_any(self, entity: Any) -> bool:
         held = entity.held_corporations()
-        return any(self.can_sell_any_of(entity, c) for c in self.game.corporations if c in held)
+        return any(self.can_sell_any_of(entity, c) for c in self.game.corporations if c.id in held)
 
     # companies
     def can_buy_any_companies(self, entity: Any) -> bool:
@@ -541,7 +542,7 @@ class BuySellParShares(Passing):
 
     def par_bundle(self, corp: Corporation) -> ShareBundle:
         """What the player starting ``corp`` buys: the president's certificate."""
-        return ShareBundle([corp.presidents_share])
+        return ShareBundle([corp.presidents_share], corporation=corp)
 
     def check_par_purchase(self, entity: Any, corp: Corporation, share_price: SharePrice, bundle: ShareBundle) -> None:
         """Refuse the par's purchase: too little cash (``insufficient-cash``), over the

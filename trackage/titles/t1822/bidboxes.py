@@ -91,7 +91,7 @@ def float_minor(game: Game1822, player, company, bid_amount) -> None:
     sp = game.minor_float_share_price(bid_amount)
     presidency = sp.price * 2
     game.stock_market.set_par(minor, sp)
-    game.share_market.buy_shares(player, ShareBundle([minor.shares[0]]))
+    game.share_market.buy_shares(player, ShareBundle([minor.shares[0]], corporation=minor))
     game.after_par(minor)
     if minor.cash > 0:
         pay(game, minor, game.bank, minor.cash, "treasury_return")

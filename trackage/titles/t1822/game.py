@@ -408,7 +408,7 @@ class Game1822(Game):
         v = super().player_value(player) - self.player_debt.get(player, 0)
         th = self.index.company(TAX_HAVEN)
         if th is not None and th.owner is player:
-            v += self.tax_haven.value()
+            v += self.tax_haven.value(self)
         return v
 
     def total_cash(self):
@@ -483,7 +483,7 @@ class Game1822(Game):
         return "tax_haven_multiple" in self.optional_rules
 
     def tax_haven_spender(self, company):
-        if not self.tax_haven_multiple() or self.tax_haven.value() == 0:
+        if not self.tax_haven_multiple() or self.tax_haven.value(self) == 0:
             return company.owner
         return self.tax_haven
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.entities import ShareBundle, without
+from ...core.entities import ShareBundle, certificate_price, without
 from ...core.money import CashHolder
 
 if TYPE_CHECKING:
@@ -24,16 +24,19 @@ class Holder(CashHolder):
         self.certificates: tuple = ()  # in arrival order, replaced on change: as a share holder's
 
     def percent_of(self, corp) -> int:
-        return sum(s.percent for s in self.certificates if s.corporation is corp)
+        cid = corp.id
+        return sum(s.percent for s in self.certificates if s.corp_id == cid)
 
     def shares_of(self, corp) -> list:
-        return [s for s in self.certificates if s.corporation is corp]
+        cid = corp.id
+        return [s for s in self.certificates if s.corp_id == cid]
 
     def held_corporations(self) -> set:
-        return {s.corporation for s in self.certificates}
+        return {s.corp_id for s in self.certificates}
 
     def drop_holdings(self, corp) -> None:
-        self.certificates = tuple(s for s in self.certificates if s.corporation is not corp)
+        cid = corp.id
+        self.certificates = tuple(s for s in self.certificates if s.corp_id != cid)
 
     def _add_share(self, share) -> None:
         self.certificates += (share,)
@@ -44,10 +47,11 @@ class Holder(CashHolder):
     def num_shares_of(self, corp) -> int:
         return self.percent_of(corp) // corp.share_percent
 
-    def value(self) -> int:
+    def value(self, game) -> int:
         v = self.cash
+        corps = game.index.corporations
         for s in self.certificates:
-            v += s.price()
+            v += certificate_price(corps[s.corp_id], s)
         return v
 
 
@@ -56,12 +60,12 @@ def tax_haven_bundle(game: Game1822, choice) -> ShareBundle:
     cid, _, where = choice.partition("_")
     corp = game.corporation_by_id(cid)
     share = corp.shares_of(corp)[0] if where == "ipo" else game.pool.shares_of(corp)[0]
-    return ShareBundle([share])
+    return ShareBundle([share], corporation=corp)
 
 
 def choices_tax_haven(game: Game1822, company, time) -> dict:
     """The tax haven's choices: a share of a major from the IPO or the market."""
-    if game.tax_haven.value() > 0 and not game.tax_haven_multiple():
+    if game.tax_haven.value(game) > 0 and not game.tax_haven_multiple():
         return {}
     if company.owner is None or not company.owner.is_player or time != "stock_round":
         return {}

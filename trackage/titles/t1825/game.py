@@ -109,10 +109,10 @@ class Game1825(Game):
             elif idx == len(self.companies):
                 price = self.par_prices(lnwr)[0]
                 self.stock_market.set_par(lnwr, price)
-                self.share_market.buy_shares(player, ShareBundle([lnwr.shares_of(lnwr)[0]]))
+                self.share_market.buy_shares(player, ShareBundle([lnwr.shares_of(lnwr)[0]], corporation=lnwr))
                 self.after_par(lnwr)
             else:
-                self.share_market.buy_shares(player, ShareBundle([lnwr.shares_of(lnwr)[0]]))
+                self.share_market.buy_shares(player, ShareBundle([lnwr.shares_of(lnwr)[0]], corporation=lnwr))
         self.minor_trains: list = []
         for corp in self.corporations:
             name = self.required_train.get(corp.id)

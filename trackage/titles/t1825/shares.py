@@ -15,17 +15,18 @@ counts from there. We keep the same count so that games replay identically there
 
 from __future__ import annotations
 
-from ...core.entities import shift_holding
+from ...core.entities import set_holder, shift_holding
 from ...core.shares import ShareMarket
 
 
 class ShareMarket1825(ShareMarket):
     def _move_share(self, share, to) -> None:
         # certificates only: the holdings count follows transfers (see transfer)
-        owner = share.owner
+        corp = self.game.share_corp(share)
+        owner = corp.holder_of(share)
         owner._remove_share(share)
         to._add_share(share)
-        share.owner = to
+        set_holder(corp, share, to)
 
     def transfer(self, bundle, to, **kwargs) -> None:
         corp = bundle.corporation

@@ -39,7 +39,7 @@ class BuySellParShares1825(BuySellParShares):
                 certs = normal[:k] + [pres]
                 total = sum(s.percent for s in certs)
                 for pct in range(total, total - pres.percent, -corp.share_percent):
-                    if self.can_sell(entity, ShareBundle(certs, pct)):
+                    if self.can_sell(entity, ShareBundle(certs, pct, corporation=corp)):
                         out.append({"type": "sell_shares", "shares": [s.id for s in certs], "percent": pct})
         return out
 
@@ -63,13 +63,13 @@ class BuySellParShares1825(BuySellParShares):
                 continue
             sp = corp.share_price
             counts = sp is None or sp.counts_for_limit()
-            for shares in (corp.shares_of(corp), pooled.get(corp)):
+            for shares in (corp.shares_of(corp), pooled.get(corp.id)):
                 if not shares:
                     continue
                 smallest = min((s for s in shares if s.buyable), key=lambda s: s.percent, default=None)
                 if smallest is None:
                     continue
-                bundle = ShareBundle([smallest])
+                bundle = ShareBundle([smallest], corporation=corp)
                 if cash < bundle.price() or bundle.owner.is_player or not corp.holding_ok(entity, bundle.percent):
                     continue
                 if counts:
@@ -96,8 +96,8 @@ class BuySellParShares1825(BuySellParShares):
         """No share of a closed company is bought (refused before the bundle is read)."""
         for sid in action.get("shares") or []:
             share = self.game.index.share(sid)
-            if share is not None and share.corporation.closed:
-                raise GameError(f"{share.corporation.name} has closed", rule="closed-corporation")
+            if share is not None and self.game.share_corp(share).closed:
+                raise GameError(f"{self.game.share_corp(share).name} has closed", rule="closed-corporation")
         return super().purchase_bundle(action, entity)
 
 

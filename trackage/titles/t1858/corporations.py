@@ -45,17 +45,19 @@ def convert(game: Game1858, corp) -> None:
     """A five-share company becomes a ten-share one (each share split, five more in its treasury)."""
     if not corp.is_corporation or corp.type != "5-share":
         return
-    from ...core.entities import Share
+    from dataclasses import replace
+
+    from ...core.entities import Share, replace_certificate
 
     corp.type = "10-share"
     corp.float_percent = 20
-    for s in corp.shares:
-        s.percent //= 2
+    for s in corp.shares:  # (each certificate halved: a new one in its place, as it is held)
+        replace_certificate(corp, s, replace(s, percent=s.percent // 2))
     corp.share_holders = {h: p // 2 for h, p in corp.share_holders.items()}
     corp.share_percent = 10
-    added = tuple(Share(corp, 4 + i, 10, False) for i in range(5))
+    added = tuple(Share(corp.id, len(corp.shares) + i, 10, False) for i in range(5))
+    corp.cert_holders = (*corp.cert_holders, *(corp,) * len(added))
     for s in added:
-        s.owner = corp
         corp._add_share(s)
     corp.shares = (*corp.shares, *added)
     corp.share_holders = {**corp.share_holders, corp: corp.share_holders.get(corp, 0) + 10 * len(added)}
@@ -70,7 +72,7 @@ def bundles_for_corporation(game: Game1858, holder, corp) -> list:
     acc = []
     for s in shares:
         acc.append(s)
-        out.append(ShareBundle(list(acc)))
+        out.append(ShareBundle(list(acc), corporation=corp))
     return out
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from trackage.core.trains import rust
 
-from ...core.entities import Company, Minor, without
+from ...core.entities import Company, Minor, certificate_price, without
 from ...core.errors import GameError
 from ...core.game import Game
 from ...core.money import pay
@@ -663,10 +663,11 @@ class Game1858(Game):
     # ------------------------------------------------------------------ end and score
     def player_value(self, player) -> int:
         v = player.cash
-        for corp, shares in player.holdings().items():
+        for cid, shares in player.holdings().items():
+            corp = self.index.corporations[cid]
             if not corp.ipoed or corp.closed:
                 continue
             for s in shares:
-                v += s.price()
+                v += certificate_price(corp, s)
         v += sum(c.value for c in player.companies)
         return v - player.penalty

@@ -605,7 +605,8 @@ class Game1867(Game):
 
     def player_value(self, player) -> int:
         v = player.cash + sum(c.value for c in player.companies)
-        for corp, shares in player.holdings().items():
+        for cid, shares in player.holdings().items():
+            corp = self.index.corporations[cid]
             if not corp.ipoed or not shares or corp.share_price is None:
                 continue
             price = corp.share_price.price if not corp.loans else self.loan_price(corp)

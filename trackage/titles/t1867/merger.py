@@ -187,7 +187,7 @@ class Merge(MergerMixin, Step):
         game, target, owner = self.game, self.target_from(action, corp), corp.owner
         game.stock_market.set_par(target, self.new_par(corp.share_price.price))
         self.converting = None
-        game.share_market.buy_shares(owner, ShareBundle([_treasury(target)[0]]), exchange=True)
+        game.share_market.buy_shares(owner, ShareBundle([_treasury(target)[0]], corporation=target), exchange=True)
         self.take_over(corp, target)
         self.round.entities[self.round.entity_index] = target
         self.deal_shares(target, "convert", starting_at(game.players, target.owner), [owner])
@@ -246,8 +246,10 @@ class PostMergerShares(MergerMixin, Step):
 
     def can_buy(self, entity, share) -> bool:
         corp, game = self.corporation(), self.game
-        return (share.corporation is corp and share.percent == 10 and share.owner is not game.pool
-                and entity.cash >= ShareBundle([share]).price() and corp.holding_ok(entity, share.percent)
+        return (share.corp_id == corp.id and share.percent == 10
+                and corp.holder_of(share) is not game.pool
+                and entity.cash >= ShareBundle([share], corporation=corp).price()
+                and corp.holding_ok(entity, share.percent)
                 and game.num_certs(entity) < game.cert_limit(entity))
 
     def can_buy_any(self, entity) -> bool:

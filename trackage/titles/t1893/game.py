@@ -17,9 +17,19 @@ round the acting company's president pays EVA's owner).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ...core.entities import Corporation, Minor, ShareBundle, hand_over_trains, shift_holding, without
+from ...core.entities import (
+    Corporation,
+    Minor,
+    ShareBundle,
+    hand_over_trains,
+    replace_certificate,
+    set_holder,
+    shift_holding,
+    without,
+)
 from ...core.errors import GameError
 from ...core.game import Game
 from ...core.kinds import Kinds
@@ -84,13 +94,14 @@ class ShareMarket1893(ShareMarket):
 
     def _move_share(self, share, to) -> None:
         """Move a certificate, leaving the ledger alone."""
-        owner = share.owner
+        corp = self.game.share_corp(share)
+        owner = corp.holder_of(share)
         owner._remove_share(share)
         to._add_share(share)
-        share.owner = to
+        set_holder(corp, share, to)
 
     def _change_president(self, presidents_share, swap_to, president) -> None:
-        corp = presidents_share.corporation
+        corp = self.game.share_corp(presidents_share)
         mine = [s for s in president.shares_of(corp) if not s.president]
         for s in swap_shares(mine):
             self._move_share(s, swap_to)
@@ -337,8 +348,10 @@ class Game1893(Game):
             self.exchanges[corp_id] = [{"share": corp.shares[i["share"]],
                                         "minor": self.index.minor(i["minor"]) if i.get("minor") else None,
                                         "company": self.index.company(i["company"])} for i in infos]
-            for info in self.exchanges[corp_id]:
-                info["share"].buyable = False
+            for info in self.exchanges[corp_id]:  # (not buyable until the company forms)
+                share = info["share"]
+                info["share"] = replace(share, buyable=False)
+                replace_certificate(corp, share, info["share"])
         for c in self.companies:
             c.owner = self.bank
         board = self.board
@@ -463,8 +476,8 @@ class Game1893(Game):
 
     def move_buyable_shares_to_market(self, corp) -> None:
         for s in list(corp.shares):
-            if s.buyable and s.owner is corp:
-                self.share_market.transfer(ShareBundle([s]), self.pool, allow_president_change=False)
+            if s.buyable and corp.holder_of(s) is corp:
+                self.share_market.transfer(ShareBundle([s], corporation=corp), self.pool, allow_president_change=False)
 
     def float_corporation(self, corp) -> None:
         self.journal.record("float", corporation=corp.id)
@@ -535,14 +548,16 @@ class Game1893(Game):
         priority = []
         president_share = None
         for info in self.exchanges[corp.id]:
-            share, company, minor = info["share"], info["company"], info["minor"]
+            share, company, minor = corp.shares[info["share"].index], info["company"], info["minor"]
             player = company.owner
             if player is None or not player.is_player:
                 player = self.pool  # an unsold card: its certificate goes to the market
+            if not share.buyable:  # (buyable now: a new certificate in its place)
+                replace_certificate(corp, share, fresh := replace(share, buyable=True))
+                share = fresh
             if share.president:
                 president_share = share
-            share.buyable = True
-            self.share_market.transfer(ShareBundle([share]), player, allow_president_change=False)
+            self.share_market.transfer(ShareBundle([share], corporation=corp), player, allow_president_change=False)
             if player.is_player:
                 priority.append(player)
             company.close()
@@ -564,13 +579,13 @@ class Game1893(Game):
         top = max(holders.values(), default=0)
         majority = [p for p, pct in holders.items() if pct == top]
         president = None
-        if president_share.owner in majority:
-            president = president_share.owner
+        if corp.holder_of(president_share) in majority:
+            president = corp.holder_of(president_share)
         elif majority:
             majority.sort(key=lambda p: priority.index(p) if p in priority else len(priority))
             president = majority[0]
-        if president is not None and president_share.owner is not president:
-            old = president_share.owner
+        if president is not None and corp.holder_of(president_share) is not president:
+            old = corp.holder_of(president_share)
             mine = [s for s in president.shares_of(corp) if not s.president]
             for s in swap_shares(mine):
                 self.share_market._move_share(s, old)

@@ -155,7 +155,7 @@ class Dividend1822(Dividend):
 
     def pay_shareholders(self, entity, amount):
         super().pay_shareholders(entity, amount)
-        if self.game.tax_haven.value() > 0:
+        if self.game.tax_haven.value(self.game) > 0:
             amt = int(self.game.tax_haven.num_shares_of(entity) * self.per_share(entity, amount))  # truncated
             if amt > 0:
                 pay(self.game, self.game.bank, self.game.tax_haven, amt, "dividend")

@@ -139,7 +139,8 @@ class ExchangeApproval1858(ChooseMixin, Step):
         in_pcr = game.private_closure_round == "in_progress"
         if choice == "approve":
             share = corp.shares_of(corp)[0]
-            privates.exchange_for_share(game, self.round, ShareBundle([share]), corp, minor, minor.owner, True)
+            privates.exchange_for_share(game, self.round, ShareBundle([share], corporation=corp), corp, minor,
+                                        minor.owner, True)
             if in_pcr:
                 privates.close_private(game, minor)
             else:

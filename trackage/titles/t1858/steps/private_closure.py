@@ -75,7 +75,8 @@ class PrivateClosure1858(ChooseMixin, Passing):
             return
         share = corp.shares_of(corp)[0] if where == "treasury" else g.pool.shares_of(corp)[0]
         treasury = where == "treasury"
-        privates.exchange_for_share(g, self.round, ShareBundle([share]), corp, entity, player, treasury)
+        privates.exchange_for_share(g, self.round, ShareBundle([share], corporation=corp), corp, entity, player,
+                                    treasury)
         if not treasury:
             if company in player.companies:
                 player.companies = without(player.companies, company)

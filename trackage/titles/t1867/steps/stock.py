@@ -24,7 +24,7 @@ class BuySellParShares1867(AuctionBuySellParShares):
     MAJOR_PHASE = 4
 
     def max_bid(self, player, corp=None) -> int:
-        if corp is not None and not self.can_gain(player, ShareBundle([corp.shares[0]])):
+        if corp is not None and not self.can_gain(player, ShareBundle([corp.shares[0]], corporation=corp)):
             return 0
         return player.cash
 
@@ -92,7 +92,7 @@ class BuySellParShares1867(AuctionBuySellParShares):
             raise GameError(f"{corp.name} cannot be started yet", rule="minor-order")
         if not self.game.loading and not self.has_home(corp):
             raise GameError(f"no city is free for {corp.name}'s home token", rule="no-home-location")
-        if not self.can_buy(entity, ShareBundle([corp.shares[0]])):
+        if not self.can_buy(entity, ShareBundle([corp.shares[0]], corporation=corp)):
             raise GameError(f"{entity.name} cannot start {corp.name}", rule="certificate-limit")
 
     def accept_bid(self, entity, corp, price, action):

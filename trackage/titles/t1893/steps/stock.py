@@ -111,7 +111,7 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         for n in range(1, len(market) + 1):
             pct = sum(s.percent for s in market[:n])
             if len(market) > 1 and pct // rag.share_percent >= 2:
-                bundle = ShareBundle(market[:n], pct) if pct // rag.share_percent == 2 else bundle
+                bundle = ShareBundle(market[:n], pct, corporation=rag) if pct // rag.share_percent == 2 else bundle
                 break
         game.close_fdsd()
         game.share_market.buy_shares(player, bundle, exchange=True)
