@@ -10,7 +10,7 @@ from trackage.core.money import pay
 from ...core.entities import OperatingInfo, ShareBundle, record_operation
 from ...core.errors import GameError
 from ...core.steps.operating import BuyTrain, Dividend, RunRoutes
-from ...core.steps.stock import BuySellParShares
+from ...core.steps.stock import BuySellParShares, held_percents, within_holding_limit
 from ...core.steps.track import TrackAndTokenStep
 
 LEASE_COST = 10
@@ -56,21 +56,28 @@ class BuySellParShares1825(BuySellParShares):
         bought = self.bought()
         cash = entity.cash
         room = None  # certs_held < cert_limit, once a certificate that counts needs it
+        percents: dict | None = None  # what the player holds of each corporation, once needed
+        sold = self.round.players_sold.get(entity)
         pooled = self.game.pool.holdings()
         for corp in self.game.corporations:
-            if not corp.ipoed or corp.closed or self.sold_now(entity, corp) \
+            if not corp.ipoed or corp.closed or (sold and sold.get(corp)) \
                     or (bought and not self.can_buy_multiple(entity, corp)):
                 continue
             sp = corp.share_price
             counts = sp is None or sp.counts_for_limit()
-            for shares in (corp.shares_of(corp), pooled.get(corp)):
+            for shares in (corp.certificates, pooled.get(corp)):
                 if not shares:
                     continue
-                smallest = min((s for s in shares if s.buyable), key=lambda s: s.percent, default=None)
-                if smallest is None:
+                smallest = None  # the first buyable certificate of the least percent
+                for s in shares:
+                    if s.buyable and s.corporation is corp and (smallest is None or s.percent < smallest.percent):
+                        smallest = s
+                # (a lone certificate's bundle costs what the certificate does)
+                if smallest is None or cash < smallest.price() or smallest.owner.is_player:
                     continue
-                bundle = ShareBundle([smallest])
-                if cash < bundle.price() or bundle.owner.is_player or not corp.holding_ok(entity, bundle.percent):
+                if percents is None:
+                    percents = held_percents(entity)
+                if not within_holding_limit(corp, entity, percents.get(corp, 0), smallest.percent):
                     continue
                 if counts:
                     if room is None:
