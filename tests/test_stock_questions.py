@@ -25,6 +25,14 @@ def ref_must_sell(step: Any, entity: Any) -> bool:
                for c in game.corporations if entity.shares_of(c))
 
 
+def ref_can_sell_any_of(step: Any, entity: Any, corp: Any) -> bool:
+    return any(step.can_sell(entity, b) for b in step.game.share_market.bundles_for(entity, corp))
+
+
+def ref_can_sell_any(step: Any, entity: Any) -> bool:
+    return any(ref_can_sell_any_of(step, entity, c) for c in step.game.corporations if entity.shares_of(c))
+
+
 def ref_may_start(step: Any, entity: Any, corp: Any) -> bool:
     if not step.game.can_par(corp, entity):
         return False
@@ -103,6 +111,14 @@ def ask(game: Any, step: Any, title: str, counts: dict[str, int], note: str) -> 
         assert step.can_buy_any(p) == ref_can_buy_any(step, p), where
         for c in game.corporations:
             assert step.may_start(p, c) == ref_may_start(step, p, c), f"{where} {c.name}"
+        assert step.can_sell_any(p) == ref_can_sell_any(step, p), where
+        for c in game.corporations:
+            assert step.can_sell_any_of(p, c) == ref_can_sell_any_of(step, p, c), f"{where} {c.name}"
+        # the round's questions against the list they stand for
+        listed = step.actions(p)
+        assert step.has_actions(p) == bool(listed), where
+        for atype in (*step.KINDS, "pass"):
+            assert step.answers(p, atype) == (atype in listed, bool(listed)), f"{where} {atype}"
         if hasattr(step, "startable_minors"):
             assert step.startable_minors(p) == ref_startable_minors(step, p), where
         counts["yes"] += step.can_ipo_any(p) + step.can_buy_any(p) + step.must_sell(p)

@@ -142,10 +142,20 @@ class BuySellParShares(Passing):
     #: Whether the class keeps the base's :meth:`can_buy` and :meth:`can_gain` (set per class):
     #: then :meth:`buys_one` answers with the same checks in a cheaper order.
     PLAIN_BUY: ClassVar[bool] = True
+    #: Whether the class keeps the base's :meth:`can_sell` (set per class): then a sale is
+    #: refused before its bundles are built when the turn or the corporation bars every one.
+    PLAIN_SELL: ClassVar[bool] = True
+    #: Whether the class keeps the base's :meth:`may_pass` and a list of actions that is, for
+    #: the player in turn, the allowed :attr:`KINDS` and a pass (set per class): then
+    #: :meth:`answers` answers a pass, or a kind not allowed, without the whole list.
+    PLAIN_PASS: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.PLAIN_BUY = (cls.can_buy is BuySellParShares.can_buy and cls.can_gain is BuySellParShares.can_gain)
+        cls.PLAIN_SELL = cls.can_sell is BuySellParShares.can_sell
+        cls.PLAIN_PASS = cls.may_pass is BuySellParShares.may_pass and cls.actions.__qualname__ in (
+            "BuySellParShares.actions", "AuctionBuySellParShares.actions")
 
     def round_state(self) -> dict[str, Any]:
         return {"players_sold": {}, "players_bought": {}, "current_actions": []}
@@ -201,9 +211,21 @@ class BuySellParShares(Passing):
     def answers(self, entity: Any, atype: str) -> tuple[bool, bool]:
         """One of the :attr:`KINDS` the step :meth:`allows`: listed, so the list is not empty;
         anything else (``pass`` too): the list."""
-        if atype in self.KINDS and entity is self.current_entity() \
-                and self.allows(atype, entity, self.must_sell(entity)):
-            return True, True
+        kinds = self.KINDS
+        if atype in kinds:
+            if entity is not self.current_entity():
+                return super().answers(entity, atype)
+            forced = self.must_sell(entity)
+            if self.allows(atype, entity, forced):
+                return True, True
+            if self.PLAIN_PASS:  # (a pass is listed only beside another kind)
+                return False, any(self.allows(k, entity, forced) for k in kinds if k != atype)
+        elif atype == "pass" and self.PLAIN_PASS:
+            if entity is not self.current_entity():
+                return False, False
+            forced = self.must_sell(entity)
+            anything = any(self.allows(k, entity, forced) for k in kinds)
+            return anything and not forced, anything
         return super().answers(entity, atype)
 
     def allows(self, kind: str, entity: Any, forced: bool) -> bool:
@@ -461,10 +483,19 @@ class BuySellParShares(Passing):
             and acts[-1]["_corp"] is corp
 
     def can_sell_any_of(self, entity: Any, corp: Corporation) -> bool:
+        """Whether :meth:`can_sell` allows one of ``entity``'s bundles of ``corp`` (none built
+        when the corporation's shares are barred from sale this turn)."""
+        if self.PLAIN_SELL and (self.just_bought(corp) or (
+                self.ONE_SALE_PER_TURN and self.sold_now(entity, corp) == "now")):
+            return False
         return any(self.can_sell(entity, b) for b in self.game.share_market.bundles_for(entity, corp))
 
     def can_sell_any(self, entity: Any) -> bool:
+        """Whether :meth:`can_sell` allows a bundle of any corporation ``entity`` holds (none
+        looked at when the turn's order bars every sale)."""
         held = entity.held_corporations()
+        if not held or (self.PLAIN_SELL and not self.can_sell_order()):
+            return False
         return any(self.can_sell_any_of(entity, c) for c in self.game.corporations if c in held)
 
     # companies
