@@ -33,6 +33,14 @@ def ref_can_sell_any(step: Any, entity: Any) -> bool:
     return any(ref_can_sell_any_of(step, entity, c) for c in step.game.corporations if entity.shares_of(c))
 
 
+def ref_can_buy_any_companies_1825(step: Any, entity: Any) -> bool:
+    game = step.game
+    if step.bought() or entity.cash <= 0 or game.num_certs(entity) >= game.cert_limit(entity):
+        return False
+    return any((c.owner is None or c.owner is game.bank) and not step.sold_now(entity, c)
+               for c in game.companies if not c.closed)
+
+
 def ref_may_start(step: Any, entity: Any, corp: Any) -> bool:
     if not step.game.can_par(corp, entity):
         return False
@@ -112,6 +120,8 @@ def ask(game: Any, step: Any, title: str, counts: dict[str, int], note: str) -> 
         for c in game.corporations:
             assert step.may_start(p, c) == ref_may_start(step, p, c), f"{where} {c.name}"
         assert step.can_sell_any(p) == ref_can_sell_any(step, p), where
+        if title == "1825":
+            assert step.can_buy_any_companies(p) == ref_can_buy_any_companies_1825(step, p), where
         for c in game.corporations:
             assert step.can_sell_any_of(p, c) == ref_can_sell_any_of(step, p, c), f"{where} {c.name}"
         # the round's questions against the list they stand for

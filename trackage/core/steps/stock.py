@@ -412,12 +412,14 @@ class BuySellParShares(Passing):
         """Whether ``entity`` could start ``corp``: the game's ``can_par``, and the first of its
         own certificates one it :meth:`can_buy` with its :meth:`par_cash` (:meth:`buys_one`;
         ``turn``: what the question has read of the turn)."""
-        game = self.game
-        if not game.can_par(corp, entity):
-            return False
         first = first_own_share(corp)
-        return first is not None and self.buys_one(entity, first, self.par_cash(entity, corp),
-                                                   TurnView(self, entity) if turn is None else turn)
+        if first is None:
+            return False
+        cash = self.par_cash(entity, corp)
+        if self.PLAIN_BUY and cash < first.price():  # (the purchase's most frequent refusal, first)
+            return False
+        return self.game.can_par(corp, entity) and self.buys_one(
+            entity, first, cash, TurnView(self, entity) if turn is None else turn)
 
     def can_par_corp(self, entity: Any, corp: Corporation) -> bool:
         """Whether ``entity`` may start ``corp``: one of its :meth:`par_prices`, within the limits."""

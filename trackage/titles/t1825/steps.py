@@ -44,10 +44,14 @@ class BuySellParShares1825(BuySellParShares):
         return out
 
     def can_buy_any_companies(self, entity) -> bool:
-        if self.bought() or entity.cash <= 0 or self.game.num_certs(entity) >= self.game.cert_limit(entity):
+        if self.bought() or entity.cash <= 0:
             return False
-        return any((c.owner is None or c.owner is self.game.bank) and not self.sold_now(entity, c)
-                   for c in self.game.companies if not c.closed)
+        # (the bank's companies looked at before the player's certificates are counted)
+        bank = self.game.bank
+        sold = self.round.players_sold.get(entity)
+        return any((c.owner is None or c.owner is bank) and not (sold and sold.get(c))
+                   for c in self.game.companies if not c.closed) \
+            and self.game.num_certs(entity) < self.game.cert_limit(entity)
 
     def can_buy_any(self, entity) -> bool:
         """:meth:`may_buy_some` of the smallest certificate of each IPO and of the market, with
