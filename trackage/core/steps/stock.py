@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import programs
 from ..actions import amount
-from ..entities import ShareBundle, without
+from ..entities import ShareBundle, ShareHolder, certificate_price, without
 from ..errors import GameError
 from ..money import pay
 from ..shares import action_bundle
@@ -14,7 +14,7 @@ from .auction import AuctionMixin, Bids
 from .passing import Passing
 
 if TYPE_CHECKING:
-    from ..entities import Company, Corporation
+    from ..entities import Company, Corporation, Share
     from ..market import SharePrice
 
 PURCHASES = ("buy_shares", "par", "buy_company")
@@ -30,6 +30,82 @@ def transfer_company(game: Any, company: Company, buyer: Any, price: int) -> Non
     buyer.companies = (*buyer.companies, company)
     if price > 0:
         pay(game, buyer, seller, price, "company_purchase")
+
+
+def first_own_share(corp: Corporation) -> Share | None:
+    """The first of ``corp``'s own certificates it holds (``corp.shares_of(corp)[0]``,
+    without building the list)."""
+    cid = corp.id
+    for s in corp.certificates:
+        if s.corp_id == cid:
+            return s
+    return None
+
+
+def held_percents(holder: Any, corporations: list[Corporation]) -> dict[str, int]:
+    """The percent ``holder`` holds of each corporation it holds certificates of (its
+    ``percent_of`` of each, from one look at its certificates)."""
+    if type(holder).percent_of is not ShareHolder.percent_of:
+        held = holder.held_corporations()
+        return {c.id: holder.percent_of(c) for c in corporations if c.id in held or c in held}
+    out: dict[str, int] = {}
+    for s in holder.certificates:
+        out[s.corp_id] = out.get(s.corp_id, 0) + s.percent
+    return out
+
+
+def within_holding_limit(corp: Corporation, holder: Any, held: int, extra_percent: int = 0) -> bool:
+    """``corp.holding_ok(holder, extra_percent)`` for a ``holder`` known to hold ``held``
+    percent of ``corp`` (its ``percent_of``)."""
+    if holder is corp:
+        return True
+    sp = corp.share_price
+    if sp is not None and sp.type in ("multiple_buy", "unlimited"):
+        return True
+    return held + extra_percent <= corp.max_ownership_percent
+
+
+class TurnView:
+    """What one question of the stock step reads of the player asked about and of the turn
+    (a purchase made, the cash to spend, room under the certificate limit), each worked out at
+    most once and only when a check needs it. A plain local object: made per question, passed
+    down, never stored (the state can change between questions)."""
+
+    __slots__ = ("_bought", "_cash", "_percents", "_room", "entity", "step")
+
+    def __init__(self, step: BuySellParShares, entity: Any, bought: bool | None = None) -> None:
+        self.step = step
+        self.entity = entity
+        self._bought = bought
+        self._cash: int | None = None
+        self._room: bool | None = None
+        self._percents: dict[str, int] | None = None
+
+    def bought(self) -> bool:
+        """The step's :meth:`~BuySellParShares.bought`."""
+        if self._bought is None:
+            self._bought = self.step.bought()
+        return self._bought
+
+    def cash(self) -> int:
+        """The step's :meth:`~BuySellParShares.available_cash` of the player."""
+        if self._cash is None:
+            self._cash = self.step.available_cash(self.entity)
+        return self._cash
+
+    def percent(self, corp: Corporation) -> int:
+        """The percent of ``corp`` the player holds (:func:`held_percents`)."""
+        if self._percents is None:
+            self._percents = held_percents(self.entity, self.step.game.corporations)
+        return self._percents.get(corp.id, 0)
+
+    def room(self) -> bool:
+        """Whether the player holds fewer certificates than its limit
+        (:meth:`~BuySellParShares.certs_held` below the game's ``cert_limit``)."""
+        if self._room is None:
+            step = self.step
+            self._room = step.certs_held(self.entity) < step.game.cert_limit(self.entity)
+        return self._room
 
 
 def sell_company_to_bank(game: Any, player: Any, company: Company, price: int) -> None:
@@ -65,6 +141,23 @@ class BuySellParShares(Passing):
     PAR_CHECKS_START: ClassVar[bool] = True
     #: Action types the round's history (what programs read, :mod:`..programs`) leaves out.
     UNTRACKED: ClassVar[frozenset[str]] = frozenset()
+    #: Whether the class keeps the base's :meth:`can_buy` and :meth:`can_gain` (set per class):
+    #: then :meth:`buys_one` answers with the same checks in a cheaper order.
+    PLAIN_BUY: ClassVar[bool] = True
+    #: Whether the class keeps the base's :meth:`can_sell` (set per class): then a sale is
+    #: refused before its bundles are built when the turn or the corporation bars every one.
+    PLAIN_SELL: ClassVar[bool] = True
+    #: Whether the class keeps the base's :meth:`may_pass` and a list of actions that is, for
+    #: the player in turn, the allowed :attr:`KINDS` and a pass (set per class): then
+    #: :meth:`answers` answers a pass, or a kind not allowed, without the whole list.
+    PLAIN_PASS: ClassVar[bool] = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.PLAIN_BUY = (cls.can_buy is BuySellParShares.can_buy and cls.can_gain is BuySellParShares.can_gain)
+        cls.PLAIN_SELL = cls.can_sell is BuySellParShares.can_sell
+        cls.PLAIN_PASS = cls.may_pass is BuySellParShares.may_pass and cls.actions.__qualname__ in (
+            "BuySellParShares.actions", "AuctionBuySellParShares.actions")
 
     def round_state(self) -> dict[str, Any]:
         return {"players_sold": {}, "players_bought": {}, "current_actions": []}
@@ -120,9 +213,21 @@ class BuySellParShares(Passing):
     def answers(self, entity: Any, atype: str) -> tuple[bool, bool]:
         """One of the :attr:`KINDS` the step :meth:`allows`: listed, so the list is not empty;
         anything else (``pass`` too): the list."""
-        if atype in self.KINDS and entity is self.current_entity() \
-                and self.allows(atype, entity, self.must_sell(entity)):
-            return True, True
+        kinds = self.KINDS
+        if atype in kinds:
+            if entity is not self.current_entity():
+                return super().answers(entity, atype)
+            forced = self.must_sell(entity)
+            if self.allows(atype, entity, forced):
+                return True, True
+            if self.PLAIN_PASS:  # (a pass is listed only beside another kind)
+                return False, any(self.allows(k, entity, forced) for k in kinds if k != atype)
+        elif atype == "pass" and self.PLAIN_PASS:
+            if entity is not self.current_entity():
+                return False, False
+            forced = self.must_sell(entity)
+            anything = any(self.allows(k, entity, forced) for k in kinds)
+            return anything and not forced, anything
         return super().answers(entity, atype)
 
     def allows(self, kind: str, entity: Any, forced: bool) -> bool:
@@ -151,10 +256,14 @@ class BuySellParShares(Passing):
 
     def must_sell(self, entity: Any) -> bool:
         """Over the certificate limit (with something to sell), or over a holding limit."""
-        if self.game.num_certs(entity) > self.game.cert_limit(entity):
+        game = self.game
+        if game.num_certs(entity) > game.cert_limit(entity):
             return self.can_sell_any(entity)
-        return self.HOLDING_LIMIT_FORCES_SALE and any(not c.holding_ok(entity) and self.can_sell_any_of(entity, c)
-                   for c in self.game.corporations if entity.shares_of(c))
+        if not self.HOLDING_LIMIT_FORCES_SALE:
+            return False
+        held = held_percents(entity, game.corporations)  # (one look at the holdings, not one per corporation)
+        return bool(held) and any(not within_holding_limit(c, entity, held[c.id]) and self.can_sell_any_of(entity, c)
+                                  for c in game.corporations if c.id in held)
 
     def can_gain(self, entity: Any, bundle: ShareBundle, exchange: bool = False) -> bool:
         """Whether ``entity`` may take ``bundle`` within its holding limit and (unless the
@@ -236,17 +345,60 @@ class BuySellParShares(Passing):
         return out
 
     def can_buy_any(self, entity: Any) -> bool:
+        """Whether :meth:`may_buy_some` allows the smallest buyable certificate of an IPO or of
+        the market (with the base's checks: :meth:`buys_one`, the turn read once)."""
         pooled = self.game.pool.holdings()  # (one look at the market's certificates)
+        plain = self.PLAIN_BUY and type(self).may_buy_some is BuySellParShares.may_buy_some
+        turn = TurnView(self, entity)
         for corp in self.game.corporations:
             if not corp.ipoed or corp.closed:
                 continue
-            for shares in (corp.shares_of(corp), pooled.get(corp.id)):
+            cid = corp.id
+            for shares in (corp.certificates, pooled.get(cid)):
                 if not shares:
                     continue
-                smallest = min((s for s in shares if s.buyable), key=lambda s: s.percent, default=None)
-                if smallest is not None and self.may_buy_some(entity, ShareBundle([smallest], corporation=corp)):
+                smallest = None
+                for s in shares:
+                    if s.buyable and s.corp_id == cid and (smallest is None or s.percent < smallest.percent):
+                        smallest = s
+                if smallest is None:
+                    continue
+                if self.buys_one(entity, smallest, None, turn, corp) if plain \
+                        else self.may_buy_some(entity, ShareBundle([smallest], corporation=corp)):
                     return True
         return False
+
+    def buys_one(self, entity: Any, share: Share, cash: int | None, turn: TurnView,
+                 corp: Corporation | None = None) -> bool:
+        """:meth:`can_buy` of the one certificate ``share`` (paid from ``cash``, default the
+        turn's cash), its checks in a cheaper order, what the turn gives read from ``turn``
+        (the same answer: they only read the state); a class with its own :meth:`can_buy` or
+        :meth:`can_gain` is asked them; ``corp``: the certificate's corporation, when known)."""
+        if corp is None:
+            corp = self.game.share_corp(share)
+        if not self.PLAIN_BUY:
+            return self.can_buy(entity, ShareBundle([share], corporation=corp), cash)
+        owner = corp.cert_holders[share.index]
+        if not share.buyable or owner is entity or owner.is_player:
+            return False
+        if (turn.cash() if cash is None else cash) < certificate_price(corp, share) or self.sold_now(entity, corp):
+            return False
+        if not within_holding_limit(corp, entity, turn.percent(corp), share.percent):
+            return False
+        sp = corp.share_price
+        if (sp is None or sp.counts_for_limit()) and not turn.room() \
+                and not self.buys_by_exchange(ShareBundle([share], corporation=corp)):
+            return False
+        if turn.bought() and not self.can_buy_multiple(entity, corp):
+            return False
+        if not self.may_buy_from(entity, corp):
+            return False
+        game = self.game
+        if game.PRESIDENT_SALES_TO_MARKET and owner is game.pool and share.percent == corp.presidents_percent:
+            needed = (share.percent - corp.share_percent) // corp.share_percent
+            if entity.percent_of(corp) <= needed:
+                return False
+        return True
 
     def may_buy_some(self, entity: Any, bundle: ShareBundle) -> bool:
         """The check :meth:`can_buy_any` makes of the smallest certificate of an IPO or the
@@ -255,16 +407,24 @@ class BuySellParShares(Passing):
 
     def can_ipo_any(self, entity: Any) -> bool:
         """Whether ``entity`` may start a corporation now: before a purchase, one it :meth:`may_start`."""
-        return not self.bought() and any(self.may_start(entity, c) for c in self.game.corporations)
-
-    def may_start(self, entity: Any, corp: Corporation) -> bool:
-        """Whether ``entity`` could start ``corp``: the game's ``can_par``, and the first of its
-        own certificates one it :meth:`can_buy` with its :meth:`par_cash`."""
-        if not self.game.can_par(corp, entity):
+        if self.bought():
             return False
-        own = corp.shares_of(corp)
-        return bool(own) and self.can_buy(entity, ShareBundle([own[0]], corporation=corp),
-                                          cash=self.par_cash(entity, corp))
+        turn = TurnView(self, entity, bought=False)
+        # (no title's ``can_par`` starts a corporation already started or closed)
+        return any(self.may_start(entity, c, turn) for c in self.game.corporations if not (c.ipoed or c.closed))
+
+    def may_start(self, entity: Any, corp: Corporation, turn: TurnView | None = None) -> bool:
+        """Whether ``entity`` could start ``corp``: the game's ``can_par``, and the first of its
+        own certificates one it :meth:`can_buy` with its :meth:`par_cash` (:meth:`buys_one`;
+        ``turn``: what the question has read of the turn)."""
+        first = first_own_share(corp)
+        if first is None:
+            return False
+        cash = self.par_cash(entity, corp)
+        if self.PLAIN_BUY and cash < certificate_price(corp, first):  # (the purchase's most frequent refusal, first)
+            return False
+        return self.game.can_par(corp, entity) and self.buys_one(
+            entity, first, cash, TurnView(self, entity) if turn is None else turn, corp)
 
     def can_par_corp(self, entity: Any, corp: Corporation) -> bool:
         """Whether ``entity`` may start ``corp``: one of its :meth:`par_prices`, within the limits."""
@@ -330,10 +490,19 @@ class BuySellParShares(Passing):
             and acts[-1]["_corp"] is corp
 
     def can_sell_any_of(self, entity: Any, corp: Corporation) -> bool:
+        """Whether :meth:`can_sell` allows one of ``entity``'s bundles of ``corp`` (none built
+        when the corporation's shares are barred from sale this turn)."""
+        if self.PLAIN_SELL and (self.just_bought(corp) or (
+                self.ONE_SALE_PER_TURN and self.sold_now(entity, corp) == "now")):
+            return False
         return any(self.can_sell(entity, b) for b in self.game.share_market.bundles_for(entity, corp))
 
     def can_sell_any(self, entity: Any) -> bool:
+        """Whether :meth:`can_sell` allows a bundle of any corporation ``entity`` holds (none
+        looked at when the turn's order bars every sale)."""
         held = entity.held_corporations()
+        if not held or (self.PLAIN_SELL and not self.can_sell_order()):
+            return False
         return any(self.can_sell_any_of(entity, c) for c in self.game.corporations if c.id in held)
 
     # companies

@@ -7,10 +7,10 @@ from typing import Any, ClassVar
 from trackage.core.actions import asks
 from trackage.core.money import pay
 
-from ...core.entities import OperatingInfo, ShareBundle, record_operation
+from ...core.entities import OperatingInfo, ShareBundle, certificate_price, record_operation
 from ...core.errors import GameError
 from ...core.steps.operating import BuyTrain, Dividend, RunRoutes
-from ...core.steps.stock import BuySellParShares
+from ...core.steps.stock import BuySellParShares, held_percents, within_holding_limit
 from ...core.steps.track import TrackAndTokenStep
 
 LEASE_COST = 10
@@ -44,10 +44,14 @@ class BuySellParShares1825(BuySellParShares):
         return out
 
     def can_buy_any_companies(self, entity) -> bool:
-        if self.bought() or entity.cash <= 0 or self.game.num_certs(entity) >= self.game.cert_limit(entity):
+        if self.bought() or entity.cash <= 0:
             return False
-        return any((c.owner is None or c.owner is self.game.bank) and not self.sold_now(entity, c)
-                   for c in self.game.companies if not c.closed)
+        # (the bank's companies looked at before the player's certificates are counted)
+        bank = self.game.bank
+        sold = self.round.players_sold.get(entity)
+        return any((c.owner is None or c.owner is bank) and not (sold and sold.get(c))
+                   for c in self.game.companies if not c.closed) \
+            and self.game.num_certs(entity) < self.game.cert_limit(entity)
 
     def can_buy_any(self, entity) -> bool:
         """:meth:`may_buy_some` of the smallest certificate of each IPO and of the market, with
@@ -56,21 +60,30 @@ class BuySellParShares1825(BuySellParShares):
         bought = self.bought()
         cash = entity.cash
         room = None  # certs_held < cert_limit, once a certificate that counts needs it
+        percents: dict | None = None  # what the player holds of each corporation, once needed
+        sold = self.round.players_sold.get(entity)
         pooled = self.game.pool.holdings()
         for corp in self.game.corporations:
-            if not corp.ipoed or corp.closed or self.sold_now(entity, corp) \
+            if not corp.ipoed or corp.closed or (sold and sold.get(corp)) \
                     or (bought and not self.can_buy_multiple(entity, corp)):
                 continue
             sp = corp.share_price
             counts = sp is None or sp.counts_for_limit()
-            for shares in (corp.shares_of(corp), pooled.get(corp.id)):
+            cid = corp.id
+            for shares in (corp.certificates, pooled.get(cid)):
                 if not shares:
                     continue
-                smallest = min((s for s in shares if s.buyable), key=lambda s: s.percent, default=None)
-                if smallest is None:
+                smallest = None  # the first buyable certificate of the least percent
+                for s in shares:
+                    if s.buyable and s.corp_id == cid and (smallest is None or s.percent < smallest.percent):
+                        smallest = s
+                # (a lone certificate's bundle costs what the certificate does)
+                if smallest is None or cash < certificate_price(corp, smallest) \
+                        or corp.cert_holders[smallest.index].is_player:
                     continue
-                bundle = ShareBundle([smallest], corporation=corp)
-                if cash < bundle.price() or bundle.owner.is_player or not corp.holding_ok(entity, bundle.percent):
+                if percents is None:
+                    percents = held_percents(entity, self.game.corporations)
+                if not within_holding_limit(corp, entity, percents.get(cid, 0), smallest.percent):
                     continue
                 if counts:
                     if room is None:

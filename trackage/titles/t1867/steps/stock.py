@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, ClassVar
 from ....core.entities import ShareBundle
 from ....core.errors import GameError
 from ....core.money import pay
-from ....core.steps.stock import AuctionBuySellParShares
+from ....core.steps.stock import AuctionBuySellParShares, TurnView
 
 if TYPE_CHECKING:
     from ....core.entities import Corporation
@@ -37,15 +37,18 @@ class BuySellParShares1867(AuctionBuySellParShares):
 
     def startable_minors(self, entity) -> list:
         """The minors ``entity`` could put up for auction."""
+        turn = TurnView(self, entity)
         return [c for c in self.game.corporations if c.type == "minor" and self.minor_startable(c)
-                and self.may_start(entity, c)]
+                and self.may_start(entity, c, turn)]
 
     def minor_startable(self, corp) -> bool:
         return True
 
     def can_ipo_any(self, entity) -> bool:
-        return int(self.game.phase.name) >= self.MAJOR_PHASE and not self.bought() and any(
-            c.type == "major" and self.may_start(entity, c) for c in self.game.corporations)
+        if int(self.game.phase.name) < self.MAJOR_PHASE or self.bought():
+            return False
+        turn = TurnView(self, entity, bought=False)
+        return any(c.type == "major" and self.may_start(entity, c, turn) for c in self.game.corporations)
 
     def can_par_corp(self, entity, corp) -> bool:
         return (corp.type == "major" and int(self.game.phase.name) >= self.MAJOR_PHASE

@@ -1,0 +1,151 @@
+"""The stock step's availability questions (must a player sell, may it start a corporation,
+may it buy any certificate, which minors may it put up for auction) answered as slow
+reference versions kept here answer them: the plain walks over every corporation, building
+a bundle per certificate asked about, asked at every stock-round position of seeded random
+games of 1825, 1861, 1867 and 1858, for every player."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from trackage.core.entities import ShareBundle
+from trackage.core.steps.stock import BuySellParShares
+from trackage.playout import COMBOS, random_playout
+
+
+def ref_must_sell(step: Any, entity: Any) -> bool:
+    game = step.game
+    if game.num_certs(entity) > game.cert_limit(entity):
+        return bool(step.can_sell_any(entity))
+    if not step.HOLDING_LIMIT_FORCES_SALE:
+        return False
+    return any(not c.holding_ok(entity) and step.can_sell_any_of(entity, c)
+               for c in game.corporations if entity.shares_of(c))
+
+
+def ref_can_sell_any_of(step: Any, entity: Any, corp: Any) -> bool:
+    return any(step.can_sell(entity, b) for b in step.game.share_market.bundles_for(entity, corp))
+
+
+def ref_can_sell_any(step: Any, entity: Any) -> bool:
+    return any(ref_can_sell_any_of(step, entity, c) for c in step.game.corporations if entity.shares_of(c))
+
+
+def ref_can_buy_any_companies_1825(step: Any, entity: Any) -> bool:
+    game = step.game
+    if step.bought() or entity.cash <= 0 or game.num_certs(entity) >= game.cert_limit(entity):
+        return False
+    return any((c.owner is None or c.owner is game.bank) and not step.sold_now(entity, c)
+               for c in game.companies if not c.closed)
+
+
+def ref_may_start(step: Any, entity: Any, corp: Any) -> bool:
+    if not step.game.can_par(corp, entity):
+        return False
+    own = corp.shares_of(corp)
+    return bool(own) and bool(step.can_buy(entity, ShareBundle([own[0]], corporation=corp),
+                                           cash=step.par_cash(entity, corp)))
+
+
+def ref_can_ipo_any(step: Any, entity: Any, title: str) -> bool:
+    game = step.game
+    corps = list(game.corporations)
+    if title in ("1867", "1861"):
+        if int(game.phase.name) < step.MAJOR_PHASE:
+            return False
+        corps = [c for c in corps if c.type == "major"]
+    if title == "1858" and "public_companies" not in game.phase.status:
+        return False
+    return not step.bought() and any(ref_may_start(step, entity, c) for c in corps)
+
+
+def ref_can_buy_any(step: Any, entity: Any) -> bool:
+    """The smallest buyable certificate of each IPO and of the market, asked of the step's
+    ``may_buy_some`` (1825's own rule, else ``can_buy``) as a bundle."""
+    game = step.game
+    for corp in game.corporations:
+        if not corp.ipoed or corp.closed:
+            continue
+        for holder in (corp, game.pool):
+            shares = [s for s in holder.shares_of(corp) if s.buyable]
+            if not shares:
+                continue
+            smallest = min(shares, key=lambda s: s.percent)
+            if step.may_buy_some(entity, ShareBundle([smallest], corporation=corp)):
+                return True
+    return False
+
+
+def ref_startable_minors(step: Any, entity: Any) -> list[Any]:
+    return [c for c in step.game.corporations if c.type == "minor" and step.minor_startable(c)
+            and ref_may_start(step, entity, c)]
+
+
+def stock_step(game: Any) -> Any:
+    rnd = game.round
+    if rnd is None or not rnd.is_stock():
+        return None
+    for step in rnd.steps:
+        if isinstance(step, BuySellParShares):
+            return step
+    return None
+
+
+def compare(game: Any, title: str, counts: dict[str, int]) -> None:
+    step = stock_step(game)
+    if step is None:
+        return
+    counts["positions"] += 1
+    ask(game, step, title, counts, "")
+    if counts["positions"] % 4:
+        return
+    # the limits and the money at the edges: on copies, the certificate limit at the fewest,
+    # the most and one over the most certificates held, and the players' cash cut down
+    held = [game.num_certs(p) for p in game.players]
+    for n, limit in enumerate((min(held), max(held), max(held) + 1, max(min(held) - 1, 0))):
+        copy = game.copy()
+        copy.cert_limit_value = limit
+        for k, p in enumerate(copy.players):
+            p.cash = (0, 40, 90, 150, 300, p.cash // 2)[(k + n + counts["positions"]) % 6]
+        ask(copy, stock_step(copy), title, counts, f" (limit {limit}, cash cut)")
+
+
+def ask(game: Any, step: Any, title: str, counts: dict[str, int], note: str) -> None:
+    for p in game.players:
+        where = f"{title} action {len(game.actions)} {p.name}{note}"
+        assert step.must_sell(p) == ref_must_sell(step, p), where
+        assert step.can_ipo_any(p) == ref_can_ipo_any(step, p, title), where
+        assert step.can_buy_any(p) == ref_can_buy_any(step, p), where
+        for c in game.corporations:
+            assert step.may_start(p, c) == ref_may_start(step, p, c), f"{where} {c.name}"
+        assert step.can_sell_any(p) == ref_can_sell_any(step, p), where
+        if title == "1825":
+            assert step.can_buy_any_companies(p) == ref_can_buy_any_companies_1825(step, p), where
+        for c in game.corporations:
+            assert step.can_sell_any_of(p, c) == ref_can_sell_any_of(step, p, c), f"{where} {c.name}"
+        # the round's questions against the list they stand for
+        listed = step.actions(p)
+        assert step.has_actions(p) == bool(listed), where
+        for atype in (*step.KINDS, "pass"):
+            assert step.answers(p, atype) == (atype in listed, bool(listed)), f"{where} {atype}"
+        if hasattr(step, "startable_minors"):
+            assert step.startable_minors(p) == ref_startable_minors(step, p), where
+        counts["yes"] += step.can_ipo_any(p) + step.can_buy_any(p) + step.must_sell(p)
+        counts["asked"] += 1
+
+
+CASES = [("1825", s) for s in (0, 1, 2, 5)] + [("1861", s) for s in (0, 1, 3)] \
+    + [("1867", s) for s in (0, 1, 2)] + [("1858", s) for s in (0, 2, 3)]
+
+
+@pytest.mark.parametrize(("title", "seed"), CASES)
+def test_stock_questions_match_the_reference_walks(title: str, seed: int) -> None:
+    players, options = COMBOS[title][seed % len(COMBOS[title])]
+    counts = {"positions": 0, "asked": 0, "yes": 0}
+    random_playout(title, players, options, seed, max_actions=700,
+                   on_action=lambda game, action: compare(game, title, counts))
+    assert counts["positions"] > 20
+    # some answers are yes and some no (the questions were not all trivially refused)
+    assert 0 < counts["yes"] < 3 * counts["asked"]
