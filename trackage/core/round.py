@@ -219,6 +219,10 @@ class Round(Tracked):
     IN_PLACE: ClassVar[tuple[str, ...]] = ("pass_order",)
     IN_PLACE_PARTS: ClassVar[tuple[str, ...]] = ("bids",)
     NAME = "Round"
+    #: whether what :meth:`skip_steps` found answers the :meth:`active_step` asked right after it
+    #: (in :meth:`process` and :meth:`skipped_active_step`); off, every question is asked afresh
+    #: (the tests compare the two)
+    KEEP_SKIP_ANSWER = True
     #: the round's kind as the site abbreviates it (a merger pass names its rounds so); "" when none
     SHORT_NAME = ""
 
@@ -342,7 +346,8 @@ class Round(Tracked):
             self.game.journal.record("pass", entity=getattr(entity, "id", None), step=chosen.description())
         handler(chosen, action, entity)
         self.after_process_before_skip(action)
-        self.settled = self.skip_steps()
+        settled = self.skip_steps()
+        self.settled = settled if self.KEEP_SKIP_ANSWER else None
         try:
             self.after_process(action, entity)
         finally:
@@ -377,6 +382,18 @@ class Round(Tracked):
         else:
             stopped = None
         return (stopped,) if not self.OPERATOR_PER_STEP and not closed else None
+
+    def skipped_active_step(self) -> Step | None:
+        """:meth:`skip_steps`, then :meth:`active_step` at once: its first question answered
+        from what the skip found (nothing runs between the two)."""
+        settled = self.skip_steps()
+        if not self.KEEP_SKIP_ANSWER:
+            return self.active_step()
+        self.settled = settled
+        try:
+            return self.active_step()
+        finally:
+            self.settled = None
 
     def settled_step(self, stopped: Step | None) -> tuple[Step | None] | None:
         """:meth:`active_step` right after :meth:`skip_steps` stopped at ``stopped`` (None: at
@@ -418,8 +435,7 @@ class StockRound(Round):
         return True
 
     def setup(self) -> None:
-        self.skip_steps()
-        if not self.active_step():
+        if not self.skipped_active_step():
             self.next_entity()
 
     def after_process(self, action: dict[str, Any], entity: Any) -> None:
@@ -436,18 +452,27 @@ class StockRound(Round):
                 self.next_entity_index()
                 self.finish_round()
                 return
-            self.start_next_entity()
-            if self.active_step():
+            if type(self).start_next_entity is StockRound.start_next_entity:
+                self.hand_turn()
+                found = self.skipped_active_step()
+            else:  # (a title's own start: asked afresh)
+                self.start_next_entity()
+                found = self.active_step()
+            if found:
                 return
 
     def start_next_entity(self) -> None:
         """Hand the turn to the next entity and set its steps up (skipping what it cannot do)."""
+        self.hand_turn()
+        self.skip_steps()
+
+    def hand_turn(self) -> None:
+        """Hand the turn to the next entity and set its steps up (no step skipped yet)."""
         self.next_entity_index()
         for s in self.steps:
             s.unpass()
         for s in self.steps:
             s.setup()
-        self.skip_steps()
 
     def finish_round(self) -> None:
         self.game.stock_round_finished(self)
@@ -525,8 +550,7 @@ class OperatingRound(Round):
             return False
         self.current_operator = entity
         self.game.start_operating_hook(self, entity)
-        self.skip_steps()
-        if self.active_step() is None:
+        if self.skipped_active_step() is None:
             self.game.after_end_of_operating_turn(entity)
             if chain:
                 self.next_entity()

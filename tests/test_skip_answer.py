@@ -1,0 +1,95 @@
+"""What the round's ``skip_steps`` found answers the "which step is active?" asked right after
+it (``Round.KEEP_SKIP_ANSWER``): every log replays to the same trace lines, result and whole
+state with it and without it, and live random games list the same actions and reach the same
+state at every position."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import random
+from collections.abc import Iterator
+
+import pytest
+from conftest import require_fixtures
+
+from trackage.core.log import load_log
+from trackage.core.round import Round, StockRound
+from trackage.core.state import full_state
+from trackage.playout import COMBOS, choose
+from trackage.replay import replay_data
+from trackage.titles import TITLES, new_game
+
+LOGS = [f for title in sorted(TITLES) for f in require_fixtures(title)]
+
+
+@contextlib.contextmanager
+def keeping(keep: bool) -> Iterator[None]:
+    was = Round.KEEP_SKIP_ANSWER
+    Round.KEEP_SKIP_ANSWER = keep
+    try:
+        yield
+    finally:
+        Round.KEEP_SKIP_ANSWER = was
+
+
+def _replay(path, keep: bool) -> tuple[str, object, str]:
+    buf = io.StringIO()
+    with keeping(keep):
+        out = replay_data(load_log(path), trace=buf)
+    assert out.error is None, out.error
+    return buf.getvalue(), out.result, json.dumps(full_state(out.game), sort_keys=True, default=str)
+
+
+def test_the_flag_is_on_and_read_by_every_round():
+    assert Round.KEEP_SKIP_ANSWER is True
+    with keeping(False):
+        assert StockRound.KEEP_SKIP_ANSWER is False
+    assert StockRound.KEEP_SKIP_ANSWER is True
+
+
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: f"{p.parent.name}/{p.name}" if p else "none")
+def test_a_log_replays_alike_with_and_without_the_kept_answer(path):
+    kept, fresh = _replay(path, True), _replay(path, False)
+    assert kept[0] and kept[0].count("\n") > 10
+    assert kept[0] == fresh[0]
+    assert kept[1] == fresh[1]
+    assert kept[2] == fresh[2]
+
+
+@pytest.mark.parametrize("title,seed", [("1825", 1), ("1861", 2), ("1867", 3), ("1893", 4), ("1858", 5),
+                                        ("1822", 6)])
+def test_live_games_list_alike_with_and_without_the_kept_answer(title, seed, monkeypatch):
+    used = []
+    settled_step = Round.settled_step
+
+    def counted(self, stopped):
+        used.append(Round.KEEP_SKIP_ANSWER)
+        return settled_step(self, stopped)
+
+    monkeypatch.setattr(Round, "settled_step", counted)
+    n, options = COMBOS[title][seed % len(COMBOS[title])]
+    players = [{"id": i + 1, "name": f"Player {i + 1}"} for i in range(n)]
+    kept_game, fresh_game = new_game(title, players, options, seed), new_game(title, players, options, seed)
+    rng = random.Random(seed)
+    rounds = set()
+    for _ in range(160):
+        if kept_game.finished:
+            break
+        with keeping(True):
+            listed = kept_game.legal_actions(routes=False)
+        with keeping(False):
+            assert fresh_game.legal_actions(routes=False) == listed
+        action = kept_game.playout_choose(rng, listed) or choose(rng, listed, kept_game.PLAYOUT_WEIGHTS)
+        if action["type"] == "run_routes":  # (listed without its routes: the router's run)
+            with keeping(True):
+                action = next(a for a in kept_game.legal_actions() if a["type"] == "run_routes")
+        with keeping(True):
+            kept_game.process(dict(action))
+        with keeping(False):
+            fresh_game.process(dict(action))
+        rounds.add(type(kept_game.round).__name__)
+    assert len(rounds) >= 2  # (the games got past their first round)
+    assert used and all(used)  # (the kept answers were used, and only with the flag on)
+    assert full_state(kept_game) == full_state(fresh_game)
