@@ -76,6 +76,9 @@ class PairStats:
         self.steps = 0
         self.popped = 0  # pairs taken from the heap
         self.opened = 0  # first sequences whose pairs were listed
+        self.b_dead = 0  # pairs taken whose second sequence is never laid alone
+        self.ng_cut = 0  # pairs taken refuted by a learnt nogood
+        self.core_cut = 0  # pairs taken refuted by the two sequences' cores
 
 
 class CityPairs:
@@ -179,7 +182,7 @@ class CityPairs:
 
         # the cities a route may visit: those reachable from a start (any route holds one)
         reach: dict[RevenueCenter, int] = {}
-        frontier = list(starts)
+        frontier = list(dict.fromkeys(en.starts))  # (the enumerator's order: a set's would vary by run)
         for s in frontier:
             reach[s] = len(reach)
         while frontier:
@@ -555,6 +558,7 @@ class CityPairs:
             if p + 1 < len(live):
                 heapq.heappush(heap, (-(va + int(b_vals[live[p + 1]])), i, p + 1))
             if not b_ok(j):
+                self.stats.b_dead += 1
                 continue
             ok = laid_alone.get(i)
             if ok is None:
@@ -570,12 +574,14 @@ class CityPairs:
             if any(na <= va_set and nb_ <= vb_set for v in va_set for na, nb_ in ng_index.get(v, ())) or any(
                     na <= vb_set and nb_ <= va_set for v in vb_set for na, nb_ in ng_index.get(v, ())):
                 self.stats.refuted += 1
+                self.stats.ng_cut += 1
                 continue
             ra, rb = ref(s[2]), ref(sb[2])
             assert ra is not None and rb is not None  # (both laid alone)
             both = self.consistent([ra, rb])
             if both is None:
                 self.stats.refuted += 1
+                self.stats.core_cut += 1
                 continue
             self.stats.laid += 1
             if self.stats.laid > _LAID_BUDGET:
