@@ -55,6 +55,7 @@ _PAIR_BUDGET = 900
 # pairs laid (each not refuted by cores or nogoods; a failed one teaches a nogood) before the
 # walk is used instead
 _LAID_BUDGET = 40
+_OPEN_BLOCK = 64  # first sequences opened at once, at most
 
 # an alternative: (track mask, towns as bits, clash bits of its towns, its legs)
 Alt = tuple[int, int, int, list["Seg"]]
@@ -523,31 +524,58 @@ class CityPairs:
             s = seqs[i]
             va = s[0]
             if p < 0:
-                if i + 1 < len(seqs):
-                    heapq.heappush(heap, (-(seqs[i + 1][0] + top_b), i + 1, -1))
-                self.stats.opened += 1
-                if laid_alone.get(i) is False:
+                # a block of first sequences opened at once (the pairs' bounds are exact: one
+                # opened early only lists its pairs sooner), growing with the work done
+                block = range(i, min(i + min(_OPEN_BLOCK, max(8, self.stats.opened)), len(seqs)))
+                if block[-1] + 1 < len(seqs):
+                    heapq.heappush(heap, (-(seqs[block[-1] + 1][0] + top_b), block[-1] + 1, -1))
+                self.stats.opened += len(block)
+                firsts: list[tuple[int, Refined, int]] = []  # (first sequence, its stretches, pairs)
+                for i2 in block:
+                    if laid_alone.get(i2) is False:
+                        continue
+                    k = int(np.searchsorted(neg_b, seqs[i2][0] - self.best, side="left"))  # b_vals > best - va
+                    if k == 0:
+                        break  # (values fall: none after pairs above the best)
+                    ra = ref(seqs[i2][2])
+                    if ra is not None:  # (else never laid, alone)
+                        firsts.append((i2, ra, k))
+                if not firsts:
                     continue
-                k = int(np.searchsorted(neg_b, va - self.best, side="left"))  # b_vals > best - va
-                if k == 0:
-                    continue
-                ra = ref(s[2])
-                if ra is None:
-                    continue  # (never laid, alone)
-                core_a = 0
-                for c in ra[1]:
-                    core_a |= c
-                ca = rows([core_a])[0]
-                refuted = (b_core[:k] & ca).any(axis=1)
-                hit = (alt_rows & ca).any(axis=1)
-                dead = np.append(np.minimum.reduceat(hit, begins) if nvar else np.zeros(0, dtype=bool), False)
-                refuted |= dead[b_var[:k]].any(axis=1)
-                live = np.flatnonzero(~refuted).tolist()
-                self.stats.refuted += k - len(live)
-                if not live:
-                    continue
-                live_of[i] = live
-                heapq.heappush(heap, (-(va + int(b_vals[live[0]])), i, 0))
+                kmax = max(f[2] for f in firsts)
+                core_rows = []
+                for _i2, ra, _k in firsts:
+                    core_a = 0
+                    for c in ra[1]:
+                        core_a |= c
+                    core_rows.append(core_a)
+                ca = rows(core_rows)
+                # a second sequence whose core meets the first's, or one of whose stretches has
+                # every alternative meeting it, or worth too little
+                refuted = _meets(ca, b_core[:kmax])
+                if nvar:
+                    hit = _meets(ca, alt_rows)
+                    dead = np.minimum.reduceat(hit, begins, axis=1)
+                    dead = np.concatenate([dead, np.zeros((len(firsts), 1), dtype=bool)], axis=1)
+                    refuted |= dead[:, b_var[:kmax]].any(axis=2)
+                refuted |= np.arange(kmax)[None, :] >= np.array([f[2] for f in firsts])[:, None]
+                for row, (i2, ra, k) in enumerate(firsts):
+                    cand = np.flatnonzero(~refuted[row])
+                    if len(cand):
+                        # the other way round: a stretch of the first whose every alternative
+                        # meets the second's core
+                        a_rows, a_begins = rows([a[0] for alts in ra[0] for a in alts]), []
+                        pos_a = 0
+                        for alts in ra[0]:
+                            a_begins.append(pos_a)
+                            pos_a += len(alts)
+                        hit2 = _meets(b_core[cand], a_rows)
+                        cand = cand[~np.minimum.reduceat(hit2, a_begins, axis=1).any(axis=1)]
+                    live = cand.tolist()
+                    self.stats.refuted += k - len(live)
+                    if live:
+                        live_of[i2] = live
+                        heapq.heappush(heap, (-(seqs[i2][0] + int(b_vals[live[0]])), i2, 0))
                 continue
             live = live_of[i]
             j = live[p]
@@ -613,6 +641,15 @@ class CityPairs:
         """A laid sequence's nodes and legs, in walk order."""
         segs = [leg for a in alts for leg in a[3]]
         return [x for x, _p in segs] + [cities[-1]], segs
+
+
+def _meets(x: npt.NDArray[np.uint64], y: npt.NDArray[np.uint64]) -> npt.NDArray[np.bool_]:
+    """Which rows of ``x`` meet which rows of ``y`` (bitsets as rows of words): a len(x) by
+    len(y) matrix, one word at a time (a reduction over a short last axis is slow)."""
+    out = np.zeros((x.shape[0], y.shape[0]), dtype=bool)
+    for w in range(x.shape[1]):
+        out |= (x[:, w, None] & y[None, :, w]) != 0
+    return out
 
 
 def applies(plans: list[Any]) -> bool:
