@@ -257,35 +257,43 @@ class CityPairs:
         alts = [list(p[0]) for p in plans]
         cores = [list(p[1]) for p in plans]
         towns = [list(p[2]) for p in plans]
+        # the cores are disjoint (else no laying): what the others use is the union less one's own
+        total = count = 0
+        for cs in cores:
+            for c in cs:
+                total |= c
+                count += c.bit_count()
+        if total.bit_count() != count:
+            return None
+        route_towns = []
+        for ts in towns:
+            rt = n = 0
+            for t in ts:
+                rt |= t
+                n += t.bit_count()
+            if rt.bit_count() != n:
+                return None
+            route_towns.append(rt)
         changed = True
         while changed:
             changed = False
-            total = 0
-            for cs in cores:
-                for c in cs:
-                    total |= c
             for r, var in enumerate(alts):
-                for x in range(len(var)):
-                    other = 0
-                    for r2, cs in enumerate(cores):
-                        for y, c in enumerate(cs):
-                            if r2 != r or y != x:
-                                other |= c
-                    ot = 0
-                    for y, t in enumerate(towns[r]):
-                        if y != x:
-                            ot |= t
-                    kept = [a for a in alts[r][x] if not (a[0] & other or a[1] & ot)]
+                for x, d in enumerate(var):
+                    other = total ^ cores[r][x]
+                    ot = route_towns[r] ^ towns[r][x]
+                    kept = [a for a in d if not (a[0] & other or a[1] & ot)]
                     if not kept:
                         return None
-                    if len(kept) < len(alts[r][x]):
-                        alts[r][x] = kept
+                    if len(kept) < len(d):
+                        var[x] = kept
                         core, tw = kept[0][0], kept[0][1]
                         for a in kept[1:]:
                             core &= a[0]
                             tw &= a[1]
                         if core != cores[r][x] or tw != towns[r][x]:
+                            # (kept ones meet no other core: the new ones stay disjoint)
                             cores[r][x], towns[r][x] = core, tw
+                            total, route_towns[r] = other | core, ot | tw
                             changed = True
         return list(zip(alts, cores, towns))
 
@@ -322,20 +330,26 @@ class CityPairs:
             while changed and len(doms) > 1:
                 changed = False
                 cores = {}
+                total = count = 0
+                route_towns = [0] * len(plans)
+                town_count = 0
                 for i, d in doms.items():
                     c, t = d[0][0], d[0][1]
                     for x in d[1:]:
                         c &= x[0]
                         t &= x[1]
                     cores[i] = (c, t)
+                    total |= c
+                    count += c.bit_count()
+                    route_towns[items[i][0]] |= t
+                    town_count += t.bit_count()
+                # the cores are disjoint (else no laying): the others' are the union less one's own
+                if total.bit_count() != count or sum(t.bit_count() for t in route_towns) != town_count:
+                    return False
                 for i, d in doms.items():
-                    r = items[i][0]
-                    oc = ot = 0
-                    for j, (c, t) in cores.items():
-                        if j != i:
-                            oc |= c
-                            if items[j][0] == r:
-                                ot |= t
+                    c, t = cores[i]
+                    oc = total ^ c
+                    ot = route_towns[items[i][0]] ^ t
                     ok = [a for a in d if not (a[0] & oc or a[1] & ot)]
                     if not ok:
                         return False
