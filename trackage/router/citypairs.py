@@ -380,8 +380,37 @@ class CityPairs:
                     return False
             return False
 
-        if not go({i: list(it[1]) for i, it in enumerate(items)}, 0, [0] * len(plans), clash0):
-            return None
+        # stretches in parts that share nothing a laying may clash on (track, and within a route
+        # towns and clash bits, over all their alternatives) are laid part by part
+        n = len(items)
+        part = list(range(n))
+
+        def root(x: int) -> int:
+            while part[x] != x:
+                part[x] = part[part[x]]
+                x = part[x]
+            return x
+
+        reach: list[tuple[int, int, int, int]] = []
+        for r, d in items:
+            sp = tw = cl = 0
+            for a in d:
+                sp |= a[0]
+                tw |= a[1]
+                cl |= a[2]
+            reach.append((r, sp, tw, cl))
+        for x in range(n):
+            rx, sx, tx, cx = reach[x]
+            for y in range(x + 1, n):
+                ry, sy, ty, cy = reach[y]
+                if sx & sy or (rx == ry and (tx & ty or cx & cy)):
+                    part[root(x)] = root(y)
+        parts: dict[int, list[int]] = {}
+        for x in range(n):
+            parts.setdefault(root(x), []).append(x)
+        for members in sorted(parts.values(), key=len):
+            if not go({i: list(items[i][1]) for i in members}, 0, [0] * len(plans), clash0):
+                return None
         out: list[list[Alt]] = [[] for _ in plans]
         for i, (r, _v) in enumerate(items):
             a = chosen[i]
