@@ -100,6 +100,10 @@ class CityPairs:
         self.var_core: list[int] = []
         self.var_towns: list[int] = []  # the towns every alternative of a variant visits
         self.var_span: list[int] = []  # the track any alternative of a variant uses
+        # a variant's class: variants with the same alternatives (track, towns, clash bits:
+        # one stretch each way, or as first or last of a route) fail alike
+        self.var_class: list[int] = []
+        self._class_of: dict[frozenset[tuple[int, int, int]], int] = {}
         self.lay_steps = 0
         self.best = 0
         self.best_pair: tuple[tuple[list[RevenueCenter], list[Seg]] | None,
@@ -162,6 +166,8 @@ class CityPairs:
                 for a in alts:
                     span |= a[0]
                 self.var_span.append(span)
+                shape = frozenset((a[0], a[1], a[2]) for a in alts)
+                self.var_class.append(self._class_of.setdefault(shape, len(self._class_of)))
                 self.stats.alts += len(alts)
             self._variant[key] = got
         return got
@@ -553,6 +559,16 @@ class CityPairs:
         # sets of stretch variants (one route's, the other's) that no two routes can lay
         # (indexed by the least variant of its first route's part)
         ng_index: dict[int, list[tuple[frozenset[int], frozenset[int]]]] = {}
+        # the same as classes of variants (a part's classes all different), by its first
+        # route's least class
+        ng_class: dict[int, list[tuple[frozenset[int], frozenset[int]]]] = {}
+        class_sets: dict[tuple[int, ...], frozenset[int]] = {}
+
+        def classes(var: tuple[int, ...]) -> frozenset[int]:
+            got = class_sets.get(var)
+            if got is None:
+                got = class_sets[var] = frozenset(self.var_class[v] for v in var)
+            return got
 
         # the pairs in falling value: a heap of (-(value), first sequence, place in its live
         # list); entries with place -1 open the next first sequence (its live list is made then)
@@ -642,8 +658,11 @@ class CityPairs:
                 return False
             sb = seq_b[j]
             va_set, vb_set = frozenset(s[2]), frozenset(sb[2])
+            ca_set, cb_set = classes(s[2]), classes(sb[2])
             if any(na <= va_set and nb_ <= vb_set for v in va_set for na, nb_ in ng_index.get(v, ())) or any(
-                    na <= vb_set and nb_ <= va_set for v in vb_set for na, nb_ in ng_index.get(v, ())):
+                    na <= vb_set and nb_ <= va_set for v in vb_set for na, nb_ in ng_index.get(v, ())) or any(
+                    na <= ca_set and nb_ <= cb_set for c in ca_set for na, nb_ in ng_class.get(c, ())) or any(
+                    na <= cb_set and nb_ <= ca_set for c in cb_set for na, nb_ in ng_class.get(c, ())):
                 self.stats.refuted += 1
                 self.stats.ng_cut += 1
                 continue
@@ -664,7 +683,12 @@ class CityPairs:
             if got2 is None and not self.out_of_budget:
                 learnt = self.nogood(s[2], sb[2])
                 if learnt is not None:
-                    ng_index.setdefault(min(learnt[0]), []).append(learnt)
+                    xa = frozenset(self.var_class[v] for v in learnt[0])
+                    xb = frozenset(self.var_class[v] for v in learnt[1])
+                    if len(xa) == len(learnt[0]) and len(xb) == len(learnt[1]):
+                        ng_class.setdefault(min(xa), []).append((xa, xb))
+                    else:  # (two of one part alike: kept as variants)
+                        ng_index.setdefault(min(learnt[0]), []).append(learnt)
             if self.out_of_budget:
                 return False
             if got2 is not None:
