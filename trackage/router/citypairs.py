@@ -51,10 +51,10 @@ _LAY_BUDGET = 200_000  # backtracking steps laying pairs before the walk is used
 _SEQ_BUDGET = 200_000  # sequence walk steps before the walk is used instead
 # pairs taken from the heap before the walk is used instead: past it the pairs beating the
 # best run are too many to refute one by one faster than the walk lists their routes
-_PAIR_BUDGET = 900
+_PAIR_BUDGET = 15_000
 # pairs laid (each not refuted by cores or nogoods; a failed one teaches a nogood) before the
 # walk is used instead
-_LAID_BUDGET = 40
+_LAID_BUDGET = 100
 _OPEN_BLOCK = 64  # first sequences opened at once, at most
 
 # an alternative: (track mask, towns as bits, clash bits of its towns, its legs)
