@@ -494,22 +494,28 @@ class CityPairs:
             buf = b"".join(m.to_bytes(words * 8, "little") for m in masks)
             return np.frombuffer(buf, dtype=np.uint64).reshape(len(masks), words)
 
-        # every alternative's track, grouped per variant (contiguous), and where each begins
-        flat = [a[0] for alts in self.var_alts for a in alts]
+        # every alternative's track, grouped per class of variants (contiguous: alike variants
+        # die alike), and where each class begins
+        ncls = len(self._class_of)
+        class_alts: list[list[Alt]] = [[] for _ in range(ncls)]
+        for v, alts in enumerate(self.var_alts):
+            class_alts[self.var_class[v]] = alts
+        flat = [a[0] for alts in class_alts for a in alts]
         alt_rows = rows(flat) if flat else np.zeros((0, words), dtype=np.uint64)
-        begins = np.zeros(nvar, dtype=np.int64)
+        begins = np.zeros(ncls, dtype=np.int64)
         pos = 0
-        for i, alts in enumerate(self.var_alts):
+        for i, alts in enumerate(class_alts):
             begins[i] = pos
             pos += len(alts)
-        # the second train's sequences: values, cores, variants (padded with a never-dead one)
+        # the second train's sequences: values, cores, variants' classes (padded with a
+        # never-dead one)
         core_of = [self._core(s[2]) for s in seq_b]
         b_vals = np.array([s[0] for s in seq_b], dtype=np.int64)
         b_core = rows(core_of).copy() if nb else np.zeros((0, words), dtype=np.uint64)
         width = max((len(s[2]) for s in seq_b), default=1)
-        b_var = np.full((nb, width), nvar, dtype=np.int64)
+        b_var = np.full((nb, width), ncls, dtype=np.int64)  # (as classes)
         for i, s in enumerate(seq_b):
-            b_var[i, :len(s[2])] = s[2]
+            b_var[i, :len(s[2])] = [self.var_class[v] for v in s[2]]
         neg_b = -b_vals  # ascending, for searchsorted
         laid_alone: dict[int, bool] = {}
         refs: dict[tuple[int, ...], Refined | None] = {}
