@@ -419,9 +419,9 @@ class CityPairs:
                 return None
         out: list[list[Alt]] = [[] for _ in plans]
         for i, (r, _v) in enumerate(items):
-            a = chosen[i]
-            assert a is not None
-            out[r].append(a)
+            pick = chosen[i]
+            assert pick is not None
+            out[r].append(pick)
         return out
 
     def nogood(self, va: tuple[int, ...], vb: tuple[int, ...]) -> tuple[frozenset[int], frozenset[int]] | None:
