@@ -21,7 +21,10 @@ cities are few (a thousand or so). So the search goes over the sequences:
   pairs that failed), then by cores (each stretch keeps the alternatives meeting no other
   stretch's core, to a fixpoint), else *laid* (a backtracking choice of alternatives,
   disjoint in track, towns and clash bits within a route, in track between routes, with the
-  cores propagated at every step); the first pair laid is the best run.
+  cores propagated at every step, part by part where the stretches split into parts that
+  share nothing they may clash on); the first pair laid is the best run. Nogoods are kept on
+  *classes* of variants (the same alternatives: a stretch either way, or as first or last of
+  a route), which fail alike.
 
 Why it is exact: every route of such a train is a sequence of cities joined by town-only
 stretches that the walk's rules allow, so it is one of the sequences with one alternative
