@@ -21,7 +21,10 @@ cities are few (a thousand or so). So the search goes over the sequences:
   pairs that failed), then by cores (each stretch keeps the alternatives meeting no other
   stretch's core, to a fixpoint), else *laid* (a backtracking choice of alternatives,
   disjoint in track, towns and clash bits within a route, in track between routes, with the
-  cores propagated at every step); the first pair laid is the best run.
+  cores propagated at every step, part by part where the stretches split into parts that
+  share nothing they may clash on); the first pair laid is the best run. Nogoods are kept on
+  *classes* of variants (the same alternatives: a stretch either way, or as first or last of
+  a route), which fail alike.
 
 Why it is exact: every route of such a train is a sequence of cities joined by town-only
 stretches that the walk's rules allow, so it is one of the sequences with one alternative
@@ -51,10 +54,11 @@ _LAY_BUDGET = 200_000  # backtracking steps laying pairs before the walk is used
 _SEQ_BUDGET = 200_000  # sequence walk steps before the walk is used instead
 # pairs taken from the heap before the walk is used instead: past it the pairs beating the
 # best run are too many to refute one by one faster than the walk lists their routes
-_PAIR_BUDGET = 900
+_PAIR_BUDGET = 15_000
 # pairs laid (each not refuted by cores or nogoods; a failed one teaches a nogood) before the
 # walk is used instead
-_LAID_BUDGET = 40
+_LAID_BUDGET = 100
+_OPEN_BLOCK = 64  # first sequences opened at once, at most
 
 # an alternative: (track mask, towns as bits, clash bits of its towns, its legs)
 Alt = tuple[int, int, int, list["Seg"]]
@@ -76,6 +80,9 @@ class PairStats:
         self.steps = 0
         self.popped = 0  # pairs taken from the heap
         self.opened = 0  # first sequences whose pairs were listed
+        self.b_dead = 0  # pairs taken whose second sequence is never laid alone
+        self.ng_cut = 0  # pairs taken refuted by a learnt nogood
+        self.core_cut = 0  # pairs taken refuted by the two sequences' cores
 
 
 class CityPairs:
@@ -96,6 +103,10 @@ class CityPairs:
         self.var_core: list[int] = []
         self.var_towns: list[int] = []  # the towns every alternative of a variant visits
         self.var_span: list[int] = []  # the track any alternative of a variant uses
+        # a variant's class: variants with the same alternatives (track, towns, clash bits:
+        # one stretch each way, or as first or last of a route) fail alike
+        self.var_class: list[int] = []
+        self._class_of: dict[frozenset[tuple[int, int, int]], int] = {}
         self.lay_steps = 0
         self.best = 0
         self.best_pair: tuple[tuple[list[RevenueCenter], list[Seg]] | None,
@@ -158,6 +169,8 @@ class CityPairs:
                 for a in alts:
                     span |= a[0]
                 self.var_span.append(span)
+                shape = frozenset((a[0], a[1], a[2]) for a in alts)
+                self.var_class.append(self._class_of.setdefault(shape, len(self._class_of)))
                 self.stats.alts += len(alts)
             self._variant[key] = got
         return got
@@ -179,7 +192,7 @@ class CityPairs:
 
         # the cities a route may visit: those reachable from a start (any route holds one)
         reach: dict[RevenueCenter, int] = {}
-        frontier = list(starts)
+        frontier = list(dict.fromkeys(en.starts))  # (the enumerator's order: a set's would vary by run)
         for s in frontier:
             reach[s] = len(reach)
         while frontier:
@@ -253,35 +266,43 @@ class CityPairs:
         alts = [list(p[0]) for p in plans]
         cores = [list(p[1]) for p in plans]
         towns = [list(p[2]) for p in plans]
+        # the cores are disjoint (else no laying): what the others use is the union less one's own
+        total = count = 0
+        for cs in cores:
+            for c in cs:
+                total |= c
+                count += c.bit_count()
+        if total.bit_count() != count:
+            return None
+        route_towns = []
+        for ts in towns:
+            rt = n = 0
+            for t in ts:
+                rt |= t
+                n += t.bit_count()
+            if rt.bit_count() != n:
+                return None
+            route_towns.append(rt)
         changed = True
         while changed:
             changed = False
-            total = 0
-            for cs in cores:
-                for c in cs:
-                    total |= c
             for r, var in enumerate(alts):
-                for x in range(len(var)):
-                    other = 0
-                    for r2, cs in enumerate(cores):
-                        for y, c in enumerate(cs):
-                            if r2 != r or y != x:
-                                other |= c
-                    ot = 0
-                    for y, t in enumerate(towns[r]):
-                        if y != x:
-                            ot |= t
-                    kept = [a for a in alts[r][x] if not (a[0] & other or a[1] & ot)]
+                for x, d in enumerate(var):
+                    other = total ^ cores[r][x]
+                    ot = route_towns[r] ^ towns[r][x]
+                    kept = [a for a in d if not (a[0] & other or a[1] & ot)]
                     if not kept:
                         return None
-                    if len(kept) < len(alts[r][x]):
-                        alts[r][x] = kept
+                    if len(kept) < len(d):
+                        var[x] = kept
                         core, tw = kept[0][0], kept[0][1]
                         for a in kept[1:]:
                             core &= a[0]
                             tw &= a[1]
                         if core != cores[r][x] or tw != towns[r][x]:
+                            # (kept ones meet no other core: the new ones stay disjoint)
                             cores[r][x], towns[r][x] = core, tw
+                            total, route_towns[r] = other | core, ot | tw
                             changed = True
         return list(zip(alts, cores, towns))
 
@@ -318,20 +339,26 @@ class CityPairs:
             while changed and len(doms) > 1:
                 changed = False
                 cores = {}
+                total = count = 0
+                route_towns = [0] * len(plans)
+                town_count = 0
                 for i, d in doms.items():
                     c, t = d[0][0], d[0][1]
                     for x in d[1:]:
                         c &= x[0]
                         t &= x[1]
                     cores[i] = (c, t)
+                    total |= c
+                    count += c.bit_count()
+                    route_towns[items[i][0]] |= t
+                    town_count += t.bit_count()
+                # the cores are disjoint (else no laying): the others' are the union less one's own
+                if total.bit_count() != count or sum(t.bit_count() for t in route_towns) != town_count:
+                    return False
                 for i, d in doms.items():
-                    r = items[i][0]
-                    oc = ot = 0
-                    for j, (c, t) in cores.items():
-                        if j != i:
-                            oc |= c
-                            if items[j][0] == r:
-                                ot |= t
+                    c, t = cores[i]
+                    oc = total ^ c
+                    ot = route_towns[items[i][0]] ^ t
                     ok = [a for a in d if not (a[0] & oc or a[1] & ot)]
                     if not ok:
                         return False
@@ -362,13 +389,42 @@ class CityPairs:
                     return False
             return False
 
-        if not go({i: list(it[1]) for i, it in enumerate(items)}, 0, [0] * len(plans), clash0):
-            return None
+        # stretches in parts that share nothing a laying may clash on (track, and within a route
+        # towns and clash bits, over all their alternatives) are laid part by part
+        n = len(items)
+        part = list(range(n))
+
+        def root(x: int) -> int:
+            while part[x] != x:
+                part[x] = part[part[x]]
+                x = part[x]
+            return x
+
+        reach: list[tuple[int, int, int, int]] = []
+        for r, d in items:
+            sp = tw = cl = 0
+            for a in d:
+                sp |= a[0]
+                tw |= a[1]
+                cl |= a[2]
+            reach.append((r, sp, tw, cl))
+        for x in range(n):
+            rx, sx, tx, cx = reach[x]
+            for y in range(x + 1, n):
+                ry, sy, ty, cy = reach[y]
+                if sx & sy or (rx == ry and (tx & ty or cx & cy)):
+                    part[root(x)] = root(y)
+        parts: dict[int, list[int]] = {}
+        for x in range(n):
+            parts.setdefault(root(x), []).append(x)
+        for members in sorted(parts.values(), key=len):
+            if not go({i: list(items[i][1]) for i in members}, 0, [0] * len(plans), clash0):
+                return None
         out: list[list[Alt]] = [[] for _ in plans]
         for i, (r, _v) in enumerate(items):
-            a = chosen[i]
-            assert a is not None
-            out[r].append(a)
+            pick = chosen[i]
+            assert pick is not None
+            out[r].append(pick)
         return out
 
     def nogood(self, va: tuple[int, ...], vb: tuple[int, ...]) -> tuple[frozenset[int], frozenset[int]] | None:
@@ -441,22 +497,28 @@ class CityPairs:
             buf = b"".join(m.to_bytes(words * 8, "little") for m in masks)
             return np.frombuffer(buf, dtype=np.uint64).reshape(len(masks), words)
 
-        # every alternative's track, grouped per variant (contiguous), and where each begins
-        flat = [a[0] for alts in self.var_alts for a in alts]
+        # every alternative's track, grouped per class of variants (contiguous: alike variants
+        # die alike), and where each class begins
+        ncls = len(self._class_of)
+        class_alts: list[list[Alt]] = [[] for _ in range(ncls)]
+        for v, alts in enumerate(self.var_alts):
+            class_alts[self.var_class[v]] = alts
+        flat = [a[0] for alts in class_alts for a in alts]
         alt_rows = rows(flat) if flat else np.zeros((0, words), dtype=np.uint64)
-        begins = np.zeros(nvar, dtype=np.int64)
+        begins = np.zeros(ncls, dtype=np.int64)
         pos = 0
-        for i, alts in enumerate(self.var_alts):
+        for i, alts in enumerate(class_alts):
             begins[i] = pos
             pos += len(alts)
-        # the second train's sequences: values, cores, variants (padded with a never-dead one)
+        # the second train's sequences: values, cores, variants' classes (padded with a
+        # never-dead one)
         core_of = [self._core(s[2]) for s in seq_b]
         b_vals = np.array([s[0] for s in seq_b], dtype=np.int64)
         b_core = rows(core_of).copy() if nb else np.zeros((0, words), dtype=np.uint64)
         width = max((len(s[2]) for s in seq_b), default=1)
-        b_var = np.full((nb, width), nvar, dtype=np.int64)
+        b_var = np.full((nb, width), ncls, dtype=np.int64)  # (as classes)
         for i, s in enumerate(seq_b):
-            b_var[i, :len(s[2])] = s[2]
+            b_var[i, :len(s[2])] = [self.var_class[v] for v in s[2]]
         neg_b = -b_vals  # ascending, for searchsorted
         laid_alone: dict[int, bool] = {}
         refs: dict[tuple[int, ...], Refined | None] = {}
@@ -506,6 +568,16 @@ class CityPairs:
         # sets of stretch variants (one route's, the other's) that no two routes can lay
         # (indexed by the least variant of its first route's part)
         ng_index: dict[int, list[tuple[frozenset[int], frozenset[int]]]] = {}
+        # the same as classes of variants (a part's classes all different), by its first
+        # route's least class
+        ng_class: dict[int, list[tuple[frozenset[int], frozenset[int]]]] = {}
+        class_sets: dict[tuple[int, ...], frozenset[int]] = {}
+
+        def classes(var: tuple[int, ...]) -> frozenset[int]:
+            got = class_sets.get(var)
+            if got is None:
+                got = class_sets[var] = frozenset(self.var_class[v] for v in var)
+            return got
 
         # the pairs in falling value: a heap of (-(value), first sequence, place in its live
         # list); entries with place -1 open the next first sequence (its live list is made then)
@@ -520,31 +592,58 @@ class CityPairs:
             s = seqs[i]
             va = s[0]
             if p < 0:
-                if i + 1 < len(seqs):
-                    heapq.heappush(heap, (-(seqs[i + 1][0] + top_b), i + 1, -1))
-                self.stats.opened += 1
-                if laid_alone.get(i) is False:
+                # a block of first sequences opened at once (the pairs' bounds are exact: one
+                # opened early only lists its pairs sooner), growing with the work done
+                block = range(i, min(i + min(_OPEN_BLOCK, max(8, self.stats.opened)), len(seqs)))
+                if block[-1] + 1 < len(seqs):
+                    heapq.heappush(heap, (-(seqs[block[-1] + 1][0] + top_b), block[-1] + 1, -1))
+                self.stats.opened += len(block)
+                firsts: list[tuple[int, Refined, int]] = []  # (first sequence, its stretches, pairs)
+                for i2 in block:
+                    if laid_alone.get(i2) is False:
+                        continue
+                    k = int(np.searchsorted(neg_b, seqs[i2][0] - self.best, side="left"))  # b_vals > best - va
+                    if k == 0:
+                        break  # (values fall: none after pairs above the best)
+                    ra = ref(seqs[i2][2])
+                    if ra is not None:  # (else never laid, alone)
+                        firsts.append((i2, ra, k))
+                if not firsts:
                     continue
-                k = int(np.searchsorted(neg_b, va - self.best, side="left"))  # b_vals > best - va
-                if k == 0:
-                    continue
-                ra = ref(s[2])
-                if ra is None:
-                    continue  # (never laid, alone)
-                core_a = 0
-                for c in ra[1]:
-                    core_a |= c
-                ca = rows([core_a])[0]
-                refuted = (b_core[:k] & ca).any(axis=1)
-                hit = (alt_rows & ca).any(axis=1)
-                dead = np.append(np.minimum.reduceat(hit, begins) if nvar else np.zeros(0, dtype=bool), False)
-                refuted |= dead[b_var[:k]].any(axis=1)
-                live = np.flatnonzero(~refuted).tolist()
-                self.stats.refuted += k - len(live)
-                if not live:
-                    continue
-                live_of[i] = live
-                heapq.heappush(heap, (-(va + int(b_vals[live[0]])), i, 0))
+                kmax = max(f[2] for f in firsts)
+                core_rows = []
+                for _i2, ra, _k in firsts:
+                    core_a = 0
+                    for c in ra[1]:
+                        core_a |= c
+                    core_rows.append(core_a)
+                ca = rows(core_rows)
+                # a second sequence whose core meets the first's, or one of whose stretches has
+                # every alternative meeting it, or worth too little
+                refuted = _meets(ca, b_core[:kmax])
+                if nvar:
+                    hit = _meets(ca, alt_rows)
+                    dead = np.minimum.reduceat(hit, begins, axis=1)
+                    dead = np.concatenate([dead, np.zeros((len(firsts), 1), dtype=bool)], axis=1)
+                    refuted |= dead[:, b_var[:kmax]].any(axis=2)
+                refuted |= np.arange(kmax)[None, :] >= np.array([f[2] for f in firsts])[:, None]
+                for row, (i2, ra, k) in enumerate(firsts):
+                    cand = np.flatnonzero(~refuted[row])
+                    if len(cand):
+                        # the other way round: a stretch of the first whose every alternative
+                        # meets the second's core
+                        a_rows, a_begins = rows([a[0] for alts in ra[0] for a in alts]), []
+                        pos_a = 0
+                        for alts in ra[0]:
+                            a_begins.append(pos_a)
+                            pos_a += len(alts)
+                        hit2 = _meets(b_core[cand], a_rows)
+                        cand = cand[~np.minimum.reduceat(hit2, a_begins, axis=1).any(axis=1)]
+                    live = cand.tolist()
+                    self.stats.refuted += k - len(live)
+                    if live:
+                        live_of[i2] = live
+                        heapq.heappush(heap, (-(seqs[i2][0] + int(b_vals[live[0]])), i2, 0))
                 continue
             live = live_of[i]
             j = live[p]
@@ -555,6 +654,7 @@ class CityPairs:
             if p + 1 < len(live):
                 heapq.heappush(heap, (-(va + int(b_vals[live[p + 1]])), i, p + 1))
             if not b_ok(j):
+                self.stats.b_dead += 1
                 continue
             ok = laid_alone.get(i)
             if ok is None:
@@ -567,15 +667,20 @@ class CityPairs:
                 return False
             sb = seq_b[j]
             va_set, vb_set = frozenset(s[2]), frozenset(sb[2])
+            ca_set, cb_set = classes(s[2]), classes(sb[2])
             if any(na <= va_set and nb_ <= vb_set for v in va_set for na, nb_ in ng_index.get(v, ())) or any(
-                    na <= vb_set and nb_ <= va_set for v in vb_set for na, nb_ in ng_index.get(v, ())):
+                    na <= vb_set and nb_ <= va_set for v in vb_set for na, nb_ in ng_index.get(v, ())) or any(
+                    na <= ca_set and nb_ <= cb_set for c in ca_set for na, nb_ in ng_class.get(c, ())) or any(
+                    na <= cb_set and nb_ <= ca_set for c in cb_set for na, nb_ in ng_class.get(c, ())):
                 self.stats.refuted += 1
+                self.stats.ng_cut += 1
                 continue
             ra, rb = ref(s[2]), ref(sb[2])
             assert ra is not None and rb is not None  # (both laid alone)
             both = self.consistent([ra, rb])
             if both is None:
                 self.stats.refuted += 1
+                self.stats.core_cut += 1
                 continue
             self.stats.laid += 1
             if self.stats.laid > _LAID_BUDGET:
@@ -587,7 +692,12 @@ class CityPairs:
             if got2 is None and not self.out_of_budget:
                 learnt = self.nogood(s[2], sb[2])
                 if learnt is not None:
-                    ng_index.setdefault(min(learnt[0]), []).append(learnt)
+                    xa = frozenset(self.var_class[v] for v in learnt[0])
+                    xb = frozenset(self.var_class[v] for v in learnt[1])
+                    if len(xa) == len(learnt[0]) and len(xb) == len(learnt[1]):
+                        ng_class.setdefault(min(xa), []).append((xa, xb))
+                    else:  # (two of one part alike: kept as variants)
+                        ng_index.setdefault(min(learnt[0]), []).append(learnt)
             if self.out_of_budget:
                 return False
             if got2 is not None:
@@ -607,6 +717,15 @@ class CityPairs:
         """A laid sequence's nodes and legs, in walk order."""
         segs = [leg for a in alts for leg in a[3]]
         return [x for x, _p in segs] + [cities[-1]], segs
+
+
+def _meets(x: npt.NDArray[np.uint64], y: npt.NDArray[np.uint64]) -> npt.NDArray[np.bool_]:
+    """Which rows of ``x`` meet which rows of ``y`` (bitsets as rows of words): a len(x) by
+    len(y) matrix, one word at a time (a reduction over a short last axis is slow)."""
+    out = np.zeros((x.shape[0], y.shape[0]), dtype=bool)
+    for w in range(x.shape[1]):
+        out |= (x[:, w, None] & y[None, :, w]) != 0
+    return out
 
 
 def applies(plans: list[Any]) -> bool:
