@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from operator import attrgetter
+from operator import attrgetter, is_
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import GameError
@@ -82,7 +82,11 @@ def _tokened_cities(rules: RouteRules, game: Game, corp: Operator) -> list[City]
             if any(t is not None and t.corporation is corp for t in toks)}
     if not held:
         return []
-    return [c for _hx, tile in board.tiles() for c in tile.cities if c in held]
+    # those on a tile now on the map, by the hex's place in the map, then the city's on its tile
+    tile_at = state.tile_at
+    hexes = board.hexmap.hexes
+    on_map = [c for c in held if c.hex is not None and tile_at.get(c.hex.id) is c.tile and c in c.tile.cities]
+    return sorted(on_map, key=lambda c: (hexes.index(c.hex), c.tile.cities.index(c)))
 
 
 def _start_nodes(rules: RouteRules, game: Game, corp: Operator, train: Train, links: Links,
@@ -583,6 +587,18 @@ def _optimal_routes(game: Game, entity: Operator | None, time_limit: float | Non
     # as the candidate's value alone)
     lone = trains[0] if len(trains) == 1 else None
     run_memo: dict[int, tuple[Candidate, int | None]] = {}
+    # the runs evaluated at the highest revenue so far, with their routes as built and priced
+    # (ids of the trains and candidates -> (trains, candidates, routes)): the best run's
+    # entries are made from them instead of building and pricing its routes again
+    built: list[Any] = [0, {}]
+
+    def keep(run_order: Sequence[Train], choice: Sequence[Candidate | None], routes: list[Route],
+             total: int) -> None:
+        if total < built[0]:
+            return
+        if total > built[0]:
+            built[0], built[1] = total, {}
+        built[1][(*map(id, run_order), *map(id, choice))] = (tuple(run_order), tuple(choice), routes)
     plain_value = (type(rules).router_bound is RouteRules.router_bound
                    and type(rules).route_revenue is RouteRules.route_revenue)
 
@@ -606,6 +622,8 @@ def _optimal_routes(game: Game, entity: Operator | None, time_limit: float | Non
         except GameError:
             v = None
         run_memo[id(c)] = (c, v)
+        if v is not None:
+            keep((lone,), (c,), routes, v)
         if v is not None and plain_value and c.value is None:
             learn(c, v)  # its value alone is the same checked revenue, without the run's checks
         return v
@@ -673,6 +691,7 @@ def _optimal_routes(game: Game, entity: Operator | None, time_limit: float | Non
                 total = sum(r.revenue(recompute=True) for r in routes)
             except GameError:
                 return None
+            keep(order, choice, routes, total)
             if total <= best[0] or not eager[0]:
                 return total
         if logged_total(routes) != total:
@@ -751,9 +770,14 @@ def _optimal_routes(game: Game, entity: Operator | None, time_limit: float | Non
 
     def logs_of(choice: list[Candidate | None]) -> list[dict[str, Any]]:
         """The run's ``run_routes`` entries (every route's revenue worked out first)."""
-        routes = run_of(choice)
-        for r in routes:
-            r.revenue(recompute=True)
+        got = built[1].get((*map(id, order), *map(id, choice)))
+        if (got is not None and all(map(is_, got[0], order))
+                and all(map(is_, got[1], choice))):
+            routes = got[2]  # built and priced when the run was evaluated
+        else:
+            routes = run_of(choice)
+            for r in routes:
+                r.revenue(recompute=True)
         return [r.to_log() for r in routes]
 
     def logged_check(logs: list[dict[str, Any]]) -> int | None:
