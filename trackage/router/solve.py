@@ -277,6 +277,7 @@ def _kind_candidates(game: Game, rules: RouteRules, entity: Operator, train: Tra
 _ALONE = (None,)  # the second halves of a route that is one half
 _SET_SEARCH = True  # a lone train paying its best stops searched over stop sets (False: the walk)
 _TABLES = True  # lists walked without a floor as arrays (``table_walk``); False: an object per route
+_REUSE_PRICED = True  # the best run's entries from its routes as evaluated (False: built and priced again)
 
 
 def _walk(plan: _Plan, stats: Stats, floor: int | None = None, rising: bool = False,
@@ -770,7 +771,7 @@ def _optimal_routes(game: Game, entity: Operator | None, time_limit: float | Non
 
     def logs_of(choice: list[Candidate | None]) -> list[dict[str, Any]]:
         """The run's ``run_routes`` entries (every route's revenue worked out first)."""
-        got = built[1].get((*map(id, order), *map(id, choice)))
+        got = built[1].get((*map(id, order), *map(id, choice))) if _REUSE_PRICED else None
         if (got is not None and all(map(is_, got[0], order))
                 and all(map(is_, got[1], choice))):
             routes = got[2]  # built and priced when the run was evaluated
