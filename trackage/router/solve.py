@@ -35,6 +35,7 @@ from .stopsets import SetSearch, priced_by, set_search_applies
 from .table import CandList, Ranked, table_walk
 
 if TYPE_CHECKING:
+    from ..core.board import Board
     from ..core.entities import Corporation, Minor
     from ..core.game import Game
     from ..core.routes import Route
@@ -87,6 +88,16 @@ def _tokened_cities(rules: RouteRules, game: Game, corp: Operator) -> list[City]
     hexes = board.hexmap.hexes
     on_map = [c for c in held if c.hex is not None and tile_at.get(c.hex.id) is c.tile and c in c.tile.cities]
     return sorted(on_map, key=lambda c: (hexes.index(c.hex), c.tile.cities.index(c)))
+
+
+def _links(board: Board, skip: str | None) -> Links:
+    """The path walks of ``board`` now on one gauge, taking the walks made at its last
+    version that read no changed hex (kept on the board: ``router_walks``)."""
+    kept = board.router_walks
+    if kept is None:
+        kept = board.router_walks = {}
+    links = kept[skip] = Links(board, skip, kept.get(skip))
+    return links
 
 
 def _start_nodes(rules: RouteRules, game: Game, corp: Operator, train: Train, links: Links,
@@ -542,7 +553,7 @@ def _optimal_routes(game: Game, entity: Operator | None, time_limit: float | Non
         links = links_by_track.get(skip)
         if links is None:
             # the path walks depend on the board's tiles alone: kept per board version
-            links = links_by_track[skip] = game.board.derived(("router links", skip), partial(Links, game.board, skip))
+            links = links_by_track[skip] = game.board.derived(("router links", skip), partial(_links, game.board, skip))
             walked_before[skip] = links.walked
         return links
 
