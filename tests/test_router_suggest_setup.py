@@ -12,6 +12,7 @@ import pytest
 from trackage.core.routes import RouteRules, rules_for
 from trackage.playout import COMBOS, choose
 from trackage.router import optimal_routes, solve
+from trackage.router.candidates import Links
 from trackage.titles import new_game
 
 
@@ -39,8 +40,7 @@ def _tokened_by_map(game: Any, corp: Any) -> list[Any]:
 
 @pytest.mark.parametrize("title,seed", [("1822", 1), ("1893", 2), ("1867", 0)])
 def test_suggestion_set_up_is_exact(monkeypatch: pytest.MonkeyPatch, title: str, seed: int) -> None:
-    states = 0
-    runs = 0
+    states = runs = walks = taken = 0
     for game, entity in _run_states(title, seed, 220):
         states += 1
         assert solve._tokened_cities(rules_for(game), game, entity) == _tokened_by_map(game, entity) or (
@@ -51,4 +51,11 @@ def test_suggestion_set_up_is_exact(monkeypatch: pytest.MonkeyPatch, title: str,
         fresh = optimal_routes(game, entity, work_limit=game.ROUTER_WORK)
         assert (kept.revenue, kept.routes, kept.optimal) == (fresh.revenue, fresh.routes, fresh.optimal)
         runs += bool(kept.routes)
-    assert states > 5 and runs > 3
+        # the path walks taken from earlier board versions are the walks made afresh
+        for skip, links in (game.board.router_walks or {}).items():
+            fresh = Links(game.board, skip)
+            for node, got in links.memo.items():
+                assert got == fresh(node)
+                walks += 1
+            taken += sum(1 for n, got in links.memo.items() if n in links._earlier and got is links._earlier[n][0])
+    assert states > 5 and runs > 3 and walks > 20 and taken > 5
