@@ -163,7 +163,8 @@ def _printed_state(state: BoardState, hex_: Hex, tile: Placed) -> None:
 class Board(Tracked):
     """A game's board: ``hexmap`` and ``supply`` (catalogue), ``state`` (:class:`BoardState`)."""
 
-    CLONE_SKIP = ("_graph", "_graph_version", "_derived", "_token_cities", "token_error", "unsettled_graph")
+    CLONE_SKIP = ("_graph", "_graph_version", "_derived", "_token_cities", "token_error", "unsettled_graph",
+                  "router_walks")
 
     def __init__(self, game: Any, map_data: dict[str, Any], supply_data: dict[str, Any],
                  impassable_colors: Iterable[str] | None) -> None:
@@ -184,6 +185,9 @@ class Board(Tracked):
         self._token_cities: tuple[Any, Any, Any, dict[Any, tuple[City, ...]]] | None = None
         self.token_error: str | None = None
         self.unsettled_graph: TrackGraph | None = None  # owes whole walks (TrackGraph.settle)
+        # the router's latest path walks per gauge (``router.candidates.Links``), each node's
+        # walk taken again at a later version where the hexes it read are unchanged
+        self.router_walks: dict[str | None, Any] | None = None
 
     # ------------------------------------------------------------ lookups
     def hex_by_id(self, hid: object) -> Any:
@@ -353,6 +357,7 @@ class Board(Tracked):
         for t in tiles.values():
             t.dismantle_placements()
         self.forget_views()
+        self.router_walks = None
 
     def forget_views(self) -> None:
         """Drop every memoised view (they are recomputed on demand)."""

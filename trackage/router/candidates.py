@@ -157,23 +157,57 @@ def build_route(rules: RouteRules, train: Train, nodes: Sequence[RevenueCenter],
 
 
 class Links:
-    """Memoised path walks on one gauge: for a node, every (next node, paths, track keys)."""
+    """Memoised path walks on one gauge: for a node, every (next node, paths, track keys).
 
-    def __init__(self, board: Board, skip_track: str | None):
+    ``earlier`` (the walks of the same board at an earlier version, same gauge): a node's
+    walk made then is taken again when every hex it read (the hexes of the paths it went
+    through and their neighbours across their edges, and the node's own) holds the same tile
+    now and the hexes' links are the same map (both are replaced on change, never changed
+    in place); otherwise it is walked again."""
+
+    def __init__(self, board: Board, skip_track: str | None, earlier: Links | None = None):
         self.board = board
         self.skip_track = skip_track
         self.memo: dict[RevenueCenter, list[Link]] = {}
+        # by node: (hex id, its tile) of every hex its walk read
+        self.reads: dict[RevenueCenter, tuple[tuple[str, object], ...]] = {}
         self.walked = 0
+        st = board.state
+        self._neighbours = st.links
+        self._tile_at = st.tile_at
+        # earlier walks of nodes still on the map, checked when asked
+        self._earlier: dict[RevenueCenter, tuple[list[Link], tuple[tuple[str, object], ...]]] = {}
+        if (earlier is not None and earlier.board is board and earlier.skip_track == skip_track
+                and earlier._neighbours is st.links):
+            tile_at = st.tile_at
+            carried = dict(earlier._earlier)
+            reads = earlier.reads
+            for n, out in earlier.memo.items():
+                carried[n] = (out, reads[n])
+            self._earlier = {n: got for n, got in carried.items()
+                             if n.hex is not None and tile_at.get(n.hex.id) is n.tile}
 
     def __call__(self, node: RevenueCenter) -> list[Link]:
         r = self.memo.get(node)
         if r is not None:
             return r
+        tile_at = self._tile_at
+        got = self._earlier.get(node)
+        if got is not None:
+            for h, t in got[1]:
+                if tile_at.get(h) is not t:
+                    break
+            else:
+                self.memo[node] = got[0]
+                self.reads[node] = got[1]
+                return got[0]
         out: list[Link] = []
         skip = self.skip_track
+        seen: dict[Path, None] = {}
 
         def visit(path: Path, visited: dict[Path, Any], _c: object, _v: object) -> None:
             self.walked += 1
+            seen[path] = None
             for n in path.nodes:
                 if n is not node:
                     paths = list(visited)
@@ -183,6 +217,21 @@ class Links:
             if skip is not None and sp.track == skip:  # ignored paths count, as in node_chains
                 continue
             walk_path(sp, visit, board=self.board, skip_track=skip)
+        # the hexes the walks read: the node's, each path's, and its neighbours across its edges
+        hexes: dict[str, None] = {}
+        if node.hex is not None:
+            hexes[node.hex.id] = None
+        neighbours = self._neighbours
+        for p in seen:
+            hid = p.hex.id
+            hexes[hid] = None
+            row = neighbours.get(hid)
+            if row:
+                for e in p.edges:
+                    nb = row.get(e.num)
+                    if nb is not None:
+                        hexes[nb.id] = None
+        self.reads[node] = tuple((h, tile_at.get(h)) for h in hexes)
         self.memo[node] = out
         return out
 

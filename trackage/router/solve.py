@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from operator import attrgetter
+from operator import attrgetter, is_
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import GameError
@@ -35,6 +35,7 @@ from .stopsets import SetSearch, priced_by, set_search_applies
 from .table import CandList, Ranked, table_walk
 
 if TYPE_CHECKING:
+    from ..core.board import Board
     from ..core.entities import Corporation, Minor
     from ..core.game import Game
     from ..core.routes import Route
@@ -82,7 +83,21 @@ def _tokened_cities(rules: RouteRules, game: Game, corp: Operator) -> list[City]
             if any(t is not None and t.corporation is corp for t in toks)}
     if not held:
         return []
-    return [c for _hx, tile in board.tiles() for c in tile.cities if c in held]
+    # those on a tile now on the map, by the hex's place in the map, then the city's on its tile
+    tile_at = state.tile_at
+    hexes = board.hexmap.hexes
+    on_map = [c for c in held if c.hex is not None and tile_at.get(c.hex.id) is c.tile and c in c.tile.cities]
+    return sorted(on_map, key=lambda c: (hexes.index(c.hex), c.tile.cities.index(c)))
+
+
+def _links(board: Board, skip: str | None) -> Links:
+    """The path walks of ``board`` now on one gauge, taking the walks made at its last
+    version that read no changed hex (kept on the board: ``router_walks``)."""
+    kept = board.router_walks
+    if kept is None:
+        kept = board.router_walks = {}
+    links = kept[skip] = Links(board, skip, kept.get(skip))
+    return links
 
 
 def _start_nodes(rules: RouteRules, game: Game, corp: Operator, train: Train, links: Links,
@@ -273,6 +288,7 @@ def _kind_candidates(game: Game, rules: RouteRules, entity: Operator, train: Tra
 _ALONE = (None,)  # the second halves of a route that is one half
 _SET_SEARCH = True  # a lone train paying its best stops searched over stop sets (False: the walk)
 _TABLES = True  # lists walked without a floor as arrays (``table_walk``); False: an object per route
+_REUSE_PRICED = True  # the best run's entries from its routes as evaluated (False: built and priced again)
 
 
 def _walk(plan: _Plan, stats: Stats, floor: int | None = None, rising: bool = False,
@@ -537,7 +553,7 @@ def _optimal_routes(game: Game, entity: Operator | None, time_limit: float | Non
         links = links_by_track.get(skip)
         if links is None:
             # the path walks depend on the board's tiles alone: kept per board version
-            links = links_by_track[skip] = game.board.derived(("router links", skip), partial(Links, game.board, skip))
+            links = links_by_track[skip] = game.board.derived(("router links", skip), partial(_links, game.board, skip))
             walked_before[skip] = links.walked
         return links
 
@@ -583,6 +599,18 @@ def _optimal_routes(game: Game, entity: Operator | None, time_limit: float | Non
     # as the candidate's value alone)
     lone = trains[0] if len(trains) == 1 else None
     run_memo: dict[int, tuple[Candidate, int | None]] = {}
+    # the runs evaluated at the highest revenue so far, with their routes as built and priced
+    # (ids of the trains and candidates -> (trains, candidates, routes)): the best run's
+    # entries are made from them instead of building and pricing its routes again
+    built: list[Any] = [0, {}]
+
+    def keep(run_order: Sequence[Train], choice: Sequence[Candidate | None], routes: list[Route],
+             total: int) -> None:
+        if total < built[0]:
+            return
+        if total > built[0]:
+            built[0], built[1] = total, {}
+        built[1][(*map(id, run_order), *map(id, choice))] = (tuple(run_order), tuple(choice), routes)
     plain_value = (type(rules).router_bound is RouteRules.router_bound
                    and type(rules).route_revenue is RouteRules.route_revenue)
 
@@ -606,6 +634,8 @@ def _optimal_routes(game: Game, entity: Operator | None, time_limit: float | Non
         except GameError:
             v = None
         run_memo[id(c)] = (c, v)
+        if v is not None:
+            keep((lone,), (c,), routes, v)
         if v is not None and plain_value and c.value is None:
             learn(c, v)  # its value alone is the same checked revenue, without the run's checks
         return v
@@ -673,6 +703,7 @@ def _optimal_routes(game: Game, entity: Operator | None, time_limit: float | Non
                 total = sum(r.revenue(recompute=True) for r in routes)
             except GameError:
                 return None
+            keep(order, choice, routes, total)
             if total <= best[0] or not eager[0]:
                 return total
         if logged_total(routes) != total:
@@ -751,9 +782,14 @@ def _optimal_routes(game: Game, entity: Operator | None, time_limit: float | Non
 
     def logs_of(choice: list[Candidate | None]) -> list[dict[str, Any]]:
         """The run's ``run_routes`` entries (every route's revenue worked out first)."""
-        routes = run_of(choice)
-        for r in routes:
-            r.revenue(recompute=True)
+        got = built[1].get((*map(id, order), *map(id, choice))) if _REUSE_PRICED else None
+        if (got is not None and all(map(is_, got[0], order))
+                and all(map(is_, got[1], choice))):
+            routes = got[2]  # built and priced when the run was evaluated
+        else:
+            routes = run_of(choice)
+            for r in routes:
+                r.revenue(recompute=True)
         return [r.to_log() for r in routes]
 
     def logged_check(logs: list[dict[str, Any]]) -> int | None:
