@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, cast
 
 from .errors import GameError
 from .graph import walk_path
+from .walk_prune import NO_LANE, gauge_ok, lanes_ok
 
 if TYPE_CHECKING:
     from .board import Board
@@ -237,6 +238,121 @@ def node_chains(start: RevenueCenter, end: RevenueCenter, skip_track: str | None
         walk_path(sp, visit, board=board, skip_track=skip_track, skip_paths=outside)
     found.sort(key=lambda c: len(c.paths))
     return found
+
+def logged_chains(starts: Sequence[RevenueCenter], ends: Sequence[RevenueCenter], want: Sequence[str],
+                  skip_track: str | None, *, board: Board) -> list[Chain]:
+    """The chains from a node of ``starts`` to another of ``ends`` whose id is ``want`` (a
+    logged connection's hex list): for each start node, for each end node, shortest first,
+    as :func:`node_chains` lists them filtered by their id.
+
+    One walk per start node, the walk of :func:`node_chains` (the same checks, in the same
+    order) entering only the paths that keep the chain's hex list a beginning of ``want``: a
+    chain's id lists a hex for every path that does not end at a junction met before, so every
+    chain named ``want`` is reached along such paths, in the walk's order (the walk undoes
+    everything it marked when it steps back, so a branch not entered changes no other)."""
+    hexes = [h.split()[0] for h in want]
+    n = len(hexes)
+    st = board.state
+    links = st.links
+    tile_at = st.tile_at
+    out: list[Chain] = []
+    visited: dict[Path, bool] = {}
+    counter: dict[Hashable, int] = {}
+    seen: dict[object, int] = {}  # the junctions at the ends of the paths walked (a chain id's rule)
+    found: dict[RevenueCenter, list[Chain]] = {}
+    targets: list[RevenueCenter] = []
+
+    def step(path: Path, k: int, skip: int | None, jskip: object) -> None:
+        # k: the hexes the walk's chain names so far
+        a, b = path.a, path.b
+        if a not in seen and b not in seen:
+            if k >= n or path.hex.id != hexes[k]:
+                return
+            k += 1
+        if path in visited:
+            return
+        junction = path.junction
+        if junction is not None and (path.terminal or counter.get(junction, 0) > 1):
+            return
+        if path.track == skip_track:
+            return
+        hid = path.hex.id
+        edges = path.edges
+        for e in edges:
+            if counter.get((hid, e.num, e.lanes[1]), 0) > 0:
+                return
+        visited[path] = True
+        if junction is not None:
+            counter[junction] = counter.get(junction, 0) + 1
+        ja = a.is_junction
+        jb = b.is_junction
+        if ja:
+            seen[a] = seen.get(a, 0) + 1
+        if jb:
+            seen[b] = seen.get(b, 0) + 1
+        if k == n:
+            nodes = path.nodes
+            for en in found:
+                if en in nodes:
+                    paths = list(visited)
+                    cid = chain_id(paths)
+                    if cid == want:
+                        found[en].append(Chain((start, en), paths, cid))
+        if junction is not None and junction is not jskip:
+            for jp in junction.paths:
+                step(jp, k, None, junction)
+        if edges:
+            neighbors = links[hid]
+            for e in edges:
+                num = e.num
+                if num == skip:
+                    continue
+                nb = neighbors.get(num)
+                if nb is None:
+                    continue
+                if not seen and (k >= n or nb.id != hexes[k]):
+                    continue  # (any path there would name a hex not in ``want`` here)
+                key = (hid, num, e.lanes[1])
+                counter[key] = counter.get(key, 0) + 1
+                np_edge = (num + 3) % 6
+                lanes = e.lanes
+                track = path.track
+                gauge_free = path.ignore_gauge_walk
+                for np in tile_at[nb.id].paths_at(np_edge):
+                    if lanes != NO_LANE or np.exit_lanes.get(np_edge) != NO_LANE:
+                        if not lanes_ok(lanes, np.exit_lanes.get(np_edge)):
+                            continue
+                    if not gauge_free and not gauge_ok(track, np.track):
+                        continue
+                    step(np, k, np_edge, None)
+                counter[key] -= 1
+        del visited[path]
+        if junction is not None:
+            counter[junction] -= 1
+        if ja:
+            seen[a] -= 1
+            if not seen[a]:
+                del seen[a]
+        if jb:
+            seen[b] -= 1
+            if not seen[b]:
+                del seen[b]
+
+    for start in starts:
+        targets[:] = [en for en in ends if en is not start]
+        if not targets:
+            continue
+        found.clear()
+        for en in targets:
+            found[en] = []
+        for sp in start.paths:
+            step(sp, 0, None, None)
+        for en in targets:
+            got = found[en]
+            if len(got) > 1:
+                got.sort(key=lambda c: len(c.paths))
+            out.extend(got)
+    return out
 
 # --------------------------------------------------------------------------------------
 # tile geometry helper (where a town sits on its tile)
@@ -946,19 +1062,19 @@ class Route:
             return []
         if not plain:
             return self._walk_matching_chains(want, within, start_hex, end_hex)
+        skip_track = self.rules.skip_route_track_type(self.train)
         # what the walk reads: the tiles (catalogue objects) and the links of those hexes, and
         # the track the train skips; kept with the game's tile supply, so a run checked
         # again, or the same run in a later operating round, does not walk again
         st = board.state
         tile_at = st.tile_at
         links_at = st.links
-        key = ("logged chains", logged, self.rules.skip_route_track_type(self.train),
-               tuple([tile_at.get(h) for h in hexes]))
+        key = ("logged chains", logged, skip_track, tuple([tile_at.get(h) for h in hexes]))
         links = tuple([links_at.get(h) for h in hexes])
         got = memo.get(key)
         if got is not None and all(a is b for a, b in zip(got[0], links, strict=True)):
             return list(got[1])
-        out = self._walk_matching_chains(want, within, start_hex, end_hex)
+        out = logged_chains(board.tile(start_hex).nodes, board.tile(end_hex).nodes, want, skip_track, board=board)
         memo[key] = (links, tuple(out))
         return out
 
