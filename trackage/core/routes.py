@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 import weakref
-from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from functools import partial
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, cast
@@ -142,13 +142,16 @@ class Chain:
     """Track between two nodes: ``nodes`` (start, end) or None for a one-node local run,
     ``paths`` in walk order from the start, ``id`` (hex-id list as logged)."""
 
-    __slots__ = ("_pset", "id", "nodes", "paths")
+    __slots__ = ("_linked", "_pset", "id", "nodes", "paths")
 
     def __init__(self, nodes: tuple[RevenueCenter, RevenueCenter] | None, paths: list[Path], id_: list[str] | None):
         self.nodes = nodes
         self.paths = paths
         self.id = id_
         self._pset: frozenset[Path] | None = None
+        # the board's links this chain was last checked on, and per way (paths in order, reversed)
+        # whether each path meets the next by an edge or a junction (see ``linked``)
+        self._linked: tuple[object, bool | None, bool | None] | None = None
 
     @property
     def path_set(self) -> frozenset[Path]:
@@ -160,6 +163,22 @@ class Chain:
     @property
     def hexes(self) -> list[Hex]:
         return [p.hex for p in self.paths]
+
+    def linked(self, forward: bool, links: Mapping[str, Mapping[int, Hex]]) -> bool:
+        """Whether each of the chain's paths (in order, or reversed) meets the next across an
+        edge the board ``links`` or at a junction: then each pair passes :func:`_connects_to`
+        whatever the corporation (its node rule can only add a yes). Remembered per ``links``
+        (the board replaces that dict on every change, never changes it in place)."""
+        got = self._linked
+        if got is None or got[0] is not links:
+            got = self._linked = (links, None, None)
+        known = got[1] if forward else got[2]
+        if known is None:
+            paths = self.paths
+            seq = paths if forward else paths[::-1]
+            known = all(_track_meets(a, b, links) for a, b in pairwise(seq))
+            self._linked = (links, known, got[2]) if forward else (links, got[1], known)
+        return known
 
     def __repr__(self) -> str:
         return f"<Chain {self.id}>"
@@ -454,6 +473,21 @@ def track_keys(paths: Iterable[Path]) -> list[TrackKey]:
         if len(p.nodes) > 1:
             out.append((hx, p))
     return out
+
+def _track_meets(path: Path, other: Path, links: Mapping[str, Mapping[int, Hex]]) -> bool:
+    """:func:`_connects_to`'s edge and junction rules alone (without its node rule)."""
+    hx = path.hex
+    for part in (path.a, path.b):
+        if part.is_edge:
+            nb = links[hx.id].get(part.num)
+            if nb is not None and nb is other.hex:
+                inv = (part.num + 3) % 6
+                if any(e.num == inv for e in other.edges):
+                    return True
+        elif part.is_junction:
+            if other.junction is part:
+                return True
+    return False
 
 def _connects_to(path: Path, other: Path, corporation: Entity, board: Board) -> bool:
     hx = path.hex
@@ -901,10 +935,27 @@ class RouteRules:
                 seen.add(key)
 
     def check_connected(self, route: Route, corporation: Entity) -> None:
-        op = route.ordered_paths
-        for a, b in pairwise(op):
-            if not _connects_to(a, b, corporation, self.board):
+        """Each path of the route's :attr:`Route.ordered_paths` meets the next
+        (:func:`_connects_to`); within a segment's chain, when the chain's paths meet by
+        track (:meth:`Chain.linked`), so do they by that rule, and only the meeting of one
+        segment with the next is asked."""
+        board = self.board
+        links = board.state.links
+        prev: Path | None = None
+        for s in route.connection_data:
+            chain = s.chain
+            cp = chain.paths
+            if not cp:
+                continue
+            forward = s.left in cp[0].nodes  # (as ordered_paths turns a segment's chain)
+            first, last = (cp[0], cp[-1]) if forward else (cp[-1], cp[0])
+            if prev is not None and not _connects_to(prev, first, corporation, board):
                 raise RouteError("Route is not connected", rule="route-not-connected")
+            if len(cp) > 1 and not chain.linked(forward, links):
+                for a, b in pairwise(cp if forward else cp[::-1]):
+                    if not _connects_to(a, b, corporation, board):
+                        raise RouteError("Route is not connected", rule="route-not-connected")
+            prev = last
 
     # -- the whole evaluation ----------------------------------------------------------
 
