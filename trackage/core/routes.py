@@ -142,13 +142,14 @@ class Chain:
     """Track between two nodes: ``nodes`` (start, end) or None for a one-node local run,
     ``paths`` in walk order from the start, ``id`` (hex-id list as logged)."""
 
-    __slots__ = ("_linked", "_pset", "id", "nodes", "paths")
+    __slots__ = ("_keys", "_linked", "_pset", "id", "nodes", "paths")
 
     def __init__(self, nodes: tuple[RevenueCenter, RevenueCenter] | None, paths: list[Path], id_: list[str] | None):
         self.nodes = nodes
         self.paths = paths
         self.id = id_
         self._pset: frozenset[Path] | None = None
+        self._keys: list[TrackKey] | None = None
         # the board's links this chain was last checked on, and per way (paths in order, reversed)
         # whether each path meets the next by an edge or a junction (see ``linked``)
         self._linked: tuple[object, bool | None, bool | None] | None = None
@@ -163,6 +164,14 @@ class Chain:
     @property
     def hexes(self) -> list[Hex]:
         return [p.hex for p in self.paths]
+
+    @property
+    def track_keys(self) -> list[TrackKey]:
+        """:func:`track_keys` of the chain's paths (a placed tile's pieces never change)."""
+        k = self._keys
+        if k is None:
+            k = self._keys = track_keys(self.paths)
+        return k
 
     def linked(self, forward: bool, links: Mapping[str, Mapping[int, Hex]]) -> bool:
         """Whether each of the chain's paths (in order, or reversed) meets the next across an
@@ -1095,38 +1104,49 @@ class Route:
         if not hex_ids:
             return []
         want = list(hex_ids)
-        board = self.rules.board
+        rules = self.rules
+        board = rules.board
         memo = board.supply.memo
         logged = tuple(want)
-        plain = all(isinstance(h, str) for h in want)
-        # what a logged hex list names (ids only: the memo goes with every copy of the game)
-        named: tuple[frozenset[str], tuple[str, ...], str, str] | None = \
-            memo.get(("logged hexes", logged)) if plain else None
-        if named is None:
-            named = _logged_hexes(want)
-            if plain:
-                memo[("logged hexes", logged)] = named
-        within, hexes, start_id, end_id = named
-        start_hex = self.rules.hex_by_id(start_id)
-        end_hex = self.rules.hex_by_id(end_id)
-        if start_hex is None or end_hex is None:
-            return []
+        plain = True
+        for h in want:
+            if not isinstance(h, str):
+                plain = False
+                break
         if not plain:
+            within, _, start_id, end_id = _logged_hexes(want)
+            start_hex = rules.hex_by_id(start_id)
+            end_hex = rules.hex_by_id(end_id)
+            if start_hex is None or end_hex is None:
+                return []
             return self._walk_matching_chains(want, within, start_hex, end_hex)
-        skip_track = self.rules.skip_route_track_type(self.train)
+        # what a logged hex list names (ids only: the memo goes with every copy of the game)
+        named: tuple[frozenset[str], tuple[str, ...], str, str] | None = memo.get(("logged hexes", logged))
+        if named is None:
+            named = memo[("logged hexes", logged)] = _logged_hexes(want)
+        hexes = named[1]
+        skip_track = rules.skip_route_track_type(self.train)
         # what the walk reads: the tiles (catalogue objects) and the links of those hexes, and
         # the track the train skips; kept with the game's tile supply, so a run checked
-        # again, or the same run in a later operating round, does not walk again
+        # again, or the same run in a later operating round, does not walk again (a chain is
+        # only kept once both end hexes were found: the map never changes)
         st = board.state
         tile_at = st.tile_at
         links_at = st.links
         key = ("logged chains", logged, skip_track, tuple([tile_at.get(h) for h in hexes]))
-        links = tuple([links_at.get(h) for h in hexes])
         got = memo.get(key)
-        if got is not None and all(a is b for a, b in zip(got[0], links, strict=True)):
-            return list(got[1])
+        if got is not None:
+            for h, kept in zip(hexes, got[0], strict=True):
+                if links_at.get(h) is not kept:
+                    break
+            else:
+                return list(got[1])
+        start_hex = rules.hex_by_id(named[2])
+        end_hex = rules.hex_by_id(named[3])
+        if start_hex is None or end_hex is None:
+            return []
         out = logged_chains(board.tile(start_hex).nodes, board.tile(end_hex).nodes, want, skip_track, board=board)
-        memo[key] = (links, tuple(out))
+        memo[key] = (tuple([links_at.get(h) for h in hexes]), tuple(out))
         return out
 
     def _walk_matching_chains(self, want: list[str], within: frozenset[str], start_hex: Hex,
@@ -1257,7 +1277,8 @@ class Route:
         overlap of all the run's routes)."""
         t = self._track
         if t is None:
-            t = track_keys(self.paths)
+            # (the keys of the paths in order: each chain's, one after the other)
+            t = [k for s in self.connection_data for k in s.chain.track_keys]
             if self._resolving:
                 return t
             self._track = t
