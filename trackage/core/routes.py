@@ -366,6 +366,10 @@ def logged_chains(starts: Sequence[RevenueCenter], ends: Sequence[RevenueCenter]
             if not seen[b]:
                 del seen[b]
 
+    # the first hex's edges toward the second: a start path leaving by none of them, and not
+    # at a junction, finds nothing (its walk would enter no path)
+    toward = None if n < 2 else frozenset(
+        [num for num, nb in (links.get(hexes[0]) or {}).items() if nb is not None and nb.id == hexes[1]])
     for start in starts:
         targets[:] = [en for en in ends if en is not start]
         if not targets:
@@ -374,6 +378,12 @@ def logged_chains(starts: Sequence[RevenueCenter], ends: Sequence[RevenueCenter]
         for en in targets:
             found[en] = []
         for sp in start.paths:
+            if toward is not None and sp.junction is None:
+                for e in sp.edges:
+                    if e.num in toward:
+                        break
+                else:
+                    continue
             step(sp, 0, None, None)
         for en in targets:
             got = found[en]
