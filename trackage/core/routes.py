@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import itertools
 import weakref
-from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from functools import partial
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, cast
 
 from .errors import GameError
 from .graph import walk_path
+from .walk_prune import NO_LANE, gauge_ok, lanes_ok
 
 if TYPE_CHECKING:
     from .board import Board
@@ -141,13 +142,17 @@ class Chain:
     """Track between two nodes: ``nodes`` (start, end) or None for a one-node local run,
     ``paths`` in walk order from the start, ``id`` (hex-id list as logged)."""
 
-    __slots__ = ("_pset", "id", "nodes", "paths")
+    __slots__ = ("_keys", "_linked", "_pset", "id", "nodes", "paths")
 
     def __init__(self, nodes: tuple[RevenueCenter, RevenueCenter] | None, paths: list[Path], id_: list[str] | None):
         self.nodes = nodes
         self.paths = paths
         self.id = id_
         self._pset: frozenset[Path] | None = None
+        self._keys: list[TrackKey] | None = None
+        # the board's links this chain was last checked on, and per way (paths in order, reversed)
+        # whether each path meets the next by an edge or a junction (see ``linked``)
+        self._linked: tuple[object, bool | None, bool | None] | None = None
 
     @property
     def path_set(self) -> frozenset[Path]:
@@ -159,6 +164,30 @@ class Chain:
     @property
     def hexes(self) -> list[Hex]:
         return [p.hex for p in self.paths]
+
+    @property
+    def track_keys(self) -> list[TrackKey]:
+        """:func:`track_keys` of the chain's paths (a placed tile's pieces never change)."""
+        k = self._keys
+        if k is None:
+            k = self._keys = track_keys(self.paths)
+        return k
+
+    def linked(self, forward: bool, links: Mapping[str, Mapping[int, Hex]]) -> bool:
+        """Whether each of the chain's paths (in order, or reversed) meets the next across an
+        edge the board ``links`` or at a junction: then each pair passes :func:`_connects_to`
+        whatever the corporation (its node rule can only add a yes). Remembered per ``links``
+        (the board replaces that dict on every change, never changes it in place)."""
+        got = self._linked
+        if got is None or got[0] is not links:
+            got = self._linked = (links, None, None)
+        known = got[1] if forward else got[2]
+        if known is None:
+            paths = self.paths
+            seq = paths if forward else paths[::-1]
+            known = all(_track_meets(a, b, links) for a, b in pairwise(seq))
+            self._linked = (links, known, got[2]) if forward else (links, got[1], known)
+        return known
 
     def __repr__(self) -> str:
         return f"<Chain {self.id}>"
@@ -237,6 +266,131 @@ def node_chains(start: RevenueCenter, end: RevenueCenter, skip_track: str | None
         walk_path(sp, visit, board=board, skip_track=skip_track, skip_paths=outside)
     found.sort(key=lambda c: len(c.paths))
     return found
+
+def logged_chains(starts: Sequence[RevenueCenter], ends: Sequence[RevenueCenter], want: Sequence[str],
+                  skip_track: str | None, *, board: Board) -> list[Chain]:
+    """The chains from a node of ``starts`` to another of ``ends`` whose id is ``want`` (a
+    logged connection's hex list): for each start node, for each end node, shortest first,
+    as :func:`node_chains` lists them filtered by their id.
+
+    One walk per start node, the walk of :func:`node_chains` (the same checks, in the same
+    order) entering only the paths that keep the chain's hex list a beginning of ``want``: a
+    chain's id lists a hex for every path that does not end at a junction met before, so every
+    chain named ``want`` is reached along such paths, in the walk's order (the walk undoes
+    everything it marked when it steps back, so a branch not entered changes no other)."""
+    hexes = [h.split()[0] for h in want]
+    n = len(hexes)
+    st = board.state
+    links = st.links
+    tile_at = st.tile_at
+    out: list[Chain] = []
+    visited: dict[Path, bool] = {}
+    counter: dict[Hashable, int] = {}
+    seen: dict[object, int] = {}  # the junctions at the ends of the paths walked (a chain id's rule)
+    found: dict[RevenueCenter, list[Chain]] = {}
+    targets: list[RevenueCenter] = []
+
+    def step(path: Path, k: int, skip: int | None, jskip: object) -> None:
+        # k: the hexes the walk's chain names so far
+        a, b = path.a, path.b
+        if a not in seen and b not in seen:
+            if k >= n or path.hex.id != hexes[k]:
+                return
+            k += 1
+        if path in visited:
+            return
+        junction = path.junction
+        if junction is not None and (path.terminal or counter.get(junction, 0) > 1):
+            return
+        if path.track == skip_track:
+            return
+        hid = path.hex.id
+        edges = path.edges
+        for e in edges:
+            if counter.get((hid, e.num, e.lanes[1]), 0) > 0:
+                return
+        visited[path] = True
+        if junction is not None:
+            counter[junction] = counter.get(junction, 0) + 1
+        ja = a.is_junction
+        jb = b.is_junction
+        if ja:
+            seen[a] = seen.get(a, 0) + 1
+        if jb:
+            seen[b] = seen.get(b, 0) + 1
+        if k == n:
+            nodes = path.nodes
+            for en in found:
+                if en in nodes:
+                    paths = list(visited)
+                    cid = chain_id(paths)
+                    if cid == want:
+                        found[en].append(Chain((start, en), paths, cid))
+        if junction is not None and junction is not jskip:
+            for jp in junction.paths:
+                step(jp, k, None, junction)
+        if edges:
+            neighbors = links[hid]
+            for e in edges:
+                num = e.num
+                if num == skip:
+                    continue
+                nb = neighbors.get(num)
+                if nb is None:
+                    continue
+                if not seen and (k >= n or nb.id != hexes[k]):
+                    continue  # (any path there would name a hex not in ``want`` here)
+                key = (hid, num, e.lanes[1])
+                counter[key] = counter.get(key, 0) + 1
+                np_edge = (num + 3) % 6
+                lanes = e.lanes
+                track = path.track
+                gauge_free = path.ignore_gauge_walk
+                for np in tile_at[nb.id].paths_at(np_edge):
+                    if lanes != NO_LANE or np.exit_lanes.get(np_edge) != NO_LANE:
+                        if not lanes_ok(lanes, np.exit_lanes.get(np_edge)):
+                            continue
+                    if not gauge_free and not gauge_ok(track, np.track):
+                        continue
+                    step(np, k, np_edge, None)
+                counter[key] -= 1
+        del visited[path]
+        if junction is not None:
+            counter[junction] -= 1
+        if ja:
+            seen[a] -= 1
+            if not seen[a]:
+                del seen[a]
+        if jb:
+            seen[b] -= 1
+            if not seen[b]:
+                del seen[b]
+
+    # the first hex's edges toward the second: a start path leaving by none of them, and not
+    # at a junction, finds nothing (its walk would enter no path)
+    toward = None if n < 2 else frozenset(
+        [num for num, nb in (links.get(hexes[0]) or {}).items() if nb is not None and nb.id == hexes[1]])
+    for start in starts:
+        targets[:] = [en for en in ends if en is not start]
+        if not targets:
+            continue
+        found.clear()
+        for en in targets:
+            found[en] = []
+        for sp in start.paths:
+            if toward is not None and sp.junction is None:
+                for e in sp.edges:
+                    if e.num in toward:
+                        break
+                else:
+                    continue
+            step(sp, 0, None, None)
+        for en in targets:
+            got = found[en]
+            if len(got) > 1:
+                got.sort(key=lambda c: len(c.paths))
+            out.extend(got)
+    return out
 
 # --------------------------------------------------------------------------------------
 # tile geometry helper (where a town sits on its tile)
@@ -338,6 +492,21 @@ def track_keys(paths: Iterable[Path]) -> list[TrackKey]:
         if len(p.nodes) > 1:
             out.append((hx, p))
     return out
+
+def _track_meets(path: Path, other: Path, links: Mapping[str, Mapping[int, Hex]]) -> bool:
+    """:func:`_connects_to`'s edge and junction rules alone (without its node rule)."""
+    hx = path.hex
+    for part in (path.a, path.b):
+        if part.is_edge:
+            nb = links[hx.id].get(part.num)
+            if nb is not None and nb is other.hex:
+                inv = (part.num + 3) % 6
+                if any(e.num == inv for e in other.edges):
+                    return True
+        elif part.is_junction:
+            if other.junction is part:
+                return True
+    return False
 
 def _connects_to(path: Path, other: Path, corporation: Entity, board: Board) -> bool:
     hx = path.hex
@@ -785,10 +954,27 @@ class RouteRules:
                 seen.add(key)
 
     def check_connected(self, route: Route, corporation: Entity) -> None:
-        op = route.ordered_paths
-        for a, b in pairwise(op):
-            if not _connects_to(a, b, corporation, self.board):
+        """Each path of the route's :attr:`Route.ordered_paths` meets the next
+        (:func:`_connects_to`); within a segment's chain, when the chain's paths meet by
+        track (:meth:`Chain.linked`), so do they by that rule, and only the meeting of one
+        segment with the next is asked."""
+        board = self.board
+        links = board.state.links
+        prev: Path | None = None
+        for s in route.connection_data:
+            chain = s.chain
+            cp = chain.paths
+            if not cp:
+                continue
+            forward = s.left in cp[0].nodes  # (as ordered_paths turns a segment's chain)
+            first, last = (cp[0], cp[-1]) if forward else (cp[-1], cp[0])
+            if prev is not None and not _connects_to(prev, first, corporation, board):
                 raise RouteError("Route is not connected", rule="route-not-connected")
+            if len(cp) > 1 and not chain.linked(forward, links):
+                for a, b in pairwise(cp if forward else cp[::-1]):
+                    if not _connects_to(a, b, corporation, board):
+                        raise RouteError("Route is not connected", rule="route-not-connected")
+            prev = last
 
     # -- the whole evaluation ----------------------------------------------------------
 
@@ -928,38 +1114,49 @@ class Route:
         if not hex_ids:
             return []
         want = list(hex_ids)
-        board = self.rules.board
+        rules = self.rules
+        board = rules.board
         memo = board.supply.memo
         logged = tuple(want)
-        plain = all(isinstance(h, str) for h in want)
-        # what a logged hex list names (ids only: the memo goes with every copy of the game)
-        named: tuple[frozenset[str], tuple[str, ...], str, str] | None = \
-            memo.get(("logged hexes", logged)) if plain else None
-        if named is None:
-            named = _logged_hexes(want)
-            if plain:
-                memo[("logged hexes", logged)] = named
-        within, hexes, start_id, end_id = named
-        start_hex = self.rules.hex_by_id(start_id)
-        end_hex = self.rules.hex_by_id(end_id)
-        if start_hex is None or end_hex is None:
-            return []
+        plain = True
+        for h in want:
+            if not isinstance(h, str):
+                plain = False
+                break
         if not plain:
+            within, _, start_id, end_id = _logged_hexes(want)
+            start_hex = rules.hex_by_id(start_id)
+            end_hex = rules.hex_by_id(end_id)
+            if start_hex is None or end_hex is None:
+                return []
             return self._walk_matching_chains(want, within, start_hex, end_hex)
+        # what a logged hex list names (ids only: the memo goes with every copy of the game)
+        named: tuple[frozenset[str], tuple[str, ...], str, str] | None = memo.get(("logged hexes", logged))
+        if named is None:
+            named = memo[("logged hexes", logged)] = _logged_hexes(want)
+        hexes = named[1]
+        skip_track = rules.skip_route_track_type(self.train)
         # what the walk reads: the tiles (catalogue objects) and the links of those hexes, and
         # the track the train skips; kept with the game's tile supply, so a run checked
-        # again, or the same run in a later operating round, does not walk again
+        # again, or the same run in a later operating round, does not walk again (a chain is
+        # only kept once both end hexes were found: the map never changes)
         st = board.state
         tile_at = st.tile_at
         links_at = st.links
-        key = ("logged chains", logged, self.rules.skip_route_track_type(self.train),
-               tuple([tile_at.get(h) for h in hexes]))
-        links = tuple([links_at.get(h) for h in hexes])
+        key = ("logged chains", logged, skip_track, tuple([tile_at.get(h) for h in hexes]))
         got = memo.get(key)
-        if got is not None and all(a is b for a, b in zip(got[0], links, strict=True)):
-            return list(got[1])
-        out = self._walk_matching_chains(want, within, start_hex, end_hex)
-        memo[key] = (links, tuple(out))
+        if got is not None:
+            for h, kept in zip(hexes, got[0], strict=True):
+                if links_at.get(h) is not kept:
+                    break
+            else:
+                return list(got[1])
+        start_hex = rules.hex_by_id(named[2])
+        end_hex = rules.hex_by_id(named[3])
+        if start_hex is None or end_hex is None:
+            return []
+        out = logged_chains(board.tile(start_hex).nodes, board.tile(end_hex).nodes, want, skip_track, board=board)
+        memo[key] = (tuple([links_at.get(h) for h in hexes]), tuple(out))
         return out
 
     def _walk_matching_chains(self, want: list[str], within: frozenset[str], start_hex: Hex,
@@ -1090,7 +1287,8 @@ class Route:
         overlap of all the run's routes)."""
         t = self._track
         if t is None:
-            t = track_keys(self.paths)
+            # (the keys of the paths in order: each chain's, one after the other)
+            t = [k for s in self.connection_data for k in s.chain.track_keys]
             if self._resolving:
                 return t
             self._track = t
