@@ -687,8 +687,8 @@ class Game1893(Game):
         end the current round (the reference errs on any of them); no action may leave a draft
         pick with nothing the picker may pick (see ``check_draft_dead_end``)."""
         out = super().legal_actions(entity)
-        doomed = self.doomed_founding()
-        doomed = doomed if doomed and self.round_may_end() else None
+        # (whether the round may end first: cheaper, and mostly no; both only read the state)
+        doomed = (self.doomed_founding() or None) if self.round_may_end() else None
         every = self.draft_may_follow()
         if doomed or every:
             out = [b for b in (self.without_failed_founding(a)
