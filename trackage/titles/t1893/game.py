@@ -402,10 +402,21 @@ class Game1893(Game):
         return out if first_bond is None else [*out, first_bond]
 
     def draftables(self) -> list:
-        rest = [c for c in self.buyable_bank_companies() if not self.bond(c)]
-        privates = [c for c in rest if self.private(c)]
-        proxies = [c for c in rest if self.minor_proxy(c)]
-        return privates + proxies[:2]
+        """The bank's open privates, then its first two open minor proxies (bonds never), in
+        company order: one pass over the companies."""
+        bank = self.bank
+        privates, proxies = [], []
+        for c in self.companies:
+            if c.closed or c.owner is not bank:
+                continue
+            sym = c.sym
+            if sym.startswith("AdSK"):  # (a bond: see :meth:`bond`)
+                continue
+            if sym in PRIVATES:
+                privates.append(c)
+            if sym in MINOR_PROXIES and len(proxies) < 2:
+                proxies.append(c)
+        return privates + proxies
 
     def draft_object(self, company, player, price: int) -> None:
         """A player takes a starting-package card (or a bond); a minor's card floats the minor."""
