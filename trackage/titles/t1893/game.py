@@ -405,7 +405,8 @@ class Game1893(Game):
         """The bank's open privates, then its first two open minor proxies (bonds never), in
         company order: one pass over the companies."""
         bank = self.bank
-        privates, proxies = [], []
+        privates: list[Any] = []
+        proxies: list[Any] = []
         for c in self.companies:
             if c.closed or c.owner is not bank:
                 continue
