@@ -402,10 +402,22 @@ class Game1893(Game):
         return out if first_bond is None else [*out, first_bond]
 
     def draftables(self) -> list:
-        rest = [c for c in self.buyable_bank_companies() if not self.bond(c)]
-        privates = [c for c in rest if self.private(c)]
-        proxies = [c for c in rest if self.minor_proxy(c)]
-        return privates + proxies[:2]
+        """The bank's open privates, then its first two open minor proxies (bonds never), in
+        company order: one pass over the companies."""
+        bank = self.bank
+        privates: list[Any] = []
+        proxies: list[Any] = []
+        for c in self.companies:
+            if c.closed or c.owner is not bank:
+                continue
+            sym = c.sym
+            if sym.startswith("AdSK"):  # (a bond: see :meth:`bond`)
+                continue
+            if sym in PRIVATES:
+                privates.append(c)
+            if sym in MINOR_PROXIES and len(proxies) < 2:
+                proxies.append(c)
+        return privates + proxies
 
     def draft_object(self, company, player, price: int) -> None:
         """A player takes a starting-package card (or a bond); a minor's card floats the minor."""
@@ -687,8 +699,8 @@ class Game1893(Game):
         end the current round (the reference errs on any of them); no action may leave a draft
         pick with nothing the picker may pick (see ``check_draft_dead_end``)."""
         out = super().legal_actions(entity)
-        doomed = self.doomed_founding()
-        doomed = doomed if doomed and self.round_may_end() else None
+        # (whether the round may end first: cheaper, and mostly no; both only read the state)
+        doomed = (self.doomed_founding() or None) if self.round_may_end() else None
         every = self.draft_may_follow()
         if doomed or every:
             out = [b for b in (self.without_failed_founding(a)

@@ -88,10 +88,11 @@ _Entry = tuple[set[tuple[str, Any]], dict[tuple[str, Any], tuple[int, ...]],
 
 
 def hex_upgrades(game: Game1893, hex_: Hex, old: Placed, seen: list[tuple[Tile, Tile]],
-                 names: list[tuple[str, Any]]) -> tuple[list[tuple[int, tuple[int, ...]]],
-                                                        Callable[[tuple[int, ...], int], tuple[int, ...]]]:
-    """The candidates (index in ``seen``; ``names`` their names and specs) that may replace
-    ``old`` on ``hex_``, each with its rotations relative to the old tile's. The answers are a
+                 names: list[tuple[str, Any]], order: dict[tuple[str, Any], int] | None = None,
+                 ) -> tuple[list[tuple[int, tuple[int, ...]]], Callable[[tuple[int, ...], int], tuple[int, ...]]]:
+    """The candidates (index in ``seen``; ``names`` their names and specs, ``order`` each
+    one's index, made once per listing) that may replace ``old`` on ``hex_``, each with its
+    rotations relative to the old tile's, in ``names``' order. The answers are a
     pure function of the hex's upgrade key (the parts of :meth:`Game1893.upgrade_memo_key`
     that do not depend on the new tile) and the new tile's name and spec: kept per hex key with
     the old tile's spec, shared by every 1893 game (the names asked, and those that fit); with
@@ -128,7 +129,10 @@ def hex_upgrades(game: Game1893, hex_: Hex, old: Placed, seen: list[tuple[Tile, 
             out = turned[rel, by] = tuple(sorted((x + by) % 6 for x in rel))
         return out
 
-    return [(i, fitting[name]) for i, name in enumerate(names) if name in fitting], absolute
+    if order is None:
+        order = {name: i for i, name in enumerate(names)}
+    # (the few that fit, not every name asked, looked at; put in the candidates' order)
+    return sorted((order[name], rel) for name, rel in fitting.items() if name in order), absolute
 
 
 def lay_candidates(game: Game1893, entity: Any) -> Iterator[tuple[Hex, Placed, Tile, int, Placed]]:
@@ -154,6 +158,7 @@ def lay_candidates(game: Game1893, entity: Any) -> Iterator[tuple[Hex, Placed, T
     shape = board.supply.shape
     seen = [(t, shape(t.name)) for t in candidates.values() if asks_tile(game, t.id)]
     names = [(t.name, t.spec) for t, _ in seen]
+    order = {name: i for i, name in enumerate(names)}
     # each candidate's placements off the map, looked up once per listing
     placements: dict[tuple[int, int], Placed] = {}
     lev = game.data["leverkusen"]
@@ -167,7 +172,7 @@ def lay_candidates(game: Game1893, entity: Any) -> Iterator[tuple[Hex, Placed, T
         if plain and parts.edges is None:
             continue  # (the board's rule refuses every tile here)
         old = parts.old
-        fits, absolute = hex_upgrades(game, hex_, old, seen, names)
+        fits, absolute = hex_upgrades(game, hex_, old, seen, names, order)
         if not fits:
             continue
         # on a plain hex the board's rule is asked of its memo here; elsewhere through the check
