@@ -224,7 +224,7 @@ class ShareBundle:
     @property
     def owner(self) -> Any:
         """The holder of the bundle's certificates (as they are held now)."""
-        return self.corporation.cert_holders[self.shares[0].index]
+        return self.corporation.holder_of(self.shares[0])
 
     @property
     def presidents_share(self) -> Share | None:
@@ -252,7 +252,7 @@ class ShareBundle:
 def certificate_price_per_share(corp: Corporation, share: Share) -> int:
     """What one share of ``corp`` costs bought as ``share`` is held now: the par price from
     the IPO, the market price elsewhere (the corporation's minimum without a price)."""
-    sp = corp.par_price if corp.cert_holders[share.index] is corp.ipo_owner else corp.share_price
+    sp = corp.par_price if corp.holder_of(share) is corp.ipo_owner else corp.share_price
     return sp.price * corp.price_multiplier if sp is not None else (corp.min_price or 0)
 
 
@@ -311,9 +311,11 @@ class Corporation(CashHolder, ShareHolder):
         self.tokens: tuple[Token, ...] = ()  # filled by the game; replaced on every change
         self.shares = tuple(Share(self.sym, i, p, i == 0) for i, p in enumerate(share_percents))
         self.presidents_share = self.shares[0]
-        # the holder of each certificate, by its index (replaced on every move, never changed
-        # in place: :func:`set_holder`)
-        self.cert_holders: tuple[Any, ...] = (self,) * len(self.shares)
+        # the holder of each certificate, by its index, None for the corporation itself (its
+        # IPO): replaced on every move, never changed in place (:func:`set_holder`); read
+        # through :meth:`holder_of`. (A corporation no one has bought into holds a tuple of
+        # atoms, which every copy shares.)
+        self.cert_holders: tuple[Any, ...] = (None,) * len(self.shares)
         first = share_percents[0]
         self.share_percent = share_percents[1] if len(share_percents) > 1 else first // 2 or first
         price_percent = self.data.get("price_percent") or self.share_percent
@@ -372,7 +374,8 @@ class Corporation(CashHolder, ShareHolder):
 
     def holder_of(self, share: Share) -> Any:
         """Who holds ``share`` (one of this corporation's certificates)."""
-        return self.cert_holders[share.index]
+        h = self.cert_holders[share.index]
+        return self if h is None else h
 
     def player_share_holders(self) -> dict[Any, int]:
         return {h: p for h, p in self.share_holders.items() if h.is_player and p > 0}
@@ -395,7 +398,7 @@ def set_holder(corp: Corporation, share: Share, to: Any) -> None:
     replaced, never changed in place (the undo journal's write barrier notes it)."""
     holders = corp.cert_holders
     i = share.index
-    corp.cert_holders = (*holders[:i], to, *holders[i + 1:])
+    corp.cert_holders = (*holders[:i], None if to is corp else to, *holders[i + 1:])
 
 
 def replace_certificate(corp: Corporation, old: Share, new: Share) -> None:
@@ -404,7 +407,7 @@ def replace_certificate(corp: Corporation, old: Share, new: Share) -> None:
     corp.shares = tuple(new if s is old else s for s in corp.shares)
     if corp.presidents_share is old:
         corp.presidents_share = new
-    holder = corp.cert_holders[old.index]
+    holder = corp.holder_of(old)
     holder.certificates = tuple(new if s is old else s for s in holder.certificates)
 
 

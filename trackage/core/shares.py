@@ -29,7 +29,7 @@ class ShareMarket(Tracked):
     # ---------------------------------------------------------------- helpers
     def _move_share(self, share: Share, to: Any) -> None:
         corp = self.game.share_corp(share)
-        owner = corp.cert_holders[share.index]
+        owner = corp.holder_of(share)
         owner._remove_share(share)
         to._add_share(share)
         set_holder(corp, share, to)
@@ -250,7 +250,7 @@ def bundle_from_ids(game: Game, share_ids: list[str], percent: int | None = None
         shares.append(s)
     corp_ids = {s.corp_id for s in shares}
     corp = game.share_corp(shares[0])
-    if len(corp_ids) != 1 or len({id(corp.cert_holders[s.index]) for s in shares}) != 1:
+    if len(corp_ids) != 1 or len({id(corp.holder_of(s)) for s in shares}) != 1:
         raise GameError("a bundle's shares must share one corporation and one owner", rule="bad-bundle")
     total = sum(s.percent for s in shares)
     # the percent is the certificates' sum: the client's figure is checked, not used. Only a

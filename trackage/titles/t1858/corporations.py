@@ -56,7 +56,7 @@ def convert(game: Game1858, corp) -> None:
     corp.share_holders = {h: p // 2 for h, p in corp.share_holders.items()}
     corp.share_percent = 10
     added = tuple(Share(corp.id, len(corp.shares) + i, 10, False) for i in range(5))
-    corp.cert_holders = (*corp.cert_holders, *(corp,) * len(added))
+    corp.cert_holders = (*corp.cert_holders, *(None,) * len(added))
     for s in added:
         corp._add_share(s)
     corp.shares = (*corp.shares, *added)
