@@ -378,7 +378,7 @@ class BuySellParShares(Passing):
             corp = self.game.share_corp(share)
         if not self.PLAIN_BUY:
             return self.can_buy(entity, ShareBundle([share], corporation=corp), cash)
-        owner = corp.cert_holders[share.index]
+        owner = corp.holder_of(share)
         if not share.buyable or owner is entity or owner.is_player:
             return False
         if (turn.cash() if cash is None else cash) < certificate_price(corp, share) or self.sold_now(entity, corp):

@@ -79,7 +79,7 @@ class BuySellParShares1825(BuySellParShares):
                         smallest = s
                 # (a lone certificate's bundle costs what the certificate does)
                 if smallest is None or cash < certificate_price(corp, smallest) \
-                        or corp.cert_holders[smallest.index].is_player:
+                        or corp.holder_of(smallest).is_player:
                     continue
                 if percents is None:
                     percents = held_percents(entity, self.game.corporations)
