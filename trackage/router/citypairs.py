@@ -210,7 +210,20 @@ class CityPairs:
             # its core meets none of the sequence's, and one of its ways avoids the cores
             if var_core[vi] & core or var_towns[vi] & towns:
                 return False
-            return any(not (a[0] & core or a[1] & towns) for a in var_alts[vi])
+            for a in var_alts[vi]:
+                if not (a[0] & core or a[1] & towns):
+                    return True
+            return False
+
+        # per city, its next cities: (next city, ways, its clash bits, value, a start, its place)
+        nexts: dict[RevenueCenter, list[tuple[RevenueCenter, list[tuple[Alt, bool, bool]], int, int, bool, int]]] = {}
+
+        def nexts_of(c: RevenueCenter) -> list[tuple[RevenueCenter, list[tuple[Alt, bool, bool]], int, int, bool, int]]:
+            got = nexts.get(c)
+            if got is None:
+                got = nexts[c] = [(n, w, en.clash_bits(n), value(n), n in starts, reach[n])
+                                  for n, w in ways_of(c).items()]
+            return got
 
         def grow(cities: list[RevenueCenter], var: list[int], clash: int, val: int, started: bool,
                  core: int, towns: int) -> bool:
@@ -219,22 +232,24 @@ class CityPairs:
                 return False
             c = cities[-1]
             first = len(cities) == 1
-            for n, w in ways_of(c).items():
-                if n in cities or en.clash_bits(n) & clash:
+            deeper = len(cities) + 1 < cap
+            r0 = reach[cities[0]]
+            for n, w, cbn, vn, sn, rn in nexts_of(c):
+                if cbn & clash or n in cities:
                     continue
-                nv = val + value(n)
-                st = started or n in starts
+                nv = val + vn
+                st = started or sn
                 # as the last stretch (the route ends at n)
-                if st and reach[cities[0]] < reach[n]:
+                if st and r0 < rn:
                     vi = self.variant(c, n, first, True, w)
                     if vi >= 0 and fits(vi, core, towns):
                         seqs.append((nv, (*cities, n), (*var, vi)))
-                if len(cities) + 1 < cap:
+                if deeper:
                     vi = self.variant(c, n, first, False, w)
                     if vi >= 0 and fits(vi, core, towns):
                         cities.append(n)
                         var.append(vi)
-                        ok = grow(cities, var, clash | en.clash_bits(n), nv, st, core | var_core[vi],
+                        ok = grow(cities, var, clash | cbn, nv, st, core | var_core[vi],
                                   towns | var_towns[vi])
                         cities.pop()
                         var.pop()
@@ -324,14 +339,31 @@ class CityPairs:
             items.extend((r, v) for v in var)
         chosen: list[Alt | None] = [None] * len(items)
 
-        def prune(doms: dict[int, list[Alt]], track: int, towns: list[int], clash: list[int]) -> bool:
-            # every stretch left keeps the alternatives meeting nothing laid, nor the core of
-            # another stretch left (track; towns within a route), to a fixpoint; False: one
-            # keeps none
+        # per stretch: its route, and the track, towns and clash bits of all its alternatives
+        reach: list[tuple[int, int, int, int]] = []
+        for r, d in items:
+            sp = tw = cl = 0
+            for a in d:
+                sp |= a[0]
+                tw |= a[1]
+                cl |= a[2]
+            reach.append((r, sp, tw, cl))
+
+        def prune(doms: dict[int, list[Alt]], r_new: int, track: int, towns: int, clash: int) -> bool:
+            # every stretch left keeps the alternatives meeting nothing laid (the stretches left
+            # already avoid what was laid before: only the last alternative laid, on route
+            # ``r_new``, is tested, and only where it may meet), nor the core of another stretch
+            # left (track; towns within a route), to a fixpoint; False: one keeps none
             for i, d in doms.items():
-                r = items[i][0]
-                tw, cl = towns[r], clash[r]
-                ok = [a for a in d if not (a[0] & track or a[1] & tw or a[2] & cl)]
+                r, sp, tw, cl = reach[i]
+                if r == r_new:
+                    if not (sp & track or tw & towns or cl & clash):
+                        continue
+                    ok = [a for a in d if not (a[0] & track or a[1] & towns or a[2] & clash)]
+                elif sp & track:
+                    ok = [a for a in d if not a[0] & track]
+                else:
+                    continue
                 if not ok:
                     return False
                 doms[i] = ok
@@ -367,23 +399,20 @@ class CityPairs:
                         changed = True
             return True
 
-        def go(doms: dict[int, list[Alt]], track: int, towns: list[int], clash: list[int]) -> bool:
+        def go(doms: dict[int, list[Alt]], r_new: int, track: int, towns: int, clash: int) -> bool:
             if not doms:
                 return True
             self.lay_steps += 1
             if self.lay_steps > _LAY_BUDGET:
                 self.out_of_budget = True
                 return False
-            if not prune(doms, track, towns, clash):
+            if not prune(doms, r_new, track, towns, clash):
                 return False
             pick = min(doms, key=lambda i: len(doms[i]))
             r = items[pick][0]
             for a in doms[pick]:
                 chosen[pick] = a
-                t2, c2 = list(towns), list(clash)
-                t2[r] |= a[1]
-                c2[r] |= a[2]
-                if go({i: d for i, d in doms.items() if i != pick}, track | a[0], t2, c2):
+                if go({i: d for i, d in doms.items() if i != pick}, r, a[0], a[1], a[2]):
                     return True
                 if self.out_of_budget:
                     return False
@@ -400,14 +429,6 @@ class CityPairs:
                 x = part[x]
             return x
 
-        reach: list[tuple[int, int, int, int]] = []
-        for r, d in items:
-            sp = tw = cl = 0
-            for a in d:
-                sp |= a[0]
-                tw |= a[1]
-                cl |= a[2]
-            reach.append((r, sp, tw, cl))
         for x in range(n):
             rx, sx, tx, cx = reach[x]
             for y in range(x + 1, n):
@@ -418,7 +439,14 @@ class CityPairs:
         for x in range(n):
             parts.setdefault(root(x), []).append(x)
         for members in sorted(parts.values(), key=len):
-            if not go({i: list(items[i][1]) for i in members}, 0, [0] * len(plans), clash0):
+            # (the cities' clash bits first, then the part's stretches)
+            doms: dict[int, list[Alt]] = {}
+            for i in members:
+                cb = clash0[items[i][0]]
+                doms[i] = [a for a in items[i][1] if not a[2] & cb] if cb & reach[i][3] else list(items[i][1])
+                if not doms[i]:
+                    return None
+            if not go(doms, -1, 0, 0, 0):
                 return None
         out: list[list[Alt]] = [[] for _ in plans]
         for i, (r, _v) in enumerate(items):
@@ -630,7 +658,7 @@ class CityPairs:
                     dead = np.concatenate([dead, np.zeros((len(firsts), 1), dtype=bool)], axis=1)
                     refuted |= dead[:, b_var[:kmax]].any(axis=2)
                 refuted |= np.arange(kmax)[None, :] >= np.array([f[2] for f in firsts])[:, None]
-                for row, (i2, ra, k) in enumerate(firsts):
+                for row, (i2, _ra, k) in enumerate(firsts):
                     cand = np.flatnonzero(~refuted[row])
                     live = cand.tolist()
                     self.stats.refuted += k - len(live)
