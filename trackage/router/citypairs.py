@@ -108,6 +108,9 @@ class CityPairs:
         self.var_class: list[int] = []
         self._class_of: dict[frozenset[tuple[int, int, int]], int] = {}
         self.lay_steps = 0
+        # sets of stretch classes (one route's, the other's, the lesser first) laid with all their
+        # alternatives and no cities: True when no two routes lay them
+        self._fails: dict[tuple[tuple[int, ...], tuple[int, ...]], bool] = {}
         self.best = 0
         self.best_pair: tuple[tuple[list[RevenueCenter], list[Seg]] | None,
                               tuple[list[RevenueCenter], list[Seg]] | None] = (None, None)
@@ -462,10 +465,22 @@ class CityPairs:
         var_alts = self.var_alts
         keep = [(0, v) for v in va] + [(1, v) for v in vb]
 
+        var_class = self.var_class
+        known = self._fails
+
         def fails(items: list[tuple[int, int]]) -> bool:
-            plans: list[tuple[tuple[RevenueCenter, ...], list[list[Alt]]]] = [((), []), ((), [])]
-            for r, v in items:
-                plans[r][1].append(var_alts[v])
+            # (whether a set fails depends only on its variants' classes, either route first)
+            key0 = tuple(sorted(var_class[v] for r, v in items if r == 0))
+            key1 = tuple(sorted(var_class[v] for r, v in items if r == 1))
+            key = (key0, key1) if key0 <= key1 else (key1, key0)
+            got = known.get(key)
+            if got is None:
+                got = laid_none(items)
+                if not self.out_of_budget:
+                    known[key] = got
+            return got
+
+        def laid_none(items: list[tuple[int, int]]) -> bool:
             tight = self.consistent([([var_alts[v] for r, v in items if r == q],
                                       [self.var_core[v] for r, v in items if r == q],
                                       [self.var_towns[v] for r, v in items if r == q]) for q in (0, 1)])
