@@ -458,6 +458,24 @@ class CityPairs:
             out[r].append(pick)
         return out
 
+    def greedy(self, cities: tuple[RevenueCenter, ...], var: list[list[Alt]]) -> bool:
+        """Whether one route lays its stretches by taking, the stretch with fewest alternatives
+        first, the first alternative meeting nothing taken (False: maybe not, ask :meth:`lay`)."""
+        clash = 0
+        for c in cities:
+            clash |= self.en.clash_bits(c)
+        track = towns = 0
+        for d in sorted(var, key=len):
+            for a in d:
+                if not (a[0] & track or a[1] & towns or a[2] & clash):
+                    track |= a[0]
+                    towns |= a[1]
+                    clash |= a[2]
+                    break
+            else:
+                return False
+        return True
+
     def nogood(self, va: tuple[int, ...], vb: tuple[int, ...]) -> tuple[frozenset[int], frozenset[int]] | None:
         """A least set of the two sequences' stretch variants (with all their alternatives,
         no cities) that cannot be laid together, by dropping one at a time; None: the whole
@@ -597,7 +615,8 @@ class CityPairs:
             if got is None:
                 sb = seq_b[j]
                 r = ref(sb[2])
-                got = b_alone[j] = r is not None and self.lay([(sb[1], r[0])]) is not None
+                got = b_alone[j] = r is not None and (self.greedy(sb[1], r[0])
+                                                      or self.lay([(sb[1], r[0])]) is not None)
                 # later first sequences meet its cut core (or, never laid, anything)
                 if got and r is not None:
                     core = 0
@@ -614,13 +633,23 @@ class CityPairs:
         # the same as classes of variants (a part's classes all different), by its first
         # route's least class
         ng_class: dict[int, list[tuple[frozenset[int], frozenset[int]]]] = {}
-        class_sets: dict[tuple[int, ...], frozenset[int]] = {}
+        var_sets: dict[tuple[int, ...], tuple[frozenset[int], frozenset[int]]] = {}
 
-        def classes(var: tuple[int, ...]) -> frozenset[int]:
-            got = class_sets.get(var)
+        def sets_of(var: tuple[int, ...]) -> tuple[frozenset[int], frozenset[int]]:
+            # a sequence's variants and their classes
+            got = var_sets.get(var)
             if got is None:
-                got = class_sets[var] = frozenset(self.var_class[v] for v in var)
+                got = var_sets[var] = (frozenset(var), frozenset(self.var_class[v] for v in var))
             return got
+
+        def cut(xa: frozenset[int], xb: frozenset[int],
+                index: dict[int, list[tuple[frozenset[int], frozenset[int]]]]) -> bool:
+            # a nogood of ``index`` with its first part in ``xa`` and its second in ``xb``
+            for v in index.keys() & xa:
+                for na, nb_ in index[v]:
+                    if na <= xa and nb_ <= xb:
+                        return True
+            return False
 
         # the pairs in falling value: a heap of (-(value), first sequence, place in its live
         # list); entries with place -1 open the next first sequence (its live list is made then)
@@ -702,12 +731,10 @@ class CityPairs:
             if self.out_of_budget:
                 return False
             sb = seq_b[j]
-            va_set, vb_set = frozenset(s[2]), frozenset(sb[2])
-            ca_set, cb_set = classes(s[2]), classes(sb[2])
-            if any(na <= va_set and nb_ <= vb_set for v in va_set for na, nb_ in ng_index.get(v, ())) or any(
-                    na <= vb_set and nb_ <= va_set for v in vb_set for na, nb_ in ng_index.get(v, ())) or any(
-                    na <= ca_set and nb_ <= cb_set for c in ca_set for na, nb_ in ng_class.get(c, ())) or any(
-                    na <= cb_set and nb_ <= ca_set for c in cb_set for na, nb_ in ng_class.get(c, ())):
+            va_set, ca_set = sets_of(s[2])
+            vb_set, cb_set = sets_of(sb[2])
+            if (cut(ca_set, cb_set, ng_class) or cut(cb_set, ca_set, ng_class)
+                    or cut(va_set, vb_set, ng_index) or cut(vb_set, va_set, ng_index)):
                 self.stats.refuted += 1
                 self.stats.ng_cut += 1
                 continue
