@@ -80,7 +80,7 @@ class PairStats:
         self.steps = 0
         self.popped = 0  # pairs taken from the heap
         self.opened = 0  # first sequences whose pairs were listed
-        self.b_dead = 0  # pairs taken whose second sequence is never laid alone
+        self.b_dead = 0  # pairs (taken or passed over) whose second sequence is never laid alone
         self.ng_cut = 0  # pairs taken refuted by a learnt nogood
         self.core_cut = 0  # pairs taken refuted by the two sequences' cores
 
@@ -716,8 +716,15 @@ class CityPairs:
             if self.stats.popped > _PAIR_BUDGET:
                 self.out_of_budget = True
                 return False
-            if p + 1 < len(live):
-                heapq.heappush(heap, (-(va + int(b_vals[live[p + 1]])), i, p + 1))
+            if laid_alone.get(i) is False:
+                continue  # (a first sequence never laid alone: its pairs left are dropped)
+            # (the next pair of this first sequence whose second is not known never to lay alone)
+            q = p + 1
+            while q < len(live) and b_alone.get(live[q]) is False:
+                q += 1
+                self.stats.b_dead += 1
+            if q < len(live):
+                heapq.heappush(heap, (-(va + int(b_vals[live[q]])), i, q))
             if not b_ok(j):
                 self.stats.b_dead += 1
                 continue
