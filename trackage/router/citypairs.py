@@ -458,19 +458,26 @@ class CityPairs:
             out[r].append(pick)
         return out
 
-    def greedy(self, cities: tuple[RevenueCenter, ...], var: list[list[Alt]]) -> bool:
-        """Whether one route lays its stretches by taking, the stretch with fewest alternatives
-        first, the first alternative meeting nothing taken (False: maybe not, ask :meth:`lay`)."""
-        clash = 0
-        for c in cities:
-            clash |= self.en.clash_bits(c)
-        track = towns = 0
-        for d in sorted(var, key=len):
+    def greedy(self, plans: list[tuple[tuple[RevenueCenter, ...], list[list[Alt]]]]) -> bool:
+        """Whether the routes of ``plans`` (as for :meth:`lay`) lay their stretches by taking,
+        the stretch with fewest alternatives first, the first alternative meeting nothing taken
+        (track; towns and clash bits within a route). False: maybe not, ask :meth:`lay`."""
+        towns = [0] * len(plans)
+        clash = [0] * len(plans)
+        items: list[tuple[int, list[Alt]]] = []
+        for r, (cities, var) in enumerate(plans):
+            for c in cities:
+                clash[r] |= self.en.clash_bits(c)
+            items.extend((r, d) for d in var)
+        items.sort(key=lambda it: len(it[1]))
+        track = 0
+        for r, d in items:
+            tw, cl = towns[r], clash[r]
             for a in d:
-                if not (a[0] & track or a[1] & towns or a[2] & clash):
+                if not (a[0] & track or a[1] & tw or a[2] & cl):
                     track |= a[0]
-                    towns |= a[1]
-                    clash |= a[2]
+                    towns[r] = tw | a[1]
+                    clash[r] = cl | a[2]
                     break
             else:
                 return False
@@ -504,8 +511,8 @@ class CityPairs:
                                       [self.var_towns[v] for r, v in items if r == q]) for q in (0, 1)])
             if tight is None:
                 return True
-            plans = [((), tight[0][0]), ((), tight[1][0])]
-            return self.lay([p for p in plans if p[1]]) is None and not self.out_of_budget
+            plans = [p for p in (((), tight[0][0]), ((), tight[1][0])) if p[1]]
+            return not self.greedy(plans) and self.lay(plans) is None and not self.out_of_budget
 
         # the stretches whose track may meet the other route's
         reach = [0, 0]
@@ -615,7 +622,7 @@ class CityPairs:
             if got is None:
                 sb = seq_b[j]
                 r = ref(sb[2])
-                got = b_alone[j] = r is not None and (self.greedy(sb[1], r[0])
+                got = b_alone[j] = r is not None and (self.greedy([(sb[1], r[0])])
                                                       or self.lay([(sb[1], r[0])]) is not None)
                 # later first sequences meet its cut core (or, never laid, anything)
                 if got and r is not None:
