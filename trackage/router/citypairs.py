@@ -511,7 +511,8 @@ class CityPairs:
                                       [self.var_towns[v] for r, v in items if r == q]) for q in (0, 1)])
             if tight is None:
                 return True
-            plans = [p for p in (((), tight[0][0]), ((), tight[1][0])) if p[1]]
+            none: tuple[RevenueCenter, ...] = ()
+            plans = [(none, t[0]) for t in tight if t[0]]
             return not self.greedy(plans) and self.lay(plans) is None and not self.out_of_budget
 
         # the stretches whose track may meet the other route's
