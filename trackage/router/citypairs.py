@@ -80,7 +80,7 @@ class PairStats:
         self.steps = 0
         self.popped = 0  # pairs taken from the heap
         self.opened = 0  # first sequences whose pairs were listed
-        self.b_dead = 0  # pairs taken whose second sequence is never laid alone
+        self.b_dead = 0  # pairs (taken or passed over) whose second sequence is never laid alone
         self.ng_cut = 0  # pairs taken refuted by a learnt nogood
         self.core_cut = 0  # pairs taken refuted by the two sequences' cores
 
@@ -108,6 +108,9 @@ class CityPairs:
         self.var_class: list[int] = []
         self._class_of: dict[frozenset[tuple[int, int, int]], int] = {}
         self.lay_steps = 0
+        # sets of stretch classes (one route's, the other's, the lesser first) laid with all their
+        # alternatives and no cities: True when no two routes lay them
+        self._fails: dict[tuple[tuple[int, ...], tuple[int, ...]], bool] = {}
         self.best = 0
         self.best_pair: tuple[tuple[list[RevenueCenter], list[Seg]] | None,
                               tuple[list[RevenueCenter], list[Seg]] | None] = (None, None)
@@ -210,7 +213,20 @@ class CityPairs:
             # its core meets none of the sequence's, and one of its ways avoids the cores
             if var_core[vi] & core or var_towns[vi] & towns:
                 return False
-            return any(not (a[0] & core or a[1] & towns) for a in var_alts[vi])
+            for a in var_alts[vi]:
+                if not (a[0] & core or a[1] & towns):
+                    return True
+            return False
+
+        # per city, its next cities: (next city, ways, its clash bits, value, a start, its place)
+        nexts: dict[RevenueCenter, list[tuple[RevenueCenter, list[tuple[Alt, bool, bool]], int, int, bool, int]]] = {}
+
+        def nexts_of(c: RevenueCenter) -> list[tuple[RevenueCenter, list[tuple[Alt, bool, bool]], int, int, bool, int]]:
+            got = nexts.get(c)
+            if got is None:
+                got = nexts[c] = [(n, w, en.clash_bits(n), value(n), n in starts, reach[n])
+                                  for n, w in ways_of(c).items()]
+            return got
 
         def grow(cities: list[RevenueCenter], var: list[int], clash: int, val: int, started: bool,
                  core: int, towns: int) -> bool:
@@ -219,22 +235,24 @@ class CityPairs:
                 return False
             c = cities[-1]
             first = len(cities) == 1
-            for n, w in ways_of(c).items():
-                if n in cities or en.clash_bits(n) & clash:
+            deeper = len(cities) + 1 < cap
+            r0 = reach[cities[0]]
+            for n, w, cbn, vn, sn, rn in nexts_of(c):
+                if cbn & clash or n in cities:
                     continue
-                nv = val + value(n)
-                st = started or n in starts
+                nv = val + vn
+                st = started or sn
                 # as the last stretch (the route ends at n)
-                if st and reach[cities[0]] < reach[n]:
+                if st and r0 < rn:
                     vi = self.variant(c, n, first, True, w)
                     if vi >= 0 and fits(vi, core, towns):
                         seqs.append((nv, (*cities, n), (*var, vi)))
-                if len(cities) + 1 < cap:
+                if deeper:
                     vi = self.variant(c, n, first, False, w)
                     if vi >= 0 and fits(vi, core, towns):
                         cities.append(n)
                         var.append(vi)
-                        ok = grow(cities, var, clash | en.clash_bits(n), nv, st, core | var_core[vi],
+                        ok = grow(cities, var, clash | cbn, nv, st, core | var_core[vi],
                                   towns | var_towns[vi])
                         cities.pop()
                         var.pop()
@@ -324,14 +342,31 @@ class CityPairs:
             items.extend((r, v) for v in var)
         chosen: list[Alt | None] = [None] * len(items)
 
-        def prune(doms: dict[int, list[Alt]], track: int, towns: list[int], clash: list[int]) -> bool:
-            # every stretch left keeps the alternatives meeting nothing laid, nor the core of
-            # another stretch left (track; towns within a route), to a fixpoint; False: one
-            # keeps none
+        # per stretch: its route, and the track, towns and clash bits of all its alternatives
+        reach: list[tuple[int, int, int, int]] = []
+        for r, d in items:
+            sp = tw = cl = 0
+            for a in d:
+                sp |= a[0]
+                tw |= a[1]
+                cl |= a[2]
+            reach.append((r, sp, tw, cl))
+
+        def prune(doms: dict[int, list[Alt]], r_new: int, track: int, towns: int, clash: int) -> bool:
+            # every stretch left keeps the alternatives meeting nothing laid (the stretches left
+            # already avoid what was laid before: only the last alternative laid, on route
+            # ``r_new``, is tested, and only where it may meet), nor the core of another stretch
+            # left (track; towns within a route), to a fixpoint; False: one keeps none
             for i, d in doms.items():
-                r = items[i][0]
-                tw, cl = towns[r], clash[r]
-                ok = [a for a in d if not (a[0] & track or a[1] & tw or a[2] & cl)]
+                r, sp, tw, cl = reach[i]
+                if r == r_new:
+                    if not (sp & track or tw & towns or cl & clash):
+                        continue
+                    ok = [a for a in d if not (a[0] & track or a[1] & towns or a[2] & clash)]
+                elif sp & track:
+                    ok = [a for a in d if not a[0] & track]
+                else:
+                    continue
                 if not ok:
                     return False
                 doms[i] = ok
@@ -367,23 +402,20 @@ class CityPairs:
                         changed = True
             return True
 
-        def go(doms: dict[int, list[Alt]], track: int, towns: list[int], clash: list[int]) -> bool:
+        def go(doms: dict[int, list[Alt]], r_new: int, track: int, towns: int, clash: int) -> bool:
             if not doms:
                 return True
             self.lay_steps += 1
             if self.lay_steps > _LAY_BUDGET:
                 self.out_of_budget = True
                 return False
-            if not prune(doms, track, towns, clash):
+            if not prune(doms, r_new, track, towns, clash):
                 return False
             pick = min(doms, key=lambda i: len(doms[i]))
             r = items[pick][0]
             for a in doms[pick]:
                 chosen[pick] = a
-                t2, c2 = list(towns), list(clash)
-                t2[r] |= a[1]
-                c2[r] |= a[2]
-                if go({i: d for i, d in doms.items() if i != pick}, track | a[0], t2, c2):
+                if go({i: d for i, d in doms.items() if i != pick}, r, a[0], a[1], a[2]):
                     return True
                 if self.out_of_budget:
                     return False
@@ -400,14 +432,6 @@ class CityPairs:
                 x = part[x]
             return x
 
-        reach: list[tuple[int, int, int, int]] = []
-        for r, d in items:
-            sp = tw = cl = 0
-            for a in d:
-                sp |= a[0]
-                tw |= a[1]
-                cl |= a[2]
-            reach.append((r, sp, tw, cl))
         for x in range(n):
             rx, sx, tx, cx = reach[x]
             for y in range(x + 1, n):
@@ -418,7 +442,14 @@ class CityPairs:
         for x in range(n):
             parts.setdefault(root(x), []).append(x)
         for members in sorted(parts.values(), key=len):
-            if not go({i: list(items[i][1]) for i in members}, 0, [0] * len(plans), clash0):
+            # (the cities' clash bits first, then the part's stretches)
+            doms: dict[int, list[Alt]] = {}
+            for i in members:
+                cb = clash0[items[i][0]]
+                doms[i] = [a for a in items[i][1] if not a[2] & cb] if cb & reach[i][3] else list(items[i][1])
+                if not doms[i]:
+                    return None
+            if not go(doms, -1, 0, 0, 0):
                 return None
         out: list[list[Alt]] = [[] for _ in plans]
         for i, (r, _v) in enumerate(items):
@@ -427,6 +458,31 @@ class CityPairs:
             out[r].append(pick)
         return out
 
+    def greedy(self, plans: list[tuple[tuple[RevenueCenter, ...], list[list[Alt]]]]) -> bool:
+        """Whether the routes of ``plans`` (as for :meth:`lay`) lay their stretches by taking,
+        the stretch with fewest alternatives first, the first alternative meeting nothing taken
+        (track; towns and clash bits within a route). False: maybe not, ask :meth:`lay`."""
+        towns = [0] * len(plans)
+        clash = [0] * len(plans)
+        items: list[tuple[int, list[Alt]]] = []
+        for r, (cities, var) in enumerate(plans):
+            for c in cities:
+                clash[r] |= self.en.clash_bits(c)
+            items.extend((r, d) for d in var)
+        items.sort(key=lambda it: len(it[1]))
+        track = 0
+        for r, d in items:
+            tw, cl = towns[r], clash[r]
+            for a in d:
+                if not (a[0] & track or a[1] & tw or a[2] & cl):
+                    track |= a[0]
+                    towns[r] = tw | a[1]
+                    clash[r] = cl | a[2]
+                    break
+            else:
+                return False
+        return True
+
     def nogood(self, va: tuple[int, ...], vb: tuple[int, ...]) -> tuple[frozenset[int], frozenset[int]] | None:
         """A least set of the two sequences' stretch variants (with all their alternatives,
         no cities) that cannot be laid together, by dropping one at a time; None: the whole
@@ -434,17 +490,30 @@ class CityPairs:
         var_alts = self.var_alts
         keep = [(0, v) for v in va] + [(1, v) for v in vb]
 
+        var_class = self.var_class
+        known = self._fails
+
         def fails(items: list[tuple[int, int]]) -> bool:
-            plans: list[tuple[tuple[RevenueCenter, ...], list[list[Alt]]]] = [((), []), ((), [])]
-            for r, v in items:
-                plans[r][1].append(var_alts[v])
+            # (whether a set fails depends only on its variants' classes, either route first)
+            key0 = tuple(sorted(var_class[v] for r, v in items if r == 0))
+            key1 = tuple(sorted(var_class[v] for r, v in items if r == 1))
+            key = (key0, key1) if key0 <= key1 else (key1, key0)
+            got = known.get(key)
+            if got is None:
+                got = laid_none(items)
+                if not self.out_of_budget:
+                    known[key] = got
+            return got
+
+        def laid_none(items: list[tuple[int, int]]) -> bool:
             tight = self.consistent([([var_alts[v] for r, v in items if r == q],
                                       [self.var_core[v] for r, v in items if r == q],
                                       [self.var_towns[v] for r, v in items if r == q]) for q in (0, 1)])
             if tight is None:
                 return True
-            plans = [((), tight[0][0]), ((), tight[1][0])]
-            return self.lay([p for p in plans if p[1]]) is None and not self.out_of_budget
+            none: tuple[RevenueCenter, ...] = ()
+            plans = [(none, t[0]) for t in tight if t[0]]
+            return not self.greedy(plans) and self.lay(plans) is None and not self.out_of_budget
 
         # the stretches whose track may meet the other route's
         reach = [0, 0]
@@ -554,7 +623,8 @@ class CityPairs:
             if got is None:
                 sb = seq_b[j]
                 r = ref(sb[2])
-                got = b_alone[j] = r is not None and self.lay([(sb[1], r[0])]) is not None
+                got = b_alone[j] = r is not None and (self.greedy([(sb[1], r[0])])
+                                                      or self.lay([(sb[1], r[0])]) is not None)
                 # later first sequences meet its cut core (or, never laid, anything)
                 if got and r is not None:
                     core = 0
@@ -571,13 +641,23 @@ class CityPairs:
         # the same as classes of variants (a part's classes all different), by its first
         # route's least class
         ng_class: dict[int, list[tuple[frozenset[int], frozenset[int]]]] = {}
-        class_sets: dict[tuple[int, ...], frozenset[int]] = {}
+        var_sets: dict[tuple[int, ...], tuple[frozenset[int], frozenset[int]]] = {}
 
-        def classes(var: tuple[int, ...]) -> frozenset[int]:
-            got = class_sets.get(var)
+        def sets_of(var: tuple[int, ...]) -> tuple[frozenset[int], frozenset[int]]:
+            # a sequence's variants and their classes
+            got = var_sets.get(var)
             if got is None:
-                got = class_sets[var] = frozenset(self.var_class[v] for v in var)
+                got = var_sets[var] = (frozenset(var), frozenset(self.var_class[v] for v in var))
             return got
+
+        def cut(xa: frozenset[int], xb: frozenset[int],
+                index: dict[int, list[tuple[frozenset[int], frozenset[int]]]]) -> bool:
+            # a nogood of ``index`` with its first part in ``xa`` and its second in ``xb``
+            for v in index.keys() & xa:
+                for na, nb_ in index[v]:
+                    if na <= xa and nb_ <= xb:
+                        return True
+            return False
 
         # the pairs in falling value: a heap of (-(value), first sequence, place in its live
         # list); entries with place -1 open the next first sequence (its live list is made then)
@@ -619,7 +699,10 @@ class CityPairs:
                     core_rows.append(core_a)
                 ca = rows(core_rows)
                 # a second sequence whose core meets the first's, or one of whose stretches has
-                # every alternative meeting it, or worth too little
+                # every alternative meeting it, or worth too little (the other way round, a
+                # stretch of the first whose every alternative meets the second's core, is left
+                # to the pair's cores: tested here one first sequence at a time it cost more
+                # than it cut)
                 refuted = _meets(ca, b_core[:kmax])
                 if nvar:
                     hit = _meets(ca, alt_rows)
@@ -627,18 +710,8 @@ class CityPairs:
                     dead = np.concatenate([dead, np.zeros((len(firsts), 1), dtype=bool)], axis=1)
                     refuted |= dead[:, b_var[:kmax]].any(axis=2)
                 refuted |= np.arange(kmax)[None, :] >= np.array([f[2] for f in firsts])[:, None]
-                for row, (i2, ra, k) in enumerate(firsts):
+                for row, (i2, _ra, k) in enumerate(firsts):
                     cand = np.flatnonzero(~refuted[row])
-                    if len(cand):
-                        # the other way round: a stretch of the first whose every alternative
-                        # meets the second's core
-                        a_rows, a_begins = rows([a[0] for alts in ra[0] for a in alts]), []
-                        pos_a = 0
-                        for alts in ra[0]:
-                            a_begins.append(pos_a)
-                            pos_a += len(alts)
-                        hit2 = _meets(b_core[cand], a_rows)
-                        cand = cand[~np.minimum.reduceat(hit2, a_begins, axis=1).any(axis=1)]
                     live = cand.tolist()
                     self.stats.refuted += k - len(live)
                     if live:
@@ -651,8 +724,15 @@ class CityPairs:
             if self.stats.popped > _PAIR_BUDGET:
                 self.out_of_budget = True
                 return False
-            if p + 1 < len(live):
-                heapq.heappush(heap, (-(va + int(b_vals[live[p + 1]])), i, p + 1))
+            if laid_alone.get(i) is False:
+                continue  # (a first sequence never laid alone: its pairs left are dropped)
+            # (the next pair of this first sequence whose second is not known never to lay alone)
+            q = p + 1
+            while q < len(live) and b_alone.get(live[q]) is False:
+                q += 1
+                self.stats.b_dead += 1
+            if q < len(live):
+                heapq.heappush(heap, (-(va + int(b_vals[live[q]])), i, q))
             if not b_ok(j):
                 self.stats.b_dead += 1
                 continue
@@ -666,12 +746,10 @@ class CityPairs:
             if self.out_of_budget:
                 return False
             sb = seq_b[j]
-            va_set, vb_set = frozenset(s[2]), frozenset(sb[2])
-            ca_set, cb_set = classes(s[2]), classes(sb[2])
-            if any(na <= va_set and nb_ <= vb_set for v in va_set for na, nb_ in ng_index.get(v, ())) or any(
-                    na <= vb_set and nb_ <= va_set for v in vb_set for na, nb_ in ng_index.get(v, ())) or any(
-                    na <= ca_set and nb_ <= cb_set for c in ca_set for na, nb_ in ng_class.get(c, ())) or any(
-                    na <= cb_set and nb_ <= ca_set for c in cb_set for na, nb_ in ng_class.get(c, ())):
+            va_set, ca_set = sets_of(s[2])
+            vb_set, cb_set = sets_of(sb[2])
+            if (cut(ca_set, cb_set, ng_class) or cut(cb_set, ca_set, ng_class)
+                    or cut(va_set, vb_set, ng_index) or cut(vb_set, va_set, ng_index)):
                 self.stats.refuted += 1
                 self.stats.ng_cut += 1
                 continue
