@@ -56,7 +56,20 @@ class BuySellParShares1822(CompanyChoices, AuctionMixin, BuySellParShares):
         return company.min_price
 
     def committed_bids(self, player):
-        return [hb for company in self.bids if (hb := self.highest_bid(company)) and hb[0] is player]
+        """The highest bids of ``player`` (kept for the listing under way: its questions ask
+        them for every corporation and box)."""
+        memo = self.game.listing_memo()
+        key = ("committed bids", player)
+        if memo is not None and (found := memo.get(key)) is not None:
+            return found
+        out = []
+        for bids in self.bids.values():
+            best = bids.highest()
+            if best and best[0] is player:
+                out.append(best)
+        if memo is not None:
+            memo[key] = out
+        return out
 
     def committed_cash(self, player) -> int:
         return sum(b[1] for b in self.committed_bids(player))
