@@ -8,7 +8,7 @@ from ....core.entities import ShareBundle
 from ....core.errors import GameError
 from ....core.money import pay
 from ....core.steps.auction import AuctionMixin, Bids
-from ....core.steps.stock import BuySellParShares
+from ....core.steps.stock import BuySellParShares, TurnView
 from .. import loans, taxhaven
 from .choose import CompanyChoices
 
@@ -207,9 +207,14 @@ class BuySellParShares1822(CompanyChoices, AuctionMixin, BuySellParShares):
         return self.may_start(entity, corp) and bool(self.par_prices(entity, corp))
 
     def can_ipo_any(self, entity) -> bool:
-        """Only majors are started (``Game1822.can_par``)."""
-        return not self.bought() and any(self.may_start(entity, c) for c in self.game.corporations
-                                         if c.type == "major")
+        """Only majors are started (``Game1822.can_par``, asked first: most are refused by
+        it, before the certificates are looked at; ``may_start`` asks it again)."""
+        if self.bought():
+            return False
+        game = self.game
+        turn = TurnView(self, entity, bought=False)
+        return any(self.may_start(entity, c, turn) for c in game.corporations
+                   if c.type == "major" and game.can_par(c, entity))
 
     def can_dump(self, entity, bundle) -> bool:
         return self.game.can_dump_1822(entity, bundle)
