@@ -269,6 +269,7 @@ def special_lay_candidates(game: Game1822, company, ab, combo=()) -> list:
         return []
     game._teleport_lay = ab.get("type") == "teleport"
     game._lay_syms = syms
+    game._special_lay = False
     out = []
     try:
         options = _lay_tile_options(game, pairs, corp)
@@ -302,7 +303,8 @@ def special_lay_candidates(game: Game1822, company, ab, combo=()) -> list:
                     continue
                 if not all(ability_allows(a, t) for _, a in pairs):
                     continue
-                game._special_lay = special
+                if game._special_lay != special:  # (written when it changes)
+                    game._special_lay = special
                 out += _company_lay_rotations(game, pairs, corp, hex_, old, t, memo_key, rotation_ok)
     finally:
         game._special_lay = False
@@ -316,9 +318,14 @@ def _lay_tile_options(game: Game1822, pairs, corp) -> list:
     """(tile, special, advanced, tiled_by) for each tile the reference offers these abilities:
     the phase's tiles when no ability names tiles, else the tiles named from the first
     ability that names some on (P11's of the next colour)."""
-    supply: dict = {}
-    for t in game.board.supply_tiles():
-        supply.setdefault(t.name, t)
+    memo = game.listing_memo()
+    supply = memo.get(("supply by name",)) if memo is not None else None
+    if supply is None:  # (the first copy of each name: the same for the listing's companies)
+        supply = {}
+        for t in game.board.supply_tiles():
+            supply.setdefault(t.name, t)
+        if memo is not None:
+            memo[("supply by name",)] = supply
     named: list | None = None
     for c, a in pairs:
         if named is None and a.get("tiles"):
