@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from trackage.core.trains import phase_buying_train, remove_train
 
@@ -56,6 +56,8 @@ from .taxhaven import Holder
 if TYPE_CHECKING:
     from .routes import RouteRules1822
 
+#: the key under which a listing memo keeps the state number it was made at
+_MEMO_MOVES: tuple[str] = ("state number",)
 
 
 class Corporation1822(Corporation):
@@ -209,8 +211,18 @@ class Board1822(Board):
                    if getattr(b, "cost", None) and b.edge in exits and nbs.get(b.edge) is not None)
 
     def lay_cost_preview(self, hex_, tile, entity) -> int:
-        cost = self.game.upgrade_cost(self.tile(hex_), hex_, entity) + self.border_cost_preview(hex_, tile)
-        return self.game.tile_cost_with_discount(hex_, entity, cost)
+        # the same for every tile on a hex but for the borders crossed: kept per hex, entity
+        # and border cost for the listing under way (its candidates ask it once each)
+        border = self.border_cost_preview(hex_, tile)
+        memo = self.game.listing_memo()
+        key = ("lay cost", hex_.id, entity, border)
+        cost = memo.get(key) if memo is not None else None
+        if cost is None:
+            cost = self.game.tile_cost_with_discount(
+                hex_, entity, self.game.upgrade_cost(self.tile(hex_), hex_, entity) + border)
+            if memo is not None:
+                memo[key] = cost
+        return cost
 
 
 class Game1822(Game):
@@ -886,11 +898,18 @@ class Game1822(Game):
         if "_rights_memo" in self.__dict__:
             yield  # nested: the outer listing's memo
             return
-        self._rights_memo: dict[tuple[str, object], frozenset] = {}
+        self._rights_memo: dict[tuple[object, ...], Any] = {_MEMO_MOVES: self._moves}
         try:
             yield
         finally:
             del self._rights_memo
+
+    def listing_memo(self) -> dict[tuple[object, ...], Any] | None:
+        """The memo of the listing under way (:meth:`rights_memo`), for answers that read
+        nothing a listing changes; None outside a listing, or inside a trial made in one (the
+        state number has moved)."""
+        memo = self.__dict__.get("_rights_memo")
+        return memo if memo is not None and memo.get(_MEMO_MOVES) == self._moves else None
 
     def upgrade_memo_key(self, hex_, old, new):
         # the core's key (the old tile, the hex's labels and future label, the new tile's name;

@@ -9,7 +9,7 @@ from trackage.core.actions import asks_hex, asks_tile
 
 from ...core.errors import GameError
 from ...core.money import pay
-from . import layeffects
+from . import layeffects, trackrights
 
 if TYPE_CHECKING:
     from .game import Game1822
@@ -269,6 +269,7 @@ def special_lay_candidates(game: Game1822, company, ab, combo=()) -> list:
         return []
     game._teleport_lay = ab.get("type") == "teleport"
     game._lay_syms = syms
+    game._special_lay = False
     out = []
     try:
         options = _lay_tile_options(game, pairs, corp)
@@ -290,6 +291,9 @@ def special_lay_candidates(game: Game1822, company, ab, combo=()) -> list:
                     check_company_lay(game, c, corp, hex_, old, None)
             except (GameError, AttributeError):
                 continue
+            # the hex's part of the upgrade key and its rotation check, once for all the tiles
+            memo_key = game.upgrade_memo_keys(hex_, old)
+            rotation_ok = trackrights.company_rotation_check(game, company, hex_)
             for t, special, advanced, tiled_by in options:
                 if not asks_tile(game, t.id):
                     continue
@@ -299,8 +303,9 @@ def special_lay_candidates(game: Game1822, company, ab, combo=()) -> list:
                     continue
                 if not all(ability_allows(a, t) for _, a in pairs):
                     continue
-                game._special_lay = special
-                out += _company_lay_rotations(game, pairs, corp, hex_, old, t)
+                if game._special_lay != special:  # (written when it changes)
+                    game._special_lay = special
+                out += _company_lay_rotations(game, pairs, corp, hex_, old, t, memo_key, rotation_ok)
     finally:
         game._special_lay = False
         game._advanced_lay = False
@@ -313,9 +318,14 @@ def _lay_tile_options(game: Game1822, pairs, corp) -> list:
     """(tile, special, advanced, tiled_by) for each tile the reference offers these abilities:
     the phase's tiles when no ability names tiles, else the tiles named from the first
     ability that names some on (P11's of the next colour)."""
-    supply: dict = {}
-    for t in game.board.supply_tiles():
-        supply.setdefault(t.name, t)
+    memo = game.listing_memo()
+    supply = memo.get(("supply by name",)) if memo is not None else None
+    if supply is None:  # (the first copy of each name: the same for the listing's companies)
+        supply = {}
+        for t in game.board.supply_tiles():
+            supply.setdefault(t.name, t)
+        if memo is not None:
+            memo[("supply by name",)] = supply
     named: list | None = None
     for c, a in pairs:
         if named is None and a.get("tiles"):
@@ -351,9 +361,10 @@ def ability_allows(ab, tile) -> bool:
     return (ab["upgrade_count"] if up else ab["lay_count"]) > 0
 
 
-def _company_lay_rotations(game: Game1822, pairs, corp, hex_, old, tile) -> list[dict]:
+def _company_lay_rotations(game: Game1822, pairs, corp, hex_, old, tile, memo_key, rotation_ok) -> list[dict]:
     """The lay actions of ``tile`` on ``hex_`` (each rotation the abilities allow and the
-    corporation can pay)."""
+    corporation can pay); ``memo_key``: the hex's upgrade keys (``upgrade_memo_keys``),
+    ``rotation_ok``: its rotation check (:func:`trackrights.company_rotation_check`)."""
     company = pairs[0][0]
     syms = {c.sym for c, _ in pairs}
     matched = matching_abilities(pairs, hex_, tile)
@@ -362,12 +373,12 @@ def _company_lay_rotations(game: Game1822, pairs, corp, hex_, old, tile) -> list
     free = any(a.get("free") for _, a in matched)
     out = []
     view = game.board.supply.shape(tile.name)
-    for r in _upgrade_rotations(game, hex_, old, tile):
+    for r in _upgrade_rotations(game, old, tile, memo_key(tile)):
         # the tile as seen off the map (its name's first copy, as the generic listing sees it:
         # one placement per name and rotation) answers for the tile on any hex: the rules
         # read the hex from ``hex_`` and the tile's shape
         placed = game.board.placed_tile(view, r, None)
-        if not game.legal_tile_rotation(company, hex_, placed):
+        if not rotation_ok(placed):
             continue
         border = game.board.border_cost_preview(hex_, placed)
         if ("P10" in syms or company.sym == "P21") and border <= 0:
@@ -381,13 +392,14 @@ def _company_lay_rotations(game: Game1822, pairs, corp, hex_, old, tile) -> list
     return out
 
 
-def _upgrade_rotations(game: Game1822, hex_, old, tile) -> tuple[int, ...]:
-    """The rotations of ``tile`` that upgrade ``old`` on ``hex_`` (as a special lay or not,
-    as the lay in progress says): a pure function of the upgrade's memo key, the old tile's
+def _upgrade_rotations(game: Game1822, old, tile, upgrade_key) -> tuple[int, ...]:
+    """The rotations of ``tile`` that upgrade ``old`` on its hex (as a special lay or not, as
+    the lay in progress says): a pure function of the upgrade's memo key (``upgrade_key``,
+    the game's ``upgrade_memo_key`` of the hex, ``old`` and ``tile``), the old tile's
     rotation and the kind of lay, so it is worked out once and kept with the old tile's spec,
     shared by every 1822 game as the generic listing's answers are (``UPGRADE_ANSWERS_SHARED``)."""
     special = bool(game._special_lay)
-    key = (game.upgrade_memo_key(hex_, old, tile), old.rotation, special)
+    key = (upgrade_key, old.rotation, special)
     memo = old.spec.upgrade_memos.setdefault(("special-upgrades", type(game)), {})
     rots = memo.get(key)
     if rots is None:

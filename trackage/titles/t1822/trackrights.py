@@ -83,6 +83,37 @@ def legal_tile_rotation(game: Game1822, entity, hex_, tile) -> bool:
     return game.board.legal_tile_rotation(operator, hex_, tile)
 
 
+def company_rotation_check(game: Game1822, entity, hex_):
+    """:func:`legal_tile_rotation` on one hex for a private company's lays (their listing,
+    inside its graph probe): the track rights and stubs read once and the board's check made
+    once for all the tiles tried there; outside a probe, asked per tile."""
+    if not game.__dict__.get("_probing"):
+        return lambda tile: game.legal_tile_rotation(entity, hex_, tile)
+    d35, p5 = hex_.id == "D35", getattr(entity, "sym", None) == "P5" and hex_.id == "P43"
+    operator = entity.owner if entity.is_company else entity
+    owners = rights_owners(game, hex_)
+    stubs = game.board.stubs(hex_) if acting_player(game, operator) not in owners and not owners else ()
+    p2 = entity is not operator and (entity.sym == "P2" or "P2" in getattr(game, "_lay_syms", ()))
+    board_ok = None  # the board's check, made once a tile needs it
+
+    def check(tile) -> bool:
+        nonlocal board_ok
+        if d35 and tile.name == "57" and tile.rotation in (2, 5):
+            return True
+        if p5:
+            return tile.rotation == 0
+        if stubs:
+            exits = set(tile.exits)
+            if any(s.edge not in exits for s in stubs):
+                return False
+        if p2:
+            return legal_tile_rotation(game, entity, hex_, tile)
+        if board_ok is None:
+            board_ok = game.board.rotation_check(operator, hex_)
+        return board_ok(tile)
+    return check
+
+
 def rotation_check(game: Game1822, entity, hex_):
     """:func:`legal_tile_rotation` on one hex for the tile-lay listing (inside its graph probe),
     the track rights, stubs, connected edges and memo worked out once for all the tiles tried

@@ -8,7 +8,7 @@ from ....core.entities import ShareBundle
 from ....core.errors import GameError
 from ....core.money import pay
 from ....core.steps.auction import AuctionMixin, Bids
-from ....core.steps.stock import BuySellParShares
+from ....core.steps.stock import BuySellParShares, TurnView
 from .. import loans, taxhaven
 from .choose import CompanyChoices
 
@@ -56,7 +56,20 @@ class BuySellParShares1822(CompanyChoices, AuctionMixin, BuySellParShares):
         return company.min_price
 
     def committed_bids(self, player):
-        return [hb for company in self.bids if (hb := self.highest_bid(company)) and hb[0] is player]
+        """The highest bids of ``player`` (kept for the listing under way: its questions ask
+        them for every corporation and box)."""
+        memo = self.game.listing_memo()
+        key = ("committed bids", player)
+        if memo is not None and (found := memo.get(key)) is not None:
+            return found
+        out = []
+        for bids in self.bids.values():
+            best = bids.highest()
+            if best and best[0] is player:
+                out.append(best)
+        if memo is not None:
+            memo[key] = out
+        return out
 
     def committed_cash(self, player) -> int:
         return sum(b[1] for b in self.committed_bids(player))
@@ -194,9 +207,14 @@ class BuySellParShares1822(CompanyChoices, AuctionMixin, BuySellParShares):
         return self.may_start(entity, corp) and bool(self.par_prices(entity, corp))
 
     def can_ipo_any(self, entity) -> bool:
-        """Only majors are started (``Game1822.can_par``)."""
-        return not self.bought() and any(self.may_start(entity, c) for c in self.game.corporations
-                                         if c.type == "major")
+        """Only majors are started (``Game1822.can_par``, asked first: most are refused by
+        it, before the certificates are looked at; ``may_start`` asks it again)."""
+        if self.bought():
+            return False
+        game = self.game
+        turn = TurnView(self, entity, bought=False)
+        return any(self.may_start(entity, c, turn) for c in game.corporations
+                   if c.type == "major" and game.can_par(c, entity))
 
     def can_dump(self, entity, bundle) -> bool:
         return self.game.can_dump_1822(entity, bundle)

@@ -25,6 +25,11 @@ class SpecialToken(CompanyAbility):
     def ability(self, company) -> bool:
         return company.sym == "P5" and company.owner.exchange_tokens > 0
 
+    def usable_ability(self, entity):
+        # (the listing asks every entity: only P5 has this ability, so the others are
+        # answered before the round's current entity is looked up)
+        return super().usable_ability(entity) if getattr(entity, "sym", None) == "P5" else None
+
     def actions(self, entity):
         if self.round.teleported is entity and self.usable_ability(entity):
             return ["place_token"]

@@ -81,6 +81,12 @@ class SpecialTrack(CompanyAbility, Passing):
     def ability(self, company):
         return privatelays.track_ability(self.game, company, "special_track")
 
+    def usable_ability(self, entity):
+        # (the listing asks every entity: a company a player holds has no track ability to
+        # use (track_ability), answered before the round's current entity is looked up)
+        owner = getattr(entity, "owner", None) if entity.is_company else None
+        return super().usable_ability(entity) if owner is not None and owner.is_corporation else None
+
     def actions(self, entity):
         return ["lay_tile", "pass"] if self.company is not None and entity is self.company else super().actions(entity)
 
