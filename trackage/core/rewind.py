@@ -73,7 +73,7 @@ class Tracked:
         cls.SLOT_NAMES = frozenset(name for name in dir(cls) if type(getattr(cls, name, None)) is _MEMBER)
         if "__setattr__" not in cls.__dict__:
             # the barrier written for the class's layout (a twin brings its own plain store)
-            cls.__setattr__ = _barrier_dict if cls.__dictoffset__ else _barrier_slots  # type: ignore[assignment,method-assign]
+            cls.__setattr__ = _barrier_dict if cls.__dictoffset__ else _barrier_slots  # type: ignore[method-assign]
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Any:
         if _UNTRACKED.get():
@@ -99,7 +99,8 @@ class Tracked:
 # its undo would put back what is there. A property's setter is always called (its old value
 # is the getter's, never skipped: the setter may store elsewhere).
 
-def _barrier_dict(self: Any, name: str, value: Any, _get: Any = _RECORDING.get, _store: Any = object.__setattr__) -> None:
+def _barrier_dict(self: Any, name: str, value: Any,
+                  _get: Any = _RECORDING.get, _store: Any = object.__setattr__) -> None:
     """The barrier of a class whose objects have a ``__dict__`` (and maybe slots too)."""
     rec = _get()
     if rec is not None:
@@ -115,7 +116,8 @@ def _barrier_dict(self: Any, name: str, value: Any, _get: Any = _RECORDING.get, 
     _store(self, name, value)
 
 
-def _barrier_slots(self: Any, name: str, value: Any, _get: Any = _RECORDING.get, _store: Any = object.__setattr__) -> None:
+def _barrier_slots(self: Any, name: str, value: Any,
+                   _get: Any = _RECORDING.get, _store: Any = object.__setattr__) -> None:
     """The barrier of a class whose objects have slots only."""
     rec = _get()
     if rec is not None:
