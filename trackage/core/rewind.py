@@ -64,6 +64,17 @@ class Tracked:
     # on a barrier-free twin (:func:`tracked_twin_of`): the class it is the twin of
     TRACKED_CLASS: ClassVar[type | None] = None
 
+    # the names this class stores in slots (a member descriptor is what the class finds under
+    # the name: not a slot a subclass shadows with a property): set for each class as it is made
+    SLOT_NAMES: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.SLOT_NAMES = frozenset(name for name in dir(cls) if type(getattr(cls, name, None)) is _MEMBER)
+        if "__setattr__" not in cls.__dict__:
+            # the barrier written for the class's layout (a twin brings its own plain store)
+            cls.__setattr__ = _barrier_dict if cls.__dictoffset__ else _barrier_slots  # type: ignore[method-assign]
+
     def __new__(cls, *args: Any, **kwargs: Any) -> Any:
         if _UNTRACKED.get():
             kind: Any = cls  # (a class is hashable: the cache's key)
@@ -71,16 +82,55 @@ class Tracked:
         return object.__new__(cls.TRACKED_CLASS or cls)
 
     def __setattr__(self, name: str, value: Any) -> None:
-        rec = _RECORDING.get()
-        if rec is not None:
-            rec.writes.append((self, name, _old(self, name)))
-        object.__setattr__(self, name, value)
+        # (every subclass has its layout's own barrier: this one serves a super() call)
+        (_barrier_dict if type(self).__dictoffset__ else _barrier_slots)(self, name, value)
 
     def __delattr__(self, name: str) -> None:
         rec = _RECORDING.get()
         if rec is not None:
             rec.writes.append((self, name, _old(self, name)))
         object.__delattr__(self, name)
+
+
+# The write barrier, one per layout (a class gets the one of its instances' layout as it is
+# made, :meth:`Tracked.__init_subclass__`): while an action is recorded, a write is noted
+# with the value it replaced, as :func:`_old` finds it; a write of the very object the
+# attribute holds already (in the object's own dict or slot) is neither noted nor made, as
+# its undo would put back what is there. A property's setter is always called (its old value
+# is the getter's, never skipped: the setter may store elsewhere).
+
+def _barrier_dict(self: Any, name: str, value: Any,
+                  _get: Any = _RECORDING.get, _store: Any = object.__setattr__) -> None:
+    """The barrier of a class whose objects have a ``__dict__`` (and maybe slots too)."""
+    rec = _get()
+    if rec is not None:
+        old = self.__dict__.get(name, MISSING)
+        if old is MISSING:
+            if name in self.SLOT_NAMES:
+                old = getattr(self, name, MISSING)
+                if old is value:
+                    return
+        elif old is value:
+            return
+        rec.writes.append((self, name, old))
+    _store(self, name, value)
+
+
+def _barrier_slots(self: Any, name: str, value: Any,
+                   _get: Any = _RECORDING.get, _store: Any = object.__setattr__) -> None:
+    """The barrier of a class whose objects have slots only."""
+    rec = _get()
+    if rec is not None:
+        old = getattr(self, name, MISSING)
+        if old is value and name in self.SLOT_NAMES:
+            return
+        rec.writes.append((self, name, old))
+    _store(self, name, value)
+
+
+def has_barrier(cls: type) -> bool:
+    """Are ``cls``'s writes noted while an action is recorded (a state class, not its twin)?"""
+    return getattr(cls, "__setattr__", None) in (_barrier_dict, _barrier_slots, Tracked.__setattr__)
 
 
 def _old(obj: Any, name: str) -> Any:
