@@ -85,6 +85,8 @@ class StubGame:
     tile_rotation_check = Game.tile_rotation_check
     UPGRADE_ANSWERS_SHARED = Game.UPGRADE_ANSWERS_SHARED
     legal_tile_lays = Game.legal_tile_lays
+    tile_lays_hex_keys = Game.tile_lays_hex_keys
+    _tile_upgrades = Game._tile_upgrades
     copy = Game.copy
 
     def __getitem__(self, hex_id):
