@@ -6,40 +6,14 @@ from typing import ClassVar
 
 from ....core.actions import asks
 from ....core.errors import GameError
-from ....core.game import Game
 from ....core.steps.operating import DiscardTrain, Dividend, RunRoutes
 from ....core.steps.track import TokenStep, TrackAndTokenStep
-from ....core.trains import PhaseTrack
 from .. import tilelays
 
 
 class DiscardTrain1893(DiscardTrain):
-    def anyone_crowded(self) -> bool:
-        """Is any corporation or minor over its train limit (asked by every step question,
-        ~8 times an action)? A limit depends on the holder's type alone (the phase's table,
-        read here once per question where the game keeps the core's :meth:`train_limit`;
-        else asked once per type), not once per holder with trains."""
-        game = self.game
-        phase = game.phase
-        core_rule = type(game).train_limit is Game.train_limit and type(phase).train_limit is PhaseTrack.train_limit
-        table = phase.current.get("train_limit", 99) if core_rule else None
-        limits: dict[str, int] = {}
-        for group in (game.corporations, game.minors):
-            for c in group:
-                trains = c.trains
-                if not trains:
-                    continue
-                if table is None:
-                    kind = getattr(c, "type", "")
-                    known = limits.get(kind)
-                    n = limits[kind] = game.train_limit(c) if known is None else known
-                elif isinstance(table, dict):
-                    n = table.get(getattr(c, "type", ""), 0)
-                else:
-                    n = table
-                if len(trains) > n and sum(1 for t in trains if not t.obsolete) > n:
-                    return True
-        return False
+    """The core's discard step; its "anyone over the limit?" asks the limit once per kind of
+    holder (``Game1893.TRAIN_LIMIT_BY_KIND``)."""
 
 
 class Track1893(TrackAndTokenStep):
