@@ -888,6 +888,10 @@ class Game(Tracked):
     def action_processed(self, action: dict[str, Any]) -> None:
         pass
 
+    #: whether :meth:`action_processed` never writes what the round's step questions read
+    #: (``active``, ``blocks``, ``blocking``): the round's answer from before it then holds after it
+    ACTION_PROCESSED_KEEPS_STEPS: ClassVar[bool] = True
+
     # ------------------------------------------------------------- rounds
     def new_stock_round(self) -> Any:
         self.round_counter += 1

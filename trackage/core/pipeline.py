@@ -290,12 +290,21 @@ class Pipeline:
             return
         entity = game.index.resolve(action)
         game.preprocess_action(action, entity)
-        game.round.process(action, entity)
+        rnd = game.round
+        kept = rnd.process(action, entity)
         game.action_processed(action)
         reason, timing = game.game_end_check()
         if timing == "immediate":
             game.end_game(reason)
-        while not game.finished and game.round.finished():
+        # the round's answer to "which step is active?" after the action (``kept``) still holds
+        # for its ``finished()`` where the hooks between wrote nothing it reads: a title's
+        # ``action_processed`` that says so, and no end triggered (``game_end_check`` writes
+        # only then)
+        if kept is not None and not (game.ACTION_PROCESSED_KEEPS_STEPS and game.end_trigger is None
+                                     and game.round is rnd):
+            kept = None
+        while not game.finished and self.round_finished(kept):
+            kept = None
             for e in game.round.entities:
                 if hasattr(e, "passed"):
                     e.passed = False
@@ -312,6 +321,20 @@ class Pipeline:
                     record_round(game)
                 round_changed(game)
                 game.round.setup()
+
+    def round_finished(self, kept: tuple[Any] | None) -> bool:
+        """The current round's ``finished()``, its first "which step is active?" answered by
+        ``kept`` when given (see :meth:`process_single`)."""
+        rnd = self.game.round
+        if kept is None:
+            finished: bool = rnd.finished()
+            return finished
+        rnd.settled = kept
+        try:
+            finished = rnd.finished()
+        finally:
+            rnd.settled = None
+        return finished
 
     # ------------------------------------------------------------- the gate
     def check_listed(self, action: dict[str, Any]) -> GameError | None:

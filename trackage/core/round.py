@@ -225,6 +225,17 @@ class Round(Tracked):
     KEEP_SKIP_ANSWER = True
     #: the round's kind as the site abbreviates it (a merger pass names its rounds so); "" when none
     SHORT_NAME = ""
+    #: whether this class's :meth:`after_process` leaves :attr:`settled` only as an exact answer
+    #: of :meth:`active_step` for the state it ends in: untouched with nothing written, or set
+    #: again (:meth:`answered`) right before a return with nothing written after its question.
+    #: :meth:`process` then hands that answer on (the pipeline's ``finished()``). A class that
+    #: defines its own ``after_process`` is off unless it says so in its own body.
+    AFTER_PROCESS_KEEPS_ANSWER: ClassVar[bool] = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "after_process" in cls.__dict__ and "AFTER_PROCESS_KEEPS_ANSWER" not in cls.__dict__:
+            cls.AFTER_PROCESS_KEEPS_ANSWER = False
 
     def __init__(self, game: Any, step_classes: list[Any], round_num: int = 1) -> None:
         self.game = game
@@ -318,7 +329,11 @@ class Round(Tracked):
                 break
         return out
 
-    def process(self, action: dict[str, Any], entity: Any) -> None:
+    def process(self, action: dict[str, Any], entity: Any) -> tuple[Step | None] | None:
+        """``action`` by ``entity`` through the step that takes it, the skip of the steps with
+        nothing to do, then :meth:`after_process`. Returns what :meth:`active_step` would answer
+        now (in a 1-tuple) where the round knows it exactly (nothing written since it was asked),
+        else None."""
         atype = action["type"]
         chosen = None
         for s in self.steps:
@@ -347,11 +362,21 @@ class Round(Tracked):
         handler(chosen, action, entity)
         self.after_process_before_skip(action)
         settled = self.skip_steps()
-        self.settled = settled if self.KEEP_SKIP_ANSWER else None
+        keep = self.KEEP_SKIP_ANSWER
+        self.settled = settled if keep else None
         try:
             self.after_process(action, entity)
+            left = self.settled
         finally:
             self.settled = None
+        return left if keep and self.AFTER_PROCESS_KEEPS_ANSWER else None
+
+    def answered(self, found: Step | None) -> None:
+        """Note ``found``, what :meth:`active_step` has just answered, as the answer of the next
+        one (:attr:`settled`): only where nothing is written between the two (an
+        ``after_process`` returning at once, see :attr:`AFTER_PROCESS_KEEPS_ANSWER`)."""
+        if self.KEEP_SKIP_ANSWER:
+            self.settled = (found,)
 
     def after_process_before_skip(self, action: dict[str, Any]) -> None:
         pass
@@ -439,9 +464,13 @@ class StockRound(Round):
             self.next_entity()
 
     def after_process(self, action: dict[str, Any], entity: Any) -> None:
-        if self.active_step():
+        found = self.active_step()
+        if found:
+            self.answered(found)
             return
         self.next_entity()
+
+    AFTER_PROCESS_KEEPS_ANSWER = True
 
     def finished(self) -> bool:
         return self.game.finished or all(p.passed for p in self.entities)
@@ -513,13 +542,17 @@ class OperatingRound(Round):
     def after_process(self, action: dict[str, Any], entity: Any) -> None:
         if action["type"] == "message":
             return
-        if self.active_step() is not None:
+        found = self.active_step()
+        if found is not None:
             e = self.entities[self.entity_index]
             if (e.owner is not None and e.owner.is_player) or e.receivership():
+                self.answered(found)
                 return
         self.game.after_end_of_operating_turn(self.current_operator)
         if not self.game.finished:
             self.next_entity()
+
+    AFTER_PROCESS_KEEPS_ANSWER = True
 
     def force_next_entity(self) -> None:
         """The current operator left mid-turn (it closed): its steps end, the next one operates."""

@@ -383,6 +383,8 @@ class Game1858(Game):
             return []
         return [b for b in corporations.bundles_for_corporation(self, self.pool, corp) if b.price() <= corp.cash]
 
+    ACTION_PROCESSED_KEEPS_STEPS = False  # (it may close companies)
+
     def action_processed(self, action) -> None:
         if not any(c.share_price is not None and c.share_price.type == "close" and not c.closed
                    for c in self.corporations):

@@ -161,17 +161,21 @@ class MergerRound(Round):
         return ents[self.entity_index]
 
     def setup(self):
-        self.skip_steps()
-        if self.finished():
+        found = self.skipped_active_step()
+        if self.game.finished or found is None:  # (finished(), answered by the skip)
             self.next_entity()
 
     def finished(self) -> bool:
         return self.game.finished or self.active_step() is None
 
+    AFTER_PROCESS_KEEPS_ANSWER = True
+
     def after_process(self, action, entity):
         if action["type"] == "message":
             return
-        if self.active_step() is not None:
+        found = self.active_step()
+        if found is not None:
+            self.answered(found)
             return
         self.converted = None
         for p in self.game.players:
@@ -187,8 +191,8 @@ class MergerRound(Round):
             s.unpass()
         for s in self.steps:
             s.setup()
-        self.skip_steps()
-        if self.finished():
+        found = self.skipped_active_step()
+        if self.game.finished or found is None:  # (finished(), answered by the skip)
             self.next_entity()
 
     def goto_entity(self, entity):

@@ -141,7 +141,7 @@ class ExplainRefusal(_RoundMixinBase):
 
     def process(self, action, entity):
         try:
-            super().process(action, entity)
+            return super().process(action, entity)
         except GameError as e:
             if e.rule in ("no-such-action-now", "out-of-turn"):
                 for s in self.steps:
