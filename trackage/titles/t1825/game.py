@@ -575,9 +575,12 @@ class OperatingRound1825(OperatingRound):
 
     remembered_step = None
 
-    def process(self, action: dict, entity) -> None:
+    def process(self, action: dict, entity):
         self.remembered_step = None
-        super().process(action, entity)
+        return super().process(action, entity)
+
+    # (the memory is let go before the base's after_process, whose last question stands)
+    AFTER_PROCESS_KEEPS_ANSWER = True
 
     def after_process(self, action, entity):
         self.remembered_step = None
