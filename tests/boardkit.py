@@ -41,6 +41,15 @@ class Corp:
         return f"<Corp {self.id}>"
 
 
+class StubBoard(Board):
+    """The board, noting each owner of a token it is given (tokens name their owners by id:
+    the stub game has no index to find them in)."""
+
+    def place_city_token(self, city, corporation, token, *args, **kwargs):
+        self.game.token_owners[token.owner_key()] = corporation
+        return super().place_city_token(city, corporation, token, *args, **kwargs)
+
+
 class StubGame:
     """A game-like object holding one board. ``loading`` (replay mode: no legality checks
     on lays), ``phase``, ``changes`` (how many times the board said it changed)."""
@@ -52,8 +61,9 @@ class StubGame:
         self.phase = phase if phase is not None else Phase()
         self.changes = 0
         self._graph_options = dict(graph_options or {})
+        self.token_owners: dict = {}  # (kind, id) -> the owner of tokens placed (``place``)
         self.board = None
-        self.board = Board(self, map_data, supply or {}, impassable_colors)
+        self.board = StubBoard(self, map_data, supply or {}, impassable_colors)
 
     GRAPH_KEEPS_WALKS = False  # (Game's default: the board's graph drops its walks at a new version)
     _moves = 0  # the state number (Game's: bumped by every action)
@@ -65,6 +75,9 @@ class StubGame:
 
     def on_board_changed(self) -> None:
         self.changes += 1
+
+    def token_owner(self, token):
+        return self.token_owners.get(token.owner_key())
 
     # the base game's board hooks and lookups
     graph = Game.graph
@@ -192,7 +205,7 @@ def board_summary(board) -> dict:
     def tok(t):
         if t is None:
             return None
-        return (_eid(t.corporation), t.type, t.used, t.city.id if t.city is not None else None,
+        return ((t.owner_kind, t.owner), t.type, t.used, t.city.id if t.city is not None else None,
                 t.hex.id if t.hex is not None else None)
 
     return {

@@ -83,7 +83,7 @@ def test_home_token_in_full_city(sr1):
     act(g, "place_token", entity=kp, city="F16-0-1", slot=1)
     kp = g.corporation_by_id("KP")
     slots = g.board.tokens(g.board.city_by_id("F16-0-1"))
-    assert slots[0] is not None and slots[0].corporation is kp
+    assert slots[0] is not None and slots[0].owned_by(kp)
     while kp.owner is None:
         act(g, "pass")
     act(g, "bid", corporation="OP", price=100)
@@ -432,8 +432,9 @@ def test_token_removal_keeps_two_hexes():
             self.__dict__.update(kw)
 
     toronto, hamilton = NS(id="F16"), NS(id="E17")
-    major = NS()
-    t1, t2, t3 = (NS(used=True, corporation=major, city=NS(hex=h)) for h in (toronto, toronto, hamilton))
+    major = NS(id="MJ", is_player=False, is_company=False, is_minor=False)
+    t1, t2, t3 = (NS(used=True, owner="MJ", owner_kind="corporation", city=NS(hex=h),
+                     owned_by=lambda e: e is major) for h in (toronto, toronto, hamilton))
     major.tokens = [t1, t2, t3]
     step = ReduceTokens.__new__(ReduceTokens)
     assert step.leaves_one_hex(major, t3)

@@ -35,8 +35,8 @@ def _game():
 def _corp_in(game, coord, corp_id):
     for c in game.board.tile(game[coord]).cities:
         for t in game.board.tokens(c):
-            if t is not None and t.corporation.id == corp_id:
-                return t.corporation
+            if t is not None and t.owner == corp_id:
+                return game.token_owner(t)
     raise AssertionError(f"no token of {corp_id} on {coord}")
 
 
@@ -57,7 +57,7 @@ def test_copy_shares_the_catalogue_and_copies_the_state():
     (tok,) = board.tokens(city)
     (ctok,) = cboard.tokens(city)
     assert tok is a.tokens[0] and ctok is not tok
-    ca = ctok.corporation
+    ca = copy.token_owner(ctok)
     assert ca is not a and ca.id == "A" and ca.tokens[0] is ctok
     assert ctok.city is city and ctok.hex is g["C5"] and ctok.used
     # derived views are recomputed, not copied
@@ -96,7 +96,7 @@ def test_moves_on_a_copy_leave_the_original_unchanged():
     cb.graph.clear_graph_for(ca)
     cb.changed()
     assert board_summary(cb) != before
-    assert cb.tokens(tile_on(copy, "C5").cities[0])[0].corporation is ca
+    assert cb.tokens(tile_on(copy, "C5").cities[0])[0].owned_by(ca)
     assert cb.neighbors(copy["C5"])[0] is g["C7"]
     # the original: same board state, same token records, same graph
     assert board_summary(board) == before
@@ -125,15 +125,15 @@ def test_moves_on_the_original_leave_a_copy_unchanged():
     board.changed()
     assert board_summary(copy.board) == before
     (ctok,) = copy.board.tokens(tile_on(copy, "C5").cities[0])
-    assert ctok.corporation is ca and ctok.used and ctok.city is tile_on(copy, "C5").cities[0]
+    assert copy.token_owner(ctok) is ca and ctok.used and ctok.city is tile_on(copy, "C5").cities[0]
     assert ids(copy.board.graph.reachable_hexes(ca)) == ["C5"]
     assert g["C7"] not in copy.board.graph.connected_hexes(ca)
     # the same lay on both boards puts the very same placed tile there
     copy.board.place_tile(copy["C5"], copy.board.tile_by_id("14-0").at(3, copy["C5"]))
     assert copy.board.tile(g["C5"]) is board.tile(g["C5"])
     assert copy.board.tile(g["C5"]).cities[0] is board.tile(g["C5"]).cities[0]
-    assert [t.corporation.id for t in copy.board.tokens(tile_on(copy, "C5").cities[0]) if t] == ["A"]
-    assert [t.corporation.id for t in board.tokens(tile_on(g, "C5").cities[0]) if t] == ["B"]
+    assert [t.owner for t in copy.board.tokens(tile_on(copy, "C5").cities[0]) if t] == ["A"]
+    assert [t.owner for t in board.tokens(tile_on(g, "C5").cities[0]) if t] == ["B"]
 
 
 def test_unlimited_copies_made_by_another_copy():

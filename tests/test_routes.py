@@ -377,7 +377,7 @@ def test_routes_on_a_copy_see_the_copys_board():
     place(a, m, "A3")
     t = train(a, "3", 3)
     copy = m.copy()
-    (ca,) = [c for c in (tok.corporation for tok in copy.board.tokens(city_at(copy, "A3"))) if c is not None]
+    (ca,) = [copy.token_owner(tok) for tok in copy.board.tokens(city_at(copy, "A3")) if tok is not None]
     assert ca is not a and ca.id == "A"
     # B fills A7 in the copy only: running through it is refused there, not in the original
     b = Corp("B")

@@ -355,7 +355,7 @@ class SpielState:
         board = g.board
         if board is not None:
             obs["map"] = {h.id: {"tile": t.name, "rotation": t.rotation,
-                                 "tokens": [[getattr(tok.corporation, "id", None) if tok else None
+                                 "tokens": [[tok.owner if tok else None
                                              for tok in board.tokens(c)] for c in t.cities]}
                           for h, t in board.tiles() if not (t.preprinted and t.color == "white" and not t.cities)}
         obs["market"] = {sp.id: [c.id for c in g.stock_market.corporations_at(sp)]

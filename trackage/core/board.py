@@ -543,17 +543,22 @@ class Board(Tracked):
         memo = self._token_cities
         if memo is not None and memo[0] is st.tokens and memo[1] is st.extra_tokens and memo[2] is st.tile_at:
             return memo[3]
-        found: dict[Any, list[City]] = {}
+        found: dict[tuple[str, str], list[City]] = {}
+        owners: dict[tuple[str, str], Any] = {}
         tokens, extra, tile_at = st.tokens, st.extra_tokens, st.tile_at
         for h in self.hexmap.hexes:
             for city in tile_at[h.id].cities:
                 for lst in (tokens.get(city, ()), extra.get(city, ())):
                     for t in lst:
                         if t is not None:
-                            cities = found.setdefault(t.corporation, [])
+                            key = (t.owner_kind, t.owner)
+                            cities = found.get(key)
+                            if cities is None:
+                                cities = found[key] = []
+                                owners[key] = self.game.token_owner(t)
                             if not cities or cities[-1] is not city:
                                 cities.append(city)
-        out = {corp: tuple(cities) for corp, cities in found.items()}
+        out = {owners[key]: tuple(cities) for key, cities in found.items()}
         self._token_cities = (tokens, extra, tile_at, out)
         return out
 
@@ -564,7 +569,7 @@ class Board(Tracked):
             return False
         for lst in (self.tokens(node), self.extra_tokens(node)):
             for t in lst:
-                if t is not None and t.corporation is corporation and (not types or t.type in types):
+                if t is not None and t.owned_by(corporation) and (not types or t.type in types):
                     return True
         return False
 
@@ -626,13 +631,14 @@ class Board(Tracked):
             return False
         tile = city.tile
         for t in tokens:
-            if not extra_slot and self.get_slot(city, t.corporation, cheater=cheater) is None:
+            owner = corporation if t.owned_by(corporation) else self.game.token_owner(t)
+            if not extra_slot and self.get_slot(city, owner, cheater=cheater) is None:
                 self.token_error = "no_slots"
                 continue
             if not free and t.price > getattr(spender if spender is not None else corporation, "cash", 0):
                 self.token_error = "no_money"
                 continue
-            if not same_hex_allowed and any(self.tokened_by(c, t.corporation) for c in tile.cities):
+            if not same_hex_allowed and any(self.tokened_by(c, owner) for c in tile.cities):
                 self.token_error = "existing_token"
                 continue
             if self.reserved_by(city, corporation):
@@ -657,7 +663,7 @@ class Board(Tracked):
             name = getattr(corporation, "name", corporation)
             msg = _TOKEN_ERRORS.get(self.token_error, "{c} cannot lay token on {i} {h}")
             raise GameError(msg.format(c=name, h=h, i=city.id), rule="token")
-        self.exchange_token(city, token, cheater=cheater, extra_slot=extra_slot)
+        self.exchange_token(city, token, cheater=cheater, extra_slot=extra_slot, owner=corporation)
         self.game.journal.record("token", corporation=getattr(corporation, "id", None),
                                  hex=None if city.hex is None else city.hex.id, city=city.id, free=free)
         tres = self.tile_reservations(city.hex)
@@ -665,13 +671,17 @@ class Board(Tracked):
             self.set_tile_reservations(city.hex, [r for r in tres if r is not corporation])
         self.remove_reservation(city, corporation)
 
-    def exchange_token(self, city: City, token: Token, cheater: Any = False, extra_slot: bool = False) -> None:
-        """Put ``token`` into ``city`` without checks (slot chosen as in :meth:`get_slot`)."""
+    def exchange_token(self, city: City, token: Token, cheater: Any = False, extra_slot: bool = False,
+                       owner: Any = None) -> None:
+        """Put ``token`` into ``city`` without checks (slot chosen as in :meth:`get_slot` for
+        its owner, ``owner`` when the caller has it)."""
         self._mark_placed(token, city, extra=extra_slot, cheater=cheater)
         if extra_slot:
             self.set_extra_tokens(city, self.extra_tokens(city) + (token,))
             return
-        slot = self.get_slot(city, token.corporation, cheater=cheater)
+        if owner is None or not token.owned_by(owner):
+            owner = self.game.token_owner(token)
+        slot = self.get_slot(city, owner, cheater=cheater)
         # two reservations on a one-slot city (1858 private railways): the company tokening
         # takes slot 0 and the other keeps its claim for the second slot of a later tile
         res = self.city_reservations(city)
@@ -679,7 +689,7 @@ class Board(Tracked):
             slot = 0
             self.set_city_reservations(city, tuple(reversed(res)))
         if slot is None:
-            raise GameError(f"no slot for token of {getattr(token.corporation, 'name', token.corporation)} "
+            raise GameError(f"no slot for token of {getattr(owner, 'name', token.owner)} "
                             f"in {city.id}", rule="token")
         slots = list(self.tokens(city))
         if slot >= len(slots):
@@ -754,7 +764,7 @@ class Board(Tracked):
 
     def destroy_token(self, token: Token) -> None:
         """Remove ``token`` from the board and from its corporation's token list."""
-        owner = token.corporation
+        owner = self.game.token_owner(token)
         tokens = getattr(owner, "tokens", None)
         if tokens is not None and any(t is token for t in tokens):
             owner.tokens = tuple(t for t in tokens if t is not token)
@@ -766,7 +776,7 @@ class Board(Tracked):
         hex_: Any  # set when location_type is "hex"
         city, hex_, extra, location_type = token.city, token.hex, token.extra, token.location_type
         self.remove_token(token)
-        corporation = other.corporation
+        corporation = self.game.token_owner(other)
         if location_type == "city":
             if (not extra and check_tokenable
                     and not self.tokenable(city, corporation, free=free, tokens=[other])):
@@ -780,7 +790,7 @@ class Board(Tracked):
         """Move ``token`` to another city (free) or hex."""
         self.remove_token(token)
         if isinstance(location, City):
-            self.place_city_token(location, token.corporation, token, free=True)
+            self.place_city_token(location, self.game.token_owner(token), token, free=True)
         else:
             self.place_hex_token(location, token)
 
@@ -789,13 +799,10 @@ class Board(Tracked):
         """Put a token on the hex itself (not in a city); an icon named after the
         corporation marks it on the tile."""
         self._mark_placed(token, hex_)
-        self.game.journal.record("token", corporation=getattr(token.corporation, "id", None), hex=hex_.id,
-                                 city=None, free=True)
+        self.game.journal.record("token", corporation=token.owner, hex=hex_.id, city=None, free=True)
         st = self.state
         st.hex_tokens = {**st.hex_tokens, hex_.id: self.hex_tokens(hex_) + (token,)}
-        corp = token.corporation
-        self.set_icons(hex_, self.icons(hex_) + (
-            Icon("", getattr(corp, "id", str(corp)), True, blocks_lay, preprinted, loc=loc),))
+        self.set_icons(hex_, self.icons(hex_) + (Icon("", token.owner, True, blocks_lay, preprinted, loc=loc),))
 
     def put_hex_token(self, hex_: Hex, token: Token) -> None:
         """A token on the hex itself without an icon (e.g. a bonus token waiting to be taken)."""
@@ -809,8 +816,7 @@ class Board(Tracked):
         st.hex_tokens = {**st.hex_tokens, hex_.id: tuple(t for t in self.hex_tokens(hex_) if t is not token)}
 
     def remove_hex_token(self, hex_: Hex, token: Token) -> None:
-        corp = token.corporation
-        name = getattr(corp, "id", str(corp))
+        name = token.owner
         icons = list(self.icons(hex_))
         for i, ic in enumerate(icons):
             if ic.name == name:

@@ -758,7 +758,7 @@ class Game(Tracked):
             for hex_, tile in board.tiles():
                 for city in tile.cities:
                     for tok in board.tokens(city):
-                        if tok is not None and tok.corporation is corp:
+                        if tok is not None and tok.owned_by(corp):
                             board.remove_token(tok)
                     if board.reserved_by(city, corp):
                         board.remove_reservation(city, corp)
@@ -799,6 +799,24 @@ class Game(Tracked):
         """The corporation with id ``cid``, or None (a title hook; other entities are found by
         :attr:`index`)."""
         return self.index.corporations.get(cid)
+
+    def token_owner(self, token: Any) -> Any:
+        """The entity owning ``token`` (a token names its owner by id and kind), or None (a
+        title hook for owners of its own kinds)."""
+        kind, oid = token.owner_kind, token.owner
+        if kind == "corporation":
+            found = self.corporation_by_id(oid)
+        elif kind == "minor":
+            found = self.index.minor(oid)
+        elif kind == "company":
+            found = self.index.company(oid)
+        else:
+            found = None
+        if found is not None:
+            return found
+        # (an owner the index no longer lists: a company closed or taken over)
+        return next((e for e in (*self.corporations, *self.minors, *self.companies)
+                     if token.owned_by(e)), None)
 
     # ------------------------------------------------------------- play: the pipeline
     # (the work is done by trackage.core.pipeline; these are the game's play API)

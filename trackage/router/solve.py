@@ -80,7 +80,7 @@ def _tokened_cities(rules: RouteRules, game: Game, corp: Operator) -> list[City]
     # one, found from the board's tokens, then taken in map order
     state = board.state
     held = {c for tables in (state.tokens, state.extra_tokens) for c, toks in tables.items()
-            if any(t is not None and t.corporation is corp for t in toks)}
+            if any(t is not None and t.owned_by(corp) for t in toks)}
     if not held:
         return []
     # those on a tile now on the map, by the hex's place in the map, then the city's on its tile

@@ -451,9 +451,9 @@ def draw_tile(out: _Out, geo: Geometry, cx: float, cy: float, hex_, tile, view: 
             tok = slots[i] if i < len(slots) else None
             sx, sy = x + dx, y + dy
             if tok is not None:
-                corp = getattr(tok, "corporation", None)
+                corp = view.game.token_owner(tok) if view.game is not None else None
                 fc, tc = entity_colors(corp) if corp is not None else ("#999", "#fff")
-                label = getattr(corp, "id", "?")
+                label = tok.owner
                 out.add(f'<g class="token" data-corp="{escape(str(label))}">'
                         f'<circle cx="{_f(sx)}" cy="{_f(sy)}" r="{_f(tr)}" fill="{escape(fc)}" stroke="#000" '
                         f'stroke-width="0.8"/>')
@@ -496,7 +496,7 @@ def draw_tile(out: _Out, geo: Geometry, cx: float, cy: float, hex_, tile, view: 
                     f'stroke-width="0.8"><title>{escape(ic.name or ic.image)}</title></circle>')
             out.text(px, py, nm, size=6)
         for t in view.hex_tokens(hex_):
-            corp = getattr(t, "corporation", None)
+            corp = view.game.token_owner(t) if view.game is not None else None
             fc, tc = entity_colors(corp) if corp is not None else ("#999", "#fff")
             px, py = hex_token_spot(geo, cx, cy)
             out.add(f'<circle class="hex-token" cx="{_f(px)}" cy="{_f(py)}" r="7" fill="{escape(fc)}" stroke="#000"/>')
@@ -666,7 +666,7 @@ def render_map(game, *, layable=None, tokenable=None, hex_tokenable=None, routes
         if getattr(hx, "empty", False):
             continue
         cx, cy = geo.center(hx.x, hx.y)
-        toks = [str(getattr(t.corporation, "id", "?")) for c in tile.cities for t in view.tokens(c) if t is not None]
+        toks = [str(t.owner) for c in tile.cities for t in view.tokens(c) if t is not None]
         info = hex_info(hx, tile, toks, phases)
         classes = " ".join(c for c, on in (("layable", hx.id in layable), ("hex-tokenable", hx.id in hex_tokenable))
                            if on)

@@ -28,8 +28,13 @@ def connected_corporations(game: Any, corp: Any) -> list[Any]:
     """The companies with a token in a city ``corp``'s track reaches (``corp`` among them
     when it has one there), each once, in the order found: the partners it may merge with."""
     board = game.board
-    return list(dict.fromkeys(t.corporation for n in game.graph.connected_nodes(corp)
-                              if n.is_city for t in board.tokens(n) if t is not None))
+    owners: dict[tuple[str, str], Any] = {}
+    for n in game.graph.connected_nodes(corp):
+        if n.is_city:
+            for t in board.tokens(n):
+                if t is not None and t.owner_key() not in owners:
+                    owners[t.owner_key()] = game.token_owner(t)
+    return list(owners.values())
 
 
 class MergerMixin:
@@ -199,7 +204,8 @@ class ReduceTokens(MergerMixin, Step):
         if token is None:
             raise GameError(f"remove_token: no token in slot {slot} of {city.id}", rule="no-token")
         if not self.available_hex(entity, city.hex):
-            raise GameError(f"remove_token: {entity.name} cannot remove the {token.corporation.name} token",
+            owner = getattr(self.game.token_owner(token), "name", token.owner)
+            raise GameError(f"remove_token: {entity.name} cannot remove the {owner} token",
                             rule="illegal-token-removal")
         if (refusal := self.removal_refusal(entity, token)) is not None:
             raise refusal

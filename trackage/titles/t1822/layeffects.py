@@ -20,7 +20,7 @@ def remove_extra_tokens(game: Game1822, tile) -> None:
         for tok in board.tokens(city):
             if tok is None:
                 continue
-            ent = counted.setdefault(tok.corporation, [[], 0])
+            ent = counted.setdefault(game.token_owner(tok), [[], 0])
             if tok.type != "destination":
                 ent[0].append(tok)
             ent[1] += 1

@@ -28,6 +28,7 @@ class HexTokenOwner(Kinds):
 
     owner = None
     cash = 0
+    TOKEN_KIND = "hex_owner"
 
     def __init__(self, sym):
         self.id = self.sym = self.name = sym
@@ -81,6 +82,11 @@ class Game1858India(Game1858):
 
     def phase4_train_trigger(self) -> int:
         return 7
+
+    def token_owner(self, token):
+        if token.owner_kind == "hex_owner":
+            return self.hex_token_owners.get(token.owner)
+        return super().token_owner(token)
 
     def setup(self) -> None:
         super().setup()

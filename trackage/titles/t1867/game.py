@@ -897,7 +897,7 @@ class Game1867(Game):
         for token in reversed(used):
             city = token.city
             board.remove_token(token)
-            if any(t is not None and t.corporation is self.national and t.type != "neutral"
+            if any(t is not None and t.owned_by(self.national) and t.type != "neutral"
                    for c in city.tile.cities for t in board.tokens(c)):
                 continue
             new_token = next((t for t in self.national.tokens if not t.used), None)
@@ -927,7 +927,7 @@ class Game1867(Game):
         for hex_, tile in board.tiles():
             for city in tile.cities:
                 for tok in list(board.tokens(city)) + list(board.extra_tokens(city)):
-                    if tok is not None and tok.corporation is corp:
+                    if tok is not None and tok.owned_by(corp):
                         board.remove_token(tok)
                 if board.reserved_by(city, corp):
                     board.set_city_reservations(city, [r for r in board.city_reservations(city) if r is not corp])

@@ -348,7 +348,7 @@ class ReduceTokens(merger.ReduceTokens):
         if len(set(hexes)) == 1:
             return False
         rest = list(hexes)
-        if token.corporation is entity and token.city is not None:
+        if token.owned_by(entity) and token.city is not None:
             rest.remove(token.city.hex)
         return len(set(rest)) <= 1
 

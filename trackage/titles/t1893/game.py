@@ -121,6 +121,7 @@ class NeutralCorp(Kinds):
     """Owner of the neutral token in Köln-Deutz (H5): the city stays passable, never blocked."""
 
     id = sym = "N"
+    TOKEN_KIND = "neutral"
     name = "Neutral"
     owner = None
     cash = 0
@@ -334,6 +335,11 @@ class Game1893(Game):
             minor.tokens = tuple(Token(minor, price=p) for p in m.get("tokens", [0]))
             out.append(minor)
         return out
+
+    def token_owner(self, token):
+        if token.owner_kind == "neutral":
+            return self.neutral
+        return super().token_owner(token)
 
     def setup(self):
         self.share_market = ShareMarket1893(self, self.pool, allow_president_sale=False)
