@@ -63,12 +63,13 @@ def _leaves_no_trace(f: Callable[Concatenate[Any, P], R]) -> Callable[Concatenat
         if whole and memo is not None and memo[0] == self._moves:
             listing = memo[1]
         else:
-            self._listing_busy = True
+            # (a flag of the listing, not state: plain stores, never recorded)
+            object.__setattr__(self, "_listing_busy", True)
             try:
                 with trials_only():  # the rules' trials on copies meanwhile are no moves
                     listing = cast("list[dict[str, Any]]", _forgetting(self, f, *args, **kwargs))
             finally:
-                self._listing_busy = False
+                object.__setattr__(self, "_listing_busy", False)
             if whole:
                 self._listing = (self._moves, listing)
         out = [dict(a) for a in listing]

@@ -134,9 +134,12 @@ class Pipeline:
         lengths = (n, len(game.log), len(game.warnings))
         # the gate guards the outermost call only: trials the rules run on copies are not moves
         gated = not game.loading and game.LISTED_ONLY and not _GATING.get()
+        # (the gate's flags are the pipeline's, not state: plain stores, never recorded; a
+        # refusal and the end of the call set them back themselves)
+        flag = object.__setattr__
         try:
-            game._gate = gated
-            game._unlisted = None
+            flag(game, "_gate", gated)
+            flag(game, "_unlisted", None)
             token = _GATING.set(True) if gated else None
             try:
                 with recording(rec):
@@ -160,7 +163,7 @@ class Pipeline:
             self.take_back(before, rec, lengths)
             raise
         finally:
-            game._gate = False
+            flag(game, "_gate", False)
         if misfit is not None:
             game.warnings.append(misfit)  # a log's misfit, accepted: said once it is applied
         game.redo_stack = []
@@ -173,8 +176,8 @@ class Pipeline:
         """Leave the game as it was before the action being processed: its record put back,
         or else the copy taken before it restored."""
         game = self.game
-        game._gate = False
-        game._unlisted = None
+        object.__setattr__(game, "_gate", False)
+        object.__setattr__(game, "_unlisted", None)
         if rec is not None:
             self.rewind(rec, lengths)
         else:
@@ -273,7 +276,7 @@ class Pipeline:
         atype = action["type"]
         if game._gate and game._unlisted is None:
             # a specific rule's refusal, if any, is the clearer error: the rules run first
-            game._unlisted = self.check_listed(action)
+            object.__setattr__(game, "_unlisted", self.check_listed(action))  # (a flag: see process)
         # the state moves from here on: a listing remembered for the state before is retired
         game._moves = (game._moves or 0) + 1
         if atype in NO_OP_TYPES:

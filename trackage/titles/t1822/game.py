@@ -60,6 +60,13 @@ if TYPE_CHECKING:
 _MEMO_MOVES: tuple[str] = ("state number",)
 
 
+def _class_saves(cls: type) -> bool:
+    """May the undo journal save anything of a ``cls`` before an action (it names containers
+    changed in place, or parts holding them)?"""
+    return bool(getattr(cls, "IN_PLACE", ()) or getattr(cls, "IN_PLACE_NESTED", ())
+                or getattr(cls, "IN_PLACE_PARTS", ()))
+
+
 class Corporation1822(Corporation):
     """Treasury shares of majors sell at the market price once parred."""
 
@@ -79,6 +86,17 @@ class Corporation1822(Corporation):
     @par_price.setter
     def par_price(self, value):
         self._par = value
+
+    def floated(self) -> bool:
+        # the core's answer, without its write of False over False while unfloated (asked
+        # thousands of times a game: each write went through the write barrier)
+        if not self.floatable:
+            return False
+        if not self._floated:
+            if self.percent_of(self) > 100 - self.float_percent:
+                return False
+            self._floated = True
+        return True
 
 
 class StockMarket1822(StockMarket):
@@ -878,6 +896,31 @@ class Game1822(Game):
             return True
         return not upgrades_to_correct_city_counts(old_tile, new_tile, labels.get("from_label", PRINTED))
 
+    def rewind_owners(self) -> list:
+        """The core's owners less the groups of which the undo journal would save nothing
+        (each group's classes asked, not each object: 1822's players, companies and operators
+        name no container changed in place, so only the game, its index and depot, the round
+        and its steps are left). The same saved containers in the same order as the core's."""
+        index = self.index
+        depot = self.depot
+        out: list = [self, index]
+        if _class_saves(type(depot)):
+            out.append(depot)
+        groups = (self.players, index.corporations.values(), index.minors.values())
+        for group in groups:
+            if any(map(_class_saves, set(map(type, group)))):
+                out.extend(o for o in group if _class_saves(type(o)))
+        # (the core's closed holders of trains, each once, where their class saves anything)
+        if any(map(_class_saves, {type(t.owner) for t in depot.trains})):
+            named = {id(o) for o in out}
+            out.extend({id(o): o for t in depot.trains
+                        if (o := t.owner) is not None and id(o) not in named and _class_saves(type(o))}.values())
+        r = self.round
+        if r is not None:
+            out.append(r)
+            out.extend(r.steps)
+        return out
+
     # ------------------------------------------------------------ private companies' tile lays
     def extra_share_holders(self) -> list:
         return [self.tax_haven]
@@ -895,14 +938,16 @@ class Game1822(Game):
     def rights_memo(self) -> Iterator[None]:
         """A context in which the track rights of each hex are worked out once (a listing
         asks them for every tile and rotation; nothing changes the rights meanwhile)."""
-        if "_rights_memo" in self.__dict__:
+        own = self.__dict__
+        if "_rights_memo" in own:
             yield  # nested: the outer listing's memo
             return
-        self._rights_memo: dict[tuple[object, ...], Any] = {_MEMO_MOVES: self._moves}
+        # (a passing attribute, not state: stored and dropped in the own dict, never recorded)
+        own["_rights_memo"] = {_MEMO_MOVES: self._moves}
         try:
             yield
         finally:
-            del self._rights_memo
+            del own["_rights_memo"]
 
     def listing_memo(self) -> dict[tuple[object, ...], Any] | None:
         """The memo of the listing under way (:meth:`rights_memo`), for answers that read
@@ -961,16 +1006,17 @@ class Game1822(Game):
         across changes for such corporations), so *when* the graph is computed matters. Live-play
         checks and bot enumerations compute it at moments a replay does not; they run inside this
         probe so that live play and replay evolve the same way."""
-        if self.__dict__.get("_probing"):
+        own = self.__dict__
+        if own.get("_probing"):
             yield  # nested: the outer probe restores
             return
         st = self.board.state if self.board is not None else None
         saved = st.route_info if st is not None else None
-        self._probing = True
+        own["_probing"] = True  # a passing flag, not game state (never recorded)
         try:
             yield
         finally:
-            del self._probing  # a passing flag, not game state
+            del own["_probing"]
             if st is not None and st.route_info is not saved:
                 # forget it, and what the graphs learnt meanwhile (they would not learn it
                 # again), as the core does around legal_actions()
