@@ -318,11 +318,7 @@ def _through(fn: Callable[..., int], routes: _Routes, base: Ints | None, with_ba
     if relevant is not None:
         masks, order = routes.relevant_masks(relevant)
     if masks is None:
-        if with_base:
-            assert base is not None and weakest is not None
-            pairs = enumerate(zip(base.tolist(), weakest.tolist()))
-            return np.array([fn(routes.stops_of(r), b, w) for r, (b, w) in pairs], dtype=np.int64)
-        return np.array([fn(routes.stops_of(r)) for r in range(len(routes.group))], dtype=np.int64)
+        return _through_stops(fn, routes, base, with_base, weakest)
     assert order is not None
     m_vals, m_place = _unique(masks)
     nb = nw = 1
@@ -348,6 +344,60 @@ def _through(fn: Callable[..., int], routes: _Routes, base: Ints | None, with_ba
         else:
             out.append(fn(lambda stops=stops: stops))
     return np.array(out, dtype=np.int64)[inverse] if out else np.zeros(0, dtype=np.int64)
+
+
+def _through_stops(fn: Callable[..., int], routes: _Routes, base: Ints | None, with_base: bool,
+                   weakest: Ints | None) -> Ints:
+    """:func:`_through` for a function that does not say which stops it reads: called once
+    per distinct (first half's stops, second half's stops, base, weakest), the route's stops
+    being those of its halves (the same tuple for every route of that pair)."""
+    if not len(routes.group):
+        return np.zeros(0, dtype=np.int64)
+    h_ids: dict[tuple[RevenueCenter, ...], int] = {}
+    h_rep: list[Entry] = []
+    h_of = []
+    for h in routes.heads:
+        got = h_ids.get(h[NODES])
+        if got is None:
+            got = h_ids[h[NODES]] = len(h_rep)
+            h_rep.append(h)
+        h_of.append(got)
+    t_ids: dict[tuple[RevenueCenter, ...], int] = {}
+    t_rep: list[Entry | None] = []
+    t_of = []
+    for t in routes.tails:
+        got = t_ids.get(t[NODES][1:])  # (its start is the first half's end)
+        if got is None:
+            got = t_ids[t[NODES][1:]] = len(t_rep)
+            t_rep.append(t)
+        t_of.append(got)
+    t_of.append(len(t_rep))  # no second half
+    t_rep.append(None)
+    nt = len(t_rep)
+    code = np.array(h_of, dtype=np.int64)[routes.group] * nt + np.array(t_of, dtype=np.int64)[routes.kidx]
+    s_vals, s_place = _unique(code)
+    nb = nw = 1
+    b_vals: list[int] = []
+    w_vals: list[int] = []
+    if with_base:
+        assert base is not None and weakest is not None
+        w_vals, w_place = _unique(weakest)
+        nw = max(1, len(w_vals))
+        b_vals, b_place = _unique(base * nw + w_place)
+        nb = max(1, len(b_vals))
+        codes, inverse = _unique(s_place * nb + b_place)
+    else:
+        codes, inverse = _unique(s_place)
+    out = []
+    for c in codes:
+        hi, ti = divmod(s_vals[c // nb], nt)
+        stops = partial(trail_nodes, h_rep[hi], t_rep[ti])
+        if with_base:
+            b, w = divmod(b_vals[c % nb], nw)
+            out.append(fn(stops, b, w_vals[w]))
+        else:
+            out.append(fn(stops))
+    return np.array(out, dtype=np.int64)[inverse]
 
 
 def _priced(routes: _Routes, plan: _Plan, low: int, keep: npt.NDArray[np.bool_] | None = None) -> CandTable:
