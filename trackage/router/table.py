@@ -349,52 +349,56 @@ def _through(fn: Callable[..., int], routes: _Routes, base: Ints | None, with_ba
 def _through_stops(fn: Callable[..., int], routes: _Routes, base: Ints | None, with_base: bool,
                    weakest: Ints | None) -> Ints:
     """:func:`_through` for a function that does not say which stops it reads: called once
-    per distinct (first half's stops, second half's stops, base, weakest), the route's stops
-    being those of its halves (the same tuple for every route of that pair)."""
-    if not len(routes.group):
+    per distinct (set of the route's stops, base, weakest). Hooks take a route's stops in no
+    particular order (see ``trail_nodes``; ``_through`` gives them sorted), and a route has
+    no stop twice, so the set is all such a function can read of them."""
+    n_r = len(routes.group)
+    if not n_r:
         return np.zeros(0, dtype=np.int64)
-    h_ids: dict[tuple[RevenueCenter, ...], int] = {}
-    h_rep: list[Entry] = []
-    h_of = []
-    for h in routes.heads:
-        got = h_ids.get(h[NODES])
-        if got is None:
-            got = h_ids[h[NODES]] = len(h_rep)
-            h_rep.append(h)
-        h_of.append(got)
-    t_ids: dict[tuple[RevenueCenter, ...], int] = {}
-    t_rep: list[Entry | None] = []
-    t_of = []
-    for t in routes.tails:
-        got = t_ids.get(t[NODES][1:])  # (its start is the first half's end)
-        if got is None:
-            got = t_ids[t[NODES][1:]] = len(t_rep)
-            t_rep.append(t)
-        t_of.append(got)
-    t_of.append(len(t_rep))  # no second half
-    t_rep.append(None)
-    nt = len(t_rep)
-    code = np.array(h_of, dtype=np.int64)[routes.group] * nt + np.array(t_of, dtype=np.int64)[routes.kidx]
-    s_vals, s_place = _unique(code)
-    nb = nw = 1
-    b_vals: list[int] = []
-    w_vals: list[int] = []
+    # every half's stops as bits, in words of 62 (a second half without its start, the
+    # first half's end)
+    bit: dict[RevenueCenter, int] = {}
+    seen: dict[tuple[RevenueCenter, ...], int] = {}
+
+    def mask(nodes: tuple[RevenueCenter, ...]) -> int:
+        m = seen.get(nodes)
+        if m is None:
+            m = 0
+            for n in nodes:
+                b = bit.get(n)
+                if b is None:
+                    b = bit[n] = 1 << len(bit)
+                m |= b
+            seen[nodes] = m
+        return m
+
+    h_masks = [mask(h[NODES]) for h in routes.heads]
+    t_masks = [mask(t[NODES][1:]) for t in routes.tails] + [0]
+    n_w = max(1, -(-len(bit) // 62))
+    word = (1 << 62) - 1
+    place = np.zeros(n_r, dtype=np.int64)
+    for w in range(n_w):
+        sh = 62 * w
+        col = (np.array([m >> sh & word for m in h_masks], dtype=np.int64)[routes.group]
+               | np.array([m >> sh & word for m in t_masks], dtype=np.int64)[routes.kidx])
+        c_vals, c_place = _unique(col)
+        place = _unique(place * len(c_vals) + c_place)[1] if w else c_place
     if with_base:
         assert base is not None and weakest is not None
         w_vals, w_place = _unique(weakest)
-        nw = max(1, len(w_vals))
-        b_vals, b_place = _unique(base * nw + w_place)
-        nb = max(1, len(b_vals))
-        codes, inverse = _unique(s_place * nb + b_place)
-    else:
-        codes, inverse = _unique(s_place)
+        b_vals, b_place = _unique(base * max(1, len(w_vals)) + w_place)
+        place = place * max(1, len(b_vals)) + b_place
+    codes, inverse = _unique(place)
+    rep = np.empty(len(codes), dtype=np.int64)
+    rep[inverse] = np.arange(n_r, dtype=np.int64)  # (a route of each: the last)
+    heads, tails = routes.heads, routes.tails
+    n_t = len(tails)
     out = []
-    for c in codes:
-        hi, ti = divmod(s_vals[c // nb], nt)
-        stops = partial(trail_nodes, h_rep[hi], t_rep[ti])
+    for r, g, k in zip(rep.tolist(), routes.group[rep].tolist(), routes.kidx[rep].tolist()):
+        stops = partial(trail_nodes, heads[g], tails[k] if k < n_t else None)
         if with_base:
-            b, w = divmod(b_vals[c % nb], nw)
-            out.append(fn(stops, b, w_vals[w]))
+            assert base is not None and weakest is not None
+            out.append(fn(stops, int(base[r]), int(weakest[r])))
         else:
             out.append(fn(stops))
     return np.array(out, dtype=np.int64)[inverse]
