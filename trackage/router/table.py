@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .bitsets import byte_rows
-from .candidates import MASK, NODES, STATE, VALS, Candidate, trail_nodes
+from .candidates import MASK, NODE, PARENT, STATE, VALS, Candidate, trail_nodes
 from .entries import Entry
 from .joins import BitJoin
 
@@ -287,13 +287,15 @@ class _Routes:
         if len(order) > 62:
             return None, order
         bit = {n: 1 << i for i, n in enumerate(order)}
+        seen: dict[int, int] = {}  # id of a tree entry -> its mask (the entries stay alive meanwhile)
 
         def mask(e: Entry) -> int:
-            m = 0
-            for n in e[NODES]:
-                b = bit.get(n)
-                if b is not None:
-                    m |= b
+            # a half's stops are its parent's and its own node (the walk's tree): built on
+            # the parent's mask
+            m = seen.get(id(e))
+            if m is None:
+                p = e[PARENT]
+                m = seen[id(e)] = (mask(p) if p is not None else 0) | bit.get(e[NODE], 0)
             return m
 
         heads = np.array([mask(h) for h in self.heads], dtype=np.int64)
@@ -355,25 +357,24 @@ def _through_stops(fn: Callable[..., int], routes: _Routes, base: Ints | None, w
     n_r = len(routes.group)
     if not n_r:
         return np.zeros(0, dtype=np.int64)
-    # every half's stops as bits, in words of 62 (a second half without its start, the
-    # first half's end)
+    # every half's stops as bits, in words of 62 (both halves hold the start), built on its
+    # parent's in the walk's tree
     bit: dict[RevenueCenter, int] = {}
-    seen: dict[tuple[RevenueCenter, ...], int] = {}
+    seen: dict[int, int] = {}  # id of a tree entry -> its mask (the entries stay alive meanwhile)
 
-    def mask(nodes: tuple[RevenueCenter, ...]) -> int:
-        m = seen.get(nodes)
+    def mask(e: Entry) -> int:
+        m = seen.get(id(e))
         if m is None:
-            m = 0
-            for n in nodes:
-                b = bit.get(n)
-                if b is None:
-                    b = bit[n] = 1 << len(bit)
-                m |= b
-            seen[nodes] = m
+            n = e[NODE]
+            b = bit.get(n)
+            if b is None:
+                b = bit[n] = 1 << len(bit)
+            p = e[PARENT]
+            m = seen[id(e)] = (mask(p) if p is not None else 0) | b
         return m
 
-    h_masks = [mask(h[NODES]) for h in routes.heads]
-    t_masks = [mask(t[NODES][1:]) for t in routes.tails] + [0]
+    h_masks = [mask(h) for h in routes.heads]
+    t_masks = [mask(t) for t in routes.tails] + [0]
     n_w = max(1, -(-len(bit) // 62))
     word = (1 << 62) - 1
     place = np.zeros(n_r, dtype=np.int64)
