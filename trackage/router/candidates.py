@@ -531,10 +531,29 @@ class Enumerator:
         add_v = self._add_v
         depth = entry[DEPTH] + 1
         nodes = entry[NODES]
-        for li, n, paths, mask, st, sp, val, clash, ends, first in self._steps(entry, used_nodes):
-            # (the child as :meth:`_child` makes it, built here: the walk's inner loop)
-            e: Entry = (entry, n, paths, mask, st, vals + val if summed else add_v(vals, val), first, depth,
-                        nodes + (n,), li, [], clash, sp, len(out))
+        # (the steps as :meth:`_steps` lists them and the child as :meth:`_child` makes it,
+        # both here: the walk's inner loop)
+        inner = depth > 1
+        used = entry[MASK]
+        state = entry[STATE]
+        first0 = entry[FIRST]
+        clash0 = entry[CLASH]
+        meter = self.meter
+        step = meter.step
+        spent = self._spent
+        for li, (n, paths, m, bad_first, bad_mid, ends, cb, val, _free) in enumerate(self.klinks(entry[NODE])):
+            if inner and bad_first:
+                continue
+            if m & used or bad_mid or cb & clash0 or n in used_nodes:
+                continue
+            st = step(state, n, paths)
+            if st is None:
+                continue
+            sp = spent.get(st)
+            if sp is None:
+                sp = spent[st] = meter.spent(st)
+            e: Entry = (entry, n, paths, used | m, st, vals + val if summed else add_v(vals, val),
+                        first0 if inner else li, depth, nodes + (n,), li, [], clash0 | cb, sp, len(out))
             out.append(e)
             if lim is not None and sp > lim:
                 if not ends:
@@ -1075,7 +1094,8 @@ class Enumerator:
         left = max(0, cap - e[SPENT])
         counted, uncounted = self._board_stops()
         on = set(nodes)  # (a route visits none of them again)
-        more = _best_off(counted, on, left)
+        # (where only the best ``pay`` stops pay, no more than that many of them count)
+        more = _best_off(counted, on, left if self.pay is None else min(left, self.pay))
         if self.pay is None:
             # every stop pays: also every uncounted stop worth something, not on ``e`` (the
             # meter does not limit how many a route visits: hex edges, stops it passes free)
@@ -1083,8 +1103,18 @@ class Enumerator:
             paid = self._uncounted_paid()
             return vals + sum(more) + paid[None] - sum(paid.get(n, 0) for n in on)
         # only the best ``pay`` stops pay: as many of the best uncounted stops not on ``e``
-        pool = sorted((*e[VALS], *more, *_best_off(uncounted, on, self.pay)), reverse=True)
-        return sum(pool[:self.pay])
+        # (the loop of ``_best_off``, inlined: asked for every half of a rising walk)
+        pay = self.pay
+        pool = [*e[VALS], *more]
+        k = pay
+        for v, n in uncounted if k > 0 else ():
+            if n not in on:
+                pool.append(v)
+                k -= 1
+                if not k:
+                    break
+        pool.sort(reverse=True)
+        return sum(pool[:pay])
 
     def _uncounted_paid(self) -> dict[Any, int]:
         """The board's uncounted stops worth something, by stop, and (under None) their sum."""

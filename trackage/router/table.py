@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .bitsets import byte_rows
-from .candidates import MASK, NODES, STATE, VALS, Candidate, trail_nodes
+from .candidates import MASK, NODE, PARENT, STATE, VALS, Candidate, trail_nodes
 from .entries import Entry
 from .joins import BitJoin
 
@@ -287,13 +287,15 @@ class _Routes:
         if len(order) > 62:
             return None, order
         bit = {n: 1 << i for i, n in enumerate(order)}
+        seen: dict[int, int] = {}  # id of a tree entry -> its mask (the entries stay alive meanwhile)
 
         def mask(e: Entry) -> int:
-            m = 0
-            for n in e[NODES]:
-                b = bit.get(n)
-                if b is not None:
-                    m |= b
+            # a half's stops are its parent's and its own node (the walk's tree): built on
+            # the parent's mask
+            m = seen.get(id(e))
+            if m is None:
+                p = e[PARENT]
+                m = seen[id(e)] = (mask(p) if p is not None else 0) | bit.get(e[NODE], 0)
             return m
 
         heads = np.array([mask(h) for h in self.heads], dtype=np.int64)
@@ -318,11 +320,7 @@ def _through(fn: Callable[..., int], routes: _Routes, base: Ints | None, with_ba
     if relevant is not None:
         masks, order = routes.relevant_masks(relevant)
     if masks is None:
-        if with_base:
-            assert base is not None and weakest is not None
-            pairs = enumerate(zip(base.tolist(), weakest.tolist()))
-            return np.array([fn(routes.stops_of(r), b, w) for r, (b, w) in pairs], dtype=np.int64)
-        return np.array([fn(routes.stops_of(r)) for r in range(len(routes.group))], dtype=np.int64)
+        return _through_stops(fn, routes, base, with_base, weakest)
     assert order is not None
     m_vals, m_place = _unique(masks)
     nb = nw = 1
@@ -348,6 +346,63 @@ def _through(fn: Callable[..., int], routes: _Routes, base: Ints | None, with_ba
         else:
             out.append(fn(lambda stops=stops: stops))
     return np.array(out, dtype=np.int64)[inverse] if out else np.zeros(0, dtype=np.int64)
+
+
+def _through_stops(fn: Callable[..., int], routes: _Routes, base: Ints | None, with_base: bool,
+                   weakest: Ints | None) -> Ints:
+    """:func:`_through` for a function that does not say which stops it reads: called once
+    per distinct (set of the route's stops, base, weakest). Hooks take a route's stops in no
+    particular order (see ``trail_nodes``; ``_through`` gives them sorted), and a route has
+    no stop twice, so the set is all such a function can read of them."""
+    n_r = len(routes.group)
+    if not n_r:
+        return np.zeros(0, dtype=np.int64)
+    # every half's stops as bits, in words of 62 (both halves hold the start), built on its
+    # parent's in the walk's tree
+    bit: dict[RevenueCenter, int] = {}
+    seen: dict[int, int] = {}  # id of a tree entry -> its mask (the entries stay alive meanwhile)
+
+    def mask(e: Entry) -> int:
+        m = seen.get(id(e))
+        if m is None:
+            n = e[NODE]
+            b = bit.get(n)
+            if b is None:
+                b = bit[n] = 1 << len(bit)
+            p = e[PARENT]
+            m = seen[id(e)] = (mask(p) if p is not None else 0) | b
+        return m
+
+    h_masks = [mask(h) for h in routes.heads]
+    t_masks = [mask(t) for t in routes.tails] + [0]
+    n_w = max(1, -(-len(bit) // 62))
+    word = (1 << 62) - 1
+    place = np.zeros(n_r, dtype=np.int64)
+    for w in range(n_w):
+        sh = 62 * w
+        col = (np.array([m >> sh & word for m in h_masks], dtype=np.int64)[routes.group]
+               | np.array([m >> sh & word for m in t_masks], dtype=np.int64)[routes.kidx])
+        c_vals, c_place = _unique(col)
+        place = _unique(place * len(c_vals) + c_place)[1] if w else c_place
+    if with_base:
+        assert base is not None and weakest is not None
+        w_vals, w_place = _unique(weakest)
+        b_vals, b_place = _unique(base * max(1, len(w_vals)) + w_place)
+        place = place * max(1, len(b_vals)) + b_place
+    codes, inverse = _unique(place)
+    rep = np.empty(len(codes), dtype=np.int64)
+    rep[inverse] = np.arange(n_r, dtype=np.int64)  # (a route of each: the last)
+    heads, tails = routes.heads, routes.tails
+    n_t = len(tails)
+    out = []
+    for r, g, k in zip(rep.tolist(), routes.group[rep].tolist(), routes.kidx[rep].tolist()):
+        stops = partial(trail_nodes, heads[g], tails[k] if k < n_t else None)
+        if with_base:
+            assert base is not None and weakest is not None
+            out.append(fn(stops, int(base[r]), int(weakest[r])))
+        else:
+            out.append(fn(stops))
+    return np.array(out, dtype=np.int64)[inverse]
 
 
 def _priced(routes: _Routes, plan: _Plan, low: int, keep: npt.NDArray[np.bool_] | None = None) -> CandTable:
