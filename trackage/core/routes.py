@@ -1346,7 +1346,8 @@ class Route:
         ids = self._logged_hex_ids
         if ids is not None:
             by_id = self.rules.hex_by_id
-            self._logged_hexes = logged = [by_id(h) for h in ids]
+            # (an unknown id gives None, failing when read, as before)
+            self._logged_hexes = logged = cast("list[Hex]", [by_id(h) for h in ids])
             self._logged_hex_ids = None
             return logged
         h = self._hexes
