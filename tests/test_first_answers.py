@@ -79,3 +79,32 @@ def test_quick_answers_are_the_lists_truths_in_live_games(title, seed):
             action = next(a for a in game.legal_actions() if a["type"] == "run_routes")
         game.process(dict(action))
     assert asked > 20
+
+
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: f"{p.parent.name}/{p.name}" if p else "none")
+def test_the_near_test_of_a_walk_only_says_what_the_walk_finds(path, monkeypatch):
+    """``_near_targets`` (the first paths of each start) answers "found" only where the whole
+    walk finds a target: every walk of a log's replay asked both ways."""
+    from trackage.core import graph
+
+    near = graph._near_targets
+    walks_find = graph.TrackGraph._walks_find
+    asked = {"walks": 0, "near": 0}
+
+    def both(self, corporation, starts, targets_in):
+        with monkeypatch.context() as m:
+            m.setattr(graph, "_near_targets", lambda *_a: False)
+            walked = walks_find(self, corporation, starts, targets_in)
+        board = self.board
+        skip_paths = self._skip_paths(corporation) if self._skip_paths is not None else None
+        said = near(starts, targets_in, skip_paths, self.skip_track, (board.state.links, board.state.tile_at, None))
+        asked["walks"] += 1
+        asked["near"] += said
+        assert walked or not said
+        return walks_find(self, corporation, starts, targets_in)
+
+    monkeypatch.setattr(graph.TrackGraph, "_walks_find", both)
+    data = load_log(path)
+    game = game_from_log(data)
+    game.load(filter_actions(data["actions"]))
+    assert data.get("result") is None or {str(k): v for k, v in data["result"].items()} == game.result()
