@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import routes as routemod
@@ -244,18 +243,15 @@ def _over_limit(holder: Any, limit: Callable[[Any], int]) -> bool:
     return bool(trains) and len(trains) > (n := limit(holder)) and sum(1 for t in trains if not t.obsolete) > n
 
 
-#: an operator's trains (its truth: whether it holds any), read without a Python loop's step
-#: for each operator that holds none (most, at most questions)
-_TRAINS = attrgetter("trains")
-
-
 def _anyone_over_by_kind(game: Any, limit: Callable[[Any], int]) -> bool:
     """Whether an operator holds more live trains than its limit, the limit asked once per
     kind of operator (for titles whose limit depends on the kind alone)."""
     limits: dict[Any, int] = {}
     for group in (game.corporations, game.minors):
-        for c in filter(_TRAINS, group):
+        for c in group:
             trains = c.trains
+            if not trains:
+                continue
             kind = getattr(c, "type", "")
             n = limits.get(kind)
             if n is None:
@@ -303,9 +299,9 @@ class DiscardTrain(Step):
         if game.TRAIN_LIMIT_BY_KIND:
             return _anyone_over_by_kind(game, limit)
         for group in (game.corporations, game.minors):
-            # (a holder without trains is never over: most are, and are passed at once)
-            for c in filter(_TRAINS, group):
-                if _over_limit(c, limit):
+            for c in group:
+                # (a holder without trains is never over: most are, and are passed at once)
+                if c.trains and _over_limit(c, limit):
                     return True
         return False
 
