@@ -230,6 +230,41 @@ def _walk_node(node: NodeBase, visited: dict[NodeBase, bool], corp: Entity | Non
 # the corporation graph
 
 
+def _near_targets(starts: Iterable[NodeBase], targets_in: Callable[[Collection[Path]], set[Path]],
+                  skip_paths: Container[Path] | None, skip_track: str | None, W: _W) -> bool:
+    """A sufficient test for :meth:`Graph._walks_find`: is a target among the paths a node walk
+    from one of ``starts`` enters first: a start's own paths, and the paths across one of their
+    edges (entered with nothing else counted against them; a path the walk visits earlier by
+    another way is visited all the same). ``targets_in`` picks targets path by path. False
+    says nothing: the walks decide."""
+    links, tile_at = W[0], W[1]
+    near: dict[Path, bool] = {}
+    for start in starts:
+        for p in start.paths:
+            if p.track == skip_track or p.ignore or (skip_paths and p in skip_paths) \
+                    or (p.junction is not None and p.terminal):
+                continue
+            near[p] = True
+            hid = p.hex.id
+            gauge_free = p.ignore_gauge_walk
+            for e in p.edges:
+                nb = links[hid].get(e.num)
+                if nb is None:
+                    continue
+                np_edge = (e.num + 3) % 6
+                for np in tile_at[nb.id].paths_at(np_edge):
+                    if e.lanes != NO_LANE or np.exit_lanes.get(np_edge) != NO_LANE:
+                        if not lanes_ok(e.lanes, np.exit_lanes.get(np_edge)):
+                            continue
+                    if not gauge_free and not gauge_ok(p.track, np.track):
+                        continue
+                    if np.track == skip_track or (skip_paths and np in skip_paths) \
+                            or (np.junction is not None and np.terminal):
+                        continue
+                    near[np] = True
+    return bool(near) and bool(targets_in(near))
+
+
 def forget_route_info(routes: dict[Any, dict[str, bool]]) -> dict[Any, dict[str, bool]]:
     """What a graph remembers of each corporation's routes once a tile or token changed: like
     the reference, only that it has a train-purchase route."""
@@ -851,6 +886,8 @@ class TrackGraph:
         skip_track = self.skip_track
         start_set = dict.fromkeys(starts, True)
         W: _W = (board.state.links, board.state.tile_at, None)
+        if _near_targets(starts, targets_in, skip_paths, skip_track, W):
+            return True
         for start in starts:
             left = targets_in(self._closure(start, start_set, walk_corp, skip_paths, skip_track, W))
             if not left:

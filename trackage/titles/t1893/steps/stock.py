@@ -44,6 +44,26 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
             return ["assign"] if self.game.turn == 1 else ["assign", "pass"]
         return [] if self.first_sr_passed(entity) else super().actions(entity)
 
+    def _plain_turn(self, entity) -> bool:
+        """Whether :meth:`actions` is the base's list for ``entity`` (the player in turn,
+        neither assigning RAG's par nor out of the first stock round)."""
+        return (not entity.is_company and entity.is_player and self.par_rag is None
+                and entity is self.current_entity() and not self.first_sr_passed(entity))
+
+    def has_actions(self, entity) -> bool:
+        """:meth:`actions`' truth: in a plain turn the base's (the first kind allowed, as this
+        :meth:`may_pass` lists no pass alone), else the short list itself."""
+        if self._plain_turn(entity):
+            return super().has_actions(entity)
+        return bool(self.actions(entity))
+
+    def answers(self, entity, atype: str) -> tuple[bool, bool]:
+        """In a plain turn the base's (from the one kind asked where it can), else the list."""
+        if self._plain_turn(entity):
+            return super().answers(entity, atype)
+        acts = self.actions(entity)
+        return atype in acts, bool(acts)
+
     KINDS = ("buy_shares", "par", "sell_shares", "buy_company", "sell_company")
 
     def allows(self, kind, entity, forced) -> bool:

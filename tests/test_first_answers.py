@@ -1,0 +1,110 @@
+"""The steps' quick answers (``has_actions``, ``answers``) equal the truths of their lists
+(``actions``) at every position of every shared log and of live random games, for every
+active step of the round and every entity that could be asked (the step's own, the
+players, the private companies), for every action type a step handles and a pass."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from conftest import require_fixtures
+
+from trackage.core.log import filter_actions, load_log
+from trackage.playout import COMBOS, choose
+from trackage.replay import game_from_log
+from trackage.titles import TITLES, new_game
+
+LOGS = [f for title in sorted(TITLES) for f in require_fixtures(title)]
+
+
+def _disagreements(game: Any) -> list[str]:
+    """Where a step's quick answer is not its list's truth, in words (none expected)."""
+    out: list[str] = []
+    rnd = game.round
+    steps = [s for s in rnd.steps if s.active()]
+    if not steps:
+        return out
+    atypes = sorted({a for s in steps for a in s.HANDLERS} | {"pass"})
+    for step in steps:
+        entities = [step.current_entity(), *game.players, *getattr(game, "companies", [])]
+        for e in dict.fromkeys(x for x in entities if x is not None):
+            acts = step.actions(e)
+            if step.has_actions(e) != bool(acts):
+                out.append(f"{type(step).__name__}.has_actions({e.id}) != bool({acts})")
+            for atype in atypes:
+                got = step.answers(e, atype)
+                if got != (atype in acts, bool(acts)):
+                    out.append(f"{type(step).__name__}.answers({e.id}, {atype}) = {got}, list {acts}")
+    return out
+
+
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: f"{p.parent.name}/{p.name}" if p else "none")
+def test_quick_answers_are_the_lists_truths_along_a_log(path):
+    data = load_log(path)
+    game = game_from_log(data)
+    bad: list[str] = []
+    checked = [0]
+
+    def check(g: Any, _action: dict[str, Any]) -> None:
+        checked[0] += 1
+        if not g.finished:
+            bad.extend(f"after action {checked[0]}: {d}" for d in _disagreements(g))
+
+    game.load(filter_actions(data["actions"]), trace=check)
+    assert checked[0] > 10
+    assert not bad, bad[:10]
+    # (the questions asked along the way changed nothing the log's end depends on)
+    assert data.get("result") is None or {str(k): v for k, v in data["result"].items()} == game.result()
+
+
+@pytest.mark.parametrize("title,seed", [("1825", 11), ("1861", 12), ("1867", 13), ("1893", 14), ("1893", 15),
+                                        ("1858", 16), ("1822", 17)])
+def test_quick_answers_are_the_lists_truths_in_live_games(title, seed):
+    n, options = COMBOS[title][seed % len(COMBOS[title])]
+    players = [{"id": i + 1, "name": f"Player {i + 1}"} for i in range(n)]
+    game = new_game(title, players, options, seed)
+    rng = random.Random(seed)
+    asked = 0
+    for _ in range(200):
+        if game.finished:
+            break
+        bad = _disagreements(game)
+        assert not bad, bad[:10]
+        asked += 1
+        listed = game.legal_actions(routes=False)
+        action = game.playout_choose(rng, listed) or choose(rng, listed, game.PLAYOUT_WEIGHTS)
+        if action["type"] == "run_routes":  # (listed without its routes: the router's run)
+            action = next(a for a in game.legal_actions() if a["type"] == "run_routes")
+        game.process(dict(action))
+    assert asked > 20
+
+
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: f"{p.parent.name}/{p.name}" if p else "none")
+def test_the_near_test_of_a_walk_only_says_what_the_walk_finds(path, monkeypatch):
+    """``_near_targets`` (the first paths of each start) answers "found" only where the whole
+    walk finds a target: every walk of a log's replay asked both ways."""
+    from trackage.core import graph
+
+    near = graph._near_targets
+    walks_find = graph.TrackGraph._walks_find
+    asked = {"walks": 0, "near": 0}
+
+    def both(self, corporation, starts, targets_in):
+        with monkeypatch.context() as m:
+            m.setattr(graph, "_near_targets", lambda *_a: False)
+            walked = walks_find(self, corporation, starts, targets_in)
+        board = self.board
+        skip_paths = self._skip_paths(corporation) if self._skip_paths is not None else None
+        said = near(starts, targets_in, skip_paths, self.skip_track, (board.state.links, board.state.tile_at, None))
+        asked["walks"] += 1
+        asked["near"] += said
+        assert walked or not said
+        return walks_find(self, corporation, starts, targets_in)
+
+    monkeypatch.setattr(graph.TrackGraph, "_walks_find", both)
+    data = load_log(path)
+    game = game_from_log(data)
+    game.load(filter_actions(data["actions"]))
+    assert data.get("result") is None or {str(k): v for k, v in data["result"].items()} == game.result()
