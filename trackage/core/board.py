@@ -169,7 +169,7 @@ class Board(Tracked):
     def __init__(self, game: Any, map_data: dict[str, Any], supply_data: dict[str, Any],
                  impassable_colors: Iterable[str] | None) -> None:
         self.game = game
-        self.supply = TileSupply(supply_data)
+        self.supply = TileSupply(supply_data, shared_shapes=bool(getattr(game, "SHARED_SHAPES", False)))
         self.hexmap = HexMap.shared_build(map_data, impassable_colors)
         st = self.state = BoardState()
         for h in self.hexmap.hexes:

@@ -116,6 +116,10 @@ class Game(Tracked):
     # a title whose ``train_limit`` reads nothing of an operator but its ``type`` (and the
     # phase) says so: the discard step's "anyone over the limit?" then asks once per kind
     TRAIN_LIMIT_BY_KIND: ClassVar[bool] = False
+    # the tile supply's shapes (``TileSupply.shape``: a name's tile looked at off the map)
+    # shared by the games of the process, their placements made once, not once a game: for
+    # titles whose rules read nothing of a shape but its name, spec, colour and placements
+    SHARED_SHAPES: ClassVar[bool] = False
     SNAPSHOT_EVERY = 16
     # older than SNAPSHOT_SPARSE_AFTER actions, only every SNAPSHOT_SPARSE_EVERY-th snapshot is
     # kept: a long game's history stays a few dozen copies (the collector scans every one of

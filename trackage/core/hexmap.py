@@ -332,12 +332,16 @@ class TileSupply:
     CATALOGUE = True
 
     def __init__(self, supply_data: dict[str, Any], standard_tiles: TileLookup | TileLibrary | None = None,
-                 reservation_blocks: str = "never"):
+                 reservation_blocks: str = "never", shared_shapes: bool = False):
         from trackage.core.tiles import standard_tiles as _std
         lookup = standard_tiles if standard_tiles is not None else _std()
         if isinstance(lookup, TileLibrary):
             lookup = lookup.get
         self.reservation_blocks = reservation_blocks
+        # :meth:`shape` gives a tile shared by the games of the process (``shared_shapes``: the
+        # board passes its title's ``Game.SHARED_SHAPES``; off: the supply's own first copy).
+        # (a tuple, not a flag: the state's record of a catalogue object names its plain fields)
+        self._shape_sharing: tuple[str, ...] = ("process",) if shared_shapes else ()
         self._all: dict[str, Tile] = {}
         self._kinds: dict[str, tuple[str, TileSpec, bool, bool]] = {}
         self.memo: dict[Any, Any] = {}  # pure functions of tiles (upgrade legality per rotation), by their keys
@@ -381,7 +385,19 @@ class TileSupply:
         """The tile every copy of ``name`` is looked at as off the map (the first copy): its
         placements in each rotation, made once per name, answer for any copy's (same spec,
         colour and labels) where only the track's shape is read."""
-        return self.copy_of(name, 0)
+        if not self._shape_sharing:
+            return self.copy_of(name, 0)
+        # the same tile for every game of the process that has this name, spec, colour and
+        # flags: a tile only ever looked at off the map, in no supply, never laid (its
+        # placements, made once per rotation, outlive the games; ``Game.close`` leaves them be)
+        color, spec, unlimited, hidden = self._kinds[name]
+        shapes = spec.upgrade_memos.setdefault("shapes", {})
+        key = (name, color, unlimited, hidden, self.reservation_blocks)
+        t = shapes.get(key)
+        if t is None:
+            t = shapes[key] = Tile(spec, name, color, index=0, unlimited=unlimited, hidden=hidden,
+                                   reservation_blocks=self.reservation_blocks)
+        return t
 
     def known(self, tile_id: str) -> Tile | None:
         """A tile already made, by id."""

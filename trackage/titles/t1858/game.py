@@ -102,6 +102,7 @@ class Game1858(Game):
     HOME_TOKEN_TIMING = "float"
     MUST_BUY_TRAIN = "never"
     GAME_END_CHECK: ClassVar[dict] = {"bank": "current_or"}
+    SHARED_SHAPES = True  # (the gauge listing reads a shape's name, spec, colour and placements)
     MIN_BID_INCREMENT = 5
     MINOR_TILE_LAYS: ClassVar[list] = [{"lay": True, "upgrade": False, "cost": 0},
                        {"lay": True, "upgrade": False, "cost": 20, "cannot_reuse_same_hex": True}]

@@ -250,6 +250,7 @@ class Game1867(Game):
     NATIONAL_MAX_LOANS: int | None = None
     NATIONALIZATION_LOAN_STEPS = 2
     TRAIN_LIMIT_BY_KIND = True  # (train_limit below: the phase's limit by company type)
+    SHARED_SHAPES = True  # (the core's listing reads a shape's name, spec, colour and placements)
 
     # ------------------------------------------------------------ tile-lay listing
     def tile_rotation_check(self, entity, hex_):

@@ -294,6 +294,7 @@ class Game1893(Game):
     HOME_TOKEN_TIMING = "operate"
     MUST_BUY_TRAIN = "route"
     TRAIN_LIMIT_BY_KIND = True  # (the core's train_limit: the phase's limit by company type)
+    SHARED_SHAPES = True  # (the listing reads a shape's name, spec, colour and placements)
     GAME_END_CHECK: ClassVar[dict] = {"bankrupt": "immediate", "bank": "full_or"}
     TILE_LAYS: ClassVar[list] = [{"lay": True, "upgrade": True, "cost": 0}]
     # upgrades_to reads the two tiles, the hex's labels and, on Leverkusen's and the blocked
