@@ -945,7 +945,14 @@ class Board(Tracked):
 
     def remove_from_supply(self, tile: Tile) -> None:
         st = self.state
-        st.supply = tuple(t for t in st.supply if t is not tile)
+        supply = st.supply
+        # (a tile is equal only to itself, so the tuple's own scans find it; it is there once
+        # at most, the other case kept for exactness)
+        if supply.count(tile) == 1:
+            i = supply.index(tile)
+            st.supply = supply[:i] + supply[i + 1:]
+        else:
+            st.supply = tuple(t for t in supply if t is not tile)
 
     def put_back(self, tile: Tile | Placed) -> None:
         """Return a tile to the supply (appended)."""
@@ -994,7 +1001,9 @@ class Board(Tracked):
         st.tile_at = {**st.tile_at, hex_.id: tile}
         # only this hex's entry goes: a preprinted tile may share its id with a supply tile
         # laid elsewhere (1893's tile "K6" and the preprinted tile of hex K6)
-        laid = {k: v for k, v in st.laid.items() if k != old.id or v != hex_.id}
+        laid = dict(st.laid)
+        if laid.get(old.id) == hex_.id:
+            del laid[old.id]
         if not t.preprinted:
             laid[t.id] = hex_.id
         st.laid = laid

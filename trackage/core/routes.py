@@ -1040,6 +1040,7 @@ class Route:
         self.routes = routes if routes is not None else [self]
         self.connections = connections
         self._logged_hexes = hexes
+        self._logged_hex_ids: list[Any] | None = None  # (from_log's, until first read)
         self.node_signatures_logged = list(nodes) if nodes is not None else None
         self._node_sigs = self.node_signatures_logged
         self._revenue = revenue
@@ -1066,15 +1067,15 @@ class Route:
     @classmethod
     def from_log(cls, rules: RouteRules, data: dict[str, Any], train: Train, *, routes: list[Route] | None = None,
                  phase: object = None, chain_cache: ChainCache | None = None) -> Route:
-        hexes = data.get("hexes")
-        if hexes is not None:
-            # kept as logged, like the reference (an unknown id gives None, failing when read)
-            hexes = [rules.hex_by_id(h) for h in hexes]
-        return cls(rules, train, routes=routes, connections=data.get("connections"), hexes=hexes,
-                   nodes=data.get("nodes"), revenue=data.get("revenue"),
-                   revenue_str=data.get("revenue_str"), subsidy=data.get("subsidy"),
-                   halts=data.get("halts"), abilities=data.get("abilities"), phase=phase,
-                   chain_cache=chain_cache)
+        route = cls(rules, train, routes=routes, connections=data.get("connections"),
+                    nodes=data.get("nodes"), revenue=data.get("revenue"),
+                    revenue_str=data.get("revenue_str"), subsidy=data.get("subsidy"),
+                    halts=data.get("halts"), abilities=data.get("abilities"), phase=phase,
+                    chain_cache=chain_cache)
+        # the logged hexes are looked up when first read (replay rarely reads them), kept as
+        # logged, like the reference (an unknown id gives None, failing when read)
+        route._logged_hex_ids = data.get("hexes")
+        return route
 
     # -- basics ------------------------------------------------------------------------
 
@@ -1098,6 +1099,7 @@ class Route:
         if all:
             self._cd = None
             self._logged_hexes = None
+            self._logged_hex_ids = None
 
     # -- resolving logged connections --------------------------------------------------
 
@@ -1341,6 +1343,13 @@ class Route:
     def hexes(self) -> list[Hex]:
         if self._logged_hexes is not None:
             return self._logged_hexes
+        ids = self._logged_hex_ids
+        if ids is not None:
+            by_id = self.rules.hex_by_id
+            # (an unknown id gives None, failing when read, as before)
+            self._logged_hexes = logged = cast("list[Hex]", [by_id(h) for h in ids])
+            self._logged_hex_ids = None
+            return logged
         h = self._hexes
         if h is None:
             seq: list[RevenueCenter] = []

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import json
+import pickle
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -629,8 +630,21 @@ def cert_limit_table(options: Options) -> dict[int, int]:
 def build(options: Options, num_players: int) -> dict[str, Any]:
     """All data of a 1825 game with these options, as plain JSON-like values.
 
-    The result shares nothing with the loaded data files, so callers may modify it.
+    The result shares nothing with the loaded data files, so callers may modify it: a fresh
+    copy each time, unpickled from the data worked out once per process for these options.
     """
+    got: dict[str, Any] = pickle.loads(_built(options, num_players))
+    return got
+
+
+@cache
+def _built(options: Options, num_players: int) -> bytes:
+    """:func:`_build`'s data for these options, pickled (``options`` is frozen)."""
+    return pickle.dumps(_build(options, num_players), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _build(options: Options, num_players: int) -> dict[str, Any]:
+    """:func:`build`'s data, worked out (a pure function of the options and the files)."""
     game = load("game")
     map_data = load("map")
     tile_data = load("tile_sets")
