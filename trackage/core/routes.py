@@ -838,7 +838,16 @@ class RouteRules:
         return base
 
     def stop_revenue(self, stop: RevenueCenter, route: Route) -> int:
-        return self.revenue_multiplier(stop, route.train) * self.route_base_revenue(stop, route)
+        """The stop's revenue for the route's train in the route's phase: worked out once per
+        stop for a route (a route is priced in the state it is made for; :meth:`Route.clear_cache`
+        forgets the prices)."""
+        prices = route._stop_prices
+        if prices is None:
+            prices = route._stop_prices = {}
+        got = prices.get(stop)
+        if got is None:
+            got = prices[stop] = self.revenue_multiplier(stop, route.train) * self.route_base_revenue(stop, route)
+        return got
 
     def revenue_for(self, route: Route, stops: Iterable[RevenueCenter]) -> int:
         return sum(self.stop_revenue(s, route) for s in stops)
@@ -1066,6 +1075,7 @@ class Route:
         self._hexes: list[Hex] | None = None
         self._ordered: list[Path] | None = None
         self._priced: tuple[list[RevenueCenter], int] | None = None  # (paying stops, their revenue)
+        self._stop_prices: dict[RevenueCenter, int] | None = None  # (the base stop_revenue per stop)
         self._overlap_run: tuple[Route, ...] | None = None  # the run whose overlap check passed
 
     def __repr__(self) -> str:
@@ -1102,6 +1112,7 @@ class Route:
         self._track = None
         self._subsidy = None
         self._priced = None
+        self._stop_prices = None
         self._overlap_run = None
         if all:
             self._cd = None
