@@ -129,3 +129,43 @@ def test_a_chain_whose_paths_do_not_meet_is_refused_as_before():
     assert _old_check(rules, r, a)
     rules.check_connected(r, a)
     assert whole._linked is not None and whole._linked[2] is True and whole._linked[1] is None
+
+
+def test_a_chains_link_answer_outlives_changes_elsewhere_only():
+    m = line_map()
+    a = Corp("A")
+    place(a, m, "A3")
+    t = train(a, "3", 3)
+    rules = rules_on(m)
+    (r,) = run(rules, a, [{"train": t.id, "connections": [["A3", "A5", "A7"]]}])
+    chain = r.connection_data[0].chain
+    links = m.board.state.links
+    assert chain.linked(True, links)
+    # a new links dict whose entries for the chain's hexes are the same: the answer is kept
+    elsewhere = dict(links)
+    elsewhere["A11"] = {}
+    assert chain.linked(True, elsewhere)
+    assert chain._linked is not None and chain._linked[0] is elsewhere and chain._linked[1] is True
+    # A5's links replaced by none: asked again, and now its paths do not meet
+    cut = dict(links)
+    cut["A5"] = {}
+    assert not chain.linked(True, cut) and not chain.linked(False, cut)
+    assert chain.linked(True, links)
+
+
+def test_a_stops_price_is_worked_out_once_per_route_and_forgotten_with_its_cache():
+    m = line_map()
+    a = Corp("A")
+    place(a, m, "A3")
+    t = train(a, "3", 3)
+    rules = rules_on(m)
+    (r,) = run(rules, a, [{"train": t.id, "connections": [["A3", "A5", "A7"], ["A7", "A9", "A11"]]}])
+    assert r.revenue() == 20 + 30 + 10
+    prices = r._stop_prices
+    assert prices is not None and sorted(prices.values()) == [10, 20, 30]
+    for stop, price in prices.items():
+        assert price == rules.revenue_multiplier(stop, t) * rules.route_base_revenue(stop, r)
+        assert rules.stop_revenue(stop, r) == price
+    r.clear_cache()
+    assert r._stop_prices is None
+    assert r.revenue(recompute=True) == 60

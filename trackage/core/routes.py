@@ -152,7 +152,7 @@ class Chain:
         self._keys: list[TrackKey] | None = None
         # the board's links this chain was last checked on, and per way (paths in order, reversed)
         # whether each path meets the next by an edge or a junction (see ``linked``)
-        self._linked: tuple[object, bool | None, bool | None] | None = None
+        self._linked: tuple[object, bool | None, bool | None, tuple[object, ...]] | None = None
 
     @property
     def path_set(self) -> frozenset[Path]:
@@ -180,13 +180,20 @@ class Chain:
         (the board replaces that dict on every change, never changes it in place)."""
         got = self._linked
         if got is None or got[0] is not links:
-            got = self._linked = (links, None, None)
+            # the answer reads only the links of the chain's own hexes (the board replaces a
+            # hex's entry when its links change): kept while those entries are the same
+            mine = tuple([links.get(p.hex.id) for p in self.paths])
+            if got is not None and len(got[3]) == len(mine) \
+                    and all(a is b for a, b in zip(got[3], mine, strict=True)):
+                got = self._linked = (links, got[1], got[2], mine)
+            else:
+                got = self._linked = (links, None, None, mine)
         known = got[1] if forward else got[2]
         if known is None:
             paths = self.paths
             seq = paths if forward else paths[::-1]
             known = all(_track_meets(a, b, links) for a, b in pairwise(seq))
-            self._linked = (links, known, got[2]) if forward else (links, got[1], known)
+            self._linked = (links, known, got[2], got[3]) if forward else (links, got[1], known, got[3])
         return known
 
     def __repr__(self) -> str:
@@ -831,7 +838,16 @@ class RouteRules:
         return base
 
     def stop_revenue(self, stop: RevenueCenter, route: Route) -> int:
-        return self.revenue_multiplier(stop, route.train) * self.route_base_revenue(stop, route)
+        """The stop's revenue for the route's train in the route's phase: worked out once per
+        stop for a route (a route is priced in the state it is made for; :meth:`Route.clear_cache`
+        forgets the prices)."""
+        prices = route._stop_prices
+        if prices is None:
+            prices = route._stop_prices = {}
+        got = prices.get(stop)
+        if got is None:
+            got = prices[stop] = self.revenue_multiplier(stop, route.train) * self.route_base_revenue(stop, route)
+        return got
 
     def revenue_for(self, route: Route, stops: Iterable[RevenueCenter]) -> int:
         return sum(self.stop_revenue(s, route) for s in stops)
@@ -1059,6 +1075,7 @@ class Route:
         self._hexes: list[Hex] | None = None
         self._ordered: list[Path] | None = None
         self._priced: tuple[list[RevenueCenter], int] | None = None  # (paying stops, their revenue)
+        self._stop_prices: dict[RevenueCenter, int] | None = None  # (the base stop_revenue per stop)
         self._overlap_run: tuple[Route, ...] | None = None  # the run whose overlap check passed
 
     def __repr__(self) -> str:
@@ -1095,6 +1112,7 @@ class Route:
         self._track = None
         self._subsidy = None
         self._priced = None
+        self._stop_prices = None
         self._overlap_run = None
         if all:
             self._cd = None
@@ -1115,26 +1133,28 @@ class Route:
     def _matching_chains(self, hex_ids: Sequence[str]) -> list[Chain]:
         if not hex_ids:
             return []
-        want = list(hex_ids)
         rules = self.rules
         board = rules.board
         memo = board.supply.memo
-        logged = tuple(want)
-        plain = True
-        for h in want:
-            if not isinstance(h, str):
-                plain = False
-                break
-        if not plain:
-            within, _, start_id, end_id = _logged_hexes(want)
-            start_hex = rules.hex_by_id(start_id)
-            end_hex = rules.hex_by_id(end_id)
-            if start_hex is None or end_hex is None:
-                return []
-            return self._walk_matching_chains(want, within, start_hex, end_hex)
-        # what a logged hex list names (ids only: the memo goes with every copy of the game)
-        named: tuple[frozenset[str], tuple[str, ...], str, str] | None = memo.get(("logged hexes", logged))
+        logged = tuple(hex_ids)
+        # what a logged hex list names (ids only: the memo goes with every copy of the game);
+        # only lists of plain ids are kept, so a list found is one (a list holding an
+        # unhashable value is not looked up)
+        named: tuple[frozenset[str], tuple[str, ...], str, str] | None
+        try:
+            named = memo.get(("logged hexes", logged))
+        except TypeError:
+            named = None
         if named is None:
+            want = list(hex_ids)
+            for h in want:
+                if not isinstance(h, str):
+                    within, _, start_id, end_id = _logged_hexes(want)
+                    start_hex = rules.hex_by_id(start_id)
+                    end_hex = rules.hex_by_id(end_id)
+                    if start_hex is None or end_hex is None:
+                        return []
+                    return self._walk_matching_chains(want, within, start_hex, end_hex)
             named = memo[("logged hexes", logged)] = _logged_hexes(want)
         hexes = named[1]
         skip_track = rules.skip_route_track_type(self.train)
@@ -1157,7 +1177,8 @@ class Route:
         end_hex = rules.hex_by_id(named[3])
         if start_hex is None or end_hex is None:
             return []
-        out = logged_chains(board.tile(start_hex).nodes, board.tile(end_hex).nodes, want, skip_track, board=board)
+        out = logged_chains(board.tile(start_hex).nodes, board.tile(end_hex).nodes, list(hex_ids), skip_track,
+                            board=board)
         memo[key] = (tuple([links_at.get(h) for h in hexes]), tuple(out))
         return out
 

@@ -53,8 +53,9 @@ class RouteRules1858(RouteRules):
             raise RouteError("Route cannot contain metre gauge track", rule="route-gauge")
 
     def stop_value(self, route, stop) -> int:
-        """What one stop adds (before halving); titles add per-stop bonuses."""
-        return RouteRules.revenue_for(self, route, [stop])
+        """What one stop adds (before halving; the base ``revenue_for`` of that stop alone);
+        titles add per-stop bonuses."""
+        return self.stop_revenue(stop, route)
 
     def compute_stops(self, route, train=None) -> list:
         """The paying stops of a typed-distance train: per stop type the best ones up to
