@@ -106,10 +106,10 @@ class Game(Tracked):
     # history and the pipeline's own flags
     STATE_EXCLUDE: tuple[str, ...] = ("snapshots", "redo_stack", "_gate", "_unlisted", "_asking",
                                       "_rewinds", "_moves", "_listing", "_listing_busy", "_suggested", "_suggesting",
-                                      "_run_checks", "_checked_run", "check_programs", "untracked")
+                                      "_suggested_routes", "_run_checks", "_checked_run", "check_programs", "untracked")
     # (the listing's memo and its key belong to this game object: a copy starts without them)
     CLONE_SKIP: tuple[str, ...] = ("_gate", "_unlisted", "_asking", "_moves", "_listing", "_listing_busy", "_rewinds",
-                                   "_suggested", "_suggesting", "_run_checks", "_checked_run")
+                                   "_suggested", "_suggesting", "_suggested_routes", "_run_checks", "_checked_run")
     # the board's track graph carries each corporation's walk over to a new board version
     # that did not change what it walked (TrackGraph.keep_walks), instead of walking again
     GRAPH_KEEPS_WALKS: ClassVar[bool] = False
@@ -146,6 +146,15 @@ class Game(Tracked):
     # the router's suggested runs of the state at _moves, by entity (trackage.core.suggestion)
     _suggested: tuple[int, dict[tuple[str, str], dict[str, Any] | None]] | None = None
     _suggesting = False  # the run step lists its run_routes with the suggestion
+    # the router's suggested routes by entity: (state number, action count, board version,
+    # routes by entity), kept over a move of a type in SUGGESTION_KEEPS (trackage.core.suggestion)
+    # (the entity's routes, the engine's check of them as Game._checked_run has it less the state number)
+    _suggested_routes: tuple[int, int, Any,
+                             dict[tuple[str, str], tuple[list[dict[str, Any]], tuple[Any, ...] | None]]] | None = None
+    # action types that change nothing the router's suggested run reads (the board, the
+    # operator's trains, companies and abilities, the phase, the title's route rules' state):
+    # the routes suggested in the state before such an action are the state's after it
+    SUGGESTION_KEEPS: ClassVar[frozenset[str]] = frozenset()
     # the log-form checks made while the router suggests a run, by entries (trackage.core.routes)
     _run_checks: dict[str, list[Any]] | None = None
     # the suggested run's checked revenues (state number, board version, entity, trains, entries)

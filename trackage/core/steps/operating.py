@@ -13,6 +13,7 @@ from ..entities import OperatingInfo, record_operation
 from ..errors import GameError
 from ..money import pay
 from ..round import Step
+from ..suggestion import suggested_routes
 from ..trains import Train, rust
 from .buy_train import BuyTrain, Purchase
 
@@ -82,7 +83,7 @@ class RunRoutes(Step):
     def suggestion(self, entity: Any) -> dict[str, Any]:
         """Title hook: the fields of ``entity``'s listed run_routes that come from the
         router's suggested run (default: ``routes``)."""
-        return {"routes": routemod.suggest_routes(self.game, entity)}
+        return {"routes": suggested_routes(self.game, entity)}
 
 
 class Dividend(Step):

@@ -294,6 +294,10 @@ class Game1893(Game):
     HOME_TOKEN_TIMING = "operate"
     MUST_BUY_TRAIN = "route"
     TRAIN_LIMIT_BY_KIND = True  # (the core's train_limit: the phase's limit by company type)
+    # EVA changing hands between players (the operating round's buy_company) leaves the
+    # router's suggested run as it was: no route or revenue reads who holds EVA or a
+    # player's cash (the listing's own filters are asked afresh: they may read them)
+    SUGGESTION_KEEPS: ClassVar[frozenset[str]] = frozenset({"buy_company"})
     SHARED_SHAPES = True  # (the listing reads a shape's name, spec, colour and placements)
     GAME_END_CHECK: ClassVar[dict] = {"bankrupt": "immediate", "bank": "full_or"}
     TILE_LAYS: ClassVar[list] = [{"lay": True, "upgrade": True, "cost": 0}]
