@@ -52,11 +52,11 @@ def test_copy_shares_the_catalogue_and_copies_the_state():
         assert cboard.tile(h) is board.tile(h)  # placed tiles (and their nodes, paths) are shared
     assert cboard.supply_tiles() == board.supply_tiles()
     assert all(x is y for x, y in zip(cboard.supply_tiles(), board.supply_tiles()))
-    # tokens and corporations are state: copied, pointing at the shared cities
+    # corporations are state (copied); a token is a frozen value, shared by the copies
     city = city_at(g, "C5")
     (tok,) = board.tokens(city)
     (ctok,) = cboard.tokens(city)
-    assert tok is a.tokens[0] and ctok is not tok
+    assert tok is a.tokens[0] and ctok is tok
     ca = copy.token_owner(ctok)
     assert ca is not a and ca.id == "A" and ca.tokens[0] is ctok
     assert ctok.city is city and ctok.hex is g["C5"] and ctok.used
@@ -177,11 +177,12 @@ def test_real_game_copy(operating_game):
     # a token placed on the copy's board only
     corp = c.current_entity()
     city = next(x for x in c.board.cities() if c.board.tokenable(x, corp, free=True))
-    tok = next(t for t in corp.tokens if not t.used)
-    c.board.place_city_token(city, corp, tok, free=True)
+    i = next(i for i, t in enumerate(corp.tokens) if not t.used)
+    placed = c.board.place_city_token(city, corp, corp.tokens[i], free=True)
+    assert corp.tokens[i] is placed and placed.used  # (the new value, in the copy's tuple only)
     assert c.board.tokens(city) != board.tokens(city)
     assert board_summary(board) == before
-    assert not g.corporation_by_id(corp.id).tokens[corp.tokens.index(tok)].used
+    assert not g.corporation_by_id(corp.id).tokens[i].used
     # and the other way round: the original's lay leaves the copy as it is
     after = board_summary(c.board)
     g.process(lay)

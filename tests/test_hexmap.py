@@ -394,13 +394,14 @@ def test_hex_tokens():
     a = Corp("A")
     h = g["C5"]
     tok = Token(a, 0, type="destination")
-    board.place_hex_token(h, tok)
-    assert tok.hex is h and tok.city is None and tok.used and board.hex_tokens(h) == (tok,)
+    placed = board.place_hex_token(h, tok)
+    assert not tok.used and tok.hex is None  # (a frozen value: the move makes a new one)
+    assert placed.hex is h and placed.city is None and placed.used and board.hex_tokens(h) == (placed,)
     assert any(i.name == "A" for i in board.icons(h))
     assert not any(i.name == "A" for i in board.tile(h).tile.icons)
-    board.remove_token(tok)
+    off = board.remove_token(placed)
     assert board.hex_tokens(h) == () and not any(i.name == "A" for i in board.icons(h))
-    assert not tok.used and tok.hex is None
+    assert not off.used and off.hex is None
 
 
 # ---------------------------------------------------------------------------------------

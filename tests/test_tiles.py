@@ -405,7 +405,7 @@ def test_neutral_token_does_not_block():
     g = build({"yellow": {"C5": "57"}})
     city = city_at(g, "C5")
     neutral = Token(n, 0, type="neutral")
-    g.board.place_city_token(city, n, neutral, check_tokenable=False)
+    neutral = g.board.place_city_token(city, n, neutral, check_tokenable=False)
     assert g.board.tokens(city) == (neutral,)
     assert not g.board.blocks(city, a)
 

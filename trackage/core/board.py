@@ -21,6 +21,7 @@ from .errors import GameError
 from .hexmap import FrozenDict, HexMap, TileSupply, has_impassable_border, targeting
 from .rewind import Tracked
 from .tiles import City, Icon, Placed, Tile
+from .tokens import token_kind
 
 if TYPE_CHECKING:
     from .graph import TrackGraph
@@ -652,10 +653,11 @@ class Board(Tracked):
     def place_city_token(self, city: City, corporation: Any, token: Token, free: bool = False,
                          check_tokenable: bool = True,
                          cheater: Any = False, extra_slot: bool = False, spender: Any = None,
-                         same_hex_allowed: bool = False) -> None:
+                         same_hex_allowed: bool = False) -> Token:
         """Place ``token`` in ``city``: into the slot reserved for the corporation, else the
         first free unreserved slot (``cheater``: a new slot if none is free; ``extra_slot``:
-        outside the slots). Clears the corporation's reservations on this city and tile."""
+        outside the slots). Clears the corporation's reservations on this city and tile.
+        Returns the placed token (the new value held in place of ``token``)."""
         if check_tokenable and not self.tokenable(
                 city, corporation, free=free, tokens=[token], cheater=cheater, extra_slot=extra_slot,
                 spender=spender, same_hex_allowed=same_hex_allowed):
@@ -663,22 +665,23 @@ class Board(Tracked):
             name = getattr(corporation, "name", corporation)
             msg = _TOKEN_ERRORS.get(self.token_error, "{c} cannot lay token on {i} {h}")
             raise GameError(msg.format(c=name, h=h, i=city.id), rule="token")
-        self.exchange_token(city, token, cheater=cheater, extra_slot=extra_slot, owner=corporation)
+        placed = self.exchange_token(city, token, cheater=cheater, extra_slot=extra_slot, owner=corporation)
         self.game.journal.record("token", corporation=getattr(corporation, "id", None),
                                  hex=None if city.hex is None else city.hex.id, city=city.id, free=free)
         tres = self.tile_reservations(city.hex)
         if corporation in tres:
             self.set_tile_reservations(city.hex, [r for r in tres if r is not corporation])
         self.remove_reservation(city, corporation)
+        return placed
 
     def exchange_token(self, city: City, token: Token, cheater: Any = False, extra_slot: bool = False,
-                       owner: Any = None) -> None:
+                       owner: Any = None) -> Token:
         """Put ``token`` into ``city`` without checks (slot chosen as in :meth:`get_slot` for
-        its owner, ``owner`` when the caller has it)."""
-        self._mark_placed(token, city, extra=extra_slot, cheater=cheater)
+        its owner, ``owner`` when the caller has it); returns the placed token."""
+        token = self._mark_placed(token, city, extra=extra_slot, cheater=cheater)
         if extra_slot:
             self.set_extra_tokens(city, self.extra_tokens(city) + (token,))
-            return
+            return token
         if owner is None or not token.owned_by(owner):
             owner = self.game.token_owner(token)
         slot = self.get_slot(city, owner, cheater=cheater)
@@ -696,6 +699,7 @@ class Board(Tracked):
             slots.extend([None] * (slot + 1 - len(slots)))
         slots[slot] = token
         self.set_tokens(city, slots)
+        return token
 
     def delete_token(self, city: City, token: Token, remove_slot: bool = False) -> None:
         slots = list(self.tokens(city))
@@ -728,22 +732,63 @@ class Board(Tracked):
             st.extra_tokens = {k: v for k, v in st.extra_tokens.items() if k is not city}
 
     # ------------------------------------------------------------ tokens: placing and removing
-    @staticmethod
-    def _mark_placed(token: Token, location: City | Hex, extra: bool | None = None, cheater: Any = None) -> None:
-        token.used = True
-        if isinstance(location, City):
-            token.location_type = "city"
-            token.city = location
-            token.hex = location.hex
-        else:
-            token.location_type = "hex"
-            token.city = None
-            token.hex = location
-        token.extra = extra
-        token.cheater = cheater
+    def replace_token(self, old: Token, new: Token) -> Token:
+        """Put the value ``new`` in place of ``old`` where ``old`` is held: its owner's
+        ``tokens``, the slots or extras of the city it is in, the tuple of the hex it is on
+        (each tuple replaced, so undo and copies keep the old one). Returns ``new``."""
+        self._swap_held(old, new)
+        city = old.city
+        if city is not None:
+            slots = self.state.tokens.get(city)
+            if slots is not None and any(t is old for t in slots):
+                self.set_tokens(city, [new if t is old else t for t in slots])
+            extra = self.state.extra_tokens.get(city)
+            if extra is not None and any(t is old for t in extra):
+                self.set_extra_tokens(city, [new if t is old else t for t in extra])
+        hex_ = old.hex
+        if hex_ is not None:
+            on_hex = self.state.hex_tokens.get(hex_.id)
+            if on_hex is not None and any(t is old for t in on_hex):
+                st = self.state
+                st.hex_tokens = {**st.hex_tokens, hex_.id: tuple(new if t is old else t for t in on_hex)}
+        return new
 
-    def remove_token(self, token: Token) -> None:
-        """Take ``token`` off the board (its slot becomes free) and mark it unused."""
+    def _swap_held(self, old: Token, new: Token) -> None:
+        # (the owner's ``tokens``: ``new`` in the place of ``old``, if it holds it)
+        owner = self.game.token_owner(old)
+        held = getattr(owner, "tokens", None)
+        if held is not None and any(t is old for t in held):
+            owner.tokens = tuple(new if t is old else t for t in held)
+
+    def set_token_price(self, token: Token, price: int) -> Token:
+        """``token`` at ``price`` (a new value in its place); returns it."""
+        if token.price == price:
+            return token
+        return self.replace_token(token, token.but(price=price))
+
+    def set_token_owner(self, token: Token, owner: Any) -> Token:
+        """``token`` owned by ``owner`` (a new value where the token is held on the board; the
+        old owner's and new owner's ``tokens`` are the caller's); returns it."""
+        new = token.but(owner=owner.id, owner_kind=token_kind(owner))
+        self.replace_token(token, new)
+        return new
+
+    def _mark_placed(self, token: Token, location: City | Hex, extra: bool | None = None,
+                     cheater: Any = None) -> Token:
+        """The placed value of ``token`` (in the owner's ``tokens`` in its place); the caller
+        puts it on the board."""
+        if isinstance(location, City):
+            new = token.but(used=True, location_type="city", city=location, hex=location.hex, extra=extra,
+                            cheater=cheater)
+        else:
+            new = token.but(used=True, location_type="hex", city=None, hex=location, extra=extra,
+                            cheater=cheater)
+        self._swap_held(token, new)
+        return new
+
+    def remove_token(self, token: Token) -> Token:
+        """Take ``token`` off the board (its slot becomes free) and mark it unused; returns
+        the unused value (in the owner's ``tokens`` in its place)."""
         if token.location_type == "city":
             city = token.city
             if city is not None:
@@ -755,12 +800,9 @@ class Board(Tracked):
                     self.set_extra_tokens(city, [t for t in extra if t is not token])
         elif token.location_type == "hex" and token.hex is not None:
             self.remove_hex_token(token.hex, token)
-        token.city = None
-        token.hex = None
-        token.used = False
-        token.extra = False
-        token.cheater = False
-        token.location_type = None
+        new = token.but(city=None, hex=None, used=False, extra=False, cheater=False, location_type=None)
+        self._swap_held(token, new)
+        return new
 
     def destroy_token(self, token: Token) -> None:
         """Remove ``token`` from the board and from its corporation's token list."""
@@ -770,8 +812,9 @@ class Board(Tracked):
             owner.tokens = tuple(t for t in tokens if t is not token)
         self.remove_token(token)
 
-    def swap_token(self, token: Token, other: Token, check_tokenable: bool = True, free: bool = True) -> None:
-        """Replace ``token`` on the board by ``other`` (same city/slot rules)."""
+    def swap_token(self, token: Token, other: Token, check_tokenable: bool = True, free: bool = True) -> Token | None:
+        """Replace ``token`` on the board by ``other`` (same city/slot rules); returns the
+        placed value of ``other`` (None when it could not be placed)."""
         city: Any  # set when location_type is "city"
         hex_: Any  # set when location_type is "hex"
         city, hex_, extra, location_type = token.city, token.hex, token.extra, token.location_type
@@ -780,35 +823,39 @@ class Board(Tracked):
         if location_type == "city":
             if (not extra and check_tokenable
                     and not self.tokenable(city, corporation, free=free, tokens=[other])):
-                return
-            self.place_city_token(city, corporation, other, free=free, check_tokenable=check_tokenable,
-                                  extra_slot=bool(extra))
-        elif location_type == "hex":
-            self.place_hex_token(hex_, other)
+                return None
+            return self.place_city_token(city, corporation, other, free=free, check_tokenable=check_tokenable,
+                                         extra_slot=bool(extra))
+        if location_type == "hex":
+            return self.place_hex_token(hex_, other)
+        return None
 
-    def move_token(self, token: Token, location: City | Hex) -> None:
-        """Move ``token`` to another city (free) or hex."""
-        self.remove_token(token)
+    def move_token(self, token: Token, location: City | Hex) -> Token:
+        """Move ``token`` to another city (free) or hex; returns the moved value."""
+        owner = self.game.token_owner(token)
+        token = self.remove_token(token)
         if isinstance(location, City):
-            self.place_city_token(location, self.game.token_owner(token), token, free=True)
-        else:
-            self.place_hex_token(location, token)
+            return self.place_city_token(location, owner, token, free=True)
+        return self.place_hex_token(location, token)
 
     def place_hex_token(self, hex_: Hex, token: Token, blocks_lay: object = None, preprinted: bool = True,
-                        loc: Any = None) -> None:
+                        loc: Any = None) -> Token:
         """Put a token on the hex itself (not in a city); an icon named after the
-        corporation marks it on the tile."""
-        self._mark_placed(token, hex_)
+        corporation marks it on the tile. Returns the placed value."""
+        token = self._mark_placed(token, hex_)
         self.game.journal.record("token", corporation=token.owner, hex=hex_.id, city=None, free=True)
         st = self.state
         st.hex_tokens = {**st.hex_tokens, hex_.id: self.hex_tokens(hex_) + (token,)}
         self.set_icons(hex_, self.icons(hex_) + (Icon("", token.owner, True, blocks_lay, preprinted, loc=loc),))
+        return token
 
-    def put_hex_token(self, hex_: Hex, token: Token) -> None:
-        """A token on the hex itself without an icon (e.g. a bonus token waiting to be taken)."""
-        self._mark_placed(token, hex_)
+    def put_hex_token(self, hex_: Hex, token: Token) -> Token:
+        """A token on the hex itself without an icon (e.g. a bonus token waiting to be taken);
+        returns the placed value."""
+        token = self._mark_placed(token, hex_)
         st = self.state
         st.hex_tokens = {**st.hex_tokens, hex_.id: self.hex_tokens(hex_) + (token,)}
+        return token
 
     def take_hex_token(self, hex_: Hex, token: Token) -> None:
         """Take a token put by :meth:`put_hex_token` off the hex (its record is left as it was)."""

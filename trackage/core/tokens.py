@@ -4,7 +4,8 @@ A :class:`Token` belongs to a corporation (or minor) and is either unused (in it
 or placed in a city slot (``city`` set) or directly on a hex (``hex`` set, no city; e.g.
 destination or mine tokens). Placing, removing and moving tokens are moves on the board
 (:class:`trackage.core.board.Board`: ``place_city_token``, ``remove_token``, ``swap_token``,
-``move_token``, ``place_hex_token``); this class only records where the token is.
+``move_token``, ``place_hex_token``: each returns the new value); a token is a frozen value
+that records where it is.
 
 A token names its owner by id and kind (``owner``, ``owner_kind``: :func:`token_kind`; minors
 and corporations share ids in some titles), never by object: ask ``owned_by(entity)``, or
@@ -14,9 +15,8 @@ objects only (its city and hex).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-
-from .rewind import Tracked
 
 if TYPE_CHECKING:
     from .hexmap import Hex
@@ -41,42 +41,52 @@ def token_kind(owner: Any) -> str:
     return "corporation"
 
 
-class Token(Tracked):
+@dataclass(frozen=True, slots=True, eq=False, init=False, repr=False)
+class Token:
     """``owner`` (its owner's id), ``owner_kind`` (:func:`token_kind`), ``price``, ``type``
     ("normal", "neutral", "destination", ...), ``used``, ``city``, ``hex``, ``extra`` (in an
     extra slot), ``cheater`` (in a slot created beyond the printed ones), ``status`` (free for
-    titles)."""
+    titles).
 
-    __slots__ = (
-        "cheater",
-        "city",
-        "extra",
-        "hex",
-        "location_type",
-        "owner",
-        "owner_kind",
-        "price",
-        "status",
-        "type",
-        "used",
-    )
+    A frozen value compared by identity: every copy of a game shares it with the tuples that
+    hold it. A change (placed, taken off, a new price, a new owner) is a new value put in place
+    of the old one where it is held (the owner's ``tokens``, the city's slots or extras, the
+    hex's tuple): the board's moves do that (``Board.replace_token``) and return the new value,
+    so undo and copies restore and keep exactly the tuples that held each value."""
 
-    # (slots that only ever hold numbers, strings, booleans or None: a copy takes them as they
-    # are, see ``clone``)
-    CLONE_ATOMS = ("extra", "location_type", "owner", "owner_kind", "price", "status", "type", "used")
+    owner: str
+    owner_kind: str
+    price: int
+    type: str
+    used: bool
+    city: City | None
+    hex: Hex | None
+    extra: bool | None
+    cheater: int | bool | None
+    status: str | None
+    location_type: str | None
 
     def __init__(self, corporation: Any, price: int = 0, type: str = "normal"):
-        self.owner: str = corporation.id
-        self.owner_kind = token_kind(corporation)
-        self.price = price
-        self.type = type
-        self.used = False
-        self.city: City | None = None
-        self.hex: Hex | None = None
-        self.extra: bool | None = None
-        self.cheater: int | bool | None = None
-        self.status: str | None = None
-        self.location_type: str | None = None
+        s = object.__setattr__
+        s(self, "owner", corporation.id)
+        s(self, "owner_kind", token_kind(corporation))
+        s(self, "price", price)
+        s(self, "type", type)
+        s(self, "used", False)
+        s(self, "city", None)
+        s(self, "hex", None)
+        s(self, "extra", None)
+        s(self, "cheater", None)
+        s(self, "status", None)
+        s(self, "location_type", None)
+
+    def but(self, **changes: Any) -> Token:
+        """A new value: this token with ``changes`` (slot name -> value)."""
+        new = object.__new__(Token)
+        s = object.__setattr__
+        for name in _FIELDS:
+            s(new, name, changes[name] if name in changes else getattr(self, name))
+        return new
 
     def owned_by(self, entity: Any) -> bool:
         """Is ``entity`` this token's owner?"""
@@ -94,3 +104,7 @@ class Token(Tracked):
         if self.hex is not None:
             return f"<Token {corp} on {self.hex.id}>"
         return f"<Token {corp} price={self.price}>"
+
+
+_FIELDS = ("owner", "owner_kind", "price", "type", "used", "city", "hex", "extra", "cheater", "status",
+           "location_type")

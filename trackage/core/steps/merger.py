@@ -75,8 +75,8 @@ class MergerMixin:
             for tok in o.tokens:
                 new = Token(surviving, price=0)
                 if tok.city is not None:
-                    used.append(new)
-                    self.game.board.swap_token(tok, new, check_tokenable=True)
+                    placed = self.game.board.swap_token(tok, new, check_tokenable=True)
+                    used.append(new if placed is None else placed)
                 else:
                     unused.append(new)
         if len(used) > limit:

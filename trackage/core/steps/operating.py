@@ -420,6 +420,7 @@ class HomeToken(Step):
             raise GameError(f"{entity.name} cannot pay {price} for its home token",
                             rule="insufficient-cash")
         self.make_home_room(entity, city)
+        token = self.pending()["token"]  # (the hook may have put a new value in the entry)
         game.board.place_city_token(city, entity, token, free=True, check_tokenable=False)
         if price > 0:
             pay(game, entity, game.bank, price, "token")

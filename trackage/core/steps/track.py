@@ -213,7 +213,7 @@ class TrackAndTokenStep(Step):
         if not toks:
             raise GameError(f"{entity.name} has no tokens left", rule="no-tokens")
         token, free = toks[0], self.free_token(entity, city)
-        self.prepare_token(entity, city, token, action)
+        token = self.prepare_token(entity, city, token, action)
         if not game.loading and not self.token_connected(entity, city):
             raise GameError(f"{city.id} is not connected to {entity.name}'s network", rule="token-not-connected")
         self.check_token_room(entity, city, token, free)
@@ -226,10 +226,12 @@ class TrackAndTokenStep(Step):
         if not self.can_lay_tile(entity):
             self.pass_()
 
-    def prepare_token(self, entity: Any, city: City, token: Token, action: dict[str, Any]) -> None:
+    def prepare_token(self, entity: Any, city: City, token: Token, action: dict[str, Any]) -> Token:
         """Title hook: check (raise a ``GameError``) and price ``token`` before ``entity``
-        places it in ``city``; the step then checks connection and room and charges
-        ``token.price`` through ``pay`` unless ``free_token``. Default: nothing to add."""
+        places it in ``city``, and return it (a new price is a new value:
+        ``Board.set_token_price``); the step then checks connection and room and charges
+        ``token.price`` through ``pay`` unless ``free_token``. Default: ``token`` as it is."""
+        return token
 
     def free_token(self, entity: Any, city: City) -> bool:
         """Title hook: is ``entity``'s token in ``city`` free (a company's ability)? Default: no."""

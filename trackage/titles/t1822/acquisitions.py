@@ -37,9 +37,7 @@ def remove_minor_token(game: Game1822, minor) -> None:
     if city is None:
         return
     game.board.delete_token(city, tok, remove_slot=game.board.slots(city) > min_city_slots(game, city))
-    tok.used = False
-    tok.city = None
-    tok.hex = None
+    game.board.replace_token(tok, tok.but(used=False, city=None, hex=None))
 
 
 def move_tokens_to_surviving(game: Game1822, surviving, minor) -> None:
@@ -49,14 +47,12 @@ def move_tokens_to_surviving(game: Game1822, surviving, minor) -> None:
     for tok in minor.tokens:
         new = Token(surviving, price=0)
         if tok.hex is not None and tok.city is not None:
-            used.append(new)
             city = tok.city
             board = game.board
-            board.set_tokens(city, [new if t is tok else t for t in board.tokens(city)])
-            board._mark_placed(new, city)
-            tok.used = False
-            tok.city = None
-            tok.hex = None
+            placed = board._mark_placed(new, city)
+            used.append(placed)
+            board.set_tokens(city, [placed if t is tok else t for t in board.tokens(city)])
+            board.replace_token(tok, tok.but(used=False, city=None, hex=None))
         else:
             unused.append(new)
     unused.sort(key=lambda t: t.price)

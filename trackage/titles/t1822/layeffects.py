@@ -29,8 +29,7 @@ def remove_extra_tokens(game: Game1822, tile) -> None:
             toks.sort(key=lambda t: corp.tokens.index(t))
             for _ in range(n - 1):
                 t = toks.pop()
-                board.remove_token(t)
-                t.price = game.TOKEN_PRICE
+                board.set_token_price(board.remove_token(t), game.TOKEN_PRICE)
                 removed = True
         if removed:
             remove_cheater_slot(game, city)

@@ -12,7 +12,6 @@ from ...core.money import pay
 from ...core.round import Step
 from ...core.steps.buy_company import BuyCompanyMixin
 from ...core.steps.choose import ChooseMixin
-from ...core.tokens import token_kind
 from ..t1858 import gauges
 from ..t1858.steps import BuyTrain1858, DiscardTrain1858, Route1858, Track1858
 
@@ -74,7 +73,7 @@ class CollectTokens(Step):
             raise GameError(f"{entity.name} does not reach {hex_.id}", rule="not-connected")
         pay(g, entity, g.bank, g.TOKEN_COST[token.type], "token")
         g.board.take_hex_token(hex_, token)
-        token.owner, token.owner_kind = entity.id, token_kind(entity)
+        token = g.board.set_token_owner(token, entity)
         entity.tokens = (*entity.tokens, token)
 
     def legal_actions(self, entity):

@@ -448,12 +448,10 @@ class Game1867(Game):
         for hex_, tile in board.tiles():
             if hex_.id == "D2":
                 tok = Token(self.national, price=0, type="neutral")
-                board.exchange_token(tile.cities[0], tok)
-                self.green_tokens.append(tok)
+                self.green_tokens.append(board.exchange_token(tile.cities[0], tok))
             elif hex_.id == "L12":
                 tok = Token(self.national, price=0, type="neutral")
-                board.exchange_token(tile.cities[-1], tok)
-                self.green_tokens.append(tok)
+                self.green_tokens.append(board.exchange_token(tile.cities[-1], tok))
             elif hex_.id == "F16":
                 board.exchange_token(tile.cities[0], self.national.tokens[0])
 

@@ -8,6 +8,7 @@ from ....core.errors import GameError
 from ....core.steps.ability import CompanyAbility
 from ....core.steps.passing import Passing
 from ....core.steps.track import TokenStep
+from ....core.tokens import Token
 from .. import destinations, layeffects
 from .choose import CompanyChoices
 from .housekeeping import _is_major
@@ -150,12 +151,13 @@ class Token1822(CompanyChoices, TokenStep):
         """SECR's token in the English Channel is free (once)."""
         return city.hex.id == "P43" and self.game.secr_token_ability(entity)
 
-    def prepare_token(self, entity, city, token, action) -> None:
+    def prepare_token(self, entity, city, token, action) -> Token:
         """A major has one token a city; SECR's free token uses its ability up."""
         if _is_major(entity) and self.game.board.tokened_by(city, entity):
             raise GameError(f"{entity.id} can't have 2 tokens in the same city", rule="token-same-city")
         if self.free_token(entity, city):
             self.game.secr_used_ability = True
+        return token
 
     def token_connected(self, entity, city) -> bool:
         with self.game.graph_probe():

@@ -12,6 +12,7 @@ from ....core.steps.issue import IssueShares
 from ....core.steps.operating import DiscardTrain, Dividend, HomeToken, RunRoutes
 from ....core.steps.passing import Passing
 from ....core.steps.track import TokenStep, TrackAndTokenStep
+from ....core.tokens import Token
 from .. import gauges, privates
 
 
@@ -47,8 +48,10 @@ class HomeToken1858(HomeToken, Passing):
 
     def make_home_room(self, entity, city) -> None:
         """The token carries its price."""
-        token = self.pending()["token"]
-        token.price = self.home_price(entity, city, token)
+        p = self.pending()
+        token = self.game.board.set_token_price(p["token"], self.home_price(entity, city, p["token"]))
+        # (a new value: the entry is replaced in the round's list, which undo puts back)
+        self.round.pending_tokens[0] = {**p, "token": token}
 
     def after_home_token(self, entity, city) -> None:
         self.game.delete_reservations(entity, city)
@@ -114,16 +117,17 @@ class Token1858(TokenStep):
     def can_place_token(self, entity) -> bool:
         return entity.is_corporation and bool(self.available_tokens(entity))
 
-    def prepare_token(self, entity, city, token, action) -> None:
+    def prepare_token(self, entity, city, token, action) -> Token:
         game = self.game
         ours, cost = game.token_cost(entity, city), amount(action, "cost", None)
         if cost is not None and cost != ours:
             if not game.loading:
                 raise GameError(f"a token in {city.id} costs {ours}, not {cost}", rule="wrong-price")
             game.warnings.append(f"action {action.get('id')}: token cost {ours}, log says {cost}")
-        token.price = int(ours if cost is None or not game.loading else cost)
+        token = game.board.set_token_price(token, int(ours if cost is None or not game.loading else cost))
         if token.price > entity.cash:
             raise GameError(f"{entity.name} cannot pay {token.price} for a token", rule="insufficient-cash")
+        return token
 
     def token_connected(self, entity, city) -> bool:
         return self.game.token_connected(entity, city)

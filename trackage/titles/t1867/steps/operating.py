@@ -9,6 +9,7 @@ from ....core.steps.choose import ChooseMixin
 from ....core.steps.operating import Dividend, HomeToken, RunRoutes
 from ....core.steps.passing import Passing
 from ....core.steps.track import TokenStep, TrackAndTokenStep
+from ....core.tokens import Token
 from .loans import take_loans_for
 
 
@@ -115,12 +116,12 @@ class Token1867(TokenStep):
             return token.price
         return token.price * min(h.distance(hex_) for h in used)
 
-    def prepare_token(self, entity, city, token, action: dict) -> None:
+    def prepare_token(self, entity, city, token, action: dict) -> Token:
         """The token costs its price times the distance to the nearest own token."""
         price = self.token_price(entity, token, city.hex)
         if price > entity.cash:
             raise GameError(f"{entity.name} cannot afford a token for {price}", rule="insufficient-cash")
-        token.price = price
+        return self.game.board.set_token_price(token, price)
 
     def token_offer(self, entity, city):
         price = self.token_price(entity, self.available_tokens(entity)[0], city.hex)

@@ -8,6 +8,7 @@ from ....core.actions import asks
 from ....core.errors import GameError
 from ....core.steps.operating import DiscardTrain, Dividend, RunRoutes
 from ....core.steps.track import TokenStep, TrackAndTokenStep
+from ....core.tokens import Token
 from .. import tilelays
 
 
@@ -82,13 +83,14 @@ class Track1893(TrackAndTokenStep):
 
 
 class Token1893(TokenStep):
-    def prepare_token(self, entity, city, token, action: dict) -> None:
+    def prepare_token(self, entity, city, token, action: dict) -> Token:
         """The token takes the city's next free slot; in play a client naming another slot is
         told so (the reference, and a log, ignore the slot)."""
         slot = action.get("slot")
         expected = self.game.board.get_slot(city, entity) or 0
         if slot is not None and not self.game.loading and int(slot) != expected:
             raise GameError(f"a token in {city.id} takes slot {expected}, not {slot}", rule="wrong-slot")
+        return token
 
 
 class Route1893(RunRoutes):
