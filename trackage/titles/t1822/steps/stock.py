@@ -302,7 +302,11 @@ class BuySellParShares1822(CompanyChoices, AuctionMixin, BuySellParShares):
 
     # ------------------------------------------------------------ programmed actions
     def store_winning_bids(self, player) -> None:
-        leading = [c for c in self.game.bidbox_items() if (hb := self.highest_bid(c)) and hb[0] is player]
+        # (the boxes, in their order, asked only when the player leads some bid: most passes
+        # come from players leading none)
+        leads = any((hb := bids.highest()) and hb[0] is player for bids in self.bids.values())
+        leading = [c for c in self.game.bidbox_items() if (hb := self.highest_bid(c)) and hb[0] is player] \
+            if leads else []
         self.round.stored_winning_bids = {**self.round.stored_winning_bids, player.id: leading}
 
     def program_enabled(self, player) -> None:
