@@ -28,10 +28,12 @@ class Track1822(CompanyChoices, TrackAndTokenStep):
     def can_lay_tile(self, entity) -> bool:
         if getattr(entity, "id", None) == "14" and not entity.operated():
             return False
-        if any((ab := privatelays.track_ability(self.game, c, "track")) and not ab.get("consume_tile_lay")
-               for c in getattr(entity, "companies", [])):
+        # (the entity's own lay asked first: the companies' track abilities, walked only
+        # when it has none, may give it one all the same)
+        if super().can_lay_tile(entity):
             return True
-        return super().can_lay_tile(entity)
+        return any((ab := privatelays.track_ability(self.game, c, "track")) and not ab.get("consume_tile_lay")
+                   for c in getattr(entity, "companies", ()))
 
     # the listing's checks read the tile's colour (check_lay_1822, the lay's price) and exits
     # (Board1822.lay_cost_preview's borders) only
