@@ -28,12 +28,10 @@ class Track1822(CompanyChoices, TrackAndTokenStep):
     def can_lay_tile(self, entity) -> bool:
         if getattr(entity, "id", None) == "14" and not entity.operated():
             return False
-        # (the entity's own lay asked first: the companies' track abilities, walked only
-        # when it has none, may give it one all the same)
-        if super().can_lay_tile(entity):
+        if any((ab := privatelays.track_ability(self.game, c, "track")) and not ab.get("consume_tile_lay")
+               for c in getattr(entity, "companies", [])):
             return True
-        return any((ab := privatelays.track_ability(self.game, c, "track")) and not ab.get("consume_tile_lay")
-                   for c in getattr(entity, "companies", ()))
+        return super().can_lay_tile(entity)
 
     # the listing's checks read the tile's colour (check_lay_1822, the lay's price) and exits
     # (Board1822.lay_cost_preview's borders) only
