@@ -143,6 +143,10 @@ class Pipeline:
             token = _GATING.set(True) if gated else None
             try:
                 with recording(rec):
+                    if before is not None and n == 0 and 0 not in game.snapshots:
+                        # the start, which apply() would copy again: this copy of it (kept
+                        # below as the state after no action), stored as apply() stores it
+                        game.snapshots = {0: before}
                     self.apply(action, live=True)
             finally:
                 if token is not None:

@@ -597,14 +597,18 @@ class Game1822(Game):
         return self.TILE_LAYS
 
     def purchasable_companies(self, entity):
+        # (the acquisition rules asked first: the minors' and concessions' cards have none)
+        rules = self.data["private_acquisition"]
+        phase = int(self.phase.name)
         out = []
         for c in self.companies:
-            if c.closed or c.owner is None or not c.owner.is_player or c.owner is entity:
+            rule = rules.get(c.sym)
+            if rule is None or c.closed:
                 continue
-            rule = self.data["private_acquisition"].get(c.sym)
-            if rule is None:
+            owner = c.owner
+            if owner is None or not owner.is_player or owner is entity:
                 continue
-            if int(self.phase.name) >= rule["phase"] and entity.type in rule["acquire"]:
+            if phase >= rule["phase"] and entity.type in rule["acquire"]:
                 out.append(c)
         return out
 

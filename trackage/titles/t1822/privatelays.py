@@ -294,6 +294,8 @@ def special_lay_candidates(game: Game1822, company, ab, combo=()) -> list:
             # the hex's part of the upgrade key and its rotation check, once for all the tiles
             memo_key = game.upgrade_memo_keys(hex_, old)
             rotation_ok = trackrights.company_rotation_check(game, company, hex_)
+            # the shared answers of the old tile's spec, for a special lay and for a normal one
+            spec_memo = old.spec.upgrade_memos.setdefault(("special-upgrades", type(game)), {})
             for t, special, advanced, tiled_by in options:
                 if not asks_tile(game, t.id):
                     continue
@@ -305,7 +307,9 @@ def special_lay_candidates(game: Game1822, company, ab, combo=()) -> list:
                     continue
                 if game._special_lay != special:  # (written when it changes)
                     game._special_lay = special
-                out += _company_lay_rotations(game, pairs, corp, hex_, old, t, memo_key, rotation_ok)
+                rots = _upgrade_rotations(game, old, t, memo_key(t), spec_memo)
+                if rots:
+                    out += _company_lay_rotations(game, pairs, syms, corp, hex_, old, t, rots, rotation_ok)
     finally:
         game._special_lay = False
         game._advanced_lay = False
@@ -361,19 +365,19 @@ def ability_allows(ab, tile) -> bool:
     return (ab["upgrade_count"] if up else ab["lay_count"]) > 0
 
 
-def _company_lay_rotations(game: Game1822, pairs, corp, hex_, old, tile, memo_key, rotation_ok) -> list[dict]:
-    """The lay actions of ``tile`` on ``hex_`` (each rotation the abilities allow and the
-    corporation can pay); ``memo_key``: the hex's upgrade keys (``upgrade_memo_keys``),
-    ``rotation_ok``: its rotation check (:func:`trackrights.company_rotation_check`)."""
+def _company_lay_rotations(game: Game1822, pairs, syms, corp, hex_, old, tile, rots, rotation_ok) -> list[dict]:
+    """The lay actions of ``tile`` on ``hex_`` among the rotations ``rots`` that upgrade the
+    hex (:func:`_upgrade_rotations`): each one the abilities allow and the corporation can pay;
+    ``syms``: the lay's companies' symbols, ``rotation_ok``: the hex's rotation check
+    (:func:`trackrights.company_rotation_check`)."""
     company = pairs[0][0]
-    syms = {c.sym for c, _ in pairs}
     matched = matching_abilities(pairs, hex_, tile)
     if not matched:
         return []
     free = any(a.get("free") for _, a in matched)
     out = []
     view = game.board.supply.shape(tile.name)
-    for r in _upgrade_rotations(game, old, tile, memo_key(tile)):
+    for r in rots:
         # the tile as seen off the map (its name's first copy, as the generic listing sees it:
         # one placement per name and rotation) answers for the tile on any hex: the rules
         # read the hex from ``hex_`` and the tile's shape
@@ -392,15 +396,16 @@ def _company_lay_rotations(game: Game1822, pairs, corp, hex_, old, tile, memo_ke
     return out
 
 
-def _upgrade_rotations(game: Game1822, old, tile, upgrade_key) -> tuple[int, ...]:
+def _upgrade_rotations(game: Game1822, old, tile, upgrade_key, memo) -> tuple[int, ...]:
     """The rotations of ``tile`` that upgrade ``old`` on its hex (as a special lay or not, as
     the lay in progress says): a pure function of the upgrade's memo key (``upgrade_key``,
     the game's ``upgrade_memo_key`` of the hex, ``old`` and ``tile``), the old tile's
-    rotation and the kind of lay, so it is worked out once and kept with the old tile's spec,
-    shared by every 1822 game as the generic listing's answers are (``UPGRADE_ANSWERS_SHARED``)."""
+    rotation and the kind of lay, so it is worked out once and kept in ``memo``, the old
+    tile's spec's memo of these answers (its ``upgrade_memos`` entry for 1822's special
+    lays), shared by every 1822 game as the generic listing's answers are
+    (``UPGRADE_ANSWERS_SHARED``)."""
     special = bool(game._special_lay)
     key = (upgrade_key, old.rotation, special)
-    memo = old.spec.upgrade_memos.setdefault(("special-upgrades", type(game)), {})
     rots = memo.get(key)
     if rots is None:
         view = game.board.supply.shape(tile.name)

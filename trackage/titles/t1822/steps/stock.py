@@ -7,6 +7,7 @@ from typing import ClassVar
 from ....core.entities import ShareBundle
 from ....core.errors import GameError
 from ....core.money import pay
+from ....core.round import ranged
 from ....core.steps.auction import AuctionMixin, Bids
 from ....core.steps.stock import BuySellParShares, TurnView
 from .. import loans, taxhaven
@@ -302,7 +303,11 @@ class BuySellParShares1822(CompanyChoices, AuctionMixin, BuySellParShares):
 
     # ------------------------------------------------------------ programmed actions
     def store_winning_bids(self, player) -> None:
-        leading = [c for c in self.game.bidbox_items() if (hb := self.highest_bid(c)) and hb[0] is player]
+        # (the boxes, in their order, asked only when the player leads some bid: most passes
+        # come from players leading none)
+        leads = any((hb := bids.highest()) and hb[0] is player for bids in self.bids.values())
+        leading = [c for c in self.game.bidbox_items() if (hb := self.highest_bid(c)) and hb[0] is player] \
+            if leads else []
         self.round.stored_winning_bids = {**self.round.stored_winning_bids, player.id: leading}
 
     def program_enabled(self, player) -> None:
@@ -335,10 +340,29 @@ class BuySellParShares1822(CompanyChoices, AuctionMixin, BuySellParShares):
         if kind == "payoff_player_debt":
             return [{"type": kind}]
         if kind == "bid":
-            standing = self.bid_standing(entity)
-            return [b for c in self.game.bidbox_items() if self.can_bid_company(entity, c, standing)
-                    for b in self.bid_offer(entity, c)]
+            return self.bid_offers(entity)
         return super().offers(kind, entity)
+
+    def bid_offers(self, entity) -> list[dict]:
+        """The boxes' bids open to ``entity`` (:meth:`can_bid_company`, then :meth:`bid_offer`
+        of each), each box's bids read once: the minimum is the highest bid and a step (or the
+        opening bid), the maximum the cash not committed to bids (:meth:`max_bid`), which
+        :meth:`bid_standing` gives."""
+        at_limit, cash, tokens = self.bid_standing(entity)
+        if at_limit:
+            return []  # at the certificate limit (winning bids counted): no box is open
+        step = self.bid_step()
+        in_boxes = self.bids
+        out = []
+        for c in self.game.bidbox_items():
+            bids = in_boxes.get(c)
+            hb = bids.highest() if bids else None
+            lo = hb[1] + step if hb else self.opening_bid(c)
+            if cash < lo or (hb and hb[0] is entity):
+                continue
+            if tokens > 0 or (bids and bids.bid_of(entity)):
+                out.append(ranged({"type": "bid", **self.bid_target(c)}, lo, cash, step))
+        return out
 
     def legal_actions(self, entity):
         if entity.is_company:
