@@ -108,3 +108,30 @@ def test_the_near_test_of_a_walk_only_says_what_the_walk_finds(path, monkeypatch
     game = game_from_log(data)
     game.load(filter_actions(data["actions"]))
     assert data.get("result") is None or {str(k): v for k, v in data["result"].items()} == game.result()
+
+
+@pytest.mark.parametrize("path", [p for p in LOGS if p is not None and p.parent.name in ("1867", "1861")],
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_train_purchase_found_near_the_first_start_is_what_the_whole_walk_teaches(path, monkeypatch):
+    """``TrackGraph._first_start_purchases`` (the token question's early teaching) says yes only
+    where a whole walk, made by a graph of its own on the same board, finds a train-purchase
+    route; and the log still reaches its result."""
+    from trackage.core import graph
+
+    first = graph.TrackGraph._first_start_purchases
+    said = [0]
+
+    def checked(self, corporation):
+        got = first(self, corporation)
+        if got:
+            said[0] += 1
+            own = graph.TrackGraph(self.board, **self.board.game.graph_options())
+            assert own.route_train_purchase(corporation)
+        return got
+
+    monkeypatch.setattr(graph.TrackGraph, "_first_start_purchases", checked)
+    data = load_log(path)
+    game = game_from_log(data)
+    game.load(filter_actions(data["actions"]))
+    assert said[0] > 0 or path.name == "hs_ahjzadkh_19792.json"  # (short: its walks teach it farther)
+    assert data.get("result") is None or {str(k): v for k, v in data["result"].items()} == game.result()

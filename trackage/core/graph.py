@@ -629,6 +629,16 @@ class TrackGraph:
 
         offered = self._offered.get(corporation)
         known = self._routes.get(corporation)
+        if offered is None and (known is None or not known.get("route_train_purchase")) \
+                and self._kept is None and self._first_start_purchases(corporation):
+            # the whole walk's first start finds a train-purchase route near its token: what
+            # the walk teaches is known without it (taught now, as the walk would), and the
+            # rest is the walk a known train-purchase route lets the graph owe
+            routes = dict(known) if known is not None else {}
+            routes["route_available"] = True
+            routes["route_train_purchase"] = True
+            self._remember(corporation, routes)
+            known = self._routes.get(corporation)
         untaught = offered is not None and corporation in self._untaught
         if (offered is None or untaught) and known is not None and known.get("route_train_purchase"):
             # a whole walk would tell nothing new of its routes (a train-purchase route is
@@ -642,6 +652,28 @@ class TrackGraph:
             r = any(wanted(n) for n in self._offered_nodes(corporation))
         self._can_token[key] = r
         return r
+
+    def _first_start_purchases(self, corporation: Entity) -> bool:
+        """Does the first start of :meth:`_compute`'s walks reach two mandatory stops among the
+        paths it enters first (its own paths and those across one of their edges, as in
+        :func:`_near_targets`)? Then that walk teaches a train-purchase route (a sufficient
+        test: False says nothing)."""
+        _hexes, _nodes, starts, _offered = self._seed(corporation, None)
+        if not starts:
+            return False
+        skip_paths = self._skip_paths(corporation) if self._skip_paths is not None else None
+        board = self.board
+        W: _W = (board.state.links, board.state.tile_at, None)
+        found: set[NodeBase] = set()
+
+        def mandatory_in(near: Collection[Path]) -> set[Path]:
+            for p in near:
+                for n in p.nodes:
+                    if getattr(n, "route", None) == "mandatory":
+                        found.add(n)
+            return {next(iter(near))} if len(found) > 1 else set()
+
+        return _near_targets(starts[:1], mandatory_in, skip_paths, self.skip_track, W)
 
     def settle(self) -> None:
         """Do the whole walks that :meth:`can_token` cut short, as the board is now. Called
