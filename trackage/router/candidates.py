@@ -282,6 +282,7 @@ class _Rows:
         self.hub_bit: dict[RevenueCenter, int] = {}  # a hub stop -> its version bit
         self.links = 0  # the start's links
         self.split = 0  # capped rows: where the uncounted stops' row starts (0: one row)
+        self.uncounted = 0  # capped rows: the best value of an uncounted stop of the tree
         self._tables: dict[int, list[list[int] | None]] = {}
         self._joined: dict[tuple[int, int], list[list[int] | None]] = {}
         self._beside: dict[tuple[int, int], list[list[int]]] = {}
@@ -412,6 +413,15 @@ class Enumerator:
         self._paid: dict[Any, int] | None = None  # ``_uncounted_paid``
         self._cbits: dict[RevenueCenter, int] = {}
         self._bits: dict[tuple[str, Any], int] = {}
+
+    def follow(self, earlier: Enumerator) -> None:
+        """Walk after ``earlier`` (a walk of the same kind, same links and rules, whose trees
+        were kept): take its trees (``reuse``) and what their entries were numbered by (the
+        clash bits) with the links as it saw them."""
+        self.reuse = earlier.keep_trees
+        self._bits = earlier._bits
+        self._cbits = earlier._cbits
+        self._klinks = earlier._klinks
 
     def klinks(self, node: RevenueCenter) -> list[KLink]:
         """This kind's view of a node's links: (next node, paths, mask, leaves through a
@@ -817,6 +827,7 @@ class Enumerator:
             versions[e[IDX]] = v | b if b is not None else v
         out = _Rows(best_rows, root, versions, size, where.tolist(), n_all)
         out.split = split
+        out.uncounted = self._uncounted if capped else 0
         out.hub_bit = bits
         out.links = len(self.klinks(root[NODE]))
         return out
@@ -936,6 +947,8 @@ class Enumerator:
             rows: _Rows | None
             if kept is not None:
                 root, halves, frontier, lim, rows = kept
+                if self._capped():  # (what ``_subtree_best`` tells ``_wanted`` of this tree)
+                    self._uncounted, self._split = rows.uncounted, rows.split
                 if self.local:
                     yield root, None, ()
             else:
