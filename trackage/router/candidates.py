@@ -66,6 +66,8 @@ KLink: TypeAlias = "tuple[RevenueCenter, list[Path], int, bool, bool, bool, int,
 Want: TypeAlias = "tuple[int | None, int, tuple[int, ...] | None, int]"  # (limit, rem, need, split): ``_wanted``
 # what a walk yields: (first half, its second halves' join or None, their places in the join)
 Found: TypeAlias = "tuple[Entry, BitJoin | ListJoin | None, Sequence[int]]"
+# a start's tree of halves kept for a later walk: (root, halves, frontier, lim, rows)
+Kept: TypeAlias = "tuple[Entry, list[Entry], list[Entry], int | None, _Rows]"
 
 __all__ = ["CLASH", "DEPTH", "FIRST", "IDX", "KIDS", "LINK", "MASK", "NODE", "NODES", "PARENT", "PATHS", "SPENT",
            "STATE", "VALS", "Candidate", "Enumerator", "Links", "build_route", "evaluate_alone", "trail_nodes"]
@@ -280,6 +282,7 @@ class _Rows:
         self.hub_bit: dict[RevenueCenter, int] = {}  # a hub stop -> its version bit
         self.links = 0  # the start's links
         self.split = 0  # capped rows: where the uncounted stops' row starts (0: one row)
+        self.uncounted = 0  # capped rows: the best value of an uncounted stop of the tree
         self._tables: dict[int, list[list[int] | None]] = {}
         self._joined: dict[tuple[int, int], list[list[int] | None]] = {}
         self._beside: dict[tuple[int, int], list[list[int]]] = {}
@@ -395,6 +398,13 @@ class Enumerator:
         self._uncounted = 0
         self._split = 0
         self._klinks: dict[RevenueCenter, list[KLink]] = {}
+        # the trees of halves walked with rows, by start, as (root, halves, frontier, lim, rows)
+        # (see ``_extend``, ``_subtree_best``), kept when a dict is given (a rising walk that
+        # a walk with per-half floors of the same kind will follow); ``reuse``: such trees of
+        # an earlier walk, taken instead of walking them again (each once), the halves
+        # beyond their ``lim`` walked on in place (``_grown``)
+        self.keep_trees: dict[RevenueCenter, Kept] | None = None
+        self.reuse: dict[RevenueCenter, Kept] | None = None
         self._want_memo: dict[Any, Want] = {}  # (floor less slack, stop values, meter state, most) -> _wanted
         self._spent: dict[Any, int] = {}  # meter state -> spent count
         self._vals_memo: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
@@ -403,6 +413,15 @@ class Enumerator:
         self._paid: dict[Any, int] | None = None  # ``_uncounted_paid``
         self._cbits: dict[RevenueCenter, int] = {}
         self._bits: dict[tuple[str, Any], int] = {}
+
+    def follow(self, earlier: Enumerator) -> None:
+        """Walk after ``earlier`` (a walk of the same kind, same links and rules, whose trees
+        were kept): take its trees (``reuse``) and what their entries were numbered by (the
+        clash bits) with the links as it saw them."""
+        self.reuse = earlier.keep_trees
+        self._bits = earlier._bits
+        self._cbits = earlier._cbits
+        self._klinks = earlier._klinks
 
     def klinks(self, node: RevenueCenter) -> list[KLink]:
         """This kind's view of a node's links: (next node, paths, mask, leaves through a
@@ -808,6 +827,7 @@ class Enumerator:
             versions[e[IDX]] = v | b if b is not None else v
         out = _Rows(best_rows, root, versions, size, where.tolist(), n_all)
         out.split = split
+        out.uncounted = self._uncounted if capped else 0
         out.hub_bit = bits
         out.links = len(self.klinks(root[NODE]))
         return out
@@ -914,20 +934,35 @@ class Enumerator:
                 for k in conflict((), t):
                     m0 |= kb(k)
             sp0 = self.meter.spent(st0)
-            root: Entry = (None, t, None, m0, st0, self._add_v(zero, self.value(t)), -1, 0, (t,), -1, [],
-                    self.clash_bits(t), sp0, -1)
-            if self.local:
-                yield root, None, ()
-            halves: list[Entry] = []
             cap = self.meter.capacity
             room = cap - sp0 if split and cap is not None else 0  # the meter a route has beyond the start
             # a lone train (a floor that rises, no per-half floors) with a meter that caps what
             # it counts walks the halves beyond the second halves' depth last (``_deep``)
             defer = self.prunes and split and floor_of is None and (summed or self._capped())
             frontier: list[Entry] = []
-            self._extend(root, banned | {t}, halves, sp0 + room // 2 if defer else None, frontier)
-            # the subtrees' rows only matter when a floor prunes
-            rows = self._subtree_best(root, halves, sp0 + room // 2 if split else None) if self.prunes else None
+            # (a walk with per-half floors after a rising walk of the same kind: that walk's
+            # tree and rows, its halves beyond the second halves' depth walked on here)
+            kept = self.reuse.pop(t, None) if self.reuse is not None and self.prunes and not defer else None
+            root: Entry
+            rows: _Rows | None
+            if kept is not None:
+                root, halves, frontier, lim, rows = kept
+                if self._capped():  # (what ``_subtree_best`` tells ``_wanted`` of this tree)
+                    self._uncounted, self._split = rows.uncounted, rows.split
+                if self.local:
+                    yield root, None, ()
+            else:
+                root = (None, t, None, m0, st0, self._add_v(zero, self.value(t)), -1, 0, (t,), -1, [],
+                        self.clash_bits(t), sp0, -1)
+                if self.local:
+                    yield root, None, ()
+                halves = []
+                lim = sp0 + room // 2 if defer else None
+                self._extend(root, banned | {t}, halves, lim, frontier)
+                # the subtrees' rows only matter when a floor prunes
+                rows = self._subtree_best(root, halves, sp0 + room // 2 if split else None) if self.prunes else None
+                if self.keep_trees is not None and not self.exhausted and rows is not None:
+                    self.keep_trees[t] = (root, halves, frontier, lim, rows)
             through = not self.board.blocks(t, self.corp)
             tlinks = self.klinks(t)
             versions = rows.versions if rows is not None else None
@@ -943,22 +978,60 @@ class Enumerator:
                 banned.add(t)
                 continue
             floors = [0] * len(halves) if floor_of is not None else []
+            # (a kept tree cut at ``lim``: its frontier halves are walked on in place)
+            walk_on = {id(e) for e in frontier} if kept is not None and lim is not None else None
             for h in halves:
                 floor = self.floor
+                f = 0
                 if floor_of is not None and floor is not None:
                     # a half's floor from the track of its first links (its ancestor's, deeper)
                     f = floor_of(h[MASK]) if h[DEPTH] <= _FLOOR_DEPTH else floors[h[PARENT][IDX]]
                     floors[h[IDX]] = f
                     floor = max(floor, f)
                 self.cur_floor = floor
-                yield from self._half_routes(h, floor, versions[h[IDX]] if versions is not None else 0, ctx)
+                v = versions[h[IDX]] if versions is not None else 0
+                yield from self._half_routes(h, floor, v, ctx)
+                if walk_on is not None and id(h) in walk_on:
+                    yield from self._grown(h, set(h[NODES]) | banned, v, f, ctx)
             if defer:
                 # the halves beyond the second halves' depth, walked now that the floor has risen:
                 # a half none of whose routes can reach it is not walked on
                 assert rows is not None and versions is not None
-                for f in frontier:
-                    yield from self._deep(f, set(f[NODES]) | banned, versions[f[IDX]], ctx)
+                for e in frontier:
+                    yield from self._deep(e, set(e[NODES]) | banned, versions[e[IDX]], ctx)
             banned.add(t)
+
+    def _grown(self, e: Entry, used_nodes: set[RevenueCenter], version: int, f: int, c: _Start) -> Iterator[Found]:
+        """Walk on from a kept tree's frontier half ``e`` (see ``reuse``) in the order a whole
+        walk lists the halves, each taken as a first half at once (``_half_routes``) with its
+        own floor (``floor_of``, its ancestor's deeper; ``f``: ``e``'s); a half none of whose
+        routes can reach the walk's floor (``_beyond``) is left out with all beyond it (its
+        routes are all below every half's floor)."""
+        if not self._tick():
+            return
+        hub_bit = c.rows.hub_bit  # type: ignore[union-attr]  # (kept trees have rows)
+        slack = c.slack
+        bonus = self.bonus
+        every = (1 << len(bonus.nodes)) - 1 if bonus is not None else 0
+        floor_of = self.floor_of
+        base = self.floor
+        for h, ends in self._children(e, used_nodes, None):
+            floor = base
+            fh = f
+            if floor_of is not None and base is not None:
+                fh = floor_of(h[MASK]) if h[DEPTH] <= _FLOOR_DEPTH else f
+                floor = max(base, fh)
+            if base is not None and self._beyond(h) + (
+                    slack if bonus is None else bonus(every, weakest_paid(h[VALS], self.pay))) < base:
+                continue
+            n = h[NODE]
+            v = version | hub_bit.get(n, 0)
+            self.cur_floor = floor
+            yield from self._half_routes(h, floor, v, c)
+            if not ends:
+                used_nodes.add(n)
+                yield from self._grown(h, used_nodes, v, fh, c)
+                used_nodes.discard(n)
 
     def _bit_routes(self, halves: list[Entry], c: _Start) -> Iterator[Found]:
         """``_half_routes`` for every half of a start's tree when no floor prunes: the

@@ -276,18 +276,22 @@ def _rides_along(game: Game, small: _Plan, big: _Plan) -> bool:
 def _kind_candidates(game: Game, rules: RouteRules, entity: Operator, train: Train, links: Links, tokened: list[City],
                      key_bit: Callable[[Hashable], int], work_limit: int | None, stats: Stats,
                      floor: int | None = None, rising: bool = False,
-                     floor_of: Callable[[int], int] | None = None) -> _Kind:
+                     floor_of: Callable[[int], int] | None = None, reuse: Enumerator | None = None) -> _Kind:
     """The candidate routes of ``train``'s kind: with ``floor``, those whose bound is at
     least it (``floor_of(mask)``: a higher floor for the routes whose first half uses that
     track); with ``rising``, those at least as good as the best found (the floor rises as
-    routes are found). Without a known bound slack every route is kept."""
+    routes are found). Without a known bound slack every route is kept. ``reuse``: an
+    earlier walk of the same kind whose trees of halves were kept (``keep_trees``)."""
     plan = _Plan(game, rules, entity, train, links, tokened, key_bit, work_limit)
+    if reuse is not None:
+        plan.en.follow(reuse)
     return _walk(plan, stats, floor, rising, floor_of)[0]
 
 
 _ALONE = (None,)  # the second halves of a route that is one half
 _SET_SEARCH = True  # a lone train paying its best stops searched over stop sets (False: the walk)
 _TABLES = True  # lists walked without a floor as arrays (``table_walk``); False: an object per route
+_REUSE_TREES = True  # the pruned kind's second walk takes its first walk's trees of halves (False: walked again)
 _REUSE_PRICED = True  # the best run's entries from its routes as evaluated (False: built and priced again)
 
 
@@ -644,6 +648,8 @@ def _optimal_routes(game: Game, entity: Operator | None, time_limit: float | Non
         along = riders[key]
         if key == pruned and sum(len(kinds[k].cands) for k in kinds if k != pruned) > _PRUNE_BESIDE:
             pruned = None
+        if key == pruned and work_limit is None and _REUSE_TREES:
+            plans[key].en.keep_trees = {}  # its trees of halves, grown whole by its second walk
         # a lone train (or the pruned kind): first only its best routes; the best run they
         # make tells how far down the list must go (below)
         kinds[key], theirs = _walk(plans[key], stats, rising=len(trains) == 1 or key == pruned,
@@ -772,7 +778,9 @@ def _optimal_routes(game: Game, entity: Operator | None, time_limit: float | Non
             chosen = dict(zip(order, best_choice))
             kind = _kind_candidates(game, rules, entity, kind_train[pruned], links_of(kind_train[pruned]),
                                     tokened, key_bit, work_limit, stats, floor=target - sum(tops),
-                                    floor_of=floor_of)
+                                    floor_of=floor_of,
+                                    reuse=plans[pruned].en if plans[pruned].en.keep_trees is not None else None)
+            plans[pruned].en.keep_trees = None
             kind.complete = float("-inf")  # every route a run better than the best needs is there
             kinds[pruned] = kind
             set_order()
