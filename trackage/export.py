@@ -8,7 +8,10 @@ import time
 LOCAL_KEYS = {"price_range", "price_step", "canonical_prices"}
 
 
-def game_to_log(game, game_id=None) -> dict:
+def game_to_log(game, game_id=None, created_at: int | None = None) -> dict:
+    """The game as an 18xx.games log. ``created_at`` is the log's time stamp (seconds): the
+    moment of the export unless given; it is bookkeeping, never read by the rules here, and a
+    caller that wants the same game to give the same bytes passes it (or drops the key)."""
     actions = []
     for i, a in enumerate(game.actions, start=1):
         a = {k: v for k, v in a.items() if k not in LOCAL_KEYS}
@@ -21,7 +24,7 @@ def game_to_log(game, game_id=None) -> dict:
         "settings": {"seed": game.seed, "optional_rules": list(game.raw_options)},
         "actions": actions,
         "status": "finished" if game.finished else "active",
-        "created_at": int(time.time()),
+        "created_at": int(time.time()) if created_at is None else created_at,
     }
     if game.finished:
         log["result"] = game.result()
