@@ -724,22 +724,25 @@ class Game1893(Game):
                    if b is not None]
         return out
 
-    #: action types that move no share, certificate or train between holders and lower at
-    #: most one player's cash (a pick's forced purchase, a purchase in the draft), with
+    #: action types that move no share, certificate or train between holders, put no card
+    #: back in the bank's hands and lower at most one player's cash (a pick's forced purchase,
+    #: a purchase in the draft, a player's purchase of EVA, which no founding reads), with
     #: whatever follows them automatically up to the next decision
     DRAFT_SAFE_TYPES: ClassVar[frozenset[str]] = frozenset(
-        {"lay_tile", "place_token", "run_routes", "dividend", "pass", "bid"})
+        {"lay_tile", "place_token", "run_routes", "dividend", "pass", "bid", "buy_company"})
 
     def draft_cannot_dead_end(self) -> bool:
         """Can no action of :attr:`DRAFT_SAFE_TYPES` lead to a draft dead end? A dead end
-        needs every player's cash under the floor price of every card left to pick (the floor
-        is at most the card's value), so two players who can each pay the dearest company's
-        value (the companies' values never change) rule it out when at most one player's cash
-        falls."""
-        dearest = max((c.value for c in self.companies), default=0)
+        needs every player's cash under the floor price of every card left to pick. A card to
+        pick is one the bank holds now (those actions give the bank none) and its floor price
+        is at most half its value (values never change; the draft's discounts only lower the
+        price), so two players who can each pay half the value of the bank's dearest card rule
+        it out when at most one player's cash falls."""
+        bank = self.bank
+        half = max((c.value // 2 for c in self.companies if c.owner is bank and not c.closed), default=0)
         rich = 0
         for p in self.players:
-            if p.cash >= dearest:
+            if p.cash >= half:
                 rich += 1
                 if rich == 2:
                     return True
