@@ -715,10 +715,38 @@ class Game1893(Game):
         doomed = (self.doomed_founding() or None) if self.round_may_end() else None
         every = self.draft_may_follow()
         if doomed or every:
-            out = [b for b in (self.without_failed_founding(a)
+            # with no founding in danger and two players able to pay any card, the kinds of
+            # action that move no share and lower at most one player's cash cannot end in
+            # either refusal: not tried (see :meth:`draft_cannot_dead_end`)
+            spared = self.DRAFT_SAFE_TYPES if doomed is None and self.draft_cannot_dead_end() else ()
+            out = [b for b in (a if a["type"] in spared else self.without_failed_founding(a)
                                if every or doomed is True or a.get("train") in (doomed or ()) else a for a in out)
                    if b is not None]
         return out
+
+    #: action types that move no share, certificate or train between holders, put no card
+    #: back in the bank's hands and lower at most one player's cash (a pick's forced purchase,
+    #: a purchase in the draft, a player's purchase of EVA, which no founding reads), with
+    #: whatever follows them automatically up to the next decision
+    DRAFT_SAFE_TYPES: ClassVar[frozenset[str]] = frozenset(
+        {"lay_tile", "place_token", "run_routes", "dividend", "pass", "bid", "buy_company"})
+
+    def draft_cannot_dead_end(self) -> bool:
+        """Can no action of :attr:`DRAFT_SAFE_TYPES` lead to a draft dead end? A dead end
+        needs every player's cash under the floor price of every card left to pick. A card to
+        pick is one the bank holds now (those actions give the bank none) and its floor price
+        is at most half its value (values never change; the draft's discounts only lower the
+        price), so two players who can each pay half the value of the bank's dearest card rule
+        it out when at most one player's cash falls."""
+        bank = self.bank
+        half = max((c.value // 2 for c in self.companies if c.owner is bank and not c.closed), default=0)
+        rich = 0
+        for p in self.players:
+            if p.cash >= half:
+                rich += 1
+                if rich == 2:
+                    return True
+        return False
 
     def without_failed_founding(self, action: dict) -> dict | None:
         """``action`` restricted to what does not end the round into a failed founding (None
