@@ -241,6 +241,41 @@ def _logged_hexes(want: Sequence[object]) -> tuple[frozenset[str], tuple[str, ..
     return within, tuple(sorted(within)), str(want[0]).split()[0], str(want[-1]).split()[0]
 
 
+_SHARED_WALKS_LIMIT = 50_000  # (a map's shared walks beyond this are forgotten and found again)
+
+
+def _walk_inputs(hexes: Sequence[str], tile_at: Mapping[str, Placed],
+                 links_at: Mapping[str, Mapping[int, Hex]]) -> tuple[Hashable, ...]:
+    """What :func:`logged_chains` reads of the board over ``hexes``: each hex's tile (spec,
+    rotation, gauge flags) and its linked neighbours (the shared map's hexes)."""
+    out: list[Hashable] = []
+    for h in hexes:
+        t = tile_at.get(h)
+        nbs = links_at.get(h)
+        out.append((None if t is None else (t.spec, t.rotation, t.igw, t.igc),
+                    None if nbs is None else frozenset(nbs.items())))
+    return tuple(out)
+
+
+def _walk_refs(chains: Sequence[Chain], starts: Sequence[RevenueCenter], ends: Sequence[RevenueCenter],
+               ) -> tuple[tuple[int, int, tuple[tuple[str, int], ...]], ...]:
+    """``chains`` by index: their end nodes among ``starts`` and ``ends``, each path by its
+    hex and its place among its tile's paths (the same in every game for the same tile and
+    rotation)."""
+    out: list[tuple[int, int, tuple[tuple[str, int], ...]]] = []
+    for ch in chains:
+        assert ch.nodes is not None
+        a, b = ch.nodes
+        si = next(i for i, n in enumerate(starts) if n is a)
+        ei = next(i for i, n in enumerate(ends) if n is b)
+        prefs = []
+        for p in ch.paths:
+            tile_paths = p.tile.paths
+            prefs.append((p.hex.id, next(i for i, q in enumerate(tile_paths) if q is p)))
+        out.append((si, ei, tuple(prefs)))
+    return tuple(out)
+
+
 class _OutsideHexes:
     """The paths a walk skips: those of hexes not in ``hex_ids`` (a ``skip_paths`` container)."""
 
@@ -1177,8 +1212,21 @@ class Route:
         end_hex = rules.hex_by_id(named[3])
         if start_hex is None or end_hex is None:
             return []
-        out = logged_chains(board.tile(start_hex).nodes, board.tile(end_hex).nodes, list(hex_ids), skip_track,
-                            board=board)
+        starts = board.tile(start_hex).nodes
+        ends = board.tile(end_hex).nodes
+        # the walk reads only these hexes' tiles (spec, rotation, flags) and links (neighbour
+        # hexes of the shared map): its answer, by index, is shared by the map's games
+        shared = board.hexmap.logged_walks
+        skey = (logged, skip_track, _walk_inputs(hexes, tile_at, links_at))
+        refs = shared.get(skey)
+        if refs is not None:
+            out = [Chain((starts[si], ends[ei]), [tile_at[h].paths[pi] for h, pi in prefs], list(hex_ids))
+                   for si, ei, prefs in refs]
+        else:
+            out = logged_chains(starts, ends, list(hex_ids), skip_track, board=board)
+            if len(shared) >= _SHARED_WALKS_LIMIT:
+                shared.clear()
+            shared[skey] = _walk_refs(out, starts, ends)
         memo[key] = (tuple([links_at.get(h) for h in hexes]), tuple(out))
         return out
 
