@@ -1112,6 +1112,9 @@ class Route:
         self._priced: tuple[list[RevenueCenter], int] | None = None  # (paying stops, their revenue)
         self._stop_prices: dict[RevenueCenter, int] | None = None  # (the base stop_revenue per stop)
         self._overlap_run: tuple[Route, ...] | None = None  # the run whose overlap check passed
+        # a title's values worked out once for the route in the state it is priced in (1867's
+        # bonuses, 1825's double headers), forgotten by ``clear_cache``
+        self.memo: dict[str, Any] = {}
 
     def __repr__(self) -> str:
         return f"<Route {getattr(self.train, 'id', self.train)} {self.connections}>"
@@ -1149,6 +1152,8 @@ class Route:
         self._priced = None
         self._stop_prices = None
         self._overlap_run = None
+        if self.memo:
+            self.memo = {}
         if all:
             self._cd = None
             self._logged_hexes = None
@@ -1247,8 +1252,12 @@ class Route:
         return out
 
     def _pairwise(self, chains_a: list[Chain], chains_b: list[Chain], other: set[Path]) -> Pair | None:
-        chains_a = [a for a in chains_a if other.isdisjoint(a.paths)]
-        chains_b = [b for b in chains_b if other.isdisjoint(b.paths)]
+        """The first pair of ``chains_a`` and ``chains_b`` (each already clear of the sibling
+        routes' paths) clear of ``other`` (the paths of this route's earlier segments) that
+        meet at one node; among several, the one naming the most logged nodes."""
+        if other:
+            chains_a = [a for a in chains_a if other.isdisjoint(a.paths)]
+            chains_b = [b for b in chains_b if other.isdisjoint(b.paths)]
         cands: list[Pair] = []
         for a in chains_a:
             an = a.nodes
@@ -1324,8 +1333,13 @@ class Route:
                     cd.append(Segment(nodes[0], nodes[1], ch))
                     return
             return
+        # each connection's chains clear of the sibling routes' paths, sifted once; a pair is
+        # then sifted only against the paths this route's earlier segments took
+        if other:
+            possibilities = [[ch for ch in chains if other.isdisjoint(ch.paths)] for chains in possibilities]
+        taken: set[Path] = set()
         for i in range(len(possibilities) - 1):
-            found = self._pairwise(possibilities[i], possibilities[i + 1], other)
+            found = self._pairwise(possibilities[i], possibilities[i + 1], taken)
             if found is None:
                 cd.clear()
                 return
@@ -1333,7 +1347,7 @@ class Route:
             if i == 0:
                 cd.append(Segment(left, middle, a))
             cd.append(Segment(middle, right, b))
-            other.update(a.paths)
+            taken.update(a.paths)
 
     # -- derived -----------------------------------------------------------------------
 
