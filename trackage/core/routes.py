@@ -266,12 +266,16 @@ def _walk_refs(chains: Sequence[Chain], starts: Sequence[RevenueCenter], ends: S
     for ch in chains:
         assert ch.nodes is not None
         a, b = ch.nodes
-        si = next(i for i, n in enumerate(starts) if n is a)
-        ei = next(i for i, n in enumerate(ends) if n is b)
+        si = [i for i, n in enumerate(starts) if n is a][0]
+        ei = [i for i, n in enumerate(ends) if n is b][0]
         prefs = []
         for p in ch.paths:
-            tile_paths = p.tile.paths
-            prefs.append((p.hex.id, next(i for i, q in enumerate(tile_paths) if q is p)))
+            for i, q in enumerate(p.tile.paths):
+                if q is p:
+                    prefs.append((p.hex.id, i))
+                    break
+            else:
+                raise AssertionError("a chain's path is one of its tile's paths")
         out.append((si, ei, tuple(prefs)))
     return tuple(out)
 
