@@ -257,6 +257,14 @@ def _walk_inputs(hexes: Sequence[str], tile_at: Mapping[str, Placed],
     return tuple(out)
 
 
+def _place_in(seq: Sequence[object], x: object) -> int:
+    """Where ``x`` itself (not an equal value) is in ``seq``."""
+    for i, y in enumerate(seq):
+        if y is x:
+            return i
+    raise ValueError("not there")
+
+
 def _walk_refs(chains: Sequence[Chain], starts: Sequence[RevenueCenter], ends: Sequence[RevenueCenter],
                ) -> tuple[tuple[int, int, tuple[tuple[str, int], ...]], ...]:
     """``chains`` by index: their end nodes among ``starts`` and ``ends``, each path by its
@@ -266,17 +274,8 @@ def _walk_refs(chains: Sequence[Chain], starts: Sequence[RevenueCenter], ends: S
     for ch in chains:
         assert ch.nodes is not None
         a, b = ch.nodes
-        si = [i for i, n in enumerate(starts) if n is a][0]
-        ei = [i for i, n in enumerate(ends) if n is b][0]
-        prefs = []
-        for p in ch.paths:
-            for i, q in enumerate(p.tile.paths):
-                if q is p:
-                    prefs.append((p.hex.id, i))
-                    break
-            else:
-                raise AssertionError("a chain's path is one of its tile's paths")
-        out.append((si, ei, tuple(prefs)))
+        prefs = tuple([(p.hex.id, _place_in(p.tile.paths, p)) for p in ch.paths])
+        out.append((_place_in(starts, a), _place_in(ends, b), prefs))
     return tuple(out)
 
 
