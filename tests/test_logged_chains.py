@@ -79,6 +79,35 @@ def test_every_logged_connection_resolves_as_the_whole_walk(title, log, monkeypa
     assert len(checked) > 100 and sum(checked) >= len(checked)
 
 
+@pytest.mark.parametrize(("title", "log"), [("1858", "219682"), ("1867", "hs_wuveadew_21268")])
+def test_a_later_game_of_the_map_takes_the_walks_from_the_shared_map(title, log, monkeypatch):
+    """A logged connection walked in one game is not walked again in another game of the same
+    map with the same tiles and links: its chains are rebuilt on the later game's own tiles, and
+    they are still the whole walk's chains."""
+    files = [f for f in fixture_files(title) if f.stem == log]
+    if not files:
+        pytest.skip(f"no {title} fixture {log}")
+    text = files[0].read_text()
+    first = replay_data(json.loads(text))
+    assert first.matches
+    walks: list[int] = []
+    real = R.logged_chains
+
+    def counted(*args, **kwargs):
+        walks.append(1)
+        return real(*args, **kwargs)
+
+    checked: list[int] = []
+    monkeypatch.setattr(R, "logged_chains", counted)
+    monkeypatch.setattr(R.Route, "_matching_chains", _checked_matching_chains(checked))
+    again = replay_data(json.loads(text))
+    assert again.matches and again.result == first.result
+    assert len(checked) > 50
+    assert walks == []  # (the checker walks by its own import: the replay walked nothing)
+    assert first.game.board.hexmap is again.game.board.hexmap
+    assert again.game.board.hexmap.logged_walks
+
+
 def _old_check(rules, route, corp):
     return all(R._connects_to(a, b, corp, rules.board) for a, b in pairwise(route.ordered_paths))
 

@@ -20,7 +20,7 @@ formerly impassable hex links the hexes its new exits face.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import Any, ClassVar, TypeAlias
 
 from trackage.core.hexgrid import DIRECTIONS, AxesSpec, HexGrid, coord_column_row, invert
@@ -168,6 +168,10 @@ class HexMap:
         self._preprinted: dict[str, Placed] = {}
         self.shared = False
         self._links: dict[str, FrozenDict] | None = None  # initial_links' answer (of the map as built)
+        # the walks of logged connections (``core.routes``), by what they read: the tile specs,
+        # rotations and flags and the links of the hexes named; paths and nodes by index, so
+        # every game of this map shares them (a pure function of the key: read-only in effect)
+        self.logged_walks: dict[Hashable, tuple[tuple[int, int, tuple[tuple[str, int], ...]], ...]] = {}
 
     # -- building --------------------------------------------------------------------------
 

@@ -241,6 +241,44 @@ def _logged_hexes(want: Sequence[object]) -> tuple[frozenset[str], tuple[str, ..
     return within, tuple(sorted(within)), str(want[0]).split()[0], str(want[-1]).split()[0]
 
 
+_SHARED_WALKS_LIMIT = 50_000  # (a map's shared walks beyond this are forgotten and found again)
+
+
+def _walk_inputs(hexes: Sequence[str], tile_at: Mapping[str, Placed],
+                 links_at: Mapping[str, Mapping[int, Hex]]) -> tuple[Hashable, ...]:
+    """What :func:`logged_chains` reads of the board over ``hexes``: each hex's tile (spec,
+    rotation, gauge flags) and its linked neighbours (the shared map's hexes)."""
+    out: list[Hashable] = []
+    for h in hexes:
+        t = tile_at.get(h)
+        nbs = links_at.get(h)
+        out.append((None if t is None else (t.spec, t.rotation, t.igw, t.igc),
+                    None if nbs is None else frozenset(nbs.items())))
+    return tuple(out)
+
+
+def _place_in(seq: Sequence[object], x: object) -> int:
+    """Where ``x`` itself (not an equal value) is in ``seq``."""
+    for i, y in enumerate(seq):
+        if y is x:
+            return i
+    raise ValueError("not there")
+
+
+def _walk_refs(chains: Sequence[Chain], starts: Sequence[RevenueCenter], ends: Sequence[RevenueCenter],
+               ) -> tuple[tuple[int, int, tuple[tuple[str, int], ...]], ...]:
+    """``chains`` by index: their end nodes among ``starts`` and ``ends``, each path by its
+    hex and its place among its tile's paths (the same in every game for the same tile and
+    rotation)."""
+    out: list[tuple[int, int, tuple[tuple[str, int], ...]]] = []
+    for ch in chains:
+        assert ch.nodes is not None
+        a, b = ch.nodes
+        prefs = tuple([(p.hex.id, _place_in(p.tile.paths, p)) for p in ch.paths])
+        out.append((_place_in(starts, a), _place_in(ends, b), prefs))
+    return tuple(out)
+
+
 class _OutsideHexes:
     """The paths a walk skips: those of hexes not in ``hex_ids`` (a ``skip_paths`` container)."""
 
@@ -1077,6 +1115,9 @@ class Route:
         self._priced: tuple[list[RevenueCenter], int] | None = None  # (paying stops, their revenue)
         self._stop_prices: dict[RevenueCenter, int] | None = None  # (the base stop_revenue per stop)
         self._overlap_run: tuple[Route, ...] | None = None  # the run whose overlap check passed
+        # a title's values worked out once for the route in the state it is priced in (1867's
+        # bonuses, 1825's double headers), forgotten by ``clear_cache``
+        self.memo: dict[str, Any] = {}
 
     def __repr__(self) -> str:
         return f"<Route {getattr(self.train, 'id', self.train)} {self.connections}>"
@@ -1114,6 +1155,8 @@ class Route:
         self._priced = None
         self._stop_prices = None
         self._overlap_run = None
+        if self.memo:
+            self.memo = {}
         if all:
             self._cd = None
             self._logged_hexes = None
@@ -1177,8 +1220,21 @@ class Route:
         end_hex = rules.hex_by_id(named[3])
         if start_hex is None or end_hex is None:
             return []
-        out = logged_chains(board.tile(start_hex).nodes, board.tile(end_hex).nodes, list(hex_ids), skip_track,
-                            board=board)
+        starts = board.tile(start_hex).nodes
+        ends = board.tile(end_hex).nodes
+        # the walk reads only these hexes' tiles (spec, rotation, flags) and links (neighbour
+        # hexes of the shared map): its answer, by index, is shared by the map's games
+        shared = board.hexmap.logged_walks
+        skey = (logged, skip_track, _walk_inputs(hexes, tile_at, links_at))
+        refs = shared.get(skey)
+        if refs is not None:
+            out = [Chain((starts[si], ends[ei]), [tile_at[h].paths[pi] for h, pi in prefs], list(hex_ids))
+                   for si, ei, prefs in refs]
+        else:
+            out = logged_chains(starts, ends, list(hex_ids), skip_track, board=board)
+            if len(shared) >= _SHARED_WALKS_LIMIT:
+                shared.clear()
+            shared[skey] = _walk_refs(out, starts, ends)
         memo[key] = (tuple([links_at.get(h) for h in hexes]), tuple(out))
         return out
 
@@ -1199,8 +1255,12 @@ class Route:
         return out
 
     def _pairwise(self, chains_a: list[Chain], chains_b: list[Chain], other: set[Path]) -> Pair | None:
-        chains_a = [a for a in chains_a if other.isdisjoint(a.paths)]
-        chains_b = [b for b in chains_b if other.isdisjoint(b.paths)]
+        """The first pair of ``chains_a`` and ``chains_b`` (each already clear of the sibling
+        routes' paths) clear of ``other`` (the paths of this route's earlier segments) that
+        meet at one node; among several, the one naming the most logged nodes."""
+        if other:
+            chains_a = [a for a in chains_a if other.isdisjoint(a.paths)]
+            chains_b = [b for b in chains_b if other.isdisjoint(b.paths)]
         cands: list[Pair] = []
         for a in chains_a:
             an = a.nodes
@@ -1276,8 +1336,13 @@ class Route:
                     cd.append(Segment(nodes[0], nodes[1], ch))
                     return
             return
+        # each connection's chains clear of the sibling routes' paths, sifted once; a pair is
+        # then sifted only against the paths this route's earlier segments took
+        if other:
+            possibilities = [[ch for ch in chains if other.isdisjoint(ch.paths)] for chains in possibilities]
+        taken: set[Path] = set()
         for i in range(len(possibilities) - 1):
-            found = self._pairwise(possibilities[i], possibilities[i + 1], other)
+            found = self._pairwise(possibilities[i], possibilities[i + 1], taken)
             if found is None:
                 cd.clear()
                 return
@@ -1285,7 +1350,7 @@ class Route:
             if i == 0:
                 cd.append(Segment(left, middle, a))
             cd.append(Segment(middle, right, b))
-            other.update(a.paths)
+            taken.update(a.paths)
 
     # -- derived -----------------------------------------------------------------------
 

@@ -58,8 +58,21 @@ class RouteRules1825(RouteRules):
                     break
         return pairs
 
+    def _run_double_headers(self, route) -> list:
+        """``double_headers`` of the route's run, worked out once for the run and kept with
+        each of its routes (for exactly these routes, in this order)."""
+        run = route.routes
+        kept = route.memo.get("double_headers")
+        if kept is not None and len(kept[0]) == len(run) and all(a is b for a, b in zip(kept[0], run, strict=True)):
+            return kept[1]
+        pairs = self.double_headers(run)
+        entry = (tuple(run), pairs)
+        for r in run:
+            r.memo["double_headers"] = entry
+        return pairs
+
     def _buddies(self, route):
-        for pair in self.double_headers(route.routes):
+        for pair in self._run_double_headers(route):
             if any(r is route for r in pair):
                 return pair
         return ()

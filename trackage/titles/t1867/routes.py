@@ -130,14 +130,13 @@ class RouteRules1867(RouteRules):
         """A function giving ``revenue_for(route, stops)`` for stops among ``visits``: stop
         revenues, the company's hex bonuses, and the capitals-and-Timmins bonus."""
         revenue = {id(s): self.stop_revenue(s, route) for s in visits}
-        hex_ids = [h.id for h in route.hexes]
-        twice = len(hex_ids) != len(set(hex_ids))
-        per_hex: dict = {}
-        for company in getattr(route.corporation, "companies", []):
-            for ab in company.abilities:
-                if ab.get("type") == "hex_bonus":
-                    for h in ab["hexes"]:
-                        per_hex[h] = per_hex.get(h, 0) + ab["amount"]
+        # the route's hexes and the company's hex bonuses, worked out once per route (the stop
+        # choice and the pricing of its pick both ask)
+        kept = route.memo.get("pricer")
+        if kept is None:
+            hex_ids = [h.id for h in route.hexes]
+            kept = route.memo["pricer"] = (len(hex_ids) != len(set(hex_ids)), self._hex_bonuses(route.corporation))
+        twice, per_hex = kept
         game = self.game
         capitals = game.BONUS_CAPITALS
         timmins = game.BONUS_REVENUE
