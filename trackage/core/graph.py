@@ -462,15 +462,18 @@ class TrackGraph:
                         out.add(city.hex)
         return out
 
-    def rebase(self) -> None:
+    def rebase(self, known_dirty: tuple[set[Hex] | None] | None = None) -> None:
         """The board took a new version: like :meth:`clear`, but the whole walk of a
         corporation that reached no changed hex and starts as before is kept (a fresh walk
-        would find the same); it teaches its routes again when asked (:meth:`unteach`)."""
+        would find the same); it teaches its routes again when asked (:meth:`unteach`).
+        ``known_dirty``: :meth:`_dirty_hexes` already found (by a graph of the same board
+        carried from the same maps), in a 1-tuple."""
         kept = self._kept
-        dirty = self._dirty_hexes() if kept else None
+        dirty = (known_dirty[0] if known_dirty is not None else self._dirty_hexes()) if kept else None
         walks = {c: (self._connected_hexes[c], self._connected_nodes[c], self._connected_paths[c],
                      self._reachable_hexes[c], self._offered[c], self._walked_routes[c])
-                 for c in (kept or ()) if c in self._connected_hexes}
+                 for c in (kept if dirty is not None else ()) if c in self._connected_hexes
+                 and dirty.isdisjoint(self._connected_hexes[c])}
         self.clear()
         st = self.board.state
         self._basis = (st.tile_at, st.links, st.tokens, st.extra_tokens)
@@ -481,8 +484,6 @@ class TrackGraph:
             return
         for c, w in walks.items():
             rec = kept[c]
-            if not dirty.isdisjoint(w[0]):
-                continue
             if self._lazy_seeds:
                 self._reseed[c] = True
             elif self._seed_record(c) != rec[0]:

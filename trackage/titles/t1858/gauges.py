@@ -114,8 +114,10 @@ def gauge_graph(game: Game1858, gauge: str):
             g.keep_walks(lazy_seeds=True)
         kept = game._gauge_graphs = (board, graphs, [board.state.version])
     elif kept[2][0] != board.state.version:
+        # (both graphs were carried from the same maps: the changed hexes are found once)
+        dirty = (kept[1]["broad"]._dirty_hexes(),)
         for g in kept[1].values():
-            g.rebase()
+            g.rebase(known_dirty=dirty)
         kept[2][0] = board.state.version
     return kept[1][gauge]
 
