@@ -472,8 +472,8 @@ class TrackGraph:
         dirty = (known_dirty[0] if known_dirty is not None else self._dirty_hexes()) if kept else None
         walks = {c: (self._connected_hexes[c], self._connected_nodes[c], self._connected_paths[c],
                      self._reachable_hexes[c], self._offered[c], self._walked_routes[c])
-                 for c in (kept if dirty is not None else ()) if c in self._connected_hexes
-                 and dirty.isdisjoint(self._connected_hexes[c])}
+                 for c in (kept if kept is not None and dirty is not None else ())
+                 if c in self._connected_hexes and dirty is not None and dirty.isdisjoint(self._connected_hexes[c])}
         self.clear()
         st = self.board.state
         self._basis = (st.tile_at, st.links, st.tokens, st.extra_tokens)
