@@ -364,6 +364,10 @@ class TrackGraph:
         # and the board's maps the walks were made from
         self._kept: dict[Entity, _Kept] | None = None
         self._basis: tuple[Any, Any, Any, Any] | None = None
+        # with ``keep_walks(lazy_seeds=True)``: kept walks whose start is compared with the
+        # board's only when their corporation is next asked about (see :meth:`_reseeded`)
+        self._lazy_seeds = False
+        self._reseed: dict[Entity, bool] = {}
 
     # -- cache control ---------------------------------------------------------------
 
@@ -409,6 +413,7 @@ class TrackGraph:
         self._by_token.clear()
         self._pending.clear()
         self._untaught = {}
+        self._reseed = {}
         if self._kept is not None:
             self._kept = {}
         if self.memory_key is None:
@@ -425,10 +430,13 @@ class TrackGraph:
 
     clear_graph_for_all = clear_all
 
-    def keep_walks(self) -> None:
+    def keep_walks(self, lazy_seeds: bool = False) -> None:
         """Carry whole walks over to new board versions that did not change what they walked
-        (:meth:`rebase`) instead of dropping them all."""
+        (:meth:`rebase`) instead of dropping them all. ``lazy_seeds``: a kept walk's start is
+        compared with the board's when its corporation is next asked about, not at each
+        rebase (the walks of corporations not asked about cost nothing to carry)."""
         self._kept = {}
+        self._lazy_seeds = bool(lazy_seeds)
         st = self.board.state
         self._basis = (st.tile_at, st.links, st.tokens, st.extra_tokens)
 
@@ -454,15 +462,18 @@ class TrackGraph:
                         out.add(city.hex)
         return out
 
-    def rebase(self) -> None:
+    def rebase(self, known_dirty: tuple[set[Hex] | None] | None = None) -> None:
         """The board took a new version: like :meth:`clear`, but the whole walk of a
         corporation that reached no changed hex and starts as before is kept (a fresh walk
-        would find the same); it teaches its routes again when asked (:meth:`unteach`)."""
+        would find the same); it teaches its routes again when asked (:meth:`unteach`).
+        ``known_dirty``: :meth:`_dirty_hexes` already found (by a graph of the same board
+        carried from the same maps), in a 1-tuple."""
         kept = self._kept
-        dirty = self._dirty_hexes() if kept else None
+        dirty = (known_dirty[0] if known_dirty is not None else self._dirty_hexes()) if kept else None
         walks = {c: (self._connected_hexes[c], self._connected_nodes[c], self._connected_paths[c],
                      self._reachable_hexes[c], self._offered[c], self._walked_routes[c])
-                 for c in (kept or ()) if c in self._connected_hexes}
+                 for c in (kept if kept is not None and dirty is not None else ())
+                 if c in self._connected_hexes and dirty is not None and dirty.isdisjoint(self._connected_hexes[c])}
         self.clear()
         st = self.board.state
         self._basis = (st.tile_at, st.links, st.tokens, st.extra_tokens)
@@ -473,7 +484,9 @@ class TrackGraph:
             return
         for c, w in walks.items():
             rec = kept[c]
-            if not dirty.isdisjoint(w[0]) or self._seed_record(c) != rec[0]:
+            if self._lazy_seeds:
+                self._reseed[c] = True
+            elif self._seed_record(c) != rec[0]:
                 continue
             self._kept[c] = rec
             (self._connected_hexes[c], self._connected_nodes[c], self._connected_paths[c],
@@ -504,6 +517,8 @@ class TrackGraph:
         stops are known, so it teaches from any information; else only from the one it started
         from: when that is not the one now, the walk is dropped (False: the caller walks again)."""
         del self._untaught[corporation]
+        if not self._reseeded(corporation):
+            return False
         start, routes = self._walked_routes[corporation]
         known = self._routes.get(corporation)
         kept = self._kept.get(corporation) if self._kept is not None else None
@@ -518,6 +533,21 @@ class TrackGraph:
         if known is None or dict(known) != routes:
             self._remember(corporation, dict(routes))
         return True
+
+    def _reseeded(self, corporation: Entity) -> bool:
+        """Does the kept walk of ``corporation`` (carried by a lazy :meth:`rebase`) start where
+        a walk now would? If not it is dropped (False)."""
+        if self._reseed.pop(corporation, None) is None or self._kept is None:
+            return True
+        kept = self._kept.get(corporation)
+        if kept is not None and self._seed_record(corporation) == kept[0]:
+            return True
+        self._kept.pop(corporation, None)
+        self._untaught.pop(corporation, None)
+        for cache in (self._connected_hexes, self._connected_nodes, self._connected_paths,
+                      self._reachable_hexes, self._offered, self._walked_routes):
+            cache.pop(corporation, None)
+        return False
 
     def _whole(self, corporation: Entity) -> None:
         """Make sure the whole walk of ``corporation`` is known and has taught its routes."""
@@ -627,6 +657,8 @@ class TrackGraph:
             return node.is_city and board.tokenable(node, corporation, free=True, tokens=tokens, cheater=cheater,
                                                     same_hex_allowed=same_hex_allowed)
 
+        if self._reseed:
+            self._reseeded(corporation)
         offered = self._offered.get(corporation)
         known = self._routes.get(corporation)
         if offered is None and (known is None or not known.get("route_train_purchase")) \
@@ -1032,6 +1064,7 @@ class TrackGraph:
             self._remember(corporation, routes)
         self._walked_routes[corporation] = (None if known is None else dict(known), dict(routes))
         self._untaught.pop(corporation, None)
+        self._reseed.pop(corporation, None)
         if self._kept is not None:
             self._kept[corporation] = (seed, tuple(counts))
         self._connected_hexes[corporation] = result_hexes

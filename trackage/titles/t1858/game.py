@@ -111,11 +111,15 @@ class Game1858(Game):
     GREY_TRAINS = ("7E", "6M", "5D")
     # the hexes private railways block, with what they were worked out from (gauges.blockers);
     # a copy works them out again
-    CLONE_SKIP = (*Game.CLONE_SKIP, "_blockers", "_lay_names")
+    CLONE_SKIP = (*Game.CLONE_SKIP, "_blockers", "_lay_names", "_gauge_graphs")
     _blockers: tuple | None = None
     # per phase's colours and broad gauge rule, whether each tile name may be laid
     # (gauges.LayChoices); a copy works them out again
     _lay_names: dict | None = None
+    # the broad and metre gauge graphs kept from one board version to the next (gauges.gauge_graph):
+    # (board, {gauge: graph}, [the board version they were carried to]); a copy makes its own
+    KEEP_GAUGE_WALKS: ClassVar[bool] = True
+    _gauge_graphs: tuple | None = None
     QUICK_START = ("quick_start_a", "quick_start_b")
 
     # ------------------------------------------------------------------ data

@@ -87,17 +87,39 @@ def corporation_private_connected(game: Game1858, corp, minor) -> bool:
     return any(t.used and t.city is not None and t.city.hex.id in coords for t in corp.tokens)
 
 
-def gauge_graph(game: Game1858, gauge: str):
-    """The track graph of one gauge (``broad`` or ``narrow``); dual track is in both."""
+def _new_gauge_graph(game: Game1858, gauge: str):
     from ...core.graph import TrackGraph
 
-    if game.board is None:
-        return None
-    skip = "narrow" if gauge == "broad" else "broad"
+    return TrackGraph(game.board, skip_track="narrow" if gauge == "broad" else "broad", home_as_token=True,
+                      home_hexes=game._home_hexes, home_nodes=game._home_nodes)
+
+
+def gauge_graph(game: Game1858, gauge: str):
+    """The track graph of one gauge (``broad`` or ``narrow``); dual track is in both.
+
+    With ``Game1858.KEEP_GAUGE_WALKS`` the two graphs live as long as the board: at a new board
+    version each keeps the whole walks that reached no changed hex (``TrackGraph.rebase``; a
+    walk's start is compared with the board's only when its corporation is next asked about),
+    so an operator's walk survives the other operators' lays elsewhere. Without it, a fresh
+    pair per board version. (The graphs' route information is never read in 1858.)"""
     board = game.board
-    return board.derived(("gauge graph", gauge), lambda: TrackGraph(
-        board, skip_track=skip, home_as_token=True, home_hexes=game._home_hexes,
-        home_nodes=game._home_nodes))
+    if board is None:
+        return None
+    if not game.KEEP_GAUGE_WALKS:
+        return board.derived(("gauge graph", gauge), lambda: _new_gauge_graph(game, gauge))
+    kept = game._gauge_graphs
+    if kept is None or kept[0] is not board:
+        graphs = {g: _new_gauge_graph(game, g) for g in ("broad", "narrow")}
+        for g in graphs.values():
+            g.keep_walks(lazy_seeds=True)
+        kept = game._gauge_graphs = (board, graphs, [board.state.version])
+    elif kept[2][0] != board.state.version:
+        # (both graphs were carried from the same maps: the changed hexes are found once)
+        dirty = (kept[1]["broad"]._dirty_hexes(),)
+        for g in kept[1].values():
+            g.rebase(known_dirty=dirty)
+        kept[2][0] = board.state.version
+    return kept[1][gauge]
 
 
 def connected_hexes_1858(game: Game1858, entity) -> dict:
