@@ -67,10 +67,15 @@ class Tracked:
     # the names this class stores in slots (a member descriptor is what the class finds under
     # the name: not a slot a subclass shadows with a property): set for each class as it is made
     SLOT_NAMES: ClassVar[frozenset[str]] = frozenset()
+    # the names the class finds as properties (a write through one is not put back by an
+    # undo: its setter's own stores are): set for each class as it is made
+    PROPERTY_NAMES: ClassVar[frozenset[str]] = frozenset()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls.SLOT_NAMES = frozenset(name for name in dir(cls) if type(getattr(cls, name, None)) is _MEMBER)
+        found = {name: type(getattr(cls, name, None)) for name in dir(cls)}
+        cls.SLOT_NAMES = frozenset(name for name, kind in found.items() if kind is _MEMBER)
+        cls.PROPERTY_NAMES = frozenset(name for name, kind in found.items() if issubclass(kind, property))
         if "__setattr__" not in cls.__dict__:
             # the barrier written for the class's layout (a twin brings its own plain store)
             cls.__setattr__ = _barrier_dict if cls.__dictoffset__ else _barrier_slots  # type: ignore[method-assign]
@@ -194,7 +199,7 @@ class Rewind:
         """Put back everything recorded (called once, with recording off)."""
         setattr_, delattr_ = object.__setattr__, object.__delattr__
         for obj, name, old in reversed(self.writes):
-            if isinstance(getattr(type(obj), name, None), property):
+            if name in type(obj).PROPERTY_NAMES:
                 continue  # a property's setter: the stores it made are put back themselves
             if old is MISSING:
                 with contextlib.suppress(AttributeError):
