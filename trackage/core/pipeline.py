@@ -488,7 +488,9 @@ class Pipeline:
             rec, lengths = records[-1]
             game._rewinds = records[:-1]
             self.rewind(rec, lengths)
-            game.snapshots = {k: v for k, v in game.snapshots.items() if k <= n}
+            snaps = game.snapshots
+            if snaps and max(snaps) > n:  # (never changed in place: kept as it is when none is dropped)
+                game.snapshots = {k: v for k, v in snaps.items() if k <= n}
         else:
             self.replay_to(n)
         game.redo_stack = redo

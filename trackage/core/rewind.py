@@ -67,10 +67,20 @@ class Tracked:
     # the names this class stores in slots (a member descriptor is what the class finds under
     # the name: not a slot a subclass shadows with a property): set for each class as it is made
     SLOT_NAMES: ClassVar[frozenset[str]] = frozenset()
+    # the names the class finds as properties (a write through one is not put back by an
+    # undo: its setter's own stores are): set for each class as it is made
+    PROPERTY_NAMES: ClassVar[frozenset[str]] = frozenset()
+    # what a record saves of an object of the class, as the class is made: (kind, name) for
+    # each of its IN_PLACE (0), IN_PLACE_NESTED (1) and IN_PLACE_PARTS (2) names, in that order
+    SAVE_PLAN: ClassVar[tuple[tuple[int, str], ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls.SLOT_NAMES = frozenset(name for name in dir(cls) if type(getattr(cls, name, None)) is _MEMBER)
+        found = {name: type(getattr(cls, name, None)) for name in dir(cls)}
+        cls.SLOT_NAMES = frozenset(name for name, kind in found.items() if kind is _MEMBER)
+        cls.PROPERTY_NAMES = frozenset(name for name, kind in found.items() if issubclass(kind, property))
+        cls.SAVE_PLAN = (*((0, name) for name in cls.IN_PLACE), *((1, name) for name in cls.IN_PLACE_NESTED),
+                         *((2, name) for name in cls.IN_PLACE_PARTS))
         if "__setattr__" not in cls.__dict__:
             # the barrier written for the class's layout (a twin brings its own plain store)
             cls.__setattr__ = _barrier_dict if cls.__dictoffset__ else _barrier_slots  # type: ignore[method-assign]
@@ -170,31 +180,26 @@ class Rewind:
         append = saved.append
         while todo:
             owner = todo.pop()
-            cls = type(owner)
-            for name in cls.IN_PLACE:
+            for kind, name in type(owner).SAVE_PLAN:
                 c = getattr(owner, name, None)
-                if type(c) in _CONTAINERS:
-                    append((c, c.copy() if c else None))  # (None: it was empty)
-            if cls.IN_PLACE_NESTED:
-                for name in cls.IN_PLACE_NESTED:
-                    d = getattr(owner, name, None)
-                    if type(d) is dict:
-                        append((d, d.copy()))
-                        saved.extend((v, v.copy()) for v in d.values() if type(v) in _CONTAINERS)
-            if cls.IN_PLACE_PARTS:
-                for name in cls.IN_PLACE_PARTS:
-                    part = getattr(owner, name, None)
-                    if isinstance(part, Tracked):
-                        todo.append(part)
-                    elif type(part) is dict:
-                        todo.extend(v for v in part.values() if isinstance(v, Tracked))
+                if kind == 0:
+                    if type(c) in _CONTAINERS:
+                        append((c, c.copy() if c else None))  # (None: it was empty)
+                elif kind == 1:
+                    if type(c) is dict:
+                        append((c, c.copy()))
+                        saved.extend((v, v.copy()) for v in c.values() if type(v) in _CONTAINERS)
+                elif isinstance(c, Tracked):
+                    todo.append(c)
+                elif type(c) is dict:
+                    todo.extend(v for v in c.values() if isinstance(v, Tracked))
         self.saved = saved
 
     def undo(self) -> None:
         """Put back everything recorded (called once, with recording off)."""
         setattr_, delattr_ = object.__setattr__, object.__delattr__
         for obj, name, old in reversed(self.writes):
-            if isinstance(getattr(type(obj), name, None), property):
+            if name in type(obj).PROPERTY_NAMES:
                 continue  # a property's setter: the stores it made are put back themselves
             if old is MISSING:
                 with contextlib.suppress(AttributeError):
