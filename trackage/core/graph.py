@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Callable, Collection, Container, Hashable, Iterable, Mapping
+from collections.abc import Callable, Collection, Container, Hashable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .hexmap import FrozenDict
@@ -230,6 +230,26 @@ def _walk_node(node: NodeBase, visited: dict[NodeBase, bool], corp: Entity | Non
 # the corporation graph
 
 
+def _paths_across(p: Path, links: Mapping[str, Mapping[int, Hex]],
+                  tile_at: Mapping[str, Placed]) -> Iterator[Path]:
+    """The paths a walk may enter across one of ``p``'s edges: the neighbour's paths at the
+    facing edge whose lanes and gauge fit (the step :func:`_walk_path` takes inline)."""
+    hid = p.hex.id
+    gauge_free = p.ignore_gauge_walk
+    for e in p.edges:
+        nb = links[hid].get(e.num)
+        if nb is None:
+            continue
+        np_edge = (e.num + 3) % 6
+        for np in tile_at[nb.id].paths_at(np_edge):
+            if e.lanes != NO_LANE or np.exit_lanes.get(np_edge) != NO_LANE:
+                if not lanes_ok(e.lanes, np.exit_lanes.get(np_edge)):
+                    continue
+            if not gauge_free and not gauge_ok(p.track, np.track):
+                continue
+            yield np
+
+
 def _near_targets(starts: Iterable[NodeBase], targets_in: Callable[[Collection[Path]], set[Path]],
                   skip_paths: Container[Path] | None, skip_track: str | None, W: _W) -> bool:
     """A sufficient test for :meth:`Graph._walks_find`: is a target among the paths a node walk
@@ -245,23 +265,11 @@ def _near_targets(starts: Iterable[NodeBase], targets_in: Callable[[Collection[P
                     or (p.junction is not None and p.terminal):
                 continue
             near[p] = True
-            hid = p.hex.id
-            gauge_free = p.ignore_gauge_walk
-            for e in p.edges:
-                nb = links[hid].get(e.num)
-                if nb is None:
+            for np in _paths_across(p, links, tile_at):
+                if np.track == skip_track or (skip_paths and np in skip_paths) \
+                        or (np.junction is not None and np.terminal):
                     continue
-                np_edge = (e.num + 3) % 6
-                for np in tile_at[nb.id].paths_at(np_edge):
-                    if e.lanes != NO_LANE or np.exit_lanes.get(np_edge) != NO_LANE:
-                        if not lanes_ok(e.lanes, np.exit_lanes.get(np_edge)):
-                            continue
-                    if not gauge_free and not gauge_ok(p.track, np.track):
-                        continue
-                    if np.track == skip_track or (skip_paths and np in skip_paths) \
-                            or (np.junction is not None and np.terminal):
-                        continue
-                    near[np] = True
+                near[np] = True
     return bool(near) and bool(targets_in(near))
 
 
@@ -775,19 +783,8 @@ class TrackGraph:
             if j is not None:
                 for jp in j.paths:
                     add(jp)
-            hid = p.hex.id
-            for e in p.edges:
-                nb = links[hid].get(e.num)
-                if nb is None:
-                    continue
-                np_edge = (e.num + 3) % 6
-                for np in tile_at[nb.id].paths_at(np_edge):
-                    if e.lanes != NO_LANE or np.exit_lanes.get(np_edge) != NO_LANE:
-                        if not lanes_ok(e.lanes, np.exit_lanes.get(np_edge)):
-                            continue
-                    if not p.ignore_gauge_walk and not gauge_ok(p.track, np.track):
-                        continue
-                    add(np)
+            for np in _paths_across(p, links, tile_at):
+                add(np)
             if p.terminal:
                 continue
             for n in p.nodes:
