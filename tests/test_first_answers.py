@@ -135,3 +135,37 @@ def test_a_train_purchase_found_near_the_first_start_is_what_the_whole_walk_teac
     game.load(filter_actions(data["actions"]))
     assert said[0] > 0 or path.name == "hs_ahjzadkh_19792.json"  # (short: its walks teach it farther)
     assert data.get("result") is None or {str(k): v for k, v in data["result"].items()} == game.result()
+
+
+@pytest.mark.parametrize("title,seed", [("1867", 31), ("1861", 32), ("1825", 33), ("1893", 34)])
+def test_the_first_start_test_says_no_where_the_whole_walk_finds_no_train_purchase(title, seed):
+    """The token question's early teaching (``_first_start_purchases``) against a whole walk of
+    its own, at every position of a live game's opening, for every corporation with a token on
+    the board: each "yes" is a route the walk finds, and positions where the walk finds none
+    are met (so an always-"yes" test fails here), each answered "no"."""
+    from trackage.core.graph import TrackGraph
+
+    n, options = COMBOS[title][seed % len(COMBOS[title])]
+    players = [{"id": i + 1, "name": f"Player {i + 1}"} for i in range(n)]
+    game = new_game(title, players, options, seed)
+    rng = random.Random(seed)
+    seen = {"yes": 0, "walk_no": 0}
+    for _ in range(260):
+        if game.finished:
+            break
+        placed = [c for c in game.corporations if any(t.used for t in c.tokens)]
+        if placed:
+            trial = game.copy()  # (a whole walk teaches route information: asked on a copy)
+            for corp in placed:
+                mine = trial.corporation_by_id(corp.id)
+                first = TrackGraph(trial.board, **trial.graph_options())._first_start_purchases(mine)
+                whole = TrackGraph(trial.board, **trial.graph_options()).route_train_purchase(mine)
+                assert whole or not first, f"{corp.id}: the first start says yes, the whole walk no"
+                seen["yes"] += first
+                seen["walk_no"] += not whole
+        listed = game.legal_actions(routes=False)
+        action = game.playout_choose(rng, listed) or choose(rng, listed, game.PLAYOUT_WEIGHTS)
+        if action["type"] == "run_routes":
+            action = next(a for a in game.legal_actions() if a["type"] == "run_routes")
+        game.process(dict(action))
+    assert seen["yes"] > 0 and seen["walk_no"] > 0, seen
