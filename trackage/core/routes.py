@@ -616,11 +616,18 @@ class RouteRules:
         return self._phase if self._phase is not None else getattr(self.game, "phase", None)
 
     def phase_colors(self, route: Route) -> Sequence[str]:
-        phase = route.phase if route.phase is not None else self.phase
-        if phase is None:
-            return ()
-        colors: Any = getattr(phase, "tiles", phase)
-        got: Sequence[str] = colors() if callable(colors) else colors
+        """The colours whose revenues apply to ``route``: its phase's (the route's own, else
+        the game's), worked out once per route (a route is priced in the state it is made
+        for; :meth:`Route.clear_cache` forgets them)."""
+        got = route._colors
+        if got is None:
+            phase = route.phase if route.phase is not None else self.phase
+            if phase is None:
+                got = ()
+            else:
+                colors: Any = getattr(phase, "tiles", phase)
+                got = tuple(colors() if callable(colors) else colors)
+            route._colors = got
         return got
 
     def train_owner(self, train: Train) -> Entity:
@@ -1035,6 +1042,35 @@ class RouteRules:
     def route_revenue(self, route: Route, suppress_route_token_check: bool = False,
                       suppress_check_route_combination: bool = False) -> int:
         """Check ``route`` (against its sibling routes too) and return its revenue."""
+        return self._checked_revenue(route, suppress_route_token_check, not suppress_check_route_combination, None)
+
+    def run_revenues(self, run: Sequence[Route]) -> list[int]:
+        """``route_revenue`` of every route of ``run`` (the routes of one ``run_routes``, in
+        order), checked as one run: each route's own checks in turn, and the checks whose
+        answer is the run's (``check_route_combination``, ``check_overlap``) once, where the
+        first route's check asks them, so a refused run fails on the same check with the same
+        message as route by route. Each route's revenue is kept as ``Route.revenue`` keeps it."""
+        if type(self).route_revenue is not RouteRules.route_revenue:  # (a title's own whole check)
+            out: list[int] = []
+            for r in run:
+                r._revenue = None
+                out.append(r.revenue(recompute=True))
+            return out
+        revenues: list[int] = []
+        first = True
+        for r in run:
+            rev = self._checked_revenue(r, False, first, first)
+            r._revenue = rev
+            revenues.append(rev)
+            first = False
+        return revenues
+
+    def _checked_revenue(self, route: Route, suppress_route_token_check: bool, combination: bool,
+                         overlap: bool | None) -> int:
+        """:meth:`route_revenue`'s checks and price. ``combination``: ask
+        ``check_route_combination``; ``overlap``: True, check the run's overlap now (the
+        first route of a run checked as one); False, not (asked for this run already); None,
+        unless this run passed it already (a route checked alone)."""
         visited = route.visited_stops
         self.check_min_stops(route, visited)
         corp = route.corporation
@@ -1044,12 +1080,13 @@ class RouteRules:
         self.check_groups(route, visited)
         self.check_terminals(route)
         self.check_other(route)
-        if not suppress_check_route_combination:
+        if combination:
             self.check_route_combination(route.routes)
         self.check_cycles(route)
         self.check_distance(route, visited)
         run = route.routes
-        if not _overlap_checked(run):  # (the same answer for every route of the run)
+        if overlap or (overlap is None and not _overlap_checked(run)):
+            # (the same answer for every route of the run)
             self.check_overlap(run)
             _mark_overlap_checked(run)
         self.check_connected(route, corp)
@@ -1114,6 +1151,7 @@ class Route:
         self._ordered: list[Path] | None = None
         self._priced: tuple[list[RevenueCenter], int] | None = None  # (paying stops, their revenue)
         self._stop_prices: dict[RevenueCenter, int] | None = None  # (the base stop_revenue per stop)
+        self._colors: tuple[str, ...] | None = None  # (the phase's colours the route is priced in)
         self._overlap_run: tuple[Route, ...] | None = None  # the run whose overlap check passed
         # a title's values worked out once for the route in the state it is priced in (1867's
         # bonuses, 1825's double headers), forgotten by ``clear_cache``
@@ -1154,6 +1192,7 @@ class Route:
         self._subsidy = None
         self._priced = None
         self._stop_prices = None
+        self._colors = None
         self._overlap_run = None
         if self.memo:
             self.memo = {}
@@ -1540,9 +1579,7 @@ def revenues_for_action(game: Game, entity: Entity, route_dicts: list[dict[str, 
     """Checked revenue of every route of a ``run_routes`` action (in order)."""
     rules = rules_for(game)
     routes = routes_from_log(rules, route_dicts, trains)
-    for r in routes:
-        r._revenue = None
-    out = [r.revenue(recompute=True) for r in routes]
+    out = rules.run_revenues(routes)
     checks = game._run_checks
     if checks is not None:  # the router is suggesting a run: its checks are remembered
         key = _entries_key(route_dicts, trains)
