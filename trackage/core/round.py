@@ -281,9 +281,9 @@ class Round(Tracked):
         return []
 
     def current_entity_of_round(self) -> Any:
-        if not self.entities or self.entity_index >= len(self.entities):
-            return None
-        return self.entities[self.entity_index]
+        # (asked by every step question: the attributes read once)
+        ents, i = self.entities, self.entity_index
+        return ents[i] if ents and i < len(ents) else None
 
     def active_step(self, entity: Any = None) -> Step | None:
         settled = self.settled
