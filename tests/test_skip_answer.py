@@ -64,9 +64,9 @@ def test_live_games_list_alike_with_and_without_the_kept_answer(title, seed, mon
     used = []
     settled_step = Round.settled_step
 
-    def counted(self, stopped):
+    def counted(self, stopped, *idle):
         used.append(Round.KEEP_SKIP_ANSWER)
-        return settled_step(self, stopped)
+        return settled_step(self, stopped, *idle)
 
     monkeypatch.setattr(Round, "settled_step", counted)
     n, options = COMBOS[title][seed % len(COMBOS[title])]

@@ -247,7 +247,7 @@ class Round(Tracked):
         self.steps: list[Step] = []
         # what :meth:`skip_steps` found, kept by :meth:`process` for the first "which step is
         # active?" of its ``after_process`` (nothing moves between them); None otherwise
-        self.settled: tuple[Step | None] | None = None
+        self.settled: tuple[Any, ...] | None = None
         state_keys: list[str] = []
         for sc in step_classes:
             if isinstance(sc, tuple):
@@ -281,15 +281,15 @@ class Round(Tracked):
         return []
 
     def current_entity_of_round(self) -> Any:
-        if not self.entities or self.entity_index >= len(self.entities):
-            return None
-        return self.entities[self.entity_index]
+        # (asked by every step question: the attributes read once)
+        ents, i = self.entities, self.entity_index
+        return ents[i] if ents and i < len(ents) else None
 
     def active_step(self, entity: Any = None) -> Step | None:
         settled = self.settled
         if settled is not None and entity is None:
             self.settled = None  # (asked once: whatever follows may move the state)
-            found = self.settled_step(settled[0])
+            found = self.settled_step(*settled)
             if found is not None:
                 return found[0]
         for s in self.steps:
@@ -389,24 +389,34 @@ class Round(Tracked):
     # steps this same pass then skips or stops at, as the reference does
     OPERATOR_PER_STEP = False
 
-    def skip_steps(self) -> tuple[Step | None] | None:
+    def skip_steps(self) -> tuple[Any, ...] | None:
         """Skip the steps with nothing to do, up to the first that blocks; returns that step (in
-        a 1-tuple; None in it: no step blocks) where :meth:`settled_step` may use it, else None."""
+        a tuple; None in it: no step blocks) where :meth:`settled_step` may use it, else None.
+        The tuple's second item: the steps found inactive whose answer nothing run since may
+        have moved (no skip but the base's, which writes only its own step's ``passed``)."""
         cur = self.current_entity_of_round()
         closed = cur is not None and getattr(cur, "closed", False)
+        idle: list[Step] = []
+        base_skip, base_pass = Step.skip, Step.pass_
         for s in self.steps:
             if self.OPERATOR_PER_STEP:
                 cur = self.current_entity_of_round()
                 closed = cur is not None and getattr(cur, "closed", False)
-            if not s.active() or not s.blocks() or closed:
+            if not s.active():
+                idle.append(s)
+                continue
+            if not s.blocks() or closed:
                 continue
             if s.blocking():
                 stopped: Step | None = s
                 break
+            t = type(s)
+            if idle and (t.skip is not base_skip or t.pass_ is not base_pass):
+                idle = []  # (a skip of its own may write what a step's "active?" reads)
             s.skip()
         else:
             stopped = None
-        return (stopped,) if not self.OPERATOR_PER_STEP and not closed else None
+        return (stopped, tuple(idle)) if not self.OPERATOR_PER_STEP and not closed else None
 
     def skipped_active_step(self) -> Step | None:
         """:meth:`skip_steps`, then :meth:`active_step` at once: its first question answered
@@ -420,15 +430,18 @@ class Round(Tracked):
         finally:
             self.settled = None
 
-    def settled_step(self, stopped: Step | None) -> tuple[Step | None] | None:
+    def settled_step(self, stopped: Step | None, idle: tuple[Step, ...] = ()) -> tuple[Step | None] | None:
         """:meth:`active_step` right after :meth:`skip_steps` stopped at ``stopped`` (None: at
         no step), with nothing moved since: that step, in a 1-tuple, unless a step before it is
         still active and might block (a skip that left it active, a ``blocking`` of its own):
-        None (ask again). A step that does not block, with the base ``blocking``, never does."""
+        None (ask again). A step that does not block, with the base ``blocking``, never does;
+        a step of ``idle`` (the skip found it inactive, nothing since moved that) is not asked."""
         for s in self.steps:
             if s is stopped:
                 return (s,)
-            if s.active() and (s.blocks() or type(s).blocking is not Step.blocking):
+            if s in idle:
+                continue
+            if (s.blocks() or type(s).blocking is not Step.blocking) and s.active():
                 return None
         return (None,)
 
