@@ -14,6 +14,10 @@ if TYPE_CHECKING:
     from .game import Game1822
 
 
+#: the companies :func:`company_choices` may answer with some choice (every other one has none)
+CHOOSING = frozenset({DOUBLE_CASH, TAX_HAVEN, LUR, "P18", "P8", "P5"})
+
+
 def choices_entities(game: Game1822) -> list:
     """Who chooses in the choices round: P9's owner, if a player."""
     c = game.index.company(DOUBLE_CASH)

@@ -509,6 +509,18 @@ class Game1822(Game):
     def company_choices(self, company, time) -> dict:
         return choices.company_choices(self, company, time)
 
+    #: the companies to which a step may give an action of their own: those with choices
+    #: (``choices.CHOOSING``: ``choose_ability``), those with a tile lay (the data's ``tile_lay``
+    #: abilities: SpecialTrack's lays, P5's teleport) and P5 (SpecialToken); the other steps act
+    #: only for their operator or a player
+    ACTING_COMPANIES: ClassVar[frozenset[str]] = choices.CHOOSING | {"P2", "P5", "P8", "P10", "P11", "P12", "P21"}
+
+    def listing_companies(self) -> list:
+        # (the minors' and concessions' cards and the passive privates: 75-85% of the open
+        # companies a listing would ask every active step about, answered by none)
+        bank, acting = self.bank, self.ACTING_COMPANIES
+        return [c for c in self.companies if c.sym in acting and not c.closed and c.owner not in (None, bank)]
+
     def tax_haven_multiple(self) -> bool:
         return "tax_haven_multiple" in self.optional_rules
 
