@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import ClassVar
 
 from ....core.errors import GameError
 from ....core.money import pay
 from ....core.steps.operating import DiscardTrain, Dividend, RunRoutes
 from .housekeeping import _is_major
+
+_TRAINS = attrgetter("trains")
 
 
 class DiscardTrain1822(DiscardTrain):
@@ -27,16 +30,18 @@ class DiscardTrain1822(DiscardTrain):
         holder's trains are a tuple replaced on every change), and given again while those are
         the same objects."""
         game = self.game
-        # only a company with two trains or more can be crowded: the key holds those
-        # companies with their trains (most of the ~33 hold one or none)
-        many = [(c, t) for c in game.corporations if len(t := c.trains) > 1]
-        key = (game.phase.index, getattr(game, "_pullman_train", None), getattr(game, "_pullman_saved", None), many)
+        key = (game.phase.index, getattr(game, "_pullman_train", None), getattr(game, "_pullman_saved", None),
+               *map(_TRAINS, game.corporations))
         memo = self._crowd_memo
-        # (companies and trains compare by identity: equal keys hold the same trains, place by place)
+        # (the trains compare by identity: equal keys hold the same trains, place by place)
         if memo is not None and memo[0] == key:
             return memo[1]
         crowded = game.crowded_corp
-        out = any(crowded(c) for c, _ in many)
+        out = False
+        for c in game.corporations:
+            if len(c.trains) > 1 and crowded(c):
+                out = True
+                break
         object.__setattr__(self, "_crowd_memo", (key, out))  # (a memo: not the action's change)
         return out
 
