@@ -1,5 +1,6 @@
 """1822's listing asks the steps about the companies that may act only (``listing_companies``:
-``Game1822.ACTING_COMPANIES``): the companies left out get no action from any step at any
+``Game1822.ACTING_HELD_BY_CORPORATION`` and ``ACTING_HELD_BY_PLAYER``, by the kind of their
+owner): the companies left out get no action from any step at any
 position of seeded random games (every combo of the random player), the whole listing is the
 one the core's default (every open company held) gives, and the set covers every company
 of the data with a tile lay or a choice."""
@@ -17,18 +18,21 @@ from trackage.titles import new_game
 from trackage.titles.t1822 import choices, privatelays
 from trackage.titles.t1822.game import Game1822
 
-CHOICE_TIMES = ("stock_round", "track", "token", "issue", "choose", "special_choose")
+#: the times at which a company step (stock, track, token, issue) asks a company for its choices
+CHOICE_TIMES = ("stock_round", "track", "token", "issue")
 
 
 def test_acting_companies_cover_the_data():
     """Every company with a tile lay in any combo's data, P5 (teleport and token) and every
-    company with choices is asked about."""
+    company with choices is asked about when its owner is of the kind they need."""
     lays = set()
     for n, options in COMBOS["1822"]:
         game = new_game("1822", players(n), options, 0)
         lays |= {c.sym for c in game.companies if any(a.get("type") == "tile_lay" for a in c.abilities)}
-    assert lays and lays <= Game1822.ACTING_COMPANIES
-    assert choices.CHOOSING <= Game1822.ACTING_COMPANIES and "P5" in Game1822.ACTING_COMPANIES
+    assert lays and lays <= Game1822.ACTING_HELD_BY_CORPORATION
+    assert choices.CHOOSING_HELD_BY_CORPORATION <= Game1822.ACTING_HELD_BY_CORPORATION
+    assert choices.CHOOSING_HELD_BY_PLAYER <= Game1822.ACTING_HELD_BY_PLAYER
+    assert "P5" in Game1822.ACTING_HELD_BY_CORPORATION
 
 
 @pytest.mark.parametrize("seed", range(len(COMBOS["1822"])))
