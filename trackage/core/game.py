@@ -1104,6 +1104,13 @@ class Game(Tracked):
     def acting_entities(self) -> list[Any]:
         return [e for e in self.round.active_entities() if e is not None]
 
+    def listing_companies(self) -> list[Any]:
+        """Title hook: the companies a listing asks the steps about beside the acting entities
+        (their abilities). Default: every open company in a player's or a company's hands; a
+        title may leave out those to which none of its steps ever gives an action."""
+        bank = self.bank
+        return [c for c in self.companies if not c.closed and c.owner not in (None, bank)]
+
     def playout_choose(self, rng: Any, actions: list[dict[str, Any]]) -> dict[str, Any] | None:
         """A title's own pick for the random player among ``actions`` (legal now), with its
         price settled; None leaves it to the weighted default of ``trackage.playout``."""

@@ -77,8 +77,7 @@ def listing_entities(game: Game) -> list[Any]:
     """The entities ``legal_actions`` lists actions of: the acting ones and the open private
     companies in a player's or a company's hands (their abilities)."""
     entities = game.acting_entities()
-    entities += [c for c in game.companies
-                 if not c.closed and c.owner not in (None, game.bank) and c not in entities]
+    entities += [c for c in game.listing_companies() if c not in entities]
     return entities
 
 

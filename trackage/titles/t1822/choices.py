@@ -14,6 +14,14 @@ if TYPE_CHECKING:
     from .game import Game1822
 
 
+#: the companies :func:`company_choices` may answer with some choice at a company's own step
+#: (the times ``stock_round``, ``track``, ``token``, ``issue``), by the kind of their owner: P5,
+#: P17 and P18 a corporation's, the tax haven a player's (P8's and P9's choices are made at
+#: their own steps, ``special_choose`` and ``choose``, by the operator or the player)
+CHOOSING_HELD_BY_CORPORATION = frozenset({LUR, "P18", "P5"})
+CHOOSING_HELD_BY_PLAYER = frozenset({TAX_HAVEN})
+
+
 def choices_entities(game: Game1822) -> list:
     """Who chooses in the choices round: P9's owner, if a player."""
     c = game.index.company(DOUBLE_CASH)

@@ -509,6 +509,31 @@ class Game1822(Game):
     def company_choices(self, company, time) -> dict:
         return choices.company_choices(self, company, time)
 
+    #: the companies to which a step may give an action of their own, by the kind of their
+    #: owner: a corporation's with choices (``choices.CHOOSING_HELD_BY_CORPORATION``), with a
+    #: tile lay (the data's ``tile_lay`` abilities: SpecialTrack's lays, P5's teleport) and P5
+    #: (SpecialToken); a player's with choices (the tax haven in the stock round). The other
+    #: steps act only for their operator or a player.
+    ACTING_HELD_BY_CORPORATION: ClassVar[frozenset[str]] = \
+        choices.CHOOSING_HELD_BY_CORPORATION | {"P2", "P5", "P8", "P10", "P11", "P12", "P21"}
+    ACTING_HELD_BY_PLAYER: ClassVar[frozenset[str]] = choices.CHOOSING_HELD_BY_PLAYER
+
+    def listing_companies(self) -> list:
+        # (the minors' and concessions' cards and the passive privates: 75-90% of the open
+        # companies a listing would ask every active step about, answered by none)
+        bank = self.bank
+        by_corp, by_player = self.ACTING_HELD_BY_CORPORATION, self.ACTING_HELD_BY_PLAYER
+        either = by_corp | by_player
+        out = []
+        for c in self.companies:
+            owner = c.owner
+            if owner is None or owner is bank or c.closed:
+                continue
+            syms = by_corp if owner.is_corporation else by_player if owner.is_player else either
+            if c.sym in syms:
+                out.append(c)
+        return out
+
     def tax_haven_multiple(self) -> bool:
         return "tax_haven_multiple" in self.optional_rules
 
