@@ -90,3 +90,23 @@ def test_a_change_to_a_train_out_of_play_is_a_new_value():
         change_train(g, new, no_such_field=1)
     live = next(t for t in g.depot.trains if type(t) is not RetiredTrain)
     assert change_train(g, live, operated=True) is live and live.operated
+
+
+EXPORTS = [FIXTURES / "1822" / "1822_game_end_stock_market.json", FIXTURES / "1867" / "21268.json"]
+
+
+@pytest.mark.parametrize("path", EXPORTS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_exported_trains_leave_play_as_values(path):
+    """1822's and 1867's exports (a train leaves the depot with no buyer) are values too, and
+    one that rusts afterwards is a new value that says so; a copy's state is the original's."""
+    if not path.is_file():
+        pytest.skip(f"no shared fixture {path}")
+    data = load_log(path)
+    g = game_from_log(data)
+    g.load(filter_actions(data["actions"]))
+    kept = {id(t) for t in getattr(g, "company_trains", {}).values()}
+    out = [t for t in g.depot.trains if t.owner is None and id(t) not in kept]
+    assert out and all(type(t) is RetiredTrain for t in out)
+    assert any(not t.rusted for t in out) and any(t.rusted for t in out)
+    assert not any(t in g.depot.upcoming or t in g.depot.discarded for t in out)
+    assert full_state(g.copy()) == full_state(g)

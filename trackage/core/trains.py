@@ -288,6 +288,9 @@ def remove_train(game: Game, train: Any) -> None:
 def rust(game: Game, train: Train) -> None:
     """``train`` rusts: it leaves the game."""
     game.journal.record("rust", train=train.id, name=train.name, owner=getattr(train.owner, "id", None))
+    if type(train) is RetiredTrain:  # (out of play already, an export: no holder to leave)
+        change_train(game, train, rusted=True)
+        return
     train.rusted = True
     remove_train(game, train)
     train.owner = None
@@ -310,7 +313,8 @@ def change_train(game: Game, train: Train, **changes: Any) -> Train:
 
 
 def retire(game: Game, train: Train) -> Train:
-    """``train``, out of play for good (no holder, never written again), becomes a frozen value
+    """``train``, out of play for good (no holder; a later change through :func:`change_train`:
+    an exported train that rusts, a loop over the depot making a kind obsolete), becomes a frozen value
     in the depot's list of every train (a copy of the game then shares it); returns the value
     (``train`` itself where the depot does not list it)."""
     depot = game.depot
@@ -324,7 +328,8 @@ def retire(game: Game, train: Train) -> Train:
 
 def phase_buying_train(game: Game, entity: Any, train: Train) -> None:
     """After ``entity`` bought ``train``: the phases it starts, the trains it rusts or makes
-    obsolete, its events, then the title's :meth:`Game.after_buying_train`."""
+    obsolete, its events, then the title's :meth:`Game.after_buying_train`. An export (no
+    ``entity``, the train taken out of play) then leaves as a frozen value (:func:`retire`)."""
     while train.id in game.phase.next_on() or train.sym in game.phase.next_on():
         game.phase.index += 1
         game.journal.record("phase", name=game.phase.name, train=train.id)
@@ -332,7 +337,9 @@ def phase_buying_train(game: Game, entity: Any, train: Train) -> None:
     game.rust_trains(train, entity)
     game.depot.clear_cache()
     events = train.events
-    train.events = []
+    train = change_train(game, train, events=[])
     for ev in events:
         game.on_train_event(ev, train)
     game.after_buying_train(train)
+    if entity is None and train.owner is None:
+        retire(game, train)  # an export: the train left play with no buyer
