@@ -137,7 +137,8 @@ def problems(game, where: str, others=()) -> tuple[list[str], list]:
     found = entities(game)
     out = []
     for p, e in found:
-        if id(e) in foreign and not isinstance(e, Share):  # (certificates are values every copy shares)
+        # (certificates and trains out of play are values every copy shares)
+        if id(e) in foreign and not isinstance(e, Share) and not getattr(type(e), "FROZEN", False):
             out.append(f"{where}: {p} is {e!r} of another game")
         elif not own(game, e):
             out.append(f"{where}: {p} is {stale(e, by_id(game, e))}")

@@ -109,7 +109,9 @@ def _make_copier(cls: type) -> Any:
     if getattr(cls, "DERIVED", False):
         return _DROP
     params = getattr(cls, "__dataclass_params__", None)
-    if params is not None and params.frozen:
+    if (params is not None and params.frozen) or getattr(cls, "FROZEN", False):
+        # a frozen value (a frozen dataclass, or a class saying ``FROZEN = True`` whose objects
+        # refuse every write): a change is a new value put in its place, so copies share it
         return _SHARE
     # a slot a subclass shadows with a property (a computed ``par_price`` over its own slot)
     # is copied through the slot it stores to, never through the property

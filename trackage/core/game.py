@@ -24,7 +24,7 @@ from .rewind import Tracked
 from .rng import Rng
 from .round import OperatingRound, Round, StockRound, starting_at
 from .shares import ShareMarket
-from .trains import Depot, PhaseTrack, remove_train, rust
+from .trains import Depot, PhaseTrack, change_train, remove_train, rust
 
 if TYPE_CHECKING:
     from .board import Board
@@ -997,7 +997,7 @@ class Game(Tracked):
     def rust_trains(self, bought: Train, entity: Any) -> None:
         for t in self.depot.trains:
             if not t.obsolete and t.obsoletes_with(bought):
-                t.obsolete = True
+                t = change_train(self, t, obsolete=True)
                 self.journal.record("obsolete", train=t.id, name=t.name, owner=getattr(t.owner, "id", None))
         for t in list(self.depot.trains):
             if t.rusted or not t.rusts_with(bought):

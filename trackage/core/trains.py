@@ -101,6 +101,33 @@ class Train(Tracked):
         return f"<Train {self.id} {self.name}>"
 
 
+class RetiredTrain(Train):
+    """A train out of play for good (rusted): a frozen value, shared by every copy of the game
+    (``FROZEN``: the copier takes it as it is). :func:`retire` makes it from the live train,
+    field for field, and puts it in the depot's ``trains`` in the live one's place through the
+    write barrier, so an undo puts the live one back and a copy keeps the value."""
+
+    __slots__ = ()
+    FROZEN = True
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{self!r} is out of play: a frozen value ({name} not set)")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{self!r} is out of play: a frozen value ({name} not deleted)")
+
+
+def _retired(train: Train, **changes: Any) -> RetiredTrain:
+    unknown = set(changes) - set(Train.__slots__)
+    if unknown:
+        raise AttributeError(f"a train has no {sorted(unknown)}")
+    value: RetiredTrain = object.__new__(RetiredTrain)
+    store = object.__setattr__
+    for name in Train.__slots__:  # (every one set by the train's __init__)
+        store(value, name, changes[name] if name in changes else getattr(train, name))
+    return value
+
+
 class Depot(Kinds):
     """All trains in definition order; ``upcoming`` are the ones not yet sold. Its three
     lists are tuples replaced on every change, never changed in place (the undo journal's
@@ -261,14 +288,48 @@ def remove_train(game: Game, train: Any) -> None:
 def rust(game: Game, train: Train) -> None:
     """``train`` rusts: it leaves the game."""
     game.journal.record("rust", train=train.id, name=train.name, owner=getattr(train.owner, "id", None))
+    if type(train) is RetiredTrain:  # (out of play already, an export: no holder to leave)
+        change_train(game, train, rusted=True)
+        return
     train.rusted = True
     remove_train(game, train)
     train.owner = None
+    retire(game, train)
+
+
+def change_train(game: Game, train: Train, **changes: Any) -> Train:
+    """Set ``changes`` (slot name -> value) on ``train``, a loop over every train of the depot
+    may meet one out of play: that one's value is replaced in the depot's ``trains`` by a new
+    value with the changes (through the write barrier, as :func:`retire`). Returns the train
+    that now holds them."""
+    if type(train) is not RetiredTrain:
+        for name, value in changes.items():
+            setattr(train, name, value)
+        return train
+    new = _retired(train, **changes)
+    depot = game.depot
+    depot.trains = tuple(new if t is train else t for t in depot.trains)
+    return new
+
+
+def retire(game: Game, train: Train) -> Train:
+    """``train``, out of play for good (no holder; a later change through :func:`change_train`:
+    an exported train that rusts, a loop over the depot making a kind obsolete), becomes a frozen value
+    in the depot's list of every train (a copy of the game then shares it); returns the value
+    (``train`` itself where the depot does not list it)."""
+    depot = game.depot
+    trains = depot.trains
+    if type(train) is RetiredTrain or train not in trains:
+        return train
+    value = _retired(train)
+    depot.trains = tuple(value if t is train else t for t in trains)
+    return value
 
 
 def phase_buying_train(game: Game, entity: Any, train: Train) -> None:
     """After ``entity`` bought ``train``: the phases it starts, the trains it rusts or makes
-    obsolete, its events, then the title's :meth:`Game.after_buying_train`."""
+    obsolete, its events, then the title's :meth:`Game.after_buying_train`. An export (no
+    ``entity``, the train taken out of play) then leaves as a frozen value (:func:`retire`)."""
     while train.id in game.phase.next_on() or train.sym in game.phase.next_on():
         game.phase.index += 1
         game.journal.record("phase", name=game.phase.name, train=train.id)
@@ -276,7 +337,9 @@ def phase_buying_train(game: Game, entity: Any, train: Train) -> None:
     game.rust_trains(train, entity)
     game.depot.clear_cache()
     events = train.events
-    train.events = []
+    train = change_train(game, train, events=[])
     for ev in events:
         game.on_train_event(ev, train)
     game.after_buying_train(train)
+    if entity is None and train.owner is None:
+        retire(game, train)  # an export: the train left play with no buyer

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from ...core.entities import ShareBundle
 from ...core.money import pay
+from ...core.trains import Train, retire
 from .config import COMPANY_TRAINS, PLUS_BOX_1, PLUS_BOX_2, PLUS_BOX_3
 
 if TYPE_CHECKING:
@@ -105,8 +106,10 @@ def float_minor(game: Game1822, player, company, bid_amount) -> None:
     company.owner = None
 
 
-def export_train(game: Game1822, train) -> None:
-    """A train leaves the depot for good (the stock round's exports)."""
+def export_train(game: Game1822, train) -> Train:
+    """A train leaves the depot for good (the stock round's exports): returns it as the frozen
+    value that now stands for it (``core/trains.py``'s ``retire``)."""
     game.depot.remove_train(train)
     train.owner = None
     game.depot.clear_cache()
+    return retire(game, train)

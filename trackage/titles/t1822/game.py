@@ -163,8 +163,7 @@ class StockRound1822(StockRound):
                 bidboxes.export_train(game, game.depot.upcoming[0])
                 remove_l -= 1
         if remove_minor is not None:
-            train = game.depot.upcoming[0]
-            bidboxes.export_train(game, train)
+            train = bidboxes.export_train(game, game.depot.upcoming[0])
             phase_buying_train(game, None, train)
             minor = game.find_corporation(remove_minor)
             game.close_corporation(minor)

@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from trackage.core.trains import rust
+from trackage.core.trains import change_train, rust
 
 from ...core.entities import Company, Minor, certificate_price, without
 from ...core.errors import GameError
@@ -491,7 +491,7 @@ class Game1858(Game):
     def rust_trains(self, bought, entity) -> None:
         for t in self.depot.trains:
             if not t.obsolete and t.obsolete_on == bought.sym:
-                t.obsolete = True
+                t = change_train(self, t, obsolete=True)
                 self.journal.record("obsolete", train=t.id, name=t.name, owner=getattr(t.owner, "id", None))
         for t in list(self.depot.trains):
             if t.rusted:
@@ -509,7 +509,7 @@ class Game1858(Game):
         if self.grey_trains_bought == trigger:
             for t in self.depot.trains:
                 if t.name in ("6H", "3M"):
-                    t.rusts_on = train.sym
+                    change_train(self, t, rusts_on=train.sym)
             self.rust_trains(train, operator)
 
     def phase4_train_trigger(self) -> int:
