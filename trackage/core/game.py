@@ -21,7 +21,7 @@ from .money import Bank, CashHolder, pay
 from .pipeline import Pipeline, listing_entities, trials_only
 from .programs import LIVE_TYPES
 from .programs import new_state as programs_state
-from .rewind import Tracked
+from .rewind import Rewind, Tracked
 from .rng import Rng
 from .round import OperatingRound, Round, StockRound, starting_at
 from .shares import ShareMarket
@@ -1113,8 +1113,6 @@ class Game(Tracked):
 
     def rewind_record(self) -> Any:
         """A new record of what the next action changes (:class:`trackage.core.rewind.Rewind`)."""
-        from .rewind import Rewind
-
         r = self.round
         return Rewind(self, self.rewind_owners(), r.in_place_containers() if r is not None else ())
 
