@@ -198,3 +198,71 @@ def test_a_new_game_is_made_tracked_whole_at_its_first_recorded_action(title: st
     assert not game.untracked
     assert _barrier_free_twins(game) == 0
     assert _barrier_free_twins(game.copy()) == 0
+
+
+def _everything_owners(game) -> list:
+    """Every object the journal could save of (the core's owners before they were filtered by
+    class): the game, its index and depot, the players and operators, every holder of a train,
+    the round and its steps."""
+    index = game.index
+    out = [game, index, game.depot, *game.players, *index.corporations.values(), *index.minors.values()]
+    out += [t.owner for t in game.depot.trains if t.owner is not None]
+    if game.round is not None:
+        out += [game.round, *game.round.steps]
+    return out
+
+
+@pytest.mark.parametrize("title", ["1893", "1858", "1825", "1861"])
+def test_the_owners_left_out_are_those_of_which_nothing_is_saved(title: str) -> None:
+    from trackage.core.game import Game
+
+    n, options = COMBOS[title][0]
+    game = new_game(title, [{"id": i + 1, "name": f"P{i + 1}"} for i in range(n)], options, 0)
+    rng = random.Random(0)
+    for step in range(90):
+        if game.finished:
+            break
+        owners = Game.rewind_owners(game)
+        everything = _everything_owners(game)
+        assert {id(o) for o in owners} <= {id(o) for o in everything}
+        assert not [o for o in everything if type(o).SAVE_PLAN and not any(o is x for x in owners)]
+        mine, full = Rewind(game, owners), Rewind(game, everything)
+        assert {id(c) for c, _ in mine.saved} == {id(c) for c, _ in full.saved}
+        legal = game.legal_actions()
+        game.process(game.playout_choose(rng, legal) or choose(rng, legal, game.PLAYOUT_WEIGHTS))
+        if step % 9 == 0:
+            before = full_state(game)
+            legal = game.legal_actions()
+            game.process(game.playout_choose(rng, legal) or choose(rng, legal, game.PLAYOUT_WEIGHTS))
+            game.undo()
+            assert full_state(game) == before
+
+
+class _Shown(Tracked):
+    """A state class with a property whose setter stores elsewhere."""
+
+    def __init__(self) -> None:
+        self.stored = 1
+
+    @property
+    def shown(self) -> int:
+        return self.stored * 10
+
+    @shown.setter
+    def shown(self, value: int) -> None:
+        self.stored = value // 10
+
+
+def test_a_write_through_a_property_is_undone_by_its_setters_stores() -> None:
+    game = new_game("1893", [{"id": 1, "name": "P1"}, {"id": 2, "name": "P2"}], [], 0)
+    rec = Rewind(game, [])
+    obj = _Shown()
+    with recording(rec):
+        obj.shown = 70
+        obj.fresh = 5
+    assert obj.stored == 7
+    assert [name for _, name, _ in rec.writes] == ["stored", "fresh"]  # the property's own write not noted
+    rec.undo()
+    assert obj.stored == 1
+    assert obj.shown == 10
+    assert not hasattr(obj, "fresh")

@@ -8,6 +8,7 @@ small hooks named below (``build_data``, ``stock_round``, ``operating_round``,
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Concatenate, ParamSpec, TypeVar, cast
 
 from .actions import asks_hex, asks_tile
@@ -20,7 +21,7 @@ from .money import Bank, CashHolder, pay
 from .pipeline import Pipeline, listing_entities, trials_only
 from .programs import LIVE_TYPES
 from .programs import new_state as programs_state
-from .rewind import Tracked
+from .rewind import Rewind, Tracked
 from .rng import Rng
 from .round import OperatingRound, Round, StockRound, starting_at
 from .shares import ShareMarket
@@ -94,6 +95,9 @@ def _forgetting(game: Any, f: Callable[..., R], *args: Any, **kwargs: Any) -> R:
             # forget it, and what the graphs learnt meanwhile (they would not learn it again)
             board.restore_route_info(saved)
 
+
+# what the undo journal saves of an object of a (state) class (trackage.core.rewind)
+_SAVE_PLAN = attrgetter("SAVE_PLAN")
 
 class Game(Tracked):
     # the containers the rules change in place (saved before each live action for an undo,
@@ -1079,15 +1083,28 @@ class Game(Tracked):
     # ------------------------------------------------------------- play API
     def rewind_owners(self) -> list[Any]:
         """The state objects whose in-place containers (``IN_PLACE``) an undo journal saves
-        before each live action (:mod:`trackage.core.rewind`): the game, its index and depot,
-        the players and operators (closed ones too: their trains still rust), the round and
-        its steps. A title adds its own holders."""
+        before each live action (:mod:`trackage.core.rewind`): the game, its index, the round
+        and its steps, and of the depot, the players and operators (closed ones too: their
+        trains still rust) those whose class saves anything (``SAVE_PLAN``; a group's classes
+        asked first, not each object, so a group of which nothing is saved costs one set of
+        classes). A title adds its own holders."""
         index = self.index
-        out: list[Any] = [self, index, self.depot, *self.players, *index.corporations.values(), *index.minors.values()]
+        depot = self.depot
+        out: list[Any] = [self, index]
+        if type(depot).SAVE_PLAN:
+            out.append(depot)
+        for group in (self.players, index.corporations.values(), index.minors.values()):
+            if any(map(_SAVE_PLAN, set(map(type, group)))):
+                out.extend(o for o in group if type(o).SAVE_PLAN)
         # a closed operator may be in no list and still hold trains that rust (each holder
-        # once: the depot and the listed operators are there already)
-        listed = {id(o) for o in out}
-        out.extend({id(o): o for t in self.depot.trains if (o := t.owner) is not None and id(o) not in listed}.values())
+        # once, where its class saves anything)
+        trains = depot.trains
+        kinds = {type(t.owner) for t in trains}
+        kinds.discard(type(None))
+        if any(map(_SAVE_PLAN, kinds)):
+            named = {id(o) for o in out}
+            out.extend({id(o): o for t in trains
+                        if (o := t.owner) is not None and id(o) not in named and type(o).SAVE_PLAN}.values())
         r = self.round
         if r is not None:
             out.append(r)
@@ -1096,8 +1113,6 @@ class Game(Tracked):
 
     def rewind_record(self) -> Any:
         """A new record of what the next action changes (:class:`trackage.core.rewind.Rewind`)."""
-        from .rewind import Rewind
-
         r = self.round
         return Rewind(self, self.rewind_owners(), r.in_place_containers() if r is not None else ())
 

@@ -23,15 +23,22 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import ActionFormatError, GameError, GameOverError
 from .journal import record_round
+from .legal import META_TYPES, is_listed, share_kind
 from .programs import PROGRAM_TYPES, after_action, is_available, round_changed
 from .programs import process as process_program
-from .rewind import Rewind, building_untracked, current, recording
+from .rewind import Rewind, building_untracked, current, recording, recording_off, recording_on
 
 if TYPE_CHECKING:
     from .game import Game
 
 # action types that never change state (besides the log)
 NO_OP_TYPES = frozenset({"message"})
+
+# fields of an action that :func:`trackage.core.legal.matches` compares as plain values (no
+# price with a range, no field the engine works out, no list): a listed action with another
+# value in one of them is no match
+_PLAIN_FIELDS = ("hex", "tile", "rotation", "city", "train", "company", "corporation", "minor")
+_ABSENT: Any = object()
 
 # is a gated process() call running in this context (this thread, this task)? The gate checks
 # the outermost call only: the trials the rules run on copies inside it are not moves. A
@@ -141,12 +148,16 @@ class Pipeline:
             flag(game, "_unlisted", None)
             token = _GATING.set(True) if gated else None
             try:
-                with recording(rec):
+                # (as ``with recording(rec)``, without a generator's frame per action)
+                mark = recording_on(rec)
+                try:
                     if before is not None and n == 0 and 0 not in game.snapshots:
                         # the start, which apply() would copy again: this copy of it (kept
                         # below as the state after no action), stored as apply() stores it
                         game.snapshots = {0: before}
                     self.apply(action, live=True)
+                finally:
+                    recording_off(mark)
             finally:
                 if token is not None:
                     _GATING.reset(token)
@@ -348,8 +359,6 @@ class Pipeline:
         game's meta actions (chat, ending the game) are not moves and are checked by the rules
         alone; a programmed action is accepted when its player may set it now
         (:func:`trackage.core.programs.available`, a listing of its own)."""
-        from .legal import META_TYPES, is_listed, share_kind
-
         game = self.game
         if action["type"] in PROGRAM_TYPES:
             if is_available(game, action):
@@ -363,7 +372,17 @@ class Pipeline:
                     raise GameError("only a player of the game may end it", rule="end-game-by-player")
             return None
         e = game.index.resolve(action)
-        if is_listed(action, self.listed_like(action, e), partial(share_kind, game)):
+        like = self.listed_like(action, e)
+        # fields whose different value refuses a match whatever else (legal.matches: not a
+        # price, a derived field or a list): the listed actions that differ in one are passed
+        # over before the full comparison (the same answer, fewer comparisons: a lay among
+        # hundreds)
+        keys = [(k, v) for k in _PLAIN_FIELDS if (v := action.get(k, _ABSENT)) is not _ABSENT and type(v) is not list]
+        if keys and len(like) > 1 and action["type"] != "run_routes":  # (a run matches on its type)
+            like = [la for la in like
+                    if not any((b := la.get(k, _ABSENT)) is not _ABSENT and type(b) is not list and b != v
+                               for k, v in keys)]
+        if is_listed(action, like, partial(share_kind, game)):
             return None
         return GameError(f"{action['type']} by {game.index.name(e)} is not a legal action now",
                          rule="not-a-legal-action")

@@ -97,7 +97,7 @@ class Tracked:
 
     def __delattr__(self, name: str) -> None:
         rec = _RECORDING.get()
-        if rec is not None:
+        if rec is not None and name not in self.PROPERTY_NAMES:
             rec.writes.append((self, name, _old(self, name)))
         object.__delattr__(self, name)
 
@@ -106,8 +106,9 @@ class Tracked:
 # made, :meth:`Tracked.__init_subclass__`): while an action is recorded, a write is noted
 # with the value it replaced, as :func:`_old` finds it; a write of the very object the
 # attribute holds already (in the object's own dict or slot) is neither noted nor made, as
-# its undo would put back what is there. A property's setter is always called (its old value
-# is the getter's, never skipped: the setter may store elsewhere).
+# its undo would put back what is there. A write through a property is not noted (its
+# setter is always called, and the stores it makes are noted themselves): the undo puts
+# back every write it finds, with no question per write.
 
 def _barrier_dict(self: Any, name: str, value: Any,
                   _get: Any = _RECORDING.get, _store: Any = object.__setattr__) -> None:
@@ -120,6 +121,9 @@ def _barrier_dict(self: Any, name: str, value: Any,
                 old = getattr(self, name, MISSING)
                 if old is value:
                     return
+            elif name in self.PROPERTY_NAMES:
+                _store(self, name, value)  # (the setter's own stores are noted)
+                return
         elif old is value:
             return
         rec.writes.append((self, name, old))
@@ -131,9 +135,15 @@ def _barrier_slots(self: Any, name: str, value: Any,
     """The barrier of a class whose objects have slots only."""
     rec = _get()
     if rec is not None:
-        old = getattr(self, name, MISSING)
-        if old is value and name in self.SLOT_NAMES:
+        if name in self.SLOT_NAMES:
+            old = getattr(self, name, MISSING)
+            if old is value:
+                return
+        elif name in self.PROPERTY_NAMES:
+            _store(self, name, value)  # (the setter's own stores are noted)
             return
+        else:
+            old = getattr(self, name, MISSING)
         rec.writes.append((self, name, old))
     _store(self, name, value)
 
@@ -171,17 +181,23 @@ class Rewind:
         self.writes: list[tuple[Any, str, Any]] = []
         saved: list[tuple[Any, Any]] = []
         c: Any
+        append = saved.append
         # containers named directly (a round's state): a dict's container values one level down
+        # (an empty one saved as None: it was empty)
         for c in containers:
-            saved.append((c, c.copy()))
+            if not c:
+                append((c, None))
+                continue
+            append((c, c.copy()))
             if type(c) is dict:
                 saved.extend((v, v.copy()) for v in c.values() if type(v) in _CONTAINERS)
         todo = list(owners)
-        append = saved.append
         while todo:
             owner = todo.pop()
             for kind, name in type(owner).SAVE_PLAN:
                 c = getattr(owner, name, None)
+                if c is None:
+                    continue  # (nothing held: most steps' auction)
                 if kind == 0:
                     if type(c) in _CONTAINERS:
                         append((c, c.copy() if c else None))  # (None: it was empty)
@@ -198,12 +214,13 @@ class Rewind:
     def undo(self) -> None:
         """Put back everything recorded (called once, with recording off)."""
         setattr_, delattr_ = object.__setattr__, object.__delattr__
+        # (no write through a property is noted: the stores its setter made are)
         for obj, name, old in reversed(self.writes):
-            if name in type(obj).PROPERTY_NAMES:
-                continue  # a property's setter: the stores it made are put back themselves
             if old is MISSING:
-                with contextlib.suppress(AttributeError):
+                try:  # noqa: SIM105 (a try costs nothing where it does not raise; suppress() is an object a write)
                     delattr_(obj, name)
+                except AttributeError:
+                    pass
             else:
                 setattr_(obj, name, old)
         for c, contents in self.saved:
@@ -218,6 +235,17 @@ class Rewind:
                     c.update(contents)
         self.writes = []
         self.saved = []
+
+
+def recording_on(rec: Rewind | None) -> Any:
+    """From now on, state writes are noted in ``rec`` (as :func:`recording`, for a caller that
+    ends it itself): hand what it returns to :func:`recording_off`, in a ``finally``."""
+    return _RECORDING.set(rec)
+
+
+def recording_off(mark: Any) -> None:
+    """End what :func:`recording_on` began (the record before it is the current one again)."""
+    _RECORDING.reset(mark)
 
 
 def current() -> Rewind | None:
