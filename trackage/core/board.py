@@ -389,8 +389,9 @@ class Board(Tracked):
         st = self.state
         st.version = next(_VERSIONS)
         if st.route_info:
-            trimmed = {k: forget_route_info(v) for k, v in st.route_info.items()}
-            if any(trimmed[k] is not st.route_info[k] for k in trimmed):
+            # (a graph left knowing nothing has no entry, as if it had never been taught)
+            trimmed = {k: t for k, v in st.route_info.items() if (t := forget_route_info(v))}
+            if len(trimmed) != len(st.route_info) or any(trimmed[k] is not st.route_info[k] for k in trimmed):
                 st.route_info = trimmed
         self.game.on_board_changed()
 

@@ -401,7 +401,10 @@ class TrackGraph:
             self._local_routes = routes
             return
         st = self.board.state
-        st.route_info = {**st.route_info, self.memory_key: routes}
+        info = {**st.route_info, self.memory_key: routes}
+        if not routes:  # (nothing known is no entry: the same state however it was reached)
+            del info[self.memory_key]
+        st.route_info = info
 
     def _remember(self, corporation: Entity, info: dict[str, bool]) -> None:
         self._routes = {**self._routes, corporation: info}
