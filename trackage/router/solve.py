@@ -455,7 +455,9 @@ def _by_city_pairs(game: Game, rules: RouteRules, entity: Operator, trains: list
     run does not price or rebuild to the sum of its cities' values (the walk decides)."""
     if not pairs_apply(plans):
         return None
-    big, small = sorted(plans, key=lambda p: -(p.meter.capacity or 0))
+    # (the trains in the order of their plans' capacities, the larger first)
+    order = sorted(range(2), key=lambda k: -(plans[k].meter.capacity or 0))
+    big, small = plans[order[0]], plans[order[1]]
     if not _rides_along(game, small, big):
         return None
     free, value, counted = big.free, big.sv.value, big.meter.counted
@@ -471,11 +473,10 @@ def _by_city_pairs(game: Game, rules: RouteRules, entity: Operator, trains: list
     stats.nodes += cp.stats.laid
     if not proven:
         return None
-    by_plan = {id(p): t for p, t in zip(plans, trains)}
     routes: list[Route] = []
-    for p, got in zip((big, small), cp.best_pair):
+    for k, got in zip(order, cp.best_pair):
         if got is not None:
-            build_route(rules, by_plan[id(p)], got[0], got[1], routes, None, chain_cache)
+            build_route(rules, trains[k], got[0], got[1], routes, None, chain_cache)
     try:
         total = sum(r.revenue(recompute=True) for r in routes)
     except GameError:
@@ -570,13 +571,10 @@ def _optimal_routes(game: Game, entity: Operator | None, time_limit: float | Non
             stats.enumerate_s = time.monotonic() - t0
             return got
     if _CITY_PAIRS and len(trains) == 2 and time_limit is None and work_limit is None:
-        # two trains paid for the cities they visit: searched over city sequences (:mod:`.citypairs`)
-        # (two trains of one kind are left to the walk: their pairs come twice, and the walk
-        # takes interchangeable trains' routes in order)
-        got = None
-        if kind_of[trains[0]] != kind_of[trains[1]]:
-            got = _by_city_pairs(game, rules, entity, trains, [plans[kind_of[t]] for t in trains], chain_cache,
-                                 stats, name)
+        # two trains paid for the cities they visit: searched over city sequences (:mod:`.citypairs`;
+        # two trains of one kind: each unordered pair of routes once)
+        got = _by_city_pairs(game, rules, entity, trains, [plans[kind_of[t]] for t in trains], chain_cache,
+                             stats, name)
         if got is not None:
             stats.enumerate_s = time.monotonic() - t0
             return got
