@@ -13,8 +13,9 @@ cities are few (a thousand or so). So the search goes over the sequences:
 - *sequences*: the walks over cities joined by stretches (distinct cities, no two sharing a
   clash bit, at most the meter's capacity, a start among them), one direction kept; a
   sequence's *core* is the track every alternative of each of its stretches uses; a stretch
-  is only added when, with every one and every two stretches of the sequence already, one
-  alternative of each is apart (track, towns, clash bits: no route lays them otherwise);
+  is only added when, with every stretch of the sequence already, one alternative of each
+  is apart (track, towns, clash bits: no route lays them otherwise), and a sequence is only
+  laid alone when every three of its stretches are so apart;
 - *pairing*: the first train's sequences in falling value; for each, the second train's
   sequences that would beat the best run are refuted at once with numpy (their core meets the
   first's core, or one of their stretches has every alternative meeting the first's core);
@@ -63,6 +64,9 @@ _PAIR_BUDGET = 30_000
 # walk is used instead
 _LAID_BUDGET = 100
 _OPEN_BLOCK = 64  # first sequences opened at once, at most
+# before a sequence is laid alone, every three of its stretches that may meet are tried
+# with all their alternatives (False: laid at once)
+_TRIPLES = True
 
 # an alternative: (track mask, towns as bits, clash bits of its towns, its legs)
 Alt = tuple[int, int, int, list["Seg"]]
@@ -112,6 +116,10 @@ class CityPairs:
         self.var_class: list[int] = []
         self._class_of: dict[frozenset[tuple[int, int, int]], int] = {}
         self.lay_steps = 0
+        # per variant: the track, towns and clash bits of any of its alternatives
+        self._spread: list[tuple[int, int, int]] = []
+        # per three variant classes (sorted): may one route take the three?
+        self._apart3: dict[tuple[int, int, int], bool] = {}
         # sets of stretch classes (one route's, the other's, the lesser first) laid with all their
         # alternatives and no cities: True when no two routes lay them
         self._fails: dict[tuple[tuple[int, ...], tuple[int, ...]], bool] = {}
@@ -222,34 +230,33 @@ class CityPairs:
                     return True
             return False
 
-        var_class, var_span = self.var_class, self.var_span
+        var_class = self.var_class
+        spread = self._spread
         # per pair of variant classes: may one route take both (an alternative of each, apart in
-        # track, towns and clash bits)? Cities are left out: a relaxation of any route holding both
+        # track, towns and clash bits)? Cities are left out: a relaxation of any route holding
+        # both. The same for three.
         apart: dict[tuple[int, int], bool] = {}
-        apart3: dict[tuple[int, int, int], bool] = {}
 
         def together(vi: int, var: list[int]) -> bool:
+            while len(spread) < len(var_alts):
+                sp = tw = cl = 0
+                for a in var_alts[len(spread)]:
+                    sp |= a[0]
+                    tw |= a[1]
+                    cl |= a[2]
+                spread.append((sp, tw, cl))
+            sp, tw, cl = spread[vi]
             ci = var_class[vi]
             for v in var:
+                sv, tv, cv_ = spread[v]
+                if not (sp & sv or tw & tv or cl & cv_):
+                    continue
                 cv = var_class[v]
                 key = (ci, cv) if ci < cv else (cv, ci)
                 got = apart.get(key)
                 if got is None:
-                    if not var_span[vi] & var_span[v]:
-                        got = any(not (a[1] & b[1] or a[2] & b[2]) for a in var_alts[vi] for b in var_alts[v])
-                    else:
-                        got = any(not (a[0] & b[0] or a[1] & b[1] or a[2] & b[2])
-                                  for a in var_alts[vi] for b in var_alts[v])
-                    apart[key] = got
-                if not got:
-                    return False
-            # and every three of them (laid with all their alternatives, no cities)
-            for x, y in itertools.combinations(var, 2):
-                cs = sorted((ci, var_class[x], var_class[y]))
-                key3 = (cs[0], cs[1], cs[2])
-                got = apart3.get(key3)
-                if got is None:
-                    got = apart3[key3] = _three_apart(var_alts[vi], var_alts[x], var_alts[y])
+                    got = apart[key] = any(not (a[0] & b[0] or a[1] & b[1] or a[2] & b[2])
+                                           for a in var_alts[vi] for b in var_alts[v])
                 if not got:
                     return False
             return True
@@ -304,6 +311,32 @@ class CityPairs:
         return seqs
 
     # -- refuting by cores -------------------------------------------------------------
+    def threes_apart(self, var: tuple[int, ...]) -> bool:
+        """Whether every three stretches of a sequence (variants ``var``) may be laid by one
+        route (one alternative of each apart in track, towns and clash bits; no cities: a
+        relaxation). Only threes whose stretches may meet as a chain are tried (one meeting
+        neither other leaves a pair, apart by construction)."""
+        spread, var_class, var_alts, memo = self._spread, self.var_class, self.var_alts, self._apart3
+        n = len(var)
+        meets = [[False] * n for _ in range(n)]
+        for i in range(n):
+            si, ti, ci = spread[var[i]]
+            for j in range(i + 1, n):
+                sj, tj, cj = spread[var[j]]
+                if si & sj or ti & tj or ci & cj:
+                    meets[i][j] = meets[j][i] = True
+        for i, j, k in itertools.combinations(range(n), 3):
+            if (meets[i][j] + meets[i][k] + meets[j][k]) < 2:
+                continue
+            cs = sorted((var_class[var[i]], var_class[var[j]], var_class[var[k]]))
+            key = (cs[0], cs[1], cs[2])
+            got = memo.get(key)
+            if got is None:
+                got = memo[key] = _three_apart(var_alts[var[i]], var_alts[var[j]], var_alts[var[k]])
+            if not got:
+                return False
+        return True
+
     def refined(self, var: tuple[int, ...]) -> Refined | None:
         """A sequence's stretches cut to the alternatives meeting no other stretch's core
         (see :meth:`consistent`); None: the sequence cannot be laid."""
@@ -639,7 +672,8 @@ class CityPairs:
 
         def alone(i: int, s: tuple[int, tuple[RevenueCenter, ...], tuple[int, ...]]) -> list[Alt] | None:
             r = ref(s[2])
-            got = self.lay([(s[1], r[0])], propagate=True) if r is not None else None
+            got = (self.lay([(s[1], r[0])], propagate=True)
+                   if r is not None and (not _TRIPLES or self.threes_apart(s[2])) else None)
             laid_alone[i] = got is not None
             return got[0] if got is not None else None
 
@@ -662,7 +696,8 @@ class CityPairs:
             if got is None:
                 sb = seq_b[j]
                 r = ref(sb[2])
-                got = b_alone[j] = r is not None and (self.greedy([(sb[1], r[0])])
+                got = b_alone[j] = r is not None and (not _TRIPLES or self.threes_apart(sb[2])) and (
+                    self.greedy([(sb[1], r[0])])
                                                       or self.lay([(sb[1], r[0])], propagate=True) is not None)
                 # later first sequences meet its cut core (or, never laid, anything)
                 if got and r is not None:
