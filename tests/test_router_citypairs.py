@@ -81,3 +81,19 @@ def test_two_trains_of_one_kind_are_paired(monkeypatch):
     assert paired.revenue == walked.revenue == 710
     assert sorted(r["train"] for r in paired.routes) == sorted(t.id for t in trains)
     _check(game, entity, paired, walked)
+
+
+@pytest.mark.parametrize("at", [859, 932])
+def test_a_lone_e_train_by_its_best_sequence(monkeypatch, at):
+    """A lone 7E: its best city sequence laid alone is the walk's revenue, decided without a walk."""
+    path = FIXTURES / "1858" / "1858_game_end_bank.json"
+    if not path.exists():
+        pytest.skip(f"NO FIXTURES: {path} is absent (set TRACKAGE_FIXTURES)")
+    game, action = logstates.state_before(path, at)
+    entity = game.index.resolve(action)
+    trains = [t for t in game.route_trains(entity) if not t.operated]
+    assert [t.name for t in trains] == ["7E"]
+    paired, walked = _both(game, entity, monkeypatch)
+    assert _decided(paired)
+    assert paired.revenue == walked.revenue > 0
+    _check(game, entity, paired, walked)

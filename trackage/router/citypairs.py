@@ -902,7 +902,7 @@ def _meets(x: npt.NDArray[np.uint64], y: npt.NDArray[np.uint64]) -> npt.NDArray[
 
 
 def applies(plans: list[Any]) -> bool:
-    """Two trains of this kind: every stop is free (a town: worth nothing, not counted) or a
+    """Trains (two, or a lone one) of this kind: every stop is free (a town: worth nothing, not counted) or a
     counted city; no bound hooks (a base bound only where it is the stop values), slack 0, no
     run bonus, conflict hook or local runs; no start free (the caller checks that the second
     rides along the first: same starts, links and values)."""
