@@ -12,7 +12,10 @@ cities are few (a thousand or so). So the search goes over the sequences:
   terminal path, may it end the route);
 - *sequences*: the walks over cities joined by stretches (distinct cities, no two sharing a
   clash bit, at most the meter's capacity, a start among them), one direction kept; a
-  sequence's *core* is the track every alternative of each of its stretches uses;
+  sequence's *core* is the track every alternative of each of its stretches uses; a stretch
+  is only added when, with every stretch of the sequence already, one alternative of each
+  is apart (track, towns, clash bits: no route lays them otherwise), and a sequence is only
+  laid alone when every three of its stretches are so apart;
 - *pairing*: the first train's sequences in falling value; for each, the second train's
   sequences that would beat the best run are refuted at once with numpy (their core meets the
   first's core, or one of their stretches has every alternative meeting the first's core);
@@ -24,7 +27,9 @@ cities are few (a thousand or so). So the search goes over the sequences:
   cores propagated at every step, part by part where the stretches split into parts that
   share nothing they may clash on); the first pair laid is the best run. Nogoods are kept on
   *classes* of variants (the same alternatives: a stretch either way, or as first or last of
-  a route), which fail alike.
+  a route), which fail alike. Two trains of one capacity (two of one kind) have the same
+  sequences and are interchangeable: each unordered pair is taken once (a first sequence
+  with itself and the ones after it, so a first sequence's pairs are worth at most twice it).
 
 Why it is exact: every route of such a train is a sequence of cities joined by town-only
 stretches that the walk's rules allow, so it is one of the sequences with one alternative
@@ -54,11 +59,14 @@ _LAY_BUDGET = 200_000  # backtracking steps laying pairs before the walk is used
 _SEQ_BUDGET = 200_000  # sequence walk steps before the walk is used instead
 # pairs taken from the heap before the walk is used instead: past it the pairs beating the
 # best run are too many to refute one by one faster than the walk lists their routes
-_PAIR_BUDGET = 15_000
+_PAIR_BUDGET = 30_000
 # pairs laid (each not refuted by cores or nogoods; a failed one teaches a nogood) before the
 # walk is used instead
 _LAID_BUDGET = 100
 _OPEN_BLOCK = 64  # first sequences opened at once, at most
+# before a sequence is laid alone, every three of its stretches that may meet are tried
+# with all their alternatives (False: laid at once)
+_TRIPLES = True
 
 # an alternative: (track mask, towns as bits, clash bits of its towns, its legs)
 Alt = tuple[int, int, int, list["Seg"]]
@@ -108,6 +116,10 @@ class CityPairs:
         self.var_class: list[int] = []
         self._class_of: dict[frozenset[tuple[int, int, int]], int] = {}
         self.lay_steps = 0
+        # per variant: the track, towns and clash bits of any of its alternatives
+        self._spread: list[tuple[int, int, int]] = []
+        # per three variant classes (sorted): may one route take the three?
+        self._apart3: dict[tuple[int, int, int], bool] = {}
         # sets of stretch classes (one route's, the other's, the lesser first) laid with all their
         # alternatives and no cities: True when no two routes lay them
         self._fails: dict[tuple[tuple[int, ...], tuple[int, ...]], bool] = {}
@@ -218,6 +230,37 @@ class CityPairs:
                     return True
             return False
 
+        var_class = self.var_class
+        spread = self._spread
+        # per pair of variant classes: may one route take both (an alternative of each, apart in
+        # track, towns and clash bits)? Cities are left out: a relaxation of any route holding
+        # both. The same for three.
+        apart: dict[tuple[int, int], bool] = {}
+
+        def together(vi: int, var: list[int]) -> bool:
+            while len(spread) < len(var_alts):
+                sp = tw = cl = 0
+                for a in var_alts[len(spread)]:
+                    sp |= a[0]
+                    tw |= a[1]
+                    cl |= a[2]
+                spread.append((sp, tw, cl))
+            sp, tw, cl = spread[vi]
+            ci = var_class[vi]
+            for v in var:
+                sv, tv, cv_ = spread[v]
+                if not (sp & sv or tw & tv or cl & cv_):
+                    continue
+                cv = var_class[v]
+                key = (ci, cv) if ci < cv else (cv, ci)
+                got = apart.get(key)
+                if got is None:
+                    got = apart[key] = any(not (a[0] & b[0] or a[1] & b[1] or a[2] & b[2])
+                                           for a in var_alts[vi] for b in var_alts[v])
+                if not got:
+                    return False
+            return True
+
         # per city, its next cities: (next city, ways, its clash bits, value, a start, its place)
         nexts: dict[RevenueCenter, list[tuple[RevenueCenter, list[tuple[Alt, bool, bool]], int, int, bool, int]]] = {}
 
@@ -245,11 +288,11 @@ class CityPairs:
                 # as the last stretch (the route ends at n)
                 if st and r0 < rn:
                     vi = self.variant(c, n, first, True, w)
-                    if vi >= 0 and fits(vi, core, towns):
+                    if vi >= 0 and fits(vi, core, towns) and together(vi, var):
                         seqs.append((nv, (*cities, n), (*var, vi)))
                 if deeper:
                     vi = self.variant(c, n, first, False, w)
-                    if vi >= 0 and fits(vi, core, towns):
+                    if vi >= 0 and fits(vi, core, towns) and together(vi, var):
                         cities.append(n)
                         var.append(vi)
                         ok = grow(cities, var, clash | cbn, nv, st, core | var_core[vi],
@@ -268,6 +311,32 @@ class CityPairs:
         return seqs
 
     # -- refuting by cores -------------------------------------------------------------
+    def threes_apart(self, var: tuple[int, ...]) -> bool:
+        """Whether every three stretches of a sequence (variants ``var``) may be laid by one
+        route (one alternative of each apart in track, towns and clash bits; no cities: a
+        relaxation). Only threes whose stretches may meet as a chain are tried (one meeting
+        neither other leaves a pair, apart by construction)."""
+        spread, var_class, var_alts, memo = self._spread, self.var_class, self.var_alts, self._apart3
+        n = len(var)
+        meets = [[False] * n for _ in range(n)]
+        for i in range(n):
+            si, ti, ci = spread[var[i]]
+            for j in range(i + 1, n):
+                sj, tj, cj = spread[var[j]]
+                if si & sj or ti & tj or ci & cj:
+                    meets[i][j] = meets[j][i] = True
+        for i, j, k in itertools.combinations(range(n), 3):
+            if (meets[i][j] + meets[i][k] + meets[j][k]) < 2:
+                continue
+            cs = sorted((var_class[var[i]], var_class[var[j]], var_class[var[k]]))
+            key = (cs[0], cs[1], cs[2])
+            got = memo.get(key)
+            if got is None:
+                got = memo[key] = _three_apart(var_alts[var[i]], var_alts[var[j]], var_alts[var[k]])
+            if not got:
+                return False
+        return True
+
     def refined(self, var: tuple[int, ...]) -> Refined | None:
         """A sequence's stretches cut to the alternatives meeting no other stretch's core
         (see :meth:`consistent`); None: the sequence cannot be laid."""
@@ -557,6 +626,9 @@ class CityPairs:
             return False
         seqs.sort(key=lambda s: -s[0])
         cap_b = self.caps[1]
+        # two trains of one capacity (the same sequences, the pair unordered): a first sequence
+        # is paired only with itself and the sequences after it (worth no more than it)
+        sym = self.caps[0] == cap_b
         seq_b = [s for s in seqs if len(s[1]) <= cap_b]
         nb = len(seq_b)
         nvar = len(self.var_alts)
@@ -600,7 +672,8 @@ class CityPairs:
 
         def alone(i: int, s: tuple[int, tuple[RevenueCenter, ...], tuple[int, ...]]) -> list[Alt] | None:
             r = ref(s[2])
-            got = self.lay([(s[1], r[0])]) if r is not None else None
+            got = (self.lay([(s[1], r[0])], propagate=True)
+                   if r is not None and (not _TRIPLES or self.threes_apart(s[2])) else None)
             laid_alone[i] = got is not None
             return got[0] if got is not None else None
 
@@ -623,8 +696,9 @@ class CityPairs:
             if got is None:
                 sb = seq_b[j]
                 r = ref(sb[2])
-                got = b_alone[j] = r is not None and (self.greedy([(sb[1], r[0])])
-                                                      or self.lay([(sb[1], r[0])]) is not None)
+                got = b_alone[j] = r is not None and (not _TRIPLES or self.threes_apart(sb[2])) and (
+                    self.greedy([(sb[1], r[0])])
+                                                      or self.lay([(sb[1], r[0])], propagate=True) is not None)
                 # later first sequences meet its cut core (or, never laid, anything)
                 if got and r is not None:
                     core = 0
@@ -663,8 +737,12 @@ class CityPairs:
         # list); entries with place -1 open the next first sequence (its live list is made then)
         heap: list[tuple[int, int, int]] = []
         live_of: dict[int, list[int]] = {}
+        def open_bound(i: int) -> int:
+            # the most any pair of the first sequences from ``i`` on is worth
+            return seqs[i][0] + (seqs[i][0] if sym else top_b)
+
         if seqs and nb:
-            heap.append((-(seqs[0][0] + top_b), 0, -1))
+            heap.append((-open_bound(0), 0, -1))
         while heap:
             neg, i, p = heapq.heappop(heap)
             if -neg <= self.best:
@@ -676,14 +754,14 @@ class CityPairs:
                 # opened early only lists its pairs sooner), growing with the work done
                 block = range(i, min(i + min(_OPEN_BLOCK, max(8, self.stats.opened)), len(seqs)))
                 if block[-1] + 1 < len(seqs):
-                    heapq.heappush(heap, (-(seqs[block[-1] + 1][0] + top_b), block[-1] + 1, -1))
+                    heapq.heappush(heap, (-open_bound(block[-1] + 1), block[-1] + 1, -1))
                 self.stats.opened += len(block)
                 firsts: list[tuple[int, Refined, int]] = []  # (first sequence, its stretches, pairs)
                 for i2 in block:
                     if laid_alone.get(i2) is False:
                         continue
                     k = int(np.searchsorted(neg_b, seqs[i2][0] - self.best, side="left"))  # b_vals > best - va
-                    if k == 0:
+                    if k <= (i2 if sym else 0):
                         break  # (values fall: none after pairs above the best)
                     ra = ref(seqs[i2][2])
                     if ra is not None:  # (else never laid, alone)
@@ -710,10 +788,12 @@ class CityPairs:
                     dead = np.concatenate([dead, np.zeros((len(firsts), 1), dtype=bool)], axis=1)
                     refuted |= dead[:, b_var[:kmax]].any(axis=2)
                 refuted |= np.arange(kmax)[None, :] >= np.array([f[2] for f in firsts])[:, None]
+                if sym:  # (the pairs with an earlier second sequence were taken the other way round)
+                    refuted |= np.arange(kmax)[None, :] < np.array([f[0] for f in firsts])[:, None]
                 for row, (i2, _ra, k) in enumerate(firsts):
                     cand = np.flatnonzero(~refuted[row])
                     live = cand.tolist()
-                    self.stats.refuted += k - len(live)
+                    self.stats.refuted += k - (i2 if sym else 0) - len(live)
                     if live:
                         live_of[i2] = live
                         heapq.heappush(heap, (-(seqs[i2][0] + int(b_vals[live[0]])), i2, 0))
@@ -797,6 +877,21 @@ class CityPairs:
         return [x for x, _p in segs] + [cities[-1]], segs
 
 
+def _three_apart(xs: list[Alt], ys: list[Alt], zs: list[Alt]) -> bool:
+    """Whether one alternative of each of three stretches are apart (track, towns, clash bits)."""
+    xs, ys, zs = sorted((xs, ys, zs), key=len)
+    for a in xs:
+        ta, wa, ca = a[0], a[1], a[2]
+        for b in ys:
+            if ta & b[0] or wa & b[1] or ca & b[2]:
+                continue
+            t, w, c = ta | b[0], wa | b[1], ca | b[2]
+            for z in zs:
+                if not (t & z[0] or w & z[1] or c & z[2]):
+                    return True
+    return False
+
+
 def _meets(x: npt.NDArray[np.uint64], y: npt.NDArray[np.uint64]) -> npt.NDArray[np.bool_]:
     """Which rows of ``x`` meet which rows of ``y`` (bitsets as rows of words): a len(x) by
     len(y) matrix, one word at a time (a reduction over a short last axis is slow)."""
@@ -807,7 +902,7 @@ def _meets(x: npt.NDArray[np.uint64], y: npt.NDArray[np.uint64]) -> npt.NDArray[
 
 
 def applies(plans: list[Any]) -> bool:
-    """Two trains of this kind: every stop is free (a town: worth nothing, not counted) or a
+    """Trains (two, or a lone one) of this kind: every stop is free (a town: worth nothing, not counted) or a
     counted city; no bound hooks (a base bound only where it is the stop values), slack 0, no
     run bonus, conflict hook or local runs; no start free (the caller checks that the second
     rides along the first: same starts, links and values)."""

@@ -450,13 +450,17 @@ _CITY_PAIRS = True  # two trains paid for the cities they visit searched over ci
 
 def _by_city_pairs(game: Game, rules: RouteRules, entity: Operator, trains: list[Train], plans: list[_Plan],
                    chain_cache: dict[Any, Any], stats: Stats, name: str | None) -> RouterResult | None:
-    """Two trains' best run by the city-sequence search (:mod:`.citypairs`), priced by the
-    title and its log form checked; None when it does not apply, runs out of budget or its
-    run does not price or rebuild to the sum of its cities' values (the walk decides)."""
+    """Two trains' (or a lone train's) best run by the city-sequence search
+    (:mod:`.citypairs`), priced by the title and its log form checked; None when it does not
+    apply, runs out of budget or its run does not price or rebuild to the sum of its cities'
+    values (the walk decides)."""
     if not pairs_apply(plans):
         return None
-    big, small = sorted(plans, key=lambda p: -(p.meter.capacity or 0))
-    if not _rides_along(game, small, big):
+    # (the trains in the order of their plans' capacities, the larger first)
+    order = sorted(range(len(plans)), key=lambda k: -(plans[k].meter.capacity or 0))
+    big = plans[order[0]]
+    small = plans[order[1]] if len(plans) > 1 else None
+    if small is not None and not _rides_along(game, small, big):
         return None
     free, value, counted = big.free, big.sv.value, big.meter.counted
     assert free is not None
@@ -464,18 +468,20 @@ def _by_city_pairs(game: Game, rules: RouteRules, entity: Operator, trains: list
         for n in tile.nodes:
             if (value(n) != 0 or counted(n)) if free(n) else not counted(n):
                 return None
-    caps = (int(big.meter.capacity or 0), int(small.meter.capacity or 0))
+    caps = (int(big.meter.capacity or 0), int(small.meter.capacity or 0) if small is not None else 0)
     cp = CityPairs(big.en, caps, free)
     proven = cp.run(value)
     stats.walk_steps += cp.stats.steps
     stats.nodes += cp.stats.laid
     if not proven:
         return None
-    by_plan = {id(p): t for p, t in zip(plans, trains)}
+    if small is None and cp.best < max((value(n) for _hx, tile in game.board.tiles() for n in tile.nodes
+                                        if not free(n)), default=0):
+        return None  # (the search only lists routes of two cities or more: one city may pay more)
     routes: list[Route] = []
-    for p, got in zip((big, small), cp.best_pair):
+    for k, got in zip(order, cp.best_pair):
         if got is not None:
-            build_route(rules, by_plan[id(p)], got[0], got[1], routes, None, chain_cache)
+            build_route(rules, trains[k], got[0], got[1], routes, None, chain_cache)
     try:
         total = sum(r.revenue(recompute=True) for r in routes)
     except GameError:
@@ -566,17 +572,17 @@ def _optimal_routes(game: Game, entity: Operator | None, time_limit: float | Non
     if _SET_SEARCH and len(trains) == 1 and time_limit is None and work_limit is None:
         # a lone train that pays its best stops: searched over paid stop sets (:mod:`.stopsets`)
         got = _by_stop_sets(game, rules, entity, plans[kind_of[trains[0]]], chain_cache, stats, name)
+        if got is None and _CITY_PAIRS:
+            # a lone train paid for the cities it visits: its best city sequence laid (:mod:`.citypairs`)
+            got = _by_city_pairs(game, rules, entity, trains, [plans[kind_of[trains[0]]]], chain_cache, stats, name)
         if got is not None:
             stats.enumerate_s = time.monotonic() - t0
             return got
     if _CITY_PAIRS and len(trains) == 2 and time_limit is None and work_limit is None:
-        # two trains paid for the cities they visit: searched over city sequences (:mod:`.citypairs`)
-        # (two trains of one kind are left to the walk: their pairs come twice, and the walk
-        # takes interchangeable trains' routes in order)
-        got = None
-        if kind_of[trains[0]] != kind_of[trains[1]]:
-            got = _by_city_pairs(game, rules, entity, trains, [plans[kind_of[t]] for t in trains], chain_cache,
-                                 stats, name)
+        # two trains paid for the cities they visit: searched over city sequences (:mod:`.citypairs`;
+        # two trains of one kind: each unordered pair of routes once)
+        got = _by_city_pairs(game, rules, entity, trains, [plans[kind_of[t]] for t in trains], chain_cache,
+                             stats, name)
         if got is not None:
             stats.enumerate_s = time.monotonic() - t0
             return got
