@@ -1212,22 +1212,36 @@ class Route:
             r = self._chains[key] = node_chains(start, end, skip_track, board=self.rules.board, within=within)
         return r
 
-    def _matching_chains(self, hex_ids: Sequence[str]) -> list[Chain]:
+    def _matching_chains(self, hex_ids: Sequence[str], skip_track: str | None) -> list[Chain]:
+        """The chains a logged connection ``hex_ids`` names, for a train skipping ``skip_track``."""
         if not hex_ids:
             return []
         rules = self.rules
         board = rules.board
         memo = board.supply.memo
         logged = tuple(hex_ids)
-        # what a logged hex list names (ids only: the memo goes with every copy of the game);
-        # only lists of plain ids are kept, so a list found is one (a list holding an
-        # unhashable value is not looked up)
-        named: tuple[frozenset[str], tuple[str, ...], str, str] | None
+        # one entry per logged hex list and skipped track (ids only: the memo goes with every
+        # copy of the game): what the list names, and the chains last found with the tiles
+        # (catalogue objects) and links of its hexes they were found on (the board replaces a
+        # hex's links entry when they change); only lists of plain ids are kept, so a list
+        # found is one (a list holding an unhashable value is not looked up)
+        key = ("logged chains", logged, skip_track)
         try:
-            named = memo.get(("logged hexes", logged))
+            got = memo.get(key)
         except TypeError:
-            named = None
-        if named is None:
+            got = None
+        st = board.state
+        tile_at = st.tile_at
+        links_at = st.links
+        named: tuple[frozenset[str], tuple[str, ...], str, str]
+        if got is not None:
+            named = got[0]
+            for h, t, ln in zip(named[1], got[1], got[2], strict=True):
+                if tile_at.get(h) is not t or links_at.get(h) is not ln:
+                    break
+            else:
+                return list(got[3])
+        else:
             want = list(hex_ids)
             for h in want:
                 if not isinstance(h, str):
@@ -1237,24 +1251,8 @@ class Route:
                     if start_hex is None or end_hex is None:
                         return []
                     return self._walk_matching_chains(want, within, start_hex, end_hex)
-            named = memo[("logged hexes", logged)] = _logged_hexes(want)
+            named = _logged_hexes(want)
         hexes = named[1]
-        skip_track = rules.skip_route_track_type(self.train)
-        # what the walk reads: the tiles (catalogue objects) and the links of those hexes, and
-        # the track the train skips; kept with the game's tile supply, so a run checked
-        # again, or the same run in a later operating round, does not walk again (a chain is
-        # only kept once both end hexes were found: the map never changes)
-        st = board.state
-        tile_at = st.tile_at
-        links_at = st.links
-        key = ("logged chains", logged, skip_track, tuple([tile_at.get(h) for h in hexes]))
-        got = memo.get(key)
-        if got is not None:
-            for h, kept in zip(hexes, got[0], strict=True):
-                if links_at.get(h) is not kept:
-                    break
-            else:
-                return list(got[1])
         start_hex = rules.hex_by_id(named[2])
         end_hex = rules.hex_by_id(named[3])
         if start_hex is None or end_hex is None:
@@ -1274,7 +1272,8 @@ class Route:
             if len(shared) >= _SHARED_WALKS_LIMIT:
                 shared.clear()
             shared[skey] = _walk_refs(out, starts, ends)
-        memo[key] = (tuple([links_at.get(h) for h in hexes]), tuple(out))
+        memo[key] = (named, tuple([tile_at.get(h) for h in hexes]), tuple([links_at.get(h) for h in hexes]),
+                     tuple(out))
         return out
 
     def _walk_matching_chains(self, want: list[str], within: frozenset[str], start_hex: Hex,
@@ -1365,7 +1364,8 @@ class Route:
                             cd.append(Segment(n, n, Chain(None, [], None)))
                             return
             conns = []
-        possibilities = [self._matching_chains(h) for h in conns]
+        skip_track = rules.skip_route_track_type(self.train) if conns else None
+        possibilities = [self._matching_chains(h, skip_track) for h in conns]
         other = set(rules.compute_other_paths(self.routes, self))
         if len(possibilities) == 1:
             for ch in possibilities[0]:
