@@ -1304,6 +1304,26 @@ class Route:
             an = a.nodes
             if an is None:  # (chains found between two nodes all have them)
                 continue
+            if len(an) == 2:  # (every chain between two nodes: the middle asked per end)
+                x, y = an
+                for b in chains_b:
+                    bn = b.nodes
+                    if bn is None:
+                        continue
+                    if x in bn:
+                        if y in bn:
+                            continue  # (both ends shared: no one middle)
+                        m = x
+                    elif y in bn:
+                        m = y
+                    else:
+                        continue
+                    if not a.path_set.isdisjoint(b.paths):
+                        continue
+                    left = y if x is m else x
+                    right = next(n for n in bn if n is not m)
+                    cands.append((a, b, left, right, m))
+                continue
             for b in chains_b:
                 bn = b.nodes
                 if bn is None:
