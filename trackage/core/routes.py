@@ -1251,7 +1251,13 @@ class Route:
                     if start_hex is None or end_hex is None:
                         return []
                     return self._walk_matching_chains(want, within, start_hex, end_hex)
-            named = _logged_hexes(want)
+            names = board.hexmap.logged_names
+            got_named = names.get(logged)
+            if got_named is None:
+                if len(names) >= _SHARED_WALKS_LIMIT:
+                    names.clear()
+                got_named = names[logged] = _logged_hexes(want)
+            named = got_named
         hexes = named[1]
         start_hex = rules.hex_by_id(named[2])
         end_hex = rules.hex_by_id(named[3])
