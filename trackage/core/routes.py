@@ -819,7 +819,8 @@ class RouteRules:
         return out
 
     def revenue_stops(self, route: Route) -> list[RevenueCenter]:
-        return self.visited_stops(route)
+        # (the route's visited stops as it keeps them, copied: a fresh list, as worked out)
+        return list(route.visited_stops)
 
     def stop_type(self, stop: RevenueCenter, train: RouteTrain) -> str:
         return stop.kind

@@ -16,7 +16,7 @@ class RouteRules1867(RouteRules):
 
     def compute_stops(self, route, train=None):
         train = train if train is not None else route.train
-        visits = self.visited_stops(route)
+        visits = list(route.visited_stops)  # (as the route keeps them, copied)
         if not visits:
             return []
         distance = train.distance
