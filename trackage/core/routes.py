@@ -892,7 +892,22 @@ class RouteRules:
             prices = route._stop_prices = {}
         got = prices.get(stop)
         if got is None:
-            got = prices[stop] = self.revenue_multiplier(stop, route.train) * self.route_base_revenue(stop, route)
+            cls = type(self)
+            if cls.revenue_multiplier is RouteRules.revenue_multiplier \
+                    and cls.route_base_revenue is RouteRules.route_base_revenue:
+                # (the base hooks: the multiplier reads only the stop's kind, so it is asked once
+                # per kind for the route's train; the base revenue is the stop's in the colours)
+                train = route.train
+                mults = route._mults
+                if mults is None:
+                    mults = route._mults = {}
+                kind = stop.kind
+                mult = mults.get(kind)
+                if mult is None:
+                    mult = mults[kind] = self.revenue_multiplier(stop, train)
+                got = prices[stop] = mult * stop.revenue_for(self.phase_colors(route), train.name)
+            else:
+                got = prices[stop] = self.revenue_multiplier(stop, route.train) * self.route_base_revenue(stop, route)
         return got
 
     def revenue_for(self, route: Route, stops: Iterable[RevenueCenter]) -> int:
@@ -1153,6 +1168,7 @@ class Route:
         self._priced: tuple[list[RevenueCenter], int] | None = None  # (paying stops, their revenue)
         self._stop_prices: dict[RevenueCenter, int] | None = None  # (the base stop_revenue per stop)
         self._colors: tuple[str, ...] | None = None  # (the phase's colours the route is priced in)
+        self._mults: dict[str, int] | None = None  # (the train's multiplier per stop kind)
         self._overlap_run: tuple[Route, ...] | None = None  # the run whose overlap check passed
         # a title's values worked out once for the route in the state it is priced in (1867's
         # bonuses, 1825's double headers), forgotten by ``clear_cache``
@@ -1194,6 +1210,7 @@ class Route:
         self._priced = None
         self._stop_prices = None
         self._colors = None
+        self._mults = None
         self._overlap_run = None
         if self.memo:
             self.memo = {}
