@@ -553,11 +553,15 @@ def _track_meets(path: Path, other: Path, links: Mapping[str, Mapping[int, Hex]]
                 return True
     return False
 
-def _connects_to(path: Path, other: Path, corporation: Entity, board: Board) -> bool:
+def _connects_to(path: Path, other: Path, corporation: Entity, board: Board,
+                 links: Mapping[str, Mapping[int, Hex]] | None = None) -> bool:
+    """Whether ``path`` meets ``other``: across an edge the board links, at a junction, or at a
+    node that does not stop ``corporation``. ``links``: the board's links when the caller
+    holds them (``board.neighbors`` reads the same)."""
     hx = path.hex
     for part in (path.a, path.b):
         if part.is_edge:
-            nb = board.neighbors(hx).get(part.num)
+            nb = (board.neighbors(hx) if links is None else links[hx.id]).get(part.num)
             if nb is not None and nb is other.hex:
                 inv = (part.num + 3) % 6
                 if any(e.num == inv for e in other.edges):
@@ -1045,11 +1049,11 @@ class RouteRules:
                 continue
             forward = s.left in cp[0].nodes  # (as ordered_paths turns a segment's chain)
             first, last = (cp[0], cp[-1]) if forward else (cp[-1], cp[0])
-            if prev is not None and not _connects_to(prev, first, corporation, board):
+            if prev is not None and not _connects_to(prev, first, corporation, board, links):
                 raise RouteError("Route is not connected", rule="route-not-connected")
             if len(cp) > 1 and not chain.linked(forward, links):
                 for a, b in pairwise(cp if forward else cp[::-1]):
-                    if not _connects_to(a, b, corporation, board):
+                    if not _connects_to(a, b, corporation, board, links):
                         raise RouteError("Route is not connected", rule="route-not-connected")
             prev = last
 
