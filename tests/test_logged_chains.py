@@ -50,13 +50,14 @@ def _checked_matching_chains(checked: list[int]):
     """``Route._matching_chains`` that also walks the whole way and asserts the same chains."""
     memo_walk = R.Route._matching_chains
 
-    def both(self, hex_ids):
-        out = memo_walk(self, hex_ids)
+    def both(self, hex_ids, skip_track):
+        out = memo_walk(self, hex_ids, skip_track)
         want = list(hex_ids)
         start = self.rules.hex_by_id(want[0].split()[0])
         end = self.rules.hex_by_id(want[-1].split()[0])
         board = self.rules.board
         skip = self.rules.skip_route_track_type(self.train)
+        assert skip_track == skip  # (asked once per route: the train's own)
         fresh = logged_chains(board.tile(start).nodes, board.tile(end).nodes, want, skip, board=board)
         whole = self._walk_matching_chains(want, frozenset(h.split()[0] for h in want), start, end)
         assert _same(fresh, whole), want

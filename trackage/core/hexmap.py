@@ -172,6 +172,9 @@ class HexMap:
         # rotations and flags and the links of the hexes named; paths and nodes by index, so
         # every game of this map shares them (a pure function of the key: read-only in effect)
         self.logged_walks: dict[Hashable, tuple[tuple[int, int, tuple[tuple[str, int], ...]], ...]] = {}
+        # what a logged connection's hex list names (``core.routes._logged_hexes``, a pure
+        # function of the ids), by the list: shared by every game of this map the same way
+        self.logged_names: dict[tuple[str, ...], tuple[frozenset[str], tuple[str, ...], str, str]] = {}
 
     # -- building --------------------------------------------------------------------------
 

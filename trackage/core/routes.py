@@ -553,11 +553,15 @@ def _track_meets(path: Path, other: Path, links: Mapping[str, Mapping[int, Hex]]
                 return True
     return False
 
-def _connects_to(path: Path, other: Path, corporation: Entity, board: Board) -> bool:
+def _connects_to(path: Path, other: Path, corporation: Entity, board: Board,
+                 links: Mapping[str, Mapping[int, Hex]] | None = None) -> bool:
+    """Whether ``path`` meets ``other``: across an edge the board links, at a junction, or at a
+    node that does not stop ``corporation``. ``links``: the board's links when the caller
+    holds them (``board.neighbors`` reads the same)."""
     hx = path.hex
     for part in (path.a, path.b):
         if part.is_edge:
-            nb = board.neighbors(hx).get(part.num)
+            nb = (board.neighbors(hx) if links is None else links[hx.id]).get(part.num)
             if nb is not None and nb is other.hex:
                 inv = (part.num + 3) % 6
                 if any(e.num == inv for e in other.edges):
@@ -819,7 +823,8 @@ class RouteRules:
         return out
 
     def revenue_stops(self, route: Route) -> list[RevenueCenter]:
-        return self.visited_stops(route)
+        # (the route's visited stops as it keeps them, copied: a fresh list, as worked out)
+        return list(route.visited_stops)
 
     def stop_type(self, stop: RevenueCenter, train: RouteTrain) -> str:
         return stop.kind
@@ -891,7 +896,22 @@ class RouteRules:
             prices = route._stop_prices = {}
         got = prices.get(stop)
         if got is None:
-            got = prices[stop] = self.revenue_multiplier(stop, route.train) * self.route_base_revenue(stop, route)
+            cls = type(self)
+            if cls.revenue_multiplier is RouteRules.revenue_multiplier \
+                    and cls.route_base_revenue is RouteRules.route_base_revenue:
+                # (the base hooks: the multiplier reads only the stop's kind, so it is asked once
+                # per kind for the route's train; the base revenue is the stop's in the colours)
+                train = route.train
+                mults = route._mults
+                if mults is None:
+                    mults = route._mults = {}
+                kind = stop.kind
+                mult = mults.get(kind)
+                if mult is None:
+                    mult = mults[kind] = self.revenue_multiplier(stop, train)
+                got = prices[stop] = mult * stop.revenue_for(self.phase_colors(route), train.name)
+            else:
+                got = prices[stop] = self.revenue_multiplier(stop, route.train) * self.route_base_revenue(stop, route)
         return got
 
     def revenue_for(self, route: Route, stops: Iterable[RevenueCenter]) -> int:
@@ -1029,11 +1049,11 @@ class RouteRules:
                 continue
             forward = s.left in cp[0].nodes  # (as ordered_paths turns a segment's chain)
             first, last = (cp[0], cp[-1]) if forward else (cp[-1], cp[0])
-            if prev is not None and not _connects_to(prev, first, corporation, board):
+            if prev is not None and not _connects_to(prev, first, corporation, board, links):
                 raise RouteError("Route is not connected", rule="route-not-connected")
             if len(cp) > 1 and not chain.linked(forward, links):
                 for a, b in pairwise(cp if forward else cp[::-1]):
-                    if not _connects_to(a, b, corporation, board):
+                    if not _connects_to(a, b, corporation, board, links):
                         raise RouteError("Route is not connected", rule="route-not-connected")
             prev = last
 
@@ -1152,6 +1172,7 @@ class Route:
         self._priced: tuple[list[RevenueCenter], int] | None = None  # (paying stops, their revenue)
         self._stop_prices: dict[RevenueCenter, int] | None = None  # (the base stop_revenue per stop)
         self._colors: tuple[str, ...] | None = None  # (the phase's colours the route is priced in)
+        self._mults: dict[str, int] | None = None  # (the train's multiplier per stop kind)
         self._overlap_run: tuple[Route, ...] | None = None  # the run whose overlap check passed
         # a title's values worked out once for the route in the state it is priced in (1867's
         # bonuses, 1825's double headers), forgotten by ``clear_cache``
@@ -1193,6 +1214,7 @@ class Route:
         self._priced = None
         self._stop_prices = None
         self._colors = None
+        self._mults = None
         self._overlap_run = None
         if self.memo:
             self.memo = {}
@@ -1212,22 +1234,36 @@ class Route:
             r = self._chains[key] = node_chains(start, end, skip_track, board=self.rules.board, within=within)
         return r
 
-    def _matching_chains(self, hex_ids: Sequence[str]) -> list[Chain]:
+    def _matching_chains(self, hex_ids: Sequence[str], skip_track: str | None) -> list[Chain]:
+        """The chains a logged connection ``hex_ids`` names, for a train skipping ``skip_track``."""
         if not hex_ids:
             return []
         rules = self.rules
         board = rules.board
         memo = board.supply.memo
         logged = tuple(hex_ids)
-        # what a logged hex list names (ids only: the memo goes with every copy of the game);
-        # only lists of plain ids are kept, so a list found is one (a list holding an
-        # unhashable value is not looked up)
-        named: tuple[frozenset[str], tuple[str, ...], str, str] | None
+        # one entry per logged hex list and skipped track (ids only: the memo goes with every
+        # copy of the game): what the list names, and the chains last found with the tiles
+        # (catalogue objects) and links of its hexes they were found on (the board replaces a
+        # hex's links entry when they change); only lists of plain ids are kept, so a list
+        # found is one (a list holding an unhashable value is not looked up)
+        key = ("logged chains", logged, skip_track)
         try:
-            named = memo.get(("logged hexes", logged))
+            got = memo.get(key)
         except TypeError:
-            named = None
-        if named is None:
+            got = None
+        st = board.state
+        tile_at = st.tile_at
+        links_at = st.links
+        named: tuple[frozenset[str], tuple[str, ...], str, str]
+        if got is not None:
+            named = got[0]
+            for h, t, ln in zip(named[1], got[1], got[2], strict=True):
+                if tile_at.get(h) is not t or links_at.get(h) is not ln:
+                    break
+            else:
+                return list(got[3])
+        else:
             want = list(hex_ids)
             for h in want:
                 if not isinstance(h, str):
@@ -1237,24 +1273,14 @@ class Route:
                     if start_hex is None or end_hex is None:
                         return []
                     return self._walk_matching_chains(want, within, start_hex, end_hex)
-            named = memo[("logged hexes", logged)] = _logged_hexes(want)
+            names = board.hexmap.logged_names
+            got_named = names.get(logged)
+            if got_named is None:
+                if len(names) >= _SHARED_WALKS_LIMIT:
+                    names.clear()
+                got_named = names[logged] = _logged_hexes(want)
+            named = got_named
         hexes = named[1]
-        skip_track = rules.skip_route_track_type(self.train)
-        # what the walk reads: the tiles (catalogue objects) and the links of those hexes, and
-        # the track the train skips; kept with the game's tile supply, so a run checked
-        # again, or the same run in a later operating round, does not walk again (a chain is
-        # only kept once both end hexes were found: the map never changes)
-        st = board.state
-        tile_at = st.tile_at
-        links_at = st.links
-        key = ("logged chains", logged, skip_track, tuple([tile_at.get(h) for h in hexes]))
-        got = memo.get(key)
-        if got is not None:
-            for h, kept in zip(hexes, got[0], strict=True):
-                if links_at.get(h) is not kept:
-                    break
-            else:
-                return list(got[1])
         start_hex = rules.hex_by_id(named[2])
         end_hex = rules.hex_by_id(named[3])
         if start_hex is None or end_hex is None:
@@ -1274,7 +1300,8 @@ class Route:
             if len(shared) >= _SHARED_WALKS_LIMIT:
                 shared.clear()
             shared[skey] = _walk_refs(out, starts, ends)
-        memo[key] = (tuple([links_at.get(h) for h in hexes]), tuple(out))
+        memo[key] = (named, tuple([tile_at.get(h) for h in hexes]), tuple([links_at.get(h) for h in hexes]),
+                     tuple(out))
         return out
 
     def _walk_matching_chains(self, want: list[str], within: frozenset[str], start_hex: Hex,
@@ -1304,6 +1331,26 @@ class Route:
         for a in chains_a:
             an = a.nodes
             if an is None:  # (chains found between two nodes all have them)
+                continue
+            if len(an) == 2:  # (every chain between two nodes: the middle asked per end)
+                x, y = an
+                for b in chains_b:
+                    bn = b.nodes
+                    if bn is None:
+                        continue
+                    if x in bn:
+                        if y in bn:
+                            continue  # (both ends shared: no one middle)
+                        m = x
+                    elif y in bn:
+                        m = y
+                    else:
+                        continue
+                    if not a.path_set.isdisjoint(b.paths):
+                        continue
+                    left = y if x is m else x
+                    right = next(n for n in bn if n is not m)
+                    cands.append((a, b, left, right, m))
                 continue
             for b in chains_b:
                 bn = b.nodes
@@ -1365,7 +1412,8 @@ class Route:
                             cd.append(Segment(n, n, Chain(None, [], None)))
                             return
             conns = []
-        possibilities = [self._matching_chains(h) for h in conns]
+        skip_track = rules.skip_route_track_type(self.train) if conns else None
+        possibilities = [self._matching_chains(h, skip_track) for h in conns]
         other = set(rules.compute_other_paths(self.routes, self))
         if len(possibilities) == 1:
             for ch in possibilities[0]:

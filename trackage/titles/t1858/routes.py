@@ -75,11 +75,22 @@ class RouteRules1858(RouteRules):
                 if t in h["nodes"]:
                     by_row[ri].append(i)
                     break
-        value = {i: self.stop_value(route, visits[i]) for i in range(len(visits))}
+        # a stop's value is asked only where it orders a choice: a row with more stops than it
+        # pays (a row paying nothing, or all its stops, takes none or all; the picked stops are
+        # sorted by place below), or the token search
+        values: dict[int, int] = {}
+
+        def value(i: int) -> int:
+            v = values.get(i)
+            if v is None:
+                v = values[i] = self.stop_value(route, visits[i])
+            return v
+
         chosen: list = []
         for ri, h in enumerate(rows):
-            cand = sorted(by_row[ri], key=lambda i: (-value[i], i))
-            chosen.append(cand[:int(h.get("pay") or 0)])
+            row = by_row[ri]
+            pay = int(h.get("pay") or 0)
+            chosen.append(sorted(row, key=lambda i: (-value(i), i))[:pay] if 0 < pay < len(row) else row[:pay])
         picked = [i for c in chosen for i in c]
         corp = route.corporation
         if self.requires_token(train) and not any(self.city_tokened_by(visits[i], corp) for i in picked):
@@ -92,7 +103,7 @@ class RouteRules1858(RouteRules):
                     if not self.city_tokened_by(visits[t], corp):
                         continue
                     others = [i for i in picked if i not in chosen[ri]]
-                    mine = sorted([i for i in chosen[ri] if i != t], key=lambda i: (-value[i], i))
+                    mine = sorted([i for i in chosen[ri] if i != t], key=lambda i: (-value(i), i))
                     trial = others + [t] + mine[:limit - 1] if len(chosen[ri]) >= limit else others + chosen[ri] + [t]
                     rev = self.revenue_for(route, [visits[i] for i in sorted(trial)])
                     if best is None or len(trial) > len(best[1]) or (len(trial) == len(best[1]) and rev > best[0]):

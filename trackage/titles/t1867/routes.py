@@ -16,7 +16,7 @@ class RouteRules1867(RouteRules):
 
     def compute_stops(self, route, train=None):
         train = train if train is not None else route.train
-        visits = self.visited_stops(route)
+        visits = list(route.visited_stops)  # (as the route keeps them, copied)
         if not visits:
             return []
         distance = train.distance
@@ -124,19 +124,33 @@ class RouteRules1867(RouteRules):
         return per_hex
 
     def revenue_for(self, route, stops):
-        return self._pricer(route, stops)(stops)
+        # (one pricing: the stops' revenues summed as they come, no table built for them)
+        twice, per_hex = self._route_bonuses(route)
+        if twice:
+            raise RouteError("Route visits same hex twice")
+        total = sum(self.stop_revenue(s, route) for s in stops)
+        hexes = {s.hex.id for s in stops}
+        if per_hex:
+            total += sum(per_hex.get(h, 0) for h in hexes)
+        game = self.game
+        if game.BONUS_REVENUE in hexes and any(h in game.BONUS_CAPITALS for h in hexes):
+            total += _pair_bonus(route.train)
+        return total
+
+    def _route_bonuses(self, route):
+        """Whether the route visits a hex twice, and the company's hex bonuses: worked out once
+        per route (the stop choice and the pricing of its pick both ask)."""
+        kept = route.memo.get("pricer")
+        if kept is None:
+            hex_ids = [h.id for h in route.hexes]
+            kept = route.memo["pricer"] = (len(hex_ids) != len(set(hex_ids)), self._hex_bonuses(route.corporation))
+        return kept
 
     def _pricer(self, route, visits):
         """A function giving ``revenue_for(route, stops)`` for stops among ``visits``: stop
         revenues, the company's hex bonuses, and the capitals-and-Timmins bonus."""
         revenue = {id(s): self.stop_revenue(s, route) for s in visits}
-        # the route's hexes and the company's hex bonuses, worked out once per route (the stop
-        # choice and the pricing of its pick both ask)
-        kept = route.memo.get("pricer")
-        if kept is None:
-            hex_ids = [h.id for h in route.hexes]
-            kept = route.memo["pricer"] = (len(hex_ids) != len(set(hex_ids)), self._hex_bonuses(route.corporation))
-        twice, per_hex = kept
+        twice, per_hex = self._route_bonuses(route)
         game = self.game
         capitals = game.BONUS_CAPITALS
         timmins = game.BONUS_REVENUE
