@@ -89,16 +89,32 @@ class RotationParts(NamedTuple):
         return self.lev_green is None and not self.stubs and not self.water
 
 
-def rotation_parts(game: Game1893, entity: Any, hex_: Hex) -> RotationParts:
-    """What :func:`rotation_check` reads of ``hex_`` for ``entity``, worked out once."""
+_NO_STUBS: frozenset[Any] = frozenset()
+_ASK = object()  # (rotation_parts: the entity's connected edges asked of the game)
+
+
+def _mask(edges: Any) -> int:
+    """``edge_mask`` of distinct edges, by bits (no generator)."""
+    m = 0
+    for e in edges:
+        m |= 1 << e
+    return m
+
+
+def rotation_parts(game: Game1893, entity: Any, hex_: Hex, edges: Any = _ASK) -> RotationParts:
+    """What :func:`rotation_check` reads of ``hex_`` for ``entity``, worked out once
+    (``edges``: the entity's connected edges there, where the caller has them from the same
+    graph question, :meth:`Game.layable_hexes`)."""
     board = game.board
     lev = game.data["leverkusen"]
-    edges = game.connected_edges(entity, hex_)
+    if edges is _ASK:
+        edges = game.connected_edges(entity, hex_)
     old = board.tile(hex_)
     nbrs = board.neighbors(hex_)
+    stubs = board.stubs(hex_)
     return RotationParts(lev["green"] if hex_.id == lev["hex"] else None,
-                         frozenset(s.edge for s in board.stubs(hex_)), game.closed_rhine_edges(hex_),
-                         edges, old, nbrs, edge_mask(nbrs), edge_mask(edges) if edges is not None else 0,
+                         frozenset(s.edge for s in stubs) if stubs else _NO_STUBS, game.closed_rhine_edges(hex_),
+                         edges, old, nbrs, _mask(nbrs), _mask(edges) if edges is not None else 0,
                          old.spec.upgrade_memos.setdefault(TRACK_FIT, {}))
 
 
@@ -209,10 +225,12 @@ def lay_candidates(game: Game1893, entity: Any) -> Iterator[tuple[Hex, Placed, T
     lev = game.data["leverkusen"]
     lev_hex, lev_green = lev["hex"], lev["green"]
     lev_listed: set[str] = set()  # the tiles listed on Leverkusen's hex
-    for hex_ in connected:
+    # the connected edges of each hex are those of the same graph question (the core's hooks)
+    own_edges = type(game).layable_hexes is Game.layable_hexes and type(game).connected_edges is Game.connected_edges
+    for hex_, edges in connected.items():
         if not asks_hex(game, hex_.id):
             continue
-        parts = rotation_parts(game, entity, hex_)
+        parts = rotation_parts(game, entity, hex_, edges if own_edges else _ASK)
         plain = parts.plain
         if plain and parts.edges is None:
             continue  # (the board's rule refuses every tile here)
