@@ -263,10 +263,6 @@ class Game1867(Game):
         tl = self.phase.current.get("train_limit", 99)
         return tl.get(getattr(entity, "type", ""), 0) if isinstance(tl, dict) else tl
 
-    def tile_valid_for_phase(self, tile) -> bool:
-        # the phase's colours read in place (``phase.tiles`` is a new list per question)
-        return tile.color in self.phase.current.get("tiles", ())
-
     def upgrade_memo_keys(self, hex_, old):
         # the generic upgrade_memo_key, the hex's part made once for all the tiles tried there
         b = self.board
