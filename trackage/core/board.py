@@ -85,6 +85,20 @@ def remembered_rotation(memo: dict[Any, Any], key: Hashable, old: Placed, tile: 
     return bool(ok)
 
 
+#: every edge of a hex (:func:`track_fit`: the neighbours' test always met)
+_ALL_EDGES = frozenset(range(6))
+
+
+def track_fit(old: Placed, tile: Placed) -> int:
+    """``legal_rotation(old, tile, ...)`` less its two tests of the hex: -1 where the old
+    track, new cities or city sizes refuse ``tile`` on any hex, else its exits as a bit mask.
+    Those two tests (every new exit leads to a linked neighbour; one is among the entity's
+    connected edges) read nothing else, so with the hex's neighbour mask ``n`` and the edge
+    mask ``e`` the rule holds exactly when ``fit >= 0 and not fit & ~n and fit & e``: one
+    answer per tile pair serves every hex and entity (:meth:`Board.rotation_check`)."""
+    return edge_mask(tile.exits) if tilemod.legal_rotation(old, tile, _ALL_EDGES) else -1
+
+
 class BoardState(Tracked):
     """What a game changes on the board. Every value is replaced, never changed in place.
 
@@ -952,12 +966,19 @@ class Board(Tracked):
         if edges is None:
             return lambda tile: False
         old = self.tile(hex_)
-        nbrs = self.neighbors(hex_)
-        nbrs_mask, edges_mask = edge_mask(nbrs), edge_mask(edges)
-        memo = rotation_memo(old)
+        outside, edges_mask = ~edge_mask(self.neighbors(hex_)), 0
+        for e in edges:
+            edges_mask |= 1 << e  # (by bits: an edge named twice counts once)
+        memo = old.spec.upgrade_memos.setdefault("track fit", {})
+        head = (old.rotation, old.igw, old.igc)
 
         def check(tile: Placed) -> bool:
-            return remembered_rotation(memo, rotation_key(old, tile, nbrs_mask, edges_mask), old, tile, nbrs, edges)
+            # (the rule's part that reads no hex, kept per tile pair: track_fit)
+            key = (*head, tile.spec, tile.rotation, tile.igw, tile.igc)
+            fit: int | None = memo.get(key)
+            if fit is None:
+                fit = memo[key] = track_fit(old, tile)
+            return fit >= 0 and not fit & outside and bool(fit & edges_mask)
         return check
 
     def rotation_check_key(self, entity: Any, hex_: Hex) -> tuple[Any, ...]:

@@ -77,7 +77,8 @@ def _leaves_no_trace(f: Callable[Concatenate[Any, P], R]) -> Callable[Concatenat
         if routes and not self._suggesting:
             from .suggestion import with_suggestions
 
-            out = with_suggestions(self, out)
+            # (the whole listing of this state names only entities it lists)
+            out = with_suggestions(self, out, listed=whole)
         return cast(R, out)
     return cast("Callable[Concatenate[Any, P], R]", run)
 
@@ -149,7 +150,9 @@ class Game(Tracked):
     _listing_busy = False  # a listing is being made (the titles' inner calls are not it)
     # the router's suggested runs of the state at _moves, by entity (trackage.core.suggestion)
     _suggested: tuple[int, dict[tuple[str, str], dict[str, Any] | None]] | None = None
-    _suggesting = False  # the run step lists its run_routes with the suggestion
+    # the run step lists its run_routes with the suggestion (suggestion.LISTED: for an entity
+    # the state's whole listing named)
+    _suggesting: bool | str = False
     # the router's suggested routes by entity: (state number, action count, board version,
     # routes by entity), kept over a move of a type in SUGGESTION_KEEPS (trackage.core.suggestion)
     # (the entity's routes, the engine's check of them as Game._checked_run has it less the state number)
@@ -659,11 +662,13 @@ class Game(Tracked):
             connected = {h: e for h, e in connected.items() if asks_hex(self, h.id)}
         candidates = {}
         refused = set()  # (the phase's rule reads a tile's name and colour: asked once per name)
+        # the core's phase rule reads the colour alone: the phase's colours read once
+        colours = self.phase.tiles if type(self).tile_valid_for_phase is Game.tile_valid_for_phase else None
         for t in self.board.supply_tiles():
             name = t.name
             if name in candidates or name in refused:
                 continue
-            if self.tile_valid_for_phase(t):
+            if (t.color in colours) if colours is not None else self.tile_valid_for_phase(t):
                 candidates[name] = t
             else:
                 refused.add(name)
@@ -1151,7 +1156,9 @@ class Game(Tracked):
         asking = self._asking
         if entity is not None:
             # the gate's question about one entity: it must be one that the listing names
-            entities = [entity] if asking is None or entity in listing_entities(self) else []
+            # (not asked again of an entity the state's whole listing named: suggestion.LISTED)
+            entities = [entity] if asking is None or self._suggesting == "listed" \
+                or entity in listing_entities(self) else []
         else:
             # private companies act too (their abilities): each step says when, as in process()
             entities = listing_entities(self)

@@ -19,10 +19,17 @@ __all__ = ["suggested_routes", "suggested_run", "with_suggestions"]
 RUN = "run_routes"
 
 
-def suggested_run(game: Game, entity: Any) -> dict[str, Any] | None:
+#: ``Game._suggesting`` while :func:`suggested_run` lists again the run of an entity taken
+#: from the state's own whole listing (``listed``): the listing's check that the entity is
+#: one it lists is spared (the gate's question sets ``_asking``, never this)
+LISTED = "listed"
+
+
+def suggested_run(game: Game, entity: Any, listed: bool = False) -> dict[str, Any] | None:
     """``entity``'s listed ``run_routes`` with the router's suggestion (``routes``, and
     whatever the title derives from them), or None when it may not run now. Remembered
-    until the game moves; a copy is handed out."""
+    until the game moves; a copy is handed out. ``listed``: ``entity`` is named by a
+    ``run_routes`` of the whole listing of this very state (the engine's own call)."""
     memo = game._suggested
     if memo is None or memo[0] != game._moves:
         memo = (game._moves, {})
@@ -31,7 +38,7 @@ def suggested_run(game: Game, entity: Any) -> dict[str, Any] | None:
     key = (str(ref.get("entity_type")), str(ref.get("entity")))
     if key not in memo[1]:
         asking, suggesting = game._asking, game._suggesting
-        game._asking, game._suggesting = {"type": RUN}, True
+        game._asking, game._suggesting = {"type": RUN}, LISTED if listed else True
         try:
             acts = game.legal_actions(entity, routes=False)
         finally:
@@ -41,12 +48,14 @@ def suggested_run(game: Game, entity: Any) -> dict[str, Any] | None:
     return dict(found) if found is not None else None
 
 
-def with_suggestions(game: Game, listing: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``listing`` (made without the suggestion) with each ``run_routes`` filled in."""
+def with_suggestions(game: Game, listing: list[dict[str, Any]], listed: bool = False) -> list[dict[str, Any]]:
+    """``listing`` (made without the suggestion) with each ``run_routes`` filled in;
+    ``listed``: ``listing`` is the whole listing of the game's state now, just made (the
+    engine's own ``legal_actions()``)."""
     out: list[dict[str, Any]] = []
     for a in listing:
         if a["type"] == RUN and "routes" not in a:
-            full = suggested_run(game, game.index.resolve(a))
+            full = suggested_run(game, game.index.resolve(a), listed)
             if full is None:
                 continue  # the title's listing drops it once its routes are known
             a = full

@@ -44,10 +44,19 @@ class Game1861(Game1867):
 
     def home_token_locations(self, corp) -> list:
         board = self.board
-        out = [h for h, tile in board.tiles()
-               if any(board.tokenable(c, corp, free=True) and not any(t is not None for t in board.tokens(c))
-                      for c in tile.cities)]
-        return [h for h in out if not self._hex_connected(h)]
+        return [h for h, tile in board.tiles() if self._home_city_free(board, corp, tile.cities)
+                and not self._hex_connected(h)]
+
+    def _home_city_free(self, board, corp, cities) -> bool:
+        """An empty city ``corp`` may token on the hex (every kind of company)."""
+        return any(board.tokenable(c, corp, free=True) and not any(t is not None for t in board.tokens(c))
+                   for c in cities)
+
+    def has_home_token_location(self, corp) -> bool:
+        """Whether :meth:`home_token_locations` names any hex: the first found answers."""
+        board = self.board
+        return any(self._home_city_free(board, corp, tile.cities) and not self._hex_connected(h)
+                   for h, tile in board.tiles())
 
     def place_rsr_home_token(self):
         board = self.board

@@ -263,10 +263,6 @@ class Game1867(Game):
         tl = self.phase.current.get("train_limit", 99)
         return tl.get(getattr(entity, "type", ""), 0) if isinstance(tl, dict) else tl
 
-    def tile_valid_for_phase(self, tile) -> bool:
-        # the phase's colours read in place (``phase.tiles`` is a new list per question)
-        return tile.color in self.phase.current.get("tiles", ())
-
     def upgrade_memo_keys(self, hex_, old):
         # the generic upgrade_memo_key, the hex's part made once for all the tiles tried there
         b = self.board
@@ -700,24 +696,30 @@ class Game1867(Game):
 
     # ------------------------------------------------------------ home tokens
     def home_token_locations(self, corp) -> list:
-        out = []
         board = self.board
-        for hex_, tile in board.tiles():
-            cities = tile.cities
-            if not cities:
-                continue
-            if corp.type == "minor":
-                if any(board.tokenable(c, corp, free=True) and not any(t is not None for t in board.tokens(c))
-                       for c in cities):
-                    out.append(hex_)
-            else:
-                if any(board.tokenable(c, corp, free=True) for c in cities) and all(
-                        not any(t is not None and t.type == "normal" for t in board.tokens(c)) for c in cities):
-                    out.append(hex_)
+        out = [hex_ for hex_, tile in board.tiles() if self._home_city_free(board, corp, tile.cities)]
         if corp.type == "minor":
             return out
         unconnected = [h for h in out if not self._hex_connected(h)]
         return unconnected or out
+
+    def _home_city_free(self, board, corp, cities) -> bool:
+        """Could ``corp``'s home token go on the hex of ``cities`` (:meth:`home_token_locations`):
+        a minor's in an empty city it may token, a major's where it may token one city and
+        no normal token lies in any."""
+        if not cities:
+            return False
+        if corp.type == "minor":
+            return any(board.tokenable(c, corp, free=True) and not any(t is not None for t in board.tokens(c))
+                       for c in cities)
+        return any(board.tokenable(c, corp, free=True) for c in cities) and all(
+            not any(t is not None and t.type == "normal" for t in board.tokens(c)) for c in cities)
+
+    def has_home_token_location(self, corp) -> bool:
+        """Whether :meth:`home_token_locations` names any hex (the unconnected ones are a
+        choice among them, never all that is left): the first hex found answers."""
+        board = self.board
+        return any(self._home_city_free(board, corp, tile.cities) for _, tile in board.tiles())
 
     def _hex_connected(self, hex_) -> bool:
         """Does track lead from one of the hex's cities to any other node?"""

@@ -464,7 +464,7 @@ class Game1893(Game):
     def acting_entities(self) -> list:
         """In an operating round any player may also buy EVA from its owner."""
         out = super().acting_entities()
-        if isinstance(self.round, OperatingRound):
+        if isinstance(self.round, OperatingRound) and self.eva_changes_hands():
             out += [p for p in self.players if p not in out and not p.bankrupt and p.cash >= 1
                     and self.purchasable_companies(p)]
         return out

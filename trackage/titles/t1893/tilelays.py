@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ...core import tiles as tilemod
 from ...core.actions import asks_hex, asks_tile
-from ...core.board import edge_mask, offmap_rotation_key, remembered_rotation, rotation_key, rotation_memo
+from ...core.board import edge_mask
 from ...core.game import Game
 
 if TYPE_CHECKING:
@@ -23,6 +24,50 @@ if TYPE_CHECKING:
 
 #: where a hex's upgrade answers for a whole candidate list are kept (with the old tile's spec)
 HEX_UPGRADES = "1893 hex upgrades"
+
+#: where the part of the board's rotation rule that reads neither the hex's neighbours nor the
+#: entity's connected edges is kept (with the old tile's spec, shared by every 1893 game)
+TRACK_FIT = "1893 track fit"
+
+#: every edge of a hex: the neighbours' test of the board's rule always met
+_ALL_EDGES = frozenset(range(6))
+
+
+def track_fit(memo: dict[Any, Any], old: Placed, view: Tile, r: int) -> int:
+    """The board's rotation rule (``legal_rotation``) of ``view`` in rotation ``r`` (seen off
+    the map, :meth:`Tile.at`) over ``old``, less its two tests of the hex: -1 where the old
+    track, new cities or city sizes refuse it on any hex, else the new exits as a bit mask.
+    The rule is those tests and the two of the hex (every new exit leads to a neighbour, one is
+    among the entity's connected edges), which read nothing else: with the hex's neighbour mask
+    ``n`` and the entity's edge mask ``e`` a fit ``m`` is a legal rotation exactly when
+    ``m >= 0 and not m & ~n and m & e`` (:func:`fits`). Kept in ``memo`` (``TRACK_FIT``, with
+    the old tile's spec) per the old tile's rotation and gauge flags and the new tile's spec,
+    rotation and gauge flags: far fewer keys than the board's memo, which names the masks too."""
+    key = (old.rotation, old.igw, old.igc, view.spec, r, None, None)
+    fit: int | None = memo.get(key)
+    if fit is None:
+        fit = memo[key] = _fit(old, view.at(r, None))
+    return fit
+
+
+def placed_fit(memo: dict[Any, Any], old: Placed, tile: Placed) -> int:
+    """:func:`track_fit` of a tile already placed (its own rotation and gauge flags)."""
+    key = (old.rotation, old.igw, old.igc, tile.spec, tile.rotation, tile.igw, tile.igc)
+    fit: int | None = memo.get(key)
+    if fit is None:
+        fit = memo[key] = _fit(old, tile)
+    return fit
+
+
+def _fit(old: Placed, tile: Placed) -> int:
+    """The rule's answer with every edge a neighbour and no connected edges asked."""
+    return edge_mask(tile.exits) if tilemod.legal_rotation(old, tile, _ALL_EDGES) else -1
+
+
+def fits(fit: int, nmask: int, emask: int) -> bool:
+    """Is a tile whose :func:`track_fit` is ``fit`` a legal rotation on a hex with neighbour
+    mask ``nmask``, for an entity reaching the edges of ``emask``?"""
+    return fit >= 0 and not fit & ~nmask and bool(fit & emask)
 
 
 class RotationParts(NamedTuple):
@@ -36,7 +81,7 @@ class RotationParts(NamedTuple):
     nbrs: Any
     nmask: int
     emask: int
-    memo: dict[Any, Any]
+    memo: dict[Any, Any]  # the old tile's fits (``TRACK_FIT``)
 
     @property
     def plain(self) -> bool:
@@ -44,17 +89,33 @@ class RotationParts(NamedTuple):
         return self.lev_green is None and not self.stubs and not self.water
 
 
-def rotation_parts(game: Game1893, entity: Any, hex_: Hex) -> RotationParts:
-    """What :func:`rotation_check` reads of ``hex_`` for ``entity``, worked out once."""
+_NO_STUBS: frozenset[Any] = frozenset()
+_ASK = object()  # (rotation_parts: the entity's connected edges asked of the game)
+
+
+def _mask(edges: Any) -> int:
+    """``edge_mask`` of distinct edges, by bits (no generator)."""
+    m = 0
+    for e in edges:
+        m |= 1 << e
+    return m
+
+
+def rotation_parts(game: Game1893, entity: Any, hex_: Hex, edges: Any = _ASK) -> RotationParts:
+    """What :func:`rotation_check` reads of ``hex_`` for ``entity``, worked out once
+    (``edges``: the entity's connected edges there, where the caller has them from the same
+    graph question, :meth:`Game.layable_hexes`)."""
     board = game.board
     lev = game.data["leverkusen"]
-    edges = game.connected_edges(entity, hex_)
+    if edges is _ASK:
+        edges = game.connected_edges(entity, hex_)
     old = board.tile(hex_)
     nbrs = board.neighbors(hex_)
+    stubs = board.stubs(hex_)
     return RotationParts(lev["green"] if hex_.id == lev["hex"] else None,
-                         frozenset(s.edge for s in board.stubs(hex_)), game.closed_rhine_edges(hex_),
-                         edges, old, nbrs, edge_mask(nbrs), edge_mask(edges) if edges is not None else 0,
-                         rotation_memo(old))
+                         frozenset(s.edge for s in stubs) if stubs else _NO_STUBS, game.closed_rhine_edges(hex_),
+                         edges, old, nbrs, _mask(nbrs), _mask(edges) if edges is not None else 0,
+                         old.spec.upgrade_memos.setdefault(TRACK_FIT, {}))
 
 
 def rotation_check(game: Game1893, entity: Any, hex_: Hex,
@@ -63,8 +124,8 @@ def rotation_check(game: Game1893, entity: Any, hex_: Hex,
     name and track are read). Leverkusen's green tile may lie any way; the hex's stubs must be
     among the tile's exits; in phase 2 no track may cross the Rhine at its closed passages;
     then the board's rule (track joining the neighbours and the entity's connected edges),
-    its answers kept with the old tile's spec as :meth:`Board.legal_tile_rotation` keeps them."""
-    lev_green, stubs, water, edges, old, nbrs, nmask, emask, memo = \
+    its hex-free part kept with the old tile's spec (:func:`placed_fit`)."""
+    lev_green, stubs, water, edges, old, _, nmask, emask, memo = \
         parts if parts is not None else rotation_parts(game, entity, hex_)
 
     def ok(tile: Placed) -> bool:
@@ -76,7 +137,7 @@ def rotation_check(game: Game1893, entity: Any, hex_: Hex,
                 return False
         if edges is None:
             return False
-        return remembered_rotation(memo, rotation_key(old, tile, nmask, emask), old, tile, nbrs, edges)
+        return fits(placed_fit(memo, old, tile), nmask, emask)
 
     return ok
 
@@ -164,36 +225,39 @@ def lay_candidates(game: Game1893, entity: Any) -> Iterator[tuple[Hex, Placed, T
     lev = game.data["leverkusen"]
     lev_hex, lev_green = lev["hex"], lev["green"]
     lev_listed: set[str] = set()  # the tiles listed on Leverkusen's hex
-    for hex_ in connected:
+    # the connected edges of each hex are those of the same graph question (the core's hooks)
+    own_edges = type(game).layable_hexes is Game.layable_hexes and type(game).connected_edges is Game.connected_edges
+    for hex_, edges in connected.items():
         if not asks_hex(game, hex_.id):
             continue
-        parts = rotation_parts(game, entity, hex_)
+        parts = rotation_parts(game, entity, hex_, edges if own_edges else _ASK)
         plain = parts.plain
         if plain and parts.edges is None:
             continue  # (the board's rule refuses every tile here)
         old = parts.old
-        fits, absolute = hex_upgrades(game, hex_, old, seen, names, order)
-        if not fits:
+        upgrades, absolute = hex_upgrades(game, hex_, old, seen, names, order)
+        if not upgrades:
             continue
-        # on a plain hex the board's rule is asked of its memo here; elsewhere through the check
+        # on a plain hex the board's rule is asked here, its hex-free part of the fits'
+        # memo (before the tile is placed); elsewhere through the check
         ok = None if plain else rotation_check(game, entity, hex_, parts)
-        memo, nmask, emask = parts.memo, parts.nmask, parts.emask
-        for i, rel in fits:
+        fits_memo = parts.memo
+        outside, emask = ~parts.nmask, parts.emask
+        okey = (old.rotation, old.igw, old.igc)
+        for i, rel in upgrades:
             t, view = seen[i]
             for r in absolute(rel, old.rotation):
                 if ok is None:
-                    # (the memo's key of the shape placed off the map, asked before it is placed)
-                    key = offmap_rotation_key(old, view.spec, r, nmask, emask)
-                    fit = memo.get(key)
-                    if fit is not None and not fit:
+                    # (track_fit's key, asked here: most are answered)
+                    fit = fits_memo.get((*okey, view.spec, r, None, None))
+                    if fit is None:
+                        fit = track_fit(fits_memo, old, view, r)
+                    if fit < 0 or fit & outside or not fit & emask:
                         continue
                 placed = placements.get((i, r))
                 if placed is None:
                     placed = placements[i, r] = board.placed_tile(view, r, None)
-                if ok is None:
-                    if fit is None and not remembered_rotation(memo, key, old, placed, parts.nbrs, parts.edges):
-                        continue
-                elif not ok(placed):
+                if ok is not None and not ok(placed):
                     continue
                 if hex_.id == lev_hex:
                     lev_listed.add(t.id)

@@ -55,7 +55,7 @@ class BuySellParShares1867(AuctionBuySellParShares):
                 and corp in self.game.corporations and self.has_home(corp) and super().can_par_corp(entity, corp))
 
     def has_home(self, corp) -> bool:
-        return bool(corp.coordinates) or bool(self.game.home_token_locations(corp))
+        return bool(corp.coordinates) or self.game.has_home_token_location(corp)
 
     def opening_bid(self, corp) -> int:
         return self.MIN_BID

@@ -23,10 +23,15 @@ class BuyCompany1893(BuyCompanyMixin, Step):
         return entity.player if entity is self.current_entity() and not entity.is_company else None
 
     def actions(self, entity):
-        if not self.game.eva_changes_hands():
+        # (the game's eva_changes_hands and purchasable_companies read in place: asked for
+        # every listed entity at every listing)
+        game = self.game
+        eva = game.eva
+        owner = eva.owner
+        if eva.closed or owner is game.bank or owner is None:
             return []  # (for anyone: the buyer not asked for)
         player = self.company_buyer(entity)
-        if player is None or player.cash < 1 or not self.game.purchasable_companies(player):
+        if player is None or player.cash < 1 or owner is player:
             return []
         return ["buy_company"]
 

@@ -97,6 +97,27 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         return not (bundle is None or self.game.turn == 1) and super().can_sell(
             entity, bundle) and self.game.buyable_corp(bundle.corporation)
 
+    def can_sell_any(self, entity) -> bool:
+        """The base's, with what refuses every bundle looked at before any bundle is built:
+        :meth:`can_sell` refuses every sale in the first stock round, and the base's
+        :meth:`can_sell` refuses every bundle when the turn's order bars selling (the same
+        answer: those checks read no bundle)."""
+        if self.game.turn == 1:
+            return False
+        held = entity.held_corporations()
+        if not held or not self.can_sell_order():
+            return False
+        return any(self.can_sell_any_of(entity, c) for c in self.game.corporations if c.id in held)
+
+    def can_sell_any_of(self, entity, corp) -> bool:
+        """The base's, none of ``corp``'s bundles built where :meth:`can_sell` refuses them all:
+        the first stock round, a company whose shares may not be bought yet, the base's bars
+        of the turn's last purchase and of a second sale (the same answer)."""
+        if self.game.turn == 1 or not self.game.buyable_corp(corp) or self.just_bought(corp) or (
+                self.ONE_SALE_PER_TURN and self.sold_now(entity, corp) == "now"):
+            return False
+        return super().can_sell_any_of(entity, corp)
+
     def can_exchange(self, player) -> bool:
         game = self.game
         return not (player is None or not player.is_player or self.first_sr_passed(player) or self.bought()) \
