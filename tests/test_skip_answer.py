@@ -93,3 +93,27 @@ def test_live_games_list_alike_with_and_without_the_kept_answer(title, seed, mon
     assert len(rounds) >= 2  # (the games got past their first round)
     assert used and all(used)  # (the kept answers were used, and only with the flag on)
     assert full_state(kept_game) == full_state(fresh_game)
+
+
+@pytest.mark.parametrize("path", [p for p in LOGS if p and p.parent.name in ("1825", "1861", "1867")],
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_the_kept_answer_of_a_round_that_looks_the_operator_up_per_step(path, monkeypatch):
+    """A round that looks its operator up before each skipped step (``OPERATOR_PER_STEP``) keeps
+    the skip's answer when the operator stayed the same, open, through the whole skip: each such
+    answer is the step a fresh "which step is active?" finds there."""
+    checked = []
+    settled_step = Round.settled_step
+
+    def checking(self, stopped, *idle):
+        found = settled_step(self, stopped, *idle)
+        if found is not None and self.OPERATOR_PER_STEP:
+            fresh = next((s for s in self.steps if s.active() and s.blocking()), None)
+            assert fresh is found[0]
+            checked.append(type(self).__name__)
+        return found
+
+    monkeypatch.setattr(Round, "settled_step", checking)
+    buf = io.StringIO()
+    out = replay_data(load_log(path), trace=buf)
+    assert out.error is None, out.error
+    assert len(checked) > 20

@@ -394,13 +394,16 @@ class Round(Tracked):
         a tuple; None in it: no step blocks) where :meth:`settled_step` may use it, else None.
         The tuple's second item: the steps found inactive whose answer nothing run since may
         have moved (no skip but the base's, which writes only its own step's ``passed``)."""
-        cur = self.current_entity_of_round()
+        per_step = self.OPERATOR_PER_STEP
+        first = cur = self.current_entity_of_round()
         closed = cur is not None and getattr(cur, "closed", False)
+        moved = False
         idle: list[Step] = []
         base_skip, base_pass = Step.skip, Step.pass_
         for s in self.steps:
-            if self.OPERATOR_PER_STEP:
+            if per_step:
                 cur = self.current_entity_of_round()
+                moved = moved or cur is not first
                 closed = cur is not None and getattr(cur, "closed", False)
             if not s.active():
                 idle.append(s)
@@ -416,7 +419,13 @@ class Round(Tracked):
             s.skip()
         else:
             stopped = None
-        return (stopped, tuple(idle)) if not self.OPERATOR_PER_STEP and not closed else None
+        if per_step and not moved:
+            # the operator looked up once more (the last skip may have handed the turn on): the
+            # same one, open, all along, the pass was the one-operator pass and its answer stands
+            cur = self.current_entity_of_round()
+            moved = cur is not first
+            closed = cur is not None and getattr(cur, "closed", False)
+        return (stopped, tuple(idle)) if not moved and not closed else None
 
     def skipped_active_step(self) -> Step | None:
         """:meth:`skip_steps`, then :meth:`active_step` at once: its first question answered
