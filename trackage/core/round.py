@@ -439,12 +439,16 @@ class Round(Tracked):
         finally:
             self.settled = None
 
-    def settled_step(self, stopped: Step | None, idle: tuple[Step, ...] = ()) -> tuple[Step | None] | None:
+    def settled_step(self, stopped: Step | None, idle: tuple[Step, ...] | None = None) -> tuple[Step | None] | None:
         """:meth:`active_step` right after :meth:`skip_steps` stopped at ``stopped`` (None: at
         no step), with nothing moved since: that step, in a 1-tuple, unless a step before it is
         still active and might block (a skip that left it active, a ``blocking`` of its own):
         None (ask again). A step that does not block, with the base ``blocking``, never does;
-        a step of ``idle`` (the skip found it inactive, nothing since moved that) is not asked."""
+        a step of ``idle`` (the skip found it inactive, nothing since moved that) is not asked.
+        No ``idle`` at all (a 1-tuple kept by :meth:`answered`): ``stopped`` is what
+        :meth:`active_step` itself has just answered, nothing written since, so it stands."""
+        if idle is None:
+            return (stopped,)
         for s in self.steps:
             if s is stopped:
                 return (s,)
