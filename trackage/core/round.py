@@ -400,6 +400,8 @@ class Round(Tracked):
         moved = False
         idle: list[Step] = []
         base_skip, base_pass = Step.skip, Step.pass_
+        base_blocking, base_has, base_entity = Step.blocking, Step.has_current_actions, Step.current_entity
+        fresh = True  # (``cur`` is the round's operator now: no skip of a class's own since it was read)
         for s in self.steps:
             if per_step:
                 cur = self.current_entity_of_round()
@@ -410,12 +412,20 @@ class Round(Tracked):
                 continue
             if not s.blocks() or closed:
                 continue
-            if s.blocking():
+            t = type(s)
+            if fresh and t.blocking is base_blocking and t.has_current_actions is base_has \
+                    and t.current_entity is base_entity:
+                # the base "blocking?" (it blocks, its operator is the round's, open): asked of
+                # the operator read here
+                blocking = cur is not None and s.has_actions(cur)
+            else:
+                blocking = s.blocking()
+            if blocking:
                 stopped: Step | None = s
                 break
-            t = type(s)
-            if idle and (t.skip is not base_skip or t.pass_ is not base_pass):
+            if t.skip is not base_skip or t.pass_ is not base_pass:
                 idle = []  # (a skip of its own may write what a step's "active?" reads)
+                fresh = per_step  # (and may hand the turn on: read again per step, or not trusted)
             s.skip()
         else:
             stopped = None
