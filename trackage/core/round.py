@@ -292,11 +292,22 @@ class Round(Tracked):
             found = self.settled_step(*settled)
             if found is not None:
                 return found[0]
+        if entity is not None:
+            for s in self.steps:
+                if s.active() and s.has_actions(entity) and (entity.is_company or s.blocking_for(entity, True)):
+                    return s
+            return None
+        # (questions write nothing: the round's operator read once, for the steps that ask the
+        # base "blocking?" of it)
+        cur = self.current_entity_of_round()
+        open_ = cur is not None and not getattr(cur, "closed", False)
+        base_blocking, base_has, base_entity = Step.blocking, Step.has_current_actions, Step.current_entity
         for s in self.steps:
             if not s.active():
                 continue
-            if entity is not None:
-                if s.has_actions(entity) and (entity.is_company or s.blocking_for(entity, True)):
+            t = type(s)
+            if t.blocking is base_blocking and t.has_current_actions is base_has and t.current_entity is base_entity:
+                if s.blocks() and open_ and s.has_actions(cur):
                     return s
             elif s.blocking():
                 return s
@@ -398,22 +409,25 @@ class Round(Tracked):
         first = cur = self.current_entity_of_round()
         closed = cur is not None and getattr(cur, "closed", False)
         moved = False
+        # a skip of a class's own has run since ``cur`` was read (it may have handed the turn on;
+        # the base skip writes only its step's ``passed``, and the questions write nothing)
+        stale = False
         idle: list[Step] = []
         base_skip, base_pass = Step.skip, Step.pass_
         base_blocking, base_has, base_entity = Step.blocking, Step.has_current_actions, Step.current_entity
-        fresh = True  # (``cur`` is the round's operator now: no skip of a class's own since it was read)
         for s in self.steps:
-            if per_step:
+            if stale and per_step:
                 cur = self.current_entity_of_round()
                 moved = moved or cur is not first
                 closed = cur is not None and getattr(cur, "closed", False)
+                stale = False
             if not s.active():
                 idle.append(s)
                 continue
             if not s.blocks() or closed:
                 continue
             t = type(s)
-            if fresh and t.blocking is base_blocking and t.has_current_actions is base_has \
+            if not stale and t.blocking is base_blocking and t.has_current_actions is base_has \
                     and t.current_entity is base_entity:
                 # the base "blocking?" (it blocks, its operator is the round's, open): asked of
                 # the operator read here
@@ -425,15 +439,15 @@ class Round(Tracked):
                 break
             if t.skip is not base_skip or t.pass_ is not base_pass:
                 idle = []  # (a skip of its own may write what a step's "active?" reads)
-                fresh = per_step  # (and may hand the turn on: read again per step, or not trusted)
+                stale = True
             s.skip()
         else:
             stopped = None
-        if per_step and not moved:
+        if stale and per_step:
             # the operator looked up once more (the last skip may have handed the turn on): the
             # same one, open, all along, the pass was the one-operator pass and its answer stands
             cur = self.current_entity_of_round()
-            moved = cur is not first
+            moved = moved or cur is not first
             closed = cur is not None and getattr(cur, "closed", False)
         return (stopped, tuple(idle)) if not moved and not closed else None
 
