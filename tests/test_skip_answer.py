@@ -93,3 +93,30 @@ def test_live_games_list_alike_with_and_without_the_kept_answer(title, seed, mon
     assert len(rounds) >= 2  # (the games got past their first round)
     assert used and all(used)  # (the kept answers were used, and only with the flag on)
     assert full_state(kept_game) == full_state(fresh_game)
+
+
+
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: f"{p.parent.name}/{p.name}" if p else "none")
+def test_every_kept_answer_is_a_fresh_active_step(path, monkeypatch):
+    """Every answer :meth:`Round.settled_step` gives (the skip's, including a round that looks
+    its operator up before each skipped step when the operator stayed the same and open through
+    the whole skip; and the one :meth:`Round.answered` kept, taken as it stands) is the step a
+    fresh "which step is active?" finds there."""
+    checked = []
+    settled_step = Round.settled_step
+
+    def checking(self, stopped, *idle):
+        found = settled_step(self, stopped, *idle)
+        if found is not None:
+            fresh = next((s for s in self.steps if s.active() and s.blocking()), None)
+            assert fresh is found[0]
+            checked.append((self.OPERATOR_PER_STEP, bool(idle)))
+        return found
+
+    monkeypatch.setattr(Round, "settled_step", checking)
+    out = replay_data(load_log(path), trace=io.StringIO())
+    assert out.error is None, out.error
+    assert checked
+    if path.parent.name in ("1825", "1861", "1867"):  # (operating rounds that look up per step)
+        assert sum(not skip for _, skip in checked) > 20  # (answers kept by ``answered``)
+        assert sum(per_step and skip for per_step, skip in checked) > 20

@@ -292,11 +292,22 @@ class Round(Tracked):
             found = self.settled_step(*settled)
             if found is not None:
                 return found[0]
+        if entity is not None:
+            for s in self.steps:
+                if s.active() and s.has_actions(entity) and (entity.is_company or s.blocking_for(entity, True)):
+                    return s
+            return None
+        # (questions write nothing: the round's operator read once, for the steps that ask the
+        # base "blocking?" of it)
+        cur = self.current_entity_of_round()
+        open_ = cur is not None and not getattr(cur, "closed", False)
+        base_blocking, base_has, base_entity = Step.blocking, Step.has_current_actions, Step.current_entity
         for s in self.steps:
             if not s.active():
                 continue
-            if entity is not None:
-                if s.has_actions(entity) and (entity.is_company or s.blocking_for(entity, True)):
+            t = type(s)
+            if t.blocking is base_blocking and t.has_current_actions is base_has and t.current_entity is base_entity:
+                if s.blocks() and open_ and s.has_actions(cur):
                     return s
             elif s.blocking():
                 return s
@@ -394,29 +405,51 @@ class Round(Tracked):
         a tuple; None in it: no step blocks) where :meth:`settled_step` may use it, else None.
         The tuple's second item: the steps found inactive whose answer nothing run since may
         have moved (no skip but the base's, which writes only its own step's ``passed``)."""
-        cur = self.current_entity_of_round()
+        per_step = self.OPERATOR_PER_STEP
+        first = cur = self.current_entity_of_round()
         closed = cur is not None and getattr(cur, "closed", False)
+        moved = False
+        # a skip of a class's own has run since ``cur`` was read (it may have handed the turn on;
+        # the base skip writes only its step's ``passed``, and the questions write nothing)
+        stale = False
         idle: list[Step] = []
         base_skip, base_pass = Step.skip, Step.pass_
+        base_blocking, base_has, base_entity = Step.blocking, Step.has_current_actions, Step.current_entity
         for s in self.steps:
-            if self.OPERATOR_PER_STEP:
+            if stale and per_step:
                 cur = self.current_entity_of_round()
+                moved = moved or cur is not first
                 closed = cur is not None and getattr(cur, "closed", False)
+                stale = False
             if not s.active():
                 idle.append(s)
                 continue
             if not s.blocks() or closed:
                 continue
-            if s.blocking():
+            t = type(s)
+            if not stale and t.blocking is base_blocking and t.has_current_actions is base_has \
+                    and t.current_entity is base_entity:
+                # the base "blocking?" (it blocks, its operator is the round's, open): asked of
+                # the operator read here
+                blocking = cur is not None and s.has_actions(cur)
+            else:
+                blocking = s.blocking()
+            if blocking:
                 stopped: Step | None = s
                 break
-            t = type(s)
-            if idle and (t.skip is not base_skip or t.pass_ is not base_pass):
+            if t.skip is not base_skip or t.pass_ is not base_pass:
                 idle = []  # (a skip of its own may write what a step's "active?" reads)
+                stale = True
             s.skip()
         else:
             stopped = None
-        return (stopped, tuple(idle)) if not self.OPERATOR_PER_STEP and not closed else None
+        if stale and per_step:
+            # the operator looked up once more (the last skip may have handed the turn on): the
+            # same one, open, all along, the pass was the one-operator pass and its answer stands
+            cur = self.current_entity_of_round()
+            moved = moved or cur is not first
+            closed = cur is not None and getattr(cur, "closed", False)
+        return (stopped, tuple(idle)) if not moved and not closed else None
 
     def skipped_active_step(self) -> Step | None:
         """:meth:`skip_steps`, then :meth:`active_step` at once: its first question answered
@@ -430,12 +463,16 @@ class Round(Tracked):
         finally:
             self.settled = None
 
-    def settled_step(self, stopped: Step | None, idle: tuple[Step, ...] = ()) -> tuple[Step | None] | None:
+    def settled_step(self, stopped: Step | None, idle: tuple[Step, ...] | None = None) -> tuple[Step | None] | None:
         """:meth:`active_step` right after :meth:`skip_steps` stopped at ``stopped`` (None: at
         no step), with nothing moved since: that step, in a 1-tuple, unless a step before it is
         still active and might block (a skip that left it active, a ``blocking`` of its own):
         None (ask again). A step that does not block, with the base ``blocking``, never does;
-        a step of ``idle`` (the skip found it inactive, nothing since moved that) is not asked."""
+        a step of ``idle`` (the skip found it inactive, nothing since moved that) is not asked.
+        No ``idle`` at all (a 1-tuple kept by :meth:`answered`): ``stopped`` is what
+        :meth:`active_step` itself has just answered, nothing written since, so it stands."""
+        if idle is None:
+            return (stopped,)
         for s in self.steps:
             if s is stopped:
                 return (s,)
