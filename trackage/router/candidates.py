@@ -21,7 +21,6 @@ whole subtree when the best half in it cannot lift the route to the floor.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Sequence
 from operator import itemgetter, sub
 from typing import TYPE_CHECKING, Any, TypeAlias
@@ -75,7 +74,6 @@ __all__ = ["CLASH", "DEPTH", "FIRST", "IDX", "KIDS", "LINK", "MASK", "NODE", "NO
 
 _ROW_MAX = 24  # a meter with a larger capacity is not told apart by spending in the rows
 _FLOOR_DEPTH = 4  # a half's own floor (``floor_of``) down to this depth; deeper, its ancestor's
-_NEAR = True  # ``_beyond`` counts only the counted stops a route can reach (False: the board's best)
 _HUBS = 3  # the most valuable stops whose avoidance the rows tell apart (2**_HUBS versions)
 
 
@@ -413,8 +411,6 @@ class Enumerator:
         self._merged: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
         self._stops: tuple[list[tuple[int, Any]], list[tuple[int, Any]]] | None = None  # ``_board_stops``
         self._paid: dict[Any, int] | None = None  # ``_uncounted_paid``
-        self._reach: dict[RevenueCenter, dict[RevenueCenter, int]] = {}  # ``_reach_of``
-        self._near: dict[tuple[RevenueCenter, RevenueCenter], list[tuple[int, int, Any]]] = {}  # ``_near_stops``
         self._cbits: dict[RevenueCenter, int] = {}
         self._bits: dict[tuple[str, Any], int] = {}
 
@@ -1172,18 +1168,7 @@ class Enumerator:
         counted, uncounted = self._board_stops()
         on = set(nodes)  # (a route visits none of them again)
         # (where only the best ``pay`` stops pay, no more than that many of them count)
-        k = left if self.pay is None else min(left, self.pay)
-        if _NEAR:
-            # only the counted stops within ``left`` of the half's end or of the start
-            more: list[int] = []
-            if k > 0:
-                for v, d, n in self._near_stops(e[NODE], nodes[0]):
-                    if d <= left and n not in on:
-                        more.append(v)
-                        if len(more) == k:
-                            break
-        else:
-            more = _best_off(counted, on, k)
+        more = _best_off(counted, on, left if self.pay is None else min(left, self.pay))
         if self.pay is None:
             # every stop pays: also every uncounted stop worth something, not on ``e`` (the
             # meter does not limit how many a route visits: hex edges, stops it passes free)
@@ -1203,73 +1188,6 @@ class Enumerator:
                     break
         pool.sort(reverse=True)
         return sum(pool[:pay])
-
-    def _reach_of(self, src: RevenueCenter) -> dict[RevenueCenter, int]:
-        """The counted stops a walk can reach from ``src`` within the meter's capacity, each
-        with the fewest counted stops on a way there (itself included, ``src`` not): links as
-        this kind steps them, but neither track, stops visited, clash bits nor the meter's
-        own rules heeded (a relaxation: a route adding a counted stop spends at least that
-        many more). A stop the corporation may not pass through is reached, not passed."""
-        got = self._reach.get(src)
-        if got is not None:
-            return got
-        cap = self.meter.capacity
-        assert cap is not None
-        counts = self.meter.counted
-        board = self.board
-        corp = self.corp
-        cost: dict[RevenueCenter, int] = {}
-        passes: dict[RevenueCenter, bool] = {}
-        dist: dict[RevenueCenter, int] = {src: 0}
-        # (a 0-1 breadth-first walk: an uncounted stop costs nothing)
-        todo: deque[RevenueCenter] = deque([src])
-        done: set[RevenueCenter] = set()
-        while todo:
-            node = todo.popleft()
-            if node in done:
-                continue
-            done.add(node)
-            d0 = dist[node]
-            if node is not src:
-                p = passes.get(node)
-                if p is None:
-                    p = passes[node] = not board.blocks(node, corp)
-                if not p:
-                    continue
-            for n, _paths, _m, _bf, bad_mid, _ends, _cb, _val, _free in self.klinks(node):
-                if bad_mid:
-                    continue
-                c = cost.get(n)
-                if c is None:
-                    c = cost[n] = 1 if counts(n) else 0
-                d = d0 + c
-                if d > cap or d >= dist.get(n, cap + 1):
-                    continue
-                dist[n] = d
-                if c:
-                    todo.append(n)
-                else:
-                    todo.appendleft(n)
-        out = {n: d for n, d in dist.items() if n is not src and cost.get(n)}
-        self._reach[src] = out
-        return out
-
-    def _near_stops(self, end: RevenueCenter, start: RevenueCenter) -> list[tuple[int, int, Any]]:
-        """The counted stops reachable from ``end`` or ``start`` (``_reach_of``) as (value,
-        fewest counted stops from either, stop), best value first."""
-        key = (end, start)
-        got = self._near.get(key)
-        if got is None:
-            a = self._reach_of(end)
-            b = self._reach_of(start)
-            both = dict(b)
-            for n, d in a.items():
-                if d < both.get(n, d + 1):
-                    both[n] = d
-            value = self.value
-            got = sorted(((value(n), d, n) for n, d in both.items()), key=itemgetter(0), reverse=True)
-            self._near[key] = got
-        return got
 
     def _uncounted_paid(self) -> dict[Any, int]:
         """The board's uncounted stops worth something, by stop, and (under None) their sum."""
