@@ -38,7 +38,6 @@ def _every_owner(game):
 
 def test_1822_and_1867_owners_are_the_cores():
     from trackage.titles.t1822.game import Game1822
-    from trackage.titles.t1867.game import Game1867
 
     assert Game1822.rewind_owners is Game.rewind_owners
     game = new_game("1867", players(3), [], 0)
