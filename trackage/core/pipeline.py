@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from . import schema
 from .errors import ActionFormatError, GameError, GameOverError
 from .journal import record_round
 from .legal import META_TYPES, is_listed, share_kind
@@ -116,19 +117,27 @@ def _show(obj: Any, hidden: tuple[tuple[str, Any], ...]) -> None:
 class Pipeline:
     """The work of :meth:`Game.process` and its kin, on one game."""
 
-    __slots__ = ("game",)
+    __slots__ = ("game", "granted")
 
     def __init__(self, game: Game) -> None:
         self.game = game
+        # the action being processed when it is one of the listing handed out for this state,
+        # field by field (schema.listed_index): its schema and the gate are answered
+        self.granted: dict[str, Any] | None = None
 
     # ------------------------------------------------------------- one action
     def process(self, action: dict[str, Any]) -> None:
         """Apply one action (with its embedded ``auto_actions``); on any error restore the
         game exactly as it was and re-raise the error with the action attached."""
-        from . import schema
-
         game = self.game
-        misfit = schema.check(action, loading=game.loading)
+        # the gate guards the outermost call only: trials the rules run on copies are not moves
+        gated = not game.loading and game.LISTED_ONLY and not _GATING.get()
+        memo = game._listing
+        if gated and memo is not None and memo[0] == game._moves and schema.listed_index(action, memo[1]) is not None:
+            # one of the listed actions, as handed out: it fits its schema as they all do
+            self.granted, misfit = action, None
+        else:
+            misfit = schema.check(action, loading=game.loading)
         n = len(game.actions)
         # live play records what the action changes (trackage.core.rewind): a refusal and an
         # undo put it back in place. A copy is still taken at the positions the history keeps
@@ -138,8 +147,6 @@ class Pipeline:
         rec = game.rewind_record() if game.REWIND and not game.loading else None
         before = snapshot(game) if rec is None or n % game.LIVE_SNAPSHOT_EVERY == 0 else None
         lengths = (n, len(game.log), len(game.warnings))
-        # the gate guards the outermost call only: trials the rules run on copies are not moves
-        gated = not game.loading and game.LISTED_ONLY and not _GATING.get()
         # (the gate's flags are the pipeline's, not state: plain stores, never recorded; a
         # refusal and the end of the call set them back themselves)
         flag = object.__setattr__
@@ -372,6 +379,8 @@ class Pipeline:
                     raise GameError("only a player of the game may end it", rule="end-game-by-player")
             return None
         e = game.index.resolve(action)
+        if action is self.granted and e is not None and str(e.id) == str(action["entity"]):
+            return None  # one of the listed actions of ``e`` itself (see process)
         like = self.listed_like(action, e)
         # fields whose different value refuses a match whatever else (legal.matches: not a
         # price, a derived field or a list): the listed actions that differ in one are passed
@@ -435,8 +444,6 @@ class Pipeline:
     def load(self, actions: Iterable[dict[str, Any]], strict: bool,
              trace: Callable[[Game, dict[str, Any]], object] | None, snapshots_near_end: bool = True) -> None:
         """Apply the actions of an 18xx.games log as a log import (see :meth:`Game.load`)."""
-        from . import schema
-
         game = self.game
         actions = list(actions)
         game._rewinds = ()

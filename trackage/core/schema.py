@@ -145,6 +145,51 @@ def problem(action: Any) -> str | None:
     return None
 
 
+# each type's fields (an action naming any other is refused by its model)
+FIELDS: dict[str, frozenset[str]] = {t: frozenset(m.model_fields) for t, m in SCHEMAS.items()}
+# the values an action equal to a listed one may hold for it to fit as the listed one does
+_PLAIN = frozenset({int, str, bool, type(None)})
+# the site's stamps a live action may carry beside a listed action's fields (whole numbers of
+# exactly ``int``: what their fields accept)
+_STAMPS = ("id", "created_at")
+
+
+def listed_index(action: Any, listing: list[dict[str, Any]]) -> int | None:
+    """Where ``action`` is in ``listing`` field by field and type by type (the site's ``id``
+    and ``created_at`` stamps aside, each a plain ``int``), its values plain (numbers,
+    strings, booleans, None, lists of them: no list naming one value twice) and its fields
+    those of its type's schema; None when it is not. The engine's listed actions fit their
+    schema (``tests/test_schema_listed.py``): such an action fits it as the listed one does,
+    and checking it again can be left out."""
+    if type(action) is not dict:
+        return None
+    atype = action.get("type")
+    fields = FIELDS.get(atype) if type(atype) is str else None
+    if fields is None or not action.keys() <= fields:
+        return None
+    plain = action
+    if "id" in action or "created_at" in action:
+        if any(k in action and type(action[k]) is not int for k in _STAMPS):
+            return None
+        plain = {k: v for k, v in action.items() if k not in _STAMPS}
+    try:
+        i = listing.index(plain)
+    except (ValueError, TypeError):
+        return None
+    listed = listing[i]
+    for k, v in plain.items():
+        t = type(v)
+        if t is not type(listed[k]):
+            return None
+        if t is list:
+            if any(type(x) is not str and type(x) is not int for x in v) \
+                    or list(map(type, v)) != list(map(type, listed[k])) or len(set(map(str, v))) != len(v):
+                return None
+        elif t not in _PLAIN:
+            return None
+    return i
+
+
 def check(action: Any, *, loading: bool, warnings: list[str] | None = None) -> str | None:
     """Refuse (live play) or report (log import) an action that does not fit its schema: the
     report is returned (and added to ``warnings`` when given). Whatever the mode, an action

@@ -60,13 +60,6 @@ if TYPE_CHECKING:
 _MEMO_MOVES: tuple[str] = ("state number",)
 
 
-def _class_saves(cls: type) -> bool:
-    """May the undo journal save anything of a ``cls`` before an action (it names containers
-    changed in place, or parts holding them)?"""
-    return bool(getattr(cls, "IN_PLACE", ()) or getattr(cls, "IN_PLACE_NESTED", ())
-                or getattr(cls, "IN_PLACE_PARTS", ()))
-
-
 class Corporation1822(Corporation):
     """Treasury shares of majors sell at the market price once parred."""
 
@@ -923,31 +916,6 @@ class Game1822(Game):
                                          labels.get("from_future_label", PRINTED)):
             return True
         return not upgrades_to_correct_city_counts(old_tile, new_tile, labels.get("from_label", PRINTED))
-
-    def rewind_owners(self) -> list:
-        """The core's owners less the groups of which the undo journal would save nothing
-        (each group's classes asked, not each object: 1822's players, companies and operators
-        name no container changed in place, so only the game, its index and depot, the round
-        and its steps are left). The same saved containers in the same order as the core's."""
-        index = self.index
-        depot = self.depot
-        out: list = [self, index]
-        if _class_saves(type(depot)):
-            out.append(depot)
-        groups = (self.players, index.corporations.values(), index.minors.values())
-        for group in groups:
-            if any(map(_class_saves, set(map(type, group)))):
-                out.extend(o for o in group if _class_saves(type(o)))
-        # (the core's closed holders of trains, each once, where their class saves anything)
-        if any(map(_class_saves, {type(t.owner) for t in depot.trains})):
-            named = {id(o) for o in out}
-            out.extend({id(o): o for t in depot.trains
-                        if (o := t.owner) is not None and id(o) not in named and _class_saves(type(o))}.values())
-        r = self.round
-        if r is not None:
-            out.append(r)
-            out.extend(r.steps)
-        return out
 
     # ------------------------------------------------------------ private companies' tile lays
     def extra_share_holders(self) -> list:

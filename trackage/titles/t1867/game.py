@@ -32,13 +32,6 @@ NUM_LOANS = 72
 INTEREST_RATE = 5
 
 
-def class_saves(cls: type) -> bool:
-    """Whether the undo journal may save anything of a ``cls`` before an action (it names
-    containers changed in place, or parts holding them)."""
-    return bool(getattr(cls, "IN_PLACE", ()) or getattr(cls, "IN_PLACE_NESTED", ())
-                or getattr(cls, "IN_PLACE_PARTS", ()))
-
-
 class Corporation1867(Corporation):
     """A corporation whose treasury shares sell at the market price (``always_market_price``)."""
 
@@ -375,26 +368,8 @@ class Game1867(Game):
             self.graph.adopt(entity, walk)
 
     def rewind_owners(self) -> list:
-        """The base's owners less the groups the journal would save nothing of (1867's
-        players, operators and depot name no container changed in place: asked per class,
-        not per object), and the stale track graph (its answers are state, quirk stale-graph)."""
-        index = self.index
-        depot = self.depot
-        out: list = [self, index]
-        if class_saves(type(depot)):
-            out.append(depot)
-        for group in (self.players, index.corporations.values(), index.minors.values()):
-            if any(class_saves(k) for k in {type(o) for o in group}):
-                out.extend(o for o in group if class_saves(type(o)))
-        # (the base's closed holders of trains, each once)
-        if any(class_saves(k) for k in {type(t.owner) for t in depot.trains}):
-            named = {id(o) for o in out}
-            out.extend({id(o): o for t in depot.trains
-                        if (o := t.owner) is not None and id(o) not in named and class_saves(type(o))}.values())
-        r = self.round
-        if r is not None:
-            out.append(r)
-            out.extend(r.steps)
+        """The core's owners and the stale track graph (its answers are state, quirk stale-graph)."""
+        out = super().rewind_owners()
         if self.track_graph is not None:
             out.append(self.track_graph)
         return out
