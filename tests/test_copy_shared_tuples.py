@@ -2,9 +2,10 @@
 certificates and station tokens, a minor's tokens (``CLONE_SHARE``) are tuples replaced on
 every change, never changed in place, holding only frozen values, so a copy takes the same
 tuple; so are the board's maps of tokens (``BoardState.tokens``, ``extra_tokens``,
-``hex_tokens``: dicts replaced on every change, of tuples of tokens). Checked on the state at the end of shared logs: every such tuple holds only values a
-copy shares, the copy holds the same tuples, and a copy taken back by undo leaves the original
-as it was while reaching the state of a replay to that point."""
+``hex_tokens``: dicts replaced on every change, of tuples of tokens). Checked on the state at
+the end of shared logs: every such tuple holds only values a copy shares, the copy holds the
+same tuples, and a copy taken back by undo leaves the original as it was while reaching the
+state of a replay to that point."""
 
 from __future__ import annotations
 
