@@ -135,11 +135,12 @@ class BoardState(Tracked):
         "version",
     )
     STATE_EXCLUDE = ("version",)  # a memo key for derived views, not part of the state
-    # the maps that hold only catalogue objects and plain values: replaced, never changed in
-    # place (once the board is built), so copies of a game share them instead of copying them;
-    # the others hold tokens and entities (state objects), which a copy must copy
-    CLONE_SHARE = ("borders", "future_label", "groups", "icons", "labels", "laid", "links", "next_copy",
-                   "partitions", "stubs", "supply", "tile_at")
+    # the maps that hold only catalogue objects, plain values and station tokens (frozen
+    # values): replaced, never changed in place (once the board is built), so copies of a game
+    # share them instead of copying them; the others hold entities (state objects: a city's
+    # reservations), which a copy must copy
+    CLONE_SHARE = ("borders", "extra_tokens", "future_label", "groups", "hex_tokens", "icons", "labels", "laid",
+                   "links", "next_copy", "partitions", "stubs", "supply", "tile_at", "tokens")
 
     def __init__(self) -> None:
         self.tile_at: dict[str, Placed] = {}

@@ -194,13 +194,14 @@ def _copy_list(o: Any, m: dict[int, Any], C: Callable[[Any, dict[int, Any]], Any
 
 
 def _copy_dict(o: Any, m: dict[int, Any], C: Callable[[Any, dict[int, Any]], Any], A: set[type],
-               target: Any = None) -> Any:
+               target: Any = None, E: tuple[()] = ()) -> Any:
     r: dict[Any, Any] = {}
     m[id(o)] = r
     if o:
         # (a comprehension then one update: cheaper than a store per item; the items are
         # copied in the same order)
-        r.update({k if type(k) in A else C(k, m): v if type(v) in A else C(v, m) for k, v in o.items()})
+        # (the empty tuple, a value many maps hold for nothing, is taken without a call)
+        r.update({k if type(k) in A else C(k, m): v if type(v) in A or v is E else C(v, m) for k, v in o.items()})
     return r
 
 

@@ -38,6 +38,8 @@ class ShareHolder(Kinds):
 
     __slots__ = ("certificates",)
     certificates: tuple[Share, ...]
+    # (a tuple of certificates, frozen values, replaced on every change: copies share it)
+    CLONE_SHARE: tuple[str, ...] = ("certificates",)
 
     def shares_of(self, corp: Corporation) -> list[Share]:
         """The certificates of ``corp`` held, in arrival order (a new list)."""
@@ -273,7 +275,10 @@ class Corporation(CashHolder, ShareHolder):
     # the title's data for it; and the operating history, (turn, round) -> OperatingInfo:
     # plain keys and records, a dict replaced on every record (:func:`record_operation`),
     # never changed in place, so copies of the game share it
-    CLONE_SHARE = ("data", "coordinates", "city", "token_prices", "operating_history")
+    # its certificates and its station tokens: tuples of frozen values (``Share``, ``Token``),
+    # replaced on every change, never changed in place, so copies share them as they share
+    # the values
+    CLONE_SHARE = ("data", "coordinates", "city", "token_prices", "operating_history", "shares", "tokens")
     # (slots that only ever hold numbers, strings, booleans or None, as a company's)
     CLONE_ATOMS: tuple[str, ...] = (
         "_floated", "capitalization", "cash", "closed", "float_percent", "floatable", "ipoed",
@@ -443,7 +448,7 @@ class Minor(CashHolder):
     __slots__ = ("_floated", "cash", "city", "closed", "companies", "coordinates", "data", "name",
                  "operating_history", "owner", "sym", "tokens", "trains", "type")  # as a corporation's
     # the title's data for it, and the operating history (as a corporation's)
-    CLONE_SHARE: tuple[str, ...] = ("data", "coordinates", "city", "operating_history")
+    CLONE_SHARE: tuple[str, ...] = ("data", "coordinates", "city", "operating_history", "tokens")
     CLONE_ATOMS: tuple[str, ...] = ("_floated", "cash", "closed", "name", "sym", "type")  # (as a company's)
     is_minor = True
     share_price = None

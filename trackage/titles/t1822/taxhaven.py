@@ -16,6 +16,7 @@ class Holder(CashHolder):
 
     owner = None
     player = None
+    CLONE_SHARE = ("certificates",)  # (frozen certificates in a tuple: as a share holder's)
 
     def __init__(self, name):
         self.id = name
