@@ -181,13 +181,12 @@ def _subclasses(cls: type) -> list[type]:
 def test_a_stock_steps_ask_order_is_its_kinds_in_another_order():
     """A stock step's ``ASK_ORDER`` (the order the round's questions ask its kinds) names each
     of its ``KINDS`` once: the same "any of them?" answer, only cheaper."""
-    from trackage.core.steps.stock import BuySellParShares
-
     import trackage.titles.t1825.steps
     import trackage.titles.t1858.steps.stock
     import trackage.titles.t1861.steps
     import trackage.titles.t1867.steps.stock
     import trackage.titles.t1893.steps.stock  # noqa: F401  (the titles' stock steps, loaded)
+    from trackage.core.steps.stock import BuySellParShares
 
     ordered = [c for c in {BuySellParShares, *_subclasses(BuySellParShares)} if c.ASK_ORDER is not None]
     assert len(ordered) >= 5  # 1825, 1858, 1861, 1867, 1893
