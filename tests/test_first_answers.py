@@ -169,3 +169,27 @@ def test_the_first_start_test_says_no_where_the_whole_walk_finds_no_train_purcha
             action = next(a for a in game.legal_actions() if a["type"] == "run_routes")
         game.process(dict(action))
     assert seen["yes"] > 0 and seen["walk_no"] > 0, seen
+
+
+def _subclasses(cls: type) -> list[type]:
+    out: list[type] = []
+    for s in cls.__subclasses__():
+        out += [s, *_subclasses(s)]
+    return out
+
+
+def test_a_stock_steps_ask_order_is_its_kinds_in_another_order():
+    """A stock step's ``ASK_ORDER`` (the order the round's questions ask its kinds) names each
+    of its ``KINDS`` once: the same "any of them?" answer, only cheaper."""
+    import trackage.titles.t1825.steps
+    import trackage.titles.t1858.steps.stock
+    import trackage.titles.t1861.steps
+    import trackage.titles.t1867.steps.stock
+    import trackage.titles.t1893.steps.stock  # noqa: F401  (the titles' stock steps, loaded)
+    from trackage.core.steps.stock import BuySellParShares
+
+    ordered = [c for c in {BuySellParShares, *_subclasses(BuySellParShares)} if c.ASK_ORDER is not None]
+    assert len(ordered) >= 5  # 1825, 1858, 1861, 1867, 1893
+    for cls in ordered:
+        assert sorted(cls.ASK_ORDER) == sorted(cls.KINDS), cls.__name__
+        assert len(set(cls.ASK_ORDER)) == len(cls.ASK_ORDER), cls.__name__

@@ -94,7 +94,8 @@ class Step(Tracked):
             self.acted = False
 
     def blocks(self) -> bool:
-        blocks: bool = self.opts.get("blocks", self.BLOCKS)
+        opts = self.opts  # (most steps have no options: the class's answer without a look-up)
+        blocks: bool = opts.get("blocks", self.BLOCKS) if opts else self.BLOCKS
         return blocks
 
     def current_entity(self) -> Any:

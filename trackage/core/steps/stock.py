@@ -175,6 +175,11 @@ class BuySellParShares(Passing):
     # ------------------------------------------------------------ availability
     #: The kinds of action :meth:`actions` lists, in this order, each when :meth:`allows` it.
     KINDS: ClassVar[tuple[str, ...]] = ("buy_shares", "par", "buy_company", "sell_shares", "sell_company")
+    #: The order in which the round's questions (:meth:`has_actions`, :meth:`answers`) ask
+    #: :meth:`allows` the kinds: a permutation of :attr:`KINDS` (None: that order), cheap and
+    #: often-allowed kinds first. Only the cost changes: an "any of them?" answer is the same
+    #: in any order (the kinds' checks write nothing); the list keeps :attr:`KINDS`' order.
+    ASK_ORDER: ClassVar[tuple[str, ...] | None] = None
 
     #: the kinds listed at one listing (``_kinds_memo``) belong to this step object: a copy
     #: starts without them
@@ -208,12 +213,13 @@ class BuySellParShares(Passing):
         if entity is not self.current_entity():
             return False
         forced = self.must_sell(entity)
-        return any(self.allows(kind, entity, forced) for kind in self.KINDS) or self.may_pass([], forced)
+        return any(self.allows(kind, entity, forced) for kind in self.ASK_ORDER or self.KINDS) \
+            or self.may_pass([], forced)
 
     def answers(self, entity: Any, atype: str) -> tuple[bool, bool]:
         """One of the :attr:`KINDS` the step :meth:`allows`: listed, so the list is not empty;
         anything else (``pass`` too): the list."""
-        kinds = self.KINDS
+        kinds = self.ASK_ORDER or self.KINDS
         if atype in kinds:
             if entity is not self.current_entity():
                 return super().answers(entity, atype)

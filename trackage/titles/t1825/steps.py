@@ -18,6 +18,7 @@ LEASE_COST = 10
 
 class BuySellParShares1825(BuySellParShares):
     NO_SALE_OF_LAST_BUY = True
+    ASK_ORDER = ("sell_shares", "par", "buy_shares", "sell_company", "buy_company")  # cheap, often allowed first
 
     def pass_keeps_active(self) -> bool:
         return self.bought()

@@ -77,6 +77,8 @@ class BuyTrain1861(SkipForNational, BuyTrain1867):
 class BuySellParShares1861(BuySellParShares1867):
     """Nikolaev (N) must be the first minor started."""
 
+    ASK_ORDER = ("buy_shares", "sell_shares", "bid", "buy_company", "sell_company", "par")  # a par's check is dear
+
     def minor_startable(self, corp) -> bool:
         n = self.game.corporation_by_id("N")
         return corp.id == "N" or n is None or n.ipoed or n.closed

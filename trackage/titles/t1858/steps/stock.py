@@ -43,6 +43,7 @@ class StockRound1858Step(AuctionBuySellParShares):
         return super().answers(entity, atype)
 
     KINDS = ("sell_shares", "convert", "buy_shares", "par", "bid")
+    ASK_ORDER = ("convert", "bid", "par", "sell_shares", "buy_shares")  # cheap first
 
     def allows(self, kind, entity, forced) -> bool:
         """Nothing after a purchase or a bid; one forced to sell only sells; a conversion; an

@@ -18,6 +18,7 @@ class BuySellParShares1867(AuctionBuySellParShares):
     """Shares and pars (majors from phase 4); minors are started by auction (``bid``)."""
 
     PRICE_REQUIRED = True
+    ASK_ORDER = ("par", "buy_company", "sell_company", "buy_shares", "sell_shares", "bid")  # cheap first
     OVER_MAX_MESSAGE: ClassVar[str] = "{entity} cannot bid {price}; maximum is {max}"
     MIN_BID = 100
     MAX_MINOR_PAR = 135

@@ -19,6 +19,7 @@ from .auction import _company
 class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
     HANDLERS: ClassVar[dict] = {**BuySellParShares.HANDLERS, "assign": "process_assign"}
     PAR_PRICE_FIRST = True
+    ASK_ORDER = ("par", "buy_company", "sell_company", "buy_shares", "sell_shares")  # a sale's check is dear
     PAR_CHECKS_START = False  # a par's purchase: cash and the certificate limit only
     UNTRACKED = frozenset({"buy_company", "sell_company"})  # programs do not see the bank's cards change hands
     LISTING = ("buy_shares", "par", "sell_shares", "sell_company", "buy_company", "pass")  # bank cards last
