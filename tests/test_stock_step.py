@@ -74,3 +74,21 @@ def test_closed_company_shares_refused_before_reading_the_bundle():
     assert err.value.rule == "closed-corporation"
     bundle = step.purchase_bundle({"type": "buy_shares", "shares": ["GWR_1"], "percent": 10}, g.current_entity())
     assert [s.id for s in bundle.shares] == ["GWR_1"] and bundle.percent == 10
+
+
+def test_market_cells_count_for_the_certificate_limit_by_their_types():
+    from trackage.core.market import SharePrice
+
+    # a cell's answer is worked out when it is made (cells never change): any of the three
+    # types takes its certificates out of the count, other types do not
+    assert SharePrice(100, 0, 3, []).counts_for_limit()
+    assert SharePrice(100, 0, 3, ["par", "endgame"]).counts_for_limit()
+    for t in ("multiple_buy", "unlimited", "no_cert_limit"):
+        assert not SharePrice(40, 2, 0, ["par", t]).counts_for_limit()
+        assert not SharePrice(40, 2, 0, [t]).counts_for_limit()
+    # every cell of a title's market answers as its types say
+    g = new_game("1825", players(4))  # (its market has cells without a certificate limit)
+    cells = [c for row in g.stock_market.market for c in row if c is not None]
+    assert cells and any(not c.counts_for_limit() for c in cells)
+    for c in cells:
+        assert c.counts_for_limit() == (not set(c.types) & {"multiple_buy", "unlimited", "no_cert_limit"})

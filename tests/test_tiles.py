@@ -24,6 +24,9 @@ from trackage.core.tiles import (
     tracks_match,
     upgrades_to,
 )
+from trackage.core.tiles import (
+    Path as TilePath,
+)
 from trackage.core.tokens import Token
 
 LIB = standard_tiles()
@@ -534,3 +537,63 @@ def test_city_map_follows_exits():
     oo = g.board.tile(h)
     brown = tile("64", rotation=2, hex=h)  # rotated by 2: city 0: 2/4, city 1: 5/0
     assert city_map(oo, brown) == {oo.cities[0]: brown.cities[1], oo.cities[1]: brown.cities[0]}
+
+
+def _placement_parts(placed):
+    """A placement's nodes, paths and view as plain data: parts by position, the tile by id."""
+    pos = {id(n): i for i, n in enumerate(placed.all_nodes)}
+
+    def ref(x):
+        if x is None:
+            return None
+        if x is placed:
+            return "tile"
+        if getattr(x, "is_edge", False):
+            return ("edge", x.num, x.lanes, id(x))
+        return ("node", pos[id(x)])
+
+    paths = placed.paths
+    ppos = {id(p): i for i, p in enumerate(paths)}
+    nodes = [(type(n).__name__, ref(n.tile), n.hex, n.index, n.ordinal, n.id, n.signature) for n in placed.all_nodes]
+    path_rows = []
+    for p in paths:
+        assert type(p).__slots__ == TilePath.__slots__
+        row = []
+        for slot in TilePath.__slots__:
+            val = getattr(p, slot)
+            if slot in ("nodes", "stops", "edges"):
+                val = [ref(v) for v in val]
+            elif slot in ("a", "b", "city", "town", "offboard", "junction", "tile"):
+                val = ref(val)
+            row.append((slot, val))
+        path_rows.append(row)
+    view = placed._view
+    tables = [{k: [ppos[id(p)] for p in v] for k, v in t.items()}
+              for t in (view.by_edge, view.node_paths, view.junction_paths)]
+    kinds = [[pos[id(n)] for n in getattr(placed, a)] for a in ("cities", "towns", "halts", "offboards", "city_towns",
+                                                                 "nodes", "stops")]
+    return nodes, path_rows, tables, dict(view.node_exits), kinds, ref(placed.junction)
+
+
+def test_placements_made_from_the_layout_equal_the_long_way():
+    # the first placement of a spec in a rotation is made part by part and its layout kept;
+    # later ones (other copies, other hexes, gauge flags) are made from the layout, the same
+    g = build({"white": {"C5": [], "C7": []}})
+    names = [n for n in LIB.names() if LIB.parts(n)][:80] + ["57", "X1", "X2", "5", "14", "15", "619", "63"]
+    seen = 0
+    for name in dict.fromkeys(names):
+        if name not in LIB:
+            continue
+        color, spec = LIB.get(name)
+        for r in range(6):
+            for hex_, igw in ((None, None), (g["C5"], None), (g["C7"], True)):
+                kept = spec._layouts[r]
+                spec._layouts[r] = None
+                long_way = Placed(Tile(spec, name, color, index=7), r, hex_, igw)
+                assert spec._layouts[r] is not None
+                quick = Placed(Tile(spec, name, color, index=7), r, hex_, igw)
+                if kept is not None:
+                    spec._layouts[r] = kept
+                assert _placement_parts(quick) == _placement_parts(long_way)
+                seen += 1
+    assert seen > 300

@@ -25,7 +25,7 @@ class SharePrice:
     """One cell of the market (catalogue). Which corporations stand on it, in arrival
     order, is the market's state: :meth:`StockMarket.corporations_at`."""
 
-    __slots__ = ("column", "price", "row", "types")
+    __slots__ = ("_counts", "column", "price", "row", "types")
     CATALOGUE = True
 
     def __init__(self, price: int, row: int, column: int, types: list[str]):
@@ -33,6 +33,9 @@ class SharePrice:
         self.row = row
         self.column = column
         self.types = tuple(types)
+        # (the cell never changes: whether its certificates count, worked out once; asked for
+        # every certificate a player holds, in every listing of a stock turn)
+        self._counts = not any(t in ("multiple_buy", "unlimited", "no_cert_limit") for t in self.types)
 
     @property
     def type(self) -> str | None:
@@ -50,7 +53,7 @@ class SharePrice:
         return self.type in PAR_TYPES
 
     def counts_for_limit(self) -> bool:
-        return not any(t in ("multiple_buy", "unlimited", "no_cert_limit") for t in self.types)
+        return self._counts
 
     def __repr__(self) -> str:
         return f"<SharePrice {self.id}>"

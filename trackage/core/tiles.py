@@ -575,6 +575,9 @@ class TileSpec:
                     seen.append(end[1])
         self.path_node_ordinals = tuple(seen)
         self._rots: list[_Rot | None] = [None] * 6
+        # what a placement in each rotation is made of, by position (see :class:`_Layout`):
+        # taken from the first placement made, then used to make the others quickly
+        self._layouts: list[_Layout | None] = [None] * 6
         # tile_paths_kept's answers with this spec as the old tile's, by (new spec, gauge flags)
         self._kept_in: dict[tuple[TileSpec, bool | None, bool | None, bool | None], bool] = {}
         # upgrade answers with this spec as the old tile's, per title whose upgrade rule is a
@@ -1048,6 +1051,51 @@ class _View:
 _EMPTY: tuple[Path, ...] = ()
 
 
+class _Layout:
+    """A placement of one spec in one rotation by position (catalogue, shared by every tile of
+    the spec): which nodes are cities, towns, halts, offboards and the junction; each path's
+    ends (an ``Edge``, shared, or a node's position), edges, exits, lanes per exit and nodes,
+    and the view's tables by path position. Read once from a placement made the long way, so a
+    placement made from it (:meth:`Placed._from_layout`) is equal part for part."""
+
+    CATALOGUE = True
+
+    __slots__ = ("by_edge", "cities", "city_towns", "halts", "junction", "junction_paths", "node_exits",
+                 "node_paths", "offboards", "paths", "towns")
+
+    def __init__(self, placed: Placed) -> None:
+        pos = {id(n): i for i, n in enumerate(placed.all_nodes)}
+        paths = placed._view.paths
+        path_pos = {id(p): i for i, p in enumerate(paths)}
+
+        def ref(end: Any) -> Any:
+            return end if end.is_edge else pos[id(end)]
+
+        def node_pos(n: Any) -> int | None:
+            return None if n is None else pos[id(n)]
+
+        self.cities = tuple(pos[id(n)] for n in placed.cities)
+        self.towns = tuple(pos[id(n)] for n in placed.towns)
+        self.halts = tuple(pos[id(n)] for n in placed.halts)
+        self.offboards = tuple(pos[id(n)] for n in placed.offboards)
+        self.city_towns = tuple(pos[id(n)] for n in placed.city_towns)
+        self.junction = node_pos(placed.junction)
+        self.paths = tuple(
+            (ref(p.a), ref(p.b), p.edges, p.exits, tuple(p.exit_lanes.items()),
+             tuple(pos[id(n)] for n in p.nodes), node_pos(p.city), node_pos(p.town), node_pos(p.offboard),
+             node_pos(p.junction))
+            for p in paths)
+        view = placed._view
+
+        def by_pos(table: dict[int, tuple[Path, ...]]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+            return tuple((k, tuple(path_pos[id(p)] for p in v)) for k, v in table.items())
+
+        self.by_edge = by_pos(view.by_edge)
+        self.node_paths = by_pos(view.node_paths)
+        self.junction_paths = by_pos(view.junction_paths)
+        self.node_exits = tuple(view.node_exits.items())
+
+
 class Tile:
     """One physical tile: a supply copy or a preprinted map tile (a catalogue object, never
     changed). ``id`` = ``f"{name}-{index}"``.
@@ -1240,6 +1288,10 @@ class Placed:
             else:
                 nodes.append(_NODE_CLASSES[nd.kind](self, nd))
         self.all_nodes = tuple(nodes)
+        layout = spec._layouts[rotation]
+        if layout is not None:
+            self._from_layout(layout, nodes)
+            return
         self.cities = cast("tuple[City, ...]", tuple(n for n in nodes if n.is_city))
         self.towns = cast("tuple[Town, ...]", tuple(n for n in nodes if n.is_town))
         self.halts = cast("tuple[Halt, ...]", tuple(n for n in nodes if n.is_halt))
@@ -1250,6 +1302,56 @@ class Placed:
         self.nodes = cast("tuple[RevenueCenter, ...]", tuple(nodes[o] for o in spec.path_node_ordinals))  # no junctions
         self.stops = self.nodes
         self._view = self._build_view(rotation)
+        spec._layouts[rotation] = _Layout(self)
+
+    def _from_layout(self, layout: _Layout, nodes: list[NodeBase]) -> None:
+        """The rest of :meth:`__init__` from the spec's layout in this rotation: the same
+        nodes lists, paths and view as the long way makes (``_build_view``)."""
+        self.cities = cast("tuple[City, ...]", tuple(nodes[i] for i in layout.cities))
+        self.towns = cast("tuple[Town, ...]", tuple(nodes[i] for i in layout.towns))
+        self.halts = cast("tuple[Halt, ...]", tuple(nodes[i] for i in layout.halts))
+        self.offboards = cast("tuple[Offboard, ...]", tuple(nodes[i] for i in layout.offboards))
+        self.city_towns = tuple(nodes[i] for i in layout.city_towns)
+        self.junction = None if layout.junction is None else nodes[layout.junction]
+        self.nodes = cast("tuple[RevenueCenter, ...]", tuple(nodes[o] for o in self.spec.path_node_ordinals))
+        self.stops = self.nodes
+        r = self.rotation
+        hex_ = self.hex
+        igw, igc = self.igw, self.igc
+        new = Path.__new__
+        path_list: list[Path] = []
+        for pd, sig, (a, b, edges, exits, lanes, node_pos, ci, ti, oi, ji) in zip(
+                self.spec.path_defs, self.spec.rot(r).sig_ends, layout.paths):
+            p = new(Path)
+            p.tile = self
+            p.hex = hex_
+            p.index = pd.index
+            p.rotation = r
+            p.a = a if a.__class__ is not int else nodes[a]
+            p.b = b if b.__class__ is not int else nodes[b]
+            p.terminal = pd.terminal
+            p.track = pd.track
+            p.lanes = pd.lanes
+            p.ignore = pd.ignore
+            p.ignore_gauge_walk = pd.ignore_gauge_walk if igw is None else igw
+            p.ignore_gauge_compare = pd.ignore_gauge_compare if igc is None else igc
+            p._sig = sig
+            p.edges = edges
+            p.exits = exits
+            p.exit_lanes = dict(lanes)
+            p.nodes = p.stops = tuple(nodes[i] for i in node_pos)
+            p.city = None if ci is None else nodes[ci]
+            p.town = None if ti is None else nodes[ti]
+            p.offboard = None if oi is None else nodes[oi]
+            p.junction = None if ji is None else nodes[ji]
+            path_list.append(p)
+        paths = tuple(path_list)
+
+        def table(rows: tuple[tuple[int, tuple[int, ...]], ...]) -> dict[int, tuple[Path, ...]]:
+            return {k: tuple(paths[i] for i in v) for k, v in rows}
+
+        self._view = _View(paths, table(layout.by_edge), table(layout.node_paths), dict(layout.node_exits),
+                           table(layout.junction_paths))
 
     # the slots that hold the parts pointing back at this tile (nodes, paths)
     _PARTS = ("_view", "all_nodes", "cities", "city_towns", "halts", "junction", "nodes", "offboards", "stops",

@@ -399,9 +399,12 @@ class Game1858(Game):
     ACTION_PROCESSED_KEEPS_STEPS = False  # (it may close companies)
 
     def action_processed(self, action) -> None:
-        if not any(c.share_price is not None and c.share_price.type == "close" and not c.closed
-                   for c in self.corporations):
-            return  # (nothing at the bottom of the market: asked after every action)
+        for c in self.corporations:  # (a plain loop: asked after every action)
+            sp = c.share_price
+            if sp is not None and sp.type == "close" and not c.closed:
+                break
+        else:
+            return  # (nothing at the bottom of the market)
         closed = False
         for corp in list(self.corporations):
             if corp.closed or corp.share_price is None:
