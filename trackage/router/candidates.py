@@ -1161,28 +1161,36 @@ class Enumerator:
         ``e``'s values and, for what the meter has left, the board's best counted stop values
         and its uncounted ones (every one worth something, or where only the best stops pay
         as many of the best), of the stops not on ``e`` (no route visits a stop twice)."""
-        nodes = e[NODES]
         cap = self.meter.capacity
         assert cap is not None
-        left = max(0, cap - e[SPENT])
-        counted, uncounted = self._board_stops()
-        on = set(nodes)  # (a route visits none of them again)
-        # (where only the best ``pay`` stops pay, no more than that many of them count)
-        more = _best_off(counted, on, left if self.pay is None else min(left, self.pay))
-        if self.pay is None:
+        left = cap - e[SPENT]
+        counted, uncounted = self._stops if self._stops is not None else self._board_stops()
+        on = set(e[NODES])  # (a route visits none of them again)
+        pay = self.pay
+        if pay is None:
             # every stop pays: also every uncounted stop worth something, not on ``e`` (the
             # meter does not limit how many a route visits: hex edges, stops it passes free)
+            more = _best_off(counted, on, left)
             vals: int = e[VALS]
             paid = self._uncounted_paid()
             return vals + sum(more) + paid[None] - sum(paid.get(n, 0) for n in on)
-        # only the best ``pay`` stops pay: as many of the best uncounted stops not on ``e``
-        # (the loop of ``_best_off``, inlined: asked for every half of a rising walk)
-        pay = self.pay
-        pool = [*e[VALS], *more]
+        # only the best ``pay`` stops pay: no more than that many of the best counted stops
+        # the meter has room for, and as many of the best uncounted stops, none on ``e``
+        # (both loops of ``_best_off``, inlined: asked for every half of a rising walk)
+        pool = [*e[VALS]]
+        add = pool.append
+        k = left if left < pay else pay
+        if k > 0:
+            for v, n in counted:
+                if n not in on:
+                    add(v)
+                    k -= 1
+                    if not k:
+                        break
         k = pay
-        for v, n in uncounted if k > 0 else ():
+        for v, n in uncounted:
             if n not in on:
-                pool.append(v)
+                add(v)
                 k -= 1
                 if not k:
                     break
