@@ -1015,16 +1015,22 @@ class Enumerator:
         every = (1 << len(bonus.nodes)) - 1 if bonus is not None else 0
         floor_of = self.floor_of
         base = self.floor
-        for h, ends in self._children(e, used_nodes, None):
+        pay = self.pay
+        # (the children as ``_children`` makes them, inlined: one call per step saved)
+        vals = e[VALS]
+        depth = e[DEPTH] + 1
+        nodes = e[NODES]
+        for li, n, paths, mask, st, sp, val, clash, ends, first in self._steps(e, used_nodes):
+            h: Entry = (e, n, paths, mask, st, vals + val if pay is None else self._add_v(vals, val), first,
+                        depth, nodes + (n,), li, None, clash, sp, -1)
             floor = base
             fh = f
             if floor_of is not None and base is not None:
                 fh = floor_of(h[MASK]) if h[DEPTH] <= _FLOOR_DEPTH else f
                 floor = max(base, fh)
             if base is not None and self._beyond(h) + (
-                    slack if bonus is None else bonus(every, weakest_paid(h[VALS], self.pay))) < base:
+                    slack if bonus is None else bonus(every, weakest_paid(h[VALS], pay))) < base:
                 continue
-            n = h[NODE]
             v = version | hub_bit.get(n, 0)
             self.cur_floor = floor
             yield from self._half_routes(h, floor, v, c)
@@ -1230,12 +1236,19 @@ class Enumerator:
         slack = c.slack
         bonus = self.bonus
         every = (1 << len(bonus.nodes)) - 1 if bonus is not None else 0
-        for h, ends in self._children(e, used_nodes, None):
+        pay = self.pay
+        beyond = self._beyond
+        # (the children as ``_children`` makes them, inlined: one call per step saved)
+        vals = e[VALS]
+        depth = e[DEPTH] + 1
+        nodes = e[NODES]
+        for li, n, paths, mask, st, sp, val, clash, ends, first in self._steps(e, used_nodes):
+            h: Entry = (e, n, paths, mask, st, vals + val if pay is None else self._add_v(vals, val), first,
+                        depth, nodes + (n,), li, None, clash, sp, -1)
             floor = self.floor
-            if floor is not None and self._beyond(h) + (
-                    slack if bonus is None else bonus(every, weakest_paid(h[VALS], self.pay))) < floor:
+            if floor is not None and beyond(h) + (
+                    slack if bonus is None else bonus(every, weakest_paid(h[VALS], pay))) < floor:
                 continue
-            n = h[NODE]
             v = version | hub_bit.get(n, 0)
             yield from self._half_routes(h, floor, v, c)
             if not ends:
