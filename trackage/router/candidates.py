@@ -1015,16 +1015,22 @@ class Enumerator:
         every = (1 << len(bonus.nodes)) - 1 if bonus is not None else 0
         floor_of = self.floor_of
         base = self.floor
-        for h, ends in self._children(e, used_nodes, None):
+        pay = self.pay
+        # (the children as ``_children`` makes them, inlined: one call per step saved)
+        vals = e[VALS]
+        depth = e[DEPTH] + 1
+        nodes = e[NODES]
+        for li, n, paths, mask, st, sp, val, clash, ends, first in self._steps(e, used_nodes):
+            h: Entry = (e, n, paths, mask, st, vals + val if pay is None else self._add_v(vals, val), first,
+                        depth, nodes + (n,), li, None, clash, sp, -1)
             floor = base
             fh = f
             if floor_of is not None and base is not None:
                 fh = floor_of(h[MASK]) if h[DEPTH] <= _FLOOR_DEPTH else f
                 floor = max(base, fh)
             if base is not None and self._beyond(h) + (
-                    slack if bonus is None else bonus(every, weakest_paid(h[VALS], self.pay))) < base:
+                    slack if bonus is None else bonus(every, weakest_paid(h[VALS], pay))) < base:
                 continue
-            n = h[NODE]
             v = version | hub_bit.get(n, 0)
             self.cur_floor = floor
             yield from self._half_routes(h, floor, v, c)
@@ -1161,28 +1167,36 @@ class Enumerator:
         ``e``'s values and, for what the meter has left, the board's best counted stop values
         and its uncounted ones (every one worth something, or where only the best stops pay
         as many of the best), of the stops not on ``e`` (no route visits a stop twice)."""
-        nodes = e[NODES]
         cap = self.meter.capacity
         assert cap is not None
-        left = max(0, cap - e[SPENT])
-        counted, uncounted = self._board_stops()
-        on = set(nodes)  # (a route visits none of them again)
-        # (where only the best ``pay`` stops pay, no more than that many of them count)
-        more = _best_off(counted, on, left if self.pay is None else min(left, self.pay))
-        if self.pay is None:
+        left = cap - e[SPENT]
+        counted, uncounted = self._stops if self._stops is not None else self._board_stops()
+        on = set(e[NODES])  # (a route visits none of them again)
+        pay = self.pay
+        if pay is None:
             # every stop pays: also every uncounted stop worth something, not on ``e`` (the
             # meter does not limit how many a route visits: hex edges, stops it passes free)
+            more = _best_off(counted, on, left)
             vals: int = e[VALS]
             paid = self._uncounted_paid()
             return vals + sum(more) + paid[None] - sum(paid.get(n, 0) for n in on)
-        # only the best ``pay`` stops pay: as many of the best uncounted stops not on ``e``
-        # (the loop of ``_best_off``, inlined: asked for every half of a rising walk)
-        pay = self.pay
-        pool = [*e[VALS], *more]
+        # only the best ``pay`` stops pay: no more than that many of the best counted stops
+        # the meter has room for, and as many of the best uncounted stops, none on ``e``
+        # (both loops of ``_best_off``, inlined: asked for every half of a rising walk)
+        pool = [*e[VALS]]
+        add = pool.append
+        k = left if left < pay else pay
+        if k > 0:
+            for v, n in counted:
+                if n not in on:
+                    add(v)
+                    k -= 1
+                    if not k:
+                        break
         k = pay
-        for v, n in uncounted if k > 0 else ():
+        for v, n in uncounted:
             if n not in on:
-                pool.append(v)
+                add(v)
                 k -= 1
                 if not k:
                     break
@@ -1222,12 +1236,19 @@ class Enumerator:
         slack = c.slack
         bonus = self.bonus
         every = (1 << len(bonus.nodes)) - 1 if bonus is not None else 0
-        for h, ends in self._children(e, used_nodes, None):
+        pay = self.pay
+        beyond = self._beyond
+        # (the children as ``_children`` makes them, inlined: one call per step saved)
+        vals = e[VALS]
+        depth = e[DEPTH] + 1
+        nodes = e[NODES]
+        for li, n, paths, mask, st, sp, val, clash, ends, first in self._steps(e, used_nodes):
+            h: Entry = (e, n, paths, mask, st, vals + val if pay is None else self._add_v(vals, val), first,
+                        depth, nodes + (n,), li, None, clash, sp, -1)
             floor = self.floor
-            if floor is not None and self._beyond(h) + (
-                    slack if bonus is None else bonus(every, weakest_paid(h[VALS], self.pay))) < floor:
+            if floor is not None and beyond(h) + (
+                    slack if bonus is None else bonus(every, weakest_paid(h[VALS], pay))) < floor:
                 continue
-            n = h[NODE]
             v = version | hub_bit.get(n, 0)
             yield from self._half_routes(h, floor, v, c)
             if not ends:
