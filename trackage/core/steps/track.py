@@ -276,25 +276,42 @@ class TrackAndTokenStep(Step):
             assert lay is not None  # lay_tile is offered only while a lay is left
             board = self.game.board
             shape = board.supply.shape if self.LISTING_CHECKS_SHAPE else None
+            placed_tile = board.placed_tile
+            may_lay, may_upgrade = lay["lay"], lay["upgrade"]
+            # (nothing the checks below read changes while the listing runs: what the
+            # payer may spend is asked once, and the candidates, which come hex by hex,
+            # look their hex and tile up once each)
+            power = self.buying_power(entity)
+            laid_hexes = self.round.laid_hexes if lay["cannot_reuse_same_hex"] else ()
+            hex_id: str | None = None
+            hex_: Any = None
+            old: Any = None
+            views: dict[str, Any] = {}  # candidate tile id -> the tile placed (supply tile or shape)
             for cand in self.game.legal_tile_lays(entity):
-                hex_ = board.hex_by_id(cand["hex"])
-                old = board.tile(hex_)
-                supply_tile = board.tile_by_id(cand["tile"])
-                tile = (board.placed_tile(supply_tile, cand["rotation"], hex_) if shape is None
-                        else board.placed_tile(shape(supply_tile.name), cand["rotation"], None))
+                if cand["hex"] != hex_id:
+                    hex_id = cand["hex"]
+                    hex_ = board.hex_by_id(hex_id)
+                    old = board.tile(hex_)
+                tid = cand["tile"]
+                view = views.get(tid)
+                if view is None:
+                    supply_tile = board.tile_by_id(tid)
+                    view = views[tid] = supply_tile if shape is None else shape(supply_tile.name)
+                rotation = cand["rotation"]
+                tile = placed_tile(view, rotation, hex_) if shape is None else placed_tile(view, rotation, None)
                 up = self.is_upgrade(old, tile)
-                if (up and not lay["upgrade"]) or (not up and not lay["lay"]):
+                if (up and not may_upgrade) or (not up and not may_lay):
                     continue
-                if lay["cannot_reuse_same_hex"] and hex_ in self.round.laid_hexes:
+                if laid_hexes and hex_ in laid_hexes:
                     continue
                 try:
-                    self.check_lay(entity, hex_, old, tile, cand["rotation"])
+                    self.check_lay(entity, hex_, old, tile, rotation)
                 except GameError:
                     continue
                 if not self.legal_lay_ok(entity, hex_, old, tile):
                     continue
                 extra = lay["cost"] if tile.color == "yellow" else lay["upgrade_cost"]
-                if board.lay_cost_preview(hex_, tile, entity) + extra > self.buying_power(entity):
+                if board.lay_cost_preview(hex_, tile, entity) + extra > power:
                     continue
                 out.append({"type": "lay_tile", **cand})
         if "place_token" in acts and asks(self.game, "place_token"):

@@ -267,6 +267,9 @@ class Game1867(Game):
         # the phase's colours read in place (``phase.tiles`` is a new list per question)
         return tile.color in self.phase.current.get("tiles", ())
 
+    def tile_phase_key(self):
+        return tuple(self.phase.current.get("tiles", ()))  # (all tile_valid_for_phase reads)
+
     def upgrade_memo_keys(self, hex_, old):
         # the generic upgrade_memo_key, the hex's part made once for all the tiles tried there
         b = self.board
