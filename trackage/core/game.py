@@ -82,6 +82,9 @@ def _leaves_no_trace(f: Callable[Concatenate[Any, P], R]) -> Callable[Concatenat
     return cast("Callable[Concatenate[Any, P], R]", run)
 
 
+_tile_name = attrgetter("name")  # (a tile's name, for the listing's C-level maps)
+
+
 def _forgetting(game: Any, f: Callable[..., R], *args: Any, **kwargs: Any) -> R:
     """``f(game, ...)``, with what the track graphs learnt meanwhile forgotten."""
     board = game.board
@@ -724,33 +727,38 @@ class Game(Tracked):
         allows, each with the tile its name is seen as off the map (``TileSupply.shape``),
         in supply order, and (when kept) their places by name and spec. Kept in the tile
         supply's memo (a pure function of the supply, which is replaced on every change, and
-        :meth:`tile_phase_key`) while both are the same: the caller must not change them."""
+        :meth:`tile_phase_key`) while both are the same, and the phase's answer per name
+        while the key is: the caller must not change them."""
         supply = self.board.supply
+        memo = supply.memo
         tiles = self.board.supply_tiles()
         key = self.tile_phase_key()
         if key is not None:
-            kept = supply.memo.get("listing candidates")
+            kept = memo.get("listing candidates")
             if kept is not None and kept[0] is tiles and kept[1] == key:
                 return kept[2], kept[3]
-        candidates: dict[str, Tile] = {}
-        refused = set()  # (the phase's rule reads a tile's name and colour: asked once per name)
-        for t in tiles:
-            name = t.name
-            if name in candidates or name in refused:
-                continue
-            if self.tile_valid_for_phase(t):
-                candidates[name] = t
-            else:
-                refused.add(name)
-        # the rules read the hex from ``hex_`` and the tile's shape only: the first copy of each
-        # name as seen off the map (one placement per name and rotation, made once a game)
-        # answers for the candidate copy on any hex
-        shape = supply.shape
-        seen = [(t, shape(t.name)) for t in candidates.values()]
+        backwards = tiles[::-1]
+        first = dict(zip(map(_tile_name, backwards), backwards))  # each name's first copy
+        names = dict.fromkeys(map(_tile_name, tiles))  # the names in supply order
+        # (the phase's rule reads a tile's name and colour: asked once per name)
+        valid: dict[str, bool] = {} if key is None else memo.setdefault(("phase's names", key), {})
+        for name in names.keys() - valid.keys():
+            valid[name] = self.tile_valid_for_phase(first[name])
+        # the rules read the hex from ``hex_`` and the tile's shape only: the tile each name is
+        # seen as off the map (one placement per name and rotation, made once) answers for the
+        # candidate copy on any hex
+        shapes: dict[str, Tile] = memo.setdefault("shapes by name", {})
+        seen = []
+        for name in names:
+            if valid[name]:
+                view = shapes.get(name)
+                if view is None:
+                    view = shapes[name] = supply.shape(name)
+                seen.append((first[name], view))
         if key is None:
             return seen, None
         places = self._candidate_places(seen)
-        supply.memo["listing candidates"] = (tiles, key, seen, places)
+        memo["listing candidates"] = (tiles, key, seen, places)
         return seen, places
 
     def _tile_upgrades(self, hex_: Hex, old: Placed, memo: dict[Any, Any], seen: list[tuple[Tile, Tile]],
