@@ -681,7 +681,12 @@ class Game(Tracked):
                 if places is None:
                     places = self._candidate_places(seen)
                 # the candidates asked on such a hex so far, and those that upgrade it
-                asked, upgrading = memo.setdefault(("hex upgrades", upgrade_part), (set(), {}))
+                hex_key = ("hex upgrades", upgrade_part)
+                kept = memo.get(hex_key)
+                if kept is None:
+                    kept = memo[hex_key] = (set(), {})
+                asked: set[tuple[str, Any]] = kept[0]
+                upgrading: dict[tuple[str, Any], tuple[int, ...]] = kept[1]
                 missing = places.keys() - asked
                 if missing:
                     for i, rel in self._tile_upgrades(hex_, old, memo, seen, sorted(places[k] for k in missing)):
@@ -694,7 +699,10 @@ class Game(Tracked):
             rotation_ok: Callable[[Placed], bool] | None = None  # the hex's, once a tile needs it
             lays: dict[tuple[str, Any], tuple[int, ...]] | None = None
             if rotation_part is not None:
-                lays = memo.setdefault(("hex lays", upgrade_part, rotation_part), {})
+                lays_key = ("hex lays", upgrade_part, rotation_part)
+                lays = memo.get(lays_key)
+                if lays is None:
+                    lays = memo[lays_key] = {}
             for i, rel in rels:
                 t, view = seen[i]
                 rotations = lays.get((t.name, view.spec)) if lays is not None else None
