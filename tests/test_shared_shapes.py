@@ -14,7 +14,7 @@ from trackage.core.state import full_state
 from trackage.playout import COMBOS, choose
 from trackage.titles import TITLES, new_game
 
-SHARING = ("1893", "1858", "1858India", "1861", "1867")
+SHARING = ("1893", "1858", "1858India", "1861", "1867", "1822")
 
 
 def _game(title: str, seed: int):
@@ -52,13 +52,13 @@ def test_shapes_are_shared_between_games(title):
 
 
 def test_a_title_without_the_flag_keeps_its_own_first_copy():
-    game = _game("1822", 0)
+    game = _game("1825", 0)
     assert not type(game).SHARED_SHAPES
     name = game.board.supply.initial[0].name
     assert game.board.supply.shape(name) is game.board.supply.copy_of(name, 0)
 
 
-@pytest.mark.parametrize("title,seed", [("1893", 4), ("1858", 2), ("1867", 1)])
+@pytest.mark.parametrize("title,seed", [("1893", 4), ("1858", 2), ("1867", 1), ("1822", 1), ("1822", 4)])
 def test_listings_and_state_equal_with_the_flag_off(title, seed, monkeypatch):
     on = _play(title, seed, 150)
     monkeypatch.setattr(type(_game(title, seed)), "SHARED_SHAPES", False)

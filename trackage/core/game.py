@@ -83,6 +83,9 @@ def _leaves_no_trace(f: Callable[Concatenate[Any, P], R]) -> Callable[Concatenat
     return cast("Callable[Concatenate[Any, P], R]", run)
 
 
+_tile_name = attrgetter("name")  # (a tile's name, for the listing's C-level maps)
+
+
 def _forgetting(game: Any, f: Callable[..., R], *args: Any, **kwargs: Any) -> R:
     """``f(game, ...)``, with what the track graphs learnt meanwhile forgotten."""
     board = game.board
@@ -660,28 +663,15 @@ class Game(Tracked):
         connected = self.layable_hexes(entity)
         if getattr(self, "_asking", None) is not None:
             connected = {h: e for h, e in connected.items() if asks_hex(self, h.id)}
-        candidates = {}
-        refused = set()  # (the phase's rule reads a tile's name and colour: asked once per name)
-        # the core's phase rule reads the colour alone: the phase's colours read once
-        colours = self.phase.tiles if type(self).tile_valid_for_phase is Game.tile_valid_for_phase else None
-        for t in self.board.supply_tiles():
-            name = t.name
-            if name in candidates or name in refused:
-                continue
-            if (t.color in colours) if colours is not None else self.tile_valid_for_phase(t):
-                candidates[name] = t
-            else:
-                refused.add(name)
-        if getattr(self, "_asking", None) is not None:
-            candidates = {k: t for k, t in candidates.items() if asks_tile(self, t.id)}
         placed_tile = self.board.placed_tile
-        # the rules read the hex from ``hex_`` and the tile's shape only: the first copy of each
-        # name as seen off the map (one placement per name and rotation, made once a game)
-        # answers for the candidate copy on any hex
-        shape = self.board.supply.shape
-        seen = [(t, shape(t.name)) for t in candidates.values()]
+        seen: list[tuple[Tile, Tile]]
         # each candidate's place in ``seen`` by its name and spec, once a hex has a key
-        places: dict[tuple[str, Any], int] | None = None
+        places: dict[tuple[str, Any], int] | None
+        if getattr(self, "_asking", None) is None:
+            seen, places = self._tile_lay_candidates()
+        else:
+            seen = [ts for ts in self._tile_lay_candidates()[0] if asks_tile(self, ts[0].id)]
+            places = None
         for hex_, _edges in connected.items():
             old = self.board.tile(hex_)
             memo = self.upgrade_memo(old)  # a pure function of its key
@@ -692,9 +682,14 @@ class Game(Tracked):
                 rels = self._tile_upgrades(hex_, old, memo, seen, range(len(seen)))
             else:
                 if places is None:
-                    places = {(t.name, view.spec): i for i, (t, view) in enumerate(seen)}
+                    places = self._candidate_places(seen)
                 # the candidates asked on such a hex so far, and those that upgrade it
-                asked, upgrading = memo.setdefault(("hex upgrades", upgrade_part), (set(), {}))
+                hex_key = ("hex upgrades", upgrade_part)
+                kept = memo.get(hex_key)
+                if kept is None:
+                    kept = memo[hex_key] = (set(), {})
+                asked: set[tuple[str, Any]] = kept[0]
+                upgrading: dict[tuple[str, Any], tuple[int, ...]] = kept[1]
                 missing = places.keys() - asked
                 if missing:
                     for i, rel in self._tile_upgrades(hex_, old, memo, seen, sorted(places[k] for k in missing)):
@@ -707,7 +702,10 @@ class Game(Tracked):
             rotation_ok: Callable[[Placed], bool] | None = None  # the hex's, once a tile needs it
             lays: dict[tuple[str, Any], tuple[int, ...]] | None = None
             if rotation_part is not None:
-                lays = memo.setdefault(("hex lays", upgrade_part, rotation_part), {})
+                lays_key = ("hex lays", upgrade_part, rotation_part)
+                lays = memo.get(lays_key)
+                if lays is None:
+                    lays = memo[lays_key] = {}
             for i, rel in rels:
                 t, view = seen[i]
                 rotations = lays.get((t.name, view.spec)) if lays is not None else None
@@ -721,6 +719,58 @@ class Game(Tracked):
                 for r in rotations:
                     out.append({"hex": hex_.id, "tile": t.id, "rotation": r})
         return out
+
+    def tile_phase_key(self) -> Hashable | None:
+        """What :meth:`tile_valid_for_phase` reads besides a tile's name and colour (a key under
+        which the tile-lay listing keeps the supply's candidates while the supply is
+        unchanged), or None when it reads more (each listing asks it of every supply tile).
+        Default: the phase's colours where the game's rule is the core's, else None."""
+        if type(self).tile_valid_for_phase is Game.tile_valid_for_phase:
+            return tuple(self.phase.tiles)
+        return None
+
+    @staticmethod
+    def _candidate_places(seen: list[tuple[Tile, Tile]]) -> dict[tuple[str, Any], int]:
+        return {(t.name, view.spec): i for i, (t, view) in enumerate(seen)}
+
+    def _tile_lay_candidates(self) -> tuple[list[tuple[Tile, Tile]], dict[tuple[str, Any], int] | None]:
+        """The tile-lay listing's candidates: the first supply tile of each name the phase
+        allows, each with the tile its name is seen as off the map (``TileSupply.shape``),
+        in supply order, and (when kept) their places by name and spec. Kept in the tile
+        supply's memo (a pure function of the supply, which is replaced on every change, and
+        :meth:`tile_phase_key`) while both are the same, and the phase's answer per name
+        while the key is: the caller must not change them."""
+        supply = self.board.supply
+        memo = supply.memo
+        tiles = self.board.supply_tiles()
+        key = self.tile_phase_key()
+        if key is not None:
+            kept = memo.get("listing candidates")
+            if kept is not None and kept[0] is tiles and kept[1] == key:
+                return kept[2], kept[3]
+        backwards = tiles[::-1]
+        first = dict(zip(map(_tile_name, backwards), backwards))  # each name's first copy
+        names = dict.fromkeys(map(_tile_name, tiles))  # the names in supply order
+        # (the phase's rule reads a tile's name and colour: asked once per name)
+        valid: dict[str, bool] = {} if key is None else memo.setdefault(("phase's names", key), {})
+        for name in names.keys() - valid.keys():
+            valid[name] = self.tile_valid_for_phase(first[name])
+        # the rules read the hex from ``hex_`` and the tile's shape only: the tile each name is
+        # seen as off the map (one placement per name and rotation, made once) answers for the
+        # candidate copy on any hex
+        shapes: dict[str, Tile] = memo.setdefault("shapes by name", {})
+        seen = []
+        for name in names:
+            if valid[name]:
+                view = shapes.get(name)
+                if view is None:
+                    view = shapes[name] = supply.shape(name)
+                seen.append((first[name], view))
+        if key is None:
+            return seen, None
+        places = self._candidate_places(seen)
+        memo["listing candidates"] = (tiles, key, seen, places)
+        return seen, places
 
     def _tile_upgrades(self, hex_: Hex, old: Placed, memo: dict[Any, Any], seen: list[tuple[Tile, Tile]],
                        places: Iterable[int]) -> list[tuple[int, tuple[int, ...]]]:

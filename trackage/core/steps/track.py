@@ -268,6 +268,30 @@ class TrackAndTokenStep(Step):
         return {"type": "place_token", "city": city.id, "slot": self.game.board.get_slot(city, entity) or 0}
 
     # ------------------------------------------------------------ enumeration
+    def listing_reads_exits(self, hex_: Hex) -> bool:
+        """With ``LISTING_CHECKS_SHAPE``: do the listing's checks on ``hex_`` read the
+        candidate's exits (else its colour only, and the listing asks them once per colour
+        there)? Default: yes."""
+        return True
+
+    def listed_lay_ok(self, entity: Any, lay: dict[str, Any], power: int, hex_: Hex, old: Placed, tile: Placed,
+                      rotation: int) -> bool:
+        """The listing's checks of one candidate lay (``tile`` in ``rotation`` on ``hex_``,
+        holding ``old``) under this turn's ``lay``, ``power`` what the payer may spend."""
+        up = self.is_upgrade(old, tile)
+        if (up and not lay["upgrade"]) or (not up and not lay["lay"]):
+            return False
+        if lay["cannot_reuse_same_hex"] and hex_ in self.round.laid_hexes:
+            return False
+        try:
+            self.check_lay(entity, hex_, old, tile, rotation)
+        except GameError:
+            return False
+        if not self.legal_lay_ok(entity, hex_, old, tile):
+            return False
+        extra = lay["cost"] if tile.color == "yellow" else lay["upgrade_cost"]
+        return bool(self.game.board.lay_cost_preview(hex_, tile, entity) + extra <= power)
+
     def legal_actions(self, entity: Any) -> list[dict[str, Any]]:
         acts = self.actions(entity)
         out: list[dict[str, Any]] = []
@@ -276,27 +300,44 @@ class TrackAndTokenStep(Step):
             assert lay is not None  # lay_tile is offered only while a lay is left
             board = self.game.board
             shape = board.supply.shape if self.LISTING_CHECKS_SHAPE else None
+            placed_tile = board.placed_tile
+            # (nothing the checks below read changes while the listing runs: what the
+            # payer may spend is asked once, and the candidates, which come hex by hex,
+            # look their hex and tile up once each)
+            power = self.buying_power(entity)
+            hex_id: str | None = None
+            hex_: Any = None
+            old: Any = None
+            views: dict[str, Any] = {}  # candidate tile id -> the tile placed (supply tile or shape)
+            # with LISTING_CHECKS_SHAPE, the checks' verdict on the hex by the candidate's
+            # colour (and its exits where the hex's checks read them: listing_reads_exits)
+            verdicts: dict[Any, bool] = {}
+            reads_exits = True
             for cand in self.game.legal_tile_lays(entity):
-                hex_ = board.hex_by_id(cand["hex"])
-                old = board.tile(hex_)
-                supply_tile = board.tile_by_id(cand["tile"])
-                tile = (board.placed_tile(supply_tile, cand["rotation"], hex_) if shape is None
-                        else board.placed_tile(shape(supply_tile.name), cand["rotation"], None))
-                up = self.is_upgrade(old, tile)
-                if (up and not lay["upgrade"]) or (not up and not lay["lay"]):
-                    continue
-                if lay["cannot_reuse_same_hex"] and hex_ in self.round.laid_hexes:
-                    continue
-                try:
-                    self.check_lay(entity, hex_, old, tile, cand["rotation"])
-                except GameError:
-                    continue
-                if not self.legal_lay_ok(entity, hex_, old, tile):
-                    continue
-                extra = lay["cost"] if tile.color == "yellow" else lay["upgrade_cost"]
-                if board.lay_cost_preview(hex_, tile, entity) + extra > self.buying_power(entity):
-                    continue
-                out.append({"type": "lay_tile", **cand})
+                if cand["hex"] != hex_id:
+                    hex_id = cand["hex"]
+                    hex_ = board.hex_by_id(hex_id)
+                    old = board.tile(hex_)
+                    if shape is not None:
+                        verdicts = {}
+                        reads_exits = self.listing_reads_exits(hex_)
+                tid = cand["tile"]
+                view = views.get(tid)
+                if view is None:
+                    supply_tile = board.tile_by_id(tid)
+                    view = views[tid] = supply_tile if shape is None else shape(supply_tile.name)
+                rotation = cand["rotation"]
+                if shape is None:
+                    ok = self.listed_lay_ok(entity, lay, power, hex_, old, placed_tile(view, rotation, hex_), rotation)
+                else:
+                    tile = placed_tile(view, rotation, None)
+                    key = (tile.color, tile.exits) if reads_exits else tile.color
+                    found = verdicts.get(key)
+                    if found is None:
+                        found = verdicts[key] = self.listed_lay_ok(entity, lay, power, hex_, old, tile, rotation)
+                    ok = found
+                if ok:
+                    out.append({"type": "lay_tile", **cand})
         if "place_token" in acts and asks(self.game, "place_token"):
             out += [a for city in self.token_cities(entity) if (a := self.token_offer(entity, city)) is not None]
         if "pass" in acts:

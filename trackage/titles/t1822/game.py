@@ -282,6 +282,9 @@ class Game1822(Game):
     # upgrades_to reads only the two tiles, the hex's labels and D35 (all in upgrade_memo_key),
     # and the special-lay flag, which no listing through the memo has set
     UPGRADE_ANSWERS_SHARED = True
+    # the listings (the core's, the track step's checks, the private lays) read a shape's
+    # name, spec, colour, exits and placements only
+    SHARED_SHAPES = True
     TRAIN_PRICE_MIN = 1
 
     # ------------------------------------------------------------ set-up
@@ -877,6 +880,12 @@ class Game1822(Game):
         last = self.phase.tiles[-1]
         ahead = last in self.COLORS[:-1] and tile.color == self.COLORS[self.COLORS.index(last) + 1]
         return ahead or (mode == "either" and current)
+
+    def tile_phase_key(self):
+        # what tile_valid_for_phase reads: P11's mode, the phase's colours, and with the mode
+        # the latest colour
+        mode = getattr(self, "_advanced_lay", False)
+        return (mode, tuple(self.phase.current.get("tiles", ())), self.phase.tiles[-1] if mode else None)
 
     TRACK_PLAIN = ("7", "8", "9", "80", "81", "82", "83", "544", "545", "546", "60", "169")
     TRACK_TOWN = ("3", "4", "58", "141", "142", "143", "144", "767", "768", "769", "X17")

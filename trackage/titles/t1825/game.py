@@ -139,6 +139,9 @@ class Game1825(Game):
             return False
         return tile.color in colors
 
+    def tile_phase_key(self):
+        return tuple(self.phase.tiles)  # (all tile_valid_for_phase reads besides the tile)
+
     def upgrades_to(self, old_tile, new_tile) -> bool:
         if self.force_upgrade(old_tile, new_tile):
             return True

@@ -40,6 +40,11 @@ class Track1822(CompanyChoices, TrackAndTokenStep):
     def check_lay(self, entity, hex_, old_tile, tile, rotation):
         self.game.check_lay_1822(entity, hex_, old_tile, tile)
 
+    def listing_reads_exits(self, hex_) -> bool:
+        # the exits only where the hex has borders (their crossing costs); elsewhere is_upgrade
+        # reads the old tile, check_lay_1822 and the lay's price the colour, the lay cost the hex
+        return bool(self.game.board.borders(hex_))
+
     def after_lay(self, entity, hex_, old_tile, tile):
         layeffects.after_lay(self.game, entity, hex_, old_tile, tile)
 
