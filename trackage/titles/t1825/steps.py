@@ -16,6 +16,17 @@ from ...core.steps.track import TrackAndTokenStep
 LEASE_COST = 10
 
 
+def _smallest_buyable(certificates) -> dict:
+    """Per corporation id, the first buyable certificate of the least percent among
+    ``certificates`` (one pass over a holder's certificates)."""
+    out: dict = {}
+    for s in certificates:
+        if s.buyable:
+            cur = out.get(s.corp_id)
+            if cur is None or s.percent < cur.percent:
+                out[s.corp_id] = s
+    return out
+
 class BuySellParShares1825(BuySellParShares):
     NO_SALE_OF_LAST_BUY = True
     ASK_ORDER = ("sell_shares", "par", "buy_shares", "sell_company", "buy_company")  # cheap, often allowed first
@@ -63,7 +74,7 @@ class BuySellParShares1825(BuySellParShares):
         room = None  # certs_held < cert_limit, once a certificate that counts needs it
         percents: dict | None = None  # what the player holds of each corporation, once needed
         sold = self.round.players_sold.get(entity)
-        pooled = self.game.pool.holdings()
+        pooled: dict | None = None  # the market's first buyable certificate of least percent, by corporation
         for corp in self.game.corporations:
             if not corp.ipoed or corp.closed or (sold and sold.get(corp)) \
                     or (bought and not self.can_buy_multiple(entity, corp)):
@@ -71,13 +82,16 @@ class BuySellParShares1825(BuySellParShares):
             sp = corp.share_price
             counts = sp is None or sp.counts_for_limit()
             cid = corp.id
-            for shares in (corp.certificates, pooled.get(cid)):
-                if not shares:
-                    continue
-                smallest = None  # the first buyable certificate of the least percent
-                for s in shares:
-                    if s.buyable and s.corp_id == cid and (smallest is None or s.percent < smallest.percent):
-                        smallest = s
+            for in_market in (False, True):
+                if in_market:
+                    if pooled is None:
+                        pooled = _smallest_buyable(self.game.pool.certificates)
+                    smallest = pooled.get(cid)
+                else:
+                    smallest = None  # the first buyable certificate of the least percent
+                    for s in corp.certificates:
+                        if s.buyable and s.corp_id == cid and (smallest is None or s.percent < smallest.percent):
+                            smallest = s
                 # (a lone certificate's bundle costs what the certificate does)
                 if smallest is None or cash < certificate_price(corp, smallest) \
                         or corp.holder_of(smallest).is_player:

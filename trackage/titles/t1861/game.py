@@ -8,8 +8,7 @@ from typing import ClassVar
 
 from ...core.entities import hand_over_companies
 from ...core.money import pay
-from ...core.steps.operating import DiscardTrain
-from ..t1867.game import Game1867, OperatingRound1867
+from ..t1867.game import DiscardTrain1867, Game1867, OperatingRound1867
 from ..t1867.steps import LoanOperations, MajorTrainless, RedeemShares, Route1867
 
 NATIONAL_START_PHASE = 4
@@ -94,7 +93,7 @@ class Game1861(Game1867):
         from ..t1867.steps import HomeToken1867
         from .steps import BuySellParShares1861
 
-        return StockRound1867(self, [MajorTrainless, DiscardTrain, HomeToken1867, BuySellParShares1861])
+        return StockRound1867(self, [MajorTrainless, DiscardTrain1867, HomeToken1867, BuySellParShares1861])
 
     def operating_round(self, round_num):
         from .steps import BuyCompany1861, BuyCompanyPreloan1861, BuyTrain1861, Dividend1861, Token1861, Track1861
@@ -103,7 +102,7 @@ class Game1861(Game1867):
         self.calculate_interest()
         return OperatingRound1861(self, [MajorTrainless, BuyCompany1861, RedeemShares, Track1861, Token1861,
                                          Route1867, Dividend1861, (BuyCompanyPreloan1861, {"blocks": True}),
-                                         LoanOperations, DiscardTrain, BuyTrain1861,
+                                         LoanOperations, DiscardTrain1867, BuyTrain1861,
                                          (BuyCompany1861, {"blocks": True})], round_num=round_num)
 
     def game_end_set_final_turn(self, reason, timing):

@@ -123,12 +123,37 @@ class StaleTrackGraph(Tracked, TrackGraph):
 
     def answers(self) -> dict:
         """What the graph has answered so far (its caches map corporations to results that
-        are replaced, never changed in place), to put back with :meth:`recall`."""
-        return {k: dict(v) for k, v in vars(self).items() if k.startswith("_") and type(v) is dict}
+        are replaced, never changed in place), to put back with :meth:`recall`; an empty
+        cache as None (nothing to copy: put back only if the listing filled it)."""
+        return {k: dict(v) if v else None for k, v in vars(self).items() if k.startswith("_") and type(v) is dict}
 
     def recall(self, answers: dict) -> None:
         for k, v in answers.items():
-            setattr(self, k, v)
+            if v is not None:
+                setattr(self, k, v)
+            elif type(now := getattr(self, k, None)) is not dict or now:
+                setattr(self, k, {})
+
+
+class DiscardTrain1867(DiscardTrain):
+    """The core's discard step; its "anyone over the limit?" (asked at every step question
+    of every action) reads the phase's limit table once, as 1867's ``train_limit`` reads it."""
+
+    def anyone_crowded(self) -> bool:
+        game = self.game
+        if type(game).train_limit is not Game1867.train_limit or type(self).crowded is not DiscardTrain.crowded:
+            return super().anyone_crowded()
+        tl = game.phase.current.get("train_limit", 99)
+        by_kind = isinstance(tl, dict)
+        for group in (game.corporations, game.minors):
+            for c in group:
+                trains = c.trains
+                if not trains:
+                    continue
+                n = tl.get(getattr(c, "type", ""), 0) if by_kind else tl
+                if len(trains) > n and sum(1 for t in trains if not t.obsolete) > n:
+                    return True
+        return False
 
 
 class MergerRound(Round):
@@ -449,7 +474,7 @@ class Game1867(Game):
     def stock_round(self):
         from .steps import BuySellParShares1867, HomeToken1867, MajorTrainless
 
-        return StockRound1867(self, [MajorTrainless, DiscardTrain, HomeToken1867, BuySellParShares1867])
+        return StockRound1867(self, [MajorTrainless, DiscardTrain1867, HomeToken1867, BuySellParShares1867])
 
     def operating_round(self, round_num):
         from .steps import (
@@ -468,7 +493,7 @@ class Game1867(Game):
         self.calculate_interest()
         return OperatingRound1867(self, [MajorTrainless, BuyCompany1867, RedeemShares, Track1867, Token1867,
                                          Route1867, Dividend1867, (BuyCompanyPreloan, {"blocks": True}),
-                                         LoanOperations, DiscardTrain, BuyTrain1867,
+                                         LoanOperations, DiscardTrain1867, BuyTrain1867,
                                          (BuyCompany1867, {"blocks": True})], round_num=round_num)
 
     def available_programs(self) -> tuple[str, ...]:
@@ -484,7 +509,7 @@ class Game1867(Game):
         from .steps import MajorTrainless
 
         self.round_counter += 1
-        return MergerRound(self, [MajorTrainless, ReduceTokens, PostMergerShares, DiscardTrain, Merge],
+        return MergerRound(self, [MajorTrainless, ReduceTokens, PostMergerShares, DiscardTrain1867, Merge],
                            round_num=round_num)
 
     def next_round(self) -> None:

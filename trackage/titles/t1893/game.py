@@ -17,6 +17,7 @@ round the acting company's president pays EVA's owner).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -293,7 +294,17 @@ class Game1893(Game):
     MARKET_SHARE_LIMIT = 50
     HOME_TOKEN_TIMING = "operate"
     MUST_BUY_TRAIN = "route"
-    TRAIN_LIMIT_BY_KIND = True  # (the core's train_limit: the phase's limit by company type)
+    TRAIN_LIMIT_BY_KIND = True  # (train_limit below: the phase's limit by company type)
+
+    def train_limit(self, entity) -> int:
+        # the core's rule (the phase's limit by company type), read in place: asked by the
+        # train step's room for every offer and by the discard step's question
+        tl = self.phase.current.get("train_limit", 99)
+        return tl.get(getattr(entity, "type", ""), 0) if isinstance(tl, dict) else tl
+
+    #: the :meth:`train_limit` that reads the phase's table as it is (a subclass with its own
+    #: limits does not): the discard step's question reads the table once for every holder
+    TABLE_TRAIN_LIMIT: ClassVar[Callable[..., int]] = train_limit
     # EVA changing hands between players (the operating round's buy_company) leaves the
     # router's suggested run as it was: no route or revenue reads who holds EVA or a
     # player's cash (the listing's own filters are asked afresh: they may read them)

@@ -23,17 +23,28 @@ class BuyCompany1893(BuyCompanyMixin, Step):
         return entity.player if entity is self.current_entity() and not entity.is_company else None
 
     def actions(self, entity):
-        # (the game's eva_changes_hands and purchasable_companies read in place: asked for
-        # every listed entity at every listing)
+        return ["buy_company"] if self._eva_buyer(entity) is not None else []
+
+    def _eva_buyer(self, entity):
+        """The player who would pay for EVA, when ``entity`` may buy it now (else None): the
+        game's eva_changes_hands and purchasable_companies read in place (asked for every
+        listed entity at every listing), the round's operator asked last."""
         game = self.game
         eva = game.eva
         owner = eva.owner
         if eva.closed or owner is game.bank or owner is None:
-            return []  # (for anyone: the buyer not asked for)
-        player = self.company_buyer(entity)
+            return None  # (for anyone: the buyer not asked for)
+        if entity.is_player:
+            player = None if entity.bankrupt else entity
+        elif entity.is_company:
+            return None
+        else:
+            player = entity.player
         if player is None or player.cash < 1 or owner is player:
-            return []
-        return ["buy_company"]
+            return None
+        if not entity.is_player and entity is not self.current_entity():
+            return None
+        return player
 
     def price_range(self, entity, company):
         """EVA from its owner, at any price from 1 to the buyer's cash."""
@@ -41,8 +52,8 @@ class BuyCompany1893(BuyCompanyMixin, Step):
         return (1, player.cash) if company in self.game.purchasable_companies(player) else None
 
     def legal_actions(self, entity):
-        if not self.actions(entity):
+        p = self._eva_buyer(entity)
+        if p is None:
             return []
-        p = self.company_buyer(entity)
         return [{"type": "buy_company", "company": c.sym, "price": 1, "price_range": [1, p.cash]}
                 for c in self.game.purchasable_companies(p)]

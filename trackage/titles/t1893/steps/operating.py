@@ -13,8 +13,31 @@ from .. import tilelays
 
 
 class DiscardTrain1893(DiscardTrain):
-    """The core's discard step; its "anyone over the limit?" asks the limit once per kind of
-    holder (``Game1893.TRAIN_LIMIT_BY_KIND``)."""
+    """The core's discard step; its "anyone over the limit?" reads the phase's limit table
+    once (``Game1893.train_limit``: the limit by kind of holder) instead of asking the game
+    per kind (asked at every step question of every action)."""
+
+    def anyone_crowded(self) -> bool:
+        game = self.game
+        if type(game).train_limit is not type(game).TABLE_TRAIN_LIMIT or type(self).crowded is not DiscardTrain.crowded:
+            return super().anyone_crowded()
+        return over_phase_limit(game)
+
+
+def over_phase_limit(game) -> bool:
+    """Whether an operator holds more live trains than the current phase's limit for its
+    kind (``Game1893.train_limit``'s table, read once)."""
+    tl = game.phase.current.get("train_limit", 99)
+    by_kind = isinstance(tl, dict)
+    for group in (game.corporations, game.minors):
+        for c in group:
+            trains = c.trains
+            if not trains:
+                continue
+            n = tl.get(getattr(c, "type", ""), 0) if by_kind else tl
+            if len(trains) > n and sum(1 for t in trains if not t.obsolete) > n:
+                return True
+    return False
 
 
 class Track1893(TrackAndTokenStep):
