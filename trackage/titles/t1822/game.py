@@ -381,7 +381,12 @@ class Game1822(Game):
         return comps[:self.BIDBOX_PRIVATES]
 
     def bidbox_items(self):
-        bank = bidboxes.bank_companies_by_kind(self)
+        # (only as many of each kind as its box can show: the privates' all in the plus
+        # expansion's three stacks)
+        privates = None if self.plus and "plus_expansion_single_stack" not in self.optional_rules \
+            else self.BIDBOX_PRIVATES
+        bank = bidboxes.bank_companies_by_kind(self, {"M": self.BIDBOX_MINORS, "C": self.BIDBOX_CONCESSIONS,
+                                                      "P": privates})
         return self.bidbox_minors(bank["M"]) + self.bidbox_concessions(bank["C"]) + self.bidbox_privates(bank["P"])
 
     def find_corporation(self, company):

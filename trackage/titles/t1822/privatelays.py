@@ -377,6 +377,8 @@ def _company_lay_rotations(game: Game1822, pairs, syms, corp, hex_, old, tile, r
     free = any(a.get("free") for _, a in matched)
     out = []
     view = game.board.supply.shape(tile.name)
+    base = None  # the hex's upgrade cost, asked once a rotation needs it (it reads no rotation)
+    priced: dict[int, int] = {}  # a cost before the hexes' discounts -> after them (a pure answer)
     for r in rots:
         # the tile as seen off the map (its name's first copy, as the generic listing sees it:
         # one placement per name and rotation) answers for the tile on any hex: the rules
@@ -387,10 +389,18 @@ def _company_lay_rotations(game: Game1822, pairs, syms, corp, hex_, old, tile, r
         border = game.board.border_cost_preview(hex_, placed)
         if ("P10" in syms or company.sym == "P21") and border <= 0:
             continue  # these lays must cross an estuary
-        cost = game.upgrade_cost(old, hex_, corp) + border
-        if "P10" in syms:
-            cost -= game.GSWR_DISCOUNT
-        cost = 0 if free else game.tile_cost_with_discount(hex_, corp, cost)
+        if free:
+            cost = 0
+        else:
+            if base is None:
+                base = game.upgrade_cost(old, hex_, corp)
+            cost = base + border
+            if "P10" in syms:
+                cost -= game.GSWR_DISCOUNT
+            paid = priced.get(cost)
+            if paid is None:
+                paid = priced[cost] = game.tile_cost_with_discount(hex_, corp, cost)
+            cost = paid
         if cost <= corp.cash:
             out.append({"type": "lay_tile", "hex": hex_.id, "tile": tile.id, "rotation": r})
     return out
