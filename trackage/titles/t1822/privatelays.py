@@ -272,7 +272,12 @@ def special_lay_candidates(game: Game1822, company, ab, combo=()) -> list:
     game._special_lay = False
     out = []
     try:
-        options = _lay_tile_options(game, pairs, corp)
+        # (what reads the tile alone asked once, before the hexes: the tiles asked about and
+        # those the abilities allow)
+        options = [o for o in _lay_tile_options(game, pairs, corp)
+                   if asks_tile(game, o[0].id) and all(ability_allows(a, o[0]) for _, a in pairs)]
+        if not options:
+            return out
         hexes = ([game.board.hex_by_id(h) for h in ab["hexes"]] if game._teleport_lay
                  else list(game.layable_hexes(corp)))
         for hex_ in hexes:
@@ -297,17 +302,16 @@ def special_lay_candidates(game: Game1822, company, ab, combo=()) -> list:
             # the shared answers of the old tile's spec, for a special lay and for a normal one
             spec_memo = old.spec.upgrade_memos.setdefault(("special-upgrades", type(game)), {})
             for t, special, advanced, tiled_by in options:
-                if not asks_tile(game, t.id):
-                    continue
                 if tiled_by is not None and corp.type == "minor" and old.color in ("green", "brown", "gray"):
                     continue
                 if advanced and corp.type == "minor" and old.color != "yellow":
                     continue
-                if not all(ability_allows(a, t) for _, a in pairs):
-                    continue
                 if game._special_lay != special:  # (written when it changes)
                     game._special_lay = special
-                rots = _upgrade_rotations(game, old, t, memo_key(t), spec_memo)
+                # (:func:`_upgrade_rotations`' kept answer looked up here first)
+                rots = spec_memo.get((memo_key(t), old.rotation, bool(special)))
+                if rots is None:
+                    rots = _upgrade_rotations(game, old, t, memo_key(t), spec_memo)
                 if rots:
                     out += _company_lay_rotations(game, pairs, syms, corp, hex_, old, t, rots, rotation_ok)
     finally:
