@@ -270,7 +270,7 @@ def special_lay_candidates(game: Game1822, company, ab, combo=()) -> list:
     game._teleport_lay = ab.get("type") == "teleport"
     game._lay_syms = syms
     game._special_lay = False
-    out = []
+    out: list[dict] = []
     try:
         # (what reads the tile alone asked once, before the hexes: the tiles asked about and
         # those the abilities allow)
