@@ -261,7 +261,8 @@ def special_lay_candidates(game: Game1822, company, ab, combo=()) -> list:
     corp = company.owner
     pairs = [(company, ab)] + list(combo)
     syms = {c.sym for c, _ in pairs}
-    track = next((s for s in game.round.steps if isinstance(s, _track_cls())), None)
+    track_cls = _track_cls()
+    track = next((s for s in game.round.steps if isinstance(s, track_cls)), None)
     lay = track.tile_lay(company if company.sym == "P21" else corp) if track is not None else None
     if lay is not None and not (lay["lay"] or lay["upgrade"]):
         lay = None
