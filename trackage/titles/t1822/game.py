@@ -542,6 +542,8 @@ class Game1822(Game):
         either = by_corp | by_player
         out = []
         for c in self.companies:
+            if c.sym not in either:  # (most: the cards of minors and concessions)
+                continue
             owner = c.owner
             if owner is None or owner is bank or c.closed:
                 continue
