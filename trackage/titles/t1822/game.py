@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
+from itertools import compress
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -61,6 +62,7 @@ if TYPE_CHECKING:
 _MEMO_MOVES: tuple[str] = ("state number",)
 _OWNER = attrgetter("owner")
 _CLOSED = attrgetter("closed")
+_SYM = attrgetter("sym")
 
 
 class Corporation1822(Corporation):
@@ -541,9 +543,9 @@ class Game1822(Game):
         by_corp, by_player = self.ACTING_HELD_BY_CORPORATION, self.ACTING_HELD_BY_PLAYER
         either = by_corp | by_player
         out = []
-        for c in self.companies:
-            if c.sym not in either:  # (most: the cards of minors and concessions)
-                continue
+        comps = self.companies
+        # (most are the cards of minors and concessions: left out by symbol with C-level maps)
+        for c in compress(comps, map(either.__contains__, map(_SYM, comps))):
             owner = c.owner
             if owner is None or owner is bank or c.closed:
                 continue
