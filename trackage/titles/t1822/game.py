@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
-from itertools import compress
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -62,7 +61,6 @@ if TYPE_CHECKING:
 _MEMO_MOVES: tuple[str] = ("state number",)
 _OWNER = attrgetter("owner")
 _CLOSED = attrgetter("closed")
-_SYM = attrgetter("sym")
 
 
 class Corporation1822(Corporation):
@@ -535,17 +533,19 @@ class Game1822(Game):
     ACTING_HELD_BY_CORPORATION: ClassVar[frozenset[str]] = \
         choices.CHOOSING_HELD_BY_CORPORATION | {"P2", "P5", "P8", "P10", "P11", "P12", "P21"}
     ACTING_HELD_BY_PLAYER: ClassVar[frozenset[str]] = choices.CHOOSING_HELD_BY_PLAYER
+    #: either set (a company held by neither a corporation nor a player)
+    ACTING_HELD_BY_EITHER: ClassVar[frozenset[str]] = ACTING_HELD_BY_CORPORATION | ACTING_HELD_BY_PLAYER
 
     def listing_companies(self) -> list:
         # (the minors' and concessions' cards and the passive privates: 75-90% of the open
         # companies a listing would ask every active step about, answered by none)
         bank = self.bank
         by_corp, by_player = self.ACTING_HELD_BY_CORPORATION, self.ACTING_HELD_BY_PLAYER
-        either = by_corp | by_player
+        either = self.ACTING_HELD_BY_EITHER
         out = []
-        comps = self.companies
-        # (most are the cards of minors and concessions: left out by symbol with C-level maps)
-        for c in compress(comps, map(either.__contains__, map(_SYM, comps))):
+        for c in self.companies:
+            if c.sym not in either:  # (most: the cards of minors and concessions)
+                continue
             owner = c.owner
             if owner is None or owner is bank or c.closed:
                 continue
