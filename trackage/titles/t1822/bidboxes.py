@@ -55,13 +55,26 @@ def bank_companies(game: Game1822, prefix) -> list:
             and not c.closed]
 
 
-def bank_companies_by_kind(game: Game1822) -> dict[str, list]:
-    """:func:`bank_companies` of every kind (M, C, P) in one pass over the companies."""
+def bank_companies_by_kind(game: Game1822, limits: dict[str, int | None] | None = None) -> dict[str, list]:
+    """:func:`bank_companies` of every kind (M, C, P) in one pass over the companies; with
+    ``limits``, only the first so many of each kind (None: all of that kind)."""
     out: dict[str, list] = {"M": [], "C": [], "P": []}
     bank = game.bank
+    if limits is None:
+        for c in game.companies:
+            if (c.owner is None or c.owner is bank) and not c.closed and (kind := out.get(c.sym[0])) is not None:
+                kind.append(c)
+        return out
+    # (a kind's list is taken out of ``room`` once it holds its limit)
+    room = {k: v for k, v in out.items() if limits.get(k) != 0}
     for c in game.companies:
-        if (c.owner is None or c.owner is bank) and not c.closed and (kind := out.get(c.sym[0])) is not None:
+        kind = room.get(c.sym[0])
+        if kind is not None and (c.owner is None or c.owner is bank) and not c.closed:
             kind.append(c)
+            if len(kind) == limits[c.sym[0]]:
+                del room[c.sym[0]]
+                if not room:
+                    break
     return out
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from trackage.core.trains import phase_buying_train, remove_train
@@ -58,6 +59,8 @@ if TYPE_CHECKING:
 
 #: the key under which a listing memo keeps the state number it was made at
 _MEMO_MOVES: tuple[str] = ("state number",)
+_OWNER = attrgetter("owner")
+_CLOSED = attrgetter("closed")
 
 
 class Corporation1822(Corporation):
@@ -381,8 +384,26 @@ class Game1822(Game):
         return comps[:self.BIDBOX_PRIVATES]
 
     def bidbox_items(self):
-        bank = bidboxes.bank_companies_by_kind(self)
-        return self.bidbox_minors(bank["M"]) + self.bidbox_concessions(bank["C"]) + self.bidbox_privates(bank["P"])
+        """The companies in the bid boxes, in box order. What it reads (the companies, in order,
+        their owners and closed flags, the minors' box) is the memo's key: the answer is kept
+        with it in the own dict (a passing attribute, never copied nor part of the state) and
+        given again while the key is equal (the bid steps ask it at every listing)."""
+        comps = self.companies
+        key = (tuple(comps), tuple(map(_OWNER, comps)), tuple(map(_CLOSED, comps)),
+               tuple(self.bidbox_minors_cache))
+        own = self.__dict__
+        memo = own.get("_bidbox_memo")
+        if memo is not None and memo[0] == key:
+            return list(memo[1])
+        # (only as many of each kind as its box can show: the privates' all in the plus
+        # expansion's three stacks)
+        privates = None if self.plus and "plus_expansion_single_stack" not in self.optional_rules \
+            else self.BIDBOX_PRIVATES
+        bank = bidboxes.bank_companies_by_kind(self, {"M": self.BIDBOX_MINORS, "C": self.BIDBOX_CONCESSIONS,
+                                                      "P": privates})
+        items = self.bidbox_minors(bank["M"]) + self.bidbox_concessions(bank["C"]) + self.bidbox_privates(bank["P"])
+        own["_bidbox_memo"] = (key, tuple(items))
+        return items
 
     def find_corporation(self, company):
         return self.corporation_by_id(company.sym[1:])
@@ -512,15 +533,19 @@ class Game1822(Game):
     ACTING_HELD_BY_CORPORATION: ClassVar[frozenset[str]] = \
         choices.CHOOSING_HELD_BY_CORPORATION | {"P2", "P5", "P8", "P10", "P11", "P12", "P21"}
     ACTING_HELD_BY_PLAYER: ClassVar[frozenset[str]] = choices.CHOOSING_HELD_BY_PLAYER
+    #: either set (a company held by neither a corporation nor a player)
+    ACTING_HELD_BY_EITHER: ClassVar[frozenset[str]] = ACTING_HELD_BY_CORPORATION | ACTING_HELD_BY_PLAYER
 
     def listing_companies(self) -> list:
         # (the minors' and concessions' cards and the passive privates: 75-90% of the open
         # companies a listing would ask every active step about, answered by none)
         bank = self.bank
         by_corp, by_player = self.ACTING_HELD_BY_CORPORATION, self.ACTING_HELD_BY_PLAYER
-        either = by_corp | by_player
+        either = self.ACTING_HELD_BY_EITHER
         out = []
         for c in self.companies:
+            if c.sym not in either:  # (most: the cards of minors and concessions)
+                continue
             owner = c.owner
             if owner is None or owner is bank or c.closed:
                 continue
@@ -936,8 +961,8 @@ class Game1822(Game):
 
     # a listing's memo of the track rights per hex (trackrights.rights_owners): a passing
     # attribute, never copied nor part of the state
-    CLONE_SKIP = (*Game.CLONE_SKIP, "_rights_memo")
-    STATE_EXCLUDE = (*Game.STATE_EXCLUDE, "_rights_memo")
+    CLONE_SKIP = (*Game.CLONE_SKIP, "_rights_memo", "_bidbox_memo")
+    STATE_EXCLUDE = (*Game.STATE_EXCLUDE, "_rights_memo", "_bidbox_memo")
 
     @contextmanager
     def rights_memo(self) -> Iterator[None]:

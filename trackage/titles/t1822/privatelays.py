@@ -261,7 +261,8 @@ def special_lay_candidates(game: Game1822, company, ab, combo=()) -> list:
     corp = company.owner
     pairs = [(company, ab)] + list(combo)
     syms = {c.sym for c, _ in pairs}
-    track = next((s for s in game.round.steps if isinstance(s, _track_cls())), None)
+    track_cls = _track_cls()
+    track = next((s for s in game.round.steps if isinstance(s, track_cls)), None)
     lay = track.tile_lay(company if company.sym == "P21" else corp) if track is not None else None
     if lay is not None and not (lay["lay"] or lay["upgrade"]):
         lay = None
@@ -270,9 +271,14 @@ def special_lay_candidates(game: Game1822, company, ab, combo=()) -> list:
     game._teleport_lay = ab.get("type") == "teleport"
     game._lay_syms = syms
     game._special_lay = False
-    out = []
+    out: list[dict] = []
     try:
-        options = _lay_tile_options(game, pairs, corp)
+        # (what reads the tile alone asked once, before the hexes: the tiles asked about and
+        # those the abilities allow)
+        options = [o for o in _lay_tile_options(game, pairs, corp)
+                   if asks_tile(game, o[0].id) and all(ability_allows(a, o[0]) for _, a in pairs)]
+        if not options:
+            return out
         hexes = ([game.board.hex_by_id(h) for h in ab["hexes"]] if game._teleport_lay
                  else list(game.layable_hexes(corp)))
         for hex_ in hexes:
@@ -297,17 +303,16 @@ def special_lay_candidates(game: Game1822, company, ab, combo=()) -> list:
             # the shared answers of the old tile's spec, for a special lay and for a normal one
             spec_memo = old.spec.upgrade_memos.setdefault(("special-upgrades", type(game)), {})
             for t, special, advanced, tiled_by in options:
-                if not asks_tile(game, t.id):
-                    continue
                 if tiled_by is not None and corp.type == "minor" and old.color in ("green", "brown", "gray"):
                     continue
                 if advanced and corp.type == "minor" and old.color != "yellow":
                     continue
-                if not all(ability_allows(a, t) for _, a in pairs):
-                    continue
                 if game._special_lay != special:  # (written when it changes)
                     game._special_lay = special
-                rots = _upgrade_rotations(game, old, t, memo_key(t), spec_memo)
+                # (:func:`_upgrade_rotations`' kept answer looked up here first)
+                rots = spec_memo.get((memo_key(t), old.rotation, bool(special)))
+                if rots is None:
+                    rots = _upgrade_rotations(game, old, t, memo_key(t), spec_memo)
                 if rots:
                     out += _company_lay_rotations(game, pairs, syms, corp, hex_, old, t, rots, rotation_ok)
     finally:
@@ -377,6 +382,8 @@ def _company_lay_rotations(game: Game1822, pairs, syms, corp, hex_, old, tile, r
     free = any(a.get("free") for _, a in matched)
     out = []
     view = game.board.supply.shape(tile.name)
+    base = None  # the hex's upgrade cost, asked once a rotation needs it (it reads no rotation)
+    priced: dict[int, int] = {}  # a cost before the hexes' discounts -> after them (a pure answer)
     for r in rots:
         # the tile as seen off the map (its name's first copy, as the generic listing sees it:
         # one placement per name and rotation) answers for the tile on any hex: the rules
@@ -387,10 +394,18 @@ def _company_lay_rotations(game: Game1822, pairs, syms, corp, hex_, old, tile, r
         border = game.board.border_cost_preview(hex_, placed)
         if ("P10" in syms or company.sym == "P21") and border <= 0:
             continue  # these lays must cross an estuary
-        cost = game.upgrade_cost(old, hex_, corp) + border
-        if "P10" in syms:
-            cost -= game.GSWR_DISCOUNT
-        cost = 0 if free else game.tile_cost_with_discount(hex_, corp, cost)
+        if free:
+            cost = 0
+        else:
+            if base is None:
+                base = game.upgrade_cost(old, hex_, corp)
+            cost = base + border
+            if "P10" in syms:
+                cost -= game.GSWR_DISCOUNT
+            paid = priced.get(cost)
+            if paid is None:
+                paid = priced[cost] = game.tile_cost_with_discount(hex_, corp, cost)
+            cost = paid
         if cost <= corp.cash:
             out.append({"type": "lay_tile", "hex": hex_.id, "tile": tile.id, "rotation": r})
     return out
