@@ -716,7 +716,20 @@ class TrackGraph:
                         found.add(n)
             return {next(iter(near))} if len(found) > 1 else set()
 
-        return _near_targets(starts[:1], mandatory_in, skip_paths, self.skip_track, W)
+        if _near_targets(starts[:1], mandatory_in, skip_paths, self.skip_track, W):
+            return True
+        # farther: the first start's own walk, pruned, stopped at the first path with a
+        # mandatory stop other than the start (the walk enters the start's path first, so a
+        # mandatory start is among the stops that walk counts)
+        start = starts[0]
+        if getattr(start, "route", None) != "mandatory":
+            return False
+
+        def other_mandatory(reach: Collection[Path]) -> set[Path]:
+            return {p for p in reach
+                    if any(n is not start and getattr(n, "route", None) == "mandatory" for n in p.nodes)}
+
+        return self._walks_find(corporation, starts[:1], other_mandatory, keep_off=starts)
 
     def settle(self) -> None:
         """Do the whole walks that :meth:`can_token` cut short, as the board is now. Called
@@ -939,16 +952,18 @@ class TrackGraph:
         return self._walks_find(corporation, starts, lambda reach: {p for p in wanted if p in reach})
 
     def _walks_find(self, corporation: Entity, starts: list[NodeBase],
-                    targets_in: Callable[[Collection[Path]], set[Path]]) -> bool:
+                    targets_in: Callable[[Collection[Path]], set[Path]],
+                    keep_off: list[NodeBase] | None = None) -> bool:
         """Does a walk from one of ``starts`` reach a path of ``targets_in(reach)`` (the
         targets among what that start could ever reach)? Each walk stops at the first one
         and is pruned to the branches that can still reach one; a start with none in reach
-        is not walked."""
+        is not walked. ``keep_off``: the starts the walks keep off (default ``starts``), when
+        only some of them are walked."""
         board = self.board
         walk_corp = None if self.no_blocking else corporation
         skip_paths = self._skip_paths(corporation) if self._skip_paths is not None else None
         skip_track = self.skip_track
-        start_set = dict.fromkeys(starts, True)
+        start_set = dict.fromkeys(starts if keep_off is None else keep_off, True)
         W: _W = (board.state.links, board.state.tile_at, None)
         if _near_targets(starts, targets_in, skip_paths, skip_track, W):
             return True
