@@ -137,6 +137,39 @@ def test_a_train_purchase_found_near_the_first_start_is_what_the_whole_walk_teac
     assert data.get("result") is None or {str(k): v for k, v in data["result"].items()} == game.result()
 
 
+@pytest.mark.parametrize("path", [p for p in LOGS if p is not None and p.parent.name == "1861"
+                                  and p.name in ("167259.json", "29683.json")],
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_the_first_start_walked_farther_teaches_what_the_whole_walk_teaches(path, monkeypatch):
+    """The early teaching's second part (the first start's pruned walk to another mandatory stop,
+    asked when the start's near paths hold fewer than two): it says yes on these logs where the
+    near paths alone would not, and each such yes is a train-purchase route a whole walk of a
+    graph of its own finds; the log still reaches its result."""
+    from trackage.core import graph
+
+    first = graph.TrackGraph._first_start_purchases
+    farther = [0]
+
+    def checked(self, corporation):
+        got = first(self, corporation)
+        with monkeypatch.context() as m:
+            m.setattr(graph.TrackGraph, "_walks_find", lambda *_a, **_k: False)
+            near_only = first(self, corporation)
+        assert got or not near_only
+        if got and not near_only:
+            farther[0] += 1
+            own = graph.TrackGraph(self.board, **self.board.game.graph_options())
+            assert own.route_train_purchase(corporation)
+        return got
+
+    monkeypatch.setattr(graph.TrackGraph, "_first_start_purchases", checked)
+    data = load_log(path)
+    game = game_from_log(data)
+    game.load(filter_actions(data["actions"]))
+    assert farther[0] > 0
+    assert data.get("result") is None or {str(k): v for k, v in data["result"].items()} == game.result()
+
+
 @pytest.mark.parametrize("title,seed", [("1867", 31), ("1861", 32), ("1825", 33), ("1893", 34)])
 def test_the_first_start_test_says_no_where_the_whole_walk_finds_no_train_purchase(title, seed):
     """The token question's early teaching (``_first_start_purchases``) against a whole walk of
