@@ -799,8 +799,22 @@ class TrackGraph:
             if j is not None:
                 for jp in j.paths:
                     add(jp)
-            for np in _paths_across(p, links, tile_at):
-                add(np)
+            # (the paths across ``p``'s edges, as :func:`_paths_across` finds them, inline)
+            nbs = links[p.hex.id]
+            gauge_free = p.ignore_gauge_walk
+            for e in p.edges:
+                nb = nbs.get(e.num)
+                if nb is None:
+                    continue
+                np_edge = (e.num + 3) % 6
+                for np in tile_at[nb.id].paths_at(np_edge):
+                    if e.lanes != NO_LANE or np.exit_lanes.get(np_edge) != NO_LANE:
+                        if not lanes_ok(e.lanes, np.exit_lanes.get(np_edge)):
+                            continue
+                    if not gauge_free and not gauge_ok(p.track, np.track):
+                        continue
+                    if np not in out:
+                        add(np)
             if p.terminal:
                 continue
             for n in p.nodes:
@@ -932,13 +946,21 @@ class TrackGraph:
             return True
         verdict: dict[NodeBase, bool] = {}
 
-        def good(n: NodeBase) -> bool:
-            v = verdict.get(n)
-            if v is None:
-                v = verdict[n] = bool(wanted(n))
-            return v
+        def carrying(reach: Collection[Path]) -> set[Path]:
+            # the paths with a wanted node (each node asked once; plain loops: this runs over
+            # every path a start could reach)
+            out: set[Path] = set()
+            for p in reach:
+                for n in p.nodes:
+                    v = verdict.get(n)
+                    if v is None:
+                        v = verdict[n] = bool(wanted(n))
+                    if v:
+                        out.add(p)
+                        break
+            return out
 
-        return self._walks_find(corporation, starts, lambda reach: {p for p in reach if any(good(n) for n in p.nodes)})
+        return self._walks_find(corporation, starts, carrying)
 
     def reaches_any_path(self, corporation: Entity, wanted: Collection[Path]) -> bool:
         """Is any of ``wanted`` in :meth:`connected_paths`? Without the whole walk when it is
