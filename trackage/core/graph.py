@@ -29,6 +29,7 @@ import sys
 from collections.abc import Callable, Collection, Container, Hashable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from .board import unused_tokens_by_type
 from .hexmap import FrozenDict
 from .walk_prune import NO_LANE, Targets, gauge_ok, lanes_ok
 
@@ -663,9 +664,12 @@ class TrackGraph:
         if r is not None:
             return r
         board = self.board
+        # (the corporation's unused tokens, one per type, as the board would find them for each
+        # city asked: found once, nothing changes them during the question)
+        mine = unused_tokens_by_type(corporation) if tokens is None else tokens
 
         def wanted(node: NodeBase) -> bool:
-            return node.is_city and board.tokenable(node, corporation, free=True, tokens=tokens, cheater=cheater,
+            return node.is_city and board.tokenable(node, corporation, free=True, tokens=mine, cheater=cheater,
                                                     same_hex_allowed=same_hex_allowed)
 
         if self._reseed:
