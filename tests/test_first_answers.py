@@ -91,17 +91,19 @@ def test_the_near_test_of_a_walk_only_says_what_the_walk_finds(path, monkeypatch
     walks_find = graph.TrackGraph._walks_find
     asked = {"walks": 0, "near": 0}
 
-    def both(self, corporation, starts, targets_in, keep_off=None):
+    def both(self, corporation, starts, targets_in, keep_off=None, probe=None):
         with monkeypatch.context() as m:
             m.setattr(graph, "_near_targets", lambda *_a: False)
             walked = walks_find(self, corporation, starts, targets_in, keep_off)
+            if probe is not None:  # the first looks answer as the pruned walks do
+                assert walks_find(self, corporation, starts, targets_in, keep_off, probe) == walked
         board = self.board
         skip_paths = self._skip_paths(corporation) if self._skip_paths is not None else None
         said = near(starts, targets_in, skip_paths, self.skip_track, (board.state.links, board.state.tile_at, None))
         asked["walks"] += 1
         asked["near"] += said
         assert walked or not said
-        return walks_find(self, corporation, starts, targets_in, keep_off)
+        return walks_find(self, corporation, starts, targets_in, keep_off, probe)
 
     monkeypatch.setattr(graph.TrackGraph, "_walks_find", both)
     data = load_log(path)
