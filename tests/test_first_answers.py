@@ -91,17 +91,19 @@ def test_the_near_test_of_a_walk_only_says_what_the_walk_finds(path, monkeypatch
     walks_find = graph.TrackGraph._walks_find
     asked = {"walks": 0, "near": 0}
 
-    def both(self, corporation, starts, targets_in):
+    def both(self, corporation, starts, targets_in, keep_off=None, probe=None):
         with monkeypatch.context() as m:
             m.setattr(graph, "_near_targets", lambda *_a: False)
-            walked = walks_find(self, corporation, starts, targets_in)
+            walked = walks_find(self, corporation, starts, targets_in, keep_off)
+            if probe is not None:  # the first looks answer as the pruned walks do
+                assert walks_find(self, corporation, starts, targets_in, keep_off, probe) == walked
         board = self.board
         skip_paths = self._skip_paths(corporation) if self._skip_paths is not None else None
         said = near(starts, targets_in, skip_paths, self.skip_track, (board.state.links, board.state.tile_at, None))
         asked["walks"] += 1
         asked["near"] += said
         assert walked or not said
-        return walks_find(self, corporation, starts, targets_in)
+        return walks_find(self, corporation, starts, targets_in, keep_off, probe)
 
     monkeypatch.setattr(graph.TrackGraph, "_walks_find", both)
     data = load_log(path)
@@ -134,6 +136,39 @@ def test_a_train_purchase_found_near_the_first_start_is_what_the_whole_walk_teac
     game = game_from_log(data)
     game.load(filter_actions(data["actions"]))
     assert said[0] > 0 or path.name == "hs_ahjzadkh_19792.json"  # (short: its walks teach it farther)
+    assert data.get("result") is None or {str(k): v for k, v in data["result"].items()} == game.result()
+
+
+@pytest.mark.parametrize("path", [p for p in LOGS if p is not None and p.parent.name == "1861"
+                                  and p.name in ("167259.json", "29683.json")],
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_the_first_start_walked_farther_teaches_what_the_whole_walk_teaches(path, monkeypatch):
+    """The early teaching's second part (the first start's pruned walk to another mandatory stop,
+    asked when the start's near paths hold fewer than two): it says yes on these logs where the
+    near paths alone would not, and each such yes is a train-purchase route a whole walk of a
+    graph of its own finds; the log still reaches its result."""
+    from trackage.core import graph
+
+    first = graph.TrackGraph._first_start_purchases
+    farther = [0]
+
+    def checked(self, corporation):
+        got = first(self, corporation)
+        with monkeypatch.context() as m:
+            m.setattr(graph.TrackGraph, "_walks_find", lambda *_a, **_k: False)
+            near_only = first(self, corporation)
+        assert got or not near_only
+        if got and not near_only:
+            farther[0] += 1
+            own = graph.TrackGraph(self.board, **self.board.game.graph_options())
+            assert own.route_train_purchase(corporation)
+        return got
+
+    monkeypatch.setattr(graph.TrackGraph, "_first_start_purchases", checked)
+    data = load_log(path)
+    game = game_from_log(data)
+    game.load(filter_actions(data["actions"]))
+    assert farther[0] > 0
     assert data.get("result") is None or {str(k): v for k, v in data["result"].items()} == game.result()
 
 

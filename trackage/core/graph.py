@@ -29,6 +29,7 @@ import sys
 from collections.abc import Callable, Collection, Container, Hashable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from .board import unused_tokens_by_type
 from .hexmap import FrozenDict
 from .walk_prune import NO_LANE, Targets, gauge_ok, lanes_ok
 
@@ -77,6 +78,15 @@ Walked: TypeAlias = ("tuple[HexEdges, dict[NodeBase, bool], dict[Path, bool], di
 
 class _Complete(Exception):
     """A graph walk has seen everything it could reach."""
+
+
+class _Spent(Exception):
+    """A first look's walk has entered its :data:`_LOOK_PATHS` paths without finding a target."""
+
+
+# how many paths a first look (:meth:`TrackGraph._walks_find` with ``probe``) enters before it
+# leaves the question to the pruned walk
+_LOOK_PATHS = 64
 
 
 # --------------------------------------------------------------------------------------
@@ -663,9 +673,12 @@ class TrackGraph:
         if r is not None:
             return r
         board = self.board
+        # (the corporation's unused tokens, one per type, as the board would find them for each
+        # city asked: found once, nothing changes them during the question)
+        mine = unused_tokens_by_type(corporation) if tokens is None else tokens
 
         def wanted(node: NodeBase) -> bool:
-            return node.is_city and board.tokenable(node, corporation, free=True, tokens=tokens, cheater=cheater,
+            return node.is_city and board.tokenable(node, corporation, free=True, tokens=mine, cheater=cheater,
                                                     same_hex_allowed=same_hex_allowed)
 
         if self._reseed:
@@ -716,7 +729,20 @@ class TrackGraph:
                         found.add(n)
             return {next(iter(near))} if len(found) > 1 else set()
 
-        return _near_targets(starts[:1], mandatory_in, skip_paths, self.skip_track, W)
+        if _near_targets(starts[:1], mandatory_in, skip_paths, self.skip_track, W):
+            return True
+        # farther: the first start's own walk, pruned, stopped at the first path with a
+        # mandatory stop other than the start (the walk enters the start's path first, so a
+        # mandatory start is among the stops that walk counts)
+        start = starts[0]
+        if getattr(start, "route", None) != "mandatory":
+            return False
+
+        def other_mandatory(p: Path) -> bool:
+            return any(n is not start and getattr(n, "route", None) == "mandatory" for n in p.nodes)
+
+        return self._walks_find(corporation, starts[:1], lambda reach: {p for p in reach if other_mandatory(p)},
+                                keep_off=starts, probe=other_mandatory)
 
     def settle(self) -> None:
         """Do the whole walks that :meth:`can_token` cut short, as the board is now. Called
@@ -786,8 +812,22 @@ class TrackGraph:
             if j is not None:
                 for jp in j.paths:
                     add(jp)
-            for np in _paths_across(p, links, tile_at):
-                add(np)
+            # (the paths across ``p``'s edges, as :func:`_paths_across` finds them, inline)
+            nbs = links[p.hex.id]
+            gauge_free = p.ignore_gauge_walk
+            for e in p.edges:
+                nb = nbs.get(e.num)
+                if nb is None:
+                    continue
+                np_edge = (e.num + 3) % 6
+                for np in tile_at[nb.id].paths_at(np_edge):
+                    if e.lanes != NO_LANE or np.exit_lanes.get(np_edge) != NO_LANE:
+                        if not lanes_ok(e.lanes, np.exit_lanes.get(np_edge)):
+                            continue
+                    if not gauge_free and not gauge_ok(p.track, np.track):
+                        continue
+                    if np not in out:
+                        add(np)
             if p.terminal:
                 continue
             for n in p.nodes:
@@ -919,13 +959,18 @@ class TrackGraph:
             return True
         verdict: dict[NodeBase, bool] = {}
 
-        def good(n: NodeBase) -> bool:
-            v = verdict.get(n)
-            if v is None:
-                v = verdict[n] = bool(wanted(n))
-            return v
+        def carries(p: Path) -> bool:
+            # has the path a wanted node? (each node asked once; a plain loop: this runs over
+            # every path a start could reach)
+            for n in p.nodes:
+                v = verdict.get(n)
+                if v is None:
+                    v = verdict[n] = bool(wanted(n))
+                if v:
+                    return True
+            return False
 
-        return self._walks_find(corporation, starts, lambda reach: {p for p in reach if any(good(n) for n in p.nodes)})
+        return self._walks_find(corporation, starts, lambda reach: {p for p in reach if carries(p)}, probe=carries)
 
     def reaches_any_path(self, corporation: Entity, wanted: Collection[Path]) -> bool:
         """Is any of ``wanted`` in :meth:`connected_paths`? Without the whole walk when it is
@@ -939,20 +984,34 @@ class TrackGraph:
         return self._walks_find(corporation, starts, lambda reach: {p for p in wanted if p in reach})
 
     def _walks_find(self, corporation: Entity, starts: list[NodeBase],
-                    targets_in: Callable[[Collection[Path]], set[Path]]) -> bool:
+                    targets_in: Callable[[Collection[Path]], set[Path]],
+                    keep_off: list[NodeBase] | None = None, probe: Callable[[Path], bool] | None = None) -> bool:
         """Does a walk from one of ``starts`` reach a path of ``targets_in(reach)`` (the
         targets among what that start could ever reach)? Each walk stops at the first one
         and is pruned to the branches that can still reach one; a start with none in reach
-        is not walked."""
+        is not walked. ``keep_off``: the starts the walks keep off (default ``starts``), when
+        only some of them are walked.
+
+        With ``probe`` (is this path a target?, as ``targets_in`` picks them), each start is first
+        walked plainly (the same walk, unpruned, with no reach worked out) for at most
+        :data:`_LOOK_PATHS` paths: a target entered answers yes, a walk ended within them
+        answers no for that start (it entered every path it reaches); only a start whose first
+        look ran out pays for its reach and the pruned walk."""
         board = self.board
         walk_corp = None if self.no_blocking else corporation
         skip_paths = self._skip_paths(corporation) if self._skip_paths is not None else None
         skip_track = self.skip_track
-        start_set = dict.fromkeys(starts, True)
+        start_set = dict.fromkeys(starts if keep_off is None else keep_off, True)
         W: _W = (board.state.links, board.state.tile_at, None)
         if _near_targets(starts, targets_in, skip_paths, skip_track, W):
             return True
         for start in starts:
+            if probe is not None:
+                looked = self._first_look(start, start_set, walk_corp, skip_paths, W, probe)
+                if looked:
+                    return True
+                if looked is not None:
+                    continue
             left = targets_in(self._closure(start, start_set, walk_corp, skip_paths, skip_track, W))
             if not left:
                 continue
@@ -969,6 +1028,31 @@ class TrackGraph:
                            (W[0], W[1], targets), board.blocks)
             except _Complete:
                 return True
+        return False
+
+    def _first_look(self, start: NodeBase, start_set: dict[NodeBase, bool], walk_corp: Entity | None,
+                    skip_paths: Container[Path] | None, W: _W, probe: Callable[[Path], bool]) -> bool | None:
+        """The plain walk from ``start`` (the other starts kept off), stopped at the first path
+        ``probe`` picks (True) or after :data:`_LOOK_PATHS` paths entered (None); False: the
+        walk ended without one."""
+        visited = dict(start_set)
+        del visited[start]
+        entered = [0]
+
+        def visit(path: Path, _vp: dict[Path, bool], _vn: dict[NodeBase, bool]) -> None:
+            if probe(path):
+                raise _Complete
+            entered[0] += 1
+            if entered[0] >= _LOOK_PATHS:
+                raise _Spent
+
+        try:
+            _walk_node(start, visited, walk_corp, {}, skip_paths, {}, self.skip_track, False, visit, (W[0], W[1], None),
+                       self.board.blocks)
+        except _Complete:
+            return True
+        except _Spent:
+            return None
         return False
 
     def _compute(self, corporation: Entity, one_token: City | None = None) -> _Reach:

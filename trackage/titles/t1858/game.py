@@ -473,8 +473,14 @@ class Game1858(Game):
 
     def min_train_price(self, corp):
         prices = [min(self.train_price(t, corp, v) for v in t.variants) for t in self.depot.depot_trains()]
-        if self.other_trains(corp):
-            prices.append(1)
+        # (is :meth:`other_trains` non-empty? asked without its list, stopped at the first)
+        depot = self.depot
+        for t in depot.trains:
+            o = t.owner
+            if o is not None and o is not depot and o is not corp and o.is_corporation and not t.rusted \
+                    and t.buyable and not o.closed:
+                prices.append(1)
+                break
         return min(prices) if prices else None
 
     def train_limit(self, entity) -> int:
