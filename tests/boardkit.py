@@ -100,6 +100,9 @@ class StubGame:
     legal_tile_lays = Game.legal_tile_lays
     tile_lays_hex_keys = Game.tile_lays_hex_keys
     _tile_upgrades = Game._tile_upgrades
+    _tile_lay_candidates = Game._tile_lay_candidates
+    _candidate_places = staticmethod(Game._candidate_places)
+    tile_phase_key = Game.tile_phase_key
     copy = Game.copy
 
     def __getitem__(self, hex_id):
