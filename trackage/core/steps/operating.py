@@ -262,6 +262,23 @@ def _anyone_over_by_kind(game: Any, limit: Callable[[Any], int]) -> bool:
     return False
 
 
+def over_phase_table_limit(game: Any) -> bool:
+    """Whether an operator holds more live trains than the current phase's ``train_limit``
+    allows its kind (a number, or a table by the holder's ``type``, read once): for titles
+    whose ``train_limit`` is exactly that reading (1867, 1861, 1893)."""
+    tl = game.phase.current.get("train_limit", 99)
+    by_kind = isinstance(tl, dict)
+    for group in (game.corporations, game.minors):
+        for c in group:
+            trains = c.trains
+            if not trains:
+                continue
+            n = tl.get(getattr(c, "type", ""), 0) if by_kind else tl
+            if len(trains) > n and sum(1 for t in trains if not t.obsolete) > n:
+                return True
+    return False
+
+
 class DiscardTrain(Step):
     """A company over its train limit discards trains, one action each, until within it.
 

@@ -20,7 +20,7 @@ from ...core.market import StockMarket
 from ...core.money import pay
 from ...core.rewind import Tracked
 from ...core.round import OperatingRound, Round, StockRound
-from ...core.steps.operating import DiscardTrain
+from ...core.steps.operating import DiscardTrain, over_phase_table_limit
 from ...core.tokens import Token
 from . import config
 from .routes import RouteRules1867
@@ -143,17 +143,7 @@ class DiscardTrain1867(DiscardTrain):
         game = self.game
         if type(game).train_limit is not Game1867.train_limit or type(self).crowded is not DiscardTrain.crowded:
             return super().anyone_crowded()
-        tl = game.phase.current.get("train_limit", 99)
-        by_kind = isinstance(tl, dict)
-        for group in (game.corporations, game.minors):
-            for c in group:
-                trains = c.trains
-                if not trains:
-                    continue
-                n = tl.get(getattr(c, "type", ""), 0) if by_kind else tl
-                if len(trains) > n and sum(1 for t in trains if not t.obsolete) > n:
-                    return True
-        return False
+        return over_phase_table_limit(game)
 
 
 class MergerRound(Round):

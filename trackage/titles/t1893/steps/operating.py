@@ -6,7 +6,7 @@ from typing import ClassVar
 
 from ....core.actions import asks
 from ....core.errors import GameError
-from ....core.steps.operating import DiscardTrain, Dividend, RunRoutes
+from ....core.steps.operating import DiscardTrain, Dividend, RunRoutes, over_phase_table_limit
 from ....core.steps.track import TokenStep, TrackAndTokenStep
 from ....core.tokens import Token
 from .. import tilelays
@@ -21,23 +21,7 @@ class DiscardTrain1893(DiscardTrain):
         game = self.game
         if type(game).train_limit is not type(game).TABLE_TRAIN_LIMIT or type(self).crowded is not DiscardTrain.crowded:
             return super().anyone_crowded()
-        return over_phase_limit(game)
-
-
-def over_phase_limit(game) -> bool:
-    """Whether an operator holds more live trains than the current phase's limit for its
-    kind (``Game1893.train_limit``'s table, read once)."""
-    tl = game.phase.current.get("train_limit", 99)
-    by_kind = isinstance(tl, dict)
-    for group in (game.corporations, game.minors):
-        for c in group:
-            trains = c.trains
-            if not trains:
-                continue
-            n = tl.get(getattr(c, "type", ""), 0) if by_kind else tl
-            if len(trains) > n and sum(1 for t in trains if not t.obsolete) > n:
-                return True
-    return False
+        return over_phase_table_limit(game)
 
 
 class Track1893(TrackAndTokenStep):
