@@ -812,22 +812,8 @@ class TrackGraph:
             if j is not None:
                 for jp in j.paths:
                     add(jp)
-            # (the paths across ``p``'s edges, as :func:`_paths_across` finds them, inline)
-            nbs = links[p.hex.id]
-            gauge_free = p.ignore_gauge_walk
-            for e in p.edges:
-                nb = nbs.get(e.num)
-                if nb is None:
-                    continue
-                np_edge = (e.num + 3) % 6
-                for np in tile_at[nb.id].paths_at(np_edge):
-                    if e.lanes != NO_LANE or np.exit_lanes.get(np_edge) != NO_LANE:
-                        if not lanes_ok(e.lanes, np.exit_lanes.get(np_edge)):
-                            continue
-                    if not gauge_free and not gauge_ok(p.track, np.track):
-                        continue
-                    if np not in out:
-                        add(np)
+            for np in _paths_across(p, links, tile_at):
+                add(np)
             if p.terminal:
                 continue
             for n in p.nodes:
