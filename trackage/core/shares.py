@@ -10,6 +10,8 @@ from .money import pay
 from .rewind import Tracked
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .entities import Corporation, Share, SharePoolHolder
     from .game import Game
 
@@ -191,6 +193,30 @@ class ShareMarket(Tracked):
                 out.append(ShareBundle(list(acc), pct - normal * n, corporation=corp))
         out.sort(key=lambda b: b.percent)
         return out
+
+    def any_bundle(self, holder: Any, corp: Corporation, ok: Callable[[ShareBundle], bool]) -> bool:
+        """Whether ``ok`` holds for one of :meth:`bundles_for` (the same bundles, made one at a
+        time and asked as made, smallest of the ordinary certificates first: a question that
+        reads the state without changing it has the same answer in any order)."""
+        if not corp.ipoed:
+            return False
+        shares = list(holder.shares_of(corp))
+        if not shares:
+            return False
+        shares.sort(key=lambda s: (1 if s.president else 0, s.percent))
+        acc: list[Share] = []
+        pct = 0
+        for s in shares:
+            acc.append(s)
+            pct += s.percent
+            if ok(ShareBundle(list(acc), pct, corporation=corp)):
+                return True
+        if shares[-1].president:
+            normal = corp.share_percent
+            for n in range(1, (corp.presidents_percent - normal) // normal + 1):
+                if ok(ShareBundle(list(acc), pct - normal * n, corporation=corp)):
+                    return True
+        return False
 
     def can_dump(self, entity: Any, bundle: ShareBundle) -> bool:
         if bundle.presidents_share is None:

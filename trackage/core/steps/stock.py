@@ -498,10 +498,21 @@ class BuySellParShares(Passing):
     def can_sell_any_of(self, entity: Any, corp: Corporation) -> bool:
         """Whether :meth:`can_sell` allows one of ``entity``'s bundles of ``corp`` (none built
         when the corporation's shares are barred from sale this turn)."""
-        if self.PLAIN_SELL and (self.just_bought(corp) or (
-                self.ONE_SALE_PER_TURN and self.sold_now(entity, corp) == "now")):
+        if not self.PLAIN_SELL:
+            return any(self.can_sell(entity, b) for b in self.game.share_market.bundles_for(entity, corp))
+        if self.just_bought(corp) or (self.ONE_SALE_PER_TURN and self.sold_now(entity, corp) == "now") \
+                or not self.can_sell_order():
             return False
-        return any(self.can_sell(entity, b) for b in self.game.share_market.bundles_for(entity, corp))
+        # (the base's :meth:`can_sell` of each bundle, its checks of the turn and of the pool
+        # read once per corporation, the bundles made one at a time until one sells)
+        game = self.game
+        market = game.share_market
+        room = game.market_share_limit(corp) - market.pool.percent_of(corp)
+
+        def sells(bundle: ShareBundle) -> bool:
+            return bundle.percent <= room and bundle.owner is entity and game.check_sale_timing(entity, bundle) \
+                and self.can_dump(entity, bundle) and market.change_given_back(entity, bundle)
+        return market.any_bundle(entity, corp, sells)
 
     def can_sell_any(self, entity: Any) -> bool:
         """Whether :meth:`can_sell` allows a bundle of any corporation ``entity`` holds (none
