@@ -510,9 +510,10 @@ class BuySellParShares(Passing):
         room = game.market_share_limit(corp) - market.pool.percent_of(corp)
 
         def sells(bundle: ShareBundle) -> bool:
-            return bundle.percent <= room and bundle.owner is entity and game.check_sale_timing(entity, bundle) \
-                and self.can_dump(entity, bundle) and market.change_given_back(entity, bundle)
-        return market.any_bundle(entity, corp, sells)
+            return bool(bundle.percent <= room and bundle.owner is entity and game.check_sale_timing(entity, bundle)
+                        and self.can_dump(entity, bundle) and market.change_given_back(entity, bundle))
+        found: bool = market.any_bundle(entity, corp, sells)
+        return found
 
     def can_sell_any(self, entity: Any) -> bool:
         """Whether :meth:`can_sell` allows a bundle of any corporation ``entity`` holds (none
