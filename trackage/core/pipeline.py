@@ -28,7 +28,6 @@ from .legal import META_TYPES, is_listed, share_kind
 from .programs import PROGRAM_TYPES, after_action, is_available, round_changed
 from .programs import process as process_program
 from .rewind import Rewind, building_untracked, current, recording, recording_off, recording_on
-from .round import Round
 
 if TYPE_CHECKING:
     from .game import Game
@@ -118,14 +117,10 @@ def _show(obj: Any, hidden: tuple[tuple[str, Any], ...]) -> None:
 class Pipeline:
     """The work of :meth:`Game.process` and its kin, on one game."""
 
-    __slots__ = ("game", "granted", "listed")
+    __slots__ = ("game", "granted")
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        # what the round's skip listed for the state the last action ended in (a load's run of
-        # actions, one pipeline: see :meth:`process_single`): the state number (``_moves``), the
-        # round, and the round's :data:`~trackage.core.round.Listed`; None when not known
-        self.listed: tuple[int, Any, Any] | None = None
         # the action being processed when it is one of the listing handed out for this state,
         # field by field (schema.listed_index): its schema and the gate are answered
         self.granted: dict[str, Any] | None = None
@@ -300,7 +295,6 @@ class Pipeline:
         rounds for as long as the current one is finished."""
         game = self.game
         atype = action["type"]
-        listed, self.listed = self.listed, None
         if game._gate and game._unlisted is None:
             # a specific rule's refusal, if any, is the clearer error: the rules run first
             object.__setattr__(game, "_unlisted", self.check_listed(action))  # (a flag: see process)
@@ -321,16 +315,7 @@ class Pipeline:
         entity = game.index.resolve(action)
         game.preprocess_action(action, entity)
         rnd = game.round
-        cls = type(game)
-        from .game import Game  # (the game's module imports this one)
-        if type(rnd).process is Round.process:
-            # the skip's list of the state before, when nothing has moved since it was made (the
-            # very next state number, the same round, no title hook before the round's)
-            hint = listed[2] if listed is not None and listed[0] + 1 == game._moves and listed[1] is rnd \
-                and cls.preprocess_action is Game.preprocess_action else None
-            kept, found = rnd.process_listed(action, entity, hint)
-        else:
-            kept, found = rnd.process(action, entity), None
+        kept = rnd.process(action, entity)
         game.action_processed(action)
         reason, timing = game.game_end_check()
         if timing == "immediate":
@@ -342,13 +327,8 @@ class Pipeline:
         if kept is not None and not (game.ACTION_PROCESSED_KEEPS_STEPS and game.end_trigger is None
                                      and game.round is rnd):
             kept = None
-        if kept is None or found is None or cls.action_processed is not Game.action_processed:
-            found = None  # (the list is kept only where no title hook ran after the round's)
-        if game.finished or not self.round_finished(kept):
-            if found is not None and not game.finished:
-                self.listed = (game._moves, rnd, found)
-            return
-        while True:
+        while not game.finished and self.round_finished(kept):
+            kept = None
             for e in game.round.entities:
                 if hasattr(e, "passed"):
                     e.passed = False
@@ -365,8 +345,6 @@ class Pipeline:
                     record_round(game)
                 round_changed(game)
                 game.round.setup()
-            if game.finished or not self.round_finished(None):
-                break
 
     def round_finished(self, kept: tuple[Any] | None) -> bool:
         """The current round's ``finished()``, its first "which step is active?" answered by

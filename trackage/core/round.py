@@ -29,11 +29,6 @@ def ranged(action: dict[str, Any], lo: int, hi: int, step: int = 1) -> dict[str,
             "canonical_prices": sorted({lo, mid, hi})}
 
 
-#: what :meth:`Round.skip_steps_listed` found of the step it stopped at: the step, its operator,
-#: and the step's :meth:`Step.actions` for that operator
-Listed = tuple["Step", Any, list[str]]
-
-
 class Step(Tracked):
     """A unit of a round. Subclasses fill ``HANDLERS``: action type -> the method (function or
     name) that processes it. The table is resolved when the class is defined, against the
@@ -351,15 +346,6 @@ class Round(Tracked):
         nothing to do, then :meth:`after_process`. Returns what :meth:`active_step` would answer
         now (in a 1-tuple) where the round knows it exactly (nothing written since it was asked),
         else None."""
-        return self.process_listed(action, entity, None)[0]
-
-    def process_listed(self, action: dict[str, Any], entity: Any, listed: Listed | None
-                       ) -> tuple[tuple[Step | None] | None, Listed | None]:
-        """:meth:`process`, told ``listed`` (a step, its operator and that step's
-        :meth:`Step.actions` for it, worked out by the skip after the action before, with
-        nothing written since: the caller's word) and answering, besides, the same for the
-        state it ends in where it knows it: the step its answer names, with the base questions,
-        whose list the skip worked out, nothing written since (else None)."""
         atype = action["type"]
         chosen = None
         # (the questions write nothing: the round's operator read once, for every step with the
@@ -370,11 +356,7 @@ class Round(Tracked):
         for s in self.steps:
             if not s.active():
                 continue
-            if listed is not None and s is listed[0] and entity is listed[1]:
-                acts = listed[2]  # (the base answers: the list's own truths)
-                accepts, has = atype in acts, bool(acts)
-            else:
-                accepts, has = s.answers(entity, atype)
+            accepts, has = s.answers(entity, atype)
             t = type(s)
             if t.blocking is base_blocking and t.has_current_actions is base_has and t.current_entity is base_entity:
                 if not s.blocks() or not open_:
@@ -405,10 +387,7 @@ class Round(Tracked):
             self.game.journal.record("pass", entity=getattr(entity, "id", None), step=chosen.description())
         handler(chosen, action, entity)
         self.after_process_before_skip(action)
-        if type(self).skip_steps is Round.skip_steps:
-            settled, found = self.skip_steps_listed()
-        else:
-            settled, found = self.skip_steps(), None
+        settled = self.skip_steps()
         keep = self.KEEP_SKIP_ANSWER
         self.settled = settled if keep else None
         try:
@@ -416,10 +395,7 @@ class Round(Tracked):
             left = self.settled
         finally:
             self.settled = None
-        if not (keep and self.AFTER_PROCESS_KEEPS_ANSWER) or left is None:
-            return None, None
-        # (the answer kept names the step the skip stopped at and listed: nothing written since)
-        return left, found if found is not None and left[0] is found[0] else None
+        return left if keep and self.AFTER_PROCESS_KEEPS_ANSWER else None
 
     def answered(self, found: Step | None) -> None:
         """Note ``found``, what :meth:`active_step` has just answered, as the answer of the next
@@ -444,12 +420,6 @@ class Round(Tracked):
         a tuple; None in it: no step blocks) where :meth:`settled_step` may use it, else None.
         The tuple's second item: the steps found inactive whose answer nothing run since may
         have moved (no skip but the base's, which writes only its own step's ``passed``)."""
-        return self.skip_steps_listed()[0]
-
-    def skip_steps_listed(self) -> tuple[tuple[Any, ...] | None, Listed | None]:
-        """:meth:`skip_steps`, and besides, where the step it stopped at has the base
-        :meth:`Step.has_actions` and :meth:`Step.answers` (both the list's truths): that step,
-        its operator and its list, worked out once for the "blocking?" (else None)."""
         per_step = self.OPERATOR_PER_STEP
         first = cur = self.current_entity_of_round()
         closed = cur is not None and getattr(cur, "closed", False)
@@ -458,9 +428,7 @@ class Round(Tracked):
         # the base skip writes only its step's ``passed``, and the questions write nothing)
         stale = False
         idle: list[Step] = []
-        listed: Listed | None = None
         base_skip, base_pass = Step.skip, Step.pass_
-        base_has_actions, base_answers = Step.has_actions, Step.answers
         base_blocking, base_has, base_entity = Step.blocking, Step.has_current_actions, Step.current_entity
         for s in self.steps:
             if stale and per_step:
@@ -477,14 +445,8 @@ class Round(Tracked):
             if not stale and t.blocking is base_blocking and t.has_current_actions is base_has \
                     and t.current_entity is base_entity:
                 # the base "blocking?" (it blocks, its operator is the round's, open): asked of
-                # the operator read here; the list itself kept where it is the base answers' too
-                if cur is not None and t.has_actions is base_has_actions and t.answers is base_answers:
-                    acts = s.actions(cur)
-                    blocking = bool(acts)
-                    if blocking:
-                        listed = (s, cur, acts)
-                else:
-                    blocking = cur is not None and s.has_actions(cur)
+                # the operator read here
+                blocking = cur is not None and s.has_actions(cur)
             else:
                 blocking = s.blocking()
             if blocking:
@@ -502,9 +464,7 @@ class Round(Tracked):
             cur = self.current_entity_of_round()
             moved = moved or cur is not first
             closed = cur is not None and getattr(cur, "closed", False)
-        if moved or closed:
-            return None, None
-        return (stopped, tuple(idle)), listed if listed is not None and listed[0] is stopped else None
+        return (stopped, tuple(idle)) if not moved and not closed else None
 
     def skipped_active_step(self) -> Step | None:
         """:meth:`skip_steps`, then :meth:`active_step` at once: its first question answered
