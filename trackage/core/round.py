@@ -348,11 +348,25 @@ class Round(Tracked):
         else None."""
         atype = action["type"]
         chosen = None
+        # (the questions write nothing: the round's operator read once, for every step with the
+        # base "blocking?", whose answer for ``entity`` when it is that operator is ``has``)
+        cur = self.current_entity_of_round()
+        open_ = cur is not None and not getattr(cur, "closed", False)
+        base_blocking, base_has, base_entity = Step.blocking, Step.has_current_actions, Step.current_entity
         for s in self.steps:
             if not s.active():
                 continue
             accepts, has = s.answers(entity, atype)
-            blocking = s.blocking_for(entity, has)
+            t = type(s)
+            if t.blocking is base_blocking and t.has_current_actions is base_has and t.current_entity is base_entity:
+                if not s.blocks() or not open_:
+                    blocking = False
+                elif cur is entity:
+                    blocking = has
+                else:
+                    blocking = s.has_actions(cur)
+            else:
+                blocking = s.blocking_for(entity, has)
             if blocking and not accepts:
                 cur = self.current_entity
                 if cur is not None and cur is not entity and atype in s.actions(cur):
@@ -474,12 +488,13 @@ class Round(Tracked):
         :meth:`active_step` itself has just answered, nothing written since, so it stands."""
         if idle is None:
             return (stopped,)
+        base_blocking = Step.blocking
         for s in self.steps:
             if s is stopped:
                 return (s,)
-            if s in idle:
+            if s in idle:  # (a few steps: compared by identity, steps define no __eq__)
                 continue
-            if (s.blocks() or type(s).blocking is not Step.blocking) and s.active():
+            if (type(s).blocking is not base_blocking or s.blocks()) and s.active():
                 return None
         return (None,)
 
