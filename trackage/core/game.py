@@ -7,6 +7,7 @@ small hooks named below (``build_data``, ``stock_round``, ``operating_round``,
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Hashable, Iterable
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Concatenate, ParamSpec, TypeVar, cast
@@ -962,8 +963,18 @@ class Game(Tracked):
         e.g. stored route revenues that today's rules reject are warnings). ``trace(game,
         action)`` is called after each one. Snapshots are kept near the end, so undo after
         an import is cheap; a replay that will not be undone (``snapshots_near_end=False``)
-        keeps the start only (an undo then replays the whole log)."""
-        Pipeline(self).load(actions, strict, trace, snapshots_near_end)
+        keeps the start only (an undo then replays the whole log).
+
+        The cyclic garbage collector is paused while the log is applied (as in a copy and
+        the router's search): a replay makes many objects and frees few, so its collections
+        would only rescan the game over and over; what became garbage is collected after."""
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            Pipeline(self).load(actions, strict, trace, snapshots_near_end)
+        finally:
+            if enabled:
+                gc.enable()
 
     def undo(self) -> dict[str, Any]:
         """Take back the last action; returns it (it can be redone with :meth:`redo`)."""
