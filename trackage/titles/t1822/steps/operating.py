@@ -39,25 +39,22 @@ class DiscardTrain1822(DiscardTrain):
             got = listing.get(_CROWDED)
             if got is not None:
                 return got
-            listing[_CROWDED] = got = self._anyone_crowded()
-            return got
-        return self._anyone_crowded()
-
-    def _anyone_crowded(self) -> bool:
-        game = self.game
         key = (game.phase.index, getattr(game, "_pullman_train", None), getattr(game, "_pullman_saved", None),
                *map(_TRAINS, game.corporations))
         memo = self._crowd_memo
         # (the trains compare by identity: equal keys hold the same trains, place by place)
         if memo is not None and memo[0] == key:
-            return memo[1]
-        crowded = game.crowded_corp
-        out = False
-        for c in game.corporations:
-            if len(c.trains) > 1 and crowded(c):
-                out = True
-                break
-        object.__setattr__(self, "_crowd_memo", (key, out))  # (a memo: not the action's change)
+            out = memo[1]
+        else:
+            crowded = game.crowded_corp
+            out = False
+            for c in game.corporations:
+                if len(c.trains) > 1 and crowded(c):
+                    out = True
+                    break
+            object.__setattr__(self, "_crowd_memo", (key, out))  # (a memo: not the action's change)
+        if listing is not None:
+            listing[_CROWDED] = out
         return out
 
     active = anyone_crowded  # (the step question's answer, without one more call)
