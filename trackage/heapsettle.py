@@ -15,10 +15,9 @@ from collections.abc import Iterable
 
 
 def settle_heap(titles: Iterable[str] = ()) -> None:
-    """Load the catalogues of ``titles`` (a first game of each, listed once), the action
-    schema and the router, collect, and freeze what is alive. (A larger young-generation
-    threshold was measured and did not help: the young collections' time is mostly freeing the
-    cyclic garbage of game copies.)"""
+    """Load the catalogues of ``titles`` (a first game of each, listed once) and the action
+    schema, collect, and freeze what is alive. (A larger young-generation threshold was measured and did not help:
+    the young collections' time is mostly freeing the cyclic garbage of game copies.)"""
     from importlib import import_module
 
     from .playout import COMBOS
@@ -26,9 +25,6 @@ def settle_heap(titles: Iterable[str] = ()) -> None:
 
     # the action schema (pydantic's models) is imported by the first process(): settled too
     import_module(".core.schema", __package__)
-    # and the router (with numpy), imported by the first suggested run: ~0.1 s of CPU that
-    # would otherwise fall in the first game's first operating round
-    import_module(".router", __package__)
     for title in titles:
         n, options = COMBOS[title][0]
         new_game(title, [{"id": i + 1, "name": f"P{i + 1}"} for i in range(n)], options, 0).legal_actions()
