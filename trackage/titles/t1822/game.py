@@ -956,8 +956,26 @@ class Game1822(Game):
         return [self.tax_haven]
 
     def legal_actions(self, entity=None, *, routes=True):
-        with self.graph_probe(), self.rights_memo():
-            return super().legal_actions(entity)
+        own = self.__dict__
+        if own.get("_probing") or "_rights_memo" in own:
+            with self.graph_probe(), self.rights_memo():  # (nested: the outer ones restore)
+                return super().legal_actions(entity)
+        # graph_probe and rights_memo inline (a listing per decision): the same stores and
+        # restores, in the same order, without two generators' frames
+        board = self.board
+        st = board.state if board is not None else None
+        saved = st.route_info if st is not None else None
+        own["_probing"] = True
+        try:
+            own["_rights_memo"] = {_MEMO_MOVES: self._moves}
+            try:
+                return super().legal_actions(entity)
+            finally:
+                del own["_rights_memo"]
+        finally:
+            del own["_probing"]
+            if st is not None and st.route_info is not saved:
+                self.board.restore_route_info(saved)
 
     # a listing's memo of the track rights per hex (trackrights.rights_owners): a passing
     # attribute, never copied nor part of the state

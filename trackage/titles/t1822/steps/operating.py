@@ -11,6 +11,8 @@ from ....core.steps.operating import DiscardTrain, Dividend, RunRoutes
 from .housekeeping import _is_major
 
 _TRAINS = attrgetter("trains")
+#: the key of :meth:`DiscardTrain1822.anyone_crowded`'s answer in a listing's memo
+_CROWDED: tuple[str] = ("anyone crowded",)
 
 
 class DiscardTrain1822(DiscardTrain):
@@ -25,24 +27,34 @@ class DiscardTrain1822(DiscardTrain):
     def anyone_crowded(self):
         """:meth:`crowded`'s truth, stopping at the first company over its limit.
 
-        Asked at every step question (~7 times an action): the answer is kept with what it
-        reads, the phase (the limits), the pullman's rider and every company's trains (a
-        holder's trains are a tuple replaced on every change), and given again while those are
-        the same objects."""
+        Asked at every step question (~5 times a decision, half of them in the listing): the
+        answer is kept with what it reads, the phase (the limits), the pullman's rider and
+        every company's trains (a holder's trains are a tuple replaced on every change), and
+        given again while those are the same objects; in a listing, once for the listing (its
+        memo, :meth:`Game1822.listing_memo`), without reading them again."""
         game = self.game
+        listing = game.listing_memo()
+        if listing is not None:
+            # (a listing changes nothing, and the memo is none inside a trial made in one)
+            got = listing.get(_CROWDED)
+            if got is not None:
+                return got
         key = (game.phase.index, getattr(game, "_pullman_train", None), getattr(game, "_pullman_saved", None),
                *map(_TRAINS, game.corporations))
         memo = self._crowd_memo
         # (the trains compare by identity: equal keys hold the same trains, place by place)
         if memo is not None and memo[0] == key:
-            return memo[1]
-        crowded = game.crowded_corp
-        out = False
-        for c in game.corporations:
-            if len(c.trains) > 1 and crowded(c):
-                out = True
-                break
-        object.__setattr__(self, "_crowd_memo", (key, out))  # (a memo: not the action's change)
+            out = memo[1]
+        else:
+            crowded = game.crowded_corp
+            out = False
+            for c in game.corporations:
+                if len(c.trains) > 1 and crowded(c):
+                    out = True
+                    break
+            object.__setattr__(self, "_crowd_memo", (key, out))  # (a memo: not the action's change)
+        if listing is not None:
+            listing[_CROWDED] = out
         return out
 
     active = anyone_crowded  # (the step question's answer, without one more call)
