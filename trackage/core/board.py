@@ -578,8 +578,13 @@ class Board(Tracked):
         tiles on the map change."""
         st = self.state
         memo = self._token_cities
-        if memo is not None and memo[0] is st.tokens and memo[1] is st.extra_tokens and memo[2] is st.tile_at:
-            return memo[3]
+        if memo is not None and memo[0] is st.tokens and memo[1] is st.extra_tokens:
+            if memo[2] is st.tile_at:
+                return memo[3]
+            if self._same_token_cities(memo[3]):
+                # (a lay that moved no token: the same cities hold tokens, in the same order)
+                self._token_cities = (memo[0], memo[1], st.tile_at, memo[3])
+                return memo[3]
         found: dict[tuple[str, str], list[City]] = {}
         owners: dict[tuple[str, str], Any] = {}
         tokens, extra, tile_at = st.tokens, st.extra_tokens, st.tile_at
@@ -598,6 +603,21 @@ class Board(Tracked):
         out = {owners[key]: tuple(cities) for key, cities in found.items()}
         self._token_cities = (tokens, extra, tile_at, out)
         return out
+
+    def _same_token_cities(self, kept: dict[Any, tuple[City, ...]]) -> bool:
+        """With the tokens as they were when ``kept`` was found and only tiles changed: is every
+        city holding a token on the map exactly when ``kept`` counts it (no tokened city came or
+        went with a tile)?"""
+        tile_at = self.state.tile_at
+        counted = {c for cities in kept.values() for c in cities}
+        for lst in (self.state.tokens, self.state.extra_tokens):
+            for city, held in lst.items():
+                if not any(t is not None for t in held):
+                    continue
+                h = city.hex
+                if (h is not None and tile_at.get(h.id) is city.tile) != (city in counted):
+                    return False
+        return True
 
     def tokened_by(self, node: Any, corporation: Any, types: Container[str] = ()) -> bool:
         """Has ``corporation`` a token in ``node`` (in a slot or extra); with ``types``, one of
