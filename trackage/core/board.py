@@ -92,6 +92,21 @@ def remembered_rotation(memo: dict[Any, Any], key: Hashable, old: Placed, tile: 
 _ALL_EDGES = frozenset(range(6))
 
 
+def _same_entry(mapping: dict[str, Any], key: str, value: Any) -> bool:
+    """Is ``mapping[key]`` there and what writing ``value`` would leave: the same object, an
+    equal string, or a sequence of the same objects (equal strings) in the same order?"""
+    if key not in mapping:
+        return False
+    now = mapping[key]
+    if now is value:
+        return True
+    if isinstance(now, str) and isinstance(value, str):
+        return now == value
+    if not isinstance(now, tuple) or not isinstance(value, (tuple, list)) or len(now) != len(value):
+        return False
+    return all(a is b or (type(a) is str and type(b) is str and a == b) for a, b in zip(now, value))
+
+
 def track_fit(old: Placed, tile: Placed) -> int:
     """``legal_rotation(old, tile, ...)`` less its two tests of the hex: -1 where the old
     track, new cities or city sizes refuse ``tile`` on any hex, else its exits as a bit mask.
@@ -188,8 +203,9 @@ class Board(Tracked):
     def __init__(self, game: Any, map_data: dict[str, Any], supply_data: dict[str, Any],
                  impassable_colors: Iterable[str] | None) -> None:
         self.game = game
-        self.supply = TileSupply(supply_data, shared_shapes=bool(getattr(game, "SHARED_SHAPES", False)))
         self.hexmap = HexMap.shared_build(map_data, impassable_colors)
+        self.supply = TileSupply(supply_data, shared_shapes=bool(getattr(game, "SHARED_SHAPES", False)),
+                                 pools=self.hexmap.supply_pools if self.hexmap.shared else None)
         st = self.state = BoardState()
         for h in self.hexmap.hexes:
             st.tile_at[h.id] = h.original_tile
@@ -370,7 +386,8 @@ class Board(Tracked):
         """Take this board's tiles as placed apart (``Game.close``: the game and every copy of
         it are done): the placements the game ever looked at are reference cycles, each tile
         with its nodes and paths, and so are freed at once instead of by a full collection."""
-        tiles = {id(t): t for t in self.supply.made()}
+        # (a pooled supply's tiles are other games' too: left whole, as a shared map's)
+        tiles: dict[int, Tile] = {} if self.supply.pooled else {id(t): t for t in self.supply.made()}
         for h in () if self.hexmap.shared else self.hexmap.hexes:  # a shared map's: other games' too
             tiles.setdefault(id(h.original_tile.tile), h.original_tile.tile)
         for t in tiles.values():
@@ -402,11 +419,11 @@ class Board(Tracked):
     def changed(self) -> None:
         """A tile or token changed: new version (derived views are recomputed), and the
         graphs' route information is trimmed as the reference trims it."""
-        from .graph import forget_route_info
-
         st = self.state
         st.version = next(_VERSIONS)
         if st.route_info:
+            from .graph import forget_route_info  # (graph imports this module; asked only when needed)
+
             # (a graph left knowing nothing has no entry, as if it had never been taught)
             trimmed = {k: t for k, v in st.route_info.items() if (t := forget_route_info(v))}
             if len(trimmed) != len(st.route_info) or any(trimmed[k] is not st.route_info[k] for k in trimmed):
@@ -561,8 +578,13 @@ class Board(Tracked):
         tiles on the map change."""
         st = self.state
         memo = self._token_cities
-        if memo is not None and memo[0] is st.tokens and memo[1] is st.extra_tokens and memo[2] is st.tile_at:
-            return memo[3]
+        if memo is not None and memo[0] is st.tokens and memo[1] is st.extra_tokens:
+            if memo[2] is st.tile_at:
+                return memo[3]
+            if self._same_token_cities(memo[3]):
+                # (a lay that moved no token: the same cities hold tokens, in the same order)
+                self._token_cities = (memo[0], memo[1], st.tile_at, memo[3])
+                return memo[3]
         found: dict[tuple[str, str], list[City]] = {}
         owners: dict[tuple[str, str], Any] = {}
         tokens, extra, tile_at = st.tokens, st.extra_tokens, st.tile_at
@@ -581,6 +603,21 @@ class Board(Tracked):
         out = {owners[key]: tuple(cities) for key, cities in found.items()}
         self._token_cities = (tokens, extra, tile_at, out)
         return out
+
+    def _same_token_cities(self, kept: dict[Any, tuple[City, ...]]) -> bool:
+        """With the tokens as they were when ``kept`` was found and only tiles changed: is every
+        city holding a token on the map exactly when ``kept`` counts it (no tokened city came or
+        went with a tile)?"""
+        tile_at = self.state.tile_at
+        counted = {c for cities in kept.values() for c in cities}
+        for lst in (self.state.tokens, self.state.extra_tokens):
+            for city, held in lst.items():
+                if not any(t is not None for t in held):
+                    continue
+                h = city.hex
+                if (h is not None and tile_at.get(h.id) is city.tile) != (city in counted):
+                    return False
+        return True
 
     def tokened_by(self, node: Any, corporation: Any, types: Container[str] = ()) -> bool:
         """Has ``corporation`` a token in ``node`` (in a slot or extra); with ``types``, one of
@@ -1110,12 +1147,20 @@ class Board(Tracked):
         hid = hex_.id
         ofl = st.future_label.get(hid)
         fl = ofl if ofl is not None and ofl.color != t.color else t.future_label
-        st.icons = {**st.icons, hid: tuple(new_icons)}
-        st.future_label = {**st.future_label, hid: fl}
-        st.borders = {**st.borders, hid: t.borders + self.borders(hex_)}
-        st.partitions = {**st.partitions, hid: t.partitions + self.partitions(hex_)}
-        st.stubs = {**st.stubs, hid: t.stubs}
-        st.labels = {**st.labels, hid: t.labels}
+        # (a map whose entry for the hex would stay the same, the same objects in it, is left
+        # as it is: no copy of it, nothing recorded; most lays change none of these but icons)
+        if not _same_entry(st.icons, hid, new_icons):
+            st.icons = {**st.icons, hid: tuple(new_icons)}
+        if not _same_entry(st.future_label, hid, fl):
+            st.future_label = {**st.future_label, hid: fl}
+        if t.borders or hid not in st.borders:  # (else: the hex's own, as they are)
+            st.borders = {**st.borders, hid: t.borders + self.borders(hex_)}
+        if t.partitions or hid not in st.partitions:
+            st.partitions = {**st.partitions, hid: t.partitions + self.partitions(hex_)}
+        if not _same_entry(st.stubs, hid, t.stubs):
+            st.stubs = {**st.stubs, hid: t.stubs}
+        if not _same_entry(st.labels, hid, t.labels):
+            st.labels = {**st.labels, hid: t.labels}
 
         if relink and old.color in self.hexmap.impassable_colors:
             self.relink(hex_)

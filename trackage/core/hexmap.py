@@ -175,6 +175,10 @@ class HexMap:
         # what a logged connection's hex list names (``core.routes._logged_hexes``, a pure
         # function of the ids), by the list: shared by every game of this map the same way
         self.logged_names: dict[tuple[str, ...], tuple[frozenset[str], tuple[str, ...], str, str]] = {}
+        # the supply tiles the games of a shared map share (``TileSupply``'s pool), by the
+        # supply's kinds: [games given it, tile id -> Tile]; each tile keeps its placements
+        # (``Tile.at``), so a tile laid in a rotation on a hex is made once for all of them
+        self.supply_pools: dict[Hashable, list[Any]] = {}
 
     # -- building --------------------------------------------------------------------------
 
@@ -338,8 +342,15 @@ class TileSupply:
 
     CATALOGUE = True
 
+    # a pool gives its tiles to this many games, then a new pool is begun (the old one's
+    # placements go with the last game holding them): what a process keeps stays bounded
+    # (0: no pools, each game's supply makes its own tiles)
+    POOL_GAMES: ClassVar[int] = 32
+    POOLS_PER_MAP: ClassVar[int] = 8
+
     def __init__(self, supply_data: dict[str, Any], standard_tiles: TileLookup | TileLibrary | None = None,
-                 reservation_blocks: str = "never", shared_shapes: bool = False):
+                 reservation_blocks: str = "never", shared_shapes: bool = False,
+                 pools: dict[Hashable, list[Any]] | None = None):
         from trackage.core.tiles import standard_tiles as _std
         lookup = standard_tiles if standard_tiles is not None else _std()
         if isinstance(lookup, TileLibrary):
@@ -352,7 +363,7 @@ class TileSupply:
         self._all: dict[str, Tile] = {}
         self._kinds: dict[str, tuple[str, TileSpec, bool, bool]] = {}
         self.memo: dict[Any, Any] = {}  # pure functions of tiles (upgrade legality per rotation), by their keys
-        initial: list[Tile] = []
+        counts: list[tuple[str, int]] = []
         for name, val in supply_data.items():
             name = str(name)
             hidden = False
@@ -368,21 +379,45 @@ class TileSupply:
                     raise KeyError(f"tile {name!r} not found")
                 color, spec = found
             unlimited = count == "unlimited"
-            n = 1 if unlimited else int(count)
             self._kinds[name] = (color, spec, unlimited, hidden)
-            for i in range(n):
-                initial.append(self.copy_of(name, i))
-        self.initial: tuple[Tile, ...] = tuple(initial)
+            counts.append((name, 1 if unlimited else int(count)))
+        # the tiles made, by id: this game's (and its copies'), each taken from the pool of the
+        # games of its map with the same supply kinds where there is one (``pools``: a shared
+        # map's; tiles are catalogue, never changed, so games may hold the same ones as copies
+        # of a game do); ``known`` answers from this supply's own, as without a pool
+        # (a tuple, not None: the state's record of a catalogue object names its plain fields)
+        self._pool: tuple[dict[str, Tile], ...] = ()
+        if pools is not None and self.POOL_GAMES > 0:
+            key = (tuple(self._kinds.items()), reservation_blocks)
+            entry = pools.get(key)
+            if entry is None or entry[0] >= self.POOL_GAMES:
+                if entry is None and len(pools) >= self.POOLS_PER_MAP:
+                    pools.clear()  # (the games holding them keep theirs)
+                entry = pools[key] = [0, {}]
+            entry[0] += 1
+            self._pool = (entry[1],)
+        self.initial: tuple[Tile, ...] = tuple(self.copy_of(name, i) for name, n in counts for i in range(n))
 
     def copy_of(self, name: str, index: int) -> Tile:
         """Copy ``index`` of tile ``name`` (made on first use)."""
         tid = f"{name}-{index}"
         t = self._all.get(tid)
         if t is None:
-            color, spec, unlimited, hidden = self._kinds[name]
-            t = self._all[tid] = Tile(spec, name, color, index=index, unlimited=unlimited,
-                                      hidden=hidden, reservation_blocks=self.reservation_blocks)
+            pools = self._pool
+            t = pools[0].get(tid) if pools else None
+            if t is None:
+                color, spec, unlimited, hidden = self._kinds[name]
+                t = Tile(spec, name, color, index=index, unlimited=unlimited,
+                         hidden=hidden, reservation_blocks=self.reservation_blocks)
+                if pools:
+                    t = pools[0].setdefault(tid, t)
+            self._all[tid] = t
         return t
+
+    @property
+    def pooled(self) -> bool:
+        """Are this supply's tiles shared with other games (a pool of its map's)?"""
+        return bool(self._pool)
 
     def made(self) -> tuple[Tile, ...]:
         """Every tile made so far (the supply's and the unlimited tiles' copies)."""

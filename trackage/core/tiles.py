@@ -1174,7 +1174,9 @@ class Tile:
         key = (rotation % 6, hex, igw, igc)
         p = self._placed.get(key)
         if p is None:
-            p = self._placed[key] = Placed(self, rotation % 6, hex, igw, igc)
+            # (one object per key even where two threads ask at once: a pooled tile is
+            # shared by the games of its map)
+            p = self._placed.setdefault(key, Placed(self, rotation % 6, hex, igw, igc))
         return p
 
     @property
