@@ -1104,7 +1104,7 @@ class RouteRules:
         (:func:`_connects_to`); within a segment's chain, when the chain's paths meet by
         track (:meth:`Chain.linked`), so do they by that rule, and only the meeting of one
         segment with the next is asked."""
-        board = self.board
+        board = self.game.board
         links = board.state.links
         prev: Path | None = None
         for s in route.connection_data:
@@ -1312,7 +1312,7 @@ class Route:
         if not hex_ids:
             return []
         rules = self.rules
-        board = rules.board
+        board = rules.game.board  # (the rules' board, without the property's call)
         memo = board.supply.memo
         logged = tuple(hex_ids)
         # one entry per logged hex list and skipped track (ids only: the memo goes with every
