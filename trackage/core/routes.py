@@ -142,7 +142,7 @@ class Chain:
     """Track between two nodes: ``nodes`` (start, end) or None for a one-node local run,
     ``paths`` in walk order from the start, ``id`` (hex-id list as logged)."""
 
-    __slots__ = ("_keys", "_linked", "_pset", "id", "nodes", "paths")
+    __slots__ = ("_hids", "_keys", "_linked", "_pset", "id", "nodes", "paths")
 
     def __init__(self, nodes: tuple[RevenueCenter, RevenueCenter] | None, paths: list[Path], id_: list[str] | None):
         self.nodes = nodes
@@ -150,6 +150,7 @@ class Chain:
         self.id = id_
         self._pset: frozenset[Path] | None = None
         self._keys: list[TrackKey] | None = None
+        self._hids: tuple[str, ...] | None = None  # (the hex id of each path, for ``linked``)
         # the board's links this chain was last checked on, and per way (paths in order, reversed)
         # whether each path meets the next by an edge or a junction (see ``linked``)
         self._linked: tuple[object, bool | None, bool | None, tuple[object, ...]] | None = None
@@ -182,7 +183,10 @@ class Chain:
         if got is None or got[0] is not links:
             # the answer reads only the links of the chain's own hexes (the board replaces a
             # hex's entry when its links change): kept while those entries are the same
-            mine = tuple([links.get(p.hex.id) for p in self.paths])
+            hids = self._hids
+            if hids is None:
+                hids = self._hids = tuple([p.hex.id for p in self.paths])
+            mine = tuple([links.get(h) for h in hids])
             if got is not None and len(got[3]) == len(mine) \
                     and all(a is b for a, b in zip(got[3], mine, strict=True)):
                 got = self._linked = (links, got[1], got[2], mine)
@@ -244,17 +248,34 @@ def _logged_hexes(want: Sequence[object]) -> tuple[frozenset[str], tuple[str, ..
 _SHARED_WALKS_LIMIT = 50_000  # (a map's shared walks beyond this are forgotten and found again)
 
 
-def _walk_inputs(hexes: Sequence[str], tile_at: Mapping[str, Placed],
-                 links_at: Mapping[str, Mapping[int, Hex]]) -> tuple[Hashable, ...]:
+def _walk_parts(memo: dict[Any, Any], hexes: Sequence[str], tile_at: Mapping[str, Placed],
+                links_at: Mapping[str, Mapping[int, Hex]],
+                ) -> tuple[tuple[Hashable, ...], tuple[Placed | None, ...], tuple[Mapping[int, Hex] | None, ...]]:
     """What :func:`logged_chains` reads of the board over ``hexes``: each hex's tile (spec,
-    rotation, gauge flags) and its linked neighbours (the shared map's hexes)."""
+    rotation, gauge flags) and its linked neighbours (the shared map's hexes), a part per hex
+    kept in ``memo`` (a game's) with the tile and links entry it was made of (a pure function
+    of them: made again only when the board replaced one); and the tiles and links entries
+    read."""
+    parts = memo.get("logged walk parts")
+    if parts is None:
+        parts = memo["logged walk parts"] = {}
     out: list[Hashable] = []
+    tiles: list[Placed | None] = []
+    links: list[Mapping[int, Hex] | None] = []
     for h in hexes:
         t = tile_at.get(h)
         nbs = links_at.get(h)
-        out.append((None if t is None else (t.spec, t.rotation, t.igw, t.igc),
-                    None if nbs is None else frozenset(nbs.items())))
-    return tuple(out)
+        tiles.append(t)
+        links.append(nbs)
+        got = parts.get(h)
+        if got is not None and got[0] is t and got[1] is nbs:
+            out.append(got[2])
+            continue
+        part = (None if t is None else (t.spec, t.rotation, t.igw, t.igc),
+                None if nbs is None else frozenset(nbs.items()))
+        parts[h] = (t, nbs, part)
+        out.append(part)
+    return tuple(out), tuple(tiles), tuple(links)
 
 
 def _place_in(seq: Sequence[object], x: object) -> int:
@@ -915,7 +936,34 @@ class RouteRules:
         return got
 
     def revenue_for(self, route: Route, stops: Iterable[RevenueCenter]) -> int:
-        return sum(self.stop_revenue(s, route) for s in stops)
+        cls = type(self)
+        if cls.stop_revenue is not RouteRules.stop_revenue \
+                or cls.revenue_multiplier is not RouteRules.revenue_multiplier \
+                or cls.route_base_revenue is not RouteRules.route_base_revenue:
+            return sum(self.stop_revenue(s, route) for s in stops)
+        # (the base hooks: each stop priced in one loop, kept per stop as ``stop_revenue``
+        # keeps it, the multiplier asked once per stop kind for the route's train)
+        prices = route._stop_prices
+        if prices is None:
+            prices = route._stop_prices = {}
+        mults = route._mults
+        if mults is None:
+            mults = route._mults = {}
+        train = route.train
+        colors: Sequence[str] | None = None
+        total = 0
+        for stop in stops:
+            got = prices.get(stop)
+            if got is None:
+                kind = stop.kind
+                mult = mults.get(kind)
+                if mult is None:
+                    mult = mults[kind] = self.revenue_multiplier(stop, train)
+                if colors is None:
+                    colors = self.phase_colors(route)
+                got = prices[stop] = mult * stop.revenue_for(colors, train.name)
+            total += got
+        return total
 
     def stops_revenue(self, route: Route, stops: list[RevenueCenter]) -> int:
         """``revenue_for(route, stops)``, worked out once for the route's list of paying stops
@@ -968,10 +1016,9 @@ class RouteRules:
                 raise RouteError(f"Cannot use group {g} more than once", rule="route-group")
 
     def check_terminals(self, route: Route) -> None:
-        op = route.ordered_paths
         if len(route.paths) < 3:
             return
-        for p in op[1:-1]:
+        for p in route.ordered_paths[1:-1]:
             if p.terminal:
                 raise RouteError("Route cannot pass through terminal", rule="route-terminal")
 
@@ -983,7 +1030,7 @@ class RouteRules:
 
     def check_cycles(self, route: Route) -> None:
         cd = route.connection_data
-        if self.is_local(route.train) and len(cd) == 1 and cd[0].left is cd[0].right:
+        if len(cd) == 1 and cd[0].left is cd[0].right and self.is_local(route.train):
             return
         seen: set[RevenueCenter] = set()
         for seg in cd:
@@ -1000,33 +1047,51 @@ class RouteRules:
             if distance < used:
                 raise RouteTooLong(f"{used} is too many stops for {distance} train")
             return
-        type_info: dict[str, list[dict[str, Any]]] = {}  # (a row's "visit" as given: an int)
-        for h in distance:
-            pay = h.get("pay")
+        # each row's visits left (its "visit" as given, else its "pay"), the rows each stop type
+        # may use in order, and the visits asked per type in the order first visited
+        left: list[Any] = []
+        type_rows: dict[str, list[int]] = {}
+        for ri, h in enumerate(distance):
             visit = h.get("visit")
-            info: dict[str, Any] = {"visit": pay if visit is None else visit}
+            left.append(h.get("pay") if visit is None else visit)
             for t in h["nodes"]:
-                type_info.setdefault(t, []).append(info)
-        grouped: dict[str, list[RevenueCenter]] = {}
-        for v in visits:
-            grouped.setdefault(self.stop_type(v, train), []).append(v)
-        for t, group in sorted(grouped.items(), key=lambda kv: len(type_info.get(kv[0], ()))):
-            num = sum(v.visit_cost for v in group)
-            for info in type_info.get(t, ()):
-                if not info["visit"] > 0:
+                got = type_rows.get(t)
+                if got is None:
+                    type_rows[t] = [ri]
+                else:
+                    got.append(ri)
+        asked: dict[str, int] = {}
+        if type(self).stop_type is RouteRules.stop_type:
+            for v in visits:
+                k = v.kind
+                asked[k] = asked.get(k, 0) + v.visit_cost
+        else:
+            for v in visits:
+                k = self.stop_type(v, train)
+                asked[k] = asked.get(k, 0) + v.visit_cost
+        # (the types with the fewest rows first, a stable sort)
+        order = sorted(asked, key=lambda t: len(type_rows.get(t, ()))) if len(asked) > 1 else asked
+        for t in order:
+            num = asked[t]
+            for ri in type_rows.get(t, ()):
+                cap = left[ri]
+                if not cap > 0:
                     continue
-                if num <= info["visit"]:
-                    info["visit"] -= num
+                if num <= cap:
+                    left[ri] = cap - num
                     num = 0
                 else:
-                    num -= info["visit"]
-                    info["visit"] = 0
+                    num -= cap
+                    left[ri] = 0
                 if not num > 0:
                     break
             if num > 0:
                 raise RouteTooLong("Route has too many stops")
 
     def check_overlap(self, routes: Sequence[Route]) -> None:
+        every = [key for r in routes for key in r.track_keys]
+        if len(set(every)) == len(every):
+            return  # (no piece of track twice; else the first one met names the hex)
         seen: set[TrackKey] = set()
         for r in routes:
             for key in r.track_keys:
@@ -1039,7 +1104,7 @@ class RouteRules:
         (:func:`_connects_to`); within a segment's chain, when the chain's paths meet by
         track (:meth:`Chain.linked`), so do they by that rule, and only the meeting of one
         segment with the next is asked."""
-        board = self.board
+        board = self.game.board
         links = board.state.links
         prev: Path | None = None
         for s in route.connection_data:
@@ -1094,7 +1159,15 @@ class RouteRules:
         visited = route.visited_stops
         self.check_min_stops(route, visited)
         corp = route.corporation
-        token = next((s for s in visited if self.city_tokened_by(s, corp)), None)
+        token: RevenueCenter | None = None
+        if type(self).city_tokened_by is RouteRules.city_tokened_by:
+            tokened_by = self.game.board.tokened_by  # (the base hook: the board's answer)
+            for s in visited:
+                if tokened_by(s, corp):
+                    token = s
+                    break
+        else:
+            token = next((s for s in visited if self.city_tokened_by(s, corp)), None)
         if not suppress_route_token_check:
             self.check_route_token(route, token)
         self.check_groups(route, visited)
@@ -1239,7 +1312,7 @@ class Route:
         if not hex_ids:
             return []
         rules = self.rules
-        board = rules.board
+        board = rules.game.board  # (the rules' board, without the property's call)
         memo = board.supply.memo
         logged = tuple(hex_ids)
         # one entry per logged hex list and skipped track (ids only: the memo goes with every
@@ -1281,16 +1354,18 @@ class Route:
                 got_named = names[logged] = _logged_hexes(want)
             named = got_named
         hexes = named[1]
-        start_hex = rules.hex_by_id(named[2])
-        end_hex = rules.hex_by_id(named[3])
-        if start_hex is None or end_hex is None:
+        # (every hex of the map has a tile: none, the id names no hex)
+        start_tile = tile_at.get(named[2])
+        end_tile = tile_at.get(named[3])
+        if start_tile is None or end_tile is None:
             return []
-        starts = board.tile(start_hex).nodes
-        ends = board.tile(end_hex).nodes
+        starts = start_tile.nodes
+        ends = end_tile.nodes
         # the walk reads only these hexes' tiles (spec, rotation, flags) and links (neighbour
         # hexes of the shared map): its answer, by index, is shared by the map's games
         shared = board.hexmap.logged_walks
-        skey = (logged, skip_track, _walk_inputs(hexes, tile_at, links_at))
+        parts, tiles, links = _walk_parts(memo, hexes, tile_at, links_at)
+        skey = (logged, skip_track, parts)
         refs = shared.get(skey)
         if refs is not None:
             out = [Chain((starts[si], ends[ei]), [tile_at[h].paths[pi] for h, pi in prefs], list(hex_ids))
@@ -1300,8 +1375,7 @@ class Route:
             if len(shared) >= _SHARED_WALKS_LIMIT:
                 shared.clear()
             shared[skey] = _walk_refs(out, starts, ends)
-        memo[key] = (named, tuple([tile_at.get(h) for h in hexes]), tuple([links_at.get(h) for h in hexes]),
-                     tuple(out))
+        memo[key] = (named, tiles, links, tuple(out))
         return out
 
     def _walk_matching_chains(self, want: list[str], within: frozenset[str], start_hex: Hex,

@@ -128,7 +128,7 @@ class RouteRules1867(RouteRules):
         twice, per_hex = self._route_bonuses(route)
         if twice:
             raise RouteError("Route visits same hex twice")
-        total = sum(self.stop_revenue(s, route) for s in stops)
+        total = RouteRules.revenue_for(self, route, stops)  # (the stops' own prices, one loop)
         hexes = {s.hex.id for s in stops}
         if per_hex:
             total += sum(per_hex.get(h, 0) for h in hexes)
