@@ -393,6 +393,11 @@ class Enumerator:
         self.prunes = False  # a floor is (or will be) set and the slack is known
         # the slack of a part of the walk from the bonus stops it can reach (None: ``slack`` throughout)
         self.bonus: BonusSlack | None = None
+        # (without ``bonus``) the part of ``slack`` paid only to a route visiting a stop of
+        # every group, as (amount, groups): the title's ``router_visit_bonus``
+        self.visit: tuple[int, tuple[frozenset[RevenueCenter], ...]] | None = None
+        # ``_visit_groups``, made once
+        self._visit: list[tuple[RevenueCenter | None, int, bool, frozenset[RevenueCenter]]] | None = None
         # (capped rows, by the current start's tree) the best value of an uncounted stop, and
         # where the rows of uncounted stops start (0: rows padded with that value)
         self._uncounted = 0
@@ -1016,6 +1021,7 @@ class Enumerator:
         floor_of = self.floor_of
         base = self.floor
         pay = self.pay
+        rest = self._visit_rest(slack)
         # (the children as ``_children`` makes them, inlined: one call per step saved)
         vals = e[VALS]
         depth = e[DEPTH] + 1
@@ -1028,9 +1034,14 @@ class Enumerator:
             if floor_of is not None and base is not None:
                 fh = floor_of(h[MASK]) if h[DEPTH] <= _FLOOR_DEPTH else f
                 floor = max(base, fh)
-            if base is not None and self._beyond(h) + (
-                    slack if bonus is None else bonus(every, weakest_paid(h[VALS], pay))) < base:
-                continue
+            if base is not None:
+                if bonus is not None:
+                    if self._beyond(h) + bonus(every, weakest_paid(h[VALS], pay)) < base:
+                        continue
+                else:
+                    b = self._beyond(h)
+                    if b + slack < base or (b + rest < base and self._visit_beyond(h) + slack < base):
+                        continue
             v = version | hub_bit.get(n, 0)
             self.cur_floor = floor
             yield from self._half_routes(h, floor, v, c)
@@ -1203,6 +1214,63 @@ class Enumerator:
         pool.sort(reverse=True)
         return sum(pool[:pay])
 
+    def _visit_rest(self, slack: int) -> int:
+        """The part of ``slack`` any route may take, the visit bonus (``visit``) aside (the
+        whole ``slack`` when the bonus is unknown or not within it)."""
+        if self.visit is None or self.bonus is not None or not 0 < self.visit[0] <= slack:
+            return slack
+        return slack - self.visit[0]
+
+    def _visit_groups(self) -> list[tuple[RevenueCenter | None, int, bool, frozenset[RevenueCenter]]]:
+        """The visit bonus's groups (``visit``) as (the group's best stop, its value, whether
+        the meter counts every stop of the group, the group's stops)."""
+        if self._visit is None:
+            assert self.visit is not None
+            counts = self.meter.counted
+            value = self.value
+            out: list[tuple[RevenueCenter | None, int, bool, frozenset[RevenueCenter]]] = []
+            for g in self.visit[1]:
+                best = max(g, key=value, default=None)
+                out.append((best, value(best) if best is not None else 0, all(counts(n) for n in g), g))
+            self._visit = out
+        return self._visit
+
+    def _visit_beyond(self, e: Entry) -> int:
+        """As ``_beyond``, for the routes through ``e`` that take the visit bonus (``visit``):
+        each group no stop of ``e`` is in takes a stop of it (worth at most the group's best,
+        a counted one spending the meter, its best left to that slot), in place of the best
+        other stops; a large negative number when no such route exists. The groups are taken
+        pairwise disjoint (a title's word: ``router_visit_bonus``)."""
+        cap = self.meter.capacity
+        assert cap is not None
+        left = cap - e[SPENT]
+        on = set(e[NODES])
+        forced: list[int] = []
+        skip: set[RevenueCenter] = set()
+        for best, v, all_counted, g in self._visit_groups():
+            if g.isdisjoint(on):
+                if best is None:
+                    return _NONE_BOUND  # an empty group: the bonus is never paid
+                forced.append(v)
+                skip.add(best)
+                if all_counted:
+                    left -= 1
+        if left < 0:
+            return _NONE_BOUND  # the meter has no room for the groups' stops
+        on |= skip  # (the others: neither on ``e`` nor a group's best)
+        counted, uncounted = self._stops if self._stops is not None else self._board_stops()
+        pay = self.pay
+        if pay is None:
+            paid = self._uncounted_paid()
+            vals: int = e[VALS]
+            return (vals + sum(forced) + sum(_best_off(counted, on, left)) + paid[None]
+                    - sum(paid.get(n, 0) for n in on))
+        pool = [*e[VALS], *forced]
+        pool += _best_off(counted, on, left if left < pay else pay)
+        pool += _best_off(uncounted, on, pay)
+        pool.sort(reverse=True)
+        return sum(pool[:pay])
+
     def _uncounted_paid(self) -> dict[Any, int]:
         """The board's uncounted stops worth something, by stop, and (under None) their sum."""
         if self._paid is None:
@@ -1238,6 +1306,7 @@ class Enumerator:
         every = (1 << len(bonus.nodes)) - 1 if bonus is not None else 0
         pay = self.pay
         beyond = self._beyond
+        rest = self._visit_rest(slack)
         # (the children as ``_children`` makes them, inlined: one call per step saved)
         vals = e[VALS]
         depth = e[DEPTH] + 1
@@ -1246,9 +1315,14 @@ class Enumerator:
             h: Entry = (e, n, paths, mask, st, vals + val if pay is None else self._add_v(vals, val), first,
                         depth, nodes + (n,), li, None, clash, sp, -1)
             floor = self.floor
-            if floor is not None and beyond(h) + (
-                    slack if bonus is None else bonus(every, weakest_paid(h[VALS], pay))) < floor:
-                continue
+            if floor is not None:
+                if bonus is not None:
+                    if beyond(h) + bonus(every, weakest_paid(h[VALS], pay)) < floor:
+                        continue
+                else:
+                    b = beyond(h)
+                    if b + slack < floor or (b + rest < floor and self._visit_beyond(h) + slack < floor):
+                        continue
             v = version | hub_bit.get(n, 0)
             yield from self._half_routes(h, floor, v, c)
             if not ends:
@@ -1268,6 +1342,9 @@ class Enumerator:
         if got is None:
             got = self._merged[key] = tuple(sorted(hv + ov, reverse=True)[:self.pay])
         return got
+
+
+_NONE_BOUND = -(1 << 40)  # a bound below every floor: no route of that kind exists
 
 
 def _best_off(stops: list[tuple[int, Any]], on: set[RevenueCenter], k: int) -> list[int]:
