@@ -983,6 +983,7 @@ class Enumerator:
                 banned.add(t)
                 continue
             floors = [0] * len(halves) if floor_of is not None else []
+            half_routes = self._half_routes
             # (a kept tree cut at ``lim``: its frontier halves are walked on in place)
             walk_on = {id(e) for e in frontier} if kept is not None and lim is not None else None
             for h in halves:
@@ -995,7 +996,9 @@ class Enumerator:
                     floor = max(floor, f)
                 self.cur_floor = floor
                 v = versions[h[IDX]] if versions is not None else 0
-                yield from self._half_routes(h, floor, v, ctx)
+                got = half_routes(h, floor, v, ctx)
+                if got:
+                    yield from got
                 if walk_on is not None and id(h) in walk_on:
                     yield from self._grown(h, set(h[NODES]) | banned, v, f, ctx)
             if defer:
@@ -1040,11 +1043,13 @@ class Enumerator:
                         continue
                 else:
                     b = self._beyond(h)
-                    if b + slack < base or (b + rest < base and self._visit_beyond(h) + slack < base):
+                    if b + slack < base or (b + rest < base and self._visit_beyond(h, b) + slack < base):
                         continue
             v = version | hub_bit.get(n, 0)
             self.cur_floor = floor
-            yield from self._half_routes(h, floor, v, c)
+            got = self._half_routes(h, floor, v, c)
+            if got:
+                yield from got
             if not ends:
                 used_nodes.add(n)
                 yield from self._grown(h, used_nodes, v, fh, c)
@@ -1093,18 +1098,21 @@ class Enumerator:
                 if idx:
                     yield h, bits, idx
 
-    def _half_routes(self, h: Entry, floor: int | None, version: int, c: _Start) -> Iterator[Found]:
+    def _half_routes(self, h: Entry, floor: int | None, version: int, c: _Start,
+                     slack: int | None = None) -> tuple[Found, ...]:
         """The routes with first half ``h`` (and ``h`` alone) from start ``c.t``: the second
-        halves are joined on the tree (see ``routes``)."""
+        halves are joined on the tree (see ``routes``); ``slack``: what the bound may add to
+        these routes' stop values (None: ``c.slack``). Made at once (a tuple, not a generator:
+        most halves give none or one, and the call is made for every half); nothing in it
+        reads the floor as it rises while the routes are taken."""
         free = self.free
         if free is not None and free(h[NODE]):
-            if h[DEPTH] == 1:
-                yield h, None, ()  # two stops: the shorter one is no route
-            return
+            return ((h, None, ()),) if h[DEPTH] == 1 else ()  # (two stops: the shorter one is no route)
         rows = c.rows
         prunes = rows is not None and floor is not None
         bonus = self.bonus if prunes else None
-        slack = c.slack
+        if slack is None:
+            slack = c.slack
         hb = wk = 0
         if bonus is not None:
             # the bonus stops of ``h`` and the least paid value of a route holding it
@@ -1112,13 +1120,12 @@ class Enumerator:
             wk = weakest_paid(h[VALS], self.pay)
             slack = bonus(hb, wk)
         # (mypy does not narrow ``rows`` and ``floor`` through ``prunes``: the ignores below)
-        if not prunes or (h[VALS] if c.summed else sum(h[VALS])) + slack >= floor:  # type: ignore[operator]
-            yield h, None, ()
+        alone = not prunes or (h[VALS] if c.summed else sum(h[VALS])) + slack >= floor  # type: ignore[operator]
         if not c.through:
-            return
+            return ((h, None, ()),) if alone else ()
         first = h[FIRST]
         if c.tlinks[first][3]:
-            return
+            return ((h, None, ()),) if alone else ()
         # the second half spends no more of the meter than the first (less when its first
         # link comes before the first half's): each route is found once, and the second
         # halves are walked only as deep as the first half went. Which sides may lift the
@@ -1151,7 +1158,7 @@ class Enumerator:
             if prunes:
                 c.plans[key] = sides
         if not sides:
-            return
+            return ((h, None, ()),) if alone else ()
         other: list[Entry] = []
         joined = (None, c.t, None, h[MASK], h[STATE], c.zero, first, 0, (c.t,), -1, None, h[CLASH], 0, -1)
         used_nodes = set(h[NODES])
@@ -1171,7 +1178,8 @@ class Enumerator:
                 keeps = self._keeps(h, floor, hb)  # type: ignore[arg-type]
             self._join(joined, c.root, used_nodes, other, want, table, side, most, want_of, sub, hb, keeps)
         if other:
-            yield h, ListJoin(other), ()
+            return ((h, None, ()), (h, ListJoin(other), ())) if alone else ((h, ListJoin(other), ()),)
+        return ((h, None, ()),) if alone else ()
 
     def _beyond(self, e: Entry) -> int:
         """An upper bound of the stop values of any route whose first half starts with ``e``:
@@ -1235,19 +1243,24 @@ class Enumerator:
             self._visit = out
         return self._visit
 
-    def _visit_beyond(self, e: Entry) -> int:
+    def _visit_beyond(self, e: Entry, b: int) -> int:
         """As ``_beyond``, for the routes through ``e`` that take the visit bonus (``visit``):
         each group no stop of ``e`` is in takes a stop of it (worth at most the group's best,
         a counted one spending the meter, its best left to that slot), in place of the best
         other stops; a large negative number when no such route exists. The groups are taken
-        pairwise disjoint (a title's word: ``router_visit_bonus``)."""
+        pairwise disjoint (a title's word: ``router_visit_bonus``). ``b``: ``_beyond(e)``,
+        the answer when ``e`` holds a stop of every group."""
+        groups = self._visit_groups()
+        nodes = e[NODES]
+        if all(not g.isdisjoint(nodes) for _b, _v, _c, g in groups):
+            return b
         cap = self.meter.capacity
         assert cap is not None
         left = cap - e[SPENT]
-        on = set(e[NODES])
+        on = set(nodes)
         forced: list[int] = []
         skip: set[RevenueCenter] = set()
-        for best, v, all_counted, g in self._visit_groups():
+        for best, v, all_counted, g in groups:
             if g.isdisjoint(on):
                 if best is None:
                     return _NONE_BOUND  # an empty group: the bonus is never paid
@@ -1306,6 +1319,7 @@ class Enumerator:
         every = (1 << len(bonus.nodes)) - 1 if bonus is not None else 0
         pay = self.pay
         beyond = self._beyond
+        half_routes = self._half_routes
         rest = self._visit_rest(slack)
         # (the children as ``_children`` makes them, inlined: one call per step saved)
         vals = e[VALS]
@@ -1315,16 +1329,24 @@ class Enumerator:
             h: Entry = (e, n, paths, mask, st, vals + val if pay is None else self._add_v(vals, val), first,
                         depth, nodes + (n,), li, None, clash, sp, -1)
             floor = self.floor
+            s_h = slack
             if floor is not None:
                 if bonus is not None:
                     if beyond(h) + bonus(every, weakest_paid(h[VALS], pay)) < floor:
                         continue
                 else:
                     b = beyond(h)
-                    if b + slack < floor or (b + rest < floor and self._visit_beyond(h) + slack < floor):
+                    if b + slack < floor:
                         continue
+                    if rest != slack and self._visit_beyond(h, b) + slack < floor:
+                        # no route through ``h`` taking the visit bonus reaches the floor
+                        if b + rest < floor:
+                            continue
+                        s_h = rest
             v = version | hub_bit.get(n, 0)
-            yield from self._half_routes(h, floor, v, c)
+            got = half_routes(h, floor, v, c, s_h)
+            if got:
+                yield from got
             if not ends:
                 used_nodes.add(n)
                 yield from self._deep(h, used_nodes, v, c)
