@@ -874,11 +874,10 @@ class Enumerator:
         pre = [0]
         for v in vals:
             pre.append(pre[-1] + v)
-
-        def pre_h(i: int) -> int:
-            return pre[min(max(i, 0), len(vals))]
-
-        need = tuple(base - pre_h(pay - j) for j in range(pay + 1))
+        # (``pre[i]``: the best i of the half's values; a half has at most ``pay`` of them)
+        n_vals = len(vals)
+        pre += [pre[-1]] * (pay - n_vals)
+        need = tuple(base - pre[pay - j] for j in range(pay + 1))
         if not self._capped():
             return None, 0, need, 0
         assert cap is not None
@@ -891,7 +890,7 @@ class Enumerator:
         if top >= pay:
             return None, rem, need, 0
         u = self._uncounted
-        more = max(pre_h(pay - j) + (j - rem) * u for j in range(top + 1, pay + 1))
+        more = max(pre[pay - j] + (j - rem) * u for j in range(top + 1, pay + 1))
         return base - more, rem, need[:top + 1], 0
 
     @staticmethod
