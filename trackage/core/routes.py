@@ -100,6 +100,9 @@ RouterSlack = tuple[frozenset["RevenueCenter"], Callable[[Collection["RevenueCen
 """``(stops, slack)``: :meth:`RouteRules.router_slack_for`'s bonus stops and the most
 ``slack(reached, weakest)`` the route bound adds for routes whose bonus stops lie in
 ``reached``."""
+RouterVisitBonus = tuple[int, tuple[frozenset["RevenueCenter"], ...]]
+"""``(amount, groups)``: :meth:`RouteRules.router_visit_bonus`'s bonus, paid only to a route
+that visits a stop of every group."""
 """``bonus(stops)``: :meth:`RouteRules.router_run_bonus_for`'s run bonus."""
 
 
@@ -616,7 +619,8 @@ class RouteRules:
     * the router (:mod:`trackage.router`): ``router_train_key``, ``router_meter``,
       ``router_start_radius``, ``router_unique_stop_hexes``, ``router_free_stop``,
       ``conflict_keys``, ``router_route_bound``, ``router_bound_for``, ``router_base_bound``,
-      ``router_run_bonus``, ``router_run_bonus_for``, ``router_bound_slack``, ``router_bound``
+      ``router_run_bonus``, ``router_run_bonus_for``, ``router_bound_slack``, ``router_slack_for``,
+      ``router_visit_bonus``, ``router_bound``
       (each documented below with its default; see ``docs/router.md``).
     """
 
@@ -821,6 +825,15 @@ class RouteRules:
         :meth:`router_bound_slack`. The router prunes a part of its walk by the bonus stops
         that part can still reach. Default None: the router uses :meth:`router_bound_slack`
         alone."""
+        return None
+
+    def router_visit_bonus(self, train: Train, corp: Entity) -> RouterVisitBonus | None:
+        """The part of :meth:`router_bound_slack` the route bound adds only to a route that
+        visits at least one stop of each group, as ``(amount, groups)`` (groups pairwise
+        disjoint); the rest of the slack may go to any route. Asked once per walk, and used
+        only when :meth:`router_slack_for` gives None: the router then bounds a part of its
+        walk that can take the bonus by the groups' stop values in place of the best others'.
+        Default None: no such bonus."""
         return None
 
     def router_bound(self, route: Route) -> int | None:

@@ -393,6 +393,11 @@ class Enumerator:
         self.prunes = False  # a floor is (or will be) set and the slack is known
         # the slack of a part of the walk from the bonus stops it can reach (None: ``slack`` throughout)
         self.bonus: BonusSlack | None = None
+        # (without ``bonus``) the part of ``slack`` paid only to a route visiting a stop of
+        # every group, as (amount, groups): the title's ``router_visit_bonus``
+        self.visit: tuple[int, tuple[frozenset[RevenueCenter], ...]] | None = None
+        # ``_visit_groups``, made once
+        self._visit: list[tuple[RevenueCenter | None, int, bool, frozenset[RevenueCenter]]] | None = None
         # (capped rows, by the current start's tree) the best value of an uncounted stop, and
         # where the rows of uncounted stops start (0: rows padded with that value)
         self._uncounted = 0
@@ -869,11 +874,10 @@ class Enumerator:
         pre = [0]
         for v in vals:
             pre.append(pre[-1] + v)
-
-        def pre_h(i: int) -> int:
-            return pre[min(max(i, 0), len(vals))]
-
-        need = tuple(base - pre_h(pay - j) for j in range(pay + 1))
+        # (``pre[i]``: the best i of the half's values; a half has at most ``pay`` of them)
+        n_vals = len(vals)
+        pre += [pre[-1]] * (pay - n_vals)
+        need = tuple(base - pre[pay - j] for j in range(pay + 1))
         if not self._capped():
             return None, 0, need, 0
         assert cap is not None
@@ -886,7 +890,7 @@ class Enumerator:
         if top >= pay:
             return None, rem, need, 0
         u = self._uncounted
-        more = max(pre_h(pay - j) + (j - rem) * u for j in range(top + 1, pay + 1))
+        more = max(pre[pay - j] + (j - rem) * u for j in range(top + 1, pay + 1))
         return base - more, rem, need[:top + 1], 0
 
     @staticmethod
@@ -978,6 +982,7 @@ class Enumerator:
                 banned.add(t)
                 continue
             floors = [0] * len(halves) if floor_of is not None else []
+            half_routes = self._half_routes
             # (a kept tree cut at ``lim``: its frontier halves are walked on in place)
             walk_on = {id(e) for e in frontier} if kept is not None and lim is not None else None
             for h in halves:
@@ -990,7 +995,9 @@ class Enumerator:
                     floor = max(floor, f)
                 self.cur_floor = floor
                 v = versions[h[IDX]] if versions is not None else 0
-                yield from self._half_routes(h, floor, v, ctx)
+                got = half_routes(h, floor, v, ctx)
+                if got:
+                    yield from got
                 if walk_on is not None and id(h) in walk_on:
                     yield from self._grown(h, set(h[NODES]) | banned, v, f, ctx)
             if defer:
@@ -1016,6 +1023,7 @@ class Enumerator:
         floor_of = self.floor_of
         base = self.floor
         pay = self.pay
+        rest = self._visit_rest(slack)
         # (the children as ``_children`` makes them, inlined: one call per step saved)
         vals = e[VALS]
         depth = e[DEPTH] + 1
@@ -1028,12 +1036,19 @@ class Enumerator:
             if floor_of is not None and base is not None:
                 fh = floor_of(h[MASK]) if h[DEPTH] <= _FLOOR_DEPTH else f
                 floor = max(base, fh)
-            if base is not None and self._beyond(h) + (
-                    slack if bonus is None else bonus(every, weakest_paid(h[VALS], pay))) < base:
-                continue
+            if base is not None:
+                if bonus is not None:
+                    if self._beyond(h) + bonus(every, weakest_paid(h[VALS], pay)) < base:
+                        continue
+                else:
+                    b = self._beyond(h)
+                    if b + slack < base or (b + rest < base and self._visit_beyond(h, b) + slack < base):
+                        continue
             v = version | hub_bit.get(n, 0)
             self.cur_floor = floor
-            yield from self._half_routes(h, floor, v, c)
+            got = self._half_routes(h, floor, v, c)
+            if got:
+                yield from got
             if not ends:
                 used_nodes.add(n)
                 yield from self._grown(h, used_nodes, v, fh, c)
@@ -1082,18 +1097,21 @@ class Enumerator:
                 if idx:
                     yield h, bits, idx
 
-    def _half_routes(self, h: Entry, floor: int | None, version: int, c: _Start) -> Iterator[Found]:
+    def _half_routes(self, h: Entry, floor: int | None, version: int, c: _Start,
+                     slack: int | None = None) -> tuple[Found, ...]:
         """The routes with first half ``h`` (and ``h`` alone) from start ``c.t``: the second
-        halves are joined on the tree (see ``routes``)."""
+        halves are joined on the tree (see ``routes``); ``slack``: what the bound may add to
+        these routes' stop values (None: ``c.slack``). Made at once (a tuple, not a generator:
+        most halves give none or one, and the call is made for every half); nothing in it
+        reads the floor as it rises while the routes are taken."""
         free = self.free
         if free is not None and free(h[NODE]):
-            if h[DEPTH] == 1:
-                yield h, None, ()  # two stops: the shorter one is no route
-            return
+            return ((h, None, ()),) if h[DEPTH] == 1 else ()  # (two stops: the shorter one is no route)
         rows = c.rows
         prunes = rows is not None and floor is not None
         bonus = self.bonus if prunes else None
-        slack = c.slack
+        if slack is None:
+            slack = c.slack
         hb = wk = 0
         if bonus is not None:
             # the bonus stops of ``h`` and the least paid value of a route holding it
@@ -1101,13 +1119,12 @@ class Enumerator:
             wk = weakest_paid(h[VALS], self.pay)
             slack = bonus(hb, wk)
         # (mypy does not narrow ``rows`` and ``floor`` through ``prunes``: the ignores below)
-        if not prunes or (h[VALS] if c.summed else sum(h[VALS])) + slack >= floor:  # type: ignore[operator]
-            yield h, None, ()
+        alone = not prunes or (h[VALS] if c.summed else sum(h[VALS])) + slack >= floor  # type: ignore[operator]
         if not c.through:
-            return
+            return ((h, None, ()),) if alone else ()
         first = h[FIRST]
         if c.tlinks[first][3]:
-            return
+            return ((h, None, ()),) if alone else ()
         # the second half spends no more of the meter than the first (less when its first
         # link comes before the first half's): each route is found once, and the second
         # halves are walked only as deep as the first half went. Which sides may lift the
@@ -1140,7 +1157,7 @@ class Enumerator:
             if prunes:
                 c.plans[key] = sides
         if not sides:
-            return
+            return ((h, None, ()),) if alone else ()
         other: list[Entry] = []
         joined = (None, c.t, None, h[MASK], h[STATE], c.zero, first, 0, (c.t,), -1, None, h[CLASH], 0, -1)
         used_nodes = set(h[NODES])
@@ -1160,7 +1177,8 @@ class Enumerator:
                 keeps = self._keeps(h, floor, hb)  # type: ignore[arg-type]
             self._join(joined, c.root, used_nodes, other, want, table, side, most, want_of, sub, hb, keeps)
         if other:
-            yield h, ListJoin(other), ()
+            return ((h, None, ()), (h, ListJoin(other), ())) if alone else ((h, ListJoin(other), ()),)
+        return ((h, None, ()),) if alone else ()
 
     def _beyond(self, e: Entry) -> int:
         """An upper bound of the stop values of any route whose first half starts with ``e``:
@@ -1203,6 +1221,68 @@ class Enumerator:
         pool.sort(reverse=True)
         return sum(pool[:pay])
 
+    def _visit_rest(self, slack: int) -> int:
+        """The part of ``slack`` any route may take, the visit bonus (``visit``) aside (the
+        whole ``slack`` when the bonus is unknown or not within it)."""
+        if self.visit is None or self.bonus is not None or not 0 < self.visit[0] <= slack:
+            return slack
+        return slack - self.visit[0]
+
+    def _visit_groups(self) -> list[tuple[RevenueCenter | None, int, bool, frozenset[RevenueCenter]]]:
+        """The visit bonus's groups (``visit``) as (the group's best stop, its value, whether
+        the meter counts every stop of the group, the group's stops)."""
+        if self._visit is None:
+            assert self.visit is not None
+            counts = self.meter.counted
+            value = self.value
+            out: list[tuple[RevenueCenter | None, int, bool, frozenset[RevenueCenter]]] = []
+            for g in self.visit[1]:
+                best = max(g, key=value, default=None)
+                out.append((best, value(best) if best is not None else 0, all(counts(n) for n in g), g))
+            self._visit = out
+        return self._visit
+
+    def _visit_beyond(self, e: Entry, b: int) -> int:
+        """As ``_beyond``, for the routes through ``e`` that take the visit bonus (``visit``):
+        each group no stop of ``e`` is in takes a stop of it (worth at most the group's best,
+        a counted one spending the meter, its best left to that slot), in place of the best
+        other stops; a large negative number when no such route exists. The groups are taken
+        pairwise disjoint (a title's word: ``router_visit_bonus``). ``b``: ``_beyond(e)``,
+        the answer when ``e`` holds a stop of every group."""
+        groups = self._visit_groups()
+        nodes = e[NODES]
+        if all(not g.isdisjoint(nodes) for _b, _v, _c, g in groups):
+            return b
+        cap = self.meter.capacity
+        assert cap is not None
+        left = cap - e[SPENT]
+        on = set(nodes)
+        forced: list[int] = []
+        skip: set[RevenueCenter] = set()
+        for best, v, all_counted, g in groups:
+            if g.isdisjoint(on):
+                if best is None:
+                    return _NONE_BOUND  # an empty group: the bonus is never paid
+                forced.append(v)
+                skip.add(best)
+                if all_counted:
+                    left -= 1
+        if left < 0:
+            return _NONE_BOUND  # the meter has no room for the groups' stops
+        on |= skip  # (the others: neither on ``e`` nor a group's best)
+        counted, uncounted = self._stops if self._stops is not None else self._board_stops()
+        pay = self.pay
+        if pay is None:
+            paid = self._uncounted_paid()
+            vals: int = e[VALS]
+            return (vals + sum(forced) + sum(_best_off(counted, on, left)) + paid[None]
+                    - sum(paid.get(n, 0) for n in on))
+        pool = [*e[VALS], *forced]
+        pool += _best_off(counted, on, left if left < pay else pay)
+        pool += _best_off(uncounted, on, pay)
+        pool.sort(reverse=True)
+        return sum(pool[:pay])
+
     def _uncounted_paid(self) -> dict[Any, int]:
         """The board's uncounted stops worth something, by stop, and (under None) their sum."""
         if self._paid is None:
@@ -1238,6 +1318,8 @@ class Enumerator:
         every = (1 << len(bonus.nodes)) - 1 if bonus is not None else 0
         pay = self.pay
         beyond = self._beyond
+        half_routes = self._half_routes
+        rest = self._visit_rest(slack)
         # (the children as ``_children`` makes them, inlined: one call per step saved)
         vals = e[VALS]
         depth = e[DEPTH] + 1
@@ -1246,11 +1328,24 @@ class Enumerator:
             h: Entry = (e, n, paths, mask, st, vals + val if pay is None else self._add_v(vals, val), first,
                         depth, nodes + (n,), li, None, clash, sp, -1)
             floor = self.floor
-            if floor is not None and beyond(h) + (
-                    slack if bonus is None else bonus(every, weakest_paid(h[VALS], pay))) < floor:
-                continue
+            s_h = slack
+            if floor is not None:
+                if bonus is not None:
+                    if beyond(h) + bonus(every, weakest_paid(h[VALS], pay)) < floor:
+                        continue
+                else:
+                    b = beyond(h)
+                    if b + slack < floor:
+                        continue
+                    if rest != slack and self._visit_beyond(h, b) + slack < floor:
+                        # no route through ``h`` taking the visit bonus reaches the floor
+                        if b + rest < floor:
+                            continue
+                        s_h = rest
             v = version | hub_bit.get(n, 0)
-            yield from self._half_routes(h, floor, v, c)
+            got = half_routes(h, floor, v, c, s_h)
+            if got:
+                yield from got
             if not ends:
                 used_nodes.add(n)
                 yield from self._deep(h, used_nodes, v, c)
@@ -1268,6 +1363,9 @@ class Enumerator:
         if got is None:
             got = self._merged[key] = tuple(sorted(hv + ov, reverse=True)[:self.pay])
         return got
+
+
+_NONE_BOUND = -(1 << 40)  # a bound below every floor: no route of that kind exists
 
 
 def _best_off(stops: list[tuple[int, Any]], on: set[RevenueCenter], k: int) -> list[int]:

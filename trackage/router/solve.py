@@ -216,6 +216,8 @@ class _Plan:
         if per_part is not None:
             assert en.slack is not None
             en.bonus = BonusSlack(per_part[0], per_part[1], en.slack)
+        elif en.slack is not None:
+            en.visit = rules.router_visit_bonus(train, entity)
         # the route bound as ``hook(stops, base, weakest)``: the title's ``router_bound_for(train,
         # corp)`` (made once per walk; by default its ``router_route_bound``); None: no bound
         self.hook = rules.router_bound_for(train, entity)

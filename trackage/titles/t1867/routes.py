@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING
 
-from ...core.routes import Route, RouteError, RouterBound, RouterSlack, RouteRules
+from ...core.routes import Route, RouteError, RouterBound, RouterSlack, RouteRules, RouterVisitBonus
 
 if TYPE_CHECKING:
     from .game import Game1867
@@ -288,6 +288,16 @@ class RouteRules1867(RouteRules):
             return _bonus_total(gain, timmins, capitals, both)
 
         return frozenset(hex_of), slack
+
+    def router_visit_bonus(self, train, corp) -> RouterVisitBonus | None:
+        """The capitals-and-Timmins bonus: paid only to a route with a stop in Timmins' hex
+        and one in a capital's (the stops of those hexes, two groups)."""
+        game = self.game
+        capitals = frozenset(game.BONUS_CAPITALS)
+        timmins = frozenset(n for hx, tile in self.board.tiles() if hx.id == game.BONUS_REVENUE
+                            for n in tile.nodes)
+        capital = frozenset(n for hx, tile in self.board.tiles() if hx.id in capitals for n in tile.nodes)
+        return _pair_bonus(train), (timmins, capital)
 
     def router_bound_slack(self, train, corp) -> int | None:
         """The most ``router_route_bound`` adds to a route's stop values: every hex bonus of
