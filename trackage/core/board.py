@@ -168,17 +168,6 @@ class BoardState(Tracked):
         self.version: Hashable = next(_VERSIONS)
 
 
-def _printed_state(state: BoardState, hex_: Hex, tile: Placed) -> None:
-    hid = hex_.id
-    t = tile.tile
-    state.icons[hid] = t.icons
-    state.borders[hid] = t.borders
-    state.partitions[hid] = t.partitions
-    state.stubs[hid] = t.stubs
-    state.labels[hid] = t.labels
-    state.future_label[hid] = t.future_label
-
-
 class Board(Tracked):
     """A game's board: ``hexmap`` and ``supply`` (catalogue), ``state`` (:class:`BoardState`)."""
 
@@ -188,12 +177,11 @@ class Board(Tracked):
     def __init__(self, game: Any, map_data: dict[str, Any], supply_data: dict[str, Any],
                  impassable_colors: Iterable[str] | None) -> None:
         self.game = game
-        self.supply = TileSupply(supply_data, shared_shapes=bool(getattr(game, "SHARED_SHAPES", False)))
+        self.supply = TileSupply.shared_build(supply_data, bool(getattr(game, "SHARED_SHAPES", False)))
         self.hexmap = HexMap.shared_build(map_data, impassable_colors)
         st = self.state = BoardState()
-        for h in self.hexmap.hexes:
-            st.tile_at[h.id] = h.original_tile
-            _printed_state(st, h, h.original_tile)
+        (st.tile_at, st.icons, st.borders, st.partitions, st.stubs, st.labels,
+         st.future_label) = self.hexmap.printed_state()
         st.supply = self.supply.initial
         st.links = self.hexmap.initial_links()
         self._graph: TrackGraph | None = None
@@ -370,7 +358,7 @@ class Board(Tracked):
         """Take this board's tiles as placed apart (``Game.close``: the game and every copy of
         it are done): the placements the game ever looked at are reference cycles, each tile
         with its nodes and paths, and so are freed at once instead of by a full collection."""
-        tiles = {id(t): t for t in self.supply.made()}
+        tiles = {} if self.supply.shared else {id(t): t for t in self.supply.made()}  # a shared supply's: others' too
         for h in () if self.hexmap.shared else self.hexmap.hexes:  # a shared map's: other games' too
             tiles.setdefault(id(h.original_tile.tile), h.original_tile.tile)
         for t in tiles.values():

@@ -168,6 +168,7 @@ class HexMap:
         self._preprinted: dict[str, Placed] = {}
         self.shared = False
         self._links: dict[str, FrozenDict] | None = None  # initial_links' answer (of the map as built)
+        self._printed: tuple[dict[str, Any], ...] | None = None  # printed_state's answer (of the map as built)
         # the walks of logged connections (``core.routes``), by what they read: the tile specs,
         # rotations and flags and the links of the hexes named; paths and nodes by index, so
         # every game of this map shares them (a pure function of the key: read-only in effect)
@@ -241,6 +242,7 @@ class HexMap:
 
     def _add(self, hex: Hex) -> None:
         self._links = None
+        self._printed = None
         prev = self._by_id.get(hex.id)
         if prev is not None:  # a later definition replaces an earlier one in place
             self.hexes[self.hexes.index(prev)] = hex
@@ -274,6 +276,26 @@ class HexMap:
         if self._links is None:
             self._links = self._initial_links()
         return dict(self._links)
+
+    def printed_state(self) -> tuple[dict[str, Any], ...]:
+        """{hex id: value} per hex of what its printed tile brings at set-up, worked out once
+        per map: (tile, icons, borders, partitions, stubs, labels, future label). New dicts
+        each time (board state); their values (placed tiles, tuples, catalogue) are shared."""
+        if self._printed is None:
+            maps: tuple[dict[str, Any], ...] = ({}, {}, {}, {}, {}, {}, {})
+            tile_at, icons, borders, partitions, stubs, labels, future_label = maps
+            for h in self.hexes:
+                hid, placed = h.id, h.original_tile
+                t = placed.tile
+                tile_at[hid] = placed
+                icons[hid] = t.icons
+                borders[hid] = t.borders
+                partitions[hid] = t.partitions
+                stubs[hid] = t.stubs
+                labels[hid] = t.labels
+                future_label[hid] = t.future_label
+            self._printed = maps
+        return tuple(dict(m) for m in self._printed)
 
     def _initial_links(self) -> dict[str, FrozenDict]:
         imp = self.impassable_colors
@@ -337,9 +359,15 @@ class TileSupply:
     callable for plain counts."""
 
     CATALOGUE = True
+    # the supplies :meth:`shared_build` made, by their data: at most SHARED_LIMIT
+    _shared: ClassVar[dict[tuple[str, str, bool], TileSupply]] = {}
+    SHARED_LIMIT: ClassVar[int] = 64
 
     def __init__(self, supply_data: dict[str, Any], standard_tiles: TileLookup | TileLibrary | None = None,
                  reservation_blocks: str = "never", shared_shapes: bool = False):
+        # made by :meth:`shared_build`, held by many games: ("process",) (a tuple, not a flag:
+        # the state's record of a catalogue object names its plain fields)
+        self._sharing: tuple[str, ...] = ()
         from trackage.core.tiles import standard_tiles as _std
         lookup = standard_tiles if standard_tiles is not None else _std()
         if isinstance(lookup, TileLibrary):
@@ -373,6 +401,28 @@ class TileSupply:
             for i in range(n):
                 initial.append(self.copy_of(name, i))
         self.initial: tuple[Tile, ...] = tuple(initial)
+
+    @classmethod
+    def shared_build(cls, supply_data: dict[str, Any], shared_shapes: bool = False) -> TileSupply:
+        """The supply of ``supply_data`` (standard tiles), built once per process for the same
+        data and shared by every game made of it, as the copies of one game share theirs: the
+        supply is catalogue (its tiles, made on demand by id, and their placements never change
+        in play; which tiles are available is board state). The key is the data as JSON in its
+        own order (supply order follows it)."""
+        key = (json.dumps(supply_data, separators=(",", ":")), "never", shared_shapes)
+        found = cls._shared.get(key)
+        if found is None:
+            if len(cls._shared) >= cls.SHARED_LIMIT:
+                cls._shared.clear()  # the games holding them keep theirs
+            found = cls(supply_data, shared_shapes=shared_shapes)
+            found._sharing = ("process",)
+            cls._shared[key] = found
+        return found
+
+    @property
+    def shared(self) -> bool:
+        """Made by :meth:`shared_build`: other games hold it too."""
+        return bool(self._sharing)
 
     def copy_of(self, name: str, index: int) -> Tile:
         """Copy ``index`` of tile ``name`` (made on first use)."""

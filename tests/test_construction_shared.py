@@ -1,0 +1,68 @@
+"""Games built in one process share what is immutable per title (parsed markets, the supply's
+tile patterns, the map's printed state) and nothing else: a change to one game never shows
+in another, and a game's state after set-up is the same whether or not others were built."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from trackage.core.state import full_state
+from trackage.playout import COMBOS, choose
+from trackage.titles import new_game
+
+
+def _players(n: int) -> list[dict[str, object]]:
+    return [{"id": i + 1, "name": f"P{i + 1}"} for i in range(n)]
+
+
+def _state(game: object) -> str:
+    return json.dumps(full_state(game), sort_keys=True, default=repr)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("title", sorted(COMBOS))
+def test_games_of_a_title_are_independent(title: str) -> None:
+    n, options = COMBOS[title][0]
+    a = new_game(title, _players(n), options, 3)
+    b = new_game(title, _players(n), options, 3)
+    before = _state(b)
+    # own containers; the shared parts are catalogue (the map, the tile supply, market cells)
+    assert a.board is not None and b.board is not None
+    assert a.board.supply is b.board.supply and a.board.supply.shared
+    assert a.board.state.tile_at is not b.board.state.tile_at
+    assert a.board.state.icons is not b.board.state.icons
+    assert a.stock_market.market is not b.stock_market.market
+    assert a.stock_market.par_prices is not b.stock_market.par_prices
+    rng = random.Random(5)
+    played = 0
+    while played < 120 and not a.finished:
+        a.process(choose(rng, a.legal_actions(), a.PLAYOUT_WEIGHTS))
+        played += 1
+    assert played > 20
+    assert _state(a) != before
+    assert _state(b) == before
+    c = new_game(title, _players(n), options, 3)  # built after a has played: the same set-up
+    assert _state(c) == before
+
+
+def test_a_closed_game_leaves_the_shared_supply_whole() -> None:
+    n, options = COMBOS["1867"][0]
+    a = new_game("1867", _players(n), options, 3)
+    b = new_game("1867", _players(n), options, 3)
+    rng = random.Random(2)
+    for _ in range(150):
+        if b.finished:
+            break
+        b.process(choose(rng, b.legal_actions(), b.PLAYOUT_WEIGHTS))
+    placed = [p for t in b.board.supply.made() for p in t._placed.values()]
+    assert placed and a.board is not None
+    before = _state(a)
+    a.close()  # a's supply is b's: its tiles' placements stay whole
+    assert all(hasattr(p, "all_nodes") for p in placed)
+    legal = b.legal_actions()
+    assert legal
+    b.process(choose(rng, legal, b.PLAYOUT_WEIGHTS))
+    c = new_game("1867", _players(n), options, 3)
+    assert _state(c) == before
