@@ -19,7 +19,7 @@ formerly impassable hex links the hexes its new exits face.
 
 from __future__ import annotations
 
-import json
+import pickle
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import Any, ClassVar, TypeAlias
 
@@ -228,9 +228,9 @@ class HexMap:
         """The map of ``map_data`` (standard tiles, connected), built once per process for the
         same data and shared by every game made of it: the map is catalogue (hexes, printed
         tiles and their placements never change in play), so two games hold it as two copies
-        of one game do. The key is the data as JSON in its own order (map order follows it)."""
+        of one game do. The key is the data's bytes in its own order (map order follows it): :func:`_data_key`."""
         colors = None if impassable_colors is None else tuple(impassable_colors)
-        key = (json.dumps(map_data, separators=(",", ":")), colors)
+        key = (_data_key(map_data), colors)
         found = cls._shared.get(key)
         if found is None:
             if len(cls._shared) >= cls.SHARED_LIMIT:
@@ -337,6 +337,14 @@ class HexMap:
         return self._preprinted.get(tile_id)
 
 
+def _data_key(data: Any) -> bytes:
+    """Plain data (a title's map or supply) as bytes, in its own order: equal bytes, equal
+    data (True and 1, 1 and 1.0 apart), a key of the catalogue built of it. (Pickled: several
+    times quicker than JSON; data equal but built differently may give other bytes, a second
+    build, never a wrong one.)"""
+    return pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
+
+
 def _targets(tile: Placed, frm: Hex, to: Hex) -> bool:
     """Does ``tile`` (on ``frm``) have track leaving towards ``to``?"""
     d = _direction(frm.layout, frm, to)
@@ -407,9 +415,9 @@ class TileSupply:
         """The supply of ``supply_data`` (standard tiles), built once per process for the same
         data and shared by every game made of it, as the copies of one game share theirs: the
         supply is catalogue (its tiles, made on demand by id, and their placements never change
-        in play; which tiles are available is board state). The key is the data as JSON in its
-        own order (supply order follows it)."""
-        key = (json.dumps(supply_data, separators=(",", ":")), "never", shared_shapes)
+        in play; which tiles are available is board state). The key is the data's bytes in its
+        own order (supply order follows it): :func:`_data_key`."""
+        key = (_data_key(supply_data), "never", shared_shapes)
         found = cls._shared.get(key)
         if found is None:
             if len(cls._shared) >= cls.SHARED_LIMIT:

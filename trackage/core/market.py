@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import pickle
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -69,12 +69,12 @@ def parse_cell(cell: dict[str, Any] | None, row: int, col: int) -> SharePrice | 
 
 
 @cache
-def _parsed_market(rows_json: str) -> tuple[tuple[tuple[SharePrice | None, ...], ...], tuple[SharePrice, ...],
+def _parsed_market(rows_data: bytes) -> tuple[tuple[tuple[SharePrice | None, ...], ...], tuple[SharePrice, ...],
                                             tuple[tuple[str, SharePrice], ...]]:
-    """The market given as JSON (its rows of cells), parsed once per process: (the grid of
-    cells, the par prices best first, (id, cell) pairs). Immutable: a function of the text,
-    its cells catalogue values shared by the games made of it."""
-    rows = json.loads(rows_json)
+    """The market given as pickled data (its rows of cells), parsed once per process: (the
+    grid of cells, the par prices best first, (id, cell) pairs). Immutable: a function of the
+    bytes, its cells catalogue values shared by the games made of it."""
+    rows = pickle.loads(rows_data)
     grid = tuple(tuple(parse_cell(c, r, i) for i, c in enumerate(row)) for r, row in enumerate(rows))
     pars = [sp for row in grid for sp in row if sp is not None and sp.can_par()]
     pars.sort(key=lambda p: (p.price, p.column, p.row), reverse=True)
@@ -91,7 +91,7 @@ class StockMarket(Tracked):
 
     def __init__(self, rows: list[list[dict[str, Any] | None]]):
         self.journal: Journal | None = None  # the game's, set by Game.__init__: price moves are recorded there
-        grid, pars, by_id = _parsed_market(json.dumps(rows, separators=(",", ":")))
+        grid, pars, by_id = _parsed_market(pickle.dumps(rows, protocol=pickle.HIGHEST_PROTOCOL))
         # the cells are shared by every game of the process with this market (catalogue, never
         # changed); the lists and the map holding them are this game's own
         self.market = [list(row) for row in grid]
