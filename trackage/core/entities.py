@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .kinds import Kinds  # every owner's kind flags (is_player, is_corporation ...)
@@ -204,6 +205,14 @@ class Share:
         return f"<Share {self.id} {self.percent}%>"
 
 
+@cache
+def initial_shares(corp_id: str, percents: tuple[int, ...]) -> tuple[Share, ...]:
+    """A corporation's certificates as it starts (the first its president's), made once per
+    process for the same id and percents: frozen values, shared by the games that start so
+    (as by the copies of one game; each game holds them in its own tuples)."""
+    return tuple(Share(corp_id, i, p, i == 0) for i, p in enumerate(percents))
+
+
 @dataclass
 class ShareBundle:
     """Certificates of one corporation and owner sold or bought together.
@@ -314,7 +323,7 @@ class Corporation(CashHolder, ShareHolder):
         self.share_holders: dict[Any, int] = {}  # replaced on every change (``shift_holding``)
         self.token_prices = list(tokens)
         self.tokens: tuple[Token, ...] = ()  # filled by the game; replaced on every change
-        self.shares = tuple(Share(self.sym, i, p, i == 0) for i, p in enumerate(share_percents))
+        self.shares = initial_shares(sym, tuple(share_percents))
         self.presidents_share = self.shares[0]
         # the holder of each certificate, by its index, None for the corporation itself (its
         # IPO): replaced on every move, never changed in place (:func:`set_holder`); read
@@ -325,8 +334,11 @@ class Corporation(CashHolder, ShareHolder):
         self.share_percent = share_percents[1] if len(share_percents) > 1 else first // 2 or first
         price_percent = self.data.get("price_percent") or self.share_percent
         self.price_multiplier = self.share_percent // price_percent
-        for s in self.shares:
-            self._add_share(s)
+        if type(self)._add_share is ShareHolder._add_share:
+            self.certificates = self.shares  # all of them, in order (the loop below, at once)
+        else:
+            for s in self.shares:
+                self._add_share(s)
         self.share_holders = {self: sum(share_percents)}
 
     @property
