@@ -66,3 +66,30 @@ def test_a_closed_game_leaves_the_shared_supply_whole() -> None:
     b.process(choose(rng, legal, b.PLAYOUT_WEIGHTS))
     c = new_game("1867", _players(n), options, 3)
     assert _state(c) == before
+
+
+def test_shared_catalogue_data_is_never_changed() -> None:
+    """The map and tile data the titles share between games (parsed once) are as in their
+    files after games of each title were built and played."""
+    from trackage.titles.t1822 import config as c1822
+    from trackage.titles.t1858 import game as g1858
+    from trackage.titles.t1858india import game as g1858india
+    from trackage.titles.t1861.game import Game1861
+    from trackage.titles.t1867 import config as c1867
+
+    for title in ("1822", "1858", "1858India", "1867", "1861"):
+        n, options = COMBOS[title][0]
+        game = new_game(title, _players(n), options, 4)
+        rng = random.Random(4)
+        for _ in range(150):
+            if game.finished:
+                break
+            game.process(choose(rng, game.legal_actions(), game.PLAYOUT_WEIGHTS))
+    for name in ("map", "tiles"):
+        assert c1822.catalogue(name) == json.loads((c1822.DATA / f"{name}.json").read_text(encoding="utf-8"))
+        for directory in (c1867.DATA, Game1861.DATA_DIR):
+            assert c1867.catalogue(name, str(directory)) == json.loads((directory / f"{name}.json").read_text(
+                encoding="utf-8"))
+        for folder in (g1858.DATA, g1858india.DATA):
+            path = folder / f"{name}.json"
+            assert g1858._catalogue(path) == json.loads(path.read_text(encoding="utf-8"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 DATA = Path(__file__).parent / "data"
 
@@ -47,6 +48,14 @@ def load(name: str) -> dict:
     return data
 
 
+@cache
+def catalogue(name: str) -> Any:
+    """A data file read only as catalogue (the map, the tiles: what the board's map and tile
+    supply, themselves shared by the games of the process, are built of), parsed once per
+    process and shared by every game: never changed, as the game's ``data`` never is."""
+    return json.loads(_text(name))
+
+
 def starting_companies(plus: bool) -> set[str]:
     privates = PLUS_PRIVATES if plus else BASE_PRIVATES
     minors = PLUS_MINORS if plus else BASE_MINORS
@@ -57,7 +66,7 @@ def starting_companies(plus: bool) -> set[str]:
 def build(rules: list[str], num_players: int) -> dict:
     plus = "plus_expansion" in rules
     game = load("game")
-    map_data = load("map")
+    map_data = catalogue("map")
     entities = load("entities")
     keep = starting_companies(plus)
     minors = PLUS_MINORS if plus else BASE_MINORS
@@ -68,7 +77,7 @@ def build(rules: list[str], num_players: int) -> dict:
         "axes": map_data["axes"],
         "location_names": map_data["location_names"],
         "hexes": map_data["hexes"],
-        "tiles": load("tiles"),
+        "tiles": catalogue("tiles"),
         "market": game["market"],
         "phases": game["phases"],
         "trains": game["trains"],
