@@ -153,7 +153,7 @@ class HexMap:
     CATALOGUE = True
 
     # the maps :meth:`shared` made, by their data (as TileSpec's parses): at most SHARED_LIMIT
-    _shared: ClassVar[dict[tuple[str, tuple[str, ...] | None], HexMap]] = {}
+    _shared: ClassVar[dict[tuple[bytes, tuple[str, ...] | None], HexMap]] = {}
     SHARED_LIMIT: ClassVar[int] = 64
 
     def __init__(self, layout: str = "flat", axes: AxesSpec = None,
@@ -368,7 +368,7 @@ class TileSupply:
 
     CATALOGUE = True
     # the supplies :meth:`shared_build` made, by their data: at most SHARED_LIMIT
-    _shared: ClassVar[dict[tuple[str, str, bool], TileSupply]] = {}
+    _shared: ClassVar[dict[tuple[bytes, str, bool], TileSupply]] = {}
     SHARED_LIMIT: ClassVar[int] = 64
 
     def __init__(self, supply_data: dict[str, Any], standard_tiles: TileLookup | TileLibrary | None = None,
