@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .kinds import Kinds  # every owner's kind flags (is_player, is_corporation ...)
@@ -205,14 +204,6 @@ class Share:
         return f"<Share {self.id} {self.percent}%>"
 
 
-@cache
-def initial_shares(corp_id: str, percents: tuple[int, ...]) -> tuple[Share, ...]:
-    """A corporation's certificates as it starts (the first its president's), made once per
-    process for the same id and percents: frozen values, shared by the games that start so
-    (as by the copies of one game; each game holds them in its own tuples)."""
-    return tuple(Share(corp_id, i, p, i == 0) for i, p in enumerate(percents))
-
-
 @dataclass
 class ShareBundle:
     """Certificates of one corporation and owner sold or bought together.
@@ -323,7 +314,9 @@ class Corporation(CashHolder, ShareHolder):
         self.share_holders: dict[Any, int] = {}  # replaced on every change (``shift_holding``)
         self.token_prices = list(tokens)
         self.tokens: tuple[Token, ...] = ()  # filled by the game; replaced on every change
-        self.shares = initial_shares(sym, tuple(share_percents))
+        # (new values each time: a corporation made again in play, under the same id, must not
+        # hold the certificates of the one it replaces)
+        self.shares = tuple(Share(sym, i, p, i == 0) for i, p in enumerate(share_percents))
         self.presidents_share = self.shares[0]
         # the holder of each certificate, by its index, None for the corporation itself (its
         # IPO): replaced on every move, never changed in place (:func:`set_holder`); read

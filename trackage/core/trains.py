@@ -54,13 +54,14 @@ class Train(Tracked):
     CLONE_ATOMS = ("base", "buyable", "index", "multiplier", "name", "obsolete", "operated", "price", "reserved",
                    "rusted", "unlimited", "rusts_on", "obsolete_on", "available_on")
 
-    def __init__(self, spec: dict[str, Any], index: int, variants: dict[str, dict[str, Any]] | None = None):
+    def __init__(self, spec: dict[str, Any], index: int):
         self.spec = spec
         self.base: str = spec["name"]
         self.index = index
         self.events = [dict(e) for e in spec.get("events", [])] if index == spec.get("event_index", 0) else []
-        # (``variants``: :func:`spec_variants` of ``spec``, made once for the trains of a spec)
-        self.variants = variants if variants is not None else spec_variants(spec)
+        # (each train its own: the state's record tells trains sharing one map from trains
+        # holding equal ones)
+        self.variants = spec_variants(spec)
         self.unlimited = spec.get("num") == "unlimited"
         self.owner: Any = None  # the depot, or the operator (any holder) that bought it
         self.operated = False
@@ -100,7 +101,7 @@ class Train(Tracked):
 
 def spec_variants(spec: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """A train spec's variants by name, each the spec with the variant's fields (the first the
-    spec itself): shared by the trains of the spec (replaced, never changed in place)."""
+    spec itself): a new map each time (replaced, never changed in place)."""
     variants = {spec["name"]: spec}
     for v in spec.get("variants", []):
         merged = {**spec, **v}
@@ -154,9 +155,8 @@ class Depot(Kinds):
         for spec in specs:
             n = spec.get("num", 1)
             count = 1 if n == "unlimited" else int(n)
-            variants = spec_variants(spec)
             for i in range(count):
-                t = Train(spec, i, variants)
+                t = Train(spec, i)
                 t.owner = self
                 trains.append(t)
         self.trains: tuple[Train, ...] = tuple(trains)
