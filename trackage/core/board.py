@@ -183,17 +183,6 @@ class BoardState(Tracked):
         self.version: Hashable = next(_VERSIONS)
 
 
-def _printed_state(state: BoardState, hex_: Hex, tile: Placed) -> None:
-    hid = hex_.id
-    t = tile.tile
-    state.icons[hid] = t.icons
-    state.borders[hid] = t.borders
-    state.partitions[hid] = t.partitions
-    state.stubs[hid] = t.stubs
-    state.labels[hid] = t.labels
-    state.future_label[hid] = t.future_label
-
-
 class Board(Tracked):
     """A game's board: ``hexmap`` and ``supply`` (catalogue), ``state`` (:class:`BoardState`)."""
 
@@ -207,9 +196,8 @@ class Board(Tracked):
         self.supply = TileSupply(supply_data, shared_shapes=bool(getattr(game, "SHARED_SHAPES", False)),
                                  pools=self.hexmap.supply_pools if self.hexmap.shared else None)
         st = self.state = BoardState()
-        for h in self.hexmap.hexes:
-            st.tile_at[h.id] = h.original_tile
-            _printed_state(st, h, h.original_tile)
+        (st.tile_at, st.icons, st.borders, st.partitions, st.stubs, st.labels,
+         st.future_label) = self.hexmap.printed_state()
         st.supply = self.supply.initial
         st.links = self.hexmap.initial_links()
         self._graph: TrackGraph | None = None

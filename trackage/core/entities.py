@@ -314,7 +314,9 @@ class Corporation(CashHolder, ShareHolder):
         self.share_holders: dict[Any, int] = {}  # replaced on every change (``shift_holding``)
         self.token_prices = list(tokens)
         self.tokens: tuple[Token, ...] = ()  # filled by the game; replaced on every change
-        self.shares = tuple(Share(self.sym, i, p, i == 0) for i, p in enumerate(share_percents))
+        # (new values each time: a corporation made again in play, under the same id, must not
+        # hold the certificates of the one it replaces)
+        self.shares = tuple(Share(sym, i, p, i == 0) for i, p in enumerate(share_percents))
         self.presidents_share = self.shares[0]
         # the holder of each certificate, by its index, None for the corporation itself (its
         # IPO): replaced on every move, never changed in place (:func:`set_holder`); read
@@ -325,8 +327,11 @@ class Corporation(CashHolder, ShareHolder):
         self.share_percent = share_percents[1] if len(share_percents) > 1 else first // 2 or first
         price_percent = self.data.get("price_percent") or self.share_percent
         self.price_multiplier = self.share_percent // price_percent
-        for s in self.shares:
-            self._add_share(s)
+        if type(self)._add_share is ShareHolder._add_share:
+            self.certificates = self.shares  # all of them, in order (the loop below, at once)
+        else:
+            for s in self.shares:
+                self._add_share(s)
         self.share_holders = {self: sum(share_percents)}
 
     @property

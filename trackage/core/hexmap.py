@@ -19,7 +19,7 @@ formerly impassable hex links the hexes its new exits face.
 
 from __future__ import annotations
 
-import json
+import pickle
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import Any, ClassVar, TypeAlias
 
@@ -153,7 +153,7 @@ class HexMap:
     CATALOGUE = True
 
     # the maps :meth:`shared` made, by their data (as TileSpec's parses): at most SHARED_LIMIT
-    _shared: ClassVar[dict[tuple[str, tuple[str, ...] | None], HexMap]] = {}
+    _shared: ClassVar[dict[tuple[bytes, tuple[str, ...] | None], HexMap]] = {}
     SHARED_LIMIT: ClassVar[int] = 64
 
     def __init__(self, layout: str = "flat", axes: AxesSpec = None,
@@ -168,6 +168,7 @@ class HexMap:
         self._preprinted: dict[str, Placed] = {}
         self.shared = False
         self._links: dict[str, FrozenDict] | None = None  # initial_links' answer (of the map as built)
+        self._printed: tuple[dict[str, Any], ...] | None = None  # printed_state's answer (of the map as built)
         # the walks of logged connections (``core.routes``), by what they read: the tile specs,
         # rotations and flags and the links of the hexes named; paths and nodes by index, so
         # every game of this map shares them (a pure function of the key: read-only in effect)
@@ -231,9 +232,9 @@ class HexMap:
         """The map of ``map_data`` (standard tiles, connected), built once per process for the
         same data and shared by every game made of it: the map is catalogue (hexes, printed
         tiles and their placements never change in play), so two games hold it as two copies
-        of one game do. The key is the data as JSON in its own order (map order follows it)."""
+        of one game do. The key is the data's bytes in its own order (map order follows it): :func:`_data_key`."""
         colors = None if impassable_colors is None else tuple(impassable_colors)
-        key = (json.dumps(map_data, separators=(",", ":")), colors)
+        key = (_data_key(map_data), colors)
         found = cls._shared.get(key)
         if found is None:
             if len(cls._shared) >= cls.SHARED_LIMIT:
@@ -245,6 +246,7 @@ class HexMap:
 
     def _add(self, hex: Hex) -> None:
         self._links = None
+        self._printed = None
         prev = self._by_id.get(hex.id)
         if prev is not None:  # a later definition replaces an earlier one in place
             self.hexes[self.hexes.index(prev)] = hex
@@ -278,6 +280,26 @@ class HexMap:
         if self._links is None:
             self._links = self._initial_links()
         return dict(self._links)
+
+    def printed_state(self) -> tuple[dict[str, Any], ...]:
+        """{hex id: value} per hex of what its printed tile brings at set-up, worked out once
+        per map: (tile, icons, borders, partitions, stubs, labels, future label). New dicts
+        each time (board state); their values (placed tiles, tuples, catalogue) are shared."""
+        if self._printed is None:
+            maps: tuple[dict[str, Any], ...] = ({}, {}, {}, {}, {}, {}, {})
+            tile_at, icons, borders, partitions, stubs, labels, future_label = maps
+            for h in self.hexes:
+                hid, placed = h.id, h.original_tile
+                t = placed.tile
+                tile_at[hid] = placed
+                icons[hid] = t.icons
+                borders[hid] = t.borders
+                partitions[hid] = t.partitions
+                stubs[hid] = t.stubs
+                labels[hid] = t.labels
+                future_label[hid] = t.future_label
+            self._printed = maps
+        return tuple(dict(m) for m in self._printed)
 
     def _initial_links(self) -> dict[str, FrozenDict]:
         imp = self.impassable_colors
@@ -317,6 +339,14 @@ class HexMap:
 
     def preprinted_tile(self, tile_id: str) -> Placed | None:
         return self._preprinted.get(tile_id)
+
+
+def _data_key(data: Any) -> bytes:
+    """Plain data (a title's map or supply) as bytes, in its own order: equal bytes, equal
+    data (True and 1, 1 and 1.0 apart), a key of the catalogue built of it. (Pickled: several
+    times quicker than JSON; data equal but built differently may give other bytes, a second
+    build, never a wrong one.)"""
+    return pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def _targets(tile: Placed, frm: Hex, to: Hex) -> bool:

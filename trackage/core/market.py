@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from .rewind import Tracked
@@ -66,6 +68,20 @@ def parse_cell(cell: dict[str, Any] | None, row: int, col: int) -> SharePrice | 
     return SharePrice(int(cell["price"]), row, col, cell.get("types", []))
 
 
+@cache
+def _parsed_market(rows_data: bytes) -> tuple[tuple[tuple[SharePrice | None, ...], ...], tuple[SharePrice, ...],
+                                            tuple[tuple[str, SharePrice], ...]]:
+    """The market given as pickled data (its rows of cells), parsed once per process: (the
+    grid of cells, the par prices best first, (id, cell) pairs). Immutable: a function of the
+    bytes, its cells catalogue values shared by the games made of it."""
+    rows = pickle.loads(rows_data)
+    grid = tuple(tuple(parse_cell(c, r, i) for i, c in enumerate(row)) for r, row in enumerate(rows))
+    pars = [sp for row in grid for sp in row if sp is not None and sp.can_par()]
+    pars.sort(key=lambda p: (p.price, p.column, p.row), reverse=True)
+    by_id = tuple((sp.id, sp) for row in grid for sp in row if sp is not None)
+    return grid, tuple(pars), by_id
+
+
 class StockMarket(Tracked):
     """The market grid (catalogue: ``market``, ``par_prices``) and its state: the
     corporations on each cell (``cells``: cell -> tuple, in arrival order) and whether the
@@ -75,14 +91,15 @@ class StockMarket(Tracked):
 
     def __init__(self, rows: list[list[dict[str, Any] | None]]):
         self.journal: Journal | None = None  # the game's, set by Game.__init__: price moves are recorded there
-        self.market = [[parse_cell(c, r, i) for i, c in enumerate(row)] for r, row in enumerate(rows)]
+        grid, pars, by_id = _parsed_market(pickle.dumps(rows, protocol=pickle.HIGHEST_PROTOCOL))
+        # the cells are shared by every game of the process with this market (catalogue, never
+        # changed); the lists and the map holding them are this game's own
+        self.market = [list(row) for row in grid]
         self.one_d = len(self.market) == 1
-        pars = [sp for row in self.market for sp in row if sp is not None and sp.can_par()]
-        pars.sort(key=lambda p: (p.price, p.column, p.row), reverse=True)
-        self.par_prices = pars
+        self.par_prices = list(pars)
         self.max_reached = False
         self.cells: dict[SharePrice, tuple[Any, ...]] = {}
-        self._by_id = {sp.id: sp for row in self.market for sp in row if sp is not None}
+        self._by_id = dict(by_id)
 
     def by_id(self, sid: str) -> SharePrice | None:
         return self._by_id.get(sid)

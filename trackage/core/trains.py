@@ -59,11 +59,9 @@ class Train(Tracked):
         self.base: str = spec["name"]
         self.index = index
         self.events = [dict(e) for e in spec.get("events", [])] if index == spec.get("event_index", 0) else []
-        self.variants = {spec["name"]: spec}
-        for v in spec.get("variants", []):
-            merged = {**spec, **v}
-            merged.pop("variants", None)
-            self.variants[v["name"]] = merged
+        # (each train its own: the state's record tells trains sharing one map from trains
+        # holding equal ones)
+        self.variants = spec_variants(spec)
         self.unlimited = spec.get("num") == "unlimited"
         self.owner: Any = None  # the depot, or the operator (any holder) that bought it
         self.operated = False
@@ -101,6 +99,17 @@ class Train(Tracked):
         return f"<Train {self.id} {self.name}>"
 
 
+def spec_variants(spec: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """A train spec's variants by name, each the spec with the variant's fields (the first the
+    spec itself): a new map each time (replaced, never changed in place)."""
+    variants = {spec["name"]: spec}
+    for v in spec.get("variants", []):
+        merged = {**spec, **v}
+        merged.pop("variants", None)
+        variants[v["name"]] = merged
+    return variants
+
+
 class RetiredTrain(Train):
     """A train out of play for good (rusted): a frozen value, shared by every copy of the game
     (``FROZEN``: the copier takes it as it is). :func:`retire` makes it from the live train,
@@ -133,7 +142,7 @@ class Depot(Kinds):
     lists are tuples replaced on every change, never changed in place (the undo journal's
     write barrier notes them: nothing is saved before an action)."""
 
-    CLONE_SKIP = ("_cache",)  # a memo of depot_trains()
+    CLONE_SKIP = ("_cache", "_by_id")  # memos of depot_trains() and train_by_id()
 
     name = "The Depot"
     id = "depot"
@@ -155,6 +164,11 @@ class Depot(Kinds):
         self.discarded: tuple[Train, ...] = ()
         self._phase_available = phase_available
         self._cache: list[Train] | None = None
+        # (how many trains it was made of, {id: the place of the first train of that id}): the
+        # places only, never the trains (a train replaced in its place, as a retired one, is
+        # found there); made again on a miss (a place that no longer holds its id, an id not
+        # found, a count changed): a hit as quick as a dict, a miss as the scan it replaces
+        self._by_id: tuple[int, dict[str, int]] | None = None
 
     def clear_cache(self) -> None:
         self._cache = None
@@ -200,10 +214,20 @@ class Depot(Kinds):
         self._cache = None
 
     def train_by_id(self, tid: Any) -> Train | None:
-        for t in self.trains:
-            if t.id == tid:
-                return t
-        return None
+        if not isinstance(tid, str):
+            return None
+        trains = self.trains
+        memo = self._by_id
+        if memo is not None and memo[0] == len(trains):
+            at = memo[1].get(tid)
+            if at is not None and trains[at].id == tid:
+                return trains[at]
+        places: dict[str, int] = {}
+        for i, t in enumerate(trains):
+            places.setdefault(t.id, i)
+        self._by_id = (len(trains), places)
+        at = places.get(tid)
+        return None if at is None else trains[at]
 
     def other_trains(self, corporation: Any) -> list[Train]:
         """Trains other operators own that ``corporation`` could buy."""

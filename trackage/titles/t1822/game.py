@@ -339,16 +339,20 @@ class Game1822(Game):
         self.player_debt = dict.fromkeys(self.players, 0)
         bidboxes.setup_companies(self)
         self.bidbox_minors_cache = []
+        # the first company (in the companies' order) with an exchange into each corporation
+        exchanges: dict[str, Any] = {}
+        for c in self.companies:
+            for a in c.abilities:
+                if a.get("type") == "exchange":
+                    for cid in a.get("corporations", []):
+                        exchanges.setdefault(cid, c)
         for corp in self.corporations:
             if corp.type != "major":
                 continue
             corp.exchange_tokens = self.data["exchange_tokens"].get(corp.id, 0)
             if corp.destination:
                 corp.tokens = (*corp.tokens, Token(corp, price=0, type="destination"))
-            ex = next((c for c in self.companies
-                       if any(a.get("type") == "exchange" and corp.id in a.get("corporations", [])
-                              for a in c.abilities)), None)
-            corp.par_via_exchange = ex
+            corp.par_via_exchange = exchanges.get(corp.id)
         self.index.rebuild()
 
     def init_round(self):

@@ -13,7 +13,7 @@ import json
 import pickle
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from trackage.core.trains import change_train, rust
 
@@ -62,6 +62,14 @@ def _pickled(path: Path) -> bytes:
 def load(folder: Path, name: str):
     """The data file's contents, a fresh copy each time (unpickled from the cached parse)."""
     return pickle.loads(_pickled(folder / name))
+
+
+@cache
+def _catalogue(path: Path) -> Any:
+    """A data file read only as catalogue (the map, the tiles: what the board's map and tile
+    supply, themselves shared by the games of the process, are built of), parsed once per
+    process and shared by every game: never changed, as the game's ``data`` never is."""
+    return json.loads(_text(path))
 
 
 class Minor1858(Minor):
@@ -141,9 +149,9 @@ class Game1858(Game):
         data = {"market": g["market"], "phases": self.game_phases(g), "trains": self.game_trains(g)}
         ent = load(folder, "entities.json")
         data.update(ent)
-        mp = load(folder, "map.json")
+        mp = _catalogue(folder / "map.json")
         data.update({"layout": mp["layout"], "axes": mp.get("axes"), "location_names": mp.get("location_names", {}),
-                     "hexes": mp["hexes"], "tiles": load(folder, "tiles.json")})
+                     "hexes": mp["hexes"], "tiles": _catalogue(folder / "tiles.json")})
         data["board"] = load(folder, "board.json")
         data["game"] = g
         return data

@@ -3,7 +3,6 @@ Pullman trains, a 1M variant of the 2H and gauge conversion tiles."""
 
 from __future__ import annotations
 
-import copy
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -47,7 +46,8 @@ class Game1858India(Game1858):
     CERT_LIMIT: ClassVar[dict] = {3: 27, 4: 20, 5: 16, 6: 13}
 
     def game_phases(self, g) -> list:
-        phases = copy.deepcopy(g["phases"])
+        # (``g`` is this game's own copy of the data: only what is changed below is copied)
+        phases = [dict(p) for p in g["phases"]]
         phases[0]["status"] = ["yellow_privates", "narrow_gauge"]
         phases[3]["status"] = ["public_companies", "dual_gauge", "loco_works", "oil_tokens"]
         phases[4]["status"] = ["public_companies", "dual_gauge", "loco_works", "oil_tokens"]
@@ -55,12 +55,14 @@ class Game1858India(Game1858):
         return phases
 
     def game_trains(self, g) -> list:
-        trains = copy.deepcopy(g["trains"])
+        # (``g`` is this game's own copy of the data: only what is changed below is copied)
+        trains = [dict(t) for t in g["trains"]]
         trains[0]["variants"] = [{"name": "1M", "no_local": True, "track_type": "narrow", "price": 80,
                                   "distance": [{"nodes": ["city", "offboard"], "pay": 1, "visit": 1},
                                                {"nodes": ["town"], "pay": 99, "visit": 99}]}]
         for i, price in M_PRICES.items():
-            trains[i]["variants"][0]["price"] = price
+            variants = trains[i]["variants"] = list(trains[i]["variants"])
+            variants[0] = {**variants[0], "price": price}
         trains.append({"name": "Pullman", "track_type": "broad", "price": 100, "available_on": "3",
                        "distance": [{"nodes": ["city", "offboard"], "pay": 7, "visit": 7},
                                     {"nodes": ["town"], "pay": 0, "visit": 99}]})

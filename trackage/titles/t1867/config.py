@@ -6,6 +6,7 @@ import json
 import pickle
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 DATA = Path(__file__).parent / "data"
 
@@ -28,12 +29,21 @@ def load(name: str, directory: Path = DATA) -> dict:
     return data
 
 
+@cache
+def catalogue(name: str, directory: str) -> Any:
+    """A data file read only as catalogue (the map, the tiles: what the board's map and tile
+    supply, themselves shared by the games of the process, are built of), parsed once per
+    process and shared by every game: never changed, as the game's ``data`` never is."""
+    return json.loads(_text(directory, name))
+
+
 def build(rules: list[str], num_players: int, directory: Path = DATA, grid_default: bool = False) -> dict:
-    """All data of a game on this map with these options (fresh copies)."""
+    """All data of a game on this map with these options (fresh copies, but for the map and
+    the tiles: :func:`catalogue`)."""
     game = load("game", directory)
-    map_data = load("map", directory)
+    map_data = catalogue("map", str(directory))
     entities = load("entities", directory)
-    tiles = load("tiles", directory)
+    tiles = catalogue("tiles", str(directory))
     grid = "column_market" not in rules if grid_default else "grid_market" in rules
     return {
         "layout": map_data["layout"],
