@@ -12,9 +12,20 @@ The 18xx.games bookkeeping fields of the envelope (``id``, ``created_at``, ``use
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NotRequired
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    TypeAdapter,
+    ValidationError,
+    with_config,
+)
+from typing_extensions import TypedDict
 
 from .errors import ActionFormatError
 
@@ -114,12 +125,40 @@ LENIENT_TYPES = frozenset({"program_share_pass", "program_buy_shares", "program_
                            "program_auction_bid", "program_independent_mines", "program_harzbahn_draft_pass"})
 
 
+def _typed(model: type[BaseModel], nested: dict[str, Any] | None = None) -> Any:
+    """A TypedDict accepting what ``model`` accepts (the same fields, types, constraints and
+    strictness, unknown fields refused): validated without building an instance."""
+    fields: dict[str, Any] = {}
+    for name, info in model.model_fields.items():
+        ann: Any = (nested or {}).get(name, info.annotation)
+        if info.metadata:
+            ann = Annotated[(ann, *info.metadata)]
+        fields[name] = ann if info.is_required() else NotRequired[ann]
+    typed: Any = TypedDict(f"{model.__name__}Fields", fields)  # type: ignore[misc]
+    return with_config(ConfigDict(extra="forbid", strict=True))(typed)
+
+
+_ROUTE: Any = _typed(Route)
+_TYPED = {t: _typed(m, {"routes": list[_ROUTE]} if "routes" in m.model_fields else None) for t, m in SCHEMAS.items()}
+# each type's validator of one action, and of a list of actions of that type
+_ONE: dict[str, TypeAdapter[Any]] = {t: TypeAdapter(td) for t, td in _TYPED.items()}
+_MANY: dict[str, TypeAdapter[Any]] = {t: TypeAdapter(list[td]) for t, td in _TYPED.items()}  # type: ignore[valid-type]
+
+
 def _describe(err: ValidationError) -> str:
     e = err.errors()[0]
     where = ".".join(str(x) for x in e.get("loc", ())) or "action"
     got = e.get("input")
     shown = repr(got) if not isinstance(got, (dict, list)) else type(got).__name__
     return f"field {where!r}: {e.get('msg', 'invalid')} (got {shown[:60]})"
+
+
+def _model_problem(action: dict[str, Any], model: type[Envelope]) -> str | None:
+    try:
+        model.model_validate(action)
+    except ValidationError as e:
+        return _describe(e)
+    return None
 
 
 def problem(action: Any) -> str | None:
@@ -131,18 +170,68 @@ def problem(action: Any) -> str | None:
         return "field 'type': a string is required"
     if atype in LENIENT_TYPES:
         return None
-    model = SCHEMAS.get(atype)
-    if model is None:
+    fast = _ONE.get(atype)
+    if fast is None:
         return f"unknown action type {atype!r}"
     try:
-        model.model_validate(action)
-    except ValidationError as e:
-        return _describe(e)
-    for sub in action.get("auto_actions") or []:
-        p = problem(sub)
+        fast.validate_python(action)
+    except ValidationError:
+        # the message is the model's (the field, pydantic's words, the input)
+        p = _model_problem(action, SCHEMAS[atype])
         if p is not None:
-            return f"auto action {sub.get('type') if isinstance(sub, dict) else sub!r}: {p}"
+            return p
+    subs = action.get("auto_actions")
+    if subs:
+        for sub in subs:
+            p = problem(sub)
+            if p is not None:
+                return f"auto action {sub.get('type') if isinstance(sub, dict) else sub!r}: {p}"
     return None
+
+
+def suspects(actions: list[Any]) -> set[int]:
+    """Where in ``actions`` (a log's, in order) :func:`problem` may find something wrong: the
+    others fit their schemas (auto actions included). One validation per action type for the
+    whole list, without model instances; :func:`problem` then says what is wrong with each
+    suspect, in the very words of an action checked alone."""
+    found: set[int] = set()
+    groups: dict[str, tuple[list[dict[str, Any]], list[int]]] = {}
+    lenient = LENIENT_TYPES
+    for i, action in enumerate(actions):
+        if type(action) is not dict:
+            found.add(i)
+            continue
+        atype = action.get("type")
+        if type(atype) is not str or atype not in _MANY:
+            if type(atype) is not str or atype not in lenient:
+                found.add(i)
+            continue
+        group = groups.get(atype)
+        if group is None:
+            group = groups[atype] = ([], [])
+        group[0].append(action)
+        group[1].append(i)
+        subs = action.get("auto_actions")
+        if subs and type(subs) is list:
+            for sub in subs:
+                stype = sub.get("type") if type(sub) is dict else None
+                if type(stype) is not str or stype not in _MANY or sub.get("auto_actions"):
+                    if type(stype) is not str or stype not in lenient:
+                        found.add(i)
+                        break
+                    continue
+                group = groups.get(stype)
+                if group is None:
+                    group = groups[stype] = ([], [])
+                group[0].append(sub)
+                group[1].append(i)
+    for atype, (members, owners) in groups.items():
+        try:
+            _MANY[atype].validate_python(members)
+        except ValidationError as e:
+            found.update(owners[err["loc"][0]] for err in  # type: ignore[index]
+                         e.errors(include_url=False, include_context=False, include_input=False))
+    return found
 
 
 # each type's fields (an action naming any other is refused by its model)
