@@ -12,20 +12,10 @@ The 18xx.games bookkeeping fields of the envelope (``id``, ``created_at``, ``use
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, NotRequired
+from typing import Annotated, Any, Literal
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    StrictBool,
-    StrictInt,
-    StrictStr,
-    TypeAdapter,
-    ValidationError,
-    with_config,
-)
-from typing_extensions import TypedDict
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
+from pydantic_core import SchemaValidator, core_schema
 
 from .errors import ActionFormatError
 
@@ -125,24 +115,28 @@ LENIENT_TYPES = frozenset({"program_share_pass", "program_buy_shares", "program_
                            "program_auction_bid", "program_independent_mines", "program_harzbahn_draft_pass"})
 
 
-def _typed(model: type[BaseModel], nested: dict[str, Any] | None = None) -> Any:
-    """A TypedDict accepting what ``model`` accepts (the same fields, types, constraints and
-    strictness, unknown fields refused): validated without building an instance."""
-    fields: dict[str, Any] = {}
-    for name, info in model.model_fields.items():
-        ann: Any = (nested or {}).get(name, info.annotation)
-        if info.metadata:
-            ann = Annotated[(ann, *info.metadata)]
-        fields[name] = ann if info.is_required() else NotRequired[ann]
-    typed: Any = TypedDict(f"{model.__name__}Fields", fields)  # type: ignore[misc]
-    return with_config(ConfigDict(extra="forbid", strict=True))(typed)
+def _fields_only(schema: Any) -> Any:
+    """``schema`` (a pydantic core schema) with each model in it made a typed dict of the same
+    fields, field types, constraints, strictness and refusal of unknown fields: what it
+    accepts is the same, and validating builds no model instance."""
+    if isinstance(schema, list):
+        return [_fields_only(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    if schema.get("type") == "model":
+        fields = schema["schema"]["fields"]
+        return core_schema.typed_dict_schema(
+            {name: core_schema.typed_dict_field(_fields_only(f["schema"]), required=f["schema"]["type"] != "default")
+             for name, f in fields.items()},
+            extra_behavior="forbid", strict=True, config=schema.get("config"))
+    return {k: _fields_only(v) for k, v in schema.items()}
 
 
-_ROUTE: Any = _typed(Route)
-_TYPED = {t: _typed(m, {"routes": list[_ROUTE]} if "routes" in m.model_fields else None) for t, m in SCHEMAS.items()}
-# each type's validator of one action, and of a list of actions of that type
-_ONE: dict[str, TypeAdapter[Any]] = {t: TypeAdapter(td) for t, td in _TYPED.items()}
-_MANY: dict[str, TypeAdapter[Any]] = {t: TypeAdapter(list[td]) for t, td in _TYPED.items()}  # type: ignore[valid-type]
+# each type's validator of one action, and of a list of actions of that type (built from the
+# models' own core schemas)
+_FIELDS_ONLY = {t: _fields_only(m.__pydantic_core_schema__) for t, m in SCHEMAS.items()}
+_ONE: dict[str, SchemaValidator] = {t: SchemaValidator(s) for t, s in _FIELDS_ONLY.items()}
+_MANY: dict[str, SchemaValidator] = {t: SchemaValidator(core_schema.list_schema(s)) for t, s in _FIELDS_ONLY.items()}
 
 
 def _describe(err: ValidationError) -> str:
