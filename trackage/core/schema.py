@@ -8,6 +8,10 @@ versions: a misfit there is reported as a warning and the action is applied.
 
 The 18xx.games bookkeeping fields of the envelope (``id``, ``created_at``, ``user``,
 ``original_id``, ``skip``, ``auto_actions``) are named here and never read by the rules.
+
+The check itself runs on validators made from the models' core schemas that build no model
+instance (a log's actions at once, one validation per type: :func:`suspects`); the model is
+asked only about a misfit, for its words (the field, pydantic's message, the input).
 """
 
 from __future__ import annotations
