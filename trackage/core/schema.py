@@ -8,6 +8,10 @@ versions: a misfit there is reported as a warning and the action is applied.
 
 The 18xx.games bookkeeping fields of the envelope (``id``, ``created_at``, ``user``,
 ``original_id``, ``skip``, ``auto_actions``) are named here and never read by the rules.
+
+The check itself runs on validators made from the models' core schemas that build no model
+instance (a log's actions at once, one validation per type: :func:`suspects`); the model is
+asked only about a misfit, for its words (the field, pydantic's message, the input).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
+from pydantic_core import SchemaValidator, core_schema
 
 from .errors import ActionFormatError
 
@@ -114,12 +119,44 @@ LENIENT_TYPES = frozenset({"program_share_pass", "program_buy_shares", "program_
                            "program_auction_bid", "program_independent_mines", "program_harzbahn_draft_pass"})
 
 
+def _fields_only(schema: Any) -> Any:
+    """``schema`` (a pydantic core schema) with each model in it made a typed dict of the same
+    fields, field types, constraints, strictness and refusal of unknown fields: what it
+    accepts is the same, and validating builds no model instance."""
+    if isinstance(schema, list):
+        return [_fields_only(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    if schema.get("type") == "model":
+        fields = schema["schema"]["fields"]
+        return core_schema.typed_dict_schema(
+            {name: core_schema.typed_dict_field(_fields_only(f["schema"]), required=f["schema"]["type"] != "default")
+             for name, f in fields.items()},
+            extra_behavior="forbid", strict=True, config=schema.get("config"))
+    return {k: _fields_only(v) for k, v in schema.items()}
+
+
+# each type's validator of one action, and of a list of actions of that type (built from the
+# models' own core schemas)
+_FIELDS_ONLY = {t: _fields_only(m.__pydantic_core_schema__) for t, m in SCHEMAS.items()}
+_ONE: dict[str, SchemaValidator] = {t: SchemaValidator(s) for t, s in _FIELDS_ONLY.items()}
+_MANY: dict[str, SchemaValidator] = {t: SchemaValidator(core_schema.list_schema(s)) for t, s in _FIELDS_ONLY.items()}
+
+
 def _describe(err: ValidationError) -> str:
     e = err.errors()[0]
     where = ".".join(str(x) for x in e.get("loc", ())) or "action"
     got = e.get("input")
     shown = repr(got) if not isinstance(got, (dict, list)) else type(got).__name__
     return f"field {where!r}: {e.get('msg', 'invalid')} (got {shown[:60]})"
+
+
+def _model_problem(action: dict[str, Any], model: type[Envelope]) -> str | None:
+    try:
+        model.model_validate(action)
+    except ValidationError as e:
+        return _describe(e)
+    return None
 
 
 def problem(action: Any) -> str | None:
@@ -131,18 +168,68 @@ def problem(action: Any) -> str | None:
         return "field 'type': a string is required"
     if atype in LENIENT_TYPES:
         return None
-    model = SCHEMAS.get(atype)
-    if model is None:
+    fast = _ONE.get(atype)
+    if fast is None:
         return f"unknown action type {atype!r}"
     try:
-        model.model_validate(action)
-    except ValidationError as e:
-        return _describe(e)
-    for sub in action.get("auto_actions") or []:
-        p = problem(sub)
+        fast.validate_python(action)
+    except ValidationError:
+        # the message is the model's (the field, pydantic's words, the input)
+        p = _model_problem(action, SCHEMAS[atype])
         if p is not None:
-            return f"auto action {sub.get('type') if isinstance(sub, dict) else sub!r}: {p}"
+            return p
+    subs = action.get("auto_actions")
+    if subs:
+        for sub in subs:
+            p = problem(sub)
+            if p is not None:
+                return f"auto action {sub.get('type') if isinstance(sub, dict) else sub!r}: {p}"
     return None
+
+
+def suspects(actions: list[Any]) -> set[int]:
+    """Where in ``actions`` (a log's, in order) :func:`problem` may find something wrong: the
+    others fit their schemas (auto actions included). One validation per action type for the
+    whole list, without model instances; :func:`problem` then says what is wrong with each
+    suspect, in the very words of an action checked alone."""
+    found: set[int] = set()
+    groups: dict[str, tuple[list[dict[str, Any]], list[int]]] = {}
+    lenient = LENIENT_TYPES
+    for i, action in enumerate(actions):
+        if type(action) is not dict:
+            found.add(i)
+            continue
+        atype = action.get("type")
+        if type(atype) is not str or atype not in _MANY:
+            if type(atype) is not str or atype not in lenient:
+                found.add(i)
+            continue
+        group = groups.get(atype)
+        if group is None:
+            group = groups[atype] = ([], [])
+        group[0].append(action)
+        group[1].append(i)
+        subs = action.get("auto_actions")
+        if subs and type(subs) is list:
+            for sub in subs:
+                stype = sub.get("type") if type(sub) is dict else None
+                if type(stype) is not str or stype not in _MANY or sub.get("auto_actions"):
+                    if type(stype) is not str or stype not in lenient:
+                        found.add(i)
+                        break
+                    continue
+                group = groups.get(stype)
+                if group is None:
+                    group = groups[stype] = ([], [])
+                group[0].append(sub)
+                group[1].append(i)
+    for atype, (members, owners) in groups.items():
+        try:
+            _MANY[atype].validate_python(members)
+        except ValidationError as e:
+            found.update(owners[err["loc"][0]] for err in  # type: ignore[index]
+                         e.errors(include_url=False, include_context=False, include_input=False))
+    return found
 
 
 # each type's fields (an action naming any other is refused by its model)
