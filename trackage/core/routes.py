@@ -246,6 +246,7 @@ def _logged_hexes(want: Sequence[object]) -> tuple[frozenset[str], tuple[str, ..
 
 
 _SHARED_WALKS_LIMIT = 50_000  # (a map's shared walks beyond this are forgotten and found again)
+_KEPT_CHAINS_LIMIT = 64  # (the chains kept per shared walk: tuples of placed tiles beyond this, made again)
 
 
 def _walk_parts(memo: dict[Any, Any], hexes: Sequence[str], tile_at: Mapping[str, Placed],
@@ -1366,17 +1367,29 @@ class Route:
         shared = board.hexmap.logged_walks
         parts, tiles, links = _walk_parts(memo, hexes, tile_at, links_at)
         skey = (logged, skip_track, parts)
-        refs = shared.get(skey)
-        if refs is not None:
-            out = [Chain((starts[si], ends[ei]), [tile_at[h].paths[pi] for h, pi in prefs], list(hex_ids))
-                   for si, ei, prefs in refs]
+        entry = shared.get(skey)
+        if entry is not None:
+            # the chains themselves, kept per tuple of the hexes' placed tiles (with the key's
+            # ids, specs and links they name the same paths and nodes): made once for every
+            # game and board version that has these tiles, so their track keys, path sets and
+            # link answers are worked out once (a chain never changes: only its caches fill)
+            refs, made = entry
+            kept = made.get(tiles)
+            if kept is None:
+                ids = list(hex_ids)
+                kept = tuple([Chain((starts[si], ends[ei]), [tile_at[h].paths[pi] for h, pi in prefs], ids)
+                              for si, ei, prefs in refs])
+                if len(made) >= _KEPT_CHAINS_LIMIT:
+                    made.clear()
+                made[tiles] = kept
         else:
-            out = logged_chains(starts, ends, list(hex_ids), skip_track, board=board)
+            found = logged_chains(starts, ends, list(hex_ids), skip_track, board=board)
             if len(shared) >= _SHARED_WALKS_LIMIT:
                 shared.clear()
-            shared[skey] = _walk_refs(out, starts, ends)
-        memo[key] = (named, tiles, links, tuple(out))
-        return out
+            kept = tuple(found)
+            shared[skey] = (_walk_refs(found, starts, ends), {tiles: kept})
+        memo[key] = (named, tiles, links, kept)
+        return list(kept)
 
     def _walk_matching_chains(self, want: list[str], within: frozenset[str], start_hex: Hex,
                               end_hex: Hex) -> list[Chain]:
