@@ -175,6 +175,9 @@ class HexMap:
         # pooled per map: the chains, their track keys and link answers, shared the same way)
         self.logged_walks: dict[Hashable, tuple[tuple[tuple[int, int, tuple[tuple[str, int], ...]], ...],
                                                 dict[tuple[Any, ...], tuple[Any, ...]]]] = {}
+        # the same chains by the logged hex list, the skipped track and the hexes' placed tiles,
+        # with the links entries they were found on (``core.routes``: checked by identity)
+        self.logged_placed: dict[Hashable, tuple[tuple[Any, ...], tuple[Any, ...]]] = {}
         # what a logged connection's hex list names (``core.routes._logged_hexes``, a pure
         # function of the ids), by the list: shared by every game of this map the same way
         self.logged_names: dict[tuple[str, ...], tuple[frozenset[str], tuple[str, ...], str, str]] = {}

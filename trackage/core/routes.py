@@ -1364,7 +1364,23 @@ class Route:
         ends = end_tile.nodes
         # the walk reads only these hexes' tiles (spec, rotation, flags) and links (neighbour
         # hexes of the shared map): its answer, by index, is shared by the map's games
-        shared = board.hexmap.logged_walks
+        # first by the hexes' placed tiles (catalogue objects, pooled by the map's games) with
+        # their links entries (the board's, shared by copies and by the games of a shared map)
+        # checked by identity: the chains a game or board version had for the same tiles
+        hexmap = board.hexmap
+        by_placed = hexmap.logged_placed
+        tiles = tuple([tile_at.get(h) for h in hexes])
+        pkey = (logged, skip_track, tiles)
+        seen = by_placed.get(pkey)
+        if seen is not None:
+            for h, ln in zip(hexes, seen[0], strict=True):
+                if links_at.get(h) is not ln:
+                    break
+            else:
+                kept = seen[1]
+                memo[key] = (named, tiles, seen[0], kept)
+                return list(kept)
+        shared = hexmap.logged_walks
         parts, tiles, links = _walk_parts(memo, hexes, tile_at, links_at)
         skey = (logged, skip_track, parts)
         entry = shared.get(skey)
@@ -1389,6 +1405,9 @@ class Route:
             kept = tuple(found)
             shared[skey] = (_walk_refs(found, starts, ends), {tiles: kept})
         memo[key] = (named, tiles, links, kept)
+        if len(by_placed) >= _SHARED_WALKS_LIMIT:
+            by_placed.clear()
+        by_placed[pkey] = (links, kept)
         return list(kept)
 
     def _walk_matching_chains(self, want: list[str], within: frozenset[str], start_hex: Hex,
