@@ -1390,8 +1390,10 @@ class Route:
             # game and board version that has these tiles, so their track keys, path sets and
             # link answers are worked out once (a chain never changes: only its caches fill)
             refs, made = entry
-            kept = made.get(tiles)
-            if kept is None:
+            had = made.get(tiles)
+            if had is not None:
+                kept = had
+            else:
                 ids = list(hex_ids)
                 kept = tuple([Chain((starts[si], ends[ei]), [tile_at[h].paths[pi] for h, pi in prefs], ids)
                               for si, ei, prefs in refs])
