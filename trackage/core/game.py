@@ -12,6 +12,7 @@ from collections.abc import Callable, Hashable, Iterable
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Concatenate, ParamSpec, TypeVar, cast
 
+from . import routes as _routes
 from .actions import asks_hex, asks_tile
 from .entities import Company, Corporation, Player, Share, ShareBundle, SharePoolHolder, certificate_price
 from .errors import GameError
@@ -602,11 +603,7 @@ class Game(Tracked):
         """Revenue of each logged route, computed from its geometry (title rules apply)."""
         if not routes:
             return []
-        try:
-            from . import routes as routemod
-        except ImportError as e:
-            raise GameError(f"route module unavailable: {e}", rule="no-route-module") from e
-        return routemod.revenues_for_action(self, entity, routes, trains)
+        return _routes.revenues_for_action(self, entity, routes, trains)
 
     #: work the router may spend on a suggestion (walk steps and search nodes): a bound on
     #: the time of ``legal_actions`` that keeps suggestions the same on every machine

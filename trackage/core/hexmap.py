@@ -171,8 +171,14 @@ class HexMap:
         self._printed: tuple[dict[str, Any], ...] | None = None  # printed_state's answer (of the map as built)
         # the walks of logged connections (``core.routes``), by what they read: the tile specs,
         # rotations and flags and the links of the hexes named; paths and nodes by index, so
-        # every game of this map shares them (a pure function of the key: read-only in effect)
-        self.logged_walks: dict[Hashable, tuple[tuple[int, int, tuple[tuple[str, int], ...]], ...]] = {}
+        # every game of this map shares them (a pure function of the key: read-only in effect),
+        # with the chains made of them per tuple of the hexes' placed tiles (catalogue objects,
+        # pooled per map: the chains, their track keys and link answers, shared the same way)
+        self.logged_walks: dict[Hashable, tuple[tuple[tuple[int, int, tuple[tuple[str, int], ...]], ...],
+                                                dict[tuple[Any, ...], tuple[Any, ...]]]] = {}
+        # the same chains by the logged hex list, the skipped track and the hexes' placed tiles,
+        # with the links entries they were found on (``core.routes``: checked by identity)
+        self.logged_placed: dict[Hashable, tuple[tuple[Any, ...], tuple[Any, ...]]] = {}
         # what a logged connection's hex list names (``core.routes._logged_hexes``, a pure
         # function of the ids), by the list: shared by every game of this map the same way
         self.logged_names: dict[tuple[str, ...], tuple[frozenset[str], tuple[str, ...], str, str]] = {}

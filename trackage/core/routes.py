@@ -249,6 +249,7 @@ def _logged_hexes(want: Sequence[object]) -> tuple[frozenset[str], tuple[str, ..
 
 
 _SHARED_WALKS_LIMIT = 50_000  # (a map's shared walks beyond this are forgotten and found again)
+_KEPT_CHAINS_LIMIT = 64  # (the chains kept per shared walk: tuples of placed tiles beyond this, made again)
 
 
 def _walk_parts(memo: dict[Any, Any], hexes: Sequence[str], tile_at: Mapping[str, Placed],
@@ -1376,20 +1377,53 @@ class Route:
         ends = end_tile.nodes
         # the walk reads only these hexes' tiles (spec, rotation, flags) and links (neighbour
         # hexes of the shared map): its answer, by index, is shared by the map's games
-        shared = board.hexmap.logged_walks
+        # first by the hexes' placed tiles (catalogue objects, pooled by the map's games) with
+        # their links entries (the board's, shared by copies and by the games of a shared map)
+        # checked by identity: the chains a game or board version had for the same tiles
+        hexmap = board.hexmap
+        by_placed = hexmap.logged_placed
+        tiles = tuple([tile_at.get(h) for h in hexes])
+        pkey = (logged, skip_track, tiles)
+        seen = by_placed.get(pkey)
+        if seen is not None:
+            for h, ln in zip(hexes, seen[0], strict=True):
+                if links_at.get(h) is not ln:
+                    break
+            else:
+                kept = seen[1]
+                memo[key] = (named, tiles, seen[0], kept)
+                return list(kept)
+        shared = hexmap.logged_walks
         parts, tiles, links = _walk_parts(memo, hexes, tile_at, links_at)
         skey = (logged, skip_track, parts)
-        refs = shared.get(skey)
-        if refs is not None:
-            out = [Chain((starts[si], ends[ei]), [tile_at[h].paths[pi] for h, pi in prefs], list(hex_ids))
-                   for si, ei, prefs in refs]
+        entry = shared.get(skey)
+        if entry is not None:
+            # the chains themselves, kept per tuple of the hexes' placed tiles (with the key's
+            # ids, specs and links they name the same paths and nodes): made once for every
+            # game and board version that has these tiles, so their track keys, path sets and
+            # link answers are worked out once (a chain never changes: only its caches fill)
+            refs, made = entry
+            had = made.get(tiles)
+            if had is not None:
+                kept = had
+            else:
+                ids = list(hex_ids)
+                kept = tuple([Chain((starts[si], ends[ei]), [tile_at[h].paths[pi] for h, pi in prefs], ids)
+                              for si, ei, prefs in refs])
+                if len(made) >= _KEPT_CHAINS_LIMIT:
+                    made.clear()
+                made[tiles] = kept
         else:
-            out = logged_chains(starts, ends, list(hex_ids), skip_track, board=board)
+            found = logged_chains(starts, ends, list(hex_ids), skip_track, board=board)
             if len(shared) >= _SHARED_WALKS_LIMIT:
                 shared.clear()
-            shared[skey] = _walk_refs(out, starts, ends)
-        memo[key] = (named, tiles, links, tuple(out))
-        return out
+            kept = tuple(found)
+            shared[skey] = (_walk_refs(found, starts, ends), {tiles: kept})
+        memo[key] = (named, tiles, links, kept)
+        if len(by_placed) >= _SHARED_WALKS_LIMIT:
+            by_placed.clear()
+        by_placed[pkey] = (links, kept)
+        return list(kept)
 
     def _walk_matching_chains(self, want: list[str], within: frozenset[str], start_hex: Hex,
                               end_hex: Hex) -> list[Chain]:
