@@ -653,7 +653,8 @@ class TrackGraph:
         and one optional, are reachable; train purchase: two mandatory stops."""
         r = self._routes.get(corporation)
         if r is None:
-            if corporation not in self._untaught or not self._teach(corporation):
+            if not (corporation in self._untaught and self._teach(corporation)) \
+                    and not self._taught_early(corporation):
                 self._compute(corporation)
             r = self._routes.get(corporation, {})
         return r
@@ -690,10 +691,7 @@ class TrackGraph:
             # the whole walk's first start finds a train-purchase route near its token: what
             # the walk teaches is known without it (taught now, as the walk would), and the
             # rest is the walk a known train-purchase route lets the graph owe
-            routes = dict(known) if known is not None else {}
-            routes["route_available"] = True
-            routes["route_train_purchase"] = True
-            self._remember(corporation, routes)
+            self._teach_purchase(corporation, known)
             known = self._routes.get(corporation)
         untaught = offered is not None and corporation in self._untaught
         if (offered is None or untaught) and known is not None and known.get("route_train_purchase"):
@@ -708,6 +706,30 @@ class TrackGraph:
             r = any(wanted(n) for n in self._offered_nodes(corporation))
         self._can_token[key] = r
         return r
+
+    def _teach_purchase(self, corporation: Entity, known: Mapping[str, bool] | None) -> None:
+        """Teach what a whole walk teaches when its first start finds a train-purchase route
+        (:meth:`_first_start_purchases`): both flags set on what was known, in that order."""
+        routes = dict(known) if known is not None else {}
+        routes["route_available"] = True
+        routes["route_train_purchase"] = True
+        self._remember(corporation, routes)
+
+    def _taught_early(self, corporation: Entity) -> bool:
+        """:meth:`route_info` without the whole walk, for a corporation not walked and no
+        route information known: when the walk's first start finds a train-purchase route
+        (:meth:`_first_start_purchases`), teach what the walk would and owe the rest of it,
+        as :meth:`can_token` does (done by :meth:`settle` before a token moves at this board
+        version, dropped at a new version). False: not known so, the caller walks."""
+        board = self.board
+        if self._kept is not None or corporation in self._offered \
+                or board.unsettled_graph not in (None, self) or not self._first_start_purchases(corporation):
+            return False
+        self._teach_purchase(corporation, self._routes.get(corporation))
+        self._pending[corporation] = True
+        self._pending_at = board.state.version
+        board.unsettled_graph = self
+        return True
 
     def _first_start_purchases(self, corporation: Entity) -> bool:
         """Does the first start of :meth:`_compute`'s walks reach two mandatory stops among the
