@@ -275,3 +275,32 @@ def test_the_route_question_answered_early_teaches_what_the_whole_walk_teaches(p
     game.load(filter_actions(data["actions"]))
     assert answered[0] > 0
     assert data.get("result") is None or {str(k): v for k, v in data["result"].items()} == game.result()
+
+
+@pytest.mark.parametrize("path", [p for p in LOGS if p is not None and p.parent.name in ("1825", "1861")],
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_walk_found_unable_to_teach_teaches_nothing(path, monkeypatch):
+    """``TrackGraph._teaches_nothing`` (the token question without the whole walk when no start
+    can reach two mandatory stops, or one and an optional) says yes only where a whole walk of a
+    graph of its own teaches no route; it says yes on 1825's logs, and the log still reaches its
+    result."""
+    from trackage.core import graph
+
+    nothing = graph.TrackGraph._teaches_nothing
+    said = {True: 0, False: 0}
+
+    def checked(self, corporation):
+        got = nothing(self, corporation)
+        own = graph.TrackGraph(self.board, **self.board.game.graph_options())
+        own.connected_paths(corporation)
+        taught = dict(own._local_routes.get(corporation, {}))
+        assert not got or taught == {}, taught
+        said[got] += 1
+        return got
+
+    monkeypatch.setattr(graph.TrackGraph, "_teaches_nothing", checked)
+    data = load_log(path)
+    game = game_from_log(data)
+    game.load(filter_actions(data["actions"]))
+    assert said[True] > 0 or path.parent.name != "1825"
+    assert data.get("result") is None or {str(k): v for k, v in data["result"].items()} == game.result()
