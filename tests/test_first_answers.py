@@ -112,6 +112,17 @@ def test_the_near_test_of_a_walk_only_says_what_the_walk_finds(path, monkeypatch
     assert data.get("result") is None or {str(k): v for k, v in data["result"].items()} == game.result()
 
 
+def _whole_walk_purchases(board: Any, corporation: Any) -> bool:
+    """Does a whole walk (``_compute``, never an early answer) of a graph of its own on ``board``
+    teach ``corporation`` a train-purchase route? (It teaches the board's route information, as
+    a walk of the game's own graph would at this position.)"""
+    from trackage.core.graph import TrackGraph
+
+    own = TrackGraph(board, **board.game.graph_options())
+    own.connected_paths(corporation)
+    return own.route_train_purchase(corporation)
+
+
 @pytest.mark.parametrize("path", [p for p in LOGS if p is not None and p.parent.name in ("1867", "1861")],
                          ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_a_train_purchase_found_near_the_first_start_is_what_the_whole_walk_teaches(path, monkeypatch):
@@ -127,8 +138,7 @@ def test_a_train_purchase_found_near_the_first_start_is_what_the_whole_walk_teac
         got = first(self, corporation)
         if got:
             said[0] += 1
-            own = graph.TrackGraph(self.board, **self.board.game.graph_options())
-            assert own.route_train_purchase(corporation)
+            assert _whole_walk_purchases(self.board, corporation)
         return got
 
     monkeypatch.setattr(graph.TrackGraph, "_first_start_purchases", checked)
@@ -160,8 +170,7 @@ def test_the_first_start_walked_farther_teaches_what_the_whole_walk_teaches(path
         assert got or not near_only
         if got and not near_only:
             farther[0] += 1
-            own = graph.TrackGraph(self.board, **self.board.game.graph_options())
-            assert own.route_train_purchase(corporation)
+            assert _whole_walk_purchases(self.board, corporation)
         return got
 
     monkeypatch.setattr(graph.TrackGraph, "_first_start_purchases", checked)
@@ -194,7 +203,7 @@ def test_the_first_start_test_says_no_where_the_whole_walk_finds_no_train_purcha
             for corp in placed:
                 mine = trial.corporation_by_id(corp.id)
                 first = TrackGraph(trial.board, **trial.graph_options())._first_start_purchases(mine)
-                whole = TrackGraph(trial.board, **trial.graph_options()).route_train_purchase(mine)
+                whole = _whole_walk_purchases(trial.board, mine)
                 assert whole or not first, f"{corp.id}: the first start says yes, the whole walk no"
                 seen["yes"] += first
                 seen["walk_no"] += not whole
@@ -228,3 +237,70 @@ def test_a_stock_steps_ask_order_is_its_kinds_in_another_order():
     for cls in ordered:
         assert sorted(cls.ASK_ORDER) == sorted(cls.KINDS), cls.__name__
         assert len(set(cls.ASK_ORDER)) == len(cls.ASK_ORDER), cls.__name__
+
+
+@pytest.mark.parametrize("path", [p for p in LOGS if p is not None and p.parent.name in ("1867", "1861", "1893")],
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_the_route_question_answered_early_teaches_what_the_whole_walk_teaches(path, monkeypatch):
+    """``TrackGraph.route_info`` without the whole walk (``_taught_early``, the route step's
+    "can it run?" for a corporation not walked at this board version): where it answers, the
+    board's route information after it is exactly (content and order) what a whole walk of a
+    graph of its own leaves from the same information; it answers on these logs, and the log
+    still reaches its result."""
+    from trackage.core import graph
+
+    early = graph.TrackGraph._taught_early
+    answered = [0]
+
+    def checked(self, corporation):
+        st = self.board.state
+        before = st.route_info
+        own = graph.TrackGraph(self.board, memory_key=self.memory_key, **self.board.game.graph_options())
+        own.connected_paths(corporation)
+        walked = st.route_info
+        st.route_info = before
+        got = early(self, corporation)
+        if got:
+            answered[0] += 1
+            assert list(st.route_info) == list(walked)
+            assert {k: (list(v), [dict(r) for r in v.values()]) for k, v in st.route_info.items()} \
+                == {k: (list(v), [dict(r) for r in v.values()]) for k, v in walked.items()}
+        else:
+            assert st.route_info is before
+        return got
+
+    monkeypatch.setattr(graph.TrackGraph, "_taught_early", checked)
+    data = load_log(path)
+    game = game_from_log(data)
+    game.load(filter_actions(data["actions"]))
+    assert answered[0] > 0
+    assert data.get("result") is None or {str(k): v for k, v in data["result"].items()} == game.result()
+
+
+@pytest.mark.parametrize("path", [p for p in LOGS if p is not None and p.parent.name in ("1825", "1861")],
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_walk_found_unable_to_teach_teaches_nothing(path, monkeypatch):
+    """``TrackGraph._teaches_nothing`` (the token question without the whole walk when no start
+    can reach two mandatory stops, or one and an optional) says yes only where a whole walk of a
+    graph of its own teaches no route; it says yes on 1825's logs, and the log still reaches its
+    result."""
+    from trackage.core import graph
+
+    nothing = graph.TrackGraph._teaches_nothing
+    said = {True: 0, False: 0}
+
+    def checked(self, corporation):
+        got = nothing(self, corporation)
+        own = graph.TrackGraph(self.board, **self.board.game.graph_options())
+        own.connected_paths(corporation)
+        taught = dict(own._local_routes.get(corporation, {}))
+        assert not got or taught == {}, taught
+        said[got] += 1
+        return got
+
+    monkeypatch.setattr(graph.TrackGraph, "_teaches_nothing", checked)
+    data = load_log(path)
+    game = game_from_log(data)
+    game.load(filter_actions(data["actions"]))
+    assert said[True] > 0 or path.parent.name != "1825"
+    assert data.get("result") is None or {str(k): v for k, v in data["result"].items()} == game.result()

@@ -653,7 +653,8 @@ class TrackGraph:
         and one optional, are reachable; train purchase: two mandatory stops."""
         r = self._routes.get(corporation)
         if r is None:
-            if corporation not in self._untaught or not self._teach(corporation):
+            if not (corporation in self._untaught and self._teach(corporation)) \
+                    and not self._taught_early(corporation):
                 self._compute(corporation)
             r = self._routes.get(corporation, {})
         return r
@@ -685,18 +686,22 @@ class TrackGraph:
             self._reseeded(corporation)
         offered = self._offered.get(corporation)
         known = self._routes.get(corporation)
-        if offered is None and (known is None or not known.get("route_train_purchase")) \
-                and self._kept is None and self._first_start_purchases(corporation):
-            # the whole walk's first start finds a train-purchase route near its token: what
-            # the walk teaches is known without it (taught now, as the walk would), and the
-            # rest is the walk a known train-purchase route lets the graph owe
-            routes = dict(known) if known is not None else {}
-            routes["route_available"] = True
-            routes["route_train_purchase"] = True
-            self._remember(corporation, routes)
-            known = self._routes.get(corporation)
+        silent = False
+        if offered is None and (known is None or not known.get("route_train_purchase")) and self._kept is None:
+            if self._first_start_purchases(corporation):
+                # the whole walk's first start finds a train-purchase route near its token: what
+                # the walk teaches is known without it (taught now, as the walk would), and the
+                # rest is the walk a known train-purchase route lets the graph owe
+                self._teach_purchase(corporation, known)
+                known = self._routes.get(corporation)
+            elif self._teaches_nothing(corporation):
+                # no start can reach what would teach a route: the walk leaves the information
+                # as it is (an entry, empty, if there was none), taught now; the rest owed
+                if known is None:
+                    self._remember(corporation, {})
+                silent = True
         untaught = offered is not None and corporation in self._untaught
-        if (offered is None or untaught) and known is not None and known.get("route_train_purchase"):
+        if silent or ((offered is None or untaught) and known is not None and known.get("route_train_purchase")):
             # a whole walk would tell nothing new of its routes (a train-purchase route is
             # remembered): walk only until a tokenable city is found (a kept walk untaught
             # has the answer; it teaches when settled, as a walk cut short is done then)
@@ -708,6 +713,52 @@ class TrackGraph:
             r = any(wanted(n) for n in self._offered_nodes(corporation))
         self._can_token[key] = r
         return r
+
+    def _teach_purchase(self, corporation: Entity, known: Mapping[str, bool] | None) -> None:
+        """Teach what a whole walk teaches when its first start finds a train-purchase route
+        (:meth:`_first_start_purchases`): both flags set on what was known, in that order."""
+        routes = dict(known) if known is not None else {}
+        routes["route_available"] = True
+        routes["route_train_purchase"] = True
+        self._remember(corporation, routes)
+
+    def _teaches_nothing(self, corporation: Entity) -> bool:
+        """Can no start's walk of :meth:`_compute` teach a route: among the stops of all it
+        could reach (its :meth:`_closure`, a superset of the stops the walk counts) at most one
+        mandatory and, with one, no optional? (A sufficient test: False says nothing.)"""
+        _hexes, _nodes, starts, _offered = self._seed(corporation, None)
+        walk_corp = None if self.no_blocking else corporation
+        skip_paths = self._skip_paths(corporation) if self._skip_paths is not None else None
+        start_set = dict.fromkeys(starts, True)
+        board = self.board
+        W: _W = (board.state.links, board.state.tile_at, None)
+        for start in starts:
+            stops: dict[NodeBase, str] = {}
+            for p in self._closure(start, start_set, walk_corp, skip_paths, self.skip_track, W):
+                for n in p.nodes:
+                    kind = getattr(n, "route", None)
+                    if kind == "mandatory" or kind == "optional":
+                        stops[n] = kind
+            mandatory = sum(1 for k in stops.values() if k == "mandatory")
+            if mandatory > 1 or (mandatory == 1 and len(stops) > 1):
+                return False
+        return True
+
+    def _taught_early(self, corporation: Entity) -> bool:
+        """:meth:`route_info` without the whole walk, for a corporation not walked and no
+        route information known: when the walk's first start finds a train-purchase route
+        (:meth:`_first_start_purchases`), teach what the walk would and owe the rest of it,
+        as :meth:`can_token` does (done by :meth:`settle` before a token moves at this board
+        version, dropped at a new version). False: not known so, the caller walks."""
+        board = self.board
+        if self._kept is not None or corporation in self._offered \
+                or board.unsettled_graph not in (None, self) or not self._first_start_purchases(corporation):
+            return False
+        self._teach_purchase(corporation, self._routes.get(corporation))
+        self._pending[corporation] = True
+        self._pending_at = board.state.version
+        board.unsettled_graph = self
+        return True
 
     def _first_start_purchases(self, corporation: Entity) -> bool:
         """Does the first start of :meth:`_compute`'s walks reach two mandatory stops among the
