@@ -351,11 +351,11 @@ class Pipeline:
             if kept is not None and game.loading and not game.finished:
                 step = kept[0]
                 t = type(step)
-                if step is not None and t.blocking is Step.blocking and t.current_entity is Step.current_entity \
+                if step is not None and t.blocking is Step.blocking \
                         and t.has_current_actions is Step.has_current_actions:
-                    # its answer came from the base "blocking?": its "anything?" of the round's
-                    # operator is true now (``Round.process`` asks :meth:`Step.accepts` alone)
-                    self.hint = (game._moves, rnd, step, rnd.current_entity_of_round())
+                    # its answer came from the base "blocking?": its "anything?" of its current
+                    # entity is true now (``Round.process`` asks :meth:`Step.accepts` alone)
+                    self.hint = (game._moves, rnd, step, step.current_entity())
             return
         while True:
             kept = None

@@ -361,8 +361,8 @@ class Round(Tracked):
         else None."""
         atype = action["type"]
         chosen = None
-        # the step the round's answer named after the action before, and its operator, whose
-        # "anything?" was true then, handed by the pipeline where nothing has moved since (a
+        # the step the round's answer named after the action before, and its current entity,
+        # whose "anything?" was true then, handed by the pipeline where nothing has moved since (a
         # load's next action: see ``Pipeline.process_single``); taken at once, whatever follows
         own = self.__dict__
         hint = own.pop("hinted", None) if "hinted" in own else None
@@ -375,7 +375,7 @@ class Round(Tracked):
         for s in self.steps:
             if not s.active():
                 continue
-            if s is known and entity is cur and hint[1] is cur:  # type: ignore[index]
+            if s is known and entity is hint[1]:  # type: ignore[index]
                 accepts, has = s.accepts(entity, atype), True
             else:
                 accepts, has = s.answers(entity, atype)
