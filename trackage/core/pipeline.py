@@ -327,14 +327,13 @@ class Pipeline:
         if hint is not None and hint[0] + 1 == game._moves and hint[1] is rnd and game.PREPROCESS_KEEPS_STEPS:
             # the state the action before ended in, unmoved (the very next state number, the same
             # round, a ``preprocess_action`` that writes nothing the steps read): the round told
-            # which step's "anything?" is known (a plain entry, taken by its ``process`` at once)
-            own = rnd.__dict__
-            own["hinted"] = hint[2:]
+            # which step's "anything?" is known (taken by its ``process`` at once)
+            rnd.hinted = hint[2:]
             try:
                 kept = rnd.process(action, entity)
             finally:
-                if "hinted" in own:
-                    del own["hinted"]
+                if rnd.hinted is not None:
+                    rnd.hinted = None
         else:
             kept = rnd.process(action, entity)
         keeps = game.action_processed(action) or game.ACTION_PROCESSED_KEEPS_STEPS

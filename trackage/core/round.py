@@ -239,6 +239,7 @@ class Round(Tracked):
     KEEP_SKIP_ANSWER = True
     #: the round's kind as the site abbreviates it (a merger pass names its rounds so); "" when none
     SHORT_NAME = ""
+    hinted: tuple[Step, Any] | None = None  # (see __init__)
     #: whether this class's :meth:`after_process` leaves :attr:`settled` only as an exact answer
     #: of :meth:`active_step` for the state it ends in: untouched with nothing written, or set
     #: again (:meth:`answered`) right before a return with nothing written after its question.
@@ -262,6 +263,10 @@ class Round(Tracked):
         # what :meth:`skip_steps` found, kept by :meth:`process` for the first "which step is
         # active?" of its ``after_process`` (nothing moves between them); None otherwise
         self.settled: tuple[Any, ...] | None = None
+        # the step and entity whose "anything?" the pipeline knows true for the state the next
+        # :meth:`process` starts in (a load's next action), taken at once by it; None otherwise
+        # (an attribute of every round from the start: its writes add no key to the object)
+        self.hinted: tuple[Step, Any] | None = None
         state_keys: list[str] = []
         for sc in step_classes:
             if isinstance(sc, tuple):
@@ -364,9 +369,12 @@ class Round(Tracked):
         # the step the round's answer named after the action before, and its current entity,
         # whose "anything?" was true then, handed by the pipeline where nothing has moved since (a
         # load's next action: see ``Pipeline.process_single``); taken at once, whatever follows
-        own = self.__dict__
-        hint = own.pop("hinted", None) if "hinted" in own else None
-        known = hint[0] if hint is not None else None
+        hint = self.hinted
+        if hint is not None:
+            self.hinted = None
+            known = hint[0]
+        else:
+            known = None
         # (the questions write nothing: the round's operator read once, for every step with the
         # base "blocking?", whose answer for ``entity`` when it is that operator is ``has``)
         cur = self.current_entity_of_round()
