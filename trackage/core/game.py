@@ -310,6 +310,8 @@ class Game(Tracked):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        if "preprocess_action" in cls.__dict__ and "PREPROCESS_KEEPS_STEPS" not in cls.__dict__:
+            cls.PREPROCESS_KEEPS_STEPS = False
         if "legal_actions" in cls.__dict__:
             # replacing the method is the point: the subclass's own legal_actions, wrapped once
             cls.legal_actions = _leaves_no_trace(cls.__dict__["legal_actions"])  # type: ignore[method-assign]
@@ -984,12 +986,20 @@ class Game(Tracked):
     def preprocess_action(self, action: dict[str, Any], entity: Any) -> None:
         pass
 
-    def action_processed(self, action: dict[str, Any]) -> None:
-        pass
+    def action_processed(self, action: dict[str, Any]) -> bool | None:
+        """Title hook: after the round's ``process`` of ``action``. May return True to say that
+        this call wrote nothing the round's step questions read (for a title whose
+        :attr:`ACTION_PROCESSED_KEEPS_STEPS` is off because only some calls write)."""
+        return None
 
     #: whether :meth:`action_processed` never writes what the round's step questions read
-    #: (``active``, ``blocks``, ``blocking``): the round's answer from before it then holds after it
+    #: (``active``, ``blocks``, ``blocking``, ``has_actions``, ``answers``, ``accepts``): the
+    #: round's answer from before it then holds after it
     ACTION_PROCESSED_KEEPS_STEPS: ClassVar[bool] = True
+    #: whether :meth:`preprocess_action` never writes what the round's step questions read: the
+    #: answers known of the state before it then hold after it. A class that defines its own
+    #: ``preprocess_action`` is off unless it says so in its own body
+    PREPROCESS_KEEPS_STEPS: ClassVar[bool] = True
 
     # ------------------------------------------------------------- rounds
     def new_stock_round(self) -> Any:

@@ -28,6 +28,7 @@ from .legal import META_TYPES, is_listed, share_kind
 from .programs import PROGRAM_TYPES, after_action, is_available, round_changed
 from .programs import process as process_program
 from .rewind import Rewind, building_untracked, current, recording, recording_off, recording_on
+from .round import Step
 
 if TYPE_CHECKING:
     from .game import Game
@@ -117,13 +118,18 @@ def _show(obj: Any, hidden: tuple[tuple[str, Any], ...]) -> None:
 class Pipeline:
     """The work of :meth:`Game.process` and its kin, on one game."""
 
-    __slots__ = ("game", "granted")
+    __slots__ = ("game", "granted", "hint")
 
     def __init__(self, game: Game) -> None:
         self.game = game
         # the action being processed when it is one of the listing handed out for this state,
         # field by field (schema.listed_index): its schema and the gate are answered
         self.granted: dict[str, Any] | None = None
+        # after an action of a load (this pipeline's run of actions): the state number it ended
+        # in, its round, the step the round's answer named (with the base "blocking?", so its
+        # "anything?" for the operator was true) and that operator; handed to the next action's
+        # round where nothing has moved since (see :meth:`process_single`); None otherwise
+        self.hint: tuple[int, Any, Any, Any] | None = None
 
     # ------------------------------------------------------------- one action
     def process(self, action: dict[str, Any]) -> None:
@@ -295,6 +301,9 @@ class Pipeline:
         rounds for as long as the current one is finished."""
         game = self.game
         atype = action["type"]
+        hint = self.hint
+        if hint is not None:
+            self.hint = None  # (one action's: whatever follows moves the state)
         if game._gate and game._unlisted is None:
             # a specific rule's refusal, if any, is the clearer error: the rules run first
             object.__setattr__(game, "_unlisted", self.check_listed(action))  # (a flag: see process)
@@ -315,19 +324,39 @@ class Pipeline:
         entity = game.index.resolve(action)
         game.preprocess_action(action, entity)
         rnd = game.round
-        kept = rnd.process(action, entity)
-        game.action_processed(action)
+        if hint is not None and hint[0] + 1 == game._moves and hint[1] is rnd and game.PREPROCESS_KEEPS_STEPS:
+            # the state the action before ended in, unmoved (the very next state number, the same
+            # round, a ``preprocess_action`` that writes nothing the steps read): the round told
+            # which step's "anything?" is known (taken by its ``process`` at once)
+            rnd.hinted = hint[2:]
+            try:
+                kept = rnd.process(action, entity)
+            finally:
+                if rnd.hinted is not None:
+                    rnd.hinted = None
+        else:
+            kept = rnd.process(action, entity)
+        keeps = game.action_processed(action) or game.ACTION_PROCESSED_KEEPS_STEPS
         reason, timing = game.game_end_check()
         if timing == "immediate":
             game.end_game(reason)
         # the round's answer to "which step is active?" after the action (``kept``) still holds
         # for its ``finished()`` where the hooks between wrote nothing it reads: a title's
-        # ``action_processed`` that says so, and no end triggered (``game_end_check`` writes
-        # only then)
-        if kept is not None and not (game.ACTION_PROCESSED_KEEPS_STEPS and game.end_trigger is None
-                                     and game.round is rnd):
+        # ``action_processed`` that says so (for all its calls, or returning True for this one),
+        # and no end triggered (``game_end_check`` writes only then)
+        if kept is not None and not (keeps and game.end_trigger is None and game.round is rnd):
             kept = None
-        while not game.finished and self.round_finished(kept):
+        if game.finished or not self.round_finished(kept):
+            if kept is not None and game.loading and not game.finished:
+                step = kept[0]
+                t = type(step)
+                if step is not None and t.blocking is Step.blocking \
+                        and t.has_current_actions is Step.has_current_actions:
+                    # its answer came from the base "blocking?": its "anything?" of its current
+                    # entity is true now (``Round.process`` asks :meth:`Step.accepts` alone)
+                    self.hint = (game._moves, rnd, step, step.current_entity())
+            return
+        while True:
             kept = None
             for e in game.round.entities:
                 if hasattr(e, "passed"):
@@ -345,6 +374,8 @@ class Pipeline:
                     record_round(game)
                 round_changed(game)
                 game.round.setup()
+            if game.finished or not self.round_finished(None):
+                break
 
     def round_finished(self, kept: tuple[Any] | None) -> bool:
         """The current round's ``finished()``, its first "which step is active?" answered by

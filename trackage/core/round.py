@@ -63,8 +63,13 @@ class Step(Tracked):
         if mro.index(shortcut) > mro.index(lister):
             cls.has_actions = Step.has_actions  # type: ignore[method-assign]
         # likewise :meth:`answers`
-        if mro.index(next(k for k in mro if "answers" in k.__dict__)) > mro.index(lister):
+        answerer = next(k for k in mro if "answers" in k.__dict__)
+        if mro.index(answerer) > mro.index(lister):
             cls.answers = Step.answers  # type: ignore[method-assign]
+            answerer = Step
+        # and :meth:`accepts`, which answers for the :meth:`answers` (and list) beside it
+        if mro.index(next(k for k in mro if "accepts" in k.__dict__)) > min(mro.index(answerer), mro.index(lister)):
+            cls.accepts = Step.accepts  # type: ignore[method-assign]
 
     def __init__(self, game: Any, round_: Any, **opts: Any) -> None:
         self.game = game
@@ -149,6 +154,14 @@ class Step(Tracked):
         acts = self.actions(entity)
         return atype in acts, bool(acts)
 
+    def accepts(self, entity: Any, atype: str) -> bool:
+        """The first of :meth:`answers` (whether :meth:`actions` lists ``atype`` for ``entity``),
+        asked only where :meth:`has_actions` of ``entity`` is known true for this very state (the
+        round's question after the skip stopped at this step, nothing moved since). Default:
+        :meth:`answers`' own; a step whose "anything?" costs may answer without it. A subclass
+        that overrides :meth:`answers` or :meth:`actions` without this gets the default back."""
+        return self.answers(entity, atype)[0]
+
     def skip(self) -> None:
         self.pass_()
 
@@ -226,6 +239,7 @@ class Round(Tracked):
     KEEP_SKIP_ANSWER = True
     #: the round's kind as the site abbreviates it (a merger pass names its rounds so); "" when none
     SHORT_NAME = ""
+    hinted: tuple[Step, Any] | None = None  # (see __init__)
     #: whether this class's :meth:`after_process` leaves :attr:`settled` only as an exact answer
     #: of :meth:`active_step` for the state it ends in: untouched with nothing written, or set
     #: again (:meth:`answered`) right before a return with nothing written after its question.
@@ -249,6 +263,10 @@ class Round(Tracked):
         # what :meth:`skip_steps` found, kept by :meth:`process` for the first "which step is
         # active?" of its ``after_process`` (nothing moves between them); None otherwise
         self.settled: tuple[Any, ...] | None = None
+        # the step and entity whose "anything?" the pipeline knows true for the state the next
+        # :meth:`process` starts in (a load's next action), taken at once by it; None otherwise
+        # (an attribute of every round from the start: its writes add no key to the object)
+        self.hinted: tuple[Step, Any] | None = None
         state_keys: list[str] = []
         for sc in step_classes:
             if isinstance(sc, tuple):
@@ -348,6 +366,15 @@ class Round(Tracked):
         else None."""
         atype = action["type"]
         chosen = None
+        # the step the round's answer named after the action before, and its current entity,
+        # whose "anything?" was true then, handed by the pipeline where nothing has moved since (a
+        # load's next action: see ``Pipeline.process_single``); taken at once, whatever follows
+        hint = self.hinted
+        if hint is not None:
+            self.hinted = None
+            known = hint[0]
+        else:
+            known = None
         # (the questions write nothing: the round's operator read once, for every step with the
         # base "blocking?", whose answer for ``entity`` when it is that operator is ``has``)
         cur = self.current_entity_of_round()
@@ -356,7 +383,10 @@ class Round(Tracked):
         for s in self.steps:
             if not s.active():
                 continue
-            accepts, has = s.answers(entity, atype)
+            if s is known and entity is hint[1]:  # type: ignore[index]
+                accepts, has = s.accepts(entity, atype), True
+            else:
+                accepts, has = s.answers(entity, atype)
             t = type(s)
             if t.blocking is base_blocking and t.has_current_actions is base_has and t.current_entity is base_entity:
                 if not s.blocks() or not open_:
@@ -534,19 +564,24 @@ class StockRound(Round):
         if found:
             self.answered(found)
             return
-        self.next_entity()
+        found = self.next_entity()
+        if found is not None:  # (the next player's first answer, nothing written since)
+            self.answered(found)
 
     AFTER_PROCESS_KEEPS_ANSWER = True
 
     def finished(self) -> bool:
         return self.game.finished or all(p.passed for p in self.entities)
 
-    def next_entity(self) -> None:
+    def next_entity(self) -> Step | None:
+        """Hand the turn on to the next entity with something to do, or finish the round.
+        Returns the active step it found for that entity, the last thing asked (None: none, or
+        the round finished)."""
         while True:
             if self.finished():
                 self.next_entity_index()
                 self.finish_round()
-                return
+                return None
             if type(self).start_next_entity is StockRound.start_next_entity:
                 self.hand_turn()
                 found = self.skipped_active_step()
@@ -554,7 +589,7 @@ class StockRound(Round):
                 self.start_next_entity()
                 found = self.active_step()
             if found:
-                return
+                return found
 
     def start_next_entity(self) -> None:
         """Hand the turn to the next entity and set its steps up (skipping what it cannot do)."""
@@ -616,7 +651,9 @@ class OperatingRound(Round):
                 return
         self.game.after_end_of_operating_turn(self.current_operator)
         if not self.game.finished:
-            self.next_entity()
+            found = self.next_entity()
+            if found is not None:  # (the next operator's first answer, nothing written since)
+                self.answered(found)
 
     AFTER_PROCESS_KEEPS_ANSWER = True
 
@@ -626,10 +663,12 @@ class OperatingRound(Round):
             s.pass_()
         self.next_entity()
 
-    def next_entity(self) -> None:
+    def next_entity(self) -> Step | None:
+        """Hand the turn on to the next operator with something to do. Returns the active step
+        its start found, the last thing asked (None: none operates)."""
         while True:
             if self.entity_index == len(self.entities) - 1:
-                return
+                return None
             self.next_entity_index()
             if self.skip_entity(self.entities[self.entity_index]):
                 continue
@@ -637,21 +676,32 @@ class OperatingRound(Round):
                 s.unpass()
             for s in self.steps:
                 s.setup()
-            if self.start_operating(chain=False):
-                return
+            if type(self).start_operating is not OperatingRound.start_operating:  # (a title's own start)
+                if self.start_operating(chain=False):
+                    return None
+                continue
+            found = self.operator_started(chain=False)
+            if found is not None:
+                return found
 
     def start_operating(self, chain: bool = True) -> bool:
         """Begin the current entity's turn; returns True if it has something to do."""
+        return self.operator_started(chain) is not None
+
+    def operator_started(self, chain: bool = True) -> Step | None:
+        """:meth:`start_operating`, returning the active step it found (the last thing asked),
+        or None when the entity has nothing to do."""
         entity = self.entities[self.entity_index]
         if self.skip_entity(entity):
             if chain:
                 self.next_entity()
-            return False
+            return None
         self.current_operator = entity
         self.game.start_operating_hook(self, entity)
-        if self.skipped_active_step() is None:
+        found = self.skipped_active_step()
+        if found is None:
             self.game.after_end_of_operating_turn(entity)
             if chain:
                 self.next_entity()
-            return False
-        return True
+            return None
+        return found

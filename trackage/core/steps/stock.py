@@ -236,6 +236,20 @@ class BuySellParShares(Passing):
             return anything and not forced, anything
         return super().answers(entity, atype)
 
+    def accepts(self, entity: Any, atype: str) -> bool:
+        """:meth:`answers`' first truth, its "anything?" known true: a kind, whether it
+        :meth:`allows` it; a plain pass, listed beside any kind (there is one), whether the
+        player need not sell."""
+        if entity is self.current_entity():
+            if atype in (self.ASK_ORDER or self.KINDS):
+                if self.allows(atype, entity, self.must_sell(entity)):
+                    return True
+                if self.PLAIN_PASS:
+                    return False
+            elif atype == "pass" and self.PLAIN_PASS:
+                return not self.must_sell(entity)
+        return super().accepts(entity, atype)
+
     def allows(self, kind: str, entity: Any, forced: bool) -> bool:
         """Whether :meth:`actions` lists ``kind`` for ``entity``; one ``forced`` to sell may
         only sell (shares, and companies where :attr:`COMPANIES`)."""
@@ -940,6 +954,11 @@ class AuctionBuySellParShares(AuctionMixin, BuySellParShares):
         if self.auction and entity is self.current_entity():
             return atype in ("bid", "pass"), True
         return super().answers(entity, atype)
+
+    def accepts(self, entity: Any, atype: str) -> bool:
+        if self.auction and entity is self.current_entity():
+            return atype in ("bid", "pass")
+        return super().accepts(entity, atype)
 
     def allows(self, kind: str, entity: Any, forced: bool) -> bool:
         """Also ``bid`` (opening an auction, even when forced to sell) before a purchase."""

@@ -406,13 +406,13 @@ class Game1858(Game):
 
     ACTION_PROCESSED_KEEPS_STEPS = False  # (it may close companies)
 
-    def action_processed(self, action) -> None:
+    def action_processed(self, action) -> bool | None:
         for c in self.corporations:  # (a plain loop: asked after every action)
             sp = c.share_price
             if sp is not None and sp.type == "close" and not c.closed:
                 break
         else:
-            return  # (nothing at the bottom of the market)
+            return True  # (nothing at the bottom of the market: nothing written)
         closed = False
         for corp in list(self.corporations):
             if corp.closed or corp.share_price is None:
@@ -423,6 +423,7 @@ class Game1858(Game):
         r = self.round
         if closed and r.is_stock() and not r.finished() and r.active_step() is None:
             self.move_on_after_closing(r)
+        return None
 
     def move_on_after_closing(self, r) -> None:
         """A sale closed a company and the player in turn has nothing left to do.

@@ -367,6 +367,9 @@ class Game1867(Game):
             if g is not None and answers is not None:
                 g.recall(answers)
 
+    # (it refuses, or hands a listed walk to the graph: a view the steps' answers read alike)
+    PREPROCESS_KEEPS_STEPS = True
+
     def preprocess_action(self, action: dict, entity) -> None:
         super().preprocess_action(action, entity)
         stale = self.stale_major_to_choose()

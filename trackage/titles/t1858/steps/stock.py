@@ -6,7 +6,7 @@ from typing import ClassVar
 
 from ....core import programs
 from ....core.errors import GameError
-from ....core.steps.stock import AuctionBuySellParShares
+from ....core.steps.stock import AuctionBuySellParShares, BuySellParShares
 from .. import corporations, gauges
 
 
@@ -41,6 +41,17 @@ class StockRound1858Step(AuctionBuySellParShares):
             acts = self.actions(entity)
             return atype in acts, bool(acts)
         return super().answers(entity, atype)
+
+    def accepts(self, entity, atype):
+        if entity.is_corporation:
+            return atype in self.actions(entity)
+        if not self.auction and entity is self.current_entity() and type(self).may_pass is BuySellParShares.may_pass:
+            # a player's list is the base's: the kinds allowed, and a pass beside any (there is
+            # one: its "anything?" is known true) unless forced to sell
+            if atype == "pass":
+                return not self.must_sell(entity)
+            return atype in self.KINDS and self.allows(atype, entity, self.must_sell(entity))
+        return super().accepts(entity, atype)
 
     KINDS = ("sell_shares", "convert", "buy_shares", "par", "bid")
     ASK_ORDER = ("convert", "bid", "par", "sell_shares", "buy_shares")  # cheap first

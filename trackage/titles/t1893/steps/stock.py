@@ -65,6 +65,11 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         acts = self.actions(entity)
         return atype in acts, bool(acts)
 
+    def accepts(self, entity, atype: str) -> bool:
+        if self._plain_turn(entity):
+            return super().accepts(entity, atype)
+        return atype in self.actions(entity)
+
     KINDS = ("buy_shares", "par", "sell_shares", "buy_company", "sell_company")
 
     def allows(self, kind, entity, forced) -> bool:
