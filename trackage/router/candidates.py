@@ -1010,7 +1010,7 @@ class Enumerator:
                 # the halves beyond the second halves' depth, walked now that the floor has risen:
                 # a half none of whose routes can reach it is not walked on
                 assert rows is not None and versions is not None
-                for e in frontier:
+                for e in sorted(frontier, key=self._stop_sum, reverse=True):  # (best stop values first, as above)
                     yield from self._deep(e, set(e[NODES]) | banned, versions[e[IDX]], ctx)
             banned.add(t)
 
