@@ -145,7 +145,7 @@ class Chain:
     """Track between two nodes: ``nodes`` (start, end) or None for a one-node local run,
     ``paths`` in walk order from the start, ``id`` (hex-id list as logged)."""
 
-    __slots__ = ("_hids", "_keys", "_linked", "_pset", "id", "nodes", "paths")
+    __slots__ = ("_hids", "_keys", "_linked", "_pairs", "_pset", "id", "nodes", "paths")
 
     def __init__(self, nodes: tuple[RevenueCenter, RevenueCenter] | None, paths: list[Path], id_: list[str] | None):
         self.nodes = nodes
@@ -157,6 +157,10 @@ class Chain:
         # the board's links this chain was last checked on, and per way (paths in order, reversed)
         # whether each path meets the next by an edge or a junction (see ``linked``)
         self._linked: tuple[object, bool | None, bool | None, tuple[object, ...]] | None = None
+        # the segments a run of logged connections resolves to when this chain is the first
+        # connection's only chain, per tuple of the next connections' only chains (see
+        # ``_paired_segments``; a pure function of the chains, which never change)
+        self._pairs: dict[tuple[Chain, ...], tuple[Segment, ...]] | None = None
 
     @property
     def path_set(self) -> frozenset[Path]:
@@ -1200,6 +1204,57 @@ class RouteRules:
         return self.stops_revenue(route, route.stops)
 
 
+def _paired_segments(chains: Sequence[Chain]) -> tuple[Segment, ...]:
+    """The segments :meth:`Route._resolve` pairs ``chains`` into (one chain per logged
+    connection, two connections or more, each chain clear of the sibling routes' paths):
+    none when a pair does not meet at one node or shares a path with the segments before it.
+    Kept with the first chain (chains never change: the answer holds for every game, copy and
+    board version that has them); with one chain per connection a pair has at most one
+    candidate, so the logged nodes never decide."""
+    first = chains[0]
+    rest = tuple(chains[1:])
+    kept = first._pairs
+    if kept is None:
+        kept = first._pairs = {}
+    got = kept.get(rest)
+    if got is not None:
+        return got
+    out: list[Segment] = []
+    taken: set[Path] = set()
+    for i in range(len(chains) - 1):
+        a, b = chains[i], chains[i + 1]
+        found = _pair_of(a, b, taken)
+        if found is None:
+            out = []
+            break
+        left, right, middle = found
+        if i == 0:
+            out.append(Segment(left, middle, a))
+        out.append(Segment(middle, right, b))
+        taken.update(a.paths)
+    segs = tuple(out)
+    if len(kept) >= _KEPT_CHAINS_LIMIT:
+        kept.clear()
+    kept[rest] = segs
+    return segs
+
+
+def _pair_of(a: Chain, b: Chain, taken: set[Path]) -> tuple[RevenueCenter, RevenueCenter, RevenueCenter] | None:
+    """:meth:`Route._pairwise` for one chain on each side: (left, right, middle) when ``a``
+    and ``b`` are clear of ``taken``, meet at exactly one node and share no path."""
+    if taken and (not taken.isdisjoint(a.paths) or not taken.isdisjoint(b.paths)):
+        return None
+    an = a.nodes
+    bn = b.nodes
+    if an is None or bn is None:
+        return None
+    middle = [n for n in an if n in bn]
+    if len(middle) != 1 or not a.path_set.isdisjoint(b.paths):
+        return None
+    m = middle[0]
+    return next(n for n in an if n is not m), next(n for n in bn if n is not m), m
+
+
 def _overlap_checked(run: Sequence[Route]) -> bool:
     """Whether ``check_overlap`` passed for exactly these routes (each route remembers the run
     it was checked in)."""
@@ -1543,6 +1598,17 @@ class Route:
                         and other.isdisjoint(ch.paths):
                     cd.append(Segment(nodes[0], nodes[1], ch))
                     return
+            return
+        if possibilities and all(len(p) == 1 for p in possibilities):
+            # one chain per connection (nearly every logged run): the pairing reads only the
+            # chains (their nodes and paths), so its segments are kept with the first chain;
+            # a chain on a sibling route's paths leaves its connection none, so no pairing
+            chains = [p[0] for p in possibilities]
+            if other:
+                for ch in chains:
+                    if not other.isdisjoint(ch.paths):
+                        return
+            cd.extend(_paired_segments(chains))
             return
         # each connection's chains clear of the sibling routes' paths, sifted once; a pair is
         # then sifted only against the paths this route's earlier segments took
