@@ -27,6 +27,7 @@ import weakref
 from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from functools import partial
 from itertools import pairwise
+from operator import is_
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, cast
 
 from .errors import GameError
@@ -193,9 +194,8 @@ class Chain:
             hids = self._hids
             if hids is None:
                 hids = self._hids = tuple([p.hex.id for p in self.paths])
-            mine = tuple([links.get(h) for h in hids])
-            if got is not None and len(got[3]) == len(mine) \
-                    and all(a is b for a, b in zip(got[3], mine, strict=True)):
+            mine = tuple(map(links.get, hids))
+            if got is not None and len(got[3]) == len(mine) and all(map(is_, got[3], mine)):
                 got = self._linked = (links, got[1], got[2], mine)
             else:
                 got = self._linked = (links, None, None, mine)
@@ -1400,10 +1400,9 @@ class Route:
         named: tuple[frozenset[str], tuple[str, ...], str, str]
         if got is not None:
             named = got[0]
-            for h, t, ln in zip(named[1], got[1], got[2], strict=True):
-                if tile_at.get(h) is not t or links_at.get(h) is not ln:
-                    break
-            else:
+            # (the entry's tiles and links are the list's hexes', in order: as many)
+            hx = named[1]
+            if all(map(is_, map(tile_at.get, hx), got[1])) and all(map(is_, map(links_at.get, hx), got[2])):
                 return list(got[3])
         else:
             want = list(hex_ids)
@@ -1437,14 +1436,11 @@ class Route:
         # checked by identity: the chains a game or board version had for the same tiles
         hexmap = board.hexmap
         by_placed = hexmap.logged_placed
-        tiles = tuple([tile_at.get(h) for h in hexes])
+        tiles = tuple(map(tile_at.get, hexes))
         pkey = (logged, skip_track, tiles)
         seen = by_placed.get(pkey)
         if seen is not None:
-            for h, ln in zip(hexes, seen[0], strict=True):
-                if links_at.get(h) is not ln:
-                    break
-            else:
+            if all(map(is_, map(links_at.get, hexes), seen[0])):
                 kept = seen[1]
                 memo[key] = (named, tiles, seen[0], kept)
                 return list(kept)
@@ -1599,7 +1595,7 @@ class Route:
                     cd.append(Segment(nodes[0], nodes[1], ch))
                     return
             return
-        if possibilities and all(len(p) == 1 for p in possibilities):
+        if possibilities and set(map(len, possibilities)) == {1}:
             # one chain per connection (nearly every logged run): the pairing reads only the
             # chains (their nodes and paths), so its segments are kept with the first chain;
             # a chain on a sibling route's paths leaves its connection none, so no pairing
