@@ -161,7 +161,7 @@ class Chain:
         # the segments a run of logged connections resolves to when this chain is the first
         # connection's only chain, per tuple of the next connections' only chains (see
         # ``_paired_segments``; a pure function of the chains, which never change)
-        self._pairs: dict[tuple[Chain, ...], tuple[Segment, ...]] | None = None
+        self._pairs: dict[tuple[Chain, ...], Paired] | None = None
 
     @property
     def path_set(self) -> frozenset[Path]:
@@ -852,9 +852,13 @@ class RouteRules:
     # -- stops -------------------------------------------------------------------------
 
     def visited_stops(self, route: Route) -> list[RevenueCenter]:
+        cd = route.connection_data
+        paired = route._paired
+        if paired is not None:
+            return list(paired[1])  # (the same walk over the shared pairing's segments)
         out: list[RevenueCenter] = []
         seen: set[RevenueCenter] = set()
-        for seg in route.connection_data:
+        for seg in cd:
             for n in (seg.left, seg.right):
                 if n is not None and n not in seen:
                     seen.add(n)
@@ -1048,6 +1052,12 @@ class RouteRules:
 
     def check_cycles(self, route: Route) -> None:
         cd = route.connection_data
+        paired = route._paired
+        if paired is not None:  # (two segments or more: the walk below, done with the pairing)
+            back = paired[2]
+            if back is not None:
+                raise ReusesCity(f"Cannot use {back.hex.id} twice")
+            return
         if len(cd) == 1 and cd[0].left is cd[0].right and self.is_local(route.train):
             return
         seen: set[RevenueCenter] = set()
@@ -1204,13 +1214,19 @@ class RouteRules:
         return self.stops_revenue(route, route.stops)
 
 
-def _paired_segments(chains: Sequence[Chain]) -> tuple[Segment, ...]:
+Paired: TypeAlias = "tuple[tuple[Segment, ...], tuple[RevenueCenter, ...], RevenueCenter | None]"
+# (the segments of one chain per logged connection, their visited stops in order, and the
+# first stop a segment comes back to: what ``visited_stops`` and ``check_cycles`` read)
+
+
+def _paired_segments(chains: Sequence[Chain]) -> Paired:
     """The segments :meth:`Route._resolve` pairs ``chains`` into (one chain per logged
     connection, two connections or more, each chain clear of the sibling routes' paths):
     none when a pair does not meet at one node or shares a path with the segments before it.
     Kept with the first chain (chains never change: the answer holds for every game, copy and
     board version that has them); with one chain per connection a pair has at most one
-    candidate, so the logged nodes never decide."""
+    candidate, so the logged nodes never decide. With the segments, the base rules'
+    ``visited_stops`` and ``check_cycles`` answers, which read only them."""
     first = chains[0]
     rest = tuple(chains[1:])
     kept = first._pairs
@@ -1232,11 +1248,26 @@ def _paired_segments(chains: Sequence[Chain]) -> tuple[Segment, ...]:
             out.append(Segment(left, middle, a))
         out.append(Segment(middle, right, b))
         taken.update(a.paths)
-    segs = tuple(out)
+    visited: list[RevenueCenter] = []
+    seen: set[RevenueCenter] = set()
+    for seg in out:
+        for n in (seg.left, seg.right):
+            if n is not None and n not in seen:
+                seen.add(n)
+                visited.append(n)
+    back: RevenueCenter | None = None
+    seen = set()
+    for seg in out:
+        seen.add(seg.left)
+        if seg.right in seen:
+            back = seg.right
+            break
+        seen.add(seg.right)
+    paired = (tuple(out), tuple(visited), back)
     if len(kept) >= _KEPT_CHAINS_LIMIT:
         kept.clear()
-    kept[rest] = segs
-    return segs
+    kept[rest] = paired
+    return paired
 
 
 def _pair_of(a: Chain, b: Chain, taken: set[Path]) -> tuple[RevenueCenter, RevenueCenter, RevenueCenter] | None:
@@ -1316,6 +1347,7 @@ class Route:
         self._colors: tuple[str, ...] | None = None  # (the phase's colours the route is priced in)
         self._mults: dict[str, int] | None = None  # (the train's multiplier per stop kind)
         self._overlap_run: tuple[Route, ...] | None = None  # the run whose overlap check passed
+        self._paired: Paired | None = None  # (the shared pairing ``_resolve`` found, if one)
         # a title's values worked out once for the route in the state it is priced in (1867's
         # bonuses, 1825's double headers), forgotten by ``clear_cache``
         self.memo: dict[str, Any] = {}
@@ -1362,6 +1394,7 @@ class Route:
             self.memo = {}
         if all:
             self._cd = None
+            self._paired = None
             self._logged_hexes = None
             self._logged_hex_ids = None
 
@@ -1604,7 +1637,9 @@ class Route:
                 for ch in chains:
                     if not other.isdisjoint(ch.paths):
                         return
-            cd.extend(_paired_segments(chains))
+            paired = _paired_segments(chains)
+            cd.extend(paired[0])
+            self._paired = paired
             return
         # each connection's chains clear of the sibling routes' paths, sifted once; a pair is
         # then sifted only against the paths this route's earlier segments took
