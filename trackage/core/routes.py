@@ -27,6 +27,7 @@ import weakref
 from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from functools import partial
 from itertools import pairwise
+from operator import is_
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, cast
 
 from .errors import GameError
@@ -145,7 +146,7 @@ class Chain:
     """Track between two nodes: ``nodes`` (start, end) or None for a one-node local run,
     ``paths`` in walk order from the start, ``id`` (hex-id list as logged)."""
 
-    __slots__ = ("_hids", "_keys", "_linked", "_pset", "id", "nodes", "paths")
+    __slots__ = ("_hids", "_keys", "_linked", "_pairs", "_pset", "id", "nodes", "paths")
 
     def __init__(self, nodes: tuple[RevenueCenter, RevenueCenter] | None, paths: list[Path], id_: list[str] | None):
         self.nodes = nodes
@@ -157,6 +158,10 @@ class Chain:
         # the board's links this chain was last checked on, and per way (paths in order, reversed)
         # whether each path meets the next by an edge or a junction (see ``linked``)
         self._linked: tuple[object, bool | None, bool | None, tuple[object, ...]] | None = None
+        # the segments a run of logged connections resolves to when this chain is the first
+        # connection's only chain, per tuple of the next connections' only chains (see
+        # ``_paired_segments``; a pure function of the chains, which never change)
+        self._pairs: dict[tuple[Chain, ...], Paired] | None = None
 
     @property
     def path_set(self) -> frozenset[Path]:
@@ -189,9 +194,8 @@ class Chain:
             hids = self._hids
             if hids is None:
                 hids = self._hids = tuple([p.hex.id for p in self.paths])
-            mine = tuple([links.get(h) for h in hids])
-            if got is not None and len(got[3]) == len(mine) \
-                    and all(a is b for a, b in zip(got[3], mine, strict=True)):
+            mine = tuple(map(links.get, hids))
+            if got is not None and len(got[3]) == len(mine) and all(map(is_, got[3], mine)):
                 got = self._linked = (links, got[1], got[2], mine)
             else:
                 got = self._linked = (links, None, None, mine)
@@ -848,9 +852,13 @@ class RouteRules:
     # -- stops -------------------------------------------------------------------------
 
     def visited_stops(self, route: Route) -> list[RevenueCenter]:
+        cd = route.connection_data
+        paired = route._paired
+        if paired is not None:
+            return list(paired[1])  # (the same walk over the shared pairing's segments)
         out: list[RevenueCenter] = []
         seen: set[RevenueCenter] = set()
-        for seg in route.connection_data:
+        for seg in cd:
             for n in (seg.left, seg.right):
                 if n is not None and n not in seen:
                     seen.add(n)
@@ -1044,6 +1052,12 @@ class RouteRules:
 
     def check_cycles(self, route: Route) -> None:
         cd = route.connection_data
+        paired = route._paired
+        if paired is not None:  # (two segments or more: the walk below, done with the pairing)
+            back = paired[2]
+            if back is not None:
+                raise ReusesCity(f"Cannot use {back.hex.id} twice")
+            return
         if len(cd) == 1 and cd[0].left is cd[0].right and self.is_local(route.train):
             return
         seen: set[RevenueCenter] = set()
@@ -1200,6 +1214,78 @@ class RouteRules:
         return self.stops_revenue(route, route.stops)
 
 
+Paired: TypeAlias = "tuple[tuple[Segment, ...], tuple[RevenueCenter, ...], RevenueCenter | None]"
+# (the segments of one chain per logged connection, their visited stops in order, and the
+# first stop a segment comes back to: what ``visited_stops`` and ``check_cycles`` read)
+
+
+def _paired_segments(chains: Sequence[Chain]) -> Paired:
+    """The segments :meth:`Route._resolve` pairs ``chains`` into (one chain per logged
+    connection, two connections or more, each chain clear of the sibling routes' paths):
+    none when a pair does not meet at one node or shares a path with the segments before it.
+    Kept with the first chain (chains never change: the answer holds for every game, copy and
+    board version that has them); with one chain per connection a pair has at most one
+    candidate, so the logged nodes never decide. With the segments, the base rules'
+    ``visited_stops`` and ``check_cycles`` answers, which read only them."""
+    first = chains[0]
+    rest = tuple(chains[1:])
+    kept = first._pairs
+    if kept is None:
+        kept = first._pairs = {}
+    got = kept.get(rest)
+    if got is not None:
+        return got
+    out: list[Segment] = []
+    taken: set[Path] = set()
+    for i in range(len(chains) - 1):
+        a, b = chains[i], chains[i + 1]
+        found = _pair_of(a, b, taken)
+        if found is None:
+            out = []
+            break
+        left, right, middle = found
+        if i == 0:
+            out.append(Segment(left, middle, a))
+        out.append(Segment(middle, right, b))
+        taken.update(a.paths)
+    visited: list[RevenueCenter] = []
+    seen: set[RevenueCenter] = set()
+    for seg in out:
+        for n in (seg.left, seg.right):
+            if n is not None and n not in seen:
+                seen.add(n)
+                visited.append(n)
+    back: RevenueCenter | None = None
+    seen = set()
+    for seg in out:
+        seen.add(seg.left)
+        if seg.right in seen:
+            back = seg.right
+            break
+        seen.add(seg.right)
+    paired = (tuple(out), tuple(visited), back)
+    if len(kept) >= _KEPT_CHAINS_LIMIT:
+        kept.clear()
+    kept[rest] = paired
+    return paired
+
+
+def _pair_of(a: Chain, b: Chain, taken: set[Path]) -> tuple[RevenueCenter, RevenueCenter, RevenueCenter] | None:
+    """:meth:`Route._pairwise` for one chain on each side: (left, right, middle) when ``a``
+    and ``b`` are clear of ``taken``, meet at exactly one node and share no path."""
+    if taken and (not taken.isdisjoint(a.paths) or not taken.isdisjoint(b.paths)):
+        return None
+    an = a.nodes
+    bn = b.nodes
+    if an is None or bn is None:
+        return None
+    middle = [n for n in an if n in bn]
+    if len(middle) != 1 or not a.path_set.isdisjoint(b.paths):
+        return None
+    m = middle[0]
+    return next(n for n in an if n is not m), next(n for n in bn if n is not m), m
+
+
 def _overlap_checked(run: Sequence[Route]) -> bool:
     """Whether ``check_overlap`` passed for exactly these routes (each route remembers the run
     it was checked in)."""
@@ -1261,6 +1347,7 @@ class Route:
         self._colors: tuple[str, ...] | None = None  # (the phase's colours the route is priced in)
         self._mults: dict[str, int] | None = None  # (the train's multiplier per stop kind)
         self._overlap_run: tuple[Route, ...] | None = None  # the run whose overlap check passed
+        self._paired: Paired | None = None  # (the shared pairing ``_resolve`` found, if one)
         # a title's values worked out once for the route in the state it is priced in (1867's
         # bonuses, 1825's double headers), forgotten by ``clear_cache``
         self.memo: dict[str, Any] = {}
@@ -1307,6 +1394,7 @@ class Route:
             self.memo = {}
         if all:
             self._cd = None
+            self._paired = None
             self._logged_hexes = None
             self._logged_hex_ids = None
 
@@ -1345,10 +1433,9 @@ class Route:
         named: tuple[frozenset[str], tuple[str, ...], str, str]
         if got is not None:
             named = got[0]
-            for h, t, ln in zip(named[1], got[1], got[2], strict=True):
-                if tile_at.get(h) is not t or links_at.get(h) is not ln:
-                    break
-            else:
+            # (the entry's tiles and links are the list's hexes', in order: as many)
+            hx = named[1]
+            if all(map(is_, map(tile_at.get, hx), got[1])) and all(map(is_, map(links_at.get, hx), got[2])):
                 return list(got[3])
         else:
             want = list(hex_ids)
@@ -1382,14 +1469,11 @@ class Route:
         # checked by identity: the chains a game or board version had for the same tiles
         hexmap = board.hexmap
         by_placed = hexmap.logged_placed
-        tiles = tuple([tile_at.get(h) for h in hexes])
+        tiles = tuple(map(tile_at.get, hexes))
         pkey = (logged, skip_track, tiles)
         seen = by_placed.get(pkey)
         if seen is not None:
-            for h, ln in zip(hexes, seen[0], strict=True):
-                if links_at.get(h) is not ln:
-                    break
-            else:
+            if all(map(is_, map(links_at.get, hexes), seen[0])):
                 kept = seen[1]
                 memo[key] = (named, tiles, seen[0], kept)
                 return list(kept)
@@ -1543,6 +1627,19 @@ class Route:
                         and other.isdisjoint(ch.paths):
                     cd.append(Segment(nodes[0], nodes[1], ch))
                     return
+            return
+        if possibilities and set(map(len, possibilities)) == {1}:
+            # one chain per connection (nearly every logged run): the pairing reads only the
+            # chains (their nodes and paths), so its segments are kept with the first chain;
+            # a chain on a sibling route's paths leaves its connection none, so no pairing
+            chains = [p[0] for p in possibilities]
+            if other:
+                for ch in chains:
+                    if not other.isdisjoint(ch.paths):
+                        return
+            paired = _paired_segments(chains)
+            cd.extend(paired[0])
+            self._paired = paired
             return
         # each connection's chains clear of the sibling routes' paths, sifted once; a pair is
         # then sifted only against the paths this route's earlier segments took
