@@ -96,6 +96,8 @@ def pay(game: Game, payer: CashHolder, receiver: CashHolder, amount: int, why: s
         raise ValueError(f"unknown reason for a payment: {why!r}")
     spend(payer, receiver, amount, rule=rule)
     # (``holder_id`` inlined: a payment is the journal's most frequent event)
-    game.journal.record("money", payer=payer.id, receiver=receiver.id, amount=amount, why=why,
+    by: Any = payer
+    to: Any = receiver
+    game.journal.record("money", payer=by.id, receiver=to.id, amount=amount, why=why,
                         round=round_label(game), payer_kind=holder_kind(payer),
                         receiver_kind=holder_kind(receiver))
