@@ -27,7 +27,7 @@ from .rewind import Rewind, Tracked
 from .rng import Rng
 from .round import OperatingRound, Round, StockRound, starting_at
 from .shares import ShareMarket
-from .trains import Depot, PhaseTrack, change_train, remove_train, rust
+from .trains import Depot, PhaseTrack, change_train, names_train, remove_train, rust
 
 if TYPE_CHECKING:
     from .board import Board
@@ -1072,12 +1072,17 @@ class Game(Tracked):
         pass
 
     def rust_trains(self, bought: Train, entity: Any) -> None:
+        # (the bought train's name and id read once for the loops over every train: most
+        # trains name no trigger and are passed at once)
+        sym, tid = bought.sym, bought.id
         for t in self.depot.trains:
-            if not t.obsolete and t.obsoletes_with(bought):
+            on = t.obsolete_on
+            if on is not None and not t.obsolete and names_train(on, sym, tid):
                 t = change_train(self, t, obsolete=True)
                 self.journal.record("obsolete", train=t.id, name=t.name, owner=getattr(t.owner, "id", None))
         for t in list(self.depot.trains):
-            if t.rusted or not t.rusts_with(bought):
+            on = t.rusts_on
+            if on is None or t.rusted or not names_train(on, sym, tid):
                 continue
             rust(self, t)
 

@@ -176,11 +176,19 @@ class StockMarket(Tracked):
             old = corp.share_price
             self.journal.record("share_price", corporation=corp.id, from_price=None if old is None else old.price,
                                 to_price=sp.price, direction=direction)
-        self._leave(corp)
+        # (leaving the old cell and entering the new one in one replacement of the table:
+        # the same table as ``_leave`` then ``_enter``, one copy instead of two)
+        cells = dict(self.cells)
+        old_sp = corp.share_price
+        if old_sp is not None:
+            here = cells.get(old_sp, ())
+            if corp in here:
+                cells[old_sp] = tuple(c for c in here if c is not corp)
+        cells[sp] = cells.get(sp, ()) + (corp,)
+        self.cells = cells
         corp.share_price = sp
         if sp.type == "endgame":
             self.max_reached = True
-        self._enter(corp, sp)
 
     def move_left(self, corp: Any) -> None:
         self.move(corp, self.left_of(corp, corp.share_price.coordinates), "left")

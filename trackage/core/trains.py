@@ -18,8 +18,15 @@ def _names(trigger: object, bought: Train) -> bool:
     """Does ``trigger`` (a train name or id, or a list of them) name the ``bought`` train?"""
     if trigger is None:
         return False
-    names = trigger if isinstance(trigger, list) else [trigger]
-    return bought.sym in names or bought.id in names
+    return names_train(trigger, bought.sym, bought.id)
+
+
+def names_train(trigger: object, sym: str, tid: str) -> bool:
+    """Does ``trigger`` (a train name or id, or a list of them; not None) name the train of
+    name ``sym`` and id ``tid``? (for a loop over many triggers of one bought train)"""
+    if isinstance(trigger, list):
+        return sym in trigger or tid in trigger
+    return trigger in (sym, tid)
 
 
 class Train(Tracked):

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from .. import routes as routemod
 from ..actions import amount
-from ..entities import OperatingInfo, record_operation
+from ..entities import OperatingInfo, ShareHolder, record_operation
 from ..errors import GameError
 from ..money import pay
 from ..round import Step
@@ -214,10 +214,19 @@ class Dividend(Step):
                 pay(self.game, self.game.bank, entity.owner, amount, "dividend")
             return
         ps = self.per_share(entity, amount)
-        for payee in list(self.game.players) + list(self.game.corporations):
-            amt = self.corporation_dividends(entity, ps) if payee is entity else self.dividends_for(entity, payee, ps)
+        game = self.game
+        # (the default share count of a holder with no certificates at all is nothing: most
+        # payees asked are companies holding none, passed without a scan of each)
+        plain = type(self).dividends_for is Dividend.dividends_for
+        for payee in (*game.players, *game.corporations):
+            if payee is entity:
+                amt = self.corporation_dividends(entity, ps)
+            elif plain and not payee.certificates and type(payee).percent_of is ShareHolder.percent_of:
+                continue
+            else:
+                amt = self.dividends_for(entity, payee, ps)
             if amt > 0:
-                pay(self.game, self.game.bank, payee, amt, "dividend")
+                pay(game, game.bank, payee, amt, "dividend")
 
     def move_price(self, entity: Any, revenue: int, kept: int, paid: int) -> None:
         """Withholding everything moves the price left; a paid dividend ``price_moves`` right."""
