@@ -121,7 +121,16 @@ def _classes(packed: npt.NDArray[np.uint8]) -> int:
     words = np.zeros((packed.shape[1], 16), dtype=np.uint8)
     words[:, :packed.shape[0]] = packed.T
     w = words.view(np.uint64)
-    return len(np.unique(w[:, 0] * np.uint64(0x9E3779B97F4A7C15) ^ w[:, 1]))
+    return _distinct(w[:, 0] * np.uint64(0x9E3779B97F4A7C15) ^ w[:, 1])
+
+
+def _distinct(a: npt.NDArray[np.uint64]) -> int:
+    """How many distinct values ``a`` holds (sorted and the changes counted: several
+    times faster than ``np.unique`` on tens of thousands of words)."""
+    if not len(a):
+        return 0
+    s = np.sort(a)
+    return 1 + int(np.count_nonzero(s[1:] != s[:-1]))
 
 
 class Coarse:
