@@ -1052,8 +1052,9 @@ class Enumerator:
                     if self._beyond(h) + bonus(every, weakest_paid(h[VALS], pay)) < base:
                         continue
                 else:
-                    b = self._beyond(h)
-                    if b + slack < base or (b + rest < base and self._visit_beyond(h, b) + slack < base):
+                    on = set(h[NODES])
+                    b = self._beyond(h, on)
+                    if b + slack < base or (b + rest < base and self._visit_beyond(h, b, on) + slack < base):
                         continue
             v = version | hub_bit.get(n, 0)
             self.cur_floor = floor
@@ -1191,16 +1192,18 @@ class Enumerator:
             return ((h, None, ()), (h, ListJoin(other), ())) if alone else ((h, ListJoin(other), ()),)
         return ((h, None, ()),) if alone else ()
 
-    def _beyond(self, e: Entry) -> int:
+    def _beyond(self, e: Entry, on: set[RevenueCenter] | None = None) -> int:
         """An upper bound of the stop values of any route whose first half starts with ``e``:
         ``e``'s values and, for what the meter has left, the board's best counted stop values
         and its uncounted ones (every one worth something, or where only the best stops pay
-        as many of the best), of the stops not on ``e`` (no route visits a stop twice)."""
+        as many of the best), of the stops not on ``e`` (no route visits a stop twice).
+        ``on``: ``e``'s stops as a set, if the caller has made it."""
         cap = self.meter.capacity
         assert cap is not None
         left = cap - e[SPENT]
         counted, uncounted = self._stops if self._stops is not None else self._board_stops()
-        on = set(e[NODES])  # (a route visits none of them again)
+        if on is None:
+            on = set(e[NODES])  # (a route visits none of them again)
         pay = self.pay
         if pay is None:
             # every stop pays: also every uncounted stop worth something, not on ``e`` (the
@@ -1253,34 +1256,36 @@ class Enumerator:
             self._visit = out
         return self._visit
 
-    def _visit_beyond(self, e: Entry, b: int) -> int:
+    def _visit_beyond(self, e: Entry, b: int, on: set[RevenueCenter] | None = None) -> int:
         """As ``_beyond``, for the routes through ``e`` that take the visit bonus (``visit``):
         each group no stop of ``e`` is in takes a stop of it (worth at most the group's best,
         a counted one spending the meter, its best left to that slot), in place of the best
         other stops; a large negative number when no such route exists. The groups are taken
         pairwise disjoint (a title's word: ``router_visit_bonus``). ``b``: ``_beyond(e)``,
-        the answer when ``e`` holds a stop of every group."""
+        the answer when ``e`` holds a stop of every group; ``on``: ``e``'s stops as a set, if
+        the caller has made it (not changed here)."""
         groups = self._visit_groups()
-        nodes = e[NODES]
-        if all(not g.isdisjoint(nodes) for _b, _v, _c, g in groups):
-            return b
-        cap = self.meter.capacity
-        assert cap is not None
-        left = cap - e[SPENT]
-        on = set(nodes)
+        if on is None:
+            on = set(e[NODES])
         forced: list[int] = []
-        skip: set[RevenueCenter] = set()
+        skip: list[RevenueCenter] = []
+        counts = 0
         for best, v, all_counted, g in groups:
             if g.isdisjoint(on):
                 if best is None:
                     return _NONE_BOUND  # an empty group: the bonus is never paid
                 forced.append(v)
-                skip.add(best)
+                skip.append(best)
                 if all_counted:
-                    left -= 1
+                    counts += 1
+        if not forced:
+            return b
+        cap = self.meter.capacity
+        assert cap is not None
+        left = cap - e[SPENT] - counts
         if left < 0:
             return _NONE_BOUND  # the meter has no room for the groups' stops
-        on |= skip  # (the others: neither on ``e`` nor a group's best)
+        on = on.union(skip)  # (the others: neither on ``e`` nor a group's best)
         counted, uncounted = self._stops if self._stops is not None else self._board_stops()
         pay = self.pay
         if pay is None:
@@ -1345,10 +1350,11 @@ class Enumerator:
                     if beyond(h) + bonus(every, weakest_paid(h[VALS], pay)) < floor:
                         continue
                 else:
-                    b = beyond(h)
+                    on = set(h[NODES])
+                    b = beyond(h, on)
                     if b + slack < floor:
                         continue
-                    if rest != slack and self._visit_beyond(h, b) + slack < floor:
+                    if rest != slack and self._visit_beyond(h, b, on) + slack < floor:
                         # no route through ``h`` taking the visit bonus reaches the floor
                         if b + rest < floor:
                             continue

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from .bitsets import rank_list, transpose, union
 from .entries import CLASH, FIRST, IDX, MASK, NODE, PARENT, SPENT, STATE, VALS, Entry
+from .meter import TypedMeter
 
 if TYPE_CHECKING:
     from ..core.tiles import RevenueCenter
@@ -148,13 +149,29 @@ class BitJoin:
         if got is None:
             ok = 0
             combined: dict[Any, Any] = {}
-            join = self.meter.join
+            meter = self.meter
             st0 = self.st0
-            for s, bits in self.by_state.items():
-                st = join(state, s, st0)
-                if st is not None:
-                    ok |= bits
-                    combined[s] = st
+            # (``meter.join`` inlined where the meter is typed: this is called once per
+            # first half's state, every second half's state against it, and the pairs are
+            # seldom asked again, so only the acceptance of a route's state is cached)
+            if type(meter) is not TypedMeter:
+                join = meter.join
+                for s, bits in self.by_state.items():
+                    st = join(state, s, st0)
+                    if st is not None:
+                        ok |= bits
+                        combined[s] = st
+            else:
+                fits = meter._fits
+                accepts = meter.accepts
+                for s, bits in self.by_state.items():
+                    st = tuple([x + y - z for x, y, z in zip(state, s, st0)])
+                    good = fits.get(st)
+                    if good is None:
+                        good = accepts(st)
+                    if good:
+                        ok |= bits
+                        combined[s] = st
             got = self._meter_ok[state] = (ok, combined)
         return got
 

@@ -288,14 +288,28 @@ class _Routes:
             return None, order
         bit = {n: 1 << i for i, n in enumerate(order)}
         seen: dict[int, int] = {}  # id of a tree entry -> its mask (the entries stay alive meanwhile)
+        get = seen.get
+        bit_of = bit.get
 
         def mask(e: Entry) -> int:
             # a half's stops are its parent's and its own node (the walk's tree): built on
-            # the parent's mask
-            m = seen.get(id(e))
-            if m is None:
-                p = e[PARENT]
-                m = seen[id(e)] = (mask(p) if p is not None else 0) | bit.get(e[NODE], 0)
+            # the parent's mask; the ancestors not yet seen are gathered first, then their
+            # masks made root first (no recursion: the halves mostly come after their parents)
+            m = get(id(e))
+            if m is not None:
+                return m
+            chain = [e]
+            p = e[PARENT]
+            m = 0
+            while p is not None:
+                pm = get(id(p))
+                if pm is not None:
+                    m = pm
+                    break
+                chain.append(p)
+                p = p[PARENT]
+            for x in reversed(chain):
+                m = seen[id(x)] = m | bit_of(x[NODE], 0)
             return m
 
         heads = np.array([mask(h) for h in self.heads], dtype=np.int64)
