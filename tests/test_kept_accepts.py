@@ -185,3 +185,34 @@ def test_a_moved_state_between_actions_is_never_answered_from_the_keep(monkeypat
             pipe.load(actions[n:n + 1], strict=False, trace=None, snapshots_near_end=False)
         counts.append(len(got))
     assert counts[0] >= 1 and counts[1] == 0
+
+
+@pytest.mark.parametrize("path", FIRST, ids=lambda p: f"{p.parent.name}/{p.name}" if p else "none")
+def test_every_carried_list_is_the_fresh_one(path, monkeypatch):
+    """The list the skip worked out for the step it stopped at, carried with the round's kept
+    answer to the next action of a load: in the very state that action starts in, it is the
+    step's fresh :meth:`Step.actions` of that entity (and the replay is the same)."""
+    from trackage.core.round import Round
+
+    plain = _replay(path)
+    seen: list[str] = []
+    process = Round.process
+
+    def checked(self, action, entity):
+        hint = self.hinted
+        if hint is not None and hint[2] is not None:
+            step, who, acts = hint
+            assert acts == step.actions(who), (type(step).__name__, acts)
+            assert step.has_actions(who)
+            seen.append(action["type"])
+        return process(self, action, entity)
+
+    with monkeypatch.context() as m:
+        m.setattr(Round, "process", checked)
+        assert _replay(path) == plain
+    assert seen, "no list was carried over the log"
+    # the skip's list dropped (never carried): the same replay
+    with monkeypatch.context() as m:
+        m.setattr(Round, "answered", lambda self, found: setattr(self, "settled", (found,))
+                  if self.KEEP_SKIP_ANSWER else None)
+        assert _replay(path) == plain

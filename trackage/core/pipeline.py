@@ -129,7 +129,7 @@ class Pipeline:
         # in, its round, the step the round's answer named (with the base "blocking?", so its
         # "anything?" for the operator was true) and that operator; handed to the next action's
         # round where nothing has moved since (see :meth:`process_single`); None otherwise
-        self.hint: tuple[int, Any, Any, Any] | None = None
+        self.hint: tuple[int, Any, Any, Any, list[str] | None] | None = None
 
     # ------------------------------------------------------------- one action
     def process(self, action: dict[str, Any]) -> None:
@@ -353,8 +353,13 @@ class Pipeline:
                 if step is not None and t.blocking is Step.blocking \
                         and t.has_current_actions is Step.has_current_actions:
                     # its answer came from the base "blocking?": its "anything?" of its current
-                    # entity is true now (``Round.process`` asks :meth:`Step.accepts` alone)
-                    self.hint = (game._moves, rnd, step, step.current_entity())
+                    # entity is true now (``Round.process`` asks :meth:`Step.accepts` alone); the
+                    # list the skip worked out for it, carried with the answer where nothing was
+                    # written since, is that entity's list now (asked instead)
+                    entity = step.current_entity()
+                    listing = kept[2] if len(kept) > 2 else None
+                    acts = listing[2] if listing is not None and listing[0] is step and listing[1] is entity else None
+                    self.hint = (game._moves, rnd, step, entity, acts)
             return
         while True:
             kept = None
@@ -374,10 +379,12 @@ class Pipeline:
                     record_round(game)
                 round_changed(game)
                 game.round.setup()
+                if game.round.listing is not None:  # (a transient of the setup's questions)
+                    game.round.listing = None
             if game.finished or not self.round_finished(None):
                 break
 
-    def round_finished(self, kept: tuple[Any] | None) -> bool:
+    def round_finished(self, kept: tuple[Any, ...] | None) -> bool:
         """The current round's ``finished()``, its first "which step is active?" answered by
         ``kept`` when given (see :meth:`process_single`)."""
         rnd = self.game.round
@@ -389,6 +396,8 @@ class Pipeline:
             finished = rnd.finished()
         finally:
             rnd.settled = None
+            if rnd.listing is not None:
+                rnd.listing = None
         return finished
 
     # ------------------------------------------------------------- the gate

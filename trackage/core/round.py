@@ -239,7 +239,11 @@ class Round(Tracked):
     KEEP_SKIP_ANSWER = True
     #: the round's kind as the site abbreviates it (a merger pass names its rounds so); "" when none
     SHORT_NAME = ""
-    hinted: tuple[Step, Any] | None = None  # (see __init__)
+    hinted: tuple[Step, Any, list[str] | None] | None = None  # (see __init__)
+    #: the list the last :meth:`active_step` answered from a skip's settled answer carries: (the
+    #: step, its entity, its :meth:`Step.actions` then), for :meth:`answered` right after; None
+    #: otherwise (a transient: cleared by every question, by :meth:`process` and the pipeline)
+    listing: tuple[Step, Any, list[str]] | None = None
     #: whether this class's :meth:`after_process` leaves :attr:`settled` only as an exact answer
     #: of :meth:`active_step` for the state it ends in: untouched with nothing written, or set
     #: again (:meth:`answered`) right before a return with nothing written after its question.
@@ -266,7 +270,8 @@ class Round(Tracked):
         # the step and entity whose "anything?" the pipeline knows true for the state the next
         # :meth:`process` starts in (a load's next action), taken at once by it; None otherwise
         # (an attribute of every round from the start: its writes add no key to the object)
-        self.hinted: tuple[Step, Any] | None = None
+        self.hinted: tuple[Step, Any, list[str] | None] | None = None
+        self.listing: tuple[Step, Any, list[str]] | None = None
         state_keys: list[str] = []
         for sc in step_classes:
             if isinstance(sc, tuple):
@@ -305,12 +310,18 @@ class Round(Tracked):
         return ents[i] if ents and i < len(ents) else None
 
     def active_step(self, entity: Any = None) -> Step | None:
+        if self.listing is not None:
+            self.listing = None  # (the list of the question before: not this one's)
         settled = self.settled
         if settled is not None and entity is None:
             self.settled = None  # (asked once: whatever follows may move the state)
             found = self.settled_step(*settled)
             if found is not None:
-                return found[0]
+                step = found[0]
+                if len(settled) > 2 and settled[2] is not None and settled[2][0] is step:
+                    # the list the skip worked out for the step it stopped at, nothing written since
+                    self.listing = settled[2]
+                return step
         if entity is not None:
             for s in self.steps:
                 if s.active() and s.has_actions(entity) and (entity.is_company or s.blocking_for(entity, True)):
@@ -359,22 +370,22 @@ class Round(Tracked):
                 break
         return out
 
-    def process(self, action: dict[str, Any], entity: Any) -> tuple[Step | None] | None:
+    def process(self, action: dict[str, Any], entity: Any) -> tuple[Any, ...] | None:
         """``action`` by ``entity`` through the step that takes it, the skip of the steps with
         nothing to do, then :meth:`after_process`. Returns what :meth:`active_step` would answer
-        now (in a 1-tuple) where the round knows it exactly (nothing written since it was asked),
-        else None."""
+        now (first in a tuple; a third item: the list carried with it, see :meth:`answered`) where
+        the round knows it exactly (nothing written since it was asked), else None."""
         atype = action["type"]
         chosen = None
         # the step the round's answer named after the action before, and its current entity,
         # whose "anything?" was true then, handed by the pipeline where nothing has moved since (a
         # load's next action: see ``Pipeline.process_single``); taken at once, whatever follows
         hint = self.hinted
+        known: Step | None = None
+        listed: list[str] | None = None
         if hint is not None:
             self.hinted = None
-            known = hint[0]
-        else:
-            known = None
+            known, listed = hint[0], hint[2]
         # (the questions write nothing: the round's operator read once, for every step with the
         # base "blocking?", whose answer for ``entity`` when it is that operator is ``has``)
         cur = self.current_entity_of_round()
@@ -384,7 +395,9 @@ class Round(Tracked):
             if not s.active():
                 continue
             if s is known and entity is hint[1]:  # type: ignore[index]
-                accepts, has = s.accepts(entity, atype), True
+                # (its list, where the skip worked it out for that entity: the list of this state)
+                accepts = atype in listed if listed is not None else s.accepts(entity, atype)
+                has = True
             else:
                 accepts, has = s.answers(entity, atype)
             t = type(s)
@@ -425,6 +438,8 @@ class Round(Tracked):
             left = self.settled
         finally:
             self.settled = None
+            if self.listing is not None:
+                self.listing = None
         return left if keep and self.AFTER_PROCESS_KEEPS_ANSWER else None
 
     def answered(self, found: Step | None) -> None:
@@ -432,6 +447,12 @@ class Round(Tracked):
         one (:attr:`settled`): only where nothing is written between the two (an
         ``after_process`` returning at once, see :attr:`AFTER_PROCESS_KEEPS_ANSWER`)."""
         if self.KEEP_SKIP_ANSWER:
+            listing = self.listing
+            if listing is not None:
+                self.listing = None
+                if listing[0] is found:  # (the question was answered from a skip's list: carried)
+                    self.settled = (found, None, listing)
+                    return
             self.settled = (found,)
 
     def after_process_before_skip(self, action: dict[str, Any]) -> None:
@@ -458,8 +479,10 @@ class Round(Tracked):
         # the base skip writes only its step's ``passed``, and the questions write nothing)
         stale = False
         idle: list[Step] = []
+        acts: list[str] | None = None
         base_skip, base_pass = Step.skip, Step.pass_
         base_blocking, base_has, base_entity = Step.blocking, Step.has_current_actions, Step.current_entity
+        base_actions = Step.has_actions
         for s in self.steps:
             if stale and per_step:
                 cur = self.current_entity_of_round()
@@ -475,9 +498,18 @@ class Round(Tracked):
             if not stale and t.blocking is base_blocking and t.has_current_actions is base_has \
                     and t.current_entity is base_entity:
                 # the base "blocking?" (it blocks, its operator is the round's, open): asked of
-                # the operator read here
-                blocking = cur is not None and s.has_actions(cur)
+                # the operator read here; with the base "anything?", the list itself (kept for the
+                # step stopped at, the list of the state the skip ends in)
+                if cur is None:
+                    blocking = False
+                elif t.has_actions is base_actions:
+                    acts = s.actions(cur)
+                    blocking = bool(acts)
+                else:
+                    acts = None
+                    blocking = s.has_actions(cur)
             else:
+                acts = None
                 blocking = s.blocking()
             if blocking:
                 stopped: Step | None = s
@@ -488,13 +520,16 @@ class Round(Tracked):
             s.skip()
         else:
             stopped = None
+            acts = None
         if stale and per_step:
             # the operator looked up once more (the last skip may have handed the turn on): the
             # same one, open, all along, the pass was the one-operator pass and its answer stands
             cur = self.current_entity_of_round()
             moved = moved or cur is not first
             closed = cur is not None and getattr(cur, "closed", False)
-        return (stopped, tuple(idle)) if not moved and not closed else None
+        if moved or closed:
+            return None
+        return (stopped, tuple(idle), (stopped, cur, acts) if acts is not None else None)
 
     def skipped_active_step(self) -> Step | None:
         """:meth:`skip_steps`, then :meth:`active_step` at once: its first question answered
@@ -508,7 +543,8 @@ class Round(Tracked):
         finally:
             self.settled = None
 
-    def settled_step(self, stopped: Step | None, idle: tuple[Step, ...] | None = None) -> tuple[Step | None] | None:
+    def settled_step(self, stopped: Step | None, idle: tuple[Step, ...] | None = None,
+                     listing: tuple[Step, Any, list[str]] | None = None) -> tuple[Step | None] | None:
         """:meth:`active_step` right after :meth:`skip_steps` stopped at ``stopped`` (None: at
         no step), with nothing moved since: that step, in a 1-tuple, unless a step before it is
         still active and might block (a skip that left it active, a ``blocking`` of its own):

@@ -169,6 +169,13 @@ class BuyTrain(Step):
             return bool(self.MUST_BUY_ACTIONS)
         return self.can_buy_train(entity)
 
+    def accepts(self, entity: Any, atype: str) -> bool:
+        """:meth:`actions` lists ``atype``, its "anything?" known true (``entity`` is the step's
+        and buys trains): the forced list, else a purchase and a pass (no purchase asked)."""
+        if self.must_buy_train(entity):
+            return atype in self.MUST_BUY_ACTIONS
+        return atype in ("buy_train", "pass")
+
     # ------------------------------------------------------------------ the purchase
     def process_buy_train(self, action: dict[str, Any], entity: Any) -> None:
         purchase = self.read_purchase(action, entity)

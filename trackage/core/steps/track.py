@@ -80,6 +80,17 @@ class TrackAndTokenStep(Step):
         return entity is self.current_entity() and (
             self.can_lay_tile(entity) or (self.WITH_TOKEN and bool(self.can_place_token(entity))))
 
+    def accepts(self, entity: Any, atype: str) -> bool:
+        """:meth:`actions` lists ``atype``, its "anything?" known true (``entity`` is the step's,
+        and the list ends with a pass): the one kind asked, not the other."""
+        if atype == "pass":
+            return True
+        if atype == "lay_tile":
+            return bool(self.can_lay_tile(entity))
+        if atype == "place_token":
+            return self.WITH_TOKEN and bool(self.can_place_token(entity))
+        return False
+
     # ------------------------------------------------------------ tile lays
     def tile_lay(self, entity: Any) -> dict[str, Any] | None:
         lays = self.game.tile_lays(entity)
