@@ -30,7 +30,6 @@ _COARSE_FROM = 2000  # candidates a list needs before a coarse view is worth bui
 _GROUP = 16  # hub keys per group of a coarse view (a query's union: one memoised union per group)
 
 _CHUNK = 1 << 12
-_DENSE = 64  # set bits beyond which ``rank_list`` unpacks the bitset at once
 
 
 def ranks(avail: int) -> Iterator[int]:
@@ -55,13 +54,8 @@ def ranks(avail: int) -> Iterator[int]:
 
 def rank_list(avail: int) -> list[int]:
     """The set bits of ``avail`` as a list, lowest first: up to 32 bits are taken off from
-    the top (cheaper than ``ranks`` on a long bitset), the rest, if any, a chunk at a time;
-    more than ``_DENSE`` bits: unpacked by numpy (taking bits off one at a time costs the
-    bitset's length per bit)."""
-    if avail.bit_count() > _DENSE:
-        raw = np.frombuffer(avail.to_bytes((avail.bit_length() + 7) // 8, "little"), dtype=np.uint8)
-        got: list[int] = np.flatnonzero(np.unpackbits(raw, bitorder="little")).tolist()
-        return got
+    the top (cheaper than ``ranks`` on a long bitset, and no count of a long bitset's bits
+    first), the rest, if any, a chunk at a time."""
     out: list[int] = []
     for _ in range(32):
         if not avail:

@@ -985,13 +985,7 @@ class Enumerator:
             half_routes = self._half_routes
             # (a kept tree cut at ``lim``: its frontier halves are walked on in place)
             walk_on = {id(e) for e in frontier} if kept is not None and lim is not None else None
-            order = halves
-            if defer:
-                # (a lone train's rising walk) the halves with the best stop values first, so
-                # the floor rises before most halves are joined (each half is joined against
-                # the floor of its turn: every route above the final floor is still taken)
-                order = sorted(halves, key=self._stop_sum, reverse=True)
-            for h in order:
+            for h in halves:
                 floor = self.floor
                 f = 0
                 if floor_of is not None and floor is not None:
@@ -1010,14 +1004,9 @@ class Enumerator:
                 # the halves beyond the second halves' depth, walked now that the floor has risen:
                 # a half none of whose routes can reach it is not walked on
                 assert rows is not None and versions is not None
-                for e in sorted(frontier, key=self._stop_sum, reverse=True):  # (best stop values first, as above)
+                for e in frontier:
                     yield from self._deep(e, set(e[NODES]) | banned, versions[e[IDX]], ctx)
             banned.add(t)
-
-    def _stop_sum(self, h: Entry) -> int:
-        """The sum of a half's stop values (the best ``pay`` of them where only those pay)."""
-        vals = h[VALS]
-        return vals if self.pay is None else sum(vals)
 
     def _grown(self, e: Entry, used_nodes: set[RevenueCenter], version: int, f: int, c: _Start) -> Iterator[Found]:
         """Walk on from a kept tree's frontier half ``e`` (see ``reuse``) in the order a whole
