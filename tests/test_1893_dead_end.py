@@ -88,3 +88,40 @@ def test_a_log_going_on_does_not_load(stored):
     with pytest.raises(GameError) as err:
         game.load([{"type": "pass", **RSE, "id": AGREED + 1}])
     assert err.value.rule == "founding-fails-in-reference"
+
+
+# ------------------------------------------------------------------ a second one (stop 44)
+# Random 3-player game with the optional 2-train, seed 5453 (differential slice 5451-5453): the
+# HGK is due while its largest holder (Player 2, 40%) bought all his shares. DE is operating
+# round 1's last operator; at 639 it runs, and both dividends end the round, where the
+# reference fails forming the HGK (each checked with the reference: "uninitialized constant
+# Integer::MAX" in its majority-holder sort). Here neither is listed and both are refused.
+ENTRY_5453 = pt.Entry("1893", 5453, 3, ("optional_2_train",))
+AGREED_5453 = 639
+DE = {"entity": "DE", "entity_type": "corporation"}
+
+
+def test_second_dead_end_replays_to_the_references_trace_and_stops_there():
+    log, lines = pt.read(FOLDER, ENTRY_5453)
+    assert len(log["actions"]) == len(lines) == AGREED_5453
+    got, outcome = pt.trace_of(log)
+    assert outcome.error is None and not outcome.finished
+    assert pt.first_difference(lines, got) is None, pt.first_difference(lines, got)
+    last = lines[-1]
+    assert last["round"] == "Operating Round" and last["phase"] == "6"
+    assert last["corps"]["HGK"]["owner"] is None and last["corps"]["HGK"]["shares"] == {"1": 10, "2": 40}
+    game = pt.play(ENTRY_5453, max_actions=AGREED_5453)
+    assert pt.log_of(game)["actions"] == log["actions"]
+    de = game.corporation_by_id("DE")
+    assert game.current_entity() is de and game.doomed_founding() is True and game.round_may_end()
+    step = game.round.active_step()
+    assert [a["kind"] for a in step.legal_actions(de)] == ["payout", "withhold"]
+    assert game.legal_actions() == []
+    before = full_state(game)
+    for kind in ("payout", "withhold"):
+        with pytest.raises(GameError) as err:
+            game.process({"type": "dividend", "kind": kind, **DE, "id": AGREED_5453 + 1})
+        assert err.value.rule == "founding-fails-in-reference", str(err.value)
+    assert full_state(game) == before
+    with pytest.raises(GameError, match=r"no legal action"):
+        random_playout("1893", 3, ["optional_2_train"], 5453)
