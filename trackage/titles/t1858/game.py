@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from trackage.core.trains import change_train, rust
+from trackage.core.trains import change_train, names_train, rust
 
 from ...core.entities import Company, Minor, certificate_price, without
 from ...core.errors import GameError
@@ -507,14 +507,19 @@ class Game1858(Game):
         train.owner = None
 
     def rust_trains(self, bought, entity) -> None:
+        # (the bought train's name and id read once for both loops; a train naming no rust
+        # trigger is asked only whether it is an obsolete discard)
+        sym, tid = bought.sym, bought.id
         for t in self.depot.trains:
-            if not t.obsolete and t.obsolete_on == bought.sym:
+            if not t.obsolete and t.obsolete_on == sym:
                 t = change_train(self, t, obsolete=True)
                 self.journal.record("obsolete", train=t.id, name=t.name, owner=getattr(t.owner, "id", None))
         for t in list(self.depot.trains):
             if t.rusted:
                 continue
-            if t.rusts_with(bought) or (t.obsolete_on == bought.sym and t in self.depot.discarded):
+            on = t.rusts_on
+            if (on is not None and names_train(on, sym, tid)) or (
+                    t.obsolete_on == sym and t in self.depot.discarded):
                 rust(self, t)
 
     def buy_train(self, operator, train, price=None) -> None:
