@@ -856,14 +856,7 @@ class RouteRules:
         paired = route._paired
         if paired is not None:
             return list(paired[1])  # (the same walk over the shared pairing's segments)
-        out: list[RevenueCenter] = []
-        seen: set[RevenueCenter] = set()
-        for seg in cd:
-            for n in (seg.left, seg.right):
-                if n is not None and n not in seen:
-                    seen.add(n)
-                    out.append(n)
-        return out
+        return _stops_in_order(cd)
 
     def revenue_stops(self, route: Route) -> list[RevenueCenter]:
         # (the route's visited stops as it keeps them, copied: a fresh list, as worked out)
@@ -1219,6 +1212,18 @@ Paired: TypeAlias = "tuple[tuple[Segment, ...], tuple[RevenueCenter, ...], Reven
 # first stop a segment comes back to: what ``visited_stops`` and ``check_cycles`` read)
 
 
+def _stops_in_order(segments: Iterable[Segment]) -> list[RevenueCenter]:
+    """The stops the segments reach, each once, in the order the route meets them."""
+    out: list[RevenueCenter] = []
+    seen: set[RevenueCenter] = set()
+    for seg in segments:
+        for n in (seg.left, seg.right):
+            if n is not None and n not in seen:
+                seen.add(n)
+                out.append(n)
+    return out
+
+
 def _paired_segments(chains: Sequence[Chain]) -> Paired:
     """The segments :meth:`Route._resolve` pairs ``chains`` into (one chain per logged
     connection, two connections or more, each chain clear of the sibling routes' paths):
@@ -1248,15 +1253,9 @@ def _paired_segments(chains: Sequence[Chain]) -> Paired:
             out.append(Segment(left, middle, a))
         out.append(Segment(middle, right, b))
         taken.update(a.paths)
-    visited: list[RevenueCenter] = []
-    seen: set[RevenueCenter] = set()
-    for seg in out:
-        for n in (seg.left, seg.right):
-            if n is not None and n not in seen:
-                seen.add(n)
-                visited.append(n)
+    visited = _stops_in_order(out)
     back: RevenueCenter | None = None
-    seen = set()
+    seen: set[RevenueCenter] = set()
     for seg in out:
         seen.add(seg.left)
         if seg.right in seen:
