@@ -274,17 +274,17 @@ def _copy(o: Any, m: dict[int, Any]) -> Any:
     return c(o, m, _copy, _TAKEN)
 
 
-def _no_gc(f: Callable[P, R]) -> Callable[P, R]:
-    # a copy allocates thousands of objects and frees none: the cyclic collector would only
-    # slow it down
+def no_gc(f: Callable[P, R]) -> Callable[P, R]:
+    """``f`` with the cyclic garbage collector paused while it runs (a copy, a log's load:
+    work that allocates many objects and frees few, which the collector would only rescan)."""
     g: Callable[..., R] = f
 
-    def run(*args: Any) -> Any:
+    def run(*args: Any, **kwargs: Any) -> Any:
         if not gc.isenabled():
-            return g(*args)
+            return g(*args, **kwargs)
         gc.disable()
         try:
-            return g(*args)
+            return g(*args, **kwargs)
         finally:
             gc.enable()
     run.__doc__ = f.__doc__
@@ -292,14 +292,14 @@ def _no_gc(f: Callable[P, R]) -> Callable[P, R]:
     return cast("Callable[P, R]", run)
 
 
-@_no_gc
+@no_gc
 def clone(obj: T, memo: dict[int, Any] | None = None) -> T:
     """A structural copy of ``obj`` (see the module's description)."""
     copied: T = _copy(obj, {} if memo is None else memo)
     return copied
 
 
-@_no_gc
+@no_gc
 def clone_into(src: T, dst: T) -> None:
     """Make ``dst`` (an object of ``src``'s class) a copy of ``src``; references to ``src``
     inside it become references to ``dst``."""

@@ -7,7 +7,6 @@ small hooks named below (``build_data``, ``stock_round``, ``operating_round``,
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable, Hashable, Iterable
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Concatenate, ParamSpec, TypeVar, cast
@@ -964,16 +963,11 @@ class Game(Tracked):
         an import is cheap; a replay that will not be undone (``snapshots_near_end=False``)
         keeps the start only (an undo then replays the whole log).
 
-        The cyclic garbage collector is paused while the log is applied (as in a copy and
-        the router's search): a replay makes many objects and frees few, so its collections
-        would only rescan the game over and over; what became garbage is collected after."""
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
-            Pipeline(self).load(actions, strict, trace, snapshots_near_end)
-        finally:
-            if enabled:
-                gc.enable()
+        The cyclic garbage collector is paused while the log is applied (as in a copy:
+        :func:`~trackage.core.clone.no_gc`); what became garbage is collected after."""
+        from .clone import no_gc
+
+        no_gc(Pipeline(self).load)(actions, strict, trace, snapshots_near_end)
 
     def undo(self) -> dict[str, Any]:
         """Take back the last action; returns it (it can be redone with :meth:`redo`)."""
