@@ -149,3 +149,53 @@ def test_stock_questions_match_the_reference_walks(title: str, seed: int) -> Non
     assert counts["positions"] > 20
     # some answers are yes and some no (the questions were not all trivially refused)
     assert 0 < counts["yes"] < 3 * counts["asked"]
+
+
+def force_including_has(step: Any, entity: Any) -> bool:
+    """The stock step's "anything?" asked with "forced to sell?" worked out (the question as
+    the list stands for it), whatever the class's ``FORCE_FREE_KINDS`` says."""
+    if entity is not step.current_entity():
+        return False
+    if getattr(step, "auction", None):  # (an auction under way: its bidder bids or passes)
+        return True
+    forced = step.must_sell(entity)
+    kinds = getattr(step, "KINDS_CHEAP_FIRST", None) or step.ASK_ORDER or step.KINDS
+    return any(step.allows(k, entity, forced) for k in kinds) or step.may_pass([], forced)
+
+
+FORCE_CASES = [("1822", 0), ("1822", 1), ("1893", 0), ("1893", 2), ("1861", 0), ("1867", 2), ("1825", 3)]
+
+
+@pytest.mark.parametrize(("title", "seed"), FORCE_CASES)
+def test_anything_asked_as_if_not_forced_is_the_forced_answer(title: str, seed: int) -> None:
+    """``FORCE_FREE_KINDS``: a stock step's "anything?" (``has_actions``), asked without "forced
+    to sell?", is the answer with it and the list's truth, at every stock-round position and on
+    copies where the certificate limit forces the player in turn to sell."""
+    players, options = COMBOS[title][seed % len(COMBOS[title])]
+    counts = {"positions": 0, "forced": 0, "yes": 0}
+
+    def check(game: Any, step: Any, where: str) -> None:
+        p = step.current_entity()
+        if p is None or not p.is_player:
+            return
+        fast = step.has_actions(p)
+        assert fast == force_including_has(step, p) == bool(step.actions(p)), where
+        counts["forced"] += step.must_sell(p)
+        counts["yes"] += fast
+
+    def on_action(game: Any, action: Any) -> None:
+        step = stock_step(game)
+        if step is None:
+            return
+        assert step.FORCE_FREE_KINDS, type(step).__name__
+        counts["positions"] += 1
+        check(game, step, f"{title} action {len(game.actions)}")
+        if counts["positions"] % 3:
+            return
+        for limit in range(0, max(game.num_certs(p) for p in game.players) + 1, 2):
+            copy = game.copy()
+            copy.cert_limit_value = limit
+            check(copy, stock_step(copy), f"{title} action {len(game.actions)} (limit {limit})")
+
+    random_playout(title, players, options, seed, max_actions=900 if title == "1861" else 500, on_action=on_action)
+    assert counts["positions"] > 10 and counts["forced"] > 0 and counts["yes"] > 0

@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     from ..market import SharePrice
 
 PURCHASES = ("buy_shares", "par", "buy_company")
+#: What :attr:`BuySellParShares.FORCE_FREE_KINDS` rests on: a class redefining one of these
+#: says again whether it holds.
+FORCE_FREE_READS = ("must_sell", "can_sell_any", "can_sell_any_of", "may_pass", "allows", "KINDS")
 
 
 def transfer_company(game: Any, company: Company, buyer: Any, price: int) -> None:
@@ -151,6 +154,15 @@ class BuySellParShares(Passing):
     #: the player in turn, the allowed :attr:`KINDS` and a pass (set per class): then
     #: :meth:`answers` answers a pass, or a kind not allowed, without the whole list.
     PLAIN_PASS: ClassVar[bool] = True
+    #: Whether "forced to sell?" (:meth:`must_sell`) can be left out of the questions about the
+    #: kinds: a player forced to sell is allowed ``sell_shares`` (forced or not), being forced
+    #: only takes kinds away (:meth:`allows` with ``forced`` true allows no kind it refuses with
+    #: it false) and :meth:`may_pass` with no kind open is false. Then "any kind?" is the same
+    #: asked as if not forced. Set per class: true where :meth:`must_sell`, :meth:`can_sell_any`,
+    #: :meth:`can_sell_any_of`, :meth:`may_pass`, :meth:`allows` and :attr:`KINDS` are its
+    #: parent's (:data:`FORCE_FREE_READS`) and the parent's flag is true; a class with its own
+    #: that keeps these truths says so in its body (the auction step: a bid is open forced or not).
+    FORCE_FREE_KINDS: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -158,6 +170,12 @@ class BuySellParShares(Passing):
         cls.PLAIN_SELL = cls.can_sell is BuySellParShares.can_sell
         cls.PLAIN_PASS = cls.may_pass is BuySellParShares.may_pass and cls.actions.__qualname__ in (
             "BuySellParShares.actions", "AuctionBuySellParShares.actions")
+        if "FORCE_FREE_KINDS" not in cls.__dict__:
+            # (kept from the nearest stock-step ancestor where none of what it rests on is
+            # redefined; a class made from one by the rewind's machinery keeps it)
+            parent = next(b for b in cls.__mro__[1:] if issubclass(b, BuySellParShares))
+            cls.FORCE_FREE_KINDS = parent.FORCE_FREE_KINDS and all(
+                getattr(cls, name) is getattr(parent, name) for name in FORCE_FREE_READS)
 
     def round_state(self) -> dict[str, Any]:
         return {"players_sold": {}, "players_bought": {}, "current_actions": []}
@@ -212,6 +230,11 @@ class BuySellParShares(Passing):
         """:meth:`actions`' truth: the first of the :attr:`KINDS` allowed, else ``pass`` with none."""
         if entity is not self.current_entity():
             return False
+        if self.FORCE_FREE_KINDS and type(entity).held_corporations is ShareHolder.held_corporations:
+            # (forced to sell: ``sell_shares`` is allowed, so "any kind?" is true either way;
+            # not forced: the question as asked. No pass alone. The holdings as :meth:`must_sell`
+            # and :meth:`can_sell_any` both read them)
+            return any(self.allows(kind, entity, False) for kind in self.ASK_ORDER or self.KINDS)
         forced = self.must_sell(entity)
         return any(self.allows(kind, entity, forced) for kind in self.ASK_ORDER or self.KINDS) \
             or self.may_pass([], forced)
@@ -884,6 +907,7 @@ class AuctionBuySellParShares(AuctionMixin, BuySellParShares):
     COMPANIES = False
     KINDS = (*BuySellParShares.KINDS, "bid")
     LISTING = (*BuySellParShares.LISTING, "bid")
+    FORCE_FREE_KINDS = True  # (a bid is open forced to sell or not; the rest the base's)
 
     def round_state(self) -> dict[str, Any]:
         return {**super().round_state(), "auction": None}

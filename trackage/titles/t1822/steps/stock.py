@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from ....core.entities import ShareBundle
+from ....core.entities import ShareBundle, ShareHolder
 from ....core.errors import GameError
 from ....core.money import pay
 from ....core.round import ranged
@@ -150,6 +150,9 @@ class BuySellParShares1822(CompanyChoices, AuctionMixin, BuySellParShares):
     #: :attr:`KINDS` in the order "any kind?" tries them: a bid and a payoff read a flag, the
     #: purchases look at every certificate (the truth is the same in any order)
     KINDS_CHEAP_FIRST = ("bid", "payoff_player_debt", "sell_shares", "buy_shares", "par", "payoff_player_debt_partial")
+    # the base's sale questions and pass; a bid and a payoff are open only when not forced, the
+    # rest as the base's: being forced only takes kinds away, so "any kind?" is asked as if not
+    FORCE_FREE_KINDS = True
 
     def any_kind(self, entity) -> tuple[bool, bool]:
         """For the player in turn: whether it ``must_sell``, and whether any kind is allowed."""
@@ -161,6 +164,9 @@ class BuySellParShares1822(CompanyChoices, AuctionMixin, BuySellParShares):
             return bool(self.ability_choices(entity))
         if entity is not self.current_entity():
             return False
+        if self.FORCE_FREE_KINDS and type(entity).held_corporations is ShareHolder.held_corporations:
+            # (the base's "forced to sell?" left out: see ``FORCE_FREE_KINDS``)
+            return any(self.allows(kind, entity, False) for kind in self.KINDS_CHEAP_FIRST)
         forced, anything = self.any_kind(entity)
         return anything or self.may_pass([], forced)
 

@@ -23,6 +23,10 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
     PAR_CHECKS_START = False  # a par's purchase: cash and the certificate limit only
     UNTRACKED = frozenset({"buy_company", "sell_company"})  # programs do not see the bank's cards change hands
     LISTING = ("buy_shares", "par", "sell_shares", "sell_company", "buy_company", "pass")  # bank cards last
+    # one forced to sell may sell (this class's :meth:`can_sell_any_of` of a corporation over a
+    # limit bars no sale its :meth:`can_sell_any` allows), the kinds it adds are open forced or
+    # not, and no pass stands alone: "any kind?" is asked as if not forced
+    FORCE_FREE_KINDS = True
 
     def setup(self):
         super().setup()
