@@ -1691,7 +1691,22 @@ def old_paths_maintained(old_tile: Placed, new_tile: Placed) -> bool:
 def city_map(old: Placed, tile: Placed) -> dict[City, City | None]:
     """{old city: new city or None} when ``tile`` replaces ``old``: old cities map to the
     first new city whose exits include all of theirs; exit-less old cities map by position
-    (or the first unused)."""
+    (or the first unused). The pairing reads only the two tiles' cities and their exits, a
+    function of each spec and rotation: it is kept as positions with the old tile's spec."""
+    memo = old.spec.upgrade_memos.get("city map")
+    if memo is None:
+        memo = old.spec.upgrade_memos.setdefault("city map", {})
+    key = (old.rotation, tile.spec, tile.rotation)
+    places: tuple[int, ...] | None = memo.get(key)
+    new_list = tile.cities
+    if places is None:
+        found = _city_map(old, tile)
+        places = memo.setdefault(key, tuple(-1 if c is None else new_list.index(c) for c in found.values()))
+    return {oc: None if j < 0 else new_list[j] for oc, j in zip(old.cities, places)}
+
+
+def _city_map(old: Placed, tile: Placed) -> dict[City, City | None]:
+    # (:func:`city_map` worked out; its keys are ``old.cities`` in their order)
     old_cities = old.cities
     new_list = tile.cities
     if len(old_cities) == len(new_list) and not any(c.exits for c in old_cities):
