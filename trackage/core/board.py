@@ -92,6 +92,14 @@ def remembered_rotation(memo: dict[Any, Any], key: Hashable, old: Placed, tile: 
 _ALL_EDGES = frozenset(range(6))
 
 
+def forget_route_info(routes: dict[Any, dict[str, bool]]) -> dict[Any, dict[str, bool]]:
+    """What a graph remembers of each corporation's routes once a tile or token changed: like
+    the reference, only that it has a train-purchase route."""
+    if all(r.get("route_train_purchase") for r in routes.values()):
+        return routes
+    return {c: r for c, r in routes.items() if r.get("route_train_purchase")}
+
+
 def _same_entry(mapping: dict[str, Any], key: str, value: Any) -> bool:
     """Is ``mapping[key]`` there and what writing ``value`` would leave: the same object, an
     equal string, or a sequence of the same objects (equal strings) in the same order?"""
@@ -187,7 +195,7 @@ class Board(Tracked):
     """A game's board: ``hexmap`` and ``supply`` (catalogue), ``state`` (:class:`BoardState`)."""
 
     CLONE_SKIP = ("_graph", "_graph_version", "_derived", "_token_cities", "token_error", "unsettled_graph",
-                  "router_walks")
+                  "router_walks", "_trimmed_routes")
 
     def __init__(self, game: Any, map_data: dict[str, Any], supply_data: dict[str, Any],
                  impassable_colors: Iterable[str] | None) -> None:
@@ -208,6 +216,8 @@ class Board(Tracked):
         self._token_cities: tuple[Any, Any, Any, dict[Any, tuple[City, ...]]] | None = None
         self.token_error: str | None = None
         self.unsettled_graph: TrackGraph | None = None  # owes whole walks (TrackGraph.settle)
+        # the route information :meth:`changed` last left trimmed (the very map): not trimmed again
+        self._trimmed_routes: dict[Any, Any] | None = None
         # the router's latest path walks per gauge (``router.candidates.Links``), each node's
         # walk taken again at a later version where the hexes it read are unchanged
         self.router_walks: dict[str | None, Any] | None = None
@@ -409,13 +419,15 @@ class Board(Tracked):
         graphs' route information is trimmed as the reference trims it."""
         st = self.state
         st.version = next(_VERSIONS)
-        if st.route_info:
-            from .graph import forget_route_info  # (graph imports this module; asked only when needed)
-
+        routes = st.route_info
+        # (the information is replaced, never changed in place, and trimming is idempotent:
+        # the very map trimmed last time, or found with nothing to trim, is left as it is)
+        if routes and routes is not self._trimmed_routes:
             # (a graph left knowing nothing has no entry, as if it had never been taught)
-            trimmed = {k: t for k, v in st.route_info.items() if (t := forget_route_info(v))}
-            if len(trimmed) != len(st.route_info) or any(trimmed[k] is not st.route_info[k] for k in trimmed):
-                st.route_info = trimmed
+            trimmed = {k: t for k, v in routes.items() if (t := forget_route_info(v))}
+            if len(trimmed) != len(routes) or any(trimmed[k] is not routes[k] for k in trimmed):
+                st.route_info = routes = trimmed
+            self._trimmed_routes = routes
         self.game.on_board_changed()
 
     # ------------------------------------------------------------ reservations

@@ -29,7 +29,7 @@ import sys
 from collections.abc import Callable, Collection, Container, Hashable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from .board import unused_tokens_by_type
+from .board import forget_route_info, unused_tokens_by_type
 from .hexmap import FrozenDict
 from .walk_prune import NO_LANE, Targets, gauge_ok, lanes_ok
 
@@ -281,14 +281,6 @@ def _near_targets(starts: Iterable[NodeBase], targets_in: Callable[[Collection[P
                     continue
                 near[np] = True
     return bool(near) and bool(targets_in(near))
-
-
-def forget_route_info(routes: dict[Any, dict[str, bool]]) -> dict[Any, dict[str, bool]]:
-    """What a graph remembers of each corporation's routes once a tile or token changed: like
-    the reference, only that it has a train-purchase route."""
-    if all(r.get("route_train_purchase") for r in routes.values()):
-        return routes
-    return {c: r for c, r in routes.items() if r.get("route_train_purchase")}
 
 
 def _taught_routes(known: Mapping[str, bool] | None, counts: Iterable[tuple[int, int]]) -> dict[str, bool]:

@@ -1662,7 +1662,37 @@ def upgrades_to(from_tile: Placed, to_tile: Placed, special: bool = False,
     rotation-independent sense: colour order, old track kept under some rotation, then
     (unless ``special``, e.g. a private company's lay) label and city/town rules.
     The ``*_check`` callables replace the corresponding default rule (title hooks);
-    ``from_label``/``from_future_label`` are the labels of the hex now (default: printed)."""
+    ``from_label``/``from_future_label`` are the labels of the hex now (default: printed).
+
+    Without title hooks and in the usual colour order the answer reads only the two tiles'
+    colours, specs, rotations and gauge flags, the old label and future label (its label and
+    colour) and the two flags: it is kept with the old tile's spec under them (shared by
+    every game: a pure function of the key)."""
+    if color_check is None and label_check is None and city_town_check is None and colors_order is COLORS:
+        label = from_tile.label if from_label is PRINTED else from_label
+        fl = from_tile.future_label if from_future_label is PRINTED else from_future_label
+        key = (from_tile.color, from_tile.rotation, from_tile.igw, from_tile.igc, to_tile.spec, to_tile.color,
+               to_tile.rotation, to_tile.igw, to_tile.igc, special, ignore_num_cities, label,
+               None if fl is None else (fl.label, fl.color))
+        memos = from_tile.spec.upgrade_memos
+        memo = memos.get("upgrades to")
+        if memo is None:
+            memo = memos.setdefault("upgrades to", {})
+        ok: bool | None = memo.get(key)
+        if ok is None:
+            ok = memo.setdefault(key, _upgrades_to(from_tile, to_tile, special, COLORS, None, None, None,
+                                                   ignore_num_cities, label, fl))
+        return ok
+    return _upgrades_to(from_tile, to_tile, special, colors_order, color_check, label_check, city_town_check,
+                        ignore_num_cities, from_label, from_future_label)
+
+
+def _upgrades_to(from_tile: Placed, to_tile: Placed, special: bool, colors_order: Sequence[str],
+                 color_check: Callable[[Placed, Placed], bool] | None,
+                 label_check: Callable[[Placed, Placed], bool] | None,
+                 city_town_check: Callable[[Placed, Placed], bool] | None,
+                 ignore_num_cities: bool, from_label: object, from_future_label: Any) -> bool:
+    # (:func:`upgrades_to` worked out)
     if color_check is not None:
         if not color_check(from_tile, to_tile):
             return False
@@ -1691,7 +1721,22 @@ def old_paths_maintained(old_tile: Placed, new_tile: Placed) -> bool:
 def city_map(old: Placed, tile: Placed) -> dict[City, City | None]:
     """{old city: new city or None} when ``tile`` replaces ``old``: old cities map to the
     first new city whose exits include all of theirs; exit-less old cities map by position
-    (or the first unused)."""
+    (or the first unused). The pairing reads only the two tiles' cities and their exits, a
+    function of each spec and rotation: it is kept as positions with the old tile's spec."""
+    memo = old.spec.upgrade_memos.get("city map")
+    if memo is None:
+        memo = old.spec.upgrade_memos.setdefault("city map", {})
+    key = (old.rotation, tile.spec, tile.rotation)
+    places: tuple[int, ...] | None = memo.get(key)
+    new_list = tile.cities
+    if places is None:
+        found = _city_map(old, tile)
+        places = memo.setdefault(key, tuple(-1 if c is None else new_list.index(c) for c in found.values()))
+    return {oc: None if j < 0 else new_list[j] for oc, j in zip(old.cities, places)}
+
+
+def _city_map(old: Placed, tile: Placed) -> dict[City, City | None]:
+    # (:func:`city_map` worked out; its keys are ``old.cities`` in their order)
     old_cities = old.cities
     new_list = tile.cities
     if len(old_cities) == len(new_list) and not any(c.exits for c in old_cities):
