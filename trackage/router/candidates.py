@@ -410,6 +410,7 @@ class Enumerator:
         self._uncounted = 0
         self._split = 0
         self._klinks: dict[RevenueCenter, list[KLink]] = {}
+        self._free_at: dict[RevenueCenter, bool] = {}  # a link's end -> a free stop (see ``klinks``)
         # the trees of halves walked with rows, by start, as (root, halves, frontier, lim, rows)
         # (see ``_extend``, ``_subtree_best``), kept when a dict is given (a rising walk that
         # a walk with per-half floors of the same kind will follow); ``reuse``: such trees of
@@ -434,6 +435,7 @@ class Enumerator:
         self._bits = earlier._bits
         self._cbits = earlier._cbits
         self._klinks = earlier._klinks
+        self._free_at = earlier._free_at
 
     def klinks(self, node: RevenueCenter) -> list[KLink]:
         """This kind's view of a node's links: (next node, paths, mask, leaves through a
@@ -446,15 +448,16 @@ class Enumerator:
         corp = self.corp
         kb = self.key_bit
         conflict = self.conflict
+        free_at = self._free_at
         for n, paths, keys in self.links(node):
             ks = conflict(keys, n) if conflict is not None else keys
             m = 0
             for k in ks:
                 m |= kb(k)
+            fr = free_at[n] = self.free is not None and bool(self.free(n))
             out.append((n, paths, m, bool(paths[0].terminal),
                         len(paths) > 2 and any(p.terminal for p in paths[1:-1]),
-                        board.blocks(n, corp) or bool(paths[-1].terminal), self.clash_bits(n), self.value(n),
-                        self.free is not None and bool(self.free(n))))
+                        board.blocks(n, corp) or bool(paths[-1].terminal), self.clash_bits(n), self.value(n), fr))
         self._klinks[node] = out
         return out
 
@@ -1131,8 +1134,8 @@ class Enumerator:
         these routes' stop values (None: ``c.slack``). Made at once (a tuple, not a generator:
         most halves give none or one, and the call is made for every half); nothing in it
         reads the floor as it rises while the routes are taken."""
-        free = self.free
-        if free is not None and free(h[NODE]):
+        # (whether ``h`` ends at a free stop: as its link told, ``klinks``, without a hook call)
+        if self.free is not None and self._free_at[h[NODE]]:
             return ((h, None, ()),) if h[DEPTH] == 1 else ()  # (two stops: the shorter one is no route)
         rows = c.rows
         prunes = rows is not None and floor is not None
