@@ -317,6 +317,7 @@ def _walk(plan: _Plan, stats: Stats, floor: int | None = None, rising: bool = Fa
     en.floor = floor
     en.floor_of = floor_of if floor is not None else None
     en.prunes = en.slack is not None and (floor is not None or rising)
+    en.probe = None  # (set below for a lone train's rising walk)
     hook = plan.hook
     run_bonus = plan.run_bonus
     summed = plan.pay is None
@@ -346,7 +347,6 @@ def _walk(plan: _Plan, stats: Stats, floor: int | None = None, rising: bool = Fa
     others: Sequence[Entry | None]
     ovals: Sequence[Any]
     states: Sequence[Any]
-    en.probe = None
     if rising and judge is not None and en.budget is None and not riders:
         # a lone train: a floor from the runs of a few of the best halves, judged before the
         # walk (see ``Enumerator.probe``). Each route is bounded as below; the floor is the
