@@ -68,3 +68,33 @@ def test_second_walk_when_the_best_bound_is_not_earned(monkeypatch):
     assert got.optimal
     assert got.revenue == full_rev - 30
     assert got.stats.passes == 2
+
+
+PROBE_CASES = [
+    # (title, log, action id): lone trains whose rising walk takes a floor from its best half first
+    ("1861", "167259.json", 721),  # an 8 train, towns filling (the slowest lone train of the logs)
+    ("1861", "167259.json", 695),
+    ("1861", "167259.json", 689),
+]
+
+
+@pytest.mark.parametrize(("title", "log", "at"), PROBE_CASES)
+def test_probe_floor_keeps_the_same_suggested_run(monkeypatch, title, log, at):
+    """The floor judged on the best half's routes before the walk lists the same best routes
+    in the same order: the same run (routes, not only revenue) as the walk without it, in
+    fewer walk steps."""
+    path = _path(title, log)
+    if not path.exists():
+        pytest.skip(f"NO FIXTURES: {path} is absent (set TRACKAGE_FIXTURES)")
+    from trackage.router import candidates
+
+    game, _ = logstates.state_before(path, at)
+    entity = game.current_entity()
+    assert len(list(game.route_trains(entity))) == 1
+    probed = optimal_routes(game, entity)
+    monkeypatch.setattr(candidates, "_PROBE_HALVES", 0)
+    plain = optimal_routes(game, entity)
+    assert probed.optimal and plain.optimal
+    assert probed.revenue == plain.revenue > 0
+    assert probed.routes == plain.routes
+    assert probed.stats.walk_steps < plain.stats.walk_steps

@@ -20,6 +20,7 @@ from .candidates import (
     VALS,
     Candidate,
     Enumerator,
+    Found,
     Links,
     build_route,
     evaluate_alone,
@@ -316,6 +317,7 @@ def _walk(plan: _Plan, stats: Stats, floor: int | None = None, rising: bool = Fa
     en.floor = floor
     en.floor_of = floor_of if floor is not None else None
     en.prunes = en.slack is not None and (floor is not None or rising)
+    en.probe = None  # (set below for a lone train's rising walk)
     hook = plan.hook
     run_bonus = plan.run_bonus
     summed = plan.pay is None
@@ -345,6 +347,44 @@ def _walk(plan: _Plan, stats: Stats, floor: int | None = None, rising: bool = Fa
     others: Sequence[Entry | None]
     ovals: Sequence[Any]
     states: Sequence[Any]
+    if rising and judge is not None and en.budget is None and not riders:
+        # a lone train: a floor from the runs of a few of the best halves, judged before the
+        # walk (see ``Enumerator.probe``). Each route is bounded as below; the floor is the
+        # best run judged (ties kept: no higher than the best run, so every route the walk
+        # alone would keep at or above it is kept, in the same order). Without a budget only:
+        # a walk cut off by its budget keeps what it has found in its own order
+        def probe(found: tuple[Found, ...]) -> None:
+            nonlocal low
+            ptop = low - 1
+            for ph, pjoin, pidx in found:
+                phv = ph[VALS]
+                pothers, povals = ((None,), zero) if pjoin is None else pjoin.batch(ph, pidx)[:2]
+                for o, ov in zip(pothers, povals):
+                    if summed:
+                        b = phv + ov
+                        weak = 0
+                    else:
+                        vals = merged(phv, ov)
+                        b = sum(vals)
+                        weak = vals[pay - 1] if len(vals) >= pay else 0
+                    if slack is not None and b + slack < low:
+                        continue
+                    bonus = 0
+                    if hook_only:
+                        b = hook(partial(trail_nodes, ph, o), b, weak)  # type: ignore[misc]  # (hook_only: it is set)
+                    elif base_only:
+                        got = base_memo.get(b)
+                        b = got if got is not None else plan.base_bound(b)
+                    elif hooked:
+                        b, bonus = bound(ph, o, b, weak)
+                    if b + bonus < low or b + bonus <= ptop:
+                        continue
+                    ptop = b + bonus
+                    assert judge is not None
+                    v = judge(Candidate(ph, o, b + bonus, ph[MASK] if o is None else ph[MASK] | o[MASK], bonus, train))
+                    if v is not None and v > low:
+                        low = en.floor = v  # (a run's value: routes worth as much are kept)
+        en.probe = probe
     for h, join, idx in en.routes():
         if per_half:
             floor = en.cur_floor
