@@ -329,7 +329,10 @@ class Pipeline:
             process_program(game, action, game.index.resolve(action))
             return
         entity = game.index.resolve(action)
-        game.preprocess_action(action, entity)
+        cls = type(game)
+        base_pre, base_processed = cls.BASE_HOOKS
+        if cls.preprocess_action is not base_pre:  # (the base's does nothing)
+            game.preprocess_action(action, entity)
         rnd = game.round
         if hint is not None and hint[0] + 1 == game._moves and hint[1] is rnd and game.PREPROCESS_KEEPS_STEPS:
             # the state the action before ended in, unmoved (the very next state number, the same
@@ -343,7 +346,9 @@ class Pipeline:
                     rnd.hinted = None
         else:
             kept = rnd.process(action, entity)
-        keeps = game.action_processed(action) or game.ACTION_PROCESSED_KEEPS_STEPS
+        # (the base's ``action_processed`` does nothing and says nothing)
+        keeps = (cls.action_processed is not base_processed and game.action_processed(action)) \
+            or game.ACTION_PROCESSED_KEEPS_STEPS
         reason, timing = game.game_end_check()
         if timing == "immediate":
             game.end_game(reason)
@@ -353,7 +358,8 @@ class Pipeline:
         # and no end triggered (``game_end_check`` writes only then)
         if kept is not None and not (keeps and game.end_trigger is None and game.round is rnd):
             kept = None
-        if game.finished or not self.round_finished(kept):
+        # (:meth:`round_finished` inlined where it has no answer to hand on: asked after every action)
+        if game.finished or not (game.round.finished() if kept is None else self.round_finished(kept)):
             if kept is not None and game.loading and not game.finished:
                 step = kept[0]
                 t = type(step)
