@@ -108,6 +108,24 @@ def test_a_copy_inside_a_recorded_action_is_not_recorded() -> None:
     assert not [w for w in rec.writes if id(w[0]) in theirs]
 
 
+def test_a_load_inside_another_games_recorded_action_is_not_recorded() -> None:
+    # the load asks once whether another game's record is being made: its actions then go
+    # through the pipeline's check per action, and end as a load made outside any record does
+    game = _game("1867", 0)
+    _play(game, random.Random(0), 20)
+    actions = [dict(a) for a in game.actions]
+    plain = _game("1867", 0)
+    plain.load([dict(a) for a in actions])
+    inside = _game("1867", 0)
+    rec = Rewind(game, game.rewind_owners())
+    with recording(rec):
+        inside.load([dict(a) for a in actions])
+    assert not rec.writes
+    assert json.dumps(full_state(inside), sort_keys=True, default=str) \
+        == json.dumps(full_state(plain), sort_keys=True, default=str)
+    assert inside.imported == plain.imported == len(actions) == len(game.actions)
+
+
 def test_copies_are_of_the_games_own_classes() -> None:
     # a copy fills its objects as barrier-free twins and gives them their class back
     game = _game("1867", 0)

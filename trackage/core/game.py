@@ -980,6 +980,10 @@ class Game(Tracked):
     def preprocess_action(self, action: dict[str, Any], entity: Any) -> None:
         pass
 
+    #: the base class's own ``preprocess_action`` and ``action_processed`` (set after the class),
+    #: which do nothing: the pipeline skips the call where a game's class has them as they are
+    BASE_HOOKS: ClassVar[tuple[Callable[..., Any], Callable[..., Any]]]
+
     def action_processed(self, action: dict[str, Any]) -> bool | None:
         """Title hook: after the round's ``process`` of ``action``. May return True to say that
         this call wrote nothing the round's step questions read (for a title whose
@@ -1272,3 +1276,6 @@ class Game(Tracked):
         total: int = (self.bank.cash + sum(p.cash for p in self.players) + sum(c.cash for c in self.corporations)
                       + sum(m.cash for m in self.minors))
         return total
+
+
+Game.BASE_HOOKS = (Game.preprocess_action, Game.action_processed)

@@ -70,7 +70,7 @@ class Index(Tracked):
         if eid is None:
             raise ActionFormatError("action has no entity", action)
         if etype == "player" or (etype is None and isinstance(eid, int)):
-            e = self.player(eid)
+            e = self.players.get(str(eid))  # (:meth:`player`, inlined: asked for most actions)
         elif etype == "corporation":
             e = self.game.corporation_by_id(eid)
         elif etype == "company":

@@ -69,24 +69,31 @@ class Event:
     each is also a link of the journal's chain (to the event before it), so copies of a
     game share them (``CATALOGUE``: the copy machinery shares, never copies, them)."""
 
-    __slots__ = ("_prev", "_size", "action", "fields", "kind")
+    __slots__ = ("_fields", "_prev", "_size", "action", "kind")
     CATALOGUE = True
 
-    def __init__(self, kind: str, action: int, fields: Mapping[str, Any], prev: Event | None = None) -> None:
+    def __init__(self, kind: str, action: int, fields: dict[str, Any], prev: Event | None = None) -> None:
         self.kind = kind
         self.action = action
-        self.fields = fields
+        # the event's own dict, which no one else holds (a recording's keywords), shown only
+        # read-only: no view object per event (a tracked container the collector would scan)
+        self._fields = fields
         self._prev = prev
         self._size: int = 1 if prev is None else prev._size + 1
 
+    @property
+    def fields(self) -> Mapping[str, Any]:
+        """The event's fields, read-only."""
+        return MappingProxyType(self._fields)
+
     def __getitem__(self, name: str) -> Any:
-        return self.fields[name]
+        return self._fields[name]
 
     def __repr__(self) -> str:
-        return f"Event({self.kind!r}, {self.action}, {dict(self.fields)!r})"
+        return f"Event({self.kind!r}, {self.action}, {self._fields!r})"
 
     def as_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "action": self.action, **self.fields}
+        return {"kind": self.kind, "action": self.action, **self._fields}
 
 
 class Journal(Tracked):
@@ -105,7 +112,7 @@ class Journal(Tracked):
 
     def record(self, kind: str, **fields: Any) -> Event:
         """Add an event of ``kind`` with ``fields``, tied to the current action."""
-        event = self.tail = Event(kind, self.action, MappingProxyType(fields), self.tail)
+        event = self.tail = Event(kind, self.action, fields, self.tail)
         return event
 
     def events(self, since: int = 0) -> list[Event]:

@@ -275,13 +275,17 @@ class Pipeline:
         """Apply ``action`` and its ``auto_actions`` without the error handling of
         :meth:`process` (a log import, a replay, a trial on a copy), and record it. ``live``
         (a move through :meth:`process`): the players' programs make the auto actions."""
-        game = self.game
         rec = current()
-        if rec is not None and rec.game is not game:
+        if rec is not None and rec.game is not self.game:
             # a trial on a copy inside a recorded action: the copy's changes are not the action's
             with recording(None):
-                self.apply(action, record, live)
+                self.applied(action, record, live)
             return
+        self.applied(action, record, live)
+
+    def applied(self, action: dict[str, Any], record: bool = True, live: bool = False) -> None:
+        """:meth:`apply` where no other game's record is being made (a load asks once)."""
+        game = self.game
         if not game.actions and 0 not in game.snapshots:
             game.snapshots = {0: snapshot(game)}  # the start: undo never rebuilds the game
         atype = action["type"]
@@ -292,7 +296,10 @@ class Pipeline:
         # what the action and its auto_actions cause is the action's: its id, or the one it will get
         game.journal.action = action.get("id") or len(game.actions) + 1
         self.process_single(action)
-        action = after_action(self, action, live)
+        if live or action.get("auto_actions"):
+            # (otherwise the programs have nothing to do: no logged auto actions to process, and
+            # none made outside live play)
+            action = after_action(self, action, live)
         if record:
             game.actions.append(action)
 
@@ -322,7 +329,10 @@ class Pipeline:
             process_program(game, action, game.index.resolve(action))
             return
         entity = game.index.resolve(action)
-        game.preprocess_action(action, entity)
+        cls = type(game)
+        base_pre, base_processed = cls.BASE_HOOKS
+        if cls.preprocess_action is not base_pre:  # (the base's does nothing)
+            game.preprocess_action(action, entity)
         rnd = game.round
         if hint is not None and hint[0] + 1 == game._moves and hint[1] is rnd and game.PREPROCESS_KEEPS_STEPS:
             # the state the action before ended in, unmoved (the very next state number, the same
@@ -336,7 +346,9 @@ class Pipeline:
                     rnd.hinted = None
         else:
             kept = rnd.process(action, entity)
-        keeps = game.action_processed(action) or game.ACTION_PROCESSED_KEEPS_STEPS
+        # (the base's ``action_processed`` does nothing and says nothing)
+        keeps = (cls.action_processed is not base_processed and game.action_processed(action)) \
+            or game.ACTION_PROCESSED_KEEPS_STEPS
         reason, timing = game.game_end_check()
         if timing == "immediate":
             game.end_game(reason)
@@ -346,7 +358,8 @@ class Pipeline:
         # and no end triggered (``game_end_check`` writes only then)
         if kept is not None and not (keeps and game.end_trigger is None and game.round is rnd):
             kept = None
-        if game.finished or not self.round_finished(kept):
+        # (:meth:`round_finished` inlined where it has no answer to hand on: asked after every action)
+        if game.finished or not (game.round.finished() if kept is None else self.round_finished(kept)):
             if kept is not None and game.loading and not game.finished:
                 step = kept[0]
                 t = type(step)
@@ -501,6 +514,9 @@ class Pipeline:
         # and the garbage goes at the first collection after it
         collecting = gc.isenabled()
         gc.disable()
+        # the record being made, asked once: no action of the load starts or ends one
+        rec = current()
+        apply = self.apply if rec is not None and rec.game is not game else self.applied
         try:
             with scope:
                 # the actions' shapes checked at once, by type; a suspect one alone, as it comes
@@ -510,7 +526,7 @@ class Pipeline:
                     if n >= near and (n % every == 0 or n >= end - 2):
                         self.keep_snapshot(n, snapshot(game))
                     misfit = schema.check(action, loading=True) if i in suspects else None
-                    self.apply(action)
+                    apply(action)
                     if misfit is not None:
                         game.warnings.append(misfit)  # tolerated from a log, and said
                     game.imported = len(game.actions)
