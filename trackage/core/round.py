@@ -470,7 +470,8 @@ class Round(Tracked):
         """Skip the steps with nothing to do, up to the first that blocks; returns that step (in
         a tuple; None in it: no step blocks) where :meth:`settled_step` may use it, else None.
         The tuple's second item: the steps found inactive whose answer nothing run since may
-        have moved (no skip but the base's, which writes only its own step's ``passed``)."""
+        have moved (no skip but the base's, which writes only its own step's ``passed``); None
+        where every step before the one stopped at is known settled (the answer stands)."""
         per_step = self.OPERATOR_PER_STEP
         first = cur = self.current_entity_of_round()
         closed = cur is not None and getattr(cur, "closed", False)
@@ -480,7 +481,12 @@ class Round(Tracked):
         stale = False
         idle: list[Step] = []
         acts: list[str] | None = None
-        base_skip, base_pass = Step.skip, Step.pass_
+        # every step before the one stopped at is known not to be :meth:`active_step`'s answer
+        # now: inactive (and nothing since wrote what it reads), not blocking with the base
+        # "blocking?", or passed by the base skip with the base "active?" (inactive for sure);
+        # then the settled answer stands without :meth:`settled_step` asking again
+        exact = not closed
+        base_skip, base_pass, base_active = Step.skip, Step.pass_, Step.active
         base_blocking, base_has, base_entity = Step.blocking, Step.has_current_actions, Step.current_entity
         base_actions = Step.has_actions
         for s in self.steps:
@@ -492,9 +498,11 @@ class Round(Tracked):
             if not s.active():
                 idle.append(s)
                 continue
-            if not s.blocks() or closed:
-                continue
             t = type(s)
+            if not s.blocks() or closed:
+                if t.blocking is not base_blocking:
+                    exact = False  # (a "blocking?" of its own may block without blocks())
+                continue
             if not stale and t.blocking is base_blocking and t.has_current_actions is base_has \
                     and t.current_entity is base_entity:
                 # the base "blocking?" (it blocks, its operator is the round's, open): asked of
@@ -517,6 +525,9 @@ class Round(Tracked):
             if t.skip is not base_skip or t.pass_ is not base_pass:
                 idle = []  # (a skip of its own may write what a step's "active?" reads)
                 stale = True
+                exact = False
+            elif t.active is not base_active:
+                exact = False  # (passed, it may still be active)
             s.skip()
         else:
             stopped = None
@@ -529,7 +540,8 @@ class Round(Tracked):
             closed = cur is not None and getattr(cur, "closed", False)
         if moved or closed:
             return None
-        return (stopped, tuple(idle), (stopped, cur, acts) if acts is not None else None)
+        # (exact: no ``idle`` tuple, the answer stands as it is, see :meth:`settled_step`)
+        return (stopped, None if exact else tuple(idle), (stopped, cur, acts) if acts is not None else None)
 
     def skipped_active_step(self) -> Step | None:
         """:meth:`skip_steps`, then :meth:`active_step` at once: its first question answered
@@ -550,8 +562,9 @@ class Round(Tracked):
         still active and might block (a skip that left it active, a ``blocking`` of its own):
         None (ask again). A step that does not block, with the base ``blocking``, never does;
         a step of ``idle`` (the skip found it inactive, nothing since moved that) is not asked.
-        No ``idle`` at all (a 1-tuple kept by :meth:`answered`): ``stopped`` is what
-        :meth:`active_step` itself has just answered, nothing written since, so it stands."""
+        No ``idle`` at all (a 1-tuple kept by :meth:`answered`, or a skip that found every step
+        before ``stopped`` settled: see :meth:`skip_steps`): ``stopped`` is what
+        :meth:`active_step` would answer, nothing written since, so it stands."""
         if idle is None:
             return (stopped,)
         base_blocking = Step.blocking
