@@ -394,9 +394,12 @@ class Round(Tracked):
         cur = self.current_entity_of_round()
         open_ = cur is not None and not getattr(cur, "closed", False)
         base_blocking, base_has, base_entity = Step.blocking, Step.has_current_actions, Step.current_entity
+        base_active, base_blocks = Step.active, Step.blocks
         for s in self.steps:
-            # (a step the skip found inactive, nothing moved since: inactive still, not asked)
-            if (idle and s in idle) or not s.active():
+            t = type(s)
+            # (a step the skip found inactive, nothing moved since: inactive still, not asked; the
+            # base "active?" read inline)
+            if (idle and s in idle) or (s.passed if t.active is base_active else not s.active()):
                 continue
             if s is known and entity is hint[1]:  # type: ignore[index]
                 # (its list, where the skip worked it out for that entity: the list of this state)
@@ -404,9 +407,13 @@ class Round(Tracked):
                 has = True
             else:
                 accepts, has = s.answers(entity, atype)
-            t = type(s)
             if t.blocking is base_blocking and t.has_current_actions is base_has and t.current_entity is base_entity:
-                if not s.blocks() or not open_:
+                if t.blocks is base_blocks:
+                    opts = s.opts
+                    blocks = opts.get("blocks", s.BLOCKS) if opts else s.BLOCKS
+                else:
+                    blocks = s.blocks()
+                if not blocks or not open_:
                     blocking = False
                 elif cur is entity:
                     blocking = has
@@ -493,18 +500,24 @@ class Round(Tracked):
         exact = not closed
         base_skip, base_pass, base_active = Step.skip, Step.pass_, Step.active
         base_blocking, base_has, base_entity = Step.blocking, Step.has_current_actions, Step.current_entity
-        base_actions = Step.has_actions
+        base_actions, base_blocks = Step.has_actions, Step.blocks
         for s in self.steps:
             if stale and per_step:
                 cur = self.current_entity_of_round()
                 moved = moved or cur is not first
                 closed = cur is not None and getattr(cur, "closed", False)
                 stale = False
-            if not s.active():
+            t = type(s)
+            # (the base "active?" and "blocks?" read inline: asked of every step after every action)
+            if s.passed if t.active is base_active else not s.active():
                 idle.append(s)
                 continue
-            t = type(s)
-            if not s.blocks() or closed:
+            if t.blocks is base_blocks:
+                opts = s.opts
+                blocks = opts.get("blocks", s.BLOCKS) if opts else s.BLOCKS
+            else:
+                blocks = s.blocks()
+            if not blocks or closed:
                 if t.blocking is not base_blocking:
                     exact = False  # (a "blocking?" of its own may block without blocks())
                 continue
@@ -689,7 +702,12 @@ class OperatingRound(Round):
             self.start_operating()
 
     def any_to_act(self) -> bool:
-        return any(not self.skip_entity(e) for e in self.entities)
+        # (asked by every finished(): a plain loop, the first operator not skipped answers)
+        skip = self.skip_entity
+        for e in self.entities:
+            if not skip(e):
+                return True
+        return False
 
     def skip_entity(self, entity: Any) -> bool:
         closed: bool = entity.closed
