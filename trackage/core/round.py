@@ -334,12 +334,18 @@ class Round(Tracked):
         cur = self.current_entity_of_round()
         open_ = cur is not None and not getattr(cur, "closed", False)
         base_blocking, base_has, base_entity = Step.blocking, Step.has_current_actions, Step.current_entity
+        base_active, base_blocks = Step.active, Step.blocks
         for s in self.steps:
-            if not s.active():
-                continue
             t = type(s)
+            if s.passed if t.active is base_active else not s.active():  # (the base "active?" inline)
+                continue
             if t.blocking is base_blocking and t.has_current_actions is base_has and t.current_entity is base_entity:
-                if s.blocks() and open_ and s.has_actions(cur):
+                if t.blocks is base_blocks:
+                    opts = s.opts
+                    blocks = opts.get("blocks", s.BLOCKS) if opts else s.BLOCKS
+                else:
+                    blocks = s.blocks()
+                if blocks and open_ and s.has_actions(cur):
                     return s
             elif s.blocking():
                 return s
