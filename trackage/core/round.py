@@ -635,6 +635,8 @@ class StockRound(Round):
     def setup(self) -> None:
         if not self.skipped_active_step():
             self.next_entity()
+        if self.listing is not None:  # (a transient of the questions: the setup hands no answer on)
+            self.listing = None
 
     def after_process(self, action: dict[str, Any], entity: Any) -> None:
         found = self.active_step()
@@ -706,6 +708,8 @@ class OperatingRound(Round):
                 t.operated = False
         if self.any_to_act():
             self.start_operating()
+        if self.listing is not None:  # (a transient of the questions: the setup hands no answer on)
+            self.listing = None
 
     def any_to_act(self) -> bool:
         # (asked by every finished(): a plain loop, the first operator not skipped answers)
