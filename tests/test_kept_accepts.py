@@ -191,26 +191,34 @@ def test_a_moved_state_between_actions_is_never_answered_from_the_keep(monkeypat
 def test_every_carried_list_is_the_fresh_one(path, monkeypatch):
     """The list the skip worked out for the step it stopped at, carried with the round's kept
     answer to the next action of a load: in the very state that action starts in, it is the
-    step's fresh :meth:`Step.actions` of that entity (and the replay is the same)."""
+    step's fresh :meth:`Step.actions` of that entity (and the replay is the same); the steps
+    the skip found inactive, carried with it (the round does not ask them), are inactive."""
     from trackage.core.round import Round
 
     plain = _replay(path)
     seen: list[str] = []
+    quiet: list[int] = []
     process = Round.process
 
     def checked(self, action, entity):
         hint = self.hinted
-        if hint is not None and hint[2] is not None:
-            step, who, acts = hint
-            assert acts == step.actions(who), (type(step).__name__, acts)
-            assert step.has_actions(who)
-            seen.append(action["type"])
+        if hint is not None:
+            step, who, acts, idle = hint
+            # the steps the skip found inactive (not asked by the round): inactive still
+            assert all(s in self.steps and not s.active() for s in idle), [type(s).__name__ for s in idle]
+            if idle:
+                quiet.append(len(idle))
+            if acts is not None:
+                assert acts == step.actions(who), (type(step).__name__, acts)
+                assert step.has_actions(who)
+                seen.append(action["type"])
         return process(self, action, entity)
 
     with monkeypatch.context() as m:
         m.setattr(Round, "process", checked)
         assert _replay(path) == plain
     assert seen, "no list was carried over the log"
+    assert quiet, "no inactive step was carried over the log"
     # the skip's list dropped (never carried): the same replay
     with monkeypatch.context() as m:
         m.setattr(Round, "answered", lambda self, found: setattr(self, "settled", (found,))

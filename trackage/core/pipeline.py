@@ -129,7 +129,7 @@ class Pipeline:
         # in, its round, the step the round's answer named (with the base "blocking?", so its
         # "anything?" for the operator was true) and that operator; handed to the next action's
         # round where nothing has moved since (see :meth:`process_single`); None otherwise
-        self.hint: tuple[int, Any, Any, Any, list[str] | None] | None = None
+        self.hint: tuple[int, Any, Any, Any, list[str] | None, tuple[Any, ...]] | None = None
 
     # ------------------------------------------------------------- one action
     def process(self, action: dict[str, Any]) -> None:
@@ -372,7 +372,9 @@ class Pipeline:
                     entity = step.current_entity()
                     listing = kept[2] if len(kept) > 2 else None
                     acts = listing[2] if listing is not None and listing[0] is step and listing[1] is entity else None
-                    self.hint = (game._moves, rnd, step, entity, acts)
+                    # (and the steps the skip found inactive, inactive still: whatever the entity)
+                    idle = listing[3] if listing is not None and listing[0] is step else ()
+                    self.hint = (game._moves, rnd, step, entity, acts, idle)
             return
         while True:
             kept = None

@@ -239,11 +239,12 @@ class Round(Tracked):
     KEEP_SKIP_ANSWER = True
     #: the round's kind as the site abbreviates it (a merger pass names its rounds so); "" when none
     SHORT_NAME = ""
-    hinted: tuple[Step, Any, list[str] | None] | None = None  # (see __init__)
-    #: the list the last :meth:`active_step` answered from a skip's settled answer carries: (the
-    #: step, its entity, its :meth:`Step.actions` then), for :meth:`answered` right after; None
-    #: otherwise (a transient: cleared by every question, by :meth:`process` and the pipeline)
-    listing: tuple[Step, Any, list[str]] | None = None
+    hinted: tuple[Step, Any, list[str] | None, tuple[Step, ...]] | None = None  # (see __init__)
+    #: what the last :meth:`active_step` answered from a skip's settled answer carries: (the
+    #: step, its entity, its :meth:`Step.actions` then or None, the steps the skip found
+    #: inactive), for :meth:`answered` right after; None otherwise (a transient: cleared by
+    #: every question, by :meth:`process` and the pipeline)
+    listing: tuple[Step, Any, list[str] | None, tuple[Step, ...]] | None = None
     #: whether this class's :meth:`after_process` leaves :attr:`settled` only as an exact answer
     #: of :meth:`active_step` for the state it ends in: untouched with nothing written, or set
     #: again (:meth:`answered`) right before a return with nothing written after its question.
@@ -270,8 +271,8 @@ class Round(Tracked):
         # the step and entity whose "anything?" the pipeline knows true for the state the next
         # :meth:`process` starts in (a load's next action), taken at once by it; None otherwise
         # (an attribute of every round from the start: its writes add no key to the object)
-        self.hinted: tuple[Step, Any, list[str] | None] | None = None
-        self.listing: tuple[Step, Any, list[str]] | None = None
+        self.hinted: tuple[Step, Any, list[str] | None, tuple[Step, ...]] | None = None
+        self.listing: tuple[Step, Any, list[str] | None, tuple[Step, ...]] | None = None
         state_keys: list[str] = []
         for sc in step_classes:
             if isinstance(sc, tuple):
@@ -319,7 +320,8 @@ class Round(Tracked):
             if found is not None:
                 step = found[0]
                 if len(settled) > 2 and settled[2] is not None and settled[2][0] is step:
-                    # the list the skip worked out for the step it stopped at, nothing written since
+                    # the list the skip worked out for the step it stopped at (and the steps it
+                    # found inactive), nothing written since
                     self.listing = settled[2]
                 return step
         if entity is not None:
@@ -332,12 +334,18 @@ class Round(Tracked):
         cur = self.current_entity_of_round()
         open_ = cur is not None and not getattr(cur, "closed", False)
         base_blocking, base_has, base_entity = Step.blocking, Step.has_current_actions, Step.current_entity
+        base_active, base_blocks = Step.active, Step.blocks
         for s in self.steps:
-            if not s.active():
-                continue
             t = type(s)
+            if s.passed if t.active is base_active else not s.active():  # (the base "active?" inline)
+                continue
             if t.blocking is base_blocking and t.has_current_actions is base_has and t.current_entity is base_entity:
-                if s.blocks() and open_ and s.has_actions(cur):
+                if t.blocks is base_blocks:
+                    opts = s.opts
+                    blocks = opts.get("blocks", s.BLOCKS) if opts else s.BLOCKS
+                else:
+                    blocks = s.blocks()
+                if blocks and open_ and s.has_actions(cur):
                     return s
             elif s.blocking():
                 return s
@@ -383,16 +391,21 @@ class Round(Tracked):
         hint = self.hinted
         known: Step | None = None
         listed: list[str] | None = None
+        idle: tuple[Step, ...] = ()
         if hint is not None:
             self.hinted = None
-            known, listed = hint[0], hint[2]
+            known, listed, idle = hint[0], hint[2], hint[3]
         # (the questions write nothing: the round's operator read once, for every step with the
         # base "blocking?", whose answer for ``entity`` when it is that operator is ``has``)
         cur = self.current_entity_of_round()
         open_ = cur is not None and not getattr(cur, "closed", False)
         base_blocking, base_has, base_entity = Step.blocking, Step.has_current_actions, Step.current_entity
+        base_active, base_blocks = Step.active, Step.blocks
         for s in self.steps:
-            if not s.active():
+            t = type(s)
+            # (a step the skip found inactive, nothing moved since: inactive still, not asked; the
+            # base "active?" read inline)
+            if (idle and s in idle) or (s.passed if t.active is base_active else not s.active()):
                 continue
             if s is known and entity is hint[1]:  # type: ignore[index]
                 # (its list, where the skip worked it out for that entity: the list of this state)
@@ -400,9 +413,13 @@ class Round(Tracked):
                 has = True
             else:
                 accepts, has = s.answers(entity, atype)
-            t = type(s)
             if t.blocking is base_blocking and t.has_current_actions is base_has and t.current_entity is base_entity:
-                if not s.blocks() or not open_:
+                if t.blocks is base_blocks:
+                    opts = s.opts
+                    blocks = opts.get("blocks", s.BLOCKS) if opts else s.BLOCKS
+                else:
+                    blocks = s.blocks()
+                if not blocks or not open_:
                     blocking = False
                 elif cur is entity:
                     blocking = has
@@ -470,7 +487,9 @@ class Round(Tracked):
         """Skip the steps with nothing to do, up to the first that blocks; returns that step (in
         a tuple; None in it: no step blocks) where :meth:`settled_step` may use it, else None.
         The tuple's second item: the steps found inactive whose answer nothing run since may
-        have moved (no skip but the base's, which writes only its own step's ``passed``)."""
+        have moved (no skip but the base's, which writes only its own step's ``passed``); the
+        third: the list worked out for the step stopped at (or None); the fourth: whether every
+        step before the one stopped at is known settled (the answer stands)."""
         per_step = self.OPERATOR_PER_STEP
         first = cur = self.current_entity_of_round()
         closed = cur is not None and getattr(cur, "closed", False)
@@ -480,21 +499,34 @@ class Round(Tracked):
         stale = False
         idle: list[Step] = []
         acts: list[str] | None = None
-        base_skip, base_pass = Step.skip, Step.pass_
+        # every step before the one stopped at is known not to be :meth:`active_step`'s answer
+        # now: inactive (and nothing since wrote what it reads), not blocking with the base
+        # "blocking?", or passed by the base skip with the base "active?" (inactive for sure);
+        # then the settled answer stands without :meth:`settled_step` asking again
+        exact = not closed
+        base_skip, base_pass, base_active = Step.skip, Step.pass_, Step.active
         base_blocking, base_has, base_entity = Step.blocking, Step.has_current_actions, Step.current_entity
-        base_actions = Step.has_actions
+        base_actions, base_blocks = Step.has_actions, Step.blocks
         for s in self.steps:
             if stale and per_step:
                 cur = self.current_entity_of_round()
                 moved = moved or cur is not first
                 closed = cur is not None and getattr(cur, "closed", False)
                 stale = False
-            if not s.active():
+            t = type(s)
+            # (the base "active?" and "blocks?" read inline: asked of every step after every action)
+            if s.passed if t.active is base_active else not s.active():
                 idle.append(s)
                 continue
-            if not s.blocks() or closed:
+            if t.blocks is base_blocks:
+                opts = s.opts
+                blocks = opts.get("blocks", s.BLOCKS) if opts else s.BLOCKS
+            else:
+                blocks = s.blocks()
+            if not blocks or closed:
+                if t.blocking is not base_blocking:
+                    exact = False  # (a "blocking?" of its own may block without blocks())
                 continue
-            t = type(s)
             if not stale and t.blocking is base_blocking and t.has_current_actions is base_has \
                     and t.current_entity is base_entity:
                 # the base "blocking?" (it blocks, its operator is the round's, open): asked of
@@ -517,6 +549,9 @@ class Round(Tracked):
             if t.skip is not base_skip or t.pass_ is not base_pass:
                 idle = []  # (a skip of its own may write what a step's "active?" reads)
                 stale = True
+                exact = False
+            elif t.active is not base_active:
+                exact = False  # (passed, it may still be active)
             s.skip()
         else:
             stopped = None
@@ -529,7 +564,11 @@ class Round(Tracked):
             closed = cur is not None and getattr(cur, "closed", False)
         if moved or closed:
             return None
-        return (stopped, tuple(idle), (stopped, cur, acts) if acts is not None else None)
+        # (exact: the answer stands as it is, see :meth:`settled_step`)
+        found = tuple(idle)
+        if stopped is None or (acts is None and not found):
+            return (stopped, found, None, exact)
+        return (stopped, found, (stopped, cur if acts is not None else None, acts, found), exact)
 
     def skipped_active_step(self) -> Step | None:
         """:meth:`skip_steps`, then :meth:`active_step` at once: its first question answered
@@ -544,15 +583,17 @@ class Round(Tracked):
             self.settled = None
 
     def settled_step(self, stopped: Step | None, idle: tuple[Step, ...] | None = None,
-                     listing: tuple[Step, Any, list[str]] | None = None) -> tuple[Step | None] | None:
+                     listing: tuple[Step, Any, list[str] | None, tuple[Step, ...]] | None = None,
+                     stands: bool = False) -> tuple[Step | None] | None:
         """:meth:`active_step` right after :meth:`skip_steps` stopped at ``stopped`` (None: at
         no step), with nothing moved since: that step, in a 1-tuple, unless a step before it is
         still active and might block (a skip that left it active, a ``blocking`` of its own):
         None (ask again). A step that does not block, with the base ``blocking``, never does;
         a step of ``idle`` (the skip found it inactive, nothing since moved that) is not asked.
-        No ``idle`` at all (a 1-tuple kept by :meth:`answered`): ``stopped`` is what
-        :meth:`active_step` itself has just answered, nothing written since, so it stands."""
-        if idle is None:
+        No ``idle`` at all, or ``stands`` (kept by :meth:`answered`, or a skip that found every
+        step before ``stopped`` settled: see :meth:`skip_steps`): ``stopped`` is what
+        :meth:`active_step` would answer, nothing written since, so it stands."""
+        if idle is None or stands:
             return (stopped,)
         base_blocking = Step.blocking
         for s in self.steps:
@@ -594,6 +635,8 @@ class StockRound(Round):
     def setup(self) -> None:
         if not self.skipped_active_step():
             self.next_entity()
+        if self.listing is not None:  # (a transient of the questions: the setup hands no answer on)
+            self.listing = None
 
     def after_process(self, action: dict[str, Any], entity: Any) -> None:
         found = self.active_step()
@@ -665,9 +708,16 @@ class OperatingRound(Round):
                 t.operated = False
         if self.any_to_act():
             self.start_operating()
+        if self.listing is not None:  # (a transient of the questions: the setup hands no answer on)
+            self.listing = None
 
     def any_to_act(self) -> bool:
-        return any(not self.skip_entity(e) for e in self.entities)
+        # (asked by every finished(): a plain loop, the first operator not skipped answers)
+        skip = self.skip_entity
+        for e in self.entities:
+            if not skip(e):
+                return True
+        return False
 
     def skip_entity(self, entity: Any) -> bool:
         closed: bool = entity.closed

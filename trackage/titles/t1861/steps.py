@@ -29,6 +29,22 @@ class SkipForNational:
             return False
         return super().has_actions(entity)  # type: ignore[misc]  # mixed in before a Step, which has has_actions()
 
+    # (the round's two questions likewise: without these the mixin's own ``actions`` would hand
+    # the step the core's defaults, its whole list worked out for each, instead of the step's
+    # own answers below it)
+    def answers(self, entity, atype):
+        """:meth:`actions`' two truths: none for a national, else the step's own answers."""
+        if entity.is_corporation and _national(entity):
+            return False, False
+        return super().answers(entity, atype)  # type: ignore[misc]  # mixed in before a Step, which has answers()
+
+    def accepts(self, entity, atype):
+        """Whether :meth:`actions` lists ``atype`` (its "anything?" known true): the step's own
+        answer (a national, never asked, lists nothing)."""
+        if entity.is_corporation and _national(entity):
+            return False
+        return super().accepts(entity, atype)  # type: ignore[misc]  # mixed in before a Step, which has accepts()
+
 
 class BuyCompany1861(SkipForNational, BuyCompany1867):
     pass
