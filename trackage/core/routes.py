@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, cast
 
 from .errors import GameError
 from .graph import walk_path
+from .tokens import token_kind
 from .walk_prune import NO_LANE, gauge_ok, lanes_ok
 
 if TYPE_CHECKING:
@@ -1182,11 +1183,10 @@ class RouteRules:
         corp = route.corporation
         token: RevenueCenter | None = None
         if type(self).city_tokened_by is RouteRules.city_tokened_by:
-            tokened_by = self.game.board.tokened_by  # (the base hook: the board's answer)
-            for s in visited:
-                if tokened_by(s, corp):
-                    token = s
-                    break
+            # (the base hook: the board's ``tokened_by`` without types, read from its state with
+            # the owner's id and token kind worked out once: a city holding, in a slot or as an
+            # extra token, a token whose owner and kind are the corporation's)
+            token = _first_tokened(self.game.board, visited, corp)
         else:
             token = next((s for s in visited if self.city_tokened_by(s, corp)), None)
         if not suppress_route_token_check:
@@ -1205,6 +1205,31 @@ class RouteRules:
             _mark_overlap_checked(run)
         self.check_connected(route, corp)
         return self.stops_revenue(route, route.stops)
+
+
+def _first_tokened(board: Board, stops: Iterable[RevenueCenter], corporation: Entity) -> RevenueCenter | None:
+    """The first of ``stops`` that ``board.tokened_by(stop, corporation)`` says yes to (the
+    same test: a city, a token in one of its slots or among its extra tokens owned by the
+    corporation, :meth:`Token.owned_by`), or None."""
+    if corporation is None:
+        return None
+    st = board.state
+    tokens_at = st.tokens
+    extra_at = st.extra_tokens
+    cid = getattr(corporation, "id", None)
+    ckind: str | None = None
+    for s in stops:
+        if not s.is_city:
+            continue
+        city = cast("City", s)
+        for lst in (tokens_at.get(city, ()), extra_at.get(city, ())):
+            for t in lst:
+                if t is not None and t.owner == cid:
+                    if ckind is None:
+                        ckind = token_kind(corporation)
+                    if t.owner_kind == ckind:
+                        return s
+    return None
 
 
 Paired: TypeAlias = "tuple[tuple[Segment, ...], tuple[RevenueCenter, ...], RevenueCenter | None]"
@@ -1735,9 +1760,16 @@ class Route:
             return self._logged_hexes
         ids = self._logged_hex_ids
         if ids is not None:
-            by_id = self.rules.hex_by_id
-            # (an unknown id gives None, failing when read, as before)
-            self._logged_hexes = logged = cast("list[Hex]", [by_id(h) for h in ids])
+            rules = self.rules
+            # (an unknown id gives None, failing when read, as before; with the base hook, the
+            # map's lookup asked directly, as the board asks it for an id that is a string)
+            if type(rules).hex_by_id is RouteRules.hex_by_id:
+                map_by_id = rules.game.board.hexmap.hex_by_id
+                found = [map_by_id(h) if isinstance(h, str) else None for h in ids]
+            else:
+                by_id = rules.hex_by_id
+                found = [by_id(h) for h in ids]
+            self._logged_hexes = logged = cast("list[Hex]", found)
             self._logged_hex_ids = None
             return logged
         h = self._hexes
