@@ -673,6 +673,14 @@ class RouteRules:
     def city_tokened_by(self, city: RevenueCenter, corporation: Entity) -> bool:
         return self.game.board.tokened_by(city, corporation)
 
+    def first_tokened(self, stops: Iterable[RevenueCenter], corporation: Entity) -> RevenueCenter | None:
+        """The first of ``stops`` :meth:`city_tokened_by` says yes to for ``corporation``, or
+        None (not a hook: with the base hook, the board's ``tokened_by`` read from its state
+        with the owner's id and token kind worked out once)."""
+        if type(self).city_tokened_by is RouteRules.city_tokened_by:
+            return _first_tokened(self.game.board, stops, corporation)
+        return next((s for s in stops if self.city_tokened_by(s, corporation)), None)
+
     def skip_route_track_type(self, train: RouteTrain) -> str | None:
         return None
 
@@ -1181,14 +1189,7 @@ class RouteRules:
         visited = route.visited_stops
         self.check_min_stops(route, visited)
         corp = route.corporation
-        token: RevenueCenter | None = None
-        if type(self).city_tokened_by is RouteRules.city_tokened_by:
-            # (the base hook: the board's ``tokened_by`` without types, read from its state with
-            # the owner's id and token kind worked out once: a city holding, in a slot or as an
-            # extra token, a token whose owner and kind are the corporation's)
-            token = _first_tokened(self.game.board, visited, corp)
-        else:
-            token = next((s for s in visited if self.city_tokened_by(s, corp)), None)
+        token = self.first_tokened(visited, corp)
         if not suppress_route_token_check:
             self.check_route_token(route, token)
         self.check_groups(route, visited)
@@ -1232,9 +1233,10 @@ def _first_tokened(board: Board, stops: Iterable[RevenueCenter], corporation: En
     return None
 
 
-Paired: TypeAlias = "tuple[tuple[Segment, ...], tuple[RevenueCenter, ...], RevenueCenter | None]"
-# (the segments of one chain per logged connection, their visited stops in order, and the
-# first stop a segment comes back to: what ``visited_stops`` and ``check_cycles`` read)
+Paired: TypeAlias = "tuple[tuple[Segment, ...], tuple[RevenueCenter, ...], RevenueCenter | None, tuple[TrackKey, ...]]"
+# (the segments of one chain per logged connection, their visited stops in order, the
+# first stop a segment comes back to, and their chains' track keys in order: what
+# ``visited_stops``, ``check_cycles`` and the route's ``track_keys`` read)
 
 
 def _stops_in_order(segments: Iterable[Segment]) -> list[RevenueCenter]:
@@ -1256,7 +1258,8 @@ def _paired_segments(chains: Sequence[Chain]) -> Paired:
     Kept with the first chain (chains never change: the answer holds for every game, copy and
     board version that has them); with one chain per connection a pair has at most one
     candidate, so the logged nodes never decide. With the segments, the base rules'
-    ``visited_stops`` and ``check_cycles`` answers, which read only them."""
+    ``visited_stops`` and ``check_cycles`` answers and the route's track keys, which read
+    only them."""
     first = chains[0]
     rest = tuple(chains[1:])
     kept = first._pairs
@@ -1287,7 +1290,7 @@ def _paired_segments(chains: Sequence[Chain]) -> Paired:
             back = seg.right
             break
         seen.add(seg.right)
-    paired = (tuple(out), tuple(visited), back)
+    paired = (tuple(out), tuple(visited), back, tuple([k for seg in out for k in seg.chain.track_keys]))
     if len(kept) >= _KEPT_CHAINS_LIMIT:
         kept.clear()
     kept[rest] = paired
@@ -1704,8 +1707,11 @@ class Route:
         overlap of all the run's routes)."""
         t = self._track
         if t is None:
-            # (the keys of the paths in order: each chain's, one after the other)
-            t = [k for s in self.connection_data for k in s.chain.track_keys]
+            # (the keys of the paths in order: each chain's, one after the other; the shared
+            # pairing's when the route has one)
+            cd = self.connection_data
+            paired = self._paired
+            t = list(paired[3]) if paired is not None else [k for s in cd for k in s.chain.track_keys]
             if self._resolving:
                 return t
             self._track = t
