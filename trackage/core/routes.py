@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, cast
 
 from .errors import GameError
 from .graph import walk_path
+from .tokens import token_kind
 from .walk_prune import NO_LANE, gauge_ok, lanes_ok
 
 if TYPE_CHECKING:
@@ -672,6 +673,14 @@ class RouteRules:
     def city_tokened_by(self, city: RevenueCenter, corporation: Entity) -> bool:
         return self.game.board.tokened_by(city, corporation)
 
+    def first_tokened(self, stops: Iterable[RevenueCenter], corporation: Entity) -> RevenueCenter | None:
+        """The first of ``stops`` :meth:`city_tokened_by` says yes to for ``corporation``, or
+        None (not a hook: with the base hook, the board's ``tokened_by`` read from its state
+        with the owner's id and token kind worked out once)."""
+        if type(self).city_tokened_by is RouteRules.city_tokened_by:
+            return _first_tokened(self.game.board, stops, corporation)
+        return next((s for s in stops if self.city_tokened_by(s, corporation)), None)
+
     def skip_route_track_type(self, train: RouteTrain) -> str | None:
         return None
 
@@ -1180,15 +1189,7 @@ class RouteRules:
         visited = route.visited_stops
         self.check_min_stops(route, visited)
         corp = route.corporation
-        token: RevenueCenter | None = None
-        if type(self).city_tokened_by is RouteRules.city_tokened_by:
-            tokened_by = self.game.board.tokened_by  # (the base hook: the board's answer)
-            for s in visited:
-                if tokened_by(s, corp):
-                    token = s
-                    break
-        else:
-            token = next((s for s in visited if self.city_tokened_by(s, corp)), None)
+        token = self.first_tokened(visited, corp)
         if not suppress_route_token_check:
             self.check_route_token(route, token)
         self.check_groups(route, visited)
@@ -1207,9 +1208,35 @@ class RouteRules:
         return self.stops_revenue(route, route.stops)
 
 
-Paired: TypeAlias = "tuple[tuple[Segment, ...], tuple[RevenueCenter, ...], RevenueCenter | None]"
-# (the segments of one chain per logged connection, their visited stops in order, and the
-# first stop a segment comes back to: what ``visited_stops`` and ``check_cycles`` read)
+def _first_tokened(board: Board, stops: Iterable[RevenueCenter], corporation: Entity) -> RevenueCenter | None:
+    """The first of ``stops`` that ``board.tokened_by(stop, corporation)`` says yes to (the
+    same test: a city, a token in one of its slots or among its extra tokens owned by the
+    corporation, :meth:`Token.owned_by`), or None."""
+    if corporation is None:
+        return None
+    st = board.state
+    tokens_at = st.tokens
+    extra_at = st.extra_tokens
+    cid = getattr(corporation, "id", None)
+    ckind: str | None = None
+    for s in stops:
+        if not s.is_city:
+            continue
+        city = cast("City", s)
+        for lst in (tokens_at.get(city, ()), extra_at.get(city, ())):
+            for t in lst:
+                if t is not None and t.owner == cid:
+                    if ckind is None:
+                        ckind = token_kind(corporation)
+                    if t.owner_kind == ckind:
+                        return s
+    return None
+
+
+Paired: TypeAlias = "tuple[tuple[Segment, ...], tuple[RevenueCenter, ...], RevenueCenter | None, tuple[TrackKey, ...]]"
+# (the segments of one chain per logged connection, their visited stops in order, the
+# first stop a segment comes back to, and their chains' track keys in order: what
+# ``visited_stops``, ``check_cycles`` and the route's ``track_keys`` read)
 
 
 def _stops_in_order(segments: Iterable[Segment]) -> list[RevenueCenter]:
@@ -1231,7 +1258,8 @@ def _paired_segments(chains: Sequence[Chain]) -> Paired:
     Kept with the first chain (chains never change: the answer holds for every game, copy and
     board version that has them); with one chain per connection a pair has at most one
     candidate, so the logged nodes never decide. With the segments, the base rules'
-    ``visited_stops`` and ``check_cycles`` answers, which read only them."""
+    ``visited_stops`` and ``check_cycles`` answers and the route's track keys, which read
+    only them."""
     first = chains[0]
     rest = tuple(chains[1:])
     kept = first._pairs
@@ -1262,7 +1290,7 @@ def _paired_segments(chains: Sequence[Chain]) -> Paired:
             back = seg.right
             break
         seen.add(seg.right)
-    paired = (tuple(out), tuple(visited), back)
+    paired = (tuple(out), tuple(visited), back, tuple([k for seg in out for k in seg.chain.track_keys]))
     if len(kept) >= _KEPT_CHAINS_LIMIT:
         kept.clear()
     kept[rest] = paired
@@ -1679,8 +1707,11 @@ class Route:
         overlap of all the run's routes)."""
         t = self._track
         if t is None:
-            # (the keys of the paths in order: each chain's, one after the other)
-            t = [k for s in self.connection_data for k in s.chain.track_keys]
+            # (the keys of the paths in order: each chain's, one after the other; the shared
+            # pairing's when the route has one)
+            cd = self.connection_data
+            paired = self._paired
+            t = list(paired[3]) if paired is not None else [k for s in cd for k in s.chain.track_keys]
             if self._resolving:
                 return t
             self._track = t
@@ -1735,9 +1766,16 @@ class Route:
             return self._logged_hexes
         ids = self._logged_hex_ids
         if ids is not None:
-            by_id = self.rules.hex_by_id
-            # (an unknown id gives None, failing when read, as before)
-            self._logged_hexes = logged = cast("list[Hex]", [by_id(h) for h in ids])
+            rules = self.rules
+            # (an unknown id gives None, failing when read, as before; with the base hook, the
+            # map's lookup asked directly, as the board asks it for an id that is a string)
+            if type(rules).hex_by_id is RouteRules.hex_by_id:
+                map_by_id = rules.game.board.hexmap.hex_by_id
+                found = [map_by_id(h) if isinstance(h, str) else None for h in ids]
+            else:
+                by_id = rules.hex_by_id
+                found = [by_id(h) for h in ids]
+            self._logged_hexes = logged = cast("list[Hex]", found)
             self._logged_hex_ids = None
             return logged
         h = self._hexes

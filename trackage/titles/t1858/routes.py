@@ -93,7 +93,7 @@ class RouteRules1858(RouteRules):
             chosen.append(sorted(row, key=lambda i: (-value(i), i))[:pay] if 0 < pay < len(row) else row[:pay])
         picked = [i for c in chosen for i in c]
         corp = route.corporation
-        if self.requires_token(train) and not any(self.city_tokened_by(visits[i], corp) for i in picked):
+        if self.requires_token(train) and self.first_tokened([visits[i] for i in picked], corp) is None:
             best = None
             for ri, cand in enumerate(by_row):
                 limit = int(rows[ri].get("pay") or 0)
