@@ -108,6 +108,9 @@ def pay(game: Game, payer: CashHolder, receiver: CashHolder, amount: int, why: s
     # (``holder_id`` inlined: a payment is the journal's most frequent event)
     by: Any = payer
     to: Any = receiver
+    # (``holder_kind``'s first two answers asked in place: the bank and players are on one
+    # side of most payments)
+    payer_kind = "bank" if by.is_bank else "players" if by.is_player else holder_kind(by)
+    receiver_kind = "bank" if to.is_bank else "players" if to.is_player else holder_kind(to)
     game.journal.record("money", payer=by.id, receiver=to.id, amount=amount, why=why,
-                        round=round_label(game), payer_kind=holder_kind(payer),
-                        receiver_kind=holder_kind(receiver))
+                        round=round_label(game), payer_kind=payer_kind, receiver_kind=receiver_kind)
