@@ -47,8 +47,14 @@ class ShareHolder(Kinds):
         return [s for s in self.certificates if s.corp_id == cid]
 
     def percent_of(self, corp: Corporation) -> int:
+        # (a plain loop: a generator under ``sum`` costs a frame per call and a resume per
+        # certificate, and most holders asked hold none or few)
         cid = corp.id
-        return sum(s.percent for s in self.certificates if s.corp_id == cid)
+        total = 0
+        for s in self.certificates:
+            if s.corp_id == cid:
+                total += s.percent
+        return total
 
     def held_corporations(self) -> set[str]:
         """The ids of the corporations of which a certificate is held (one look at the
@@ -268,7 +274,7 @@ class Corporation(CashHolder, ShareHolder):
     # slots, not a __dict__: a game copy copies them with one read and one store each (a
     # title's subclass declares its own attributes the same way)
     __slots__ = ("_floated", "capitalization", "cash", "cert_holders", "city", "closed", "companies", "coordinates",
-                 "data", "float_percent", "floatable", "ipoed", "max_ownership_percent", "min_price", "name",
+                 "data", "float_percent", "floatable", "id", "ipoed", "max_ownership_percent", "min_price", "name",
                  "operating_history", "owner", "par_price", "presidents_share", "price_multiplier", "share_holders",
                  "share_percent", "share_price", "shares", "sym", "token_prices", "tokens", "trains",
                  "type")
@@ -281,8 +287,12 @@ class Corporation(CashHolder, ShareHolder):
     CLONE_SHARE = ("data", "coordinates", "city", "token_prices", "operating_history", "shares", "tokens")
     # (slots that only ever hold numbers, strings, booleans or None, as a company's)
     CLONE_ATOMS: tuple[str, ...] = (
-        "_floated", "capitalization", "cash", "closed", "float_percent", "floatable", "ipoed",
+        "_floated", "capitalization", "cash", "closed", "float_percent", "floatable", "id", "ipoed",
         "max_ownership_percent", "min_price", "name", "price_multiplier", "share_percent", "sym", "type")
+    # ``id`` is ``sym`` again, kept in a slot (read very often: a plain read where a property
+    # call would cost a frame); never written after construction, and left out of the state's
+    # dump as the same value as ``sym``
+    STATE_EXCLUDE: tuple[str, ...] = ("id",)
 
     is_corporation = True
 
@@ -290,6 +300,7 @@ class Corporation(CashHolder, ShareHolder):
                  coordinates: Any = None, city: Any = None, float_percent: int = 60, max_ownership_percent: int = 60,
                  type_: str = "major", capitalization: str = "full", data: dict[str, Any] | None = None):
         self.sym = sym
+        self.id = sym
         self.name = name
         self.cash = 0
         self.certificates: tuple[Share, ...] = ()
@@ -333,10 +344,6 @@ class Corporation(CashHolder, ShareHolder):
             for s in self.shares:
                 self._add_share(s)
         self.share_holders = {self: sum(share_percents)}
-
-    @property
-    def id(self) -> str:
-        return self.sym
 
     @property
     def ipo_owner(self) -> Any:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from .errors import GameError
 from .journal import MONEY_CATEGORIES, Journal, round_label
@@ -47,11 +47,12 @@ def spend(payer: Any, receiver: Any, amount: int, *, rule: str = "insufficient-c
     """
     if amount <= 0:
         raise GameError(f"{getattr(payer, 'name', payer)} cannot spend {amount}", rule="non-positive-amount")
-    for side in (payer, receiver):
-        if getattr(side, "closed", False) is True:
-            # money between live holders only: a closed company's treasury is out of the game
-            raise GameError(f"{getattr(side, 'name', side)} has closed: no money moves to or from it",
-                            rule="closed-holder")
+    # money between live holders only: a closed company's treasury is out of the game (the
+    # payer asked first, then the receiver)
+    if getattr(payer, "closed", False) is True:
+        _refuse_closed(payer)
+    if getattr(receiver, "closed", False) is True:
+        _refuse_closed(receiver)
     if isinstance(payer, Bank):
         payer.cash -= amount
         if payer.cash < 0 and payer.can_break:
@@ -65,6 +66,10 @@ def spend(payer: Any, receiver: Any, amount: int, *, rule: str = "insufficient-c
             )
         payer.cash -= amount
     receiver.cash += amount
+
+
+def _refuse_closed(side: Any) -> NoReturn:
+    raise GameError(f"{getattr(side, 'name', side)} has closed: no money moves to or from it", rule="closed-holder")
 
 
 def holder_id(holder: Any) -> str | int:
@@ -87,17 +92,25 @@ def holder_kind(holder: Any) -> str:
     return "pool" if holder.id == "pool" else "other"
 
 
+# the reasons a payment may give (:data:`MONEY_CATEGORIES`'s keys, as a frozen set: a
+# payment asks it once, and a set answers faster than the read-only mapping)
+_REASONS: frozenset[str] = frozenset(MONEY_CATEGORIES)
+
+
 def pay(game: Game, payer: CashHolder, receiver: CashHolder, amount: int, why: str, *,
         rule: str = "insufficient-cash") -> None:
     """Move ``amount`` from ``payer`` to ``receiver`` as :func:`spend` does, and record it in
     the game's journal as a money event with its reason ``why`` (one of
     :data:`~trackage.core.journal.MONEY_CATEGORIES`)."""
-    if why not in MONEY_CATEGORIES:
+    if why not in _REASONS:
         raise ValueError(f"unknown reason for a payment: {why!r}")
     spend(payer, receiver, amount, rule=rule)
     # (``holder_id`` inlined: a payment is the journal's most frequent event)
     by: Any = payer
     to: Any = receiver
+    # (``holder_kind``'s first two answers asked in place: the bank and players are on one
+    # side of most payments)
+    payer_kind = "bank" if by.is_bank else "players" if by.is_player else holder_kind(by)
+    receiver_kind = "bank" if to.is_bank else "players" if to.is_player else holder_kind(to)
     game.journal.record("money", payer=by.id, receiver=to.id, amount=amount, why=why,
-                        round=round_label(game), payer_kind=holder_kind(payer),
-                        receiver_kind=holder_kind(receiver))
+                        round=round_label(game), payer_kind=payer_kind, receiver_kind=receiver_kind)

@@ -306,10 +306,12 @@ def turn_started(game: Game, player: Any) -> None:
     """``player``'s turn starts: what they did before is forgotten (they keep their place)."""
     if player is None or not player.is_player:
         return
-    history = game.programs["history"]
-    if history.get(str(player.id)) == {} and str(player.id) in history:
+    programs = game.programs
+    history = programs["history"]
+    pid = str(player.id)
+    if history.get(pid) == {} and pid in history:
         return
-    game.programs = {**game.programs, "history": {**history, str(player.id): {}}}
+    game.programs = {**programs, "history": {**history, pid: {}}}
 
 
 # ------------------------------------------------------------------ what programs make

@@ -218,11 +218,16 @@ class Dividend(Step):
         # (the default share count of a holder with no certificates at all is nothing: most
         # payees asked are companies holding none, passed without a scan of each)
         plain = type(self).dividends_for is Dividend.dividends_for
+        base_percent_of = ShareHolder.percent_of
+        share_percent = entity.share_percent
         for payee in (*game.players, *game.corporations):
             if payee is entity:
                 amt = self.corporation_dividends(entity, ps)
-            elif plain and not payee.certificates and type(payee).percent_of is ShareHolder.percent_of:
-                continue
+            elif plain and type(payee).percent_of is base_percent_of:
+                if not payee.certificates:
+                    continue
+                # (the default ``dividends_for``, worked out in place: the same sum)
+                amt = math.ceil(payee.percent_of(entity) / share_percent * ps)
             else:
                 amt = self.dividends_for(entity, payee, ps)
             if amt > 0:

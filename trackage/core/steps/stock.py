@@ -292,7 +292,12 @@ class BuySellParShares(Passing):
 
     def bought(self) -> bool:
         """Whether the turn has made one of the :attr:`TURN_PURCHASES`."""
-        return any(a["type"] in self.TURN_PURCHASES for a in self.round.current_actions)
+        # (a plain loop: asked very often, mostly of a turn with an action or none)
+        purchases = self.TURN_PURCHASES
+        for a in self.round.current_actions:
+            if a["type"] in purchases:
+                return True
+        return False
 
     def sold_now(self, player: Any, thing: Any) -> object:
         return self.round.players_sold.get(player, {}).get(thing)
