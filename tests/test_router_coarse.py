@@ -3,6 +3,8 @@ with them the router finds the same proven revenue as without them."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from conftest import FIXTURES
 
@@ -65,3 +67,13 @@ def test_forced_coarse_views_on_every_list(monkeypatch, title, log, every):
         assert forced.revenue == plain.revenue, f"{log} before a run_routes of {entity.id}"
         compared += 1
     assert compared >= 5
+
+
+def test_rank_list_gives_the_set_bits_lowest_first():
+    """Few bits taken off one at a time, many unpacked at once: the same list either way."""
+    rng = random.Random(45)
+    for count in (0, 1, 7, bitsets._RANK_BITS, bitsets._RANK_BITS + 1, 300):
+        for width in (64, 700, 9000):
+            places = sorted(rng.sample(range(width), min(count, width)))
+            avail = sum(1 << p for p in places)
+            assert bitsets.rank_list(avail) == places

@@ -98,3 +98,39 @@ def test_probe_floor_keeps_the_same_suggested_run(monkeypatch, title, log, at):
     assert probed.revenue == plain.revenue > 0
     assert probed.routes == plain.routes
     assert probed.stats.walk_steps < plain.stats.walk_steps
+
+
+@pytest.mark.parametrize(("title", "log", "at"), PROBE_CASES)
+def test_end_stops_and_classes_keep_the_same_suggested_run(monkeypatch, title, log, at):
+    """A deep half's bound with at most two stops that end every walk (offboards, blocked
+    cities) and one stop per clash class (an offboard area, a hex of several cities) is still
+    an upper bound: the same run (routes, not only revenue) as with the board's best stops
+    alone, in fewer walk steps."""
+    path = _path(title, log)
+    if not path.exists():
+        pytest.skip(f"NO FIXTURES: {path} is absent (set TRACKAGE_FIXTURES)")
+    from trackage.router import candidates
+
+    game, _ = logstates.state_before(path, at)
+    entity = game.current_entity()
+    limited = optimal_routes(game, entity)
+    monkeypatch.setattr(candidates, "_STOP_LIMITS", False)
+    loose = optimal_routes(game, entity)
+    assert limited.optimal and loose.optimal
+    assert limited.revenue == loose.revenue > 0
+    assert limited.routes == loose.routes
+    assert limited.stats.walk_steps <= loose.stats.walk_steps
+    if at == 721:  # (the deep walk: many halves cut)
+        assert limited.stats.walk_steps * 4 < loose.stats.walk_steps * 3
+
+
+def test_stop_classes_are_laminar_with_the_end_stops():
+    """A class is one clash bit's stops, all ending walks or none; stops of several bits and
+    bits shared by both kinds get none."""
+    from trackage.router.candidates import _stop_classes
+
+    bits = {"a1": 1, "a2": 1, "b1": 2, "b2": 2, "c1": 4, "c2": 4 | 8, "d1": 8, "e1": 0}
+    ends = frozenset({"a1", "a2", "b1"})
+    got = _stop_classes(list(bits), bits.__getitem__, ends)
+    # a: all end stops; b: mixed (none); c1: one bit, c2: two bits (none); d1: one bit
+    assert got == {"a1": 1, "a2": 1, "c1": 4, "d1": 8}

@@ -53,18 +53,23 @@ def ranks(avail: int) -> Iterator[int]:
 
 
 def rank_list(avail: int) -> list[int]:
-    """The set bits of ``avail`` as a list, lowest first: up to 32 bits are taken off from
-    the top (cheaper than ``ranks`` on a long bitset, and no count of a long bitset's bits
-    first), the rest, if any, a chunk at a time."""
+    """The set bits of ``avail`` as a list, lowest first: a few bits are taken off from the
+    top one at a time; more (``_RANK_BITS``) are unpacked at once with numpy (taking bits off
+    one at a time costs the bitset's length each)."""
+    if avail.bit_count() > _RANK_BITS:
+        raw = np.frombuffer(avail.to_bytes((avail.bit_length() + 7) // 8, "little"), dtype=np.uint8)
+        got: list[int] = np.flatnonzero(np.unpackbits(raw, bitorder="little")).tolist()
+        return got
     out: list[int] = []
-    for _ in range(32):
-        if not avail:
-            break
+    while avail:
         top = avail.bit_length() - 1
         out.append(top)
         avail ^= 1 << top
     out.reverse()
-    return list(ranks(avail)) + out if avail else out
+    return out
+
+
+_RANK_BITS = 40  # set bits above which ``rank_list`` unpacks with numpy (1861 758: 527 of 3,476 calls)
 
 
 def union(inverted: list[int], mask: int) -> int:

@@ -78,6 +78,10 @@ _HUBS = 3  # the most valuable stops whose avoidance the rows tell apart (2**_HU
 # (``probe``) how many of the best halves by stop values are joined first, for a floor: one
 # (1861's lone 8 at 721: walk steps 19,482 -> 17,979; 5 halves 18,100, 40 18,923)
 _PROBE_HALVES = 1
+# (``_beyond``) a deep half's bound takes at most two stops that end every walk (a route's two
+# ends) and one stop of each clash class (``_stop_classes``); False: the board's best stops
+# alone (1861's lone 8 at 721: walk steps 17,979 -> see docs/router.md, stop 45's eighth pass)
+_STOP_LIMITS = True
 
 
 class Candidate:
@@ -423,6 +427,8 @@ class Enumerator:
         self._vals_memo: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
         self._merged: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
         self._stops: tuple[list[tuple[int, Any]], list[tuple[int, Any]]] | None = None  # ``_board_stops``
+        self._end_stops: frozenset[RevenueCenter] = frozenset()  # ``_board_stops``: stops ending every walk
+        self._stop_class: dict[RevenueCenter, int] = {}  # ``_board_stops``: see ``_stop_classes``
         self._paid: dict[Any, int] | None = None  # ``_uncounted_paid``
         self._cbits: dict[RevenueCenter, int] = {}
         self._bits: dict[tuple[str, Any], int] = {}
@@ -1215,21 +1221,46 @@ class Enumerator:
         ``e``'s values and, for what the meter has left, the board's best counted stop values
         and its uncounted ones (every one worth something, or where only the best stops pay
         as many of the best), of the stops not on ``e`` (no route visits a stop twice).
-        ``on``: ``e``'s stops as a set, if the caller has made it."""
+        Stops that end every walk into them (``_end_stops``: an offboard, a city blocked to
+        the company) are only a route's ends: of those not on ``e``, no more than two of each
+        list are taken, one when ``e`` itself ends at such a stop (it is then the first
+        half's end: only the second half's end is left). ``on``: ``e``'s stops as a set, if
+        the caller has made it."""
         cap = self.meter.capacity
         assert cap is not None
         left = cap - e[SPENT]
         counted, uncounted = self._stops if self._stops is not None else self._board_stops()
+        end_stops = self._end_stops
+        classes = self._stop_class
         if on is None:
             on = set(e[NODES])  # (a route visits none of them again)
+        ends = 1 if e[NODE] in end_stops else 2
         pay = self.pay
         if pay is None:
             # every stop pays: also every uncounted stop worth something, not on ``e`` (the
             # meter does not limit how many a route visits: hex edges, stops it passes free)
-            more = _best_off(counted, on, left)
+            total = 0
+            k = left
+            if k > 0:
+                free_ends = ends
+                taken = e[CLASH]
+                for v, n in counted:
+                    if n not in on:
+                        cls = classes.get(n, 0)
+                        if cls & taken:
+                            continue
+                        if n in end_stops:
+                            if not free_ends:
+                                continue
+                            free_ends -= 1
+                        taken |= cls
+                        total += v
+                        k -= 1
+                        if not k:
+                            break
             vals: int = e[VALS]
             paid = self._uncounted_paid()
-            return vals + sum(more) + paid[None] - sum(paid.get(n, 0) for n in on)
+            return vals + total + paid[None] - sum(paid.get(n, 0) for n in on)
         # only the best ``pay`` stops pay: no more than that many of the best counted stops
         # the meter has room for, and as many of the best uncounted stops, none on ``e``
         # (both loops of ``_best_off``, inlined: asked for every half of a rising walk)
@@ -1237,15 +1268,35 @@ class Enumerator:
         add = pool.append
         k = left if left < pay else pay
         if k > 0:
+            free_ends = ends
+            taken = e[CLASH]
             for v, n in counted:
                 if n not in on:
+                    cls = classes.get(n, 0)
+                    if cls & taken:
+                        continue
+                    if n in end_stops:
+                        if not free_ends:
+                            continue
+                        free_ends -= 1
+                    taken |= cls
                     add(v)
                     k -= 1
                     if not k:
                         break
         k = pay
+        free_ends = ends
+        taken = e[CLASH]
         for v, n in uncounted:
             if n not in on:
+                cls = classes.get(n, 0)
+                if cls & taken:
+                    continue
+                if n in end_stops:
+                    if not free_ends:
+                        continue
+                    free_ends -= 1
+                taken |= cls
                 add(v)
                 k -= 1
                 if not k:
@@ -1338,6 +1389,13 @@ class Enumerator:
             counted.sort(key=itemgetter(0), reverse=True)
             uncounted.sort(key=itemgetter(0), reverse=True)
             self._stops = (counted, uncounted)
+            # the stops every walk ends at (``klinks``: the board blocks the company there)
+            if _STOP_LIMITS:
+                blocks = self.board.blocks
+                corp = self.corp
+                self._end_stops = frozenset(n for _v, n in counted + uncounted if blocks(n, corp))
+                self._stop_class = _stop_classes([n for _v, n in counted + uncounted], self.clash_bits,
+                                                 self._end_stops)
         return self._stops
 
     def _deep(self, e: Entry, used_nodes: set[RevenueCenter], version: int, c: _Start) -> Iterator[Found]:
@@ -1401,6 +1459,31 @@ class Enumerator:
 
 
 _NONE_BOUND = -(1 << 40)  # a bound below every floor: no route of that kind exists
+
+
+def _stop_classes(stops: list[RevenueCenter], clash_bits: Callable[[RevenueCenter], int],
+                  end_stops: frozenset[RevenueCenter]) -> dict[RevenueCenter, int]:
+    """The clash bit (``clash_bits``: no two stops of a route share one) of each stop that has
+    exactly one, where the stops of that bit are all in ``end_stops`` or none is: no route
+    holds two stops of one class. With these the classes and ``end_stops`` form a laminar
+    family (each class within ``end_stops`` or apart from it), so taking the best stops in
+    order, each class at most once and ``end_stops`` at most so many times, gives stop values
+    at least those of any route's, place by place (``_beyond``). Stops of several bits, and
+    those of a bit shared across the two kinds, are left without a class (a looser bound:
+    a class is then some of its bit's stops, still at most one of them on a route)."""
+    by_bit: dict[int, list[RevenueCenter]] = {}
+    for n in stops:
+        b = clash_bits(n)
+        if b and not b & (b - 1):
+            by_bit.setdefault(b, []).append(n)
+    out: dict[RevenueCenter, int] = {}
+    for b, ns in by_bit.items():
+        inside = sum(1 for n in ns if n in end_stops)
+        if inside and inside != len(ns):
+            continue
+        for n in ns:
+            out[n] = b
+    return out
 
 
 def _best_off(stops: list[tuple[int, Any]], on: set[RevenueCenter], k: int) -> list[int]:
