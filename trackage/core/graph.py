@@ -453,6 +453,11 @@ class TrackGraph:
         st = self.board.state
         self._basis = (st.tile_at, st.links, st.tokens, st.extra_tokens)
 
+    @property
+    def keeps_walks(self) -> bool:
+        """Are whole walks carried over to new board versions (:meth:`keep_walks`)?"""
+        return self._kept is not None
+
     def _dirty_hexes(self) -> set[Hex] | None:
         """The hexes whose tile, links or city tokens differ from the maps the walks were made
         from (None: cannot tell)."""
