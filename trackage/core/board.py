@@ -550,6 +550,16 @@ class Board(Tracked):
             self.unsettled_graph = None
             g.forget_pending()
 
+    def drop_unsettled_walks(self) -> None:
+        """A token is about to move and the board to take a new version right after, with no
+        graph question between (a home token placed, then ``Game.graph_changed``): where the
+        graph owing walks is this board's own and keeps no walks past a new version (it is
+        cleared then, and a walk cut short taught all it would), they are dropped unwalked,
+        as :meth:`unsettled_graph_goes` does. Else they are done when the token moves."""
+        g = self.unsettled_graph
+        if g is not None and g is self._graph and not g.keeps_walks:
+            self.unsettled_graph_goes()
+
     def set_tokens(self, city: City, slots: Iterable[Token | None]) -> None:
         if self.unsettled_graph is not None:
             self.settle_graph()

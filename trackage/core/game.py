@@ -530,6 +530,11 @@ class Game(Tracked):
     def graph_changed(self) -> None:
         self.board.changed()
 
+    def graph_changed_renews(self) -> bool:
+        """Does :meth:`graph_changed` give the board a new version now (every graph answer of
+        the board's own graph forgotten)? A title whose graph outlives it says no."""
+        return True
+
     def on_board_changed(self) -> None:
         pass
 
@@ -817,6 +822,10 @@ class Game(Tracked):
             token = next((t for t in corp.tokens if not t.used), None)
             if token is None:
                 return
+            if len(coords) == 1 and self.graph_changed_renews():
+                # the one home token, then graph_changed at once: the board's walks owed are
+                # not done (see Board.drop_unsettled_walks)
+                board.drop_unsettled_walks()
             board.place_city_token(city, corp, token, free=True, check_tokenable=False)
         self.graph_changed()
 

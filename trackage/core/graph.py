@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Callable, Collection, Container, Hashable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Container, Hashable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .board import forget_route_info, unused_tokens_by_type
@@ -240,26 +240,6 @@ def _walk_node(node: NodeBase, visited: dict[NodeBase, bool], corp: Entity | Non
 # the corporation graph
 
 
-def _paths_across(p: Path, links: Mapping[str, Mapping[int, Hex]],
-                  tile_at: Mapping[str, Placed]) -> Iterator[Path]:
-    """The paths a walk may enter across one of ``p``'s edges: the neighbour's paths at the
-    facing edge whose lanes and gauge fit (the step :func:`_walk_path` takes inline)."""
-    hid = p.hex.id
-    gauge_free = p.ignore_gauge_walk
-    for e in p.edges:
-        nb = links[hid].get(e.num)
-        if nb is None:
-            continue
-        np_edge = (e.num + 3) % 6
-        for np in tile_at[nb.id].paths_at(np_edge):
-            if e.lanes != NO_LANE or np.exit_lanes.get(np_edge) != NO_LANE:
-                if not lanes_ok(e.lanes, np.exit_lanes.get(np_edge)):
-                    continue
-            if not gauge_free and not gauge_ok(p.track, np.track):
-                continue
-            yield np
-
-
 def _near_targets(starts: Iterable[NodeBase], targets_in: Callable[[Collection[Path]], set[Path]],
                   skip_paths: Container[Path] | None, skip_track: str | None, W: _W) -> bool:
     """A sufficient test for :meth:`Graph._walks_find`: is a target among the paths a node walk
@@ -275,11 +255,27 @@ def _near_targets(starts: Iterable[NodeBase], targets_in: Callable[[Collection[P
                     or (p.junction is not None and p.terminal):
                 continue
             near[p] = True
-            for np in _paths_across(p, links, tile_at):
-                if np.track == skip_track or (skip_paths and np in skip_paths) \
-                        or (np.junction is not None and np.terminal):
+            # (the paths across p's edges whose lanes and gauge fit, as _walk_path steps across them)
+            nbs = links[p.hex.id]
+            gauge_free = p.ignore_gauge_walk
+            track = p.track
+            for e in p.edges:
+                num = e.num
+                nb = nbs.get(num)
+                if nb is None:
                     continue
-                near[np] = True
+                np_edge = (num + 3) % 6
+                lanes = e.lanes
+                for np in tile_at[nb.id].paths_at(np_edge):
+                    if lanes != NO_LANE or np.exit_lanes.get(np_edge) != NO_LANE:
+                        if not lanes_ok(lanes, np.exit_lanes.get(np_edge)):
+                            continue
+                    if not gauge_free and not gauge_ok(track, np.track):
+                        continue
+                    if np.track == skip_track or (skip_paths and np in skip_paths) \
+                            or (np.junction is not None and np.terminal):
+                        continue
+                    near[np] = True
     return bool(near) and bool(targets_in(near))
 
 
@@ -452,6 +448,11 @@ class TrackGraph:
         self._lazy_seeds = bool(lazy_seeds)
         st = self.board.state
         self._basis = (st.tile_at, st.links, st.tokens, st.extra_tokens)
+
+    @property
+    def keeps_walks(self) -> bool:
+        """Are whole walks carried over to new board versions (:meth:`keep_walks`)?"""
+        return self._kept is not None
 
     def _dirty_hexes(self) -> set[Hex] | None:
         """The hexes whose tile, links or city tokens differ from the maps the walks were made
@@ -718,7 +719,7 @@ class TrackGraph:
         """Can no start's walk of :meth:`_compute` teach a route: among the stops of all it
         could reach (its :meth:`_closure`, a superset of the stops the walk counts) at most one
         mandatory and, with one, no optional? (A sufficient test: False says nothing.)"""
-        _hexes, _nodes, starts, _offered = self._seed(corporation, None)
+        _hexes, _nodes, starts, _offered = self._seed(corporation, None, False)
         walk_corp = None if self.no_blocking else corporation
         skip_paths = self._skip_paths(corporation) if self._skip_paths is not None else None
         start_set = dict.fromkeys(starts, True)
@@ -757,7 +758,7 @@ class TrackGraph:
         paths it enters first (its own paths and those across one of their edges, as in
         :func:`_near_targets`)? Then that walk teaches a train-purchase route (a sufficient
         test: False says nothing)."""
-        _hexes, _nodes, starts, _offered = self._seed(corporation, None)
+        _hexes, _nodes, starts, _offered = self._seed(corporation, None, False)
         if not starts:
             return False
         skip_paths = self._skip_paths(corporation) if self._skip_paths is not None else None
@@ -855,8 +856,31 @@ class TrackGraph:
             if j is not None:
                 for jp in j.paths:
                     add(jp)
-            for np in _paths_across(p, links, tile_at):
-                add(np)
+            # (the paths across p's edges whose lanes and gauge fit, as _walk_path steps across
+            # them, in its order; one already taken is passed over before they are asked)
+            nbs = links[p.hex.id]
+            gauge_free = p.ignore_gauge_walk
+            track = p.track
+            for e in p.edges:
+                num = e.num
+                nb = nbs.get(num)
+                if nb is None:
+                    continue
+                np_edge = (num + 3) % 6
+                lanes = e.lanes
+                for np in tile_at[nb.id].paths_at(np_edge):
+                    if np in out:
+                        continue
+                    if lanes != NO_LANE or np.exit_lanes.get(np_edge) != NO_LANE:
+                        if not lanes_ok(lanes, np.exit_lanes.get(np_edge)):
+                            continue
+                    if not gauge_free and not gauge_ok(track, np.track):
+                        continue
+                    if np.track == skip_track or (skip_paths and np in skip_paths) \
+                            or (np.junction is not None and np.terminal):
+                        continue
+                    out.add(np)
+                    todo.append(np)
             if p.terminal:
                 continue
             for n in p.nodes:
@@ -937,30 +961,33 @@ class TrackGraph:
                 nodes.extend(self.board.tile(hx).city_towns)
         return hexes, nodes
 
-    def _seed(self, corporation: Entity, one_token: City | None
+    def _seed(self, corporation: Entity, one_token: City | None, hexes_too: bool = True
               ) -> tuple[dict[Hex, dict[int, bool]], dict[NodeBase, bool], list[NodeBase], list[NodeBase]]:
         """Where the corporation's walks start: the hexes and nodes connected before any walk,
         the start nodes (its token cities, its home with ``home_as_token``) and the nodes
-        offered without a walk (token abilities, used teleports)."""
+        offered without a walk (token abilities, used teleports). ``hexes_too`` False: the
+        hexes are left out (empty: for a caller that reads only the starts and offered)."""
         hexes: dict[Hex, dict[int, bool]] = {}
         nodes: dict[NodeBase, bool] = {}
         offered: list[NodeBase] = []
 
         board = self.board
         for city in self._start_cities(corporation, one_token):
-            hx = city.hex
-            hexes.setdefault(hx, {}).update(dict.fromkeys(board.neighbors(hx), True))
+            if hexes_too:
+                hx = city.hex
+                hexes.setdefault(hx, {}).update(dict.fromkeys(board.neighbors(hx), True))
             nodes[city] = True
 
         if self.home_as_token and getattr(corporation, "coordinates", None):
             if self._home_hexes is not None or self._home_nodes is not None:
-                hh = self._home_hexes(corporation) if self._home_hexes is not None else {}
-                for hx, edges in hh.items():
-                    hexes[hx] = dict.fromkeys(edges, True)
+                if hexes_too:
+                    hh = self._home_hexes(corporation) if self._home_hexes is not None else {}
+                    for hx, edges in hh.items():
+                        hexes[hx] = dict.fromkeys(edges, True)
                 hn = self._home_nodes(corporation) if self._home_nodes is not None else ()
             else:
                 hhexes, hn = self._default_home(corporation)
-                for hx in hhexes:
+                for hx in hhexes if hexes_too else ():
                     hexes[hx] = dict.fromkeys(board.neighbors(hx), True)
             for n in hn:
                 nodes[n] = True
@@ -973,7 +1000,8 @@ class TrackGraph:
                 offered.append(n)
         if self._teleports is not None:
             for hx, used in self._teleports(corporation) or ():
-                hexes.setdefault(hx, {}).update(dict.fromkeys(board.neighbors(hx), True))
+                if hexes_too:
+                    hexes.setdefault(hx, {}).update(dict.fromkeys(board.neighbors(hx), True))
                 for n in board.tile(hx).cities:
                     nodes[n] = True
                     if used:
@@ -983,7 +1011,7 @@ class TrackGraph:
     def _offers_any(self, corporation: Entity, wanted: Callable[[NodeBase], bool]) -> bool:
         """Would :meth:`_compute` offer a node for which ``wanted`` holds? The same walks, each
         stopped at the first such node and pruned to the paths that carry one."""
-        _hexes, _nodes, starts, offered = self._seed(corporation, None)
+        _hexes, _nodes, starts, offered = self._seed(corporation, None, False)
         if any(wanted(n) for n in offered):
             return True
         verdict: dict[NodeBase, bool] = {}
@@ -1009,7 +1037,7 @@ class TrackGraph:
         known = self._connected_paths.get(corporation)
         if known is not None:
             return any(p in known for p in wanted)
-        _hexes, _nodes, starts, _offered = self._seed(corporation, None)
+        _hexes, _nodes, starts, _offered = self._seed(corporation, None, False)
         return self._walks_find(corporation, starts, lambda reach: {p for p in wanted if p in reach})
 
     def _walks_find(self, corporation: Entity, starts: list[NodeBase],

@@ -513,6 +513,9 @@ class Game1825(Game):
         if not self.__dict__.get("_keep_graph"):
             super().graph_changed()
 
+    def graph_changed_renews(self) -> bool:
+        return not self.__dict__.get("_keep_graph")
+
     def can_par(self, corp, player) -> bool:
         return not corp.ipoed and not corp.closed
 

@@ -330,6 +330,9 @@ class Game1867(Game):
         conversions and mergers leave earlier answers (such as "can this company place a
         token?") standing until then. Quirk stale-graph: we keep them too."""
 
+    def graph_changed_renews(self) -> bool:
+        return False  # (quirk stale-graph: graph_changed changes nothing)
+
     def clear_graph(self) -> None:
         self.board.changed()
 

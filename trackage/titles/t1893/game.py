@@ -604,6 +604,10 @@ class Game1893(Game):
             token = minor.tokens[0]
             city = token.city
             board = self.board
+            if self.graph_changed_renews():
+                # (from here to graph_changed below only holdings, cash and tokens move: no
+                # graph question between, so the walks owed are dropped, not done)
+                board.drop_unsettled_walks()
             board.remove_reservation(city, minor)
             board.remove_token(token)
             new = next(t for t in corp.tokens if not t.used)
