@@ -129,3 +129,18 @@ def test_worked_out_catalogue_is_shared_and_never_changed(title: str) -> None:
         assert a.data[key] == value == fresh[key]
     c = new_game(title, _players(n), options, 4)
     assert _state(c) == _state(b)
+
+
+def test_new_share_is_the_frozen_class_made_as_by_its_init() -> None:
+    """A corporation's certificates are made without the class's ``__init__``: every field as
+    the class's own constructor sets it (the slots in the fields' order, the defaults kept)."""
+    import dataclasses
+
+    from trackage.core.entities import Share, new_share
+
+    assert tuple(f.name for f in dataclasses.fields(Share)) == Share.__slots__
+    for args in (("PRR", 0, 20, True), ("B&O", 3, 10, False)):
+        made, plain = new_share(*args), Share(*args)
+        assert type(made) is Share
+        assert dataclasses.astuple(made) == dataclasses.astuple(plain)
+        assert made is not new_share(*args)
