@@ -95,3 +95,52 @@ def test_shared_catalogue_data_is_never_changed() -> None:
         for folder in (g1858.DATA, g1858india.DATA):
             path = folder / f"{name}.json"
             assert g1858._catalogue(path) == json.loads(path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("title", ["1825", "1893"])
+def test_worked_out_catalogue_is_shared_and_never_changed(title: str) -> None:
+    """1825's and 1893's map and tile supply, worked out per option set once per process, are
+    handed to every game of those options as they are, and are as worked out afresh after
+    games of the title were built and played."""
+    import copy
+
+    n, options = COMBOS[title][0]
+    a = new_game(title, _players(n), options, 4)
+    b = new_game(title, _players(n), options, 4)
+    for key in ("hexes", "tiles", "location_names"):
+        assert a.data[key] is b.data[key]
+    assert a.data["trains"] is not b.data["trains"]  # the rest is each game's own
+    assert list(a.data) == list(b.data)
+    shared = copy.deepcopy({k: a.data[k] for k in ("layout", "axes", "hexes", "location_names", "tiles")})
+    rng = random.Random(4)
+    for _ in range(150):
+        if a.finished:
+            break
+        a.process(choose(rng, a.legal_actions(), a.PLAYOUT_WEIGHTS))
+    if title == "1825":
+        from trackage.titles.t1825 import config as c1825
+        fresh = c1825.build(a.options, n)
+    else:
+        from trackage.titles.t1893 import config as c1893
+        fresh = c1893.build(list(a.optional_rules), n)
+        fresh["tiles"], fresh["hexes"] = (copy.deepcopy(x) for x in c1893._catalogue.__wrapped__(
+            tuple(a.optional_rules)))
+    for key, value in shared.items():
+        assert a.data[key] == value == fresh[key]
+    c = new_game(title, _players(n), options, 4)
+    assert _state(c) == _state(b)
+
+
+def test_new_share_is_the_frozen_class_made_as_by_its_init() -> None:
+    """A corporation's certificates are made without the class's ``__init__``: every field as
+    the class's own constructor sets it (the slots in the fields' order, the defaults kept)."""
+    import dataclasses
+
+    from trackage.core.entities import Share, new_share
+
+    assert tuple(f.name for f in dataclasses.fields(Share)) == Share.__slots__
+    for args in (("PRR", 0, 20, True), ("B&O", 3, 10, False)):
+        made, plain = new_share(*args), Share(*args)
+        assert type(made) is Share
+        assert dataclasses.astuple(made) == dataclasses.astuple(plain)
+        assert made is not new_share(*args)

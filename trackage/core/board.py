@@ -202,7 +202,8 @@ class Board(Tracked):
         self.game = game
         self.hexmap = HexMap.shared_build(map_data, impassable_colors)
         self.supply = TileSupply(supply_data, shared_shapes=bool(getattr(game, "SHARED_SHAPES", False)),
-                                 pools=self.hexmap.supply_pools if self.hexmap.shared else None)
+                                 pools=self.hexmap.supply_pools if self.hexmap.shared else None,
+                                 kinds_memo=self.hexmap.supply_kinds if self.hexmap.shared else None)
         st = self.state = BoardState()
         (st.tile_at, st.icons, st.borders, st.partitions, st.stubs, st.labels,
          st.future_label) = self.hexmap.printed_state()

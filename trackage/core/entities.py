@@ -210,6 +210,25 @@ class Share:
         return f"<Share {self.id} {self.percent}%>"
 
 
+def _setters(cls: type) -> tuple[Any, ...]:
+    return tuple(cls.__dict__[name].__set__ for name in cls.__slots__)  # type: ignore[attr-defined]
+
+
+def new_share(corp_id: str, index: int, percent: int, president: bool, _new: Any = object.__new__,
+              _set: tuple[Any, ...] = _setters(Share)) -> Share:
+    """``Share(corp_id, index, percent, president)``, made without the frozen class's
+    ``__init__`` (its slots filled at once: a corporation's certificates are many per game)."""
+    share: Share = _new(Share)
+    s_corp, s_index, s_percent, s_president, s_buyable, s_counts = _set
+    s_corp(share, corp_id)
+    s_index(share, index)
+    s_percent(share, percent)
+    s_president(share, president)
+    s_buyable(share, True)
+    s_counts(share, True)
+    return share
+
+
 @dataclass
 class ShareBundle:
     """Certificates of one corporation and owner sold or bought together.
@@ -327,7 +346,7 @@ class Corporation(CashHolder, ShareHolder):
         self.tokens: tuple[Token, ...] = ()  # filled by the game; replaced on every change
         # (new values each time: a corporation made again in play, under the same id, must not
         # hold the certificates of the one it replaces)
-        self.shares = tuple(Share(sym, i, p, i == 0) for i, p in enumerate(share_percents))
+        self.shares = tuple([new_share(sym, i, p, i == 0) for i, p in enumerate(share_percents)])
         self.presidents_share = self.shares[0]
         # the holder of each certificate, by its index, None for the corporation itself (its
         # IPO): replaced on every move, never changed in place (:func:`set_holder`); read

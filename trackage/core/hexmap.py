@@ -155,6 +155,8 @@ class HexMap:
     # the maps :meth:`shared` made, by their data (as TileSpec's parses): at most SHARED_LIMIT
     _shared: ClassVar[dict[tuple[bytes, tuple[str, ...] | None], HexMap]] = {}
     SHARED_LIMIT: ClassVar[int] = 64
+    # :meth:`shared_build`'s data keys by the identities of the data's values (held with them)
+    _keys: ClassVar[dict[tuple[tuple[str, int], ...], tuple[tuple[Any, ...], bytes]]] = {}
 
     def __init__(self, layout: str = "flat", axes: AxesSpec = None,
                  impassable_colors: Iterable[str] = DEFAULT_IMPASSABLE_COLORS):
@@ -186,6 +188,8 @@ class HexMap:
         # supply's kinds: [games given it, tile id -> Tile]; each tile keeps its placements
         # (``Tile.at``), so a tile laid in a rotation on a hex is made once for all of them
         self.supply_pools: dict[Hashable, list[Any]] = {}
+        # the supply kinds worked out per supply data object (``TileSupply``'s ``kinds_memo``)
+        self.supply_kinds: dict[Hashable, tuple[Any, ...]] = {}
 
     # -- building --------------------------------------------------------------------------
 
@@ -240,7 +244,20 @@ class HexMap:
         tiles and their placements never change in play), so two games hold it as two copies
         of one game do. The key is the data's bytes in its own order (map order follows it): :func:`_data_key`."""
         colors = None if impassable_colors is None else tuple(impassable_colors)
-        key = (_data_key(map_data), colors)
+        # the data's bytes, worked out once per data made of the very same values (a title's
+        # catalogue map: its hexes, names and axes parsed once per process, never changed):
+        # the values are held with the bytes, so an entry answers only for them
+        parts = tuple(map_data.items())
+        ids = tuple((k, id(v)) for k, v in parts)
+        known = cls._keys.get(ids)
+        if known is not None and all(a is b[1] for a, b in zip(known[0], parts)):
+            data_key = known[1]
+        else:
+            data_key = _data_key(map_data)
+            if len(cls._keys) >= cls.SHARED_LIMIT:
+                cls._keys.clear()
+            cls._keys[ids] = (tuple(v for _, v in parts), data_key)
+        key = (data_key, colors)
         found = cls._shared.get(key)
         if found is None:
             if len(cls._shared) >= cls.SHARED_LIMIT:
@@ -386,7 +403,8 @@ class TileSupply:
 
     def __init__(self, supply_data: dict[str, Any], standard_tiles: TileLookup | TileLibrary | None = None,
                  reservation_blocks: str = "never", shared_shapes: bool = False,
-                 pools: dict[Hashable, list[Any]] | None = None):
+                 pools: dict[Hashable, list[Any]] | None = None,
+                 kinds_memo: dict[Hashable, tuple[Any, ...]] | None = None):
         from trackage.core.tiles import standard_tiles as _std
         lookup = standard_tiles if standard_tiles is not None else _std()
         if isinstance(lookup, TileLibrary):
@@ -399,6 +417,52 @@ class TileSupply:
         self._all: dict[str, Tile] = {}
         self._kinds: dict[str, tuple[str, TileSpec, bool, bool]] = {}
         self.memo: dict[Any, Any] = {}  # pure functions of tiles (upgrade legality per rotation), by their keys
+        # the kinds worked out from the very same supply data before (``kinds_memo``: a shared
+        # map's, for the standard tiles only): the data object itself is held with them, so an
+        # entry answers only for it (the data is catalogue, never changed); the kinds' dict is
+        # only read after this, so the games of that data share it
+        memo_key: Hashable | None = None
+        if kinds_memo is not None and standard_tiles is None:
+            memo_key = (id(supply_data), reservation_blocks)
+            got = kinds_memo.get(memo_key)
+            if got is not None and got[0] is supply_data:
+                self._kinds, counts = got[1], got[2]
+            else:
+                counts = self._kinds_of(supply_data, lookup)
+                if len(kinds_memo) >= self.POOLS_PER_MAP:
+                    kinds_memo.clear()  # (the supplies holding them keep theirs)
+                kinds_memo[memo_key] = (supply_data, self._kinds, counts)
+        else:
+            counts = self._kinds_of(supply_data, lookup)
+        # the tiles made, by id: this game's (and its copies'), each taken from the pool of the
+        # games of its map with the same supply kinds where there is one (``pools``: a shared
+        # map's; tiles are catalogue, never changed, so games may hold the same ones as copies
+        # of a game do); ``known`` answers from this supply's own, as without a pool
+        # (a tuple, not None: the state's record of a catalogue object names its plain fields)
+        self._pool: tuple[dict[str, Tile], ...] = ()
+        if pools is not None and self.POOL_GAMES > 0:
+            key = (tuple(self._kinds.items()), reservation_blocks)
+            entry = pools.get(key)
+            if entry is None or entry[0] >= self.POOL_GAMES:
+                if entry is None and len(pools) >= self.POOLS_PER_MAP:
+                    pools.clear()  # (the games holding them keep theirs)
+                entry = pools[key] = [0, {}, None]
+            entry[0] += 1
+            self._pool = (entry[1],)
+            # the pool's first game's supply, as its tiles were taken: every later game of the
+            # pool takes the very same tiles in the same order (the pool never replaces one)
+            made = entry[2]
+            if made is not None:
+                self.initial: tuple[Tile, ...] = made[0]
+                self._all = dict(made[1])
+                return
+            self.initial = tuple(self.copy_of(name, i) for name, n in counts for i in range(n))
+            entry[2] = (self.initial, tuple(self._all.items()))
+            return
+        self.initial = tuple(self.copy_of(name, i) for name, n in counts for i in range(n))
+
+    def _kinds_of(self, supply_data: dict[str, Any], lookup: Any) -> tuple[tuple[str, int], ...]:
+        """Fill ``_kinds`` from the supply data; the count of each name, in supply order."""
         counts: list[tuple[str, int]] = []
         for name, val in supply_data.items():
             name = str(name)
@@ -417,22 +481,7 @@ class TileSupply:
             unlimited = count == "unlimited"
             self._kinds[name] = (color, spec, unlimited, hidden)
             counts.append((name, 1 if unlimited else int(count)))
-        # the tiles made, by id: this game's (and its copies'), each taken from the pool of the
-        # games of its map with the same supply kinds where there is one (``pools``: a shared
-        # map's; tiles are catalogue, never changed, so games may hold the same ones as copies
-        # of a game do); ``known`` answers from this supply's own, as without a pool
-        # (a tuple, not None: the state's record of a catalogue object names its plain fields)
-        self._pool: tuple[dict[str, Tile], ...] = ()
-        if pools is not None and self.POOL_GAMES > 0:
-            key = (tuple(self._kinds.items()), reservation_blocks)
-            entry = pools.get(key)
-            if entry is None or entry[0] >= self.POOL_GAMES:
-                if entry is None and len(pools) >= self.POOLS_PER_MAP:
-                    pools.clear()  # (the games holding them keep theirs)
-                entry = pools[key] = [0, {}]
-            entry[0] += 1
-            self._pool = (entry[1],)
-        self.initial: tuple[Tile, ...] = tuple(self.copy_of(name, i) for name, n in counts for i in range(n))
+        return tuple(counts)
 
     def copy_of(self, name: str, index: int) -> Tile:
         """Copy ``index`` of tile ``name`` (made on first use)."""

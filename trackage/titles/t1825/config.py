@@ -633,14 +633,43 @@ def build(options: Options, num_players: int) -> dict[str, Any]:
     The result shares nothing with the loaded data files, so callers may modify it: a fresh
     copy each time, unpickled from the data worked out once per process for these options.
     """
-    got: dict[str, Any] = pickle.loads(_built(options, num_players))
+    got: dict[str, Any] = pickle.loads(_built_all(options, num_players))
+    return got
+
+
+def game_data(options: Options, num_players: int) -> dict[str, Any]:
+    """:func:`build`'s data for a game: a fresh copy each time but for the catalogue
+    (:data:`CATALOGUE`: the map and the tile supply the board's shared map and supply are
+    built of), which the games of these options share and never change (a game's ``data`` is
+    never changed); in :func:`_build`'s order."""
+    own = pickle.loads(_built(options, num_players))
+    shared = _shared(options, num_players)
+    got: dict[str, Any] = {k: shared[k] if k in CATALOGUE else own[k] for k in shared}
     return got
 
 
 @cache
-def _built(options: Options, num_players: int) -> bytes:
+def _built_all(options: Options, num_players: int) -> bytes:
     """:func:`_build`'s data for these options, pickled (``options`` is frozen)."""
-    return pickle.dumps(_build(options, num_players), protocol=pickle.HIGHEST_PROTOCOL)
+    return pickle.dumps(_shared(options, num_players), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+# the data that is catalogue: read only by the board's (shared) map and tile supply
+CATALOGUE = frozenset({"layout", "axes", "hexes", "location_names", "tiles"})
+
+
+@cache
+def _shared(options: Options, num_players: int) -> dict[str, Any]:
+    """:func:`_build`'s data for these options, once per process (``options`` is frozen): its
+    catalogue parts are handed to every game as they are, never changed."""
+    return _build(options, num_players)
+
+
+@cache
+def _built(options: Options, num_players: int) -> bytes:
+    """:func:`_build`'s data but its catalogue, pickled (``options`` is frozen)."""
+    data = _shared(options, num_players)
+    return pickle.dumps({k: v for k, v in data.items() if k not in CATALOGUE}, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def _build(options: Options, num_players: int) -> dict[str, Any]:

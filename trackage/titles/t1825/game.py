@@ -73,7 +73,7 @@ class Game1825(Game):
         return list(self.options.rules)
 
     def build_data(self):
-        return config.build(self.options, len(self.players))
+        return config.game_data(self.options, len(self.players))
 
     def bank_cash_start(self):
         return self.data["bank_cash_initial"]

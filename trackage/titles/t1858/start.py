@@ -25,6 +25,8 @@ def setup_stubs(game: Game1858) -> dict:
 
     stubs: dict = {}
     board = game.board
+    # the board's stubs, changed here and put in place once (as a stub set at a time would)
+    on_board = dict(board.state.stubs)
     for m in game.minors:
         if len(m.coordinates) < 2:
             continue
@@ -35,8 +37,10 @@ def setup_stubs(game: Game1858) -> dict:
             for edge, nb in board.neighbors(hex_).items():
                 if nb in homes:
                     st = Stub(edge, track="future")
-                    board.set_stubs(hex_, board.stubs(hex_) + (st,))
+                    on_board[hex_.id] = on_board.get(hex_.id, ()) + (st,)
                     stubs.setdefault(m, []).append((hex_, st))
+    if stubs:
+        board.state.stubs = on_board
     return stubs
 
 

@@ -23,6 +23,7 @@ import json
 import pickle
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 DATA_DIR = Path(__file__).parent / "data"
 OPTIONAL_RULES = ("optional_2_train", "optional_grey_phase", "optional_existing_track")
@@ -58,16 +59,32 @@ def build(rules: list[str], num_players: int) -> dict:
     data["starting_cash"] = game["starting_cash"][n]
     data["cert_limit"] = game["cert_limit"][n]
     options = load("options")
-    tiles = dict(game["tiles"])
     for rule, opt in options.items():
         on = rule in rules
         for t in data["trains"]:
             if on and t["name"] in opt.get("train_counts", {}):
                 t["num"] = opt["train_counts"][t["name"]]
+    tiles, hexes = _catalogue(tuple(rules))
+    data["tiles"] = tiles
+    data["layout"] = mp["layout"]
+    data["axes"] = mp["axes"]
+    data["location_names"] = mp["location_names"]
+    data["hexes"] = hexes
+    return data
+
+
+@cache
+def _catalogue(rules: tuple[str, ...]) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]:
+    """The tile supply and the hexes of a game with these rules, worked out once per process
+    and shared by its games as the other titles' catalogue is (read only: the board's shared
+    map and its tile supply are built of them; a game's ``data`` is never changed)."""
+    options = load("options")
+    tiles = dict(load("game")["tiles"])
+    for rule, opt in options.items():
+        on = rule in rules
         for name in opt.get("remove_tiles" if on else "add_tiles", []):
             tiles.pop(name, None)
-    data["tiles"] = tiles
-
+    mp = load("map")
     hexes = {color: [dict(g) for g in groups] for color, groups in mp["hexes"].items()}
     for rule, change in mp.get("option_hexes", {}).items():
         if rule not in rules:
@@ -82,8 +99,4 @@ def build(rules: list[str], num_players: int) -> dict:
             hexes[color] = kept
         for color, groups in change.get("hexes", {}).items():
             hexes.setdefault(color, []).extend(groups)
-    data["layout"] = mp["layout"]
-    data["axes"] = mp["axes"]
-    data["location_names"] = mp["location_names"]
-    data["hexes"] = hexes
-    return data
+    return tiles, hexes
