@@ -476,8 +476,10 @@ class Game(Tracked):
         n = 0
         corps = self.index.corporations
         for s in player.certificates:
+            if not s.counts_for_limit:
+                continue  # (the share's own flag first: no company looked up)
             sp = corps[s.corp_id].share_price
-            if s.counts_for_limit and (sp is None or sp.counts_for_limit()):
+            if sp is None or sp.counts_for_limit():
                 n += 1
         if self.CERT_LIMIT_INCLUDES_PRIVATES:
             n += len(player.companies)
