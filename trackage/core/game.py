@@ -1103,8 +1103,10 @@ class Game(Tracked):
     def game_end_check(self) -> tuple[str, str] | tuple[None, None]:
         if self.GAME_END_LOCK_FIRST_TRIGGER and self.end_trigger:
             return self.end_trigger
+        # (the bank's reason, in every title's list, read inline where end_check_value is the core's)
+        bank_inline = type(self).end_check_value is Game.end_check_value
         for reason, timing in self.GAME_END_CHECK.items():
-            if not self.end_check_value(reason):
+            if not (self.bank.broken if bank_inline and reason == "bank" else self.end_check_value(reason)):
                 continue
             if self.end_trigger and END_TIMING_PRIORITY.index(timing) >= END_TIMING_PRIORITY.index(self.end_trigger[1]):
                 continue

@@ -570,8 +570,9 @@ class Game1867(Game):
 
     # ------------------------------------------------------------ end of game
     def game_end_check(self):
+        bank_inline = type(self).end_check_value is Game.end_check_value  # (as the core's)
         for reason, timing in self.GAME_END_CHECK.items():
-            if not self.end_check_value(reason):
+            if not (self.bank.broken if bank_inline and reason == "bank" else self.end_check_value(reason)):
                 continue
             if self.end_trigger and END_PRIORITY.index(timing) >= END_PRIORITY.index(self.end_trigger[1]):
                 continue
