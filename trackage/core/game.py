@@ -476,8 +476,10 @@ class Game(Tracked):
         n = 0
         corps = self.index.corporations
         for s in player.certificates:
+            if not s.counts_for_limit:
+                continue  # (the share's own flag first: no company looked up)
             sp = corps[s.corp_id].share_price
-            if s.counts_for_limit and (sp is None or sp.counts_for_limit()):
+            if sp is None or sp.counts_for_limit():
                 n += 1
         if self.CERT_LIMIT_INCLUDES_PRIVATES:
             n += len(player.companies)
@@ -1110,8 +1112,10 @@ class Game(Tracked):
     def game_end_check(self) -> tuple[str, str] | tuple[None, None]:
         if self.GAME_END_LOCK_FIRST_TRIGGER and self.end_trigger:
             return self.end_trigger
+        # (the bank's reason, in every title's list, read inline where end_check_value is the core's)
+        bank_inline = type(self).end_check_value is Game.end_check_value
         for reason, timing in self.GAME_END_CHECK.items():
-            if not self.end_check_value(reason):
+            if not (self.bank.broken if bank_inline and reason == "bank" else self.end_check_value(reason)):
                 continue
             if self.end_trigger and END_TIMING_PRIORITY.index(timing) >= END_TIMING_PRIORITY.index(self.end_trigger[1]):
                 continue

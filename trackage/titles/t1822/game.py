@@ -792,8 +792,9 @@ class Game1822(Game):
     def game_end_check(self):
         if self.end_trigger:
             return self.end_trigger
+        bank_inline = type(self).end_check_value is Game.end_check_value  # (as the core's)
         for reason, timing in self.GAME_END_CHECK.items():
-            if not self.end_check_value(reason):
+            if not (self.bank.broken if bank_inline and reason == "bank" else self.end_check_value(reason)):
                 continue
             if reason == "bank":
                 timing = "full_or" if self.round.is_operating() else "current_or"

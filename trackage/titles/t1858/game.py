@@ -390,8 +390,11 @@ class Game1858(Game):
 
     # ------------------------------------------------------------------ shares
     def num_certs(self, player) -> int:
-        n = sum(1 for s in player.certificates if s.counts_for_limit)
-        return n + len(player.companies)
+        n = len(player.companies)
+        for s in player.certificates:  # (a plain loop: asked by every stock question)
+            if s.counts_for_limit:
+                n += 1
+        return n
 
     def issuable_shares(self, corp) -> list:
         if not corp.is_corporation or corp.num_ipo_shares() == 0:

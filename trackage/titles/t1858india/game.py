@@ -134,13 +134,17 @@ class Game1858India(Game1858):
         return train is not None and train.name == "Pullman"
 
     def owns_pullman(self, corp) -> bool:
-        return any(self.pullman(t) for t in corp.trains)
+        return any(t.name == "Pullman" for t in corp.trains)  # (:meth:`pullman`, inline)
 
     def trainless(self, corp) -> bool:
-        return not any(not self.pullman(t) for t in corp.trains)
+        return all(t.name == "Pullman" for t in corp.trains)  # (:meth:`pullman`, inline)
 
     def num_corp_trains(self, corp) -> int:
-        return sum(1 for t in corp.trains if not self.pullman(t))
+        n = 0
+        for t in corp.trains:  # (:meth:`pullman`, inline: asked by every train question)
+            if t.name != "Pullman":
+                n += 1
+        return n
 
     def route_trains(self, entity) -> list:
         return [t for t in super().route_trains(entity) if not self.pullman(t)]

@@ -8,6 +8,7 @@ and nationalised privates; it is kept outside the list of corporations.
 from __future__ import annotations
 
 from collections.abc import Hashable
+from functools import cache
 from typing import ClassVar
 
 from trackage.core.trains import phase_buying_train
@@ -16,7 +17,7 @@ from ...core.entities import Corporation, ShareHolder, without
 from ...core.errors import GameError
 from ...core.game import Game
 from ...core.graph import TrackGraph
-from ...core.market import StockMarket
+from ...core.market import SharePrice, StockMarket
 from ...core.money import pay
 from ...core.rewind import Tracked
 from ...core.round import OperatingRound, Round, StockRound
@@ -133,6 +134,15 @@ class StaleTrackGraph(Tracked, TrackGraph):
                 setattr(self, k, v)
             elif type(now := getattr(self, k, None)) is not dict or now:
                 setattr(self, k, {})
+
+
+@cache
+def _cells_of_types(grid: tuple[tuple[SharePrice | None, ...], ...], types: tuple[str, ...]) -> tuple[SharePrice, ...]:
+    """The cells of ``grid`` of any of ``types``, by price descending, ties in the reverse of
+    the grid order: a function of catalogue values (the cells never change), kept per process."""
+    cells = [sp for row in grid for sp in row if sp is not None and any(t in sp.types for t in types)]
+    cells.sort(key=lambda sp: sp.price)  # (stable: ties in grid order, reversed below)
+    return tuple(cells[::-1])
 
 
 class DiscardTrain1867(DiscardTrain):
@@ -563,8 +573,9 @@ class Game1867(Game):
 
     # ------------------------------------------------------------ end of game
     def game_end_check(self):
+        bank_inline = type(self).end_check_value is Game.end_check_value  # (as the core's)
         for reason, timing in self.GAME_END_CHECK.items():
-            if not self.end_check_value(reason):
+            if not (self.bank.broken if bank_inline and reason == "bank" else self.end_check_value(reason)):
                 continue
             if self.end_trigger and END_PRIORITY.index(timing) >= END_PRIORITY.index(self.end_trigger[1]):
                 continue
@@ -668,10 +679,10 @@ class Game1867(Game):
         return self.share_prices_with_types(types)
 
     def share_prices_with_types(self, types) -> list:
-        cells = [sp for sp in self.stock_market.all_prices() if any(t in sp.types for t in types)]
-        # descending price; ties keep the reverse of the grid order like the reference
-        cells = sorted(cells, key=lambda sp: sp.price)
-        return cells[::-1]
+        """The market's cells of any of ``types``, dearest first (ties in the reverse of the
+        grid order, like the reference). The cells are catalogue and the grid never changes
+        in a game: the answer is worked out once per grid and kinds (:func:`_cells_of_types`)."""
+        return list(_cells_of_types(tuple(map(tuple, self.stock_market.market)), tuple(types)))
 
     def par_prices(self, corp):
         return self.par_prices_for(corp)

@@ -38,22 +38,30 @@ class BuyTrain1858(BuyTrain):
         return any(t.obsolete for t in entity.trains)
 
     def ebuy_can_issue(self, entity) -> bool:
+        return self.can_buy_train(entity) and self._issue_covers(entity)
+
+    def _issue_covers(self, entity) -> bool:
+        """:meth:`ebuy_can_issue` past its first test (a train it may buy): emergency bundles
+        to issue, the dearest of which with its cash and its owner's reaches the cheapest
+        depot train."""
         g = self.game
-        bundles = corporations.emergency_issuable_bundles(g, entity) if self.can_buy_train(entity) else []
+        bundles = corporations.emergency_issuable_bundles(g, entity)
         owner_cash = entity.owner.cash if entity.owner is not None else 0
         return bool(bundles) and g.min_depot_price() <= entity.cash + owner_cash + max(b.price() for b in bundles)
 
     def actions(self, entity):
         if entity is not self.current_entity() or not entity.is_corporation:
             return []
-        out = [a for a, ok in (("sell_shares", self.ebuy_can_issue(entity)), ("buy_train", self.can_buy_train(entity)),
+        can_buy = self.can_buy_train(entity)  # (asked once: the issue's first test too)
+        out = [a for a, ok in (("sell_shares", can_buy and self._issue_covers(entity)), ("buy_train", can_buy),
                                ("scrap_train", self.can_scrap(entity))) if ok]
         return out + ["pass"] if out else []
 
     def has_actions(self, entity):
         if entity is not self.current_entity() or not entity.is_corporation:
             return False
-        return self.can_buy_train(entity) or self.can_scrap(entity) or self.ebuy_can_issue(entity)
+        # (an emergency issue needs a train it may buy: true only when the first test is)
+        return self.can_buy_train(entity) or self.can_scrap(entity)
 
     def process_scrap_train(self, action, entity):
         train = self.game.depot.train_by_id(action.get("train"))

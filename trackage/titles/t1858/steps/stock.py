@@ -62,7 +62,11 @@ class StockRound1858Step(AuctionBuySellParShares):
         if forced or self.bought():
             return forced and kind == "sell_shares"
         if kind == "convert":
-            return any(self.can_convert(c, entity) for c in self.game.corporations)
+            if type(self).can_convert is not StockRound1858Step.can_convert:
+                return any(self.can_convert(c, entity) for c in self.game.corporations)
+            # (:meth:`can_convert` inline: nothing bought, known above; the owner's test first)
+            return entity is not None and any(c.owner is entity and c.type == "5-share" and c.floated()
+                                              for c in self.game.corporations)
         return (kind == "buy_shares" and self.can_exchange_any(entity)) or super().allows(kind, entity, forced)
 
     def can_convert(self, corp, player) -> bool:

@@ -13,9 +13,13 @@ class BuyCompany1867(BuyCompanyMixin, Step):
     BLOCKS = False
 
     def can_buy_company(self, entity) -> bool:
-        comps = self.game.purchasable_companies(entity)
-        return (entity is self.current_entity() and "can_buy_companies" in self.game.phase.status
-                and bool(comps) and min(c.min_price for c in comps) <= entity.cash)
+        """The cheap tests first (the entity up, the phase's permission), then whether any
+        purchasable private's minimum price is within its cash."""
+        game = self.game
+        if entity is not self.current_entity() or "can_buy_companies" not in game.phase.status:
+            return False
+        cash = entity.cash
+        return any(c.min_price <= cash for c in game.purchasable_companies(entity))
 
     def actions(self, entity):
         if not entity.is_corporation or not self.can_buy_company(entity):

@@ -30,7 +30,15 @@ class BuySellParShares1867(AuctionBuySellParShares):
         return player.cash
 
     def can_bid_any(self, entity) -> bool:
-        return self.max_bid(entity) >= self.MIN_BID and bool(self.startable_minors(entity))
+        """Whether :meth:`startable_minors` names any minor (it stops at the first) and the
+        cash reaches the opening bid."""
+        if self.max_bid(entity) < self.MIN_BID:
+            return False
+        if type(self).startable_minors is not BuySellParShares1867.startable_minors:
+            return bool(self.startable_minors(entity))
+        turn = TurnView(self, entity)
+        return any(c.type == "minor" and self.minor_startable(c) and self.may_start(entity, c, turn)
+                   for c in self.game.corporations)
 
     def bid_items(self, entity) -> list:
         """The minors ``entity`` could put up for auction (with a free home city)."""
