@@ -82,6 +82,9 @@ _PROBE_HALVES = 1
 # ends) and one stop of each clash class (``_stop_classes``); False: the board's best stops
 # alone (1861's lone 8 at 721: walk steps 17,979 -> see docs/router.md, stop 45's eighth pass)
 _STOP_LIMITS = True
+# (``routes``) a walk on kept trees skips a half that gave no route in the walk that kept them
+# under a floor no higher than its own; False: every half asked again
+_SKIP_EMPTY = True
 
 
 class Candidate:
@@ -981,7 +984,7 @@ class Enumerator:
             empty_at: list[int | None] | None = None
             if kept is not None:
                 root, halves, frontier, lim, rows = kept
-                if rows.empty_slack == slack:
+                if _SKIP_EMPTY and rows.empty_slack == slack:
                     skip_at = rows.empty_at
                 if self._capped():  # (what ``_subtree_best`` tells ``_wanted`` of this tree)
                     self._uncounted, self._split = rows.uncounted, rows.split
@@ -1041,10 +1044,8 @@ class Enumerator:
                 # a half that gave no route under a floor gives none under a floor as high (its
                 # sides and second halves are pruned by the floor alone, everything else the same)
                 e1 = skip_at[h[IDX]] if skip_at is not None else None
-                if e1 is not None and floor is not None and floor >= e1:
-                    got = ()
-                else:
-                    got = half_routes(h, floor, v, ctx)
+                skip = e1 is not None and floor is not None and floor >= e1
+                got = () if skip else half_routes(h, floor, v, ctx)
                 if got:
                     yield from got
                 elif empty_at is not None and floor is not None:
