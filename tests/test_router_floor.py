@@ -134,3 +134,25 @@ def test_stop_classes_are_laminar_with_the_end_stops():
     got = _stop_classes(list(bits), bits.__getitem__, ends)
     # a: all end stops; b: mixed (none); c1: one bit, c2: two bits (none); d1: one bit
     assert got == {"a1": 1, "a2": 1, "c1": 4, "d1": 8}
+
+
+@pytest.mark.parametrize("at", [959, 1000])
+def test_kept_halves_without_routes_are_skipped_by_the_second_walk(monkeypatch, at):
+    """The pruned kind's second walk (per-half floors, on the trees its rising walk kept)
+    skips a half that gave no route there under a floor no higher than its own: the same run
+    (routes, not only revenue) as asking every half again, in fewer walk steps."""
+    path = _path("1858", "1858_game_end_bank.json")
+    if not path.exists():
+        pytest.skip(f"NO FIXTURES: {path} is absent (set TRACKAGE_FIXTURES)")
+    from trackage.router import candidates
+
+    game, _ = logstates.state_before(path, at)
+    entity = game.current_entity()
+    assert len(list(game.route_trains(entity))) == 2
+    skipped = optimal_routes(game, entity)
+    monkeypatch.setattr(candidates, "_SKIP_EMPTY", False)
+    asked = optimal_routes(game, entity)
+    assert skipped.optimal and asked.optimal
+    assert skipped.revenue == asked.revenue > 0
+    assert skipped.routes == asked.routes
+    assert skipped.stats.walk_steps < asked.stats.walk_steps

@@ -82,6 +82,9 @@ _PROBE_HALVES = 1
 # ends) and one stop of each clash class (``_stop_classes``); False: the board's best stops
 # alone (1861's lone 8 at 721: walk steps 17,979 -> see docs/router.md, stop 45's eighth pass)
 _STOP_LIMITS = True
+# (``routes``) a walk on kept trees skips a half that gave no route in the walk that kept them
+# under a floor no higher than its own; False: every half asked again
+_SKIP_EMPTY = True
 
 
 class Candidate:
@@ -290,6 +293,11 @@ class _Rows:
         self.links = 0  # the start's links
         self.split = 0  # capped rows: where the uncounted stops' row starts (0: one row)
         self.uncounted = 0  # capped rows: the best value of an uncounted stop of the tree
+        # (a kept tree, see ``Enumerator.keep_trees``) by half: the floor under which the walk
+        # that kept it found no route with that half as first half (None: not known), and the
+        # slack it had
+        self.empty_at: list[int | None] | None = None
+        self.empty_slack: int | None = None
         self._tables: dict[int, list[list[int] | None]] = {}
         self._joined: dict[tuple[int, int], list[list[int] | None]] = {}
         self._beside: dict[tuple[int, int], list[list[int]]] = {}
@@ -970,8 +978,14 @@ class Enumerator:
             kept = self.reuse.pop(t, None) if self.reuse is not None and self.prunes and not defer else None
             root: Entry
             rows: _Rows | None
+            # (a kept tree's halves that gave no route in the earlier walk, by the floor they
+            # had there: ``_Rows.empty_at``; read by the later walk, written by the earlier)
+            skip_at: list[int | None] | None = None
+            empty_at: list[int | None] | None = None
             if kept is not None:
                 root, halves, frontier, lim, rows = kept
+                if _SKIP_EMPTY and rows.empty_slack == slack:
+                    skip_at = rows.empty_at
                 if self._capped():  # (what ``_subtree_best`` tells ``_wanted`` of this tree)
                     self._uncounted, self._split = rows.uncounted, rows.split
                 if self.local:
@@ -988,6 +1002,8 @@ class Enumerator:
                 rows = self._subtree_best(root, halves, sp0 + room // 2 if split else None) if self.prunes else None
                 if self.keep_trees is not None and not self.exhausted and rows is not None:
                     self.keep_trees[t] = (root, halves, frontier, lim, rows)
+                    rows.empty_at = empty_at = [None] * len(halves)
+                    rows.empty_slack = slack
             through = not self.board.blocks(t, self.corp)
             tlinks = self.klinks(t)
             versions = rows.versions if rows is not None else None
@@ -1025,9 +1041,15 @@ class Enumerator:
                     floor = max(floor, f)
                 self.cur_floor = floor
                 v = versions[h[IDX]] if versions is not None else 0
-                got = half_routes(h, floor, v, ctx)
+                # a half that gave no route under a floor gives none under a floor as high (its
+                # sides and second halves are pruned by the floor alone, everything else the same)
+                e1 = skip_at[h[IDX]] if skip_at is not None else None
+                skip = e1 is not None and floor is not None and floor >= e1
+                got = () if skip else half_routes(h, floor, v, ctx)
                 if got:
                     yield from got
+                elif empty_at is not None and floor is not None:
+                    empty_at[h[IDX]] = floor
                 if walk_on is not None and id(h) in walk_on:
                     yield from self._grown(h, set(h[NODES]) | banned, v, f, ctx)
             if defer:
