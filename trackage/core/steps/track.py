@@ -10,6 +10,8 @@ from ..money import pay
 from ..round import Step
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from ..hexmap import Hex
     from ..tiles import City, Placed
     from ..tokens import Token
@@ -92,12 +94,19 @@ class TrackAndTokenStep(Step):
         return False
 
     # ------------------------------------------------------------ tile lays
-    def tile_lay(self, entity: Any) -> dict[str, Any] | None:
+    def lay_entry(self, entity: Any) -> Mapping[str, Any] | None:
+        """This turn's next lay as the title lists it (``game.tile_lays``, not completed:
+        read it, never change it), or None when no lay is left. :meth:`tile_lay` is it
+        completed; the questions read it in place."""
         lays = self.game.tile_lays(entity)
         i = self.round.num_laid_track
-        if i >= len(lays):
+        return lays[i] if i < len(lays) else None
+
+    def tile_lay(self, entity: Any) -> dict[str, Any] | None:
+        entry = self.lay_entry(entity)
+        if entry is None:
             return None
-        lay: dict[str, Any] = dict(lays[i])
+        lay: dict[str, Any] = dict(entry)
         for k in ("lay", "upgrade"):
             if lay.get(k) == "not_if_upgraded":
                 lay[k] = not self.round.upgraded_track
@@ -123,10 +132,20 @@ class TrackAndTokenStep(Step):
         return cash
 
     def can_lay_tile(self, entity: Any) -> bool:
-        lay = self.tile_lay(entity)
-        if lay is None or not entity.tokens:
+        # (:meth:`tile_lay`'s answer read from the title's entry in place, no dict built: a lay
+        # or an upgrade allowed, "not_if_upgraded" meaning nothing upgraded yet this turn, and
+        # the lay's cost, 0 when unlisted, within what the payer may spend)
+        entry = self.lay_entry(entity)
+        if entry is None or not entity.tokens:
             return False
-        return self.buying_power(entity) >= lay["cost"] and bool(lay["lay"] or lay["upgrade"])
+        lay, upgrade = entry["lay"], entry["upgrade"]
+        if lay == "not_if_upgraded" or upgrade == "not_if_upgraded":
+            fresh = not self.round.upgraded_track
+            if lay == "not_if_upgraded":
+                lay = fresh
+            if upgrade == "not_if_upgraded":
+                upgrade = fresh
+        return bool(lay or upgrade) and self.buying_power(entity) >= entry.get("cost", 0)
 
     def is_upgrade(self, old_tile: Placed, new_tile: Placed) -> bool:
         return old_tile.color != "white" and not (self.PREPRINTED_YELLOW_IS_LAY and old_tile.color == "yellow"
@@ -207,9 +226,18 @@ class TrackAndTokenStep(Step):
     def can_place_token(self, entity: Any) -> bool:
         if self.round.tokened:
             return False
-        toks = self.available_tokens(entity)
-        if not toks or min(t.price for t in toks) > self.buying_power(entity):
-            return False
+        if type(self).available_tokens is TrackAndTokenStep.available_tokens:
+            # (the default's unused tokens and their cheapest price in one pass, no list)
+            cheapest = None
+            for t in entity.tokens:
+                if not t.used and (cheapest is None or t.price < cheapest):
+                    cheapest = t.price
+            if cheapest is None or cheapest > self.buying_power(entity):
+                return False
+        else:
+            toks = self.available_tokens(entity)
+            if not toks or min(t.price for t in toks) > self.buying_power(entity):
+                return False
         can: bool = self.game.graph.can_token(entity)
         return can
 

@@ -79,7 +79,7 @@ class Track1858(TrackAndTokenStep):
         self.round.gauges_added = []
 
     def can_lay_tile(self, entity) -> bool:
-        return self.tile_lay(entity) is not None
+        return self.lay_entry(entity) is not None
 
     def payer(self, entity):
         """A minor's tile lays are paid by its owner."""
