@@ -416,9 +416,16 @@ class BuySellParShares(Passing):
         pooled = self.game.pool.holdings()  # (one look at the market's certificates)
         plain = self.PLAIN_BUY and type(self).may_buy_some is BuySellParShares.may_buy_some
         turn = TurnView(self, entity)
+        # (after the turn's purchase :meth:`buys_one` refuses every corporation whose price
+        # does not allow a second purchase, whatever else it reads: those are not looked at)
+        after = plain and turn.bought()
         for corp in self.game.corporations:
             if not corp.ipoed or corp.closed:
                 continue
+            if after:
+                sp = corp.share_price
+                if sp is None or "multiple_buy" not in sp.types:
+                    continue
             cid = corp.id
             for shares in (corp.certificates, pooled.get(cid)):
                 if not shares:
