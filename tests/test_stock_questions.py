@@ -179,7 +179,13 @@ def test_anything_asked_as_if_not_forced_is_the_forced_answer(title: str, seed: 
         if p is None or not p.is_player:
             return
         fast = step.has_actions(p)
-        assert fast == force_including_has(step, p) == bool(step.actions(p)), where
+        listed = step.actions(p)
+        assert fast == force_including_has(step, p) == bool(listed), where
+        # a kind's answer (a sale's asked without "forced to sell?") and the kept answer's check
+        for atype in (*step.KINDS, "pass"):
+            assert step.answers(p, atype) == (atype in listed, bool(listed)), f"{where} {atype}"
+            if listed:
+                assert step.accepts(p, atype) == (atype in listed), f"{where} {atype}"
         counts["forced"] += step.must_sell(p)
         counts["yes"] += fast
 

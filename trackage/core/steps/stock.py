@@ -230,11 +230,15 @@ class BuySellParShares(Passing):
         """:meth:`actions`' truth: the first of the :attr:`KINDS` allowed, else ``pass`` with none."""
         if entity is not self.current_entity():
             return False
-        if self.FORCE_FREE_KINDS and type(entity).held_corporations is ShareHolder.held_corporations:
+        if self._sale_force_free(entity):
             # (forced to sell: ``sell_shares`` is allowed, so "any kind?" is true either way;
             # not forced: the question as asked. No pass alone. The holdings as :meth:`must_sell`
             # and :meth:`can_sell_any` both read them)
-            return any(self.allows(kind, entity, False) for kind in self.ASK_ORDER or self.KINDS)
+            allows = self.allows
+            for kind in self.ASK_ORDER or self.KINDS:  # (a plain loop: asked very often)
+                if allows(kind, entity, False):
+                    return True
+            return False
         forced = self.must_sell(entity)
         return any(self.allows(kind, entity, forced) for kind in self.ASK_ORDER or self.KINDS) \
             or self.may_pass([], forced)
@@ -246,9 +250,15 @@ class BuySellParShares(Passing):
         if atype in kinds:
             if entity is not self.current_entity():
                 return super().answers(entity, atype)
-            forced = self.must_sell(entity)
-            if self.allows(atype, entity, forced):
-                return True, True
+            if atype == "sell_shares" and self._sale_force_free(entity):
+                # (a sale refused: not forced, as one forced to sell may sell)
+                if self.allows(atype, entity, False):
+                    return True, True
+                forced = False
+            else:
+                forced = self.must_sell(entity)
+                if self.allows(atype, entity, forced):
+                    return True, True
             if self.PLAIN_PASS:  # (a pass is listed only beside another kind)
                 return False, any(self.allows(k, entity, forced) for k in kinds if k != atype)
         elif atype == "pass" and self.PLAIN_PASS:
@@ -265,13 +275,21 @@ class BuySellParShares(Passing):
         player need not sell."""
         if entity is self.current_entity():
             if atype in (self.ASK_ORDER or self.KINDS):
-                if self.allows(atype, entity, self.must_sell(entity)):
+                if self.allows(atype, entity, False if atype == "sell_shares" and self._sale_force_free(entity)
+                               else self.must_sell(entity)):
                     return True
                 if self.PLAIN_PASS:
                     return False
             elif atype == "pass" and self.PLAIN_PASS:
                 return not self.must_sell(entity)
         return super().accepts(entity, atype)
+
+    def _sale_force_free(self, entity: Any) -> bool:
+        """Whether ``sell_shares`` is allowed the same forced or not for ``entity`` (so asked
+        with ``forced`` false, without :meth:`must_sell`): under :attr:`FORCE_FREE_KINDS` one
+        forced to sell is allowed it, and being forced takes no kind's yes away that it would
+        not give; the holdings as :meth:`must_sell` and :meth:`can_sell_any` both read them."""
+        return self.FORCE_FREE_KINDS and type(entity).held_corporations is ShareHolder.held_corporations
 
     def allows(self, kind: str, entity: Any, forced: bool) -> bool:
         """Whether :meth:`actions` lists ``kind`` for ``entity``; one ``forced`` to sell may
@@ -398,9 +416,16 @@ class BuySellParShares(Passing):
         pooled = self.game.pool.holdings()  # (one look at the market's certificates)
         plain = self.PLAIN_BUY and type(self).may_buy_some is BuySellParShares.may_buy_some
         turn = TurnView(self, entity)
+        # (after the turn's purchase :meth:`buys_one` refuses every corporation whose price
+        # does not allow a second purchase, whatever else it reads: those are not looked at)
+        after = plain and turn.bought()
         for corp in self.game.corporations:
             if not corp.ipoed or corp.closed:
                 continue
+            if after:
+                sp = corp.share_price
+                if sp is None or "multiple_buy" not in sp.types:
+                    continue
             cid = corp.id
             for shares in (corp.certificates, pooled.get(cid)):
                 if not shares:
