@@ -349,14 +349,17 @@ class Pipeline:
         # (the base's ``action_processed`` does nothing and says nothing)
         keeps = (cls.action_processed is not base_processed and game.action_processed(action)) \
             or game.ACTION_PROCESSED_KEEPS_STEPS
+        trigger = game.end_trigger
         reason, timing = game.game_end_check()
         if timing == "immediate":
             game.end_game(reason)
         # the round's answer to "which step is active?" after the action (``kept``) still holds
         # for its ``finished()`` where the hooks between wrote nothing it reads: a title's
         # ``action_processed`` that says so (for all its calls, or returning True for this one),
-        # and no end triggered (``game_end_check`` writes only then)
-        if kept is not None and not (keeps and game.end_trigger is None and game.round is rnd):
+        # and no end newly triggered by this check (with the trigger it had, ``game_end_check``
+        # writes at most the final turn's numbers again, which no step question and no round's
+        # ``finished()`` reads: only the next round's choice and ``end_now`` do)
+        if kept is not None and not (keeps and game.end_trigger is trigger and game.round is rnd):
             kept = None
         # (:meth:`round_finished` inlined where it has no answer to hand on: asked after every action)
         if game.finished or not (game.round.finished() if kept is None else self.round_finished(kept)):
