@@ -1158,7 +1158,15 @@ class RouteRules:
             first, last = (cp[0], cp[-1]) if forward else (cp[-1], cp[0])
             if prev is not None and not _connects_to(prev, first, corporation, board, links):
                 raise RouteError("Route is not connected", rule="route-not-connected")
-            if len(cp) > 1 and not chain.linked(forward, links):
+            if len(cp) > 1:
+                # (``Chain.linked``'s kept answer read in place when it is for these links)
+                got = chain._linked
+                ok = (got[1] if forward else got[2]) if got is not None and got[0] is links else None
+                if ok is None:
+                    ok = chain.linked(forward, links)
+            else:
+                ok = True
+            if not ok:
                 for a, b in pairwise(cp if forward else cp[::-1]):
                     if not _connects_to(a, b, corporation, board, links):
                         raise RouteError("Route is not connected", rule="route-not-connected")
