@@ -861,7 +861,9 @@ class RouteRules:
     # -- stops -------------------------------------------------------------------------
 
     def visited_stops(self, route: Route) -> list[RevenueCenter]:
-        cd = route.connection_data
+        cd = route._cd
+        if cd is None:
+            cd = route.connection_data
         paired = route._paired
         if paired is not None:
             return list(paired[1])  # (the same walk over the shared pairing's segments)
@@ -1023,7 +1025,10 @@ class RouteRules:
     # -- checks ------------------------------------------------------------------------
 
     def check_min_stops(self, route: Route, visited: Sequence[RevenueCenter]) -> None:
-        if route.connection_data and len(visited) < 2 and not self.is_local(route.train):
+        cd = route._cd
+        if cd is None:
+            cd = route.connection_data
+        if cd and len(visited) < 2 and not self.is_local(route.train):
             raise RouteTooShort("Route must have at least 2 stops")
 
     def check_route_token(self, route: Route, token: RevenueCenter | None) -> None:
@@ -1053,7 +1058,9 @@ class RouteRules:
         pass
 
     def check_cycles(self, route: Route) -> None:
-        cd = route.connection_data
+        cd = route._cd
+        if cd is None:
+            cd = route.connection_data
         paired = route._paired
         if paired is not None:  # (two segments or more: the walk below, done with the pairing)
             back = paired[2]
@@ -1073,7 +1080,9 @@ class RouteRules:
         train = train if train is not None else route.train
         distance = train.distance
         if isinstance(distance, (int, float)):
-            used = sum(v.visit_cost for v in visits)
+            used = 0
+            for v in visits:
+                used += v.visit_cost
             if distance < used:
                 raise RouteTooLong(f"{used} is too many stops for {distance} train")
             return
@@ -1137,7 +1146,10 @@ class RouteRules:
         board = self.game.board
         links = board.state.links
         prev: Path | None = None
-        for s in route.connection_data:
+        cd = route._cd
+        if cd is None:
+            cd = route.connection_data
+        for s in cd:
             chain = s.chain
             cp = chain.paths
             if not cp:
@@ -1146,7 +1158,15 @@ class RouteRules:
             first, last = (cp[0], cp[-1]) if forward else (cp[-1], cp[0])
             if prev is not None and not _connects_to(prev, first, corporation, board, links):
                 raise RouteError("Route is not connected", rule="route-not-connected")
-            if len(cp) > 1 and not chain.linked(forward, links):
+            if len(cp) > 1:
+                # (``Chain.linked``'s kept answer read in place when it is for these links)
+                got = chain._linked
+                ok = (got[1] if forward else got[2]) if got is not None and got[0] is links else None
+                if ok is None:
+                    ok = chain.linked(forward, links)
+            else:
+                ok = True
+            if not ok:
                 for a, b in pairwise(cp if forward else cp[::-1]):
                     if not _connects_to(a, b, corporation, board, links):
                         raise RouteError("Route is not connected", rule="route-not-connected")
@@ -1215,15 +1235,15 @@ def _first_tokened(board: Board, stops: Iterable[RevenueCenter], corporation: En
     if corporation is None:
         return None
     st = board.state
-    tokens_at = st.tokens
-    extra_at = st.extra_tokens
+    # (read by any stop: a stop that is not a city is passed over before its lookup)
+    tokens_at: Mapping[Any, Sequence[Any]] = st.tokens
+    extra_at: Mapping[Any, Sequence[Any]] = st.extra_tokens
     cid = getattr(corporation, "id", None)
     ckind: str | None = None
     for s in stops:
         if not s.is_city:
             continue
-        city = cast("City", s)
-        for lst in (tokens_at.get(city, ()), extra_at.get(city, ())):
+        for lst in (tokens_at.get(s, ()), extra_at.get(s, ())):
             for t in lst:
                 if t is not None and t.owner == cid:
                     if ckind is None:
@@ -1399,7 +1419,11 @@ class Route:
 
     @property
     def corporation(self) -> Entity:
-        return self.rules.train_owner(self.train)
+        rules = self.rules
+        if type(rules).train_owner is RouteRules.train_owner:  # (the base hook: the game's, asked directly)
+            owner: Entity = rules.game.train_owner(self.train)
+            return owner
+        return rules.train_owner(self.train)
 
     def clear_cache(self, all: bool = False) -> None:
         """Forget computed values (``all``: also the resolved track)."""
@@ -1694,7 +1718,9 @@ class Route:
     def paths(self) -> list[Path]:
         p = self._paths
         if p is None:
-            cd = self.connection_data
+            cd = self._cd  # (the segments as resolved, or resolving: the list being filled)
+            if cd is None:
+                cd = self.connection_data
             p = [x for s in cd for x in s.chain.paths]
             if self._resolving:
                 return p
@@ -1709,7 +1735,9 @@ class Route:
         if t is None:
             # (the keys of the paths in order: each chain's, one after the other; the shared
             # pairing's when the route has one)
-            cd = self.connection_data
+            cd = self._cd
+            if cd is None:
+                cd = self.connection_data
             paired = self._paired
             t = list(paired[3]) if paired is not None else [k for s in cd for k in s.chain.track_keys]
             if self._resolving:
@@ -1722,7 +1750,10 @@ class Route:
         op = self._ordered
         if op is None:
             op = []
-            for s in self.connection_data:
+            cd = self._cd
+            if cd is None:
+                cd = self.connection_data
+            for s in cd:
                 cp = s.chain.paths
                 if not cp:
                     continue
@@ -1769,13 +1800,15 @@ class Route:
             rules = self.rules
             # (an unknown id gives None, failing when read, as before; with the base hook, the
             # map's lookup asked directly, as the board asks it for an id that is a string)
+            found: list[Any]
             if type(rules).hex_by_id is RouteRules.hex_by_id:
-                map_by_id = rules.game.board.hexmap.hex_by_id
-                found = [map_by_id(h) if isinstance(h, str) else None for h in ids]
+                # (the map's lookup is its table's ``get``: read from the table directly)
+                map_table = rules.game.board.hexmap._by_id
+                found = [map_table.get(h) if isinstance(h, str) else None for h in ids]
             else:
                 by_id = rules.hex_by_id
                 found = [by_id(h) for h in ids]
-            self._logged_hexes = logged = cast("list[Hex]", found)
+            self._logged_hexes = logged = found
             self._logged_hex_ids = None
             return logged
         h = self._hexes
