@@ -101,6 +101,22 @@ def test_a_title_hook_that_writes_turns_the_keep_off():
     assert Game1867.PREPROCESS_KEEPS_STEPS is True  # (said in its own body: it writes nothing read)
 
 
+def _first_kept(monkeypatch: pytest.MonkeyPatch, data: dict, actions: list, seen: list[tuple[type, str]],
+                wanted) -> int | None:
+    """The index of the first action of a load, one by one under the spy, that the keep answers
+    (the spy saw it) and ``wanted(index, game)`` picks; None where there is none."""
+    with monkeypatch.context() as m:
+        _spy(m, seen)
+        game = game_from_log(data)
+        pipe = Pipeline(game)
+        for i, a in enumerate(actions):
+            before = len(seen)
+            pipe.load([a], strict=False, trace=None, snapshots_near_end=False)
+            if len(seen) > before and wanted(i, game):
+                return i
+    return None
+
+
 def test_a_write_between_actions_is_never_answered_from_the_keep(monkeypatch):
     """A hook that writes what the stopped step's "anything?" reads, between two actions of a
     load, falsely said to write nothing: the spy sees an answer that is not the fresh one. Said
@@ -111,17 +127,8 @@ def test_a_write_between_actions_is_never_answered_from_the_keep(monkeypatch):
     actions = filter_actions(data["actions"])
     seen: list[tuple[type, str]] = []
     # the first stock-round pass that the keep answers
-    with monkeypatch.context() as m:
-        _spy(m, seen)
-        game = game_from_log(data)
-        pipe = Pipeline(game)
-        n = None
-        for i, a in enumerate(actions):
-            before = len(seen)
-            pipe.load([a], strict=False, trace=None, snapshots_near_end=False)
-            if len(seen) > before and seen[-1][1] == "pass" and "Stock" in game.round.name:
-                n = i
-                break
+    n = _first_kept(monkeypatch, data, actions, seen,
+                    lambda i, g: seen[-1][1] == "pass" and "Stock" in g.round.name)
     assert n is not None
     step_cls = seen[-1][0]
     assert issubclass(step_cls, BuySellParShares)
@@ -163,15 +170,8 @@ def test_a_moved_state_between_actions_is_never_answered_from_the_keep(monkeypat
     actions = filter_actions(data["actions"])
     # an action the keep answers
     seen: list[tuple[type, str]] = []
-    with monkeypatch.context() as m:
-        _spy(m, seen)
-        game = game_from_log(data)
-        pipe = Pipeline(game)
-        for n, a in enumerate(actions):
-            before = len(seen)
-            pipe.load([a], strict=False, trace=None, snapshots_near_end=False)
-            if n >= 20 and len(seen) > before:
-                break
+    n = _first_kept(monkeypatch, data, actions, seen, lambda i, g: i >= 20)
+    assert n is not None
     counts = []
     for move in (False, True):
         got: list[tuple[type, str]] = []
