@@ -981,7 +981,10 @@ class AuctionBuySellParShares(AuctionMixin, BuySellParShares):
 
     def current_entity(self) -> Any:
         """The next bidder while an auction runs, else the round's player in turn."""
-        return self.auction.next_bidder() if self.auction else self.round.current_entity_of_round()
+        # (the round's auction read once: asked very often; no class redefines :attr:`auction`)
+        rnd = self.round
+        bids = rnd.auction
+        return bids.next_bidder() if bids else rnd.current_entity_of_round()
 
     def normal_pass(self, entity: Any) -> bool:
         """A pass inside the auction is no programmed share pass's."""
@@ -1029,7 +1032,8 @@ class AuctionBuySellParShares(AuctionMixin, BuySellParShares):
         return super().actions(entity)
 
     def has_actions(self, entity: Any) -> bool:
-        return bool(self.auction and entity is self.current_entity()) or super().has_actions(entity)
+        bids = self.round.auction
+        return bool(bids and entity is self.current_entity()) or super().has_actions(entity)
 
     def answers(self, entity: Any, atype: str) -> tuple[bool, bool]:
         if self.auction and entity is self.current_entity():
