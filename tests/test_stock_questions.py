@@ -205,3 +205,38 @@ def test_anything_asked_as_if_not_forced_is_the_forced_answer(title: str, seed: 
 
     random_playout(title, players, options, seed, max_actions=900 if title == "1861" else 500, on_action=on_action)
     assert counts["positions"] > 10 and counts["forced"] > 0 and counts["yes"] > 0
+
+
+@pytest.mark.parametrize("seed", [0, 2, 3])
+def test_1858_anything_after_and_before_a_purchase(seed: int) -> None:
+    """1858's stock step answers "anything?" without "forced to sell?" before the turn's
+    purchase and as "forced to sell?" after it: the answer with it worked out and the list's
+    truth, at every stock-round position and on copies whose certificate limit forces sales."""
+    players, options = COMBOS["1858"][seed % len(COMBOS["1858"])]
+    counts = {"positions": 0, "forced": 0, "yes": 0, "bought": 0}
+
+    def check(step: Any, where: str) -> None:
+        p = step.current_entity()
+        if p is None or not p.is_player:
+            return
+        fast = step.has_actions(p)
+        assert fast == force_including_has(step, p) == bool(step.actions(p)), where
+        counts["forced"] += step.must_sell(p)
+        counts["yes"] += fast
+        counts["bought"] += step.bought()
+
+    def on_action(game: Any, action: Any) -> None:
+        step = stock_step(game)
+        if step is None:
+            return
+        counts["positions"] += 1
+        check(step, f"1858 action {len(game.actions)}")
+        if counts["positions"] % 2:
+            return
+        for limit in range(0, max(game.num_certs(p) for p in game.players) + 1, 2):
+            copy = game.copy()
+            copy.cert_limit_value = limit
+            check(stock_step(copy), f"1858 action {len(game.actions)} (limit {limit})")
+
+    random_playout("1858", players, options, seed, max_actions=500, on_action=on_action)
+    assert counts["positions"] > 10 and counts["forced"] > 0 and counts["yes"] > 0 and counts["bought"] > 0

@@ -88,6 +88,17 @@ class ShareMarket(Tracked):
                                  buyer=to.id, price=price, president=bundle.presidents_share is not None)
         if not allow_president_change:
             return
+        if not self.allow_president_sale and previous_president is not None and previous_president.is_player:
+            # (the usual case first: the president still holds a largest player holding, so
+            # stays; the same test as the majority's below, without its dict and list)
+            held = corp.share_holders
+            mine = held.get(previous_president, 0)
+            if mine > 0:
+                for h, p in held.items():
+                    if p > mine and h.is_player:
+                        break
+                else:
+                    return
         holders = corp.player_share_holders()
         max_pct = max(holders.values()) if holders else 0
         pres_share = bundle.presidents_share

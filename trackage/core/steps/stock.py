@@ -8,8 +8,9 @@ from .. import programs
 from ..actions import amount
 from ..entities import ShareBundle, ShareHolder, certificate_price, without
 from ..errors import GameError
+from ..game import Game
 from ..money import pay
-from ..shares import action_bundle
+from ..shares import ShareMarket, action_bundle
 from .auction import AuctionMixin, Bids
 from .passing import Passing
 
@@ -575,12 +576,38 @@ class BuySellParShares(Passing):
         game = self.game
         market = game.share_market
         room = game.market_share_limit(corp) - market.pool.percent_of(corp)
+        if self._plain_sale_checks(game, market):
+            # (the smallest ordinary certificate decides: a bundle without the president's
+            # certificate passes the dump and give-back checks, the timing reads only the
+            # corporation and the owner is the same for every bundle, and every other bundle
+            # holds more than it: all of the ordinary ones, or those with the president's
+            # certificate, at least one share more; without an ordinary one, the bundles)
+            if not corp.ipoed:
+                return False
+            cid = corp.id
+            smallest = None
+            for s in entity.certificates:
+                if s.corp_id == cid and not s.president and (smallest is None or s.percent < smallest.percent):
+                    smallest = s
+            if smallest is not None:
+                return smallest.percent <= room and corp.holder_of(smallest) is entity and game.check_sale_timing(
+                    entity, ShareBundle([smallest], smallest.percent, corporation=corp))
 
         def sells(bundle: ShareBundle) -> bool:
             return bool(bundle.percent <= room and bundle.owner is entity and game.check_sale_timing(entity, bundle)
                         and self.can_dump(entity, bundle) and market.change_given_back(entity, bundle))
         found: bool = market.any_bundle(entity, corp, sells)
         return found
+
+    def _plain_sale_checks(self, game: Any, market: Any) -> bool:
+        """Whether a bundle's sale checks are the base's (:meth:`can_dump`, the market's
+        ``can_dump`` and ``change_given_back``, the game's ``check_sale_timing``), so that a
+        bundle without a president's certificate is refused only by the pool's room and the
+        timing, which reads only the corporation."""
+        return (type(self).can_dump is BuySellParShares.can_dump
+                and type(market).can_dump is ShareMarket.can_dump
+                and type(market).change_given_back is ShareMarket.change_given_back
+                and type(game).check_sale_timing is Game.check_sale_timing)
 
     def can_sell_any(self, entity: Any) -> bool:
         """Whether :meth:`can_sell` allows a bundle of any corporation ``entity`` holds (none
@@ -954,7 +981,10 @@ class AuctionBuySellParShares(AuctionMixin, BuySellParShares):
 
     def current_entity(self) -> Any:
         """The next bidder while an auction runs, else the round's player in turn."""
-        return self.auction.next_bidder() if self.auction else self.round.current_entity_of_round()
+        # (the round's auction read once: asked very often; no class redefines :attr:`auction`)
+        rnd = self.round
+        bids = rnd.auction
+        return bids.next_bidder() if bids else rnd.current_entity_of_round()
 
     def normal_pass(self, entity: Any) -> bool:
         """A pass inside the auction is no programmed share pass's."""
@@ -1002,7 +1032,8 @@ class AuctionBuySellParShares(AuctionMixin, BuySellParShares):
         return super().actions(entity)
 
     def has_actions(self, entity: Any) -> bool:
-        return bool(self.auction and entity is self.current_entity()) or super().has_actions(entity)
+        bids = self.round.auction
+        return bool(bids and entity is self.current_entity()) or super().has_actions(entity)
 
     def answers(self, entity: Any, atype: str) -> tuple[bool, bool]:
         if self.auction and entity is self.current_entity():

@@ -8,7 +8,7 @@ from collections import Counter
 from typing import ClassVar
 
 from ...core import programs
-from ...core.entities import ShareBundle
+from ...core.entities import ShareBundle, certificate_price
 from ...core.errors import GameError
 from ...core.round import Step, starting_at
 from ...core.shares import action_bundle
@@ -248,12 +248,27 @@ class PostMergerShares(MergerMixin, Step):
         corp, game = self.corporation(), self.game
         return (share.corp_id == corp.id and share.percent == 10
                 and corp.holder_of(share) is not game.pool
-                and entity.cash >= ShareBundle([share], corporation=corp).price()
+                and entity.cash >= certificate_price(corp, share)
                 and corp.holding_ok(entity, share.percent)
                 and game.num_certs(entity) < game.cert_limit(entity))
 
     def can_buy_any(self, entity) -> bool:
-        return any(self.can_buy(entity, s) for s in _treasury(self.corporation())[:2])
+        """:meth:`can_buy` of one of the first two certificates in the treasury: what reads
+        the player beside the price (the holding and certificate limits, for a 10% share) is
+        the same for both, so asked once, for the first whose own checks pass."""
+        if type(self).can_buy is not PostMergerShares.can_buy:
+            return any(self.can_buy(entity, s) for s in _treasury(self.corporation())[:2])
+        corp, game = self.corporation(), self.game
+        cid, pool, cash, seen = corp.id, game.pool, entity.cash, 0
+        for s in corp.certificates:  # (the treasury's first two, in order, without the list)
+            if s.corp_id != cid:
+                continue
+            if s.percent == 10 and corp.holder_of(s) is not pool and cash >= certificate_price(corp, s):
+                return corp.holding_ok(entity, 10) and game.num_certs(entity) < game.cert_limit(entity)
+            seen += 1
+            if seen == 2:
+                break
+        return False
 
     def eligible_players(self) -> list:
         return [p for p in self.round.share_dealing_players if not p.passed and self.can_buy_any(p)]

@@ -34,7 +34,28 @@ class StockRound1858Step(AuctionBuySellParShares):
     def has_actions(self, entity):
         if entity.is_corporation:
             return not self.auction and self.can_convert(entity, self.round.current_entity_of_round())
+        rnd = self.round
+        if rnd.auction is None and entity is rnd.current_entity_of_round() and self._plain_anything():
+            # (the player in turn, no auction: after the turn's purchase only a forced sale is
+            # open, so "anything?" is "forced to sell?"; before it, one forced to sell may sell
+            # (forced means a sale is open, and :meth:`allows` sells unforced by the same
+            # question), so the kinds are asked unforced, without "forced to sell?"; no pass alone)
+            if self.bought():
+                return self.must_sell(entity)
+            allows = self.allows
+            for kind in self.ASK_ORDER:
+                if allows(kind, entity, False):
+                    return True
+            return False
         return super().has_actions(entity)
+
+    def _plain_anything(self) -> bool:
+        """Whether :meth:`has_actions`' shortcut rests on this class's own :meth:`allows` and
+        the base's "forced to sell?", sales and pass."""
+        cls = type(self)
+        return (cls.allows is StockRound1858Step.allows and cls.must_sell is BuySellParShares.must_sell
+                and cls.can_sell_any is BuySellParShares.can_sell_any and cls.may_pass is BuySellParShares.may_pass
+                and cls.current_entity is AuctionBuySellParShares.current_entity)
 
     def answers(self, entity, atype):
         if entity.is_corporation:
