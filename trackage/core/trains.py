@@ -38,6 +38,7 @@ class Train(Tracked):
         "buyable",
         "distance",
         "events",
+        "id",
         "index",
         "multiplier",
         "name",
@@ -58,13 +59,18 @@ class Train(Tracked):
     CLONE_SHARE = ("spec", "variants", "events", "distance")
     # (slots that only ever hold numbers, strings, booleans or None: taken as they are; the
     # rust/obsolescence/availability rules are a train name or None, and stay in full_state)
-    CLONE_ATOMS = ("base", "buyable", "index", "multiplier", "name", "obsolete", "operated", "price", "reserved",
+    CLONE_ATOMS = ("base", "buyable", "id", "index", "multiplier", "name", "obsolete", "operated", "price", "reserved",
                    "rusted", "unlimited", "rusts_on", "obsolete_on", "available_on")
+    # ``id`` is the base name and the index, kept in a slot (read very often: a plain read where
+    # a property would build the string each time); neither part is written after construction,
+    # and the dump of the state leaves it out as the same value as ``base`` and ``index``
+    STATE_EXCLUDE: tuple[str, ...] = ("id",)
 
     def __init__(self, spec: dict[str, Any], index: int):
         self.spec = spec
         self.base: str = spec["name"]
         self.index = index
+        self.id: str = f"{self.base}-{index}"
         self.events = [dict(e) for e in spec.get("events", [])] if index == spec.get("event_index", 0) else []
         # (each train its own: the state's record tells trains sharing one map from trains
         # holding equal ones)
@@ -87,10 +93,6 @@ class Train(Tracked):
         self.obsolete_on = v.get("obsolete_on")
         self.available_on = v.get("available_on")
         self.multiplier: int = v.get("multiplier") or 1
-
-    @property
-    def id(self) -> str:
-        return f"{self.base}-{self.index}"
 
     @property
     def sym(self) -> str:
