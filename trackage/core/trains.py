@@ -245,10 +245,22 @@ class Depot(Kinds):
                 and t.buyable and not t.obsolete]
 
     def min_price(self, corporation: Any) -> int | None:
-        prices = [min(v["price"] for v in t.variants.values()) for t in self.depot_trains()]
-        if self.other_trains(corporation):
-            prices.append(1)
-        return min(prices) if prices else None
+        """The lowest price ``corporation`` could pay for a train: the depot's trains' cheapest
+        variants, and 1 where :meth:`other_trains` names any (asked without its list, stopped
+        at the first, and not at all where the depot's lowest is 1 or less)."""
+        lo: int | None = None
+        for t in self.depot_trains():
+            for v in t.variants.values():
+                price: int = v["price"]
+                if lo is None or price < lo:
+                    lo = price
+        if lo is not None and lo <= 1:
+            return lo
+        for t in self.trains:
+            owner = t.owner
+            if owner is not None and owner is not self and owner is not corporation and t.buyable and not t.obsolete:
+                return 1
+        return lo
 
 
 class PhaseTrack(Tracked):
@@ -363,8 +375,10 @@ def phase_buying_train(game: Game, entity: Any, train: Train) -> None:
     """After ``entity`` bought ``train``: the phases it starts, the trains it rusts or makes
     obsolete, its events, then the title's :meth:`Game.after_buying_train`. An export (no
     ``entity``, the train taken out of play) then leaves as a frozen value (:func:`retire`)."""
-    while train.id in game.phase.next_on() or train.sym in game.phase.next_on():
-        game.phase.index += 1
+    phase = game.phase
+    tid, sym = train.id, train.base
+    while tid in (on := phase.next_on()) or sym in on:
+        phase.index += 1
         game.journal.record("phase", name=game.phase.name, train=train.id)
         game.on_phase_change(game.phase.name)
     game.rust_trains(train, entity)
