@@ -38,6 +38,7 @@ class Train(Tracked):
         "buyable",
         "distance",
         "events",
+        "id",
         "index",
         "multiplier",
         "name",
@@ -58,13 +59,18 @@ class Train(Tracked):
     CLONE_SHARE = ("spec", "variants", "events", "distance")
     # (slots that only ever hold numbers, strings, booleans or None: taken as they are; the
     # rust/obsolescence/availability rules are a train name or None, and stay in full_state)
-    CLONE_ATOMS = ("base", "buyable", "index", "multiplier", "name", "obsolete", "operated", "price", "reserved",
+    CLONE_ATOMS = ("base", "buyable", "id", "index", "multiplier", "name", "obsolete", "operated", "price", "reserved",
                    "rusted", "unlimited", "rusts_on", "obsolete_on", "available_on")
+    # ``id`` is the base name and the index, kept in a slot (read very often: a plain read where
+    # a property would build the string each time); neither part is written after construction,
+    # and the dump of the state leaves it out as the same value as ``base`` and ``index``
+    STATE_EXCLUDE: tuple[str, ...] = ("id",)
 
     def __init__(self, spec: dict[str, Any], index: int):
         self.spec = spec
         self.base: str = spec["name"]
         self.index = index
+        self.id: str = f"{self.base}-{index}"
         self.events = [dict(e) for e in spec.get("events", [])] if index == spec.get("event_index", 0) else []
         # (each train its own: the state's record tells trains sharing one map from trains
         # holding equal ones)
@@ -87,10 +93,6 @@ class Train(Tracked):
         self.obsolete_on = v.get("obsolete_on")
         self.available_on = v.get("available_on")
         self.multiplier: int = v.get("multiplier") or 1
-
-    @property
-    def id(self) -> str:
-        return f"{self.base}-{self.index}"
 
     @property
     def sym(self) -> str:
@@ -243,10 +245,22 @@ class Depot(Kinds):
                 and t.buyable and not t.obsolete]
 
     def min_price(self, corporation: Any) -> int | None:
-        prices = [min(v["price"] for v in t.variants.values()) for t in self.depot_trains()]
-        if self.other_trains(corporation):
-            prices.append(1)
-        return min(prices) if prices else None
+        """The lowest price ``corporation`` could pay for a train: the depot's trains' cheapest
+        variants, and 1 where :meth:`other_trains` names any (asked without its list, stopped
+        at the first, and not at all where the depot's lowest is 1 or less)."""
+        lo: int | None = None
+        for t in self.depot_trains():
+            for v in t.variants.values():
+                price: int = v["price"]
+                if lo is None or price < lo:
+                    lo = price
+        if lo is not None and lo <= 1:
+            return lo
+        for t in self.trains:
+            owner = t.owner
+            if owner is not None and owner is not self and owner is not corporation and t.buyable and not t.obsolete:
+                return 1
+        return lo
 
 
 class PhaseTrack(Tracked):
@@ -361,8 +375,10 @@ def phase_buying_train(game: Game, entity: Any, train: Train) -> None:
     """After ``entity`` bought ``train``: the phases it starts, the trains it rusts or makes
     obsolete, its events, then the title's :meth:`Game.after_buying_train`. An export (no
     ``entity``, the train taken out of play) then leaves as a frozen value (:func:`retire`)."""
-    while train.id in game.phase.next_on() or train.sym in game.phase.next_on():
-        game.phase.index += 1
+    phase = game.phase
+    tid, sym = train.id, train.base
+    while tid in (on := phase.next_on()) or sym in on:
+        phase.index += 1
         game.journal.record("phase", name=game.phase.name, train=train.id)
         game.on_phase_change(game.phase.name)
     game.rust_trains(train, entity)

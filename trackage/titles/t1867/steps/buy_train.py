@@ -44,10 +44,17 @@ class BuyTrain1867(BuyTrain):
         """The reference checks "can it buy more?" twice, before and after the trainless
         nationalisations a new phase brings. When the purchase closed the buyer (a minor in
         phase 8), the next operator has started meanwhile: each pass then ends that
-        operator's train buying (and nationalises it if it has no train)."""
-        if not self.can_buy_train(entity):
+        operator's train buying (and nationalises it if it has no train). Where the first
+        answer is yes and no nationalisation is due, nothing was written between the two
+        questions: the second is the first's answer, not asked again."""
+        game = self.game
+        can = self.can_buy_train(entity)
+        if not can:
             self.pass_()
-        self.game.post_train_buy()
+        due = game.trainless_nationalization
+        game.post_train_buy()
+        if can and not due:  # (the game's hook nationalises only when due)
+            return
         if not self.can_buy_train(entity):
             self.pass_()
 
