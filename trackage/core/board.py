@@ -649,10 +649,23 @@ class Board(Tracked):
             return True
         if not node.is_city or corporation is None:
             return False
-        tokens = self.state.tokens.get(node)
+        st = self.state
+        tokens = st.tokens.get(node)
         if tokens is None or None in tokens:
             return False
-        if self.tokened_by(node, corporation):
+        if type(self).tokened_by is Board.tokened_by:
+            # (``tokened_by``'s test read in place: the slots (none empty here) and the extra
+            # tokens, the owner's id first, its token kind worked out only for a token of that id)
+            cid = getattr(corporation, "id", None)
+            kind: str | None = None
+            for lst in (tokens, st.extra_tokens.get(node, ())):
+                for t in lst:
+                    if t is not None and t.owner == cid:
+                        if kind is None:
+                            kind = token_kind(corporation)
+                        if t.owner_kind == kind:
+                            return False
+        elif self.tokened_by(node, corporation):
             return False
         return all(t.type != "neutral" for t in tokens)  # type: ignore[union-attr]  # no None in them (above)
 

@@ -1088,17 +1088,7 @@ class RouteRules:
             return
         # each row's visits left (its "visit" as given, else its "pay"), the rows each stop type
         # may use in order, and the visits asked per type in the order first visited
-        left: list[Any] = []
-        type_rows: dict[str, list[int]] = {}
-        for ri, h in enumerate(distance):
-            visit = h.get("visit")
-            left.append(h.get("pay") if visit is None else visit)
-            for t in h["nodes"]:
-                got = type_rows.get(t)
-                if got is None:
-                    type_rows[t] = [ri]
-                else:
-                    got.append(ri)
+        left, type_rows = _distance_rows(self.game.board, distance)
         asked: dict[str, int] = {}
         if type(self).stop_type is RouteRules.stop_type:
             for v in visits:
@@ -1226,6 +1216,42 @@ class RouteRules:
             _mark_overlap_checked(run)
         self.check_connected(route, corp)
         return self.stops_revenue(route, route.stops)
+
+
+_DISTANCE_ROWS_LIMIT = 1_000  # (a game's kept typed distances beyond this are forgotten and worked out again)
+
+
+def _distance_rows(board: Board | None,
+                   distance: Sequence[Mapping[str, Any]]) -> tuple[list[Any], Mapping[str, list[int]]]:
+    """A typed distance's rows as :meth:`RouteRules.check_distance` reads them: each row's
+    visits (its "visit", else its "pay"; a fresh list, the caller's to spend) and the rows each
+    stop type may use, in order. Kept in the board's supply memo per distance object (held in
+    the entry, so its id names it while kept: a train's distance is replaced, never changed in
+    place)."""
+    kept: dict[int, Any] | None = None
+    if board is not None:
+        kept = board.supply.memo.get(("distance rows",))
+        if kept is None:
+            kept = board.supply.memo[("distance rows",)] = {}
+    got = kept.get(id(distance)) if kept is not None else None
+    if got is None or got[0] is not distance:
+        visits: list[Any] = []
+        type_rows: dict[str, list[int]] = {}
+        for ri, h in enumerate(distance):
+            visit = h.get("visit")
+            visits.append(h.get("pay") if visit is None else visit)
+            for t in h["nodes"]:
+                rows = type_rows.get(t)
+                if rows is None:
+                    type_rows[t] = [ri]
+                else:
+                    rows.append(ri)
+        got = (distance, tuple(visits), type_rows)
+        if kept is not None:
+            if len(kept) >= _DISTANCE_ROWS_LIMIT:
+                kept.clear()
+            kept[id(distance)] = got
+    return list(got[1]), got[2]
 
 
 def _first_tokened(board: Board, stops: Iterable[RevenueCenter], corporation: Entity) -> RevenueCenter | None:

@@ -778,7 +778,7 @@ class RevenueCenter(NodeBase):
         the last listed colour that this revenue defines (0 if none). ``D`` trains use a
         ``diesel`` value when there is one."""
         rev = self.revenue
-        if train_name is not None and str(train_name).upper() == "D" and "diesel" in rev:
+        if train_name is not None and "diesel" in rev and str(train_name).upper() == "D":
             return rev["diesel"]
         for c in reversed(colors):
             v = rev.get(c)

@@ -35,8 +35,8 @@ class RouteRules1825(RouteRules):
             return False
         if all(s.is_town for s in a.visited_stops) or all(s.is_town for s in b.visited_stops):
             return False
-        a_tok = any(s.is_city and self.city_tokened_by(s, corp) for s in a.visited_stops)
-        b_tok = any(s.is_city and self.city_tokened_by(s, corp) for s in b.visited_stops)
+        a_tok = self.first_tokened([s for s in a.visited_stops if s.is_city], corp) is not None
+        b_tok = self.first_tokened([s for s in b.visited_stops if s.is_city], corp) is not None
         if not a_tok and not b_tok:
             return False
         if c.is_town:

@@ -28,7 +28,7 @@ class RouteRules1867(RouteRules):
         if len(mandatory) == paying["pay"]:
             return mandatory
         corp = route.corporation
-        need_token = not any(self.city_tokened_by(s, corp) for s in mandatory)
+        need_token = self.first_tokened(mandatory, corp) is None
         remaining = paying["pay"] - len(mandatory)
         if 0 <= remaining <= len(optional):
             fast = self._best_combo(route, mandatory, optional, remaining, need_token, corp)
