@@ -599,18 +599,35 @@ class Board(Tracked):
         found: dict[tuple[str, str], list[City]] = {}
         owners: dict[tuple[str, str], Any] = {}
         tokens, extra, tile_at = st.tokens, st.extra_tokens, st.tile_at
-        for h in self.hexmap.hexes:
-            for city in tile_at[h.id].cities:
-                for lst in (tokens.get(city, ()), extra.get(city, ())):
-                    for t in lst:
-                        if t is not None:
-                            key = (t.owner_kind, t.owner)
-                            cities = found.get(key)
-                            if cities is None:
-                                cities = found[key] = []
-                                owners[key] = self.game.token_owner(t)
-                            if not cities or cities[-1] is not city:
-                                cities.append(city)
+        # the cities holding a token on the map, in map order (hex, then the tile's cities):
+        # what a scan of every hex's cities finds, from the (few) cities the two maps hold
+        order = self.hexmap.hex_order()
+        held: dict[City, tuple[int, int]] = {}
+        for lst_map in (tokens, extra):
+            for city, lst in lst_map.items():
+                if city in held:
+                    continue
+                h = city.hex
+                if h is None:
+                    continue
+                pos = order.get(h.id)
+                if pos is None or tile_at.get(h.id) is not city.tile:
+                    continue
+                for t in lst:
+                    if t is not None:
+                        held[city] = (pos, city.tile.cities.index(city))
+                        break
+        for city in sorted(held, key=held.__getitem__):
+            for lst in (tokens.get(city, ()), extra.get(city, ())):
+                for t in lst:
+                    if t is not None:
+                        key = (t.owner_kind, t.owner)
+                        cities = found.get(key)
+                        if cities is None:
+                            cities = found[key] = []
+                            owners[key] = self.game.token_owner(t)
+                        if not cities or cities[-1] is not city:
+                            cities.append(city)
         out = {owners[key]: tuple(cities) for key, cities in found.items()}
         self._token_cities = (tokens, extra, tile_at, out)
         return out
