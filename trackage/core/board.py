@@ -240,6 +240,23 @@ class Board(Tracked):
         tile_at = self.state.tile_at
         return [(h, tile_at[h.id]) for h in self.hexmap.hexes]
 
+    def tiles_holding(self) -> list[tuple[Hex, Placed]]:
+        """:meth:`tiles` cut to the hexes where something may lie (a city's slots, extra tokens
+        or reservations ever set, a tile reservation: the hexes the token and reservation maps
+        name), in map order. A scan of :meth:`tiles` for tokens or reservations finds nothing
+        on the others (their cities hold none and their tiles are not reserved)."""
+        st = self.state
+        order = self.hexmap.hex_order()
+        named: set[str] = set(st.tile_res)
+        for lst_map in (st.tokens, st.extra_tokens, st.city_res):
+            for city in lst_map:
+                h = city.hex
+                if h is not None:
+                    named.add(h.id)
+        positions = sorted(order[hid] for hid in named if hid in order)
+        hexes, tile_at = self.hexmap.hexes, st.tile_at
+        return [(hexes[i], tile_at[hexes[i].id]) for i in positions]
+
     def supply_tiles(self) -> tuple[Any, ...]:
         """The tiles available to lay, in reference order."""
         return self.state.supply

@@ -932,7 +932,7 @@ class Game1867(Game):
 
     def close_corporation(self, corp):
         board = self.board
-        for hex_, tile in board.tiles():
+        for hex_, tile in board.tiles_holding():  # (the others hold nothing)
             for city in tile.cities:
                 for tok in list(board.tokens(city)) + list(board.extra_tokens(city)):
                     if tok is not None and tok.owned_by(corp):
