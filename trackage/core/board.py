@@ -731,6 +731,12 @@ class Board(Tracked):
         if not extra_slot and not tokens:
             self.token_error = "no_tokens"
             return False
+        if not extra_slot and not _flag(cheater):
+            slots = self.state.tokens.get(city)
+            if slots is not None and None not in slots and not self.state.city_res.get(city):
+                # every slot taken and none reserved: no token finds a slot (the loop's answer)
+                self.token_error = "no_slots"
+                return False
         tile = city.tile
         for t in tokens:
             owner = corporation if t.owned_by(corporation) else self.game.token_owner(t)
