@@ -13,7 +13,7 @@ change takes from one global counter, so equal versions mean equal boards.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Container, Hashable, Iterable
+from collections.abc import Callable, Container, Hashable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from . import tiles as tilemod
@@ -246,16 +246,22 @@ class Board(Tracked):
         name), in map order. A scan of :meth:`tiles` for tokens or reservations finds nothing
         on the others (their cities hold none and their tiles are not reserved)."""
         st = self.state
+        hexes, tile_at = self.hexmap.hexes, st.tile_at
+        return [(hexes[i], tile_at[hexes[i].id])
+                for i in self._named_positions(st.tile_res, (st.tokens, st.extra_tokens, st.city_res))]
+
+    def _named_positions(self, hex_ids: Iterable[str], city_maps: Iterable[Mapping[City, Any]]) -> list[int]:
+        """The map positions (sorted) of the hexes ``hex_ids`` names and of the hexes of the
+        cities the maps ``city_maps`` hold (hexes off the map left out)."""
         order = self.hexmap.hex_order()
-        named: set[str] = set(st.tile_res)
-        for lst_map in (st.tokens, st.extra_tokens, st.city_res):
-            for city in lst_map:
+        positions = {order.get(hid) for hid in hex_ids}
+        for city_map in city_maps:
+            for city in city_map:
                 h = city.hex
                 if h is not None:
-                    named.add(h.id)
-        positions = sorted(order[hid] for hid in named if hid in order)
-        hexes, tile_at = self.hexmap.hexes, st.tile_at
-        return [(hexes[i], tile_at[hexes[i].id]) for i in positions]
+                    positions.add(order.get(h.id))
+        positions.discard(None)
+        return sorted(positions)  # type: ignore[arg-type]  # (None discarded)
 
     def supply_tiles(self) -> tuple[Any, ...]:
         """The tiles available to lay, in reference order."""
@@ -616,35 +622,21 @@ class Board(Tracked):
         found: dict[tuple[str, str], list[City]] = {}
         owners: dict[tuple[str, str], Any] = {}
         tokens, extra, tile_at = st.tokens, st.extra_tokens, st.tile_at
-        # the cities holding a token on the map, in map order (hex, then the tile's cities):
-        # what a scan of every hex's cities finds, from the (few) cities the two maps hold
-        order = self.hexmap.hex_order()
-        held: dict[City, tuple[int, int]] = {}
-        for lst_map in (tokens, extra):
-            for city, lst in lst_map.items():
-                if city in held:
-                    continue
-                h = city.hex
-                if h is None:
-                    continue
-                pos = order.get(h.id)
-                if pos is None or tile_at.get(h.id) is not city.tile:
-                    continue
-                for t in lst:
-                    if t is not None:
-                        held[city] = (pos, city.tile.cities.index(city))
-                        break
-        for city in sorted(held, key=held.__getitem__):
-            for lst in (tokens.get(city, ()), extra.get(city, ())):
-                for t in lst:
-                    if t is not None:
-                        key = (t.owner_kind, t.owner)
-                        cities = found.get(key)
-                        if cities is None:
-                            cities = found[key] = []
-                            owners[key] = self.game.token_owner(t)
-                        if not cities or cities[-1] is not city:
-                            cities.append(city)
+        # the scan of every hex's cities, cut to the hexes of the cities the two maps name (a
+        # city on another hex holds no token), in map order
+        hexes = self.hexmap.hexes
+        for pos in self._named_positions((), (tokens, extra)):
+            for city in tile_at[hexes[pos].id].cities:
+                for lst in (tokens.get(city, ()), extra.get(city, ())):
+                    for t in lst:
+                        if t is not None:
+                            key = (t.owner_kind, t.owner)
+                            cities = found.get(key)
+                            if cities is None:
+                                cities = found[key] = []
+                                owners[key] = self.game.token_owner(t)
+                            if not cities or cities[-1] is not city:
+                                cities.append(city)
         out = {owners[key]: tuple(cities) for key, cities in found.items()}
         self._token_cities = (tokens, extra, tile_at, out)
         return out
