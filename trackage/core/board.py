@@ -723,7 +723,7 @@ class Board(Tracked):
         if not extra_slot and not tokens:
             self.token_error = "no_tokens"
             return False
-        if not extra_slot and not _flag(cheater):
+        if not extra_slot and (cheater is None or cheater is False):  # (not _flag(cheater))
             slots = self.state.tokens.get(city)
             if slots is not None and None not in slots and not self.state.city_res.get(city):
                 # every slot taken and none reserved: no token finds a slot (the loop's answer)
