@@ -13,7 +13,7 @@ change takes from one global counter, so equal versions mean equal boards.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Container, Hashable, Iterable
+from collections.abc import Callable, Container, Hashable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from . import tiles as tilemod
@@ -239,6 +239,29 @@ class Board(Tracked):
         """(hex, tile) for every hex, in map order."""
         tile_at = self.state.tile_at
         return [(h, tile_at[h.id]) for h in self.hexmap.hexes]
+
+    def tiles_holding(self) -> list[tuple[Hex, Placed]]:
+        """:meth:`tiles` cut to the hexes where something may lie (a city's slots, extra tokens
+        or reservations ever set, a tile reservation: the hexes the token and reservation maps
+        name), in map order. A scan of :meth:`tiles` for tokens or reservations finds nothing
+        on the others (their cities hold none and their tiles are not reserved)."""
+        st = self.state
+        hexes, tile_at = self.hexmap.hexes, st.tile_at
+        return [(hexes[i], tile_at[hexes[i].id])
+                for i in self._named_positions(st.tile_res, (st.tokens, st.extra_tokens, st.city_res))]
+
+    def _named_positions(self, hex_ids: Iterable[str], city_maps: Iterable[Mapping[City, Any]]) -> list[int]:
+        """The map positions (sorted) of the hexes ``hex_ids`` names and of the hexes of the
+        cities the maps ``city_maps`` hold (hexes off the map left out)."""
+        order = self.hexmap.hex_order()
+        positions = {order.get(hid) for hid in hex_ids}
+        for city_map in city_maps:
+            for city in city_map:
+                h = city.hex
+                if h is not None:
+                    positions.add(order.get(h.id))
+        positions.discard(None)
+        return sorted(positions)  # type: ignore[arg-type]  # (None discarded)
 
     def supply_tiles(self) -> tuple[Any, ...]:
         """The tiles available to lay, in reference order."""
@@ -599,8 +622,11 @@ class Board(Tracked):
         found: dict[tuple[str, str], list[City]] = {}
         owners: dict[tuple[str, str], Any] = {}
         tokens, extra, tile_at = st.tokens, st.extra_tokens, st.tile_at
-        for h in self.hexmap.hexes:
-            for city in tile_at[h.id].cities:
+        # the scan of every hex's cities, cut to the hexes of the cities the two maps name (a
+        # city on another hex holds no token), in map order
+        hexes = self.hexmap.hexes
+        for pos in self._named_positions((), (tokens, extra)):
+            for city in tile_at[hexes[pos].id].cities:
                 for lst in (tokens.get(city, ()), extra.get(city, ())):
                     for t in lst:
                         if t is not None:
@@ -710,6 +736,12 @@ class Board(Tracked):
         if not extra_slot and not tokens:
             self.token_error = "no_tokens"
             return False
+        if not extra_slot and (cheater is None or cheater is False):  # (not _flag(cheater))
+            slots = self.state.tokens.get(city)
+            if slots is not None and None not in slots and not self.state.city_res.get(city):
+                # every slot taken and none reserved: no token finds a slot (the loop's answer)
+                self.token_error = "no_slots"
+                return False
         tile = city.tile
         for t in tokens:
             owner = corporation if t.owned_by(corporation) else self.game.token_owner(t)

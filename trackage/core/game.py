@@ -838,7 +838,7 @@ class Game(Tracked):
         acting = self.round.current_entity if self.round is not None and self.round.is_operating() else None
         board = self.board
         if board is not None:
-            for hex_, tile in board.tiles():
+            for hex_, tile in board.tiles_holding():  # (the others hold nothing)
                 for city in tile.cities:
                     for tok in board.tokens(city):
                         if tok is not None and tok.owned_by(corp):

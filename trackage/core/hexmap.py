@@ -171,6 +171,9 @@ class HexMap:
         self.shared = False
         self._links: dict[str, FrozenDict] | None = None  # initial_links' answer (of the map as built)
         self._printed: tuple[dict[str, Any], ...] | None = None  # printed_state's answer (of the map as built)
+        # hex_order's answer (of the map as built; empty until asked: a dict, so never part of
+        # the map's catalogue name in ``full_state`` whether asked or not)
+        self._order: dict[str, int] = {}
         # the walks of logged connections (``core.routes``), by what they read: the tile specs,
         # rotations and flags and the links of the hexes named; paths and nodes by index, so
         # every game of this map shares them (a pure function of the key: read-only in effect),
@@ -270,6 +273,7 @@ class HexMap:
     def _add(self, hex: Hex) -> None:
         self._links = None
         self._printed = None
+        self._order = {}
         prev = self._by_id.get(hex.id)
         if prev is not None:  # a later definition replaces an earlier one in place
             self.hexes[self.hexes.index(prev)] = hex
@@ -295,6 +299,13 @@ class HexMap:
                 nb = by_xy.get((h.x + dx, h.y + dy))
                 if nb is not None:
                     h.all_neighbors[edge] = nb
+
+    def hex_order(self) -> dict[str, int]:
+        """{hex id: its position in map order} (kept until a hex is added)."""
+        order = self._order
+        if not order:
+            order = self._order = {h.id: i for i, h in enumerate(self.hexes)}
+        return order
 
     def initial_links(self) -> dict[str, FrozenDict]:
         """{hex id: FrozenDict(edge -> Hex)}: the linked neighbours at set-up (see the

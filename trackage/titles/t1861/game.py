@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import ClassVar
 
+from ...core.board import unused_tokens_by_type
 from ...core.entities import hand_over_companies
 from ...core.money import pay
 from ..t1867.game import DiscardTrain1867, Game1867, OperatingRound1867
@@ -43,13 +44,16 @@ class Game1861(Game1867):
 
     def home_token_locations(self, corp) -> list:
         board = self.board
-        return [h for h, tile in board.tiles() if self._home_city_free(board, corp, tile.cities)
+        mine = unused_tokens_by_type(corp)  # (what each city's question would find: nothing moves)
+        return [h for h, tile in board.tiles() if self._home_city_free(board, corp, tile.cities, mine)
                 and not self._hex_connected(h)]
 
-    def _home_city_free(self, board, corp, cities) -> bool:
-        """An empty city ``corp`` may token on the hex (every kind of company)."""
-        return any(board.tokenable(c, corp, free=True) and not any(t is not None for t in board.tokens(c))
-                   for c in cities)
+    def _home_city_free(self, board, corp, cities, tokens=None) -> bool:
+        """An empty city ``corp`` may token on the hex (every kind of company); ``tokens`` as
+        in 1867's. The cheap test first: the board's question changes nothing (but its
+        refusal's reason)."""
+        return any(not any(t is not None for t in board.tokens(c))
+                   and board.tokenable(c, corp, free=True, tokens=tokens) for c in cities)
 
     def has_home_token_location(self, corp) -> bool:
         """Whether :meth:`home_token_locations` names any hex: the first found answers."""

@@ -13,6 +13,7 @@ from typing import ClassVar
 
 from trackage.core.trains import phase_buying_train
 
+from ...core.board import unused_tokens_by_type
 from ...core.entities import Corporation, ShareHolder, without
 from ...core.errors import GameError
 from ...core.game import Game
@@ -704,23 +705,26 @@ class Game1867(Game):
     # ------------------------------------------------------------ home tokens
     def home_token_locations(self, corp) -> list:
         board = self.board
-        out = [hex_ for hex_, tile in board.tiles() if self._home_city_free(board, corp, tile.cities)]
+        mine = unused_tokens_by_type(corp)  # (what each city's question would find: nothing moves)
+        out = [hex_ for hex_, tile in board.tiles() if self._home_city_free(board, corp, tile.cities, mine)]
         if corp.type == "minor":
             return out
         unconnected = [h for h in out if not self._hex_connected(h)]
         return unconnected or out
 
-    def _home_city_free(self, board, corp, cities) -> bool:
+    def _home_city_free(self, board, corp, cities, tokens=None) -> bool:
         """Could ``corp``'s home token go on the hex of ``cities`` (:meth:`home_token_locations`):
         a minor's in an empty city it may token, a major's where it may token one city and
-        no normal token lies in any."""
+        no normal token lies in any. ``tokens``: the corporation's unused tokens, one per
+        type, when the caller found them (else each question finds them). The cheap tests
+        first: the board's question changes nothing (but its refusal's reason)."""
         if not cities:
             return False
         if corp.type == "minor":
-            return any(board.tokenable(c, corp, free=True) and not any(t is not None for t in board.tokens(c))
-                       for c in cities)
-        return any(board.tokenable(c, corp, free=True) for c in cities) and all(
-            not any(t is not None and t.type == "normal" for t in board.tokens(c)) for c in cities)
+            return any(not any(t is not None for t in board.tokens(c))
+                       and board.tokenable(c, corp, free=True, tokens=tokens) for c in cities)
+        return all(not any(t is not None and t.type == "normal" for t in board.tokens(c)) for c in cities) and any(
+            board.tokenable(c, corp, free=True, tokens=tokens) for c in cities)
 
     def has_home_token_location(self, corp) -> bool:
         """Whether :meth:`home_token_locations` names any hex (the unconnected ones are a
@@ -932,7 +936,7 @@ class Game1867(Game):
 
     def close_corporation(self, corp):
         board = self.board
-        for hex_, tile in board.tiles():
+        for hex_, tile in board.tiles_holding():  # (the others hold nothing)
             for city in tile.cities:
                 for tok in list(board.tokens(city)) + list(board.extra_tokens(city)):
                     if tok is not None and tok.owned_by(corp):
