@@ -158,6 +158,34 @@ def test_shared_log_undo_after_import_still_replays() -> None:
     assert full_state(game) == before
 
 
+def test_a_replay_pauses_the_collector_and_leaves_it_as_it_found_it() -> None:
+    # replay_data builds the game and applies the log with the cyclic collector paused; it
+    # is on again after (or stays off where the caller had it off), and a build that fails
+    # turns it back on all the same
+    import gc
+
+    from trackage.replay import replay_data
+
+    path = require_fixtures("1893")[0]
+    if not isinstance(path, Path):
+        pytest.skip("NO FIXTURES: 1893 (set TRACKAGE_FIXTURES)")
+    data = json.loads(path.read_text())
+    data["actions"] = data["actions"][:40]
+    seen: list[bool] = []
+    out = replay_data(json.loads(json.dumps(data)),
+                      trace=type("Sink", (), {"write": lambda self, t: seen.append(gc.isenabled())})())
+    assert gc.isenabled() and seen and not any(seen) and out.error is None and out.applied == len(seen)
+    gc.disable()
+    try:
+        replay_data(json.loads(json.dumps(data)))
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    with pytest.raises(Exception):  # noqa: B017 - whatever an unknown title raises
+        replay_data({**data, "title": "no such title"})
+    assert gc.isenabled()
+
+
 @pytest.mark.parametrize(("title", "seed", "decisions"), [("1893", 0, 300), ("1858", 2, 300), ("1867", 0, 2000)])
 def test_a_trial_on_the_game_leaves_it_as_it_was(title: str, seed: int, decisions: int,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from .core.clone import no_gc
 from .core.errors import GameError, TrackageError
 from .core.log import filter_actions, load_log
 from .core.rng import seed_for
@@ -55,6 +56,18 @@ def replay_data(data: dict[str, Any], trace: TextSink | None = None, strict: boo
     The game is kept for its state, not for undo: no snapshots near the end unless
     ``keep_snapshots`` (an undo of it replays from the start)."""
     out = ReplayOutcome(expected={str(k): v for k, v in data["result"].items()} if data.get("result") else None)
+    # the build and the load with the cyclic collector paused, as the load alone was: the
+    # build's objects live as long as the game, and the build's own collections (one or two
+    # a game, each adding to the count that sets off the next older generation's) are left
+    # out; the first collection after it scans what both made at once
+    game = no_gc(_build_and_load)(out, data, trace, strict, check_programs, keep_snapshots)
+    out.warnings = list(getattr(game, "warnings", []))
+    out.result = game.result()
+    return out
+
+
+def _build_and_load(out: ReplayOutcome, data: dict[str, Any], trace: TextSink | None, strict: bool,
+                    check_programs: bool, keep_snapshots: bool) -> Game:
     game = game_from_log(data)
     game.check_programs = check_programs
     out.game = game
@@ -71,9 +84,7 @@ def replay_data(data: dict[str, Any], trace: TextSink | None = None, strict: boo
         out.error, out.failed_action = e, actions[out.applied]
     except Exception as e:  # noqa: BLE001 - an engine bug: report it with the action, never hide it
         out.error, out.failed_action = e, actions[out.applied] if out.applied < len(actions) else None
-    out.warnings = list(getattr(game, "warnings", []))
-    out.result = game.result()
-    return out
+    return game
 
 
 def replay_file(path: str | Path, trace: TextSink | None = None, strict: bool = False,
