@@ -43,6 +43,14 @@ class Step(Tracked):
     BLOCKS = True
     # the options it was made with (plain values, never changed after): copies share them
     CLONE_SHARE: ClassVar[tuple[str, ...]] = ("opts",)
+    #: whether this class's ``skip`` (and the ``pass_`` it calls) writes, beyond the step's own
+    #: ``passed``, only what no step question of its round reads (``active``, ``blocks``,
+    #: ``blocking``, ``has_actions``, ``actions``, ``current_entity``) and leaves the round's
+    #: operator as it was: :meth:`Round.skip_steps` then treats it as the base skip (the steps it
+    #: found inactive stay so, its answer stands). Off for a class that defines ``skip`` or
+    #: ``pass_`` (itself or through a base before the one that set it) unless it says so in its
+    #: own body; every step of the rounds the class is used in was read for it
+    SKIP_WRITES_UNREAD: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -70,6 +78,12 @@ class Step(Tracked):
         # and :meth:`accepts`, which answers for the :meth:`answers` (and list) beside it
         if mro.index(next(k for k in mro if "accepts" in k.__dict__)) > min(mro.index(answerer), mro.index(lister)):
             cls.accepts = Step.accepts  # type: ignore[method-assign]
+        # the skip's mark answers for the skip and pass_ of the class that set it
+        marker = next(k for k in mro if "SKIP_WRITES_UNREAD" in k.__dict__)
+        skipper = min(mro.index(next(k for k in mro if "skip" in k.__dict__)),
+                      mro.index(next(k for k in mro if "pass_" in k.__dict__)))
+        if mro.index(marker) > skipper:
+            cls.SKIP_WRITES_UNREAD = False
 
     def __init__(self, game: Any, round_: Any, **opts: Any) -> None:
         self.game = game
@@ -546,7 +560,7 @@ class Round(Tracked):
             if blocking:
                 stopped: Step | None = s
                 break
-            if t.skip is not base_skip or t.pass_ is not base_pass:
+            if (t.skip is not base_skip or t.pass_ is not base_pass) and not t.SKIP_WRITES_UNREAD:
                 idle = []  # (a skip of its own may write what a step's "active?" reads)
                 stale = True
                 exact = False
