@@ -364,7 +364,16 @@ class Pipeline:
         # (:meth:`round_finished` inlined where it has no answer to hand on: asked after every action)
         if game.finished or not (game.round.finished() if kept is None else self.round_finished(kept)):
             if kept is not None and game.loading and not game.finished:
-                self.hint_next(kept, rnd)
+                # (:meth:`hint_next` inline: asked after most actions of a load)
+                step = kept[0]
+                t = type(step)
+                if step is not None and t.blocking is Step.blocking \
+                        and t.has_current_actions is Step.has_current_actions:
+                    entity = step.current_entity()
+                    listing = kept[2] if len(kept) > 2 else None
+                    acts = listing[2] if listing is not None and listing[0] is step and listing[1] is entity else None
+                    idle = listing[3] if listing is not None and listing[0] is step else ()
+                    self.hint = (game._moves, rnd, step, entity, acts, idle)
             return
         while True:
             kept = None

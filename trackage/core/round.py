@@ -477,8 +477,14 @@ class Round(Tracked):
         """Note ``found``, what :meth:`active_step` has just answered, as the answer of the next
         one (:attr:`settled`): only where nothing is written between the two (an
         ``after_process`` returning at once, see :attr:`AFTER_PROCESS_KEEPS_ANSWER`)."""
-        if self.KEEP_SKIP_ANSWER:
-            self.settled = self.answer_of(found)
+        if self.KEEP_SKIP_ANSWER:  # (:meth:`answer_of` inline: asked after most actions)
+            listing = self.listing
+            if listing is not None:
+                self.listing = None
+                if listing[0] is found:  # (the question was answered from a skip's list: carried)
+                    self.settled = (found, None, listing)
+                    return
+            self.settled = (found,)
 
     def answer_of(self, found: Step | None) -> tuple[Any, ...] | None:
         """What :meth:`answered` keeps for ``found``, :meth:`active_step`'s last answer (with the
