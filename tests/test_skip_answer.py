@@ -121,3 +121,60 @@ def test_every_kept_answer_is_a_fresh_active_step(path, monkeypatch):
     if path.parent.name in ("1825", "1861", "1867"):  # (operating rounds that look up per step)
         assert sum(not skip for _, skip in checked) > 20  # (answers kept by ``answered``)
         assert sum(per_step and skip for per_step, skip in checked) > 20
+
+
+def _marked_classes() -> set[str]:
+    from trackage.core.round import Step
+
+    def walk(c):
+        for k in c.__subclasses__():
+            yield k
+            yield from walk(k)
+
+    for title in TITLES:  # (every title's steps defined)
+        new_game(title, [{"id": i + 1, "name": f"P{i + 1}"} for i in range(COMBOS[title][0][0])],
+                 COMBOS[title][0][1], 1)
+    return {k.__name__ for k in walk(Step) if k.SKIP_WRITES_UNREAD}
+
+
+def test_the_skip_mark_is_only_on_the_audited_stock_steps():
+    """A class that defines its own ``skip`` or ``pass_`` loses the mark unless it sets it again:
+    only the stock steps whose pass was read for it carry it."""
+    marked = _marked_classes()
+    assert "BuySellParShares" in marked and "BuySellParShares1822" in marked
+    assert all("BuySellParShares" in n or n == "StockRound1858Step" for n in marked), marked
+    assert not {"BuyTrain1858", "LoanOperations", "MajorTrainless", "Dividend"} & marked
+
+
+@pytest.mark.parametrize("title,seed", [("1825", 1), ("1861", 2), ("1867", 3), ("1893", 4), ("1858", 5),
+                                        ("1822", 6), ("1858India", 7)])
+def test_a_marked_skip_leaves_every_kept_answer_fresh_in_live_games(title, seed, monkeypatch):
+    """In seeded random games, every answer :meth:`Round.settled_step` gives is the step a fresh
+    walk finds, and every step the skip found inactive is inactive still; some of them come from
+    a skip whose stock step's own pass ran (the mark) and stand."""
+    checked = []
+    settled_step = Round.settled_step
+
+    def checking(self, stopped, *rest):
+        found = settled_step(self, stopped, *rest)
+        if found is not None:
+            fresh = next((s for s in self.steps if s.active() and s.blocking()), None)
+            assert fresh is found[0]
+            idle = rest[0] if rest else None
+            assert not any(s.active() for s in (idle or ()))
+            checked.append(self.is_stock() and bool(idle) and len(rest) > 2 and rest[2])
+        return found
+
+    monkeypatch.setattr(Round, "settled_step", checking)
+    n, options = COMBOS[title][seed % len(COMBOS[title])]
+    game = new_game(title, [{"id": i + 1, "name": f"Player {i + 1}"} for i in range(n)], options, seed)
+    rng = random.Random(seed)
+    for _ in range(250):
+        if game.finished:
+            break
+        listed = game.legal_actions(routes=False)
+        action = game.playout_choose(rng, listed) or choose(rng, listed, game.PLAYOUT_WEIGHTS)
+        if action["type"] == "run_routes":
+            action = next(a for a in game.legal_actions() if a["type"] == "run_routes")
+        game.process(dict(action))
+    assert checked and any(checked)  # (stock-round skips' answers stood and were checked)

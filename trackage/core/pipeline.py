@@ -364,18 +364,14 @@ class Pipeline:
         # (:meth:`round_finished` inlined where it has no answer to hand on: asked after every action)
         if game.finished or not (game.round.finished() if kept is None else self.round_finished(kept)):
             if kept is not None and game.loading and not game.finished:
+                # (:meth:`hint_next` inline: asked after most actions of a load)
                 step = kept[0]
                 t = type(step)
                 if step is not None and t.blocking is Step.blocking \
                         and t.has_current_actions is Step.has_current_actions:
-                    # its answer came from the base "blocking?": its "anything?" of its current
-                    # entity is true now (``Round.process`` asks :meth:`Step.accepts` alone); the
-                    # list the skip worked out for it, carried with the answer where nothing was
-                    # written since, is that entity's list now (asked instead)
                     entity = step.current_entity()
                     listing = kept[2] if len(kept) > 2 else None
                     acts = listing[2] if listing is not None and listing[0] is step and listing[1] is entity else None
-                    # (and the steps the skip found inactive, inactive still: whatever the entity)
                     idle = listing[3] if listing is not None and listing[0] is step else ()
                     self.hint = (game._moves, rnd, step, entity, acts, idle)
             return
@@ -396,11 +392,34 @@ class Pipeline:
                 if game.round is not old:
                     record_round(game)
                 round_changed(game)
-                game.round.setup()
+                # (the setup's last answer where it is the round's answer now: its ``finished()``
+                # and the next action's hint, as after an action)
+                kept = game.round.set_up()
                 if game.round.listing is not None:  # (a transient of the setup's questions)
                     game.round.listing = None
-            if game.finished or not self.round_finished(None):
+            if game.finished or not self.round_finished(kept):
+                if kept is not None and game.loading and not game.finished:
+                    self.hint_next(kept, game.round)
                 break
+
+    def hint_next(self, kept: tuple[Any, ...], rnd: Any) -> None:
+        """Hand the next action of a load what ``kept``, the round's answer to "which step is
+        active?" now, says (see :meth:`process_single`)."""
+        game = self.game
+        step = kept[0]
+        t = type(step)
+        if step is not None and t.blocking is Step.blocking \
+                and t.has_current_actions is Step.has_current_actions:
+            # its answer came from the base "blocking?": its "anything?" of its current
+            # entity is true now (``Round.process`` asks :meth:`Step.accepts` alone); the
+            # list the skip worked out for it, carried with the answer where nothing was
+            # written since, is that entity's list now (asked instead)
+            entity = step.current_entity()
+            listing = kept[2] if len(kept) > 2 else None
+            acts = listing[2] if listing is not None and listing[0] is step and listing[1] is entity else None
+            # (and the steps the skip found inactive, inactive still: whatever the entity)
+            idle = listing[3] if listing is not None and listing[0] is step else ()
+            self.hint = (game._moves, rnd, step, entity, acts, idle)
 
     def round_finished(self, kept: tuple[Any, ...] | None) -> bool:
         """The current round's ``finished()``, its first "which step is active?" answered by

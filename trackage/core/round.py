@@ -43,6 +43,14 @@ class Step(Tracked):
     BLOCKS = True
     # the options it was made with (plain values, never changed after): copies share them
     CLONE_SHARE: ClassVar[tuple[str, ...]] = ("opts",)
+    #: whether this class's ``skip`` (and the ``pass_`` it calls) writes, beyond the step's own
+    #: ``passed``, only what no step question of its round reads (``active``, ``blocks``,
+    #: ``blocking``, ``has_actions``, ``actions``, ``current_entity``) and leaves the round's
+    #: operator as it was: :meth:`Round.skip_steps` then treats it as the base skip (the steps it
+    #: found inactive stay so, its answer stands). Off for a class that defines ``skip`` or
+    #: ``pass_`` (itself or through a base before the one that set it) unless it says so in its
+    #: own body; every step of the rounds the class is used in was read for it
+    SKIP_WRITES_UNREAD: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -70,6 +78,12 @@ class Step(Tracked):
         # and :meth:`accepts`, which answers for the :meth:`answers` (and list) beside it
         if mro.index(next(k for k in mro if "accepts" in k.__dict__)) > min(mro.index(answerer), mro.index(lister)):
             cls.accepts = Step.accepts  # type: ignore[method-assign]
+        # the skip's mark answers for the skip and pass_ of the class that set it
+        marker = next(k for k in mro if "SKIP_WRITES_UNREAD" in k.__dict__)
+        skipper = min(mro.index(next(k for k in mro if "skip" in k.__dict__)),
+                      mro.index(next(k for k in mro if "pass_" in k.__dict__)))
+        if mro.index(marker) > skipper:
+            cls.SKIP_WRITES_UNREAD = False
 
     def __init__(self, game: Any, round_: Any, **opts: Any) -> None:
         self.game = game
@@ -463,7 +477,7 @@ class Round(Tracked):
         """Note ``found``, what :meth:`active_step` has just answered, as the answer of the next
         one (:attr:`settled`): only where nothing is written between the two (an
         ``after_process`` returning at once, see :attr:`AFTER_PROCESS_KEEPS_ANSWER`)."""
-        if self.KEEP_SKIP_ANSWER:
+        if self.KEEP_SKIP_ANSWER:  # (:meth:`answer_of` inline: asked after most actions)
             listing = self.listing
             if listing is not None:
                 self.listing = None
@@ -471,6 +485,27 @@ class Round(Tracked):
                     self.settled = (found, None, listing)
                     return
             self.settled = (found,)
+
+    def answer_of(self, found: Step | None) -> tuple[Any, ...] | None:
+        """What :meth:`answered` keeps for ``found``, :meth:`active_step`'s last answer (with the
+        skip's list where the question was answered from one: carried), the transient list
+        cleared; None where the answers are not kept."""
+        if not self.KEEP_SKIP_ANSWER:
+            return None
+        listing = self.listing
+        if listing is not None:
+            self.listing = None
+            if listing[0] is found:  # (the question was answered from a skip's list: carried)
+                return (found, None, listing)
+        return (found,)
+
+    def set_up(self) -> tuple[Any, ...] | None:
+        """:meth:`setup`, returning the answer of :meth:`active_step` for the state it ends in
+        (as :meth:`answer_of` keeps it) where the setup's last question was that very one with
+        nothing written after it, else None (the pipeline's ``finished()`` then asks afresh).
+        Default: the setup alone (None)."""
+        self.setup()
+        return None
 
     def after_process_before_skip(self, action: dict[str, Any]) -> None:
         pass
@@ -546,7 +581,7 @@ class Round(Tracked):
             if blocking:
                 stopped: Step | None = s
                 break
-            if t.skip is not base_skip or t.pass_ is not base_pass:
+            if (t.skip is not base_skip or t.pass_ is not base_pass) and not t.SKIP_WRITES_UNREAD:
                 idle = []  # (a skip of its own may write what a step's "active?" reads)
                 stale = True
                 exact = False
@@ -633,10 +668,29 @@ class StockRound(Round):
         return True
 
     def setup(self) -> None:
-        if not self.skipped_active_step():
-            self.next_entity()
+        self.start_round()
         if self.listing is not None:  # (a transient of the questions: the setup hands no answer on)
             self.listing = None
+
+    def start_round(self) -> Step | None:
+        """The first player's turn set up (or the next one's, through :meth:`next_entity`):
+        the active step found last, nothing written after it (None: none, or the round
+        finished)."""
+        found = self.skipped_active_step()
+        if not found:
+            found = self.next_entity()
+        return found
+
+    def set_up(self) -> tuple[Any, ...] | None:
+        cls = type(self)
+        if cls.setup is not StockRound.setup or cls.start_round is not StockRound.start_round \
+                or cls.next_entity is not StockRound.next_entity:
+            return super().set_up()  # (a title's own: asked afresh)
+        found = self.start_round()
+        kept = self.answer_of(found) if found is not None else None
+        if self.listing is not None:
+            self.listing = None
+        return kept
 
     def after_process(self, action: dict[str, Any], entity: Any) -> None:
         found = self.active_step()
@@ -698,6 +752,14 @@ class OperatingRound(Round):
         return True
 
     def setup(self) -> None:
+        self.start_round()
+        if self.listing is not None:  # (a transient of the questions: the setup hands no answer on)
+            self.listing = None
+
+    def start_round(self) -> Step | None:
+        """The round's state set, then the first operator's turn begun (or, through
+        :meth:`next_entity`, the next one's): the active step found last, nothing written after
+        it (None: none found, or a title's own start)."""
         self.current_operator = None
         self.game.payout_companies()
         if self.game.HOME_TOKEN_TIMING == "operating_round":
@@ -706,10 +768,28 @@ class OperatingRound(Round):
         for e in self.entities:
             for t in e.trains:
                 t.operated = False
-        if self.any_to_act():
+        if not self.any_to_act():
+            return None
+        cls = type(self)
+        if cls.start_operating is not OperatingRound.start_operating \
+                or cls.next_entity is not OperatingRound.next_entity:
             self.start_operating()
-        if self.listing is not None:  # (a transient of the questions: the setup hands no answer on)
+            return None
+        # (:meth:`start_operating`'s chain, the answer kept: the same calls in the same order)
+        found = self.operator_started(chain=False)
+        if found is None:
+            found = self.next_entity()
+        return found
+
+    def set_up(self) -> tuple[Any, ...] | None:
+        cls = type(self)
+        if cls.setup is not OperatingRound.setup or cls.start_round is not OperatingRound.start_round:
+            return super().set_up()  # (a title's own: asked afresh)
+        found = self.start_round()
+        kept = self.answer_of(found) if found is not None else None
+        if self.listing is not None:
             self.listing = None
+        return kept
 
     def any_to_act(self) -> bool:
         # (asked by every finished(): a plain loop, the first operator not skipped answers)

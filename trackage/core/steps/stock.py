@@ -890,6 +890,10 @@ class BuySellParShares(Passing):
         self._track(action, entity, company)
         self.game.after_sell_company(entity, company)
 
+    # (its pass writes the player's ``passed`` and the round's ``pass_order``, read by no step
+    # question of a stock round: only by the round's ``finished`` and at the round's end)
+    SKIP_WRITES_UNREAD: ClassVar[bool] = True
+
     def pass_(self) -> None:
         super().pass_()
         cur = self.current_entity()

@@ -319,6 +319,9 @@ class BuySellParShares1822(CompanyChoices, AuctionMixin, BuySellParShares):
     def program_enabled(self, player) -> None:
         self.store_winning_bids(player)
 
+    # (its pass writes the player's stored winning bids too, read only by a program's stop)
+    SKIP_WRITES_UNREAD: ClassVar[bool] = True
+
     def pass_(self) -> None:
         cur = self.current_entity()
         if cur is not None and cur.is_player:
