@@ -386,8 +386,9 @@ class Game1867(Game):
     PREPROCESS_KEEPS_STEPS = True
 
     def preprocess_action(self, action: dict, entity) -> None:
-        super().preprocess_action(action, entity)
-        stale = self.stale_major_to_choose()
+        # (the core's hook does nothing; asked before every action, so the stale major's check
+        # only where a trainless major is waiting)
+        stale = self.stale_major_to_choose() if self.trainless_major else None
         if stale is not None:
             raise GameError(f"18xx.games waits for {stale.name}'s old record to "
                             "choose whether it is nationalised, and no action can name it (the game cannot go on)",
@@ -841,8 +842,10 @@ class Game1867(Game):
         self.trainless_nationalization = False
 
     def action_processed(self, action) -> None:
-        super().action_processed(action)
-        self.check_trainless_majors(action)
+        # (the core's hook does nothing; asked after every action, the check only for a
+        # purchase in play, as :meth:`check_trainless_majors` reads it)
+        if not self.loading and action.get("type") == "buy_train":
+            self.check_trainless_majors(action)
 
     def stale_major_to_choose(self):
         """Quirk reset-trainless-major: the major that has to choose next when it is an old
