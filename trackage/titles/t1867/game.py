@@ -580,10 +580,10 @@ class Game1867(Game):
         if cls.end_check_value is Game.end_check_value and cls.GAME_END_CHECK is Game1867.GAME_END_CHECK:
             # (asked after every action: 1867's two reasons read in place, the core's readings)
             trigger = self.end_trigger
-            if self.bank.broken and (not trigger or _BANK_RANK < END_PRIORITY.index(trigger[1])):
+            if self.bank.broken and (not trigger or END_PRIORITY.index(trigger[1]) > _BANK_RANK):
                 trigger = self.end_trigger = ("bank", "current_or")
             phase = self.phase
-            if phase.index == len(phase.phases) - 1 and (not trigger or _FINAL_RANK < END_PRIORITY.index(trigger[1])):
+            if phase.index == len(phase.phases) - 1 and (not trigger or END_PRIORITY.index(trigger[1]) > _FINAL_RANK):
                 trigger = self.end_trigger = ("final_phase", "one_more_full_or_set")
             if not trigger:
                 return (None, None)

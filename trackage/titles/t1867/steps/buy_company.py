@@ -8,7 +8,6 @@ from ....core.round import Step
 from ....core.steps.buy_company import BuyCompanyMixin
 from ..game import Game1867
 
-
 _PURCHASABLE = Game1867.purchasable_companies
 
 
