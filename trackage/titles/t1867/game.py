@@ -28,6 +28,8 @@ from . import config
 from .routes import RouteRules1867
 
 END_PRIORITY = ["immediate", "current_round", "one_more_full_or_set", "current_or", "full_or"]
+_BANK_RANK = END_PRIORITY.index("current_or")  # (1867's two reasons' ranks)
+_FINAL_RANK = END_PRIORITY.index("one_more_full_or_set")
 LOAN_VALUE = 50
 LOAN_NET = 45
 NUM_LOANS = 72
@@ -385,8 +387,9 @@ class Game1867(Game):
     PREPROCESS_KEEPS_STEPS = True
 
     def preprocess_action(self, action: dict, entity) -> None:
-        super().preprocess_action(action, entity)
-        stale = self.stale_major_to_choose()
+        # (the core's hook does nothing; asked before every action, so the stale major's check
+        # only where a trainless major is waiting)
+        stale = self.stale_major_to_choose() if self.trainless_major else None
         if stale is not None:
             raise GameError(f"18xx.games waits for {stale.name}'s old record to "
                             "choose whether it is nationalised, and no action can name it (the game cannot go on)",
@@ -574,7 +577,22 @@ class Game1867(Game):
 
     # ------------------------------------------------------------ end of game
     def game_end_check(self):
-        bank_inline = type(self).end_check_value is Game.end_check_value  # (as the core's)
+        cls = type(self)
+        if cls.end_check_value is Game.end_check_value and cls.GAME_END_CHECK is Game1867.GAME_END_CHECK:
+            # (asked after every action: 1867's two reasons read in place, the core's readings)
+            trigger = self.end_trigger
+            if self.bank.broken and (not trigger or END_PRIORITY.index(trigger[1]) > _BANK_RANK):
+                trigger = self.end_trigger = ("bank", "current_or")
+            phase = self.phase
+            if phase.index == len(phase.phases) - 1 and (not trigger or END_PRIORITY.index(trigger[1]) > _FINAL_RANK):
+                trigger = self.end_trigger = ("final_phase", "one_more_full_or_set")
+            if not trigger:
+                return (None, None)
+            if cls.game_end_set_final_turn is not Game1867.game_end_set_final_turn \
+                    or self.final_operating_rounds != 3 or self.final_turn is None:
+                self.game_end_set_final_turn(*trigger)
+            return trigger
+        bank_inline = cls.end_check_value is Game.end_check_value  # (as the core's)
         for reason, timing in self.GAME_END_CHECK.items():
             if not (self.bank.broken if bank_inline and reason == "bank" else self.end_check_value(reason)):
                 continue
@@ -828,8 +846,10 @@ class Game1867(Game):
         self.trainless_nationalization = False
 
     def action_processed(self, action) -> None:
-        super().action_processed(action)
-        self.check_trainless_majors(action)
+        # (the core's hook does nothing; asked after every action, the check only for a
+        # purchase in play, as :meth:`check_trainless_majors` reads it)
+        if not self.loading and action.get("type") == "buy_train":
+            self.check_trainless_majors(action)
 
     def stale_major_to_choose(self):
         """Quirk reset-trainless-major: the major that has to choose next when it is an old

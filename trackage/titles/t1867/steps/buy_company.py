@@ -6,6 +6,9 @@ from typing import ClassVar
 
 from ....core.round import Step
 from ....core.steps.buy_company import BuyCompanyMixin
+from ..game import Game1867
+
+_PURCHASABLE = Game1867.purchasable_companies
 
 
 class BuyCompany1867(BuyCompanyMixin, Step):
@@ -19,7 +22,14 @@ class BuyCompany1867(BuyCompanyMixin, Step):
         if entity is not self.current_entity() or "can_buy_companies" not in game.phase.status:
             return False
         cash = entity.cash
-        return any(c.min_price <= cash for c in game.purchasable_companies(entity))
+        if type(game).purchasable_companies is not _PURCHASABLE:
+            return any(c.min_price <= cash for c in game.purchasable_companies(entity))
+        # (1867's purchasable_companies read in place, without its list: asked at every action)
+        for c in game.companies:
+            if c.min_price <= cash and not c.closed and (o := c.owner) is not None and o.is_player \
+                    and o is not entity:
+                return True
+        return False
 
     def actions(self, entity):
         if not entity.is_corporation or not self.can_buy_company(entity):
