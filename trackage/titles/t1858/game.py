@@ -323,11 +323,17 @@ class Game1858(Game):
             minor.float_()
 
     def buyable_bank_companies(self) -> list:
-        batches = ["private_batch1"]
-        if "green_privates" in self.phase.status:
-            batches.append("private_batch2")
-        return [c for c in self.companies if not c.closed and c.owner is self.bank
-                and c.data.get("type") in batches and c not in self.unbuyable_companies]
+        # (a plain loop, the owner first: asked by every stock step question of a player)
+        bank = self.bank
+        second = "green_privates" in self.phase.status
+        unbuyable = self.unbuyable_companies
+        out = []
+        for c in self.companies:
+            if c.owner is bank and not c.closed:
+                kind = c.data.get("type")
+                if (kind == "private_batch1" or (second and kind == "private_batch2")) and c not in unbuyable:
+                    out.append(c)
+        return out
 
     def par_price(self, company):
         if not self.company_starts_public(company):
@@ -484,7 +490,11 @@ class Game1858(Game):
                 and t.buyable and not t.owner.closed]
 
     def min_train_price(self, corp):
-        prices = [min(self.train_price(t, corp, v) for v in t.variants) for t in self.depot.depot_trains()]
+        if type(self).train_price is Game1858.train_price and type(self).train_spec is Game1858.train_spec:
+            # (this class's price: a variant's own, read in place; asked by every train step question)
+            prices = [min(v["price"] for v in t.variants.values()) for t in self.depot.depot_trains()]
+        else:
+            prices = [min(self.train_price(t, corp, v) for v in t.variants) for t in self.depot.depot_trains()]
         # (is :meth:`other_trains` non-empty? asked without its list, stopped at the first)
         depot = self.depot
         for t in depot.trains:

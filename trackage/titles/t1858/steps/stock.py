@@ -101,11 +101,25 @@ class StockRound1858Step(AuctionBuySellParShares):
         """Whether ``player`` may exchange a private railway (for a president's certificate, or a
         share in the treasury of a company, ``connected`` to it if asked: a question for the graph)."""
         game = self.game
-        return any(game.company_starts_public(c) and game.turn > 1 and game.par_price(c).price <= player.cash
-                   and not all(x.ipoed for x in game.corporations) for c in player.companies) or any(
-            m.owner is player and not m.closed and game.minor_exchanges_share(m)
-            and any(c.num_ipo_shares() > 0 and (not connected or gauges.corporation_private_connected(game, c, m))
-                    for c in game.corporations) for m in game.minors)
+        # (the tests that do not depend on the private railway or the minor asked once, after
+        # the first one that passes the per-item tests, not once per item)
+        if game.turn > 1:
+            cash = player.cash
+            for c in player.companies:
+                if game.company_starts_public(c) and game.par_price(c).price <= cash:
+                    if not all(x.ipoed for x in game.corporations):
+                        return True
+                    break
+        corps = None
+        for m in game.minors:
+            if m.owner is player and not m.closed and game.minor_exchanges_share(m):
+                if corps is None:
+                    corps = [c for c in game.corporations if c.num_ipo_shares() > 0]
+                    if not connected:
+                        return bool(corps)
+                if any(gauges.corporation_private_connected(game, c, m) for c in corps):
+                    return True
+        return False
 
     def auto_actions(self, entity):
         """A player's programs; for a player without any, the site also passes for them when
