@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from trackage.core.trains import change_train, names_train, rust
 
-from ...core.entities import Company, Minor, certificate_price, without
+from ...core.entities import Company, Minor, ShareBundle, certificate_price, without
 from ...core.errors import GameError
 from ...core.game import Game
 from ...core.money import pay
@@ -412,6 +412,28 @@ class Game1858(Game):
         if not corp.is_corporation:
             return []
         return [b for b in corporations.bundles_for_corporation(self, self.pool, corp) if b.price() <= corp.cash]
+
+    def any_issuable_share(self, corp) -> bool:
+        """:meth:`issuable_shares`' truth without the bundles: they grow a share at a time, so
+        there is one if the first (a single share) fits under the market's limit."""
+        if type(self).issuable_shares is not Game1858.issuable_shares:
+            return bool(self.issuable_shares(corp))
+        if not corp.is_corporation or corp.num_ipo_shares() == 0:
+            return False
+        for s in corp.shares_of(corp):
+            return ShareBundle([s], corporation=corp).percent + self.pool.percent_of(corp) <= self.MARKET_SHARE_LIMIT
+        return False
+
+    def any_redeemable_share(self, corp) -> bool:
+        """:meth:`redeemable_shares`' truth without the bundles: their prices grow a share at a
+        time (one price per share, the first's), so there is one if the first is affordable."""
+        if type(self).redeemable_shares is not Game1858.redeemable_shares:
+            return bool(self.redeemable_shares(corp))
+        if not corp.is_corporation:
+            return False
+        for s in self.pool.shares_of(corp):
+            return ShareBundle([s], corporation=corp).price() <= corp.cash
+        return False
 
     ACTION_PROCESSED_KEEPS_STEPS = False  # (it may close companies)
 
