@@ -307,7 +307,10 @@ class Game1858(Game):
         return self.index.minor(entity.sym)
 
     def company_starts_public(self, company) -> bool:
-        return any(a.get("type") == "exchange" and a.get("corporations") == "any" for a in company.abilities)
+        for a in company.abilities:  # (a plain loop: asked by every exchange question)
+            if a.get("type") == "exchange" and a.get("corporations") == "any":
+                return True
+        return False
 
     def minor_exchanges_share(self, minor) -> bool:
         return any(a.get("type") == "exchange" for a in minor.abilities)
@@ -512,20 +515,29 @@ class Game1858(Game):
                 and t.buyable and not t.owner.closed]
 
     def min_train_price(self, corp):
-        if type(self).train_price is Game1858.train_price and type(self).train_spec is Game1858.train_spec:
-            # (this class's price: a variant's own, read in place; asked by every train step question)
-            prices = [min(v["price"] for v in t.variants.values()) for t in self.depot.depot_trains()]
-        else:
-            prices = [min(self.train_price(t, corp, v) for v in t.variants) for t in self.depot.depot_trains()]
-        # (is :meth:`other_trains` non-empty? asked without its list, stopped at the first)
         depot = self.depot
+        best = None  # (the lowest price seen, in plain loops: asked by every train step question)
+        if type(self).train_price is Game1858.train_price and type(self).train_spec is Game1858.train_spec:
+            # (this class's price: a variant's own, read in place)
+            for t in depot.depot_trains():
+                for v in t.variants.values():
+                    p = v["price"]
+                    if best is None or p < best:
+                        best = p
+        else:
+            for t in depot.depot_trains():
+                p = min(self.train_price(t, corp, v) for v in t.variants)
+                if best is None or p < best:
+                    best = p
+        # (is :meth:`other_trains` non-empty? asked without its list, stopped at the first)
         for t in depot.trains:
             o = t.owner
             if o is not None and o is not depot and o is not corp and o.is_corporation and not t.rusted \
                     and t.buyable and not o.closed:
-                prices.append(1)
+                if best is None or best > 1:
+                    best = 1
                 break
-        return min(prices) if prices else None
+        return best
 
     def train_limit(self, entity) -> int:
         tl = self.phase.current.get("train_limit", {})

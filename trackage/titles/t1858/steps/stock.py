@@ -86,8 +86,12 @@ class StockRound1858Step(AuctionBuySellParShares):
             if type(self).can_convert is not StockRound1858Step.can_convert:
                 return any(self.can_convert(c, entity) for c in self.game.corporations)
             # (:meth:`can_convert` inline: nothing bought, known above; the owner's test first)
-            return entity is not None and any(c.owner is entity and c.type == "5-share" and c.floated()
-                                              for c in self.game.corporations)
+            if entity is None:
+                return False
+            for c in self.game.corporations:  # (a plain loop: asked by every "anything?" of a player)
+                if c.owner is entity and c.type == "5-share" and c.floated():
+                    return True
+            return False
         return (kind == "buy_shares" and self.can_exchange_any(entity)) or super().allows(kind, entity, forced)
 
     def can_convert(self, corp, player) -> bool:
@@ -144,7 +148,11 @@ class StockRound1858Step(AuctionBuySellParShares):
         return 0 if self.game.num_certs(player) >= self.game.cert_limit(player) else player.cash
 
     def can_bid_any(self, player) -> bool:
-        return any(self.min_bid(c) <= player.cash for c in self.bid_items(player))
+        cash = player.cash
+        for c in self.bid_items(player):  # (a plain loop: asked by every "anything?" of a player)
+            if self.min_bid(c) <= cash:
+                return True
+        return False
 
     def check_opening(self, entity, company) -> None:
         if company not in self.bid_items(entity):
