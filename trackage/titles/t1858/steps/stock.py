@@ -163,7 +163,7 @@ class StockRound1858Step(AuctionBuySellParShares):
         afford a private railway (the site's guard for players who passed an auction by program)."""
         items = self.bid_items(entity)
         if items:
-            cheapest = min(self.opening_bid(c) for c in items)
+            cheapest = min([self.opening_bid(c) for c in items])
             programs.drop_share_passes(self.game, [p for p in self.game.players if p.cash >= cheapest])
         super().process_bid(action, entity)
 
