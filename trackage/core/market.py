@@ -27,7 +27,7 @@ class SharePrice:
     """One cell of the market (catalogue). Which corporations stand on it, in arrival
     order, is the market's state: :meth:`StockMarket.corporations_at`."""
 
-    __slots__ = ("_counts", "column", "price", "row", "types")
+    __slots__ = ("_counts", "column", "price", "row", "type", "types")
     CATALOGUE = True
 
     def __init__(self, price: int, row: int, column: int, types: list[str]):
@@ -35,13 +35,12 @@ class SharePrice:
         self.row = row
         self.column = column
         self.types = tuple(types)
+        # (the cell's first type, a plain attribute: the cell never changes after the build, and
+        # the titles read it after every action)
+        self.type: str | None = self.types[0] if self.types else None
         # (the cell never changes: whether its certificates count, worked out once; asked for
         # every certificate a player holds, in every listing of a stock turn)
         self._counts = not any(t in ("multiple_buy", "unlimited", "no_cert_limit") for t in self.types)
-
-    @property
-    def type(self) -> str | None:
-        return self.types[0] if self.types else None
 
     @property
     def id(self) -> str:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from trackage.core.trains import change_train, names_train, rust
 
-from ...core.entities import Company, Minor, certificate_price, without
+from ...core.entities import Company, Minor, ShareBundle, certificate_price, without
 from ...core.errors import GameError
 from ...core.game import Game
 from ...core.money import pay
@@ -307,7 +307,10 @@ class Game1858(Game):
         return self.index.minor(entity.sym)
 
     def company_starts_public(self, company) -> bool:
-        return any(a.get("type") == "exchange" and a.get("corporations") == "any" for a in company.abilities)
+        for a in company.abilities:  # (a plain loop: asked by every exchange question)
+            if a.get("type") == "exchange" and a.get("corporations") == "any":
+                return True
+        return False
 
     def minor_exchanges_share(self, minor) -> bool:
         return any(a.get("type") == "exchange" for a in minor.abilities)
@@ -323,11 +326,17 @@ class Game1858(Game):
             minor.float_()
 
     def buyable_bank_companies(self) -> list:
-        batches = ["private_batch1"]
-        if "green_privates" in self.phase.status:
-            batches.append("private_batch2")
-        return [c for c in self.companies if not c.closed and c.owner is self.bank
-                and c.data.get("type") in batches and c not in self.unbuyable_companies]
+        # (a plain loop, the owner first: asked by every stock step question of a player)
+        bank = self.bank
+        second = "green_privates" in self.phase.status
+        unbuyable = self.unbuyable_companies
+        out = []
+        for c in self.companies:
+            if c.owner is bank and not c.closed:
+                kind = c.data.get("type")
+                if (kind == "private_batch1" or (second and kind == "private_batch2")) and c not in unbuyable:
+                    out.append(c)
+        return out
 
     def par_price(self, company):
         if not self.company_starts_public(company):
@@ -407,6 +416,28 @@ class Game1858(Game):
             return []
         return [b for b in corporations.bundles_for_corporation(self, self.pool, corp) if b.price() <= corp.cash]
 
+    def any_issuable_share(self, corp) -> bool:
+        """:meth:`issuable_shares`' truth without the bundles: they grow a share at a time, so
+        there is one if the first (a single share) fits under the market's limit."""
+        if type(self).issuable_shares is not Game1858.issuable_shares:
+            return bool(self.issuable_shares(corp))
+        if not corp.is_corporation or corp.num_ipo_shares() == 0:
+            return False
+        for s in corp.shares_of(corp):
+            return ShareBundle([s], corporation=corp).percent + self.pool.percent_of(corp) <= self.MARKET_SHARE_LIMIT
+        return False
+
+    def any_redeemable_share(self, corp) -> bool:
+        """:meth:`redeemable_shares`' truth without the bundles: their prices grow a share at a
+        time (one price per share, the first's), so there is one if the first is affordable."""
+        if type(self).redeemable_shares is not Game1858.redeemable_shares:
+            return bool(self.redeemable_shares(corp))
+        if not corp.is_corporation:
+            return False
+        for s in self.pool.shares_of(corp):
+            return ShareBundle([s], corporation=corp).price() <= corp.cash
+        return False
+
     ACTION_PROCESSED_KEEPS_STEPS = False  # (it may close companies)
 
     def action_processed(self, action) -> bool | None:
@@ -484,16 +515,29 @@ class Game1858(Game):
                 and t.buyable and not t.owner.closed]
 
     def min_train_price(self, corp):
-        prices = [min(self.train_price(t, corp, v) for v in t.variants) for t in self.depot.depot_trains()]
-        # (is :meth:`other_trains` non-empty? asked without its list, stopped at the first)
         depot = self.depot
+        best = None  # (the lowest price seen, in plain loops: asked by every train step question)
+        if type(self).train_price is Game1858.train_price and type(self).train_spec is Game1858.train_spec:
+            # (this class's price: a variant's own, read in place)
+            for t in depot.depot_trains():
+                for v in t.variants.values():
+                    p = v["price"]
+                    if best is None or p < best:
+                        best = p
+        else:
+            for t in depot.depot_trains():
+                p = min(self.train_price(t, corp, v) for v in t.variants)
+                if best is None or p < best:
+                    best = p
+        # (is :meth:`other_trains` non-empty? asked without its list, stopped at the first)
         for t in depot.trains:
             o = t.owner
             if o is not None and o is not depot and o is not corp and o.is_corporation and not t.rusted \
                     and t.buyable and not o.closed:
-                prices.append(1)
+                if best is None or best > 1:
+                    best = 1
                 break
-        return min(prices) if prices else None
+        return best
 
     def train_limit(self, entity) -> int:
         tl = self.phase.current.get("train_limit", {})

@@ -83,7 +83,11 @@ def private_revenue(game: Game1858, corp) -> int:
     """The revenue of the private railways ``corp`` owns (added to its run)."""
     if corp is None or not corp.is_corporation:
         return 0
-    return sum(c.revenue for c in corp.companies if game.private_railway(c))
+    total = 0
+    for c in corp.companies:  # (a plain loop: asked for every run and dividend)
+        if game.private_railway(c):
+            total += c.revenue
+    return total
 
 
 def close_companies_of(game: Game1858, corp) -> None:

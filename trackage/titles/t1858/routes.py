@@ -4,12 +4,9 @@ on its own gauge (broad or metre, dual track for both), wounded trains earn half
 from __future__ import annotations
 
 from itertools import pairwise
-from typing import TYPE_CHECKING
 
 from ...core.routes import RouteError, RouteRules
-
-if TYPE_CHECKING:
-    from .game import Game1858
+from .game import Game1858
 
 
 def hex_train(train) -> bool:
@@ -17,15 +14,22 @@ def hex_train(train) -> bool:
 
 
 def hex_edge_cost(chain) -> int:
-    paths = chain.paths
-    return sum(0 if a.hex is b.hex else 1 for a, b in pairwise(paths))
+    n = 0
+    for a, b in pairwise(chain.paths):  # (a plain loop: asked for every path pair of an H train's run)
+        if a.hex is not b.hex:
+            n += 1
+    return n
 
 
 class RouteRules1858(RouteRules):
     game: Game1858
 
     def track_type(self, train) -> str:
-        return self.game.track_type(train)
+        g = self.game
+        if type(g).track_type is Game1858.track_type and type(g).train_spec is Game1858.train_spec:
+            # (the game's answer read in place: the train's own variant; asked twice per run)
+            return train.variants[train.name].get("track_type", "broad")
+        return g.track_type(train)
 
     def skip_route_track_type(self, train):
         return "broad" if self.track_type(train) == "narrow" else "narrow"

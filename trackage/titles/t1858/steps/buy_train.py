@@ -35,7 +35,10 @@ class BuyTrain1858(BuyTrain):
         return self.game.min_train_price(entity)
 
     def can_scrap(self, entity) -> bool:
-        return any(t.obsolete for t in entity.trains)
+        for t in entity.trains:  # (a plain loop: asked by every "anything?" of the step)
+            if t.obsolete:
+                return True
+        return False
 
     def ebuy_can_issue(self, entity) -> bool:
         return self.can_buy_train(entity) and self._issue_covers(entity)

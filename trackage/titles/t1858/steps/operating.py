@@ -221,3 +221,13 @@ class IssueShares1858(IssueShares):
     def issuable(self, entity):
         """Nothing in a company's first operating turn."""
         return [] if len(entity.operating_history) == 1 else super().issuable(entity)
+
+    def has_actions(self, entity):
+        """:meth:`actions`' truth: a redemption, else an issue, asked without their bundles."""
+        cls = type(self)
+        if cls.issuable is not IssueShares1858.issuable or cls.redeemable is not IssueShares.redeemable:
+            return super().has_actions(entity)
+        if entity is not self.current_entity() or not entity.is_corporation:
+            return False
+        g = self.game
+        return g.any_redeemable_share(entity) or (len(entity.operating_history) != 1 and g.any_issuable_share(entity))

@@ -86,8 +86,12 @@ class StockRound1858Step(AuctionBuySellParShares):
             if type(self).can_convert is not StockRound1858Step.can_convert:
                 return any(self.can_convert(c, entity) for c in self.game.corporations)
             # (:meth:`can_convert` inline: nothing bought, known above; the owner's test first)
-            return entity is not None and any(c.owner is entity and c.type == "5-share" and c.floated()
-                                              for c in self.game.corporations)
+            if entity is None:
+                return False
+            for c in self.game.corporations:  # (a plain loop: asked by every "anything?" of a player)
+                if c.owner is entity and c.type == "5-share" and c.floated():
+                    return True
+            return False
         return (kind == "buy_shares" and self.can_exchange_any(entity)) or super().allows(kind, entity, forced)
 
     def can_convert(self, corp, player) -> bool:
@@ -101,11 +105,25 @@ class StockRound1858Step(AuctionBuySellParShares):
         """Whether ``player`` may exchange a private railway (for a president's certificate, or a
         share in the treasury of a company, ``connected`` to it if asked: a question for the graph)."""
         game = self.game
-        return any(game.company_starts_public(c) and game.turn > 1 and game.par_price(c).price <= player.cash
-                   and not all(x.ipoed for x in game.corporations) for c in player.companies) or any(
-            m.owner is player and not m.closed and game.minor_exchanges_share(m)
-            and any(c.num_ipo_shares() > 0 and (not connected or gauges.corporation_private_connected(game, c, m))
-                    for c in game.corporations) for m in game.minors)
+        # (the tests that do not depend on the private railway or the minor asked once, after
+        # the first one that passes the per-item tests, not once per item)
+        if game.turn > 1:
+            cash = player.cash
+            for c in player.companies:
+                if game.company_starts_public(c) and game.par_price(c).price <= cash:
+                    if not all(x.ipoed for x in game.corporations):
+                        return True
+                    break
+        corps = None
+        for m in game.minors:
+            if m.owner is player and not m.closed and game.minor_exchanges_share(m):
+                if corps is None:
+                    corps = [c for c in game.corporations if c.num_ipo_shares() > 0]
+                    if not connected:
+                        return bool(corps)
+                if any(gauges.corporation_private_connected(game, c, m) for c in corps):
+                    return True
+        return False
 
     def auto_actions(self, entity):
         """A player's programs; for a player without any, the site also passes for them when
@@ -130,7 +148,11 @@ class StockRound1858Step(AuctionBuySellParShares):
         return 0 if self.game.num_certs(player) >= self.game.cert_limit(player) else player.cash
 
     def can_bid_any(self, player) -> bool:
-        return any(self.min_bid(c) <= player.cash for c in self.bid_items(player))
+        cash = player.cash
+        for c in self.bid_items(player):  # (a plain loop: asked by every "anything?" of a player)
+            if self.min_bid(c) <= cash:
+                return True
+        return False
 
     def check_opening(self, entity, company) -> None:
         if company not in self.bid_items(entity):
@@ -141,7 +163,7 @@ class StockRound1858Step(AuctionBuySellParShares):
         afford a private railway (the site's guard for players who passed an auction by program)."""
         items = self.bid_items(entity)
         if items:
-            cheapest = min(self.opening_bid(c) for c in items)
+            cheapest = min([self.opening_bid(c) for c in items])
             programs.drop_share_passes(self.game, [p for p in self.game.players if p.cash >= cheapest])
         super().process_bid(action, entity)
 
