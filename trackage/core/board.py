@@ -100,6 +100,9 @@ def forget_route_info(routes: dict[Any, dict[str, bool]]) -> dict[Any, dict[str,
     return {c: r for c, r in routes.items() if r.get("route_train_purchase")}
 
 
+_ABSENT: Any = object()  # (no entry: never any value's own object)
+
+
 def _same_entry(mapping: dict[str, Any], key: str, value: Any) -> bool:
     """Is ``mapping[key]`` there and what writing ``value`` would leave: the same object, an
     equal string, or a sequence of the same objects (equal strings) in the same order?"""
@@ -1150,6 +1153,16 @@ class Board(Tracked):
         cmap = tilemod.city_map(old, tile)
         for old_c, new_c in cmap.items():
             old_res = self.city_reservations(old_c)
+            if not old_res:
+                # (nothing reserved here: the new city keeps its own reservations, the very
+                # tuple, so its entry is written only where it has none; the old city's
+                # entry, if any, is left as it is)
+                if new_c is not None:
+                    if new_c not in st.city_res:
+                        self.set_city_reservations(new_c, ())
+                    if self.groups(old_c) != new_c.groups:
+                        st.groups = {**st.groups, new_c: self.groups(old_c)}
+                continue
             if new_c is not None:
                 for entity in old_res:
                     if entity is None:
@@ -1176,15 +1189,18 @@ class Board(Tracked):
 
         if len(cmap) == 1:
             old_c, new_c = next(iter(cmap.items()))
-            normal = old_c.normal_slots
-            for i, tok in enumerate(self.tokens(old_c)):
-                if tok is not None:
-                    if new_c is None:
-                        raise GameError(f"no city on tile {tile.id} for a token from {old.id}", rule="tile")
-                    self.exchange_token(new_c, tok, cheater=(i >= normal))
-            for tok in self.extra_tokens(old_c):
-                self.exchange_token(new_c, tok, extra_slot=True)  # type: ignore[arg-type]  # as the reference
-            self.reset_city(old_c)
+            # (a city with no entry in the token maps holds no token, and its reset has nothing
+            # to drop: only a walk owed would be settled, so without one it is skipped)
+            if self.unsettled_graph is not None or old_c in st.tokens or old_c in st.extra_tokens:
+                normal = old_c.normal_slots
+                for i, tok in enumerate(self.tokens(old_c)):
+                    if tok is not None:
+                        if new_c is None:
+                            raise GameError(f"no city on tile {tile.id} for a token from {old.id}", rule="tile")
+                        self.exchange_token(new_c, tok, cheater=(i >= normal))
+                for tok in self.extra_tokens(old_c):
+                    self.exchange_token(new_c, tok, extra_slot=True)  # type: ignore[arg-type]  # as the reference
+                self.reset_city(old_c)
         elif len(cmap) > 1:
             self._move_tokens_multi_city(cmap, tile, old)
 
@@ -1205,17 +1221,20 @@ class Board(Tracked):
         fl = ofl if ofl is not None and ofl.color != t.color else t.future_label
         # (a map whose entry for the hex would stay the same, the same objects in it, is left
         # as it is: no copy of it, nothing recorded; most lays change none of these but icons)
-        if not _same_entry(st.icons, hid, new_icons):
+        # (the plain cases asked first: an empty entry staying empty, the very object kept)
+        icons_now = st.icons.get(hid)
+        if not (not new_icons and type(icons_now) is tuple and not icons_now) \
+                and not _same_entry(st.icons, hid, new_icons):
             st.icons = {**st.icons, hid: tuple(new_icons)}
-        if not _same_entry(st.future_label, hid, fl):
+        if st.future_label.get(hid, _ABSENT) is not fl and not _same_entry(st.future_label, hid, fl):
             st.future_label = {**st.future_label, hid: fl}
         if t.borders or hid not in st.borders:  # (else: the hex's own, as they are)
             st.borders = {**st.borders, hid: t.borders + self.borders(hex_)}
         if t.partitions or hid not in st.partitions:
             st.partitions = {**st.partitions, hid: t.partitions + self.partitions(hex_)}
-        if not _same_entry(st.stubs, hid, t.stubs):
+        if st.stubs.get(hid, _ABSENT) is not t.stubs and not _same_entry(st.stubs, hid, t.stubs):
             st.stubs = {**st.stubs, hid: t.stubs}
-        if not _same_entry(st.labels, hid, t.labels):
+        if st.labels.get(hid, _ABSENT) is not t.labels and not _same_entry(st.labels, hid, t.labels):
             st.labels = {**st.labels, hid: t.labels}
 
         if relink and old.color in self.hexmap.impassable_colors:
