@@ -198,7 +198,7 @@ class Board(Tracked):
     """A game's board: ``hexmap`` and ``supply`` (catalogue), ``state`` (:class:`BoardState`)."""
 
     CLONE_SKIP = ("_graph", "_graph_version", "_derived", "_token_cities", "token_error", "unsettled_graph",
-                  "router_walks", "_trimmed_routes")
+                  "router_walks", "_trimmed_routes", "_supply_counts")
 
     def __init__(self, game: Any, map_data: dict[str, Any], supply_data: dict[str, Any],
                  impassable_colors: Iterable[str] | None) -> None:
@@ -222,6 +222,12 @@ class Board(Tracked):
         self.unsettled_graph: TrackGraph | None = None  # owes whole walks (TrackGraph.settle)
         # the route information :meth:`changed` last left trimmed (the very map): not trimmed again
         self._trimmed_routes: dict[Any, Any] | None = None
+        # (the supply tuple, {tile: how many times it holds it}): its membership answers without
+        # a scan (a tile is equal only to itself); kept by this board for the very tuple it was
+        # made from, worked out again when the supply was replaced elsewhere (undo, a copy).
+        # Its dict is changed in place with the supply, so it is written past the journal
+        # (an undo puts the old supply back, never the old pair with a changed dict)
+        self._supply_counts: tuple[tuple[Tile, ...], dict[Tile, int]] | None = None
         # the router's latest path walks per gauge (``router.candidates.Links``), each node's
         # walk taken again at a later version where the hexes it read are unchanged
         self.router_walks: dict[str | None, Any] | None = None
@@ -270,6 +276,28 @@ class Board(Tracked):
         """The tiles available to lay, in reference order."""
         return self.state.supply
 
+    def _supply_count(self) -> dict[Tile, int]:
+        """{tile: how many times the supply now holds it} (kept with the supply tuple; the
+        caller that replaces the supply updates it through :meth:`_set_supply`)."""
+        supply = self.state.supply
+        kept = self._supply_counts
+        if kept is not None and kept[0] is supply:
+            return kept[1]
+        counts: dict[Tile, int] = {}
+        for t in supply:
+            counts[t] = counts.get(t, 0) + 1
+        object.__setattr__(self, "_supply_counts", (supply, counts))
+        return counts
+
+    def _set_supply(self, supply: tuple[Tile, ...], counts: dict[Tile, int]) -> None:
+        # (``counts``: :meth:`_supply_count`'s dict, changed to match ``supply``)
+        self.state.supply = supply
+        object.__setattr__(self, "_supply_counts", (supply, counts))
+
+    def in_supply(self, tile: Any) -> bool:
+        """``tile in supply_tiles()``, without the scan."""
+        return tile in self._supply_count()
+
     def tile_by_id(self, tid: object) -> Any:
         """A tile by id: on the map (placed), in the supply (a :class:`Tile`), the next copy of
         an unlimited tile, or a preprinted tile no longer on the map."""
@@ -281,7 +309,7 @@ class Board(Tracked):
             return st.tile_at[hid]
         t = self.supply.known(tid)
         if t is not None:
-            if t in st.supply:
+            if self.in_supply(t):
                 return t
             if t.unlimited and t.index == self._next_index(t.name):
                 # made by another copy of this game (the catalogue keeps every copy it
@@ -1000,7 +1028,7 @@ class Board(Tracked):
         if tile.id in self.state.laid or (tile.preprinted and self.hexmap.preprinted_tile(tile.id) is not None):
             where = self.state.laid.get(tile.id)
             raise GameError(f"tile {tile.id} is already on {where}", rule="tile-not-available")
-        if tile not in self.state.supply and not tile.unlimited:
+        if not tile.unlimited and not self.in_supply(tile):
             raise GameError(f"tile {tile.id} is not in the supply", rule="tile-not-available")
         placed = self.placed_tile(tile, rotation, hex_)
         if not game.tile_valid_for_phase(placed):
@@ -1104,7 +1132,9 @@ class Board(Tracked):
         t = self.supply.copy_of(name, idx)
         st = self.state
         st.next_copy = {**st.next_copy, name: idx + 1}
-        st.supply = st.supply + (t,)
+        counts = self._supply_count()
+        counts[t] = counts.get(t, 0) + 1
+        self._set_supply(st.supply + (t,), counts)
         return t
 
     def add_extra_tile(self, tile: Tile) -> Tile:
@@ -1117,18 +1147,22 @@ class Board(Tracked):
         supply = st.supply
         # (a tile is equal only to itself, so the tuple's own scans find it; it is there once
         # at most, the other case kept for exactness)
-        if supply.count(tile) == 1:
+        counts = self._supply_count()
+        n = counts.pop(tile, 0)
+        if n == 1:
             i = supply.index(tile)
-            st.supply = supply[:i] + supply[i + 1:]
+            self._set_supply(supply[:i] + supply[i + 1:], counts)
         else:
-            st.supply = tuple(t for t in supply if t is not tile)
+            self._set_supply(tuple(t for t in supply if t is not tile), counts)
 
     def put_back(self, tile: Tile | Placed) -> None:
         """Return a tile to the supply (appended)."""
         if isinstance(tile, Placed):
             tile = tile.tile
-        if tile not in self.state.supply:
-            self.state.supply = self.state.supply + (tile,)
+        counts = self._supply_count()
+        if tile not in counts:
+            counts[tile] = 1
+            self._set_supply(self.state.supply + (tile,), counts)
 
     def place_tile(self, hex_: Hex, tile: Placed, reservation_moved: Callable[[Any, City, City], object] | None = None,
                    relink: bool = True) -> Placed:
