@@ -100,6 +100,9 @@ def forget_route_info(routes: dict[Any, dict[str, bool]]) -> dict[Any, dict[str,
     return {c: r for c, r in routes.items() if r.get("route_train_purchase")}
 
 
+_ABSENT: Any = object()  # (no entry: never any value's own object)
+
+
 def _same_entry(mapping: dict[str, Any], key: str, value: Any) -> bool:
     """Is ``mapping[key]`` there and what writing ``value`` would leave: the same object, an
     equal string, or a sequence of the same objects (equal strings) in the same order?"""
@@ -195,7 +198,7 @@ class Board(Tracked):
     """A game's board: ``hexmap`` and ``supply`` (catalogue), ``state`` (:class:`BoardState`)."""
 
     CLONE_SKIP = ("_graph", "_graph_version", "_derived", "_token_cities", "token_error", "unsettled_graph",
-                  "router_walks", "_trimmed_routes")
+                  "router_walks", "_trimmed_routes", "_supply_counts")
 
     def __init__(self, game: Any, map_data: dict[str, Any], supply_data: dict[str, Any],
                  impassable_colors: Iterable[str] | None) -> None:
@@ -219,6 +222,12 @@ class Board(Tracked):
         self.unsettled_graph: TrackGraph | None = None  # owes whole walks (TrackGraph.settle)
         # the route information :meth:`changed` last left trimmed (the very map): not trimmed again
         self._trimmed_routes: dict[Any, Any] | None = None
+        # (the supply tuple, {tile: how many times it holds it}): its membership answers without
+        # a scan (a tile is equal only to itself); kept by this board for the very tuple it was
+        # made from, worked out again when the supply was replaced elsewhere (undo, a copy).
+        # Its dict is changed in place with the supply, so it is written past the journal
+        # (an undo puts the old supply back, never the old pair with a changed dict)
+        self._supply_counts: tuple[tuple[Tile, ...], dict[Tile, int]] | None = None
         # the router's latest path walks per gauge (``router.candidates.Links``), each node's
         # walk taken again at a later version where the hexes it read are unchanged
         self.router_walks: dict[str | None, Any] | None = None
@@ -267,6 +276,28 @@ class Board(Tracked):
         """The tiles available to lay, in reference order."""
         return self.state.supply
 
+    def _supply_count(self) -> dict[Tile, int]:
+        """{tile: how many times the supply now holds it} (kept with the supply tuple; the
+        caller that replaces the supply updates it through :meth:`_set_supply`)."""
+        supply = self.state.supply
+        kept = self._supply_counts
+        if kept is not None and kept[0] is supply:
+            return kept[1]
+        counts: dict[Tile, int] = {}
+        for t in supply:
+            counts[t] = counts.get(t, 0) + 1
+        object.__setattr__(self, "_supply_counts", (supply, counts))
+        return counts
+
+    def _set_supply(self, supply: tuple[Tile, ...], counts: dict[Tile, int]) -> None:
+        # (``counts``: :meth:`_supply_count`'s dict, changed to match ``supply``)
+        self.state.supply = supply
+        object.__setattr__(self, "_supply_counts", (supply, counts))
+
+    def in_supply(self, tile: Any) -> bool:
+        """``tile in supply_tiles()``, without the scan."""
+        return tile in self._supply_count()
+
     def tile_by_id(self, tid: object) -> Any:
         """A tile by id: on the map (placed), in the supply (a :class:`Tile`), the next copy of
         an unlimited tile, or a preprinted tile no longer on the map."""
@@ -278,7 +309,7 @@ class Board(Tracked):
             return st.tile_at[hid]
         t = self.supply.known(tid)
         if t is not None:
-            if t in st.supply:
+            if self.in_supply(t):
                 return t
             if t.unlimited and t.index == self._next_index(t.name):
                 # made by another copy of this game (the catalogue keeps every copy it
@@ -997,7 +1028,7 @@ class Board(Tracked):
         if tile.id in self.state.laid or (tile.preprinted and self.hexmap.preprinted_tile(tile.id) is not None):
             where = self.state.laid.get(tile.id)
             raise GameError(f"tile {tile.id} is already on {where}", rule="tile-not-available")
-        if tile not in self.state.supply and not tile.unlimited:
+        if not tile.unlimited and not self.in_supply(tile):
             raise GameError(f"tile {tile.id} is not in the supply", rule="tile-not-available")
         placed = self.placed_tile(tile, rotation, hex_)
         if not game.tile_valid_for_phase(placed):
@@ -1101,7 +1132,9 @@ class Board(Tracked):
         t = self.supply.copy_of(name, idx)
         st = self.state
         st.next_copy = {**st.next_copy, name: idx + 1}
-        st.supply = st.supply + (t,)
+        counts = self._supply_count()
+        counts[t] = counts.get(t, 0) + 1
+        self._set_supply(st.supply + (t,), counts)
         return t
 
     def add_extra_tile(self, tile: Tile) -> Tile:
@@ -1114,18 +1147,22 @@ class Board(Tracked):
         supply = st.supply
         # (a tile is equal only to itself, so the tuple's own scans find it; it is there once
         # at most, the other case kept for exactness)
-        if supply.count(tile) == 1:
+        counts = self._supply_count()
+        n = counts.pop(tile, 0)
+        if n == 1:
             i = supply.index(tile)
-            st.supply = supply[:i] + supply[i + 1:]
+            self._set_supply(supply[:i] + supply[i + 1:], counts)
         else:
-            st.supply = tuple(t for t in supply if t is not tile)
+            self._set_supply(tuple(t for t in supply if t is not tile), counts)
 
     def put_back(self, tile: Tile | Placed) -> None:
         """Return a tile to the supply (appended)."""
         if isinstance(tile, Placed):
             tile = tile.tile
-        if tile not in self.state.supply:
-            self.state.supply = self.state.supply + (tile,)
+        counts = self._supply_count()
+        if tile not in counts:
+            counts[tile] = 1
+            self._set_supply(self.state.supply + (tile,), counts)
 
     def place_tile(self, hex_: Hex, tile: Placed, reservation_moved: Callable[[Any, City, City], object] | None = None,
                    relink: bool = True) -> Placed:
@@ -1150,6 +1187,16 @@ class Board(Tracked):
         cmap = tilemod.city_map(old, tile)
         for old_c, new_c in cmap.items():
             old_res = self.city_reservations(old_c)
+            if not old_res:
+                # (nothing reserved here: the new city keeps its own reservations, the very
+                # tuple, so its entry is written only where it has none; the old city's
+                # entry, if any, is left as it is)
+                if new_c is not None:
+                    if new_c not in st.city_res:
+                        self.set_city_reservations(new_c, ())
+                    if self.groups(old_c) != new_c.groups:
+                        st.groups = {**st.groups, new_c: self.groups(old_c)}
+                continue
             if new_c is not None:
                 for entity in old_res:
                     if entity is None:
@@ -1176,15 +1223,18 @@ class Board(Tracked):
 
         if len(cmap) == 1:
             old_c, new_c = next(iter(cmap.items()))
-            normal = old_c.normal_slots
-            for i, tok in enumerate(self.tokens(old_c)):
-                if tok is not None:
-                    if new_c is None:
-                        raise GameError(f"no city on tile {tile.id} for a token from {old.id}", rule="tile")
-                    self.exchange_token(new_c, tok, cheater=(i >= normal))
-            for tok in self.extra_tokens(old_c):
-                self.exchange_token(new_c, tok, extra_slot=True)  # type: ignore[arg-type]  # as the reference
-            self.reset_city(old_c)
+            # (a city with no entry in the token maps holds no token, and its reset has nothing
+            # to drop: only a walk owed would be settled, so without one it is skipped)
+            if self.unsettled_graph is not None or old_c in st.tokens or old_c in st.extra_tokens:
+                normal = old_c.normal_slots
+                for i, tok in enumerate(self.tokens(old_c)):
+                    if tok is not None:
+                        if new_c is None:
+                            raise GameError(f"no city on tile {tile.id} for a token from {old.id}", rule="tile")
+                        self.exchange_token(new_c, tok, cheater=(i >= normal))
+                for tok in self.extra_tokens(old_c):
+                    self.exchange_token(new_c, tok, extra_slot=True)  # type: ignore[arg-type]  # as the reference
+                self.reset_city(old_c)
         elif len(cmap) > 1:
             self._move_tokens_multi_city(cmap, tile, old)
 
@@ -1205,17 +1255,20 @@ class Board(Tracked):
         fl = ofl if ofl is not None and ofl.color != t.color else t.future_label
         # (a map whose entry for the hex would stay the same, the same objects in it, is left
         # as it is: no copy of it, nothing recorded; most lays change none of these but icons)
-        if not _same_entry(st.icons, hid, new_icons):
+        # (the plain cases asked first: an empty entry staying empty, the very object kept)
+        icons_now = st.icons.get(hid)
+        if not (not new_icons and type(icons_now) is tuple and not icons_now) \
+                and not _same_entry(st.icons, hid, new_icons):
             st.icons = {**st.icons, hid: tuple(new_icons)}
-        if not _same_entry(st.future_label, hid, fl):
+        if st.future_label.get(hid, _ABSENT) is not fl and not _same_entry(st.future_label, hid, fl):
             st.future_label = {**st.future_label, hid: fl}
         if t.borders or hid not in st.borders:  # (else: the hex's own, as they are)
             st.borders = {**st.borders, hid: t.borders + self.borders(hex_)}
         if t.partitions or hid not in st.partitions:
             st.partitions = {**st.partitions, hid: t.partitions + self.partitions(hex_)}
-        if not _same_entry(st.stubs, hid, t.stubs):
+        if st.stubs.get(hid, _ABSENT) is not t.stubs and not _same_entry(st.stubs, hid, t.stubs):
             st.stubs = {**st.stubs, hid: t.stubs}
-        if not _same_entry(st.labels, hid, t.labels):
+        if st.labels.get(hid, _ABSENT) is not t.labels and not _same_entry(st.labels, hid, t.labels):
             st.labels = {**st.labels, hid: t.labels}
 
         if relink and old.color in self.hexmap.impassable_colors:
