@@ -8,7 +8,6 @@ from .. import programs
 from ..actions import amount
 from ..entities import ShareBundle, ShareHolder, certificate_price, without
 from ..errors import GameError
-from ..game import Game
 from ..money import pay
 from ..shares import ShareMarket, action_bundle
 from .auction import AuctionMixin, Bids
@@ -603,11 +602,12 @@ class BuySellParShares(Passing):
         """Whether a bundle's sale checks are the base's (:meth:`can_dump`, the market's
         ``can_dump`` and ``change_given_back``, the game's ``check_sale_timing``), so that a
         bundle without a president's certificate is refused only by the pool's room and the
-        timing, which reads only the corporation."""
+        timing, which reads only the corporation (the game's ``check_sale_timing`` the one its
+        class names ``SALE_TIMING_BY_CORPORATION``)."""
         return (type(self).can_dump is BuySellParShares.can_dump
                 and type(market).can_dump is ShareMarket.can_dump
                 and type(market).change_given_back is ShareMarket.change_given_back
-                and type(game).check_sale_timing is Game.check_sale_timing)
+                and type(game).check_sale_timing is type(game).SALE_TIMING_BY_CORPORATION)
 
     def can_sell_any(self, entity: Any) -> bool:
         """Whether :meth:`can_sell` allows a bundle of any corporation ``entity`` holds (none
