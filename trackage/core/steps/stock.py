@@ -567,6 +567,12 @@ class BuySellParShares(Passing):
         when the corporation's shares are barred from sale this turn)."""
         if not self.PLAIN_SELL:
             return any(self.can_sell(entity, b) for b in self.game.share_market.bundles_for(entity, corp))
+        return self.base_can_sell_any_of(entity, corp)
+
+    def base_can_sell_any_of(self, entity: Any, corp: Corporation) -> bool:
+        """Whether the base's :meth:`can_sell` (``BuySellParShares.can_sell``, whatever the
+        class's own) allows one of ``entity``'s bundles of ``corp``: a title whose own
+        ``can_sell`` only adds refusals reading no bundle asks them, then this."""
         if self.just_bought(corp) or (self.ONE_SALE_PER_TURN and self.sold_now(entity, corp) == "now") \
                 or not self.can_sell_order():
             return False
