@@ -240,3 +240,39 @@ def test_1858_anything_after_and_before_a_purchase(seed: int) -> None:
 
     random_playout("1858", players, options, seed, max_actions=500, on_action=on_action)
     assert counts["positions"] > 10 and counts["forced"] > 0 and counts["yes"] > 0 and counts["bought"] > 0
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_1893_sales_asked_without_bundles(seed: int) -> None:
+    """1893's sale timing reads only the corporation (the class names it
+    ``SALE_TIMING_BY_CORPORATION``), so its "may it sell any of them?" takes the base's
+    smallest-certificate shortcut: the answer equals the walk over every bundle with
+    ``can_sell``, for every player and corporation at every stock-round position."""
+    players, options = COMBOS["1893"][seed % len(COMBOS["1893"])]
+    counts = {"positions": 0, "yes": 0, "no": 0}
+
+    def check(game: Any, action: Any) -> None:
+        step = stock_step(game)
+        if step is None:
+            return
+        counts["positions"] += 1
+        ask_sales(game, step)
+        if counts["positions"] % 3 == 0:
+            # on a copy, every other corporation as if it had not operated (the timing refuses it)
+            copy = game.copy()
+            for c in copy.corporations[::2]:
+                c.operating_history = {}
+            ask_sales(copy, stock_step(copy))
+
+    def ask_sales(game: Any, step: Any) -> None:
+        assert step._plain_sale_checks(game, game.share_market)
+        for p in game.players:
+            for c in game.corporations:
+                got = step.can_sell_any_of(p, c)
+                assert got == ref_can_sell_any_of(step, p, c), f"1893 action {len(game.actions)} {p.name} {c.name}"
+                counts["yes" if got else "no"] += 1
+            assert step.can_sell_any(p) == ref_can_sell_any(step, p)
+
+    random_playout("1893", players, options, seed, max_actions=700, on_action=check)
+    assert counts["positions"] > 10
+    assert counts["yes"] > 0 and counts["no"] > 0

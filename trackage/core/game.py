@@ -495,6 +495,12 @@ class Game(Tracked):
             return bundle.corporation.operated()
         return True
 
+    # the ``check_sale_timing`` known to read of a bundle only its corporation (never its
+    # certificates or seller): a title whose own reads no more names it here too, and a
+    # class whose ``check_sale_timing`` is another one is not known to (see
+    # ``BuySellParShares._plain_sale_checks``)
+    SALE_TIMING_BY_CORPORATION: ClassVar[Any] = check_sale_timing
+
     def market_share_limit(self, corp: Any) -> int:
         return self.MARKET_SHARE_LIMIT
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from .errors import GameError
-from .journal import MONEY_CATEGORIES, Journal, round_label
+from .journal import MONEY_CATEGORIES, Journal
 from .kinds import Kinds
 
 if TYPE_CHECKING:
@@ -112,5 +112,16 @@ def pay(game: Game, payer: CashHolder, receiver: CashHolder, amount: int, why: s
     # side of most payments)
     payer_kind = "bank" if by.is_bank else "players" if by.is_player else holder_kind(by)
     receiver_kind = "bank" if to.is_bank else "players" if to.is_player else holder_kind(to)
+    # (``round_label`` worked out in place, the same answers in the same order: asked once
+    # per payment, the label of the round the game is in)
+    r = getattr(game, "round", None)
+    if r is None:
+        label = "Set-up"
+    elif r.is_stock():
+        label = f"SR {game.turn}"
+    elif r.is_operating():
+        label = f"OR {game.turn}.{r.round_num}"
+    else:
+        label = f"{r.name} {game.turn}"
     game.journal.record("money", payer=by.id, receiver=to.id, amount=amount, why=why,
-                        round=round_label(game), payer_kind=payer_kind, receiver_kind=receiver_kind)
+                        round=label, payer_kind=payer_kind, receiver_kind=receiver_kind)

@@ -48,9 +48,12 @@ class ShareMarket(Tracked):
     def buy_shares(self, entity: Any, bundle: ShareBundle, *, exchange: bool = False,
                    allow_president_change: bool = True) -> None:
         corp = bundle.corporation
-        if self.allow_president_sale and bundle.presidents_share is not None and bundle.owner is self.pool:
+        # (the bundle's president's certificate found once: a new bundle of the same
+        # certificates holds the same one)
+        has_president = bundle.presidents_share is not None
+        if self.allow_president_sale and has_president and bundle.owner is self.pool:
             bundle = ShareBundle(bundle.shares, corp.share_percent, corporation=corp)
-        if bundle.presidents_share is not None or (corp.owner is not None and corp.owner.is_player):
+        if has_president or (corp.owner is not None and corp.owner.is_player):
             corp.ipoed = True
         floated_before = corp.floated()
         price = 0 if exchange else bundle.price()
@@ -78,6 +81,9 @@ class ShareMarket(Tracked):
         corp = bundle.corporation
         owner = bundle.owner
         previous_president = corp.owner
+        # (the bundle's president's certificate found once: nothing below changes the
+        # bundle's certificates or which of them is the president's)
+        pres_share = bundle.presidents_share
         if spender is not None and receiver is not None and price > 0:
             if why is None:
                 why = "share_sale" if to is self.pool else "share_purchase"
@@ -85,7 +91,7 @@ class ShareMarket(Tracked):
         for s in list(bundle.shares):
             self._move_share(s, to)
         self.game.journal.record("shares", corporation=corp.id, percent=bundle.percent, seller=owner.id,
-                                 buyer=to.id, price=price, president=bundle.presidents_share is not None)
+                                 buyer=to.id, price=price, president=pres_share is not None)
         if not allow_president_change:
             return
         if not self.allow_president_sale and previous_president is not None and previous_president.is_player:
@@ -101,7 +107,6 @@ class ShareMarket(Tracked):
                     return
         holders = corp.player_share_holders()
         max_pct = max(holders.values()) if holders else 0
-        pres_share = bundle.presidents_share
         if (self.allow_president_sale and max_pct < corp.presidents_percent and pres_share is not None
                 and to is self.pool):
             corp.owner = self.pool

@@ -8,7 +8,6 @@ from .. import programs
 from ..actions import amount
 from ..entities import ShareBundle, ShareHolder, certificate_price, without
 from ..errors import GameError
-from ..game import Game
 from ..money import pay
 from ..shares import ShareMarket, action_bundle
 from .auction import AuctionMixin, Bids
@@ -568,6 +567,12 @@ class BuySellParShares(Passing):
         when the corporation's shares are barred from sale this turn)."""
         if not self.PLAIN_SELL:
             return any(self.can_sell(entity, b) for b in self.game.share_market.bundles_for(entity, corp))
+        return self.base_can_sell_any_of(entity, corp)
+
+    def base_can_sell_any_of(self, entity: Any, corp: Corporation) -> bool:
+        """Whether the base's :meth:`can_sell` (``BuySellParShares.can_sell``, whatever the
+        class's own) allows one of ``entity``'s bundles of ``corp``: a title whose own
+        ``can_sell`` only adds refusals reading no bundle asks them, then this."""
         if self.just_bought(corp) or (self.ONE_SALE_PER_TURN and self.sold_now(entity, corp) == "now") \
                 or not self.can_sell_order():
             return False
@@ -603,11 +608,12 @@ class BuySellParShares(Passing):
         """Whether a bundle's sale checks are the base's (:meth:`can_dump`, the market's
         ``can_dump`` and ``change_given_back``, the game's ``check_sale_timing``), so that a
         bundle without a president's certificate is refused only by the pool's room and the
-        timing, which reads only the corporation."""
+        timing, which reads only the corporation (the game's ``check_sale_timing`` the one its
+        class names ``SALE_TIMING_BY_CORPORATION``)."""
         return (type(self).can_dump is BuySellParShares.can_dump
                 and type(market).can_dump is ShareMarket.can_dump
                 and type(market).change_given_back is ShareMarket.change_given_back
-                and type(game).check_sale_timing is Game.check_sale_timing)
+                and type(game).check_sale_timing is type(game).SALE_TIMING_BY_CORPORATION)
 
     def can_sell_any(self, entity: Any) -> bool:
         """Whether :meth:`can_sell` allows a bundle of any corporation ``entity`` holds (none

@@ -543,6 +543,8 @@ class Game1893(Game):
     def check_sale_timing(self, entity, bundle) -> bool:
         return bundle.corporation.operated()
 
+    SALE_TIMING_BY_CORPORATION = check_sale_timing  # (it reads only the bundle's corporation)
+
     def num_certs(self, player) -> int:
         return sum(1 for s in player.all_shares() if s.counts_for_limit) + len(player.companies)
 

@@ -122,11 +122,14 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
     def can_sell_any_of(self, entity, corp) -> bool:
         """The base's, none of ``corp``'s bundles built where :meth:`can_sell` refuses them all:
         the first stock round, a company whose shares may not be bought yet, the base's bars
-        of the turn's last purchase and of a second sale (the same answer)."""
+        of the turn's last purchase and of a second sale (the same answer); then the base's
+        question without bundles (the game's sale timing reads only the corporation)."""
         if self.game.turn == 1 or not self.game.buyable_corp(corp) or self.just_bought(corp) or (
                 self.ONE_SALE_PER_TURN and self.sold_now(entity, corp) == "now"):
             return False
-        return super().can_sell_any_of(entity, corp)
+        # (past those, :meth:`can_sell` is the base's for every bundle of ``corp``: its own
+        # refusals read only the turn and the corporation)
+        return self.base_can_sell_any_of(entity, corp)
 
     def can_exchange(self, player) -> bool:
         game = self.game
