@@ -450,8 +450,9 @@ class Game1822(Game):
 
     def num_certs(self, player):
         n = super().num_certs(player)
-        if any(c.sym == TAX_HAVEN for c in player.companies):
-            n -= 1
+        for c in player.companies:  # (the tax haven's card counts one less; no generator)
+            if c.sym == TAX_HAVEN:
+                return n - 1
         return n
 
     def player_value(self, player):

@@ -79,10 +79,20 @@ class RouteRules1822(RouteRules):
         return rev
 
     def destination_bonus(self, routes):
+        # (asked once per route of a run, over all the run's routes: each company's placed
+        # destination token is looked up once here, and a run with none pays nothing more)
         best = None
+        dests: dict = {}
         for r in routes:
-            b = self._dest_bonus(r)
-            if b and (best is None or b[1] >= best[1]):
+            corp = r.corporation
+            try:
+                dest = dests[corp]
+            except KeyError:
+                dest = dests[corp] = self._destination(corp)
+            if dest is None or self._home_and_destination(r.visited_stops, corp, dest) != 2:
+                continue
+            b = (r, self.stop_revenue(dest.city, r))
+            if best is None or b[1] >= best[1]:
                 best = b
         return best
 
