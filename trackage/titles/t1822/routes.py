@@ -105,8 +105,15 @@ class RouteRules1822(RouteRules):
     def _home_and_destination(self, stops, corp, dest) -> int:
         """How many of ``stops`` hold the company's home or destination token."""
         home = corp.tokens[0]
-        return sum(1 for s in stops if s.is_city
-                   and any(t is home or t is dest for t in self.board.tokens(s) if t is not None))
+        tokens = self.board.tokens
+        n = 0
+        for s in stops:  # (asked per route of every run check: plain loops, no generators)
+            if s.is_city:
+                for t in tokens(s):
+                    if t is not None and (t is home or t is dest):
+                        n += 1
+                        break
+        return n
 
     def _dest_bonus(self, route):
         corp = route.corporation
