@@ -311,7 +311,12 @@ class BuySellParShares1822(CompanyChoices, AuctionMixin, BuySellParShares):
     def store_winning_bids(self, player) -> None:
         # (the boxes, in their order, asked only when the player leads some bid: most passes
         # come from players leading none)
-        leads = any((hb := bids.highest()) and hb[0] is player for bids in self.bids.values())
+        leads = False
+        for bids in self.bids.values():
+            hb = bids.highest()
+            if hb and hb[0] is player:
+                leads = True
+                break
         leading = [c for c in self.game.bidbox_items() if (hb := self.highest_bid(c)) and hb[0] is player] \
             if leads else []
         self.round.stored_winning_bids = {**self.round.stored_winning_bids, player.id: leading}
