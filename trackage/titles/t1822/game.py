@@ -450,8 +450,9 @@ class Game1822(Game):
 
     def num_certs(self, player):
         n = super().num_certs(player)
-        if any(c.sym == TAX_HAVEN for c in player.companies):
-            n -= 1
+        for c in player.companies:  # (the tax haven's card counts one less; no generator)
+            if c.sym == TAX_HAVEN:
+                return n - 1
         return n
 
     def player_value(self, player):
@@ -628,7 +629,10 @@ class Game1822(Game):
         self.graph_changed()
 
     def can_run_route(self, entity):
-        return any(t.name in LOCAL_TRAINS for t in entity.trains) or super().can_run_route(entity)
+        for t in entity.trains:  # (a local train runs without the graph's question)
+            if t.name in LOCAL_TRAINS:
+                return True
+        return super().can_run_route(entity)
 
     def route_trains(self, entity):
         # the core's (trains not run this round) without the pullman, in one pass
@@ -806,7 +810,11 @@ class Game1822(Game):
 
     # ------------------------------------------------------------ trains and routes helpers
     def num_trains(self, entity) -> int:
-        return sum(1 for t in entity.trains if t.name not in EXTRA_TRAINS)
+        n = 0
+        for t in entity.trains:  # (a plain loop: asked at every train step question)
+            if t.name not in EXTRA_TRAINS:
+                n += 1
+        return n
 
     def l_upgrade_cost(self) -> int:
         return self.UPGRADE_COST_L_TO_2

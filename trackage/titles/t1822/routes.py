@@ -79,10 +79,20 @@ class RouteRules1822(RouteRules):
         return rev
 
     def destination_bonus(self, routes):
+        # (asked once per route of a run, over all the run's routes: each company's placed
+        # destination token is looked up once here, and a run with none pays nothing more)
         best = None
+        dests: dict = {}
         for r in routes:
-            b = self._dest_bonus(r)
-            if b and (best is None or b[1] >= best[1]):
+            corp = r.corporation
+            try:
+                dest = dests[corp]
+            except KeyError:
+                dest = dests[corp] = self._destination(corp)
+            if dest is None or self._home_and_destination(r.visited_stops, corp, dest) != 2:
+                continue
+            b = (r, self.stop_revenue(dest.city, r))
+            if best is None or b[1] >= best[1]:
                 best = b
         return best
 
@@ -95,8 +105,15 @@ class RouteRules1822(RouteRules):
     def _home_and_destination(self, stops, corp, dest) -> int:
         """How many of ``stops`` hold the company's home or destination token."""
         home = corp.tokens[0]
-        return sum(1 for s in stops if s.is_city
-                   and any(t is home or t is dest for t in self.board.tokens(s) if t is not None))
+        tokens = self.board.tokens
+        n = 0
+        for s in stops:  # (asked per route of every run check: plain loops, no generators)
+            if s.is_city:
+                for t in tokens(s):
+                    if t is not None and (t is home or t is dest):
+                        n += 1
+                        break
+        return n
 
     def _dest_bonus(self, route):
         corp = route.corporation

@@ -50,7 +50,7 @@ class BuySellParShares1822(CompanyChoices, AuctionMixin, BuySellParShares):
 
     # ------------------------------------------------------------ bids
     def highest_bid(self, company):
-        bids = self.bids.get(company)
+        bids = self.round.bids.get(company)  # (:attr:`bids`, read without the property)
         return bids.highest() if bids else None
 
     def opening_bid(self, company) -> int:
@@ -64,7 +64,7 @@ class BuySellParShares1822(CompanyChoices, AuctionMixin, BuySellParShares):
         if memo is not None and (found := memo.get(key)) is not None:
             return found
         out = []
-        for bids in self.bids.values():
+        for bids in self.round.bids.values():
             best = bids.highest()
             if best and best[0] is player:
                 out.append(best)
@@ -311,7 +311,12 @@ class BuySellParShares1822(CompanyChoices, AuctionMixin, BuySellParShares):
     def store_winning_bids(self, player) -> None:
         # (the boxes, in their order, asked only when the player leads some bid: most passes
         # come from players leading none)
-        leads = any((hb := bids.highest()) and hb[0] is player for bids in self.bids.values())
+        leads = False
+        for bids in self.round.bids.values():
+            hb = bids.highest()
+            if hb and hb[0] is player:
+                leads = True
+                break
         leading = [c for c in self.game.bidbox_items() if (hb := self.highest_bid(c)) and hb[0] is player] \
             if leads else []
         self.round.stored_winning_bids = {**self.round.stored_winning_bids, player.id: leading}

@@ -32,6 +32,8 @@ class SpecialToken(CompanyAbility):
         return super().usable_ability(entity) if getattr(entity, "sym", None) == "P5" else None
 
     def actions(self, entity):
+        if getattr(entity, "sym", None) != "P5":
+            return []  # (asked of every entity at every step question: only P5 has the ability)
         if self.round.teleported is entity and self.usable_ability(entity):
             return ["place_token"]
         return super().actions(entity)

@@ -93,7 +93,10 @@ class SpecialTrack(CompanyAbility, Passing):
         return super().usable_ability(entity) if owner is not None and owner.is_corporation else None
 
     def actions(self, entity):
-        return ["lay_tile", "pass"] if self.company is not None and entity is self.company else super().actions(entity)
+        if self.company is not None and entity is self.company:
+            return ["lay_tile", "pass"]
+        # (only a company has an ability to use: the others answered without the base's questions)
+        return super().actions(entity) if entity.is_company else []
 
     def process_lay_tile(self, action, entity):
         privatelays.special_lay_tile(self.game, self, action, entity, self.ability_for(entity))
