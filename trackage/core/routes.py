@@ -1434,14 +1434,27 @@ class Route:
     @classmethod
     def from_log(cls, rules: RouteRules, data: dict[str, Any], train: Train, *, routes: list[Route] | None = None,
                  phase: object = None, chain_cache: ChainCache | None = None) -> Route:
-        route = cls(rules, train, routes=routes, connections=data.get("connections"),
-                    nodes=data.get("nodes"), revenue=data.get("revenue"),
-                    revenue_str=data.get("revenue_str"), subsidy=data.get("subsidy"),
-                    halts=data.get("halts"), abilities=data.get("abilities"), phase=phase,
-                    chain_cache=chain_cache)
-        # the logged hexes are looked up when first read (replay rarely reads them), kept as
-        # logged, like the reference (an unknown id gives None, failing when read)
-        route._logged_hex_ids = data.get("hexes")
+        # (what ``__init__`` sets for these values, written directly: a route is made per logged
+        # route of every run, and the keyword call was most of its making)
+        route = cls.__new__(cls)
+        get = data.get
+        route.rules = rules
+        route.train = train
+        route.routes = routes if routes is not None else [route]
+        route.connections = get("connections")
+        route._logged_hexes = None
+        nodes = get("nodes")
+        route.node_signatures_logged = route._node_sigs = list(nodes) if nodes is not None else None
+        route._revenue = get("revenue")
+        route._revenue_str = get("revenue_str")
+        route._subsidy = get("subsidy")
+        route.halts = get("halts")
+        route.abilities = get("abilities")
+        route.phase = phase
+        route._cd = None
+        route._chains = chain_cache if chain_cache is not None else {}
+        route.memo = {}
+        route._logged_hex_ids = get("hexes")
         return route
 
     # -- basics ------------------------------------------------------------------------
