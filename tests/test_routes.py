@@ -404,3 +404,20 @@ def test_a_variant_marked_no_local_is_not_local():
     assert not rules.is_local(t)
     t.set_variant("1X")
     assert rules.is_local(t)
+
+
+def test_a_logged_route_is_made_as_the_constructor_makes_it():
+    # from_log writes the route's values directly: the same values the constructor sets
+    rules, train, run, cache = object(), object(), [], {}
+    data = {"train": "2-0", "connections": [["A1", "B2"]], "hexes": ["A1", "B2"], "revenue": 30,
+            "revenue_str": "A-B", "nodes": ["A1-0", "B2-0"], "subsidy": 5, "halts": 1, "abilities": ["x"]}
+    got = Route.from_log(rules, data, train, routes=run, phase="p", chain_cache=cache)  # type: ignore[arg-type]
+    want = Route(rules, train, routes=run, connections=data["connections"], nodes=data["nodes"],  # type: ignore[arg-type]
+                 revenue=30, revenue_str="A-B", subsidy=5, halts=1, abilities=["x"], phase="p", chain_cache=cache)
+    want._logged_hex_ids = data["hexes"]
+    assert vars(got) == vars(want)
+    assert got._chains is cache and got.routes is run and got.connections is data["connections"]
+    alone = Route.from_log(rules, {"connections": []}, train)  # type: ignore[arg-type]
+    assert alone.routes == [alone] and alone._chains == {} and alone.node_signatures_logged is None
+    assert vars(alone) == {**vars(Route(rules, train, connections=[])), "routes": [alone], "_logged_hex_ids": None}  # type: ignore[arg-type]
+    assert alone._paths is None and alone._priced is None and alone._resolving is False

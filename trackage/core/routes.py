@@ -1386,6 +1386,22 @@ class Route:
     given, like the reference; :meth:`revenue` with ``recompute=True`` checks and computes.
     """
 
+    # computed values, unset until worked out (read from the class until a route writes its own)
+    _logged_hex_ids: list[Any] | None = None  # (from_log's, until first read)
+    _resolving: bool = False
+    _paths: list[Path] | None = None
+    _track: list[TrackKey] | None = None
+    _visited: list[RevenueCenter] | None = None
+    _stops: list[RevenueCenter] | None = None
+    _hexes: list[Hex] | None = None
+    _ordered: list[Path] | None = None
+    _priced: tuple[list[RevenueCenter], int] | None = None  # (paying stops, their revenue)
+    _stop_prices: dict[RevenueCenter, int] | None = None  # (the base stop_revenue per stop)
+    _colors: tuple[str, ...] | None = None  # (the phase's colours the route is priced in)
+    _mults: dict[str, int] | None = None  # (the train's multiplier per stop kind)
+    _overlap_run: tuple[Route, ...] | None = None  # the run whose overlap check passed
+    _paired: Paired | None = None  # (the shared pairing ``_resolve`` found, if one)
+
     def __init__(self, rules: RouteRules, train: Train, *, routes: list[Route] | None = None,
                  connections: list[list[str]] | None = None, hexes: list[Hex] | None = None,
                  nodes: Iterable[str] | None = None, revenue: int | None = None,
@@ -1397,7 +1413,6 @@ class Route:
         self.routes = routes if routes is not None else [self]
         self.connections = connections
         self._logged_hexes = hexes
-        self._logged_hex_ids: list[Any] | None = None  # (from_log's, until first read)
         self.node_signatures_logged = list(nodes) if nodes is not None else None
         self._node_sigs = self.node_signatures_logged
         self._revenue = revenue
@@ -1407,20 +1422,8 @@ class Route:
         self.abilities = abilities
         self.phase = phase
         self._cd = connection_data
-        self._resolving = False
         self._chains: ChainCache = chain_cache if chain_cache is not None else {}
-        self._paths: list[Path] | None = None
-        self._track: list[TrackKey] | None = None
-        self._visited: list[RevenueCenter] | None = None
-        self._stops: list[RevenueCenter] | None = None
-        self._hexes: list[Hex] | None = None
-        self._ordered: list[Path] | None = None
-        self._priced: tuple[list[RevenueCenter], int] | None = None  # (paying stops, their revenue)
-        self._stop_prices: dict[RevenueCenter, int] | None = None  # (the base stop_revenue per stop)
-        self._colors: tuple[str, ...] | None = None  # (the phase's colours the route is priced in)
-        self._mults: dict[str, int] | None = None  # (the train's multiplier per stop kind)
-        self._overlap_run: tuple[Route, ...] | None = None  # the run whose overlap check passed
-        self._paired: Paired | None = None  # (the shared pairing ``_resolve`` found, if one)
+        # (the computed values start unset: the class's None, written when worked out)
         # a title's values worked out once for the route in the state it is priced in (1867's
         # bonuses, 1825's double headers), forgotten by ``clear_cache``
         self.memo: dict[str, Any] = {}
@@ -1431,14 +1434,27 @@ class Route:
     @classmethod
     def from_log(cls, rules: RouteRules, data: dict[str, Any], train: Train, *, routes: list[Route] | None = None,
                  phase: object = None, chain_cache: ChainCache | None = None) -> Route:
-        route = cls(rules, train, routes=routes, connections=data.get("connections"),
-                    nodes=data.get("nodes"), revenue=data.get("revenue"),
-                    revenue_str=data.get("revenue_str"), subsidy=data.get("subsidy"),
-                    halts=data.get("halts"), abilities=data.get("abilities"), phase=phase,
-                    chain_cache=chain_cache)
-        # the logged hexes are looked up when first read (replay rarely reads them), kept as
-        # logged, like the reference (an unknown id gives None, failing when read)
-        route._logged_hex_ids = data.get("hexes")
+        # (what ``__init__`` sets for these values, written directly: a route is made per logged
+        # route of every run, and the keyword call was most of its making)
+        route = cls.__new__(cls)
+        get = data.get
+        route.rules = rules
+        route.train = train
+        route.routes = routes if routes is not None else [route]
+        route.connections = get("connections")
+        route._logged_hexes = None
+        nodes = get("nodes")
+        route.node_signatures_logged = route._node_sigs = list(nodes) if nodes is not None else None
+        route._revenue = get("revenue")
+        route._revenue_str = get("revenue_str")
+        route._subsidy = get("subsidy")
+        route.halts = get("halts")
+        route.abilities = get("abilities")
+        route.phase = phase
+        route._cd = None
+        route._chains = chain_cache if chain_cache is not None else {}
+        route.memo = {}
+        route._logged_hex_ids = get("hexes")
         return route
 
     # -- basics ------------------------------------------------------------------------
@@ -1486,8 +1502,9 @@ class Route:
             r = self._chains[key] = node_chains(start, end, skip_track, board=self.rules.board, within=within)
         return r
 
-    def _matching_chains(self, hex_ids: Sequence[str], skip_track: str | None) -> list[Chain]:
-        """The chains a logged connection ``hex_ids`` names, for a train skipping ``skip_track``."""
+    def _matching_chains(self, hex_ids: Sequence[str], skip_track: str | None) -> Sequence[Chain]:
+        """The chains a logged connection ``hex_ids`` names, for a train skipping ``skip_track``
+        (a kept tuple handed out as it is: the caller reads it, never changes it)."""
         if not hex_ids:
             return []
         rules = self.rules
@@ -1509,11 +1526,16 @@ class Route:
         links_at = st.links
         named: tuple[frozenset[str], tuple[str, ...], str, str]
         if got is not None:
+            # the board's tile and link maps are replaced, never changed in place: the very
+            # maps the entry was last found on have the same tiles and links everywhere
+            if got[4] is tile_at and got[5] is links_at:
+                return got[3]  # type: ignore[no-any-return]
             named = got[0]
             # (the entry's tiles and links are the list's hexes', in order: as many)
             hx = named[1]
             if all(map(is_, map(tile_at.get, hx), got[1])) and all(map(is_, map(links_at.get, hx), got[2])):
-                return list(got[3])
+                memo[key] = (named, got[1], got[2], got[3], tile_at, links_at)
+                return got[3]  # type: ignore[no-any-return]
         else:
             want = list(hex_ids)
             for h in want:
@@ -1552,8 +1574,8 @@ class Route:
         if seen is not None:
             if all(map(is_, map(links_at.get, hexes), seen[0])):
                 kept = seen[1]
-                memo[key] = (named, tiles, seen[0], kept)
-                return list(kept)
+                memo[key] = (named, tiles, seen[0], kept, tile_at, links_at)
+                return kept
         shared = hexmap.logged_walks
         parts, tiles, links = _walk_parts(memo, hexes, tile_at, links_at)
         skey = (logged, skip_track, parts)
@@ -1580,11 +1602,11 @@ class Route:
                 shared.clear()
             kept = tuple(found)
             shared[skey] = (_walk_refs(found, starts, ends), {tiles: kept})
-        memo[key] = (named, tiles, links, kept)
+        memo[key] = (named, tiles, links, kept, tile_at, links_at)
         if len(by_placed) >= _SHARED_WALKS_LIMIT:
             by_placed.clear()
         by_placed[pkey] = (links, kept)
-        return list(kept)
+        return kept
 
     def _walk_matching_chains(self, want: list[str], within: frozenset[str], start_hex: Hex,
                               end_hex: Hex) -> list[Chain]:
@@ -1602,7 +1624,7 @@ class Route:
                         out.append(ch)
         return out
 
-    def _pairwise(self, chains_a: list[Chain], chains_b: list[Chain], other: set[Path]) -> Pair | None:
+    def _pairwise(self, chains_a: Sequence[Chain], chains_b: Sequence[Chain], other: set[Path]) -> Pair | None:
         """The first pair of ``chains_a`` and ``chains_b`` (each already clear of the sibling
         routes' paths) clear of ``other`` (the paths of this route's earlier segments) that
         meet at one node; among several, the one naming the most logged nodes."""
