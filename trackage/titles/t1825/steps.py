@@ -201,36 +201,6 @@ class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
     def has_actions(self, entity):
         return not self.game.silent_receivership(entity) and super().has_actions(entity)
 
-    # (the round's two questions from the one kind asked: without these the list above would
-    # hand the step the core's defaults, the token question through the graph worked out for
-    # a tile lay too)
-    def answers(self, entity, atype):
-        """:meth:`actions`' two truths for ``atype``: whether it is listed, whether anything is."""
-        if entity is not self.current_entity() or self.game.silent_receivership(entity):
-            return False, False
-        if atype == "lay_tile":
-            if self.can_lay_tile(entity):
-                return True, True
-            return False, self.WITH_TOKEN and bool(self.can_place_token(entity))
-        if atype == "place_token":
-            if self.WITH_TOKEN and self.can_place_token(entity):
-                return True, True
-            return False, bool(self.can_lay_tile(entity))
-        if atype == "special_buy":
-            if self.can_lay_tile(entity):
-                return self.can_lease(entity), True
-            return False, self.WITH_TOKEN and bool(self.can_place_token(entity))
-        has = self.has_actions(entity)
-        return atype == "pass" and has, has
-
-    def accepts(self, entity, atype):
-        """Whether :meth:`actions` lists ``atype``, its "anything?" known true: the one kind asked."""
-        if self.game.silent_receivership(entity):
-            return False
-        if atype == "special_buy":
-            return bool(self.can_lay_tile(entity)) and self.can_lease(entity)
-        return bool(super().accepts(entity, atype))
-
     def buying_power(self, entity) -> int:
         return entity.cash + (200 if entity.receivership() else 0)
 
