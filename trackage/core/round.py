@@ -417,9 +417,10 @@ class Round(Tracked):
         base_active, base_blocks = Step.active, Step.blocks
         for s in self.steps:
             t = type(s)
-            # (a step the skip found inactive, nothing moved since: inactive still, not asked; the
-            # base "active?" read inline)
-            if (idle and s in idle) or (s.passed if t.active is base_active else not s.active()):
+            # (the base "active?" read inline, first: most steps' own; a step the skip found
+            # inactive, nothing moved since, is inactive still and not asked: with the base
+            # "active?" that is its ``passed``, read first)
+            if s.passed if t.active is base_active else ((idle and s in idle) or not s.active()):
                 continue
             if s is known and entity is hint[1]:  # type: ignore[index]
                 # (its list, where the skip worked it out for that entity: the list of this state)
@@ -539,6 +540,8 @@ class Round(Tracked):
         # "blocking?", or passed by the base skip with the base "active?" (inactive for sure);
         # then the settled answer stands without :meth:`settled_step` asking again
         exact = not closed
+        owned = False  # (a skip of a class's own ran: see the end)
+        idle_from = 0  # (the steps found inactive since the last such skip: from this index on)
         base_skip, base_pass, base_active = Step.skip, Step.pass_, Step.active
         base_blocking, base_has, base_entity = Step.blocking, Step.has_current_actions, Step.current_entity
         base_actions, base_blocks = Step.has_actions, Step.blocks
@@ -582,9 +585,11 @@ class Round(Tracked):
                 stopped: Step | None = s
                 break
             if (t.skip is not base_skip or t.pass_ is not base_pass) and not t.SKIP_WRITES_UNREAD:
-                idle = []  # (a skip of its own may write what a step's "active?" reads)
+                # (a skip of its own may write what a step's "active?" reads: what was found
+                # before it is looked at again once the skip is over)
+                owned = True
                 stale = True
-                exact = False
+                idle_from = len(idle)
             elif t.active is not base_active:
                 exact = False  # (passed, it may still be active)
             s.skip()
@@ -599,6 +604,24 @@ class Round(Tracked):
             closed = cur is not None and getattr(cur, "closed", False)
         if moved or closed:
             return None
+        if owned:
+            # after a skip of a class's own, every step before the one stopped at looked at once
+            # more, by plain reads: passed with the base "active?" (inactive whatever was
+            # written), found inactive after the last such skip (only the base skip since), or
+            # never blocking (the base "blocks?" and "blocking?", not blocking by the step's
+            # options); any other step is asked again by :meth:`settled_step`
+            tail = idle[idle_from:]
+            idle = []
+            for s in self.steps:
+                if s is stopped:
+                    break
+                t = type(s)
+                if (t.active is base_active and s.passed) or s in tail:
+                    idle.append(s)
+                    continue
+                if exact and (t.blocking is not base_blocking or t.blocks is not base_blocks
+                              or (s.opts.get("blocks", s.BLOCKS) if s.opts else s.BLOCKS)):
+                    exact = False
         # (exact: the answer stands as it is, see :meth:`settled_step`)
         found = tuple(idle)
         if stopped is None or (acts is None and not found):
