@@ -138,10 +138,16 @@ class Game1858India(Game1858):
         return train is not None and train.name == "Pullman"
 
     def owns_pullman(self, corp) -> bool:
-        return any(t.name == "Pullman" for t in corp.trains)  # (:meth:`pullman`, inline)
+        for t in corp.trains:  # (:meth:`pullman`, inline, a plain loop: asked by the train step)
+            if t.name == "Pullman":
+                return True
+        return False
 
     def trainless(self, corp) -> bool:
-        return all(t.name == "Pullman" for t in corp.trains)  # (:meth:`pullman`, inline)
+        for t in corp.trains:  # (:meth:`pullman`, inline, a plain loop)
+            if t.name != "Pullman":
+                return False
+        return True
 
     def num_corp_trains(self, corp) -> int:
         n = 0
