@@ -527,8 +527,8 @@ class Game1858(Game):
         else:
             price = self.train_price
             for t in depot.depot_trains():
-                for v in t.variants:  # (every variant's price, the lowest kept: no generator)
-                    p = price(t, corp, v)
+                for name in t.variants:  # (every variant's price, the lowest kept: no generator)
+                    p = price(t, corp, name)
                     if best is None or p < best:
                         best = p
         # (is :meth:`other_trains` non-empty? asked without its list, stopped at the first)
