@@ -525,10 +525,12 @@ class Game1858(Game):
                     if best is None or p < best:
                         best = p
         else:
+            price = self.train_price
             for t in depot.depot_trains():
-                p = min(self.train_price(t, corp, v) for v in t.variants)
-                if best is None or p < best:
-                    best = p
+                for name in t.variants:  # (every variant's price, the lowest kept: no generator)
+                    p = price(t, corp, name)
+                    if best is None or p < best:
+                        best = p
         # (is :meth:`other_trains` non-empty? asked without its list, stopped at the first)
         for t in depot.trains:
             o = t.owner

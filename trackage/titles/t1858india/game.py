@@ -116,6 +116,10 @@ class Game1858India(Game1858):
     def purchasable_companies(self, entity) -> list:
         # quirk (reference): a loco works closed with its company has no owner again, so it
         # is for sale once more (closed, without its discount, still earning its revenue)
+        if type(self).private_railway is Game1858India.private_railway:
+            # (:meth:`private_railway`, inline, the owner first: asked by every operating
+            # question of a company in a phase with loco works)
+            return [c for c in self.companies if c.owner is None and c.data.get("type") == "locoworks"]
         return [c for c in self.companies if not self.private_railway(c) and c.owner is None]
 
     def company_pays(self, company) -> bool:
@@ -134,10 +138,16 @@ class Game1858India(Game1858):
         return train is not None and train.name == "Pullman"
 
     def owns_pullman(self, corp) -> bool:
-        return any(t.name == "Pullman" for t in corp.trains)  # (:meth:`pullman`, inline)
+        for t in corp.trains:  # (:meth:`pullman`, inline, a plain loop: asked by the train step)
+            if t.name == "Pullman":
+                return True
+        return False
 
     def trainless(self, corp) -> bool:
-        return all(t.name == "Pullman" for t in corp.trains)  # (:meth:`pullman`, inline)
+        for t in corp.trains:  # (:meth:`pullman`, inline, a plain loop)
+            if t.name != "Pullman":
+                return False
+        return True
 
     def num_corp_trains(self, corp) -> int:
         n = 0

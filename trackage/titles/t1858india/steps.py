@@ -136,9 +136,17 @@ class BuyTrainIndia(BuyCompanyMixin, BuyTrain1858):
 
     def can_buy_company(self, entity) -> bool:
         g = self.game
-        if any(not g.private_railway(c) for c in entity.companies) or "loco_works" not in g.phase.status:
+        # (plain loops, the phase first: asked by every operating question of a company)
+        if "loco_works" not in g.phase.status:
             return False
-        return any(c.value <= entity.cash for c in g.purchasable_companies(entity))
+        for c in entity.companies:
+            if not g.private_railway(c):
+                return False
+        cash = entity.cash
+        for c in g.purchasable_companies(entity):
+            if c.value <= cash:
+                return True
+        return False
 
     def actions(self, entity):
         out = super().actions(entity)

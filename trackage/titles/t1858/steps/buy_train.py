@@ -48,9 +48,17 @@ class BuyTrain1858(BuyTrain):
         to issue, the dearest of which with its cash and its owner's reaches the cheapest
         depot train."""
         g = self.game
-        bundles = corporations.emergency_issuable_bundles(g, entity)
+        # (:func:`corporations.emergency_issuable_bundles`' first tests, then its bundles only
+        # where their prices matter: no price is below 0, so when the cash alone reaches the
+        # cheapest train any bundle does, and there is one if the first share is issuable)
+        if not g.trainless(entity) or entity.cash >= corporations.max_depot_price(g):
+            return False
         owner_cash = entity.owner.cash if entity.owner is not None else 0
-        return bool(bundles) and g.min_depot_price() <= entity.cash + owner_cash + max(b.price() for b in bundles)
+        cheapest = g.min_depot_price()
+        if cheapest <= entity.cash + owner_cash:
+            return g.any_issuable_share(entity)
+        bundles = corporations.emergency_issuable_bundles(g, entity)
+        return bool(bundles) and cheapest <= entity.cash + owner_cash + max(b.price() for b in bundles)
 
     def actions(self, entity):
         if entity is not self.current_entity() or not entity.is_corporation:
