@@ -464,7 +464,8 @@ class TrackGraph:
         ids: set[str] = set()
         for old, new in ((basis[0], st.tile_at), (basis[1], st.links)):
             if old is not new:
-                ids.update(h for h, v in new.items() if old.get(h) is not v)
+                get = old.get
+                ids.update([h for h, v in new.items() if get(h) is not v])
                 ids.update(h for h in old if h not in new)
         out = {hx for hx in map(self.board.hex_by_id, ids) if hx is not None}
         for was, now in ((basis[2], st.tokens), (basis[3], st.extra_tokens)):
@@ -839,23 +840,22 @@ class TrackGraph:
         todo: list[Path] = []
         seen_nodes = {start}
 
-        def add(p: Path) -> None:
-            if p in out or p.track == skip_track or (skip_paths and p in skip_paths):
-                return
-            if p.junction is not None and p.terminal:
-                return
-            out.add(p)
-            todo.append(p)
-
+        # (a path is added unless taken already, on the skipped track, skipped, or a junction's
+        # terminal; inline below)
         for p in start.paths:
-            if not p.ignore:
-                add(p)
+            if not p.ignore and p not in out and p.track != skip_track \
+                    and not (skip_paths and p in skip_paths) and not (p.junction is not None and p.terminal):
+                out.add(p)
+                todo.append(p)
         while todo:
             p = todo.pop()
             j = p.junction
             if j is not None:
                 for jp in j.paths:
-                    add(jp)
+                    if jp not in out and jp.track != skip_track and not (skip_paths and jp in skip_paths) \
+                            and not (jp.junction is not None and jp.terminal):
+                        out.add(jp)
+                        todo.append(jp)
             # (the paths across p's edges whose lanes and gauge fit, as _walk_path steps across
             # them, in its order; one already taken is passed over before they are asked)
             nbs = links[p.hex.id]
@@ -888,8 +888,10 @@ class TrackGraph:
                     continue
                 seen_nodes.add(n)
                 for q in n.paths:
-                    if not q.ignore:
-                        add(q)
+                    if not q.ignore and q not in out and q.track != skip_track \
+                            and not (skip_paths and q in skip_paths) and not (q.junction is not None and q.terminal):
+                        out.add(q)
+                        todo.append(q)
         return out
 
     def _offered_nodes(self, corporation: Entity) -> list[NodeBase]:

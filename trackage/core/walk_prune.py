@@ -191,6 +191,9 @@ class Targets:
         if dead is not None and self._still_dead(dead[0], dead[1], visited, counter):
             return True
         nodes, corp, blocks = self.nodes, self.corp, self.blocks
+        skip_track, skip_paths = self.skip_track, self.skip_paths
+        count = counter.get
+        onward = self.onward
         closed: list[Path] = []  # what stops this search (see _dead)
         passed: list[NodeBase] = []
         # a path reached through one edge may leave through the others: (path, entry) states,
@@ -200,33 +203,17 @@ class Targets:
         while todo:
             state = todo.pop()
             q, entry = state
-            for num, beyond in self.onward(q):
-                if num == entry:
-                    continue
-                for over in beyond:
-                    nxt: State = over
-                    if nxt not in parent:
-                        parent[nxt] = (state, None)
-                        if self._open(nxt[0], visited, counter):
-                            if nxt[0] in left:
-                                self._remember(parent, nxt)
-                                return False
-                            todo.append(nxt)
-                        else:
-                            closed.append(nxt[0])
+            # the states reached from this one, in the order they are tried: across its edges,
+            # through its junction, through its nodes (each with the node passed)
+            steps: list[tuple[State, NodeBase | None]] = []
+            for num, beyond in onward(q):
+                if num != entry:
+                    for over in beyond:
+                        steps.append((over, None))
             j = q.junction
             if j is not None:
                 for np in j.paths:
-                    nxt = (np, None)
-                    if nxt not in parent:
-                        parent[nxt] = (state, None)
-                        if self._open(np, visited, counter):
-                            if np in left:
-                                self._remember(parent, nxt)
-                                return False
-                            todo.append(nxt)
-                        else:
-                            closed.append(np)
+                    steps.append(((np, None), None))
             if not q.terminal:
                 for n in q.nodes:
                     if n in nodes:
@@ -235,17 +222,31 @@ class Targets:
                     if corp is not None and blocks(n, corp):
                         continue
                     for np in n.paths:
-                        if np.ignore:
-                            continue
-                        nxt = (np, None)
-                        if nxt not in parent:
-                            parent[nxt] = (state, n)
-                            if self._open(np, visited, counter):
-                                if np in left:
-                                    self._remember(parent, nxt)
-                                    return False
-                                todo.append(nxt)
-                            else:
-                                closed.append(np)
+                        if not np.ignore:
+                            steps.append(((np, None), n))
+            for nxt, via in steps:
+                if nxt in parent:
+                    continue
+                parent[nxt] = (state, via)
+                # (may the walk, as it is now, enter the path? _open inline)
+                np = nxt[0]
+                shut = np in visited or np.track == skip_track or bool(skip_paths and np in skip_paths)
+                if not shut:
+                    jn = np.junction
+                    if jn is not None and (np.terminal or count(jn, 0) > 1):
+                        shut = True
+                    else:
+                        hid = np.hex.id
+                        for e in np.edges:
+                            if count((hid, e.num, e.lanes[1]), 0) > 0:
+                                shut = True
+                                break
+                if shut:
+                    closed.append(np)
+                    continue
+                if np in left:
+                    self._remember(parent, nxt)
+                    return False
+                todo.append(nxt)
         self._dead[start] = (closed, passed)
         return True
