@@ -1029,7 +1029,20 @@ class TrackGraph:
                     return True
             return False
 
-        return self._walks_find(corporation, starts, lambda reach: {p for p in reach if carries(p)}, probe=carries)
+        def carrying(reach: Collection[Path]) -> set[Path]:
+            # the paths of ``reach`` that carry a wanted node (``carries`` inline, in its order)
+            out: set[Path] = set()
+            for p in reach:
+                for n in p.nodes:
+                    v = verdict.get(n)
+                    if v is None:
+                        v = verdict[n] = bool(wanted(n))
+                    if v:
+                        out.add(p)
+                        break
+            return out
+
+        return self._walks_find(corporation, starts, carrying, probe=carries)
 
     def reaches_any_path(self, corporation: Entity, wanted: Collection[Path]) -> bool:
         """Is any of ``wanted`` in :meth:`connected_paths`? Without the whole walk when it is

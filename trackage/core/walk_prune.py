@@ -200,20 +200,61 @@ class Targets:
         # each with the state it was reached from and the node passed on the way
         parent: dict[State, tuple[State, NodeBase | None] | None] = {start: None}
         todo: list[State] = [start]
+        nxt: State
         while todo:
             state = todo.pop()
             q, entry = state
-            # the states reached from this one, in the order they are tried: across its edges,
-            # through its junction, through its nodes (each with the node passed)
-            steps: list[tuple[State, NodeBase | None]] = []
+            # (each state reached is tried with :meth:`_open`'s test inline: may the walk, as it
+            # is now, enter its path?)
             for num, beyond in onward(q):
-                if num != entry:
-                    for over in beyond:
-                        steps.append((over, None))
+                if num == entry:
+                    continue
+                for nxt in beyond:
+                    over = nxt[0]
+                    if nxt not in parent:
+                        parent[nxt] = (state, None)
+                        if over in visited or over.track == skip_track or (skip_paths and over in skip_paths):
+                            closed.append(over)
+                            continue
+                        jn = over.junction
+                        if jn is not None and (over.terminal or count(jn, 0) > 1):
+                            closed.append(over)
+                            continue
+                        hid = over.hex.id
+                        for e in over.edges:
+                            if count((hid, e.num, e.lanes[1]), 0) > 0:
+                                break
+                        else:
+                            if over in left:
+                                self._remember(parent, nxt)
+                                return False
+                            todo.append(nxt)
+                            continue
+                        closed.append(over)
             j = q.junction
             if j is not None:
                 for np in j.paths:
-                    steps.append(((np, None), None))
+                    nxt = (np, None)
+                    if nxt not in parent:
+                        parent[nxt] = (state, None)
+                        if np in visited or np.track == skip_track or (skip_paths and np in skip_paths):
+                            closed.append(np)
+                            continue
+                        jn = np.junction
+                        if jn is not None and (np.terminal or count(jn, 0) > 1):
+                            closed.append(np)
+                            continue
+                        hid = np.hex.id
+                        for e in np.edges:
+                            if count((hid, e.num, e.lanes[1]), 0) > 0:
+                                break
+                        else:
+                            if np in left:
+                                self._remember(parent, nxt)
+                                return False
+                            todo.append(nxt)
+                            continue
+                        closed.append(np)
             if not q.terminal:
                 for n in q.nodes:
                     if n in nodes:
@@ -222,31 +263,28 @@ class Targets:
                     if corp is not None and blocks(n, corp):
                         continue
                     for np in n.paths:
-                        if not np.ignore:
-                            steps.append(((np, None), n))
-            for nxt, via in steps:
-                if nxt in parent:
-                    continue
-                parent[nxt] = (state, via)
-                # (may the walk, as it is now, enter the path? _open inline)
-                np = nxt[0]
-                shut = np in visited or np.track == skip_track or bool(skip_paths and np in skip_paths)
-                if not shut:
-                    jn = np.junction
-                    if jn is not None and (np.terminal or count(jn, 0) > 1):
-                        shut = True
-                    else:
-                        hid = np.hex.id
-                        for e in np.edges:
-                            if count((hid, e.num, e.lanes[1]), 0) > 0:
-                                shut = True
-                                break
-                if shut:
-                    closed.append(np)
-                    continue
-                if np in left:
-                    self._remember(parent, nxt)
-                    return False
-                todo.append(nxt)
+                        if np.ignore:
+                            continue
+                        nxt = (np, None)
+                        if nxt not in parent:
+                            parent[nxt] = (state, n)
+                            if np in visited or np.track == skip_track or (skip_paths and np in skip_paths):
+                                closed.append(np)
+                                continue
+                            jn = np.junction
+                            if jn is not None and (np.terminal or count(jn, 0) > 1):
+                                closed.append(np)
+                                continue
+                            hid = np.hex.id
+                            for e in np.edges:
+                                if count((hid, e.num, e.lanes[1]), 0) > 0:
+                                    break
+                            else:
+                                if np in left:
+                                    self._remember(parent, nxt)
+                                    return False
+                                todo.append(nxt)
+                                continue
+                            closed.append(np)
         self._dead[start] = (closed, passed)
         return True
