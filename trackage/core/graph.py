@@ -178,11 +178,11 @@ def _walk_path(path: Path, skip: int | None, jskip: NodeBase | None, visited: di
             lanes = e.lanes
             track = path.track
             gauge_free = path.ignore_gauge_walk
-            for np in tile_at[nb.id].paths_at(np_edge):
+            for np in tile_at[nb.id]._view.by_edge.get(np_edge, ()):
                 if lanes != NO_LANE or np.exit_lanes.get(np_edge) != NO_LANE:
                     if not lanes_ok(lanes, np.exit_lanes.get(np_edge)):
                         continue
-                if not gauge_free and not gauge_ok(track, np.track):
+                if not gauge_free and (track != "broad" or np.track != "broad") and not gauge_ok(track, np.track):
                     continue
                 _walk_path(np, np_edge, None, visited, skip_paths, counter, skip_track, conv, visit, W)
             counter[key] -= 1
@@ -266,11 +266,11 @@ def _near_targets(starts: Iterable[NodeBase], targets_in: Callable[[Collection[P
                     continue
                 np_edge = (num + 3) % 6
                 lanes = e.lanes
-                for np in tile_at[nb.id].paths_at(np_edge):
+                for np in tile_at[nb.id]._view.by_edge.get(np_edge, ()):
                     if lanes != NO_LANE or np.exit_lanes.get(np_edge) != NO_LANE:
                         if not lanes_ok(lanes, np.exit_lanes.get(np_edge)):
                             continue
-                    if not gauge_free and not gauge_ok(track, np.track):
+                    if not gauge_free and (track != "broad" or np.track != "broad") and not gauge_ok(track, np.track):
                         continue
                     if np.track == skip_track or (skip_paths and np in skip_paths) \
                             or (np.junction is not None and np.terminal):
@@ -868,13 +868,13 @@ class TrackGraph:
                     continue
                 np_edge = (num + 3) % 6
                 lanes = e.lanes
-                for np in tile_at[nb.id].paths_at(np_edge):
+                for np in tile_at[nb.id]._view.by_edge.get(np_edge, ()):
                     if np in out:
                         continue
                     if lanes != NO_LANE or np.exit_lanes.get(np_edge) != NO_LANE:
                         if not lanes_ok(lanes, np.exit_lanes.get(np_edge)):
                             continue
-                    if not gauge_free and not gauge_ok(track, np.track):
+                    if not gauge_free and (track != "broad" or np.track != "broad") and not gauge_ok(track, np.track):
                         continue
                     if np.track == skip_track or (skip_paths and np in skip_paths) \
                             or (np.junction is not None and np.terminal):

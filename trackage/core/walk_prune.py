@@ -112,7 +112,7 @@ class Targets:
                 continue
             np_edge = (e.num + 3) % 6
             beyond: list[tuple[Path, int]] = []
-            for np in self.tile_at[nb.id].paths_at(np_edge):
+            for np in self.tile_at[nb.id]._view.by_edge.get(np_edge, ()):
                 if e.lanes != NO_LANE or np.exit_lanes.get(np_edge) != NO_LANE:
                     if not lanes_ok(e.lanes, np.exit_lanes.get(np_edge)):
                         continue
