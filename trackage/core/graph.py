@@ -178,6 +178,8 @@ def _walk_path(path: Path, skip: int | None, jskip: NodeBase | None, visited: di
             lanes = e.lanes
             track = path.track
             gauge_free = path.ignore_gauge_walk
+            # (``Placed.paths_at`` read in place, and ``gauge_ok`` asked only unless both tracks are
+            # broad: the other walks below step across an edge the same way)
             for np in tile_at[nb.id]._view.by_edge.get(np_edge, ()):
                 if lanes != NO_LANE or np.exit_lanes.get(np_edge) != NO_LANE:
                     if not lanes_ok(lanes, np.exit_lanes.get(np_edge)):
