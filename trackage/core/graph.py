@@ -178,11 +178,13 @@ def _walk_path(path: Path, skip: int | None, jskip: NodeBase | None, visited: di
             lanes = e.lanes
             track = path.track
             gauge_free = path.ignore_gauge_walk
-            for np in tile_at[nb.id].paths_at(np_edge):
+            # (``Placed.paths_at`` read in place, and ``gauge_ok`` asked only unless both tracks are
+            # broad: the other walks below step across an edge the same way)
+            for np in tile_at[nb.id]._view.by_edge.get(np_edge, ()):
                 if lanes != NO_LANE or np.exit_lanes.get(np_edge) != NO_LANE:
                     if not lanes_ok(lanes, np.exit_lanes.get(np_edge)):
                         continue
-                if not gauge_free and not gauge_ok(track, np.track):
+                if not gauge_free and (track != "broad" or np.track != "broad") and not gauge_ok(track, np.track):
                     continue
                 _walk_path(np, np_edge, None, visited, skip_paths, counter, skip_track, conv, visit, W)
             counter[key] -= 1
@@ -266,11 +268,11 @@ def _near_targets(starts: Iterable[NodeBase], targets_in: Callable[[Collection[P
                     continue
                 np_edge = (num + 3) % 6
                 lanes = e.lanes
-                for np in tile_at[nb.id].paths_at(np_edge):
+                for np in tile_at[nb.id]._view.by_edge.get(np_edge, ()):
                     if lanes != NO_LANE or np.exit_lanes.get(np_edge) != NO_LANE:
                         if not lanes_ok(lanes, np.exit_lanes.get(np_edge)):
                             continue
-                    if not gauge_free and not gauge_ok(track, np.track):
+                    if not gauge_free and (track != "broad" or np.track != "broad") and not gauge_ok(track, np.track):
                         continue
                     if np.track == skip_track or (skip_paths and np in skip_paths) \
                             or (np.junction is not None and np.terminal):
@@ -464,7 +466,8 @@ class TrackGraph:
         ids: set[str] = set()
         for old, new in ((basis[0], st.tile_at), (basis[1], st.links)):
             if old is not new:
-                ids.update(h for h, v in new.items() if old.get(h) is not v)
+                get = old.get
+                ids.update([h for h, v in new.items() if get(h) is not v])
                 ids.update(h for h in old if h not in new)
         out = {hx for hx in map(self.board.hex_by_id, ids) if hx is not None}
         for was, now in ((basis[2], st.tokens), (basis[3], st.extra_tokens)):
@@ -839,23 +842,22 @@ class TrackGraph:
         todo: list[Path] = []
         seen_nodes = {start}
 
-        def add(p: Path) -> None:
-            if p in out or p.track == skip_track or (skip_paths and p in skip_paths):
-                return
-            if p.junction is not None and p.terminal:
-                return
-            out.add(p)
-            todo.append(p)
-
+        # (a path is added unless taken already, on the skipped track, skipped, or a junction's
+        # terminal; inline below)
         for p in start.paths:
-            if not p.ignore:
-                add(p)
+            if not p.ignore and p not in out and p.track != skip_track \
+                    and not (skip_paths and p in skip_paths) and not (p.junction is not None and p.terminal):
+                out.add(p)
+                todo.append(p)
         while todo:
             p = todo.pop()
             j = p.junction
             if j is not None:
                 for jp in j.paths:
-                    add(jp)
+                    if jp not in out and jp.track != skip_track and not (skip_paths and jp in skip_paths) \
+                            and not (jp.junction is not None and jp.terminal):
+                        out.add(jp)
+                        todo.append(jp)
             # (the paths across p's edges whose lanes and gauge fit, as _walk_path steps across
             # them, in its order; one already taken is passed over before they are asked)
             nbs = links[p.hex.id]
@@ -868,13 +870,13 @@ class TrackGraph:
                     continue
                 np_edge = (num + 3) % 6
                 lanes = e.lanes
-                for np in tile_at[nb.id].paths_at(np_edge):
+                for np in tile_at[nb.id]._view.by_edge.get(np_edge, ()):
                     if np in out:
                         continue
                     if lanes != NO_LANE or np.exit_lanes.get(np_edge) != NO_LANE:
                         if not lanes_ok(lanes, np.exit_lanes.get(np_edge)):
                             continue
-                    if not gauge_free and not gauge_ok(track, np.track):
+                    if not gauge_free and (track != "broad" or np.track != "broad") and not gauge_ok(track, np.track):
                         continue
                     if np.track == skip_track or (skip_paths and np in skip_paths) \
                             or (np.junction is not None and np.terminal):
@@ -888,8 +890,10 @@ class TrackGraph:
                     continue
                 seen_nodes.add(n)
                 for q in n.paths:
-                    if not q.ignore:
-                        add(q)
+                    if not q.ignore and q not in out and q.track != skip_track \
+                            and not (skip_paths and q in skip_paths) and not (q.junction is not None and q.terminal):
+                        out.add(q)
+                        todo.append(q)
         return out
 
     def _offered_nodes(self, corporation: Entity) -> list[NodeBase]:
@@ -1027,7 +1031,20 @@ class TrackGraph:
                     return True
             return False
 
-        return self._walks_find(corporation, starts, lambda reach: {p for p in reach if carries(p)}, probe=carries)
+        def carrying(reach: Collection[Path]) -> set[Path]:
+            # the paths of ``reach`` that carry a wanted node (``carries`` inline, in its order)
+            out: set[Path] = set()
+            for p in reach:
+                for n in p.nodes:
+                    v = verdict.get(n)
+                    if v is None:
+                        v = verdict[n] = bool(wanted(n))
+                    if v:
+                        out.add(p)
+                        break
+            return out
+
+        return self._walks_find(corporation, starts, carrying, probe=carries)
 
     def reaches_any_path(self, corporation: Entity, wanted: Collection[Path]) -> bool:
         """Is any of ``wanted`` in :meth:`connected_paths`? Without the whole walk when it is

@@ -112,7 +112,7 @@ class Targets:
                 continue
             np_edge = (e.num + 3) % 6
             beyond: list[tuple[Path, int]] = []
-            for np in self.tile_at[nb.id].paths_at(np_edge):
+            for np in self.tile_at[nb.id]._view.by_edge.get(np_edge, ()):
                 if e.lanes != NO_LANE or np.exit_lanes.get(np_edge) != NO_LANE:
                     if not lanes_ok(e.lanes, np.exit_lanes.get(np_edge)):
                         continue
@@ -191,42 +191,70 @@ class Targets:
         if dead is not None and self._still_dead(dead[0], dead[1], visited, counter):
             return True
         nodes, corp, blocks = self.nodes, self.corp, self.blocks
+        skip_track, skip_paths = self.skip_track, self.skip_paths
+        count = counter.get
+        onward = self.onward
         closed: list[Path] = []  # what stops this search (see _dead)
         passed: list[NodeBase] = []
         # a path reached through one edge may leave through the others: (path, entry) states,
         # each with the state it was reached from and the node passed on the way
         parent: dict[State, tuple[State, NodeBase | None] | None] = {start: None}
         todo: list[State] = [start]
+        nxt: State
         while todo:
             state = todo.pop()
             q, entry = state
-            for num, beyond in self.onward(q):
+            # (each state reached is tried with :meth:`_open`'s test inline: may the walk, as it
+            # is now, enter its path?)
+            for num, beyond in onward(q):
                 if num == entry:
                     continue
-                for over in beyond:
-                    nxt: State = over
+                for nxt in beyond:
+                    over = nxt[0]
                     if nxt not in parent:
                         parent[nxt] = (state, None)
-                        if self._open(nxt[0], visited, counter):
-                            if nxt[0] in left:
+                        if over in visited or over.track == skip_track or (skip_paths and over in skip_paths):
+                            closed.append(over)
+                            continue
+                        jn = over.junction
+                        if jn is not None and (over.terminal or count(jn, 0) > 1):
+                            closed.append(over)
+                            continue
+                        hid = over.hex.id
+                        for e in over.edges:
+                            if count((hid, e.num, e.lanes[1]), 0) > 0:
+                                break
+                        else:
+                            if over in left:
                                 self._remember(parent, nxt)
                                 return False
                             todo.append(nxt)
-                        else:
-                            closed.append(nxt[0])
+                            continue
+                        closed.append(over)
             j = q.junction
             if j is not None:
                 for np in j.paths:
                     nxt = (np, None)
                     if nxt not in parent:
                         parent[nxt] = (state, None)
-                        if self._open(np, visited, counter):
+                        if np in visited or np.track == skip_track or (skip_paths and np in skip_paths):
+                            closed.append(np)
+                            continue
+                        jn = np.junction
+                        if jn is not None and (np.terminal or count(jn, 0) > 1):
+                            closed.append(np)
+                            continue
+                        hid = np.hex.id
+                        for e in np.edges:
+                            if count((hid, e.num, e.lanes[1]), 0) > 0:
+                                break
+                        else:
                             if np in left:
                                 self._remember(parent, nxt)
                                 return False
                             todo.append(nxt)
-                        else:
-                            closed.append(np)
+                            continue
+                        closed.append(np)
             if not q.terminal:
                 for n in q.nodes:
                     if n in nodes:
@@ -240,12 +268,23 @@ class Targets:
                         nxt = (np, None)
                         if nxt not in parent:
                             parent[nxt] = (state, n)
-                            if self._open(np, visited, counter):
+                            if np in visited or np.track == skip_track or (skip_paths and np in skip_paths):
+                                closed.append(np)
+                                continue
+                            jn = np.junction
+                            if jn is not None and (np.terminal or count(jn, 0) > 1):
+                                closed.append(np)
+                                continue
+                            hid = np.hex.id
+                            for e in np.edges:
+                                if count((hid, e.num, e.lanes[1]), 0) > 0:
+                                    break
+                            else:
                                 if np in left:
                                     self._remember(parent, nxt)
                                     return False
                                 todo.append(nxt)
-                            else:
-                                closed.append(np)
+                                continue
+                            closed.append(np)
         self._dead[start] = (closed, passed)
         return True
