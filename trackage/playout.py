@@ -33,14 +33,23 @@ def choose(rng: random.Random, actions: list[dict], weights_by_type: dict | None
     return a
 
 
+# actions in a row by which the same entity stays in charge of the same round before a game
+# counts as stuck (a turn of any title takes far fewer)
+STALL_LIMIT = 2000
+
+
 def random_playout(title: str, num_players: int, options: list[str], seed: int, *, max_actions: int | None = None,
                    on_action=None):
     """A whole game of random legal actions, to the title's own end (``max_actions``, when
-    given, stops it earlier: for tests that need only the start of a game)."""
+    given, stops it earlier: for tests that need only the start of a game). A game in which
+    one entity stays in charge of one round for :data:`STALL_LIMIT` actions (only others'
+    actions that never move the round on are left) stops with a "stuck" GameError."""
     players = [{"id": i + 1, "name": f"Player {i + 1}"} for i in range(num_players)]
     game = new_game(title, players, options, seed)
     rng = random.Random(seed)
     played = 0
+    held: tuple[int, int] = (0, 0)
+    since = 0
     while max_actions is None or played < max_actions:
         if game.finished:
             break
@@ -49,6 +58,15 @@ def random_playout(title: str, num_players: int, options: list[str], seed: int, 
         if not actions:
             raise GameError(f"no legal action for {game.index.name(game.current_entity())} in {game.round.name}",
                             rule="stuck")
+        key = (id(game.round), id(game.current_entity()))
+        if key != held:
+            held, since = key, played
+        elif played - since >= STALL_LIMIT:
+            # (e.g. 1893: every action of the operator refused as leading where the reference
+            # cannot go on, while the other players may still buy EVA from each other for ever)
+            raise GameError(f"{game.index.name(game.current_entity())} has been in charge of {game.round.name} "
+                            f"for {STALL_LIMIT} actions (last {actions[0]['type']} and the like): the game "
+                            f"does not move on", rule="stuck")
         action = game.playout_choose(rng, actions) or choose(rng, actions, game.PLAYOUT_WEIGHTS)
         action["id"] = len(game.actions) + 1
         game._apply(action)  # legal by construction; a failure is an engine bug and propagates

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import GameError
+from ..playout import STALL_LIMIT
 from ..titles import new_game
 from .base import BotBase, acting_seat
 
@@ -41,9 +42,6 @@ def outcome(game: Any) -> Outcome:
     return Outcome(scores, ranks, margins, wins)
 
 
-# actions in a row by which the same entity stays in charge of the same round before a game
-# counts as stuck (a turn of any title takes far fewer)
-STALL_LIMIT = 2000
 
 
 def play_game(title: str, options: list[str], seed: int, bots: list[BotBase]) -> Any:
