@@ -508,6 +508,15 @@ class Round(Tracked):
         self.setup()
         return None
 
+    def _started_answer(self) -> tuple[Any, ...] | None:
+        """:meth:`set_up` for a round whose setup is its ``start_round`` (which returns the
+        active step it found last, nothing written after it): that answer, kept."""
+        found = self.start_round()  # type: ignore[attr-defined]
+        kept = self.answer_of(found) if found is not None else None
+        if self.listing is not None:
+            self.listing = None
+        return kept
+
     def after_process_before_skip(self, action: dict[str, Any]) -> None:
         pass
 
@@ -709,11 +718,7 @@ class StockRound(Round):
         if cls.setup is not StockRound.setup or cls.start_round is not StockRound.start_round \
                 or cls.next_entity is not StockRound.next_entity:
             return super().set_up()  # (a title's own: asked afresh)
-        found = self.start_round()
-        kept = self.answer_of(found) if found is not None else None
-        if self.listing is not None:
-            self.listing = None
-        return kept
+        return self._started_answer()
 
     def after_process(self, action: dict[str, Any], entity: Any) -> None:
         found = self.active_step()
@@ -808,11 +813,7 @@ class OperatingRound(Round):
         cls = type(self)
         if cls.setup is not OperatingRound.setup or cls.start_round is not OperatingRound.start_round:
             return super().set_up()  # (a title's own: asked afresh)
-        found = self.start_round()
-        kept = self.answer_of(found) if found is not None else None
-        if self.listing is not None:
-            self.listing = None
-        return kept
+        return self._started_answer()
 
     def any_to_act(self) -> bool:
         # (asked by every finished(): a plain loop, the first operator not skipped answers)
