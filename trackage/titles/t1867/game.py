@@ -158,6 +158,16 @@ class DiscardTrain1867(DiscardTrain):
             return super().anyone_crowded()
         return over_phase_table_limit(game)
 
+    def active(self) -> bool:
+        """The core's (:meth:`anyone_crowded`' answer), with 1867's question asked in place
+        where it is this class's own (asked at every step question of every action)."""
+        game = self.game
+        cls = type(self)
+        if cls.anyone_crowded is not DiscardTrain1867.anyone_crowded or cls.crowded is not DiscardTrain.crowded \
+                or type(game).train_limit is not Game1867.train_limit:
+            return self.anyone_crowded()
+        return over_phase_table_limit(game)
+
 
 class MergerRound(Round):
     IN_PLACE: ClassVar[tuple[str, ...]] = (*Round.IN_PLACE, "converts", "entities")
