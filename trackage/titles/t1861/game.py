@@ -18,7 +18,7 @@ NATIONAL_END_PHASE = 8
 
 class OperatingRound1861(OperatingRound1867):
     def skip_entity(self, entity) -> bool:
-        if getattr(entity, "type", None) != "national":
+        if entity.type != "national":  # (an operator: its ``type`` slot always set)
             return super().skip_entity(entity)
         num = int(self.game.phase.name)
         return num < NATIONAL_START_PHASE or num >= NATIONAL_END_PHASE

@@ -292,7 +292,12 @@ class Game1867(Game):
         # the phase's limit (by company type), read in place: asked for every operator by the
         # discard step's "anyone crowded?" at every step question
         tl = self.phase.current.get("train_limit", 99)
-        return tl.get(getattr(entity, "type", ""), 0) if isinstance(tl, dict) else tl
+        if not isinstance(tl, dict):
+            return tl
+        try:  # (the holder's kind; none, or one the table lacks: 0)
+            return tl[entity.type]
+        except (KeyError, AttributeError):
+            return 0
 
     def upgrade_memo_keys(self, hex_, old):
         # the generic upgrade_memo_key, the hex's part made once for all the tiles tried there
