@@ -739,7 +739,9 @@ class Game1867(Game):
     def home_token_locations(self, corp) -> list:
         board = self.board
         mine = unused_tokens_by_type(corp)  # (what each city's question would find: nothing moves)
-        out = [hex_ for hex_, tile in board.tiles() if self._home_city_free(board, corp, tile.cities, mine)]
+        # (a hex without cities never: tested here, without the call, for most of the board)
+        out = [hex_ for hex_, tile in board.tiles()
+               if tile.cities and self._home_city_free(board, corp, tile.cities, mine)]
         if corp.type == "minor":
             return out
         unconnected = [h for h in out if not self._hex_connected(h)]
@@ -763,7 +765,7 @@ class Game1867(Game):
         """Whether :meth:`home_token_locations` names any hex (the unconnected ones are a
         choice among them, never all that is left): the first hex found answers."""
         board = self.board
-        return any(self._home_city_free(board, corp, tile.cities) for _, tile in board.tiles())
+        return any(tile.cities and self._home_city_free(board, corp, tile.cities) for _, tile in board.tiles())
 
     def _hex_connected(self, hex_) -> bool:
         """Does track lead from one of the hex's cities to any other node?"""
