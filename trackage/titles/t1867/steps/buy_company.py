@@ -44,6 +44,16 @@ class BuyCompany1867(BuyCompanyMixin, Step):
             return []
         return ["buy_company", "pass"] if self.blocks() else ["buy_company"]
 
+    def has_actions(self, entity) -> bool:
+        """:meth:`actions`' truth, without the list (the round's "anything?")."""
+        return entity.is_corporation and self.can_buy_company(entity)
+
+    def answers(self, entity, atype):
+        """:meth:`actions`' two truths for ``atype``, without the list."""
+        if not entity.is_corporation or not self.can_buy_company(entity):
+            return False, False
+        return atype == "buy_company" or (atype == "pass" and self.blocks()), True
+
     def price_range(self, entity, company):
         """A player's private, in a phase that allows it, between its minimum and maximum."""
         ok = company in self.game.purchasable_companies(entity) and "can_buy_companies" in self.game.phase.status
