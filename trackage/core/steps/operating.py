@@ -282,13 +282,22 @@ def over_phase_table_limit(game: Any) -> bool:
     whose ``train_limit`` is exactly that reading (1867, 1861, 1893)."""
     tl = game.phase.current.get("train_limit", 99)
     by_kind = isinstance(tl, dict)
+    # (no call per holder: a holder's kind is its ``type`` slot, always set; a kind missing
+    # from the table has limit 0 (a subscript, no ``get``); ``trains[n:]`` is non-empty
+    # exactly when the holder has more than ``n`` trains, ``trains`` being non-empty there)
     for group in (game.corporations, game.minors):
         for c in group:
             trains = c.trains
             if not trains:
                 continue
-            n = tl.get(getattr(c, "type", ""), 0) if by_kind else tl
-            if len(trains) > n and sum(1 for t in trains if not t.obsolete) > n:
+            if by_kind:
+                try:
+                    n = tl[c.type]
+                except KeyError:
+                    n = 0
+            else:
+                n = tl
+            if trains[n:] and sum(1 for t in trains if not t.obsolete) > n:
                 return True
     return False
 

@@ -18,7 +18,7 @@ NATIONAL_END_PHASE = 8
 
 class OperatingRound1861(OperatingRound1867):
     def skip_entity(self, entity) -> bool:
-        if getattr(entity, "type", None) != "national":
+        if entity.type != "national":  # (an operator: its ``type`` slot always set)
             return super().skip_entity(entity)
         num = int(self.game.phase.name)
         return num < NATIONAL_START_PHASE or num >= NATIONAL_END_PHASE
@@ -45,7 +45,8 @@ class Game1861(Game1867):
     def home_token_locations(self, corp) -> list:
         board = self.board
         mine = unused_tokens_by_type(corp)  # (what each city's question would find: nothing moves)
-        return [h for h, tile in board.tiles() if self._home_city_free(board, corp, tile.cities, mine)
+        # (a hex without cities never: tested here, without the call, for most of the board)
+        return [h for h, tile in board.tiles() if tile.cities and self._home_city_free(board, corp, tile.cities, mine)
                 and not self._hex_connected(h)]
 
     def _home_city_free(self, board, corp, cities, tokens=None) -> bool:
@@ -58,7 +59,7 @@ class Game1861(Game1867):
     def has_home_token_location(self, corp) -> bool:
         """Whether :meth:`home_token_locations` names any hex: the first found answers."""
         board = self.board
-        return any(self._home_city_free(board, corp, tile.cities) and not self._hex_connected(h)
+        return any(tile.cities and self._home_city_free(board, corp, tile.cities) and not self._hex_connected(h)
                    for h, tile in board.tiles())
 
     def place_rsr_home_token(self):

@@ -19,13 +19,13 @@ def _national(entity) -> bool:
 
 class SkipForNational:
     def actions(self, entity):
-        if entity.is_corporation and getattr(entity, "type", None) == "national":  # (:func:`_national`, inline)
+        if entity.is_corporation and entity.type == "national":  # (:func:`_national`, inline; the slot always set)
             return []
         return super().actions(entity)  # type: ignore[misc]  # mixed in before a Step, which has actions()
 
     def has_actions(self, entity):
         """:meth:`actions`' truth: none for a national, else the step's own answer."""
-        if entity.is_corporation and getattr(entity, "type", None) == "national":  # (:func:`_national`, inline)
+        if entity.is_corporation and entity.type == "national":  # (:func:`_national`, inline; the slot always set)
             return False
         return super().has_actions(entity)  # type: ignore[misc]  # mixed in before a Step, which has has_actions()
 
@@ -34,14 +34,14 @@ class SkipForNational:
     # own answers below it)
     def answers(self, entity, atype):
         """:meth:`actions`' two truths: none for a national, else the step's own answers."""
-        if entity.is_corporation and getattr(entity, "type", None) == "national":  # (:func:`_national`, inline)
+        if entity.is_corporation and entity.type == "national":  # (:func:`_national`, inline; the slot always set)
             return False, False
         return super().answers(entity, atype)  # type: ignore[misc]  # mixed in before a Step, which has answers()
 
     def accepts(self, entity, atype):
         """Whether :meth:`actions` lists ``atype`` (its "anything?" known true): the step's own
         answer (a national, never asked, lists nothing)."""
-        if entity.is_corporation and getattr(entity, "type", None) == "national":  # (:func:`_national`, inline)
+        if entity.is_corporation and entity.type == "national":  # (:func:`_national`, inline; the slot always set)
             return False
         return super().accepts(entity, atype)  # type: ignore[misc]  # mixed in before a Step, which has accepts()
 

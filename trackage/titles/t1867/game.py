@@ -158,6 +158,16 @@ class DiscardTrain1867(DiscardTrain):
             return super().anyone_crowded()
         return over_phase_table_limit(game)
 
+    def active(self) -> bool:
+        """The core's (:meth:`anyone_crowded`' answer), with 1867's question asked in place
+        where it is this class's own (asked at every step question of every action)."""
+        game = self.game
+        cls = type(self)
+        if cls.anyone_crowded is not DiscardTrain1867.anyone_crowded or cls.crowded is not DiscardTrain.crowded \
+                or type(game).train_limit is not Game1867.train_limit:
+            return self.anyone_crowded()
+        return over_phase_table_limit(game)
+
 
 class MergerRound(Round):
     IN_PLACE: ClassVar[tuple[str, ...]] = (*Round.IN_PLACE, "converts", "entities")
@@ -282,7 +292,12 @@ class Game1867(Game):
         # the phase's limit (by company type), read in place: asked for every operator by the
         # discard step's "anyone crowded?" at every step question
         tl = self.phase.current.get("train_limit", 99)
-        return tl.get(getattr(entity, "type", ""), 0) if isinstance(tl, dict) else tl
+        if not isinstance(tl, dict):
+            return tl
+        try:  # (the holder's kind; none, or one the table lacks: 0)
+            return tl[entity.type]
+        except (KeyError, AttributeError):
+            return 0
 
     def upgrade_memo_keys(self, hex_, old):
         # the generic upgrade_memo_key, the hex's part made once for all the tiles tried there
@@ -724,7 +739,9 @@ class Game1867(Game):
     def home_token_locations(self, corp) -> list:
         board = self.board
         mine = unused_tokens_by_type(corp)  # (what each city's question would find: nothing moves)
-        out = [hex_ for hex_, tile in board.tiles() if self._home_city_free(board, corp, tile.cities, mine)]
+        # (a hex without cities never: tested here, without the call, for most of the board)
+        out = [hex_ for hex_, tile in board.tiles()
+               if tile.cities and self._home_city_free(board, corp, tile.cities, mine)]
         if corp.type == "minor":
             return out
         unconnected = [h for h in out if not self._hex_connected(h)]
@@ -748,7 +765,7 @@ class Game1867(Game):
         """Whether :meth:`home_token_locations` names any hex (the unconnected ones are a
         choice among them, never all that is left): the first hex found answers."""
         board = self.board
-        return any(self._home_city_free(board, corp, tile.cities) for _, tile in board.tiles())
+        return any(tile.cities and self._home_city_free(board, corp, tile.cities) for _, tile in board.tiles())
 
     def _hex_connected(self, hex_) -> bool:
         """Does track lead from one of the hex's cities to any other node?"""

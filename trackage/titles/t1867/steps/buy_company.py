@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from ....core.round import Step
+from ....core.round import Round, Step
 from ....core.steps.buy_company import BuyCompanyMixin
 from ..game import Game1867
 
 _PURCHASABLE = Game1867.purchasable_companies
+_ROUND_CURRENT = Round.current_entity_of_round
 
 
 class BuyCompany1867(BuyCompanyMixin, Step):
@@ -19,7 +20,14 @@ class BuyCompany1867(BuyCompanyMixin, Step):
         """The cheap tests first (the entity up, the phase's permission), then whether any
         purchasable private's minimum price is within its cash."""
         game = self.game
-        if entity is not self.current_entity() or "can_buy_companies" not in game.phase.status:
+        r = self.round
+        if type(self).current_entity is Step.current_entity and type(r).current_entity_of_round is _ROUND_CURRENT:
+            # (the step's and the round's base answers, read in place: asked at every action)
+            ents, i = r.entities, r.entity_index
+            current: Any = ents[i] if ents and i < len(ents) else None
+        else:
+            current = self.current_entity()
+        if entity is not current or "can_buy_companies" not in game.phase.current.get("status", ()):
             return False
         cash = entity.cash
         if type(game).purchasable_companies is not _PURCHASABLE:
@@ -35,6 +43,16 @@ class BuyCompany1867(BuyCompanyMixin, Step):
         if not entity.is_corporation or not self.can_buy_company(entity):
             return []
         return ["buy_company", "pass"] if self.blocks() else ["buy_company"]
+
+    def has_actions(self, entity) -> bool:
+        """:meth:`actions`' truth, without the list (the round's "anything?")."""
+        return entity.is_corporation and self.can_buy_company(entity)
+
+    def answers(self, entity, atype):
+        """:meth:`actions`' two truths for ``atype``, without the list."""
+        if not entity.is_corporation or not self.can_buy_company(entity):
+            return False, False
+        return atype == "buy_company" or (atype == "pass" and self.blocks()), True
 
     def price_range(self, entity, company):
         """A player's private, in a phase that allows it, between its minimum and maximum."""
