@@ -542,8 +542,20 @@ class Game1858(Game):
         return best
 
     def train_limit(self, entity) -> int:
-        tl = self.phase.current.get("train_limit", {})
-        return tl.get(getattr(entity, "type", ""), 0) if isinstance(tl, dict) else tl
+        # (the phase's table and the holder's kind read in place, one call: asked by every train
+        # question; a holder without a kind reads the "" row)
+        phase = self.phase
+        tl = phase.phases[phase.index].get("train_limit", {})
+        if tl.__class__ is not dict and not isinstance(tl, dict):
+            return tl
+        try:
+            kind = entity.type
+        except AttributeError:
+            kind = ""
+        limit = 0
+        if kind in tl:
+            limit = tl[kind]
+        return limit
 
     #: the :meth:`train_limit` that reads the phase's table as it is (a subclass with its own
     #: limits does not): the discard step's question reads the table once for every company
