@@ -338,6 +338,10 @@ class Game1858(Game):
                     out.append(c)
         return out
 
+    #: the :meth:`buyable_bank_companies` above (a subclass with its own does not name it): the
+    #: stock step's "any bid?" walks the companies in place when it is the game's
+    PLAIN_BANK_COMPANIES: ClassVar[Callable[..., list]] = buyable_bank_companies
+
     def par_price(self, company):
         if not self.company_starts_public(company):
             raise GameError(f"{company.sym} cannot start a public company", rule="bad-exchange")

@@ -149,6 +149,27 @@ class StockRound1858Step(AuctionBuySellParShares):
 
     def can_bid_any(self, player) -> bool:
         cash = player.cash
+        cls, g = type(self), self.game
+        if (cls.bid_items is StockRound1858Step.bid_items and cls.min_bid is AuctionBuySellParShares.min_bid
+                and cls.highest_bid is AuctionBuySellParShares.highest_bid
+                and cls.opening_bid is StockRound1858Step.opening_bid
+                and type(g).buyable_bank_companies is type(g).PLAIN_BANK_COMPANIES):
+            # (``Game1858.buyable_bank_companies`` and the lowest bid inline, stopped at the
+            # first item within the cash, no list: asked by every "anything?" of a player)
+            bids = self.round.auction
+            bank = g.bank
+            second = "green_privates" in g.phase.status
+            unbuyable = g.unbuyable_companies
+            for c in g.companies:
+                if c.owner is bank and not c.closed:
+                    data = c.data
+                    kind = data.get("type")
+                    if (kind == "private_batch1" or (second and kind == "private_batch2")) and c not in unbuyable:
+                        top = bids.highest() if bids is not None and bids.item is c else None
+                        low = top[1] + self.bid_step() if top else c.value - int(data.get("discount", 0))
+                        if low <= cash:
+                            return True
+            return False
         for c in self.bid_items(player):  # (a plain loop: asked by every "anything?" of a player)
             if self.min_bid(c) <= cash:
                 return True
