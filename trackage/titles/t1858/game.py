@@ -521,8 +521,11 @@ class Game1858(Game):
     def min_train_price(self, corp):
         depot = self.depot
         best = None  # (the lowest price seen, in plain loops: asked by every train step question)
-        if type(self).train_price is Game1858.train_price and type(self).train_spec is Game1858.train_spec:
-            # (this class's price: a variant's own, read in place)
+        cls = type(self)
+        if (cls.train_price is Game1858.train_price and cls.train_spec is Game1858.train_spec) \
+                or self.plain_train_prices(corp):
+            # (this class's price, or a title's that is the same for ``corp``: a variant's own,
+            # read in place)
             for t in depot.depot_trains():
                 for v in t.variants.values():
                     p = v["price"]
@@ -544,6 +547,12 @@ class Game1858(Game):
                     best = 1
                 break
         return best
+
+    def plain_train_prices(self, corp) -> bool:
+        """Whether a title's own :meth:`train_price` gives ``corp`` every depot train at its
+        variant's own price (this class's does; a title with discounts says when it has none:
+        default no)."""
+        return False
 
     def train_limit(self, entity) -> int:
         # (the phase's table and the holder's kind read in place, one call: asked by every train
