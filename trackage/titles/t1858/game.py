@@ -338,6 +338,10 @@ class Game1858(Game):
                     out.append(c)
         return out
 
+    #: the :meth:`buyable_bank_companies` above (a subclass with its own does not name it): the
+    #: stock step's "any bid?" walks the companies in place when it is the game's
+    PLAIN_BANK_COMPANIES: ClassVar[Callable[..., list]] = buyable_bank_companies
+
     def par_price(self, company):
         if not self.company_starts_public(company):
             raise GameError(f"{company.sym} cannot start a public company", rule="bad-exchange")
@@ -517,8 +521,11 @@ class Game1858(Game):
     def min_train_price(self, corp):
         depot = self.depot
         best = None  # (the lowest price seen, in plain loops: asked by every train step question)
-        if type(self).train_price is Game1858.train_price and type(self).train_spec is Game1858.train_spec:
-            # (this class's price: a variant's own, read in place)
+        cls = type(self)
+        if (cls.train_price is Game1858.train_price and cls.train_spec is Game1858.train_spec) \
+                or self.plain_train_prices(corp):
+            # (this class's price, or a title's that is the same for ``corp``: a variant's own,
+            # read in place)
             for t in depot.depot_trains():
                 for v in t.variants.values():
                     p = v["price"]
@@ -541,9 +548,27 @@ class Game1858(Game):
                 break
         return best
 
+    def plain_train_prices(self, corp) -> bool:
+        """Whether a title's own :meth:`train_price` gives ``corp`` every depot train at its
+        variant's own price (this class's does; a title with discounts says when it has none:
+        default no)."""
+        return False
+
     def train_limit(self, entity) -> int:
-        tl = self.phase.current.get("train_limit", {})
-        return tl.get(getattr(entity, "type", ""), 0) if isinstance(tl, dict) else tl
+        # (the phase's table and the holder's kind read in place, one call: asked by every train
+        # question; a holder without a kind reads the "" row)
+        phase = self.phase
+        tl = phase.phases[phase.index].get("train_limit", {})
+        if tl.__class__ is not dict and not isinstance(tl, dict):
+            return tl
+        try:
+            kind = entity.type
+        except AttributeError:
+            kind = ""
+        limit = 0
+        if kind in tl:
+            limit = tl[kind]
+        return limit
 
     #: the :meth:`train_limit` that reads the phase's table as it is (a subclass with its own
     #: limits does not): the discard step's question reads the table once for every company

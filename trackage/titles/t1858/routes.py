@@ -73,8 +73,10 @@ class RouteRules1858(RouteRules):
             return []
         rows = sorted(distance, key=lambda h: len(h["nodes"]))
         by_row: list = [[] for _ in rows]
+        # (the base's stop type, a stop's kind, read in place)
+        stop_type = None if type(self).stop_type is RouteRules.stop_type else self.stop_type
         for i, s in enumerate(visits):
-            t = self.stop_type(s, train)
+            t = s.kind if stop_type is None else stop_type(s, train)
             for ri, h in enumerate(rows):
                 if t in h["nodes"]:
                     by_row[ri].append(i)

@@ -159,6 +159,17 @@ class Game1858India(Game1858):
     def route_trains(self, entity) -> list:
         return [t for t in super().route_trains(entity) if not self.pullman(t)]
 
+    def plain_train_prices(self, corp) -> bool:
+        """This class's :meth:`train_price` for a buyer with no loco works discount is the
+        variant's own price."""
+        if type(self).train_price is not Game1858India.train_price or type(self).train_spec is not Game1858.train_spec:
+            return False
+        for c in getattr(corp, "companies", []):
+            for ab in c.abilities:
+                if ab.get("type") == "train_discount":
+                    return False
+        return True
+
     def train_price(self, train, entity, variant=None, companies=None) -> int:
         """A depot train's price after the loco works discounts of ``companies`` (default:
         the buyer's)."""

@@ -189,14 +189,21 @@ class DiscardTrain1858(DiscardTrain):
         g = self.game
         corps = g.corporations
         if type(g).train_limit is type(g).TABLE_TRAIN_LIMIT:
-            # (the phase's table read once, not once per company: asked by every step question)
-            table = g.phase.current.get("train_limit", {})
-            if not isinstance(table, dict):
+            # (the phase's table read once, not once per company: asked by every step question;
+            # a company without trains is passed at once, the others read in place)
+            phase = g.phase
+            table = phase.phases[phase.index].get("train_limit", {})
+            if table.__class__ is not dict and not isinstance(table, dict):
                 return any(len(c.trains) > table and g.num_corp_trains(c) > table for c in corps)
             for c in corps:
-                n = len(c.trains)
-                if n and n > (limit := table.get(getattr(c, "type", ""), 0)) and g.num_corp_trains(c) > limit:
-                    return True
+                ts = c.trains
+                if ts:
+                    kind = c.type  # (every company has a kind: :meth:`train_limit`'s row)
+                    limit = 0
+                    if kind in table:
+                        limit = table[kind]
+                    if len(ts) > limit and g.num_corp_trains(c) > limit:
+                        return True
             return False
         for c in corps:
             n = len(c.trains)
@@ -204,6 +211,9 @@ class DiscardTrain1858(DiscardTrain):
             if n and n > (limit := g.train_limit(c)) and g.num_corp_trains(c) > limit:
                 return True
         return False
+
+    active = anyone_crowded  # (the step question's answer, without one more call; a class with
+    # its own :meth:`anyone_crowded` names its own ``active``)
 
     def discard_key(self, train) -> Hashable:
         """An obsolete train is another choice than a live one of the same name."""

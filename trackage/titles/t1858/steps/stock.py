@@ -35,27 +35,25 @@ class StockRound1858Step(AuctionBuySellParShares):
         if entity.is_corporation:
             return not self.auction and self.can_convert(entity, self.round.current_entity_of_round())
         rnd = self.round
-        if rnd.auction is None and entity is rnd.current_entity_of_round() and self._plain_anything():
+        cls = type(self)
+        # (the shortcut rests on this class's own :meth:`allows` and the base's "forced to sell?",
+        # sales and pass; the classes compared inline: asked by every step question of the round)
+        if rnd.auction is None and entity is rnd.current_entity_of_round() and (
+                cls.allows is StockRound1858Step.allows and cls.must_sell is BuySellParShares.must_sell
+                and cls.can_sell_any is BuySellParShares.can_sell_any and cls.may_pass is BuySellParShares.may_pass
+                and cls.current_entity is AuctionBuySellParShares.current_entity):
             # (the player in turn, no auction: after the turn's purchase only a forced sale is
             # open, so "anything?" is "forced to sell?"; before it, one forced to sell may sell
             # (forced means a sale is open, and :meth:`allows` sells unforced by the same
             # question), so the kinds are asked unforced, without "forced to sell?"; no pass alone)
             if self.bought():
                 return self.must_sell(entity)
-            allows = self.allows
+            allows = self._allows_unbought  # (:meth:`allows` past its "bought?", known false)
             for kind in self.ASK_ORDER:
-                if allows(kind, entity, False):
+                if allows(kind, entity):
                     return True
             return False
         return super().has_actions(entity)
-
-    def _plain_anything(self) -> bool:
-        """Whether :meth:`has_actions`' shortcut rests on this class's own :meth:`allows` and
-        the base's "forced to sell?", sales and pass."""
-        cls = type(self)
-        return (cls.allows is StockRound1858Step.allows and cls.must_sell is BuySellParShares.must_sell
-                and cls.can_sell_any is BuySellParShares.can_sell_any and cls.may_pass is BuySellParShares.may_pass
-                and cls.current_entity is AuctionBuySellParShares.current_entity)
 
     def answers(self, entity, atype):
         if entity.is_corporation:
@@ -82,6 +80,10 @@ class StockRound1858Step(AuctionBuySellParShares):
         exchange for shares."""
         if forced or self.bought():
             return forced and kind == "sell_shares"
+        return self._allows_unbought(kind, entity)
+
+    def _allows_unbought(self, kind, entity) -> bool:
+        """:meth:`allows` of one not forced to sell, before the turn's purchase."""
         if kind == "convert":
             if type(self).can_convert is not StockRound1858Step.can_convert:
                 return any(self.can_convert(c, entity) for c in self.game.corporations)
@@ -92,7 +94,7 @@ class StockRound1858Step(AuctionBuySellParShares):
                 if c.owner is entity and c.type == "5-share" and c.floated():
                     return True
             return False
-        return (kind == "buy_shares" and self.can_exchange_any(entity)) or super().allows(kind, entity, forced)
+        return (kind == "buy_shares" and self.can_exchange_any(entity)) or super().allows(kind, entity, False)
 
     def can_convert(self, corp, player) -> bool:
         return (corp.owner is player and player is not None and corp.type == "5-share" and corp.floated()
@@ -149,6 +151,27 @@ class StockRound1858Step(AuctionBuySellParShares):
 
     def can_bid_any(self, player) -> bool:
         cash = player.cash
+        cls, g = type(self), self.game
+        if (cls.bid_items is StockRound1858Step.bid_items and cls.min_bid is AuctionBuySellParShares.min_bid
+                and cls.highest_bid is AuctionBuySellParShares.highest_bid
+                and cls.opening_bid is StockRound1858Step.opening_bid
+                and type(g).buyable_bank_companies is type(g).PLAIN_BANK_COMPANIES):
+            # (``Game1858.buyable_bank_companies`` and the lowest bid inline, stopped at the
+            # first item within the cash, no list: asked by every "anything?" of a player)
+            bids = self.round.auction
+            bank = g.bank
+            second = "green_privates" in g.phase.status
+            unbuyable = g.unbuyable_companies
+            for c in g.companies:
+                if c.owner is bank and not c.closed:
+                    data = c.data
+                    kind = data.get("type")
+                    if (kind == "private_batch1" or (second and kind == "private_batch2")) and c not in unbuyable:
+                        top = bids.highest() if bids is not None and bids.item is c else None
+                        low = top[1] + self.bid_step() if top else c.value - int(data.get("discount", 0))
+                        if low <= cash:
+                            return True
+            return False
         for c in self.bid_items(player):  # (a plain loop: asked by every "anything?" of a player)
             if self.min_bid(c) <= cash:
                 return True
