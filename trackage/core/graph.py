@@ -710,6 +710,32 @@ class TrackGraph:
         self._can_token[key] = r
         return r
 
+    def teach_as_can_token(self, corporation: Entity, cheater: bool = False) -> None:
+        """Leave the route information as :meth:`can_token` would, without its answer: for a
+        step whose list asks the token question only for its side effect (the round asked
+        about another kind). The same branches as there, the tokenable cities never looked
+        at: the answer known at this version, nothing; a first start finding a train-purchase
+        route, or no start able to teach one, what :meth:`can_token` teaches then (the walk it
+        would cut short teaches nothing more, so none is owed); else the whole walk."""
+        if (corporation, bool(cheater)) in self._can_token:
+            return
+        if self._reseed:
+            self._reseeded(corporation)
+        offered = self._offered.get(corporation)
+        known = self._routes.get(corporation)
+        if offered is None and (known is None or not known.get("route_train_purchase")) and self._kept is None:
+            if self._first_start_purchases(corporation):
+                self._teach_purchase(corporation, known)
+                return
+            if self._teaches_nothing(corporation):
+                if known is None:
+                    self._remember(corporation, {})
+                return
+        if known is not None and known.get("route_train_purchase") and (
+                offered is None or corporation in self._untaught):
+            return
+        self._offered_nodes(corporation)
+
     def _teach_purchase(self, corporation: Entity, known: Mapping[str, bool] | None) -> None:
         """Teach what a whole walk teaches when its first start finds a train-purchase route
         (:meth:`_first_start_purchases`): both flags set on what was known, in that order."""

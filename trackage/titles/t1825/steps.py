@@ -201,6 +201,43 @@ class TrackAndToken1825(LeaseMixin, TrackAndTokenStep):
     def has_actions(self, entity):
         return not self.game.silent_receivership(entity) and super().has_actions(entity)
 
+    # (the round's two questions from the one kind asked: without this the list above would
+    # hand the step the core's default, the token question's whole answer worked out even
+    # where a tile lay settles both)
+    def answers(self, entity, atype):
+        """:meth:`actions`' two truths for ``atype``: whether it is listed, whether anything is.
+        Asked in the list's order (the lay, then the token); where the lay settles both, the
+        token question is left unanswered but its writes are made (:meth:`_token_writes`)."""
+        if self.game.silent_receivership(entity) or entity is not self.current_entity():
+            return False, False
+        lay = bool(self.can_lay_tile(entity))
+        if lay and atype != "place_token":
+            self._token_writes(entity)
+            tok = False  # (not asked: the lay answers "anything?")
+        else:
+            tok = self.WITH_TOKEN and bool(self.can_place_token(entity))
+        has = lay or tok
+        if atype == "lay_tile":
+            return lay, has
+        if atype == "place_token":
+            return tok, has
+        if atype == "special_buy":
+            return lay and self.can_lease(entity), has
+        return atype == "pass" and has, has
+
+    def _token_writes(self, entity) -> None:
+        """What :meth:`can_place_token` writes (the graph's route information, taught as its
+        question would), without its answer: the same early outs, then the graph's own."""
+        if not self.WITH_TOKEN or self.round.tokened:
+            return
+        cheapest = None
+        for t in entity.tokens:
+            if not t.used and (cheapest is None or t.price < cheapest):
+                cheapest = t.price
+        if cheapest is None or cheapest > self.buying_power(entity):
+            return
+        self.game.graph.teach_as_can_token(entity)
+
     def buying_power(self, entity) -> int:
         return entity.cash + (200 if entity.receivership() else 0)
 
