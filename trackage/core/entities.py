@@ -251,7 +251,10 @@ class ShareBundle:
     @property
     def owner(self) -> Any:
         """The holder of the bundle's certificates (as they are held now)."""
-        return self.corporation.holder_of(self.shares[0])
+        # (``Corporation.holder_of``, in place)
+        corp = self.corporation
+        h = corp.cert_holders[self.shares[0].index]
+        return corp if h is None else h
 
     @property
     def presidents_share(self) -> Share | None:
@@ -279,12 +282,18 @@ class ShareBundle:
 def certificate_price_per_share(corp: Corporation, share: Share) -> int:
     """What one share of ``corp`` costs bought as ``share`` is held now: the par price from
     the IPO, the market price elsewhere (the corporation's minimum without a price)."""
-    sp = corp.par_price if corp.holder_of(share) is corp.ipo_owner else corp.share_price
+    # (``Corporation.holder_of``, in place: asked for every certificate priced)
+    h = corp.cert_holders[share.index]
+    sp = corp.par_price if (corp if h is None else h) is corp.ipo_owner else corp.share_price
     return sp.price * corp.price_multiplier if sp is not None else (corp.min_price or 0)
 
 
 def certificate_price(corp: Corporation, share: Share) -> int:
-    return math.ceil(certificate_price_per_share(corp, share) * share.percent / corp.share_percent)
+    # (:func:`certificate_price_per_share`, in place)
+    h = corp.cert_holders[share.index]
+    sp = corp.par_price if (corp if h is None else h) is corp.ipo_owner else corp.share_price
+    per_share = sp.price * corp.price_multiplier if sp is not None else (corp.min_price or 0)
+    return math.ceil(per_share * share.percent / corp.share_percent)
 
 
 class Corporation(CashHolder, ShareHolder):

@@ -479,7 +479,9 @@ class Game(Tracked):
             if not s.counts_for_limit:
                 continue  # (the share's own flag first: no company looked up)
             sp = corps[s.corp_id].share_price
-            if sp is None or sp.counts_for_limit():
+            # (the cell's ``counts_for_limit()`` read as its attribute: a catalogue value
+            # fixed at the build, asked for every certificate held)
+            if sp is None or sp._counts:
                 n += 1
         if self.CERT_LIMIT_INCLUDES_PRIVATES:
             n += len(player.companies)

@@ -95,7 +95,12 @@ class Bids(Tracked):
 
     def next_bidder(self) -> Any:
         """The bidder in turn after the highest bid's (None before any bid)."""
-        best = self.highest()
+        # (:meth:`highest`, in place: the bidder in turn is asked after every action of an
+        # auction)
+        best = None
+        for b in self.bids:
+            if best is None or b[1] > best[1]:
+                best = b
         if best is None or not self.bidders:
             return None
         return self.bidders[(self.bidders.index(best[0]) + 1) % len(self.bidders)]

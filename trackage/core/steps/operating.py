@@ -220,14 +220,20 @@ class Dividend(Step):
         plain = type(self).dividends_for is Dividend.dividends_for
         base_percent_of = ShareHolder.percent_of
         share_percent = entity.share_percent
+        cid = entity.id
         for payee in (*game.players, *game.corporations):
             if payee is entity:
                 amt = self.corporation_dividends(entity, ps)
             elif plain and type(payee).percent_of is base_percent_of:
-                if not payee.certificates:
+                # (the default ``dividends_for`` with the default ``percent_of``, worked out in
+                # place: the same sum; a holder of none of the certificates is paid nothing)
+                held = 0
+                for s in payee.certificates:
+                    if s.corp_id == cid:
+                        held += s.percent
+                if not held:
                     continue
-                # (the default ``dividends_for``, worked out in place: the same sum)
-                amt = math.ceil(payee.percent_of(entity) / share_percent * ps)
+                amt = math.ceil(held / share_percent * ps)
             else:
                 amt = self.dividends_for(entity, payee, ps)
             if amt > 0:
