@@ -1608,6 +1608,45 @@ class Route:
         by_placed[pkey] = (links, kept)
         return kept
 
+    def _run_chains(self, conns: list[list[str]], skip_track: str | None) -> list[Sequence[Chain]]:
+        """:meth:`_matching_chains` of each logged connection of ``conns`` (two or more), asked
+        once for the whole list. An entry per list of logged hex lists and skipped track, kept
+        with the map (shared by its games, like the connections' chains per placed tiles),
+        holds each connection's kept chains with the tiles (catalogue objects) and links
+        entries of the hexes they were found on, checked by identity: it is made only from
+        every connection's own entry for the board maps in hand (the union of their hexes), so
+        an answer here is the one each connection's entry gives, the same kept tuples."""
+        board = self.rules.game.board
+        shared: dict[Any, Any] = board.hexmap.logged_placed  # (its entries of another shape beside)
+        st = board.state
+        tile_at = st.tile_at
+        links_at = st.links
+        try:
+            key = ("logged run chains", tuple(map(tuple, conns)), skip_track)
+            got = shared.get(key)
+        except TypeError:
+            return [self._matching_chains(h, skip_track) for h in conns]
+        if got is not None:
+            hx = got[1]
+            if all(map(is_, map(tile_at.get, hx), got[2])) and all(map(is_, map(links_at.get, hx), got[3])):
+                return list(got[0])
+        found = [self._matching_chains(h, skip_track) for h in conns]
+        # the union of the connections' own entries (the game's), each just found or refreshed
+        # for these maps
+        memo = board.supply.memo
+        seen: dict[str, tuple[Any, Any]] = {}
+        for h, chains in zip(key[1], found, strict=True):
+            own = memo.get(("logged chains", h, skip_track))
+            if own is None or own[3] is not chains or own[4] is not tile_at or own[5] is not links_at:
+                return found
+            for x, t, nbs in zip(own[0][1], own[1], own[2], strict=True):
+                seen[x] = (t, nbs)
+        if len(shared) >= _SHARED_WALKS_LIMIT:
+            shared.clear()
+        shared[key] = (tuple(found), tuple(seen), tuple([v[0] for v in seen.values()]),
+                       tuple([v[1] for v in seen.values()]))
+        return found
+
     def _walk_matching_chains(self, want: list[str], within: frozenset[str], start_hex: Hex,
                               end_hex: Hex) -> list[Chain]:
         """:meth:`_matching_chains`, walked: the chains between the end hexes' nodes named ``want``."""
@@ -1717,7 +1756,8 @@ class Route:
                             return
             conns = []
         skip_track = rules.skip_route_track_type(self.train) if conns else None
-        possibilities = [self._matching_chains(h, skip_track) for h in conns]
+        possibilities = self._run_chains(conns, skip_track) if len(conns) > 1 else \
+            [self._matching_chains(h, skip_track) for h in conns]
         other = set(rules.compute_other_paths(self.routes, self))
         if len(possibilities) == 1:
             for ch in possibilities[0]:
