@@ -118,7 +118,11 @@ class Step(Tracked):
         return blocks
 
     def current_entity(self) -> Any:
-        return self.round.current_entity_of_round()
+        rnd = self.round
+        if rnd.PLAIN_OPERATOR:  # (the base :meth:`Round.current_entity_of_round` inline: asked very often)
+            ents, i = rnd.entities, rnd.entity_index
+            return ents[i] if ents and i < len(ents) else None
+        return rnd.current_entity_of_round()
 
     def active_entities(self) -> list[Any]:
         e = self.current_entity()
@@ -265,9 +269,13 @@ class Round(Tracked):
     #: :meth:`process` then hands that answer on (the pipeline's ``finished()``). A class that
     #: defines its own ``after_process`` is off unless it says so in its own body.
     AFTER_PROCESS_KEEPS_ANSWER: ClassVar[bool] = True
+    #: whether this class keeps the base :meth:`current_entity_of_round` (set for each class when
+    #: it is defined): the steps' and the round's own questions then read it inline
+    PLAIN_OPERATOR: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        cls.PLAIN_OPERATOR = cls.current_entity_of_round is Round.current_entity_of_round
         if "after_process" in cls.__dict__ and "AFTER_PROCESS_KEEPS_ANSWER" not in cls.__dict__:
             cls.AFTER_PROCESS_KEEPS_ANSWER = False
 
@@ -345,7 +353,11 @@ class Round(Tracked):
             return None
         # (questions write nothing: the round's operator read once, for the steps that ask the
         # base "blocking?" of it)
-        cur = self.current_entity_of_round()
+        if self.PLAIN_OPERATOR:  # (the base :meth:`current_entity_of_round` inline)
+            ents_, ix = self.entities, self.entity_index
+            cur = ents_[ix] if ents_ and ix < len(ents_) else None
+        else:
+            cur = self.current_entity_of_round()
         open_ = cur is not None and not getattr(cur, "closed", False)
         base_blocking, base_has, base_entity = Step.blocking, Step.has_current_actions, Step.current_entity
         base_active, base_blocks = Step.active, Step.blocks
@@ -411,7 +423,11 @@ class Round(Tracked):
             known, listed, idle = hint[0], hint[2], hint[3]
         # (the questions write nothing: the round's operator read once, for every step with the
         # base "blocking?", whose answer for ``entity`` when it is that operator is ``has``)
-        cur = self.current_entity_of_round()
+        if self.PLAIN_OPERATOR:  # (the base :meth:`current_entity_of_round` inline)
+            ents_, ix = self.entities, self.entity_index
+            cur = ents_[ix] if ents_ and ix < len(ents_) else None
+        else:
+            cur = self.current_entity_of_round()
         open_ = cur is not None and not getattr(cur, "closed", False)
         base_blocking, base_has, base_entity = Step.blocking, Step.has_current_actions, Step.current_entity
         base_active, base_blocks = Step.active, Step.blocks
@@ -536,7 +552,11 @@ class Round(Tracked):
         third: the list worked out for the step stopped at (or None); the fourth: whether every
         step before the one stopped at is known settled (the answer stands)."""
         per_step = self.OPERATOR_PER_STEP
-        first = cur = self.current_entity_of_round()
+        if self.PLAIN_OPERATOR:  # (the base :meth:`current_entity_of_round` inline)
+            ents_, ix = self.entities, self.entity_index
+            first = cur = ents_[ix] if ents_ and ix < len(ents_) else None
+        else:
+            first = cur = self.current_entity_of_round()
         closed = cur is not None and getattr(cur, "closed", False)
         moved = False
         # a skip of a class's own has run since ``cur`` was read (it may have handed the turn on;
