@@ -369,7 +369,12 @@ class Pipeline:
                 t = type(step)
                 if step is not None and t.blocking is Step.blocking \
                         and t.has_current_actions is Step.has_current_actions:
-                    entity = step.current_entity()
+                    if t.current_entity is Step.current_entity and rnd.PLAIN_OPERATOR:
+                        # (the base's, of a round with the base operator: read inline)
+                        ents, ix = rnd.entities, rnd.entity_index
+                        entity = ents[ix] if ents and ix < len(ents) else None
+                    else:
+                        entity = step.current_entity()
                     listing = kept[2] if len(kept) > 2 else None
                     acts = listing[2] if listing is not None and listing[0] is step and listing[1] is entity else None
                     idle = listing[3] if listing is not None and listing[0] is step else ()

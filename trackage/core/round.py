@@ -338,10 +338,14 @@ class Round(Tracked):
         settled = self.settled
         if settled is not None and entity is None:
             self.settled = None  # (asked once: whatever follows may move the state)
-            found = self.settled_step(*settled)
+            n = len(settled)
+            # (where :meth:`settled_step` answers at once, no steps found inactive or an answer
+            # that stands, its answer read here: the first item)
+            found = settled if n < 2 or settled[1] is None or (n > 3 and settled[3]) \
+                else self.settled_step(*settled)
             if found is not None:
-                step = found[0]
-                if len(settled) > 2 and settled[2] is not None and settled[2][0] is step:
+                step: Step | None = found[0]
+                if n > 2 and settled[2] is not None and settled[2][0] is step:
                     # the list the skip worked out for the step it stopped at (and the steps it
                     # found inactive), nothing written since
                     self.listing = settled[2]
@@ -477,7 +481,8 @@ class Round(Tracked):
         if atype == "pass":  # (the pass is told before what it causes: the next round's header)
             self.game.journal.record("pass", entity=getattr(entity, "id", None), step=chosen.description())
         handler(chosen, action, entity)
-        self.after_process_before_skip(action)
+        if type(self).after_process_before_skip is not Round.after_process_before_skip:  # (the base's: nothing)
+            self.after_process_before_skip(action)
         settled = self.skip_steps()
         keep = self.KEEP_SKIP_ANSWER
         self.settled = settled if keep else None
