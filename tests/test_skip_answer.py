@@ -165,7 +165,7 @@ def test_a_marked_skip_leaves_every_kept_answer_fresh_in_live_games(title, seed,
         assert fresh is found
         idle = settled[1] if len(settled) > 1 else None
         assert not any(s.active() for s in (idle or ()))
-        checked.append(rnd.is_stock() and bool(idle) and len(settled) > 3 and settled[3])
+        checked.append(rnd.is_stock() and idle is not None and len(settled) > 3 and settled[3])
 
     watch_kept(monkeypatch, checking)
     n, options = COMBOS[title][seed % len(COMBOS[title])]

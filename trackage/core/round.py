@@ -553,7 +553,8 @@ class Round(Tracked):
         """Skip the steps with nothing to do, up to the first that blocks; returns that step (in
         a tuple; None in it: no step blocks) where :meth:`settled_step` may use it, else None.
         The tuple's second item: the steps found inactive whose answer nothing run since may
-        have moved (no skip but the base's, which writes only its own step's ``passed``); the
+        have moved (no skip but the base's, which writes only its own step's ``passed``), but
+        for those passed with the base "active?" (each reader reads their ``passed`` first); the
         third: the list worked out for the step stopped at (or None); the fourth: whether every
         step before the one stopped at is known settled (the answer stands)."""
         per_step = self.OPERATOR_PER_STEP
@@ -586,8 +587,13 @@ class Round(Tracked):
                 closed = cur is not None and getattr(cur, "closed", False)
                 stale = False
             t = type(s)
-            # (the base "active?" and "blocks?" read inline: asked of every step after every action)
-            if s.passed if t.active is base_active else not s.active():
+            # (the base "active?" and "blocks?" read inline: asked of every step after every action;
+            # a step passed with the base "active?" is not listed among those found inactive: every
+            # reader of the list reads its ``passed`` first)
+            if t.active is base_active:
+                if s.passed:
+                    continue
+            elif not s.active():
                 idle.append(s)
                 continue
             if t.blocks is base_blocks:
@@ -650,7 +656,9 @@ class Round(Tracked):
                 if s is stopped:
                     break
                 t = type(s)
-                if (t.active is base_active and s.passed) or s in tail:
+                if t.active is base_active and s.passed:
+                    continue
+                if s in tail:
                     idle.append(s)
                     continue
                 if exact and (t.blocking is not base_blocking or t.blocks is not base_blocks
@@ -687,11 +695,13 @@ class Round(Tracked):
         :meth:`active_step` would answer, nothing written since, so it stands."""
         if idle is None or stands:
             return (stopped,)
-        base_blocking = Step.blocking
+        base_blocking, base_active = Step.blocking, Step.active
         for s in self.steps:
             if s is stopped:
                 return (s,)
-            if s in idle:  # (a few steps: compared by identity, steps define no __eq__)
+            # (a step passed with the base "active?" is inactive, listed or not; the others found
+            # inactive: a few steps, compared by identity, steps define no __eq__)
+            if (s.passed and type(s).active is base_active) or s in idle:
                 continue
             if (type(s).blocking is not base_blocking or s.blocks()) and s.active():
                 return None
