@@ -361,8 +361,21 @@ class Pipeline:
         # ``finished()`` reads: only the next round's choice and ``end_now`` do)
         if kept is not None and not (keeps and game.end_trigger is trigger and game.round is rnd):
             kept = None
-        # (:meth:`round_finished` inlined where it has no answer to hand on: asked after every action)
-        if game.finished or not (game.round.finished() if kept is None else self.round_finished(kept)):
+        # (:meth:`round_finished` inlined: asked after every action)
+        if game.finished:
+            stays = True
+        elif kept is None:
+            stays = not game.round.finished()
+        else:
+            now = game.round
+            now.settled = kept
+            try:
+                stays = not now.finished()
+            finally:
+                now.settled = None
+                if now.listing is not None:
+                    now.listing = None
+        if stays:
             if kept is not None and game.loading and not game.finished:
                 # (:meth:`hint_next` inline: asked after most actions of a load)
                 step = kept[0]
