@@ -34,6 +34,22 @@ def keeping(keep: bool) -> Iterator[None]:
         Round.KEEP_SKIP_ANSWER = was
 
 
+def watch_kept(monkeypatch, seen) -> None:
+    """Call ``seen(round, settled, found)`` after every :meth:`Round.active_step` asked with a
+    kept answer (a skip's, or one :meth:`Round.answered` kept): ``found`` is what it answered,
+    from the kept answer or, where that could not stand, asked afresh."""
+    active_step = Round.active_step
+
+    def watched(self, entity=None):
+        settled = self.settled if entity is None else None
+        found = active_step(self, entity)
+        if settled is not None:
+            seen(self, settled, found)
+        return found
+
+    monkeypatch.setattr(Round, "active_step", watched)
+
+
 def _replay(path, keep: bool) -> tuple[str, object, str]:
     buf = io.StringIO()
     with keeping(keep):
@@ -62,13 +78,7 @@ def test_a_log_replays_alike_with_and_without_the_kept_answer(path):
                                         ("1822", 6)])
 def test_live_games_list_alike_with_and_without_the_kept_answer(title, seed, monkeypatch):
     used = []
-    settled_step = Round.settled_step
-
-    def counted(self, stopped, *idle):
-        used.append(Round.KEEP_SKIP_ANSWER)
-        return settled_step(self, stopped, *idle)
-
-    monkeypatch.setattr(Round, "settled_step", counted)
+    watch_kept(monkeypatch, lambda rnd, settled, found: used.append(Round.KEEP_SKIP_ANSWER))
     n, options = COMBOS[title][seed % len(COMBOS[title])]
     players = [{"id": i + 1, "name": f"Player {i + 1}"} for i in range(n)]
     kept_game, fresh_game = new_game(title, players, options, seed), new_game(title, players, options, seed)
@@ -98,23 +108,19 @@ def test_live_games_list_alike_with_and_without_the_kept_answer(title, seed, mon
 
 @pytest.mark.parametrize("path", LOGS, ids=lambda p: f"{p.parent.name}/{p.name}" if p else "none")
 def test_every_kept_answer_is_a_fresh_active_step(path, monkeypatch):
-    """Every answer :meth:`Round.settled_step` gives (the skip's, including a round that looks
-    its operator up before each skipped step when the operator stayed the same and open through
-    the whole skip; and the one :meth:`Round.answered` kept, taken as it stands) is the step a
-    fresh "which step is active?" finds there."""
+    """Every answer :meth:`Round.active_step` gives from a kept answer (the skip's, including a
+    round that looks its operator up before each skipped step when the operator stayed the same
+    and open through the whole skip; and the one :meth:`Round.answered` kept, taken as it
+    stands) is the step a fresh "which step is active?" finds there."""
     checked = []
-    settled_step = Round.settled_step
 
-    def checking(self, stopped, *idle):
-        found = settled_step(self, stopped, *idle)
-        if found is not None:
-            fresh = next((s for s in self.steps if s.active() and s.blocking()), None)
-            assert fresh is found[0]
-            # (a skip's answer names its inactive steps; one kept by ``answered`` has None there)
-            checked.append((self.OPERATOR_PER_STEP, bool(idle) and idle[0] is not None))
-        return found
+    def checking(rnd, settled, found):
+        fresh = next((s for s in rnd.steps if s.active() and s.blocking()), None)
+        assert fresh is found
+        # (a skip's answer names its inactive steps; one kept by ``answered`` has None there)
+        checked.append((rnd.OPERATOR_PER_STEP, len(settled) > 1 and settled[1] is not None))
 
-    monkeypatch.setattr(Round, "settled_step", checking)
+    watch_kept(monkeypatch, checking)
     out = replay_data(load_log(path), trace=io.StringIO())
     assert out.error is None, out.error
     assert checked
@@ -149,23 +155,19 @@ def test_the_skip_mark_is_only_on_the_audited_stock_steps():
 @pytest.mark.parametrize("title,seed", [("1825", 1), ("1861", 2), ("1867", 3), ("1893", 4), ("1858", 5),
                                         ("1822", 6), ("1858India", 7)])
 def test_a_marked_skip_leaves_every_kept_answer_fresh_in_live_games(title, seed, monkeypatch):
-    """In seeded random games, every answer :meth:`Round.settled_step` gives is the step a fresh
-    walk finds, and every step the skip found inactive is inactive still; some of them come from
-    a skip whose stock step's own pass ran (the mark) and stand."""
+    """In seeded random games, every answer :meth:`Round.active_step` gives from a kept answer is
+    the step a fresh walk finds, and every step the skip found inactive is inactive still; some
+    of them come from a skip whose stock step's own pass ran (the mark) and stand."""
     checked = []
-    settled_step = Round.settled_step
 
-    def checking(self, stopped, *rest):
-        found = settled_step(self, stopped, *rest)
-        if found is not None:
-            fresh = next((s for s in self.steps if s.active() and s.blocking()), None)
-            assert fresh is found[0]
-            idle = rest[0] if rest else None
-            assert not any(s.active() for s in (idle or ()))
-            checked.append(self.is_stock() and bool(idle) and len(rest) > 2 and rest[2])
-        return found
+    def checking(rnd, settled, found):
+        fresh = next((s for s in rnd.steps if s.active() and s.blocking()), None)
+        assert fresh is found
+        idle = settled[1] if len(settled) > 1 else None
+        assert not any(s.active() for s in (idle or ()))
+        checked.append(rnd.is_stock() and idle is not None and len(settled) > 3 and settled[3])
 
-    monkeypatch.setattr(Round, "settled_step", checking)
+    watch_kept(monkeypatch, checking)
     n, options = COMBOS[title][seed % len(COMBOS[title])]
     game = new_game(title, [{"id": i + 1, "name": f"Player {i + 1}"} for i in range(n)], options, seed)
     rng = random.Random(seed)

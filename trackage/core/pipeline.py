@@ -361,15 +361,33 @@ class Pipeline:
         # ``finished()`` reads: only the next round's choice and ``end_now`` do)
         if kept is not None and not (keeps and game.end_trigger is trigger and game.round is rnd):
             kept = None
-        # (:meth:`round_finished` inlined where it has no answer to hand on: asked after every action)
-        if game.finished or not (game.round.finished() if kept is None else self.round_finished(kept)):
+        # (:meth:`round_finished` inlined: asked after every action)
+        if game.finished:
+            stays = True
+        elif kept is None:
+            stays = not game.round.finished()
+        else:
+            now = game.round
+            now.settled = kept
+            try:
+                stays = not now.finished()
+            finally:
+                now.settled = None
+                if now.listing is not None:
+                    now.listing = None
+        if stays:
             if kept is not None and game.loading and not game.finished:
                 # (:meth:`hint_next` inline: asked after most actions of a load)
                 step = kept[0]
                 t = type(step)
                 if step is not None and t.blocking is Step.blocking \
                         and t.has_current_actions is Step.has_current_actions:
-                    entity = step.current_entity()
+                    if t.current_entity is Step.current_entity and rnd.PLAIN_OPERATOR:
+                        # (the base's, of a round with the base operator: read inline)
+                        ents, ix = rnd.entities, rnd.entity_index
+                        entity = ents[ix] if ents and ix < len(ents) else None
+                    else:
+                        entity = step.current_entity()
                     listing = kept[2] if len(kept) > 2 else None
                     acts = listing[2] if listing is not None and listing[0] is step and listing[1] is entity else None
                     idle = listing[3] if listing is not None and listing[0] is step else ()

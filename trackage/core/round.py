@@ -118,7 +118,11 @@ class Step(Tracked):
         return blocks
 
     def current_entity(self) -> Any:
-        return self.round.current_entity_of_round()
+        rnd = self.round
+        if rnd.PLAIN_OPERATOR:  # (the base :meth:`Round.current_entity_of_round` inline: asked very often)
+            ents, i = rnd.entities, rnd.entity_index
+            return ents[i] if ents and i < len(ents) else None
+        return rnd.current_entity_of_round()
 
     def active_entities(self) -> list[Any]:
         e = self.current_entity()
@@ -265,9 +269,13 @@ class Round(Tracked):
     #: :meth:`process` then hands that answer on (the pipeline's ``finished()``). A class that
     #: defines its own ``after_process`` is off unless it says so in its own body.
     AFTER_PROCESS_KEEPS_ANSWER: ClassVar[bool] = True
+    #: whether this class keeps the base :meth:`current_entity_of_round` (set for each class when
+    #: it is defined): the steps' and the round's own questions then read it inline
+    PLAIN_OPERATOR: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        cls.PLAIN_OPERATOR = cls.current_entity_of_round is Round.current_entity_of_round
         if "after_process" in cls.__dict__ and "AFTER_PROCESS_KEEPS_ANSWER" not in cls.__dict__:
             cls.AFTER_PROCESS_KEEPS_ANSWER = False
 
@@ -330,10 +338,14 @@ class Round(Tracked):
         settled = self.settled
         if settled is not None and entity is None:
             self.settled = None  # (asked once: whatever follows may move the state)
-            found = self.settled_step(*settled)
+            n = len(settled)
+            # (where :meth:`settled_step` answers at once, no steps found inactive or an answer
+            # that stands, its answer read here: the first item)
+            found = settled if n < 2 or settled[1] is None or (n > 3 and settled[3]) \
+                else self.settled_step(*settled)
             if found is not None:
-                step = found[0]
-                if len(settled) > 2 and settled[2] is not None and settled[2][0] is step:
+                step: Step | None = found[0]
+                if n > 2 and settled[2] is not None and settled[2][0] is step:
                     # the list the skip worked out for the step it stopped at (and the steps it
                     # found inactive), nothing written since
                     self.listing = settled[2]
@@ -345,7 +357,11 @@ class Round(Tracked):
             return None
         # (questions write nothing: the round's operator read once, for the steps that ask the
         # base "blocking?" of it)
-        cur = self.current_entity_of_round()
+        if self.PLAIN_OPERATOR:  # (the base :meth:`current_entity_of_round` inline)
+            ents_, ix = self.entities, self.entity_index
+            cur = ents_[ix] if ents_ and ix < len(ents_) else None
+        else:
+            cur = self.current_entity_of_round()
         open_ = cur is not None and not getattr(cur, "closed", False)
         base_blocking, base_has, base_entity = Step.blocking, Step.has_current_actions, Step.current_entity
         base_active, base_blocks = Step.active, Step.blocks
@@ -411,7 +427,11 @@ class Round(Tracked):
             known, listed, idle = hint[0], hint[2], hint[3]
         # (the questions write nothing: the round's operator read once, for every step with the
         # base "blocking?", whose answer for ``entity`` when it is that operator is ``has``)
-        cur = self.current_entity_of_round()
+        if self.PLAIN_OPERATOR:  # (the base :meth:`current_entity_of_round` inline)
+            ents_, ix = self.entities, self.entity_index
+            cur = ents_[ix] if ents_ and ix < len(ents_) else None
+        else:
+            cur = self.current_entity_of_round()
         open_ = cur is not None and not getattr(cur, "closed", False)
         base_blocking, base_has, base_entity = Step.blocking, Step.has_current_actions, Step.current_entity
         base_active, base_blocks = Step.active, Step.blocks
@@ -461,7 +481,8 @@ class Round(Tracked):
         if atype == "pass":  # (the pass is told before what it causes: the next round's header)
             self.game.journal.record("pass", entity=getattr(entity, "id", None), step=chosen.description())
         handler(chosen, action, entity)
-        self.after_process_before_skip(action)
+        if type(self).after_process_before_skip is not Round.after_process_before_skip:  # (the base's: nothing)
+            self.after_process_before_skip(action)
         settled = self.skip_steps()
         keep = self.KEEP_SKIP_ANSWER
         self.settled = settled if keep else None
@@ -532,11 +553,16 @@ class Round(Tracked):
         """Skip the steps with nothing to do, up to the first that blocks; returns that step (in
         a tuple; None in it: no step blocks) where :meth:`settled_step` may use it, else None.
         The tuple's second item: the steps found inactive whose answer nothing run since may
-        have moved (no skip but the base's, which writes only its own step's ``passed``); the
+        have moved (no skip but the base's, which writes only its own step's ``passed``), but
+        for those passed with the base "active?" (each reader reads their ``passed`` first); the
         third: the list worked out for the step stopped at (or None); the fourth: whether every
         step before the one stopped at is known settled (the answer stands)."""
         per_step = self.OPERATOR_PER_STEP
-        first = cur = self.current_entity_of_round()
+        if self.PLAIN_OPERATOR:  # (the base :meth:`current_entity_of_round` inline)
+            ents_, ix = self.entities, self.entity_index
+            first = cur = ents_[ix] if ents_ and ix < len(ents_) else None
+        else:
+            first = cur = self.current_entity_of_round()
         closed = cur is not None and getattr(cur, "closed", False)
         moved = False
         # a skip of a class's own has run since ``cur`` was read (it may have handed the turn on;
@@ -561,8 +587,13 @@ class Round(Tracked):
                 closed = cur is not None and getattr(cur, "closed", False)
                 stale = False
             t = type(s)
-            # (the base "active?" and "blocks?" read inline: asked of every step after every action)
-            if s.passed if t.active is base_active else not s.active():
+            # (the base "active?" and "blocks?" read inline: asked of every step after every action;
+            # a step passed with the base "active?" is not listed among those found inactive: every
+            # reader of the list reads its ``passed`` first)
+            if t.active is base_active:
+                if s.passed:
+                    continue
+            elif not s.active():
                 idle.append(s)
                 continue
             if t.blocks is base_blocks:
@@ -625,7 +656,9 @@ class Round(Tracked):
                 if s is stopped:
                     break
                 t = type(s)
-                if (t.active is base_active and s.passed) or s in tail:
+                if t.active is base_active and s.passed:
+                    continue
+                if s in tail:
                     idle.append(s)
                     continue
                 if exact and (t.blocking is not base_blocking or t.blocks is not base_blocks
@@ -662,11 +695,13 @@ class Round(Tracked):
         :meth:`active_step` would answer, nothing written since, so it stands."""
         if idle is None or stands:
             return (stopped,)
-        base_blocking = Step.blocking
+        base_blocking, base_active = Step.blocking, Step.active
         for s in self.steps:
             if s is stopped:
                 return (s,)
-            if s in idle:  # (a few steps: compared by identity, steps define no __eq__)
+            # (a step passed with the base "active?" is inactive, listed or not; the others found
+            # inactive: a few steps, compared by identity, steps define no __eq__)
+            if (s.passed and type(s).active is base_active) or s in idle:
                 continue
             if (type(s).blocking is not base_blocking or s.blocks()) and s.active():
                 return None
