@@ -234,7 +234,8 @@ class Board(Tracked):
 
     # ------------------------------------------------------------ lookups
     def hex_by_id(self, hid: object) -> Any:
-        return self.hexmap.hex_by_id(hid) if isinstance(hid, str) else None
+        # (the map's own lookup read in place)
+        return self.hexmap._by_id.get(hid) if isinstance(hid, str) else None
 
     @property
     def hexes(self) -> list[Hex]:
@@ -512,13 +513,17 @@ class Board(Tracked):
         self.state.city_res = {**self.state.city_res, city: tuple(res)}
 
     def find_reservation(self, city: City, corporation: Any) -> int | None:
-        for i, r in enumerate(self.city_reservations(city)):
+        for i, r in enumerate(self.state.city_res.get(city, ())):
             if r is not None and (r is corporation or getattr(r, "owner", None) is corporation):
                 return i
         return None
 
     def reserved_by(self, city: City, corporation: Any) -> bool:
-        return self.find_reservation(city, corporation) is not None
+        # (:meth:`find_reservation`'s loop in place)
+        for r in self.state.city_res.get(city, ()):
+            if r is not None and (r is corporation or getattr(r, "owner", None) is corporation):
+                return True
+        return False
 
     def add_reservation(self, city: City, entity: Any, slot: int | None = None) -> None:
         """Reserve a slot of ``city``: appended, or inserted at ``slot`` (padding with None
@@ -692,7 +697,10 @@ class Board(Tracked):
         those types."""
         if not node.is_city:
             return False
-        for lst in (self.tokens(node), self.extra_tokens(node)):
+        # (the slots and the extra tokens read in place: a city with no entry has only empty
+        # slots, which hold nothing)
+        st = self.state
+        for lst in (st.tokens.get(node, ()), st.extra_tokens.get(node, ())):
             for t in lst:
                 if t is not None and t.owned_by(corporation) and (not types or t.type in types):
                     return True
@@ -739,17 +747,23 @@ class Board(Tracked):
         """Slot a token of ``corporation`` would take: its reservation, else the first free
         unreserved slot. With ``cheater`` (any value but None/False, even 0) the first free
         unreserved slot, else a new one."""
-        res = self.city_reservations(city)
-        tokens = self.tokens(city)
+        # (the maps read in place, :meth:`find_reservation`'s loop inline)
+        st = self.state
+        res = st.city_res.get(city, ())
+        tokens = st.tokens.get(city)
+        if tokens is None:
+            tokens = (None,) * city.normal_slots
         open_slot = None
         for i, t in enumerate(tokens):
             if t is None and (i >= len(res) or res[i] is None):
                 open_slot = i
                 break
-        if _flag(cheater):
+        if cheater is not None and cheater is not False:
             return open_slot if open_slot is not None else len(tokens)
-        reservation = self.find_reservation(city, corporation)
-        return reservation if reservation is not None else open_slot
+        for i, r in enumerate(res):
+            if r is not None and (r is corporation or getattr(r, "owner", None) is corporation):
+                return i
+        return open_slot
 
     def tokenable(self, city: Any, corporation: Any, free: bool = False, tokens: Any = None, cheater: object = False,
                   extra_slot: bool = False, spender: Any = None, same_hex_allowed: bool = False) -> bool:

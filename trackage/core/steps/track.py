@@ -135,9 +135,12 @@ class TrackAndTokenStep(Step):
         # (:meth:`tile_lay`'s answer read from the title's entry in place, no dict built: a lay
         # or an upgrade allowed, "not_if_upgraded" meaning nothing upgraded yet this turn, and
         # the lay's cost, 0 when unlisted, within what the payer may spend)
-        entry = self.lay_entry(entity)
-        if entry is None or not entity.tokens:
+        # (:meth:`lay_entry` inline)
+        lays = self.game.tile_lays(entity)
+        i = self.round.num_laid_track
+        if i >= len(lays) or not entity.tokens:
             return False
+        entry = lays[i]
         lay, upgrade = entry["lay"], entry["upgrade"]
         if lay == "not_if_upgraded" or upgrade == "not_if_upgraded":
             fresh = not self.round.upgraded_track
