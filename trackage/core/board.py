@@ -310,7 +310,7 @@ class Board(Tracked):
             return st.tile_at[hid]
         t = self.supply.known(tid)
         if t is not None:
-            if self.in_supply(t):
+            if t in self._supply_count():  # (:meth:`in_supply`)
                 return t
             if t.unlimited and t.index == self._next_index(t.name):
                 # made by another copy of this game (the catalogue keeps every copy it
@@ -1036,15 +1036,15 @@ class Board(Tracked):
         """Lay ``tile`` (a supply :class:`Tile`) on ``hex_`` in ``rotation``; check legality
         (outside of log replay) and pay the cost."""
         game = self.game
-        old_tile = self.tile(hex_)
+        old_tile = self.state.tile_at[hex_.id]
         if isinstance(tile, Placed):
             tile = tile.tile
         if tile.id in self.state.laid or (tile.preprinted and self.hexmap.preprinted_tile(tile.id) is not None):
             where = self.state.laid.get(tile.id)
             raise GameError(f"tile {tile.id} is already on {where}", rule="tile-not-available")
-        if not tile.unlimited and not self.in_supply(tile):
+        if not tile.unlimited and tile not in self._supply_count():
             raise GameError(f"tile {tile.id} is not in the supply", rule="tile-not-available")
-        placed = self.placed_tile(tile, rotation, hex_)
+        placed = tile.at(rotation, hex_)  # (:meth:`placed_tile`)
         if not game.tile_valid_for_phase(placed):
             raise GameError(f"{tile.color} tiles are not available in phase {game.phase.name}", rule="tile-colour")
         if not game.upgrades_to(old_tile, placed):

@@ -1432,7 +1432,12 @@ class Placed:
 
     def converging_exit(self, num: int) -> bool:
         """More than one track end point meets at edge ``num``."""
-        return self.spec.rot(self.rotation).exit_count.get(num, 0) > 1
+        # (:meth:`TileSpec.rot` inline where the rotation's data is worked out already)
+        spec = self.spec
+        data = spec._rots[self.rotation]
+        if data is None:
+            data = spec.rot(self.rotation)
+        return data.exit_count.get(num, 0) > 1
 
     @property
     def city_town_edges(self) -> list[list[int]]:

@@ -196,11 +196,11 @@ class TrackAndTokenStep(Step):
         rotation = action.get("rotation", 0)
         if not isinstance(rotation, int) or not 0 <= rotation <= 5:
             raise GameError(f"rotation must be 0-5, not {rotation!r}", rule="bad-rotation")
-        old_tile = game.board.tile(hex_)
+        old_tile = game.board.state.tile_at[hex_.id]
         if not hasattr(tile, "at"):
             raise GameError(f"tile {tile.id} is already on {tile.hex.id if tile.hex else 'the map'}",
                             rule="tile-not-available")
-        tile = game.board.placed_tile(tile, rotation, hex_)
+        tile = tile.at(rotation, hex_)  # (``Board.placed_tile``)
         lay = self.tile_lay(entity)
         if lay is None:
             raise GameError("no more tile lays this turn", rule="tile-lay-limit")
