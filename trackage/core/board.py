@@ -640,7 +640,8 @@ class Board(Tracked):
         return self.slots(city) + (len(self.extra_tokens(city)) if all else 0)
 
     def tokened(self, city: City) -> bool:
-        return any(t is not None for t in self.tokens(city))
+        slots = self.tokens(city)
+        return slots.count(None) != len(slots)
 
     def token_cities(self) -> dict[Any, tuple[City, ...]]:
         """{corporation: the cities on the map holding a token of it (in a slot or extra), in
@@ -685,7 +686,7 @@ class Board(Tracked):
         counted = {c for cities in kept.values() for c in cities}
         for lst in (self.state.tokens, self.state.extra_tokens):
             for city, held in lst.items():
-                if not any(t is not None for t in held):
+                if held.count(None) == len(held):
                     continue
                 h = city.hex
                 if (h is not None and tile_at.get(h.id) is city.tile) != (city in counted):
@@ -796,9 +797,16 @@ class Board(Tracked):
             if not free and t.price > getattr(spender if spender is not None else corporation, "cash", 0):
                 self.token_error = "no_money"
                 continue
-            if not same_hex_allowed and any(self.tokened_by(c, owner) for c in tile.cities):
-                self.token_error = "existing_token"
-                continue
+            if not same_hex_allowed:
+                # (a token of the owner on the tile already: a plain loop, no generator)
+                mine = False
+                for c in tile.cities:
+                    if self.tokened_by(c, owner):
+                        mine = True
+                        break
+                if mine:
+                    self.token_error = "existing_token"
+                    continue
             if self.reserved_by(city, corporation):
                 return True
             if self.token_blocked_by_reservation(city.hex, corporation) and not _flag(cheater):
@@ -897,15 +905,15 @@ class Board(Tracked):
         city = old.city
         if city is not None:
             slots = self.state.tokens.get(city)
-            if slots is not None and any(t is old for t in slots):
+            if slots is not None and old in slots:
                 self.set_tokens(city, [new if t is old else t for t in slots])
             extra = self.state.extra_tokens.get(city)
-            if extra is not None and any(t is old for t in extra):
+            if extra is not None and old in extra:
                 self.set_extra_tokens(city, [new if t is old else t for t in extra])
         hex_ = old.hex
         if hex_ is not None:
             on_hex = self.state.hex_tokens.get(hex_.id)
-            if on_hex is not None and any(t is old for t in on_hex):
+            if on_hex is not None and old in on_hex:
                 st = self.state
                 st.hex_tokens = {**st.hex_tokens, hex_.id: tuple(new if t is old else t for t in on_hex)}
         return new
@@ -914,7 +922,7 @@ class Board(Tracked):
         # (the owner's ``tokens``: ``new`` in the place of ``old``, if it holds it)
         owner = self.game.token_owner(old)
         held = getattr(owner, "tokens", None)
-        if held is not None and any(t is old for t in held):
+        if held is not None and old in held:
             owner.tokens = tuple(new if t is old else t for t in held)
 
     def set_token_price(self, token: Token, price: int) -> Token:
@@ -950,10 +958,10 @@ class Board(Tracked):
             city = token.city
             if city is not None:
                 slots = self.tokens(city)
-                if any(t is token for t in slots):
+                if token in slots:
                     self.set_tokens(city, [None if t is token else t for t in slots])
                 extra = self.extra_tokens(city)
-                if any(t is token for t in extra):
+                if token in extra:
                     self.set_extra_tokens(city, [t for t in extra if t is not token])
         elif token.location_type == "hex" and token.hex is not None:
             self.remove_hex_token(token.hex, token)
@@ -965,7 +973,7 @@ class Board(Tracked):
         """Remove ``token`` from the board and from its corporation's token list."""
         owner = self.game.token_owner(token)
         tokens = getattr(owner, "tokens", None)
-        if tokens is not None and any(t is token for t in tokens):
+        if tokens is not None and token in tokens:
             owner.tokens = tuple(t for t in tokens if t is not token)
         self.remove_token(token)
 

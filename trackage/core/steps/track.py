@@ -201,18 +201,30 @@ class TrackAndTokenStep(Step):
             raise GameError(f"tile {tile.id} is already on {tile.hex.id if tile.hex else 'the map'}",
                             rule="tile-not-available")
         tile = tile.at(rotation, hex_)  # (``Board.placed_tile``)
-        lay = self.tile_lay(entity)
-        if lay is None:
+        # (:meth:`tile_lay`'s answer read from the title's entry in place, no dict built)
+        lays = game.tile_lays(entity)
+        i = self.round.num_laid_track
+        if i >= len(lays):
             raise GameError("no more tile lays this turn", rule="tile-lay-limit")
+        entry = lays[i]
         upgrade = self.is_upgrade(old_tile, tile)
-        if upgrade and not lay["upgrade"]:
-            raise GameError("cannot upgrade now", rule="tile-lay-limit")
-        if not upgrade and not lay["lay"]:
-            raise GameError("cannot lay a tile now", rule="tile-lay-limit")
-        if lay["cannot_reuse_same_hex"] and hex_ in self.round.laid_hexes:
+        if upgrade:
+            may = entry["upgrade"]
+            if may == "not_if_upgraded":
+                may = not self.round.upgraded_track
+            if not may:
+                raise GameError("cannot upgrade now", rule="tile-lay-limit")
+        else:
+            may = entry["lay"]
+            if may == "not_if_upgraded":
+                may = not self.round.upgraded_track
+            if not may:
+                raise GameError("cannot lay a tile now", rule="tile-lay-limit")
+        if entry.get("cannot_reuse_same_hex", False) and hex_ in self.round.laid_hexes:
             raise GameError(f"{hex_.id} was already laid this turn", rule="same-hex")
         self.check_lay(entity, hex_, old_tile, tile, rotation)
-        extra = lay["cost"] if tile.color == "yellow" else lay["upgrade_cost"]
+        cost = entry.get("cost", 0)
+        extra = cost if tile.color == "yellow" else entry.get("upgrade_cost", cost)
         game.board.lay_tile(entity, hex_, tile.tile, rotation, extra_cost=extra, pay=lambda c: self.pay(entity, c))
         if upgrade:
             self.round.upgraded_track = True
