@@ -234,7 +234,8 @@ class Board(Tracked):
 
     # ------------------------------------------------------------ lookups
     def hex_by_id(self, hid: object) -> Any:
-        return self.hexmap.hex_by_id(hid) if isinstance(hid, str) else None
+        # (the map's own lookup read in place)
+        return self.hexmap._by_id.get(hid) if isinstance(hid, str) else None
 
     @property
     def hexes(self) -> list[Hex]:
@@ -309,7 +310,7 @@ class Board(Tracked):
             return st.tile_at[hid]
         t = self.supply.known(tid)
         if t is not None:
-            if self.in_supply(t):
+            if t in self._supply_count():  # (:meth:`in_supply`)
                 return t
             if t.unlimited and t.index == self._next_index(t.name):
                 # made by another copy of this game (the catalogue keeps every copy it
@@ -512,13 +513,17 @@ class Board(Tracked):
         self.state.city_res = {**self.state.city_res, city: tuple(res)}
 
     def find_reservation(self, city: City, corporation: Any) -> int | None:
-        for i, r in enumerate(self.city_reservations(city)):
+        for i, r in enumerate(self.state.city_res.get(city, ())):
             if r is not None and (r is corporation or getattr(r, "owner", None) is corporation):
                 return i
         return None
 
     def reserved_by(self, city: City, corporation: Any) -> bool:
-        return self.find_reservation(city, corporation) is not None
+        # (:meth:`find_reservation`'s loop in place)
+        for r in self.state.city_res.get(city, ()):
+            if r is not None and (r is corporation or getattr(r, "owner", None) is corporation):
+                return True
+        return False
 
     def add_reservation(self, city: City, entity: Any, slot: int | None = None) -> None:
         """Reserve a slot of ``city``: appended, or inserted at ``slot`` (padding with None
@@ -635,7 +640,8 @@ class Board(Tracked):
         return self.slots(city) + (len(self.extra_tokens(city)) if all else 0)
 
     def tokened(self, city: City) -> bool:
-        return any(t is not None for t in self.tokens(city))
+        slots = self.tokens(city)
+        return slots.count(None) != len(slots)
 
     def token_cities(self) -> dict[Any, tuple[City, ...]]:
         """{corporation: the cities on the map holding a token of it (in a slot or extra), in
@@ -680,7 +686,7 @@ class Board(Tracked):
         counted = {c for cities in kept.values() for c in cities}
         for lst in (self.state.tokens, self.state.extra_tokens):
             for city, held in lst.items():
-                if not any(t is not None for t in held):
+                if held.count(None) == len(held):
                     continue
                 h = city.hex
                 if (h is not None and tile_at.get(h.id) is city.tile) != (city in counted):
@@ -692,7 +698,10 @@ class Board(Tracked):
         those types."""
         if not node.is_city:
             return False
-        for lst in (self.tokens(node), self.extra_tokens(node)):
+        # (the slots and the extra tokens read in place: a city with no entry has only empty
+        # slots, which hold nothing)
+        st = self.state
+        for lst in (st.tokens.get(node, ()), st.extra_tokens.get(node, ())):
             for t in lst:
                 if t is not None and t.owned_by(corporation) and (not types or t.type in types):
                     return True
@@ -739,17 +748,23 @@ class Board(Tracked):
         """Slot a token of ``corporation`` would take: its reservation, else the first free
         unreserved slot. With ``cheater`` (any value but None/False, even 0) the first free
         unreserved slot, else a new one."""
-        res = self.city_reservations(city)
-        tokens = self.tokens(city)
+        # (the maps read in place, :meth:`find_reservation`'s loop inline)
+        st = self.state
+        res = st.city_res.get(city, ())
+        tokens = st.tokens.get(city)
+        if tokens is None:
+            tokens = (None,) * city.normal_slots
         open_slot = None
         for i, t in enumerate(tokens):
             if t is None and (i >= len(res) or res[i] is None):
                 open_slot = i
                 break
-        if _flag(cheater):
+        if cheater is not None and cheater is not False:
             return open_slot if open_slot is not None else len(tokens)
-        reservation = self.find_reservation(city, corporation)
-        return reservation if reservation is not None else open_slot
+        for i, r in enumerate(res):
+            if r is not None and (r is corporation or getattr(r, "owner", None) is corporation):
+                return i
+        return open_slot
 
     def tokenable(self, city: Any, corporation: Any, free: bool = False, tokens: Any = None, cheater: object = False,
                   extra_slot: bool = False, spender: Any = None, same_hex_allowed: bool = False) -> bool:
@@ -782,9 +797,16 @@ class Board(Tracked):
             if not free and t.price > getattr(spender if spender is not None else corporation, "cash", 0):
                 self.token_error = "no_money"
                 continue
-            if not same_hex_allowed and any(self.tokened_by(c, owner) for c in tile.cities):
-                self.token_error = "existing_token"
-                continue
+            if not same_hex_allowed:
+                # (a token of the owner on the tile already: a plain loop, no generator)
+                mine = False
+                for c in tile.cities:
+                    if self.tokened_by(c, owner):
+                        mine = True
+                        break
+                if mine:
+                    self.token_error = "existing_token"
+                    continue
             if self.reserved_by(city, corporation):
                 return True
             if self.token_blocked_by_reservation(city.hex, corporation) and not _flag(cheater):
@@ -883,15 +905,15 @@ class Board(Tracked):
         city = old.city
         if city is not None:
             slots = self.state.tokens.get(city)
-            if slots is not None and any(t is old for t in slots):
+            if slots is not None and old in slots:
                 self.set_tokens(city, [new if t is old else t for t in slots])
             extra = self.state.extra_tokens.get(city)
-            if extra is not None and any(t is old for t in extra):
+            if extra is not None and old in extra:
                 self.set_extra_tokens(city, [new if t is old else t for t in extra])
         hex_ = old.hex
         if hex_ is not None:
             on_hex = self.state.hex_tokens.get(hex_.id)
-            if on_hex is not None and any(t is old for t in on_hex):
+            if on_hex is not None and old in on_hex:
                 st = self.state
                 st.hex_tokens = {**st.hex_tokens, hex_.id: tuple(new if t is old else t for t in on_hex)}
         return new
@@ -900,7 +922,7 @@ class Board(Tracked):
         # (the owner's ``tokens``: ``new`` in the place of ``old``, if it holds it)
         owner = self.game.token_owner(old)
         held = getattr(owner, "tokens", None)
-        if held is not None and any(t is old for t in held):
+        if held is not None and old in held:
             owner.tokens = tuple(new if t is old else t for t in held)
 
     def set_token_price(self, token: Token, price: int) -> Token:
@@ -936,10 +958,10 @@ class Board(Tracked):
             city = token.city
             if city is not None:
                 slots = self.tokens(city)
-                if any(t is token for t in slots):
+                if token in slots:
                     self.set_tokens(city, [None if t is token else t for t in slots])
                 extra = self.extra_tokens(city)
-                if any(t is token for t in extra):
+                if token in extra:
                     self.set_extra_tokens(city, [t for t in extra if t is not token])
         elif token.location_type == "hex" and token.hex is not None:
             self.remove_hex_token(token.hex, token)
@@ -951,7 +973,7 @@ class Board(Tracked):
         """Remove ``token`` from the board and from its corporation's token list."""
         owner = self.game.token_owner(token)
         tokens = getattr(owner, "tokens", None)
-        if tokens is not None and any(t is token for t in tokens):
+        if tokens is not None and token in tokens:
             owner.tokens = tuple(t for t in tokens if t is not token)
         self.remove_token(token)
 
@@ -1022,15 +1044,15 @@ class Board(Tracked):
         """Lay ``tile`` (a supply :class:`Tile`) on ``hex_`` in ``rotation``; check legality
         (outside of log replay) and pay the cost."""
         game = self.game
-        old_tile = self.tile(hex_)
+        old_tile = self.state.tile_at[hex_.id]
         if isinstance(tile, Placed):
             tile = tile.tile
         if tile.id in self.state.laid or (tile.preprinted and self.hexmap.preprinted_tile(tile.id) is not None):
             where = self.state.laid.get(tile.id)
             raise GameError(f"tile {tile.id} is already on {where}", rule="tile-not-available")
-        if not tile.unlimited and not self.in_supply(tile):
+        if not tile.unlimited and tile not in self._supply_count():
             raise GameError(f"tile {tile.id} is not in the supply", rule="tile-not-available")
-        placed = self.placed_tile(tile, rotation, hex_)
+        placed = tile.at(rotation, hex_)  # (:meth:`placed_tile`)
         if not game.tile_valid_for_phase(placed):
             raise GameError(f"{tile.color} tiles are not available in phase {game.phase.name}", rule="tile-colour")
         if not game.upgrades_to(old_tile, placed):

@@ -751,7 +751,8 @@ class RevenueCenter(NodeBase):
     the city it replaced: ``Board.groups``), ``hide``, ``visit_cost`` (default 1), ``route``
     ("mandatory"/"optional"/"never"), ``loc``, ``format``, ``rows``."""
 
-    __slots__ = ("_visit_cost", "format", "groups", "hide", "loc", "params", "revenue", "route", "rows")
+    # (``visit_cost`` a plain slot here, shadowing the base's property of 0)
+    __slots__ = ("format", "groups", "hide", "loc", "params", "revenue", "route", "rows", "visit_cost")
     default_route = "mandatory"
     is_stop = True
 
@@ -763,15 +764,11 @@ class RevenueCenter(NodeBase):
         self.revenue: dict[str, int] = nd.revenue
         self.groups = tuple(_groups(p.get("groups")))
         self.hide = _flag(p.get("hide"))
-        self._visit_cost = _int(p.get("visit_cost"), 1)
+        self.visit_cost: int = _int(p.get("visit_cost"), 1)
         self.route = str(p.get("route") or self.default_route)
         self.loc = p.get("loc")
         self.format = p.get("format")
         self.rows = _int(p.get("rows"), 1)
-
-    @property
-    def visit_cost(self) -> int:
-        return self._visit_cost
 
     def revenue_for(self, colors: Sequence[str], train_name: str | None = None) -> int:
         """Revenue for the phase whose available tile colours are ``colors``: the value of
@@ -1435,7 +1432,12 @@ class Placed:
 
     def converging_exit(self, num: int) -> bool:
         """More than one track end point meets at edge ``num``."""
-        return self.spec.rot(self.rotation).exit_count.get(num, 0) > 1
+        # (:meth:`TileSpec.rot` inline where the rotation's data is worked out already)
+        spec = self.spec
+        data = spec._rots[self.rotation]
+        if data is None:
+            data = spec.rot(self.rotation)
+        return data.exit_count.get(num, 0) > 1
 
     @property
     def city_town_edges(self) -> list[list[int]]:

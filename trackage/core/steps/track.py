@@ -135,9 +135,12 @@ class TrackAndTokenStep(Step):
         # (:meth:`tile_lay`'s answer read from the title's entry in place, no dict built: a lay
         # or an upgrade allowed, "not_if_upgraded" meaning nothing upgraded yet this turn, and
         # the lay's cost, 0 when unlisted, within what the payer may spend)
-        entry = self.lay_entry(entity)
-        if entry is None or not entity.tokens:
+        # (:meth:`lay_entry` inline)
+        lays = self.game.tile_lays(entity)
+        i = self.round.num_laid_track
+        if i >= len(lays) or not entity.tokens:
             return False
+        entry = lays[i]
         lay, upgrade = entry["lay"], entry["upgrade"]
         if lay == "not_if_upgraded" or upgrade == "not_if_upgraded":
             fresh = not self.round.upgraded_track
@@ -193,23 +196,35 @@ class TrackAndTokenStep(Step):
         rotation = action.get("rotation", 0)
         if not isinstance(rotation, int) or not 0 <= rotation <= 5:
             raise GameError(f"rotation must be 0-5, not {rotation!r}", rule="bad-rotation")
-        old_tile = game.board.tile(hex_)
+        old_tile = game.board.state.tile_at[hex_.id]
         if not hasattr(tile, "at"):
             raise GameError(f"tile {tile.id} is already on {tile.hex.id if tile.hex else 'the map'}",
                             rule="tile-not-available")
-        tile = game.board.placed_tile(tile, rotation, hex_)
-        lay = self.tile_lay(entity)
-        if lay is None:
+        tile = tile.at(rotation, hex_)  # (``Board.placed_tile``)
+        # (:meth:`tile_lay`'s answer read from the title's entry in place, no dict built)
+        lays = game.tile_lays(entity)
+        i = self.round.num_laid_track
+        if i >= len(lays):
             raise GameError("no more tile lays this turn", rule="tile-lay-limit")
+        entry = lays[i]
         upgrade = self.is_upgrade(old_tile, tile)
-        if upgrade and not lay["upgrade"]:
-            raise GameError("cannot upgrade now", rule="tile-lay-limit")
-        if not upgrade and not lay["lay"]:
-            raise GameError("cannot lay a tile now", rule="tile-lay-limit")
-        if lay["cannot_reuse_same_hex"] and hex_ in self.round.laid_hexes:
+        if upgrade:
+            may = entry["upgrade"]
+            if may == "not_if_upgraded":
+                may = not self.round.upgraded_track
+            if not may:
+                raise GameError("cannot upgrade now", rule="tile-lay-limit")
+        else:
+            may = entry["lay"]
+            if may == "not_if_upgraded":
+                may = not self.round.upgraded_track
+            if not may:
+                raise GameError("cannot lay a tile now", rule="tile-lay-limit")
+        if entry.get("cannot_reuse_same_hex", False) and hex_ in self.round.laid_hexes:
             raise GameError(f"{hex_.id} was already laid this turn", rule="same-hex")
         self.check_lay(entity, hex_, old_tile, tile, rotation)
-        extra = lay["cost"] if tile.color == "yellow" else lay["upgrade_cost"]
+        cost = entry.get("cost", 0)
+        extra = cost if tile.color == "yellow" else entry.get("upgrade_cost", cost)
         game.board.lay_tile(entity, hex_, tile.tile, rotation, extra_cost=extra, pay=lambda c: self.pay(entity, c))
         if upgrade:
             self.round.upgraded_track = True
