@@ -507,7 +507,8 @@ class Game1893(Game):
         return [p for p in self.stock_market.par_prices if p.price != 120]
 
     def can_par(self, corp, player) -> bool:
-        if self.merged(corp):
+        # (this class's merged read in place: asked for every corporation by the par question)
+        if (corp.id in MERGED if type(self).merged is Game1893.merged else self.merged(corp)):
             return False
         if corp is self.rag and not self.fdsd.closed and self.fdsd.owner is player:
             return not corp.ipoed and not corp.closed
