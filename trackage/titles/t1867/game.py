@@ -103,7 +103,15 @@ class StockRound1867(StockRound):
 
 class OperatingRound1867(OperatingRound):
     def skip_entity(self, entity) -> bool:
-        return entity.closed or not entity.floated() or entity not in self.game.corporations
+        """Closed, not floated, or not a corporation (a minor). A corporation already found
+        floated answers without the call (``Corporation.floated`` then returns its flag and
+        writes nothing); otherwise ``floated`` is asked as before (it may record the float)."""
+        if entity.closed:
+            return True
+        if not (type(entity).floated is Corporation.floated and entity.floatable and entity._floated) \
+                and not entity.floated():
+            return True
+        return entity not in self.game.corporations
 
     def force_next_entity(self):
         """The current operator was nationalised: its turn ends now and the next one starts
