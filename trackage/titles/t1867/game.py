@@ -24,6 +24,7 @@ from ...core.rewind import Tracked
 from ...core.round import OperatingRound, Round, StockRound
 from ...core.steps.operating import DiscardTrain, over_phase_table_limit
 from ...core.tokens import Token
+from ...core.trains import PhaseTrack
 from . import config
 from .routes import RouteRules1867
 
@@ -299,7 +300,8 @@ class Game1867(Game):
     def train_limit(self, entity) -> int:
         # the phase's limit (by company type), read in place: asked for every operator by the
         # discard step's "anyone crowded?" at every step question
-        tl = self.phase.current.get("train_limit", 99)
+        ph = self.phase  # (its current phase read in place where ``current`` is the core's)
+        tl = (ph.phases[ph.index] if type(ph).current is PhaseTrack.current else ph.current).get("train_limit", 99)
         if not isinstance(tl, dict):
             return tl
         try:  # (the holder's kind; none, or one the table lacks: 0)

@@ -39,6 +39,7 @@ from ...core.round import OperatingRound, Round, StockRound, ranged, starting_at
 from ...core.shares import ShareMarket
 from ...core.tiles import upgrades_to_correct_color, upgrades_to_correct_label
 from ...core.tokens import Token
+from ...core.trains import PhaseTrack
 from . import config, tilelays
 from .steps import (
     Bankrupt1893,
@@ -299,7 +300,8 @@ class Game1893(Game):
     def train_limit(self, entity) -> int:
         # the core's rule (the phase's limit by company type), read in place: asked by the
         # train step's room for every offer and by the discard step's question
-        tl = self.phase.current.get("train_limit", 99)
+        ph = self.phase  # (its current phase read in place where ``current`` is the core's)
+        tl = (ph.phases[ph.index] if type(ph).current is PhaseTrack.current else ph.current).get("train_limit", 99)
         if not isinstance(tl, dict):
             return tl
         try:  # (the holder's kind; none, or one the table lacks: 0)
