@@ -690,7 +690,15 @@ class Game1867(Game):
     def buying_power(self, entity, full: bool = False) -> int:
         if not full or not entity.is_corporation:
             return entity.cash
-        return entity.cash + (self.maximum_loans(entity) - entity.loans) * LOAN_NET
+        if type(self).maximum_loans is not Game1867.maximum_loans:
+            return entity.cash + (self.maximum_loans(entity) - entity.loans) * LOAN_NET
+        # (1867's loan limit read in place: the track step asks this for every tile it weighs)
+        kind = entity.type
+        if kind == "national" and self.NATIONAL_MAX_LOANS is not None:
+            most = self.NATIONAL_MAX_LOANS
+        else:
+            most = 5 if kind == "major" else 2
+        return entity.cash + (most - entity.loans) * LOAN_NET
 
     def calculate_interest(self):
         self.interest = {}
