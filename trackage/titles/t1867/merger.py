@@ -278,7 +278,8 @@ class PostMergerShares(MergerMixin, Step):
                 if not corp.holding_ok(entity, 10):
                     return False
                 n = game.num_certs(entity)
-                return n < (game.cert_limit_value if type(game).cert_limit is Game.cert_limit else game.cert_limit(entity))
+                plain_limit = type(game).cert_limit is Game.cert_limit
+                return n < (game.cert_limit_value if plain_limit else game.cert_limit(entity))
             seen += 1
             if seen == 2:
                 break

@@ -150,7 +150,8 @@ class RouteRules1867(RouteRules):
         kept = route.memo.get("pricer")
         if kept is None:
             hexes = route.hexes
-            kept = route.memo["pricer"] = (len(hexes) != len({h.id for h in hexes}), self._hex_bonuses(route.corporation))
+            twice = len(hexes) != len({h.id for h in hexes})
+            kept = route.memo["pricer"] = (twice, self._hex_bonuses(route.corporation))
         return kept
 
     def _pricer(self, route, visits):
