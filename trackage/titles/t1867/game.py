@@ -24,6 +24,7 @@ from ...core.rewind import Tracked
 from ...core.round import OperatingRound, Round, StockRound
 from ...core.steps.operating import DiscardTrain, over_phase_table_limit
 from ...core.tokens import Token
+from ...core.trains import PhaseTrack
 from . import config
 from .routes import RouteRules1867
 
@@ -103,7 +104,15 @@ class StockRound1867(StockRound):
 
 class OperatingRound1867(OperatingRound):
     def skip_entity(self, entity) -> bool:
-        return entity.closed or not entity.floated() or entity not in self.game.corporations
+        """Closed, not floated, or not a corporation (a minor). A corporation already found
+        floated answers without the call (``Corporation.floated`` then returns its flag and
+        writes nothing); otherwise ``floated`` is asked as before (it may record the float)."""
+        if entity.closed:
+            return True
+        if not (type(entity).floated is Corporation.floated and entity.floatable and entity._floated) \
+                and not entity.floated():
+            return True
+        return entity not in self.game.corporations
 
     def force_next_entity(self):
         """The current operator was nationalised: its turn ends now and the next one starts
@@ -291,7 +300,8 @@ class Game1867(Game):
     def train_limit(self, entity) -> int:
         # the phase's limit (by company type), read in place: asked for every operator by the
         # discard step's "anyone crowded?" at every step question
-        tl = self.phase.current.get("train_limit", 99)
+        ph = self.phase  # (its current phase read in place where ``current`` is the core's)
+        tl = (ph.phases[ph.index] if type(ph).current is PhaseTrack.current else ph.current).get("train_limit", 99)
         if not isinstance(tl, dict):
             return tl
         try:  # (the holder's kind; none, or one the table lacks: 0)
@@ -680,7 +690,15 @@ class Game1867(Game):
     def buying_power(self, entity, full: bool = False) -> int:
         if not full or not entity.is_corporation:
             return entity.cash
-        return entity.cash + (self.maximum_loans(entity) - entity.loans) * LOAN_NET
+        if type(self).maximum_loans is not Game1867.maximum_loans:
+            return entity.cash + (self.maximum_loans(entity) - entity.loans) * LOAN_NET
+        # (1867's loan limit read in place: the track step asks this for every tile it weighs)
+        kind = entity.type
+        if kind == "national" and self.NATIONAL_MAX_LOANS is not None:
+            most = self.NATIONAL_MAX_LOANS
+        else:
+            most = 5 if kind == "major" else 2
+        return entity.cash + (most - entity.loans) * LOAN_NET
 
     def calculate_interest(self):
         self.interest = {}

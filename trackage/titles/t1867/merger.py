@@ -8,8 +8,9 @@ from collections import Counter
 from typing import ClassVar
 
 from ...core import programs
-from ...core.entities import ShareBundle, certificate_price
+from ...core.entities import Corporation, ShareBundle, certificate_price
 from ...core.errors import GameError
+from ...core.game import Game
 from ...core.round import Step, starting_at
 from ...core.shares import action_bundle
 from ...core.steps import merger
@@ -256,15 +257,29 @@ class PostMergerShares(MergerMixin, Step):
         """:meth:`can_buy` of one of the first two certificates in the treasury: what reads
         the player beside the price (the holding and certificate limits, for a 10% share) is
         the same for both, so asked once, for the first whose own checks pass."""
-        if type(self).can_buy is not PostMergerShares.can_buy:
+        cls = type(self)
+        if cls.can_buy is not PostMergerShares.can_buy:
             return any(self.can_buy(entity, s) for s in _treasury(self.corporation())[:2])
-        corp, game = self.corporation(), self.game
+        game = self.game
+        # (the converted company, a certificate's holder and the game's certificate limit read
+        # in place where the methods are the ones that read them so)
+        corp = self.round.converted if cls.corporation is PostMergerShares.corporation else self.corporation()
+        plain = type(corp).holder_of is Corporation.holder_of
         cid, pool, cash, seen = corp.id, game.pool, entity.cash, 0
         for s in corp.certificates:  # (the treasury's first two, in order, without the list)
             if s.corp_id != cid:
                 continue
-            if s.percent == 10 and corp.holder_of(s) is not pool and cash >= certificate_price(corp, s):
-                return corp.holding_ok(entity, 10) and game.num_certs(entity) < game.cert_limit(entity)
+            if plain:
+                h = corp.cert_holders[s.index]
+                held_by = corp if h is None else h
+            else:
+                held_by = corp.holder_of(s)
+            if s.percent == 10 and held_by is not pool and cash >= certificate_price(corp, s):
+                if not corp.holding_ok(entity, 10):
+                    return False
+                n = game.num_certs(entity)
+                plain_limit = type(game).cert_limit is Game.cert_limit
+                return n < (game.cert_limit_value if plain_limit else game.cert_limit(entity))
             seen += 1
             if seen == 2:
                 break

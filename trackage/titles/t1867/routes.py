@@ -22,9 +22,16 @@ class RouteRules1867(RouteRules):
         distance = train.distance
         if isinstance(distance, (int, float)):
             return visits
-        paying = next(d for d in distance if (d.get("pay") or 0) > 0)
-        mandatory = [s for s in visits if s.kind in paying["nodes"]]
-        optional = [s for s in visits if s.kind not in paying["nodes"]]
+        # (the first paying part of the train in a plain loop: asked for every route priced)
+        for d in distance:
+            if (d.get("pay") or 0) > 0:
+                paying = d
+                break
+        else:
+            raise StopIteration  # (as ``next`` on no paying part)
+        nodes = paying["nodes"]
+        mandatory = [s for s in visits if s.kind in nodes]
+        optional = [s for s in visits if s.kind not in nodes]
         if len(mandatory) == paying["pay"]:
             return mandatory
         corp = route.corporation
@@ -142,8 +149,9 @@ class RouteRules1867(RouteRules):
         per route (the stop choice and the pricing of its pick both ask)."""
         kept = route.memo.get("pricer")
         if kept is None:
-            hex_ids = [h.id for h in route.hexes]
-            kept = route.memo["pricer"] = (len(hex_ids) != len(set(hex_ids)), self._hex_bonuses(route.corporation))
+            hexes = route.hexes
+            twice = len(hexes) != len({h.id for h in hexes})
+            kept = route.memo["pricer"] = (twice, self._hex_bonuses(route.corporation))
         return kept
 
     def _pricer(self, route, visits):

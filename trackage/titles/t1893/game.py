@@ -39,6 +39,7 @@ from ...core.round import OperatingRound, Round, StockRound, ranged, starting_at
 from ...core.shares import ShareMarket
 from ...core.tiles import upgrades_to_correct_color, upgrades_to_correct_label
 from ...core.tokens import Token
+from ...core.trains import PhaseTrack
 from . import config, tilelays
 from .steps import (
     Bankrupt1893,
@@ -299,8 +300,14 @@ class Game1893(Game):
     def train_limit(self, entity) -> int:
         # the core's rule (the phase's limit by company type), read in place: asked by the
         # train step's room for every offer and by the discard step's question
-        tl = self.phase.current.get("train_limit", 99)
-        return tl.get(getattr(entity, "type", ""), 0) if isinstance(tl, dict) else tl
+        ph = self.phase  # (its current phase read in place where ``current`` is the core's)
+        tl = (ph.phases[ph.index] if type(ph).current is PhaseTrack.current else ph.current).get("train_limit", 99)
+        if not isinstance(tl, dict):
+            return tl
+        try:  # (the holder's kind; none, or one the table lacks: 0)
+            return tl[entity.type]
+        except (KeyError, AttributeError):
+            return 0
 
     #: the :meth:`train_limit` that reads the phase's table as it is (a subclass with its own
     #: limits does not): the discard step's question reads the table once for every holder
@@ -414,11 +421,12 @@ class Game1893(Game):
     def buyable_bank_companies(self) -> list:
         """Bank-owned non-bond companies and the first bank-owned bond."""
         bank, bond = self.bank, self.bond
+        plain = type(self).bond is Game1893.bond  # (then a bond is an "AdSK" symbol, read in place)
         out, first_bond = [], None
         for c in self.companies:
             if c.closed or c.owner is not bank:
                 continue
-            if not bond(c):
+            if not (c.sym.startswith("AdSK") if plain else bond(c)):
                 out.append(c)
             elif first_bond is None:
                 first_bond = c
@@ -501,7 +509,8 @@ class Game1893(Game):
         return [p for p in self.stock_market.par_prices if p.price != 120]
 
     def can_par(self, corp, player) -> bool:
-        if self.merged(corp):
+        # (this class's merged read in place: asked for every corporation by the par question)
+        if (corp.id in MERGED if type(self).merged is Game1893.merged else self.merged(corp)):
             return False
         if corp is self.rag and not self.fdsd.closed and self.fdsd.owner is player:
             return not corp.ipoed and not corp.closed
@@ -546,7 +555,11 @@ class Game1893(Game):
     SALE_TIMING_BY_CORPORATION = check_sale_timing  # (it reads only the bundle's corporation)
 
     def num_certs(self, player) -> int:
-        return sum(1 for s in player.all_shares() if s.counts_for_limit) + len(player.companies)
+        n = 0  # (a plain loop: asked by the stock step's limits several times an action)
+        for s in player.all_shares():
+            if s.counts_for_limit:
+                n += 1
+        return n + len(player.companies)
 
     # ------------------------------------------------------------ merging
     def founding_fails(self, corp) -> bool:

@@ -6,10 +6,12 @@ from typing import Any, ClassVar
 
 from ....core.round import Round, Step
 from ....core.steps.buy_company import BuyCompanyMixin
+from ....core.trains import PhaseTrack
 from ..game import Game1867
 
 _PURCHASABLE = Game1867.purchasable_companies
 _ROUND_CURRENT = Round.current_entity_of_round
+_PHASE_CURRENT = PhaseTrack.current
 
 
 class BuyCompany1867(BuyCompanyMixin, Step):
@@ -27,7 +29,11 @@ class BuyCompany1867(BuyCompanyMixin, Step):
             current: Any = ents[i] if ents and i < len(ents) else None
         else:
             current = self.current_entity()
-        if entity is not current or "can_buy_companies" not in game.phase.current.get("status", ()):
+        if entity is not current:
+            return False
+        ph = game.phase  # (its current phase read in place where ``current`` is the core's)
+        cur = ph.phases[ph.index] if type(ph).current is _PHASE_CURRENT else ph.current
+        if "can_buy_companies" not in cur.get("status", ()):
             return False
         cash = entity.cash
         if type(game).purchasable_companies is not _PURCHASABLE:

@@ -23,6 +23,16 @@ class DiscardTrain1893(DiscardTrain):
             return super().anyone_crowded()
         return over_phase_table_limit(game)
 
+    def active(self) -> bool:
+        """The core's (:meth:`anyone_crowded`' answer), with 1893's question asked in place
+        where it is this class's own (asked at every step question of every action)."""
+        game = self.game
+        cls = type(self)
+        if cls.anyone_crowded is not DiscardTrain1893.anyone_crowded or cls.crowded is not DiscardTrain.crowded \
+                or type(game).train_limit is not type(game).TABLE_TRAIN_LIMIT:
+            return self.anyone_crowded()
+        return over_phase_table_limit(game)
+
 
 class Track1893(TrackAndTokenStep):
     """One yellow lay or one upgrade; the Rhine may not be crossed at L5/S6 in phase 2."""

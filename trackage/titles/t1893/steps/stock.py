@@ -148,7 +148,19 @@ class BuySellParShares1893(BuyCompanyMixin, BuySellParShares):
         return not self.bought() and super().can_par_corp(entity, corp)
 
     def can_ipo_any(self, entity) -> bool:
-        return any(self.can_par_corp(entity, c) for c in self.game.corporations)
+        """Whether :meth:`can_par_corp` allows any corporation; where it is this class's own,
+        "a purchase made this turn?" (which reads no corporation) asked once, then the base's
+        question for each in a plain loop (the same answer)."""
+        if type(self).can_par_corp is not BuySellParShares1893.can_par_corp:
+            return any(self.can_par_corp(entity, c) for c in self.game.corporations)
+        corps = self.game.corporations
+        if not corps or self.bought():
+            return False
+        base = super().can_par_corp
+        for c in corps:
+            if base(entity, c):
+                return True
+        return False
 
     # ---------------------------------------------------------- processing
     def exchange(self, action: dict, entity) -> bool:
