@@ -86,10 +86,17 @@ class Corporation1822(Corporation):
     def floated(self) -> bool:
         # the core's answer, without its write of False over False while unfloated (asked
         # thousands of times a game: each write went through the write barrier)
+        # (its own share of itself, :meth:`percent_of`, summed in place: asked of every unfloated
+        # company at every operating order and skip question)
         if not self.floatable:
             return False
         if not self._floated:
-            if self.percent_of(self) > 100 - self.float_percent:
+            cid = self.id
+            own = 0
+            for s in self.certificates:
+                if s.corp_id == cid:
+                    own += s.percent
+            if own > 100 - self.float_percent:
                 return False
             self._floated = True
         return True
@@ -655,9 +662,10 @@ class Game1822(Game):
         phase = int(self.phase.name)
         out = []
         for c in self.companies:
-            rule = rules.get(c.sym)
-            if rule is None or c.closed:
+            sym = c.sym
+            if sym not in rules or c.closed:
                 continue
+            rule = rules[sym]
             owner = c.owner
             if owner is None or not owner.is_player or owner is entity:
                 continue
@@ -796,9 +804,16 @@ class Game1822(Game):
     def game_end_check(self):
         if self.end_trigger:
             return self.end_trigger
-        bank_inline = type(self).end_check_value is Game.end_check_value  # (as the core's)
+        # (the bank's and the market's reasons, read inline where end_check_value is the core's)
+        inline = type(self).end_check_value is Game.end_check_value
         for reason, timing in self.GAME_END_CHECK.items():
-            if not (self.bank.broken if bank_inline and reason == "bank" else self.end_check_value(reason)):
+            if inline and reason == "bank":
+                reached = self.bank.broken
+            elif inline and reason == "stock_market":
+                reached = self.stock_market.max_reached
+            else:
+                reached = self.end_check_value(reason)
+            if not reached:
                 continue
             if reason == "bank":
                 timing = "full_or" if self.round.is_operating() else "current_or"

@@ -311,14 +311,16 @@ class BuySellParShares1822(CompanyChoices, AuctionMixin, BuySellParShares):
     def store_winning_bids(self, player) -> None:
         # (the boxes, in their order, asked only when the player leads some bid: most passes
         # come from players leading none)
+        boxes = self.round.bids
         leads = False
-        for bids in self.round.bids.values():
+        for bids in boxes.values():
             hb = bids.highest()
             if hb and hb[0] is player:
                 leads = True
                 break
-        leading = [c for c in self.game.bidbox_items() if (hb := self.highest_bid(c)) and hb[0] is player] \
-            if leads else []
+        # (:meth:`highest_bid` of each box, read in place: the boxes' bids, then their highest)
+        leading = [c for c in self.game.bidbox_items()
+                   if (bids := boxes.get(c)) and (hb := bids.highest()) and hb[0] is player] if leads else []
         self.round.stored_winning_bids = {**self.round.stored_winning_bids, player.id: leading}
 
     def program_enabled(self, player) -> None:
