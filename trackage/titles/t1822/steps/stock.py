@@ -65,7 +65,11 @@ class BuySellParShares1822(CompanyChoices, AuctionMixin, BuySellParShares):
             return found
         out = []
         for bids in self.round.bids.values():
-            best = bids.highest()
+            # (each box's highest bid, :meth:`Bids.highest`, found in place: the oldest of equal ones)
+            best = None
+            for b in bids.bids:
+                if best is None or b[1] > best[1]:
+                    best = b
             if best and best[0] is player:
                 out.append(best)
         if memo is not None:
