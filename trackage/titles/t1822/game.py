@@ -779,16 +779,22 @@ class Game1822(Game):
         if entity.num_ipo_shares() == 0 or len(entity.operating_history) < 2:
             return []
         out = []
-        for b in self.share_market.bundles_for(entity, entity):
-            if not self.share_market.fit_in_pool(b, self.MARKET_SHARE_LIMIT):
+        shares = self.share_market
+        market = self.stock_market
+        for b in shares.bundles_for(entity, entity):
+            if not shares.fit_in_pool(b, self.MARKET_SHARE_LIMIT):
                 continue
             n = int(b.num_shares())
             rc = entity.share_price.coordinates
+            cell = None  # (the last cell moved into, kept: not looked up again)
             for _ in range(n):
-                nxt = self.stock_market.down_of(entity, rc)
-                if self.stock_market.cell(*nxt) is not None:
+                nxt = market.down_of(entity, rc)
+                below = market.cell(*nxt)
+                if below is not None:
                     rc = nxt
-            cell = self.stock_market.cell(*rc)
+                    cell = below
+            if cell is None:
+                cell = market.cell(*rc)
             assert cell is not None  # the corporation's cell, or one checked above
             b.share_price = cell.price
             out.append(b)

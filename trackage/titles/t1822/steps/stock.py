@@ -313,18 +313,18 @@ class BuySellParShares1822(CompanyChoices, AuctionMixin, BuySellParShares):
 
     # ------------------------------------------------------------ programmed actions
     def store_winning_bids(self, player) -> None:
-        # (the boxes, in their order, asked only when the player leads some bid: most passes
-        # come from players leading none)
-        boxes = self.round.bids
-        leads = False
-        for bids in boxes.values():
-            hb = bids.highest()
-            if hb and hb[0] is player:
-                leads = True
-                break
-        # (:meth:`highest_bid` of each box, read in place: the boxes' bids, then their highest)
-        leading = [c for c in self.game.bidbox_items()
-                   if (bids := boxes.get(c)) and (hb := bids.highest()) and hb[0] is player] if leads else []
+        # (the boxes the player leads, found in one pass over the boxes, each box's highest bid,
+        # :meth:`Bids.highest`, found in place; the boxes' order asked only when it leads some:
+        # most passes come from players leading none)
+        led = set()
+        for company, bids in self.round.bids.items():
+            best = None
+            for b in bids.bids:
+                if best is None or b[1] > best[1]:
+                    best = b
+            if best is not None and best[0] is player:
+                led.add(company)
+        leading = [c for c in self.game.bidbox_items() if c in led] if led else []
         self.round.stored_winning_bids = {**self.round.stored_winning_bids, player.id: leading}
 
     def program_enabled(self, player) -> None:
