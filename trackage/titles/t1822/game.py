@@ -652,7 +652,8 @@ class Game1822(Game):
         if getattr(entity, "sym", None) == "P21":
             return self.data["hsbc_tile_lays"]
         operator = entity.owner if entity.is_company else entity
-        if int(self.phase.name) >= 3 and getattr(operator, "type", None) == "major":
+        # (the operator's kind first: a minor's lays never read the phase)
+        if getattr(operator, "type", None) == "major" and int(self.phase.name) >= 3:
             return self.data["major_tile_lays"]
         return self.TILE_LAYS
 
