@@ -86,10 +86,17 @@ class Corporation1822(Corporation):
     def floated(self) -> bool:
         # the core's answer, without its write of False over False while unfloated (asked
         # thousands of times a game: each write went through the write barrier)
+        # (its own share of itself, :meth:`percent_of`, summed in place: asked of every unfloated
+        # company at every operating order and skip question)
         if not self.floatable:
             return False
         if not self._floated:
-            if self.percent_of(self) > 100 - self.float_percent:
+            cid = self.id
+            own = 0
+            for s in self.certificates:
+                if s.corp_id == cid:
+                    own += s.percent
+            if own > 100 - self.float_percent:
                 return False
             self._floated = True
         return True
@@ -645,7 +652,8 @@ class Game1822(Game):
         if getattr(entity, "sym", None) == "P21":
             return self.data["hsbc_tile_lays"]
         operator = entity.owner if entity.is_company else entity
-        if int(self.phase.name) >= 3 and getattr(operator, "type", None) == "major":
+        # (the operator's kind first: a minor's lays never read the phase)
+        if getattr(operator, "type", None) == "major" and int(self.phase.name) >= 3:
             return self.data["major_tile_lays"]
         return self.TILE_LAYS
 
@@ -655,9 +663,10 @@ class Game1822(Game):
         phase = int(self.phase.name)
         out = []
         for c in self.companies:
-            rule = rules.get(c.sym)
-            if rule is None or c.closed:
+            sym = c.sym
+            if sym not in rules or c.closed:
                 continue
+            rule = rules[sym]
             owner = c.owner
             if owner is None or not owner.is_player or owner is entity:
                 continue
@@ -771,16 +780,22 @@ class Game1822(Game):
         if entity.num_ipo_shares() == 0 or len(entity.operating_history) < 2:
             return []
         out = []
-        for b in self.share_market.bundles_for(entity, entity):
-            if not self.share_market.fit_in_pool(b, self.MARKET_SHARE_LIMIT):
+        shares = self.share_market
+        market = self.stock_market
+        for b in shares.bundles_for(entity, entity):
+            if not shares.fit_in_pool(b, self.MARKET_SHARE_LIMIT):
                 continue
             n = int(b.num_shares())
             rc = entity.share_price.coordinates
+            cell = None  # (the last cell moved into, kept: not looked up again)
             for _ in range(n):
-                nxt = self.stock_market.down_of(entity, rc)
-                if self.stock_market.cell(*nxt) is not None:
+                nxt = market.down_of(entity, rc)
+                below = market.cell(*nxt)
+                if below is not None:
                     rc = nxt
-            cell = self.stock_market.cell(*rc)
+                    cell = below
+            if cell is None:
+                cell = market.cell(*rc)
             assert cell is not None  # the corporation's cell, or one checked above
             b.share_price = cell.price
             out.append(b)
@@ -796,9 +811,16 @@ class Game1822(Game):
     def game_end_check(self):
         if self.end_trigger:
             return self.end_trigger
-        bank_inline = type(self).end_check_value is Game.end_check_value  # (as the core's)
+        # (the bank's and the market's reasons, read inline where end_check_value is the core's)
+        inline = type(self).end_check_value is Game.end_check_value
         for reason, timing in self.GAME_END_CHECK.items():
-            if not (self.bank.broken if bank_inline and reason == "bank" else self.end_check_value(reason)):
+            if inline and reason == "bank":
+                reached = self.bank.broken
+            elif inline and reason == "stock_market":
+                reached = self.stock_market.max_reached
+            else:
+                reached = self.end_check_value(reason)
+            if not reached:
                 continue
             if reason == "bank":
                 timing = "full_or" if self.round.is_operating() else "current_or"

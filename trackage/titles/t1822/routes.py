@@ -105,11 +105,12 @@ class RouteRules1822(RouteRules):
     def _home_and_destination(self, stops, corp, dest) -> int:
         """How many of ``stops`` hold the company's home or destination token."""
         home = corp.tokens[0]
-        tokens = self.board.tokens
+        # (the board's tokens by city, read in place: a city without an entry holds none)
+        placed = self.board.state.tokens
         n = 0
         for s in stops:  # (asked per route of every run check: plain loops, no generators)
-            if s.is_city:
-                for t in tokens(s):
+            if s.is_city and (slots := placed.get(s)) is not None:
+                for t in slots:
                     if t is not None and (t is home or t is dest):
                         n += 1
                         break

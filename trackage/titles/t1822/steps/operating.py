@@ -8,6 +8,7 @@ from typing import ClassVar
 from ....core.errors import GameError
 from ....core.money import pay
 from ....core.steps.operating import DiscardTrain, Dividend, RunRoutes
+from ..game import _MEMO_MOVES
 from .housekeeping import _is_major
 
 _TRAINS = attrgetter("trains")
@@ -33,7 +34,10 @@ class DiscardTrain1822(DiscardTrain):
         given again while those are the same objects; in a listing, once for the listing (its
         memo, :meth:`Game1822.listing_memo`), without reading them again."""
         game = self.game
-        listing = game.listing_memo()
+        # (:meth:`Game1822.listing_memo`, read in place: none outside a listing, as in a replay)
+        listing = game.__dict__.get("_rights_memo")
+        if listing is not None and listing.get(_MEMO_MOVES) != game._moves:
+            listing = None
         if listing is not None:
             # (a listing changes nothing, and the memo is none inside a trial made in one)
             got = listing.get(_CROWDED)

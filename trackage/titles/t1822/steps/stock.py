@@ -65,7 +65,11 @@ class BuySellParShares1822(CompanyChoices, AuctionMixin, BuySellParShares):
             return found
         out = []
         for bids in self.round.bids.values():
-            best = bids.highest()
+            # (each box's highest bid, :meth:`Bids.highest`, found in place: the oldest of equal ones)
+            best = None
+            for b in bids.bids:
+                if best is None or b[1] > best[1]:
+                    best = b
             if best and best[0] is player:
                 out.append(best)
         if memo is not None:
@@ -309,16 +313,18 @@ class BuySellParShares1822(CompanyChoices, AuctionMixin, BuySellParShares):
 
     # ------------------------------------------------------------ programmed actions
     def store_winning_bids(self, player) -> None:
-        # (the boxes, in their order, asked only when the player leads some bid: most passes
-        # come from players leading none)
-        leads = False
-        for bids in self.round.bids.values():
-            hb = bids.highest()
-            if hb and hb[0] is player:
-                leads = True
-                break
-        leading = [c for c in self.game.bidbox_items() if (hb := self.highest_bid(c)) and hb[0] is player] \
-            if leads else []
+        # (the boxes the player leads, found in one pass over the boxes, each box's highest bid,
+        # :meth:`Bids.highest`, found in place; the boxes' order asked only when it leads some:
+        # most passes come from players leading none)
+        led = set()
+        for company, bids in self.round.bids.items():
+            best = None
+            for b in bids.bids:
+                if best is None or b[1] > best[1]:
+                    best = b
+            if best is not None and best[0] is player:
+                led.add(company)
+        leading = [c for c in self.game.bidbox_items() if c in led] if led else []
         self.round.stored_winning_bids = {**self.round.stored_winning_bids, player.id: leading}
 
     def program_enabled(self, player) -> None:
