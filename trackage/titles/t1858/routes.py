@@ -71,7 +71,12 @@ class RouteRules1858(RouteRules):
             return visits
         if not visits:
             return []
-        rows = sorted(distance, key=lambda h: len(h["nodes"]))
+        if len(distance) == 2:
+            # (two rows, the shortest first as the stable sort orders them: no sort)
+            first, second = distance
+            rows = [first, second] if len(first["nodes"]) <= len(second["nodes"]) else [second, first]
+        else:
+            rows = sorted(distance, key=lambda h: len(h["nodes"]))
         by_row: list = [[] for _ in rows]
         # (the base's stop type, a stop's kind, read in place)
         stop_type = None if type(self).stop_type is RouteRules.stop_type else self.stop_type

@@ -69,7 +69,15 @@ class StockRound1858Step(AuctionBuySellParShares):
             # one: its "anything?" is known true) unless forced to sell
             if atype == "pass":
                 return not self.must_sell(entity)
-            return atype in self.KINDS and self.allows(atype, entity, self.must_sell(entity))
+            if atype not in self.KINDS:
+                return False
+            forced = self.must_sell(entity)
+            if type(self).allows is StockRound1858Step.allows:
+                # (:meth:`allows` inline: its "forced or bought?", then the kinds unforced)
+                if forced or self.bought():
+                    return forced and atype == "sell_shares"
+                return self._allows_unbought(atype, entity)
+            return self.allows(atype, entity, forced)
         return super().accepts(entity, atype)
 
     KINDS = ("sell_shares", "convert", "buy_shares", "par", "bid")
