@@ -194,7 +194,15 @@ class StockRound1858Step(AuctionBuySellParShares):
         afford a private railway (the site's guard for players who passed an auction by program)."""
         items = self.bid_items(entity)
         if items:
-            cheapest = min([self.opening_bid(c) for c in items])
+            if type(self).opening_bid is StockRound1858Step.opening_bid:
+                # (:meth:`opening_bid` inline, the lowest kept in a plain loop: every bid)
+                cheapest = items[0].value - int(items[0].data.get("discount", 0))
+                for c in items:
+                    low = c.value - int(c.data.get("discount", 0))
+                    if low < cheapest:
+                        cheapest = low
+            else:
+                cheapest = min([self.opening_bid(c) for c in items])
             programs.drop_share_passes(self.game, [p for p in self.game.players if p.cash >= cheapest])
         super().process_bid(action, entity)
 
