@@ -102,6 +102,18 @@ class StockRound1858Step(AuctionBuySellParShares):
                 if c.owner is entity and c.type == "5-share" and c.floated():
                     return True
             return False
+        cls = type(self)
+        if cls is StockRound1858Step or cls.__dict__.get("TRACKED_CLASS") is StockRound1858Step:
+            # (this class, or its barrier-free twin: the bases' :meth:`allows` inline, their own
+            # so known; unforced, nothing bought (known by every caller), each kind's question)
+            if kind == "bid":
+                return self.can_bid_any(entity)
+            if kind == "par":
+                return self.can_ipo_any(entity)
+            if kind == "sell_shares":
+                return self.can_sell_any(entity)
+            if kind == "buy_shares":
+                return self.can_exchange_any(entity) or self.can_buy_any(entity)
         return (kind == "buy_shares" and self.can_exchange_any(entity)) or super().allows(kind, entity, False)
 
     def can_convert(self, corp, player) -> bool:
