@@ -35,7 +35,7 @@ class RouteRules1858(RouteRules):
         return "broad" if self.track_type(train) == "narrow" else "narrow"
 
     def route_distance(self, route) -> int:
-        if hex_train(route.train):
+        if isinstance(route.train.distance, int):  # (:func:`hex_train` inline)
             return sum(hex_edge_cost(c) for c in route.chains if c is not None)
         return super().route_distance(route)
 

@@ -169,7 +169,14 @@ class Dividend1858(Dividend):
         return "withhold" if entity is not None and entity.is_corporation else None
 
     def total_revenue(self) -> int:
-        return super().total_revenue() + privates.private_revenue(self.game, self.current_entity())
+        # (:func:`privates.private_revenue` inline: asked by every dividend question)
+        g, corp = self.game, self.current_entity()
+        total = super().total_revenue()
+        if corp is not None and corp.is_corporation:
+            for c in corp.companies:
+                if g.private_railway(c):
+                    total += c.revenue
+        return total
 
     def rust_obsolete(self, entity):
         pass
