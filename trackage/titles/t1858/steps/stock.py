@@ -103,8 +103,9 @@ class StockRound1858Step(AuctionBuySellParShares):
                     return True
             return False
         cls = type(self)
-        if cls is StockRound1858Step or cls.__dict__.get("TRACKED_CLASS") is StockRound1858Step:
-            # (this class, or its barrier-free twin: the bases' :meth:`allows` inline, their own
+        if cls is StockRound1858Step or (cls.__mro__[1] is StockRound1858Step and "TRACKED_CLASS" in cls.__dict__):
+            # (this class, or its barrier-free twin (``rewind.untracked_class``: a subclass with
+            # no methods of its own that knows its class): the bases' :meth:`allows` inline, their own
             # so known; unforced, nothing bought (known by every caller), each kind's question)
             if kind == "bid":
                 return self.can_bid_any(entity)
