@@ -500,6 +500,10 @@ class Game1858(Game):
     def num_corp_trains(self, corp) -> int:
         return len(corp.trains)
 
+    #: the :meth:`num_corp_trains` above (a subclass with its own does not name it): the train
+    #: step's "room?" counts the trains in place when it is the game's
+    PLAIN_CORP_TRAINS: ClassVar[Callable[..., int]] = num_corp_trains
+
     def trainless(self, corp) -> bool:
         return not corp.trains
 
@@ -639,6 +643,10 @@ class Game1858(Game):
     # ------------------------------------------------------------------ track and tokens
     def tile_lays(self, entity) -> list:
         return self.TILE_LAYS if entity.is_corporation else self.MINOR_TILE_LAYS
+
+    #: the :meth:`tile_lays` above (a subclass with its own does not name it): the track step's
+    #: "a lay left?" reads the two lists in place when it is the game's
+    PLAIN_TILE_LAYS: ClassVar[Callable[..., list]] = tile_lays
 
     def new_track_gauge(self, old_tile, new_tile) -> list:
         new = [p.track for p in new_tile.paths]

@@ -118,6 +118,12 @@ def close_company(game: Game1858, company) -> None:
 def remove_reservations_of(game: Game1858, entity) -> None:
     """``entity``'s reservations leave the map."""
     board = game.board
+    # (nothing to write when no city's entry holds it: a city without an entry has none)
+    for held in board.state.city_res.values():
+        if entity in held:
+            break
+    else:
+        return
     for c in board.cities():
         res = list(board.city_reservations(c))
         if entity in res:

@@ -35,13 +35,13 @@ class RouteRules1858(RouteRules):
         return "broad" if self.track_type(train) == "narrow" else "narrow"
 
     def route_distance(self, route) -> int:
-        if hex_train(route.train):
+        if isinstance(route.train.distance, int):  # (:func:`hex_train` inline)
             return sum(hex_edge_cost(c) for c in route.chains if c is not None)
         return super().route_distance(route)
 
     def check_distance(self, route, visits, train=None) -> None:
         train = train if train is not None else route.train
-        if hex_train(train):
+        if isinstance(train.distance, int):  # (:func:`hex_train` inline: asked for every run)
             d = self.route_distance(route)
             if d > train.distance:
                 raise RouteError(f"{d} is too many hex edges for {train.name} train", rule="route-too-long")
@@ -50,7 +50,15 @@ class RouteRules1858(RouteRules):
 
     def check_other(self, route) -> None:
         tracks = {p.track for p in route.paths}
-        if self.track_type(route.train) == "narrow":
+        train = route.train
+        # (:meth:`track_type` inline when it is the game's own: asked for every run)
+        g = self.game
+        if (type(self).track_type is RouteRules1858.track_type and type(g).track_type is Game1858.track_type
+                and type(g).train_spec is Game1858.train_spec):
+            kind = train.variants[train.name].get("track_type", "broad")
+        else:
+            kind = self.track_type(train)
+        if kind == "narrow":
             if "broad" in tracks:
                 raise RouteError("Route cannot contain broad gauge track", rule="route-gauge")
         elif "narrow" in tracks:
@@ -71,7 +79,12 @@ class RouteRules1858(RouteRules):
             return visits
         if not visits:
             return []
-        rows = sorted(distance, key=lambda h: len(h["nodes"]))
+        if len(distance) == 2:
+            # (two rows, the shortest first as the stable sort orders them: no sort)
+            first, second = distance
+            rows = [first, second] if len(first["nodes"]) <= len(second["nodes"]) else [second, first]
+        else:
+            rows = sorted(distance, key=lambda h: len(h["nodes"]))
         by_row: list = [[] for _ in rows]
         # (the base's stop type, a stop's kind, read in place)
         stop_type = None if type(self).stop_type is RouteRules.stop_type else self.stop_type

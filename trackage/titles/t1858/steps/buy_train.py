@@ -29,7 +29,10 @@ class BuyTrain1858(BuyTrain):
         self.round.last_issue_price = None
 
     def room(self, entity) -> bool:
-        return self.game.num_corp_trains(entity) < self.game.train_limit(entity)
+        g = self.game
+        if type(g).num_corp_trains is type(g).PLAIN_CORP_TRAINS:
+            return len(entity.trains) < g.train_limit(entity)  # (the count inline: every train question)
+        return g.num_corp_trains(entity) < g.train_limit(entity)
 
     def min_train_price(self, entity):
         return self.game.min_train_price(entity)

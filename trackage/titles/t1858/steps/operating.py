@@ -79,6 +79,12 @@ class Track1858(TrackAndTokenStep):
         self.round.gauges_added = []
 
     def can_lay_tile(self, entity) -> bool:
+        g = self.game
+        if type(self).lay_entry is TrackAndTokenStep.lay_entry and type(g).tile_lays is type(g).PLAIN_TILE_LAYS:
+            # (:meth:`lay_entry` and ``Game1858.tile_lays`` inline: is a lay of the turn left?
+            # asked by every step question of the operating round)
+            lays = g.TILE_LAYS if entity.is_corporation else g.MINOR_TILE_LAYS
+            return self.round.num_laid_track < len(lays)
         return self.lay_entry(entity) is not None
 
     def payer(self, entity):
@@ -163,7 +169,14 @@ class Dividend1858(Dividend):
         return "withhold" if entity is not None and entity.is_corporation else None
 
     def total_revenue(self) -> int:
-        return super().total_revenue() + privates.private_revenue(self.game, self.current_entity())
+        # (:func:`privates.private_revenue` inline: asked by every dividend question)
+        g, corp = self.game, self.current_entity()
+        total = super().total_revenue()
+        if corp is not None and corp.is_corporation:
+            for c in corp.companies:
+                if g.private_railway(c):
+                    total += c.revenue
+        return total
 
     def rust_obsolete(self, entity):
         pass

@@ -69,7 +69,15 @@ class StockRound1858Step(AuctionBuySellParShares):
             # one: its "anything?" is known true) unless forced to sell
             if atype == "pass":
                 return not self.must_sell(entity)
-            return atype in self.KINDS and self.allows(atype, entity, self.must_sell(entity))
+            if atype not in self.KINDS:
+                return False
+            forced = self.must_sell(entity)
+            if type(self).allows is StockRound1858Step.allows:
+                # (:meth:`allows` inline: its "forced or bought?", then the kinds unforced)
+                if forced or self.bought():
+                    return forced and atype == "sell_shares"
+                return self._allows_unbought(atype, entity)
+            return self.allows(atype, entity, forced)
         return super().accepts(entity, atype)
 
     KINDS = ("sell_shares", "convert", "buy_shares", "par", "bid")
@@ -94,6 +102,19 @@ class StockRound1858Step(AuctionBuySellParShares):
                 if c.owner is entity and c.type == "5-share" and c.floated():
                     return True
             return False
+        cls = type(self)
+        if cls is StockRound1858Step or (cls.__mro__[1] is StockRound1858Step and "TRACKED_CLASS" in cls.__dict__):
+            # (this class, or its barrier-free twin (``rewind.untracked_class``: a subclass with
+            # no methods of its own that knows its class): the bases' :meth:`allows` inline, their own
+            # so known; unforced, nothing bought (known by every caller), each kind's question)
+            if kind == "bid":
+                return self.can_bid_any(entity)
+            if kind == "par":
+                return self.can_ipo_any(entity)
+            if kind == "sell_shares":
+                return self.can_sell_any(entity)
+            if kind == "buy_shares":
+                return self.can_exchange_any(entity) or self.can_buy_any(entity)
         return (kind == "buy_shares" and self.can_exchange_any(entity)) or super().allows(kind, entity, False)
 
     def can_convert(self, corp, player) -> bool:
@@ -186,7 +207,15 @@ class StockRound1858Step(AuctionBuySellParShares):
         afford a private railway (the site's guard for players who passed an auction by program)."""
         items = self.bid_items(entity)
         if items:
-            cheapest = min([self.opening_bid(c) for c in items])
+            if type(self).opening_bid is StockRound1858Step.opening_bid:
+                # (:meth:`opening_bid` inline, the lowest kept in a plain loop: every bid)
+                cheapest = items[0].value - int(items[0].data.get("discount", 0))
+                for c in items:
+                    low = c.value - int(c.data.get("discount", 0))
+                    if low < cheapest:
+                        cheapest = low
+            else:
+                cheapest = min([self.opening_bid(c) for c in items])
             programs.drop_share_passes(self.game, [p for p in self.game.players if p.cash >= cheapest])
         super().process_bid(action, entity)
 
