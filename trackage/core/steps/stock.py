@@ -298,11 +298,20 @@ class BuySellParShares(Passing):
             return self.can_sell_any(entity)
         if kind == "sell_company":
             return self.COMPANIES and self.can_sell_any_companies(entity)
+        if kind == "bid":
+            # (the auction step's kind, open forced to sell or not, before a purchase: asked
+            # here, not in a redefinition, to spare a frame per question of every kind)
+            return not self.bought() and self.can_bid_any(entity)
         if forced:
             return False
         if kind == "buy_company":
             return self.COMPANIES and self.can_buy_any_companies(entity)
         return self.can_buy_any(entity) if kind == "buy_shares" else kind == "par" and self.can_ipo_any(entity)
+
+    def can_bid_any(self, entity: Any) -> bool:
+        """Whether ``entity`` may open an auction now (default: never; :meth:`allows` asks it
+        of the ``bid`` kind, which only the auction step lists)."""
+        return False
 
     def may_pass(self, kinds: list[str], forced: bool) -> bool:
         """Whether the turn may pass with ``kinds`` open (default: some are, and not ``forced``)."""
@@ -576,12 +585,17 @@ class BuySellParShares(Passing):
         if self.just_bought(corp) or (self.ONE_SALE_PER_TURN and self.sold_now(entity, corp) == "now") \
                 or not self.can_sell_order():
             return False
-        # (the base's :meth:`can_sell` of each bundle, its checks of the turn and of the pool
-        # read once per corporation, the bundles made one at a time until one sells)
         game = self.game
         market = game.share_market
+        return self._sells_some_of(entity, corp, game, market, self._plain_sale_checks(game, market))
+
+    def _sells_some_of(self, entity: Any, corp: Corporation, game: Any, market: Any, plain: bool) -> bool:
+        """:meth:`base_can_sell_any_of` past its checks of the turn (``plain``: what
+        :meth:`_plain_sale_checks` answers; it reads only the classes)."""
+        # (the base's :meth:`can_sell` of each bundle, its checks of the turn and of the pool
+        # read once per corporation, the bundles made one at a time until one sells)
         room = game.market_share_limit(corp) - market.pool.percent_of(corp)
-        if self._plain_sale_checks(game, market):
+        if plain:
             # (the smallest ordinary certificate decides: a bundle without the president's
             # certificate passes the dump and give-back checks, the timing reads only the
             # corporation and the owner is the same for every bundle, and every other bundle
@@ -620,6 +634,23 @@ class BuySellParShares(Passing):
         looked at when the turn's order bars every sale)."""
         held = entity.held_corporations()
         if not held or (self.PLAIN_SELL and not self.can_sell_order()):
+            return False
+        cls = type(self)
+        if self.PLAIN_SELL and cls.can_sell_any_of is BuySellParShares.can_sell_any_of \
+                and cls.base_can_sell_any_of is BuySellParShares.base_can_sell_any_of \
+                and cls._sells_some_of is BuySellParShares._sells_some_of:
+            # (:meth:`can_sell_any_of` of each corporation held, what reads only the turn, the
+            # order of sale and the classes' checks, asked once: the same answer, they read
+            # the state and write nothing)
+            game = self.game
+            market = game.share_market
+            plain = self._plain_sale_checks(game, market)
+            one_sale = self.ONE_SALE_PER_TURN
+            for c in game.corporations:
+                if c.id in held and not self.just_bought(c) \
+                        and not (one_sale and self.sold_now(entity, c) == "now") \
+                        and self._sells_some_of(entity, c, game, market, plain):
+                    return True
             return False
         return any(self.can_sell_any_of(entity, c) for c in self.game.corporations if c.id in held)
 
@@ -1027,10 +1058,6 @@ class AuctionBuySellParShares(AuctionMixin, BuySellParShares):
     def check_opening(self, entity: Any, item: Any) -> None:
         """Title hook: refuse a bid that would put ``item`` up for auction. Default: nothing."""
 
-    def can_bid_any(self, entity: Any) -> bool:
-        """Whether ``entity`` may open an auction now (default: never)."""
-        return False
-
     def bid_items(self, entity: Any) -> list[Any]:
         """The items ``entity`` may open an auction on (default: none)."""
         return []
@@ -1054,12 +1081,6 @@ class AuctionBuySellParShares(AuctionMixin, BuySellParShares):
         if self.auction and entity is self.current_entity():
             return atype in ("bid", "pass")
         return super().accepts(entity, atype)
-
-    def allows(self, kind: str, entity: Any, forced: bool) -> bool:
-        """Also ``bid`` (opening an auction, even when forced to sell) before a purchase."""
-        if kind == "bid":
-            return not self.bought() and self.can_bid_any(entity)
-        return super().allows(kind, entity, forced)
 
     def offers(self, kind: str, entity: Any) -> list[dict[str, Any]]:
         """Bids: on the auction under way, else on :meth:`bid_items`."""
