@@ -337,8 +337,11 @@ class BuySellParShares(Passing):
         if not self.HOLDING_LIMIT_FORCES_SALE:
             return False
         held = held_percents(entity, game.corporations)  # (one look at the holdings, not one per corporation)
-        return bool(held) and any(not within_holding_limit(c, entity, held[c.id]) and self.can_sell_any_of(entity, c)
-                                  for c in game.corporations if c.id in held)
+        if held:
+            for c in game.corporations:  # (a plain loop: asked of every question of the kinds)
+                if c.id in held and not within_holding_limit(c, entity, held[c.id]) and self.can_sell_any_of(entity, c):
+                    return True
+        return False
 
     def can_gain(self, entity: Any, bundle: ShareBundle, exchange: bool = False) -> bool:
         """Whether ``entity`` may take ``bundle`` within its holding limit and (unless the
@@ -1025,7 +1028,8 @@ class AuctionBuySellParShares(AuctionMixin, BuySellParShares):
         # (the round's auction read once: asked very often; no class redefines :attr:`auction`)
         rnd = self.round
         bids = rnd.auction
-        return bids.next_bidder() if bids else rnd.current_entity_of_round()
+        # (``bids.bids``: its truth, without a call of ``Bids.__len__``)
+        return bids.next_bidder() if bids is not None and bids.bids else rnd.current_entity_of_round()
 
     def normal_pass(self, entity: Any) -> bool:
         """A pass inside the auction is no programmed share pass's."""
@@ -1064,21 +1068,27 @@ class AuctionBuySellParShares(AuctionMixin, BuySellParShares):
 
     def actions(self, entity: Any) -> list[str]:
         """While an auction runs, its bidder in turn bids or passes."""
-        if self.auction and entity is self.current_entity():
+        # (here and below: the round's auction read in place of :attr:`auction`, which no class
+        # redefines, and its bids' truth without a call of ``Bids.__len__``)
+        bids = self.round.auction
+        if bids is not None and bids.bids and entity is self.current_entity():
             return ["bid", "pass"]
         return super().actions(entity)
 
     def has_actions(self, entity: Any) -> bool:
         bids = self.round.auction
-        return bool(bids and entity is self.current_entity()) or super().has_actions(entity)
+        return (bids is not None and bool(bids.bids) and entity is self.current_entity()) \
+            or super().has_actions(entity)
 
     def answers(self, entity: Any, atype: str) -> tuple[bool, bool]:
-        if self.auction and entity is self.current_entity():
+        bids = self.round.auction
+        if bids is not None and bids.bids and entity is self.current_entity():
             return atype in ("bid", "pass"), True
         return super().answers(entity, atype)
 
     def accepts(self, entity: Any, atype: str) -> bool:
-        if self.auction and entity is self.current_entity():
+        bids = self.round.auction
+        if bids is not None and bids.bids and entity is self.current_entity():
             return atype in ("bid", "pass")
         return super().accepts(entity, atype)
 
