@@ -385,7 +385,13 @@ class BuySellParShares(Passing):
     def can_buy(self, entity: Any, bundle: ShareBundle | None, cash: int | None = None) -> bool:
         """Whether ``entity`` may buy ``bundle`` now, paying from ``cash`` (default:
         :meth:`available_cash`)."""
-        if bundle is None or not all(s.buyable for s in bundle.shares) or bundle.owner is entity:
+        if bundle is None:
+            return False
+        for s in bundle.shares:  # (a plain loop: asked of every bundle looked at)
+            if not s.buyable:
+                return False
+        owner = bundle.owner  # (read once: the checks write nothing)
+        if owner is entity:
             return False
         corp = bundle.corporation
         if not self.may_buy_from(entity, corp):
@@ -397,7 +403,7 @@ class BuySellParShares(Passing):
             return False
         if not self.can_gain(entity, bundle, exchange=self.buys_by_exchange(bundle)):
             return False
-        if self.game.PRESIDENT_SALES_TO_MARKET and bundle.owner is self.game.pool \
+        if self.game.PRESIDENT_SALES_TO_MARKET and owner is self.game.pool \
                 and bundle.percent == corp.presidents_percent:
             needed = (bundle.percent - corp.share_percent) // corp.share_percent
             if entity.percent_of(corp) <= needed:
@@ -417,7 +423,7 @@ class BuySellParShares(Passing):
                     if key in seen:
                         continue
                     seen.add(key)
-                    b = ShareBundle([s], corporation=corp)
+                    b = ShareBundle([s], s.percent, corporation=corp)
                     if self.can_buy(entity, b):
                         out.append(b)
         return out
@@ -449,7 +455,7 @@ class BuySellParShares(Passing):
                 if smallest is None:
                     continue
                 if self.buys_one(entity, smallest, None, turn, corp) if plain \
-                        else self.may_buy_some(entity, ShareBundle([smallest], corporation=corp)):
+                        else self.may_buy_some(entity, ShareBundle([smallest], smallest.percent, corporation=corp)):
                     return True
         return False
 
@@ -462,7 +468,7 @@ class BuySellParShares(Passing):
         if corp is None:
             corp = self.game.share_corp(share)
         if not self.PLAIN_BUY:
-            return self.can_buy(entity, ShareBundle([share], corporation=corp), cash)
+            return self.can_buy(entity, ShareBundle([share], share.percent, corporation=corp), cash)
         owner = corp.holder_of(share)
         if not share.buyable or owner is entity or owner.is_player:
             return False
@@ -472,7 +478,7 @@ class BuySellParShares(Passing):
             return False
         sp = corp.share_price
         if (sp is None or sp.counts_for_limit()) and not turn.room() \
-                and not self.buys_by_exchange(ShareBundle([share], corporation=corp)):
+                and not self.buys_by_exchange(ShareBundle([share], share.percent, corporation=corp)):
             return False
         if turn.bought() and not self.can_buy_multiple(entity, corp):
             return False
