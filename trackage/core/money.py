@@ -49,9 +49,12 @@ def spend(payer: Any, receiver: Any, amount: int, *, rule: str = "insufficient-c
         raise GameError(f"{getattr(payer, 'name', payer)} cannot spend {amount}", rule="non-positive-amount")
     # money between live holders only: a closed company's treasury is out of the game (the
     # payer asked first, then the receiver)
-    if getattr(payer, "closed", False) is True:
+    # (a player and the bank have no ``closed`` to ask: neither class, nor a barrier-free
+    # twin of it, has one, and their objects have no ``__dict__``; their kind flags spare the
+    # look-up on most payments)
+    if not (payer.is_player or payer.is_bank) and getattr(payer, "closed", False) is True:
         _refuse_closed(payer)
-    if getattr(receiver, "closed", False) is True:
+    if not (receiver.is_player or receiver.is_bank) and getattr(receiver, "closed", False) is True:
         _refuse_closed(receiver)
     if isinstance(payer, Bank):
         payer.cash -= amount

@@ -298,11 +298,20 @@ class BuySellParShares(Passing):
             return self.can_sell_any(entity)
         if kind == "sell_company":
             return self.COMPANIES and self.can_sell_any_companies(entity)
+        if kind == "bid":
+            # (the auction step's kind, open forced to sell or not, before a purchase: asked
+            # here, not in a redefinition, to spare a frame per question of every kind)
+            return not self.bought() and self.can_bid_any(entity)
         if forced:
             return False
         if kind == "buy_company":
             return self.COMPANIES and self.can_buy_any_companies(entity)
         return self.can_buy_any(entity) if kind == "buy_shares" else kind == "par" and self.can_ipo_any(entity)
+
+    def can_bid_any(self, entity: Any) -> bool:
+        """Whether ``entity`` may open an auction now (default: never; :meth:`allows` asks it
+        of the ``bid`` kind, which only the auction step lists)."""
+        return False
 
     def may_pass(self, kinds: list[str], forced: bool) -> bool:
         """Whether the turn may pass with ``kinds`` open (default: some are, and not ``forced``)."""
@@ -328,8 +337,11 @@ class BuySellParShares(Passing):
         if not self.HOLDING_LIMIT_FORCES_SALE:
             return False
         held = held_percents(entity, game.corporations)  # (one look at the holdings, not one per corporation)
-        return bool(held) and any(not within_holding_limit(c, entity, held[c.id]) and self.can_sell_any_of(entity, c)
-                                  for c in game.corporations if c.id in held)
+        if held:
+            for c in game.corporations:  # (a plain loop: asked of every question of the kinds)
+                if c.id in held and not within_holding_limit(c, entity, held[c.id]) and self.can_sell_any_of(entity, c):
+                    return True
+        return False
 
     def can_gain(self, entity: Any, bundle: ShareBundle, exchange: bool = False) -> bool:
         """Whether ``entity`` may take ``bundle`` within its holding limit and (unless the
@@ -373,7 +385,13 @@ class BuySellParShares(Passing):
     def can_buy(self, entity: Any, bundle: ShareBundle | None, cash: int | None = None) -> bool:
         """Whether ``entity`` may buy ``bundle`` now, paying from ``cash`` (default:
         :meth:`available_cash`)."""
-        if bundle is None or not all(s.buyable for s in bundle.shares) or bundle.owner is entity:
+        if bundle is None:
+            return False
+        for s in bundle.shares:  # (a plain loop: asked of every bundle looked at)
+            if not s.buyable:
+                return False
+        owner = bundle.owner  # (read once: the checks write nothing)
+        if owner is entity:
             return False
         corp = bundle.corporation
         if not self.may_buy_from(entity, corp):
@@ -385,7 +403,7 @@ class BuySellParShares(Passing):
             return False
         if not self.can_gain(entity, bundle, exchange=self.buys_by_exchange(bundle)):
             return False
-        if self.game.PRESIDENT_SALES_TO_MARKET and bundle.owner is self.game.pool \
+        if self.game.PRESIDENT_SALES_TO_MARKET and owner is self.game.pool \
                 and bundle.percent == corp.presidents_percent:
             needed = (bundle.percent - corp.share_percent) // corp.share_percent
             if entity.percent_of(corp) <= needed:
@@ -405,7 +423,7 @@ class BuySellParShares(Passing):
                     if key in seen:
                         continue
                     seen.add(key)
-                    b = ShareBundle([s], corporation=corp)
+                    b = ShareBundle([s], s.percent, corporation=corp)
                     if self.can_buy(entity, b):
                         out.append(b)
         return out
@@ -437,7 +455,7 @@ class BuySellParShares(Passing):
                 if smallest is None:
                     continue
                 if self.buys_one(entity, smallest, None, turn, corp) if plain \
-                        else self.may_buy_some(entity, ShareBundle([smallest], corporation=corp)):
+                        else self.may_buy_some(entity, ShareBundle([smallest], smallest.percent, corporation=corp)):
                     return True
         return False
 
@@ -450,7 +468,7 @@ class BuySellParShares(Passing):
         if corp is None:
             corp = self.game.share_corp(share)
         if not self.PLAIN_BUY:
-            return self.can_buy(entity, ShareBundle([share], corporation=corp), cash)
+            return self.can_buy(entity, ShareBundle([share], share.percent, corporation=corp), cash)
         owner = corp.holder_of(share)
         if not share.buyable or owner is entity or owner.is_player:
             return False
@@ -460,7 +478,7 @@ class BuySellParShares(Passing):
             return False
         sp = corp.share_price
         if (sp is None or sp.counts_for_limit()) and not turn.room() \
-                and not self.buys_by_exchange(ShareBundle([share], corporation=corp)):
+                and not self.buys_by_exchange(ShareBundle([share], share.percent, corporation=corp)):
             return False
         if turn.bought() and not self.can_buy_multiple(entity, corp):
             return False
@@ -576,12 +594,17 @@ class BuySellParShares(Passing):
         if self.just_bought(corp) or (self.ONE_SALE_PER_TURN and self.sold_now(entity, corp) == "now") \
                 or not self.can_sell_order():
             return False
-        # (the base's :meth:`can_sell` of each bundle, its checks of the turn and of the pool
-        # read once per corporation, the bundles made one at a time until one sells)
         game = self.game
         market = game.share_market
+        return self._sells_some_of(entity, corp, game, market, self._plain_sale_checks(game, market))
+
+    def _sells_some_of(self, entity: Any, corp: Corporation, game: Any, market: Any, plain: bool) -> bool:
+        """:meth:`base_can_sell_any_of` past its checks of the turn (``plain``: what
+        :meth:`_plain_sale_checks` answers; it reads only the classes)."""
+        # (the base's :meth:`can_sell` of each bundle, its checks of the turn and of the pool
+        # read once per corporation, the bundles made one at a time until one sells)
         room = game.market_share_limit(corp) - market.pool.percent_of(corp)
-        if self._plain_sale_checks(game, market):
+        if plain:
             # (the smallest ordinary certificate decides: a bundle without the president's
             # certificate passes the dump and give-back checks, the timing reads only the
             # corporation and the owner is the same for every bundle, and every other bundle
@@ -620,6 +643,23 @@ class BuySellParShares(Passing):
         looked at when the turn's order bars every sale)."""
         held = entity.held_corporations()
         if not held or (self.PLAIN_SELL and not self.can_sell_order()):
+            return False
+        cls = type(self)
+        if self.PLAIN_SELL and cls.can_sell_any_of is BuySellParShares.can_sell_any_of \
+                and cls.base_can_sell_any_of is BuySellParShares.base_can_sell_any_of \
+                and cls._sells_some_of is BuySellParShares._sells_some_of:
+            # (:meth:`can_sell_any_of` of each corporation held, what reads only the turn, the
+            # order of sale and the classes' checks, asked once: the same answer, they read
+            # the state and write nothing)
+            game = self.game
+            market = game.share_market
+            plain = self._plain_sale_checks(game, market)
+            one_sale = self.ONE_SALE_PER_TURN
+            for c in game.corporations:
+                if c.id in held and not self.just_bought(c) \
+                        and not (one_sale and self.sold_now(entity, c) == "now") \
+                        and self._sells_some_of(entity, c, game, market, plain):
+                    return True
             return False
         return any(self.can_sell_any_of(entity, c) for c in self.game.corporations if c.id in held)
 
@@ -994,7 +1034,8 @@ class AuctionBuySellParShares(AuctionMixin, BuySellParShares):
         # (the round's auction read once: asked very often; no class redefines :attr:`auction`)
         rnd = self.round
         bids = rnd.auction
-        return bids.next_bidder() if bids else rnd.current_entity_of_round()
+        # (``bids.bids``: its truth, without a call of ``Bids.__len__``)
+        return bids.next_bidder() if bids is not None and bids.bids else rnd.current_entity_of_round()
 
     def normal_pass(self, entity: Any) -> bool:
         """A pass inside the auction is no programmed share pass's."""
@@ -1027,39 +1068,35 @@ class AuctionBuySellParShares(AuctionMixin, BuySellParShares):
     def check_opening(self, entity: Any, item: Any) -> None:
         """Title hook: refuse a bid that would put ``item`` up for auction. Default: nothing."""
 
-    def can_bid_any(self, entity: Any) -> bool:
-        """Whether ``entity`` may open an auction now (default: never)."""
-        return False
-
     def bid_items(self, entity: Any) -> list[Any]:
         """The items ``entity`` may open an auction on (default: none)."""
         return []
 
     def actions(self, entity: Any) -> list[str]:
         """While an auction runs, its bidder in turn bids or passes."""
-        if self.auction and entity is self.current_entity():
+        # (here and below: the round's auction read in place of :attr:`auction`, which no class
+        # redefines, and its bids' truth without a call of ``Bids.__len__``)
+        bids = self.round.auction
+        if bids is not None and bids.bids and entity is self.current_entity():
             return ["bid", "pass"]
         return super().actions(entity)
 
     def has_actions(self, entity: Any) -> bool:
         bids = self.round.auction
-        return bool(bids and entity is self.current_entity()) or super().has_actions(entity)
+        return (bids is not None and bool(bids.bids) and entity is self.current_entity()) \
+            or super().has_actions(entity)
 
     def answers(self, entity: Any, atype: str) -> tuple[bool, bool]:
-        if self.auction and entity is self.current_entity():
+        bids = self.round.auction
+        if bids is not None and bids.bids and entity is self.current_entity():
             return atype in ("bid", "pass"), True
         return super().answers(entity, atype)
 
     def accepts(self, entity: Any, atype: str) -> bool:
-        if self.auction and entity is self.current_entity():
+        bids = self.round.auction
+        if bids is not None and bids.bids and entity is self.current_entity():
             return atype in ("bid", "pass")
         return super().accepts(entity, atype)
-
-    def allows(self, kind: str, entity: Any, forced: bool) -> bool:
-        """Also ``bid`` (opening an auction, even when forced to sell) before a purchase."""
-        if kind == "bid":
-            return not self.bought() and self.can_bid_any(entity)
-        return super().allows(kind, entity, forced)
 
     def offers(self, kind: str, entity: Any) -> list[dict[str, Any]]:
         """Bids: on the auction under way, else on :meth:`bid_items`."""
