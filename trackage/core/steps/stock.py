@@ -994,7 +994,12 @@ class AuctionBuySellParShares(AuctionMixin, BuySellParShares):
         # (the round's auction read once: asked very often; no class redefines :attr:`auction`)
         rnd = self.round
         bids = rnd.auction
-        return bids.next_bidder() if bids else rnd.current_entity_of_round()
+        if bids:
+            return bids.next_bidder()
+        if rnd.PLAIN_OPERATOR:  # (the base :meth:`Round.current_entity_of_round` inline)
+            ents, i = rnd.entities, rnd.entity_index
+            return ents[i] if ents and i < len(ents) else None
+        return rnd.current_entity_of_round()
 
     def normal_pass(self, entity: Any) -> bool:
         """A pass inside the auction is no programmed share pass's."""
