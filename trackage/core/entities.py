@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .kinds import Kinds  # every owner's kind flags (is_player, is_corporation ...)
 from .money import CashHolder
@@ -99,6 +99,9 @@ class Player(CashHolder, ShareHolder):
     __slots__ = ("bankrupt", "cash", "companies", "id", "name", "passed", "penalty")
     CLONE_ATOMS = ("bankrupt", "cash", "id", "name", "passed", "penalty")  # (as a company's)
     is_player = True
+    #: a player never closes: read as every holder's ``closed`` is (a class answer, no slot:
+    #: not part of the state, copied or journaled; asked without a failed look-up)
+    closed: ClassVar[bool] = False
 
     def __init__(self, pid: Any, name: str):
         self.id = pid

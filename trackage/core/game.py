@@ -122,6 +122,9 @@ class Game(Tracked):
     # the board's track graph carries each corporation's walk over to a new board version
     # that did not change what it walked (TrackGraph.keep_walks), instead of walking again
     GRAPH_KEEPS_WALKS: ClassVar[bool] = False
+    # whether the class keeps the base :meth:`corporation_by_id` (set for each class as it is
+    # made): the token's owner and the index's entity then read the index's table in place
+    PLAIN_CORPORATION_LOOKUP: ClassVar[bool] = True
     # a title whose ``train_limit`` reads nothing of an operator but its ``type`` (and the
     # phase) says so: the discard step's "anyone over the limit?" then asks once per kind
     TRAIN_LIMIT_BY_KIND: ClassVar[bool] = False
@@ -309,6 +312,7 @@ class Game(Tracked):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        cls.PLAIN_CORPORATION_LOOKUP = cls.corporation_by_id is Game.corporation_by_id
         if "preprocess_action" in cls.__dict__ and "PREPROCESS_KEEPS_STEPS" not in cls.__dict__:
             cls.PREPROCESS_KEEPS_STEPS = False
         if "legal_actions" in cls.__dict__:
@@ -896,7 +900,8 @@ class Game(Tracked):
         title hook for owners of its own kinds)."""
         kind, oid = token.owner_kind, token.owner
         if kind == "corporation":
-            found = self.corporation_by_id(oid)
+            # (the base :meth:`corporation_by_id` in place: asked for every token looked at)
+            found = self.index.corporations.get(oid) if self.PLAIN_CORPORATION_LOOKUP else self.corporation_by_id(oid)
         elif kind == "minor":
             found = self.index.minor(oid)
         elif kind == "company":

@@ -72,7 +72,8 @@ class Index(Tracked):
         if etype == "player" or (etype is None and isinstance(eid, int)):
             e = self.players.get(str(eid))  # (:meth:`player`, inlined: asked for most actions)
         elif etype == "corporation":
-            e = self.game.corporation_by_id(eid)
+            game = self.game  # (the base :meth:`Game.corporation_by_id` in place where the title keeps it)
+            e = self.corporations.get(eid) if game.PLAIN_CORPORATION_LOOKUP else game.corporation_by_id(eid)
         elif etype == "company":
             e = self.companies.get(eid)
         elif etype == "minor":

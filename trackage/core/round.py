@@ -51,9 +51,19 @@ class Step(Tracked):
     #: ``pass_`` (itself or through a base before the one that set it) unless it says so in its
     #: own body; every step of the rounds the class is used in was read for it
     SKIP_WRITES_UNREAD: ClassVar[bool] = False
+    #: whether the class keeps the base "active?", the base "blocks?", and the base "blocking?"
+    #: with the base "anything now?" and "whose turn?" (set for each class as it is made): the
+    #: round's per-action questions read these answers instead of comparing the methods
+    PLAIN_ACTIVE: ClassVar[bool] = True
+    PLAIN_BLOCKS: ClassVar[bool] = True
+    PLAIN_BLOCKING: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        cls.PLAIN_ACTIVE = cls.active is Step.active
+        cls.PLAIN_BLOCKS = cls.blocks is Step.blocks
+        cls.PLAIN_BLOCKING = cls.blocking is Step.blocking and cls.has_current_actions is Step.has_current_actions \
+            and cls.current_entity is Step.current_entity
         table = {}
         for atype, handler in cls.HANDLERS.items():
             name = handler if isinstance(handler, str) else getattr(handler, "__name__", None)
@@ -363,14 +373,12 @@ class Round(Tracked):
         else:
             cur = self.current_entity_of_round()
         open_ = cur is not None and not getattr(cur, "closed", False)
-        base_blocking, base_has, base_entity = Step.blocking, Step.has_current_actions, Step.current_entity
-        base_active, base_blocks = Step.active, Step.blocks
         for s in self.steps:
             t = type(s)
-            if s.passed if t.active is base_active else not s.active():  # (the base "active?" inline)
+            if s.passed if t.PLAIN_ACTIVE else not s.active():  # (the base "active?" inline)
                 continue
-            if t.blocking is base_blocking and t.has_current_actions is base_has and t.current_entity is base_entity:
-                if t.blocks is base_blocks:
+            if t.PLAIN_BLOCKING:
+                if t.PLAIN_BLOCKS:
                     opts = s.opts
                     blocks = opts.get("blocks", s.BLOCKS) if opts else s.BLOCKS
                 else:
@@ -433,14 +441,12 @@ class Round(Tracked):
         else:
             cur = self.current_entity_of_round()
         open_ = cur is not None and not getattr(cur, "closed", False)
-        base_blocking, base_has, base_entity = Step.blocking, Step.has_current_actions, Step.current_entity
-        base_active, base_blocks = Step.active, Step.blocks
         for s in self.steps:
             t = type(s)
             # (the base "active?" read inline, first: most steps' own; a step the skip found
             # inactive, nothing moved since, is inactive still and not asked: with the base
             # "active?" that is its ``passed``, read first)
-            if s.passed if t.active is base_active else ((idle and s in idle) or not s.active()):
+            if s.passed if t.PLAIN_ACTIVE else ((idle and s in idle) or not s.active()):
                 continue
             if s is known and entity is hint[1]:  # type: ignore[index]
                 # (its list, where the skip worked it out for that entity: the list of this state)
@@ -448,8 +454,8 @@ class Round(Tracked):
                 has = True
             else:
                 accepts, has = s.answers(entity, atype)
-            if t.blocking is base_blocking and t.has_current_actions is base_has and t.current_entity is base_entity:
-                if t.blocks is base_blocks:
+            if t.PLAIN_BLOCKING:
+                if t.PLAIN_BLOCKS:
                     opts = s.opts
                     blocks = opts.get("blocks", s.BLOCKS) if opts else s.BLOCKS
                 else:
@@ -578,8 +584,7 @@ class Round(Tracked):
         owned = False  # (a skip of a class's own ran: see the end)
         idle_from = 0  # (the steps found inactive since the last such skip: from this index on)
         base_skip, base_pass, base_active = Step.skip, Step.pass_, Step.active
-        base_blocking, base_has, base_entity = Step.blocking, Step.has_current_actions, Step.current_entity
-        base_actions, base_blocks = Step.has_actions, Step.blocks
+        base_blocking, base_actions = Step.blocking, Step.has_actions
         for s in self.steps:
             if stale and per_step:
                 cur = self.current_entity_of_round()
@@ -590,13 +595,13 @@ class Round(Tracked):
             # (the base "active?" and "blocks?" read inline: asked of every step after every action;
             # a step passed with the base "active?" is not listed among those found inactive: every
             # reader of the list reads its ``passed`` first)
-            if t.active is base_active:
+            if t.PLAIN_ACTIVE:
                 if s.passed:
                     continue
             elif not s.active():
                 idle.append(s)
                 continue
-            if t.blocks is base_blocks:
+            if t.PLAIN_BLOCKS:
                 opts = s.opts
                 blocks = opts.get("blocks", s.BLOCKS) if opts else s.BLOCKS
             else:
@@ -605,8 +610,7 @@ class Round(Tracked):
                 if t.blocking is not base_blocking:
                     exact = False  # (a "blocking?" of its own may block without blocks())
                 continue
-            if not stale and t.blocking is base_blocking and t.has_current_actions is base_has \
-                    and t.current_entity is base_entity:
+            if not stale and t.PLAIN_BLOCKING:
                 # the base "blocking?" (it blocks, its operator is the round's, open): asked of
                 # the operator read here; with the base "anything?", the list itself (kept for the
                 # step stopped at, the list of the state the skip ends in)
@@ -661,7 +665,7 @@ class Round(Tracked):
                 if s in tail:
                     idle.append(s)
                     continue
-                if exact and (t.blocking is not base_blocking or t.blocks is not base_blocks
+                if exact and (t.blocking is not base_blocking or not t.PLAIN_BLOCKS
                               or (s.opts.get("blocks", s.BLOCKS) if s.opts else s.BLOCKS)):
                     exact = False
         # (exact: the answer stands as it is, see :meth:`settled_step`)

@@ -286,7 +286,8 @@ def over_phase_table_limit(game: Any) -> bool:
     """Whether an operator holds more live trains than the current phase's ``train_limit``
     allows its kind (a number, or a table by the holder's ``type``, read once): for titles
     whose ``train_limit`` is exactly that reading (1867, 1861, 1893)."""
-    tl = game.phase.current.get("train_limit", 99)
+    phase = game.phase  # (the current phase's row read in place: no property call)
+    tl = phase.phases[phase.index].get("train_limit", 99)
     by_kind = isinstance(tl, dict)
     # (no call per holder: a holder's kind is its ``type`` slot, always set; a kind missing
     # from the table has limit 0 (a subscript, no ``get``); ``trains[n:]`` is non-empty

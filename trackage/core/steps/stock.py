@@ -1035,7 +1035,12 @@ class AuctionBuySellParShares(AuctionMixin, BuySellParShares):
         rnd = self.round
         bids = rnd.auction
         # (``bids.bids``: its truth, without a call of ``Bids.__len__``)
-        return bids.next_bidder() if bids is not None and bids.bids else rnd.current_entity_of_round()
+        if bids is not None and bids.bids:
+            return bids.next_bidder()
+        if rnd.PLAIN_OPERATOR:  # (the base :meth:`Round.current_entity_of_round` inline)
+            ents, i = rnd.entities, rnd.entity_index
+            return ents[i] if ents and i < len(ents) else None
+        return rnd.current_entity_of_round()
 
     def normal_pass(self, entity: Any) -> bool:
         """A pass inside the auction is no programmed share pass's."""

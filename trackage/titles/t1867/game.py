@@ -495,10 +495,6 @@ class Game1867(Game):
         return AuctionRound(self, [SingleItemAuction])
 
     # ------------------------------------------------------------ lookups
-    def corporation_by_id(self, cid):
-        c = self.index.corporations.get(cid)
-        return c
-
     def minor(self, corp) -> bool:
         return getattr(corp, "type", None) == "minor"
 
