@@ -1071,7 +1071,22 @@ class Game(Tracked):
 
     # ------------------------------------------------------------- trains
     def train_limit(self, entity: Any) -> int:
-        return self.phase.train_limit(entity)
+        """The phase's train limit for ``entity`` (by its kind where the table has kinds): the
+        phase track's own question, read in place where its class keeps the base one (asked by
+        every train question and, for every holder, by the discard steps' "anyone crowded?")."""
+        ph = self.phase
+        cls = type(ph)
+        if cls.train_limit is not PhaseTrack.train_limit or cls.current is not PhaseTrack.current:
+            return ph.train_limit(entity)
+        tl = ph.phases[ph.index].get("train_limit", 99)
+        if isinstance(tl, dict):
+            limit: int = tl.get(getattr(entity, "type", ""), 0)
+            return limit
+        return cast(int, tl)
+
+    #: the :meth:`train_limit` that reads the phase's table as it is (a title with limits of its
+    #: own does not): a discard step may then read the table once for every holder
+    TABLE_TRAIN_LIMIT: ClassVar[Callable[..., int]] = train_limit
 
     def buy_train(self, operator: Any, train: Train, price: int | None = None) -> None:
         price = train.price if price is None else price

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from ...core.board import unused_tokens_by_type
-from ...core.entities import Corporation, hand_over_companies
+from ...core.entities import hand_over_companies
 from ...core.money import pay
 from ..t1867.game import DiscardTrain1867, Game1867, OperatingRound1867
 from ..t1867.steps import LoanOperations, MajorTrainless, RedeemShares, Route1867
@@ -19,13 +19,7 @@ NATIONAL_END_PHASE = 8
 class OperatingRound1861(OperatingRound1867):
     def skip_entity(self, entity) -> bool:
         if entity.type != "national":  # (an operator: its ``type`` slot always set)
-            # (OperatingRound1867's rule in place: asked for every operator several times a turn)
-            if entity.closed:
-                return True
-            if not (type(entity).floated is Corporation.floated and entity.floatable and entity._floated) \
-                    and not entity.floated():
-                return True
-            return entity not in self.game.corporations
+            return OperatingRound1867.skip_entity(self, entity)
         num = int(self.game.phase.name)
         return num < NATIONAL_START_PHASE or num >= NATIONAL_END_PHASE
 

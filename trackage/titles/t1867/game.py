@@ -24,7 +24,6 @@ from ...core.rewind import Tracked
 from ...core.round import OperatingRound, Round, StockRound
 from ...core.steps.operating import DiscardTrain, over_phase_table_limit
 from ...core.tokens import Token
-from ...core.trains import PhaseTrack
 from . import config
 from .routes import RouteRules1867
 
@@ -296,18 +295,6 @@ class Game1867(Game):
     def tile_rotation_check(self, entity, hex_):
         # the generic rotation rule (1867 and 1861 keep it), with the hex's part worked out once
         return self.board.rotation_check(entity, hex_)
-
-    def train_limit(self, entity) -> int:
-        # the phase's limit (by company type), read in place: asked for every operator by the
-        # discard step's "anyone crowded?" at every step question
-        ph = self.phase  # (its current phase read in place where ``current`` is the core's)
-        tl = (ph.phases[ph.index] if type(ph).current is PhaseTrack.current else ph.current).get("train_limit", 99)
-        if not isinstance(tl, dict):
-            return tl
-        try:  # (the holder's kind; none, or one the table lacks: 0)
-            return tl[entity.type]
-        except (KeyError, AttributeError):
-            return 0
 
     def upgrade_memo_keys(self, hex_, old):
         # the generic upgrade_memo_key, the hex's part made once for all the tiles tried there

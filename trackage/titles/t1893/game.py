@@ -17,7 +17,6 @@ round the acting company's president pays EVA's owner).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -39,7 +38,6 @@ from ...core.round import OperatingRound, Round, StockRound, ranged, starting_at
 from ...core.shares import ShareMarket
 from ...core.tiles import upgrades_to_correct_color, upgrades_to_correct_label
 from ...core.tokens import Token
-from ...core.trains import PhaseTrack
 from . import config, tilelays
 from .steps import (
     Bankrupt1893,
@@ -295,23 +293,8 @@ class Game1893(Game):
     MARKET_SHARE_LIMIT = 50
     HOME_TOKEN_TIMING = "operate"
     MUST_BUY_TRAIN = "route"
-    TRAIN_LIMIT_BY_KIND = True  # (train_limit below: the phase's limit by company type)
+    TRAIN_LIMIT_BY_KIND = True  # (the phase's limit by company type: the core's train_limit)
 
-    def train_limit(self, entity) -> int:
-        # the core's rule (the phase's limit by company type), read in place: asked by the
-        # train step's room for every offer and by the discard step's question
-        ph = self.phase  # (its current phase read in place where ``current`` is the core's)
-        tl = (ph.phases[ph.index] if type(ph).current is PhaseTrack.current else ph.current).get("train_limit", 99)
-        if not isinstance(tl, dict):
-            return tl
-        try:  # (the holder's kind; none, or one the table lacks: 0)
-            return tl[entity.type]
-        except (KeyError, AttributeError):
-            return 0
-
-    #: the :meth:`train_limit` that reads the phase's table as it is (a subclass with its own
-    #: limits does not): the discard step's question reads the table once for every holder
-    TABLE_TRAIN_LIMIT: ClassVar[Callable[..., int]] = train_limit
     # EVA changing hands between players (the operating round's buy_company) leaves the
     # router's suggested run as it was: no route or revenue reads who holds EVA or a
     # player's cash (the listing's own filters are asked afresh: they may read them)
