@@ -1096,8 +1096,8 @@ class Game(Tracked):
         remove_train(self, train)
         train.owner = operator
         operator.trains = (*operator.trains, train)
-        self.journal.record("train", operator=operator.id, train=train.id, name=train.name, price=price,
-                            seller=getattr(seller, "id", None))
+        self.journal.add("train", {"operator": operator.id, "train": train.id, "name": train.name, "price": price,
+                                   "seller": getattr(seller, "id", None)})
 
     def on_phase_change(self, name: str) -> None:
         pass

@@ -115,6 +115,13 @@ class Journal(Tracked):
         event = self.tail = Event(kind, self.action, fields, self.tail)
         return event
 
+    def add(self, kind: str, fields: dict[str, Any]) -> Event:
+        """:meth:`record` with the fields given as a new dict that no one else holds (the
+        event keeps it): a dict written in place costs less than keywords gathered into one,
+        for the journal's most frequent events."""
+        event = self.tail = Event(kind, self.action, fields, self.tail)
+        return event
+
     def events(self, since: int = 0) -> list[Event]:
         """The events from the ``since``-th on (0: all of them), oldest first."""
         out: list[Event] = []

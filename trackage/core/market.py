@@ -173,8 +173,8 @@ class StockMarket(Tracked):
             return
         if self.journal is not None:
             old = corp.share_price
-            self.journal.record("share_price", corporation=corp.id, from_price=None if old is None else old.price,
-                                to_price=sp.price, direction=direction)
+            self.journal.add("share_price", {"corporation": corp.id, "from_price": None if old is None else old.price,
+                                             "to_price": sp.price, "direction": direction})
         # (leaving the old cell and entering the new one in one replacement of the table:
         # the same table as ``_leave`` then ``_enter``, one copy instead of two)
         cells = dict(self.cells)

@@ -126,5 +126,6 @@ def pay(game: Game, payer: CashHolder, receiver: CashHolder, amount: int, why: s
         label = f"OR {game.turn}.{r.round_num}"
     else:
         label = f"{r.name} {game.turn}"
-    game.journal.record("money", payer=by.id, receiver=to.id, amount=amount, why=why,
-                        round=label, payer_kind=payer_kind, receiver_kind=receiver_kind)
+    # (the event's fields as a dict written in place: :meth:`Journal.add`)
+    game.journal.add("money", {"payer": by.id, "receiver": to.id, "amount": amount, "why": why, "round": label,
+                               "payer_kind": payer_kind, "receiver_kind": receiver_kind})

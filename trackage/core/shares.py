@@ -90,8 +90,8 @@ class ShareMarket(Tracked):
             pay(self.game, spender, receiver, price, why)
         for s in list(bundle.shares):
             self._move_share(s, to)
-        self.game.journal.record("shares", corporation=corp.id, percent=bundle.percent, seller=owner.id,
-                                 buyer=to.id, price=price, president=pres_share is not None)
+        self.game.journal.add("shares", {"corporation": corp.id, "percent": bundle.percent, "seller": owner.id,
+                                         "buyer": to.id, "price": price, "president": pres_share is not None})
         if not allow_president_change:
             return
         if not self.allow_president_sale and previous_president is not None and previous_president.is_player:

@@ -147,8 +147,8 @@ class AuctionMixin:
         item = self.bid_item(action, entity)
         price = self.bid_price(action, entity, item)
         self.check_bid(entity, item, price)
-        self.game.journal.record("bid", entity=entity.id, item=getattr(item, "sym", None) or getattr(item, "id", None),
-                                 price=price)
+        self.game.journal.add("bid", {"entity": entity.id,
+                                      "item": getattr(item, "sym", None) or getattr(item, "id", None), "price": price})
         self.accept_bid(entity, item, price, action)
 
     # ------------------------------------------------------------------ hooks

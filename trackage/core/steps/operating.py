@@ -66,9 +66,9 @@ class RunRoutes(Step):
         for r in self.round.routes:
             route = r["route"] if isinstance(r.get("route"), dict) else {}
             train = game.depot.train_by_id(r["train"])
-            game.journal.record("run", corporation=entity.id, train=r["train"],
-                                name=getattr(train, "name", r["train"]), revenue=r["revenue"] or 0,
-                                hexes=list(route.get("hexes") or []))
+            game.journal.add("run", {"corporation": entity.id, "train": r["train"],
+                                     "name": getattr(train, "name", r["train"]), "revenue": r["revenue"] or 0,
+                                     "hexes": list(route.get("hexes") or [])})
         if not self.round.routes:
             game.journal.record("no_run", corporation=entity.id)
         self.pass_()
@@ -172,8 +172,9 @@ class Dividend(Step):
         revenue = self.total_revenue()
         kept, paid = self.payout_amounts(entity, kind, revenue)
         shares = getattr(entity, "total_shares", 0)  # (a minor of some titles has no shares)
-        self.game.journal.record("dividend", corporation=entity.id, choice=kind, revenue=revenue, kept=kept,
-                                 paid=paid, per_share=int(self.per_share(entity, paid)) if paid and shares else 0)
+        self.game.journal.add("dividend", {"corporation": entity.id, "choice": kind, "revenue": revenue, "kept": kept,
+                                           "paid": paid,
+                                           "per_share": int(self.per_share(entity, paid)) if paid and shares else 0})
         record_operation(entity, (self.game.turn, self.round.round_num),
                          OperatingInfo(self.round.routes, revenue, kind))
         for t in entity.trains:
