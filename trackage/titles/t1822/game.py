@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from trackage.core.trains import phase_buying_train, remove_train
@@ -59,8 +58,6 @@ if TYPE_CHECKING:
 
 #: the key under which a listing memo keeps the state number it was made at
 _MEMO_MOVES: tuple[str] = ("state number",)
-_OWNER = attrgetter("owner")
-_CLOSED = attrgetter("closed")
 
 
 class Corporation1822(Corporation):
@@ -400,7 +397,9 @@ class Game1822(Game):
         with it in the own dict (a passing attribute, never copied nor part of the state) and
         given again while the key is equal (the bid steps ask it at every listing)."""
         comps = self.companies
-        key = (tuple(comps), tuple(map(_OWNER, comps)), tuple(map(_CLOSED, comps)),
+        # (the owners and closed flags by comprehensions: the slots read by the interpreter's
+        # own attribute load, ~2x cheaper than ``map`` over an ``attrgetter``; equal as before)
+        key = (tuple(comps), [c.owner for c in comps], [c.closed for c in comps],
                tuple(self.bidbox_minors_cache))
         own = self.__dict__
         memo = own.get("_bidbox_memo")
