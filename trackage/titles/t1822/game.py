@@ -808,10 +808,14 @@ class Game1822(Game):
     PLAYER_LOAN_INTEREST = 50
 
     def game_end_check(self):
-        if self.end_trigger:
-            return self.end_trigger
+        end = self.end_trigger
+        if end:
+            return end
         # (the bank's and the market's reasons, read inline where end_check_value is the core's)
         inline = type(self).end_check_value is Game.end_check_value
+        if inline and not self.bank.broken and not self.stock_market.max_reached \
+                and self.GAME_END_CHECK is Game1822.GAME_END_CHECK:
+            return (None, None)  # (asked after every action: the title's two reasons, neither reached)
         for reason, timing in self.GAME_END_CHECK.items():
             if inline and reason == "bank":
                 reached = self.bank.broken
