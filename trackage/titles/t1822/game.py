@@ -657,18 +657,19 @@ class Game1822(Game):
         return self.TILE_LAYS
 
     def purchasable_companies(self, entity):
-        # (the acquisition rules asked first: the minors' and concessions' cards have none)
+        # (the owner asked first: most cards have none, closed or not sold; then the
+        # acquisition rules, which the minors' and concessions' cards have none of)
         rules = self.data["private_acquisition"]
         phase = int(self.phase.name)
         out = []
         for c in self.companies:
+            owner = c.owner
+            if owner is None or owner is entity or not owner.is_player:
+                continue
             sym = c.sym
             if sym not in rules or c.closed:
                 continue
             rule = rules[sym]
-            owner = c.owner
-            if owner is None or not owner.is_player or owner is entity:
-                continue
             if phase >= rule["phase"] and entity.type in rule["acquire"]:
                 out.append(c)
         return out
