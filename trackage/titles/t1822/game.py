@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from trackage.core.trains import phase_buying_train, remove_train
@@ -59,8 +58,6 @@ if TYPE_CHECKING:
 
 #: the key under which a listing memo keeps the state number it was made at
 _MEMO_MOVES: tuple[str] = ("state number",)
-_OWNER = attrgetter("owner")
-_CLOSED = attrgetter("closed")
 
 
 class Corporation1822(Corporation):
@@ -400,7 +397,9 @@ class Game1822(Game):
         with it in the own dict (a passing attribute, never copied nor part of the state) and
         given again while the key is equal (the bid steps ask it at every listing)."""
         comps = self.companies
-        key = (tuple(comps), tuple(map(_OWNER, comps)), tuple(map(_CLOSED, comps)),
+        # (the owners and closed flags by comprehensions: the slots read by the interpreter's
+        # own attribute load, ~2x cheaper than ``map`` over an ``attrgetter``; equal as before)
+        key = (tuple(comps), [c.owner for c in comps], [c.closed for c in comps],
                tuple(self.bidbox_minors_cache))
         own = self.__dict__
         memo = own.get("_bidbox_memo")
@@ -658,18 +657,19 @@ class Game1822(Game):
         return self.TILE_LAYS
 
     def purchasable_companies(self, entity):
-        # (the acquisition rules asked first: the minors' and concessions' cards have none)
+        # (the owner asked first: most cards have none, closed or not sold; then the
+        # acquisition rules, which the minors' and concessions' cards have none of)
         rules = self.data["private_acquisition"]
         phase = int(self.phase.name)
         out = []
         for c in self.companies:
+            owner = c.owner
+            if owner is None or owner is entity or not owner.is_player:
+                continue
             sym = c.sym
             if sym not in rules or c.closed:
                 continue
             rule = rules[sym]
-            owner = c.owner
-            if owner is None or not owner.is_player or owner is entity:
-                continue
             if phase >= rule["phase"] and entity.type in rule["acquire"]:
                 out.append(c)
         return out
@@ -809,10 +809,14 @@ class Game1822(Game):
     PLAYER_LOAN_INTEREST = 50
 
     def game_end_check(self):
-        if self.end_trigger:
-            return self.end_trigger
+        end = self.end_trigger
+        if end:
+            return end
         # (the bank's and the market's reasons, read inline where end_check_value is the core's)
         inline = type(self).end_check_value is Game.end_check_value
+        if inline and not self.bank.broken and not self.stock_market.max_reached \
+                and self.GAME_END_CHECK is Game1822.GAME_END_CHECK:
+            return (None, None)  # (asked after every action: the title's two reasons, neither reached)
         for reason, timing in self.GAME_END_CHECK.items():
             if inline and reason == "bank":
                 reached = self.bank.broken

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import ClassVar
 
 from ....core.errors import GameError
@@ -11,7 +10,6 @@ from ....core.steps.operating import DiscardTrain, Dividend, RunRoutes
 from ..game import _MEMO_MOVES
 from .housekeeping import _is_major
 
-_TRAINS = attrgetter("trains")
 #: the key of :meth:`DiscardTrain1822.anyone_crowded`'s answer in a listing's memo
 _CROWDED: tuple[str] = ("anyone crowded",)
 
@@ -43,8 +41,11 @@ class DiscardTrain1822(DiscardTrain):
             got = listing.get(_CROWDED)
             if got is not None:
                 return got
+        # (every company's trains in a list made by a comprehension, not ``map`` over an
+        # ``attrgetter``: the slot is read by the interpreter's own attribute load, ~2x cheaper
+        # for the ~40 companies; the key compares as before, place by place)
         key = (game.phase.index, getattr(game, "_pullman_train", None), getattr(game, "_pullman_saved", None),
-               *map(_TRAINS, game.corporations))
+               [c.trains for c in game.corporations])
         memo = self._crowd_memo
         # (the trains compare by identity: equal keys hold the same trains, place by place)
         if memo is not None and memo[0] == key:
