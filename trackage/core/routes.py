@@ -1612,8 +1612,9 @@ class Route:
         """:meth:`_matching_chains` of each logged connection of ``conns`` (two or more), asked
         once for the whole list. An entry per list of logged hex lists and skipped track, kept
         with the map (shared by its games, like the connections' chains per placed tiles),
-        holds each connection's kept chains with the tiles (catalogue objects) and links
-        entries of the hexes they were found on, checked by identity: it is made only from
+        holds each connection's kept chains per tuple of the tiles (catalogue objects) of the
+        hexes they were found on, with those hexes' links entries, checked by identity (every
+        version of the hexes' tiles a run met keeps its own answer): each is made only from
         every connection's own entry for the board maps in hand (the union of their hexes), so
         an answer here is the one each connection's entry gives, the same kept tuples."""
         board = self.rules.game.board
@@ -1627,9 +1628,13 @@ class Route:
         except TypeError:
             return [self._matching_chains(h, skip_track) for h in conns]
         if got is not None:
-            hx = got[1]
-            if all(map(is_, map(tile_at.get, hx), got[2])) and all(map(is_, map(links_at.get, hx), got[3])):
-                return list(got[0])
+            # (the union's hexes, then the answers per tuple of their placed tiles: a run met
+            # again after a lay on its hexes, in this game or the next one on the map, finds
+            # each version it had)
+            hx = got[0]
+            had = got[1].get(tuple(map(tile_at.get, hx)))
+            if had is not None and all(map(is_, map(links_at.get, hx), had[1])):
+                return list(had[0])
         found = [self._matching_chains(h, skip_track) for h in conns]
         # the union of the connections' own entries (the game's), each just found or refreshed
         # for these maps
@@ -1641,10 +1646,15 @@ class Route:
                 return found
             for x, t, nbs in zip(own[0][1], own[1], own[2], strict=True):
                 seen[x] = (t, nbs)
-        if len(shared) >= _SHARED_WALKS_LIMIT:
-            shared.clear()
-        shared[key] = (tuple(found), tuple(seen), tuple([v[0] for v in seen.values()]),
-                       tuple([v[1] for v in seen.values()]))
+        hx = tuple(seen)
+        if got is None or got[0] != hx:
+            if len(shared) >= _SHARED_WALKS_LIMIT:
+                shared.clear()
+            got = shared[key] = (hx, {})
+        versions: dict[Any, Any] = got[1]
+        if len(versions) >= _KEPT_CHAINS_LIMIT:
+            versions.clear()
+        versions[tuple([v[0] for v in seen.values()])] = (tuple(found), tuple([v[1] for v in seen.values()]))
         return found
 
     def _walk_matching_chains(self, want: list[str], within: frozenset[str], start_hex: Hex,
