@@ -1045,6 +1045,11 @@ class RouteRules:
                 raise RouteError(f"Cannot use group {g} more than once", rule="route-group")
 
     def check_terminals(self, route: Route) -> None:
+        paired = route._paired
+        if paired is not None:  # (the shared pairing's answer: it reads only the segments)
+            if paired[4]:
+                raise RouteError("Route cannot pass through terminal", rule="route-terminal")
+            return
         if len(route.paths) < 3:
             return
         for p in route.ordered_paths[1:-1]:
@@ -1279,10 +1284,12 @@ def _first_tokened(board: Board, stops: Iterable[RevenueCenter], corporation: En
     return None
 
 
-Paired: TypeAlias = "tuple[tuple[Segment, ...], tuple[RevenueCenter, ...], RevenueCenter | None, tuple[TrackKey, ...]]"
+Paired: TypeAlias = ("tuple[tuple[Segment, ...], tuple[RevenueCenter, ...], RevenueCenter | None, "
+                      "tuple[TrackKey, ...], bool]")
 # (the segments of one chain per logged connection, their visited stops in order, the
-# first stop a segment comes back to, and their chains' track keys in order: what
-# ``visited_stops``, ``check_cycles`` and the route's ``track_keys`` read)
+# first stop a segment comes back to, their chains' track keys in order, and whether the
+# route passes through a terminal: what ``visited_stops``, ``check_cycles``, the route's
+# ``track_keys`` and ``check_terminals`` read)
 
 
 def _stops_in_order(segments: Iterable[Segment]) -> list[RevenueCenter]:
@@ -1336,7 +1343,15 @@ def _paired_segments(chains: Sequence[Chain]) -> Paired:
             back = seg.right
             break
         seen.add(seg.right)
-    paired = (tuple(out), tuple(visited), back, tuple([k for seg in out for k in seg.chain.track_keys]))
+    # (``check_terminals``' question: a path between the first and the last of the segments'
+    # paths in route order, as ``Route.ordered_paths`` turns each chain, that is a terminal)
+    ordered: list[Path] = []
+    for seg in out:
+        cp = seg.chain.paths
+        if cp:
+            ordered.extend(cp if seg.left in cp[0].nodes else reversed(cp))
+    through = len(ordered) >= 3 and any(p.terminal for p in ordered[1:-1])
+    paired = (tuple(out), tuple(visited), back, tuple([k for seg in out for k in seg.chain.track_keys]), through)
     if len(kept) >= _KEPT_CHAINS_LIMIT:
         kept.clear()
     kept[rest] = paired
