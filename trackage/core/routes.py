@@ -1045,6 +1045,11 @@ class RouteRules:
                 raise RouteError(f"Cannot use group {g} more than once", rule="route-group")
 
     def check_terminals(self, route: Route) -> None:
+        paired = route._paired
+        if paired is not None:  # (the shared pairing's answer: it reads only the segments)
+            if paired[4]:
+                raise RouteError("Route cannot pass through terminal", rule="route-terminal")
+            return
         if len(route.paths) < 3:
             return
         for p in route.ordered_paths[1:-1]:
@@ -1279,10 +1284,12 @@ def _first_tokened(board: Board, stops: Iterable[RevenueCenter], corporation: En
     return None
 
 
-Paired: TypeAlias = "tuple[tuple[Segment, ...], tuple[RevenueCenter, ...], RevenueCenter | None, tuple[TrackKey, ...]]"
+Paired: TypeAlias = ("tuple[tuple[Segment, ...], tuple[RevenueCenter, ...], RevenueCenter | None, "
+                      "tuple[TrackKey, ...], bool]")
 # (the segments of one chain per logged connection, their visited stops in order, the
-# first stop a segment comes back to, and their chains' track keys in order: what
-# ``visited_stops``, ``check_cycles`` and the route's ``track_keys`` read)
+# first stop a segment comes back to, their chains' track keys in order, and whether the
+# route passes through a terminal: what ``visited_stops``, ``check_cycles``, the route's
+# ``track_keys`` and ``check_terminals`` read)
 
 
 def _stops_in_order(segments: Iterable[Segment]) -> list[RevenueCenter]:
@@ -1336,7 +1343,15 @@ def _paired_segments(chains: Sequence[Chain]) -> Paired:
             back = seg.right
             break
         seen.add(seg.right)
-    paired = (tuple(out), tuple(visited), back, tuple([k for seg in out for k in seg.chain.track_keys]))
+    # (``check_terminals``' question: a path between the first and the last of the segments'
+    # paths in route order, as ``Route.ordered_paths`` turns each chain, that is a terminal)
+    ordered: list[Path] = []
+    for seg in out:
+        cp = seg.chain.paths
+        if cp:
+            ordered.extend(cp if seg.left in cp[0].nodes else reversed(cp))
+    through = len(ordered) >= 3 and any(p.terminal for p in ordered[1:-1])
+    paired = (tuple(out), tuple(visited), back, tuple([k for seg in out for k in seg.chain.track_keys]), through)
     if len(kept) >= _KEPT_CHAINS_LIMIT:
         kept.clear()
     kept[rest] = paired
@@ -1612,8 +1627,9 @@ class Route:
         """:meth:`_matching_chains` of each logged connection of ``conns`` (two or more), asked
         once for the whole list. An entry per list of logged hex lists and skipped track, kept
         with the map (shared by its games, like the connections' chains per placed tiles),
-        holds each connection's kept chains with the tiles (catalogue objects) and links
-        entries of the hexes they were found on, checked by identity: it is made only from
+        holds each connection's kept chains per tuple of the tiles (catalogue objects) of the
+        hexes they were found on, with those hexes' links entries, checked by identity (every
+        version of the hexes' tiles a run met keeps its own answer): each is made only from
         every connection's own entry for the board maps in hand (the union of their hexes), so
         an answer here is the one each connection's entry gives, the same kept tuples."""
         board = self.rules.game.board
@@ -1627,9 +1643,13 @@ class Route:
         except TypeError:
             return [self._matching_chains(h, skip_track) for h in conns]
         if got is not None:
-            hx = got[1]
-            if all(map(is_, map(tile_at.get, hx), got[2])) and all(map(is_, map(links_at.get, hx), got[3])):
-                return list(got[0])
+            # (the union's hexes, then the answers per tuple of their placed tiles: a run met
+            # again after a lay on its hexes, in this game or the next one on the map, finds
+            # each version it had)
+            hx = got[0]
+            had = got[1].get(tuple(map(tile_at.get, hx)))
+            if had is not None and all(map(is_, map(links_at.get, hx), had[1])):
+                return list(had[0])
         found = [self._matching_chains(h, skip_track) for h in conns]
         # the union of the connections' own entries (the game's), each just found or refreshed
         # for these maps
@@ -1641,10 +1661,15 @@ class Route:
                 return found
             for x, t, nbs in zip(own[0][1], own[1], own[2], strict=True):
                 seen[x] = (t, nbs)
-        if len(shared) >= _SHARED_WALKS_LIMIT:
-            shared.clear()
-        shared[key] = (tuple(found), tuple(seen), tuple([v[0] for v in seen.values()]),
-                       tuple([v[1] for v in seen.values()]))
+        hx = tuple(seen)
+        if got is None or got[0] != hx:
+            if len(shared) >= _SHARED_WALKS_LIMIT:
+                shared.clear()
+            got = shared[key] = (hx, {})
+        versions: dict[Any, Any] = got[1]
+        if len(versions) >= _KEPT_CHAINS_LIMIT:
+            versions.clear()
+        versions[tuple([v[0] for v in seen.values()])] = (tuple(found), tuple([v[1] for v in seen.values()]))
         return found
 
     def _walk_matching_chains(self, want: list[str], within: frozenset[str], start_hex: Hex,
