@@ -802,12 +802,7 @@ class StockRound(Round):
     AFTER_PROCESS_KEEPS_ANSWER = True
 
     def finished(self) -> bool:
-        if self.game.finished:
-            return True
-        for p in self.entities:  # (every player passed: a plain loop, asked after every action)
-            if not p.passed:
-                return False
-        return True
+        return self.game.finished or all(p.passed for p in self.entities)
 
     def next_entity(self) -> Step | None:
         """Hand the turn on to the next entity with something to do, or finish the round.
