@@ -57,19 +57,10 @@ class Step(Tracked):
     PLAIN_ACTIVE: ClassVar[bool] = True
     PLAIN_BLOCKS: ClassVar[bool] = True
     PLAIN_BLOCKING: ClassVar[bool] = True
-    #: whether the class keeps the base "unpass" and the base (empty) "setup", and the base
-    #: "skip" with the base "pass_" (set for each class as it is made): a new turn's reset and the
-    #: round's skip then do their work inline
-    PLAIN_UNPASS: ClassVar[bool] = True
-    PLAIN_SETUP: ClassVar[bool] = True
-    PLAIN_SKIP: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.PLAIN_ACTIVE = cls.active is Step.active
-        cls.PLAIN_UNPASS = cls.unpass is Step.unpass
-        cls.PLAIN_SETUP = cls.setup is Step.setup
-        cls.PLAIN_SKIP = cls.skip is Step.skip and cls.pass_ is Step.pass_
         cls.PLAIN_BLOCKS = cls.blocks is Step.blocks
         cls.PLAIN_BLOCKING = cls.blocking is Step.blocking and cls.has_current_actions is Step.has_current_actions \
             and cls.current_entity is Step.current_entity
@@ -592,7 +583,7 @@ class Round(Tracked):
         exact = not closed
         owned = False  # (a skip of a class's own ran: see the end)
         idle_from = 0  # (the steps found inactive since the last such skip: from this index on)
-        base_active = Step.active
+        base_skip, base_pass, base_active = Step.skip, Step.pass_, Step.active
         base_blocking, base_actions = Step.blocking, Step.has_actions
         for s in self.steps:
             if stale and per_step:
@@ -637,12 +628,7 @@ class Round(Tracked):
             if blocking:
                 stopped: Step | None = s
                 break
-            if t.PLAIN_SKIP:
-                if t.active is not base_active:
-                    exact = False  # (passed, it may still be active)
-                s.passed = True  # (the base skip: the base pass_, inline)
-                continue
-            if not t.SKIP_WRITES_UNREAD:
+            if (t.skip is not base_skip or t.pass_ is not base_pass) and not t.SKIP_WRITES_UNREAD:
                 # (a skip of its own may write what a step's "active?" reads: what was found
                 # before it is looked at again once the skip is over)
                 owned = True
@@ -727,23 +713,6 @@ class Round(Tracked):
 
     def setup(self) -> None:
         pass
-
-    def steps_reset(self) -> None:
-        """A new turn's steps: every one unpassed, then every one set up (in that order); the
-        base "unpass" done inline, the base (empty) "setup" not called."""
-        steps = self.steps
-        for s in steps:
-            if type(s).PLAIN_UNPASS:
-                # (written only when changed, as the base's)
-                if s.passed:
-                    s.passed = False
-                if s.acted:
-                    s.acted = False
-            else:
-                s.unpass()
-        for s in steps:
-            if not type(s).PLAIN_SETUP:
-                s.setup()
 
     def next_entity_index(self) -> None:
         if self.entities:
@@ -830,7 +799,10 @@ class StockRound(Round):
     def hand_turn(self) -> None:
         """Hand the turn to the next entity and set its steps up (no step skipped yet)."""
         self.next_entity_index()
-        self.steps_reset()
+        for s in self.steps:
+            s.unpass()
+        for s in self.steps:
+            s.setup()
 
     def finish_round(self) -> None:
         self.game.stock_round_finished(self)
@@ -929,7 +901,10 @@ class OperatingRound(Round):
             self.next_entity_index()
             if self.skip_entity(self.entities[self.entity_index]):
                 continue
-            self.steps_reset()
+            for s in self.steps:
+                s.unpass()
+            for s in self.steps:
+                s.setup()
             if type(self).start_operating is not OperatingRound.start_operating:  # (a title's own start)
                 if self.start_operating(chain=False):
                     return None
