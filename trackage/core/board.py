@@ -413,9 +413,9 @@ class Board(Tracked):
         """The track graph of this board (recomputed when the board changed)."""
         v = self.state.version
         if self._graph is None or self._graph_version != v:
-            from .graph import TrackGraph
-
             if self._graph is None:
+                from .graph import TrackGraph  # (here: graph.py imports this module)
+
                 self._graph = TrackGraph(self, memory_key="main", **self.game.graph_options())
                 if self.game.GRAPH_KEEPS_WALKS:
                     self._graph.keep_walks()

@@ -26,6 +26,7 @@ from .rewind import Rewind, Tracked
 from .rng import Rng
 from .round import OperatingRound, Round, StockRound, starting_at
 from .shares import ShareMarket
+from .tiles import upgrades_to as _tile_upgrades_to
 from .trains import Depot, PhaseTrack, change_train, names_train, remove_train, rust
 
 if TYPE_CHECKING:
@@ -560,9 +561,14 @@ class Game(Tracked):
 
     def upgrades_to(self, old_tile: Placed, new_tile: Placed) -> bool:
         """May ``old_tile`` (on the map) be upgraded to ``new_tile`` (placed on its hex)?"""
-        from .tiles import upgrades_to
-
-        return upgrades_to(old_tile, new_tile, **self.board.upgrade_labels(old_tile))
+        hex_ = old_tile.hex
+        if hex_ is None:
+            return _tile_upgrades_to(old_tile, new_tile)
+        # (Board.upgrade_labels read in place: the hex's label now and its future label)
+        st = self.board.state
+        labs = st.labels.get(hex_.id, ())
+        return _tile_upgrades_to(old_tile, new_tile, from_label=labs[-1] if labs else None,
+                                 from_future_label=st.future_label.get(hex_.id))
 
     def check_laid_tile(self, entity: Any, hex_: Hex, old_tile: Placed, tile: Placed) -> None:
         """Title hook: legality checks that need the map with the new tile on it."""
