@@ -465,6 +465,7 @@ def logged_chains(starts: Sequence[RevenueCenter], ends: Sequence[RevenueCenter]
             if len(got) > 1:
                 got.sort(key=lambda c: len(c.paths))
             out.extend(got)
+    del step  # (the walk's closure names itself: a cycle, freed now rather than by the collector)
     return out
 
 # --------------------------------------------------------------------------------------
@@ -2028,13 +2029,25 @@ def revenues_for_action(game: Game, entity: Entity, route_dicts: list[dict[str, 
     """Checked revenue of every route of a ``run_routes`` action (in order)."""
     rules = rules_for(game)
     routes = routes_from_log(rules, route_dicts, trains)
-    out = rules.run_revenues(routes)
+    try:
+        out = rules.run_revenues(routes)
+    finally:
+        _release_run(routes)
     checks = game._run_checks
     if checks is not None:  # the router is suggesting a run: its checks are remembered
         key = _entries_key(route_dicts, trains)
         if key is not None:
             checks[key] = list(out)
     return out
+
+
+def _release_run(routes: list[Route]) -> None:
+    """Drop the references by which the routes of a checked run reach one another (the shared
+    sibling list, the run whose overlap check passed): no one keeps them once their revenues
+    are known, and without these cycles they are freed at once rather than by the collector."""
+    for r in routes:
+        r._overlap_run = None
+    routes.clear()
 
 
 def _entries_key(route_dicts: Sequence[Any], trains: dict[Any, Train]) -> str | None:
