@@ -2043,10 +2043,12 @@ def revenues_for_action(game: Game, entity: Entity, route_dicts: list[dict[str, 
 
 def _release_run(routes: list[Route]) -> None:
     """Drop the references by which the routes of a checked run reach one another (the shared
-    sibling list, the run whose overlap check passed): no one keeps them once their revenues
-    are known, and without these cycles they are freed at once rather than by the collector."""
+    sibling list, the run whose overlap check passed, what the rules kept per run in a route's
+    memo): no one keeps them once their revenues are known, and without these cycles they are
+    freed at once rather than by the collector."""
     for r in routes:
         r._overlap_run = None
+        r.memo.clear()
     routes.clear()
 
 
