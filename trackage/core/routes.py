@@ -403,7 +403,7 @@ def logged_chains(starts: Sequence[RevenueCenter], ends: Sequence[RevenueCenter]
                         found[en].append(Chain((start, en), paths, cid))
         if junction is not None and junction is not jskip:
             for jp in junction.paths:
-                step(jp, k, None, junction)
+                step(jp, k, None, junction)  # noqa: F821 (bound until the walk ends: see below)
         if edges:
             neighbors = links[hid]
             for e in edges:
@@ -427,7 +427,7 @@ def logged_chains(starts: Sequence[RevenueCenter], ends: Sequence[RevenueCenter]
                             continue
                     if not gauge_free and not gauge_ok(track, np.track):
                         continue
-                    step(np, k, np_edge, None)
+                    step(np, k, np_edge, None)  # noqa: F821 (as above)
                 counter[key] -= 1
         del visited[path]
         if junction is not None:
