@@ -403,7 +403,7 @@ def logged_chains(starts: Sequence[RevenueCenter], ends: Sequence[RevenueCenter]
                         found[en].append(Chain((start, en), paths, cid))
         if junction is not None and junction is not jskip:
             for jp in junction.paths:
-                step(jp, k, None, junction)
+                step(jp, k, None, junction)  # noqa: F821 (bound until the walk ends: see below)
         if edges:
             neighbors = links[hid]
             for e in edges:
@@ -427,7 +427,7 @@ def logged_chains(starts: Sequence[RevenueCenter], ends: Sequence[RevenueCenter]
                             continue
                     if not gauge_free and not gauge_ok(track, np.track):
                         continue
-                    step(np, k, np_edge, None)
+                    step(np, k, np_edge, None)  # noqa: F821 (as above)
                 counter[key] -= 1
         del visited[path]
         if junction is not None:
@@ -465,6 +465,7 @@ def logged_chains(starts: Sequence[RevenueCenter], ends: Sequence[RevenueCenter]
             if len(got) > 1:
                 got.sort(key=lambda c: len(c.paths))
             out.extend(got)
+    del step  # (the walk's closure names itself: a cycle, freed now rather than by the collector)
     return out
 
 # --------------------------------------------------------------------------------------
@@ -2028,13 +2029,27 @@ def revenues_for_action(game: Game, entity: Entity, route_dicts: list[dict[str, 
     """Checked revenue of every route of a ``run_routes`` action (in order)."""
     rules = rules_for(game)
     routes = routes_from_log(rules, route_dicts, trains)
-    out = rules.run_revenues(routes)
+    try:
+        out = rules.run_revenues(routes)
+    finally:
+        _release_run(routes)
     checks = game._run_checks
     if checks is not None:  # the router is suggesting a run: its checks are remembered
         key = _entries_key(route_dicts, trains)
         if key is not None:
             checks[key] = list(out)
     return out
+
+
+def _release_run(routes: list[Route]) -> None:
+    """Drop the references by which the routes of a checked run reach one another (the shared
+    sibling list, the run whose overlap check passed, what the rules kept per run in a route's
+    memo): no one keeps them once their revenues are known, and without these cycles they are
+    freed at once rather than by the collector."""
+    for r in routes:
+        r._overlap_run = None
+        r.memo.clear()
+    routes.clear()
 
 
 def _entries_key(route_dicts: Sequence[Any], trains: dict[Any, Train]) -> str | None:
