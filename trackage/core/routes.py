@@ -2032,7 +2032,7 @@ def revenues_for_action(game: Game, entity: Entity, route_dicts: list[dict[str, 
     try:
         out = rules.run_revenues(routes)
     finally:
-        _release_run(routes)
+        release_run(routes)
     checks = game._run_checks
     if checks is not None:  # the router is suggesting a run: its checks are remembered
         key = _entries_key(route_dicts, trains)
@@ -2041,7 +2041,7 @@ def revenues_for_action(game: Game, entity: Entity, route_dicts: list[dict[str, 
     return out
 
 
-def _release_run(routes: list[Route]) -> None:
+def release_run(routes: list[Route]) -> None:
     """Drop the references by which the routes of a checked run reach one another (the shared
     sibling list, the run whose overlap check passed, what the rules kept per run in a route's
     memo): no one keeps them once their revenues are known, and without these cycles they are

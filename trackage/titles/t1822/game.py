@@ -895,13 +895,16 @@ class Game1822(Game):
             return 0
         bonuses = []
         colors = self.phase.tiles
-        for r in routes:
-            stops = r.visited_stops
-            if not stops or r.train.name.startswith("L") or len(stops) < 2:
-                continue
-            first = stops[0].revenue_for(colors, r.train.name)
-            last = stops[-1].revenue_for(colors, r.train.name)
-            bonuses.append((first + last) // 2)
+        try:
+            for r in routes:
+                stops = r.visited_stops
+                if not stops or r.train.name.startswith("L") or len(stops) < 2:
+                    continue
+                first = stops[0].revenue_for(colors, r.train.name)
+                last = stops[-1].revenue_for(colors, r.train.name)
+                bonuses.append((first + last) // 2)
+        finally:
+            routemod.release_run(routes)  # (the routes reach one another: freed now, not by the collector)
         bonuses.sort(reverse=True)
         return sum(bonuses[:n])
 

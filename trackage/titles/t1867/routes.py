@@ -113,10 +113,11 @@ class RouteRules1867(RouteRules):
                     if bound <= best[0]:
                         continue
                 pick.append(i)
-                rec(i + 1, left - 1, total + w[i], t or is_t[i], c or is_c[i], tk or tok[i])
+                rec(i + 1, left - 1, total + w[i], t or is_t[i], c or is_c[i], tk or tok[i])  # noqa: F821 (bound while the search runs)
                 pick.pop()
 
         rec(0, k, base, have_t, have_c, False)
+        del rec  # (it names itself: a cycle, freed now rather than by the collector)
         if best[0] is None or best[0] <= 0:
             return []
         return mandatory + [optional[i] for i in best[1]]
