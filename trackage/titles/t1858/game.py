@@ -680,6 +680,15 @@ class Game1858(Game):
 
     def new_track_gauge(self, old_tile, new_tile) -> list:
         new = [p.track for p in new_tile.paths]
+        if new and new.count(new[0]) == len(new):
+            # (a new tile of one gauge, the commonest: that gauge, when the old tile has fewer
+            # paths of it; the same answer as the removal below, without the lists)
+            track = new[0]
+            n = 0
+            for p in old_tile.paths:  # (a plain loop: asked for every lay)
+                if p.track == track:
+                    n += 1
+            return [track] if len(new) > n else []
         for t in [p.track for p in old_tile.paths]:
             if t in new:
                 new.remove(t)
