@@ -552,6 +552,36 @@ class Game1858(Game):
                 break
         return best
 
+    def affords_train(self, corp, power: int) -> bool:
+        """Whether :meth:`min_train_price` of ``corp`` is a price within ``power``: the same
+        prices asked, stopped at the first one within it (the train step's "may it buy a
+        train?": asked by every question of the step)."""
+        cls = type(self)
+        if cls.min_train_price is not Game1858.min_train_price:
+            lo = self.min_train_price(corp)
+            return lo is not None and power >= lo
+        depot = self.depot
+        if (cls.train_price is Game1858.train_price and cls.train_spec is Game1858.train_spec) \
+                or self.plain_train_prices(corp):
+            for t in depot.depot_trains():
+                for v in t.variants.values():
+                    if v["price"] <= power:
+                        return True
+        else:
+            price = self.train_price
+            for t in depot.depot_trains():
+                for name in t.variants:
+                    if price(t, corp, name) <= power:
+                        return True
+        if power < 1:  # (another company's train is offered at 1 at the least)
+            return False
+        for t in depot.trains:
+            o = t.owner
+            if o is not None and o is not depot and o is not corp and o.is_corporation and not t.rusted \
+                    and t.buyable and not o.closed:
+                return True
+        return False
+
     def plain_train_prices(self, corp) -> bool:
         """Whether a title's own :meth:`train_price` gives ``corp`` every depot train at its
         variant's own price (this class's does; a title with discounts says when it has none:
@@ -650,6 +680,15 @@ class Game1858(Game):
 
     def new_track_gauge(self, old_tile, new_tile) -> list:
         new = [p.track for p in new_tile.paths]
+        if new and new.count(new[0]) == len(new):
+            # (a new tile of one gauge, the commonest: that gauge, when the old tile has fewer
+            # paths of it; the same answer as the removal below, without the lists)
+            track = new[0]
+            n = 0
+            for p in old_tile.paths:  # (a plain loop: asked for every lay)
+                if p.track == track:
+                    n += 1
+            return [track] if len(new) > n else []
         for t in [p.track for p in old_tile.paths]:
             if t in new:
                 new.remove(t)

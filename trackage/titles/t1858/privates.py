@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...core.board import Board
 from ...core.entities import without
 from ...core.errors import GameError
 from ...core.money import pay
@@ -17,6 +18,38 @@ if TYPE_CHECKING:
 def reserved_cities(game: Game1858, corp, company) -> list:
     """The cities reserved for ``company`` where ``corp`` may place a token."""
     board = game.board
+    bcls = type(board)
+    if bcls.reserved_by is Board.reserved_by and bcls.cities is Board.cities:
+        # (the reserved cities found from the reservations map, not a scan of every city on the
+        # map: the cities :meth:`Board.cities` lists that :meth:`Board.reserved_by` says yes to,
+        # each placed by its hex's map position and its place on that hex's tile, the same
+        # order; a reserved city not on its hex's tile sends the question to the scan)
+        st = board.state
+        tile_at = st.tile_at
+        order = board.hexmap.hex_order()
+        found: list = []
+        whole = True
+        for city, res in st.city_res.items():
+            for r in res:
+                if r is not None and (r is company or getattr(r, "owner", None) is company):
+                    break
+            else:
+                continue
+            h = city.hex
+            pos = order.get(h.id) if h is not None else None
+            place = None
+            if pos is not None:
+                for i, c in enumerate(tile_at[h.id].cities):
+                    if c is city:
+                        place = i
+                        break
+            if place is None:
+                whole = False
+                break
+            found.append((pos, place, city))
+        if whole:
+            found.sort(key=lambda f: (f[0], f[1]))
+            return [c for _, _, c in found if board.tokenable(c, corp, free=True)]
     return [c for c in board.cities() if board.reserved_by(c, company) and board.tokenable(c, corp, free=True)]
 
 

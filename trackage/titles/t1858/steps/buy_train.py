@@ -37,6 +37,16 @@ class BuyTrain1858(BuyTrain):
     def min_train_price(self, entity):
         return self.game.min_train_price(entity)
 
+    def can_buy_train(self, entity) -> bool:
+        """The base's question with "the cheapest within the buying power?" asked as "any price
+        within it?" (``Game1858.affords_train``: stopped at the first)."""
+        if type(self).min_train_price is not BuyTrain1858.min_train_price:
+            return super().can_buy_train(entity)
+        power = self.buying_power(entity)
+        if self.room(entity) and self.game.affords_train(entity, power):
+            return True
+        return any(power >= p for _, _, _, p in self.trade_ins(entity))
+
     def can_scrap(self, entity) -> bool:
         for t in entity.trains:  # (a plain loop: asked by every "anything?" of the step)
             if t.obsolete:

@@ -59,6 +59,27 @@ class StockRound1858Step(AuctionBuySellParShares):
         if entity.is_corporation:
             acts = self.actions(entity)
             return atype in acts, bool(acts)
+        rnd = self.round
+        cls = type(self)
+        if rnd.auction is None and entity is rnd.current_entity_of_round() and (
+                cls.allows is StockRound1858Step.allows and cls.actions is StockRound1858Step.actions
+                and cls.may_pass is BuySellParShares.may_pass
+                and cls.current_entity is AuctionBuySellParShares.current_entity):
+            # (the player in turn, no auction: the list is the kinds :meth:`allows` and a pass
+            # beside any unless forced; worked out from the one kind asked, "forced?" and
+            # "bought?" asked once, not per kind: every logged and programmed pass asks it)
+            if self.must_sell(entity):  # (forced: a sale alone)
+                return atype == "sell_shares", True
+            if self.bought():  # (nothing after the turn's purchase)
+                return False, False
+            allows = self._allows_unbought
+            asked = atype in self.KINDS
+            if asked and allows(atype, entity):
+                return True, True
+            for kind in self.ASK_ORDER:
+                if kind != atype and allows(kind, entity):
+                    return atype == "pass", True
+            return False, False
         return super().answers(entity, atype)
 
     def accepts(self, entity, atype):
@@ -81,7 +102,7 @@ class StockRound1858Step(AuctionBuySellParShares):
         return super().accepts(entity, atype)
 
     KINDS = ("sell_shares", "convert", "buy_shares", "par", "bid")
-    ASK_ORDER = ("convert", "bid", "par", "sell_shares", "buy_shares")  # cheap first
+    ASK_ORDER = ("convert", "sell_shares", "bid", "par", "buy_shares")  # cheap or often true first
 
     def allows(self, kind, entity, forced) -> bool:
         """Nothing after a purchase or a bid; one forced to sell only sells; a conversion; an
