@@ -1289,7 +1289,9 @@ class Board(Tracked):
             if new_names.get(ic.name):
                 new_names[ic.name] -= 1
                 continue
-            new_icons.append(ic.copy(preprinted=False))
+            # (an icon carried over before is already that copy, a value never changed in
+            # place: kept as it is, so the hex's entry and the map stay the same objects)
+            new_icons.append(ic if ic.preprinted is False else ic.copy(preprinted=False))
         hid = hex_.id
         ofl = st.future_label.get(hid)
         fl = ofl if ofl is not None and ofl.color != t.color else t.future_label
