@@ -891,10 +891,15 @@ class Board(Tracked):
         st = self.state
         if self.unsettled_graph is not None:
             self.settle_graph()
+        # (a city is equal only to itself: a copy less its entry, the others in their order)
         if city in st.tokens:
-            st.tokens = {k: v for k, v in st.tokens.items() if k is not city}
+            tokens = dict(st.tokens)
+            del tokens[city]
+            st.tokens = tokens
         if city in st.extra_tokens:
-            st.extra_tokens = {k: v for k, v in st.extra_tokens.items() if k is not city}
+            extra = dict(st.extra_tokens)
+            del extra[city]
+            st.extra_tokens = extra
 
     # ------------------------------------------------------------ tokens: placing and removing
     def replace_token(self, old: Token, new: Token) -> Token:
