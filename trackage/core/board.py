@@ -891,10 +891,15 @@ class Board(Tracked):
         st = self.state
         if self.unsettled_graph is not None:
             self.settle_graph()
+        # (a city is equal only to itself: a copy less its entry, the others in their order)
         if city in st.tokens:
-            st.tokens = {k: v for k, v in st.tokens.items() if k is not city}
+            tokens = dict(st.tokens)
+            del tokens[city]
+            st.tokens = tokens
         if city in st.extra_tokens:
-            st.extra_tokens = {k: v for k, v in st.extra_tokens.items() if k is not city}
+            extra = dict(st.extra_tokens)
+            del extra[city]
+            st.extra_tokens = extra
 
     # ------------------------------------------------------------ tokens: placing and removing
     def replace_token(self, old: Token, new: Token) -> Token:
@@ -1150,13 +1155,19 @@ class Board(Tracked):
 
     def _add_extra_tile(self, name: str) -> Tile:
         """The next copy of an unlimited tile, added to the supply."""
+        t = self._take_next_copy(name)
+        st = self.state
+        counts = self._supply_count()
+        counts[t] = counts.get(t, 0) + 1
+        self._set_supply(st.supply + (t,), counts)
+        return t
+
+    def _take_next_copy(self, name: str) -> Tile:
+        # (the next copy of an unlimited tile, counted as made; the caller adds it to the supply)
         idx = self._next_index(name)
         t = self.supply.copy_of(name, idx)
         st = self.state
         st.next_copy = {**st.next_copy, name: idx + 1}
-        counts = self._supply_count()
-        counts[t] = counts.get(t, 0) + 1
-        self._set_supply(st.supply + (t,), counts)
         return t
 
     def add_extra_tile(self, tile: Tile) -> Tile:
@@ -1164,7 +1175,9 @@ class Board(Tracked):
             raise GameError("Add extra tile only works if unlimited", rule="tile")
         return self._add_extra_tile(tile.name)
 
-    def remove_from_supply(self, tile: Tile) -> None:
+    def remove_from_supply(self, tile: Tile, added: Tile | None = None) -> None:
+        """Take ``tile`` out of the supply; with ``added`` (a tile other than ``tile``), that
+        one appended first (:meth:`_add_extra_tile` then this, the supply written once)."""
         st = self.state
         supply = st.supply
         # (a tile is equal only to itself, so the tuple's own scans find it; it is there once
@@ -1173,9 +1186,13 @@ class Board(Tracked):
         n = counts.pop(tile, 0)
         if n == 1:
             i = supply.index(tile)
-            self._set_supply(supply[:i] + supply[i + 1:], counts)
+            rest = supply[:i] + supply[i + 1:]
         else:
-            self._set_supply(tuple(t for t in supply if t is not tile), counts)
+            rest = tuple(t for t in supply if t is not tile)
+        if added is not None:
+            counts[added] = counts.get(added, 0) + 1
+            rest += (added,)
+        self._set_supply(rest, counts)
 
     def put_back(self, tile: Tile | Placed) -> None:
         """Return a tile to the supply (appended)."""
@@ -1198,11 +1215,17 @@ class Board(Tracked):
         st = self.state
         old = st.tile_at[hex_.id]
         t = tile.tile
-        if t.unlimited:
-            self._add_extra_tile(t.name)
+        # (an unlimited tile's next copy joins the supply as this one leaves it: one new tuple)
+        added = self._take_next_copy(t.name) if t.unlimited else None
+        if added is not None and (added is t or t.id in st.laid):
+            # (the copy appended on its own: before a refusal, or when it is this very tile)
+            counts = self._supply_count()
+            counts[added] = counts.get(added, 0) + 1
+            self._set_supply(st.supply + (added,), counts)
+            added = None
         if t.id in st.laid:
             raise GameError(f"Cannot lay tile {t.id}; it is already on hex {st.laid[t.id]}", rule="tile")
-        self.remove_from_supply(t)
+        self.remove_from_supply(t, added)
         if not old.preprinted:
             self.put_back(old.tile)
 
@@ -1271,7 +1294,9 @@ class Board(Tracked):
             if new_names.get(ic.name):
                 new_names[ic.name] -= 1
                 continue
-            new_icons.append(ic.copy(preprinted=False))
+            # (an icon carried over before is already that copy, a value never changed in
+            # place: kept as it is, so the hex's entry and the map stay the same objects)
+            new_icons.append(ic if ic.preprinted is False else ic.copy(preprinted=False))
         hid = hex_.id
         ofl = st.future_label.get(hid)
         fl = ofl if ofl is not None and ofl.color != t.color else t.future_label
