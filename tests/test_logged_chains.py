@@ -68,6 +68,27 @@ def _checked_matching_chains(checked: list[int]):
     return both
 
 
+def _checked_run_chains(checked: list[int]):
+    """``Route._run_chains`` (a run's connections' chains, kept with the map per version of
+    their hexes' tiles: a hit asks no ``_matching_chains``) that also walks each connection the
+    whole way and asserts the same chains."""
+    kept = R.Route._run_chains
+
+    def both(self, conns, skip_track):
+        out = kept(self, conns, skip_track)
+        assert len(out) == len(conns)
+        for hex_ids, chains in zip(conns, out, strict=True):
+            want = list(hex_ids)
+            start = self.rules.hex_by_id(want[0].split()[0])
+            end = self.rules.hex_by_id(want[-1].split()[0])
+            whole = self._walk_matching_chains(want, frozenset(h.split()[0] for h in want), start, end)
+            assert _same(list(chains), whole), want
+            checked.append(len(whole))
+        return out
+
+    return both
+
+
 @pytest.mark.parametrize(("title", "log"), [("1858", "219682"), ("1822", "1822_game_end_stock_market")])
 def test_every_logged_connection_resolves_as_the_whole_walk(title, log, monkeypatch):
     files = [f for f in fixture_files(title) if f.stem == log]
@@ -75,6 +96,9 @@ def test_every_logged_connection_resolves_as_the_whole_walk(title, log, monkeypa
         pytest.skip(f"no {title} fixture {log}")
     checked: list[int] = []
     monkeypatch.setattr(R.Route, "_matching_chains", _checked_matching_chains(checked))
+    # (a run's connections met before, in this game or an earlier one of the map, come from the
+    # map's kept answers without asking ``_matching_chains``: those are checked as they come)
+    monkeypatch.setattr(R.Route, "_run_chains", _checked_run_chains(checked))
     out = replay_data(json.loads(files[0].read_text()))
     assert out.matches
     assert len(checked) > 100 and sum(checked) >= len(checked)
@@ -101,6 +125,7 @@ def test_a_later_game_of_the_map_takes_the_walks_from_the_shared_map(title, log,
     checked: list[int] = []
     monkeypatch.setattr(R, "logged_chains", counted)
     monkeypatch.setattr(R.Route, "_matching_chains", _checked_matching_chains(checked))
+    monkeypatch.setattr(R.Route, "_run_chains", _checked_run_chains(checked))
     again = replay_data(json.loads(text))
     assert again.matches and again.result == first.result
     assert len(checked) > 50
