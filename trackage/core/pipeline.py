@@ -19,7 +19,7 @@ import contextvars
 import gc
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from . import schema
 from .errors import ActionFormatError, GameError, GameOverError
@@ -86,7 +86,7 @@ class Start:
     __slots__ = ("check_programs", "cls", "game_id", "options", "players", "seed", "strict")
 
     def __init__(self, game: Game) -> None:
-        self.cls = type(game)
+        self.cls: type[Game] = cast("type[Game]", type(game).TRACKED_CLASS or type(game))  # (not the twin)
         self.players = tuple((p.id, p.name) for p in game.seats)
         self.options = tuple(game.raw_options)
         self.seed = game.seed
