@@ -5,6 +5,7 @@ an eager copy of the start gives back (the state, the history, and what is playe
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 from conftest import FIXTURES
@@ -88,3 +89,25 @@ def _after(data: dict, drop: int):
     game = game_from_log(data)
     game.load(filter_actions(json.loads(json.dumps(data["actions"])))[:drop])
     return game
+
+
+def test_1822_shared_game_data_is_never_changed():
+    """1822's market, phases, trains and tables are shared by its games (read only): after
+    replays of the 1822 logs and a few hundred live decisions, they are as the file says."""
+    from trackage.playout import choose
+    from trackage.titles import new_game
+    from trackage.titles.t1822 import config
+
+    for name in ("1822/hs_lxemeslq_30797.json", "1822/discard_trains_after_sr_export.json"):
+        out = replay_data(json.loads(json.dumps(_data(name))))
+        assert out.error is None
+    rng = random.Random(5)
+    game = new_game("1822", [{"id": i, "name": f"P{i}"} for i in range(1, 5)], ["plus_expansion"], 5)
+    made = 0
+    while made < 300 and not game.finished:
+        legal = game.legal_actions()
+        game.process(game.playout_choose(rng, legal) or choose(rng, legal, game.PLAYOUT_WEIGHTS))
+        made += 1
+    assert made == 300 or game.finished
+    assert config.catalogue("game") == json.loads(config._text("game"))
+    assert config.build([], 3)["trains"] is config.catalogue("game")["trains"]
