@@ -321,7 +321,7 @@ class Pipeline:
         """:meth:`apply` where no other game's record is being made (a load asks once)."""
         game = self.game
         if not game.actions and 0 not in game.snapshots:
-            game.snapshots = {0: snapshot(game)}  # the start: undo never rebuilds the game
+            game.snapshots = {0: snapshot(game)}  # the start (a replay's load keeps a Start instead)
         atype = action["type"]
         if atype in ("undo", "redo"):
             raise ActionFormatError("undo/redo are log filters, not game actions; use Game.undo()", action)
