@@ -19,7 +19,7 @@ from .index import Index
 from .journal import Journal, record_round, round_label
 from .market import StockMarket
 from .money import Bank, CashHolder, pay
-from .pipeline import Pipeline, listing_entities, trials_only
+from .pipeline import Pipeline, Start, listing_entities, trials_only
 from .programs import LIVE_TYPES
 from .programs import new_state as programs_state
 from .rewind import Rewind, Tracked
@@ -250,7 +250,7 @@ class Game(Tracked):
         self.board: Board = cast("Board", None)
         self.actions: list[dict[str, Any]] = []
         self.redo_stack: list[tuple[dict[str, Any], bool]] = []
-        self.snapshots: dict[int, Game] = {}
+        self.snapshots: dict[int, Game | Start] = {}  # (the start may be kept as what it was built from)
         self.imported = 0  # the first ``imported`` actions were applied as a log import
         self.raw_options = list(optional_rules or [])
         self.optional_rules = self.init_optional_rules(self.raw_options)

@@ -19,7 +19,7 @@ import contextvars
 import gc
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from . import schema
 from .errors import ActionFormatError, GameError, GameOverError
@@ -27,7 +27,7 @@ from .journal import record_round
 from .legal import META_TYPES, is_listed, share_kind
 from .programs import PROGRAM_TYPES, after_action, is_available, round_changed
 from .programs import process as process_program
-from .rewind import Rewind, building_untracked, current, recording, recording_off, recording_on
+from .rewind import Rewind, building_untracked, current, make_tracked, recording, recording_off, recording_on
 from .round import Step
 
 if TYPE_CHECKING:
@@ -73,6 +73,40 @@ def snapshot(game: Game) -> Game:
     snap = clone(game)
     snap.snapshots = {}
     return snap
+
+
+class Start:
+    """The start of a game that nothing changed since its class built it (a log's replay
+    builds the game and loads it at once): kept in the history as what to build it from,
+    not as a copy. Builds are deterministic (the same class, players, options, seed and id
+    build the same state), so the copy an undo to the start restores is made only then
+    (:meth:`Pipeline.start_of`), with the flags the load had set on the game when its first
+    action came."""
+
+    __slots__ = ("check_programs", "cls", "game_id", "options", "players", "seed", "strict")
+
+    def __init__(self, game: Game) -> None:
+        self.cls: type[Game] = cast("type[Game]", type(game).TRACKED_CLASS or type(game))  # (not the twin)
+        self.players = tuple((p.id, p.name) for p in game.seats)
+        self.options = tuple(game.raw_options)
+        self.seed = game.seed
+        self.game_id = game.game_id
+        self.strict = game.strict
+        self.check_programs = game.check_programs
+
+    def build(self) -> Game:
+        """The start, built anew as the game was (barrier-free twins, as ``new_game``
+        makes them), then frozen as :func:`snapshot` freezes a copy."""
+        with building_untracked():
+            game = self.cls(list(self.players), list(self.options), self.seed, self.game_id)
+        game.untracked = True
+        game.strict = self.strict
+        game.check_programs = self.check_programs
+        game.loading = True
+        game._rewinds = ()
+        if game.board is not None:
+            game.board.settle_graph()
+        return game
 
 
 def changed(game: Game) -> None:
@@ -287,7 +321,7 @@ class Pipeline:
         """:meth:`apply` where no other game's record is being made (a load asks once)."""
         game = self.game
         if not game.actions and 0 not in game.snapshots:
-            game.snapshots = {0: snapshot(game)}  # the start: undo never rebuilds the game
+            game.snapshots = {0: snapshot(game)}  # the start (a replay's load keeps a Start instead)
         atype = action["type"]
         if atype in ("undo", "redo"):
             raise ActionFormatError("undo/redo are log filters, not game actions; use Game.undo()", action)
@@ -523,6 +557,15 @@ class Pipeline:
         game._moves = (game._moves or 0) + 1
         game._rewinds = ()  # the game's objects are new: the records name the old ones
 
+    def start_of(self, start: Start) -> Game:
+        """The copy of the start that ``start`` stands for, as :func:`snapshot` would have
+        taken it (made tracked with the game, as :func:`~trackage.core.rewind.make_tracked`
+        turns a game's snapshots)."""
+        snap = start.build()
+        if not self.game.untracked:
+            make_tracked(snap)
+        return snap
+
     def keep_snapshot(self, n: int, snap: Game) -> None:
         """Remember ``snap`` as the state after ``n`` actions: the last few, every
         ``SNAPSHOT_EVERY``-th of the last ``SNAPSHOT_SPARSE_AFTER`` actions and every
@@ -537,13 +580,18 @@ class Pipeline:
         game.snapshots = snaps
 
     def load(self, actions: Iterable[dict[str, Any]], strict: bool,
-             trace: Callable[[Game, dict[str, Any]], object] | None, snapshots_near_end: bool = True) -> None:
-        """Apply the actions of an 18xx.games log as a log import (see :meth:`Game.load`)."""
+             trace: Callable[[Game, dict[str, Any]], object] | None, snapshots_near_end: bool = True,
+             as_built: bool = False) -> None:
+        """Apply the actions of an 18xx.games log as a log import (see :meth:`Game.load`).
+        ``as_built``: nothing changed the game since its class built it (a replay's own game):
+        its start is kept as a :class:`Start`, built anew if an undo ever reaches it."""
         game = self.game
         actions = list(actions)
         game._rewinds = ()
         game.strict = strict
         game.loading = True
+        if as_built and actions and not game.actions and not game.snapshots:
+            game.snapshots = {0: Start(game)}
         every = game.SNAPSHOT_EVERY
         end = len(game.actions) + len(actions)
         # without snapshots near the end, none is taken here (apply keeps the start all the same)
@@ -589,7 +637,10 @@ class Pipeline:
         kept = {k: v for k, v in game.snapshots.items() if k <= n}
         loading = game.loading
         k = max(kept)  # there is always the start
-        self.restore(game.snapshots[k])
+        snap = kept[k]
+        if isinstance(snap, Start):
+            snap = kept[k] = self.start_of(snap)
+        self.restore(snap)
         for i in range(k, n):
             game.loading = i < imported
             self.apply(actions[i])

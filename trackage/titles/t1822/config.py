@@ -73,7 +73,9 @@ def starting_companies(plus: bool) -> set[str]:
 
 def build(rules: list[str], num_players: int) -> dict:
     plus = "plus_expansion" in rules
-    game = load("game")
+    # (the market, phases, trains and tables are read only, as the map is: shared; the entities
+    # are copied, as the private companies' abilities are changed in play)
+    game = catalogue("game")
     map_data = catalogue("map")
     entities = load("entities")
     keep = starting_companies(plus)
