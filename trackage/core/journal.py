@@ -137,7 +137,7 @@ class Journal(Tracked):
 
     def __len__(self) -> int:
         tail = self.tail
-        return 0 if tail is None else _at(tail, 4)
+        return 0 if tail is None else _at(tail, 4)  # type: ignore[no-any-return]
 
     def record(self, kind: str, **fields: Any) -> Event:
         """Add an event of ``kind`` with ``fields``, tied to the current action."""
