@@ -63,66 +63,37 @@ MONEY_CATEGORIES: Mapping[str, str] = MappingProxyType({
 })
 
 
-# an event's items, read where its own ``__getitem__`` (a field by name) is not the one wanted
-_at = tuple.__getitem__
-_new = tuple.__new__
-
-
-class Event(tuple[Any, ...]):
+class Event:
     """One thing that happened: its ``kind``, the id of the ``action`` that caused it, and
     its fields (see the module's documentation). Events are never changed once recorded;
     each is also a link of the journal's chain (to the event before it), so copies of a
-    game share them (``CATALOGUE``: the copy machinery shares, never copies, them).
+    game share them (``CATALOGUE``: the copy machinery shares, never copies, them)."""
 
-    An event is a tuple ``(kind, action, fields, prev, size)`` (``size``: how many events
-    the chain holds up to this one), made at once by the journal without a Python
-    ``__init__``; its own items are read by name (``event.kind``), and ``event[name]`` is a
-    field. It compares and hashes as itself (as any state object), never by its items."""
-
-    __slots__ = ()
+    __slots__ = ("_fields", "_prev", "_size", "action", "kind")
     CATALOGUE = True
 
-    def __new__(cls, kind: str, action: int, fields: dict[str, Any], prev: Event | None = None) -> Event:
-        return _new(cls, (kind, action, fields, prev, 1 if prev is None else _at(prev, 4) + 1))
-
-    @property
-    def kind(self) -> str:
-        kind: str = _at(self, 0)
-        return kind
-
-    @property
-    def action(self) -> int:
-        action: int = _at(self, 1)
-        return action
+    def __init__(self, kind: str, action: int, fields: dict[str, Any], prev: Event | None = None) -> None:
+        self.kind = kind
+        self.action = action
+        # the event's own dict, which no one else holds (a recording's keywords), shown only
+        # read-only: no view object per event (a tracked container the collector would scan)
+        self._fields = fields
+        self._prev = prev
+        self._size: int = 1 if prev is None else prev._size + 1
 
     @property
     def fields(self) -> Mapping[str, Any]:
-        """The event's fields, read-only (the dict itself, which no one else holds, is
-        shown only through a view made when asked)."""
-        return MappingProxyType(_at(self, 2))
+        """The event's fields, read-only."""
+        return MappingProxyType(self._fields)
 
-    def __getitem__(self, name: str) -> Any:  # type: ignore[override]
-        return _at(self, 2)[name]
-
-    def __eq__(self, other: object) -> bool:
-        return self is other
-
-    def __ne__(self, other: object) -> bool:
-        return self is not other
-
-    __hash__ = object.__hash__
+    def __getitem__(self, name: str) -> Any:
+        return self._fields[name]
 
     def __repr__(self) -> str:
-        return f"Event({_at(self, 0)!r}, {_at(self, 1)}, {_at(self, 2)!r})"
+        return f"Event({self.kind!r}, {self.action}, {self._fields!r})"
 
     def as_dict(self) -> dict[str, Any]:
-        return {"kind": _at(self, 0), "action": _at(self, 1), **_at(self, 2)}
-
-    def state_label(self) -> str:
-        """How the state's dump (:func:`~trackage.core.state.full_state`) names the event:
-        its place in the chain, its action and kind (the first one: no event before it)."""
-        first = "_prev=None," if _at(self, 3) is None else ""
-        return f"Event:{first}_size={_at(self, 4)},action={_at(self, 1)},kind={_at(self, 0)}"
+        return {"kind": self.kind, "action": self.action, **self._fields}
 
 
 class Journal(Tracked):
@@ -137,31 +108,27 @@ class Journal(Tracked):
 
     def __len__(self) -> int:
         tail = self.tail
-        return 0 if tail is None else _at(tail, 4)  # type: ignore[no-any-return]
+        return 0 if tail is None else tail._size
 
     def record(self, kind: str, **fields: Any) -> Event:
         """Add an event of ``kind`` with ``fields``, tied to the current action."""
-        tail = self.tail
-        event: Event = _new(Event, (kind, self.action, fields, tail, 1 if tail is None else _at(tail, 4) + 1))
-        self.tail = event
+        event = self.tail = Event(kind, self.action, fields, self.tail)
         return event
 
     def add(self, kind: str, fields: dict[str, Any]) -> Event:
         """:meth:`record` with the fields given as a new dict that no one else holds (the
         event keeps it): a dict written in place costs less than keywords gathered into one,
         for the journal's most frequent events."""
-        tail = self.tail
-        event: Event = _new(Event, (kind, self.action, fields, tail, 1 if tail is None else _at(tail, 4) + 1))
-        self.tail = event
+        event = self.tail = Event(kind, self.action, fields, self.tail)
         return event
 
     def events(self, since: int = 0) -> list[Event]:
         """The events from the ``since``-th on (0: all of them), oldest first."""
         out: list[Event] = []
         event = self.tail
-        while event is not None and _at(event, 4) > since:
+        while event is not None and event._size > since:
             out.append(event)
-            event = _at(event, 3)
+            event = event._prev
         out.reverse()
         return out
 
@@ -169,7 +136,7 @@ class Journal(Tracked):
         return iter(self.events())
 
     def of_kind(self, kind: str) -> list[Event]:
-        return [e for e in self.events() if _at(e, 0) == kind]
+        return [e for e in self.events() if e.kind == kind]
 
 
 def round_label(game: Any) -> str:

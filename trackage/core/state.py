@@ -103,10 +103,6 @@ def full_state(game: Game) -> dict[str, Any]:
                     h = o.hex
                     extra = f"@{h.id if h is not None else None}r{o.rotation}"
                 return f"{t.__name__}:{v}{extra}"
-        # a catalogue record that names itself (a journal's event)
-        own = getattr(o, "state_label", None)
-        if own is not None:
-            return str(own())
         # a catalogue record without a name (a label, a border...): its plain fields
         names = list(getattr(o, "__dict__", {}).keys()) + _slot_names(t)
         fields = {n: getattr(o, n, None) for n in names}
