@@ -609,14 +609,10 @@ class Game(Tracked):
         """The rules this game's routes are rebuilt, checked, priced and searched by
         (:func:`trackage.core.routes.rules_for` asks, whenever routes are read from a log,
         checked or searched): a title returns its :class:`RouteRules` subclass, made anew
-        or kept (the rules hold no state: one per game, made when first asked, which a copy
-        of the game drops, as derived, and makes again). Default: the base rules."""
-        rules: RouteRules | None = self.__dict__.get("_route_rules")
-        if rules is None:
-            from .routes import RouteRules
+        or kept (the rules hold no state). Default: the base rules."""
+        from .routes import RouteRules
 
-            rules = self._route_rules = RouteRules(self)
-        return rules
+        return RouteRules(self)
 
     def train_owner(self, train: Train) -> Any:
         """Who runs ``train`` this turn (whose tokens its routes need and who earns):

@@ -876,14 +876,9 @@ class Game1822(Game):
         self._pullman_train = None
 
     def route_rules(self) -> RouteRules1822:
-        # one per game, made when first asked (the rules hold no state; a copy of the game
-        # drops it, as derived, and makes its own)
-        rules: RouteRules1822 | None = self.__dict__.get("_route_rules")
-        if rules is None:
-            from .routes import RouteRules1822
+        from .routes import RouteRules1822
 
-            rules = self._route_rules = RouteRules1822(self)
-        return rules
+        return RouteRules1822(self)
 
     def mail_subsidy(self, entity, route_dicts) -> int:
         n = sum(1 for c in entity.companies if c.sym in MAIL_CONTRACTS)

@@ -666,14 +666,9 @@ class Game1858(Game):
         return [t for t in getattr(entity, "trains", []) if not t.operated]
 
     def route_rules(self) -> RouteRules1858:
-        # one per game, made when first asked (the rules hold no state; a copy of the game
-        # drops it, as derived, and makes its own)
-        rules: RouteRules1858 | None = self.__dict__.get("_route_rules")
-        if rules is None:
-            from .routes import RouteRules1858
+        from .routes import RouteRules1858
 
-            rules = self._route_rules = RouteRules1858(self)
-        return rules
+        return RouteRules1858(self)
 
     # ------------------------------------------------------------------ track and tokens
     def tile_lays(self, entity) -> list:

@@ -188,12 +188,9 @@ class Game1858India(Game1858):
     # though they are never sold across: BuyTrainIndia.trains_for_sale leaves them out
 
     def route_rules(self) -> RouteRulesIndia:
-        rules: RouteRulesIndia | None = self.__dict__.get("_route_rules")
-        if rules is None:  # (one per game, as 1858's)
-            from .routes import RouteRulesIndia
+        from .routes import RouteRulesIndia
 
-            rules = self._route_rules = RouteRulesIndia(self)
-        return rules
+        return RouteRulesIndia(self)
 
     def run_extra_revenue(self, entity, routes: list) -> int:
         return self.mines_ports_bonus(entity)

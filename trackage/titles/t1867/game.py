@@ -347,12 +347,7 @@ class Game1867(Game):
             pay(self, self.bank, p, self.data["starting_cash"], "starting_cash")
 
     def route_rules(self) -> RouteRules1867:
-        # one per game, made when first asked (the rules hold no state; a copy of the game
-        # drops it, as derived, and makes its own)
-        rules: RouteRules1867 | None = self.__dict__.get("_route_rules")
-        if rules is None:
-            rules = self._route_rules = RouteRules1867(self)
-        return rules
+        return RouteRules1867(self)
 
     def graph_changed(self) -> None:
         """The reference forgets its track-graph answers only when a tile or a token is laid
