@@ -10,10 +10,17 @@ from ...core.errors import GameError
 from ...core.game import Game
 from ...core.money import pay
 from ...core.round import OperatingRound, StockRound
-from ...core.steps.operating import DiscardTrain, HomeToken
+from ...core.steps.operating import HomeToken
 from . import config
 from .shares import ShareMarket1825
-from .steps import BuySellParShares1825, BuyTrain1825, Dividend1825, Route1825, TrackAndToken1825
+from .steps import (
+    BuySellParShares1825,
+    BuyTrain1825,
+    DiscardTrain1825,
+    Dividend1825,
+    Route1825,
+    TrackAndToken1825,
+)
 
 if TYPE_CHECKING:
     from .routes import RouteRules1825
@@ -383,10 +390,10 @@ class Game1825(Game):
 
     # ------------------------------------------------------------ rounds
     def stock_round(self):
-        return StockRound(self, [DiscardTrain, BuySellParShares1825])
+        return StockRound(self, [DiscardTrain1825, BuySellParShares1825])
 
     def operating_round(self, round_num):
-        return OperatingRound1825(self, [HomeToken, TrackAndToken1825, Route1825, Dividend1825, DiscardTrain,
+        return OperatingRound1825(self, [HomeToken, TrackAndToken1825, Route1825, Dividend1825, DiscardTrain1825,
                                          BuyTrain1825], round_num=round_num)
 
     # ------------------------------------------------------------ companies, pars, layers

@@ -133,7 +133,10 @@ class RouteRules1825(RouteRules):
         return super().stop_revenue(stop, route)
 
     def revenue_for(self, route, stops):
-        buddies = self._buddies(route)
+        # (only a 2-train's route can be half of a double header: another's buddies are none,
+        # so the run's pairs are not looked up for it; they are worked out, and kept, when
+        # a 2-train's route asks)
+        buddies = self._buddies(route) if route.train.distance == 2 else ()
         if not buddies:
             return sum(self.stop_revenue(s, route) for s in stops)
         first, last = buddies

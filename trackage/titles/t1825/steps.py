@@ -9,9 +9,11 @@ from trackage.core.money import pay
 
 from ...core.entities import OperatingInfo, ShareBundle, certificate_price, record_operation
 from ...core.errors import GameError
-from ...core.steps.operating import BuyTrain, Dividend, RunRoutes
+from ...core.game import Game
+from ...core.steps.operating import BuyTrain, DiscardTrain, Dividend, RunRoutes, over_phase_table_limit
 from ...core.steps.stock import BuySellParShares, held_percents, within_holding_limit
 from ...core.steps.track import TrackAndTokenStep
+from ...core.trains import PhaseTrack
 
 LEASE_COST = 10
 
@@ -403,3 +405,24 @@ class BuyTrain1825(BuyTrain):
                 self.buy(entity, trains[0], trains[0].price)
             return
         super().skip()
+
+
+class DiscardTrain1825(DiscardTrain):
+    """The core's discard step; its "anyone over the limit?" (asked by every step question of
+    every action) reads the current phase's limit table once for every holder where the game's
+    ``train_limit`` is the core's reading of that table (:func:`over_phase_table_limit`, the
+    same answer as the core's limit asked per kind of holder)."""
+
+    def active(self) -> bool:
+        game = self.game
+        cls = type(self)
+        phase = type(game.phase)
+        if cls.anyone_crowded is not DiscardTrain.anyone_crowded or cls.crowded is not DiscardTrain.crowded \
+                or type(game).train_limit is not Game.TABLE_TRAIN_LIMIT \
+                or phase.train_limit is not PhaseTrack.train_limit or phase.current is not PhaseTrack.current:
+            return self.anyone_crowded()
+        return over_phase_table_limit(game)
+
+
+# (the step's name shows in the state and the journal as the core's step's does)
+DiscardTrain1825.__name__ = DiscardTrain1825.__qualname__ = "DiscardTrain"
