@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 from .core.clone import no_gc
 from .core.errors import GameError, TrackageError
 from .core.log import filter_actions, load_log
-from .core.pipeline import Pipeline
 from .core.rng import seed_for
 from .core.state import trace_line
 from .titles import new_game
@@ -81,8 +80,8 @@ def _build_and_load(out: ReplayOutcome, data: dict[str, Any], trace: TextSink | 
     actions = filter_actions(data["actions"])
     try:
         # (the game is as it was built: its start kept as the recipe, built again only if an
-        # undo reaches it; this runs with the collector paused, as Game.load would)
-        Pipeline(game).load(actions, strict, on_action, keep_snapshots, as_built=True)
+        # undo reaches it)
+        game.load(actions, strict=strict, trace=on_action, snapshots_near_end=keep_snapshots, as_built=True)
     except (GameError, TrackageError) as e:
         out.error, out.failed_action = e, actions[out.applied]
     except Exception as e:  # noqa: BLE001 - an engine bug: report it with the action, never hide it

@@ -1156,11 +1156,13 @@ class Board(Tracked):
     def _add_extra_tile(self, name: str) -> Tile:
         """The next copy of an unlimited tile, added to the supply."""
         t = self._take_next_copy(name)
-        st = self.state
+        self._append_to_supply(t)
+        return t
+
+    def _append_to_supply(self, t: Tile) -> None:
         counts = self._supply_count()
         counts[t] = counts.get(t, 0) + 1
-        self._set_supply(st.supply + (t,), counts)
-        return t
+        self._set_supply(self.state.supply + (t,), counts)
 
     def _take_next_copy(self, name: str) -> Tile:
         # (the next copy of an unlimited tile, counted as made; the caller adds it to the supply)
@@ -1219,9 +1221,7 @@ class Board(Tracked):
         added = self._take_next_copy(t.name) if t.unlimited else None
         if added is not None and (added is t or t.id in st.laid):
             # (the copy appended on its own: before a refusal, or when it is this very tile)
-            counts = self._supply_count()
-            counts[added] = counts.get(added, 0) + 1
-            self._set_supply(st.supply + (added,), counts)
+            self._append_to_supply(added)
             added = None
         if t.id in st.laid:
             raise GameError(f"Cannot lay tile {t.id}; it is already on hex {st.laid[t.id]}", rule="tile")

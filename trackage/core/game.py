@@ -22,7 +22,7 @@ from .money import Bank, CashHolder, pay
 from .pipeline import Pipeline, Start, listing_entities, trials_only
 from .programs import LIVE_TYPES
 from .programs import new_state as programs_state
-from .rewind import Rewind, Tracked
+from .rewind import Rewind, Tracked, building_untracked
 from .rng import Rng
 from .round import OperatingRound, Round, StockRound, starting_at
 from .shares import ShareMarket
@@ -986,18 +986,29 @@ class Game(Tracked):
 
     def load(self, actions: list[dict[str, Any]], *, strict: bool = False,
              trace: Callable[[Game, dict[str, Any]], object] | None = None,
-             snapshots_near_end: bool = True) -> None:
+             snapshots_near_end: bool = True, as_built: bool = False) -> None:
         """Apply the actions of an 18xx.games log (a log import: the log's leniencies apply,
         e.g. stored route revenues that today's rules reject are warnings). ``trace(game,
         action)`` is called after each one. Snapshots are kept near the end, so undo after
         an import is cheap; a replay that will not be undone (``snapshots_near_end=False``)
-        keeps the start only (an undo then replays the whole log).
+        keeps the start only (an undo then replays the whole log). ``as_built``: nothing changed
+        the game since :meth:`built` made it, so its start is kept as what to build it from
+        (:class:`~trackage.core.pipeline.Start`), not as a copy.
 
         The cyclic garbage collector is paused while the log is applied (as in a copy:
         :func:`~trackage.core.clone.no_gc`); what became garbage is collected after."""
         from .clone import no_gc
 
-        no_gc(Pipeline(self).load)(actions, strict, trace, snapshots_near_end)
+        no_gc(Pipeline(self).load)(actions, strict, trace, snapshots_near_end, as_built)
+
+    @classmethod
+    def built(cls, players: list[Any], optional_rules: list[str], seed: int, game_id: Any) -> Game:
+        """A new game of this class, built where nothing records: of barrier-free twins until
+        its first recorded action (``untracked``)."""
+        with building_untracked():
+            game = cls(players, optional_rules, seed, game_id)
+        game.untracked = True
+        return game
 
     def undo(self) -> dict[str, Any]:
         """Take back the last action; returns it (it can be redone with :meth:`redo`)."""

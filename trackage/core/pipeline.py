@@ -95,11 +95,9 @@ class Start:
         self.check_programs = game.check_programs
 
     def build(self) -> Game:
-        """The start, built anew as the game was (barrier-free twins, as ``new_game``
-        makes them), then frozen as :func:`snapshot` freezes a copy."""
-        with building_untracked():
-            game = self.cls(list(self.players), list(self.options), self.seed, self.game_id)
-        game.untracked = True
+        """The start, built anew as the game was (:meth:`Game.built`), then frozen as
+        :func:`snapshot` freezes a copy."""
+        game = self.cls.built(list(self.players), list(self.options), self.seed, self.game_id)
         game.strict = self.strict
         game.check_programs = self.check_programs
         game.loading = True

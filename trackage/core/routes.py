@@ -1293,6 +1293,17 @@ Paired: TypeAlias = ("tuple[tuple[Segment, ...], tuple[RevenueCenter, ...], Reve
 # ``track_keys`` and ``check_terminals`` read)
 
 
+def _paths_in_order(segments: Iterable[Segment]) -> list[Path]:
+    """The segments' chains' paths in route order (each chain turned to start at its
+    segment's left node): :attr:`Route.ordered_paths` and the pairing's terminal question."""
+    out: list[Path] = []
+    for seg in segments:
+        cp = seg.chain.paths
+        if cp:
+            out.extend(cp if seg.left in cp[0].nodes else reversed(cp))
+    return out
+
+
 def _stops_in_order(segments: Iterable[Segment]) -> list[RevenueCenter]:
     """The stops the segments reach, each once, in the order the route meets them."""
     out: list[RevenueCenter] = []
@@ -1346,11 +1357,7 @@ def _paired_segments(chains: Sequence[Chain]) -> Paired:
         seen.add(seg.right)
     # (``check_terminals``' question: a path between the first and the last of the segments'
     # paths in route order, as ``Route.ordered_paths`` turns each chain, that is a terminal)
-    ordered: list[Path] = []
-    for seg in out:
-        cp = seg.chain.paths
-        if cp:
-            ordered.extend(cp if seg.left in cp[0].nodes else reversed(cp))
+    ordered = _paths_in_order(out)
     through = len(ordered) >= 3 and any(p.terminal for p in ordered[1:-1])
     paired = (tuple(out), tuple(visited), back, tuple([k for seg in out for k in seg.chain.track_keys]), through)
     if len(kept) >= _KEPT_CHAINS_LIMIT:
@@ -1863,19 +1870,8 @@ class Route:
     def ordered_paths(self) -> list[Path]:
         op = self._ordered
         if op is None:
-            op = []
             cd = self._cd
-            if cd is None:
-                cd = self.connection_data
-            for s in cd:
-                cp = s.chain.paths
-                if not cp:
-                    continue
-                if s.left in cp[0].nodes:
-                    op.extend(cp)
-                else:
-                    op.extend(reversed(cp))
-            self._ordered = op
+            op = self._ordered = _paths_in_order(self.connection_data if cd is None else cd)
         return op
 
     @property

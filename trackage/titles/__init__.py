@@ -9,7 +9,6 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from ..core.errors import GameError
-from ..core.rewind import building_untracked
 
 if TYPE_CHECKING:
     from ..core.game import Game
@@ -74,8 +73,4 @@ def new_game(title: str, players: list[Any], optional_rules: Iterable[Any] | Non
     options = [str(o) for o in (optional_rules or [])]
     if validate:
         cls.validate_setup(len(players), options)
-    # built where nothing records: of barrier-free twins until its first recorded action
-    with building_untracked():
-        game = cls(players, options, seed, game_id)
-    game.untracked = True
-    return game
+    return cls.built(players, options, seed, game_id)
