@@ -1,4 +1,4 @@
-"""The command line: replay, new, playout, tournament, show, ledger, log, review, play, act, routes, serve."""
+"""The command line: replay, new, playout, tournament, show, ledger, log, review, play, act, routes, serve, twins."""
 
 from __future__ import annotations
 
@@ -709,6 +709,55 @@ def serve(host: str, port: int, db_url: str | None, log_level: str, allow_privat
     settle_heap(TITLES)  # the catalogues loaded and kept out of full collections
     click.echo(f"trackage serving on http://{host}:{port}/ (database {app.state.storage.url})")
     uvicorn.run(app, host=host, port=port, log_level=log_level)
+
+
+@main.group()
+def twins() -> None:
+    """The compiled twins of the engine's modules (Cython; see trackage/twins.py)."""
+
+
+@twins.command("build")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=2, show_default=True, help="Compilers run at once.")
+@click.option("--strict", is_flag=True, help="Exit 1 when the twins cannot be built (else: run as source).")
+@click.option("--force", is_flag=True, help="Build every twin again, current ones too.")
+def twins_build(jobs: int, strict: bool, force: bool) -> None:
+    """Build the twins of the engine's modules (Cython and a C compiler: pip install -e '.[fast]').
+    Without them the engine runs as source, as it does for a module edited after the build."""
+    from . import twins as tw
+
+    try:
+        report = tw.build(jobs=jobs, force=force)
+    except tw.BuildError as e:
+        click.echo(f"trackage twins build: {e}", err=True)
+        raise SystemExit(1 if strict else 0) from None
+    click.echo(f"built {len(report.built)} compiled twins in {report.seconds:.0f} s "
+               f"({len(tw.status().compiled)} modules run compiled)")
+
+
+@twins.command("status")
+@click.option("--json", "as_json", is_flag=True, help="Print the modules of each kind as one JSON object.")
+def twins_status(as_json: bool) -> None:
+    """Which modules run compiled, which are stale (edited since the build) and which have no twin."""
+    import dataclasses
+
+    from . import twins as tw
+
+    st = tw.status()
+    if as_json:
+        click.echo(json.dumps({**dataclasses.asdict(st), "pure": tw.pure()}))
+        return
+    click.echo(f"compiled {len(st.compiled)}, stale {len(st.stale)}, missing {len(st.missing)}"
+               + (f" ({tw.PURE_ENV} is set: every module runs as source)" if tw.pure() else ""))
+    for module in st.stale:
+        click.echo(f"  stale: {module}")
+
+
+@twins.command("clean")
+def twins_clean() -> None:
+    """Remove the twins and their manifest (every module runs as source)."""
+    from . import twins as tw
+
+    click.echo(f"removed {tw.clean()} compiled twins")
 
 
 if __name__ == "__main__":

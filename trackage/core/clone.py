@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator
 from operator import is_
 from typing import Any, ParamSpec, TypeVar, cast
 
-from .rewind import Tracked, untracked_twin
+from .rewind import COMPILED_FUNCTIONS, Tracked, untracked_twin
 
 _ATOMS: frozenset[type] = frozenset({int, str, float, bool, type(None), bytes, complex, range, type,
                     types.FunctionType, types.BuiltinFunctionType, types.BuiltinMethodType,
@@ -104,8 +104,8 @@ def _is_slot(cls: type, name: str) -> bool:
 
 
 def _make_copier(cls: type) -> Any:
-    if getattr(cls, "CATALOGUE", False):
-        return _SHARE
+    if getattr(cls, "CATALOGUE", False) or cls.__name__ in COMPILED_FUNCTIONS:
+        return _SHARE  # (a compiled function, as a plain one: taken as it is)
     if getattr(cls, "DERIVED", False):
         return _DROP
     params = getattr(cls, "__dataclass_params__", None)

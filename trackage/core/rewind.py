@@ -299,6 +299,9 @@ def building_untracked() -> Iterator[None]:
         _UNTRACKED.reset(token)
 
 
+# the type names of a compiled twin's functions (trackage/twins.py): functions all the same
+COMPILED_FUNCTIONS = frozenset({"cython_function_or_method", "fused_cython_function"})
+
 _LEAVES = frozenset({str, int, float, bool, bytes, type(None), complex, range, slice,
                      types.FunctionType, types.BuiltinFunctionType, types.ModuleType, types.CodeType,
                      types.MethodDescriptorType, types.WrapperDescriptorType, types.GetSetDescriptorType,
@@ -321,7 +324,7 @@ def make_tracked(game: Any) -> None:
         p = passed.get(t)
         if p is None:
             p = passed[t] = (t in _LEAVES or issubclass(t, type) or bool(getattr(t, "CATALOGUE", False))
-                             or bool(getattr(t, "DERIVED", False)))
+                             or bool(getattr(t, "DERIVED", False)) or t.__name__ in COMPILED_FUNCTIONS)
         return p
 
     while todo:

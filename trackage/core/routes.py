@@ -364,6 +364,9 @@ def logged_chains(starts: Sequence[RevenueCenter], ends: Sequence[RevenueCenter]
     seen: dict[object, int] = {}  # the junctions at the ends of the paths walked (a chain id's rule)
     found: dict[RevenueCenter, list[Chain]] = {}
     targets: list[RevenueCenter] = []
+    # the walk calls itself through ``again``, emptied when the walk ends (a closure naming
+    # itself is a cycle, left for the collector; and a compiled twin cannot ``del`` it)
+    again: list[Callable[[Path, int, int | None, object], None]] = []
 
     def step(path: Path, k: int, skip: int | None, jskip: object) -> None:
         # k: the hexes the walk's chain names so far
@@ -403,7 +406,7 @@ def logged_chains(starts: Sequence[RevenueCenter], ends: Sequence[RevenueCenter]
                         found[en].append(Chain((start, en), paths, cid))
         if junction is not None and junction is not jskip:
             for jp in junction.paths:
-                step(jp, k, None, junction)  # noqa: F821 (bound until the walk ends: see below)
+                again[0](jp, k, None, junction)
         if edges:
             neighbors = links[hid]
             for e in edges:
@@ -427,7 +430,7 @@ def logged_chains(starts: Sequence[RevenueCenter], ends: Sequence[RevenueCenter]
                             continue
                     if not gauge_free and not gauge_ok(track, np.track):
                         continue
-                    step(np, k, np_edge, None)  # noqa: F821 (as above)
+                    again[0](np, k, np_edge, None)
                 counter[key] -= 1
         del visited[path]
         if junction is not None:
@@ -443,6 +446,7 @@ def logged_chains(starts: Sequence[RevenueCenter], ends: Sequence[RevenueCenter]
 
     # the first hex's edges toward the second: a start path leaving by none of them, and not
     # at a junction, finds nothing (its walk would enter no path)
+    again.append(step)
     toward = None if n < 2 else frozenset(
         [num for num, nb in (links.get(hexes[0]) or {}).items() if nb is not None and nb.id == hexes[1]])
     for start in starts:
@@ -465,7 +469,7 @@ def logged_chains(starts: Sequence[RevenueCenter], ends: Sequence[RevenueCenter]
             if len(got) > 1:
                 got.sort(key=lambda c: len(c.paths))
             out.extend(got)
-    del step  # (the walk's closure names itself: a cycle, freed now rather than by the collector)
+    again.clear()
     return out
 
 # --------------------------------------------------------------------------------------

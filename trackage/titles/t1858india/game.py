@@ -157,7 +157,8 @@ class Game1858India(Game1858):
         return n
 
     def route_trains(self, entity) -> list:
-        return [t for t in super().route_trains(entity) if not self.pullman(t)]
+        trains = super().route_trains(entity)
+        return [t for t in trains if not self.pullman(t)]
 
     def plain_train_prices(self, corp) -> bool:
         """This class's :meth:`train_price` for a buyer with no loco works discount is the

@@ -36,7 +36,7 @@ def conversion_ok(old, new) -> bool:
         if q is None:
             return False
         changes[(p.track, q.track)] = changes.get((p.track, q.track), 0) + 1
-    valid = (1,) if not new.city_towns else (1, 2)
+    valid = {1, 2} if new.city_towns else {1}
     b2n = changes.get(("broad", "narrow"), 0)
     n2b = changes.get(("narrow", "broad"), 0)
     return (b2n == 0 and n2b in valid) or (n2b == 0 and b2n in valid)
@@ -167,7 +167,8 @@ class BuyTrainIndia(BuyCompanyMixin, BuyTrain1858):
 
     def trains_for_sale(self, entity) -> list:
         """Never a Pullman."""
-        return [t for t in super().trains_for_sale(entity) if not self.game.pullman(t)]
+        offered = super().trains_for_sale(entity)
+        return [t for t in offered if not self.game.pullman(t)]
 
     def train_still_affordable(self, entity, company) -> bool:
         """After issuing shares a trainless company may still buy a loco works, as long as a

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 from ...core.routes import Route, RouteError, RouterBound, RouterSlack, RouteRules, RouterVisitBonus
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .game import Game1867
 
 
@@ -98,6 +100,9 @@ class RouteRules1867(RouteRules):
             top.append(acc)
         best: list = [None, None]  # revenue, indices
         pick: list = []
+        # the search calls itself through ``again``, emptied when it ends (see
+        # ``routes.logged_chains``)
+        again: list[Callable[[int, int, int, bool, bool, bool], None]] = []
 
         def rec(j: int, left: int, total: int, t: bool, c: bool, tk: bool) -> None:
             if left == 0:
@@ -113,11 +118,12 @@ class RouteRules1867(RouteRules):
                     if bound <= best[0]:
                         continue
                 pick.append(i)
-                rec(i + 1, left - 1, total + w[i], t or is_t[i], c or is_c[i], tk or tok[i])  # noqa: F821 (bound while the search runs)
+                again[0](i + 1, left - 1, total + w[i], t or is_t[i], c or is_c[i], tk or tok[i])
                 pick.pop()
 
+        again.append(rec)
         rec(0, k, base, have_t, have_c, False)
-        del rec  # (it names itself: a cycle, freed now rather than by the collector)
+        again.clear()
         if best[0] is None or best[0] <= 0:
             return []
         return mandatory + [optional[i] for i in best[1]]

@@ -24,7 +24,8 @@ class BuyTrain1822(EmergencyBuyTrain):
         """From phase 3 on; never a 2P, LP or P+."""
         if "can_buy_trains" not in self.game.phase.status:
             return []
-        return [t for t in super().trains_for_sale(entity) if t.name not in ("2P", "LP", "P+")]
+        offered = super().trains_for_sale(entity)
+        return [t for t in offered if t.name not in ("2P", "LP", "P+")]
 
     def trade_ins(self, entity) -> list[tuple]:
         """An L train upgraded in place to a 2, at the upgrade cost."""
@@ -108,4 +109,5 @@ class BuyTrain1822(EmergencyBuyTrain):
 
     def offered_sales(self, player) -> list:
         """Not those the reference offers but cannot make (:meth:`Game1822.check_sale_presidency`)."""
-        return [b for b in super().offered_sales(player) if not self.game.tax_haven_would_be_president(b)]
+        offered = super().offered_sales(player)
+        return [b for b in offered if not self.game.tax_haven_would_be_president(b)]

@@ -60,7 +60,8 @@ class BuyTrain1867(BuyTrain):
 
     def trains_for_sale(self, entity) -> list:
         """Those of the companies :meth:`can_buy_from` allows."""
-        return [t for t in super().trains_for_sale(entity) if self.can_buy_from(t.owner)]
+        offered = super().trains_for_sale(entity)
+        return [t for t in offered if self.can_buy_from(t.owner)]
 
     def can_buy_from(self, owner) -> bool:
         """May the trains of ``owner`` be bought (by default: yes)?"""
@@ -68,5 +69,6 @@ class BuyTrain1867(BuyTrain):
 
     def legal_actions(self, entity):
         # from another company at any price its cash covers (loans are only for depot trains)
-        return [a for a in super().legal_actions(entity)
+        listed = super().legal_actions(entity)
+        return [a for a in listed
                 if a["type"] != "buy_train" or not self.game.strands_a_trainless_major(a, entity)]

@@ -46,8 +46,10 @@ class BuyTrain1893(EmergencyBuyTrain):
     # ---------------------------------------------------------- what may be bought, and for how much
     def trains_for_sale(self, entity) -> list:
         """Once the rules allow it; a company never buys a minor's train."""
-        return [t for t in super().trains_for_sale(entity) if not (entity.is_corporation and t.owner.is_minor)] \
-            if self.game.can_buy_from_others() else []
+        if not self.game.can_buy_from_others():
+            return []
+        offered = super().trains_for_sale(entity)
+        return [t for t in offered if not (entity.is_corporation and t.owner.is_minor)]
 
     def owner_help(self, entity) -> int:
         """Cash the operator's owner adds to a purchase: all of it for a company that must
