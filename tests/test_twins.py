@@ -117,3 +117,18 @@ def test_compiled_and_source_replays_agree() -> None:
     pure = subprocess.run([sys.executable, "-c", code, *map(str, files)], capture_output=True, text=True,
                           check=True, env={**os.environ, twins.PURE_ENV: "1"}, cwd=Path(twins.ROOT).parent)
     assert pure.stdout.splitlines() == [_outcome(f) for f in files]
+
+
+def test_a_source_is_judged_by_its_size_and_time_then_by_its_content(tmp_path: Path) -> None:
+    src = tmp_path / "mod.py"
+    src.write_text("X = 1\n")
+    want = twins.digest(b"X = 1\n")
+    st = src.stat()
+    seen = (st.st_size, st.st_mtime_ns)
+    assert twins.unchanged(src, want, seen) and twins.unchanged(src, want)
+    # touched, the same content: read, and found the same
+    os.utime(src, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+    assert twins.unchanged(src, want, seen)
+    # edited: another size and time, another content
+    src.write_text("X = 22\n")
+    assert not twins.unchanged(src, want, seen) and not twins.unchanged(src, want)

@@ -80,22 +80,52 @@ def candidates() -> list[str]:
 def read_manifest(path: Path = MANIFEST) -> dict[str, str] | None:
     """The manifest's twins (module → its source's SHA-256) when it was written for this
     interpreter's extension suffix; None otherwise."""
+    data = _manifest_data(path)
+    return None if data is None else {str(k): str(v) for k, v in data["modules"].items()}
+
+
+def read_stats(path: Path = MANIFEST) -> dict[str, tuple[int, int]]:
+    """The sources' size and modification time (ns) when their twins were built: a source
+    found so is taken as unchanged without reading it (as Python's own cached bytecode is)."""
+    data = _manifest_data(path)
+    stats = data.get("stats") if data is not None else None
+    if not isinstance(stats, dict):
+        return {}
+    return {str(k): (int(v[0]), int(v[1])) for k, v in stats.items() if isinstance(v, list) and len(v) == 2}
+
+
+def _manifest_data(path: Path) -> dict | None:
     try:
         data = json.loads(path.read_text())
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or data.get("suffix") != SUFFIX or not isinstance(data.get("modules"), dict):
         return None
-    return {str(k): str(v) for k, v in data["modules"].items()}
+    return data
+
+
+def _stat_of(src: Path) -> tuple[int, int]:
+    st = src.stat()
+    return st.st_size, st.st_mtime_ns
+
+
+def unchanged(src: Path, want: str, seen: tuple[int, int] | None = None) -> bool:
+    """Whether source ``src`` is the file whose SHA-256 is ``want``: by its size and time when
+    they are ``seen`` (those at the build), else by its content."""
+    if seen is not None and _stat_of(src) == seen:
+        return True
+    return digest(src.read_bytes()) == want
 
 
 class TwinFinder(importlib.abc.MetaPathFinder):
     """Finds a module's twin while the module's source is the one it was built from
     (``twins``: module → its source's SHA-256; ``root``: the package's folder)."""
 
-    def __init__(self, twins: dict[str, str], root: Path = ROOT) -> None:
+    def __init__(self, twins: dict[str, str], root: Path = ROOT,
+                 stats: dict[str, tuple[int, int]] | None = None) -> None:
         self.twins = twins
         self.root = root
+        self.stats = stats or {}
 
     def find_spec(self, fullname: str, path: Sequence[str] | None = None,
                   target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
@@ -104,7 +134,7 @@ class TwinFinder(importlib.abc.MetaPathFinder):
             return None
         twin = twin_of(fullname, self.root)
         try:
-            if digest(source_of(fullname, self.root).read_bytes()) != want or not twin.is_file():
+            if not twin.is_file() or not unchanged(source_of(fullname, self.root), want, self.stats.get(fullname)):
                 return None
         except OSError:
             return None
@@ -127,7 +157,7 @@ def install() -> TwinFinder | None:
     twins = read_manifest()
     if not twins:
         return None
-    finder = TwinFinder(twins)
+    finder = TwinFinder(twins, stats=read_stats())
     sys.meta_path.insert(0, finder)
     return finder
 
@@ -144,12 +174,13 @@ class Status:
 
 def status() -> Status:
     twins = read_manifest() or {}
+    stats = read_stats()
     out = Status()
     for module in candidates():
         want = twins.get(module)
         if want is None or not twin_of(module).is_file():
             out.missing.append(module)
-        elif digest(source_of(module).read_bytes()) != want:
+        elif not unchanged(source_of(module), want, stats.get(module)):
             out.stale.append(module)
         else:
             out.compiled.append(module)
@@ -242,14 +273,23 @@ def build(modules: Sequence[str] | None = None, jobs: int = 2, force: bool = Fal
 
 def _current(module: str, want: str) -> bool:
     try:
-        return twin_of(module).is_file() and digest(source_of(module).read_bytes()) == want
+        return twin_of(module).is_file() and unchanged(source_of(module), want)
     except OSError:
         return False
 
 
 def _write_manifest(twins: dict[str, str]) -> None:
+    # (each source's size and time now, for :func:`unchanged`: a source whose content is not
+    # the one hashed gets none, and is read at every import until built again)
+    stats: dict[str, list[int]] = {}
+    for module, want in twins.items():
+        src = source_of(module)
+        seen = _stat_of(src)
+        if digest(src.read_bytes()) == want:
+            stats[module] = list(seen)
     tmp = MANIFEST.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps({"suffix": SUFFIX, "modules": dict(sorted(twins.items()))}, indent=1) + "\n")
+    tmp.write_text(json.dumps({"suffix": SUFFIX, "modules": dict(sorted(twins.items())),
+                               "stats": dict(sorted(stats.items()))}, indent=1) + "\n")
     os.replace(tmp, MANIFEST)
 
 
