@@ -211,8 +211,15 @@ class BuildReport:
 def build(modules: Sequence[str] | None = None, jobs: int = 2, force: bool = False) -> BuildReport:
     """Build the twins of ``modules`` (default :func:`candidates`) whose twin is missing or
     stale (all of them with ``force``) and write the manifest; twins of modules no longer
-    built are removed. Raises :class:`BuildError` with the
-    compiler's words when the build fails (the manifest and the twins are then unchanged)."""
+    built are removed. Raises :class:`BuildError` with the compiler's words when the build
+    fails, or when the package's folder cannot be written (the modules left run as source)."""
+    try:
+        return _build(modules, jobs, force)
+    except OSError as e:
+        raise BuildError(f"cannot write the twins beside the sources ({e}): the engine runs as source") from e
+
+
+def _build(modules: Sequence[str] | None, jobs: int, force: bool) -> BuildReport:
     import shutil
     import subprocess
     import tempfile
