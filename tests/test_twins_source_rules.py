@@ -4,7 +4,9 @@ source) or a twin fail where its source runs:
 
 - no zero-argument ``super()`` inside a comprehension, a lambda or a nested function of a
   method (Cython's code finds no class cell there: it compiles, then fails when run);
-- no ``del`` of a name a nested function reads (Cython refuses to compile it).
+- no ``del`` of a name a nested function reads (Cython refuses to compile it);
+- no shift by (or of) a ``len()``: Cython takes ``len()`` as a C integer and shifts it in C,
+  where ``1 << len(x)`` wraps past 63 bits (the router's bit masks did: it is not compiled).
 """
 
 from __future__ import annotations
@@ -58,6 +60,13 @@ def _del_of_closed_over(tree: ast.AST) -> list[int]:
     return found
 
 
+def _shift_of_len(tree: ast.AST) -> list[int]:
+    def is_len(n: ast.AST) -> bool:
+        return isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len"
+    return [n.lineno for n in ast.walk(tree) if isinstance(n, ast.BinOp)
+            and isinstance(n.op, (ast.LShift, ast.RShift)) and (is_len(n.left) or is_len(n.right))]
+
+
 def test_compiled_modules_keep_what_cython_needs() -> None:
     problems: list[str] = []
     for module in twins.candidates():
@@ -66,6 +75,7 @@ def test_compiled_modules_keep_what_cython_needs() -> None:
         problems += [f"{path}:{n}: super() without arguments outside a method's own body"
                      for n in _super_outside_method_body(tree)]
         problems += [f"{path}:{n}: del of a name a nested function reads" for n in _del_of_closed_over(tree)]
+        problems += [f"{path}:{n}: a shift by a len() (done in C: wraps)" for n in _shift_of_len(tree)]
     assert not problems, "\n".join(problems)
 
 
@@ -80,6 +90,8 @@ def test_the_rules_find_what_they_name() -> None:
         "    def inner():\n"
         "        return step()\n"
         "    step = inner\n"
-        "    del step\n")
+        "    del step\n"
+        "bits = {n: 1 << len(seen) for n in names}\n")
     assert _super_outside_method_body(bad) == [3]
     assert _del_of_closed_over(bad) == [10]
+    assert _shift_of_len(bad) == [11]
