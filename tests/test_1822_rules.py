@@ -4,14 +4,20 @@ it by hand where needed, and checks the outcome of the rule."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from helpers import refused
 from test_1822 import fixture_game_until, game_of
 
+from trackage import playthrough as pt
 from trackage.core.errors import GameError
+from trackage.core.state import full_state
+from trackage.playout import random_playout
 
 GAME_END = "1822_game_end_stock_market"
 DISCARD = "discard_trains_after_sr_export"
+PLAYTHROUGHS = Path(__file__).parent / "playthroughs"
 
 
 def move(game, share, to):
@@ -147,6 +153,42 @@ def test_emergency_purchase_needs_the_sales_first_then_reorders_the_round():
     assert listed(g, buy)
     g.process(buy)
     assert [t.name for t in g.corporation_by_id("17").trains] == ["7"]
+
+
+# Random 4-player game, seed 5548 (kept as a playthrough the reference confirmed): at 715 minor 9
+# (no cash, no train) must buy; its president (Player 1, 175) has sold LNWR_8 and LNWR_7 and
+# keeps only LNWR_0, LNWR's 10% president's share, with the tax haven holding 10%. The reference
+# counts that share as sellable, so it refuses the loan for the 5P (500), and selling it makes the
+# tax haven a candidate for LNWR's presidency, where it crashes; minor 9 cannot buy another
+# company's train with no cash: no action is left there (each checked with the reference).
+DEAD_END = pt.Entry("1822", 5548, 4, ())
+DEAD_END_AT = 714  # the reference's last accepted action
+
+
+def test_no_loan_while_a_sale_is_left_even_one_the_reference_cannot_make():
+    log, lines = pt.read(PLAYTHROUGHS, DEAD_END)
+    assert len(log["actions"]) == len(lines) == DEAD_END_AT
+    got, outcome = pt.trace_of(log)
+    assert outcome.error is None and not outcome.finished
+    assert pt.first_difference(lines, got) is None, pt.first_difference(lines, got)
+    assert lines[-1]["cash"]["1"] == 175 and lines[-1]["corps"]["9"]["cash"] == 0
+    assert lines[-1]["corps"]["LNWR"]["shares"] == {"1": 10}
+    game = pt.play(DEAD_END, max_actions=DEAD_END_AT)
+    assert pt.log_of(game)["actions"] == log["actions"]
+    minor, p = game.current_entity(), game.index.player(1)
+    assert minor.id == "9" and minor.cash == 0 and not minor.trains
+    step = game.round.active_step()
+    [bundle] = step.sellable_bundles(p)  # LNWR's president's share, the tax haven behind it
+    assert [s.id for s in bundle.shares] == ["LNWR_0"] and game.tax_haven_would_be_president(bundle)
+    assert step.sellable(p)
+    assert game.legal_actions() == []
+    before = full_state(game)
+    refused(game, {"type": "buy_train", "entity": "9", "entity_type": "corporation", "train": "5P-0",
+                   "price": 500, "variant": "5P"}, "must-sell-first")
+    refused(game, sale(p, ["LNWR_0"], 10), "tax-haven-presidency")
+    assert full_state(game) == before
+    with pytest.raises(GameError, match=r"no legal action"):
+        random_playout("1822", 4, [], 5548)
 
 
 def test_a_president_only_helps_with_the_cheapest_train_by_name():

@@ -82,14 +82,8 @@ class BuyTrain1822(EmergencyBuyTrain):
         """Must the president sell before borrowing? Any sellable bundle counts, even one whose
         sale the reference cannot process (``check_sale_presidency``): the reference then refuses
         the loan, and the company can only buy another company's train. When it cannot do that
-        either, the reference has no move left at all; we let the president borrow (quirk)."""
-        bundles = self.sellable_bundles(player)
-        if any(not self.game.tax_haven_would_be_president(b) for b in bundles):
-            return True
-        if not bundles:
-            return False
-        corp = self.current_entity()
-        return bool(self.trains_for_sale(corp)) and corp.cash >= 1 and self.room(corp)
+        either, nothing is left to do (a reference dead end, quirk): nothing is listed."""
+        return bool(self.sellable_bundles(player))
 
     # ------------------------------------------------------------ the president's emergency sales
     def emergency_price(self) -> int:
