@@ -6,7 +6,8 @@ source) or a twin fail where its source runs:
   method (Cython's code finds no class cell there: it compiles, then fails when run);
 - no ``del`` of a name a nested function reads (Cython refuses to compile it);
 - no shift by (or of) a ``len()``: Cython takes ``len()`` as a C integer and shifts it in C,
-  where ``1 << len(x)`` wraps past 63 bits (the router's bit masks did: it is not compiled).
+  where ``1 << len(x)`` wraps past 63 bits (the router's bit masks did, until they bound the
+  length to a local first: a local is a Python int, so the shift is Python's).
 """
 
 from __future__ import annotations

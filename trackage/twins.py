@@ -34,7 +34,7 @@ MANIFEST = ROOT / "twins.json"
 #: ".twin" (a name no ordinary finder matches)
 SUFFIX = ".twin" + str(sysconfig.get_config_var("EXT_SUFFIX") or ".so")
 #: the packages whose modules are compiled, and single modules besides
-PACKAGES = ("trackage.core", "trackage.titles")
+PACKAGES = ("trackage.core", "trackage.titles", "trackage.router")
 MODULES = ("trackage.replay",)
 #: Cython's reading of the source: as Python (annotations not taken as C types), with
 #: functions that introspect and bind like Python's

@@ -201,7 +201,8 @@ class Coarse:
         for j, k in enumerate(hubs):
             col = uses[j, firsts]
             self.inverted[k] = int.from_bytes(np.packbits(col, bitorder="little").tobytes(), "little")
-        self.full = (1 << len(firsts)) - 1
+        width = len(firsts)  # (a local: the shift is Python's, not C's)
+        self.full = (1 << width) - 1
         self.memo: dict[int, int] = {}
 
     def best(self, used: int) -> int:
@@ -226,7 +227,8 @@ class RankedList:
         self.cands = cands
         self.nkeys = nkeys  # the keys its candidates may use (keys numbered later are not theirs)
         self.keys = (1 << nkeys) - 1
-        self.full = (1 << len(cands)) - 1
+        width = len(cands)
+        self.full = (1 << width) - 1
         self._inverted: list[int] | None = None  # built on first use (the first train's never is)
         self._entries: dict[int, tuple[Entry, int]] = {}  # id of a walk entry -> (entry, the ranks it blocks)
         self._coarse: Coarse | bool | None = False  # False: not built yet; None: not worth it

@@ -493,7 +493,8 @@ class Enumerator:
     def _bit(self, key: tuple[str, Any]) -> int:
         b = self._bits.get(key)
         if b is None:
-            b = self._bits[key] = 1 << len(self._bits)
+            at = len(self._bits)
+            b = self._bits[key] = 1 << at
         return b
 
     def _add_v(self, vals: Any, v: int) -> Any:
@@ -830,7 +831,8 @@ class Enumerator:
             node_v[e[NODE]] = value(e[NODE])
         hubs = sorted(node_v, key=lambda nd: -node_v[nd])[:_HUBS]
         hubs = [nd for nd in hubs if node_v[nd] > 0]
-        nv = 1 << len(hubs)
+        nhubs = len(hubs)
+        nv = 1 << nhubs
         best_rows = np.repeat(own[:, None, :], nv, axis=1)
         best_rows[n] = -1
         hub_at = {nd: i for i, nd in enumerate(hubs)}
@@ -1076,7 +1078,8 @@ class Enumerator:
         hub_bit = c.rows.hub_bit  # type: ignore[union-attr]  # (kept trees have rows)
         slack = c.slack
         bonus = self.bonus
-        every = (1 << len(bonus.nodes)) - 1 if bonus is not None else 0
+        nbonus = len(bonus.nodes) if bonus is not None else 0
+        every = (1 << nbonus) - 1
         floor_of = self.floor_of
         base = self.floor
         pay = self.pay
@@ -1429,7 +1432,8 @@ class Enumerator:
         hub_bit = c.rows.hub_bit  # type: ignore[union-attr]  # (rows are built when halves are deferred)
         slack = c.slack
         bonus = self.bonus
-        every = (1 << len(bonus.nodes)) - 1 if bonus is not None else 0
+        nbonus = len(bonus.nodes) if bonus is not None else 0
+        every = (1 << nbonus) - 1
         pay = self.pay
         beyond = self._beyond
         half_routes = self._half_routes

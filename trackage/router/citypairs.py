@@ -131,7 +131,8 @@ class CityPairs:
     def _tbit(self, n: RevenueCenter) -> int:
         b = self._town_bit.get(n)
         if b is None:
-            b = self._town_bit[n] = 1 << len(self._town_bit)
+            at = len(self._town_bit)
+            b = self._town_bit[n] = 1 << at
         return b
 
     def stretches(self, u: RevenueCenter) -> dict[RevenueCenter, list[tuple[Alt, bool, bool]]]:

@@ -50,7 +50,8 @@ class BitJoin:
             nd = e[NODE]
             b = node_bit.get(nd)
             if b is None:
-                b = node_bit[nd] = 1 << len(node_bit)
+                at = len(node_bit)
+                b = node_bit[nd] = 1 << at
             p = e[PARENT]
             pj = pos.get(p[IDX]) if p[PARENT] is not None else None
             nmasks[j] = b | (nmasks[pj] if pj is not None else 0)
@@ -58,10 +59,12 @@ class BitJoin:
         self.node_bit = node_bit
         tmasks = [e[MASK] for e in uni]
         self.track_use = transpose(tmasks, max(tmasks, default=0).bit_length())
-        self.track_keys = (1 << len(self.track_use)) - 1  # (the keys no second half has are left out)
+        ntrack = len(self.track_use)
+        self.track_keys = (1 << ntrack) - 1  # (the keys no second half has are left out)
         self.node_use = transpose(nmasks, len(node_bit))
         self.clash_use = transpose(cmasks, max(cmasks, default=0).bit_length())
-        self.clash_keys = (1 << len(self.clash_use)) - 1
+        nclash = len(self.clash_use)
+        self.clash_keys = (1 << nclash) - 1
         # what the start's links and the meter allow
         tlinks = en.klinks(root[NODE])
         free = en.free

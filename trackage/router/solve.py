@@ -580,7 +580,8 @@ def _optimal_routes(game: Game, entity: Operator | None, time_limit: float | Non
     def key_bit(k: Hashable) -> int:
         b = key_index.get(k)
         if b is None:
-            b = key_index[k] = 1 << len(key_index)
+            at = len(key_index)
+            b = key_index[k] = 1 << at
         return b
 
     tokened = _tokened_cities(rules, game, entity)

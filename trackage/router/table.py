@@ -382,7 +382,8 @@ def _through_stops(fn: Callable[..., int], routes: _Routes, base: Ints | None, w
             n = e[NODE]
             b = bit.get(n)
             if b is None:
-                b = bit[n] = 1 << len(bit)
+                at = len(bit)
+                b = bit[n] = 1 << at
             p = e[PARENT]
             m = seen[id(e)] = (mask(p) if p is not None else 0) | b
         return m
