@@ -117,6 +117,15 @@ def unchanged(src: Path, want: str, seen: tuple[int, int] | None = None) -> bool
     return digest(src.read_bytes()) == want
 
 
+def twin_current(module: str, want: str, seen: tuple[int, int] | None = None, root: Path = ROOT) -> bool:
+    """Whether ``module``'s twin is there and its source is still the one it was built from
+    (the one question of the finder, the status and the build)."""
+    try:
+        return twin_of(module, root).is_file() and unchanged(source_of(module, root), want, seen)
+    except OSError:
+        return False
+
+
 class TwinFinder(importlib.abc.MetaPathFinder):
     """Finds a module's twin while the module's source is the one it was built from
     (``twins``: module → its source's SHA-256; ``root``: the package's folder)."""
@@ -132,12 +141,9 @@ class TwinFinder(importlib.abc.MetaPathFinder):
         want = self.twins.get(fullname)
         if want is None:
             return None
-        twin = twin_of(fullname, self.root)
-        try:
-            if not twin.is_file() or not unchanged(source_of(fullname, self.root), want, self.stats.get(fullname)):
-                return None
-        except OSError:
+        if not twin_current(fullname, want, self.stats.get(fullname), self.root):
             return None
+        twin = twin_of(fullname, self.root)
         loader = importlib.machinery.ExtensionFileLoader(fullname, str(twin))
         return importlib.util.spec_from_file_location(fullname, twin, loader=loader)
 
@@ -180,10 +186,10 @@ def status() -> Status:
         want = twins.get(module)
         if want is None or not twin_of(module).is_file():
             out.missing.append(module)
-        elif not unchanged(source_of(module), want, stats.get(module)):
-            out.stale.append(module)
-        else:
+        elif twin_current(module, want, stats.get(module)):
             out.compiled.append(module)
+        else:
+            out.stale.append(module)
     return out
 
 
@@ -228,7 +234,7 @@ def _build(modules: Sequence[str] | None, jobs: int, force: bool) -> BuildReport
         raise BuildError("Cython is not installed (pip install -e '.[fast]'): the engine runs as source")
     wanted = list(candidates() if modules is None else modules)
     old = read_manifest() or {}
-    kept = {} if force else {m: h for m, h in old.items() if m in wanted and _current(m, h)}
+    kept = {} if force else {m: h for m, h in old.items() if m in wanted and twin_current(m, h)}
     mods = [m for m in wanted if m not in kept]
     started = time.perf_counter()
     if not mods:
@@ -237,15 +243,16 @@ def _build(modules: Sequence[str] | None, jobs: int, force: bool) -> BuildReport
     with tempfile.TemporaryDirectory(prefix="trackage-twins-") as tmp:
         scratch = Path(tmp)
         hashes: dict[str, str] = {}
+        # each module's source as a path from the package's parent (the scratch folder's layout)
+        rel = {m: source_of(m).relative_to(ROOT.parent) for m in mods}
         for module in mods:
-            src = source_of(module)
-            data = src.read_bytes()
+            data = source_of(module).read_bytes()
             hashes[module] = digest(data)
-            dst = scratch / src.relative_to(ROOT.parent)
+            dst = scratch / rel[module]
             dst.parent.mkdir(parents=True, exist_ok=True)
             dst.write_bytes(data)
             # the packages above it (Cython names the module after them)
-            for parent in src.relative_to(ROOT.parent).parents:
+            for parent in rel[module].parents:
                 if parent == Path("."):
                     continue
                 init = scratch / parent / "__init__.py"
@@ -254,35 +261,27 @@ def _build(modules: Sequence[str] | None, jobs: int, force: bool) -> BuildReport
                     init.write_text("")
         env = dict(os.environ)
         env["CFLAGS"] = (env.get("CFLAGS", "") + " " + CFLAGS).strip()
-        files = [str(source_of(m).relative_to(ROOT.parent)) for m in mods]
+        files = [str(rel[m]) for m in mods]
         run = subprocess.run([sys.executable, "-c", _BUILD_SCRIPT, str(jobs), json.dumps(DIRECTIVES), *files],
                              cwd=scratch, env=env, capture_output=True, text=True, check=False)
         if run.returncode != 0:
             words = (run.stderr or run.stdout).strip().splitlines()
             raise BuildError("the build failed:\n" + "\n".join(words[-25:]))
         suffix = str(sysconfig.get_config_var("EXT_SUFFIX") or ".so")
+        made = {m: scratch / rel[m].with_suffix(suffix) for m in mods}
         for module in mods:
-            made = scratch / source_of(module).relative_to(ROOT.parent).with_suffix(suffix)
-            if not made.is_file():
+            if not made[module].is_file():
                 raise BuildError(f"the build made no extension for {module}")
         # the twins being replaced unnamed while they are (a twin is used only while named)
         _write_manifest(kept)
         for module in mods:
-            made = scratch / source_of(module).relative_to(ROOT.parent).with_suffix(suffix)
-            shutil.copyfile(made, twin_of(module).with_suffix(".tmp"))
+            shutil.copyfile(made[module], twin_of(module).with_suffix(".tmp"))
             os.replace(twin_of(module).with_suffix(".tmp"), twin_of(module))
         for module in old:
             if module not in hashes and module not in kept:
                 twin_of(module).unlink(missing_ok=True)
         _write_manifest({**kept, **hashes})
     return BuildReport(built=mods, seconds=time.perf_counter() - started)
-
-
-def _current(module: str, want: str) -> bool:
-    try:
-        return twin_of(module).is_file() and unchanged(source_of(module), want)
-    except OSError:
-        return False
 
 
 def _write_manifest(twins: dict[str, str]) -> None:
